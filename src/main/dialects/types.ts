@@ -1,0 +1,62 @@
+import type { JsonObject } from '../../shared/json';
+import type { StreamPart } from '../../shared/parts';
+import type { Turn } from '../../shared/turn';
+
+export type DialectId = 'ollama' | 'openai' | 'anthropic';
+
+/** How a response body is cut into events: Ollama speaks NDJSON, the others SSE. */
+export type Framing = 'ndjson' | 'sse';
+
+/** One framed event: an NDJSON line (`data` = the line) or an SSE event (`event` = its type, if named). */
+export interface WireEvent {
+  event?: string;
+  data: string;
+}
+
+/** A tool the model may call; `parameters` is a JSON Schema for the arguments. */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: JsonObject;
+}
+
+/** Everything `encode` needs; attachments are already materialized by the caller's resolver. */
+export interface EncodeInput {
+  model: string;
+  /** The conversation so far, system prompt first if any, oldest first. */
+  turns: Turn[];
+  tools?: ToolSchema[];
+  /** Sampling parameters (temperature, top_p, ...) passed as the dialect expects them. */
+  params?: Record<string, number | string | boolean>;
+  /** The explicit context window (Ollama `options.num_ctx`); undefined where the server fixes it. */
+  contextWindow?: number;
+  think?: boolean;
+  maxTokens?: number;
+  stream: boolean;
+  /** Returns an attachment's bytes by sha256 id; the dialect encodes them as its wire wants. */
+  resolveAttachment?: (id: string) => Uint8Array | undefined;
+}
+
+export interface ParserOptions {
+  tools?: ToolSchema[];
+  /** The rendered prompt ended inside an open think block: the splitter starts inside it. */
+  thinkOpen?: boolean;
+}
+
+/** Turns one response's wire events into canonical parts. Stateful: one parser per response. */
+export interface WireParser {
+  push(event: WireEvent): StreamPart[];
+  /** The stream ended (cleanly or not): closes open runs and emits the final `finish` part. */
+  end(): StreamPart[];
+}
+
+export interface Dialect {
+  id: DialectId;
+  framing: Framing;
+  /** The path appended to the connection's base URL for a chat request. */
+  chatPath: string;
+  encode(input: EncodeInput): JsonObject;
+  createParser(options?: ParserOptions): WireParser;
+  /** The user-facing message in a non-2xx response body (or a fallback naming the status). */
+  errorMessage(status: number, body: string): string;
+}

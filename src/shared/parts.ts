@@ -1,0 +1,34 @@
+import type { DerivedStop, ReasoningOrigin, Usage } from './turn';
+import type { JsonValue } from './json';
+
+/**
+ * The canonical stream: whatever a server sends, a dialect turns it into these parts (DESIGN.md §3).
+ * Runs come as start/delta/end triplets keyed by `id` (unique within one response), in stream order.
+ */
+export type StreamPart =
+  | { type: 'text-start'; id: string }
+  | { type: 'text-delta'; id: string; delta: string }
+  | { type: 'text-end'; id: string }
+  | { type: 'reasoning-start'; id: string; origin: ReasoningOrigin }
+  | { type: 'reasoning-delta'; id: string; delta: string }
+  | { type: 'reasoning-end'; id: string }
+  | { type: 'tool-call-start'; id: string; toolCallId: string; name: string }
+  | { type: 'tool-call-delta'; id: string; delta: string }
+  | ToolCallEndPart
+  | { type: 'usage'; usage: Usage }
+  | { type: 'error'; message: string; code?: string }
+  | FinishPart;
+
+export type ToolCallEndPart =
+  | { type: 'tool-call-end'; id: string; state: 'complete'; arguments: JsonValue }
+  | { type: 'tool-call-end'; id: string; state: 'invalid' | 'truncated'; error: string };
+
+/** The last part of every response: the wire's reason (raw) and the stop derived from it and the blocks seen. */
+export interface FinishPart {
+  type: 'finish';
+  wireReason: string | null;
+  stop: DerivedStop;
+  usage?: Usage;
+}
+
+export type StreamPartType = StreamPart['type'];

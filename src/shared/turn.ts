@@ -1,0 +1,119 @@
+import type { JsonObject, JsonValue } from './json';
+
+/** The canonical record of one message in a conversation: in memory, in SQLite and across IPC (DESIGN.md §5). */
+export interface Turn {
+  id: string;
+  conversationId: string;
+  /** Conversations are trees: edit-and-resend and regenerate make siblings under the same parent. */
+  parentId: string | null;
+  role: Role;
+  blocks: Block[];
+  /** For system turns: the kind of card (`context-refused`, `error`, ...). Absent on rows from before kinds existed. */
+  source?: string;
+  /** Structured data for `source`; both the model-facing text and the UI card derive from it. Never sent to the wire. */
+  meta: JsonObject;
+  status: TurnStatus;
+  /** The derived stop (DESIGN.md §3); absent while streaming. */
+  stop?: DerivedStop;
+  /** The last finish reason the wire stated, raw; kept beside the derived stop. */
+  wireReason?: string | null;
+  usage?: Usage;
+  model?: string;
+  /** A message written for the user when the turn failed (server error, cut, missing model...). */
+  error?: string;
+  createdAt: number;
+}
+
+export type Role = 'user' | 'assistant' | 'system' | 'tool';
+
+export const TURN_STATUSES = ['streaming', 'done', 'error', 'aborted', 'cut', 'interrupted'] as const;
+export type TurnStatus = (typeof TURN_STATUSES)[number];
+
+/**
+ * The stop derived from wire reason and observed blocks together. Known values are listed; anything else the
+ * wire says (`refusal`, `pause_turn`, ...) passes through as a plain string.
+ */
+export type DerivedStop =
+  | 'end_turn'
+  | 'tool_use'
+  | 'max_tokens'
+  | 'truncated'
+  | 'cut'
+  | 'error'
+  | 'aborted'
+  | (string & {});
+
+export type Block = TextBlock | ReasoningBlock | ToolCallBlock | ToolResultBlock | AttachmentBlock;
+
+/** One run of answer text. */
+export interface TextBlock {
+  type: 'text';
+  text: string;
+}
+
+/** One run of reasoning: parsed by the server (`native`) or extracted from think tags in content (`inline`). */
+export interface ReasoningBlock {
+  type: 'reasoning';
+  text: string;
+  origin: ReasoningOrigin;
+}
+export type ReasoningOrigin = 'native' | 'inline';
+
+/** A tool call is a small state machine: streaming -> complete | invalid | truncated. */
+export type ToolCallState = 'streaming' | 'complete' | 'invalid' | 'truncated';
+
+export interface ToolCallBlock {
+  type: 'tool_call';
+  /** The id the wire gave (or one we made when the wire gave none, as Ollama does). */
+  id: string;
+  name: string;
+  state: ToolCallState;
+  /** The arguments exactly as received (fragments concatenated). */
+  argumentsRaw: string;
+  /** The parsed, schema-valid arguments; set only when `state` is `complete`. */
+  arguments?: JsonValue;
+  /** Why the call is invalid or truncated, written so the model can act on it. */
+  error?: string;
+}
+
+export interface ToolResultBlock {
+  type: 'tool_result';
+  toolCallId: string;
+  name: string;
+  content: string;
+  isError: boolean;
+}
+
+/** Attachments ride by reference: the bytes live once in the blob store under their sha256. */
+export interface AttachmentBlock {
+  type: 'attachment';
+  id: string;
+  kind: 'image' | 'document' | 'text';
+  name: string;
+  mime: string;
+  size: number;
+}
+
+/** Token counts and timings, normalized across dialects. */
+export interface Usage {
+  inputTokens?: number;
+  outputTokens?: number;
+  /** Milliseconds spent reading the prompt. */
+  promptMs?: number;
+  /** Milliseconds spent generating. */
+  generationMs?: number;
+  /** Wall time of the whole request as the server measured it. */
+  totalMs?: number;
+}
+
+/** The plain text of a turn's answer runs (no reasoning), joined in order. */
+export function turnText(turn: Pick<Turn, 'blocks'>): string {
+  let out = '';
+  for (const block of turn.blocks) if (block.type === 'text') out += block.text;
+  return out;
+}
+
+/** Blank means "no answer": think-only or whitespace-only output (DESIGN.md §4). */
+export function isBlank(text: string): boolean {
+  return text.trim().length === 0;
+}
