@@ -1,0 +1,25 @@
+import { resolve } from 'node:path';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'electron-vite';
+
+export default defineConfig({
+  main: {
+    build: {
+      rollupOptions: {
+        // `index` is the Electron shell; `serve` is the same services under plain Node (serve mode).
+        input: { index: resolve('src/main/shell/index.ts'), serve: resolve('src/main/serve/index.ts') },
+      },
+    },
+  },
+  preload: {
+    build: {
+      // Sandboxed preloads must be CommonJS.
+      rollupOptions: { input: { index: resolve('src/preload/index.ts') }, output: { format: 'cjs', entryFileNames: '[name].cjs' } },
+    },
+  },
+  renderer: {
+    root: resolve('src/renderer'),
+    build: { rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
+    plugins: [react()],
+  },
+});

@@ -1,0 +1,50 @@
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { UserFacingError } from '../errors';
+import { MIGRATIONS } from './migrations';
+import type { Migration } from './migrations/types';
+
+export interface OpenDatabaseOptions {
+  /**
+   * Path of a better-sqlite3 binding built for the running ABI. Electron needs one built for its own ABI
+   * (scripts/start.mjs builds it); plain Node uses the one npm installed.
+   */
+  nativeBinding?: string;
+  migrations?: readonly Migration[];
+}
+
+/** Opens (creating if needed) the database, in WAL mode, and migrates it forward. */
+export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
+  const db = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, options.migrations ?? MIGRATIONS);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/** Runs every pending migration in one transaction; refuses a database written by a newer Firebrand. */
+export function migrate(db: Database, migrations: readonly Migration[]): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  const latest = migrations.at(-1)?.version ?? 0;
+  if (current > latest) {
+    throw new UserFacingError(
+      'internal',
+      `This conversation database was written by a newer version of Firebrand (schema ${current}; this app knows up to ${latest}). ` +
+        'It was left untouched: update Firebrand to open it.',
+    );
+  }
+  const pending = migrations.filter((m) => m.version > current);
+  if (pending.length === 0) return;
+  db.transaction(() => {
+    for (const m of pending) {
+      m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    }
+  })();
+}

@@ -1,0 +1,31 @@
+import type { Database } from 'better-sqlite3';
+import type { Settings } from '../../shared/ipc';
+
+export const DEFAULT_SETTINGS: Settings = {
+  ollamaUrl: 'http://127.0.0.1:11434',
+  defaultModel: null,
+};
+
+/** Settings as one JSON value per key; unknown keys in the table are ignored, missing ones take the default. */
+export class SettingsStore {
+  constructor(private readonly db: Database) {}
+
+  get(): Settings {
+    const rows = this.db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[];
+    const settings: Settings = { ...DEFAULT_SETTINGS };
+    for (const { key, value } of rows) {
+      if (key in settings) (settings as unknown as Record<string, unknown>)[key] = JSON.parse(value);
+    }
+    return settings;
+  }
+
+  update(patch: Partial<Settings>): Settings {
+    const put = this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
+    this.db.transaction(() => {
+      for (const [key, value] of Object.entries(patch)) {
+        if (value !== undefined && key in DEFAULT_SETTINGS) put.run(key, JSON.stringify(value));
+      }
+    })();
+    return this.get();
+  }
+}

@@ -1,0 +1,62 @@
+/**
+ * The one wrapper every invoke goes through, whatever carries it (Electron IPC or the serve WebSocket):
+ * unknown channels and invalid payloads are rejected and logged before any handler runs, and thrown errors
+ * come back as data with a message for the user. The carrier checks the sender before calling this.
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import {
+  INVOKE_CHANNELS,
+  type InvokeChannel,
+  type InvokeContract,
+  type IpcErrorData,
+  type IpcResult,
+} from '../../shared/ipc';
+import { UserFacingError } from '../errors';
+import { payloadSchemas } from './schemas';
+
+export type InvokeHandlers = {
+  [C in InvokeChannel]: (req: InvokeContract[C]['req']) => Promise<InvokeContract[C]['res']> | InvokeContract[C]['res'];
+};
+
+export type IpcLog = (message: string) => void;
+
+export interface Dispatcher {
+  dispatch(channel: unknown, payload: unknown): Promise<IpcResult<unknown>>;
+}
+
+function isInvokeChannel(channel: unknown): channel is InvokeChannel {
+  return typeof channel === 'string' && (INVOKE_CHANNELS as readonly string[]).includes(channel);
+}
+
+export function createDispatcher(handlers: InvokeHandlers, log: IpcLog): Dispatcher {
+  const ajv = new Ajv({ allErrors: false, strict: true });
+  const validators = new Map<InvokeChannel, ValidateFunction>();
+  for (const channel of INVOKE_CHANNELS) validators.set(channel, ajv.compile(payloadSchemas[channel]));
+
+  return {
+    async dispatch(channel, payload) {
+      if (!isInvokeChannel(channel)) {
+        log(`ipc: rejected unknown channel ${JSON.stringify(String(channel)).slice(0, 120)}`);
+        return fail({ code: 'unknown-channel', message: 'Unknown request.' });
+      }
+      const validate = validators.get(channel);
+      if (!validate || !validate(payload)) {
+        const detail = validate?.errors?.[0];
+        log(`ipc: rejected invalid payload on ${channel}: ${detail?.instancePath ?? ''} ${detail?.message ?? ''}`);
+        return fail({ code: 'invalid-payload', message: `Invalid request for ${channel}.` });
+      }
+      try {
+        const handler = handlers[channel] as (req: unknown) => unknown;
+        return { ok: true, value: await handler(payload) };
+      } catch (err) {
+        if (err instanceof UserFacingError) return fail({ code: err.code, message: err.message });
+        log(`ipc: ${channel} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        return fail({ code: 'internal', message: 'Something went wrong inside Firebrand; the details are in the log.' });
+      }
+    },
+  };
+}
+
+function fail(error: IpcErrorData): IpcResult<never> {
+  return { ok: false, error };
+}

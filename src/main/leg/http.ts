@@ -1,0 +1,107 @@
+/**
+ * The leg's HTTP: undici requests with abort and timeouts. It knows no dialect; framing and parsing happen
+ * downstream. Auth headers are added here only, so they never enter a body, a record or a log.
+ */
+import { request, errors as undiciErrors } from 'undici';
+
+export interface LegRequest {
+  method: 'GET' | 'POST' | 'DELETE';
+  url: string;
+  /** The exact bytes to send (already encoded by the dialect and stored by digest). */
+  body?: string;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Time allowed before the server answers with headers (a model may load first). */
+  headersTimeoutMs?: number;
+  /** Longest silence allowed between two body chunks: a stall is reported, not waited out forever. */
+  stallTimeoutMs?: number;
+}
+
+export interface LegResponse {
+  status: number;
+  body: AsyncIterable<Uint8Array>;
+  text(): Promise<string>;
+}
+
+/** Why a request failed before or while its body streamed, in words for the user. */
+export class LegError extends Error {
+  constructor(
+    readonly kind: 'unreachable' | 'timeout' | 'aborted' | 'network',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'LegError';
+  }
+}
+
+export async function sendRequest(req: LegRequest): Promise<LegResponse> {
+  const origin = safeOrigin(req.url);
+  try {
+    const res = await request(req.url, {
+      method: req.method,
+      body: req.body,
+      headers: { ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}), ...req.headers },
+      signal: req.signal,
+      headersTimeout: req.headersTimeoutMs ?? 300_000,
+      bodyTimeout: req.stallTimeoutMs ?? 120_000,
+    });
+    const body = res.body;
+    return {
+      status: res.statusCode,
+      body: guardBody(body, origin),
+      text: () => body.text(),
+    };
+  } catch (err) {
+    throw toLegError(err, origin);
+  }
+}
+
+async function* guardBody(body: AsyncIterable<Uint8Array>, origin: string): AsyncIterable<Uint8Array> {
+  try {
+    for await (const chunk of body) yield chunk;
+  } catch (err) {
+    throw toLegError(err, origin);
+  }
+}
+
+export function toLegError(err: unknown, origin: string): LegError {
+  if (err instanceof LegError) return err;
+  const code = errorCode(err);
+  if (err instanceof Error && (err.name === 'AbortError' || code === 'UND_ERR_ABORTED')) {
+    return new LegError('aborted', 'Stopped.');
+  }
+  if (err instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_BODY_TIMEOUT') {
+    return new LegError('timeout', `The server at ${origin} stopped sending for too long; the stream was given up.`);
+  }
+  if (err instanceof undiciErrors.HeadersTimeoutError || code === 'UND_ERR_HEADERS_TIMEOUT') {
+    return new LegError('timeout', `The server at ${origin} did not answer in time.`);
+  }
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH') {
+    return new LegError('unreachable', `Cannot reach the server at ${origin} (${code}). Is it running, and is the address right?`);
+  }
+  if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') {
+    return new LegError('network', `The connection to ${origin} broke (${code}).`);
+  }
+  const detail = err instanceof Error ? err.message : String(err);
+  return new LegError('network', `The request to ${origin} failed: ${detail}`);
+}
+
+function errorCode(err: unknown): string | undefined {
+  let cur: unknown = err;
+  for (let i = 0; i < 4 && cur && typeof cur === 'object'; i++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    // undici wraps the socket error in `cause`; AggregateError (IPv4+IPv6 attempts) keeps them in `errors`.
+    const next = (cur as { cause?: unknown; errors?: unknown[] }).cause ?? (cur as { errors?: unknown[] }).errors?.[0];
+    cur = next;
+  }
+  return undefined;
+}
+
+function safeOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,51 @@
+import type { ModelSummary } from '../../shared/ipc';
+import { UserFacingError } from '../errors';
+import { LegError, sendRequest } from '../leg/http';
+import { joinUrl } from '../chat/chat-service';
+
+interface TagsResponse {
+  models?: {
+    name?: unknown;
+    model?: unknown;
+    size?: unknown;
+    details?: { family?: unknown; parameter_size?: unknown; quantization_level?: unknown };
+  }[];
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
+
+/** The models an Ollama server has, from `/api/tags`. */
+export async function listOllamaModels(baseUrl: string): Promise<ModelSummary[]> {
+  let status: number;
+  let text: string;
+  try {
+    const res = await sendRequest({ method: 'GET', url: joinUrl(baseUrl, '/api/tags'), headersTimeoutMs: 10_000, stallTimeoutMs: 10_000 });
+    status = res.status;
+    text = await res.text();
+  } catch (err) {
+    if (err instanceof LegError && err.kind === 'unreachable') {
+      throw new UserFacingError('server-unreachable', `Cannot reach Ollama at ${baseUrl}. Is it running? Start it, or change its address in Settings.`);
+    }
+    throw new UserFacingError('server-unreachable', err instanceof Error ? err.message : String(err));
+  }
+  if (status !== 200) throw new UserFacingError('server-error', `Ollama at ${baseUrl} answered ${status} when asked for its models.`);
+  let parsed: TagsResponse;
+  try {
+    parsed = JSON.parse(text) as TagsResponse;
+  } catch {
+    throw new UserFacingError('server-error', `The server at ${baseUrl} did not answer like Ollama (its model list is not JSON).`);
+  }
+  return (parsed.models ?? []).flatMap((m) => {
+    const name = str(m.name) ?? str(m.model);
+    if (!name) return [];
+    return [
+      {
+        name,
+        sizeBytes: typeof m.size === 'number' ? m.size : null,
+        family: str(m.details?.family),
+        parameterSize: str(m.details?.parameter_size),
+        quantization: str(m.details?.quantization_level),
+      },
+    ];
+  });
+}

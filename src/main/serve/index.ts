@@ -1,0 +1,53 @@
+/**
+ * `npm run serve -- --port P --data-dir D [--ollama URL] [--host H]`: Firebrand headless, opened from a browser.
+ */
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createServices } from '../services';
+import { startServe } from './serve-server';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: '8765' },
+      host: { type: 'string', default: '127.0.0.1' },
+      'data-dir': { type: 'string', default: join(homedir(), '.firebrand') },
+      ollama: { type: 'string' },
+      token: { type: 'string' },
+    },
+    strict: true,
+  });
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not "${values.port}"`);
+  const here = dirname(fileURLToPath(import.meta.url));
+  const services = createServices({
+    dataDir: resolve(values['data-dir']),
+    ...(values.ollama ? { ollamaUrl: values.ollama } : {}),
+  });
+  const serve = await startServe({
+    services,
+    rendererDir: resolve(here, '../renderer'),
+    port,
+    host: values.host,
+    ...(values.token ? { token: values.token } : {}),
+  });
+  if (values.host !== '127.0.0.1' && values.host !== 'localhost') {
+    console.error(`Warning: serving on ${values.host}: anyone who can reach it and has the token can use Firebrand.`);
+  }
+  console.log(`Firebrand is serving at ${serve.url}`);
+  const shutdown = () => {
+    void serve.close().then(() => {
+      services.close();
+      process.exit(0);
+    });
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((err: unknown) => {
+  console.error(`Firebrand could not start: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,77 @@
+/**
+ * The Electron shell: the only place (with the preload) that imports electron. It opens the window, serves the
+ * renderer from an `app://` origin with the CSP header, and carries the IPC contract over ipcMain through the
+ * same dispatcher serve mode uses, after checking that the call comes from the app's own main frame.
+ */
+import { app, BrowserWindow, ipcMain, net, protocol, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { existsSync } from 'node:fs';
+import { dirname, join, normalize, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { INVOKE_CHANNELS, type EventChannel } from '../../shared/ipc';
+import { contentSecurityPolicy } from '../serve/csp';
+import { createServices } from '../services';
+import { mainWindowOptions } from './window-options';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const rendererDir = join(here, '../renderer');
+const APP_ORIGIN = 'app://firebrand';
+
+protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+/** The better-sqlite3 binding built for Electron's ABI by scripts/start.mjs, when there is one. */
+function electronSqliteBinding(): string | undefined {
+  const file = join(here, `../native/electron-${process.versions.electron}/better_sqlite3.node`);
+  return existsSync(file) ? file : undefined;
+}
+
+app.whenReady().then(() => {
+  const nativeBinding = electronSqliteBinding();
+  const services = createServices({ dataDir: app.getPath('userData'), ...(nativeBinding ? { nativeBinding } : {}) });
+
+  protocol.handle('app', async (request) => {
+    const url = new URL(request.url);
+    const file = normalize(join(rendererDir, url.pathname === '/' ? 'index.html' : decodeURIComponent(url.pathname)));
+    if (url.host !== 'firebrand' || !file.startsWith(rendererDir + sep)) return new Response(null, { status: 404 });
+    const res = await net.fetch(pathToFileURL(file).toString());
+    const headers = new Headers(res.headers);
+    headers.set('content-security-policy', contentSecurityPolicy());
+    headers.set('x-content-type-options', 'nosniff');
+    return new Response(res.body, { status: res.status, headers });
+  });
+
+  // Nothing asks the user for camera, notifications, geolocation...: every permission request is denied.
+  session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+
+  const win = new BrowserWindow(mainWindowOptions(join(here, '../preload/index.cjs')));
+  const isAppFrame = (event: IpcMainInvokeEvent) =>
+    event.senderFrame !== null && event.senderFrame === win.webContents.mainFrame && event.senderFrame.url.startsWith(`${APP_ORIGIN}/`);
+
+  for (const channel of INVOKE_CHANNELS) {
+    ipcMain.handle(channel, (event, payload: unknown) => {
+      if (!isAppFrame(event)) {
+        console.error(`ipc: refused ${channel} from a frame that is not the app's main frame (${event.senderFrame?.url ?? 'gone'})`);
+        return { ok: false, error: { code: 'forbidden', message: 'Refused.' } };
+      }
+      return services.dispatcher.dispatch(channel, payload);
+    });
+  }
+  services.hub.connect((channel: EventChannel, payload: unknown) => {
+    if (!win.isDestroyed()) win.webContents.send(channel, payload);
+  });
+
+  win.webContents.on('will-navigate', (event) => event.preventDefault());
+  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    // Links leave the app only for http(s), and only through the system browser.
+    if (/^https?:\/\//i.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  win.once('ready-to-show', () => win.show());
+  void win.loadURL(`${APP_ORIGIN}/index.html`);
+
+  app.on('window-all-closed', () => {
+    services.close();
+    app.quit();
+  });
+});

@@ -1,0 +1,20 @@
+/**
+ * Exposes `window.firebrand`, built from the contract over Electron IPC. Nothing else crosses: no raw
+ * ipcRenderer, and only the contract's channels are reachable.
+ */
+import { contextBridge, ipcRenderer } from 'electron';
+import { buildBridge } from '../shared/bridge';
+import type { IpcResult } from '../shared/ipc';
+
+const api = buildBridge({
+  invoke: (channel, payload) => ipcRenderer.invoke(channel, payload) as Promise<IpcResult<unknown>>,
+  subscribe: (channel, listener) => {
+    const wrapped = (_event: unknown, payload: unknown) => listener(payload);
+    ipcRenderer.on(channel, wrapped);
+    return () => {
+      ipcRenderer.removeListener(channel, wrapped);
+    };
+  },
+});
+
+contextBridge.exposeInMainWorld('firebrand', api);

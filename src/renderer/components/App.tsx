@@ -1,0 +1,33 @@
+import { useState } from 'react';
+import { useStore } from '../store';
+import { ChatView } from './ChatView';
+import { Composer } from './Composer';
+import { SettingsPanel } from './SettingsPanel';
+import { Sidebar } from './Sidebar';
+
+export function App() {
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const notice = useStore((s) => s.notice);
+  const modelsError = useStore((s) => s.modelsError);
+  return (
+    <div className="app">
+      <Sidebar onOpenSettings={() => setSettingsOpen(true)} />
+      <main className="main">
+        {modelsError && (
+          <div className="banner banner-error" role="alert" data-testid="models-error">
+            {modelsError}{' '}
+            <button type="button" onClick={() => setSettingsOpen(true)}>Settings</button>
+          </div>
+        )}
+        {notice && (
+          <div className="banner banner-error" role="alert" data-testid="notice">
+            {notice}
+          </div>
+        )}
+        <ChatView />
+        <Composer />
+      </main>
+      {settingsOpen && <SettingsPanel onClose={() => setSettingsOpen(false)} />}
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './components/App';
+import { createServeBridge } from './serve-bridge';
+import { connectStore } from './store';
+import './styles.css';
+
+// Electron's preload has already set window.firebrand; a browser in serve mode gets it from the shim.
+if (!(window as Partial<Window>).firebrand) window.firebrand = createServeBridge(window.location);
+connectStore();
+
+const root = document.getElementById('root');
+if (root) createRoot(root).render(<StrictMode><App /></StrictMode>);

@@ -1,0 +1,187 @@
+/**
+ * One zustand store: main + SQLite are the source of truth, the store mirrors the open conversation. IPC events
+ * update it through plain module-level actions; streamed parts are applied with the shared reducer at most once
+ * per animation frame.
+ */
+import { create } from 'zustand';
+import type { ConversationSummary, ModelSummary, Settings } from '../../shared/ipc';
+import type { StreamPart } from '../../shared/parts';
+import { applyPart } from '../../shared/reducer';
+import type { Turn } from '../../shared/turn';
+import { firebrand } from '../firebrand';
+
+export interface AppState {
+  conversations: ConversationSummary[];
+  activeId: string | null;
+  turns: Turn[];
+  models: ModelSummary[];
+  modelsError: string | null;
+  selectedModel: string | null;
+  settings: Settings | null;
+  /** Why the last action failed, in words for the user; the draft is kept. */
+  notice: string | null;
+  sending: boolean;
+}
+
+export const useStore = create<AppState>(() => ({
+  conversations: [],
+  activeId: null,
+  turns: [],
+  models: [],
+  modelsError: null,
+  selectedModel: null,
+  settings: null,
+  notice: null,
+  sending: false,
+}));
+
+const set = useStore.setState;
+const get = useStore.getState;
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export async function refreshConversations(): Promise<void> {
+  try {
+    set({ conversations: await firebrand().conversations.list({}) });
+  } catch (err) {
+    set({ notice: message(err) });
+  }
+}
+
+export async function refreshModels(): Promise<void> {
+  try {
+    const models = await firebrand().models.list({});
+    const preferred = get().selectedModel ?? get().settings?.defaultModel ?? null;
+    const selected = models.find((m) => m.name === preferred)?.name ?? models[0]?.name ?? null;
+    set({ models, modelsError: models.length === 0 ? 'The server has no models yet. Pull one (ollama pull llama3.2) and refresh.' : null, selectedModel: selected });
+  } catch (err) {
+    set({ models: [], modelsError: message(err) });
+  }
+}
+
+export async function openConversation(conversationId: string): Promise<void> {
+  try {
+    const view = await firebrand().conversations.open({ conversationId });
+    set({ activeId: conversationId, turns: view.turns, notice: null });
+  } catch (err) {
+    set({ notice: message(err) });
+  }
+}
+
+export function newChat(): void {
+  set({ activeId: null, turns: [], notice: null });
+}
+
+export function selectModel(name: string): void {
+  set({ selectedModel: name });
+}
+
+/** Sends the draft; resolves true when it was accepted (the caller then clears the draft). */
+export async function sendMessage(text: string): Promise<boolean> {
+  const model = get().selectedModel;
+  if (!model || text.trim() === '') return false;
+  set({ sending: true });
+  try {
+    const res = await firebrand().chat.send({ conversationId: get().activeId, text, model });
+    const base = get().activeId === res.conversationId ? get().turns : [];
+    set({ activeId: res.conversationId, turns: [...base, res.userTurn, res.assistantTurn], notice: null });
+    flushPendingFor(res.assistantTurn.id);
+    return true;
+  } catch (err) {
+    set({ notice: message(err) });
+    return false;
+  } finally {
+    set({ sending: false });
+  }
+}
+
+export async function stopTurn(turnId: string): Promise<void> {
+  await firebrand().chat.stop({ turnId }).catch((err: unknown) => set({ notice: message(err) }));
+}
+
+export async function saveSettings(patch: Partial<Settings>): Promise<boolean> {
+  try {
+    set({ settings: await firebrand().settings.update(patch), notice: null });
+    await refreshModels();
+    return true;
+  } catch (err) {
+    set({ notice: message(err) });
+    return false;
+  }
+}
+
+// Streamed parts: buffered, applied once per frame. Parts for a turn the view does not hold yet (they can beat
+// the send result) wait in `early` until it arrives.
+let buffered: { turnId: string; part: StreamPart }[] = [];
+let frame: number | null = null;
+const early = new Map<string, StreamPart[]>();
+const savedEarly = new Map<string, Turn>();
+
+function applyBuffered(): void {
+  frame = null;
+  const batch = buffered;
+  buffered = [];
+  let turns = get().turns;
+  const index = new Map(turns.map((t, i) => [t.id, i]));
+  let changed = false;
+  for (const { turnId, part } of batch) {
+    const i = index.get(turnId);
+    if (i === undefined) {
+      const list = early.get(turnId) ?? [];
+      if (list.length < 10_000) list.push(part);
+      early.set(turnId, list);
+      continue;
+    }
+    if (!changed) turns = turns.slice();
+    changed = true;
+    turns[i] = applyPart(turns[i]!, part);
+  }
+  if (changed) set({ turns });
+}
+
+function flushPendingFor(turnId: string): void {
+  const saved = savedEarly.get(turnId);
+  if (saved) {
+    savedEarly.delete(turnId);
+    early.delete(turnId);
+    set({ turns: get().turns.map((t) => (t.id === turnId ? saved : t)) });
+    return;
+  }
+  const parts = early.get(turnId);
+  if (!parts) return;
+  early.delete(turnId);
+  buffered.unshift(...parts.map((part) => ({ turnId, part })));
+  scheduleFrame();
+}
+
+function scheduleFrame(): void {
+  frame ??= requestAnimationFrame(applyBuffered);
+}
+
+export function connectStore(): void {
+  const api = firebrand();
+  api.chat.onTurnPart(({ turnId, part }) => {
+    buffered.push({ turnId, part });
+    scheduleFrame();
+  });
+  api.chat.onTurnSaved(({ turn }) => {
+    // The saved turn is the truth; parts still buffered for it are already part of it.
+    buffered = buffered.filter((b) => b.turnId !== turn.id);
+    early.delete(turn.id);
+    const turns = get().turns;
+    const i = turns.findIndex((t) => t.id === turn.id);
+    if (i >= 0) set({ turns: turns.map((t) => (t.id === turn.id ? turn : t)) });
+    else if (get().sending) savedEarly.set(turn.id, turn);
+  });
+  api.conversations.onChanged(() => void refreshConversations());
+  void (async () => {
+    try {
+      set({ settings: await api.settings.get({}) });
+    } catch (err) {
+      set({ notice: message(err) });
+    }
+    await Promise.all([refreshConversations(), refreshModels()]);
+  })();
+}
