@@ -21,6 +21,8 @@ export interface ServicesOptions {
   /** Overrides the saved Ollama address (the `--ollama URL` flag); saved so the UI shows it. */
   ollamaUrl?: string;
   nativeBinding?: string;
+  /** Longest silence tolerated mid-stream (default: the leg's 2 minutes). */
+  stallTimeoutMs?: number;
   log?: (message: string) => void;
 }
 
@@ -51,6 +53,7 @@ export function createServices(options: ServicesOptions): Services {
     newId: randomUUID,
     now: Date.now,
     log,
+    ...(options.stallTimeoutMs ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
   });
 
   const handlers: InvokeHandlers = {

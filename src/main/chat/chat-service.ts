@@ -31,6 +31,8 @@ export interface ChatServiceDeps {
   log: (message: string) => void;
   /** Interval of batched writes while streaming. */
   writeIntervalMs?: number;
+  /** Longest silence tolerated mid-stream before the answer is given up as cut. */
+  stallTimeoutMs?: number;
 }
 
 export class ChatService {
@@ -119,6 +121,7 @@ export class ChatService {
         url: joinUrl(connection.baseUrl, connection.dialect.chatPath),
         body,
         signal: controller.signal,
+        ...(this.deps.stallTimeoutMs ? { stallTimeoutMs: this.deps.stallTimeoutMs } : {}),
       });
       if (res.status < 200 || res.status >= 300) {
         const text = await res.text().catch(() => '');

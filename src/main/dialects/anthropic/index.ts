@@ -1,0 +1,18 @@
+import type { Dialect } from '../types';
+import { encodeAnthropic } from './encode';
+import { anthropicErrorMessage } from './errors';
+import { AnthropicParser } from './parse';
+
+/** Anthropic's `/v1/messages`: SSE with named events, content blocks, `message_stop` last. */
+export const anthropicDialect: Dialect = {
+  id: 'anthropic',
+  framing: 'sse',
+  chatPath: '/v1/messages',
+  encode: encodeAnthropic,
+  createParser: (options) => new AnthropicParser(options),
+  errorMessage: anthropicErrorMessage,
+};
+
+export { AnthropicParser } from './parse';
+export { encodeAnthropic } from './encode';
+export { anthropicErrorMessage } from './errors';

@@ -1,0 +1,253 @@
+import type { StreamPart } from '../../../shared/parts';
+import { ContentRuns } from '../../../shared/reasoning/content-runs';
+import type { Usage } from '../../../shared/turn';
+import { deriveStop, type ObservedBlock } from '../shared/derive-stop';
+import { validateToolCall } from '../shared/tool-args';
+import type { ParserOptions, WireEvent, WireParser } from '../types';
+import { errorOf, errorTypeOf } from './errors';
+
+type Block =
+  | { kind: 'text'; observed: ObservedBlock }
+  | { kind: 'thinking'; id: string; observed: ObservedBlock }
+  | { kind: 'tool'; id: string; name: string; raw: string; observed: ObservedBlock }
+  | { kind: 'ignored' };
+
+interface Payload {
+  type?: unknown;
+  index?: unknown;
+  message?: { usage?: Record<string, unknown> };
+  /** A non-streaming response (`stream: false`) is one `message` object with every block whole. */
+  content?: unknown;
+  stop_reason?: unknown;
+  content_block?: { type?: unknown; id?: unknown; name?: unknown };
+  delta?: { type?: unknown; text?: unknown; thinking?: unknown; partial_json?: unknown; stop_reason?: unknown };
+  usage?: Record<string, unknown>;
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/**
+ * `/v1/messages` SSE events -> canonical parts (https://docs.claude.com/en/docs/build-with-claude/streaming).
+ *
+ * - Text blocks go through ContentRuns (a gateway may pass `<think>` inline); each block is its own run.
+ * - Thinking blocks are native reasoning runs; `signature_delta` and `redacted_thinking` carry nothing readable.
+ * - `input_json_delta` fragments (the first is often `""`, fixture `tool-use-fragments`) are concatenated and
+ *   parsed at `content_block_stop`. JSON that does not parse there is held until the stop reason is known:
+ *   under `max_tokens` it is a truncated call, not the model's invalid one (fixture `max-tokens-in-tool-use-closed`).
+ * - A block still open when the stream ends fails as truncated (DESIGN.md §3).
+ * - `ping` and unknown event types are ignored: the API documents that new event types may appear.
+ */
+export class AnthropicParser implements WireParser {
+  private counter = 0;
+  private readonly nextId = (): string => `p${this.counter++}`;
+  private readonly runs: ContentRuns;
+  private readonly blocks = new Map<number, Block>();
+  private readonly observed: ObservedBlock[] = [];
+  /** Tool calls whose JSON did not parse at block stop: truncated or invalid depends on the stop reason. */
+  private held: Array<Extract<Block, { kind: 'tool' }>> = [];
+  private wireReason: string | null = null;
+  private sawTerminal = false;
+  private errored = false;
+  private usage: Usage = {};
+  private over = false;
+  private ended = false;
+
+  constructor(private readonly options: ParserOptions = {}) {
+    this.runs = new ContentRuns({ nextId: this.nextId, startInside: options.thinkOpen ?? false });
+  }
+
+  push(event: WireEvent): StreamPart[] {
+    if (this.over || this.ended) return [];
+    let data: Payload;
+    try {
+      const parsed: unknown = JSON.parse(event.data);
+      if (!parsed || typeof parsed !== 'object') return [];
+      data = parsed as Payload;
+    } catch {
+      return []; // SSE comments and keep-alives never reach here; a broken data line carries nothing usable.
+    }
+    const type = typeof data.type === 'string' ? data.type : event.event;
+    const index = num(data.index) ?? 0;
+    switch (type) {
+      case 'message_start':
+        this.addUsage(data.message?.usage);
+        return [];
+      case 'content_block_start':
+        return this.start(index, data.content_block ?? {});
+      case 'content_block_delta':
+        return this.delta(index, data.delta ?? {});
+      case 'content_block_stop':
+        return this.stop(index);
+      case 'message_delta': {
+        if (typeof data.delta?.stop_reason === 'string') this.wireReason = data.delta.stop_reason;
+        this.addUsage(data.usage);
+        return this.release(this.wireReason === 'max_tokens' ? 'truncated' : 'invalid');
+      }
+      case 'message':
+        return this.whole(data);
+      case 'message_stop':
+        this.sawTerminal = true;
+        this.over = true;
+        return [];
+      case 'error': {
+        this.errored = true;
+        this.over = true;
+        const code = errorTypeOf(data);
+        return [{ type: 'error', message: errorOf(data) ?? 'The server reported an error.', ...(code ? { code } : {}) }];
+      }
+      default:
+        return [];
+    }
+  }
+
+  end(): StreamPart[] {
+    if (this.ended) return [];
+    this.ended = true;
+    const parts: StreamPart[] = [];
+    for (const index of [...this.blocks.keys()]) parts.push(...this.closeOpen(index));
+    parts.push(...this.release(this.wireReason === 'max_tokens' || !this.sawTerminal ? 'truncated' : 'invalid'));
+    const stop = deriveStop({ wireReason: this.wireReason, sawTerminal: this.sawTerminal, errored: this.errored, blocks: this.observed });
+    const usage = Object.keys(this.usage).length > 0 ? { ...this.usage } : undefined;
+    if (usage) parts.push({ type: 'usage', usage });
+    parts.push({ type: 'finish', wireReason: this.wireReason, stop, ...(usage ? { usage } : {}) });
+    return parts;
+  }
+
+  private start(index: number, block: NonNullable<Payload['content_block']>): StreamPart[] {
+    const parts: StreamPart[] = [...this.closeOpen(index), ...this.runs.closeRun()];
+    const observe = (kind: ObservedBlock['kind']): ObservedBlock => {
+      const o: ObservedBlock = { kind, state: 'open' };
+      this.observed.push(o);
+      return o;
+    };
+    if (block.type === 'text') {
+      this.blocks.set(index, { kind: 'text', observed: observe('text') });
+    } else if (block.type === 'thinking') {
+      const id = this.nextId();
+      this.blocks.set(index, { kind: 'thinking', id, observed: observe('reasoning') });
+      parts.push({ type: 'reasoning-start', id, origin: 'native' });
+    } else if (block.type === 'tool_use' || block.type === 'server_tool_use') {
+      const id = this.nextId();
+      const name = typeof block.name === 'string' ? block.name : '';
+      const toolCallId = typeof block.id === 'string' && block.id ? block.id : `toolu_${index}`;
+      this.blocks.set(index, { kind: 'tool', id, name, raw: '', observed: observe('tool_call') });
+      parts.push({ type: 'tool-call-start', id, toolCallId, name });
+    } else {
+      // redacted_thinking and block types we do not know: nothing to show, nothing to close.
+      this.blocks.set(index, { kind: 'ignored' });
+    }
+    return parts;
+  }
+
+  private delta(index: number, delta: NonNullable<Payload['delta']>): StreamPart[] {
+    const block = this.blocks.get(index);
+    if (!block) return [];
+    if (block.kind === 'text' && delta.type === 'text_delta' && typeof delta.text === 'string') return this.runs.push(delta.text);
+    if (block.kind === 'thinking' && delta.type === 'thinking_delta' && typeof delta.thinking === 'string' && delta.thinking) {
+      return [{ type: 'reasoning-delta', id: block.id, delta: delta.thinking }];
+    }
+    if (block.kind === 'tool' && delta.type === 'input_json_delta' && typeof delta.partial_json === 'string' && delta.partial_json) {
+      block.raw += delta.partial_json;
+      return [{ type: 'tool-call-delta', id: block.id, delta: delta.partial_json }];
+    }
+    return []; // signature_delta, citations_delta, ...
+  }
+
+  private stop(index: number): StreamPart[] {
+    const block = this.blocks.get(index);
+    if (!block) return [];
+    this.blocks.delete(index);
+    switch (block.kind) {
+      case 'text':
+        block.observed.state = 'closed';
+        return this.runs.closeRun();
+      case 'thinking':
+        block.observed.state = 'closed';
+        return [{ type: 'reasoning-end', id: block.id }];
+      case 'tool': {
+        if (!parses(block.raw)) {
+          this.held.push(block);
+          return [];
+        }
+        const verdict = validateToolCall(block.name, block.raw, this.options.tools);
+        block.observed.state = verdict.ok ? 'complete' : 'invalid';
+        return [
+          verdict.ok
+            ? { type: 'tool-call-end', id: block.id, state: 'complete', arguments: verdict.value }
+            : { type: 'tool-call-end', id: block.id, state: 'invalid', error: verdict.error },
+        ];
+      }
+      case 'ignored':
+        return [];
+    }
+  }
+
+  /** `stream: false`: replays the whole message as the block events it would have streamed. */
+  private whole(data: Payload): StreamPart[] {
+    const parts: StreamPart[] = [];
+    const blocks = Array.isArray(data.content) ? (data.content as unknown[]) : [];
+    blocks.forEach((raw, index) => {
+      const b = (raw && typeof raw === 'object' ? raw : {}) as { type?: unknown; text?: unknown; thinking?: unknown; input?: unknown };
+      parts.push(...this.start(index, b as NonNullable<Payload['content_block']>));
+      if (b.type === 'text') parts.push(...this.delta(index, { type: 'text_delta', text: b.text }));
+      if (b.type === 'thinking') parts.push(...this.delta(index, { type: 'thinking_delta', thinking: b.thinking }));
+      if (b.type === 'tool_use') parts.push(...this.delta(index, { type: 'input_json_delta', partial_json: JSON.stringify(b.input ?? {}) }));
+      parts.push(...this.stop(index));
+    });
+    this.addUsage(data.usage);
+    if (typeof data.stop_reason === 'string') this.wireReason = data.stop_reason;
+    parts.push(...this.release(this.wireReason === 'max_tokens' ? 'truncated' : 'invalid'));
+    this.sawTerminal = true;
+    this.over = true;
+    return parts;
+  }
+
+  /** A block the wire never closed. */
+  private closeOpen(index: number): StreamPart[] {
+    const block = this.blocks.get(index);
+    if (!block) return [];
+    if (block.kind === 'tool') {
+      this.blocks.delete(index);
+      this.held.push(block);
+      return [];
+    }
+    const parts = block.kind === 'text' ? this.runs.closeRun() : block.kind === 'thinking' ? [{ type: 'reasoning-end', id: block.id } as const] : [];
+    this.blocks.delete(index);
+    return parts;
+  }
+
+  private release(as: 'truncated' | 'invalid'): StreamPart[] {
+    const parts: StreamPart[] = [];
+    for (const block of this.held) {
+      block.observed.state = as;
+      const error =
+        as === 'truncated'
+          ? `The response ended before the arguments for ${block.name} were complete (${block.raw.length} characters arrived). Call the tool again with complete arguments.`
+          : (validateToolCall(block.name, block.raw, this.options.tools) as { ok: false; error: string }).error;
+      parts.push({ type: 'tool-call-end', id: block.id, state: as, error });
+    }
+    this.held = [];
+    return parts;
+  }
+
+  private addUsage(usage: Record<string, unknown> | undefined): void {
+    if (!usage) return;
+    // Prompt tokens = fresh + cache writes + cache reads: what the window actually held (calibration, §2).
+    const input = num(usage.input_tokens);
+    if (input !== undefined) {
+      this.usage.inputTokens = input + (num(usage.cache_creation_input_tokens) ?? 0) + (num(usage.cache_read_input_tokens) ?? 0);
+    }
+    const output = num(usage.output_tokens);
+    if (output !== undefined) this.usage.outputTokens = output; // cumulative in message_delta
+  }
+}
+
+function parses(raw: string): boolean {
+  if (raw.trim() === '') return true;
+  try {
+    JSON.parse(raw);
+    return true;
+  } catch {
+    return false;
+  }
+}

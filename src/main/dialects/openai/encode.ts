@@ -1,0 +1,93 @@
+import type { JsonObject, JsonValue } from '../../../shared/json';
+import type { AttachmentBlock, Turn } from '../../../shared/turn';
+import type { EncodeInput } from '../types';
+
+/** Characters of one text/document attachment sent inline; the rest is cut with a note the model can read. */
+export const ATTACHMENT_TEXT_BUDGET = 100_000;
+
+function dataUri(mime: string, bytes: Uint8Array): string {
+  return `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`;
+}
+
+function attachmentPart(block: AttachmentBlock, input: EncodeInput): JsonObject | undefined {
+  const bytes = input.resolveAttachment?.(block.id);
+  if (!bytes) return { type: 'text', text: `[attachment ${block.name} is no longer available]` };
+  if (block.kind === 'image') return { type: 'image_url', image_url: { url: dataUri(block.mime, bytes) } };
+  let text = new TextDecoder().decode(bytes);
+  if (text.length > ATTACHMENT_TEXT_BUDGET) {
+    text = `${text.slice(0, ATTACHMENT_TEXT_BUDGET)}\n[... ${block.name} cut at ${ATTACHMENT_TEXT_BUDGET} characters]`;
+  }
+  return { type: 'text', text: `<file name="${block.name}">\n${text}\n</file>` };
+}
+
+function textOf(turn: Turn): string {
+  return turn.blocks.map((b) => (b.type === 'text' ? b.text : '')).join('');
+}
+
+/** Arguments as the next request must carry them: llama-server's templates parse them, so invalid JSON becomes `{}`. */
+function argumentsForWire(raw: string): string {
+  try {
+    JSON.parse(raw);
+    return raw;
+  } catch {
+    return '{}';
+  }
+}
+
+function userContent(turn: Turn, input: EncodeInput): JsonValue {
+  const attachments = turn.blocks.filter((b): b is AttachmentBlock => b.type === 'attachment');
+  const text = textOf(turn);
+  if (attachments.length === 0) return text;
+  const parts: JsonObject[] = [];
+  if (text) parts.push({ type: 'text', text });
+  for (const a of attachments) {
+    const part = attachmentPart(a, input);
+    if (part) parts.push(part);
+  }
+  return parts;
+}
+
+function turnMessages(turn: Turn, input: EncodeInput): JsonObject[] {
+  const out: JsonObject[] = [];
+  if (turn.role === 'system') out.push({ role: 'system', content: textOf(turn) });
+  else if (turn.role === 'user') {
+    if (turn.blocks.some((b) => b.type === 'text' || b.type === 'attachment')) {
+      out.push({ role: 'user', content: userContent(turn, input) });
+    }
+  } else if (turn.role === 'assistant') {
+    // Reasoning is never sent back: it is the model's scratch work, and templates drop or mangle it.
+    const calls: JsonObject[] = [];
+    for (const b of turn.blocks) {
+      if (b.type !== 'tool_call') continue;
+      calls.push({ id: b.id, type: 'function', function: { name: b.name, arguments: argumentsForWire(b.argumentsRaw) } });
+    }
+    const text = textOf(turn);
+    const message: JsonObject = { role: 'assistant', content: text === '' && calls.length > 0 ? null : text };
+    if (calls.length > 0) message['tool_calls'] = calls;
+    out.push(message);
+  }
+  for (const b of turn.blocks) {
+    if (b.type !== 'tool_result') continue;
+    out.push({ role: 'tool', tool_call_id: b.toolCallId, content: b.isError && !b.content.startsWith('Error') ? `Error: ${b.content}` : b.content });
+  }
+  return out;
+}
+
+/** Turns -> a `/v1/chat/completions` body. Sampling params go first so that the fixed fields always win. */
+export function encode(input: EncodeInput): JsonObject {
+  const body: JsonObject = { ...(input.params ?? {}) };
+  body['model'] = input.model;
+  body['messages'] = input.turns.flatMap((t) => turnMessages(t, input));
+  body['stream'] = input.stream;
+  if (input.stream) body['stream_options'] = { include_usage: true };
+  if (input.tools && input.tools.length > 0) {
+    body['tools'] = input.tools.map((t) => ({
+      type: 'function',
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    }));
+  }
+  if (input.maxTokens !== undefined) body['max_tokens'] = input.maxTokens;
+  // llama-server and vLLM read the template switch from chat_template_kwargs; sent only when asked for.
+  if (input.think !== undefined) body['chat_template_kwargs'] = { enable_thinking: input.think };
+  return body;
+}

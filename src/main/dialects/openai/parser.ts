@@ -1,0 +1,140 @@
+import type { StreamPart } from '../../../shared/parts';
+import { ContentRuns } from '../../../shared/reasoning/content-runs';
+import type { Usage } from '../../../shared/turn';
+import { deriveStop, type ObservedBlock } from '../shared/derive-stop';
+import type { ParserOptions, WireEvent, WireParser } from '../types';
+import { describeOpenAiError } from './errors';
+import { ToolCallBlocks, type ToolFragment } from './tool-calls';
+import { hasUsage, mergeUsage } from './usage';
+
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+
+/**
+ * `/v1/chat/completions` events -> canonical parts. Handles streamed chunks (`choices[0].delta`) and a whole
+ * non-streaming response (`choices[0].message`) delivered as one event.
+ *
+ * The terminal frame is `finish_reason`, not `[DONE]`: `[DONE]` only says the transport finished, so a stream
+ * with `[DONE]` but no `finish_reason` still derives `cut` (DESIGN.md §3; fixture test/fixtures/openai/done-without-finish).
+ */
+export class OpenAiParser implements WireParser {
+  private n = 0;
+  private readonly nextId = (): string => `p${this.n++}`;
+  private readonly runs: ContentRuns;
+  private readonly calls: ToolCallBlocks;
+  private native: string | undefined;
+  private wireReason: string | null = null;
+  private sawTerminal = false;
+  private errored = false;
+  private usage: Usage = {};
+  private ended = false;
+
+  constructor(options: ParserOptions = {}) {
+    this.runs = new ContentRuns({ nextId: this.nextId, startInside: options.thinkOpen ?? false });
+    this.calls = new ToolCallBlocks(this.nextId, options.tools);
+  }
+
+  push(event: WireEvent): StreamPart[] {
+    if (this.ended || this.errored) return [];
+    const data = event.data.trim();
+    if (data === '[DONE]' || data === '') return [];
+    let chunk: unknown;
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      if (event.event === 'error') return this.fail({ message: data });
+      // A half-written last line of a cut stream: nothing usable in it; the missing terminal says `cut`.
+      return [];
+    }
+    if (!isRec(chunk)) return [];
+    if (event.event === 'error' || 'error' in chunk) return this.fail(describeOpenAiError(chunk['error'] ?? chunk));
+    this.usage = mergeUsage(this.usage, chunk);
+    const choices = Array.isArray(chunk['choices']) ? chunk['choices'] : [];
+    const choice = choices.find((c) => isRec(c) && (c['index'] ?? 0) === 0);
+    if (!isRec(choice)) return [];
+    const delta = isRec(choice['delta']) ? choice['delta'] : isRec(choice['message']) ? choice['message'] : {};
+    const parts = this.applyDelta(delta);
+    const finish = str(choice['finish_reason']);
+    if (finish) {
+      this.sawTerminal = true;
+      this.wireReason = finish;
+      // `tool_calls`/`stop` close the tool blocks; `length` leaves them open, to fail as truncated at the end.
+      if (finish === 'tool_calls' || finish === 'stop') parts.push(...this.calls.closeAll());
+    }
+    return parts;
+  }
+
+  end(): StreamPart[] {
+    if (this.ended) return [];
+    this.ended = true;
+    const parts = [...this.closeNative(), ...this.runs.closeRun()];
+    const { parts: truncated, openAtEnd } = this.calls.truncateOpen();
+    parts.push(...truncated);
+    const blocks: ObservedBlock[] = [...this.calls.observed, ...openAtEnd];
+    const stop = deriveStop({ wireReason: this.wireReason, sawTerminal: this.sawTerminal, errored: this.errored, blocks });
+    if (hasUsage(this.usage)) {
+      parts.push({ type: 'usage', usage: this.usage });
+      parts.push({ type: 'finish', wireReason: this.wireReason, stop, usage: this.usage });
+    } else {
+      parts.push({ type: 'finish', wireReason: this.wireReason, stop });
+    }
+    return parts;
+  }
+
+  /** Within one chunk: reasoning, then content, then tool calls (DESIGN.md §4). */
+  private applyDelta(delta: Rec): StreamPart[] {
+    const parts: StreamPart[] = [];
+    // llama-server `--reasoning-format deepseek` sends `reasoning_content`; vLLM/LM Studio/Ollama-/v1 send `reasoning`.
+    const reasoning = str(delta['reasoning_content']) ?? str(delta['reasoning']);
+    if (reasoning) {
+      parts.push(...this.runs.closeRun());
+      if (this.native === undefined) {
+        this.native = this.nextId();
+        parts.push({ type: 'reasoning-start', id: this.native, origin: 'native' });
+      }
+      parts.push({ type: 'reasoning-delta', id: this.native, delta: reasoning });
+    }
+    const content = str(delta['content']);
+    if (content) {
+      parts.push(...this.closeNative());
+      parts.push(...this.runs.push(content));
+    }
+    const toolCalls = Array.isArray(delta['tool_calls']) ? delta['tool_calls'] : [];
+    const fragments = toolCalls.map(toFragment).filter((f): f is ToolFragment => f !== undefined);
+    if (fragments.length > 0) {
+      parts.push(...this.closeNative(), ...this.runs.closeRun());
+      for (const frag of fragments) parts.push(...this.calls.push(frag));
+    }
+    return parts;
+  }
+
+  private closeNative(): StreamPart[] {
+    if (this.native === undefined) return [];
+    const id = this.native;
+    this.native = undefined;
+    return [{ type: 'reasoning-end', id }];
+  }
+
+  private fail(err: { message: string; code?: string }): StreamPart[] {
+    this.errored = true;
+    return [{ type: 'error', ...err }];
+  }
+}
+
+function toFragment(raw: unknown, position: number): ToolFragment | undefined {
+  if (!isRec(raw)) return undefined;
+  const fn = isRec(raw['function']) ? raw['function'] : {};
+  // Non-streaming messages omit `index`: their position in the array is the index.
+  const index = typeof raw['index'] === 'number' ? raw['index'] : position;
+  const frag: ToolFragment = { index };
+  const id = str(raw['id']);
+  if (id !== undefined) frag.id = id;
+  const name = str(fn['name']);
+  if (name !== undefined) frag.name = name;
+  const args = fn['arguments'];
+  // Some servers send arguments as an object rather than a JSON string.
+  if (typeof args === 'string') frag.arguments = args;
+  else if (args !== undefined && args !== null) frag.arguments = JSON.stringify(args);
+  return frag;
+}

@@ -1,0 +1,39 @@
+import type { Usage } from '../../../shared/turn';
+
+type Rec = Record<string, unknown>;
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Folds a chunk's `usage` (OpenAI, sent when `stream_options.include_usage`) and llama-server's `timings` into
+ * one Usage. `usage` token counts win; `timings` fill what is missing. llama-server's `prompt_n` counts only the
+ * tokens it evaluated, so the prompt size is `prompt_n + cache_n` (see conformance
+ * stream-options-usage-stream-deepseek: prompt_tokens 58 = prompt_n 1 + cache_n 57).
+ */
+export function mergeUsage(prev: Usage, chunk: Rec): Usage {
+  const next: Usage = { ...prev };
+  const timings = chunk['timings'];
+  if (isRec(timings)) {
+    const promptN = num(timings['prompt_n']);
+    const cacheN = num(timings['cache_n']) ?? 0;
+    if (promptN !== undefined && next.inputTokens === undefined) next.inputTokens = promptN + cacheN;
+    const predicted = num(timings['predicted_n']);
+    if (predicted !== undefined && next.outputTokens === undefined) next.outputTokens = predicted;
+    const promptMs = num(timings['prompt_ms']);
+    if (promptMs !== undefined) next.promptMs = promptMs;
+    const genMs = num(timings['predicted_ms']);
+    if (genMs !== undefined) next.generationMs = genMs;
+  }
+  const usage = chunk['usage'];
+  if (isRec(usage)) {
+    const input = num(usage['prompt_tokens']);
+    if (input !== undefined) next.inputTokens = input;
+    const output = num(usage['completion_tokens']);
+    if (output !== undefined) next.outputTokens = output;
+  }
+  return next;
+}
+
+export function hasUsage(u: Usage): boolean {
+  return Object.values(u).some((v) => v !== undefined);
+}

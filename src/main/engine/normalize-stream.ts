@@ -1,0 +1,70 @@
+import type { StreamPart } from '../../shared/parts';
+import type { Dialect, ParserOptions, WireEvent } from '../dialects/types';
+import { frameEvents, MAX_LINE_CHARS, FramingError } from '../leg/framing';
+
+/**
+ * Bytes -> canonical parts: framing, then the dialect's parser, then `end()` (which always yields `finish`).
+ * The ONE pipeline: the app's chat service and the replay command both run it, so a capture replays exactly as
+ * it streamed.
+ *
+ * A body that is not SSE for an SSE dialect (a non-streaming `.json` response, pretty-printed or not, or
+ * llama-server's HTTP 400 JSON even for `stream: true`, see conformance context-overflow-stream-deepseek) is
+ * parsed whole as one event. NDJSON dialects need nothing special: a one-line JSON body is one NDJSON line.
+ */
+export async function* normalizeStream(
+  body: AsyncIterable<Uint8Array>,
+  dialect: Dialect,
+  options?: ParserOptions,
+): AsyncGenerator<StreamPart> {
+  const parser = dialect.createParser(options);
+  try {
+    const events = dialect.framing === 'sse' ? sseOrWhole(body) : frameEvents(body, 'ndjson');
+    for await (const event of events) yield* parser.push(event);
+  } catch (e) {
+    // Anything but a framing failure (socket reset, abort) is rethrown untouched: the caller owns the leg and
+    // knows which it was. A framing failure (the line cap) is the server's fault: an error, then a finish
+    // whose stop says so whatever the parser saw (dialects need not know this error).
+    if (!(e instanceof FramingError)) throw e;
+    yield { type: 'error', message: e.message, code: 'framing' };
+    for (const part of parser.end()) yield part.type === 'finish' ? { ...part, stop: 'error' } : part;
+    return;
+  }
+  yield* parser.end();
+}
+
+/** Peeks the first non-blank byte: `{` or `[` means a plain JSON body, anything else is an event stream. */
+async function* sseOrWhole(body: AsyncIterable<Uint8Array>): AsyncGenerator<WireEvent> {
+  const iterator = body[Symbol.asyncIterator]();
+  const head: Uint8Array[] = [];
+  let kind: 'json' | 'sse' | undefined;
+  while (kind === undefined) {
+    const next = await iterator.next();
+    if (next.done) break;
+    head.push(next.value);
+    for (const byte of next.value) {
+      if (byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0xef || byte === 0xbb || byte === 0xbf) continue;
+      kind = byte === 0x7b || byte === 0x5b ? 'json' : 'sse';
+      break;
+    }
+  }
+  async function* rest(): AsyncGenerator<Uint8Array> {
+    yield* head;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  if (kind !== 'json') {
+    yield* frameEvents(rest(), 'sse');
+    return;
+  }
+  const decoder = new TextDecoder('utf-8');
+  let text = '';
+  for await (const chunk of rest()) {
+    text += decoder.decode(chunk, { stream: true });
+    if (text.length > MAX_LINE_CHARS) throw new FramingError(`The server sent a JSON body larger than ${MAX_LINE_CHARS / (1024 * 1024)} MiB; it was not read.`);
+  }
+  text += decoder.decode();
+  yield { data: text.trim() };
+}

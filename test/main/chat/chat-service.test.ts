@@ -1,0 +1,101 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { EventChannel } from '../../../src/shared/ipc';
+import type { Turn } from '../../../src/shared/turn';
+import { turnText } from '../../../src/shared/turn';
+import { createServices, type Services } from '../../../src/main/services';
+import { ollamaChatStream, ollamaRoutes } from '../../replay-server/ollama-wire';
+import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
+
+let replay: ReplayServer;
+let dir: string;
+let services: Services;
+let events: { channel: EventChannel; payload: unknown }[];
+
+beforeAll(async () => {
+  replay = await startReplayServer();
+});
+afterAll(() => replay.close());
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'firebrand-chat-'));
+  services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {} });
+  events = [];
+  services.hub.connect((channel, payload) => events.push({ channel, payload }));
+  replay.requests.length = 0;
+});
+afterEach(() => {
+  services.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function saved(turnId: string): Promise<Turn> {
+  await expect.poll(() => events.some((e) => e.channel === 'chat:turn-saved' && (e.payload as { turn: Turn }).turn.id === turnId), { timeout: 10_000 }).toBe(true);
+  const e = events.find((ev) => ev.channel === 'chat:turn-saved' && (ev.payload as { turn: Turn }).turn.id === turnId);
+  return (e?.payload as { turn: Turn }).turn;
+}
+
+describe('the chat service', () => {
+  it('streams an answer part by part, persists it, and sends the history on the next message', async () => {
+    replay.setRoutes(ollamaRoutes(['Hello', ' from', ' Ollama.'], { delayMs: 5 }));
+    const first = await services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'llama3.2:3b' });
+    const turn = await saved(first.assistantTurn.id);
+    expect(turn).toMatchObject({ status: 'done', stop: 'end_turn', wireReason: 'stop', usage: { inputTokens: 26, outputTokens: 3 } });
+    expect(turnText(turn)).toBe('Hello from Ollama.');
+    const deltas = events.filter((e) => e.channel === 'chat:turn-part' && (e.payload as { part: { type: string } }).part.type === 'text-delta');
+    expect(deltas.length).toBe(3);
+
+    const view = await services.handlers['conversations:open']({ conversationId: first.conversationId });
+    expect(view.turns.map((t) => [t.role, turnText(t), t.status])).toEqual([
+      ['user', 'Hi', 'done'],
+      ['assistant', 'Hello from Ollama.', 'done'],
+    ]);
+
+    const second = await services.handlers['chat:send']({ conversationId: first.conversationId, text: 'And again?', model: 'llama3.2:3b' });
+    await saved(second.assistantTurn.id);
+    const body = JSON.parse(replay.requests.filter((r) => r.path === '/api/chat')[1]?.body ?? '{}') as { messages: { role: string; content: string }[] };
+    expect(body.messages.map((m) => [m.role, m.content])).toEqual([
+      ['user', 'Hi'],
+      ['assistant', 'Hello from Ollama.'],
+      ['user', 'And again?'],
+    ]);
+  });
+
+  it('stops on request, keeping the partial answer as aborted', async () => {
+    const tokens = Array.from({ length: 200 }, (_, i) => `w${i} `);
+    replay.setRoutes([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(tokens), chunk: 'lines', delayMs: 20 }]);
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Count', model: 'm' });
+    await expect.poll(() => events.filter((e) => e.channel === 'chat:turn-part').length).toBeGreaterThan(5);
+    expect(await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
+    const turn = await saved(sent.assistantTurn.id);
+    expect(turn.status).toBe('aborted');
+    expect(turnText(turn)).toMatch(/^w0 w1 w2 /);
+    expect(turnText(turn).length).toBeLessThan(tokens.join('').length);
+  });
+
+  it('gives up a stalled stream as cut, with a message, keeping what arrived', async () => {
+    replay.setRoutes([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(['Half', ' an'], 'm', { done: false }), hang: true }]);
+    const local = createServices({ dataDir: join(dir, 'stall'), ollamaUrl: replay.url, stallTimeoutMs: 300, log: () => {} });
+    const before = events.length;
+    local.hub.connect((channel, payload) => events.push({ channel, payload }));
+    try {
+      const sent = await local.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'm' });
+      const turn = await saved(sent.assistantTurn.id);
+      expect(events.length).toBeGreaterThan(before);
+      expect(turn.status).toBe('cut');
+      expect(turnText(turn)).toBe('Half an');
+      expect(turn.error).toContain('stopped sending for too long');
+    } finally {
+      local.close();
+    }
+  });
+
+  it('turns a server error status into an error turn with the server message', async () => {
+    replay.setRoutes([{ method: 'POST', path: '/api/chat', status: 500, body: '{"error":"llama runner process has terminated: exit status 2"}' }]);
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'm' });
+    const turn = await saved(sent.assistantTurn.id);
+    expect(turn.status).toBe('error');
+    expect(turn.error).toContain('llama runner process has terminated');
+  });
+});

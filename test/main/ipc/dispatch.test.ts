@@ -1,0 +1,72 @@
+import { describe, expect, it, vi } from 'vitest';
+import { UserFacingError } from '../../../src/main/errors';
+import { createDispatcher, type InvokeHandlers } from '../../../src/main/ipc/dispatch';
+
+function handlers(overrides: Partial<InvokeHandlers> = {}): InvokeHandlers {
+  const none = () => {
+    throw new Error('not used');
+  };
+  return {
+    'conversations:list': vi.fn(() => []),
+    'conversations:open': none,
+    'conversations:delete': none,
+    'chat:send': vi.fn(none),
+    'chat:stop': none,
+    'models:list': none,
+    'settings:get': none,
+    'settings:update': none,
+    ...overrides,
+  };
+}
+
+describe('the IPC dispatcher', () => {
+  it('runs a valid call', async () => {
+    const d = createDispatcher(handlers(), () => {});
+    await expect(d.dispatch('conversations:list', {})).resolves.toEqual({ ok: true, value: [] });
+  });
+
+  it('rejects and logs an unknown channel without running anything', async () => {
+    const log = vi.fn();
+    const h = handlers();
+    const d = createDispatcher(h, log);
+    const res = await d.dispatch('fs:read-file', { path: '/etc/passwd' });
+    expect(res).toMatchObject({ ok: false, error: { code: 'unknown-channel' } });
+    expect(log).toHaveBeenCalledWith(expect.stringContaining('unknown channel'));
+  });
+
+  it.each([
+    ['a missing field', { conversationId: null, text: 'hi' }],
+    ['a wrong type', { conversationId: null, text: 42, model: 'm' }],
+    ['an extra field', { conversationId: null, text: 'hi', model: 'm', exec: 'rm -rf /' }],
+    ['an empty message', { conversationId: null, text: '', model: 'm' }],
+    ['not an object', 'hello'],
+  ])('rejects a payload with %s before the handler runs', async (_what, payload) => {
+    const h = handlers();
+    const log = vi.fn();
+    const res = await createDispatcher(h, log).dispatch('chat:send', payload);
+    expect(res).toMatchObject({ ok: false, error: { code: 'invalid-payload' } });
+    expect(h['chat:send']).not.toHaveBeenCalled();
+    expect(log).toHaveBeenCalled();
+  });
+
+  it('passes a user-facing error through with its message, and hides internal ones', async () => {
+    const d = createDispatcher(
+      handlers({
+        'conversations:open': () => {
+          throw new UserFacingError('not-found', 'That conversation no longer exists.');
+        },
+        'settings:get': () => {
+          throw new TypeError('secret internals');
+        },
+      }),
+      () => {},
+    );
+    await expect(d.dispatch('conversations:open', { conversationId: 'x' })).resolves.toEqual({
+      ok: false,
+      error: { code: 'not-found', message: 'That conversation no longer exists.' },
+    });
+    const hidden = await d.dispatch('settings:get', {});
+    expect(hidden).toMatchObject({ ok: false, error: { code: 'internal' } });
+    expect(JSON.stringify(hidden)).not.toContain('secret internals');
+  });
+});
