@@ -26,7 +26,7 @@ function electronSqliteBinding(): string | undefined {
 
 app.whenReady().then(() => {
   const nativeBinding = electronSqliteBinding();
-  const services = createServices({ dataDir: app.getPath('userData'), ...(nativeBinding ? { nativeBinding } : {}) });
+  const services = createServices({ dataDir: process.env.FIREBRAND_DATA_DIR ?? app.getPath('userData'), ...(nativeBinding ? { nativeBinding } : {}) });
 
   protocol.handle('app', async (request) => {
     const url = new URL(request.url);
