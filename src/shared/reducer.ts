@@ -71,7 +71,22 @@ export function applyPart(turn: Turn, part: StreamPart, runs?: RunIndex): Turn {
 
 export function applyParts(turn: Turn, parts: readonly StreamPart[], runs: RunIndex = new Map()): Turn {
   let out = turn;
-  for (const part of parts) out = applyPart(out, part, runs);
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
+    if (part.type === 'text-delta' || part.type === 'reasoning-delta' || part.type === 'tool-call-delta') {
+      // Consecutive deltas of one run fold into one: same result, one copy of the Turn instead of one per token.
+      let delta = part.delta;
+      let next = parts[i + 1];
+      while (next !== undefined && next.type === part.type && next.id === part.id) {
+        delta += next.delta;
+        i++;
+        next = parts[i + 1];
+      }
+      out = applyPart(out, delta === part.delta ? part : { ...part, delta }, runs);
+    } else {
+      out = applyPart(out, part, runs);
+    }
+  }
   return out;
 }
 

@@ -132,3 +132,32 @@ describe('the drain trim at finish', () => {
     expect(turn.status).toBe('done');
   });
 });
+
+describe('applyParts folding consecutive deltas', () => {
+  it('property: folding a batch gives exactly the Turn that applying each part in turn gives', async () => {
+    const fc = (await import('fast-check')).default;
+    const { ContentRuns } = await import('../../src/shared/reasoning/content-runs');
+    const { applyPart, applyParts } = await import('../../src/shared/reducer');
+    const { idCounter, makeTurn, tagText } = await import('./helpers');
+    fc.assert(
+      fc.property(fc.array(fc.oneof(tagText, fc.constant('|tool|'), fc.constant('|native|')), { maxLength: 12 }), (chunks) => {
+        const runs = new ContentRuns({ nextId: idCounter() });
+        const parts: import('../../src/shared/parts').StreamPart[] = [];
+        let n = 0;
+        for (const c of chunks) {
+          if (c === '|tool|' || c === '|native|') {
+            parts.push(...runs.closeRun());
+            const id = `x${n++}`;
+            if (c === '|tool|') parts.push({ type: 'tool-call-start', id, toolCallId: id, name: 'f' }, { type: 'tool-call-delta', id, delta: '{' }, { type: 'tool-call-delta', id, delta: '}' }, { type: 'tool-call-end', id, state: 'complete', arguments: {} });
+            else parts.push({ type: 'reasoning-start', id, origin: 'native' }, { type: 'reasoning-delta', id, delta: 'a' }, { type: 'reasoning-delta', id, delta: 'b' }, { type: 'reasoning-end', id });
+          } else parts.push(...runs.push(c));
+        }
+        parts.push(...runs.closeRun(), { type: 'finish', wireReason: 'stop', stop: 'end_turn' });
+        const stepRuns = new Map<string, number>();
+        const stepwise = parts.reduce((turn, part) => applyPart(turn, part, stepRuns), makeTurn());
+        expect(applyParts(makeTurn(), parts)).toEqual(stepwise);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
