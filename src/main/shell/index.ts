@@ -10,7 +10,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { INVOKE_CHANNELS, type EventChannel } from '../../shared/ipc';
 import { contentSecurityPolicy } from '../serve/csp';
 import { createServices } from '../services';
-import { mainWindowOptions } from './window-options';
+import { createMainWindow } from './window-options';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rendererDir = join(here, '../renderer');
@@ -43,7 +43,7 @@ app.whenReady().then(() => {
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
 
-  const win = new BrowserWindow(mainWindowOptions(join(here, '../preload/index.cjs')));
+  const win = createMainWindow(BrowserWindow, join(here, '../preload/index.cjs'));
   const isAppFrame = (event: IpcMainInvokeEvent) =>
     event.senderFrame !== null && event.senderFrame === win.webContents.mainFrame && event.senderFrame.url.startsWith(`${APP_ORIGIN}/`);
 
