@@ -1,75 +1,43 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { ConversationSummary } from '../../shared/ipc';
-import type { JsonObject } from '../../shared/json';
-import { turnText, type Turn, type Usage } from '../../shared/turn';
-
-interface TurnRow {
-  id: string;
-  conversation_id: string;
-  parent_id: string | null;
-  role: Turn['role'];
-  blocks: string;
-  source: string | null;
-  meta: string;
-  status: Turn['status'];
-  stop: string | null;
-  wire_reason: string | null;
-  usage: string | null;
-  model: string | null;
-  error: string | null;
-  created_at: number;
-}
+import type { Block, Turn } from '../../shared/turn';
+import { UserFacingError } from '../errors';
+import { toTurn, TURN_COLUMNS, turnParams, type TurnRow } from './turn-rows';
 
 interface ConversationRow {
   id: string;
   title: string;
   model: string | null;
+  active_leaf_id: string | null;
+  created_at: number;
   updated_at: number;
+}
+
+/** A conversation row in full: what export writes and import restores. */
+export interface ConversationRecord extends ConversationSummary {
+  activeLeafId: string | null;
+  createdAt: number;
+}
+
+/** A turn's place among its siblings, for the `< 2/3 >` switcher; `index` is 0-based. */
+export interface SiblingPosition {
+  ids: string[];
+  index: number;
 }
 
 function toSummary(row: ConversationRow): ConversationSummary {
   return { id: row.id, title: row.title, updatedAt: row.updated_at, model: row.model };
 }
 
-function toTurn(row: TurnRow): Turn {
-  const turn: Turn = {
-    id: row.id,
-    conversationId: row.conversation_id,
-    parentId: row.parent_id,
-    role: row.role,
-    blocks: JSON.parse(row.blocks) as Turn['blocks'],
-    meta: JSON.parse(row.meta) as JsonObject,
-    status: row.status,
-    createdAt: row.created_at,
-  };
-  if (row.source !== null) turn.source = row.source;
-  if (row.stop !== null) turn.stop = row.stop;
-  if (row.wire_reason !== null) turn.wireReason = row.wire_reason;
-  if (row.usage !== null) turn.usage = JSON.parse(row.usage) as Usage;
-  if (row.model !== null) turn.model = row.model;
-  if (row.error !== null) turn.error = row.error;
-  return turn;
+function toRecord(row: ConversationRow): ConversationRecord {
+  return { ...toSummary(row), activeLeafId: row.active_leaf_id, createdAt: row.created_at };
 }
 
-function turnParams(turn: Turn) {
-  return {
-    id: turn.id,
-    conversation_id: turn.conversationId,
-    parent_id: turn.parentId,
-    role: turn.role,
-    blocks: JSON.stringify(turn.blocks),
-    text: turnText(turn),
-    source: turn.source ?? null,
-    meta: JSON.stringify(turn.meta),
-    status: turn.status,
-    stop: turn.stop ?? null,
-    wire_reason: turn.wireReason ?? null,
-    usage: turn.usage ? JSON.stringify(turn.usage) : null,
-    model: turn.model ?? null,
-    error: turn.error ?? null,
-    created_at: turn.createdAt,
-  };
-}
+/** The hot queries, exported so tests pin their plans with EXPLAIN QUERY PLAN. */
+export const HOT_SQL = {
+  conversationsByRecency: 'SELECT * FROM conversations ORDER BY updated_at DESC LIMIT 500',
+  turnsOfConversation: 'SELECT * FROM turns WHERE conversation_id = ? ORDER BY created_at, id',
+} as const;
 
 /** Conversations and their turns: the source of truth the renderer only mirrors. */
 export class ConversationStore {
@@ -78,16 +46,15 @@ export class ConversationStore {
   constructor(private readonly db: Database) {
     this.stmts = {
       insertConversation: db.prepare(
-        'INSERT INTO conversations (id, title, model, active_leaf_id, created_at, updated_at) VALUES (@id, @title, @model, NULL, @now, @now)',
+        'INSERT INTO conversations (id, title, model, active_leaf_id, created_at, updated_at) VALUES (@id, @title, @model, @activeLeafId, @createdAt, @updatedAt)',
       ),
-      list: db.prepare('SELECT id, title, model, updated_at FROM conversations ORDER BY updated_at DESC LIMIT 500'),
-      get: db.prepare('SELECT id, title, model, updated_at, active_leaf_id FROM conversations WHERE id = ?'),
+      list: db.prepare(HOT_SQL.conversationsByRecency),
+      get: db.prepare('SELECT * FROM conversations WHERE id = ?'),
       delete: db.prepare('DELETE FROM conversations WHERE id = ?'),
+      rename: db.prepare('UPDATE conversations SET title = @title, updated_at = @now WHERE id = @id'),
       touch: db.prepare('UPDATE conversations SET updated_at = @now, active_leaf_id = @leaf, model = COALESCE(@model, model) WHERE id = @id'),
-      insertTurn: db.prepare(
-        `INSERT INTO turns (id, conversation_id, parent_id, role, blocks, text, source, meta, status, stop, wire_reason, usage, model, error, created_at)
-         VALUES (@id, @conversation_id, @parent_id, @role, @blocks, @text, @source, @meta, @status, @stop, @wire_reason, @usage, @model, @error, @created_at)`,
-      ),
+      setLeaf: db.prepare('UPDATE conversations SET active_leaf_id = @leaf WHERE id = @id'),
+      insertTurn: db.prepare(`INSERT INTO turns (${TURN_COLUMNS}) VALUES (${TURN_COLUMNS.split(', ').map((c) => `@${c}`).join(', ')})`),
       updateTurn: db.prepare(
         `UPDATE turns SET blocks = @blocks, text = @text, meta = @meta, status = @status, stop = @stop, wire_reason = @wire_reason,
          usage = @usage, model = @model, error = @error WHERE id = @id`,
@@ -100,25 +67,48 @@ export class ConversationStore {
          )
          SELECT t.* FROM branch b JOIN turns t ON t.id = b.id ORDER BY b.depth DESC`,
       ),
+      turnsOf: db.prepare(HOT_SQL.turnsOfConversation),
       getTurn: db.prepare('SELECT * FROM turns WHERE id = ?'),
+      siblings: db.prepare('SELECT id FROM turns WHERE parent_id IS @parent AND conversation_id = @conversation ORDER BY created_at, id'),
+      // Children are always newer than their parent, so the newest descendant is a leaf; depth breaks equal clocks.
+      latestLeaf: db.prepare(
+        `WITH RECURSIVE sub(id, depth, created_at) AS (
+           SELECT id, 0, created_at FROM turns WHERE id = ?
+           UNION ALL
+           SELECT t.id, s.depth + 1, t.created_at FROM turns t JOIN sub s ON t.parent_id = s.id
+         )
+         SELECT id FROM sub WHERE NOT EXISTS (SELECT 1 FROM turns c WHERE c.parent_id = sub.id)
+         ORDER BY created_at DESC, depth DESC, id DESC LIMIT 1`,
+      ),
       interrupt: db.prepare("UPDATE turns SET status = 'interrupted' WHERE status = 'streaming'"),
     };
   }
 
   createConversation(id: string, title: string, model: string | null, now: number): ConversationSummary {
-    this.stmts.insertConversation!.run({ id, title, model, now });
+    this.stmts.insertConversation!.run({ id, title, model, activeLeafId: null, createdAt: now, updatedAt: now });
     return { id, title, model, updatedAt: now };
   }
 
+  /** The most recently updated conversations first (pinned by an EXPLAIN QUERY PLAN test). */
   listConversations(): ConversationSummary[] {
     return (this.stmts.list!.all() as ConversationRow[]).map(toSummary);
   }
 
   getConversation(id: string): (ConversationSummary & { activeLeafId: string | null }) | undefined {
-    const row = this.stmts.get!.get(id) as (ConversationRow & { active_leaf_id: string | null }) | undefined;
+    const row = this.stmts.get!.get(id) as ConversationRow | undefined;
     return row ? { ...toSummary(row), activeLeafId: row.active_leaf_id } : undefined;
   }
 
+  getConversationRecord(id: string): ConversationRecord | undefined {
+    const row = this.stmts.get!.get(id) as ConversationRow | undefined;
+    return row ? toRecord(row) : undefined;
+  }
+
+  renameConversation(id: string, title: string, now: number): boolean {
+    return this.stmts.rename!.run({ id, title, now }).changes > 0;
+  }
+
+  /** Deletes the conversation with its turns and steps (cascade); blobs they used are left to `BlobStore.gc`. */
   deleteConversation(id: string): boolean {
     return this.stmts.delete!.run(id).changes > 0;
   }
@@ -145,8 +135,89 @@ export class ConversationStore {
     return (this.stmts.branch!.all(leafId) as TurnRow[]).map(toTurn);
   }
 
+  /** Every turn of a conversation, every branch, oldest first (parents before children). */
+  listTurns(conversationId: string): Turn[] {
+    return (this.stmts.turnsOf!.all(conversationId) as TurnRow[]).map(toTurn);
+  }
+
+  /**
+   * Edit-and-resend: the edited message becomes a new user sibling of `turnId` (same parent), and the active
+   * leaf. The original stays, reachable through the sibling switcher. The caller then appends the answer.
+   */
+  editAndResend(turnId: string, edited: { id: string; blocks: Block[]; createdAt: number }, now: number): Turn {
+    const original = this.requireTurn(turnId);
+    if (original.role !== 'user') throw new UserFacingError('invalid-payload', 'Only your own messages can be edited.');
+    const turn: Turn = {
+      id: edited.id,
+      conversationId: original.conversationId,
+      parentId: original.parentId,
+      role: 'user',
+      blocks: edited.blocks,
+      meta: {},
+      status: 'done',
+      createdAt: edited.createdAt,
+    };
+    this.appendTurn(turn, now);
+    return turn;
+  }
+
+  /** Regenerate: a new, empty, streaming assistant sibling of `turnId`, made the active leaf. */
+  regenerate(turnId: string, fresh: { id: string; model?: string; createdAt: number }, now: number): Turn {
+    const original = this.requireTurn(turnId);
+    if (original.role !== 'assistant') throw new UserFacingError('invalid-payload', 'Only an answer can be regenerated.');
+    const turn: Turn = {
+      id: fresh.id,
+      conversationId: original.conversationId,
+      parentId: original.parentId,
+      role: 'assistant',
+      blocks: [],
+      meta: {},
+      status: 'streaming',
+      createdAt: fresh.createdAt,
+    };
+    const model = fresh.model ?? original.model;
+    if (model !== undefined) turn.model = model;
+    this.appendTurn(turn, now);
+    return turn;
+  }
+
+  /** `turnId` and its siblings (same parent, same conversation), oldest first, with its own position. */
+  siblings(turnId: string): SiblingPosition {
+    const turn = this.requireTurn(turnId);
+    const rows = this.stmts.siblings!.all({ parent: turn.parentId, conversation: turn.conversationId }) as { id: string }[];
+    const ids = rows.map((r) => r.id);
+    return { ids, index: ids.indexOf(turnId) };
+  }
+
+  /**
+   * Switches to the branch through `turnId`: the active leaf becomes the newest leaf under it (what the user
+   * last saw there). Does not touch `updated_at`: looking at an old branch is not new activity.
+   */
+  switchBranch(turnId: string): string {
+    const turn = this.requireTurn(turnId);
+    const leaf = (this.stmts.latestLeaf!.get(turnId) as { id: string } | undefined)?.id ?? turnId;
+    this.stmts.setLeaf!.run({ id: turn.conversationId, leaf });
+    return leaf;
+  }
+
+  /** Restores a whole conversation (import); parents must precede children. Atomic on its own or in a caller's transaction. */
+  restoreConversation(record: ConversationRecord, turns: readonly Turn[]): void {
+    this.db.transaction(() => {
+      const { activeLeafId, ...rest } = record;
+      this.stmts.insertConversation!.run({ ...rest, activeLeafId: null });
+      for (const turn of turns) this.stmts.insertTurn!.run(turnParams(turn));
+      this.stmts.setLeaf!.run({ id: record.id, leaf: activeLeafId });
+    })();
+  }
+
   /** A turn left `streaming` belongs to a run that died: it keeps its partial text and reloads as interrupted. */
   markInterrupted(): number {
     return this.stmts.interrupt!.run().changes;
+  }
+
+  private requireTurn(id: string): Turn {
+    const turn = this.getTurn(id);
+    if (!turn) throw new UserFacingError('not-found', 'That message no longer exists.');
+    return turn;
   }
 }

@@ -16,6 +16,8 @@ export interface OpenDatabaseOptions {
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
   const db = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
+    // Refuse a newer database before any pragma below writes to it (WAL changes the file header): left untouched.
+    refuseNewer(db, options.migrations ?? MIGRATIONS);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
@@ -30,6 +32,19 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
 
 /** Runs every pending migration in one transaction; refuses a database written by a newer Firebrand. */
 export function migrate(db: Database, migrations: readonly Migration[]): void {
+  const current = refuseNewer(db, migrations);
+  const pending = migrations.filter((m) => m.version > current);
+  if (pending.length === 0) return;
+  db.transaction(() => {
+    for (const m of pending) {
+      m.up(db);
+      db.pragma(`user_version = ${m.version}`);
+    }
+  })();
+}
+
+/** Returns the database's schema version, or throws when a newer Firebrand wrote it. */
+function refuseNewer(db: Database, migrations: readonly Migration[]): number {
   const current = db.pragma('user_version', { simple: true }) as number;
   const latest = migrations.at(-1)?.version ?? 0;
   if (current > latest) {
@@ -39,12 +54,5 @@ export function migrate(db: Database, migrations: readonly Migration[]): void {
         'It was left untouched: update Firebrand to open it.',
     );
   }
-  const pending = migrations.filter((m) => m.version > current);
-  if (pending.length === 0) return;
-  db.transaction(() => {
-    for (const m of pending) {
-      m.up(db);
-      db.pragma(`user_version = ${m.version}`);
-    }
-  })();
+  return current;
 }

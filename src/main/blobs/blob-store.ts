@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Database } from 'better-sqlite3';
+import type { AttachmentBlock } from '../../shared/turn';
+import { sha256Hex } from '../db/request-body';
+import { UserFacingError } from '../errors';
+import { attachmentKind, checkClaimedType } from './sniff';
+
+export const DEFAULT_MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
+const DIGEST = /^[0-9a-f]{64}$/;
+
+export interface BlobStoreOptions {
+  /** Largest attachment accepted, in bytes. */
+  maxBytes?: number;
+}
+
+export interface GcOptions {
+  now: number;
+  /**
+   * Blobs stored (or stored again) less than this long ago survive: an attachment is put before the message
+   * that references it is sent. Default one hour.
+   */
+  graceMs?: number;
+}
+
+/**
+ * Attachment bytes, stored once under their sha256 in `<dataDir>/blobs/ab/cd/<digest>` (DESIGN.md §5-6), with
+ * a `blobs` row each. Writes and GC run one at a time in this process, so GC never deletes a file a put is
+ * reusing.
+ */
+export class BlobStore {
+  private readonly root: string;
+  private readonly maxBytes: number;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly db: Database,
+    dataDir: string,
+    options: BlobStoreOptions = {},
+  ) {
+    this.root = join(dataDir, 'blobs');
+    this.maxBytes = options.maxBytes ?? DEFAULT_MAX_ATTACHMENT_BYTES;
+  }
+
+  /** Where a blob's bytes live. */
+  pathOf(digest: string): string {
+    if (!DIGEST.test(digest)) throw new Error(`not a sha256 digest: ${digest}`);
+    return join(this.root, digest.slice(0, 2), digest.slice(2, 4), digest);
+  }
+
+  /**
+   * Checks and stores an attachment; returns its block. Refuses, with a message for the user, a file over the
+   * size limit or whose bytes are not the type it claims (a `.png` that is not a PNG).
+   */
+  async put(bytes: Uint8Array, claim: { name: string; mime: string }, now: number): Promise<AttachmentBlock> {
+    if (bytes.byteLength > this.maxBytes) {
+      throw new UserFacingError(
+        'invalid-payload',
+        `“${claim.name}” is ${formatSize(bytes.byteLength)}; an attachment can be at most ${formatSize(this.maxBytes)}.`,
+      );
+    }
+    const mime = claim.mime.toLowerCase();
+    const mismatch = checkClaimedType(bytes, mime);
+    if (mismatch) throw new UserFacingError('invalid-payload', `“${claim.name}” cannot be attached: ${mismatch}.`);
+    const digest = await this.store(bytes, mime, now);
+    return { type: 'attachment', id: digest, kind: attachmentKind(mime), name: claim.name, mime, size: bytes.byteLength };
+  }
+
+  /** Stores bytes already validated (import), file first, then the row; returns the digest. */
+  store(bytes: Uint8Array, mime: string, now: number): Promise<string> {
+    return this.serialized(async () => {
+      const digest = await this.writeFile(bytes);
+      this.recordRow(digest, bytes.byteLength, mime, now);
+      return digest;
+    });
+  }
+
+  /** Writes the file only (idempotent); import calls it before the one transaction that adds the rows. */
+  writeFileOnly(bytes: Uint8Array): Promise<string> {
+    return this.serialized(() => this.writeFile(bytes));
+  }
+
+  /** Adds or refreshes a blob's row; refreshing restarts its GC grace period. */
+  recordRow(digest: string, size: number, mime: string, now: number): void {
+    this.db
+      .prepare(
+        `INSERT INTO blobs (digest, size, mime, created_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (digest) DO UPDATE SET created_at = max(created_at, excluded.created_at)`,
+      )
+      .run(digest, size, mime, now);
+  }
+
+  /** The bytes of a blob, or undefined when it is gone. Synchronous: dialects resolve attachments while encoding. */
+  read(digest: string): Uint8Array | undefined {
+    try {
+      return readFileSync(this.pathOf(digest));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw err;
+    }
+  }
+
+  mimeOf(digest: string): string | undefined {
+    return (this.db.prepare('SELECT mime FROM blobs WHERE digest = ?').get(digest) as { mime: string } | undefined)?.mime;
+  }
+
+  /**
+   * Removes blobs that no turn's attachment block and no stored request body references (and request bodies no
+   * step references). Rows go first, in one transaction; files after, so a crash can only leave a stray file,
+   * never a row without its bytes.
+   */
+  gc(options: GcOptions): Promise<{ removed: string[] }> {
+    const cutoff = options.now - (options.graceMs ?? 60 * 60 * 1000);
+    return this.serialized(async () => {
+      const removed = this.db.transaction(() => {
+        this.db.exec('DELETE FROM request_bodies WHERE NOT EXISTS (SELECT 1 FROM steps WHERE steps.request_digest = request_bodies.digest)');
+        const rows = this.db
+          .prepare(
+            `SELECT digest FROM blobs WHERE created_at <= ?
+               AND digest NOT IN (SELECT blob_digest FROM request_body_blobs)
+               AND digest NOT IN (
+                 SELECT json_extract(j.value, '$.id') FROM turns, json_each(turns.blocks) AS j
+                 WHERE turns.blocks LIKE '%"attachment"%' AND json_extract(j.value, '$.type') = 'attachment')`,
+          )
+          .all(cutoff) as { digest: string }[];
+        const del = this.db.prepare('DELETE FROM blobs WHERE digest = ?');
+        for (const r of rows) del.run(r.digest);
+        return rows.map((r) => r.digest);
+      })();
+      for (const digest of removed) await rm(this.pathOf(digest), { force: true });
+      return { removed };
+    });
+  }
+
+  private serialized<T>(job: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(job, job);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** Atomic: temp file in the same folder, fsync, rename, fsync the folder. An existing file of the right size is reused. */
+  private async writeFile(bytes: Uint8Array): Promise<string> {
+    const digest = sha256Hex(bytes);
+    const target = this.pathOf(digest);
+    const existing = await stat(target).catch(() => undefined);
+    if (existing?.size === bytes.byteLength) return digest;
+    const dir = join(target, '..');
+    await mkdir(dir, { recursive: true });
+    const temp = join(dir, `.tmp-${randomUUID()}`);
+    try {
+      const fh = await open(temp, 'wx');
+      try {
+        await fh.writeFile(bytes);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await rename(temp, target);
+    } catch (err) {
+      await unlink(temp).catch(() => undefined);
+      throw err;
+    }
+    await syncDir(dir);
+    return digest;
+  }
+}
+
+/** Makes the rename durable; Windows cannot open a folder for fsync, and NTFS journals renames anyway. */
+async function syncDir(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const fh = await open(dir, 'r');
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+}
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

@@ -1,0 +1,48 @@
+import type { AttachmentBlock } from '../../shared/turn';
+
+/** Magic bytes of the binary types we accept; a file claiming one of these must start with its signature. */
+const SIGNATURES: Record<string, (b: Uint8Array) => boolean> = {
+  'image/png': (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+  'image/jpeg': (b) => startsWith(b, [0xff, 0xd8, 0xff]),
+  'image/gif': (b) => startsWith(b, ascii('GIF87a')) || startsWith(b, ascii('GIF89a')),
+  'image/webp': (b) => startsWith(b, ascii('RIFF')) && startsWith(b.subarray(8), ascii('WEBP')),
+  'application/pdf': (b) => startsWith(b, ascii('%PDF-')),
+};
+
+export const SUPPORTED_IMAGE_TYPES = Object.keys(SIGNATURES).filter((m) => m.startsWith('image/'));
+
+/** What the bytes must be for the claimed type; `undefined` when they may be stored as claimed. */
+export function checkClaimedType(bytes: Uint8Array, mime: string): string | undefined {
+  const sig = SIGNATURES[mime];
+  if (sig) return sig(bytes) ? undefined : `its content is not a ${label(mime)} file`;
+  // Other image types (SVG can carry script, others no model reads) are refused rather than passed through.
+  if (mime.startsWith('image/')) return `${mime} images are not supported (use PNG, JPEG, GIF or WebP)`;
+  if (mime.startsWith('text/') || mime === 'application/json') {
+    try {
+      new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      return undefined;
+    } catch {
+      return 'it is not UTF-8 text';
+    }
+  }
+  return undefined;
+}
+
+/** How a dialect treats the attachment (DESIGN.md §5). */
+export function attachmentKind(mime: string): AttachmentBlock['kind'] {
+  if (mime.startsWith('image/')) return 'image';
+  if (mime.startsWith('text/') || mime === 'application/json') return 'text';
+  return 'document';
+}
+
+function label(mime: string): string {
+  return mime === 'application/pdf' ? 'PDF' : (mime.split('/')[1] ?? mime).toUpperCase();
+}
+
+function ascii(s: string): number[] {
+  return [...s].map((c) => c.charCodeAt(0));
+}
+
+function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
+  return bytes.length >= prefix.length && prefix.every((v, i) => bytes[i] === v);
+}

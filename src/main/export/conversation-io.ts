@@ -1,0 +1,74 @@
+import type { Database } from 'better-sqlite3';
+import type { Turn } from '../../shared/turn';
+import type { BlobStore } from '../blobs/blob-store';
+import type { ConversationStore } from '../db/conversation-store';
+import { UserFacingError } from '../errors';
+import { EXPORT_FORMAT, EXPORT_VERSION, parseConversationFile, type ConversationFile } from './file-format';
+
+export interface ConversationIoDeps {
+  db: Database;
+  store: ConversationStore;
+  blobs: BlobStore;
+  newId: () => string;
+}
+
+/** A conversation with every branch and the bytes of every attachment, as one JSON document. */
+export function exportConversation(deps: Pick<ConversationIoDeps, 'store' | 'blobs'>, conversationId: string, now: number): ConversationFile {
+  const conversation = deps.store.getConversationRecord(conversationId);
+  if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
+  const turns = deps.store.listTurns(conversationId);
+  const blobs: ConversationFile['blobs'] = {};
+  for (const turn of turns) {
+    for (const block of turn.blocks) {
+      if (block.type !== 'attachment' || block.id in blobs) continue;
+      const bytes = deps.blobs.read(block.id);
+      // A blob lost on disk cannot be exported; the block still says what it was, and import will refuse it.
+      if (!bytes) throw new UserFacingError('not-found', `The attachment “${block.name}” is missing from disk, so this conversation cannot be exported whole.`);
+      blobs[block.id] = { mime: deps.blobs.mimeOf(block.id) ?? block.mime, size: bytes.byteLength, base64: Buffer.from(bytes).toString('base64') };
+    }
+  }
+  return { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: now, conversation, turns, blobs };
+}
+
+export function serializeConversationFile(file: ConversationFile): string {
+  return JSON.stringify(file);
+}
+
+/**
+ * Imports an export file. The whole file is checked first; attachment files are then written (idempotent, and
+ * unreferenced ones are left to GC), and every row goes in one transaction: a bad file writes nothing. Ids are
+ * kept unless they already exist here (the same file imported twice), in which case all are remapped together.
+ */
+export async function importConversation(deps: ConversationIoDeps, text: string, now: number): Promise<{ conversationId: string; remapped: boolean }> {
+  const file = parseConversationFile(text);
+  const bytesByDigest = new Map<string, Buffer>();
+  for (const [digest, blob] of Object.entries(file.blobs)) {
+    const bytes = Buffer.from(blob.base64, 'base64');
+    await deps.blobs.writeFileOnly(bytes);
+    bytesByDigest.set(digest, bytes);
+  }
+  const taken =
+    deps.store.getConversationRecord(file.conversation.id) !== undefined || file.turns.some((t) => deps.store.getTurn(t.id) !== undefined);
+  const ids = new Map<string, string>();
+  const map = (id: string) => {
+    if (!taken) return id;
+    let next = ids.get(id);
+    if (next === undefined) ids.set(id, (next = deps.newId()));
+    return next;
+  };
+  const conversationId = map(file.conversation.id);
+  const turns: Turn[] = file.turns.map((t) => ({
+    ...t,
+    id: map(t.id),
+    conversationId,
+    parentId: t.parentId === null ? null : map(t.parentId),
+    // Nothing streams into an imported turn: a snapshot taken mid-answer is an interrupted one.
+    status: t.status === 'streaming' ? 'interrupted' : t.status,
+  }));
+  const activeLeafId = file.conversation.activeLeafId === null ? null : map(file.conversation.activeLeafId);
+  deps.db.transaction(() => {
+    for (const [digest, blob] of Object.entries(file.blobs)) deps.blobs.recordRow(digest, bytesByDigest.get(digest)?.byteLength ?? blob.size, blob.mime, now);
+    deps.store.restoreConversation({ ...file.conversation, id: conversationId, activeLeafId }, turns);
+  })();
+  return { conversationId, remapped: taken };
+}

@@ -1,0 +1,67 @@
+import { isBlank, type Block, type Turn } from '../../shared/turn';
+
+/**
+ * The active branch as Markdown, for reading and sharing. Reasoning goes in a collapsed <details> section, a
+ * blank answer is not shown, and system and tool cards become plain text. Text from the model or the user is
+ * Markdown already; names and tool payloads go in code spans/fences so they cannot inject markup.
+ */
+export function branchToMarkdown(title: string, turns: readonly Turn[]): string {
+  const out: string[] = [`# ${oneLine(title)}`];
+  for (const turn of turns) {
+    const body = turnBody(turn);
+    if (body.length === 0) continue;
+    out.push(`## ${heading(turn)}`, ...body);
+  }
+  return `${out.join('\n\n')}\n`;
+}
+
+function heading(turn: Turn): string {
+  if (turn.role === 'user') return 'You';
+  if (turn.role === 'assistant') return turn.model ? `Assistant (${oneLine(turn.model)})` : 'Assistant';
+  if (turn.role === 'tool') return 'Tool';
+  return turn.source ? `System: ${oneLine(turn.source)}` : 'System';
+}
+
+function turnBody(turn: Turn): string[] {
+  const parts: string[] = [];
+  const reasoning = turn.blocks.filter((b) => b.type === 'reasoning').map((b) => (b.type === 'reasoning' ? b.text : ''));
+  if (reasoning.some((r) => !isBlank(r))) {
+    parts.push(`<details>\n<summary>Reasoning</summary>\n\n${fence(reasoning.join('\n\n').trim())}\n\n</details>`);
+  }
+  for (const block of turn.blocks) {
+    const md = blockMarkdown(block);
+    if (md !== undefined) parts.push(md);
+  }
+  const hasAnswer = turn.blocks.some((b) => b.type !== 'reasoning' && blockMarkdown(b) !== undefined);
+  // A reasoning-only (blank) answer is not an answer: drop the whole turn rather than show an empty one.
+  if (turn.role === 'assistant' && !hasAnswer) return [];
+  if (turn.role === 'system' && parts.length === 0 && Object.keys(turn.meta).length > 0) parts.push(fence(JSON.stringify(turn.meta, null, 2), 'json'));
+  if (turn.status === 'interrupted' || turn.status === 'cut' || turn.status === 'aborted') parts.push(`*(answer ${turn.status})*`);
+  return parts;
+}
+
+function blockMarkdown(block: Block): string | undefined {
+  switch (block.type) {
+    case 'text':
+      return isBlank(block.text) ? undefined : block.text.trim();
+    case 'reasoning':
+      return undefined;
+    case 'attachment':
+      return `Attachment: \`${oneLine(block.name).replaceAll('`', "'")}\` (${block.mime}, ${block.size} bytes)`;
+    case 'tool_call':
+      return `Tool call \`${oneLine(block.name).replaceAll('`', "'")}\` (${block.state}):\n\n${fence(block.argumentsRaw, 'json')}`;
+    case 'tool_result':
+      return `Tool result${block.isError ? ' (error)' : ''}:\n\n${fence(block.content)}`;
+  }
+}
+
+/** A fence longer than any backtick run inside, so untrusted content cannot close it. */
+function fence(text: string, lang = ''): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const ticks = '`'.repeat(Math.max(3, longest + 1));
+  return `${ticks}${lang}\n${text}\n${ticks}`;
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}

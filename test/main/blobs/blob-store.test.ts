@@ -1,0 +1,122 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BlobStore } from '../../../src/main/blobs/blob-store';
+import { ConversationStore } from '../../../src/main/db/conversation-store';
+import { sha256Hex } from '../../../src/main/db/request-body';
+import { StepStore } from '../../../src/main/db/step-store';
+import { UserFacingError } from '../../../src/main/errors';
+import type { Block } from '../../../src/shared/turn';
+import { makeTurn, memoryDb, tempDir, tick } from '../db/helpers';
+import { JPEG, PDF, PNG, PNG2 } from './fixtures';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+function setup(maxBytes?: number) {
+  const { dir, cleanup } = tempDir('firebrand-blobs-');
+  cleanups.push(cleanup);
+  const db = memoryDb();
+  const blobs = new BlobStore(db, dir, maxBytes === undefined ? {} : { maxBytes });
+  const store = new ConversationStore(db);
+  return { dir, db, blobs, store };
+}
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else out.push(relative(dir, join(d, e.name)));
+    }
+  };
+  if (existsSync(dir)) walk(dir);
+  return out.sort();
+}
+
+function useIn(store: ConversationStore, conversationId: string, block: Block) {
+  store.createConversation(conversationId, 'x', null, tick());
+  store.appendTurn(makeTurn({ id: `${conversationId}-u`, conversationId, blocks: [{ type: 'text', text: 'look' }, block] }), tick());
+}
+
+describe('BlobStore', () => {
+  it('stores bytes under blobs/ab/cd/<sha256> and reads them back', async () => {
+    const { dir, blobs, db } = setup();
+    const block = await blobs.put(PNG, { name: 'a.png', mime: 'image/png' }, tick());
+    const digest = sha256Hex(PNG);
+    expect(block).toEqual({ type: 'attachment', id: digest, kind: 'image', name: 'a.png', mime: 'image/png', size: PNG.length });
+    expect(filesUnder(join(dir, 'blobs'))).toEqual([join(digest.slice(0, 2), digest.slice(2, 4), digest)]);
+    expect(Buffer.from(blobs.read(digest)!).equals(Buffer.from(PNG))).toBe(true);
+    expect(db.prepare('SELECT digest, size, mime FROM blobs').all()).toEqual([{ digest, size: PNG.length, mime: 'image/png' }]);
+    expect(blobs.read('f'.repeat(64))).toBeUndefined();
+  });
+
+  it('stores two attachments with the same bytes once', async () => {
+    const { dir, blobs, db } = setup();
+    const [a, b] = await Promise.all([
+      blobs.put(PNG, { name: 'one.png', mime: 'image/png' }, tick()),
+      blobs.put(PNG, { name: 'two.png', mime: 'image/png' }, tick()),
+    ]);
+    expect(a.id).toBe(b.id);
+    expect(filesUnder(join(dir, 'blobs'))).toHaveLength(1);
+    expect(db.prepare('SELECT count(*) AS n FROM blobs').get()).toEqual({ n: 1 });
+  });
+
+  it('refuses an attachment over the size limit with a message for the user', async () => {
+    const { blobs } = setup(8);
+    await expect(blobs.put(PNG, { name: 'big.png', mime: 'image/png' }, tick())).rejects.toThrow(UserFacingError);
+    await expect(blobs.put(PNG, { name: 'big.png', mime: 'image/png' }, tick())).rejects.toThrow('“big.png” is 15 bytes; an attachment can be at most 8 bytes.');
+  });
+
+  it('sniffs the claimed type of images and PDFs and refuses mismatches clearly', async () => {
+    const { blobs, dir } = setup();
+    await expect(blobs.put(JPEG, { name: 'fake.png', mime: 'image/png' }, tick())).rejects.toThrow('“fake.png” cannot be attached: its content is not a PNG file.');
+    await expect(blobs.put(PNG, { name: 'x.pdf', mime: 'application/pdf' }, tick())).rejects.toThrow(/not a PDF file/);
+    await expect(blobs.put(PNG, { name: 'x.svg', mime: 'image/svg+xml' }, tick())).rejects.toThrow(/not supported/);
+    await expect(blobs.put(Uint8Array.from([0xff, 0xfe, 0x00]), { name: 'x.txt', mime: 'text/plain' }, tick())).rejects.toThrow(/not UTF-8/);
+    expect(filesUnder(join(dir, 'blobs'))).toEqual([]);
+    expect((await blobs.put(JPEG, { name: 'p.jpg', mime: 'IMAGE/JPEG' }, tick())).mime).toBe('image/jpeg');
+    expect((await blobs.put(PDF, { name: 'd.pdf', mime: 'application/pdf' }, tick())).kind).toBe('document');
+    expect((await blobs.put(new TextEncoder().encode('héllo'), { name: 'n.txt', mime: 'text/plain' }, tick())).kind).toBe('text');
+  });
+
+  it('GC removes a blob only once the last conversation using it is deleted, and nothing else', async () => {
+    const { blobs, store, dir } = setup();
+    const shared = await blobs.put(PNG, { name: 'shared.png', mime: 'image/png' }, tick());
+    const other = await blobs.put(JPEG, { name: 'other.jpg', mime: 'image/jpeg' }, tick());
+    useIn(store, 'c1', shared);
+    useIn(store, 'c2', { ...shared, name: 'same-bytes.png' });
+    useIn(store, 'c3', other);
+    const now = tick() + 10;
+    store.deleteConversation('c1');
+    expect(await blobs.gc({ now, graceMs: 0 })).toEqual({ removed: [] });
+    store.deleteConversation('c2');
+    expect(await blobs.gc({ now, graceMs: 0 })).toEqual({ removed: [shared.id] });
+    expect(blobs.read(shared.id)).toBeUndefined();
+    expect(blobs.read(other.id)).toBeDefined();
+    expect(filesUnder(join(dir, 'blobs'))).toHaveLength(1);
+  });
+
+  it('GC keeps blobs inside the grace period (attached but not yet sent)', async () => {
+    const { blobs } = setup();
+    const put = tick();
+    const block = await blobs.put(PNG, { name: 'draft.png', mime: 'image/png' }, put);
+    expect(await blobs.gc({ now: put + 1000, graceMs: 60_000 })).toEqual({ removed: [] });
+    expect(await blobs.gc({ now: put + 61_000, graceMs: 60_000 })).toEqual({ removed: [block.id] });
+  });
+
+  it('GC keeps blobs a stored request body references, until its step is gone', async () => {
+    const { blobs, store, db } = setup();
+    const image = await blobs.put(PNG2, { name: 'i.png', mime: 'image/png' }, tick());
+    const steps = new StepStore(db, (d) => blobs.read(d));
+    useIn(store, 'c1', image);
+    const b64 = Buffer.from(PNG2).toString('base64');
+    steps.begin({ id: 's', turnId: 'c1-u', conversationId: 'c1', stepIndex: 0, body: `{"images":["${b64}"]}`, attachments: [image.id], dialect: 'ollama', endpoint: 'http://h/api/chat', model: 'm', now: tick() });
+    // The turn loses the attachment (edited away), but the request record still needs the bytes to replay.
+    db.prepare("UPDATE turns SET blocks = '[]' WHERE id = 'c1-u'").run();
+    expect((await blobs.gc({ now: tick() + 10, graceMs: 0 })).removed).toEqual([]);
+    store.deleteConversation('c1');
+    expect((await blobs.gc({ now: tick() + 10, graceMs: 0 })).removed).toEqual([image.id]);
+    expect(db.prepare('SELECT count(*) AS n FROM request_bodies').get()).toEqual({ n: 0 });
+  });
+});

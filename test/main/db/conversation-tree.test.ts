@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { ConversationStore } from '../../../src/main/db/conversation-store';
+import { SearchStore } from '../../../src/main/db/search';
+import { UserFacingError } from '../../../src/main/errors';
+import { makeTurn, memoryDb, text, tick } from './helpers';
+
+/** u1 -> a1 ; then edit u1 -> u2 -> a2 ; regenerate a2 -> a3. */
+function seed() {
+  const db = memoryDb();
+  const store = new ConversationStore(db);
+  store.createConversation('c', 'Trees', 'm', tick());
+  store.appendTurn(makeTurn({ id: 'u1', conversationId: 'c', blocks: text('first question') }), tick());
+  store.appendTurn(makeTurn({ id: 'a1', conversationId: 'c', parentId: 'u1', role: 'assistant', blocks: text('first answer') }), tick());
+  return { db, store };
+}
+
+describe('ConversationStore tree operations', () => {
+  it('edit-and-resend adds a user sibling under the same parent and makes it the active leaf', () => {
+    const { store } = seed();
+    const edited = store.editAndResend('u1', { id: 'u2', blocks: text('better question'), createdAt: tick() }, tick());
+    expect(edited).toMatchObject({ parentId: null, role: 'user', conversationId: 'c' });
+    expect(store.getConversation('c')?.activeLeafId).toBe('u2');
+    expect(store.siblings('u2')).toEqual({ ids: ['u1', 'u2'], index: 1 });
+    expect(store.getTurn('u1')?.blocks).toEqual(text('first question'));
+  });
+
+  it('regenerate adds an empty streaming assistant sibling and keeps the model', () => {
+    const { store } = seed();
+    store.updateTurn({ ...store.getTurn('a1')!, model: 'llama3' });
+    const fresh = store.regenerate('a1', { id: 'a2', createdAt: tick() }, tick());
+    expect(fresh).toMatchObject({ parentId: 'u1', role: 'assistant', status: 'streaming', blocks: [], model: 'llama3' });
+    expect(store.siblings('a1')).toEqual({ ids: ['a1', 'a2'], index: 0 });
+    expect(store.branch(store.getConversation('c')!.activeLeafId!).map((t) => t.id)).toEqual(['u1', 'a2']);
+  });
+
+  it('refuses to edit an answer or regenerate a question, and unknown ids, with user-facing errors', () => {
+    const { store } = seed();
+    expect(() => store.editAndResend('a1', { id: 'x', blocks: [], createdAt: 1 }, 1)).toThrow(UserFacingError);
+    expect(() => store.regenerate('u1', { id: 'x', createdAt: 1 }, 1)).toThrow(UserFacingError);
+    expect(() => store.siblings('nope')).toThrow(/no longer exists/);
+  });
+
+  it('switches branch to the newest leaf under the chosen sibling', () => {
+    const { store } = seed();
+    store.appendTurn(makeTurn({ id: 'u1b', conversationId: 'c', parentId: 'a1', blocks: text('follow-up') }), tick());
+    store.appendTurn(makeTurn({ id: 'a1b', conversationId: 'c', parentId: 'u1b', role: 'assistant', blocks: text('deep answer') }), tick());
+    // A second, older-ending path under u1: regenerate a1, then the deep branch stays the newest.
+    store.editAndResend('u1', { id: 'u2', blocks: text('other'), createdAt: tick() }, tick());
+    store.appendTurn(makeTurn({ id: 'a2', conversationId: 'c', parentId: 'u2', role: 'assistant', blocks: text('other answer') }), tick());
+    expect(store.getConversation('c')?.activeLeafId).toBe('a2');
+
+    const before = store.getConversation('c')!.updatedAt;
+    expect(store.switchBranch('u1')).toBe('a1b');
+    expect(store.getConversation('c')).toMatchObject({ activeLeafId: 'a1b', updatedAt: before });
+    expect(store.switchBranch('u2')).toBe('a2');
+    expect(store.switchBranch('a2')).toBe('a2');
+  });
+
+  it('lists every turn of every branch, parents first', () => {
+    const { store } = seed();
+    store.regenerate('a1', { id: 'a2', createdAt: tick() }, tick());
+    expect(store.listTurns('c').map((t) => t.id)).toEqual(['u1', 'a1', 'a2']);
+  });
+
+  it('renames and deletes conversations; deleting removes turns and their search entries', () => {
+    const { db, store } = seed();
+    expect(store.renameConversation('c', 'Renamed', tick())).toBe(true);
+    expect(store.listConversations()[0]?.title).toBe('Renamed');
+    expect(new SearchStore(db).search('first')).toHaveLength(2);
+    expect(store.deleteConversation('c')).toBe(true);
+    expect(store.deleteConversation('c')).toBe(false);
+    expect(db.prepare('SELECT count(*) AS n FROM turns').get()).toEqual({ n: 0 });
+    expect(new SearchStore(db).search('first')).toEqual([]);
+    expect(store.renameConversation('c', 'x', tick())).toBe(false);
+  });
+});
+
+describe('system turns', () => {
+  it('round-trip source and meta', () => {
+    const { store } = seed();
+    const meta = { needed: 9000, window: 8192, model: 'qwen' };
+    store.appendTurn(makeTurn({ id: 's1', conversationId: 'c', parentId: 'a1', role: 'system', source: 'context-refused', meta, blocks: text('too long') }), tick());
+    expect(store.getTurn('s1')).toMatchObject({ source: 'context-refused', meta });
+  });
+
+  it('rows written before a kind existed (source NULL) reload as plain text turns', () => {
+    const { db, store } = seed();
+    db.prepare(
+      `INSERT INTO turns (id, conversation_id, parent_id, role, blocks, text, source, meta, status, created_at)
+       VALUES ('old', 'c', 'a1', 'system', '[{"type":"text","text":"Model switched to llama3."}]', 'Model switched to llama3.', NULL, 'null', 'done', 5)`,
+    ).run();
+    const turn = store.getTurn('old')!;
+    expect(turn.source).toBeUndefined();
+    expect('source' in turn).toBe(false);
+    expect(turn.meta).toEqual({});
+    expect(turn.blocks).toEqual(text('Model switched to llama3.'));
+  });
+});

@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3, { type Database } from 'better-sqlite3';
+import type { Block, Turn } from '../../../src/shared/turn';
+import { migrate } from '../../../src/main/db/open-database';
+import { MIGRATIONS } from '../../../src/main/db/migrations';
+
+/** A fresh temp folder, removed by the returned cleanup. */
+export function tempDir(prefix = 'firebrand-db-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** An in-memory database migrated to `version` (the latest by default). */
+export function memoryDb(version = MIGRATIONS.at(-1)!.version): Database {
+  const db = new BetterSqlite3(':memory:');
+  db.pragma('foreign_keys = ON');
+  migrate(db, MIGRATIONS.filter((m) => m.version <= version));
+  return db;
+}
+
+export function migrateTo(db: Database, version: number): void {
+  migrate(db, MIGRATIONS.filter((m) => m.version <= version));
+}
+
+export function userVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+let clock = 1_700_000_000_000;
+export function tick(): number {
+  return ++clock;
+}
+
+export function makeTurn(partial: Partial<Turn> & Pick<Turn, 'id' | 'conversationId'>): Turn {
+  return { parentId: null, role: 'user', blocks: [], meta: {}, status: 'done', createdAt: tick(), ...partial };
+}
+
+export function text(t: string): Block[] {
+  return [{ type: 'text', text: t }];
+}

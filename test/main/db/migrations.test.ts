@@ -1,0 +1,141 @@
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../../../src/main/db/migrations';
+import { migrate, openDatabase } from '../../../src/main/db/open-database';
+import { HOT_SQL } from '../../../src/main/db/conversation-store';
+import { SEARCH_SQL, SearchStore } from '../../../src/main/db/search';
+import { UserFacingError } from '../../../src/main/errors';
+import { memoryDb, migrateTo, tempDir, userVersion } from './helpers';
+
+const LATEST = MIGRATIONS.at(-1)!.version;
+
+function insertBase(db: BetterSqlite3.Database): void {
+  db.exec(`
+    INSERT INTO conversations (id, title, model, active_leaf_id, created_at, updated_at) VALUES ('c1', 'Old chat', 'm', 't2', 1, 2);
+    INSERT INTO turns (id, conversation_id, parent_id, role, blocks, text, status, created_at)
+      VALUES ('t1', 'c1', NULL, 'user', '[{"type":"text","text":"quokka facts"},{"type":"attachment","id":"${'a'.repeat(64)}","kind":"image","name":"holiday-photo.png","mime":"image/png","size":3}]', 'quokka facts', 'done', 1);
+    INSERT INTO turns (id, conversation_id, parent_id, role, blocks, text, status, created_at)
+      VALUES ('t2', 'c1', 't1', 'assistant', '[{"type":"text","text":"Quokkas smile."}]', 'Quokkas smile.', 'streaming', 2);
+    INSERT INTO turns (id, conversation_id, parent_id, role, blocks, text, status, created_at)
+      VALUES ('t3', 'c1', 't2', 'system', '[{"type":"text","text":"quokka system note"}]', 'quokka system note', 'done', 3);
+  `);
+}
+
+function plan(db: BetterSqlite3.Database, sql: string, params: unknown = []): string {
+  const rows = db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[];
+  return rows.map((r) => r.detail).join('\n');
+}
+
+describe('migration registry', () => {
+  it('lists one file per migration, in order, versions 1..N', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(MIGRATIONS.map((_, i) => i + 1));
+    const files = readdirSync(join(__dirname, '../../../src/main/db/migrations')).filter((f) => /^\d{4}-.*\.ts$/.test(f)).sort();
+    expect(files.map((f) => `${Number(f.slice(0, 4))}-${f.slice(5, -3)}`)).toEqual(MIGRATIONS.map((m) => `${m.version}-${m.name}`));
+  });
+
+  it('makes every ordinary table STRICT', () => {
+    const db = memoryDb();
+    const tables = db.prepare("SELECT name, strict FROM pragma_table_list WHERE schema = 'main' AND type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'turns_fts%'").all() as { name: string; strict: number }[];
+    expect(tables.length).toBeGreaterThanOrEqual(7);
+    expect(tables.filter((t) => t.strict !== 1)).toEqual([]);
+  });
+
+  it('runs all pending migrations in one transaction: a failure leaves the old version', () => {
+    const db = memoryDb(1);
+    const broken = [...MIGRATIONS.slice(0, 2), { version: 3, name: 'broken', up: () => { throw new Error('boom'); } }];
+    expect(() => migrate(db, broken)).toThrow('boom');
+    expect(userVersion(db)).toBe(1);
+    expect(db.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'blobs'").get()).toEqual({ n: 0 });
+  });
+});
+
+describe('newer database', () => {
+  it('is refused with a clear message and left byte-for-byte untouched', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const file = join(dir, 'firebrand.db');
+      const raw = new BetterSqlite3(file);
+      raw.exec('CREATE TABLE future (x INTEGER) STRICT; INSERT INTO future VALUES (1);');
+      raw.pragma(`user_version = ${LATEST + 5}`);
+      raw.close();
+      const before = readFileSync(file);
+      let error: unknown;
+      try {
+        openDatabase(file);
+      } catch (err) {
+        error = err;
+      }
+      expect(error).toBeInstanceOf(UserFacingError);
+      expect((error as Error).message).toMatch(/newer version of Firebrand.*left untouched/s);
+      expect(readFileSync(file).equals(before)).toBe(true);
+      expect(existsSync(`${file}-wal`)).toBe(false);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe('0001 initial', () => {
+  it('creates conversations, turns and settings from an empty database, with the status CHECK', () => {
+    const db = memoryDb(0);
+    migrateTo(db, 1);
+    expect(userVersion(db)).toBe(1);
+    insertBase(db);
+    expect(() => db.exec("UPDATE turns SET status = 'bogus' WHERE id = 't1'")).toThrow(/CHECK/);
+    expect(() => db.exec("UPDATE turns SET created_at = 'soon' WHERE id = 't1'")).toThrow(/cannot store TEXT/);
+  });
+});
+
+describe('0002 blobs and steps', () => {
+  it('keeps version-1 rows and adds blobs, request bodies and steps', () => {
+    const db = memoryDb(1);
+    insertBase(db);
+    migrateTo(db, 2);
+    expect(db.prepare('SELECT id, text, status FROM turns ORDER BY created_at').all()).toEqual([
+      { id: 't1', text: 'quokka facts', status: 'done' },
+      { id: 't2', text: 'Quokkas smile.', status: 'streaming' },
+      { id: 't3', text: 'quokka system note', status: 'done' },
+    ]);
+    db.exec(`INSERT INTO blobs VALUES ('${'a'.repeat(64)}', 3, 'image/png', 5);
+      INSERT INTO request_bodies VALUES ('${'b'.repeat(64)}', '[]', 0, 5);
+      INSERT INTO steps (id, turn_id, conversation_id, step_index, request_digest, dialect, endpoint, model, created_at)
+        VALUES ('s1', 't2', 'c1', 0, '${'b'.repeat(64)}', 'ollama', 'http://x/api/chat', 'm', 5);`);
+    db.exec("DELETE FROM conversations WHERE id = 'c1'");
+    expect(db.prepare('SELECT count(*) AS n FROM steps').get()).toEqual({ n: 0 });
+  });
+});
+
+describe('0003 search', () => {
+  it('indexes the user and assistant turns written before it, with attachment names', () => {
+    const db = memoryDb(2);
+    insertBase(db);
+    migrateTo(db, 3);
+    const search = new SearchStore(db);
+    expect(search.search('quokka').map((h) => h.turnId).sort()).toEqual(['t1', 't2']);
+    expect(search.search('holiday').map((h) => h.turnId)).toEqual(['t1']);
+  });
+});
+
+describe('hot queries (EXPLAIN QUERY PLAN)', () => {
+  const db = memoryDb();
+  it('lists conversations by recency through its index, without sorting', () => {
+    const p = plan(db, HOT_SQL.conversationsByRecency);
+    expect(p).toContain('USING INDEX conversations_by_recency');
+    expect(p).not.toContain('TEMP B-TREE');
+  });
+  it("reads a conversation's turns through its index", () => {
+    const p = plan(db, HOT_SQL.turnsOfConversation, ['c1']);
+    expect(p).toMatch(/SEARCH turns USING INDEX turns_by_conversation \(conversation_id=\?\)/);
+  });
+  it('searches through the FTS index and joins by keys', () => {
+    const p = plan(db, SEARCH_SQL, { query: '"x"', limit: 5, window: 100 });
+    // Stage 1 walks the newest matches in rowid order; stage 2 (snippets) scans only the kept rows' rowid range.
+    expect(p).toMatch(/MATERIALIZE recent\nSCAN turns_fts VIRTUAL TABLE INDEX \d+:M/);
+    expect(p).toMatch(/SCAN turns_fts VIRTUAL TABLE INDEX \d+:M\d*></);
+    expect(p).toContain('SEARCH s USING INTEGER PRIMARY KEY');
+    expect(p).toMatch(/SEARCH t USING INDEX sqlite_autoindex_turns_1 \(id=\?\)/);
+    expect(p).toMatch(/SEARCH c USING INDEX sqlite_autoindex_conversations_1 \(id=\?\)/);
+  });
+});

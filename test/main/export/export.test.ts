@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { BlobStore } from '../../../src/main/blobs/blob-store';
+import { ConversationStore } from '../../../src/main/db/conversation-store';
+import { exportConversation, importConversation, serializeConversationFile } from '../../../src/main/export/conversation-io';
+import { EXPORT_VERSION } from '../../../src/main/export/file-format';
+import { UserFacingError } from '../../../src/main/errors';
+import type { Turn } from '../../../src/shared/turn';
+import { JPEG, PNG } from '../blobs/fixtures';
+import { makeTurn, memoryDb, tempDir, text, tick } from '../db/helpers';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => cleanups.splice(0).forEach((c) => c()));
+
+function app() {
+  const { dir, cleanup } = tempDir('firebrand-export-');
+  cleanups.push(cleanup);
+  const db = memoryDb();
+  const store = new ConversationStore(db);
+  const blobs = new BlobStore(db, dir);
+  let n = 0;
+  return { db, store, blobs, deps: { db, store, blobs, newId: () => `new-${++n}` } };
+}
+
+/** A branched conversation with two images: u1 -> (a1 | a2 regenerated) ; a2 -> u2 (with image) -> a3. */
+async function seed(a: ReturnType<typeof app>) {
+  const png = await a.blobs.put(PNG, { name: 'chart.png', mime: 'image/png' }, tick());
+  const jpg = await a.blobs.put(JPEG, { name: 'photo.jpg', mime: 'image/jpeg' }, tick());
+  a.store.createConversation('c', 'Branched', 'llava', tick());
+  a.store.appendTurn(makeTurn({ id: 'u1', conversationId: 'c', blocks: [...text('What is in the chart?'), png] }), tick());
+  a.store.appendTurn(makeTurn({ id: 'a1', conversationId: 'c', parentId: 'u1', role: 'assistant', model: 'llava', blocks: text('A line.'), stop: 'end_turn', wireReason: 'stop', usage: { inputTokens: 3 } }), tick());
+  a.store.regenerate('a1', { id: 'a2', createdAt: tick() }, tick());
+  a.store.updateTurn({ ...a.store.getTurn('a2')!, status: 'done', blocks: [{ type: 'reasoning', text: 'Looking closely…', origin: 'inline' }, ...text('A rising line.')] });
+  a.store.appendTurn(makeTurn({ id: 'u2', conversationId: 'c', parentId: 'a2', blocks: [...text('And this?'), jpg] }), tick());
+  a.store.appendTurn(makeTurn({ id: 's1', conversationId: 'c', parentId: 'u2', role: 'system', source: 'model-switched', meta: { from: 'llava', to: 'qwen' }, blocks: text('Switched to qwen.') }), tick());
+  a.store.appendTurn(makeTurn({ id: 'a3', conversationId: 'c', parentId: 's1', role: 'assistant', model: 'qwen', blocks: [{ type: 'reasoning', text: 'only thinking', origin: 'native' }, ...text('   ')] }), tick());
+  return { png, jpg };
+}
+
+const byId = (turns: Turn[]) => [...turns].sort((x, y) => x.id.localeCompare(y.id));
+
+describe('export and import', () => {
+  it('round-trips a branched conversation with images byte for byte (same ids, same digests)', async () => {
+    const src = app();
+    const { png, jpg } = await seed(src);
+    const json = serializeConversationFile(exportConversation(src, 'c', tick()));
+
+    const dst = app();
+    const result = await importConversation(dst.deps, json, tick());
+    expect(result).toEqual({ conversationId: 'c', remapped: false });
+    expect(dst.store.getConversationRecord('c')).toEqual(src.store.getConversationRecord('c'));
+    expect(byId(dst.store.listTurns('c'))).toEqual(byId(src.store.listTurns('c')));
+    for (const blob of [png, jpg]) {
+      expect(Buffer.from(dst.blobs.read(blob.id)!).equals(Buffer.from(src.blobs.read(blob.id)!))).toBe(true);
+      expect(dst.blobs.mimeOf(blob.id)).toBe(blob.mime);
+    }
+    expect(dst.store.siblings('a2')).toEqual({ ids: ['a1', 'a2'], index: 1 });
+    // Imported attachments are referenced, so GC keeps them.
+    expect((await dst.blobs.gc({ now: tick() + 1, graceMs: 0 })).removed).toEqual([]);
+  });
+
+  it('remaps every id consistently when the conversation already exists', async () => {
+    const a = app();
+    await seed(a);
+    const json = serializeConversationFile(exportConversation(a, 'c', tick()));
+    const { conversationId, remapped } = await importConversation(a.deps, json, tick());
+    expect(remapped).toBe(true);
+    const copy = a.store.getConversationRecord(conversationId)!;
+    const branch = a.store.branch(copy.activeLeafId!);
+    expect(branch.map((t) => t.blocks)).toEqual(a.store.branch('a3').map((t) => t.blocks));
+    expect(branch.every((t) => t.conversationId === conversationId && !['u1', 'a2', 'u2', 's1', 'a3'].includes(t.id))).toBe(true);
+    expect(a.store.listTurns(conversationId)).toHaveLength(6);
+  });
+
+  it('refuses a file from a newer Firebrand clearly', async () => {
+    const a = app();
+    await seed(a);
+    const file = { ...exportConversation(a, 'c', tick()), version: EXPORT_VERSION + 1 };
+    const b = app();
+    await expect(importConversation(b.deps, JSON.stringify(file), tick())).rejects.toThrow(/exported by a newer version of Firebrand.*Update Firebrand/);
+    expect(b.store.listConversations()).toEqual([]);
+  });
+
+  it('refuses invalid files and writes nothing', async () => {
+    const a = app();
+    await seed(a);
+    const good = exportConversation(a, 'c', tick());
+    const [first, ...rest] = good.turns;
+    const bad: string[] = [
+      'not json',
+      JSON.stringify({ format: 'something-else' }),
+      JSON.stringify({ ...good, turns: [...good.turns, { ...first, id: 'orphan', parentId: 'nowhere' }] }),
+      JSON.stringify({ ...good, turns: [{ ...first, status: 'weird' }, ...rest] }),
+      JSON.stringify({ ...good, blobs: Object.fromEntries(Object.entries(good.blobs).map(([d, b]) => [d, { ...b, base64: Buffer.from('tampered').toString('base64') }])) }),
+      JSON.stringify({ ...good, blobs: {} }),
+      JSON.stringify({ ...good, turns: [...good.turns, first] }),
+    ];
+    const b = app();
+    for (const text of bad) {
+      await expect(importConversation(b.deps, text, tick())).rejects.toThrow(UserFacingError);
+    }
+    // A row that fails inside the transaction (here: the disk fills at the last turn) rolls everything back.
+    const before = b.db.prepare('SELECT (SELECT count(*) FROM conversations) + (SELECT count(*) FROM turns) + (SELECT count(*) FROM blobs) AS n').get();
+    b.db.exec('CREATE TEMP TRIGGER fail_import BEFORE INSERT ON turns WHEN new.id = \'a3\' BEGIN SELECT RAISE(ABORT, \'disk full\'); END;');
+    await expect(importConversation(b.deps, JSON.stringify(good), tick())).rejects.toThrow('disk full');
+    expect(b.db.prepare('SELECT (SELECT count(*) FROM conversations) + (SELECT count(*) FROM turns) + (SELECT count(*) FROM blobs) AS n').get()).toEqual(before);
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { branchToMarkdown } from '../../../src/main/export/markdown';
+import type { Turn } from '../../../src/shared/turn';
+import { makeTurn, text } from '../db/helpers';
+
+const c = 'c';
+const turns: Turn[] = [
+  makeTurn({ id: 'u', conversationId: c, blocks: [...text('Plot this'), { type: 'attachment', id: 'f'.repeat(64), kind: 'image', name: 'a`b.png', mime: 'image/png', size: 12 }] }),
+  makeTurn({ id: 'a', conversationId: c, role: 'assistant', model: 'qwen3', blocks: [{ type: 'reasoning', text: 'Let me think.', origin: 'native' }, ...text('Here it is.')] }),
+  makeTurn({ id: 'blank', conversationId: c, role: 'assistant', blocks: [{ type: 'reasoning', text: 'hmm', origin: 'inline' }, ...text('  \n')] }),
+  makeTurn({ id: 's', conversationId: c, role: 'system', source: 'context-refused', meta: { needed: 9000 }, blocks: text('The conversation no longer fits.') }),
+  makeTurn({ id: 't', conversationId: c, role: 'assistant', blocks: [{ type: 'tool_call', id: 'k', name: 'search', state: 'complete', argumentsRaw: '{"q":"```"}', arguments: { q: '```' } }] }),
+  makeTurn({ id: 'r', conversationId: c, role: 'tool', blocks: [{ type: 'tool_result', toolCallId: 'k', name: 'search', content: 'no results', isError: false }] }),
+  makeTurn({ id: 'i', conversationId: c, role: 'assistant', status: 'interrupted', blocks: text('Half an') }),
+];
+
+describe('branchToMarkdown', () => {
+  const md = branchToMarkdown('Plots\nand charts', turns);
+
+  it('renders the branch in order with reasoning collapsed', () => {
+    expect(md.startsWith('# Plots and charts\n\n## You\n\nPlot this\n\nAttachment: `a\'b.png` (image/png, 12 bytes)')).toBe(true);
+    expect(md).toContain('## Assistant (qwen3)\n\n<details>\n<summary>Reasoning</summary>\n\n```\nLet me think.\n```\n\n</details>\n\nHere it is.');
+  });
+
+  it('does not show blank answers', () => {
+    expect(md).not.toContain('hmm');
+    expect(md.match(/## Assistant/g)).toHaveLength(3);
+  });
+
+  it('renders system and tool cards as text, fenced so payloads cannot break out', () => {
+    expect(md).toContain('## System: context-refused\n\nThe conversation no longer fits.');
+    expect(md).toContain('Tool call `search` (complete):\n\n````json\n{"q":"```"}\n````');
+    expect(md).toContain('## Tool\n\nTool result:\n\n```\nno results\n```');
+    expect(md).toContain('Half an\n\n*(answer interrupted)*');
+  });
+});
