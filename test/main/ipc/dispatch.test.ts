@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { INVOKE_CHANNELS } from '../../../src/shared/ipc';
 import { UserFacingError } from '../../../src/main/errors';
 import { createDispatcher, type InvokeHandlers } from '../../../src/main/ipc/dispatch';
 
@@ -6,17 +7,10 @@ function handlers(overrides: Partial<InvokeHandlers> = {}): InvokeHandlers {
   const none = () => {
     throw new Error('not used');
   };
-  return {
-    'conversations:list': vi.fn(() => []),
-    'conversations:open': none,
-    'conversations:delete': none,
-    'chat:send': vi.fn(none),
-    'chat:stop': none,
-    'models:list': none,
-    'settings:get': none,
-    'settings:update': none,
-    ...overrides,
-  };
+  const table: Record<string, unknown> = Object.fromEntries(INVOKE_CHANNELS.map((c) => [c, none]));
+  table['conversations:list'] = vi.fn(() => []);
+  table['chat:send'] = vi.fn(none);
+  return { ...(table as unknown as InvokeHandlers), ...overrides };
 }
 
 describe('the IPC dispatcher', () => {
