@@ -6,14 +6,19 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { ChatService } from './chat/chat-service';
+import { BlobStore } from './blobs/blob-store';
+import type { ChatService } from './chat/chat-service';
+import { createChat, type ChatWiringOptions } from './chat/chat-wiring';
+import { conversationView, toSearchResult } from './chat/conversation-view';
 import { ConversationStore } from './db/conversation-store';
 import { openDatabase } from './db/open-database';
+import { SearchStore } from './db/search';
 import { SettingsStore } from './db/settings-store';
-import { ollamaDialect } from './dialects/ollama';
 import { UserFacingError } from './errors';
 import { EventHub } from './events';
+import type { SecretStore } from './secrets/secret-store';
 import { createDispatcher, type Dispatcher, type InvokeHandlers } from './ipc/dispatch';
+import { createModelHandlers } from './models/model-handlers';
 import { listOllamaModels } from './models/ollama-models';
 
 export interface ServicesOptions {
@@ -24,6 +29,10 @@ export interface ServicesOptions {
   /** Longest silence tolerated mid-stream (default: the leg's 2 minutes). */
   stallTimeoutMs?: number;
   log?: (message: string) => void;
+  /** Where API keys live: the shell passes Electron safeStorage's; default the 0600 `<dataDir>/secrets.json`. */
+  secrets?: SecretStore;
+  /** Engine knobs for tests (tools, step limit, retry pause, titles). */
+  chat?: Partial<Pick<ChatWiringOptions, 'tools' | 'maxSteps' | 'retryDelayMs' | 'titles' | 'appLayer' | 'alias'>>;
 }
 
 export interface Services {
@@ -41,29 +50,35 @@ export function createServices(options: ServicesOptions): Services {
   const db = openDatabase(join(options.dataDir, 'firebrand.db'), options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   const store = new ConversationStore(db);
   const settings = new SettingsStore(db);
+  const blobs = new BlobStore(db, options.dataDir);
+  const search = new SearchStore(db);
   const interrupted = store.markInterrupted();
   if (interrupted > 0) log(`storage: ${interrupted} answer(s) were streaming when Firebrand stopped; kept as interrupted`);
   if (options.ollamaUrl) settings.update({ ollamaUrl: options.ollamaUrl });
 
   const hub = new EventHub();
-  const chat = new ChatService({
+  const chatParts = createChat({
+    db,
+    dataDir: options.dataDir,
     store,
+    ollamaUrl: () => settings.get().ollamaUrl,
+    readBlob: (id) => blobs.read(id),
     emit: hub.emit,
-    connection: () => ({ label: 'Ollama', baseUrl: settings.get().ollamaUrl, dialect: ollamaDialect }),
     newId: randomUUID,
     now: Date.now,
     log,
+    ...(options.secrets ? { secrets: options.secrets } : {}),
     ...(options.stallTimeoutMs ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
+    ...options.chat,
   });
+  const chat = chatParts.chat;
 
+  const modelManager = createModelHandlers({ db, baseUrl: () => settings.get().ollamaUrl, emit: hub.emit, newId: randomUUID, log });
   const handlers: InvokeHandlers = {
+    ...modelManager.handlers,
+    ...chatParts.handlers,
     'conversations:list': () => store.listConversations(),
-    'conversations:open': ({ conversationId }) => {
-      const conversation = store.getConversation(conversationId);
-      if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
-      const { activeLeafId, ...summary } = conversation;
-      return { conversation: summary, turns: activeLeafId ? store.branch(activeLeafId) : [] };
-    },
+    'conversations:open': ({ conversationId }) => conversationView(store, conversationId),
     'conversations:delete': ({ conversationId }) => {
       const deleted = store.deleteConversation(conversationId);
       hub.emit('conversations:changed', { conversationId });
@@ -74,7 +89,27 @@ export function createServices(options: ServicesOptions): Services {
       settings.update({ defaultModel: req.model });
       return result;
     },
+    'conversations:rename': ({ conversationId, title }) => {
+      const renamed = store.renameConversation(conversationId, title.trim() || 'New chat', Date.now());
+      hub.emit('conversations:changed', { conversationId });
+      return { renamed };
+    },
+    'conversations:search': ({ query }) => search.search(query, 30).map(toSearchResult),
+    'conversations:switch-branch': ({ turnId }) => {
+      const turn = store.getTurn(turnId);
+      if (!turn) throw new UserFacingError('not-found', 'That message no longer exists.');
+      store.switchBranch(turnId);
+      return conversationView(store, turn.conversationId);
+    },
     'chat:stop': ({ turnId }) => ({ stopped: chat.stop(turnId) }),
+    'chat:regenerate': (req) => chat.regenerate(req),
+    'chat:edit-and-resend': (req) => chat.editAndResend(req),
+    'attachments:add': ({ name, mime, dataBase64 }) => blobs.put(Buffer.from(dataBase64, 'base64'), { name, mime }, Date.now()),
+    'attachments:get': ({ id }) => {
+      const bytes = blobs.read(id);
+      if (!bytes) throw new UserFacingError('not-found', 'That attachment is no longer stored.');
+      return { mime: blobs.mimeOf(id) ?? 'application/octet-stream', dataBase64: Buffer.from(bytes).toString('base64') };
+    },
     'models:list': () => listOllamaModels(settings.get().ollamaUrl),
     'settings:get': () => settings.get(),
     'settings:update': (patch) => settings.update(patch),
@@ -86,6 +121,9 @@ export function createServices(options: ServicesOptions): Services {
     handlers,
     db,
     chat,
-    close: () => db.close(),
+    close: () => {
+      modelManager.close();
+      db.close();
+    },
   };
 }

@@ -3,11 +3,14 @@ import { createRoot } from 'react-dom/client';
 import { App } from './components/App';
 import { createServeBridge } from './serve-bridge';
 import { connectStore } from './store';
+import { flushPendingDeletes } from './store/conversation-actions';
 import './styles.css';
 
 // Electron's preload has already set window.firebrand; a browser in serve mode gets it from the shim.
 if (!(window as Partial<Window>).firebrand) window.firebrand = createServeBridge(window.location);
 connectStore();
+// A delete still inside its undo window is what the user asked for: closing the window commits it.
+window.addEventListener('pagehide', flushPendingDeletes);
 
 const root = document.getElementById('root');
 if (root) createRoot(root).render(<StrictMode><App /></StrictMode>);

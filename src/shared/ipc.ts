@@ -3,8 +3,10 @@
  * Invoke channels are request -> result; event channels go main -> renderer. Names are `domain:kebab-action`.
  * The same contract is carried by Electron IPC and, in serve mode, by a WebSocket.
  */
+import { MODEL_EVENT_CHANNELS, MODEL_INVOKE_CHANNELS, type ModelEventContract, type ModelInvokeContract } from './models-ipc';
+import type { ConnectionInfo, ConnectionInput, ConnectionTestResult, ThinkMode } from './connections';
 import type { StreamPart } from './parts';
-import type { Turn } from './turn';
+import type { AttachmentBlock, Turn } from './turn';
 
 export interface ConversationSummary {
   id: string;
@@ -17,6 +19,28 @@ export interface ConversationView {
   conversation: ConversationSummary;
   /** The active branch, root first. */
   turns: Turn[];
+  /** For each turn on the branch that has siblings (edit-and-resend, regenerate): all of them and its place. */
+  siblings: Record<string, SiblingInfo>;
+}
+
+/** A turn's siblings, oldest first, and the 0-based index of the one on the active branch (`< 2/3 >`). */
+export interface SiblingInfo {
+  ids: string[];
+  index: number;
+}
+
+/** One full-text search hit; `snippet` is plain text cut into pieces, the matched ones flagged (never HTML). */
+export interface SearchResult {
+  conversationId: string;
+  title: string;
+  turnId: string;
+  snippet: { text: string; match: boolean }[];
+}
+
+/** An attachment's bytes, for thumbnails; base64 because both carriers speak JSON. */
+export interface AttachmentData {
+  mime: string;
+  dataBase64: string;
 }
 
 export interface ModelSummary {
@@ -25,6 +49,10 @@ export interface ModelSummary {
   family: string | null;
   parameterSize: string | null;
   quantization: string | null;
+  /** What the server says the model can do (`vision`, `tools`, `thinking`, ...); absent when not known. */
+  capabilities?: string[];
+  /** The context window the model runs with, in tokens; absent when not known. */
+  contextLength?: number;
 }
 
 export interface Settings {
@@ -32,6 +60,22 @@ export interface Settings {
   ollamaUrl: string;
   /** The model picked last; offered first next time. */
   defaultModel: string | null;
+  /** The UI's colour scheme; `system` follows the OS. */
+  theme: Theme;
+}
+
+export type Theme = 'light' | 'dark' | 'system';
+
+export interface SendRequest {
+  conversationId: string | null;
+  text: string;
+  model: string;
+  /** Blocks returned by `attachments:add`. */
+  attachments?: AttachmentBlock[];
+  /** Ask a thinking model to think (Ollama `think`), or a level/mode; absent leaves the server's default. */
+  think?: boolean | ThinkMode;
+  /** The connection to ask (`connections:list`); absent: the default Ollama connection. */
+  connectionId?: string;
 }
 
 export interface SendResult {
@@ -41,19 +85,42 @@ export interface SendResult {
 }
 
 /** Invoke channels: request payload and result. Payloads are always objects, so each one has a schema. */
-export interface InvokeContract {
+export interface InvokeContract extends ModelInvokeContract {
   'conversations:list': { req: Record<string, never>; res: ConversationSummary[] };
   'conversations:open': { req: { conversationId: string }; res: ConversationView };
   'conversations:delete': { req: { conversationId: string }; res: { deleted: boolean } };
-  'chat:send': { req: { conversationId: string | null; text: string; model: string }; res: SendResult };
+  'conversations:rename': { req: { conversationId: string; title: string }; res: { renamed: boolean } };
+  'conversations:search': { req: { query: string }; res: SearchResult[] };
+  /** Makes the branch through `turnId` the active one and returns the conversation as then seen. */
+  'conversations:switch-branch': { req: { turnId: string }; res: ConversationView };
+  'chat:send': { req: SendRequest; res: SendResult };
   'chat:stop': { req: { turnId: string }; res: { stopped: boolean } };
+  /** A new answer to the same message, as a sibling of `turnId` (an assistant turn). */
+  'chat:regenerate': { req: { turnId: string; model: string; think?: boolean }; res: SendResult };
+  /** The edited message as a sibling of `turnId` (a user turn), answered anew. */
+  'chat:edit-and-resend': { req: { turnId: string; text: string; model: string; think?: boolean }; res: SendResult };
+  /** Stores an attachment's bytes in the blob store; the message then carries the returned block by reference. */
+  'attachments:add': { req: { name: string; mime: string; dataBase64: string }; res: AttachmentBlock };
+  'attachments:get': { req: { id: string }; res: AttachmentData };
   'models:list': { req: Record<string, never>; res: ModelSummary[] };
   'settings:get': { req: Record<string, never>; res: Settings };
   'settings:update': { req: Partial<Settings>; res: Settings };
+  /** The servers the user chats with; keys are never returned, only whether one is saved. */
+  'connections:list': { req: Record<string, never>; res: ConnectionInfo[] };
+  /** Creates (no id) or updates a connection; `apiKey: ''` removes its saved key. */
+  'connections:save': { req: ConnectionInput; res: ConnectionInfo };
+  'connections:delete': { req: { id: string }; res: { deleted: boolean } };
+  /** Asks the server its version and model count, or reports the exact failure. */
+  'connections:test': { req: { id: string }; res: ConnectionTestResult };
+  /** The user's answer to a `tool-approval` card; `applied` is false when that call no longer waits. */
+  'chat:approve-tool': {
+    req: { conversationId: string; toolCallId: string; decision: 'allow-once' | 'allow-conversation' | 'deny' };
+    res: { applied: boolean };
+  };
 }
 
 /** Event channels: main -> renderer payloads. */
-export interface EventContract {
+export interface EventContract extends ModelEventContract {
   /** A streamed part of an assistant turn; the renderer applies it with the same reducer main persists with. */
   'chat:turn-part': { conversationId: string; turnId: string; part: StreamPart };
   /** A turn as persisted (after its stream ended, or when it was created). */
@@ -71,17 +138,31 @@ export const INVOKE_CHANNELS = [
   'conversations:list',
   'conversations:open',
   'conversations:delete',
+  'conversations:rename',
+  'conversations:search',
+  'conversations:switch-branch',
   'chat:send',
   'chat:stop',
+  'chat:regenerate',
+  'chat:edit-and-resend',
+  'attachments:add',
+  'attachments:get',
   'models:list',
   'settings:get',
   'settings:update',
+  'connections:list',
+  'connections:save',
+  'connections:delete',
+  'connections:test',
+  'chat:approve-tool',
+  ...MODEL_INVOKE_CHANNELS,
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [
   'chat:turn-part',
   'chat:turn-saved',
   'conversations:changed',
+  ...MODEL_EVENT_CHANNELS,
 ] as const satisfies readonly EventChannel[];
 
 export const CHANNEL_NAME_PATTERN = /^[a-z]+:[a-z]+(?:-[a-z]+)*$/;

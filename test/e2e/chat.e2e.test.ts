@@ -46,6 +46,13 @@ async function openApp(ollamaUrl = replay.url): Promise<void> {
   await page.goto(serve.url);
 }
 
+const ASSISTANT = '[data-testid="turn"][data-role="assistant"]';
+const USER = '[data-testid="turn"][data-role="user"]';
+const ANSWER_RUN = '[data-run="answer"]';
+const assistant = () => page.locator(ASSISTANT);
+/** The answer runs render as markdown, whose block elements add edge whitespace; the words are what count. */
+const answerText = async (nth = 0) => (await assistant().nth(nth).locator(ANSWER_RUN).textContent())?.trim();
+
 async function send(text: string): Promise<void> {
   await page.getByTestId('composer-input').fill(text);
   await page.getByTestId('composer-send').click();
@@ -61,8 +68,8 @@ describe('chatting in serve mode', () => {
       const seen: string[] = [];
       (window as unknown as { __paints: string[] }).__paints = seen;
       const tick = () => {
-        const el = document.querySelector('[data-testid="turn-assistant"] [data-testid="turn-text"]');
-        const text = el?.textContent ?? '';
+        const el = document.querySelector('[data-testid="turn"][data-role="assistant"] [data-run="answer"]');
+        const text = (el?.textContent ?? '').trim();
         if (text && seen[seen.length - 1] !== text) seen.push(text);
         requestAnimationFrame(tick);
       };
@@ -71,10 +78,10 @@ describe('chatting in serve mode', () => {
     await send('Why is the sky blue?');
 
     const full = ANSWER.join('');
-    await expect.poll(() => page.getByTestId('turn-assistant').getAttribute('data-status'), { timeout: 15_000 }).toBe('done');
-    await expect(page.getByTestId('turn-assistant').getByTestId('turn-text').textContent()).resolves.toBe(full);
+    await expect.poll(() => assistant().getAttribute('data-status'), { timeout: 15_000 }).toBe('done');
+    await expect(answerText()).resolves.toBe(full.trim());
     const paints = await page.evaluate(() => (window as unknown as { __paints: string[] }).__paints);
-    const partial = paints.filter((p) => p !== full && full.startsWith(p));
+    const partial = paints.filter((p) => p !== full.trim() && full.startsWith(p));
     expect(partial.length).toBeGreaterThanOrEqual(3);
 
     // The request that reached the server carried the user's text and the chosen model.
@@ -85,8 +92,8 @@ describe('chatting in serve mode', () => {
     await serve?.stop();
     await openApp();
     await page.getByTestId('conversation-item').filter({ hasText: 'Why is the sky blue?' }).click();
-    await expect.poll(() => page.getByTestId('turn-assistant').getByTestId('turn-text').textContent()).toBe(full);
-    await expect(page.getByTestId('turn-user').textContent()).resolves.toContain('Why is the sky blue?');
+    await expect.poll(() => answerText()).toBe(full.trim());
+    await expect(page.locator(USER).textContent()).resolves.toContain('Why is the sky blue?');
   });
 
   it('says the server cannot be reached, and keeps the message the user wrote', async () => {
@@ -96,7 +103,7 @@ describe('chatting in serve mode', () => {
     await flaky.close(); // the server goes away after the app found its models
     await send('Are you there?');
     await expect.poll(() => page.getByTestId('turn-error').textContent()).toContain('Cannot reach Ollama');
-    await expect.poll(() => page.getByTestId('turn-user').textContent()).toContain('Are you there?');
+    await expect.poll(() => page.locator(USER).textContent()).toContain('Are you there?');
 
     // Opened while the server is down: the model list says so, and the draft stays in the composer.
     await page.reload();
@@ -115,8 +122,8 @@ describe('chatting in serve mode', () => {
     await expect.poll(() => page.getByTestId('model-picker').inputValue()).toBe('llama3.2:3b');
     await send('Hello there');
     await expect.poll(() => page.getByTestId('turn-error').textContent()).toContain('not found, try pulling it first');
-    await expect.poll(() => page.getByTestId('turn-user').textContent()).toContain('Hello there');
-    await expect.poll(() => page.getByTestId('turn-assistant').getAttribute('data-status')).toBe('error');
+    await expect.poll(() => page.locator(USER).textContent()).toContain('Hello there');
+    await expect.poll(() => assistant().getAttribute('data-status')).toBe('error');
   });
 
   it('marks a cut stream, keeps what arrived, and the next message works', async () => {
@@ -125,14 +132,14 @@ describe('chatting in serve mode', () => {
     await openApp();
     await expect.poll(() => page.getByTestId('model-picker').inputValue()).toBe('llama3.2:3b');
     await send('Tell me about the sky');
-    await expect.poll(() => page.getByTestId('turn-assistant').getAttribute('data-status'), { timeout: 15_000 }).toBe('cut');
+    await expect.poll(() => assistant().getAttribute('data-status'), { timeout: 15_000 }).toBe('cut');
     await expect.poll(() => page.getByTestId('turn-error').textContent()).toContain('connection closed before the answer was finished');
-    const kept = await page.getByTestId('turn-assistant').getByTestId('turn-text').textContent();
+    const kept = await answerText();
     expect(kept && ANSWER.join('').startsWith(kept) && kept.length > 0).toBe(true);
 
     replay.setRoutes(ollamaRoutes(['All', ' good', ' now.']));
     await send('Try again');
-    await expect.poll(() => page.getByTestId('turn-assistant').nth(1).getAttribute('data-status'), { timeout: 15_000 }).toBe('done');
-    await expect.poll(() => page.getByTestId('turn-assistant').nth(1).textContent()).toContain('All good now.');
+    await expect.poll(() => assistant().nth(1).getAttribute('data-status'), { timeout: 15_000 }).toBe('done');
+    await expect.poll(() => assistant().nth(1).textContent()).toContain('All good now.');
   });
 });

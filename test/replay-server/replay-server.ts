@@ -28,6 +28,7 @@ export interface RecordedRequest {
   method: string;
   path: string;
   body: string;
+  headers: Record<string, string | string[] | undefined>;
 }
 
 export interface ReplayServer {
@@ -36,6 +37,8 @@ export interface ReplayServer {
   /** Replace the routes served from now on. */
   setRoutes(routes: ReplayRoute[]): void;
   requests: RecordedRequest[];
+  /** Runs as each request arrives, before any answer is written (tests check what was committed by then). */
+  setOnRequest(callback: ((req: RecordedRequest) => void) | undefined): void;
   close(): Promise<void>;
 }
 
@@ -62,6 +65,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function startReplayServer(initial: ReplayRoute[] = [], port = 0): Promise<ReplayServer> {
   let routes = initial;
+  let onRequest: ((req: RecordedRequest) => void) | undefined;
   const requests: RecordedRequest[] = [];
   const open = new Set<ServerResponse>();
 
@@ -74,7 +78,9 @@ export async function startReplayServer(initial: ReplayRoute[] = [], port = 0): 
     for await (const c of req) chunks.push(c as Buffer);
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const method = req.method ?? 'GET';
-    requests.push({ method, path, body: Buffer.concat(chunks).toString('utf8') });
+    const recorded = { method, path, body: Buffer.concat(chunks).toString('utf8'), headers: { ...req.headers } };
+    requests.push(recorded);
+    onRequest?.(recorded);
     const route = routes.find((r) => r.path === path && (r.method ?? 'GET') === method);
     if (!route) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
@@ -119,6 +125,9 @@ export async function startReplayServer(initial: ReplayRoute[] = [], port = 0): 
       routes = next;
     },
     requests,
+    setOnRequest: (callback) => {
+      onRequest = callback;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const res of open) res.destroy();

@@ -1,38 +1,44 @@
 /**
- * Sends a user message and streams the assistant's answer: persists both turns, runs one request through the
- * connection's dialect, applies every part with the shared reducer, forwards parts to the renderer and
- * writes the turn in batches. Every failure ends as a turn status with a message; nothing the user wrote is lost.
+ * Sends a user message and runs the engine's step loop for the answer (src/main/engine/step-loop.ts): persists
+ * the user turn and the first assistant turn, then every step's turn, tool turn and card as the loop writes
+ * them. Every failure ends as a turn status with a message; nothing the user wrote is lost. After the first
+ * answer, the title lane names the conversation.
  */
-import type { SendResult } from '../../shared/ipc';
-import type { StreamPart } from '../../shared/parts';
-import { applyPart } from '../../shared/reducer';
-import { isBlank, turnText, type Turn } from '../../shared/turn';
+import type { ThinkMode } from '../../shared/connections';
+import type { SendRequest, SendResult } from '../../shared/ipc';
+import { isBlank, type Block, type Turn } from '../../shared/turn';
 import type { ConversationStore } from '../db/conversation-store';
-import type { Dialect } from '../dialects/types';
-import { normalizeStream } from '../engine/normalize-stream';
+import { runLoop, type EngineDeps } from '../engine/step-loop';
+import { thinkModeOf } from '../engine/think';
+import { makeTitle, titleFrom } from '../engine/title-lane';
+import type { EngineConnection, IdentityLayer } from '../engine/types';
 import { UserFacingError } from '../errors';
+import type { ApprovalDecision } from '../tools/approval-gate';
 import type { EmitEvent } from '../events';
-import { LegError, sendRequest } from '../leg/http';
-import { TurnWriter } from './turn-writer';
-
-/** Where a chat request goes: a base URL and the dialect its server speaks. */
-export interface ChatConnection {
-  label: string;
-  baseUrl: string;
-  dialect: Dialect;
-}
 
 export interface ChatServiceDeps {
   store: ConversationStore;
   emit: EmitEvent;
-  connection: () => ChatConnection;
   newId: () => string;
   now: () => number;
   log: (message: string) => void;
-  /** Interval of batched writes while streaming. */
-  writeIntervalMs?: number;
-  /** Longest silence tolerated mid-stream before the answer is given up as cut. */
-  stallTimeoutMs?: number;
+  /** The engine's collaborators (step store, tools, approvals, capabilities, calibration, blob reader...). */
+  engine: Omit<EngineDeps, 'store' | 'emit' | 'newId' | 'now' | 'log'>;
+  /** The connection a request goes to: the one named, else the default. */
+  connection: (connectionId?: string) => EngineConnection;
+  /** The alias layer for a model name, where the model is an alias (src/main/aliases). */
+  alias?: (model: string) => IdentityLayer | undefined;
+  /** The conversation's own layer (system prompt, think mode, params). */
+  conversationLayer?: (conversationId: string) => IdentityLayer | undefined;
+  /** Name new conversations with the model after their first answer (default on). */
+  titles?: boolean;
+}
+
+/** Options of one answer, as the chat channels carry them. */
+interface AnswerOptions {
+  model: string;
+  think?: boolean | ThinkMode | undefined;
+  connectionId?: string | undefined;
 }
 
 export class ChatService {
@@ -40,13 +46,16 @@ export class ChatService {
 
   constructor(private readonly deps: ChatServiceDeps) {}
 
-  send(req: { conversationId: string | null; text: string; model: string }): SendResult {
+  send(req: SendRequest): SendResult {
     const { store, newId, now } = this.deps;
+    const blocks: Block[] = [...(req.attachments ?? [])];
+    if (!isBlank(req.text)) blocks.unshift({ type: 'text', text: req.text });
+    if (blocks.length === 0) throw new UserFacingError('invalid-payload', 'Type a message or attach a file first.');
     let conversationId = req.conversationId;
     let parentId: string | null = null;
     if (conversationId === null) {
       conversationId = newId();
-      store.createConversation(conversationId, titleFrom(req.text), req.model, now());
+      store.createConversation(conversationId, titleFrom(req.text || (req.attachments?.[0]?.name ?? '')), req.model, now());
     } else {
       const conversation = store.getConversation(conversationId);
       if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
@@ -57,12 +66,41 @@ export class ChatService {
       conversationId,
       parentId,
       role: 'user',
-      blocks: [{ type: 'text', text: req.text }],
+      blocks,
       meta: {},
       status: 'done',
       createdAt: now(),
     };
     store.appendTurn(userTurn, now());
+    return { conversationId, userTurn, assistantTurn: this.answer(userTurn, req) };
+  }
+
+  /** A new answer beside the assistant turn `turnId` (same parent), streamed now and made the active leaf. */
+  regenerate(req: { turnId: string; model: string; think?: boolean }): SendResult {
+    const { store, newId, now } = this.deps;
+    const assistantTurn = store.regenerate(req.turnId, { id: newId(), model: req.model, createdAt: now() }, now());
+    const userTurn = assistantTurn.parentId ? store.getTurn(assistantTurn.parentId) : undefined;
+    if (!userTurn) throw new UserFacingError('not-found', 'The message this answer replied to no longer exists.');
+    this.deps.emit('conversations:changed', { conversationId: assistantTurn.conversationId });
+    this.startStream(assistantTurn, req);
+    return { conversationId: assistantTurn.conversationId, userTurn, assistantTurn };
+  }
+
+  /** The edited message beside the user turn `turnId`, keeping its attachments, then a fresh answer to it. */
+  editAndResend(req: { turnId: string; text: string; model: string; think?: boolean }): SendResult {
+    const { store, newId, now } = this.deps;
+    const original = store.getTurn(req.turnId);
+    if (!original) throw new UserFacingError('not-found', 'That message no longer exists.');
+    const blocks: Block[] = [{ type: 'text', text: req.text }, ...original.blocks.filter((b) => b.type === 'attachment')];
+    const userTurn = store.editAndResend(req.turnId, { id: newId(), blocks, createdAt: now() }, now());
+    return { conversationId: userTurn.conversationId, userTurn, assistantTurn: this.answer(userTurn, req) };
+  }
+
+  /** Appends an empty streaming answer under `userTurn` and starts streaming into it. */
+  private answer(userTurn: Turn, options: AnswerOptions): Turn {
+    const model = options.model;
+    const { store, newId, now } = this.deps;
+    const conversationId = userTurn.conversationId;
     const assistantTurn: Turn = {
       id: newId(),
       conversationId,
@@ -71,17 +109,43 @@ export class ChatService {
       blocks: [],
       meta: {},
       status: 'streaming',
-      model: req.model,
+      model,
       createdAt: now(),
     };
     store.appendTurn(assistantTurn, now());
     this.deps.emit('conversations:changed', { conversationId });
+    this.startStream(assistantTurn, options);
+    return assistantTurn;
+  }
 
-    const history = store.branch(userTurn.id);
+  private startStream(assistantTurn: Turn, options: AnswerOptions): void {
     const controller = new AbortController();
+    // Every turn of the run answers to the same stop: the UI may aim it at a later step's turn.
+    const ids = [assistantTurn.id];
     this.running.set(assistantTurn.id, controller);
-    void this.stream(history, assistantTurn, req.model, controller).finally(() => this.running.delete(assistantTurn.id));
-    return { conversationId, userTurn, assistantTurn };
+    void this.run(assistantTurn, options, controller, (id) => {
+      ids.push(id);
+      this.running.set(id, controller);
+    })
+      .catch((err: unknown) => {
+        this.deps.log(`chat: answer failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+        // Never leave a turn spinning: whatever was still streaming ends as an error the user can see.
+        for (const id of ids) {
+          const t = this.deps.store.getTurn(id);
+          if (t?.status !== 'streaming') continue;
+          const ended: Turn = { ...t, status: 'error', stop: 'error', error: 'Something went wrong while answering; what arrived is kept.' };
+          this.deps.store.updateTurn(ended);
+          this.deps.emit('chat:turn-saved', { turn: ended });
+        }
+      })
+      .finally(() => {
+        for (const id of ids) this.running.delete(id);
+      });
+  }
+
+  /** The user's answer to a `tool-approval` card; false when no call with that id is waiting. */
+  approveTool(req: { conversationId: string; toolCallId: string; decision: ApprovalDecision }): boolean {
+    return this.deps.engine.approvals.decide(req.conversationId, req.toolCallId, req.decision);
   }
 
   stop(turnId: string): boolean {
@@ -90,95 +154,47 @@ export class ChatService {
     return controller !== undefined;
   }
 
-  /** Resolves once every running stream has ended (used on shutdown and by tests). */
+  /** How many answers are running (used on shutdown and by tests). */
   get activeCount(): number {
-    return this.running.size;
+    return new Set(this.running.values()).size;
   }
 
-  private async stream(history: Turn[], initial: Turn, model: string, controller: AbortController): Promise<void> {
-    const { store, emit, log } = this.deps;
-    const connection = this.deps.connection();
-    const writer = new TurnWriter((t) => store.updateTurn(t), this.deps.writeIntervalMs);
-    let turn = initial;
-    let finished = false;
-    let broke: LegError | undefined;
-    const apply = (part: StreamPart) => {
-      turn = applyPart(turn, part);
-      if (part.type === 'finish') finished = true;
-      emit('chat:turn-part', { conversationId: turn.conversationId, turnId: turn.id, part });
-    };
-    const fail = (message: string, stop: 'error' | 'aborted' | 'cut') => {
-      if (stop !== 'aborted') apply({ type: 'error', message });
-      apply({ type: 'finish', wireReason: null, stop });
-    };
-
+  private async run(first: Turn, options: AnswerOptions, controller: AbortController, onTurn: (id: string) => void): Promise<void> {
+    const { store, emit, newId, now, log } = this.deps;
+    let connection: EngineConnection;
     try {
-      const body = JSON.stringify(
-        connection.dialect.encode({ model, turns: history.filter(isSendable), stream: true }),
-      );
-      const res = await sendRequest({
-        method: 'POST',
-        url: joinUrl(connection.baseUrl, connection.dialect.chatPath),
-        body,
-        signal: controller.signal,
-        ...(this.deps.stallTimeoutMs ? { stallTimeoutMs: this.deps.stallTimeoutMs } : {}),
-      });
-      if (res.status < 200 || res.status >= 300) {
-        const text = await res.text().catch(() => '');
-        fail(`${connection.label}: ${connection.dialect.errorMessage(res.status, text)}`, 'error');
-      } else {
-        // A socket that breaks or stalls mid-body ends the stream without a terminal frame: the dialect derives `cut`.
-        const body = endOnBreak(res.body, (err) => (broke = err));
-        for await (const part of normalizeStream(body, connection.dialect)) {
-          apply(part);
-          if (!finished) writer.update(turn);
-        }
-      }
+      connection = this.deps.connection(options.connectionId);
     } catch (err) {
-      if (controller.signal.aborted) fail('Stopped.', 'aborted');
-      else if (err instanceof LegError) fail(describeLegError(err, connection), err.kind === 'timeout' ? 'cut' : 'error');
-      else {
-        log(`chat: stream failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-        fail('Something went wrong while reading the answer; what arrived is kept.', 'error');
-      }
+      const ended: Turn = { ...first, status: 'error', stop: 'error', wireReason: null, error: err instanceof Error ? err.message : String(err) };
+      store.updateTurn(ended);
+      emit('chat:turn-saved', { turn: ended });
+      return;
     }
-    if (!finished) fail('The stream ended unexpectedly.', 'cut');
-    if (turn.status === 'cut' && !turn.error) {
-      const why = broke?.kind === 'timeout' ? broke.message : 'The connection closed before the answer was finished.';
-      turn = { ...turn, error: `${why} What arrived is kept.` };
-    }
-    writer.finish(turn);
-    emit('chat:turn-saved', { turn });
-    emit('conversations:changed', { conversationId: turn.conversationId });
+    const alias = this.deps.alias?.(options.model);
+    const conversation = this.deps.conversationLayer?.(first.conversationId);
+    const think = thinkModeOf(options.think);
+    const turns = await runLoop(
+      { ...this.deps.engine, store, emit, newId, now, log },
+      {
+        connection,
+        model: options.model,
+        firstTurn: first,
+        signal: controller.signal,
+        onTurn,
+        ...(alias ? { alias } : {}),
+        ...(conversation ? { conversation } : {}),
+        ...(think !== undefined ? { think } : {}),
+      },
+    );
+    const last = turns.at(-1);
+    if (this.deps.titles === false || !last || last.status !== 'done' || controller.signal.aborted) return;
+    const branch = store.branch(last.id);
+    if (branch.filter((t) => t.role === 'user').length !== 1) return;
+    await makeTitle({ store, emit, newId, now, steps: this.deps.engine.steps }, connection, options.model, branch, controller.signal);
   }
 }
 
-async function* endOnBreak(body: AsyncIterable<Uint8Array>, onBreak: (err: LegError) => void): AsyncIterable<Uint8Array> {
-  try {
-    yield* body;
-  } catch (err) {
-    if (err instanceof LegError && (err.kind === 'network' || err.kind === 'timeout')) onBreak(err);
-    else throw err;
-  }
-}
-
-function describeLegError(err: LegError, connection: ChatConnection): string {
-  if (err.kind === 'unreachable') {
-    return `Cannot reach ${connection.label} at ${connection.baseUrl}. Is it running? Start it, or change its address in Settings.`;
-  }
-  return err.message;
-}
-
-/** Turns the model should see: the user's, and answers that have text (failed empty answers are left out). */
-function isSendable(turn: Turn): boolean {
-  if (turn.role === 'user' || turn.role === 'system') return true;
-  return turn.role === 'assistant' && !isBlank(turnText(turn));
-}
-
-function titleFrom(text: string): string {
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > 60 ? `${line.slice(0, 57)}...` : line || 'New chat';
-}
+export { titleFrom };
 
 export function joinUrl(base: string, path: string): string {
   return base.replace(/\/+$/, '') + path;

@@ -4,6 +4,7 @@ import type { Settings } from '../../shared/ipc';
 export const DEFAULT_SETTINGS: Settings = {
   ollamaUrl: 'http://127.0.0.1:11434',
   defaultModel: null,
+  theme: 'system',
 };
 
 /** Settings as one JSON value per key; unknown keys in the table are ignored, missing ones take the default. */

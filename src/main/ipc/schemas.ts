@@ -3,13 +3,31 @@
  * Payloads come from the renderer, which is untrusted as far as main is concerned.
  */
 import type { InvokeChannel } from '../../shared/ipc';
+import { modelPayloadSchemas } from '../models/model-schemas';
 
 type Schema = Record<string, unknown>;
 
 const empty: Schema = { type: 'object', additionalProperties: false, properties: {} };
 const id: Schema = { type: 'string', minLength: 1, maxLength: 200 };
+const model: Schema = { type: 'string', minLength: 1, maxLength: 300 };
+const messageText: Schema = { type: 'string', maxLength: 4_000_000 };
+const digest: Schema = { type: 'string', pattern: '^[0-9a-f]{64}$' };
+const attachmentBlock: Schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'id', 'kind', 'name', 'mime', 'size'],
+  properties: {
+    type: { const: 'attachment' },
+    id: digest,
+    kind: { enum: ['image', 'document', 'text'] },
+    name: { type: 'string', minLength: 1, maxLength: 500 },
+    mime: { type: 'string', minLength: 1, maxLength: 200 },
+    size: { type: 'integer', minimum: 0 },
+  },
+};
 
 export const payloadSchemas: Record<InvokeChannel, Schema> = {
+  ...modelPayloadSchemas,
   'conversations:list': empty,
   'conversations:open': {
     type: 'object',
@@ -23,25 +41,92 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     required: ['conversationId'],
     properties: { conversationId: id },
   },
+  'conversations:rename': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['conversationId', 'title'],
+    properties: { conversationId: id, title: { type: 'string', minLength: 1, maxLength: 300 } },
+  },
+  'conversations:search': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['query'],
+    properties: { query: { type: 'string', maxLength: 1000 } },
+  },
+  'conversations:switch-branch': { type: 'object', additionalProperties: false, required: ['turnId'], properties: { turnId: id } },
   'chat:send': {
     type: 'object',
     additionalProperties: false,
     required: ['conversationId', 'text', 'model'],
     properties: {
       conversationId: { anyOf: [id, { type: 'null' }] },
-      text: { type: 'string', minLength: 1, maxLength: 4_000_000 },
-      model: { type: 'string', minLength: 1, maxLength: 300 },
+      text: messageText,
+      model,
+      attachments: { type: 'array', maxItems: 32, items: attachmentBlock },
+      think: { anyOf: [{ type: 'boolean' }, { enum: ['off', 'on', 'low', 'medium', 'high'] }] },
+      connectionId: id,
+    },
+    // Text may be empty only when attachments ride along.
+    anyOf: [
+      { type: 'object', properties: { text: { type: 'string', minLength: 1 } } },
+      { type: 'object', required: ['attachments'], properties: { attachments: { type: 'array', minItems: 1 } } },
+    ],
+  },
+  'chat:regenerate': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['turnId', 'model'],
+    properties: { turnId: id, model, think: { type: 'boolean' } },
+  },
+  'chat:edit-and-resend': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['turnId', 'text', 'model'],
+    properties: { turnId: id, text: { type: 'string', minLength: 1, maxLength: 4_000_000 }, model, think: { type: 'boolean' } },
+  },
+  // 20 MiB of bytes is ~27 MiB of base64; the blob store enforces the byte limit with a message for the user.
+  'attachments:add': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['name', 'mime', 'dataBase64'],
+    properties: {
+      name: { type: 'string', minLength: 1, maxLength: 500 },
+      mime: { type: 'string', minLength: 1, maxLength: 200 },
+      dataBase64: { type: 'string', maxLength: 28_000_000 },
     },
   },
+  'attachments:get': { type: 'object', additionalProperties: false, required: ['id'], properties: { id: digest } },
   'chat:stop': { type: 'object', additionalProperties: false, required: ['turnId'], properties: { turnId: id } },
   'models:list': empty,
   'settings:get': empty,
+  'connections:list': empty,
+  'connections:save': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['kind', 'label', 'baseUrl'],
+    properties: {
+      id,
+      kind: { enum: ['ollama', 'llama-server', 'openai-compatible', 'anthropic'] },
+      label: { type: 'string', maxLength: 200 },
+      baseUrl: { type: 'string', minLength: 1, maxLength: 2000, pattern: '^https?://' },
+      apiKey: { type: 'string', maxLength: 4000 },
+    },
+  },
+  'connections:delete': { type: 'object', additionalProperties: false, required: ['id'], properties: { id } },
+  'connections:test': { type: 'object', additionalProperties: false, required: ['id'], properties: { id } },
+  'chat:approve-tool': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['conversationId', 'toolCallId', 'decision'],
+    properties: { conversationId: id, toolCallId: id, decision: { enum: ['allow-once', 'allow-conversation', 'deny'] } },
+  },
   'settings:update': {
     type: 'object',
     additionalProperties: false,
     properties: {
       ollamaUrl: { type: 'string', minLength: 1, maxLength: 2000, pattern: '^https?://' },
       defaultModel: { anyOf: [{ type: 'string', minLength: 1, maxLength: 300 }, { type: 'null' }] },
+      theme: { enum: ['light', 'dark', 'system'] },
     },
   },
 };

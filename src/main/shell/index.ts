@@ -3,12 +3,13 @@
  * renderer from an `app://` origin with the CSP header, and carries the IPC contract over ipcMain through the
  * same dispatcher serve mode uses, after checking that the call comes from the app's own main frame.
  */
-import { app, BrowserWindow, ipcMain, net, protocol, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, ipcMain, net, protocol, safeStorage, session, shell, type IpcMainInvokeEvent } from 'electron';
 import { existsSync } from 'node:fs';
 import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { INVOKE_CHANNELS, type EventChannel } from '../../shared/ipc';
 import { contentSecurityPolicy } from '../serve/csp';
+import { SafeStorageSecretStore } from '../secrets/secret-store';
 import { createServices } from '../services';
 import { createMainWindow } from './window-options';
 
@@ -26,7 +27,10 @@ function electronSqliteBinding(): string | undefined {
 
 app.whenReady().then(() => {
   const nativeBinding = electronSqliteBinding();
-  const services = createServices({ dataDir: process.env.FIREBRAND_DATA_DIR ?? app.getPath('userData'), ...(nativeBinding ? { nativeBinding } : {}) });
+  const dataDir = process.env.FIREBRAND_DATA_DIR ?? app.getPath('userData');
+  // API keys: encrypted with the OS keychain through safeStorage; main gets only the encrypt/decrypt functions.
+  const secrets = new SafeStorageSecretStore(join(dataDir, 'secrets.safe.json'), safeStorage);
+  const services = createServices({ dataDir, secrets, ...(nativeBinding ? { nativeBinding } : {}) });
 
   protocol.handle('app', async (request) => {
     const url = new URL(request.url);

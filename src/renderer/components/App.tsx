@@ -1,12 +1,17 @@
 import { useState } from 'react';
 import { useStore } from '../store';
 import { ChatView } from './ChatView';
-import { Composer } from './Composer';
+import { useShortcuts } from '../hooks/use-shortcuts';
+import { useTheme } from '../hooks/use-theme';
+import { Composer } from './composer/Composer';
 import { SettingsPanel } from './SettingsPanel';
 import { Sidebar } from './Sidebar';
+import { ModelsLauncher } from './models/ModelsLauncher';
 
 export function App() {
   const [settingsOpen, setSettingsOpen] = useState(false);
+  useTheme();
+  useShortcuts();
   const notice = useStore((s) => s.notice);
   const modelsError = useStore((s) => s.modelsError);
   return (
@@ -24,6 +29,7 @@ export function App() {
             {notice}
           </div>
         )}
+        <ModelsLauncher />
         <ChatView />
         <Composer />
       </main>

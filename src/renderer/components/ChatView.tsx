@@ -1,26 +1,66 @@
-import { useEffect, useRef } from 'react';
+import { useMemo, useRef } from 'react';
+import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import type { ToolResultBlock, Turn } from '../../shared/turn';
 import { useStore } from '../store';
-import { TurnView } from './TurnView';
+import { TurnView } from './turn/TurnView';
 
+/** Tool results by call id, and the tool turns that need no row because their calls' cards show them. */
+function collectResults(turns: Turn[]): { results: Map<string, ToolResultBlock>; shown: Turn[] } {
+  const calls = new Set<string>();
+  const results = new Map<string, ToolResultBlock>();
+  for (const turn of turns) {
+    for (const b of turn.blocks) {
+      if (b.type === 'tool_call') calls.add(b.id);
+      else if (b.type === 'tool_result') results.set(b.toolCallId, b);
+    }
+  }
+  const shown = turns.filter((t) => t.role !== 'tool' || t.blocks.some((b) => b.type !== 'tool_result' || !calls.has(b.toolCallId)));
+  return { results, shown };
+}
+
+/**
+ * The open branch as a virtualized list: only turns near the viewport are mounted, so a chat of thousands of
+ * turns scrolls like a short one. It follows the bottom while the user is there, and leaves them be when they
+ * scrolled up to read.
+ */
 export function ChatView() {
   const turns = useStore((s) => s.turns);
-  const end = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    end.current?.scrollIntoView({ block: 'end' });
-  }, [turns]);
-  if (turns.length === 0) {
+  const activeId = useStore((s) => s.activeId);
+  const list = useRef<VirtuosoHandle>(null);
+  const { results, shown } = useMemo(() => collectResults(turns), [turns]);
+
+  if (shown.length === 0) {
     return (
       <section className="chat empty" data-testid="chat">
-        <p>Ask your local model anything.</p>
+        <div className="empty-hint">
+          <h1>Firebrand</h1>
+          <p>Ask your local model anything.</p>
+          <p className="shortcuts">
+            <kbd>Ctrl</kbd>+<kbd>N</kbd> new chat · <kbd>Ctrl</kbd>+<kbd>K</kbd> search · <kbd>/</kbd> write · <kbd>Esc</kbd> stop
+          </p>
+        </div>
       </section>
     );
   }
   return (
     <section className="chat" data-testid="chat" aria-live="polite">
-      {turns.map((t) => (
-        <TurnView key={t.id} turn={t} />
-      ))}
-      <div ref={end} />
+      <Virtuoso
+        key={activeId ?? 'new'}
+        ref={list}
+        className="turn-list"
+        data={shown}
+        computeItemKey={(_i, t) => t.id}
+        initialTopMostItemIndex={{ index: 'LAST', align: 'end' }}
+        followOutput={(atBottom) => (atBottom ? 'auto' : false)}
+        atBottomThreshold={80}
+        increaseViewportBy={{ top: 600, bottom: 600 }}
+        itemContent={(_i, turn) => (
+          <div className="turn-row">
+            <TurnView turn={turn} results={results} />
+          </div>
+        )}
+        components={{ Footer: () => <div className="turn-list-end" /> }}
+      />
     </section>
   );
 }

@@ -1,28 +1,61 @@
 import { useState } from 'react';
+import type { Theme } from '../../shared/ipc';
 import { saveSettings, useStore } from '../store';
+
+const THEMES: { value: Theme; label: string }[] = [
+  { value: 'system', label: 'System' },
+  { value: 'light', label: 'Light' },
+  { value: 'dark', label: 'Dark' },
+];
 
 export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const settings = useStore((s) => s.settings);
   const [url, setUrl] = useState(settings?.ollamaUrl ?? '');
+  const [theme, setTheme] = useState<Theme>(settings?.theme ?? 'system');
   const [error, setError] = useState<string | null>(null);
   const save = async () => {
     if (!/^https?:\/\/\S+$/.test(url.trim())) {
       setError('Enter an address that starts with http:// or https://');
       return;
     }
-    if (await saveSettings({ ollamaUrl: url.trim() })) onClose();
+    if (await saveSettings({ ollamaUrl: url.trim(), theme })) onClose();
   };
   return (
-    <div className="modal" role="dialog" aria-label="Settings">
-      <h2>Settings</h2>
-      <label>
-        Ollama address
-        <input data-testid="settings-ollama-url" value={url} onChange={(e) => setUrl(e.target.value)} />
-      </label>
-      {error && <p role="alert" className="field-error">{error}</p>}
-      <div className="modal-actions">
-        <button type="button" onClick={onClose}>Cancel</button>
-        <button type="button" data-testid="settings-save" onClick={() => void save()}>Save</button>
+    <div
+      className="modal-backdrop"
+      onClick={onClose}
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') onClose();
+      }}
+    >
+      <div className="modal" role="dialog" aria-label="Settings" onClick={(e) => e.stopPropagation()}>
+        <h2>Settings</h2>
+        <label>
+          Ollama address
+          <input data-testid="settings-ollama-url" value={url} onChange={(e) => setUrl(e.target.value)} />
+        </label>
+        <fieldset className="theme-choice">
+          <legend>Theme</legend>
+          {THEMES.map((t) => (
+            <label key={t.value} className="radio">
+              <input type="radio" name="theme" value={t.value} data-testid={`settings-theme-${t.value}`} checked={theme === t.value} onChange={() => setTheme(t.value)} />
+              {t.label}
+            </label>
+          ))}
+        </fieldset>
+        {error && (
+          <p role="alert" className="field-error">
+            {error}
+          </p>
+        )}
+        <div className="modal-actions">
+          <button type="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="button" data-testid="settings-save" onClick={() => void save()}>
+            Save
+          </button>
+        </div>
       </div>
     </div>
   );

@@ -4,16 +4,21 @@
  * per animation frame.
  */
 import { create } from 'zustand';
-import type { ConversationSummary, ModelSummary, Settings } from '../../shared/ipc';
+import type { ConversationSummary, ModelSummary, SendResult, Settings, SiblingInfo } from '../../shared/ipc';
 import type { StreamPart } from '../../shared/parts';
 import { applyPart } from '../../shared/reducer';
-import type { Turn } from '../../shared/turn';
+import type { AttachmentBlock, Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
+import { noteSent, noteTurnPart } from './turn-timings';
 
 export interface AppState {
   conversations: ConversationSummary[];
   activeId: string | null;
   turns: Turn[];
+  /** Sibling switcher data for turns of the open branch that have siblings. */
+  siblings: Record<string, SiblingInfo>;
+  /** Conversations deleted in the UI but not yet in main: they wait out the undo window hidden. */
+  hiddenConversations: string[];
   models: ModelSummary[];
   modelsError: string | null;
   selectedModel: string | null;
@@ -27,6 +32,8 @@ export const useStore = create<AppState>(() => ({
   conversations: [],
   activeId: null,
   turns: [],
+  siblings: {},
+  hiddenConversations: [],
   models: [],
   modelsError: null,
   selectedModel: null,
@@ -64,14 +71,37 @@ export async function refreshModels(): Promise<void> {
 export async function openConversation(conversationId: string): Promise<void> {
   try {
     const view = await firebrand().conversations.open({ conversationId });
-    set({ activeId: conversationId, turns: view.turns, notice: null });
+    set({ activeId: conversationId, turns: view.turns, siblings: view.siblings, notice: null });
   } catch (err) {
     set({ notice: message(err) });
   }
 }
 
+/** Re-reads the switcher data once nothing streams (re-reading turns mid-stream would race the live parts). */
+export async function refreshSiblings(): Promise<void> {
+  const id = get().activeId;
+  if (!id || get().turns.some((t) => t.status === 'streaming')) return;
+  try {
+    const view = await firebrand().conversations.open({ conversationId: id });
+    if (get().activeId === id) set({ siblings: view.siblings });
+  } catch {
+    // The conversation may have just been deleted; the list refresh says so.
+  }
+}
+
+/** Takes a turn pair that main just created (regenerate, edit-and-resend) into the view as the new branch tip. */
+export function adoptBranch(res: SendResult, sentAt: number, replaces: string, siblings: Record<string, SiblingInfo>): void {
+  noteSent(res.assistantTurn.id, sentAt);
+  const turns = get().turns;
+  const cut = turns.findIndex((t) => t.id === replaces);
+  const base = cut >= 0 ? turns.slice(0, cut) : turns;
+  const next = base.at(-1)?.id === res.userTurn.id ? [...base, res.assistantTurn] : [...base, res.userTurn, res.assistantTurn];
+  set({ turns: next, siblings, notice: null });
+  flushPendingFor(res.assistantTurn.id);
+}
+
 export function newChat(): void {
-  set({ activeId: null, turns: [], notice: null });
+  set({ activeId: null, turns: [], siblings: {}, notice: null });
 }
 
 export function selectModel(name: string): void {
@@ -79,14 +109,24 @@ export function selectModel(name: string): void {
 }
 
 /** Sends the draft; resolves true when it was accepted (the caller then clears the draft). */
-export async function sendMessage(text: string): Promise<boolean> {
+export async function sendMessage(text: string, attachments: AttachmentBlock[] = [], think?: boolean): Promise<boolean> {
   const model = get().selectedModel;
-  if (!model || text.trim() === '') return false;
+  if (!model || (text.trim() === '' && attachments.length === 0)) return false;
   set({ sending: true });
   try {
-    const res = await firebrand().chat.send({ conversationId: get().activeId, text, model });
-    const base = get().activeId === res.conversationId ? get().turns : [];
-    set({ activeId: res.conversationId, turns: [...base, res.userTurn, res.assistantTurn], notice: null });
+    const sentAt = Date.now();
+    const res = await firebrand().chat.send({
+      conversationId: get().activeId,
+      text,
+      model,
+      ...(attachments.length > 0 ? { attachments } : {}),
+      ...(think === undefined ? {} : { think }),
+    });
+    noteSent(res.assistantTurn.id, sentAt);
+    const same = get().activeId === res.conversationId;
+    const fresh = new Set([res.userTurn.id, res.assistantTurn.id]);
+    const base = same ? get().turns.filter((t) => !fresh.has(t.id)) : [];
+    set({ activeId: res.conversationId, turns: [...base, res.userTurn, res.assistantTurn], siblings: same ? get().siblings : {}, notice: null });
     flushPendingFor(res.assistantTurn.id);
     return true;
   } catch (err) {
@@ -163,6 +203,7 @@ function scheduleFrame(): void {
 export function connectStore(): void {
   const api = firebrand();
   api.chat.onTurnPart(({ turnId, part }) => {
+    noteTurnPart(turnId, part);
     buffered.push({ turnId, part });
     scheduleFrame();
   });
@@ -173,7 +214,12 @@ export function connectStore(): void {
     const turns = get().turns;
     const i = turns.findIndex((t) => t.id === turn.id);
     if (i >= 0) set({ turns: turns.map((t) => (t.id === turn.id ? turn : t)) });
-    else if (get().sending) savedEarly.set(turn.id, turn);
+    // A turn main created on its own (the next step of a tool loop, an approval card) extends the open branch.
+    else if (turn.conversationId === get().activeId && turn.parentId !== null && turns.at(-1)?.id === turn.parentId && !get().sending) {
+      set({ turns: [...turns, turn] });
+      flushPendingFor(turn.id);
+    } else if (get().sending) savedEarly.set(turn.id, turn);
+    if (i >= 0) void refreshSiblings();
   });
   api.conversations.onChanged(() => void refreshConversations());
   void (async () => {

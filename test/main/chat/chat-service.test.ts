@@ -54,7 +54,8 @@ describe('the chat service', () => {
 
     const second = await services.handlers['chat:send']({ conversationId: first.conversationId, text: 'And again?', model: 'llama3.2:3b' });
     await saved(second.assistantTurn.id);
-    const body = JSON.parse(replay.requests.filter((r) => r.path === '/api/chat')[1]?.body ?? '{}') as { messages: { role: string; content: string }[] };
+    // The title lane asks /api/chat too after the first answer: pick the request that carried the second message.
+    const body = JSON.parse(replay.requests.filter((r) => r.path === '/api/chat' && r.body.includes('And again?'))[0]?.body ?? '{}') as { messages: { role: string; content: string }[] };
     expect(body.messages.map((m) => [m.role, m.content])).toEqual([
       ['user', 'Hi'],
       ['assistant', 'Hello from Ollama.'],

@@ -1,0 +1,43 @@
+/**
+ * Read models the chat UI asks for: a conversation's active branch with the sibling switcher data, and search
+ * hits cut into plain-text pieces. Kept out of the handlers so both carriers and the tests share them.
+ */
+import type { ConversationView, SearchResult, SiblingInfo } from '../../shared/ipc';
+import type { ConversationStore } from '../db/conversation-store';
+import { MATCH_END, MATCH_START, type SearchHit } from '../db/search';
+import { UserFacingError } from '../errors';
+
+export function conversationView(store: ConversationStore, conversationId: string): ConversationView {
+  const conversation = store.getConversation(conversationId);
+  if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
+  const { activeLeafId, ...summary } = conversation;
+  const turns = activeLeafId ? store.branch(activeLeafId) : [];
+  const siblings: Record<string, SiblingInfo> = {};
+  for (const turn of turns) {
+    const position = store.siblings(turn.id);
+    if (position.ids.length > 1) siblings[turn.id] = { ids: position.ids, index: position.index };
+  }
+  return { conversation: summary, turns, siblings };
+}
+
+/**
+ * The snippet arrives with control-character markers around matches; the renderer gets pieces flagged as
+ * matches instead, so it renders highlights as elements and never parses markup.
+ */
+export function toSearchResult(hit: SearchHit): SearchResult {
+  const snippet: SearchResult['snippet'] = [];
+  let rest = hit.snippet;
+  while (rest.length > 0) {
+    const start = rest.indexOf(MATCH_START);
+    if (start < 0) {
+      snippet.push({ text: rest, match: false });
+      break;
+    }
+    if (start > 0) snippet.push({ text: rest.slice(0, start), match: false });
+    const end = rest.indexOf(MATCH_END, start + 1);
+    const stop = end < 0 ? rest.length : end;
+    snippet.push({ text: rest.slice(start + 1, stop), match: true });
+    rest = rest.slice(stop + 1);
+  }
+  return { conversationId: hit.conversationId, title: hit.title, turnId: hit.turnId, snippet };
+}

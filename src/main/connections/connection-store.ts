@@ -1,0 +1,99 @@
+import type { Database } from 'better-sqlite3';
+import { CONNECTION_KINDS, type ConnectionInfo, type ConnectionInput, type ConnectionKind } from '../../shared/connections';
+import { UserFacingError } from '../errors';
+import type { SecretStore } from '../secrets/secret-store';
+import { authHeaders } from './auth';
+
+export const DEFAULT_CONNECTION_ID = 'ollama';
+const KEY = 'engine.connections';
+
+interface StoredConnection {
+  id: string;
+  kind: ConnectionKind;
+  label: string;
+  baseUrl: string;
+}
+
+/**
+ * Connections, kept as one JSON value in the settings table (no migration: the list is small and read whole).
+ * The default Ollama connection is not stored: its address IS the `ollamaUrl` setting, so the existing setting
+ * and `--ollama` flag keep working. Keys live in the secret store under `connection:<id>`.
+ */
+export class ConnectionStore {
+  constructor(
+    private readonly db: Database,
+    private readonly secrets: SecretStore,
+    private readonly ollamaUrl: () => string,
+    private readonly newId: () => string,
+  ) {}
+
+  list(): ConnectionInfo[] {
+    const builtIn: ConnectionInfo = {
+      id: DEFAULT_CONNECTION_ID,
+      kind: 'ollama',
+      label: 'Ollama',
+      baseUrl: this.ollamaUrl(),
+      hasApiKey: false,
+      builtIn: true,
+    };
+    return [builtIn, ...this.stored().map((c) => ({ ...c, hasApiKey: this.secrets.get(secretName(c.id)) !== undefined }))];
+  }
+
+  get(id: string): ConnectionInfo | undefined {
+    return this.list().find((c) => c.id === id);
+  }
+
+  save(input: ConnectionInput): ConnectionInfo {
+    if (!CONNECTION_KINDS.includes(input.kind)) throw new UserFacingError('invalid-payload', `Unknown server kind ${input.kind}.`);
+    if (!/^https?:\/\//i.test(input.baseUrl)) throw new UserFacingError('invalid-payload', 'A server address starts with http:// or https://.');
+    if (input.id === DEFAULT_CONNECTION_ID) throw new UserFacingError('invalid-payload', 'Change the Ollama address in Settings.');
+    const all = this.stored();
+    const id = input.id ?? this.newId();
+    if (input.id !== undefined && !all.some((c) => c.id === input.id)) throw new UserFacingError('not-found', 'That connection no longer exists.');
+    const entry: StoredConnection = { id, kind: input.kind, label: input.label.trim() || input.kind, baseUrl: input.baseUrl.replace(/\/+$/, '') };
+    this.write([...all.filter((c) => c.id !== id), entry]);
+    if (input.apiKey === '') this.secrets.delete(secretName(id));
+    else if (input.apiKey !== undefined) this.secrets.set(secretName(id), input.apiKey);
+    const saved = this.get(id);
+    if (!saved) throw new Error('connection vanished while saving');
+    return saved;
+  }
+
+  delete(id: string): boolean {
+    const all = this.stored();
+    if (!all.some((c) => c.id === id)) return false;
+    this.write(all.filter((c) => c.id !== id));
+    this.secrets.delete(secretName(id));
+    return true;
+  }
+
+  /** Auth headers for the leg; the key is read from the secret store at request time and goes nowhere else. */
+  headersFor(id: string): Record<string, string> {
+    const c = this.get(id);
+    if (!c) return {};
+    return authHeaders(c.kind, c.builtIn ? undefined : this.secrets.get(secretName(id)));
+  }
+
+  private stored(): StoredConnection[] {
+    const row = this.db.prepare('SELECT value FROM settings WHERE key = ?').get(KEY) as { value: string } | undefined;
+    if (!row) return [];
+    const parsed: unknown = JSON.parse(row.value);
+    return Array.isArray(parsed) ? parsed.filter(isStored) : [];
+  }
+
+  private write(list: StoredConnection[]): void {
+    this.db
+      .prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+      .run(KEY, JSON.stringify(list));
+  }
+}
+
+function secretName(id: string): string {
+  return `connection:${id}`;
+}
+
+function isStored(v: unknown): v is StoredConnection {
+  if (!v || typeof v !== 'object') return false;
+  const o = v as Record<string, unknown>;
+  return typeof o['id'] === 'string' && typeof o['label'] === 'string' && typeof o['baseUrl'] === 'string' && CONNECTION_KINDS.includes(o['kind'] as ConnectionKind);
+}

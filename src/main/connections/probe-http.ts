@@ -1,0 +1,51 @@
+import { LegError, sendRequest } from '../leg/http';
+
+export interface ProbeAnswer {
+  status: number;
+  json: unknown;
+  text: string;
+}
+
+/** A short JSON request for probes (test connection, capabilities): 10 s, auth headers from the caller. */
+export async function probeJson(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: unknown,
+  timeoutMs = 10_000,
+): Promise<ProbeAnswer> {
+  const res = await sendRequest({
+    method: body === undefined ? 'GET' : 'POST',
+    url: baseUrl.replace(/\/+$/, '') + path,
+    headers,
+    signal: AbortSignal.timeout(timeoutMs),
+    headersTimeoutMs: timeoutMs,
+    stallTimeoutMs: timeoutMs,
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, json, text };
+}
+
+/** The server's own error message from a JSON error body (`{"error": "..."}` or `{"error": {"message": ...}}`). */
+export function serverMessage(answer: ProbeAnswer): string {
+  const j = answer.json;
+  if (j && typeof j === 'object') {
+    const e = (j as Record<string, unknown>)['error'];
+    if (typeof e === 'string') return e;
+    if (e && typeof e === 'object' && typeof (e as Record<string, unknown>)['message'] === 'string') return (e as { message: string }).message;
+  }
+  return answer.text.trim().slice(0, 300) || `HTTP ${answer.status}`;
+}
+
+export function describeProbeError(err: unknown): string {
+  if (err instanceof LegError) return err.message;
+  if (err instanceof Error && err.name === 'TimeoutError') return 'The server did not answer within 10 s.';
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,109 @@
+import type { ThinkMode } from '../../shared/connections';
+import { DEFAULT_CONTEXT_WINDOW, estimateTokens, measureTurns } from '../../shared/context-estimate';
+import type { JsonObject } from '../../shared/json';
+import type { Turn } from '../../shared/turn';
+import type { EncodeInput, ToolSchema } from '../dialects/types';
+import type { Calibration } from './calibration';
+import { sendableHistory } from './history';
+import { largestItems } from './preflight';
+import { planThink, templateOpensThink } from './think';
+import type { EngineConnection, IdentityLayer, ModelCapabilities } from './types';
+
+export interface AssembleInput {
+  connection: EngineConnection;
+  model: string;
+  /** The branch root first, up to the turn being answered. */
+  branch: readonly Turn[];
+  /** App default, alias, conversation: later layers win; system prompts are joined in that order. */
+  layers: readonly (IdentityLayer | undefined)[];
+  think?: ThinkMode;
+  caps: ModelCapabilities;
+  /** Tools this app offers; sent only where the model supports tools. */
+  tools: ToolSchema[];
+  calibration: Calibration;
+  resolveAttachment?: (id: string) => Uint8Array | undefined;
+  /** The rendered prompt ends inside a think block (llama-server /apply-template); else judged from the template. */
+  thinkOpen?: boolean;
+}
+
+export type Assembled =
+  | {
+      kind: 'send';
+      body: string;
+      /** Digests of the images inlined in `body` (the step store keeps them as references, not copies). */
+      attachments: string[];
+      /** Estimate before and after the per-model correction. */
+      rawEstimate: number;
+      estimate: number;
+      window: number | undefined;
+      tools: ToolSchema[];
+      thinkOpen: boolean;
+    }
+  | { kind: 'refused'; source: 'context-refused'; message: string; meta: JsonObject }
+  | { kind: 'no-vision'; message: string };
+
+/** Assemble (DESIGN.md §2): the exact request, or the reason nothing may be sent. Pure but for the encode. */
+export function assemble(input: AssembleInput): Assembled {
+  const { connection, model, caps } = input;
+  const history = sendableHistory(input.branch);
+  const system = input.layers.map((l) => l?.systemPrompt?.trim()).filter((s): s is string => !!s);
+  const turns: Turn[] = system.length > 0 ? [identityTurn(system.join('\n\n'), history[0]?.conversationId ?? ''), ...history] : history;
+
+  const images = turns.flatMap((t) => t.blocks.flatMap((b) => (b.type === 'attachment' && b.kind === 'image' ? [b] : [])));
+  if (images.length > 0 && caps.vision === false) {
+    const names = images.map((i) => i.name).join(', ');
+    return { kind: 'no-vision', message: `${model} cannot read images (the server does not list vision for it), so nothing was sent. Pick a model that can see, or remove ${names}.` };
+  }
+
+  const params: Record<string, number | string | boolean> = {};
+  let window: number | undefined;
+  for (const layer of input.layers) {
+    Object.assign(params, layer?.params ?? {});
+    if (layer?.contextWindow !== undefined) window = layer.contextWindow;
+  }
+  // llama-server's n_ctx is fixed at launch: nothing a request says can raise it.
+  if (caps.serverContext !== undefined) window = Math.min(window ?? caps.serverContext, caps.serverContext);
+  if (window === undefined && connection.kind === 'ollama') window = DEFAULT_CONTEXT_WINDOW;
+  const thinkMode = [input.think, ...input.layers.map((l) => l?.think)].find((m) => m !== undefined);
+  const plan = planThink(thinkMode, connection.kind, caps);
+  Object.assign(params, plan.params ?? {});
+  const tools = caps.tools === true ? input.tools : [];
+
+  const toolChars = tools.reduce((n, t) => n + JSON.stringify(t).length, 0);
+  const measured = measureTurns(turns);
+  const rawEstimate = estimateTokens({ ...measured, chars: measured.chars + toolChars });
+  const estimate = input.calibration.apply(model, rawEstimate);
+  if (window !== undefined && estimate >= window) {
+    const largest = largestItems(turns, (raw) => input.calibration.apply(model, raw));
+    const message = `Nothing was sent: this conversation needs about ${estimate} tokens, and ${model} has a context window of ${window}. Start a new conversation, remove a large attachment, or pick a larger context window.`;
+    return { kind: 'refused', source: 'context-refused', message, meta: { estimate, window, model, largest, advice: message } };
+  }
+
+  const encodeInput: EncodeInput = {
+    model,
+    turns,
+    stream: true,
+    ...(tools.length > 0 ? { tools } : {}),
+    ...(Object.keys(params).length > 0 ? { params } : {}),
+    ...(connection.kind === 'ollama' && window !== undefined ? { contextWindow: window } : {}),
+    ...(plan.think !== undefined ? { think: plan.think } : {}),
+    ...(input.resolveAttachment ? { resolveAttachment: input.resolveAttachment } : {}),
+  };
+  const encoded = connection.dialect.encode(encodeInput);
+  plan.patch?.(encoded);
+  const thinkOpen = input.thinkOpen ?? (plan.think !== false && templateOpensThink(caps.template, caps.thinking === true));
+  return {
+    kind: 'send',
+    body: JSON.stringify(encoded),
+    attachments: [...new Set(images.map((i) => i.id))],
+    rawEstimate,
+    estimate,
+    window,
+    tools,
+    thinkOpen,
+  };
+}
+
+function identityTurn(text: string, conversationId: string): Turn {
+  return { id: 'identity', conversationId, parentId: null, role: 'system', source: 'identity', blocks: [{ type: 'text', text }], meta: {}, status: 'done', createdAt: 0 };
+}

@@ -1,0 +1,53 @@
+import type { Database } from 'better-sqlite3';
+
+const KEY = 'engine.calibration';
+/** How much one observation moves the ratio: a few requests settle it, one odd request cannot swing it. */
+export const SMOOTHING = 0.3;
+/** A ratio outside this range means the observation was not comparable (cached prompt, a different model). */
+const MIN_RATIO = 0.25;
+const MAX_RATIO = 4;
+
+/**
+ * The per-model correction of the chars/4 estimate (DESIGN.md §2): ratio = tokens the server reported for the
+ * prompt / our estimate of that same request, smoothed (exponential moving average) and persisted in the
+ * settings table, so the preflight is close to exact after a few requests and stays so across restarts.
+ */
+export class Calibration {
+  private ratios: Record<string, number>;
+
+  constructor(private readonly db: Database) {
+    this.ratios = this.load();
+  }
+
+  ratio(model: string): number {
+    return this.ratios[model] ?? 1;
+  }
+
+  /** The estimate corrected for `model`. */
+  apply(model: string, rawEstimate: number): number {
+    return Math.ceil(rawEstimate * this.ratio(model));
+  }
+
+  /** Records what the server reported for a request whose raw (uncorrected) estimate was `rawEstimate`. */
+  observe(model: string, rawEstimate: number, reportedTokens: number | undefined): void {
+    if (reportedTokens === undefined || reportedTokens <= 0 || rawEstimate <= 0) return;
+    const sample = reportedTokens / rawEstimate;
+    if (sample < MIN_RATIO || sample > MAX_RATIO) return;
+    const prev = this.ratios[model];
+    this.ratios = { ...this.ratios, [model]: prev === undefined ? sample : prev + SMOOTHING * (sample - prev) };
+    this.db
+      .prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value')
+      .run(KEY, JSON.stringify(this.ratios));
+  }
+
+  private load(): Record<string, number> {
+    const row = this.db.prepare('SELECT value FROM settings WHERE key = ?').get(KEY) as { value: string } | undefined;
+    if (!row) return {};
+    const parsed: unknown = JSON.parse(row.value);
+    const out: Record<string, number> = {};
+    if (parsed && typeof parsed === 'object') {
+      for (const [k, v] of Object.entries(parsed)) if (typeof v === 'number' && Number.isFinite(v)) out[k] = v;
+    }
+    return out;
+  }
+}

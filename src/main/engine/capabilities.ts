@@ -1,0 +1,71 @@
+import { probeJson } from '../connections/probe-http';
+import type { EngineConnection, ModelCapabilities } from './types';
+
+type Rec = Record<string, unknown>;
+const rec = (v: unknown): Rec => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : {});
+
+/**
+ * Capabilities per connection and model, from the server (DESIGN.md §7: never from model-name lists):
+ * Ollama `/api/show` `capabilities`; llama-server `/props` (`modalities.vision`, `chat_template_caps`,
+ * `default_generation_settings.n_ctx`). Cached, because every step needs them and they change only on reload.
+ * A probe that fails is not cached, so a server that was down is asked again next time.
+ */
+export class CapabilityCache {
+  private readonly cache = new Map<string, ModelCapabilities>();
+
+  async get(connection: EngineConnection, model: string): Promise<ModelCapabilities> {
+    const key = `${connection.id}\u0000${connection.baseUrl}\u0000${model}`;
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    let caps: ModelCapabilities | undefined;
+    try {
+      caps = await probe(connection, model);
+    } catch {
+      caps = undefined;
+    }
+    if (caps) this.cache.set(key, caps);
+    return caps ?? {};
+  }
+
+  forget(connectionId: string): void {
+    for (const key of this.cache.keys()) if (key.startsWith(`${connectionId}\u0000`)) this.cache.delete(key);
+  }
+}
+
+async function probe(connection: EngineConnection, model: string): Promise<ModelCapabilities | undefined> {
+  const headers = connection.authHeaders();
+  switch (connection.kind) {
+    case 'ollama': {
+      const show = await probeJson(connection.baseUrl, '/api/show', headers, { model });
+      if (show.status !== 200) return undefined;
+      const list = rec(show.json)['capabilities'];
+      const caps = Array.isArray(list) ? list.filter((c): c is string => typeof c === 'string') : undefined;
+      const template = rec(show.json)['template'];
+      if (!caps) return typeof template === 'string' ? { template } : {};
+      return { vision: caps.includes('vision'), tools: caps.includes('tools'), thinking: caps.includes('thinking'), ...(typeof template === 'string' ? { template } : {}) };
+    }
+    case 'llama-server': {
+      const props = await probeJson(connection.baseUrl, '/props', headers);
+      if (props.status !== 200) return undefined;
+      const p = rec(props.json);
+      const nCtx = rec(p['default_generation_settings'])['n_ctx'];
+      const template = typeof p['chat_template'] === 'string' ? p['chat_template'] : undefined;
+      const tmplCaps = rec(p['chat_template_caps']);
+      const out: ModelCapabilities = {
+        vision: rec(p['modalities'])['vision'] === true,
+        // Older servers have no chat_template_caps: then a template that mentions tools is the evidence.
+        tools: 'supports_tools' in tmplCaps ? tmplCaps['supports_tools'] === true : template?.includes('tools') === true,
+        thinking: template !== undefined && /enable_thinking|<think>|reasoning_content/.test(template),
+      };
+      if (typeof nCtx === 'number' && nCtx > 0) out.serverContext = nCtx;
+      if (template !== undefined) out.template = template;
+      return out;
+    }
+    case 'anthropic':
+      // Every current Messages-API model takes images and tools; thinking is per model, and the API says so.
+      return { vision: true, tools: true, thinking: true };
+    case 'openai-compatible':
+      // A generic server reports nothing: tools stay off (issue 5: off unless supported), images are not refused.
+      return { tools: false };
+  }
+}

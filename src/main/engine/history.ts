@@ -1,0 +1,32 @@
+import { isBlank, turnText, type Turn } from '../../shared/turn';
+
+/** System-turn kinds that are cards for the user, never context for the model (DESIGN.md §5: meta stays off the wire). */
+const USER_ONLY_SOURCES = new Set(['context-refused', 'error', 'tool-approval', 'model-switched', 'title']);
+
+/**
+ * The branch as the model should see it:
+ * - user and tool turns as they are; plain system turns (no source, or `identity`) too;
+ * - assistant turns that carry text or tool calls (a failed empty answer is left out);
+ * - a tool call whose result never came (stopped before the tools ran, truncated) is dropped from its turn:
+ *   OpenAI and Anthropic reject a call without its result, and the model cannot act on a call it never saw
+ *   answered.
+ */
+export function sendableHistory(branch: readonly Turn[]): Turn[] {
+  const answered = new Set<string>();
+  for (const t of branch) for (const b of t.blocks) if (b.type === 'tool_result') answered.add(b.toolCallId);
+  const out: Turn[] = [];
+  for (const turn of branch) {
+    if (turn.role === 'system') {
+      if (turn.source === undefined || !USER_ONLY_SOURCES.has(turn.source)) out.push(turn);
+      continue;
+    }
+    if (turn.role !== 'assistant') {
+      out.push(turn);
+      continue;
+    }
+    const blocks = turn.blocks.filter((b) => b.type !== 'tool_call' || answered.has(b.id));
+    const kept = { ...turn, blocks };
+    if (!isBlank(turnText(kept)) || blocks.some((b) => b.type === 'tool_call')) out.push(kept);
+  }
+  return out;
+}

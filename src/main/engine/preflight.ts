@@ -1,0 +1,28 @@
+import { estimateTokens, measureTurns } from '../../shared/context-estimate';
+import type { JsonObject } from '../../shared/json';
+import type { Turn } from '../../shared/turn';
+
+/** How many of the largest items a `context-refused` card lists. */
+const LARGEST = 3;
+
+/**
+ * The biggest things in the request, so the refusal can say what to remove: each attachment on its own, and
+ * each message's text. Sizes are the calibrated estimate of that item alone.
+ */
+export function largestItems(turns: readonly Turn[], calibrate: (raw: number) => number): JsonObject[] {
+  const items: { label: string; turnId: string; tokens: number }[] = [];
+  turns.forEach((turn, i) => {
+    const text = { ...turn, blocks: turn.blocks.filter((b) => b.type !== 'attachment') };
+    const own = measureTurns([text]);
+    items.push({ label: `${turn.role} message ${i + 1}`, turnId: turn.id, tokens: calibrate(estimateTokens(own)) });
+    for (const b of turn.blocks) {
+      if (b.type !== 'attachment') continue;
+      const m = measureTurns([{ ...turn, blocks: [b] }]);
+      items.push({ label: `attachment ${b.name}`, turnId: turn.id, tokens: calibrate(estimateTokens({ ...m, messages: 0 })) });
+    }
+  });
+  return items
+    .sort((a, b) => b.tokens - a.tokens)
+    .slice(0, LARGEST)
+    .map((i) => ({ label: i.label, turnId: i.turnId, tokens: i.tokens }));
+}

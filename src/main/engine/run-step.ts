@@ -1,0 +1,163 @@
+import type { StreamPart } from '../../shared/parts';
+import { createTurnReducer } from '../../shared/reducer';
+import type { Turn } from '../../shared/turn';
+import { TurnWriter } from '../chat/turn-writer';
+import type { ConversationStore } from '../db/conversation-store';
+import type { StepStore } from '../db/step-store';
+import type { ToolSchema } from '../dialects/types';
+import type { EmitEvent } from '../events';
+import { LegError, sendRequest, type LegResponse } from '../leg/http';
+import { normalizeStream } from './normalize-stream';
+import type { EngineConnection } from './types';
+
+export interface StepDeps {
+  store: ConversationStore;
+  steps: StepStore;
+  emit: EmitEvent;
+  newId: () => string;
+  now: () => number;
+  log: (message: string) => void;
+  writeIntervalMs?: number;
+  stallTimeoutMs?: number;
+  /** Pause before the one retry of a connect failure. */
+  retryDelayMs?: number;
+}
+
+export interface StepRequest {
+  connection: EngineConnection;
+  model: string;
+  /** The assistant turn this step streams into (already stored, status `streaming`). */
+  turn: Turn;
+  stepIndex: number;
+  body: string;
+  attachments: string[];
+  window: number | undefined;
+  estimate: number;
+  tools: ToolSchema[];
+  thinkOpen: boolean;
+  signal: AbortSignal;
+}
+
+/**
+ * Stream + Normalize of one step (DESIGN.md §2): records the request (committed before the socket opens), sends
+ * it through the leg, folds the dialect's parts into the turn with the shared reducer, forwards each part to the
+ * renderer, writes in batches, and records how the step ended. Every failure ends as a turn status with a
+ * message; what arrived is kept.
+ */
+export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
+  const { store, emit, log } = deps;
+  const { connection, signal } = req;
+  const url = connection.baseUrl.replace(/\/+$/, '') + connection.dialect.chatPath;
+  const stepId = deps.newId();
+  deps.steps.begin({
+    id: stepId,
+    turnId: req.turn.id,
+    conversationId: req.turn.conversationId,
+    stepIndex: req.stepIndex,
+    body: req.body,
+    attachments: req.attachments,
+    dialect: connection.dialect.id,
+    endpoint: url,
+    model: req.model,
+    ...(req.window !== undefined ? { contextWindow: req.window } : {}),
+    tokenEstimate: req.estimate,
+    now: deps.now(),
+  });
+
+  const writer = new TurnWriter((t) => store.updateTurn(t), deps.writeIntervalMs);
+  const reducer = createTurnReducer(req.turn);
+  let finished = false;
+  let broke: LegError | undefined;
+  const started = deps.now();
+  const apply = (part: StreamPart) => {
+    reducer.apply(part);
+    if (part.type === 'finish') finished = true;
+    emit('chat:turn-part', { conversationId: req.turn.conversationId, turnId: req.turn.id, part });
+  };
+  const fail = (message: string, stop: 'error' | 'aborted' | 'cut') => {
+    if (stop !== 'aborted') apply({ type: 'error', message });
+    apply({ type: 'finish', wireReason: null, stop });
+  };
+
+  try {
+    const res = await sendWithRetry(deps, { url, body: req.body, headers: connection.authHeaders(), signal });
+    if (res.status < 200 || res.status >= 300) {
+      const text = await res.text().catch(() => '');
+      fail(`${connection.label}: ${connection.dialect.errorMessage(res.status, text)}`, 'error');
+    } else {
+      // A socket that breaks or stalls mid-body ends the stream without a terminal frame: the dialect derives `cut`.
+      const body = endOnBreak(res.body, (err) => (broke = err));
+      for await (const part of normalizeStream(body, connection.dialect, { tools: req.tools, thinkOpen: req.thinkOpen })) {
+        apply(part);
+        if (!finished) writer.update(reducer.turn);
+      }
+    }
+  } catch (err) {
+    if (signal.aborted) fail('Stopped.', 'aborted');
+    else if (err instanceof LegError) fail(describeLegError(err, connection), err.kind === 'timeout' ? 'cut' : 'error');
+    else {
+      log(`engine: step failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      fail('Something went wrong while reading the answer; what arrived is kept.', 'error');
+    }
+  }
+  if (!finished) fail('The stream ended unexpectedly.', 'cut');
+  let turn = reducer.turn;
+  if (turn.status === 'cut' && !turn.error) {
+    const why = broke?.kind === 'timeout' ? broke.message : 'The connection closed before the answer was finished.';
+    turn = { ...turn, error: `${why} What arrived is kept.` };
+  }
+  deps.steps.finish(stepId, {
+    wireReason: turn.wireReason ?? null,
+    stop: turn.stop ?? 'error',
+    ...(turn.usage ? { usage: turn.usage } : {}),
+    timings: { wallMs: deps.now() - started },
+    ...(turn.error ? { error: turn.error } : {}),
+    now: deps.now(),
+  });
+  writer.finish(turn);
+  emit('chat:turn-saved', { turn });
+  return turn;
+}
+
+/**
+ * Retry policy: only a connect failure (nothing reached the server, so nothing can have been done twice), once,
+ * after a short pause. A failure after the request was sent is never retried: the model may already have run.
+ */
+async function sendWithRetry(
+  deps: StepDeps,
+  req: { url: string; body: string; headers: Record<string, string>; signal: AbortSignal },
+): Promise<LegResponse> {
+  const send = () =>
+    sendRequest({
+      method: 'POST',
+      url: req.url,
+      body: req.body,
+      headers: req.headers,
+      signal: req.signal,
+      ...(deps.stallTimeoutMs ? { stallTimeoutMs: deps.stallTimeoutMs } : {}),
+    });
+  try {
+    return await send();
+  } catch (err) {
+    if (!(err instanceof LegError) || err.kind !== 'unreachable' || req.signal.aborted) throw err;
+    await new Promise((r) => setTimeout(r, deps.retryDelayMs ?? 500));
+    if (req.signal.aborted) throw new LegError('aborted', 'Stopped.');
+    return send();
+  }
+}
+
+async function* endOnBreak(body: AsyncIterable<Uint8Array>, onBreak: (err: LegError) => void): AsyncIterable<Uint8Array> {
+  try {
+    yield* body;
+  } catch (err) {
+    if (err instanceof LegError && (err.kind === 'network' || err.kind === 'timeout')) onBreak(err);
+    else throw err;
+  }
+}
+
+function describeLegError(err: LegError, connection: EngineConnection): string {
+  if (err.kind === 'unreachable') {
+    return `Cannot reach ${connection.label} at ${connection.baseUrl}. Is it running? Start it, or change its address in Settings.`;
+  }
+  return err.message;
+}

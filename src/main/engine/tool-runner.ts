@@ -1,0 +1,88 @@
+import type { ToolCallBlock, ToolResultBlock, Turn } from '../../shared/turn';
+import type { ConversationStore } from '../db/conversation-store';
+import type { EmitEvent } from '../events';
+import type { ApprovalGate } from '../tools/approval-gate';
+import type { ToolRegistry } from '../tools/registry';
+import type { ToolOutcome } from '../tools/types';
+
+export interface ToolRunDeps {
+  store: ConversationStore;
+  emit: EmitEvent;
+  tools: ToolRegistry;
+  approvals: ApprovalGate;
+  newId: () => string;
+  now: () => number;
+  readBlob: (digest: string) => Uint8Array | undefined;
+}
+
+/**
+ * Runs the calls of one assistant turn in order and answers each with a `tool_result` block. Invalid calls,
+ * unknown tools, denied approvals and tools that throw all become error results sent back to the model: the
+ * loop goes on and the model may correct itself. A `tool-approval` card (a system turn) is written into the
+ * chain before a call that needs the user's approval; the results' tool turn then hangs below it.
+ * Returns the results and the id the tool turn should hang under.
+ */
+export async function runToolCalls(
+  deps: ToolRunDeps,
+  turn: Turn,
+  history: readonly Turn[],
+  signal: AbortSignal,
+): Promise<{ results: ToolResultBlock[]; parentId: string }> {
+  let parentId = turn.id;
+  const results: ToolResultBlock[] = [];
+  const calls = turn.blocks.filter((b): b is ToolCallBlock => b.type === 'tool_call' && (b.state === 'complete' || b.state === 'invalid'));
+  for (const call of calls) {
+    const answer = (o: ToolOutcome) => results.push({ type: 'tool_result', toolCallId: call.id, name: call.name, content: o.content, isError: o.isError });
+    if (signal.aborted) {
+      answer({ content: 'Stopped by the user before this tool ran.', isError: true });
+      continue;
+    }
+    if (call.state === 'invalid' || call.arguments === undefined) {
+      answer({ content: call.error ?? `The call to ${call.name} could not be read; send valid JSON arguments.`, isError: true });
+      continue;
+    }
+    const tool = deps.tools.get(call.name);
+    if (!tool) {
+      const names = deps.tools.schemas().map((s) => s.name).join(', ');
+      answer({ content: `There is no tool named ${call.name}. Available: ${names || 'none'}.`, isError: true });
+      continue;
+    }
+    if (tool.needsApproval && !deps.approvals.isAllowed(turn.conversationId, call.name)) {
+      const card = await askApproval(deps, turn, parentId, call, tool.describeCall?.(call.arguments) ?? call.argumentsRaw, signal);
+      parentId = card.id;
+      if (card.decision === 'deny') {
+        answer({ content: signal.aborted ? 'Stopped by the user.' : `The user did not allow ${call.name} for this request. Do not retry it; answer without it.`, isError: true });
+        continue;
+      }
+    }
+    try {
+      answer(await tool.run(call.arguments, { conversationId: turn.conversationId, history, signal, readBlob: deps.readBlob, now: deps.now }));
+    } catch (err) {
+      answer({ content: `${call.name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true });
+    }
+  }
+  return { results, parentId };
+}
+
+async function askApproval(deps: ToolRunDeps, turn: Turn, parentId: string, call: ToolCallBlock, what: string, signal: AbortSignal) {
+  const card: Turn = {
+    id: deps.newId(),
+    conversationId: turn.conversationId,
+    parentId,
+    role: 'system',
+    source: 'tool-approval',
+    blocks: [{ type: 'text', text: `${call.name} wants to run: ${what}` }],
+    meta: { toolCallId: call.id, tool: call.name, call: what, state: 'pending' },
+    status: 'done',
+    createdAt: deps.now(),
+  };
+  deps.store.appendTurn(card, deps.now());
+  deps.emit('chat:turn-saved', { turn: card });
+  deps.emit('conversations:changed', { conversationId: turn.conversationId });
+  const decision = await deps.approvals.wait(turn.conversationId, call.id, call.name, signal);
+  const state = decision === 'deny' ? (signal.aborted ? 'stopped' : 'denied') : 'allowed';
+  const decided: Turn = { ...card, meta: { ...card.meta, state, decision } };
+  deps.store.updateTurn(decided);
+  deps.emit('chat:turn-saved', { turn: decided });
+  return { id: card.id, decision };
+}

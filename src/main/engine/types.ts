@@ -1,0 +1,33 @@
+import type { ConnectionKind, ThinkMode } from '../../shared/connections';
+import type { Dialect } from '../dialects/types';
+
+/** Where a step goes: one server, its dialect, and the auth headers only the leg will see. */
+export interface EngineConnection {
+  /** Connection id: capabilities and n_ctx are cached per connection and model. */
+  id: string;
+  kind: ConnectionKind;
+  label: string;
+  baseUrl: string;
+  dialect: Dialect;
+  /** Read at request time; never stored, logged or put in a body. */
+  authHeaders(): Record<string, string>;
+}
+
+/** One identity layer (app default, alias, conversation); later layers win field by field. */
+export interface IdentityLayer {
+  systemPrompt?: string;
+  params?: Record<string, number | string | boolean>;
+  think?: ThinkMode;
+  contextWindow?: number;
+}
+
+/** What the server says a model can do; `undefined` fields are unknown (then nothing is refused on them). */
+export interface ModelCapabilities {
+  vision?: boolean;
+  tools?: boolean;
+  thinking?: boolean;
+  /** The server's fixed context window (llama-server `n_ctx`). */
+  serverContext?: number;
+  /** The chat template, where the server shows it (to know whether it pre-opens a think block). */
+  template?: string;
+}

@@ -1,0 +1,146 @@
+/**
+ * `/api/pull` with live progress. Ollama streams NDJSON: `{status}` steps and, per layer, `{status, digest,
+ * total, completed}`. Bytes are summed over layers; speed is measured over the last few seconds so one slow
+ * chunk does not swing the ETA. Pulling a model again after a cancel resumes: Ollama keeps the partial blobs and
+ * continues server-side, so a resumed pull starts with `completed` already high (not counted as speed).
+ */
+import type { PullProgress } from '../../shared/models';
+import { joinUrl } from '../chat/chat-service';
+import { frameEvents } from '../leg/framing';
+import { LegError, sendRequest } from '../leg/http';
+import { serverError } from './ollama-http';
+
+export interface PullOptions {
+  baseUrl: string;
+  model: string;
+  pullId: string;
+  signal: AbortSignal;
+  onProgress: (p: PullProgress) => void;
+  now?: () => number;
+  /** Shortest time between two progress reports (the last one is always sent). */
+  throttleMs?: number;
+}
+
+const SPEED_WINDOW_MS = 5_000;
+
+/** Turns pull lines into progress; exported for tests that feed lines without a server. */
+export class PullTracker {
+  private readonly layers = new Map<string, { total: number; completed: number }>();
+  private readonly samples: { at: number; bytes: number }[] = [];
+  status = 'starting';
+  private shownPercent = 0;
+
+  constructor(private readonly now: () => number) {}
+
+  apply(line: Record<string, unknown>): void {
+    if (typeof line.status === 'string') this.status = line.status;
+    if (typeof line.digest === 'string' && typeof line.total === 'number') {
+      const completed = typeof line.completed === 'number' ? line.completed : 0;
+      this.layers.set(line.digest, { total: line.total, completed: Math.min(completed, line.total) });
+      this.samples.push({ at: this.now(), bytes: this.completed() });
+      const cutoff = this.now() - SPEED_WINDOW_MS;
+      while (this.samples.length > 2 && (this.samples[0]?.at ?? Infinity) < cutoff) this.samples.shift();
+    }
+  }
+
+  completed(): number {
+    let sum = 0;
+    for (const l of this.layers.values()) sum += l.completed;
+    return sum;
+  }
+
+  total(): number {
+    let sum = 0;
+    for (const l of this.layers.values()) sum += l.total;
+    return sum;
+  }
+
+  speed(): number | null {
+    const first = this.samples[0];
+    const last = this.samples.at(-1);
+    if (!first || !last || last.at - first.at < 250) return null;
+    return Math.max(0, ((last.bytes - first.bytes) * 1000) / (last.at - first.at));
+  }
+
+  /** Layers are announced as they start, so the total grows: the bar must not step back when one appears. */
+  private monotonic(percent: number): number {
+    this.shownPercent = Math.max(this.shownPercent, percent);
+    return this.shownPercent;
+  }
+
+  snapshot(pullId: string, model: string, state: PullProgress['state'], error?: string): PullProgress {
+    const total = this.total();
+    const completed = this.completed();
+    const speed = this.speed();
+    const left = total - completed;
+    return {
+      pullId,
+      model,
+      status: this.status,
+      completedBytes: completed,
+      totalBytes: total,
+      percent: state === 'done' ? 100 : total > 0 ? this.monotonic(Math.floor((completed / total) * 1000) / 10) : null,
+      bytesPerSecond: speed,
+      etaSeconds: speed && speed > 0 && state === 'running' ? Math.ceil(left / speed) : null,
+      state,
+      ...(error !== undefined ? { error } : {}),
+    };
+  }
+}
+
+/** Runs one pull to its end (done, error or cancelled) and returns the last progress. Never throws. */
+export async function pullModel(opts: PullOptions): Promise<PullProgress> {
+  const now = opts.now ?? Date.now;
+  const tracker = new PullTracker(now);
+  const throttle = opts.throttleMs ?? 100;
+  let lastSent = -Infinity;
+  const report = (p: PullProgress, force = false) => {
+    if (!force && now() - lastSent < throttle) return;
+    lastSent = now();
+    opts.onProgress(p);
+  };
+  const finish = (state: PullProgress['state'], error?: string) => {
+    const p = tracker.snapshot(opts.pullId, opts.model, state, error);
+    report(p, true);
+    return p;
+  };
+  try {
+    const res = await sendRequest({
+      method: 'POST',
+      url: joinUrl(opts.baseUrl, '/api/pull'),
+      body: JSON.stringify({ model: opts.model, stream: true }),
+      signal: opts.signal,
+      headersTimeoutMs: 60_000,
+      stallTimeoutMs: 120_000,
+    });
+    if (res.status !== 200) {
+      const text = await res.text();
+      let said: string | null = null;
+      try {
+        said = serverError(JSON.parse(text));
+      } catch {
+        said = null;
+      }
+      return finish('error', `Pulling ${opts.model} failed (${res.status})${said ? `: ${said}` : '.'}`);
+    }
+    for await (const event of frameEvents(res.body, 'ndjson')) {
+      let line: Record<string, unknown>;
+      try {
+        line = JSON.parse(event.data) as Record<string, unknown>;
+      } catch {
+        continue; // a garbled line costs one progress update, not the pull
+      }
+      const said = serverError(line);
+      // An error line can come mid-pull on HTTP 200 (a registry hiccup, a full disk): the pull is over.
+      if (said) return finish('error', `Pulling ${opts.model} failed: ${said}`);
+      tracker.apply(line);
+      if (line.status === 'success') return finish('done');
+      report(tracker.snapshot(opts.pullId, opts.model, 'running'));
+    }
+    return finish('error', `The server stopped answering before ${opts.model} finished downloading. Pull again to resume.`);
+  } catch (err) {
+    if (opts.signal.aborted) return finish('cancelled');
+    const message = err instanceof LegError ? err.message : err instanceof Error ? err.message : String(err);
+    return finish('error', `${message} Pull again to resume.`);
+  }
+}

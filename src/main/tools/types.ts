@@ -1,0 +1,46 @@
+import type { JsonValue } from '../../shared/json';
+import type { Turn } from '../../shared/turn';
+import type { ToolSchema } from '../dialects/types';
+
+/** What a tool may see while it runs: the conversation's turns (for attachments) and a cancel signal. */
+export interface ToolContext {
+  conversationId: string;
+  /** The branch as sent in this step, root first. */
+  history: readonly Turn[];
+  signal: AbortSignal;
+  /** An attachment's bytes by sha256 (the blob store). */
+  readBlob: (digest: string) => Uint8Array | undefined;
+  now: () => number;
+}
+
+/** A tool's answer; `isError` results are sent back so the model can correct itself. */
+export interface ToolOutcome {
+  content: string;
+  isError: boolean;
+}
+
+/** One built-in tool: its schema (offered to the model) and how to run it with schema-valid arguments. */
+export interface Tool {
+  schema: ToolSchema;
+  /** Whether the user must approve it per conversation before it runs (anything that reaches the network). */
+  needsApproval: boolean;
+  /** A one-line description of a call for the approval card, e.g. the URL to fetch. */
+  describeCall?(args: JsonValue): string;
+  run(args: JsonValue, ctx: ToolContext): Promise<ToolOutcome>;
+}
+
+export function toolError(content: string): ToolOutcome {
+  return { content, isError: true };
+}
+
+export function argString(args: JsonValue, key: string): string | undefined {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
+  const v = args[key];
+  return typeof v === 'string' ? v : undefined;
+}
+
+export function argNumber(args: JsonValue, key: string): number | undefined {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined;
+  const v = args[key];
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}

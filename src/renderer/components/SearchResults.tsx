@@ -1,0 +1,34 @@
+import { useEffect, useState } from 'react';
+import type { SearchResult } from '../../shared/ipc';
+import { searchConversations } from '../store/conversation-actions';
+
+/** Search hits as the user types (debounced); matches are <mark> elements built from flagged pieces, never HTML. */
+export function SearchResults({ query, onOpen }: { query: string; onOpen: (conversationId: string) => void }) {
+  const [results, setResults] = useState<SearchResult[] | null>(null);
+  useEffect(() => {
+    let live = true;
+    const timer = setTimeout(() => {
+      void searchConversations(query).then((r) => live && setResults(r));
+    }, 150);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [query]);
+  if (results === null) return <p className="search-status">Searching…</p>;
+  if (results.length === 0) return <p className="search-status" data-testid="search-empty">Nothing found.</p>;
+  return (
+    <ul className="search-results" data-testid="search-results">
+      {results.map((r) => (
+        <li key={r.turnId}>
+          <button type="button" className="search-result" data-testid="search-result" data-conversation-id={r.conversationId} onClick={() => onOpen(r.conversationId)}>
+            <span className="search-title">{r.title}</span>
+            <span className="search-snippet">
+              {r.snippet.map((piece, i) => (piece.match ? <mark key={i}>{piece.text}</mark> : <span key={i}>{piece.text}</span>))}
+            </span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}

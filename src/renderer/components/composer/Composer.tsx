@@ -1,0 +1,152 @@
+import { useMemo, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, measureTurns } from '../../../shared/context-estimate';
+import { sendMessage, stopTurn, useStore } from '../../store';
+import { FileChip, Thumbnail } from '../turn/Attachments';
+import { ContextMeter } from './ContextMeter';
+import { ModelPicker } from './ModelPicker';
+import { useAttachments } from './use-attachments';
+
+/** Multiline message box with attachments, model picker, think toggle and context meter. */
+export function Composer() {
+  const [draft, setDraft] = useState('');
+  const [think, setThink] = useState(true);
+  const [dragging, setDragging] = useState(false);
+  const attachments = useAttachments();
+  const models = useStore((s) => s.models);
+  const selected = useStore((s) => s.selectedModel);
+  const sending = useStore((s) => s.sending);
+  const turns = useStore((s) => s.turns);
+  const streamingTurn = turns.find((t) => t.status === 'streaming');
+  const model = models.find((m) => m.name === selected);
+  const canThink = model?.capabilities?.includes('thinking') ?? false;
+  // Unknown capabilities do not block images: the server is the one to say no.
+  const noVision = model?.capabilities !== undefined && !model.capabilities.includes('vision');
+
+  const history = useMemo(() => measureTurns(turns), [turns]);
+  const contextWindow = model?.contextLength ?? DEFAULT_CONTEXT_WINDOW;
+  const pending = measureTurns([{ blocks: [{ type: 'text', text: draft }, ...attachments.items] }]);
+  const estimate = estimateTokens(addInputs(history, pending));
+  const imagesRefused = noVision && attachments.items.some((b) => b.kind === 'image');
+
+  const empty = draft.trim() === '' && attachments.items.length === 0;
+  const blockedBy = !selected
+    ? 'Choose a model first.'
+    : streamingTurn
+      ? 'Wait for the answer, or stop it.'
+      : attachments.busy
+        ? 'Attaching…'
+        : empty
+          ? 'Type a message.'
+          : estimate > contextWindow
+            ? `Too long for ${selected}: about ${estimate} tokens, its window holds ${contextWindow}. Remove attachments or start a new chat.`
+            : imagesRefused
+              ? `${selected} cannot read images. Pick a vision model or remove the image.`
+              : null;
+
+  const send = async () => {
+    if (blockedBy || sending) return;
+    if (await sendMessage(draft, attachments.items, canThink ? think : undefined)) {
+      setDraft('');
+      attachments.clear();
+    }
+  };
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void send();
+    }
+  };
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...e.clipboardData.files];
+    if (files.length === 0) return;
+    e.preventDefault();
+    void attachments.add(files);
+  };
+  const onDrop = (e: DragEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    setDragging(false);
+    void attachments.add([...e.dataTransfer.files]);
+  };
+  const overWindow = estimate > contextWindow;
+
+  return (
+    <form
+      className={dragging ? 'composer dragging' : 'composer'}
+      onSubmit={(e) => {
+        e.preventDefault();
+        void send();
+      }}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={onDrop}
+    >
+      {attachments.items.length > 0 && (
+        <div className="attachments pending" data-testid="pending-attachments">
+          {attachments.items.map((b) =>
+            b.kind === 'image' ? (
+              <span key={b.id} className="pending-thumb">
+                <Thumbnail block={b} />
+                <button type="button" className="chip-remove" aria-label={`Remove ${b.name}`} onClick={() => attachments.remove(b.id)}>
+                  ×
+                </button>
+              </span>
+            ) : (
+              <FileChip key={b.id} block={b} onRemove={() => attachments.remove(b.id)} />
+            ),
+          )}
+        </div>
+      )}
+      <textarea
+        data-testid="composer-input"
+        aria-label="Message"
+        placeholder="Message (Enter sends, Shift+Enter adds a line; paste or drop files)"
+        value={draft}
+        rows={3}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={onKey}
+        onPaste={onPaste}
+      />
+      <div className="composer-bar">
+        <ModelPicker models={models} selected={selected} />
+        {canThink && (
+          <label className="think-toggle" title="Let the model think before it answers">
+            <input type="checkbox" data-testid="think-toggle" checked={think} onChange={(e) => setThink(e.target.checked)} />
+            Think
+          </label>
+        )}
+        <label className="attach-button" title={noVision ? 'Attach text, code or PDF files' : 'Attach images or files'}>
+          <input
+            type="file"
+            multiple
+            data-testid="attach-input"
+            onChange={(e) => {
+              const files = [...(e.target.files ?? [])];
+              e.target.value = '';
+              void attachments.add(files);
+            }}
+          />
+          Attach
+        </label>
+        <ContextMeter estimate={estimate} window={contextWindow} />
+        <span className="spacer" />
+        {(overWindow || imagesRefused) && blockedBy && (
+          <span className="composer-reason" data-testid="composer-reason" role="status">
+            {blockedBy}
+          </span>
+        )}
+        {streamingTurn ? (
+          <button type="button" className="stop" data-testid="composer-stop" onClick={() => void stopTurn(streamingTurn.id)}>
+            Stop
+          </button>
+        ) : (
+          <button type="submit" className="send" data-testid="composer-send" disabled={blockedBy !== null || sending} title={blockedBy ?? 'Send'}>
+            Send
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import type { ContextRecommendationLine } from '../../../shared/models';
+import { recommendContext, setContextWindow, setGpuOverride, useModelsStore } from '../../store/models-slice';
+import { formatBytes, formatTokens } from './format';
+
+function lineValue(l: ContextRecommendationLine): string {
+  if (l.unit === 'tokens') return `${formatTokens(l.value)} tokens`;
+  if (l.unit === 'bytes-per-token') return `${formatTokens(Math.round(l.value))} B per token`;
+  return formatBytes(l.value);
+}
+
+/** The context window that fits this model on this GPU, with its arithmetic; the user may choose another. */
+export function ContextPanel({ model }: { model: string }) {
+  const advice = useModelsStore((s) => (s.advice?.model === model ? s.advice : null));
+  const [flash, setFlash] = useState(true);
+  const [kvType, setKvType] = useState<'f16' | 'q8_0' | 'q4_0'>('f16');
+  const [custom, setCustom] = useState('');
+  const [gpuGb, setGpuGb] = useState('');
+  const [saved, setSaved] = useState<string | null>(null);
+  const keep = async (tokens: number | null, source: 'recommended' | 'user' = 'user') => {
+    const reloads = await setContextWindow(model, tokens, source);
+    if (reloads === null) return;
+    setSaved(tokens === null ? 'The recommendation applies again.' : `Kept ${formatTokens(tokens)} tokens.${reloads ? ' The model reloads with this window on its next use.' : ''}`);
+    await recommendContext(model, flash, kvType);
+  };
+  const rec = advice?.recommendation ?? null;
+  return (
+    <section className="mm-section" aria-label="Context window" data-testid="context-panel">
+      <h4>Context window</h4>
+      <div className="mm-row">
+        <label><input type="checkbox" checked={flash} onChange={(e) => setFlash(e.target.checked)} /> Flash attention</label>
+        <label>
+          KV cache{' '}
+          <select value={kvType} onChange={(e) => setKvType(e.target.value as 'f16' | 'q8_0' | 'q4_0')} aria-label="KV cache type">
+            <option value="f16">f16</option>
+            <option value="q8_0">q8_0</option>
+            <option value="q4_0">q4_0</option>
+          </select>
+        </label>
+        <button type="button" data-testid="context-recommend" onClick={() => void recommendContext(model, flash, kvType)}>Work it out</button>
+      </div>
+      {advice && (
+        <div data-testid="context-advice">
+          <p className="mm-muted" data-testid="context-gpu">
+            GPU: {advice.gpu.source}
+            {advice.gpu.devices.map((d) => ` · ${d.name} ${formatBytes(d.totalBytes)}${d.integrated ? ' (integrated)' : ''}`).join('')}
+            {advice.gpu.notes.map((n) => ` — ${n}`).join('')}
+          </p>
+          {rec ? (
+            <>
+              <table className="mm-arith" data-testid="context-lines">
+                <tbody>
+                  {rec.lines.map((l) => (
+                    <tr key={l.label}>
+                      <td>{l.label}</td>
+                      <td>{lineValue(l)}</td>
+                      <td className="mm-muted">{l.note ?? ''}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <p data-testid="context-message" className={rec.fits ? 'mm-ok' : 'mm-error'}>{rec.message}</p>
+              {rec.fits && <button type="button" data-testid="context-use" onClick={() => void keep(rec.contextTokens, 'recommended')}>Use {formatTokens(rec.contextTokens)} tokens</button>}
+            </>
+          ) : (
+            <p className="mm-error" data-testid="context-message">{advice.reason}</p>
+          )}
+          {advice.stored && <p className="mm-muted" data-testid="context-stored">Kept for this model: {formatTokens(advice.stored.contextWindow)} tokens ({advice.stored.source === 'user' ? 'your choice' : 'recommended'}).</p>}
+        </div>
+      )}
+      <div className="mm-row">
+        <input aria-label="Context window in tokens" data-testid="context-custom" inputMode="numeric" placeholder="tokens" value={custom} onChange={(e) => setCustom(e.target.value)} />
+        <button type="button" onClick={() => { const n = Number(custom); if (Number.isInteger(n) && n >= 256) void keep(n); }}>Keep this window</button>
+        <button type="button" onClick={() => void keep(null)}>Forget</button>
+      </div>
+      <p className="mm-muted">Changing the window reloads the model: Ollama allocates a new cache for a new num_ctx.</p>
+      <div className="mm-row">
+        <input aria-label="GPU memory in GB" data-testid="gpu-override" inputMode="decimal" placeholder="GPU memory, GB" value={gpuGb} onChange={(e) => setGpuGb(e.target.value)} />
+        <button type="button" onClick={() => { const gb = Number(gpuGb); if (gb > 0) void setGpuOverride(Math.round(gb * 1024 ** 3)); }}>Set by hand</button>
+        <button type="button" onClick={() => void setGpuOverride(null)}>Probe</button>
+      </div>
+      {saved && <p className="mm-ok" data-testid="context-saved">{saved}</p>}
+    </section>
+  );
+}

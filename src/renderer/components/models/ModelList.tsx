@@ -1,0 +1,52 @@
+import { useState } from 'react';
+import { deleteModel, showDetails, useModelsStore } from '../../store/models-slice';
+import { ContextPanel } from './ContextPanel';
+import { formatBytes } from './format';
+
+/** The server's models with size, family, parameters and quantization; details and delete (confirmed). */
+export function ModelList() {
+  const models = useModelsStore((s) => s.models);
+  const details = useModelsStore((s) => s.details);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  return (
+    <section className="mm-section" aria-label="Models">
+      <h3>Models</h3>
+      <ul className="mm-list">
+        {models.map((m) => (
+          <li key={m.name} data-testid="model-row" data-model={m.name}>
+            <div className="mm-row">
+              <strong>{m.name}</strong>
+              <span className="mm-muted">{[formatBytes(m.sizeBytes), m.family, m.parameterSize, m.quantization].filter(Boolean).join(' · ')}</span>
+              <button type="button" data-testid="model-details" onClick={() => void showDetails(m.name)}>Details</button>
+              {confirming === m.name ? (
+                <>
+                  <span>Delete {m.name} from the server?</span>
+                  <button type="button" data-testid="model-delete-confirm" onClick={() => { setConfirming(null); void deleteModel(m.name); }}>Delete</button>
+                  <button type="button" onClick={() => setConfirming(null)}>Keep</button>
+                </>
+              ) : (
+                <button type="button" data-testid="model-delete" onClick={() => setConfirming(m.name)}>Delete…</button>
+              )}
+            </div>
+            {details?.name === m.name && (
+              <div className="mm-details" data-testid="model-details-view">
+                <p>Can: {details.capabilities.join(', ') || 'not said'}</p>
+                {details.architecture && (
+                  <p className="mm-muted">
+                    {details.architecture.arch}: {details.architecture.blockCount} layers, trained context {details.architecture.contextLength?.toLocaleString('en-US') ?? '—'}
+                    {details.architecture.slidingWindow !== null ? `, sliding window ${details.architecture.slidingWindow}` : ''}
+                  </p>
+                )}
+                {details.system && <details><summary>System prompt</summary><pre>{details.system}</pre></details>}
+                <details><summary>Parameters</summary><pre>{JSON.stringify(details.parameters, null, 2)}</pre></details>
+                <details><summary>Template</summary><pre>{details.template}</pre></details>
+                {details.license && <details><summary>License</summary><pre>{details.license}</pre></details>}
+                <ContextPanel model={m.name} />
+              </div>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+import { memo, useEffect, useState } from 'react';
+import { turnTiming } from '../../store/turn-timings';
+
+interface Props {
+  turnId: string;
+  text: string;
+  /** Which reasoning run of the turn this is (0-based), to find its timing. */
+  ordinal: number;
+  /** The run is still growing: nothing came after it yet and the turn streams. */
+  active: boolean;
+}
+
+function seconds(ms: number): number {
+  return Math.max(1, Math.round(ms / 1000));
+}
+
+/**
+ * A reasoning run: open with a live timer while it grows, then collapsed to "Thought for N s" once the answer
+ * starts (the user's own toggle wins from then on). Rendered as plain text: reasoning is untrusted output.
+ */
+export const ThinkingBlock = memo(function ThinkingBlock({ turnId, text, ordinal, active }: Props) {
+  const [userOpen, setUserOpen] = useState<boolean | null>(null);
+  const [, tick] = useState(0);
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => tick((n) => n + 1), 1000);
+    return () => clearInterval(timer);
+  }, [active]);
+
+  const timing = turnTiming(turnId)?.reasoning[ordinal];
+  let label: string;
+  if (active) label = timing ? `Thinking… ${seconds(Date.now() - timing.start)} s` : 'Thinking…';
+  else if (timing?.end !== undefined) label = `Thought for ${seconds(timing.end - timing.start)} s`;
+  else label = 'Thoughts';
+
+  const open = userOpen ?? active;
+  return (
+    <details
+      className={active ? 'reasoning active' : 'reasoning'}
+      data-run="reasoning"
+      open={open}
+      onToggle={(e) => {
+        const next = e.currentTarget.open;
+        if (next !== open) setUserOpen(next);
+      }}
+    >
+      <summary data-testid="reasoning-summary">{label}</summary>
+      <div className="reasoning-text">{text}</div>
+    </details>
+  );
+});

@@ -1,0 +1,36 @@
+import { useState } from 'react';
+import type { Turn } from '../../../shared/turn';
+import { firebrand } from '../../firebrand';
+import { useStore } from '../../store';
+
+type Decision = 'allow-once' | 'allow-conversation' | 'deny';
+
+/** Approve/deny buttons of a pending `tool-approval` card; main updates the card once the decision lands. */
+export function ToolApproval({ turn }: { turn: Turn }) {
+  const [busy, setBusy] = useState(false);
+  const toolCallId = turn.meta.toolCallId;
+  if (turn.meta.state !== 'pending' || typeof toolCallId !== 'string') return null;
+  const decide = async (decision: Decision) => {
+    setBusy(true);
+    try {
+      await firebrand().chat.approveTool({ conversationId: turn.conversationId, toolCallId, decision });
+    } catch (err) {
+      useStore.setState({ notice: err instanceof Error ? err.message : String(err) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="approval-actions">
+      <button type="button" data-testid="tool-allow-once" disabled={busy} onClick={() => void decide('allow-once')}>
+        Allow once
+      </button>
+      <button type="button" data-testid="tool-allow-conversation" disabled={busy} onClick={() => void decide('allow-conversation')}>
+        Allow in this chat
+      </button>
+      <button type="button" data-testid="tool-deny" disabled={busy} onClick={() => void decide('deny')}>
+        Deny
+      </button>
+    </div>
+  );
+}

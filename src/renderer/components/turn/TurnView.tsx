@@ -1,0 +1,26 @@
+import { memo } from 'react';
+import type { ToolResultBlock, Turn } from '../../../shared/turn';
+import { AssistantTurn } from './AssistantTurn';
+import { SystemCard } from './SystemCard';
+import { ToolCallCard } from './ToolCallCard';
+import { UserTurn } from './UserTurn';
+
+const NO_RESULTS: ReadonlyMap<string, ToolResultBlock> = new Map();
+
+/** One turn of any role. Every model-provided string is text or sanitized markdown, never raw HTML. */
+export const TurnView = memo(function TurnView({ turn, results = NO_RESULTS }: { turn: Turn; results?: ReadonlyMap<string, ToolResultBlock> }) {
+  return (
+    <article className={`turn turn-${turn.role}`} data-testid="turn" data-role={turn.role} data-status={turn.status} data-turn-id={turn.id}>
+      {turn.role === 'user' && <UserTurn turn={turn} />}
+      {turn.role === 'assistant' && <AssistantTurn turn={turn} results={results} />}
+      {turn.role === 'system' && <SystemCard turn={turn} />}
+      {turn.role === 'tool' &&
+        // Results normally show inside their call's card; a tool turn whose call is not on screen shows them here.
+        turn.blocks.map((b, i) =>
+          b.type === 'tool_result' ? (
+            <ToolCallCard key={i} call={{ type: 'tool_call', id: b.toolCallId, name: b.name, state: 'complete', argumentsRaw: '' }} result={b} />
+          ) : null,
+        )}
+    </article>
+  );
+});

@@ -1,0 +1,61 @@
+import { memo, useState, type KeyboardEvent } from 'react';
+import { turnText, type AttachmentBlock, type Turn } from '../../../shared/turn';
+import { editAndResend } from '../../store/branch-actions';
+import { useStore } from '../../store';
+import { Attachments } from './Attachments';
+import { BranchSwitcher } from './BranchSwitcher';
+
+/** The user's message as they wrote it (plain text), with edit-and-resend making a new branch. */
+export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
+  const text = turnText(turn);
+  const [draft, setDraft] = useState<string | null>(null);
+  const busy = useStore((s) => s.turns.some((t) => t.status === 'streaming'));
+  const attachments = turn.blocks.filter((b): b is AttachmentBlock => b.type === 'attachment');
+
+  const submit = async () => {
+    if (draft === null || draft.trim() === '') return;
+    if (await editAndResend(turn, draft)) setDraft(null);
+  };
+  const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+      e.preventDefault();
+      void submit();
+    } else if (e.key === 'Escape') {
+      e.stopPropagation();
+      setDraft(null);
+    }
+  };
+
+  return (
+    <>
+      <Attachments blocks={attachments} />
+      {draft === null ? (
+        <div className="user-text" data-testid="user-text">
+          {text}
+        </div>
+      ) : (
+        <div className="edit-box">
+          <textarea data-testid="turn-edit-input" aria-label="Edit message" value={draft} rows={3} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} />
+          <div className="edit-actions">
+            <button type="button" onClick={() => setDraft(null)}>
+              Cancel
+            </button>
+            <button type="button" data-testid="turn-edit-send" disabled={busy || draft.trim() === ''} onClick={() => void submit()}>
+              Send
+            </button>
+          </div>
+        </div>
+      )}
+      <div className="turn-footer">
+        <BranchSwitcher turn={turn} />
+        {draft === null && (
+          <span className="actions">
+            <button type="button" data-testid="turn-edit" disabled={busy} onClick={() => setDraft(text)}>
+              Edit
+            </button>
+          </span>
+        )}
+      </div>
+    </>
+  );
+});

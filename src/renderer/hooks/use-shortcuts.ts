@@ -1,0 +1,36 @@
+import { useEffect } from 'react';
+import { newChat, stopTurn, useStore } from '../store';
+
+function isTyping(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+}
+
+function focus(testId: string): void {
+  document.querySelector<HTMLElement>(`[data-testid="${testId}"]`)?.focus();
+}
+
+/** App-wide keys: Ctrl/Cmd+N new chat, Ctrl/Cmd+K search, Esc stop the answer, `/` write a message. */
+export function useShortcuts(): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const mod = e.ctrlKey || e.metaKey;
+      const key = e.key.toLowerCase();
+      if (mod && !e.shiftKey && !e.altKey && key === 'n') {
+        e.preventDefault();
+        newChat();
+        setTimeout(() => focus('composer-input'));
+      } else if (mod && !e.shiftKey && !e.altKey && key === 'k') {
+        e.preventDefault();
+        focus('search-input');
+      } else if (e.key === 'Escape' && !e.defaultPrevented) {
+        const streaming = useStore.getState().turns.find((t) => t.status === 'streaming');
+        if (streaming) void stopTurn(streaming.id);
+      } else if (e.key === '/' && !mod && !isTyping(e.target)) {
+        e.preventDefault();
+        focus('composer-input');
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}

@@ -1,0 +1,33 @@
+/**
+ * Cuts markdown into top-level chunks at blank lines outside code fences, so a streaming answer re-renders
+ * only its growing tail: every chunk but the last is finished and its HTML is cached. A blank line followed
+ * by an indented line (a list item's next paragraph, indented code) does not cut, so those stay whole.
+ */
+export function splitMarkdownBlocks(text: string): string[] {
+  const lines = text.split('\n');
+  const blocks: string[] = [];
+  let current: string[] = [];
+  let fence: string | null = null;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i] ?? '';
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (marker) {
+      if (fence === null) fence = marker;
+      else if (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
+    }
+    if (fence === null && line.trim() === '' && current.length > 0) {
+      const next = lines.slice(i + 1).find((l) => l.trim() !== '');
+      if (next !== undefined && /^\s/.test(next)) {
+        current.push(line);
+        continue;
+      }
+      blocks.push(current.join('\n'));
+      current = [];
+      continue;
+    }
+    if (current.length === 0 && line.trim() === '') continue;
+    current.push(line);
+  }
+  if (current.length > 0) blocks.push(current.join('\n'));
+  return blocks;
+}

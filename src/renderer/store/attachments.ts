@@ -1,0 +1,63 @@
+/**
+ * Attachments from the composer: bytes go to main's blob store once, and the message carries the returned
+ * block by reference. Object URLs for thumbnails are cached by digest for the life of the window.
+ */
+import type { AttachmentBlock } from '../../shared/turn';
+import { firebrand } from '../firebrand';
+
+const urls = new Map<string, string>();
+const loading = new Map<string, Promise<string | null>>();
+
+/** Code and text files that browsers report with no type or an odd one are sent as UTF-8 text. */
+const TEXT_EXTENSIONS = /\.(txt|md|markdown|csv|tsv|log|json|jsonl|ya?ml|toml|ini|xml|html?|css|scss|js|jsx|mjs|cjs|ts|tsx|py|rb|go|rs|java|kt|c|h|cc|cpp|hpp|cs|php|sh|bash|zsh|sql|swift|lua|r|pl|ex|exs|hs|scala|vue|svelte)$/i;
+
+export function mimeFor(file: File): string {
+  if (file.type.startsWith('image/') || file.type === 'application/pdf' || file.type === 'application/json') return file.type;
+  if (file.type.startsWith('text/')) return 'text/plain';
+  if (TEXT_EXTENSIONS.test(file.name)) return 'text/plain';
+  if (/\.pdf$/i.test(file.name)) return 'application/pdf';
+  return file.type || 'application/octet-stream';
+}
+
+export function toBase64(bytes: Uint8Array): string {
+  let binary = '';
+  const step = 0x8000;
+  for (let i = 0; i < bytes.length; i += step) binary += String.fromCharCode(...bytes.subarray(i, i + step));
+  return btoa(binary);
+}
+
+/** Stores one file; throws with main's message (too large, not what it claims to be) for the user. */
+export async function addAttachment(file: File): Promise<AttachmentBlock> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const mime = mimeFor(file);
+  const name = file.name || (mime.startsWith('image/') ? `pasted-image.${mime.split('/')[1] ?? 'png'}` : 'pasted-file');
+  const block = await firebrand().attachments.add({ name, mime, dataBase64: toBase64(bytes) });
+  if (block.kind === 'image') urls.set(block.id, URL.createObjectURL(new Blob([bytes], { type: block.mime })));
+  return block;
+}
+
+/** An object URL for an image attachment, fetched from main the first time it is shown. */
+export function imageUrl(id: string): Promise<string | null> {
+  const known = urls.get(id);
+  if (known) return Promise.resolve(known);
+  let pending = loading.get(id);
+  if (!pending) {
+    pending = firebrand()
+      .attachments.get({ id })
+      .then((data) => {
+        const binary = atob(data.dataBase64);
+        const bytes = Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
+        const url = URL.createObjectURL(new Blob([bytes], { type: data.mime }));
+        urls.set(id, url);
+        return url;
+      })
+      .catch(() => null)
+      .finally(() => loading.delete(id));
+    loading.set(id, pending);
+  }
+  return pending;
+}
+
+export function cachedImageUrl(id: string): string | undefined {
+  return urls.get(id);
+}

@@ -1,0 +1,62 @@
+/** Tree operations on the open conversation: regenerate an answer, edit and resend a message, switch branch. */
+import type { SiblingInfo } from '../../shared/ipc';
+import type { Turn } from '../../shared/turn';
+import { firebrand } from '../firebrand';
+import { adoptBranch, useStore } from '.';
+
+const set = useStore.setState;
+const get = useStore.getState;
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The new turn joins the siblings of the one it replaces, and is the one shown. */
+function withSibling(replaced: Turn, added: Turn): Record<string, SiblingInfo> {
+  const siblings = { ...get().siblings };
+  const ids = [...(siblings[replaced.id]?.ids ?? [replaced.id]), added.id];
+  siblings[added.id] = { ids, index: ids.length - 1 };
+  return siblings;
+}
+
+export async function regenerate(turn: Turn, think?: boolean): Promise<void> {
+  const model = get().selectedModel ?? turn.model;
+  if (!model) return set({ notice: 'Choose a model first.' });
+  try {
+    const sentAt = Date.now();
+    const res = await firebrand().chat.regenerate({ turnId: turn.id, model, ...(think === undefined ? {} : { think }) });
+    adoptBranch(res, sentAt, turn.id, withSibling(turn, res.assistantTurn));
+  } catch (err) {
+    set({ notice: message(err) });
+  }
+}
+
+export async function editAndResend(turn: Turn, text: string, think?: boolean): Promise<boolean> {
+  const model = get().selectedModel;
+  if (!model) {
+    set({ notice: 'Choose a model first.' });
+    return false;
+  }
+  try {
+    const sentAt = Date.now();
+    const res = await firebrand().chat.editAndResend({ turnId: turn.id, text, model, ...(think === undefined ? {} : { think }) });
+    adoptBranch(res, sentAt, turn.id, withSibling(turn, res.userTurn));
+    return true;
+  } catch (err) {
+    set({ notice: message(err) });
+    return false;
+  }
+}
+
+/** Shows the sibling `offset` steps from `turn` (-1 previous, +1 next), with the branch below it. */
+export async function switchSibling(turn: Turn, offset: number): Promise<void> {
+  const info = get().siblings[turn.id];
+  const target = info?.ids[info.index + offset];
+  if (!target) return;
+  try {
+    const view = await firebrand().conversations.switchBranch({ turnId: target });
+    if (get().activeId === view.conversation.id) set({ turns: view.turns, siblings: view.siblings, notice: null });
+  } catch (err) {
+    set({ notice: message(err) });
+  }
+}

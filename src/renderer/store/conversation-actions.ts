@@ -1,0 +1,72 @@
+/** Conversation list actions: rename, delete with an undo window, full-text search. */
+import type { SearchResult } from '../../shared/ipc';
+import { firebrand } from '../firebrand';
+import { newChat, refreshConversations, useStore } from '.';
+
+const set = useStore.setState;
+const get = useStore.getState;
+
+/** How long a deleted conversation can be brought back before main deletes it for good. */
+export const UNDO_WINDOW_MS = 5000;
+
+const pendingDeletes = new Map<string, ReturnType<typeof setTimeout>>();
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+export async function renameConversation(conversationId: string, title: string): Promise<void> {
+  const trimmed = title.trim();
+  if (trimmed === '') return;
+  set({ conversations: get().conversations.map((c) => (c.id === conversationId ? { ...c, title: trimmed } : c)) });
+  try {
+    await firebrand().conversations.rename({ conversationId, title: trimmed });
+  } catch (err) {
+    set({ notice: message(err) });
+    await refreshConversations();
+  }
+}
+
+/** Hides the conversation now and deletes it in main once the undo window has passed. */
+export function deleteWithUndo(conversationId: string): void {
+  if (get().activeId === conversationId) newChat();
+  set({ hiddenConversations: [...get().hiddenConversations, conversationId] });
+  pendingDeletes.set(
+    conversationId,
+    setTimeout(() => void commitDelete(conversationId), UNDO_WINDOW_MS),
+  );
+}
+
+export function undoDelete(conversationId: string): void {
+  clearTimeout(pendingDeletes.get(conversationId));
+  pendingDeletes.delete(conversationId);
+  set({ hiddenConversations: get().hiddenConversations.filter((id) => id !== conversationId) });
+}
+
+async function commitDelete(conversationId: string): Promise<void> {
+  pendingDeletes.delete(conversationId);
+  try {
+    await firebrand().conversations.delete({ conversationId });
+  } catch (err) {
+    set({ notice: message(err) });
+  }
+  set({ hiddenConversations: get().hiddenConversations.filter((id) => id !== conversationId) });
+}
+
+/** Deletes still waiting are committed when the window closes, so a quick quit does not resurrect them. */
+export function flushPendingDeletes(): void {
+  for (const [id, timer] of pendingDeletes) {
+    clearTimeout(timer);
+    void commitDelete(id);
+  }
+}
+
+export async function searchConversations(query: string): Promise<SearchResult[]> {
+  if (query.trim() === '') return [];
+  try {
+    return await firebrand().conversations.search({ query });
+  } catch (err) {
+    set({ notice: message(err) });
+    return [];
+  }
+}

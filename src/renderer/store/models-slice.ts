@@ -1,0 +1,170 @@
+/**
+ * The model manager's state: its own small zustand store beside the app store (which another screen owns).
+ * Main + SQLite stay the source of truth; pull progress arrives as `models:pull-progress` events.
+ */
+import { create } from 'zustand';
+import type { ModelSummary } from '../../shared/ipc';
+import type { Alias, AliasInput, ContextAdvice, GpuReport, ModelDetails, PullProgress, RunningModel } from '../../shared/models';
+import { firebrand } from '../firebrand';
+import { refreshModels } from './index';
+
+export interface ModelsState {
+  models: ModelSummary[];
+  running: RunningModel[];
+  aliases: Alias[];
+  pulls: Record<string, PullProgress>;
+  details: ModelDetails | null;
+  advice: ContextAdvice | null;
+  gpu: GpuReport | null;
+  error: string | null;
+  busy: boolean;
+}
+
+export const useModelsStore = create<ModelsState>(() => ({
+  models: [],
+  running: [],
+  aliases: [],
+  pulls: {},
+  details: null,
+  advice: null,
+  gpu: null,
+  error: null,
+  busy: false,
+}));
+
+const set = useModelsStore.setState;
+const get = useModelsStore.getState;
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+/** Runs an action, turning a failure into the screen's error line; resolves true on success. */
+async function attempt(action: () => Promise<void>): Promise<boolean> {
+  try {
+    await action();
+    set({ error: null });
+    return true;
+  } catch (err) {
+    set({ error: message(err) });
+    return false;
+  }
+}
+
+export function loadModelsScreen(): Promise<boolean> {
+  return attempt(async () => {
+    const api = firebrand();
+    const [models, aliases, running] = await Promise.all([api.models.list({}), api.aliases.list({}), api.models.running({}).catch(() => [])]);
+    set({ models, aliases, running });
+  });
+}
+
+export function startPull(model: string): Promise<boolean> {
+  return attempt(async () => {
+    const { pullId } = await firebrand().models.pull({ model });
+    set({ pulls: { ...get().pulls, [pullId]: { pullId, model, status: 'starting', completedBytes: 0, totalBytes: 0, percent: null, bytesPerSecond: null, etaSeconds: null, state: 'running' } } });
+  });
+}
+
+export function cancelPull(pullId: string): Promise<boolean> {
+  return attempt(async () => {
+    await firebrand().models.cancelPull({ pullId });
+  });
+}
+
+export function dismissPull(pullId: string): void {
+  const { [pullId]: _gone, ...rest } = get().pulls;
+  set({ pulls: rest });
+}
+
+export function deleteModel(model: string): Promise<boolean> {
+  return attempt(async () => {
+    await firebrand().models.delete({ model });
+    set({ details: get().details?.name === model ? null : get().details });
+    await loadModelsScreen();
+    await refreshModels();
+  });
+}
+
+export function showDetails(model: string): Promise<boolean> {
+  return attempt(async () => {
+    set({ details: await firebrand().models.show({ model }), advice: null });
+  });
+}
+
+export function recommendContext(model: string, flashAttention: boolean, kvCacheType: 'f16' | 'q8_0' | 'q4_0'): Promise<boolean> {
+  return attempt(async () => {
+    const advice = await firebrand().models.recommendContext({ model, flashAttention, kvCacheType });
+    set({ advice, gpu: advice.gpu });
+  });
+}
+
+/** Keeps a window for the model; resolves whether the model will reload (null on failure). */
+export async function setContextWindow(model: string, contextWindow: number | null, source: 'recommended' | 'user' = 'user'): Promise<boolean | null> {
+  let reloads: boolean | null = null;
+  await attempt(async () => {
+    reloads = (await firebrand().models.setContext({ model, contextWindow, source })).reloads;
+  });
+  return reloads;
+}
+
+export function setGpuOverride(bytes: number | null): Promise<boolean> {
+  return attempt(async () => {
+    set({ gpu: await firebrand().gpu.setOverride({ bytes }) });
+  });
+}
+
+export function loadRunning(): Promise<boolean> {
+  return attempt(async () => {
+    set({ running: await firebrand().models.running({}) });
+  });
+}
+
+export function unloadModel(model: string): Promise<boolean> {
+  return attempt(async () => {
+    await firebrand().models.unload({ model });
+    set({ running: await firebrand().models.running({}) });
+  });
+}
+
+export function saveAlias(id: string | null, alias: AliasInput): Promise<boolean> {
+  return attempt(async () => {
+    const api = firebrand();
+    if (id) await api.aliases.update({ id, alias });
+    else await api.aliases.create(alias);
+    set({ aliases: await api.aliases.list({}) });
+  });
+}
+
+export function deleteAlias(id: string): Promise<boolean> {
+  return attempt(async () => {
+    await firebrand().aliases.delete({ id });
+    set({ aliases: await firebrand().aliases.list({}) });
+  });
+}
+
+/** Creates the alias as an Ollama model; the app's model picker then offers it like any model. */
+export function materializeAlias(id: string): Promise<boolean> {
+  return attempt(async () => {
+    await firebrand().aliases.materialize({ id });
+    set({ aliases: await firebrand().aliases.list({}) });
+    await refreshModels();
+    set({ models: await firebrand().models.list({}) });
+  });
+}
+
+export async function aliasDraftFrom(model: string, name: string): Promise<AliasInput | null> {
+  let draft: AliasInput | null = null;
+  await attempt(async () => {
+    draft = await firebrand().aliases.fromModel({ model, name });
+  });
+  return draft;
+}
+
+let connected = false;
+/** Subscribes once to pull progress; a finished pull refreshes the model lists. */
+export function connectModelsStore(): void {
+  if (connected) return;
+  connected = true;
+  firebrand().models.onPullProgress((p) => {
+    set({ pulls: { ...get().pulls, [p.pullId]: p } });
+    if (p.state === 'done') void loadModelsScreen().then(() => refreshModels());
+  });
+}

@@ -1,0 +1,34 @@
+import type { ThinkMode } from './models';
+
+/** Kinds of server a connection points at; each speaks one dialect (llama-server speaks the OpenAI one). */
+export const CONNECTION_KINDS = ['ollama', 'llama-server', 'openai-compatible', 'anthropic'] as const;
+export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
+
+/** A server the user chats with. The API key is never here: only whether one is saved. */
+export interface ConnectionInfo {
+  id: string;
+  kind: ConnectionKind;
+  label: string;
+  baseUrl: string;
+  hasApiKey: boolean;
+  /** The default Ollama connection, whose address is the `ollamaUrl` setting; it cannot be deleted. */
+  builtIn?: boolean;
+}
+
+/** Create (no id) or update (id) a connection; `apiKey` '' removes the saved key, absent keeps it. */
+export interface ConnectionInput {
+  id?: string;
+  kind: ConnectionKind;
+  label: string;
+  baseUrl: string;
+  apiKey?: string;
+}
+
+/** What "Test connection" found: the server's version and model count, or the exact failure. */
+export type ConnectionTestResult =
+  | { ok: true; version: string | null; modelCount: number; detail: string }
+  | { ok: false; error: string };
+
+/** Think mode per conversation or alias (one type with the aliases'); levels are for models that take one. */
+export type { ThinkMode };
+export const THINK_MODES = ['off', 'on', 'low', 'medium', 'high'] as const satisfies readonly ThinkMode[];

@@ -1,0 +1,47 @@
+import type { Turn } from './turn';
+
+/**
+ * The uncalibrated token estimate (DESIGN.md §2): characters / 4 plus a fixed budget per image. Pure, so the
+ * composer's meter and the engine's preflight can share it until the engine calibrates it per model.
+ */
+export const CHARS_PER_TOKEN = 4;
+/** What one image costs; vision encoders use a fixed number of patches per image, in this range. */
+export const IMAGE_TOKEN_BUDGET = 768;
+/** Per-message framing (role markers, template tokens) that no character count sees. */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+/** The window assumed when the server has not said one: Ollama's default `num_ctx`. */
+export const DEFAULT_CONTEXT_WINDOW = 4096;
+
+export interface EstimateInput {
+  /** Characters of text (messages, text and document attachments read as text). */
+  chars: number;
+  images: number;
+  messages: number;
+}
+
+export function estimateTokens(input: EstimateInput): number {
+  return Math.ceil(input.chars / CHARS_PER_TOKEN) + input.images * IMAGE_TOKEN_BUDGET + input.messages * MESSAGE_OVERHEAD_TOKENS;
+}
+
+/** What the turns of a branch contribute; reasoning is not sent back, so it costs nothing. */
+export function measureTurns(turns: readonly Pick<Turn, 'blocks'>[]): EstimateInput {
+  const out: EstimateInput = { chars: 0, images: 0, messages: 0 };
+  for (const turn of turns) {
+    out.messages++;
+    for (const block of turn.blocks) {
+      if (block.type === 'text') out.chars += block.text.length;
+      else if (block.type === 'tool_result') out.chars += block.content.length;
+      else if (block.type === 'tool_call') out.chars += block.argumentsRaw.length + block.name.length;
+      else if (block.type === 'attachment') {
+        // A text or document attachment is sent as its text: its size in bytes is a fair stand-in for characters.
+        if (block.kind === 'image') out.images++;
+        else out.chars += block.size;
+      }
+    }
+  }
+  return out;
+}
+
+export function addInputs(a: EstimateInput, b: EstimateInput): EstimateInput {
+  return { chars: a.chars + b.chars, images: a.images + b.images, messages: a.messages + b.messages };
+}

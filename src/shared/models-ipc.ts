@@ -1,0 +1,71 @@
+/**
+ * The model manager's part of the IPC contract (models, GPU, aliases). Kept in its own file and merged into
+ * `InvokeContract` / `EventContract` in ./ipc.ts, so the shared contract file only grows by a few lines.
+ */
+import type {
+  Alias,
+  AliasInput,
+  ContextAdvice,
+  GpuReport,
+  KvCacheType,
+  LlamaServerInfo,
+  ModelDetails,
+  PullProgress,
+  RunningModel,
+  SetContextResult,
+} from './models';
+
+type NoPayload = Record<string, never>;
+
+export interface ModelInvokeContract {
+  'models:show': { req: { model: string }; res: ModelDetails };
+  /** Starts a pull; progress arrives as `models:pull-progress`. Pulling again after a cancel resumes. */
+  'models:pull': { req: { model: string }; res: { pullId: string } };
+  'models:cancel-pull': { req: { pullId: string }; res: { cancelled: boolean } };
+  'models:delete': { req: { model: string }; res: { deleted: boolean } };
+  'models:running': { req: NoPayload; res: RunningModel[] };
+  'models:unload': { req: { model: string }; res: { unloaded: boolean } };
+  'models:version': { req: NoPayload; res: { version: string } };
+  'models:recommend-context': { req: { model: string; flashAttention?: boolean; kvCacheType?: KvCacheType }; res: ContextAdvice };
+  /** Keeps one window per model (null forgets it); a changed window reloads the model. */
+  'models:set-context': { req: { model: string; contextWindow: number | null; source?: 'recommended' | 'user' }; res: SetContextResult };
+  'models:llama-server-info': { req: { baseUrl: string }; res: LlamaServerInfo };
+  'gpu:probe': { req: NoPayload; res: GpuReport };
+  /** Hand-set usable GPU memory in bytes (null: probe again). */
+  'gpu:set-override': { req: { bytes: number | null }; res: GpuReport };
+  'aliases:list': { req: NoPayload; res: Alias[] };
+  'aliases:create': { req: AliasInput; res: Alias };
+  'aliases:update': { req: { id: string; alias: AliasInput }; res: Alias };
+  'aliases:delete': { req: { id: string }; res: { deleted: boolean } };
+  /** Creates (or re-creates) the alias as a real Ollama model with `/api/create`. */
+  'aliases:materialize': { req: { id: string }; res: Alias };
+  /** A draft alias (not saved) started from an existing model's parameters and system prompt. */
+  'aliases:from-model': { req: { model: string; name: string }; res: AliasInput };
+}
+
+export interface ModelEventContract {
+  'models:pull-progress': PullProgress;
+}
+
+export const MODEL_INVOKE_CHANNELS = [
+  'models:show',
+  'models:pull',
+  'models:cancel-pull',
+  'models:delete',
+  'models:running',
+  'models:unload',
+  'models:version',
+  'models:recommend-context',
+  'models:set-context',
+  'models:llama-server-info',
+  'gpu:probe',
+  'gpu:set-override',
+  'aliases:list',
+  'aliases:create',
+  'aliases:update',
+  'aliases:delete',
+  'aliases:materialize',
+  'aliases:from-model',
+] as const satisfies readonly (keyof ModelInvokeContract)[];
+
+export const MODEL_EVENT_CHANNELS = ['models:pull-progress'] as const satisfies readonly (keyof ModelEventContract)[];

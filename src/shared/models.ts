@@ -1,0 +1,165 @@
+/**
+ * Types of the model manager, the GPU probe, the context recommendation and aliases, shared by main and the
+ * renderer through the IPC contract (src/shared/ipc.ts). Pure types: no runtime code beyond constants.
+ */
+
+/** What a model can do, as the server says (`/api/show` capabilities), never guessed from its name. */
+export type ModelCapability = 'completion' | 'vision' | 'tools' | 'thinking' | 'embedding' | 'insert' | (string & {});
+
+/** The architecture numbers the context recommendation needs, read from `/api/show` model_info. */
+export interface ModelArchitecture {
+  arch: string;
+  blockCount: number;
+  /** KV heads per layer (an array in model_info for models whose layers differ), expanded to one per layer. */
+  kvHeadsPerLayer: number[];
+  headCount: number | null;
+  keyLength: number;
+  valueLength: number;
+  /** True when key/value lengths were absent and derived as embedding_length / head_count. */
+  headDimDerived: boolean;
+  embeddingLength: number | null;
+  contextLength: number | null;
+  vocabSize: number | null;
+  slidingWindow: number | null;
+  /** One entry per layer: true when that layer attends only to the sliding window. */
+  slidingLayers: boolean[];
+}
+
+export interface ModelDetails {
+  name: string;
+  capabilities: ModelCapability[];
+  family: string | null;
+  parameterSize: string | null;
+  quantization: string | null;
+  template: string;
+  /** Modelfile parameters as the server lists them, e.g. { temperature: [0.6], stop: ['<|eot_id|>'] }. */
+  parameters: Record<string, (string | number)[]>;
+  system: string;
+  license: string;
+  digest: string | null;
+  architecture: ModelArchitecture | null;
+}
+
+export interface PullProgress {
+  pullId: string;
+  model: string;
+  status: string;
+  completedBytes: number;
+  totalBytes: number;
+  percent: number | null;
+  bytesPerSecond: number | null;
+  etaSeconds: number | null;
+  state: 'running' | 'done' | 'error' | 'cancelled';
+  error?: string;
+}
+
+export interface RunningModel {
+  name: string;
+  sizeBytes: number;
+  sizeVramBytes: number;
+  contextLength: number | null;
+  expiresAt: string | null;
+  /** Part of the model sits in system memory: the server could not fit it on the GPU. */
+  spilledToCpu: boolean;
+}
+
+export interface GpuDevice {
+  index: number;
+  name: string;
+  vendor: 'nvidia' | 'amd' | 'apple' | 'intel' | 'other';
+  totalBytes: number;
+  usedBytes: number | null;
+  freeBytes: number | null;
+  /** Shares system memory or has little of its own: not counted when a discrete GPU is present. */
+  integrated: boolean;
+  /** What the runtime may use of totalBytes (Apple caps unified memory; others: all of it). */
+  usableBytes: number;
+}
+
+export interface GpuReport {
+  source: 'nvidia-smi' | 'rocm-smi' | 'sysfs' | 'sysctl' | 'override' | 'server' | 'unknown';
+  devices: GpuDevice[];
+  /** Summed over the GPUs that count; null when unknown. */
+  usableBytes: number | null;
+  notes: string[];
+}
+
+export type KvCacheType = 'f16' | 'q8_0' | 'q4_0';
+
+export interface ContextRecommendationLine {
+  label: string;
+  /** Bytes for memory lines, tokens for context lines. */
+  value: number;
+  unit: 'bytes' | 'tokens' | 'bytes-per-token';
+  note?: string;
+}
+
+export interface ContextRecommendation {
+  fits: boolean;
+  /** The recommended window in tokens (0 when it does not fit). */
+  contextTokens: number;
+  kvBytesPerToken: number;
+  lines: ContextRecommendationLine[];
+  message: string;
+}
+
+export type ThinkMode = 'off' | 'on' | 'low' | 'medium' | 'high';
+
+export interface AliasParameters {
+  temperature?: number;
+  top_p?: number;
+  top_k?: number;
+  num_predict?: number;
+  repeat_penalty?: number;
+  seed?: number;
+  min_p?: number;
+}
+
+export interface AliasInput {
+  name: string;
+  connectionId: string;
+  model: string;
+  systemPrompt: string;
+  parameters: AliasParameters;
+  thinkMode: ThinkMode;
+  contextWindow: number | null;
+}
+
+export type AliasStatus = 'not-materialized' | 'in-sync' | 'changed' | 'missing';
+
+export interface Alias extends AliasInput {
+  id: string;
+  /** Digest of the Ollama model created from this alias, when materialized. */
+  materializedDigest: string | null;
+  status: AliasStatus;
+  updatedAt: number;
+}
+
+export interface LlamaServerInfo {
+  health: 'ok' | 'loading' | 'error' | 'unreachable';
+  healthMessage: string | null;
+  model: string | null;
+  nCtx: number | null;
+  nCtxTrain: number | null;
+  modalities: { vision: boolean; audio: boolean };
+  chatTemplate: string | null;
+  slots: { id: number; nCtx: number; processing: boolean }[];
+}
+
+/** What the model manager shows for one model's context window. */
+export interface ContextAdvice {
+  model: string;
+  gpu: GpuReport;
+  weightsBytes: number | null;
+  /** Null when the GPU memory or the model's architecture is unknown (see `reason`). */
+  recommendation: ContextRecommendation | null;
+  reason: string | null;
+  /** The window kept for this model, if one was chosen; a change makes Ollama reload the model. */
+  stored: { contextWindow: number; source: 'recommended' | 'user' } | null;
+}
+
+export interface SetContextResult {
+  contextWindow: number | null;
+  /** True when the window changed: the next request carries a new num_ctx and Ollama reloads the model. */
+  reloads: boolean;
+}

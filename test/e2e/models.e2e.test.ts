@@ -1,0 +1,145 @@
+/**
+ * The model manager as a user meets it, in serve mode against an Ollama replay: pull a model and watch the
+ * progress, make an alias, create it in Ollama, find it in the model picker and chat through it.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ollamaRoutes, TAGS_BODY } from '../replay-server/ollama-wire';
+import { startReplayServer, type ReplayRoute, type ReplayServer } from '../replay-server/replay-server';
+import { launchChromium } from './helpers/browser';
+import { startServeProcess, type ServeProcess } from './helpers/serve-process';
+
+const fx = (p: string) => readFileSync(new URL(`../fixtures/ollama-models/${p}`, import.meta.url), 'utf8');
+const ANSWER = ['Code', ' first', ', always.'];
+
+let browser: Browser;
+let replay: ReplayServer;
+let dataDir: string;
+let serve: ServeProcess | undefined;
+let page: Page;
+
+function tagsWith(name: string, digest: string): string {
+  const tags = JSON.parse(TAGS_BODY) as { models: Record<string, unknown>[] };
+  const base = tags.models[1] ?? {};
+  return JSON.stringify({ models: [...tags.models, { ...base, name, model: name, digest }] });
+}
+
+function routes(tags = TAGS_BODY): ReplayRoute[] {
+  return [
+    ...ollamaRoutes(ANSWER).filter((r) => r.path !== '/api/tags'),
+    { path: '/api/tags', body: tags },
+    { method: 'POST', path: '/api/show', body: fx('show-qwen3-14b.json') },
+    { path: '/api/ps', body: '{"models":[]}' },
+    // Slow enough that the bar is seen part-way: ~30 lines, 120 ms apart.
+    { method: 'POST', path: '/api/pull', body: fx('pull-llama3.2-1b.ndjson'), chunk: 'lines', delayMs: 120, headers: { 'content-type': 'application/x-ndjson' } },
+    { method: 'POST', path: '/api/create', body: '{"status":"success"}' },
+  ];
+}
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  replay = await startReplayServer();
+});
+afterAll(async () => {
+  await browser?.close();
+  await replay?.close();
+});
+beforeEach(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-models-'));
+  replay.setRoutes(routes());
+  replay.requests.length = 0;
+  page = await browser.newPage();
+  page.setDefaultTimeout(10_000);
+});
+afterEach(async () => {
+  await page?.close();
+  await serve?.stop();
+  serve = undefined;
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the model manager in serve mode', () => {
+  it('pulls a model with live progress, makes an alias, creates it in Ollama and chats through it', async () => {
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    await page.goto(serve.url);
+    await page.getByTestId('models-open').click();
+    await expect.poll(() => page.getByTestId('model-row').count()).toBe(2);
+
+    // Pull: the bar is seen part-way, then done.
+    await page.getByTestId('pull-input').fill('llama3.2:1b');
+    await page.getByTestId('pull-button').click();
+    const bar = page.getByTestId('pull-progress');
+    await expect.poll(async () => Number(await bar.getAttribute('data-percent')), { timeout: 15_000 }).toBeGreaterThan(0);
+    const partway = Number(await bar.getAttribute('data-percent'));
+    expect(partway).toBeLessThan(100);
+    await expect.poll(() => page.getByTestId('pull-stats').textContent()).toMatch(/GB/);
+    await expect.poll(() => bar.getAttribute('data-state'), { timeout: 15_000 }).toBe('done');
+    expect(await bar.getAttribute('data-percent')).toBe('100');
+    expect(JSON.parse(replay.requests.find((r) => r.path === '/api/pull')?.body ?? '{}')).toEqual({ model: 'llama3.2:1b', stream: true });
+
+    // Alias: model, system prompt, a parameter, think mode, context.
+    await page.getByTestId('alias-name').fill('coder');
+    await page.getByTestId('alias-model').selectOption('qwen3:8b');
+    await page.getByTestId('alias-system').fill('Answer with code first.');
+    await page.getByTestId('alias-temperature').fill('0.2');
+    await page.getByTestId('alias-think').selectOption('low');
+    await page.getByTestId('alias-context').fill('16384');
+    await page.getByTestId('alias-save').click();
+    const item = page.getByTestId('alias-item').filter({ hasText: 'coder' });
+    await expect.poll(() => item.getByTestId('alias-status').getAttribute('data-status')).toBe('not-materialized');
+
+    // Create it in Ollama; from then on /api/tags lists it.
+    replay.setRoutes(routes(tagsWith('coder:latest', 'c0de')));
+    await item.getByTestId('alias-materialize').click();
+    await expect.poll(() => item.getByTestId('alias-status').getAttribute('data-status')).toBe('in-sync');
+    const create = replay.requests.find((r) => r.path === '/api/create');
+    expect(create?.body).toBe('{"model":"coder","from":"qwen3:8b","system":"Answer with code first.","parameters":{"temperature":0.2,"num_ctx":16384},"stream":false}');
+
+    // The alias is offered in the model picker like any model, and a message goes through it.
+    await page.getByTestId('models-close').click();
+    await expect.poll(() => page.getByTestId('model-picker').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toContain('coder:latest');
+    await page.getByTestId('model-picker').selectOption('coder:latest');
+    await page.getByTestId('composer-input').fill('Reverse a string in Python');
+    await page.getByTestId('composer-send').click();
+    // The chat screen is being reworked by others: check the answer's text, not its test ids.
+    await expect.poll(() => page.locator('main').innerText(), { timeout: 15_000 }).toContain(ANSWER.join(''));
+    const chats = replay.requests.filter((r) => r.path === '/api/chat').map((r) => JSON.parse(r.body) as { model?: string });
+    expect(chats[0]).toMatchObject({ model: 'coder:latest' });
+  });
+
+  it('cancels a pull and says a server error mid-pull in its own words', async () => {
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    await page.goto(serve.url);
+    await page.getByTestId('models-open').click();
+    await page.getByTestId('pull-input').fill('llama3.2:1b');
+    await page.getByTestId('pull-button').click();
+    await expect.poll(async () => Number(await page.getByTestId('pull-progress').getAttribute('data-percent')), { timeout: 15_000 }).toBeGreaterThan(0);
+    await page.getByTestId('pull-cancel').click();
+    await expect.poll(() => page.getByTestId('pull-progress').getAttribute('data-state')).toBe('cancelled');
+
+    replay.setRoutes([...routes().filter((r) => r.path !== '/api/pull'), { method: 'POST', path: '/api/pull', body: fx('pull-error-mid-pull.ndjson'), chunk: 'lines', delayMs: 30 }]);
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByTestId('pull-input').fill('llama3.2:1b');
+    await page.getByTestId('pull-button').click();
+    await expect.poll(() => page.getByTestId('pull-error').textContent(), { timeout: 15_000 }).toContain('no space left on device');
+  });
+
+  it('works out the context window with its arithmetic and keeps the user’s choice', async () => {
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    await page.goto(serve.url);
+    await page.getByTestId('models-open').click();
+    await page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-details').click();
+    await page.getByTestId('gpu-override').fill('12');
+    await page.getByRole('button', { name: 'Set by hand' }).click();
+    await page.getByTestId('context-recommend').click();
+    await expect.poll(() => page.getByTestId('context-message').textContent()).toMatch(/tokens fit on the GPU/);
+    await expect.poll(() => page.getByTestId('context-lines').textContent()).toContain('KV cache per token');
+    await expect.poll(() => page.getByTestId('context-gpu').textContent()).toContain('override');
+    await page.getByTestId('context-use').click();
+    await expect.poll(() => page.getByTestId('context-saved').textContent()).toContain('reloads');
+    await expect.poll(() => page.getByTestId('context-stored').textContent()).toContain('recommended');
+  });
+});

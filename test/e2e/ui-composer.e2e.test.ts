@@ -1,0 +1,138 @@
+/**
+ * The composer: paste and attach files (they reach the request as Ollama wants them), the context meter as the
+ * user types and attaches, send refused over the window, Enter/Shift+Enter, Stop, and the keyboard shortcuts.
+ */
+import { deflateSync } from 'node:zlib';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ASSISTANT, assistant, chatRequests, chatRoutes, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
+
+let s: UiSession | undefined;
+afterEach(async () => {
+  await stopUi(s);
+  s = undefined;
+});
+
+/** A real 2×2 PNG (the blob store checks the signature), made here so the test needs no binary fixture. */
+function tinyPng(): Buffer {
+  const crcTable = Array.from({ length: 256 }, (_, n) => {
+    let c = n;
+    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+    return c >>> 0;
+  });
+  const crc = (b: Buffer) => {
+    let c = 0xffffffff;
+    for (const x of b) c = (crcTable[(c ^ x) & 0xff] ?? 0) ^ (c >>> 8);
+    return (c ^ 0xffffffff) >>> 0;
+  };
+  const chunk = (type: string, data: Buffer) => {
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+    const sum = Buffer.alloc(4);
+    sum.writeUInt32BE(crc(body));
+    return Buffer.concat([len, body, sum]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(2, 0);
+  header.writeUInt32BE(2, 4);
+  header[8] = 8;
+  header[9] = 2;
+  const rows = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 0]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
+}
+
+const meter = async (page: UiSession['page']) => Number(await page.getByTestId('context-meter').getAttribute('data-estimate'));
+
+describe('composer', () => {
+  it('sends a pasted image to Ollama as images: [base64], and shows it as a thumbnail', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'A tiny picture.' }])));
+    const { page, replay } = s;
+    const png = tinyPng();
+    const before = await meter(page);
+    await page.getByTestId('composer-input').focus();
+    await page.evaluate((b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const data = new DataTransfer();
+      data.items.add(new File([bytes], 'pasted.png', { type: 'image/png' }));
+      const target = document.querySelector('[data-testid="composer-input"]');
+      target?.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+    }, png.toString('base64'));
+    await page.getByTestId('pending-attachments').locator('img').waitFor();
+    expect((await meter(page)) - before).toBeGreaterThanOrEqual(768);
+
+    await send(page, 'What is in this picture?');
+    await waitIdle(page);
+    const user = chatRequests(replay)[0]?.messages.find((m) => m.role === 'user');
+    expect(user?.content).toBe('What is in this picture?');
+    expect(user?.images).toEqual([png.toString('base64')]);
+    await page.locator(USER).locator('[data-kind="image"] img').waitFor();
+    expect(await page.getByTestId('pending-attachments').count()).toBe(0);
+  });
+
+  it('attaches a code file by the file input; its text reaches the model and a chip shows its name', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Looks fine.' }])));
+    const { page, replay } = s;
+    await page.getByTestId('attach-input').setInputFiles({ name: 'main.ts', mimeType: '', buffer: Buffer.from('export const answer = 42;\n') });
+    await page.getByTestId('pending-attachments').getByText('main.ts').waitFor();
+    await send(page, 'Review this');
+    await waitIdle(page);
+    const user = chatRequests(replay)[0]?.messages.find((m) => m.role === 'user');
+    expect(user?.content).toContain('Review this');
+    expect(user?.content).toContain('export const answer = 42;');
+    await page.locator(USER).locator('[data-kind="text"]').getByText('main.ts').waitFor();
+  });
+
+  it('updates the context meter as the user types, and refuses to send over the window with the reason', async () => {
+    s = await startUi();
+    const { page } = s;
+    const input = page.getByTestId('composer-input');
+    expect(Number(await page.getByTestId('context-meter').getAttribute('data-window'))).toBe(4096);
+    const empty = await meter(page);
+    await input.fill('x'.repeat(400));
+    expect((await meter(page)) - empty).toBe(100);
+    await input.fill('x'.repeat(20_000));
+    await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(true);
+    expect(await page.getByTestId('composer-reason').textContent()).toContain('window holds 4096');
+    await input.fill('short again');
+    expect(await page.getByTestId('composer-send').isDisabled()).toBe(false);
+  });
+
+  it('sends on Enter, adds a line on Shift+Enter, and stops a streaming answer with the Stop button', async () => {
+    const long = Array.from({ length: 200 }, (_, i) => ({ content: `w${i} ` }));
+    s = await startUi(chatRoutes(ollamaLines(long), 50));
+    const { page } = s;
+    const input = page.getByTestId('composer-input');
+    await input.click();
+    await page.keyboard.type('line one');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('line two');
+    expect(await input.inputValue()).toBe('line one\nline two');
+    await page.keyboard.press('Enter');
+    await page.locator(USER).getByText('line one').waitFor();
+    await expect.poll(() => assistant(page).locator('[data-run="answer"]').count()).toBe(1);
+    await page.getByTestId('composer-stop').click();
+    await expect.poll(() => assistant(page).getAttribute('data-status'), { timeout: 10_000 }).toBe('aborted');
+    expect(await assistant(page).getByTestId('turn-retry').count()).toBe(1);
+    expect(await page.getByTestId('composer-send').count()).toBe(1);
+  });
+
+  it('has keyboard shortcuts: / writes, Ctrl+K searches, Esc stops, Ctrl+N starts a new chat', async () => {
+    const long = Array.from({ length: 200 }, (_, i) => ({ content: `w${i} ` }));
+    s = await startUi(chatRoutes(ollamaLines(long), 50));
+    const { page } = s;
+    await page.locator('body').click();
+    await page.keyboard.press('/');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('composer-input');
+    await page.keyboard.press('Control+k');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('search-input');
+
+    await send(page, 'Count for me');
+    await expect.poll(() => assistant(page).locator('[data-run="answer"]').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => assistant(page).getAttribute('data-status'), { timeout: 10_000 }).toBe('aborted');
+
+    await page.keyboard.press('Control+n');
+    await expect.poll(() => page.locator(ASSISTANT).count()).toBe(0);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('composer-input');
+  });
+});

@@ -1,0 +1,112 @@
+/**
+ * The conversation list and the tree: search finding an old answer with highlighted snippets, rename, delete
+ * with undo, and branches made by editing a message and by regenerating an answer, switched with `< 1/2 >`.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { assistant, chatRoutes, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
+
+let s: UiSession | undefined;
+afterEach(async () => {
+  await stopUi(s);
+  s = undefined;
+});
+
+const answer = (page: UiSession['page'], nth = 0) => assistant(page, nth).locator('[data-run="answer"]').textContent().then((t) => t?.trim());
+
+describe('conversations', () => {
+  it('finds an old answer by full-text search and opens its conversation', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Platypuses lay eggs and ' }, { content: 'detect electric fields.' }])));
+    const { page, replay } = s;
+    await send(page, 'Tell me about monotremes');
+    await waitIdle(page);
+
+    replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Paris is the capital of France.' }])));
+    await page.getByTestId('new-chat').click();
+    await send(page, 'Capital of France?');
+    await waitIdle(page);
+    await expect.poll(() => page.getByTestId('conversation-item').count()).toBe(2);
+
+    await page.getByTestId('search-input').fill('electric');
+    const hit = page.getByTestId('search-result');
+    await expect.poll(() => hit.count()).toBe(1);
+    expect(await hit.locator('mark').textContent()).toBe('electric');
+    expect(await hit.locator('.search-snippet').textContent()).toContain('detect electric fields');
+    await hit.click();
+    await expect.poll(() => answer(page)).toBe('Platypuses lay eggs and detect electric fields.');
+
+    // A query with markup stays text: no element is built from it.
+    await page.getByTestId('search-input').fill('<b>electric</b>');
+    await expect.poll(() => hit.locator('mark').textContent()).toBe('electric');
+    expect(await hit.locator('b').count()).toBe(0);
+  });
+
+  it('renames a conversation, deletes it with undo, and deletes it for good after the undo window', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Sure.' }])));
+    const { page } = s;
+    await send(page, 'First chat');
+    await waitIdle(page);
+    const item = page.getByTestId('conversation-item');
+    await expect.poll(() => item.textContent()).toBe('First chat');
+
+    await page.getByTestId('conversation-rename').click();
+    await page.getByTestId('conversation-rename-input').fill('Renamed chat');
+    await page.getByTestId('conversation-rename-input').press('Enter');
+    await expect.poll(() => item.textContent()).toBe('Renamed chat');
+    await page.reload();
+    await expect.poll(() => item.textContent()).toBe('Renamed chat');
+
+    await item.hover();
+    await page.getByTestId('conversation-delete').click();
+    await expect.poll(() => item.count()).toBe(0);
+    await page.getByTestId('undo-delete').click();
+    await expect.poll(() => item.count()).toBe(1);
+
+    await item.hover();
+    await page.getByTestId('conversation-delete').click();
+    await expect.poll(() => item.count()).toBe(0);
+    await page.waitForTimeout(5600);
+    await page.reload();
+    await page.getByTestId('model-picker').locator('option[value="llama3.2:3b"]').waitFor({ state: 'attached' });
+    await page.waitForTimeout(300);
+    expect(await item.count()).toBe(0);
+  });
+
+  it('makes branches by editing a message and by regenerating, and switches between them', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Answer one.' }])));
+    const { page, replay } = s;
+    await send(page, 'Original question');
+    await waitIdle(page);
+
+    // Edit and resend: the edited message is a sibling of the original.
+    replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Answer to the edit.' }])));
+    await page.locator(USER).getByTestId('turn-edit').click();
+    await page.getByTestId('turn-edit-input').fill('Edited question');
+    await page.getByTestId('turn-edit-send').click();
+    await waitIdle(page);
+    await expect.poll(() => answer(page)).toBe('Answer to the edit.');
+    expect(await page.locator(USER).getByTestId('branch-position').textContent()).toBe('2/2');
+    expect(JSON.stringify(replay.requests.at(-1)?.body)).toContain('Edited question');
+    expect(JSON.stringify(replay.requests.at(-1)?.body)).not.toContain('Original question');
+
+    await page.locator(USER).getByTestId('branch-prev').click();
+    await expect.poll(() => page.locator(USER).getByTestId('user-text').textContent()).toBe('Original question');
+    expect(await answer(page)).toBe('Answer one.');
+    expect(await page.locator(USER).getByTestId('branch-position').textContent()).toBe('1/2');
+
+    // Regenerate on this branch: a second answer to the original question.
+    replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Answer two.' }])));
+    await assistant(page).getByTestId('regenerate').click();
+    await waitIdle(page);
+    await expect.poll(() => answer(page)).toBe('Answer two.');
+    await expect.poll(() => assistant(page).getByTestId('branch-position').textContent()).toBe('2/2');
+    await assistant(page).getByTestId('branch-prev').click();
+    await expect.poll(() => answer(page)).toBe('Answer one.');
+
+    // The chosen branch is remembered: a reload shows it.
+    await page.reload();
+    await page.getByTestId('conversation-item').click();
+    await expect.poll(() => answer(page)).toBe('Answer one.');
+    expect(await page.locator(USER).getByTestId('user-text').textContent()).toBe('Original question');
+    expect(await assistant(page).getByTestId('branch-position').textContent()).toBe('1/2');
+  });
+});

@@ -1,0 +1,128 @@
+/**
+ * How an answer looks: reasoning and answer as separate runs while both stream, an inline <think> split across
+ * chunks never shown as text, markdown without raw HTML, tool-call cards, a stop reason with its retry.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { assistant, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+
+let s: UiSession | undefined;
+afterEach(async () => {
+  await stopUi(s);
+  s = undefined;
+});
+
+describe('answer runs', () => {
+  it('shows native reasoning and the answer apart while both stream, then collapses the thinking', async () => {
+    const thinking = Array.from({ length: 8 }, (_, i) => ({ thinking: `step ${i} of my reasoning. ` }));
+    const answer = Array.from({ length: 25 }, (_, i) => ({ content: `word${i} ` }));
+    s = await startUi(chatRoutes(ollamaLines([...thinking, ...answer]), 60));
+    const { page } = s;
+    await send(page, 'Think first, then answer.');
+
+    const turn = assistant(page);
+    // Both runs on screen at once while the answer still streams, reasoning first.
+    await expect
+      .poll(async () => (await turn.getAttribute('data-status')) === 'streaming' && (await turn.locator('[data-run]').count()) === 2, { timeout: 10_000 })
+      .toBe(true);
+    expect(await turn.locator('[data-run]').evaluateAll((els) => els.map((e) => e.getAttribute('data-run')))).toEqual(['reasoning', 'answer']);
+    expect(await turn.locator('[data-run="answer"]').textContent()).not.toContain('reasoning');
+    expect(await turn.locator('[data-run="reasoning"]').textContent()).toContain('step 0 of my reasoning');
+
+    await waitIdle(page);
+    expect(await turn.getAttribute('data-status')).toBe('done');
+    await expect.poll(() => turn.getByTestId('reasoning-summary').textContent()).toMatch(/^Thought for \d+ s$/);
+    // Collapsed once the answer started.
+    expect(await turn.locator('[data-run="reasoning"]').evaluate((el) => (el as HTMLDetailsElement).open)).toBe(false);
+    expect((await turn.locator('[data-run="answer"]').textContent())?.trim()).toBe(answer.map((a) => a.content).join('').trim());
+  });
+
+  it('never shows a <think> tag split across chunks as text', async () => {
+    const lines = ['<thi', 'nk>Let me', ' think.</th', 'ink>The answer', ' is 42.'].map((content) => ({ content }));
+    s = await startUi(chatRoutes(ollamaLines(lines)));
+    const { page } = s;
+    const seen: string[] = [];
+    await page.exposeFunction('__seen', (t: string) => seen.push(t));
+    await page.evaluate(() => {
+      const report = (window as unknown as { __seen: (t: string) => void }).__seen;
+      const tick = () => {
+        const el = document.querySelector('[data-testid="turn"][data-role="assistant"]');
+        if (el) report(el.textContent ?? '');
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
+    await send(page, 'What is six times seven?');
+    await waitIdle(page);
+    const turn = assistant(page);
+    expect((await turn.locator('[data-run="answer"]').textContent())?.trim()).toBe('The answer is 42.');
+    expect(await turn.locator('[data-run="reasoning"]').textContent()).toContain('Let me think.');
+    expect(seen.length).toBeGreaterThan(0);
+    for (const text of seen) expect(text).not.toMatch(/<\/?th|<thi/);
+  });
+
+  it('renders markdown (tables, code with copy) and never the model’s raw HTML or script links', async () => {
+    const md = [
+      '# Title\n\n',
+      '| a | b |\n|---|---|\n| 1 | 2 |\n\n',
+      '```ts\nconst x: number = 1;\n```\n\n',
+      '<img src=x onerror="window.__pwned=1"> <script>window.__pwned=2</script>\n\n',
+      '[bad](javascript:window.__pwned=3) and [good](https://example.com)\n',
+    ].map((content) => ({ content }));
+    s = await startUi(chatRoutes(ollamaLines(md)));
+    const { page } = s;
+    await send(page, 'Show me markdown');
+    await waitIdle(page);
+    const answer = assistant(page).locator('[data-run="answer"]');
+    await expect.poll(() => answer.locator('table td').count()).toBe(2);
+    expect(await answer.locator('pre code .hljs-keyword').count()).toBeGreaterThan(0);
+    expect(await answer.locator('[data-copy-code]').count()).toBe(1);
+    expect(await answer.locator('img, script').count()).toBe(0);
+    expect(await answer.textContent()).toContain('<img src=x');
+    expect(await answer.locator('a', { hasText: 'bad' }).count()).toBe(0);
+    expect(await answer.locator('a', { hasText: 'good' }).getAttribute('target')).toBe('_blank');
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+  });
+
+  it('shows a tool call as a card with its name and arguments', async () => {
+    const body = ollamaLines([{ tool_calls: [{ function: { name: 'get_weather', arguments: { city: 'Paris' } } }] }]);
+    s = await startUi(chatRoutes(body));
+    const { page } = s;
+    await send(page, 'Weather in Paris?');
+    await waitIdle(page);
+    const card = assistant(page).locator('[data-card="tool-call"]');
+    await expect.poll(() => card.textContent()).toContain('get_weather');
+    expect(await card.textContent()).toContain('"city": "Paris"');
+  });
+
+  it('shows a stop other than end_turn with a retry that regenerates, and the answer numbers', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'This answer runs out of' }], 'length')));
+    const { page, replay } = s;
+    await send(page, 'Write a long story');
+    await waitIdle(page);
+    await expect.poll(() => assistant(page).getByTestId('turn-error').textContent()).toContain('token limit');
+    expect(await assistant(page).getByTestId('answer-stats').textContent()).toMatch(/1 token · [\d.]+ tok\/s · first token/);
+
+    replay.setRoutes(chatRoutes(ollamaLines([{ content: 'A complete story.' }])));
+    await assistant(page).getByTestId('turn-retry').click();
+    await expect.poll(() => assistant(page).getByTestId('branch-position').textContent(), { timeout: 10_000 }).toBe('2/2');
+    await waitIdle(page);
+    expect((await assistant(page).locator('[data-run="answer"]').textContent())?.trim()).toBe('A complete story.');
+    expect(await assistant(page).getByTestId('turn-error').count()).toBe(0);
+  });
+
+  it('follows a long streaming answer to the bottom of the virtualized list', async () => {
+    const lines = Array.from({ length: 300 }, (_, i) => ({ content: i % 20 === 19 ? `Paragraph ${i}.\n\n` : `Sentence ${i} of a long answer. ` }));
+    s = await startUi(chatRoutes(ollamaLines(lines), 5));
+    const { page } = s;
+    await send(page, 'Write a lot');
+    await waitIdle(page);
+    const gap = () =>
+      page.evaluate(() => {
+        const el = document.querySelector('[data-testid="chat"] [data-virtuoso-scroller]') as HTMLElement | null;
+        return el ? el.scrollHeight - el.scrollTop - el.clientHeight : -1;
+      });
+    await expect.poll(gap).toBeLessThan(40);
+    expect(await gap()).toBeGreaterThanOrEqual(0);
+    expect((await assistant(page).locator('[data-run="answer"] p').count()) >= 15).toBe(true);
+  });
+});

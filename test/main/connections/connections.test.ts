@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { authHeaders } from '../../../src/main/connections/auth';
+import { testConnection } from '../../../src/main/connections/test-connection';
+import { createServices, type Services } from '../../../src/main/services';
+import { TAGS_BODY } from '../../replay-server/ollama-wire';
+import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
+import { conformance } from '../engine/helpers';
+
+let replay: ReplayServer;
+let dir: string;
+let services: Services | undefined;
+beforeEach(async () => {
+  replay = await startReplayServer();
+  dir = mkdtempSync(join(tmpdir(), 'firebrand-conn-'));
+});
+afterEach(async () => {
+  services?.close();
+  services = undefined;
+  await replay.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('connections', () => {
+  it('puts auth in headers the way each kind wants', () => {
+    expect(authHeaders('openai-compatible', 'k')).toEqual({ authorization: 'Bearer k' });
+    expect(authHeaders('llama-server', undefined)).toEqual({});
+    expect(authHeaders('anthropic', 'k')).toEqual({ 'anthropic-version': '2023-06-01', 'x-api-key': 'k' });
+  });
+
+  it('tests Ollama: version and model count', async () => {
+    replay.setRoutes([{ path: '/api/version', body: '{"version":"0.12.6"}' }, { path: '/api/tags', body: TAGS_BODY }]);
+    const out = await testConnection('ollama', replay.url, {});
+    expect(out).toMatchObject({ ok: true, version: '0.12.6' });
+    expect(out.ok && out.modelCount).toBeGreaterThan(0);
+  });
+
+  it('tests llama-server from its recorded /health, /props and /v1/models', async () => {
+    replay.setRoutes([
+      { path: '/health', body: conformance('health-deepseek.json') },
+      { path: '/props', body: conformance('props-deepseek.json') },
+      { path: '/v1/models', body: conformance('v1-models-deepseek.json') },
+    ]);
+    expect(await testConnection('llama-server', replay.url, {})).toMatchObject({ ok: true, version: 'b10587-3f545bec', modelCount: 1 });
+  });
+
+  it('reports the exact failure: the server message, or that nothing answers', async () => {
+    replay.setRoutes([{ path: '/v1/models', status: 401, body: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}' }]);
+    expect(await testConnection('anthropic', replay.url, {})).toEqual({ ok: false, error: '/v1/models answered HTTP 401: invalid x-api-key' });
+    const down = await testConnection('openai-compatible', 'http://127.0.0.1:9', {});
+    expect(down.ok).toBe(false);
+    expect(!down.ok && down.error).toMatch(/Cannot reach/);
+  });
+
+  it('lists the default Ollama connection from the ollamaUrl setting, saves others with keys never returned', async () => {
+    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {} });
+    const h = services.handlers;
+    expect(await h['connections:list']({})).toEqual([{ id: 'ollama', kind: 'ollama', label: 'Ollama', baseUrl: replay.url, hasApiKey: false, builtIn: true }]);
+    const saved = await h['connections:save']({ kind: 'openai-compatible', label: 'LM Studio', baseUrl: 'http://10.0.0.5:1234/', apiKey: 'abc' });
+    expect(saved).toMatchObject({ kind: 'openai-compatible', baseUrl: 'http://10.0.0.5:1234', hasApiKey: true });
+    expect(await h['connections:save']({ id: saved.id, kind: 'openai-compatible', label: 'LM Studio', baseUrl: 'http://10.0.0.5:1234', apiKey: '' })).toMatchObject({ hasApiKey: false });
+    expect(await h['connections:delete']({ id: saved.id })).toEqual({ deleted: true });
+    expect(await h['connections:list']({})).toHaveLength(1);
+  });
+});

@@ -1,0 +1,166 @@
+import { createServer } from 'node:net';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { turnText, type Turn } from '../../../src/shared/turn';
+import { SafeStorageSecretStore } from '../../../src/main/secrets/secret-store';
+import { createServices, type Services } from '../../../src/main/services';
+import { ollamaChatStream } from '../../replay-server/ollama-wire';
+import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
+import { anthropicText, CASES, conformance, openaiText, script } from './helpers';
+
+let dir: string;
+let services: Services | undefined;
+let replay: ReplayServer | undefined;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'firebrand-engine-x-'));
+});
+afterEach(async () => {
+  services?.close();
+  services = undefined;
+  await replay?.close();
+  replay = undefined;
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function settle(s: Services, conversationId: string): Promise<Turn[]> {
+  await expect.poll(() => s.chat.activeCount, { timeout: 10_000 }).toBe(0);
+  return (await s.handlers['conversations:open']({ conversationId })).turns;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as { port: number }).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Everything under `root`, as bytes, for the secret grep. */
+function allFiles(root: string): string[] {
+  return readdirSync(root).flatMap((name) => {
+    const p = join(root, name);
+    return statSync(p).isDirectory() ? allFiles(p) : [p];
+  });
+}
+
+describe('the engine around the loop', () => {
+  it('retries a connect failure once, before any byte was sent', async () => {
+    const port = await freePort();
+    services = createServices({ dataDir: dir, ollamaUrl: `http://127.0.0.1:${port}`, log: () => {}, chat: { titles: false, retryDelayMs: 400 } });
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'm' });
+    // The server comes up during the pause: the one retry reaches it.
+    replay = await startReplayServer([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(['Back.']) }], port);
+    const turns = await settle(services, sent.conversationId);
+    expect(turns.at(-1)).toMatchObject({ status: 'done' });
+    expect(turnText(turns.at(-1) as Turn)).toBe('Back.');
+    expect(replay.requests.filter((r) => r.path === '/api/chat')).toHaveLength(1);
+  });
+
+  it('keeps an API key out of the database, the data folder and the logs; only the leg sends it', async () => {
+    const SENTINEL = 'sk-ant-SENTINEL-7f3a9c';
+    replay = await startReplayServer();
+    const logs: string[] = [];
+    // A stand-in for Electron safeStorage: reversible, and the ciphertext does not contain the plain key.
+    const crypto = {
+      isEncryptionAvailable: () => true,
+      encryptString: (s: string) => Buffer.from(Buffer.from([...s].reverse().join(''), 'utf8').map((b) => b ^ 0x5a)),
+      decryptString: (b: Buffer) => [...Buffer.from(b.map((x) => x ^ 0x5a)).toString('utf8')].reverse().join(''),
+    };
+    const c = CASES.find((x) => x.kind === 'anthropic');
+    if (!c) throw new Error('no anthropic case');
+    services = createServices({
+      dataDir: dir,
+      log: (m) => logs.push(m),
+      secrets: new SafeStorageSecretStore(join(dir, 'secrets.safe.json'), crypto),
+      chat: { tools: c.tools, titles: true },
+    });
+    const conn = await services.handlers['connections:save']({ kind: 'anthropic', label: 'Claude', baseUrl: replay.url, apiKey: SENTINEL });
+    expect(conn).toMatchObject({ hasApiKey: true });
+    expect(JSON.stringify(await services.handlers['connections:list']({}))).not.toContain(SENTINEL);
+    script(replay, join(dir, 'firebrand.db'), [{ path: '/v1/models', body: '{"data":[{"id":"claude"}]}' }], '/v1/messages', [
+      { body: c.toolCall },
+      { body: anthropicText(['Sunny.']) },
+      { body: anthropicText(['Weather in San Francisco']) },
+    ]);
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Weather?', model: 'claude', connectionId: conn.id });
+    const turns = await settle(services, sent.conversationId);
+    expect(turnText(turns.at(-1) as Turn)).toBe('Sunny.');
+    expect(await services.handlers['connections:test']({ id: conn.id })).toMatchObject({ ok: true, modelCount: 1 });
+    // The title lane ran too (a third request), and named the conversation.
+    await expect.poll(async () => (await services!.handlers['conversations:list']({}))[0]?.title).toBe('Weather in San Francisco');
+
+    const headers = replay.requests.map((r) => r.headers);
+    expect(headers.every((h) => h['x-api-key'] === SENTINEL && h['anthropic-version'] === '2023-06-01')).toBe(true);
+    for (const r of replay.requests) expect(r.body).not.toContain(SENTINEL);
+    services.db.pragma('wal_checkpoint(TRUNCATE)');
+    for (const file of allFiles(dir)) expect(readFileSync(file).includes(SENTINEL), file).toBe(false);
+    expect(logs.join('\n')).not.toContain(SENTINEL);
+    const steps = services.db.prepare('SELECT * FROM steps').all();
+    expect(steps.length).toBe(3);
+    expect(JSON.stringify(steps)).not.toContain(SENTINEL);
+  });
+
+  it('gives the same Turns through Ollama and through an OpenAI-compatible llama-server', async () => {
+    replay = await startReplayServer();
+    const run = async (kind: 'ollama' | 'llama-server'): Promise<unknown[]> => {
+      const c = CASES.find((x) => x.kind === kind);
+      if (!c || !replay) throw new Error('missing case');
+      const local = createServices({ dataDir: join(dir, kind), ollamaUrl: replay.url, log: () => {}, chat: { tools: c.tools, titles: false } });
+      try {
+        const connectionId = kind === 'ollama' ? undefined : (await local.handlers['connections:save']({ kind, label: kind, baseUrl: replay.url })).id;
+        const answer = kind === 'ollama' ? ollamaChatStream(['The sky ', 'is blue.'], 'm') : openaiText(['The sky ', 'is blue.']);
+        script(replay, join(dir, kind, 'firebrand.db'), c.probes, c.chatPath, [{ body: answer }, { body: answer }]);
+        const first = await local.handlers['chat:send']({ conversationId: null, text: 'Why?', model: 'm', ...(connectionId ? { connectionId } : {}) });
+        await settle(local, first.conversationId);
+        const second = await local.handlers['chat:send']({ conversationId: first.conversationId, text: 'Sure?', model: 'm', ...(connectionId ? { connectionId } : {}) });
+        const turns = await settle(local, second.conversationId);
+        // Ids, times and server-reported usage differ by nature; everything the conversation IS must not.
+        return turns.map((t) => ({ role: t.role, blocks: t.blocks, status: t.status, stop: t.stop, source: t.source, meta: t.meta }));
+      } finally {
+        replay.setOnRequest(undefined);
+        local.close();
+      }
+    };
+    const viaOllama = await run('ollama');
+    const viaOpenai = await run('llama-server');
+    expect(viaOpenai).toEqual(viaOllama);
+    expect(viaOllama).toHaveLength(4);
+  });
+
+  it('refuses an image for a model the server says cannot see, sending nothing', async () => {
+    replay = await startReplayServer([{ method: 'POST', path: '/api/show', body: '{"capabilities":["completion"]}' }]);
+    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { titles: false } });
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    const image = await services.handlers['attachments:add']({ name: 'cat.png', mime: 'image/png', dataBase64: png.toString('base64') });
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'What is this?', model: 'llama3.2:3b', attachments: [image] });
+    const turns = await settle(services, sent.conversationId);
+    expect(turns.at(-1)?.status).toBe('error');
+    expect(turns.at(-1)?.error).toContain('cannot read images');
+    expect(replay.requests.filter((r) => r.path === '/api/chat')).toEqual([]);
+  });
+
+  it('starts the splitter inside a think block when llama-server renders the prompt ending in one', async () => {
+    replay = await startReplayServer();
+    const rendered = JSON.parse(conformance('apply-template-deepseek.json')) as { prompt: string };
+    const probes = [
+      { path: '/props', body: conformance('props-deepseek.json') },
+      { method: 'POST', path: '/apply-template', body: JSON.stringify({ prompt: `${rendered.prompt}<think>\n` }) },
+    ];
+    services = createServices({ dataDir: dir, log: () => {}, chat: { titles: false } });
+    const { id } = await services.handlers['connections:save']({ kind: 'llama-server', label: 'llama', baseUrl: replay.url });
+    script(replay, join(dir, 'firebrand.db'), probes, '/v1/chat/completions', [{ body: readFileSync('test/fixtures/openai/think-open-template.sse', 'utf8') }]);
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Weather?', model: 'm', connectionId: id, think: 'on' });
+    const turns = await settle(services, sent.conversationId);
+    const answer = turns.at(-1) as Turn;
+    expect(answer.blocks.filter((b) => b.type === 'reasoning').map((b) => b.text)).toEqual(['The user wants the weather.']);
+    expect(turnText(answer)).toBe('It is sunny in Paris.');
+    const body = JSON.parse(replay.requests.find((r) => r.path === '/v1/chat/completions')?.body ?? '{}') as Record<string, unknown>;
+    expect(body).toMatchObject({ chat_template_kwargs: { enable_thinking: true }, reasoning_format: 'deepseek' });
+    // n_ctx from /props is the window the step was recorded with.
+    expect(services.db.prepare('SELECT context_window FROM steps').get()).toEqual({ context_window: 4096 });
+  });
+});

@@ -1,0 +1,61 @@
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { Calibration } from '../../../src/main/engine/calibration';
+import { endsInsideThink, planThink, templateOpensThink } from '../../../src/main/engine/think';
+import { sendableHistory } from '../../../src/main/engine/history';
+import type { Turn } from '../../../src/shared/turn';
+import { conformance } from './helpers';
+
+describe('think mode per dialect', () => {
+  it('maps modes and levels, and offers nothing where the model cannot think', () => {
+    const can = { thinking: true };
+    expect(planThink('on', 'ollama', can)).toEqual({ think: true });
+    const body: Record<string, never> | Record<string, unknown> = {};
+    planThink('high', 'ollama', can).patch?.(body as never);
+    expect(body).toEqual({ think: 'high' });
+    const ls: Record<string, unknown> = { chat_template_kwargs: { enable_thinking: true } };
+    planThink('low', 'llama-server', can).patch?.(ls as never);
+    expect(ls).toEqual({ reasoning_format: 'deepseek', chat_template_kwargs: { enable_thinking: true, reasoning_effort: 'low' } });
+    expect(planThink('medium', 'anthropic', can)).toEqual({ think: true, params: { thinking_budget: 8192 } });
+    expect(planThink('off', 'anthropic', can)).toEqual({});
+    expect(planThink('on', 'ollama', { thinking: false })).toEqual({});
+  });
+
+  it('knows when the rendered prompt ends inside a think block', () => {
+    const rendered = (JSON.parse(conformance('apply-template-deepseek.json')) as { prompt: string }).prompt;
+    expect(endsInsideThink(rendered)).toBe(false);
+    expect(endsInsideThink(`${rendered}<think>\n`)).toBe(true);
+    expect(endsInsideThink('<think>\n\n</think>\n\n')).toBe(false);
+    expect(templateOpensThink("{{- '<|im_start|>assistant\\n<think>\\n' }}", true)).toBe(true);
+    expect(templateOpensThink((JSON.parse(conformance('props-deepseek.json')) as { chat_template: string }).chat_template, true)).toBe(false);
+  });
+});
+
+describe('calibration', () => {
+  it('moves the per-model ratio toward what the server reports, smoothed, and persists it', () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    const cal = new Calibration(db);
+    expect(cal.apply('m', 100)).toBe(100);
+    cal.observe('m', 100, 150);
+    expect(cal.ratio('m')).toBeCloseTo(1.5);
+    cal.observe('m', 100, 100);
+    expect(cal.ratio('m')).toBeCloseTo(1.35);
+    cal.observe('m', 100, 5000); // not comparable (ratio 50): ignored
+    expect(new Calibration(db).ratio('m')).toBeCloseTo(1.35);
+    expect(cal.ratio('other')).toBe(1);
+  });
+});
+
+describe('the sendable history', () => {
+  const t = (role: Turn['role'], blocks: Turn['blocks'], extra: Partial<Turn> = {}): Turn => ({ id: `${role}${blocks.length}`, conversationId: 'c', parentId: null, role, blocks, meta: {}, status: 'done', createdAt: 0, ...extra });
+  it('drops user-only cards and calls that never got a result', () => {
+    const history = sendableHistory([
+      t('user', [{ type: 'text', text: 'hi' }]),
+      t('assistant', [{ type: 'tool_call', id: 'x', name: 'f', state: 'complete', argumentsRaw: '{}', arguments: {} }], { status: 'aborted' }),
+      t('system', [{ type: 'text', text: 'not sent' }], { source: 'context-refused' }),
+      t('system', [{ type: 'text', text: 'sent' }]),
+    ]);
+    expect(history.map((h) => h.role)).toEqual(['user', 'system']);
+  });
+});

@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PullTracker, pullModel } from '../../../src/main/models/ollama-pull';
+import type { PullProgress } from '../../../src/shared/models';
+import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
+
+const fixture = (name: string) => readFileSync(new URL(`../../fixtures/ollama-models/${name}`, import.meta.url), 'utf8');
+const PULL = fixture('pull-llama3.2-1b.ndjson');
+const TOTAL = 1321082688 + 1429 + 7711 + 6016 + 96;
+let replay: ReplayServer;
+
+beforeAll(async () => {
+  replay = await startReplayServer();
+});
+afterAll(async () => {
+  await replay.close();
+});
+
+function pull(signal = new AbortController().signal) {
+  const seen: PullProgress[] = [];
+  const done = pullModel({ baseUrl: replay.url, model: 'llama3.2:1b', pullId: 'p1', signal, onProgress: (p) => seen.push(p), throttleMs: 0 });
+  return { seen, done };
+}
+
+describe('pulling a model', () => {
+  it('reports bytes and percent rising to 100, summed over layers, and ends done', async () => {
+    replay.setRoutes([{ method: 'POST', path: '/api/pull', body: PULL, chunk: 'lines', delayMs: 15, headers: { 'content-type': 'application/x-ndjson' } }]);
+    replay.requests.length = 0;
+    const { seen, done } = pull();
+    const last = await done;
+    expect(last).toMatchObject({ state: 'done', percent: 100, completedBytes: TOTAL, totalBytes: TOTAL, status: 'success' });
+    expect(JSON.parse(replay.requests[0]?.body ?? '{}')).toEqual({ model: 'llama3.2:1b', stream: true });
+    const percents = seen.filter((p) => p.state === 'running' && p.percent !== null).map((p) => p.percent ?? 0);
+    expect(percents.length).toBeGreaterThan(10);
+    expect(percents).toEqual([...percents].sort((a, b) => a - b));
+    expect(seen.some((p) => p.bytesPerSecond !== null && p.bytesPerSecond > 0 && p.etaSeconds !== null)).toBe(true);
+  });
+
+  it('can be cancelled mid-pull', async () => {
+    replay.setRoutes([{ method: 'POST', path: '/api/pull', body: PULL, chunk: 'lines', delayMs: 50 }]);
+    const controller = new AbortController();
+    const { seen, done } = pull(controller.signal);
+    await expect.poll(() => seen.filter((p) => (p.percent ?? 0) > 0).length).toBeGreaterThan(2);
+    controller.abort();
+    const last = await done;
+    expect(last.state).toBe('cancelled');
+    expect(last.percent ?? 100).toBeLessThan(100);
+  });
+
+  it('says what the server said when an error line arrives mid-pull', async () => {
+    replay.setRoutes([{ method: 'POST', path: '/api/pull', body: fixture('pull-error-mid-pull.ndjson'), chunk: 'lines', delayMs: 5 }]);
+    const last = await pull().done;
+    expect(last.state).toBe('error');
+    expect(last.error).toContain('no space left on device');
+    expect(last.completedBytes).toBeGreaterThan(0);
+  });
+
+  it('says the stream broke when the server dies mid-pull, and that pulling again resumes', async () => {
+    replay.setRoutes([{ method: 'POST', path: '/api/pull', body: PULL, chunk: 'lines', delayMs: 5, cutAfterBytes: 1500 }]);
+    const last = await pull().done;
+    expect(last.state).toBe('error');
+    expect(last.error).toContain('Pull again to resume');
+  });
+
+  it('reports an unknown model (HTTP 500 with an error body)', async () => {
+    replay.setRoutes([{ method: 'POST', path: '/api/pull', status: 500, body: '{"error":"pull model manifest: file does not exist"}' }]);
+    const last = await pull().done;
+    expect(last).toMatchObject({ state: 'error', error: 'Pulling llama3.2:1b failed (500): pull model manifest: file does not exist' });
+  });
+
+  it('a resumed pull starting at 80% does not count what was already there as speed', () => {
+    let t = 0;
+    const tracker = new PullTracker(() => t);
+    const digest = 'sha256:aa';
+    tracker.apply({ status: 'pulling aa', digest, total: 1000, completed: 800 });
+    t = 1000;
+    tracker.apply({ status: 'pulling aa', digest, total: 1000, completed: 900 });
+    const p = tracker.snapshot('x', 'm', 'running');
+    expect(p.bytesPerSecond).toBe(100);
+    expect(p.etaSeconds).toBe(1);
+    expect(p.percent).toBe(90);
+  });
+});

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { markdownToHtml } from '../../src/renderer/markdown/to-html';
+import { splitMarkdownBlocks } from '../../src/renderer/markdown/split-blocks';
+
+describe('splitMarkdownBlocks', () => {
+  it('cuts at blank lines outside fences, and keeps a fence with blank lines whole', () => {
+    const text = 'Intro line\n\n```py\nx = 1\n\ny = 2\n```\n\nOutro';
+    expect(splitMarkdownBlocks(text)).toEqual(['Intro line', '```py\nx = 1\n\ny = 2\n```', 'Outro']);
+  });
+
+  it('keeps a list item’s indented continuation with its list', () => {
+    expect(splitMarkdownBlocks('- one\n\n  more about one\n- two\n\nAfter')).toEqual(['- one\n\n  more about one\n- two', 'After']);
+  });
+
+  it('renders the same text whether streamed in chunks or whole: only the tail changes while it grows', () => {
+    const full = '# T\n\npara one\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\ntail';
+    const early = splitMarkdownBlocks(full.slice(0, full.indexOf('tail') + 2));
+    const late = splitMarkdownBlocks(full);
+    expect(early.slice(0, -1)).toEqual(late.slice(0, -1));
+    expect(markdownToHtml(full)).toBe(late.map((b) => markdownToHtml(b)).join(''));
+  });
+});
+
+describe('markdownToHtml', () => {
+  it('escapes raw HTML from the model instead of passing it through', () => {
+    const html = markdownToHtml('<img src=x onerror=alert(1)> <script>alert(2)</script>');
+    expect(html).not.toMatch(/<img|<script/);
+    expect(html).toContain('&lt;img');
+  });
+
+  it('links only http(s), opened outside the app', () => {
+    const html = markdownToHtml('[a](javascript:alert(1)) [b](data:text/html,x) [c](https://example.com)');
+    expect(html).not.toContain('href="javascript:');
+    expect(html).toContain('[a](javascript:alert(1))'); // left as text
+    expect(html).not.toContain('href="data:');
+    expect(html).toContain('<a href="https://example.com" target="_blank" rel="noopener noreferrer">c</a>');
+  });
+
+  it('does not load remote images (tracking pixels)', () => {
+    expect(markdownToHtml('![x](https://example.com/p.png)')).not.toContain('<img');
+  });
+
+  it('renders GFM tables and highlighted code with a copy button and an escaped language label', () => {
+    expect(markdownToHtml('| a |\n|---|\n| 1 |')).toContain('<table>');
+    const code = markdownToHtml('```ts\nconst x = "<b>";\n```');
+    expect(code).toContain('hljs-keyword');
+    expect(code).toContain('data-copy-code');
+    expect(code).not.toContain('<b>');
+    expect(markdownToHtml('```"><script>\nx\n```')).not.toContain('<script>');
+  });
+});
