@@ -122,7 +122,9 @@ export interface InvokeContract extends ModelInvokeContract {
 /** Event channels: main -> renderer payloads. */
 export interface EventContract extends ModelEventContract {
   /** A streamed part of an assistant turn; the renderer applies it with the same reducer main persists with. */
-  'chat:turn-part': { conversationId: string; turnId: string; part: StreamPart };
+  /** Streamed parts of an assistant turn, one batch per network chunk, in order; the renderer applies them with
+   * the same reducer main persists with. */
+  'chat:turn-parts': { conversationId: string; turnId: string; parts: StreamPart[] };
   /** A turn as persisted (after its stream ended, or when it was created). */
   'chat:turn-saved': { turn: Turn };
   'conversations:changed': { conversationId: string | null };
@@ -159,7 +161,7 @@ export const INVOKE_CHANNELS = [
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [
-  'chat:turn-part',
+  'chat:turn-parts',
   'chat:turn-saved',
   'conversations:changed',
   ...MODEL_EVENT_CHANNELS,

@@ -60,6 +60,6 @@ describe('the IPC contract', () => {
     const shape = api as unknown as Record<string, Record<string, unknown>>;
     for (const c of INVOKE_CHANNELS) expect(typeof shape[c.split(':')[0]!]?.[camelAction(c)], c).toBe('function');
     for (const c of EVENT_CHANNELS) expect(typeof shape[c.split(':')[0]!]?.[eventMethodName(c)], c).toBe('function');
-    expect(eventMethodName('chat:turn-part')).toBe('onTurnPart');
+    expect(eventMethodName('chat:turn-parts')).toBe('onTurnParts');
   });
 });

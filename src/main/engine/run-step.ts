@@ -7,7 +7,7 @@ import type { StepStore } from '../db/step-store';
 import type { ToolSchema } from '../dialects/types';
 import type { EmitEvent } from '../events';
 import { LegError, sendRequest, type LegResponse } from '../leg/http';
-import { normalizeStream } from './normalize-stream';
+import { normalizeBatches } from './normalize-stream';
 import type { EngineConnection } from './types';
 
 export interface StepDeps {
@@ -69,14 +69,15 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
   let finished = false;
   let broke: LegError | undefined;
   const started = deps.now();
-  const apply = (part: StreamPart) => {
-    reducer.apply(part);
-    if (part.type === 'finish') finished = true;
-    emit('chat:turn-part', { conversationId: req.turn.conversationId, turnId: req.turn.id, part });
+  // One IPC event per network chunk, not per token: the renderer applies a batch in one frame anyway.
+  const apply = (parts: StreamPart[]) => {
+    reducer.applyAll(parts);
+    if (parts.some((p) => p.type === 'finish')) finished = true;
+    emit('chat:turn-parts', { conversationId: req.turn.conversationId, turnId: req.turn.id, parts });
   };
   const fail = (message: string, stop: 'error' | 'aborted' | 'cut') => {
-    if (stop !== 'aborted') apply({ type: 'error', message });
-    apply({ type: 'finish', wireReason: null, stop });
+    const finish: StreamPart = { type: 'finish', wireReason: null, stop };
+    apply(stop === 'aborted' ? [finish] : [{ type: 'error', message }, finish]);
   };
 
   try {
@@ -87,8 +88,8 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
     } else {
       // A socket that breaks or stalls mid-body ends the stream without a terminal frame: the dialect derives `cut`.
       const body = endOnBreak(res.body, (err) => (broke = err));
-      for await (const part of normalizeStream(body, connection.dialect, { tools: req.tools, thinkOpen: req.thinkOpen })) {
-        apply(part);
+      for await (const parts of normalizeBatches(body, connection.dialect, { tools: req.tools, thinkOpen: req.thinkOpen })) {
+        apply(parts);
         if (!finished) writer.update(reducer.turn);
       }
     }

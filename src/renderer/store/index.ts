@@ -6,7 +6,7 @@
 import { create } from 'zustand';
 import type { ConversationSummary, ModelSummary, SendResult, Settings, SiblingInfo } from '../../shared/ipc';
 import type { StreamPart } from '../../shared/parts';
-import { applyPart } from '../../shared/reducer';
+import { applyParts } from '../../shared/reducer';
 import type { AttachmentBlock, Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
 import { noteSent, noteTurnPart } from './turn-timings';
@@ -166,17 +166,24 @@ function applyBuffered(): void {
   let turns = get().turns;
   const index = new Map(turns.map((t, i) => [t.id, i]));
   let changed = false;
+  // Group the frame's parts per turn so consecutive deltas fold into one update (applyParts).
+  const perTurn = new Map<string, StreamPart[]>();
   for (const { turnId, part } of batch) {
+    const list = perTurn.get(turnId);
+    if (list) list.push(part);
+    else perTurn.set(turnId, [part]);
+  }
+  for (const [turnId, parts] of perTurn) {
     const i = index.get(turnId);
     if (i === undefined) {
       const list = early.get(turnId) ?? [];
-      if (list.length < 10_000) list.push(part);
+      if (list.length < 100_000) list.push(...parts);
       early.set(turnId, list);
       continue;
     }
     if (!changed) turns = turns.slice();
     changed = true;
-    turns[i] = applyPart(turns[i]!, part);
+    turns[i] = applyParts(turns[i]!, parts);
   }
   if (changed) set({ turns });
 }
@@ -202,9 +209,11 @@ function scheduleFrame(): void {
 
 export function connectStore(): void {
   const api = firebrand();
-  api.chat.onTurnPart(({ turnId, part }) => {
-    noteTurnPart(turnId, part);
-    buffered.push({ turnId, part });
+  api.chat.onTurnParts(({ turnId, parts }) => {
+    for (const part of parts) {
+      noteTurnPart(turnId, part);
+      buffered.push({ turnId, part });
+    }
     scheduleFrame();
   });
   api.chat.onTurnSaved(({ turn }) => {

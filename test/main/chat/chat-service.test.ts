@@ -43,7 +43,7 @@ describe('the chat service', () => {
     const turn = await saved(first.assistantTurn.id);
     expect(turn).toMatchObject({ status: 'done', stop: 'end_turn', wireReason: 'stop', usage: { inputTokens: 26, outputTokens: 3 } });
     expect(turnText(turn)).toBe('Hello from Ollama.');
-    const deltas = events.filter((e) => e.channel === 'chat:turn-part' && (e.payload as { part: { type: string } }).part.type === 'text-delta');
+    const deltas = events.flatMap((e) => (e.channel === 'chat:turn-parts' ? (e.payload as { parts: { type: string }[] }).parts : [])).filter((p) => p.type === 'text-delta');
     expect(deltas.length).toBe(3);
 
     const view = await services.handlers['conversations:open']({ conversationId: first.conversationId });
@@ -67,7 +67,7 @@ describe('the chat service', () => {
     const tokens = Array.from({ length: 200 }, (_, i) => `w${i} `);
     replay.setRoutes([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(tokens), chunk: 'lines', delayMs: 20 }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Count', model: 'm' });
-    await expect.poll(() => events.filter((e) => e.channel === 'chat:turn-part').length).toBeGreaterThan(5);
+    await expect.poll(() => events.filter((e) => e.channel === 'chat:turn-parts').length).toBeGreaterThan(5);
     expect(await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
     const turn = await saved(sent.assistantTurn.id);
     expect(turn.status).toBe('aborted');

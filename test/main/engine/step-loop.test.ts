@@ -106,7 +106,7 @@ describe.each(CASES)('the step loop over $kind', (c) => {
     const tokens = Array.from({ length: 200 }, (_, i) => `w${i} `);
     script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.text(tokens), delayMs: 15 }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Count', model: 'm', ...(connectionId ? { connectionId } : {}) });
-    await expect.poll(() => events.filter((e) => e.channel === 'chat:turn-part').length, { timeout: 10_000 }).toBeGreaterThan(5);
+    await expect.poll(() => events.filter((e) => e.channel === 'chat:turn-parts').length, { timeout: 10_000 }).toBeGreaterThan(5);
     expect(await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
     const turns = await settle(sent.conversationId);
     expect(turns.at(-1)?.status).toBe('aborted');
