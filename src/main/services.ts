@@ -6,11 +6,15 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
+import { aliasRoute } from './aliases/alias-route';
+import { AliasStore } from './aliases/alias-store';
+import { collect, conversationBlobs, scheduleStartupGc } from './blobs/blob-gc';
 import { BlobStore } from './blobs/blob-store';
 import type { ChatService } from './chat/chat-service';
 import { createChat, type ChatWiringOptions } from './chat/chat-wiring';
 import { conversationView, toSearchResult } from './chat/conversation-view';
 import { ConversationStore } from './db/conversation-store';
+import { ConversationSettingsStore } from './db/conversation-settings';
 import { openDatabase } from './db/open-database';
 import { SearchStore } from './db/search';
 import { SettingsStore } from './db/settings-store';
@@ -18,8 +22,11 @@ import { UserFacingError } from './errors';
 import { EventHub } from './events';
 import type { SecretStore } from './secrets/secret-store';
 import { createDispatcher, type Dispatcher, type InvokeHandlers } from './ipc/dispatch';
+import { DEFAULT_CONNECTION_ID } from './connections/connection-store';
+import type { ProbeHost } from './gpu/types';
+import { effectiveWindow } from './models/effective-window';
 import { createModelHandlers } from './models/model-handlers';
-import { listOllamaModels } from './models/ollama-models';
+import { listOllamaWithDetails, listV1Models } from './models/model-list';
 
 export interface ServicesOptions {
   dataDir: string;
@@ -33,6 +40,10 @@ export interface ServicesOptions {
   secrets?: SecretStore;
   /** Engine knobs for tests (tools, step limit, retry pause, titles). */
   chat?: Partial<Pick<ChatWiringOptions, 'tools' | 'maxSteps' | 'retryDelayMs' | 'titles' | 'appLayer' | 'alias'>>;
+  /** The GPU probe's machine (tests feed recorded outputs); default the real one. */
+  probeHost?: ProbeHost;
+  /** Delay before the startup blob GC (default 30 s; tests shorten it). */
+  startupGcDelayMs?: number;
 }
 
 export interface Services {
@@ -57,6 +68,22 @@ export function createServices(options: ServicesOptions): Services {
   if (options.ollamaUrl) settings.update({ ollamaUrl: options.ollamaUrl });
 
   const hub = new EventHub();
+  const aliases = new AliasStore(db, randomUUID);
+  const conversationSettings = new ConversationSettingsStore(db);
+  // Aliases are looked up by name: the picker sends an alias's name as the model (aliases win over a same-named model).
+  const aliasByName = (name: string) => {
+    const alias = aliases.list().find((a) => a.name === name);
+    return alias ? aliasRoute(alias) : undefined;
+  };
+  const modelManager = createModelHandlers({
+    db,
+    baseUrl: () => settings.get().ollamaUrl,
+    emit: hub.emit,
+    newId: randomUUID,
+    log,
+    ...(options.probeHost ? { probeHost: options.probeHost } : {}),
+    contextWindowOf: (req, resolver) => effectiveWindow(req, { alias: aliasByName, connection: chatParts.engineConnection, capabilities: chatParts.capabilities, resolver }),
+  });
   const chatParts = createChat({
     db,
     dataDir: options.dataDir,
@@ -69,21 +96,36 @@ export function createServices(options: ServicesOptions): Services {
     log,
     ...(options.secrets ? { secrets: options.secrets } : {}),
     ...(options.stallTimeoutMs ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
+    alias: aliasByName,
+    conversationLayer: (id) => conversationSettings.layer(id),
+    saveConversationSettings: (id, s) => void conversationSettings.update(id, s),
+    contextWindow: (baseUrl, model) => modelManager.windows.resolve(baseUrl, model),
     ...options.chat,
   });
   const chat = chatParts.chat;
 
-  const modelManager = createModelHandlers({ db, baseUrl: () => settings.get().ollamaUrl, emit: hub.emit, newId: randomUUID, log });
+  const cancelStartupGc = scheduleStartupGc(blobs, log, Date.now, options.startupGcDelayMs);
+  /** The models of the connection the composer uses (Settings → connections). */
+  const listModels = () => {
+    const active = chatParts.connections.get(settings.get().activeConnectionId) ?? chatParts.connections.get(DEFAULT_CONNECTION_ID);
+    if (!active || active.kind === 'ollama') return listOllamaWithDetails(active?.baseUrl ?? settings.get().ollamaUrl, modelManager.shows);
+    return listV1Models(active.kind, active.baseUrl, chatParts.connections.headersFor(active.id));
+  };
   const handlers: InvokeHandlers = {
     ...modelManager.handlers,
     ...chatParts.handlers,
     'conversations:list': () => store.listConversations(),
     'conversations:open': ({ conversationId }) => conversationView(store, conversationId),
     'conversations:delete': ({ conversationId }) => {
+      // The renderer's undo window is over: this delete is for good, so its unique attachments go too.
+      const released = conversationBlobs(db, conversationId);
       const deleted = store.deleteConversation(conversationId);
       hub.emit('conversations:changed', { conversationId });
+      if (deleted && released && released.digests.length > 0) void collect(blobs, log, { now: Date.now(), released });
       return { deleted };
     },
+    'conversations:get-settings': ({ conversationId }) => conversationSettings.require(conversationId),
+    'conversations:update-settings': ({ conversationId, systemPrompt, think }) => conversationSettings.update(conversationId, { systemPrompt, think }),
     'chat:send': (req) => {
       const result = chat.send(req);
       settings.update({ defaultModel: req.model });
@@ -110,7 +152,7 @@ export function createServices(options: ServicesOptions): Services {
       if (!bytes) throw new UserFacingError('not-found', 'That attachment is no longer stored.');
       return { mime: blobs.mimeOf(id) ?? 'application/octet-stream', dataBase64: Buffer.from(bytes).toString('base64') };
     },
-    'models:list': () => listOllamaModels(settings.get().ollamaUrl),
+    'models:list': () => listModels(),
     'settings:get': () => settings.get(),
     'settings:update': (patch) => settings.update(patch),
   };
@@ -122,6 +164,7 @@ export function createServices(options: ServicesOptions): Services {
     db,
     chat,
     close: () => {
+      cancelStartupGc();
       modelManager.close();
       db.close();
     },

@@ -60,11 +60,21 @@ export interface Settings {
   ollamaUrl: string;
   /** The model picked last; offered first next time. */
   defaultModel: string | null;
+  /** The model or alias name new chats start with, chosen in Settings (wins over `defaultModel`). */
+  defaultChatModel: string | null;
+  /** The connection the composer lists models from and sends to (`connections:list` ids; `ollama` built in). */
+  activeConnectionId: string;
   /** The UI's colour scheme; `system` follows the OS. */
   theme: Theme;
 }
 
 export type Theme = 'light' | 'dark' | 'system';
+
+/** A conversation's own identity layer (DESIGN.md §2): its system prompt and think mode (null: not set). */
+export interface ConversationSettings {
+  systemPrompt: string;
+  think: ThinkMode | null;
+}
 
 export interface SendRequest {
   conversationId: string | null;
@@ -76,6 +86,8 @@ export interface SendRequest {
   think?: boolean | ThinkMode;
   /** The connection to ask (`connections:list`); absent: the default Ollama connection. */
   connectionId?: string;
+  /** Settings a new conversation starts with (ignored when `conversationId` names an existing one). */
+  conversationSettings?: ConversationSettings;
 }
 
 export interface SendResult {
@@ -96,9 +108,12 @@ export interface InvokeContract extends ModelInvokeContract {
   'chat:send': { req: SendRequest; res: SendResult };
   'chat:stop': { req: { turnId: string }; res: { stopped: boolean } };
   /** A new answer to the same message, as a sibling of `turnId` (an assistant turn). */
-  'chat:regenerate': { req: { turnId: string; model: string; think?: boolean }; res: SendResult };
+  'chat:regenerate': { req: { turnId: string; model: string; think?: boolean; connectionId?: string }; res: SendResult };
   /** The edited message as a sibling of `turnId` (a user turn), answered anew. */
-  'chat:edit-and-resend': { req: { turnId: string; text: string; model: string; think?: boolean }; res: SendResult };
+  'chat:edit-and-resend': { req: { turnId: string; text: string; model: string; think?: boolean; connectionId?: string }; res: SendResult };
+  /** A conversation's system prompt and think mode (its popover). */
+  'conversations:get-settings': { req: { conversationId: string }; res: ConversationSettings };
+  'conversations:update-settings': { req: { conversationId: string } & ConversationSettings; res: ConversationSettings };
   /** Stores an attachment's bytes in the blob store; the message then carries the returned block by reference. */
   'attachments:add': { req: { name: string; mime: string; dataBase64: string }; res: AttachmentBlock };
   'attachments:get': { req: { id: string }; res: AttachmentData };
@@ -143,6 +158,8 @@ export const INVOKE_CHANNELS = [
   'conversations:rename',
   'conversations:search',
   'conversations:switch-branch',
+  'conversations:get-settings',
+  'conversations:update-settings',
   'chat:send',
   'chat:stop',
   'chat:regenerate',

@@ -6,6 +6,7 @@ import type {
   Alias,
   AliasInput,
   ContextAdvice,
+  ContextWindowChoice,
   GpuReport,
   KvCacheType,
   LlamaServerInfo,
@@ -30,6 +31,8 @@ export interface ModelInvokeContract {
   /** Keeps one window per model (null forgets it); a changed window reloads the model. */
   'models:set-context': { req: { model: string; contextWindow: number | null; source?: 'recommended' | 'user' }; res: SetContextResult };
   'models:llama-server-info': { req: { baseUrl: string }; res: LlamaServerInfo };
+  /** The window the next message to `model` (a model or alias name) carries, and where it came from. */
+  'models:context-window': { req: { model: string; connectionId?: string }; res: ContextWindowChoice };
   'gpu:probe': { req: NoPayload; res: GpuReport };
   /** Hand-set usable GPU memory in bytes (null: probe again). */
   'gpu:set-override': { req: { bytes: number | null }; res: GpuReport };
@@ -58,6 +61,7 @@ export const MODEL_INVOKE_CHANNELS = [
   'models:recommend-context',
   'models:set-context',
   'models:llama-server-info',
+  'models:context-window',
   'gpu:probe',
   'gpu:set-override',
   'aliases:list',

@@ -163,3 +163,13 @@ export interface SetContextResult {
   /** True when the window changed: the next request carries a new num_ctx and Ollama reloads the model. */
   reloads: boolean;
 }
+
+/** Where the context window a request carries came from (the composer's meter says it). */
+export type ContextWindowSource = 'alias' | 'user' | 'recommended' | 'server' | 'fallback' | 'unknown';
+
+/** The window the next message to a model will carry, and why; `contextWindow` null when the server decides. */
+export interface ContextWindowChoice {
+  contextWindow: number | null;
+  source: ContextWindowSource;
+  reason: string | null;
+}

@@ -46,7 +46,9 @@ describe('conversations', () => {
     await send(page, 'First chat');
     await waitIdle(page);
     const item = page.getByTestId('conversation-item');
-    await expect.poll(() => item.textContent()).toBe('First chat');
+    // The list starts with the user's first words, then the title lane names it from the model's answer
+    // (the replay answers every request, the title request included, with "Sure.").
+    await expect.poll(() => item.textContent()).toBe('Sure');
 
     await page.getByTestId('conversation-rename').click();
     await page.getByTestId('conversation-rename-input').fill('Renamed chat');

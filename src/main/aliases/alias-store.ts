@@ -4,6 +4,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { Alias, AliasInput, AliasParameters, AliasStatus, ThinkMode } from '../../shared/models';
+import { DEFAULT_CONNECTION_ID } from '../connections/connection-store';
 import { UserFacingError } from '../errors';
 
 interface Row {
@@ -24,7 +25,9 @@ function toAlias(r: Row): Alias {
   return {
     id: r.id,
     name: r.name,
-    connectionId: r.connection_id,
+    // Aliases written before migration 0005 named the Ollama address here, not a connection id: that was the
+    // default connection (a database copied in from an older build may still hold one).
+    connectionId: /^https?:\/\//i.test(r.connection_id) ? DEFAULT_CONNECTION_ID : r.connection_id,
     model: r.model,
     systemPrompt: r.system_prompt,
     parameters: JSON.parse(r.parameters) as AliasParameters,

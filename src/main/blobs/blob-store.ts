@@ -10,6 +10,19 @@ import { attachmentKind, checkClaimedType } from './sniff';
 
 export const DEFAULT_MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
 const DIGEST = /^[0-9a-f]{64}$/;
+const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+// C0/C1 controls and the bidi embeddings/overrides/isolates that make `gnp.exe` read as `exe.png`.
+const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * The name an attachment is shown and exported under. It is only ever text (the bytes live under their digest,
+ * never under this name), so path separators and `..` stay as typed; invisible characters that could spoof or
+ * break a line are replaced.
+ */
+export function displayName(name: string): string {
+  const clean = name.replace(UNSAFE_NAME_CHARS, '_').trim();
+  return clean === '' ? 'attachment' : clean;
+}
 
 export interface BlobStoreOptions {
   /** Largest attachment accepted, in bytes. */
@@ -23,6 +36,11 @@ export interface GcOptions {
    * that references it is sent. Default one hour.
    */
   graceMs?: number;
+  /**
+   * Blobs a conversation deleted for good referenced: these need no grace period, since they were sent, unless
+   * stored again after `before` (the conversation's last change: the same file waits in the composer now).
+   */
+  released?: { digests: readonly string[]; before: number };
 }
 
 /**
@@ -58,14 +76,19 @@ export class BlobStore {
     if (bytes.byteLength > this.maxBytes) {
       throw new UserFacingError(
         'invalid-payload',
-        `“${claim.name}” is ${formatSize(bytes.byteLength)}; an attachment can be at most ${formatSize(this.maxBytes)}.`,
+        `“${displayName(claim.name)}” is ${formatSize(bytes.byteLength)}; an attachment can be at most ${formatSize(this.maxBytes)}.`,
       );
     }
+    const name = displayName(claim.name);
+    // An empty file has nothing for a model to read; attaching it would only send a blank part (issue 9).
+    if (bytes.byteLength === 0) throw new UserFacingError('invalid-payload', `“${name}” is empty; there is nothing to attach.`);
     const mime = claim.mime.toLowerCase();
+    // The mime travels into the UI, the wire and Markdown exports: only a plain `type/subtype` token is kept.
+    if (!MIME.test(mime)) throw new UserFacingError('invalid-payload', `“${name}” cannot be attached: its type is not a valid media type.`);
     const mismatch = checkClaimedType(bytes, mime);
-    if (mismatch) throw new UserFacingError('invalid-payload', `“${claim.name}” cannot be attached: ${mismatch}.`);
+    if (mismatch) throw new UserFacingError('invalid-payload', `“${name}” cannot be attached: ${mismatch}.`);
     const digest = await this.store(bytes, mime, now);
-    return { type: 'attachment', id: digest, kind: attachmentKind(mime), name: claim.name, mime, size: bytes.byteLength };
+    return { type: 'attachment', id: digest, kind: attachmentKind(mime), name, mime, size: bytes.byteLength };
   }
 
   /** Stores bytes already validated (import), file first, then the row; returns the digest. */
@@ -118,13 +141,13 @@ export class BlobStore {
         this.db.exec('DELETE FROM request_bodies WHERE NOT EXISTS (SELECT 1 FROM steps WHERE steps.request_digest = request_bodies.digest)');
         const rows = this.db
           .prepare(
-            `SELECT digest FROM blobs WHERE created_at <= ?
+            `SELECT digest FROM blobs WHERE (created_at <= ? OR (created_at <= ? AND digest IN (SELECT value FROM json_each(?))))
                AND digest NOT IN (SELECT blob_digest FROM request_body_blobs)
                AND digest NOT IN (
                  SELECT json_extract(j.value, '$.id') FROM turns, json_each(turns.blocks) AS j
                  WHERE turns.blocks LIKE '%"attachment"%' AND json_extract(j.value, '$.type') = 'attachment')`,
           )
-          .all(cutoff) as { digest: string }[];
+          .all(cutoff, options.released?.before ?? cutoff, JSON.stringify(options.released?.digests ?? [])) as { digest: string }[];
         const del = this.db.prepare('DELETE FROM blobs WHERE digest = ?');
         for (const r of rows) del.run(r.digest);
         return rows.map((r) => r.digest);

@@ -5,7 +5,8 @@
  * answer, the title lane names the conversation.
  */
 import type { ThinkMode } from '../../shared/connections';
-import type { SendRequest, SendResult } from '../../shared/ipc';
+import type { ConversationSettings, SendRequest, SendResult } from '../../shared/ipc';
+import type { AliasLayer } from '../aliases/alias-route';
 import { isBlank, type Block, type Turn } from '../../shared/turn';
 import type { ConversationStore } from '../db/conversation-store';
 import { runLoop, type EngineDeps } from '../engine/step-loop';
@@ -26,10 +27,13 @@ export interface ChatServiceDeps {
   engine: Omit<EngineDeps, 'store' | 'emit' | 'newId' | 'now' | 'log'>;
   /** The connection a request goes to: the one named, else the default. */
   connection: (connectionId?: string) => EngineConnection;
-  /** The alias layer for a model name, where the model is an alias (src/main/aliases). */
-  alias?: (model: string) => IdentityLayer | undefined;
+  /** The alias layer for a model name, where the model is an alias (src/main/aliases); it may name the model and
+   * connection the request really goes to. */
+  alias?: (model: string) => AliasLayer | undefined;
   /** The conversation's own layer (system prompt, think mode, params). */
   conversationLayer?: (conversationId: string) => IdentityLayer | undefined;
+  /** Keeps the settings a new conversation was started with (the composer's popover before the first send). */
+  saveConversationSettings?: (conversationId: string, settings: ConversationSettings) => void;
   /** Name new conversations with the model after their first answer (default on). */
   titles?: boolean;
 }
@@ -56,6 +60,7 @@ export class ChatService {
     if (conversationId === null) {
       conversationId = newId();
       store.createConversation(conversationId, titleFrom(req.text || (req.attachments?.[0]?.name ?? '')), req.model, now());
+      if (req.conversationSettings) this.deps.saveConversationSettings?.(conversationId, req.conversationSettings);
     } else {
       const conversation = store.getConversation(conversationId);
       if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
@@ -76,7 +81,7 @@ export class ChatService {
   }
 
   /** A new answer beside the assistant turn `turnId` (same parent), streamed now and made the active leaf. */
-  regenerate(req: { turnId: string; model: string; think?: boolean }): SendResult {
+  regenerate(req: { turnId: string; model: string; think?: boolean; connectionId?: string }): SendResult {
     const { store, newId, now } = this.deps;
     const assistantTurn = store.regenerate(req.turnId, { id: newId(), model: req.model, createdAt: now() }, now());
     const userTurn = assistantTurn.parentId ? store.getTurn(assistantTurn.parentId) : undefined;
@@ -87,7 +92,7 @@ export class ChatService {
   }
 
   /** The edited message beside the user turn `turnId`, keeping its attachments, then a fresh answer to it. */
-  editAndResend(req: { turnId: string; text: string; model: string; think?: boolean }): SendResult {
+  editAndResend(req: { turnId: string; text: string; model: string; think?: boolean; connectionId?: string }): SendResult {
     const { store, newId, now } = this.deps;
     const original = store.getTurn(req.turnId);
     if (!original) throw new UserFacingError('not-found', 'That message no longer exists.');
@@ -161,27 +166,31 @@ export class ChatService {
 
   private async run(first: Turn, options: AnswerOptions, controller: AbortController, onTurn: (id: string) => void): Promise<void> {
     const { store, emit, newId, now, log } = this.deps;
+    // An alias names its own model and connection; the layer keeps only the identity fields.
+    const routed: AliasLayer | undefined = this.deps.alias?.(options.model);
+    const { model: aliasModel, connectionId: aliasConnection, ...alias }: AliasLayer = routed ?? {};
+    const isAlias = routed !== undefined;
+    const model = aliasModel ?? options.model;
     let connection: EngineConnection;
     try {
-      connection = this.deps.connection(options.connectionId);
+      connection = this.deps.connection(aliasConnection ?? options.connectionId);
     } catch (err) {
       const ended: Turn = { ...first, status: 'error', stop: 'error', wireReason: null, error: err instanceof Error ? err.message : String(err) };
       store.updateTurn(ended);
       emit('chat:turn-saved', { turn: ended });
       return;
     }
-    const alias = this.deps.alias?.(options.model);
     const conversation = this.deps.conversationLayer?.(first.conversationId);
     const think = thinkModeOf(options.think);
     const turns = await runLoop(
       { ...this.deps.engine, store, emit, newId, now, log },
       {
         connection,
-        model: options.model,
+        model,
         firstTurn: first,
         signal: controller.signal,
         onTurn,
-        ...(alias ? { alias } : {}),
+        ...(isAlias ? { alias } : {}),
         ...(conversation ? { conversation } : {}),
         ...(think !== undefined ? { think } : {}),
       },
@@ -190,7 +199,7 @@ export class ChatService {
     if (this.deps.titles === false || !last || last.status !== 'done' || controller.signal.aborted) return;
     const branch = store.branch(last.id);
     if (branch.filter((t) => t.role === 'user').length !== 1) return;
-    await makeTitle({ store, emit, newId, now, steps: this.deps.engine.steps }, connection, options.model, branch, controller.signal);
+    await makeTitle({ store, emit, newId, now, steps: this.deps.engine.steps }, connection, model, branch, controller.signal);
   }
 }
 

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import type { InvokeContract } from '../../shared/ipc';
+import type { ConversationSettings, InvokeContract } from '../../shared/ipc';
+import type { ContextWindowChoice } from '../../shared/models';
+import type { AliasLayer } from '../aliases/alias-route';
 import { getDialect } from '../dialects/registry';
 import { ConnectionStore, DEFAULT_CONNECTION_ID } from '../connections/connection-store';
 import { dialectOf } from '../connections/auth';
@@ -35,18 +37,33 @@ export interface ChatWiringOptions {
   retryDelayMs?: number;
   maxSteps?: number;
   appLayer?: IdentityLayer;
-  alias?: (model: string) => IdentityLayer | undefined;
+  alias?: (model: string) => AliasLayer | undefined;
+  conversationLayer?: (conversationId: string) => IdentityLayer | undefined;
+  saveConversationSettings?: (conversationId: string, settings: ConversationSettings) => void;
+  /** Ollama's window when no layer names one (services: the kept or recommended window per model). */
+  contextWindow?: (baseUrl: string, model: string) => Promise<ContextWindowChoice>;
   titles?: boolean;
 }
 
 type Handlers = { [C in 'connections:list' | 'connections:save' | 'connections:delete' | 'connections:test' | 'chat:approve-tool']: (req: InvokeContract[C]['req']) => InvokeContract[C]['res'] | Promise<InvokeContract[C]['res']> };
 
 /** The chat service with its engine, connections and secrets, and the IPC handlers those add. */
-export function createChat(o: ChatWiringOptions): { chat: ChatService; connections: ConnectionStore; steps: StepStore; handlers: Handlers } {
+export interface ChatParts {
+  chat: ChatService;
+  connections: ConnectionStore;
+  steps: StepStore;
+  capabilities: CapabilityCache;
+  /** A connection as the engine uses it (default: the built-in Ollama); throws a user-facing error when gone. */
+  engineConnection: (id?: string) => EngineConnection;
+  handlers: Handlers;
+}
+
+export function createChat(o: ChatWiringOptions): ChatParts {
   const secrets = o.secrets ?? new FileSecretStore(join(o.dataDir, 'secrets.json'));
   const connections = new ConnectionStore(o.db, secrets, o.ollamaUrl, o.newId);
   const steps = new StepStore(o.db, o.readBlob);
   const capabilities = new CapabilityCache();
+  const windowOf = o.contextWindow;
   const engineConnection = (id = DEFAULT_CONNECTION_ID): EngineConnection => {
     const c = connections.get(id);
     if (!c) throw new UserFacingError('not-found', 'That connection no longer exists; pick another in Settings.');
@@ -60,6 +77,8 @@ export function createChat(o: ChatWiringOptions): { chat: ChatService; connectio
     log: o.log,
     connection: engineConnection,
     ...(o.alias ? { alias: o.alias } : {}),
+    ...(o.conversationLayer ? { conversationLayer: o.conversationLayer } : {}),
+    ...(o.saveConversationSettings ? { saveConversationSettings: o.saveConversationSettings } : {}),
     ...(o.titles !== undefined ? { titles: o.titles } : {}),
     engine: {
       steps,
@@ -71,6 +90,7 @@ export function createChat(o: ChatWiringOptions): { chat: ChatService; connectio
       readBlob: o.readBlob,
       resolveAttachment: o.readBlob,
       ...(o.appLayer ? { appLayer: o.appLayer } : {}),
+      ...(windowOf ? { contextWindow: (c: EngineConnection, model: string) => windowOf(c.baseUrl, model) } : {}),
       ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
       ...(o.stallTimeoutMs ? { stallTimeoutMs: o.stallTimeoutMs } : {}),
       ...(o.retryDelayMs !== undefined ? { retryDelayMs: o.retryDelayMs } : {}),
@@ -90,5 +110,5 @@ export function createChat(o: ChatWiringOptions): { chat: ChatService; connectio
     },
     'chat:approve-tool': (req) => ({ applied: chat.approveTool(req) }),
   };
-  return { chat, connections, steps, handlers };
+  return { chat, connections, steps, capabilities, engineConnection, handlers };
 }

@@ -13,9 +13,10 @@ export function conversationView(store: ConversationStore, conversationId: strin
   const { activeLeafId, ...summary } = conversation;
   const turns = activeLeafId ? store.branch(activeLeafId) : [];
   const siblings: Record<string, SiblingInfo> = {};
+  const children = store.childrenByParent(conversationId);
   for (const turn of turns) {
-    const position = store.siblings(turn.id);
-    if (position.ids.length > 1) siblings[turn.id] = { ids: position.ids, index: position.index };
+    const ids = children.get(turn.parentId) ?? [];
+    if (ids.length > 1) siblings[turn.id] = { ids, index: ids.indexOf(turn.id) };
   }
   return { conversation: summary, turns, siblings };
 }

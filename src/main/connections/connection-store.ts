@@ -3,6 +3,7 @@ import { CONNECTION_KINDS, type ConnectionInfo, type ConnectionInput, type Conne
 import { UserFacingError } from '../errors';
 import type { SecretStore } from '../secrets/secret-store';
 import { authHeaders } from './auth';
+import { serverUrlProblem } from './server-url';
 
 export const DEFAULT_CONNECTION_ID = 'ollama';
 const KEY = 'engine.connections';
@@ -45,7 +46,8 @@ export class ConnectionStore {
 
   save(input: ConnectionInput): ConnectionInfo {
     if (!CONNECTION_KINDS.includes(input.kind)) throw new UserFacingError('invalid-payload', `Unknown server kind ${input.kind}.`);
-    if (!/^https?:\/\//i.test(input.baseUrl)) throw new UserFacingError('invalid-payload', 'A server address starts with http:// or https://.');
+    const urlProblem = serverUrlProblem(input.baseUrl);
+    if (urlProblem) throw new UserFacingError('invalid-payload', urlProblem);
     if (input.id === DEFAULT_CONNECTION_ID) throw new UserFacingError('invalid-payload', 'Change the Ollama address in Settings.');
     const all = this.stored();
     const id = input.id ?? this.newId();

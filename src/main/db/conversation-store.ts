@@ -37,6 +37,10 @@ function toRecord(row: ConversationRow): ConversationRecord {
 export const HOT_SQL = {
   conversationsByRecency: 'SELECT * FROM conversations ORDER BY updated_at DESC LIMIT 500',
   turnsOfConversation: 'SELECT * FROM turns WHERE conversation_id = ? ORDER BY created_at, id',
+  // Opening a chat asks this once per turn of its branch. Without the unary `+`, SQLite (no ANALYZE stats)
+  // picks turns_by_conversation and scans the whole conversation each time: 0.4 ms x 2,000 turns = 0.8 s to
+  // open a long chat (bench/long-chat.bench.ts). A parent has few children, so its index is the right one.
+  siblingsOf: 'SELECT id FROM turns WHERE parent_id IS @parent AND +conversation_id = @conversation ORDER BY created_at, id',
 } as const;
 
 /** Conversations and their turns: the source of truth the renderer only mirrors. */
@@ -69,7 +73,8 @@ export class ConversationStore {
       ),
       turnsOf: db.prepare(HOT_SQL.turnsOfConversation),
       getTurn: db.prepare('SELECT * FROM turns WHERE id = ?'),
-      siblings: db.prepare('SELECT id FROM turns WHERE parent_id IS @parent AND conversation_id = @conversation ORDER BY created_at, id'),
+      siblings: db.prepare(HOT_SQL.siblingsOf),
+      childIds: db.prepare('SELECT id, parent_id FROM turns WHERE conversation_id = ? ORDER BY created_at, id'),
       // Children are always newer than their parent, so the newest descendant is a leaf; depth breaks equal clocks.
       latestLeaf: db.prepare(
         `WITH RECURSIVE sub(id, depth, created_at) AS (
@@ -187,6 +192,20 @@ export class ConversationStore {
     const rows = this.stmts.siblings!.all({ parent: turn.parentId, conversation: turn.conversationId }) as { id: string }[];
     const ids = rows.map((r) => r.id);
     return { ids, index: ids.indexOf(turnId) };
+  }
+
+  /**
+   * Every parent's children in one read, oldest first (keyed by parent id, `null` for roots): opening a chat
+   * needs the siblings of each turn on its branch, and one query per turn made a 2,000-turn chat slow to open.
+   */
+  childrenByParent(conversationId: string): Map<string | null, string[]> {
+    const out = new Map<string | null, string[]>();
+    for (const row of this.stmts.childIds!.all(conversationId) as { id: string; parent_id: string | null }[]) {
+      const list = out.get(row.parent_id);
+      if (list) list.push(row.id);
+      else out.set(row.parent_id, [row.id]);
+    }
+    return out;
   }
 
   /**

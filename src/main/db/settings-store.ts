@@ -1,9 +1,13 @@
 import type { Database } from 'better-sqlite3';
 import type { Settings } from '../../shared/ipc';
+import { serverUrlProblem } from '../connections/server-url';
+import { UserFacingError } from '../errors';
 
 export const DEFAULT_SETTINGS: Settings = {
   ollamaUrl: 'http://127.0.0.1:11434',
   defaultModel: null,
+  defaultChatModel: null,
+  activeConnectionId: 'ollama',
   theme: 'system',
 };
 
@@ -21,6 +25,9 @@ export class SettingsStore {
   }
 
   update(patch: Partial<Settings>): Settings {
+    // Checked before the transaction: a patch with one bad value writes none of its values.
+    const urlProblem = patch.ollamaUrl !== undefined ? serverUrlProblem(patch.ollamaUrl) : undefined;
+    if (urlProblem) throw new UserFacingError('invalid-payload', urlProblem);
     const put = this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
     this.db.transaction(() => {
       for (const [key, value] of Object.entries(patch)) {

@@ -24,6 +24,8 @@ export interface AssembleInput {
   resolveAttachment?: (id: string) => Uint8Array | undefined;
   /** The rendered prompt ends inside a think block (llama-server /apply-template); else judged from the template. */
   thinkOpen?: boolean;
+  /** Ollama's window when no layer names one: the kept or recommended window (default 4096). */
+  defaultWindow?: number;
 }
 
 export type Assembled =
@@ -63,7 +65,7 @@ export function assemble(input: AssembleInput): Assembled {
   }
   // llama-server's n_ctx is fixed at launch: nothing a request says can raise it.
   if (caps.serverContext !== undefined) window = Math.min(window ?? caps.serverContext, caps.serverContext);
-  if (window === undefined && connection.kind === 'ollama') window = DEFAULT_CONTEXT_WINDOW;
+  if (window === undefined && connection.kind === 'ollama') window = input.defaultWindow ?? DEFAULT_CONTEXT_WINDOW;
   const thinkMode = [input.think, ...input.layers.map((l) => l?.think)].find((m) => m !== undefined);
   const plan = planThink(thinkMode, connection.kind, caps);
   Object.assign(params, plan.params ?? {});

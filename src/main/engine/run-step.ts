@@ -2,6 +2,7 @@ import type { StreamPart } from '../../shared/parts';
 import { createTurnReducer } from '../../shared/reducer';
 import type { Turn } from '../../shared/turn';
 import { TurnWriter } from '../chat/turn-writer';
+import { redactSecrets, secretValues } from '../connections/auth';
 import type { ConversationStore } from '../db/conversation-store';
 import type { StepStore } from '../db/step-store';
 import type { ToolSchema } from '../dialects/types';
@@ -70,7 +71,10 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
   let broke: LegError | undefined;
   const started = deps.now();
   // One IPC event per network chunk, not per token: the renderer applies a batch in one frame anyway.
-  const apply = (parts: StreamPart[]) => {
+  // A server may echo the key it was sent in an error; errors are stored, shown and exported, keys never are.
+  const secrets = secretValues(connection.authHeaders());
+  const apply = (raw: StreamPart[]) => {
+    const parts = secrets.length === 0 ? raw : raw.map((p) => (p.type === 'error' ? { ...p, message: redactSecrets(p.message, secrets) } : p));
     reducer.applyAll(parts);
     if (parts.some((p) => p.type === 'finish')) finished = true;
     emit('chat:turn-parts', { conversationId: req.turn.conversationId, turnId: req.turn.id, parts });

@@ -12,6 +12,11 @@ const id: Schema = { type: 'string', minLength: 1, maxLength: 200 };
 const model: Schema = { type: 'string', minLength: 1, maxLength: 300 };
 const messageText: Schema = { type: 'string', maxLength: 4_000_000 };
 const digest: Schema = { type: 'string', pattern: '^[0-9a-f]{64}$' };
+const thinkMode: Schema = { enum: ['off', 'on', 'low', 'medium', 'high'] };
+const conversationSettings = {
+  systemPrompt: { type: 'string', maxLength: 200_000 },
+  think: { anyOf: [thinkMode, { type: 'null' }] },
+};
 const attachmentBlock: Schema = {
   type: 'object',
   additionalProperties: false,
@@ -65,6 +70,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
       attachments: { type: 'array', maxItems: 32, items: attachmentBlock },
       think: { anyOf: [{ type: 'boolean' }, { enum: ['off', 'on', 'low', 'medium', 'high'] }] },
       connectionId: id,
+      conversationSettings: { type: 'object', additionalProperties: false, required: ['systemPrompt', 'think'], properties: conversationSettings },
     },
     // Text may be empty only when attachments ride along.
     anyOf: [
@@ -76,13 +82,20 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     type: 'object',
     additionalProperties: false,
     required: ['turnId', 'model'],
-    properties: { turnId: id, model, think: { type: 'boolean' } },
+    properties: { turnId: id, model, think: { type: 'boolean' }, connectionId: id },
   },
   'chat:edit-and-resend': {
     type: 'object',
     additionalProperties: false,
     required: ['turnId', 'text', 'model'],
-    properties: { turnId: id, text: { type: 'string', minLength: 1, maxLength: 4_000_000 }, model, think: { type: 'boolean' } },
+    properties: { turnId: id, text: { type: 'string', minLength: 1, maxLength: 4_000_000 }, model, think: { type: 'boolean' }, connectionId: id },
+  },
+  'conversations:get-settings': { type: 'object', additionalProperties: false, required: ['conversationId'], properties: { conversationId: id } },
+  'conversations:update-settings': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['conversationId', 'systemPrompt', 'think'],
+    properties: { conversationId: id, ...conversationSettings },
   },
   // 20 MiB of bytes is ~27 MiB of base64; the blob store enforces the byte limit with a message for the user.
   'attachments:add': {
@@ -126,6 +139,8 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     properties: {
       ollamaUrl: { type: 'string', minLength: 1, maxLength: 2000, pattern: '^https?://' },
       defaultModel: { anyOf: [{ type: 'string', minLength: 1, maxLength: 300 }, { type: 'null' }] },
+      defaultChatModel: { anyOf: [{ type: 'string', minLength: 1, maxLength: 300 }, { type: 'null' }] },
+      activeConnectionId: id,
       theme: { enum: ['light', 'dark', 'system'] },
     },
   },

@@ -3,16 +3,20 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { ModelInvokeContract } from '../../shared/models-ipc';
+import type { ContextWindowChoice } from '../../shared/models';
 import { aliasFromModel } from '../aliases/alias-create-body';
 import { AliasStore } from '../aliases/alias-store';
 import { materializeAlias, refreshAliasStatuses } from '../aliases/alias-sync';
+import { DEFAULT_CONNECTION_ID } from '../connections/connection-store';
 import type { EmitEvent } from '../events';
 import { nodeProbeHost } from '../gpu/node-host';
 import type { ProbeHost } from '../gpu/types';
+import { ContextWindowResolver } from './context-window';
 import { llamaServerInfo } from './llama-server-info';
 import { ModelService } from './model-service';
 import { ModelSettingsStore } from './model-settings-store';
 import { serverVersion } from './ollama-admin';
+import { ShowCache } from './show-cache';
 
 export type ModelHandlers = {
   [C in keyof ModelInvokeContract]: (req: ModelInvokeContract[C]['req']) => Promise<ModelInvokeContract[C]['res']> | ModelInvokeContract[C]['res'];
@@ -20,24 +24,44 @@ export type ModelHandlers = {
 
 export interface ModelHandlerDeps {
   db: Database;
-  /** The Ollama address in use; for now it is also the alias's connection id. */
+  /** The default Ollama connection's address (the model manager works on it). */
   baseUrl: () => string;
   emit: EmitEvent;
   newId: () => string;
   log: (message: string) => void;
   probeHost?: ProbeHost;
+  /** `models:context-window` with aliases and connections (services); default: the resolver on the default Ollama. */
+  contextWindowOf?: (req: { model: string; connectionId?: string }, resolver: ContextWindowResolver) => Promise<ContextWindowChoice>;
 }
 
-export function createModelHandlers(deps: ModelHandlerDeps): { handlers: ModelHandlers; models: ModelService; close(): void } {
+export interface ModelManager {
+  handlers: ModelHandlers;
+  models: ModelService;
+  /** `/api/show` answers shared with the model list. */
+  shows: ShowCache;
+  /** The window an Ollama request carries when no layer names one. */
+  windows: ContextWindowResolver;
+  close(): void;
+}
+
+export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
   const settings = new ModelSettingsStore(deps.db);
   const aliases = new AliasStore(deps.db, deps.newId);
   const models = new ModelService({ baseUrl: deps.baseUrl, settings, emit: deps.emit, probeHost: deps.probeHost ?? nodeProbeHost(), newId: deps.newId, log: deps.log });
+  const shows = new ShowCache();
+  const windows = new ContextWindowResolver({
+    stored: (baseUrl, model) => settings.getWindow(baseUrl, model),
+    // Ollama's defaults for a plain `ollama serve`: flash attention where supported, an f16 cache.
+    recommend: (baseUrl, model) => models.recommend(model, true, 'f16', baseUrl),
+  });
   const handlers: ModelHandlers = {
     'models:show': ({ model }) => models.show(model),
     'models:pull': ({ model }) => models.pull(model),
     'models:cancel-pull': ({ pullId }) => ({ cancelled: models.cancelPull(pullId) }),
     'models:delete': async ({ model }) => {
       await models.delete(model);
+      shows.forget(model);
+      windows.forget();
       return { deleted: true };
     },
     'models:running': () => models.running(),
@@ -48,15 +72,19 @@ export function createModelHandlers(deps: ModelHandlerDeps): { handlers: ModelHa
     'models:version': async () => ({ version: await serverVersion(deps.baseUrl()) }),
     'models:recommend-context': ({ model, flashAttention, kvCacheType }) => models.recommend(model, flashAttention ?? true, kvCacheType ?? 'f16'),
     'models:set-context': ({ model, contextWindow, source }) => models.setContext(model, contextWindow, source ?? 'user'),
+    'models:context-window': (req) => (deps.contextWindowOf ? deps.contextWindowOf(req, windows) : windows.resolve(deps.baseUrl(), req.model)),
     'models:llama-server-info': ({ baseUrl }) => llamaServerInfo(baseUrl),
     'gpu:probe': () => models.gpu(),
-    'gpu:set-override': ({ bytes }) => models.setGpuOverride(bytes),
+    'gpu:set-override': ({ bytes }) => {
+      windows.forget();
+      return models.setGpuOverride(bytes);
+    },
     'aliases:list': () => refreshAliasStatuses(aliases, deps.baseUrl()),
     'aliases:create': (input) => aliases.create(input),
     'aliases:update': ({ id, alias }) => aliases.update(id, alias),
     'aliases:delete': ({ id }) => ({ deleted: aliases.delete(id) }),
     'aliases:materialize': ({ id }) => materializeAlias(aliases, deps.baseUrl(), id),
-    'aliases:from-model': async ({ model, name }) => aliasFromModel(await models.show(model), name, deps.baseUrl()),
+    'aliases:from-model': async ({ model, name }) => aliasFromModel(await models.show(model), name, DEFAULT_CONNECTION_ID),
   };
-  return { handlers, models, close: () => models.cancelAll() };
+  return { handlers, models, shows, windows, close: () => models.cancelAll() };
 }

@@ -74,10 +74,9 @@ export class ModelService {
   }
 
   /** The GPU memory a model may use: the hand-set value, else the server's view (remote) or a local probe. */
-  async gpu(): Promise<GpuReport> {
+  async gpu(baseUrl = this.deps.baseUrl()): Promise<GpuReport> {
     const override = this.deps.settings.gpuOverride();
     if (override !== null) return overrideReport(override);
-    const baseUrl = this.deps.baseUrl();
     if (!isLoopbackUrl(baseUrl)) {
       const running = await runningModels(baseUrl).catch(() => []);
       return remoteReport(running);
@@ -90,9 +89,9 @@ export class ModelService {
     return this.gpu();
   }
 
-  async recommend(model: string, flashAttention: boolean, kvCacheType: KvCacheType): Promise<ContextAdvice> {
-    const baseUrl = this.deps.baseUrl();
-    const [gpu, details, list] = await Promise.all([this.gpu(), this.show(model), listOllamaModels(baseUrl)]);
+  /** `baseUrl`: another Ollama connection than the default one (the engine's window for that connection). */
+  async recommend(model: string, flashAttention: boolean, kvCacheType: KvCacheType, baseUrl = this.deps.baseUrl()): Promise<ContextAdvice> {
+    const [gpu, details, list] = await Promise.all([this.gpu(baseUrl), showModel(baseUrl, model), listOllamaModels(baseUrl)]);
     const weightsBytes = list.find((m) => m.name === model)?.sizeBytes ?? null;
     const stored = this.deps.settings.getWindow(baseUrl, model);
     const base = { model, gpu, weightsBytes, stored };

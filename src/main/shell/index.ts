@@ -3,7 +3,7 @@
  * renderer from an `app://` origin with the CSP header, and carries the IPC contract over ipcMain through the
  * same dispatcher serve mode uses, after checking that the call comes from the app's own main frame.
  */
-import { app, BrowserWindow, ipcMain, net, protocol, safeStorage, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { app, BrowserWindow, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
 import { existsSync } from 'node:fs';
 import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -12,10 +12,10 @@ import { contentSecurityPolicy } from '../serve/csp';
 import { SafeStorageSecretStore } from '../secrets/secret-store';
 import { createServices } from '../services';
 import { createMainWindow } from './window-options';
+import { APP_ORIGIN, guardInvoke, linkPolicy } from './ipc-guard';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rendererDir = join(here, '../renderer');
-const APP_ORIGIN = 'app://firebrand';
 
 protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
@@ -48,17 +48,11 @@ app.whenReady().then(() => {
   session.defaultSession.setPermissionCheckHandler(() => false);
 
   const win = createMainWindow(BrowserWindow, join(here, '../preload/index.cjs'));
-  const isAppFrame = (event: IpcMainInvokeEvent) =>
-    event.senderFrame !== null && event.senderFrame === win.webContents.mainFrame && event.senderFrame.url.startsWith(`${APP_ORIGIN}/`);
 
   for (const channel of INVOKE_CHANNELS) {
-    ipcMain.handle(channel, (event, payload: unknown) => {
-      if (!isAppFrame(event)) {
-        console.error(`ipc: refused ${channel} from a frame that is not the app's main frame (${event.senderFrame?.url ?? 'gone'})`);
-        return { ok: false, error: { code: 'forbidden', message: 'Refused.' } };
-      }
-      return services.dispatcher.dispatch(channel, payload);
-    });
+    ipcMain.handle(channel, (event, payload: unknown) =>
+      guardInvoke({ channel, payload, senderFrame: event.senderFrame, mainFrame: win.webContents.mainFrame }, services.dispatcher, (m) => console.error(m)),
+    );
   }
   services.hub.connect((channel: EventChannel, payload: unknown) => {
     if (!win.isDestroyed()) win.webContents.send(channel, payload);
@@ -68,7 +62,8 @@ app.whenReady().then(() => {
   win.webContents.on('will-attach-webview', (event) => event.preventDefault());
   win.webContents.setWindowOpenHandler(({ url }) => {
     // Links leave the app only for http(s), and only through the system browser.
-    if (/^https?:\/\//i.test(url)) void shell.openExternal(url);
+    const link = linkPolicy(url);
+    if (link.action === 'open-external') void shell.openExternal(link.url);
     return { action: 'deny' };
   });
   win.once('ready-to-show', () => win.show());

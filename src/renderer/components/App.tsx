@@ -6,7 +6,6 @@ import { useTheme } from '../hooks/use-theme';
 import { Composer } from './composer/Composer';
 import { SettingsPanel } from './SettingsPanel';
 import { Sidebar } from './Sidebar';
-import { ModelsLauncher } from './models/ModelsLauncher';
 
 export function App() {
   const [settingsOpen, setSettingsOpen] = useState(false);
@@ -29,7 +28,6 @@ export function App() {
             {notice}
           </div>
         )}
-        <ModelsLauncher />
         <ChatView />
         <Composer />
       </main>

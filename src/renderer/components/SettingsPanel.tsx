@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Theme } from '../../shared/ipc';
 import { saveSettings, useStore } from '../store';
+import { ConnectionsSection } from './settings/ConnectionsSection';
 
 const THEMES: { value: Theme; label: string }[] = [
   { value: 'system', label: 'System' },
@@ -12,13 +13,16 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const settings = useStore((s) => s.settings);
   const [url, setUrl] = useState(settings?.ollamaUrl ?? '');
   const [theme, setTheme] = useState<Theme>(settings?.theme ?? 'system');
+  const models = useStore((s) => s.models);
+  const aliases = useStore((s) => s.aliases);
+  const [defaultChat, setDefaultChat] = useState(settings?.defaultChatModel ?? '');
   const [error, setError] = useState<string | null>(null);
   const save = async () => {
     if (!/^https?:\/\/\S+$/.test(url.trim())) {
       setError('Enter an address that starts with http:// or https://');
       return;
     }
-    if (await saveSettings({ ollamaUrl: url.trim(), theme })) onClose();
+    if (await saveSettings({ ollamaUrl: url.trim(), theme, defaultChatModel: defaultChat === '' ? null : defaultChat })) onClose();
   };
   return (
     <div
@@ -34,6 +38,25 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
           Ollama address
           <input data-testid="settings-ollama-url" value={url} onChange={(e) => setUrl(e.target.value)} />
         </label>
+        <label>
+          New chats start with
+          <select data-testid="settings-default-model" value={defaultChat} onChange={(e) => setDefaultChat(e.target.value)}>
+            <option value="">the model used last</option>
+            {aliases.length > 0 && (
+              <optgroup label="Aliases">
+                {aliases.map((a) => (
+                  <option key={a.id} value={a.name}>{a.name} → {a.model}</option>
+                ))}
+              </optgroup>
+            )}
+            <optgroup label="Models">
+              {models.map((m) => (
+                <option key={m.name} value={m.name}>{m.name}</option>
+              ))}
+            </optgroup>
+          </select>
+        </label>
+        <ConnectionsSection />
         <fieldset className="theme-choice">
           <legend>Theme</legend>
           {THEMES.map((t) => (

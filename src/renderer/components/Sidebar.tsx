@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { newChat, openConversation, useStore } from '../store';
 import { deleteWithUndo, undoDelete } from '../store/conversation-actions';
 import { ConversationItem } from './ConversationItem';
+import { ModelsLauncher } from './models/ModelsLauncher';
 import { SearchResults } from './SearchResults';
 
 /** Conversations by recency, full-text search over them, and the settings entry. */
@@ -59,9 +60,12 @@ export function Sidebar({ onOpenSettings }: { onOpenSettings: () => void }) {
           </button>
         </div>
       )}
-      <button type="button" className="settings-button" data-testid="settings-open" onClick={onOpenSettings}>
-        Settings
-      </button>
+      <div className="sidebar-actions">
+        <ModelsLauncher />
+        <button type="button" className="settings-button" data-testid="settings-open" onClick={onOpenSettings}>
+          Settings
+        </button>
+      </div>
     </nav>
   );
 }

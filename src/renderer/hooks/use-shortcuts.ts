@@ -9,7 +9,7 @@ function focus(testId: string): void {
   document.querySelector<HTMLElement>(`[data-testid="${testId}"]`)?.focus();
 }
 
-/** App-wide keys: Ctrl/Cmd+N new chat, Ctrl/Cmd+K search, Esc stop the answer, `/` write a message. */
+/** App-wide keys: Ctrl/Cmd+N new chat, Ctrl/Cmd+K search, Ctrl/Cmd+Shift+M models, Esc stop the answer, `/` write a message. */
 export function useShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -19,6 +19,10 @@ export function useShortcuts(): void {
         e.preventDefault();
         newChat();
         setTimeout(() => focus('composer-input'));
+      } else if (mod && e.shiftKey && !e.altKey && key === 'm') {
+        // The models screen by keyboard: same as clicking the sidebar's Models button.
+        e.preventDefault();
+        document.querySelector<HTMLElement>('[data-testid="models-open"]')?.click();
       } else if (mod && !e.shiftKey && !e.altKey && key === 'k') {
         e.preventDefault();
         focus('search-input');

@@ -16,7 +16,11 @@ export function splitMarkdownBlocks(text: string): string[] {
       else if (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
     }
     if (fence === null && line.trim() === '' && current.length > 0) {
-      const next = lines.slice(i + 1).find((l) => l.trim() !== '');
+      // A forward scan, not lines.slice(i + 1).find(): this runs every frame of a stream, and copying the rest
+      // of the answer at each blank line made a long answer's frames quadratic (bench/smoothness.bench.ts).
+      let j = i + 1;
+      while (j < lines.length && (lines[j] ?? '').trim() === '') j++;
+      const next = lines[j];
       if (next !== undefined && /^\s/.test(next)) {
         current.push(line);
         continue;

@@ -2,7 +2,7 @@
 import type { SiblingInfo } from '../../shared/ipc';
 import type { Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
-import { adoptBranch, useStore } from '.';
+import { adoptBranch, connectionOf, useStore } from '.';
 
 const set = useStore.setState;
 const get = useStore.getState;
@@ -24,7 +24,7 @@ export async function regenerate(turn: Turn, think?: boolean): Promise<void> {
   if (!model) return set({ notice: 'Choose a model first.' });
   try {
     const sentAt = Date.now();
-    const res = await firebrand().chat.regenerate({ turnId: turn.id, model, ...(think === undefined ? {} : { think }) });
+    const res = await firebrand().chat.regenerate({ turnId: turn.id, model, ...(think === undefined ? {} : { think }), ...connectionOf() });
     adoptBranch(res, sentAt, turn.id, withSibling(turn, res.assistantTurn));
   } catch (err) {
     set({ notice: message(err) });
@@ -39,7 +39,7 @@ export async function editAndResend(turn: Turn, text: string, think?: boolean): 
   }
   try {
     const sentAt = Date.now();
-    const res = await firebrand().chat.editAndResend({ turnId: turn.id, text, model, ...(think === undefined ? {} : { think }) });
+    const res = await firebrand().chat.editAndResend({ turnId: turn.id, text, model, ...(think === undefined ? {} : { think }), ...connectionOf() });
     adoptBranch(res, sentAt, turn.id, withSibling(turn, res.userTurn));
     return true;
   } catch (err) {

@@ -4,7 +4,8 @@
  * per animation frame.
  */
 import { create } from 'zustand';
-import type { ConversationSummary, ModelSummary, SendResult, Settings, SiblingInfo } from '../../shared/ipc';
+import type { ConversationSettings, ConversationSummary, ModelSummary, SendResult, Settings, SiblingInfo } from '../../shared/ipc';
+import type { Alias, ContextWindowChoice } from '../../shared/models';
 import type { StreamPart } from '../../shared/parts';
 import { applyParts } from '../../shared/reducer';
 import type { AttachmentBlock, Turn } from '../../shared/turn';
@@ -20,13 +21,22 @@ export interface AppState {
   /** Conversations deleted in the UI but not yet in main: they wait out the undo window hidden. */
   hiddenConversations: string[];
   models: ModelSummary[];
+  /** Aliases, offered in the picker beside the models; picking one sends its name as the model. */
+  aliases: Alias[];
   modelsError: string | null;
+  /** A model or an alias name. */
   selectedModel: string | null;
+  /** The window the next message to the selected model carries, and where it came from (main decides). */
+  contextChoice: ContextWindowChoice | null;
+  /** The open conversation's system prompt and think mode; for a new chat, what it will start with. */
+  conversationSettings: ConversationSettings;
   settings: Settings | null;
   /** Why the last action failed, in words for the user; the draft is kept. */
   notice: string | null;
   sending: boolean;
 }
+
+export const NO_CONVERSATION_SETTINGS: ConversationSettings = { systemPrompt: '', think: null };
 
 export const useStore = create<AppState>(() => ({
   conversations: [],
@@ -35,8 +45,11 @@ export const useStore = create<AppState>(() => ({
   siblings: {},
   hiddenConversations: [],
   models: [],
+  aliases: [],
   modelsError: null,
   selectedModel: null,
+  contextChoice: null,
+  conversationSettings: NO_CONVERSATION_SETTINGS,
   settings: null,
   notice: null,
   sending: false,
@@ -59,19 +72,43 @@ export async function refreshConversations(): Promise<void> {
 
 export async function refreshModels(): Promise<void> {
   try {
-    const models = await firebrand().models.list({});
-    const preferred = get().selectedModel ?? get().settings?.defaultModel ?? null;
-    const selected = models.find((m) => m.name === preferred)?.name ?? models[0]?.name ?? null;
-    set({ models, modelsError: models.length === 0 ? 'The server has no models yet. Pull one (ollama pull llama3.2) and refresh.' : null, selectedModel: selected });
+    const [models, aliases] = await Promise.all([firebrand().models.list({}), firebrand().aliases.list({}).catch(() => get().aliases)]);
+    const names = [...aliases.map((a) => a.name), ...models.map((m) => m.name)];
+    const settings = get().settings;
+    const preferred = [get().selectedModel, settings?.defaultChatModel, settings?.defaultModel].find((n) => n && names.includes(n));
+    const selected = preferred ?? models[0]?.name ?? null;
+    set({ models, aliases, modelsError: models.length === 0 ? 'The server has no models yet. Pull one (ollama pull llama3.2) and refresh.' : null, selectedModel: selected });
   } catch (err) {
     set({ models: [], modelsError: message(err) });
   }
+  await refreshContextChoice();
+}
+
+/** Asks main which window the selected model's next message carries (the meter shows it, with its source). */
+export async function refreshContextChoice(): Promise<void> {
+  const model = get().selectedModel;
+  if (!model) return set({ contextChoice: null });
+  try {
+    const choice = await firebrand().models.contextWindow({ model, ...connectionOf() });
+    if (get().selectedModel === model) set({ contextChoice: choice });
+  } catch {
+    set({ contextChoice: null });
+  }
+}
+
+/** The active connection, as the chat channels take it (absent for the built-in Ollama). */
+export function connectionOf(): { connectionId?: string } {
+  const id = get().settings?.activeConnectionId;
+  return id && id !== 'ollama' ? { connectionId: id } : {};
 }
 
 export async function openConversation(conversationId: string): Promise<void> {
   try {
-    const view = await firebrand().conversations.open({ conversationId });
-    set({ activeId: conversationId, turns: view.turns, siblings: view.siblings, notice: null });
+    const [view, conversationSettings] = await Promise.all([
+      firebrand().conversations.open({ conversationId }),
+      firebrand().conversations.getSettings({ conversationId }).catch(() => NO_CONVERSATION_SETTINGS),
+    ]);
+    set({ activeId: conversationId, turns: view.turns, siblings: view.siblings, conversationSettings, notice: null });
   } catch (err) {
     set({ notice: message(err) });
   }
@@ -100,12 +137,17 @@ export function adoptBranch(res: SendResult, sentAt: number, replaces: string, s
   flushPendingFor(res.assistantTurn.id);
 }
 
+/** A new chat starts with the default model or alias chosen in Settings, where there is one. */
 export function newChat(): void {
-  set({ activeId: null, turns: [], siblings: {}, notice: null });
+  const start = get().settings?.defaultChatModel;
+  const known = start && (get().models.some((m) => m.name === start) || get().aliases.some((a) => a.name === start));
+  set({ activeId: null, turns: [], siblings: {}, notice: null, conversationSettings: NO_CONVERSATION_SETTINGS, ...(known ? { selectedModel: start } : {}) });
+  if (known) void refreshContextChoice();
 }
 
 export function selectModel(name: string): void {
   set({ selectedModel: name });
+  void refreshContextChoice();
 }
 
 /** Sends the draft; resolves true when it was accepted (the caller then clears the draft). */
@@ -121,6 +163,8 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
       model,
       ...(attachments.length > 0 ? { attachments } : {}),
       ...(think === undefined ? {} : { think }),
+      ...connectionOf(),
+      ...(get().activeId === null && !isBlankSettings(get().conversationSettings) ? { conversationSettings: get().conversationSettings } : {}),
     });
     noteSent(res.assistantTurn.id, sentAt);
     const same = get().activeId === res.conversationId;
@@ -135,6 +179,10 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
   } finally {
     set({ sending: false });
   }
+}
+
+function isBlankSettings(s: ConversationSettings): boolean {
+  return s.systemPrompt.trim() === '' && s.think === null;
 }
 
 export async function stopTurn(turnId: string): Promise<void> {

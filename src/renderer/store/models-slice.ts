@@ -6,7 +6,7 @@ import { create } from 'zustand';
 import type { ModelSummary } from '../../shared/ipc';
 import type { Alias, AliasInput, ContextAdvice, GpuReport, ModelDetails, PullProgress, RunningModel } from '../../shared/models';
 import { firebrand } from '../firebrand';
-import { refreshModels } from './index';
+import { refreshContextChoice, refreshModels } from './index';
 
 export interface ModelsState {
   models: ModelSummary[];
@@ -102,12 +102,15 @@ export async function setContextWindow(model: string, contextWindow: number | nu
   await attempt(async () => {
     reloads = (await firebrand().models.setContext({ model, contextWindow, source })).reloads;
   });
+  // The composer's meter shows the window the next message carries: this one now.
+  void refreshContextChoice();
   return reloads;
 }
 
 export function setGpuOverride(bytes: number | null): Promise<boolean> {
   return attempt(async () => {
     set({ gpu: await firebrand().gpu.setOverride({ bytes }) });
+    void refreshContextChoice();
   });
 }
 
@@ -130,6 +133,8 @@ export function saveAlias(id: string | null, alias: AliasInput): Promise<boolean
     if (id) await api.aliases.update({ id, alias });
     else await api.aliases.create(alias);
     set({ aliases: await api.aliases.list({}) });
+    // The composer's picker offers aliases too.
+    await refreshModels();
   });
 }
 
@@ -137,6 +142,7 @@ export function deleteAlias(id: string): Promise<boolean> {
   return attempt(async () => {
     await firebrand().aliases.delete({ id });
     set({ aliases: await firebrand().aliases.list({}) });
+    await refreshModels();
   });
 }
 

@@ -14,7 +14,7 @@ import { startReplayServer, type ReplayServer } from '../../replay-server/replay
 const TAGS = JSON.parse(readFileSync(new URL('../../fixtures/ollama-api/tags.json', import.meta.url), 'utf8')) as { models: Record<string, unknown>[] };
 const CODER: AliasInput = {
   name: 'coder',
-  connectionId: 'http://127.0.0.1:11434',
+  connectionId: 'ollama',
   model: 'qwen3:8b',
   systemPrompt: 'You are a careful senior engineer. Answer with code first.',
   parameters: { temperature: 0.2, top_p: 0.9, top_k: 40, num_predict: 2048, repeat_penalty: 1.1, seed: 42 },
@@ -103,10 +103,10 @@ describe('aliases', () => {
 
   it('start from an existing model’s parameters and system prompt', () => {
     const show = JSON.parse(readFileSync(new URL('../../fixtures/ollama-models/show-qwen3-14b.json', import.meta.url), 'utf8')) as unknown;
-    const draft = aliasFromModel(parseShow('qwen3:14b', show), 'qwen-precise', 'http://127.0.0.1:11434');
+    const draft = aliasFromModel(parseShow('qwen3:14b', show), 'qwen-precise', 'ollama');
     expect(draft).toEqual({
       name: 'qwen-precise',
-      connectionId: 'http://127.0.0.1:11434',
+      connectionId: 'ollama',
       model: 'qwen3:14b',
       systemPrompt: '',
       parameters: { temperature: 0.6, top_p: 0.95, top_k: 20, repeat_penalty: 1 },

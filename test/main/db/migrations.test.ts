@@ -129,8 +129,12 @@ describe('hot queries (EXPLAIN QUERY PLAN)', () => {
     const p = plan(db, HOT_SQL.turnsOfConversation, ['c1']);
     expect(p).toMatch(/SEARCH turns USING INDEX turns_by_conversation \(conversation_id=\?\)/);
   });
+  it("finds a turn's siblings through the parent index, not by scanning the conversation", () => {
+    const p = plan(db, HOT_SQL.siblingsOf, { parent: 't1', conversation: 'c1' });
+    expect(p).toMatch(/SEARCH turns USING INDEX turns_by_parent \(parent_id=\?\)/);
+  });
   it('searches through the FTS index and joins by keys', () => {
-    const p = plan(db, SEARCH_SQL, { query: '"x"', limit: 5, window: 100 });
+    const p = plan(db, SEARCH_SQL, { query: '"x"', snippetQuery: '"x"', limit: 5, window: 100 });
     // Stage 1 walks the newest matches in rowid order; stage 2 (snippets) scans only the kept rows' rowid range.
     expect(p).toMatch(/MATERIALIZE recent\nSCAN turns_fts VIRTUAL TABLE INDEX \d+:M/);
     expect(p).toMatch(/SCAN turns_fts VIRTUAL TABLE INDEX \d+:M\d*></);

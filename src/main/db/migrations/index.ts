@@ -2,7 +2,8 @@ import { migration0001 } from './0001-initial';
 import { migration0002 } from './0002-blobs-and-steps';
 import { migration0003 } from './0003-search';
 import { migration0004 } from './0004-models-and-aliases';
+import { migration0005 } from './0005-conversation-settings';
 import type { Migration } from './types';
 
 /** Every migration, in order. Append only: a released migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005];

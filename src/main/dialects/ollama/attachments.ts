@@ -1,3 +1,4 @@
+import { PDF_MIME, pdfNote } from '../../../shared/attachment-notes';
 import type { AttachmentBlock } from '../../../shared/turn';
 
 /**
@@ -19,6 +20,8 @@ export function materializeAttachment(
   const bytes = resolve?.(block.id);
   if (!bytes) return { kind: 'text', text: `[Attachment ${block.name} is no longer available.]` };
   if (block.kind === 'image') return { kind: 'image', base64: Buffer.from(bytes).toString('base64'), mime: block.mime };
+  // No PDF text extractor ships with the app (issue 7 leaves it out): the model is told, not fed compressed bytes.
+  if (block.mime === PDF_MIME) return { kind: 'text', text: pdfNote(block.name) };
   const full = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
   const body = full.length > budget ? `${full.slice(0, budget)}\n[... truncated: ${full.length - budget} more characters]` : full;
   return { kind: 'text', text: `[Attachment: ${block.name}]\n${body}` };

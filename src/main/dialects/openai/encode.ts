@@ -1,4 +1,5 @@
 import type { JsonObject, JsonValue } from '../../../shared/json';
+import { PDF_MIME, pdfNote } from '../../../shared/attachment-notes';
 import type { AttachmentBlock, Turn } from '../../../shared/turn';
 import type { EncodeInput } from '../types';
 
@@ -13,6 +14,8 @@ function attachmentPart(block: AttachmentBlock, input: EncodeInput): JsonObject 
   const bytes = input.resolveAttachment?.(block.id);
   if (!bytes) return { type: 'text', text: `[attachment ${block.name} is no longer available]` };
   if (block.kind === 'image') return { type: 'image_url', image_url: { url: dataUri(block.mime, bytes) } };
+  // Compressed PDF streams decoded as UTF-8 are garbage to the model: it gets a note instead (same as the chip).
+  if (block.mime === PDF_MIME) return { type: 'text', text: pdfNote(block.name) };
   let text = new TextDecoder().decode(bytes);
   if (text.length > ATTACHMENT_TEXT_BUDGET) {
     text = `${text.slice(0, ATTACHMENT_TEXT_BUDGET)}\n[... ${block.name} cut at ${ATTACHMENT_TEXT_BUDGET} characters]`;

@@ -3,6 +3,7 @@ import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, measureTurns } from 
 import { sendMessage, stopTurn, useStore } from '../../store';
 import { FileChip, Thumbnail } from '../turn/Attachments';
 import { ContextMeter } from './ContextMeter';
+import { ConversationSettingsButton } from './ConversationSettings';
 import { ModelPicker } from './ModelPicker';
 import { useAttachments } from './use-attachments';
 
@@ -13,17 +14,25 @@ export function Composer() {
   const [dragging, setDragging] = useState(false);
   const attachments = useAttachments();
   const models = useStore((s) => s.models);
+  const aliases = useStore((s) => s.aliases);
   const selected = useStore((s) => s.selectedModel);
+  const contextChoice = useStore((s) => s.contextChoice);
+  const conversationThink = useStore((s) => s.conversationSettings.think);
   const sending = useStore((s) => s.sending);
   const turns = useStore((s) => s.turns);
   const streamingTurn = turns.find((t) => t.status === 'streaming');
-  const model = models.find((m) => m.name === selected);
-  const canThink = model?.capabilities?.includes('thinking') ?? false;
+  const alias = aliases.find((a) => a.name === selected);
+  // An alias answers with its model's capabilities.
+  const model = models.find((m) => m.name === selected) ?? models.find((m) => m.name === alias?.model);
+  // Think mode set on the conversation or the alias wins (DESIGN.md §2 layers): the toggle then only says so.
+  const thinkSetBy = conversationThink !== null ? { mode: conversationThink, by: 'this conversation' } : alias ? { mode: alias.thinkMode, by: `alias ${alias.name}` } : null;
+  const canThink = (model?.capabilities?.includes('thinking') ?? false) && thinkSetBy === null;
   // Unknown capabilities do not block images: the server is the one to say no.
   const noVision = model?.capabilities !== undefined && !model.capabilities.includes('vision');
 
   const history = useMemo(() => measureTurns(turns), [turns]);
-  const contextWindow = model?.contextLength ?? DEFAULT_CONTEXT_WINDOW;
+  // The window main will send (kept, recommended, alias, server or fallback), not the model's trained context.
+  const contextWindow = contextChoice?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
   const pending = measureTurns([{ blocks: [{ type: 'text', text: draft }, ...attachments.items] }]);
   const estimate = estimateTokens(addInputs(history, pending));
   const imagesRefused = noVision && attachments.items.some((b) => b.kind === 'image');
@@ -110,12 +119,18 @@ export function Composer() {
         onPaste={onPaste}
       />
       <div className="composer-bar">
-        <ModelPicker models={models} selected={selected} />
+        <ModelPicker models={models} aliases={aliases} selected={selected} />
+        <ConversationSettingsButton />
         {canThink && (
           <label className="think-toggle" title="Let the model think before it answers">
             <input type="checkbox" data-testid="think-toggle" checked={think} onChange={(e) => setThink(e.target.checked)} />
             Think
           </label>
+        )}
+        {thinkSetBy && model?.capabilities?.includes('thinking') && (
+          <span className="think-set" data-testid="think-set-by" title="Change it in the conversation settings or the alias">
+            think {thinkSetBy.mode} ({thinkSetBy.by})
+          </span>
         )}
         <label className="attach-button" title={noVision ? 'Attach text, code or PDF files' : 'Attach images or files'}>
           <input
@@ -130,7 +145,7 @@ export function Composer() {
           />
           Attach
         </label>
-        <ContextMeter estimate={estimate} window={contextWindow} />
+        <ContextMeter estimate={estimate} window={contextWindow} source={contextChoice?.source ?? 'fallback'} reason={contextChoice?.reason ?? null} />
         <span className="spacer" />
         {(overWindow || imagesRefused) && blockedBy && (
           <span className="composer-reason" data-testid="composer-reason" role="status">

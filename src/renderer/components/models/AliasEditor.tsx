@@ -33,7 +33,8 @@ const toDraft = (a: AliasInput): Draft => ({
 export function AliasEditor() {
   const aliases = useModelsStore((s) => s.aliases);
   const models = useModelsStore((s) => s.models);
-  const connectionId = useStore((s) => s.settings?.ollamaUrl ?? '');
+  // An alias names a connection by id (`connections:list`): the one whose models this screen lists.
+  const connectionId = useStore((s) => s.settings?.activeConnectionId ?? 'ollama');
   const [editing, setEditing] = useState<string | null>(null);
   const [draft, setDraft] = useState<Draft>(() => blank(models[0]?.name ?? ''));
   const [problem, setProblem] = useState<string | null>(null);

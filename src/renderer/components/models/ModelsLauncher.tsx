@@ -1,16 +1,24 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import './models.css';
 import { ModelsScreen } from './ModelsScreen';
 
-/** The one entry point App.tsx renders: a "Models" button that opens the model manager as a panel. */
+/**
+ * The sidebar's "Models" button (beside Settings, in the tab order) that opens the model manager; closing it
+ * gives the focus back to the button, so a keyboard user lands where they left.
+ */
 export function ModelsLauncher() {
   const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
   return (
     <>
-      <button type="button" className="mm-launch" data-testid="models-open" onClick={() => setOpen(true)}>
+      <button type="button" ref={button} className="mm-launch" data-testid="models-open" aria-haspopup="dialog" title="Models (Ctrl+Shift+M)" onClick={() => setOpen(true)}>
         Models
       </button>
-      {open && <ModelsScreen onClose={() => setOpen(false)} />}
+      {open && <ModelsScreen onClose={close} />}
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { connectModelsStore, loadModelsScreen, useModelsStore } from '../../store/models-slice';
 import { AliasEditor } from './AliasEditor';
 import { ModelList } from './ModelList';
@@ -9,15 +9,30 @@ import './models.css';
 /** The model manager: pull, list, inspect, delete, running models, context windows and aliases. */
 export function ModelsScreen({ onClose }: { onClose: () => void }) {
   const error = useModelsStore((s) => s.error);
+  const closeButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     connectModelsStore();
     void loadModelsScreen();
+    // Keyboard users start inside the dialog; Escape (below) leaves it.
+    closeButton.current?.focus();
   }, []);
   return (
-    <div className="mm-screen" role="dialog" aria-label="Models" data-testid="models-screen">
+    <div
+      className="mm-screen"
+      role="dialog"
+      aria-modal="true"
+      aria-label="Models"
+      data-testid="models-screen"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          onClose();
+        }
+      }}
+    >
       <div className="mm-row mm-header">
         <h2>Models</h2>
-        <button type="button" data-testid="models-close" onClick={onClose}>Close</button>
+        <button type="button" ref={closeButton} data-testid="models-close" onClick={onClose}>Close</button>
       </div>
       {error && <p role="alert" className="mm-error" data-testid="models-screen-error">{error}</p>}
       <PullBox />

@@ -1,3 +1,4 @@
+import { pdfNote } from '../../../shared/attachment-notes';
 import { memo, useEffect, useState } from 'react';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { cachedImageUrl, imageUrl } from '../../store/attachments';
@@ -29,9 +30,14 @@ function Thumbnail({ block }: { block: AttachmentBlock }) {
 export function FileChip({ block, onRemove }: { block: AttachmentBlock; onRemove?: () => void }) {
   const pdf = block.mime === 'application/pdf';
   return (
-    <span className="chip" data-testid="attachment" data-kind={block.kind} title={pdf ? 'PDF attached as a file: its text is not extracted yet' : block.name}>
+    <span className="chip" data-testid="attachment" data-kind={block.kind} title={pdf ? `The model gets only: ${pdfNote(block.name)}` : block.name}>
       <span className="chip-kind">{pdf ? 'PDF' : block.kind === 'text' ? 'TXT' : 'FILE'}</span>
       <span className="chip-name">{block.name}</span>
+      {pdf && (
+        <span className="chip-note" data-testid="attachment-note">
+          text not extracted: the model gets only a note
+        </span>
+      )}
       <span className="chip-size">{formatBytes(block.size)}</span>
       {onRemove && (
         <button type="button" className="chip-remove" aria-label={`Remove ${block.name}`} onClick={onRemove}>

@@ -1,0 +1,78 @@
+/**
+ * The context window an Ollama request carries when no identity layer names one (issue 6, DESIGN.md §7): the
+ * window the user kept for the model, else the GPU recommendation, else 4096 with the reason. Never a silent
+ * server default, and never a reason for a send to wait long or fail: the recommendation is cached per model,
+ * and one that takes too long or fails yields the fallback while the work goes on for next time.
+ */
+import { DEFAULT_CONTEXT_WINDOW } from '../../shared/context-estimate';
+import type { ContextAdvice, ContextWindowChoice } from '../../shared/models';
+import type { StoredWindow } from './model-settings-store';
+
+export interface ContextWindowDeps {
+  /** The window the user (or the "Use" button) kept for this model on this server. */
+  stored: (baseUrl: string, model: string) => StoredWindow | null;
+  /** The GPU probe + `/api/show` + weights arithmetic (ModelService.recommend). */
+  recommend: (baseUrl: string, model: string) => Promise<ContextAdvice>;
+  /** How long a send waits for a recommendation not yet worked out (default 2.5 s). */
+  waitMs?: number;
+  now?: () => number;
+}
+
+/** A fallback is asked again after this long: the server may be up, or the GPU memory set by hand, by then. */
+const FALLBACK_TTL_MS = 30_000;
+
+export class ContextWindowResolver {
+  private readonly cache = new Map<string, { choice: Promise<ContextWindowChoice>; expires: number }>();
+
+  constructor(private readonly deps: ContextWindowDeps) {}
+
+  async resolve(baseUrl: string, model: string): Promise<ContextWindowChoice> {
+    const kept = this.deps.stored(baseUrl, model);
+    if (kept) return { contextWindow: kept.contextWindow, source: kept.source, reason: null };
+    const now = (this.deps.now ?? Date.now)();
+    const key = `${baseUrl}\u0000${model}`;
+    let entry = this.cache.get(key);
+    if (!entry || entry.expires <= now) {
+      const choice = this.work(baseUrl, model);
+      entry = { choice, expires: Infinity };
+      this.cache.set(key, entry);
+      const settled = entry;
+      void choice.then((c) => {
+        if (c.source === 'fallback') settled.expires = (this.deps.now ?? Date.now)() + FALLBACK_TTL_MS;
+      });
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<ContextWindowChoice>((resolve) => {
+      timer = setTimeout(
+        () => resolve(fallback('The GPU recommendation is still being worked out; this message uses the default window.')),
+        this.deps.waitMs ?? 2_500,
+      );
+    });
+    try {
+      return await Promise.race([entry.choice, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** The GPU memory or a kept window changed: work the recommendations out again. */
+  forget(): void {
+    this.cache.clear();
+  }
+
+  private async work(baseUrl: string, model: string): Promise<ContextWindowChoice> {
+    try {
+      const advice = await this.deps.recommend(baseUrl, model);
+      const rec = advice.recommendation;
+      if (!rec) return fallback(advice.reason ?? 'No recommendation could be made.');
+      if (!rec.fits) return fallback(rec.message);
+      return { contextWindow: rec.contextTokens, source: 'recommended', reason: rec.message };
+    } catch (err) {
+      return fallback(`No recommendation: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+}
+
+function fallback(reason: string): ContextWindowChoice {
+  return { contextWindow: DEFAULT_CONTEXT_WINDOW, source: 'fallback', reason };
+}

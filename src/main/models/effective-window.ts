@@ -1,0 +1,35 @@
+/**
+ * `models:context-window`: the window the next message to a model (or alias) will carry, and where it came from,
+ * worked out the way the engine does it (step-loop `windowFor` + assemble), so the composer's meter shows what is
+ * really sent.
+ */
+import type { ContextWindowChoice } from '../../shared/models';
+import type { AliasLayer } from '../aliases/alias-route';
+import type { CapabilityCache } from '../engine/capabilities';
+import type { EngineConnection } from '../engine/types';
+import type { ContextWindowResolver } from './context-window';
+
+export interface EffectiveWindowDeps {
+  alias: (name: string) => AliasLayer | undefined;
+  connection: (id?: string) => EngineConnection;
+  capabilities: CapabilityCache;
+  resolver: ContextWindowResolver;
+}
+
+export async function effectiveWindow(req: { model: string; connectionId?: string }, deps: EffectiveWindowDeps): Promise<ContextWindowChoice> {
+  const route = deps.alias(req.model);
+  const connection = deps.connection(route?.connectionId ?? req.connectionId);
+  const model = route?.model ?? req.model;
+  if (connection.kind === 'llama-server') {
+    // n_ctx is fixed when llama-server starts: nothing a request says changes it.
+    const caps = await deps.capabilities.get(connection, model);
+    if (caps.serverContext !== undefined) {
+      const window = Math.min(route?.contextWindow ?? caps.serverContext, caps.serverContext);
+      return { contextWindow: window, source: window === caps.serverContext ? 'server' : 'alias', reason: `llama-server was started with n_ctx ${caps.serverContext}.` };
+    }
+    return { contextWindow: null, source: 'unknown', reason: 'llama-server did not report its n_ctx (/props).' };
+  }
+  if (route?.contextWindow !== undefined) return { contextWindow: route.contextWindow, source: 'alias', reason: null };
+  if (connection.kind === 'ollama') return deps.resolver.resolve(connection.baseUrl, model);
+  return { contextWindow: null, source: 'unknown', reason: 'This server sets the context window itself.' };
+}

@@ -1,0 +1,80 @@
+import './conversation-settings.css';
+import { useState } from 'react';
+import type { ThinkMode } from '../../../shared/models';
+import { useStore } from '../../store';
+import { saveConversationSettings } from '../../store/conversation-settings';
+
+const MODES: ThinkMode[] = ['off', 'on', 'low', 'medium', 'high'];
+
+/**
+ * The conversation's own layer (DESIGN.md §2: app default → alias → conversation): a system prompt and a think
+ * mode that win over the alias's. For a new chat they are kept until its first message creates it.
+ */
+export function ConversationSettingsButton() {
+  const settings = useStore((s) => s.conversationSettings);
+  const [open, setOpen] = useState(false);
+  const [prompt, setPrompt] = useState(settings.systemPrompt);
+  const [think, setThink] = useState<ThinkMode | ''>(settings.think ?? '');
+  const set = settings.systemPrompt.trim() !== '' || settings.think !== null;
+  const show = () => {
+    setPrompt(settings.systemPrompt);
+    setThink(settings.think ?? '');
+    setOpen(true);
+  };
+  const save = async () => {
+    if (await saveConversationSettings({ systemPrompt: prompt, think: think === '' ? null : think })) setOpen(false);
+  };
+  return (
+    <span className="conversation-settings-wrap">
+      <button
+        type="button"
+        data-testid="conversation-settings-open"
+        aria-expanded={open}
+        aria-haspopup="dialog"
+        className={set ? 'conversation-settings-button set' : 'conversation-settings-button'}
+        title="System prompt and think mode for this conversation"
+        onClick={() => (open ? setOpen(false) : show())}
+      >
+        Chat settings{set ? ' •' : ''}
+      </button>
+      {open && (
+        <div
+          className="conversation-settings"
+          role="dialog"
+          aria-label="Conversation settings"
+          data-testid="conversation-settings"
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.stopPropagation();
+              setOpen(false);
+            }
+          }}
+        >
+          <label>
+            System prompt
+            <textarea data-testid="conversation-system-prompt" rows={4} value={prompt} autoFocus onChange={(e) => setPrompt(e.target.value)} />
+          </label>
+          <label>
+            Think{' '}
+            <select data-testid="conversation-think" value={think} onChange={(e) => setThink(e.target.value as ThinkMode | '')}>
+              <option value="">as the model or alias says</option>
+              {MODES.map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          </label>
+          <div className="modal-actions">
+            <button type="button" onClick={() => setOpen(false)}>
+              Cancel
+            </button>
+            <button type="button" data-testid="conversation-settings-save" onClick={() => void save()}>
+              Save
+            </button>
+          </div>
+        </div>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,83 @@
+import './settings.css';
+import { useEffect, useState } from 'react';
+import { CONNECTION_KINDS, type ConnectionKind } from '../../../shared/connections';
+import { saveSettings, useStore } from '../../store';
+import { addConnection, loadConnections, removeConnection, testConnection, useConnectionsStore } from '../../store/connections-slice';
+
+const DEFAULT_URL: Record<ConnectionKind, string> = {
+  ollama: 'http://127.0.0.1:11434',
+  'llama-server': 'http://127.0.0.1:8080',
+  'openai-compatible': 'http://127.0.0.1:1234',
+  anthropic: 'https://api.anthropic.com',
+};
+
+/** Settings → connections: list, add (the key is sent once, never shown back), test, remove, and pick the active one. */
+export function ConnectionsSection() {
+  const connections = useConnectionsStore((s) => s.connections);
+  const tests = useConnectionsStore((s) => s.tests);
+  const error = useConnectionsStore((s) => s.error);
+  const activeId = useStore((s) => s.settings?.activeConnectionId ?? 'ollama');
+  const [kind, setKind] = useState<ConnectionKind>('llama-server');
+  const [label, setLabel] = useState('');
+  const [url, setUrl] = useState(DEFAULT_URL['llama-server']);
+  const [key, setKey] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => void loadConnections(), []);
+
+  const add = async () => {
+    if (!/^https?:\/\/\S+$/.test(url.trim())) return setProblem('Enter an address that starts with http:// or https://');
+    setProblem(null);
+    const saved = await addConnection({ kind, label: label.trim() || kind, baseUrl: url.trim(), ...(key !== '' ? { apiKey: key } : {}) });
+    if (saved) {
+      setLabel('');
+      setKey('');
+    }
+  };
+
+  return (
+    <fieldset className="connections" data-testid="connections">
+      <legend>Connections</legend>
+      <ul className="connection-list" data-testid="connection-list">
+        {connections.map((c) => {
+          const test = tests[c.id];
+          return (
+            <li key={c.id} data-testid="connection-item" data-connection-id={c.id} data-kind={c.kind}>
+              <label className="radio" title="The composer lists this server's models and sends to it">
+                <input type="radio" name="active-connection" data-testid="connection-use" checked={activeId === c.id} onChange={() => void saveSettings({ activeConnectionId: c.id })} />
+                <strong>{c.label}</strong>
+              </label>{' '}
+              <span className="mm-muted" data-testid="connection-kind">{c.kind}</span>{' '}
+              <span data-testid="connection-url">{c.baseUrl}</span>{' '}
+              <span className="mm-muted" data-testid="connection-key-status">{c.hasApiKey ? 'key saved' : 'no key'}</span>{' '}
+              <button type="button" data-testid="connection-test" onClick={() => void testConnection(c.id)} disabled={test === 'testing'}>
+                Test connection
+              </button>
+              {!c.builtIn && (
+                <button type="button" data-testid="connection-remove" onClick={() => void removeConnection(c.id, activeId)}>
+                  Remove
+                </button>
+              )}
+              {test && test !== 'testing' && (
+                <p data-testid="connection-test-result" data-ok={test.ok} className={test.ok ? 'mm-ok' : 'field-error'} role="status">
+                  {test.ok ? test.detail : test.error}
+                </p>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      <div className="connection-add">
+        <select aria-label="Server kind" data-testid="connection-add-kind" value={kind} onChange={(e) => { const k = e.target.value as ConnectionKind; setKind(k); setUrl(DEFAULT_URL[k]); }}>
+          {CONNECTION_KINDS.map((k) => (
+            <option key={k} value={k}>{k}</option>
+          ))}
+        </select>
+        <input aria-label="Name" placeholder="Name" data-testid="connection-add-label" value={label} onChange={(e) => setLabel(e.target.value)} />
+        <input aria-label="Server address" data-testid="connection-add-url" value={url} onChange={(e) => setUrl(e.target.value)} />
+        <input aria-label="API key (optional)" placeholder="API key (optional)" type="password" autoComplete="off" data-testid="connection-add-key" value={key} onChange={(e) => setKey(e.target.value)} />
+        <button type="button" data-testid="connection-add" onClick={() => void add()}>Add connection</button>
+      </div>
+      {(problem ?? error) && <p role="alert" className="field-error" data-testid="connection-error">{problem ?? error}</p>}
+    </fieldset>
+  );
+}

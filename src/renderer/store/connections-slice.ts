@@ -1,0 +1,62 @@
+/**
+ * Settings → connections: the servers the user chats with. Keys go to main once and never come back; the list
+ * only says whether one is saved. The active connection is a setting: the model list and sends follow it.
+ */
+import { create } from 'zustand';
+import type { ConnectionInfo, ConnectionInput, ConnectionTestResult } from '../../shared/connections';
+import { firebrand } from '../firebrand';
+import { saveSettings } from './index';
+
+export interface ConnectionsState {
+  connections: ConnectionInfo[];
+  /** The last "Test connection" result per connection id. */
+  tests: Record<string, ConnectionTestResult | 'testing'>;
+  error: string | null;
+}
+
+export const useConnectionsStore = create<ConnectionsState>(() => ({ connections: [], tests: {}, error: null }));
+const set = useConnectionsStore.setState;
+const get = useConnectionsStore.getState;
+const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+async function attempt(action: () => Promise<void>): Promise<boolean> {
+  try {
+    await action();
+    set({ error: null });
+    return true;
+  } catch (err) {
+    set({ error: message(err) });
+    return false;
+  }
+}
+
+export function loadConnections(): Promise<boolean> {
+  return attempt(async () => set({ connections: await firebrand().connections.list({}) }));
+}
+
+export function addConnection(input: ConnectionInput): Promise<boolean> {
+  return attempt(async () => {
+    await firebrand().connections.save(input);
+    set({ connections: await firebrand().connections.list({}) });
+  });
+}
+
+export function removeConnection(id: string, activeId: string): Promise<boolean> {
+  return attempt(async () => {
+    await firebrand().connections.delete({ id });
+    set({ connections: await firebrand().connections.list({}) });
+    // The composer cannot keep sending to a server that is gone: back to the built-in Ollama.
+    if (id === activeId) await saveSettings({ activeConnectionId: 'ollama' });
+  });
+}
+
+export async function testConnection(id: string): Promise<void> {
+  set({ tests: { ...get().tests, [id]: 'testing' } });
+  let result: ConnectionTestResult;
+  try {
+    result = await firebrand().connections.test({ id });
+  } catch (err) {
+    result = { ok: false, error: message(err) };
+  }
+  set({ tests: { ...get().tests, [id]: result } });
+}

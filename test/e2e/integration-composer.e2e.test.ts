@@ -1,0 +1,116 @@
+/**
+ * The gaps between the composer and the engine, as a user meets them (serve mode + replay server + Chromium):
+ * the window the meter shows is the one sent and says where it came from; capabilities from /api/show gate the
+ * think toggle and images; aliases are picked like models and send through their layer; a PDF is a note, on the
+ * chip and on the wire; the conversation's own system prompt reaches the request.
+ */
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { chatRequests, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+
+const show = (name: string) => readFileSync(new URL(`../fixtures/ollama-models/${name}`, import.meta.url), 'utf8');
+const ANSWER = ollamaLines([{ content: 'Done.' }]);
+
+let s: UiSession | undefined;
+afterEach(async () => {
+  await stopUi(s);
+  s = undefined;
+});
+
+function routes(showBody?: string) {
+  return [...chatRoutes(ANSWER, 10), ...(showBody ? [{ method: 'POST', path: '/api/show', body: showBody }] : []), { path: '/api/ps', body: '{"models":[]}' }];
+}
+
+function body(s: UiSession, n = 0): Record<string, unknown> {
+  return JSON.parse(s.replay.requests.filter((r) => r.path === '/api/chat')[n]?.body ?? '{}') as Record<string, unknown>;
+}
+
+describe('composer ↔ engine', () => {
+  it('shows the window it will send, and where it came from: the default, then the one the user kept', async () => {
+    // /api/show without architecture numbers: no recommendation can be made on any machine, so the default applies.
+    s = await startUi(routes('{"capabilities":["completion"],"template":"","details":{"family":"llama"}}'));
+    const { page } = s;
+    const meter = page.getByTestId('context-meter');
+    await expect.poll(() => meter.getAttribute('data-source')).toBe('fallback');
+    expect(await meter.getAttribute('data-window')).toBe('4096');
+    expect(await meter.getAttribute('title')).toMatch(/default\): .*(architecture|GPU memory is unknown)/);
+
+    await page.getByTestId('models-open').click();
+    await page.locator('[data-testid="model-row"][data-model="llama3.2:3b"]').getByTestId('model-details').click();
+    await page.getByTestId('context-custom').fill('12288');
+    await page.getByRole('button', { name: 'Keep this window' }).click();
+    await page.getByTestId('context-saved').waitFor();
+    await page.getByTestId('models-close').click();
+    await expect.poll(() => meter.getAttribute('data-window')).toBe('12288');
+    expect(await meter.getAttribute('data-source')).toBe('user');
+    expect(await page.getByTestId('context-source').textContent()).toContain('your choice');
+
+    await send(page, 'Hello');
+    await waitIdle(page);
+    expect(body(s)).toMatchObject({ options: { num_ctx: 12288 }, truncate: false });
+  });
+
+  it('offers the think toggle only for a thinking model and refuses an image for a model without vision, before sending', async () => {
+    s = await startUi(routes(show('show-qwen3-14b.json')));
+    const { page } = s;
+    await page.getByTestId('think-toggle').waitFor();
+    expect(await page.getByTestId('model-capabilities').textContent()).toContain('thinking');
+    await page.getByTestId('attach-input').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex') });
+    await page.getByTestId('pending-attachments').waitFor();
+    await expect.poll(() => page.getByTestId('composer-reason').textContent()).toContain('cannot read images');
+    expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
+    expect(chatRequests(s.replay)).toEqual([]);
+  });
+
+  it('lists aliases beside models and sends through the chosen one (system prompt, params, window)', async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    await page.evaluate(() =>
+      window.firebrand.aliases.create({ name: 'coder', connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: 'Answer with code first.', parameters: { temperature: 0.2 }, thinkMode: 'off', contextWindow: 8192 }),
+    );
+    await page.reload();
+    const option = page.getByTestId('model-picker').locator('option[value="coder"]');
+    await option.waitFor({ state: 'attached' });
+    expect(await option.textContent()).toContain('coder → llama3.2:3b');
+    await page.getByTestId('model-picker').selectOption('coder');
+    await expect.poll(() => page.getByTestId('context-meter').getAttribute('data-source')).toBe('alias');
+    expect(await page.getByTestId('context-meter').getAttribute('data-window')).toBe('8192');
+    await send(page, 'Reverse a string');
+    await waitIdle(page);
+    expect(body(s)).toMatchObject({ model: 'llama3.2:3b', options: { temperature: 0.2, num_ctx: 8192 } });
+    expect((body(s)['messages'] as unknown[])[0]).toEqual({ role: 'system', content: 'Answer with code first.' });
+  });
+
+  it('says on the chip that a PDF reaches the model only as a note, and sends exactly that note', async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    await page.getByTestId('attach-input').setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7\n1 0 obj\n<< /Filter /FlateDecode >>\nstream\nx\u009c\u00ab\nendstream\n') });
+    await expect.poll(() => page.getByTestId('attachment-note').textContent()).toContain('text not extracted');
+    await send(page, 'Summarize this');
+    await waitIdle(page);
+    const user = chatRequests(s.replay)[0]?.messages.find((m) => m.role === 'user');
+    expect(user?.content).toContain('[PDF "report.pdf" attached — its text could not be extracted]');
+    expect(user?.content).not.toContain('%PDF');
+  });
+
+  it("sends the conversation's own system prompt and think mode, set in its popover before the first message", async () => {
+    s = await startUi(routes(show('show-qwen3-14b.json')));
+    const { page } = s;
+    await page.getByTestId('think-toggle').waitFor();
+    await page.getByTestId('conversation-settings-open').click();
+    await page.getByTestId('conversation-system-prompt').fill('Reply in French.');
+    await page.getByTestId('conversation-think').selectOption('off');
+    await page.getByTestId('conversation-settings-save').click();
+    // The conversation decides think mode now: the toggle gives way to what says so.
+    await expect.poll(() => page.getByTestId('think-set-by').textContent()).toContain('think off (this conversation)');
+    await send(page, 'Hello');
+    await waitIdle(page);
+    expect(body(s)).toMatchObject({ think: false });
+    expect((body(s)['messages'] as unknown[])[0]).toEqual({ role: 'system', content: 'Reply in French.' });
+    // Reopened later, the conversation keeps them.
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('conversation-item').first().click();
+    await page.getByTestId('conversation-settings-open').click();
+    expect(await page.getByTestId('conversation-system-prompt').inputValue()).toBe('Reply in French.');
+  });
+});

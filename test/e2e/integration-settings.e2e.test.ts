@@ -1,0 +1,92 @@
+/**
+ * Settings and navigation gaps, as a user meets them: the Models button sits in the sidebar (not over the chat)
+ * and the models screen opens and closes by keyboard; connections are added (key never shown back), tested,
+ * made active (the picker then lists that server's models) and removed; new chats start with the default model.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { chatRoutes, ollamaLines, startUi, stopUi, type UiSession } from './helpers/ui-session';
+
+let s: UiSession | undefined;
+afterEach(async () => {
+  await stopUi(s);
+  s = undefined;
+});
+
+const V1_MODELS = '{"object":"list","data":[{"id":"qwen2.5-coder-7b","object":"model"},{"id":"phi-4","object":"model"}]}';
+
+describe('sidebar and settings', () => {
+  it('puts Models in the sidebar beside Settings, clear of the chat, and opens and closes it by keyboard', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page } = s;
+    const button = page.locator('nav.sidebar').getByTestId('models-open');
+    await button.waitFor();
+    const box = await button.boundingBox();
+    const main = await page.locator('main.main').boundingBox();
+    expect(box && main && box.x + box.width <= main.x).toBe(true);
+
+    await page.getByTestId('composer-input').focus();
+    await page.keyboard.press('Control+Shift+M');
+    await page.getByTestId('models-screen').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('models-close');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('models-screen').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('models-open');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('models-screen').waitFor();
+  });
+
+  it('adds, tests, uses and removes a connection; its key is never shown back', async () => {
+    s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }]);
+    const { page, replay } = s;
+    await page.getByTestId('settings-open').click();
+    await expect.poll(() => page.getByTestId('connection-item').count()).toBe(1);
+    await page.getByTestId('connection-add-kind').selectOption('openai-compatible');
+    await page.getByTestId('connection-add-label').fill('LM Studio');
+    await page.getByTestId('connection-add-url').fill(replay.url);
+    await page.getByTestId('connection-add-key').fill('sk-do-not-show');
+    await page.getByTestId('connection-add').click();
+    const item = page.locator('[data-testid="connection-item"][data-kind="openai-compatible"]');
+    await item.waitFor();
+    expect(await item.getByTestId('connection-key-status').textContent()).toBe('key saved');
+    expect(await page.getByTestId('connections').innerText()).not.toContain('sk-do-not-show');
+    expect(await page.getByTestId('connection-add-key').inputValue()).toBe('');
+
+    await item.getByTestId('connection-test').click();
+    await expect.poll(() => item.getByTestId('connection-test-result').textContent()).toContain('2 model(s)');
+    expect(await item.getByTestId('connection-test-result').getAttribute('data-ok')).toBe('true');
+    expect(replay.requests.find((r) => r.path === '/v1/models')?.headers['authorization']).toBe('Bearer sk-do-not-show');
+
+    await item.getByTestId('connection-use').check();
+    await expect.poll(() => page.getByTestId('model-picker').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['qwen2.5-coder-7b', 'phi-4']);
+
+    await item.getByTestId('connection-remove').click();
+    await expect.poll(() => page.getByTestId('connection-item').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('model-picker').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toContain('llama3.2:3b');
+  });
+
+  it('shows the exact failure when a connection test fails', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page, replay } = s;
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('connection-add-kind').selectOption('llama-server');
+    await page.getByTestId('connection-add-url').fill(`${replay.url}/nothing-here`);
+    await page.getByTestId('connection-add').click();
+    const item = page.locator('[data-testid="connection-item"][data-kind="llama-server"]');
+    await item.getByTestId('connection-test').click();
+    await expect.poll(() => item.getByTestId('connection-test-result').textContent()).toContain('/health');
+    expect(await item.getByTestId('connection-test-result').getAttribute('data-ok')).toBe('false');
+  });
+
+  it('starts new chats with the default model chosen in Settings', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page } = s;
+    expect(await page.getByTestId('model-picker').inputValue()).toBe('llama3.2:3b');
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('settings-default-model').selectOption('qwen3:8b');
+    await page.getByTestId('settings-save').click();
+    await page.getByTestId('new-chat').click();
+    await expect.poll(() => page.getByTestId('model-picker').inputValue()).toBe('qwen3:8b');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('model-picker').inputValue()).toBe('qwen3:8b');
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * Issue 9, bad input: attachments through the `attachments:add` IPC handler, as the renderer calls it (the
+ * dispatcher: schema first, then the blob store). Refusals carry a message for the user and write nothing;
+ * hostile file names stay text, and the bytes' path is derived from their digest only.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { IpcResult } from '../../../src/shared/ipc';
+import type { AttachmentBlock } from '../../../src/shared/turn';
+import { branchToMarkdown } from '../../../src/main/export/markdown';
+import { createServices, type Services } from '../../../src/main/services';
+import { JPEG, PNG } from '../blobs/fixtures';
+
+let dir: string;
+let services: Services;
+let logs: string[];
+export const outcomes: string[] = [];
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'firebrand-bad-attach-'));
+  logs = [];
+  services = createServices({ dataDir: dir, log: (m) => logs.push(m) });
+});
+afterEach(() => {
+  services.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+afterAll(() => console.log(['', `attachment bad inputs: ${outcomes.length}`, ...outcomes].join('\n')));
+
+const add = (name: string, mime: string, bytes: Uint8Array) =>
+  services.dispatcher.dispatch('attachments:add', { name, mime, dataBase64: Buffer.from(bytes).toString('base64') }) as Promise<IpcResult<AttachmentBlock>>;
+
+function files(root: string): string[] {
+  if (!existsSync(root)) return [];
+  return readdirSync(root).flatMap((n) => (statSync(join(root, n)).isDirectory() ? files(join(root, n)) : [join(root, n)]));
+}
+
+const blobRows = () => (services.db.prepare('SELECT count(*) AS n FROM blobs').get() as { n: number }).n;
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
+describe('attachments that must be refused', () => {
+  const TOO_BIG = new Uint8Array(20 * 1024 * 1024 + 1).fill(0x61);
+  const refusals: { what: string; name: string; mime: string; bytes: Uint8Array; message: RegExp }[] = [
+    { what: 'too large (20 MiB + 1 byte)', name: 'big.txt', mime: 'text/plain', bytes: TOO_BIG, message: /“big\.txt” is 20(\.0)? MB; an attachment can be at most 20(\.0)? MB/ },
+    { what: 'empty', name: 'empty.txt', mime: 'text/plain', bytes: new Uint8Array(0), message: /“empty\.txt” is empty; there is nothing to attach/ },
+    { what: 'empty image', name: 'empty.png', mime: 'image/png', bytes: new Uint8Array(0), message: /is empty/ },
+    { what: 'JPEG bytes claiming PNG', name: 'cat.png', mime: 'image/png', bytes: JPEG, message: /“cat\.png” cannot be attached: its content is not a PNG file/ },
+    { what: 'PNG bytes claiming JPEG', name: 'cat.jpg', mime: 'image/jpeg', bytes: PNG, message: /its content is not a JPEG file/ },
+    { what: 'text claiming PDF', name: 'doc.pdf', mime: 'application/pdf', bytes: Buffer.from('hello'), message: /its content is not a PDF file/ },
+    { what: 'HTML claiming GIF', name: 'x.gif', mime: 'image/gif', bytes: Buffer.from('<script>alert(1)</script>'), message: /not a GIF file/ },
+    { what: 'SVG image (can carry script)', name: 'x.svg', mime: 'image/svg+xml', bytes: Buffer.from('<svg onload="alert(1)"/>'), message: /image\/svg\+xml images are not supported/ },
+    { what: 'binary claiming text', name: 'bin.txt', mime: 'text/plain', bytes: Buffer.from([0xff, 0xfe, 0xc3, 0x28]), message: /it is not UTF-8 text/ },
+    { what: 'malformed media type', name: 'x.txt', mime: 'text/plain) [x](javascript:alert(1)', bytes: Buffer.from('hi'), message: /its type is not a valid media type/ },
+  ];
+
+  it.each(refusals)('refuses $what with a message, writing nothing', async ({ what, name, mime, bytes, message }) => {
+    const result = await add(name, mime, bytes);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.code).toBe('invalid-payload');
+    expect(result.error.message).toMatch(message);
+    expect(blobRows()).toBe(0);
+    expect(files(join(dir, 'blobs'))).toEqual([]);
+    outcomes.push(`  ${what}: refused — ${result.error.message}`);
+  });
+
+  it('refuses payloads the schema rejects (over the base64 cap, missing fields, extra fields) before any handler runs', async () => {
+    const cases: [string, unknown][] = [
+      ['base64 over 28 MB', { name: 'a', mime: 'text/plain', dataBase64: 'a'.repeat(28_000_001) }],
+      ['no name', { mime: 'text/plain', dataBase64: 'aGk=' }],
+      ['empty name', { name: '', mime: 'text/plain', dataBase64: 'aGk=' }],
+      ['name of 501 chars', { name: 'n'.repeat(501), mime: 'text/plain', dataBase64: 'aGk=' }],
+      ['extra field (path)', { name: 'a', mime: 'text/plain', dataBase64: 'aGk=', path: '/etc/passwd' }],
+      ['bytes as a number', { name: 'a', mime: 'text/plain', dataBase64: 42 }],
+    ];
+    for (const [what, payload] of cases) {
+      const result = await services.dispatcher.dispatch('attachments:add', payload);
+      expect(result, what).toEqual({ ok: false, error: { code: 'invalid-payload', message: 'Invalid request for attachments:add.' } });
+      outcomes.push(`  ${what}: refused — Invalid request for attachments:add.`);
+    }
+    expect(logs.filter((l) => l.startsWith('ipc: rejected invalid payload on attachments:add'))).toHaveLength(cases.length);
+    expect(blobRows()).toBe(0);
+  });
+});
+
+describe('hostile attachment names', () => {
+  const names: [string, string, string][] = [
+    ['path separators and ..', '../../../../etc/passwd', '../../../../etc/passwd'],
+    ['Windows separators', '..\\..\\Windows\\System32\\evil.txt', '..\\..\\Windows\\System32\\evil.txt'],
+    ['absolute path', '/tmp/firebrand-owned.txt', '/tmp/firebrand-owned.txt'],
+    ['control characters', 'a\u0000b\u001b[31mred\nline\r.txt', 'a_b_[31mred_line_.txt'],
+    ['bidi override spoof', 'invoice\u202Etxt.exe', 'invoice_txt.exe'],
+    ['300 characters', `${'n'.repeat(296)}.txt`, `${'n'.repeat(296)}.txt`],
+    ['only controls', '\u0007\u0008', '__'],
+    ['only spaces', '   ', 'attachment'],
+    ['markup', '<img src=x onerror=alert(1)>`](javascript:alert(1)).txt', '<img src=x onerror=alert(1)>`](javascript:alert(1)).txt'],
+  ];
+
+  it.each(names)('%s: stored as inert text; the bytes live under their digest only', async (what, name, shown) => {
+    const bytes = Buffer.from(`content of ${what}`);
+    const result = await add(name, 'text/plain', bytes);
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value).toMatchObject({ id: sha(bytes), name: shown, mime: 'text/plain', size: bytes.length });
+    const digest = sha(bytes);
+    // The only file written is blobs/ab/cd/<digest>: nothing of the name reached the file system.
+    const written = files(dir).map((f) => relative(dir, f)).filter((f) => !f.startsWith('firebrand.db'));
+    expect(written).toEqual([join('blobs', digest.slice(0, 2), digest.slice(2, 4), digest)]);
+    expect(existsSync('/tmp/firebrand-owned.txt')).toBe(false);
+    // Exported as a code span on one line: no markup, no line break from the name.
+    const md = branchToMarkdown('t', [{ id: 'u', conversationId: 'c', parentId: null, role: 'user', blocks: [result.value], meta: {}, status: 'done', createdAt: 1 }]);
+    const line = md.split('\n').find((l) => l.startsWith('Attachment: '));
+    expect(line).toMatch(/^Attachment: `[^`\n]*` \(text\/plain, \d+ bytes\)$/);
+    outcomes.push(`  name ${what}: stored as ${JSON.stringify(result.value.name.slice(0, 40))}${result.value.name.length > 40 ? '…' : ''} at blobs/${digest.slice(0, 2)}/${digest.slice(2, 4)}/<sha256>`);
+  });
+});

@@ -1,0 +1,127 @@
+/**
+ * Gaps 2 and 3: the model list carries what `/api/show` says (capabilities, trained context) without failing
+ * when it cannot; a message sent under an alias goes through its layer, or under its own name once it is an
+ * Ollama model in sync (the system prompt then lives in Ollama and is not said twice).
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ShowCache } from '../../../src/main/models/show-cache';
+import { TAGS_BODY } from '../../replay-server/ollama-wire';
+import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
+import { chatBodies, fixture, ollama, settle, tempServices } from './helpers';
+
+let replay: ReplayServer;
+let cleanup: (() => void) | undefined;
+beforeAll(async () => {
+  replay = await startReplayServer();
+});
+afterAll(() => replay.close());
+afterEach(() => {
+  cleanup?.();
+  cleanup = undefined;
+  replay.requests.length = 0;
+});
+
+function tagsWith(name: string, digest: string): string {
+  const tags = JSON.parse(TAGS_BODY) as { models: Record<string, unknown>[] };
+  return JSON.stringify({ models: [...tags.models, { ...tags.models[0], name, model: name, digest }] });
+}
+
+describe('models:list', () => {
+  it('fills capabilities and the trained context from /api/show, asked once per model and cached', async () => {
+    replay.setRoutes(ollama([{ method: 'POST', path: '/api/show', body: fixture('ollama-models/show-qwen3-14b.json') }]));
+    const t = tempServices(replay);
+    cleanup = t.cleanup;
+    const list = await t.services.handlers['models:list']({});
+    expect(list.map((m) => m.name)).toEqual(['llama3.2:3b', 'qwen3:8b']);
+    for (const m of list) expect(m).toMatchObject({ capabilities: expect.arrayContaining(['thinking', 'tools']) as unknown, contextLength: 40_960 });
+    await t.services.handlers['models:list']({});
+    expect(replay.requests.filter((r) => r.path === '/api/show')).toHaveLength(2);
+  });
+
+  it('lists the models with capabilities unknown when /api/show fails', async () => {
+    replay.setRoutes(ollama([{ method: 'POST', path: '/api/show', status: 500, body: '{"error":"boom"}' }]));
+    const t = tempServices(replay);
+    cleanup = t.cleanup;
+    const list = await t.services.handlers['models:list']({});
+    expect(list.map((m) => [m.name, m.capabilities, m.contextLength])).toEqual([
+      ['llama3.2:3b', undefined, undefined],
+      ['qwen3:8b', undefined, undefined],
+    ]);
+  });
+
+  it('gives up on a /api/show that hangs after its timeout, without caching the failure', async () => {
+    replay.setRoutes([{ method: 'POST', path: '/api/show', body: '', hang: true }]);
+    const shows = new ShowCache();
+    const started = Date.now();
+    expect(await shows.get(replay.url, 'm', 200)).toBeNull();
+    expect(Date.now() - started).toBeLessThan(3_000);
+    replay.setRoutes([{ method: 'POST', path: '/api/show', body: fixture('ollama-models/show-gemma3-12b.json') }]);
+    expect((await shows.get(replay.url, 'm', 2_000))?.capabilities).toContain('vision');
+  });
+});
+
+describe('sending through an alias', () => {
+  const coder = { name: 'coder', connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: 'Answer with code first.', parameters: { temperature: 0.2 }, thinkMode: 'off' as const, contextWindow: 8192 };
+
+  it('applies the alias layer (system prompt → params → think → window) to its underlying model', async () => {
+    replay.setRoutes(ollama([{ method: 'POST', path: '/api/show', body: fixture('ollama-models/show-qwen3-14b.json') }]));
+    const t = tempServices(replay);
+    cleanup = t.cleanup;
+    await t.services.handlers['aliases:create'](coder);
+    expect(await t.services.handlers['models:context-window']({ model: 'coder' })).toEqual({ contextWindow: 8192, source: 'alias', reason: null });
+    const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Reverse a string', model: 'coder' });
+    await settle(t.services, sent.conversationId);
+    const body = chatBodies(replay)[0];
+    expect(body).toMatchObject({ model: 'llama3.2:3b', think: false, options: { temperature: 0.2, num_ctx: 8192 } });
+    expect(body?.messages[0]).toEqual({ role: 'system', content: 'Answer with code first.' });
+  });
+
+  it('sends a materialized alias in sync under its own name, without adding its system prompt again', async () => {
+    replay.setRoutes(ollama([{ method: 'POST', path: '/api/create', body: '{"status":"success"}' }], tagsWith('coder:latest', 'c0de')));
+    const t = tempServices(replay);
+    cleanup = t.cleanup;
+    const alias = await t.services.handlers['aliases:create'](coder);
+    expect((await t.services.handlers['aliases:materialize']({ id: alias.id })).status).toBe('in-sync');
+    const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Reverse a string', model: 'coder' });
+    await settle(t.services, sent.conversationId);
+    const body = chatBodies(replay)[0];
+    expect(body).toMatchObject({ model: 'coder', options: { num_ctx: 8192 } });
+    expect(body?.messages.map((m) => m.role)).toEqual(['user']);
+  });
+
+  it('reads an alias saved with the Ollama address as its connection as the built-in Ollama connection', async () => {
+    replay.setRoutes(ollama());
+    const t = tempServices(replay);
+    cleanup = t.cleanup;
+    t.services.db.prepare(
+      "INSERT INTO model_aliases (id, name, connection_id, model, created_at, updated_at) VALUES ('old', 'legacy', 'http://127.0.0.1:11434', 'llama3.2:3b', 1, 1)",
+    ).run();
+    expect((await t.services.handlers['aliases:list']({})).find((a) => a.id === 'old')?.connectionId).toBe('ollama');
+    const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'legacy' });
+    expect((await settle(t.services, sent.conversationId)).at(-1)?.status).toBe('done');
+    expect(chatBodies(replay)[0]?.model).toBe('llama3.2:3b');
+  });
+});
+
+describe('conversation settings (the third identity layer)', () => {
+  it('a new chat starts with its system prompt and think mode; later changes apply to the next message', async () => {
+    replay.setRoutes(ollama([{ method: 'POST', path: '/api/show', body: fixture('ollama-models/show-qwen3-14b.json') }]));
+    const t = tempServices(replay);
+    cleanup = t.cleanup;
+    await t.services.handlers['aliases:create']({ name: 'coder', connectionId: 'ollama', model: 'qwen3:8b', systemPrompt: 'Code first.', parameters: {}, thinkMode: 'on', contextWindow: null });
+    const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'coder', conversationSettings: { systemPrompt: 'Be terse.', think: 'off' } });
+    await settle(t.services, sent.conversationId);
+    expect(await t.services.handlers['conversations:get-settings']({ conversationId: sent.conversationId })).toEqual({ systemPrompt: 'Be terse.', think: 'off' });
+    let body = chatBodies(replay)[0];
+    // App default → alias → conversation: prompts joined in order, the conversation's think mode wins.
+    expect(body?.messages[0]).toEqual({ role: 'system', content: 'Code first.\n\nBe terse.' });
+    expect(body?.think).toBe(false);
+
+    await t.services.handlers['conversations:update-settings']({ conversationId: sent.conversationId, systemPrompt: '', think: null });
+    await t.services.handlers['chat:send']({ conversationId: sent.conversationId, text: 'Again', model: 'coder' });
+    await settle(t.services, sent.conversationId);
+    body = chatBodies(replay)[1];
+    expect(body?.messages[0]).toEqual({ role: 'system', content: 'Code first.' });
+    expect(body?.think).toBe(true);
+  });
+});
