@@ -42,6 +42,7 @@ export function toFtsQuery(input: string): string | null {
  * names weighted double (configured in migration 0003). Snippets come from one more pass over the kept rows'
  * rowid range (at most the window): looking rows up one by one re-runs the MATCH per row, which costs a whole
  * doclist merge each time for a prefix the prefix index does not cover (measured: 600 ms for two words).
+ * `@snippetQuery` matches exactly the turns `@query` does (see SearchStore.prefixWords).
  */
 export const SEARCH_SQL = `WITH recent AS (
      SELECT rowid AS seq, rank FROM turns_fts WHERE turns_fts MATCH @query ORDER BY rowid DESC LIMIT @window
@@ -56,22 +57,52 @@ export const SEARCH_SQL = `WITH recent AS (
    JOIN turn_search s ON s.seq = top.seq
    JOIN turns t ON t.id = s.turn_id
    JOIN conversations c ON c.id = t.conversation_id
-   WHERE turns_fts MATCH @query
+   WHERE turns_fts MATCH @snippetQuery
      AND turns_fts.rowid >= (SELECT min(seq) FROM top) AND turns_fts.rowid <= (SELECT max(seq) FROM top)
    ORDER BY top.rank`;
+
+/** A typed last word matching more indexed words than this keeps FTS5's own prefix query. */
+const MAX_PREFIX_TERMS = 16;
 
 /** Full-text search over user text, answers and attachment names, ranked by bm25. */
 export class SearchStore {
   private readonly stmt: Statement;
+  private readonly terms: Statement;
 
   constructor(db: Database) {
     this.stmt = db.prepare(SEARCH_SQL);
+    // The index's vocabulary, as a temp table: a view of turns_fts, nothing stored, so no migration.
+    db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.turns_fts_terms USING fts5vocab(main, turns_fts, 'row')");
+    this.terms = db.prepare('SELECT term FROM temp.turns_fts_terms WHERE term >= ? AND term < ? LIMIT ?');
   }
 
   /** `window`: how many of the newest matches are ranked (see SEARCH_SQL). */
   search(input: string, limit = 50, window = RANK_WINDOW): SearchHit[] {
     const query = toFtsQuery(input);
     if (query === null) return [];
-    return this.stmt.all({ query, limit, window: Math.max(window, limit) }) as SearchHit[];
+    const words = this.prefixWords(query);
+    // One word: the exact term is the prefix query, ranks included. Several: bm25 would weigh each word on its
+    // own, so ranking keeps the prefix and only the snippet pass (same turns, same marks) uses the words.
+    const exact = words?.query;
+    return this.stmt.all({ query: words?.count === 1 ? exact : query, snippetQuery: exact ?? query, limit, window: Math.max(window, limit) }) as SearchHit[];
+  }
+
+  /**
+   * The last word is a prefix (results follow typing). Past 3 characters (the lengths with their own prefix
+   * index, migration 0003) FTS5 answers a prefix by merging the whole doclist of every word it covers, and
+   * SEARCH_SQL matches twice: a common word cost 40-100 ms at 200,000 turns (bench/search.bench.ts). The few
+   * indexed words it covers, ORed as exact terms, match the same turns and are read newest-first and lazily.
+   * Returns that query and the number of words, or undefined where the prefix query must stay.
+   */
+  private prefixWords(query: string): { query: string; count: number } | undefined {
+    const m = /"((?:[^"]|"")*)"\*$/.exec(query);
+    // Folded as the unicode61 tokenizer (remove_diacritics 2) folds; a word it would split is left alone.
+    const prefix = m?.[1]?.replaceAll('""', '"').normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+    if (!m || !prefix || prefix.length <= 3 || !/^[\p{L}\p{N}]+$/u.test(prefix)) return undefined;
+    const words = (this.terms.all(prefix, `${prefix}\u{10FFFF}`, MAX_PREFIX_TERMS + 1) as { term: string }[]).map((r) => r.term);
+    if (words.length === 0 || words.length > MAX_PREFIX_TERMS) return undefined;
+    const rest = query.slice(0, m.index).trim();
+    const any = words.length === 1 ? `"${words[0]!.replaceAll('"', '""')}"` : `(${words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' OR ')})`;
+    return { query: rest === '' ? any : `${rest} AND ${any}`, count: words.length };
   }
 }

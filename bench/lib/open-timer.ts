@@ -1,0 +1,42 @@
+/**
+ * Time from a click to the paint that first shows an element: the click is dispatched inside the page (no
+ * round trip in the figure), a MutationObserver notices the element, and the time is taken right after the
+ * next frame is painted (a message posted from requestAnimationFrame runs after that frame).
+ */
+import type { Page } from 'playwright-core';
+
+/** Clicks `click` and resolves with the ms until `appears` is on screen. */
+export async function timeOpen(page: Page, click: string, appears: string, timeoutMs = 30_000): Promise<number> {
+  return page.evaluate(`new Promise((resolve, reject) => {
+    const appears = ${JSON.stringify(appears)};
+    const now = () => performance.now();
+    const timer = setTimeout(() => { observer.disconnect(); reject(new Error('nothing matching ' + appears + ' appeared')); }, ${timeoutMs});
+    const painted = () => requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => { clearTimeout(timer); resolve(now() - t0); };
+      channel.port2.postMessage(0);
+    });
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector(appears)) return;
+      observer.disconnect();
+      painted();
+    });
+    observer.observe(document.documentElement, { subtree: true, childList: true });
+    const target = document.querySelector(${JSON.stringify(click)});
+    if (!target) { clearTimeout(timer); observer.disconnect(); reject(new Error('nothing to click: ' + ${JSON.stringify(click)})); return; }
+    const t0 = now();
+    target.click();
+  })`);
+}
+
+/** The page's live JS heap after a full collection (CDP), in MB. */
+export async function heapMb(page: Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { usedSize } = await cdp.send('Runtime.getHeapUsage');
+    return usedSize / 1024 / 1024;
+  } finally {
+    await cdp.detach();
+  }
+}
