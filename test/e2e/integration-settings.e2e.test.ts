@@ -30,7 +30,7 @@ describe('sidebar and settings', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('models-close');
     await page.keyboard.press('Escape');
     await page.getByTestId('models-screen').waitFor({ state: 'detached' });
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('models-open');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('models-open');
     await page.keyboard.press('Enter');
     await page.getByTestId('models-screen').waitFor();
   });
@@ -56,7 +56,9 @@ describe('sidebar and settings', () => {
     expect(await item.getByTestId('connection-test-result').getAttribute('data-ok')).toBe('true');
     expect(replay.requests.find((r) => r.path === '/v1/models')?.headers['authorization']).toBe('Bearer sk-do-not-show');
 
-    await item.getByTestId('connection-use').check();
+    // The radio follows the saved setting, so it turns on after main confirms: click, then wait for it.
+    await item.getByTestId('connection-use').click();
+    await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
     await expect.poll(() => page.getByTestId('model-picker').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['qwen2.5-coder-7b', 'phi-4']);
 
     await item.getByTestId('connection-remove').click();

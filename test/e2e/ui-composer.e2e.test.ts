@@ -122,9 +122,9 @@ describe('composer', () => {
     const { page } = s;
     await page.locator('body').click();
     await page.keyboard.press('/');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('composer-input');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('composer-input');
     await page.keyboard.press('Control+k');
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('search-input');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('search-input');
 
     await send(page, 'Count for me');
     await expect.poll(() => assistant(page).locator('[data-run="answer"]').count()).toBe(1);
@@ -133,6 +133,6 @@ describe('composer', () => {
 
     await page.keyboard.press('Control+n');
     await expect.poll(() => page.locator(ASSISTANT).count()).toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('composer-input');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('composer-input');
   });
 });
