@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     fileParallelism: false,
+    // A browser, a serve process and a replay server share 2 cores here: one retry absorbs a scheduling stall;
+    // a real failure still fails twice.
+    retry: 1,
   },
 });
