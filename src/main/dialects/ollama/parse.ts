@@ -56,8 +56,9 @@ export class OllamaParser implements WireParser {
 
   push(event: WireEvent): StreamPart[] {
     if (this.over || this.ended) return [];
-    const line = event.data.trim();
-    if (!line) return [];
+    // JSON.parse skips surrounding whitespace itself: no trimmed copy of every line on the hot path.
+    const line = event.data;
+    if (line.length === 0 || (line.charCodeAt(0) <= 32 && line.trim() === '')) return [];
     let chunk: OllamaChunk;
     try {
       const parsed: unknown = JSON.parse(line);

@@ -37,8 +37,9 @@ export class OpenAiParser implements WireParser {
 
   push(event: WireEvent): StreamPart[] {
     if (this.ended || this.errored) return [];
-    const data = event.data.trim();
-    if (data === '[DONE]' || data === '') return [];
+    // JSON.parse skips surrounding whitespace itself; only the sentinel needs the trimmed form (no copy per token).
+    const data = event.data;
+    if (data.length < 16 && (data === '' || data.trim() === '[DONE]')) return [];
     let chunk: unknown;
     try {
       chunk = JSON.parse(data);
@@ -100,8 +101,9 @@ export class OpenAiParser implements WireParser {
       parts.push(...this.closeNative());
       parts.push(...this.runs.push(content));
     }
-    const toolCalls = Array.isArray(delta['tool_calls']) ? delta['tool_calls'] : [];
-    const fragments = toolCalls.map(toFragment).filter((f): f is ToolFragment => f !== undefined);
+    const toolCalls = delta['tool_calls'];
+    // Most chunks carry no tool calls: skip the fragment arrays for them.
+    const fragments = Array.isArray(toolCalls) && toolCalls.length > 0 ? toolCalls.map(toFragment).filter((f): f is ToolFragment => f !== undefined) : NO_FRAGMENTS;
     if (fragments.length > 0) {
       parts.push(...this.closeNative(), ...this.runs.closeRun());
       for (const frag of fragments) parts.push(...this.calls.push(frag));
@@ -109,8 +111,8 @@ export class OpenAiParser implements WireParser {
     return parts;
   }
 
-  private closeNative(): StreamPart[] {
-    if (this.native === undefined) return [];
+  private closeNative(): readonly StreamPart[] {
+    if (this.native === undefined) return NO_PARTS;
     const id = this.native;
     this.native = undefined;
     return [{ type: 'reasoning-end', id }];
@@ -121,6 +123,9 @@ export class OpenAiParser implements WireParser {
     return [{ type: 'error', ...err }];
   }
 }
+
+const NO_PARTS: readonly StreamPart[] = Object.freeze([]);
+const NO_FRAGMENTS: readonly ToolFragment[] = Object.freeze([]);
 
 function toFragment(raw: unknown, position: number): ToolFragment | undefined {
   if (!isRec(raw)) return undefined;

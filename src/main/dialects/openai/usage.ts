@@ -11,8 +11,11 @@ const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !
  * stream-options-usage-stream-deepseek: prompt_tokens 58 = prompt_n 1 + cache_n 57).
  */
 export function mergeUsage(prev: Usage, chunk: Rec): Usage {
-  const next: Usage = { ...prev };
   const timings = chunk['timings'];
+  const usage = chunk['usage'];
+  // Most chunks carry neither: keep the same object rather than copy it once per token.
+  if (!isRec(timings) && !isRec(usage)) return prev;
+  const next: Usage = { ...prev };
   if (isRec(timings)) {
     const promptN = num(timings['prompt_n']);
     const cacheN = num(timings['cache_n']) ?? 0;
@@ -24,7 +27,6 @@ export function mergeUsage(prev: Usage, chunk: Rec): Usage {
     const genMs = num(timings['predicted_ms']);
     if (genMs !== undefined) next.generationMs = genMs;
   }
-  const usage = chunk['usage'];
   if (isRec(usage)) {
     const input = num(usage['prompt_tokens']);
     if (input !== undefined) next.inputTokens = input;
