@@ -51,6 +51,10 @@ export class TagScanner {
   }
 
   push(chunk: string): SplitEvent[] {
+    // Fast path for the common token: nothing held, nothing pending, and no `<` that could start a tag.
+    if (this.held === '' && !this.pendingOpen && chunk.indexOf('<') === -1) {
+      return chunk === '' ? [] : [{ kind: this.inside === null ? 'text' : 'reasoning', text: chunk }];
+    }
     const out = this.takePendingOpen();
     const buf = this.held + chunk;
     let pos = 0;

@@ -80,7 +80,8 @@ export class OllamaParser implements WireParser {
       // Within one chunk: reasoning, then content, then tool-call close (DESIGN.md §4).
       if (typeof message.thinking === 'string' && message.thinking !== '') parts.push(...this.nativeDelta(message.thinking));
       if (typeof message.content === 'string' && message.content !== '') {
-        parts.push(...this.closeNative(), ...this.runs.push(message.content));
+        if (this.nativeId !== null) parts.push(...this.closeNative());
+        for (const part of this.runs.push(message.content)) parts.push(part);
       }
       if (Array.isArray(message.tool_calls) && message.tool_calls.length > 0) {
         parts.push(...this.closeNative(), ...this.runs.closeRun());
