@@ -20,6 +20,8 @@ import { SearchStore } from './db/search';
 import { SettingsStore } from './db/settings-store';
 import { UserFacingError } from './errors';
 import { EventHub } from './events';
+import { importConversation } from './export/conversation-io';
+import { exportFile } from './export/export-file';
 import type { SecretStore } from './secrets/secret-store';
 import { createDispatcher, type Dispatcher, type InvokeHandlers } from './ipc/dispatch';
 import { DEFAULT_CONNECTION_ID } from './connections/connection-store';
@@ -135,6 +137,12 @@ export function createServices(options: ServicesOptions): Services {
       const renamed = store.renameConversation(conversationId, title.trim() || 'New chat', Date.now());
       hub.emit('conversations:changed', { conversationId });
       return { renamed };
+    },
+    'conversations:export': ({ conversationId, format }) => exportFile({ store, blobs }, conversationId, format),
+    'conversations:import': async ({ text }) => {
+      const { conversationId } = await importConversation({ db, store, blobs, newId: randomUUID }, text, Date.now());
+      hub.emit('conversations:changed', { conversationId });
+      return { conversationId };
     },
     'conversations:search': ({ query }) => search.search(query, 30).map(toSearchResult),
     'conversations:switch-branch': ({ turnId }) => {

@@ -102,6 +102,9 @@ export interface InvokeContract extends ModelInvokeContract {
   'conversations:open': { req: { conversationId: string }; res: ConversationView };
   'conversations:delete': { req: { conversationId: string }; res: { deleted: boolean } };
   'conversations:rename': { req: { conversationId: string; title: string }; res: { renamed: boolean } };
+  /** One file for the user to save: every branch and attachment (json), or the active branch as Markdown. */
+  'conversations:export': { req: { conversationId: string; format: 'json' | 'markdown' }; res: { fileName: string; mime: string; text: string } };
+  'conversations:import': { req: { text: string }; res: { conversationId: string } };
   'conversations:search': { req: { query: string }; res: SearchResult[] };
   /** Makes the branch through `turnId` the active one and returns the conversation as then seen. */
   'conversations:switch-branch': { req: { turnId: string }; res: ConversationView };
@@ -156,6 +159,8 @@ export const INVOKE_CHANNELS = [
   'conversations:open',
   'conversations:delete',
   'conversations:rename',
+  'conversations:export',
+  'conversations:import',
   'conversations:search',
   'conversations:switch-branch',
   'conversations:get-settings',

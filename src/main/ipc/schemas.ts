@@ -52,6 +52,14 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     required: ['conversationId', 'title'],
     properties: { conversationId: id, title: { type: 'string', minLength: 1, maxLength: 300 } },
   },
+  'conversations:export': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['conversationId', 'format'],
+    properties: { conversationId: id, format: { enum: ['json', 'markdown'] } },
+  },
+  // An export carries its attachments as base64: allow what the socket allows (64 MiB).
+  'conversations:import': { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string', minLength: 1, maxLength: 64 * 1024 * 1024 } } },
   'conversations:search': {
     type: 'object',
     additionalProperties: false,

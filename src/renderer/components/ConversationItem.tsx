@@ -2,6 +2,7 @@ import { memo, useState } from 'react';
 import type { ConversationSummary } from '../../shared/ipc';
 import { openConversation } from '../store';
 import { renameConversation } from '../store/conversation-actions';
+import { exportConversationFile } from '../store/export-import';
 
 interface Props {
   conversation: ConversationSummary;
@@ -51,6 +52,12 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
       <span className="row-actions">
         <button type="button" data-testid="conversation-rename" aria-label={`Rename ${c.title}`} title="Rename" onClick={() => setTitle(c.title)}>
           ✎
+        </button>
+        <button type="button" data-testid="conversation-export" aria-label={`Export ${c.title}`} title="Export (all branches and attachments)" onClick={() => void exportConversationFile(c.id, 'json')}>
+          ⤓
+        </button>
+        <button type="button" data-testid="conversation-export-md" aria-label={`Export ${c.title} as Markdown`} title="Export the current branch as Markdown" onClick={() => void exportConversationFile(c.id, 'markdown')}>
+          MD
         </button>
         <button type="button" data-testid="conversation-delete" aria-label={`Delete ${c.title}`} title="Delete" onClick={onDelete}>
           ×

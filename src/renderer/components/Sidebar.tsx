@@ -4,6 +4,7 @@ import { deleteWithUndo, undoDelete } from '../store/conversation-actions';
 import { ConversationItem } from './ConversationItem';
 import { ModelsLauncher } from './models/ModelsLauncher';
 import { SearchResults } from './SearchResults';
+import { importConversationFile } from '../store/export-import';
 
 /** Conversations by recency, full-text search over them, and the settings entry. */
 export function Sidebar({ onOpenSettings }: { onOpenSettings: () => void }) {
@@ -61,6 +62,20 @@ export function Sidebar({ onOpenSettings }: { onOpenSettings: () => void }) {
         </div>
       )}
       <div className="sidebar-actions">
+        <label className="import-button" title="Import a conversation exported from Firebrand">
+          Import
+          <input
+            type="file"
+            accept=".json,application/json"
+            data-testid="conversation-import-input"
+            hidden
+            onChange={(e) => {
+              const file = e.target.files?.[0];
+              e.target.value = '';
+              if (file) void importConversationFile(file);
+            }}
+          />
+        </label>
         <ModelsLauncher />
         <button type="button" className="settings-button" data-testid="settings-open" onClick={onOpenSettings}>
           Settings

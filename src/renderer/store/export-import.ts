@@ -1,0 +1,35 @@
+/** Saving a conversation to a file and reading one back: the bytes never touch the renderer's storage. */
+import { firebrand } from '../firebrand';
+import { openConversation, useStore } from '.';
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Asks main for the file and hands it to the browser's (or Electron's) save flow. */
+export async function exportConversationFile(conversationId: string, format: 'json' | 'markdown'): Promise<void> {
+  try {
+    const file = await firebrand().conversations.export({ conversationId, format });
+    const url = URL.createObjectURL(new Blob([file.text], { type: file.mime }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = file.fileName;
+    a.rel = 'noopener';
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  } catch (err) {
+    useStore.setState({ notice: message(err) });
+  }
+}
+
+/** Imports a Firebrand export file and opens it; a refused file says why and nothing is written. */
+export async function importConversationFile(file: File): Promise<void> {
+  try {
+    const { conversationId } = await firebrand().conversations.import({ text: await file.text() });
+    await openConversation(conversationId);
+  } catch (err) {
+    useStore.setState({ notice: message(err) });
+  }
+}
