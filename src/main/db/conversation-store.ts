@@ -63,14 +63,10 @@ export class ConversationStore {
         `UPDATE turns SET blocks = @blocks, text = @text, meta = @meta, status = @status, stop = @stop, wire_reason = @wire_reason,
          usage = @usage, model = @model, error = @error WHERE id = @id`,
       ),
-      branch: db.prepare(
-        `WITH RECURSIVE branch(id, depth) AS (
-           SELECT ?, 0
-           UNION ALL
-           SELECT t.parent_id, b.depth + 1 FROM turns t JOIN branch b ON t.id = b.id WHERE t.parent_id IS NOT NULL
-         )
-         SELECT t.* FROM branch b JOIN turns t ON t.id = b.id ORDER BY b.depth DESC`,
-      ),
+      // A branch is read as the conversation's rows (one index range, without the search text column) walked
+      // from the leaf in memory: on a 2,000-turn chat this is several times cheaper than a recursive CTE.
+      conversationOf: db.prepare('SELECT conversation_id FROM turns WHERE id = ?'),
+      rowsForBranch: db.prepare(`SELECT ${TURN_COLUMNS.replace(' text,', '')} FROM turns WHERE conversation_id = ?`),
       turnsOf: db.prepare(HOT_SQL.turnsOfConversation),
       getTurn: db.prepare('SELECT * FROM turns WHERE id = ?'),
       siblings: db.prepare(HOT_SQL.siblingsOf),
@@ -137,7 +133,16 @@ export class ConversationStore {
 
   /** The turns from the root down to `leafId`. */
   branch(leafId: string): Turn[] {
-    return (this.stmts.branch!.all(leafId) as TurnRow[]).map(toTurn);
+    const owner = this.stmts.conversationOf!.get(leafId) as { conversation_id: string } | undefined;
+    if (!owner) return [];
+    const byId = new Map<string, TurnRow>();
+    for (const row of this.stmts.rowsForBranch!.all(owner.conversation_id) as TurnRow[]) byId.set(row.id, row);
+    const path: TurnRow[] = [];
+    // Bounded by the row count, so a corrupt parent cycle cannot loop forever.
+    for (let row = byId.get(leafId); row !== undefined && path.length <= byId.size; row = row.parent_id === null ? undefined : byId.get(row.parent_id)) {
+      path.push(row);
+    }
+    return path.reverse().map(toTurn);
   }
 
   /** Every turn of a conversation, every branch, oldest first (parents before children). */
