@@ -34,6 +34,12 @@ describe('answer runs', () => {
     // Collapsed once the answer started.
     expect(await turn.locator('[data-run="reasoning"]').evaluate((el) => (el as HTMLDetailsElement).open)).toBe(false);
     expect((await turn.locator('[data-run="answer"]').textContent())?.trim()).toBe(answer.map((a) => a.content).join('').trim());
+
+    // After a reload the timings come from the turn main kept, not from this window's clock.
+    await page.reload();
+    await page.getByTestId('conversation-item').first().click();
+    await expect.poll(() => assistant(page).getByTestId('reasoning-summary').textContent()).toMatch(/^Thought for \d+ s$/);
+    await expect.poll(() => assistant(page).getByTestId('answer-stats').textContent()).toMatch(/first token \d+ ms/);
   });
 
   it('never shows a <think> tag split across chunks as text', async () => {

@@ -1,5 +1,6 @@
 import type { StreamPart } from '../../shared/parts';
 import { createTurnReducer } from '../../shared/reducer';
+import { StreamClock } from '../../shared/turn-timing';
 import type { Turn } from '../../shared/turn';
 import { TurnWriter } from '../chat/turn-writer';
 import { redactSecrets, secretValues } from '../connections/auth';
@@ -70,12 +71,14 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
   let finished = false;
   let broke: LegError | undefined;
   const started = deps.now();
+  let clock: StreamClock | undefined;
   // One IPC event per network chunk, not per token: the renderer applies a batch in one frame anyway.
   // A server may echo the key it was sent in an error; errors are stored, shown and exported, keys never are.
   const secrets = secretValues(connection.authHeaders());
   const apply = (raw: StreamPart[]) => {
     const parts = secrets.length === 0 ? raw : raw.map((p) => (p.type === 'error' ? { ...p, message: redactSecrets(p.message, secrets) } : p));
     reducer.applyAll(parts);
+    clock?.observe(parts, deps.now());
     if (parts.some((p) => p.type === 'finish')) finished = true;
     emit('chat:turn-parts', { conversationId: req.turn.conversationId, turnId: req.turn.id, parts });
   };
@@ -85,6 +88,7 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
   };
 
   try {
+    clock = new StreamClock(deps.now());
     const res = await sendWithRetry(deps, { url, body: req.body, headers: connection.authHeaders(), signal });
     if (res.status < 200 || res.status >= 300) {
       const text = await res.text().catch(() => '');
@@ -107,6 +111,7 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
   }
   if (!finished) fail('The stream ended unexpectedly.', 'cut');
   let turn = reducer.turn;
+  if (clock) turn = { ...turn, meta: { ...turn.meta, timing: clock.toMeta() } };
   if (turn.status === 'cut' && !turn.error) {
     const why = broke?.kind === 'timeout' ? broke.message : 'The connection closed before the answer was finished.';
     turn = { ...turn, error: `${why} What arrived is kept.` };

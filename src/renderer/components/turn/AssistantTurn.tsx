@@ -1,3 +1,4 @@
+import { turnTimingMeta } from '../../../shared/turn-timing';
 import { memo, useState } from 'react';
 import { finalAssistantText } from '../../../shared/assistant-text';
 import type { ToolResultBlock, Turn } from '../../../shared/turn';
@@ -37,6 +38,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, results }: Prop
   const streaming = turn.status === 'streaming';
   const problem = stopLabel(turn);
   let reasoningOrdinal = 0;
+  const savedReasoning = turnTimingMeta(turn).reasoningMs;
   const stats = streaming ? [] : formatStats(answerStats(turn));
   const answer = finalAssistantText([turn]);
 
@@ -52,7 +54,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, results }: Prop
       {turn.blocks.map((block, i) => {
         switch (block.type) {
           case 'reasoning':
-            return <ThinkingBlock key={i} turnId={turn.id} text={block.text} ordinal={reasoningOrdinal++} active={streaming && i === turn.blocks.length - 1} />;
+            return <ThinkingBlock key={i} turnId={turn.id} text={block.text} ordinal={reasoningOrdinal} savedMs={savedReasoning[reasoningOrdinal++]} active={streaming && i === turn.blocks.length - 1} />;
           case 'text':
             return (
               <div key={i} className="answer" data-run="answer">

@@ -8,6 +8,8 @@ interface Props {
   ordinal: number;
   /** The run is still growing: nothing came after it yet and the turn streams. */
   active: boolean;
+  /** How long the run took as main measured it (kept in the turn), for answers loaded from disk. */
+  savedMs?: number | undefined;
 }
 
 function seconds(ms: number): number {
@@ -18,7 +20,7 @@ function seconds(ms: number): number {
  * A reasoning run: open with a live timer while it grows, then collapsed to "Thought for N s" once the answer
  * starts (the user's own toggle wins from then on). Rendered as plain text: reasoning is untrusted output.
  */
-export const ThinkingBlock = memo(function ThinkingBlock({ turnId, text, ordinal, active }: Props) {
+export const ThinkingBlock = memo(function ThinkingBlock({ turnId, text, ordinal, active, savedMs }: Props) {
   const [userOpen, setUserOpen] = useState<boolean | null>(null);
   const [, tick] = useState(0);
   useEffect(() => {
@@ -31,6 +33,7 @@ export const ThinkingBlock = memo(function ThinkingBlock({ turnId, text, ordinal
   let label: string;
   if (active) label = timing ? `Thinking… ${seconds(Date.now() - timing.start)} s` : 'Thinking…';
   else if (timing?.end !== undefined) label = `Thought for ${seconds(timing.end - timing.start)} s`;
+  else if (savedMs !== undefined) label = `Thought for ${seconds(savedMs)} s`;
   else label = 'Thoughts';
 
   const open = userOpen ?? active;

@@ -1,4 +1,5 @@
 import type { Turn } from '../../../shared/turn';
+import { turnTimingMeta } from '../../../shared/turn-timing';
 import { turnTiming } from '../../store/turn-timings';
 
 export interface AnswerStats {
@@ -18,7 +19,11 @@ export function answerStats(turn: Turn): AnswerStats {
   }
   const timing = turnTiming(turn.id);
   if (timing?.sentAt !== undefined && timing.firstTokenAt !== undefined) out.ttftMs = timing.firstTokenAt - timing.sentAt;
-  else if (usage?.promptMs !== undefined) out.ttftMs = usage.promptMs;
+  else {
+    const saved = turnTimingMeta(turn).ttftMs;
+    if (saved !== undefined) out.ttftMs = saved;
+    else if (usage?.promptMs !== undefined) out.ttftMs = usage.promptMs;
+  }
   return out;
 }
 
