@@ -102,6 +102,7 @@ export function createServices(options: ServicesOptions): Services {
     conversationLayer: (id) => conversationSettings.layer(id),
     saveConversationSettings: (id, s) => void conversationSettings.update(id, s),
     contextWindow: (baseUrl, model) => modelManager.windows.resolve(baseUrl, model),
+    ollamaShow: (baseUrl, model) => modelManager.shows.get(baseUrl, model),
     ...options.chat,
   });
   const chat = chatParts.chat;

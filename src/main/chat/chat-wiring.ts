@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
+import type { ModelDetails } from '../../shared/models';
 import type { ConversationSettings, InvokeContract } from '../../shared/ipc';
 import type { ContextWindowChoice } from '../../shared/models';
 import type { AliasLayer } from '../aliases/alias-route';
@@ -42,6 +43,8 @@ export interface ChatWiringOptions {
   saveConversationSettings?: (conversationId: string, settings: ConversationSettings) => void;
   /** Ollama's window when no layer names one (services: the kept or recommended window per model). */
   contextWindow?: (baseUrl: string, model: string) => Promise<ContextWindowChoice>;
+  /** The model manager's `/api/show` cache, shared so a model's details are fetched once. */
+  ollamaShow?: (baseUrl: string, model: string) => Promise<ModelDetails | null>;
   titles?: boolean;
 }
 
@@ -62,7 +65,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
   const secrets = o.secrets ?? new FileSecretStore(join(o.dataDir, 'secrets.json'));
   const connections = new ConnectionStore(o.db, secrets, o.ollamaUrl, o.newId);
   const steps = new StepStore(o.db, o.readBlob);
-  const capabilities = new CapabilityCache();
+  const capabilities = new CapabilityCache(o.ollamaShow);
   const windowOf = o.contextWindow;
   const engineConnection = (id = DEFAULT_CONNECTION_ID): EngineConnection => {
     const c = connections.get(id);

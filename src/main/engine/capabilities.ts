@@ -1,4 +1,5 @@
 import { probeJson } from '../connections/probe-http';
+import type { ModelDetails } from '../../shared/models';
 import type { EngineConnection, ModelCapabilities } from './types';
 
 type Rec = Record<string, unknown>;
@@ -13,13 +14,19 @@ const rec = (v: unknown): Rec => (v && typeof v === 'object' && !Array.isArray(v
 export class CapabilityCache {
   private readonly cache = new Map<string, ModelCapabilities>();
 
+  /**
+   * `ollamaShow`: the model manager's shared `/api/show` cache, so the engine and the model list ask the server
+   * once per model and read the answer through one parser. Used for Ollama connections that need no auth headers.
+   */
+  constructor(private readonly ollamaShow?: (baseUrl: string, model: string) => Promise<ModelDetails | null>) {}
+
   async get(connection: EngineConnection, model: string): Promise<ModelCapabilities> {
     const key = `${connection.id}\u0000${connection.baseUrl}\u0000${model}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
     let caps: ModelCapabilities | undefined;
     try {
-      caps = await probe(connection, model);
+      caps = await this.probe(connection, model);
     } catch {
       caps = undefined;
     }
@@ -30,10 +37,22 @@ export class CapabilityCache {
   forget(connectionId: string): void {
     for (const key of this.cache.keys()) if (key.startsWith(`${connectionId}\u0000`)) this.cache.delete(key);
   }
+
+  private async probe(connection: EngineConnection, model: string): Promise<ModelCapabilities | undefined> {
+    const headers = connection.authHeaders();
+    if (connection.kind === 'ollama' && this.ollamaShow && Object.keys(headers).length === 0) {
+      const details = await this.ollamaShow(connection.baseUrl, model);
+      if (!details) return undefined;
+      const caps = details.capabilities as string[];
+      // Servers from before `capabilities` existed list none (every current model has `completion`): unknown.
+      if (caps.length === 0) return { template: details.template };
+      return { vision: caps.includes('vision'), tools: caps.includes('tools'), thinking: caps.includes('thinking'), template: details.template };
+    }
+    return probe(connection, model, headers);
+  }
 }
 
-async function probe(connection: EngineConnection, model: string): Promise<ModelCapabilities | undefined> {
-  const headers = connection.authHeaders();
+async function probe(connection: EngineConnection, model: string, headers: Record<string, string>): Promise<ModelCapabilities | undefined> {
   switch (connection.kind) {
     case 'ollama': {
       const show = await probeJson(connection.baseUrl, '/api/show', headers, { model });

@@ -17,6 +17,7 @@ import { ModelService } from './model-service';
 import { ModelSettingsStore } from './model-settings-store';
 import { serverVersion } from './ollama-admin';
 import { ShowCache } from './show-cache';
+import { showModel } from './ollama-admin';
 
 export type ModelHandlers = {
   [C in keyof ModelInvokeContract]: (req: ModelInvokeContract[C]['req']) => Promise<ModelInvokeContract[C]['res']> | ModelInvokeContract[C]['res'];
@@ -47,8 +48,11 @@ export interface ModelManager {
 export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
   const settings = new ModelSettingsStore(deps.db);
   const aliases = new AliasStore(deps.db, deps.newId);
-  const models = new ModelService({ baseUrl: deps.baseUrl, settings, emit: deps.emit, probeHost: deps.probeHost ?? nodeProbeHost(), newId: deps.newId, log: deps.log });
   const shows = new ShowCache();
+  // The recommendation reads the same cached /api/show as the model list and the engine; a miss asks directly,
+  // which also yields the server's own error message.
+  const show = async (baseUrl: string, model: string) => (await shows.get(baseUrl, model)) ?? showModel(baseUrl, model);
+  const models = new ModelService({ baseUrl: deps.baseUrl, settings, emit: deps.emit, probeHost: deps.probeHost ?? nodeProbeHost(), newId: deps.newId, log: deps.log, show });
   const windows = new ContextWindowResolver({
     stored: (baseUrl, model) => settings.getWindow(baseUrl, model),
     // Ollama's defaults for a plain `ollama serve`: flash attention where supported, an f16 cache.

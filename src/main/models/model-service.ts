@@ -20,6 +20,8 @@ export interface ModelServiceDeps {
   probeHost: ProbeHost;
   newId: () => string;
   log: (message: string) => void;
+  /** A model's `/api/show`, through the shared cache; throws a user-facing error when the server cannot say. */
+  show?: (baseUrl: string, model: string) => Promise<ModelDetails>;
 }
 
 export class ModelService {
@@ -91,7 +93,7 @@ export class ModelService {
 
   /** `baseUrl`: another Ollama connection than the default one (the engine's window for that connection). */
   async recommend(model: string, flashAttention: boolean, kvCacheType: KvCacheType, baseUrl = this.deps.baseUrl()): Promise<ContextAdvice> {
-    const [gpu, details, list] = await Promise.all([this.gpu(baseUrl), showModel(baseUrl, model), listOllamaModels(baseUrl)]);
+    const [gpu, details, list] = await Promise.all([this.gpu(baseUrl), (this.deps.show ?? showModel)(baseUrl, model), listOllamaModels(baseUrl)]);
     const weightsBytes = list.find((m) => m.name === model)?.sizeBytes ?? null;
     const stored = this.deps.settings.getWindow(baseUrl, model);
     const base = { model, gpu, weightsBytes, stored };

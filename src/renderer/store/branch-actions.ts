@@ -3,13 +3,10 @@ import type { SiblingInfo } from '../../shared/ipc';
 import type { Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
 import { adoptBranch, connectionOf, useStore } from '.';
+import { errorMessage } from './errors';
 
 const set = useStore.setState;
 const get = useStore.getState;
-
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
 
 /** The new turn joins the siblings of the one it replaces, and is the one shown. */
 function withSibling(replaced: Turn, added: Turn): Record<string, SiblingInfo> {
@@ -27,7 +24,7 @@ export async function regenerate(turn: Turn, think?: boolean): Promise<void> {
     const res = await firebrand().chat.regenerate({ turnId: turn.id, model, ...(think === undefined ? {} : { think }), ...connectionOf() });
     adoptBranch(res, sentAt, turn.id, withSibling(turn, res.assistantTurn));
   } catch (err) {
-    set({ notice: message(err) });
+    set({ notice: errorMessage(err) });
   }
 }
 
@@ -43,7 +40,7 @@ export async function editAndResend(turn: Turn, text: string, think?: boolean): 
     adoptBranch(res, sentAt, turn.id, withSibling(turn, res.userTurn));
     return true;
   } catch (err) {
-    set({ notice: message(err) });
+    set({ notice: errorMessage(err) });
     return false;
   }
 }
@@ -57,6 +54,6 @@ export async function switchSibling(turn: Turn, offset: number): Promise<void> {
     const view = await firebrand().conversations.switchBranch({ turnId: target });
     if (get().activeId === view.conversation.id) set({ turns: view.turns, siblings: view.siblings, notice: null });
   } catch (err) {
-    set({ notice: message(err) });
+    set({ notice: errorMessage(err) });
   }
 }

@@ -6,6 +6,7 @@ import { create } from 'zustand';
 import type { ConnectionInfo, ConnectionInput, ConnectionTestResult } from '../../shared/connections';
 import { firebrand } from '../firebrand';
 import { saveSettings } from './index';
+import { attemptWith, errorMessage } from './errors';
 
 export interface ConnectionsState {
   connections: ConnectionInfo[];
@@ -17,18 +18,7 @@ export interface ConnectionsState {
 export const useConnectionsStore = create<ConnectionsState>(() => ({ connections: [], tests: {}, error: null }));
 const set = useConnectionsStore.setState;
 const get = useConnectionsStore.getState;
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
-async function attempt(action: () => Promise<void>): Promise<boolean> {
-  try {
-    await action();
-    set({ error: null });
-    return true;
-  } catch (err) {
-    set({ error: message(err) });
-    return false;
-  }
-}
+const attempt = (action: () => Promise<void>) => attemptWith((error) => set({ error }), action);
 
 export function loadConnections(): Promise<boolean> {
   return attempt(async () => set({ connections: await firebrand().connections.list({}) }));
@@ -56,7 +46,7 @@ export async function testConnection(id: string): Promise<void> {
   try {
     result = await firebrand().connections.test({ id });
   } catch (err) {
-    result = { ok: false, error: message(err) };
+    result = { ok: false, error: errorMessage(err) };
   }
   set({ tests: { ...get().tests, [id]: result } });
 }

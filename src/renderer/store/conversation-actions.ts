@@ -2,6 +2,7 @@
 import type { SearchResult } from '../../shared/ipc';
 import { firebrand } from '../firebrand';
 import { newChat, refreshConversations, useStore } from '.';
+import { errorMessage } from './errors';
 
 const set = useStore.setState;
 const get = useStore.getState;
@@ -11,10 +12,6 @@ export const UNDO_WINDOW_MS = 5000;
 
 const pendingDeletes = new Map<string, ReturnType<typeof setTimeout>>();
 
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 export async function renameConversation(conversationId: string, title: string): Promise<void> {
   const trimmed = title.trim();
   if (trimmed === '') return;
@@ -22,7 +19,7 @@ export async function renameConversation(conversationId: string, title: string):
   try {
     await firebrand().conversations.rename({ conversationId, title: trimmed });
   } catch (err) {
-    set({ notice: message(err) });
+    set({ notice: errorMessage(err) });
     await refreshConversations();
   }
 }
@@ -48,7 +45,7 @@ async function commitDelete(conversationId: string): Promise<void> {
   try {
     await firebrand().conversations.delete({ conversationId });
   } catch (err) {
-    set({ notice: message(err) });
+    set({ notice: errorMessage(err) });
   }
   set({ hiddenConversations: get().hiddenConversations.filter((id) => id !== conversationId) });
 }
@@ -66,7 +63,7 @@ export async function searchConversations(query: string): Promise<SearchResult[]
   try {
     return await firebrand().conversations.search({ query });
   } catch (err) {
-    set({ notice: message(err) });
+    set({ notice: errorMessage(err) });
     return [];
   }
 }

@@ -1,10 +1,7 @@
 /** Saving a conversation to a file and reading one back: the bytes never touch the renderer's storage. */
 import { firebrand } from '../firebrand';
 import { openConversation, useStore } from '.';
-
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
+import { errorMessage } from './errors';
 
 /** Asks main for the file and hands it to the browser's (or Electron's) save flow. */
 export async function exportConversationFile(conversationId: string, format: 'json' | 'markdown'): Promise<void> {
@@ -20,7 +17,7 @@ export async function exportConversationFile(conversationId: string, format: 'js
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   } catch (err) {
-    useStore.setState({ notice: message(err) });
+    useStore.setState({ notice: errorMessage(err) });
   }
 }
 
@@ -30,6 +27,6 @@ export async function importConversationFile(file: File): Promise<void> {
     const { conversationId } = await firebrand().conversations.import({ text: await file.text() });
     await openConversation(conversationId);
   } catch (err) {
-    useStore.setState({ notice: message(err) });
+    useStore.setState({ notice: errorMessage(err) });
   }
 }

@@ -11,6 +11,7 @@ import { applyParts } from '../../shared/reducer';
 import type { AttachmentBlock, Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
 import { noteSent, noteTurnPart } from './turn-timings';
+import { errorMessage } from './errors';
 
 export interface AppState {
   conversations: ConversationSummary[];
@@ -58,15 +59,11 @@ export const useStore = create<AppState>(() => ({
 const set = useStore.setState;
 const get = useStore.getState;
 
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}
-
 export async function refreshConversations(): Promise<void> {
   try {
     set({ conversations: await firebrand().conversations.list({}) });
   } catch (err) {
-    set({ notice: message(err) });
+    set({ notice: errorMessage(err) });
   }
 }
 
@@ -79,7 +76,7 @@ export async function refreshModels(): Promise<void> {
     const selected = preferred ?? models[0]?.name ?? null;
     set({ models, aliases, modelsError: models.length === 0 ? 'The server has no models yet. Pull one (ollama pull llama3.2) and refresh.' : null, selectedModel: selected });
   } catch (err) {
-    set({ models: [], modelsError: message(err) });
+    set({ models: [], modelsError: errorMessage(err) });
   }
   await refreshContextChoice();
 }
@@ -110,7 +107,7 @@ export async function openConversation(conversationId: string): Promise<void> {
     ]);
     set({ activeId: conversationId, turns: view.turns, siblings: view.siblings, conversationSettings, notice: null });
   } catch (err) {
-    set({ notice: message(err) });
+    set({ notice: errorMessage(err) });
   }
 }
 
@@ -174,7 +171,7 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
     flushPendingFor(res.assistantTurn.id);
     return true;
   } catch (err) {
-    set({ notice: message(err) });
+    set({ notice: errorMessage(err) });
     return false;
   } finally {
     set({ sending: false });
@@ -186,7 +183,7 @@ function isBlankSettings(s: ConversationSettings): boolean {
 }
 
 export async function stopTurn(turnId: string): Promise<void> {
-  await firebrand().chat.stop({ turnId }).catch((err: unknown) => set({ notice: message(err) }));
+  await firebrand().chat.stop({ turnId }).catch((err: unknown) => set({ notice: errorMessage(err) }));
 }
 
 export async function saveSettings(patch: Partial<Settings>): Promise<boolean> {
@@ -195,7 +192,7 @@ export async function saveSettings(patch: Partial<Settings>): Promise<boolean> {
     await refreshModels();
     return true;
   } catch (err) {
-    set({ notice: message(err) });
+    set({ notice: errorMessage(err) });
     return false;
   }
 }
@@ -283,7 +280,7 @@ export function connectStore(): void {
     try {
       set({ settings: await api.settings.get({}) });
     } catch (err) {
-      set({ notice: message(err) });
+      set({ notice: errorMessage(err) });
     }
     await Promise.all([refreshConversations(), refreshModels()]);
   })();

@@ -7,6 +7,7 @@ import type { ModelSummary } from '../../shared/ipc';
 import type { Alias, AliasInput, ContextAdvice, GpuReport, ModelDetails, PullProgress, RunningModel } from '../../shared/models';
 import { firebrand } from '../firebrand';
 import { refreshContextChoice, refreshModels } from './index';
+import { attemptWith } from './errors';
 
 export interface ModelsState {
   models: ModelSummary[];
@@ -34,19 +35,7 @@ export const useModelsStore = create<ModelsState>(() => ({
 
 const set = useModelsStore.setState;
 const get = useModelsStore.getState;
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
-
-/** Runs an action, turning a failure into the screen's error line; resolves true on success. */
-async function attempt(action: () => Promise<void>): Promise<boolean> {
-  try {
-    await action();
-    set({ error: null });
-    return true;
-  } catch (err) {
-    set({ error: message(err) });
-    return false;
-  }
-}
+const attempt = (action: () => Promise<void>) => attemptWith((error) => set({ error }), action);
 
 export function loadModelsScreen(): Promise<boolean> {
   return attempt(async () => {

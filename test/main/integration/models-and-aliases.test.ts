@@ -26,6 +26,20 @@ function tagsWith(name: string, digest: string): string {
   return JSON.stringify({ models: [...tags.models, { ...tags.models[0], name, model: name, digest }] });
 }
 
+describe('one /api/show per model', () => {
+  it('the engine reads the capabilities the model list already fetched, without asking the server again', async () => {
+    replay.setRoutes(ollama([{ method: 'POST', path: '/api/show', body: fixture('ollama-models/show-qwen3-14b.json') }]));
+    const t = tempServices(replay);
+    cleanup = t.cleanup;
+    await t.services.handlers['models:list']({});
+    const shows = () => replay.requests.filter((r) => r.path === '/api/show' && r.body.includes('qwen3:8b')).length;
+    expect(shows()).toBe(1);
+    const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'qwen3:8b' });
+    await settle(t.services, sent.conversationId);
+    expect(shows()).toBe(1);
+  });
+});
+
 describe('models:list', () => {
   it('fills capabilities and the trained context from /api/show, asked once per model and cached', async () => {
     replay.setRoutes(ollama([{ method: 'POST', path: '/api/show', body: fixture('ollama-models/show-qwen3-14b.json') }]));
