@@ -41,40 +41,70 @@ function isBlank(line: string): boolean {
   return true;
 }
 
-async function* frameNdjson(body: AsyncIterable<Uint8Array>): AsyncGenerator<WireEvent[]> {
-  const decoder = new TextDecoder('utf-8');
-  let pending = '';
-  const lines = (text: string, final: boolean): WireEvent[] => {
+/**
+ * NDJSON lines from decoded text. Linear in the bytes received: each chunk is searched for newlines once, and an
+ * unterminated line is kept as a list of pieces joined only when its newline arrives. (Appending to one pending
+ * string and searching it from offset 0 on every chunk was quadratic: a 17 MB line in 64 KiB chunks meant
+ * gigabytes scanned; issue 12.)
+ */
+export class NdjsonLines {
+  private pieces: string[] = [];
+  private piecesLength = 0;
+
+  /** The complete lines in `text` (with what was held before it), as events; holds back an unterminated tail. */
+  push(text: string): WireEvent[] {
     const out: WireEvent[] = [];
-    pending += text;
-    let nl = pending.indexOf('\n');
     let from = 0;
+    let nl = text.indexOf('\n');
     while (nl !== -1) {
-      const end = nl > from && pending.charCodeAt(nl - 1) === 0x0d ? nl - 1 : nl;
-      const line = pending.slice(from, end);
+      let line = text.slice(from, nl);
+      if (this.pieces.length > 0) {
+        this.pieces.push(line);
+        line = this.pieces.join('');
+        this.pieces = [];
+        this.piecesLength = 0;
+      }
+      // CRLF: the CR may have arrived at the end of the previous chunk, so it is stripped from the whole line.
+      if (line.charCodeAt(line.length - 1) === 0x0d) line = line.slice(0, -1);
       if (!isBlank(line)) out.push({ data: line });
       from = nl + 1;
-      nl = pending.indexOf('\n', from);
+      nl = text.indexOf('\n', from);
     }
-    pending = from === 0 ? pending : pending.slice(from);
-    if (final) {
-      // A last line without its newline is still a line (a server that closes right after writing it).
-      const line = pending.endsWith('\r') ? pending.slice(0, -1) : pending;
-      pending = '';
-      if (!isBlank(line)) out.push({ data: line });
-    } else if (pending.length > MAX_LINE_CHARS) {
-      throw overflow('ndjson');
+    if (from < text.length) {
+      this.pieces.push(from === 0 ? text : text.slice(from));
+      this.piecesLength += text.length - from;
+      if (this.piecesLength > MAX_LINE_CHARS) throw overflow('ndjson');
     }
     return out;
-  };
+  }
+
+  /** The stream ended: a last line without its newline is still a line (a server that closes right after it). */
+  end(): WireEvent[] {
+    let line = this.pieces.join('');
+    this.pieces = [];
+    this.piecesLength = 0;
+    if (line.charCodeAt(line.length - 1) === 0x0d) line = line.slice(0, -1);
+    return isBlank(line) ? [] : [{ data: line }];
+  }
+}
+
+async function* frameNdjson(body: AsyncIterable<Uint8Array>): AsyncGenerator<WireEvent[]> {
+  const decoder = new TextDecoder('utf-8');
+  const lines = new NdjsonLines();
   for await (const chunk of body) {
-    const batch = lines(decoder.decode(chunk, { stream: true }), false);
+    const batch = lines.push(decoder.decode(chunk, { stream: true }));
     if (batch.length > 0) yield batch;
   }
-  const last = lines(decoder.decode(), true);
+  const tail = decoder.decode();
+  const last = tail ? lines.push(tail) : [];
+  for (const event of lines.end()) last.push(event);
   if (last.length > 0) yield last;
 }
 
+/**
+ * SSE through eventsource-parser, which is linear too: it holds an unterminated line as fragments and joins them
+ * once its terminator arrives (its parse.ts; test/main/leg/framing-linear.test.ts counts the work for both).
+ */
 async function* frameSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<WireEvent[]> {
   const decoder = new TextDecoder('utf-8');
   let out: WireEvent[] = [];
