@@ -32,12 +32,20 @@ describe.runIf(hasElectron)('the Electron shell', () => {
         process: typeof (window as unknown as { process?: unknown }).process,
       }));
       expect(globals).toEqual({ firebrand: 'object', require: 'undefined', process: 'undefined' });
-      // Navigation away and new windows are denied.
+      // Navigation away and new windows are denied. Each is checked where main decides it, not after a pause.
+      type Seen = { __navigation?: Promise<boolean> };
+      await app.evaluate(({ BrowserWindow }) => {
+        const contents = BrowserWindow.getAllWindows()[0]?.webContents;
+        // Registered after the app's own will-navigate handler, so it sees what that handler decided.
+        (globalThis as Seen).__navigation = new Promise((seen) => contents?.once('will-navigate', (e) => seen(e.defaultPrevented)));
+      });
+      // window.open waits for main's window-open handler, which denies: when it returns, main has no new window.
       await page.evaluate(() => window.open('https://example.com'));
+      expect(await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows().length)).toBe(1);
       await page.evaluate(() => {
         window.location.href = 'https://example.com';
       });
-      await new Promise((r) => setTimeout(r, 500));
+      expect(await app.evaluate(() => (globalThis as Seen).__navigation)).toBe(true);
       expect(app.windows().length).toBe(1);
       expect(page.url()).toMatch(/^app:\/\/firebrand\//);
     } finally {

@@ -111,6 +111,8 @@ describe('composer ↔ engine', () => {
     // Reopened later, the conversation keeps them.
     await page.getByTestId('new-chat').click();
     await page.getByTestId('conversation-item').first().click();
+    // The conversation's settings arrive with its turns (a round trip): the button marks them set once they have.
+    await expect.poll(() => page.getByTestId('conversation-settings-open').textContent()).toContain('•');
     await page.getByTestId('conversation-settings-open').click();
     expect(await page.getByTestId('conversation-system-prompt').inputValue()).toBe('Reply in French.');
   });

@@ -82,7 +82,7 @@ describe('sidebar and settings', () => {
   it('starts new chats with the default model chosen in Settings', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
     const { page } = s;
-    expect(await page.getByTestId('model-picker').inputValue()).toBe('llama3.2:3b');
+    await expect.poll(() => page.getByTestId('model-picker').inputValue()).toBe('llama3.2:3b');
     await page.getByTestId('settings-open').click();
     await page.getByTestId('settings-default-model').selectOption('qwen3:8b');
     await page.getByTestId('settings-save').click();

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ollamaRoutes, TAGS_BODY } from '../replay-server/ollama-wire';
 import { startReplayServer, type ReplayRoute, type ReplayServer } from '../replay-server/replay-server';
-import { launchChromium } from './helpers/browser';
+import { launchChromium, openPage } from './helpers/browser';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process';
 
 const fx = (p: string) => readFileSync(new URL(`../fixtures/ollama-models/${p}`, import.meta.url), 'utf8');
@@ -27,14 +27,25 @@ function tagsWith(name: string, digest: string): string {
   return JSON.stringify({ models: [...tags.models, { ...base, name, model: name, digest }] });
 }
 
-function routes(tags = TAGS_BODY): ReplayRoute[] {
+/** Pull lines written before the pull is held (when asked): 40% of the first layer, the bar part-way. */
+const PULL_HOLD = 10;
+
+function routes(tags = TAGS_BODY, holdPull = false): ReplayRoute[] {
   return [
     ...ollamaRoutes(ANSWER).filter((r) => r.path !== '/api/tags'),
     { path: '/api/tags', body: tags },
     { method: 'POST', path: '/api/show', body: fx('show-qwen3-14b.json') },
     { path: '/api/ps', body: '{"models":[]}' },
-    // Slow enough that the bar is seen part-way: ~30 lines, 120 ms apart.
-    { method: 'POST', path: '/api/pull', body: fx('pull-llama3.2-1b.ndjson'), chunk: 'lines', delayMs: 120, headers: { 'content-type': 'application/x-ndjson' } },
+    // ~30 lines at a realistic pace; a test that must see the bar part-way holds the pull there.
+    {
+      method: 'POST',
+      path: '/api/pull',
+      body: fx('pull-llama3.2-1b.ndjson'),
+      chunk: 'lines',
+      delayMs: 120,
+      headers: { 'content-type': 'application/x-ndjson' },
+      ...(holdPull ? { holdAfterChunks: PULL_HOLD } : {}),
+    },
     { method: 'POST', path: '/api/create', body: '{"status":"success"}' },
   ];
 }
@@ -51,8 +62,7 @@ beforeEach(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-models-'));
   replay.setRoutes(routes());
   replay.requests.length = 0;
-  page = await browser.newPage();
-  page.setDefaultTimeout(10_000);
+  page = await openPage(browser);
 });
 afterEach(async () => {
   await page?.close();
@@ -63,20 +73,25 @@ afterEach(async () => {
 
 describe('the model manager in serve mode', () => {
   it('pulls a model with live progress, makes an alias, creates it in Ollama and chats through it', async () => {
+    replay.setRoutes(routes(TAGS_BODY, true));
     serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
     await page.goto(serve.url);
     await page.getByTestId('models-open').click();
     await expect.poll(() => page.getByTestId('model-row').count()).toBe(2);
 
-    // Pull: the bar is seen part-way, then done.
+    // Pull: the bar is seen part-way (the server holds the pull there until the test has looked), then done.
     await page.getByTestId('pull-input').fill('llama3.2:1b');
     await page.getByTestId('pull-button').click();
     const bar = page.getByTestId('pull-progress');
-    await expect.poll(async () => Number(await bar.getAttribute('data-percent')), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(async () => Number(await bar.getAttribute('data-percent'))).toBeGreaterThan(0);
     const partway = Number(await bar.getAttribute('data-percent'));
     expect(partway).toBeLessThan(100);
     await expect.poll(() => page.getByTestId('pull-stats').textContent()).toMatch(/GB/);
-    await expect.poll(() => bar.getAttribute('data-state'), { timeout: 15_000 }).toBe('done');
+    expect(await bar.getAttribute('data-state')).not.toBe('done');
+    replay.setRoutes(routes());
+    replay.release();
+    await expect.poll(() => bar.getAttribute('data-state')).toBe('done');
     expect(await bar.getAttribute('data-percent')).toBe('100');
     expect(JSON.parse(replay.requests.find((r) => r.path === '/api/pull')?.body ?? '{}')).toEqual({ model: 'llama3.2:1b', stream: true });
 
@@ -105,18 +120,20 @@ describe('the model manager in serve mode', () => {
     await page.getByTestId('composer-input').fill('Reverse a string in Python');
     await page.getByTestId('composer-send').click();
     // The chat screen is being reworked by others: check the answer's text, not its test ids.
-    await expect.poll(() => page.locator('main').innerText(), { timeout: 15_000 }).toContain(ANSWER.join(''));
+    await expect.poll(() => page.locator('main').innerText()).toContain(ANSWER.join(''));
     const chats = replay.requests.filter((r) => r.path === '/api/chat').map((r) => JSON.parse(r.body) as { model?: string });
     expect(chats[0]).toMatchObject({ model: 'coder:latest' });
   });
 
   it('cancels a pull and says a server error mid-pull in its own words', async () => {
+    // The pull is held part-way and never let go: it is still running when Cancel is pressed, on any machine.
+    replay.setRoutes(routes(TAGS_BODY, true));
     serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
     await page.goto(serve.url);
     await page.getByTestId('models-open').click();
     await page.getByTestId('pull-input').fill('llama3.2:1b');
     await page.getByTestId('pull-button').click();
-    await expect.poll(async () => Number(await page.getByTestId('pull-progress').getAttribute('data-percent')), { timeout: 15_000 }).toBeGreaterThan(0);
+    await expect.poll(async () => Number(await page.getByTestId('pull-progress').getAttribute('data-percent'))).toBeGreaterThan(0);
     await page.getByTestId('pull-cancel').click();
     await expect.poll(() => page.getByTestId('pull-progress').getAttribute('data-state')).toBe('cancelled');
 
@@ -124,7 +141,7 @@ describe('the model manager in serve mode', () => {
     await page.getByRole('button', { name: 'Dismiss' }).click();
     await page.getByTestId('pull-input').fill('llama3.2:1b');
     await page.getByTestId('pull-button').click();
-    await expect.poll(() => page.getByTestId('pull-error').textContent(), { timeout: 15_000 }).toContain('no space left on device');
+    await expect.poll(() => page.getByTestId('pull-error').textContent()).toContain('no space left on device');
   });
 
   it('works out the context window with its arithmetic and keeps the user’s choice', async () => {

@@ -64,7 +64,7 @@ beforeAll(async () => {
   // Start over from a clean load, now that the listeners see everything.
   await page.reload();
   await page.getByTestId('model-picker').locator('option[value="llama3.2:3b"]').waitFor({ state: 'attached' });
-}, 60_000);
+});
 
 afterAll(async () => {
   await stopUi(s);
@@ -97,6 +97,39 @@ function activeContent(): Promise<string[]> {
   });
 }
 
+/**
+ * Resolves once the page has rendered what is pending and gone idle (two frames, then an idle callback): by then
+ * anything the content could start (a load, a handler, a dialog) has been started. State, not a fixed sleep.
+ */
+async function pageSettled(): Promise<void> {
+  if (!s) throw new Error('no session');
+  await s.page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => requestIdleCallback(() => done())))));
+}
+
+/**
+ * Waits until the virtualized list has rendered turns over every part of the viewport that holds turns (after a
+ * scroll it renders them a frame or more later): what is checked is then what a user scrolled there would see.
+ */
+async function turnsRenderedInView(): Promise<void> {
+  if (!s) throw new Error('no session');
+  await s.page.waitForFunction(() => {
+    const scroller = document.querySelector('[data-testid="chat"] [data-virtuoso-scroller]');
+    const list = scroller?.querySelector('[data-testid="virtuoso-item-list"]');
+    if (!scroller || !list) return false;
+    const view = scroller.getBoundingClientRect();
+    const span = list.getBoundingClientRect();
+    const top = Math.max(view.top, span.top);
+    const bottom = Math.min(view.bottom, span.bottom);
+    const items = [...list.querySelectorAll(':scope > [data-index]')].map((el) => el.getBoundingClientRect()).sort((a, b) => a.top - b.top);
+    let covered = top;
+    for (const r of items) {
+      if (r.top > covered + 1) break;
+      covered = Math.max(covered, r.bottom);
+    }
+    return items.length > 0 && (items[0]?.top ?? Infinity) <= top + 1 && covered >= bottom - 1;
+  });
+}
+
 /** Scrolls the turn list from top to bottom, collecting active content and the text of every turn shown. */
 async function scanChat(): Promise<{ found: string[]; text: string; reasoningRuns: number }> {
   if (!s) throw new Error('no session');
@@ -107,7 +140,8 @@ async function scanChat(): Promise<{ found: string[]; text: string; reasoningRun
   let reasoningRuns = 0;
   for (let y = 0, i = 0; i < 400; i++) {
     await scroller.evaluate((el, top) => (el.scrollTop = top), y);
-    await page.waitForTimeout(60);
+    await turnsRenderedInView();
+    await pageSettled();
     for (const f of await activeContent()) found.add(f);
     text += (await page.getByTestId('chat').textContent()) ?? '';
     reasoningRuns += await page.locator('[data-run="reasoning"]').count();
@@ -147,19 +181,19 @@ describe('security, end to end', () => {
     await page.getByTestId('pending-attachments').getByTestId('attachment').waitFor();
     await send(page, SHORT_PAYLOADS.userText);
     await waitIdle(page);
-    await expect.poll(() => page.getByTestId('conversation-item').first().textContent(), { timeout: 10_000 }).toContain('onerror');
+    await expect.poll(() => page.getByTestId('conversation-item').first().textContent()).toContain('onerror');
 
     // The list is virtualized: the checks below scroll through it, so every turn is in the DOM at some point.
     await send(page, 'Use a tool');
-    await page.waitForFunction(() => document.body.textContent?.includes('After the tool'), undefined, { timeout: 15_000 });
+    await page.waitForFunction(() => document.body.textContent?.includes('After the tool'));
     await waitIdle(page);
     expect(await page.locator('[data-card="tool-call"]').first().textContent()).toContain('<svg onload=alert(1)>');
 
     await send(page, 'And an error');
-    await page.locator('[data-testid="turn"][data-status="error"]').first().waitFor({ timeout: 15_000 });
+    await page.locator('[data-testid="turn"][data-status="error"]').first().waitFor();
 
-    // Give anything that would load or run a moment to do so, then look at every turn.
-    await page.waitForTimeout(500);
+    // Let anything that would load or run start, then look at every turn.
+    await pageSettled();
     const scan = await scanChat();
     // The payloads are on screen as text or sanitized markdown: proof they were rendered, not dropped.
     for (const shown of ['<script>window.__pwned=1</script>', 'onerror', 'JaVaScRiPt', SHORT_PAYLOADS.toolName, 'There is no tool named', 'After the tool', '502', SHORT_PAYLOADS.fileName]) {
@@ -184,12 +218,21 @@ describe('security, end to end', () => {
     if (!s) throw new Error('no session');
     const { page } = s;
     const trap = trapUrl;
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { __violations: string[] }).__violations = seen;
+      document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.effectiveDirective} ${e.blockedURI}`));
+    });
     await page.evaluate((t) => {
       const host = document.querySelector('[data-testid="chat"] [data-testid="turn"]');
       host?.insertAdjacentHTML('beforeend', `<img src="${t}/control" onerror="window.__pwned=1"><a href="javascript:window.__pwned=1">x</a>`);
     }, trap);
-    await page.waitForTimeout(300);
     expect(await activeContent()).toEqual(expect.arrayContaining(['<img>', 'img[onerror]', 'a[href=javascript:window.__pwned=1]']));
+    // Wait for the browser to report what the CSP stopped (state, where a fixed pause used to be): the inline
+    // onerror handler and the image's load from the trap.
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { __violations: string[] }).__violations))
+      .toEqual(expect.arrayContaining([`img-src ${trap}/control`, expect.stringMatching(/^script-src-attr /)]));
     // Second wall: img-src has no foreign origins and script-src no 'unsafe-inline'.
     expect(trapHits).toEqual([]);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();

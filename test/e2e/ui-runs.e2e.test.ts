@@ -15,18 +15,22 @@ describe('answer runs', () => {
   it('shows native reasoning and the answer apart while both stream, then collapses the thinking', async () => {
     const thinking = Array.from({ length: 8 }, (_, i) => ({ thinking: `step ${i} of my reasoning. ` }));
     const answer = Array.from({ length: 25 }, (_, i) => ({ content: `word${i} ` }));
-    s = await startUi(chatRoutes(ollamaLines([...thinking, ...answer]), 60));
-    const { page } = s;
+    const body = ollamaLines([...thinking, ...answer]);
+    // Held after the reasoning and 3 words of the answer, until the test has looked: mid-stream on any machine.
+    s = await startUi(chatRoutes(body, 60, thinking.length + 3));
+    const { page, replay } = s;
     await send(page, 'Think first, then answer.');
+    await expect.poll(() => replay.held).toBe(1);
+    replay.setRoutes(chatRoutes(body, 60));
 
     const turn = assistant(page);
     // Both runs on screen at once while the answer still streams, reasoning first.
-    await expect
-      .poll(async () => (await turn.getAttribute('data-status')) === 'streaming' && (await turn.locator('[data-run]').count()) === 2, { timeout: 10_000 })
-      .toBe(true);
+    await expect.poll(() => turn.locator('[data-run="answer"]').textContent()).toContain('word2');
+    expect(await turn.getAttribute('data-status')).toBe('streaming');
     expect(await turn.locator('[data-run]').evaluateAll((els) => els.map((e) => e.getAttribute('data-run')))).toEqual(['reasoning', 'answer']);
     expect(await turn.locator('[data-run="answer"]').textContent()).not.toContain('reasoning');
-    expect(await turn.locator('[data-run="reasoning"]').textContent()).toContain('step 0 of my reasoning');
+    expect(await turn.locator('[data-run="reasoning"]').textContent()).toContain('step 7 of my reasoning');
+    replay.release();
 
     await waitIdle(page);
     expect(await turn.getAttribute('data-status')).toBe('done');
@@ -44,8 +48,9 @@ describe('answer runs', () => {
 
   it('never shows a <think> tag split across chunks as text', async () => {
     const lines = ['<thi', 'nk>Let me', ' think.</th', 'ink>The answer', ' is 42.'].map((content) => ({ content }));
-    s = await startUi(chatRoutes(ollamaLines(lines)));
-    const { page } = s;
+    // Held after ' think.</th': the half-sent closing tag is on the wire and must not be on screen.
+    s = await startUi(chatRoutes(ollamaLines(lines), 40, 3));
+    const { page, replay } = s;
     const seen: string[] = [];
     await page.exposeFunction('__seen', (t: string) => seen.push(t));
     await page.evaluate(() => {
@@ -58,11 +63,18 @@ describe('answer runs', () => {
       requestAnimationFrame(tick);
     });
     await send(page, 'What is six times seven?');
-    await waitIdle(page);
+    await expect.poll(() => replay.held).toBe(1);
+    replay.setRoutes(chatRoutes(ollamaLines(lines)));
     const turn = assistant(page);
+    await expect.poll(() => turn.locator('[data-run="reasoning"]').textContent()).toContain('Let me think.');
+    expect(await turn.getAttribute('data-status')).toBe('streaming');
+    expect(await turn.textContent()).not.toMatch(/<\/?th|<thi/);
+    replay.release();
+    await waitIdle(page);
     expect((await turn.locator('[data-run="answer"]').textContent())?.trim()).toBe('The answer is 42.');
     expect(await turn.locator('[data-run="reasoning"]').textContent()).toContain('Let me think.');
-    expect(seen.length).toBeGreaterThan(0);
+    // Every frame sampled while it streamed, too.
+    await expect.poll(() => seen.length).toBeGreaterThan(0);
     for (const text of seen) expect(text).not.toMatch(/<\/?th|<thi/);
   });
 
@@ -110,7 +122,7 @@ describe('answer runs', () => {
 
     replay.setRoutes(chatRoutes(ollamaLines([{ content: 'A complete story.' }])));
     await assistant(page).getByTestId('turn-retry').click();
-    await expect.poll(() => assistant(page).getByTestId('branch-position').textContent(), { timeout: 10_000 }).toBe('2/2');
+    await expect.poll(() => assistant(page).getByTestId('branch-position').textContent()).toBe('2/2');
     await waitIdle(page);
     expect((await assistant(page).locator('[data-run="answer"]').textContent())?.trim()).toBe('A complete story.');
     expect(await assistant(page).getByTestId('turn-error').count()).toBe(0);

@@ -51,7 +51,7 @@ describe('screenshots', () => {
       await page.reload();
       await page.getByTestId('conversation-item').first().click();
       await page.locator('[data-testid="turn"][data-role="assistant"]').nth(1).waitFor();
-      expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
       // Open the thinking block so the screenshot shows it.
       await page.locator('[data-run="reasoning"] summary').first().click();
       await page.getByTestId('composer-input').fill('A draft with a **question**');

@@ -22,7 +22,8 @@ export async function startServeProcess(opts: { dataDir: string; ollamaUrl?: str
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
   const url = await new Promise<string>((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}`)), 20_000);
+    // A backstop against a serve process that never prints its address; starting takes seconds on a busy machine.
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${out}`)), 120_000);
     const check = () => {
       const m = /serving at (http:\/\/\S+)/.exec(out);
       if (m?.[1]) {

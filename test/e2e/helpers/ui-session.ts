@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { ollamaRoutes, TAGS_BODY } from '../../replay-server/ollama-wire';
 import { startReplayServer, type ReplayRoute, type ReplayServer } from '../../replay-server/replay-server';
-import { launchChromium } from './browser';
+import { launchChromium, openPage } from './browser';
 import { startServeProcess, type ServeProcess } from './serve-process';
 
 export interface UiSession {
@@ -27,7 +27,7 @@ export async function startUi(routes: ReplayRoute[] = ollamaRoutes(['Hello', ' t
   const replay = await startReplayServer(routes);
   const dataDir = mkdtempSync(join(tmpdir(), 'firebrand-ui-'));
   const serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
   await page.goto(serve.url);
   await page.getByTestId('model-picker').locator('option[value="llama3.2:3b"]').waitFor({ state: 'attached' });
   return { browser, replay, page, serve, dataDir };
@@ -57,8 +57,6 @@ export function assistant(page: Page, nth = 0): Locator {
 export async function waitIdle(page: Page): Promise<void> {
   await page.waitForFunction(
     () => document.querySelector('[data-testid="turn"][data-role="assistant"]') !== null && document.querySelector('[data-testid="turn"][data-status="streaming"]') === null,
-    undefined,
-    { timeout: 15_000 },
   );
 }
 
@@ -85,12 +83,23 @@ export function ollamaLines(lines: OllamaLine[], doneReason = 'stop', model = 'l
   return out.map((l) => `${l}\n`).join('');
 }
 
-/** Routes for an Ollama whose chat answers with `body` one line at a time, `delayMs` apart. */
-export function chatRoutes(body: string, delayMs = 40): ReplayRoute[] {
+/**
+ * Routes for an Ollama whose chat answers with `body` one line at a time, `delayMs` apart (pace only). With
+ * `holdAfterLines` the answer stops there until `replay.release()`: a test that must see it mid-stream holds it.
+ */
+export function chatRoutes(body: string, delayMs = 40, holdAfterLines?: number | number[]): ReplayRoute[] {
   return [
     { path: '/api/tags', body: TAGS_BODY },
     { path: '/api/version', body: '{"version":"0.12.6"}' },
-    { method: 'POST', path: '/api/chat', body, chunk: 'lines', delayMs, headers: { 'content-type': 'application/x-ndjson' } },
+    {
+      method: 'POST',
+      path: '/api/chat',
+      body,
+      chunk: 'lines',
+      delayMs,
+      headers: { 'content-type': 'application/x-ndjson' },
+      ...(holdAfterLines !== undefined ? { holdAfterChunks: holdAfterLines } : {}),
+    },
   ];
 }
 

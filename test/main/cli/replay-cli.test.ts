@@ -43,7 +43,7 @@ describe('replay CLI (subprocess)', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ reasoning: 'The user wants the weather.', content: 'It is sunny in Paris.' });
   });
 
-  it('exits 2 with a message for an unreadable file, an unknown dialect, an undetectable body, bad options', { timeout: 60_000 }, async () => {
+  it('exits 2 with a message for an unreadable file, an unknown dialect, an undetectable body, bad options', async () => {
     const cases = [
       ['does/not/exist.sse'],
       ['test/fixtures/openai/no-terminal-frame.sse', '--dialect', 'gemini'],

@@ -26,7 +26,7 @@ afterEach(async () => {
 });
 
 async function settle(s: Services, conversationId: string): Promise<Turn[]> {
-  await expect.poll(() => s.chat.activeCount, { timeout: 10_000 }).toBe(0);
+  await expect.poll(() => s.chat.activeCount).toBe(0);
   return (await s.handlers['conversations:open']({ conversationId })).turns;
 }
 

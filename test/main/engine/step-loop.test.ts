@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { EventChannel } from '../../../src/shared/ipc';
+import type { StreamPart } from '../../../src/shared/parts';
 import { turnText, type ToolCallBlock, type ToolResultBlock, type Turn } from '../../../src/shared/turn';
 import { createServices, type Services } from '../../../src/main/services';
 import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
@@ -37,11 +38,17 @@ async function start(c: DialectCase, chat: Parameters<typeof createServices>[0][
 }
 
 async function settle(conversationId: string): Promise<Turn[]> {
-  await expect.poll(() => services.chat.activeCount, { timeout: 10_000 }).toBe(0);
+  await expect.poll(() => services.chat.activeCount).toBe(0);
   return (await services.handlers['conversations:open']({ conversationId })).turns;
 }
 
 const dbPath = () => join(dir, 'firebrand.db');
+/** The answer text streamed to the renderer so far. */
+const streamed = () =>
+  events
+    .flatMap((e) => (e.channel === 'chat:turn-parts' ? (e.payload as { parts: StreamPart[] }).parts : []))
+    .map((p) => (p.type === 'text-delta' ? p.delta : ''))
+    .join('');
 const chatBodies = (c: DialectCase) => replay.requests.filter((r) => r.path === c.chatPath).map((r) => r.body);
 
 describe.each(CASES)('the step loop over $kind', (c) => {
@@ -104,9 +111,10 @@ describe.each(CASES)('the step loop over $kind', (c) => {
   it('stops mid-stream on request, keeping the partial answer as aborted', async () => {
     const connectionId = await start(c);
     const tokens = Array.from({ length: 200 }, (_, i) => `w${i} `);
-    script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.text(tokens), delayMs: 15 }]);
+    // Held after 20 lines (w0 to w3 or more, by dialect) and never let go: still streaming when the stop comes.
+    script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.text(tokens), delayMs: 15, holdAfterChunks: 20 }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Count', model: 'm', ...(connectionId ? { connectionId } : {}) });
-    await expect.poll(() => events.filter((e) => e.channel === 'chat:turn-parts').length, { timeout: 10_000 }).toBeGreaterThan(5);
+    await expect.poll(streamed).toMatch(/^w0 w1 w2 /);
     expect(await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
     const turns = await settle(sent.conversationId);
     expect(turns.at(-1)?.status).toBe('aborted');

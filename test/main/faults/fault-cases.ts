@@ -68,6 +68,11 @@ export interface FaultCase {
   /** The route answering the fault's chat request; `refused` = nothing listens on the port. */
   route(wire: Wire, dialect: FaultDialect): Partial<ReplayRoute> | 'refused';
   expect: Partial<Record<FaultDialect, Expected>>;
+  /**
+   * The server stops sending for good: only these cases run with a short stall limit. Every other case keeps the
+   * app's own limit, so a busy machine pausing the client between two chunks is never mistaken for a stall.
+   */
+  stalls?: true;
 }
 
 export interface Expected {
@@ -120,11 +125,13 @@ export const FAULT_CASES: FaultCase[] = [
   {
     name: 'headers, then no bytes (stall)',
     route: () => ({ body: '', hang: true }),
+    stalls: true,
     expect: both({ status: 'cut', message: STALL, text: '' }),
   },
   {
     name: 'never ends the stream (hang after tokens)',
     route: (w) => ({ body: w.partial(TOKENS.slice(0, 2)), hang: true }),
+    stalls: true,
     expect: both({ status: 'cut', message: STALL, text: 'Hello wörld' }),
   },
   {

@@ -49,7 +49,10 @@ async function* source(chunks: Uint8Array[]): AsyncGenerator<Uint8Array> {
 
 const emptyTurn = (): Turn => ({ id: 't', conversationId: 'c', parentId: null, role: 'assistant', blocks: [], meta: {}, status: 'streaming', createdAt: 0 });
 
-/** Runs the pipeline with a time limit; returns the finished turn and how many finish parts it saw. */
+/**
+ * Runs the pipeline with a time limit (a backstop that names a hang, generous for a busy machine); returns the
+ * finished turn and how many finish parts it saw.
+ */
 async function run(dialect: DialectId, chunks: Uint8Array[], thinkOpen: boolean): Promise<{ turn: Turn; finishes: number }> {
   const reducer = createTurnReducer(emptyTurn());
   let finishes = 0;
@@ -61,7 +64,7 @@ async function run(dialect: DialectId, chunks: Uint8Array[], thinkOpen: boolean)
   })();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const limit = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error('the pipeline hung')), 5000);
+    timer = setTimeout(() => reject(new Error('the pipeline hung')), 60_000);
   });
   try {
     await Promise.race([work, limit]);

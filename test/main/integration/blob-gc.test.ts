@@ -44,16 +44,23 @@ describe('blob GC', () => {
   });
 
   it('keeps an image the composer holds again after the conversation last changed', async () => {
-    const t = tempServices(replay);
+    const logs: string[] = [];
+    const t = tempServices(replay, { log: (m) => logs.push(m) });
     cleanup = t.cleanup;
     const h = t.services.handlers;
     const image = await h['attachments:add']({ name: 'again.png', mime: 'image/png', dataBase64: b64(PNG) });
-    const a = await h['chat:send']({ conversationId: null, text: 'Look', model: 'llama3.2:3b', attachments: [image] });
+    // Sent with the same message and not held again: the collection that follows the delete removes it, which
+    // shows that collection ran (and finished: it logs after the files are gone).
+    const other = await h['attachments:add']({ name: 'once.png', mime: 'image/png', dataBase64: b64(PNG2) });
+    const a = await h['chat:send']({ conversationId: null, text: 'Look', model: 'llama3.2:3b', attachments: [image, other] });
     await settle(t.services, a.conversationId);
-    await new Promise((r) => setTimeout(r, 20));
+    // "Again" means later than the conversation's last change, on the millisecond clock the rows use.
+    const { updated_at: changed } = t.services.db.prepare('SELECT updated_at FROM conversations WHERE id = ?').get(a.conversationId) as { updated_at: number };
+    while (Date.now() <= changed) await new Promise((r) => setImmediate(r));
     await h['attachments:add']({ name: 'again.png', mime: 'image/png', dataBase64: b64(PNG) });
     await h['conversations:delete']({ conversationId: a.conversationId });
-    await new Promise((r) => setTimeout(r, 200));
+    await expect.poll(() => logs.filter((l) => l.startsWith('blobs: removed'))).toEqual(['blobs: removed 1 attachment(s) no message uses any more']);
+    expect(existsSync(blobPath(t.dir, other.id))).toBe(false);
     expect(existsSync(blobPath(t.dir, image.id))).toBe(true);
   });
 

@@ -26,6 +26,9 @@ describe('the context window sent to Ollama', () => {
     replay.setRoutes(ollama([{ method: 'POST', path: '/api/show', body: fixture('ollama-models/show-llama3.1-8b.json') }], tagsWithLlama31()));
     const t = tempServices(replay);
     cleanup = t.cleanup;
+    // A send waits at most 2.5 s for the recommendation (then uses the fallback for that message): on a busy
+    // machine the first answer may come before it is worked out, so wait for the recommendation itself.
+    await expect.poll(async () => (await t.services.handlers['models:context-window']({ model: 'llama3.1:8b' })).source).toBe('recommended');
     const choice = await t.services.handlers['models:context-window']({ model: 'llama3.1:8b' });
     expect(choice.source).toBe('recommended');
     // The worked example: about 43,000 tokens fit.

@@ -53,7 +53,7 @@ export function tempServices(replay: ReplayServer, options: Partial<ServicesOpti
 }
 
 export async function settle(s: Services, conversationId: string): Promise<Turn[]> {
-  await expect.poll(() => s.chat.activeCount, { timeout: 10_000 }).toBe(0);
+  await expect.poll(() => s.chat.activeCount).toBe(0);
   return (await s.handlers['conversations:open']({ conversationId })).turns;
 }
 

@@ -95,7 +95,7 @@ describe('the model manager handlers', () => {
   it('pulls in the background and reports progress as events until done', async () => {
     const { pullId } = h.handlers['models:pull']({ model: 'llama3.2:1b' }) as { pullId: string };
     expect(h.handlers['models:pull']({ model: 'llama3.2:1b' })).toEqual({ pullId }); // one pull per model
-    await expect.poll(() => events.at(-1)?.state, { timeout: 5_000 }).toBe('done');
+    await expect.poll(() => events.at(-1)?.state).toBe('done');
     expect(events.every((e) => e.pullId === pullId)).toBe(true);
     expect(h.handlers['models:cancel-pull']({ pullId })).toEqual({ cancelled: false });
   });

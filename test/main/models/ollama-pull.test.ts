@@ -37,7 +37,8 @@ describe('pulling a model', () => {
   });
 
   it('can be cancelled mid-pull', async () => {
-    replay.setRoutes([{ method: 'POST', path: '/api/pull', body: PULL, chunk: 'lines', delayMs: 50 }]);
+    // Held after 10 lines and never let go: the pull is still running when it is cancelled, however busy the machine.
+    replay.setRoutes([{ method: 'POST', path: '/api/pull', body: PULL, chunk: 'lines', delayMs: 50, holdAfterChunks: 10 }]);
     const controller = new AbortController();
     const { seen, done } = pull(controller.signal);
     await expect.poll(() => seen.filter((p) => (p.percent ?? 0) > 0).length).toBeGreaterThan(2);

@@ -89,7 +89,7 @@ describe('fetch_url', () => {
     }).toBe('pending');
     const toolCallId = String(card?.meta['toolCallId']);
     expect(await services.handlers['chat:approve-tool']({ conversationId: sent.conversationId, toolCallId, decision: 'deny' })).toEqual({ applied: true });
-    await expect.poll(() => services!.chat.activeCount, { timeout: 10_000 }).toBe(0);
+    await expect.poll(() => services!.chat.activeCount).toBe(0);
     const turns = (await services.handlers['conversations:open']({ conversationId: sent.conversationId })).turns;
     expect(turns.map((t) => t.source ?? t.role)).toEqual(['user', 'assistant', 'tool-approval', 'tool', 'assistant']);
     expect(turns[2]?.meta).toMatchObject({ state: 'denied', decision: 'deny' });
