@@ -1,3 +1,4 @@
+import diagnostics from 'node:diagnostics_channel';
 import { createServer } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,13 +52,29 @@ describe('the engine around the loop', () => {
   it('retries a connect failure once, before any byte was sent', async () => {
     const port = await freePort();
     services = createServices({ dataDir: dir, ollamaUrl: `http://127.0.0.1:${port}`, log: () => {}, chat: { titles: false, retryDelayMs: 400 } });
-    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'm' });
-    // The server comes up during the pause: the one retry reaches it.
-    replay = await startReplayServer([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(['Back.']) }], port);
-    const turns = await settle(services, sent.conversationId);
-    expect(turns.at(-1)).toMatchObject({ status: 'done' });
-    expect(turnText(turns.at(-1) as Turn)).toBe('Back.');
-    expect(replay.requests.filter((r) => r.path === '/api/chat')).toHaveLength(1);
+    // The server comes up the moment the chat request's first connect is refused (undici reports each request's
+    // failure on this diagnostics channel), so the first try always fails and only the retry, after the pause,
+    // can reach it: no race between the pause and a server started "soon enough".
+    let up: Promise<ReplayServer> | undefined;
+    const onRequestError = (message: unknown) => {
+      const { request } = message as { request: { path?: string } };
+      if (up || !request.path?.startsWith('/api/chat')) return;
+      up = startReplayServer([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(['Back.']) }], port);
+    };
+    diagnostics.subscribe('undici:request:error', onRequestError);
+    try {
+      const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'm' });
+      await expect.poll(() => up).toBeDefined();
+      const server = await up;
+      if (!server) throw new Error('the replay server never started');
+      replay = server;
+      const turns = await settle(services, sent.conversationId);
+      expect(turns.at(-1)).toMatchObject({ status: 'done' });
+      expect(turnText(turns.at(-1) as Turn)).toBe('Back.');
+      expect(server.requests.filter((r) => r.path === '/api/chat')).toHaveLength(1);
+    } finally {
+      diagnostics.unsubscribe('undici:request:error', onRequestError);
+    }
   });
 
   it('keeps an API key out of the database, the data folder and the logs; only the leg sends it', async () => {
