@@ -12,7 +12,8 @@ import type { ConversationStore } from '../db/conversation-store';
 import { runLoop, type EngineDeps } from '../engine/step-loop';
 import { thinkModeOf } from '../engine/think';
 import { makeTitle, titleFrom } from '../engine/title-lane';
-import type { EngineConnection, IdentityLayer } from '../engine/types';
+import type { IdentityLayer } from '../../shared/identity-layer';
+import type { EngineConnection } from '../engine/types';
 import { UserFacingError } from '../errors';
 import type { ApprovalDecision } from '../tools/approval-gate';
 import type { EmitEvent } from '../events';
@@ -204,7 +205,3 @@ export class ChatService {
 }
 
 export { titleFrom };
-
-export function joinUrl(base: string, path: string): string {
-  return base.replace(/\/+$/, '') + path;
-}
