@@ -93,7 +93,12 @@ export function assemble(input: AssembleInput): Assembled {
   };
   const encoded = connection.dialect.encode(encodeInput);
   plan.patch?.(encoded);
-  const thinkOpen = input.thinkOpen ?? (plan.think !== false && templateOpensThink(caps.template, caps.thinking === true));
+  // Think-open applies only to text the server did not already separate (issue 16): a request asking llama-server
+  // for a `reasoning_format` other than `none` gets the reasoning of the template's open block in
+  // `reasoning_content`, so the content that follows is the answer even when no reasoning came first.
+  const format = encoded['reasoning_format'];
+  const serverSeparates = typeof format === 'string' && format !== 'none';
+  const thinkOpen = !serverSeparates && (input.thinkOpen ?? (plan.think !== false && templateOpensThink(caps.template, caps.thinking === true)));
   return {
     kind: 'send',
     body: JSON.stringify(encoded),

@@ -19,8 +19,8 @@ export interface ToolFragment {
 /**
  * OpenAI-shaped tool calls arrive as fragments keyed by `index`: the first carries `id`, `type` and the name,
  * later ones only argument text. Arguments are concatenated and parsed only when the block closes: when a later
- * index starts or when `finish_reason` is `tool_calls`/`stop` (DESIGN.md §3). Blocks still open at the end of the
- * stream fail as truncated.
+ * index starts, or at the end of a stream whose `finish_reason` was `tool_calls`/`stop` (DESIGN.md §3; the parser
+ * decides). Blocks still open at the end of any other stream fail as truncated.
  */
 export class ToolCallBlocks {
   private readonly open = new Map<number, OpenCall>();
