@@ -1,4 +1,5 @@
 import type { StreamPart } from '../../../shared/parts';
+import { cutOffCallError } from '../../../shared/turn';
 import type { ObservedBlock } from '../shared/derive-stop';
 import { validateToolCall } from '../shared/tool-args';
 import type { ToolSchema } from '../types';
@@ -70,8 +71,7 @@ export class ToolCallBlocks {
     const parts: StreamPart[] = [];
     const openAtEnd: ObservedBlock[] = [];
     for (const [index, call] of [...this.open.entries()].sort((a, b) => a[0] - b[0])) {
-      const error = `The call to ${call.name || 'a tool'} was cut off before its arguments were complete; nothing was run.`;
-      parts.push({ type: 'tool-call-end', id: call.partId, state: 'truncated', error });
+      parts.push({ type: 'tool-call-end', id: call.partId, state: 'truncated', error: cutOffCallError(call.name) });
       openAtEnd.push({ kind: 'tool_call', state: 'open' });
       this.open.delete(index);
       this.closed.add(index);
