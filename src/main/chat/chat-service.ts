@@ -200,7 +200,11 @@ export class ChatService {
     if (this.deps.titles === false || !last || last.status !== 'done' || controller.signal.aborted) return;
     const branch = store.branch(last.id);
     if (branch.filter((t) => t.role === 'user').length !== 1) return;
-    await makeTitle({ store, emit, newId, now, steps: this.deps.engine.steps }, connection, model, branch, controller.signal);
+    const engine = this.deps.engine;
+    await makeTitle(
+      { ...engine, store, emit, newId, now, log },
+      { connection, model, branch, layers: [engine.appLayer, isAlias ? alias : undefined, conversation], signal: controller.signal },
+    );
   }
 }
 

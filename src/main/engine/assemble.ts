@@ -26,6 +26,8 @@ export interface AssembleInput {
   thinkOpen?: boolean;
   /** Ollama's window when no layer names one: the kept or recommended window (default 4096). */
   defaultWindow?: number;
+  /** A cap on the answer's tokens (the title lane's budget); none for a chat answer. */
+  maxTokens?: number;
 }
 
 export type Assembled =
@@ -90,6 +92,7 @@ export function assemble(input: AssembleInput): Assembled {
     ...(connection.kind === 'ollama' && window !== undefined ? { contextWindow: window } : {}),
     ...(plan.think !== undefined ? { think: plan.think } : {}),
     ...(input.resolveAttachment ? { resolveAttachment: input.resolveAttachment } : {}),
+    ...(input.maxTokens !== undefined ? { maxTokens: input.maxTokens } : {}),
   };
   const encoded = connection.dialect.encode(encodeInput);
   plan.patch?.(encoded);
