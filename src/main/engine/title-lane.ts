@@ -60,7 +60,7 @@ export function titleFrom(text: string): string {
  * the request failed.
  */
 export async function makeTitle(deps: TitleDeps, input: TitleInput): Promise<string | undefined> {
-  const { connection, model, branch, signal } = input;
+  const { branch, signal } = input;
   const first = branch.find((t) => t.role === 'user');
   const answer = finalAssistantText(branch) || lastAssistantText(branch);
   if (!first || answer === '') return undefined;
