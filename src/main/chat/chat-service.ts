@@ -7,7 +7,7 @@
 import type { ThinkMode } from '../../shared/connections';
 import type { ConversationSettings, SendRequest, SendResult } from '../../shared/ipc';
 import type { AliasLayer } from '../aliases/alias-route';
-import { isBlank, type Block, type Turn } from '../../shared/turn';
+import { isBlank, type AttachmentBlock, type Block, type Turn } from '../../shared/turn';
 import type { ConversationStore } from '../db/conversation-store';
 import { runLoop, type EngineDeps } from '../engine/step-loop';
 import { thinkModeOf } from '../engine/think';
@@ -37,6 +37,8 @@ export interface ChatServiceDeps {
   saveConversationSettings?: (conversationId: string, settings: ConversationSettings) => void;
   /** Name new conversations with the model after their first answer (default on). */
   titles?: boolean;
+  /** An attachment block as main measures it from the stored bytes (kind, media type, size); throws when gone. */
+  attachment?: (claim: AttachmentBlock) => AttachmentBlock;
 }
 
 /** Options of one answer, as the chat channels carry them. */
@@ -53,7 +55,9 @@ export class ChatService {
 
   send(req: SendRequest): SendResult {
     const { store, newId, now } = this.deps;
-    const blocks: Block[] = [...(req.attachments ?? [])];
+    // Main sniffs and measures every attachment itself: the renderer's kind, mime and size are not trusted.
+    const measure = this.deps.attachment;
+    const blocks: Block[] = (req.attachments ?? []).map((a) => (measure ? measure(a) : a));
     if (!isBlank(req.text)) blocks.unshift({ type: 'text', text: req.text });
     if (blocks.length === 0) throw new UserFacingError('invalid-payload', 'Type a message or attach a file first.');
     let conversationId = req.conversationId;
