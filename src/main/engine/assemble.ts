@@ -1,6 +1,7 @@
 import type { ThinkMode } from '../../shared/connections';
 import { DEFAULT_CONTEXT_WINDOW, estimateTokens, measureTurns } from '../../shared/context-estimate';
 import type { JsonObject } from '../../shared/json';
+import { contextRefusedText } from '../../shared/system-turns';
 import type { Turn } from '../../shared/turn';
 import type { EncodeInput, ToolSchema } from '../dialects/types';
 import type { Calibration } from './calibration';
@@ -79,8 +80,8 @@ export function assemble(input: AssembleInput): Assembled {
   const estimate = input.calibration.apply(model, rawEstimate);
   if (window !== undefined && estimate >= window) {
     const largest = largestItems(turns, (raw) => input.calibration.apply(model, raw));
-    const message = `Nothing was sent: this conversation needs about ${estimate} tokens, and ${model} has a context window of ${window}. Start a new conversation, remove a large attachment, or pick a larger context window.`;
-    return { kind: 'refused', source: 'context-refused', message, meta: { estimate, window, model, largest, advice: message } };
+    // The card and its text come from this one meta (DESIGN.md §5).
+    return { kind: 'refused', source: 'context-refused', message: contextRefusedText({ estimate, window, model, largest }), meta: { estimate, window, model, largest } };
   }
 
   const encodeInput: EncodeInput = {

@@ -1,4 +1,5 @@
 import type { ThinkMode } from '../../shared/connections';
+import { stepLimitText } from '../../shared/system-turns';
 import type { Turn } from '../../shared/turn';
 import { assemble } from './assemble';
 import { defaultWindow, type DefaultWindowDeps } from './default-window';
@@ -82,8 +83,8 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
     done.push(turn);
     if (!hasCallsToAnswer(turn)) break;
     if (stepIndex + 1 >= maxSteps) {
-      const text = `Stopped after ${maxSteps} steps: the model kept calling tools. Ask again, or narrow the question.`;
-      appendSystem(deps, turn, 'error', text, { reason: 'step-limit', steps: maxSteps });
+      const meta = { reason: 'step-limit', steps: maxSteps } as const;
+      appendSystem(deps, turn, 'error', stepLimitText(meta), meta);
       break;
     }
     const { results, parentId } = await runToolCalls(deps, turn, branch, signal);
