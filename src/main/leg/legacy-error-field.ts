@@ -12,47 +12,39 @@ const FIELD = 'error:';
 const REPLACEMENT = 'event: error\ndata:';
 
 export class LegacyErrorField {
-  /** The next character starts a line. */
+  /** The next character starts a line (the stream's first one does). */
   private atLineStart = true;
-  /** The start of the current line, held back while it is still a prefix of `error:`. */
+  /** The start of the last line, held back while it is still a prefix of `error:`. */
   private held = '';
 
-  /** The rewritten text that is certain so far. */
+  /**
+   * The rewritten text that is certain so far. Linear and allocation-free for ordinary chunks: one native search
+   * for the field name (inside JSON it is not at a line start, and stays) and a look at the last few characters.
+   */
   push(text: string): string {
+    const startsLine = this.atLineStart || this.held !== '';
+    const buf = this.held === '' ? text : this.held + text;
+    this.held = '';
+    if (buf === '') return '';
     let out = '';
     let copied = 0;
-    let pos = 0;
-    const crlf = text.indexOf('\r') !== -1;
-    while (pos <= text.length) {
-      if (this.atLineStart) {
-        const need = FIELD.length - this.held.length;
-        const seen = text.slice(pos, pos + need);
-        if (seen.length < need && FIELD.startsWith(this.held + seen)) {
-          // The chunk ends inside what may still become `error:`: hold it until the next chunk decides.
-          out += text.slice(copied, pos);
-          this.held += seen;
-          return out;
-        }
-        out += text.slice(copied, pos);
-        if (this.held + seen === FIELD) {
-          out += REPLACEMENT;
-          pos += need;
-        } else {
-          out += this.held;
-        }
-        copied = pos;
-        this.held = '';
-        this.atLineStart = false;
-      }
-      const lf = text.indexOf('\n', pos);
-      const cr = crlf ? text.indexOf('\r', pos) : -1;
-      const end = cr === -1 ? lf : lf === -1 ? cr : Math.min(cr, lf);
-      if (end === -1) break;
-      pos = end + 1;
-      this.atLineStart = true;
-      if (pos === text.length) break;
+    for (let at = buf.indexOf(FIELD); at !== -1; at = buf.indexOf(FIELD, at + 1)) {
+      if (at === 0 ? !startsLine : !isBreak(buf.charCodeAt(at - 1))) continue;
+      out += buf.slice(copied, at) + REPLACEMENT;
+      copied = at + FIELD.length;
     }
-    return out + text.slice(copied);
+    // The last line may be the start of the field, cut by the chunk: hold it for the next chunk to decide. Only a
+    // tail shorter than the field can be such a start, so only the last few characters are looked at.
+    let tailStart = buf.length;
+    while (tailStart > 0 && buf.length - tailStart < FIELD.length && !isBreak(buf.charCodeAt(tailStart - 1))) tailStart--;
+    const tailAtLineStart = tailStart > 0 ? isBreak(buf.charCodeAt(tailStart - 1)) : startsLine;
+    let end = buf.length;
+    if (tailAtLineStart && tailStart < end && end - tailStart < FIELD.length && tailStart >= copied && FIELD.startsWith(buf.slice(tailStart))) {
+      this.held = buf.slice(tailStart);
+      end = tailStart;
+    }
+    this.atLineStart = tailStart === buf.length && tailAtLineStart;
+    return copied === 0 && end === buf.length ? buf : out + buf.slice(copied, end);
   }
 
   /** End of stream: a held line start was not the field after all. */
@@ -61,4 +53,8 @@ export class LegacyErrorField {
     this.held = '';
     return rest;
   }
+}
+
+function isBreak(code: number): boolean {
+  return code === 0x0a || code === 0x0d;
 }
