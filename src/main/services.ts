@@ -92,6 +92,7 @@ export function createServices(options: ServicesOptions): Services {
     store,
     ollamaUrl: () => settings.get().ollamaUrl,
     readBlob: (id) => blobs.read(id),
+    attachment: (claim) => blobs.describe(claim),
     emit: hub.emit,
     newId: randomUUID,
     now: Date.now,

@@ -1,7 +1,7 @@
 import { assertNever } from './json';
 import type { StreamPart } from './parts';
 import { trimDrainEdges } from './reasoning/trim';
-import type { Block, DerivedStop, Turn, TurnStatus, Usage } from './turn';
+import { cutOffCallError, type Block, type DerivedStop, type Turn, type TurnStatus, type Usage } from './turn';
 
 /**
  * Folds canonical stream parts into a Turn (DESIGN.md §3–§5). Pure in the Turn: every change returns a new Turn
@@ -62,7 +62,7 @@ export function applyPart(turn: Turn, part: StreamPart, runs?: RunIndex): Turn {
       const usage = part.usage === undefined ? turn.usage : mergeUsage(turn.usage, part.usage);
       const finished: Turn = { ...turn, stop: part.stop, wireReason: part.wireReason, status: statusOf(part.stop) };
       if (usage !== undefined) finished.usage = usage;
-      return { ...finished, blocks: trimDrainEdges(finished.blocks) };
+      return { ...finished, blocks: trimDrainEdges(settleCalls(finished.blocks)) };
     }
     default:
       return assertNever(part, 'stream part');
@@ -132,6 +132,16 @@ export function mergeUsage(base: Usage | undefined, next: Usage): Usage {
     if (value !== undefined) out[key] = value;
   }
   return out;
+}
+
+/**
+ * A finished turn has no call still being written (issue 16): one whose end never came (a Stop, a path that
+ * could not reach the parser's end) is truncated, so its card does not say "Writing the call…" forever, and it
+ * is never run. Dialects normally settle calls themselves; this is the reducer's guarantee.
+ */
+function settleCalls(blocks: readonly Block[]): readonly Block[] {
+  if (!blocks.some((b) => b.type === 'tool_call' && b.state === 'streaming')) return blocks;
+  return blocks.map((b) => (b.type === 'tool_call' && b.state === 'streaming' ? { ...b, state: 'truncated', error: cutOffCallError(b.name) } : b));
 }
 
 function append(turn: Turn, block: Block, id: string, runs: RunIndex | undefined): Turn {

@@ -106,6 +106,11 @@ export interface Usage {
   totalMs?: number;
 }
 
+/** Why a call the stream never finished writing was not run; sent back to the model as its error result. */
+export function cutOffCallError(name: string): string {
+  return `The call to ${name || 'a tool'} was cut off before its arguments were complete; nothing was run.`;
+}
+
 /** The plain text of a turn's answer runs (no reasoning), joined in order. */
 export function turnText(turn: Pick<Turn, 'blocks'>): string {
   let out = '';

@@ -1,6 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { Turn } from '../../src/shared/turn';
+import { systemTurnText } from '../../src/shared/system-turns';
 import { SystemCard } from '../../src/renderer/components/turn/SystemCard';
 import { ToolCallCard } from '../../src/renderer/components/turn/ToolCallCard';
 
@@ -17,9 +18,9 @@ const system = (over: Partial<Turn>): Turn => ({
 });
 
 describe('SystemCard', () => {
-  it('renders a known source as its card, every meta field as text', () => {
+  it('renders a known source as its card, untrusted fields as text', () => {
     const html = renderToStaticMarkup(
-      <SystemCard turn={system({ source: 'context-refused', meta: { estimate: 9000, window: 4096, note: '<img src=x onerror=alert(1)>' } })} />,
+      <SystemCard turn={system({ source: 'context-refused', meta: { estimate: 9000, window: 4096, model: '<img src=x onerror=alert(1)>', largest: [] } })} />,
     );
     expect(html).toContain('data-card="context-refused"');
     expect(html).toContain('9000');
@@ -39,6 +40,58 @@ describe('SystemCard', () => {
     expect(pending).toContain('data-testid="tool-deny"');
     const decided = renderToStaticMarkup(<SystemCard turn={system({ source: 'tool-approval', meta: { toolCallId: 'call1', state: 'allowed' } })} />);
     expect(decided).not.toContain('tool-deny');
+  });
+});
+
+describe('one card per system-turn kind, text and card from the same meta (issue 16)', () => {
+  const refused = {
+    estimate: 9000,
+    window: 4096,
+    model: 'qwen<b>3</b>',
+    largest: [
+      { label: 'attachment report.pdf', turnId: 'u1', tokens: 7000 },
+      { label: 'user message 1', turnId: 'u1', tokens: 1500 },
+    ],
+  };
+
+  it('context-refused: numbers in words, the largest parts as a list, the advice once, nothing as JSON', () => {
+    const html = renderToStaticMarkup(<SystemCard turn={system({ source: 'context-refused', meta: refused, blocks: [{ type: 'text', text: systemTurnText('context-refused', refused) ?? '' }] })} />);
+    expect(html).toContain('data-card="context-refused"');
+    expect(html).toContain('About 9000 tokens needed');
+    expect(html).toContain('4096');
+    expect(html).toMatch(/<li[^>]*>attachment report\.pdf[^<]*7000 tokens<\/li>/);
+    expect(html).not.toContain('turnId');
+    expect(html).not.toContain('[{');
+    expect(html.match(/Start a new conversation/g)).toHaveLength(1);
+    expect(html).toContain('qwen&lt;b&gt;3&lt;/b&gt;');
+  });
+
+  it('tool-approval: the text follows the decision, never the stale stored line', () => {
+    const meta = { toolCallId: 'call1', tool: 'fetch_url', call: 'https://example.com/<script>', state: 'denied', decision: 'deny' };
+    const html = renderToStaticMarkup(<SystemCard turn={system({ source: 'tool-approval', meta, blocks: [{ type: 'text', text: 'fetch_url wants to run: https://example.com/' }] })} />);
+    expect(html).toContain('data-card="tool-approval"');
+    expect(html).toContain('Not allowed');
+    expect(html).not.toContain('wants to run');
+    expect(html).toContain('https://example.com/&lt;script&gt;');
+    expect(html).not.toContain('tool-deny');
+    expect(systemTurnText('tool-approval', meta)).toBe('fetch_url was not allowed to run: https://example.com/<script>');
+    expect(systemTurnText('tool-approval', { ...meta, state: 'pending' })).toBe('fetch_url wants to run: https://example.com/<script>');
+  });
+
+  it('error (step limit): its own card, its sentence from the meta', () => {
+    const meta = { reason: 'step-limit', steps: 8 };
+    const html = renderToStaticMarkup(<SystemCard turn={system({ source: 'error', meta, blocks: [{ type: 'text', text: 'old words' }] })} />);
+    expect(html).toContain('data-card="error"');
+    expect(html).toContain('Stopped after 8 steps');
+    expect(html).not.toContain('old words');
+    expect(html).not.toContain('step-limit');
+  });
+
+  it('a known kind whose meta does not fit (a row from an older build) shows its stored text', () => {
+    const html = renderToStaticMarkup(<SystemCard turn={system({ source: 'context-refused', meta: { needed: 'lots' } })} />);
+    expect(html).toContain('data-card="context-refused"');
+    expect(html).toContain('The context is full.');
+    expect(html).not.toContain('lots');
   });
 });
 

@@ -24,6 +24,21 @@ describe('ContentRuns', () => {
     expect(runs.consumedTag).toBe(true);
   });
 
+  it('think-open applies only to text the server did not already separate (issue 16)', () => {
+    // The server moved the reasoning into its own field before any content: the content is the answer.
+    const separated = new ContentRuns({ nextId: idCounter(), startInside: true });
+    separated.serverSeparatedReasoning();
+    expect(out([...separated.push('It is sunny.'), ...separated.closeRun()])).toMatchObject({ reasoning: '', content: 'It is sunny.' });
+    // No server-parsed reasoning came first: the content starts inside the block the template opened.
+    const passthrough = new ContentRuns({ nextId: idCounter(), startInside: true });
+    expect(out([...passthrough.push('plan</think>answer'), ...passthrough.closeRun()])).toMatchObject({ reasoning: 'plan', content: 'answer' });
+    // Content already started inside the block: a later native delta does not rewrite what was split.
+    const late = new ContentRuns({ nextId: idCounter(), startInside: true });
+    const first = late.push('plan');
+    late.serverSeparatedReasoning();
+    expect(out([...first, ...late.push('</think>answer'), ...late.closeRun()])).toMatchObject({ reasoning: 'plan', content: 'answer' });
+  });
+
   it('an empty think block still yields a reasoning-start/-end pair', () => {
     const runs = new ContentRuns({ nextId: idCounter() });
     expect([...runs.push('<think></think>'), ...runs.closeRun()]).toEqual([
@@ -83,6 +98,8 @@ function feed(segments: readonly Segment[], startInside: boolean, chunked: boole
     parts.push(...runs.closeRun());
     const id = nextId();
     if (seg.signal.kind === 'native') {
+      // What the dialect parsers do on server-parsed reasoning: think-open no longer applies to later content.
+      if (seg.signal.text !== '') runs.serverSeparatedReasoning();
       parts.push({ type: 'reasoning-start', id, origin: 'native' }, { type: 'reasoning-delta', id, delta: seg.signal.text }, { type: 'reasoning-end', id });
     } else {
       parts.push({ type: 'tool-call-start', id, toolCallId: id, name: 'f' }, { type: 'tool-call-delta', id, delta: '{}' });
@@ -100,9 +117,11 @@ function drainReference(segments: readonly Segment[], startInside: boolean): Omi
   let native = '';
   let consumed = false;
   let first = true;
+  // Think-open applies only to text the server did not already separate (issue 16).
+  let separated = false;
   for (const seg of segments) {
     if (seg.content !== '') {
-      const split = splitInlineReasoning(seg.content, { startInside: first && startInside });
+      const split = splitInlineReasoning(seg.content, { startInside: first && startInside && !separated });
       first = false;
       consumed ||= split.consumedTag;
       for (const piece of split.pieces) {
@@ -112,6 +131,7 @@ function drainReference(segments: readonly Segment[], startInside: boolean): Omi
     }
     if (seg.signal.kind === 'native') {
       native += seg.signal.text;
+      if (seg.signal.text !== '') separated = true;
     }
   }
   if (consumed) {

@@ -90,6 +90,18 @@ describe('applyPart', () => {
     expect(applyPart(makeTurn(), { type: 'finish', wireReason: 'x', stop }).status).toBe(status);
   });
 
+  it('a finish settles a call still being written: no tool call outlives its turn as streaming (issue 16)', () => {
+    const stopped = applyParts(makeTurn(), [
+      { type: 'tool-call-start', id: 't', toolCallId: 'call_t', name: 'search' },
+      { type: 'tool-call-delta', id: 't', delta: '{"q":' },
+      { type: 'finish', wireReason: null, stop: 'aborted' },
+    ]);
+    expect(stopped.blocks).toEqual([
+      { type: 'tool_call', id: 'call_t', name: 'search', state: 'truncated', argumentsRaw: '{"q":', error: 'The call to search was cut off before its arguments were complete; nothing was run.' },
+    ]);
+    expect(stopped.status).toBe('aborted');
+  });
+
   it('createTurnReducer keeps the run index across calls', () => {
     const reducer = createTurnReducer(makeTurn());
     reducer.apply({ type: 'text-start', id: 'a' });

@@ -8,7 +8,7 @@
  */
 import type { Alias } from '../../shared/models';
 import { DEFAULT_CONNECTION_ID } from '../connections/connection-store';
-import type { IdentityLayer } from '../engine/types';
+import type { IdentityLayer } from '../../shared/identity-layer';
 
 /** An identity layer that may also redirect the request: another model name and connection. */
 export interface AliasLayer extends IdentityLayer {

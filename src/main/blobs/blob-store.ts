@@ -6,7 +6,7 @@ import type { Database } from 'better-sqlite3';
 import type { AttachmentBlock } from '../../shared/turn';
 import { sha256Hex } from '../db/request-body';
 import { UserFacingError } from '../errors';
-import { attachmentKind, checkClaimedType } from './sniff';
+import { attachmentKind, checkClaimedType, sniffMime } from './sniff';
 
 export const DEFAULT_MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
 const DIGEST = /^[0-9a-f]{64}$/;
@@ -89,6 +89,22 @@ export class BlobStore {
     if (mismatch) throw new UserFacingError('invalid-payload', `“${name}” cannot be attached: ${mismatch}.`);
     const digest = await this.store(bytes, mime, now);
     return { type: 'attachment', id: digest, kind: attachmentKind(mime), name, mime, size: bytes.byteLength };
+  }
+
+  /**
+   * The block for an attachment a message refers to, as main measures it (issue 16): the renderer's block names
+   * the digest and a display name; the kind, media type and size come from main's own record of the bytes
+   * stored under that digest (the type checked against them when they were stored, else their signature), checked
+   * against the bytes again. Refuses, for the user, a digest it does not hold or bytes that do not match.
+   */
+  describe(claim: Pick<AttachmentBlock, 'id' | 'name'>): AttachmentBlock {
+    const name = displayName(claim.name);
+    const bytes = DIGEST.test(claim.id) ? this.read(claim.id) : undefined;
+    if (!bytes) throw new UserFacingError('not-found', `“${name}” is no longer stored; attach it again.`);
+    const mime = this.mimeOf(claim.id) ?? sniffMime(bytes) ?? 'application/octet-stream';
+    const mismatch = checkClaimedType(bytes, mime);
+    if (mismatch) throw new UserFacingError('invalid-payload', `“${name}” cannot be sent: ${mismatch}.`);
+    return { type: 'attachment', id: claim.id, kind: attachmentKind(mime), name, mime, size: bytes.byteLength };
   }
 
   /** Stores bytes already validated (import), file first, then the row; returns the digest. */

@@ -28,6 +28,12 @@ export function checkClaimedType(bytes: Uint8Array, mime: string): string | unde
   return undefined;
 }
 
+/** The binary type the bytes' signature names, if they carry one we know. */
+export function sniffMime(bytes: Uint8Array): string | undefined {
+  for (const [mime, matches] of Object.entries(SIGNATURES)) if (matches(bytes)) return mime;
+  return undefined;
+}
+
 /** How a dialect treats the attachment (DESIGN.md §5). */
 export function attachmentKind(mime: string): AttachmentBlock['kind'] {
   if (mime.startsWith('image/')) return 'image';

@@ -7,12 +7,13 @@
 import type { ThinkMode } from '../../shared/connections';
 import type { ConversationSettings, SendRequest, SendResult } from '../../shared/ipc';
 import type { AliasLayer } from '../aliases/alias-route';
-import { isBlank, type Block, type Turn } from '../../shared/turn';
+import { isBlank, type AttachmentBlock, type Block, type Turn } from '../../shared/turn';
 import type { ConversationStore } from '../db/conversation-store';
 import { runLoop, type EngineDeps } from '../engine/step-loop';
 import { thinkModeOf } from '../engine/think';
 import { makeTitle, titleFrom } from '../engine/title-lane';
-import type { EngineConnection, IdentityLayer } from '../engine/types';
+import type { IdentityLayer } from '../../shared/identity-layer';
+import type { EngineConnection } from '../engine/types';
 import { UserFacingError } from '../errors';
 import type { ApprovalDecision } from '../tools/approval-gate';
 import type { EmitEvent } from '../events';
@@ -36,6 +37,8 @@ export interface ChatServiceDeps {
   saveConversationSettings?: (conversationId: string, settings: ConversationSettings) => void;
   /** Name new conversations with the model after their first answer (default on). */
   titles?: boolean;
+  /** An attachment block as main measures it from the stored bytes (kind, media type, size); throws when gone. */
+  attachment?: (claim: AttachmentBlock) => AttachmentBlock;
 }
 
 /** Options of one answer, as the chat channels carry them. */
@@ -52,7 +55,9 @@ export class ChatService {
 
   send(req: SendRequest): SendResult {
     const { store, newId, now } = this.deps;
-    const blocks: Block[] = [...(req.attachments ?? [])];
+    // Main sniffs and measures every attachment itself: the renderer's kind, mime and size are not trusted.
+    const measure = this.deps.attachment;
+    const blocks: Block[] = (req.attachments ?? []).map((a) => (measure ? measure(a) : a));
     if (!isBlank(req.text)) blocks.unshift({ type: 'text', text: req.text });
     if (blocks.length === 0) throw new UserFacingError('invalid-payload', 'Type a message or attach a file first.');
     let conversationId = req.conversationId;
@@ -199,12 +204,12 @@ export class ChatService {
     if (this.deps.titles === false || !last || last.status !== 'done' || controller.signal.aborted) return;
     const branch = store.branch(last.id);
     if (branch.filter((t) => t.role === 'user').length !== 1) return;
-    await makeTitle({ store, emit, newId, now, steps: this.deps.engine.steps }, connection, model, branch, controller.signal);
+    const engine = this.deps.engine;
+    await makeTitle(
+      { ...engine, store, emit, newId, now, log },
+      { connection, model, branch, layers: [engine.appLayer, isAlias ? alias : undefined, conversation], signal: controller.signal },
+    );
   }
 }
 
 export { titleFrom };
-
-export function joinUrl(base: string, path: string): string {
-  return base.replace(/\/+$/, '') + path;
-}

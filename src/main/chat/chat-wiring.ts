@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { ModelDetails } from '../../shared/models';
+import type { AttachmentBlock } from '../../shared/turn';
 import type { ConversationSettings, InvokeContract } from '../../shared/ipc';
 import type { ContextWindowChoice } from '../../shared/models';
 import type { AliasLayer } from '../aliases/alias-route';
@@ -13,7 +14,8 @@ import { StepStore } from '../db/step-store';
 import { Calibration } from '../engine/calibration';
 import { CapabilityCache } from '../engine/capabilities';
 import { ThinkOpenCache } from '../engine/think-open';
-import type { EngineConnection, IdentityLayer } from '../engine/types';
+import type { IdentityLayer } from '../../shared/identity-layer';
+import type { EngineConnection } from '../engine/types';
 import { UserFacingError } from '../errors';
 import type { EmitEvent } from '../events';
 import { FileSecretStore, type SecretStore } from '../secrets/secret-store';
@@ -46,6 +48,8 @@ export interface ChatWiringOptions {
   /** The model manager's `/api/show` cache, shared so a model's details are fetched once. */
   ollamaShow?: (baseUrl: string, model: string) => Promise<ModelDetails | null>;
   titles?: boolean;
+  /** Builds an attachment block from the stored bytes (services: the blob store's `describe`). */
+  attachment?: (claim: AttachmentBlock) => AttachmentBlock;
 }
 
 type Handlers = { [C in 'connections:list' | 'connections:save' | 'connections:delete' | 'connections:test' | 'chat:approve-tool']: (req: InvokeContract[C]['req']) => InvokeContract[C]['res'] | Promise<InvokeContract[C]['res']> };
@@ -83,6 +87,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     ...(o.conversationLayer ? { conversationLayer: o.conversationLayer } : {}),
     ...(o.saveConversationSettings ? { saveConversationSettings: o.saveConversationSettings } : {}),
     ...(o.titles !== undefined ? { titles: o.titles } : {}),
+    ...(o.attachment ? { attachment: o.attachment } : {}),
     engine: {
       steps,
       tools: o.tools ?? builtinTools(),

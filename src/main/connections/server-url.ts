@@ -15,3 +15,8 @@ export function serverUrlProblem(raw: string): string | undefined {
   if (url.username !== '' || url.password !== '') return 'Put an API key in its own field, not in the address.';
   return undefined;
 }
+
+/** A server's base URL (as saved, maybe with a trailing slash) joined with an API path. */
+export function joinUrl(base: string, path: string): string {
+  return base.replace(/\/+$/, '') + path;
+}

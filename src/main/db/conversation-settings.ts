@@ -5,7 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import type { ConversationSettings } from '../../shared/ipc';
 import type { ThinkMode } from '../../shared/models';
-import type { IdentityLayer } from '../engine/types';
+import type { IdentityLayer } from '../../shared/identity-layer';
 import { UserFacingError } from '../errors';
 
 export class ConversationSettingsStore {

@@ -46,18 +46,27 @@ function fromObject(o: Rec): DialectId | undefined {
 
 /**
  * Guesses a recorded body's dialect (for the replay command): SSE with Anthropic event names -> anthropic; SSE
- * `data:` chunks with `choices` -> openai; JSON lines with `message`/`done` -> ollama; a whole JSON body by its keys.
+ * `data:` chunks with `choices` (or llama.cpp's legacy `error:` field) -> openai; JSON lines with
+ * `message`/`done` -> ollama; a whole JSON body by its keys.
  */
 export function detectDialect(bytes: string): DialectId | undefined {
   const text = bytes.replace(/^\uFEFF/, '').trim();
   if (text === '') return undefined;
   if (/^event:\s*(message_start|content_block_\w+|message_delta|message_stop|ping)\s*$/m.test(text)) return 'anthropic';
-  const dataLines = text.split(/\r?\n/).filter((l) => l.startsWith('data:'));
-  if (dataLines.length > 0) {
+  const lines = text.split(/\r?\n/);
+  const dataLines = lines.filter((l) => l.startsWith('data:'));
+  // llama.cpp's legacy SSE field (fixture openai/legacy-error-field): `error: {"code":..,"message":..}`. Only
+  // llama-server speaks it, so an error object there names the OpenAI dialect even when no data line does.
+  const legacyErrors = lines.filter((l) => l.startsWith('error:'));
+  if (dataLines.length > 0 || legacyErrors.length > 0) {
     for (const line of dataLines) {
       const o = parseJson(line.slice(5).trim());
       const id = o && fromObject(o);
       if (id) return id;
+    }
+    for (const line of legacyErrors) {
+      const o = parseJson(line.slice(6).trim());
+      if (o && typeof o['message'] === 'string') return 'openai';
     }
     return undefined;
   }

@@ -1,6 +1,7 @@
 import type { ThinkMode } from '../../shared/connections';
 import { DEFAULT_CONTEXT_WINDOW, estimateTokens, measureTurns } from '../../shared/context-estimate';
 import type { JsonObject } from '../../shared/json';
+import { contextRefusedText } from '../../shared/system-turns';
 import type { Turn } from '../../shared/turn';
 import type { EncodeInput, ToolSchema } from '../dialects/types';
 import type { Calibration } from './calibration';
@@ -26,6 +27,8 @@ export interface AssembleInput {
   thinkOpen?: boolean;
   /** Ollama's window when no layer names one: the kept or recommended window (default 4096). */
   defaultWindow?: number;
+  /** A cap on the answer's tokens (the title lane's budget); none for a chat answer. */
+  maxTokens?: number;
 }
 
 export type Assembled =
@@ -77,8 +80,8 @@ export function assemble(input: AssembleInput): Assembled {
   const estimate = input.calibration.apply(model, rawEstimate);
   if (window !== undefined && estimate >= window) {
     const largest = largestItems(turns, (raw) => input.calibration.apply(model, raw));
-    const message = `Nothing was sent: this conversation needs about ${estimate} tokens, and ${model} has a context window of ${window}. Start a new conversation, remove a large attachment, or pick a larger context window.`;
-    return { kind: 'refused', source: 'context-refused', message, meta: { estimate, window, model, largest, advice: message } };
+    // The card and its text come from this one meta (DESIGN.md §5).
+    return { kind: 'refused', source: 'context-refused', message: contextRefusedText({ estimate, window, model, largest }), meta: { estimate, window, model, largest } };
   }
 
   const encodeInput: EncodeInput = {
@@ -90,10 +93,16 @@ export function assemble(input: AssembleInput): Assembled {
     ...(connection.kind === 'ollama' && window !== undefined ? { contextWindow: window } : {}),
     ...(plan.think !== undefined ? { think: plan.think } : {}),
     ...(input.resolveAttachment ? { resolveAttachment: input.resolveAttachment } : {}),
+    ...(input.maxTokens !== undefined ? { maxTokens: input.maxTokens } : {}),
   };
   const encoded = connection.dialect.encode(encodeInput);
   plan.patch?.(encoded);
-  const thinkOpen = input.thinkOpen ?? (plan.think !== false && templateOpensThink(caps.template, caps.thinking === true));
+  // Think-open applies only to text the server did not already separate (issue 16): a request asking llama-server
+  // for a `reasoning_format` other than `none` gets the reasoning of the template's open block in
+  // `reasoning_content`, so the content that follows is the answer even when no reasoning came first.
+  const format = encoded['reasoning_format'];
+  const serverSeparates = typeof format === 'string' && format !== 'none';
+  const thinkOpen = !serverSeparates && (input.thinkOpen ?? (plan.think !== false && templateOpensThink(caps.template, caps.thinking === true)));
   return {
     kind: 'send',
     body: JSON.stringify(encoded),

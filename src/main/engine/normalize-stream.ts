@@ -39,10 +39,16 @@ export async function* normalizeBatches(
       if (parts.length > 0) yield parts;
     }
   } catch (e) {
-    // Anything but a framing failure (socket reset, abort) is rethrown untouched: the caller owns the leg and
-    // knows which it was. A framing failure (the line cap) is the server's fault: an error, then a finish
-    // whose stop says so whatever the parser saw (dialects need not know this error).
-    if (!(e instanceof FramingError)) throw e;
+    // Anything but a framing failure (socket reset, a user's Stop) is rethrown: the caller owns the leg, knows
+    // which it was, and writes the finish. First the parser's end settles what it holds (issue 16): bytes the
+    // splitter held back (`3 <` stays `3 <`), open runs, and tool calls still being written (truncated, never
+    // run). Only its `finish` is left out. A framing failure (the line cap) is the server's fault: an error, then
+    // a finish whose stop says so whatever the parser saw (dialects need not know this error).
+    if (!(e instanceof FramingError)) {
+      const settled = parser.end().filter((part) => part.type !== 'finish');
+      if (settled.length > 0) yield settled;
+      throw e;
+    }
     const parts: StreamPart[] = [{ type: 'error', message: e.message, code: 'framing' }];
     for (const part of parser.end()) parts.push(part.type === 'finish' ? { ...part, stop: 'error' } : part);
     yield parts;

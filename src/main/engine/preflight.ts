@@ -1,5 +1,4 @@
 import { estimateTokens, measureTurns } from '../../shared/context-estimate';
-import type { JsonObject } from '../../shared/json';
 import type { Turn } from '../../shared/turn';
 
 /** How many of the largest items a `context-refused` card lists. */
@@ -9,7 +8,10 @@ const LARGEST = 3;
  * The biggest things in the request, so the refusal can say what to remove: each attachment on its own, and
  * each message's text. Sizes are the calibrated estimate of that item alone.
  */
-export function largestItems(turns: readonly Turn[], calibrate: (raw: number) => number): JsonObject[] {
+/** One of the request's largest parts: what it is, the turn it is in, and its calibrated estimate. */
+export type LargestItem = { label: string; turnId: string; tokens: number };
+
+export function largestItems(turns: readonly Turn[], calibrate: (raw: number) => number): LargestItem[] {
   const items: { label: string; turnId: string; tokens: number }[] = [];
   turns.forEach((turn, i) => {
     const text = { ...turn, blocks: turn.blocks.filter((b) => b.type !== 'attachment') };

@@ -2,7 +2,7 @@ import type { StreamPart } from '../../shared/parts';
 import { createTurnReducer } from '../../shared/reducer';
 import { StreamClock } from '../../shared/turn-timing';
 import type { Turn } from '../../shared/turn';
-import { TurnWriter } from '../chat/turn-writer';
+import { TurnWriter } from './turn-writer';
 import { redactSecrets, secretValues } from '../connections/auth';
 import type { ConversationStore } from '../db/conversation-store';
 import type { StepStore } from '../db/step-store';

@@ -1,7 +1,8 @@
 import type { ThinkMode } from '../../shared/connections';
-import type { ContextWindowChoice } from '../../shared/models';
+import { stepLimitText } from '../../shared/system-turns';
 import type { Turn } from '../../shared/turn';
 import { assemble } from './assemble';
+import { defaultWindow, type DefaultWindowDeps } from './default-window';
 import type { Calibration } from './calibration';
 import type { CapabilityCache } from './capabilities';
 import { runStep, type StepDeps } from './run-step';
@@ -22,7 +23,7 @@ export interface EngineDeps extends StepDeps, ToolRunDeps {
   appLayer?: IdentityLayer;
   maxSteps?: number;
   /** The window an Ollama request carries when no layer names one (src/main/models/context-window.ts). */
-  contextWindow?: (connection: EngineConnection, model: string) => Promise<ContextWindowChoice>;
+  contextWindow?: DefaultWindowDeps['contextWindow'];
 }
 
 export interface LoopInput {
@@ -54,7 +55,7 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
   const thinkMode = [input.think, input.conversation?.think, input.alias?.think].find((m) => m !== undefined);
   const plan = planThink(thinkMode, connection.kind, caps);
   const thinkOpen = caps.thinking === true ? await deps.thinkOpen.get(connection, model, plan.think) : undefined;
-  const defaultWindow = await windowFor(deps, connection, model, layers);
+  const ollamaWindow = await defaultWindow(deps, connection, model, layers);
   let turn = input.firstTurn;
   for (let stepIndex = 0; ; stepIndex++) {
     if (signal.aborted) {
@@ -67,7 +68,7 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
       ...(thinkMode !== undefined ? { think: thinkMode } : {}),
       ...(deps.resolveAttachment ? { resolveAttachment: deps.resolveAttachment } : {}),
       ...(thinkOpen !== undefined ? { thinkOpen } : {}),
-      ...(defaultWindow !== undefined ? { defaultWindow } : {}),
+      ...(ollamaWindow !== undefined ? { defaultWindow: ollamaWindow } : {}),
     });
     if (a.kind !== 'send') {
       done.push(finishWithout(deps, turn, a.message, 'error'));
@@ -82,8 +83,8 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
     done.push(turn);
     if (!hasCallsToAnswer(turn)) break;
     if (stepIndex + 1 >= maxSteps) {
-      const text = `Stopped after ${maxSteps} steps: the model kept calling tools. Ask again, or narrow the question.`;
-      appendSystem(deps, turn, 'error', text, { reason: 'step-limit', steps: maxSteps });
+      const meta = { reason: 'step-limit', steps: maxSteps } as const;
+      appendSystem(deps, turn, 'error', stepLimitText(meta), meta);
       break;
     }
     const { results, parentId } = await runToolCalls(deps, turn, branch, signal);
@@ -94,18 +95,6 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
   }
   deps.emit('conversations:changed', { conversationId: input.firstTurn.conversationId });
   return done;
-}
-
-/**
- * Ollama only (llama-server's n_ctx is fixed, the others take no window): the kept or recommended window when no
- * layer names one. The resolver never throws; a fallback is logged with its reason, since Ollama would
- * otherwise be the one to decide and it decides silently.
- */
-async function windowFor(deps: EngineDeps, connection: EngineConnection, model: string, layers: readonly (IdentityLayer | undefined)[]): Promise<number | undefined> {
-  if (connection.kind !== 'ollama' || !deps.contextWindow || layers.some((l) => l?.contextWindow !== undefined)) return undefined;
-  const choice = await deps.contextWindow(connection, model);
-  if (choice.source === 'fallback') deps.log(`engine: ${model} gets the default window ${choice.contextWindow ?? '?'}: ${choice.reason ?? 'no reason given'}`);
-  return choice.contextWindow ?? undefined;
 }
 
 /**

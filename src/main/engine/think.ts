@@ -53,11 +53,14 @@ export function thinkModeOf(think: boolean | ThinkMode | undefined): ThinkMode |
   return think;
 }
 
-/** True when a rendered prompt ends inside an open think block (templates that pre-fill `<think>`). */
+/**
+ * True when a rendered prompt ends inside an open `<think>` block (templates that pre-fill it). Only a pre-fill the
+ * splitter knows how to close counts: think-open starts the splitter inside `<think>`, which only `</think>`
+ * closes, so a prompt ending in `<reasoning>` is not think-open (it would swallow the whole answer, issue 16).
+ */
 export function endsInsideThink(rendered: string): boolean {
-  const open = Math.max(rendered.lastIndexOf('<think>'), rendered.lastIndexOf('<reasoning>'));
-  const close = Math.max(rendered.lastIndexOf('</think>'), rendered.lastIndexOf('</reasoning>'));
-  return open >= 0 && open > close;
+  const open = rendered.lastIndexOf('<think>');
+  return open >= 0 && open > rendered.lastIndexOf('</think>');
 }
 
 /**

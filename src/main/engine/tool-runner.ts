@@ -1,3 +1,4 @@
+import { toolApprovalText, type ToolApprovalMeta } from '../../shared/system-turns';
 import type { ToolCallBlock, ToolResultBlock, Turn } from '../../shared/turn';
 import type { ConversationStore } from '../db/conversation-store';
 import type { EmitEvent } from '../events';
@@ -65,14 +66,16 @@ export async function runToolCalls(
 }
 
 async function askApproval(deps: ToolRunDeps, turn: Turn, parentId: string, call: ToolCallBlock, what: string, signal: AbortSignal) {
+  const meta: ToolApprovalMeta = { toolCallId: call.id, tool: call.name, call: what, state: 'pending' };
   const card: Turn = {
     id: deps.newId(),
     conversationId: turn.conversationId,
     parentId,
     role: 'system',
     source: 'tool-approval',
-    blocks: [{ type: 'text', text: `${call.name} wants to run: ${what}` }],
-    meta: { toolCallId: call.id, tool: call.name, call: what, state: 'pending' },
+    // Text and card derive from the one meta (DESIGN.md §5): the text is rewritten with the decision below.
+    blocks: [{ type: 'text', text: toolApprovalText(meta) }],
+    meta: { ...meta },
     status: 'done',
     createdAt: deps.now(),
   };
@@ -81,7 +84,8 @@ async function askApproval(deps: ToolRunDeps, turn: Turn, parentId: string, call
   deps.emit('conversations:changed', { conversationId: turn.conversationId });
   const decision = await deps.approvals.wait(turn.conversationId, call.id, call.name, signal);
   const state = decision === 'deny' ? (signal.aborted ? 'stopped' : 'denied') : 'allowed';
-  const decided: Turn = { ...card, meta: { ...card.meta, state, decision } };
+  const decidedMeta: ToolApprovalMeta = { ...meta, state, decision };
+  const decided: Turn = { ...card, blocks: [{ type: 'text', text: toolApprovalText(decidedMeta) }], meta: { ...card.meta, state, decision } };
   deps.store.updateTurn(decided);
   deps.emit('chat:turn-saved', { turn: decided });
   return { id: card.id, decision };

@@ -1,4 +1,4 @@
-import type { ConnectionKind, ThinkMode } from '../../shared/connections';
+import type { ConnectionKind } from '../../shared/connections';
 import type { Dialect } from '../dialects/types';
 
 /** Where a step goes: one server, its dialect, and the auth headers only the leg will see. */
@@ -13,13 +13,7 @@ export interface EngineConnection {
   authHeaders(): Record<string, string>;
 }
 
-/** One identity layer (app default, alias, conversation); later layers win field by field. */
-export interface IdentityLayer {
-  systemPrompt?: string;
-  params?: Record<string, number | string | boolean>;
-  think?: ThinkMode;
-  contextWindow?: number;
-}
+export type { IdentityLayer } from '../../shared/identity-layer';
 
 /** What the server says a model can do; `undefined` fields are unknown (then nothing is refused on them). */
 export interface ModelCapabilities {

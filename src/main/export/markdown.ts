@@ -43,7 +43,9 @@ function turnBody(turn: Turn): string[] {
 function blockMarkdown(block: Block): string | undefined {
   switch (block.type) {
     case 'text':
-      return isBlank(block.text) ? undefined : block.text.trim();
+      // As stored: the one edge trim already happened at the drain, and a second would eat the first line's
+      // indentation (an indented code block) (issue 16).
+      return isBlank(block.text) ? undefined : block.text;
     case 'reasoning':
       return undefined;
     case 'attachment':

@@ -1,5 +1,6 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Framing, WireEvent } from '../dialects/types';
+import { LegacyErrorField } from './legacy-error-field';
 
 /** No single NDJSON line or SSE field may grow past this: a server that never sends a newline must not eat RAM. */
 export const MAX_LINE_CHARS = 16 * 1024 * 1024;
@@ -127,11 +128,13 @@ async function* frameSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<WireEv
     out = [];
     return batch;
   };
+  // llama.cpp's non-standard `error:` field becomes a standard `error` event before the parser can drop it.
+  const legacy = new LegacyErrorField();
   for await (const chunk of body) {
-    const batch = feed(decoder.decode(chunk, { stream: true }));
+    const batch = feed(legacy.push(decoder.decode(chunk, { stream: true })));
     if (batch.length > 0) yield batch;
   }
   // Deliver a final event the server did not terminate with a blank line: its data line(s) did arrive.
-  const last = feed(decoder.decode() + '\n\n');
+  const last = feed(legacy.push(decoder.decode()) + legacy.flush() + '\n\n');
   if (last.length > 0) yield last;
 }

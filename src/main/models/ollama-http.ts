@@ -2,7 +2,7 @@
  * Small JSON calls to an Ollama or llama-server (list, show, delete, ps, version, create): one request, one JSON
  * answer, failures turned into messages for the user. Streaming calls (pull) use the leg directly.
  */
-import { joinUrl } from '../chat/chat-service';
+import { joinUrl } from '../connections/server-url';
 import { UserFacingError } from '../errors';
 import { LegError, sendRequest } from '../leg/http';
 

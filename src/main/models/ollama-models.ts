@@ -1,7 +1,7 @@
 import type { ModelSummary } from '../../shared/ipc';
 import { UserFacingError } from '../errors';
 import { LegError, sendRequest } from '../leg/http';
-import { joinUrl } from '../chat/chat-service';
+import { joinUrl } from '../connections/server-url';
 
 interface TagsResponse {
   models?: {

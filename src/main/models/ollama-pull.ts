@@ -5,7 +5,7 @@
  * continues server-side, so a resumed pull starts with `completed` already high (not counted as speed).
  */
 import type { PullProgress } from '../../shared/models';
-import { joinUrl } from '../chat/chat-service';
+import { joinUrl } from '../connections/server-url';
 import { frameEvents } from '../leg/framing';
 import { LegError, sendRequest } from '../leg/http';
 import { serverError } from './ollama-http';

@@ -12,7 +12,8 @@ import { TagScanner, type SplitEvent } from './think-tag-splitter';
  *   run starts outside any block. State does NOT carry across `closeRun`, so a `<think>` that never closed
  *   cannot swallow the answer after a tool call.
  * - `startInside` applies to the first run only, and a run exists only once a non-empty delta arrived:
- *   `closeRun` before any content is a no-op and does not use up `startInside`.
+ *   `closeRun` before any content is a no-op and does not use up `startInside`. Server-parsed reasoning before
+ *   that first run cancels it (`serverSeparatedReasoning`).
  * - Every consumed block becomes one reasoning run (origin 'inline'), started at its open tag even if it stays
  *   empty, so the reducer sees that a tag was consumed. Text runs start lazily at their first byte, so tag
  *   residue never makes an empty text run.
@@ -51,6 +52,16 @@ export class ContentRuns {
     this.scanner = null;
     this.end(parts);
     return parts;
+  }
+
+  /**
+   * The server parsed reasoning into its own field (llama-server `reasoning_content`, Ollama `thinking`, an
+   * Anthropic thinking block). When that happens before any content, the server has already dealt with the block
+   * the template opened, so the content that follows is the answer: think-open applies only to text the server did
+   * not separate (issue 16). After content has started, nothing already split is rewritten.
+   */
+  serverSeparatedReasoning(): void {
+    if (this.scanner === null) this.startInside = false;
   }
 
   /** Whether any think tag was consumed in any run so far (startInside's implicit open counts). */

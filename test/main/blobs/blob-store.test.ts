@@ -120,3 +120,15 @@ describe('BlobStore', () => {
     expect(db.prepare('SELECT count(*) AS n FROM request_bodies').get()).toEqual({ n: 0 });
   });
 });
+
+describe('describe: an attachment block as main measures it (issue 16)', () => {
+  it('reads kind, type and size from its own record and the bytes, and sniffs bytes it has no row for', async () => {
+    const { blobs } = setup();
+    const pdf = await blobs.put(PDF, { name: 'doc.pdf', mime: 'application/pdf' }, tick());
+    expect(blobs.describe({ id: pdf.id, name: 'renamed.pdf' })).toEqual({ ...pdf, name: 'renamed.pdf' });
+    const digest = await blobs.writeFileOnly(PNG2);
+    expect(blobs.describe({ id: digest, name: 'x' })).toEqual({ type: 'attachment', id: digest, kind: 'image', name: 'x', mime: 'image/png', size: PNG2.length });
+    expect(() => blobs.describe({ id: 'f'.repeat(64), name: 'gone.png' })).toThrow(UserFacingError);
+    expect(() => blobs.describe({ id: '../../etc/passwd', name: 'p' })).toThrow(/no longer stored/);
+  });
+});

@@ -20,6 +20,12 @@ describe('dialect registry', () => {
     expect(detectDialect('{\n  "choices": [\n    {"message": {"content": "hi"}}\n  ]\n}')).toBe('openai');
   });
 
+  it("detects llama.cpp's legacy `error:` field as openai, even when nothing else in the file tells (issue 16)", () => {
+    expect(detectDialect(readFileSync(path.join(repoRoot, 'test/fixtures/openai/legacy-error-field.sse'), 'utf8'))).toBe('openai');
+    expect(detectDialect('error: {"code":500,"message":"boom","type":"server_error"}\n\n')).toBe('openai');
+    expect(detectDialect('error: not json\n\ndata: [DONE]\n\n')).toBeUndefined();
+  });
+
   it('detects anthropic and ollama', () => {
     expect(detectDialect('event: message_start\ndata: {"type":"message_start","message":{}}\n\n')).toBe('anthropic');
     expect(detectDialect('data: {"type":"content_block_delta","index":0}\n\n')).toBe('anthropic');

@@ -38,7 +38,9 @@ export const OPENAI_FIXTURES: Record<string, Expectation> = {
     tool_calls: [{ id: 'call_a1', name: 'get_weather', arguments: { city: 'Paris' } }, { id: 'call_b2', name: 'get_weather', arguments: { city: 'Tokyo' } }],
   },
   'fragmented-args-empty-first': { stop: 'tool_use', tool_calls: [{ id: 'call_x9', name: 'get_weather', arguments: { city: 'Paris' } }], invalid_calls: [] },
-  'invalid-json-args': { stop: 'tool_calls', wire_reason: 'tool_calls', tool_calls: [], invalid_calls: [{ name: 'get_weather', error: /^Arguments for get_weather are not valid JSON: / }] },
+  // Firebrand's own vocabulary (issue 16): one invalid call and every block closed is `end_turn` on every dialect;
+  // the vendor's `tool_calls` stays beside it as the wire reason.
+  'invalid-json-args': { stop: 'end_turn', wire_reason: 'tool_calls', tool_calls: [], invalid_calls: [{ name: 'get_weather', error: /^Arguments for get_weather are not valid JSON: / }] },
   'length-in-tool-call': { stop: 'max_tokens', wire_reason: 'length', content: 'Let me check.', tool_calls: [], invalid_calls: [{ name: 'get_weather', error: /cut off before its arguments were complete/ }] },
   'error-before-first-token': { stop: 'error', wire_reason: null, content: '', error: 'Failed to parse input: the chat template could not be applied' },
   'error-after-tokens': { stop: 'error', content: 'The weather in Paris', error: 'slot context shift failed' },
@@ -48,4 +50,24 @@ export const OPENAI_FIXTURES: Record<string, Expectation> = {
   'delta-reasoning': { stop: 'end_turn', reasoning: 'Weather question; answer briefly.', content: 'It is sunny in Paris. ☀️', usage: { input_tokens: 120, output_tokens: 40 } },
   'comments-crlf': { stop: 'end_turn', content: 'Grüße aus Köln — 日本', reasoning: '' },
   'event-error': { stop: 'error', error: 'model is loading', content: '' },
+  // llama.cpp builds of 2025: the error rides in a non-standard `error:` SSE field, then `data: [DONE]`.
+  'legacy-error-field': {
+    stop: 'error', wire_reason: null, content: '', reasoning: '', tool_calls: [], invalid_calls: [],
+    error: 'the request exceeds the available context size. try increasing the context size or enable context shift',
+  },
+  // The last argument fragment arrives after `finish_reason`: accepted until the stream ends, judged at the end.
+  'args-after-finish': {
+    stop: 'tool_use', wire_reason: 'tool_calls', content: '', invalid_calls: [],
+    tool_calls: [{ id: 'call_af1', name: 'get_weather', arguments: { city: 'Paris' } }],
+  },
+};
+
+/**
+ * conformance/llama-server captures replayed as if the rendered prompt had ended inside `<think>` (think-open).
+ * Think-open applies only to text the server did not already separate: with `--reasoning-format deepseek` the
+ * server moved the reasoning into `reasoning_content`, so the `content` after it is the answer.
+ */
+export const LLAMA_SERVER_THINK_OPEN: Record<string, Expectation> = {
+  'b-reasoning-stream-deepseek.sse': { ...reasoned, thinkOpen: true, reasoning: 'The user asks about weather.\n', runs: [{ kind: 'reasoning', text: 'The user asks about weather.\n' }, { kind: 'text', text: 'It is sunny.' }] },
+  'b-reasoning-nostream-deepseek.json': { ...reasoned, thinkOpen: true, reasoning: 'The user asks about weather.\n' },
 };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { replay, type ReplayResult } from '../../../src/main/cli/replay';
 import type { ChunkSpec } from '../../../src/main/leg/chunking';
-import { LLAMA_SERVER, OPENAI_FIXTURES, type Expectation } from './expectations';
+import { LLAMA_SERVER, LLAMA_SERVER_THINK_OPEN, OPENAI_FIXTURES, type Expectation } from './expectations';
 
 const repoRoot = path.resolve(__dirname, '../../..');
 const conformance = path.resolve(repoRoot, '../shared/conformance/llama-server');
@@ -49,6 +49,11 @@ describe('llama-server conformance captures (openai dialect)', () => {
       await replayAll(readFileSync(path.join(conformance, name)), want);
     });
   }
+  for (const [name, want] of Object.entries(LLAMA_SERVER_THINK_OPEN)) {
+    it(`${name} with think-open keeps the server-separated answer as the answer at every chunking`, async () => {
+      await replayAll(readFileSync(path.join(conformance, name)), want);
+    });
+  }
 });
 
 describe('recorded OpenAI-dialect fixtures', () => {
@@ -73,7 +78,8 @@ describe('recorded OpenAI-dialect fixtures', () => {
     expect(ok.tool_calls).toHaveLength(2);
     const other = [{ name: 'get_time', description: '', parameters: { type: 'object' } }];
     const bad = await replay(readFileSync(path.join(fixtures, 'parallel-tool-calls.sse')), { tools: other });
-    expect(bad.stop).toBe('tool_calls');
+    expect(bad.stop).toBe('end_turn');
+    expect(bad.wire_reason).toBe('tool_calls');
     expect(bad.invalid_calls.map((c) => c.error)).toEqual(Array(2).fill('There is no tool named get_weather. Available tools: get_time.'));
   });
 });

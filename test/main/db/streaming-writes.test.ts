@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { StreamPart } from '../../../src/shared/parts';
 import { createTurnReducer } from '../../../src/shared/reducer';
 import { turnText } from '../../../src/shared/turn';
-import { TurnWriter } from '../../../src/main/chat/turn-writer';
+import { TurnWriter } from '../../../src/main/engine/turn-writer';
 import { ConversationStore } from '../../../src/main/db/conversation-store';
 import { makeTurn, memoryDb, text, tick } from './helpers';
 

@@ -160,25 +160,55 @@ describe('the engine around the loop', () => {
     expect(replay.requests.filter((r) => r.path === '/api/chat')).toEqual([]);
   });
 
-  it('starts the splitter inside a think block when llama-server renders the prompt ending in one', async () => {
+  /** A llama-server whose rendered prompt ends with `prefill` (what /apply-template answers), behind the replay server. */
+  async function llamaServer(props: string, prefill: string, stream: string) {
     replay = await startReplayServer();
     const rendered = JSON.parse(conformance('apply-template-deepseek.json')) as { prompt: string };
     const probes = [
-      { path: '/props', body: conformance('props-deepseek.json') },
-      { method: 'POST', path: '/apply-template', body: JSON.stringify({ prompt: `${rendered.prompt}<think>\n` }) },
+      { path: '/props', body: conformance(props) },
+      { method: 'POST', path: '/apply-template', body: JSON.stringify({ prompt: `${rendered.prompt}${prefill}` }) },
     ];
     services = createServices({ dataDir: dir, log: () => {}, chat: { titles: false } });
     const { id } = await services.handlers['connections:save']({ kind: 'llama-server', label: 'llama', baseUrl: replay.url });
-    script(replay, join(dir, 'firebrand.db'), probes, '/v1/chat/completions', [{ body: readFileSync('test/fixtures/openai/think-open-template.sse', 'utf8') }]);
-    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Weather?', model: 'm', connectionId: id, think: 'on' });
-    const turns = await settle(services, sent.conversationId);
+    script(replay, join(dir, 'firebrand.db'), probes, '/v1/chat/completions', [{ body: stream }]);
+    return id;
+  }
+  const chatBody = () => JSON.parse(replay?.requests.find((r) => r.path === '/v1/chat/completions')?.body ?? '{}') as Record<string, unknown>;
+
+  it('think mode on with a template that opens <think>: the server separates the reasoning, and the answer stays the answer', async () => {
+    // Paired as a real server answers it: the request asks `reasoning_format: deepseek`, so llama-server moves the
+    // reasoning into `reasoning_content` (conformance b-reasoning-stream-deepseek, recorded with that format).
+    const id = await llamaServer('props-deepseek.json', '<think>\n', conformance('b-reasoning-stream-deepseek.sse'));
+    const sent = await services!.handlers['chat:send']({ conversationId: null, text: 'Weather?', model: 'm', connectionId: id, think: 'on' });
+    const turns = await settle(services!, sent.conversationId);
     const answer = turns.at(-1) as Turn;
+    expect(chatBody()).toMatchObject({ chat_template_kwargs: { enable_thinking: true }, reasoning_format: 'deepseek' });
+    expect(turnText(answer)).toBe('It is sunny.');
+    expect(answer.blocks.filter((b) => b.type === 'reasoning').map((b) => b.text)).toEqual(['The user asks about weather.\n']);
+    // n_ctx from /props is the window the step was recorded with.
+    expect(services!.db.prepare('SELECT context_window FROM steps').get()).toEqual({ context_window: 4096 });
+  });
+
+  it('a passthrough server (--reasoning-format none) whose template opens <think>: the splitter starts inside it', async () => {
+    // No think mode asked, so no reasoning_format: the server's own `none` leaves the reasoning inline, and the
+    // rendered prompt ended inside `<think>`, so the first bytes are reasoning with no open tag.
+    const id = await llamaServer('props-none.json', '<think>\n', readFileSync('test/fixtures/openai/think-open-template.sse', 'utf8'));
+    const sent = await services!.handlers['chat:send']({ conversationId: null, text: 'Weather?', model: 'm', connectionId: id });
+    const turns = await settle(services!, sent.conversationId);
+    const answer = turns.at(-1) as Turn;
+    expect(chatBody()).not.toHaveProperty('reasoning_format');
     expect(answer.blocks.filter((b) => b.type === 'reasoning').map((b) => b.text)).toEqual(['The user wants the weather.']);
     expect(turnText(answer)).toBe('It is sunny in Paris.');
-    const body = JSON.parse(replay.requests.find((r) => r.path === '/v1/chat/completions')?.body ?? '{}') as Record<string, unknown>;
-    expect(body).toMatchObject({ chat_template_kwargs: { enable_thinking: true }, reasoning_format: 'deepseek' });
-    // n_ctx from /props is the window the step was recorded with.
-    expect(services.db.prepare('SELECT context_window FROM steps').get()).toEqual({ context_window: 4096 });
+  });
+
+  it('a prompt pre-filled with <reasoning> is not think-open: the splitter could never close it, and the answer is kept', async () => {
+    const stream = openaiText(['The user wants the weather.', '</reasoning>\n\n', 'It is sunny in Paris.']);
+    const id = await llamaServer('props-none.json', '<reasoning>\n', stream);
+    const sent = await services!.handlers['chat:send']({ conversationId: null, text: 'Weather?', model: 'm', connectionId: id });
+    const turns = await settle(services!, sent.conversationId);
+    const answer = turns.at(-1) as Turn;
+    expect(answer.status).toBe('done');
+    expect(turnText(answer)).toContain('It is sunny in Paris.');
   });
 });
 

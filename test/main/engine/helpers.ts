@@ -25,6 +25,19 @@ export function openaiText(tokens: string[]): string {
   return chunk({ role: 'assistant', content: '' }, null) + tokens.map((t) => chunk({ content: t }, null)).join('') + chunk({}, 'stop') + usage + 'data: [DONE]\n\n';
 }
 
+/** The first events of a streamed answer, with no terminal frame: what has arrived when the user presses Stop. */
+export function openaiPartial(content: string): string {
+  const chunk = (delta: object) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
+  return chunk({ role: 'assistant', content: '' }) + chunk({ content });
+}
+
+const anthropicEvent = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+const anthropicStart = anthropicEvent('message_start', { message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'claude', content: [], stop_reason: null, usage: { input_tokens: 40, output_tokens: 1 } } });
+
+export function anthropicPartial(text: string): string {
+  return anthropicStart + anthropicEvent('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) + anthropicEvent('content_block_delta', { index: 0, delta: { type: 'text_delta', text } });
+}
+
 export function anthropicText(tokens: string[]): string {
   const ev = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
   return (
@@ -51,6 +64,10 @@ export interface DialectCase {
   text: (tokens: string[]) => string;
   cut: string;
   cutText: string;
+  /** A stream that has sent `text` and no terminal frame yet (the server keeps it open). */
+  partialText: (text: string) => string;
+  /** A stream stopped inside a tool call's arguments, or undefined where the wire sends calls whole (Ollama). */
+  partialToolCall?: string;
   serverError: { status: number; body: string; message: string };
   tools: ToolRegistry;
 }
@@ -75,6 +92,7 @@ export const CASES: DialectCase[] = [
     text: (tokens) => ollamaChatStream(tokens, 'm'),
     cut: fixture('ollama/cut.ndjson'),
     cutText: 'The answer is',
+    partialText: (text) => ollamaChatStream([text], 'm', { done: false }),
     serverError: { status: 500, body: '{"error":"llama runner process has terminated: exit status 2"}', message: 'llama runner process has terminated' },
     tools: new ToolRegistry([
       weatherTool('get_current_weather', { location: { type: 'string' }, format: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, ['location', 'format']),
@@ -94,6 +112,8 @@ export const CASES: DialectCase[] = [
     text: openaiText,
     cut: fixture('openai/no-terminal-frame.sse'),
     cutText: 'The weather in Paris is',
+    partialText: openaiPartial,
+    partialToolCall: fixture('openai/fragmented-args-empty-first.sse').split('\n\n').slice(0, 4).join('\n\n') + '\n\n',
     serverError: { status: 400, body: conformance('context-overflow-nostream-deepseek.json'), message: 'context' },
     tools: new ToolRegistry([weatherTool('get_weather', { city: { type: 'string' } }, ['city'])]),
   },
@@ -108,6 +128,8 @@ export const CASES: DialectCase[] = [
     text: anthropicText,
     cut: fixture('anthropic/cut.sse'),
     cutText: 'The answer is',
+    partialText: anthropicPartial,
+    partialToolCall: fixture('anthropic/max-tokens-in-tool-use.sse').split('\n\n').slice(0, 4).join('\n\n') + '\n\n',
     serverError: { status: 529, body: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', message: 'Overloaded' },
     tools: new ToolRegistry([
       weatherTool('get_weather', { location: { type: 'string' }, unit: { type: 'string', enum: ['celsius', 'fahrenheit'] } }, ['location']),

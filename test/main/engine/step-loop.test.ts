@@ -122,6 +122,19 @@ describe.each(CASES)('the step loop over $kind', (c) => {
     expect(turnText(turns.at(-1) as Turn).length).toBeLessThan(tokens.join('').length);
   });
 
+  it('a stop keeps the bytes the splitter was holding back (issue 16)', async () => {
+    const connectionId = await start(c);
+    // The trailing `<` could start a tag, so the splitter holds it until more arrives; the server sends no more.
+    script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.partialText('The answer is 3 <'), hang: true }]);
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Sum?', model: 'm', ...(connectionId ? { connectionId } : {}) });
+    const shown = () => events.flatMap((e) => (e.channel === 'chat:turn-parts' ? (e.payload as { parts: { type: string; delta?: string }[] }).parts : [])).filter((p) => p.type === 'text-delta').map((p) => p.delta).join('');
+    await expect.poll(shown, { timeout: 10_000 }).toBe('The answer is 3 ');
+    expect(await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
+    const turns = await settle(sent.conversationId);
+    expect(turns.at(-1)).toMatchObject({ status: 'aborted', stop: 'aborted' });
+    expect(turnText(turns.at(-1) as Turn)).toBe('The answer is 3 <');
+  });
+
   it('refuses a request whose estimate reaches the window: nothing is sent, a context-refused card says why', async () => {
     const connectionId = await start(c, { appLayer: { contextWindow: 200 } });
     script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.text(['never']) }]);
@@ -143,5 +156,23 @@ describe.each(CASES)('the step loop over $kind', (c) => {
     const turns = await settle(sent.conversationId);
     expect(turns.at(-1)?.status).toBe('error');
     expect(turns.at(-1)?.error).toContain(c.serverError.message);
+  });
+});
+
+// Ollama sends a call whole in one chunk, so only the streaming-argument dialects can be stopped inside one.
+describe.each(CASES.filter((c) => c.partialToolCall !== undefined))('stopping the step loop over $kind', (c) => {
+  it('a stop settles a tool call that was still being written: truncated, never run (issue 16)', async () => {
+    const connectionId = await start(c);
+    script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.partialToolCall ?? '', hang: true }]);
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Weather?', model: 'm', ...(connectionId ? { connectionId } : {}) });
+    const deltas = () => events.flatMap((e) => (e.channel === 'chat:turn-parts' ? (e.payload as { parts: { type: string }[] }).parts : [])).filter((p) => p.type === 'tool-call-delta').length;
+    await expect.poll(deltas, { timeout: 10_000 }).toBeGreaterThan(0);
+    await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id });
+    const turns = await settle(sent.conversationId);
+    expect(turns.map((t) => t.role)).toEqual(['user', 'assistant']);
+    expect(turns[1]?.status).toBe('aborted');
+    const call = turns[1]?.blocks.find((b): b is ToolCallBlock => b.type === 'tool_call');
+    expect(call?.state).toBe('truncated');
+    expect(call?.error).toMatch(/nothing was run|not run|never run|complete/);
   });
 });

@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { assemble } from '../../../src/main/engine/assemble';
 import { Calibration } from '../../../src/main/engine/calibration';
+import { getDialect } from '../../../src/main/dialects/registry';
 import { endsInsideThink, planThink, templateOpensThink } from '../../../src/main/engine/think';
 import { sendableHistory } from '../../../src/main/engine/history';
 import type { Turn } from '../../../src/shared/turn';
@@ -26,8 +28,25 @@ describe('think mode per dialect', () => {
     expect(endsInsideThink(rendered)).toBe(false);
     expect(endsInsideThink(`${rendered}<think>\n`)).toBe(true);
     expect(endsInsideThink('<think>\n\n</think>\n\n')).toBe(false);
+    // Only a pre-fill the splitter knows how to close counts: it starts inside `<think>`, closed by `</think>`.
+    expect(endsInsideThink(`${rendered}<reasoning>\n`)).toBe(false);
+    expect(endsInsideThink(`${rendered}<think>\n<reasoning>`)).toBe(true);
     expect(templateOpensThink("{{- '<|im_start|>assistant\\n<think>\\n' }}", true)).toBe(true);
     expect(templateOpensThink((JSON.parse(conformance('props-deepseek.json')) as { chat_template: string }).chat_template, true)).toBe(false);
+  });
+});
+
+describe('think-open in the assembled request', () => {
+  const calibration = new Calibration(new Database(':memory:').exec('CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)'));
+  const connection = { id: 'l', kind: 'llama-server' as const, label: 'llama', baseUrl: 'http://x', dialect: getDialect('openai'), authHeaders: () => ({}) };
+  const branch: Turn[] = [{ id: 'u', conversationId: 'c', parentId: null, role: 'user', blocks: [{ type: 'text', text: 'Hi' }], meta: {}, status: 'done', createdAt: 0 }];
+  const base = { connection, model: 'm', branch, layers: [], caps: { thinking: true, serverContext: 4096 }, tools: [], calibration, thinkOpen: true };
+  it('applies only where the server leaves the reasoning inline: not when the request asks it to separate', () => {
+    const separated = assemble({ ...base, think: 'on' });
+    expect(separated.kind === 'send' && JSON.parse(separated.body)).toMatchObject({ reasoning_format: 'deepseek' });
+    expect(separated.kind === 'send' && separated.thinkOpen).toBe(false);
+    const inline = assemble(base);
+    expect(inline.kind === 'send' && inline.thinkOpen).toBe(true);
   });
 });
 

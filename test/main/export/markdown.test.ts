@@ -33,4 +33,9 @@ describe('branchToMarkdown', () => {
     expect(md).toContain('## Tool\n\nTool result:\n\n```\nno results\n```');
     expect(md).toContain('Half an\n\n*(answer interrupted)*');
   });
+
+  it("keeps the Turn's text as stored: the first line's code indentation survives (issue 16)", () => {
+    const code = makeTurn({ id: 'code', conversationId: c, role: 'assistant', blocks: text('    const x = 1;\n    return x;\n\nThat is all.') });
+    expect(branchToMarkdown('Code', [code])).toContain('## Assistant\n\n    const x = 1;\n    return x;\n\nThat is all.');
+  });
 });

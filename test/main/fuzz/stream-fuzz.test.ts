@@ -16,7 +16,9 @@ import { TURN_STATUSES, type Turn } from '../../../src/shared/turn';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const RUNS = 1000;
-const KNOWN_STOPS = new Set(['end_turn', 'tool_use', 'max_tokens', 'truncated', 'cut', 'error', 'aborted', 'refusal', 'pause_turn', 'tool_calls', 'stop_sequence', 'content_filter', 'load', 'unload', 'function_call']);
+// Firebrand's vocabulary plus what vendors say that has no word of ours (passed through). Vendor words that do
+// have one (`tool_calls`, `function_call`, `stop_sequence`, `length`) must never come out as a stop (issue 16).
+const KNOWN_STOPS = new Set(['end_turn', 'tool_use', 'max_tokens', 'truncated', 'cut', 'error', 'aborted', 'refusal', 'pause_turn', 'content_filter', 'load', 'unload']);
 
 function corpus(): { dialect: DialectId; bytes: Uint8Array }[] {
   const out: { dialect: DialectId; bytes: Uint8Array }[] = [];

@@ -42,4 +42,19 @@ describe('normalizeStream', () => {
     }).rejects.toThrow('socket reset');
     expect(seen.some((p) => p.type === 'finish')).toBe(false);
   });
+
+  it('settles what the parser holds before rethrowing: held-back bytes and open tool calls (issue 16)', async () => {
+    async function* stopped(): AsyncGenerator<Uint8Array> {
+      yield enc.encode('data: {"choices":[{"index":0,"delta":{"content":"The answer is 3 <"}}]}\n\n');
+      yield enc.encode('data: {"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","function":{"name":"f","arguments":"{\\"a"}}]}}]}\n\n');
+      throw new Error('Stopped.');
+    }
+    const seen: StreamPart[] = [];
+    await expect(async () => {
+      for await (const p of normalizeStream(stopped(), openaiDialect)) seen.push(p);
+    }).rejects.toThrow('Stopped.');
+    expect(seen.filter((p) => p.type === 'text-delta').map((p) => (p.type === 'text-delta' ? p.delta : '')).join('')).toBe('The answer is 3 <');
+    expect(seen.filter((p) => p.type === 'tool-call-end')).toEqual([expect.objectContaining({ state: 'truncated' })]);
+    expect(seen.some((p) => p.type === 'finish')).toBe(false);
+  });
 });

@@ -4,7 +4,7 @@
  */
 import { writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { TurnWriter } from '../../../src/main/chat/turn-writer';
+import { TurnWriter } from '../../../src/main/engine/turn-writer';
 import { ConversationStore } from '../../../src/main/db/conversation-store';
 import { openDatabase } from '../../../src/main/db/open-database';
 import { createTurnReducer } from '../../../src/shared/reducer';

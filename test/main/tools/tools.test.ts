@@ -93,6 +93,8 @@ describe('fetch_url', () => {
     const turns = (await services.handlers['conversations:open']({ conversationId: sent.conversationId })).turns;
     expect(turns.map((t) => t.source ?? t.role)).toEqual(['user', 'assistant', 'tool-approval', 'tool', 'assistant']);
     expect(turns[2]?.meta).toMatchObject({ state: 'denied', decision: 'deny' });
+    // The card's text follows its meta (issue 16): no stale "wants to run" after the decision.
+    expect(turnText(turns[2] as Turn)).toMatch(/^fetch_url was not allowed to run: /);
     expect(turns[3]?.blocks[0]).toMatchObject({ isError: true });
     expect((turns[3]?.blocks[0] as ToolResultBlock).content).toContain('did not allow');
     expect(turnText(turns[4] as Turn)).toBe('I could not fetch it.');

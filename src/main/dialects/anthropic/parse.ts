@@ -34,7 +34,9 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
  * - `input_json_delta` fragments (the first is often `""`, fixture `tool-use-fragments`) are concatenated and
  *   parsed at `content_block_stop`. JSON that does not parse there is held until the stop reason is known:
  *   under `max_tokens` it is a truncated call, not the model's invalid one (fixture `max-tokens-in-tool-use-closed`).
- * - A block still open when the stream ends fails as truncated (DESIGN.md §3).
+ * - A block still open when the stream ends fails as truncated (DESIGN.md §3), even after a clean-looking
+ *   `end_turn`: a tool_use block without its `content_block_stop` is never judged invalid (fixture
+ *   tool-use-unclosed).
  * - `ping` and unknown event types are ignored: the API documents that new event types may appear.
  */
 export class AnthropicParser implements WireParser {
@@ -45,6 +47,8 @@ export class AnthropicParser implements WireParser {
   private readonly observed: ObservedBlock[] = [];
   /** Tool calls whose JSON did not parse at block stop: truncated or invalid depends on the stop reason. */
   private held: Array<Extract<Block, { kind: 'tool' }>> = [];
+  /** Tool calls the wire never stopped: truncated whatever the stop reason says (fixture tool-use-unclosed). */
+  private unclosed: Array<Extract<Block, { kind: 'tool' }>> = [];
   private wireReason: string | null = null;
   private sawTerminal = false;
   private errored = false;
@@ -106,6 +110,7 @@ export class AnthropicParser implements WireParser {
     const parts: StreamPart[] = [];
     for (const index of [...this.blocks.keys()]) parts.push(...this.closeOpen(index));
     parts.push(...this.release(this.wireReason === 'max_tokens' || !this.sawTerminal ? 'truncated' : 'invalid'));
+    parts.push(...this.release('truncated', 'unclosed'));
     const stop = deriveStop({ wireReason: this.wireReason, sawTerminal: this.sawTerminal, errored: this.errored, blocks: this.observed });
     const usage = Object.keys(this.usage).length > 0 ? { ...this.usage } : undefined;
     if (usage) parts.push({ type: 'usage', usage });
@@ -123,6 +128,7 @@ export class AnthropicParser implements WireParser {
     if (block.type === 'text') {
       this.blocks.set(index, { kind: 'text', observed: observe('text') });
     } else if (block.type === 'thinking') {
+      this.runs.serverSeparatedReasoning();
       const id = this.nextId();
       this.blocks.set(index, { kind: 'thinking', id, observed: observe('reasoning') });
       parts.push({ type: 'reasoning-start', id, origin: 'native' });
@@ -207,8 +213,9 @@ export class AnthropicParser implements WireParser {
     const block = this.blocks.get(index);
     if (!block) return [];
     if (block.kind === 'tool') {
+      // No `content_block_stop`: whatever its JSON looks like, nobody knows the model was done writing it.
       this.blocks.delete(index);
-      this.held.push(block);
+      this.unclosed.push(block);
       return [];
     }
     const parts = block.kind === 'text' ? this.runs.closeRun() : block.kind === 'thinking' ? [{ type: 'reasoning-end', id: block.id } as const] : [];
@@ -216,9 +223,9 @@ export class AnthropicParser implements WireParser {
     return parts;
   }
 
-  private release(as: 'truncated' | 'invalid'): StreamPart[] {
+  private release(as: 'truncated' | 'invalid', which: 'held' | 'unclosed' = 'held'): StreamPart[] {
     const parts: StreamPart[] = [];
-    for (const block of this.held) {
+    for (const block of this[which]) {
       block.observed.state = as;
       const error =
         as === 'truncated'
@@ -226,7 +233,7 @@ export class AnthropicParser implements WireParser {
           : (validateToolCall(block.name, block.raw, this.options.tools) as { ok: false; error: string }).error;
       parts.push({ type: 'tool-call-end', id: block.id, state: as, error });
     }
-    this.held = [];
+    this[which] = [];
     return parts;
   }
 

@@ -116,6 +116,7 @@ export class OllamaParser implements WireParser {
     const parts: StreamPart[] = [];
     if (this.nativeId === null) {
       parts.push(...this.runs.closeRun());
+      this.runs.serverSeparatedReasoning();
       this.nativeId = this.nextId();
       parts.push({ type: 'reasoning-start', id: this.nativeId, origin: 'native' });
     }

@@ -17,6 +17,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
  *
  * The terminal frame is `finish_reason`, not `[DONE]`: `[DONE]` only says the transport finished, so a stream
  * with `[DONE]` but no `finish_reason` still derives `cut` (DESIGN.md §3; fixture test/fixtures/openai/done-without-finish).
+ * Tool-call fragments are still accepted after `finish_reason` and the calls are judged at the end.
  */
 export class OpenAiParser implements WireParser {
   private n = 0;
@@ -60,8 +61,6 @@ export class OpenAiParser implements WireParser {
     if (finish) {
       this.sawTerminal = true;
       this.wireReason = finish;
-      // `tool_calls`/`stop` close the tool blocks; `length` leaves them open, to fail as truncated at the end.
-      if (finish === 'tool_calls' || finish === 'stop') parts.push(...this.calls.closeAll());
     }
     return parts;
   }
@@ -70,6 +69,10 @@ export class OpenAiParser implements WireParser {
     if (this.ended) return [];
     this.ended = true;
     const parts = [...this.closeNative(), ...this.runs.closeRun()];
+    // Tool blocks are judged here, not at `finish_reason`: a server may send an argument fragment after it
+    // (fixture args-after-finish), and only the end of the stream says no more can come. `tool_calls`/`stop`
+    // close the blocks; `length` or no terminal at all leaves them open, to fail as truncated.
+    if (this.wireReason !== null && CLOSES_CALLS.has(this.wireReason)) parts.push(...this.calls.closeAll());
     const { parts: truncated, openAtEnd } = this.calls.truncateOpen();
     parts.push(...truncated);
     const blocks: ObservedBlock[] = [...this.calls.observed, ...openAtEnd];
@@ -90,6 +93,7 @@ export class OpenAiParser implements WireParser {
     const reasoning = str(delta['reasoning_content']) ?? str(delta['reasoning']);
     if (reasoning) {
       parts.push(...this.runs.closeRun());
+      this.runs.serverSeparatedReasoning();
       if (this.native === undefined) {
         this.native = this.nextId();
         parts.push({ type: 'reasoning-start', id: this.native, origin: 'native' });
@@ -125,6 +129,8 @@ export class OpenAiParser implements WireParser {
 }
 
 const NO_PARTS: readonly StreamPart[] = Object.freeze([]);
+/** Finish reasons that end the tool blocks still open as written (`function_call`: the pre-tools API's word). */
+const CLOSES_CALLS = new Set(['tool_calls', 'function_call', 'stop']);
 const NO_FRAGMENTS: readonly ToolFragment[] = Object.freeze([]);
 
 function toFragment(raw: unknown, position: number): ToolFragment | undefined {

@@ -1,4 +1,5 @@
 import type { StreamPart } from '../../../shared/parts';
+import { cutOffCallError } from '../../../shared/turn';
 import type { ObservedBlock } from '../shared/derive-stop';
 import { validateToolCall } from '../shared/tool-args';
 import type { ToolSchema } from '../types';
@@ -19,8 +20,8 @@ export interface ToolFragment {
 /**
  * OpenAI-shaped tool calls arrive as fragments keyed by `index`: the first carries `id`, `type` and the name,
  * later ones only argument text. Arguments are concatenated and parsed only when the block closes: when a later
- * index starts or when `finish_reason` is `tool_calls`/`stop` (DESIGN.md §3). Blocks still open at the end of the
- * stream fail as truncated.
+ * index starts, or at the end of a stream whose `finish_reason` was `tool_calls`/`stop` (DESIGN.md §3; the parser
+ * decides). Blocks still open at the end of any other stream fail as truncated.
  */
 export class ToolCallBlocks {
   private readonly open = new Map<number, OpenCall>();
@@ -70,8 +71,7 @@ export class ToolCallBlocks {
     const parts: StreamPart[] = [];
     const openAtEnd: ObservedBlock[] = [];
     for (const [index, call] of [...this.open.entries()].sort((a, b) => a[0] - b[0])) {
-      const error = `The call to ${call.name || 'a tool'} was cut off before its arguments were complete; nothing was run.`;
-      parts.push({ type: 'tool-call-end', id: call.partId, state: 'truncated', error });
+      parts.push({ type: 'tool-call-end', id: call.partId, state: 'truncated', error: cutOffCallError(call.name) });
       openAtEnd.push({ kind: 'tool_call', state: 'open' });
       this.open.delete(index);
       this.closed.add(index);

@@ -19,12 +19,19 @@ export interface DeriveStopInput {
   blocks: readonly ObservedBlock[];
 }
 
-const CLEAN_END = new Set(['stop', 'end_turn', 'stop_sequence']);
+/**
+ * Wire reasons that say "the model finished what it was writing". The vendors' tool-call words (OpenAI
+ * `tool_calls` and the older `function_call`, Anthropic `tool_use`) belong here too: they report that the output
+ * ended in calls, which the observed blocks already tell. Passing them through would give the same evidence a
+ * different stop per vendor (Ollama never says it at all) and hand the UI a raw vendor word (issue 16).
+ */
+const CLEAN_END = new Set(['stop', 'end_turn', 'stop_sequence', 'tool_calls', 'function_call', 'tool_use']);
 const LENGTH = new Set(['length', 'max_tokens']);
 
 /**
- * The stop derived from the wire reason and the observed blocks together, in the order of DESIGN.md §3.
- * Shared by all dialects so that the same evidence always yields the same stop.
+ * The stop derived from the wire reason and the observed blocks together, in the order of DESIGN.md §3, in
+ * Firebrand's own vocabulary. Shared by all dialects so that the same evidence always yields the same stop; the
+ * raw wire reason is kept beside it by the caller.
  */
 export function deriveStop({ wireReason, sawTerminal, errored, blocks }: DeriveStopInput): DerivedStop {
   if (errored) return 'error';

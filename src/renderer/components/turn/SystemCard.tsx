@@ -1,46 +1,91 @@
 import { memo } from 'react';
-import type { JsonValue } from '../../../shared/json';
+import {
+  CONTEXT_REFUSED_ADVICE,
+  contextRefusedMeta,
+  stepLimitMeta,
+  stepLimitText,
+  toolApprovalMeta,
+  toolApprovalText,
+  type ContextRefusedMeta,
+  type ToolApprovalMeta,
+} from '../../../shared/system-turns';
 import { turnText, type Turn } from '../../../shared/turn';
 import { ToolApproval } from './ToolApproval';
 
-/** The kinds of system turn that have a card; any other source reloads as plain text (DESIGN.md §5). */
-const TITLES: Record<string, string> = {
-  'context-refused': 'Not sent: the conversation is longer than the context window',
-  error: 'Error',
-  'tool-approval': 'Tool approval',
-  'user-interjection': 'You interjected',
-  'model-switched': 'Model switched',
-};
-
-function asText(value: JsonValue): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-function label(key: string): string {
-  return key.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_-]/g, ' ');
-}
-
-/** A system turn: a card by source, each meta field shown as text, never as HTML. */
+/**
+ * A system turn (DESIGN.md §5): one small card per kind, its words derived from the same meta as the turn's text
+ * (src/shared/system-turns.ts), every untrusted field rendered as text. A kind without a card reloads as plain
+ * text; a known kind whose meta does not fit (an older row) shows its stored text in the kind's card.
+ */
 export const SystemCard = memo(function SystemCard({ turn }: { turn: Turn }) {
-  const text = turnText(turn);
-  const title = turn.source ? TITLES[turn.source] : undefined;
-  if (!turn.source || title === undefined) return <div className="system-text">{text}</div>;
-  const fields = Object.entries(turn.meta);
+  const source = turn.source;
+  if (source === 'context-refused') {
+    const meta = contextRefusedMeta(turn.meta);
+    return <Card source={source} title="Not sent: the conversation is longer than the context window">{meta ? <ContextRefused meta={meta} /> : <Stored turn={turn} />}</Card>;
+  }
+  if (source === 'error') {
+    const meta = stepLimitMeta(turn.meta);
+    return <Card source={source} title={meta ? 'Stopped: too many tool steps' : 'Error'}>{meta ? <p className="system-text">{stepLimitText(meta)}</p> : <Stored turn={turn} />}</Card>;
+  }
+  if (source === 'tool-approval') {
+    const meta = toolApprovalMeta(turn.meta);
+    return <Card source={source} title="Tool approval">{meta ? <Approval turn={turn} meta={meta} /> : <Stored turn={turn} />}</Card>;
+  }
+  return <div className="system-text">{turnText(turn)}</div>;
+});
+
+function Card({ source, title, children }: { source: string; title: string; children: React.ReactNode }) {
   return (
-    <div className="card system-card" data-card={turn.source}>
+    <div className="card system-card" data-card={source}>
       <div className="card-head">{title}</div>
-      {text && <p className="system-text">{text}</p>}
-      {fields.length > 0 && (
-        <dl className="meta">
-          {fields.map(([key, value]) => (
-            <div key={key} className="meta-row">
-              <dt>{label(key)}</dt>
-              <dd>{asText(value)}</dd>
-            </div>
-          ))}
-        </dl>
-      )}
-      {turn.source === 'tool-approval' && <ToolApproval turn={turn} />}
+      {children}
     </div>
   );
-});
+}
+
+function Stored({ turn }: { turn: Turn }) {
+  const text = turnText(turn);
+  return text ? <p className="system-text">{text}</p> : null;
+}
+
+function ContextRefused({ meta }: { meta: ContextRefusedMeta }) {
+  return (
+    <>
+      <p className="system-text">
+        About {meta.estimate} tokens needed; {meta.model} holds {meta.window}.
+      </p>
+      {meta.largest.length > 0 && (
+        <>
+          <p className="system-label">Largest parts</p>
+          <ul className="system-list">
+            {meta.largest.map((item, i) => (
+              <li key={i}>
+                {item.label} — about {item.tokens} tokens
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      <p className="system-text">{CONTEXT_REFUSED_ADVICE}</p>
+    </>
+  );
+}
+
+const APPROVAL_STATUS: Record<ToolApprovalMeta['state'], string> = {
+  pending: 'Waiting for you',
+  allowed: 'Allowed',
+  denied: 'Not allowed',
+  stopped: 'Stopped',
+};
+
+function Approval({ turn, meta }: { turn: Turn; meta: ToolApprovalMeta }) {
+  const status = meta.state === 'allowed' && meta.decision === 'allow-conversation' ? 'Allowed in this chat' : APPROVAL_STATUS[meta.state];
+  return (
+    <>
+      <p className="system-text" data-state={meta.state}>
+        <strong>{status}.</strong> {toolApprovalText(meta)}
+      </p>
+      {meta.state === 'pending' && <ToolApproval turn={turn} />}
+    </>
+  );
+}

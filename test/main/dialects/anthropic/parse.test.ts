@@ -64,9 +64,9 @@ const cases: Case[] = [
   { file: 'cut.sse', text: 'The answer is', wireReason: null, stop: 'cut' },
   { file: 'stop-sequence.sse', text: '1, 2, 3', wireReason: 'stop_sequence', stop: 'end_turn', usage: { inputTokens: 22, outputTokens: 7 } },
   { file: 'redacted-thinking.sse', text: 'Done.', wireReason: 'end_turn', stop: 'end_turn' },
-  // The only call breaks the schema: no complete call, and deriveStop passes the wire's `tool_use` through
-  // (it is not a clean-end or length reason). The engine still owes the model an error result.
-  { file: 'tool-use-schema-invalid.sse', options: tools, text: '', calls: [{ state: 'invalid', argumentsRaw: '{"unit": "kelvin"}' }], wireReason: 'tool_use', stop: 'tool_use' },
+  // The only call breaks the schema: no complete call, every block closed: `end_turn` in Firebrand's vocabulary,
+  // the wire's `tool_use` kept beside it. The engine still owes the model an error result.
+  { file: 'tool-use-schema-invalid.sse', options: tools, text: '', calls: [{ state: 'invalid', argumentsRaw: '{"unit": "kelvin"}' }], wireReason: 'tool_use', stop: 'end_turn' },
 ];
 
 describe('anthropic parse: fixtures at every chunking', () => {

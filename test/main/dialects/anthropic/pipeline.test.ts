@@ -40,7 +40,10 @@ const wants: Want[] = [
   { file: 'cut.sse', content: 'The answer is', wireReason: null, stop: 'cut', status: 'cut' },
   { file: 'stop-sequence.sse', content: '1, 2, 3', wireReason: 'stop_sequence', stop: 'end_turn', status: 'done' },
   { file: 'redacted-thinking.sse', content: 'Done.', wireReason: 'end_turn', stop: 'end_turn', status: 'done' },
-  { file: 'tool-use-schema-invalid.sse', options: tools, content: '', calls: [{ id: 'toolu_01Bad', state: 'invalid' }], wireReason: 'tool_use', stop: 'tool_use', status: 'done' },
+  // One invalid call, every block closed: `end_turn` in Firebrand's vocabulary; the wire's `tool_use` is kept beside it.
+  { file: 'tool-use-schema-invalid.sse', options: tools, content: '', calls: [{ id: 'toolu_01Bad', state: 'invalid' }], wireReason: 'tool_use', stop: 'end_turn', status: 'done' },
+  // A tool_use block never stopped, then `end_turn`: the call is truncated (never run), and so is the stop.
+  { file: 'tool-use-unclosed.sse', options: tools, content: 'Checking the weather.', calls: [{ id: 'toolu_01Open', state: 'truncated', argumentsRaw: '{"location": "San' }], wireReason: 'end_turn', stop: 'truncated', status: 'done' },
 ];
 
 describe('anthropic through the app pipeline (normalizeStream -> reducer -> drain)', () => {

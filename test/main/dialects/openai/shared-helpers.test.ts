@@ -31,7 +31,13 @@ describe('deriveStop (DESIGN.md §3 order)', () => {
     expect(deriveStop({ ...base, wireReason: 'length', blocks: [{ kind: 'tool_call', state: 'open' }] })).toBe('max_tokens');
     expect(deriveStop({ ...base, wireReason: 'max_tokens' })).toBe('max_tokens');
     expect(deriveStop({ ...base, wireReason: 'refusal' })).toBe('refusal');
-    expect(deriveStop({ ...base, wireReason: 'tool_calls', blocks: [{ kind: 'tool_call', state: 'invalid' }] })).toBe('tool_calls');
+  });
+  it("speaks Firebrand's vocabulary: a vendor's tool-call reason is a clean end like stop (issue 16)", () => {
+    // The same evidence (one invalid call, every block closed) gives the same stop on every dialect.
+    for (const wireReason of ['stop', 'tool_calls', 'function_call', 'tool_use', 'end_turn']) {
+      expect(deriveStop({ ...base, wireReason, blocks: [{ kind: 'tool_call', state: 'invalid' }] }), wireReason).toBe('end_turn');
+      expect(deriveStop({ ...base, wireReason, blocks: [{ kind: 'tool_call', state: 'open' }] }), wireReason).toBe('truncated');
+    }
   });
   it('a terminal frame without a reason counts as stop', () => {
     expect(deriveStop({ ...base, wireReason: null })).toBe('end_turn');

@@ -1,0 +1,111 @@
+import type { JsonObject, JsonValue } from './json';
+
+/**
+ * System turns carry structure (DESIGN.md §5, seed 002): a `source` kind and a `meta` dict. The plain text of a
+ * system turn (what export and search read) and its card in the UI are both derived from that one meta, here, so
+ * they cannot drift: a producer writes `systemTurnText(source, meta)` as the turn's text, and the card reads the
+ * same typed meta. Meta is read back from SQLite, so every reader checks its shape; a row whose meta does not fit
+ * (written before a kind existed, or by an older build) has none and shows its stored text.
+ */
+
+/** Nothing was sent: the preflight estimate reached the window. */
+export interface ContextRefusedMeta {
+  estimate: number;
+  window: number;
+  model: string;
+  /** The biggest parts of the request, so the user knows what to remove. */
+  largest: { label: string; tokens: number }[];
+}
+
+/** The loop stopped on its own: the model kept calling tools. */
+export interface StepLimitMeta {
+  reason: 'step-limit';
+  steps: number;
+}
+
+export type ApprovalState = 'pending' | 'allowed' | 'denied' | 'stopped';
+
+/** A tool call waiting for (or past) the user's decision. */
+export interface ToolApprovalMeta {
+  toolCallId: string;
+  tool: string;
+  /** What the call will do, as the tool describes it (untrusted: model output). */
+  call: string;
+  state: ApprovalState;
+  decision?: string;
+}
+
+const CONTEXT_ADVICE = 'Start a new conversation, remove a large attachment, or pick a larger context window.';
+
+export function contextRefusedMeta(meta: JsonObject): ContextRefusedMeta | undefined {
+  const { estimate, window, model, largest } = meta;
+  if (typeof estimate !== 'number' || typeof window !== 'number' || typeof model !== 'string' || !Array.isArray(largest)) return undefined;
+  const parts = largest.flatMap((item: JsonValue) => {
+    if (!isObject(item) || typeof item['label'] !== 'string' || typeof item['tokens'] !== 'number') return [];
+    return [{ label: item['label'], tokens: item['tokens'] }];
+  });
+  return { estimate, window, model, largest: parts };
+}
+
+export function stepLimitMeta(meta: JsonObject): StepLimitMeta | undefined {
+  return meta['reason'] === 'step-limit' && typeof meta['steps'] === 'number' ? { reason: 'step-limit', steps: meta['steps'] } : undefined;
+}
+
+export function toolApprovalMeta(meta: JsonObject): ToolApprovalMeta | undefined {
+  const { toolCallId, tool, call, state, decision } = meta;
+  if (typeof toolCallId !== 'string' || typeof tool !== 'string' || typeof state !== 'string' || !isApprovalState(state)) return undefined;
+  return { toolCallId, tool, call: typeof call === 'string' ? call : '', state, ...(typeof decision === 'string' ? { decision } : {}) };
+}
+
+/** The sentence a context-refused turn says (also the answer's error): numbers first, then what to do. */
+export function contextRefusedText(m: ContextRefusedMeta): string {
+  return `Nothing was sent: this conversation needs about ${m.estimate} tokens, and ${m.model} has a context window of ${m.window}. ${CONTEXT_ADVICE}`;
+}
+
+export function stepLimitText(m: StepLimitMeta): string {
+  return `Stopped after ${m.steps} steps: the model kept calling tools. Ask again, or narrow the question.`;
+}
+
+/** The approval card's line in its current state: it follows the decision, so it never goes stale. */
+export function toolApprovalText(m: ToolApprovalMeta): string {
+  switch (m.state) {
+    case 'pending':
+      return `${m.tool} wants to run: ${m.call}`;
+    case 'allowed':
+      return `${m.tool} was allowed to run${m.decision === 'allow-conversation' ? ' (for this chat)' : ''}: ${m.call}`;
+    case 'denied':
+      return `${m.tool} was not allowed to run: ${m.call}`;
+    case 'stopped':
+      return `Stopped before ${m.tool} ran: ${m.call}`;
+  }
+}
+
+/** A system turn's text, derived from its meta; undefined for a kind without a card or a meta that does not fit. */
+export function systemTurnText(source: string, meta: JsonObject): string | undefined {
+  switch (source) {
+    case 'context-refused': {
+      const m = contextRefusedMeta(meta);
+      return m && contextRefusedText(m);
+    }
+    case 'error': {
+      const m = stepLimitMeta(meta);
+      return m && stepLimitText(m);
+    }
+    case 'tool-approval': {
+      const m = toolApprovalMeta(meta);
+      return m && toolApprovalText(m);
+    }
+    default:
+      return undefined;
+  }
+}
+
+export const CONTEXT_REFUSED_ADVICE = CONTEXT_ADVICE;
+
+function isApprovalState(s: string): s is ApprovalState {
+  return s === 'pending' || s === 'allowed' || s === 'denied' || s === 'stopped';
+}
+
+function isObject(v: JsonValue): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,88 @@
+/**
+ * The title lane follows the local-request rules and the reasoning rule (issue 16): the conversation's own window
+ * and options, no thinking where the model allows it, think-open where the template opens a block, the splitter
+ * and the seed's last-close-tag peel on its output, and the salvage walk when the final answer is blank.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createServices, type Services } from '../../../src/main/services';
+import { ollamaChatStream } from '../../replay-server/ollama-wire';
+import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
+import { CASES, conformance, openaiText, script } from './helpers';
+
+let dir: string;
+let services: Services | undefined;
+let replay: ReplayServer;
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'firebrand-title-'));
+  replay = await startReplayServer();
+});
+afterEach(async () => {
+  services?.close();
+  services = undefined;
+  await replay.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const ollamaShow = { method: 'POST', path: '/api/show', body: '{"capabilities":["completion","tools","thinking"],"template":"{{ .Prompt }}"}' };
+const bodies = (path: string) => replay.requests.filter((r) => r.path === path).map((r) => JSON.parse(r.body) as Record<string, unknown>);
+const title = async () => (await services!.handlers['conversations:list']({}))[0]?.title;
+
+describe('the title lane', () => {
+  it("asks Ollama with the conversation's own window and options, truncate off, and no thinking", async () => {
+    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { appLayer: { contextWindow: 8192, params: { temperature: 0.2 } } } });
+    // A thinking model whose title answer still carries the close tag of reasoning it was not asked for.
+    script(replay, join(dir, 'firebrand.db'), [ollamaShow], '/api/chat', [
+      { body: ollamaChatStream(['Hello! How can I help?']) },
+      { body: ollamaChatStream(['The user greets me.', '</think>\n\n', 'Greeting exchange']) },
+    ]);
+    await services.handlers['chat:send']({ conversationId: null, text: 'Hi there', model: 'qwen3:8b', think: 'on' });
+    await expect.poll(title, { timeout: 10_000 }).toBe('Greeting exchange');
+    const [chat, titled] = bodies('/api/chat');
+    expect(chat).toMatchObject({ think: true, truncate: false, options: { num_ctx: 8192, temperature: 0.2 } });
+    // The same window (no reload of the model between the title and the next message), thinking off.
+    expect(titled).toMatchObject({ think: false, truncate: false, options: { num_ctx: 8192, temperature: 0.2, num_predict: 200 } });
+  });
+
+  it('starts its splitter inside a think block the template opens, with thinking off', async () => {
+    const rendered = (JSON.parse(conformance('apply-template-deepseek.json')) as { prompt: string }).prompt;
+    services = createServices({ dataDir: dir, log: () => {} });
+    const { id } = await services.handlers['connections:save']({ kind: 'llama-server', label: 'llama', baseUrl: replay.url });
+    // A DeepSeek-R1-style template: the rendered prompt ends inside `<think>` whatever enable_thinking says.
+    const probes = [
+      { path: '/props', body: conformance('props-none.json') },
+      { method: 'POST', path: '/apply-template', body: JSON.stringify({ prompt: `${rendered}<think>\n` }) },
+    ];
+    script(replay, join(dir, 'firebrand.db'), probes, '/v1/chat/completions', [
+      { body: readFileSync('test/fixtures/openai/think-open-template.sse', 'utf8') },
+      // Reasoning that never closed before the token budget ran out: no title in it.
+      { body: openaiText(['The user asks about', ' the weather so a title']) },
+    ]);
+    await services.handlers['chat:send']({ conversationId: null, text: 'Weather?', model: 'm', connectionId: id });
+    await expect.poll(() => bodies('/v1/chat/completions').length, { timeout: 10_000 }).toBe(2);
+    await expect.poll(() => services!.chat.activeCount, { timeout: 10_000 }).toBe(0);
+    expect(await title()).toBe('Weather?');
+    expect(bodies('/v1/chat/completions')[1]).toMatchObject({ chat_template_kwargs: { enable_thinking: false }, max_tokens: 200 });
+    expect(bodies('/apply-template').some((b) => (b['chat_template_kwargs'] as { enable_thinking?: boolean } | undefined)?.enable_thinking === false)).toBe(true);
+  });
+
+  it('salvages the last answer with text when the final answer is blank', async () => {
+    const ollama = CASES.find((c) => c.kind === 'ollama');
+    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { tools: ollama?.tools } });
+    const call = JSON.stringify({ model: 'm', message: { role: 'assistant', content: 'Let me check the weather in Paris.', tool_calls: [{ function: { name: 'get_current_weather', arguments: { location: 'Paris', format: 'celsius' } } }] }, done: false });
+    const done = JSON.stringify({ model: 'm', message: { role: 'assistant', content: '' }, done_reason: 'stop', done: true });
+    const thinkOnly = JSON.stringify({ model: 'm', message: { role: 'assistant', content: '', thinking: 'It is 18 degrees; nothing to add.' }, done: false });
+    script(replay, join(dir, 'firebrand.db'), [ollamaShow], '/api/chat', [
+      { body: `${call}\n${done}\n` },
+      { body: `${thinkOnly}\n${done}\n` },
+      { body: ollamaChatStream(['Paris weather check']) },
+    ]);
+    await services.handlers['chat:send']({ conversationId: null, text: 'Weather in Paris?', model: 'm' });
+    await expect.poll(title, { timeout: 10_000 }).toBe('Paris weather check');
+    const ask = bodies('/api/chat')[2] as { messages: { content: string }[] };
+    expect(ask.messages.at(-1)?.content).toContain('Assistant: Let me check the weather in Paris.');
+  });
+});
