@@ -24,6 +24,9 @@ import { importConversation } from './export/conversation-io';
 import { exportFile } from './export/export-file';
 import type { SecretStore } from './secrets/secret-store';
 import { createDispatcher, type Dispatcher, type InvokeHandlers } from './ipc/dispatch';
+import { AttachmentContent } from './documents/attachment-content';
+import { ExtractionRunner, type ExtractionLimits } from './documents/extraction-runner';
+import { tokenCounterFor } from './connections/token-counter';
 import { DEFAULT_CONNECTION_ID } from './connections/connection-store';
 import type { ProbeHost } from './gpu/types';
 import { effectiveWindow } from './models/effective-window';
@@ -46,6 +49,8 @@ export interface ServicesOptions {
   probeHost?: ProbeHost;
   /** Delay before the startup blob GC (default 30 s; tests shorten it). */
   startupGcDelayMs?: number;
+  /** Bounds of document extraction (time, memory, workers at once); tests tighten them. */
+  extraction?: Partial<ExtractionLimits>;
 }
 
 export interface Services {
@@ -65,6 +70,8 @@ export function createServices(options: ServicesOptions): Services {
   const settings = new SettingsStore(db);
   const blobs = new BlobStore(db, options.dataDir);
   const search = new SearchStore(db);
+  const extraction = new ExtractionRunner(options.extraction);
+  const content = new AttachmentContent({ blobs, runner: extraction, now: Date.now, log });
   const interrupted = store.markInterrupted();
   if (interrupted > 0) log(`storage: ${interrupted} answer(s) were streaming when Firebrand stopped; kept as interrupted`);
   if (options.ollamaUrl) settings.update({ ollamaUrl: options.ollamaUrl });
@@ -92,6 +99,7 @@ export function createServices(options: ServicesOptions): Services {
     store,
     ollamaUrl: () => settings.get().ollamaUrl,
     readBlob: (id) => blobs.read(id),
+    attachments: content,
     emit: hub.emit,
     newId: randomUUID,
     now: Date.now,
@@ -161,6 +169,12 @@ export function createServices(options: ServicesOptions): Services {
       if (!bytes) throw new UserFacingError('not-found', 'That attachment is no longer stored.');
       return { mime: blobs.mimeOf(id) ?? 'application/octet-stream', dataBase64: Buffer.from(bytes).toString('base64') };
     },
+    'attachments:inspect': ({ block, model, connectionId }) => {
+      // The server the message would go to: an alias names its own connection.
+      const connection = chatParts.engineConnection(aliasByName(model)?.connectionId ?? connectionId);
+      return content.inspect(block, { anthropic: connection.kind === 'anthropic', counter: tokenCounterFor(connection) });
+    },
+    'attachments:preview': async ({ block }) => ({ text: await content.preview(block) }),
     'models:list': () => listModels(),
     'settings:get': () => settings.get(),
     'settings:update': (patch) => settings.update(patch),
@@ -174,6 +188,7 @@ export function createServices(options: ServicesOptions): Services {
     chat,
     close: () => {
       cancelStartupGc();
+      void extraction.close();
       modelManager.close();
       db.close();
     },

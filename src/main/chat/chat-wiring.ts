@@ -13,7 +13,7 @@ import { StepStore } from '../db/step-store';
 import { Calibration } from '../engine/calibration';
 import { CapabilityCache } from '../engine/capabilities';
 import { ThinkOpenCache } from '../engine/think-open';
-import type { EngineConnection, IdentityLayer } from '../engine/types';
+import type { AttachmentPreparer, EngineConnection, IdentityLayer } from '../engine/types';
 import { UserFacingError } from '../errors';
 import type { EmitEvent } from '../events';
 import { FileSecretStore, type SecretStore } from '../secrets/secret-store';
@@ -27,6 +27,8 @@ export interface ChatWiringOptions {
   store: ConversationStore;
   ollamaUrl: () => string;
   readBlob: (digest: string) => Uint8Array | undefined;
+  /** Documents read and images scaled before a request (services: the blob store's AttachmentContent). */
+  attachments?: AttachmentPreparer;
   emit: EmitEvent;
   newId: () => string;
   now: () => number;
@@ -92,6 +94,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
       calibration: new Calibration(o.db),
       readBlob: o.readBlob,
       resolveAttachment: o.readBlob,
+      ...(o.attachments ? { attachments: o.attachments } : {}),
       ...(o.appLayer ? { appLayer: o.appLayer } : {}),
       ...(windowOf ? { contextWindow: (c: EngineConnection, model: string) => windowOf(c.baseUrl, model) } : {}),
       ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
