@@ -95,6 +95,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
       readBlob: o.readBlob,
       resolveAttachment: o.readBlob,
       ...(o.attachments ? { attachments: o.attachments } : {}),
+      ...(o.attachments?.documentText ? { documentText: o.attachments.documentText } : {}),
       ...(o.appLayer ? { appLayer: o.appLayer } : {}),
       ...(windowOf ? { contextWindow: (c: EngineConnection, model: string) => windowOf(c.baseUrl, model) } : {}),
       ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),

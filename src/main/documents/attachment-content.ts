@@ -99,6 +99,14 @@ export class AttachmentContent {
     };
   }
 
+  /** A document's extracted text without its envelope (PDF pages marked), for read_document; read beforehand. */
+  readonly documentText = (block: AttachmentBlock): string | undefined => {
+    const result = this.storedText(block);
+    if (!result?.ok) return undefined;
+    const doc = result.doc;
+    return doc.format === 'pdf' ? doc.pages.map((p, i) => `[page ${i + 1}]\n${p}`).join('\n\n') : doc.text;
+  };
+
   /** The exact text the model will read for a document attachment. */
   async preview(block: AttachmentBlock): Promise<string> {
     await this.text(block);

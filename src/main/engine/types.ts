@@ -38,4 +38,6 @@ export interface ModelCapabilities {
 export interface AttachmentPreparer {
   prepare(blocks: readonly AttachmentBlock[]): Promise<void>;
   materialize: AttachmentMaterializer;
+  /** A document's extracted text without the envelope (read_document); undefined where it was not read. */
+  documentText?: (block: AttachmentBlock) => string | undefined;
 }
