@@ -27,7 +27,7 @@ import { fitImage } from './image-fit';
 const TEXT_SIDECAR = 'text-v1.json';
 const FIT_SIDECAR = 'fit-v1.json';
 /** Extracted texts kept in memory (documents can be megabytes; the sidecar is the store). */
-const MEMO = 16;
+const MEMO = 8;
 /** Failures worth keeping: the same bytes will fail the same way. A timeout or a crash may not repeat. */
 const LASTING: readonly ExtractionFailure['code'][] = ['encrypted', 'damaged', 'no-text', 'too-large', 'unsupported'];
 

@@ -1,8 +1,8 @@
-import { useMemo, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, measureTurns } from '../../../shared/context-estimate';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { sendMessage, stopTurn, useStore } from '../../store';
-import { costFor, currentKey, useAttachmentCosts } from '../../store/attachment-costs';
+import { costFor, currentKey, requestCost, useAttachmentCosts } from '../../store/attachment-costs';
 import { FileChip, formatTokens, Thumbnail } from '../turn/Attachments';
 import { ContextMeter } from './ContextMeter';
 import { PageRangeRow } from './PageRange';
@@ -38,6 +38,11 @@ export function Composer() {
   const costs = useAttachmentCosts((s) => s.costs);
   const cost = (b: AttachmentBlock) => costFor(costs, b);
   const history = useMemo(() => measureTurns(turns, (b) => costFor(costs, b)), [turns, costs, selected]);
+  const activeConnection = useStore((s) => s.settings?.activeConnectionId);
+  // Every attachment of the branch counts, not only those whose chips are on screen (the list is virtualized).
+  useEffect(() => {
+    for (const t of turns) if (t.role === 'user') for (const b of t.blocks) if (b.type === 'attachment') requestCost(b);
+  }, [turns, selected, activeConnection]);
   // The window main will send (kept, recommended, alias, server or fallback), not the model's trained context.
   const contextWindow = contextChoice?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
   const pending = measureTurns([{ blocks: [{ type: 'text', text: draft }, ...attachments.items] }], cost);
