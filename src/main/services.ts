@@ -10,6 +10,7 @@ import { aliasRoute } from './aliases/alias-route';
 import { AliasStore } from './aliases/alias-store';
 import { collect, conversationBlobs, scheduleStartupGc } from './blobs/blob-gc';
 import { BlobStore } from './blobs/blob-store';
+import { Sidecars } from './blobs/sidecars';
 import type { ChatService } from './chat/chat-service';
 import { createChat, type ChatWiringOptions } from './chat/chat-wiring';
 import { conversationView, toSearchResult } from './chat/conversation-view';
@@ -71,7 +72,9 @@ export function createServices(options: ServicesOptions): Services {
   const blobs = new BlobStore(db, options.dataDir);
   const search = new SearchStore(db);
   const extraction = new ExtractionRunner(options.extraction);
-  const content = new AttachmentContent({ blobs, runner: extraction, now: Date.now, log });
+  const sidecars = new Sidecars((digest) => blobs.pathOf(digest));
+  const content = new AttachmentContent({ blobs, sidecars, runner: extraction, now: Date.now, log });
+  const removeSidecars = (digests: readonly string[]) => sidecars.removeFor(digests);
   const interrupted = store.markInterrupted();
   if (interrupted > 0) log(`storage: ${interrupted} answer(s) were streaming when Firebrand stopped; kept as interrupted`);
   if (options.ollamaUrl) settings.update({ ollamaUrl: options.ollamaUrl });
@@ -115,7 +118,7 @@ export function createServices(options: ServicesOptions): Services {
   });
   const chat = chatParts.chat;
 
-  const cancelStartupGc = scheduleStartupGc(blobs, log, Date.now, options.startupGcDelayMs);
+  const cancelStartupGc = scheduleStartupGc(blobs, log, Date.now, options.startupGcDelayMs, removeSidecars);
   /** The models of the connection the composer uses (Settings → connections). */
   const listModels = () => {
     const active = chatParts.connections.get(settings.get().activeConnectionId) ?? chatParts.connections.get(DEFAULT_CONNECTION_ID);
@@ -132,7 +135,7 @@ export function createServices(options: ServicesOptions): Services {
       const released = conversationBlobs(db, conversationId);
       const deleted = store.deleteConversation(conversationId);
       hub.emit('conversations:changed', { conversationId });
-      if (deleted && released && released.digests.length > 0) void collect(blobs, log, { now: Date.now(), released });
+      if (deleted && released && released.digests.length > 0) void collect(blobs, log, { now: Date.now(), released }, removeSidecars);
       return { deleted };
     },
     'conversations:get-settings': ({ conversationId }) => conversationSettings.require(conversationId),

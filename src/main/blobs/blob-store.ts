@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { AttachmentBlock } from '../../shared/turn';
 import { sha256Hex } from '../db/request-body';
@@ -125,30 +125,6 @@ export class BlobStore {
     }
   }
 
-  /**
-   * A file derived from a blob and kept beside it (`<digest>.<suffix>`: extracted text, a scaled image's record):
-   * worked out once, removed with the blob by GC.
-   */
-  sidecarPath(digest: string, suffix: string): string {
-    if (!/^[a-z0-9.-]+$/.test(suffix)) throw new Error(`not a sidecar suffix: ${suffix}`);
-    return `${this.pathOf(digest)}.${suffix}`;
-  }
-
-  /** Writes a sidecar atomically (same path as blob writes). */
-  writeSidecar(digest: string, suffix: string, bytes: Uint8Array): Promise<void> {
-    return this.serialized(() => writeAtomically(this.sidecarPath(digest, suffix), bytes));
-  }
-
-  /** A sidecar's bytes, or undefined when it was never written (or its blob was collected). */
-  readSidecar(digest: string, suffix: string): Uint8Array | undefined {
-    try {
-      return readFileSync(this.sidecarPath(digest, suffix));
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw err;
-    }
-  }
-
   mimeOf(digest: string): string | undefined {
     return (this.db.prepare('SELECT mime FROM blobs WHERE digest = ?').get(digest) as { mime: string } | undefined)?.mime;
   }
@@ -176,10 +152,7 @@ export class BlobStore {
         for (const r of rows) del.run(r.digest);
         return rows.map((r) => r.digest);
       })();
-      for (const digest of removed) {
-        await rm(this.pathOf(digest), { force: true });
-        await removeSidecars(this.pathOf(digest));
-      }
+      for (const digest of removed) await rm(this.pathOf(digest), { force: true });
       return { removed };
     });
   }
@@ -190,43 +163,31 @@ export class BlobStore {
     return run;
   }
 
-  /** An existing file of the right size is reused: the name is its content's digest. */
+  /** Atomic: temp file in the same folder, fsync, rename, fsync the folder. An existing file of the right size is reused. */
   private async writeFile(bytes: Uint8Array): Promise<string> {
     const digest = sha256Hex(bytes);
     const target = this.pathOf(digest);
     const existing = await stat(target).catch(() => undefined);
     if (existing?.size === bytes.byteLength) return digest;
-    await writeAtomically(target, bytes);
+    const dir = join(target, '..');
+    await mkdir(dir, { recursive: true });
+    const temp = join(dir, `.tmp-${randomUUID()}`);
+    try {
+      const fh = await open(temp, 'wx');
+      try {
+        await fh.writeFile(bytes);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+      await rename(temp, target);
+    } catch (err) {
+      await unlink(temp).catch(() => undefined);
+      throw err;
+    }
+    await syncDir(dir);
     return digest;
   }
-}
-
-/** Temp file in the same folder, fsync, rename, fsync the folder: a crash leaves the old file or the new one. */
-async function writeAtomically(target: string, bytes: Uint8Array): Promise<void> {
-  const dir = dirname(target);
-  await mkdir(dir, { recursive: true });
-  const temp = join(dir, `.tmp-${randomUUID()}`);
-  try {
-    const fh = await open(temp, 'wx');
-    try {
-      await fh.writeFile(bytes);
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(temp, target);
-  } catch (err) {
-    await unlink(temp).catch(() => undefined);
-    throw err;
-  }
-  await syncDir(dir);
-}
-
-/** Removes `<blob>.*` files (sidecars) once the blob itself is gone. */
-async function removeSidecars(blobPath: string): Promise<void> {
-  const prefix = `${basename(blobPath)}.`;
-  const names = await readdir(dirname(blobPath)).catch(() => [] as string[]);
-  for (const name of names) if (name.startsWith(prefix)) await rm(join(dirname(blobPath), name), { force: true });
 }
 
 /** Makes the rename durable; Windows cannot open a folder for fsync, and NTFS journals renames anyway. */

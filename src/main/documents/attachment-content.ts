@@ -18,6 +18,7 @@ import {
 import { imageTokens } from '../../shared/context-estimate';
 import type { AttachmentBlock } from '../../shared/turn';
 import type { BlobStore } from '../blobs/blob-store';
+import type { Sidecars } from '../blobs/sidecars';
 import type { TokenCounter } from '../connections/token-counter';
 import type { MaterializedAttachment } from '../dialects/shared/materialize';
 import type { ExtractionResult, ExtractionRunner } from './extraction-runner';
@@ -41,6 +42,7 @@ interface ImageFit {
 
 export interface AttachmentContentDeps {
   blobs: BlobStore;
+  sidecars: Sidecars;
   runner: ExtractionRunner;
   now: () => number;
   log: (message: string) => void;
@@ -128,7 +130,7 @@ export class AttachmentContent {
   private storedText(block: AttachmentBlock): ExtractionResult | undefined {
     const hit = this.texts.get(block.id);
     if (hit) return this.remember(block.id, hit);
-    const raw = this.deps.blobs.readSidecar(block.id, TEXT_SIDECAR);
+    const raw = this.deps.sidecars.read(block.id, TEXT_SIDECAR);
     if (raw) {
       try {
         return this.remember(block.id, JSON.parse(Buffer.from(raw).toString('utf8')) as ExtractionResult);
@@ -155,7 +157,7 @@ export class AttachmentContent {
     const result: ExtractionResult = needsWorker(kind) ? await this.deps.runner.run(kind, bytes, block.name) : { ok: true, doc: plainText(bytes) };
     if (!result.ok) this.deps.log(`documents: ${result.failure.code}: ${result.failure.message}`);
     if (needsWorker(kind) && (result.ok || LASTING.includes(result.failure.code))) {
-      await this.deps.blobs.writeSidecar(block.id, TEXT_SIDECAR, Buffer.from(JSON.stringify(result), 'utf8')).catch((err: unknown) => {
+      await this.deps.sidecars.write(block.id, TEXT_SIDECAR, Buffer.from(JSON.stringify(result), 'utf8')).catch((err: unknown) => {
         this.deps.log(`documents: could not keep the text of ${block.id}: ${err instanceof Error ? err.message : String(err)}`);
       });
     }
@@ -170,7 +172,7 @@ export class AttachmentContent {
   }
 
   private storedFit(block: AttachmentBlock): ImageFit | undefined {
-    const raw = this.deps.blobs.readSidecar(block.id, FIT_SIDECAR);
+    const raw = this.deps.sidecars.read(block.id, FIT_SIDECAR);
     if (!raw) return undefined;
     try {
       return JSON.parse(Buffer.from(raw).toString('utf8')) as ImageFit;
@@ -202,7 +204,7 @@ export class AttachmentContent {
       fit = { digest, mime: fitted.mime, width: fitted.width, height: fitted.height };
     }
     // An image that could not be decoded is sent as stored (the server decides); nothing is kept for it.
-    if (fitted) await this.deps.blobs.writeSidecar(block.id, FIT_SIDECAR, Buffer.from(JSON.stringify(fit), 'utf8'));
+    if (fitted) await this.deps.sidecars.write(block.id, FIT_SIDECAR, Buffer.from(JSON.stringify(fit), 'utf8'));
     return fit;
   }
 }

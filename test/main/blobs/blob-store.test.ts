@@ -119,17 +119,4 @@ describe('BlobStore', () => {
     expect((await blobs.gc({ now: tick() + 10, graceMs: 0 })).removed).toEqual([image.id]);
     expect(db.prepare('SELECT count(*) AS n FROM request_bodies').get()).toEqual({ n: 0 });
   });
-
-  it('keeps derived files (extracted text, a scaled image record) beside their blob and GC removes them with it', async () => {
-    const { blobs, dir } = setup();
-    const put = tick();
-    const block = await blobs.put(PDF, { name: 'r.pdf', mime: 'application/pdf' }, put);
-    await blobs.writeSidecar(block.id, 'text-v1.json', new TextEncoder().encode('{"ok":true}'));
-    expect(new TextDecoder().decode(blobs.readSidecar(block.id, 'text-v1.json'))).toBe('{"ok":true}');
-    expect(filesUnder(join(dir, 'blobs'))).toHaveLength(2);
-    expect(() => blobs.sidecarPath(block.id, '../escape')).toThrow();
-    expect((await blobs.gc({ now: put + 10, graceMs: 0 })).removed).toEqual([block.id]);
-    expect(filesUnder(join(dir, 'blobs'))).toEqual([]);
-    expect(blobs.readSidecar(block.id, 'text-v1.json')).toBeUndefined();
-  });
 });

@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { attachmentText, pagesThatFit, textTokens } from '../../../src/shared/attachment-text';
 import { DEFAULT_CONTEXT_WINDOW } from '../../../src/shared/context-estimate';
 import { BlobStore } from '../../../src/main/blobs/blob-store';
+import { Sidecars } from '../../../src/main/blobs/sidecars';
 import { openDatabase } from '../../../src/main/db/open-database';
 import { StepStore } from '../../../src/main/db/step-store';
 import { AttachmentContent } from '../../../src/main/documents/attachment-content';
@@ -135,14 +136,15 @@ describe('attachments, composer to wire', () => {
     const db = openDatabase(join(dir, 'db.sqlite'));
     try {
       const blobs = new BlobStore(db, dir);
+      const sidecars = new Sidecars((d) => blobs.pathOf(d));
       const block = await blobs.put(docs.multiPage, { name: 'r.pdf', mime: 'application/pdf' }, 1);
       const runner = new ExtractionRunner();
       const run = vi.spyOn(runner, 'run');
-      const first = new AttachmentContent({ blobs, runner, now: () => 1, log: () => {} });
+      const first = new AttachmentContent({ blobs, sidecars, runner, now: () => 1, log: () => {} });
       await first.inspect(block, { anthropic: false });
       await first.prepare([block]);
       await first.inspect({ ...block, pages: { from: 2, to: 2 } }, { anthropic: false });
-      const restarted = new AttachmentContent({ blobs, runner, now: () => 1, log: () => {} });
+      const restarted = new AttachmentContent({ blobs, sidecars, runner, now: () => 1, log: () => {} });
       expect(restarted.materialize(block)).toEqual({ kind: 'text', text: attachmentText('r.pdf', { format: 'pdf', pages: PAGE_TEXT }) });
       expect(run).toHaveBeenCalledTimes(1);
       await runner.close();
