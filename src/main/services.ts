@@ -10,6 +10,7 @@ import { aliasRoute } from './aliases/alias-route';
 import { AliasStore } from './aliases/alias-store';
 import { collect, conversationBlobs, scheduleStartupGc } from './blobs/blob-gc';
 import { BlobStore } from './blobs/blob-store';
+import { Sidecars } from './blobs/sidecars';
 import type { ChatService } from './chat/chat-service';
 import { createChat, type ChatWiringOptions } from './chat/chat-wiring';
 import { conversationView, toSearchResult } from './chat/conversation-view';
@@ -24,6 +25,9 @@ import { importConversation } from './export/conversation-io';
 import { exportFile } from './export/export-file';
 import type { SecretStore } from './secrets/secret-store';
 import { createDispatcher, type Dispatcher, type InvokeHandlers } from './ipc/dispatch';
+import { AttachmentContent } from './documents/attachment-content';
+import { ExtractionRunner, type ExtractionLimits } from './documents/extraction-runner';
+import { tokenCounterFor } from './connections/token-counter';
 import { DEFAULT_CONNECTION_ID } from './connections/connection-store';
 import type { ProbeHost } from './gpu/types';
 import { effectiveWindow } from './models/effective-window';
@@ -46,6 +50,8 @@ export interface ServicesOptions {
   probeHost?: ProbeHost;
   /** Delay before the startup blob GC (default 30 s; tests shorten it). */
   startupGcDelayMs?: number;
+  /** Bounds of document extraction (time, memory, workers at once); tests tighten them. */
+  extraction?: Partial<ExtractionLimits>;
 }
 
 export interface Services {
@@ -65,6 +71,10 @@ export function createServices(options: ServicesOptions): Services {
   const settings = new SettingsStore(db);
   const blobs = new BlobStore(db, options.dataDir);
   const search = new SearchStore(db);
+  const extraction = new ExtractionRunner(options.extraction);
+  const sidecars = new Sidecars((digest) => blobs.pathOf(digest));
+  const content = new AttachmentContent({ blobs, sidecars, runner: extraction, now: Date.now, log });
+  const removeSidecars = (digests: readonly string[]) => sidecars.removeFor(digests);
   const interrupted = store.markInterrupted();
   if (interrupted > 0) log(`storage: ${interrupted} answer(s) were streaming when Firebrand stopped; kept as interrupted`);
   if (options.ollamaUrl) settings.update({ ollamaUrl: options.ollamaUrl });
@@ -93,6 +103,7 @@ export function createServices(options: ServicesOptions): Services {
     ollamaUrl: () => settings.get().ollamaUrl,
     readBlob: (id) => blobs.read(id),
     attachment: (claim) => blobs.describe(claim),
+    attachments: content,
     emit: hub.emit,
     newId: randomUUID,
     now: Date.now,
@@ -108,7 +119,7 @@ export function createServices(options: ServicesOptions): Services {
   });
   const chat = chatParts.chat;
 
-  const cancelStartupGc = scheduleStartupGc(blobs, log, Date.now, options.startupGcDelayMs);
+  const cancelStartupGc = scheduleStartupGc(blobs, log, Date.now, options.startupGcDelayMs, removeSidecars);
   /** The models of the connection the composer uses (Settings → connections). */
   const listModels = () => {
     const active = chatParts.connections.get(settings.get().activeConnectionId) ?? chatParts.connections.get(DEFAULT_CONNECTION_ID);
@@ -125,7 +136,7 @@ export function createServices(options: ServicesOptions): Services {
       const released = conversationBlobs(db, conversationId);
       const deleted = store.deleteConversation(conversationId);
       hub.emit('conversations:changed', { conversationId });
-      if (deleted && released && released.digests.length > 0) void collect(blobs, log, { now: Date.now(), released });
+      if (deleted && released && released.digests.length > 0) void collect(blobs, log, { now: Date.now(), released }, removeSidecars);
       return { deleted };
     },
     'conversations:get-settings': ({ conversationId }) => conversationSettings.require(conversationId),
@@ -162,6 +173,12 @@ export function createServices(options: ServicesOptions): Services {
       if (!bytes) throw new UserFacingError('not-found', 'That attachment is no longer stored.');
       return { mime: blobs.mimeOf(id) ?? 'application/octet-stream', dataBase64: Buffer.from(bytes).toString('base64') };
     },
+    'attachments:inspect': ({ block, model, connectionId }) => {
+      // The server the message would go to: an alias names its own connection.
+      const connection = chatParts.engineConnection(aliasByName(model)?.connectionId ?? connectionId);
+      return content.inspect(block, { anthropic: connection.kind === 'anthropic', counter: tokenCounterFor(connection) });
+    },
+    'attachments:preview': async ({ block }) => ({ text: await content.preview(block) }),
     'models:list': () => listModels(),
     'settings:get': () => settings.get(),
     'settings:update': (patch) => settings.update(patch),
@@ -175,6 +192,7 @@ export function createServices(options: ServicesOptions): Services {
     chat,
     close: () => {
       cancelStartupGc();
+      void extraction.close();
       modelManager.close();
       db.close();
     },

@@ -1,4 +1,4 @@
-import type { Turn } from './turn';
+import type { AttachmentBlock, Turn } from './turn';
 
 /**
  * The uncalibrated token estimate (DESIGN.md §2): characters / 4 plus a fixed budget per image. Pure, so the
@@ -13,19 +13,41 @@ export const MESSAGE_OVERHEAD_TOKENS = 4;
 export const DEFAULT_CONTEXT_WINDOW = 4096;
 
 export interface EstimateInput {
-  /** Characters of text (messages, text and document attachments read as text). */
+  /** Characters of text (messages, tool calls and results, attachments whose cost is not known apart). */
   chars: number;
   images: number;
   messages: number;
+  /** Tokens of attachments counted on their own: what each will cost as sent (src/shared/attachment-text.ts). */
+  attachmentTokens: number;
+}
+
+/**
+ * What one attachment costs as it will be sent, in tokens (its extracted text with the chosen pages, or an
+ * image's cost for the model), or `undefined` when that is not known yet.
+ */
+export type AttachmentCost = (block: AttachmentBlock) => number | undefined;
+
+/**
+ * What one image costs a model. Anthropic documents its rule (about width × height / 750 tokens, after its own
+ * scaling to at most 1568 px); for local vision encoders the fixed budget stands in.
+ */
+export function imageTokens(anthropic: boolean, size?: { width: number; height: number }): number {
+  if (anthropic && size) return Math.ceil((size.width * size.height) / 750);
+  return IMAGE_TOKEN_BUDGET;
 }
 
 export function estimateTokens(input: EstimateInput): number {
-  return Math.ceil(input.chars / CHARS_PER_TOKEN) + input.images * IMAGE_TOKEN_BUDGET + input.messages * MESSAGE_OVERHEAD_TOKENS;
+  return (
+    Math.ceil(input.chars / CHARS_PER_TOKEN) +
+    input.images * IMAGE_TOKEN_BUDGET +
+    input.messages * MESSAGE_OVERHEAD_TOKENS +
+    input.attachmentTokens
+  );
 }
 
 /** What the turns of a branch contribute; reasoning is not sent back, so it costs nothing. */
-export function measureTurns(turns: readonly Pick<Turn, 'blocks'>[]): EstimateInput {
-  const out: EstimateInput = { chars: 0, images: 0, messages: 0 };
+export function measureTurns(turns: readonly Pick<Turn, 'blocks'>[], cost?: AttachmentCost): EstimateInput {
+  const out: EstimateInput = { chars: 0, images: 0, messages: 0, attachmentTokens: 0 };
   for (const turn of turns) {
     out.messages++;
     for (const block of turn.blocks) {
@@ -33,8 +55,10 @@ export function measureTurns(turns: readonly Pick<Turn, 'blocks'>[]): EstimateIn
       else if (block.type === 'tool_result') out.chars += block.content.length;
       else if (block.type === 'tool_call') out.chars += block.argumentsRaw.length + block.name.length;
       else if (block.type === 'attachment') {
-        // A text or document attachment is sent as its text: its size in bytes is a fair stand-in for characters.
-        if (block.kind === 'image') out.images++;
+        const known = cost?.(block);
+        if (known !== undefined) out.attachmentTokens += known;
+        // Not measured yet (the composer is still asking main): an image's fixed budget, a file's byte size.
+        else if (block.kind === 'image') out.images++;
         else out.chars += block.size;
       }
     }
@@ -43,5 +67,10 @@ export function measureTurns(turns: readonly Pick<Turn, 'blocks'>[]): EstimateIn
 }
 
 export function addInputs(a: EstimateInput, b: EstimateInput): EstimateInput {
-  return { chars: a.chars + b.chars, images: a.images + b.images, messages: a.messages + b.messages };
+  return {
+    chars: a.chars + b.chars,
+    images: a.images + b.images,
+    messages: a.messages + b.messages,
+    attachmentTokens: a.attachmentTokens + b.attachmentTokens,
+  };
 }

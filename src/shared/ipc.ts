@@ -6,6 +6,7 @@
 import { MODEL_EVENT_CHANNELS, MODEL_INVOKE_CHANNELS, type ModelEventContract, type ModelInvokeContract } from './models-ipc';
 import type { ConnectionInfo, ConnectionInput, ConnectionTestResult, ThinkMode } from './connections';
 import type { StreamPart } from './parts';
+import type { PageRange } from './attachment-text';
 import type { AttachmentBlock, Turn } from './turn';
 
 export interface ConversationSummary {
@@ -41,6 +42,27 @@ export interface SearchResult {
 export interface AttachmentData {
   mime: string;
   dataBase64: string;
+}
+
+/**
+ * What an attachment will cost as sent, worked out by main with the function the dialects encode with: the
+ * composer's chip shows it (`data-tokens`, `data-tokens-source`) and the meter adds it up.
+ */
+export interface AttachmentInspection {
+  tokens: number;
+  /** `exact` where the server counted with the model's tokenizer (llama-server), else the estimate. */
+  tokensSource: 'exact' | 'estimate';
+  /** PDFs: how many pages, and each page's text length, so the composer can say which pages fit. */
+  pageCount: number | null;
+  pageChars: number[] | null;
+  /** Other documents: the length of their text. */
+  textChars: number | null;
+  /** The page range applied (clamped to the document); null: all of it. */
+  pages: PageRange | null;
+  /** Why the file's text cannot be read (password, damaged, a scan, not a readable type); nothing is sent for it. */
+  error: string | null;
+  /** Images: the size the model gets, and whether it was scaled or turned from the original. */
+  image: { width: number; height: number; scaled: boolean } | null;
 }
 
 export interface ModelSummary {
@@ -120,6 +142,10 @@ export interface InvokeContract extends ModelInvokeContract {
   /** Stores an attachment's bytes in the blob store; the message then carries the returned block by reference. */
   'attachments:add': { req: { name: string; mime: string; dataBase64: string }; res: AttachmentBlock };
   'attachments:get': { req: { id: string }; res: AttachmentData };
+  /** What an attachment costs for this model as it will be sent (reads its text first, once). */
+  'attachments:inspect': { req: { block: AttachmentBlock; model: string; connectionId?: string }; res: AttachmentInspection };
+  /** The exact text the model will read for a document attachment (its pages as chosen). */
+  'attachments:preview': { req: { block: AttachmentBlock }; res: { text: string } };
   'models:list': { req: Record<string, never>; res: ModelSummary[] };
   'settings:get': { req: Record<string, never>; res: Settings };
   'settings:update': { req: Partial<Settings>; res: Settings };
@@ -171,6 +197,8 @@ export const INVOKE_CHANNELS = [
   'chat:edit-and-resend',
   'attachments:add',
   'attachments:get',
+  'attachments:inspect',
+  'attachments:preview',
   'models:list',
   'settings:get',
   'settings:update',

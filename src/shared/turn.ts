@@ -1,3 +1,4 @@
+import type { PageRange } from './attachment-text';
 import type { JsonObject, JsonValue } from './json';
 
 /** The canonical record of one message in a conversation: in memory, in SQLite and across IPC (DESIGN.md §5). */
@@ -92,6 +93,8 @@ export interface AttachmentBlock {
   name: string;
   mime: string;
   size: number;
+  /** The pages of a PDF the user chose to send when the whole did not fit; absent: all of it. */
+  pages?: PageRange;
 }
 
 /** Token counts and timings, normalized across dialects. */

@@ -1,8 +1,8 @@
 /**
  * The gaps between the composer and the engine, as a user meets them (serve mode + replay server + Chromium):
  * the window the meter shows is the one sent and says where it came from; capabilities from /api/show gate the
- * think toggle and images; aliases are picked like models and send through their layer; a PDF is a note, on the
- * chip and on the wire; the conversation's own system prompt reaches the request.
+ * think toggle and images; aliases are picked like models and send through their layer; the conversation's own
+ * system prompt reaches the request. Documents have their own file (documents.e2e.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -80,18 +80,6 @@ describe('composer ↔ engine', () => {
     await waitIdle(page);
     expect(body(s)).toMatchObject({ model: 'llama3.2:3b', options: { temperature: 0.2, num_ctx: 8192 } });
     expect((body(s)['messages'] as unknown[])[0]).toEqual({ role: 'system', content: 'Answer with code first.' });
-  });
-
-  it('says on the chip that a PDF reaches the model only as a note, and sends exactly that note', async () => {
-    s = await startUi(routes());
-    const { page } = s;
-    await page.getByTestId('attach-input').setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7\n1 0 obj\n<< /Filter /FlateDecode >>\nstream\nx\u009c\u00ab\nendstream\n') });
-    await expect.poll(() => page.getByTestId('attachment-note').textContent()).toContain('text not extracted');
-    await send(page, 'Summarize this');
-    await waitIdle(page);
-    const user = chatRequests(s.replay)[0]?.messages.find((m) => m.role === 'user');
-    expect(user?.content).toContain('[PDF "report.pdf" attached — its text could not be extracted]');
-    expect(user?.content).not.toContain('%PDF');
   });
 
   it("sends the conversation's own system prompt and think mode, set in its popover before the first message", async () => {

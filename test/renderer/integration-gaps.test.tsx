@@ -1,9 +1,10 @@
-/** The renderer's side of the integration gaps: what the meter, the picker and a PDF chip tell the user. */
+/** The renderer's side of the integration gaps: what the meter, the picker and a document chip tell the user. */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { ContextMeter } from '../../src/renderer/components/composer/ContextMeter';
 import { ModelPicker } from '../../src/renderer/components/composer/ModelPicker';
-import { FileChip } from '../../src/renderer/components/turn/Attachments';
+import { FileChipView } from '../../src/renderer/components/turn/Attachments';
+import type { AttachmentInspection } from '../../src/shared/ipc';
 import type { Alias } from '../../src/shared/models';
 
 const alias: Alias = {
@@ -36,9 +37,16 @@ describe('integration gaps in the UI', () => {
     expect(html).toMatch(/data-testid="model-capabilities".*thinking/);
   });
 
-  it('a PDF chip says the model gets only a note, in the same words the wire uses', () => {
-    const html = renderToStaticMarkup(<FileChip block={{ type: 'attachment', id: 'a'.repeat(64), kind: 'document', name: 'report.pdf', mime: 'application/pdf', size: 10 }} />);
-    expect(html).toContain('text not extracted: the model gets only a note');
-    expect(html).toContain('The model gets only: [PDF &quot;report.pdf&quot; attached — its text could not be extracted]');
+  it('a document chip carries what it costs as sent (tokens, exact or estimated), or why it cannot be read', () => {
+    const block = { type: 'attachment', id: 'a'.repeat(64), kind: 'document', name: 'report.pdf', mime: 'application/pdf', size: 2_000_000 } as const;
+    const inspection: AttachmentInspection = { tokens: 1234, tokensSource: 'exact', pageCount: 3, pageChars: [1, 2, 3], textChars: null, pages: null, error: null, image: null };
+    const html = renderToStaticMarkup(<FileChipView block={block} cost={{ status: 'done', inspection }} />);
+    expect(html).toContain('data-tokens="1234"');
+    expect(html).toContain('data-tokens-source="exact"');
+    expect(html).toContain('1,234 tokens · 3 pages');
+    const failed = renderToStaticMarkup(<FileChipView block={block} cost={{ status: 'done', inspection: { ...inspection, tokens: 0, error: '“report.pdf” is password-protected.' } }} />);
+    expect(failed).toContain('data-testid="attachment-error">“report.pdf” is password-protected.</span>');
+    expect(failed).not.toContain('data-tokens=');
+    expect(renderToStaticMarkup(<FileChipView block={block} cost={{ status: 'reading' }} />)).toContain('reading…');
   });
 });

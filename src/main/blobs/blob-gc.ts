@@ -22,16 +22,20 @@ export function conversationBlobs(db: Database, conversationId: string): { diges
   return { digests: rows.flatMap((r) => (typeof r.digest === 'string' ? [r.digest] : [])), before: conv.updated_at };
 }
 
+/** What else goes when blobs go: their sidecars (extracted text, scaled-image records). */
+export type OnRemoved = (digests: readonly string[]) => Promise<void>;
+
 /** Schedules the startup GC; returns a cancel for shutdown. A failure is logged, never thrown. */
-export function scheduleStartupGc(blobs: BlobStore, log: (m: string) => void, now: () => number, delayMs = STARTUP_GC_DELAY_MS): () => void {
-  const timer = setTimeout(() => void collect(blobs, log, { now: now() }), delayMs);
+export function scheduleStartupGc(blobs: BlobStore, log: (m: string) => void, now: () => number, delayMs = STARTUP_GC_DELAY_MS, onRemoved?: OnRemoved): () => void {
+  const timer = setTimeout(() => void collect(blobs, log, { now: now() }, onRemoved), delayMs);
   timer.unref();
   return () => clearTimeout(timer);
 }
 
-export async function collect(blobs: BlobStore, log: (m: string) => void, options: Parameters<BlobStore['gc']>[0]): Promise<string[]> {
+export async function collect(blobs: BlobStore, log: (m: string) => void, options: Parameters<BlobStore['gc']>[0], onRemoved?: OnRemoved): Promise<string[]> {
   try {
     const { removed } = await blobs.gc(options);
+    await onRemoved?.(removed);
     if (removed.length > 0) log(`blobs: removed ${removed.length} attachment(s) no message uses any more`);
     return removed;
   } catch (err) {

@@ -1,5 +1,7 @@
 import type { AttachmentBlock } from '../../shared/turn';
 
+export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
 /** Magic bytes of the binary types we accept; a file claiming one of these must start with its signature. */
 const SIGNATURES: Record<string, (b: Uint8Array) => boolean> = {
   'image/png': (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
@@ -7,6 +9,8 @@ const SIGNATURES: Record<string, (b: Uint8Array) => boolean> = {
   'image/gif': (b) => startsWith(b, ascii('GIF87a')) || startsWith(b, ascii('GIF89a')),
   'image/webp': (b) => startsWith(b, ascii('RIFF')) && startsWith(b.subarray(8), ascii('WEBP')),
   'application/pdf': (b) => startsWith(b, ascii('%PDF-')),
+  // A .docx is a zip (Office Open XML); mammoth reads it in the extraction worker.
+  [DOCX_MIME]: (b) => startsWith(b, [0x50, 0x4b, 0x03, 0x04]),
 };
 
 export const SUPPORTED_IMAGE_TYPES = Object.keys(SIGNATURES).filter((m) => m.startsWith('image/'));
@@ -42,6 +46,7 @@ export function attachmentKind(mime: string): AttachmentBlock['kind'] {
 }
 
 function label(mime: string): string {
+  if (mime === DOCX_MIME) return 'Word (.docx)';
   return mime === 'application/pdf' ? 'PDF' : (mime.split('/')[1] ?? mime).toUpperCase();
 }
 

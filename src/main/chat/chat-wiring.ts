@@ -15,7 +15,7 @@ import { Calibration } from '../engine/calibration';
 import { CapabilityCache } from '../engine/capabilities';
 import { ThinkOpenCache } from '../engine/think-open';
 import type { IdentityLayer } from '../../shared/identity-layer';
-import type { EngineConnection } from '../engine/types';
+import type { AttachmentPreparer, EngineConnection } from '../engine/types';
 import { UserFacingError } from '../errors';
 import type { EmitEvent } from '../events';
 import { FileSecretStore, type SecretStore } from '../secrets/secret-store';
@@ -29,6 +29,8 @@ export interface ChatWiringOptions {
   store: ConversationStore;
   ollamaUrl: () => string;
   readBlob: (digest: string) => Uint8Array | undefined;
+  /** Documents read and images scaled before a request (services: the blob store's AttachmentContent). */
+  attachments?: AttachmentPreparer;
   emit: EmitEvent;
   newId: () => string;
   now: () => number;
@@ -97,6 +99,8 @@ export function createChat(o: ChatWiringOptions): ChatParts {
       calibration: new Calibration(o.db),
       readBlob: o.readBlob,
       resolveAttachment: o.readBlob,
+      ...(o.attachments ? { attachments: o.attachments } : {}),
+      ...(o.attachments?.documentText ? { documentText: o.attachments.documentText } : {}),
       ...(o.appLayer ? { appLayer: o.appLayer } : {}),
       ...(windowOf ? { contextWindow: (c: EngineConnection, model: string) => windowOf(c.baseUrl, model) } : {}),
       ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),

@@ -1,6 +1,7 @@
 import type { JsonObject } from '../../shared/json';
 import type { StreamPart } from '../../shared/parts';
 import type { Turn } from '../../shared/turn';
+import type { AttachmentMaterializer } from './shared/materialize';
 
 export type DialectId = 'ollama' | 'openai' | 'anthropic';
 
@@ -20,7 +21,7 @@ export interface ToolSchema {
   parameters: JsonObject;
 }
 
-/** Everything `encode` needs; attachments are already materialized by the caller's resolver. */
+/** Everything `encode` needs; attachments are materialized by the caller's `materialize`. */
 export interface EncodeInput {
   model: string;
   /** The conversation so far, system prompt first if any, oldest first. */
@@ -33,7 +34,9 @@ export interface EncodeInput {
   think?: boolean;
   maxTokens?: number;
   stream: boolean;
-  /** Returns an attachment's bytes by sha256 id; the dialect encodes them as its wire wants. */
+  /** What each attachment becomes (an image, or its exact text); the dialect wraps it as its wire wants. */
+  materialize?: AttachmentMaterializer;
+  /** Without `materialize`: an attachment's bytes by sha256 id (images as stored, text files decoded). */
   resolveAttachment?: (id: string) => Uint8Array | undefined;
 }
 

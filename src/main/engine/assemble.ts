@@ -1,8 +1,10 @@
 import type { ThinkMode } from '../../shared/connections';
-import { DEFAULT_CONTEXT_WINDOW, estimateTokens, measureTurns } from '../../shared/context-estimate';
+import { textTokens } from '../../shared/attachment-text';
+import { DEFAULT_CONTEXT_WINDOW, estimateTokens, imageTokens, measureTurns, type AttachmentCost } from '../../shared/context-estimate';
 import type { JsonObject } from '../../shared/json';
 import { contextRefusedText } from '../../shared/system-turns';
-import type { Turn } from '../../shared/turn';
+import type { AttachmentBlock, Turn } from '../../shared/turn';
+import { materializerOf, type AttachmentMaterializer, type MaterializedAttachment } from '../dialects/shared/materialize';
 import type { EncodeInput, ToolSchema } from '../dialects/types';
 import type { Calibration } from './calibration';
 import { sendableHistory } from './history';
@@ -22,6 +24,9 @@ export interface AssembleInput {
   /** Tools this app offers; sent only where the model supports tools. */
   tools: ToolSchema[];
   calibration: Calibration;
+  /** What each attachment becomes on the wire (src/main/documents/attachment-content.ts), prepared beforehand. */
+  materialize?: AttachmentMaterializer;
+  /** Without `materialize`: attachment bytes by digest (images as stored, text files decoded). */
   resolveAttachment?: (id: string) => Uint8Array | undefined;
   /** The rendered prompt ends inside a think block (llama-server /apply-template); else judged from the template. */
   thinkOpen?: boolean;
@@ -35,7 +40,7 @@ export type Assembled =
   | {
       kind: 'send';
       body: string;
-      /** Digests of the images inlined in `body` (the step store keeps them as references, not copies). */
+      /** Digests of the images inlined in `body`, scaled copies included (the step store keeps them as references). */
       attachments: string[];
       /** Estimate before and after the per-model correction. */
       rawEstimate: number;
@@ -74,12 +79,21 @@ export function assemble(input: AssembleInput): Assembled {
   Object.assign(params, plan.params ?? {});
   const tools = caps.tools === true ? input.tools : [];
 
+  // Each attachment is materialized once: what the estimate counts is what the dialect then encodes.
+  const materialized = new Map<AttachmentBlock, MaterializedAttachment>();
+  const baseMaterialize = materializerOf(input);
+  const materialize: AttachmentMaterializer = (block) => {
+    let m = materialized.get(block);
+    if (!m) materialized.set(block, (m = baseMaterialize(block)));
+    return m;
+  };
+  const cost = attachmentCost(materialize, connection.kind === 'anthropic');
   const toolChars = tools.reduce((n, t) => n + JSON.stringify(t).length, 0);
-  const measured = measureTurns(turns);
+  const measured = measureTurns(turns, cost);
   const rawEstimate = estimateTokens({ ...measured, chars: measured.chars + toolChars });
   const estimate = input.calibration.apply(model, rawEstimate);
   if (window !== undefined && estimate >= window) {
-    const largest = largestItems(turns, (raw) => input.calibration.apply(model, raw));
+    const largest = largestItems(turns, (raw) => input.calibration.apply(model, raw), cost);
     // The card and its text come from this one meta (DESIGN.md §5).
     return { kind: 'refused', source: 'context-refused', message: contextRefusedText({ estimate, window, model, largest }), meta: { estimate, window, model, largest } };
   }
@@ -92,8 +106,8 @@ export function assemble(input: AssembleInput): Assembled {
     ...(Object.keys(params).length > 0 ? { params } : {}),
     ...(connection.kind === 'ollama' && window !== undefined ? { contextWindow: window } : {}),
     ...(plan.think !== undefined ? { think: plan.think } : {}),
-    ...(input.resolveAttachment ? { resolveAttachment: input.resolveAttachment } : {}),
     ...(input.maxTokens !== undefined ? { maxTokens: input.maxTokens } : {}),
+    materialize,
   };
   const encoded = connection.dialect.encode(encodeInput);
   plan.patch?.(encoded);
@@ -106,12 +120,21 @@ export function assemble(input: AssembleInput): Assembled {
   return {
     kind: 'send',
     body: JSON.stringify(encoded),
-    attachments: [...new Set(images.map((i) => i.id))],
+    attachments: [...new Set([...materialized.values()].flatMap((m) => (m.kind === 'image' ? [m.digest] : [])))],
     rawEstimate,
     estimate,
     window,
     tools,
     thinkOpen,
+  };
+}
+
+/** What one attachment costs as materialized: its text by the estimate, an image by its model's rule. */
+function attachmentCost(materialize: AttachmentMaterializer, anthropic: boolean): AttachmentCost {
+  return (block) => {
+    const m = materialize(block);
+    if (m.kind === 'text') return textTokens(m.text.length);
+    return imageTokens(anthropic, m.width !== undefined && m.height !== undefined ? { width: m.width, height: m.height } : undefined);
   };
 }
 

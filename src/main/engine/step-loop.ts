@@ -9,7 +9,7 @@ import { runStep, type StepDeps } from './run-step';
 import { planThink } from './think';
 import type { ThinkOpenCache } from './think-open';
 import { runToolCalls, type ToolRunDeps } from './tool-runner';
-import type { EngineConnection, IdentityLayer } from './types';
+import type { AttachmentPreparer, EngineConnection, IdentityLayer } from './types';
 
 /** Steps one answer may take before the loop gives up (a model stuck calling tools). */
 export const DEFAULT_MAX_STEPS = 8;
@@ -19,6 +19,8 @@ export interface EngineDeps extends StepDeps, ToolRunDeps {
   thinkOpen: ThinkOpenCache;
   calibration: Calibration;
   resolveAttachment?: (id: string) => Uint8Array | undefined;
+  /** Documents read and images scaled before a request is assembled, then materialized (DESIGN.md §9). */
+  attachments?: AttachmentPreparer;
   /** The app's default identity layer (the first of the three). */
   appLayer?: IdentityLayer;
   maxSteps?: number;
@@ -63,10 +65,12 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
       break;
     }
     const branch = turn.parentId ? deps.store.branch(turn.parentId) : [];
+    await deps.attachments?.prepare(branch.flatMap((t) => t.blocks.filter((b) => b.type === 'attachment')));
     const a = assemble({
       connection, model, branch, layers, caps, calibration: deps.calibration, tools: deps.tools.schemas(),
       ...(thinkMode !== undefined ? { think: thinkMode } : {}),
       ...(deps.resolveAttachment ? { resolveAttachment: deps.resolveAttachment } : {}),
+      ...(deps.attachments ? { materialize: deps.attachments.materialize } : {}),
       ...(thinkOpen !== undefined ? { thinkOpen } : {}),
       ...(ollamaWindow !== undefined ? { defaultWindow: ollamaWindow } : {}),
     });

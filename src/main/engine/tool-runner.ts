@@ -1,5 +1,5 @@
 import { toolApprovalText, type ToolApprovalMeta } from '../../shared/system-turns';
-import type { ToolCallBlock, ToolResultBlock, Turn } from '../../shared/turn';
+import type { AttachmentBlock, ToolCallBlock, ToolResultBlock, Turn } from '../../shared/turn';
 import type { ConversationStore } from '../db/conversation-store';
 import type { EmitEvent } from '../events';
 import type { ApprovalGate } from '../tools/approval-gate';
@@ -14,6 +14,8 @@ export interface ToolRunDeps {
   newId: () => string;
   now: () => number;
   readBlob: (digest: string) => Uint8Array | undefined;
+  /** A document's extracted text, for read_document (src/main/documents/attachment-content.ts). */
+  documentText?: (block: AttachmentBlock) => string | undefined;
 }
 
 /**
@@ -57,7 +59,8 @@ export async function runToolCalls(
       }
     }
     try {
-      answer(await tool.run(call.arguments, { conversationId: turn.conversationId, history, signal, readBlob: deps.readBlob, now: deps.now }));
+      const documentText = deps.documentText;
+      answer(await tool.run(call.arguments, { conversationId: turn.conversationId, history, signal, readBlob: deps.readBlob, now: deps.now, ...(documentText ? { documentText } : {}) }));
     } catch (err) {
       answer({ content: `${call.name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true });
     }

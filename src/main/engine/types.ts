@@ -1,4 +1,6 @@
 import type { ConnectionKind } from '../../shared/connections';
+import type { AttachmentBlock } from '../../shared/turn';
+import type { AttachmentMaterializer } from '../dialects/shared/materialize';
 import type { Dialect } from '../dialects/types';
 
 /** Where a step goes: one server, its dialect, and the auth headers only the leg will see. */
@@ -24,4 +26,12 @@ export interface ModelCapabilities {
   serverContext?: number;
   /** The chat template, where the server shows it (to know whether it pre-opens a think block). */
   template?: string;
+}
+
+/** Gets attachments ready for a request (documents read, images scaled), then says what each becomes. */
+export interface AttachmentPreparer {
+  prepare(blocks: readonly AttachmentBlock[]): Promise<void>;
+  materialize: AttachmentMaterializer;
+  /** A document's extracted text without the envelope (read_document); undefined where it was not read. */
+  documentText?: (block: AttachmentBlock) => string | undefined;
 }

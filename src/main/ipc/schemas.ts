@@ -28,6 +28,12 @@ const attachmentBlock: Schema = {
     name: { type: 'string', minLength: 1, maxLength: 500 },
     mime: { type: 'string', minLength: 1, maxLength: 200 },
     size: { type: 'integer', minimum: 0 },
+    pages: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['from', 'to'],
+      properties: { from: { type: 'integer', minimum: 1, maximum: 100_000 }, to: { type: 'integer', minimum: 1, maximum: 100_000 } },
+    },
   },
 };
 
@@ -117,6 +123,13 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     },
   },
   'attachments:get': { type: 'object', additionalProperties: false, required: ['id'], properties: { id: digest } },
+  'attachments:inspect': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['block', 'model'],
+    properties: { block: attachmentBlock, model, connectionId: id },
+  },
+  'attachments:preview': { type: 'object', additionalProperties: false, required: ['block'], properties: { block: attachmentBlock } },
   'chat:stop': { type: 'object', additionalProperties: false, required: ['turnId'], properties: { turnId: id } },
   'models:list': empty,
   'settings:get': empty,

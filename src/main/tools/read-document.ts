@@ -6,8 +6,8 @@ import { argNumber, argString, toolError } from './types';
 export const READ_DOCUMENT_MAX_CHARS = 20_000;
 
 /**
- * A line range of a text or document attachment of this conversation. Dialects inline attachments only within a
- * character budget; this lets the model read the rest on demand instead of the whole file riding every request.
+ * A line range of a text or document attachment of this conversation (a PDF or Word file by its extracted text),
+ * so the model can quote exact lines, or read pages the user left out of the message.
  */
 export const readDocumentTool: Tool = {
   schema: {
@@ -38,9 +38,12 @@ function readDocument(name: string, start: number | undefined, end: number | und
     const known = docs.map((d) => d.name);
     return toolError(`No text document named ${JSON.stringify(name)} is attached.${known.length ? ` Attached: ${known.join(', ')}.` : ''}`);
   }
-  const bytes = ctx.readBlob(doc.id);
-  if (!bytes) return toolError(`${name} is no longer stored.`);
-  const lines = new TextDecoder('utf-8', { fatal: false }).decode(bytes).split('\n');
+  // A PDF or Word file is read as its extracted text, never as its compressed bytes.
+  const extracted = ctx.documentText?.(doc);
+  const bytes = extracted === undefined ? ctx.readBlob(doc.id) : undefined;
+  if (extracted === undefined && !bytes) return toolError(`${name} is no longer stored.`);
+  if (extracted === undefined && doc.kind === 'document') return toolError(`The text of ${name} could not be read.`);
+  const lines = (extracted ?? new TextDecoder('utf-8', { fatal: false }).decode(bytes)).split('\n');
   const from = Math.max(1, Math.floor(start ?? 1));
   const to = Math.min(lines.length, Math.floor(end ?? lines.length));
   if (from > lines.length) return toolError(`${name} has ${lines.length} lines; start_line ${from} is past the end.`);

@@ -1,5 +1,5 @@
 import type { JsonValue } from '../../shared/json';
-import type { Turn } from '../../shared/turn';
+import type { AttachmentBlock, Turn } from '../../shared/turn';
 import type { ToolSchema } from '../dialects/types';
 
 /** What a tool may see while it runs: the conversation's turns (for attachments) and a cancel signal. */
@@ -10,6 +10,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** An attachment's bytes by sha256 (the blob store). */
   readBlob: (digest: string) => Uint8Array | undefined;
+  /** A document's extracted text (PDF pages marked `[page N]`), where it was read; undefined otherwise. */
+  documentText?: (block: AttachmentBlock) => string | undefined;
   now: () => number;
 }
 

@@ -5,6 +5,7 @@ import { useShortcuts } from '../hooks/use-shortcuts';
 import { useTheme } from '../hooks/use-theme';
 import { Composer } from './composer/Composer';
 import { SettingsPanel } from './SettingsPanel';
+import { AttachmentPreview } from './turn/AttachmentPreview';
 import { Sidebar } from './Sidebar';
 
 export function App() {
@@ -32,6 +33,7 @@ export function App() {
         <Composer />
       </main>
       {settingsOpen && <SettingsPanel onClose={() => setSettingsOpen(false)} />}
+      <AttachmentPreview />
     </div>
   );
 }

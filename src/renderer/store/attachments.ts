@@ -9,13 +9,17 @@ const urls = new Map<string, string>();
 const loading = new Map<string, Promise<string | null>>();
 
 /** Code and text files that browsers report with no type or an odd one are sent as UTF-8 text. */
-const TEXT_EXTENSIONS = /\.(txt|md|markdown|csv|tsv|log|json|jsonl|ya?ml|toml|ini|xml|html?|css|scss|js|jsx|mjs|cjs|ts|tsx|py|rb|go|rs|java|kt|c|h|cc|cpp|hpp|cs|php|sh|bash|zsh|sql|swift|lua|r|pl|ex|exs|hs|scala|vue|svelte)$/i;
+const TEXT_EXTENSIONS = /\.(txt|md|markdown|csv|tsv|log|json|jsonl|ya?ml|toml|ini|xml|css|scss|js|jsx|mjs|cjs|ts|tsx|py|rb|go|rs|java|kt|c|h|cc|cpp|hpp|cs|php|sh|bash|zsh|sql|swift|lua|r|pl|ex|exs|hs|scala|vue|svelte)$/i;
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+/** Types main reads with their own extractor (src/main/documents): kept as they are. */
+const KEPT = new Set(['application/pdf', 'application/json', DOCX, 'text/html', 'text/markdown', 'text/csv']);
 
 export function mimeFor(file: File): string {
-  if (file.type.startsWith('image/') || file.type === 'application/pdf' || file.type === 'application/json') return file.type;
-  if (file.type.startsWith('text/')) return 'text/plain';
-  if (TEXT_EXTENSIONS.test(file.name)) return 'text/plain';
+  if (file.type.startsWith('image/') || KEPT.has(file.type)) return file.type;
+  if (/\.html?$/i.test(file.name)) return 'text/html';
+  if (/\.docx$/i.test(file.name)) return DOCX;
   if (/\.pdf$/i.test(file.name)) return 'application/pdf';
+  if (file.type.startsWith('text/') || TEXT_EXTENSIONS.test(file.name)) return 'text/plain';
   return file.type || 'application/octet-stream';
 }
 

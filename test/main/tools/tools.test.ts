@@ -125,6 +125,16 @@ describe('the other built-ins', () => {
     expect(missing.content).toContain('Attached: notes.txt');
   });
 
+  it('read_document reads a PDF by its extracted text (pages marked), never its bytes', async () => {
+    const pdf = { type: 'attachment', id: 'e'.repeat(64), kind: 'document', name: 'r.pdf', mime: 'application/pdf', size: 9 } as const;
+    const history: Turn[] = [{ id: 'u', conversationId: 'c', parentId: null, role: 'user', meta: {}, status: 'done', createdAt: 0, blocks: [pdf] }];
+    const bytes = new TextEncoder().encode('%PDF-1.7 compressed');
+    const out = await readDocumentTool.run({ name: 'r.pdf', start_line: 3, end_line: 5 }, ctx({ history, readBlob: () => bytes, documentText: () => '[page 1]\nAlpha\n\n[page 2]\nBeta' }));
+    expect(out).toEqual({ content: '[r.pdf: lines 3-5 of 5]\n\n[page 2]\nBeta', isError: false });
+    const unread = await readDocumentTool.run({ name: 'r.pdf' }, ctx({ history, readBlob: () => bytes }));
+    expect(unread).toEqual({ content: 'The text of r.pdf could not be read.', isError: true });
+  });
+
   it('htmlToText keeps headings and paragraphs apart and decodes entities', () => {
     expect(htmlToText('<p>a&nbsp;b</p><ul><li>x</li><li>y</li></ul><style>p{}</style>&#x263A;')).toBe('a b\n\n- x\n\n- y\n\n☺');
   });

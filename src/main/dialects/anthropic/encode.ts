@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from '../../../shared/json';
 import type { Turn } from '../../../shared/turn';
 import type { EncodeInput } from '../types';
-import { materializeAttachment } from '../ollama/attachments';
+import { materializerOf, type AttachmentMaterializer } from '../shared/materialize';
 
 /** `max_tokens` is required by /v1/messages; this is used when Assemble sets none. */
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -32,13 +32,14 @@ export function encodeAnthropic(input: EncodeInput): JsonObject {
     if (last && last.role === role) last.content.push(...content);
     else messages.push({ role, content });
   };
+  const materialize = materializerOf(input);
   for (const turn of input.turns) {
     if (turn.role === 'system') {
       const text = textOf(turn);
       if (text) system.push(text);
       continue;
     }
-    const { own, results } = encodeBlocks(turn, input.resolveAttachment);
+    const { own, results } = encodeBlocks(turn, materialize);
     add(turn.role === 'assistant' ? 'assistant' : 'user', own);
     add('user', results);
   }
@@ -73,7 +74,7 @@ function textOf(turn: Turn): string {
   return out;
 }
 
-function encodeBlocks(turn: Turn, resolve: EncodeInput['resolveAttachment']): { own: JsonObject[]; results: JsonObject[] } {
+function encodeBlocks(turn: Turn, materialize: AttachmentMaterializer): { own: JsonObject[]; results: JsonObject[] } {
   const own: JsonObject[] = [];
   const results: JsonObject[] = [];
   for (const b of turn.blocks) {
@@ -82,7 +83,7 @@ function encodeBlocks(turn: Turn, resolve: EncodeInput['resolveAttachment']): { 
         if (b.text.trim() !== '') own.push({ type: 'text', text: b.text });
         break;
       case 'attachment': {
-        const m = materializeAttachment(b, resolve);
+        const m = materialize(b);
         own.push(
           m.kind === 'image'
             ? { type: 'image', source: { type: 'base64', media_type: m.mime, data: m.base64 } }

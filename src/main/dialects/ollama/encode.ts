@@ -1,7 +1,7 @@
 import type { JsonObject, JsonValue } from '../../../shared/json';
 import type { Block, ToolCallBlock, Turn } from '../../../shared/turn';
 import type { EncodeInput } from '../types';
-import { materializeAttachment } from './attachments';
+import { materializerOf, type AttachmentMaterializer } from '../shared/materialize';
 
 /**
  * Turns -> an Ollama `/api/chat` body (https://github.com/ollama/ollama/blob/main/docs/api.md#generate-a-chat-completion).
@@ -17,7 +17,8 @@ import { materializeAttachment } from './attachments';
  */
 export function encodeOllama(input: EncodeInput): JsonObject {
   const messages: JsonValue[] = [];
-  for (const turn of input.turns) messages.push(...encodeTurn(turn, input.resolveAttachment));
+  const materialize = materializerOf(input);
+  for (const turn of input.turns) messages.push(...encodeTurn(turn, materialize));
 
   const body: JsonObject = { model: input.model, messages, stream: input.stream };
   if (input.think !== undefined) body.think = input.think;
@@ -42,7 +43,7 @@ function textOf(blocks: Block[]): string {
   return out;
 }
 
-function encodeTurn(turn: Turn, resolve: EncodeInput['resolveAttachment']): JsonObject[] {
+function encodeTurn(turn: Turn, materialize: AttachmentMaterializer): JsonObject[] {
   const out: JsonObject[] = [];
   // Tool results become their own `tool` messages wherever they sit (normally in a `tool` turn).
   const results = turn.blocks.filter((b) => b.type === 'tool_result');
@@ -66,7 +67,7 @@ function encodeTurn(turn: Turn, resolve: EncodeInput['resolveAttachment']): Json
     const images: string[] = [];
     for (const b of turn.blocks) {
       if (b.type !== 'attachment') continue;
-      const m = materializeAttachment(b, resolve);
+      const m = materialize(b);
       if (m.kind === 'image') images.push(m.base64);
       else content = content ? `${content}\n\n${m.text}` : m.text;
     }

@@ -1,26 +1,13 @@
 import type { JsonObject, JsonValue } from '../../../shared/json';
-import { PDF_MIME, pdfNote } from '../../../shared/attachment-notes';
 import type { AttachmentBlock, Turn } from '../../../shared/turn';
+import { materializerOf, type AttachmentMaterializer } from '../shared/materialize';
 import type { EncodeInput } from '../types';
 
-/** Characters of one text/document attachment sent inline; the rest is cut with a note the model can read. */
-export const ATTACHMENT_TEXT_BUDGET = 100_000;
-
-function dataUri(mime: string, bytes: Uint8Array): string {
-  return `data:${mime};base64,${Buffer.from(bytes).toString('base64')}`;
-}
-
-function attachmentPart(block: AttachmentBlock, input: EncodeInput): JsonObject | undefined {
-  const bytes = input.resolveAttachment?.(block.id);
-  if (!bytes) return { type: 'text', text: `[attachment ${block.name} is no longer available]` };
-  if (block.kind === 'image') return { type: 'image_url', image_url: { url: dataUri(block.mime, bytes) } };
-  // Compressed PDF streams decoded as UTF-8 are garbage to the model: it gets a note instead (same as the chip).
-  if (block.mime === PDF_MIME) return { type: 'text', text: pdfNote(block.name) };
-  let text = new TextDecoder().decode(bytes);
-  if (text.length > ATTACHMENT_TEXT_BUDGET) {
-    text = `${text.slice(0, ATTACHMENT_TEXT_BUDGET)}\n[... ${block.name} cut at ${ATTACHMENT_TEXT_BUDGET} characters]`;
-  }
-  return { type: 'text', text: `<file name="${block.name}">\n${text}\n</file>` };
+/** An image as a data URI; a document as its exact text (the pages the user chose), never cut here. */
+function attachmentPart(block: AttachmentBlock, materialize: AttachmentMaterializer): JsonObject {
+  const m = materialize(block);
+  if (m.kind === 'image') return { type: 'image_url', image_url: { url: `data:${m.mime};base64,${m.base64}` } };
+  return { type: 'text', text: m.text };
 }
 
 function textOf(turn: Turn): string {
@@ -37,25 +24,22 @@ function argumentsForWire(raw: string): string {
   }
 }
 
-function userContent(turn: Turn, input: EncodeInput): JsonValue {
+function userContent(turn: Turn, materialize: AttachmentMaterializer): JsonValue {
   const attachments = turn.blocks.filter((b): b is AttachmentBlock => b.type === 'attachment');
   const text = textOf(turn);
   if (attachments.length === 0) return text;
   const parts: JsonObject[] = [];
   if (text) parts.push({ type: 'text', text });
-  for (const a of attachments) {
-    const part = attachmentPart(a, input);
-    if (part) parts.push(part);
-  }
+  for (const a of attachments) parts.push(attachmentPart(a, materialize));
   return parts;
 }
 
-function turnMessages(turn: Turn, input: EncodeInput): JsonObject[] {
+function turnMessages(turn: Turn, materialize: AttachmentMaterializer): JsonObject[] {
   const out: JsonObject[] = [];
   if (turn.role === 'system') out.push({ role: 'system', content: textOf(turn) });
   else if (turn.role === 'user') {
     if (turn.blocks.some((b) => b.type === 'text' || b.type === 'attachment')) {
-      out.push({ role: 'user', content: userContent(turn, input) });
+      out.push({ role: 'user', content: userContent(turn, materialize) });
     }
   } else if (turn.role === 'assistant') {
     // Reasoning is never sent back: it is the model's scratch work, and templates drop or mangle it.
@@ -80,7 +64,8 @@ function turnMessages(turn: Turn, input: EncodeInput): JsonObject[] {
 export function encode(input: EncodeInput): JsonObject {
   const body: JsonObject = { ...(input.params ?? {}) };
   body['model'] = input.model;
-  body['messages'] = input.turns.flatMap((t) => turnMessages(t, input));
+  const materialize = materializerOf(input);
+  body['messages'] = input.turns.flatMap((t) => turnMessages(t, materialize));
   body['stream'] = input.stream;
   if (input.stream) body['stream_options'] = { include_usage: true };
   if (input.tools && input.tools.length > 0) {

@@ -1,8 +1,12 @@
-import { useMemo, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, measureTurns } from '../../../shared/context-estimate';
+import type { AttachmentBlock } from '../../../shared/turn';
 import { sendMessage, stopTurn, useStore } from '../../store';
-import { FileChip, Thumbnail } from '../turn/Attachments';
+import { costFor, currentKey, requestCost, useAttachmentCosts } from '../../store/attachment-costs';
+import { FileChip, formatTokens, Thumbnail } from '../turn/Attachments';
 import { ContextMeter } from './ContextMeter';
+import { PageRangeRow } from './PageRange';
+import { LargerWindowOffer } from './LargerWindowOffer';
 import { ConversationSettingsButton } from './ConversationSettings';
 import { ModelPicker } from './ModelPicker';
 import { useAttachments } from './use-attachments';
@@ -30,12 +34,35 @@ export function Composer() {
   // Unknown capabilities do not block images: the server is the one to say no.
   const noVision = model?.capabilities !== undefined && !model.capabilities.includes('vision');
 
-  const history = useMemo(() => measureTurns(turns), [turns]);
+  // Attachments count as main measured them for this model: their text as sent, the chosen pages only.
+  const costs = useAttachmentCosts((s) => s.costs);
+  const cost = (b: AttachmentBlock) => costFor(costs, b);
+  const history = useMemo(() => measureTurns(turns, (b) => costFor(costs, b)), [turns, costs, selected]);
+  const activeConnection = useStore((s) => s.settings?.activeConnectionId);
+  // Every attachment of the branch counts, not only those whose chips are on screen (the list is virtualized).
+  useEffect(() => {
+    for (const t of turns) if (t.role === 'user') for (const b of t.blocks) if (b.type === 'attachment') requestCost(b);
+  }, [turns, selected, activeConnection]);
   // The window main will send (kept, recommended, alias, server or fallback), not the model's trained context.
   const contextWindow = contextChoice?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
-  const pending = measureTurns([{ blocks: [{ type: 'text', text: draft }, ...attachments.items] }]);
+  const pending = measureTurns([{ blocks: [{ type: 'text', text: draft }, ...attachments.items] }], cost);
   const estimate = estimateTokens(addInputs(history, pending));
   const imagesRefused = noVision && attachments.items.some((b) => b.kind === 'image');
+  const stateOf = (b: AttachmentBlock) => {
+    const key = currentKey(b);
+    return key ? costs[key] : undefined;
+  };
+  const reading = attachments.items.find((b) => b.kind !== 'image' && stateOf(b)?.status !== 'done' && stateOf(b)?.status !== 'failed');
+  const unreadable = attachments.items.find((b) => {
+    const st = stateOf(b);
+    return st?.status === 'failed' || (st?.status === 'done' && st.inspection.error !== null);
+  });
+  // The largest document that does not fit: the reason names it and says how much is left for it.
+  const tooBig = attachments.items
+    .filter((b) => b.kind !== 'image')
+    .map((b) => ({ b, tokens: cost(b) ?? 0 }))
+    .sort((x, y) => y.tokens - x.tokens)[0];
+  const overBy = estimate - contextWindow;
 
   const empty = draft.trim() === '' && attachments.items.length === 0;
   const blockedBy = !selected
@@ -46,11 +73,17 @@ export function Composer() {
         ? 'Attaching…'
         : empty
           ? 'Type a message.'
-          : estimate > contextWindow
-            ? `Too long for ${selected}: about ${estimate} tokens, its window holds ${contextWindow}. Remove attachments or start a new chat.`
-            : imagesRefused
-              ? `${selected} cannot read images. Pick a vision model or remove the image.`
-              : null;
+          : reading
+            ? `Reading ${reading.name}…`
+            : unreadable
+              ? `${unreadable.name} cannot be read (see its chip). Remove it to send.`
+              : estimate > contextWindow
+                ? tooBig && tooBig.tokens > overBy
+                  ? `${tooBig.b.name} needs about ${formatTokens(tooBig.tokens)} tokens; ${formatTokens(Math.max(0, tooBig.tokens - overBy))} are left in the ${formatTokens(contextWindow)}-token window. Choose pages that fit, or a larger window.`
+                  : `Too long for ${selected}: about ${estimate} tokens, its window holds ${contextWindow}. Remove attachments or start a new chat.`
+                : imagesRefused
+                  ? `${selected} cannot read images. Pick a vision model or remove the image.`
+                  : null;
 
   const send = async () => {
     if (blockedBy || sending) return;
@@ -94,18 +127,32 @@ export function Composer() {
     >
       {attachments.items.length > 0 && (
         <div className="attachments pending" data-testid="pending-attachments">
-          {attachments.items.map((b) =>
-            b.kind === 'image' ? (
-              <span key={b.id} className="pending-thumb">
-                <Thumbnail block={b} />
-                <button type="button" className="chip-remove" aria-label={`Remove ${b.name}`} onClick={() => attachments.remove(b.id)}>
-                  ×
-                </button>
-              </span>
-            ) : (
-              <FileChip key={b.id} block={b} onRemove={() => attachments.remove(b.id)} />
-            ),
-          )}
+          {attachments.items.map((b) => {
+            if (b.kind === 'image') {
+              return (
+                <span key={b.id} className="pending-thumb">
+                  <Thumbnail block={b} />
+                  <button type="button" className="chip-remove" aria-label={`Remove ${b.name}`} onClick={() => attachments.remove(b.id)}>
+                    ×
+                  </button>
+                </span>
+              );
+            }
+            const st = stateOf(b);
+            return (
+              <FileChip key={b.id} block={b} onRemove={() => attachments.remove(b.id)}>
+                {st?.status === 'done' && (
+                  <PageRangeRow
+                    key={`${b.id}|${selected ?? ''}`}
+                    block={b}
+                    inspection={st.inspection}
+                    budget={contextWindow - (estimate - (cost(b) ?? 0))}
+                    onPages={(pages) => attachments.setPages(b.id, pages)}
+                  />
+                )}
+              </FileChip>
+            );
+          })}
         </div>
       )}
       <textarea
@@ -147,11 +194,12 @@ export function Composer() {
         </label>
         <ContextMeter estimate={estimate} window={contextWindow} source={contextChoice?.source ?? 'fallback'} reason={contextChoice?.reason ?? null} />
         <span className="spacer" />
-        {(overWindow || imagesRefused) && blockedBy && (
+        {(overWindow || imagesRefused || unreadable) && blockedBy && (
           <span className="composer-reason" data-testid="composer-reason" role="status">
             {blockedBy}
           </span>
         )}
+        {overWindow && selected && <LargerWindowOffer model={alias ? null : selected} need={estimate} />}
         {streamingTurn ? (
           <button type="button" className="stop" data-testid="composer-stop" onClick={() => void stopTurn(streamingTurn.id)}>
             Stop

@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import type { PageRange } from '../../../shared/attachment-text';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { addAttachment } from '../../store/attachments';
 import { useStore } from '../../store';
@@ -23,5 +24,15 @@ export function useAttachments() {
   }, []);
   const remove = useCallback((id: string) => setItems((list) => list.filter((b) => b.id !== id)), []);
   const clear = useCallback(() => setItems([]), []);
-  return { items, busy: busy > 0, add, remove, clear };
+  /** The pages of a PDF to send (undefined: all); the block carries them, so the turn keeps what was sent. */
+  const setPages = useCallback((id: string, pages: PageRange | undefined) => {
+    setItems((list) =>
+      list.map((b) => {
+        if (b.id !== id) return b;
+        const { pages: _old, ...rest } = b;
+        return pages ? { ...rest, pages } : rest;
+      }),
+    );
+  }, []);
+  return { items, busy: busy > 0, add, remove, clear, setPages };
 }

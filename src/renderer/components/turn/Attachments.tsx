@@ -1,7 +1,8 @@
-import { pdfNote } from '../../../shared/attachment-notes';
-import { memo, useEffect, useState } from 'react';
+import { memo, useEffect, useState, type ReactNode } from 'react';
 import type { AttachmentBlock } from '../../../shared/turn';
+import { useCost, type CostState } from '../../store/attachment-costs';
 import { cachedImageUrl, imageUrl } from '../../store/attachments';
+import { openPreview } from './AttachmentPreview';
 
 export function formatBytes(size: number): string {
   if (size < 1024) return `${size} B`;
@@ -9,8 +10,19 @@ export function formatBytes(size: number): string {
   return `${(size / 1024 / 1024).toFixed(1)} MB`;
 }
 
+export function formatTokens(n: number): string {
+  return n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : n.toLocaleString('en');
+}
+
+/** `data-tokens` / `data-tokens-source` once main has measured the attachment (docs/test-ids.md). */
+function costAttributes(cost: CostState | undefined): Record<string, string | number> {
+  if (cost?.status !== 'done' || cost.inspection.error) return {};
+  return { 'data-tokens': cost.inspection.tokens, 'data-tokens-source': cost.inspection.tokensSource };
+}
+
 function Thumbnail({ block }: { block: AttachmentBlock }) {
   const [url, setUrl] = useState<string | null | undefined>(() => cachedImageUrl(block.id));
+  const cost = useCost(block);
   useEffect(() => {
     if (url !== undefined) return;
     let live = true;
@@ -19,31 +31,69 @@ function Thumbnail({ block }: { block: AttachmentBlock }) {
       live = false;
     };
   }, [block.id, url]);
+  const image = cost?.status === 'done' ? cost.inspection.image : null;
+  const title = image?.scaled ? `${block.name}: sent as ${image.width}×${image.height} (the original stays stored)` : block.name;
   return (
-    <figure className="thumb" data-testid="attachment" data-kind="image" title={block.name}>
+    <figure className="thumb" data-testid="attachment" data-kind="image" title={title} {...costAttributes(cost)}>
       {url ? <img src={url} alt={block.name} /> : <div className="thumb-missing">{url === null ? 'Image unavailable' : '…'}</div>}
     </figure>
   );
 }
 
-/** A file attachment as a chip: name (text, never markup), kind and size. */
-export function FileChip({ block, onRemove }: { block: AttachmentBlock; onRemove?: () => void }) {
-  const pdf = block.mime === 'application/pdf';
+const KIND_LABEL: Record<string, string> = {
+  'application/pdf': 'PDF',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'DOCX',
+  'text/html': 'HTML',
+  'text/markdown': 'MD',
+  'text/csv': 'CSV',
+  'application/json': 'JSON',
+};
+
+/** What the chip says about cost: tokens as sent (exact or estimated), reading, or why the text cannot be read. */
+function CostLine({ cost }: { cost: CostState | undefined }) {
+  if (!cost || cost.status === 'reading') return <span className="chip-tokens reading">reading…</span>;
+  if (cost.status === 'failed') return <span className="chip-error" data-testid="attachment-error">{cost.message}</span>;
+  const { inspection: i } = cost;
+  if (i.error) return <span className="chip-error" data-testid="attachment-error">{i.error}</span>;
+  const exact = i.tokensSource === 'exact';
   return (
-    <span className="chip" data-testid="attachment" data-kind={block.kind} title={pdf ? `The model gets only: ${pdfNote(block.name)}` : block.name}>
-      <span className="chip-kind">{pdf ? 'PDF' : block.kind === 'text' ? 'TXT' : 'FILE'}</span>
-      <span className="chip-name">{block.name}</span>
-      {pdf && (
-        <span className="chip-note" data-testid="attachment-note">
-          text not extracted: the model gets only a note
-        </span>
-      )}
-      <span className="chip-size">{formatBytes(block.size)}</span>
-      {onRemove && (
-        <button type="button" className="chip-remove" aria-label={`Remove ${block.name}`} onClick={onRemove}>
-          ×
+    <span className="chip-tokens" title={exact ? 'Counted by the server with the model’s tokenizer' : 'Estimated (about 4 characters per token)'}>
+      {exact ? '' : '~'}
+      {formatTokens(i.tokens)} tokens{i.pages ? ` · pages ${i.pages.from}–${i.pages.to} of ${i.pageCount ?? '?'}` : i.pageCount ? ` · ${i.pageCount} pages` : ''}
+    </span>
+  );
+}
+
+/**
+ * A file attachment as a chip: kind, name (text, never markup), what it costs as sent, and why it cannot be read
+ * when it cannot. Clicking the name shows the text the model will read. `children` (the composer's page-range
+ * row) sits under it.
+ */
+export function FileChip(props: { block: AttachmentBlock; onRemove?: () => void; children?: ReactNode }) {
+  return <FileChipView {...props} cost={useCost(props.block)} />;
+}
+
+/** The chip itself, given its cost state (pure: tests render it). */
+export function FileChipView({ block, cost, onRemove, children }: { block: AttachmentBlock; cost: CostState | undefined; onRemove?: () => void; children?: ReactNode }) {
+  const failed = (cost?.status === 'done' && cost.inspection.error !== null) || cost?.status === 'failed';
+  return (
+    <span className={`chip${failed ? ' failed' : ''}${children ? ' with-extra' : ''}`} data-testid="attachment" data-kind={block.kind} {...costAttributes(cost)}>
+      <span className="chip-row">
+        <span className="chip-kind">{KIND_LABEL[block.mime] ?? (block.kind === 'text' ? 'TXT' : 'FILE')}</span>
+        <button type="button" className="chip-name" title={`${block.name}: show the text the model reads`} onClick={() => openPreview(block)} disabled={failed}>
+          {block.name}
         </button>
-      )}
+        <span className="chip-size">{formatBytes(block.size)}</span>
+        {onRemove && (
+          <button type="button" className="chip-remove" aria-label={`Remove ${block.name}`} onClick={onRemove}>
+            ×
+          </button>
+        )}
+      </span>
+      <span className="chip-row">
+        <CostLine cost={cost} />
+      </span>
+      {children}
     </span>
   );
 }

@@ -24,7 +24,7 @@ describe('anthropic encode', () => {
           content: [
             { type: 'text', text: 'What is in this picture, and the weather in Paris?' },
             { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_B64 } },
-            { type: 'text', text: '[Attachment: notes.txt]\nline one\nline two' },
+            { type: 'text', text: '<file name="notes.txt">\nline one\nline two\n</file>' },
           ],
         },
         {

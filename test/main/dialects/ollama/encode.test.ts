@@ -22,7 +22,7 @@ describe('ollama encode', () => {
         { role: 'system', content: 'You are terse.' },
         {
           role: 'user',
-          content: 'What is in this picture, and the weather in Paris?\n\n[Attachment: notes.txt]\nline one\nline two',
+          content: 'What is in this picture, and the weather in Paris?\n\n<file name="notes.txt">\nline one\nline two\n</file>',
           images: [PNG_B64],
         },
         {
@@ -96,7 +96,7 @@ describe('ollama encode', () => {
       {
         role: 'user',
         content:
-          'What is in this picture, and the weather in Paris?\n\n[Attachment cat.png is no longer available.]\n\n[Attachment notes.txt is no longer available.]',
+          'What is in this picture, and the weather in Paris?\n\n<file name="cat.png">\n[This file is not available: it is no longer stored]\n</file>\n\n<file name="notes.txt">\n[This file is not available: it is no longer stored]\n</file>',
       },
     ]);
   });

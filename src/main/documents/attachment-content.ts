@@ -1,0 +1,215 @@
+/**
+ * What each attachment becomes on the wire, worked out once and kept beside its original in the blob store
+ * (DESIGN.md §9): a document's extracted text (`<digest>.text-v1.json`), an image's scaled copy (its own blob,
+ * recorded in `<digest>.fit-v1.json`). `prepare` does the slow part before a request is assembled; `materialize`
+ * is then synchronous, for the dialects; `inspect` tells the composer what an attachment will cost, counted
+ * from the same materialized text the dialect sends.
+ */
+import type { AttachmentInspection } from '../../shared/ipc';
+import {
+  attachmentText,
+  attachmentUnavailable,
+  effectiveRange,
+  pageCount,
+  textTokens,
+
+  type ExtractionFailure,
+} from '../../shared/attachment-text';
+import { imageTokens } from '../../shared/context-estimate';
+import type { AttachmentBlock } from '../../shared/turn';
+import type { BlobStore } from '../blobs/blob-store';
+import type { Sidecars } from '../blobs/sidecars';
+import type { TokenCounter } from '../connections/token-counter';
+import type { MaterializedAttachment } from '../dialects/shared/materialize';
+import type { ExtractionResult, ExtractionRunner } from './extraction-runner';
+import { extractorFor, needsWorker, plainText } from './extractor-kind';
+import { fitImage } from './image-fit';
+
+const TEXT_SIDECAR = 'text-v1.json';
+const FIT_SIDECAR = 'fit-v1.json';
+/** Extracted texts kept in memory (documents can be megabytes; the sidecar is the store). */
+const MEMO = 8;
+/** Failures worth keeping: the same bytes will fail the same way. A timeout or a crash may not repeat. */
+const LASTING: readonly ExtractionFailure['code'][] = ['encrypted', 'damaged', 'no-text', 'too-large', 'unsupported'];
+
+interface ImageFit {
+  /** The blob sent: a scaled copy, or the original itself. */
+  digest: string;
+  mime: string;
+  width?: number;
+  height?: number;
+}
+
+export interface AttachmentContentDeps {
+  blobs: BlobStore;
+  sidecars: Sidecars;
+  runner: ExtractionRunner;
+  now: () => number;
+  log: (message: string) => void;
+}
+
+export class AttachmentContent {
+  private readonly texts = new Map<string, ExtractionResult>();
+  private readonly reading = new Map<string, Promise<ExtractionResult>>();
+  private readonly fitting = new Map<string, Promise<ImageFit>>();
+
+  constructor(private readonly deps: AttachmentContentDeps) {}
+
+  /** Reads documents and scales images that a request is about to carry; each original is worked on once. */
+  async prepare(blocks: readonly AttachmentBlock[]): Promise<void> {
+    // Never a reason not to send: what could not be prepared is materialized as stored or as "not available".
+    const outcomes = await Promise.allSettled(blocks.map((b) => (b.kind === 'image' ? this.fit(b) : this.text(b))));
+    for (const o of outcomes) if (o.status === 'rejected') this.deps.log(`documents: preparing an attachment failed: ${String(o.reason)}`);
+  }
+
+  /** What the dialect sends for `block`; synchronous, so `prepare` must have run for it. */
+  readonly materialize = (block: AttachmentBlock): MaterializedAttachment => {
+    if (block.kind === 'image') {
+      const fit = this.storedFit(block);
+      const bytes = (fit && this.deps.blobs.read(fit.digest)) || this.deps.blobs.read(block.id);
+      if (!bytes) return { kind: 'text', text: attachmentUnavailable(block.name, 'the image is no longer stored') };
+      const used = fit && this.deps.blobs.read(fit.digest) ? fit : { digest: block.id, mime: block.mime };
+      return { kind: 'image', base64: Buffer.from(bytes).toString('base64'), mime: used.mime, digest: used.digest, ...dims(fit) };
+    }
+    const result = this.storedText(block);
+    if (!result) return { kind: 'text', text: attachmentUnavailable(block.name, 'its text was not read') };
+    return { kind: 'text', text: result.ok ? attachmentText(block.name, result.doc, block.pages) : attachmentUnavailable(block.name, result.failure.message) };
+  };
+
+  /** The cost of `block` as it will be sent to a model on this kind of server, counted exactly where it can be. */
+  async inspect(block: AttachmentBlock, server: { anthropic: boolean; counter?: TokenCounter | undefined }): Promise<AttachmentInspection> {
+    const none = { pageCount: null, pageChars: null, textChars: null, pages: null, error: null, image: null };
+    if (block.kind === 'image') {
+      const fit = await this.fit(block);
+      const size = fit.width !== undefined && fit.height !== undefined ? { width: fit.width, height: fit.height } : undefined;
+      return { ...none, tokens: imageTokens(server.anthropic, size), tokensSource: 'estimate', image: size ? { ...size, scaled: fit.digest !== block.id } : null };
+    }
+    const result = await this.text(block);
+    if (!result.ok) return { ...none, tokens: 0, tokensSource: 'estimate', error: result.failure.message };
+    const doc = result.doc;
+    const text = attachmentText(block.name, doc, block.pages);
+    const exact = await server.counter?.countTokens(text);
+    const pages = effectiveRange(block.pages, pageCount(doc)) ?? null;
+    return {
+      ...none,
+      tokens: exact ?? textTokens(text.length),
+      tokensSource: exact !== undefined && exact !== null ? 'exact' : 'estimate',
+      pageCount: pageCount(doc),
+      pageChars: doc.format === 'pdf' ? doc.pages.map((p) => p.length) : null,
+      textChars: doc.format === 'pdf' ? null : doc.text.length,
+      pages,
+    };
+  }
+
+  /** A document's extracted text without its envelope (PDF pages marked), for read_document; read beforehand. */
+  readonly documentText = (block: AttachmentBlock): string | undefined => {
+    const result = this.storedText(block);
+    if (!result?.ok) return undefined;
+    const doc = result.doc;
+    return doc.format === 'pdf' ? doc.pages.map((p, i) => `[page ${i + 1}]\n${p}`).join('\n\n') : doc.text;
+  };
+
+  /** The exact text the model will read for a document attachment. */
+  async preview(block: AttachmentBlock): Promise<string> {
+    await this.text(block);
+    const m = this.materialize(block);
+    return m.kind === 'text' ? m.text : '';
+  }
+
+  private async text(block: AttachmentBlock): Promise<ExtractionResult> {
+    const known = this.storedText(block);
+    if (known) return known;
+    let pending = this.reading.get(block.id);
+    if (!pending) {
+      pending = this.extract(block).finally(() => this.reading.delete(block.id));
+      this.reading.set(block.id, pending);
+    }
+    return pending;
+  }
+
+  private storedText(block: AttachmentBlock): ExtractionResult | undefined {
+    const hit = this.texts.get(block.id);
+    if (hit) return this.remember(block.id, hit);
+    const raw = this.deps.sidecars.read(block.id, TEXT_SIDECAR);
+    if (raw) {
+      try {
+        return this.remember(block.id, JSON.parse(Buffer.from(raw).toString('utf8')) as ExtractionResult);
+      } catch {
+        // A torn or foreign sidecar: read the original again.
+      }
+    }
+    // Plain text is cheap: decoded here rather than stored twice.
+    const mime = this.deps.blobs.mimeOf(block.id) ?? block.mime;
+    if (extractorFor(mime) !== 'text') return undefined;
+    const bytes = this.deps.blobs.read(block.id);
+    return bytes ? this.remember(block.id, { ok: true, doc: plainText(bytes) }) : undefined;
+  }
+
+  private async extract(block: AttachmentBlock): Promise<ExtractionResult> {
+    const bytes = this.deps.blobs.read(block.id);
+    if (!bytes) return { ok: false, failure: { code: 'failed', message: `“${block.name}” is no longer stored.` } };
+    // The type the blob store checked against the bytes when the file was attached, not what a block claims.
+    const mime = this.deps.blobs.mimeOf(block.id) ?? block.mime;
+    const kind = extractorFor(mime);
+    if (!kind) {
+      return { ok: false, failure: { code: 'unsupported', message: `“${block.name}” is a ${mime} file; Firebrand reads the text of PDF, Word (.docx), HTML and text files.` } };
+    }
+    const result: ExtractionResult = needsWorker(kind) ? await this.deps.runner.run(kind, bytes, block.name) : { ok: true, doc: plainText(bytes) };
+    if (!result.ok) this.deps.log(`documents: ${result.failure.code}: ${result.failure.message}`);
+    if (needsWorker(kind) && (result.ok || LASTING.includes(result.failure.code))) {
+      await this.deps.sidecars.write(block.id, TEXT_SIDECAR, Buffer.from(JSON.stringify(result), 'utf8')).catch((err: unknown) => {
+        this.deps.log(`documents: could not keep the text of ${block.id}: ${err instanceof Error ? err.message : String(err)}`);
+      });
+    }
+    return this.remember(block.id, result);
+  }
+
+  private remember(id: string, result: ExtractionResult): ExtractionResult {
+    this.texts.delete(id);
+    this.texts.set(id, result);
+    while (this.texts.size > MEMO) this.texts.delete(this.texts.keys().next().value as string);
+    return result;
+  }
+
+  private storedFit(block: AttachmentBlock): ImageFit | undefined {
+    const raw = this.deps.sidecars.read(block.id, FIT_SIDECAR);
+    if (!raw) return undefined;
+    try {
+      return JSON.parse(Buffer.from(raw).toString('utf8')) as ImageFit;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private fit(block: AttachmentBlock): Promise<ImageFit> {
+    const known = this.storedFit(block);
+    // A scaled copy no request kept can be collected while its original waits in the composer: make it again.
+    if (known && (known.digest === block.id || this.deps.blobs.read(known.digest))) return Promise.resolve(known);
+    let pending = this.fitting.get(block.id);
+    if (!pending) {
+      pending = this.scale(block).finally(() => this.fitting.delete(block.id));
+      this.fitting.set(block.id, pending);
+    }
+    return pending;
+  }
+
+  private async scale(block: AttachmentBlock): Promise<ImageFit> {
+    const bytes = this.deps.blobs.read(block.id);
+    const mime = this.deps.blobs.mimeOf(block.id) ?? block.mime;
+    const fitted = bytes ? await fitImage(bytes, mime) : undefined;
+    let fit: ImageFit = { digest: block.id, mime };
+    if (fitted && !fitted.changed) fit = { digest: block.id, mime, width: fitted.width, height: fitted.height };
+    if (fitted?.changed) {
+      const digest = await this.deps.blobs.store(fitted.bytes, fitted.mime, this.deps.now());
+      fit = { digest, mime: fitted.mime, width: fitted.width, height: fitted.height };
+    }
+    // An image that could not be decoded is sent as stored (the server decides); nothing is kept for it.
+    if (fitted) await this.deps.sidecars.write(block.id, FIT_SIDECAR, Buffer.from(JSON.stringify(fit), 'utf8'));
+    return fit;
+  }
+}
+
+function dims(fit: ImageFit | undefined): { width?: number; height?: number } {
+  return fit?.width !== undefined && fit.height !== undefined ? { width: fit.width, height: fit.height } : {};
+}
+

@@ -1,0 +1,29 @@
+/**
+ * The extraction worker's entry (a worker_thread): reads one file and posts its text or a failure, then ends.
+ * A hostile file can only exhaust this thread's own memory limit or time budget; the runner terminates it.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { DocumentText, ExtractionFailure } from '../../shared/attachment-text';
+import { extractText } from './extract';
+import type { ExtractorKind } from './extractor-kind';
+import { ExtractionError } from './extraction-error';
+
+export interface WorkerJob {
+  kind: ExtractorKind;
+  name: string;
+  bytes: Uint8Array;
+}
+
+export type WorkerReply = { ok: true; doc: DocumentText } | { ok: false; failure: ExtractionFailure };
+
+async function main(job: WorkerJob): Promise<WorkerReply> {
+  try {
+    return { ok: true, doc: await extractText(job.kind, job.bytes, job.name) };
+  } catch (err) {
+    if (err instanceof ExtractionError) return { ok: false, failure: err.toFailure() };
+    const why = err instanceof Error ? err.message : String(err);
+    return { ok: false, failure: { code: 'failed', message: `“${job.name}” could not be read (${why}).` } };
+  }
+}
+
+void main(workerData as WorkerJob).then((reply) => parentPort?.postMessage(reply));

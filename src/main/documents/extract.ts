@@ -1,0 +1,25 @@
+/**
+ * Reads one file's text; runs in the extraction worker (./extract-worker.ts). Dynamic imports keep pdf.js and
+ * mammoth out of every other thread.
+ */
+import type { DocumentText } from '../../shared/attachment-text';
+import { ExtractionError } from './extraction-error';
+import { plainText, type ExtractorKind } from './extractor-kind';
+
+/** More text than any context window holds (a million tokens is about four million characters). */
+export const MAX_TEXT_CHARS = 4_000_000;
+
+export async function extractText(kind: ExtractorKind, bytes: Uint8Array, name: string): Promise<DocumentText> {
+  let doc: DocumentText;
+  if (kind === 'pdf') doc = await (await import('./pdf-text')).pdfText(bytes, name);
+  else if (kind === 'docx') doc = await (await import('./docx-text')).docxText(bytes, name);
+  else if (kind === 'html') {
+    const { htmlToText } = await import('./html-to-text');
+    doc = { format: 'html', text: htmlToText(new TextDecoder('utf-8', { fatal: false }).decode(bytes)) };
+  } else doc = plainText(bytes);
+  const chars = doc.format === 'pdf' ? doc.pages.reduce((n, p) => n + p.length, 0) : doc.text.length;
+  if (chars > MAX_TEXT_CHARS) {
+    throw new ExtractionError('too-large', `“${name}” holds ${chars.toLocaleString('en')} characters of text, more than any context window takes.`);
+  }
+  return doc;
+}

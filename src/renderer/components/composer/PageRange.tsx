@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import { formatRange, pagesThatFit, parsePageRange, type PageRange } from '../../../shared/attachment-text';
+import type { AttachmentInspection } from '../../../shared/ipc';
+import type { AttachmentBlock } from '../../../shared/turn';
+import { formatTokens } from '../turn/Attachments';
+
+/** Room kept for the answer when suggesting pages or a window: a prompt that fills the window leaves none. */
+export const ANSWER_ROOM = 512;
+
+/**
+ * Under a PDF's chip when it does not fit what is left of the window (or pages were chosen): how much fits, and
+ * a field for the pages to send. Nothing is cut without the user choosing it: the chip then counts those pages.
+ */
+export function PageRangeRow({
+  block,
+  inspection,
+  budget,
+  onPages,
+}: {
+  block: AttachmentBlock;
+  inspection: AttachmentInspection;
+  /** Tokens left in the window for this attachment. */
+  budget: number;
+  onPages: (pages: PageRange | undefined) => void;
+}) {
+  const pages = inspection.pageCount;
+  const [draft, setDraft] = useState(block.pages ? formatRange(block.pages) : '');
+  const [problem, setProblem] = useState<string | null>(null);
+  if (pages === null || !inspection.pageChars || inspection.error) return null;
+  const over = inspection.tokens > budget;
+  if (!over && !block.pages) return null;
+  const fit = pagesThatFit(block.name, inspection.pageChars, Math.max(0, budget - ANSWER_ROOM));
+  const apply = (text: string) => {
+    const parsed = parsePageRange(text, pages);
+    if (typeof parsed === 'string') return setProblem(parsed);
+    setProblem(null);
+    setDraft(formatRange(parsed));
+    onPages(parsed.from === 1 && parsed.to === pages ? undefined : parsed);
+  };
+  const budgetText = `${formatTokens(Math.max(0, budget))} tokens left`;
+  return (
+    <span className="chip-pages" role="group" aria-label={`Pages of ${block.name} to send`}>
+      <span className={over ? 'chip-fit over' : 'chip-fit'}>
+        {over
+          ? fit
+            ? `Too long for the window (${budgetText}): pages 1–${fit.to} of ${pages} fit with room for the answer.`
+            : `Not even page 1 fits (${budgetText}).`
+          : `Sending pages ${block.pages?.from}–${block.pages?.to} of ${pages}.`}
+      </span>
+      <span className="chip-row">
+        <label>
+          Pages{' '}
+          <input
+            data-testid="attachment-pages"
+            aria-label={`Pages of ${block.name} to send, like 1-4`}
+            inputMode="numeric"
+            placeholder={fit ? formatRange(fit) : '1-3'}
+            value={draft}
+            size={7}
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                apply(draft);
+              }
+            }}
+            onBlur={() => draft.trim() !== '' && apply(draft)}
+          />
+        </label>
+        {fit && over && (
+          <button type="button" onClick={() => apply(formatRange(fit))}>
+            Send pages {fit.from}–{fit.to}
+          </button>
+        )}
+        {block.pages && (
+          <button
+            type="button"
+            onClick={() => {
+              setDraft('');
+              onPages(undefined);
+            }}
+          >
+            All pages
+          </button>
+        )}
+      </span>
+      {problem && <span className="chip-error">{problem}</span>}
+    </span>
+  );
+}

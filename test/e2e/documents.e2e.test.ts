@@ -1,0 +1,144 @@
+/**
+ * Documents through the UI (issue 18), serve mode + Chromium + the replay server: a PDF printed by Chromium is
+ * attached, its chip shows what it costs, the request the server receives carries its text with page markers,
+ * and the meter added exactly that; a PDF too long for the window offers its pages; a locked PDF says why.
+ * Screenshots of the chip, the page-range row and the preview at 1280 and 390 px go to test-results/screenshots.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { textTokens } from '../../src/shared/attachment-text';
+import { CHARS_PER_TOKEN, MESSAGE_OVERHEAD_TOKENS } from '../../src/shared/context-estimate';
+import { chatRequests, chatRoutes, ollamaLines, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+
+const OUT = resolve(import.meta.dirname, '../../test-results/screenshots');
+const LOCKED = readFileSync(resolve(import.meta.dirname, '../fixtures/documents/password-protected.pdf'));
+const ANSWER = ollamaLines([{ content: 'It is a quarterly report.' }]);
+
+let s: UiSession | undefined;
+afterEach(async () => {
+  await stopUi(s);
+  s = undefined;
+});
+
+function routes(showBody?: string) {
+  // No GPU answers here: no recommendation can be made, so the window is the 4096 default on every machine.
+  return [...chatRoutes(ANSWER, 10), { path: '/api/ps', body: '{"models":[]}' }, ...(showBody ? [{ method: 'POST', path: '/api/show', body: showBody }] : [])];
+}
+
+const MINUTES = Array.from({ length: 40 }, (_, i) => `Page ${i + 1}: ${'The committee reviewed the figures in detail. '.repeat(14)}`);
+
+async function printPdf(ui: UiSession, pages: string[]): Promise<Buffer> {
+  const page = await ui.browser.newPage();
+  try {
+    await page.setContent(`<body style="font-family:sans-serif">${pages.map((p) => `<p>${p}</p>`).join('<div style="break-after:page"></div>')}</body>`);
+    return await page.pdf({ format: 'A5' });
+  } finally {
+    await page.close();
+  }
+}
+
+const chip = (page: Page) => page.locator('[data-testid="pending-attachments"] [data-testid="attachment"]').first();
+
+async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await page.screenshot({ path: `${OUT}/${name}-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+describe('documents in the composer', () => {
+  it("sends a PDF's text with page markers, and the chip and the meter counted exactly what was sent", async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    const pdf = await printPdf(s, ['Quarterly report: the first page says hello.', 'Revenue grew by 12 percent in the north region.', 'The third page is the end.']);
+    await page.getByTestId('attach-input').setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf });
+    await expect.poll(() => chip(page).getAttribute('data-tokens'), { timeout: 30_000 }).not.toBeNull();
+    expect(await chip(page).getAttribute('data-tokens-source')).toBe('estimate');
+    const chipTokens = Number(await chip(page).getAttribute('data-tokens'));
+    const draft = 'Summarize this';
+    await page.getByTestId('composer-input').fill(draft);
+    await expect.poll(() => page.getByTestId('context-meter').getAttribute('data-estimate')).toBe(
+      String(Math.ceil(draft.length / CHARS_PER_TOKEN) + MESSAGE_OVERHEAD_TOKENS + chipTokens),
+    );
+    const meter = Number(await page.getByTestId('context-meter').getAttribute('data-estimate'));
+
+    await chip(page).locator('.chip-name').click();
+    await expect.poll(() => page.getByTestId('attachment-preview').textContent()).toContain('[page 2]\nRevenue grew by 12 percent');
+    await shoot(page, 'documents-preview');
+    await page.getByTestId('attachment-preview').getByRole('button', { name: 'Close' }).click();
+    await shoot(page, 'documents-chip');
+
+    await page.getByTestId('composer-send').click();
+    await waitIdle(page);
+    const content = chatRequests(s.replay)[0]?.messages.at(-1)?.content ?? '';
+    const sentFile = content.slice(content.indexOf('<file'));
+    expect(content.startsWith(`${draft}\n\n<file name="report.pdf">\n[page 1]\nQuarterly report`)).toBe(true);
+    expect(sentFile).toContain('[page 3]\nThe third page is the end.\n</file>');
+    expect(textTokens(sentFile.length)).toBe(chipTokens);
+    expect(meter).toBe(Math.ceil(draft.length / CHARS_PER_TOKEN) + MESSAGE_OVERHEAD_TOKENS + textTokens(sentFile.length));
+    // The turn's chip keeps its count.
+    const sentChip = page.locator('[data-testid="turn"][data-role="user"] [data-testid="attachment"]');
+    await expect.poll(() => sentChip.getAttribute('data-tokens')).toBe(String(chipTokens));
+  });
+
+  it('offers the pages that fit when a PDF is too long for the window, and sends only the pages chosen', async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    await page.getByTestId('attach-input').setInputFiles({ name: 'minutes.pdf', mimeType: 'application/pdf', buffer: await printPdf(s, MINUTES) });
+    await page.getByTestId('attachment-pages').waitFor({ timeout: 30_000 });
+    const whole = Number(await chip(page).getAttribute('data-tokens'));
+    expect(whole).toBeGreaterThan(4096);
+    expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
+    await expect.poll(() => page.getByTestId('composer-reason').textContent()).toContain('minutes.pdf needs about');
+    await page.getByTestId('composer-input').fill('What was decided?');
+    await shoot(page, 'documents-pages');
+
+    await page.getByTestId('attachment-pages').fill('2-4');
+    await page.getByTestId('attachment-pages').press('Enter');
+    await expect.poll(async () => Number(await chip(page).getAttribute('data-tokens'))).toBeLessThan(whole);
+    await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
+    await shoot(page, 'documents-pages-chosen');
+    await page.getByTestId('composer-send').click();
+    await waitIdle(page);
+    const content = chatRequests(s.replay)[0]?.messages.at(-1)?.content ?? '';
+    expect(content).toContain('<file name="minutes.pdf" pages="2-4 of 40">\n[page 2]\nPage 2:');
+    expect(content).toContain('[page 4]\nPage 4:');
+    expect(content).not.toContain('[page 1]');
+    expect(content).not.toContain('[page 5]');
+  });
+
+  it('offers a larger window where the model allows it; taking it sends the whole PDF with that window', async () => {
+    // /api/show says the model was trained for 131,072 tokens; no GPU answers, so the window is still the default.
+    s = await startUi(routes(readFileSync(resolve(import.meta.dirname, '../fixtures/ollama-models/show-llama3.1-8b.json'), 'utf8')));
+    const { page } = s;
+    await page.getByTestId('attach-input').setInputFiles({ name: 'minutes.pdf', mimeType: 'application/pdf', buffer: await printPdf(s, MINUTES) });
+    await page.getByTestId('context-larger').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
+    await page.getByTestId('context-larger').click();
+    await expect.poll(() => page.getByTestId('context-meter').getAttribute('data-source')).toBe('user');
+    const window = Number(await page.getByTestId('context-meter').getAttribute('data-window'));
+    expect(window).toBeGreaterThan(Number(await chip(page).getAttribute('data-tokens')));
+    await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
+    await page.getByTestId('composer-send').click();
+    await waitIdle(page);
+    const body = JSON.parse(s.replay.requests.find((r) => r.path === '/api/chat')?.body ?? '{}') as { options?: { num_ctx?: number }; messages: { content: string }[] };
+    expect(body.options?.num_ctx).toBe(window);
+    expect(body.messages.at(-1)?.content).toContain('[page 40]\nPage 40:');
+  });
+
+  it('says on the chip why a password-protected PDF cannot be read, and does not send it', async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    await page.getByTestId('attach-input').setInputFiles({ name: 'locked.pdf', mimeType: 'application/pdf', buffer: LOCKED });
+    await expect.poll(() => page.getByTestId('attachment-error').textContent(), { timeout: 30_000 }).toContain('password-protected');
+    await page.getByTestId('composer-input').fill('Read this');
+    expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
+    expect(await page.getByTestId('composer-reason').textContent()).toContain('locked.pdf cannot be read');
+    await shoot(page, 'documents-error');
+    expect(chatRequests(s.replay)).toEqual([]);
+  });
+});
