@@ -97,14 +97,15 @@ export class BlobStore {
    * stored under that digest (the type checked against them when they were stored, else their signature), checked
    * against the bytes again. Refuses, for the user, a digest it does not hold or bytes that do not match.
    */
-  describe(claim: Pick<AttachmentBlock, 'id' | 'name'>): AttachmentBlock {
+  describe(claim: Pick<AttachmentBlock, 'id' | 'name' | 'pages'>): AttachmentBlock {
     const name = displayName(claim.name);
     const bytes = DIGEST.test(claim.id) ? this.read(claim.id) : undefined;
     if (!bytes) throw new UserFacingError('not-found', `“${name}” is no longer stored; attach it again.`);
     const mime = this.mimeOf(claim.id) ?? sniffMime(bytes) ?? 'application/octet-stream';
     const mismatch = checkClaimedType(bytes, mime);
     if (mismatch) throw new UserFacingError('invalid-payload', `“${name}” cannot be sent: ${mismatch}.`);
-    return { type: 'attachment', id: claim.id, kind: attachmentKind(mime), name, mime, size: bytes.byteLength };
+    // The page range is the user's choice, not a claim about the bytes: it rides along (the encoder bounds it).
+    return { type: 'attachment', id: claim.id, kind: attachmentKind(mime), name, mime, size: bytes.byteLength, ...(claim.pages ? { pages: claim.pages } : {}) };
   }
 
   /** Stores bytes already validated (import), file first, then the row; returns the digest. */
