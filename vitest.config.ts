@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    exclude: ['test/e2e/**', 'node_modules/**'],
+    exclude: ['test/e2e/**', 'test/real/**', 'node_modules/**'],
     testTimeout: 20_000,
   },
 });
