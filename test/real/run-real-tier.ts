@@ -9,7 +9,7 @@ import { findLlamaServer } from './support/llama-server';
 
 const root = resolve(import.meta.dirname, '../..');
 const found = findLlamaServer();
-if (!found.path) {
+if (found.path === null) {
   console.log(`real llama-server tier skipped: ${found.why}`);
   process.exit(0);
 }

@@ -76,7 +76,7 @@ export function freePort(): Promise<number> {
 
 function binary(): string {
   const found = findLlamaServer();
-  if (!found.path) throw new Error(`real tier: ${found.why}`);
+  if (found.path === null) throw new Error(`real tier: ${found.why}`);
   return found.path;
 }
 
