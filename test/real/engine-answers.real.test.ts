@@ -76,7 +76,7 @@ describe("the app's tools, called by a real llama-server", () => {
   it('read_document reads lines of the attached file', async () => {
     const a = await app((await pool.get(SCRIPTS.callReadDocument, { ctx: TOOL_CTX })).url, { maxSteps: 2 });
     const doc = await a.services.handlers['attachments:add']({ name: CALL_READ_DOCUMENT.arguments.name, mime: 'text/plain', dataBase64: Buffer.from('alpha line\nbeta line\ngamma line\n').toString('base64') });
-    const sent = a.services.handlers['chat:send']({ conversationId: null, text: 'Read my notes', model: a.model, connectionId: a.connectionId, attachments: [doc] });
+    const sent = send(a, 'Read my notes', null, { attachments: [doc] });
     const turns = await settle(a, sent.conversationId);
     expect(results(turns.find((t) => t.role === 'tool'))[0]).toMatchObject({ isError: false, content: '[notes.txt: lines 1-2 of 4]\nalpha line\nbeta line' });
   });
@@ -89,7 +89,7 @@ describe("the app's tools, called by a real llama-server", () => {
       const card = await savedTurn(a, (t) => t.source === 'tool-approval' && t.meta.state === 'pending');
       expect(card.meta).toMatchObject({ tool: 'fetch_url', call: page.url });
       expect(page.hits()).toBe(0);
-      expect(await a.services.handlers['chat:approve-tool']({ conversationId: sent.conversationId, toolCallId: String(card.meta.toolCallId), decision: 'allow-once' })).toEqual({ applied: true });
+      expect(a.services.chat.approveTool({ conversationId: sent.conversationId, toolCallId: String(card.meta.toolCallId), decision: 'allow-once' })).toBe(true);
       const turns = await settle(a, sent.conversationId);
       expect(turns.find((t) => t.id === card.id)?.meta).toMatchObject({ state: 'allowed' });
       expect(results(turns.find((t) => t.role === 'tool'))[0]?.content).toContain('Hello from the fetched page.');
@@ -134,15 +134,15 @@ describe('an answer that does not finish', () => {
     const a = await app(server.url);
     const sent = send(a, 'Count for me');
     await streamingText(a, sent.assistantTurn.id);
-    expect(a.services.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
+    expect(a.services.chat.stop(sent.assistantTurn.id)).toBe(true);
     const turns = await settle(a, sent.conversationId);
     const answer = turns.at(-1);
     expect(answer).toMatchObject({ status: 'aborted', stop: 'aborted' });
-    expect(turnText(answer!)).toMatch(/^Counting sheep slowly: one,/);
+    expect(turnText(answer!)).toMatch(/^Counting/);
     // llama-server noticed the closed request and freed its slot: another answer starts and streams.
     const again = send(a, 'Again', sent.conversationId);
     await streamingText(a, again.assistantTurn.id);
-    a.services.handlers['chat:stop']({ turnId: again.assistantTurn.id });
+    a.services.chat.stop(again.assistantTurn.id);
     expect((await settle(a, sent.conversationId)).at(-1)?.status).toBe('aborted');
   });
 

@@ -73,13 +73,15 @@ describe('issue 13.3: sending while a tool approval waits', () => {
       const sent = send(a, 'Read that page');
       const card = await savedTurn(a, (t) => t.source === 'tool-approval' && t.meta.state === 'pending');
       expect(() => send(a, 'Hello?', sent.conversationId)).toThrow(/waiting for your answer/i);
-      expect(a.services.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
+      expect(a.services.chat.stop(sent.assistantTurn.id)).toBe(true);
       const turns = await settle(a, sent.conversationId);
       expect(turns.find((t) => t.id === card.id)?.meta).toMatchObject({ state: 'stopped' });
       expect(resultsIn(turns)).toMatchObject([{ name: 'fetch_url', isError: true, notRun: true }]);
       expect(page.hits()).toBe(0);
-      // Nothing waits any more: the conversation takes a message again.
-      expect(() => send(a, 'Hello?', sent.conversationId)).not.toThrow();
+      // Nothing waits any more: the conversation takes a message again (whose answer asks again; stop that too).
+      const next = send(a, 'Hello?', sent.conversationId);
+      await savedTurn(a, (t) => t.source === 'tool-approval' && t.meta.state === 'pending' && t.parentId === next.assistantTurn.id);
+      a.services.chat.stop(next.assistantTurn.id);
       await settle(a, sent.conversationId);
     } finally {
       await page.close();
@@ -93,14 +95,14 @@ describe('issue 13.3: sending while a tool approval waits', () => {
       const h = a.services.handlers;
       const sent = send(a, 'Read that page');
       await savedTurn(a, (t) => t.source === 'tool-approval' && t.meta.state === 'pending' && t.conversationId === sent.conversationId);
-      h['chat:stop']({ turnId: sent.assistantTurn.id });
+      a.services.chat.stop(sent.assistantTurn.id);
       await settle(a, sent.conversationId);
       // The user edits the message (a new branch), which asks for approval again, then goes back to the old branch.
-      const edited = h['chat:edit-and-resend']({ turnId: sent.userTurn.id, text: 'Read it now', model: a.model, connectionId: a.connectionId });
+      const edited = a.services.chat.editAndResend({ turnId: sent.userTurn.id, text: 'Read it now', model: a.model, connectionId: a.connectionId });
       const second = await savedTurn(a, (t) => t.source === 'tool-approval' && t.meta.state === 'pending' && t.id !== undefined && t.parentId === edited.assistantTurn.id);
       const oldView = await h['conversations:switch-branch']({ turnId: sent.userTurn.id });
       const oldLeaf = oldView.turns.at(-1)?.id;
-      h['chat:approve-tool']({ conversationId: sent.conversationId, toolCallId: String(second.meta.toolCallId), decision: 'allow-once' });
+      a.services.chat.approveTool({ conversationId: sent.conversationId, toolCallId: String(second.meta.toolCallId), decision: 'allow-once' });
       await settle(a, sent.conversationId);
       const view = await h['conversations:open']({ conversationId: sent.conversationId });
       expect(view.turns.at(-1)?.id).toBe(oldLeaf);

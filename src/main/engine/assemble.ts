@@ -26,6 +26,10 @@ export interface AssembleInput {
   thinkOpen?: boolean;
   /** Ollama's window when no layer names one: the kept or recommended window (default 4096). */
   defaultWindow?: number;
+  /** The prompt's exact size as the server counted it (llama-server /tokenize): used instead of the estimate. */
+  counted?: number;
+  /** Build the request even when the estimate is over the window (the server is about to count it exactly). */
+  ignoreWindow?: boolean;
 }
 
 export type Assembled =
@@ -74,11 +78,14 @@ export function assemble(input: AssembleInput): Assembled {
   const toolChars = tools.reduce((n, t) => n + JSON.stringify(t).length, 0);
   const measured = measureTurns(turns);
   const rawEstimate = estimateTokens({ ...measured, chars: measured.chars + toolChars });
-  const estimate = input.calibration.apply(model, rawEstimate);
-  if (window !== undefined && estimate >= window) {
+  const estimate = input.counted ?? input.calibration.apply(model, rawEstimate);
+  if (window !== undefined && estimate >= window && !input.ignoreWindow) {
     const largest = largestItems(turns, (raw) => input.calibration.apply(model, raw));
-    const message = `Nothing was sent: this conversation needs about ${estimate} tokens, and ${model} has a context window of ${window}. Start a new conversation, remove a large attachment, or pick a larger context window.`;
-    return { kind: 'refused', source: 'context-refused', message, meta: { estimate, window, model, largest, advice: message } };
+    const size = input.counted !== undefined ? `${estimate} tokens (counted by the server)` : `about ${estimate} tokens`;
+    const message = `Nothing was sent: this conversation needs ${size}, and ${model} has a context window of ${window}. Start a new conversation, remove a large attachment, or pick a larger context window.`;
+    const meta: JsonObject = { estimate, window, model, largest, advice: message };
+    if (input.counted !== undefined) meta['counted'] = 'server';
+    return { kind: 'refused', source: 'context-refused', message, meta };
   }
 
   const encodeInput: EncodeInput = {

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { createServices, type Services } from '../../../src/main/services';
 import type { ProbeHost } from '../../../src/main/gpu/types';
-import type { EventChannel } from '../../../src/shared/ipc';
-import type { Turn } from '../../../src/shared/turn';
+import type { EventChannel, SendResult } from '../../../src/shared/ipc';
+import type { AttachmentBlock, Turn } from '../../../src/shared/turn';
 
 /** No GPU anywhere: these tests are about the wire, not the recommendation. */
 const NO_GPU: ProbeHost = {
@@ -68,8 +68,8 @@ export async function startApp(baseUrl: string, opts: { maxSteps?: number; dataD
 }
 
 /** Sends a message on the app's llama-server connection and returns at once with the new turns. */
-export function send(app: RealApp, text: string, conversationId: string | null = null, extra: { think?: boolean } = {}) {
-  return app.services.handlers['chat:send']({ conversationId, text, model: app.model, connectionId: app.connectionId, ...extra });
+export function send(app: RealApp, text: string, conversationId: string | null = null, extra: { think?: boolean; attachments?: AttachmentBlock[] } = {}): SendResult {
+  return app.services.chat.send({ conversationId, text, model: app.model, connectionId: app.connectionId, ...extra });
 }
 
 /** Waits until no answer runs, then returns the conversation's active branch. */
