@@ -17,6 +17,7 @@ import { ConversationStore } from './db/conversation-store';
 import { ConversationSettingsStore } from './db/conversation-settings';
 import { openDatabase } from './db/open-database';
 import { SearchStore } from './db/search';
+import { settleInterrupted } from './db/settle-interrupted';
 import { SettingsStore } from './db/settings-store';
 import { UserFacingError } from './errors';
 import { EventHub } from './events';
@@ -65,7 +66,7 @@ export function createServices(options: ServicesOptions): Services {
   const settings = new SettingsStore(db);
   const blobs = new BlobStore(db, options.dataDir);
   const search = new SearchStore(db);
-  const interrupted = store.markInterrupted();
+  const interrupted = settleInterrupted(db, store, randomUUID, Date.now());
   if (interrupted > 0) log(`storage: ${interrupted} answer(s) were streaming when Firebrand stopped; kept as interrupted`);
   if (options.ollamaUrl) settings.update({ ollamaUrl: options.ollamaUrl });
 

@@ -62,7 +62,7 @@ export function applyPart(turn: Turn, part: StreamPart, runs?: RunIndex): Turn {
       const usage = part.usage === undefined ? turn.usage : mergeUsage(turn.usage, part.usage);
       const finished: Turn = { ...turn, stop: part.stop, wireReason: part.wireReason, status: statusOf(part.stop) };
       if (usage !== undefined) finished.usage = usage;
-      return { ...finished, blocks: trimDrainEdges(finished.blocks) };
+      return { ...finished, blocks: trimDrainEdges(settleOpenCalls(finished.blocks, part.stop)) };
     }
     default:
       return assertNever(part, 'stream part');
@@ -155,4 +155,19 @@ function update(turn: Turn, i: number, change: (block: Block) => Block): Turn {
   const blocks = turn.blocks.slice();
   blocks[i] = next;
   return { ...turn, blocks };
+}
+
+/**
+ * A finished turn has no call still being written: one the stream left open (a stop, a cut, a server that ended
+ * mid-call) ends truncated and is never run, so no card says "Writing the call…" forever (issue 13).
+ */
+export function settleOpenCalls(blocks: Block[], stop: DerivedStop | 'interrupted'): Block[] {
+  if (!blocks.some((b) => b.type === 'tool_call' && b.state === 'streaming')) return blocks;
+  const why =
+    stop === 'aborted'
+      ? 'Stopped before this call was complete; it was not run.'
+      : stop === 'interrupted'
+        ? 'Firebrand closed before this call was complete; it was not run.'
+        : 'The answer ended before this call was complete; it was not run.';
+  return blocks.map((b) => (b.type === 'tool_call' && b.state === 'streaming' ? { ...b, state: 'truncated', error: why } : b));
 }

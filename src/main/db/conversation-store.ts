@@ -85,7 +85,6 @@ export class ConversationStore {
          SELECT id FROM sub WHERE NOT EXISTS (SELECT 1 FROM turns c WHERE c.parent_id = sub.id)
          ORDER BY created_at DESC, depth DESC, id DESC LIMIT 1`,
       ),
-      interrupt: db.prepare("UPDATE turns SET status = 'interrupted' WHERE status = 'streaming'"),
     };
   }
 
@@ -247,11 +246,6 @@ export class ConversationStore {
       for (const turn of turns) this.stmts.insertTurn!.run(turnParams(turn));
       this.stmts.setLeaf!.run({ id: record.id, leaf: activeLeafId });
     })();
-  }
-
-  /** A turn left `streaming` belongs to a run that died: it keeps its partial text and reloads as interrupted. */
-  markInterrupted(): number {
-    return this.stmts.interrupt!.run().changes;
   }
 
   private requireTurn(id: string): Turn {
