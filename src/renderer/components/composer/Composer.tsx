@@ -1,5 +1,6 @@
 import { useMemo, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, measureTurns } from '../../../shared/context-estimate';
+import type { Turn } from '../../../shared/turn';
 import { sendMessage, stopTurn, useStore } from '../../store';
 import { FileChip, Thumbnail } from '../turn/Attachments';
 import { ContextMeter } from './ContextMeter';
@@ -21,6 +22,9 @@ export function Composer() {
   const sending = useStore((s) => s.sending);
   const turns = useStore((s) => s.turns);
   const streamingTurn = turns.find((t) => t.status === 'streaming');
+  // A run waiting for an approval streams nothing, yet it is running: Stop ends it (issue 13).
+  const waiting = waitingForApproval(turns);
+  const stoppable = streamingTurn ?? waiting;
   const alias = aliases.find((a) => a.name === selected);
   // An alias answers with its model's capabilities.
   const model = models.find((m) => m.name === selected) ?? models.find((m) => m.name === alias?.model);
@@ -32,9 +36,13 @@ export function Composer() {
 
   const history = useMemo(() => measureTurns(turns), [turns]);
   // The window main will send (kept, recommended, alias, server or fallback), not the model's trained context.
+  // Until main has said, nothing is assumed (no "4.1k default" flash) and nothing is refused on a guess.
+  const known = contextChoice !== null;
   const contextWindow = contextChoice?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
   const pending = measureTurns([{ blocks: [{ type: 'text', text: draft }, ...attachments.items] }]);
-  const estimate = estimateTokens(addInputs(history, pending));
+  // Scaled by what the server counted for this model: a tokenizer unlike the character rule can be 7x off.
+  const ratio = contextChoice?.estimateRatio ?? 1;
+  const estimate = Math.ceil(estimateTokens(addInputs(history, pending)) * ratio);
   const imagesRefused = noVision && attachments.items.some((b) => b.kind === 'image');
 
   const empty = draft.trim() === '' && attachments.items.length === 0;
@@ -42,11 +50,13 @@ export function Composer() {
     ? 'Choose a model first.'
     : streamingTurn
       ? 'Wait for the answer, or stop it.'
-      : attachments.busy
+      : waiting
+        ? 'This chat waits for your answer to the tool request above: allow or deny it, or stop.'
+        : attachments.busy
         ? 'Attaching…'
         : empty
           ? 'Type a message.'
-          : estimate > contextWindow
+          : known && estimate > contextWindow
             ? `Too long for ${selected}: about ${estimate} tokens, its window holds ${contextWindow}. Remove attachments or start a new chat.`
             : imagesRefused
               ? `${selected} cannot read images. Pick a vision model or remove the image.`
@@ -76,7 +86,7 @@ export function Composer() {
     setDragging(false);
     void attachments.add([...e.dataTransfer.files]);
   };
-  const overWindow = estimate > contextWindow;
+  const overWindow = known && estimate > contextWindow;
 
   return (
     <form
@@ -145,15 +155,15 @@ export function Composer() {
           />
           Attach
         </label>
-        <ContextMeter estimate={estimate} window={contextWindow} source={contextChoice?.source ?? 'fallback'} reason={contextChoice?.reason ?? null} />
+        <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} />
         <span className="spacer" />
-        {(overWindow || imagesRefused) && blockedBy && (
+        {(overWindow || imagesRefused || waiting) && blockedBy && (
           <span className="composer-reason" data-testid="composer-reason" role="status">
             {blockedBy}
           </span>
         )}
-        {streamingTurn ? (
-          <button type="button" className="stop" data-testid="composer-stop" onClick={() => void stopTurn(streamingTurn.id)}>
+        {stoppable ? (
+          <button type="button" className="stop" data-testid="composer-stop" onClick={() => void stopTurn(stoppable.id)}>
             Stop
           </button>
         ) : (
@@ -164,4 +174,11 @@ export function Composer() {
       </div>
     </form>
   );
+}
+
+/** The answer whose run waits on a pending approval card of the open branch (the card hangs below it). */
+function waitingForApproval(turns: readonly Turn[]): Turn | undefined {
+  const card = turns.findLastIndex((t) => t.source === 'tool-approval' && t.meta.state === 'pending');
+  if (card < 0) return undefined;
+  return turns.slice(0, card).findLast((t) => t.role === 'assistant');
 }
