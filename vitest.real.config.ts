@@ -7,6 +7,8 @@ export default defineConfig({
     include: ['test/real/**/*.real.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 90_000,
+    // Polls wait for state (an answer ends, a page reloads); on a busy machine that takes more than a second.
+    expect: { poll: { timeout: 30_000, interval: 50 } },
     // Servers, a browser and serve mode share 2 cores: one file at a time.
     fileParallelism: false,
   },

@@ -1,7 +1,7 @@
-import { useMemo, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, measureTurns } from '../../../shared/context-estimate';
-import type { Turn } from '../../../shared/turn';
-import { sendMessage, stopTurn, useStore } from '../../store';
+import { refreshContextChoice, sendMessage, stopTurn, useStore } from '../../store';
+import { stoppableTurn } from '../../store/run-state';
 import { FileChip, Thumbnail } from '../turn/Attachments';
 import { ContextMeter } from './ContextMeter';
 import { ConversationSettingsButton } from './ConversationSettings';
@@ -21,10 +21,11 @@ export function Composer() {
   const conversationThink = useStore((s) => s.conversationSettings.think);
   const sending = useStore((s) => s.sending);
   const turns = useStore((s) => s.turns);
-  const streamingTurn = turns.find((t) => t.status === 'streaming');
+  const running = stoppableTurn(turns);
+  const streamingTurn = running && !running.waiting ? running.turn : undefined;
   // A run waiting for an approval streams nothing, yet it is running: Stop ends it (issue 13).
-  const waiting = waitingForApproval(turns);
-  const stoppable = streamingTurn ?? waiting;
+  const waiting = running?.waiting === true;
+  const stoppable = running?.turn;
   const alias = aliases.find((a) => a.name === selected);
   // An alias answers with its model's capabilities.
   const model = models.find((m) => m.name === selected) ?? models.find((m) => m.name === alias?.model);
@@ -87,6 +88,11 @@ export function Composer() {
     void attachments.add([...e.dataTransfer.files]);
   };
   const overWindow = known && estimate > contextWindow;
+  // About to refuse on the window: make sure it is the server's window now, not the one read at load (a
+  // llama-server restarted with a larger -c would otherwise be refused a message that fits; issue 13).
+  useEffect(() => {
+    if (overWindow) void refreshContextChoice();
+  }, [overWindow]);
 
   return (
     <form
@@ -176,9 +182,3 @@ export function Composer() {
   );
 }
 
-/** The answer whose run waits on a pending approval card of the open branch (the card hangs below it). */
-function waitingForApproval(turns: readonly Turn[]): Turn | undefined {
-  const card = turns.findLastIndex((t) => t.source === 'tool-approval' && t.meta.state === 'pending');
-  if (card < 0) return undefined;
-  return turns.slice(0, card).findLast((t) => t.role === 'assistant');
-}
