@@ -9,6 +9,11 @@ import { findLlamaServer } from './support/llama-server';
 
 const root = resolve(import.meta.dirname, '../..');
 const found = findLlamaServer();
+if (found.path === null && process.env.LLAMA_SERVER) {
+  // Asked for a binary that is not there: a typo should not pass as a skipped tier.
+  console.error(`real llama-server tier: ${found.why}`);
+  process.exit(1);
+}
 if (found.path === null) {
   console.log(`real llama-server tier skipped: ${found.why}`);
   process.exit(0);
