@@ -119,7 +119,7 @@ describe("the app's tools, called by a real llama-server", () => {
   });
 
   it('malformed arguments: the call never closes, the turn ends at the context limit, and nothing runs', async () => {
-    const a = await app((await pool.get(SCRIPTS.malformedCall, { ctx: 2560 })).url, { maxSteps: 2 });
+    const a = await app((await pool.get(SCRIPTS.malformedCall, { ctx: 2304 })).url, { maxSteps: 2 });
     const { turns } = await ask(a, 'Time?');
     const answer = assistants(turns)[0];
     expect(answer).toMatchObject({ status: 'done', stop: 'max_tokens', wireReason: 'length' });

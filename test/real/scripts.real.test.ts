@@ -65,7 +65,7 @@ describe('scripted models in a real llama-server', () => {
   });
 
   it('malformed arguments: the tool grammar refuses them and the call runs on until the context ends it', async () => {
-    const wire = await play(SCRIPTS.malformedCall, 'deepseek', 2560);
+    const wire = await play(SCRIPTS.malformedCall, 'deepseek', 2304);
     expect(wire.finish).toEqual(['length']);
     expect(wire.calls[0]?.name).toBe('current_datetime');
     expect(() => JSON.parse(wire.calls[0]?.arguments ?? '')).toThrow();

@@ -30,7 +30,7 @@ export interface RealApp {
   /** Every event main emitted, in order. */
   events: { channel: EventChannel; payload: unknown }[];
   log: string[];
-  /** Points the connection at another address (a server moved ports). */
+  /** Closes the services; the data folder goes too unless `keepData`. */
   close(keepData?: boolean): void;
 }
 
