@@ -27,7 +27,7 @@ export default defineConfig({
   plugins: [modulePath()],
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    exclude: ['test/e2e/**', 'node_modules/**'],
+    exclude: ['test/e2e/**', 'test/real/**', 'node_modules/**'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     // expect.poll waits for state; its default of 1 s is a speed check in disguise.

@@ -18,6 +18,7 @@ import { ConversationStore } from './db/conversation-store';
 import { ConversationSettingsStore } from './db/conversation-settings';
 import { openDatabase } from './db/open-database';
 import { SearchStore } from './db/search';
+import { settleInterrupted } from './db/settle-interrupted';
 import { SettingsStore } from './db/settings-store';
 import { UserFacingError } from './errors';
 import { EventHub } from './events';
@@ -32,7 +33,7 @@ import { DEFAULT_CONNECTION_ID } from './connections/connection-store';
 import type { ProbeHost } from './gpu/types';
 import { effectiveWindow } from './models/effective-window';
 import { createModelHandlers } from './models/model-handlers';
-import { listOllamaWithDetails, listV1Models } from './models/model-list';
+import { listOllamaWithDetails, listV1Models, withCapabilities } from './models/model-list';
 
 export interface ServicesOptions {
   dataDir: string;
@@ -75,7 +76,7 @@ export function createServices(options: ServicesOptions): Services {
   const sidecars = new Sidecars((digest) => blobs.pathOf(digest));
   const content = new AttachmentContent({ blobs, sidecars, runner: extraction, now: Date.now, log });
   const removeSidecars = (digests: readonly string[]) => sidecars.removeFor(digests);
-  const interrupted = store.markInterrupted();
+  const interrupted = settleInterrupted(db, store, randomUUID, Date.now());
   if (interrupted > 0) log(`storage: ${interrupted} answer(s) were streaming when Firebrand stopped; kept as interrupted`);
   if (options.ollamaUrl) settings.update({ ollamaUrl: options.ollamaUrl });
 
@@ -94,7 +95,8 @@ export function createServices(options: ServicesOptions): Services {
     newId: randomUUID,
     log,
     ...(options.probeHost ? { probeHost: options.probeHost } : {}),
-    contextWindowOf: (req, resolver) => effectiveWindow(req, { alias: aliasByName, connection: chatParts.engineConnection, capabilities: chatParts.capabilities, resolver }),
+    contextWindowOf: (req, resolver) =>
+      effectiveWindow(req, { alias: aliasByName, connection: chatParts.engineConnection, capabilities: chatParts.capabilities, resolver, estimateRatio: (m) => chatParts.calibration.ratio(m) }),
   });
   const chatParts = createChat({
     db,
@@ -121,10 +123,16 @@ export function createServices(options: ServicesOptions): Services {
 
   const cancelStartupGc = scheduleStartupGc(blobs, log, Date.now, options.startupGcDelayMs, removeSidecars);
   /** The models of the connection the composer uses (Settings → connections). */
-  const listModels = () => {
+  const listModels = async () => {
     const active = chatParts.connections.get(settings.get().activeConnectionId) ?? chatParts.connections.get(DEFAULT_CONNECTION_ID);
     if (!active || active.kind === 'ollama') return listOllamaWithDetails(active?.baseUrl ?? settings.get().ollamaUrl, modelManager.shows);
-    return listV1Models(active.kind, active.baseUrl, chatParts.connections.headersFor(active.id));
+    const models = await listV1Models(active.kind, active.baseUrl, chatParts.connections.headersFor(active.id));
+    if (active.kind !== 'llama-server') return models;
+    // The list is read on every page load and connection change: the moment to see a restarted server (another
+    // -c, another model) instead of what it said before. /props gives the capabilities and the window (issue 13).
+    chatParts.capabilities.forget(active.id);
+    const connection = chatParts.engineConnection(active.id);
+    return Promise.all(models.map(async (m) => withCapabilities(m, await chatParts.capabilities.get(connection, m.name))));
   };
   const handlers: InvokeHandlers = {
     ...modelManager.handlers,

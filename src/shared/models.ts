@@ -172,4 +172,9 @@ export interface ContextWindowChoice {
   contextWindow: number | null;
   source: ContextWindowSource;
   reason: string | null;
+  /**
+   * Tokens per token of the character estimate, learned from what the server counted for this model; absent
+   * until it has counted once. The meter scales its estimate by it (the preflight counts exactly where it can).
+   */
+  estimateRatio?: number;
 }

@@ -1,7 +1,7 @@
 import { assertNever } from './json';
 import type { StreamPart } from './parts';
 import { trimDrainEdges } from './reasoning/trim';
-import { cutOffCallError, type Block, type DerivedStop, type Turn, type TurnStatus, type Usage } from './turn';
+import { type Block, type DerivedStop, type Turn, type TurnStatus, type Usage } from './turn';
 
 /**
  * Folds canonical stream parts into a Turn (DESIGN.md §3–§5). Pure in the Turn: every change returns a new Turn
@@ -62,7 +62,7 @@ export function applyPart(turn: Turn, part: StreamPart, runs?: RunIndex): Turn {
       const usage = part.usage === undefined ? turn.usage : mergeUsage(turn.usage, part.usage);
       const finished: Turn = { ...turn, stop: part.stop, wireReason: part.wireReason, status: statusOf(part.stop) };
       if (usage !== undefined) finished.usage = usage;
-      return { ...finished, blocks: trimDrainEdges(settleCalls(finished.blocks)) };
+      return { ...finished, blocks: trimDrainEdges(settleOpenCalls(finished.blocks, part.stop)) };
     }
     default:
       return assertNever(part, 'stream part');
@@ -134,15 +134,6 @@ export function mergeUsage(base: Usage | undefined, next: Usage): Usage {
   return out;
 }
 
-/**
- * A finished turn has no call still being written (issue 16): one whose end never came (a Stop, a path that
- * could not reach the parser's end) is truncated, so its card does not say "Writing the call…" forever, and it
- * is never run. Dialects normally settle calls themselves; this is the reducer's guarantee.
- */
-function settleCalls(blocks: readonly Block[]): readonly Block[] {
-  if (!blocks.some((b) => b.type === 'tool_call' && b.state === 'streaming')) return blocks;
-  return blocks.map((b) => (b.type === 'tool_call' && b.state === 'streaming' ? { ...b, state: 'truncated', error: cutOffCallError(b.name) } : b));
-}
 
 function append(turn: Turn, block: Block, id: string, runs: RunIndex | undefined): Turn {
   runs?.set(id, turn.blocks.length);
@@ -165,4 +156,19 @@ function update(turn: Turn, i: number, change: (block: Block) => Block): Turn {
   const blocks = turn.blocks.slice();
   blocks[i] = next;
   return { ...turn, blocks };
+}
+
+/**
+ * A finished turn has no call still being written: one the stream left open (a stop, a cut, a server that ended
+ * mid-call) ends truncated and is never run, so no card says "Writing the call…" forever (issue 13).
+ */
+export function settleOpenCalls(blocks: Block[], stop: DerivedStop | 'interrupted'): Block[] {
+  if (!blocks.some((b) => b.type === 'tool_call' && b.state === 'streaming')) return blocks;
+  const why =
+    stop === 'aborted'
+      ? 'Stopped before this call was complete; it was not run.'
+      : stop === 'interrupted'
+        ? 'Firebrand closed before this call was complete; it was not run.'
+        : 'The answer ended before this call was complete; it was not run.';
+  return blocks.map((b) => (b.type === 'tool_call' && b.state === 'streaming' ? { ...b, state: 'truncated', error: why } : b));
 }

@@ -15,6 +15,10 @@ export interface ContextRefusedMeta {
   model: string;
   /** The biggest parts of the request, so the user knows what to remove. */
   largest: { label: string; tokens: number }[];
+  /** `server`: the size is the server's own count (llama-server /tokenize, or its 400), not an estimate. */
+  counted?: 'server';
+  /** The server refused a request already sent: its window changed since Firebrand read it (issue 13). */
+  serverRefused?: boolean;
 }
 
 /** The loop stopped on its own: the model kept calling tools. */
@@ -38,13 +42,13 @@ export interface ToolApprovalMeta {
 const CONTEXT_ADVICE = 'Start a new conversation, remove a large attachment, or pick a larger context window.';
 
 export function contextRefusedMeta(meta: JsonObject): ContextRefusedMeta | undefined {
-  const { estimate, window, model, largest } = meta;
+  const { estimate, window, model, largest, counted, serverRefused } = meta;
   if (typeof estimate !== 'number' || typeof window !== 'number' || typeof model !== 'string' || !Array.isArray(largest)) return undefined;
   const parts = largest.flatMap((item: JsonValue) => {
     if (!isObject(item) || typeof item['label'] !== 'string' || typeof item['tokens'] !== 'number') return [];
     return [{ label: item['label'], tokens: item['tokens'] }];
   });
-  return { estimate, window, model, largest: parts };
+  return { estimate, window, model, largest: parts, ...(counted === 'server' ? { counted } : {}), ...(serverRefused === true ? { serverRefused } : {}) };
 }
 
 export function stepLimitMeta(meta: JsonObject): StepLimitMeta | undefined {
@@ -59,7 +63,11 @@ export function toolApprovalMeta(meta: JsonObject): ToolApprovalMeta | undefined
 
 /** The sentence a context-refused turn says (also the answer's error): numbers first, then what to do. */
 export function contextRefusedText(m: ContextRefusedMeta): string {
-  return `Nothing was sent: this conversation needs about ${m.estimate} tokens, and ${m.model} has a context window of ${m.window}. ${CONTEXT_ADVICE}`;
+  const size = m.counted === 'server' ? `${m.estimate} tokens (counted by the server)` : `about ${m.estimate} tokens`;
+  if (m.serverRefused) {
+    return `Nothing was answered: this conversation needs ${size}, and ${m.model} now has a context window of ${m.window}. Start a new conversation, remove a large attachment, or restart the server with a larger -c.`;
+  }
+  return `Nothing was sent: this conversation needs ${size}, and ${m.model} has a context window of ${m.window}. ${CONTEXT_ADVICE}`;
 }
 
 export function stepLimitText(m: StepLimitMeta): string {

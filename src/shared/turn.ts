@@ -83,6 +83,8 @@ export interface ToolResultBlock {
   name: string;
   content: string;
   isError: boolean;
+  /** The tool never ran (denied, stopped, the step limit, Firebrand closed): `content` says why. */
+  notRun?: boolean;
 }
 
 /** Attachments ride by reference: the bytes live once in the blob store under their sha256. */

@@ -69,6 +69,7 @@ export class ChatService {
     } else {
       const conversation = store.getConversation(conversationId);
       if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
+      this.refuseWhileApprovalWaits(conversationId);
       parentId = conversation.activeLeafId;
     }
     const userTurn: Turn = {
@@ -88,6 +89,8 @@ export class ChatService {
   /** A new answer beside the assistant turn `turnId` (same parent), streamed now and made the active leaf. */
   regenerate(req: { turnId: string; model: string; think?: boolean; connectionId?: string }): SendResult {
     const { store, newId, now } = this.deps;
+    const answered = store.getTurn(req.turnId);
+    if (answered) this.refuseWhileApprovalWaits(answered.conversationId);
     const assistantTurn = store.regenerate(req.turnId, { id: newId(), model: req.model, createdAt: now() }, now());
     const userTurn = assistantTurn.parentId ? store.getTurn(assistantTurn.parentId) : undefined;
     if (!userTurn) throw new UserFacingError('not-found', 'The message this answer replied to no longer exists.');
@@ -101,6 +104,7 @@ export class ChatService {
     const { store, newId, now } = this.deps;
     const original = store.getTurn(req.turnId);
     if (!original) throw new UserFacingError('not-found', 'That message no longer exists.');
+    this.refuseWhileApprovalWaits(original.conversationId);
     const blocks: Block[] = [{ type: 'text', text: req.text }, ...original.blocks.filter((b) => b.type === 'attachment')];
     const userTurn = store.editAndResend(req.turnId, { id: newId(), blocks, createdAt: now() }, now());
     return { conversationId: userTurn.conversationId, userTurn, assistantTurn: this.answer(userTurn, req) };
@@ -151,6 +155,19 @@ export class ChatService {
       .finally(() => {
         for (const id of ids) this.running.delete(id);
       });
+  }
+
+  /**
+   * The approval policy (README): while a run waits for the user's answer to a tool approval, nothing new is sent
+   * in that conversation. A second run would hang its message under the pending card, and the old run, once
+   * allowed, would carry on in a branch the user had left. Answering the card or Stop ends the wait.
+   */
+  private refuseWhileApprovalWaits(conversationId: string): void {
+    if (!this.deps.engine.approvals.waitingIn(conversationId)) return;
+    throw new UserFacingError(
+      'forbidden',
+      'This chat is waiting for your answer to a tool request: allow or deny it on its card, or press Stop. Then send again; your message is kept.',
+    );
   }
 
   /** The user's answer to a `tool-approval` card; false when no call with that id is waiting. */

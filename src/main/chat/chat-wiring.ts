@@ -62,6 +62,8 @@ export interface ChatParts {
   connections: ConnectionStore;
   steps: StepStore;
   capabilities: CapabilityCache;
+  /** The per-model correction of the token estimate (the meter shows it too). */
+  calibration: Calibration;
   /** A connection as the engine uses it (default: the built-in Ollama); throws a user-facing error when gone. */
   engineConnection: (id?: string) => EngineConnection;
   handlers: Handlers;
@@ -72,6 +74,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
   const connections = new ConnectionStore(o.db, secrets, o.ollamaUrl, o.newId);
   const steps = new StepStore(o.db, o.readBlob);
   const capabilities = new CapabilityCache(o.ollamaShow);
+  const calibration = new Calibration(o.db);
   const windowOf = o.contextWindow;
   const engineConnection = (id = DEFAULT_CONNECTION_ID): EngineConnection => {
     const c = connections.get(id);
@@ -96,7 +99,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
       approvals: new ApprovalGate(),
       capabilities,
       thinkOpen: new ThinkOpenCache(),
-      calibration: new Calibration(o.db),
+      calibration,
       readBlob: o.readBlob,
       resolveAttachment: o.readBlob,
       ...(o.attachments ? { attachments: o.attachments } : {}),
@@ -118,9 +121,11 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     'connections:delete': ({ id }) => ({ deleted: connections.delete(id) }),
     'connections:test': async ({ id }) => {
       const c = engineConnection(id);
+      // A test is the user saying "look again": the next send and the meter read the server anew.
+      capabilities.forget(id);
       return testConnection(c.kind, c.baseUrl, c.authHeaders());
     },
     'chat:approve-tool': (req) => ({ applied: chat.approveTool(req) }),
   };
-  return { chat, connections, steps, capabilities, engineConnection, handlers };
+  return { chat, connections, steps, capabilities, calibration, engineConnection, handlers };
 }

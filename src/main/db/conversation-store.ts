@@ -58,6 +58,10 @@ export class ConversationStore {
       rename: db.prepare('UPDATE conversations SET title = @title, updated_at = @now WHERE id = @id'),
       touch: db.prepare('UPDATE conversations SET updated_at = @now, active_leaf_id = @leaf, model = COALESCE(@model, model) WHERE id = @id'),
       setLeaf: db.prepare('UPDATE conversations SET active_leaf_id = @leaf WHERE id = @id'),
+      touchIfTip: db.prepare(
+        `UPDATE conversations SET updated_at = @now, model = COALESCE(@model, model),
+         active_leaf_id = CASE WHEN active_leaf_id IS @parent THEN @leaf ELSE active_leaf_id END WHERE id = @id`,
+      ),
       insertTurn: db.prepare(`INSERT INTO turns (${TURN_COLUMNS}) VALUES (${TURN_COLUMNS.split(', ').map((c) => `@${c}`).join(', ')})`),
       updateTurn: db.prepare(
         `UPDATE turns SET blocks = @blocks, text = @text, meta = @meta, status = @status, stop = @stop, wire_reason = @wire_reason,
@@ -81,7 +85,6 @@ export class ConversationStore {
          SELECT id FROM sub WHERE NOT EXISTS (SELECT 1 FROM turns c WHERE c.parent_id = sub.id)
          ORDER BY created_at DESC, depth DESC, id DESC LIMIT 1`,
       ),
-      interrupt: db.prepare("UPDATE turns SET status = 'interrupted' WHERE status = 'streaming'"),
     };
   }
 
@@ -119,6 +122,17 @@ export class ConversationStore {
     this.db.transaction(() => {
       this.stmts.insertTurn!.run(turnParams(turn));
       this.stmts.touch!.run({ id: turn.conversationId, leaf: turn.id, model: turn.model ?? null, now });
+    })();
+  }
+
+  /**
+   * Adds a turn a running answer wrote on its own (the next step, a tool turn, a card). It becomes the active leaf
+   * only while its parent is one: a user who moved to another branch meanwhile stays there (issue 13).
+   */
+  appendRunTurn(turn: Turn, now: number): void {
+    this.db.transaction(() => {
+      this.stmts.insertTurn!.run(turnParams(turn));
+      this.stmts.touchIfTip!.run({ id: turn.conversationId, parent: turn.parentId, leaf: turn.id, model: turn.model ?? null, now });
     })();
   }
 
@@ -232,11 +246,6 @@ export class ConversationStore {
       for (const turn of turns) this.stmts.insertTurn!.run(turnParams(turn));
       this.stmts.setLeaf!.run({ id: record.id, leaf: activeLeafId });
     })();
-  }
-
-  /** A turn left `streaming` belongs to a run that died: it keeps its partial text and reloads as interrupted. */
-  markInterrupted(): number {
-    return this.stmts.interrupt!.run().changes;
   }
 
   private requireTurn(id: string): Turn {

@@ -34,6 +34,10 @@ export interface AssembleInput {
   defaultWindow?: number;
   /** A cap on the answer's tokens (the title lane's budget); none for a chat answer. */
   maxTokens?: number;
+  /** The prompt's exact size as the server counted it (llama-server /tokenize): used instead of the estimate. */
+  counted?: number;
+  /** Build the request even when the estimate is over the window (the server is about to count it exactly). */
+  ignoreWindow?: boolean;
 }
 
 export type Assembled =
@@ -91,11 +95,12 @@ export function assemble(input: AssembleInput): Assembled {
   const toolChars = tools.reduce((n, t) => n + JSON.stringify(t).length, 0);
   const measured = measureTurns(turns, cost);
   const rawEstimate = estimateTokens({ ...measured, chars: measured.chars + toolChars });
-  const estimate = input.calibration.apply(model, rawEstimate);
-  if (window !== undefined && estimate >= window) {
+  const estimate = input.counted ?? input.calibration.apply(model, rawEstimate);
+  if (window !== undefined && estimate >= window && !input.ignoreWindow) {
     const largest = largestItems(turns, (raw) => input.calibration.apply(model, raw), cost);
     // The card and its text come from this one meta (DESIGN.md §5).
-    return { kind: 'refused', source: 'context-refused', message: contextRefusedText({ estimate, window, model, largest }), meta: { estimate, window, model, largest } };
+    const meta = { estimate, window, model, largest, ...(input.counted !== undefined ? { counted: 'server' as const } : {}) };
+    return { kind: 'refused', source: 'context-refused', message: contextRefusedText(meta), meta };
   }
 
   const encodeInput: EncodeInput = {

@@ -6,6 +6,12 @@ export const SMOOTHING = 0.3;
 /** A ratio outside this range means the observation was not comparable (cached prompt, a different model). */
 const MIN_RATIO = 0.25;
 const MAX_RATIO = 4;
+/**
+ * An exact count (llama-server's /tokenize, a server's full prompt count) is comparable by construction: only a
+ * sample beyond this is nonsense. A byte-fallback tokenizer really is 5-7x the character estimate (issue 13).
+ */
+const MIN_EXACT_RATIO = 1 / 32;
+const MAX_EXACT_RATIO = 32;
 
 /**
  * The per-model correction of the chars/4 estimate (DESIGN.md §2): ratio = tokens the server reported for the
@@ -28,11 +34,15 @@ export class Calibration {
     return Math.ceil(rawEstimate * this.ratio(model));
   }
 
-  /** Records what the server reported for a request whose raw (uncorrected) estimate was `rawEstimate`. */
-  observe(model: string, rawEstimate: number, reportedTokens: number | undefined): void {
+  /**
+   * Records what the server reported for a request whose raw (uncorrected) estimate was `rawEstimate`. `exact`:
+   * the count covers the whole prompt (not Ollama's count after its cache), so a far-off ratio is real.
+   */
+  observe(model: string, rawEstimate: number, reportedTokens: number | undefined, exact = false): void {
     if (reportedTokens === undefined || reportedTokens <= 0 || rawEstimate <= 0) return;
     const sample = reportedTokens / rawEstimate;
-    if (sample < MIN_RATIO || sample > MAX_RATIO) return;
+    const [min, max] = exact ? [MIN_EXACT_RATIO, MAX_EXACT_RATIO] : [MIN_RATIO, MAX_RATIO];
+    if (sample < min || sample > max) return;
     const prev = this.ratios[model];
     this.ratios = { ...this.ratios, [model]: prev === undefined ? sample : prev + SMOOTHING * (sample - prev) };
     this.db

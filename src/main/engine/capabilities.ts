@@ -5,35 +5,47 @@ import type { EngineConnection, ModelCapabilities } from './types';
 type Rec = Record<string, unknown>;
 const rec = (v: unknown): Rec => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Rec) : {});
 
+/** How long a llama-server's answer is trusted before a send or the meter asks `/props` again (a restart with
+ * another `-c` or model changes it; issue 13). Reading it is one local GET, so "old" is short. */
+export const LLAMA_SERVER_PROPS_TTL_MS = 5_000;
+
 /**
  * Capabilities per connection and model, from the server (DESIGN.md §7: never from model-name lists):
  * Ollama `/api/show` `capabilities`; llama-server `/props` (`modalities.vision`, `chat_template_caps`,
- * `default_generation_settings.n_ctx`). Cached, because every step needs them and they change only on reload.
- * A probe that fails is not cached, so a server that was down is asked again next time.
+ * `default_generation_settings.n_ctx`). Cached, because every step needs them; llama-server's answer only for a
+ * few seconds, since the server can be restarted with another window or model without the app knowing. A probe
+ * that fails is not cached, so a server that was down is asked again next time.
  */
 export class CapabilityCache {
-  private readonly cache = new Map<string, ModelCapabilities>();
+  private readonly cache = new Map<string, { caps: ModelCapabilities; at: number }>();
 
   /**
    * `ollamaShow`: the model manager's shared `/api/show` cache, so the engine and the model list ask the server
    * once per model and read the answer through one parser. Used for Ollama connections that need no auth headers.
    */
-  constructor(private readonly ollamaShow?: (baseUrl: string, model: string) => Promise<ModelDetails | null>) {}
+  constructor(
+    private readonly ollamaShow?: (baseUrl: string, model: string) => Promise<ModelDetails | null>,
+    private readonly now: () => number = Date.now,
+  ) {}
 
-  async get(connection: EngineConnection, model: string): Promise<ModelCapabilities> {
+  /** `fresh`: ask the server now whatever the cache holds (before refusing a send on the window). */
+  async get(connection: EngineConnection, model: string, opts: { fresh?: boolean } = {}): Promise<ModelCapabilities> {
     const key = `${connection.id}\u0000${connection.baseUrl}\u0000${model}`;
     const hit = this.cache.get(key);
-    if (hit) return hit;
+    const stale = hit !== undefined && connection.kind === 'llama-server' && this.now() - hit.at > LLAMA_SERVER_PROPS_TTL_MS;
+    if (hit && !stale && !opts.fresh) return hit.caps;
     let caps: ModelCapabilities | undefined;
     try {
       caps = await this.probe(connection, model);
     } catch {
       caps = undefined;
     }
-    if (caps) this.cache.set(key, caps);
+    if (caps) this.cache.set(key, { caps, at: this.now() });
+    else this.cache.delete(key);
     return caps ?? {};
   }
 
+  /** Forgets what a connection said (connection saved or tested, model list read, a context-size error). */
   forget(connectionId: string): void {
     for (const key of this.cache.keys()) if (key.startsWith(`${connectionId}\u0000`)) this.cache.delete(key);
   }
@@ -66,19 +78,7 @@ async function probe(connection: EngineConnection, model: string, headers: Recor
     case 'llama-server': {
       const props = await probeJson(connection.baseUrl, '/props', headers);
       if (props.status !== 200) return undefined;
-      const p = rec(props.json);
-      const nCtx = rec(p['default_generation_settings'])['n_ctx'];
-      const template = typeof p['chat_template'] === 'string' ? p['chat_template'] : undefined;
-      const tmplCaps = rec(p['chat_template_caps']);
-      const out: ModelCapabilities = {
-        vision: rec(p['modalities'])['vision'] === true,
-        // Older servers have no chat_template_caps: then a template that mentions tools is the evidence.
-        tools: 'supports_tools' in tmplCaps ? tmplCaps['supports_tools'] === true : template?.includes('tools') === true,
-        thinking: template !== undefined && /enable_thinking|<think>|reasoning_content/.test(template),
-      };
-      if (typeof nCtx === 'number' && nCtx > 0) out.serverContext = nCtx;
-      if (template !== undefined) out.template = template;
-      return out;
+      return capabilitiesFromProps(props.json);
     }
     case 'anthropic':
       // Every current Messages-API model takes images and tools; thinking is per model, and the API says so.
@@ -87,4 +87,26 @@ async function probe(connection: EngineConnection, model: string, headers: Recor
       // A generic server reports nothing: tools stay off (issue 5: off unless supported), images are not refused.
       return { tools: false };
   }
+}
+
+/** What llama-server's `/props` says the loaded model can do, and its fixed window (conformance: props-deepseek). */
+export function capabilitiesFromProps(json: unknown): ModelCapabilities {
+  const p = rec(json);
+  const nCtx = rec(p['default_generation_settings'])['n_ctx'];
+  const template = typeof p['chat_template'] === 'string' ? p['chat_template'] : undefined;
+  const tmplCaps = rec(p['chat_template_caps']);
+  const out: ModelCapabilities = {
+    vision: rec(p['modalities'])['vision'] === true,
+    // Older servers have no chat_template_caps: then a template that mentions tools is the evidence.
+    tools: 'supports_tools' in tmplCaps ? tmplCaps['supports_tools'] === true : template?.includes('tools') === true,
+    thinking: template !== undefined && /enable_thinking|<think>|reasoning_content/.test(template),
+  };
+  if (typeof nCtx === 'number' && nCtx > 0) out.serverContext = nCtx;
+  if (template !== undefined) out.template = template;
+  return out;
+}
+
+/** The capability names the model list and the UI use (`vision`, `tools`, `thinking`), from the flags. */
+export function capabilityNames(caps: ModelCapabilities): string[] {
+  return (['vision', 'tools', 'thinking'] as const).filter((c) => caps[c] === true);
 }

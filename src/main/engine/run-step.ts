@@ -10,6 +10,7 @@ import type { ToolSchema } from '../dialects/types';
 import type { EmitEvent } from '../events';
 import { LegError, sendRequest, type LegResponse } from '../leg/http';
 import { normalizeBatches } from './normalize-stream';
+import { contextOverflowOf } from './server-count';
 import type { EngineConnection } from './types';
 
 export interface StepDeps {
@@ -38,7 +39,11 @@ export interface StepRequest {
   tools: ToolSchema[];
   thinkOpen: boolean;
   signal: AbortSignal;
+  /** Told when the server refused the prompt as longer than its window (llama-server's HTTP 400). */
+  onContextOverflow?: (overflow: ContextOverflow) => void;
 }
+
+export type ContextOverflow = NonNullable<ReturnType<typeof contextOverflowOf>>;
 
 /**
  * Stream + Normalize of one step (DESIGN.md §2): records the request (committed before the socket opens), sends
@@ -92,6 +97,8 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
     const res = await sendWithRetry(deps, { url, body: req.body, headers: connection.authHeaders(), signal });
     if (res.status < 200 || res.status >= 300) {
       const text = await res.text().catch(() => '');
+      const overflow = contextOverflowOf(res.status, text);
+      if (overflow) req.onContextOverflow?.(overflow);
       fail(`${connection.label}: ${connection.dialect.errorMessage(res.status, text)}`, 'error');
     } else {
       // A socket that breaks or stalls mid-body ends the stream without a terminal frame: the dialect derives `cut`.

@@ -1,11 +1,11 @@
 import type { ThinkMode } from '../../shared/connections';
-import { stepLimitText } from '../../shared/system-turns';
-import type { Turn } from '../../shared/turn';
-import { assemble } from './assemble';
+import { contextRefusedText, stepLimitText, type ContextRefusedMeta } from '../../shared/system-turns';
+import type { ToolResultBlock, Turn } from '../../shared/turn';
 import { defaultWindow, type DefaultWindowDeps } from './default-window';
+import { preflight } from './server-preflight';
 import type { Calibration } from './calibration';
 import type { CapabilityCache } from './capabilities';
-import { runStep, type StepDeps } from './run-step';
+import { runStep, type ContextOverflow, type StepDeps } from './run-step';
 import { planThink } from './think';
 import type { ThinkOpenCache } from './think-open';
 import { runToolCalls, type ToolRunDeps } from './tool-runner';
@@ -66,29 +66,45 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
     }
     const branch = turn.parentId ? deps.store.branch(turn.parentId) : [];
     await deps.attachments?.prepare(branch.flatMap((t) => t.blocks.filter((b) => b.type === 'attachment')));
-    const a = assemble({
-      connection, model, branch, layers, caps, calibration: deps.calibration, tools: deps.tools.schemas(),
-      ...(thinkMode !== undefined ? { think: thinkMode } : {}),
-      ...(deps.resolveAttachment ? { resolveAttachment: deps.resolveAttachment } : {}),
-      ...(deps.attachments ? { materialize: deps.attachments.materialize } : {}),
-      ...(thinkOpen !== undefined ? { thinkOpen } : {}),
-      ...(ollamaWindow !== undefined ? { defaultWindow: ollamaWindow } : {}),
-    });
+    const a = await preflight(
+      {
+        connection, model, branch, layers, caps, calibration: deps.calibration, tools: deps.tools.schemas(),
+        ...(thinkMode !== undefined ? { think: thinkMode } : {}),
+        ...(deps.resolveAttachment ? { resolveAttachment: deps.resolveAttachment } : {}),
+        ...(deps.attachments ? { materialize: deps.attachments.materialize } : {}),
+        ...(thinkOpen !== undefined ? { thinkOpen } : {}),
+        ...(ollamaWindow !== undefined ? { defaultWindow: ollamaWindow } : {}),
+      },
+      { freshCaps: () => deps.capabilities.get(connection, model, { fresh: true }) },
+    );
     if (a.kind !== 'send') {
       done.push(finishWithout(deps, turn, a.message, 'error'));
       if (a.kind === 'refused') appendSystem(deps, done.at(-1) ?? turn, a.source, a.message, a.meta);
       break;
     }
+    let overflow: ContextOverflow | undefined;
     turn = await runStep(deps, {
       connection, model, turn, stepIndex, signal, body: a.body, attachments: a.attachments, window: a.window,
-      estimate: a.estimate, tools: a.tools, thinkOpen: a.thinkOpen,
+      estimate: a.estimate, tools: a.tools, thinkOpen: a.thinkOpen, onContextOverflow: (o) => (overflow = o),
     });
-    if (turn.status !== 'error' && comparable(connection, stepIndex, branch)) deps.calibration.observe(model, a.rawEstimate, turn.usage?.inputTokens);
+    if (turn.status !== 'error' && comparable(connection, stepIndex, branch)) deps.calibration.observe(model, a.rawEstimate, turn.usage?.inputTokens, connection.kind !== 'ollama');
     done.push(turn);
+    if (overflow) {
+      // The server's window is not what we read (restarted with another -c): read it again next time, learn the
+      // exact size it counted, and say it the way a preflight refusal says it.
+      deps.capabilities.forget(connection.id);
+      deps.calibration.observe(model, a.rawEstimate, overflow.promptTokens, true);
+      const meta: ContextRefusedMeta = { estimate: overflow.promptTokens, window: overflow.window, model, largest: [], counted: 'server', serverRefused: true };
+      appendSystem(deps, turn, 'context-refused', contextRefusedText(meta), { ...meta });
+      break;
+    }
     if (!hasCallsToAnswer(turn)) break;
     if (stepIndex + 1 >= maxSteps) {
       const meta = { reason: 'step-limit', steps: maxSteps } as const;
-      appendSystem(deps, turn, 'error', stepLimitText(meta), meta);
+      // The calls of this last step never run: answer them as such, so no card claims they were made (issue 13).
+      const notRun = notRunResults(turn, `Not run: Firebrand stopped after ${maxSteps} steps.`);
+      const toolTurn = append(deps, { parentId: turn.id, conversationId: turn.conversationId, role: 'tool', blocks: notRun, status: 'done' });
+      appendSystem(deps, toolTurn, 'error', stepLimitText(meta), meta);
       break;
     }
     const { results, parentId } = await runToolCalls(deps, turn, branch, signal);
@@ -117,6 +133,12 @@ function hasCallsToAnswer(turn: Turn): boolean {
   return turn.blocks.some((b) => b.type === 'tool_call' && (b.state === 'complete' || b.state === 'invalid'));
 }
 
+function notRunResults(turn: Turn, content: string): ToolResultBlock[] {
+  return turn.blocks.flatMap((b) =>
+    b.type === 'tool_call' && (b.state === 'complete' || b.state === 'invalid') ? [{ type: 'tool_result' as const, toolCallId: b.id, name: b.name, content, isError: true, notRun: true }] : [],
+  );
+}
+
 /** Ends a step's turn without a request (refused preflight, stop before sending). */
 function finishWithout(deps: EngineDeps, turn: Turn, message: string, stop: 'error' | 'aborted'): Turn {
   const ended: Turn = { ...turn, status: stop, stop, wireReason: null, ...(stop === 'error' ? { error: message } : {}) };
@@ -131,7 +153,7 @@ function appendSystem(deps: EngineDeps, parent: Turn, source: string, text: stri
 
 function append(deps: EngineDeps, fields: Pick<Turn, 'parentId' | 'conversationId' | 'role' | 'blocks' | 'status'> & Partial<Turn>): Turn {
   const turn: Turn = { meta: {}, ...fields, id: deps.newId(), createdAt: deps.now() };
-  deps.store.appendTurn(turn, deps.now());
+  deps.store.appendRunTurn(turn, deps.now());
   deps.emit('chat:turn-saved', { turn });
   return turn;
 }

@@ -35,9 +35,10 @@ export async function runToolCalls(
   const results: ToolResultBlock[] = [];
   const calls = turn.blocks.filter((b): b is ToolCallBlock => b.type === 'tool_call' && (b.state === 'complete' || b.state === 'invalid'));
   for (const call of calls) {
-    const answer = (o: ToolOutcome) => results.push({ type: 'tool_result', toolCallId: call.id, name: call.name, content: o.content, isError: o.isError });
+    const answer = (o: ToolOutcome, notRun = false) =>
+      results.push({ type: 'tool_result', toolCallId: call.id, name: call.name, content: o.content, isError: o.isError, ...(notRun ? { notRun } : {}) });
     if (signal.aborted) {
-      answer({ content: 'Stopped by the user before this tool ran.', isError: true });
+      answer({ content: 'Not run: stopped by the user before this tool ran.', isError: true }, true);
       continue;
     }
     if (call.state === 'invalid' || call.arguments === undefined) {
@@ -54,7 +55,7 @@ export async function runToolCalls(
       const card = await askApproval(deps, turn, parentId, call, tool.describeCall?.(call.arguments) ?? call.argumentsRaw, signal);
       parentId = card.id;
       if (card.decision === 'deny') {
-        answer({ content: signal.aborted ? 'Stopped by the user.' : `The user did not allow ${call.name} for this request. Do not retry it; answer without it.`, isError: true });
+        answer({ content: signal.aborted ? 'Not run: stopped by the user.' : `The user did not allow ${call.name} for this request. Do not retry it; answer without it.`, isError: true }, true);
         continue;
       }
     }
@@ -82,7 +83,7 @@ async function askApproval(deps: ToolRunDeps, turn: Turn, parentId: string, call
     status: 'done',
     createdAt: deps.now(),
   };
-  deps.store.appendTurn(card, deps.now());
+  deps.store.appendRunTurn(card, deps.now());
   deps.emit('chat:turn-saved', { turn: card });
   deps.emit('conversations:changed', { conversationId: turn.conversationId });
   const decision = await deps.approvals.wait(turn.conversationId, call.id, call.name, signal);

@@ -14,9 +14,18 @@ export interface EffectiveWindowDeps {
   connection: (id?: string) => EngineConnection;
   capabilities: CapabilityCache;
   resolver: ContextWindowResolver;
+  /** Tokens per estimated token learned per model (the engine's calibration). */
+  estimateRatio?: (model: string) => number;
 }
 
 export async function effectiveWindow(req: { model: string; connectionId?: string }, deps: EffectiveWindowDeps): Promise<ContextWindowChoice> {
+  const choice = await windowChoice(req, deps);
+  const route = deps.alias(req.model);
+  const ratio = deps.estimateRatio?.(route?.model ?? req.model);
+  return ratio !== undefined && ratio !== 1 ? { ...choice, estimateRatio: ratio } : choice;
+}
+
+async function windowChoice(req: { model: string; connectionId?: string }, deps: EffectiveWindowDeps): Promise<ContextWindowChoice> {
   const route = deps.alias(req.model);
   const connection = deps.connection(route?.connectionId ?? req.connectionId);
   const model = route?.model ?? req.model;

@@ -7,7 +7,10 @@
 import type { ConnectionKind } from '../../shared/connections';
 import type { ModelSummary } from '../../shared/ipc';
 import { describeProbeError, probeJson, serverMessage } from '../connections/probe-http';
+import { capabilityNames } from '../engine/capabilities';
+import type { ModelCapabilities } from '../engine/types';
 import { UserFacingError } from '../errors';
+import { LegError } from '../leg/http';
 import { listOllamaModels } from './ollama-models';
 import type { ShowCache } from './show-cache';
 
@@ -32,7 +35,11 @@ export async function listV1Models(kind: ConnectionKind, baseUrl: string, header
   try {
     answer = await probeJson(baseUrl, '/v1/models', headers);
   } catch (err) {
-    throw new UserFacingError('server-unreachable', `Cannot reach the ${kind} server at ${baseUrl}: ${describeProbeError(err)}`);
+    // The leg's own "Cannot reach the server at X" would repeat what this line says (issue 13).
+    if (err instanceof LegError && err.kind === 'unreachable') {
+      throw new UserFacingError('server-unreachable', `Cannot reach ${SERVER_NAMES[kind]} at ${baseUrl}. Is it running? Start it, or change its address in Settings.`);
+    }
+    throw new UserFacingError('server-unreachable', `${SERVER_NAMES[kind]} at ${baseUrl} did not answer: ${describeProbeError(err)}`);
   }
   if (answer.status !== 200) throw new UserFacingError('server-error', `${baseUrl}/v1/models answered HTTP ${answer.status}: ${serverMessage(answer)}`);
   const data = answer.json && typeof answer.json === 'object' ? (answer.json as { data?: unknown }).data : undefined;
@@ -41,4 +48,21 @@ export async function listV1Models(kind: ConnectionKind, baseUrl: string, header
     const id = m && typeof m === 'object' ? (m as { id?: unknown }).id : undefined;
     return typeof id === 'string' && id !== '' ? [{ name: id, sizeBytes: null, family: null, parameterSize: null, quantization: null }] : [];
   });
+}
+
+const SERVER_NAMES: Record<ConnectionKind, string> = {
+  ollama: 'Ollama',
+  'llama-server': 'llama-server',
+  'openai-compatible': 'the OpenAI-compatible server',
+  anthropic: 'Anthropic',
+};
+
+/** A llama-server model with what `/props` says of it: capabilities for the badges, n_ctx as its window. */
+export function withCapabilities(model: ModelSummary, caps: ModelCapabilities): ModelSummary {
+  const names = capabilityNames(caps);
+  return {
+    ...model,
+    ...(names.length > 0 ? { capabilities: names } : {}),
+    ...(caps.serverContext !== undefined ? { contextLength: caps.serverContext } : {}),
+  };
 }

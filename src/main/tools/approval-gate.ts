@@ -45,6 +45,12 @@ export class ApprovalGate {
   isWaiting(toolCallId: string): boolean {
     return this.pending.has(toolCallId);
   }
+
+  /** Whether a run of this conversation waits for the user's answer to an approval card. */
+  waitingIn(conversationId: string): boolean {
+    for (const p of this.pending.values()) if (p.conversationId === conversationId) return true;
+    return false;
+  }
 }
 
 function key(conversationId: string, tool: string): string {

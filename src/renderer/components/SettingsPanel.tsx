@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Theme } from '../../shared/ipc';
 import { saveSettings, useStore } from '../store';
 import { ConnectionsSection } from './settings/ConnectionsSection';
@@ -24,14 +24,20 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     }
     if (await saveSettings({ ollamaUrl: url.trim(), theme, defaultChatModel: defaultChat === '' ? null : defaultChat })) onClose();
   };
+  // Escape closes from anywhere: after "Test connection" the focus may have left the dialog (its button was
+  // disabled while testing), and a listener on the dialog would no longer hear the key (issue 13).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      // Handled here: the app-wide Escape (stop the answer) leaves a prevented key alone.
+      e.preventDefault();
+      onClose();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [onClose]);
   return (
-    <div
-      className="modal-backdrop"
-      onClick={onClose}
-      onKeyDown={(e) => {
-        if (e.key === 'Escape') onClose();
-      }}
-    >
+    <div className="modal-backdrop" onClick={onClose}>
       <div className="modal" role="dialog" aria-label="Settings" onClick={(e) => e.stopPropagation()}>
         <h2>Settings</h2>
         <label>

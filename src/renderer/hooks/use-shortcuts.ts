@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { newChat, stopTurn, useStore } from '../store';
+import { stoppableTurn } from '../store/run-state';
 
 function isTyping(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
@@ -9,7 +10,7 @@ function focus(testId: string): void {
   document.querySelector<HTMLElement>(`[data-testid="${testId}"]`)?.focus();
 }
 
-/** App-wide keys: Ctrl/Cmd+N new chat, Ctrl/Cmd+K search, Ctrl/Cmd+Shift+M models, Esc stop the answer, `/` write a message. */
+/** App-wide keys: Ctrl/Cmd+N new chat, Ctrl/Cmd+K search, Ctrl/Cmd+Shift+M models, Esc stop the answer (or the run waiting for an approval), `/` write a message. */
 export function useShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -27,8 +28,8 @@ export function useShortcuts(): void {
         e.preventDefault();
         focus('search-input');
       } else if (e.key === 'Escape' && !e.defaultPrevented) {
-        const streaming = useStore.getState().turns.find((t) => t.status === 'streaming');
-        if (streaming) void stopTurn(streaming.id);
+        const running = stoppableTurn(useStore.getState().turns);
+        if (running) void stopTurn(running.turn.id);
       } else if (e.key === '/' && !mod && !isTyping(e.target)) {
         e.preventDefault();
         focus('composer-input');

@@ -274,7 +274,16 @@ export function connectStore(): void {
       flushPendingFor(turn.id);
     } else if (get().sending) savedEarly.set(turn.id, turn);
     if (i >= 0) void refreshSiblings();
+    // An answer that ended may have taught the estimate (the server's count) or met a window other than the one
+    // shown (a server restarted with another -c): ask main again, cheaply (issue 13).
+    if (turn.conversationId === get().activeId && turn.status !== 'streaming' && (turn.role === 'assistant' || turn.source === 'context-refused')) {
+      if (turn.source === 'context-refused' || turn.status === 'error') void refreshModels();
+      else void refreshContextChoice();
+    }
   });
+  // Back from a terminal where the server was restarted (another model, another -c): the picker and the meter
+  // read it again instead of keeping what it said before.
+  window.addEventListener('focus', () => void refreshModels());
   api.conversations.onChanged(() => void refreshConversations());
   void (async () => {
     try {

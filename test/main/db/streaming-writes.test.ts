@@ -4,6 +4,7 @@ import { createTurnReducer } from '../../../src/shared/reducer';
 import { turnText } from '../../../src/shared/turn';
 import { TurnWriter } from '../../../src/main/engine/turn-writer';
 import { ConversationStore } from '../../../src/main/db/conversation-store';
+import { settleInterrupted } from '../../../src/main/db/settle-interrupted';
 import { makeTurn, memoryDb, text, tick } from './helpers';
 
 afterEach(() => vi.useRealTimers());
@@ -50,11 +51,11 @@ describe('streaming writes', () => {
   });
 
   it('on start, turns left streaming become interrupted and keep their partial text', () => {
-    const { store, answer } = seed();
+    const { db, store, answer } = seed();
     store.updateTurn({ ...answer, blocks: text('half an ans') });
-    expect(store.markInterrupted()).toBe(1);
+    expect(settleInterrupted(db, store, () => 'x', tick())).toBe(1);
     expect(store.getTurn('a')).toMatchObject({ status: 'interrupted', blocks: text('half an ans') });
     expect(store.getTurn('u')?.status).toBe('done');
-    expect(store.markInterrupted()).toBe(0);
+    expect(settleInterrupted(db, store, () => 'y', tick())).toBe(0);
   });
 });

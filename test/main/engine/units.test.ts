@@ -64,6 +64,19 @@ describe('calibration', () => {
     expect(new Calibration(db).ratio('m')).toBeCloseTo(1.35);
     expect(cal.ratio('other')).toBe(1);
   });
+
+  it('takes an exact count however far it is from the character estimate (a byte-level tokenizer is ~7x)', () => {
+    const db = new Database(':memory:');
+    db.exec('CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
+    const cal = new Calibration(db);
+    cal.observe('m', 100, 700); // an estimate-to-usage sample this far off is still ignored
+    expect(cal.ratio('m')).toBe(1);
+    cal.observe('m', 100, 700, true);
+    expect(cal.ratio('m')).toBeCloseTo(7);
+    expect(cal.apply('m', 1000)).toBe(7000);
+    cal.observe('m', 100, 1_000_000, true); // nonsense even for a count
+    expect(cal.ratio('m')).toBeCloseTo(7);
+  });
 });
 
 describe('the sendable history', () => {

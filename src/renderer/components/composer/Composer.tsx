@@ -1,8 +1,9 @@
 import { useEffect, useMemo, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
 import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, measureTurns } from '../../../shared/context-estimate';
 import type { AttachmentBlock } from '../../../shared/turn';
-import { sendMessage, stopTurn, useStore } from '../../store';
+import { refreshContextChoice, sendMessage, stopTurn, useStore } from '../../store';
 import { costFor, currentKey, requestCost, useAttachmentCosts } from '../../store/attachment-costs';
+import { stoppableTurn } from '../../store/run-state';
 import { FileChip, formatTokens, Thumbnail } from '../turn/Attachments';
 import { ContextMeter } from './ContextMeter';
 import { PageRangeRow } from './PageRange';
@@ -24,7 +25,11 @@ export function Composer() {
   const conversationThink = useStore((s) => s.conversationSettings.think);
   const sending = useStore((s) => s.sending);
   const turns = useStore((s) => s.turns);
-  const streamingTurn = turns.find((t) => t.status === 'streaming');
+  const running = stoppableTurn(turns);
+  const streamingTurn = running && !running.waiting ? running.turn : undefined;
+  // A run waiting for an approval streams nothing, yet it is running: Stop ends it (issue 13).
+  const waiting = running?.waiting === true;
+  const stoppable = running?.turn;
   const alias = aliases.find((a) => a.name === selected);
   // An alias answers with its model's capabilities.
   const model = models.find((m) => m.name === selected) ?? models.find((m) => m.name === alias?.model);
@@ -44,9 +49,13 @@ export function Composer() {
     for (const t of turns) if (t.role === 'user') for (const b of t.blocks) if (b.type === 'attachment') requestCost(b);
   }, [turns, selected, activeConnection]);
   // The window main will send (kept, recommended, alias, server or fallback), not the model's trained context.
+  // Until main has said, nothing is assumed (no "4.1k default" flash) and nothing is refused on a guess.
+  const known = contextChoice !== null;
   const contextWindow = contextChoice?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
   const pending = measureTurns([{ blocks: [{ type: 'text', text: draft }, ...attachments.items] }], cost);
-  const estimate = estimateTokens(addInputs(history, pending));
+  // Scaled by what the server counted for this model: a tokenizer unlike the character rule can be 7x off.
+  const ratio = contextChoice?.estimateRatio ?? 1;
+  const estimate = Math.ceil(estimateTokens(addInputs(history, pending)) * ratio);
   const imagesRefused = noVision && attachments.items.some((b) => b.kind === 'image');
   const stateOf = (b: AttachmentBlock) => {
     const key = currentKey(b);
@@ -69,7 +78,9 @@ export function Composer() {
     ? 'Choose a model first.'
     : streamingTurn
       ? 'Wait for the answer, or stop it.'
-      : attachments.busy
+      : waiting
+        ? 'This chat waits for your answer to the tool request above: allow or deny it, or stop.'
+        : attachments.busy
         ? 'Attaching…'
         : empty
           ? 'Type a message.'
@@ -77,7 +88,7 @@ export function Composer() {
             ? `Reading ${reading.name}…`
             : unreadable
               ? `${unreadable.name} cannot be read (see its chip). Remove it to send.`
-              : estimate > contextWindow
+              : known && estimate > contextWindow
                 ? tooBig && tooBig.tokens > overBy
                   ? `${tooBig.b.name} needs about ${formatTokens(tooBig.tokens)} tokens; ${formatTokens(Math.max(0, tooBig.tokens - overBy))} are left in the ${formatTokens(contextWindow)}-token window. Choose pages that fit, or a larger window.`
                   : `Too long for ${selected}: about ${estimate} tokens, its window holds ${contextWindow}. Remove attachments or start a new chat.`
@@ -109,7 +120,12 @@ export function Composer() {
     setDragging(false);
     void attachments.add([...e.dataTransfer.files]);
   };
-  const overWindow = estimate > contextWindow;
+  const overWindow = known && estimate > contextWindow;
+  // About to refuse on the window: make sure it is the server's window now, not the one read at load (a
+  // llama-server restarted with a larger -c would otherwise be refused a message that fits; issue 13).
+  useEffect(() => {
+    if (overWindow) void refreshContextChoice();
+  }, [overWindow]);
 
   return (
     <form
@@ -192,16 +208,16 @@ export function Composer() {
           />
           Attach
         </label>
-        <ContextMeter estimate={estimate} window={contextWindow} source={contextChoice?.source ?? 'fallback'} reason={contextChoice?.reason ?? null} />
+        <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} />
         <span className="spacer" />
-        {(overWindow || imagesRefused || unreadable) && blockedBy && (
+        {(overWindow || imagesRefused || unreadable || waiting) && blockedBy && (
           <span className="composer-reason" data-testid="composer-reason" role="status">
             {blockedBy}
           </span>
         )}
         {overWindow && selected && <LargerWindowOffer model={alias ? null : selected} need={estimate} />}
-        {streamingTurn ? (
-          <button type="button" className="stop" data-testid="composer-stop" onClick={() => void stopTurn(streamingTurn.id)}>
+        {stoppable ? (
+          <button type="button" className="stop" data-testid="composer-stop" onClick={() => void stopTurn(stoppable.id)}>
             Stop
           </button>
         ) : (
@@ -213,3 +229,4 @@ export function Composer() {
     </form>
   );
 }
+

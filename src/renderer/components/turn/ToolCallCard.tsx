@@ -15,9 +15,10 @@ function prettyArguments(call: ToolCallBlock): string {
 
 /** A tool call with its arguments, state and result; every field is model output, so all of it is text. */
 export const ToolCallCard = memo(function ToolCallCard({ call, result }: { call: ToolCallBlock; result?: ToolResultBlock }) {
-  const status = result ? (result.isError ? 'Failed' : 'Done') : STATE_LABEL[call.state];
+  const status = result ? (result.notRun ? 'Not run' : result.isError ? 'Failed' : 'Done') : STATE_LABEL[call.state];
+  const outcome = result ? (result.notRun ? 'not-run' : result.isError ? 'failed' : 'done') : undefined;
   return (
-    <div className="card tool-card" data-card="tool-call" data-state={call.state}>
+    <div className="card tool-card" data-card="tool-call" data-state={call.state} {...(outcome ? { 'data-result': outcome } : {})}>
       <div className="card-head">
         <span className="tool-name">{call.name}</span>
         <span className={`tool-status tool-${call.state}`}>{status}</span>

@@ -1,0 +1,44 @@
+/**
+ * What a run that died with the app left open, settled on the next start (DESIGN.md §6; issue 13): a turn that
+ * was streaming reloads as `interrupted` with its partial text and any call it was writing ends truncated; an
+ * approval card still pending says the app closed, and the calls that waited on it are answered as not run, so
+ * no card says "Writing the call…" or "Called" for something that never happened.
+ */
+import type { Database } from 'better-sqlite3';
+import { settleOpenCalls } from '../../shared/reducer';
+import type { ToolResultBlock, Turn } from '../../shared/turn';
+import type { ConversationStore } from './conversation-store';
+import { toTurn, type TurnRow } from './turn-rows';
+
+export function settleInterrupted(db: Database, store: ConversationStore, newId: () => string, now: number): number {
+  const streaming = (db.prepare("SELECT * FROM turns WHERE status = 'streaming'").all() as TurnRow[]).map(toTurn);
+  for (const turn of streaming) store.updateTurn({ ...turn, status: 'interrupted', blocks: settleOpenCalls(turn.blocks, 'interrupted') });
+
+  const cards = (db.prepare("SELECT * FROM turns WHERE role = 'system' AND source = 'tool-approval' AND json_extract(meta, '$.state') = 'pending'").all() as TurnRow[]).map(toTurn);
+  for (const card of cards) {
+    store.updateTurn({ ...card, meta: { ...card.meta, state: 'interrupted' } });
+    const results = unansweredCalls(store, card);
+    if (results.length > 0) {
+      store.appendRunTurn({ id: newId(), conversationId: card.conversationId, parentId: card.id, role: 'tool', blocks: results, meta: {}, status: 'done', createdAt: now }, now);
+    }
+  }
+  return streaming.length;
+}
+
+/** Results for the calls of the card's step that have none: the waiting call and those after it never ran. */
+function unansweredCalls(store: ConversationStore, card: Turn): ToolResultBlock[] {
+  const branch = store.branch(card.id);
+  const step = branch.findLast((t) => t.role === 'assistant');
+  if (!step) return [];
+  const answered = new Set(branch.flatMap((t) => t.blocks.flatMap((b) => (b.type === 'tool_result' ? [b.toolCallId] : []))));
+  let reached = false;
+  return step.blocks.flatMap((b) => {
+    if (b.type !== 'tool_call' || (b.state !== 'complete' && b.state !== 'invalid') || answered.has(b.id)) return [];
+    reached ||= b.id === card.meta.toolCallId;
+    return [
+      reached
+        ? { type: 'tool_result' as const, toolCallId: b.id, name: b.name, content: 'Not run: Firebrand closed while this call waited for your approval.', isError: true, notRun: true }
+        : { type: 'tool_result' as const, toolCallId: b.id, name: b.name, content: 'No result: Firebrand closed before it was kept.', isError: true },
+    ];
+  });
+}

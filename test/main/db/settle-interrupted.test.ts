@@ -1,0 +1,44 @@
+/**
+ * Issue 13: after the app is killed mid-answer, nothing reloads as still happening: the streaming turn is
+ * interrupted, a call it was writing ends truncated, and a pending approval's calls are answered as not run.
+ */
+import { describe, expect, it } from 'vitest';
+import { ConversationStore } from '../../../src/main/db/conversation-store';
+import { settleInterrupted } from '../../../src/main/db/settle-interrupted';
+import type { ToolCallBlock } from '../../../src/shared/turn';
+import { makeTurn, memoryDb, text, tick } from './helpers';
+
+const call = (id: string, state: ToolCallBlock['state']): ToolCallBlock => ({ type: 'tool_call', id, name: 'fetch_url', state, argumentsRaw: '{"url": "http://x"}', ...(state === 'complete' ? { arguments: { url: 'http://x' } } : {}) });
+
+function seed() {
+  const db = memoryDb();
+  const store = new ConversationStore(db);
+  store.createConversation('c', 'Chat', 'm', tick());
+  store.appendTurn(makeTurn({ id: 'u', conversationId: 'c', blocks: text('go') }), tick());
+  return { db, store };
+}
+
+describe('settling what a killed app left open', () => {
+  it('a turn cut mid-call reloads interrupted with the call truncated, not still being written', () => {
+    const { db, store } = seed();
+    store.appendTurn(makeTurn({ id: 'a', conversationId: 'c', parentId: 'u', role: 'assistant', status: 'streaming', blocks: [...text('Let me look.'), call('k1', 'streaming')] }), tick());
+    expect(settleInterrupted(db, store, () => 'new', tick())).toBe(1);
+    const a = store.getTurn('a');
+    expect(a?.status).toBe('interrupted');
+    expect(a?.blocks[1]).toMatchObject({ type: 'tool_call', state: 'truncated', error: expect.stringMatching(/closed before this call was complete; it was not run/) });
+    expect(a?.blocks[0]).toEqual(text('Let me look.')[0]);
+  });
+
+  it('a pending approval says the app closed, and its call is answered as not run below it', () => {
+    const { db, store } = seed();
+    store.appendTurn(makeTurn({ id: 'a', conversationId: 'c', parentId: 'u', role: 'assistant', stop: 'tool_use', blocks: [call('k1', 'complete')] }), tick());
+    store.appendTurn(makeTurn({ id: 'card', conversationId: 'c', parentId: 'a', role: 'system', source: 'tool-approval', meta: { toolCallId: 'k1', tool: 'fetch_url', state: 'pending' }, blocks: text('fetch_url wants to run') }), tick());
+    settleInterrupted(db, store, () => 'tool', tick());
+    expect(store.getTurn('card')?.meta).toMatchObject({ state: 'interrupted' });
+    expect(store.getTurn('tool')).toMatchObject({ role: 'tool', parentId: 'card', blocks: [{ toolCallId: 'k1', isError: true, notRun: true }] });
+    expect(store.getConversation('c')?.activeLeafId).toBe('tool');
+    // Settled once: a second start finds nothing to do.
+    settleInterrupted(db, store, () => 'again', tick());
+    expect(store.getTurn('again')).toBeUndefined();
+  });
+});
