@@ -97,7 +97,7 @@ describe('applyPart', () => {
       { type: 'finish', wireReason: null, stop: 'aborted' },
     ]);
     expect(stopped.blocks).toEqual([
-      { type: 'tool_call', id: 'call_t', name: 'search', state: 'truncated', argumentsRaw: '{"q":', error: 'The call to search was cut off before its arguments were complete; nothing was run.' },
+      { type: 'tool_call', id: 'call_t', name: 'search', state: 'truncated', argumentsRaw: '{"q":', error: 'Stopped before this call was complete; it was not run.' },
     ]);
     expect(stopped.status).toBe('aborted');
   });
