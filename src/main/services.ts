@@ -25,10 +25,14 @@ import { exportFile } from './export/export-file';
 import type { SecretStore } from './secrets/secret-store';
 import { createDispatcher, type Dispatcher, type InvokeHandlers } from './ipc/dispatch';
 import { DEFAULT_CONNECTION_ID } from './connections/connection-store';
+import { BUILTIN_CONNECTION_ID } from '../shared/connections';
 import type { ProbeHost } from './gpu/types';
 import { effectiveWindow } from './models/effective-window';
 import { createModelHandlers } from './models/model-handlers';
 import { listOllamaWithDetails, listV1Models } from './models/model-list';
+import type { EngineSpawner } from './builtin/engine-host';
+import { nodeProbeHost } from './gpu/node-host';
+import { createLibrary } from './library/library-wiring';
 
 export interface ServicesOptions {
   dataDir: string;
@@ -46,6 +50,10 @@ export interface ServicesOptions {
   probeHost?: ProbeHost;
   /** Delay before the startup blob GC (default 30 s; tests shorten it). */
   startupGcDelayMs?: number;
+  /** The models folder (the `--models-dir` flag); saved so the UI shows it. Default `<dataDir>/models`. */
+  modelsDir?: string;
+  /** Starts the built-in engine process (a fork in serve mode, a utilityProcess in the shell); absent: unavailable. */
+  builtinEngine?: EngineSpawner;
 }
 
 export interface Services {
@@ -68,8 +76,20 @@ export function createServices(options: ServicesOptions): Services {
   const interrupted = store.markInterrupted();
   if (interrupted > 0) log(`storage: ${interrupted} answer(s) were streaming when Firebrand stopped; kept as interrupted`);
   if (options.ollamaUrl) settings.update({ ollamaUrl: options.ollamaUrl });
+  if (options.modelsDir) settings.update({ modelsDir: options.modelsDir });
 
   const hub = new EventHub();
+  const lib = createLibrary({
+    db,
+    dataDir: options.dataDir,
+    modelsDirSetting: () => settings.get().modelsDir,
+    idleMinutes: () => settings.get().builtinIdleMinutes,
+    spawner: options.builtinEngine ?? null,
+    probeHost: options.probeHost ?? nodeProbeHost(),
+    emit: hub.emit,
+    newId: randomUUID,
+    log,
+  });
   const aliases = new AliasStore(db, randomUUID);
   const conversationSettings = new ConversationSettingsStore(db);
   // Aliases are looked up by name: the picker sends an alias's name as the model (aliases win over a same-named model).
@@ -84,7 +104,8 @@ export function createServices(options: ServicesOptions): Services {
     newId: randomUUID,
     log,
     ...(options.probeHost ? { probeHost: options.probeHost } : {}),
-    contextWindowOf: (req, resolver) => effectiveWindow(req, { alias: aliasByName, connection: chatParts.engineConnection, capabilities: chatParts.capabilities, resolver }),
+    contextWindowOf: (req, resolver) =>
+      effectiveWindow(req, { alias: aliasByName, connection: chatParts.engineConnection, capabilities: chatParts.capabilities, resolver, builtinWindow: (file) => lib.builtin.windowFor(file) }),
   });
   const chatParts = createChat({
     db,
@@ -102,6 +123,7 @@ export function createServices(options: ServicesOptions): Services {
     conversationLayer: (id) => conversationSettings.layer(id),
     saveConversationSettings: (id, s) => void conversationSettings.update(id, s),
     contextWindow: (baseUrl, model) => modelManager.windows.resolve(baseUrl, model),
+    builtin: { service: lib.builtin, requests: lib.requests, modelsDir: lib.modelsDir },
     ollamaShow: (baseUrl, model) => modelManager.shows.get(baseUrl, model),
     ...options.chat,
   });
@@ -111,11 +133,13 @@ export function createServices(options: ServicesOptions): Services {
   /** The models of the connection the composer uses (Settings → connections). */
   const listModels = () => {
     const active = chatParts.connections.get(settings.get().activeConnectionId) ?? chatParts.connections.get(DEFAULT_CONNECTION_ID);
+    if (active?.kind === 'builtin') return lib.listModels();
     if (!active || active.kind === 'ollama') return listOllamaWithDetails(active?.baseUrl ?? settings.get().ollamaUrl, modelManager.shows);
     return listV1Models(active.kind, active.baseUrl, chatParts.connections.headersFor(active.id));
   };
   const handlers: InvokeHandlers = {
     ...modelManager.handlers,
+    ...lib.handlers,
     ...chatParts.handlers,
     'conversations:list': () => store.listConversations(),
     'conversations:open': ({ conversationId }) => conversationView(store, conversationId),
@@ -163,7 +187,14 @@ export function createServices(options: ServicesOptions): Services {
     },
     'models:list': () => listModels(),
     'settings:get': () => settings.get(),
-    'settings:update': (patch) => settings.update(patch),
+    'settings:update': (patch) => {
+      const next = settings.update(patch);
+      if (patch.modelsDir !== undefined) {
+        chatParts.capabilities.forget(BUILTIN_CONNECTION_ID);
+        hub.emit('library:changed', { reason: 'folder' });
+      }
+      return next;
+    },
   };
 
   return {
@@ -175,6 +206,7 @@ export function createServices(options: ServicesOptions): Services {
     close: () => {
       cancelStartupGc();
       modelManager.close();
+      lib.close();
       db.close();
     },
   };

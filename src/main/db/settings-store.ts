@@ -9,6 +9,8 @@ export const DEFAULT_SETTINGS: Settings = {
   defaultChatModel: null,
   activeConnectionId: 'ollama',
   theme: 'system',
+  modelsDir: null,
+  builtinIdleMinutes: 10,
 };
 
 /** Settings as one JSON value per key; unknown keys in the table are ignored, missing ones take the default. */

@@ -2,7 +2,7 @@ import type { JsonObject } from '../../shared/json';
 import type { StreamPart } from '../../shared/parts';
 import type { Turn } from '../../shared/turn';
 
-export type DialectId = 'ollama' | 'openai' | 'anthropic';
+export type DialectId = 'ollama' | 'openai' | 'anthropic' | 'builtin';
 
 /** How a response body is cut into events: Ollama speaks NDJSON, the others SSE. */
 export type Framing = 'ndjson' | 'sse';
@@ -33,6 +33,8 @@ export interface EncodeInput {
   think?: boolean;
   maxTokens?: number;
   stream: boolean;
+  /** The model file the built-in engine runs (its request record names it). */
+  modelFile?: { bytes: number; sha256: string | null };
   /** Returns an attachment's bytes by sha256 id; the dialect encodes them as its wire wants. */
   resolveAttachment?: (id: string) => Uint8Array | undefined;
 }

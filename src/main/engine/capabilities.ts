@@ -39,6 +39,7 @@ export class CapabilityCache {
   }
 
   private async probe(connection: EngineConnection, model: string): Promise<ModelCapabilities | undefined> {
+    if (connection.describe) return connection.describe(model);
     const headers = connection.authHeaders();
     if (connection.kind === 'ollama' && this.ollamaShow && Object.keys(headers).length === 0) {
       const details = await this.ollamaShow(connection.baseUrl, model);
@@ -83,6 +84,9 @@ async function probe(connection: EngineConnection, model: string, headers: Recor
     case 'anthropic':
       // Every current Messages-API model takes images and tools; thinking is per model, and the API says so.
       return { vision: true, tools: true, thinking: true };
+    case 'builtin':
+      // Described by the connection itself (from the GGUF), above.
+      return undefined;
     case 'openai-compatible':
       // A generic server reports nothing: tools stay off (issue 5: off unless supported), images are not refused.
       return { tools: false };

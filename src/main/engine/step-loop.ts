@@ -74,9 +74,16 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
       if (a.kind === 'refused') appendSystem(deps, done.at(-1) ?? turn, a.source, a.message, a.meta);
       break;
     }
+    // An exact preflight (the built-in engine counts with the model's tokenizer) replaces the estimate.
+    const exact = connection.preflight ? await connection.preflight(a.body) : undefined;
+    if (exact && exact.kind !== 'ok') {
+      done.push(finishWithout(deps, turn, exact.message, 'error'));
+      if (exact.kind === 'refused') appendSystem(deps, done.at(-1) ?? turn, exact.source, exact.message, exact.meta);
+      break;
+    }
     turn = await runStep(deps, {
       connection, model, turn, stepIndex, signal, body: a.body, attachments: a.attachments, window: a.window,
-      estimate: a.estimate, tools: a.tools, thinkOpen: a.thinkOpen,
+      estimate: exact?.promptTokens ?? a.estimate, tools: a.tools, thinkOpen: exact?.thinkOpen ?? a.thinkOpen,
     });
     if (turn.status !== 'error' && comparable(connection, stepIndex, branch)) deps.calibration.observe(model, a.rawEstimate, turn.usage?.inputTokens);
     done.push(turn);
@@ -97,12 +104,12 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
 }
 
 /**
- * Ollama only (llama-server's n_ctx is fixed, the others take no window): the kept or recommended window when no
- * layer names one. The resolver never throws; a fallback is logged with its reason, since Ollama would
+ * Ollama and the built-in engine (llama-server's n_ctx is fixed, the others take no window): the kept or
+ * recommended window when no layer names one. The resolver never throws; a fallback is logged with its reason, since Ollama would
  * otherwise be the one to decide and it decides silently.
  */
 async function windowFor(deps: EngineDeps, connection: EngineConnection, model: string, layers: readonly (IdentityLayer | undefined)[]): Promise<number | undefined> {
-  if (connection.kind !== 'ollama' || !deps.contextWindow || layers.some((l) => l?.contextWindow !== undefined)) return undefined;
+  if ((connection.kind !== 'ollama' && connection.kind !== 'builtin') || !deps.contextWindow || layers.some((l) => l?.contextWindow !== undefined)) return undefined;
   const choice = await deps.contextWindow(connection, model);
   if (choice.source === 'fallback') deps.log(`engine: ${model} gets the default window ${choice.contextWindow ?? '?'}: ${choice.reason ?? 'no reason given'}`);
   return choice.contextWindow ?? undefined;

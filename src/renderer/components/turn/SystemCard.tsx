@@ -6,6 +6,7 @@ import { ToolApproval } from './ToolApproval';
 /** The kinds of system turn that have a card; any other source reloads as plain text (DESIGN.md §5). */
 const TITLES: Record<string, string> = {
   'context-refused': 'Not sent: the conversation is longer than the context window',
+  'model-does-not-fit': 'Not loaded: the model does not fit in memory',
   error: 'Error',
   'tool-approval': 'Tool approval',
   'user-interjection': 'You interjected',
