@@ -66,6 +66,6 @@ describe('connections', () => {
     expect(saved).toMatchObject({ kind: 'openai-compatible', baseUrl: 'http://10.0.0.5:1234', hasApiKey: true });
     expect(await h['connections:save']({ id: saved.id, kind: 'openai-compatible', label: 'LM Studio', baseUrl: 'http://10.0.0.5:1234', apiKey: '' })).toMatchObject({ hasApiKey: false });
     expect(await h['connections:delete']({ id: saved.id })).toEqual({ deleted: true });
-    expect(await h['connections:list']({})).toHaveLength(1);
+    expect(await h['connections:list']({})).toHaveLength(2);
   });
 });
