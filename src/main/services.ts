@@ -32,7 +32,7 @@ import { createModelHandlers } from './models/model-handlers';
 import { listOllamaWithDetails, listV1Models } from './models/model-list';
 import type { EngineSpawner } from './builtin/engine-host';
 import { nodeProbeHost } from './gpu/node-host';
-import { createLibrary } from './library/library-wiring';
+import { createLibrary, type LibraryParts } from './library/library-wiring';
 
 export interface ServicesOptions {
   dataDir: string;
@@ -62,6 +62,8 @@ export interface Services {
   handlers: InvokeHandlers;
   db: Database;
   chat: ChatService;
+  /** The model library and the built-in engine (the shell reveals files; tests reach the engine process). */
+  library: LibraryParts;
   close(): void;
 }
 
@@ -203,6 +205,7 @@ export function createServices(options: ServicesOptions): Services {
     handlers,
     db,
     chat,
+    library: lib,
     close: () => {
       cancelStartupGc();
       modelManager.close();
