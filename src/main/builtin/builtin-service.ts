@@ -239,14 +239,17 @@ function fileOf(dir: string, path: string): string {
   return relative(dir, path).split(sep).join('/');
 }
 
+const GPU_NAMES: Record<string, string> = { cuda: 'CUDA', vulkan: 'Vulkan', metal: 'Metal' };
+const gpuName = (g: string) => GPU_NAMES[g] ?? g;
+
 /** One sentence on the backend: what runs, and why a GPU build does not, where that is so. */
 export function describeBackend(b: EngineBackend): BackendInfo {
   const free = b.backend === 'cpu' ? b.ram.free : (b.vram?.free ?? null);
   const total = b.backend === 'cpu' ? b.ram.total : (b.vram?.total ?? null);
   let reason: string;
-  if (b.backend !== 'cpu') reason = `${b.backend.toUpperCase()}: llama.cpp runs on the GPU.`;
+  if (b.backend !== 'cpu') reason = `${gpuName(b.backend)}: llama.cpp runs on the GPU.`;
   else if (b.supportedGpus.length === 0) {
-    reason = `CPU: no ${b.installedGpus.map((g) => g.toUpperCase()).join(' or ') || 'GPU'} driver was found on this machine, so the CPU build runs.`;
-  } else reason = `CPU: the ${b.supportedGpus.map((g) => g.toUpperCase()).join('/')} build did not start here (or GPU use is turned off with FIREBRAND_BUILTIN_GPU), so the CPU build runs.`;
+    reason = `CPU: no ${b.installedGpus.map(gpuName).join(' or ') || 'GPU'} driver was found on this machine, so the CPU build runs.`;
+  } else reason = `CPU: the ${b.supportedGpus.map(gpuName).join('/')} build did not start here (or GPU use is turned off with FIREBRAND_BUILTIN_GPU), so the CPU build runs.`;
   return { backend: b.backend, reason, freeBytes: free, totalBytes: total };
 }
