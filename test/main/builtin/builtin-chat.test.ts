@@ -99,3 +99,22 @@ describe('built-in engine: tool calls through the same validation and loop', () 
     expect(answer.blocks.find((b) => b.type === 'reasoning')).toMatchObject({ text: expect.stringContaining('I keep wondering') });
   });
 });
+
+describe('built-in engine: load, unload and the idle timeout', () => {
+  it('loads a model with the window Firebrand chose, reports what it holds, and unloads it when idle', async () => {
+    const h = services.handlers;
+    const status = await h['builtin:load']({ file: 'plain.gguf' });
+    expect(status.backend?.backend).toBe('cpu');
+    expect(status.backend?.reason).toMatch(/^CPU: /);
+    const plain = status.loaded.find((l) => l.file === 'plain.gguf');
+    expect(plain).toMatchObject({ contextSize: 4096, unloadsAt: expect.any(Number) });
+    // Weights and the KV cache of its window: more than the file alone.
+    const size = (await h['library:list']({})).find((e) => e.file === 'plain.gguf')!.sizeBytes;
+    expect(plain!.memoryBytes).toBeGreaterThan(size);
+    // An idle timeout of a few milliseconds: the model goes, and the Running panel's list says so.
+    services.library.builtin.deps.idleMinutes = () => 0.0005;
+    await h['builtin:load']({ file: 'plain.gguf' });
+    await expect.poll(async () => (await h['builtin:status']({})).loaded.map((l) => l.file), { timeout: 20_000 }).not.toContain('plain.gguf');
+    services.library.builtin.deps.idleMinutes = () => 10;
+  });
+});

@@ -17,6 +17,8 @@ const binary = llamaServerBinary();
 if (binary.path === null) console.log(`built-in vs llama-server comparison skipped: ${binary.why}`);
 
 const CASES = ['plain', 'reasoning', 'callDatetime', 'twoCalls', 'textThenCall', 'reasoningThenCall'] as const;
+/** Think mode per case: `off` reaches both as the template's enable_thinking=false (chat_template_kwargs). */
+const THINK: Partial<Record<(typeof CASES)[number], 'off'>> = { reasoning: 'off' };
 
 let dir: string;
 let services: Services;
@@ -43,22 +45,22 @@ function outcome(turns: Turn[]) {
     });
 }
 
-async function answer(model: string, connectionId: string): Promise<Turn[]> {
-  const sent = await services.handlers['chat:send']({ conversationId: null, text: 'What is the weather in Paris, and the time?', model, connectionId });
+async function answer(model: string, connectionId: string, think: 'off' | undefined): Promise<Turn[]> {
+  const sent = await services.handlers['chat:send']({ conversationId: null, text: 'What is the weather in Paris, and the time?', model, connectionId, ...(think ? { think } : {}) });
   await expect.poll(() => services.chat.activeCount, { timeout: 60_000, interval: 50 }).toBe(0);
   return (await services.handlers['conversations:open']({ conversationId: sent.conversationId })).turns;
 }
 
 describe.skipIf(binary.path === null)('built-in engine and llama-server answer the same prompt the same way', () => {
   for (const key of CASES) {
-    it(`${key}: same prompt tokens, same answer`, async () => {
+    it(`${key}${THINK[key] ? ` (think ${THINK[key]})` : ''}: same prompt tokens, same answer`, async () => {
       const server = await startLlamaServer(binary.path ?? '', `${dir}/models/${key}.gguf`);
       try {
         const conn = await services.handlers['connections:save']({ kind: 'llama-server', label: `llama-server ${key}`, baseUrl: server.url });
         // llama-server serves one model; its window is its own n_ctx, so the built-in engine gets the same 4096.
         await services.handlers['library:set-context']({ file: `${key}.gguf`, contextWindow: 4096 });
-        const viaServer = outcome(await answer(`${key}.gguf`, conn.id));
-        const builtin = outcome(await answer(`${key}.gguf`, 'builtin'));
+        const viaServer = outcome(await answer(`${key}.gguf`, conn.id, THINK[key]));
+        const builtin = outcome(await answer(`${key}.gguf`, 'builtin', THINK[key]));
         expect(builtin).toEqual(viaServer);
         expect(builtin[0]?.promptTokens).toBeGreaterThan(20);
         await services.handlers['connections:delete']({ id: conn.id });
