@@ -42,10 +42,10 @@ async function handle(req: EngineRequest): Promise<void> {
       case 'count':
         return reply({ tokens: await runtime.count(req.path, req.text, req.addBos) });
       case 'load':
-        await runtime.load(req.model);
+        await runtime.exclusive(() => runtime.load(req.model));
         return reply(await runtime.status());
       case 'unload':
-        await runtime.unload(req.path);
+        await runtime.exclusive(() => runtime.unload(req.path));
         return reply(await runtime.status());
       case 'status':
         return reply(await runtime.status());

@@ -31,6 +31,8 @@ export interface GenerateInput {
 
 export class EngineRuntime {
   private llama: Promise<Llama> | null = null;
+  /** One generation at a time: a model's context has one sequence, and a reload must not pull it from under one. */
+  private generating: Promise<void> = Promise.resolve();
   private readonly loaded = new Map<string, Loaded>();
   /** Tokenizer-only loads, for counting before a model is loaded (cheap: no weights). */
   private readonly vocabs = new Map<string, Promise<LlamaModel>>();
@@ -40,7 +42,16 @@ export class EngineRuntime {
   constructor(private readonly log: (message: string) => void) {}
 
   private getLlama(): Promise<Llama> {
-    this.llama ??= getLlama({
+    this.llama ??= this.startLlama().catch((err: unknown) => {
+      this.llama = null;
+      throw err;
+    });
+    return this.llama;
+  }
+
+  private async startLlama(): Promise<Llama> {
+    try {
+      return await getLlama({
       build: 'never',
       skipDownload: true,
       progressLogs: false,
@@ -48,8 +59,12 @@ export class EngineRuntime {
       ...(threadsOption() !== undefined ? { maxThreads: threadsOption() } : {}),
       logLevel: LlamaLogLevel.error,
       logger: (_level, message) => this.log(message.trimEnd()),
-    });
-    return this.llama;
+      });
+    } catch (err) {
+      // Only prebuilt binaries are used: nothing is downloaded or compiled here, so say what is missing.
+      const why = err instanceof Error ? err.message : String(err);
+      throw new Error(`No llama.cpp build for this machine (${process.platform}-${process.arch}) could be started: ${why}`);
+    }
   }
 
   async status(): Promise<EngineStatus> {
@@ -95,6 +110,16 @@ export class EngineRuntime {
     }
   }
 
+  /** A load or unload asked from outside waits for the running generation: it may replace that context. */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.generating.then(work);
+    this.generating = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
   async unload(path: string): Promise<void> {
     const have = this.loaded.get(path);
     if (!have) return;
@@ -122,8 +147,27 @@ export class EngineRuntime {
    * Generates until the model ends its turn, the token limit, a full context or `signal`. Reuses the KV cache of
    * the previous request's common prefix (a conversation resends its history every turn).
    */
-  async generate(input: GenerateInput, emit: (event: EngineEvent) => void, signal: AbortSignal): Promise<void> {
-    const { model, sequence, contextSize } = await this.load(input.model);
+  generate(input: GenerateInput, emit: (event: EngineEvent) => void, signal: AbortSignal): Promise<void> {
+    const run = this.generating.then(() => this.generateNow(input, emit, signal));
+    this.generating = run.catch(() => undefined);
+    return run;
+  }
+
+  private async generateNow(input: GenerateInput, emit: (event: EngineEvent) => void, signal: AbortSignal): Promise<void> {
+    // Stopped while it waited for another generation: nothing to do.
+    if (signal.aborted) {
+      emit({ type: 'done', reason: 'abort', promptTokens: 0, completionTokens: 0, promptMs: 0, generationMs: 0 });
+      return;
+    }
+    let loaded: Loaded;
+    try {
+      loaded = await this.load(input.model);
+    } catch (err) {
+      const name = input.model.path.split(/[\\/]/).pop() ?? input.model.path;
+      emit({ type: 'error', message: `${name} could not be loaded with a ${input.model.contextSize}-token window: ${err instanceof Error ? err.message : String(err)}` });
+      return;
+    }
+    const { model, sequence, contextSize } = loaded;
     const tokens = promptTokens(model, input.prompt, input.addBos);
     if (tokens.length >= contextSize) {
       emit({ type: 'error', message: `The prompt is ${tokens.length} tokens and the context window is ${contextSize}: nothing was generated.` });

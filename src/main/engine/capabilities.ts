@@ -21,6 +21,9 @@ export class CapabilityCache {
   constructor(private readonly ollamaShow?: (baseUrl: string, model: string) => Promise<ModelDetails | null>) {}
 
   async get(connection: EngineConnection, model: string): Promise<ModelCapabilities> {
+    // A connection that describes its models itself (the built-in engine, from the file) is asked each time: the
+    // file may have been replaced, and its answer is cached per file version where it is made.
+    if (connection.describe) return connection.describe(model).catch(() => ({}));
     const key = `${connection.id}\u0000${connection.baseUrl}\u0000${model}`;
     const hit = this.cache.get(key);
     if (hit) return hit;
@@ -39,7 +42,6 @@ export class CapabilityCache {
   }
 
   private async probe(connection: EngineConnection, model: string): Promise<ModelCapabilities | undefined> {
-    if (connection.describe) return connection.describe(model);
     const headers = connection.authHeaders();
     if (connection.kind === 'ollama' && this.ollamaShow && Object.keys(headers).length === 0) {
       const details = await this.ollamaShow(connection.baseUrl, model);

@@ -48,7 +48,8 @@ export async function makeTitle(deps: TitleDeps, connection: EngineConnection, m
   deps.steps.begin({ id: deps.newId(), turnId: null, conversationId, stepIndex: 0, body, dialect: connection.dialect.id, endpoint: url, model, now: deps.now() });
   let made = '';
   try {
-    const res = await sendRequest({ method: 'POST', url, body, headers: connection.authHeaders(), signal, stallTimeoutMs: 30_000 });
+    // The built-in engine has its own leg; every other connection is HTTP.
+    const res = connection.send ? await connection.send(body, signal) : await sendRequest({ method: 'POST', url, body, headers: connection.authHeaders(), signal, stallTimeoutMs: 30_000 });
     if (res.status >= 200 && res.status < 300) {
       const reducer = createTurnReducer({ ...ask, id: 'title', role: 'assistant', blocks: [], status: 'streaming' });
       for await (const part of normalizeStream(res.body, connection.dialect)) reducer.apply(part);

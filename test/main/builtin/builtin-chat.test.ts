@@ -54,6 +54,15 @@ describe('built-in engine: real inference on scripted GGUFs', () => {
   });
 });
 
+describe('built-in engine: two conversations at once', () => {
+  it('answers both, one generation after the other, each with its own model', async () => {
+    const [a, b] = await Promise.all([ask(services, 'plain.gguf', 'One?'), ask(services, 'reasoning.gguf', 'Two?')]);
+    expect(turnText(a.turns.at(-1)!)).toBe(PLAIN_ANSWER);
+    expect(turnText(b.turns.at(-1)!).trim()).toBe(PLAIN_ANSWER);
+    expect(b.turns.at(-1)!.blocks.some((x) => x.type === 'reasoning')).toBe(true);
+  });
+});
+
 describe('built-in engine: tool calls through the same validation and loop', () => {
   it('reads a call, runs the tool, sends the result back; the script calls again until the step limit', async () => {
     const { turns } = await ask(services, 'call-datetime.gguf', 'What time is it in Paris?');
