@@ -121,6 +121,9 @@ export class EngineRuntime {
   }
 
   async unload(path: string): Promise<void> {
+    const vocab = this.vocabs.get(path);
+    this.vocabs.delete(path);
+    await vocab?.then((m) => m.dispose()).catch(() => undefined);
     const have = this.loaded.get(path);
     if (!have) return;
     this.loaded.delete(path);

@@ -46,6 +46,8 @@ interface Running {
   progress: DownloadProgress;
   controller: AbortController | null;
   meter: SpeedMeter;
+  /** A report held back by the throttle, sent a moment later so a stalled download still shows its last bytes. */
+  trailing?: NodeJS.Timeout;
 }
 
 /** Retries without progress before a download gives up (a server that keeps dropping at once). */
@@ -230,6 +232,13 @@ export class DownloadManager {
     const total = r.progress.total;
     r.progress = { ...r.progress, bytes, bytesPerSecond: speed, etaSeconds: speed && total !== null ? Math.ceil((total - bytes) / speed) : null };
     if (r.meter.due()) this.report(r);
+    else if (!r.trailing) {
+      r.trailing = setTimeout(() => {
+        r.trailing = undefined;
+        if (r.progress.state === 'running') this.report(r);
+      }, 300);
+      r.trailing.unref();
+    }
   }
 
   private fail(r: Running, err: unknown): void {
