@@ -6,8 +6,13 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
-        // `index` is the Electron shell; `serve` is the same services under plain Node (serve mode).
-        input: { index: resolve('src/main/shell/index.ts'), serve: resolve('src/main/serve/index.ts') },
+        // `index` is the Electron shell; `serve` is the same services under plain Node (serve mode);
+        // `builtin-engine` is the llama.cpp engine process both of them start (utilityProcess / fork).
+        input: {
+          index: resolve('src/main/shell/index.ts'),
+          serve: resolve('src/main/serve/index.ts'),
+          'builtin-engine': resolve('src/main/builtin/engine-process.ts'),
+        },
       },
     },
   },

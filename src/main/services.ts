@@ -30,10 +30,14 @@ import { AttachmentContent } from './documents/attachment-content';
 import { ExtractionRunner, type ExtractionLimits } from './documents/extraction-runner';
 import { tokenCounterFor } from './connections/token-counter';
 import { DEFAULT_CONNECTION_ID } from './connections/connection-store';
+import { BUILTIN_CONNECTION_ID } from '../shared/connections';
 import type { ProbeHost } from './gpu/types';
 import { effectiveWindow } from './models/effective-window';
 import { createModelHandlers } from './models/model-handlers';
 import { listOllamaWithDetails, listV1Models, withCapabilities } from './models/model-list';
+import type { EngineSpawner } from './builtin/engine-host';
+import { nodeProbeHost } from './gpu/node-host';
+import { createLibrary, type LibraryParts } from './library/library-wiring';
 
 export interface ServicesOptions {
   dataDir: string;
@@ -53,6 +57,10 @@ export interface ServicesOptions {
   startupGcDelayMs?: number;
   /** Bounds of document extraction (time, memory, workers at once); tests tighten them. */
   extraction?: Partial<ExtractionLimits>;
+  /** The models folder (the `--models-dir` flag); saved so the UI shows it. Default `<dataDir>/models`. */
+  modelsDir?: string;
+  /** Starts the built-in engine process (a fork in serve mode, a utilityProcess in the shell); absent: unavailable. */
+  builtinEngine?: EngineSpawner;
 }
 
 export interface Services {
@@ -61,6 +69,8 @@ export interface Services {
   handlers: InvokeHandlers;
   db: Database;
   chat: ChatService;
+  /** The model library and the built-in engine (the shell reveals files; tests reach the engine process). */
+  library: LibraryParts;
   close(): void;
 }
 
@@ -79,8 +89,20 @@ export function createServices(options: ServicesOptions): Services {
   const interrupted = settleInterrupted(db, store, randomUUID, Date.now());
   if (interrupted > 0) log(`storage: ${interrupted} answer(s) were streaming when Firebrand stopped; kept as interrupted`);
   if (options.ollamaUrl) settings.update({ ollamaUrl: options.ollamaUrl });
+  if (options.modelsDir) settings.update({ modelsDir: options.modelsDir });
 
   const hub = new EventHub();
+  const lib = createLibrary({
+    db,
+    dataDir: options.dataDir,
+    modelsDirSetting: () => settings.get().modelsDir,
+    idleMinutes: () => settings.get().builtinIdleMinutes,
+    spawner: options.builtinEngine ?? null,
+    probeHost: options.probeHost ?? nodeProbeHost(),
+    emit: hub.emit,
+    newId: randomUUID,
+    log,
+  });
   const aliases = new AliasStore(db, randomUUID);
   const conversationSettings = new ConversationSettingsStore(db);
   // Aliases are looked up by name: the picker sends an alias's name as the model (aliases win over a same-named model).
@@ -96,7 +118,10 @@ export function createServices(options: ServicesOptions): Services {
     log,
     ...(options.probeHost ? { probeHost: options.probeHost } : {}),
     contextWindowOf: (req, resolver) =>
-      effectiveWindow(req, { alias: aliasByName, connection: chatParts.engineConnection, capabilities: chatParts.capabilities, resolver, estimateRatio: (m) => chatParts.calibration.ratio(m) }),
+      effectiveWindow(req, {
+        alias: aliasByName, connection: chatParts.engineConnection, capabilities: chatParts.capabilities, resolver,
+        estimateRatio: (m) => chatParts.calibration.ratio(m), builtinWindow: (file) => lib.builtin.windowFor(file),
+      }),
   });
   const chatParts = createChat({
     db,
@@ -116,6 +141,7 @@ export function createServices(options: ServicesOptions): Services {
     conversationLayer: (id) => conversationSettings.layer(id),
     saveConversationSettings: (id, s) => void conversationSettings.update(id, s),
     contextWindow: (baseUrl, model) => modelManager.windows.resolve(baseUrl, model),
+    builtin: { service: lib.builtin, requests: lib.requests, modelsDir: lib.modelsDir },
     ollamaShow: (baseUrl, model) => modelManager.shows.get(baseUrl, model),
     ...options.chat,
   });
@@ -125,6 +151,7 @@ export function createServices(options: ServicesOptions): Services {
   /** The models of the connection the composer uses (Settings → connections). */
   const listModels = async () => {
     const active = chatParts.connections.get(settings.get().activeConnectionId) ?? chatParts.connections.get(DEFAULT_CONNECTION_ID);
+    if (active?.kind === 'builtin') return lib.listModels();
     if (!active || active.kind === 'ollama') return listOllamaWithDetails(active?.baseUrl ?? settings.get().ollamaUrl, modelManager.shows);
     const models = await listV1Models(active.kind, active.baseUrl, chatParts.connections.headersFor(active.id));
     if (active.kind !== 'llama-server') return models;
@@ -136,6 +163,7 @@ export function createServices(options: ServicesOptions): Services {
   };
   const handlers: InvokeHandlers = {
     ...modelManager.handlers,
+    ...lib.handlers,
     ...chatParts.handlers,
     'conversations:list': () => store.listConversations(),
     'conversations:open': ({ conversationId }) => conversationView(store, conversationId),
@@ -189,7 +217,14 @@ export function createServices(options: ServicesOptions): Services {
     'attachments:preview': async ({ block }) => ({ text: await content.preview(block) }),
     'models:list': () => listModels(),
     'settings:get': () => settings.get(),
-    'settings:update': (patch) => settings.update(patch),
+    'settings:update': (patch) => {
+      const next = settings.update(patch);
+      if (patch.modelsDir !== undefined) {
+        chatParts.capabilities.forget(BUILTIN_CONNECTION_ID);
+        hub.emit('library:changed', { reason: 'folder' });
+      }
+      return next;
+    },
   };
 
   return {
@@ -198,10 +233,12 @@ export function createServices(options: ServicesOptions): Services {
     handlers,
     db,
     chat,
+    library: lib,
     close: () => {
       cancelStartupGc();
       void extraction.close();
       modelManager.close();
+      lib.close();
       db.close();
     },
   };

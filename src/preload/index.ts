@@ -1,8 +1,9 @@
 /**
  * Exposes `window.firebrand`, built from the contract over Electron IPC. Nothing else crosses: no raw
- * ipcRenderer, and only the contract's channels are reachable.
+ * ipcRenderer, and only the contract's channels are reachable. Besides it, `window.firebrandFiles.pathFor` gives
+ * a dropped file's location on disk (Electron hides `File.path`), so a GGUF dropped on Models is added by path.
  */
-import { contextBridge, ipcRenderer } from 'electron';
+import { contextBridge, ipcRenderer, webUtils } from 'electron';
 import { buildBridge } from '../shared/bridge';
 import type { IpcResult } from '../shared/ipc';
 
@@ -18,3 +19,5 @@ const api = buildBridge({
 });
 
 contextBridge.exposeInMainWorld('firebrand', api);
+
+contextBridge.exposeInMainWorld('firebrandFiles', { pathFor: (file: File) => webUtils.getPathForFile(file) });

@@ -1,8 +1,13 @@
 import type { ThinkMode } from './models';
 
-/** Kinds of server a connection points at; each speaks one dialect (llama-server speaks the OpenAI one). */
+/** Kinds of server a user can add a connection to; each speaks one dialect (llama-server speaks the OpenAI one). */
 export const CONNECTION_KINDS = ['ollama', 'llama-server', 'openai-compatible', 'anthropic'] as const;
-export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
+export type ServerKind = (typeof CONNECTION_KINDS)[number];
+/** A server kind, or `builtin`: the llama.cpp engine inside Firebrand (always present, never added or removed). */
+export type ConnectionKind = ServerKind | 'builtin';
+
+/** The built-in engine's connection id. */
+export const BUILTIN_CONNECTION_ID = 'builtin';
 
 /** A server the user chats with. The API key is never here: only whether one is saved. */
 export interface ConnectionInfo {
@@ -11,14 +16,15 @@ export interface ConnectionInfo {
   label: string;
   baseUrl: string;
   hasApiKey: boolean;
-  /** The default Ollama connection, whose address is the `ollamaUrl` setting; it cannot be deleted. */
+  /** Always present, cannot be deleted: the default Ollama connection (its address is the `ollamaUrl` setting)
+   * and the built-in engine (its `baseUrl` is the models folder). */
   builtIn?: boolean;
 }
 
 /** Create (no id) or update (id) a connection; `apiKey` '' removes the saved key, absent keeps it. */
 export interface ConnectionInput {
   id?: string;
-  kind: ConnectionKind;
+  kind: ServerKind;
   label: string;
   baseUrl: string;
   apiKey?: string;

@@ -3,6 +3,7 @@
  * Invoke channels are request -> result; event channels go main -> renderer. Names are `domain:kebab-action`.
  * The same contract is carried by Electron IPC and, in serve mode, by a WebSocket.
  */
+import { LIBRARY_EVENT_CHANNELS, LIBRARY_INVOKE_CHANNELS, type LibraryEventContract, type LibraryInvokeContract } from './library';
 import { MODEL_EVENT_CHANNELS, MODEL_INVOKE_CHANNELS, type ModelEventContract, type ModelInvokeContract } from './models-ipc';
 import type { ConnectionInfo, ConnectionInput, ConnectionTestResult, ThinkMode } from './connections';
 import type { StreamPart } from './parts';
@@ -88,6 +89,10 @@ export interface Settings {
   activeConnectionId: string;
   /** The UI's colour scheme; `system` follows the OS. */
   theme: Theme;
+  /** The folder of GGUF files the built-in engine runs; null: `<data dir>/models` (or `--models-dir` in serve mode). */
+  modelsDir: string | null;
+  /** Minutes a built-in model stays loaded unused before it is unloaded; 0 keeps it loaded. */
+  builtinIdleMinutes: number;
 }
 
 export type Theme = 'light' | 'dark' | 'system';
@@ -119,7 +124,7 @@ export interface SendResult {
 }
 
 /** Invoke channels: request payload and result. Payloads are always objects, so each one has a schema. */
-export interface InvokeContract extends ModelInvokeContract {
+export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContract {
   'conversations:list': { req: Record<string, never>; res: ConversationSummary[] };
   'conversations:open': { req: { conversationId: string }; res: ConversationView };
   'conversations:delete': { req: { conversationId: string }; res: { deleted: boolean } };
@@ -164,7 +169,7 @@ export interface InvokeContract extends ModelInvokeContract {
 }
 
 /** Event channels: main -> renderer payloads. */
-export interface EventContract extends ModelEventContract {
+export interface EventContract extends ModelEventContract, LibraryEventContract {
   /** A streamed part of an assistant turn; the renderer applies it with the same reducer main persists with. */
   /** Streamed parts of an assistant turn, one batch per network chunk, in order; the renderer applies them with
    * the same reducer main persists with. */
@@ -208,6 +213,7 @@ export const INVOKE_CHANNELS = [
   'connections:test',
   'chat:approve-tool',
   ...MODEL_INVOKE_CHANNELS,
+  ...LIBRARY_INVOKE_CHANNELS,
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [
@@ -215,6 +221,7 @@ export const EVENT_CHANNELS = [
   'chat:turn-saved',
   'conversations:changed',
   ...MODEL_EVENT_CHANNELS,
+  ...LIBRARY_EVENT_CHANNELS,
 ] as const satisfies readonly EventChannel[];
 
 export const CHANNEL_NAME_PATTERN = /^[a-z]+:[a-z]+(?:-[a-z]+)*$/;

@@ -77,7 +77,8 @@ export interface GpuDevice {
 }
 
 export interface GpuReport {
-  source: 'nvidia-smi' | 'rocm-smi' | 'sysfs' | 'sysctl' | 'override' | 'server' | 'unknown';
+  /** `engine`: the built-in engine's own backend reading; `system`: system memory (its CPU backend). */
+  source: 'nvidia-smi' | 'rocm-smi' | 'sysfs' | 'sysctl' | 'override' | 'server' | 'engine' | 'system' | 'unknown';
   devices: GpuDevice[];
   /** Summed over the GPUs that count; null when unknown. */
   usableBytes: number | null;

@@ -39,7 +39,8 @@ describe('sidebar and settings', () => {
     s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }]);
     const { page, replay } = s;
     await page.getByTestId('settings-open').click();
-    await expect.poll(() => page.getByTestId('connection-item').count()).toBe(1);
+    // Ollama and the built-in engine are always there.
+    await expect.poll(() => page.getByTestId('connection-item').count()).toBe(2);
     await page.getByTestId('connection-add-kind').selectOption('openai-compatible');
     await page.getByTestId('connection-add-label').fill('LM Studio');
     await page.getByTestId('connection-add-url').fill(replay.url);
@@ -62,7 +63,7 @@ describe('sidebar and settings', () => {
     await expect.poll(() => page.getByTestId('model-picker').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['qwen2.5-coder-7b', 'phi-4']);
 
     await item.getByTestId('connection-remove').click();
-    await expect.poll(() => page.getByTestId('connection-item').count()).toBe(1);
+    await expect.poll(() => page.getByTestId('connection-item').count()).toBe(2);
     await expect.poll(() => page.getByTestId('model-picker').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toContain('llama3.2:3b');
   });
 

@@ -5,6 +5,10 @@ import type { AttachmentBlock } from '../../shared/turn';
 import type { ConversationSettings, InvokeContract } from '../../shared/ipc';
 import type { ContextWindowChoice } from '../../shared/models';
 import type { AliasLayer } from '../aliases/alias-route';
+import { pathToFileURL } from 'node:url';
+import { BUILTIN_CONNECTION_ID } from '../../shared/connections';
+import type { BuiltinRequests } from '../builtin/builtin-request';
+import type { BuiltinService } from '../builtin/builtin-service';
 import { getDialect } from '../dialects/registry';
 import { ConnectionStore, DEFAULT_CONNECTION_ID } from '../connections/connection-store';
 import { dialectOf } from '../connections/auth';
@@ -52,6 +56,8 @@ export interface ChatWiringOptions {
   titles?: boolean;
   /** Builds an attachment block from the stored bytes (services: the blob store's `describe`). */
   attachment?: (claim: AttachmentBlock) => AttachmentBlock;
+  /** The built-in llama.cpp engine (services); absent in tests that do not need it. */
+  builtin?: { service: BuiltinService; requests: BuiltinRequests; modelsDir: () => string };
 }
 
 type Handlers = { [C in 'connections:list' | 'connections:save' | 'connections:delete' | 'connections:test' | 'chat:approve-tool']: (req: InvokeContract[C]['req']) => InvokeContract[C]['res'] | Promise<InvokeContract[C]['res']> };
@@ -71,7 +77,7 @@ export interface ChatParts {
 
 export function createChat(o: ChatWiringOptions): ChatParts {
   const secrets = o.secrets ?? new FileSecretStore(join(o.dataDir, 'secrets.json'));
-  const connections = new ConnectionStore(o.db, secrets, o.ollamaUrl, o.newId);
+  const connections = new ConnectionStore(o.db, secrets, o.ollamaUrl, o.newId, o.builtin?.modelsDir);
   const steps = new StepStore(o.db, o.readBlob);
   const capabilities = new CapabilityCache(o.ollamaShow);
   const calibration = new Calibration(o.db);
@@ -79,6 +85,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
   const engineConnection = (id = DEFAULT_CONNECTION_ID): EngineConnection => {
     const c = connections.get(id);
     if (!c) throw new UserFacingError('not-found', 'That connection no longer exists; pick another in Settings.');
+    if (c.kind === 'builtin') return builtinConnection(o, c.label);
     return { id: c.id, kind: c.kind, label: c.label, baseUrl: c.baseUrl, dialect: getDialect(dialectOf(c.kind)), authHeaders: () => connections.headersFor(c.id) };
   };
   const chat = new ChatService({
@@ -105,7 +112,10 @@ export function createChat(o: ChatWiringOptions): ChatParts {
       ...(o.attachments ? { attachments: o.attachments } : {}),
       ...(o.attachments?.documentText ? { documentText: o.attachments.documentText } : {}),
       ...(o.appLayer ? { appLayer: o.appLayer } : {}),
-      ...(windowOf ? { contextWindow: (c: EngineConnection, model: string) => windowOf(c.baseUrl, model) } : {}),
+      contextWindow: async (c: EngineConnection, model: string): Promise<ContextWindowChoice> => {
+        if (c.kind === 'builtin' && o.builtin) return o.builtin.service.windowFor(model);
+        return windowOf ? windowOf(c.baseUrl, model) : { contextWindow: null, source: 'unknown', reason: null };
+      },
       ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
       ...(o.stallTimeoutMs ? { stallTimeoutMs: o.stallTimeoutMs } : {}),
       ...(o.retryDelayMs !== undefined ? { retryDelayMs: o.retryDelayMs } : {}),
@@ -120,6 +130,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     },
     'connections:delete': ({ id }) => ({ deleted: connections.delete(id) }),
     'connections:test': async ({ id }) => {
+      if (id === BUILTIN_CONNECTION_ID && o.builtin) return testBuiltin(o.builtin.service);
       const c = engineConnection(id);
       // A test is the user saying "look again": the next send and the meter read the server anew.
       capabilities.forget(id);
@@ -128,4 +139,38 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     'chat:approve-tool': (req) => ({ applied: chat.approveTool(req) }),
   };
   return { chat, connections, steps, capabilities, calibration, engineConnection, handlers };
+}
+
+/**
+ * The built-in engine as a connection (DESIGN.md §9): the `builtin` dialect, its own leg (the engine process),
+ * capabilities from the GGUF, the exact preflight and token counter. Its endpoint in step records is the models
+ * folder as a file URL.
+ */
+function builtinConnection(o: ChatWiringOptions, label: string): EngineConnection {
+  const b = o.builtin;
+  if (!b) throw new UserFacingError('internal', 'The built-in engine is not available in this process.');
+  return {
+    id: BUILTIN_CONNECTION_ID,
+    kind: 'builtin',
+    label,
+    baseUrl: pathToFileURL(`${b.modelsDir().replace(/[\\/]+$/, '')}/`).href,
+    dialect: getDialect('builtin'),
+    authHeaders: () => ({}),
+    send: (body, signal) => b.requests.send(body, signal),
+    describe: (model) => b.service.describe(model),
+    preflight: (body) => b.requests.preflight(body),
+    countTokens: (model, text) => b.service.countTokens(model, text),
+  };
+}
+
+async function testBuiltin(service: BuiltinService) {
+  try {
+    const status = await service.status();
+    if (status.unavailable) return { ok: false as const, error: status.unavailable };
+    await service.refresh();
+    const after = await service.status();
+    return { ok: true as const, version: after.backend?.backend ?? null, modelCount: (await service.deps.library.list()).filter((e) => e.state === 'usable').length, detail: after.backend?.reason ?? 'The engine started.' };
+  } catch (err) {
+    return { ok: false as const, error: err instanceof Error ? err.message : String(err) };
+  }
 }

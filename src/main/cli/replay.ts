@@ -1,5 +1,5 @@
 /**
- * `npm run -s replay -- FILE [--dialect ollama|openai|anthropic] [--chunk N | --chunk random:SEED] [--think-open]
+ * `npm run -s replay -- FILE [--dialect ollama|openai|anthropic|builtin] [--chunk N | --chunk random:SEED] [--think-open]
  * [--tools TOOLS.json]`: replays a recorded response body through the app's own pipeline (normalizeStream + the
  * reducer + the drain) and prints one JSON object. The output is the same for every chunking.
  * Exit 0 whenever the replay ran (error and cut streams included); 2 for bad input.
@@ -43,9 +43,9 @@ function emptyTurn(): Turn {
 
 export async function replay(bytes: Uint8Array, options: ReplayOptions = {}): Promise<ReplayResult> {
   const id = options.dialect ?? detectDialect(new TextDecoder().decode(bytes));
-  if (id === undefined) throw new UsageError('Cannot tell which dialect this file speaks; pass --dialect ollama|openai|anthropic.');
+  if (id === undefined) throw new UsageError('Cannot tell which dialect this file speaks; pass --dialect ollama|openai|anthropic|builtin.');
   const dialect = getDialect(id);
-  if (!dialect) throw new UsageError(`Unknown dialect "${id}"; expected ollama, openai or anthropic.`);
+  if (!dialect) throw new UsageError(`Unknown dialect "${id}"; expected ollama, openai, anthropic or builtin.`);
   return replayWith(bytes, dialect, options);
 }
 
@@ -127,7 +127,7 @@ function parseArgs(argv: string[]): { file: string; options: ReplayOptions } {
     else if (file === undefined) file = arg;
     else throw new UsageError(`Only one FILE may be given (got "${file}" and "${arg}").`);
   }
-  if (file === undefined) throw new UsageError('Usage: replay FILE [--dialect ollama|openai|anthropic] [--chunk N | --chunk random:SEED] [--think-open] [--tools TOOLS.json]');
+  if (file === undefined) throw new UsageError('Usage: replay FILE [--dialect ollama|openai|anthropic|builtin] [--chunk N | --chunk random:SEED] [--think-open] [--tools TOOLS.json]');
   return { file, options };
 }
 

@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { CONNECTION_KINDS, type ConnectionInfo, type ConnectionInput, type ConnectionKind } from '../../shared/connections';
+import { BUILTIN_CONNECTION_ID, CONNECTION_KINDS, type ConnectionInfo, type ConnectionInput, type ServerKind } from '../../shared/connections';
 import { UserFacingError } from '../errors';
 import type { SecretStore } from '../secrets/secret-store';
 import { authHeaders } from './auth';
@@ -10,7 +10,7 @@ const KEY = 'engine.connections';
 
 interface StoredConnection {
   id: string;
-  kind: ConnectionKind;
+  kind: ServerKind;
   label: string;
   baseUrl: string;
 }
@@ -18,7 +18,8 @@ interface StoredConnection {
 /**
  * Connections, kept as one JSON value in the settings table (no migration: the list is small and read whole).
  * The default Ollama connection is not stored: its address IS the `ollamaUrl` setting, so the existing setting
- * and `--ollama` flag keep working. Keys live in the secret store under `connection:<id>`.
+ * and `--ollama` flag keep working. Neither is the built-in engine (`builtin`): always listed, its address is the
+ * models folder. Keys live in the secret store under `connection:<id>`.
  */
 export class ConnectionStore {
   constructor(
@@ -26,6 +27,8 @@ export class ConnectionStore {
     private readonly secrets: SecretStore,
     private readonly ollamaUrl: () => string,
     private readonly newId: () => string,
+    /** The models folder the built-in engine reads (shown as its address). */
+    private readonly modelsDir: () => string = () => '',
   ) {}
 
   list(): ConnectionInfo[] {
@@ -37,7 +40,15 @@ export class ConnectionStore {
       hasApiKey: false,
       builtIn: true,
     };
-    return [builtIn, ...this.stored().map((c) => ({ ...c, hasApiKey: this.secrets.get(secretName(c.id)) !== undefined }))];
+    const engine: ConnectionInfo = {
+      id: BUILTIN_CONNECTION_ID,
+      kind: 'builtin',
+      label: 'Built-in (llama.cpp)',
+      baseUrl: this.modelsDir(),
+      hasApiKey: false,
+      builtIn: true,
+    };
+    return [builtIn, engine, ...this.stored().map((c) => ({ ...c, hasApiKey: this.secrets.get(secretName(c.id)) !== undefined }))];
   }
 
   get(id: string): ConnectionInfo | undefined {
@@ -49,6 +60,7 @@ export class ConnectionStore {
     const urlProblem = serverUrlProblem(input.baseUrl);
     if (urlProblem) throw new UserFacingError('invalid-payload', urlProblem);
     if (input.id === DEFAULT_CONNECTION_ID) throw new UserFacingError('invalid-payload', 'Change the Ollama address in Settings.');
+    if (input.id === BUILTIN_CONNECTION_ID) throw new UserFacingError('invalid-payload', 'The built-in engine has no address; change the models folder in Settings.');
     const all = this.stored();
     const id = input.id ?? this.newId();
     if (input.id !== undefined && !all.some((c) => c.id === input.id)) throw new UserFacingError('not-found', 'That connection no longer exists.');
@@ -97,5 +109,5 @@ function secretName(id: string): string {
 function isStored(v: unknown): v is StoredConnection {
   if (!v || typeof v !== 'object') return false;
   const o = v as Record<string, unknown>;
-  return typeof o['id'] === 'string' && typeof o['label'] === 'string' && typeof o['baseUrl'] === 'string' && CONNECTION_KINDS.includes(o['kind'] as ConnectionKind);
+  return typeof o['id'] === 'string' && typeof o['label'] === 'string' && typeof o['baseUrl'] === 'string' && CONNECTION_KINDS.includes(o['kind'] as ServerKind);
 }

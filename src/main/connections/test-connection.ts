@@ -29,6 +29,9 @@ export async function testConnection(kind: ConnectionKind, baseUrl: string, head
         const n = arrLen(models['data']);
         return { ok: true, version: build, modelCount: n, detail: `llama-server ${build ?? ''}, ${n} model(s), n_ctx ${typeof nCtx === 'number' ? nCtx : '?'}`.replace('  ', ' ') };
       }
+      case 'builtin':
+        // Answered by the built-in engine's own status (chat-wiring), never over HTTP.
+        return { ok: false, error: 'The built-in engine has no server to test; see Models for its state.' };
       case 'openai-compatible':
       case 'anthropic': {
         const models = rec(await ok(await probeJson(baseUrl, '/v1/models', headers), '/v1/models'));

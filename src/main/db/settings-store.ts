@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { Settings } from '../../shared/ipc';
 import { serverUrlProblem } from '../connections/server-url';
@@ -9,6 +10,8 @@ export const DEFAULT_SETTINGS: Settings = {
   defaultChatModel: null,
   activeConnectionId: 'ollama',
   theme: 'system',
+  modelsDir: null,
+  builtinIdleMinutes: 10,
 };
 
 /** Settings as one JSON value per key; unknown keys in the table are ignored, missing ones take the default. */
@@ -28,6 +31,9 @@ export class SettingsStore {
     // Checked before the transaction: a patch with one bad value writes none of its values.
     const urlProblem = patch.ollamaUrl !== undefined ? serverUrlProblem(patch.ollamaUrl) : undefined;
     if (urlProblem) throw new UserFacingError('invalid-payload', urlProblem);
+    if (typeof patch.modelsDir === 'string' && !isAbsolute(patch.modelsDir)) {
+      throw new UserFacingError('invalid-payload', `The models folder must be a full path (such as /home/me/models), not “${patch.modelsDir.slice(0, 200)}”.`);
+    }
     const put = this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
     this.db.transaction(() => {
       for (const [key, value] of Object.entries(patch)) {

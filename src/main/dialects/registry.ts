@@ -1,4 +1,5 @@
 import { anthropicDialect } from './anthropic/index';
+import { builtinDialect } from './builtin/index';
 import { ollamaDialect } from './ollama/index';
 import { openaiDialect } from './openai/index';
 import type { Dialect, DialectId } from './types';
@@ -7,6 +8,7 @@ export const dialects: Record<DialectId, Dialect> = {
   ollama: ollamaDialect,
   openai: openaiDialect,
   anthropic: anthropicDialect,
+  builtin: builtinDialect,
 };
 
 export const DIALECT_IDS = Object.keys(dialects) as DialectId[];
@@ -35,6 +37,9 @@ function parseJson(text: string): Rec | undefined {
 
 /** Which dialect one JSON object (an NDJSON line, an SSE data payload or a whole body) speaks, if it tells. */
 function fromObject(o: Rec): DialectId | undefined {
+  // The built-in engine's events: `start`/`text`/`done`, and an `error` with a plain message (Anthropic's nests it).
+  if (o['type'] === 'start' || o['type'] === 'text' || o['type'] === 'done') return 'builtin';
+  if (o['type'] === 'error' && typeof o['message'] === 'string' && !('error' in o)) return 'builtin';
   if ('choices' in o || o['object'] === 'chat.completion' || o['object'] === 'chat.completion.chunk') return 'openai';
   if (typeof o['type'] === 'string' && (o['type'] === 'message' || o['type'] === 'error' || o['type'].startsWith('message_') || o['type'].startsWith('content_block'))) return 'anthropic';
   if ('message' in o || 'done' in o) return 'ollama';

@@ -3,7 +3,7 @@ import type { StreamPart } from '../../shared/parts';
 import type { Turn } from '../../shared/turn';
 import type { AttachmentMaterializer } from './shared/materialize';
 
-export type DialectId = 'ollama' | 'openai' | 'anthropic';
+export type DialectId = 'ollama' | 'openai' | 'anthropic' | 'builtin';
 
 /** How a response body is cut into events: Ollama speaks NDJSON, the others SSE. */
 export type Framing = 'ndjson' | 'sse';
@@ -36,6 +36,8 @@ export interface EncodeInput {
   stream: boolean;
   /** What each attachment becomes (an image, or its exact text); the dialect wraps it as its wire wants. */
   materialize?: AttachmentMaterializer;
+  /** The model file the built-in engine runs (its request record names it). */
+  modelFile?: { bytes: number; sha256: string | null };
   /** Without `materialize`: an attachment's bytes by sha256 id (images as stored, text files decoded). */
   resolveAttachment?: (id: string) => Uint8Array | undefined;
 }

@@ -77,7 +77,8 @@ export function assemble(input: AssembleInput): Assembled {
   }
   // llama-server's n_ctx is fixed at launch: nothing a request says can raise it.
   if (caps.serverContext !== undefined) window = Math.min(window ?? caps.serverContext, caps.serverContext);
-  if (window === undefined && connection.kind === 'ollama') window = input.defaultWindow ?? DEFAULT_CONTEXT_WINDOW;
+  // Ollama and the built-in engine allocate what the request says: a window is always stated.
+  if (window === undefined && (connection.kind === 'ollama' || connection.kind === 'builtin')) window = input.defaultWindow ?? DEFAULT_CONTEXT_WINDOW;
   const thinkMode = [input.think, ...input.layers.map((l) => l?.think)].find((m) => m !== undefined);
   const plan = planThink(thinkMode, connection.kind, caps);
   Object.assign(params, plan.params ?? {});
@@ -109,7 +110,8 @@ export function assemble(input: AssembleInput): Assembled {
     stream: true,
     ...(tools.length > 0 ? { tools } : {}),
     ...(Object.keys(params).length > 0 ? { params } : {}),
-    ...(connection.kind === 'ollama' && window !== undefined ? { contextWindow: window } : {}),
+    ...((connection.kind === 'ollama' || connection.kind === 'builtin') && window !== undefined ? { contextWindow: window } : {}),
+    ...(caps.file ? { modelFile: caps.file } : {}),
     ...(plan.think !== undefined ? { think: plan.think } : {}),
     ...(input.maxTokens !== undefined ? { maxTokens: input.maxTokens } : {}),
     materialize,

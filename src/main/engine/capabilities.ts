@@ -30,6 +30,9 @@ export class CapabilityCache {
 
   /** `fresh`: ask the server now whatever the cache holds (before refusing a send on the window). */
   async get(connection: EngineConnection, model: string, opts: { fresh?: boolean } = {}): Promise<ModelCapabilities> {
+    // A connection that describes its models itself (the built-in engine, from the file) is asked each time: the
+    // file may have been replaced, and its answer is cached per file version where it is made.
+    if (connection.describe) return connection.describe(model).catch(() => ({}));
     const key = `${connection.id}\u0000${connection.baseUrl}\u0000${model}`;
     const hit = this.cache.get(key);
     const stale = hit !== undefined && connection.kind === 'llama-server' && this.now() - hit.at > LLAMA_SERVER_PROPS_TTL_MS;
@@ -83,6 +86,9 @@ async function probe(connection: EngineConnection, model: string, headers: Recor
     case 'anthropic':
       // Every current Messages-API model takes images and tools; thinking is per model, and the API says so.
       return { vision: true, tools: true, thinking: true };
+    case 'builtin':
+      // Described by the connection itself (from the GGUF), above.
+      return undefined;
     case 'openai-compatible':
       // A generic server reports nothing: tools stay off (issue 5: off unless supported), images are not refused.
       return { tools: false };

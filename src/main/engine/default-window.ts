@@ -9,7 +9,7 @@ export interface DefaultWindowDeps {
 }
 
 /**
- * Ollama only (llama-server's n_ctx is fixed, the others take no window): the kept or recommended window when no
+ * Ollama and the built-in engine (llama-server's n_ctx is fixed, the others take no window): the kept or recommended window when no
  * layer names one. The answer's steps and the title lane ask the same, so a conversation's requests carry one
  * `num_ctx` and Ollama never reloads the model between them. The resolver never throws; a fallback is logged with
  * its reason, since Ollama would otherwise be the one to decide and it decides silently.
@@ -20,7 +20,7 @@ export async function defaultWindow(
   model: string,
   layers: readonly (IdentityLayer | undefined)[],
 ): Promise<number | undefined> {
-  if (connection.kind !== 'ollama' || !deps.contextWindow || layers.some((l) => l?.contextWindow !== undefined)) return undefined;
+  if ((connection.kind !== 'ollama' && connection.kind !== 'builtin') || !deps.contextWindow || layers.some((l) => l?.contextWindow !== undefined)) return undefined;
   const choice = await deps.contextWindow(connection, model);
   if (choice.source === 'fallback') deps.log(`engine: ${model} gets the default window ${choice.contextWindow ?? '?'}: ${choice.reason ?? 'no reason given'}`);
   return choice.contextWindow ?? undefined;

@@ -1,7 +1,7 @@
 import { isBlank, turnText, type Turn } from '../../shared/turn';
 
 /** System-turn kinds that are cards for the user, never context for the model (DESIGN.md §5: meta stays off the wire). */
-const USER_ONLY_SOURCES = new Set(['context-refused', 'error', 'tool-approval', 'model-switched', 'title']);
+const USER_ONLY_SOURCES = new Set(['context-refused', 'model-does-not-fit', 'error', 'tool-approval', 'model-switched', 'title']);
 
 /**
  * The branch as the model should see it:

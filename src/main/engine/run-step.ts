@@ -94,7 +94,8 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
 
   try {
     clock = new StreamClock(deps.now());
-    const res = await sendWithRetry(deps, { url, body: req.body, headers: connection.authHeaders(), signal });
+    // A connection that is not HTTP (the built-in engine) brings its own leg; its response reads the same way.
+    const res = connection.send ? await connection.send(req.body, signal) : await sendWithRetry(deps, { url, body: req.body, headers: connection.authHeaders(), signal });
     if (res.status < 200 || res.status >= 300) {
       const text = await res.text().catch(() => '');
       const overflow = contextOverflowOf(res.status, text);

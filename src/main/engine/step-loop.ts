@@ -82,10 +82,18 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
       if (a.kind === 'refused') appendSystem(deps, done.at(-1) ?? turn, a.source, a.message, a.meta);
       break;
     }
+    // An exact preflight (the built-in engine counts with the model's tokenizer) replaces the estimate.
+    const exact = connection.preflight ? await connection.preflight(a.body) : undefined;
+    if (exact && exact.kind !== 'ok') {
+      done.push(finishWithout(deps, turn, exact.message, 'error'));
+      if (exact.kind === 'refused') appendSystem(deps, done.at(-1) ?? turn, exact.source, exact.message, exact.meta);
+      break;
+    }
     let overflow: ContextOverflow | undefined;
     turn = await runStep(deps, {
       connection, model, turn, stepIndex, signal, body: a.body, attachments: a.attachments, window: a.window,
-      estimate: a.estimate, tools: a.tools, thinkOpen: a.thinkOpen, onContextOverflow: (o) => (overflow = o),
+      estimate: exact?.promptTokens ?? a.estimate, tools: a.tools, thinkOpen: exact?.thinkOpen ?? a.thinkOpen,
+      onContextOverflow: (o) => (overflow = o),
     });
     if (turn.status !== 'error' && comparable(connection, stepIndex, branch)) deps.calibration.observe(model, a.rawEstimate, turn.usage?.inputTokens, connection.kind !== 'ollama');
     done.push(turn);

@@ -39,6 +39,11 @@ export function planThink(mode: ThinkMode | undefined, kind: ConnectionKind, cap
           if (level) b['chat_template_kwargs'] = { ...asObject(b['chat_template_kwargs']), reasoning_effort: level };
         },
       };
+    case 'builtin':
+      // The GGUF's template takes `enable_thinking` (and a level as `reasoning_effort`), as llama-server passes them.
+      return level
+        ? { think: true, patch: (b) => void (b['chat_template_kwargs'] = { ...asObject(b['chat_template_kwargs']), reasoning_effort: level }) }
+        : { think: true };
     case 'openai-compatible':
       return level ? { think: true, patch: (b) => void (b['reasoning_effort'] = level) } : { think: true };
     case 'anthropic':

@@ -106,7 +106,10 @@ async function askForTitle(deps: TitleDeps, input: TitleInput, ask: Turn): Promi
   });
   const reducer = createTurnReducer({ ...ask, id: 'title', role: 'assistant', blocks: [], status: 'streaming' });
   try {
-    const res = await sendRequest({ method: 'POST', url, body: a.body, headers: connection.authHeaders(), signal, stallTimeoutMs: 30_000 });
+    // The built-in engine has its own leg; every other connection is HTTP.
+    const res = connection.send
+      ? await connection.send(a.body, signal)
+      : await sendRequest({ method: 'POST', url, body: a.body, headers: connection.authHeaders(), signal, stallTimeoutMs: 30_000 });
     if (res.status < 200 || res.status >= 300) {
       await res.text().catch(() => '');
       deps.steps.finish(stepId, { wireReason: null, stop: 'error', error: `HTTP ${res.status}`, now: deps.now() });

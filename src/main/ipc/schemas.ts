@@ -3,6 +3,7 @@
  * Payloads come from the renderer, which is untrusted as far as main is concerned.
  */
 import type { InvokeChannel } from '../../shared/ipc';
+import { libraryPayloadSchemas } from '../library/library-schemas';
 import { modelPayloadSchemas } from '../models/model-schemas';
 
 type Schema = Record<string, unknown>;
@@ -39,6 +40,7 @@ const attachmentBlock: Schema = {
 
 export const payloadSchemas: Record<InvokeChannel, Schema> = {
   ...modelPayloadSchemas,
+  ...libraryPayloadSchemas,
   'conversations:list': empty,
   'conversations:open': {
     type: 'object',
@@ -163,6 +165,8 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
       defaultChatModel: { anyOf: [{ type: 'string', minLength: 1, maxLength: 300 }, { type: 'null' }] },
       activeConnectionId: id,
       theme: { enum: ['light', 'dark', 'system'] },
+      modelsDir: { anyOf: [{ type: 'string', minLength: 1, maxLength: 4000 }, { type: 'null' }] },
+      builtinIdleMinutes: { type: 'integer', minimum: 0, maximum: 10_080 },
     },
   },
 };

@@ -35,6 +35,10 @@ export interface RecommendInput {
   gpuCount?: number;
   flashAttention: boolean;
   kvCacheType: KvCacheType;
+  /** What the memory is, for the table (default `GPU memory`; the built-in engine's CPU backend: system memory). */
+  memoryLabel?: string;
+  /** Runtime reserve in place of 640 MiB per GPU (a CPU backend keeps far less beside the model). */
+  runtimeBytes?: number;
 }
 
 /** KV bytes one token costs, split into layers that keep every token and layers that keep only the window. */
@@ -66,7 +70,8 @@ export function recommendContext(input: RecommendInput): ContextRecommendation {
     kvType = 'f16';
   }
   const gpus = Math.max(1, input.gpuCount ?? 1);
-  const runtime = RUNTIME_BYTES_PER_GPU * gpus;
+  const runtime = input.runtimeBytes ?? RUNTIME_BYTES_PER_GPU * gpus;
+  const memory = input.memoryLabel ?? 'GPU memory';
   const headroom = Math.floor(input.usableVramBytes * HEADROOM_FRACTION);
   const graph = graphBytes(arch);
   const available = input.usableVramBytes - input.weightsBytes - runtime - headroom - graph;
@@ -87,9 +92,9 @@ export function recommendContext(input: RecommendInput): ContextRecommendation {
   const fits = rounded >= MIN_USEFUL_CONTEXT;
 
   const lines: ContextRecommendationLine[] = [
-    { label: 'Usable GPU memory', value: input.usableVramBytes, unit: 'bytes' },
+    { label: `Usable ${memory}`, value: input.usableVramBytes, unit: 'bytes' },
     { label: '− model weights', value: input.weightsBytes, unit: 'bytes' },
-    { label: `− runtime (${gpus} × 640 MiB)`, value: runtime, unit: 'bytes' },
+    { label: input.runtimeBytes === undefined ? `− runtime (${gpus} × 640 MiB)` : '− runtime', value: runtime, unit: 'bytes' },
     { label: '− headroom (10%)', value: headroom, unit: 'bytes' },
     { label: '− compute graph', value: graph, unit: 'bytes', note: input.flashAttention ? 'flash attention' : 'plus attention scores per token' },
     { label: '= left for the context', value: Math.max(0, available), unit: 'bytes' },
@@ -101,7 +106,7 @@ export function recommendContext(input: RecommendInput): ContextRecommendation {
   lines.push({ label: 'recommended (rounded down to 1024)', value: fits ? rounded : 0, unit: 'tokens' });
 
   const message = fits
-    ? `${rounded.toLocaleString('en-US')} tokens fit on the GPU.${notes.length ? ' ' + notes.join(' ') : ''}`
-    : `Does not fit on the GPU: less than ${MIN_USEFUL_CONTEXT} tokens of context would remain.${notes.length ? ' ' + notes.join(' ') : ''}`;
+    ? `${rounded.toLocaleString('en-US')} tokens fit ${input.memoryLabel ? `in ${memory}` : 'on the GPU'}.${notes.length ? ' ' + notes.join(' ') : ''}`
+    : `Does not fit ${input.memoryLabel ? `in ${memory}` : 'on the GPU'}: less than ${MIN_USEFUL_CONTEXT} tokens of context would remain.${notes.length ? ' ' + notes.join(' ') : ''}`;
   return { fits, contextTokens: fits ? rounded : 0, kvBytesPerToken: kv.global + kv.sliding, lines, message };
 }

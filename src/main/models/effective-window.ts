@@ -16,6 +16,8 @@ export interface EffectiveWindowDeps {
   resolver: ContextWindowResolver;
   /** Tokens per estimated token learned per model (the engine's calibration). */
   estimateRatio?: (model: string) => number;
+  /** The built-in engine's window for a model file (it allocates what Firebrand chooses). */
+  builtinWindow?: (file: string) => Promise<ContextWindowChoice>;
 }
 
 export async function effectiveWindow(req: { model: string; connectionId?: string }, deps: EffectiveWindowDeps): Promise<ContextWindowChoice> {
@@ -39,6 +41,7 @@ async function windowChoice(req: { model: string; connectionId?: string }, deps:
     return { contextWindow: null, source: 'unknown', reason: 'llama-server did not report its n_ctx (/props).' };
   }
   if (route?.contextWindow !== undefined) return { contextWindow: route.contextWindow, source: 'alias', reason: null };
+  if (connection.kind === 'builtin' && deps.builtinWindow) return deps.builtinWindow(model);
   if (connection.kind === 'ollama') return deps.resolver.resolve(connection.baseUrl, model);
   return { contextWindow: null, source: 'unknown', reason: 'This server sets the context window itself.' };
 }

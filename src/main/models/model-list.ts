@@ -54,6 +54,7 @@ const SERVER_NAMES: Record<ConnectionKind, string> = {
   ollama: 'Ollama',
   'llama-server': 'llama-server',
   'openai-compatible': 'the OpenAI-compatible server',
+  builtin: 'the built-in engine',
   anthropic: 'Anthropic',
 };
 

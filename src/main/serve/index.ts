@@ -1,10 +1,12 @@
 /**
- * `npm run serve -- --port P --data-dir D [--ollama URL] [--host H]`: Firebrand headless, opened from a browser.
+ * `npm run serve -- --port P --data-dir D [--ollama URL] [--models-dir DIR] [--host H]`: Firebrand headless,
+ * opened from a browser. The built-in engine runs as a forked Node process (out/main/builtin-engine.js).
  */
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { forkSpawner } from '../builtin/fork-spawner';
 import { createServices } from '../services';
 import { startServe } from './serve-server';
 
@@ -15,6 +17,7 @@ async function main(): Promise<void> {
       host: { type: 'string', default: '127.0.0.1' },
       'data-dir': { type: 'string', default: join(homedir(), '.firebrand') },
       ollama: { type: 'string' },
+      'models-dir': { type: 'string' },
       token: { type: 'string' },
     },
     strict: true,
@@ -25,6 +28,8 @@ async function main(): Promise<void> {
   const services = createServices({
     dataDir: resolve(values['data-dir']),
     ...(values.ollama ? { ollamaUrl: values.ollama } : {}),
+    ...(values['models-dir'] ? { modelsDir: resolve(values['models-dir']) } : {}),
+    builtinEngine: forkSpawner({ entry: resolve(here, 'builtin-engine.js'), log: (line) => console.error(line) }),
   });
   const serve = await startServe({
     services,

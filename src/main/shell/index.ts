@@ -11,6 +11,7 @@ import { INVOKE_CHANNELS, type EventChannel } from '../../shared/ipc';
 import { contentSecurityPolicy } from '../serve/csp';
 import { SafeStorageSecretStore } from '../secrets/secret-store';
 import { createServices } from '../services';
+import { utilitySpawner } from './engine-utility';
 import { createMainWindow } from './window-options';
 import { APP_ORIGIN, guardInvoke, linkPolicy } from './ipc-guard';
 
@@ -30,7 +31,8 @@ app.whenReady().then(() => {
   const dataDir = process.env.FIREBRAND_DATA_DIR ?? app.getPath('userData');
   // API keys: encrypted with the OS keychain through safeStorage; main gets only the encrypt/decrypt functions.
   const secrets = new SafeStorageSecretStore(join(dataDir, 'secrets.safe.json'), safeStorage);
-  const services = createServices({ dataDir, secrets, ...(nativeBinding ? { nativeBinding } : {}) });
+  const builtinEngine = utilitySpawner(join(here, 'builtin-engine.js'), (line) => console.error(line));
+  const services = createServices({ dataDir, secrets, builtinEngine, ...(nativeBinding ? { nativeBinding } : {}) });
 
   protocol.handle('app', async (request) => {
     const url = new URL(request.url);

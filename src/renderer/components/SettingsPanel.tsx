@@ -16,13 +16,21 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const models = useStore((s) => s.models);
   const aliases = useStore((s) => s.aliases);
   const [defaultChat, setDefaultChat] = useState(settings?.defaultChatModel ?? '');
+  const [modelsDir, setModelsDir] = useState(settings?.modelsDir ?? '');
+  const [idle, setIdle] = useState(String(settings?.builtinIdleMinutes ?? 10));
   const [error, setError] = useState<string | null>(null);
   const save = async () => {
     if (!/^https?:\/\/\S+$/.test(url.trim())) {
       setError('Enter an address that starts with http:// or https://');
       return;
     }
-    if (await saveSettings({ ollamaUrl: url.trim(), theme, defaultChatModel: defaultChat === '' ? null : defaultChat })) onClose();
+    const minutes = Number(idle);
+    if (!Number.isInteger(minutes) || minutes < 0) {
+      setError('Idle minutes is a whole number (0 keeps models loaded).');
+      return;
+    }
+    const patch = { ollamaUrl: url.trim(), theme, defaultChatModel: defaultChat === '' ? null : defaultChat, modelsDir: modelsDir.trim() === '' ? null : modelsDir.trim(), builtinIdleMinutes: minutes };
+    if (await saveSettings(patch)) onClose();
   };
   // Escape closes from anywhere: after "Test connection" the focus may have left the dialog (its button was
   // disabled while testing), and a listener on the dialog would no longer hear the key (issue 13).
@@ -61,6 +69,14 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
               ))}
             </optgroup>
           </select>
+        </label>
+        <label>
+          Models folder (built-in engine)
+          <input data-testid="models-folder" placeholder="the default, in Firebrand's data folder" value={modelsDir} onChange={(e) => setModelsDir(e.target.value)} />
+        </label>
+        <label>
+          Unload a built-in model after this many idle minutes (0: never)
+          <input data-testid="builtin-idle-minutes" inputMode="numeric" value={idle} onChange={(e) => setIdle(e.target.value)} />
         </label>
         <ConnectionsSection />
         <fieldset className="theme-choice">

@@ -74,7 +74,10 @@ export async function refreshModels(): Promise<void> {
     const settings = get().settings;
     const preferred = [get().selectedModel, settings?.defaultChatModel, settings?.defaultModel].find((n) => n && names.includes(n));
     const selected = preferred ?? models[0]?.name ?? null;
-    set({ models, aliases, modelsError: models.length === 0 ? 'The server has no models yet. Pull one (ollama pull llama3.2) and refresh.' : null, selectedModel: selected });
+    const empty = settings?.activeConnectionId === 'builtin'
+      ? 'No GGUF models yet: add or download one in Models (or put a .gguf file in the models folder).'
+      : 'The server has no models yet. Pull one (ollama pull llama3.2) and refresh.';
+    set({ models, aliases, modelsError: models.length === 0 ? empty : null, selectedModel: selected });
   } catch (err) {
     set({ models: [], modelsError: errorMessage(err) });
   }

@@ -64,6 +64,15 @@ export class ContentRuns {
     if (this.scanner === null) this.startInside = false;
   }
 
+  /**
+   * Whether the bytes pushed so far leave the stream inside a think block (startInside counts until the first
+   * byte). Dialects that read markup of their own from content (the built-in engine's `<tool_call>`) ask this so
+   * that markup written inside reasoning stays reasoning.
+   */
+  get insideReasoning(): boolean {
+    return this.open?.kind === 'reasoning' || (this.scanner === null && this.startInside);
+  }
+
   /** Whether any think tag was consumed in any run so far (startInside's implicit open counts). */
   get consumedTag(): boolean {
     return this.consumed || (this.scanner?.consumedTag ?? false);

@@ -57,11 +57,15 @@ describe('connections', () => {
   it('lists the default Ollama connection from the ollamaUrl setting, saves others with keys never returned', async () => {
     services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {} });
     const h = services.handlers;
-    expect(await h['connections:list']({})).toEqual([{ id: 'ollama', kind: 'ollama', label: 'Ollama', baseUrl: replay.url, hasApiKey: false, builtIn: true }]);
+    expect(await h['connections:list']({})).toEqual([
+      { id: 'ollama', kind: 'ollama', label: 'Ollama', baseUrl: replay.url, hasApiKey: false, builtIn: true },
+      // The built-in engine is always there; its address is the models folder.
+      { id: 'builtin', kind: 'builtin', label: 'Built-in (llama.cpp)', baseUrl: join(dir, 'models'), hasApiKey: false, builtIn: true },
+    ]);
     const saved = await h['connections:save']({ kind: 'openai-compatible', label: 'LM Studio', baseUrl: 'http://10.0.0.5:1234/', apiKey: 'abc' });
     expect(saved).toMatchObject({ kind: 'openai-compatible', baseUrl: 'http://10.0.0.5:1234', hasApiKey: true });
     expect(await h['connections:save']({ id: saved.id, kind: 'openai-compatible', label: 'LM Studio', baseUrl: 'http://10.0.0.5:1234', apiKey: '' })).toMatchObject({ hasApiKey: false });
     expect(await h['connections:delete']({ id: saved.id })).toEqual({ deleted: true });
-    expect(await h['connections:list']({})).toHaveLength(1);
+    expect(await h['connections:list']({})).toHaveLength(2);
   });
 });

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import type { ConnectionKind } from '../../../src/shared/connections';
+import type { ServerKind } from '../../../src/shared/connections';
 import type { JsonObject } from '../../../src/shared/json';
 import { ToolRegistry } from '../../../src/main/tools/registry';
 import type { Tool } from '../../../src/main/tools/types';
@@ -51,7 +51,7 @@ export function anthropicText(tokens: string[]): string {
 }
 
 export interface DialectCase {
-  kind: ConnectionKind;
+  kind: ServerKind;
   chatPath: string;
   /** Routes for capability probes (Ollama /api/show, llama-server /props and /apply-template). */
   probes: ReplayRoute[];

@@ -1,13 +1,7 @@
 import { useState } from 'react';
-import type { ContextRecommendationLine } from '../../../shared/models';
 import { recommendContext, setContextWindow, setGpuOverride, useModelsStore } from '../../store/models-slice';
+import { ContextArithmetic } from './ContextArithmetic';
 import { formatBytes, formatTokens } from './format';
-
-function lineValue(l: ContextRecommendationLine): string {
-  if (l.unit === 'tokens') return `${formatTokens(l.value)} tokens`;
-  if (l.unit === 'bytes-per-token') return `${formatTokens(Math.round(l.value))} B per token`;
-  return formatBytes(l.value);
-}
 
 /** The context window that fits this model on this GPU, with its arithmetic; the user may choose another. */
 export function ContextPanel({ model }: { model: string }) {
@@ -48,18 +42,7 @@ export function ContextPanel({ model }: { model: string }) {
           </p>
           {rec ? (
             <>
-              <table className="mm-arith" data-testid="context-lines">
-                <tbody>
-                  {rec.lines.map((l) => (
-                    <tr key={l.label}>
-                      <td>{l.label}</td>
-                      <td>{lineValue(l)}</td>
-                      <td className="mm-muted">{l.note ?? ''}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-              <p data-testid="context-message" className={rec.fits ? 'mm-ok' : 'mm-error'}>{rec.message}</p>
+              <ContextArithmetic rec={rec} />
               {rec.fits && <button type="button" data-testid="context-use" onClick={() => void keep(rec.contextTokens, 'recommended')}>Use {formatTokens(rec.contextTokens)} tokens</button>}
             </>
           ) : (

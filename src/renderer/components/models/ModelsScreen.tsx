@@ -1,14 +1,18 @@
 import { useEffect, useRef } from 'react';
+import { useStore } from '../../store';
 import { connectModelsStore, loadModelsScreen, useModelsStore } from '../../store/models-slice';
+import { LibrarySection } from '../library/LibrarySection';
 import { AliasEditor } from './AliasEditor';
 import { ModelList } from './ModelList';
 import { PullBox } from './PullBox';
 import { RunningModels } from './RunningModels';
 import './models.css';
 
-/** The model manager: pull, list, inspect, delete, running models, context windows and aliases. */
+/** The model manager: the built-in library, Ollama's models (pull, list, inspect, delete), running models, context windows and aliases. */
 export function ModelsScreen({ onClose }: { onClose: () => void }) {
   const error = useModelsStore((s) => s.error);
+  // Pulling and Ollama's model list are about Ollama: with the built-in engine active they would list its files.
+  const builtinActive = useStore((s) => s.settings?.activeConnectionId === 'builtin');
   const closeButton = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     connectModelsStore();
@@ -35,8 +39,9 @@ export function ModelsScreen({ onClose }: { onClose: () => void }) {
         <button type="button" ref={closeButton} data-testid="models-close" onClick={onClose}>Close</button>
       </div>
       {error && <p role="alert" className="mm-error" data-testid="models-screen-error">{error}</p>}
-      <PullBox />
-      <ModelList />
+      <LibrarySection />
+      {!builtinActive && <PullBox />}
+      {!builtinActive && <ModelList />}
       <RunningModels />
       <AliasEditor />
     </div>

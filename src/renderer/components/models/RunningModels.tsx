@@ -1,16 +1,33 @@
+import { loadLibrary, unloadBuiltin, useLibraryStore } from '../../store/library-slice';
 import { loadRunning, unloadModel, useModelsStore } from '../../store/models-slice';
 import { formatBytes } from './format';
 
-/** What the server has loaded (`/api/ps`): memory on the GPU, context, expiry, and a CPU spill warning. */
+/** What is loaded: Ollama's models (`/api/ps`: memory on the GPU, context, expiry, a CPU spill warning) and the built-in engine's (memory held, context, idle unload). */
 export function RunningModels() {
   const running = useModelsStore((s) => s.running);
+  const status = useLibraryStore((s) => s.status);
+  const builtin = status?.loaded ?? [];
   return (
     <section className="mm-section" aria-label="Running models" data-testid="running-models">
       <div className="mm-row">
         <h3>Running</h3>
-        <button type="button" onClick={() => void loadRunning()}>Refresh</button>
+        <button type="button" onClick={() => { void loadRunning(); void loadLibrary(); }}>Refresh</button>
       </div>
-      {running.length === 0 && <p className="mm-muted">No model is loaded.</p>}
+      {running.length === 0 && builtin.length === 0 && <p className="mm-muted">No model is loaded.</p>}
+      {builtin.length > 0 && (
+        <ul className="mm-list">
+          {builtin.map((m) => (
+            <li key={m.file} data-testid="running-builtin" data-file={m.file}>
+              <strong>{m.file}</strong>{' '}
+              <span className="mm-muted">
+                built-in · {formatBytes(m.memoryBytes)} held · context {m.contextSize.toLocaleString('en-US')}
+                {m.unloadsAt ? ` · unloads ${new Date(m.unloadsAt).toLocaleTimeString()} if unused` : ''}
+              </span>{' '}
+              <button type="button" onClick={() => void unloadBuiltin(m.file)}>Unload</button>
+            </li>
+          ))}
+        </ul>
+      )}
       <ul className="mm-list">
         {running.map((m) => (
           <li key={m.name} data-testid="running-model">

@@ -1,10 +1,10 @@
 import './settings.css';
 import { useEffect, useState } from 'react';
-import { CONNECTION_KINDS, type ConnectionKind } from '../../../shared/connections';
+import { CONNECTION_KINDS, type ServerKind } from '../../../shared/connections';
 import { saveSettings, useStore } from '../../store';
 import { addConnection, loadConnections, removeConnection, testConnection, useConnectionsStore } from '../../store/connections-slice';
 
-const DEFAULT_URL: Record<ConnectionKind, string> = {
+const DEFAULT_URL: Record<ServerKind, string> = {
   ollama: 'http://127.0.0.1:11434',
   'llama-server': 'http://127.0.0.1:8080',
   'openai-compatible': 'http://127.0.0.1:1234',
@@ -17,7 +17,7 @@ export function ConnectionsSection() {
   const tests = useConnectionsStore((s) => s.tests);
   const error = useConnectionsStore((s) => s.error);
   const activeId = useStore((s) => s.settings?.activeConnectionId ?? 'ollama');
-  const [kind, setKind] = useState<ConnectionKind>('llama-server');
+  const [kind, setKind] = useState<ServerKind>('llama-server');
   const [label, setLabel] = useState('');
   const [url, setUrl] = useState(DEFAULT_URL['llama-server']);
   const [key, setKey] = useState('');
@@ -67,7 +67,7 @@ export function ConnectionsSection() {
         })}
       </ul>
       <div className="connection-add">
-        <select aria-label="Server kind" data-testid="connection-add-kind" value={kind} onChange={(e) => { const k = e.target.value as ConnectionKind; setKind(k); setUrl(DEFAULT_URL[k]); }}>
+        <select aria-label="Server kind" data-testid="connection-add-kind" value={kind} onChange={(e) => { const k = e.target.value as ServerKind; setKind(k); setUrl(DEFAULT_URL[k]); }}>
           {CONNECTION_KINDS.map((k) => (
             <option key={k} value={k}>{k}</option>
           ))}

@@ -31,6 +31,7 @@ export const SystemCard = memo(function SystemCard({ turn }: { turn: Turn }) {
     const meta = toolApprovalMeta(turn.meta);
     return <Card source={source} title="Tool approval">{meta ? <Approval turn={turn} meta={meta} /> : <Stored turn={turn} />}</Card>;
   }
+  if (source === 'model-does-not-fit') return <Card source={source} title="Not loaded: the model does not fit in memory"><Stored turn={turn} /></Card>;
   return <div className="system-text">{turnText(turn)}</div>;
 });
 
@@ -52,7 +53,9 @@ function ContextRefused({ meta }: { meta: ContextRefusedMeta }) {
   return (
     <>
       <p className="system-text">
-        About {meta.estimate} tokens needed; {meta.model} holds {meta.window}.
+        {meta.counted === 'server' ? `${meta.estimate} tokens needed (counted by the server)` : `About ${meta.estimate} tokens needed`}; {meta.model}
+        {meta.serverRefused ? ' now holds ' : ' holds '}
+        {meta.window}.
       </p>
       {meta.largest.length > 0 && (
         <>

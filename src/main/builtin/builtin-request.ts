@@ -1,0 +1,152 @@
+/**
+ * One built-in request, from its stored record (the `builtin` dialect's body) to the engine's events:
+ * - `preflight`: the model file must be usable and fit with its window; the prompt is rendered from the GGUF's
+ *   template as llama-server renders it and counted with the model's own tokenizer, so a conversation that does
+ *   not fit is refused with its exact size, and the splitter knows whether the prompt ends inside a think block.
+ * - `send`: the leg. It runs the same prepared prompt in the engine process and frames the events as the
+ *   built-in wire (NDJSON), which the step's normal pipeline (framing, dialect, reducer) reads. A stop aborts;
+ *   the engine dying mid-answer arrives as an `error` event after the text that came.
+ */
+import { endsInsideThink } from '../engine/think';
+import type { PreflightResult } from '../engine/types';
+import { UserFacingError } from '../errors';
+import { LegError, type LegResponse } from '../leg/http';
+import type { BuiltinService } from './builtin-service';
+import { engineEventLine, type EngineEvent, type Sampling } from './protocol';
+
+interface Prepared {
+  file: string;
+  path: string;
+  contextSize: number;
+  prompt: string;
+  addBos: boolean;
+  promptTokens: number;
+  sampling: Sampling;
+  maxTokens: number | null;
+}
+
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+export class BuiltinRequests {
+  /** The last few prepared bodies: the preflight's work is reused by the send that follows it. */
+  private readonly prepared = new Map<string, Prepared>();
+
+  constructor(private readonly service: BuiltinService) {}
+
+  async preflight(body: string): Promise<PreflightResult> {
+    let p: Prepared;
+    try {
+      const r = await this.prepare(body);
+      if ('refused' in r) return r.refused;
+      p = r;
+    } catch (err) {
+      return { kind: 'error', message: err instanceof Error ? err.message : String(err) };
+    }
+    if (p.promptTokens >= p.contextSize) {
+      const message = `Nothing was sent: this conversation is ${p.promptTokens} tokens (counted with ${p.file}'s own tokenizer and template), and its context window is ${p.contextSize}. Start a new conversation, remove a large attachment, or keep a larger window for the model in Models.`;
+      return { kind: 'refused', source: 'context-refused', message, meta: { tokens: p.promptTokens, window: p.contextSize, model: p.file, counted: 'exactly, with the model tokenizer', advice: message } };
+    }
+    this.remember(body, p);
+    return { kind: 'ok', promptTokens: p.promptTokens, thinkOpen: endsInsideThink(p.prompt) };
+  }
+
+  async send(body: string, signal: AbortSignal): Promise<LegResponse> {
+    let p = this.prepared.get(body);
+    if (!p) {
+      const r = await this.prepare(body).catch((err: unknown) => ({ refused: { message: err instanceof Error ? err.message : String(err) } }));
+      if ('refused' in r) return failed(r.refused.message);
+      p = r;
+    }
+    const prepared = p;
+    const host = this.service.engine();
+    const service = this.service;
+    service.busy(prepared.file, 1);
+    const events = host.generate(
+      { type: 'generate', model: { path: prepared.path, contextSize: prepared.contextSize }, prompt: prepared.prompt, addBos: prepared.addBos, sampling: prepared.sampling, maxTokens: prepared.maxTokens },
+      signal,
+    );
+    const encoder = new TextEncoder();
+    async function* bytes(): AsyncIterable<Uint8Array> {
+      let loaded = false;
+      try {
+        for await (const event of events) {
+          if (signal.aborted) throw new LegError('aborted', 'Stopped.');
+          if (!loaded && event.type === 'start') {
+            loaded = true;
+            await service.refresh().catch(() => undefined);
+          }
+          yield encoder.encode(engineEventLine(event));
+        }
+        if (signal.aborted) throw new LegError('aborted', 'Stopped.');
+      } finally {
+        service.busy(prepared.file, -1);
+      }
+    }
+    return { status: 200, body: bytes(), text: () => Promise.resolve('') };
+  }
+
+  private remember(body: string, p: Prepared): void {
+    this.prepared.set(body, p);
+    while (this.prepared.size > 4) this.prepared.delete(this.prepared.keys().next().value as string);
+  }
+
+  private async prepare(body: string): Promise<Prepared | { refused: PreflightResult & { message: string } }> {
+    const record = JSON.parse(body) as Rec;
+    const file = typeof record['model'] === 'string' ? record['model'] : '';
+    const model = await this.service.deps.library.model(file);
+    const contextSize = num(record['context_size']) ?? (await this.service.windowFor(file)).contextWindow ?? 4096;
+    const misfit = await this.service.fitProblem(model, contextSize);
+    if (misfit) return { refused: { kind: 'refused', source: 'model-does-not-fit', message: misfit, meta: { model: file, window: contextSize, advice: misfit } } };
+    let rendered;
+    try {
+      rendered = model.template.render({
+        messages: record['messages'],
+        tools: record['tools'],
+        ...(isRec(record['chat_template_kwargs']) ? { kwargs: record['chat_template_kwargs'] } : {}),
+      });
+    } catch (err) {
+      throw new UserFacingError('invalid-payload', `${file}'s chat template refused this conversation: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    const counted = await this.service.engine().request<{ tokens: number }>({ type: 'count', path: model.entry.path, text: rendered.prompt, addBos: model.info.tokens.addBos });
+    return {
+      file,
+      path: model.entry.path,
+      contextSize,
+      prompt: rendered.prompt,
+      addBos: model.info.tokens.addBos,
+      promptTokens: counted.tokens,
+      sampling: samplingOf(record),
+      maxTokens: num(record['max_tokens']) ?? num(record['num_predict']) ?? null,
+    };
+  }
+}
+
+/** Sampling fields of the record, by llama-server's (and the aliases') names. */
+function samplingOf(r: Rec): Sampling {
+  const s: Sampling = {};
+  const t = num(r['temperature']);
+  if (t !== undefined) s.temperature = t;
+  const k = num(r['top_k']);
+  if (k !== undefined) s.topK = k;
+  const p = num(r['top_p']);
+  if (p !== undefined) s.topP = p;
+  const m = num(r['min_p']);
+  if (m !== undefined) s.minP = m;
+  const rp = num(r['repeat_penalty']);
+  if (rp !== undefined) s.repeatPenalty = rp;
+  const seed = num(r['seed']);
+  if (seed !== undefined) s.seed = seed;
+  return s;
+}
+
+/** A request that could not start: one `error` event, so the turn says why like any failed answer. */
+function failed(message: string): LegResponse {
+  const event: EngineEvent = { type: 'error', message };
+  const line = new TextEncoder().encode(engineEventLine(event));
+  async function* body(): AsyncIterable<Uint8Array> {
+    yield line;
+  }
+  return { status: 200, body: body(), text: () => Promise.resolve(JSON.stringify(event)) };
+}

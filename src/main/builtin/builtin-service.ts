@@ -1,0 +1,255 @@
+/**
+ * The built-in llama.cpp engine as main uses it: which backend runs (and why not a GPU one), what is loaded and
+ * what it holds, load and unload (with the idle timeout), the context window of each model (kept by the user,
+ * else what fits), the model's capabilities from its GGUF, and exact token counts with its own tokenizer.
+ * Requests themselves go through ./builtin-request.ts.
+ */
+import { relative, sep } from 'node:path';
+import type { BackendInfo, BuiltinStatus, LoadedModel } from '../../shared/library';
+import type { ContextAdvice, ContextWindowChoice, GpuReport } from '../../shared/models';
+import { DEFAULT_CONTEXT_WINDOW } from '../../shared/context-estimate';
+import type { ModelCapabilities } from '../engine/types';
+import { UserFacingError } from '../errors';
+import type { FileDigests } from '../library/file-digest';
+import type { LibraryModel, LibraryService } from '../library/library-service';
+import { pathInFolder } from '../library/models-folder';
+import type { StoredWindow } from '../models/model-settings-store';
+import { builtinAdvice, windowDoesNotFit } from './builtin-memory';
+import { EngineHost, type EngineSpawner } from './engine-host';
+import type { EngineBackend, EngineStatus } from './protocol';
+
+/** The key kept windows are stored under (model_context_windows.connection_id). */
+export const BUILTIN_WINDOWS_KEY = 'builtin';
+
+export interface BuiltinDeps {
+  library: LibraryService;
+  digests: FileDigests;
+  /** Starts an engine process; null where this build has no engine entry (then every use says so). */
+  spawner: EngineSpawner | null;
+  log: (message: string) => void;
+  /** Minutes an unused model stays loaded (0: no timeout). */
+  idleMinutes: () => number;
+  /** Hand-set usable memory (the model manager's override), bytes. */
+  memoryOverride: () => number | null;
+  storedWindow: (file: string) => StoredWindow | null;
+  probeGpu: () => Promise<GpuReport>;
+  /** The engine's state changed (loaded, unloaded, crashed): the Running panel refreshes. */
+  changed: (reason: string) => void;
+  now?: () => number;
+}
+
+interface Loaded {
+  file: string;
+  contextSize: number;
+  memoryBytes: number;
+  unloadsAt: number | null;
+  timer: NodeJS.Timeout | null;
+  busy: number;
+}
+
+export class BuiltinService {
+  readonly host: EngineHost | null;
+  private backend: EngineBackend | null = null;
+  private readonly loaded = new Map<string, Loaded>();
+
+  constructor(readonly deps: BuiltinDeps) {
+    this.host = deps.spawner
+      ? new EngineHost(deps.spawner, deps.log, () => {
+          for (const l of this.loaded.values()) if (l.timer) clearTimeout(l.timer);
+          this.loaded.clear();
+          deps.changed('engine-stopped');
+        })
+      : null;
+  }
+
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  engine(): EngineHost {
+    if (!this.host) throw new UserFacingError('internal', 'The built-in engine is not part of this build of Firebrand.');
+    return this.host;
+  }
+
+  async status(): Promise<BuiltinStatus> {
+    if (this.host?.running) await this.refresh().catch((err: unknown) => this.deps.log(`builtin: status failed: ${String(err)}`));
+    return {
+      backend: this.backend ? describeBackend(this.backend) : null,
+      running: this.host?.running ?? false,
+      loaded: [...this.loaded.values()].map((l): LoadedModel => ({ file: l.file, contextSize: l.contextSize, memoryBytes: l.memoryBytes, unloadsAt: l.unloadsAt })),
+      modelsDir: this.deps.library.dir,
+      unavailable: this.host ? null : 'The built-in engine is not part of this build of Firebrand.',
+    };
+  }
+
+  /** Starts the engine if needed and records what it reports. */
+  async refresh(): Promise<EngineStatus> {
+    const status = await this.engine().request<EngineStatus>({ type: 'status' });
+    this.apply(status);
+    return status;
+  }
+
+  private apply(status: EngineStatus): void {
+    this.backend = status.backend;
+    const dir = this.deps.library.dir;
+    const seen = new Set<string>();
+    for (const l of status.loaded) {
+      const file = fileOf(dir, l.path);
+      seen.add(file);
+      const had = this.loaded.get(file);
+      this.loaded.set(file, { file, contextSize: l.contextSize, memoryBytes: l.memoryBytes, unloadsAt: had?.unloadsAt ?? null, timer: had?.timer ?? null, busy: had?.busy ?? 0 });
+    }
+    for (const [file, l] of this.loaded) {
+      if (seen.has(file)) continue;
+      if (l.timer) clearTimeout(l.timer);
+      this.loaded.delete(file);
+    }
+  }
+
+  isLoaded(file: string): boolean {
+    return this.loaded.has(file);
+  }
+
+  /** Loads a model with its window, unless it is known not to fit. */
+  async load(file: string): Promise<BuiltinStatus> {
+    const model = await this.deps.library.model(file);
+    const window = await this.windowFor(file);
+    const contextSize = window.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
+    const refusal = await this.fitProblem(model, contextSize);
+    if (refusal) throw new UserFacingError('invalid-payload', refusal);
+    this.apply(await this.engine().request<EngineStatus>({ type: 'load', model: { path: model.entry.path, contextSize } }));
+    this.touch(file);
+    this.deps.changed('loaded');
+    return this.status();
+  }
+
+  async unload(file: string): Promise<BuiltinStatus> {
+    const had = this.loaded.get(file);
+    if (had && this.host?.running) this.apply(await this.engine().request<EngineStatus>({ type: 'unload', path: pathInFolder(this.deps.library.dir, file) }));
+    if (had?.timer) clearTimeout(had.timer);
+    this.loaded.delete(file);
+    this.deps.changed('unloaded');
+    return this.status();
+  }
+
+  /** A generation starts or ends on `file`: the idle clock stops while it runs and restarts after. */
+  busy(file: string, delta: 1 | -1): void {
+    const l = this.loaded.get(file);
+    if (l) l.busy = Math.max(0, l.busy + delta);
+    if (delta === -1) this.touch(file);
+    else if (l?.timer) {
+      clearTimeout(l.timer);
+      l.timer = null;
+      l.unloadsAt = null;
+    }
+  }
+
+  private touch(file: string): void {
+    const l = this.loaded.get(file);
+    if (!l) return;
+    if (l.timer) clearTimeout(l.timer);
+    const minutes = this.deps.idleMinutes();
+    if (minutes <= 0 || l.busy > 0) {
+      l.timer = null;
+      l.unloadsAt = null;
+      return;
+    }
+    const ms = minutes * 60_000;
+    l.unloadsAt = this.now() + ms;
+    l.timer = setTimeout(() => {
+      if ((this.loaded.get(file)?.busy ?? 0) > 0) return;
+      this.deps.log(`builtin: ${file} unloaded after ${minutes} idle minute(s)`);
+      void this.unload(file).catch((err: unknown) => this.deps.log(`builtin: idle unload failed: ${String(err)}`));
+    }, ms);
+    l.timer.unref();
+  }
+
+  /** What the GGUF says the model can do; the record names the exact file (size and sha256). */
+  async describe(file: string): Promise<ModelCapabilities> {
+    const model = await this.deps.library.model(file);
+    const caps = model.template.caps;
+    const sha256 = await this.deps.digests.get(model.entry.path);
+    return {
+      tools: caps.toolCallFormat === 'hermes',
+      thinking: caps.thinking,
+      // llama.cpp reads images through an mmproj, which this engine build does not load: images are refused with why.
+      vision: false,
+      template: model.info.template,
+      file: { bytes: model.entry.sizeBytes, sha256 },
+    };
+  }
+
+  /** The window a request to `file` carries: kept by the user, else the largest that fits, else the default. */
+  async windowFor(file: string): Promise<ContextWindowChoice> {
+    const kept = this.deps.storedWindow(file);
+    if (kept) return { contextWindow: kept.contextWindow, source: kept.source, reason: null };
+    const advice = await this.advice(file).catch((err: unknown) => {
+      this.deps.log(`builtin: no recommendation for ${file}: ${String(err)}`);
+      return null;
+    });
+    const rec = advice?.recommendation;
+    if (rec?.fits) return { contextWindow: rec.contextTokens, source: 'recommended', reason: rec.message };
+    const trained = (await this.deps.library.model(file).catch(() => null))?.info.trainedContext ?? null;
+    const fallback = trained !== null ? Math.min(DEFAULT_CONTEXT_WINDOW, trained) : DEFAULT_CONTEXT_WINDOW;
+    return { contextWindow: fallback, source: 'fallback', reason: rec?.message ?? advice?.reason ?? 'No recommendation could be made.' };
+  }
+
+  async advice(file: string): Promise<ContextAdvice> {
+    const model = await this.deps.library.model(file);
+    if (this.host && !this.backend) await this.refresh().catch((err: unknown) => this.deps.log(`builtin: engine did not start: ${String(err)}`));
+    const self = this.loaded.get(file)?.memoryBytes ?? 0;
+    const others = [...this.loaded.values()].filter((l) => l.file !== file).reduce((n, l) => n + l.memoryBytes, 0);
+    return builtinAdvice({
+      file,
+      weightsBytes: model.entry.sizeBytes,
+      arch: model.info.arch,
+      backend: this.backend,
+      override: this.deps.memoryOverride(),
+      heldByOthers: others,
+      heldBySelf: self,
+      stored: this.deps.storedWindow(file),
+      probe: this.deps.probeGpu,
+    });
+  }
+
+  /** Why `file` with `contextSize` is known not to fit, or null. A model already loaded at that size fits. */
+  async fitProblem(model: LibraryModel, contextSize: number): Promise<string | null> {
+    const held = this.loaded.get(model.entry.file);
+    if (held?.contextSize === contextSize) return null;
+    const advice = await this.advice(model.entry.file);
+    return windowDoesNotFit(advice, contextSize);
+  }
+
+  /** Tokens `text` makes with the model's own tokenizer (document extraction's exact budget, issue 18). */
+  async countTokens(file: string, text: string): Promise<number> {
+    const model = await this.deps.library.model(file);
+    const res = await this.engine().request<{ tokens: number }>({ type: 'count', path: model.entry.path, text, addBos: false });
+    return res.tokens;
+  }
+
+  close(): void {
+    for (const l of this.loaded.values()) if (l.timer) clearTimeout(l.timer);
+    this.loaded.clear();
+    this.host?.close();
+  }
+}
+
+/** The engine reports absolute paths; Firebrand names models by their path in the folder. */
+function fileOf(dir: string, path: string): string {
+  return relative(dir, path).split(sep).join('/');
+}
+
+const GPU_NAMES: Record<string, string> = { cuda: 'CUDA', vulkan: 'Vulkan', metal: 'Metal' };
+const gpuName = (g: string) => GPU_NAMES[g] ?? g;
+
+/** One sentence on the backend: what runs, and why a GPU build does not, where that is so. */
+export function describeBackend(b: EngineBackend): BackendInfo {
+  const free = b.backend === 'cpu' ? b.ram.free : (b.vram?.free ?? null);
+  const total = b.backend === 'cpu' ? b.ram.total : (b.vram?.total ?? null);
+  let reason: string;
+  if (b.backend !== 'cpu') reason = `${gpuName(b.backend)}: llama.cpp runs on the GPU.`;
+  else if (b.supportedGpus.length === 0) {
+    reason = `CPU: no ${b.installedGpus.map(gpuName).join(' or ') || 'GPU'} driver was found on this machine, so the CPU build runs.`;
+  } else reason = `CPU: the ${b.supportedGpus.map(gpuName).join('/')} build did not start here (or GPU use is turned off with FIREBRAND_BUILTIN_GPU), so the CPU build runs.`;
+  return { backend: b.backend, reason, freeBytes: free, totalBytes: total };
+}

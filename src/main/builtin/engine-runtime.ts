@@ -1,0 +1,281 @@
+/**
+ * Inside the engine process: node-llama-cpp itself. Loads models with the context size main chose, generates
+ * from an already rendered prompt, counts tokens, reports memory. It never interprets what it generates: text
+ * goes out as the model wrote it (the `builtin` dialect in main splits reasoning and reads tool calls).
+ *
+ * Only prebuilt binaries are used (`build: 'never'`, `skipDownload`): nothing is downloaded or compiled at run
+ * time. The backend is chosen by node-llama-cpp (CUDA, Vulkan, Metal, else CPU), or forced with
+ * FIREBRAND_BUILTIN_GPU=off|cuda|vulkan|metal; FIREBRAND_BUILTIN_THREADS caps CPU threads.
+ */
+import { getLlama, getLlamaGpuTypes, LlamaLogLevel, type Llama, type LlamaContext, type LlamaContextSequence, type LlamaModel, type Token } from 'node-llama-cpp';
+import { TokenText } from './token-text';
+import type { EngineBackend, EngineEvent, EngineLoaded, EngineStatus, ModelSpec, Sampling } from './protocol';
+
+interface Loaded {
+  model: LlamaModel;
+  context: LlamaContext;
+  sequence: LlamaContextSequence;
+  contextSize: number;
+}
+
+/** llama-server's defaults (`/props` default_generation_settings), so a model answers the same here and there. */
+const DEFAULT_SAMPLING: Required<Omit<Sampling, 'seed'>> = { temperature: 0.8, topK: 40, topP: 0.95, minP: 0.05, repeatPenalty: 1 };
+
+export interface GenerateInput {
+  model: ModelSpec;
+  prompt: string;
+  addBos: boolean;
+  sampling: Sampling;
+  maxTokens: number | null;
+}
+
+export class EngineRuntime {
+  private llama: Promise<Llama> | null = null;
+  /** One generation at a time: a model's context has one sequence, and a reload must not pull it from under one. */
+  private generating: Promise<void> = Promise.resolve();
+  private readonly loaded = new Map<string, Loaded>();
+  /** Tokenizer-only loads, for counting before a model is loaded (cheap: no weights). */
+  private readonly vocabs = new Map<string, Promise<LlamaModel>>();
+  /** Loads run one at a time: two sends for one model must not load it twice. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly log: (message: string) => void) {}
+
+  private getLlama(): Promise<Llama> {
+    this.llama ??= this.startLlama().catch((err: unknown) => {
+      this.llama = null;
+      throw err;
+    });
+    return this.llama;
+  }
+
+  private async startLlama(): Promise<Llama> {
+    try {
+      return await getLlama({
+      build: 'never',
+      skipDownload: true,
+      progressLogs: false,
+      gpu: gpuOption(process.env['FIREBRAND_BUILTIN_GPU']),
+      ...(threadsOption() !== undefined ? { maxThreads: threadsOption() } : {}),
+      logLevel: LlamaLogLevel.error,
+      logger: (_level, message) => this.log(message.trimEnd()),
+      });
+    } catch (err) {
+      // Only prebuilt binaries are used: nothing is downloaded or compiled here, so say what is missing.
+      const why = err instanceof Error ? err.message : String(err);
+      throw new Error(`No llama.cpp build for this machine (${process.platform}-${process.arch}) could be started: ${why}`);
+    }
+  }
+
+  async status(): Promise<EngineStatus> {
+    const llama = await this.getLlama();
+    return { backend: await backendOf(llama), loaded: this.loadedList() };
+  }
+
+  loadedList(): EngineLoaded[] {
+    return [...this.loaded.entries()].map(([path, l]) => ({
+      path,
+      contextSize: l.contextSize,
+      memoryBytes: l.model.size + l.context.stateSize,
+    }));
+  }
+
+  /** The model with a context of exactly `spec.contextSize`; a loaded one with another size gets a new context. */
+  load(spec: ModelSpec): Promise<Loaded> {
+    const run = this.queue.then(() => this.loadNow(spec));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async loadNow(spec: ModelSpec): Promise<Loaded> {
+    const have = this.loaded.get(spec.path);
+    if (have && have.contextSize === spec.contextSize) return have;
+    const llama = await this.getLlama();
+    let model = have?.model;
+    if (have) {
+      await have.context.dispose();
+      this.loaded.delete(spec.path);
+    }
+    model ??= await llama.loadModel({ modelPath: spec.path });
+    try {
+      // Firebrand chose the size from the memory arithmetic; the library must not shrink it silently.
+      const threads = threadsOption();
+      const context = await model.createContext({ contextSize: spec.contextSize, sequences: 1, failedCreationRemedy: false, ...(threads !== undefined ? { threads } : {}) });
+      const entry = { model, context, sequence: context.getSequence(), contextSize: context.contextSize };
+      this.loaded.set(spec.path, entry);
+      return entry;
+    } catch (err) {
+      await model.dispose();
+      throw err;
+    }
+  }
+
+  /** A load or unload asked from outside waits for the running generation: it may replace that context. */
+  exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.generating.then(work);
+    this.generating = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  async unload(path: string): Promise<void> {
+    const vocab = this.vocabs.get(path);
+    this.vocabs.delete(path);
+    await vocab?.then((m) => m.dispose()).catch(() => undefined);
+    const have = this.loaded.get(path);
+    if (!have) return;
+    this.loaded.delete(path);
+    await have.context.dispose();
+    await have.model.dispose();
+  }
+
+  async count(path: string, text: string, addBos: boolean): Promise<number> {
+    const model = this.loaded.get(path)?.model ?? (await this.vocab(path));
+    return promptTokens(model, text, addBos).length;
+  }
+
+  private vocab(path: string): Promise<LlamaModel> {
+    let hit = this.vocabs.get(path);
+    if (!hit) {
+      hit = this.getLlama().then((llama) => llama.loadModel({ modelPath: path, vocabOnly: true }));
+      hit.catch(() => this.vocabs.delete(path));
+      this.vocabs.set(path, hit);
+    }
+    return hit;
+  }
+
+  /**
+   * Generates until the model ends its turn, the token limit, a full context or `signal`. Reuses the KV cache of
+   * the previous request's common prefix (a conversation resends its history every turn).
+   */
+  generate(input: GenerateInput, emit: (event: EngineEvent) => void, signal: AbortSignal): Promise<void> {
+    const run = this.generating.then(() => this.generateNow(input, emit, signal));
+    this.generating = run.catch(() => undefined);
+    return run;
+  }
+
+  private async generateNow(input: GenerateInput, emit: (event: EngineEvent) => void, signal: AbortSignal): Promise<void> {
+    // Stopped while it waited for another generation: nothing to do.
+    if (signal.aborted) {
+      emit({ type: 'done', reason: 'abort', promptTokens: 0, completionTokens: 0, promptMs: 0, generationMs: 0 });
+      return;
+    }
+    let loaded: Loaded;
+    try {
+      loaded = await this.load(input.model);
+    } catch (err) {
+      const name = input.model.path.split(/[\\/]/).pop() ?? input.model.path;
+      emit({ type: 'error', message: `${name} could not be loaded with a ${input.model.contextSize}-token window: ${err instanceof Error ? err.message : String(err)}` });
+      return;
+    }
+    const { model, sequence, contextSize } = loaded;
+    const tokens = promptTokens(model, input.prompt, input.addBos);
+    if (tokens.length >= contextSize) {
+      emit({ type: 'error', message: `The prompt is ${tokens.length} tokens and the context window is ${contextSize}: nothing was generated.` });
+      return;
+    }
+    let common = commonPrefix(sequence.contextTokens, tokens);
+    // The last prompt token is always evaluated again: its logits choose the first token.
+    if (common >= tokens.length) common = tokens.length - 1;
+    if (common < sequence.nextTokenIndex) await sequence.eraseContextTokenRanges([{ start: common, end: sequence.nextTokenIndex }]);
+    emit({ type: 'start', promptTokens: tokens.length, cachedTokens: common });
+
+    const s = { ...DEFAULT_SAMPLING, ...input.sampling };
+    const started = performance.now();
+    let firstAt: number | null = null;
+    let completion = 0;
+    let reason: 'eog' | 'length' | 'context-full' | 'abort' | null = null;
+    const text = new TokenText(model);
+    const iterator = sequence.evaluate(tokens.slice(common), {
+      temperature: s.temperature,
+      topK: s.topK,
+      topP: s.topP,
+      minP: s.minP,
+      ...(s.seed !== undefined ? { seed: s.seed } : {}),
+      ...(s.repeatPenalty !== 1 ? { repeatPenalty: { penalty: s.repeatPenalty, punishTokens: () => sequence.contextTokens.slice(-64) } } : {}),
+    });
+    for await (const token of iterator) {
+      firstAt ??= performance.now();
+      if (signal.aborted) {
+        reason = 'abort';
+        break;
+      }
+      if (model.isEogToken(token)) {
+        reason = 'eog';
+        break;
+      }
+      completion++;
+      const piece = text.push(token as Token);
+      if (piece !== '') emit({ type: 'text', text: piece });
+      if (input.maxTokens !== null && completion >= input.maxTokens) {
+        reason = 'length';
+        break;
+      }
+      // The next token would not fit: llama-server stops here too (no context shift), with finish_reason length.
+      if (sequence.nextTokenIndex + 1 >= contextSize) {
+        reason = 'context-full';
+        break;
+      }
+    }
+    reason ??= signal.aborted ? 'abort' : 'eog';
+    const rest = text.flush();
+    if (rest !== '') emit({ type: 'text', text: rest });
+    const ended = performance.now();
+    const promptMs = (firstAt ?? ended) - started;
+    emit({ type: 'done', reason, promptTokens: tokens.length, completionTokens: completion, promptMs, generationMs: ended - (firstAt ?? ended) });
+  }
+
+  async dispose(): Promise<void> {
+    for (const path of [...this.loaded.keys()]) await this.unload(path);
+    const llama = await this.llama?.catch(() => null);
+    await llama?.dispose();
+  }
+}
+
+/** As llama-server tokenizes a rendered prompt: BOS when the vocabulary adds one, special tokens parsed. */
+function promptTokens(model: LlamaModel, prompt: string, addBos: boolean): Token[] {
+  const body = model.tokenize(prompt, true);
+  const bos = model.tokens.bos;
+  return addBos && bos !== null ? [bos, ...body] : body;
+}
+
+function commonPrefix(a: readonly Token[], b: readonly Token[]): number {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a[i] === b[i]) i++;
+  return i;
+}
+
+/**
+ * FIREBRAND_BUILTIN_THREADS caps the CPU threads (default: node-llama-cpp's, the cores useful for math). On a
+ * machine shared with other busy processes, ggml's spinning thread pool can be far slower with more threads.
+ */
+function threadsOption(): number | undefined {
+  const n = Number(process.env['FIREBRAND_BUILTIN_THREADS']);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+function gpuOption(value: string | undefined): 'auto' | false | 'cuda' | 'vulkan' | 'metal' {
+  if (value === 'off' || value === 'cpu' || value === 'false') return false;
+  if (value === 'cuda' || value === 'vulkan' || value === 'metal') return value;
+  return 'auto';
+}
+
+async function backendOf(llama: Llama): Promise<EngineBackend> {
+  const [supported, installed, vram, ram] = await Promise.all([
+    getLlamaGpuTypes('supported').catch(() => []),
+    getLlamaGpuTypes('allValid').catch(() => []),
+    llama.getVramState().catch(() => null),
+    llama.getRamState(),
+  ]);
+  const names = (list: readonly (string | false)[]) => list.filter((g): g is string => g !== false);
+  return {
+    backend: llama.gpu === false ? 'cpu' : llama.gpu,
+    supportedGpus: names(supported),
+    installedGpus: names(installed),
+    vram: vram && vram.total > 0 ? { total: vram.total, free: vram.free } : null,
+    ram: { total: ram.total, free: ram.free },
+  };
+}

@@ -1,0 +1,290 @@
+/**
+ * Downloads into the models folder, resumable across dropped connections and app restarts (issue 14):
+ * - bytes go to `<file>.part`; a hidden sidecar `.<file>.download.json` keeps the source, the size and sha256 the
+ *   source stated and its ETag, so a later start (after a pause, a crash, a restart) resumes with `Range`;
+ * - a dropped connection is retried with `Range: bytes=<what is on disk>-` (and `If-Range`, so a file that changed
+ *   on the server starts over instead of being spliced), with a growing pause, while progress is being made;
+ * - free disk space is checked before starting; the size (and the sha256, where the source gives one) is
+ *   verified at the end, before the file takes its name. A failed verification deletes the bytes: they are wrong.
+ * undici does the HTTP (redirects, timeouts); what is written here is the resume and verification policy.
+ */
+import { createWriteStream } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { request } from 'undici';
+import type { DownloadProgress } from '../../../shared/library';
+import type { EmitEvent } from '../../events';
+import { UserFacingError } from '../../errors';
+import { sha256File, type FileDigests } from '../file-digest';
+import { pathInFolder, PART_SUFFIX } from '../models-folder';
+import { describeRemote, downloadDispatcher, parseSource, type DownloadSource } from './download-source';
+import { SpeedMeter } from './speed-meter';
+
+export interface DownloadDeps {
+  modelsDir: () => string;
+  digests: FileDigests;
+  newId: () => string;
+  log: (message: string) => void;
+  emit: EmitEvent;
+  changed: (reason: string) => void;
+  /** Pause before retry n (1-based) after a dropped connection. */
+  retryDelayMs?: (attempt: number) => number;
+  /** Free bytes on the models folder's disk (tests make a disk "full"). */
+  freeDisk?: (dir: string) => Promise<number>;
+}
+
+interface Sidecar {
+  source: string;
+  url: string;
+  file: string;
+  total: number | null;
+  sha256: string | null;
+  etag: string | null;
+}
+
+interface Running {
+  progress: DownloadProgress;
+  controller: AbortController | null;
+  meter: SpeedMeter;
+  /** A report held back by the throttle, sent a moment later so a stalled download still shows its last bytes. */
+  trailing?: NodeJS.Timeout;
+}
+
+/** Retries without progress before a download gives up (a server that keeps dropping at once). */
+const MAX_RETRIES_WITHOUT_PROGRESS = 5;
+
+const sidecarPath = (dir: string, file: string) => join(dir, dirname(file), `.${basename(file)}.download.json`);
+
+export class DownloadManager {
+  private readonly all = new Map<string, Running>();
+  private restored: string | null = null;
+
+  constructor(private readonly deps: DownloadDeps) {}
+
+  /** Downloads running, paused (this session or an earlier one: from their sidecars), or just ended. */
+  list(): DownloadProgress[] {
+    return [...this.all.values()].map((r) => r.progress).filter((p) => p.state !== 'done' && p.state !== 'cancelled');
+  }
+
+  /** Reads the sidecars left by earlier sessions: those downloads show as paused, to resume. */
+  async restore(): Promise<void> {
+    const dir = this.deps.modelsDir();
+    if (this.restored === dir) return;
+    this.restored = dir;
+    const names = await readdir(dir).catch(() => [] as string[]);
+    for (const name of names) {
+      if (!name.startsWith('.') || !name.endsWith('.download.json')) continue;
+      const car = await readSidecar(join(dir, name));
+      if (!car || [...this.all.values()].some((r) => r.progress.file === car.file)) continue;
+      const bytes = (await stat(pathInFolder(dir, car.file) + PART_SUFFIX).catch(() => null))?.size ?? 0;
+      const id = this.deps.newId();
+      this.all.set(id, { progress: { downloadId: id, file: car.file, source: car.source, state: 'paused', bytes, total: car.total, bytesPerSecond: null, etaSeconds: null }, controller: null, meter: new SpeedMeter() });
+    }
+  }
+
+  /** Starts a download, or resumes the one that writes the same file. */
+  async start(input: string): Promise<{ downloadId: string }> {
+    await this.restore();
+    const src = parseSource(input);
+    const existing = [...this.all.entries()].find(([, r]) => r.progress.file === src.file && r.progress.state !== 'done' && r.progress.state !== 'cancelled');
+    if (existing && existing[1].progress.state === 'running') return { downloadId: existing[0] };
+    const dir = this.deps.modelsDir();
+    const target = pathInFolder(dir, src.file);
+    if (!existing && (await stat(target).catch(() => null))) throw new UserFacingError('invalid-payload', `${src.file} is already in the models folder.`);
+    const id = existing?.[0] ?? this.deps.newId();
+    const run: Running = existing?.[1] ?? { progress: { downloadId: id, file: src.file, source: src.source, state: 'running', bytes: 0, total: null, bytesPerSecond: null, etaSeconds: null }, controller: null, meter: new SpeedMeter() };
+    run.controller = new AbortController();
+    run.progress = { ...run.progress, source: src.source, state: 'running', bytesPerSecond: null, etaSeconds: null };
+    delete run.progress.error;
+    this.all.set(id, run);
+    this.report(run);
+    void this.run(run, src, run.controller.signal).catch((err: unknown) => this.fail(run, err));
+    return { downloadId: id };
+  }
+
+  pause(id: string): boolean {
+    const r = this.all.get(id);
+    if (r?.progress.state !== 'running') return false;
+    r.progress = { ...r.progress, state: 'paused', bytesPerSecond: null, etaSeconds: null };
+    r.controller?.abort();
+    this.report(r);
+    return true;
+  }
+
+  pauseAll(): void {
+    for (const id of this.all.keys()) this.pause(id);
+  }
+
+  /** Stops and deletes what was downloaded. */
+  async cancel(id: string): Promise<boolean> {
+    const r = this.all.get(id);
+    if (!r) return false;
+    r.progress = { ...r.progress, state: 'cancelled', bytesPerSecond: null, etaSeconds: null };
+    r.controller?.abort();
+    const dir = this.deps.modelsDir();
+    const part = pathInFolder(dir, r.progress.file) + PART_SUFFIX;
+    await rm(part, { force: true });
+    await rm(sidecarPath(dir, r.progress.file), { force: true });
+    this.report(r);
+    this.all.delete(id);
+    this.deps.changed('download-cancelled');
+    return true;
+  }
+
+  private async run(r: Running, src: DownloadSource, signal: AbortSignal): Promise<void> {
+    const dir = this.deps.modelsDir();
+    const target = pathInFolder(dir, src.file);
+    const part = target + PART_SUFFIX;
+    await mkdir(dirname(target), { recursive: true });
+    const old = await readSidecar(sidecarPath(dir, src.file));
+    const remote = await describeRemote(src.url, signal);
+    // A file that changed at the source since the last session cannot be continued: its bytes start over.
+    const same = old !== null && old.url === src.url && (old.etag === null || remote.etag === null || old.etag === remote.etag) && old.total === remote.size;
+    if (!same) await rm(part, { force: true });
+    const car: Sidecar = { source: src.source, url: src.url, file: src.file, total: remote.size, sha256: remote.sha256, etag: remote.etag };
+    await writeFile(sidecarPath(dir, src.file), JSON.stringify(car));
+    let have = (await stat(part).catch(() => null))?.size ?? 0;
+    r.progress = { ...r.progress, bytes: have, total: remote.size };
+    if (remote.size !== null) {
+      const free = await (this.deps.freeDisk ?? freeDisk)(dir);
+      const needed = remote.size - have;
+      if (free < needed) {
+        throw new UserFacingError('server-error', `Not enough free disk space for ${src.file}: it needs ${gib(needed)} more and ${gib(free)} is free in ${dir}.`);
+      }
+    }
+    this.changedAndReport(r);
+
+    let failures = 0;
+    while (remote.size === null || have < remote.size) {
+      if (signal.aborted) return;
+      const before = have;
+      try {
+        const done = await this.transfer(r, src.url, part, have, car.etag, signal);
+        have = (await stat(part).catch(() => null))?.size ?? 0;
+        if (done) break;
+      } catch (err) {
+        if (signal.aborted) return;
+        have = (await stat(part).catch(() => null))?.size ?? 0;
+        failures = have > before ? 1 : failures + 1;
+        if (failures > MAX_RETRIES_WITHOUT_PROGRESS) throw err;
+        this.deps.log(`downloads: ${src.file} dropped at ${have} bytes (${err instanceof Error ? err.message : String(err)}); resuming`);
+        await sleep((this.deps.retryDelayMs ?? defaultDelay)(failures), signal);
+      }
+    }
+    if (signal.aborted) return;
+    await this.verify(r, car, part, target);
+  }
+
+  /** One request from byte `from`; true when the body ended with the whole file on disk. Throws when it broke. */
+  private async transfer(r: Running, url: string, part: string, from: number, etag: string | null, signal: AbortSignal): Promise<boolean> {
+    const headers: Record<string, string> = from > 0 ? { range: `bytes=${from}-`, ...(etag ? { 'if-range': etag } : {}) } : {};
+    const res = await request(url, { method: 'GET', headers, signal, dispatcher: downloadDispatcher, headersTimeout: 60_000, bodyTimeout: 60_000 });
+    if (res.statusCode === 416) {
+      await res.body.dump();
+      return true;
+    }
+    if (res.statusCode !== 200 && res.statusCode !== 206) {
+      await res.body.dump();
+      throw new UserFacingError('server-error', `The download answered HTTP ${res.statusCode}.`);
+    }
+    // 200 to a ranged request: the server sends the whole file, so what is on disk is replaced.
+    const append = res.statusCode === 206 && from > 0;
+    let bytes = append ? from : 0;
+    const out = createWriteStream(part, { flags: append ? 'a' : 'w' });
+    try {
+      for await (const chunk of res.body) {
+        const buf = chunk as Buffer;
+        if (!out.write(buf)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+        bytes += buf.length;
+        this.progress(r, bytes);
+      }
+    } finally {
+      await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    }
+    return r.progress.total === null || bytes >= r.progress.total;
+  }
+
+  private async verify(r: Running, car: Sidecar, part: string, target: string): Promise<void> {
+    r.progress = { ...r.progress, state: 'verifying', bytesPerSecond: null, etaSeconds: null };
+    this.report(r);
+    const size = (await stat(part)).size;
+    if (car.total !== null && size !== car.total) {
+      await rm(part, { force: true });
+      throw new UserFacingError('server-error', `${car.file} arrived with ${size} bytes where the source said ${car.total}; it was removed. Download it again.`);
+    }
+    const sha256 = await sha256File(part);
+    if (car.sha256 !== null && sha256 !== car.sha256) {
+      await rm(part, { force: true });
+      throw new UserFacingError('server-error', `${car.file} does not match the sha256 its source gives (${car.sha256.slice(0, 12)}…, got ${sha256.slice(0, 12)}…); it was removed. Download it again.`);
+    }
+    if (await stat(target).catch(() => null)) throw new UserFacingError('invalid-payload', `${car.file} appeared in the models folder meanwhile; the download is kept as ${basename(part)}.`);
+    await rename(part, target);
+    await rm(sidecarPath(this.deps.modelsDir(), car.file), { force: true });
+    await this.deps.digests.record(target, sha256);
+    r.progress = { ...r.progress, state: 'done', bytes: size, total: size, bytesPerSecond: null, etaSeconds: null };
+    this.changedAndReport(r);
+    this.deps.log(`downloads: ${car.file} done (${size} bytes, sha256 ${sha256}${car.sha256 ? ', verified' : ''})`);
+  }
+
+  private progress(r: Running, bytes: number): void {
+    r.meter.add(bytes);
+    const speed = r.meter.speed();
+    const total = r.progress.total;
+    r.progress = { ...r.progress, bytes, bytesPerSecond: speed, etaSeconds: speed && total !== null ? Math.ceil((total - bytes) / speed) : null };
+    if (r.meter.due()) this.report(r);
+    else if (!r.trailing) {
+      r.trailing = setTimeout(() => {
+        r.trailing = undefined;
+        if (r.progress.state === 'running') this.report(r);
+      }, 300);
+      r.trailing.unref();
+    }
+  }
+
+  private fail(r: Running, err: unknown): void {
+    if (r.progress.state === 'paused' || r.progress.state === 'cancelled') return;
+    const message = err instanceof UserFacingError ? err.message : `The download stopped: ${err instanceof Error ? err.message : String(err)}. Start it again to resume.`;
+    r.progress = { ...r.progress, state: 'error', error: message, bytesPerSecond: null, etaSeconds: null };
+    this.deps.log(`downloads: ${r.progress.file}: ${message}`);
+    this.changedAndReport(r);
+  }
+
+  private report(r: Running): void {
+    this.deps.emit('library:download-progress', r.progress);
+  }
+
+  private changedAndReport(r: Running): void {
+    this.report(r);
+    this.deps.changed(`download-${r.progress.state}`);
+  }
+}
+
+async function readSidecar(path: string): Promise<Sidecar | null> {
+  try {
+    const car = JSON.parse(await readFile(path, 'utf8')) as Sidecar;
+    return typeof car.url === 'string' && typeof car.file === 'string' ? car : null;
+  } catch {
+    return null;
+  }
+}
+
+async function freeDisk(dir: string): Promise<number> {
+  const s = await statfs(dir);
+  return s.bavail * s.bsize;
+}
+
+const defaultDelay = (attempt: number) => Math.min(30_000, 1000 * 2 ** (attempt - 1));
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      resolve();
+    }, { once: true });
+  });
+}
+
+function gib(bytes: number): string {
+  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GiB` : `${Math.ceil(bytes / 1024 ** 2)} MiB`;
+}

@@ -1,0 +1,210 @@
+/**
+ * The model library (DESIGN.md §9): the GGUF files of the models folder as entries read from their own metadata,
+ * with unusable files listed and the reason given. Entries are cached per file version (size, mtime), so listing
+ * a folder of large models does not reread their headers. Add by copy or link, delete, rename.
+ */
+import { copyFile, link, mkdir, rename, rm, stat, symlink } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import type { DownloadProgress, LibraryEntry } from '../../shared/library';
+import { ChatTemplate } from '../builtin/prompt/chat-template';
+import { UserFacingError } from '../errors';
+import type { FileDigests } from './file-digest';
+import { readModelInfo, UnusableModelError, type ModelFileInfo } from './gguf-info';
+import { modelFileName, pathInFolder, scanModelsFolder, type FolderFile } from './models-folder';
+
+export interface LibraryDeps {
+  modelsDir: () => string;
+  digests: FileDigests;
+  log: (message: string) => void;
+  /** Downloads in progress or paused, by the file they write (DownloadManager; restores earlier sessions' first). */
+  downloads: () => Promise<DownloadProgress[]>;
+  /** Something in the folder changed (added, deleted, renamed). */
+  changed: (reason: string) => void;
+}
+
+interface Cached {
+  version: string;
+  info: ModelFileInfo | null;
+  reason: string | null;
+  template?: ChatTemplate;
+}
+
+/** A usable model with everything the engine needs. */
+export interface LibraryModel {
+  entry: LibraryEntry;
+  info: ModelFileInfo;
+  template: ChatTemplate;
+}
+
+export class LibraryService {
+  private readonly cache = new Map<string, Cached>();
+  private last: LibraryEntry[] = [];
+
+  constructor(private readonly deps: LibraryDeps) {}
+
+  get dir(): string {
+    return this.deps.modelsDir();
+  }
+
+  async list(): Promise<LibraryEntry[]> {
+    const dir = this.dir;
+    const scan = await scanModelsFolder(dir);
+    const downloads = new Map((await this.deps.downloads()).map((d) => [d.file, d]));
+    const entries: LibraryEntry[] = [];
+    for (const f of scan.models) {
+      const folder = f.file.includes('/') ? f.file.slice(0, f.file.lastIndexOf('/')) : '';
+      const mmproj = scan.projectors.get(folder)?.[0] ?? null;
+      entries.push(await this.entryOf(f, mmproj, downloads.get(f.file) ?? null));
+      downloads.delete(f.file);
+    }
+    // A download's `.part` file (or one not yet begun) is listed under the name it will have.
+    for (const p of scan.parts) {
+      const d = downloads.get(p.file) ?? null;
+      downloads.delete(p.file);
+      entries.push(downloadingEntry(p.file, pathInFolder(dir, p.file), d?.bytes ?? p.size, d));
+    }
+    for (const d of downloads.values()) entries.push(downloadingEntry(d.file, pathInFolder(dir, d.file), d.bytes, d));
+    entries.sort((a, b) => a.file.localeCompare(b.file));
+    this.last = entries;
+    return entries;
+  }
+
+  /** A usable model by its file name; a user-facing error says why not otherwise. */
+  async model(file: string): Promise<LibraryModel> {
+    const path = pathInFolder(this.dir, file);
+    const s = await stat(path).catch(() => null);
+    if (!s?.isFile()) throw new UserFacingError('not-found', `${file} is not in the models folder (${this.dir}). Add it in Models, or pick another model.`);
+    const cached = await this.read(path, s.size, s.mtimeMs);
+    if (!cached.info) throw new UserFacingError('invalid-payload', `${file} cannot be used: ${cached.reason ?? 'its header could not be read.'}`);
+    if (!cached.template) throw new Error('usable model without a template');
+    const entry = this.last.find((e) => e.file === file) ?? (await this.entryOf({ file, path, size: s.size, mtimeMs: s.mtimeMs }, null, null));
+    return { entry, info: cached.info, template: cached.template };
+  }
+
+  /** Copies or links a GGUF into the folder; the file is checked first, so a non-model is refused with why. */
+  async addFile(source: string, mode: 'copy' | 'link'): Promise<LibraryEntry> {
+    const s = await stat(source).catch(() => null);
+    if (!s?.isFile()) throw new UserFacingError('not-found', `There is no file at ${source}.`);
+    try {
+      await readModelInfo(source);
+    } catch (err) {
+      if (err instanceof UnusableModelError) throw new UserFacingError('invalid-payload', `${basename(source)} was not added: ${err.message}`);
+      throw err;
+    }
+    const file = await this.freeName(modelFileName(basename(source)));
+    const target = pathInFolder(this.dir, file);
+    await mkdir(dirname(target), { recursive: true });
+    if (mode === 'copy') await copyFile(source, target);
+    else {
+      // A hard link costs no space and survives the original being moved; across disks a symlink is the link.
+      await link(source, target).catch(() => symlink(source, target));
+    }
+    this.deps.changed('added');
+    const entries = await this.list();
+    const entry = entries.find((e) => e.file === file);
+    if (!entry) throw new Error('added model vanished');
+    return entry;
+  }
+
+  async delete(file: string): Promise<boolean> {
+    const path = pathInFolder(this.dir, file);
+    const s = await stat(path).catch(() => null);
+    if (!s) return false;
+    await rm(path, { force: true });
+    this.cache.delete(path);
+    this.deps.digests.forget(path);
+    this.deps.changed('deleted');
+    return true;
+  }
+
+  async rename(file: string, to: string): Promise<LibraryEntry> {
+    const from = pathInFolder(this.dir, file);
+    if (!(await stat(from).catch(() => null))) throw new UserFacingError('not-found', `${file} is not in the models folder.`);
+    const name = modelFileName(to);
+    const target = pathInFolder(this.dir, name);
+    if (await stat(target).catch(() => null)) throw new UserFacingError('invalid-payload', `There is already a model named ${name}.`);
+    await mkdir(dirname(target), { recursive: true });
+    await rename(from, target);
+    this.cache.delete(from);
+    this.deps.digests.forget(from);
+    this.deps.changed('renamed');
+    const entry = (await this.list()).find((e) => e.file === name);
+    if (!entry) throw new Error('renamed model vanished');
+    return entry;
+  }
+
+  /** `name`, or `name-2.gguf`, `name-3.gguf`... whichever is free. */
+  private async freeName(name: string): Promise<string> {
+    const stem = name.slice(0, -'.gguf'.length);
+    for (let i = 1; ; i++) {
+      const candidate = i === 1 ? name : `${stem}-${i}.gguf`;
+      if (!(await stat(pathInFolder(this.dir, candidate)).catch(() => null))) return candidate;
+    }
+  }
+
+  private async read(path: string, size: number, mtimeMs: number): Promise<Cached> {
+    const version = `${size}:${mtimeMs}`;
+    const hit = this.cache.get(path);
+    if (hit?.version === version) return hit;
+    let cached: Cached;
+    try {
+      const info = await readModelInfo(path);
+      let template: ChatTemplate;
+      try {
+        template = new ChatTemplate(info.template, info.tokens);
+        void template.caps;
+      } catch (err) {
+        throw new UnusableModelError(`Its chat template cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+      }
+      cached = { version, info, reason: null, template };
+    } catch (err) {
+      const reason = err instanceof UnusableModelError ? err.message : `The file could not be read: ${err instanceof Error ? err.message : String(err)}`;
+      cached = { version, info: null, reason };
+    }
+    this.cache.set(path, cached);
+    return cached;
+  }
+
+  private async entryOf(f: FolderFile, mmproj: string | null, download: DownloadProgress | null): Promise<LibraryEntry> {
+    const { info, reason, template } = await this.read(f.path, f.size, f.mtimeMs);
+    const caps = template?.caps ?? null;
+    return {
+      file: f.file,
+      path: f.path,
+      sizeBytes: f.size,
+      state: info ? 'usable' : 'unusable',
+      reason: info ? null : reason,
+      architecture: info?.architecture ?? null,
+      parameterCount: info?.parameterCount ?? null,
+      quantization: info?.quantization ?? null,
+      trainedContext: info?.trainedContext ?? null,
+      tools: caps?.toolCallFormat === 'hermes',
+      thinking: caps?.thinking ?? false,
+      vision: mmproj !== null,
+      mmproj,
+      sha256: await this.deps.digests.peek(f.path),
+      download,
+    };
+  }
+
+}
+
+function downloadingEntry(file: string, path: string, bytes: number, download: DownloadProgress | null): LibraryEntry {
+  return {
+    file,
+    path,
+    sizeBytes: download?.total ?? bytes,
+    state: 'downloading',
+    reason: download?.state === 'error' ? (download.error ?? 'The download failed.') : null,
+    architecture: null,
+    parameterCount: null,
+    quantization: null,
+    trainedContext: null,
+    tools: false,
+    thinking: false,
+    vision: false,
+    mmproj: null,
+    sha256: null,
+    download,
+  };
+}

@@ -1,0 +1,147 @@
+/**
+ * The model library and the built-in engine, wired once for the services: the models folder, file digests,
+ * downloads, the engine service and its requests, and the IPC handlers they add.
+ */
+import { join } from 'node:path';
+import type { Database } from 'better-sqlite3';
+import type { LibraryInvokeContract } from '../../shared/library';
+import type { ModelSummary } from '../../shared/ipc';
+import { BuiltinRequests } from '../builtin/builtin-request';
+import { BUILTIN_WINDOWS_KEY, BuiltinService } from '../builtin/builtin-service';
+import type { EngineSpawner } from '../builtin/engine-host';
+import type { EmitEvent } from '../events';
+import { probeLocalGpus } from '../gpu/probe-gpu';
+import type { ProbeHost } from '../gpu/types';
+import { ModelSettingsStore } from '../models/model-settings-store';
+import { DownloadManager } from './downloads/download-manager';
+import { FileDigests } from './file-digest';
+import { LibraryService } from './library-service';
+
+export type LibraryHandlers = {
+  [C in keyof LibraryInvokeContract]: (req: LibraryInvokeContract[C]['req']) => Promise<LibraryInvokeContract[C]['res']> | LibraryInvokeContract[C]['res'];
+};
+
+export interface LibraryWiringDeps {
+  db: Database;
+  dataDir: string;
+  /** The folder chosen in Settings (null: the default under the data folder). */
+  modelsDirSetting: () => string | null;
+  idleMinutes: () => number;
+  spawner: EngineSpawner | null;
+  probeHost: ProbeHost;
+  emit: EmitEvent;
+  newId: () => string;
+  log: (message: string) => void;
+}
+
+export interface LibraryParts {
+  library: LibraryService;
+  builtin: BuiltinService;
+  requests: BuiltinRequests;
+  downloads: DownloadManager;
+  modelsDir: () => string;
+  handlers: LibraryHandlers;
+  /** The picker's list when the built-in engine is the active connection: usable GGUFs by file name. */
+  listModels: () => Promise<ModelSummary[]>;
+  close(): void;
+}
+
+export function createLibrary(d: LibraryWiringDeps): LibraryParts {
+  const modelsDir = () => d.modelsDirSetting() ?? join(d.dataDir, 'models');
+  const digests = new FileDigests(d.db);
+  const windows = new ModelSettingsStore(d.db);
+  const changed = (reason: string) => d.emit('library:changed', { reason });
+  const downloads = new DownloadManager({ modelsDir, digests, newId: d.newId, log: d.log, emit: d.emit, changed });
+  const library = new LibraryService({
+    modelsDir,
+    digests,
+    log: d.log,
+    downloads: async () => {
+      await downloads.restore();
+      return downloads.list();
+    },
+    changed,
+  });
+  const builtin = new BuiltinService({
+    library,
+    digests,
+    spawner: d.spawner,
+    log: d.log,
+    idleMinutes: d.idleMinutes,
+    memoryOverride: () => windows.gpuOverride(),
+    storedWindow: (file) => windows.getWindow(BUILTIN_WINDOWS_KEY, file),
+    probeGpu: () => probeLocalGpus(d.probeHost),
+    changed,
+  });
+  const requests = new BuiltinRequests(builtin);
+  const dl = downloads;
+
+  const handlers: LibraryHandlers = {
+    'library:list': () => library.list(),
+    'library:add-file': ({ path, mode }) => library.addFile(path, mode),
+    'library:download': ({ source }) => dl.start(source),
+    'library:pause-download': ({ downloadId }) => ({ paused: dl.pause(downloadId) }),
+    'library:cancel-download': async ({ downloadId }) => ({ cancelled: await dl.cancel(downloadId) }),
+    'library:delete': async ({ file }) => {
+      if (builtin.isLoaded(file)) await builtin.unload(file);
+      return { deleted: await library.delete(file) };
+    },
+    'library:rename': async ({ file, to }) => {
+      if (builtin.isLoaded(file)) await builtin.unload(file);
+      const entry = await library.rename(file, to);
+      const kept = windows.getWindow(BUILTIN_WINDOWS_KEY, file);
+      if (kept) {
+        windows.setWindow(BUILTIN_WINDOWS_KEY, entry.file, kept);
+        windows.clearWindow(BUILTIN_WINDOWS_KEY, file);
+      }
+      return entry;
+    },
+    'library:recommend-context': ({ file }) => builtin.advice(file),
+    'library:set-context': ({ file, contextWindow }) => {
+      if (contextWindow === null) windows.clearWindow(BUILTIN_WINDOWS_KEY, file);
+      else windows.setWindow(BUILTIN_WINDOWS_KEY, file, { contextWindow, source: 'user' });
+      changed('context');
+      return { contextWindow };
+    },
+    'builtin:status': () => builtin.status(),
+    'builtin:load': ({ file }) => builtin.load(file),
+    'builtin:unload': ({ file }) => builtin.unload(file),
+  };
+
+  const listModels = async (): Promise<ModelSummary[]> => {
+    const entries = await library.list();
+    return entries
+      .filter((e) => e.state === 'usable')
+      .map((e) => ({
+        name: e.file,
+        sizeBytes: e.sizeBytes,
+        family: e.architecture,
+        parameterSize: e.parameterCount === null ? null : formatParameters(e.parameterCount),
+        quantization: e.quantization,
+        capabilities: ['completion', ...(e.tools ? ['tools'] : []), ...(e.thinking ? ['thinking'] : [])],
+        ...(e.trainedContext !== null ? { contextLength: e.trainedContext } : {}),
+      }));
+  };
+
+  return {
+    library,
+    builtin,
+    requests,
+    downloads: dl,
+    modelsDir,
+    handlers,
+    listModels,
+    close: () => {
+      dl.pauseAll();
+      builtin.close();
+    },
+  };
+}
+
+/** 1_425_920 -> "1.4M", 7_241_732_096 -> "7.2B": how model pages write sizes. */
+export function formatParameters(n: number): string {
+  if (n >= 1e9) return `${(n / 1e9).toFixed(1)}B`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)}K`;
+  return String(n);
+}

@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import type { DownloadProgress } from '../../../shared/library';
+import { cancelDownload, dismissDownload, pauseDownload, startDownload, useLibraryStore } from '../../store/library-slice';
+import { formatBytes, formatDuration } from '../models/format';
+
+/** Download a GGUF by URL or `hf:owner/repo/file.gguf`; one progress bar per download, pause/resume/cancel. */
+export function DownloadBox() {
+  const [source, setSource] = useState('');
+  const live = useLibraryStore((s) => s.downloads);
+  const entries = useLibraryStore((s) => s.entries);
+  // Downloads paused in an earlier session come from the folder listing; live events win for the same download.
+  const all: Record<string, DownloadProgress> = {};
+  for (const e of entries) if (e.download) all[e.download.downloadId] = e.download;
+  Object.assign(all, live);
+  const submit = async () => {
+    const s = source.trim();
+    if (s !== '' && (await startDownload(s))) setSource('');
+  };
+  return (
+    <div className="lib-download">
+      <form className="mm-row" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
+        <input
+          data-testid="library-download-url"
+          className="lib-source"
+          placeholder="https://…/model.gguf or hf:owner/repo/file.gguf"
+          aria-label="Download a model from"
+          value={source}
+          onChange={(e) => setSource(e.target.value)}
+        />
+        <button type="submit" data-testid="library-download-start" disabled={source.trim() === ''}>Download</button>
+      </form>
+      {Object.values(all).map((p) => (
+        <DownloadRow key={p.downloadId} p={p} />
+      ))}
+    </div>
+  );
+}
+
+function DownloadRow({ p }: { p: DownloadProgress }) {
+  const percent = p.total ? Math.floor((p.bytes / p.total) * 1000) / 10 : null;
+  return (
+    <div className="mm-pull" data-testid="library-download-progress" data-bytes={p.bytes} data-total={p.total ?? ''} data-state={p.state}>
+      <div className="mm-row">
+        <strong>{p.file}</strong>
+        <span className="mm-muted">{stateWords(p)}</span>
+      </div>
+      <progress max={100} value={percent ?? undefined} aria-label={`Downloading ${p.file}`} />
+      <div className="mm-row mm-muted">
+        <span>{formatBytes(p.bytes)} / {p.total === null ? '?' : formatBytes(p.total)}</span>
+        <span>{percent === null ? '' : `${percent}%`}</span>
+        <span>{p.bytesPerSecond === null ? '' : `${formatBytes(p.bytesPerSecond)}/s`}</span>
+        <span>{p.etaSeconds === null ? '' : `${formatDuration(p.etaSeconds)} left`}</span>
+      </div>
+      {p.state === 'error' && <p role="alert" className="mm-error" data-testid="library-download-error">{p.error}</p>}
+      <div className="mm-row">
+        {p.state === 'running' && <button type="button" data-testid="library-download-pause" onClick={() => void pauseDownload(p.downloadId)}>Pause</button>}
+        {(p.state === 'paused' || p.state === 'error') && <button type="button" data-testid="library-download-resume" onClick={() => void startDownload(p.source)}>Resume</button>}
+        {p.state !== 'done' && <button type="button" data-testid="library-download-cancel" onClick={() => void cancelDownload(p.downloadId)}>Cancel</button>}
+        {p.state === 'done' && <button type="button" onClick={() => dismissDownload(p.downloadId)}>Dismiss</button>}
+      </div>
+    </div>
+  );
+}
+
+function stateWords(p: DownloadProgress): string {
+  switch (p.state) {
+    case 'running':
+      return 'downloading';
+    case 'paused':
+      return 'paused: resumes where it stopped';
+    case 'verifying':
+      return 'verifying size and sha256';
+    case 'done':
+      return 'done, verified';
+    case 'error':
+      return 'stopped';
+    case 'cancelled':
+      return 'cancelled';
+  }
+}

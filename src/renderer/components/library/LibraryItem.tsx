@@ -1,0 +1,76 @@
+import { useState } from 'react';
+import type { LibraryEntry, LoadedModel } from '../../../shared/library';
+import { deleteModelFile, loadBuiltin, recommendForFile, renameModelFile, unloadBuiltin } from '../../store/library-slice';
+import { formatBytes, formatTokens } from '../models/format';
+import { LibraryContext } from './LibraryContext';
+
+function params(n: number | null): string | null {
+  if (n === null) return null;
+  if (n >= 1e9) return `${(n / 1e9).toFixed(1)}B params`;
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M params`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)}K params`;
+  return `${n} params`;
+}
+
+/** One GGUF of the models folder: what its metadata says, or why it cannot be used; load, window, rename, delete. */
+export function LibraryItem({ entry, loaded }: { entry: LibraryEntry; loaded: LoadedModel | undefined }) {
+  const [mode, setMode] = useState<'none' | 'delete' | 'rename' | 'context' | 'where'>('none');
+  const [name, setName] = useState(entry.file);
+  const facts = [
+    formatBytes(entry.sizeBytes),
+    entry.architecture,
+    params(entry.parameterCount),
+    entry.quantization,
+    entry.trainedContext !== null ? `trained ${formatTokens(entry.trainedContext)} tokens` : null,
+  ].filter(Boolean);
+  const badges = [entry.tools && 'tools', entry.thinking && 'thinking', entry.vision && 'vision'].filter((b): b is string => typeof b === 'string');
+  return (
+    <li className="lib-item" data-testid="library-item" data-file={entry.file} data-state={entry.state}>
+      <div className="mm-row">
+        <strong className="lib-name">{entry.file}</strong>
+        <span className="mm-muted">{facts.join(' · ')}</span>
+        {badges.map((b) => (
+          <span key={b} className={`cap cap-${b}`}>{b}</span>
+        ))}
+        {loaded && <span className="mm-ok" data-testid="library-loaded">loaded · {formatBytes(loaded.memoryBytes)} · context {formatTokens(loaded.contextSize)}</span>}
+      </div>
+      {entry.state === 'unusable' && <p className="mm-error" data-testid="library-reason">{entry.reason}</p>}
+      {entry.vision && <p className="mm-muted">Vision projector beside it ({entry.mmproj}); the built-in engine does not read images yet, so images are refused with the reason.</p>}
+      {entry.state === 'usable' && (
+        <div className="mm-row">
+          {loaded ? (
+            <button type="button" data-testid="library-unload" onClick={() => void unloadBuiltin(entry.file)}>Unload</button>
+          ) : (
+            <button type="button" data-testid="library-load" onClick={() => void loadBuiltin(entry.file)}>Load</button>
+          )}
+          <button type="button" data-testid="library-context" onClick={() => { setMode(mode === 'context' ? 'none' : 'context'); void recommendForFile(entry.file); }}>Context window</button>
+          <button type="button" data-testid="library-rename" onClick={() => setMode('rename')}>Rename…</button>
+          <button type="button" data-testid="library-where" onClick={() => setMode(mode === 'where' ? 'none' : 'where')}>Show location</button>
+          <button type="button" data-testid="library-delete" onClick={() => setMode('delete')}>Delete…</button>
+        </div>
+      )}
+      {entry.state === 'unusable' && (
+        <div className="mm-row">
+          <button type="button" data-testid="library-where" onClick={() => setMode(mode === 'where' ? 'none' : 'where')}>Show location</button>
+          <button type="button" data-testid="library-delete" onClick={() => setMode('delete')}>Delete…</button>
+        </div>
+      )}
+      {mode === 'where' && <code className="lib-path" data-testid="library-location">{entry.path}</code>}
+      {mode === 'delete' && (
+        <div className="mm-row" role="alertdialog" aria-label={`Delete ${entry.file}`}>
+          <span>Delete {entry.file} ({formatBytes(entry.sizeBytes)}) from the disk? This cannot be undone.</span>
+          <button type="button" data-testid="library-delete-confirm" onClick={() => { setMode('none'); void deleteModelFile(entry.file); }}>Delete</button>
+          <button type="button" onClick={() => setMode('none')}>Keep</button>
+        </div>
+      )}
+      {mode === 'rename' && (
+        <form className="mm-row" onSubmit={(e) => { e.preventDefault(); void renameModelFile(entry.file, name).then((ok) => ok && setMode('none')); }}>
+          <input aria-label="New file name" data-testid="library-rename-input" value={name} onChange={(e) => setName(e.target.value)} />
+          <button type="submit" data-testid="library-rename-save">Rename</button>
+          <button type="button" onClick={() => setMode('none')}>Cancel</button>
+        </form>
+      )}
+      {mode === 'context' && <LibraryContext file={entry.file} />}
+    </li>
+  );
+}

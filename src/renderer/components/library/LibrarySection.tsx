@@ -1,0 +1,69 @@
+import { useEffect, useState } from 'react';
+import { addModelFile, connectLibraryStore, loadLibrary, useLibraryStore } from '../../store/library-slice';
+import { DownloadBox } from './DownloadBox';
+import { LibraryItem } from './LibraryItem';
+import './library.css';
+
+/** Paths of dropped files, where the carrier can tell them (the desktop app's preload); a browser cannot. */
+declare global {
+  interface Window {
+    firebrandFiles?: { pathFor(file: File): string };
+  }
+}
+
+/**
+ * The built-in engine's model library: which llama.cpp build runs (and why not a GPU one), the models folder and
+ * its GGUF files (unusable ones with the reason), add a file (copy or link, or drop it here), download one.
+ */
+export function LibrarySection() {
+  const entries = useLibraryStore((s) => s.entries);
+  const status = useLibraryStore((s) => s.status);
+  const error = useLibraryStore((s) => s.error);
+  const note = useLibraryStore((s) => s.note);
+  const [path, setPath] = useState('');
+  const [mode, setMode] = useState<'copy' | 'link'>('copy');
+  const [dropNote, setDropNote] = useState<string | null>(null);
+  useEffect(() => {
+    connectLibraryStore();
+    void loadLibrary();
+  }, []);
+  const onDrop = (e: React.DragEvent) => {
+    e.preventDefault();
+    const files = [...e.dataTransfer.files].filter((f) => f.name.toLowerCase().endsWith('.gguf'));
+    if (files.length === 0) return setDropNote('Drop a .gguf file.');
+    const pathFor = window.firebrandFiles?.pathFor;
+    if (!pathFor) return setDropNote('A browser cannot hand over a file’s location: type its path below, put it in the models folder, or download it by URL.');
+    setDropNote(null);
+    for (const f of files) void addModelFile(pathFor(f), mode);
+  };
+  const loaded = new Map((status?.loaded ?? []).map((l) => [l.file, l]));
+  return (
+    <section className="mm-section lib" aria-label="Built-in llama.cpp library" data-testid="library" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
+      <h3>Built-in (llama.cpp)</h3>
+      <p className="mm-muted" data-testid="library-backend">
+        {status?.unavailable ?? status?.backend?.reason ?? 'The engine starts on first use; it then says which build runs.'}
+      </p>
+      <p className="mm-muted">
+        Models folder: <code data-testid="library-folder">{status?.modelsDir ?? '…'}</code>. Every .gguf in it (subfolders too) is listed; change it in Settings.
+      </p>
+      {error && <p role="alert" className="mm-error" data-testid="library-error">{error}</p>}
+      {note && <p className="mm-ok" data-testid="library-note">{note}</p>}
+      <form className="mm-row" onSubmit={(e) => { e.preventDefault(); if (path.trim() !== '') void addModelFile(path.trim(), mode).then((ok) => ok && setPath('')); }}>
+        <input className="lib-source" aria-label="Path of a .gguf file on this machine" data-testid="library-add-path" placeholder="/path/to/model.gguf (or drop it here)" value={path} onChange={(e) => setPath(e.target.value)} />
+        <select aria-label="Copy or link" data-testid="library-add-mode" value={mode} onChange={(e) => setMode(e.target.value as 'copy' | 'link')}>
+          <option value="copy">copy it</option>
+          <option value="link">link to it</option>
+        </select>
+        <button type="submit" data-testid="library-add">Add</button>
+      </form>
+      {dropNote && <p className="mm-muted" data-testid="library-drop-note">{dropNote}</p>}
+      <DownloadBox />
+      {entries.length === 0 && <p className="mm-muted" data-testid="library-empty">No GGUF files in the models folder yet.</p>}
+      <ul className="mm-list">
+        {entries.map((e) => (
+          <LibraryItem key={e.file} entry={e} loaded={loaded.get(e.file)} />
+        ))}
+      </ul>
+    </section>
+  );
+}

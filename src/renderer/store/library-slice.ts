@@ -1,0 +1,140 @@
+/**
+ * The model library and the built-in engine, as the Models screen shows them: GGUF files of the models folder,
+ * downloads with live progress (`library:download-progress`), what the engine has loaded and what it holds.
+ * Main stays the source of truth: any `library:changed` re-reads the list.
+ */
+import { create } from 'zustand';
+import type { BuiltinStatus, DownloadProgress, LibraryEntry } from '../../shared/library';
+import type { ContextAdvice } from '../../shared/models';
+import { firebrand } from '../firebrand';
+import { attemptWith } from './errors';
+import { refreshContextChoice, refreshModels, useStore } from './index';
+
+export interface LibraryState {
+  entries: LibraryEntry[];
+  status: BuiltinStatus | null;
+  /** Downloads by id, including ones that just finished or failed (until dismissed). */
+  downloads: Record<string, DownloadProgress>;
+  advice: ContextAdvice | null;
+  error: string | null;
+  /** A short confirmation of the last action (added, renamed...). */
+  note: string | null;
+}
+
+export const useLibraryStore = create<LibraryState>(() => ({ entries: [], status: null, downloads: {}, advice: null, error: null, note: null }));
+
+const set = useLibraryStore.setState;
+const get = useLibraryStore.getState;
+const attempt = (action: () => Promise<void>) => attemptWith((error) => set({ error }), action);
+
+/** The composer lists library files while the built-in engine is the active connection. */
+function refreshPickerIfBuiltin(): void {
+  if (useStore.getState().settings?.activeConnectionId === 'builtin') void refreshModels();
+}
+
+export function loadLibrary(): Promise<boolean> {
+  return attempt(async () => {
+    const api = firebrand();
+    const [entries, status] = await Promise.all([api.library.list({}), api.builtin.status({})]);
+    set({ entries, status });
+  });
+}
+
+export function addModelFile(path: string, mode: 'copy' | 'link'): Promise<boolean> {
+  return attempt(async () => {
+    const entry = await firebrand().library.addFile({ path, mode });
+    set({ note: `Added ${entry.file}.` });
+    await loadLibrary();
+    refreshPickerIfBuiltin();
+  });
+}
+
+export function startDownload(source: string): Promise<boolean> {
+  return attempt(async () => {
+    await firebrand().library.download({ source });
+  });
+}
+
+export function pauseDownload(downloadId: string): Promise<boolean> {
+  return attempt(async () => {
+    await firebrand().library.pauseDownload({ downloadId });
+  });
+}
+
+export function cancelDownload(downloadId: string): Promise<boolean> {
+  return attempt(async () => {
+    await firebrand().library.cancelDownload({ downloadId });
+    dismissDownload(downloadId);
+    await loadLibrary();
+  });
+}
+
+export function dismissDownload(downloadId: string): void {
+  const { [downloadId]: _gone, ...rest } = get().downloads;
+  set({ downloads: rest });
+}
+
+export function deleteModelFile(file: string): Promise<boolean> {
+  return attempt(async () => {
+    await firebrand().library.delete({ file });
+    set({ note: `Deleted ${file}.` });
+    await loadLibrary();
+    refreshPickerIfBuiltin();
+  });
+}
+
+export function renameModelFile(file: string, to: string): Promise<boolean> {
+  return attempt(async () => {
+    const entry = await firebrand().library.rename({ file, to });
+    set({ note: `Renamed to ${entry.file}.` });
+    await loadLibrary();
+    refreshPickerIfBuiltin();
+  });
+}
+
+export function loadBuiltin(file: string): Promise<boolean> {
+  return attempt(async () => {
+    set({ status: await firebrand().builtin.load({ file }) });
+  });
+}
+
+export function unloadBuiltin(file: string): Promise<boolean> {
+  return attempt(async () => {
+    set({ status: await firebrand().builtin.unload({ file }) });
+  });
+}
+
+export function recommendForFile(file: string): Promise<boolean> {
+  return attempt(async () => {
+    set({ advice: await firebrand().library.recommendContext({ file }) });
+  });
+}
+
+export function keepWindow(file: string, contextWindow: number | null): Promise<boolean> {
+  return attempt(async () => {
+    await firebrand().library.setContext({ file, contextWindow });
+    set({ note: contextWindow === null ? `${file}: the window that fits applies again.` : `${file}: keeps ${contextWindow.toLocaleString('en-US')} tokens.` });
+    set({ advice: await firebrand().library.recommendContext({ file }) });
+    void refreshContextChoice();
+  });
+}
+
+let connected = false;
+let reloading: ReturnType<typeof setTimeout> | null = null;
+
+/** Subscribes once to library changes and download progress. */
+export function connectLibraryStore(): void {
+  if (connected) return;
+  connected = true;
+  const api = firebrand();
+  api.library.onChanged(() => {
+    // Several changes arrive together (a download's end renames, verifies, lists): one re-read for all of them.
+    if (reloading) return;
+    reloading = setTimeout(() => {
+      reloading = null;
+      void loadLibrary();
+      refreshPickerIfBuiltin();
+    }, 100);
+  });
+  api.library.onDownloadProgress((p) => set({ downloads: { ...get().downloads, [p.downloadId]: p } }));
+}

@@ -1,0 +1,102 @@
+/**
+ * The built-in engine through the UI in serve mode, with no Ollama and no llama-server anywhere: the models
+ * folder given with `--models-dir`, a GGUF downloaded from a URL in Models (a local server that speaks Range),
+ * the built-in connection made active in Settings, the picker listing the files, and a real answer from a
+ * scripted model, reasoning shown apart.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateScriptedModel } from '../support/scripted-gguf/generate';
+import { PLAIN_ANSWER, REASONING, SCRIPTS } from '../support/scripted-gguf/scripts';
+import { launchChromium } from './helpers/browser';
+import { startServeProcess, type ServeProcess } from './helpers/serve-process';
+
+let dir: string;
+let modelsDir: string;
+let serve: ServeProcess;
+let browser: Browser;
+let page: Page;
+let files: Server;
+let fileUrl: string;
+let plain: Buffer;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'firebrand-builtin-e2e-'));
+  modelsDir = join(dir, 'my-models');
+  mkdirSync(join(modelsDir, 'scripted'), { recursive: true });
+  copyFileSync(generateScriptedModel(SCRIPTS.reasoning), join(modelsDir, 'scripted', 'thinker.gguf'));
+  plain = readFileSync(generateScriptedModel(SCRIPTS.plain));
+  files = createServer((req, res) => {
+    const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+    const from = m ? Number(m[1]) : 0;
+    res.writeHead(m ? 206 : 200, { 'accept-ranges': 'bytes', 'content-length': String(plain.length - from) });
+    res.end(req.method === 'HEAD' ? undefined : plain.subarray(from));
+  });
+  await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
+  const a = files.address();
+  fileUrl = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/files/weather.gguf`;
+  // One engine thread: the CI machine's two cores are shared.
+  process.env.FIREBRAND_BUILTIN_THREADS = '1';
+  // Nothing listens on this Ollama address: the app must work without it.
+  serve = await startServeProcess({ dataDir: join(dir, 'data'), ollamaUrl: 'http://127.0.0.1:9', extraArgs: ['--models-dir', modelsDir] });
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(serve.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await serve?.stop();
+  await new Promise<void>((r) => files?.close(() => r()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('built-in llama.cpp through the UI', () => {
+  it('shows the built-in connection and the models folder, and makes it the active connection', async () => {
+    await page.getByTestId('settings-open').click();
+    const item = page.locator('[data-testid="connection-item"][data-kind="builtin"]');
+    await item.waitFor();
+    expect(await item.getByTestId('connection-url').textContent()).toBe(modelsDir);
+    expect(await item.getByTestId('connection-remove').count()).toBe(0);
+    expect(await page.getByTestId('models-folder').inputValue()).toBe(modelsDir);
+    await item.getByTestId('connection-use').click();
+    await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
+    await page.getByTestId('settings-save').click();
+    await page.getByRole('dialog', { name: 'Settings' }).waitFor({ state: 'detached' });
+  });
+
+  it('lists the folder’s GGUFs from their metadata and downloads another by URL with progress', async () => {
+    await page.getByTestId('models-open').click();
+    const thinker = page.locator('[data-testid="library-item"][data-file="scripted/thinker.gguf"]');
+    await thinker.waitFor();
+    expect(await thinker.getAttribute('data-state')).toBe('usable');
+    expect(await thinker.innerText()).toMatch(/llama · .*F32 · trained 4,096 tokens/);
+    expect(await page.getByTestId('library-backend').innerText()).toMatch(/^(CPU|CUDA|Vulkan|Metal)/);
+
+    await page.getByTestId('library-download-url').fill(fileUrl);
+    await page.getByTestId('library-download-start').click();
+    const progress = page.locator('[data-testid="library-download-progress"][data-state="done"]');
+    await progress.waitFor({ timeout: 30_000 });
+    expect(await progress.getAttribute('data-bytes')).toBe(String(plain.length));
+    expect(await progress.getAttribute('data-total')).toBe(String(plain.length));
+    await page.locator('[data-testid="library-item"][data-file="weather.gguf"][data-state="usable"]').waitFor();
+    await page.getByTestId('models-close').click();
+  });
+
+  it('picks a GGUF by its file name and chats with it: reasoning and answer apart', async () => {
+    const picker = page.getByTestId('model-picker');
+    await expect.poll(() => picker.locator('option').allTextContents()).toEqual([expect.stringContaining('scripted/thinker.gguf'), expect.stringContaining('weather.gguf')]);
+    await picker.selectOption('scripted/thinker.gguf');
+    await page.getByTestId('composer-input').fill('What is the weather in Paris?');
+    await page.getByTestId('composer-send').click();
+    const answer = page.locator('[data-testid="turn"][data-role="assistant"]').last();
+    await expect.poll(() => answer.getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+    expect((await answer.locator('[data-run="answer"]').innerText()).trim()).toBe(PLAIN_ANSWER);
+    await answer.getByTestId('reasoning-summary').click();
+    expect(await answer.locator('[data-run="reasoning"]').innerText()).toContain(REASONING);
+  });
+});

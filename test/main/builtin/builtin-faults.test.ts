@@ -1,0 +1,109 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Services } from '../../../src/main/services';
+import { turnText } from '../../../src/shared/turn';
+import { SCRIPTS } from '../../support/scripted-gguf/scripts';
+import { ask, builtinServices, cleanup, dataDirWith } from './helpers';
+
+let dir: string;
+let services: Services;
+
+beforeAll(() => {
+  dir = dataDirWith({ plain: SCRIPTS.plain, long: { script: SCRIPTS.long, opts: { contextLength: 8192 } } });
+  const plain = readFileSync(join(dir, 'models', 'plain.gguf'));
+  // A download cut short, and a file that is no model at all.
+  writeFileSync(join(dir, 'models', 'broken.gguf'), plain.subarray(0, Math.floor(plain.length / 2)));
+  writeFileSync(join(dir, 'models', 'notes.gguf'), 'These are my notes, not a model.\n');
+  services = builtinServices(dir);
+});
+afterAll(() => cleanup(services, dir));
+
+/** Sends to `long` and resolves once some of the endless answer has been saved. */
+async function startLongAnswer() {
+  const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Count for me.', model: 'long.gguf', connectionId: 'builtin' });
+  await expect
+    .poll(() => turnText(services.db.prepare('SELECT blocks FROM turns WHERE id = ?').get(sent.assistantTurn.id) ? openTurn(sent.assistantTurn.id) : { blocks: [] }).length, { timeout: 60_000, interval: 50 })
+    .toBeGreaterThan(40);
+  return sent;
+}
+
+function openTurn(id: string) {
+  const row = services.db.prepare('SELECT blocks FROM turns WHERE id = ?').get(id) as { blocks: string };
+  return { blocks: JSON.parse(row.blocks) as never[] };
+}
+
+async function settled(conversationId: string) {
+  await expect.poll(() => services.chat.activeCount, { timeout: 60_000, interval: 50 }).toBe(0);
+  return (await services.handlers['conversations:open']({ conversationId })).turns;
+}
+
+describe('built-in engine: faults end one answer, never the app', () => {
+  it('lists a corrupt GGUF and a non-GGUF as unusable with the reason, beside the usable models', async () => {
+    const entries = await services.handlers['library:list']({});
+    const byFile = Object.fromEntries(entries.map((e) => [e.file, e]));
+    expect(byFile['plain.gguf']).toMatchObject({ state: 'usable', architecture: 'llama', trainedContext: 4096, tools: true, thinking: true, quantization: 'F32' });
+    expect(byFile['broken.gguf']).toMatchObject({ state: 'unusable', reason: expect.stringMatching(/shorter than its weights|ends inside its header/) });
+    expect(byFile['notes.gguf']).toMatchObject({ state: 'unusable', reason: expect.stringMatching(/^Not a GGUF file/) });
+    const { turns } = await ask(services, 'broken.gguf', 'Hello?');
+    expect(turns.at(-1)).toMatchObject({ role: 'assistant', status: 'error', error: expect.stringMatching(/broken\.gguf cannot be used/) });
+  });
+
+  it('stops a long answer on request and keeps what arrived', async () => {
+    const sent = await startLongAnswer();
+    expect(await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
+    const turns = await settled(sent.conversationId);
+    const answer = turns.find((t) => t.id === sent.assistantTurn.id)!;
+    expect(answer).toMatchObject({ status: 'aborted', stop: 'aborted' });
+    expect(turnText(answer)).toMatch(/^Counting sheep slowly/);
+  });
+
+  it('survives the engine process being killed mid-answer: a clear error, the partial kept, a fresh engine next time', async () => {
+    const sent = await startLongAnswer();
+    const pid = services.library.builtin.host?.pid;
+    expect(pid).toBeTypeOf('number');
+    process.kill(pid!, 'SIGKILL');
+    const turns = await settled(sent.conversationId);
+    const answer = turns.find((t) => t.id === sent.assistantTurn.id)!;
+    expect(answer).toMatchObject({ status: 'error', stop: 'error' });
+    expect(answer.error).toMatch(/built-in engine stopped unexpectedly \(signal SIGKILL\).*What arrived is kept/);
+    expect(turnText(answer)).toMatch(/^Counting sheep slowly/);
+    // The app is still up, and the next message starts a new engine process.
+    const next = await ask(services, 'plain.gguf', 'And now?');
+    expect(next.turns.at(-1)).toMatchObject({ status: 'done', stop: 'end_turn' });
+    expect(services.library.builtin.host?.pid).not.toBe(pid);
+  });
+
+  it('refuses a conversation that does not fit the window, counted exactly with the model tokenizer', async () => {
+    // ~7,500 characters: the character estimate (~1,900 tokens) fits a 4,096 window, the real count does not
+    // (the scripted vocabulary spells most text byte by byte).
+    const text = 'Please read this carefully. '.repeat(270);
+    const { turns } = await ask(services, 'plain.gguf', text);
+    const card = turns.at(-1)!;
+    expect(card).toMatchObject({ role: 'system', source: 'context-refused' });
+    const tokens = card.meta['tokens'] as number;
+    expect(tokens).toBeGreaterThan(card.meta['window'] as number);
+    expect(Math.ceil(text.length / 4)).toBeLessThan(card.meta['window'] as number);
+    expect(turns.find((t) => t.role === 'assistant')).toMatchObject({ status: 'error' });
+  });
+
+  it('loads nothing that is known not to fit in memory, and says what would', async () => {
+    // A model already loaded holds its memory (it fits by definition): start from nothing loaded.
+    await services.handlers['builtin:unload']({ file: 'plain.gguf' });
+    await services.handlers['gpu:set-override']({ bytes: 260 * 1024 * 1024 });
+    try {
+      const { turns } = await ask(services, 'plain.gguf', 'Hello?');
+      const card = turns.at(-1)!;
+      expect(card).toMatchObject({ role: 'system', source: 'model-does-not-fit' });
+      expect(turnText(card)).toMatch(/does not fit in the 0\.\d GiB.*No useful window fits/);
+      await expect(services.handlers['builtin:load']({ file: 'plain.gguf' })).rejects.toThrow(/does not fit/);
+      const advice = await services.handlers['library:recommend-context']({ file: 'plain.gguf' });
+      expect(advice.recommendation).toMatchObject({ fits: false });
+      expect(advice.recommendation?.lines.map((l) => l.label)).toContain('− model weights');
+    } finally {
+      await services.handlers['gpu:set-override']({ bytes: null });
+    }
+    const advice = await services.handlers['library:recommend-context']({ file: 'plain.gguf' });
+    expect(advice.recommendation).toMatchObject({ fits: true, contextTokens: 4096 });
+  });
+});

@@ -1,0 +1,165 @@
+/**
+ * Downloads into the models folder from a local 127.0.0.1 server that speaks Range, the way a real file host does,
+ * and that misbehaves on purpose: it drops the connection halfway, stalls, or states a sha256 the bytes do not have.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type Database from 'better-sqlite3';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { DownloadProgress } from '../../../src/shared/library';
+import { DownloadManager } from '../../../src/main/library/downloads/download-manager';
+import { FileDigests } from '../../../src/main/library/file-digest';
+import { openDatabase } from '../../../src/main/db/open-database';
+import { generateScriptedModel } from '../../support/scripted-gguf/generate';
+import { SCRIPTS } from '../../support/scripted-gguf/scripts';
+
+let bytes: Buffer;
+let sha: string;
+beforeAll(() => {
+  bytes = readFileSync(generateScriptedModel(SCRIPTS.plain));
+  sha = createHash('sha256').update(bytes).digest('hex');
+});
+
+interface Behaviour {
+  /** What a request without Range gets: all of it, half then a dropped socket, or half then silence. */
+  first: 'all' | 'drop-half' | 'stall-half';
+  /** The sha256 the server states (Hugging Face's X-Linked-Etag); null: none. */
+  statedSha: string | null;
+}
+
+let server: Server;
+let url: string;
+let ranges: (string | undefined)[];
+let behaviour: Behaviour;
+let dir: string;
+let db: Database.Database;
+let events: DownloadProgress[];
+const stalled: ServerResponse[] = [];
+
+function handle(req: IncomingMessage, res: ServerResponse): void {
+  const headers: Record<string, string> = { 'accept-ranges': 'bytes', etag: '"v1"', ...(behaviour.statedSha ? { 'x-linked-etag': `"${behaviour.statedSha}"` } : {}) };
+  if (req.method === 'HEAD') {
+    res.writeHead(200, { ...headers, 'content-length': String(bytes.length) });
+    return void res.end();
+  }
+  ranges.push(req.headers.range);
+  const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+  if (m) {
+    const from = Number(m[1]);
+    res.writeHead(206, { ...headers, 'content-length': String(bytes.length - from), 'content-range': `bytes ${from}-${bytes.length - 1}/${bytes.length}` });
+    return void res.end(bytes.subarray(from));
+  }
+  res.writeHead(200, { ...headers, 'content-length': String(bytes.length) });
+  const half = Math.floor(bytes.length / 2);
+  if (behaviour.first === 'all') return void res.end(bytes);
+  res.write(bytes.subarray(0, half), () => {
+    if (behaviour.first === 'drop-half') req.socket.destroy();
+    else stalled.push(res);
+  });
+}
+
+beforeEach(async () => {
+  ranges = [];
+  events = [];
+  behaviour = { first: 'all', statedSha: null };
+  dir = mkdtempSync(join(tmpdir(), 'firebrand-dl-'));
+  db = openDatabase(join(dir, 'firebrand.db'));
+  server = createServer(handle);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const a = server.address();
+  url = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/models/scripted-plain.gguf`;
+});
+afterEach(async () => {
+  for (const res of stalled.splice(0)) res.destroy();
+  await new Promise<void>((r) => server.close(() => r()));
+  db.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function manager(overrides: Partial<ConstructorParameters<typeof DownloadManager>[0]> = {}) {
+  return new DownloadManager({
+    modelsDir: () => dir,
+    digests: new FileDigests(db),
+    newId: () => Math.random().toString(36).slice(2),
+    log: () => {},
+    emit: (channel, payload) => {
+      if (channel === 'library:download-progress') events.push(payload as DownloadProgress);
+    },
+    changed: () => {},
+    retryDelayMs: () => 0,
+    ...overrides,
+  });
+}
+
+const last = () => events.at(-1);
+
+describe('downloads: resumable and verified', () => {
+  it('resumes with Range after the connection drops halfway, and verifies size and sha256', async () => {
+    behaviour = { first: 'drop-half', statedSha: sha };
+    const m = manager();
+    await m.start(url);
+    await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('done');
+    const path = join(dir, 'scripted-plain.gguf');
+    expect(createHash('sha256').update(readFileSync(path)).digest('hex')).toBe(sha);
+    // The retry asked for exactly what was missing: from the first byte not on disk.
+    expect(ranges[0]).toBeUndefined();
+    expect(ranges[1]).toMatch(/^bytes=\d+-$/);
+    const resumedAt = Number(/\d+/.exec(ranges[1] ?? '')?.[0]);
+    expect(resumedAt).toBeGreaterThan(0);
+    expect(resumedAt).toBeLessThan(bytes.length);
+    expect(events.some((e) => e.state === 'verifying')).toBe(true);
+    expect(last()).toMatchObject({ bytes: bytes.length, total: bytes.length });
+    expect(existsSync(`${path}.part`)).toBe(false);
+    expect(await new FileDigests(db).peek(path)).toBe(sha);
+  });
+
+  it('resumes after the app was closed mid-download: a new session finds the paused download and continues', async () => {
+    behaviour = { first: 'stall-half', statedSha: null };
+    const first = manager();
+    const { downloadId } = await first.start(url);
+    await expect.poll(() => last()?.bytes ?? 0, { timeout: 20_000 }).toBeGreaterThan(0);
+    first.pause(downloadId);
+    await expect.poll(() => last()?.state).toBe('paused');
+    const onDisk = readFileSync(join(dir, 'scripted-plain.gguf.part')).length;
+    expect(onDisk).toBeGreaterThan(0);
+
+    // "Restart": a fresh manager reads the sidecar and lists the download as paused, then resumes it.
+    const second = manager();
+    await second.restore();
+    expect(second.list()).toEqual([expect.objectContaining({ file: 'scripted-plain.gguf', state: 'paused', bytes: onDisk, total: bytes.length })]);
+    await second.start(url);
+    await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('done');
+    expect(ranges.at(-1)).toBe(`bytes=${onDisk}-`);
+    expect(readFileSync(join(dir, 'scripted-plain.gguf')).equals(bytes)).toBe(true);
+  });
+
+  it('removes a file whose sha256 is not the one its source states', async () => {
+    behaviour = { first: 'all', statedSha: 'f'.repeat(64) };
+    await manager().start(url);
+    await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
+    expect(last()?.error).toMatch(/does not match the sha256 its source gives/);
+    expect(existsSync(join(dir, 'scripted-plain.gguf'))).toBe(false);
+    expect(existsSync(join(dir, 'scripted-plain.gguf.part'))).toBe(false);
+  });
+
+  it('checks free disk space before taking a byte', async () => {
+    await manager({ freeDisk: () => Promise.resolve(1000) }).start(url);
+    await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
+    expect(last()?.error).toMatch(/Not enough free disk space/);
+    expect(ranges).toEqual([]);
+  });
+
+  it('refuses sources that name no GGUF, and names hf: files on Hugging Face', async () => {
+    await expect(manager().start('https://example.com/readme.txt')).rejects.toThrow(/does not name a \.gguf file/);
+    await expect(manager().start('hf:owner/repo')).rejects.toThrow(/hf:owner\/repo\/file\.gguf/);
+    const { parseSource } = await import('../../../src/main/library/downloads/download-source');
+    expect(parseSource('hf:Qwen/Qwen3-0.6B-GGUF/Qwen3-0.6B-Q8_0.gguf')).toEqual({
+      source: 'hf:Qwen/Qwen3-0.6B-GGUF/Qwen3-0.6B-Q8_0.gguf',
+      url: 'https://huggingface.co/Qwen/Qwen3-0.6B-GGUF/resolve/main/Qwen3-0.6B-Q8_0.gguf',
+      file: 'Qwen3-0.6B-Q8_0.gguf',
+    });
+  });
+});

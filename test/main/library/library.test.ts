@@ -1,0 +1,75 @@
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { pathInFolder } from '../../../src/main/library/models-folder';
+import { createServices, type Services } from '../../../src/main/services';
+import { generateScriptedModel } from '../../support/scripted-gguf/generate';
+import { SCRIPTS } from '../../support/scripted-gguf/scripts';
+
+let dir: string;
+let services: Services;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'firebrand-lib-'));
+  // No engine needed: the library reads files, it never runs them.
+  services = createServices({ dataDir: join(dir, 'data'), modelsDir: join(dir, 'models'), log: () => {} });
+});
+afterEach(() => {
+  services.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the model library', () => {
+  it('adds a GGUF by copy or by link, and refuses a file that is not a model with the reason', async () => {
+    const source = generateScriptedModel(SCRIPTS.plain);
+    const h = services.handlers;
+    const copied = await h['library:add-file']({ path: source, mode: 'copy' });
+    expect(copied).toMatchObject({ file: expect.stringMatching(/^plain-.*\.gguf$/), state: 'usable' });
+    expect(lstatSync(copied.path).nlink).toBe(1);
+    const linked = await h['library:add-file']({ path: source, mode: 'link' });
+    expect(linked.file).not.toBe(copied.file);
+    const l = lstatSync(linked.path);
+    expect(l.isSymbolicLink() || l.nlink > 1).toBe(true);
+    const notes = join(dir, 'notes.gguf');
+    writeFileSync(notes, 'hello');
+    await expect(h['library:add-file']({ path: notes, mode: 'copy' })).rejects.toThrow(/notes\.gguf was not added: Not a GGUF file/);
+    expect((await h['library:list']({})).map((e) => e.file)).toEqual([copied.file, linked.file].sort());
+  });
+
+  it('renames and deletes a model, and lists subfolders and vision projectors', async () => {
+    const models = join(dir, 'models');
+    mkdirSync(join(models, 'qwen'), { recursive: true });
+    const bytes = (await import('node:fs')).readFileSync(generateScriptedModel(SCRIPTS.plain));
+    writeFileSync(join(models, 'qwen', 'chat.gguf'), bytes);
+    writeFileSync(join(models, 'qwen', 'mmproj-f16.gguf'), bytes);
+    writeFileSync(join(models, 'big-00002-of-00002.gguf'), bytes);
+    const h = services.handlers;
+    const listed = await h['library:list']({});
+    expect(listed.map((e) => [e.file, e.vision, e.mmproj])).toEqual([['qwen/chat.gguf', true, 'qwen/mmproj-f16.gguf']]);
+    const renamed = await h['library:rename']({ file: 'qwen/chat.gguf', to: 'qwen/assistant' });
+    expect(renamed).toMatchObject({ file: 'qwen/assistant.gguf', state: 'usable' });
+    expect(existsSync(join(models, 'qwen', 'chat.gguf'))).toBe(false);
+    await expect(h['library:rename']({ file: 'qwen/assistant.gguf', to: '../outside' })).rejects.toThrow(/file name/);
+    expect(await h['library:delete']({ file: 'qwen/assistant.gguf' })).toEqual({ deleted: true });
+    expect(existsSync(join(models, 'qwen', 'assistant.gguf'))).toBe(false);
+    expect(await h['library:list']({})).toEqual([]);
+  });
+
+  it('never reaches outside the models folder', async () => {
+    expect(() => pathInFolder('/m', '../etc/passwd')).toThrow(/not a file in the models folder/);
+    expect(() => pathInFolder('/m', '/etc/passwd')).toThrow(/not a file in the models folder/);
+    expect(pathInFolder('/m', 'a/b.gguf')).toBe('/m/a/b.gguf');
+    await expect(services.handlers['library:delete']({ file: '../data/firebrand.db' })).rejects.toThrow(/not a file in the models folder/);
+    expect(existsSync(join(dir, 'data', 'firebrand.db'))).toBe(true);
+  });
+
+  it('keeps the folder chosen in Settings; a relative folder is refused', async () => {
+    const h = services.handlers;
+    expect((await h['settings:get']({})).modelsDir).toBe(join(dir, 'models'));
+    expect(() => h['settings:update']({ modelsDir: 'models' })).toThrow(/full path/);
+    const other = join(dir, 'elsewhere');
+    await h['settings:update']({ modelsDir: other });
+    expect((await h['builtin:status']({})).modelsDir).toBe(other);
+    expect((await h['connections:list']({})).find((c) => c.kind === 'builtin')?.baseUrl).toBe(other);
+  });
+});
