@@ -15,8 +15,11 @@ export interface ContextRefusedMeta {
   model: string;
   /** The biggest parts of the request, so the user knows what to remove. */
   largest: { label: string; tokens: number }[];
-  /** `server`: the size is the server's own count (llama-server /tokenize, or its 400), not an estimate. */
-  counted?: 'server';
+  /**
+   * Not an estimate: `server` is the server's own count (llama-server /tokenize, or its 400), `tokenizer` the
+   * built-in engine's count with the model's own tokenizer and template.
+   */
+  counted?: 'server' | 'tokenizer';
   /** The server refused a request already sent: its window changed since Firebrand read it (issue 13). */
   serverRefused?: boolean;
 }
@@ -48,7 +51,7 @@ export function contextRefusedMeta(meta: JsonObject): ContextRefusedMeta | undef
     if (!isObject(item) || typeof item['label'] !== 'string' || typeof item['tokens'] !== 'number') return [];
     return [{ label: item['label'], tokens: item['tokens'] }];
   });
-  return { estimate, window, model, largest: parts, ...(counted === 'server' ? { counted } : {}), ...(serverRefused === true ? { serverRefused } : {}) };
+  return { estimate, window, model, largest: parts, ...(counted === 'server' || counted === 'tokenizer' ? { counted } : {}), ...(serverRefused === true ? { serverRefused } : {}) };
 }
 
 export function stepLimitMeta(meta: JsonObject): StepLimitMeta | undefined {
@@ -63,7 +66,7 @@ export function toolApprovalMeta(meta: JsonObject): ToolApprovalMeta | undefined
 
 /** The sentence a context-refused turn says (also the answer's error): numbers first, then what to do. */
 export function contextRefusedText(m: ContextRefusedMeta): string {
-  const size = m.counted === 'server' ? `${m.estimate} tokens (counted by the server)` : `about ${m.estimate} tokens`;
+  const size = m.counted === 'server' ? `${m.estimate} tokens (counted by the server)` : m.counted === 'tokenizer' ? `${m.estimate} tokens (counted with the model's own tokenizer)` : `about ${m.estimate} tokens`;
   if (m.serverRefused) {
     return `Nothing was answered: this conversation needs ${size}, and ${m.model} now has a context window of ${m.window}. Start a new conversation, remove a large attachment, or restart the server with a larger -c.`;
   }

@@ -1,3 +1,4 @@
+import { contextRefusedText, type ContextRefusedMeta } from '../../shared/system-turns';
 /**
  * One built-in request, from its stored record (the `builtin` dialect's body) to the engine's events:
  * - `preflight`: the model file must be usable and fit with its window; the prompt is rendered from the GGUF's
@@ -45,8 +46,9 @@ export class BuiltinRequests {
       return { kind: 'error', message: err instanceof Error ? err.message : String(err) };
     }
     if (p.promptTokens >= p.contextSize) {
-      const message = `Nothing was sent: this conversation is ${p.promptTokens} tokens (counted with ${p.file}'s own tokenizer and template), and its context window is ${p.contextSize}. Start a new conversation, remove a large attachment, or keep a larger window for the model in Models.`;
-      return { kind: 'refused', source: 'context-refused', message, meta: { tokens: p.promptTokens, window: p.contextSize, model: p.file, counted: 'exactly, with the model tokenizer', advice: message } };
+      // The same card as every other refusal (src/shared/system-turns.ts), its size the tokenizer's exact count.
+      const meta: ContextRefusedMeta = { estimate: p.promptTokens, window: p.contextSize, model: p.file, largest: [], counted: 'tokenizer' };
+      return { kind: 'refused', source: 'context-refused', message: contextRefusedText(meta), meta: { ...meta } };
     }
     this.remember(body, p);
     return { kind: 'ok', promptTokens: p.promptTokens, thinkOpen: endsInsideThink(p.prompt) };

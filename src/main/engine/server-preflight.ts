@@ -14,6 +14,9 @@ export interface PreflightDeps {
 }
 
 export async function preflight(input: AssembleInput, deps: PreflightDeps): Promise<Assembled> {
+  // A connection that counts exactly itself (the built-in engine, right after this in the step loop) decides on
+  // that count, never on the estimate: an estimate refusal would stop a prompt that fits.
+  if (input.connection.preflight) return assemble({ ...input, ignoreWindow: true });
   const first = assemble(input);
   if (input.connection.kind !== 'llama-server' || first.kind === 'no-vision') return first;
   const count = deps.count ?? countPromptTokens;

@@ -81,7 +81,8 @@ describe('built-in engine: faults end one answer, never the app', () => {
     const { turns } = await ask(services, 'plain.gguf', text);
     const card = turns.at(-1)!;
     expect(card).toMatchObject({ role: 'system', source: 'context-refused' });
-    const tokens = card.meta['tokens'] as number;
+    expect(card.meta['counted']).toBe('tokenizer');
+    const tokens = card.meta['estimate'] as number;
     expect(tokens).toBeGreaterThan(card.meta['window'] as number);
     expect(Math.ceil(text.length / 4)).toBeLessThan(card.meta['window'] as number);
     expect(turns.find((t) => t.role === 'assistant')).toMatchObject({ status: 'error' });

@@ -53,7 +53,7 @@ function ContextRefused({ meta }: { meta: ContextRefusedMeta }) {
   return (
     <>
       <p className="system-text">
-        {meta.counted === 'server' ? `${meta.estimate} tokens needed (counted by the server)` : `About ${meta.estimate} tokens needed`}; {meta.model}
+        {meta.counted === 'server' ? `${meta.estimate} tokens needed (counted by the server)` : meta.counted === 'tokenizer' ? `${meta.estimate} tokens needed (counted exactly)` : `About ${meta.estimate} tokens needed`}; {meta.model}
         {meta.serverRefused ? ' now holds ' : ' holds '}
         {meta.window}.
       </p>
