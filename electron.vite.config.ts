@@ -6,8 +6,15 @@ export default defineConfig({
   main: {
     build: {
       rollupOptions: {
-        // `index` is the Electron shell; `serve` is the same services under plain Node (serve mode).
-        input: { index: resolve('src/main/shell/index.ts'), serve: resolve('src/main/serve/index.ts') },
+        // `index` is the Electron shell; `serve` is the same services under plain Node (serve mode);
+        // `firebrand-worker` runs parsing of untrusted input off the event loop (src/main/workers).
+        input: {
+          index: resolve('src/main/shell/index.ts'),
+          serve: resolve('src/main/serve/index.ts'),
+          'firebrand-worker': resolve('src/main/workers/worker-entry.ts'),
+        },
+        // Shared chunks sit beside the entries, so code in any of them finds the worker entry as a sibling.
+        output: { chunkFileNames: '[name]-[hash].js' },
       },
     },
   },
