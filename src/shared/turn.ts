@@ -82,6 +82,8 @@ export interface ToolResultBlock {
   name: string;
   content: string;
   isError: boolean;
+  /** Shown on the call's card, never sent to the model: how the result was got or fitted (a redirect, a cut). */
+  note?: string;
 }
 
 /** Attachments ride by reference: the bytes live once in the blob store under their sha256. */

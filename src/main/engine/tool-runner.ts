@@ -32,7 +32,8 @@ export async function runToolCalls(
   const results: ToolResultBlock[] = [];
   const calls = turn.blocks.filter((b): b is ToolCallBlock => b.type === 'tool_call' && (b.state === 'complete' || b.state === 'invalid'));
   for (const call of calls) {
-    const answer = (o: ToolOutcome) => results.push({ type: 'tool_result', toolCallId: call.id, name: call.name, content: o.content, isError: o.isError });
+    const answer = (o: ToolOutcome) =>
+      results.push({ type: 'tool_result', toolCallId: call.id, name: call.name, content: o.content, isError: o.isError, ...(o.note ? { note: o.note } : {}) });
     if (signal.aborted) {
       answer({ content: 'Stopped by the user before this tool ran.', isError: true });
       continue;
