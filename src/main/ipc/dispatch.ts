@@ -50,11 +50,21 @@ export function createDispatcher(handlers: InvokeHandlers, log: IpcLog): Dispatc
         return { ok: true, value: await handler(payload) };
       } catch (err) {
         if (err instanceof UserFacingError) return fail({ code: err.code, message: err.message });
+        if (isDiskFull(err)) {
+          log(`ipc: ${channel} failed: the disk is full`);
+          return fail({ code: 'internal', message: 'The disk is full, so this was not saved. Free some space, then try again.' });
+        }
         log(`ipc: ${channel} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         return fail({ code: 'internal', message: 'Something went wrong inside Firebrand; the details are in the log.' });
       }
     },
   };
+}
+
+/** SQLite's "database or disk is full" (or the filesystem's own ENOSPC): the user can fix this one. */
+function isDiskFull(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === 'ENOSPC';
 }
 
 function fail(error: IpcErrorData): IpcResult<never> {
