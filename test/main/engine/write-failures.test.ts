@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EventChannel } from '../../../src/shared/ipc';
+import type { ConversationView, EventChannel } from '../../../src/shared/ipc';
 import { turnText, type Turn } from '../../../src/shared/turn';
 import { MAX_ANSWER_CHARS } from '../../../src/main/engine/run-step';
 import { createServices, type Services } from '../../../src/main/services';
@@ -28,6 +28,9 @@ afterEach(async (t) => {
   replay = undefined;
   dir = undefined;
 });
+
+/** The conversation as the database holds it now (the handler answers synchronously). */
+const openNow = (s: Services, conversationId: string) => s.handlers['conversations:open']({ conversationId }) as ConversationView;
 
 async function setup(tokens: string[], chat: Parameters<typeof ollamaRoutes>[1] = {}) {
   replay = await startReplayServer([{ method: 'POST', path: '/api/show', body: '{"capabilities":["completion"]}' }, ...ollamaRoutes(tokens, chat)]);
@@ -62,20 +65,20 @@ describe('a full disk while an answer streams', () => {
     expect(turnText(ended).length).toBeGreaterThan(0);
     await expect.poll(() => s.chat.activeCount, { timeout: 10_000 }).toBe(0);
     // Still "streaming" in the database: the end could not be written yet.
-    expect(s.handlers['conversations:open']({ conversationId: sent.conversationId }).turns.at(-1)?.status).toBe('streaming');
+    expect(openNow(s, sent.conversationId).turns.at(-1)?.status).toBe('streaming');
 
     // Space is freed: the end lands on its own, with what had been written.
     db.pragma('max_page_count = 1073741823');
     await expect
-      .poll(() => s.handlers['conversations:open']({ conversationId: sent.conversationId }).turns.at(-1)?.status, { timeout: 30_000 })
+      .poll(() => openNow(s, sent.conversationId).turns.at(-1)?.status, { timeout: 30_000 })
       .toBe('error');
-    expect(s.handlers['conversations:open']({ conversationId: sent.conversationId }).turns.at(-1)?.error).toMatch(/^Disk full/);
+    expect(openNow(s, sent.conversationId).turns.at(-1)?.error).toMatch(/^Disk full/);
 
     // And the app works again (in a new chat: the long answer fills this one's window).
     replay?.setRoutes([{ method: 'POST', path: '/api/show', body: '{"capabilities":["completion"]}' }, ...ollamaRoutes(['Back', ' again.'])]);
     const next = await s.handlers['chat:send']({ conversationId: null, text: 'Short one', model: 'llama3.2:3b' });
     await expect.poll(() => lastSaved(next.assistantTurn.id)?.status, { timeout: 15_000 }).toBe('done');
-    const stored = s.handlers['conversations:open']({ conversationId: next.conversationId }).turns.at(-1) as Turn;
+    const stored = openNow(s, next.conversationId).turns.at(-1) as Turn;
     expect([stored.status, turnText(stored)]).toEqual(['done', 'Back again.']);
   }, 90_000);
 
@@ -105,6 +108,6 @@ describe('an answer with no end (item 16)', () => {
     expect(ended.error).toBe(`The answer passed 4,000,000 characters, so Firebrand stopped reading it; what arrived is kept.`);
     expect(turnText(ended).length).toBeGreaterThan(MAX_ANSWER_CHARS);
     expect(turnText(ended).length).toBeLessThan(MAX_ANSWER_CHARS + 2 * chunk.length);
-    await expect.poll(() => s.handlers['conversations:open']({ conversationId: sent.conversationId }).turns.at(-1)?.status, { timeout: 10_000 }).toBe('error');
+    await expect.poll(() => openNow(s, sent.conversationId).turns.at(-1)?.status, { timeout: 10_000 }).toBe('error');
   }, 90_000);
 });
