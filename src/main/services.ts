@@ -10,6 +10,7 @@ import { aliasRoute } from './aliases/alias-route';
 import { AliasStore } from './aliases/alias-store';
 import { collect, conversationBlobs, scheduleStartupGc } from './blobs/blob-gc';
 import { BlobStore } from './blobs/blob-store';
+import { servedType } from './blobs/sniff';
 import type { ChatService } from './chat/chat-service';
 import { createChat, type ChatWiringOptions } from './chat/chat-wiring';
 import { conversationView, toSearchResult } from './chat/conversation-view';
@@ -159,7 +160,8 @@ export function createServices(options: ServicesOptions): Services {
     'attachments:get': ({ id }) => {
       const bytes = blobs.read(id);
       if (!bytes) throw new UserFacingError('not-found', 'That attachment is no longer stored.');
-      return { mime: blobs.mimeOf(id) ?? 'application/octet-stream', dataBase64: Buffer.from(bytes).toString('base64') };
+      // The type the renderer makes its blob URL with comes from the bytes, never from a stored claim.
+      return { mime: servedType(bytes), dataBase64: Buffer.from(bytes).toString('base64') };
     },
     'models:list': () => listModels(),
     'settings:get': () => settings.get(),
