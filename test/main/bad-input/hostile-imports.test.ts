@@ -52,7 +52,10 @@ function blobFiles(): string[] {
   const root = join(dir, 'blobs');
   const out: string[] = [];
   const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) e.isDirectory() ? walk(join(d, e.name)) : out.push(e.name);
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      if (e.isDirectory()) walk(join(d, e.name));
+      else out.push(e.name);
+    }
   };
   try {
     walk(root);
