@@ -130,9 +130,12 @@ export interface InvokeContract extends ModelInvokeContract {
   'connections:delete': { req: { id: string }; res: { deleted: boolean } };
   /** Asks the server its version and model count, or reports the exact failure. */
   'connections:test': { req: { id: string }; res: ConnectionTestResult };
-  /** The user's answer to a `tool-approval` card; `applied` is false when that call no longer waits. */
+  /**
+   * The user's answer to a `tool-approval` card (`turnId`: the assistant turn that made the call, the card's
+   * `meta.turnId`); `applied` is false when that call no longer waits.
+   */
   'chat:approve-tool': {
-    req: { conversationId: string; toolCallId: string; decision: 'allow-once' | 'allow-conversation' | 'deny' };
+    req: { conversationId: string; turnId: string; toolCallId: string; decision: 'allow-once' | 'allow-conversation' | 'deny' };
     res: { applied: boolean };
   };
 }

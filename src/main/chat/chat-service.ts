@@ -14,7 +14,7 @@ import { thinkModeOf } from '../engine/think';
 import { makeTitle, titleFrom } from '../engine/title-lane';
 import type { EngineConnection, IdentityLayer } from '../engine/types';
 import { UserFacingError } from '../errors';
-import type { ApprovalDecision } from '../tools/approval-gate';
+import type { ApprovalDecision, ApprovalKey } from '../tools/approval-gate';
 import type { EmitEvent } from '../events';
 import { describeWriteFailure, TurnWriter } from './turn-writer';
 
@@ -157,8 +157,9 @@ export class ChatService {
   }
 
   /** The user's answer to a `tool-approval` card; false when no call with that id is waiting. */
-  approveTool(req: { conversationId: string; toolCallId: string; decision: ApprovalDecision }): boolean {
-    return this.deps.engine.approvals.decide(req.conversationId, req.toolCallId, req.decision);
+  approveTool(req: ApprovalKey & { decision: ApprovalDecision }): boolean {
+    const { decision, ...key } = req;
+    return this.deps.engine.approvals.decide(key, decision);
   }
 
   stop(turnId: string): boolean {

@@ -73,14 +73,14 @@ async function askApproval(deps: ToolRunDeps, turn: Turn, parentId: string, call
     role: 'system',
     source: 'tool-approval',
     blocks: [{ type: 'text', text: `${call.name} wants to run: ${what}` }],
-    meta: { toolCallId: call.id, tool: call.name, call: what, state: 'pending' },
+    meta: { toolCallId: call.id, turnId: turn.id, tool: call.name, call: what, state: 'pending' },
     status: 'done',
     createdAt: deps.now(),
   };
   deps.store.appendTurn(card, deps.now());
   deps.emit('chat:turn-saved', { turn: card });
   deps.emit('conversations:changed', { conversationId: turn.conversationId });
-  const decision = await deps.approvals.wait(turn.conversationId, call.id, call.name, signal);
+  const decision = await deps.approvals.wait({ conversationId: turn.conversationId, turnId: turn.id, toolCallId: call.id }, call.name, signal);
   const state = decision === 'deny' ? (signal.aborted ? 'stopped' : 'denied') : 'allowed';
   const decided: Turn = { ...card, meta: { ...card.meta, state, decision } };
   deps.store.updateTurn(decided);

@@ -138,8 +138,8 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
   'chat:approve-tool': {
     type: 'object',
     additionalProperties: false,
-    required: ['conversationId', 'toolCallId', 'decision'],
-    properties: { conversationId: id, toolCallId: id, decision: { enum: ['allow-once', 'allow-conversation', 'deny'] } },
+    required: ['conversationId', 'turnId', 'toolCallId', 'decision'],
+    properties: { conversationId: id, turnId: id, toolCallId: id, decision: { enum: ['allow-once', 'allow-conversation', 'deny'] } },
   },
   'settings:update': {
     type: 'object',

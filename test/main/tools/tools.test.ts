@@ -90,7 +90,8 @@ describe('fetch_url', () => {
       return card?.meta['state'];
     }).toBe('pending');
     const toolCallId = String(card?.meta['toolCallId']);
-    expect(await services.handlers['chat:approve-tool']({ conversationId: sent.conversationId, toolCallId, decision: 'deny' })).toEqual({ applied: true });
+    const turnId = String(card?.meta['turnId']);
+    expect(await services.handlers['chat:approve-tool']({ conversationId: sent.conversationId, turnId, toolCallId, decision: 'deny' })).toEqual({ applied: true });
     await expect.poll(() => services!.chat.activeCount, { timeout: 10_000 }).toBe(0);
     const turns = (await services.handlers['conversations:open']({ conversationId: sent.conversationId })).turns;
     expect(turns.map((t) => t.source ?? t.role)).toEqual(['user', 'assistant', 'tool-approval', 'tool', 'assistant']);
