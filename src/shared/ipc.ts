@@ -4,7 +4,7 @@
  * The same contract is carried by Electron IPC and, in serve mode, by a WebSocket.
  */
 import { MODEL_EVENT_CHANNELS, MODEL_INVOKE_CHANNELS, type ModelEventContract, type ModelInvokeContract } from './models-ipc';
-import type { ConnectionInfo, ConnectionInput, ConnectionTestResult, ThinkMode } from './connections';
+import type { ConnectionInfo, ConnectionInput, ConnectionTestResult, KeyStorage, ThinkMode } from './connections';
 import type { StreamPart } from './parts';
 import type { AttachmentBlock, Turn } from './turn';
 
@@ -130,6 +130,8 @@ export interface InvokeContract extends ModelInvokeContract {
   'connections:delete': { req: { id: string }; res: { deleted: boolean } };
   /** Asks the server its version and model count, or reports the exact failure. */
   'connections:test': { req: { id: string }; res: ConnectionTestResult };
+  /** What protects saved API keys here (an OS keyring, or only a private file's permissions). */
+  'connections:key-storage': { req: Record<string, never>; res: KeyStorage };
   /**
    * The user's answer to a `tool-approval` card (`turnId`: the assistant turn that made the call, the card's
    * `meta.turnId`); `applied` is false when that call no longer waits.
@@ -181,6 +183,7 @@ export const INVOKE_CHANNELS = [
   'connections:save',
   'connections:delete',
   'connections:test',
+  'connections:key-storage',
   'chat:approve-tool',
   ...MODEL_INVOKE_CHANNELS,
 ] as const satisfies readonly InvokeChannel[];

@@ -48,7 +48,7 @@ export interface ChatWiringOptions {
   titles?: boolean;
 }
 
-type Handlers = { [C in 'connections:list' | 'connections:save' | 'connections:delete' | 'connections:test' | 'chat:approve-tool']: (req: InvokeContract[C]['req']) => InvokeContract[C]['res'] | Promise<InvokeContract[C]['res']> };
+type Handlers = { [C in 'connections:list' | 'connections:save' | 'connections:delete' | 'connections:test' | 'connections:key-storage' | 'chat:approve-tool']: (req: InvokeContract[C]['req']) => InvokeContract[C]['res'] | Promise<InvokeContract[C]['res']> };
 
 /** The chat service with its engine, connections and secrets, and the IPC handlers those add. */
 export interface ChatParts {
@@ -111,6 +111,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
       const c = engineConnection(id);
       return testConnection(c.kind, c.baseUrl, c.authHeaders());
     },
+    'connections:key-storage': () => secrets.storage(),
     'chat:approve-tool': (req) => ({ applied: chat.approveTool(req) }),
   };
   return { chat, connections, steps, capabilities, engineConnection, handlers };

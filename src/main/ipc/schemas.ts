@@ -135,6 +135,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
   },
   'connections:delete': { type: 'object', additionalProperties: false, required: ['id'], properties: { id } },
   'connections:test': { type: 'object', additionalProperties: false, required: ['id'], properties: { id } },
+  'connections:key-storage': empty,
   'chat:approve-tool': {
     type: 'object',
     additionalProperties: false,

@@ -9,7 +9,7 @@ import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { INVOKE_CHANNELS, type EventChannel } from '../../shared/ipc';
 import { contentSecurityPolicy } from '../serve/csp';
-import { SafeStorageSecretStore } from '../secrets/secret-store';
+import { chooseSecretStore } from '../secrets/choose-secret-store';
 import { createServices } from '../services';
 import { createMainWindow } from './window-options';
 import { APP_ORIGIN, guardInvoke, linkPolicy } from './ipc-guard';
@@ -28,8 +28,9 @@ function electronSqliteBinding(): string | undefined {
 app.whenReady().then(() => {
   const nativeBinding = electronSqliteBinding();
   const dataDir = process.env.FIREBRAND_DATA_DIR ?? app.getPath('userData');
-  // API keys: encrypted with the OS keychain through safeStorage; main gets only the encrypt/decrypt functions.
-  const secrets = new SafeStorageSecretStore(join(dataDir, 'secrets.safe.json'), safeStorage);
+  // API keys: encrypted through safeStorage only where it has a real OS keyring; otherwise a private file, and
+  // Settings says which (src/main/secrets/choose-secret-store.ts).
+  const secrets = chooseSecretStore(dataDir, safeStorage, process.platform, (m) => console.error(m));
   const services = createServices({ dataDir, secrets, ...(nativeBinding ? { nativeBinding } : {}) });
 
   protocol.handle('app', async (request) => {
