@@ -3,7 +3,6 @@
  * Plain Node: nothing here imports electron.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { aliasRoute } from './aliases/alias-route';
@@ -14,6 +13,7 @@ import { servedType } from './blobs/sniff';
 import type { ChatService } from './chat/chat-service';
 import { createChat, type ChatWiringOptions } from './chat/chat-wiring';
 import { conversationView, toSearchResult } from './chat/conversation-view';
+import { preparePrivateDataDir, tightenFiles } from './data-dir';
 import { ConversationStore } from './db/conversation-store';
 import { ConversationSettingsStore } from './db/conversation-settings';
 import { openDatabase } from './db/open-database';
@@ -60,8 +60,10 @@ export interface Services {
 
 export function createServices(options: ServicesOptions): Services {
   const log = options.log ?? ((m: string) => console.error(m));
-  mkdirSync(options.dataDir, { recursive: true });
+  preparePrivateDataDir(options.dataDir, log);
   const db = openDatabase(join(options.dataDir, 'firebrand.db'), options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  // SQLite creates the database (and its -wal/-shm, with the database's mode) under the process umask.
+  tightenFiles(options.dataDir, log);
   const store = new ConversationStore(db);
   const settings = new SettingsStore(db);
   const blobs = new BlobStore(db, options.dataDir);
