@@ -12,12 +12,19 @@ import { contentSecurityPolicy } from '../serve/csp';
 import { chooseSecretStore } from '../secrets/choose-secret-store';
 import { createServices } from '../services';
 import { createMainWindow } from './window-options';
-import { APP_ORIGIN, guardInvoke, linkPolicy } from './ipc-guard';
+import { APP_ORIGIN, guardInvoke } from './ipc-guard';
+import { guardWebContents, noRemoteContent } from './web-contents-guard';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rendererDir = join(here, '../renderer');
 
 protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+// Every web contents, whoever creates it, is guarded before it can load anything (issue 15).
+app.on('web-contents-created', (_event, contents) => {
+  guardWebContents(contents, (url) => void shell.openExternal(url), (m) => console.error(m));
+  noRemoteContent(contents.session);
+});
 
 /** The better-sqlite3 binding built for Electron's ABI by scripts/start.mjs, when there is one. */
 function electronSqliteBinding(): string | undefined {
@@ -45,6 +52,7 @@ app.whenReady().then(() => {
   });
 
   // Nothing asks the user for camera, notifications, geolocation...: every permission request is denied.
+  noRemoteContent(session.defaultSession);
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
 
@@ -59,14 +67,7 @@ app.whenReady().then(() => {
     if (!win.isDestroyed()) win.webContents.send(channel, payload);
   });
 
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
-  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    // Links leave the app only for http(s), and only through the system browser.
-    const link = linkPolicy(url);
-    if (link.action === 'open-external') void shell.openExternal(link.url);
-    return { action: 'deny' };
-  });
+  // Navigation, webviews and window.open are refused by the guard above (links go to the system browser).
   win.once('ready-to-show', () => win.show());
   void win.loadURL(`${APP_ORIGIN}/index.html`);
 
