@@ -80,8 +80,8 @@ export class BlobStore {
    * Writes the file only (idempotent); import calls it before the one transaction that adds the rows. `created`
    * says whether this call made the file, so a failed import removes what it added and nothing else.
    */
-  writeFileOnly(bytes: Uint8Array): Promise<{ digest: string; created: boolean }> {
-    return this.serialized(() => this.writeFileReporting(bytes));
+  writeFileOnly(bytes: Uint8Array, verifiedDigest?: string): Promise<{ digest: string; created: boolean }> {
+    return this.serialized(() => this.writeFileReporting(bytes, verifiedDigest));
   }
 
   /** Removes a blob file that has no row (an import that failed after writing it); a file with a row stays. */
@@ -181,8 +181,9 @@ export class BlobStore {
     return (await this.writeFileReporting(bytes)).digest;
   }
 
-  private async writeFileReporting(bytes: Uint8Array): Promise<{ digest: string; created: boolean }> {
-    const digest = sha256Hex(bytes);
+  /** `verifiedDigest`: the sha256 a worker already checked (import), so this thread does not hash again. */
+  private async writeFileReporting(bytes: Uint8Array, verifiedDigest?: string): Promise<{ digest: string; created: boolean }> {
+    const digest = verifiedDigest ?? sha256Hex(bytes);
     const target = this.pathOf(digest);
     const existing = await stat(target).catch(() => undefined);
     if (existing?.size === bytes.byteLength) return { digest, created: false };

@@ -46,8 +46,9 @@ export async function importConversation(deps: ConversationIoDeps, text: string,
   const file = await runInWorker('check-conversation-file', text);
   const created: string[] = [];
   try {
-    for (const blob of Object.values(file.blobs)) {
-      const written = await deps.blobs.writeFileOnly(blob.bytes);
+    for (const [digest, blob] of Object.entries(file.blobs)) {
+      // The worker hashed these bytes and checked them against the digest: no second hash on this thread.
+      const written = await deps.blobs.writeFileOnly(blob.bytes, digest);
       if (written.created) created.push(written.digest);
     }
     return restore(deps, file, now);

@@ -10,7 +10,7 @@ type Schema = Record<string, unknown>;
 const empty: Schema = { type: 'object', additionalProperties: false, properties: {} };
 const id: Schema = { type: 'string', minLength: 1, maxLength: 200 };
 const model: Schema = { type: 'string', minLength: 1, maxLength: 300 };
-const messageText: Schema = { type: 'string', maxLength: 4_000_000 };
+const messageText: Schema = { type: 'string', maxChars: 4_000_000 };
 const digest: Schema = { type: 'string', pattern: '^[0-9a-f]{64}$' };
 const thinkMode: Schema = { enum: ['off', 'on', 'low', 'medium', 'high'] };
 const conversationSettings = {
@@ -58,8 +58,9 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     required: ['conversationId', 'format'],
     properties: { conversationId: id, format: { enum: ['json', 'markdown'] } },
   },
-  // An export carries its attachments as base64: allow what the socket allows (64 MiB).
-  'conversations:import': { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string', minLength: 1, maxLength: 64 * 1024 * 1024 } } },
+  // An export carries its attachments as base64: allow what the socket allows (64 MiB). `maxChars` (a plain length
+  // check, src/main/ipc/dispatch.ts) for strings this large.
+  'conversations:import': { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string', minLength: 1, maxChars: 64 * 1024 * 1024 } } },
   'conversations:search': {
     type: 'object',
     additionalProperties: false,
@@ -96,7 +97,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     type: 'object',
     additionalProperties: false,
     required: ['turnId', 'text', 'model'],
-    properties: { turnId: id, text: { type: 'string', minLength: 1, maxLength: 4_000_000 }, model, think: { type: 'boolean' }, connectionId: id },
+    properties: { turnId: id, text: { type: 'string', minLength: 1, maxChars: 4_000_000 }, model, think: { type: 'boolean' }, connectionId: id },
   },
   'conversations:get-settings': { type: 'object', additionalProperties: false, required: ['conversationId'], properties: { conversationId: id } },
   'conversations:update-settings': {
@@ -113,7 +114,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 500 },
       mime: { type: 'string', minLength: 1, maxLength: 200 },
-      dataBase64: { type: 'string', maxLength: 28_000_000 },
+      dataBase64: { type: 'string', maxChars: 28_000_000 },
     },
   },
   'attachments:get': { type: 'object', additionalProperties: false, required: ['id'], properties: { id: digest } },
