@@ -15,4 +15,9 @@ describe('context estimate', () => {
     const a = measureTurns([{ blocks: [{ type: 'attachment', id: 'd', kind: 'text', name: 'a.ts', mime: 'text/plain', size: 400 }] }]);
     expect(addInputs(a, a)).toEqual({ chars: 800, images: 0, messages: 2 });
   });
+
+  it('counts a block whose text is not a string (a hostile row) as nothing, never NaN (issue 15)', () => {
+    const hostile = { type: 'text', text: { evil: true } } as unknown as { type: 'text'; text: string };
+    expect(measureTurns([{ blocks: [hostile, { type: 'text', text: 'abcd' }] }])).toEqual({ chars: 4, images: 0, messages: 1 });
+  });
 });
