@@ -24,7 +24,15 @@ export class TurnWriter {
   update(turn: Turn): void {
     if (this.failed) return;
     this.pending = turn;
-    this.timer ??= setTimeout(() => this.flush(), this.intervalMs);
+    this.timer ??= setTimeout(() => this.flush(), this.nextIntervalMs());
+  }
+
+  /** How long the last write took: a huge turn is written less often, so writing never takes most of the loop. */
+  private lastWriteMs = 0;
+
+  /** At least the interval, and at least ten times the last write (writes then take at most ~10 % of the time). */
+  private nextIntervalMs(): number {
+    return Math.max(this.intervalMs, Math.ceil(this.lastWriteMs * 10));
   }
 
   /** Writes the final state now; false when it could not be written (then see `saveEventually`). */
@@ -49,7 +57,9 @@ export class TurnWriter {
 
   private tryWrite(turn: Turn): boolean {
     try {
+      const started = performance.now();
       this.write(turn);
+      this.lastWriteMs = performance.now() - started;
       return true;
     } catch (err) {
       if (!this.failed) {

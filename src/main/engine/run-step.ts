@@ -47,9 +47,10 @@ export interface StepRequest {
  * message; what arrived is kept.
  */
 /**
- * The most text one answer may stream (answer and reasoning together): far above any model's output limit, low
- * enough that a runaway or hostile server cannot grow a turn until every write of it stalls the process
- * (issue 15: a 20 MB answer stalled serve mode ~6 s).
+ * The most text one answer may stream (answer, reasoning and call arguments together): about a million tokens,
+ * far above any model's output limit, and low enough that a runaway or hostile server cannot grow a turn until
+ * every write of it stalls the process (issue 15: a 20 MB answer stalled serve mode ~6 s; one streaming write of
+ * a 4,000,000-character turn, search index included, costs ~0.2 s).
  */
 export const MAX_ANSWER_CHARS = 4_000_000;
 
@@ -91,9 +92,26 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
   // One IPC event per network chunk, not per token: the renderer applies a batch in one frame anyway.
   // A server may echo the key it was sent in an error; errors are stored, shown and exported, keys never are.
   const secrets = secretValues(connection.authHeaders());
+  /** The parts up to the answer cap: the delta that crosses it is cut there, and the step stops (issue 15). */
+  const capped = (parts: StreamPart[]): StreamPart[] => {
+    const out: StreamPart[] = [];
+    for (const p of parts) {
+      if (p.type === 'text-delta' || p.type === 'reasoning-delta' || p.type === 'tool-call-delta') {
+        const room = MAX_ANSWER_CHARS - streamedChars;
+        if (p.delta.length > room) {
+          if (room > 0) out.push({ ...p, delta: p.delta.slice(0, room) });
+          streamedChars = MAX_ANSWER_CHARS;
+          stopStep(`The answer passed ${MAX_ANSWER_CHARS.toLocaleString('en-US')} characters, so Firebrand stopped reading it; the first ${MAX_ANSWER_CHARS.toLocaleString('en-US')} are kept.`);
+          return out;
+        }
+        streamedChars += p.delta.length;
+      }
+      out.push(p);
+    }
+    return out;
+  };
   const apply = (raw: StreamPart[]) => {
     const parts = secrets.length === 0 ? raw : raw.map((p) => (p.type === 'error' ? { ...p, message: redactSecrets(p.message, secrets) } : p));
-    for (const p of parts) if (p.type === 'text-delta' || p.type === 'reasoning-delta' || p.type === 'tool-call-delta') streamedChars += p.delta.length;
     reducer.applyAll(parts);
     clock?.observe(parts, deps.now());
     if (parts.some((p) => p.type === 'finish')) finished = true;
@@ -115,11 +133,8 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
       // A socket that breaks or stalls mid-body ends the stream without a terminal frame: the dialect derives `cut`.
       const body = endOnBreak(res.body, (err) => (broke = err));
       for await (const parts of normalizeBatches(body, connection.dialect, { tools: req.tools, thinkOpen: req.thinkOpen })) {
-        apply(parts);
+        apply(capped(parts));
         if (!finished) writer.update(reducer.turn);
-        if (streamedChars > MAX_ANSWER_CHARS && !finished) {
-          stopStep(`The answer passed ${MAX_ANSWER_CHARS.toLocaleString('en-US')} characters, so Firebrand stopped reading it; what arrived is kept.`);
-        }
         if (stoppedBecause) break;
       }
     }
