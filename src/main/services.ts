@@ -3,7 +3,6 @@
  * Plain Node: nothing here imports electron.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { aliasRoute } from './aliases/alias-route';
@@ -11,9 +10,11 @@ import { AliasStore } from './aliases/alias-store';
 import { collect, conversationBlobs, scheduleStartupGc } from './blobs/blob-gc';
 import { BlobStore } from './blobs/blob-store';
 import { Sidecars } from './blobs/sidecars';
+import { servedType } from './blobs/sniff';
 import type { ChatService } from './chat/chat-service';
 import { createChat, type ChatWiringOptions } from './chat/chat-wiring';
 import { conversationView, toSearchResult } from './chat/conversation-view';
+import { preparePrivateDataDir, tightenFiles } from './data-dir';
 import { ConversationStore } from './db/conversation-store';
 import { ConversationSettingsStore } from './db/conversation-settings';
 import { openDatabase } from './db/open-database';
@@ -76,8 +77,10 @@ export interface Services {
 
 export function createServices(options: ServicesOptions): Services {
   const log = options.log ?? ((m: string) => console.error(m));
-  mkdirSync(options.dataDir, { recursive: true });
+  preparePrivateDataDir(options.dataDir, log);
   const db = openDatabase(join(options.dataDir, 'firebrand.db'), options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  // SQLite creates the database (and its -wal/-shm, with the database's mode) under the process umask.
+  tightenFiles(options.dataDir, log);
   const store = new ConversationStore(db);
   const settings = new SettingsStore(db);
   const blobs = new BlobStore(db, options.dataDir);
@@ -207,7 +210,8 @@ export function createServices(options: ServicesOptions): Services {
     'attachments:get': ({ id }) => {
       const bytes = blobs.read(id);
       if (!bytes) throw new UserFacingError('not-found', 'That attachment is no longer stored.');
-      return { mime: blobs.mimeOf(id) ?? 'application/octet-stream', dataBase64: Buffer.from(bytes).toString('base64') };
+      // The type the renderer makes its blob URL with comes from the bytes, never from a stored claim.
+      return { mime: servedType(bytes), dataBase64: Buffer.from(bytes).toString('base64') };
     },
     'attachments:inspect': ({ block, model, connectionId }) => {
       // The server the message would go to: an alias names its own connection.

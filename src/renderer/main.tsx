@@ -2,12 +2,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/App';
 import { createServeBridge } from './serve-bridge';
-import { connectStore } from './store';
+import { connectStore, useStore } from './store';
 import { flushPendingDeletes } from './store/conversation-actions';
 import './styles.css';
 
 // Electron's preload has already set window.firebrand; a browser in serve mode gets it from the shim.
-if (!(window as Partial<Window>).firebrand) window.firebrand = createServeBridge(window.location);
+if (!(window as Partial<Window>).firebrand) {
+  window.firebrand = createServeBridge(window.location, (problem) => useStore.setState({ serveProblem: problem?.message ?? null }));
+}
 connectStore();
 // A delete still inside its undo window is what the user asked for: closing the window commits it.
 window.addEventListener('pagehide', flushPendingDeletes);

@@ -1,6 +1,10 @@
 /**
  * In serve mode there is no preload: this shim builds the same `window.firebrand` from the contract over a
  * WebSocket to the serving process, reconnecting when the socket drops.
+ *
+ * The token comes from the page's own URL (`?token=…`) and goes only into the socket's URL: no cookie, which
+ * every other port of the same host would receive too. Without a token, or with one the server no longer
+ * accepts (serve mode restarted), the app says how to get in instead of reconnecting forever (issue 15).
  */
 import { buildBridge, type FirebrandApi } from '../shared/bridge';
 import type { EventChannel, IpcResult } from '../shared/ipc';
@@ -9,46 +13,93 @@ interface Pending {
   resolve: (result: IpcResult<unknown>) => void;
 }
 
-export function createServeBridge(location: Location): FirebrandApi {
+/** What the app tells the user about its link to serve mode; `null` when all is well. */
+export type ServeProblem = { kind: 'no-token' | 'bad-token' | 'unreachable'; message: string };
+
+export const SERVE_MESSAGES = {
+  'no-token': 'This address has no token. Open the address Firebrand printed when serve mode started (it ends with ?token=…).',
+  'bad-token': 'This page’s token is no longer accepted (serve mode was restarted). Open the address it printed this time.',
+  unreachable: 'Lost the connection to Firebrand. Reconnecting…',
+} as const;
+
+export function createServeBridge(location: Location, onProblem: (problem: ServeProblem | null) => void = () => {}): FirebrandApi {
   const token = new URLSearchParams(location.search).get('token') ?? '';
   const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ipc?token=${encodeURIComponent(token)}`;
   const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
   const pending = new Map<number, Pending>();
   const queue: string[] = [];
   let nextId = 1;
-  let socket: WebSocket;
+  let socket: WebSocket | undefined;
+  let stopped: ServeProblem | undefined;
+
+  const problem = (kind: ServeProblem['kind']): ServeProblem => ({ kind, message: SERVE_MESSAGES[kind] });
+  const failPending = (p: ServeProblem) => {
+    for (const [id, entry] of pending) {
+      entry.resolve({ ok: false, error: { code: p.kind === 'unreachable' ? 'server-unreachable' : 'forbidden', message: p.message } });
+      pending.delete(id);
+    }
+  };
+  const stop = (p: ServeProblem) => {
+    stopped = p;
+    queue.length = 0;
+    failPending(p);
+    onProblem(p);
+  };
+
+  /** A socket that closed before it opened: the token was refused (stop) or the server is away (retry). */
+  const diagnose = async (): Promise<void> => {
+    try {
+      const res = await fetch(location.href, { method: 'HEAD', cache: 'no-store' });
+      if (res.status === 401 || res.status === 403) return stop(problem('bad-token'));
+    } catch {
+      // Unreachable: fall through to retry.
+    }
+    onProblem(problem('unreachable'));
+    setTimeout(connect, 1000);
+  };
 
   const connect = () => {
-    socket = new WebSocket(wsUrl);
-    socket.addEventListener('open', () => {
-      for (const msg of queue.splice(0)) socket.send(msg);
+    let opened = false;
+    const ws = new WebSocket(wsUrl);
+    socket = ws;
+    ws.addEventListener('open', () => {
+      opened = true;
+      onProblem(null);
+      for (const msg of queue.splice(0)) ws.send(msg);
     });
-    socket.addEventListener('message', (ev: MessageEvent<string>) => {
-      const msg = JSON.parse(ev.data) as { t: string; id?: number; result?: IpcResult<unknown>; channel?: EventChannel; payload?: unknown };
-      if (msg.t === 'result' && msg.id !== undefined && msg.result) {
+    ws.addEventListener('message', (ev: MessageEvent<string>) => {
+      let msg: { t?: unknown; id?: unknown; result?: IpcResult<unknown>; channel?: EventChannel; payload?: unknown };
+      try {
+        msg = JSON.parse(ev.data) as typeof msg;
+      } catch {
+        return;
+      }
+      if (msg.t === 'result' && typeof msg.id === 'number' && msg.result) {
         pending.get(msg.id)?.resolve(msg.result);
         pending.delete(msg.id);
       } else if (msg.t === 'event' && msg.channel) {
         for (const l of listeners.get(msg.channel) ?? []) l(msg.payload);
       }
     });
-    socket.addEventListener('close', () => {
-      for (const [id, p] of pending) {
-        p.resolve({ ok: false, error: { code: 'server-unreachable', message: 'Lost the connection to Firebrand. Reconnecting…' } });
-        pending.delete(id);
-      }
-      setTimeout(connect, 1000);
+    ws.addEventListener('close', () => {
+      failPending(problem('unreachable'));
+      if (opened) {
+        onProblem(problem('unreachable'));
+        setTimeout(connect, 1000);
+      } else void diagnose();
     });
   };
-  connect();
+  if (token === '') stop(problem('no-token'));
+  else connect();
 
   return buildBridge({
     invoke: (channel, payload) =>
       new Promise((resolve) => {
+        if (stopped) return resolve({ ok: false, error: { code: 'forbidden', message: stopped.message } });
         const id = nextId++;
         pending.set(id, { resolve });
         const msg = JSON.stringify({ t: 'invoke', id, channel, payload });
-        if (socket.readyState === WebSocket.OPEN) socket.send(msg);
+        if (socket?.readyState === WebSocket.OPEN) socket.send(msg);
         else queue.push(msg);
       }),
     subscribe: (channel, listener) => {

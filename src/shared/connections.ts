@@ -35,6 +35,13 @@ export type ConnectionTestResult =
   | { ok: true; version: string | null; modelCount: number; detail: string }
   | { ok: false; error: string };
 
+/** What protects saved API keys on this machine, for Settings → connections: the truth, in plain words. */
+export interface KeyStorage {
+  /** True only when an OS keyring encrypts them (never for Electron's `basic_text` fallback or serve mode). */
+  encrypted: boolean;
+  summary: string;
+}
+
 /** Think mode per conversation or alias (one type with the aliases'); levels are for models that take one. */
 export type { ThinkMode };
 export const THINK_MODES = ['off', 'on', 'low', 'medium', 'high'] as const satisfies readonly ThinkMode[];

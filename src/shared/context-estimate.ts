@@ -51,9 +51,10 @@ export function measureTurns(turns: readonly Pick<Turn, 'blocks'>[], cost?: Atta
   for (const turn of turns) {
     out.messages++;
     for (const block of turn.blocks) {
-      if (block.type === 'text') out.chars += block.text.length;
-      else if (block.type === 'tool_result') out.chars += block.content.length;
-      else if (block.type === 'tool_call') out.chars += block.argumentsRaw.length + block.name.length;
+      // Lengths of strings only: a row an older, laxer import left must not turn the meter into NaN.
+      if (block.type === 'text') out.chars += lengthOf(block.text);
+      else if (block.type === 'tool_result') out.chars += lengthOf(block.content);
+      else if (block.type === 'tool_call') out.chars += lengthOf(block.argumentsRaw) + lengthOf(block.name);
       else if (block.type === 'attachment') {
         const known = cost?.(block);
         if (known !== undefined) out.attachmentTokens += known;
@@ -64,6 +65,10 @@ export function measureTurns(turns: readonly Pick<Turn, 'blocks'>[], cost?: Atta
     }
   }
   return out;
+}
+
+function lengthOf(value: unknown): number {
+  return typeof value === 'string' ? value.length : 0;
 }
 
 export function addInputs(a: EstimateInput, b: EstimateInput): EstimateInput {

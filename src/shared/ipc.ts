@@ -5,7 +5,7 @@
  */
 import { LIBRARY_EVENT_CHANNELS, LIBRARY_INVOKE_CHANNELS, type LibraryEventContract, type LibraryInvokeContract } from './library';
 import { MODEL_EVENT_CHANNELS, MODEL_INVOKE_CHANNELS, type ModelEventContract, type ModelInvokeContract } from './models-ipc';
-import type { ConnectionInfo, ConnectionInput, ConnectionTestResult, ThinkMode } from './connections';
+import type { ConnectionInfo, ConnectionInput, ConnectionTestResult, KeyStorage, ThinkMode } from './connections';
 import type { StreamPart } from './parts';
 import type { PageRange } from './attachment-text';
 import type { AttachmentBlock, Turn } from './turn';
@@ -161,9 +161,14 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
   'connections:delete': { req: { id: string }; res: { deleted: boolean } };
   /** Asks the server its version and model count, or reports the exact failure. */
   'connections:test': { req: { id: string }; res: ConnectionTestResult };
-  /** The user's answer to a `tool-approval` card; `applied` is false when that call no longer waits. */
+  /** What protects saved API keys here (an OS keyring, or only a private file's permissions). */
+  'connections:key-storage': { req: Record<string, never>; res: KeyStorage };
+  /**
+   * The user's answer to a `tool-approval` card (`turnId`: the assistant turn that made the call, the card's
+   * `meta.turnId`); `applied` is false when that call no longer waits.
+   */
   'chat:approve-tool': {
-    req: { conversationId: string; toolCallId: string; decision: 'allow-once' | 'allow-conversation' | 'deny' };
+    req: { conversationId: string; turnId: string; toolCallId: string; decision: 'allow-once' | 'allow-conversation' | 'deny' };
     res: { applied: boolean };
   };
 }
@@ -211,6 +216,7 @@ export const INVOKE_CHANNELS = [
   'connections:save',
   'connections:delete',
   'connections:test',
+  'connections:key-storage',
   'chat:approve-tool',
   ...MODEL_INVOKE_CHANNELS,
   ...LIBRARY_INVOKE_CHANNELS,

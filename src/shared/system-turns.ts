@@ -35,6 +35,8 @@ export type ApprovalState = 'pending' | 'allowed' | 'denied' | 'stopped';
 /** A tool call waiting for (or past) the user's decision. */
 export interface ToolApprovalMeta {
   toolCallId: string;
+  /** The assistant turn whose call waits: approvals are keyed by conversation, turn and call (issue 15). */
+  turnId?: string;
   tool: string;
   /** What the call will do, as the tool describes it (untrusted: model output). */
   call: string;
@@ -59,9 +61,16 @@ export function stepLimitMeta(meta: JsonObject): StepLimitMeta | undefined {
 }
 
 export function toolApprovalMeta(meta: JsonObject): ToolApprovalMeta | undefined {
-  const { toolCallId, tool, call, state, decision } = meta;
+  const { toolCallId, turnId, tool, call, state, decision } = meta;
   if (typeof toolCallId !== 'string' || typeof tool !== 'string' || typeof state !== 'string' || !isApprovalState(state)) return undefined;
-  return { toolCallId, tool, call: typeof call === 'string' ? call : '', state, ...(typeof decision === 'string' ? { decision } : {}) };
+  return {
+    toolCallId,
+    ...(typeof turnId === 'string' ? { turnId } : {}),
+    tool,
+    call: typeof call === 'string' ? call : '',
+    state,
+    ...(typeof decision === 'string' ? { decision } : {}),
+  };
 }
 
 /** The sentence a context-refused turn says (also the answer's error): numbers first, then what to do. */

@@ -85,6 +85,8 @@ export interface ToolResultBlock {
   isError: boolean;
   /** The tool never ran (denied, stopped, the step limit, Firebrand closed): `content` says why. */
   notRun?: boolean;
+  /** Shown on the call's card, never sent to the model: how the result was got or fitted (a redirect, a cut). */
+  note?: string;
 }
 
 /** Attachments ride by reference: the bytes live once in the blob store under their sha256. */

@@ -48,6 +48,18 @@ describe.runIf(hasElectron)('the Electron shell', () => {
       expect(await app.evaluate(() => (globalThis as Seen).__navigation)).toBe(true);
       expect(app.windows().length).toBe(1);
       expect(page.url()).toMatch(/^app:\/\/firebrand\//);
+      // Issue 15: no remote content (spellchecker off), and the guard covers contents the app did not make itself.
+      expect(await app.evaluate(({ session }) => session.defaultSession.isSpellCheckerEnabled())).toBe(false);
+      const other = await app.evaluate(async ({ BrowserWindow }) => {
+        const w = new BrowserWindow({ show: false, webPreferences: { sandbox: true, contextIsolation: true } });
+        await w.loadURL('data:text/html,<p>other</p>').catch(() => undefined);
+        await w.webContents.executeJavaScript("location.href = 'https://example.com/'; window.open('https://example.com/')").catch(() => undefined);
+        await new Promise((r) => setTimeout(r, 500));
+        const url = w.webContents.getURL();
+        w.destroy();
+        return url;
+      });
+      expect(other.startsWith('data:')).toBe(true);
     } finally {
       await app.close();
       rmSync(userData, { recursive: true, force: true });

@@ -89,7 +89,7 @@ describe("the app's tools, called by a real llama-server", () => {
       const card = await savedTurn(a, (t) => t.source === 'tool-approval' && t.meta.state === 'pending');
       expect(card.meta).toMatchObject({ tool: 'fetch_url', call: page.url });
       expect(page.hits()).toBe(0);
-      expect(a.services.chat.approveTool({ conversationId: sent.conversationId, toolCallId: String(card.meta.toolCallId), decision: 'allow-once' })).toBe(true);
+      expect(a.services.chat.approveTool({ conversationId: sent.conversationId, turnId: String(card.meta.turnId), toolCallId: String(card.meta.toolCallId), decision: 'allow-once' })).toBe(true);
       const turns = await settle(a, sent.conversationId);
       expect(turns.find((t) => t.id === card.id)?.meta).toMatchObject({ state: 'allowed' });
       expect(results(turns.find((t) => t.role === 'tool'))[0]?.content).toContain('Hello from the fetched page.');

@@ -102,7 +102,7 @@ describe('issue 13.3: sending while a tool approval waits', () => {
       const second = await savedTurn(a, (t) => t.source === 'tool-approval' && t.meta.state === 'pending' && t.id !== undefined && t.parentId === edited.assistantTurn.id);
       const oldView = await h['conversations:switch-branch']({ turnId: sent.userTurn.id });
       const oldLeaf = oldView.turns.at(-1)?.id;
-      a.services.chat.approveTool({ conversationId: sent.conversationId, toolCallId: String(second.meta.toolCallId), decision: 'allow-once' });
+      a.services.chat.approveTool({ conversationId: sent.conversationId, turnId: String(second.meta.turnId), toolCallId: String(second.meta.toolCallId), decision: 'allow-once' });
       await settle(a, sent.conversationId);
       const view = await h['conversations:open']({ conversationId: sent.conversationId });
       expect(view.turns.at(-1)?.id).toBe(oldLeaf);

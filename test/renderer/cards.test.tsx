@@ -35,7 +35,7 @@ describe('SystemCard', () => {
   });
 
   it('offers approve/deny on a pending tool-approval card only', () => {
-    const pending = renderToStaticMarkup(<SystemCard turn={system({ source: 'tool-approval', meta: { toolCallId: 'call1', tool: 'fetch_url', state: 'pending' } })} />);
+    const pending = renderToStaticMarkup(<SystemCard turn={system({ source: 'tool-approval', meta: { toolCallId: 'call1', turnId: 'a1', tool: 'fetch_url', state: 'pending' } })} />);
     expect(pending).toContain('data-testid="tool-allow-once"');
     expect(pending).toContain('data-testid="tool-deny"');
     const decided = renderToStaticMarkup(<SystemCard turn={system({ source: 'tool-approval', meta: { toolCallId: 'call1', state: 'allowed' } })} />);

@@ -28,4 +28,9 @@ describe('context estimate', () => {
     expect(imageTokens(false, { width: 1000, height: 1000 })).toBe(IMAGE_TOKEN_BUDGET);
     expect(imageTokens(true)).toBe(IMAGE_TOKEN_BUDGET);
   });
+
+  it('counts a block whose text is not a string (a hostile row) as nothing, never NaN (issue 15)', () => {
+    const hostile = { type: 'text', text: { evil: true } } as unknown as { type: 'text'; text: string };
+    expect(measureTurns([{ blocks: [hostile, { type: 'text', text: 'abcd' }] }])).toEqual({ chars: 4, images: 0, messages: 1 });
+  });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, rename, rm, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
@@ -7,22 +7,13 @@ import type { AttachmentBlock } from '../../shared/turn';
 import { sha256Hex } from '../db/request-body';
 import { UserFacingError } from '../errors';
 import { attachmentKind, checkClaimedType, sniffMime } from './sniff';
+import { checkAttachment, DEFAULT_MAX_ATTACHMENT_BYTES, displayName } from './attachment-checks';
 
-export const DEFAULT_MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
+export { DEFAULT_MAX_ATTACHMENT_BYTES, displayName, formatSize } from './attachment-checks';
+
 const DIGEST = /^[0-9a-f]{64}$/;
-const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
-// C0/C1 controls and the bidi embeddings/overrides/isolates that make `gnp.exe` read as `exe.png`.
-const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
-
-/**
- * The name an attachment is shown and exported under. It is only ever text (the bytes live under their digest,
- * never under this name), so path separators and `..` stay as typed; invisible characters that could spoof or
- * break a line are replaced.
- */
-export function displayName(name: string): string {
-  const clean = name.replace(UNSAFE_NAME_CHARS, '_').trim();
-  return clean === '' ? 'attachment' : clean;
-}
+/** Leftovers of an interrupted write: `.tmp-<uuid>` beside the blob it was becoming. */
+const TEMP = /^\.tmp-[0-9a-f-]{36}$/;
 
 export interface BlobStoreOptions {
   /** Largest attachment accepted, in bytes. */
@@ -73,22 +64,9 @@ export class BlobStore {
    * size limit or whose bytes are not the type it claims (a `.png` that is not a PNG).
    */
   async put(bytes: Uint8Array, claim: { name: string; mime: string }, now: number): Promise<AttachmentBlock> {
-    if (bytes.byteLength > this.maxBytes) {
-      throw new UserFacingError(
-        'invalid-payload',
-        `“${displayName(claim.name)}” is ${formatSize(bytes.byteLength)}; an attachment can be at most ${formatSize(this.maxBytes)}.`,
-      );
-    }
-    const name = displayName(claim.name);
-    // An empty file has nothing for a model to read; attaching it would only send a blank part (issue 9).
-    if (bytes.byteLength === 0) throw new UserFacingError('invalid-payload', `“${name}” is empty; there is nothing to attach.`);
-    const mime = claim.mime.toLowerCase();
-    // The mime travels into the UI, the wire and Markdown exports: only a plain `type/subtype` token is kept.
-    if (!MIME.test(mime)) throw new UserFacingError('invalid-payload', `“${name}” cannot be attached: its type is not a valid media type.`);
-    const mismatch = checkClaimedType(bytes, mime);
-    if (mismatch) throw new UserFacingError('invalid-payload', `“${name}” cannot be attached: ${mismatch}.`);
-    const digest = await this.store(bytes, mime, now);
-    return { type: 'attachment', id: digest, kind: attachmentKind(mime), name, mime, size: bytes.byteLength };
+    const checked = checkAttachment(bytes, claim, this.maxBytes);
+    const digest = await this.store(bytes, checked.mime, now);
+    return { type: 'attachment', id: digest, ...checked };
   }
 
   /**
@@ -117,9 +95,20 @@ export class BlobStore {
     });
   }
 
-  /** Writes the file only (idempotent); import calls it before the one transaction that adds the rows. */
-  writeFileOnly(bytes: Uint8Array): Promise<string> {
-    return this.serialized(() => this.writeFile(bytes));
+  /**
+   * Writes the file only (idempotent); import calls it before the one transaction that adds the rows. `created`
+   * says whether this call made the file, so a failed import removes what it added and nothing else.
+   */
+  writeFileOnly(bytes: Uint8Array, verifiedDigest?: string): Promise<{ digest: string; created: boolean }> {
+    return this.serialized(() => this.writeFileReporting(bytes, verifiedDigest));
+  }
+
+  /** Removes a blob file that has no row (an import that failed after writing it); a file with a row stays. */
+  removeIfUnrecorded(digest: string): Promise<void> {
+    return this.serialized(async () => {
+      if (this.db.prepare('SELECT 1 FROM blobs WHERE digest = ?').get(digest)) return;
+      await rm(this.pathOf(digest), { force: true });
+    });
   }
 
   /** Adds or refreshes a blob's row; refreshing restarts its GC grace period. */
@@ -170,8 +159,34 @@ export class BlobStore {
         return rows.map((r) => r.digest);
       })();
       for (const digest of removed) await rm(this.pathOf(digest), { force: true });
-      return { removed };
+      const orphans = await this.sweepOrphans(cutoff);
+      return { removed: [...removed, ...orphans] };
     });
+  }
+
+  /**
+   * Files with no row: an import that died between writing its files and committing its rows, or a write cut
+   * off before its rename (`.tmp-*`). Only files older than the grace cutoff go, so a put or an import that is
+   * between its file and its row right now keeps its file. Runs inside the GC's turn of the queue.
+   */
+  private async sweepOrphans(cutoff: number): Promise<string[]> {
+    const swept: string[] = [];
+    const known = this.db.prepare('SELECT 1 FROM blobs WHERE digest = ?');
+    for (const a of await listDir(this.root)) {
+      for (const b of await listDir(join(this.root, a))) {
+        const dir = join(this.root, a, b);
+        for (const name of await listDir(dir)) {
+          const isBlob = DIGEST.test(name);
+          if (!isBlob && !TEMP.test(name)) continue;
+          if (isBlob && known.get(name)) continue;
+          const info = await stat(join(dir, name)).catch(() => undefined);
+          if (!info?.isFile() || info.mtimeMs > cutoff) continue;
+          await rm(join(dir, name), { force: true });
+          if (isBlob) swept.push(name);
+        }
+      }
+    }
+    return swept;
   }
 
   private serialized<T>(job: () => Promise<T>): Promise<T> {
@@ -182,15 +197,21 @@ export class BlobStore {
 
   /** Atomic: temp file in the same folder, fsync, rename, fsync the folder. An existing file of the right size is reused. */
   private async writeFile(bytes: Uint8Array): Promise<string> {
-    const digest = sha256Hex(bytes);
+    return (await this.writeFileReporting(bytes)).digest;
+  }
+
+  /** `verifiedDigest`: the sha256 a worker already checked (import), so this thread does not hash again. */
+  private async writeFileReporting(bytes: Uint8Array, verifiedDigest?: string): Promise<{ digest: string; created: boolean }> {
+    const digest = verifiedDigest ?? sha256Hex(bytes);
     const target = this.pathOf(digest);
     const existing = await stat(target).catch(() => undefined);
-    if (existing?.size === bytes.byteLength) return digest;
+    if (existing?.size === bytes.byteLength) return { digest, created: false };
     const dir = join(target, '..');
-    await mkdir(dir, { recursive: true });
+    // Private like the rest of the data folder (issue 15): attachments are the user's files.
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     const temp = join(dir, `.tmp-${randomUUID()}`);
     try {
-      const fh = await open(temp, 'wx');
+      const fh = await open(temp, 'wx', 0o600);
       try {
         await fh.writeFile(bytes);
         await fh.sync();
@@ -203,8 +224,12 @@ export class BlobStore {
       throw err;
     }
     await syncDir(dir);
-    return digest;
+    return { digest, created: true };
   }
+}
+
+async function listDir(dir: string): Promise<string[]> {
+  return readdir(dir).catch(() => []);
 }
 
 /** Makes the rename durable; Windows cannot open a folder for fsync, and NTFS journals renames anyway. */
@@ -216,10 +241,4 @@ async function syncDir(dir: string): Promise<void> {
   } finally {
     await fh.close();
   }
-}
-
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

@@ -38,6 +38,16 @@ export function sniffMime(bytes: Uint8Array): string | undefined {
   return undefined;
 }
 
+/**
+ * The type to hand a browser for stored bytes: an image type only when the bytes carry that image's signature,
+ * otherwise `application/octet-stream`, which no browser renders or runs (issue 15: an imported SVG opened at the
+ * app's origin ran its script). The stored claim is never trusted for this.
+ */
+export function servedType(bytes: Uint8Array): string {
+  for (const mime of SUPPORTED_IMAGE_TYPES) if (SIGNATURES[mime]?.(bytes)) return mime;
+  return 'application/octet-stream';
+}
+
 /** How a dialect treats the attachment (DESIGN.md §5). */
 export function attachmentKind(mime: string): AttachmentBlock['kind'] {
   if (mime.startsWith('image/')) return 'image';

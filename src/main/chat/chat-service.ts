@@ -15,8 +15,9 @@ import { makeTitle, titleFrom } from '../engine/title-lane';
 import type { IdentityLayer } from '../../shared/identity-layer';
 import type { EngineConnection } from '../engine/types';
 import { UserFacingError } from '../errors';
-import type { ApprovalDecision } from '../tools/approval-gate';
+import type { ApprovalDecision, ApprovalKey } from '../tools/approval-gate';
 import type { EmitEvent } from '../events';
+import { describeWriteFailure, TurnWriter } from '../engine/turn-writer';
 
 export interface ChatServiceDeps {
   store: ConversationStore;
@@ -143,13 +144,20 @@ export class ChatService {
     })
       .catch((err: unknown) => {
         this.deps.log(`chat: answer failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
-        // Never leave a turn spinning: whatever was still streaming ends as an error the user can see.
+        // Never leave a turn spinning: whatever was still streaming ends as an error the user can see. This path
+        // must not throw itself (issue 15: with the disk full, its own update failed again and ended the process).
+        const why = isWriteFailure(err) ? describeWriteFailure(err) : 'Something went wrong while answering; what arrived is kept.';
         for (const id of ids) {
-          const t = this.deps.store.getTurn(id);
-          if (t?.status !== 'streaming') continue;
-          const ended: Turn = { ...t, status: 'error', stop: 'error', error: 'Something went wrong while answering; what arrived is kept.' };
-          this.deps.store.updateTurn(ended);
-          this.deps.emit('chat:turn-saved', { turn: ended });
+          try {
+            const t = this.deps.store.getTurn(id);
+            if (t?.status !== 'streaming') continue;
+            const ended: Turn = { ...t, status: 'error', stop: 'error', error: why };
+            const writer = new TurnWriter((turn) => this.deps.store.updateTurn(turn));
+            if (!writer.finish(ended)) writer.saveEventually(ended);
+            this.deps.emit('chat:turn-saved', { turn: ended });
+          } catch (inner) {
+            this.deps.log(`chat: could not end turn ${id}: ${inner instanceof Error ? inner.message : String(inner)}`);
+          }
         }
       })
       .finally(() => {
@@ -171,8 +179,9 @@ export class ChatService {
   }
 
   /** The user's answer to a `tool-approval` card; false when no call with that id is waiting. */
-  approveTool(req: { conversationId: string; toolCallId: string; decision: ApprovalDecision }): boolean {
-    return this.deps.engine.approvals.decide(req.conversationId, req.toolCallId, req.decision);
+  approveTool(req: ApprovalKey & { decision: ApprovalDecision }): boolean {
+    const { decision, ...key } = req;
+    return this.deps.engine.approvals.decide(key, decision);
   }
 
   stop(turnId: string): boolean {
@@ -230,3 +239,9 @@ export class ChatService {
 }
 
 export { titleFrom };
+
+/** A failure of the database or the disk under it, rather than of the server or the engine. */
+function isWriteFailure(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_') || code === 'ENOSPC');
+}

@@ -60,7 +60,7 @@ export interface ChatWiringOptions {
   builtin?: { service: BuiltinService; requests: BuiltinRequests; modelsDir: () => string };
 }
 
-type Handlers = { [C in 'connections:list' | 'connections:save' | 'connections:delete' | 'connections:test' | 'chat:approve-tool']: (req: InvokeContract[C]['req']) => InvokeContract[C]['res'] | Promise<InvokeContract[C]['res']> };
+type Handlers = { [C in 'connections:list' | 'connections:save' | 'connections:delete' | 'connections:test' | 'connections:key-storage' | 'chat:approve-tool']: (req: InvokeContract[C]['req']) => InvokeContract[C]['res'] | Promise<InvokeContract[C]['res']> };
 
 /** The chat service with its engine, connections and secrets, and the IPC handlers those add. */
 export interface ChatParts {
@@ -136,6 +136,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
       capabilities.forget(id);
       return testConnection(c.kind, c.baseUrl, c.authHeaders());
     },
+    'connections:key-storage': () => secrets.storage(),
     'chat:approve-tool': (req) => ({ applied: chat.approveTool(req) }),
   };
   return { chat, connections, steps, capabilities, calibration, engineConnection, handlers };

@@ -13,6 +13,8 @@ interface StoredConnection {
   kind: ServerKind;
   label: string;
   baseUrl: string;
+  /** The origin the saved key was entered for: the key is sent there and nowhere else (issue 15). */
+  keyOrigin?: string;
 }
 
 /**
@@ -48,7 +50,7 @@ export class ConnectionStore {
       hasApiKey: false,
       builtIn: true,
     };
-    return [builtIn, engine, ...this.stored().map((c) => ({ ...c, hasApiKey: this.secrets.get(secretName(c.id)) !== undefined }))];
+    return [builtIn, engine, ...this.stored().map(({ keyOrigin: _bound, ...c }) => ({ ...c, hasApiKey: this.keyFor(c.id, c.baseUrl) !== undefined }))];
   }
 
   get(id: string): ConnectionInfo | undefined {
@@ -63,11 +65,17 @@ export class ConnectionStore {
     if (input.id === BUILTIN_CONNECTION_ID) throw new UserFacingError('invalid-payload', 'The built-in engine has no address; change the models folder in Settings.');
     const all = this.stored();
     const id = input.id ?? this.newId();
-    if (input.id !== undefined && !all.some((c) => c.id === input.id)) throw new UserFacingError('not-found', 'That connection no longer exists.');
-    const entry: StoredConnection = { id, kind: input.kind, label: input.label.trim() || input.kind, baseUrl: input.baseUrl.replace(/\/+$/, '') };
-    this.write([...all.filter((c) => c.id !== id), entry]);
-    if (input.apiKey === '') this.secrets.delete(secretName(id));
+    const previous = all.find((c) => c.id === id);
+    if (input.id !== undefined && !previous) throw new UserFacingError('not-found', 'That connection no longer exists.');
+    const baseUrl = input.baseUrl.replace(/\/+$/, '');
+    const origin = originOf(baseUrl);
+    // A key belongs to the origin it was entered for: a new origin needs the key entered again, never the old
+    // key sent to a new host (issue 15).
+    const keyMoves = input.apiKey === undefined && previous !== undefined && boundOrigin(previous) !== origin;
+    if (input.apiKey === '' || keyMoves) this.secrets.delete(secretName(id));
     else if (input.apiKey !== undefined) this.secrets.set(secretName(id), input.apiKey);
+    const entry: StoredConnection = { id, kind: input.kind, label: input.label.trim() || input.kind, baseUrl, keyOrigin: origin };
+    this.write([...all.filter((c) => c.id !== id), entry]);
     const saved = this.get(id);
     if (!saved) throw new Error('connection vanished while saving');
     return saved;
@@ -81,11 +89,21 @@ export class ConnectionStore {
     return true;
   }
 
-  /** Auth headers for the leg; the key is read from the secret store at request time and goes nowhere else. */
+  /**
+   * Auth headers for the leg; the key is read from the secret store at request time, and only for the origin it
+   * was entered for, so it goes nowhere else.
+   */
   headersFor(id: string): Record<string, string> {
     const c = this.get(id);
     if (!c) return {};
-    return authHeaders(c.kind, c.builtIn ? undefined : this.secrets.get(secretName(id)));
+    return authHeaders(c.kind, c.builtIn ? undefined : this.keyFor(id, c.baseUrl));
+  }
+
+  /** The saved key, when the connection still points at the origin it was saved for. */
+  private keyFor(id: string, baseUrl: string): string | undefined {
+    const stored = this.stored().find((c) => c.id === id);
+    if (!stored || boundOrigin(stored) !== originOf(baseUrl)) return undefined;
+    return this.secrets.get(secretName(id));
   }
 
   private stored(): StoredConnection[] {
@@ -102,6 +120,19 @@ export class ConnectionStore {
   }
 }
 
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/** Entries saved before keys were bound carry no origin: theirs is the address they were saved with. */
+function boundOrigin(c: StoredConnection): string {
+  return c.keyOrigin ?? originOf(c.baseUrl);
+}
+
 function secretName(id: string): string {
   return `connection:${id}`;
 }
@@ -109,5 +140,11 @@ function secretName(id: string): string {
 function isStored(v: unknown): v is StoredConnection {
   if (!v || typeof v !== 'object') return false;
   const o = v as Record<string, unknown>;
-  return typeof o['id'] === 'string' && typeof o['label'] === 'string' && typeof o['baseUrl'] === 'string' && CONNECTION_KINDS.includes(o['kind'] as ServerKind);
+  return (
+    typeof o['id'] === 'string' &&
+    typeof o['label'] === 'string' &&
+    typeof o['baseUrl'] === 'string' &&
+    (o['keyOrigin'] === undefined || typeof o['keyOrigin'] === 'string') &&
+    CONNECTION_KINDS.includes(o['kind'] as ServerKind)
+  );
 }

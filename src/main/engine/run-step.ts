@@ -2,7 +2,7 @@ import type { StreamPart } from '../../shared/parts';
 import { createTurnReducer } from '../../shared/reducer';
 import { StreamClock } from '../../shared/turn-timing';
 import type { Turn } from '../../shared/turn';
-import { TurnWriter } from './turn-writer';
+import { describeWriteFailure, TurnWriter } from './turn-writer';
 import { redactSecrets, secretValues } from '../connections/auth';
 import type { ConversationStore } from '../db/conversation-store';
 import type { StepStore } from '../db/step-store';
@@ -51,27 +51,44 @@ export type ContextOverflow = NonNullable<ReturnType<typeof contextOverflowOf>>;
  * renderer, writes in batches, and records how the step ended. Every failure ends as a turn status with a
  * message; what arrived is kept.
  */
+/**
+ * The most text one answer may stream (answer, reasoning and call arguments together): about a million tokens,
+ * far above any model's output limit, and low enough that a runaway or hostile server cannot grow a turn until
+ * every write of it stalls the process (issue 15: a 20 MB answer stalled serve mode ~6 s; one streaming write of
+ * a 4,000,000-character turn, search index included, costs ~0.2 s).
+ */
+export const MAX_ANSWER_CHARS = 4_000_000;
+
 export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
   const { store, emit, log } = deps;
-  const { connection, signal } = req;
+  const { connection } = req;
+  // The step ends itself (a write that failed, an answer over the cap) through the same abort as the user's Stop.
+  const ownStop = new AbortController();
+  const signal = AbortSignal.any([req.signal, ownStop.signal]);
+  let stoppedBecause: string | undefined;
+  const stopStep = (why: string) => {
+    stoppedBecause ??= why;
+    ownStop.abort();
+  };
   const url = connection.baseUrl.replace(/\/+$/, '') + connection.dialect.chatPath;
   const stepId = deps.newId();
-  deps.steps.begin({
-    id: stepId,
-    turnId: req.turn.id,
-    conversationId: req.turn.conversationId,
-    stepIndex: req.stepIndex,
-    body: req.body,
-    attachments: req.attachments,
-    dialect: connection.dialect.id,
-    endpoint: url,
-    model: req.model,
-    ...(req.window !== undefined ? { contextWindow: req.window } : {}),
-    tokenEstimate: req.estimate,
-    now: deps.now(),
-  });
+  try {
+    recordBegin(deps, req, stepId, url);
+  } catch (err) {
+    // Nothing was sent (the record is committed before the socket opens): the answer ends here, saying why.
+    log(`engine: could not record the request: ${err instanceof Error ? err.message : String(err)}`);
+    const ended: Turn = { ...req.turn, status: 'error', stop: 'error', wireReason: null, error: `Nothing was sent. ${describeWriteFailure(err)}` };
+    const writer = new TurnWriter((t) => store.updateTurn(t));
+    if (!writer.finish(ended)) writer.saveEventually(ended);
+    emit('chat:turn-saved', { turn: ended });
+    return ended;
+  }
 
-  const writer = new TurnWriter((t) => store.updateTurn(t), deps.writeIntervalMs);
+  const writer = new TurnWriter((t) => store.updateTurn(t), deps.writeIntervalMs, (err) => {
+    log(`engine: could not save the streaming answer: ${err instanceof Error ? err.message : String(err)}`);
+    stopStep(describeWriteFailure(err));
+  });
+  let streamedChars = 0;
   const reducer = createTurnReducer(req.turn);
   let finished = false;
   let broke: LegError | undefined;
@@ -80,6 +97,24 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
   // One IPC event per network chunk, not per token: the renderer applies a batch in one frame anyway.
   // A server may echo the key it was sent in an error; errors are stored, shown and exported, keys never are.
   const secrets = secretValues(connection.authHeaders());
+  /** The parts up to the answer cap: the delta that crosses it is cut there, and the step stops (issue 15). */
+  const capped = (parts: StreamPart[]): StreamPart[] => {
+    const out: StreamPart[] = [];
+    for (const p of parts) {
+      if (p.type === 'text-delta' || p.type === 'reasoning-delta' || p.type === 'tool-call-delta') {
+        const room = MAX_ANSWER_CHARS - streamedChars;
+        if (p.delta.length > room) {
+          if (room > 0) out.push({ ...p, delta: p.delta.slice(0, room) });
+          streamedChars = MAX_ANSWER_CHARS;
+          stopStep(`The answer passed ${MAX_ANSWER_CHARS.toLocaleString('en-US')} characters, so Firebrand stopped reading it; the first ${MAX_ANSWER_CHARS.toLocaleString('en-US')} are kept.`);
+          return out;
+        }
+        streamedChars += p.delta.length;
+      }
+      out.push(p);
+    }
+    return out;
+  };
   const apply = (raw: StreamPart[]) => {
     const parts = secrets.length === 0 ? raw : raw.map((p) => (p.type === 'error' ? { ...p, message: redactSecrets(p.message, secrets) } : p));
     reducer.applyAll(parts);
@@ -96,6 +131,7 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
     clock = new StreamClock(deps.now());
     // A connection that is not HTTP (the built-in engine) brings its own leg; its response reads the same way.
     const res = connection.send ? await connection.send(req.body, signal) : await sendWithRetry(deps, { url, body: req.body, headers: connection.authHeaders(), signal });
+    if (stoppedBecause) throw new Error(stoppedBecause);
     if (res.status < 200 || res.status >= 300) {
       const text = await res.text().catch(() => '');
       const overflow = contextOverflowOf(res.status, text);
@@ -105,18 +141,22 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
       // A socket that breaks or stalls mid-body ends the stream without a terminal frame: the dialect derives `cut`.
       const body = endOnBreak(res.body, (err) => (broke = err));
       for await (const parts of normalizeBatches(body, connection.dialect, { tools: req.tools, thinkOpen: req.thinkOpen })) {
-        apply(parts);
+        apply(capped(parts));
         if (!finished) writer.update(reducer.turn);
+        if (stoppedBecause) break;
       }
     }
   } catch (err) {
-    if (signal.aborted) fail('Stopped.', 'aborted');
+    if (stoppedBecause) {
+      // Handled below: the step stopped itself.
+    } else if (req.signal.aborted) fail('Stopped.', 'aborted');
     else if (err instanceof LegError) fail(describeLegError(err, connection), err.kind === 'timeout' ? 'cut' : 'error');
     else {
       log(`engine: step failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       fail('Something went wrong while reading the answer; what arrived is kept.', 'error');
     }
   }
+  if (stoppedBecause && !finished) fail(stoppedBecause, 'error');
   if (!finished) fail('The stream ended unexpectedly.', 'cut');
   let turn = reducer.turn;
   if (clock) turn = { ...turn, meta: { ...turn.meta, timing: clock.toMeta() } };
@@ -124,17 +164,44 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
     const why = broke?.kind === 'timeout' ? broke.message : 'The connection closed before the answer was finished.';
     turn = { ...turn, error: `${why} What arrived is kept.` };
   }
-  deps.steps.finish(stepId, {
-    wireReason: turn.wireReason ?? null,
-    stop: turn.stop ?? 'error',
-    ...(turn.usage ? { usage: turn.usage } : {}),
-    timings: { wallMs: deps.now() - started },
-    ...(turn.error ? { error: turn.error } : {}),
-    now: deps.now(),
-  });
-  writer.finish(turn);
+  try {
+    deps.steps.finish(stepId, {
+      wireReason: turn.wireReason ?? null,
+      stop: turn.stop ?? 'error',
+      ...(turn.usage ? { usage: turn.usage } : {}),
+      timings: { wallMs: deps.now() - started },
+      ...(turn.error ? { error: turn.error } : {}),
+      now: deps.now(),
+    });
+  } catch (err) {
+    log(`engine: could not record how the step ended: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (!writer.finish(turn)) {
+    // The last write failed too: the user is told (a success the database does not hold would be a lie), and the
+    // final state is written once space allows; until then the row keeps its last write.
+    if (turn.status !== 'error') turn = { ...turn, status: 'error', stop: 'error', error: stoppedBecause ?? 'The answer could not be saved.' };
+    writer.saveEventually(turn);
+  }
   emit('chat:turn-saved', { turn });
   return turn;
+}
+
+/** The step row, committed before the socket opens (DESIGN.md §2). */
+function recordBegin(deps: StepDeps, req: StepRequest, stepId: string, url: string): void {
+  deps.steps.begin({
+    id: stepId,
+    turnId: req.turn.id,
+    conversationId: req.turn.conversationId,
+    stepIndex: req.stepIndex,
+    body: req.body,
+    attachments: req.attachments,
+    dialect: req.connection.dialect.id,
+    endpoint: url,
+    model: req.model,
+    ...(req.window !== undefined ? { contextWindow: req.window } : {}),
+    tokenEstimate: req.estimate,
+    now: deps.now(),
+  });
 }
 
 /**

@@ -1,7 +1,9 @@
 import type { ThinkMode } from '../../shared/connections';
+import { estimateTokens, measureTurns } from '../../shared/context-estimate';
 import { contextRefusedText, stepLimitText, type ContextRefusedMeta } from '../../shared/system-turns';
 import type { ToolResultBlock, Turn } from '../../shared/turn';
 import { defaultWindow, type DefaultWindowDeps } from './default-window';
+import { fitToolResults } from './fit-tool-results';
 import { preflight } from './server-preflight';
 import type { Calibration } from './calibration';
 import type { CapabilityCache } from './capabilities';
@@ -115,7 +117,9 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
       appendSystem(deps, toolTurn, 'error', stepLimitText(meta), meta);
       break;
     }
-    const { results, parentId } = await runToolCalls(deps, turn, branch, signal);
+    const { results: raw, parentId } = await runToolCalls(deps, turn, branch, signal);
+    // Results must fit what is left of the window, or the next step would be refused (issue 15).
+    const results = a.window === undefined ? raw : fitToolResults(raw, { window: a.window, used: a.estimate + outputTokens(deps, model, turn), ratio: deps.calibration.ratio(model) });
     const toolTurn = append(deps, { parentId, conversationId: turn.conversationId, role: 'tool', blocks: results, status: 'done' });
     if (signal.aborted) break;
     turn = append(deps, { parentId: toolTurn.id, conversationId: turn.conversationId, role: 'assistant', blocks: [], status: 'streaming', model });
@@ -133,6 +137,11 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
 function comparable(connection: EngineConnection, stepIndex: number, branch: readonly Turn[]): boolean {
   if (connection.kind !== 'ollama') return true;
   return stepIndex === 0 && branch.filter((t) => t.role === 'user').length === 1;
+}
+
+/** What the step's own answer (its text and calls) adds to the next request, calibrated. */
+function outputTokens(deps: EngineDeps, model: string, turn: Turn): number {
+  return deps.calibration.apply(model, estimateTokens(measureTurns([turn])));
 }
 
 /** Calls the model is owed answers for: complete or invalid ones, in a step that ended cleanly. */

@@ -36,7 +36,7 @@ export async function runToolCalls(
   const calls = turn.blocks.filter((b): b is ToolCallBlock => b.type === 'tool_call' && (b.state === 'complete' || b.state === 'invalid'));
   for (const call of calls) {
     const answer = (o: ToolOutcome, notRun = false) =>
-      results.push({ type: 'tool_result', toolCallId: call.id, name: call.name, content: o.content, isError: o.isError, ...(notRun ? { notRun } : {}) });
+      results.push({ type: 'tool_result', toolCallId: call.id, name: call.name, content: o.content, isError: o.isError, ...(notRun ? { notRun } : {}), ...(o.note ? { note: o.note } : {}) });
     if (signal.aborted) {
       answer({ content: 'Not run: stopped by the user before this tool ran.', isError: true }, true);
       continue;
@@ -70,7 +70,7 @@ export async function runToolCalls(
 }
 
 async function askApproval(deps: ToolRunDeps, turn: Turn, parentId: string, call: ToolCallBlock, what: string, signal: AbortSignal) {
-  const meta: ToolApprovalMeta = { toolCallId: call.id, tool: call.name, call: what, state: 'pending' };
+  const meta: ToolApprovalMeta = { toolCallId: call.id, turnId: turn.id, tool: call.name, call: what, state: 'pending' };
   const card: Turn = {
     id: deps.newId(),
     conversationId: turn.conversationId,
@@ -86,7 +86,7 @@ async function askApproval(deps: ToolRunDeps, turn: Turn, parentId: string, call
   deps.store.appendRunTurn(card, deps.now());
   deps.emit('chat:turn-saved', { turn: card });
   deps.emit('conversations:changed', { conversationId: turn.conversationId });
-  const decision = await deps.approvals.wait(turn.conversationId, call.id, call.name, signal);
+  const decision = await deps.approvals.wait({ conversationId: turn.conversationId, turnId: turn.id, toolCallId: call.id }, call.name, signal);
   const state = decision === 'deny' ? (signal.aborted ? 'stopped' : 'denied') : 'allowed';
   const decidedMeta: ToolApprovalMeta = { ...meta, state, decision };
   const decided: Turn = { ...card, blocks: [{ type: 'text', text: toolApprovalText(decidedMeta) }], meta: { ...card.meta, state, decision } };

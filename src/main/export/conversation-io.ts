@@ -3,7 +3,8 @@ import type { Turn } from '../../shared/turn';
 import type { BlobStore } from '../blobs/blob-store';
 import type { ConversationStore } from '../db/conversation-store';
 import { UserFacingError } from '../errors';
-import { EXPORT_FORMAT, EXPORT_VERSION, parseConversationFile, type ConversationFile } from './file-format';
+import { runInWorker } from '../workers/run-in-worker';
+import { EXPORT_FORMAT, EXPORT_VERSION, type CheckedConversationFile, type ConversationFile } from './file-format';
 
 export interface ConversationIoDeps {
   db: Database;
@@ -35,18 +36,29 @@ export function serializeConversationFile(file: ConversationFile): string {
 }
 
 /**
- * Imports an export file. The whole file is checked first; attachment files are then written (idempotent, and
- * unreferenced ones are left to GC), and every row goes in one transaction: a bad file writes nothing. Ids are
- * kept unless they already exist here (the same file imported twice), in which case all are remapped together.
+ * Imports an export file. The whole file is checked first, in a worker thread (a large file must not stall the
+ * event loop), with the same checks an upload gets; attachment files are then written, and every row goes in one
+ * transaction: a bad file writes nothing. Files this import wrote are removed again when the rows fail; GC sweeps
+ * any a crash leaves. Ids are kept unless they already exist here (the same file imported twice), in which case
+ * all are remapped together.
  */
 export async function importConversation(deps: ConversationIoDeps, text: string, now: number): Promise<{ conversationId: string; remapped: boolean }> {
-  const file = parseConversationFile(text);
-  const bytesByDigest = new Map<string, Buffer>();
-  for (const [digest, blob] of Object.entries(file.blobs)) {
-    const bytes = Buffer.from(blob.base64, 'base64');
-    await deps.blobs.writeFileOnly(bytes);
-    bytesByDigest.set(digest, bytes);
+  const file = await runInWorker('check-conversation-file', text);
+  const created: string[] = [];
+  try {
+    for (const [digest, blob] of Object.entries(file.blobs)) {
+      // The worker hashed these bytes and checked them against the digest: no second hash on this thread.
+      const written = await deps.blobs.writeFileOnly(blob.bytes, digest);
+      if (written.created) created.push(written.digest);
+    }
+    return restore(deps, file, now);
+  } catch (err) {
+    for (const digest of created) await deps.blobs.removeIfUnrecorded(digest).catch(() => undefined);
+    throw err;
   }
+}
+
+function restore(deps: ConversationIoDeps, file: CheckedConversationFile, now: number): { conversationId: string; remapped: boolean } {
   const taken =
     deps.store.getConversationRecord(file.conversation.id) !== undefined || file.turns.some((t) => deps.store.getTurn(t.id) !== undefined);
   const ids = new Map<string, string>();
@@ -67,7 +79,7 @@ export async function importConversation(deps: ConversationIoDeps, text: string,
   }));
   const activeLeafId = file.conversation.activeLeafId === null ? null : map(file.conversation.activeLeafId);
   deps.db.transaction(() => {
-    for (const [digest, blob] of Object.entries(file.blobs)) deps.blobs.recordRow(digest, bytesByDigest.get(digest)?.byteLength ?? blob.size, blob.mime, now);
+    for (const [digest, blob] of Object.entries(file.blobs)) deps.blobs.recordRow(digest, blob.bytes.byteLength, blob.mime, now);
     deps.store.restoreConversation({ ...file.conversation, id: conversationId, activeLeafId }, turns);
   })();
   return { conversationId, remapped: taken };

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { JsonObject } from '../../shared/json';
-import { TURN_STATUSES, type Turn } from '../../shared/turn';
+import { Ajv } from 'ajv';
+import type { AttachmentBlock, Turn } from '../../shared/turn';
+import { checkAttachment, displayName } from '../blobs/attachment-checks';
 import type { ConversationRecord } from '../db/conversation-store';
 import { UserFacingError } from '../errors';
+import { importedTurnSchema } from './turn-schema';
 
 export const EXPORT_FORMAT = 'firebrand.conversation';
 /** Bump when a change would make an older Firebrand misread the file; older versions refuse newer files. */
@@ -20,14 +22,48 @@ export interface ConversationFile {
   blobs: Record<string, { mime: string; size: number; base64: string }>;
 }
 
-const ROLES = new Set(['user', 'assistant', 'system', 'tool']);
-const STATUSES = new Set<string>(TURN_STATUSES);
-const BLOCK_TYPES = new Set(['text', 'reasoning', 'tool_call', 'tool_result', 'attachment']);
+/** An export file after every check: attachment bytes decoded, verified and passed through the upload checks. */
+export interface CheckedConversationFile {
+  conversation: ConversationRecord;
+  /** Parents before children. */
+  turns: Turn[];
+  blobs: Record<string, { mime: string; bytes: Uint8Array }>;
+}
 
 /**
- * Parses and checks an export file completely before anything is written, so a bad file is refused whole.
- * Returns the turns in parent-before-child order.
+ * Parses and checks an export file completely before anything is written, so a bad file is refused whole:
+ * the structure, every turn against the same kind of schema an IPC payload meets, and every attachment against
+ * exactly the checks an upload gets (size, magic bytes, no SVG), its blocks agreeing with its bytes. Runs in a
+ * worker thread (src/main/workers): a large file costs the event loop nothing.
  */
+export function checkConversationFile(text: string): CheckedConversationFile {
+  const file = parseConversationFile(text);
+  const blobs: CheckedConversationFile['blobs'] = {};
+  const blocksOf = new Map<string, AttachmentBlock[]>();
+  for (const turn of file.turns) {
+    for (const b of turn.blocks) if (b.type === 'attachment') blocksOf.set(b.id, [...(blocksOf.get(b.id) ?? []), b]);
+  }
+  for (const [digest, blob] of Object.entries(file.blobs)) {
+    const bytes = Buffer.from(blob.base64, 'base64');
+    if (createHash('sha256').update(bytes).digest('hex') !== digest) throw invalid('an attachment’s bytes do not match its digest');
+    const blocks = blocksOf.get(digest) ?? [];
+    const checked = checkAttachment(bytes, { name: blocks[0]?.name ?? 'attachment', mime: blob.mime });
+    for (const b of blocks) {
+      if (b.mime.toLowerCase() !== checked.mime || b.kind !== checked.kind || b.size !== checked.size) {
+        throw invalid(`attachment “${checked.name}” does not match its bytes (it says ${b.kind} ${b.mime}, ${b.size} bytes)`);
+      }
+    }
+    blobs[digest] = { mime: checked.mime, bytes };
+  }
+  // Names as an upload would keep them: no invisible characters that spoof or break a line.
+  const turns = file.turns.map((t) => ({
+    ...t,
+    blocks: t.blocks.map((b) => (b.type === 'attachment' ? { ...b, name: displayName(b.name), mime: b.mime.toLowerCase() } : b)),
+  }));
+  return { conversation: file.conversation, turns, blobs };
+}
+
+/** Parses an export file and checks its structure (turns, tree, digests named), before any bytes are decoded. */
 export function parseConversationFile(text: string): ConversationFile {
   let data: unknown;
   try {
@@ -47,7 +83,10 @@ export function parseConversationFile(text: string): ConversationFile {
   if (
     !isObject(conversation) ||
     typeof conversation.id !== 'string' ||
+    conversation.id === '' ||
+    conversation.id.length > 200 ||
     typeof conversation.title !== 'string' ||
+    conversation.title.length > 1000 ||
     !(conversation.model === null || typeof conversation.model === 'string') ||
     !(conversation.activeLeafId === null || typeof conversation.activeLeafId === 'string') ||
     typeof conversation.createdAt !== 'number' ||
@@ -77,26 +116,28 @@ export function parseConversationFile(text: string): ConversationFile {
   };
 }
 
+/** What the user reads for the first field that failed (the schema's own wording is for developers). */
+const TURN_FIELD_PROBLEMS: Record<string, string> = {
+  blocks: 'has malformed content',
+  status: 'has an unknown status',
+  role: 'has an unknown role',
+  id: 'has no id',
+  parentId: 'has a malformed parent',
+  createdAt: 'has no time',
+};
+
+const validateTurn = new Ajv({ allErrors: false, strict: true }).compile(importedTurnSchema);
+
 function checkTurn(t: unknown, i: number, conversationId: string): Turn {
   const bad = (what: string) => invalid(`message ${i + 1} ${what}`);
   if (!isObject(t)) throw bad('is not an object');
-  if (typeof t.id !== 'string' || t.id === '') throw bad('has no id');
+  if (!validateTurn(t)) {
+    const first = validateTurn.errors?.[0];
+    const missing = first?.params['missingProperty'];
+    const field = first?.instancePath.split('/')[1] || (typeof missing === 'string' ? missing : '');
+    throw bad(TURN_FIELD_PROBLEMS[field] ?? (field ? `has a malformed ${field}` : 'is missing a field'));
+  }
   if (t.conversationId !== conversationId) throw bad('belongs to another conversation');
-  if (!(t.parentId === null || typeof t.parentId === 'string')) throw bad('has a malformed parent');
-  if (typeof t.role !== 'string' || !ROLES.has(t.role)) throw bad('has an unknown role');
-  if (typeof t.status !== 'string' || !STATUSES.has(t.status)) throw bad('has an unknown status');
-  if (typeof t.createdAt !== 'number') throw bad('has no time');
-  if (!isObject(t.meta)) throw bad('has malformed meta');
-  if (!Array.isArray(t.blocks) || !t.blocks.every((b) => isObject(b) && typeof b.type === 'string' && BLOCK_TYPES.has(b.type))) {
-    throw bad('has malformed content');
-  }
-  for (const b of t.blocks as JsonObject[]) {
-    if (b.type === 'attachment' && (typeof b.id !== 'string' || typeof b.name !== 'string')) throw bad('has a malformed attachment');
-  }
-  for (const key of ['source', 'stop', 'model', 'error'] as const) {
-    if (t[key] !== undefined && typeof t[key] !== 'string') throw bad(`has a malformed ${key}`);
-  }
-  if (t.usage !== undefined && !isObject(t.usage)) throw bad('has malformed usage');
   return t as unknown as Turn;
 }
 
@@ -105,10 +146,10 @@ function checkBlobs(value: unknown): ConversationFile['blobs'] {
   if (!isObject(value)) throw invalid('its attachments are malformed');
   const out: ConversationFile['blobs'] = {};
   for (const [digest, blob] of Object.entries(value)) {
-    if (!isObject(blob) || typeof blob.base64 !== 'string' || typeof blob.mime !== 'string') throw invalid('an attachment is malformed');
-    const bytes = Buffer.from(blob.base64, 'base64');
-    if (createHash('sha256').update(bytes).digest('hex') !== digest) throw invalid('an attachment’s bytes do not match its digest');
-    out[digest] = { mime: blob.mime, size: bytes.byteLength, base64: blob.base64 };
+    if (!/^[0-9a-f]{64}$/.test(digest) || !isObject(blob) || typeof blob.base64 !== 'string' || typeof blob.mime !== 'string') {
+      throw invalid('an attachment is malformed');
+    }
+    out[digest] = { mime: blob.mime, size: typeof blob.size === 'number' ? blob.size : 0, base64: blob.base64 };
   }
   return out;
 }

@@ -11,7 +11,7 @@ type Schema = Record<string, unknown>;
 const empty: Schema = { type: 'object', additionalProperties: false, properties: {} };
 const id: Schema = { type: 'string', minLength: 1, maxLength: 200 };
 const model: Schema = { type: 'string', minLength: 1, maxLength: 300 };
-const messageText: Schema = { type: 'string', maxLength: 4_000_000 };
+const messageText: Schema = { type: 'string', maxChars: 4_000_000 };
 const digest: Schema = { type: 'string', pattern: '^[0-9a-f]{64}$' };
 const thinkMode: Schema = { enum: ['off', 'on', 'low', 'medium', 'high'] };
 const conversationSettings = {
@@ -66,8 +66,9 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     required: ['conversationId', 'format'],
     properties: { conversationId: id, format: { enum: ['json', 'markdown'] } },
   },
-  // An export carries its attachments as base64: allow what the socket allows (64 MiB).
-  'conversations:import': { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string', minLength: 1, maxLength: 64 * 1024 * 1024 } } },
+  // An export carries its attachments as base64: allow what the socket allows (64 MiB). `maxChars` (a plain length
+  // check, src/main/ipc/dispatch.ts) for strings this large.
+  'conversations:import': { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string', minLength: 1, maxChars: 64 * 1024 * 1024 } } },
   'conversations:search': {
     type: 'object',
     additionalProperties: false,
@@ -104,7 +105,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     type: 'object',
     additionalProperties: false,
     required: ['turnId', 'text', 'model'],
-    properties: { turnId: id, text: { type: 'string', minLength: 1, maxLength: 4_000_000 }, model, think: { type: 'boolean' }, connectionId: id },
+    properties: { turnId: id, text: { type: 'string', minLength: 1, maxChars: 4_000_000 }, model, think: { type: 'boolean' }, connectionId: id },
   },
   'conversations:get-settings': { type: 'object', additionalProperties: false, required: ['conversationId'], properties: { conversationId: id } },
   'conversations:update-settings': {
@@ -121,7 +122,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 500 },
       mime: { type: 'string', minLength: 1, maxLength: 200 },
-      dataBase64: { type: 'string', maxLength: 28_000_000 },
+      dataBase64: { type: 'string', maxChars: 28_000_000 },
     },
   },
   'attachments:get': { type: 'object', additionalProperties: false, required: ['id'], properties: { id: digest } },
@@ -150,11 +151,12 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
   },
   'connections:delete': { type: 'object', additionalProperties: false, required: ['id'], properties: { id } },
   'connections:test': { type: 'object', additionalProperties: false, required: ['id'], properties: { id } },
+  'connections:key-storage': empty,
   'chat:approve-tool': {
     type: 'object',
     additionalProperties: false,
-    required: ['conversationId', 'toolCallId', 'decision'],
-    properties: { conversationId: id, toolCallId: id, decision: { enum: ['allow-once', 'allow-conversation', 'deny'] } },
+    required: ['conversationId', 'turnId', 'toolCallId', 'decision'],
+    properties: { conversationId: id, turnId: id, toolCallId: id, decision: { enum: ['allow-once', 'allow-conversation', 'deny'] } },
   },
   'settings:update': {
     type: 'object',

@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import type { KeyStorage } from '../../shared/connections';
 
 /** Secrets (API keys) at rest, by name. Values never leave main except as the leg's auth headers. */
 export interface SecretStore {
@@ -6,6 +7,8 @@ export interface SecretStore {
   get(name: string): string | undefined;
   set(name: string, value: string): void;
   delete(name: string): void;
+  /** What protects a saved key, in plain words for Settings (issue 15: "stored encrypted" was not always true). */
+  storage(): KeyStorage;
 }
 
 /** What main needs of Electron's `safeStorage`; the shell passes the real one, so main never imports electron. */
@@ -41,7 +44,10 @@ class SecretFile {
   }
 }
 
-/** Electron safeStorage (OS keychain-backed): ciphertexts, base64, in `<dataDir>/secrets.safe.json`. */
+/**
+ * Electron safeStorage backed by a real OS keyring (macOS Keychain, Windows DPAPI, GNOME libsecret or KWallet;
+ * src/main/secrets/choose-secret-store.ts decides): ciphertexts, base64, in `<dataDir>/secrets.safe.json`.
+ */
 export class SafeStorageSecretStore implements SecretStore {
   readonly kind = 'safe-storage';
   private readonly file: SecretFile;
@@ -49,8 +55,13 @@ export class SafeStorageSecretStore implements SecretStore {
   constructor(
     path: string,
     private readonly crypto: StringEncryptor,
+    private readonly keyring = 'your system keyring',
   ) {
     this.file = new SecretFile(path);
+  }
+
+  storage(): KeyStorage {
+    return { encrypted: true, summary: `Saved keys are encrypted with ${this.keyring}.` };
   }
 
   get(name: string): string | undefined {
@@ -77,15 +88,27 @@ export class SafeStorageSecretStore implements SecretStore {
 }
 
 /**
- * Serve mode's store: `<dataDir>/secrets.json`, mode 0600, like an SSH key. A file others can read is refused
- * (not silently used), so a key copied with loose permissions is noticed.
+ * Serve mode's store, and the desktop's where no OS keyring exists: `<dataDir>/secrets.json`, mode 0600, like an
+ * SSH key. The key is NOT encrypted: only the file's permissions protect it, and the UI says so. A file others can
+ * read is refused (not silently used), so a key copied with loose permissions is noticed.
  */
 export class FileSecretStore implements SecretStore {
   readonly kind = 'file';
   private readonly file: SecretFile;
 
-  constructor(private readonly path: string) {
+  constructor(
+    private readonly path: string,
+    /** Why no keyring is used, for the summary ("serve mode has no keyring", "no keyring was found"). */
+    private readonly why = 'serve mode uses no keyring',
+  ) {
     this.file = new SecretFile(path);
+  }
+
+  storage(): KeyStorage {
+    return {
+      encrypted: false,
+      summary: `Saved keys are NOT encrypted: they are in a private file (${this.path}, mode 600) that only your user account can read, because ${this.why}. Anyone who can read your files as you can read them.`,
+    };
   }
 
   get(name: string): string | undefined {

@@ -1,6 +1,6 @@
 /**
- * `npm run serve -- --port P --data-dir D [--ollama URL] [--models-dir DIR] [--host H]`: Firebrand headless,
- * opened from a browser. The built-in engine runs as a forked Node process (out/main/builtin-engine.js).
+ * `npm run serve -- --port P --data-dir D [--ollama URL] [--models-dir DIR] [--host H] [--allow-host NAME]... [--token T]`:
+ * Firebrand headless, opened from a browser. The built-in engine runs as a forked Node process (out/main/builtin-engine.js).
  */
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { forkSpawner } from '../builtin/fork-spawner';
 import { createServices } from '../services';
+import { tokenProblem } from './serve-policy';
 import { startServe } from './serve-server';
 
 async function main(): Promise<void> {
@@ -19,11 +20,15 @@ async function main(): Promise<void> {
       ollama: { type: 'string' },
       'models-dir': { type: 'string' },
       token: { type: 'string' },
+      // Host names (besides IP addresses and localhost) a browser may use to open serve mode.
+      'allow-host': { type: 'string', multiple: true },
     },
     strict: true,
   });
   const port = Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, not "${values.port}"`);
+  const tokenRefused = values.token !== undefined ? tokenProblem(values.token) : undefined;
+  if (tokenRefused) throw new Error(tokenRefused);
   const here = dirname(fileURLToPath(import.meta.url));
   const services = createServices({
     dataDir: resolve(values['data-dir']),
@@ -36,12 +41,14 @@ async function main(): Promise<void> {
     rendererDir: resolve(here, '../renderer'),
     port,
     host: values.host,
-    ...(values.token ? { token: values.token } : {}),
+    ...(values.token !== undefined ? { token: values.token } : {}),
+    ...(values['allow-host'] ? { allowHosts: values['allow-host'] } : {}),
   });
   if (values.host !== '127.0.0.1' && values.host !== 'localhost') {
     console.error(`Warning: serving on ${values.host}: anyone who can reach it and has the token can use Firebrand.`);
   }
   console.log(`Firebrand is serving at ${serve.url}`);
+  for (const other of serve.urls.slice(1)) console.log(`  also at ${other}`);
   const shutdown = () => {
     void serve.close().then(() => {
       services.close();

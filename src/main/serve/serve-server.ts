@@ -1,15 +1,26 @@
 /**
- * Serve mode: the same services without Electron. The built renderer is served over HTTP on 127.0.0.1 and the
- * IPC contract is carried over a WebSocket at /ipc. Every request and socket must carry the token printed at
- * start (query `token`, then a same-site cookie so the page's assets load); sockets from a foreign Origin are refused.
+ * Serve mode: the same services without Electron. The built renderer is served over HTTP (127.0.0.1 unless
+ * `--host`) and the IPC contract is carried over a WebSocket at /ipc.
+ *
+ * Who gets in (issue 15):
+ * - the token printed at start is the one credential: the page (`/?token=…`) and the socket (`/ipc?token=…`)
+ *   need it. It travels only in those URLs, never in a cookie: cookies ignore ports, so a cookie would be sent
+ *   to every other service on the same host (a model-written link to another 127.0.0.1 port received it).
+ *   The renderer's scripts and styles are the app's public code and load without it;
+ * - every request must name an allowed Host (an IP address, `localhost`, or `--allow-host` names), which
+ *   defeats DNS rebinding; a browser socket's Origin must be the host the request came in on;
+ * - malformed requests (a request target `new URL` cannot read, a bad `%` escape) get a 400; nothing a client
+ *   sends can throw out of a handler.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
-import type { EventChannel } from '../../shared/ipc';
+import { isIP, type AddressInfo, type Socket } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { WebSocketServer } from 'ws';
 import type { Services } from '../services';
 import { contentSecurityPolicy } from './csp';
+import { allowedHost, originMatchesHost, requestPath, tokenProblem } from './serve-policy';
+import { attachSocket, MAX_FRAME_BYTES } from './serve-socket';
 import { readStatic } from './static-files';
 
 export interface ServeOptions {
@@ -18,100 +29,102 @@ export interface ServeOptions {
   port: number;
   host?: string;
   token?: string;
+  /** Host names (besides IP addresses and localhost) the server answers to: `--allow-host`. */
+  allowHosts?: string[];
   log?: (message: string) => void;
 }
 
 export interface RunningServe {
+  /** The first address to open, with the token. */
   url: string;
+  /** Every address to open: one per network interface when bound to all of them. */
+  urls: string[];
   origin: string;
   token: string;
   server: Server;
   close(): Promise<void>;
 }
 
-const COOKIE = 'firebrand_token';
+/** The cookie earlier versions set; cleared on every page load so no browser keeps sending it. */
+const OLD_COOKIE = 'firebrand_token';
+
+const TEXT = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
+const NEEDS_TOKEN = 'Firebrand: open the address serve mode printed when it started (it ends with ?token=…). A token from an earlier start no longer works.\n';
 
 export async function startServe(options: ServeOptions): Promise<RunningServe> {
   const host = options.host ?? '127.0.0.1';
+  // A name serve mode was told to bind to is one the user will open it by.
+  const allowHosts = [...(options.allowHosts ?? []), ...(isIP(host) === 0 ? [host] : [])];
+  if (options.token !== undefined) {
+    const problem = tokenProblem(options.token);
+    if (problem) throw new Error(problem);
+  }
   const token = options.token ?? randomBytes(24).toString('base64url');
   const log = options.log ?? ((m: string) => console.error(m));
   const { services } = options;
-  let origin = '';
 
   const server = createServer((req, res) => {
     void handleHttp(req, res).catch((err: unknown) => {
       log(`serve: ${err instanceof Error ? err.message : String(err)}`);
-      if (!res.headersSent) res.writeHead(500).end();
+      if (!res.headersSent) res.writeHead(500, TEXT).end();
+      else res.destroy();
     });
   });
 
   async function handleHttp(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', origin);
-    if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405).end();
-    const fromQuery = url.searchParams.get('token');
-    if (!tokenMatches(fromQuery ?? cookieToken(req), token)) {
-      res.writeHead(401, { 'content-type': 'text/plain; charset=utf-8' });
-      return void res.end('Firebrand: this address needs the token printed when serve mode started.\n');
+    const name = allowedHost(req.headers.host, allowHosts);
+    if (!name) return void res.writeHead(403, TEXT).end(unknownHost(req.headers.host));
+    if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, TEXT).end();
+    const target = requestPath(req.url);
+    if (!target) return void res.writeHead(400, TEXT).end('Firebrand: that address is malformed.\n');
+    const isPage = target.path === '/' || target.path === '/index.html';
+    if (isPage && !tokenMatches(target.query.get('token'), token)) {
+      return void res.writeHead(401, { ...TEXT, 'set-cookie': clearOldCookie() }).end(NEEDS_TOKEN);
     }
-    const file = await readStatic(options.rendererDir, url.pathname);
-    if (!file) return void res.writeHead(404).end();
+    const file = await readStatic(options.rendererDir, target.path);
+    if (!file) return void res.writeHead(404, TEXT).end();
     const headers: Record<string, string> = {
       'content-type': file.type,
-      'content-security-policy': contentSecurityPolicy([origin.replace(/^http/, 'ws')]),
+      // The socket is on the host the page was opened by, whatever address serve mode is bound to.
+      'content-security-policy': contentSecurityPolicy([`ws://${name}`]),
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
       'cache-control': 'no-store',
     };
-    if (fromQuery) headers['set-cookie'] = `${COOKIE}=${token}; Path=/; HttpOnly; SameSite=Strict`;
+    if (isPage) headers['set-cookie'] = clearOldCookie();
     res.writeHead(200, headers);
     res.end(req.method === 'HEAD' ? undefined : file.body);
   }
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 * 1024 });
-  server.on('upgrade', (req, socket, head) => {
-    const url = new URL(req.url ?? '/', origin);
-    const allowed =
-      url.pathname === '/ipc' &&
-      tokenMatches(url.searchParams.get('token') ?? cookieToken(req), token) &&
-      (req.headers.origin === undefined || req.headers.origin === origin);
-    if (!allowed) {
-      log(`serve: refused a socket (origin ${req.headers.origin ?? 'none'})`);
-      socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n');
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => attach(ws));
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    // A client that resets mid-refusal must not throw out of the process.
+    socket.on('error', () => socket.destroy());
+    const refuse = (status: string, why: string) => {
+      log(`serve: refused a socket: ${why}`);
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
+    const name = allowedHost(req.headers.host, allowHosts);
+    if (!name) return refuse('403 Forbidden', `unknown host ${JSON.stringify(req.headers.host ?? '')}`);
+    const target = requestPath(req.url);
+    if (!target) return refuse('400 Bad Request', 'malformed request target');
+    if (target.path !== '/ipc') return refuse('404 Not Found', `no socket at ${target.path.slice(0, 100)}`);
+    if (!tokenMatches(target.query.get('token'), token)) return refuse('403 Forbidden', 'no valid token');
+    if (!originMatchesHost(req.headers.origin, name)) return refuse('403 Forbidden', `origin ${req.headers.origin ?? ''} is not ${name}`);
+    wss.handleUpgrade(req, socket, head, (ws) => attachSocket(ws, services, log));
   });
-
-  function attach(ws: WebSocket): void {
-    const unsubscribe = services.hub.connect((channel: EventChannel, payload: unknown) => {
-      if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ t: 'event', channel, payload }));
-    });
-    ws.on('close', unsubscribe);
-    ws.on('message', (data) => {
-      let msg: { t?: unknown; id?: unknown; channel?: unknown; payload?: unknown };
-      try {
-        msg = JSON.parse(data.toString()) as typeof msg;
-      } catch {
-        log('serve: dropped a socket message that is not JSON');
-        return;
-      }
-      if (msg.t !== 'invoke' || typeof msg.id !== 'number') return;
-      const id = msg.id;
-      void services.dispatcher.dispatch(msg.channel, msg.payload).then((result) => {
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ t: 'result', id, result }));
-      });
-    });
-  }
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const urls = openableHosts(host).map((h) => `http://${h.includes(':') ? `[${h}]` : h}:${port}/?token=${token}`);
+  const first = urls[0] ?? `http://127.0.0.1:${port}/?token=${token}`;
   return {
-    url: `${origin}/?token=${token}`,
-    origin,
+    url: first,
+    urls,
+    origin: new URL(first).origin,
     token,
     server,
     close: () =>
@@ -124,13 +137,29 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
   };
 }
 
-function cookieToken(req: IncomingMessage): string | null {
-  const header = req.headers.cookie ?? '';
-  for (const part of header.split(';')) {
-    const [k, v] = part.trim().split('=');
-    if (k === COOKIE && v) return v;
+/** The addresses a browser can open: the bound one, or (bound to all) loopback and each interface's. */
+function openableHosts(host: string): string[] {
+  if (host !== '0.0.0.0' && host !== '::') return [host];
+  const v6 = host === '::';
+  const out = ['127.0.0.1'];
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) {
+      if (a.internal || (a.family === 'IPv6' && (!v6 || a.address.startsWith('fe80')))) continue;
+      out.push(a.address);
+    }
   }
-  return null;
+  return out;
+}
+
+function unknownHost(header: string | undefined): string {
+  return (
+    `Firebrand: this server does not answer to the name ${JSON.stringify((header ?? '').slice(0, 100))}. ` +
+    'Open it by its IP address, or start serve mode with --allow-host NAME.\n'
+  );
+}
+
+function clearOldCookie(): string {
+  return `${OLD_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict`;
 }
 
 function tokenMatches(given: string | null, token: string): boolean {

@@ -13,9 +13,9 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 
-/** Reads a file of the built renderer; refuses any path that leaves its folder. */
-export async function readStatic(root: string, urlPath: string): Promise<{ body: Buffer; type: string } | undefined> {
-  const relative = decodeURIComponent(urlPath === '/' ? '/index.html' : urlPath);
+/** Reads a file of the built renderer by its decoded URL path; refuses any path that leaves its folder. */
+export async function readStatic(root: string, path: string): Promise<{ body: Buffer; type: string } | undefined> {
+  const relative = path === '/' ? '/index.html' : path;
   const file = normalize(join(root, relative));
   if (file !== root && !file.startsWith(root.endsWith(sep) ? root : root + sep)) return undefined;
   try {

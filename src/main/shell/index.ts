@@ -9,16 +9,23 @@ import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { INVOKE_CHANNELS, type EventChannel } from '../../shared/ipc';
 import { contentSecurityPolicy } from '../serve/csp';
-import { SafeStorageSecretStore } from '../secrets/secret-store';
+import { chooseSecretStore } from '../secrets/choose-secret-store';
 import { createServices } from '../services';
 import { utilitySpawner } from './engine-utility';
 import { createMainWindow } from './window-options';
-import { APP_ORIGIN, guardInvoke, linkPolicy } from './ipc-guard';
+import { APP_ORIGIN, guardInvoke } from './ipc-guard';
+import { guardWebContents, noRemoteContent } from './web-contents-guard';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const rendererDir = join(here, '../renderer');
 
 protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+// Every web contents, whoever creates it, is guarded before it can load anything (issue 15).
+app.on('web-contents-created', (_event, contents) => {
+  guardWebContents(contents, (url) => void shell.openExternal(url), (m) => console.error(m));
+  noRemoteContent(contents.session);
+});
 
 /** The better-sqlite3 binding built for Electron's ABI by scripts/start.mjs, when there is one. */
 function electronSqliteBinding(): string | undefined {
@@ -29,8 +36,9 @@ function electronSqliteBinding(): string | undefined {
 app.whenReady().then(() => {
   const nativeBinding = electronSqliteBinding();
   const dataDir = process.env.FIREBRAND_DATA_DIR ?? app.getPath('userData');
-  // API keys: encrypted with the OS keychain through safeStorage; main gets only the encrypt/decrypt functions.
-  const secrets = new SafeStorageSecretStore(join(dataDir, 'secrets.safe.json'), safeStorage);
+  // API keys: encrypted through safeStorage only where it has a real OS keyring; otherwise a private file, and
+  // Settings says which (src/main/secrets/choose-secret-store.ts).
+  const secrets = chooseSecretStore(dataDir, safeStorage, process.platform, (m) => console.error(m));
   const builtinEngine = utilitySpawner(join(here, 'builtin-engine.js'), (line) => console.error(line));
   const services = createServices({ dataDir, secrets, builtinEngine, ...(nativeBinding ? { nativeBinding } : {}) });
 
@@ -46,6 +54,7 @@ app.whenReady().then(() => {
   });
 
   // Nothing asks the user for camera, notifications, geolocation...: every permission request is denied.
+  noRemoteContent(session.defaultSession);
   session.defaultSession.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
 
@@ -60,14 +69,7 @@ app.whenReady().then(() => {
     if (!win.isDestroyed()) win.webContents.send(channel, payload);
   });
 
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
-  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    // Links leave the app only for http(s), and only through the system browser.
-    const link = linkPolicy(url);
-    if (link.action === 'open-external') void shell.openExternal(link.url);
-    return { action: 'deny' };
-  });
+  // Navigation, webviews and window.open are refused by the guard above (links go to the system browser).
   win.once('ready-to-show', () => win.show());
   void win.loadURL(`${APP_ORIGIN}/index.html`);
 

@@ -29,7 +29,8 @@ export function createMainWindow(Window: WindowConstructor, preloadPath: string)
       enableBlinkFeatures: '',
       // A middle click would otherwise open a link in a new window without going through the open handler.
       disableBlinkFeatures: 'Auxclick',
-      spellcheck: true,
+      // Chromium's spellchecker downloads dictionaries from a Google CDN: no remote content (issue 15).
+      spellcheck: false,
     },
   });
 }

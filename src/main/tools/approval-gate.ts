@@ -1,58 +1,64 @@
 export type ApprovalDecision = 'allow-once' | 'allow-conversation' | 'deny';
 
-interface Pending {
+/** Which call a decision is for: tool-call ids repeat across chats (`call_0`), so the turn and chat are part of it. */
+export interface ApprovalKey {
   conversationId: string;
-  resolve: (decision: ApprovalDecision) => void;
+  /** The assistant turn that made the call. */
+  turnId: string;
+  toolCallId: string;
 }
 
 /**
  * The user's answers to `tool-approval` cards. A step that needs approval waits here until the renderer answers
- * (`chat:approve-tool`) or the turn is stopped. "Allow for this conversation" is remembered in memory for the
- * life of the process: a restart asks again, which errs on the side of asking.
+ * (`chat:approve-tool`) or the turn is stopped. Waiting calls are keyed by conversation, turn and call (issue 15:
+ * keyed by call id alone, two chats waiting on `call_0` at once wedged one of them). "Allow for this
+ * conversation" is remembered in memory for the life of the process: a restart asks again, which errs on the
+ * side of asking.
  */
 export class ApprovalGate {
   private readonly allowed = new Set<string>();
-  private readonly pending = new Map<string, Pending>();
+  private readonly pending = new Map<string, (decision: ApprovalDecision) => void>();
 
   isAllowed(conversationId: string, tool: string): boolean {
-    return this.allowed.has(key(conversationId, tool));
+    return this.allowed.has(join(conversationId, tool));
   }
 
   /** Resolves with the user's decision; a stop while waiting resolves `deny`. */
-  wait(conversationId: string, toolCallId: string, tool: string, signal: AbortSignal): Promise<ApprovalDecision> {
+  wait(key: ApprovalKey, tool: string, signal: AbortSignal): Promise<ApprovalDecision> {
+    const id = pendingId(key);
     return new Promise((resolve) => {
       const done = (decision: ApprovalDecision) => {
         signal.removeEventListener('abort', onAbort);
-        this.pending.delete(toolCallId);
-        if (decision === 'allow-conversation') this.allowed.add(key(conversationId, tool));
+        this.pending.delete(id);
+        if (decision === 'allow-conversation') this.allowed.add(join(key.conversationId, tool));
         resolve(decision);
       };
       const onAbort = () => done('deny');
       if (signal.aborted) return done('deny');
       signal.addEventListener('abort', onAbort);
-      this.pending.set(toolCallId, { conversationId, resolve: done });
+      this.pending.set(id, done);
     });
   }
 
-  /** Applies a decision; false when no call with that id is waiting in that conversation. */
-  decide(conversationId: string, toolCallId: string, decision: ApprovalDecision): boolean {
-    const p = this.pending.get(toolCallId);
-    if (!p || p.conversationId !== conversationId) return false;
-    p.resolve(decision);
-    return true;
-  }
-
-  isWaiting(toolCallId: string): boolean {
-    return this.pending.has(toolCallId);
+  /** Applies a decision; false when that call of that turn in that conversation is not waiting. */
+  decide(key: ApprovalKey, decision: ApprovalDecision): boolean {
+    const resolve = this.pending.get(pendingId(key));
+    resolve?.(decision);
+    return resolve !== undefined;
   }
 
   /** Whether a run of this conversation waits for the user's answer to an approval card. */
   waitingIn(conversationId: string): boolean {
-    for (const p of this.pending.values()) if (p.conversationId === conversationId) return true;
+    const prefix = join(conversationId, '');
+    for (const id of this.pending.keys()) if (id.startsWith(prefix)) return true;
     return false;
   }
 }
 
-function key(conversationId: string, tool: string): string {
-  return `${conversationId}\u0000${tool}`;
+function pendingId(key: ApprovalKey): string {
+  return join(key.conversationId, key.turnId, key.toolCallId);
+}
+
+function join(...parts: string[]): string {
+  return parts.join('\u0000');
 }

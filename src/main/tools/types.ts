@@ -19,6 +19,8 @@ export interface ToolContext {
 export interface ToolOutcome {
   content: string;
   isError: boolean;
+  /** What the user should see on the call's card about how the result was got (a redirect to another host). */
+  note?: string;
 }
 
 /** One built-in tool: its schema (offered to the model) and how to run it with schema-valid arguments. */

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useStore } from '../store';
 import { ChatView } from './ChatView';
+import { ErrorBoundary } from './ErrorBoundary';
 import { useShortcuts } from '../hooks/use-shortcuts';
 import { useTheme } from '../hooks/use-theme';
 import { Composer } from './composer/Composer';
@@ -14,10 +15,19 @@ export function App() {
   useShortcuts();
   const notice = useStore((s) => s.notice);
   const modelsError = useStore((s) => s.modelsError);
+  const serveProblem = useStore((s) => s.serveProblem);
+  const activeId = useStore((s) => s.activeId);
   return (
     <div className="app">
-      <Sidebar onOpenSettings={() => setSettingsOpen(true)} />
+      <ErrorBoundary what="The conversation list">
+        <Sidebar onOpenSettings={() => setSettingsOpen(true)} />
+      </ErrorBoundary>
       <main className="main">
+        {serveProblem && (
+          <div className="banner banner-error" role="alert" data-testid="serve-problem">
+            {serveProblem}
+          </div>
+        )}
         {modelsError && (
           <div className="banner banner-error" role="alert" data-testid="models-error">
             {modelsError}{' '}
@@ -29,10 +39,18 @@ export function App() {
             {notice}
           </div>
         )}
-        <ChatView />
-        <Composer />
+        <ErrorBoundary what="This conversation" resetKey={activeId}>
+          <ChatView />
+        </ErrorBoundary>
+        <ErrorBoundary what="The message box">
+          <Composer />
+        </ErrorBoundary>
       </main>
-      {settingsOpen && <SettingsPanel onClose={() => setSettingsOpen(false)} />}
+      {settingsOpen && (
+        <ErrorBoundary what="Settings">
+          <SettingsPanel onClose={() => setSettingsOpen(false)} />
+        </ErrorBoundary>
+      )}
       <AttachmentPreview />
     </div>
   );

@@ -6,6 +6,8 @@ import type { AttachmentBlock } from '../../shared/turn';
 import { firebrand } from '../firebrand';
 
 const urls = new Map<string, string>();
+/** The only types a blob URL is made with: images whose signature main checked. Anything else is never given a URL. */
+const DISPLAYABLE = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
 const loading = new Map<string, Promise<string | null>>();
 
 /** Code and text files that browsers report with no type or an odd one are sent as UTF-8 text. */
@@ -36,7 +38,7 @@ export async function addAttachment(file: File): Promise<AttachmentBlock> {
   const mime = mimeFor(file);
   const name = file.name || (mime.startsWith('image/') ? `pasted-image.${mime.split('/')[1] ?? 'png'}` : 'pasted-file');
   const block = await firebrand().attachments.add({ name, mime, dataBase64: toBase64(bytes) });
-  if (block.kind === 'image') urls.set(block.id, URL.createObjectURL(new Blob([bytes], { type: block.mime })));
+  if (block.kind === 'image' && DISPLAYABLE.has(block.mime)) urls.set(block.id, URL.createObjectURL(new Blob([bytes], { type: block.mime })));
   return block;
 }
 
@@ -49,6 +51,8 @@ export function imageUrl(id: string): Promise<string | null> {
     pending = firebrand()
       .attachments.get({ id })
       .then((data) => {
+        // Main sends the type the bytes sniff as; a blob URL of any other type (SVG, HTML) could run script.
+        if (!DISPLAYABLE.has(data.mime)) return null;
         const binary = atob(data.dataBase64);
         const bytes = Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
         const url = URL.createObjectURL(new Blob([bytes], { type: data.mime }));

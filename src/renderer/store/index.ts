@@ -34,6 +34,8 @@ export interface AppState {
   settings: Settings | null;
   /** Why the last action failed, in words for the user; the draft is kept. */
   notice: string | null;
+  /** Serve mode only: the link to the serving process is down, or its token is refused (what to do, in words). */
+  serveProblem: string | null;
   sending: boolean;
 }
 
@@ -53,6 +55,7 @@ export const useStore = create<AppState>(() => ({
   conversationSettings: NO_CONVERSATION_SETTINGS,
   settings: null,
   notice: null,
+  serveProblem: null,
   sending: false,
 }));
 

@@ -126,7 +126,7 @@ describe('describe: an attachment block as main measures it (issue 16)', () => {
     const { blobs } = setup();
     const pdf = await blobs.put(PDF, { name: 'doc.pdf', mime: 'application/pdf' }, tick());
     expect(blobs.describe({ id: pdf.id, name: 'renamed.pdf' })).toEqual({ ...pdf, name: 'renamed.pdf' });
-    const digest = await blobs.writeFileOnly(PNG2);
+    const { digest } = await blobs.writeFileOnly(PNG2);
     expect(blobs.describe({ id: digest, name: 'x' })).toEqual({ type: 'attachment', id: digest, kind: 'image', name: 'x', mime: 'image/png', size: PNG2.length });
     expect(() => blobs.describe({ id: 'f'.repeat(64), name: 'gone.png' })).toThrow(UserFacingError);
     expect(() => blobs.describe({ id: '../../etc/passwd', name: 'p' })).toThrow(/no longer stored/);

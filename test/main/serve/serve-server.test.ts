@@ -15,6 +15,8 @@ beforeAll(async () => {
   const renderer = join(dir, 'renderer');
   mkdirSync(renderer);
   writeFileSync(join(renderer, 'index.html'), '<!doctype html><title>Firebrand</title>');
+  mkdirSync(join(renderer, 'assets'));
+  writeFileSync(join(renderer, 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(join(dir, 'secret.txt'), 'outside the renderer');
   services = createServices({ dataDir: join(dir, 'data'), log: () => {} });
   serve = await startServe({ services, rendererDir: renderer, port: 0, log: () => {} });
@@ -44,15 +46,20 @@ describe('serve mode', () => {
     expect((await fetch(`${serve.origin}/?token=nope`)).status).toBe(401);
   });
 
-  it('serves the renderer with the token, with a strict CSP, and a cookie for the assets', async () => {
+  it('serves the renderer with the token, with a strict CSP; its scripts load without one; no cookie carries the token', async () => {
     const res = await fetch(serve.url);
     expect(res.status).toBe(200);
     const csp = res.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("object-src 'none'");
     expect(csp).not.toContain('unsafe-eval');
-    const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-    expect((await fetch(`${serve.origin}/index.html`, { headers: { cookie } })).status).toBe(200);
+    // Issue 15: cookies ignore ports, so a token cookie went to every other service on 127.0.0.1. None is set
+    // now, and the one earlier versions set is cleared.
+    const cookies = res.headers.getSetCookie();
+    expect(cookies.join('\n')).not.toContain(serve.token);
+    expect(cookies).toEqual([expect.stringMatching(/^firebrand_token=;.*Max-Age=0/)]);
+    expect((await fetch(`${serve.origin}/index.html`)).status).toBe(401);
+    expect((await fetch(`${serve.origin}/assets/app.js`)).status).toBe(200);
   });
 
   it('never serves a file outside the renderer folder', async () => {
@@ -80,5 +87,25 @@ describe('serve mode', () => {
     expect(byId.get(2)).toMatchObject({ ok: false, error: { code: 'unknown-channel' } });
     expect(byId.get(3)).toMatchObject({ ok: false, error: { code: 'invalid-payload' } });
     conn.ws.close();
+  });
+});
+
+describe('serve mode started with --host localhost', () => {
+  it('accepts a browser that opened it as http://127.0.0.1:PORT (its Origin is the host it came in on)', async () => {
+    const other = await startServe({ services, rendererDir: join(dir, 'renderer'), port: 0, host: 'localhost', log: () => {} });
+    try {
+      const port = new URL(other.url).port;
+      const ws = new WebSocket(`ws://127.0.0.1:${port}/ipc?token=${other.token}`, { origin: `http://127.0.0.1:${port}` });
+      const status = await new Promise<string | number>((done) => {
+        ws.once('open', () => done('open'));
+        ws.once('unexpected-response', (_req, res) => done(res.statusCode ?? 0));
+        ws.once('error', () => done(-1));
+      });
+      expect(status).toBe('open');
+      ws.close();
+      expect((await fetch(`http://127.0.0.1:${port}/?token=${other.token}`)).status).toBe(200);
+    } finally {
+      await other.close();
+    }
   });
 });

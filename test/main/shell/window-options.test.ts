@@ -22,6 +22,8 @@ describe('the main window', () => {
       webSecurity: true,
       allowRunningInsecureContent: false,
       disableBlinkFeatures: 'Auxclick',
+      // Issue 15: no remote dictionaries.
+      spellcheck: false,
     });
   });
 });

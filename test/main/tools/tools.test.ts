@@ -6,7 +6,7 @@ import type { EventChannel } from '../../../src/shared/ipc';
 import { turnText, type ToolResultBlock, type Turn } from '../../../src/shared/turn';
 import { createServices, type Services } from '../../../src/main/services';
 import { currentDatetimeTool } from '../../../src/main/tools/current-datetime';
-import { fetchUrlTool, refuseUrl } from '../../../src/main/tools/fetch-url';
+import { createFetchUrlTool, refuseUrl } from '../../../src/main/tools/fetch-url';
 import { htmlToText } from '../../../src/main/tools/html-text';
 import { readDocumentTool } from '../../../src/main/tools/read-document';
 import type { ToolContext } from '../../../src/main/tools/types';
@@ -43,14 +43,14 @@ function ollamaCall(name: string, args: object): string {
 }
 
 describe('fetch_url', () => {
-  it('refuses what is not http(s), credentials in URLs and link-local addresses; allows LAN and loopback', () => {
+  it('refuses what is not http(s), credentials in URLs and addresses that are not public (issue 15: LAN and loopback too)', () => {
     expect(refuseUrl('file:///etc/passwd')).toContain('Only http and https');
     expect(refuseUrl('ftp://x.org/a')).toContain('Only http and https');
     expect(refuseUrl('http://user:pw@example.org/')).toContain('credentials');
-    expect(refuseUrl('http://169.254.169.254/latest/meta-data')).toContain('Link-local');
-    expect(refuseUrl('http://[fe80::1]/')).toContain('Link-local');
+    expect(refuseUrl('http://169.254.169.254/latest/meta-data')).toContain('link-local');
+    expect(refuseUrl('http://[fe80::1]/')).toContain('link-local');
     expect(refuseUrl('not a url')).toContain('not a URL');
-    expect(refuseUrl('http://192.168.1.20:8080/status')).toBeUndefined();
+    expect(refuseUrl('http://192.168.1.20:8080/status')).toContain('private network');
     expect(refuseUrl('https://example.org/')).toBeUndefined();
   });
 
@@ -60,6 +60,8 @@ describe('fetch_url', () => {
       { path: '/hop', status: 302, headers: { location: '/page' }, body: '' },
       { path: '/escape', status: 302, headers: { location: 'file:///etc/passwd' }, body: '' },
     ]);
+    // The test server stands in for a public site: 127.0.0.1 is let through for this tool only.
+    const fetchUrlTool = createFetchUrlTool({ allowAddress: (v) => v.refusal === undefined || v.address === '127.0.0.1' });
     const page = await fetchUrlTool.run({ url: `${replay.url}/hop` }, ctx());
     expect(page.isError).toBe(false);
     expect(page.content).toContain('Why blue');
@@ -88,7 +90,8 @@ describe('fetch_url', () => {
       return card?.meta['state'];
     }).toBe('pending');
     const toolCallId = String(card?.meta['toolCallId']);
-    expect(await services.handlers['chat:approve-tool']({ conversationId: sent.conversationId, toolCallId, decision: 'deny' })).toEqual({ applied: true });
+    const turnId = String(card?.meta['turnId']);
+    expect(await services.handlers['chat:approve-tool']({ conversationId: sent.conversationId, turnId, toolCallId, decision: 'deny' })).toEqual({ applied: true });
     await expect.poll(() => services!.chat.activeCount).toBe(0);
     const turns = (await services.handlers['conversations:open']({ conversationId: sent.conversationId })).turns;
     expect(turns.map((t) => t.source ?? t.role)).toEqual(['user', 'assistant', 'tool-approval', 'tool', 'assistant']);

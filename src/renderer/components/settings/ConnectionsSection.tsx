@@ -1,6 +1,7 @@
 import './settings.css';
 import { useEffect, useState } from 'react';
-import { CONNECTION_KINDS, type ServerKind } from '../../../shared/connections';
+import { CONNECTION_KINDS, type KeyStorage, type ServerKind } from '../../../shared/connections';
+import { firebrand } from '../../firebrand';
 import { saveSettings, useStore } from '../../store';
 import { addConnection, loadConnections, removeConnection, testConnection, useConnectionsStore } from '../../store/connections-slice';
 
@@ -22,7 +23,18 @@ export function ConnectionsSection() {
   const [url, setUrl] = useState(DEFAULT_URL['llama-server']);
   const [key, setKey] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  const [keyStorage, setKeyStorage] = useState<KeyStorage | null>(null);
   useEffect(() => void loadConnections(), []);
+  useEffect(() => {
+    let live = true;
+    firebrand()
+      .connections.keyStorage({})
+      .then((k) => live && setKeyStorage(k))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
 
   const add = async () => {
     if (!/^https?:\/\/\S+$/.test(url.trim())) return setProblem('Enter an address that starts with http:// or https://');
@@ -77,6 +89,11 @@ export function ConnectionsSection() {
         <input aria-label="API key (optional)" placeholder="API key (optional)" type="password" autoComplete="off" data-testid="connection-add-key" value={key} onChange={(e) => setKey(e.target.value)} />
         <button type="button" data-testid="connection-add" onClick={() => void add()}>Add connection</button>
       </div>
+      {keyStorage && (
+        <p className="key-storage" data-testid="connection-key-storage" data-encrypted={keyStorage.encrypted}>
+          {keyStorage.summary} A key is sent only to the address it was saved for; changing the address removes it.
+        </p>
+      )}
       {(problem ?? error) && <p role="alert" className="field-error" data-testid="connection-error">{problem ?? error}</p>}
     </fieldset>
   );

@@ -8,12 +8,12 @@ type Decision = 'allow-once' | 'allow-conversation' | 'deny';
 /** Approve/deny buttons of a pending `tool-approval` card; main updates the card once the decision lands. */
 export function ToolApproval({ turn }: { turn: Turn }) {
   const [busy, setBusy] = useState(false);
-  const toolCallId = turn.meta.toolCallId;
-  if (turn.meta.state !== 'pending' || typeof toolCallId !== 'string') return null;
+  const { toolCallId, turnId } = turn.meta;
+  if (turn.meta.state !== 'pending' || typeof toolCallId !== 'string' || typeof turnId !== 'string') return null;
   const decide = async (decision: Decision) => {
     setBusy(true);
     try {
-      await firebrand().chat.approveTool({ conversationId: turn.conversationId, toolCallId, decision });
+      await firebrand().chat.approveTool({ conversationId: turn.conversationId, turnId, toolCallId, decision });
     } catch (err) {
       useStore.setState({ notice: err instanceof Error ? err.message : String(err) });
     } finally {

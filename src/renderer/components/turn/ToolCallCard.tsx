@@ -25,6 +25,11 @@ export const ToolCallCard = memo(function ToolCallCard({ call, result }: { call:
       </div>
       {call.argumentsRaw !== '' && <pre className="tool-args">{prettyArguments(call)}</pre>}
       {call.error && <p className="tool-error">{call.error}</p>}
+      {result?.note && (
+        <p className="tool-note" data-testid="tool-note">
+          {result.note}
+        </p>
+      )}
       {result && (
         <details className="tool-result" data-testid="tool-result">
           <summary>Result{result.isError ? ' (error)' : ''}</summary>

@@ -1,5 +1,6 @@
 import { memo } from 'react';
 import type { ToolResultBlock, Turn } from '../../../shared/turn';
+import { ErrorBoundary } from '../ErrorBoundary';
 import { AssistantTurn } from './AssistantTurn';
 import { SystemCard } from './SystemCard';
 import { ToolCallCard } from './ToolCallCard';
@@ -11,6 +12,16 @@ const NO_RESULTS: ReadonlyMap<string, ToolResultBlock> = new Map();
 export const TurnView = memo(function TurnView({ turn, results = NO_RESULTS }: { turn: Turn; results?: ReadonlyMap<string, ToolResultBlock> }) {
   return (
     <article className={`turn turn-${turn.role}`} data-testid="turn" data-role={turn.role} data-status={turn.status} data-turn-id={turn.id}>
+      <ErrorBoundary what="This message" resetKey={turn}>
+        <TurnBody turn={turn} results={results} />
+      </ErrorBoundary>
+    </article>
+  );
+});
+
+function TurnBody({ turn, results }: { turn: Turn; results: ReadonlyMap<string, ToolResultBlock> }) {
+  return (
+    <>
       {turn.role === 'user' && <UserTurn turn={turn} />}
       {turn.role === 'assistant' && <AssistantTurn turn={turn} results={results} />}
       {turn.role === 'system' && <SystemCard turn={turn} />}
@@ -21,6 +32,6 @@ export const TurnView = memo(function TurnView({ turn, results = NO_RESULTS }: {
             <ToolCallCard key={i} call={{ type: 'tool_call', id: b.toolCallId, name: b.name, state: 'complete', argumentsRaw: '' }} result={b} />
           ) : null,
         )}
-    </article>
+    </>
   );
-});
+}

@@ -1,0 +1,90 @@
+/**
+ * Event-loop stalls from hostile input (issue 15, items 5 and 16): the longest time serve mode's event loop (the
+ * one that carries Stop, every socket and every answer) could not run, while it
+ * - takes a ~60 MiB `conversations:import` frame (~20 MiB in --quick) (floor: JSON.parse of the frame and the
+ *   file's checks run on the loop, which the fix moved to workers; before the fix the loop also counted the
+ *   text's code points for `maxLength` and unmasked the frame in JS, which it no longer does),
+ * - reads a 1 MiB page of unclosed `<script` tags through fetch_url (floor: htmlparser2 on the loop; the regexes
+ *   before the fix took minutes and are not run).
+ * Measured with perf_hooks.monitorEventLoopDelay (10 ms resolution): its max.
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { checkConversationFile } from '../src/main/export/file-format';
+import { startServe } from '../src/main/serve/serve-server';
+import { createServices } from '../src/main/services';
+import { createFetchUrlTool } from '../src/main/tools/fetch-url';
+import { htmlToText } from '../src/main/tools/html-text';
+import { withCleanup } from './lib/cleanup';
+import { tempDir } from './lib/firebrand-ui';
+import { quick, report } from './lib/report';
+
+/** The longest stall (ms) while `work` runs. */
+async function maxStall<T>(work: () => Promise<T>): Promise<{ ms: number; result: T }> {
+  const h = monitorEventLoopDelay({ resolution: 10 });
+  h.enable();
+  try {
+    const result = await work();
+    return { ms: h.max / 1e6, result };
+  } finally {
+    h.disable();
+  }
+}
+
+function timeOnLoop(work: () => void): number {
+  const t = performance.now();
+  work();
+  return performance.now() - t;
+}
+
+await withCleanup(async (cleanup) => {
+  const dir = tempDir(cleanup, 'firebrand-bench-stalls-');
+  const services = createServices({ dataDir: join(dir, 'data'), log: () => {} });
+  cleanup.add('services', () => services.close());
+  const serve = await startServe({ services, rendererDir: join(dir, 'renderer'), port: 0, log: () => {} });
+  cleanup.add('serve', () => serve.close());
+
+  // 1. The import frame, sent from another process.
+  const images = quick ? 1 : 3;
+  const child = spawn(process.execPath, [join(import.meta.dirname, 'lib/import-frame-child.mjs'), `${serve.origin.replace('http', 'ws')}/ipc?token=${serve.token}`, serve.origin, String(images)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  cleanup.add('import child', () => child.kill('SIGTERM'));
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  await new Promise<void>((resolve) => {
+    const check = () => (out.includes('SENDING') ? resolve() : setTimeout(check, 20));
+    check();
+  });
+  const frame = await maxStall(
+    () =>
+      new Promise<string>((resolve) => {
+        const check = () => (/DONE (\w+)/.test(out) ? resolve(/DONE (\w+)/.exec(out)?.[1] ?? '') : setTimeout(check, 20));
+        check();
+      }),
+  );
+  if (frame.result !== 'true') throw new Error(`the import was refused: ${out}`);
+  // The floor: the same frame parsed and checked on the loop, as before the fix (the text rebuilt here, untimed).
+  const imported = services.handlers['conversations:list']({}) as { id: string }[];
+  const file = await services.handlers['conversations:export']({ conversationId: imported[0]?.id ?? '', format: 'json' });
+  const oldWay = timeOnLoop(() => {
+    const msg = JSON.parse(JSON.stringify({ t: 'invoke', id: 1, channel: 'conversations:import', payload: { text: file.text } })) as { payload: { text: string } };
+    checkConversationFile(msg.payload.text);
+  });
+  report({ figure: `longest stall: ${images * 20} MiB import frame`, value: frame.ms, unit: 'ms', floor: oldWay, ratio: frame.ms / oldWay, note: `frame ${(file.text.length / 2 ** 20).toFixed(0)} MiB` });
+
+  // 2. A hostile page through fetch_url.
+  const page = `<p>Intro</p>${'<script'.repeat(150_000)}`;
+  const site = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page));
+  await new Promise<void>((r) => site.listen(0, '127.0.0.1', () => r()));
+  cleanup.add('site', () => new Promise((r) => site.close(r)));
+  const tool = createFetchUrlTool({ allowAddress: (v) => v.address === '127.0.0.1' });
+  const ctx = { conversationId: 'b', history: [], signal: new AbortController().signal, readBlob: () => undefined, now: Date.now };
+  const fetched = await maxStall(() => tool.run({ url: `http://127.0.0.1:${(site.address() as AddressInfo).port}/` }, ctx));
+  if (fetched.result.isError) throw new Error(fetched.result.content);
+  const parseOnLoop = timeOnLoop(() => htmlToText(page));
+  report({ figure: 'longest stall: fetch_url, 1 MiB of <script', value: fetched.ms, unit: 'ms', floor: parseOnLoop, ratio: fetched.ms / parseOnLoop, note: 'before the fix: minutes (regex backtracking)' });
+});

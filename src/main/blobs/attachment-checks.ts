@@ -1,0 +1,53 @@
+/**
+ * The checks every attachment passes before its bytes are stored, whether it came from the composer or from an
+ * imported file (issue 15: an imported "image" that was an SVG with a script ran at the app's origin). One
+ * function, so an import can never get a softer rule than an upload.
+ */
+import type { AttachmentBlock } from '../../shared/turn';
+import { UserFacingError } from '../errors';
+import { attachmentKind, checkClaimedType } from './sniff';
+
+export const DEFAULT_MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
+const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+// C0/C1 controls and the bidi embeddings/overrides/isolates that make `gnp.exe` read as `exe.png`.
+const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * The name an attachment is shown and exported under. It is only ever text (the bytes live under their digest,
+ * never under this name), so path separators and `..` stay as typed; invisible characters that could spoof or
+ * break a line are replaced.
+ */
+export function displayName(name: string): string {
+  const clean = name.replace(UNSAFE_NAME_CHARS, '_').trim().slice(0, 500);
+  return clean === '' ? 'attachment' : clean;
+}
+
+/**
+ * What an attachment may be stored as, or a refusal with a message for the user: over the size limit, empty,
+ * a type that is not a plain media type, or bytes that are not what the type claims (a `.png` that is not a
+ * PNG; SVG and other image types are refused outright).
+ */
+export function checkAttachment(
+  bytes: Uint8Array,
+  claim: { name: string; mime: string },
+  maxBytes = DEFAULT_MAX_ATTACHMENT_BYTES,
+): Pick<AttachmentBlock, 'name' | 'mime' | 'kind' | 'size'> {
+  const name = displayName(claim.name);
+  if (bytes.byteLength > maxBytes) {
+    throw new UserFacingError('invalid-payload', `“${name}” is ${formatSize(bytes.byteLength)}; an attachment can be at most ${formatSize(maxBytes)}.`);
+  }
+  // An empty file has nothing for a model to read; attaching it would only send a blank part (issue 9).
+  if (bytes.byteLength === 0) throw new UserFacingError('invalid-payload', `“${name}” is empty; there is nothing to attach.`);
+  const mime = claim.mime.toLowerCase();
+  // The mime travels into the UI, the wire and Markdown exports: only a plain `type/subtype` token is kept.
+  if (!MIME.test(mime)) throw new UserFacingError('invalid-payload', `“${name}” cannot be attached: its type is not a valid media type.`);
+  const mismatch = checkClaimedType(bytes, mime);
+  if (mismatch) throw new UserFacingError('invalid-payload', `“${name}” cannot be attached: ${mismatch}.`);
+  return { name, mime, kind: attachmentKind(mime), size: bytes.byteLength };
+}
+
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}

@@ -1,0 +1,137 @@
+/**
+ * Issue 15, in Chromium against serve mode: what a browser user meets.
+ * - item 8: no request to another port of the same host carries the token (it used to ride in a cookie);
+ * - item 13: an address without a valid token says how to get in, and a live page whose token is refused (serve
+ *   mode restarted) says so instead of reconnecting forever;
+ * - item 14: a message the UI cannot draw shows what failed in its place; the rest of the app still works;
+ * - item 7: stored bytes that are not a real image never get a blob URL (an SVG could run at the app's origin).
+ */
+import { createServer, type Server } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Turn } from '../../src/shared/turn';
+import { BlobStore } from '../../src/main/blobs/blob-store';
+import { ConversationStore } from '../../src/main/db/conversation-store';
+import { createServices } from '../../src/main/services';
+import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
+import { launchChromium } from './helpers/browser';
+import { startServeProcess, type ServeProcess } from './helpers/serve-process';
+import { ASSISTANT, chatRoutes, ollamaLines, send, waitIdle } from './helpers/ui-session';
+
+let browser: Browser;
+let replay: ReplayServer;
+let serve: ServeProcess | undefined;
+let dataDir: string;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  replay = await startReplayServer(chatRoutes(ollamaLines([{ content: 'Still here.' }])));
+});
+afterAll(async () => {
+  await browser.close();
+  await replay.close();
+});
+afterEach(async () => {
+  await serve?.stop();
+  serve = undefined;
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((r) => probe.close(() => r()));
+  return port;
+}
+
+describe('serve mode in a browser', () => {
+  it('sends the token to no other port of the same host (item 8)', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-hard-'));
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    const seen: string[] = [];
+    const trap: Server = createServer((req, res) => {
+      seen.push(JSON.stringify(req.headers));
+      res.end('<p>another service</p>');
+    });
+    await new Promise<void>((r) => trap.listen(0, '127.0.0.1', () => r()));
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(serve.url);
+      await page.getByTestId('model-picker').locator('option[value="llama3.2:3b"]').waitFor({ state: 'attached' });
+      // A model-written link to another service on 127.0.0.1, opened in the same browser.
+      const other = await context.newPage();
+      await other.goto(`http://127.0.0.1:${(trap.address() as AddressInfo).port}/`);
+      // The page and whatever else the browser asks that service for (its favicon): none carries the token.
+      expect(seen.length).toBeGreaterThan(0);
+      for (const headers of seen) expect(headers).not.toContain(serve.token);
+      expect((await context.cookies()).map((c) => c.value)).not.toContain(serve.token);
+    } finally {
+      await context.close();
+      await new Promise<void>((r) => trap.close(() => r()));
+    }
+  });
+
+  it('says how to get in, without a token and after a restart with a new one (item 13)', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-hard-'));
+    const port = await freePort();
+    const first = '0123456789abcdef0123456789abcdef';
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url, extraArgs: ['--port', String(port), '--token', first] });
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      const bare = await page.goto(`http://127.0.0.1:${port}/`);
+      expect(bare?.status()).toBe(401);
+      expect(await page.textContent('body')).toContain('open the address serve mode printed when it started');
+
+      await page.goto(`http://127.0.0.1:${port}/?token=${first}`);
+      await page.getByTestId('model-picker').locator('option[value="llama3.2:3b"]').waitFor({ state: 'attached' });
+      // Serve mode restarts with another token: this page's token is refused from now on.
+      await serve.stop();
+      serve = await startServeProcess({ dataDir, ollamaUrl: replay.url, extraArgs: ['--port', String(port), '--token', 'fedcba9876543210fedcba9876543210'] });
+      await expect
+        .poll(() => page.getByTestId('serve-problem').textContent().catch(() => ''), { timeout: 30_000 })
+        .toBe('This page’s token is no longer accepted (serve mode was restarted). Open the address it printed this time.');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('keeps working when one message cannot be drawn, and says what failed (item 14); no blob URL for a non-image (item 7)', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-hard-'));
+    // A database an older, laxer import could have left: a text block that is not text, and an "image" whose
+    // stored bytes are an SVG with a script.
+    const seeded = createServices({ dataDir, log: () => {} });
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=1"><script>window.__pwned=1</script></svg>');
+    const digest = await new BlobStore(seeded.db, dataDir).store(svg, 'image/svg+xml', Date.now());
+    const store = new ConversationStore(seeded.db);
+    store.createConversation('c', 'Hostile', 'llama3.2:3b', 1);
+    const turn = (t: Partial<Turn> & Pick<Turn, 'id' | 'role' | 'blocks'>): Turn => ({ conversationId: 'c', parentId: null, meta: {}, status: 'done', createdAt: 2, ...t });
+    store.appendTurn(turn({ id: 'u1', role: 'user', blocks: [{ type: 'text', text: 'Look' }, { type: 'attachment', id: digest, kind: 'image', name: 'cat.svg', mime: 'image/svg+xml', size: svg.length }] }), 2);
+    store.appendTurn(turn({ id: 'a1', parentId: 'u1', role: 'assistant', blocks: [{ type: 'text', text: { evil: true } as unknown as string }], createdAt: 3 }), 3);
+    seeded.close();
+
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    const page = await browser.newPage();
+    try {
+      await page.goto(serve.url);
+      await page.getByTestId('conversation-item').first().click();
+      await expect.poll(() => page.getByTestId('render-error').textContent().catch(() => ''), { timeout: 15_000 }).toMatch(/^This message could not be shown: .+\. The rest of Firebrand still works\.$/);
+      // The user's turn still shows, its "image" without a blob URL.
+      await expect.poll(() => page.locator('[data-testid="attachment"][data-kind="image"]').textContent()).toContain('Image unavailable');
+      expect(await page.locator('img[src^="blob:"]').count()).toBe(0);
+      // And the app still works: a new message gets its answer.
+      await send(page, 'Are you there?');
+      await waitIdle(page);
+      await expect.poll(() => page.locator(ASSISTANT).last().locator('[data-run="answer"]').textContent()).toContain('Still here.');
+      expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    } finally {
+      await page.close();
+    }
+  });
+});
