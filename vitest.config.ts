@@ -1,10 +1,8 @@
 import { defineConfig } from 'vitest/config';
-import { modulePath } from './test/support/vitest-module-path';
 
 // Timeouts here are backstops against a hang, never speed checks (those live in `npm run bench`): CI runs on a
 // 2-core machine shared with other work, where a test may take many times its idle duration.
 export default defineConfig({
-  plugins: [modulePath()],
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     exclude: ['test/e2e/**', 'test/real/**', 'node_modules/**'],

@@ -1,11 +1,8 @@
 import { defineConfig } from 'vitest/config';
-import { modulePath } from './test/support/vitest-module-path';
 
 // The real llama-server tier (test/real): scripted GGUFs played by a real llama-server, through the engine and
 // through serve mode in Chromium. Run it with `npm run test:real`, which finds the binary or says why it skips.
 export default defineConfig({
-  // Serve mode and the engine read documents in a worker: its `?modulePath` entry resolves as in the unit tests.
-  plugins: [modulePath()],
   test: {
     testTimeout: 120_000,
     include: ['test/real/**/*.real.test.ts'],

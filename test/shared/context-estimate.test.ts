@@ -31,6 +31,6 @@ describe('context estimate', () => {
 
   it('counts a block whose text is not a string (a hostile row) as nothing, never NaN (issue 15)', () => {
     const hostile = { type: 'text', text: { evil: true } } as unknown as { type: 'text'; text: string };
-    expect(measureTurns([{ blocks: [hostile, { type: 'text', text: 'abcd' }] }])).toEqual({ chars: 4, images: 0, messages: 1 });
+    expect(measureTurns([{ blocks: [hostile, { type: 'text', text: 'abcd' }] }])).toEqual({ chars: 4, images: 0, messages: 1, attachmentTokens: 0 });
   });
 });

@@ -4,11 +4,10 @@
  * kills its thread), the caller gets its text or an `ExtractionFailure` with a message for the user; it never
  * rejects and never hangs. At most `concurrency` workers run at once; later files wait their turn.
  */
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { DocumentText, ExtractionFailure } from '../../shared/attachment-text';
 import type { ExtractorKind } from './extractor-kind';
-import workerPath from './extract-worker?modulePath';
+import { startWorker as startEntry } from '../workers/start-worker';
 import type { WorkerJob, WorkerReply } from './extract-worker';
 
 export interface ExtractionLimits {
@@ -114,10 +113,5 @@ function startWorker(job: WorkerJob, maxHeapMb: number): Worker {
     stdout: true,
     stderr: true,
   };
-  // From source (the unit tests) the entry is TypeScript: tsx's loader reads it. Built, it is plain JavaScript.
-  if (workerPath.endsWith('.ts')) {
-    const boot = `import('tsx/esm/api').then(({ tsImport }) => tsImport(${JSON.stringify(pathToFileURL(workerPath).href)}, ${JSON.stringify(import.meta.url)}))`;
-    return new Worker(boot, { ...options, eval: true });
-  }
-  return new Worker(workerPath, options);
+  return startEntry({ built: 'extract-worker.js', source: 'extract-worker.ts' }, import.meta.url, options);
 }

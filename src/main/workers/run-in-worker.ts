@@ -4,12 +4,10 @@
  * socket). One thread per job: a hostile input that makes a job slow is ended by the job's time limit or the
  * user's Stop (the thread is terminated), and cannot hold up the next job.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { UserFacingError } from '../errors';
 import type { IpcErrorCode } from '../../shared/ipc';
+import { startWorker } from './start-worker';
 import type { WorkerTaskName, WorkerTasks } from './tasks';
 
 /** Why a job did not finish: the caller's signal, its time limit, or the worker itself failing. */
@@ -61,15 +59,6 @@ export function runInWorker<K extends WorkerTaskName>(task: K, input: WorkerTask
   });
 }
 
-const here = fileURLToPath(import.meta.url);
-const ENTRY = 'firebrand-worker.js';
-
 function spawn(workerData: { task: WorkerTaskName; input: unknown }, transferList: ArrayBuffer[]): Worker {
-  const built = join(dirname(here), ENTRY);
-  if (existsSync(built)) return new Worker(built, { workerData, transferList });
-  if (!here.endsWith('.ts')) throw new Error(`${built} is missing: the build is incomplete.`);
-  // Running from the TypeScript sources (vitest, tsx): the worker loads its entry through tsx, as they do.
-  const entry = pathToFileURL(join(dirname(here), 'worker-entry.ts')).href;
-  const bootstrap = `import('tsx/esm/api').then((api) => api.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(pathToFileURL(here).href)}))`;
-  return new Worker(bootstrap, { eval: true, workerData, transferList });
+  return startWorker({ built: 'firebrand-worker.js', source: 'worker-entry.ts' }, import.meta.url, { workerData, transferList });
 }

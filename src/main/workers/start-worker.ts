@@ -1,0 +1,28 @@
+/**
+ * Starts a worker thread on one of main's worker entries, wherever main runs from. Built (electron-vite), each
+ * entry is its own file beside the code that starts it (`out/main/<name>.js`: shared chunks sit beside the
+ * entries, electron.vite.config.ts). From the TypeScript sources (vitest, tsx, `npm run serve` in a test) the
+ * entry is loaded through tsx, as those load everything else.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker, type WorkerOptions } from 'node:worker_threads';
+
+export interface WorkerEntry {
+  /** The built file's name in out/main (an `input` of electron.vite.config.ts). */
+  built: string;
+  /** The entry's TypeScript source, relative to the starting module's folder. */
+  source: string;
+}
+
+/** `from` is the starting module's `import.meta.url`. */
+export function startWorker(entry: WorkerEntry, from: string, options: WorkerOptions): Worker {
+  const here = fileURLToPath(from);
+  const built = join(dirname(here), entry.built);
+  if (existsSync(built)) return new Worker(built, options);
+  if (!here.endsWith('.ts')) throw new Error(`${built} is missing: the build is incomplete.`);
+  const source = pathToFileURL(join(dirname(here), entry.source)).href;
+  const bootstrap = `import('tsx/esm/api').then((api) => api.tsImport(${JSON.stringify(source)}, ${JSON.stringify(from)}))`;
+  return new Worker(bootstrap, { ...options, eval: true });
+}
