@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { Boxes } from 'lucide-react';
 import './models.css';
 import { ModelsScreen } from './ModelsScreen';
 
@@ -16,6 +17,7 @@ export function ModelsLauncher() {
   return (
     <>
       <button type="button" ref={button} className="mm-launch" data-testid="models-open" aria-haspopup="dialog" title="Models (Ctrl+Shift+M)" onClick={() => setOpen(true)}>
+        <Boxes className="icon" aria-hidden />
         Models
       </button>
       {open && <ModelsScreen onClose={close} />}

@@ -5,25 +5,42 @@ import { AssistantTurn } from './AssistantTurn';
 import { SystemCard } from './SystemCard';
 import { ToolCallCard } from './ToolCallCard';
 import { UserTurn } from './UserTurn';
+import type { RunInfo } from './answer-runs';
 
 const NO_RESULTS: ReadonlyMap<string, ToolResultBlock> = new Map();
 
 /** One turn of any role. Every model-provided string is text or sanitized markdown, never raw HTML. */
-export const TurnView = memo(function TurnView({ turn, results = NO_RESULTS }: { turn: Turn; results?: ReadonlyMap<string, ToolResultBlock> }) {
+interface Props {
+  turn: Turn;
+  results?: ReadonlyMap<string, ToolResultBlock>;
+  /** Where this turn sits in its answer (answer-runs.ts); absent for turns that are not answers. */
+  run?: RunInfo | undefined;
+  /** The search hit the chat was opened at. */
+  hit?: boolean;
+}
+
+export const TurnView = memo(function TurnView({ turn, results = NO_RESULTS, run, hit = false }: Props) {
   return (
-    <article className={`turn turn-${turn.role}`} data-testid="turn" data-role={turn.role} data-status={turn.status} data-turn-id={turn.id}>
+    <article
+      className={`turn turn-${turn.role}${hit ? ' search-hit' : ''}`}
+      data-testid="turn"
+      data-role={turn.role}
+      data-status={turn.status}
+      data-turn-id={turn.id}
+      {...(hit ? { 'data-search-hit': 'true' } : {})}
+    >
       <ErrorBoundary what="This message" resetKey={turn}>
-        <TurnBody turn={turn} results={results} />
+        <TurnBody turn={turn} results={results} run={run} />
       </ErrorBoundary>
     </article>
   );
-});
+}, (a, b) => a.turn === b.turn && a.results === b.results && a.hit === b.hit && a.run?.first === b.run?.first && a.run?.last === b.run?.last && a.run?.stats === b.run?.stats);
 
-function TurnBody({ turn, results }: { turn: Turn; results: ReadonlyMap<string, ToolResultBlock> }) {
+function TurnBody({ turn, results, run }: { turn: Turn; results: ReadonlyMap<string, ToolResultBlock>; run: RunInfo | undefined }) {
   return (
     <>
       {turn.role === 'user' && <UserTurn turn={turn} />}
-      {turn.role === 'assistant' && <AssistantTurn turn={turn} results={results} />}
+      {turn.role === 'assistant' && <AssistantTurn turn={turn} results={results} runFirst={run?.first} runLast={run?.last} runStats={run?.stats} />}
       {turn.role === 'system' && <SystemCard turn={turn} />}
       {turn.role === 'tool' &&
         // Results normally show inside their call's card; a tool turn whose call is not on screen shows them here.
