@@ -95,7 +95,7 @@ describe('serve mode in a browser', () => {
       await serve.stop();
       serve = await startServeProcess({ dataDir, ollamaUrl: replay.url, extraArgs: ['--port', String(port), '--token', 'fedcba9876543210fedcba9876543210'] });
       await expect
-        .poll(() => page.getByTestId('serve-problem').textContent().catch(() => ''), { timeout: 30_000 })
+        .poll(() => page.getByTestId('serve-problem').locator('.banner-text').textContent().catch(() => ''), { timeout: 30_000 })
         .toBe('This page’s token is no longer accepted (serve mode was restarted). Open the address it printed this time.');
     } finally {
       await context.close();

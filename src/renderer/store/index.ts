@@ -98,12 +98,21 @@ export async function refreshModels(): Promise<void> {
     const [models, aliases] = await Promise.all([firebrand().models.list({}), firebrand().aliases.list({}).catch(() => get().aliases)]);
     const names = [...aliases.map((a) => a.name), ...models.map((m) => m.name)];
     const settings = get().settings;
-    const preferred = [get().selectedModel, settings?.defaultChatModel, settings?.defaultModel].find((n) => n && names.includes(n));
+    const before = get().selectedModel;
+    const preferred = [before, settings?.defaultChatModel, settings?.defaultModel].find((n) => n && names.includes(n));
     const selected = preferred ?? models[0]?.name ?? null;
     const empty = settings?.activeConnectionId === 'builtin'
       ? 'No GGUF models yet: add or download one in Models (or put a .gguf file in the models folder).'
       : 'The server has no models yet. Pull one (ollama pull llama3.2) and refresh.';
-    set({ models, aliases, modelsError: models.length === 0 ? empty : null, selectedModel: selected });
+    // A model that went away (deleted on the server) is not kept selected silently: the user is told what changed.
+    const gone = before !== null && get().models.some((m) => m.name === before) && !names.includes(before) && selected !== null;
+    set({
+      models,
+      aliases,
+      modelsError: models.length === 0 ? empty : null,
+      selectedModel: selected,
+      ...(gone ? { notice: `${before} is no longer on the server; ${selected} is chosen now.`, noticeRetry: null } : {}),
+    });
   } catch (err) {
     set({ models: [], modelsError: errorMessage(err) });
   }
@@ -343,6 +352,8 @@ export function connectStore(): void {
   // read it again instead of keeping what it said before.
   window.addEventListener('focus', () => void refreshModels());
   api.conversations.onChanged(() => void refreshConversations());
+  // Main watches the server in use: it came back, went away, or lists other models (issue 17).
+  api.models.onChanged(() => void refreshModels());
   void (async () => {
     try {
       set({ settings: await api.settings.get({}) });

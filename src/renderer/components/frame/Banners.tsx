@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { refreshConversations, refreshModels, reopenActive, useStore } from '../../store';
 import { reconnectServe } from '../../serve-bridge';
+import { firebrand } from '../../firebrand';
 import { Banner } from './Banner';
 
 /**
@@ -26,7 +27,10 @@ export function Banners({ onOpenSettings }: { onOpenSettings: () => void }) {
         <Banner
           testId="models-error"
           message={modelsError}
-          onRetry={() => void refreshModels()}
+          onRetry={() => {
+            void refreshModels();
+            void firebrand().models.watchNow({}).catch(() => undefined);
+          }}
           onClose={() => close('models-error', modelsError)}
           extra={
             <button type="button" className="small" onClick={onOpenSettings}>
