@@ -150,14 +150,19 @@ describe('the model manager in serve mode', () => {
   it('works out the context window with its arithmetic and keeps the user’s choice', async () => {
     serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
     await page.goto(serve.url);
-    await page.getByTestId('models-open').click();
-    await page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-details').click();
+    // The GPU memory lives in Settings and applies to every model (issue 17); 12 typed there is 12 GiB.
+    await page.getByTestId('settings-open').click();
     await page.getByTestId('gpu-override').fill('12');
-    await page.getByRole('button', { name: 'Set by hand' }).click();
+    await page.getByTestId('settings-save').click();
+    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+    await page.getByTestId('models-open').click();
+    // Each model says the window its next message carries, and why, without asking.
+    await expect.poll(() => page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-window').getAttribute('data-source')).toBe('recommended');
+    await page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-details').click();
     await page.getByTestId('context-recommend').click();
     await expect.poll(() => page.getByTestId('context-message').textContent()).toMatch(/tokens fit on the GPU/);
     await expect.poll(() => page.getByTestId('context-lines').textContent()).toContain('KV cache per token');
-    await expect.poll(() => page.getByTestId('context-gpu').textContent()).toContain('override');
+    await expect.poll(() => page.getByTestId('context-gpu').textContent()).toContain('12.0 GiB (set by hand in Settings)');
     await page.getByTestId('context-use').click();
     await expect.poll(() => page.getByTestId('context-saved').textContent()).toContain('reloads');
     await expect.poll(() => page.getByTestId('context-stored').textContent()).toContain('recommended');
