@@ -131,6 +131,13 @@ describe('layouts that fit', () => {
     const long = { picker: await page.getByTestId('model-picker').boundingBox(), send: await page.getByTestId('composer-send').boundingBox() };
     expect(long.picker?.width).toBe(short.picker?.width);
     expect(long.send).toEqual(short.send);
+
+    // The message box grows with its text (up to a limit), instead of scrolling inside three rows.
+    const input = page.getByTestId('composer-input');
+    const before = (await input.boundingBox())?.height ?? 0;
+    await input.fill(Array.from({ length: 8 }, (_, i) => `line ${i + 1}`).join('\n'));
+    await expect.poll(async () => (await input.boundingBox())?.height ?? 0).toBeGreaterThan(before * 2);
+    await input.fill('');
   });
 
   it('filters the picker as the user types, groups it by connection, and chooses with the keyboard', async () => {

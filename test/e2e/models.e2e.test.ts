@@ -126,6 +126,24 @@ describe('the model manager in serve mode', () => {
     await expect.poll(() => page.locator('main').innerText()).toContain(ANSWER.join(''));
     const chats = replay.requests.filter((r) => r.path === '/api/chat').map((r) => JSON.parse(r.body) as { model?: string });
     expect(chats[0]).toMatchObject({ model: 'coder' });
+
+    // Its Ollama copy disappears: Ollama says "try pulling it first", which cannot work for a name only Firebrand
+    // knows. The answer offers to make it again from its base model instead (issue 17), and that works.
+    await expect.poll(() => page.locator('[data-testid="turn"][data-role="assistant"][data-status="done"]').count()).toBe(1);
+    replay.setRoutes([
+      ...routes(TAGS_BODY).filter((r) => r.path !== '/api/chat'),
+      { method: 'POST', path: '/api/chat', status: 404, body: '{"error":"model \\"coder\\" not found, try pulling it first"}' },
+    ]);
+    await page.getByTestId('composer-input').fill('Again please');
+    await page.getByTestId('composer-send').click();
+    const recreate = page.getByTestId('alias-recreate');
+    await expect.poll(() => recreate.textContent()).toBe('Recreate coder from qwen3:8b and try again');
+    expect(await page.getByTestId('turn-error').last().textContent()).not.toContain('try pulling');
+    const creates = replay.requests.filter((r) => r.path === '/api/create').length;
+    replay.setRoutes(routes(tagsWith('coder:latest', 'c0de')));
+    await recreate.click();
+    await expect.poll(() => replay.requests.filter((r) => r.path === '/api/create').length).toBe(creates + 1);
+    await expect.poll(() => page.locator('[data-testid="turn"][data-role="assistant"]').last().getAttribute('data-status')).toBe('done');
   });
 
   it('cancels a pull and says a server error mid-pull in its own words', async () => {
@@ -145,6 +163,18 @@ describe('the model manager in serve mode', () => {
     await page.getByTestId('pull-input').fill('llama3.2:1b');
     await page.getByTestId('pull-button').click();
     await expect.poll(() => page.getByTestId('pull-error').textContent()).toContain('no space left on device');
+
+    // A pull refused at once says it failed: no "starting, 0 B / 0 B" under a bar that keeps moving (issue 17).
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    replay.setRoutes([...routes().filter((r) => r.path !== '/api/pull'), { method: 'POST', path: '/api/pull', status: 404, body: '{"error":"pull model manifest: file does not exist"}' }]);
+    await page.getByTestId('pull-input').fill('no-such-model');
+    await page.getByTestId('pull-button').click();
+    await expect.poll(() => page.getByTestId('pull-error').textContent()).toContain('file does not exist');
+    const failed = page.getByTestId('pull-progress');
+    expect(await failed.getAttribute('data-state')).toBe('error');
+    expect(await failed.locator('progress').count()).toBe(0);
+    expect(await failed.textContent()).not.toContain('0 B / 0 B');
+    expect(await failed.textContent()).not.toContain('starting');
   });
 
   it('works out the context window with its arithmetic and keeps the user’s choice', async () => {

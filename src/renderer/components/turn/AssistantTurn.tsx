@@ -5,6 +5,7 @@ import { sendMessage, useStore } from '../../store';
 import { finalAssistantText } from '../../../shared/assistant-text';
 import type { ToolResultBlock, Turn } from '../../../shared/turn';
 import { regenerate } from '../../store/branch-actions';
+import { materializeAlias } from '../../store/models-slice';
 import { answerStats, formatStats } from './answer-stats';
 import { BranchSwitcher } from './BranchSwitcher';
 import { Markdown } from './Markdown';
@@ -70,6 +71,10 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, results, runFir
   const stop = turn.status === 'interrupted' ? 'interrupted' : (turn.stop ?? turn.status);
   const isTip = useStore((s) => s.turns.at(-1)?.id === turn.id);
   const canContinue = !streaming && isTip && CONTINUABLE.has(stop) && answer !== '';
+  // An alias made into an Ollama model whose copy is gone: the server says "try pulling it first", which cannot
+  // work for a name that only Firebrand knows. Offer to make it again from its base model (issue 17).
+  const aliasGone = useStore((s) => (turn.status === 'error' && first.model ? s.aliases.find((a) => a.name === first.model && a.materializedDigest !== null) : undefined));
+  const recreate = aliasGone && /not found|try pulling/i.test(turn.error ?? '') ? aliasGone : undefined;
 
   const copy = () => {
     void navigator.clipboard.writeText(answer).then(() => {
@@ -103,7 +108,20 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, results, runFir
       {streaming && turn.blocks.length === 0 && <div className="typing" aria-label="Waiting for the first token">…</div>}
       {problem && (
         <div className="turn-status" role="alert" data-testid="turn-error" data-stop={turn.stop ?? turn.status}>
-          <strong>{problem}.</strong> {turn.error ?? ''}
+          <strong>{problem}.</strong>{' '}
+          {recreate ? `${recreate.name} was made into an Ollama model from ${recreate.model}, and that copy is gone from the server.` : (turn.error ?? '')}
+          {recreate && (
+            <div className="turn-status-actions">
+              <button
+                type="button"
+                className="small"
+                data-testid="alias-recreate"
+                onClick={() => void materializeAlias(recreate.id).then((ok) => (ok ? regenerate(first) : undefined))}
+              >
+                Recreate {recreate.name} from {recreate.model} and try again
+              </button>
+            </div>
+          )}
           {canContinue && (
             <div className="turn-status-actions">
               <button type="button" className="small" data-testid="answer-continue" title="Ask the model to go on from where this answer stopped" onClick={() => void sendMessage(CONTINUE_TEXT)}>
