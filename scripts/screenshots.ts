@@ -81,6 +81,8 @@ async function main(): Promise<void> {
         if (phone) {
           await p.getByTestId('sidebar-toggle').click();
           await p.getByTestId('new-chat').waitFor({ state: 'visible' });
+          // The drawer slides in: the picture is taken once it is in place.
+          await p.waitForFunction(() => document.querySelector('#sidebar')?.getBoundingClientRect().left === 0);
           await shot('drawer');
           await p.keyboard.press('Escape');
         }

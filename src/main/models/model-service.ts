@@ -103,7 +103,7 @@ export class ModelService {
     const stored = this.deps.settings.getWindow(baseUrl, model);
     const base = { model, gpu, weightsBytes, stored };
     if (gpu.usableBytes === null) {
-      return { ...base, recommendation: null, reason: 'GPU memory is unknown: set it by hand to get a recommendation.' };
+      return { ...base, recommendation: null, reason: 'GPU memory is unknown: set it in Settings → GPU memory to get a recommendation.' };
     }
     if (!details.architecture || weightsBytes === null) {
       return { ...base, recommendation: null, reason: 'The server did not describe this model’s architecture or size.' };

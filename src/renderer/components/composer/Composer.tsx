@@ -220,8 +220,8 @@ export function Composer() {
             <ConversationSettingsButton />
             {canThink && (
               <label className="think-toggle" title="Let the model think before it answers">
-                <input type="checkbox" data-testid="think-toggle" checked={think} onChange={(e) => setThink(e.target.checked)} />
-                Think
+                <input type="checkbox" data-testid="think-toggle" aria-label="Think before answering" checked={think} onChange={(e) => setThink(e.target.checked)} />
+                <span className="label-think">Think</span>
               </label>
             )}
             {thinkSetBy && model?.capabilities?.includes('thinking') && (

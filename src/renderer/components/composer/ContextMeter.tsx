@@ -67,6 +67,12 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1 }: Pr
       <span className="meter-source" data-testid="context-source">
         {SOURCE[source]}
       </span>
+      {/* Why this window, in words, where it is not obvious (a default, or what fits the GPU). */}
+      {reason && (source === 'fallback' || source === 'recommended') && (
+        <span className="meter-reason" data-testid="context-reason">
+          {reason}
+        </span>
+      )}
     </div>
   );
 }
