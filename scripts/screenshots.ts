@@ -1,13 +1,14 @@
 /**
  * `npm run screenshots`: Firebrand in serve mode against the stand-in server (test/replay-server), driven in
  * Chromium, writes PNGs of the main screens in light and dark at 1280×800 and 390×844 into `screenshots/`
- * (not committed). `--out DIR` writes elsewhere. The few PNGs the README shows are copied from here into
- * docs/screenshots/ by hand.
+ * (not committed). `--out DIR` writes elsewhere. `--docs` also writes the few the README shows into
+ * docs/screenshots/, as small palette PNGs (committed).
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
+import sharp from 'sharp';
 import { buildIfStale } from './build-if-stale.mjs';
 import { launchChromium } from '../test/e2e/helpers/browser';
 import { startServeProcess } from '../test/e2e/helpers/serve-process';
@@ -116,12 +117,31 @@ async function main(): Promise<void> {
       }
     }
     console.log(`Screenshots in ${OUT}`);
+    if (process.argv.includes('--docs')) await writeDocs();
   } finally {
     await browser.close();
     await serve.stop();
     await replay.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The README's pictures: a few screens, as 256-colour PNGs (a UI needs no more, and they stay small in git). */
+async function writeDocs(): Promise<void> {
+  const docs = join(root, 'docs/screenshots');
+  mkdirSync(docs, { recursive: true });
+  const picks: [string, string][] = [
+    ['chat-dark-1280', 'chat-dark'],
+    ['chat-light-1280', 'chat-light'],
+    ['chat-dark-390', 'phone-dark'],
+    ['drawer-light-390', 'phone-drawer-light'],
+    ['models-light-1280', 'models-light'],
+  ];
+  for (const [from, to] of picks) {
+    const width = from.endsWith('-390') ? 390 : 1280;
+    await sharp(join(OUT, `${from}.png`)).resize({ width }).png({ palette: true, quality: 80, compressionLevel: 9 }).toFile(join(docs, `${to}.png`));
+  }
+  console.log(`README pictures in ${docs}`);
 }
 
 await main();

@@ -196,7 +196,7 @@ export function adoptBranch(res: SendResult, sentAt: number, replaces: string, s
   const cut = turns.findIndex((t) => t.id === replaces);
   const base = cut >= 0 ? turns.slice(0, cut) : turns;
   const next = base.at(-1)?.id === res.userTurn.id ? [...base, res.assistantTurn] : [...base, res.userTurn, res.assistantTurn];
-  set({ turns: next, siblings, notice: null });
+  set({ turns: next, siblings, notice: null, focusTurn: null });
   flushPendingFor(res.assistantTurn.id);
 }
 
@@ -233,7 +233,8 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
     const same = get().activeId === res.conversationId;
     const fresh = new Set([res.userTurn.id, res.assistantTurn.id]);
     const base = same ? get().turns.filter((t) => !fresh.has(t.id)) : [];
-    set({ activeId: res.conversationId, turns: [...base, res.userTurn, res.assistantTurn], siblings: same ? get().siblings : {}, notice: null });
+    // A new message is followed to its answer: the search hit the chat was opened at no longer holds it.
+    set({ activeId: res.conversationId, turns: [...base, res.userTurn, res.assistantTurn], siblings: same ? get().siblings : {}, notice: null, focusTurn: null });
     flushPendingFor(res.assistantTurn.id);
     return true;
   } catch (err) {
