@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
-import { ArrowUp, Paperclip, Square } from 'lucide-react';
+import { ArrowUp, Brain, Paperclip, Square } from 'lucide-react';
 import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, measureTurns } from '../../../shared/context-estimate';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { refreshContextChoice, sendMessage, stopTurn, useStore } from '../../store';
@@ -221,6 +221,7 @@ export function Composer() {
             {canThink && (
               <label className="think-toggle" title="Let the model think before it answers">
                 <input type="checkbox" data-testid="think-toggle" aria-label="Think before answering" checked={think} onChange={(e) => setThink(e.target.checked)} />
+                <Brain className="icon think-icon" aria-hidden />
                 <span className="label-think">Think</span>
               </label>
             )}
