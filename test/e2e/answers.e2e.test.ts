@@ -144,6 +144,23 @@ describe('answers', () => {
     expect(await assistant(page, 1).getByTestId('regenerate').count()).toBe(1);
   });
 
+  it('says why a chat that outgrew its window cannot go on when the box is empty, and why the window is what it is', async () => {
+    // One long answer (about 5K tokens) fills the 4K default window: the next message cannot be sent at all.
+    s = await startUi(chatRoutes(ollamaLines(Array.from({ length: 40 }, (_, i) => ({ content: `Part ${i}: ${'words '.repeat(90)}\n\n` }))), 1));
+    const { page } = s;
+    await send(page, 'Tell me everything');
+    await waitIdle(page);
+    await expect.poll(() => page.getByTestId('composer-reason').textContent()).toContain('This chat already needs about');
+    expect(await page.getByTestId('composer-reason').textContent()).toContain('start a new chat, or use a larger window');
+    expect(await page.getByTestId('composer-reason').textContent()).not.toContain('Type a message');
+    expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
+    // The window (the 4K default here) is shown with its reason, not only in a tooltip.
+    expect(await page.getByTestId('context-meter').getAttribute('data-source')).toBe('fallback');
+    // (The stand-in server describes no model, so no recommendation could be worked out; the reason says so.)
+    expect(await page.getByTestId('context-reason').textContent()).toMatch(/^No recommendation: .+/);
+    expect(await page.getByTestId('context-reason').isVisible()).toBe(true);
+  });
+
   it('attaches files dropped anywhere in the window, opens them, and lists the shortcuts with ?', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Got it.' }])));
     const { page } = s;

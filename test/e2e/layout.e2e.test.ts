@@ -140,6 +140,32 @@ describe('layouts that fit', () => {
     await input.fill('');
   });
 
+  it('indents a tab in code by 4 columns, not 8', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByTestId('conversation-item').first().click();
+    const code = page.locator('[data-run="answer"] .code-block code').first();
+    await code.waitFor();
+    // A tab and four spaces in front of the same word start it at the same column.
+    const widths = await code.evaluate((el) => {
+      // A bare copy of the code element (same styles), each text at the start of its own line.
+      const probe = (text: string) => {
+        const copy = el.cloneNode(false) as HTMLElement;
+        const span = document.createElement('span');
+        span.textContent = text;
+        copy.appendChild(span);
+        el.parentElement?.appendChild(copy);
+        const width = span.getBoundingClientRect().width;
+        copy.remove();
+        return width;
+      };
+      return { tab: probe('\tx'), four: probe('    x'), eight: probe('        x') };
+    });
+    expect(widths.tab).toBeCloseTo(widths.four, 0);
+    expect(widths.tab).toBeLessThan(widths.eight);
+  });
+
   it('filters the picker as the user types, groups it by connection, and chooses with the keyboard', async () => {
     if (!s) throw new Error('no session');
     const { page } = s;

@@ -50,7 +50,7 @@ describe('recovery without reloads', () => {
     expect(await samePage()).toBe(true);
   });
 
-  it('drops a model deleted on the server from the picker, and says so when it was the chosen one', async () => {
+  it('drops a model deleted on the server from the picker, says so when it was the chosen one, and lists it again when it comes back', async () => {
     if (!s) throw new Error('no session');
     const { page, replay } = s;
     await pickModel(page, 'qwen3:8b');
@@ -61,8 +61,10 @@ describe('recovery without reloads', () => {
     await expect.poll(() => page.getByTestId('model-picker').getAttribute('data-value')).toBe('llama3.2:3b');
     await page.getByTestId('notice').getByTestId('banner-close').click();
     await page.getByTestId('notice').waitFor({ state: 'detached' });
-    expect(await samePage()).toBe(true);
+    // Pulled again (it appears on the server): the picker lists it again, still without a reload.
     replay.setRoutes(UP);
+    await modelOption(page, 'qwen3:8b').waitFor({ state: 'attached' });
+    expect(await samePage()).toBe(true);
   });
 
   it('closes a banner with its close button; Retry reads the models again', async () => {
