@@ -50,8 +50,10 @@ async function main(): Promise<void> {
   console.log(`Firebrand is serving at ${serve.url}`);
   for (const other of serve.urls.slice(1)) console.log(`  also at ${other}`);
   const shutdown = () => {
-    void serve.close().then(() => {
+    void serve.close().then(async () => {
       services.close();
+      // MCP servers get their grace to stop (a few seconds at most); whatever is left dies with this process.
+      await Promise.race([services.closed, new Promise((r) => setTimeout(r, 3000))]);
       process.exit(0);
     });
   };
