@@ -44,18 +44,30 @@ export function removeMcpServer(id: string): Promise<boolean> {
   });
 }
 
+/** Shows a switch's new position at once (main's list follows and wins); a failure puts the list back. */
+function optimistic(id: string, change: (s: McpServerInfo) => McpServerInfo): void {
+  set({ servers: useMcpStore.getState().servers.map((s) => (s.id === id ? change(s) : s)) });
+}
+
 export function setMcpServerEnabled(id: string, enabled: boolean): Promise<boolean> {
+  optimistic(id, (s) => ({ ...s, enabled }));
   return attempt(async () => {
     await firebrand().mcp.setEnabled({ id, enabled });
     await refresh();
+  }).then(async (ok) => {
+    if (!ok) await refresh().catch(() => undefined);
+    return ok;
   });
 }
 
-export function setMcpTool(id: string, tool: string, change: { enabled?: boolean; alwaysAllow?: boolean }): Promise<boolean> {
-  return attempt(async () => {
+export async function setMcpTool(id: string, tool: string, change: { enabled?: boolean; alwaysAllow?: boolean }): Promise<boolean> {
+  optimistic(id, (s) => ({ ...s, tools: s.tools.map((t) => (t.name === tool ? { ...t, ...change } : t)) }));
+  const ok = await attempt(async () => {
     await firebrand().mcp.setTool({ id, tool, ...change });
     await refresh();
   });
+  if (!ok) await refresh().catch(() => undefined);
+  return ok;
 }
 
 export function restartMcpServer(id: string): Promise<boolean> {

@@ -23,3 +23,9 @@ export function progressText(p: ToolProgress): string {
   const numbers = p.progress === null ? '' : p.total !== null ? ` ${p.progress} of ${p.total}` : ` ${p.progress}`;
   return `Running…${numbers}${p.message ? ` ${p.message}` : ''}`;
 }
+
+/** Whether a tool call of this assistant turn runs now. */
+export function toolRunningIn(running: Record<string, ToolProgress>): (turnId: string) => boolean {
+  const turns = new Set(Object.values(running).map((p) => p.turnId));
+  return (turnId) => turns.has(turnId);
+}

@@ -46,8 +46,8 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
     <div className="mcp-form" data-testid="mcp-form">
       <input aria-label="Server name" placeholder="Name" data-testid="mcp-form-name" value={name} onChange={(e) => setName(e.target.value)} />
       <select aria-label="How to reach it" data-testid="mcp-form-transport" value={transport} onChange={(e) => setTransport(e.target.value as McpTransport)}>
-        <option value="stdio">A program Firebrand starts (stdio)</option>
-        <option value="http">A URL (Streamable HTTP or SSE)</option>
+        <option value="stdio">Program (stdio)</option>
+        <option value="http">URL (HTTP or SSE)</option>
       </select>
       {transport === 'stdio' ? (
         <>

@@ -57,11 +57,11 @@ export function McpServerItem({ server: s }: { server: McpServerInfo }) {
                   <code>{t.name}</code>
                   {t.offeredAs !== null && t.offeredAs !== t.name && <span className="mm-muted"> (offered as {t.offeredAs})</span>}
                 </label>
+                {t.description !== '' && <p className="mm-muted mcp-description">{t.description}</p>}
                 <label className="radio mcp-always">
                   <input type="checkbox" data-testid="mcp-tool-always-allow" checked={t.alwaysAllow} onChange={(e) => void setMcpTool(s.id, t.name, { alwaysAllow: e.target.checked })} />
                   Run without asking
                 </label>
-                {t.description !== '' && <p className="mm-muted mcp-description">{t.description}</p>}
               </li>
             ))}
           </ul>
