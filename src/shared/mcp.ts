@@ -30,7 +30,7 @@ export interface McpServerInfo {
   /** Unique among servers; the prefix of `server_tool` names. */
   name: string;
   transport: McpTransport;
-  /** stdio: the program and its arguments, and the folder it runs in (null: the data folder). */
+  /** stdio: the program and its arguments, and the folder it runs in (null: the user's home folder). */
   command: string;
   args: string[];
   cwd: string | null;

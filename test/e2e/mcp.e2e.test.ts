@@ -61,7 +61,7 @@ const toolNames = (b: Body | undefined) => (b?.tools ?? []).map((t) => t.functio
 
 describe('Settings → Tools and an MCP tool in a chat', () => {
   it('imports a server, shows it ready with its tools, and runs echo after the user allows it', async () => {
-    const callEcho = ollamaLines([{ tool_calls: [{ function: { name: 'echo', arguments: { message: 'hi from the model' } } }] }]);
+    const callEcho = ollamaLines([{ tool_calls: [{ function: { name: 'echo', arguments: { message: 'hi <b>from</b> the model' } } }] }]);
     s = await start([callEcho, ollamaLines([{ content: 'The server echoed it.' }])]);
     const { page, scratch } = s;
     const file = join(scratch, 'claude_desktop_config.json');
@@ -86,16 +86,19 @@ describe('Settings → Tools and an MCP tool in a chat', () => {
     await send(page, 'Please echo something');
     const card = page.locator('[data-card="tool-approval"]');
     await card.getByTestId('tool-allow-once').waitFor();
-    expect(await card.textContent()).toContain('echo (from the tool server everything) wants to run: {"message":"hi from the model"}');
+    expect(await card.textContent()).toContain('echo (from the tool server everything) wants to run: {"message":"hi <b>from</b> the model"}');
     await card.getByTestId('tool-allow-once').click();
     await waitIdle(page);
     await expect.poll(() => page.locator('[data-card="tool-call"]').first().getAttribute('data-result')).toBe('done');
-    expect(await page.locator('[data-card="tool-call"]').first().getByTestId('tool-result').textContent()).toContain('Echo: hi from the model');
+    const toolCard = page.locator('[data-card="tool-call"]').first();
+    expect(await toolCard.getByTestId('tool-result').textContent()).toContain('Echo: hi <b>from</b> the model');
+    // The server's output is text, never markup.
+    expect(await page.locator('[data-testid="chat"] b').count()).toBe(0);
     await expect.poll(() => assistant(page, 1).locator('[data-run="answer"]').textContent()).toContain('The server echoed it.');
     const sent = bodies(s);
     expect(toolNames(sent[0])).toContain('echo');
     expect(toolNames(sent[0])).not.toContain('get-sum');
-    expect(sent[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Echo: hi from the model' });
+    expect(sent[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Echo: hi <b>from</b> the model' });
 
     // This conversation turns tools off: the next request carries none.
     await page.getByTestId('conversation-settings-open').click();

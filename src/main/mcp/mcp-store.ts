@@ -48,7 +48,15 @@ export class McpStore {
     private readonly secrets: SecretStore,
   ) {}
 
+  /** Read once, then kept: only this store writes the row, and a call reads it several times (bench/mcp). */
+  private cache: readonly StoredMcpServer[] | undefined;
+
   list(): StoredMcpServer[] {
+    this.cache ??= this.read();
+    return [...this.cache];
+  }
+
+  private read(): StoredMcpServer[] {
     const row = this.db.prepare('SELECT value FROM settings WHERE key = ?').get(KEY) as { value: string } | undefined;
     if (!row) return [];
     let parsed: unknown;
@@ -166,6 +174,7 @@ export class McpStore {
 
   private write(list: StoredMcpServer[]): void {
     this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(KEY, JSON.stringify(list));
+    this.cache = list;
   }
 }
 

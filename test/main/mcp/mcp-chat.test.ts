@@ -71,6 +71,26 @@ describe('an MCP tool in a chat', () => {
     expect(st.bodies()[1]?.messages.at(-1)?.content).toContain('Call Ada on Tuesday.');
   });
 
+  it('cuts a file too large for what is left of the window, and says so on the card', async () => {
+    scratch = mkdtempSync(join(tmpdir(), 'firebrand-fs-root-'));
+    const big = Array.from({ length: 4000 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog`).join('\n');
+    writeFileSync(join(scratch, 'big.txt'), big);
+    st = await stage();
+    const info = await addServer(st.services, filesystem(scratch));
+    await st.services.handlers['mcp:set-tool']({ id: info.id, tool: 'read_text_file', alwaysAllow: true });
+    st.plan.push(callAnswer('read_text_file', { path: join(scratch, 'big.txt') }), textAnswer('It is long.'));
+    const sent = await st.services.handlers['chat:send']({ conversationId: null, text: 'Read big.txt', model: MODEL });
+    const turns = await settled(st, sent.conversationId);
+    const result = turns.find((t) => t.role === 'tool')?.blocks[0] as { content: string; note?: string };
+    // Ollama's window here is the 4096-token fallback: the 230,000-character file cannot go whole.
+    expect(big.length).toBeGreaterThan(200_000);
+    expect(result.content.length).toBeLessThan(16_000);
+    expect(result.content).toContain('line 0: the quick brown fox');
+    expect(result.content).toMatch(/\[cut: the first \d+ of \d+ characters, to fit the context window \(4096 tokens\); ask for less to see the rest\]$/);
+    expect(result.note).toMatch(/^Cut to [\d,]+ of [\d,]+ characters to fit the context window \(4096 tokens\)\.$/);
+    expect(turnText(turns.at(-1) as Turn)).toBe('It is long.');
+  });
+
   it('keeps an image result by reference and sends it to a model that can see', async () => {
     st = await stage({ vision: true });
     const s = st.services;
