@@ -66,7 +66,7 @@ export interface ServicesOptions {
   /** Starts the built-in engine process (a fork in serve mode, a utilityProcess in the shell); absent: unavailable. */
   builtinEngine?: EngineSpawner;
   /** MCP knobs for tests: how long a server may take to start. */
-  mcp?: { startTimeoutMs?: number };
+  mcp?: { startTimeoutMs?: number; prepareWaitMs?: number };
 }
 
 export interface Services {

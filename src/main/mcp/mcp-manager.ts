@@ -34,7 +34,12 @@ export interface McpManagerDeps {
   defaultCwd?: string;
   /** How long `initialize` and the first `tools/list` may take (default 30 s). */
   startTimeoutMs?: number;
+  /** How long a request waits for servers that never listed their tools (default 5 s). */
+  prepareWaitMs?: number;
 }
+
+/** A request waits this long for a starting server's tools; it goes without them after that. */
+export const PREPARE_WAIT_MS = 5000;
 
 /** Starting a program (npx may download it first) takes longer than most calls: its own, longer bound. */
 export const DEFAULT_START_TIMEOUT_MS = 30_000;
@@ -62,9 +67,14 @@ export class McpManager {
   readonly provider: ToolProvider = {
     tools: (taken) => this.offered(taken).map((o) => this.tool(o.server, o.def, o.name)),
     prepare: async (signal) => {
-      // Servers that are enabled but never listed their tools start now, so the model can be offered them.
+      // Servers that are enabled but never listed their tools start now, so the model can be offered them. The
+      // request waits a few seconds at most: a slow server's tools join a later request, a hung one never blocks.
       const unknown = this.store.list().filter((s) => s.enabled && s.tools === null);
-      await Promise.all(unknown.map((s) => this.host(s.id).list(signal)));
+      if (unknown.length === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      const bound = new Promise<void>((r) => (timer = setTimeout(r, this.deps.prepareWaitMs ?? PREPARE_WAIT_MS)));
+      await Promise.race([Promise.all(unknown.map((s) => this.host(s.id).list(signal))), bound]);
+      clearTimeout(timer);
     },
   };
 

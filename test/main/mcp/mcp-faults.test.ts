@@ -125,6 +125,19 @@ describe('an MCP server that misbehaves', () => {
   });
 });
 
+describe('a server that is slow to start', () => {
+  it('never holds the chat: the request goes without its tools after a short wait', async () => {
+    // It never answers `initialize`, and its start timeout is far away: only the bounded wait lets the chat go.
+    st = await stage({ services: { mcp: { startTimeoutMs: 600_000, prepareWaitMs: 200 } } });
+    const info = await st.services.handlers['mcp:save'](scripted('hang-init', logFile()));
+    const sent = await st.services.handlers['chat:send']({ conversationId: null, text: 'hi', model: MODEL });
+    const turns = await settled(st, sent.conversationId);
+    expect(turnText(turns.at(-1) as Turn)).toBe('Done.');
+    expect((st.bodies()[0]?.tools ?? []).map((t) => t.function.name)).toEqual(['read_document', 'fetch_url', 'current_datetime']);
+    expect((await server(st.services, info.id))?.state).toBe('starting');
+  });
+});
+
 describe('quitting', () => {
   it('leaves no server process behind, not even a child of one that ignores SIGTERM', async () => {
     st = await stage();
