@@ -111,7 +111,8 @@ export function createServices(options: ServicesOptions): Services {
   // One secret store for API keys and MCP servers' env and header values (both "stored like API keys").
   const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'));
   const storeImage = (bytes: Uint8Array, mime: string, name: string) => blobs.put(bytes, { name, mime }, Date.now());
-  const mcp = new McpManager({ db, secrets, emit: hub.emit, newId: randomUUID, now: Date.now, storeImage, ...options.mcp });
+  const builtins = builtinToolList();
+  const mcp = new McpManager({ db, secrets, emit: hub.emit, newId: randomUUID, now: Date.now, storeImage, reservedNames: builtins.map((t) => t.schema.name), ...options.mcp });
   const lib = createLibrary({
     db,
     dataDir: options.dataDir,
@@ -156,7 +157,7 @@ export function createServices(options: ServicesOptions): Services {
     now: Date.now,
     log,
     secrets,
-    tools: new ToolRegistry(builtinToolList(), [mcp.provider]),
+    tools: new ToolRegistry(builtins, [mcp.provider]),
     storeImage,
     conversationTools: (id) => conversationSettings.toolsOn(id),
     ...(options.stallTimeoutMs ? { stallTimeoutMs: options.stallTimeoutMs } : {}),

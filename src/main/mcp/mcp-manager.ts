@@ -36,6 +36,8 @@ export interface McpManagerDeps {
   startTimeoutMs?: number;
   /** How long a request waits for servers that never listed their tools (default 5 s). */
   prepareWaitMs?: number;
+  /** Names taken before any MCP tool's (the built-in tools'): Settings shows the names the model will see. */
+  reservedNames?: readonly string[];
 }
 
 /** A request waits this long for a starting server's tools; it goes without them after that. */
@@ -79,11 +81,11 @@ export class McpManager {
   };
 
   list(): McpServerInfo[] {
-    const names = new Map(this.offered([]).map((o) => [`${o.server.id}\u0000${o.def.name}`, o.name]));
+    const names = this.offeredNames();
     return this.store.list().map((s) => this.info(s, names));
   }
 
-  info(s: StoredMcpServer, names = new Map(this.offered([]).map((o) => [`${o.server.id}\u0000${o.def.name}`, o.name]))): McpServerInfo {
+  info(s: StoredMcpServer, names = this.offeredNames()): McpServerInfo {
     const host = this.hosts.get(s.id);
     const tools: McpToolInfo[] = (s.tools ?? []).map((t) => ({
       name: t.name,
@@ -172,6 +174,11 @@ export class McpManager {
       headers: this.store.headers(s),
       timeoutMs: this.deps.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,
     };
+  }
+
+  /** Offered names by server id and tool, as the model sees them next to the built-in tools. */
+  private offeredNames(): Map<string, string> {
+    return new Map(this.offered(this.deps.reservedNames ?? []).map((o) => [`${o.server.id}\u0000${o.def.name}`, o.name]));
   }
 
   /** The enabled tools of enabled servers, with the names they are offered under. */

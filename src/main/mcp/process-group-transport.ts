@@ -7,7 +7,10 @@
  * the server's log tail instead of failing the session, since a server that prints garbage should end no more
  * than the call waiting for it (by its timeout).
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
+// cross-spawn, as the SDK's own stdio transport uses: on Windows it finds `npx.cmd` and quotes arguments the way
+// cmd.exe needs; elsewhere it is plain spawn.
+import spawn from 'cross-spawn';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 

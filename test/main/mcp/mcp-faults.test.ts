@@ -92,6 +92,12 @@ describe('an MCP server that misbehaves', () => {
     expect((st.bodies()[0]?.tools ?? []).map((t) => t.function.name)).toEqual(['read_document', 'fetch_url', 'current_datetime']);
   });
 
+  it('a command that does not exist: failed, saying so', async () => {
+    st = await stage();
+    const info = await addServer(st.services, { name: 'typo', transport: 'stdio', command: 'firebrand-no-such-mcp-server', args: [] }, 'failed');
+    expect(info.error).toBe('Could not start “firebrand-no-such-mcp-server”: no such program (is it installed and on the PATH?).');
+  });
+
   it('a call to a server that fails when it starts gets the reason as its result', async () => {
     st = await stage();
     const s = st.services;

@@ -66,6 +66,18 @@ describe('two servers with the same tool', () => {
     await s.handlers['mcp:set-tool']({ id: listed[0]?.id ?? '', tool: 'echo', enabled: false });
     expect((await server(s, beta.id))?.tools.find((t) => t.name === 'echo')?.offeredAs).toBe('echo');
   });
+
+  it('shows in Settings the name the model sees for a tool named like a built-in one', async () => {
+    st = await stage();
+    const s = st.services;
+    const info = await addServer(s, everything('web'));
+    // As if the server had a `fetch_url` of its own: the built-in keeps its name, this one is prefixed.
+    s.mcp.store.update(info.id, { tools: [{ name: 'fetch_url', description: 'Fetches.', inputSchema: { type: 'object' } }] });
+    expect((await server(s, info.id))?.tools[0]?.offeredAs).toBe('web_fetch_url');
+    const sent = await s.handlers['chat:send']({ conversationId: null, text: 'hi', model: MODEL });
+    await settled(st, sent.conversationId);
+    expect(st.bodies()[0]?.tools?.map((t) => t.function.name)).toEqual(['read_document', 'fetch_url', 'current_datetime', 'web_fetch_url']);
+  });
 });
 
 describe('import', () => {
