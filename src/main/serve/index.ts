@@ -45,7 +45,7 @@ async function main(): Promise<void> {
     ...(values['allow-host'] ? { allowHosts: values['allow-host'] } : {}),
   });
   if (values.host !== '127.0.0.1' && values.host !== 'localhost') {
-    console.error(`Warning: serving on ${values.host}: anyone who can reach it and has the token can use Firebrand.`);
+    console.error(`Warning: serving on ${values.host}: anyone who can reach it and has the token can use Firebrand, including starting programs on this machine as tool servers (Settings → Tools).`);
   }
   console.log(`Firebrand is serving at ${serve.url}`);
   for (const other of serve.urls.slice(1)) console.log(`  also at ${other}`);

@@ -5,7 +5,7 @@
  */
 import { createServices } from '../../../src/main/services';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addServer, callAnswer, EVERYTHING_BIN, everything, MODEL, server, settled, stage, textAnswer, type Stage } from './helpers';
+import { addServer, alive, callAnswer, EVERYTHING_BIN, everything, MODEL, server, settled, stage, textAnswer, type Stage } from './helpers';
 
 let st: Stage | undefined;
 afterEach(async () => {
@@ -46,6 +46,20 @@ describe('when servers start', () => {
     await st.services.closed;
     st.services = createServices({ dataDir: st.dir, ollamaUrl: st.replay.url, log: () => {}, chat: { titles: false } });
     await expect.poll(async () => (await server(st!.services, info.id))?.state).toBe('ready');
+  });
+});
+
+describe('Restart', () => {
+  it('starts a new process and ends the old one', async () => {
+    st = await stage();
+    const s = st.services;
+    const info = await addServer(s, everything());
+    const before = s.mcp.host(info.id).pid as number;
+    const restarted = await s.handlers['mcp:restart']({ id: info.id });
+    expect(restarted.state).toBe('starting');
+    await expect.poll(async () => (await server(s, info.id))?.state).toBe('ready');
+    expect(s.mcp.host(info.id).pid).not.toBe(before);
+    await expect.poll(() => alive(before)).toBe(false);
   });
 });
 
