@@ -3,6 +3,7 @@
  * Invoke channels are request -> result; event channels go main -> renderer. Names are `domain:kebab-action`.
  * The same contract is carried by Electron IPC and, in serve mode, by a WebSocket.
  */
+import { CONTEXT_INVOKE_CHANNELS, type ContextInvokeContract } from './context-ipc';
 import { LIBRARY_EVENT_CHANNELS, LIBRARY_INVOKE_CHANNELS, type LibraryEventContract, type LibraryInvokeContract } from './library';
 import { MODEL_EVENT_CHANNELS, MODEL_INVOKE_CHANNELS, type ModelEventContract, type ModelInvokeContract } from './models-ipc';
 import type { ConnectionInfo, ConnectionInput, ConnectionTestResult, ThinkMode } from './connections';
@@ -124,7 +125,7 @@ export interface SendResult {
 }
 
 /** Invoke channels: request payload and result. Payloads are always objects, so each one has a schema. */
-export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContract {
+export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContract, ContextInvokeContract {
   'conversations:list': { req: Record<string, never>; res: ConversationSummary[] };
   'conversations:open': { req: { conversationId: string }; res: ConversationView };
   'conversations:delete': { req: { conversationId: string }; res: { deleted: boolean } };
@@ -214,6 +215,7 @@ export const INVOKE_CHANNELS = [
   'chat:approve-tool',
   ...MODEL_INVOKE_CHANNELS,
   ...LIBRARY_INVOKE_CHANNELS,
+  ...CONTEXT_INVOKE_CHANNELS,
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [

@@ -3,6 +3,7 @@
  * Payloads come from the renderer, which is untrusted as far as main is concerned.
  */
 import type { InvokeChannel } from '../../shared/ipc';
+import { contextPayloadSchemas } from '../context/context-schemas';
 import { libraryPayloadSchemas } from '../library/library-schemas';
 import { modelPayloadSchemas } from '../models/model-schemas';
 
@@ -41,6 +42,7 @@ const attachmentBlock: Schema = {
 export const payloadSchemas: Record<InvokeChannel, Schema> = {
   ...modelPayloadSchemas,
   ...libraryPayloadSchemas,
+  ...contextPayloadSchemas,
   'conversations:list': empty,
   'conversations:open': {
     type: 'object',
