@@ -101,8 +101,8 @@ export type RoomChoice =
   | { kind: 'new-chat'; summarizer?: SummarizerChoice };
 
 export interface RoomApplied {
-  /** The conversation the user should look at now (a new one for `new-chat`). */
-  conversationId: string;
+  /** The conversation the user should look at now (a new one for `new-chat`; null: still a new chat). */
+  conversationId: string | null;
   /** The card the choice wrote (a summary, what was left out, an error saying why nothing was replaced). */
   card: Turn | null;
   /** The answer to the waiting message, when one was started. */
@@ -126,8 +126,8 @@ export interface ContextInvokeContract {
   'context:measure': { req: RoomTarget; res: ContextMeasure };
   /** Every way to make room, with its numbers; `keepFrom` moves the cut, `extraTokens` is the draft's size. */
   'context:plan': { req: RoomTarget & { conversationId: string | null; keepFrom?: string; extraTokens?: number }; res: RoomPlan };
-  /** Does what the user chose; a waiting message is answered after it. */
-  'context:apply': { req: RoomTarget & { conversationId: string; think?: boolean; choice: RoomChoice }; res: RoomApplied };
+  /** Does what the user chose; a waiting message is answered after it. Only a larger window needs no chat yet. */
+  'context:apply': { req: RoomTarget & { think?: boolean; choice: RoomChoice }; res: RoomApplied };
   /** Stops a summary being written for the conversation. */
   'context:cancel': { req: { conversationId: string }; res: { cancelled: boolean } };
   'context:auto-compact': { req: Record<string, never>; res: AutoCompactSetting[] };

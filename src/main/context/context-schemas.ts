@@ -28,7 +28,7 @@ const choice: Schema = {
 export const contextPayloadSchemas: Record<keyof ContextInvokeContract, Schema> = {
   'context:measure': obj(['conversationId', 'model'], target),
   'context:plan': obj(['conversationId', 'model'], { ...target, keepFrom: id, extraTokens: { type: 'integer', minimum: 0, maximum: 100_000_000 } }),
-  'context:apply': obj(['conversationId', 'model', 'choice'], { ...target, conversationId: id, think: { type: 'boolean' }, choice }),
+  'context:apply': obj(['conversationId', 'model', 'choice'], { ...target, think: { type: 'boolean' }, choice }),
   'context:cancel': obj(['conversationId'], { conversationId: id }),
   'context:auto-compact': empty,
   'context:set-auto-compact': obj(['kind', 'id', 'threshold'], {

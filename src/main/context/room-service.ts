@@ -75,8 +75,15 @@ export class RoomService {
     };
   }
 
-  async apply(req: ApplyRequest): Promise<RoomApplied> {
+  async apply(request: RoomTarget & { think?: boolean; choice: RoomChoice }): Promise<RoomApplied> {
     const { store } = this.deps;
+    if (request.conversationId === null) {
+      // A draft in a new chat that does not fit: only the window can change before there is a chat.
+      if (request.choice.kind !== 'larger-window') throw new UserFacingError('invalid-payload', 'Send a first message before summarizing or leaving turns out.');
+      await keepLargerWindow(this.deps, resolveTarget(this.deps, request), request.choice.window);
+      return { conversationId: null, card: null, answer: null, ok: true };
+    }
+    const req: ApplyRequest = { ...request, conversationId: request.conversationId };
     const conversation = store.getConversation(req.conversationId);
     if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
     const busy = this.busyReason(req.conversationId);

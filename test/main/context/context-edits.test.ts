@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { card } from '../../../src/main/context/cards';
 import { cutCandidates } from '../../../src/main/context/cut-plan';
 import { sendableHistory } from '../../../src/main/engine/history';
-import { pack, transcript } from '../../../src/main/engine/summary-lane';
+import { pack, summaryPrompt, transcript } from '../../../src/main/engine/summary-lane';
+import { SUMMARY_PROMPT_START } from '../../support/out-of-room-scenario';
 import { waitingForRoom, type CompactionMeta, type DroppedMeta } from '../../../src/shared/context-edits';
 import { turnText, type Block, type Turn } from '../../../src/shared/turn';
 
@@ -104,6 +105,11 @@ describe('the message a refusal left waiting', () => {
 });
 
 describe('the summarizer lane’s input', () => {
+  it('asks in words the stand-in servers recognise', () => {
+    expect(summaryPrompt(300).startsWith(SUMMARY_PROMPT_START)).toBe(true);
+    expect(summaryPrompt(300)).toContain('at most 300 words');
+  });
+
   it('writes who said what, tool calls and their results, and packs it into parts that fit, in order', () => {
     const lines = transcript([chat[0]!, turn('a', 'assistant', [{ type: 'tool_call', id: 'c1', name: 'current_datetime', state: 'complete', argumentsRaw: '{"timezone":"UTC"}' }]), turn('t', 'tool', [{ type: 'tool_result', toolCallId: 'c1', name: 'current_datetime', content: '12:00', isError: false }])]);
     expect(lines).toEqual(['User: one', 'Assistant called the tool current_datetime with {"timezone":"UTC"}', 'The tool current_datetime returned: 12:00']);
