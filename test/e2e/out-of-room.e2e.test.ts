@@ -38,9 +38,14 @@ const isSummary = (b: Body) => b.messages.some((m) => m.content.startsWith(SUMMA
 const isTitle = (b: Body) => b.messages.some((m) => m.content.startsWith('Write a title'));
 const answers = (replay: ReplayServer) => replay.requests.filter((r) => r.path === '/api/chat').map((r) => JSON.parse(r.body) as Body).filter((b) => !isSummary(b) && !isTitle(b));
 
-/** Waits until no turn streams and the tip of the branch is `selector`. */
+/**
+ * Waits until no turn streams and the tip of the branch is `selector`. The list is virtualized and follows the
+ * bottom only while the user is there (a panel that opened and closed may have moved the view): look at the bottom.
+ */
 async function waitTip(page: Page, selector: string): Promise<void> {
   await page.waitForFunction((sel) => {
+    const scroller = document.querySelector('[data-testid="chat"] [data-virtuoso-scroller]');
+    scroller?.scrollTo({ top: scroller.scrollHeight });
     const turns = [...document.querySelectorAll('[data-testid="turn"]')];
     return turns.length > 0 && !turns.some((t) => t.getAttribute('data-status') === 'streaming') && turns.at(-1)!.matches(sel);
   }, selector);
@@ -164,12 +169,25 @@ describe('out of room in the UI', () => {
     await page.locator(CARD).getByTestId('context-new-chat').click();
     await page.getByText('Fine (continued)').waitFor();
     await waitTip(page, '[data-role="assistant"][data-status="done"]');
-    // The new chat opens at its end; its first turn, the summary, is above the long message.
-    await page.locator('[data-testid="chat"] [data-virtuoso-scroller]').evaluate((el) => el.scrollTo({ top: 0 }));
-    await page.locator('[data-card="compaction"]').getByTestId('compaction-from').waitFor();
+    // The new chat opens at its end; its first turn, the summary, is above the long message (the list is
+    // virtualized: scroll to the top until it is there).
+    await page.waitForFunction(() => {
+      document.querySelector('[data-testid="chat"] [data-virtuoso-scroller]')?.scrollTo({ top: 0 });
+      return document.querySelector('[data-card="compaction"] [data-testid="compaction-from"]') !== null;
+    });
     expect(answers(replay).at(-1)!.messages.map((m) => m.content)).toEqual([expect.stringContaining(SUMMARY), LAST]);
     await shoot(page, 'out-of-room-new-chat', '[data-card="compaction"]');
-    await page.getByTestId('compaction-from').click();
-    await page.locator('[data-card="continued"]').getByTestId('continued-open').waitFor();
+    // The link back opens the earlier chat, which says where it went on.
+    await page.waitForFunction(() => {
+      document.querySelector('[data-testid="chat"] [data-virtuoso-scroller]')?.scrollTo({ top: 0 });
+      const link = document.querySelector<HTMLButtonElement>('[data-card="compaction"] [data-testid="compaction-from"]');
+      link?.click();
+      return link !== null;
+    });
+    await page.waitForFunction(() => {
+      const scroller = document.querySelector('[data-testid="chat"] [data-virtuoso-scroller]');
+      scroller?.scrollTo({ top: scroller.scrollHeight });
+      return document.querySelector('[data-card="continued"] [data-testid="continued-open"]') !== null;
+    });
   });
 });
