@@ -68,7 +68,7 @@ describe('out of room: one large item, a new chat, auto-compact', () => {
     const title = (await services.handlers['conversations:list']({})).find((c) => c.id === conversationId)!.title;
     const applied = await services.handlers['context:apply']({ conversationId, model: MODEL, choice: { kind: 'new-chat' } });
     expect(applied.conversationId).not.toBe(conversationId);
-    const fresh = await settle(services, applied.conversationId);
+    const fresh = await settle(services, applied.conversationId!);
     expect(fresh.map((t) => t.role)).toEqual(['system', 'user', 'assistant']);
     const meta = compactionMeta(fresh[0]!.meta)!;
     expect(meta).toMatchObject({ summary: SUMMARY, from: { conversationId, title } });
