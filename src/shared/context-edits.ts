@@ -60,7 +60,7 @@ export interface SummaryFailedMeta {
   reason: 'summary-failed';
   model: string;
   /** `thinking-only`: the model reasoned and wrote no text; `blank`: nothing at all; `failed`: the request failed. */
-  why: 'thinking-only' | 'blank' | 'failed' | 'too-long';
+  why: 'thinking-only' | 'blank' | 'failed' | 'too-long' | 'stopped';
   detail?: string;
   auto?: boolean;
 }
@@ -104,7 +104,7 @@ export function continuedMeta(meta: JsonObject): ContinuedMeta | undefined {
 export function summaryFailedMeta(meta: JsonObject): SummaryFailedMeta | undefined {
   const { reason, model, why, detail, auto } = meta;
   if (reason !== 'summary-failed' || typeof model !== 'string') return undefined;
-  if (why !== 'thinking-only' && why !== 'blank' && why !== 'failed' && why !== 'too-long') return undefined;
+  if (why !== 'thinking-only' && why !== 'blank' && why !== 'failed' && why !== 'too-long' && why !== 'stopped') return undefined;
   return { reason, model, why, ...(typeof detail === 'string' ? { detail } : {}), ...(auto === true ? { auto } : {}) };
 }
 
@@ -149,7 +149,9 @@ export function summaryFailedText(m: SummaryFailedMeta): string {
         ? `${m.model} answered with nothing`
         : m.why === 'too-long'
           ? `the older turns do not fit ${m.model}’s context window even in parts`
-          : `the request to ${m.model} failed${m.detail ? `: ${m.detail}` : ''}`;
+          : m.why === 'stopped'
+            ? 'it was stopped before it was done'
+            : `the request to ${m.model} failed${m.detail ? `: ${m.detail}` : ''}`;
   return `No summary was made: ${why}. Nothing was replaced; the conversation is sent as it was.`;
 }
 

@@ -44,7 +44,7 @@ export interface SummaryInput {
 
 export type SummaryResult =
   | { kind: 'summary'; text: string; model: string }
-  | { kind: 'failed'; why: 'thinking-only' | 'blank' | 'failed' | 'too-long'; detail?: string };
+  | { kind: 'failed'; why: 'thinking-only' | 'blank' | 'failed' | 'too-long' | 'stopped'; detail?: string };
 
 export async function writeSummary(deps: LaneDeps, input: SummaryInput): Promise<SummaryResult> {
   const entries = transcript(input.turns, input.materialize);
@@ -74,7 +74,7 @@ async function summarizeParts(
     const ask: Turn = { id: 'summary-ask', conversationId: input.conversationId, parentId: null, role: 'user', blocks: [{ type: 'text', text }], meta: {}, status: 'done', createdAt: 0 };
     const r = await laneRequest(deps, { connection: input.connection, model: input.model, layers: input.layers, ask, maxTokens: input.budget, signal: input.signal, checkWindow: true });
     if (r.kind === 'too-long') return r;
-    if (r.kind === 'failed') return { kind: 'failed', why: 'failed', detail: r.message };
+    if (r.kind === 'failed') return input.signal.aborted ? { kind: 'failed', why: 'stopped' } : { kind: 'failed', why: 'failed', detail: r.message };
     const answer = peelReasoning(turnText(r.turn)).trim();
     if (isBlank(answer)) {
       const reasoned = r.turn.blocks.some((b) => b.type === 'reasoning' && !isBlank(b.text)) || turnText(r.turn).trim() !== '';

@@ -6,6 +6,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { compactionMeta, droppedMeta } from '../../../src/shared/context-edits';
 import { turnText, type Turn } from '../../../src/shared/turn';
+import { ollamaChatStream } from '../../replay-server/ollama-wire';
 import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
 import { settle, tempServices } from '../integration/helpers';
 import { answerBodies, contents, LAST, MODEL, NOTES, overflow, planOf, routes, SUMMARY, summaryBodies, WINDOW } from './helpers';
@@ -120,6 +121,27 @@ describe('out of room: the refusal offers every way on, with its numbers', () =>
     expect(body.options).toMatchObject({ num_ctx: window });
     expect(contents(body)).toEqual([NOTES[0], 'Fine.', NOTES[1], 'Fine.', NOTES[2], 'Fine.', LAST]);
     expect(await services.handlers['models:context-window']({ model: MODEL })).toMatchObject({ contextWindow: window, source: 'user' });
+  });
+
+  it('while a summary is written nothing else is sent in that chat; Stop ends it with a card and nothing replaced', async () => {
+    replay.setRoutes(routes());
+    const t = tempServices(replay);
+    cleanup = t.cleanup;
+    const { services } = t;
+    const { conversationId } = await overflow(services);
+    const plan = await planOf(services, conversationId);
+    // The summarizer's stream stops after its first line until released (never, here).
+    replay.setRoutes(routes(ollamaChatStream(['The user', ' sent', ' notes.'], MODEL)).map((r) => (r.when ? { ...r, holdAfterChunks: 1 } : r)));
+    const applying = services.handlers['context:apply']({ conversationId, model: MODEL, choice: { kind: 'summarize', keepFrom: plan.cut!.keepFrom } });
+    await expect.poll(() => replay.held).toBe(1);
+    expect(() => services.handlers['chat:send']({ conversationId, text: 'Hello?', model: MODEL })).toThrow(/A summary is being written for this chat/);
+    await expect(services.handlers['context:apply']({ conversationId, model: MODEL, choice: { kind: 'drop-oldest', keepFrom: plan.cut!.keepFrom } })).rejects.toThrow(/being written/);
+    expect(await services.handlers['context:cancel']({ conversationId })).toEqual({ cancelled: true });
+    const applied = await applying;
+    expect(applied).toMatchObject({ ok: false, answer: null, card: { source: 'error', meta: { reason: 'summary-failed', why: 'stopped' } } });
+    const after = await settle(services, conversationId);
+    expect(after.some((x) => x.source === 'compaction')).toBe(false);
+    replay.release();
   });
 
   it('a summarizer that only thinks: an error card says so, nothing is replaced, and nothing is answered', async () => {
