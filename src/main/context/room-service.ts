@@ -115,7 +115,9 @@ export class RoomService {
       return { conversationId: req.conversationId, card: written, answer: answerAfter(written), ok: true };
     }
 
-    const summarizer = choice.summarizer ? resolveTarget(this.deps, { conversationId: req.conversationId, model: choice.summarizer.model, connectionId: choice.summarizer.connectionId }) : target;
+    const summarizer = choice.summarizer
+      ? resolveTarget(this.deps, { conversationId: req.conversationId, model: choice.summarizer.model, connectionId: choice.summarizer.connectionId ?? req.connectionId })
+      : target;
     const summarizerName = choice.summarizer?.model ?? req.model;
     const controller = new AbortController();
     this.busy.set(req.conversationId, controller);

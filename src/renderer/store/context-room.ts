@@ -24,10 +24,10 @@ interface RoomState {
 export const useRoom = create<RoomState>(() => ({ measure: null, working: null, open: false, autoCompact: null }));
 
 /** What the measure depends on: a new key asks main again. */
-export function measureKey(conversationId: string | null, model: string | null, turns: readonly Turn[], connection: string | undefined): string | null {
+export function measureKey(conversationId: string | null, model: string | null, turns: readonly Turn[], connection: string | undefined, extra = ''): string | null {
   if (!model) return null;
   const tip = turns.at(-1);
-  return `${conversationId ?? 'new'}|${model}|${connection ?? ''}|${turns.length}|${tip?.id ?? ''}|${tip?.status ?? ''}`;
+  return `${conversationId ?? 'new'}|${model}|${connection ?? ''}|${turns.length}|${tip?.id ?? ''}|${tip?.status ?? ''}|${extra}`;
 }
 
 let asking: string | null = null;

@@ -61,7 +61,9 @@ export function Composer() {
   const ratio = contextChoice?.estimateRatio ?? 1;
   // The conversation as main will send it (summaries in place, left-out turns absent, system prompt and tools),
   // counted as the preflight counts it (issue 21); the draft is added to it. Until main answers, the estimate.
-  const key = measureKey(activeId, selected, turns, activeConnection);
+  // The system prompt and the window change the request too (the chat's popover, a window kept in Models).
+  const systemPrompt = useStore((s) => s.conversationSettings.systemPrompt);
+  const key = measureKey(activeId, selected, turns, activeConnection, `${contextChoice?.contextWindow ?? ''}|${systemPrompt.length}|${systemPrompt.slice(0, 32)}`);
   const streaming = turns.some((t) => t.status === 'streaming');
   useEffect(() => {
     if (key && !streaming) refreshMeasure(key);

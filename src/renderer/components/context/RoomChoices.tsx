@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { RoomChoice, RoomPlan } from '../../../shared/context-ipc';
 import { messages } from '../../../shared/context-edits';
-import { useStore } from '../../store';
+import { connectionOf, useStore } from '../../store';
 import { applyChoice, cancelSummary, useRoom } from '../../store/context-room';
 import { errorMessage } from '../../store/errors';
 import { LargerWindowOffer } from '../composer/LargerWindowOffer';
@@ -44,7 +44,8 @@ export function RoomChoices({ conversationId, state, keepFrom, onKeepFrom }: { c
       setConfirming(false);
     }
   };
-  const by = summarizer && summarizer !== selected ? { summarizer: { model: summarizer } } : {};
+  // The picker lists the active connection's models and the aliases (an alias names its own connection).
+  const by = summarizer && summarizer !== selected ? { summarizer: { model: summarizer, ...connectionOf() } } : {};
   const cut = plan.cut;
   const disabled = busy || writing;
   return (
