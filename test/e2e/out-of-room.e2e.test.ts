@@ -96,7 +96,7 @@ describe('out of room in the UI', () => {
     const choices = page.locator(CARD).getByTestId('context-choices');
     // The card, the meter and the plan say the same number; the empty composer does not say "Type a message".
     const need = Number(await choices.getAttribute('data-need'));
-    await expect.poll(async () => Number(await page.getByTestId('context-meter').getAttribute('data-estimate'))).toBe(need + 4);
+    await expect.poll(async () => Number(await page.getByTestId('context-meter').getAttribute('data-estimate'))).toBe(need);
     expect(await page.getByTestId('context-meter').getAttribute('class')).toContain('over');
     expect(await page.getByTestId('composer-reason').textContent()).toContain('Make room');
     expect(await choices.getByTestId('context-larger').textContent()).toMatch(/Use a .*-token window/);

@@ -45,6 +45,8 @@ export async function makeTitle(deps: TitleDeps, input: TitleInput): Promise<str
   if (!first || answer === '') return undefined;
   const conversationId = first.conversationId;
   const startTitle = titleFrom(turnText(first) || (first.blocks.find((b) => b.type === 'attachment')?.name ?? ''));
+  // Named already (by the user, or a chat continued from another): nothing to ask the model.
+  if (deps.store.getConversation(conversationId)?.title !== startTitle) return undefined;
   const made = await askForTitle(deps, input, {
     ...first,
     blocks: [{ type: 'text', text: `${TITLE_PROMPT}\n\nUser: ${turnText(first).slice(0, 2000)}\n\nAssistant: ${answer.slice(0, 2000)}` }],

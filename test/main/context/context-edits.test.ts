@@ -3,7 +3,10 @@
  * turns a card names are replaced or left out, the conversation itself untouched.
  */
 import { describe, expect, it } from 'vitest';
+import { AutoCompactStore } from '../../../src/main/context/auto-compact-store';
 import { card } from '../../../src/main/context/cards';
+import { SettingsStore } from '../../../src/main/db/settings-store';
+import { memoryDb } from '../db/helpers';
 import { cutCandidates } from '../../../src/main/context/cut-plan';
 import { sendableHistory } from '../../../src/main/engine/history';
 import { pack, summaryPrompt, transcript } from '../../../src/main/engine/summary-lane';
@@ -116,5 +119,21 @@ describe('the summarizer lane’s input', () => {
     const parts = pack(['a'.repeat(30), 'b'.repeat(30), 'c'.repeat(75)], 64);
     // An entry longer than a part is cut in pieces; nothing is lost or reordered.
     expect(parts).toEqual([`${'a'.repeat(30)}\n\n${'b'.repeat(30)}`, 'c'.repeat(64), 'c'.repeat(11)]);
+  });
+});
+
+describe('the auto-compact setting', () => {
+  it('is off unless set; an alias’s own setting wins over its connection’s; off removes it; other settings are untouched', () => {
+    const db = memoryDb();
+    const store = new AutoCompactStore(db);
+    expect(store.thresholdFor(undefined, 'ollama')).toBeUndefined();
+    store.set('connection', 'ollama', 0.85);
+    store.set('alias', 'a1', 0.75);
+    expect(store.thresholdFor(undefined, 'ollama')).toBe(0.85);
+    expect(store.thresholdFor('a1', 'ollama')).toBe(0.75);
+    expect(store.thresholdFor('a2', 'ollama')).toBe(0.85);
+    expect(store.set('alias', 'a1', null)).toEqual([{ kind: 'connection', id: 'ollama', threshold: 0.85 }]);
+    expect(new SettingsStore(db).get()).not.toHaveProperty('context.autoCompact');
+    db.close();
   });
 });

@@ -56,7 +56,9 @@ export function Composer() {
   // Until main has said, nothing is assumed (no "4.1k default" flash) and nothing is refused on a guess.
   const known = contextChoice !== null;
   const contextWindow = contextChoice?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
-  const pending = measureTurns([{ blocks: [{ type: 'text', text: draft }, ...attachments.items] }], cost);
+  // An empty draft sends nothing: the meter then shows the conversation alone, the number a refusal card shows.
+  const draftEmpty = draft === '' && attachments.items.length === 0;
+  const pending = draftEmpty ? measureTurns([]) : measureTurns([{ blocks: [{ type: 'text', text: draft }, ...attachments.items] }], cost);
   // Scaled by what the server counted for this model: a tokenizer unlike the character rule can be 7x off.
   const ratio = contextChoice?.estimateRatio ?? 1;
   // The conversation as main will send it (summaries in place, left-out turns absent, system prompt and tools),
