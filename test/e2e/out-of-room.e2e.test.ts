@@ -167,7 +167,7 @@ describe('out of room in the UI', () => {
     const { page, replay } = s;
     await refused(page);
     await page.locator(CARD).getByTestId('context-new-chat').click();
-    await page.getByText('Fine (continued)').waitFor();
+    await page.getByTestId('conversation-item').filter({ hasText: 'Fine (continued)' }).waitFor();
     await waitTip(page, '[data-role="assistant"][data-status="done"]');
     // The new chat opens at its end; its first turn, the summary, is above the long message (the list is
     // virtualized: scroll to the top until it is there).
