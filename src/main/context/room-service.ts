@@ -10,14 +10,14 @@ import { ANSWER_ROOM } from '../../shared/context-estimate';
 import type { ContextMeasure, RoomApplied, RoomChoice, RoomPlan, RoomTarget } from '../../shared/context-ipc';
 import type { Turn } from '../../shared/turn';
 import type { AnswerOptions } from '../chat/chat-service';
-import { setupRequest } from '../engine/request-setup';
+import { setupRequest, type RequestSetup } from '../engine/request-setup';
 import { UserFacingError } from '../errors';
 import type { AutoCompactStore } from './auto-compact-store';
 import { card, withCard } from './cards';
 import { chooseCut, cutCandidates, cutPoints, dropMetaFor } from './cut-plan';
 import { keepLargerWindow, largerWindow } from './larger-window';
 import { measureBranch, type Measured } from './measure';
-import { resolveTarget, type RoomDeps } from './room-target';
+import { resolveTarget, type ResolvedTarget, type RoomDeps } from './room-target';
 import { summarizeCut } from './summarize-cut';
 
 type ApplyRequest = RoomTarget & { conversationId: string; think?: boolean; choice: RoomChoice };
@@ -169,7 +169,7 @@ export class RoomService {
 
   private async continueInNewChat(
     req: ApplyRequest,
-    c: { setup: Parameters<typeof summarizeCut>[1]['setup']; branch: Turn[]; now: Measured; pending: Turn | undefined; summarizer: ReturnType<typeof resolveTarget>; summarizerName: string; title: string; signal: AbortSignal; options: AnswerOptions },
+    c: { setup: RequestSetup; branch: Turn[]; now: Measured; pending: Turn | undefined; summarizer: ResolvedTarget; summarizerName: string; title: string; signal: AbortSignal; options: AnswerOptions },
   ): Promise<RoomApplied> {
     const { store, newId, now, emit } = this.deps;
     const leaf = c.branch.at(-1);
