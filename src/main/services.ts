@@ -42,6 +42,8 @@ import { listOllamaWithDetails, listV1Models, withCapabilities } from './models/
 import type { EngineSpawner } from './builtin/engine-host';
 import { nodeProbeHost } from './gpu/node-host';
 import { createLibrary, type LibraryParts } from './library/library-wiring';
+import { createContextRoom } from './context/context-wiring';
+import type { RoomService } from './context/room-service';
 
 export interface ServicesOptions {
   dataDir: string;
@@ -144,6 +146,8 @@ export function createServices(options: ServicesOptions): Services {
         estimateRatio: (m) => chatParts.calibration.ratio(m), builtinWindow: (file) => lib.builtin.windowFor(file),
       }),
   });
+  // The out-of-room service needs the chat, and the chat its auto-compact: bound once both exist.
+  const late: { room?: RoomService } = {};
   const chatParts = createChat({
     db,
     dataDir: options.dataDir,
@@ -167,9 +171,34 @@ export function createServices(options: ServicesOptions): Services {
     contextWindow: (baseUrl, model) => modelManager.windows.resolve(baseUrl, model),
     builtin: { service: lib.builtin, requests: lib.requests, modelsDir: lib.modelsDir },
     ollamaShow: (baseUrl, model) => modelManager.shows.get(baseUrl, model),
+    beforeAnswer: (first, o, signal) => (late.room ? late.room.beforeAnswer(first, o, signal) : Promise.resolve(first)),
+    busyReason: (id) => late.room?.busyReason(id),
     ...options.chat,
   });
   const chat = chatParts.chat;
+  const context = createContextRoom({
+    db,
+    store,
+    chat: chatParts,
+    emit: hub.emit,
+    newId: randomUUID,
+    now: Date.now,
+    log,
+    alias: aliasByName,
+    aliasId: (name) => aliases.list().find((a) => a.name === name)?.id,
+    conversationLayer: (id) => conversationSettings.layer(id),
+    copySettings: (from, to) => {
+      const kept = conversationSettings.get(from);
+      if (kept) conversationSettings.update(to, kept);
+    },
+    windows: {
+      ollamaCost: (baseUrl, model, window) => modelManager.models.windowCost(model, window, baseUrl),
+      keepOllama: (baseUrl, model, window) => void modelManager.models.setContext(model, window, 'user', baseUrl),
+      builtinCost: (file, window) => lib.builtin.windowCost(file, window),
+      keepBuiltin: (file, window) => void lib.handlers['library:set-context']({ file, contextWindow: window }),
+    },
+  });
+  late.room = context.room;
 
   const cancelStartupGc = scheduleStartupGc(blobs, log, Date.now, options.startupGcDelayMs, removeSidecars);
   /** The models of the connection the composer uses (Settings → connections). */
@@ -190,6 +219,7 @@ export function createServices(options: ServicesOptions): Services {
     ...lib.handlers,
     ...chatParts.handlers,
     ...createMcpHandlers(mcp, randomUUID),
+    ...context.handlers,
     'conversations:list': () => store.listConversations(),
     'conversations:open': ({ conversationId }) => conversationView(store, conversationId),
     'conversations:delete': ({ conversationId }) => {

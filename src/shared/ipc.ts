@@ -4,6 +4,7 @@
  * The same contract is carried by Electron IPC and, in serve mode, by a WebSocket.
  */
 import { MCP_EVENT_CHANNELS, MCP_INVOKE_CHANNELS, type McpEventContract, type McpInvokeContract } from './mcp';
+import { CONTEXT_INVOKE_CHANNELS, type ContextInvokeContract } from './context-ipc';
 import { LIBRARY_EVENT_CHANNELS, LIBRARY_INVOKE_CHANNELS, type LibraryEventContract, type LibraryInvokeContract } from './library';
 import { MODEL_EVENT_CHANNELS, MODEL_INVOKE_CHANNELS, type ModelEventContract, type ModelInvokeContract } from './models-ipc';
 import type { ConnectionInfo, ConnectionInput, ConnectionTestResult, KeyStorage, ThinkMode } from './connections';
@@ -127,7 +128,7 @@ export interface SendResult {
 }
 
 /** Invoke channels: request payload and result. Payloads are always objects, so each one has a schema. */
-export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContract, McpInvokeContract {
+export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContract, McpInvokeContract, ContextInvokeContract {
   'conversations:list': { req: Record<string, never>; res: ConversationSummary[] };
   'conversations:open': { req: { conversationId: string }; res: ConversationView };
   'conversations:delete': { req: { conversationId: string }; res: { deleted: boolean } };
@@ -225,6 +226,7 @@ export const INVOKE_CHANNELS = [
   ...MODEL_INVOKE_CHANNELS,
   ...LIBRARY_INVOKE_CHANNELS,
   ...MCP_INVOKE_CHANNELS,
+  ...CONTEXT_INVOKE_CHANNELS,
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [

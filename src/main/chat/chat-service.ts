@@ -43,10 +43,17 @@ export interface ChatServiceDeps {
   titles?: boolean;
   /** An attachment block as main measures it from the stored bytes (kind, media type, size); throws when gone. */
   attachment?: (claim: AttachmentBlock) => AttachmentBlock;
+  /**
+   * Runs before an answer's first request (issue 21's auto-compact): may put a card between the answer and the
+   * turn it answers, and returns the answer as moved.
+   */
+  beforeAnswer?: (first: Turn, options: AnswerOptions, signal: AbortSignal) => Promise<Turn>;
+  /** Why nothing may be sent in a conversation now (a summary being written for it), if so. */
+  busyReason?: (conversationId: string) => string | undefined;
 }
 
 /** Options of one answer, as the chat channels carry them. */
-interface AnswerOptions {
+export interface AnswerOptions {
   model: string;
   think?: boolean | ThinkMode | undefined;
   connectionId?: string | undefined;
@@ -114,6 +121,14 @@ export class ChatService {
     return { conversationId: userTurn.conversationId, userTurn, assistantTurn: this.answer(userTurn, req) };
   }
 
+  /**
+   * A new answer below `parent` (a card a choice wrote after a refusal, issue 21), streamed now: the message the
+   * refusal left waiting is answered with room made for it.
+   */
+  answerAfter(parent: Turn, options: AnswerOptions): Turn {
+    return this.answer(parent, options);
+  }
+
   /** Appends an empty streaming answer under `userTurn` and starts streaming into it. */
   private answer(userTurn: Turn, options: AnswerOptions): Turn {
     const model = options.model;
@@ -174,6 +189,8 @@ export class ChatService {
    * allowed, would carry on in a branch the user had left. Answering the card or Stop ends the wait.
    */
   private refuseWhileApprovalWaits(conversationId: string): void {
+    const busy = this.deps.busyReason?.(conversationId);
+    if (busy) throw new UserFacingError('forbidden', busy);
     if (!this.deps.engine.approvals.waitingIn(conversationId)) return;
     throw new UserFacingError(
       'forbidden',
@@ -198,8 +215,9 @@ export class ChatService {
     return new Set(this.running.values()).size;
   }
 
-  private async run(first: Turn, options: AnswerOptions, controller: AbortController, onTurn: (id: string) => void): Promise<void> {
+  private async run(start: Turn, options: AnswerOptions, controller: AbortController, onTurn: (id: string) => void): Promise<void> {
     const { store, emit, newId, now, log } = this.deps;
+    const first = this.deps.beforeAnswer ? await this.deps.beforeAnswer(start, options, controller.signal) : start;
     // An alias names its own model and connection; the layer keeps only the identity fields.
     const routed: AliasLayer | undefined = this.deps.alias?.(options.model);
     const { model: aliasModel, connectionId: aliasConnection, ...alias }: AliasLayer = routed ?? {};

@@ -25,7 +25,7 @@ import type { EmitEvent } from '../events';
 import { FileSecretStore, type SecretStore } from '../secrets/secret-store';
 import { ApprovalGate } from '../tools/approval-gate';
 import { builtinTools, type ToolRegistry } from '../tools/registry';
-import { ChatService } from './chat-service';
+import { ChatService, type ChatServiceDeps } from './chat-service';
 
 export interface ChatWiringOptions {
   db: Database;
@@ -62,6 +62,9 @@ export interface ChatWiringOptions {
   attachment?: (claim: AttachmentBlock) => AttachmentBlock;
   /** The built-in llama.cpp engine (services); absent in tests that do not need it. */
   builtin?: { service: BuiltinService; requests: BuiltinRequests; modelsDir: () => string };
+  /** Issue 21's auto-compact and its lock (services: the out-of-room service). */
+  beforeAnswer?: ChatServiceDeps['beforeAnswer'];
+  busyReason?: ChatServiceDeps['busyReason'];
 }
 
 type Handlers = { [C in 'connections:list' | 'connections:save' | 'connections:delete' | 'connections:test' | 'connections:key-storage' | 'chat:approve-tool']: (req: InvokeContract[C]['req']) => InvokeContract[C]['res'] | Promise<InvokeContract[C]['res']> };
@@ -76,6 +79,8 @@ export interface ChatParts {
   calibration: Calibration;
   /** A connection as the engine uses it (default: the built-in Ollama); throws a user-facing error when gone. */
   engineConnection: (id?: string) => EngineConnection;
+  /** The engine's collaborators, shared with the out-of-room service so it measures as the preflight does. */
+  engine: ChatServiceDeps['engine'];
   handlers: Handlers;
 }
 
@@ -92,6 +97,27 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     if (c.kind === 'builtin') return builtinConnection(o, c.label);
     return { id: c.id, kind: c.kind, label: c.label, baseUrl: c.baseUrl, dialect: getDialect(dialectOf(c.kind)), authHeaders: () => connections.headersFor(c.id) };
   };
+  const engine: ChatServiceDeps['engine'] = {
+    steps,
+    tools: o.tools ?? builtinTools(),
+    approvals: new ApprovalGate(),
+    capabilities,
+    thinkOpen: new ThinkOpenCache(),
+    calibration,
+    readBlob: o.readBlob,
+    resolveAttachment: o.readBlob,
+    ...(o.storeImage ? { storeImage: o.storeImage } : {}),
+    ...(o.attachments ? { attachments: o.attachments } : {}),
+    ...(o.attachments?.documentText ? { documentText: o.attachments.documentText } : {}),
+    ...(o.appLayer ? { appLayer: o.appLayer } : {}),
+    contextWindow: async (c: EngineConnection, model: string): Promise<ContextWindowChoice> => {
+      if (c.kind === 'builtin' && o.builtin) return o.builtin.service.windowFor(model);
+      return windowOf ? windowOf(c.baseUrl, model) : { contextWindow: null, source: 'unknown', reason: null };
+    },
+    ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
+    ...(o.stallTimeoutMs ? { stallTimeoutMs: o.stallTimeoutMs } : {}),
+    ...(o.retryDelayMs !== undefined ? { retryDelayMs: o.retryDelayMs } : {}),
+  };
   const chat = new ChatService({
     store: o.store,
     emit: o.emit,
@@ -105,27 +131,9 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     ...(o.conversationTools ? { conversationTools: o.conversationTools } : {}),
     ...(o.titles !== undefined ? { titles: o.titles } : {}),
     ...(o.attachment ? { attachment: o.attachment } : {}),
-    engine: {
-      steps,
-      tools: o.tools ?? builtinTools(),
-      approvals: new ApprovalGate(),
-      capabilities,
-      thinkOpen: new ThinkOpenCache(),
-      calibration,
-      readBlob: o.readBlob,
-      resolveAttachment: o.readBlob,
-      ...(o.storeImage ? { storeImage: o.storeImage } : {}),
-      ...(o.attachments ? { attachments: o.attachments } : {}),
-      ...(o.attachments?.documentText ? { documentText: o.attachments.documentText } : {}),
-      ...(o.appLayer ? { appLayer: o.appLayer } : {}),
-      contextWindow: async (c: EngineConnection, model: string): Promise<ContextWindowChoice> => {
-        if (c.kind === 'builtin' && o.builtin) return o.builtin.service.windowFor(model);
-        return windowOf ? windowOf(c.baseUrl, model) : { contextWindow: null, source: 'unknown', reason: null };
-      },
-      ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
-      ...(o.stallTimeoutMs ? { stallTimeoutMs: o.stallTimeoutMs } : {}),
-      ...(o.retryDelayMs !== undefined ? { retryDelayMs: o.retryDelayMs } : {}),
-    },
+    engine,
+    ...(o.beforeAnswer ? { beforeAnswer: o.beforeAnswer } : {}),
+    ...(o.busyReason ? { busyReason: o.busyReason } : {}),
   });
   const handlers: Handlers = {
     'connections:list': () => connections.list(),
@@ -145,7 +153,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     'connections:key-storage': () => secrets.storage(),
     'chat:approve-tool': (req) => ({ applied: chat.approveTool(req) }),
   };
-  return { chat, connections, steps, capabilities, calibration, engineConnection, handlers };
+  return { chat, connections, steps, capabilities, calibration, engineConnection, engine, handlers };
 }
 
 /**

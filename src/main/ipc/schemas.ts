@@ -3,6 +3,7 @@
  * Payloads come from the renderer, which is untrusted as far as main is concerned.
  */
 import type { InvokeChannel } from '../../shared/ipc';
+import { contextPayloadSchemas } from '../context/context-schemas';
 import { libraryPayloadSchemas } from '../library/library-schemas';
 import { mcpPayloadSchemas } from '../mcp/mcp-schemas';
 import { modelPayloadSchemas } from '../models/model-schemas';
@@ -44,6 +45,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
   ...modelPayloadSchemas,
   ...libraryPayloadSchemas,
   ...mcpPayloadSchemas,
+  ...contextPayloadSchemas,
   'conversations:list': empty,
   'conversations:open': {
     type: 'object',

@@ -1,4 +1,4 @@
-import { useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { useStore } from '../store';
 import { collectAnswers } from './turn/tool-answers';
@@ -14,6 +14,13 @@ export function ChatView() {
   const activeId = useStore((s) => s.activeId);
   const list = useRef<VirtuosoHandle>(null);
   const { answers, shown } = useMemo(() => collectAnswers(turns), [turns]);
+  // A summary card's link to a turn it covers (issue 21): scroll there (the list is virtualized) and mark it.
+  const focus = useStore((s) => s.focusTurn);
+  useEffect(() => {
+    if (!focus) return;
+    const index = shown.findIndex((t) => t.id === focus);
+    if (index >= 0) list.current?.scrollToIndex({ index, align: 'center', behavior: 'smooth' });
+  }, [focus, shown]);
 
   if (shown.length === 0) {
     return (
@@ -41,7 +48,7 @@ export function ChatView() {
         atBottomThreshold={80}
         increaseViewportBy={{ top: 600, bottom: 600 }}
         itemContent={(_i, turn) => (
-          <div className="turn-row">
+          <div className={turn.id === focus ? 'turn-row focused' : 'turn-row'}>
             <TurnView turn={turn} answers={answers} />
           </div>
         )}

@@ -38,6 +38,8 @@ export interface AppState {
   /** Serve mode only: the link to the serving process is down, or its token is refused (what to do, in words). */
   serveProblem: string | null;
   sending: boolean;
+  /** A turn to scroll to and mark (a summary card's link to a turn it covers). */
+  focusTurn: string | null;
 }
 
 export const NO_CONVERSATION_SETTINGS: ConversationSettings = { systemPrompt: '', think: null, tools: true };
@@ -58,6 +60,7 @@ export const useStore = create<AppState>(() => ({
   notice: null,
   serveProblem: null,
   sending: false,
+  focusTurn: null,
 }));
 
 const set = useStore.setState;
@@ -112,7 +115,7 @@ export async function openConversation(conversationId: string): Promise<void> {
       firebrand().conversations.open({ conversationId }),
       firebrand().conversations.getSettings({ conversationId }).catch(() => NO_CONVERSATION_SETTINGS),
     ]);
-    set({ activeId: conversationId, turns: view.turns, siblings: view.siblings, conversationSettings, notice: null });
+    set({ activeId: conversationId, turns: view.turns, siblings: view.siblings, conversationSettings, notice: null, focusTurn: null });
   } catch (err) {
     set({ notice: errorMessage(err) });
   }
@@ -139,6 +142,28 @@ export function adoptBranch(res: SendResult, sentAt: number, replaces: string, s
   const next = base.at(-1)?.id === res.userTurn.id ? [...base, res.assistantTurn] : [...base, res.userTurn, res.assistantTurn];
   set({ turns: next, siblings, notice: null });
   flushPendingFor(res.assistantTurn.id);
+}
+
+/**
+ * Takes turns main wrote on its own into the view of `conversationId` (a choice's card and the answer it started,
+ * issue 21): each one whose parent is the view's tip is added, and parts that came for it first are applied.
+ */
+export function adoptTurns(conversationId: string, turns: readonly Turn[]): void {
+  if (get().activeId !== conversationId) return;
+  let view = get().turns;
+  for (const turn of turns) {
+    if (view.some((t) => t.id === turn.id)) continue;
+    if (view.length > 0 && view.at(-1)?.id !== turn.parentId) continue;
+    if (turn.role === 'assistant') noteSent(turn.id, Date.now());
+    view = [...view, savedEarly.get(turn.id) ?? turn];
+  }
+  set({ turns: view });
+  for (const turn of turns) flushPendingFor(turn.id);
+}
+
+/** Scrolls the chat to a turn of the open branch and marks it for a moment. */
+export function focusTurn(turnId: string | null): void {
+  set({ focusTurn: turnId });
 }
 
 /** A new chat starts with the default model or alias chosen in Settings, where there is one. */
@@ -245,7 +270,15 @@ function flushPendingFor(turnId: string): void {
   if (saved) {
     savedEarly.delete(turnId);
     early.delete(turnId);
-    set({ turns: get().turns.map((t) => (t.id === turnId ? saved : t)) });
+    let turns = get().turns.map((t) => (t.id === turnId ? saved : t));
+    // A card main put above it meanwhile (an automatic summary, issue 21) goes in between.
+    const card = saved.parentId !== null ? savedEarly.get(saved.parentId) : undefined;
+    const at = turns.findIndex((t) => t.id === turnId);
+    if (card && at >= 0 && !turns.some((t) => t.id === card.id)) {
+      savedEarly.delete(card.id);
+      turns = [...turns.slice(0, at), card, ...turns.slice(at)];
+    }
+    set({ turns });
     return;
   }
   const parts = early.get(turnId);
@@ -274,7 +307,10 @@ export function connectStore(): void {
     early.delete(turn.id);
     const turns = get().turns;
     const i = turns.findIndex((t) => t.id === turn.id);
+    // A card main put above a turn in view (a summary written on its own before an answer, issue 21).
+    const above = i < 0 && turn.conversationId === get().activeId ? turns.findIndex((t) => t.parentId === turn.id) : -1;
     if (i >= 0) set({ turns: turns.map((t) => (t.id === turn.id ? turn : t)) });
+    else if (above >= 0 && (above === 0 || turns[above - 1]?.id === turn.parentId)) set({ turns: [...turns.slice(0, above), turn, ...turns.slice(above)] });
     // A turn main created on its own (the next step of a tool loop, an approval card) extends the open branch.
     else if (turn.conversationId === get().activeId && turn.parentId !== null && turns.at(-1)?.id === turn.parentId && !get().sending) {
       set({ turns: [...turns, turn] });

@@ -9,6 +9,9 @@ import { FileChip, formatTokens, Thumbnail } from '../turn/Attachments';
 import { ContextMeter } from './ContextMeter';
 import { PageRangeRow } from './PageRange';
 import { LargerWindowOffer } from './LargerWindowOffer';
+import { applyChoice, measureKey, refreshMeasure, setRoomOpen, useRoom } from '../../store/context-room';
+import { RoomChoices } from '../context/RoomChoices';
+import { useRoomPlan } from '../context/use-room-plan';
 import { ConversationSettingsButton } from './ConversationSettings';
 import { ModelPicker } from './ModelPicker';
 import { useAttachments } from './use-attachments';
@@ -27,6 +30,7 @@ export function Composer() {
   const sending = useStore((s) => s.sending);
   const turns = useStore((s) => s.turns);
   const toolRuns = useToolProgress((s) => s.running);
+  const activeId = useStore((s) => s.activeId);
   const running = stoppableTurn(turns, toolRunningIn(toolRuns));
   const streamingTurn = running && !running.waiting ? running.turn : undefined;
   // A run waiting for an approval streams nothing, yet it is running: Stop ends it (issue 13).
@@ -54,10 +58,23 @@ export function Composer() {
   // Until main has said, nothing is assumed (no "4.1k default" flash) and nothing is refused on a guess.
   const known = contextChoice !== null;
   const contextWindow = contextChoice?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
-  const pending = measureTurns([{ blocks: [{ type: 'text', text: draft }, ...attachments.items] }], cost);
+  // An empty draft sends nothing: the meter then shows the conversation alone, the number a refusal card shows.
+  const draftEmpty = draft === '' && attachments.items.length === 0;
+  const pending = draftEmpty ? measureTurns([]) : measureTurns([{ blocks: [{ type: 'text', text: draft }, ...attachments.items] }], cost);
   // Scaled by what the server counted for this model: a tokenizer unlike the character rule can be 7x off.
   const ratio = contextChoice?.estimateRatio ?? 1;
-  const estimate = Math.ceil(estimateTokens(addInputs(history, pending)) * ratio);
+  // The conversation as main will send it (summaries in place, left-out turns absent, system prompt and tools),
+  // counted as the preflight counts it (issue 21); the draft is added to it. Until main answers, the estimate.
+  // The system prompt and the window change the request too (the chat's popover, a window kept in Models).
+  const systemPrompt = useStore((s) => s.conversationSettings.systemPrompt);
+  const key = measureKey(activeId, selected, turns, activeConnection, `${contextChoice?.contextWindow ?? ''}|${systemPrompt.length}|${systemPrompt.slice(0, 32)}`);
+  const streaming = turns.some((t) => t.status === 'streaming');
+  useEffect(() => {
+    if (key && !streaming) refreshMeasure(key);
+  }, [key, streaming]);
+  const measured = useRoom((s) => (s.measure && s.measure.key === key ? s.measure.value : null));
+  const draftTokens = Math.ceil(estimateTokens(pending) * ratio);
+  const estimate = measured ? measured.tokens + draftTokens : Math.ceil(estimateTokens(addInputs(history, pending)) * ratio);
   const imagesRefused = noVision && attachments.items.some((b) => b.kind === 'image');
   const stateOf = (b: AttachmentBlock) => {
     const key = currentKey(b);
@@ -76,6 +93,15 @@ export function Composer() {
   const overBy = estimate - contextWindow;
 
   const empty = draft.trim() === '' && attachments.items.length === 0;
+  const over = known && estimate > contextWindow;
+  // Over the window is said even with an empty draft: "Type a message" would send the user the wrong way (issue 21).
+  const overReason = !over
+    ? null
+    : tooBig && tooBig.tokens > overBy
+      ? `${tooBig.b.name} needs about ${formatTokens(tooBig.tokens)} tokens; ${formatTokens(Math.max(0, tooBig.tokens - overBy))} are left in the ${formatTokens(contextWindow)}-token window. Choose pages that fit, or make room.`
+      : empty
+        ? `This conversation is longer than ${selected}'s window: about ${estimate} tokens, its window holds ${contextWindow}. Make room to go on.`
+        : `Too long for ${selected}: about ${estimate} tokens, its window holds ${contextWindow}. Make room, or remove attachments.`;
   const blockedBy = !selected
     ? 'Choose a model first.'
     : streamingTurn
@@ -84,16 +110,14 @@ export function Composer() {
         ? 'This chat waits for your answer to the tool request above: allow or deny it, or stop.'
         : attachments.busy
         ? 'Attaching…'
-        : empty
+        : overReason && !reading
+          ? overReason
+          : empty
           ? 'Type a message.'
           : reading
             ? `Reading ${reading.name}…`
             : unreadable
               ? `${unreadable.name} cannot be read (see its chip). Remove it to send.`
-              : known && estimate > contextWindow
-                ? tooBig && tooBig.tokens > overBy
-                  ? `${tooBig.b.name} needs about ${formatTokens(tooBig.tokens)} tokens; ${formatTokens(Math.max(0, tooBig.tokens - overBy))} are left in the ${formatTokens(contextWindow)}-token window. Choose pages that fit, or a larger window.`
-                  : `Too long for ${selected}: about ${estimate} tokens, its window holds ${contextWindow}. Remove attachments or start a new chat.`
                 : imagesRefused
                   ? `${selected} cannot read images. Pick a vision model or remove the image.`
                   : null;
@@ -122,7 +146,11 @@ export function Composer() {
     setDragging(false);
     void attachments.add([...e.dataTransfer.files]);
   };
-  const overWindow = known && estimate > contextWindow;
+  const overWindow = over;
+  // The red meter offers the same ways on as the refusal card, for the conversation with the draft added.
+  const roomOpen = useRoom((s) => s.open);
+  const room = useRoomPlan(activeId, overWindow && !streaming && selected !== null, key ?? '', draftTokens);
+  const offer = room.state?.status === 'ready' ? room.state.plan.larger : null;
   // About to refuse on the window: make sure it is the server's window now, not the one read at load (a
   // llama-server restarted with a larger -c would otherwise be refused a message that fits; issue 13).
   useEffect(() => {
@@ -173,6 +201,11 @@ export function Composer() {
           })}
         </div>
       )}
+      {overWindow && roomOpen && activeId && (
+        <div className="card room-panel" data-testid="context-room-panel">
+          <RoomChoices conversationId={activeId} state={room.state} keepFrom={room.keepFrom} onKeepFrom={room.setKeepFrom} />
+        </div>
+      )}
       <textarea
         data-testid="composer-input"
         aria-label="Message"
@@ -210,14 +243,19 @@ export function Composer() {
           />
           Attach
         </label>
-        <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} />
+        <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} counted={measured?.counted ?? null} />
         <span className="spacer" />
         {(overWindow || imagesRefused || unreadable || waiting) && blockedBy && (
           <span className="composer-reason" data-testid="composer-reason" role="status">
             {blockedBy}
           </span>
         )}
-        {overWindow && selected && <LargerWindowOffer model={alias ? null : selected} need={estimate} />}
+        {overWindow && selected && !(roomOpen && activeId) && <LargerWindowOffer offer={offer} onUse={(window) => void applyChoice(activeId, { kind: 'larger-window', window }).catch(() => undefined)} />}
+        {overWindow && activeId && (
+          <button type="button" data-testid="context-make-room" aria-expanded={roomOpen} onClick={() => setRoomOpen(!roomOpen)}>
+            Make room…
+          </button>
+        )}
         {stoppable ? (
           <button type="button" className="stop" data-testid="composer-stop" onClick={() => void stopTurn(stoppable.id)}>
             Stop

@@ -17,13 +17,22 @@ interface Props {
   reason: string | null;
   /** The estimate's correction learned from the server's counts for this model (1: characters / 4 only). */
   ratio?: number;
+  /** How main counted the conversation (the draft is always estimated): the server, the model's tokenizer, or not. */
+  counted?: 'server' | 'tokenizer' | 'estimate' | null;
 }
 
 /** Estimate against window, as a bar; the numbers and the window's source ride in data attributes for tests and
  * in the title for users. */
-export function ContextMeter({ estimate, window, source, reason, ratio = 1 }: Props) {
+export function ContextMeter({ estimate, window, source, reason, ratio = 1, counted: by = null }: Props) {
   const fmt = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
-  const counted = ratio === 1 ? 'estimated from characters' : `estimated from characters, scaled ×${ratio.toFixed(1)} by the server's counts`;
+  const counted =
+    by === 'server'
+      ? "the conversation counted by the server, the draft estimated"
+      : by === 'tokenizer'
+        ? "the conversation counted with the model's tokenizer, the draft estimated"
+        : ratio === 1
+          ? 'estimated from characters'
+          : `estimated from characters, scaled ×${ratio.toFixed(1)} by the server's counts`;
   if (window === null) {
     return (
       <div className="context-meter pending" data-testid="context-meter" data-estimate={estimate} data-window="" data-source="pending" title="Reading the model's context window…" role="meter" aria-label="Context used">
@@ -45,6 +54,7 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1 }: Pr
       data-window={window}
       data-source={source}
       data-estimate-ratio={ratio}
+      data-counted={by ?? 'renderer'}
       title={`About ${estimate} of ${window} tokens of the model's context window (${SOURCE[source]})${reason ? `: ${reason}` : ''}. The estimate is ${counted}.`}
       role="meter"
       aria-label="Context used"
