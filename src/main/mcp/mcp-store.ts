@@ -7,7 +7,7 @@
 import { isAbsolute } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { JsonObject } from '../../shared/json';
-import { DEFAULT_MCP_TIMEOUT_SECONDS, type McpSecretEntry, type McpServerInput, type McpTransport } from '../../shared/mcp';
+import { DEFAULT_MCP_TIMEOUT_SECONDS, type McpSecretEntry, type McpServerInfo, type McpServerInput } from '../../shared/mcp';
 import { UserFacingError } from '../errors';
 import type { SecretStore } from '../secrets/secret-store';
 
@@ -20,23 +20,12 @@ export interface CachedTool {
   inputSchema: JsonObject;
 }
 
-export interface StoredMcpServer {
-  id: string;
-  name: string;
-  transport: McpTransport;
-  command: string;
-  args: string[];
-  cwd: string | null;
-  url: string;
-  envNames: string[];
-  headerNames: string[];
-  enabled: boolean;
-  startWithApp: boolean;
-  timeoutSeconds: number;
+/** A server as kept: its settings as the renderer sees them, plus what only main keeps. */
+export interface StoredMcpServer
+  extends Pick<McpServerInfo, 'id' | 'name' | 'transport' | 'command' | 'args' | 'cwd' | 'url' | 'envNames' | 'headerNames' | 'enabled' | 'startWithApp' | 'timeoutSeconds' | 'protocol'> {
   disabledTools: string[];
   alwaysAllow: string[];
   tools: CachedTool[] | null;
-  protocol: 'stdio' | 'streamable-http' | 'sse' | null;
 }
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,199}$/;
