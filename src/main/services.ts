@@ -25,7 +25,10 @@ import { UserFacingError } from './errors';
 import { EventHub } from './events';
 import { importConversation } from './export/conversation-io';
 import { exportFile } from './export/export-file';
-import type { SecretStore } from './secrets/secret-store';
+import { FileSecretStore, type SecretStore } from './secrets/secret-store';
+import { McpManager } from './mcp/mcp-manager';
+import { createMcpHandlers } from './mcp/mcp-handlers';
+import { builtinToolList, ToolRegistry } from './tools/registry';
 import { createDispatcher, type Dispatcher, type InvokeHandlers } from './ipc/dispatch';
 import { AttachmentContent } from './documents/attachment-content';
 import { ExtractionRunner, type ExtractionLimits } from './documents/extraction-runner';
@@ -41,6 +44,8 @@ import { nodeProbeHost } from './gpu/node-host';
 import { createLibrary, type LibraryParts } from './library/library-wiring';
 import { ServerWatch, type ServerWatchDeps } from './models/server-watch';
 import { tagDigests } from './models/ollama-admin';
+import { createContextRoom } from './context/context-wiring';
+import type { RoomService } from './context/room-service';
 
 export interface ServicesOptions {
   dataDir: string;
@@ -69,6 +74,8 @@ export interface ServicesOptions {
    * (`models:changed`). On in the app and serve mode; off by default so tests that count requests see only theirs.
    */
   watchServers?: boolean | Pick<ServerWatchDeps, 'upIntervalMs' | 'backoffMs'>;
+  /** MCP knobs for tests: how long a server may take to start. */
+  mcp?: { startTimeoutMs?: number; prepareWaitMs?: number };
 }
 
 export interface Services {
@@ -79,7 +86,15 @@ export interface Services {
   chat: ChatService;
   /** The model library and the built-in engine (the shell reveals files; tests reach the engine process). */
   library: LibraryParts;
+  /** The MCP tool servers (issue 19). */
+  mcp: McpManager;
+  /**
+   * Stops everything. MCP servers get a polite stop at once (stdin closed, SIGTERM to their process groups) and
+   * SIGKILL after a short grace or when this process exits, whichever comes first; `closed` resolves when they
+   * are gone, for a carrier that can wait.
+   */
   close(): void;
+  closed: Promise<void>;
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -102,6 +117,11 @@ export function createServices(options: ServicesOptions): Services {
   if (options.modelsDir) settings.update({ modelsDir: options.modelsDir });
 
   const hub = new EventHub();
+  // One secret store for API keys and MCP servers' env and header values (both "stored like API keys").
+  const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'));
+  const storeImage = (bytes: Uint8Array, mime: string, name: string) => blobs.put(bytes, { name, mime }, Date.now());
+  const builtins = builtinToolList();
+  const mcp = new McpManager({ db, secrets, emit: hub.emit, newId: randomUUID, now: Date.now, storeImage, reservedNames: builtins.map((t) => t.schema.name), ...options.mcp });
   const lib = createLibrary({
     db,
     dataDir: options.dataDir,
@@ -135,6 +155,8 @@ export function createServices(options: ServicesOptions): Services {
         estimateRatio: (m) => chatParts.calibration.ratio(m), builtinWindow: (file) => lib.builtin.windowFor(file),
       }),
   });
+  // The out-of-room service needs the chat, and the chat its auto-compact: bound once both exist.
+  const late: { room?: RoomService } = {};
   const chatParts = createChat({
     db,
     dataDir: options.dataDir,
@@ -147,7 +169,10 @@ export function createServices(options: ServicesOptions): Services {
     newId: randomUUID,
     now: Date.now,
     log,
-    ...(options.secrets ? { secrets: options.secrets } : {}),
+    secrets,
+    tools: new ToolRegistry(builtins, [mcp.provider]),
+    storeImage,
+    conversationTools: (id) => conversationSettings.toolsOn(id),
     ...(options.stallTimeoutMs ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
     alias: aliasByName,
     conversationLayer: (id) => conversationSettings.layer(id),
@@ -155,9 +180,34 @@ export function createServices(options: ServicesOptions): Services {
     contextWindow: (baseUrl, model) => modelManager.windows.resolve(baseUrl, model),
     builtin: { service: lib.builtin, requests: lib.requests, modelsDir: lib.modelsDir },
     ollamaShow: (baseUrl, model) => modelManager.shows.get(baseUrl, model),
+    beforeAnswer: (first, o, signal) => (late.room ? late.room.beforeAnswer(first, o, signal) : Promise.resolve(first)),
+    busyReason: (id) => late.room?.busyReason(id),
     ...options.chat,
   });
   const chat = chatParts.chat;
+  const context = createContextRoom({
+    db,
+    store,
+    chat: chatParts,
+    emit: hub.emit,
+    newId: randomUUID,
+    now: Date.now,
+    log,
+    alias: aliasByName,
+    aliasId: (name) => aliases.list().find((a) => a.name === name)?.id,
+    conversationLayer: (id) => conversationSettings.layer(id),
+    copySettings: (from, to) => {
+      const kept = conversationSettings.get(from);
+      if (kept) conversationSettings.update(to, kept);
+    },
+    windows: {
+      ollamaCost: (baseUrl, model, window) => modelManager.models.windowCost(model, window, baseUrl),
+      keepOllama: (baseUrl, model, window) => void modelManager.models.setContext(model, window, 'user', baseUrl),
+      builtinCost: (file, window) => lib.builtin.windowCost(file, window),
+      keepBuiltin: (file, window) => void lib.handlers['library:set-context']({ file, contextWindow: window }),
+    },
+  });
+  late.room = context.room;
 
   const cancelStartupGc = scheduleStartupGc(blobs, log, Date.now, options.startupGcDelayMs, removeSidecars);
   /** The models of the connection the composer uses (Settings → connections). */
@@ -200,6 +250,8 @@ export function createServices(options: ServicesOptions): Services {
     ...modelManager.handlers,
     ...lib.handlers,
     ...chatParts.handlers,
+    ...createMcpHandlers(mcp, randomUUID),
+    ...context.handlers,
     'conversations:list': () => store.listConversations(),
     'conversations:open': ({ conversationId }) => conversationView(store, conversationId),
     'conversations:delete': ({ conversationId }) => {
@@ -211,7 +263,7 @@ export function createServices(options: ServicesOptions): Services {
       return { deleted };
     },
     'conversations:get-settings': ({ conversationId }) => conversationSettings.require(conversationId),
-    'conversations:update-settings': ({ conversationId, systemPrompt, think }) => conversationSettings.update(conversationId, { systemPrompt, think }),
+    'conversations:update-settings': ({ conversationId, systemPrompt, think, tools }) => conversationSettings.update(conversationId, { systemPrompt, think, ...(tools !== undefined ? { tools } : {}) }),
     'chat:send': (req) => {
       const result = chat.send(req);
       settings.update({ defaultModel: req.model });
@@ -272,6 +324,8 @@ export function createServices(options: ServicesOptions): Services {
     },
   };
 
+  mcp.startAtLaunch();
+  let closed: Promise<void> = Promise.resolve();
   return {
     dispatcher: createDispatcher(handlers, log),
     hub,
@@ -279,8 +333,13 @@ export function createServices(options: ServicesOptions): Services {
     db,
     chat,
     library: lib,
+    mcp,
+    get closed() {
+      return closed;
+    },
     close: () => {
       watch?.stop();
+      closed = mcp.close();
       cancelStartupGc();
       void extraction.close();
       modelManager.close();

@@ -9,6 +9,8 @@ export const CHARS_PER_TOKEN = 4;
 export const IMAGE_TOKEN_BUDGET = 768;
 /** Per-message framing (role markers, template tokens) that no character count sees. */
 export const MESSAGE_OVERHEAD_TOKENS = 4;
+/** Room kept for the answer when suggesting pages, a window or a cut: a prompt that fills the window leaves none. */
+export const ANSWER_ROOM = 512;
 /** The window assumed when the server has not said one: Ollama's default `num_ctx`. */
 export const DEFAULT_CONTEXT_WINDOW = 4096;
 

@@ -1,3 +1,13 @@
+import {
+  compactionMeta,
+  compactionText,
+  continuedMeta,
+  continuedText,
+  droppedMeta,
+  droppedText,
+  summaryFailedMeta,
+  summaryFailedText,
+} from './context-edits';
 import type { JsonObject, JsonValue } from './json';
 
 /**
@@ -14,7 +24,7 @@ export interface ContextRefusedMeta {
   window: number;
   model: string;
   /** The biggest parts of the request, so the user knows what to remove. */
-  largest: { label: string; tokens: number }[];
+  largest: LargestPart[];
   /**
    * Not an estimate: `server` is the server's own count (llama-server /tokenize, or its 400), `tokenizer` the
    * built-in engine's count with the model's own tokenizer and template.
@@ -23,6 +33,17 @@ export interface ContextRefusedMeta {
   /** The server refused a request already sent: its window changed since Firebrand read it (issue 13). */
   serverRefused?: boolean;
 }
+
+/**
+ * One of the request's largest parts. `turnId` and `drop` say which turn it is in and, for an attachment or a tool
+ * result, how to leave it out of what is sent (issue 21); a message's own text cannot be left out alone.
+ */
+export type LargestPart = {
+  label: string;
+  tokens: number;
+  turnId?: string;
+  drop?: { kind: 'attachment'; id: string; name: string } | { kind: 'tool_result'; toolCallId: string; name: string };
+};
 
 /** The loop stopped on its own: the model kept calling tools. */
 export interface StepLimitMeta {
@@ -38,20 +59,29 @@ export interface ToolApprovalMeta {
   /** The assistant turn whose call waits: approvals are keyed by conversation, turn and call (issue 15). */
   turnId?: string;
   tool: string;
+  /** The MCP server the tool belongs to (issue 19); absent for built-in tools. */
+  server?: string;
   /** What the call will do, as the tool describes it (untrusted: model output). */
   call: string;
   state: ApprovalState;
   decision?: string;
 }
 
-const CONTEXT_ADVICE = 'Start a new conversation, remove a large attachment, or pick a larger context window.';
+const CONTEXT_ADVICE = 'Make room: a larger context window, a summary of the older turns, the oldest turns left out, a large item left out, or a new chat that starts from a summary.';
 
 export function contextRefusedMeta(meta: JsonObject): ContextRefusedMeta | undefined {
   const { estimate, window, model, largest, counted, serverRefused } = meta;
   if (typeof estimate !== 'number' || typeof window !== 'number' || typeof model !== 'string' || !Array.isArray(largest)) return undefined;
-  const parts = largest.flatMap((item: JsonValue) => {
+  const parts = largest.flatMap((item: JsonValue): LargestPart[] => {
     if (!isObject(item) || typeof item['label'] !== 'string' || typeof item['tokens'] !== 'number') return [];
-    return [{ label: item['label'], tokens: item['tokens'] }];
+    const part: LargestPart = { label: item['label'], tokens: item['tokens'] };
+    if (typeof item['turnId'] === 'string') part.turnId = item['turnId'];
+    const drop = item['drop'];
+    if (isObject(drop) && typeof drop['name'] === 'string') {
+      if (drop['kind'] === 'attachment' && typeof drop['id'] === 'string') part.drop = { kind: 'attachment', id: drop['id'], name: drop['name'] };
+      if (drop['kind'] === 'tool_result' && typeof drop['toolCallId'] === 'string') part.drop = { kind: 'tool_result', toolCallId: drop['toolCallId'], name: drop['name'] };
+    }
+    return [part];
   });
   return { estimate, window, model, largest: parts, ...(counted === 'server' || counted === 'tokenizer' ? { counted } : {}), ...(serverRefused === true ? { serverRefused } : {}) };
 }
@@ -61,12 +91,13 @@ export function stepLimitMeta(meta: JsonObject): StepLimitMeta | undefined {
 }
 
 export function toolApprovalMeta(meta: JsonObject): ToolApprovalMeta | undefined {
-  const { toolCallId, turnId, tool, call, state, decision } = meta;
+  const { toolCallId, turnId, tool, server, call, state, decision } = meta;
   if (typeof toolCallId !== 'string' || typeof tool !== 'string' || typeof state !== 'string' || !isApprovalState(state)) return undefined;
   return {
     toolCallId,
     ...(typeof turnId === 'string' ? { turnId } : {}),
     tool,
+    ...(typeof server === 'string' ? { server } : {}),
     call: typeof call === 'string' ? call : '',
     state,
     ...(typeof decision === 'string' ? { decision } : {}),
@@ -77,7 +108,7 @@ export function toolApprovalMeta(meta: JsonObject): ToolApprovalMeta | undefined
 export function contextRefusedText(m: ContextRefusedMeta): string {
   const size = m.counted === 'server' ? `${m.estimate} tokens (counted by the server)` : m.counted === 'tokenizer' ? `${m.estimate} tokens (counted with the model's own tokenizer)` : `about ${m.estimate} tokens`;
   if (m.serverRefused) {
-    return `Nothing was answered: this conversation needs ${size}, and ${m.model} now has a context window of ${m.window}. Start a new conversation, remove a large attachment, or restart the server with a larger -c.`;
+    return `Nothing was answered: this conversation needs ${size}, and ${m.model} now has a context window of ${m.window}. Make room (a summary of the older turns, the oldest turns left out, a new chat), or restart the server with a larger -c.`;
   }
   return `Nothing was sent: this conversation needs ${size}, and ${m.model} has a context window of ${m.window}. ${CONTEXT_ADVICE}`;
 }
@@ -88,15 +119,17 @@ export function stepLimitText(m: StepLimitMeta): string {
 
 /** The approval card's line in its current state: it follows the decision, so it never goes stale. */
 export function toolApprovalText(m: ToolApprovalMeta): string {
+  // An MCP tool names its server: the user sees which program will act (issue 19).
+  const tool = m.server !== undefined ? `${m.tool} (from the tool server ${m.server})` : m.tool;
   switch (m.state) {
     case 'pending':
-      return `${m.tool} wants to run: ${m.call}`;
+      return `${tool} wants to run: ${m.call}`;
     case 'allowed':
-      return `${m.tool} was allowed to run${m.decision === 'allow-conversation' ? ' (for this chat)' : ''}: ${m.call}`;
+      return `${tool} was allowed to run${m.decision === 'allow-conversation' ? ' (for this chat)' : m.decision === 'allow-always' ? ' (always)' : ''}: ${m.call}`;
     case 'denied':
-      return `${m.tool} was not allowed to run: ${m.call}`;
+      return `${tool} was not allowed to run: ${m.call}`;
     case 'stopped':
-      return `Stopped before ${m.tool} ran: ${m.call}`;
+      return `Stopped before ${tool} ran: ${m.call}`;
   }
 }
 
@@ -109,7 +142,21 @@ export function systemTurnText(source: string, meta: JsonObject): string | undef
     }
     case 'error': {
       const m = stepLimitMeta(meta);
-      return m && stepLimitText(m);
+      if (m) return stepLimitText(m);
+      const failed = summaryFailedMeta(meta);
+      return failed && summaryFailedText(failed);
+    }
+    case 'compaction': {
+      const m = compactionMeta(meta);
+      return m && compactionText(m);
+    }
+    case 'context-dropped': {
+      const m = droppedMeta(meta);
+      return m && droppedText(m);
+    }
+    case 'continued': {
+      const m = continuedMeta(meta);
+      return m && continuedText(m);
     }
     case 'tool-approval': {
       const m = toolApprovalMeta(meta);
@@ -126,6 +173,6 @@ function isApprovalState(s: string): s is ApprovalState {
   return s === 'pending' || s === 'allowed' || s === 'denied' || s === 'stopped';
 }
 
-function isObject(v: JsonValue): v is JsonObject {
+function isObject(v: JsonValue | undefined): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

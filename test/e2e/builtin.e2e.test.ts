@@ -95,7 +95,8 @@ describe('built-in llama.cpp through the UI', () => {
     await page.getByTestId('composer-send').click();
     const answer = page.locator('[data-testid="turn"][data-role="assistant"]').last();
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
-    expect((await answer.locator('[data-run="answer"]').innerText()).trim()).toBe(PLAIN_ANSWER);
+    // Read until the list settles: the meter's count arriving after the answer re-renders the page around it.
+    await expect.poll(async () => (await answer.locator('[data-run="answer"]').innerText()).trim()).toBe(PLAIN_ANSWER);
     await answer.getByTestId('reasoning-summary').click();
     expect(await answer.locator('[data-run="reasoning"]').innerText()).toContain(REASONING);
   });

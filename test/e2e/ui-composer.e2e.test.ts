@@ -3,6 +3,7 @@
  * user types and attaches, send refused over the window, Enter/Shift+Enter, Stop, and the keyboard shortcuts.
  */
 import { deflateSync } from 'node:zlib';
+import { MESSAGE_OVERHEAD_TOKENS } from '../../src/shared/context-estimate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ASSISTANT, assistant, chatRequests, chatRoutes, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 
@@ -98,7 +99,8 @@ describe('composer', () => {
     await expect.poll(() => page.getByTestId('context-meter').getAttribute('data-window')).toBe('4096');
     const empty = await meter(page);
     await input.fill('x'.repeat(400));
-    await expect.poll(async () => (await meter(page)) - empty).toBe(100);
+    // 400 characters, and the message's own framing (an empty draft sends nothing, so it costs nothing).
+    await expect.poll(async () => (await meter(page)) - empty).toBe(100 + MESSAGE_OVERHEAD_TOKENS);
     await input.fill('x'.repeat(20_000));
     await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(true);
     expect(await page.getByTestId('composer-reason').textContent()).toContain('window holds 4K');

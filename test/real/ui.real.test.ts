@@ -151,15 +151,19 @@ describe('Firebrand in Chromium against a real llama-server', () => {
     expect(fetched.hits()).toBe(0);
   });
 
-  it('allowed for the chat, the page is fetched; at the step limit the last call says it was not run', async () => {
+  // Serve mode runs the app's real fetch_url, which reads public pages only (issue 15): the 127.0.0.1 page is
+  // refused after the approval, with the reason on the card. (The engine tier fetches it for real.)
+  it('allowed for the chat, the call runs and refuses this machine\'s page; at the step limit the last call says it was not run', async () => {
     await sendText('Read it, please');
     await page.locator('[data-card="tool-approval"]').last().getByTestId('tool-allow-conversation').click();
     await page.waitForFunction(() => [...document.querySelectorAll('[data-card="error"]')].some((c) => c.textContent?.includes('Stopped after')), undefined, { timeout: 60_000 });
     const cards = page.locator('[data-card="tool-call"]');
     await expect.poll(() => cards.last().getAttribute('data-result')).toBe('not-run');
     expect(await cards.last().textContent()).toContain('Not run');
-    expect(await page.locator('[data-card="tool-call"][data-result="done"]').count()).toBeGreaterThan(0);
-    expect(fetched.hits()).toBeGreaterThan(0);
+    const ran = page.locator('[data-card="tool-call"][data-result="failed"]');
+    expect(await ran.count()).toBeGreaterThan(0);
+    expect(await ran.first().textContent()).toContain('loopback address');
+    expect(fetched.hits()).toBe(0);
     expect(await page.getByText('Writing the call…').count()).toBe(0);
   });
 

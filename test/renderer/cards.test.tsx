@@ -62,7 +62,7 @@ describe('one card per system-turn kind, text and card from the same meta (issue
     expect(html).toMatch(/<li[^>]*>attachment report\.pdf[^<]*7000 tokens<\/li>/);
     expect(html).not.toContain('turnId');
     expect(html).not.toContain('[{');
-    expect(html.match(/Start a new conversation/g)).toHaveLength(1);
+    expect(html.match(/Make room:/g)).toHaveLength(1);
     expect(html).toContain('qwen&lt;b&gt;3&lt;/b&gt;');
   });
 
@@ -95,12 +95,61 @@ describe('one card per system-turn kind, text and card from the same meta (issue
   });
 });
 
+describe('the cards of issue 21: a summary, what was left out, a chat continued, a summary that failed', () => {
+  const compaction = { covered: ['u1', 'a1'], summary: 'They <b>counted</b> sheep.', tokensBefore: 4250, tokensAfter: 3020, counted: 'estimate', model: 'qwen<i>3</i>' };
+
+  it('compaction: the numbers and the writer, the summary behind a disclosure, the covered turns; text from the same meta', () => {
+    const text = systemTurnText('compaction', compaction)!;
+    expect(text).toBe('Summary of the 2 messages before this point, written by qwen<i>3</i> to fit the context window:\n\nThey <b>counted</b> sheep.');
+    const html = renderToStaticMarkup(<SystemCard turn={system({ source: 'compaction', meta: compaction, blocks: [{ type: 'text', text }] })} />);
+    expect(html).toContain('data-card="compaction"');
+    expect(html).toContain('from about 4,250 tokens to about 3,020 tokens');
+    expect(html).toContain('data-testid="compaction-summary"');
+    expect(html).toContain('They &lt;b&gt;counted&lt;/b&gt; sheep.');
+    expect(html).toContain('qwen&lt;i&gt;3&lt;/i&gt;');
+    expect(html).not.toContain('<b>');
+    expect(html).toContain('data-testid="compaction-covered"');
+    expect(html.match(/data-turn-id="(u1|a1)"/g)).toHaveLength(2);
+  });
+
+  it('compaction made on its own says so; a continued chat links back', () => {
+    const auto = renderToStaticMarkup(<SystemCard turn={system({ source: 'compaction', meta: { ...compaction, auto: { threshold: 0.85 } } })} />);
+    expect(auto).toContain('Made on its own at 85% of the window.');
+    const from = renderToStaticMarkup(<SystemCard turn={system({ source: 'compaction', meta: { ...compaction, from: { conversationId: 'old', title: 'Sheep <talk>' } } })} />);
+    expect(from).toContain('data-testid="compaction-from"');
+    expect(from).toContain('data-conversation-id="old"');
+    expect(from).toContain('Sheep &lt;talk&gt;');
+    expect(systemTurnText('compaction', { ...compaction, from: { conversationId: 'old', title: 'Sheep' } })).toMatch(/^Summary of an earlier chat \(“Sheep”\) that this one continues/);
+  });
+
+  it('context-dropped: how many and how many tokens, in words; continued: a link to the new chat', () => {
+    const meta = { turns: ['u1', 'a1'], count: 2, items: [], tokens: 1200, tokensBefore: 4250, tokensAfter: 3050, counted: 'server' };
+    expect(systemTurnText('context-dropped', meta)).toBe(
+      'Left out of what is sent to the model: the 2 messages before this point (1,200 tokens). They stay in this conversation. The request went from 4,250 to 3,050 tokens.',
+    );
+    const html = renderToStaticMarkup(<SystemCard turn={system({ source: 'context-dropped', meta, blocks: [{ type: 'text', text: systemTurnText('context-dropped', meta)! }] })} />);
+    expect(html).toContain('data-card="context-dropped"');
+    expect(html).toContain('data-testid="dropped-turns"');
+    const continued = renderToStaticMarkup(<SystemCard turn={system({ source: 'continued', meta: { conversationId: 'new', title: 'Sheep (continued)' } })} />);
+    expect(continued).toContain('data-testid="continued-open"');
+    expect(continued).toContain('data-conversation-id="new"');
+  });
+
+  it('a summary that failed is an error card that says nothing was replaced', () => {
+    const meta = { reason: 'summary-failed', model: 'm', why: 'thinking-only' };
+    const html = renderToStaticMarkup(<SystemCard turn={system({ source: 'error', meta })} />);
+    expect(html).toContain('data-card="error"');
+    expect(html).toContain('data-reason="summary-failed"');
+    expect(html).toContain('m only reasoned and wrote no summary. Nothing was replaced');
+  });
+});
+
 describe('ToolCallCard', () => {
   it('shows name, each argument on its own line (no raw JSON or internal fields), state and result as text', () => {
     const html = renderToStaticMarkup(
       <ToolCallCard
         call={{ type: 'tool_call', id: 'a', name: 'get_weather', state: 'complete', argumentsRaw: '{"city":"Paris"}', arguments: { city: 'Paris' } }}
-        result={{ type: 'tool_result', toolCallId: 'a', name: 'get_weather', content: '<b>18°C</b>', isError: false }}
+        answer={{ result: { type: 'tool_result', toolCallId: 'a', name: 'get_weather', content: '<b>18°C</b>', isError: false }, images: [] }}
       />,
     );
     expect(html).toContain('data-card="tool-call"');

@@ -31,6 +31,8 @@ export interface ReplayRoute {
   hang?: boolean;
   /** Refuse with no response at all: the socket is destroyed as soon as the request arrives. */
   drop?: boolean;
+  /** Serve this route only to requests whose body passes (a summary request and an answer on one path). */
+  when?: (body: string) => boolean;
 }
 
 export interface RecordedRequest {
@@ -112,7 +114,7 @@ export async function startReplayServer(initial: ReplayRoute[] = [], port = 0): 
     const recorded = { method, path, body: Buffer.concat(chunks).toString('utf8'), headers: { ...req.headers } };
     requests.push(recorded);
     onRequest?.(recorded);
-    const route = routes.find((r) => r.path === path && (r.method ?? 'GET') === method);
+    const route = routes.find((r) => r.path === path && (r.method ?? 'GET') === method && (r.when?.(recorded.body) ?? true));
     if (!route) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
       return;

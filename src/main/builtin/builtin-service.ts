@@ -14,7 +14,8 @@ import type { FileDigests } from '../library/file-digest';
 import type { LibraryModel, LibraryService } from '../library/library-service';
 import { pathInFolder } from '../library/models-folder';
 import type { StoredWindow } from '../models/model-settings-store';
-import { builtinAdvice, windowDoesNotFit } from './builtin-memory';
+import { builtinAdvice, CPU_RUNTIME_BYTES, windowDoesNotFit } from './builtin-memory';
+import { memoryForWindow, type WindowCost } from '../models/context-recommendation';
 import { EngineHost, type EngineSpawner } from './engine-host';
 import type { EngineBackend, EngineStatus } from './protocol';
 
@@ -210,6 +211,18 @@ export class BuiltinService {
       stored: this.deps.storedWindow(file),
       probe: this.deps.probeGpu,
     });
+  }
+
+  /** What `window` would cost `file` (issue 21's larger-window offer), by the same arithmetic as its advice. */
+  async windowCost(file: string, window: number): Promise<WindowCost> {
+    const model = await this.deps.library.model(file);
+    const advice = await this.advice(file);
+    const arch = model.info.arch;
+    const cpu = this.backend?.backend === 'cpu';
+    const memoryBytes = arch
+      ? memoryForWindow({ arch, weightsBytes: model.entry.sizeBytes, gpuCount: 1, flashAttention: true, kvCacheType: 'f16', ...(cpu ? { runtimeBytes: CPU_RUNTIME_BYTES } : {}) }, window)
+      : null;
+    return { trained: model.info.trainedContext, memoryBytes, usableBytes: advice.gpu.usableBytes, fitsTokens: advice.recommendation?.contextTokens ?? null };
   }
 
   /** Why `file` with `contextSize` is known not to fit, or null. A model already loaded at that size fits. */

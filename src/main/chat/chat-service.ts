@@ -5,7 +5,8 @@
  * answer, the title lane names the conversation.
  */
 import type { ThinkMode } from '../../shared/connections';
-import type { ConversationSettings, SendRequest, SendResult } from '../../shared/ipc';
+import type { SendRequest, SendResult } from '../../shared/ipc';
+import { ToolRegistry } from '../tools/registry';
 import type { AliasLayer } from '../aliases/alias-route';
 import { isBlank, type AttachmentBlock, type Block, type Turn } from '../../shared/turn';
 import type { ConversationStore } from '../db/conversation-store';
@@ -35,15 +36,24 @@ export interface ChatServiceDeps {
   /** The conversation's own layer (system prompt, think mode, params). */
   conversationLayer?: (conversationId: string) => IdentityLayer | undefined;
   /** Keeps the settings a new conversation was started with (the composer's popover before the first send). */
-  saveConversationSettings?: (conversationId: string, settings: ConversationSettings) => void;
+  saveConversationSettings?: (conversationId: string, settings: NonNullable<SendRequest['conversationSettings']>) => void;
+  /** Whether the conversation offers tools (its settings); absent: always. */
+  conversationTools?: (conversationId: string) => boolean;
   /** Name new conversations with the model after their first answer (default on). */
   titles?: boolean;
   /** An attachment block as main measures it from the stored bytes (kind, media type, size); throws when gone. */
   attachment?: (claim: AttachmentBlock) => AttachmentBlock;
+  /**
+   * Runs before an answer's first request (issue 21's auto-compact): may put a card between the answer and the
+   * turn it answers, and returns the answer as moved.
+   */
+  beforeAnswer?: (first: Turn, options: AnswerOptions, signal: AbortSignal) => Promise<Turn>;
+  /** Why nothing may be sent in a conversation now (a summary being written for it), if so. */
+  busyReason?: (conversationId: string) => string | undefined;
 }
 
 /** Options of one answer, as the chat channels carry them. */
-interface AnswerOptions {
+export interface AnswerOptions {
   model: string;
   think?: boolean | ThinkMode | undefined;
   connectionId?: string | undefined;
@@ -111,6 +121,14 @@ export class ChatService {
     return { conversationId: userTurn.conversationId, userTurn, assistantTurn: this.answer(userTurn, req) };
   }
 
+  /**
+   * A new answer below `parent` (a card a choice wrote after a refusal, issue 21), streamed now: the message the
+   * refusal left waiting is answered with room made for it.
+   */
+  answerAfter(parent: Turn, options: AnswerOptions): Turn {
+    return this.answer(parent, options);
+  }
+
   /** Appends an empty streaming answer under `userTurn` and starts streaming into it. */
   private answer(userTurn: Turn, options: AnswerOptions): Turn {
     const model = options.model;
@@ -171,6 +189,8 @@ export class ChatService {
    * allowed, would carry on in a branch the user had left. Answering the card or Stop ends the wait.
    */
   private refuseWhileApprovalWaits(conversationId: string): void {
+    const busy = this.deps.busyReason?.(conversationId);
+    if (busy) throw new UserFacingError('forbidden', busy);
     if (!this.deps.engine.approvals.waitingIn(conversationId)) return;
     throw new UserFacingError(
       'forbidden',
@@ -195,8 +215,9 @@ export class ChatService {
     return new Set(this.running.values()).size;
   }
 
-  private async run(first: Turn, options: AnswerOptions, controller: AbortController, onTurn: (id: string) => void): Promise<void> {
+  private async run(start: Turn, options: AnswerOptions, controller: AbortController, onTurn: (id: string) => void): Promise<void> {
     const { store, emit, newId, now, log } = this.deps;
+    const first = this.deps.beforeAnswer ? await this.deps.beforeAnswer(start, options, controller.signal) : start;
     // An alias names its own model and connection; the layer keeps only the identity fields.
     const routed: AliasLayer | undefined = this.deps.alias?.(options.model);
     const { model: aliasModel, connectionId: aliasConnection, ...alias }: AliasLayer = routed ?? {};
@@ -213,8 +234,10 @@ export class ChatService {
     }
     const conversation = this.deps.conversationLayer?.(first.conversationId);
     const think = thinkModeOf(options.think);
+    // A conversation with tools off sends none: not the built-in ones, not the MCP servers' (issue 19).
+    const tools = this.deps.conversationTools?.(first.conversationId) === false ? ToolRegistry.none() : this.deps.engine.tools;
     const turns = await runLoop(
-      { ...this.deps.engine, store, emit, newId, now, log },
+      { ...this.deps.engine, tools, store, emit, newId, now, log },
       {
         connection,
         model,

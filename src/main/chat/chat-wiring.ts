@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { ModelDetails } from '../../shared/models';
 import type { AttachmentBlock } from '../../shared/turn';
-import type { ConversationSettings, InvokeContract } from '../../shared/ipc';
+import type { InvokeContract, SendRequest } from '../../shared/ipc';
 import type { ContextWindowChoice } from '../../shared/models';
 import type { AliasLayer } from '../aliases/alias-route';
 import { pathToFileURL } from 'node:url';
@@ -26,7 +26,7 @@ import type { EmitEvent } from '../events';
 import { FileSecretStore, type SecretStore } from '../secrets/secret-store';
 import { ApprovalGate } from '../tools/approval-gate';
 import { builtinTools, type ToolRegistry } from '../tools/registry';
-import { ChatService } from './chat-service';
+import { ChatService, type ChatServiceDeps } from './chat-service';
 
 export interface ChatWiringOptions {
   db: Database;
@@ -49,7 +49,11 @@ export interface ChatWiringOptions {
   appLayer?: IdentityLayer;
   alias?: (model: string) => AliasLayer | undefined;
   conversationLayer?: (conversationId: string) => IdentityLayer | undefined;
-  saveConversationSettings?: (conversationId: string, settings: ConversationSettings) => void;
+  saveConversationSettings?: (conversationId: string, settings: NonNullable<SendRequest['conversationSettings']>) => void;
+  /** Whether a conversation offers tools (its settings). */
+  conversationTools?: (conversationId: string) => boolean;
+  /** Stores an image a tool returned (the blob store). */
+  storeImage?: (bytes: Uint8Array, mime: string, name: string) => Promise<AttachmentBlock>;
   /** Ollama's window when no layer names one (services: the kept or recommended window per model). */
   contextWindow?: (baseUrl: string, model: string) => Promise<ContextWindowChoice>;
   /** The model manager's `/api/show` cache, shared so a model's details are fetched once. */
@@ -59,6 +63,9 @@ export interface ChatWiringOptions {
   attachment?: (claim: AttachmentBlock) => AttachmentBlock;
   /** The built-in llama.cpp engine (services); absent in tests that do not need it. */
   builtin?: { service: BuiltinService; requests: BuiltinRequests; modelsDir: () => string };
+  /** Issue 21's auto-compact and its lock (services: the out-of-room service). */
+  beforeAnswer?: ChatServiceDeps['beforeAnswer'];
+  busyReason?: ChatServiceDeps['busyReason'];
 }
 
 type Handlers = { [C in 'connections:list' | 'connections:save' | 'connections:delete' | 'connections:test' | 'connections:key-storage' | 'chat:approve-tool']: (req: InvokeContract[C]['req']) => InvokeContract[C]['res'] | Promise<InvokeContract[C]['res']> };
@@ -73,6 +80,8 @@ export interface ChatParts {
   calibration: Calibration;
   /** A connection as the engine uses it (default: the built-in Ollama); throws a user-facing error when gone. */
   engineConnection: (id?: string) => EngineConnection;
+  /** The engine's collaborators, shared with the out-of-room service so it measures as the preflight does. */
+  engine: ChatServiceDeps['engine'];
   handlers: Handlers;
 }
 
@@ -89,6 +98,27 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     if (c.kind === 'builtin') return builtinConnection(o, c.label);
     return { id: c.id, kind: c.kind, label: c.label, baseUrl: c.baseUrl, dialect: getDialect(dialectOf(c.kind)), authHeaders: () => connections.headersFor(c.id) };
   };
+  const engine: ChatServiceDeps['engine'] = {
+    steps,
+    tools: o.tools ?? builtinTools(),
+    approvals: new ApprovalGate(),
+    capabilities,
+    thinkOpen: new ThinkOpenCache(),
+    calibration,
+    readBlob: o.readBlob,
+    resolveAttachment: o.readBlob,
+    ...(o.storeImage ? { storeImage: o.storeImage } : {}),
+    ...(o.attachments ? { attachments: o.attachments } : {}),
+    ...(o.attachments?.documentText ? { documentText: o.attachments.documentText } : {}),
+    ...(o.appLayer ? { appLayer: o.appLayer } : {}),
+    contextWindow: async (c: EngineConnection, model: string): Promise<ContextWindowChoice> => {
+      if (c.kind === 'builtin' && o.builtin) return o.builtin.service.windowFor(model);
+      return windowOf ? windowOf(c.baseUrl, model) : { contextWindow: null, source: 'unknown', reason: null };
+    },
+    ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
+    ...(o.stallTimeoutMs ? { stallTimeoutMs: o.stallTimeoutMs } : {}),
+    ...(o.retryDelayMs !== undefined ? { retryDelayMs: o.retryDelayMs } : {}),
+  };
   const chat = new ChatService({
     store: o.store,
     emit: o.emit,
@@ -99,28 +129,12 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     ...(o.alias ? { alias: o.alias } : {}),
     ...(o.conversationLayer ? { conversationLayer: o.conversationLayer } : {}),
     ...(o.saveConversationSettings ? { saveConversationSettings: o.saveConversationSettings } : {}),
+    ...(o.conversationTools ? { conversationTools: o.conversationTools } : {}),
     ...(o.titles !== undefined ? { titles: o.titles } : {}),
     ...(o.attachment ? { attachment: o.attachment } : {}),
-    engine: {
-      steps,
-      tools: o.tools ?? builtinTools(),
-      approvals: new ApprovalGate(),
-      capabilities,
-      thinkOpen: new ThinkOpenCache(),
-      calibration,
-      readBlob: o.readBlob,
-      resolveAttachment: o.readBlob,
-      ...(o.attachments ? { attachments: o.attachments } : {}),
-      ...(o.attachments?.documentText ? { documentText: o.attachments.documentText } : {}),
-      ...(o.appLayer ? { appLayer: o.appLayer } : {}),
-      contextWindow: async (c: EngineConnection, model: string): Promise<ContextWindowChoice> => {
-        if (c.kind === 'builtin' && o.builtin) return o.builtin.service.windowFor(model);
-        return windowOf ? windowOf(c.baseUrl, model) : { contextWindow: null, source: 'unknown', reason: null };
-      },
-      ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
-      ...(o.stallTimeoutMs ? { stallTimeoutMs: o.stallTimeoutMs } : {}),
-      ...(o.retryDelayMs !== undefined ? { retryDelayMs: o.retryDelayMs } : {}),
-    },
+    engine,
+    ...(o.beforeAnswer ? { beforeAnswer: o.beforeAnswer } : {}),
+    ...(o.busyReason ? { busyReason: o.busyReason } : {}),
   });
   const handlers: Handlers = {
     'connections:list': () => connections.list(),
@@ -144,7 +158,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     'connections:key-storage': () => secrets.storage(),
     'chat:approve-tool': (req) => ({ applied: chat.approveTool(req) }),
   };
-  return { chat, connections, steps, capabilities, calibration, engineConnection, handlers };
+  return { chat, connections, steps, capabilities, calibration, engineConnection, engine, handlers };
 }
 
 /**

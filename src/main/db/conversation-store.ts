@@ -58,6 +58,7 @@ export class ConversationStore {
       rename: db.prepare('UPDATE conversations SET title = @title, updated_at = @now WHERE id = @id'),
       touch: db.prepare('UPDATE conversations SET updated_at = @now, active_leaf_id = @leaf, model = COALESCE(@model, model) WHERE id = @id'),
       setLeaf: db.prepare('UPDATE conversations SET active_leaf_id = @leaf WHERE id = @id'),
+      reparent: db.prepare('UPDATE turns SET parent_id = @parent WHERE id = @id'),
       touchIfTip: db.prepare(
         `UPDATE conversations SET updated_at = @now, model = COALESCE(@model, model),
          active_leaf_id = CASE WHEN active_leaf_id IS @parent THEN @leaf ELSE active_leaf_id END WHERE id = @id`,
@@ -134,6 +135,19 @@ export class ConversationStore {
       this.stmts.insertTurn!.run(turnParams(turn));
       this.stmts.touchIfTip!.run({ id: turn.conversationId, parent: turn.parentId, leaf: turn.id, model: turn.model ?? null, now });
     })();
+  }
+
+  /**
+   * Puts `card` between `childId` and its parent (a summary written on its own before an answer, issue 21): the
+   * card takes the child's place under the parent and the child hangs below it. Returns the child as moved.
+   */
+  insertAbove(childId: string, card: Turn): Turn {
+    const child = this.requireTurn(childId);
+    this.db.transaction(() => {
+      this.stmts.insertTurn!.run(turnParams({ ...card, parentId: child.parentId }));
+      this.stmts.reparent!.run({ id: childId, parent: card.id });
+    })();
+    return { ...child, parentId: card.id };
   }
 
   updateTurn(turn: Turn): void {

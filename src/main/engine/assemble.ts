@@ -3,12 +3,13 @@ import { textTokens } from '../../shared/attachment-text';
 import { DEFAULT_CONTEXT_WINDOW, estimateTokens, imageTokens, measureTurns, type AttachmentCost } from '../../shared/context-estimate';
 import type { JsonObject } from '../../shared/json';
 import { contextRefusedText } from '../../shared/system-turns';
-import type { AttachmentBlock, Turn } from '../../shared/turn';
+import { turnText, type AttachmentBlock, type Turn } from '../../shared/turn';
 import { materializerOf, type AttachmentMaterializer, type MaterializedAttachment } from '../dialects/shared/materialize';
 import type { EncodeInput, ToolSchema } from '../dialects/types';
 import type { Calibration } from './calibration';
+import { isSummaryTurn } from './context-edits';
 import { sendableHistory } from './history';
-import { largestItems } from './preflight';
+import { largestItems, type LargestItem } from './preflight';
 import { planThink, templateOpensThink } from './think';
 import type { EngineConnection, IdentityLayer, ModelCapabilities } from './types';
 
@@ -38,6 +39,8 @@ export interface AssembleInput {
   counted?: number;
   /** Build the request even when the estimate is over the window (the server is about to count it exactly). */
   ignoreWindow?: boolean;
+  /** Also list this many of the request's largest parts (the choices of a refusal, issue 21). */
+  largest?: number;
 }
 
 export type Assembled =
@@ -52,6 +55,8 @@ export type Assembled =
       window: number | undefined;
       tools: ToolSchema[];
       thinkOpen: boolean;
+      /** With `largest` asked for: the request's largest parts, attachments as sent. */
+      largest?: LargestItem[];
     }
   | { kind: 'refused'; source: 'context-refused'; message: string; meta: JsonObject }
   | { kind: 'no-vision'; message: string };
@@ -59,9 +64,16 @@ export type Assembled =
 /** Assemble (DESIGN.md §2): the exact request, or the reason nothing may be sent. Pure but for the encode. */
 export function assemble(input: AssembleInput): Assembled {
   const { connection, model, caps } = input;
-  const history = sendableHistory(input.branch);
-  const system = input.layers.map((l) => l?.systemPrompt?.trim()).filter((s): s is string => !!s);
-  const turns: Turn[] = system.length > 0 ? [identityTurn(system.join('\n\n'), history[0]?.conversationId ?? ''), ...history] : history;
+  const sendable = sendableHistory(input.branch);
+  // A summary standing in for the oldest turns (issue 21) joins the leading system message: many chat templates
+  // accept one system message, first, and nothing else.
+  const lead = sendable.findIndex((t) => !isSummaryTurn(t));
+  const summaries = lead < 0 ? sendable : sendable.slice(0, lead);
+  const rest = sendable.slice(summaries.length);
+  // Images a tool returned go to a model that can see; for one that cannot, its result says they were left out.
+  const history = caps.vision === false ? rest.map(withoutToolImages) : rest;
+  const system = [...input.layers.map((l) => l?.systemPrompt?.trim()), ...summaries.map((t) => turnText(t).trim())].filter((s): s is string => !!s);
+  const turns: Turn[] = system.length > 0 ? [identityTurn(system.join('\n\n'), sendable[0]?.conversationId ?? ''), ...history] : history;
 
   const images = turns.flatMap((t) => t.blocks.flatMap((b) => (b.type === 'attachment' && b.kind === 'image' ? [b] : [])));
   if (images.length > 0 && caps.vision === false) {
@@ -133,6 +145,7 @@ export function assemble(input: AssembleInput): Assembled {
     window,
     tools,
     thinkOpen,
+    ...(input.largest ? { largest: largestItems(turns, (raw) => input.calibration.apply(model, raw), cost, input.largest) } : {}),
   };
 }
 
@@ -143,6 +156,19 @@ function attachmentCost(materialize: AttachmentMaterializer, anthropic: boolean)
     if (m.kind === 'text') return textTokens(m.text.length);
     return imageTokens(anthropic, m.width !== undefined && m.height !== undefined ? { width: m.width, height: m.height } : undefined);
   };
+}
+
+/** A tool turn without the images its calls returned; each result whose images were dropped says so. */
+function withoutToolImages(turn: Turn): Turn {
+  const dropped = new Map<string, string[]>();
+  for (const b of turn.blocks) if (b.type === 'attachment' && b.toolCallId !== undefined) dropped.set(b.toolCallId, [...(dropped.get(b.toolCallId) ?? []), b.name]);
+  if (dropped.size === 0) return turn;
+  const blocks = turn.blocks.flatMap((b): Turn['blocks'] => {
+    if (b.type === 'attachment' && b.toolCallId !== undefined) return [];
+    const names = b.type === 'tool_result' ? dropped.get(b.toolCallId) : undefined;
+    return names && b.type === 'tool_result' ? [{ ...b, content: `${b.content}\n[${names.join(', ')}: not sent, this model cannot read images]` }] : [b];
+  });
+  return { ...turn, blocks };
 }
 
 function identityTurn(text: string, conversationId: string): Turn {

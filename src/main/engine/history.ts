@@ -1,17 +1,21 @@
 import { isBlank, turnText, type Turn } from '../../shared/turn';
+import { applyContextEdits } from './context-edits';
 
 /** System-turn kinds that are cards for the user, never context for the model (DESIGN.md §5: meta stays off the wire). */
-const USER_ONLY_SOURCES = new Set(['context-refused', 'model-does-not-fit', 'error', 'tool-approval', 'model-switched', 'title']);
+const USER_ONLY_SOURCES = new Set(['context-refused', 'model-does-not-fit', 'error', 'tool-approval', 'model-switched', 'title', 'context-dropped', 'continued']);
 
 /**
  * The branch as the model should see it:
+ * - summaries in place of the turns they cover, and turns or items the user left out absent (issue 21,
+ *   ./context-edits.ts);
  * - user and tool turns as they are; plain system turns (no source, or `identity`) too;
  * - assistant turns that carry text or tool calls (a failed empty answer is left out);
  * - a tool call whose result never came (stopped before the tools ran, truncated) is dropped from its turn:
  *   OpenAI and Anthropic reject a call without its result, and the model cannot act on a call it never saw
  *   answered.
  */
-export function sendableHistory(branch: readonly Turn[]): Turn[] {
+export function sendableHistory(whole: readonly Turn[]): Turn[] {
+  const branch = applyContextEdits(whole);
   const answered = new Set<string>();
   for (const t of branch) for (const b of t.blocks) if (b.type === 'tool_result') answered.add(b.toolCallId);
   const out: Turn[] = [];

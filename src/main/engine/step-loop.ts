@@ -1,14 +1,14 @@
 import type { ThinkMode } from '../../shared/connections';
-import { estimateTokens, measureTurns } from '../../shared/context-estimate';
+import { estimateTokens, IMAGE_TOKEN_BUDGET, measureTurns } from '../../shared/context-estimate';
 import { contextRefusedText, stepLimitText, type ContextRefusedMeta } from '../../shared/system-turns';
 import type { ToolResultBlock, Turn } from '../../shared/turn';
-import { defaultWindow, type DefaultWindowDeps } from './default-window';
+import type { DefaultWindowDeps } from './default-window';
 import { fitToolResults } from './fit-tool-results';
 import { preflight } from './server-preflight';
 import type { Calibration } from './calibration';
 import type { CapabilityCache } from './capabilities';
 import { runStep, type ContextOverflow, type StepDeps } from './run-step';
-import { planThink } from './think';
+import { assembleInputFor, prepareAttachments, setupRequest } from './request-setup';
 import type { ThinkOpenCache } from './think-open';
 import { runToolCalls, type ToolRunDeps } from './tool-runner';
 import type { AttachmentPreparer, EngineConnection, IdentityLayer } from './types';
@@ -52,14 +52,11 @@ export interface LoopInput {
  */
 export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[]> {
   const { connection, model, signal } = input;
-  const layers = [deps.appLayer, input.alias, input.conversation];
   const maxSteps = deps.maxSteps ?? DEFAULT_MAX_STEPS;
   const done: Turn[] = [];
-  const caps = await deps.capabilities.get(connection, model);
-  const thinkMode = [input.think, input.conversation?.think, input.alias?.think].find((m) => m !== undefined);
-  const plan = planThink(thinkMode, connection.kind, caps);
-  const thinkOpen = caps.thinking === true ? await deps.thinkOpen.get(connection, model, plan.think) : undefined;
-  const ollamaWindow = await defaultWindow(deps, connection, model, layers);
+  const setup = await setupRequest(deps, {
+    connection, model, ...(input.alias ? { alias: input.alias } : {}), ...(input.conversation ? { conversation: input.conversation } : {}), ...(input.think !== undefined ? { think: input.think } : {}),
+  });
   let turn = input.firstTurn;
   for (let stepIndex = 0; ; stepIndex++) {
     if (signal.aborted) {
@@ -67,18 +64,12 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
       break;
     }
     const branch = turn.parentId ? deps.store.branch(turn.parentId) : [];
-    await deps.attachments?.prepare(branch.flatMap((t) => t.blocks.filter((b) => b.type === 'attachment')));
-    const a = await preflight(
-      {
-        connection, model, branch, layers, caps, calibration: deps.calibration, tools: deps.tools.schemas(),
-        ...(thinkMode !== undefined ? { think: thinkMode } : {}),
-        ...(deps.resolveAttachment ? { resolveAttachment: deps.resolveAttachment } : {}),
-        ...(deps.attachments ? { materialize: deps.attachments.materialize } : {}),
-        ...(thinkOpen !== undefined ? { thinkOpen } : {}),
-        ...(ollamaWindow !== undefined ? { defaultWindow: ollamaWindow } : {}),
-      },
-      { freshCaps: () => deps.capabilities.get(connection, model, { fresh: true }) },
-    );
+    // MCP servers whose tools were never listed start now (lazily: only when a request would offer them).
+    await deps.tools.prepare(signal);
+    await prepareAttachments(deps, branch);
+    // An engine that counts exactly refuses on its own count; its card still names the largest parts.
+    const request = { ...assembleInputFor(deps, setup, branch), ...(connection.preflight ? { largest: 3 } : {}) };
+    const a = await preflight(request, { freshCaps: () => deps.capabilities.get(connection, model, { fresh: true }) });
     if (a.kind !== 'send') {
       done.push(finishWithout(deps, turn, a.message, 'error'));
       if (a.kind === 'refused') appendSystem(deps, done.at(-1) ?? turn, a.source, a.message, a.meta);
@@ -88,7 +79,10 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
     const exact = connection.preflight ? await connection.preflight(a.body) : undefined;
     if (exact && exact.kind !== 'ok') {
       done.push(finishWithout(deps, turn, exact.message, 'error'));
-      if (exact.kind === 'refused') appendSystem(deps, done.at(-1) ?? turn, exact.source, exact.message, exact.meta);
+      if (exact.kind === 'refused') {
+        const meta = exact.source === 'context-refused' && a.largest ? { ...exact.meta, largest: a.largest } : exact.meta;
+        appendSystem(deps, done.at(-1) ?? turn, exact.source, exact.message, meta);
+      }
       break;
     }
     let overflow: ContextOverflow | undefined;
@@ -117,10 +111,12 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
       appendSystem(deps, toolTurn, 'error', stepLimitText(meta), meta);
       break;
     }
-    const { results: raw, parentId } = await runToolCalls(deps, turn, branch, signal);
-    // Results must fit what is left of the window, or the next step would be refused (issue 15).
-    const results = a.window === undefined ? raw : fitToolResults(raw, { window: a.window, used: a.estimate + outputTokens(deps, model, turn), ratio: deps.calibration.ratio(model) });
-    const toolTurn = append(deps, { parentId, conversationId: turn.conversationId, role: 'tool', blocks: results, status: 'done' });
+    const { results: raw, images, parentId } = await runToolCalls(deps, turn, branch, signal);
+    // Results must fit what is left of the window, or the next step would be refused (issue 15); images a tool
+    // returned cost their fixed budget first.
+    const used = a.estimate + outputTokens(deps, model, turn) + images.length * IMAGE_TOKEN_BUDGET;
+    const results = a.window === undefined ? raw : fitToolResults(raw, { window: a.window, used, ratio: deps.calibration.ratio(model) });
+    const toolTurn = append(deps, { parentId, conversationId: turn.conversationId, role: 'tool', blocks: [...results, ...images], status: 'done' });
     if (signal.aborted) break;
     turn = append(deps, { parentId: toolTurn.id, conversationId: turn.conversationId, role: 'assistant', blocks: [], status: 'streaming', model });
     input.onTurn?.(turn.id);

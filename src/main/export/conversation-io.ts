@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { remapContextMeta } from '../../shared/context-edits';
 import type { Turn } from '../../shared/turn';
 import type { BlobStore } from '../blobs/blob-store';
 import type { ConversationStore } from '../db/conversation-store';
@@ -74,6 +75,8 @@ function restore(deps: ConversationIoDeps, file: CheckedConversationFile, now: n
     id: map(t.id),
     conversationId,
     parentId: t.parentId === null ? null : map(t.parentId),
+    // A summary or a left-out card names turns by id: they point at the same turns under their new ids.
+    meta: taken ? remapContextMeta(t.source, t.meta, map) : t.meta,
     // Nothing streams into an imported turn: a snapshot taken mid-answer is an interrupted one.
     status: t.status === 'streaming' ? 'interrupted' : t.status,
   }));

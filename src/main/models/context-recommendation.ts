@@ -115,3 +115,29 @@ export function recommendContext(input: RecommendInput): ContextRecommendation {
     : `Does not fit ${input.memoryLabel ? `in ${memory}` : 'on the GPU'}: less than ${MIN_USEFUL_CONTEXT} tokens of context would remain.${notes.length ? ' ' + notes.join(' ') : ''}`;
   return { fits, contextTokens: fits ? rounded : 0, kvBytesPerToken: kv.global + kv.sliding, lines, message };
 }
+
+/**
+ * The memory a model needs with a given window (issue 21's larger-window offer): weights, runtime, compute graph,
+ * and the KV cache for that many tokens (sliding-window layers stop growing at their window). The headroom is not
+ * counted: it is what the recommendation leaves free, not what the model takes.
+ */
+export function memoryForWindow(input: Omit<RecommendInput, 'usableVramBytes'>, window: number): number {
+  const { arch } = input;
+  const kvType = input.kvCacheType !== 'f16' && !input.flashAttention ? 'f16' : input.kvCacheType;
+  const kv = kvBytesPerToken(arch, kvType);
+  const gpus = Math.max(1, input.gpuCount ?? 1);
+  const runtime = input.runtimeBytes ?? RUNTIME_BYTES_PER_GPU * gpus;
+  const scoresPerToken = input.flashAttention ? 0 : 4 * BATCH_TOKENS * (arch.headCount ?? Math.max(0, ...arch.kvHeadsPerLayer));
+  const sliding = kv.sliding * Math.min(window, arch.slidingWindow ?? window);
+  return Math.ceil(input.weightsBytes + runtime + graphBytes(arch) + (kv.global + scoresPerToken) * window + sliding);
+}
+
+/** What a window would cost a model: the most it takes, the memory it would need, the memory there is. */
+export interface WindowCost {
+  /** The model's trained context (the most it takes); null when not known. */
+  trained: number | null;
+  memoryBytes: number | null;
+  usableBytes: number | null;
+  /** The largest window that fits the memory (0: none does); null when memory or architecture is unknown. */
+  fitsTokens: number | null;
+}

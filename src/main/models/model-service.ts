@@ -7,7 +7,7 @@ import type { ContextAdvice, GpuReport, KvCacheType, ModelDetails, PullProgress,
 import { UserFacingError } from '../errors';
 import { isLoopbackUrl, overrideReport, probeLocalGpus, remoteReport } from '../gpu/probe-gpu';
 import type { ProbeHost } from '../gpu/types';
-import { recommendContext } from './context-recommendation';
+import { memoryForWindow, recommendContext, type WindowCost } from './context-recommendation';
 import type { ModelSettingsStore } from './model-settings-store';
 import { deleteModel, runningModels, showModel, unloadModel } from './ollama-admin';
 import { listOllamaModels } from './ollama-models';
@@ -120,9 +120,28 @@ export class ModelService {
     return { ...base, recommendation, reason: null };
   }
 
+  /**
+   * What `window` would cost `model` on the server at `baseUrl` (issue 21's larger-window offer): its trained
+   * context, the memory it would need (the same arithmetic as the recommendation), the memory there is.
+   */
+  async windowCost(model: string, window: number, baseUrl = this.deps.baseUrl()): Promise<WindowCost> {
+    const [gpu, details, list] = await Promise.all([
+      this.gpu(baseUrl).catch(() => null),
+      (this.deps.show ?? showModel)(baseUrl, model),
+      listOllamaModels(baseUrl).catch(() => []),
+    ]);
+    const arch = details.architecture;
+    const weightsBytes = list.find((m) => m.name === model)?.sizeBytes ?? null;
+    const usableBytes = gpu?.usableBytes ?? null;
+    if (!arch || weightsBytes === null) return { trained: arch?.contextLength ?? null, memoryBytes: null, usableBytes, fitsTokens: null };
+    const gpuCount = Math.max(1, gpu?.devices.filter((d) => !d.integrated).length ?? 1);
+    const shape = { arch, weightsBytes, gpuCount, flashAttention: true, kvCacheType: 'f16' as const };
+    const fitsTokens = usableBytes === null ? null : recommendContext({ ...shape, usableVramBytes: usableBytes }).contextTokens;
+    return { trained: arch.contextLength, memoryBytes: memoryForWindow(shape, window), usableBytes, fitsTokens };
+  }
+
   /** Keeps the user's window for a model (null: forget it, so the recommendation applies again). */
-  setContext(model: string, contextWindow: number | null, source: 'recommended' | 'user' = 'user'): SetContextResult {
-    const baseUrl = this.deps.baseUrl();
+  setContext(model: string, contextWindow: number | null, source: 'recommended' | 'user' = 'user', baseUrl = this.deps.baseUrl()): SetContextResult {
     if (contextWindow === null) {
       const had = this.deps.settings.getWindow(baseUrl, model) !== null;
       this.deps.settings.clearWindow(baseUrl, model);

@@ -1,25 +1,11 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { ArrowDown, Flame } from 'lucide-react';
-import type { ToolResultBlock, Turn } from '../../shared/turn';
 import { useStore } from '../store';
+import { collectAnswers } from './turn/tool-answers';
 import { TurnView } from './turn/TurnView';
 import { answerRuns, type RunInfo } from './turn/answer-runs';
 import { useSearchHighlight } from './turn/use-search-highlight';
-
-/** Tool results by call id, and the tool turns that need no row because their calls' cards show them. */
-function collectResults(turns: Turn[]): { results: Map<string, ToolResultBlock>; shown: Turn[] } {
-  const calls = new Set<string>();
-  const results = new Map<string, ToolResultBlock>();
-  for (const turn of turns) {
-    for (const b of turn.blocks) {
-      if (b.type === 'tool_call') calls.add(b.id);
-      else if (b.type === 'tool_result') results.set(b.toolCallId, b);
-    }
-  }
-  const shown = turns.filter((t) => t.role !== 'tool' || t.blocks.some((b) => b.type !== 'tool_result' || !calls.has(b.toolCallId)));
-  return { results, shown };
-}
 
 /** How far from the end still counts as "at the end" (a wheel notch less than this does not let go). */
 const AT_END_PX = 48;
@@ -36,8 +22,9 @@ export function ChatView() {
   const focus = useStore((s) => s.focusTurn);
   const list = useRef<VirtuosoHandle>(null);
   const scroller = useRef<HTMLElement | null>(null);
-  const { results, shown } = useMemo(() => collectResults(turns), [turns]);
+  const { answers, shown } = useMemo(() => collectAnswers(turns), [turns]);
   const runs = useMemo(() => answerRuns(turns), [turns]);
+  // A search hit or a turn a summary card links to (issue 21): the list opens there (it is virtualized) and marks it.
   const focusIndex = focus ? shown.findIndex((t) => t.id === focus.turnId) : -1;
   // Following the end: true until the reader scrolls away from it, true again when they come back or jump.
   const following = useRef(focusIndex < 0);
@@ -57,16 +44,31 @@ export function ChatView() {
     const el = scroller.current;
     const content = el?.firstElementChild;
     if (!el || !content) return;
+    let size = `${el.clientWidth}x${el.clientHeight}`;
     const observer = new ResizeObserver(() => {
-      if (following.current) toEnd();
+      const now = `${el.clientWidth}x${el.clientHeight}`;
+      const resized = now !== size;
+      size = now;
+      // The window itself changed size: the list re-measures every message, so it is asked to show its end
+      // again rather than trusting a scroll position worked out for the old sizes.
+      if (resized && (following.current || el.scrollHeight - el.scrollTop - el.clientHeight <= AT_END_PX)) {
+        list.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+        requestAnimationFrame(toEnd);
+      } else if (following.current) toEnd();
     });
     observer.observe(content);
+    observer.observe(el);
     return () => observer.disconnect();
   });
   useEffect(() => {
     if (following.current) requestAnimationFrame(toEnd);
   }, [turns, toEnd]);
   useSearchHighlight(focus, turns);
+  // A summary card's link (issue 21) scrolls the list there in place; a search hit opens the list at its message.
+  const linked = focus !== null && focus.query === null ? focusIndex : -1;
+  useEffect(() => {
+    if (linked >= 0) list.current?.scrollToIndex({ index: linked, align: 'center' });
+  }, [focus, linked]);
 
   if (shown.length === 0) {
     return (
@@ -87,7 +89,7 @@ export function ChatView() {
   return (
     <section className="chat" data-testid="chat" aria-label="Conversation">
       <Virtuoso
-        key={`${activeId ?? 'new'}|${focus?.turnId ?? ''}`}
+        key={`${activeId ?? 'new'}|${focus !== null && focus.query !== null ? focus.turnId : ''}`}
         ref={list}
         scrollerRef={(el) => {
           scroller.current = el instanceof HTMLElement ? el : null;
@@ -111,8 +113,8 @@ export function ChatView() {
         }}
         increaseViewportBy={{ top: 600, bottom: 600 }}
         itemContent={(_i, turn) => (
-          <div className="turn-row">
-            <TurnView turn={turn} results={results} run={runs.get(turn.id)} hit={focus?.turnId === turn.id} />
+          <div className={focus?.turnId === turn.id && focus.query === null ? 'turn-row focused' : 'turn-row'}>
+            <TurnView turn={turn} answers={answers} run={runs.get(turn.id)} hit={focus?.turnId === turn.id && focus.query !== null} />
           </div>
         )}
         components={{ Footer: ListEnd }}

@@ -8,6 +8,7 @@ import { saveSettings, useStore } from '../store';
 import { setGpuOverride } from '../store/models-slice';
 import { Modal } from './frame/Modal';
 import { ConnectionsSection } from './settings/ConnectionsSection';
+import { ToolsSection } from './tools/ToolsSection';
 import './settings/settings.css';
 
 const THEMES: { value: Theme; label: string }[] = [
@@ -141,6 +142,10 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
             <input data-testid="settings-ollama-url" value={url} onChange={(e) => setUrl(e.target.value)} />
           </label>
           <ConnectionsSection ollamaDraft={url.trim()} />
+        </section>
+        <section className="settings-section" aria-labelledby="settings-tools">
+          <h3 className="section-title" id="settings-tools">Tools</h3>
+          <ToolsSection />
         </section>
         <section className="settings-section" aria-labelledby="settings-gpu">
           <h3 className="section-title" id="settings-gpu">GPU memory</h3>

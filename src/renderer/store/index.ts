@@ -12,6 +12,7 @@ import type { AttachmentBlock, Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
 import { noteSent, noteTurnPart } from './turn-timings';
 import { errorMessage } from './errors';
+import { connectToolProgress } from './tool-progress';
 
 export interface AppState {
   conversations: ConversationSummary[];
@@ -41,13 +42,13 @@ export interface AppState {
   sending: boolean;
   /** Bumped by a failed send's Retry: the composer sends its draft again. */
   sendRequest: number;
-  /** The message the chat opens at and highlights (a search hit); cleared by the next navigation. */
+  /** The message the chat shows and marks (a search hit, or a turn a summary card links to); cleared by the next navigation. */
   focusTurn: FocusTurn | null;
   /** The theme picked in Settings but not saved yet: shown while the dialog is open. */
   previewTheme: Theme | null;
 }
 
-export const NO_CONVERSATION_SETTINGS: ConversationSettings = { systemPrompt: '', think: null };
+export const NO_CONVERSATION_SETTINGS: ConversationSettings = { systemPrompt: '', think: null, tools: true };
 
 export const useStore = create<AppState>(() => ({
   conversations: [],
@@ -137,10 +138,10 @@ export function connectionOf(): { connectionId?: string } {
   return id && id !== 'ollama' ? { connectionId: id } : {};
 }
 
-/** A message to show when a conversation opens: a search hit, scrolled to and highlighted. */
+/** A message to show: a search hit (its words highlighted), or a turn a summary card links to (no query). */
 export interface FocusTurn {
   turnId: string;
-  query: string;
+  query: string | null;
 }
 
 export async function openConversation(conversationId: string, focus?: FocusTurn): Promise<void> {
@@ -200,6 +201,28 @@ export function adoptBranch(res: SendResult, sentAt: number, replaces: string, s
   flushPendingFor(res.assistantTurn.id);
 }
 
+/**
+ * Takes turns main wrote on its own into the view of `conversationId` (a choice's card and the answer it started,
+ * issue 21): each one whose parent is the view's tip is added, and parts that came for it first are applied.
+ */
+export function adoptTurns(conversationId: string, turns: readonly Turn[]): void {
+  if (get().activeId !== conversationId) return;
+  let view = get().turns;
+  for (const turn of turns) {
+    if (view.some((t) => t.id === turn.id)) continue;
+    if (view.length > 0 && view.at(-1)?.id !== turn.parentId) continue;
+    if (turn.role === 'assistant') noteSent(turn.id, Date.now());
+    view = [...view, savedEarly.get(turn.id) ?? turn];
+  }
+  set({ turns: view });
+  for (const turn of turns) flushPendingFor(turn.id);
+}
+
+/** Scrolls the chat to a turn of the open branch and marks it (a summary card's link to a turn it covers). */
+export function focusTurn(turnId: string | null): void {
+  set({ focusTurn: turnId === null ? null : { turnId, query: null } });
+}
+
 /** A new chat starts with the default model or alias chosen in Settings, where there is one. */
 export function newChat(): void {
   const start = get().settings?.defaultChatModel;
@@ -247,7 +270,7 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
 }
 
 function isBlankSettings(s: ConversationSettings): boolean {
-  return s.systemPrompt.trim() === '' && s.think === null;
+  return s.systemPrompt.trim() === '' && s.think === null && s.tools;
 }
 
 export async function stopTurn(turnId: string): Promise<void> {
@@ -306,7 +329,15 @@ function flushPendingFor(turnId: string): void {
   if (saved) {
     savedEarly.delete(turnId);
     early.delete(turnId);
-    set({ turns: get().turns.map((t) => (t.id === turnId ? saved : t)) });
+    let turns = get().turns.map((t) => (t.id === turnId ? saved : t));
+    // A card main put above it meanwhile (an automatic summary, issue 21) goes in between.
+    const card = saved.parentId !== null ? savedEarly.get(saved.parentId) : undefined;
+    const at = turns.findIndex((t) => t.id === turnId);
+    if (card && at >= 0 && !turns.some((t) => t.id === card.id)) {
+      savedEarly.delete(card.id);
+      turns = [...turns.slice(0, at), card, ...turns.slice(at)];
+    }
+    set({ turns });
     return;
   }
   const parts = early.get(turnId);
@@ -335,7 +366,10 @@ export function connectStore(): void {
     early.delete(turn.id);
     const turns = get().turns;
     const i = turns.findIndex((t) => t.id === turn.id);
+    // A card main put above a turn in view (a summary written on its own before an answer, issue 21).
+    const above = i < 0 && turn.conversationId === get().activeId ? turns.findIndex((t) => t.parentId === turn.id) : -1;
     if (i >= 0) set({ turns: turns.map((t) => (t.id === turn.id ? turn : t)) });
+    else if (above >= 0 && (above === 0 || turns[above - 1]?.id === turn.parentId)) set({ turns: [...turns.slice(0, above), turn, ...turns.slice(above)] });
     // A turn main created on its own (the next step of a tool loop, an approval card) extends the open branch.
     else if (turn.conversationId === get().activeId && turn.parentId !== null && turns.at(-1)?.id === turn.parentId && !get().sending) {
       set({ turns: [...turns, turn] });
@@ -355,6 +389,7 @@ export function connectStore(): void {
   api.conversations.onChanged(() => void refreshConversations());
   // Main watches the server in use: it came back, went away, or lists other models (issue 17).
   api.models.onChanged(() => void refreshModels());
+  connectToolProgress(api);
   void (async () => {
     try {
       set({ settings: await api.settings.get({}) });

@@ -10,6 +10,10 @@ import { join } from 'node:path';
 import { expect } from 'vitest';
 import { createServices, type Services } from '../../../src/main/services';
 import type { ProbeHost } from '../../../src/main/gpu/types';
+import { currentDatetimeTool } from '../../../src/main/tools/current-datetime';
+import { createFetchUrlTool } from '../../../src/main/tools/fetch-url';
+import { readDocumentTool } from '../../../src/main/tools/read-document';
+import { ToolRegistry } from '../../../src/main/tools/registry';
 import type { EventChannel, SendResult } from '../../../src/shared/ipc';
 import type { AttachmentBlock, Turn } from '../../../src/shared/turn';
 
@@ -20,6 +24,15 @@ const NO_GPU: ProbeHost = {
   readFile: () => Promise.resolve(null),
   listDir: () => Promise.resolve([]),
 };
+
+/**
+ * The app's own tools, with fetch_url taking this machine's 127.0.0.1 test page for a public one: fetch_url reads
+ * public pages only (issue 15), and a test has no public page to offer. Nothing else about the tool changes.
+ */
+function toolsWithLocalPage(): ToolRegistry {
+  const fetchUrl = createFetchUrlTool({ allowAddress: (v) => v.refusal === undefined || v.address === '127.0.0.1' });
+  return new ToolRegistry([readDocumentTool, fetchUrl, currentDatetimeTool]);
+}
 
 export interface RealApp {
   services: Services;
@@ -42,7 +55,7 @@ export async function startApp(baseUrl: string, opts: { maxSteps?: number; dataD
     log: (m) => log.push(m),
     probeHost: NO_GPU,
     startupGcDelayMs: 3_600_000,
-    chat: { titles: false, ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}) },
+    chat: { titles: false, tools: toolsWithLocalPage(), ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}) },
   });
   const events: RealApp['events'] = [];
   services.hub.connect((channel, payload) => events.push({ channel, payload }));

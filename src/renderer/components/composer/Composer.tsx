@@ -5,6 +5,7 @@ import type { AttachmentBlock } from '../../../shared/turn';
 import { refreshContextChoice, sendMessage, stopTurn, useStore } from '../../store';
 import { costFor, currentKey, requestCost, useAttachmentCosts } from '../../store/attachment-costs';
 import { stoppableTurn } from '../../store/run-state';
+import { toolRunningIn, useToolProgress } from '../../store/tool-progress';
 import { FileChip, Thumbnail } from '../turn/Attachments';
 import { formatTokens } from '../../format';
 import { loadConnectionsOnce, useConnectionsStore } from '../../store/connections-slice';
@@ -12,6 +13,9 @@ import { useFileDrop } from './use-file-drop';
 import { ContextMeter } from './ContextMeter';
 import { PageRangeRow } from './PageRange';
 import { LargerWindowOffer } from './LargerWindowOffer';
+import { applyChoice, measureKey, refreshMeasure, setRoomOpen, useRoom } from '../../store/context-room';
+import { RoomChoices } from '../context/RoomChoices';
+import { useRoomPlan } from '../context/use-room-plan';
 import { ConversationSettingsButton } from './ConversationSettings';
 import { ModelPicker } from './ModelPicker';
 import { useAttachments } from './use-attachments';
@@ -32,7 +36,9 @@ export function Composer() {
   const conversationThink = useStore((s) => s.conversationSettings.think);
   const sending = useStore((s) => s.sending);
   const turns = useStore((s) => s.turns);
-  const running = stoppableTurn(turns);
+  const toolRuns = useToolProgress((s) => s.running);
+  const activeId = useStore((s) => s.activeId);
+  const running = stoppableTurn(turns, toolRunningIn(toolRuns));
   const streamingTurn = running && !running.waiting ? running.turn : undefined;
   // A run waiting for an approval streams nothing, yet it is running: Stop ends it (issue 13).
   const waiting = running?.waiting === true;
@@ -59,10 +65,23 @@ export function Composer() {
   // Until main has said, nothing is assumed (no "4.1k default" flash) and nothing is refused on a guess.
   const known = contextChoice !== null;
   const contextWindow = contextChoice?.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
-  const pending = measureTurns([{ blocks: [{ type: 'text', text: draft }, ...attachments.items] }], cost);
+  // An empty draft sends nothing: the meter then shows the conversation alone, the number a refusal card shows.
+  const draftEmpty = draft === '' && attachments.items.length === 0;
+  const pending = draftEmpty ? measureTurns([]) : measureTurns([{ blocks: [{ type: 'text', text: draft }, ...attachments.items] }], cost);
   // Scaled by what the server counted for this model: a tokenizer unlike the character rule can be 7x off.
   const ratio = contextChoice?.estimateRatio ?? 1;
-  const estimate = Math.ceil(estimateTokens(addInputs(history, pending)) * ratio);
+  // The conversation as main will send it (summaries in place, left-out turns absent, system prompt and tools),
+  // counted as the preflight counts it (issue 21); the draft is added to it. Until main answers, the estimate.
+  // The system prompt and the window change the request too (the chat's popover, a window kept in Models).
+  const systemPrompt = useStore((s) => s.conversationSettings.systemPrompt);
+  const key = measureKey(activeId, selected, turns, activeConnection, `${contextChoice?.contextWindow ?? ''}|${systemPrompt.length}|${systemPrompt.slice(0, 32)}`);
+  const streaming = turns.some((t) => t.status === 'streaming');
+  useEffect(() => {
+    if (key && !streaming) refreshMeasure(key);
+  }, [key, streaming]);
+  const measured = useRoom((s) => (s.measure && s.measure.key === key ? s.measure.value : null));
+  const draftTokens = Math.ceil(estimateTokens(pending) * ratio);
+  const estimate = measured ? measured.tokens + draftTokens : Math.ceil(estimateTokens(addInputs(history, pending)) * ratio);
   const imagesRefused = noVision && attachments.items.some((b) => b.kind === 'image');
   const stateOf = (b: AttachmentBlock) => {
     const key = currentKey(b);
@@ -82,11 +101,14 @@ export function Composer() {
 
   const empty = draft.trim() === '' && attachments.items.length === 0;
   const overWindow = known && estimate > contextWindow;
-  const tooLong = tooBig && tooBig.tokens > overBy
-    ? `${tooBig.b.name} needs about ${formatTokens(tooBig.tokens)} tokens; ${formatTokens(Math.max(0, tooBig.tokens - overBy))} are left in the ${formatTokens(contextWindow)}-token window. Choose pages that fit, or a larger window.`
-    : empty
-      ? `This chat already needs about ${formatTokens(estimate)} tokens, more than the ${formatTokens(contextWindow)}-token window of ${selected ?? 'this model'}: start a new chat, or use a larger window.`
-      : `Too long for ${selected ?? 'this model'}: about ${formatTokens(estimate)} tokens, its window holds ${formatTokens(contextWindow)}. Remove attachments, start a new chat, or use a larger window.`;
+  // Over the window is said even with an empty draft: "Type a message" would send the user the wrong way (issues 17, 21).
+  const overReason = !overWindow
+    ? null
+    : tooBig && tooBig.tokens > overBy
+      ? `${tooBig.b.name} needs about ${formatTokens(tooBig.tokens)} tokens; ${formatTokens(Math.max(0, tooBig.tokens - overBy))} are left in the ${formatTokens(contextWindow)}-token window. Choose pages that fit, or make room.`
+      : empty
+        ? `This conversation is longer than ${selected ?? 'this model'}'s window: about ${formatTokens(estimate)} tokens, its window holds ${formatTokens(contextWindow)}. Make room to go on.`
+        : `Too long for ${selected ?? 'this model'}: about ${formatTokens(estimate)} tokens, its window holds ${formatTokens(contextWindow)}. Make room, or remove attachments.`;
   const blockedBy = !selected
     ? 'Choose a model first.'
     : streamingTurn
@@ -95,8 +117,8 @@ export function Composer() {
         ? 'This chat waits for your answer to the tool request above: allow or deny it, or stop.'
         : attachments.busy
           ? 'Attaching…'
-          : overWindow
-            ? tooLong
+          : overReason && !reading
+            ? overReason
             : empty
               ? 'Type a message.'
               : reading
@@ -134,6 +156,10 @@ export function Composer() {
     lastRequest.current = sendRequest;
     void send();
   });
+  // The red meter offers the same ways on as the refusal card, for the conversation with the draft added (issue 21).
+  const roomOpen = useRoom((s) => s.open);
+  const room = useRoomPlan(activeId, overWindow && !streaming && selected !== null, key ?? '', draftTokens);
+  const offer = room.state?.status === 'ready' ? room.state.plan.larger : null;
   // About to refuse on the window: make sure it is the server's window now, not the one read at load (a
   // llama-server restarted with a larger -c would otherwise be refused a message that fits; issue 13).
   useEffect(() => {
@@ -157,6 +183,11 @@ export function Composer() {
         </div>
       )}
       <div className="composer-inner">
+        {overWindow && roomOpen && activeId && (
+          <div className="card room-panel" data-testid="context-room-panel">
+            <RoomChoices conversationId={activeId} state={room.state} keepFrom={room.keepFrom} onKeepFrom={room.setKeepFrom} />
+          </div>
+        )}
         <div className="composer-box">
           {attachments.items.length > 0 && (
             <div className="attachments pending" data-testid="pending-attachments">
@@ -245,13 +276,18 @@ export function Composer() {
           </div>
         </div>
         <div className="composer-foot">
-          <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} />
+          <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} counted={measured?.counted ?? null} />
           {(overWindow || imagesRefused || unreadable || waiting) && blockedBy && (
             <span className="composer-reason" data-testid="composer-reason" role="status">
               {blockedBy}
             </span>
           )}
-          {overWindow && selected && <LargerWindowOffer model={alias ? null : selected} need={estimate} />}
+          {overWindow && selected && !(roomOpen && activeId) && <LargerWindowOffer offer={offer} onUse={(window) => void applyChoice(activeId, { kind: 'larger-window', window }).catch(() => undefined)} />}
+          {overWindow && activeId && (
+            <button type="button" className="small" data-testid="context-make-room" aria-expanded={roomOpen} onClick={() => setRoomOpen(!roomOpen)}>
+              Make room…
+            </button>
+          )}
         </div>
       </div>
     </form>

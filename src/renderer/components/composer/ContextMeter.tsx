@@ -18,6 +18,8 @@ interface Props {
   reason: string | null;
   /** The estimate's correction learned from the server's counts for this model (1: characters / 4 only). */
   ratio?: number;
+  /** How main counted the conversation (the draft is always estimated): the server, the model's tokenizer, or not. */
+  counted?: 'server' | 'tokenizer' | 'estimate' | null;
 }
 
 /**
@@ -25,8 +27,15 @@ interface Props {
  * where it came from; the reason is one hover or focus away (and read by screen readers). The exact numbers ride
  * in data attributes for tests.
  */
-export function ContextMeter({ estimate, window, source, reason, ratio = 1 }: Props) {
-  const counted = ratio === 1 ? 'estimated from characters' : `estimated from characters, scaled ×${ratio.toFixed(1)} by the server's counts`;
+export function ContextMeter({ estimate, window, source, reason, ratio = 1, counted: by = null }: Props) {
+  const counted =
+    by === 'server'
+      ? 'the conversation counted by the server, the draft estimated'
+      : by === 'tokenizer'
+        ? "the conversation counted with the model's tokenizer, the draft estimated"
+        : ratio === 1
+          ? 'estimated from characters'
+          : `estimated from characters, scaled ×${ratio.toFixed(1)} by the server's counts`;
   if (window === null) {
     return (
       <div className="context-meter pending" data-testid="context-meter" data-estimate={estimate} data-window="" data-source="pending" title="Reading the model's context window…" role="meter" aria-label="Context used" aria-valuemin={0} aria-valuemax={1} aria-valuenow={0}>
@@ -49,6 +58,7 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1 }: Pr
       data-window={window}
       data-source={source}
       data-estimate-ratio={ratio}
+      data-counted={by ?? 'renderer'}
       title={explanation}
       role="meter"
       aria-label="Context used"

@@ -1,39 +1,47 @@
-import { useStore } from '../../store';
-import { setContextWindow } from '../../store/models-slice';
+import type { LargerWindow } from '../../../shared/context-ipc';
 import { formatTokens } from '../../format';
 
-import { ANSWER_ROOM } from './PageRange';
+const gib = (b: number) => `${(b / 1024 ** 3).toFixed(1)} GiB`;
+const ENGINE = { ollama: 'Ollama', builtin: 'The built-in engine' } as const;
 
 /**
- * When the message does not fit, a larger window where the model allows it (its trained context), kept for the
- * model as the Models screen would keep it. Only where Firebrand chooses the window (Ollama): an alias or
- * llama-server's launch flag decides it otherwise, and the offer says so.
+ * A larger window where Firebrand chooses it (Ollama's num_ctx kept per model, the built-in engine's kept window),
+ * as main worked it out: the new window, the memory it needs and that the model reloads. Where no larger window
+ * can be had (llama-server's -c, an alias, the trained context, the memory), the reason instead. Used by the
+ * composer when a draft does not fit and by the refusal card's choices (issue 21).
  */
-export function LargerWindowOffer({ model, need }: { model: string | null; need: number }) {
-  const choice = useStore((s) => s.contextChoice);
-  const summary = useStore((s) => s.models.find((m) => m.name === model));
-  if (!choice) return null;
-  if (choice.source === 'server') {
-    return <span className="window-offer">llama-server’s window is fixed at launch: restart it with a larger <code>-c</code>.</span>;
+export function LargerWindowOffer({ offer, onUse, busy = false }: { offer: LargerWindow | null; onUse: (window: number) => void; busy?: boolean }) {
+  if (!offer) return null;
+  if (offer.kind === 'none') {
+    return (
+      <span className="window-offer" data-testid="context-larger-none">
+        {offer.reason}
+      </span>
+    );
   }
-  if (choice.source === 'alias' || model === null) return <span className="window-offer">The alias sets this window; change it in Models.</span>;
-  if (!['fallback', 'recommended', 'user'].includes(choice.source)) return null;
-  const trained = summary?.contextLength;
-  const offer = Math.ceil((need + ANSWER_ROOM) / 1024) * 1024;
-  // Where the server does not say how long a context the model was trained for, no window is offered blind.
-  if (trained === undefined) return null;
-  if (offer > trained) return <span className="window-offer">{model} takes at most {formatTokens(trained)} tokens: choose fewer pages.</span>;
-  // A recommended window is the largest that fits the GPU: a larger one runs partly on the CPU.
-  const slower = choice.source === 'recommended';
+  const memory = offer.memoryBytes !== null ? `needs ${gib(offer.memoryBytes)}` : 'memory it needs unknown';
+  const fits =
+    offer.fits === 'yes'
+      ? `fits${offer.usableBytes !== null ? ` the ${gib(offer.usableBytes)} free` : ''}`
+      : offer.fits === 'slower'
+        ? 'more than fits the GPU: part runs on the CPU, slower'
+        : 'free memory unknown';
   return (
-    <button
-      type="button"
-      className="window-offer"
-      data-testid="context-larger"
-      title={slower ? 'More than fits your GPU’s memory: the model will run partly on the CPU, slower.' : `Kept for ${model}; Ollama reloads the model with it.`}
-      onClick={() => void setContextWindow(model, offer, 'user')}
-    >
-      Use a {formatTokens(offer)}-token window{slower ? ' (slower: beyond your GPU)' : ''}
-    </button>
+    <span className="window-offer-row">
+      <button
+        type="button"
+        className="window-offer"
+        data-testid="context-larger"
+        data-window={offer.window}
+        disabled={busy}
+        title={`Kept for this model; ${ENGINE[offer.engine]} reloads it with the new window.`}
+        onClick={() => onUse(offer.window)}
+      >
+        Use a {formatTokens(offer.window)}-token window
+      </button>{' '}
+      <span className="window-offer" data-testid="context-larger-cost">
+        ({memory}, {fits}; the model reloads)
+      </span>
+    </span>
   );
 }

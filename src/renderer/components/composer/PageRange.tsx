@@ -1,11 +1,11 @@
 import { useState } from 'react';
+import { ANSWER_ROOM } from '../../../shared/context-estimate';
 import { formatRange, pagesThatFit, parsePageRange, type PageRange } from '../../../shared/attachment-text';
 import type { AttachmentInspection } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { formatTokens } from '../../format';
 
-/** Room kept for the answer when suggesting pages or a window: a prompt that fills the window leaves none. */
-export const ANSWER_ROOM = 512;
+export { ANSWER_ROOM };
 
 /**
  * Under a PDF's chip when it does not fit what is left of the window (or pages were chosen): how much fits, and

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Alias, AliasInput, AliasParameters, ThinkMode } from '../../../shared/models';
 import { aliasDraftFrom, deleteAlias, materializeAlias, saveAlias, useModelsStore } from '../../store/models-slice';
 import { useStore } from '../../store';
+import { AutoCompactSelect } from '../context/AutoCompactSelect';
 
 const PARAMS: { key: keyof AliasParameters; label: string; integer: boolean }[] = [
   { key: 'temperature', label: 'Temperature', integer: false },
@@ -74,7 +75,8 @@ export function AliasEditor() {
             <span data-testid="alias-status" data-status={a.status} className={a.status === 'changed' || a.status === 'missing' ? 'mm-error' : 'mm-muted'}>({STATUS[a.status]})</span>{' '}
             <button type="button" data-testid="alias-edit" onClick={() => { setEditing(a.id); setDraft(toDraft(a)); }}>Edit</button>
             <button type="button" data-testid="alias-materialize" onClick={() => void materializeAlias(a.id)}>{a.materializedDigest ? 'Create again in Ollama' : 'Create in Ollama'}</button>
-            <button type="button" data-testid="alias-delete" onClick={() => void deleteAlias(a.id)}>Delete</button>
+            <button type="button" data-testid="alias-delete" onClick={() => void deleteAlias(a.id)}>Delete</button>{' '}
+            <AutoCompactSelect kind="alias" id={a.id} />
           </li>
         ))}
       </ul>

@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { CONNECTION_KINDS, type KeyStorage, type ServerKind } from '../../../shared/connections';
 import { firebrand } from '../../firebrand';
 import { saveSettings, useStore } from '../../store';
+import { AutoCompactSelect } from '../context/AutoCompactSelect';
 import { addConnection, loadConnections, removeConnection, testConnection, useConnectionsStore } from '../../store/connections-slice';
 
 const DEFAULT_URL: Record<ServerKind, string> = {
@@ -68,6 +69,7 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
               <button type="button" data-testid="connection-test" onClick={() => void testConnection(c.id, unsaved ? shownUrl : undefined)} disabled={test === 'testing'}>
                 Test connection
               </button>
+              <AutoCompactSelect kind="connection" id={c.id} />{' '}
               {!c.builtIn && (
                 <button type="button" data-testid="connection-remove" onClick={() => void removeConnection(c.id, activeId)}>
                   Remove

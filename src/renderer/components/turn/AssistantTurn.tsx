@@ -3,7 +3,8 @@ import { memo, useState } from 'react';
 import { Check, Copy, Play, RotateCcw } from 'lucide-react';
 import { sendMessage, useStore } from '../../store';
 import { finalAssistantText } from '../../../shared/assistant-text';
-import type { ToolResultBlock, Turn } from '../../../shared/turn';
+import type { Turn } from '../../../shared/turn';
+import { answerKey, type ToolAnswer, type ToolAnswers } from './tool-answers';
 import { regenerate } from '../../store/branch-actions';
 import { materializeAlias } from '../../store/models-slice';
 import { answerStats, formatStats } from './answer-stats';
@@ -34,10 +35,12 @@ const CONTINUABLE = new Set(['cut', 'max_tokens', 'aborted', 'interrupted', 'tru
 /** What "Continue" sends: the model goes on from the text it already wrote, which is in the history. */
 export const CONTINUE_TEXT = 'Continue exactly where your last answer stopped, without repeating what you already wrote.';
 
+const withAnswer = (answer: ToolAnswer | undefined) => (answer ? { answer } : {});
+
 interface Props {
   turn: Turn;
-  /** Results of this turn's tool calls, wherever they were recorded. */
-  results: ReadonlyMap<string, ToolResultBlock>;
+  /** What this turn's tool calls got back, wherever it was recorded. */
+  answers: ToolAnswers;
   /** The answer's first step (answer-runs.ts): Regenerate and the branch switcher act on it. */
   runFirst?: Turn | undefined;
   /** This is the answer's last step: the footer is shown here, once per answer. */
@@ -59,7 +62,7 @@ function ModelLabel({ model }: { model: string | undefined }) {
 }
 
 /** An answer: its runs in stream order, then its numbers and actions. */
-export const AssistantTurn = memo(function AssistantTurn({ turn, results, runFirst, runLast = true, runStats }: Props) {
+export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFirst, runLast = true, runStats }: Props) {
   const [copied, setCopied] = useState(false);
   const streaming = turn.status === 'streaming';
   const problem = stopLabel(turn);
@@ -96,7 +99,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, results, runFir
               </div>
             );
           case 'tool_call':
-            return <ToolCallCard key={i} call={block} {...(results.get(block.id) ? { result: results.get(block.id) } : {})} />;
+            return <ToolCallCard key={i} call={block} turnId={turn.id} {...withAnswer(answers.get(answerKey(turn.id, block.id)))} />;
           case 'tool_result':
             return null;
           case 'attachment':

@@ -9,7 +9,9 @@ import {
   type ContextRefusedMeta,
   type ToolApprovalMeta,
 } from '../../../shared/system-turns';
+import { compactionMeta, continuedMeta, droppedMeta, summaryFailedMeta, summaryFailedText } from '../../../shared/context-edits';
 import { turnText, type Turn } from '../../../shared/turn';
+import { CompactionCard, ContinuedCard, DroppedCard, RefusalChoices } from '../context/ContextCards';
 import { ToolApproval } from './ToolApproval';
 
 /**
@@ -21,11 +23,32 @@ export const SystemCard = memo(function SystemCard({ turn }: { turn: Turn }) {
   const source = turn.source;
   if (source === 'context-refused') {
     const meta = contextRefusedMeta(turn.meta);
-    return <Card source={source} title="Not sent: the conversation is longer than the context window">{meta ? <ContextRefused meta={meta} /> : <Stored turn={turn} />}</Card>;
+    return (
+      <Card source={source} title="Not sent: the conversation is longer than the context window">
+        {meta ? <ContextRefused meta={meta} /> : <Stored turn={turn} />}
+        <RefusalChoices turn={turn} />
+      </Card>
+    );
   }
   if (source === 'error') {
     const meta = stepLimitMeta(turn.meta);
-    return <Card source={source} title={meta ? 'Stopped: too many tool steps' : 'Error'}>{meta ? <p className="system-text">{stepLimitText(meta)}</p> : <Stored turn={turn} />}</Card>;
+    if (meta) return <Card source={source} title="Stopped: too many tool steps"><p className="system-text">{stepLimitText(meta)}</p></Card>;
+    const failed = summaryFailedMeta(turn.meta);
+    if (failed) return <Card source={source} title="No summary made" reason="summary-failed"><p className="system-text">{summaryFailedText(failed)}</p></Card>;
+    return <Card source={source} title="Error"><Stored turn={turn} /></Card>;
+  }
+  if (source === 'compaction') {
+    const meta = compactionMeta(turn.meta);
+    const title = meta?.from ? 'Started from a summary of an earlier chat' : 'Summary sent in place of older turns';
+    return <Card source={source} title={title}>{meta ? <CompactionCard meta={meta} /> : <Stored turn={turn} />}</Card>;
+  }
+  if (source === 'context-dropped') {
+    const meta = droppedMeta(turn.meta);
+    return <Card source={source} title="Left out of what is sent">{meta ? <DroppedCard meta={meta} text={turnText(turn)} /> : <Stored turn={turn} />}</Card>;
+  }
+  if (source === 'continued') {
+    const meta = continuedMeta(turn.meta);
+    return <Card source={source} title="Continued in a new chat">{meta ? <ContinuedCard meta={meta} /> : <Stored turn={turn} />}</Card>;
   }
   if (source === 'tool-approval') {
     const meta = toolApprovalMeta(turn.meta);
@@ -35,9 +58,9 @@ export const SystemCard = memo(function SystemCard({ turn }: { turn: Turn }) {
   return <div className="system-text">{turnText(turn)}</div>;
 });
 
-function Card({ source, title, children }: { source: string; title: string; children: React.ReactNode }) {
+function Card({ source, title, reason, children }: { source: string; title: string; reason?: string; children: React.ReactNode }) {
   return (
-    <div className="card system-card" data-card={source}>
+    <div className="card system-card" data-card={source} {...(reason ? { 'data-reason': reason } : {})}>
       <div className="card-head">{title}</div>
       {children}
     </div>
@@ -82,7 +105,7 @@ const APPROVAL_STATUS: Record<ToolApprovalMeta['state'], string> = {
 };
 
 function Approval({ turn, meta }: { turn: Turn; meta: ToolApprovalMeta }) {
-  const status = meta.state === 'allowed' && meta.decision === 'allow-conversation' ? 'Allowed in this chat' : APPROVAL_STATUS[meta.state];
+  const status = meta.state === 'allowed' && meta.decision === 'allow-conversation' ? 'Allowed in this chat' : meta.state === 'allowed' && meta.decision === 'allow-always' ? 'Always allowed' : APPROVAL_STATUS[meta.state];
   return (
     <>
       <p className="system-text" data-state={meta.state}>

@@ -19,7 +19,7 @@ export function useSearchHighlight(focus: FocusTurn | null, turns: readonly Turn
   useEffect(() => {
     const registry = (globalThis as { CSS?: { highlights?: Map<string, unknown> } }).CSS?.highlights;
     const HighlightClass = (globalThis as { Highlight?: new (...ranges: Range[]) => unknown }).Highlight;
-    if (!focus || !registry || !HighlightClass) return;
+    if (!focus || focus.query === null || !registry || !HighlightClass) return;
     const terms = searchTerms(focus.query).map((t) => t.toLowerCase());
     let frame = 0;
     let tries = 0;

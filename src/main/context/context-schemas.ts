@@ -1,0 +1,39 @@
+/** JSON Schemas of the out-of-room payloads (issue 21), merged into ipc/schemas.ts. */
+import type { ContextInvokeContract } from '../../shared/context-ipc';
+
+type Schema = Record<string, unknown>;
+
+const empty: Schema = { type: 'object', additionalProperties: false, properties: {} };
+const id: Schema = { type: 'string', minLength: 1, maxLength: 200 };
+const model: Schema = { type: 'string', minLength: 1, maxLength: 1000 };
+const digest: Schema = { type: 'string', pattern: '^[0-9a-f]{64}$' };
+const obj = (required: string[], properties: Record<string, Schema>): Schema => ({ type: 'object', additionalProperties: false, required, properties });
+const target = { conversationId: { anyOf: [id, { type: 'null' }] }, model, connectionId: id };
+const summarizer = obj(['model'], { model, connectionId: id });
+
+const choice: Schema = {
+  oneOf: [
+    obj(['kind', 'window'], { kind: { const: 'larger-window' }, window: { type: 'integer', minimum: 256, maximum: 10_000_000 } }),
+    obj(['kind', 'keepFrom'], { kind: { const: 'summarize' }, keepFrom: id, summarizer }),
+    obj(['kind', 'keepFrom'], { kind: { const: 'drop-oldest' }, keepFrom: id }),
+    obj(['kind', 'turnId', 'item'], {
+      kind: { const: 'drop-item' },
+      turnId: id,
+      item: { oneOf: [obj(['kind', 'id'], { kind: { const: 'attachment' }, id: digest }), obj(['kind', 'toolCallId'], { kind: { const: 'tool_result' }, toolCallId: id })] },
+    }),
+    obj(['kind'], { kind: { const: 'new-chat' }, summarizer }),
+  ],
+};
+
+export const contextPayloadSchemas: Record<keyof ContextInvokeContract, Schema> = {
+  'context:measure': obj(['conversationId', 'model'], target),
+  'context:plan': obj(['conversationId', 'model'], { ...target, keepFrom: id, extraTokens: { type: 'integer', minimum: 0, maximum: 100_000_000 } }),
+  'context:apply': obj(['conversationId', 'model', 'choice'], { ...target, think: { type: 'boolean' }, choice }),
+  'context:cancel': obj(['conversationId'], { conversationId: id }),
+  'context:auto-compact': empty,
+  'context:set-auto-compact': obj(['kind', 'id', 'threshold'], {
+    kind: { enum: ['connection', 'alias'] },
+    id,
+    threshold: { anyOf: [{ type: 'number', minimum: 0.5, maximum: 0.98 }, { type: 'null' }] },
+  }),
+};

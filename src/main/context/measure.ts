@@ -1,0 +1,39 @@
+/**
+ * The size of a request as the preflight sees it (issue 21: the meter, the refusal and every choice use the same
+ * numbers): Assemble builds the body from the branch (summaries and left-out turns applied), then the engine counts
+ * it where it can (llama-server's `/apply-template` + `/tokenize`, the built-in engine's tokenizer), else the
+ * calibrated estimate. A choice is measured by measuring the branch with its card added, unsaved: the same
+ * history code that will build the next real request decides what it leaves out.
+ */
+import type { CountedBy } from '../../shared/context-edits';
+import type { Turn } from '../../shared/turn';
+import { assemble } from '../engine/assemble';
+import type { LargestItem } from '../engine/preflight';
+import { assembleInputFor, prepareAttachments, type RequestSetup, type RequestSetupDeps } from '../engine/request-setup';
+import { countPromptTokens } from '../engine/server-count';
+
+export interface Measured {
+  tokens: number;
+  counted: CountedBy;
+  window: number | undefined;
+  largest: LargestItem[];
+}
+
+export async function measureBranch(deps: RequestSetupDeps, setup: RequestSetup, branch: readonly Turn[], opts: { largest?: number; exact?: boolean } = {}): Promise<Measured | { kind: 'unsendable'; message: string }> {
+  await prepareAttachments(deps, branch);
+  const a = assemble({ ...assembleInputFor(deps, setup, branch), ignoreWindow: true, ...(opts.largest ? { largest: opts.largest } : {}) });
+  if (a.kind !== 'send') return { kind: 'unsendable', message: a.message };
+  const base = { window: a.window, largest: a.largest ?? [] };
+  if (opts.exact === false) return { ...base, tokens: a.estimate, counted: 'estimate' };
+  const { connection } = setup;
+  if (connection.kind === 'llama-server') {
+    const counted = await countPromptTokens(connection, a.body);
+    if (counted !== undefined) return { ...base, tokens: counted, counted: 'server' };
+  } else if (connection.preflight) {
+    const r = await connection.preflight(a.body);
+    if (r.kind === 'ok') return { ...base, tokens: r.promptTokens, counted: 'tokenizer' };
+    const estimate = r.kind === 'refused' && r.source === 'context-refused' ? r.meta['estimate'] : undefined;
+    if (typeof estimate === 'number') return { ...base, tokens: estimate, counted: 'tokenizer' };
+  }
+  return { ...base, tokens: a.estimate, counted: 'estimate' };
+}

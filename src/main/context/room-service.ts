@@ -1,0 +1,244 @@
+/**
+ * Out of room (issue 21): when a conversation outgrows its window, the user chooses, and nothing is cut silently.
+ * `plan` works out every way on with its cost (a larger window, a summary of the older turns, the oldest turns
+ * left out of what is sent, a large item left out, a new chat from a summary), measured like the preflight
+ * measures; `apply` does the chosen one, writes its card, and answers the message the refusal left waiting.
+ * `beforeAnswer` is the optional auto-compact: the same summary and the same card, at a threshold the user set.
+ */
+import { waitingForRoom, type DroppedItem, type DroppedMeta } from '../../shared/context-edits';
+import { ANSWER_ROOM } from '../../shared/context-estimate';
+import type { ContextMeasure, RoomApplied, RoomChoice, RoomPlan, RoomTarget } from '../../shared/context-ipc';
+import type { Turn } from '../../shared/turn';
+import type { AnswerOptions } from '../chat/chat-service';
+import { setupRequest, type RequestSetup } from '../engine/request-setup';
+import { UserFacingError } from '../errors';
+import type { AutoCompactStore } from './auto-compact-store';
+import { card, withCard } from './cards';
+import { chooseCut, cutCandidates, cutPoints, dropMetaFor } from './cut-plan';
+import { keepLargerWindow, largerWindow } from './larger-window';
+import { measureBranch, type Measured } from './measure';
+import { resolveTarget, type ResolvedTarget, type RoomDeps } from './room-target';
+import { summarizeCut } from './summarize-cut';
+
+type ApplyRequest = RoomTarget & { conversationId: string; think?: boolean; choice: RoomChoice };
+
+export class RoomService {
+  private readonly busy = new Map<string, AbortController>();
+
+  constructor(
+    private readonly deps: RoomDeps,
+    private readonly auto: AutoCompactStore,
+  ) {}
+
+  /** Why nothing may be sent in the conversation now, if so: a summary is being written for it. */
+  busyReason(conversationId: string): string | undefined {
+    return this.busy.has(conversationId) ? 'A summary is being written for this chat: wait for it, or stop it on its card. Your message is kept.' : undefined;
+  }
+
+  cancel(conversationId: string): boolean {
+    const c = this.busy.get(conversationId);
+    c?.abort();
+    return c !== undefined;
+  }
+
+  async measure(t: RoomTarget): Promise<ContextMeasure> {
+    const target = resolveTarget(this.deps, t);
+    const setup = await setupRequest(this.deps, target);
+    const m = await measureBranch(this.deps, setup, t.conversationId ? this.branchOf(t.conversationId) : []);
+    // A request that cannot be sent at all (images to a model without vision) says so when sent; the meter then
+    // counts the draft alone.
+    return 'kind' in m ? { tokens: 0, counted: 'estimate', window: null } : { tokens: m.tokens, counted: m.counted, window: m.window ?? null };
+  }
+
+  async plan(req: RoomTarget & { keepFrom?: string; extraTokens?: number }): Promise<RoomPlan> {
+    const target = resolveTarget(this.deps, req);
+    const setup = await setupRequest(this.deps, target);
+    const branch = req.conversationId ? this.branchOf(req.conversationId) : [];
+    const now = this.sendable(await measureBranch(this.deps, setup, branch, { largest: 5 }));
+    const extra = req.extraTokens ?? 0;
+    const need = now.tokens + extra;
+    const chosen = await chooseCut(this.deps, setup, branch, now, { keepFrom: req.keepFrom, extra });
+    return {
+      model: target.model,
+      engine: target.connection.kind,
+      need,
+      counted: now.counted,
+      window: now.window ?? null,
+      answerRoom: ANSWER_ROOM,
+      over: now.window !== undefined && need >= now.window,
+      pending: waitingForRoom(branch)?.id ?? null,
+      larger: await largerWindow(this.deps, target, need, now.window),
+      cuts: cutPoints(branch),
+      cut: chosen?.plan ?? null,
+      largest: now.largest,
+      noCut: chosen ? null : 'Nothing is older than the message itself: leave out a large item, or use a larger window.',
+    };
+  }
+
+  async apply(request: RoomTarget & { think?: boolean; choice: RoomChoice }): Promise<RoomApplied> {
+    const { store } = this.deps;
+    if (request.conversationId === null) {
+      // A draft in a new chat that does not fit: only the window can change before there is a chat.
+      if (request.choice.kind !== 'larger-window') throw new UserFacingError('invalid-payload', 'Send a first message before summarizing or leaving turns out.');
+      await keepLargerWindow(this.deps, resolveTarget(this.deps, request), request.choice.window);
+      return { conversationId: null, card: null, answer: null, ok: true };
+    }
+    const req: ApplyRequest = { ...request, conversationId: request.conversationId };
+    const conversation = store.getConversation(req.conversationId);
+    if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
+    const busy = this.busyReason(req.conversationId);
+    if (busy) throw new UserFacingError('forbidden', busy);
+    const target = resolveTarget(this.deps, req);
+    const branch = this.branchOf(req.conversationId);
+    if (branch.some((t) => t.status === 'streaming')) throw new UserFacingError('forbidden', 'An answer is running in this chat: wait for it, or stop it.');
+    const leaf = branch.at(-1);
+    const pending = waitingForRoom(branch);
+    const options: AnswerOptions = { model: req.model, think: req.think, connectionId: req.connectionId };
+    const answerAfter = (parent: Turn | undefined) => (pending && parent ? this.deps.chat.answerAfter(parent, options) : null);
+    const choice = req.choice;
+
+    if (choice.kind === 'larger-window') {
+      await keepLargerWindow(this.deps, target, choice.window);
+      return { conversationId: req.conversationId, card: null, answer: answerAfter(leaf), ok: true };
+    }
+    const setup = await setupRequest(this.deps, target);
+    const now = this.sendable(await measureBranch(this.deps, setup, branch));
+    const at = { conversationId: req.conversationId, parentId: leaf?.id ?? null };
+
+    if (choice.kind === 'drop-oldest' || choice.kind === 'drop-item') {
+      const meta: DroppedMeta = choice.kind === 'drop-oldest' ? dropMetaFor(this.cutAt(branch, choice.keepFrom)) : { ...dropMetaFor({ before: [] }), items: [this.itemOf(branch, choice.turnId, choice.item)] };
+      const after = this.sendable(await measureBranch(this.deps, setup, withCard(branch, 'context-dropped', meta)));
+      const tokens = Math.max(0, now.tokens - after.tokens);
+      const numbers = { tokens, tokensBefore: now.tokens, tokensAfter: after.tokens, counted: after.counted === now.counted ? now.counted : ('estimate' as const) };
+      const items = meta.items.map((i) => ({ ...i, tokens }));
+      const written = this.write(card('context-dropped', { ...meta, items, ...numbers }, { ...at, id: this.deps.newId(), now: this.deps.now() }));
+      return { conversationId: req.conversationId, card: written, answer: answerAfter(written), ok: true };
+    }
+
+    const summarizer = choice.summarizer
+      ? resolveTarget(this.deps, { conversationId: req.conversationId, model: choice.summarizer.model, connectionId: choice.summarizer.connectionId ?? req.connectionId })
+      : target;
+    const summarizerName = choice.summarizer?.model ?? req.model;
+    const controller = new AbortController();
+    this.busy.set(req.conversationId, controller);
+    try {
+      if (choice.kind === 'summarize') {
+        const cut = this.cutAt(branch, choice.keepFrom);
+        const made = await summarizeCut(this.deps, { setup, branch, now, cut, summarizer, summarizerName, at, signal: controller.signal });
+        const written = this.write(made.card);
+        return { conversationId: req.conversationId, card: written, answer: made.ok ? answerAfter(written) : null, ok: made.ok };
+      }
+      return await this.continueInNewChat(req, { setup, branch, now, pending, summarizer, summarizerName, title: conversation.title, signal: controller.signal, options });
+    } finally {
+      this.busy.delete(req.conversationId);
+    }
+  }
+
+  /**
+   * Auto-compact (off unless set per connection or alias): before an answer's first request, when the request
+   * has reached the threshold share of its window, the older turns are summarized and the card goes between the
+   * answer and the message it answers. A failed summary leaves its error card there and the send goes on as it
+   * would have (the preflight still refuses what does not fit).
+   */
+  async beforeAnswer(first: Turn, options: AnswerOptions, signal: AbortSignal): Promise<Turn> {
+    if (!first.parentId) return first;
+    try {
+      const target = resolveTarget(this.deps, { conversationId: first.conversationId, model: options.model, connectionId: options.connectionId, think: options.think });
+      const threshold = this.auto.thresholdFor(this.deps.aliasId(options.model), target.connection.id);
+      if (threshold === undefined) return first;
+      const setup = await setupRequest(this.deps, target);
+      const branch = this.deps.store.branch(first.parentId);
+      const now = await measureBranch(this.deps, setup, branch);
+      if ('kind' in now || now.window === undefined || now.tokens < threshold * now.window) return first;
+      const chosen = await chooseCut(this.deps, setup, branch, now, {});
+      if (!chosen) return first;
+      const made = await summarizeCut(this.deps, {
+        setup, branch, now, cut: chosen.cut, summarizer: target, summarizerName: options.model, at: { conversationId: first.conversationId, parentId: first.parentId }, signal, auto: { threshold },
+      });
+      if (signal.aborted) return first;
+      const moved = this.deps.store.insertAbove(first.id, made.card);
+      // The answer first (it keeps its place in the view), then the card, which the view puts above it.
+      this.deps.emit('chat:turn-saved', { turn: moved });
+      this.deps.emit('chat:turn-saved', { turn: made.card });
+      return moved;
+    } catch (err) {
+      this.deps.log(`context: auto-compact failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      return first;
+    }
+  }
+
+  private async continueInNewChat(
+    req: ApplyRequest,
+    c: { setup: RequestSetup; branch: Turn[]; now: Measured; pending: Turn | undefined; summarizer: ResolvedTarget; summarizerName: string; title: string; signal: AbortSignal; options: AnswerOptions },
+  ): Promise<RoomApplied> {
+    const { store, newId, now, emit } = this.deps;
+    const leaf = c.branch.at(-1);
+    const all = cutCandidates([...c.branch, ...(c.pending ? [] : [placeholderUser(req.conversationId, leaf?.id ?? null)])]);
+    // Everything before the waiting message (or all of it when none waits) is summarized.
+    const cut = c.pending ? all.find((x) => x.keepFrom === c.pending!.id) : all.at(-1);
+    if (!cut) throw new UserFacingError('invalid-payload', 'There is nothing to summarize yet in this chat.');
+    const id = newId();
+    const title = `${c.title} (continued)`;
+    const made = await summarizeCut(this.deps, {
+      setup: c.setup, branch: c.branch, now: c.now, cut, summarizer: c.summarizer, summarizerName: c.summarizerName,
+      at: { conversationId: id, parentId: null }, signal: c.signal, from: { conversationId: req.conversationId, title: c.title },
+    });
+    if (!made.ok) {
+      const failed = this.write({ ...made.card, conversationId: req.conversationId, parentId: leaf?.id ?? null });
+      return { conversationId: req.conversationId, card: failed, answer: null, ok: false };
+    }
+    store.createConversation(id, title, req.model, now());
+    this.deps.copySettings(req.conversationId, id);
+    let root = made.card;
+    const first: Turn | undefined = c.pending ? { ...c.pending, id: newId(), conversationId: id, parentId: root.id, createdAt: now() } : undefined;
+    // Its size once there: the summary and the waiting message, measured in the new chat.
+    const target = resolveTarget(this.deps, { ...req, conversationId: id });
+    const measured = await measureBranch(this.deps, await setupRequest(this.deps, target), first ? [root, first] : [root]);
+    if (!('kind' in measured)) root = card('compaction', { ...made.meta, tokensAfter: measured.tokens, counted: measured.counted === made.meta.counted ? made.meta.counted : 'estimate' }, { id: root.id, conversationId: id, parentId: null, now: root.createdAt });
+    store.appendTurn(root, now());
+    if (first) store.appendTurn(first, now());
+    this.write(card('continued', { conversationId: id, title }, { id: newId(), conversationId: req.conversationId, parentId: leaf?.id ?? null, now: now() }));
+    emit('conversations:changed', { conversationId: id });
+    const answer = first ? this.deps.chat.answerAfter(first, c.options) : null;
+    return { conversationId: id, card: root, answer, ok: true };
+  }
+
+  private branchOf(conversationId: string): Turn[] {
+    const conversation = this.deps.store.getConversation(conversationId);
+    if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
+    return conversation.activeLeafId ? this.deps.store.branch(conversation.activeLeafId) : [];
+  }
+
+  private sendable(m: Measured | { kind: 'unsendable'; message: string }): Measured {
+    if ('kind' in m) throw new UserFacingError('invalid-payload', m.message);
+    return m;
+  }
+
+  private cutAt(branch: readonly Turn[], keepFrom: string) {
+    const cut = cutCandidates(branch).find((c) => c.keepFrom === keepFrom);
+    if (!cut) throw new UserFacingError('invalid-payload', 'That message is not one the older turns can be cut before; choose another.');
+    return cut;
+  }
+
+  private itemOf(branch: readonly Turn[], turnId: string, item: Extract<RoomChoice, { kind: 'drop-item' }>['item']): DroppedItem {
+    const turn = branch.find((t) => t.id === turnId);
+    for (const b of turn?.blocks ?? []) {
+      if (item.kind === 'attachment' && b.type === 'attachment' && b.id === item.id) return { turnId, kind: 'attachment', id: b.id, name: b.name, tokens: 0 };
+      if (item.kind === 'tool_result' && b.type === 'tool_result' && b.toolCallId === item.toolCallId) return { turnId, kind: 'tool_result', toolCallId: b.toolCallId, name: b.name, tokens: 0 };
+    }
+    throw new UserFacingError('not-found', 'That item is not in this conversation’s current branch.');
+  }
+
+  /** Writes a card at the tip of its conversation (the active leaf) and tells the views. */
+  private write(turn: Turn): Turn {
+    this.deps.store.appendTurn(turn, this.deps.now());
+    this.deps.emit('chat:turn-saved', { turn });
+    this.deps.emit('conversations:changed', { conversationId: turn.conversationId });
+    return turn;
+  }
+}
+
+/** A stand-in for the next message, so "everything so far" is a cut like any other. */
+function placeholderUser(conversationId: string, parentId: string | null): Turn {
+  return { id: 'next-message', conversationId, parentId, role: 'user', blocks: [{ type: 'text', text: '' }], meta: {}, status: 'done', createdAt: 0 };
+}

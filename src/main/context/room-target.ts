@@ -1,0 +1,58 @@
+/**
+ * What the out-of-room service works with: the chat's engine collaborators (the same capability cache, calibration,
+ * attachment preparer and window resolver the step loop uses), and how a model name (or alias) and connection
+ * become the request's target, exactly as `ChatService.run` routes a send.
+ */
+import type { ThinkMode } from '../../shared/connections';
+import type { IdentityLayer } from '../../shared/identity-layer';
+import type { AliasLayer } from '../aliases/alias-route';
+import type { ChatService } from '../chat/chat-service';
+import type { ConversationStore } from '../db/conversation-store';
+import type { LaneDeps } from '../engine/lane-request';
+import type { RequestSetupDeps, RequestTarget } from '../engine/request-setup';
+import { thinkModeOf } from '../engine/think';
+import type { EngineConnection } from '../engine/types';
+import type { WindowCost } from '../models/context-recommendation';
+
+export interface RoomDeps extends RequestSetupDeps, LaneDeps {
+  store: ConversationStore;
+  chat: ChatService;
+  connection: (id?: string) => EngineConnection;
+  alias: (name: string) => AliasLayer | undefined;
+  /** An alias's id by its name (auto-compact is kept per alias id). */
+  aliasId: (name: string) => string | undefined;
+  conversationLayer: (conversationId: string) => IdentityLayer | undefined;
+  /** Copies a chat's own settings (system prompt, think mode) to the chat that continues it. */
+  copySettings: (from: string, to: string) => void;
+  /** What a window costs, and keeping one, where Firebrand chooses the window (src/main/context/larger-window.ts). */
+  windows: WindowKeeper;
+}
+
+export interface WindowKeeper {
+  ollamaCost: (baseUrl: string, model: string, window: number) => Promise<WindowCost>;
+  keepOllama: (baseUrl: string, model: string, window: number) => void;
+  builtinCost: (file: string, window: number) => Promise<WindowCost>;
+  keepBuiltin: (file: string, window: number) => void;
+}
+
+/** A request's target with the layers that name it: the model under an alias, its connection, the chat's layer. */
+export interface ResolvedTarget extends RequestTarget {
+  /** The alias's window, when the alias sets one (then no larger window is offered: the alias decides). */
+  aliasWindow?: number;
+}
+
+export function resolveTarget(deps: RoomDeps, t: { conversationId: string | null; model: string; connectionId?: string | undefined; think?: boolean | ThinkMode | undefined }): ResolvedTarget {
+  const routed = deps.alias(t.model);
+  const { model: aliasModel, connectionId: aliasConnection, ...alias }: AliasLayer = routed ?? {};
+  const connection = deps.connection(aliasConnection ?? t.connectionId);
+  const conversation = t.conversationId ? deps.conversationLayer(t.conversationId) : undefined;
+  const think = thinkModeOf(t.think);
+  return {
+    connection,
+    model: aliasModel ?? t.model,
+    ...(routed ? { alias } : {}),
+    ...(conversation ? { conversation } : {}),
+    ...(think !== undefined ? { think } : {}),
+    ...(alias.contextWindow !== undefined ? { aliasWindow: alias.contextWindow } : {}),
+  };
+}

@@ -1,0 +1,109 @@
+import { useMemo } from 'react';
+import { messages, tokensText, waitingForRoom, type CompactionMeta, type ContinuedMeta, type DroppedMeta } from '../../../shared/context-edits';
+import type { Turn } from '../../../shared/turn';
+import { focusTurn, openConversation, useStore } from '../../store';
+import { measureKey } from '../../store/context-room';
+import { RoomChoices } from './RoomChoices';
+import { useRoomPlan } from './use-room-plan';
+
+/** Links to turns of the open branch by id; a turn not on it (another branch) is named, not linked. */
+function TurnLinks({ ids, testId }: { ids: string[]; testId: string }) {
+  const onBranch = useStore((s) => s.turns);
+  const byId = useMemo(() => new Map(onBranch.map((t, i) => [t.id, { turn: t, index: i }])), [onBranch]);
+  return (
+    <ul className="system-list turn-links" data-testid={testId}>
+      {ids.map((id, n) => {
+        const found = byId.get(id);
+        const label = found ? `${found.turn.role === 'user' ? 'You' : found.turn.role === 'assistant' ? 'Assistant' : 'Tool'}: ${preview(found.turn)}` : `message ${n + 1}`;
+        return (
+          <li key={id}>
+            {found ? (
+              <button type="button" className="link-button" data-turn-id={id} onClick={() => focusTurn(id)}>
+                {label}
+              </button>
+            ) : (
+              <span data-turn-id={id}>{label}</span>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function preview(turn: Turn): string {
+  const text = turn.blocks.map((b) => (b.type === 'text' ? b.text : b.type === 'attachment' ? `[${b.name}]` : b.type === 'tool_call' ? `[${b.name}]` : b.type === 'tool_result' ? `[${b.name} result]` : '')).join(' ').trim().replace(/\s+/g, ' ');
+  return text.length > 70 ? `${text.slice(0, 67)}...` : text || '(empty)';
+}
+
+/** A summary sent in place of older turns: who wrote it, the numbers, the summary itself, the turns it stands for. */
+export function CompactionCard({ meta }: { meta: CompactionMeta }) {
+  return (
+    <>
+      <p className="system-text" data-testid="compaction-numbers">
+        {meta.auto ? `Made on its own at ${Math.round(meta.auto.threshold * 100)}% of the window. ` : ''}
+        Written by {meta.model}. The request went from {tokensText(meta.tokensBefore, meta.counted)} to {tokensText(meta.tokensAfter, meta.counted)}; the{' '}
+        {messages(meta.covered.length)} it stands for stay in {meta.from ? 'the earlier chat' : 'this chat'}.
+      </p>
+      {meta.from && (
+        <p className="system-text">
+          Continues{' '}
+          <button type="button" className="link-button" data-testid="compaction-from" data-conversation-id={meta.from.conversationId} onClick={() => void openConversation(meta.from!.conversationId)}>
+            “{meta.from.title}”
+          </button>
+        </p>
+      )}
+      <details className="compaction-summary" data-testid="compaction-summary">
+        <summary>The summary the model reads</summary>
+        <p className="system-text">{meta.summary}</p>
+      </details>
+      {!meta.from && meta.covered.length > 0 && (
+        <details className="compaction-covered">
+          <summary>The {messages(meta.covered.length)} it stands for</summary>
+          <TurnLinks ids={meta.covered} testId="compaction-covered" />
+        </details>
+      )}
+    </>
+  );
+}
+
+export function DroppedCard({ meta, text }: { meta: DroppedMeta; text: string }) {
+  return (
+    <>
+      <p className="system-text">{text}</p>
+      {meta.turns.length > 0 && (
+        <details className="compaction-covered">
+          <summary>The {messages(meta.count)} left out</summary>
+          <TurnLinks ids={meta.turns} testId="dropped-turns" />
+        </details>
+      )}
+    </>
+  );
+}
+
+export function ContinuedCard({ meta }: { meta: ContinuedMeta }) {
+  return (
+    <p className="system-text">
+      This chat goes on in{' '}
+      <button type="button" className="link-button" data-testid="continued-open" data-conversation-id={meta.conversationId} onClick={() => void openConversation(meta.conversationId)}>
+        “{meta.title}”
+      </button>
+      , which starts from a summary of this one.
+    </p>
+  );
+}
+
+/**
+ * The refusal's choices, on the last refusal of the branch while its message waits (nothing answered since). The
+ * plan is asked again when the branch's tip changes.
+ */
+export function RefusalChoices({ turn }: { turn: Turn }) {
+  const open = useStore((s) => {
+    const last = s.turns.findLastIndex((t) => t.source === 'context-refused');
+    return last >= 0 && s.turns[last]!.id === turn.id && waitingForRoom(s.turns) !== undefined;
+  });
+  const key = useStore((s) => measureKey(s.activeId, s.selectedModel, s.turns, s.settings?.activeConnectionId) ?? '');
+  const { state, keepFrom, setKeepFrom } = useRoomPlan(turn.conversationId, open, key);
+  if (!open) return null;
+  return <RoomChoices conversationId={turn.conversationId} state={state} keepFrom={keepFrom} onKeepFrom={setKeepFrom} />;
+}

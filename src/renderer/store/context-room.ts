@@ -1,0 +1,102 @@
+/**
+ * Out of room (issue 21), the renderer's side: main's measure of the next request (the meter shows it, the draft
+ * added), the plan behind the refusal card's choices, and applying a choice. Main is the one that counts, so the
+ * meter, the refusal and the choices say the same numbers.
+ */
+import { create } from 'zustand';
+import type { AutoCompactSetting, ContextMeasure, RoomApplied, RoomChoice, RoomPlan } from '../../shared/context-ipc';
+import type { Turn } from '../../shared/turn';
+import { firebrand } from '../firebrand';
+import { errorMessage } from './errors';
+import { adoptTurns, connectionOf, openConversation, refreshContextChoice, useStore } from './index';
+
+interface RoomState {
+  /** Main's measure for `key` (conversation, model, connection and the branch's tip). */
+  measure: { key: string; value: ContextMeasure } | null;
+  /** The conversation a summary is being written for, if any. */
+  working: string | null;
+  /** The composer's "Make room" panel is open. */
+  open: boolean;
+  /** Auto-compact per connection and alias (Settings, Models); null until read. */
+  autoCompact: AutoCompactSetting[] | null;
+}
+
+export const useRoom = create<RoomState>(() => ({ measure: null, working: null, open: false, autoCompact: null }));
+
+/** What the measure depends on: a new key asks main again. */
+export function measureKey(conversationId: string | null, model: string | null, turns: readonly Turn[], connection: string | undefined, extra = ''): string | null {
+  if (!model) return null;
+  const tip = turns.at(-1);
+  return `${conversationId ?? 'new'}|${model}|${connection ?? ''}|${turns.length}|${tip?.id ?? ''}|${tip?.status ?? ''}|${extra}`;
+}
+
+let asking: string | null = null;
+
+/** Asks main for the next request's size, once per key; an answer for an old key is dropped. */
+export function refreshMeasure(key: string): void {
+  const { activeId, selectedModel } = useStore.getState();
+  if (!selectedModel || asking === key || useRoom.getState().measure?.key === key) return;
+  asking = key;
+  firebrand()
+    .context.measure({ conversationId: activeId, model: selectedModel, ...connectionOf() })
+    .then((value) => useRoom.setState({ measure: { key, value } }))
+    .catch(() => undefined)
+    .finally(() => {
+      if (asking === key) asking = null;
+    });
+}
+
+export async function loadPlan(conversationId: string | null, opts: { keepFrom?: string; extraTokens?: number } = {}): Promise<RoomPlan> {
+  const model = useStore.getState().selectedModel;
+  if (!model) throw new Error('Choose a model first.');
+  return firebrand().context.plan({ conversationId, model, ...connectionOf(), ...opts });
+}
+
+/**
+ * Does what the user chose; the card and the answer it started come into the view (a new chat opens). Resolves
+ * the result, or throws with a message for the user.
+ */
+export async function applyChoice(conversationId: string | null, choice: RoomChoice, think?: boolean): Promise<RoomApplied> {
+  const model = useStore.getState().selectedModel;
+  if (!model) throw new Error('Choose a model first.');
+  const summarizing = choice.kind === 'summarize' || choice.kind === 'new-chat';
+  if (summarizing && conversationId) useRoom.setState({ working: conversationId });
+  try {
+    const res = await firebrand().context.apply({ conversationId, model, choice, ...connectionOf(), ...(think !== undefined ? { think } : {}) });
+    useRoom.setState({ open: false });
+    if (res.conversationId !== null) {
+      if (res.conversationId !== useStore.getState().activeId) await openConversation(res.conversationId);
+      adoptTurns(res.conversationId, [res.card, res.answer].filter((t): t is Turn => t !== null));
+    }
+    if (choice.kind === 'larger-window') void refreshContextChoice();
+    return res;
+  } finally {
+    if (summarizing) useRoom.setState({ working: null });
+  }
+}
+
+export async function cancelSummary(conversationId: string): Promise<void> {
+  await firebrand()
+    .context.cancel({ conversationId })
+    .catch((err: unknown) => useStore.setState({ notice: errorMessage(err) }));
+}
+
+export function setRoomOpen(open: boolean): void {
+  useRoom.setState({ open });
+}
+
+export async function loadAutoCompact(): Promise<void> {
+  try {
+    useRoom.setState({ autoCompact: await firebrand().context.autoCompact({}) });
+  } catch (err) {
+    useStore.setState({ notice: errorMessage(err) });
+  }
+}
+
+export async function setAutoCompact(kind: AutoCompactSetting['kind'], id: string, threshold: number | null): Promise<void> {
+  try {
+    useRoom.setState({ autoCompact: await firebrand().context.setAutoCompact({ kind, id, threshold }) });
+  } catch (err) {
+    useStore.setState({ notice: errorMessage(err) });
+  }
+}

@@ -1,0 +1,145 @@
+/**
+ * Out of room (issue 21): the ways a conversation that outgrew its window goes on, each with its cost, worked out
+ * by main with the same Assemble and counter as the preflight. Kept in its own file and merged into
+ * `InvokeContract` in ./ipc.ts, so the shared contract only grows by a few lines.
+ */
+import type { CountedBy } from './context-edits';
+import type { LargestPart } from './system-turns';
+import type { Turn } from './turn';
+
+/** Which conversation, and the model and connection the next message goes to (as the composer sends it). */
+export interface RoomTarget {
+  /** null: a new chat (only the request's fixed part: system prompt and tools). */
+  conversationId: string | null;
+  model: string;
+  connectionId?: string;
+}
+
+/** The size of the next request without the draft: the meter adds the draft to it. */
+export interface ContextMeasure {
+  tokens: number;
+  counted: CountedBy;
+  /** The window the request carries; null where the server decides. */
+  window: number | null;
+}
+
+/** A larger window, where Firebrand chooses it (Ollama `num_ctx`, the built-in engine), or why not. */
+export type LargerWindow =
+  | {
+      kind: 'offer';
+      engine: 'ollama' | 'builtin';
+      window: number;
+      current: number;
+      /** What the model was trained for (the most it takes). */
+      trained: number | null;
+      /** What the model needs in memory with that window (weights, cache, runtime); null when not known. */
+      memoryBytes: number | null;
+      /** Memory it may use; null when not known. */
+      usableBytes: number | null;
+      /** `slower`: more than fits the GPU (Ollama then runs part of it on the CPU); `unknown`: memory not known. */
+      fits: 'yes' | 'slower' | 'unknown';
+    }
+  | { kind: 'none'; reason: string };
+
+/** A user message older turns can be cut before (summarized or left out): everything before it. */
+export interface CutPoint {
+  turnId: string;
+  /** The message's first words. */
+  preview: string;
+  /** Messages before it that would be covered. */
+  count: number;
+}
+
+/** The chosen cut, with exact numbers where the engine counts. */
+export interface CutPlan {
+  keepFrom: string;
+  /** The turns covered (summarized or left out), oldest first. */
+  turnIds: string[];
+  /** What they take in the request now. */
+  tokens: number;
+  /** The request without them. */
+  after: number;
+  /** The longest a summary of them may be (what the summarizer is asked for at most). */
+  summaryBudget: number;
+  /** Whether the request fits, with room for the answer, once they are left out / summarized. */
+  fitsDropped: boolean;
+  fitsSummarized: boolean;
+}
+
+export interface RoomPlan {
+  /** The model the request goes to (an alias resolved), and its connection's kind. */
+  model: string;
+  engine: string;
+  need: number;
+  counted: CountedBy;
+  window: number | null;
+  /** Tokens kept free for the answer: a prompt that fills the window leaves none. */
+  answerRoom: number;
+  over: boolean;
+  /** A user message that was refused and is answered once a choice made room; null when none waits. */
+  pending: string | null;
+  larger: LargerWindow;
+  cuts: CutPoint[];
+  cut: CutPlan | null;
+  /** The largest parts of the request now; those with `drop` can be left out of what is sent. */
+  largest: LargestPart[];
+  /** Why no cut is offered (nothing older than the message itself), when `cut` is null. */
+  noCut: string | null;
+}
+
+/** The summarizer: the conversation's model unless the user picks another. */
+export interface SummarizerChoice {
+  model: string;
+  connectionId?: string;
+}
+
+export type RoomChoice =
+  | { kind: 'larger-window'; window: number }
+  | { kind: 'summarize'; keepFrom: string; summarizer?: SummarizerChoice }
+  | { kind: 'drop-oldest'; keepFrom: string }
+  | { kind: 'drop-item'; turnId: string; item: { kind: 'attachment'; id: string } | { kind: 'tool_result'; toolCallId: string } }
+  | { kind: 'new-chat'; summarizer?: SummarizerChoice };
+
+export interface RoomApplied {
+  /** The conversation the user should look at now (a new one for `new-chat`; null: still a new chat). */
+  conversationId: string | null;
+  /** The card the choice wrote (a summary, what was left out, an error saying why nothing was replaced). */
+  card: Turn | null;
+  /** The answer to the waiting message, when one was started. */
+  answer: Turn | null;
+  /** false: nothing changed (a summary that failed); the card says why. */
+  ok: boolean;
+}
+
+/** Auto-compact: per connection or alias, summarize on its own when the request reaches this share of the window. */
+export interface AutoCompactSetting {
+  kind: 'connection' | 'alias';
+  id: string;
+  /** 0.5–0.98; absent from the list: off. */
+  threshold: number;
+}
+
+export const AUTO_COMPACT_THRESHOLDS = [0.75, 0.85, 0.95] as const;
+
+export interface ContextInvokeContract {
+  /** The next request's size as the preflight counts it, without the draft (the meter adds it). */
+  'context:measure': { req: RoomTarget; res: ContextMeasure };
+  /** Every way to make room, with its numbers; `keepFrom` moves the cut, `extraTokens` is the draft's size. */
+  'context:plan': { req: RoomTarget & { conversationId: string | null; keepFrom?: string; extraTokens?: number }; res: RoomPlan };
+  /** Does what the user chose; a waiting message is answered after it. Only a larger window needs no chat yet. */
+  'context:apply': { req: RoomTarget & { think?: boolean; choice: RoomChoice }; res: RoomApplied };
+  /** Stops a summary being written for the conversation. */
+  'context:cancel': { req: { conversationId: string }; res: { cancelled: boolean } };
+  'context:auto-compact': { req: Record<string, never>; res: AutoCompactSetting[] };
+  /** threshold null: off. */
+  'context:set-auto-compact': { req: { kind: 'connection' | 'alias'; id: string; threshold: number | null }; res: AutoCompactSetting[] };
+}
+
+export const CONTEXT_INVOKE_CHANNELS = [
+  'context:measure',
+  'context:plan',
+  'context:apply',
+  'context:cancel',
+  'context:auto-compact',
+  'context:set-auto-compact',
+] as const satisfies readonly (keyof ContextInvokeContract)[];

@@ -1,0 +1,193 @@
+/**
+ * Out of room (issue 21) through the UI: serve mode + Chromium + the stand-in Ollama. A conversation outgrows a
+ * 4,096-token window; the refusal card (and the red meter) offer the ways on with their numbers; each choice's
+ * next request is exactly what its card says; a reload keeps it all. Screenshots of the card and its choices at
+ * 1280 and 390 px go to test-results/screenshots (or $FIREBRAND_SHOTS).
+ */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LAST, MODEL, NOTES, outOfRoomRoutes as routes, SUMMARY, SUMMARY_PROMPT_START, WINDOW } from '../support/out-of-room-scenario';
+import type { ReplayServer } from '../replay-server/replay-server';
+import { pickModel, startUi, stopUi, type UiSession } from './helpers/ui-session';
+
+const OUT = process.env.FIREBRAND_SHOTS ?? resolve(import.meta.dirname, '../../test-results/screenshots');
+const CARD = '[data-card="context-refused"]';
+
+let s: UiSession | undefined;
+afterEach(async () => {
+  await stopUi(s);
+  s = undefined;
+});
+
+async function shoot(page: Page, name: string, target?: string): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    // The list is virtualized: a resize may re-mount the card, so look it up again until it stays.
+    if (target) await page.locator(target).last().scrollIntoViewIfNeeded({ timeout: 5_000 }).catch(() => undefined);
+    await page.screenshot({ path: `${OUT}/${name}-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+type Body = { messages: { role: string; content: string }[]; options?: { num_ctx?: number } };
+const isSummary = (b: Body) => b.messages.some((m) => m.content.startsWith(SUMMARY_PROMPT_START));
+/** The title lane's request, after a chat's first answer. */
+const isTitle = (b: Body) => b.messages.some((m) => m.content.startsWith('Write a title'));
+const answers = (replay: ReplayServer) => replay.requests.filter((r) => r.path === '/api/chat').map((r) => JSON.parse(r.body) as Body).filter((b) => !isSummary(b) && !isTitle(b));
+
+/**
+ * Waits until no turn streams and the tip of the branch is `selector`. The list is virtualized and follows the
+ * bottom only while the user is there (a panel that opened and closed may have moved the view): look at the bottom.
+ */
+async function waitTip(page: Page, selector: string): Promise<void> {
+  await page.waitForFunction((sel) => {
+    const scroller = document.querySelector('[data-testid="chat"] [data-virtuoso-scroller]');
+    scroller?.scrollTo({ top: scroller.scrollHeight });
+    const turns = [...document.querySelectorAll('[data-testid="turn"]')];
+    return turns.length > 0 && !turns.some((t) => t.getAttribute('data-status') === 'streaming') && turns.at(-1)!.matches(sel);
+  }, selector);
+}
+
+async function keepWindow(page: Page, window: number): Promise<void> {
+  await page.evaluate(async ([model, w]) => {
+    const api = (globalThis as unknown as { firebrand: { models: { setContext(r: unknown): Promise<unknown> } } }).firebrand;
+    await api.models.setContext({ model, contextWindow: w, source: 'user' });
+  }, [MODEL, window] as const);
+  // Picking the model again makes the composer ask main for its window.
+  await pickModel(page, 'llama3.2:3b');
+  await pickModel(page, MODEL);
+  await expect.poll(() => page.getByTestId('context-meter').getAttribute('data-window')).toBe(String(window));
+}
+
+async function sendThrough(page: Page, text: string): Promise<void> {
+  await page.getByTestId('composer-input').fill(text);
+  await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
+  await page.getByTestId('composer-send').click();
+  await page.waitForFunction(() => (document.querySelector('[data-testid="composer-input"]') as HTMLTextAreaElement).value === '');
+  await waitTip(page, '[data-role="assistant"][data-status="done"]');
+}
+
+/** Three long exchanges that fit the 4,096-token window; then the long note is typed and does not. */
+async function growTo(page: Page, window: number, notes: readonly string[]): Promise<void> {
+  await keepWindow(page, window);
+  for (const note of notes) await sendThrough(page, note);
+}
+
+/**
+ * The conversation as it was with a larger window (8,192), then the window made 4,096 (another machine, another
+ * model setting) and the last answer asked for again: the preflight refuses, and its card offers the ways on.
+ */
+async function refused(page: Page): Promise<void> {
+  await growTo(page, 2 * WINDOW, [...NOTES, LAST]);
+  await keepWindow(page, WINDOW);
+  await page.locator('[data-testid="turn"][data-role="assistant"]').last().getByTestId('regenerate').click();
+  await waitTip(page, '[data-role="system"]');
+  await page.locator(CARD).getByTestId('context-choices').waitFor();
+}
+
+describe('out of room in the UI', () => {
+  it('the refusal card offers the ways on with their numbers; a summary takes the older turns’ place in the next request', async () => {
+    s = await startUi(routes());
+    const { page, replay } = s;
+    await refused(page);
+    const choices = page.locator(CARD).getByTestId('context-choices');
+    // The card, the meter and the plan say the same number; the empty composer does not say "Type a message".
+    const need = Number(await choices.getAttribute('data-need'));
+    await expect.poll(async () => Number(await page.getByTestId('context-meter').getAttribute('data-estimate'))).toBe(need);
+    expect(await page.getByTestId('context-meter').getAttribute('class')).toContain('over');
+    expect(await page.getByTestId('composer-reason').textContent()).toContain('Make room');
+    expect(await choices.getByTestId('context-larger').textContent()).toMatch(/Use a .*-token window/);
+    expect(await choices.getByTestId('context-larger-cost').textContent()).toMatch(/needs \d+\.\d GiB.*the model reloads/);
+    expect(await choices.getByTestId('context-summarize-cost').textContent()).toMatch(/^4 messages \(.* tokens\) become a summary/);
+    await shoot(page, 'out-of-room-card', CARD);
+
+    await choices.getByTestId('context-summarize').click();
+    await waitTip(page, '[data-role="assistant"][data-status="done"]');
+    const card = page.locator('[data-card="compaction"]');
+    await card.getByTestId('compaction-summary').locator('summary').click();
+    expect(await card.getByTestId('compaction-summary').textContent()).toContain(SUMMARY);
+    const body = answers(replay).at(-1)!;
+    expect(body.options?.num_ctx).toBe(WINDOW);
+    expect(body.messages.map((m) => m.content)).toEqual([expect.stringContaining(SUMMARY), NOTES[2], 'Fine.', LAST]);
+    // The refusal no longer offers anything: its message was answered.
+    expect(await page.locator(CARD).getByTestId('context-choices').count()).toBe(0);
+    await card.locator('details.compaction-covered summary').click();
+    await shoot(page, 'out-of-room-summary', '[data-card="compaction"]');
+    // A covered turn is one click away, and still in the chat (the list may have re-mounted the card: open again).
+    const openCovered = async () => {
+      const details = page.locator('[data-card="compaction"] details.compaction-covered');
+      if ((await details.getAttribute('open')) === null) await details.locator('summary').click();
+      await page.locator('[data-card="compaction"]').getByTestId('compaction-covered').locator('button').first().click();
+    };
+    await openCovered();
+    await page.locator('.turn-row.focused [data-role="user"]').waitFor();
+    expect(await page.locator('.turn-row.focused [data-testid="user-text"]').textContent()).toBe(NOTES[0]);
+
+    // A reload keeps the card, the covered turns and the answer.
+    await page.reload();
+    await page.getByTestId('conversation-item').first().click();
+    await page.locator('[data-card="compaction"]').waitFor();
+    await openCovered();
+    await page.locator('.turn-row.focused [data-role="user"]').waitFor();
+  });
+
+  it('the red meter makes room for a draft: the oldest turns left out after a confirmation with the count and tokens', async () => {
+    s = await startUi(routes());
+    const { page, replay } = s;
+    await growTo(page, WINDOW, NOTES);
+    await page.getByTestId('composer-input').fill(LAST);
+    await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(true);
+    expect(await page.getByTestId('context-meter').getAttribute('class')).toContain('over');
+    await page.getByTestId('context-make-room').click();
+    const choices = page.getByTestId('context-room-panel').getByTestId('context-choices');
+    // The panel's plan counts the draft as the meter does: one number.
+    const estimate = Number(await page.getByTestId('context-meter').getAttribute('data-estimate'));
+    await expect.poll(async () => Number(await choices.getAttribute('data-need'))).toBe(estimate);
+    await choices.getByTestId('context-drop').click();
+    const ask = await choices.getByTestId('context-drop-summary').textContent();
+    expect(ask).toMatch(/^Leave 4 messages \([\d,.]+K? tokens\) out of what is sent\? The request becomes/);
+    await shoot(page, 'out-of-room-meter-drop', '[data-testid="context-room-panel"]');
+    await choices.getByTestId('context-drop-confirm').click();
+    await page.locator('[data-card="context-dropped"]').waitFor();
+    expect(await page.locator('[data-card="context-dropped"]').textContent()).toContain('the 4 messages before this point');
+    await shoot(page, 'out-of-room-dropped', '[data-card="context-dropped"]');
+    // The draft stayed; it fits now, and goes without the turns left out.
+    expect(await page.getByTestId('composer-input').inputValue()).toBe(LAST);
+    await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
+    await page.getByTestId('composer-send').click();
+    await waitTip(page, '[data-role="assistant"][data-status="done"]');
+    expect(answers(replay).at(-1)!.messages.map((m) => m.content)).toEqual([NOTES[2], 'Fine.', LAST]);
+  });
+
+  it('continues in a new chat that starts from a summary and links back', async () => {
+    s = await startUi(routes());
+    const { page, replay } = s;
+    await refused(page);
+    await page.locator(CARD).getByTestId('context-new-chat').click();
+    await page.getByTestId('conversation-item').filter({ hasText: 'Fine (continued)' }).waitFor();
+    await waitTip(page, '[data-role="assistant"][data-status="done"]');
+    // The new chat opens at its end; its first turn, the summary, is above the long message (the list is
+    // virtualized: scroll to the top until it is there).
+    await page.waitForFunction(() => {
+      document.querySelector('[data-testid="chat"] [data-virtuoso-scroller]')?.scrollTo({ top: 0 });
+      return document.querySelector('[data-card="compaction"] [data-testid="compaction-from"]') !== null;
+    });
+    expect(answers(replay).at(-1)!.messages.map((m) => m.content)).toEqual([expect.stringContaining(SUMMARY), LAST]);
+    await shoot(page, 'out-of-room-new-chat', '[data-card="compaction"]');
+    // The link back opens the earlier chat, which says where it went on.
+    await page.waitForFunction(() => {
+      document.querySelector('[data-testid="chat"] [data-virtuoso-scroller]')?.scrollTo({ top: 0 });
+      const link = document.querySelector<HTMLButtonElement>('[data-card="compaction"] [data-testid="compaction-from"]');
+      link?.click();
+      return link !== null;
+    });
+    await page.waitForFunction(() => {
+      const scroller = document.querySelector('[data-testid="chat"] [data-virtuoso-scroller]');
+      scroller?.scrollTo({ top: scroller.scrollHeight });
+      return document.querySelector('[data-card="continued"] [data-testid="continued-open"]') !== null;
+    });
+  });
+});
