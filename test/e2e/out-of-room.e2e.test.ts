@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LAST, MODEL, NOTES, outOfRoomRoutes as routes, SUMMARY, SUMMARY_PROMPT_START, WINDOW } from '../support/out-of-room-scenario';
 import type { ReplayServer } from '../replay-server/replay-server';
-import { startUi, stopUi, type UiSession } from './helpers/ui-session';
+import { pickModel, startUi, stopUi, type UiSession } from './helpers/ui-session';
 
 const OUT = process.env.FIREBRAND_SHOTS ?? resolve(import.meta.dirname, '../../test-results/screenshots');
 const CARD = '[data-card="context-refused"]';
@@ -57,8 +57,8 @@ async function keepWindow(page: Page, window: number): Promise<void> {
     await api.models.setContext({ model, contextWindow: w, source: 'user' });
   }, [MODEL, window] as const);
   // Picking the model again makes the composer ask main for its window.
-  await page.getByTestId('model-picker').selectOption('llama3.2:3b');
-  await page.getByTestId('model-picker').selectOption(MODEL);
+  await pickModel(page, 'llama3.2:3b');
+  await pickModel(page, MODEL);
   await expect.poll(() => page.getByTestId('context-meter').getAttribute('data-window')).toBe(String(window));
 }
 
@@ -148,7 +148,7 @@ describe('out of room in the UI', () => {
     await expect.poll(async () => Number(await choices.getAttribute('data-need'))).toBe(estimate);
     await choices.getByTestId('context-drop').click();
     const ask = await choices.getByTestId('context-drop-summary').textContent();
-    expect(ask).toMatch(/^Leave 4 messages \([\d,.k]+ tokens\) out of what is sent\? The request becomes/);
+    expect(ask).toMatch(/^Leave 4 messages \([\d,.]+K? tokens\) out of what is sent\? The request becomes/);
     await shoot(page, 'out-of-room-meter-drop', '[data-testid="context-room-panel"]');
     await choices.getByTestId('context-drop-confirm').click();
     await page.locator('[data-card="context-dropped"]').waitFor();

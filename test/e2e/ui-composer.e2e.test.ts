@@ -68,6 +68,14 @@ describe('composer', () => {
     expect(user?.images).toEqual([png.toString('base64')]);
     await page.locator(USER).locator('[data-kind="image"] img').waitFor();
     expect(await page.getByTestId('pending-attachments').count()).toBe(0);
+
+    // Clicked, the thumbnail opens the image large (issue 17: a lightbox), and Escape closes it.
+    await page.locator(USER).getByTestId('attachment-open').click();
+    const large = page.getByTestId('attachment-preview').locator('img');
+    await expect.poll(() => large.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth)).toBe(2);
+    expect(await page.getByTestId('attachment-preview').getByRole('heading').textContent()).toBe('pasted.png');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('attachment-preview').waitFor({ state: 'detached' });
   });
 
   it('attaches a code file by the file input; its text reaches the model and a chip shows its name', async () => {
@@ -95,7 +103,7 @@ describe('composer', () => {
     await expect.poll(async () => (await meter(page)) - empty).toBe(100 + MESSAGE_OVERHEAD_TOKENS);
     await input.fill('x'.repeat(20_000));
     await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(true);
-    expect(await page.getByTestId('composer-reason').textContent()).toContain('window holds 4096');
+    expect(await page.getByTestId('composer-reason').textContent()).toContain('window holds 4K');
     await input.fill('short again');
     await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
   });

@@ -145,7 +145,7 @@ describe('the cards of issue 21: a summary, what was left out, a chat continued,
 });
 
 describe('ToolCallCard', () => {
-  it('shows name, pretty arguments, state and result as text', () => {
+  it('shows name, each argument on its own line (no raw JSON or internal fields), state and result as text', () => {
     const html = renderToStaticMarkup(
       <ToolCallCard
         call={{ type: 'tool_call', id: 'a', name: 'get_weather', state: 'complete', argumentsRaw: '{"city":"Paris"}', arguments: { city: 'Paris' } }}
@@ -154,7 +154,10 @@ describe('ToolCallCard', () => {
     );
     expect(html).toContain('data-card="tool-call"');
     expect(html).toContain('get_weather');
-    expect(html).toContain('&quot;city&quot;: &quot;Paris&quot;');
+    expect(html).toContain('<dt>city</dt><dd>Paris</dd>');
+    expect(html).not.toContain('&quot;city&quot;');
+    expect(html.replace(/<[^>]+>/g, ' ')).not.toMatch(/tool ?call ?id|state/i);
+    expect(html).toContain('Done');
     expect(html).toContain('&lt;b&gt;18°C&lt;/b&gt;');
   });
 

@@ -1,5 +1,5 @@
 import type { LargerWindow } from '../../../shared/context-ipc';
-import { formatTokens } from '../turn/Attachments';
+import { formatTokens } from '../../format';
 
 const gib = (b: number) => `${(b / 1024 ** 3).toFixed(1)} GiB`;
 const ENGINE = { ollama: 'Ollama', builtin: 'The built-in engine' } as const;

@@ -3,7 +3,7 @@ import { ANSWER_ROOM } from '../../../shared/context-estimate';
 import { formatRange, pagesThatFit, parsePageRange, type PageRange } from '../../../shared/attachment-text';
 import type { AttachmentInspection } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
-import { formatTokens } from '../turn/Attachments';
+import { formatTokens } from '../../format';
 
 export { ANSWER_ROOM };
 
