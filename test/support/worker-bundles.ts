@@ -1,5 +1,5 @@
 /**
- * Vitest global setup: main's worker-thread entries bundled once per test run (esbuild, our sources in one file,
+ * Vitest global setup: main's worker-thread entries (and the built-in engine's process entry) bundled once per test run (esbuild, our sources in one file,
  * packages left to Node), so a test that starts a worker loads one plain JavaScript file instead of booting tsx
  * in every new thread and compiling the entry's imports again (about 1 s per worker on the 2-core CI machine,
  * a few hundred ms this way). src/main/workers/start-worker.ts takes them from $FIREBRAND_WORKER_BUNDLES; the
@@ -15,6 +15,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const ENTRIES: Record<string, string> = {
   'firebrand-worker.js': 'src/main/workers/worker-entry.ts',
   'extract-worker.js': 'src/main/documents/extract-worker.ts',
+  // Not a worker thread but the built-in engine's process (test/main/builtin/helpers.ts forks it): the same win.
+  'builtin-engine.js': 'src/main/builtin/engine-process.ts',
 };
 
 export default function setup(): () => void {
