@@ -7,7 +7,9 @@
  * - tokens/s: tokens generated / time from the first text to the last (Firebrand: as the client receives them);
  * - send to first token: Firebrand from the client's `chat:send` to the first text it receives (a new chat each
  *   time: conversation, request record, template, exact count, generation), the floor from its call with the
- *   rendered prompt to the first token's text. Both reuse the KV cache of the previous prompt, as the engine does.
+ *   rendered prompt to the first token's text, the whole prompt evaluated. Firebrand's engine reuses the KV cache
+ *   of its previous request's common prefix, but the previous chat's title request (a prompt of its own) has
+ *   taken the cache by then, so it evaluates almost the whole prompt too.
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync } from 'node:fs';
@@ -62,7 +64,7 @@ await withCleanup(async (cleanup) => {
   const db = new Database(join(dataDir, 'firebrand.db'), { readonly: true });
   const row = db.prepare('SELECT r.template AS template FROM steps s JOIN request_bodies r ON r.digest = s.request_digest ORDER BY s.created_at DESC LIMIT 1').get() as { template: string };
   db.close();
-  const record = JSON.parse((JSON.parse(row.template) as { segments: { t?: string }[] }).segments.map((x) => x.t ?? '').join('')) as Record<string, unknown>;
+  const record = JSON.parse((JSON.parse(row.template) as { t?: string }[]).map((x) => x.t ?? '').join('')) as Record<string, unknown>;
   const info = await readModelInfo(modelPath);
   const kwargs = record['chat_template_kwargs'];
   const prompt = new ChatTemplate(info.template, info.tokens).render({
@@ -117,6 +119,6 @@ await withCleanup(async (cleanup) => {
     unit: 'ms',
     floor: Number(ff.toFixed(1)),
     ratio: Number((vf / ff).toFixed(2)),
-    note: `runs ${app.map((r) => r.firstMs.toFixed(0)).join('/')} vs ${floor.map((r) => r.firstMs.toFixed(0)).join('/')} ms; a ${floor[0]!.promptTokens}-token prompt, all but its last token cached`,
+    note: `runs ${app.map((r) => r.firstMs.toFixed(0)).join('/')} vs ${floor.map((r) => r.firstMs.toFixed(0)).join('/')} ms; a ${floor[0]!.promptTokens}-token prompt`,
   });
 });

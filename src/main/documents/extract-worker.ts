@@ -7,6 +7,7 @@ import type { DocumentText, ExtractionFailure } from '../../shared/attachment-te
 import { extractText } from './extract';
 import type { ExtractorKind } from './extractor-kind';
 import { ExtractionError } from './extraction-error';
+import { lowerThisThreadsPriority } from '../workers/thread-priority';
 
 export interface WorkerJob {
   kind: ExtractorKind;
@@ -26,4 +27,6 @@ async function main(job: WorkerJob): Promise<WorkerReply> {
   }
 }
 
+// Reading a document is background work: the answer streaming beside it comes first (bench/extraction).
+lowerThisThreadsPriority();
 void main(workerData as WorkerJob).then((reply) => parentPort?.postMessage(reply));
