@@ -12,7 +12,7 @@
  *   taken the cache by then, so it evaluates almost the whole prompt too.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
@@ -25,15 +25,37 @@ import { requireBuild, serve, tempDir } from './lib/firebrand-ui';
 import { percentile, quick, report } from './lib/report';
 import { connectServe, nextStream } from './lib/serve-client';
 
-const CONTEXT = quick ? 4_096 : 8_192;
-const ROUNDS = quick ? 2 : 4;
+const CONTEXT = 4_096;
+const ROUNDS = quick ? 2 : 7;
 const THREADS = 1;
+const ASK = 'Count sheep for me, please.';
 
 interface Alone {
   promptTokens: number;
   firstMs: number;
   tokens: number;
   generationMs: number;
+  /** CPU time of the generating process (Firebrand: the engine process) during the round. */
+  cpuMs?: number;
+}
+
+/** User + system CPU time of a process so far (Linux /proc; 0 elsewhere). */
+function cpuMsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** The child processes of `pid` (Linux /proc), e.g. serve mode's engine process. */
+function childrenOf(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) => readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+  } catch {
+    return [];
+  }
 }
 
 await withCleanup(async (cleanup) => {
@@ -48,21 +70,29 @@ await withCleanup(async (cleanup) => {
   const s = await serve(cleanup, dataDir, 'http://127.0.0.1:9');
   const client = await connectServe(s);
   cleanup.add('client', () => client.close());
+  let enginePid = 0;
   const send = async () => {
+    const cpuBefore = enginePid ? cpuMsOf(enginePid) : 0;
     const stream = nextStream(client);
     const sentAt = performance.now();
-    await client.invoke('chat:send', { conversationId: null, text: 'Count sheep for me, please.', model: 'long.gguf', connectionId: 'builtin' });
+    const sent = await client.invoke<{ conversationId: string }>('chat:send', { conversationId: null, text: ASK, model: 'long.gguf', connectionId: 'builtin' });
+    const titleOf = async () => (await client.invoke<{ id: string; title: string }[]>('conversations:list', {})).find((c) => c.id === sent.conversationId)?.title;
+    const first = await titleOf();
     const t = await stream;
+    // After the answer, the title lane asks the engine for the chat's title: the round ends once the chat is named,
+    // so that generation does not run into the floor's round.
+    for (let i = 0; i < 600 && (await titleOf()) === first; i++) await new Promise((r) => setTimeout(r, 100));
     const tokens = t.finish.usage?.outputTokens ?? 0;
     if (t.finish.stop !== 'max_tokens' || tokens < CONTEXT / 2) throw new Error(`the answer ended ${t.finish.stop} after ${tokens} tokens`);
-    return { firstMs: t.firstAt - sentAt, tokens, generationMs: t.endAt - t.firstAt, promptTokens: t.finish.usage?.inputTokens ?? 0 };
+    return { firstMs: t.firstAt - sentAt, tokens, generationMs: t.endAt - t.firstAt, promptTokens: t.finish.usage?.inputTokens ?? 0, cpuMs: enginePid ? cpuMsOf(enginePid) - cpuBefore : 0 };
   };
   // Warm-up: loads the model (the floor loads it before its first call too) and leaves a request record behind.
   await send();
+  enginePid = childrenOf(s.child.pid!)[0] ?? 0;
 
   // The floor's prompt is the one Firebrand rendered: its stored request record through the same template.
   const db = new Database(join(dataDir, 'firebrand.db'), { readonly: true });
-  const row = db.prepare('SELECT r.template AS template FROM steps s JOIN request_bodies r ON r.digest = s.request_digest ORDER BY s.created_at DESC LIMIT 1').get() as { template: string };
+  const row = db.prepare('SELECT r.template AS template FROM steps s JOIN request_bodies r ON r.digest = s.request_digest WHERE s.turn_id IS NOT NULL ORDER BY s.created_at DESC LIMIT 1').get() as { template: string };
   db.close();
   const record = JSON.parse((JSON.parse(row.template) as { t?: string }[]).map((x) => x.t ?? '').join('')) as Record<string, unknown>;
   const info = await readModelInfo(modelPath);
@@ -83,8 +113,9 @@ await withCleanup(async (cleanup) => {
   };
   if ((await readLine()) !== 'READY') throw new Error('llama-alone did not start');
   const alone = async (): Promise<Alone> => {
+    const cpuBefore = cpuMsOf(child.pid!);
     child.stdin.write(`${JSON.stringify({ prompt, addBos: info.tokens.addBos })}\n`);
-    return JSON.parse(await readLine()) as Alone;
+    return { ...(JSON.parse(await readLine()) as Alone), cpuMs: cpuMsOf(child.pid!) - cpuBefore };
   };
   await alone(); // its warm-up: the JIT and a first prompt in the cache, as Firebrand's
 
@@ -109,7 +140,7 @@ await withCleanup(async (cleanup) => {
     ratio: Number((v / f).toFixed(2)),
     goal: '>= 0.95x floor (node-llama-cpp alone)',
     met: v >= 0.95 * f,
-    note: `runs ${app.map((r) => Math.round(rate(r))).join('/')} vs ${floor.map((r) => Math.round(rate(r))).join('/')} tokens/s; ${CONTEXT}-token context, ${THREADS} thread`,
+    note: `runs ${app.map((r) => Math.round(rate(r))).join('/')} vs ${floor.map((r) => Math.round(rate(r))).join('/')} tokens/s; CPU per token in the generating process ${(median(app.map((r) => r.cpuMs! / r.tokens)) * 1000).toFixed(0)} vs ${(median(floor.map((r) => r.cpuMs! / r.tokens)) * 1000).toFixed(0)} µs; ${CONTEXT}-token context, ${THREADS} thread`,
   });
   const vf = median(app.map((r) => r.firstMs));
   const ff = median(floor.map((r) => r.firstMs));
