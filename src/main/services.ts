@@ -25,7 +25,10 @@ import { UserFacingError } from './errors';
 import { EventHub } from './events';
 import { importConversation } from './export/conversation-io';
 import { exportFile } from './export/export-file';
-import type { SecretStore } from './secrets/secret-store';
+import { FileSecretStore, type SecretStore } from './secrets/secret-store';
+import { McpManager } from './mcp/mcp-manager';
+import { createMcpHandlers } from './mcp/mcp-handlers';
+import { builtinToolList, ToolRegistry } from './tools/registry';
 import { createDispatcher, type Dispatcher, type InvokeHandlers } from './ipc/dispatch';
 import { AttachmentContent } from './documents/attachment-content';
 import { ExtractionRunner, type ExtractionLimits } from './documents/extraction-runner';
@@ -62,6 +65,8 @@ export interface ServicesOptions {
   modelsDir?: string;
   /** Starts the built-in engine process (a fork in serve mode, a utilityProcess in the shell); absent: unavailable. */
   builtinEngine?: EngineSpawner;
+  /** MCP knobs for tests: how long a server may take to start. */
+  mcp?: { startTimeoutMs?: number; prepareWaitMs?: number };
 }
 
 export interface Services {
@@ -72,7 +77,15 @@ export interface Services {
   chat: ChatService;
   /** The model library and the built-in engine (the shell reveals files; tests reach the engine process). */
   library: LibraryParts;
+  /** The MCP tool servers (issue 19). */
+  mcp: McpManager;
+  /**
+   * Stops everything. MCP servers get a polite stop at once (stdin closed, SIGTERM to their process groups) and
+   * SIGKILL after a short grace or when this process exits, whichever comes first; `closed` resolves when they
+   * are gone, for a carrier that can wait.
+   */
   close(): void;
+  closed: Promise<void>;
 }
 
 export function createServices(options: ServicesOptions): Services {
@@ -95,6 +108,11 @@ export function createServices(options: ServicesOptions): Services {
   if (options.modelsDir) settings.update({ modelsDir: options.modelsDir });
 
   const hub = new EventHub();
+  // One secret store for API keys and MCP servers' env and header values (both "stored like API keys").
+  const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'));
+  const storeImage = (bytes: Uint8Array, mime: string, name: string) => blobs.put(bytes, { name, mime }, Date.now());
+  const builtins = builtinToolList();
+  const mcp = new McpManager({ db, secrets, emit: hub.emit, newId: randomUUID, now: Date.now, storeImage, reservedNames: builtins.map((t) => t.schema.name), ...options.mcp });
   const lib = createLibrary({
     db,
     dataDir: options.dataDir,
@@ -138,7 +156,10 @@ export function createServices(options: ServicesOptions): Services {
     newId: randomUUID,
     now: Date.now,
     log,
-    ...(options.secrets ? { secrets: options.secrets } : {}),
+    secrets,
+    tools: new ToolRegistry(builtins, [mcp.provider]),
+    storeImage,
+    conversationTools: (id) => conversationSettings.toolsOn(id),
     ...(options.stallTimeoutMs ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
     alias: aliasByName,
     conversationLayer: (id) => conversationSettings.layer(id),
@@ -168,6 +189,7 @@ export function createServices(options: ServicesOptions): Services {
     ...modelManager.handlers,
     ...lib.handlers,
     ...chatParts.handlers,
+    ...createMcpHandlers(mcp, randomUUID),
     'conversations:list': () => store.listConversations(),
     'conversations:open': ({ conversationId }) => conversationView(store, conversationId),
     'conversations:delete': ({ conversationId }) => {
@@ -179,7 +201,7 @@ export function createServices(options: ServicesOptions): Services {
       return { deleted };
     },
     'conversations:get-settings': ({ conversationId }) => conversationSettings.require(conversationId),
-    'conversations:update-settings': ({ conversationId, systemPrompt, think }) => conversationSettings.update(conversationId, { systemPrompt, think }),
+    'conversations:update-settings': ({ conversationId, systemPrompt, think, tools }) => conversationSettings.update(conversationId, { systemPrompt, think, ...(tools !== undefined ? { tools } : {}) }),
     'chat:send': (req) => {
       const result = chat.send(req);
       settings.update({ defaultModel: req.model });
@@ -231,6 +253,8 @@ export function createServices(options: ServicesOptions): Services {
     },
   };
 
+  mcp.startAtLaunch();
+  let closed: Promise<void> = Promise.resolve();
   return {
     dispatcher: createDispatcher(handlers, log),
     hub,
@@ -238,7 +262,12 @@ export function createServices(options: ServicesOptions): Services {
     db,
     chat,
     library: lib,
+    mcp,
+    get closed() {
+      return closed;
+    },
     close: () => {
+      closed = mcp.close();
       cancelStartupGc();
       void extraction.close();
       modelManager.close();

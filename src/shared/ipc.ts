@@ -3,6 +3,7 @@
  * Invoke channels are request -> result; event channels go main -> renderer. Names are `domain:kebab-action`.
  * The same contract is carried by Electron IPC and, in serve mode, by a WebSocket.
  */
+import { MCP_EVENT_CHANNELS, MCP_INVOKE_CHANNELS, type McpEventContract, type McpInvokeContract } from './mcp';
 import { LIBRARY_EVENT_CHANNELS, LIBRARY_INVOKE_CHANNELS, type LibraryEventContract, type LibraryInvokeContract } from './library';
 import { MODEL_EVENT_CHANNELS, MODEL_INVOKE_CHANNELS, type ModelEventContract, type ModelInvokeContract } from './models-ipc';
 import type { ConnectionInfo, ConnectionInput, ConnectionTestResult, KeyStorage, ThinkMode } from './connections';
@@ -101,6 +102,8 @@ export type Theme = 'light' | 'dark' | 'system';
 export interface ConversationSettings {
   systemPrompt: string;
   think: ThinkMode | null;
+  /** Offer the enabled tools to the model (issue 19: small models do worse with tools in context). */
+  tools: boolean;
 }
 
 export interface SendRequest {
@@ -113,8 +116,8 @@ export interface SendRequest {
   think?: boolean | ThinkMode;
   /** The connection to ask (`connections:list`); absent: the default Ollama connection. */
   connectionId?: string;
-  /** Settings a new conversation starts with (ignored when `conversationId` names an existing one). */
-  conversationSettings?: ConversationSettings;
+  /** Settings a new conversation starts with (ignored when `conversationId` names an existing one); `tools` absent: on. */
+  conversationSettings?: Omit<ConversationSettings, 'tools'> & { tools?: boolean };
 }
 
 export interface SendResult {
@@ -124,7 +127,7 @@ export interface SendResult {
 }
 
 /** Invoke channels: request payload and result. Payloads are always objects, so each one has a schema. */
-export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContract {
+export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContract, McpInvokeContract {
   'conversations:list': { req: Record<string, never>; res: ConversationSummary[] };
   'conversations:open': { req: { conversationId: string }; res: ConversationView };
   'conversations:delete': { req: { conversationId: string }; res: { deleted: boolean } };
@@ -143,7 +146,8 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
   'chat:edit-and-resend': { req: { turnId: string; text: string; model: string; think?: boolean; connectionId?: string }; res: SendResult };
   /** A conversation's system prompt and think mode (its popover). */
   'conversations:get-settings': { req: { conversationId: string }; res: ConversationSettings };
-  'conversations:update-settings': { req: { conversationId: string } & ConversationSettings; res: ConversationSettings };
+  /** `tools` absent: left as it is. */
+  'conversations:update-settings': { req: { conversationId: string } & Omit<ConversationSettings, 'tools'> & { tools?: boolean }; res: ConversationSettings };
   /** Stores an attachment's bytes in the blob store; the message then carries the returned block by reference. */
   'attachments:add': { req: { name: string; mime: string; dataBase64: string }; res: AttachmentBlock };
   'attachments:get': { req: { id: string }; res: AttachmentData };
@@ -168,13 +172,13 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
    * `meta.turnId`); `applied` is false when that call no longer waits.
    */
   'chat:approve-tool': {
-    req: { conversationId: string; turnId: string; toolCallId: string; decision: 'allow-once' | 'allow-conversation' | 'deny' };
+    req: { conversationId: string; turnId: string; toolCallId: string; decision: 'allow-once' | 'allow-conversation' | 'allow-always' | 'deny' };
     res: { applied: boolean };
   };
 }
 
 /** Event channels: main -> renderer payloads. */
-export interface EventContract extends ModelEventContract, LibraryEventContract {
+export interface EventContract extends ModelEventContract, LibraryEventContract, McpEventContract {
   /** A streamed part of an assistant turn; the renderer applies it with the same reducer main persists with. */
   /** Streamed parts of an assistant turn, one batch per network chunk, in order; the renderer applies them with
    * the same reducer main persists with. */
@@ -220,6 +224,7 @@ export const INVOKE_CHANNELS = [
   'chat:approve-tool',
   ...MODEL_INVOKE_CHANNELS,
   ...LIBRARY_INVOKE_CHANNELS,
+  ...MCP_INVOKE_CHANNELS,
 ] as const satisfies readonly InvokeChannel[];
 
 export const EVENT_CHANNELS = [
@@ -228,6 +233,7 @@ export const EVENT_CHANNELS = [
   'conversations:changed',
   ...MODEL_EVENT_CHANNELS,
   ...LIBRARY_EVENT_CHANNELS,
+  ...MCP_EVENT_CHANNELS,
 ] as const satisfies readonly EventChannel[];
 
 export const CHANNEL_NAME_PATTERN = /^[a-z]+:[a-z]+(?:-[a-z]+)*$/;

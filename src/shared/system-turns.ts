@@ -38,6 +38,8 @@ export interface ToolApprovalMeta {
   /** The assistant turn whose call waits: approvals are keyed by conversation, turn and call (issue 15). */
   turnId?: string;
   tool: string;
+  /** The MCP server the tool belongs to (issue 19); absent for built-in tools. */
+  server?: string;
   /** What the call will do, as the tool describes it (untrusted: model output). */
   call: string;
   state: ApprovalState;
@@ -61,12 +63,13 @@ export function stepLimitMeta(meta: JsonObject): StepLimitMeta | undefined {
 }
 
 export function toolApprovalMeta(meta: JsonObject): ToolApprovalMeta | undefined {
-  const { toolCallId, turnId, tool, call, state, decision } = meta;
+  const { toolCallId, turnId, tool, server, call, state, decision } = meta;
   if (typeof toolCallId !== 'string' || typeof tool !== 'string' || typeof state !== 'string' || !isApprovalState(state)) return undefined;
   return {
     toolCallId,
     ...(typeof turnId === 'string' ? { turnId } : {}),
     tool,
+    ...(typeof server === 'string' ? { server } : {}),
     call: typeof call === 'string' ? call : '',
     state,
     ...(typeof decision === 'string' ? { decision } : {}),
@@ -88,15 +91,17 @@ export function stepLimitText(m: StepLimitMeta): string {
 
 /** The approval card's line in its current state: it follows the decision, so it never goes stale. */
 export function toolApprovalText(m: ToolApprovalMeta): string {
+  // An MCP tool names its server: the user sees which program will act (issue 19).
+  const tool = m.server !== undefined ? `${m.tool} (from the tool server ${m.server})` : m.tool;
   switch (m.state) {
     case 'pending':
-      return `${m.tool} wants to run: ${m.call}`;
+      return `${tool} wants to run: ${m.call}`;
     case 'allowed':
-      return `${m.tool} was allowed to run${m.decision === 'allow-conversation' ? ' (for this chat)' : ''}: ${m.call}`;
+      return `${tool} was allowed to run${m.decision === 'allow-conversation' ? ' (for this chat)' : m.decision === 'allow-always' ? ' (always)' : ''}: ${m.call}`;
     case 'denied':
-      return `${m.tool} was not allowed to run: ${m.call}`;
+      return `${tool} was not allowed to run: ${m.call}`;
     case 'stopped':
-      return `Stopped before ${m.tool} ran: ${m.call}`;
+      return `Stopped before ${tool} ran: ${m.call}`;
   }
 }
 

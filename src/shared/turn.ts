@@ -99,6 +99,8 @@ export interface AttachmentBlock {
   size: number;
   /** The pages of a PDF the user chose to send when the whole did not fit; absent: all of it. */
   pages?: PageRange;
+  /** In a tool turn: the call whose result returned this image (an MCP tool's image, issue 19). */
+  toolCallId?: string;
 }
 
 /** Token counts and timings, normalized across dialects. */

@@ -100,7 +100,7 @@ describe('ToolCallCard', () => {
     const html = renderToStaticMarkup(
       <ToolCallCard
         call={{ type: 'tool_call', id: 'a', name: 'get_weather', state: 'complete', argumentsRaw: '{"city":"Paris"}', arguments: { city: 'Paris' } }}
-        result={{ type: 'tool_result', toolCallId: 'a', name: 'get_weather', content: '<b>18°C</b>', isError: false }}
+        answer={{ result: { type: 'tool_result', toolCallId: 'a', name: 'get_weather', content: '<b>18°C</b>', isError: false }, images: [] }}
       />,
     );
     expect(html).toContain('data-card="tool-call"');

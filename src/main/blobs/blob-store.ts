@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { open, readdir, rm, stat } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
+import { writeFileAtomic } from './atomic-write';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { AttachmentBlock } from '../../shared/turn';
@@ -206,23 +206,8 @@ export class BlobStore {
     const target = this.pathOf(digest);
     const existing = await stat(target).catch(() => undefined);
     if (existing?.size === bytes.byteLength) return { digest, created: false };
-    const dir = join(target, '..');
     // Private like the rest of the data folder (issue 15): attachments are the user's files.
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const temp = join(dir, `.tmp-${randomUUID()}`);
-    try {
-      const fh = await open(temp, 'wx', 0o600);
-      try {
-        await fh.writeFile(bytes);
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      await rename(temp, target);
-    } catch (err) {
-      await unlink(temp).catch(() => undefined);
-      throw err;
-    }
+    const dir = await writeFileAtomic(target, bytes);
     await syncDir(dir);
     return { digest, created: true };
   }

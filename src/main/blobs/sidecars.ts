@@ -4,10 +4,10 @@
  * left from an earlier life of the same digest is still right for it; GC removes them with their blob
  * (src/main/blobs/blob-gc.ts), since a deleted conversation's text must not stay on disk.
  */
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, unlink } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { writeFileAtomic } from './atomic-write';
 
 const SUFFIX = /^[a-z0-9][a-z0-9.-]*$/;
 
@@ -32,24 +32,8 @@ export class Sidecars {
 
   /** Temp file, fsync, rename: a crash leaves the old sidecar or the new one, never half of one. */
   async write(digest: string, suffix: string, bytes: Uint8Array): Promise<void> {
-    const target = this.path(digest, suffix);
-    const dir = dirname(target);
     // Private like the blobs themselves: extracted text is the user's document.
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const temp = join(dir, `.tmp-${randomUUID()}`);
-    try {
-      const fh = await open(temp, 'wx', 0o600);
-      try {
-        await fh.writeFile(bytes);
-        await fh.sync();
-      } finally {
-        await fh.close();
-      }
-      await rename(temp, target);
-    } catch (err) {
-      await unlink(temp).catch(() => undefined);
-      throw err;
-    }
+    await writeFileAtomic(this.path(digest, suffix), bytes);
   }
 
   /** Removes every sidecar of these blobs (GC calls it for the blobs it removed). */

@@ -5,7 +5,8 @@
  * answer, the title lane names the conversation.
  */
 import type { ThinkMode } from '../../shared/connections';
-import type { ConversationSettings, SendRequest, SendResult } from '../../shared/ipc';
+import type { SendRequest, SendResult } from '../../shared/ipc';
+import { ToolRegistry } from '../tools/registry';
 import type { AliasLayer } from '../aliases/alias-route';
 import { isBlank, type AttachmentBlock, type Block, type Turn } from '../../shared/turn';
 import type { ConversationStore } from '../db/conversation-store';
@@ -35,7 +36,9 @@ export interface ChatServiceDeps {
   /** The conversation's own layer (system prompt, think mode, params). */
   conversationLayer?: (conversationId: string) => IdentityLayer | undefined;
   /** Keeps the settings a new conversation was started with (the composer's popover before the first send). */
-  saveConversationSettings?: (conversationId: string, settings: ConversationSettings) => void;
+  saveConversationSettings?: (conversationId: string, settings: NonNullable<SendRequest['conversationSettings']>) => void;
+  /** Whether the conversation offers tools (its settings); absent: always. */
+  conversationTools?: (conversationId: string) => boolean;
   /** Name new conversations with the model after their first answer (default on). */
   titles?: boolean;
   /** An attachment block as main measures it from the stored bytes (kind, media type, size); throws when gone. */
@@ -213,8 +216,10 @@ export class ChatService {
     }
     const conversation = this.deps.conversationLayer?.(first.conversationId);
     const think = thinkModeOf(options.think);
+    // A conversation with tools off sends none: not the built-in ones, not the MCP servers' (issue 19).
+    const tools = this.deps.conversationTools?.(first.conversationId) === false ? ToolRegistry.none() : this.deps.engine.tools;
     const turns = await runLoop(
-      { ...this.deps.engine, store, emit, newId, now, log },
+      { ...this.deps.engine, tools, store, emit, newId, now, log },
       {
         connection,
         model,

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { ModelDetails } from '../../shared/models';
 import type { AttachmentBlock } from '../../shared/turn';
-import type { ConversationSettings, InvokeContract } from '../../shared/ipc';
+import type { InvokeContract, SendRequest } from '../../shared/ipc';
 import type { ContextWindowChoice } from '../../shared/models';
 import type { AliasLayer } from '../aliases/alias-route';
 import { pathToFileURL } from 'node:url';
@@ -48,7 +48,11 @@ export interface ChatWiringOptions {
   appLayer?: IdentityLayer;
   alias?: (model: string) => AliasLayer | undefined;
   conversationLayer?: (conversationId: string) => IdentityLayer | undefined;
-  saveConversationSettings?: (conversationId: string, settings: ConversationSettings) => void;
+  saveConversationSettings?: (conversationId: string, settings: NonNullable<SendRequest['conversationSettings']>) => void;
+  /** Whether a conversation offers tools (its settings). */
+  conversationTools?: (conversationId: string) => boolean;
+  /** Stores an image a tool returned (the blob store). */
+  storeImage?: (bytes: Uint8Array, mime: string, name: string) => Promise<AttachmentBlock>;
   /** Ollama's window when no layer names one (services: the kept or recommended window per model). */
   contextWindow?: (baseUrl: string, model: string) => Promise<ContextWindowChoice>;
   /** The model manager's `/api/show` cache, shared so a model's details are fetched once. */
@@ -98,6 +102,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     ...(o.alias ? { alias: o.alias } : {}),
     ...(o.conversationLayer ? { conversationLayer: o.conversationLayer } : {}),
     ...(o.saveConversationSettings ? { saveConversationSettings: o.saveConversationSettings } : {}),
+    ...(o.conversationTools ? { conversationTools: o.conversationTools } : {}),
     ...(o.titles !== undefined ? { titles: o.titles } : {}),
     ...(o.attachment ? { attachment: o.attachment } : {}),
     engine: {
@@ -109,6 +114,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
       calibration,
       readBlob: o.readBlob,
       resolveAttachment: o.readBlob,
+      ...(o.storeImage ? { storeImage: o.storeImage } : {}),
       ...(o.attachments ? { attachments: o.attachments } : {}),
       ...(o.attachments?.documentText ? { documentText: o.attachments.documentText } : {}),
       ...(o.appLayer ? { appLayer: o.appLayer } : {}),

@@ -1,6 +1,6 @@
 /**
  * A conversation's own layer (migration 0005): system prompt and think mode, fed to the engine as the last
- * identity layer so it wins over the app default and the alias.
+ * identity layer so it wins over the app default and the alias; and whether it offers tools at all (0006).
  */
 import type { Database } from 'better-sqlite3';
 import type { ConversationSettings } from '../../shared/ipc';
@@ -12,10 +12,10 @@ export class ConversationSettingsStore {
   constructor(private readonly db: Database) {}
 
   get(conversationId: string): ConversationSettings | undefined {
-    const row = this.db.prepare('SELECT system_prompt, think FROM conversations WHERE id = ?').get(conversationId) as
-      | { system_prompt: string; think: ThinkMode | null }
+    const row = this.db.prepare('SELECT system_prompt, think, tools FROM conversations WHERE id = ?').get(conversationId) as
+      | { system_prompt: string; think: ThinkMode | null; tools: number }
       | undefined;
-    return row ? { systemPrompt: row.system_prompt, think: row.think } : undefined;
+    return row ? { systemPrompt: row.system_prompt, think: row.think, tools: row.tools !== 0 } : undefined;
   }
 
   require(conversationId: string): ConversationSettings {
@@ -24,12 +24,18 @@ export class ConversationSettingsStore {
     return settings;
   }
 
-  update(conversationId: string, settings: ConversationSettings): ConversationSettings {
+  /** `tools` absent: left as it is (a caller from before the switch existed). */
+  update(conversationId: string, settings: Omit<ConversationSettings, 'tools'> & { tools?: boolean }): ConversationSettings {
     const changed = this.db
-      .prepare('UPDATE conversations SET system_prompt = ?, think = ? WHERE id = ?')
-      .run(settings.systemPrompt, settings.think, conversationId).changes;
+      .prepare('UPDATE conversations SET system_prompt = ?, think = ?, tools = COALESCE(?, tools) WHERE id = ?')
+      .run(settings.systemPrompt, settings.think, settings.tools === undefined ? null : settings.tools ? 1 : 0, conversationId).changes;
     if (changed === 0) throw new UserFacingError('not-found', 'That conversation no longer exists.');
     return this.require(conversationId);
+  }
+
+  /** Whether the conversation offers tools to the model (true for one that does not exist: nothing to turn off). */
+  toolsOn(conversationId: string): boolean {
+    return this.get(conversationId)?.tools ?? true;
   }
 
   /** The engine's conversation layer; undefined when nothing is set (the other layers decide alone). */

@@ -59,7 +59,9 @@ export type Assembled =
 /** Assemble (DESIGN.md §2): the exact request, or the reason nothing may be sent. Pure but for the encode. */
 export function assemble(input: AssembleInput): Assembled {
   const { connection, model, caps } = input;
-  const history = sendableHistory(input.branch);
+  const sendable = sendableHistory(input.branch);
+  // Images a tool returned go to a model that can see; for one that cannot, its result says they were left out.
+  const history = caps.vision === false ? sendable.map(withoutToolImages) : sendable;
   const system = input.layers.map((l) => l?.systemPrompt?.trim()).filter((s): s is string => !!s);
   const turns: Turn[] = system.length > 0 ? [identityTurn(system.join('\n\n'), history[0]?.conversationId ?? ''), ...history] : history;
 
@@ -143,6 +145,19 @@ function attachmentCost(materialize: AttachmentMaterializer, anthropic: boolean)
     if (m.kind === 'text') return textTokens(m.text.length);
     return imageTokens(anthropic, m.width !== undefined && m.height !== undefined ? { width: m.width, height: m.height } : undefined);
   };
+}
+
+/** A tool turn without the images its calls returned; each result whose images were dropped says so. */
+function withoutToolImages(turn: Turn): Turn {
+  const dropped = new Map<string, string[]>();
+  for (const b of turn.blocks) if (b.type === 'attachment' && b.toolCallId !== undefined) dropped.set(b.toolCallId, [...(dropped.get(b.toolCallId) ?? []), b.name]);
+  if (dropped.size === 0) return turn;
+  const blocks = turn.blocks.flatMap((b): Turn['blocks'] => {
+    if (b.type === 'attachment' && b.toolCallId !== undefined) return [];
+    const names = b.type === 'tool_result' ? dropped.get(b.toolCallId) : undefined;
+    return names && b.type === 'tool_result' ? [{ ...b, content: `${b.content}\n[${names.join(', ')}: not sent, this model cannot read images]` }] : [b];
+  });
+  return { ...turn, blocks };
 }
 
 function identityTurn(text: string, conversationId: string): Turn {

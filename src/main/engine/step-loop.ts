@@ -1,5 +1,5 @@
 import type { ThinkMode } from '../../shared/connections';
-import { estimateTokens, measureTurns } from '../../shared/context-estimate';
+import { estimateTokens, IMAGE_TOKEN_BUDGET, measureTurns } from '../../shared/context-estimate';
 import { contextRefusedText, stepLimitText, type ContextRefusedMeta } from '../../shared/system-turns';
 import type { ToolResultBlock, Turn } from '../../shared/turn';
 import { defaultWindow, type DefaultWindowDeps } from './default-window';
@@ -67,6 +67,8 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
       break;
     }
     const branch = turn.parentId ? deps.store.branch(turn.parentId) : [];
+    // MCP servers whose tools were never listed start now (lazily: only when a request would offer them).
+    await deps.tools.prepare(signal);
     await deps.attachments?.prepare(branch.flatMap((t) => t.blocks.filter((b) => b.type === 'attachment')));
     const a = await preflight(
       {
@@ -117,10 +119,12 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
       appendSystem(deps, toolTurn, 'error', stepLimitText(meta), meta);
       break;
     }
-    const { results: raw, parentId } = await runToolCalls(deps, turn, branch, signal);
-    // Results must fit what is left of the window, or the next step would be refused (issue 15).
-    const results = a.window === undefined ? raw : fitToolResults(raw, { window: a.window, used: a.estimate + outputTokens(deps, model, turn), ratio: deps.calibration.ratio(model) });
-    const toolTurn = append(deps, { parentId, conversationId: turn.conversationId, role: 'tool', blocks: results, status: 'done' });
+    const { results: raw, images, parentId } = await runToolCalls(deps, turn, branch, signal);
+    // Results must fit what is left of the window, or the next step would be refused (issue 15); images a tool
+    // returned cost their fixed budget first.
+    const used = a.estimate + outputTokens(deps, model, turn) + images.length * IMAGE_TOKEN_BUDGET;
+    const results = a.window === undefined ? raw : fitToolResults(raw, { window: a.window, used, ratio: deps.calibration.ratio(model) });
+    const toolTurn = append(deps, { parentId, conversationId: turn.conversationId, role: 'tool', blocks: [...results, ...images], status: 'done' });
     if (signal.aborted) break;
     turn = append(deps, { parentId: toolTurn.id, conversationId: turn.conversationId, role: 'assistant', blocks: [], status: 'streaming', model });
     input.onTurn?.(turn.id);

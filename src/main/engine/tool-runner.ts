@@ -4,7 +4,9 @@ import type { ConversationStore } from '../db/conversation-store';
 import type { EmitEvent } from '../events';
 import type { ApprovalGate } from '../tools/approval-gate';
 import type { ToolRegistry } from '../tools/registry';
-import type { ToolOutcome } from '../tools/types';
+import type { Tool, ToolOutcome } from '../tools/types';
+import type { JsonValue } from '../../shared/json';
+import type { ToolProgress } from '../../shared/mcp';
 
 export interface ToolRunDeps {
   store: ConversationStore;
@@ -16,6 +18,8 @@ export interface ToolRunDeps {
   readBlob: (digest: string) => Uint8Array | undefined;
   /** A document's extracted text, for read_document (src/main/documents/attachment-content.ts). */
   documentText?: (block: AttachmentBlock) => string | undefined;
+  /** Stores an image a tool returned (the blob store); without it, images in results are named, not kept. */
+  storeImage?: (bytes: Uint8Array, mime: string, name: string) => Promise<AttachmentBlock>;
 }
 
 /**
@@ -23,20 +27,24 @@ export interface ToolRunDeps {
  * unknown tools, denied approvals and tools that throw all become error results sent back to the model: the
  * loop goes on and the model may correct itself. A `tool-approval` card (a system turn) is written into the
  * chain before a call that needs the user's approval; the results' tool turn then hangs below it.
- * Returns the results and the id the tool turn should hang under.
+ * Returns the results, the images they returned (attachment blocks naming their call, for the tool turn), and the
+ * id the tool turn should hang under.
  */
 export async function runToolCalls(
   deps: ToolRunDeps,
   turn: Turn,
   history: readonly Turn[],
   signal: AbortSignal,
-): Promise<{ results: ToolResultBlock[]; parentId: string }> {
+): Promise<{ results: ToolResultBlock[]; images: AttachmentBlock[]; parentId: string }> {
   let parentId = turn.id;
   const results: ToolResultBlock[] = [];
+  const images: AttachmentBlock[] = [];
   const calls = turn.blocks.filter((b): b is ToolCallBlock => b.type === 'tool_call' && (b.state === 'complete' || b.state === 'invalid'));
   for (const call of calls) {
-    const answer = (o: ToolOutcome, notRun = false) =>
+    const answer = (o: ToolOutcome, notRun = false) => {
       results.push({ type: 'tool_result', toolCallId: call.id, name: call.name, content: o.content, isError: o.isError, ...(notRun ? { notRun } : {}), ...(o.note ? { note: o.note } : {}) });
+      for (const image of o.images ?? []) images.push({ ...image, toolCallId: call.id });
+    };
     if (signal.aborted) {
       answer({ content: 'Not run: stopped by the user before this tool ran.', isError: true }, true);
       continue;
@@ -52,25 +60,46 @@ export async function runToolCalls(
       continue;
     }
     if (tool.needsApproval && !deps.approvals.isAllowed(turn.conversationId, call.name)) {
-      const card = await askApproval(deps, turn, parentId, call, tool.describeCall?.(call.arguments) ?? call.argumentsRaw, signal);
+      const card = await askApproval(deps, turn, parentId, call, tool.describeCall?.(call.arguments) ?? call.argumentsRaw, signal, tool.server);
       parentId = card.id;
       if (card.decision === 'deny') {
         answer({ content: signal.aborted ? 'Not run: stopped by the user.' : `The user did not allow ${call.name} for this request. Do not retry it; answer without it.`, isError: true }, true);
         continue;
       }
+      if (card.decision === 'allow-always') tool.allowAlways?.();
     }
-    try {
-      const documentText = deps.documentText;
-      answer(await tool.run(call.arguments, { conversationId: turn.conversationId, history, signal, readBlob: deps.readBlob, now: deps.now, ...(documentText ? { documentText } : {}) }));
-    } catch (err) {
-      answer({ content: `${call.name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true });
-    }
+    answer(await runOne(deps, turn, call, call.arguments, tool, history, signal));
   }
-  return { results, parentId };
+  return { results, images, parentId };
 }
 
-async function askApproval(deps: ToolRunDeps, turn: Turn, parentId: string, call: ToolCallBlock, what: string, signal: AbortSignal) {
-  const meta: ToolApprovalMeta = { toolCallId: call.id, turnId: turn.id, tool: call.name, call: what, state: 'pending' };
+/** Runs one allowed call; its progress goes to the card while it runs, and a throw becomes an error result. */
+async function runOne(deps: ToolRunDeps, turn: Turn, call: ToolCallBlock, args: JsonValue, tool: Tool, history: readonly Turn[], signal: AbortSignal): Promise<ToolOutcome> {
+  const progress = (state: ToolProgress['state'], p?: { progress: number; total?: number; message?: string }) =>
+    deps.emit('chat:tool-progress', { conversationId: turn.conversationId, turnId: turn.id, toolCallId: call.id, state, progress: p?.progress ?? null, total: p?.total ?? null, message: p?.message ?? null });
+  progress('running');
+  try {
+    const documentText = deps.documentText;
+    const storeImage = deps.storeImage;
+    return await tool.run(args, {
+      conversationId: turn.conversationId,
+      history,
+      signal,
+      readBlob: deps.readBlob,
+      now: deps.now,
+      onProgress: (p) => progress('running', p),
+      ...(documentText ? { documentText } : {}),
+      ...(storeImage ? { storeImage } : {}),
+    });
+  } catch (err) {
+    return { content: `${call.name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true };
+  } finally {
+    progress('done');
+  }
+}
+
+async function askApproval(deps: ToolRunDeps, turn: Turn, parentId: string, call: ToolCallBlock, what: string, signal: AbortSignal, server?: string) {
+  const meta: ToolApprovalMeta = { toolCallId: call.id, turnId: turn.id, tool: call.name, ...(server !== undefined ? { server } : {}), call: what, state: 'pending' };
   const card: Turn = {
     id: deps.newId(),
     conversationId: turn.conversationId,

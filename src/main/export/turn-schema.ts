@@ -41,6 +41,7 @@ const blockSchemas: Schema[] = [
       name: { type: 'string', minLength: 1, maxLength: 500 },
       mime: { type: 'string', minLength: 1, maxLength: 200 },
       size: { type: 'integer', minimum: 0 },
+      toolCallId: str,
     },
   },
 ];

@@ -4,6 +4,7 @@
  */
 import type { InvokeChannel } from '../../shared/ipc';
 import { libraryPayloadSchemas } from '../library/library-schemas';
+import { mcpPayloadSchemas } from '../mcp/mcp-schemas';
 import { modelPayloadSchemas } from '../models/model-schemas';
 
 type Schema = Record<string, unknown>;
@@ -17,6 +18,7 @@ const thinkMode: Schema = { enum: ['off', 'on', 'low', 'medium', 'high'] };
 const conversationSettings = {
   systemPrompt: { type: 'string', maxLength: 200_000 },
   think: { anyOf: [thinkMode, { type: 'null' }] },
+  tools: { type: 'boolean' },
 };
 const attachmentBlock: Schema = {
   type: 'object',
@@ -41,6 +43,7 @@ const attachmentBlock: Schema = {
 export const payloadSchemas: Record<InvokeChannel, Schema> = {
   ...modelPayloadSchemas,
   ...libraryPayloadSchemas,
+  ...mcpPayloadSchemas,
   'conversations:list': empty,
   'conversations:open': {
     type: 'object',
@@ -156,7 +159,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     type: 'object',
     additionalProperties: false,
     required: ['conversationId', 'turnId', 'toolCallId', 'decision'],
-    properties: { conversationId: id, turnId: id, toolCallId: id, decision: { enum: ['allow-once', 'allow-conversation', 'deny'] } },
+    properties: { conversationId: id, turnId: id, toolCallId: id, decision: { enum: ['allow-once', 'allow-conversation', 'allow-always', 'deny'] } },
   },
   'settings:update': {
     type: 'object',

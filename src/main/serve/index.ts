@@ -45,13 +45,15 @@ async function main(): Promise<void> {
     ...(values['allow-host'] ? { allowHosts: values['allow-host'] } : {}),
   });
   if (values.host !== '127.0.0.1' && values.host !== 'localhost') {
-    console.error(`Warning: serving on ${values.host}: anyone who can reach it and has the token can use Firebrand.`);
+    console.error(`Warning: serving on ${values.host}: anyone who can reach it and has the token can use Firebrand, including starting programs on this machine as tool servers (Settings → Tools).`);
   }
   console.log(`Firebrand is serving at ${serve.url}`);
   for (const other of serve.urls.slice(1)) console.log(`  also at ${other}`);
   const shutdown = () => {
-    void serve.close().then(() => {
+    void serve.close().then(async () => {
       services.close();
+      // MCP servers get their grace to stop (a few seconds at most); whatever is left dies with this process.
+      await Promise.race([services.closed, new Promise((r) => setTimeout(r, 3000))]);
       process.exit(0);
     });
   };

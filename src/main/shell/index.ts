@@ -75,6 +75,7 @@ app.whenReady().then(() => {
 
   app.on('window-all-closed', () => {
     services.close();
-    app.quit();
+    // MCP servers get a few seconds to stop; any still running die with this process (src/main/mcp).
+    void Promise.race([services.closed, new Promise((r) => setTimeout(r, 3000))]).then(() => app.quit());
   });
 });

@@ -1,4 +1,5 @@
-export type ApprovalDecision = 'allow-once' | 'allow-conversation' | 'deny';
+/** `allow-always`: this tool runs without asking from now on (MCP tools; remembered in Settings → Tools). */
+export type ApprovalDecision = 'allow-once' | 'allow-conversation' | 'allow-always' | 'deny';
 
 /** Which call a decision is for: tool-call ids repeat across chats (`call_0`), so the turn and chat are part of it. */
 export interface ApprovalKey {
@@ -30,7 +31,7 @@ export class ApprovalGate {
       const done = (decision: ApprovalDecision) => {
         signal.removeEventListener('abort', onAbort);
         this.pending.delete(id);
-        if (decision === 'allow-conversation') this.allowed.add(join(key.conversationId, tool));
+        if (decision === 'allow-conversation' || decision === 'allow-always') this.allowed.add(join(key.conversationId, tool));
         resolve(decision);
       };
       const onAbort = () => done('deny');

@@ -13,6 +13,10 @@ export interface ToolContext {
   /** A document's extracted text (PDF pages marked `[page N]`), where it was read; undefined otherwise. */
   documentText?: (block: AttachmentBlock) => string | undefined;
   now: () => number;
+  /** Stores an image a tool returned (the blob store); absent where images cannot be kept. */
+  storeImage?: (bytes: Uint8Array, mime: string, name: string) => Promise<AttachmentBlock>;
+  /** Progress the tool reports while it runs (MCP `notifications/progress`), for the call's card. */
+  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
 }
 
 /** A tool's answer; `isError` results are sent back so the model can correct itself. */
@@ -21,13 +25,19 @@ export interface ToolOutcome {
   isError: boolean;
   /** What the user should see on the call's card about how the result was got (a redirect to another host). */
   note?: string;
+  /** Images the tool returned, stored by reference like attachments; they ride in the tool turn. */
+  images?: AttachmentBlock[];
 }
 
-/** One built-in tool: its schema (offered to the model) and how to run it with schema-valid arguments. */
+/** One tool (built in, or an MCP server's): its schema (offered to the model) and how to run it with schema-valid arguments. */
 export interface Tool {
   schema: ToolSchema;
   /** Whether the user must approve it per conversation before it runs (anything that reaches the network). */
   needsApproval: boolean;
+  /** The MCP server it belongs to (the approval card names it); absent for built-in tools. */
+  server?: string;
+  /** Remembers "always allow" for this tool (MCP tools: the card's button and Settings → Tools). */
+  allowAlways?(): void;
   /** A one-line description of a call for the approval card, e.g. the URL to fetch. */
   describeCall?(args: JsonValue): string;
   run(args: JsonValue, ctx: ToolContext): Promise<ToolOutcome>;

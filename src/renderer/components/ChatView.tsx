@@ -1,22 +1,8 @@
 import { useMemo, useRef } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
-import type { ToolResultBlock, Turn } from '../../shared/turn';
 import { useStore } from '../store';
+import { collectAnswers } from './turn/tool-answers';
 import { TurnView } from './turn/TurnView';
-
-/** Tool results by call id, and the tool turns that need no row because their calls' cards show them. */
-function collectResults(turns: Turn[]): { results: Map<string, ToolResultBlock>; shown: Turn[] } {
-  const calls = new Set<string>();
-  const results = new Map<string, ToolResultBlock>();
-  for (const turn of turns) {
-    for (const b of turn.blocks) {
-      if (b.type === 'tool_call') calls.add(b.id);
-      else if (b.type === 'tool_result') results.set(b.toolCallId, b);
-    }
-  }
-  const shown = turns.filter((t) => t.role !== 'tool' || t.blocks.some((b) => b.type !== 'tool_result' || !calls.has(b.toolCallId)));
-  return { results, shown };
-}
 
 /**
  * The open branch as a virtualized list: only turns near the viewport are mounted, so a chat of thousands of
@@ -27,7 +13,7 @@ export function ChatView() {
   const turns = useStore((s) => s.turns);
   const activeId = useStore((s) => s.activeId);
   const list = useRef<VirtuosoHandle>(null);
-  const { results, shown } = useMemo(() => collectResults(turns), [turns]);
+  const { answers, shown } = useMemo(() => collectAnswers(turns), [turns]);
 
   if (shown.length === 0) {
     return (
@@ -56,7 +42,7 @@ export function ChatView() {
         increaseViewportBy={{ top: 600, bottom: 600 }}
         itemContent={(_i, turn) => (
           <div className="turn-row">
-            <TurnView turn={turn} results={results} />
+            <TurnView turn={turn} answers={answers} />
           </div>
         )}
         components={{ Footer: () => <div className="turn-list-end" /> }}

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Theme } from '../../shared/ipc';
 import { saveSettings, useStore } from '../store';
 import { ConnectionsSection } from './settings/ConnectionsSection';
+import { ToolsSection } from './tools/ToolsSection';
 
 const THEMES: { value: Theme; label: string }[] = [
   { value: 'system', label: 'System' },
@@ -79,6 +80,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
           <input data-testid="builtin-idle-minutes" inputMode="numeric" value={idle} onChange={(e) => setIdle(e.target.value)} />
         </label>
         <ConnectionsSection />
+        <ToolsSection />
         <fieldset className="theme-choice">
           <legend>Theme</legend>
           {THEMES.map((t) => (

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { newChat, stopTurn, useStore } from '../store';
 import { stoppableTurn } from '../store/run-state';
+import { toolRunningIn, useToolProgress } from '../store/tool-progress';
 
 function isTyping(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
@@ -28,7 +29,7 @@ export function useShortcuts(): void {
         e.preventDefault();
         focus('search-input');
       } else if (e.key === 'Escape' && !e.defaultPrevented) {
-        const running = stoppableTurn(useStore.getState().turns);
+        const running = stoppableTurn(useStore.getState().turns, toolRunningIn(useToolProgress.getState().running));
         if (running) void stopTurn(running.turn.id);
       } else if (e.key === '/' && !mod && !isTyping(e.target)) {
         e.preventDefault();

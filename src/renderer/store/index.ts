@@ -12,6 +12,7 @@ import type { AttachmentBlock, Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
 import { noteSent, noteTurnPart } from './turn-timings';
 import { errorMessage } from './errors';
+import { connectToolProgress } from './tool-progress';
 
 export interface AppState {
   conversations: ConversationSummary[];
@@ -39,7 +40,7 @@ export interface AppState {
   sending: boolean;
 }
 
-export const NO_CONVERSATION_SETTINGS: ConversationSettings = { systemPrompt: '', think: null };
+export const NO_CONVERSATION_SETTINGS: ConversationSettings = { systemPrompt: '', think: null, tools: true };
 
 export const useStore = create<AppState>(() => ({
   conversations: [],
@@ -185,7 +186,7 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
 }
 
 function isBlankSettings(s: ConversationSettings): boolean {
-  return s.systemPrompt.trim() === '' && s.think === null;
+  return s.systemPrompt.trim() === '' && s.think === null && s.tools;
 }
 
 export async function stopTurn(turnId: string): Promise<void> {
@@ -291,6 +292,7 @@ export function connectStore(): void {
   // read it again instead of keeping what it said before.
   window.addEventListener('focus', () => void refreshModels());
   api.conversations.onChanged(() => void refreshConversations());
+  connectToolProgress(api);
   void (async () => {
     try {
       set({ settings: await api.settings.get({}) });

@@ -11,9 +11,9 @@ import { turnOutput } from '../../../src/shared/reasoning/drain';
 import type { ToolCallBlock, Turn } from '../../../src/shared/turn';
 import { SCRIPTS } from '../../support/scripted-gguf/scripts';
 import { builtinServices, cleanup, dataDirWith } from './helpers';
-import { llamaServerBinary, startLlamaServer } from './llama-server';
+import { findLlamaServer, startLlamaServer } from '../../real/support/llama-server';
 
-const binary = llamaServerBinary();
+const binary = findLlamaServer();
 if (binary.path === null) console.log(`built-in vs llama-server comparison skipped: ${binary.why}`);
 
 const CASES = ['plain', 'reasoning', 'callDatetime', 'twoCalls', 'textThenCall', 'reasoningThenCall'] as const;
@@ -54,7 +54,7 @@ async function answer(model: string, connectionId: string, think: 'off' | undefi
 describe.skipIf(binary.path === null)('built-in engine and llama-server answer the same prompt the same way', () => {
   for (const key of CASES) {
     it(`${key}${THINK[key] ? ` (think ${THINK[key]})` : ''}: same prompt tokens, same answer`, async () => {
-      const server = await startLlamaServer(binary.path ?? '', `${dir}/models/${key}.gguf`);
+      const server = await startLlamaServer({ model: `${dir}/models/${key}.gguf`, threads: 1 });
       try {
         const conn = await services.handlers['connections:save']({ kind: 'llama-server', label: `llama-server ${key}`, baseUrl: server.url });
         // llama-server serves one model; its window is its own n_ctx, so the built-in engine gets the same 4096.

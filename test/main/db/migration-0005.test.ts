@@ -18,9 +18,11 @@ describe('0005 conversation settings', () => {
       { id: 'a2', connection_id: 'lan-box' },
     ]);
     expect(() => db.exec("UPDATE conversations SET think = 'maybe'")).toThrow(/CHECK/);
+    // The store reads the columns of later migrations too (0006: tools).
+    migrateTo(db, 6);
     const store = new ConversationSettingsStore(db);
     expect(store.layer('c1')).toBeUndefined();
-    expect(store.update('c1', { systemPrompt: 'Be terse.', think: 'high' })).toEqual({ systemPrompt: 'Be terse.', think: 'high' });
+    expect(store.update('c1', { systemPrompt: 'Be terse.', think: 'high' })).toEqual({ systemPrompt: 'Be terse.', think: 'high', tools: true });
     expect(store.layer('c1')).toEqual({ systemPrompt: 'Be terse.', think: 'high' });
     expect(() => store.update('gone', { systemPrompt: '', think: null })).toThrow(/no longer exists/);
   });

@@ -133,7 +133,7 @@ describe('conversation settings (the third identity layer)', () => {
     await t.services.handlers['aliases:create']({ name: 'coder', connectionId: 'ollama', model: 'qwen3:8b', systemPrompt: 'Code first.', parameters: {}, thinkMode: 'on', contextWindow: null });
     const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'coder', conversationSettings: { systemPrompt: 'Be terse.', think: 'off' } });
     await settle(t.services, sent.conversationId);
-    expect(await t.services.handlers['conversations:get-settings']({ conversationId: sent.conversationId })).toEqual({ systemPrompt: 'Be terse.', think: 'off' });
+    expect(await t.services.handlers['conversations:get-settings']({ conversationId: sent.conversationId })).toEqual({ systemPrompt: 'Be terse.', think: 'off', tools: true });
     let body = chatBodies(replay)[0];
     // App default → alias → conversation: prompts joined in order, the conversation's think mode wins.
     expect(body?.messages[0]).toEqual({ role: 'system', content: 'Code first.\n\nBe terse.' });

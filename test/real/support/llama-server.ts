@@ -48,6 +48,8 @@ export interface LlamaServerOptions {
   alias?: string;
   /** Reuse a port (a restart keeps the address the app was given). */
   port?: number;
+  /** `-t`: generation threads (default 2). */
+  threads?: number;
 }
 
 export interface LlamaServer {
@@ -87,7 +89,7 @@ function exited(child: ChildProcess): boolean {
 /** Starts llama-server and resolves once `/health` says the model is loaded. */
 export async function startLlamaServer(options: LlamaServerOptions): Promise<LlamaServer> {
   const port = options.port ?? (await freePort());
-  const args = ['-m', options.model, '--host', '127.0.0.1', '--port', String(port), '--jinja', '-np', '1', '-t', '2', '--temp', '0', '--no-ui'];
+  const args = ['-m', options.model, '--host', '127.0.0.1', '--port', String(port), '--jinja', '-np', '1', '-t', String(options.threads ?? 2), '--temp', '0', '--no-ui'];
   args.push('--reasoning-format', options.reasoningFormat ?? 'deepseek');
   if (options.ctx !== undefined) args.push('-c', String(options.ctx));
   if (options.alias) args.push('--alias', options.alias);

@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue } from '../../../shared/json';
-import type { Turn } from '../../../shared/turn';
+import type { AttachmentBlock, Turn } from '../../../shared/turn';
 import type { EncodeInput } from '../types';
 import { materializerOf, type AttachmentMaterializer } from '../shared/materialize';
 
@@ -74,6 +74,11 @@ function textOf(turn: Turn): string {
   return out;
 }
 
+function attachmentContent(b: AttachmentBlock, materialize: AttachmentMaterializer): JsonObject {
+  const m = materialize(b);
+  return m.kind === 'image' ? { type: 'image', source: { type: 'base64', media_type: m.mime, data: m.base64 } } : { type: 'text', text: m.text };
+}
+
 function encodeBlocks(turn: Turn, materialize: AttachmentMaterializer): { own: JsonObject[]; results: JsonObject[] } {
   const own: JsonObject[] = [];
   const results: JsonObject[] = [];
@@ -82,21 +87,19 @@ function encodeBlocks(turn: Turn, materialize: AttachmentMaterializer): { own: J
       case 'text':
         if (b.text.trim() !== '') own.push({ type: 'text', text: b.text });
         break;
-      case 'attachment': {
-        const m = materialize(b);
-        own.push(
-          m.kind === 'image'
-            ? { type: 'image', source: { type: 'base64', media_type: m.mime, data: m.base64 } }
-            : { type: 'text', text: m.text },
-        );
+      case 'attachment':
+        // An image a tool returned goes inside its `tool_result` (tool results must lead their user message).
+        if (b.toolCallId === undefined) own.push(attachmentContent(b, materialize));
         break;
-      }
       case 'tool_call':
         own.push({ type: 'tool_use', id: b.id, name: b.name, input: inputObject(b.arguments, b.argumentsRaw) });
         break;
-      case 'tool_result':
-        results.push({ type: 'tool_result', tool_use_id: b.toolCallId, content: b.content, ...(b.isError ? { is_error: true } : {}) });
+      case 'tool_result': {
+        const images = turn.blocks.filter((i): i is AttachmentBlock => i.type === 'attachment' && i.toolCallId === b.toolCallId);
+        const content: JsonValue = images.length === 0 ? b.content : [{ type: 'text', text: b.content }, ...images.map((i) => attachmentContent(i, materialize))];
+        results.push({ type: 'tool_result', tool_use_id: b.toolCallId, content, ...(b.isError ? { is_error: true } : {}) });
         break;
+      }
       case 'reasoning':
         break;
     }

@@ -48,7 +48,11 @@ function encodeTurn(turn: Turn, materialize: AttachmentMaterializer): JsonObject
   // Tool results become their own `tool` messages wherever they sit (normally in a `tool` turn).
   const results = turn.blocks.filter((b) => b.type === 'tool_result');
   if (turn.role === 'tool') {
-    for (const r of results) out.push({ role: 'tool', content: r.content, tool_name: r.name });
+    // Images a tool returned ride on its result's message (Ollama reads `images` on any message).
+    for (const r of results) {
+      const images = turn.blocks.flatMap((b) => (b.type === 'attachment' && b.toolCallId === r.toolCallId ? [materialize(b)] : [])).flatMap((m) => (m.kind === 'image' ? [m.base64] : []));
+      out.push({ role: 'tool', content: r.content, tool_name: r.name, ...(images.length > 0 ? { images } : {}) });
+    }
     return out;
   }
   if (turn.role === 'system') {

@@ -57,6 +57,13 @@ function turnMessages(turn: Turn, materialize: AttachmentMaterializer): JsonObje
     if (b.type !== 'tool_result') continue;
     out.push({ role: 'tool', tool_call_id: b.toolCallId, content: b.isError && !b.content.startsWith('Error') ? `Error: ${b.content}` : b.content });
   }
+  // A tool message carries text only: images a tool returned follow the results as one user message.
+  const images = turn.role === 'tool' ? turn.blocks.filter((b): b is AttachmentBlock => b.type === 'attachment' && b.toolCallId !== undefined) : [];
+  if (images.length > 0) {
+    const calls = new Set(images.map((i) => i.toolCallId)).size;
+    const intro = `The image${images.length > 1 ? 's' : ''} returned by the tool call${calls > 1 ? 's' : ''} above:`;
+    out.push({ role: 'user', content: [{ type: 'text', text: intro }, ...images.map((i) => attachmentPart(i, materialize))] });
+  }
   return out;
 }
 

@@ -4,6 +4,7 @@ import type { AttachmentBlock } from '../../../shared/turn';
 import { refreshContextChoice, sendMessage, stopTurn, useStore } from '../../store';
 import { costFor, currentKey, requestCost, useAttachmentCosts } from '../../store/attachment-costs';
 import { stoppableTurn } from '../../store/run-state';
+import { toolRunningIn, useToolProgress } from '../../store/tool-progress';
 import { FileChip, formatTokens, Thumbnail } from '../turn/Attachments';
 import { ContextMeter } from './ContextMeter';
 import { PageRangeRow } from './PageRange';
@@ -25,7 +26,8 @@ export function Composer() {
   const conversationThink = useStore((s) => s.conversationSettings.think);
   const sending = useStore((s) => s.sending);
   const turns = useStore((s) => s.turns);
-  const running = stoppableTurn(turns);
+  const toolRuns = useToolProgress((s) => s.running);
+  const running = stoppableTurn(turns, toolRunningIn(toolRuns));
   const streamingTurn = running && !running.waiting ? running.turn : undefined;
   // A run waiting for an approval streams nothing, yet it is running: Stop ends it (issue 13).
   const waiting = running?.waiting === true;

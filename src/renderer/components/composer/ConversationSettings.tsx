@@ -8,21 +8,24 @@ const MODES: ThinkMode[] = ['off', 'on', 'low', 'medium', 'high'];
 
 /**
  * The conversation's own layer (DESIGN.md §2: app default → alias → conversation): a system prompt and a think
- * mode that win over the alias's. For a new chat they are kept until its first message creates it.
+ * mode that win over the alias's, and whether the model is offered tools at all (issue 19). For a new chat they
+ * are kept until its first message creates it.
  */
 export function ConversationSettingsButton() {
   const settings = useStore((s) => s.conversationSettings);
   const [open, setOpen] = useState(false);
   const [prompt, setPrompt] = useState(settings.systemPrompt);
   const [think, setThink] = useState<ThinkMode | ''>(settings.think ?? '');
-  const set = settings.systemPrompt.trim() !== '' || settings.think !== null;
+  const [tools, setTools] = useState(settings.tools);
+  const set = settings.systemPrompt.trim() !== '' || settings.think !== null || !settings.tools;
   const show = () => {
     setPrompt(settings.systemPrompt);
     setThink(settings.think ?? '');
+    setTools(settings.tools);
     setOpen(true);
   };
   const save = async () => {
-    if (await saveConversationSettings({ systemPrompt: prompt, think: think === '' ? null : think })) setOpen(false);
+    if (await saveConversationSettings({ systemPrompt: prompt, think: think === '' ? null : think, tools })) setOpen(false);
   };
   return (
     <span className="conversation-settings-wrap">
@@ -32,7 +35,7 @@ export function ConversationSettingsButton() {
         aria-expanded={open}
         aria-haspopup="dialog"
         className={set ? 'conversation-settings-button set' : 'conversation-settings-button'}
-        title="System prompt and think mode for this conversation"
+        title="System prompt, think mode and tools for this conversation"
         onClick={() => (open ? setOpen(false) : show())}
       >
         Chat settings{set ? ' •' : ''}
@@ -64,6 +67,10 @@ export function ConversationSettingsButton() {
                 </option>
               ))}
             </select>
+          </label>
+          <label className="radio" title="Small models often answer better without tool descriptions in their context">
+            <input type="checkbox" data-testid="conversation-tools" checked={tools} onChange={(e) => setTools(e.target.checked)} />
+            Offer tools to the model
           </label>
           <div className="modal-actions">
             <button type="button" onClick={() => setOpen(false)}>

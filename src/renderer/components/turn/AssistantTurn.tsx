@@ -1,7 +1,8 @@
 import { turnTimingMeta } from '../../../shared/turn-timing';
 import { memo, useState } from 'react';
 import { finalAssistantText } from '../../../shared/assistant-text';
-import type { ToolResultBlock, Turn } from '../../../shared/turn';
+import type { Turn } from '../../../shared/turn';
+import { answerKey, type ToolAnswer, type ToolAnswers } from './tool-answers';
 import { regenerate } from '../../store/branch-actions';
 import { answerStats, formatStats } from './answer-stats';
 import { BranchSwitcher } from './BranchSwitcher';
@@ -26,14 +27,16 @@ function stopLabel(turn: Turn): string | null {
   return null;
 }
 
+const withAnswer = (answer: ToolAnswer | undefined) => (answer ? { answer } : {});
+
 interface Props {
   turn: Turn;
-  /** Results of this turn's tool calls, wherever they were recorded. */
-  results: ReadonlyMap<string, ToolResultBlock>;
+  /** What this turn's tool calls got back, wherever it was recorded. */
+  answers: ToolAnswers;
 }
 
 /** An answer: its runs in stream order, then its numbers and actions. */
-export const AssistantTurn = memo(function AssistantTurn({ turn, results }: Props) {
+export const AssistantTurn = memo(function AssistantTurn({ turn, answers }: Props) {
   const [copied, setCopied] = useState(false);
   const streaming = turn.status === 'streaming';
   const problem = stopLabel(turn);
@@ -62,7 +65,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, results }: Prop
               </div>
             );
           case 'tool_call':
-            return <ToolCallCard key={i} call={block} {...(results.get(block.id) ? { result: results.get(block.id) } : {})} />;
+            return <ToolCallCard key={i} call={block} turnId={turn.id} {...withAnswer(answers.get(answerKey(turn.id, block.id)))} />;
           case 'tool_result':
             return null;
           case 'attachment':

@@ -82,7 +82,7 @@ const APPROVAL_STATUS: Record<ToolApprovalMeta['state'], string> = {
 };
 
 function Approval({ turn, meta }: { turn: Turn; meta: ToolApprovalMeta }) {
-  const status = meta.state === 'allowed' && meta.decision === 'allow-conversation' ? 'Allowed in this chat' : APPROVAL_STATUS[meta.state];
+  const status = meta.state === 'allowed' && meta.decision === 'allow-conversation' ? 'Allowed in this chat' : meta.state === 'allowed' && meta.decision === 'allow-always' ? 'Always allowed' : APPROVAL_STATUS[meta.state];
   return (
     <>
       <p className="system-text" data-state={meta.state}>

@@ -3,12 +3,15 @@ import type { Turn } from '../../../shared/turn';
 import { firebrand } from '../../firebrand';
 import { useStore } from '../../store';
 
-type Decision = 'allow-once' | 'allow-conversation' | 'deny';
+type Decision = 'allow-once' | 'allow-conversation' | 'allow-always' | 'deny';
 
-/** Approve/deny buttons of a pending `tool-approval` card; main updates the card once the decision lands. */
+/**
+ * Approve/deny buttons of a pending `tool-approval` card; main updates the card once the decision lands. A tool
+ * of an MCP server can also be allowed for good (Settings → Tools shows and undoes it).
+ */
 export function ToolApproval({ turn }: { turn: Turn }) {
   const [busy, setBusy] = useState(false);
-  const { toolCallId, turnId } = turn.meta;
+  const { toolCallId, turnId, server } = turn.meta;
   if (turn.meta.state !== 'pending' || typeof toolCallId !== 'string' || typeof turnId !== 'string') return null;
   const decide = async (decision: Decision) => {
     setBusy(true);
@@ -28,6 +31,11 @@ export function ToolApproval({ turn }: { turn: Turn }) {
       <button type="button" data-testid="tool-allow-conversation" disabled={busy} onClick={() => void decide('allow-conversation')}>
         Allow in this chat
       </button>
+      {typeof server === 'string' && (
+        <button type="button" data-testid="tool-allow-always" disabled={busy} onClick={() => void decide('allow-always')}>
+          Always allow
+        </button>
+      )}
       <button type="button" data-testid="tool-deny" disabled={busy} onClick={() => void decide('deny')}>
         Deny
       </button>

@@ -1,0 +1,222 @@
+/**
+ * One configured MCP server's life (issue 19): started when first needed (a call, a tool list nobody has yet, the
+ * user's Restart, or at launch when the user asked), its state for Settings (starting, ready, failed with the
+ * server's own stderr tail, stopped), restarted after a crash with backoff, each call bounded by its timeout, and
+ * stopped with the app. A server that hangs, prints garbage or exits mid-call ends that call with an error the
+ * model and the user can read; it never blocks the chat.
+ */
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerState } from '../../shared/mcp';
+import { LogTail } from './log-tail';
+import { McpSession, messageOf, type CallOptions, type CallToolResult, type McpToolDef, type SessionConfig } from './mcp-session';
+
+/** Pauses before each automatic restart after a crash; after the last, it waits for a call or the user. */
+export const RESTART_BACKOFF_MS = [1000, 2000, 5000, 10_000, 30_000] as const;
+/** A server up this long before it crashed counts as healthy: its backoff starts over. */
+const HEALTHY_MS = 60_000;
+
+export interface HostDeps {
+  /** The server's name, for messages. */
+  name(): string;
+  /** What to start, secrets resolved; read at each start. */
+  sessionConfig(): SessionConfig;
+  timeoutMs(): number;
+  /** The tools the server listed (the manager keeps them). */
+  listed(tools: McpToolDef[], protocol: McpSession['protocol']): void;
+  /** State, error or tools changed. */
+  changed(): void;
+  now(): number;
+}
+
+export class McpServerHost {
+  state: McpServerState = 'stopped';
+  error: string | null = null;
+  readonly tail = new LogTail();
+  private session: McpSession | undefined;
+  private starting: Promise<McpSession> | undefined;
+  private attempt: AbortController | undefined;
+  private restartTimer: NodeJS.Timeout | undefined;
+  private crashes = 0;
+  private retryAt = 0;
+  private readyAt = 0;
+
+  constructor(private readonly deps: HostDeps) {}
+
+  /** The running program's pid (stdio), for tests. */
+  get pid(): number | undefined {
+    return this.session?.pid;
+  }
+
+  /** Starts the server unless it runs or is starting; resolves when it is ready, rejects with why it is not. */
+  start(): Promise<McpSession> {
+    if (this.session) return Promise.resolve(this.session);
+    if (this.starting) return this.starting;
+    clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    const attempt = new AbortController();
+    this.attempt = attempt;
+    this.set('starting', null);
+    const run = async (): Promise<McpSession> => {
+      const config = this.deps.sessionConfig();
+      let live: McpSession | undefined;
+      const session = await McpSession.open(
+        config,
+        {
+          log: (text) => this.tail.append(text),
+          // Only the session in use may report its end: one that failed while starting reports by rejecting.
+          closed: (why) => live !== undefined && live === this.session && this.crashed(why),
+          toolsChanged: () => void this.relist(),
+        },
+        attempt.signal,
+      );
+      try {
+        const tools = await session.listTools(config.timeoutMs);
+        if (attempt.signal.aborted) throw new Error('Stopped while starting.');
+        live = session;
+        this.session = session;
+        this.readyAt = this.deps.now();
+        this.deps.listed(tools, session.protocol);
+        this.set('ready', null);
+        return session;
+      } catch (err) {
+        await session.close();
+        throw err;
+      }
+    };
+    const started = run();
+    this.starting = started;
+    started
+      .catch((err: unknown) => {
+        if (attempt.signal.aborted) return;
+        this.set('failed', this.withStderr(messageOf(err)));
+      })
+      .finally(() => {
+        if (this.starting === started) this.starting = undefined;
+      });
+    return started;
+  }
+
+  /** Stops it (disabled, removed, restarted, Firebrand quitting); resolves once its process is gone. */
+  async stop(): Promise<void> {
+    clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+    this.attempt?.abort();
+    const session = this.session;
+    this.session = undefined;
+    this.starting = undefined;
+    this.retryAt = 0;
+    this.crashes = 0;
+    if (this.state !== 'stopped') this.set('stopped', null);
+    await session?.close();
+  }
+
+  /** Stops and starts it again now (Settings → Restart); a failed start says why in the state. */
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start().catch(() => undefined);
+  }
+
+  /**
+   * Calls a tool, starting the server if it is not running. Rejects with a message written for the model (and
+   * shown on the card): why it could not start, that it timed out, that it exited mid-call, or what it said.
+   */
+  async call(tool: string, args: Record<string, unknown>, options: Omit<CallOptions, 'timeoutMs'>): Promise<CallToolResult> {
+    const name = this.deps.name();
+    const session = await this.ready(options.signal);
+    const timeoutMs = this.deps.timeoutMs();
+    try {
+      return await session.callTool(tool, args, { ...options, timeoutMs });
+    } catch (err) {
+      if (options.signal.aborted) throw new Error(`Stopped by the user; ${name} was asked to cancel the call.`);
+      const code = err instanceof McpError ? err.code : undefined;
+      if (code === ErrorCode.RequestTimeout) throw new Error(`${name} did not answer ${tool} within ${Math.round(timeoutMs / 1000)} s; the call was cancelled.`);
+      if (code === ErrorCode.ConnectionClosed) throw new Error(`${name} stopped while ${tool} ran: ${this.error ?? 'the connection closed.'}`);
+      throw new Error(`${name} could not run ${tool}: ${messageOf(err).replace(/^MCP error -?\d+: /, '')}`);
+    }
+  }
+
+  /** Makes the tool list known: starts the server (bounded by its timeout); a failure shows in its state. */
+  async list(signal: AbortSignal): Promise<void> {
+    if (this.session || this.state === 'failed') return;
+    await raceAbort(this.start(), signal).catch(() => undefined);
+  }
+
+  private async ready(signal: AbortSignal): Promise<McpSession> {
+    const name = this.deps.name();
+    if (this.session) return this.session;
+    if (!this.starting && this.state === 'failed' && this.retryAt > this.deps.now()) {
+      const wait = Math.ceil((this.retryAt - this.deps.now()) / 1000);
+      throw new Error(`${name} is not running: ${this.error ?? 'it failed'} Firebrand starts it again in ${wait} s.`);
+    }
+    try {
+      return await raceAbort(this.start(), signal);
+    } catch (err) {
+      if (signal.aborted) throw new Error(`Stopped by the user while ${name} was starting.`);
+      // The state's error carries the server's last stderr line: the model and the user read the same reason.
+      throw new Error(`${name} could not start: ${this.state === 'failed' && this.error ? this.error : messageOf(err)}`);
+    }
+  }
+
+  private crashed(why: string): void {
+    this.session = undefined;
+    if (this.deps.now() - this.readyAt >= HEALTHY_MS) this.crashes = 0;
+    this.set('failed', this.withStderr(why));
+    this.scheduleRestart();
+  }
+
+  private scheduleRestart(): void {
+    const delay = RESTART_BACKOFF_MS[this.crashes];
+    if (delay === undefined) {
+      // Given up for now: the next call, or the user's Restart, tries again.
+      this.retryAt = 0;
+      return;
+    }
+    this.crashes++;
+    this.retryAt = this.deps.now() + delay;
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      this.start().catch(() => this.scheduleRestart());
+    }, delay);
+    this.restartTimer.unref();
+  }
+
+  private async relist(): Promise<void> {
+    const session = this.session;
+    if (!session) return;
+    try {
+      this.deps.listed(await session.listTools(this.deps.timeoutMs()), session.protocol);
+      this.deps.changed();
+    } catch {
+      // The old list stays; a call to a tool that went away gets the server's own error.
+    }
+  }
+
+  private withStderr(message: string): string {
+    const last = this.tail.lastLine();
+    return last && !message.includes(last) ? `${message} Its last words: ${last}` : message;
+  }
+
+  private set(state: McpServerState, error: string | null): void {
+    this.state = state;
+    this.error = error;
+    this.deps.changed();
+  }
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(new Error('aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}

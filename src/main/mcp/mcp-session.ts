@@ -1,0 +1,187 @@
+/**
+ * One live connection to an MCP server through the official SDK's client (issue 19): stdio through the process
+ * group transport, http as Streamable HTTP with the older HTTP+SSE transport as the fallback the SDK documents
+ * (a server that refuses the POST of `initialize` is asked again over SSE). It knows nothing of Firebrand's tools
+ * or state: src/main/mcp/mcp-server-host.ts owns the lifecycle.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolDef } from '@modelcontextprotocol/sdk/types.js';
+import { ProcessGroupStdioTransport, type ExitInfo } from './process-group-transport';
+
+export type { CallToolResult, McpToolDef };
+
+/** What one session needs, secrets resolved: it lives only in memory, for as long as the connection. */
+export interface SessionConfig {
+  transport: 'stdio' | 'http';
+  command: string;
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  url: string;
+  headers: Record<string, string>;
+  /** Bounds `initialize` and the first `tools/list`: a server that never answers fails instead of hanging. */
+  timeoutMs: number;
+}
+
+export interface SessionHooks {
+  /** Text for the log tail: stderr, and stdout lines that were not protocol messages. */
+  log(text: string): void;
+  /** The connection ended without being asked to (the process exited, the transport failed). */
+  closed(why: string): void;
+  toolsChanged(): void;
+}
+
+export interface CallOptions {
+  signal: AbortSignal;
+  timeoutMs: number;
+  onProgress?: (p: { progress: number; total?: number; message?: string }) => void;
+}
+
+const CLIENT_INFO = { name: 'firebrand', version: '0.1.0' };
+
+export class McpSession {
+  private closing = false;
+
+  private constructor(
+    private readonly client: Client,
+    private readonly transport: Transport,
+    readonly protocol: 'stdio' | 'streamable-http' | 'sse',
+  ) {}
+
+  /**
+   * Connects (starting the program for stdio) and completes `initialize`; rejects with why it could not. An abort
+   * (the server was stopped or Firebrand quits while it starts) ends the attempt and its process.
+   */
+  static async open(config: SessionConfig, hooks: SessionHooks, signal?: AbortSignal): Promise<McpSession> {
+    if (config.transport === 'stdio') return McpSession.openStdio(config, hooks, signal);
+    return McpSession.openHttp(config, hooks, signal);
+  }
+
+  private static async openStdio(config: SessionConfig, hooks: SessionHooks, signal?: AbortSignal): Promise<McpSession> {
+    const transport = new ProcessGroupStdioTransport({ command: config.command, args: config.args, cwd: config.cwd, env: config.env });
+    transport.onLog = (text) => hooks.log(text);
+    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const session = new McpSession(client, transport, 'stdio');
+    let exit: ExitInfo | undefined;
+    transport.onExit = (e) => (exit = e);
+    client.onclose = () => {
+      if (!session.closing) hooks.closed(exitWords(exit));
+    };
+    try {
+      await connectUnlessAborted(client, transport, config.timeoutMs, signal);
+    } catch (err) {
+      session.closing = true;
+      // Why, before our own stop ends the process (a timeout must not read as "ended by SIGTERM").
+      const why = startFailure(err, exit ?? transport.exit, config);
+      await transport.close().catch(() => undefined);
+      throw new Error(why);
+    }
+    session.watchTools(hooks);
+    return session;
+  }
+
+  private static async openHttp(config: SessionConfig, hooks: SessionHooks, signal?: AbortSignal): Promise<McpSession> {
+    const url = new URL(config.url);
+    const requestInit = { headers: config.headers };
+    const attempt = async (transport: Transport, protocol: 'streamable-http' | 'sse') => {
+      const client = new Client(CLIENT_INFO, { capabilities: {} });
+      const session = new McpSession(client, transport, protocol);
+      client.onclose = () => {
+        if (!session.closing) hooks.closed('The connection to the server closed.');
+      };
+      try {
+        await connectUnlessAborted(client, transport, config.timeoutMs, signal);
+      } catch (err) {
+        session.closing = true;
+        await transport.close().catch(() => undefined);
+        throw err;
+      }
+      session.watchTools(hooks);
+      return session;
+    };
+    try {
+      return await attempt(new StreamableHTTPClientTransport(url, { requestInit }), 'streamable-http');
+    } catch (first) {
+      if (signal?.aborted) throw first;
+      // The SDK's documented fallback: a server of the older protocol answers the POST with a 4xx (or not at
+      // all); ask it over SSE. If that fails too, the first error is the one that explains more.
+      try {
+        return await attempt(new SSEClientTransport(url, { requestInit }), 'sse');
+      } catch {
+        throw new Error(`${config.url} did not answer as an MCP server: ${messageOf(first)}`);
+      }
+    }
+  }
+
+  /** The server's tools, every page of them. */
+  async listTools(timeoutMs: number): Promise<McpToolDef[]> {
+    const tools: McpToolDef[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const res = await this.client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
+      tools.push(...res.tools);
+      cursor = res.nextCursor;
+      if (!cursor) break;
+    }
+    return tools;
+  }
+
+  /**
+   * Calls a tool. An abort sends `notifications/cancelled` to the server (the SDK does, from the signal); so does
+   * the timeout, which every progress notification starts again.
+   */
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    return this.client.callTool({ name, arguments: args }, undefined, {
+      signal: options.signal,
+      timeout: options.timeoutMs,
+      resetTimeoutOnProgress: true,
+      ...(options.onProgress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => options.onProgress?.(p) } : {}),
+    }) as Promise<CallToolResult>;
+  }
+
+  /** Closes politely (stdio: stdin, SIGTERM to the group, SIGKILL after a grace); resolves once it is gone. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.client.close().catch(() => undefined);
+    await this.transport.close().catch(() => undefined);
+  }
+
+  /** The program's process id (stdio), for tests and diagnostics. */
+  get pid(): number | undefined {
+    return this.transport instanceof ProcessGroupStdioTransport ? this.transport.pid : undefined;
+  }
+
+  private watchTools(hooks: SessionHooks): void {
+    if (!this.client.getServerCapabilities()?.tools?.listChanged) return;
+    this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => hooks.toolsChanged());
+  }
+}
+
+/** `client.connect` with the request's signal: `initialize` is cancelled and the attempt rejects on abort. */
+async function connectUnlessAborted(client: Client, transport: Transport, timeoutMs: number, signal: AbortSignal | undefined): Promise<void> {
+  signal?.throwIfAborted();
+  await client.connect(transport, { timeout: timeoutMs, ...(signal ? { signal } : {}) });
+}
+
+function exitWords(exit: ExitInfo | undefined): string {
+  if (!exit) return 'The server closed its output.';
+  if (exit.signal) return `The server was ended by ${exit.signal}.`;
+  return `The server exited with code ${exit.code ?? '?'}.`;
+}
+
+function startFailure(err: unknown, exit: ExitInfo | undefined, config: SessionConfig): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code === 'ENOENT') return `Could not start “${config.command}”: no such program (is it installed and on the PATH?).`;
+  if (code === 'EACCES') return `Could not start “${config.command}”: permission denied.`;
+  if (exit) return `${exitWords(exit).replace(/\.$/, '')} while starting.`;
+  if ((err as { name?: unknown } | null)?.name === 'AbortError') return 'Stopped while starting.';
+  if (/timed out/i.test(messageOf(err))) return `The server did not answer within ${Math.round(config.timeoutMs / 1000)} s of starting.`;
+  return `The server could not start: ${messageOf(err)}`;
+}
+
+export function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import { DEFAULT_MCP_TIMEOUT_SECONDS, type McpSecretEntry, type McpServerInfo, type McpTransport } from '../../../shared/mcp';
+import { saveMcpServer } from '../../store/mcp-slice';
+import { SecretRows, type SecretRow } from './SecretRows';
+
+/** Arguments one per line: a path with spaces stays one argument. */
+const splitLines = (text: string) => text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+
+const rowsOf = (names: string[]): SecretRow[] => names.map((name) => ({ name, value: '', saved: true }));
+/** A saved row left blank keeps its value; anything typed replaces it. */
+const entriesOf = (rows: SecretRow[]): McpSecretEntry[] =>
+  rows.filter((r) => r.name.trim() !== '').map((r) => (r.saved && r.value === '' ? { name: r.name.trim() } : { name: r.name.trim(), value: r.value }));
+
+/** Add or edit a server: a program Firebrand starts (stdio) or a URL (Streamable HTTP, or SSE). */
+export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDone: () => void }) {
+  const [name, setName] = useState(server?.name ?? '');
+  const [transport, setTransport] = useState<McpTransport>(server?.transport ?? 'stdio');
+  const [command, setCommand] = useState(server?.command ?? '');
+  const [args, setArgs] = useState((server?.args ?? []).join('\n'));
+  const [cwd, setCwd] = useState(server?.cwd ?? '');
+  const [url, setUrl] = useState(server?.url ?? '');
+  const [env, setEnv] = useState<SecretRow[]>(rowsOf(server?.envNames ?? []));
+  const [headers, setHeaders] = useState<SecretRow[]>(rowsOf(server?.headerNames ?? []));
+  const [timeout, setTimeoutText] = useState(String(server?.timeoutSeconds ?? DEFAULT_MCP_TIMEOUT_SECONDS));
+  const [startWithApp, setStartWithApp] = useState(server?.startWithApp ?? false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const save = async () => {
+    const seconds = Number(timeout);
+    if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3600) return setProblem('The call timeout is a whole number of seconds from 1 to 3600.');
+    setProblem(null);
+    const ok = await saveMcpServer({
+      ...(server ? { id: server.id } : {}),
+      name: name.trim(),
+      transport,
+      ...(transport === 'stdio'
+        ? { command: command.trim(), args: splitLines(args), cwd: cwd.trim() === '' ? null : cwd.trim(), env: entriesOf(env) }
+        : { url: url.trim(), headers: entriesOf(headers) }),
+      timeoutSeconds: seconds,
+      startWithApp,
+    });
+    if (ok) onDone();
+  };
+
+  return (
+    <div className="mcp-form" data-testid="mcp-form">
+      <input aria-label="Server name" placeholder="Name" data-testid="mcp-form-name" value={name} onChange={(e) => setName(e.target.value)} />
+      <select aria-label="How to reach it" data-testid="mcp-form-transport" value={transport} onChange={(e) => setTransport(e.target.value as McpTransport)}>
+        <option value="stdio">Program (stdio)</option>
+        <option value="http">URL (HTTP or SSE)</option>
+      </select>
+      {transport === 'stdio' ? (
+        <>
+          <input aria-label="Command" placeholder="Command, e.g. npx" data-testid="mcp-form-command" value={command} onChange={(e) => setCommand(e.target.value)} />
+          <textarea aria-label="Arguments, one per line" placeholder="Arguments, one per line" rows={3} data-testid="mcp-form-args" value={args} onChange={(e) => setArgs(e.target.value)} />
+          <input aria-label="Working folder (optional)" placeholder="Working folder (optional, a full path)" value={cwd} onChange={(e) => setCwd(e.target.value)} />
+          <SecretRows label="Environment variables" rows={env} onChange={setEnv} />
+        </>
+      ) : (
+        <>
+          <input aria-label="Server URL" placeholder="https://…" data-testid="mcp-form-url" value={url} onChange={(e) => setUrl(e.target.value)} />
+          <SecretRows label="Headers" rows={headers} onChange={setHeaders} />
+        </>
+      )}
+      <label>
+        Call timeout (seconds)
+        <input inputMode="numeric" value={timeout} onChange={(e) => setTimeoutText(e.target.value)} />
+      </label>
+      <label className="radio">
+        <input type="checkbox" checked={startWithApp} onChange={(e) => setStartWithApp(e.target.checked)} />
+        Start with Firebrand (otherwise when first needed)
+      </label>
+      {problem && <p className="field-error">{problem}</p>}
+      <div className="mcp-actions">
+        <button type="button" onClick={onDone}>
+          Cancel
+        </button>
+        <button type="button" data-testid="mcp-form-save" onClick={() => void save()}>
+          {server ? 'Save server' : 'Add server'}
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { useState } from 'react';
+import type { McpServerInfo } from '../../../shared/mcp';
+import { removeMcpServer, restartMcpServer, setMcpServerEnabled, setMcpTool } from '../../store/mcp-slice';
+import { McpServerForm } from './McpServerForm';
+
+const STATE_WORDS: Record<McpServerInfo['state'], string> = {
+  starting: 'Starting…',
+  ready: 'Ready',
+  failed: 'Failed',
+  stopped: 'Stopped',
+};
+
+function stateLine(s: McpServerInfo): string {
+  const tools = s.toolsKnown ? `${s.tools.length} tool${s.tools.length === 1 ? '' : 's'}` : 'tools not listed yet';
+  if (s.state === 'ready') return `Ready: ${tools}`;
+  if (s.state === 'stopped') return s.enabled ? `Stopped (starts when needed): ${tools}` : 'Off';
+  return STATE_WORDS[s.state];
+}
+
+/** One server: switch, state, what it runs, its error and log, and its tools with their switches. */
+export function McpServerItem({ server: s }: { server: McpServerInfo }) {
+  const [editing, setEditing] = useState(false);
+  return (
+    <li className="mcp-server" data-testid="mcp-server" data-name={s.name} data-state={s.state} data-tools={s.toolsKnown ? s.tools.length : 0}>
+      <div className="mcp-head">
+        <label className="radio">
+          <input type="checkbox" data-testid="mcp-server-toggle" checked={s.enabled} onChange={(e) => void setMcpServerEnabled(s.id, e.target.checked)} />
+          <strong>{s.name}</strong>
+        </label>
+        <span className={`mcp-state mcp-${s.state}`} data-testid="mcp-server-state">
+          {stateLine(s)}
+        </span>
+      </div>
+      <code className="mcp-target">{s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : `${s.url}${s.protocol === 'sse' ? ' (SSE)' : ''}`}</code>
+      {(s.envNames.length > 0 || s.headerNames.length > 0) && (
+        <p className="mm-muted">Saved, never shown: {[...s.envNames, ...s.headerNames].join(', ')}</p>
+      )}
+      {s.error && (
+        <p className="field-error" data-testid="mcp-server-error">
+          {s.error}
+        </p>
+      )}
+      {s.stderrTail !== '' && (
+        <details className="mcp-log">
+          <summary>Server log</summary>
+          <pre data-testid="mcp-server-log">{s.stderrTail}</pre>
+        </details>
+      )}
+      {s.tools.length > 0 && (
+        <details className="mcp-tools">
+          <summary>Tools ({s.tools.filter((t) => t.enabled).length} of {s.tools.length} on)</summary>
+          <ul>
+            {s.tools.map((t) => (
+              <li key={t.name} data-testid="mcp-tool" data-name={t.name}>
+                <label className="radio">
+                  <input type="checkbox" data-testid="mcp-tool-toggle" checked={t.enabled} onChange={(e) => void setMcpTool(s.id, t.name, { enabled: e.target.checked })} />
+                  <code>{t.name}</code>
+                  {t.offeredAs !== null && t.offeredAs !== t.name && <span className="mm-muted"> (offered as {t.offeredAs})</span>}
+                </label>
+                {t.description !== '' && <p className="mm-muted mcp-description">{t.description}</p>}
+                <label className="radio mcp-always">
+                  <input type="checkbox" data-testid="mcp-tool-always-allow" checked={t.alwaysAllow} onChange={(e) => void setMcpTool(s.id, t.name, { alwaysAllow: e.target.checked })} />
+                  Run without asking
+                </label>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      <div className="mcp-actions">
+        <button type="button" data-testid="mcp-server-restart" disabled={!s.enabled} onClick={() => void restartMcpServer(s.id)}>
+          {s.state === 'failed' ? 'Try again' : 'Restart'}
+        </button>
+        <button type="button" data-testid="mcp-server-edit" onClick={() => setEditing((e) => !e)}>
+          Edit
+        </button>
+        <button type="button" data-testid="mcp-server-remove" onClick={() => void removeMcpServer(s.id)}>
+          Remove
+        </button>
+      </div>
+      {editing && <McpServerForm server={s} onDone={() => setEditing(false)} />}
+    </li>
+  );
+}

@@ -1,0 +1,35 @@
+export interface SecretRow {
+  name: string;
+  value: string;
+  /** A value is saved in main; blank keeps it (it is never shown back). */
+  saved: boolean;
+}
+
+/** Name/value rows for environment variables or headers: values are typed once and never shown again. */
+export function SecretRows({ label, rows, onChange }: { label: string; rows: SecretRow[]; onChange: (rows: SecretRow[]) => void }) {
+  const update = (i: number, patch: Partial<SecretRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  return (
+    <fieldset className="mcp-secrets">
+      <legend>{label}</legend>
+      {rows.map((r, i) => (
+        <div className="mcp-secret-row" key={i}>
+          <input aria-label={`${label}: name`} placeholder="NAME" value={r.name} disabled={r.saved} onChange={(e) => update(i, { name: e.target.value })} />
+          <input
+            aria-label={`${label}: value of ${r.name || 'new entry'}`}
+            type="password"
+            autoComplete="off"
+            placeholder={r.saved ? 'saved (type to replace)' : 'value'}
+            value={r.value}
+            onChange={(e) => update(i, { value: e.target.value })}
+          />
+          <button type="button" aria-label={`Remove ${r.name || 'this entry'}`} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+            ×
+          </button>
+        </div>
+      ))}
+      <button type="button" onClick={() => onChange([...rows, { name: '', value: '', saved: false }])}>
+        Add
+      </button>
+    </fieldset>
+  );
+}

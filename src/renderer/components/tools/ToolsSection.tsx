@@ -1,0 +1,63 @@
+import './tools.css';
+import { useEffect, useState } from 'react';
+import { importMcpServers, loadMcpServers, useMcpStore } from '../../store/mcp-slice';
+import { McpServerForm } from './McpServerForm';
+import { McpServerItem } from './McpServerItem';
+
+/**
+ * Settings → Tools (issue 19): the MCP servers that give the model tools. Add one (a program it starts, or a URL),
+ * or import the `mcpServers` JSON other apps use; see each server's state and tools, switch either off. Nothing a
+ * server sends is rendered as HTML.
+ */
+export function ToolsSection() {
+  const servers = useMcpStore((s) => s.servers);
+  const error = useMcpStore((s) => s.error);
+  const imported = useMcpStore((s) => s.imported);
+  const [adding, setAdding] = useState(false);
+  useEffect(() => void loadMcpServers(), []);
+
+  const importFile = async (file: File | undefined) => {
+    if (!file) return;
+    await importMcpServers(await file.text());
+  };
+
+  return (
+    <fieldset className="tools" data-testid="settings-tools">
+      <legend>Tools (MCP servers)</legend>
+      <p className="mm-muted">
+        Programs and services that give the model tools (files, a browser, your notes). Each runs only as you configure it here, and the model asks before a
+        tool runs unless you allow it always.
+      </p>
+      {servers.length === 0 && <p className="mm-muted">No tool servers yet.</p>}
+      <ul className="mcp-list">
+        {servers.map((s) => (
+          <McpServerItem key={s.id} server={s} />
+        ))}
+      </ul>
+      {adding ? (
+        <McpServerForm onDone={() => setAdding(false)} />
+      ) : (
+        <div className="mcp-actions">
+          <button type="button" data-testid="mcp-add" onClick={() => setAdding(true)}>
+            Add a server
+          </button>
+          <label className="mcp-import">
+            Import an mcpServers file (JSON)
+            <input type="file" accept=".json,application/json" data-testid="mcp-import-input" onChange={(e) => void importFile(e.target.files?.[0]).then(() => (e.target.value = ''))} />
+          </label>
+        </div>
+      )}
+      {imported && (
+        <p className="mm-muted" role="status" data-testid="mcp-import-result">
+          {imported.added.length > 0 ? `Added ${imported.added.join(', ')}.` : 'Nothing was added.'}
+          {imported.skipped.map((s) => ` Skipped ${s.name}: ${s.reason}`).join('')}
+        </p>
+      )}
+      {error && (
+        <p role="alert" className="field-error" data-testid="mcp-error">
+          {error}
+        </p>
+      )}
+    </fieldset>
+  );
+}

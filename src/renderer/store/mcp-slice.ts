@@ -1,0 +1,86 @@
+/**
+ * Settings → Tools: the MCP servers, their state and tools. Main pushes the whole list on every change
+ * (`mcp:changed`); actions go to main and the pushed list follows. Secret values go to main once and never
+ * come back.
+ */
+import { create } from 'zustand';
+import type { McpImportResult, McpServerInfo, McpServerInput } from '../../shared/mcp';
+import { firebrand } from '../firebrand';
+import { attemptWith } from './errors';
+
+export interface McpState {
+  servers: McpServerInfo[];
+  error: string | null;
+  /** What the last import added and skipped. */
+  imported: McpImportResult | null;
+}
+
+export const useMcpStore = create<McpState>(() => ({ servers: [], error: null, imported: null }));
+const set = useMcpStore.setState;
+const attempt = (action: () => Promise<void>) => attemptWith((error) => set({ error }), action);
+let subscribed = false;
+
+export function loadMcpServers(): Promise<boolean> {
+  if (!subscribed) {
+    subscribed = true;
+    firebrand().mcp.onChanged(({ servers }) => set({ servers }));
+  }
+  return attempt(async () => set({ servers: await firebrand().mcp.list({}), error: null }));
+}
+
+const refresh = async () => set({ servers: await firebrand().mcp.list({}), error: null });
+
+export function saveMcpServer(input: McpServerInput): Promise<boolean> {
+  return attempt(async () => {
+    await firebrand().mcp.save(input);
+    await refresh();
+  });
+}
+
+export function removeMcpServer(id: string): Promise<boolean> {
+  return attempt(async () => {
+    await firebrand().mcp.delete({ id });
+    await refresh();
+  });
+}
+
+/** Shows a switch's new position at once (main's list follows and wins); a failure puts the list back. */
+function optimistic(id: string, change: (s: McpServerInfo) => McpServerInfo): void {
+  set({ servers: useMcpStore.getState().servers.map((s) => (s.id === id ? change(s) : s)) });
+}
+
+export function setMcpServerEnabled(id: string, enabled: boolean): Promise<boolean> {
+  optimistic(id, (s) => ({ ...s, enabled }));
+  return attempt(async () => {
+    await firebrand().mcp.setEnabled({ id, enabled });
+    await refresh();
+  }).then(async (ok) => {
+    if (!ok) await refresh().catch(() => undefined);
+    return ok;
+  });
+}
+
+export async function setMcpTool(id: string, tool: string, change: { enabled?: boolean; alwaysAllow?: boolean }): Promise<boolean> {
+  optimistic(id, (s) => ({ ...s, tools: s.tools.map((t) => (t.name === tool ? { ...t, ...change } : t)) }));
+  const ok = await attempt(async () => {
+    await firebrand().mcp.setTool({ id, tool, ...change });
+    await refresh();
+  });
+  if (!ok) await refresh().catch(() => undefined);
+  return ok;
+}
+
+export function restartMcpServer(id: string): Promise<boolean> {
+  return attempt(async () => {
+    await firebrand().mcp.restart({ id });
+    await refresh();
+  });
+}
+
+export function importMcpServers(text: string): Promise<boolean> {
+  return attempt(async () => {
+    const imported = await firebrand().mcp.import({ text });
+    set({ imported });
+    await refresh();
+  });
+}

@@ -1,0 +1,132 @@
+/**
+ * Issue 19 end to end: serve mode in Chromium, the real server-everything from npm. Settings → Tools imports an
+ * `mcpServers` file and shows the server ready with its tools; a chat's model calls `echo`, the approval card
+ * names the server, the tool and the arguments, and the result comes back on the call's card. A tool switched off
+ * and a conversation with tools off leave the next request without them.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TAGS_BODY } from '../replay-server/ollama-wire';
+import { startReplayServer, type ReplayRoute } from '../replay-server/replay-server';
+import { launchChromium, openPage } from './helpers/browser';
+import { startServeProcess } from './helpers/serve-process';
+import { assistant, ollamaLines, send, waitIdle, type UiSession } from './helpers/ui-session';
+
+const EVERYTHING_BIN = resolve(import.meta.dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+let s: (UiSession & { scratch: string }) | undefined;
+afterEach(async () => {
+  if (!s) return;
+  await s.page.close().catch(() => undefined);
+  await s.browser.close();
+  await s.serve.stop();
+  await s.replay.close();
+  rmSync(s.dataDir, { recursive: true, force: true });
+  rmSync(s.scratch, { recursive: true, force: true });
+  s = undefined;
+});
+
+type Body = { messages: { role: string; content: string }[]; tools?: { function: { name: string } }[]; options?: { num_predict?: number } };
+/** The title lane's request (after the first answer) caps its answer; chat steps do not. */
+const isTitle = (body: string) => (JSON.parse(body) as Body).options?.num_predict !== undefined;
+
+/** Serve mode against an Ollama whose model can use tools; the n-th chat request gets the n-th planned answer. */
+async function start(plan: string[]): Promise<NonNullable<typeof s>> {
+  const base: ReplayRoute[] = [
+    { path: '/api/tags', body: TAGS_BODY },
+    { path: '/api/version', body: '{"version":"0.12.6"}' },
+    { path: '/api/ps', body: '{"models":[]}' },
+    { method: 'POST', path: '/api/show', body: JSON.stringify({ capabilities: ['completion', 'tools'] }) },
+  ];
+  const chat = (body: string): ReplayRoute => ({ method: 'POST', path: '/api/chat', body, chunk: 'lines', headers: { 'content-type': 'application/x-ndjson' } });
+  const fallback = ollamaLines([{ content: 'Done.' }]);
+  const replay = await startReplayServer([...base, chat(fallback)]);
+  replay.setOnRequest((req) => {
+    if (req.path === '/api/chat') replay.setRoutes([...base, chat((isTitle(req.body) ? undefined : plan.shift()) ?? fallback)]);
+  });
+  const browser = await launchChromium();
+  const dataDir = mkdtempSync(join(tmpdir(), 'firebrand-ui-mcp-'));
+  const scratch = mkdtempSync(join(tmpdir(), 'firebrand-ui-mcp-files-'));
+  const serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+  const page = await openPage(browser, { viewport: { width: 1280, height: 900 } });
+  await page.goto(serve.url);
+  await page.getByTestId('model-picker').locator('option[value="llama3.2:3b"]').waitFor({ state: 'attached' });
+  return { browser, replay, page, serve, dataDir, scratch };
+}
+
+const bodies = (session: NonNullable<typeof s>) => session.replay.requests.filter((r) => r.path === '/api/chat' && !isTitle(r.body)).map((r) => JSON.parse(r.body) as Body);
+const toolNames = (b: Body | undefined) => (b?.tools ?? []).map((t) => t.function.name);
+
+describe('Settings → Tools and an MCP tool in a chat', () => {
+  it('imports a server, shows it ready with its tools, and runs echo after the user allows it', async () => {
+    const callEcho = ollamaLines([{ tool_calls: [{ function: { name: 'echo', arguments: { message: 'hi <b>from</b> the model' } } }] }]);
+    s = await start([callEcho, ollamaLines([{ content: 'The server echoed it.' }])]);
+    const { page, scratch } = s;
+    const file = join(scratch, 'claude_desktop_config.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] } } }));
+
+    await page.getByTestId('settings-open').click();
+    const tools = page.getByTestId('settings-tools');
+    await tools.getByTestId('mcp-import-input').setInputFiles(file);
+    const item = tools.locator('[data-testid="mcp-server"][data-name="everything"]');
+    await expect.poll(() => item.getAttribute('data-state')).toBe('ready');
+    expect(Number(await item.getAttribute('data-tools'))).toBeGreaterThan(5);
+    await expect.poll(() => tools.getByTestId('mcp-import-result').textContent()).toContain('Added everything.');
+    await item.locator('summary', { hasText: 'Tools' }).click();
+    const echo = item.locator('[data-testid="mcp-tool"][data-name="echo"]');
+    expect(await echo.textContent()).toContain('Echoes back the input string');
+    // Switch one tool off: it is gone from the requests that follow.
+    await item.locator('[data-testid="mcp-tool"][data-name="get-sum"]').getByTestId('mcp-tool-toggle').uncheck();
+    await expect.poll(() => item.locator('[data-testid="mcp-tool"][data-name="get-sum"]').getByTestId('mcp-tool-toggle').isChecked()).toBe(false);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('settings-tools').count()).toBe(0);
+
+    await send(page, 'Please echo something');
+    const card = page.locator('[data-card="tool-approval"]');
+    await card.getByTestId('tool-allow-once').waitFor();
+    expect(await card.textContent()).toContain('echo (from the tool server everything) wants to run: {"message":"hi <b>from</b> the model"}');
+    await card.getByTestId('tool-allow-once').click();
+    await waitIdle(page);
+    await expect.poll(() => page.locator('[data-card="tool-call"]').first().getAttribute('data-result')).toBe('done');
+    const toolCard = page.locator('[data-card="tool-call"]').first();
+    expect(await toolCard.getByTestId('tool-result').textContent()).toContain('Echo: hi <b>from</b> the model');
+    // The server's output is text, never markup.
+    expect(await page.locator('[data-testid="chat"] b').count()).toBe(0);
+    await expect.poll(() => assistant(page, 1).locator('[data-run="answer"]').textContent()).toContain('The server echoed it.');
+    const sent = bodies(s);
+    expect(toolNames(sent[0])).toContain('echo');
+    expect(toolNames(sent[0])).not.toContain('get-sum');
+    expect(sent[1]?.messages.at(-1)).toMatchObject({ role: 'tool', content: 'Echo: hi <b>from</b> the model' });
+
+    // This conversation turns tools off: the next request carries none.
+    await page.getByTestId('conversation-settings-open').click();
+    await page.getByTestId('conversation-tools').uncheck();
+    await page.getByTestId('conversation-settings-save').click();
+    await send(page, 'No tools now');
+    await expect.poll(() => bodies(s!).length).toBe(3);
+    expect(bodies(s).at(-1)?.tools).toBeUndefined();
+  });
+
+  it('shows a long call’s progress on its card, and Stop cancels it', async () => {
+    const longJob = ollamaLines([{ tool_calls: [{ function: { name: 'trigger-long-running-operation', arguments: { duration: 600, steps: 600 } } }] }]);
+    s = await start([longJob]);
+    const { page, scratch } = s;
+    const file = join(scratch, 'mcp.json');
+    // Imported with "always allow" for the long job (Cline's alwaysAllow): it runs without a card.
+    writeFileSync(file, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'], alwaysAllow: ['trigger-long-running-operation'] } } }));
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('mcp-import-input').setInputFiles(file);
+    await expect.poll(() => page.locator('[data-testid="mcp-server"][data-name="everything"]').getAttribute('data-state')).toBe('ready');
+    await page.keyboard.press('Escape');
+
+    await send(page, 'Run the long job');
+    const card = page.locator('[data-card="tool-call"]');
+    await expect.poll(() => card.getByTestId('tool-progress').textContent()).toMatch(/^Running… \d+ of 600$/);
+    await page.getByTestId('composer-stop').click();
+    await waitIdle(page);
+    await expect.poll(() => card.getAttribute('data-result')).toBe('failed');
+    expect(await card.getByTestId('tool-result').textContent()).toContain('Stopped by the user; everything was asked to cancel the call.');
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * Issue 19: a server that misbehaves ends that call with a clear error and never blocks the chat. A server killed
+ * mid-call, one that never answers a call (the per-call timeout, cancelled on the server), one that exits at
+ * start (its own stderr shown), one that prints garbage, and Stop while a call runs. Real processes throughout:
+ * server-everything from npm and a small scripted server (test/main/mcp/servers/scripted-server.mjs).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ToolProgress } from '../../../src/shared/mcp';
+import { turnText, type Turn } from '../../../src/shared/turn';
+import { addServer, alive, callAnswer, decide, everything, logLines, MODEL, pendingCard, scripted, server, settled, stage, textAnswer, type Stage } from './helpers';
+
+let st: Stage | undefined;
+let scratch: string | undefined;
+afterEach(async () => {
+  await st?.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+  st = scratch = undefined;
+});
+
+const logFile = () => join((scratch ??= mkdtempSync(join(tmpdir(), 'firebrand-mcp-log-'))), `log-${Math.random().toString(36).slice(2)}.txt`);
+const progressOf = (s: Stage) => s.events.filter((e) => e.channel === 'chat:tool-progress').map((e) => e.payload as ToolProgress);
+
+describe('an MCP server that misbehaves', () => {
+  it('killed mid-call: the call ends with an error the model reads, the chat goes on, the server comes back', async () => {
+    st = await stage();
+    const s = st.services;
+    const info = await addServer(s, everything());
+    await s.handlers['mcp:set-tool']({ id: info.id, tool: 'trigger-long-running-operation', alwaysAllow: true });
+    const firstPid = s.mcp.host(info.id).pid as number;
+    st.plan.push(callAnswer('trigger-long-running-operation', { duration: 600, steps: 600 }), textAnswer('The server went away.'));
+    const sent = await s.handlers['chat:send']({ conversationId: null, text: 'Run the long job', model: MODEL });
+    // The job reports progress (shown on the card) until the server dies.
+    await expect.poll(() => progressOf(st as Stage).some((p) => p.state === 'running' && p.progress !== null && p.total === 600)).toBe(true);
+    process.kill(firstPid, 'SIGKILL');
+
+    const turns = await settled(st, sent.conversationId);
+    expect(turns.map((t) => t.source ?? t.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(turns[2]?.blocks[0]).toMatchObject({ isError: true, content: expect.stringContaining('everything stopped while trigger-long-running-operation ran: The server was ended by SIGKILL.') });
+    expect(turnText(turns[3] as Turn)).toBe('The server went away.');
+    expect(progressOf(st).at(-1)?.state).toBe('done');
+    // Restarted after the crash (with backoff), as a new process.
+    await expect.poll(async () => (await server(s, info.id))?.state).toBe('ready');
+    expect(s.mcp.host(info.id).pid).not.toBe(firstPid);
+  });
+
+  it('never answers: the call times out, the server is told to cancel it, and the chat goes on', async () => {
+    st = await stage();
+    const s = st.services;
+    const log = logFile();
+    const info = await addServer(s, scripted('hang-calls', log, { timeoutSeconds: 1 }));
+    expect(info.tools.map((t) => t.name)).toEqual(['wait']);
+    await s.handlers['mcp:set-tool']({ id: info.id, tool: 'wait', alwaysAllow: true });
+    st.plan.push(callAnswer('wait', { seconds: 5 }), textAnswer('It never answered.'));
+    const sent = await s.handlers['chat:send']({ conversationId: null, text: 'wait', model: MODEL });
+    const turns = await settled(st, sent.conversationId);
+    expect(turns[2]?.blocks[0]).toMatchObject({ isError: true, content: 'wait failed: hang-calls did not answer wait within 1 s; the call was cancelled.' });
+    expect(turnText(turns[3] as Turn)).toBe('It never answered.');
+    await expect.poll(() => logLines(log).some((l) => l.startsWith('notification notifications/cancelled'))).toBe(true);
+    // A hung call does not take the server down: it stays ready for the next one.
+    expect((await server(s, info.id))?.state).toBe('ready');
+  });
+
+  it('Stop while a call runs: the server is told to cancel it, and the answer ends stopped', async () => {
+    st = await stage();
+    const s = st.services;
+    const log = logFile();
+    const info = await addServer(s, scripted('hang-calls', log));
+    await s.handlers['mcp:set-tool']({ id: info.id, tool: 'wait', alwaysAllow: true });
+    st.plan.push(callAnswer('wait', {}));
+    const sent = await s.handlers['chat:send']({ conversationId: null, text: 'wait', model: MODEL });
+    await expect.poll(() => logLines(log).includes('call wait')).toBe(true);
+    expect(await s.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
+    const turns = await settled(st, sent.conversationId);
+    expect(turns.at(-1)?.blocks[0]).toMatchObject({ isError: true, content: expect.stringContaining('Stopped by the user; hang-calls was asked to cancel the call.') });
+    await expect.poll(() => logLines(log).some((l) => l.startsWith('notification notifications/cancelled'))).toBe(true);
+  });
+
+  it('exits at start: failed, with the server’s own stderr, and a call gets that reason at once', async () => {
+    st = await stage();
+    const s = st.services;
+    const info = await addServer(s, scripted('exit-at-start', logFile()), 'failed');
+    expect(info.error).toBe('The server exited with code 3 while starting. Its last words: fatal: MY_API_KEY is not set');
+    expect(info.stderrTail).toContain('fatal: MY_API_KEY is not set');
+    expect(info.toolsKnown).toBe(false);
+    // No tools were ever listed, so none is offered: the chat goes on without them.
+    const sent = await s.handlers['chat:send']({ conversationId: null, text: 'hi', model: MODEL });
+    const turns = await settled(st, sent.conversationId);
+    expect(turnText(turns.at(-1) as Turn)).toBe('Done.');
+    expect((st.bodies()[0]?.tools ?? []).map((t) => t.function.name)).toEqual(['read_document', 'fetch_url', 'current_datetime']);
+  });
+
+  it('a command that does not exist: failed, saying so', async () => {
+    st = await stage();
+    const info = await addServer(st.services, { name: 'typo', transport: 'stdio', command: 'firebrand-no-such-mcp-server', args: [] }, 'failed');
+    expect(info.error).toBe('Could not start “firebrand-no-such-mcp-server”: no such program (is it installed and on the PATH?).');
+  });
+
+  it('a call to a server that fails when it starts gets the reason as its result', async () => {
+    st = await stage();
+    const s = st.services;
+    const info = await addServer(s, scripted('exit-at-start', logFile()), 'failed');
+    // Its tools were listed on a better day: they are still offered, and a call tries to start it.
+    s.mcp.store.update(info.id, { tools: [{ name: 'wait', description: 'Waits.', inputSchema: { type: 'object' } }] });
+    st.plan.push(callAnswer('wait', {}), textAnswer('It could not start.'));
+    const sent = await s.handlers['chat:send']({ conversationId: null, text: 'wait', model: MODEL });
+    await expect.poll(() => pendingCard(st as Stage, sent.conversationId)).toBeDefined();
+    await decide(st, pendingCard(st, sent.conversationId) as Turn, 'allow-once');
+    const turns = await settled(st, sent.conversationId);
+    const result = turns.find((t) => t.role === 'tool')?.blocks[0];
+    expect(result).toMatchObject({ isError: true, content: 'wait failed: exit-at-start could not start: The server exited with code 3 while starting. Its last words: fatal: MY_API_KEY is not set' });
+    expect(turnText(turns.at(-1) as Turn)).toBe('It could not start.');
+  });
+
+  it('prints garbage: the lines go to its log tail, the protocol goes on', async () => {
+    st = await stage();
+    const info = await addServer(st.services, scripted('garbage', logFile()));
+    expect(info.tools.map((t) => t.name)).toEqual(['wait']);
+    expect(info.stderrTail).toContain('Starting up... this is not JSON-RPC');
+  });
+
+  it('never answers at start: failed after the start timeout, and its process is gone', async () => {
+    st = await stage({ services: { mcp: { startTimeoutMs: 2000 } } });
+    const log = logFile();
+    const info = await addServer(st.services, scripted('hang-init', log), 'failed');
+    expect(info.error).toBe('The server did not answer within 2 s of starting.');
+    const pid = Number(logLines(log).find((l) => l.startsWith('pid '))?.slice(4));
+    await expect.poll(() => alive(pid)).toBe(false);
+  });
+});
+
+describe('a server that is slow to start', () => {
+  it('never holds the chat: the request goes without its tools after a short wait', async () => {
+    // It never answers `initialize`, and its start timeout is far away: only the bounded wait lets the chat go.
+    st = await stage({ services: { mcp: { startTimeoutMs: 600_000, prepareWaitMs: 200 } } });
+    const info = await st.services.handlers['mcp:save'](scripted('hang-init', logFile()));
+    const sent = await st.services.handlers['chat:send']({ conversationId: null, text: 'hi', model: MODEL });
+    const turns = await settled(st, sent.conversationId);
+    expect(turnText(turns.at(-1) as Turn)).toBe('Done.');
+    expect((st.bodies()[0]?.tools ?? []).map((t) => t.function.name)).toEqual(['read_document', 'fetch_url', 'current_datetime']);
+    expect((await server(st.services, info.id))?.state).toBe('starting');
+  });
+});
+
+describe('quitting', () => {
+  it('leaves no server process behind, not even a child of one that ignores SIGTERM', async () => {
+    st = await stage();
+    const s = st.services;
+    const log = logFile();
+    const stubborn = await addServer(s, scripted('stubborn', log));
+    const ready = await addServer(s, everything());
+    await expect.poll(() => logLines(log).some((l) => l.startsWith('child '))).toBe(true);
+    const pids = [
+      ...logLines(log).flatMap((l) => (/^(pid|child) \d+$/.test(l) ? [Number(l.split(' ')[1])] : [])),
+      s.mcp.host(ready.id).pid as number,
+    ];
+    expect(pids).toHaveLength(3);
+    expect(pids.every(alive)).toBe(true);
+    expect(stubborn.state).toBe('ready');
+    await st.close();
+    st = undefined;
+    await expect.poll(() => pids.filter(alive)).toEqual([]);
+  });
+});

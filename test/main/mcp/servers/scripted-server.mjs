@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+// A tiny hand-written MCP stdio server for the fault tests (issue 19): it speaks just enough of the protocol
+// (initialize, tools/list, tools/call) and misbehaves as its first argument says:
+//   hang-calls     answers initialize and tools/list, never a tools/call (the per-call timeout)
+//   hang-init      never answers anything (a server that hangs at start)
+//   exit-at-start  says why on stderr and exits 3 before answering
+//   garbage        prints lines that are not JSON-RPC to stdout, then behaves
+//   stubborn       ignores SIGTERM and starts a child of its own that sleeps (process-group kill)
+// Every mode appends `pid <n>` (and `child <n>`) and each notification it receives to $SCRIPTED_LOG, one per line.
+import { appendFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+
+const mode = process.argv[2] ?? 'hang-calls';
+const logFile = process.env.SCRIPTED_LOG;
+const note = (line) => logFile && appendFileSync(logFile, `${line}\n`);
+note(`pid ${process.pid}`);
+
+if (mode === 'exit-at-start') {
+  process.stderr.write('fatal: MY_API_KEY is not set\n');
+  process.exit(3);
+}
+if (mode === 'stubborn') {
+  process.on('SIGTERM', () => note('sigterm ignored'));
+  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  note(`child ${child.pid}`);
+}
+if (mode === 'garbage') {
+  process.stdout.write('Starting up... this is not JSON-RPC\n');
+  process.stdout.write('{"almost": "json but not a message"}\n');
+}
+
+const send = (msg) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...msg })}\n`);
+const tools = [{ name: 'wait', description: 'Waits for a very long time.', inputSchema: { type: 'object', properties: { seconds: { type: 'number' } } } }];
+let buffer = '';
+process.stdin.on('data', (chunk) => {
+  buffer += chunk.toString('utf8');
+  for (let nl = buffer.indexOf('\n'); nl !== -1; nl = buffer.indexOf('\n')) {
+    const line = buffer.slice(0, nl);
+    buffer = buffer.slice(nl + 1);
+    if (line.trim() === '') continue;
+    const msg = JSON.parse(line);
+    if (msg.id === undefined) {
+      note(`notification ${msg.method} ${JSON.stringify(msg.params ?? {})}`);
+      continue;
+    }
+    if (mode === 'hang-init') continue;
+    if (msg.method === 'initialize') {
+      send({ id: msg.id, result: { protocolVersion: msg.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'scripted', version: '1' } } });
+    } else if (msg.method === 'tools/list') {
+      send({ id: msg.id, result: { tools } });
+    } else if (msg.method === 'tools/call') {
+      note(`call ${msg.params.name}`);
+      if (mode !== 'hang-calls' && mode !== 'stubborn') send({ id: msg.id, result: { content: [{ type: 'text', text: 'done waiting' }] } });
+    } else {
+      send({ id: msg.id, error: { code: -32601, message: `no ${msg.method}` } });
+    }
+  }
+});
+// Stays alive while stdin is open (hang modes keep it so even after stdin ends).
+process.stdin.on('end', () => {
+  if (mode !== 'stubborn' && mode !== 'hang-init') process.exit(0);
+});
