@@ -47,7 +47,7 @@ export async function openFirebrand(b: Browser, url: string): Promise<Page> {
 
 export async function waitInteractive(page: Page, timeoutMs = 30_000): Promise<void> {
   await page.waitForFunction(
-    `(() => { const i = document.querySelector('[data-testid="composer-input"]'); const m = document.querySelector('[data-testid="model-picker"]'); return !!i && !i.disabled && !!m && m.value !== ''; })()`,
+    `(() => { const i = document.querySelector('[data-testid="composer-input"]'); const m = document.querySelector('[data-testid="model-picker"]'); return !!i && !i.disabled && !!m && (m.getAttribute('data-value') ?? '') !== ''; })()`,
     undefined,
     { timeout: timeoutMs, polling: 'raf' },
   );

@@ -42,6 +42,8 @@ import { listOllamaWithDetails, listV1Models, withCapabilities } from './models/
 import type { EngineSpawner } from './builtin/engine-host';
 import { nodeProbeHost } from './gpu/node-host';
 import { createLibrary, type LibraryParts } from './library/library-wiring';
+import { ServerWatch, type ServerWatchDeps } from './models/server-watch';
+import { tagDigests } from './models/ollama-admin';
 
 export interface ServicesOptions {
   dataDir: string;
@@ -67,6 +69,11 @@ export interface ServicesOptions {
   builtinEngine?: EngineSpawner;
   /** MCP knobs for tests: how long a server may take to start. */
   mcp?: { startTimeoutMs?: number; prepareWaitMs?: number };
+  /**
+   * Watch the server in use and tell the renderers when it comes back, goes away or lists other models
+   * (`models:changed`). On in the app and serve mode; off by default so tests that count requests see only theirs.
+   */
+  watchServers?: boolean | Pick<ServerWatchDeps, 'upIntervalMs' | 'backoffMs'>;
 }
 
 export interface Services {
@@ -131,7 +138,9 @@ export function createServices(options: ServicesOptions): Services {
     const alias = aliases.list().find((a) => a.name === name);
     return alias ? aliasRoute(alias) : undefined;
   };
+  let watch: ServerWatch | null = null;
   const modelManager = createModelHandlers({
+    watchNow: () => watch?.nudge(),
     db,
     baseUrl: () => settings.get().ollamaUrl,
     emit: hub.emit,
@@ -185,6 +194,29 @@ export function createServices(options: ServicesOptions): Services {
     const connection = chatParts.engineConnection(active.id);
     return Promise.all(models.map(async (m) => withCapabilities(m, await chatParts.capabilities.get(connection, m.name))));
   };
+  /** The active connection's model list, cheaply: names and digests (Ollama) or ids (/v1/models). */
+  const lookAtServer = async () => {
+    const active = chatParts.connections.get(settings.get().activeConnectionId) ?? chatParts.connections.get(DEFAULT_CONNECTION_ID);
+    if (!active || active.kind === 'builtin') return null;
+    const names =
+      active.kind === 'ollama'
+        ? [...(await tagDigests(active.baseUrl)).entries()].map(([name, digest]) => `${name}@${digest}`)
+        : (await listV1Models(active.kind, active.baseUrl, chatParts.connections.headersFor(active.id))).map((m) => m.name);
+    return { connectionId: active.id, signature: names.sort().join('\n') };
+  };
+  if (options.watchServers) {
+    watch = new ServerWatch({
+      look: lookAtServer,
+      emit: (change) => {
+        // What was worked out for the old list (windows, capabilities) is read again for the new one.
+        modelManager.windows.forget();
+        chatParts.capabilities.forget(change.connectionId);
+        hub.emit('models:changed', change);
+      },
+      ...(typeof options.watchServers === 'object' ? options.watchServers : {}),
+    });
+    watch.start();
+  }
   const handlers: InvokeHandlers = {
     ...modelManager.handlers,
     ...lib.handlers,
@@ -241,10 +273,19 @@ export function createServices(options: ServicesOptions): Services {
       return content.inspect(block, { anthropic: connection.kind === 'anthropic', counter: tokenCounterFor(connection) });
     },
     'attachments:preview': async ({ block }) => ({ text: await content.preview(block) }),
-    'models:list': () => listModels(),
+    'models:list': async () => {
+      try {
+        return await listModels();
+      } catch (err) {
+        watch?.sawFailure(settings.get().activeConnectionId, err instanceof Error ? err.message : String(err));
+        throw err;
+      }
+    },
     'settings:get': () => settings.get(),
     'settings:update': (patch) => {
       const next = settings.update(patch);
+      // Another server or address: look at it now rather than at the next tick.
+      if (patch.activeConnectionId !== undefined || patch.ollamaUrl !== undefined) watch?.nudge();
       if (patch.modelsDir !== undefined) {
         chatParts.capabilities.forget(BUILTIN_CONNECTION_ID);
         hub.emit('library:changed', { reason: 'folder' });
@@ -268,6 +309,7 @@ export function createServices(options: ServicesOptions): Services {
     },
     close: () => {
       closed = mcp.close();
+      watch?.stop();
       cancelStartupGc();
       void extraction.close();
       modelManager.close();

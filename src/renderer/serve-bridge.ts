@@ -22,6 +22,13 @@ export const SERVE_MESSAGES = {
   unreachable: 'Lost the connection to Firebrand. Reconnecting…',
 } as const;
 
+let retryNow: () => void = () => {};
+
+/** The serve-problem banner's Retry: try the link again at once instead of waiting for the next attempt. */
+export function reconnectServe(): void {
+  retryNow();
+}
+
 export function createServeBridge(location: Location, onProblem: (problem: ServeProblem | null) => void = () => {}): FirebrandApi {
   const token = new URLSearchParams(location.search).get('token') ?? '';
   const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ipc?token=${encodeURIComponent(token)}`;
@@ -55,7 +62,17 @@ export function createServeBridge(location: Location, onProblem: (problem: Serve
       // Unreachable: fall through to retry.
     }
     onProblem(problem('unreachable'));
-    setTimeout(connect, 1000);
+    later();
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const later = () => {
+    clearTimeout(timer);
+    timer = setTimeout(connect, 1000);
+  };
+  retryNow = () => {
+    if (stopped || socket?.readyState === WebSocket.OPEN || socket?.readyState === WebSocket.CONNECTING) return;
+    clearTimeout(timer);
+    connect();
   };
 
   const connect = () => {
@@ -85,7 +102,7 @@ export function createServeBridge(location: Location, onProblem: (problem: Serve
       failPending(problem('unreachable'));
       if (opened) {
         onProblem(problem('unreachable'));
-        setTimeout(connect, 1000);
+        later();
       } else void diagnose();
     });
   };

@@ -163,8 +163,11 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
   /** Creates (no id) or updates a connection; `apiKey: ''` removes its saved key. */
   'connections:save': { req: ConnectionInput; res: ConnectionInfo };
   'connections:delete': { req: { id: string }; res: { deleted: boolean } };
-  /** Asks the server its version and model count, or reports the exact failure. */
-  'connections:test': { req: { id: string }; res: ConnectionTestResult };
+  /**
+   * Asks the server its version and model count, or reports the exact failure. `baseUrl`: test this address (the
+   * one on screen, not saved yet) with the connection's kind; its saved key goes only to its saved origin.
+   */
+  'connections:test': { req: { id: string; baseUrl?: string }; res: ConnectionTestResult };
   /** What protects saved API keys here (an OS keyring, or only a private file's permissions). */
   'connections:key-storage': { req: Record<string, never>; res: KeyStorage };
   /**

@@ -9,6 +9,7 @@ import type {
   ContextWindowChoice,
   GpuReport,
   KvCacheType,
+  ModelsChanged,
   LlamaServerInfo,
   ModelDetails,
   PullProgress,
@@ -34,6 +35,8 @@ export interface ModelInvokeContract {
   /** The window the next message to `model` (a model or alias name) carries, and where it came from. */
   'models:context-window': { req: { model: string; connectionId?: string }; res: ContextWindowChoice };
   'gpu:probe': { req: NoPayload; res: GpuReport };
+  /** Look at the server in use now (a banner's Retry): a change arrives as `models:changed`. */
+  'models:watch-now': { req: NoPayload; res: { ok: true } };
   /** Hand-set usable GPU memory in bytes (null: probe again). */
   'gpu:set-override': { req: { bytes: number | null }; res: GpuReport };
   'aliases:list': { req: NoPayload; res: Alias[] };
@@ -48,6 +51,8 @@ export interface ModelInvokeContract {
 
 export interface ModelEventContract {
   'models:pull-progress': PullProgress;
+  /** The server in use came back, went away, or gained or lost models (src/main/models/server-watch.ts). */
+  'models:changed': ModelsChanged;
 }
 
 export const MODEL_INVOKE_CHANNELS = [
@@ -62,6 +67,7 @@ export const MODEL_INVOKE_CHANNELS = [
   'models:set-context',
   'models:llama-server-info',
   'models:context-window',
+  'models:watch-now',
   'gpu:probe',
   'gpu:set-override',
   'aliases:list',
@@ -72,4 +78,4 @@ export const MODEL_INVOKE_CHANNELS = [
   'aliases:from-model',
 ] as const satisfies readonly (keyof ModelInvokeContract)[];
 
-export const MODEL_EVENT_CHANNELS = ['models:pull-progress'] as const satisfies readonly (keyof ModelEventContract)[];
+export const MODEL_EVENT_CHANNELS = ['models:pull-progress', 'models:changed'] as const satisfies readonly (keyof ModelEventContract)[];

@@ -165,6 +165,14 @@ export interface SetContextResult {
   reloads: boolean;
 }
 
+/** The server in use came back, went away, or lists other models now (`models:changed`): read the list again. */
+export interface ModelsChanged {
+  connectionId: string;
+  reachable: boolean;
+  /** Why it cannot be reached, when it cannot. */
+  error: string | null;
+}
+
 /** Where the context window a request carries came from (the composer's meter says it). */
 export type ContextWindowSource = 'alias' | 'user' | 'recommended' | 'server' | 'fallback' | 'unknown';
 

@@ -14,6 +14,7 @@ import { generateScriptedModel } from '../support/scripted-gguf/generate';
 import { PLAIN_ANSWER, REASONING, SCRIPTS } from '../support/scripted-gguf/scripts';
 import { launchChromium } from './helpers/browser';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process';
+import { pickerValues, pickModel } from './helpers/picker';
 
 let dir: string;
 let modelsDir: string;
@@ -88,9 +89,8 @@ describe('built-in llama.cpp through the UI', () => {
   });
 
   it('picks a GGUF by its file name and chats with it: reasoning and answer apart', async () => {
-    const picker = page.getByTestId('model-picker');
-    await expect.poll(() => picker.locator('option').allTextContents()).toEqual([expect.stringContaining('scripted/thinker.gguf'), expect.stringContaining('weather.gguf')]);
-    await picker.selectOption('scripted/thinker.gguf');
+    await expect.poll(() => pickerValues(page)).toEqual(['scripted/thinker.gguf', 'weather.gguf']);
+    await pickModel(page, 'scripted/thinker.gguf');
     await page.getByTestId('composer-input').fill('What is the weather in Paris?');
     await page.getByTestId('composer-send').click();
     const answer = page.locator('[data-testid="turn"][data-role="assistant"]').last();

@@ -63,7 +63,7 @@ describe('serve mode in a browser', () => {
     try {
       const page = await context.newPage();
       await page.goto(serve.url);
-      await page.getByTestId('model-picker').locator('option[value="llama3.2:3b"]').waitFor({ state: 'attached' });
+      await page.locator('[role="option"][data-value="llama3.2:3b"]').waitFor({ state: 'attached' });
       // A model-written link to another service on 127.0.0.1, opened in the same browser.
       const other = await context.newPage();
       await other.goto(`http://127.0.0.1:${(trap.address() as AddressInfo).port}/`);
@@ -90,12 +90,12 @@ describe('serve mode in a browser', () => {
       expect(await page.textContent('body')).toContain('open the address serve mode printed when it started');
 
       await page.goto(`http://127.0.0.1:${port}/?token=${first}`);
-      await page.getByTestId('model-picker').locator('option[value="llama3.2:3b"]').waitFor({ state: 'attached' });
+      await page.locator('[role="option"][data-value="llama3.2:3b"]').waitFor({ state: 'attached' });
       // Serve mode restarts with another token: this page's token is refused from now on.
       await serve.stop();
       serve = await startServeProcess({ dataDir, ollamaUrl: replay.url, extraArgs: ['--port', String(port), '--token', 'fedcba9876543210fedcba9876543210'] });
       await expect
-        .poll(() => page.getByTestId('serve-problem').textContent().catch(() => ''), { timeout: 30_000 })
+        .poll(() => page.getByTestId('serve-problem').locator('.banner-text').textContent().catch(() => ''), { timeout: 30_000 })
         .toBe('This page’s token is no longer accepted (serve mode was restarted). Open the address it printed this time.');
     } finally {
       await context.close();

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chatRequests, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { chatRequests, chatRoutes, ollamaLines, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
 const show = (name: string) => readFileSync(new URL(`../fixtures/ollama-models/${name}`, import.meta.url), 'utf8');
 const ANSWER = ollamaLines([{ content: 'Done.' }]);
@@ -70,10 +70,10 @@ describe('composer ↔ engine', () => {
       window.firebrand.aliases.create({ name: 'coder', connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: 'Answer with code first.', parameters: { temperature: 0.2 }, thinkMode: 'off', contextWindow: 8192 }),
     );
     await page.reload();
-    const option = page.getByTestId('model-picker').locator('option[value="coder"]');
+    const option = page.locator('[role="option"][data-value="coder"]');
     await option.waitFor({ state: 'attached' });
-    expect(await option.textContent()).toContain('coder → llama3.2:3b');
-    await page.getByTestId('model-picker').selectOption('coder');
+    expect(await option.textContent()).toContain('alias of llama3.2:3b');
+    await pickModel(page, 'coder');
     await expect.poll(() => page.getByTestId('context-meter').getAttribute('data-source')).toBe('alias');
     expect(await page.getByTestId('context-meter').getAttribute('data-window')).toBe('8192');
     await send(page, 'Reverse a string');

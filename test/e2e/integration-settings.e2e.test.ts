@@ -4,7 +4,7 @@
  * made active (the picker then lists that server's models) and removed; new chats start with the default model.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { chatRoutes, ollamaLines, startUi, stopUi, type UiSession } from './helpers/ui-session';
+import { chatRoutes, ollamaLines, pickerValues, startUi, stopUi, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
 afterEach(async () => {
@@ -53,18 +53,18 @@ describe('sidebar and settings', () => {
     expect(await page.getByTestId('connection-add-key').inputValue()).toBe('');
 
     await item.getByTestId('connection-test').click();
-    await expect.poll(() => item.getByTestId('connection-test-result').textContent()).toContain('2 model(s)');
+    await expect.poll(() => item.getByTestId('connection-test-result').textContent()).toContain('2 models');
     expect(await item.getByTestId('connection-test-result').getAttribute('data-ok')).toBe('true');
     expect(replay.requests.find((r) => r.path === '/v1/models')?.headers['authorization']).toBe('Bearer sk-do-not-show');
 
     // The radio follows the saved setting, so it turns on after main confirms: click, then wait for it.
     await item.getByTestId('connection-use').click();
     await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
-    await expect.poll(() => page.getByTestId('model-picker').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toEqual(['qwen2.5-coder-7b', 'phi-4']);
+    await expect.poll(() => pickerValues(page)).toEqual(['qwen2.5-coder-7b', 'phi-4']);
 
     await item.getByTestId('connection-remove').click();
     await expect.poll(() => page.getByTestId('connection-item').count()).toBe(2);
-    await expect.poll(() => page.getByTestId('model-picker').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toContain('llama3.2:3b');
+    await expect.poll(() => pickerValues(page)).toContain('llama3.2:3b');
   });
 
   it('shows the exact failure when a connection test fails', async () => {

@@ -11,6 +11,7 @@ import { ollamaRoutes, TAGS_BODY } from '../replay-server/ollama-wire';
 import { startReplayServer, type ReplayRoute, type ReplayServer } from '../replay-server/replay-server';
 import { launchChromium, openPage } from './helpers/browser';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process';
+import { pickerValues, pickModel } from './helpers/picker';
 
 const fx = (p: string) => readFileSync(new URL(`../fixtures/ollama-models/${p}`, import.meta.url), 'utf8');
 const ANSWER = ['Code', ' first', ', always.'];
@@ -87,7 +88,7 @@ describe('the model manager in serve mode', () => {
     await expect.poll(async () => Number(await bar.getAttribute('data-percent'))).toBeGreaterThan(0);
     const partway = Number(await bar.getAttribute('data-percent'));
     expect(partway).toBeLessThan(100);
-    await expect.poll(() => page.getByTestId('pull-stats').textContent()).toMatch(/GB/);
+    await expect.poll(() => page.getByTestId('pull-stats').textContent()).toMatch(/GiB/);
     expect(await bar.getAttribute('data-state')).not.toBe('done');
     replay.setRoutes(routes());
     replay.release();
@@ -115,14 +116,34 @@ describe('the model manager in serve mode', () => {
 
     // The alias is offered in the model picker like any model, and a message goes through it.
     await page.getByTestId('models-close').click();
-    await expect.poll(() => page.getByTestId('model-picker').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toContain('coder:latest');
-    await page.getByTestId('model-picker').selectOption('coder:latest');
+    // One entry for the alias: its Ollama copy (coder:latest) is the alias, not a second model (issue 17).
+    await expect.poll(() => pickerValues(page)).toContain('coder');
+    expect(await pickerValues(page)).not.toContain('coder:latest');
+    await pickModel(page, 'coder');
     await page.getByTestId('composer-input').fill('Reverse a string in Python');
     await page.getByTestId('composer-send').click();
     // The chat screen is being reworked by others: check the answer's text, not its test ids.
     await expect.poll(() => page.locator('main').innerText()).toContain(ANSWER.join(''));
     const chats = replay.requests.filter((r) => r.path === '/api/chat').map((r) => JSON.parse(r.body) as { model?: string });
-    expect(chats[0]).toMatchObject({ model: 'coder:latest' });
+    expect(chats[0]).toMatchObject({ model: 'coder' });
+
+    // Its Ollama copy disappears: Ollama says "try pulling it first", which cannot work for a name only Firebrand
+    // knows. The answer offers to make it again from its base model instead (issue 17), and that works.
+    await expect.poll(() => page.locator('[data-testid="turn"][data-role="assistant"][data-status="done"]').count()).toBe(1);
+    replay.setRoutes([
+      ...routes(TAGS_BODY).filter((r) => r.path !== '/api/chat'),
+      { method: 'POST', path: '/api/chat', status: 404, body: '{"error":"model \\"coder\\" not found, try pulling it first"}' },
+    ]);
+    await page.getByTestId('composer-input').fill('Again please');
+    await page.getByTestId('composer-send').click();
+    const recreate = page.getByTestId('alias-recreate');
+    await expect.poll(() => recreate.textContent()).toBe('Recreate coder from qwen3:8b and try again');
+    expect(await page.getByTestId('turn-error').last().textContent()).not.toContain('try pulling');
+    const creates = replay.requests.filter((r) => r.path === '/api/create').length;
+    replay.setRoutes(routes(tagsWith('coder:latest', 'c0de')));
+    await recreate.click();
+    await expect.poll(() => replay.requests.filter((r) => r.path === '/api/create').length).toBe(creates + 1);
+    await expect.poll(() => page.locator('[data-testid="turn"][data-role="assistant"]').last().getAttribute('data-status')).toBe('done');
   });
 
   it('cancels a pull and says a server error mid-pull in its own words', async () => {
@@ -142,19 +163,36 @@ describe('the model manager in serve mode', () => {
     await page.getByTestId('pull-input').fill('llama3.2:1b');
     await page.getByTestId('pull-button').click();
     await expect.poll(() => page.getByTestId('pull-error').textContent()).toContain('no space left on device');
+
+    // A pull refused at once says it failed: no "starting, 0 B / 0 B" under a bar that keeps moving (issue 17).
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    replay.setRoutes([...routes().filter((r) => r.path !== '/api/pull'), { method: 'POST', path: '/api/pull', status: 404, body: '{"error":"pull model manifest: file does not exist"}' }]);
+    await page.getByTestId('pull-input').fill('no-such-model');
+    await page.getByTestId('pull-button').click();
+    await expect.poll(() => page.getByTestId('pull-error').textContent()).toContain('file does not exist');
+    const failed = page.getByTestId('pull-progress');
+    expect(await failed.getAttribute('data-state')).toBe('error');
+    expect(await failed.locator('progress').count()).toBe(0);
+    expect(await failed.textContent()).not.toContain('0 B / 0 B');
+    expect(await failed.textContent()).not.toContain('starting');
   });
 
   it('works out the context window with its arithmetic and keeps the user’s choice', async () => {
     serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
     await page.goto(serve.url);
-    await page.getByTestId('models-open').click();
-    await page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-details').click();
+    // The GPU memory lives in Settings and applies to every model (issue 17); 12 typed there is 12 GiB.
+    await page.getByTestId('settings-open').click();
     await page.getByTestId('gpu-override').fill('12');
-    await page.getByRole('button', { name: 'Set by hand' }).click();
+    await page.getByTestId('settings-save').click();
+    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+    await page.getByTestId('models-open').click();
+    // Each model says the window its next message carries, and why, without asking.
+    await expect.poll(() => page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-window').getAttribute('data-source')).toBe('recommended');
+    await page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-details').click();
     await page.getByTestId('context-recommend').click();
     await expect.poll(() => page.getByTestId('context-message').textContent()).toMatch(/tokens fit on the GPU/);
     await expect.poll(() => page.getByTestId('context-lines').textContent()).toContain('KV cache per token');
-    await expect.poll(() => page.getByTestId('context-gpu').textContent()).toContain('override');
+    await expect.poll(() => page.getByTestId('context-gpu').textContent()).toContain('12.0 GiB (set by hand in Settings)');
     await page.getByTestId('context-use').click();
     await expect.poll(() => page.getByTestId('context-saved').textContent()).toContain('reloads');
     await expect.poll(() => page.getByTestId('context-stored').textContent()).toContain('recommended');

@@ -63,7 +63,7 @@ beforeAll(async () => {
   page.on('websocket', (ws) => sockets.push(ws.url()));
   // Start over from a clean load, now that the listeners see everything.
   await page.reload();
-  await page.getByTestId('model-picker').locator('option[value="llama3.2:3b"]').waitFor({ state: 'attached' });
+  await page.locator('[role="option"][data-value="llama3.2:3b"]').waitFor({ state: 'attached' });
 });
 
 afterAll(async () => {

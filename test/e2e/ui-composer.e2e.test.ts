@@ -93,7 +93,7 @@ describe('composer', () => {
     await expect.poll(async () => (await meter(page)) - empty).toBe(100);
     await input.fill('x'.repeat(20_000));
     await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(true);
-    expect(await page.getByTestId('composer-reason').textContent()).toContain('window holds 4096');
+    expect(await page.getByTestId('composer-reason').textContent()).toContain('window holds 4K');
     await input.fill('short again');
     await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
   });

@@ -70,7 +70,7 @@ describe('conversations', () => {
     // before then would commit it through the pagehide flush instead, which is not what this checks).
     await expect.poll(() => page.evaluate(() => window.firebrand.conversations.list({}).then((list) => list.length))).toBe(0);
     await page.reload();
-    await page.getByTestId('model-picker').locator('option[value="llama3.2:3b"]').waitFor({ state: 'attached' });
+    await page.locator('[role="option"][data-value="llama3.2:3b"]').waitFor({ state: 'attached' });
     expect(await page.evaluate(() => window.firebrand.conversations.list({}).then((list) => list.length))).toBe(0);
     expect(await item.count()).toBe(0);
   });

@@ -109,7 +109,9 @@ describe('answer runs', () => {
     await waitIdle(page);
     const card = assistant(page).locator('[data-card="tool-call"]');
     await expect.poll(() => card.textContent()).toContain('get_weather');
-    expect(await card.textContent()).toContain('"city": "Paris"');
+    // Each argument on its own line, as words, not raw JSON (issue 17).
+    expect(await card.locator('dt').allTextContents()).toEqual(['city']);
+    expect(await card.locator('dd').allTextContents()).toEqual(['Paris']);
   });
 
   it('shows a stop other than end_turn with a retry that regenerates, and the answer numbers', async () => {

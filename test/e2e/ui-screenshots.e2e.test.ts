@@ -69,7 +69,7 @@ describe('screenshots', () => {
       await page.screenshot({ path: `${OUT}/settings-${theme}.png` });
       // Escape closes Settings wherever the focus is (it used to need a click on the backdrop; issue 13).
       await page.keyboard.press('Escape');
-      await page.locator('.modal-backdrop').waitFor({ state: 'detached' });
+      await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
     });
   }
 });

@@ -32,7 +32,7 @@ async function useModel(script: Script, ctx: number): Promise<void> {
   const model = generateScriptedModel(script, ctx > 4096 ? { contextLength: ctx } : {});
   server = pool.adopt(await server.restart({ model, ctx, alias: `scripted-${script.name}` }));
   await reload();
-  await page.getByTestId('model-picker').locator(`option[value="scripted-${script.name}"]`).waitFor({ state: 'attached' });
+  await page.locator(`[role="option"][data-value="scripted-${script.name}"]`).waitFor({ state: 'attached' });
 }
 
 async function reload(): Promise<void> {
@@ -118,7 +118,7 @@ describe('Firebrand in Chromium against a real llama-server', () => {
 
   it('shows the model with its tools and thinking badges, the Think toggle, and the server window without a default first', async () => {
     await reload();
-    await page.getByTestId('model-picker').locator('option[value="scripted-reasoning"]').waitFor({ state: 'attached' });
+    await page.locator('[role="option"][data-value="scripted-reasoning"]').waitFor({ state: 'attached' });
     await expect.poll(() => page.getByTestId('model-capabilities').textContent()).toMatch(/tools.*thinking|thinking.*tools/);
     await page.getByTestId('think-toggle').waitFor();
     await expect.poll(() => page.getByTestId('context-meter').getAttribute('data-window')).toBe('8192');

@@ -96,7 +96,7 @@ describe('one card per system-turn kind, text and card from the same meta (issue
 });
 
 describe('ToolCallCard', () => {
-  it('shows name, pretty arguments, state and result as text', () => {
+  it('shows name, each argument on its own line (no raw JSON or internal fields), state and result as text', () => {
     const html = renderToStaticMarkup(
       <ToolCallCard
         call={{ type: 'tool_call', id: 'a', name: 'get_weather', state: 'complete', argumentsRaw: '{"city":"Paris"}', arguments: { city: 'Paris' } }}
@@ -105,7 +105,10 @@ describe('ToolCallCard', () => {
     );
     expect(html).toContain('data-card="tool-call"');
     expect(html).toContain('get_weather');
-    expect(html).toContain('&quot;city&quot;: &quot;Paris&quot;');
+    expect(html).toContain('<dt>city</dt><dd>Paris</dd>');
+    expect(html).not.toContain('&quot;city&quot;');
+    expect(html.replace(/<[^>]+>/g, ' ')).not.toMatch(/tool ?call ?id|state/i);
+    expect(html).toContain('Done');
     expect(html).toContain('&lt;b&gt;18°C&lt;/b&gt;');
   });
 

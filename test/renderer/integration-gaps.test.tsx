@@ -30,10 +30,14 @@ describe('integration gaps in the UI', () => {
     expect(html).toContain('(recommended for your GPU): 43,008 tokens fit on the GPU.');
   });
 
-  it('the picker lists aliases with their model beside the models, and shows an alias its model’s capabilities', () => {
-    const html = renderToStaticMarkup(<ModelPicker models={[qwen]} aliases={[alias]} selected="coder" />);
-    expect(html).toContain('<optgroup label="Aliases"><option value="coder" data-alias="coder" data-model="qwen3:8b" selected="">coder → qwen3:8b</option></optgroup>');
-    expect(html).toContain('<optgroup label="Models"><option value="qwen3:8b">');
+  it('the picker is a combobox listing aliases (with their model) beside the models, and shows an alias its model’s capabilities', () => {
+    const connections = [{ id: 'ollama', kind: 'ollama' as const, label: 'Ollama', baseUrl: 'http://127.0.0.1:11434', hasApiKey: false, builtIn: true }];
+    const html = renderToStaticMarkup(<ModelPicker models={[qwen]} aliases={[alias]} connections={connections} activeConnectionId="ollama" selected="coder" />);
+    expect(html).toMatch(/<input[^>]*data-testid="model-picker"[^>]*data-value="coder"[^>]*role="combobox"/);
+    expect(html).toMatch(/role="option"[^>]*data-value="coder"[^>]*data-kind="alias"[^>]*aria-selected="true"/);
+    expect(html).toContain('alias of qwen3:8b');
+    expect(html).toMatch(/role="option"[^>]*data-value="qwen3:8b"[^>]*data-kind="model"/);
+    expect(html).toMatch(/aria-hidden="true">Ollama<\/div>/);
     expect(html).toMatch(/data-testid="model-capabilities".*thinking/);
   });
 
@@ -43,7 +47,7 @@ describe('integration gaps in the UI', () => {
     const html = renderToStaticMarkup(<FileChipView block={block} cost={{ status: 'done', inspection }} />);
     expect(html).toContain('data-tokens="1234"');
     expect(html).toContain('data-tokens-source="exact"');
-    expect(html).toContain('1,234 tokens · 3 pages');
+    expect(html).toContain('1.2K tokens · 3 pages');
     const failed = renderToStaticMarkup(<FileChipView block={block} cost={{ status: 'done', inspection: { ...inspection, tokens: 0, error: '“report.pdf” is password-protected.' } }} />);
     expect(failed).toContain('data-testid="attachment-error">“report.pdf” is password-protected.</span>');
     expect(failed).not.toContain('data-tokens=');

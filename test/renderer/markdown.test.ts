@@ -49,3 +49,24 @@ describe('markdownToHtml', () => {
     expect(markdownToHtml('```"><script>\nx\n```')).not.toContain('<script>');
   });
 });
+
+describe('math (issue 17)', () => {
+  it('typesets $…$ inline and $$…$$ as a block with KaTeX, and leaves prices alone', () => {
+    const html = markdownToHtml('Energy is $E = mc^2$ and\n\n$$\n\\int_0^1 x\\,dx = \\tfrac12\n$$\n\nIt costs $5 and $10.');
+    expect(html).toContain('class="katex"');
+    expect(html).toContain('katex-display');
+    expect(html).toContain('<annotation encoding="application/x-tex">E = mc^2</annotation>');
+    expect(html).toContain('It costs $5 and $10.');
+    expect(html).not.toContain('<script');
+  });
+
+  it('keeps a display formula with a blank line in one chunk, so it renders while the answer streams', () => {
+    const text = 'Before\n\n$$\na = b\n\nc = d\n$$\n\nAfter';
+    expect(splitMarkdownBlocks(text)).toEqual(['Before', '$$\na = b\n\nc = d\n$$', 'After']);
+  });
+
+  it('shows a formula that does not parse as its source, without breaking the answer', () => {
+    const html = markdownToHtml('Bad: $\\frac{1}{$ and good text after.');
+    expect(html).toContain('good text after');
+  });
+});

@@ -38,7 +38,7 @@ export interface MemoryInput {
 export async function builtinAdvice(input: MemoryInput): Promise<ContextAdvice> {
   const { gpu, cpu } = await memoryReport(input);
   const base = { model: input.file, gpu, weightsBytes: input.weightsBytes, stored: input.stored };
-  if (gpu.usableBytes === null) return { ...base, recommendation: null, reason: 'How much memory is free is unknown: set it by hand to get a recommendation.' };
+  if (gpu.usableBytes === null) return { ...base, recommendation: null, reason: 'How much memory is free is unknown: set the GPU memory in Settings to get a recommendation.' };
   if (!input.arch) return { ...base, recommendation: null, reason: 'The file does not describe its architecture (layers, heads), so the cache size cannot be worked out.' };
   const recommendation = recommendContext({
     arch: input.arch,

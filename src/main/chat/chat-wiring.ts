@@ -13,6 +13,7 @@ import { getDialect } from '../dialects/registry';
 import { ConnectionStore, DEFAULT_CONNECTION_ID } from '../connections/connection-store';
 import { dialectOf } from '../connections/auth';
 import { testConnection } from '../connections/test-connection';
+import { serverUrlProblem } from '../connections/server-url';
 import type { ConversationStore } from '../db/conversation-store';
 import { StepStore } from '../db/step-store';
 import { Calibration } from '../engine/calibration';
@@ -135,12 +136,16 @@ export function createChat(o: ChatWiringOptions): ChatParts {
       return saved;
     },
     'connections:delete': ({ id }) => ({ deleted: connections.delete(id) }),
-    'connections:test': async ({ id }) => {
+    'connections:test': async ({ id, baseUrl }) => {
       if (id === BUILTIN_CONNECTION_ID && o.builtin) return testBuiltin(o.builtin.service);
       const c = engineConnection(id);
       // A test is the user saying "look again": the next send and the meter read the server anew.
       capabilities.forget(id);
-      return testConnection(c.kind, c.baseUrl, c.authHeaders());
+      if (baseUrl === undefined || sameOrigin(baseUrl, c.baseUrl)) return testConnection(c.kind, baseUrl ?? c.baseUrl, c.authHeaders());
+      // The address on screen, not saved yet: tested as typed, without the key (a key goes only where it was saved for).
+      const problem = serverUrlProblem(baseUrl);
+      if (problem) return { ok: false, error: problem };
+      return testConnection(c.kind, baseUrl, {});
     },
     'connections:key-storage': () => secrets.storage(),
     'chat:approve-tool': (req) => ({ applied: chat.approveTool(req) }),
@@ -179,5 +184,14 @@ async function testBuiltin(service: BuiltinService) {
     return { ok: true as const, version: after.backend?.backend ?? null, modelCount: (await service.deps.library.list()).filter((e) => e.state === 'usable').length, detail: after.backend?.reason ?? 'The engine started.' };
   } catch (err) {
     return { ok: false as const, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+/** Two addresses on the same scheme, host and port (a key saved for one may be sent to the other). */
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
   }
 }

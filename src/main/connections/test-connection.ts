@@ -17,7 +17,7 @@ export async function testConnection(kind: ConnectionKind, baseUrl: string, head
         const tags = await ok(await probeJson(baseUrl, '/api/tags', headers), '/api/tags');
         const v = typeof rec(version)['version'] === 'string' ? (rec(version)['version'] as string) : null;
         const n = arrLen(rec(tags)['models']);
-        return { ok: true, version: v, modelCount: n, detail: `Ollama ${v ?? '(unknown version)'}, ${n} model(s)` };
+        return { ok: true, version: v, modelCount: n, detail: `Ollama ${v ?? '(unknown version)'}, ${countModels(n)}` };
       }
       case 'llama-server': {
         const health = await probeJson(baseUrl, '/health', headers);
@@ -27,7 +27,7 @@ export async function testConnection(kind: ConnectionKind, baseUrl: string, head
         const build = typeof props['build_info'] === 'string' ? props['build_info'] : null;
         const nCtx = rec(props['default_generation_settings'])['n_ctx'];
         const n = arrLen(models['data']);
-        return { ok: true, version: build, modelCount: n, detail: `llama-server ${build ?? ''}, ${n} model(s), n_ctx ${typeof nCtx === 'number' ? nCtx : '?'}`.replace('  ', ' ') };
+        return { ok: true, version: build, modelCount: n, detail: `llama-server ${build ?? ''}, ${countModels(n)}, n_ctx ${typeof nCtx === 'number' ? nCtx : '?'}`.replace('  ', ' ') };
       }
       case 'builtin':
         // Answered by the built-in engine's own status (chat-wiring), never over HTTP.
@@ -36,7 +36,7 @@ export async function testConnection(kind: ConnectionKind, baseUrl: string, head
       case 'anthropic': {
         const models = rec(await ok(await probeJson(baseUrl, '/v1/models', headers), '/v1/models'));
         const n = arrLen(models['data']);
-        return { ok: true, version: null, modelCount: n, detail: `${n} model(s)` };
+        return { ok: true, version: null, modelCount: n, detail: countModels(n) };
       }
     }
   } catch (err) {
@@ -45,6 +45,8 @@ export async function testConnection(kind: ConnectionKind, baseUrl: string, head
 }
 
 class ProbeFailure extends Error {}
+
+const countModels = (n: number) => `${n} ${n === 1 ? 'model' : 'models'}`;
 
 function ok(answer: ProbeAnswer, path: string): Promise<unknown> {
   if (answer.status < 200 || answer.status >= 300) {

@@ -102,7 +102,7 @@ export async function probeLocalGpus(host: ProbeHost): Promise<GpuReport> {
     if (sysfs.some((d) => d.usableBytes > 0)) return report('sysfs', sysfs);
     if (sysfs.length > 0) return { ...report('sysfs', sysfs), usableBytes: null };
   }
-  return unknownReport('No GPU answered (nvidia-smi, rocm-smi, sysfs): GPU memory is unknown. Set it by hand in the model manager.');
+  return unknownReport('No GPU answered (nvidia-smi, rocm-smi, sysfs): GPU memory is unknown. Set it in Settings → GPU memory.');
 }
 
 export function isLoopbackUrl(baseUrl: string): boolean {

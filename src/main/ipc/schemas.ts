@@ -153,7 +153,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     },
   },
   'connections:delete': { type: 'object', additionalProperties: false, required: ['id'], properties: { id } },
-  'connections:test': { type: 'object', additionalProperties: false, required: ['id'], properties: { id } },
+  'connections:test': { type: 'object', additionalProperties: false, required: ['id'], properties: { id, baseUrl: { type: 'string', pattern: '^https?://', maxLength: 2000 } } },
   'connections:key-storage': empty,
   'chat:approve-tool': {
     type: 'object',

@@ -39,6 +39,9 @@ export interface RecommendInput {
   memoryLabel?: string;
   /** Runtime reserve in place of 640 MiB per GPU (a CPU backend keeps far less beside the model). */
   runtimeBytes?: number;
+  /** Memory other loaded models hold on the same GPU (Ollama's /api/ps), with their names for the table. */
+  othersBytes?: number;
+  othersLabel?: string;
 }
 
 /** KV bytes one token costs, split into layers that keep every token and layers that keep only the window. */
@@ -74,7 +77,8 @@ export function recommendContext(input: RecommendInput): ContextRecommendation {
   const memory = input.memoryLabel ?? 'GPU memory';
   const headroom = Math.floor(input.usableVramBytes * HEADROOM_FRACTION);
   const graph = graphBytes(arch);
-  const available = input.usableVramBytes - input.weightsBytes - runtime - headroom - graph;
+  const others = Math.max(0, input.othersBytes ?? 0);
+  const available = input.usableVramBytes - others - input.weightsBytes - runtime - headroom - graph;
   const kv = kvBytesPerToken(arch, kvType);
   const scoresPerToken = input.flashAttention ? 0 : 4 * BATCH_TOKENS * (arch.headCount ?? Math.max(0, ...arch.kvHeadsPerLayer));
   const linear = kv.global + scoresPerToken;
@@ -93,6 +97,7 @@ export function recommendContext(input: RecommendInput): ContextRecommendation {
 
   const lines: ContextRecommendationLine[] = [
     { label: `Usable ${memory}`, value: input.usableVramBytes, unit: 'bytes' },
+    ...(others > 0 ? [{ label: '− other loaded models', value: others, unit: 'bytes' as const, note: input.othersLabel ?? 'held by models already loaded' }] : []),
     { label: '− model weights', value: input.weightsBytes, unit: 'bytes' },
     { label: input.runtimeBytes === undefined ? `− runtime (${gpus} × 640 MiB)` : '− runtime', value: runtime, unit: 'bytes' },
     { label: '− headroom (10%)', value: headroom, unit: 'bytes' },

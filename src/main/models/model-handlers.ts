@@ -33,6 +33,8 @@ export interface ModelHandlerDeps {
   probeHost?: ProbeHost;
   /** `models:context-window` with aliases and connections (services); default: the resolver on the default Ollama. */
   contextWindowOf?: (req: { model: string; connectionId?: string }, resolver: ContextWindowResolver) => Promise<ContextWindowChoice>;
+  /** Look at the server in use now (services' ServerWatch); absent where nothing watches. */
+  watchNow?: () => void;
 }
 
 export interface ModelManager {
@@ -79,6 +81,10 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     'models:context-window': (req) => (deps.contextWindowOf ? deps.contextWindowOf(req, windows) : windows.resolve(deps.baseUrl(), req.model)),
     'models:llama-server-info': ({ baseUrl }) => llamaServerInfo(baseUrl),
     'gpu:probe': () => models.gpu(),
+    'models:watch-now': () => {
+      deps.watchNow?.();
+      return { ok: true as const };
+    },
     'gpu:set-override': ({ bytes }) => {
       windows.forget();
       return models.setGpuOverride(bytes);

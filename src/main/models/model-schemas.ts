@@ -58,6 +58,7 @@ export const modelPayloadSchemas: Record<keyof ModelInvokeContract, Schema> = {
   'models:llama-server-info': only({ baseUrl: { type: 'string', minLength: 1, maxLength: 2000, pattern: '^https?://' } }),
   'models:context-window': only({ model: modelName, connectionId: id }, ['model']),
   'gpu:probe': empty,
+  'models:watch-now': empty,
   'gpu:set-override': only({ bytes: { anyOf: [{ type: 'integer', minimum: 1, maximum: 2 ** 50 }, { type: 'null' }] } }),
   'aliases:list': empty,
   'aliases:create': aliasInput,

@@ -93,18 +93,30 @@ export class ModelService {
 
   /** `baseUrl`: another Ollama connection than the default one (the engine's window for that connection). */
   async recommend(model: string, flashAttention: boolean, kvCacheType: KvCacheType, baseUrl = this.deps.baseUrl()): Promise<ContextAdvice> {
-    const [gpu, details, list] = await Promise.all([this.gpu(baseUrl), (this.deps.show ?? showModel)(baseUrl, model), listOllamaModels(baseUrl)]);
+    const [gpu, details, list, running] = await Promise.all([
+      this.gpu(baseUrl),
+      (this.deps.show ?? showModel)(baseUrl, model),
+      listOllamaModels(baseUrl),
+      runningModels(baseUrl).catch(() => []),
+    ]);
     const weightsBytes = list.find((m) => m.name === model)?.sizeBytes ?? null;
     const stored = this.deps.settings.getWindow(baseUrl, model);
     const base = { model, gpu, weightsBytes, stored };
     if (gpu.usableBytes === null) {
-      return { ...base, recommendation: null, reason: 'GPU memory is unknown: set it by hand to get a recommendation.' };
+      return { ...base, recommendation: null, reason: 'GPU memory is unknown: set it in Settings → GPU memory to get a recommendation.' };
     }
     if (!details.architecture || weightsBytes === null) {
       return { ...base, recommendation: null, reason: 'The server did not describe this model’s architecture or size.' };
     }
     const gpuCount = Math.max(1, gpu.devices.filter((d) => !d.integrated).length);
-    const recommendation = recommendContext({ arch: details.architecture, weightsBytes, usableVramBytes: gpu.usableBytes, gpuCount, flashAttention, kvCacheType });
+    // Models already loaded hold their memory (a 70B model using 22 GB leaves that much less); this one, if
+    // loaded, is the one being sized, so it is not counted twice.
+    const others = running.filter((m) => !sameModel(m.name, model) && m.sizeVramBytes > 0);
+    const othersBytes = others.reduce((n, m) => n + m.sizeVramBytes, 0);
+    const recommendation = recommendContext({
+      arch: details.architecture, weightsBytes, usableVramBytes: gpu.usableBytes, gpuCount, flashAttention, kvCacheType,
+      ...(othersBytes > 0 ? { othersBytes, othersLabel: others.map((m) => m.name).join(', ') } : {}),
+    });
     return { ...base, recommendation, reason: null };
   }
 
@@ -120,4 +132,10 @@ export class ModelService {
     const reloads = this.deps.settings.setWindow(baseUrl, model, { contextWindow, source });
     return { contextWindow, reloads };
   }
+}
+
+/** `llama3` and `llama3:latest` are one Ollama model. */
+function sameModel(a: string, b: string): boolean {
+  const plain = (n: string) => (n.endsWith(':latest') ? n.slice(0, -':latest'.length) : n);
+  return plain(a) === plain(b);
 }

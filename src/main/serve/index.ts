@@ -34,6 +34,7 @@ async function main(): Promise<void> {
     dataDir: resolve(values['data-dir']),
     ...(values.ollama ? { ollamaUrl: values.ollama } : {}),
     ...(values['models-dir'] ? { modelsDir: resolve(values['models-dir']) } : {}),
+    watchServers: true,
     builtinEngine: forkSpawner({ entry: resolve(here, 'builtin-engine.js'), log: (line) => console.error(line) }),
   });
   const serve = await startServe({

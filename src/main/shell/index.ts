@@ -40,7 +40,7 @@ app.whenReady().then(() => {
   // Settings says which (src/main/secrets/choose-secret-store.ts).
   const secrets = chooseSecretStore(dataDir, safeStorage, process.platform, (m) => console.error(m));
   const builtinEngine = utilitySpawner(join(here, 'builtin-engine.js'), (line) => console.error(line));
-  const services = createServices({ dataDir, secrets, builtinEngine, ...(nativeBinding ? { nativeBinding } : {}) });
+  const services = createServices({ dataDir, secrets, builtinEngine, watchServers: true, ...(nativeBinding ? { nativeBinding } : {}) });
 
   protocol.handle('app', async (request) => {
     const url = new URL(request.url);

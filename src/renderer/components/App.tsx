@@ -1,44 +1,65 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useStore } from '../store';
 import { ChatView } from './ChatView';
 import { ErrorBoundary } from './ErrorBoundary';
 import { useShortcuts } from '../hooks/use-shortcuts';
 import { useTheme } from '../hooks/use-theme';
+import { NARROW, useMediaQuery } from '../hooks/use-media';
 import { Composer } from './composer/Composer';
 import { SettingsPanel } from './SettingsPanel';
 import { AttachmentPreview } from './turn/AttachmentPreview';
 import { Sidebar } from './Sidebar';
+import { Banners } from './frame/Banners';
+import { Topbar } from './frame/Topbar';
+import { Announcer } from './frame/Announcer';
+import { ShortcutsOverlay } from './frame/ShortcutsOverlay';
 
+/**
+ * The frame: sidebar (a column from 861 px, a drawer below), the banners, the chat and the composer. The
+ * sidebar toggle collapses the column on a wide window and opens the drawer on a narrow one.
+ */
 export function App() {
   const [settingsOpen, setSettingsOpen] = useState(false);
+  const narrow = useMediaQuery(NARROW);
+  const [collapsed, setCollapsed] = useState(false);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const toggleButton = useRef<HTMLButtonElement>(null);
   useTheme();
   useShortcuts();
-  const notice = useStore((s) => s.notice);
-  const modelsError = useStore((s) => s.modelsError);
-  const serveProblem = useStore((s) => s.serveProblem);
   const activeId = useStore((s) => s.activeId);
+
+  // A drawer left open on a narrow window is not kept when the window grows (the column shows instead).
+  useEffect(() => {
+    if (!narrow) setDrawerOpen(false);
+  }, [narrow]);
+  const closeDrawer = (returnFocus: boolean) => {
+    setDrawerOpen(false);
+    if (returnFocus) toggleButton.current?.focus();
+  };
+  const sidebarShown = narrow ? drawerOpen : !collapsed;
+  const classes = ['app', !narrow && collapsed ? 'sidebar-collapsed' : '', narrow && drawerOpen ? 'drawer-open' : ''].filter(Boolean).join(' ');
   return (
-    <div className="app">
+    <div className={classes}>
       <ErrorBoundary what="The conversation list">
-        <Sidebar onOpenSettings={() => setSettingsOpen(true)} />
+        <Sidebar
+          drawer={narrow}
+          open={sidebarShown}
+          onOpenSettings={() => {
+            setDrawerOpen(false);
+            setSettingsOpen(true);
+          }}
+          onNavigate={() => narrow && closeDrawer(false)}
+          onClose={() => closeDrawer(true)}
+        />
       </ErrorBoundary>
+      {narrow && drawerOpen && <button type="button" className="scrim" aria-label="Close the conversation list" tabIndex={-1} onClick={() => closeDrawer(true)} />}
       <main className="main">
-        {serveProblem && (
-          <div className="banner banner-error" role="alert" data-testid="serve-problem">
-            {serveProblem}
-          </div>
-        )}
-        {modelsError && (
-          <div className="banner banner-error" role="alert" data-testid="models-error">
-            {modelsError}{' '}
-            <button type="button" onClick={() => setSettingsOpen(true)}>Settings</button>
-          </div>
-        )}
-        {notice && (
-          <div className="banner banner-error" role="alert" data-testid="notice">
-            {notice}
-          </div>
-        )}
+        <Topbar
+          toggleRef={toggleButton}
+          sidebarShown={sidebarShown}
+          onToggle={() => (narrow ? setDrawerOpen((o) => !o) : setCollapsed((c) => !c))}
+        />
+        <Banners onOpenSettings={() => setSettingsOpen(true)} />
         <ErrorBoundary what="This conversation" resetKey={activeId}>
           <ChatView />
         </ErrorBoundary>
@@ -52,6 +73,8 @@ export function App() {
         </ErrorBoundary>
       )}
       <AttachmentPreview />
+      <ShortcutsOverlay />
+      <Announcer />
     </div>
   );
 }

@@ -1,52 +1,130 @@
-import { useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
+import { ArrowDown, Flame } from 'lucide-react';
 import { useStore } from '../store';
 import { collectAnswers } from './turn/tool-answers';
 import { TurnView } from './turn/TurnView';
+import { answerRuns, type RunInfo } from './turn/answer-runs';
+import { useSearchHighlight } from './turn/use-search-highlight';
+
+/** How far from the end still counts as "at the end" (a wheel notch less than this does not let go). */
+const AT_END_PX = 48;
 
 /**
  * The open branch as a virtualized list: only turns near the viewport are mounted, so a chat of thousands of
- * turns scrolls like a short one. It follows the bottom while the user is there, and leaves them be when they
- * scrolled up to read.
+ * turns scrolls like a short one. While the reader is at the end it stays at the real end, including the answer's
+ * footer that appears when it finishes (stats, Copy, Regenerate); scrolled up, it leaves them be and offers
+ * "Jump to latest". A search hit opens at that message, highlighted.
  */
 export function ChatView() {
   const turns = useStore((s) => s.turns);
   const activeId = useStore((s) => s.activeId);
+  const focus = useStore((s) => s.focusTurn);
   const list = useRef<VirtuosoHandle>(null);
+  const scroller = useRef<HTMLElement | null>(null);
   const { answers, shown } = useMemo(() => collectAnswers(turns), [turns]);
+  const runs = useMemo(() => answerRuns(turns), [turns]);
+  const focusIndex = focus ? shown.findIndex((t) => t.id === focus.turnId) : -1;
+  // Following the end: true until the reader scrolls away from it, true again when they come back or jump.
+  const following = useRef(focusIndex < 0);
+  const [atEnd, setAtEnd] = useState(true);
+  const lastTop = useRef(0);
+
+  const toEnd = useCallback(() => {
+    const el = scroller.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, []);
+  useEffect(() => {
+    following.current = focusIndex < 0;
+    setAtEnd(focusIndex < 0);
+  }, [activeId, focus, focusIndex]);
+  // Content that grows under a reader at the end (tokens, a footer, an image) keeps them at the end.
+  useEffect(() => {
+    const el = scroller.current;
+    const content = el?.firstElementChild;
+    if (!el || !content) return;
+    const observer = new ResizeObserver(() => {
+      if (following.current) toEnd();
+    });
+    observer.observe(content);
+    return () => observer.disconnect();
+  });
+  useEffect(() => {
+    if (following.current) requestAnimationFrame(toEnd);
+  }, [turns, toEnd]);
+  useSearchHighlight(focus, turns);
 
   if (shown.length === 0) {
     return (
       <section className="chat empty" data-testid="chat">
         <div className="empty-hint">
-          <h1>Firebrand</h1>
-          <p>Ask your local model anything.</p>
+          <span className="empty-mark">
+            <Flame className="icon" aria-hidden />
+          </span>
+          <h1>What shall we work on?</h1>
+          <p>Your messages go to the model you pick below, on your own machine.</p>
           <p className="shortcuts">
-            <kbd>Ctrl</kbd>+<kbd>N</kbd> new chat · <kbd>Ctrl</kbd>+<kbd>K</kbd> search · <kbd>/</kbd> write · <kbd>Esc</kbd> stop
+            <kbd>Ctrl</kbd> <kbd>N</kbd> new chat · <kbd>Ctrl</kbd> <kbd>K</kbd> search · <kbd>/</kbd> write · <kbd>?</kbd> all shortcuts
           </p>
         </div>
       </section>
     );
   }
   return (
-    <section className="chat" data-testid="chat" aria-live="polite">
+    <section className="chat" data-testid="chat" aria-label="Conversation">
       <Virtuoso
-        key={activeId ?? 'new'}
+        key={`${activeId ?? 'new'}|${focus?.turnId ?? ''}`}
         ref={list}
+        scrollerRef={(el) => {
+          scroller.current = el instanceof HTMLElement ? el : null;
+        }}
         className="turn-list"
         data={shown}
         computeItemKey={(_i, t) => t.id}
-        initialTopMostItemIndex={{ index: 'LAST', align: 'end' }}
-        followOutput={(atBottom) => (atBottom ? 'auto' : false)}
-        atBottomThreshold={80}
+        initialTopMostItemIndex={focusIndex >= 0 ? { index: focusIndex, align: 'center' } : { index: 'LAST', align: 'end' }}
+        followOutput={() => (following.current ? 'auto' : false)}
+        atBottomThreshold={AT_END_PX}
+        atBottomStateChange={(bottom) => {
+          setAtEnd(bottom);
+          if (bottom) following.current = true;
+        }}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          // Only scrolling up lets go of the end: content growing below never moves scrollTop back.
+          const up = el.scrollTop < lastTop.current - 1;
+          lastTop.current = el.scrollTop;
+          if (up && el.scrollHeight - el.scrollTop - el.clientHeight > AT_END_PX) following.current = false;
+        }}
         increaseViewportBy={{ top: 600, bottom: 600 }}
         itemContent={(_i, turn) => (
           <div className="turn-row">
-            <TurnView turn={turn} answers={answers} />
+            <TurnView turn={turn} answers={answers} run={runs.get(turn.id)} hit={focus?.turnId === turn.id} />
           </div>
         )}
-        components={{ Footer: () => <div className="turn-list-end" /> }}
+        components={{ Footer: ListEnd }}
       />
+      {!atEnd && (
+        <button
+          type="button"
+          className="jump-to-latest small"
+          data-testid="jump-to-latest"
+          onClick={() => {
+            following.current = true;
+            setAtEnd(true);
+            list.current?.scrollToIndex({ index: 'LAST', align: 'end' });
+            requestAnimationFrame(toEnd);
+          }}
+        >
+          <ArrowDown className="icon" aria-hidden />
+          Jump to latest
+        </button>
+      )}
     </section>
   );
 }
+
+function ListEnd() {
+  return <div className="turn-list-end" />;
+}
+
+export type { RunInfo };

@@ -1,4 +1,5 @@
 import { memo, useState } from 'react';
+import { Download, FileText, Pencil, Trash2 } from 'lucide-react';
 import type { ConversationSummary } from '../../shared/ipc';
 import { openConversation } from '../store';
 import { renameConversation } from '../store/conversation-actions';
@@ -8,10 +9,12 @@ interface Props {
   conversation: ConversationSummary;
   active: boolean;
   onDelete: () => void;
+  /** After it was opened (the drawer closes on a narrow window). */
+  onOpen?: () => void;
 }
 
-/** One conversation in the list: open on click, rename in place, delete (with undo, by the list). */
-export const ConversationItem = memo(function ConversationItem({ conversation: c, active, onDelete }: Props) {
+/** One conversation in the list: open on click, rename in place, export, delete (with undo, by the list). */
+export const ConversationItem = memo(function ConversationItem({ conversation: c, active, onDelete, onOpen }: Props) {
   const [title, setTitle] = useState<string | null>(null);
   const commit = () => {
     if (title !== null && title.trim() !== '' && title !== c.title) void renameConversation(c.id, title);
@@ -30,7 +33,10 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
           onBlur={commit}
           onKeyDown={(e) => {
             if (e.key === 'Enter') commit();
-            else if (e.key === 'Escape') setTitle(null);
+            else if (e.key === 'Escape') {
+              e.preventDefault();
+              setTitle(null);
+            }
           }}
         />
       </li>
@@ -43,24 +49,27 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
         className="conversation"
         data-testid="conversation-item"
         aria-current={active ? 'true' : undefined}
-        onClick={() => void openConversation(c.id)}
+        onClick={() => {
+          void openConversation(c.id);
+          onOpen?.();
+        }}
         onDoubleClick={() => setTitle(c.title)}
         title={c.title}
       >
         {c.title}
       </button>
       <span className="row-actions">
-        <button type="button" data-testid="conversation-rename" aria-label={`Rename ${c.title}`} title="Rename" onClick={() => setTitle(c.title)}>
-          ✎
+        <button type="button" className="icon-btn small" data-testid="conversation-rename" aria-label={`Rename ${c.title}`} title="Rename" onClick={() => setTitle(c.title)}>
+          <Pencil className="icon" aria-hidden />
         </button>
-        <button type="button" data-testid="conversation-export" aria-label={`Export ${c.title}`} title="Export (all branches and attachments)" onClick={() => void exportConversationFile(c.id, 'json')}>
-          ⤓
+        <button type="button" className="icon-btn small" data-testid="conversation-export" aria-label={`Export ${c.title}`} title="Export (all branches and attachments)" onClick={() => void exportConversationFile(c.id, 'json')}>
+          <Download className="icon" aria-hidden />
         </button>
-        <button type="button" data-testid="conversation-export-md" aria-label={`Export ${c.title} as Markdown`} title="Export the current branch as Markdown" onClick={() => void exportConversationFile(c.id, 'markdown')}>
-          MD
+        <button type="button" className="icon-btn small" data-testid="conversation-export-md" aria-label={`Export ${c.title} as Markdown`} title="Export the current branch as Markdown" onClick={() => void exportConversationFile(c.id, 'markdown')}>
+          <FileText className="icon" aria-hidden />
         </button>
-        <button type="button" data-testid="conversation-delete" aria-label={`Delete ${c.title}`} title="Delete" onClick={onDelete}>
-          ×
+        <button type="button" className="icon-btn small" data-testid="conversation-delete" aria-label={`Delete ${c.title}`} title="Delete" onClick={onDelete}>
+          <Trash2 className="icon" aria-hidden />
         </button>
       </span>
     </li>

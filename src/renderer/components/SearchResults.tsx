@@ -3,7 +3,7 @@ import type { SearchResult } from '../../shared/ipc';
 import { searchConversations } from '../store/conversation-actions';
 
 /** Search hits as the user types (debounced); matches are <mark> elements built from flagged pieces, never HTML. */
-export function SearchResults({ query, onOpen }: { query: string; onOpen: (conversationId: string) => void }) {
+export function SearchResults({ query, onOpen }: { query: string; onOpen: (hit: SearchResult) => void }) {
   const [results, setResults] = useState<SearchResult[] | null>(null);
   useEffect(() => {
     let live = true;
@@ -21,7 +21,7 @@ export function SearchResults({ query, onOpen }: { query: string; onOpen: (conve
     <ul className="search-results" data-testid="search-results">
       {results.map((r) => (
         <li key={r.turnId}>
-          <button type="button" className="search-result" data-testid="search-result" data-conversation-id={r.conversationId} onClick={() => onOpen(r.conversationId)}>
+          <button type="button" className="search-result" data-testid="search-result" data-conversation-id={r.conversationId} onClick={() => onOpen(r)}>
             <span className="search-title">{r.title}</span>
             <span className="search-snippet">
               {r.snippet.map((piece, i) => (piece.match ? <mark key={i}>{piece.text}</mark> : <span key={i}>{piece.text}</span>))}

@@ -1,8 +1,15 @@
 import { useEffect, useState } from 'react';
+import { X } from 'lucide-react';
 import type { Theme } from '../../shared/ipc';
+import type { GpuReport } from '../../shared/models';
+import { firebrand } from '../firebrand';
+import { formatBytes, GIB } from '../format';
 import { saveSettings, useStore } from '../store';
+import { setGpuOverride } from '../store/models-slice';
+import { Modal } from './frame/Modal';
 import { ConnectionsSection } from './settings/ConnectionsSection';
 import { ToolsSection } from './tools/ToolsSection';
+import './settings/settings.css';
 
 const THEMES: { value: Theme; label: string }[] = [
   { value: 'system', label: 'System' },
@@ -10,100 +17,201 @@ const THEMES: { value: Theme; label: string }[] = [
   { value: 'dark', label: 'Dark' },
 ];
 
+/** GiB as typed ("24", "23.5"); '' means "probe it". */
+function gibFrom(report: GpuReport | null): string {
+  return report?.source === 'override' && report.usableBytes !== null ? String(Math.round((report.usableBytes / GIB) * 100) / 100) : '';
+}
+
+/**
+ * Settings as a native modal dialog (focus inside, Tab kept inside, Escape cancels). The theme previews as it is
+ * picked; Cancel or Escape puts the saved one back. A click on the backdrop closes it only when nothing was
+ * changed: with edits it asks first, so nothing typed is thrown away by a stray click.
+ */
 export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const settings = useStore((s) => s.settings);
-  const [url, setUrl] = useState(settings?.ollamaUrl ?? '');
-  const [theme, setTheme] = useState<Theme>(settings?.theme ?? 'system');
   const models = useStore((s) => s.models);
   const aliases = useStore((s) => s.aliases);
-  const [defaultChat, setDefaultChat] = useState(settings?.defaultChatModel ?? '');
-  const [modelsDir, setModelsDir] = useState(settings?.modelsDir ?? '');
-  const [idle, setIdle] = useState(String(settings?.builtinIdleMinutes ?? 10));
+  const initial = {
+    url: settings?.ollamaUrl ?? '',
+    theme: settings?.theme ?? ('system' as Theme),
+    defaultChat: settings?.defaultChatModel ?? '',
+    modelsDir: settings?.modelsDir ?? '',
+    idle: String(settings?.builtinIdleMinutes ?? 10),
+  };
+  const [url, setUrl] = useState(initial.url);
+  const [theme, setTheme] = useState<Theme>(initial.theme);
+  const [defaultChat, setDefaultChat] = useState(initial.defaultChat);
+  const [modelsDir, setModelsDir] = useState(initial.modelsDir);
+  const [idle, setIdle] = useState(initial.idle);
+  const [gpu, setGpu] = useState<GpuReport | null>(null);
+  const [gpuGib, setGpuGib] = useState('');
+  const [gpuTouched, setGpuTouched] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    firebrand()
+      .gpu.probe({})
+      .then((report) => {
+        if (!live) return;
+        setGpu(report);
+        setGpuGib(gibFrom(report));
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+      // Whatever was previewed, the saved theme applies once the dialog is gone.
+      useStore.setState({ previewTheme: null });
+    };
+  }, []);
+  useEffect(() => {
+    useStore.setState({ previewTheme: theme });
+  }, [theme]);
+
+  const dirty = url !== initial.url || theme !== initial.theme || defaultChat !== initial.defaultChat || modelsDir !== initial.modelsDir || idle !== initial.idle || gpuTouched;
+
   const save = async () => {
-    if (!/^https?:\/\/\S+$/.test(url.trim())) {
-      setError('Enter an address that starts with http:// or https://');
-      return;
-    }
+    if (!/^https?:\/\/\S+$/.test(url.trim())) return setError('Enter an Ollama address that starts with http:// or https://');
     const minutes = Number(idle);
-    if (!Number.isInteger(minutes) || minutes < 0) {
-      setError('Idle minutes is a whole number (0 keeps models loaded).');
-      return;
-    }
+    if (!Number.isInteger(minutes) || minutes < 0) return setError('Idle minutes is a whole number (0 keeps models loaded).');
+    const gib = gpuGib.trim() === '' ? null : Number(gpuGib);
+    if (gib !== null && !(Number.isFinite(gib) && gib > 0 && gib < 4096)) return setError('GPU memory is a number of GiB, such as 24 (or empty to probe it).');
+    setError(null);
+    if (gpuTouched && !(await setGpuOverride(gib === null ? null : Math.round(gib * GIB)))) return setError('The GPU memory could not be saved.');
     const patch = { ollamaUrl: url.trim(), theme, defaultChatModel: defaultChat === '' ? null : defaultChat, modelsDir: modelsDir.trim() === '' ? null : modelsDir.trim(), builtinIdleMinutes: minutes };
     if (await saveSettings(patch)) onClose();
   };
-  // Escape closes from anywhere: after "Test connection" the focus may have left the dialog (its button was
-  // disabled while testing), and a listener on the dialog would no longer hear the key (issue 13).
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      // Handled here: the app-wide Escape (stop the answer) leaves a prevented key alone.
-      e.preventDefault();
-      onClose();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [onClose]);
+  const probed = gpu && gpu.source !== 'override' ? gpu : null;
+
   return (
-    <div className="modal-backdrop" onClick={onClose}>
-      <div className="modal" role="dialog" aria-label="Settings" onClick={(e) => e.stopPropagation()}>
+    <Modal
+      label="Settings"
+      testId="settings-dialog"
+      className="settings"
+      onClose={(how) => {
+        if (how === 'backdrop' && dirty) setConfirming(true);
+        else onClose();
+      }}
+    >
+      <div className="modal-head">
         <h2>Settings</h2>
-        <label>
-          Ollama address
-          <input data-testid="settings-ollama-url" value={url} onChange={(e) => setUrl(e.target.value)} />
-        </label>
-        <label>
-          New chats start with
-          <select data-testid="settings-default-model" value={defaultChat} onChange={(e) => setDefaultChat(e.target.value)}>
-            <option value="">the model used last</option>
-            {aliases.length > 0 && (
-              <optgroup label="Aliases">
-                {aliases.map((a) => (
-                  <option key={a.id} value={a.name}>{a.name} → {a.model}</option>
+        <button type="button" className="icon-btn" aria-label="Close settings without saving" onClick={onClose}>
+          <X className="icon" aria-hidden />
+        </button>
+      </div>
+      <div className="modal-body">
+        <section className="settings-section" aria-labelledby="settings-general">
+          <h3 className="section-title" id="settings-general">General</h3>
+          <fieldset className="theme-choice">
+            <legend>Theme (shown as you pick it)</legend>
+            {THEMES.map((t) => (
+              <label key={t.value} className="radio">
+                <input type="radio" name="theme" value={t.value} data-testid={`settings-theme-${t.value}`} checked={theme === t.value} onChange={() => setTheme(t.value)} />
+                {t.label}
+              </label>
+            ))}
+          </fieldset>
+          <label className="field">
+            New chats start with
+            <select data-testid="settings-default-model" value={defaultChat} onChange={(e) => setDefaultChat(e.target.value)}>
+              <option value="">the model used last</option>
+              {aliases.length > 0 && (
+                <optgroup label="Aliases">
+                  {aliases.map((a) => (
+                    <option key={a.id} value={a.name}>
+                      {a.name} → {a.model}
+                    </option>
+                  ))}
+                </optgroup>
+              )}
+              <optgroup label="Models">
+                {models.map((m) => (
+                  <option key={m.name} value={m.name}>
+                    {m.name}
+                  </option>
                 ))}
               </optgroup>
-            )}
-            <optgroup label="Models">
-              {models.map((m) => (
-                <option key={m.name} value={m.name}>{m.name}</option>
-              ))}
-            </optgroup>
-          </select>
-        </label>
-        <label>
-          Models folder (built-in engine)
-          <input data-testid="models-folder" placeholder="the default, in Firebrand's data folder" value={modelsDir} onChange={(e) => setModelsDir(e.target.value)} />
-        </label>
-        <label>
-          Unload a built-in model after this many idle minutes (0: never)
-          <input data-testid="builtin-idle-minutes" inputMode="numeric" value={idle} onChange={(e) => setIdle(e.target.value)} />
-        </label>
-        <ConnectionsSection />
-        <ToolsSection />
-        <fieldset className="theme-choice">
-          <legend>Theme</legend>
-          {THEMES.map((t) => (
-            <label key={t.value} className="radio">
-              <input type="radio" name="theme" value={t.value} data-testid={`settings-theme-${t.value}`} checked={theme === t.value} onChange={() => setTheme(t.value)} />
-              {t.label}
-            </label>
-          ))}
-        </fieldset>
+            </select>
+          </label>
+        </section>
+        <section className="settings-section" aria-labelledby="settings-servers">
+          <h3 className="section-title" id="settings-servers">Servers</h3>
+          <label className="field">
+            Ollama address
+            <input data-testid="settings-ollama-url" value={url} onChange={(e) => setUrl(e.target.value)} />
+          </label>
+          <ConnectionsSection ollamaDraft={url.trim()} />
+        </section>
+        <section className="settings-section" aria-labelledby="settings-tools">
+          <h3 className="section-title" id="settings-tools">Tools</h3>
+          <ToolsSection />
+        </section>
+        <section className="settings-section" aria-labelledby="settings-gpu">
+          <h3 className="section-title" id="settings-gpu">GPU memory</h3>
+          <label className="field">
+            GPU memory in GiB (empty: find it out)
+            <input
+              data-testid="gpu-override"
+              inputMode="decimal"
+              placeholder={probed?.usableBytes ? `${(probed.usableBytes / GIB).toFixed(1)} (found)` : 'e.g. 24'}
+              value={gpuGib}
+              onChange={(e) => {
+                setGpuGib(e.target.value);
+                setGpuTouched(true);
+              }}
+            />
+            <span className="hint" data-testid="gpu-found">
+              {gpu === null
+                ? 'Looking for GPUs…'
+                : gpu.source === 'override'
+                  ? `Set by hand: ${formatBytes(gpu.usableBytes)}. Empty the field and save to find it out again.`
+                  : gpu.usableBytes !== null
+                    ? `Found ${formatBytes(gpu.usableBytes)} (${gpu.source}${gpu.devices.length > 0 ? `: ${gpu.devices.map((d) => d.name).join(', ')}` : ''}).`
+                    : `Not found: ${gpu.notes[0] ?? 'no GPU answered'}`}{' '}
+              Every model’s context window is worked out from it (a “24 GB” card holds 24 GiB).
+            </span>
+          </label>
+        </section>
+        <section className="settings-section" aria-labelledby="settings-builtin">
+          <h3 className="section-title" id="settings-builtin">Built-in engine</h3>
+          <label className="field">
+            Models folder
+            <input data-testid="models-folder" placeholder="the default, in Firebrand's data folder" value={modelsDir} onChange={(e) => setModelsDir(e.target.value)} />
+          </label>
+          <label className="field">
+            Unload a built-in model after this many idle minutes (0: never)
+            <input data-testid="builtin-idle-minutes" inputMode="numeric" value={idle} onChange={(e) => setIdle(e.target.value)} />
+          </label>
+        </section>
+      </div>
+      <div className="modal-foot">
         {error && (
           <p role="alert" className="field-error">
             {error}
           </p>
         )}
-        <div className="modal-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="button" data-testid="settings-save" onClick={() => void save()}>
-            Save
-          </button>
-        </div>
+        {confirming ? (
+          <span className="settings-unsaved" role="alertdialog" aria-label="Unsaved changes" data-testid="settings-unsaved">
+            <span>You have unsaved changes.</span>
+            <button type="button" onClick={() => setConfirming(false)} autoFocus>
+              Keep editing
+            </button>
+            <button type="button" className="danger" data-testid="settings-discard" onClick={onClose}>
+              Discard
+            </button>
+          </span>
+        ) : (
+          <>
+            <button type="button" onClick={onClose}>
+              Cancel
+            </button>
+            <button type="button" className="primary" data-testid="settings-save" onClick={() => void save()}>
+              Save
+            </button>
+          </>
+        )}
       </div>
-    </div>
+    </Modal>
   );
 }

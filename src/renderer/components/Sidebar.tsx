@@ -1,74 +1,143 @@
-import { useEffect, useState } from 'react';
-import { newChat, openConversation, useStore } from '../store';
+import { useEffect, useRef, useState } from 'react';
+import { Flame, Search, Settings, SquarePen, Upload, X } from 'lucide-react';
+import { newChat, openConversationAt, useStore } from '../store';
 import { deleteWithUndo, undoDelete } from '../store/conversation-actions';
 import { ConversationItem } from './ConversationItem';
 import { ModelsLauncher } from './models/ModelsLauncher';
 import { SearchResults } from './SearchResults';
 import { importConversationFile } from '../store/export-import';
 
+interface Props {
+  /** A drawer over the chat (narrow window) rather than a column. */
+  drawer: boolean;
+  open: boolean;
+  onOpenSettings: () => void;
+  /** A conversation or a new chat was chosen (the drawer closes). */
+  onNavigate: () => void;
+  /** Escape or the close button of the drawer. */
+  onClose: () => void;
+}
+
 /** Conversations by recency, full-text search over them, and the settings entry. */
-export function Sidebar({ onOpenSettings }: { onOpenSettings: () => void }) {
+export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: Props) {
   const conversations = useStore((s) => s.conversations);
   const hidden = useStore((s) => s.hiddenConversations);
   const activeId = useStore((s) => s.activeId);
   const [query, setQuery] = useState('');
   const [lastDeleted, setLastDeleted] = useState<{ id: string; title: string } | null>(null);
+  const first = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     if (lastDeleted && !hidden.includes(lastDeleted.id)) setLastDeleted(null);
   }, [hidden, lastDeleted]);
+  // An opened drawer takes the focus, so a keyboard user is in it (and Escape closes it).
+  useEffect(() => {
+    if (drawer && open) first.current?.focus();
+  }, [drawer, open]);
 
   const visible = conversations.filter((c) => !hidden.includes(c.id));
   return (
-    <nav className="sidebar" aria-label="Conversations">
-      <button type="button" className="new-chat" data-testid="new-chat" onClick={newChat} title="New chat (Ctrl+N)">
+    <nav
+      id="sidebar"
+      className="sidebar"
+      aria-label="Conversations"
+      onKeyDown={(e) => {
+        if (drawer && e.key === 'Escape' && !e.defaultPrevented) {
+          e.preventDefault();
+          onClose();
+        }
+      }}
+    >
+      <div className="sidebar-head">
+        <span className="brand">
+          <Flame className="icon" aria-hidden />
+          Firebrand
+        </span>
+        {drawer && (
+          <button type="button" className="icon-btn" aria-label="Close the conversation list" onClick={onClose}>
+            <X className="icon" aria-hidden />
+          </button>
+        )}
+      </div>
+      <button
+        type="button"
+        ref={first}
+        className="new-chat"
+        data-testid="new-chat"
+        onClick={() => {
+          newChat();
+          onNavigate();
+        }}
+        title="New chat (Ctrl+N)"
+      >
+        <SquarePen className="icon" aria-hidden />
         New chat
       </button>
-      <input
-        type="search"
-        className="search-input"
-        data-testid="search-input"
-        aria-label="Search conversations"
-        placeholder="Search (Ctrl+K)"
-        value={query}
-        onChange={(e) => setQuery(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') setQuery('');
-        }}
-      />
+      <div className="search-box">
+        <Search className="icon" aria-hidden />
+        <input
+          type="search"
+          className="search-input"
+          data-testid="search-input"
+          aria-label="Search conversations"
+          placeholder="Search (Ctrl+K)"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Escape' && query !== '') {
+              e.preventDefault();
+              setQuery('');
+            }
+          }}
+        />
+      </div>
       {query.trim() !== '' ? (
-        <SearchResults query={query} onOpen={(id) => void openConversation(id)} />
+        <SearchResults
+          query={query}
+          onOpen={(hit) => {
+            void openConversationAt(hit.conversationId, { turnId: hit.turnId, query });
+            onNavigate();
+          }}
+        />
       ) : (
-        <ul className="conversation-list" data-testid="conversation-list">
-          {visible.map((c) => (
-            <ConversationItem
-              key={c.id}
-              conversation={c}
-              active={c.id === activeId}
-              onDelete={() => {
-                deleteWithUndo(c.id);
-                setLastDeleted({ id: c.id, title: c.title });
-              }}
-            />
-          ))}
-        </ul>
+        <>
+          {visible.length > 0 && <p className="list-label">Conversations</p>}
+          <ul className="conversation-list" data-testid="conversation-list">
+            {visible.map((c) => (
+              <ConversationItem
+                key={c.id}
+                conversation={c}
+                active={c.id === activeId}
+                onOpen={onNavigate}
+                onDelete={() => {
+                  deleteWithUndo(c.id);
+                  setLastDeleted({ id: c.id, title: c.title });
+                }}
+              />
+            ))}
+          </ul>
+          {visible.length === 0 && <p className="search-status">Your conversations will be listed here.</p>}
+        </>
       )}
       {lastDeleted && (
         <div className="undo-toast" role="status" data-testid="undo-toast">
           <span>Deleted “{lastDeleted.title}”</span>
-          <button type="button" data-testid="undo-delete" onClick={() => undoDelete(lastDeleted.id)}>
+          <button type="button" className="small" data-testid="undo-delete" onClick={() => undoDelete(lastDeleted.id)}>
             Undo
           </button>
         </div>
       )}
       <div className="sidebar-actions">
-        <label className="import-button" title="Import a conversation exported from Firebrand">
+        {/* A real file input inside the label (visually hidden, not display:none), so Tab reaches it. */}
+        <label className="button import-button" title="Import a conversation exported from Firebrand">
+          <Upload className="icon" aria-hidden />
           Import
           <input
             type="file"
+            className="sr-only"
             accept=".json,application/json"
             data-testid="conversation-import-input"
-            hidden
+            aria-label="Import a conversation"
             onChange={(e) => {
               const file = e.target.files?.[0];
               e.target.value = '';
@@ -78,6 +147,7 @@ export function Sidebar({ onOpenSettings }: { onOpenSettings: () => void }) {
         </label>
         <ModelsLauncher />
         <button type="button" className="settings-button" data-testid="settings-open" onClick={onOpenSettings}>
+          <Settings className="icon" aria-hidden />
           Settings
         </button>
       </div>

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { newChat, stopTurn, useStore } from '../store';
 import { stoppableTurn } from '../store/run-state';
 import { toolRunningIn, useToolProgress } from '../store/tool-progress';
+import { useShortcutsOverlay } from '../components/frame/ShortcutsOverlay';
 
 function isTyping(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
@@ -11,7 +12,7 @@ function focus(testId: string): void {
   document.querySelector<HTMLElement>(`[data-testid="${testId}"]`)?.focus();
 }
 
-/** App-wide keys: Ctrl/Cmd+N new chat, Ctrl/Cmd+K search, Ctrl/Cmd+Shift+M models, Esc stop the answer (or the run waiting for an approval), `/` write a message. */
+/** App-wide keys: Ctrl/Cmd+N new chat, Ctrl/Cmd+K search, Ctrl/Cmd+Shift+M models, Esc stop the answer (or the run waiting for an approval), `/` write a message, `?` the list of shortcuts. */
 export function useShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
@@ -28,9 +29,12 @@ export function useShortcuts(): void {
       } else if (mod && !e.shiftKey && !e.altKey && key === 'k') {
         e.preventDefault();
         focus('search-input');
-      } else if (e.key === 'Escape' && !e.defaultPrevented) {
+      } else if (e.key === 'Escape' && !e.defaultPrevented && document.querySelector('dialog[open]') === null) {
         const running = stoppableTurn(useStore.getState().turns, toolRunningIn(useToolProgress.getState().running));
         if (running) void stopTurn(running.turn.id);
+      } else if (e.key === '?' && !mod && !e.altKey && !isTyping(e.target) && document.querySelector('dialog[open]') === null) {
+        e.preventDefault();
+        useShortcutsOverlay.setState({ open: true });
       } else if (e.key === '/' && !mod && !isTyping(e.target)) {
         e.preventDefault();
         focus('composer-input');

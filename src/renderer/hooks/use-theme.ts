@@ -2,9 +2,10 @@ import { useEffect } from 'react';
 import type { Theme } from '../../shared/ipc';
 import { useStore } from '../store';
 
-/** Applies the saved theme to <html data-theme>; `system` follows the OS and its changes live. */
+/** Applies the saved (or previewed) theme to <html data-theme>; `system` follows the OS and its changes live. */
 export function useTheme(): void {
-  const theme: Theme = useStore((s) => s.settings?.theme ?? 'system');
+  // The theme being picked in Settings shows before it is saved (the dialog clears it when it closes).
+  const theme: Theme = useStore((s) => s.previewTheme ?? s.settings?.theme ?? 'system');
   useEffect(() => {
     const media = window.matchMedia('(prefers-color-scheme: dark)');
     const apply = () => {

@@ -3,6 +3,7 @@
  * markdown-it runs with `html: false` (tags come out escaped), links are kept only for http(s), and images are
  * off (a remote image is a tracking pixel the CSP blocks anyway). Pure, so it is tested without a DOM;
  * render.ts sanitizes the result as a second wall. Code blocks get a copy button the view handles by delegation.
+ * Math between $…$ and $$…$$ is typeset with KaTeX.
  */
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
@@ -22,6 +23,11 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
+import katexPluginModule from '@vscode/markdown-it-katex';
+
+// The plugin is CommonJS with an `exports.default`: bundlers hand over the function, plain Node the module object.
+const katexPlugin: typeof katexPluginModule =
+  typeof katexPluginModule === 'function' ? katexPluginModule : (katexPluginModule as unknown as { default: typeof katexPluginModule }).default;
 
 const LANGUAGES = { bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
 for (const [name, lang] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, lang);
@@ -49,6 +55,9 @@ const md = new MarkdownIt({
   },
 });
 md.disable('image');
+// $…$ and $$…$$ as KaTeX (HTML and MathML, no script, styles only as attributes the CSP allows). A formula that
+// does not parse shows its source in an error colour instead of breaking the answer.
+md.use(katexPlugin, { throwOnError: false });
 md.validateLink = (url: string) => /^https?:\/\//i.test(url.trim());
 
 const defaultLinkOpen = md.renderer.rules.link_open;

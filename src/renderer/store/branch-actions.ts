@@ -2,8 +2,7 @@
 import type { SiblingInfo } from '../../shared/ipc';
 import type { Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
-import { adoptBranch, connectionOf, useStore } from '.';
-import { errorMessage } from './errors';
+import { adoptBranch, connectionOf, fail, useStore } from '.';
 
 const set = useStore.setState;
 const get = useStore.getState;
@@ -24,7 +23,7 @@ export async function regenerate(turn: Turn, think?: boolean): Promise<void> {
     const res = await firebrand().chat.regenerate({ turnId: turn.id, model, ...(think === undefined ? {} : { think }), ...connectionOf() });
     adoptBranch(res, sentAt, turn.id, withSibling(turn, res.assistantTurn));
   } catch (err) {
-    set({ notice: errorMessage(err) });
+    fail(err, () => void regenerate(turn, think));
   }
 }
 
@@ -40,7 +39,7 @@ export async function editAndResend(turn: Turn, text: string, think?: boolean): 
     adoptBranch(res, sentAt, turn.id, withSibling(turn, res.userTurn));
     return true;
   } catch (err) {
-    set({ notice: errorMessage(err) });
+    fail(err, () => void editAndResend(turn, text, think));
     return false;
   }
 }
@@ -54,6 +53,6 @@ export async function switchSibling(turn: Turn, offset: number): Promise<void> {
     const view = await firebrand().conversations.switchBranch({ turnId: target });
     if (get().activeId === view.conversation.id) set({ turns: view.turns, siblings: view.siblings, notice: null });
   } catch (err) {
-    set({ notice: errorMessage(err) });
+    fail(err, () => void switchSibling(turn, offset));
   }
 }

@@ -5,7 +5,7 @@
 import { create } from 'zustand';
 import type { ConnectionInfo, ConnectionInput, ConnectionTestResult } from '../../shared/connections';
 import { firebrand } from '../firebrand';
-import { saveSettings } from './index';
+import { refreshModels, saveSettings, useStore } from './index';
 import { attemptWith, errorMessage } from './errors';
 
 export interface ConnectionsState {
@@ -40,13 +40,25 @@ export function removeConnection(id: string, activeId: string): Promise<boolean>
   });
 }
 
-export async function testConnection(id: string): Promise<void> {
+/**
+ * "Test connection" on the address shown (typed but maybe not saved). A working server that is the one in use
+ * clears the model list's error at once: the picker and the banner do not wait for the next look.
+ */
+export async function testConnection(id: string, baseUrl?: string): Promise<void> {
   set({ tests: { ...get().tests, [id]: 'testing' } });
   let result: ConnectionTestResult;
   try {
-    result = await firebrand().connections.test({ id });
+    result = await firebrand().connections.test({ id, ...(baseUrl ? { baseUrl } : {}) });
   } catch (err) {
     result = { ok: false, error: errorMessage(err) };
   }
   set({ tests: { ...get().tests, [id]: result } });
+  const saved = get().connections.find((c) => c.id === id)?.baseUrl;
+  const active = useStore.getState().settings?.activeConnectionId ?? 'ollama';
+  if (result.ok && id === active && (baseUrl === undefined || baseUrl === saved)) void refreshModels();
+}
+
+/** Loads the connections once at start, so the model picker can name the group of each alias. */
+export function loadConnectionsOnce(): void {
+  if (get().connections.length === 0) void loadConnections();
 }

@@ -1,8 +1,7 @@
 /** Conversation list actions: rename, delete with an undo window, full-text search. */
 import type { SearchResult } from '../../shared/ipc';
 import { firebrand } from '../firebrand';
-import { newChat, refreshConversations, useStore } from '.';
-import { errorMessage } from './errors';
+import { fail, newChat, refreshConversations, useStore } from '.';
 
 const set = useStore.setState;
 const get = useStore.getState;
@@ -19,7 +18,7 @@ export async function renameConversation(conversationId: string, title: string):
   try {
     await firebrand().conversations.rename({ conversationId, title: trimmed });
   } catch (err) {
-    set({ notice: errorMessage(err) });
+    fail(err, () => void renameConversation(conversationId, trimmed));
     await refreshConversations();
   }
 }
@@ -45,7 +44,7 @@ async function commitDelete(conversationId: string): Promise<void> {
   try {
     await firebrand().conversations.delete({ conversationId });
   } catch (err) {
-    set({ notice: errorMessage(err) });
+    fail(err, () => void commitDelete(conversationId));
   }
   set({ hiddenConversations: get().hiddenConversations.filter((id) => id !== conversationId) });
 }
@@ -63,7 +62,7 @@ export async function searchConversations(query: string): Promise<SearchResult[]
   try {
     return await firebrand().conversations.search({ query });
   } catch (err) {
-    set({ notice: errorMessage(err) });
+    fail(err);
     return [];
   }
 }

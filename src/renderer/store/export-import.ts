@@ -1,7 +1,6 @@
 /** Saving a conversation to a file and reading one back: the bytes never touch the renderer's storage. */
 import { firebrand } from '../firebrand';
-import { openConversation, useStore } from '.';
-import { errorMessage } from './errors';
+import { fail, openConversation } from '.';
 
 /** Asks main for the file and hands it to the browser's (or Electron's) save flow. */
 export async function exportConversationFile(conversationId: string, format: 'json' | 'markdown'): Promise<void> {
@@ -17,7 +16,7 @@ export async function exportConversationFile(conversationId: string, format: 'js
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
   } catch (err) {
-    useStore.setState({ notice: errorMessage(err) });
+    fail(err, () => void exportConversationFile(conversationId, format));
   }
 }
 
@@ -27,6 +26,7 @@ export async function importConversationFile(file: File): Promise<void> {
     const { conversationId } = await firebrand().conversations.import({ text: await file.text() });
     await openConversation(conversationId);
   } catch (err) {
-    useStore.setState({ notice: errorMessage(err) });
+    // Retry: the same file again (it may have been refused for a reason since fixed, such as a full disk).
+    fail(err, () => void importConversationFile(file));
   }
 }

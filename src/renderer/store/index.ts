@@ -4,7 +4,7 @@
  * per animation frame.
  */
 import { create } from 'zustand';
-import type { ConversationSettings, ConversationSummary, ModelSummary, SendResult, Settings, SiblingInfo } from '../../shared/ipc';
+import type { ConversationSettings, ConversationSummary, ModelSummary, SendResult, Settings, SiblingInfo, Theme } from '../../shared/ipc';
 import type { Alias, ContextWindowChoice } from '../../shared/models';
 import type { StreamPart } from '../../shared/parts';
 import { applyParts } from '../../shared/reducer';
@@ -35,9 +35,17 @@ export interface AppState {
   settings: Settings | null;
   /** Why the last action failed, in words for the user; the draft is kept. */
   notice: string | null;
+  /** Repeats the action the notice is about (its banner's Retry); null: Retry reads everything shown again. */
+  noticeRetry: (() => void) | null;
   /** Serve mode only: the link to the serving process is down, or its token is refused (what to do, in words). */
   serveProblem: string | null;
   sending: boolean;
+  /** Bumped by a failed send's Retry: the composer sends its draft again. */
+  sendRequest: number;
+  /** The message the chat opens at and highlights (a search hit); cleared by the next navigation. */
+  focusTurn: FocusTurn | null;
+  /** The theme picked in Settings but not saved yet: shown while the dialog is open. */
+  previewTheme: Theme | null;
 }
 
 export const NO_CONVERSATION_SETTINGS: ConversationSettings = { systemPrompt: '', think: null, tools: true };
@@ -56,18 +64,33 @@ export const useStore = create<AppState>(() => ({
   conversationSettings: NO_CONVERSATION_SETTINGS,
   settings: null,
   notice: null,
+  noticeRetry: null,
   serveProblem: null,
   sending: false,
+  sendRequest: 0,
+  focusTurn: null,
+  previewTheme: null,
 }));
 
 const set = useStore.setState;
 const get = useStore.getState;
 
+/** Shows a failed action's message; `retry` repeats it from the banner's Retry. */
+export function fail(err: unknown, retry?: () => void): void {
+  set({ notice: errorMessage(err), noticeRetry: retry ?? null });
+}
+
+/** Reads the open conversation again (a banner's Retry after a failure to show it). */
+export async function reopenActive(): Promise<void> {
+  const id = get().activeId;
+  if (id) await openConversation(id);
+}
+
 export async function refreshConversations(): Promise<void> {
   try {
     set({ conversations: await firebrand().conversations.list({}) });
   } catch (err) {
-    set({ notice: errorMessage(err) });
+    fail(err, () => void refreshConversations());
   }
 }
 
@@ -76,12 +99,21 @@ export async function refreshModels(): Promise<void> {
     const [models, aliases] = await Promise.all([firebrand().models.list({}), firebrand().aliases.list({}).catch(() => get().aliases)]);
     const names = [...aliases.map((a) => a.name), ...models.map((m) => m.name)];
     const settings = get().settings;
-    const preferred = [get().selectedModel, settings?.defaultChatModel, settings?.defaultModel].find((n) => n && names.includes(n));
+    const before = get().selectedModel;
+    const preferred = [before, settings?.defaultChatModel, settings?.defaultModel].find((n) => n && names.includes(n));
     const selected = preferred ?? models[0]?.name ?? null;
     const empty = settings?.activeConnectionId === 'builtin'
       ? 'No GGUF models yet: add or download one in Models (or put a .gguf file in the models folder).'
       : 'The server has no models yet. Pull one (ollama pull llama3.2) and refresh.';
-    set({ models, aliases, modelsError: models.length === 0 ? empty : null, selectedModel: selected });
+    // A model that went away (deleted on the server) is not kept selected silently: the user is told what changed.
+    const gone = before !== null && get().models.some((m) => m.name === before) && !names.includes(before) && selected !== null;
+    set({
+      models,
+      aliases,
+      modelsError: models.length === 0 ? empty : null,
+      selectedModel: selected,
+      ...(gone ? { notice: `${before} is no longer on the server; ${selected} is chosen now.`, noticeRetry: null } : {}),
+    });
   } catch (err) {
     set({ models: [], modelsError: errorMessage(err) });
   }
@@ -106,16 +138,44 @@ export function connectionOf(): { connectionId?: string } {
   return id && id !== 'ollama' ? { connectionId: id } : {};
 }
 
-export async function openConversation(conversationId: string): Promise<void> {
+/** A message to show when a conversation opens: a search hit, scrolled to and highlighted. */
+export interface FocusTurn {
+  turnId: string;
+  query: string;
+}
+
+export async function openConversation(conversationId: string, focus?: FocusTurn): Promise<void> {
   try {
-    const [view, conversationSettings] = await Promise.all([
-      firebrand().conversations.open({ conversationId }),
-      firebrand().conversations.getSettings({ conversationId }).catch(() => NO_CONVERSATION_SETTINGS),
+    const api = firebrand();
+    const [opened, conversationSettings] = await Promise.all([
+      api.conversations.open({ conversationId }),
+      api.conversations.getSettings({ conversationId }).catch(() => NO_CONVERSATION_SETTINGS),
     ]);
-    set({ activeId: conversationId, turns: view.turns, siblings: view.siblings, conversationSettings, notice: null });
+    let view = opened;
+    // A hit on another branch: that branch is the one shown (and kept, like choosing it with < >).
+    if (focus && !view.turns.some((t) => t.id === focus.turnId)) view = await api.conversations.switchBranch({ turnId: focus.turnId }).catch(() => view);
+    // The conversation brings back the model it last answered with, where that model is still offered.
+    const lastModel = view.turns.findLast((t) => t.role === 'assistant' && t.model)?.model;
+    const offered = lastModel !== undefined && (get().models.some((m) => m.name === lastModel) || get().aliases.some((a) => a.name === lastModel));
+    const modelChanged = offered && lastModel !== get().selectedModel;
+    set({
+      activeId: conversationId,
+      turns: view.turns,
+      siblings: view.siblings,
+      conversationSettings,
+      notice: null,
+      focusTurn: focus && view.turns.some((t) => t.id === focus.turnId) ? focus : null,
+      ...(modelChanged ? { selectedModel: lastModel } : {}),
+    });
+    if (modelChanged) void refreshContextChoice();
   } catch (err) {
-    set({ notice: errorMessage(err) });
+    fail(err, () => void openConversation(conversationId, focus));
   }
+}
+
+/** Opens a conversation at a search hit. */
+export function openConversationAt(conversationId: string, focus: FocusTurn): Promise<void> {
+  return openConversation(conversationId, focus);
 }
 
 /** Re-reads the switcher data once nothing streams (re-reading turns mid-stream would race the live parts). */
@@ -137,7 +197,7 @@ export function adoptBranch(res: SendResult, sentAt: number, replaces: string, s
   const cut = turns.findIndex((t) => t.id === replaces);
   const base = cut >= 0 ? turns.slice(0, cut) : turns;
   const next = base.at(-1)?.id === res.userTurn.id ? [...base, res.assistantTurn] : [...base, res.userTurn, res.assistantTurn];
-  set({ turns: next, siblings, notice: null });
+  set({ turns: next, siblings, notice: null, focusTurn: null });
   flushPendingFor(res.assistantTurn.id);
 }
 
@@ -145,7 +205,7 @@ export function adoptBranch(res: SendResult, sentAt: number, replaces: string, s
 export function newChat(): void {
   const start = get().settings?.defaultChatModel;
   const known = start && (get().models.some((m) => m.name === start) || get().aliases.some((a) => a.name === start));
-  set({ activeId: null, turns: [], siblings: {}, notice: null, conversationSettings: NO_CONVERSATION_SETTINGS, ...(known ? { selectedModel: start } : {}) });
+  set({ activeId: null, turns: [], siblings: {}, notice: null, focusTurn: null, conversationSettings: NO_CONVERSATION_SETTINGS, ...(known ? { selectedModel: start } : {}) });
   if (known) void refreshContextChoice();
 }
 
@@ -174,11 +234,13 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
     const same = get().activeId === res.conversationId;
     const fresh = new Set([res.userTurn.id, res.assistantTurn.id]);
     const base = same ? get().turns.filter((t) => !fresh.has(t.id)) : [];
-    set({ activeId: res.conversationId, turns: [...base, res.userTurn, res.assistantTurn], siblings: same ? get().siblings : {}, notice: null });
+    // A new message is followed to its answer: the search hit the chat was opened at no longer holds it.
+    set({ activeId: res.conversationId, turns: [...base, res.userTurn, res.assistantTurn], siblings: same ? get().siblings : {}, notice: null, focusTurn: null });
     flushPendingFor(res.assistantTurn.id);
     return true;
   } catch (err) {
-    set({ notice: errorMessage(err) });
+    // Retry presses Send again, with what the composer holds then (the draft was kept).
+    fail(err, () => set({ sendRequest: get().sendRequest + 1 }));
     return false;
   } finally {
     set({ sending: false });
@@ -190,7 +252,7 @@ function isBlankSettings(s: ConversationSettings): boolean {
 }
 
 export async function stopTurn(turnId: string): Promise<void> {
-  await firebrand().chat.stop({ turnId }).catch((err: unknown) => set({ notice: errorMessage(err) }));
+  await firebrand().chat.stop({ turnId }).catch((err: unknown) => fail(err, () => void stopTurn(turnId)));
 }
 
 export async function saveSettings(patch: Partial<Settings>): Promise<boolean> {
@@ -199,7 +261,7 @@ export async function saveSettings(patch: Partial<Settings>): Promise<boolean> {
     await refreshModels();
     return true;
   } catch (err) {
-    set({ notice: errorMessage(err) });
+    fail(err, () => void saveSettings(patch));
     return false;
   }
 }
@@ -293,11 +355,13 @@ export function connectStore(): void {
   window.addEventListener('focus', () => void refreshModels());
   api.conversations.onChanged(() => void refreshConversations());
   connectToolProgress(api);
+  // Main watches the server in use: it came back, went away, or lists other models (issue 17).
+  api.models.onChanged(() => void refreshModels());
   void (async () => {
     try {
       set({ settings: await api.settings.get({}) });
     } catch (err) {
-      set({ notice: errorMessage(err) });
+      fail(err);
     }
     await Promise.all([refreshConversations(), refreshModels()]);
   })();

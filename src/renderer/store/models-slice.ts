@@ -48,6 +48,8 @@ export function loadModelsScreen(): Promise<boolean> {
 export function startPull(model: string): Promise<boolean> {
   return attempt(async () => {
     const { pullId } = await firebrand().models.pull({ model });
+    // A pull that failed at once has already said so (its event can arrive before this answer): that stands.
+    if (get().pulls[pullId]) return;
     set({ pulls: { ...get().pulls, [pullId]: { pullId, model, status: 'starting', completedBytes: 0, totalBytes: 0, percent: null, bytesPerSecond: null, etaSeconds: null, state: 'running' } } });
   });
 }

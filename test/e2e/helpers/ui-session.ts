@@ -10,6 +10,9 @@ import { ollamaRoutes, TAGS_BODY } from '../../replay-server/ollama-wire';
 import { startReplayServer, type ReplayRoute, type ReplayServer } from '../../replay-server/replay-server';
 import { launchChromium, openPage } from './browser';
 import { startServeProcess, type ServeProcess } from './serve-process';
+import { modelOption } from './picker';
+
+export { expectPicked, modelOption, pickerValues, pickModel } from './picker';
 
 export interface UiSession {
   browser: Browser;
@@ -29,9 +32,11 @@ export async function startUi(routes: ReplayRoute[] = ollamaRoutes(['Hello', ' t
   const serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
   const page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
   await page.goto(serve.url);
-  await page.getByTestId('model-picker').locator('option[value="llama3.2:3b"]').waitFor({ state: 'attached' });
+  await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
   return { browser, replay, page, serve, dataDir };
 }
+
+
 
 export async function stopUi(s: UiSession | undefined): Promise<void> {
   if (!s) return;

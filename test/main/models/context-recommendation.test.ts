@@ -26,6 +26,16 @@ describe('the context recommendation', () => {
     expect(r.lines.at(-1)).toEqual({ label: 'recommended (rounded down to 1024)', value: 43_008, unit: 'tokens' });
   });
 
+  it('subtracts what other loaded models hold on the GPU, and says so in the arithmetic (issue 17)', () => {
+    const base = { arch: arch('show-llama3.1-8b'), weightsBytes: 4.9e9, flashAttention: true, kvCacheType: 'f16' as const };
+    const alone = recommendContext({ ...base, usableVramBytes: 24 * GIB });
+    const shared = recommendContext({ ...base, usableVramBytes: 24 * GIB, othersBytes: 12 * GIB, othersLabel: 'llama3.1:70b' });
+    expect(shared.contextTokens).toBeLessThan(alone.contextTokens);
+    // 12 GiB taken by another model leaves what a 12 GiB card alone would (the headroom stays 10% of the card).
+    expect(shared.lines).toContainEqual({ label: '− other loaded models', value: 12 * GIB, unit: 'bytes', note: 'llama3.1:70b' });
+    expect(alone.lines.map((l) => l.label)).not.toContain('− other loaded models');
+  });
+
   it('worked example: qwen3:14b Q4_K_M (9.3 GB) does not fit on 8 GB', () => {
     const r = recommendContext({ arch: arch('show-qwen3-14b'), weightsBytes: 9.3e9, usableVramBytes: 8 * GIB, flashAttention: true, kvCacheType: 'f16' });
     expect(r.kvBytesPerToken).toBe(2 * 40 * 8 * 128 * 2);

@@ -62,7 +62,10 @@ describe('the model manager handlers', () => {
     const advice = await h.handlers['models:recommend-context']({ model: 'llama3.1:8b' });
     expect(advice.gpu.source).toBe('nvidia-smi');
     expect(advice.weightsBytes).toBe(4_920_753_328);
-    expect(advice.recommendation?.contextTokens).toBe(43_008);
+    // qwen3:14b is loaded too (/api/ps) and holds 8.01 GB of the 12 GB card: that memory is not there for this
+    // model (issue 17), so the window that fits alone (43,008 tokens) does not fit now.
+    expect(advice.recommendation?.lines).toContainEqual({ label: '− other loaded models', value: 8_010_000_000, unit: 'bytes', note: 'qwen3:14b' });
+    expect(advice.recommendation?.contextTokens).toBeLessThan(43_008);
     expect(advice.stored).toBeNull();
     expect(h.handlers['models:set-context']({ model: 'llama3.1:8b', contextWindow: 32768 })).toEqual({ contextWindow: 32768, reloads: true });
     expect(h.handlers['models:set-context']({ model: 'llama3.1:8b', contextWindow: 32768 })).toEqual({ contextWindow: 32768, reloads: false });
@@ -72,7 +75,7 @@ describe('the model manager handlers', () => {
   it('uses a hand-set GPU size, and says when it is unknown', async () => {
     const r = await h.handlers['gpu:set-override']({ bytes: 8 * 1024 ** 3 });
     expect(r).toMatchObject({ source: 'override', usableBytes: 8 * 1024 ** 3 });
-    expect((await h.handlers['models:recommend-context']({ model: 'llama3.1:8b' })).recommendation?.contextTokens).toBeLessThan(20_000);
+    expect((await h.handlers['models:recommend-context']({ model: 'llama3.1:8b' })).recommendation?.contextTokens ?? 0).toBeLessThan(20_000);
   });
 
   it('lists running models with VRAM and says which spilled to the CPU; unloads with keep_alive 0', async () => {

@@ -1,11 +1,15 @@
-import { useEffect, useMemo, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { ArrowUp, Brain, Paperclip, Square } from 'lucide-react';
 import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, measureTurns } from '../../../shared/context-estimate';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { refreshContextChoice, sendMessage, stopTurn, useStore } from '../../store';
 import { costFor, currentKey, requestCost, useAttachmentCosts } from '../../store/attachment-costs';
 import { stoppableTurn } from '../../store/run-state';
 import { toolRunningIn, useToolProgress } from '../../store/tool-progress';
-import { FileChip, formatTokens, Thumbnail } from '../turn/Attachments';
+import { FileChip, Thumbnail } from '../turn/Attachments';
+import { formatTokens } from '../../format';
+import { loadConnectionsOnce, useConnectionsStore } from '../../store/connections-slice';
+import { useFileDrop } from './use-file-drop';
 import { ContextMeter } from './ContextMeter';
 import { PageRangeRow } from './PageRange';
 import { LargerWindowOffer } from './LargerWindowOffer';
@@ -17,8 +21,11 @@ import { useAttachments } from './use-attachments';
 export function Composer() {
   const [draft, setDraft] = useState('');
   const [think, setThink] = useState(true);
-  const [dragging, setDragging] = useState(false);
   const attachments = useAttachments();
+  const dragging = useFileDrop(attachments.add);
+  const connections = useConnectionsStore((s) => s.connections);
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => loadConnectionsOnce(), []);
   const models = useStore((s) => s.models);
   const aliases = useStore((s) => s.aliases);
   const selected = useStore((s) => s.selectedModel);
@@ -76,6 +83,12 @@ export function Composer() {
   const overBy = estimate - contextWindow;
 
   const empty = draft.trim() === '' && attachments.items.length === 0;
+  const overWindow = known && estimate > contextWindow;
+  const tooLong = tooBig && tooBig.tokens > overBy
+    ? `${tooBig.b.name} needs about ${formatTokens(tooBig.tokens)} tokens; ${formatTokens(Math.max(0, tooBig.tokens - overBy))} are left in the ${formatTokens(contextWindow)}-token window. Choose pages that fit, or a larger window.`
+    : empty
+      ? `This chat already needs about ${formatTokens(estimate)} tokens, more than the ${formatTokens(contextWindow)}-token window of ${selected ?? 'this model'}: start a new chat, or use a larger window.`
+      : `Too long for ${selected ?? 'this model'}: about ${formatTokens(estimate)} tokens, its window holds ${formatTokens(contextWindow)}. Remove attachments, start a new chat, or use a larger window.`;
   const blockedBy = !selected
     ? 'Choose a model first.'
     : streamingTurn
@@ -83,20 +96,18 @@ export function Composer() {
       : waiting
         ? 'This chat waits for your answer to the tool request above: allow or deny it, or stop.'
         : attachments.busy
-        ? 'Attaching…'
-        : empty
-          ? 'Type a message.'
-          : reading
-            ? `Reading ${reading.name}…`
-            : unreadable
-              ? `${unreadable.name} cannot be read (see its chip). Remove it to send.`
-              : known && estimate > contextWindow
-                ? tooBig && tooBig.tokens > overBy
-                  ? `${tooBig.b.name} needs about ${formatTokens(tooBig.tokens)} tokens; ${formatTokens(Math.max(0, tooBig.tokens - overBy))} are left in the ${formatTokens(contextWindow)}-token window. Choose pages that fit, or a larger window.`
-                  : `Too long for ${selected}: about ${estimate} tokens, its window holds ${contextWindow}. Remove attachments or start a new chat.`
-                : imagesRefused
-                  ? `${selected} cannot read images. Pick a vision model or remove the image.`
-                  : null;
+          ? 'Attaching…'
+          : overWindow
+            ? tooLong
+            : empty
+              ? 'Type a message.'
+              : reading
+                ? `Reading ${reading.name}…`
+                : unreadable
+                  ? `${unreadable.name} cannot be read (see its chip). Remove it to send.`
+                  : imagesRefused
+                    ? `${selected} cannot read images. Pick a vision model or remove the image.`
+                    : null;
 
   const send = async () => {
     if (blockedBy || sending) return;
@@ -117,12 +128,14 @@ export function Composer() {
     e.preventDefault();
     void attachments.add(files);
   };
-  const onDrop = (e: DragEvent<HTMLFormElement>) => {
-    e.preventDefault();
-    setDragging(false);
-    void attachments.add([...e.dataTransfer.files]);
-  };
-  const overWindow = known && estimate > contextWindow;
+  // A failed send's Retry (its banner) presses Send again with what is here now.
+  const sendRequest = useStore((s) => s.sendRequest);
+  const lastRequest = useRef(sendRequest);
+  useEffect(() => {
+    if (sendRequest === lastRequest.current) return;
+    lastRequest.current = sendRequest;
+    void send();
+  });
   // About to refuse on the window: make sure it is the server's window now, not the one read at load (a
   // llama-server restarted with a larger -c would otherwise be refused a message that fits; issue 13).
   useEffect(() => {
@@ -131,104 +144,118 @@ export function Composer() {
 
   return (
     <form
-      className={dragging ? 'composer dragging' : 'composer'}
+      className="composer"
       onSubmit={(e) => {
         e.preventDefault();
         void send();
       }}
-      onDragOver={(e) => {
-        e.preventDefault();
-        setDragging(true);
-      }}
-      onDragLeave={() => setDragging(false)}
-      onDrop={onDrop}
     >
-      {attachments.items.length > 0 && (
-        <div className="attachments pending" data-testid="pending-attachments">
-          {attachments.items.map((b) => {
-            if (b.kind === 'image') {
-              return (
-                <span key={b.id} className="pending-thumb">
-                  <Thumbnail block={b} />
-                  <button type="button" className="chip-remove" aria-label={`Remove ${b.name}`} onClick={() => attachments.remove(b.id)}>
-                    ×
-                  </button>
-                </span>
-              );
-            }
-            const st = stateOf(b);
-            return (
-              <FileChip key={b.id} block={b} onRemove={() => attachments.remove(b.id)}>
-                {st?.status === 'done' && (
-                  <PageRangeRow
-                    key={`${b.id}|${selected ?? ''}`}
-                    block={b}
-                    inspection={st.inspection}
-                    budget={contextWindow - (estimate - (cost(b) ?? 0))}
-                    onPages={(pages) => attachments.setPages(b.id, pages)}
-                  />
-                )}
-              </FileChip>
-            );
-          })}
+      {dragging && (
+        <div className="drop-overlay" aria-hidden>
+          <div>
+            <Paperclip className="icon" />
+            Drop files to attach them
+          </div>
         </div>
       )}
-      <textarea
-        data-testid="composer-input"
-        aria-label="Message"
-        placeholder="Message (Enter sends, Shift+Enter adds a line; paste or drop files)"
-        value={draft}
-        rows={3}
-        onChange={(e) => setDraft(e.target.value)}
-        onKeyDown={onKey}
-        onPaste={onPaste}
-      />
-      <div className="composer-bar">
-        <ModelPicker models={models} aliases={aliases} selected={selected} />
-        <ConversationSettingsButton />
-        {canThink && (
-          <label className="think-toggle" title="Let the model think before it answers">
-            <input type="checkbox" data-testid="think-toggle" checked={think} onChange={(e) => setThink(e.target.checked)} />
-            Think
-          </label>
-        )}
-        {thinkSetBy && model?.capabilities?.includes('thinking') && (
-          <span className="think-set" data-testid="think-set-by" title="Change it in the conversation settings or the alias">
-            think {thinkSetBy.mode} ({thinkSetBy.by})
-          </span>
-        )}
-        <label className="attach-button" title={noVision ? 'Attach text, code or PDF files' : 'Attach images or files'}>
-          <input
-            type="file"
-            multiple
-            data-testid="attach-input"
-            onChange={(e) => {
-              const files = [...(e.target.files ?? [])];
-              e.target.value = '';
-              void attachments.add(files);
-            }}
+      <div className="composer-inner">
+        <div className="composer-box">
+          {attachments.items.length > 0 && (
+            <div className="attachments pending" data-testid="pending-attachments">
+              {attachments.items.map((b) => {
+                if (b.kind === 'image') {
+                  return (
+                    <span key={b.id} className="pending-thumb">
+                      <Thumbnail block={b} />
+                      <button type="button" className="chip-remove" aria-label={`Remove ${b.name}`} onClick={() => attachments.remove(b.id)}>
+                        ×
+                      </button>
+                    </span>
+                  );
+                }
+                const st = stateOf(b);
+                return (
+                  <FileChip key={b.id} block={b} onRemove={() => attachments.remove(b.id)}>
+                    {st?.status === 'done' && (
+                      <PageRangeRow
+                        key={`${b.id}|${selected ?? ''}`}
+                        block={b}
+                        inspection={st.inspection}
+                        budget={contextWindow - (estimate - (cost(b) ?? 0))}
+                        onPages={(pages) => attachments.setPages(b.id, pages)}
+                      />
+                    )}
+                  </FileChip>
+                );
+              })}
+            </div>
+          )}
+          <textarea
+            ref={textarea}
+            data-testid="composer-input"
+            aria-label="Message"
+            placeholder="Message (Enter sends, Shift+Enter adds a line; paste or drop files)"
+            value={draft}
+            rows={1}
+            onChange={(e) => setDraft(e.target.value)}
+            onKeyDown={onKey}
+            onPaste={onPaste}
           />
-          Attach
-        </label>
-        <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} />
-        <span className="spacer" />
-        {(overWindow || imagesRefused || unreadable || waiting) && blockedBy && (
-          <span className="composer-reason" data-testid="composer-reason" role="status">
-            {blockedBy}
-          </span>
-        )}
-        {overWindow && selected && <LargerWindowOffer model={alias ? null : selected} need={estimate} />}
-        {stoppable ? (
-          <button type="button" className="stop" data-testid="composer-stop" onClick={() => void stopTurn(stoppable.id)}>
-            Stop
-          </button>
-        ) : (
-          <button type="submit" className="send" data-testid="composer-send" disabled={blockedBy !== null || sending} title={blockedBy ?? 'Send'}>
-            Send
-          </button>
-        )}
+          <div className="composer-bar">
+            {/* A real file input inside the label (visually hidden, not display:none), so Tab reaches it. */}
+            <label className="button icon-btn attach-button" title={noVision ? 'Attach text, code or PDF files' : 'Attach images or files'}>
+              <Paperclip className="icon" aria-hidden />
+              <input
+                type="file"
+                multiple
+                className="sr-only"
+                data-testid="attach-input"
+                aria-label="Attach files"
+                onChange={(e) => {
+                  const files = [...(e.target.files ?? [])];
+                  e.target.value = '';
+                  void attachments.add(files);
+                }}
+              />
+            </label>
+            <ModelPicker models={models} aliases={aliases} connections={connections} activeConnectionId={activeConnection ?? 'ollama'} selected={selected} />
+            <ConversationSettingsButton />
+            {canThink && (
+              <label className="think-toggle" title="Let the model think before it answers">
+                <input type="checkbox" data-testid="think-toggle" aria-label="Think before answering" checked={think} onChange={(e) => setThink(e.target.checked)} />
+                <Brain className="icon think-icon" aria-hidden />
+                <span className="label-think">Think</span>
+              </label>
+            )}
+            {thinkSetBy && model?.capabilities?.includes('thinking') && (
+              <span className="think-set" data-testid="think-set-by" title="Change it in the conversation settings or the alias">
+                think {thinkSetBy.mode} ({thinkSetBy.by})
+              </span>
+            )}
+            <span className="spacer" />
+            {stoppable ? (
+              <button type="button" className="danger stop" data-testid="composer-stop" onClick={() => void stopTurn(stoppable.id)}>
+                <Square className="icon" aria-hidden />
+                Stop
+              </button>
+            ) : (
+              <button type="submit" className="primary send" data-testid="composer-send" disabled={blockedBy !== null || sending} title={blockedBy ?? 'Send (Enter)'}>
+                <ArrowUp className="icon" aria-hidden />
+                Send
+              </button>
+            )}
+          </div>
+        </div>
+        <div className="composer-foot">
+          <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} />
+          {(overWindow || imagesRefused || unreadable || waiting) && blockedBy && (
+            <span className="composer-reason" data-testid="composer-reason" role="status">
+              {blockedBy}
+            </span>
+          )}
+          {overWindow && selected && <LargerWindowOffer model={alias ? null : selected} need={estimate} />}
+        </div>
       </div>
     </form>
   );
 }
-

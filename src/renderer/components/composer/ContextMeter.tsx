@@ -1,4 +1,5 @@
 import type { ContextWindowSource } from '../../../shared/models';
+import { formatTokens } from '../../format';
 
 const SOURCE: Record<ContextWindowSource, string> = {
   alias: 'set by the alias',
@@ -19,16 +20,18 @@ interface Props {
   ratio?: number;
 }
 
-/** Estimate against window, as a bar; the numbers and the window's source ride in data attributes for tests and
- * in the title for users. */
+/**
+ * Estimate against window, as a bar and words: the window the next message carries is always on screen with
+ * where it came from; the reason is one hover or focus away (and read by screen readers). The exact numbers ride
+ * in data attributes for tests.
+ */
 export function ContextMeter({ estimate, window, source, reason, ratio = 1 }: Props) {
-  const fmt = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n));
   const counted = ratio === 1 ? 'estimated from characters' : `estimated from characters, scaled ×${ratio.toFixed(1)} by the server's counts`;
   if (window === null) {
     return (
-      <div className="context-meter pending" data-testid="context-meter" data-estimate={estimate} data-window="" data-source="pending" title="Reading the model's context window…" role="meter" aria-label="Context used">
+      <div className="context-meter pending" data-testid="context-meter" data-estimate={estimate} data-window="" data-source="pending" title="Reading the model's context window…" role="meter" aria-label="Context used" aria-valuemin={0} aria-valuemax={1} aria-valuenow={0}>
         <div className="meter-bar" />
-        <span className="meter-text">{fmt(estimate)} / …</span>
+        <span className="meter-text">{formatTokens(estimate)} / …</span>
         <span className="meter-source" data-testid="context-source">
           reading the window…
         </span>
@@ -37,6 +40,7 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1 }: Pr
   }
   const ratioUsed = window > 0 ? estimate / window : 1;
   const level = ratioUsed > 1 ? 'over' : ratioUsed > 0.8 ? 'high' : 'ok';
+  const explanation = `About ${estimate.toLocaleString('en-US')} of ${window.toLocaleString('en-US')} tokens of the context window (${SOURCE[source]})${reason ? `: ${reason}` : ''}. The estimate is ${counted}.`;
   return (
     <div
       className={`context-meter ${level}`}
@@ -45,23 +49,30 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1 }: Pr
       data-window={window}
       data-source={source}
       data-estimate-ratio={ratio}
-      title={`About ${estimate} of ${window} tokens of the model's context window (${SOURCE[source]})${reason ? `: ${reason}` : ''}. The estimate is ${counted}.`}
+      title={explanation}
       role="meter"
       aria-label="Context used"
       aria-valuemin={0}
       aria-valuemax={window}
       aria-valuenow={Math.min(estimate, window)}
+      aria-valuetext={explanation}
     >
       <div className="meter-bar">
         <div className="meter-fill" style={{ width: `${Math.min(100, ratioUsed * 100)}%` }} />
       </div>
       <span className="meter-text">
         {ratio === 1 ? '' : '≈'}
-        {fmt(estimate)} / {fmt(window)}
+        {formatTokens(estimate)} / {formatTokens(window)} tokens
       </span>
       <span className="meter-source" data-testid="context-source">
         {SOURCE[source]}
       </span>
+      {/* Why this window, in words, where it is not obvious (a default, or what fits the GPU). */}
+      {reason && (source === 'fallback' || source === 'recommended') && (
+        <span className="meter-reason" data-testid="context-reason">
+          {reason}
+        </span>
+      )}
     </div>
   );
 }

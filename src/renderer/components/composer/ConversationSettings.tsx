@@ -1,5 +1,6 @@
 import './conversation-settings.css';
 import { useState } from 'react';
+import { SlidersHorizontal } from 'lucide-react';
 import type { ThinkMode } from '../../../shared/models';
 import { useStore } from '../../store';
 import { saveConversationSettings } from '../../store/conversation-settings';
@@ -34,11 +35,13 @@ export function ConversationSettingsButton() {
         data-testid="conversation-settings-open"
         aria-expanded={open}
         aria-haspopup="dialog"
-        className={set ? 'conversation-settings-button set' : 'conversation-settings-button'}
+        className={set ? 'ghost conversation-settings-button set' : 'ghost conversation-settings-button'}
         title="System prompt, think mode and tools for this conversation"
         onClick={() => (open ? setOpen(false) : show())}
       >
-        Chat settings{set ? ' •' : ''}
+        <SlidersHorizontal className="icon" aria-hidden />
+        <span className="label-wide">Chat settings</span>
+        {set ? ' •' : ''}
       </button>
       {open && (
         <div
@@ -76,7 +79,7 @@ export function ConversationSettingsButton() {
             <button type="button" onClick={() => setOpen(false)}>
               Cancel
             </button>
-            <button type="button" data-testid="conversation-settings-save" onClick={() => void save()}>
+            <button type="button" className="primary" data-testid="conversation-settings-save" onClick={() => void save()}>
               Save
             </button>
           </div>

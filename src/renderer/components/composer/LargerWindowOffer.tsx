@@ -1,6 +1,6 @@
 import { useStore } from '../../store';
 import { setContextWindow } from '../../store/models-slice';
-import { formatTokens } from '../turn/Attachments';
+import { formatTokens } from '../../format';
 
 import { ANSWER_ROOM } from './PageRange';
 

@@ -1,52 +1,168 @@
+import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { Check, ChevronDown } from 'lucide-react';
+import type { ConnectionInfo } from '../../../shared/connections';
 import type { ModelSummary } from '../../../shared/ipc';
 import type { Alias } from '../../../shared/models';
 import { selectModel } from '../../store';
+import { capabilityList, filterGroups, pickerGroups, type PickerEntry } from './picker-groups';
 
-/** Capabilities the picker names; the rest (completion, insert...) say nothing a user chooses by. */
-const SHOWN = ['vision', 'tools', 'thinking'];
-
-export function capabilityList(model: ModelSummary | undefined): string[] {
-  return (model?.capabilities ?? []).filter((c) => SHOWN.includes(c));
+interface Props {
+  models: ModelSummary[];
+  aliases: Alias[];
+  connections: ConnectionInfo[];
+  activeConnectionId: string;
+  selected: string | null;
 }
 
 /**
- * Models and aliases in one `<select>`: an alias's option value is its name (main routes a name that is an
- * alias through it) and its label names the model underneath.
+ * A searchable model picker (ARIA combobox with a listbox): type to filter, arrows and Enter to choose, entries
+ * grouped by connection with their capabilities as badges. Its width is fixed by the layout, never by the
+ * longest name (a GGUF path or a long tag would otherwise push Send off the row). The selected value rides in
+ * `data-value`; while closed the field shows it.
  */
-export function ModelPicker({ models, aliases, selected }: { models: ModelSummary[]; aliases: Alias[]; selected: string | null }) {
+export function ModelPicker({ models, aliases, connections, activeConnectionId, selected }: Props) {
+  const [open, setOpen] = useState(false);
+  const [query, setQuery] = useState('');
+  const [active, setActive] = useState<string | null>(null);
+  const input = useRef<HTMLInputElement>(null);
+  const listId = useId();
+  const groups = useMemo(() => pickerGroups(models, aliases, connections, activeConnectionId), [models, aliases, connections, activeConnectionId]);
+  const shown = useMemo(() => filterGroups(groups, open ? query : ''), [groups, query, open]);
+  const choosable = shown.flatMap((g) => g.entries).filter((e) => !e.disabled);
+  const optionId = (value: string) => `${listId}-${value.replace(/[^A-Za-z0-9_-]/g, '_')}`;
   const alias = aliases.find((a) => a.name === selected);
   const current = models.find((m) => m.name === selected) ?? models.find((m) => m.name === alias?.model);
   const caps = capabilityList(current);
-  const option = (m: ModelSummary) => {
-    const extra = [m.parameterSize, ...capabilityList(m)].filter(Boolean).join(' · ');
-    return (
-      <option key={m.name} value={m.name}>
-        {m.name}
-        {extra ? ` · ${extra}` : ''}
-      </option>
-    );
+
+  const show = () => {
+    if (open) return;
+    setOpen(true);
+    setQuery('');
+    setActive(selected);
   };
+  const close = () => {
+    setOpen(false);
+    setQuery('');
+  };
+  const choose = (entry: PickerEntry) => {
+    if (entry.disabled) return;
+    selectModel(entry.value);
+    close();
+  };
+  const move = (step: number) => {
+    if (choosable.length === 0) return;
+    const at = choosable.findIndex((e) => e.value === active);
+    const next = at < 0 ? (step > 0 ? 0 : choosable.length - 1) : (at + step + choosable.length) % choosable.length;
+    const entry = choosable[next];
+    if (entry) {
+      setActive(entry.value);
+      document.getElementById(optionId(entry.value))?.scrollIntoView({ block: 'nearest' });
+    }
+  };
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      if (!open) show();
+      else move(e.key === 'ArrowDown' ? 1 : -1);
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      const entry = choosable.find((x) => x.value === active) ?? (query !== '' ? choosable[0] : undefined);
+      if (open && entry) choose(entry);
+      else if (!open) show();
+    } else if (e.key === 'Escape' && open) {
+      // Closes the list only: the app-wide Escape (stop the answer) is not meant.
+      e.preventDefault();
+      e.stopPropagation();
+      close();
+    } else if (e.key === 'Tab') {
+      close();
+    }
+  };
+
   return (
     <div className="model-picker-wrap">
-      <select className="model-picker" data-testid="model-picker" aria-label="Model" value={selected ?? ''} onChange={(e) => selectModel(e.target.value)}>
-        {models.length === 0 && aliases.length === 0 && <option value="">No models</option>}
-        {aliases.length > 0 ? (
-          <>
-            <optgroup label="Aliases">
-              {aliases.map((a) => (
-                <option key={`alias:${a.id}`} value={a.name} data-alias={a.name} data-model={a.model}>
-                  {a.name} → {a.model}
-                </option>
+      <span className="model-picker-field">
+      <input
+        ref={input}
+        className="model-picker"
+        data-testid="model-picker"
+        data-value={selected ?? ''}
+        role="combobox"
+        aria-label="Model"
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={open && active ? optionId(active) : undefined}
+        autoComplete="off"
+        spellCheck={false}
+        title={selected ?? 'No model'}
+        placeholder={open ? 'Filter models…' : groups.length === 0 ? 'No models' : 'Choose a model'}
+        value={open ? query : (selected ?? '')}
+        onChange={(e) => {
+          if (!open) show();
+          setQuery(e.target.value);
+          setActive(null);
+        }}
+        onClick={show}
+        onKeyDown={onKey}
+        onBlur={close}
+      />
+      <ChevronDown className="icon model-picker-chevron" aria-hidden />
+      </span>
+      {/* Kept in the DOM while closed (hidden), so the choices can be read without opening it. */}
+      <ul
+        className="model-list"
+        id={listId}
+        role="listbox"
+        aria-label="Models"
+        hidden={!open}
+        // The field keeps the focus while the list is clicked.
+        onMouseDown={(e) => e.preventDefault()}
+      >
+        {shown.length === 0 && <li className="model-empty">{groups.length === 0 ? 'No models yet: pull or add one in Models.' : `Nothing matches “${query}”.`}</li>}
+        {shown.map((g) => (
+          <li key={g.id} role="presentation">
+            <div className="model-group-label" id={`${listId}-g-${g.id}`} aria-hidden>
+              {g.label}
+            </div>
+            <ul className="model-group" role="group" aria-labelledby={`${listId}-g-${g.id}`}>
+              {g.entries.map((entry) => (
+                <li
+                  key={`${entry.kind}:${entry.value}`}
+                  id={optionId(entry.value)}
+                  role="option"
+                  className={entry.value === active ? 'model-option active' : 'model-option'}
+                  data-value={entry.value}
+                  data-kind={entry.kind}
+                  aria-selected={entry.value === selected}
+                  aria-disabled={entry.disabled ? true : undefined}
+                  title={entry.disabled ?? entry.value}
+                  onMouseEnter={() => !entry.disabled && setActive(entry.value)}
+                  onClick={() => choose(entry)}
+                >
+                  {entry.value === selected ? <Check className="icon check" aria-hidden /> : <span className="check" />}
+                  <span className="name">
+                    {entry.label}
+                    {entry.disabled && <span className="why">{entry.disabled}</span>}
+                  </span>
+                  {entry.detail && <span className="meta">{entry.detail}</span>}
+                  {entry.capabilities.length > 0 && (
+                    <span className="caps">
+                      {entry.capabilities.map((c) => (
+                        <span key={c} className={`cap cap-${c}`}>
+                          {c}
+                        </span>
+                      ))}
+                    </span>
+                  )}
+                </li>
               ))}
-            </optgroup>
-            <optgroup label="Models">{models.map(option)}</optgroup>
-          </>
-        ) : (
-          models.map(option)
-        )}
-      </select>
+            </ul>
+          </li>
+        ))}
+      </ul>
       {caps.length > 0 && (
-        <span className="caps" data-testid="model-capabilities">
+        <span className="caps label-wide" data-testid="model-capabilities">
           {caps.map((c) => (
             <span key={c} className={`cap cap-${c}`}>
               {c}

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { formatRange, pagesThatFit, parsePageRange, type PageRange } from '../../../shared/attachment-text';
 import type { AttachmentInspection } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
-import { formatTokens } from '../turn/Attachments';
+import { formatTokens } from '../../format';
 
 /** Room kept for the answer when suggesting pages or a window: a prompt that fills the window leaves none. */
 export const ANSWER_ROOM = 512;

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { recommendContext, setContextWindow, setGpuOverride, useModelsStore } from '../../store/models-slice';
+import { recommendContext, setContextWindow, useModelsStore } from '../../store/models-slice';
 import { ContextArithmetic } from './ContextArithmetic';
 import { formatBytes, formatTokens } from './format';
 
@@ -9,7 +9,6 @@ export function ContextPanel({ model }: { model: string }) {
   const [flash, setFlash] = useState(true);
   const [kvType, setKvType] = useState<'f16' | 'q8_0' | 'q4_0'>('f16');
   const [custom, setCustom] = useState('');
-  const [gpuGb, setGpuGb] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
   const keep = async (tokens: number | null, source: 'recommended' | 'user' = 'user') => {
     const reloads = await setContextWindow(model, tokens, source);
@@ -36,7 +35,7 @@ export function ContextPanel({ model }: { model: string }) {
       {advice && (
         <div data-testid="context-advice">
           <p className="mm-muted" data-testid="context-gpu">
-            GPU: {advice.gpu.source}
+            GPU memory: {advice.gpu.usableBytes !== null ? `${formatBytes(advice.gpu.usableBytes)} ` : ''}({advice.gpu.source === 'override' ? 'set by hand in Settings' : advice.gpu.source})
             {advice.gpu.devices.map((d) => ` · ${d.name} ${formatBytes(d.totalBytes)}${d.integrated ? ' (integrated)' : ''}`).join('')}
             {advice.gpu.notes.map((n) => ` — ${n}`).join('')}
           </p>
@@ -57,11 +56,7 @@ export function ContextPanel({ model }: { model: string }) {
         <button type="button" onClick={() => void keep(null)}>Forget</button>
       </div>
       <p className="mm-muted">Changing the window reloads the model: Ollama allocates a new cache for a new num_ctx.</p>
-      <div className="mm-row">
-        <input aria-label="GPU memory in GB" data-testid="gpu-override" inputMode="decimal" placeholder="GPU memory, GB" value={gpuGb} onChange={(e) => setGpuGb(e.target.value)} />
-        <button type="button" onClick={() => { const gb = Number(gpuGb); if (gb > 0) void setGpuOverride(Math.round(gb * 1024 ** 3)); }}>Set by hand</button>
-        <button type="button" onClick={() => void setGpuOverride(null)}>Probe</button>
-      </div>
+      <p className="mm-muted">The GPU memory every window is worked out from is set in Settings → GPU memory (it applies to all models).</p>
       {saved && <p className="mm-ok" data-testid="context-saved">{saved}</p>}
     </section>
   );

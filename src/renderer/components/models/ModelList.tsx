@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { deleteModel, showDetails, useModelsStore } from '../../store/models-slice';
 import { ContextPanel } from './ContextPanel';
 import { formatBytes } from './format';
+import { ModelWindow } from './ModelWindow';
 
 /** The server's models with size, family, parameters and quantization; details and delete (confirmed). */
 export function ModelList() {
@@ -17,6 +18,7 @@ export function ModelList() {
             <div className="mm-row">
               <strong>{m.name}</strong>
               <span className="mm-muted">{[formatBytes(m.sizeBytes), m.family, m.parameterSize, m.quantization].filter(Boolean).join(' · ')}</span>
+              <ModelWindow model={m.name} />
               <button type="button" data-testid="model-details" onClick={() => void showDetails(m.name)}>Details</button>
               {confirming === m.name ? (
                 <>

@@ -1,4 +1,5 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { Boxes } from 'lucide-react';
 import './models.css';
 import { ModelsScreen } from './ModelsScreen';
 
@@ -9,13 +10,17 @@ import { ModelsScreen } from './ModelsScreen';
 export function ModelsLauncher() {
   const [open, setOpen] = useState(false);
   const button = useRef<HTMLButtonElement>(null);
-  const close = () => {
-    setOpen(false);
-    button.current?.focus();
-  };
+  const wasOpen = useRef(false);
+  // Once the dialog is gone (while it is open the rest of the page is inert and cannot take the focus).
+  useEffect(() => {
+    if (!open && wasOpen.current) button.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
+  const close = () => setOpen(false);
   return (
     <>
       <button type="button" ref={button} className="mm-launch" data-testid="models-open" aria-haspopup="dialog" title="Models (Ctrl+Shift+M)" onClick={() => setOpen(true)}>
+        <Boxes className="icon" aria-hidden />
         Models
       </button>
       {open && <ModelsScreen onClose={close} />}

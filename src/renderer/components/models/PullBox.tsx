@@ -22,15 +22,20 @@ export function PullBox() {
         <div key={p.pullId} className="mm-pull" data-testid="pull-progress" data-percent={p.percent ?? 0} data-state={p.state}>
           <div className="mm-row">
             <strong>{p.model}</strong>
-            <span className="mm-muted">{p.status}</span>
+            <span className="mm-muted">{p.state === 'error' ? 'failed' : p.state === 'cancelled' ? 'cancelled' : p.state === 'done' ? 'done' : p.status}</span>
           </div>
-          <progress max={100} value={p.percent ?? undefined} aria-label={`Pulling ${p.model}`} />
-          <div className="mm-row mm-muted" data-testid="pull-stats">
-            <span>{formatBytes(p.completedBytes)} / {formatBytes(p.totalBytes)}</span>
-            <span>{p.percent === null ? '' : `${p.percent}%`}</span>
-            <span>{p.bytesPerSecond === null ? '' : `${formatBytes(p.bytesPerSecond)}/s`}</span>
-            <span>{p.etaSeconds === null ? '' : `${formatDuration(p.etaSeconds)} left`}</span>
-          </div>
+          {/* A bar only while it runs or where bytes came: a failed pull does not keep an animated, empty bar. */}
+          {(p.state === 'running' || p.totalBytes > 0) && (
+            <progress max={100} value={p.percent ?? (p.state === 'running' ? undefined : 0)} aria-label={`Pulling ${p.model}`} />
+          )}
+          {p.totalBytes > 0 && (
+            <div className="mm-row mm-muted" data-testid="pull-stats">
+              <span>{formatBytes(p.completedBytes)} / {formatBytes(p.totalBytes)}</span>
+              <span>{p.percent === null ? '' : `${p.percent}%`}</span>
+              {p.state === 'running' && <span>{p.bytesPerSecond === null ? '' : `${formatBytes(p.bytesPerSecond)}/s`}</span>}
+              {p.state === 'running' && <span>{p.etaSeconds === null ? '' : `${formatDuration(p.etaSeconds)} left`}</span>}
+            </div>
+          )}
           {p.state === 'error' && <p role="alert" className="mm-error" data-testid="pull-error">{p.error}</p>}
           {p.state === 'cancelled' && <p className="mm-muted">Cancelled. Pull again to resume where it stopped.</p>}
           {p.state === 'done' && <p className="mm-ok" data-testid="pull-done">Pulled.</p>}

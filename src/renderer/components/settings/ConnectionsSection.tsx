@@ -13,7 +13,7 @@ const DEFAULT_URL: Record<ServerKind, string> = {
 };
 
 /** Settings → connections: list, add (the key is sent once, never shown back), test, remove, and pick the active one. */
-export function ConnectionsSection() {
+export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
   const connections = useConnectionsStore((s) => s.connections);
   const tests = useConnectionsStore((s) => s.tests);
   const error = useConnectionsStore((s) => s.error);
@@ -52,6 +52,9 @@ export function ConnectionsSection() {
       <ul className="connection-list" data-testid="connection-list">
         {connections.map((c) => {
           const test = tests[c.id];
+          // The built-in Ollama's address is the field above: the row shows (and tests) what is typed there.
+          const shownUrl = c.id === 'ollama' && ollamaDraft ? ollamaDraft : c.baseUrl;
+          const unsaved = shownUrl !== c.baseUrl;
           return (
             <li key={c.id} data-testid="connection-item" data-connection-id={c.id} data-kind={c.kind}>
               <label className="radio" title="The composer lists this server's models and sends to it">
@@ -59,9 +62,10 @@ export function ConnectionsSection() {
                 <strong>{c.label}</strong>
               </label>{' '}
               <span className="mm-muted" data-testid="connection-kind">{c.kind}</span>{' '}
-              <span data-testid="connection-url">{c.baseUrl}</span>{' '}
+              <span data-testid="connection-url" className="connection-url">{shownUrl}</span>
+              {unsaved && <span className="mm-muted"> (not saved yet)</span>}{' '}
               <span className="mm-muted" data-testid="connection-key-status">{c.hasApiKey ? 'key saved' : 'no key'}</span>{' '}
-              <button type="button" data-testid="connection-test" onClick={() => void testConnection(c.id)} disabled={test === 'testing'}>
+              <button type="button" data-testid="connection-test" onClick={() => void testConnection(c.id, unsaved ? shownUrl : undefined)} disabled={test === 'testing'}>
                 Test connection
               </button>
               {!c.builtIn && (
@@ -87,7 +91,7 @@ export function ConnectionsSection() {
         <input aria-label="Name" placeholder="Name" data-testid="connection-add-label" value={label} onChange={(e) => setLabel(e.target.value)} />
         <input aria-label="Server address" data-testid="connection-add-url" value={url} onChange={(e) => setUrl(e.target.value)} />
         <input aria-label="API key (optional)" placeholder="API key (optional)" type="password" autoComplete="off" data-testid="connection-add-key" value={key} onChange={(e) => setKey(e.target.value)} />
-        <button type="button" data-testid="connection-add" onClick={() => void add()}>Add connection</button>
+        <button type="button" className="primary" data-testid="connection-add" onClick={() => void add()}>Add connection</button>
       </div>
       {keyStorage && (
         <p className="key-storage" data-testid="connection-key-storage" data-encrypted={keyStorage.encrypted}>

@@ -1,9 +1,12 @@
 import { turnTimingMeta } from '../../../shared/turn-timing';
 import { memo, useState } from 'react';
+import { Check, Copy, Play, RotateCcw } from 'lucide-react';
+import { sendMessage, useStore } from '../../store';
 import { finalAssistantText } from '../../../shared/assistant-text';
 import type { Turn } from '../../../shared/turn';
 import { answerKey, type ToolAnswer, type ToolAnswers } from './tool-answers';
 import { regenerate } from '../../store/branch-actions';
+import { materializeAlias } from '../../store/models-slice';
 import { answerStats, formatStats } from './answer-stats';
 import { BranchSwitcher } from './BranchSwitcher';
 import { Markdown } from './Markdown';
@@ -27,23 +30,54 @@ function stopLabel(turn: Turn): string | null {
   return null;
 }
 
+/** Stops after which the kept text can be continued. */
+const CONTINUABLE = new Set(['cut', 'max_tokens', 'aborted', 'interrupted', 'truncated']);
+/** What "Continue" sends: the model goes on from the text it already wrote, which is in the history. */
+export const CONTINUE_TEXT = 'Continue exactly where your last answer stopped, without repeating what you already wrote.';
+
 const withAnswer = (answer: ToolAnswer | undefined) => (answer ? { answer } : {});
 
 interface Props {
   turn: Turn;
   /** What this turn's tool calls got back, wherever it was recorded. */
   answers: ToolAnswers;
+  /** The answer's first step (answer-runs.ts): Regenerate and the branch switcher act on it. */
+  runFirst?: Turn | undefined;
+  /** This is the answer's last step: the footer is shown here, once per answer. */
+  runLast?: boolean | undefined;
+  /** The whole answer's numbers. */
+  runStats?: string | undefined;
+}
+
+/** The model that wrote an answer, and the model under it when that was an alias. */
+function ModelLabel({ model }: { model: string | undefined }) {
+  const alias = useStore((s) => (model ? s.aliases.find((a) => a.name === model) : undefined));
+  if (!model) return null;
+  return (
+    <span className="model-label" data-testid="model-label" data-model={model} title={alias ? `${model}, an alias of ${alias.model}` : model}>
+      {model}
+      {alias && <span className="via">alias of {alias.model}</span>}
+    </span>
+  );
 }
 
 /** An answer: its runs in stream order, then its numbers and actions. */
-export const AssistantTurn = memo(function AssistantTurn({ turn, answers }: Props) {
+export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFirst, runLast = true, runStats }: Props) {
   const [copied, setCopied] = useState(false);
   const streaming = turn.status === 'streaming';
   const problem = stopLabel(turn);
   let reasoningOrdinal = 0;
   const savedReasoning = turnTimingMeta(turn).reasoningMs;
-  const stats = streaming ? [] : formatStats(answerStats(turn));
+  const stats = streaming ? '' : (runStats ?? formatStats(answerStats(turn)).join(' · '));
   const answer = finalAssistantText([turn]);
+  const first = runFirst ?? turn;
+  const stop = turn.status === 'interrupted' ? 'interrupted' : (turn.stop ?? turn.status);
+  const isTip = useStore((s) => s.turns.at(-1)?.id === turn.id);
+  const canContinue = !streaming && isTip && CONTINUABLE.has(stop) && answer !== '';
+  // An alias made into an Ollama model whose copy is gone: the server says "try pulling it first", which cannot
+  // work for a name that only Firebrand knows. Offer to make it again from its base model (issue 17).
+  const aliasGone = useStore((s) => (turn.status === 'error' && first.model ? s.aliases.find((a) => a.name === first.model && a.materializedDigest !== null) : undefined));
+  const recreate = aliasGone && /not found|try pulling/i.test(turn.error ?? '') ? aliasGone : undefined;
 
   const copy = () => {
     void navigator.clipboard.writeText(answer).then(() => {
@@ -77,25 +111,55 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers }: Prop
       {streaming && turn.blocks.length === 0 && <div className="typing" aria-label="Waiting for the first token">…</div>}
       {problem && (
         <div className="turn-status" role="alert" data-testid="turn-error" data-stop={turn.stop ?? turn.status}>
-          <strong>{problem}.</strong> {turn.error ?? ''}
+          <strong>{problem}.</strong>{' '}
+          {recreate ? `${recreate.name} was made into an Ollama model from ${recreate.model}, and that copy is gone from the server.` : (turn.error ?? '')}
+          {recreate && (
+            <div className="turn-status-actions">
+              <button
+                type="button"
+                className="small"
+                data-testid="alias-recreate"
+                onClick={() => void materializeAlias(recreate.id).then((ok) => (ok ? regenerate(first) : undefined))}
+              >
+                Recreate {recreate.name} from {recreate.model} and try again
+              </button>
+            </div>
+          )}
+          {canContinue && (
+            <div className="turn-status-actions">
+              <button type="button" className="small" data-testid="answer-continue" title="Ask the model to go on from where this answer stopped" onClick={() => void sendMessage(CONTINUE_TEXT)}>
+                <Play className="icon" aria-hidden />
+                Continue
+              </button>
+            </div>
+          )}
         </div>
       )}
-      {!streaming && (
+      {!streaming && runLast && (
         <div className="turn-footer">
-          <BranchSwitcher turn={turn} />
-          {stats.length > 0 && (
+          <ModelLabel model={first.model ?? turn.model} />
+          <BranchSwitcher turn={first} />
+          {stats !== '' && (
             <span className="stats" data-testid="answer-stats">
-              {stats.join(' · ')}
+              {stats}
             </span>
           )}
           <span className="actions">
             {answer !== '' && (
-              <button type="button" data-testid="copy-answer" onClick={copy}>
-                {copied ? 'Copied' : 'Copy'}
+              <button type="button" className="icon-btn small" data-testid="copy-answer" aria-label={copied ? 'Copied' : 'Copy the answer'} title={copied ? 'Copied' : 'Copy the answer'} onClick={copy}>
+                {copied ? <Check className="icon" aria-hidden /> : <Copy className="icon" aria-hidden />}
               </button>
             )}
-            <button type="button" data-testid={problem ? 'turn-retry' : 'regenerate'} onClick={() => void regenerate(turn)}>
-              {problem ? 'Retry' : 'Regenerate'}
+            <button
+              type="button"
+              className={problem ? 'small' : 'icon-btn small'}
+              data-testid={problem ? 'turn-retry' : 'regenerate'}
+              aria-label={problem ? 'Retry' : 'Regenerate the answer'}
+              title={problem ? 'Retry' : 'Regenerate the answer (with the model chosen below)'}
+              onClick={() => void regenerate(first)}
+            >
+              <RotateCcw className="icon" aria-hidden />
+              {problem ? 'Retry' : null}
             </button>
           </span>
         </div>

@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'react';
+import { X } from 'lucide-react';
 import { create } from 'zustand';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { firebrand } from '../../firebrand';
+import { imageUrl } from '../../store/attachments';
 import { errorMessage } from '../../store/errors';
+import { Modal } from '../frame/Modal';
 
 /** Characters shown at once: a whole book in one <pre> would stall the page; the rest is counted, not hidden. */
 const SHOWN = 200_000;
@@ -13,48 +16,54 @@ export function openPreview(block: AttachmentBlock): void {
   usePreview.setState({ block });
 }
 
-/** The exact text the model will read for a document (its pages as chosen), from main. */
+/**
+ * An attachment opened from its chip or thumbnail (`attachment-open`): an image large (a lightbox), a document
+ * as the exact text the model will read (its pages as chosen), from main.
+ */
 export function AttachmentPreview() {
   const block = usePreview((s) => s.block);
   const [text, setText] = useState<string | null>(null);
+  const [url, setUrl] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     setText(null);
+    setUrl(null);
     setError(null);
     if (!block) return;
     let live = true;
-    firebrand()
-      .attachments.preview({ block })
-      .then((r) => live && setText(r.text))
-      .catch((err: unknown) => live && setError(errorMessage(err)));
+    if (block.kind === 'image') {
+      void imageUrl(block.id).then((u) => live && (u ? setUrl(u) : setError('This image cannot be shown.')));
+    } else {
+      firebrand()
+        .attachments.preview({ block })
+        .then((r) => live && setText(r.text))
+        .catch((err: unknown) => live && setError(errorMessage(err)));
+    }
     return () => {
       live = false;
     };
   }, [block]);
   if (!block) return null;
   const close = () => usePreview.setState({ block: null });
+  const image = block.kind === 'image';
   return (
-    <div className="modal-backdrop" onClick={close}>
-      <div
-        className="modal preview"
-        role="dialog"
-        aria-modal="true"
-        aria-label={`What the model reads for ${block.name}`}
-        data-testid="attachment-preview"
-        onClick={(e) => e.stopPropagation()}
-        onKeyDown={(e) => e.key === 'Escape' && close()}
-      >
-        <div className="preview-head">
-          <h2>{block.name}</h2>
-          <span className="preview-note">
-            {block.pages ? `pages ${block.pages.from}–${block.pages.to}, ` : ''}exactly as the model reads it
-          </span>
-          <button type="button" onClick={close} autoFocus>
-            Close
-          </button>
-        </div>
+    <Modal label={image ? block.name : `What the model reads for ${block.name}`} testId="attachment-preview" className="preview" onClose={close}>
+      <div className="modal-head">
+        <h2>{block.name}</h2>
+        <button type="button" className="icon-btn" aria-label="Close" title="Close (Esc)" onClick={close}>
+          <X className="icon" aria-hidden />
+        </button>
+      </div>
+      <div className="modal-body">
+        {!image && (
+          <p className="preview-note">
+            {block.pages ? `Pages ${block.pages.from}–${block.pages.to}, ` : ''}exactly as the model reads it
+          </p>
+        )}
         {error ? (
           <p className="chip-error">{error}</p>
+        ) : image ? (
+          url ? <img className="lightbox-img" src={url} alt={block.name} /> : <p className="preview-note">Loading…</p>
         ) : text === null ? (
           <p className="preview-note">Reading…</p>
         ) : (
@@ -66,6 +75,6 @@ export function AttachmentPreview() {
           </>
         )}
       </div>
-    </div>
+    </Modal>
   );
 }

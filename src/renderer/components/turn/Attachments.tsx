@@ -4,15 +4,9 @@ import { useCost, type CostState } from '../../store/attachment-costs';
 import { cachedImageUrl, imageUrl } from '../../store/attachments';
 import { openPreview } from './AttachmentPreview';
 
-export function formatBytes(size: number): string {
-  if (size < 1024) return `${size} B`;
-  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
-  return `${(size / 1024 / 1024).toFixed(1)} MB`;
-}
+import { formatBytes, formatTokens } from '../../format';
 
-export function formatTokens(n: number): string {
-  return n >= 10_000 ? `${(n / 1000).toFixed(1)}k` : n.toLocaleString('en');
-}
+export { formatBytes, formatTokens };
 
 /** `data-tokens` / `data-tokens-source` once main has measured the attachment (docs/test-ids.md). */
 function costAttributes(cost: CostState | undefined): Record<string, string | number> {
@@ -35,7 +29,9 @@ function Thumbnail({ block }: { block: AttachmentBlock }) {
   const title = image?.scaled ? `${block.name}: sent as ${image.width}×${image.height} (the original stays stored)` : block.name;
   return (
     <figure className="thumb" data-testid="attachment" data-kind="image" title={title} {...costAttributes(cost)}>
-      {url ? <img src={url} alt={block.name} /> : <div className="thumb-missing">{url === null ? 'Image unavailable' : '…'}</div>}
+      <button type="button" className="thumb-open" data-testid="attachment-open" aria-label={`Open ${block.name}`} disabled={url === null} onClick={() => openPreview(block)}>
+        {url ? <img src={url} alt={block.name} /> : <span className="thumb-missing">{url === null ? 'Image unavailable' : '…'}</span>}
+      </button>
     </figure>
   );
 }
@@ -80,7 +76,7 @@ export function FileChipView({ block, cost, onRemove, children }: { block: Attac
     <span className={`chip${failed ? ' failed' : ''}${children ? ' with-extra' : ''}`} data-testid="attachment" data-kind={block.kind} {...costAttributes(cost)}>
       <span className="chip-row">
         <span className="chip-kind">{KIND_LABEL[block.mime] ?? (block.kind === 'text' ? 'TXT' : 'FILE')}</span>
-        <button type="button" className="chip-name" title={`${block.name}: show the text the model reads`} onClick={() => openPreview(block)} disabled={failed}>
+        <button type="button" className="chip-name" data-testid="attachment-open" title={`${block.name}: show the text the model reads`} onClick={() => openPreview(block)} disabled={failed}>
           {block.name}
         </button>
         <span className="chip-size">{formatBytes(block.size)}</span>

@@ -1,3 +1,4 @@
+import { ChevronLeft, ChevronRight } from 'lucide-react';
 import type { Turn } from '../../../shared/turn';
 import { switchSibling } from '../../store/branch-actions';
 import { useStore } from '../../store';
@@ -9,8 +10,8 @@ export function BranchSwitcher({ turn }: { turn: Turn }) {
   if (!info || info.ids.length < 2) return null;
   return (
     <span className="branch-switcher" data-testid="branch-switcher">
-      <button type="button" data-testid="branch-prev" aria-label="Previous version" disabled={streaming || info.index === 0} onClick={() => void switchSibling(turn, -1)}>
-        ‹
+      <button type="button" className="icon-btn small" data-testid="branch-prev" aria-label="Previous version" disabled={streaming || info.index === 0} onClick={() => void switchSibling(turn, -1)}>
+        <ChevronLeft className="icon" aria-hidden />
       </button>
       <span data-testid="branch-position">
         {info.index + 1}/{info.ids.length}
@@ -18,11 +19,12 @@ export function BranchSwitcher({ turn }: { turn: Turn }) {
       <button
         type="button"
         data-testid="branch-next"
+        className="icon-btn small"
         aria-label="Next version"
         disabled={streaming || info.index === info.ids.length - 1}
         onClick={() => void switchSibling(turn, 1)}
       >
-        ›
+        <ChevronRight className="icon" aria-hidden />
       </button>
     </span>
   );

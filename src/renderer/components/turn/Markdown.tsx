@@ -1,4 +1,5 @@
 import { memo, useMemo, type MouseEvent } from 'react';
+import 'katex/dist/katex.min.css';
 import { renderMarkdown } from '../../markdown/render';
 import { splitMarkdownBlocks } from '../../markdown/split-blocks';
 

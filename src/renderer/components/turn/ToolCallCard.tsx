@@ -1,4 +1,5 @@
 import { memo, useEffect, useState } from 'react';
+import { CircleCheck, CircleSlash, CircleX, LoaderCircle, Wrench } from 'lucide-react';
 import type { AttachmentBlock, ToolCallBlock } from '../../../shared/turn';
 import { imageUrl } from '../../store/attachments';
 import { progressKey, progressText, useToolProgress } from '../../store/tool-progress';
@@ -6,35 +7,54 @@ import type { ToolAnswer } from './tool-answers';
 
 const STATE_LABEL: Record<ToolCallBlock['state'], string> = {
   streaming: 'Writing the call…',
-  complete: 'Called',
+  complete: 'Waiting for the result…',
   invalid: 'Invalid call',
   truncated: 'Cut off',
 };
 
-function prettyArguments(call: ToolCallBlock): string {
-  if (call.arguments !== undefined) return JSON.stringify(call.arguments, null, 2);
-  return call.argumentsRaw;
+/** An argument's value as a person reads it: text as text, anything else as compact JSON. */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value, null, 1).replace(/\n\s*/g, ' ');
 }
 
 /**
- * A tool call with its arguments, state and result; every field is model or tool output, so all of it is text.
- * While the call runs it says so, with the tool's progress when it reports any (MCP servers); images a tool
- * returned show under its result.
+ * A tool call: its name, what it was asked (each argument on its own line), how it went, and its result one
+ * click away. Every field is model or tool output, so all of it is text. A call whose arguments did not parse
+ * shows them as they came. While the call runs it says so, with the tool's progress when it reports any (MCP
+ * servers); images a tool returned show under its result.
  */
 export const ToolCallCard = memo(function ToolCallCard({ call, turnId, answer }: { call: ToolCallBlock; turnId?: string; answer?: ToolAnswer }) {
   const result = answer?.result;
   const running = useToolProgress((s) => (turnId && !result ? s.running[progressKey(turnId, call.id)] : undefined));
   const status = result ? (result.notRun ? 'Not run' : result.isError ? 'Failed' : 'Done') : running ? progressText(running) : STATE_LABEL[call.state];
   const outcome = result ? (result.notRun ? 'not-run' : result.isError ? 'failed' : 'done') : undefined;
+  const bad = call.state === 'invalid' || call.state === 'truncated' || outcome === 'failed';
+  const args = call.arguments !== undefined && call.arguments !== null && typeof call.arguments === 'object' && !Array.isArray(call.arguments) ? Object.entries(call.arguments) : null;
+  const Icon = outcome === 'done' ? CircleCheck : outcome === 'not-run' ? CircleSlash : bad ? CircleX : LoaderCircle;
   return (
     <div className="card tool-card" data-card="tool-call" data-state={call.state} {...(outcome ? { 'data-result': outcome } : running ? { 'data-running': 'true' } : {})}>
       <div className="card-head">
-        <span className="tool-name">{call.name}</span>
-        <span className={`tool-status tool-${call.state}`} data-testid={running ? 'tool-progress' : undefined}>
+        <span className="tool-title">
+          <Wrench className="icon" aria-hidden />
+          <span className="tool-name">{call.name}</span>
+        </span>
+        <span className={`tool-status tool-${call.state}${bad ? ' bad' : outcome === 'done' ? ' good' : ''}`} data-testid={running ? 'tool-progress' : undefined}>
+          <Icon className="icon" aria-hidden />
           {status}
         </span>
       </div>
-      {call.argumentsRaw !== '' && <pre className="tool-args">{prettyArguments(call)}</pre>}
+      {args && args.length > 0 ? (
+        <dl className="tool-args">
+          {args.map(([key, value]) => (
+            <div key={key} className="tool-arg">
+              <dt>{key}</dt>
+              <dd>{shown(value)}</dd>
+            </div>
+          ))}
+        </dl>
+      ) : (
+        call.argumentsRaw.trim() !== '' && call.argumentsRaw.trim() !== '{}' && <pre className="tool-raw">{call.argumentsRaw}</pre>
+      )}
       {call.error && <p className="tool-error">{call.error}</p>}
       {result?.note && (
         <p className="tool-note" data-testid="tool-note">
@@ -43,7 +63,7 @@ export const ToolCallCard = memo(function ToolCallCard({ call, turnId, answer }:
       )}
       {result && (
         <details className="tool-result" data-testid="tool-result">
-          <summary>Result{result.isError ? ' (error)' : ''}</summary>
+          <summary>{result.isError ? 'What went wrong' : result.notRun ? 'Why it did not run' : 'Result'}</summary>
           <pre>{result.content}</pre>
         </details>
       )}

@@ -1,4 +1,5 @@
 import { memo, useState, type KeyboardEvent } from 'react';
+import { Pencil } from 'lucide-react';
 import { turnText, type AttachmentBlock, type Turn } from '../../../shared/turn';
 import { editAndResend } from '../../store/branch-actions';
 import { useStore } from '../../store';
@@ -28,10 +29,14 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
 
   return (
     <>
-      <Attachments blocks={attachments} />
       {draft === null ? (
-        <div className="user-text" data-testid="user-text">
-          {text}
+        <div className="user-bubble">
+          <Attachments blocks={attachments} />
+          {text !== '' && (
+            <div className="user-text" data-testid="user-text">
+              {text}
+            </div>
+          )}
         </div>
       ) : (
         <div className="edit-box">
@@ -40,7 +45,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
             <button type="button" onClick={() => setDraft(null)}>
               Cancel
             </button>
-            <button type="button" data-testid="turn-edit-send" disabled={busy || draft.trim() === ''} onClick={() => void submit()}>
+            <button type="button" className="primary" data-testid="turn-edit-send" disabled={busy || draft.trim() === ''} onClick={() => void submit()}>
               Send
             </button>
           </div>
@@ -50,8 +55,8 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
         <BranchSwitcher turn={turn} />
         {draft === null && (
           <span className="actions">
-            <button type="button" data-testid="turn-edit" disabled={busy} onClick={() => setDraft(text)}>
-              Edit
+            <button type="button" className="icon-btn small" data-testid="turn-edit" aria-label="Edit and resend" title="Edit and resend" disabled={busy} onClick={() => setDraft(text)}>
+              <Pencil className="icon" aria-hidden />
             </button>
           </span>
         )}

@@ -1,0 +1,105 @@
+/**
+ * Notices, without a reload, when the server in use comes back, goes away, or gains or loses models (issue 17:
+ * start Ollama after the app and nothing ever changed; a deleted model stayed in the picker). It looks at the
+ * active connection's model list (one cheap GET) every few seconds while the server answers, and after a
+ * failure tries again sooner and then less often (1, 2, 4, 5 s...), so a server that comes back is seen within
+ * a few seconds without hammering one that is away. A change is told to the renderers as `models:changed`;
+ * they read the list again through the usual channel.
+ */
+import type { ModelsChanged } from '../../shared/models';
+
+export interface ServerLook {
+  connectionId: string;
+  /** What the server lists, in a form where any change (a model added, removed or replaced) changes it. */
+  signature: string;
+}
+
+export interface ServerWatchDeps {
+  /** Looks at the active connection; null when there is nothing to watch (the built-in engine); throws when unreachable. */
+  look: () => Promise<ServerLook | null>;
+  emit: (change: ModelsChanged) => void;
+  /** Between looks while the server answers (default 5 s). */
+  upIntervalMs?: number;
+  /** Between looks after failures, in turn; the last one repeats (default 1, 2, 4, 5 s). */
+  backoffMs?: readonly number[];
+  setTimer?: (fn: () => void, ms: number) => unknown;
+  clearTimer?: (timer: unknown) => void;
+}
+
+type State = { kind: 'unknown' } | { kind: 'up'; look: ServerLook | null } | { kind: 'down'; connectionId: string | null; error: string; failures: number };
+
+export class ServerWatch {
+  private state: State = { kind: 'unknown' };
+  private timer: unknown = null;
+  private stopped = false;
+  private running = false;
+
+  constructor(private readonly deps: ServerWatchDeps) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer !== null) (this.deps.clearTimer ?? clearTimeout)(this.timer as NodeJS.Timeout);
+    this.timer = null;
+  }
+
+  /** Look now (the user pressed Retry, or changed the connection): the next backoff step is not waited for. */
+  nudge(): void {
+    if (!this.stopped && !this.running) this.schedule(0);
+  }
+
+  /**
+   * Someone else found the server away (the renderer's own model list failed): from now on it is down, so the
+   * look that finds it back says so, and the next look comes soon.
+   */
+  sawFailure(connectionId: string, error: string): void {
+    if (this.state.kind === 'down') return;
+    this.state = { kind: 'down', connectionId, error, failures: 1 };
+    if (!this.stopped && !this.running) this.schedule(this.nextDelay());
+  }
+
+  /** One look; exposed for tests. */
+  async tick(): Promise<void> {
+    this.running = true;
+    try {
+      let look: ServerLook | null;
+      try {
+        look = await this.deps.look();
+      } catch (err) {
+        const error = err instanceof Error ? err.message : String(err);
+        const failures = this.state.kind === 'down' ? this.state.failures + 1 : 1;
+        const connectionId = this.state.kind === 'up' ? (this.state.look?.connectionId ?? null) : this.state.kind === 'down' ? this.state.connectionId : null;
+        if (this.state.kind === 'up' && connectionId !== null) this.deps.emit({ connectionId, reachable: false, error });
+        this.state = { kind: 'down', connectionId, error, failures };
+        return;
+      }
+      const before = this.state;
+      this.state = { kind: 'up', look };
+      if (!look) return;
+      const changed = before.kind === 'down' || (before.kind === 'up' && (before.look?.signature !== look.signature || before.look.connectionId !== look.connectionId));
+      if (changed) this.deps.emit({ connectionId: look.connectionId, reachable: true, error: null });
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private schedule(ms: number): void {
+    if (this.stopped) return;
+    if (this.timer !== null) (this.deps.clearTimer ?? clearTimeout)(this.timer as NodeJS.Timeout);
+    this.timer = (this.deps.setTimer ?? setTimeout)(() => {
+      this.timer = null;
+      void this.tick().then(() => this.schedule(this.nextDelay()));
+    }, ms);
+    (this.timer as { unref?: () => void } | null)?.unref?.();
+  }
+
+  private nextDelay(): number {
+    if (this.state.kind !== 'down') return this.deps.upIntervalMs ?? 5_000;
+    const steps = this.deps.backoffMs ?? [1_000, 2_000, 4_000, 5_000];
+    return steps[Math.min(this.state.failures - 1, steps.length - 1)] ?? 5_000;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * What the model picker lists, grouped by connection: the active connection's aliases and models (a
+ * materialized alias's Ollama copy is the alias, so `name` and `name:latest` are not listed twice), then the
+ * aliases of other connections, which cannot be used until their connection is the active one. Pure.
+ */
+import type { ConnectionInfo } from '../../../shared/connections';
+import type { ModelSummary } from '../../../shared/ipc';
+import type { Alias } from '../../../shared/models';
+
+export interface PickerEntry {
+  /** What is sent as the model (a model's or an alias's name). */
+  value: string;
+  label: string;
+  /** The model under an alias. */
+  target?: string;
+  kind: 'model' | 'alias';
+  capabilities: string[];
+  detail: string | null;
+  /** Why it cannot be chosen now; absent when it can. */
+  disabled?: string;
+}
+
+export interface PickerGroup {
+  id: string;
+  label: string;
+  entries: PickerEntry[];
+}
+
+/** Capabilities the picker names; the rest (completion, insert...) say nothing a user chooses by. */
+const SHOWN = ['vision', 'tools', 'thinking'];
+
+export function capabilityList(model: ModelSummary | undefined): string[] {
+  return (model?.capabilities ?? []).filter((c) => SHOWN.includes(c));
+}
+
+/** `coder` and `coder:latest` are one Ollama model. */
+export function sameOllamaName(a: string, b: string): boolean {
+  const plain = (n: string) => (n.endsWith(':latest') ? n.slice(0, -':latest'.length) : n);
+  return plain(a) === plain(b);
+}
+
+export function pickerGroups(models: ModelSummary[], aliases: Alias[], connections: ConnectionInfo[], activeId: string): PickerGroup[] {
+  const labelOf = (id: string) => connections.find((c) => c.id === id)?.label;
+  const mine = aliases.filter((a) => a.connectionId === activeId);
+  const materialized = mine.filter((a) => a.materializedDigest !== null);
+  const aliasEntry = (a: Alias, disabled?: string): PickerEntry => {
+    const model = models.find((m) => m.name === a.model);
+    return { value: a.name, label: a.name, target: a.model, kind: 'alias', capabilities: capabilityList(model), detail: `alias of ${a.model}`, ...(disabled ? { disabled } : {}) };
+  };
+  const active: PickerGroup = {
+    id: activeId,
+    label: labelOf(activeId) ?? 'Models',
+    entries: [
+      ...mine.map((a) => aliasEntry(a)),
+      ...models
+        .filter((m) => !materialized.some((a) => sameOllamaName(a.name, m.name)))
+        .map((m) => ({ value: m.name, label: m.name, kind: 'model' as const, capabilities: capabilityList(m), detail: m.parameterSize })),
+    ],
+  };
+  const others = new Map<string, PickerGroup>();
+  for (const a of aliases) {
+    if (a.connectionId === activeId) continue;
+    const label = labelOf(a.connectionId);
+    const group = others.get(a.connectionId) ?? { id: a.connectionId, label: label ? `${label} (not active)` : 'A removed connection', entries: [] };
+    group.entries.push(aliasEntry(a, label ? `Its connection, ${label}, is not the active one: choose it in Settings → Connections.` : 'Its connection was removed.'));
+    others.set(a.connectionId, group);
+  }
+  return [active, ...others.values()].filter((g) => g.entries.length > 0);
+}
+
+/** Entries whose name (or alias target) contains the query, case-insensitively; groups left empty are dropped. */
+export function filterGroups(groups: PickerGroup[], query: string): PickerGroup[] {
+  const q = query.trim().toLowerCase();
+  if (q === '') return groups;
+  return groups
+    .map((g) => ({ ...g, entries: g.entries.filter((e) => e.label.toLowerCase().includes(q) || (e.target?.toLowerCase().includes(q) ?? false)) }))
+    .filter((g) => g.entries.length > 0);
+}

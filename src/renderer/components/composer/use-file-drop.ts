@@ -1,0 +1,37 @@
+import { useEffect, useState } from 'react';
+
+/**
+ * Files dropped anywhere in the window are attached to the message (not only on the composer). A place with its
+ * own drop (the model library takes .gguf files) handles the event first and marks it handled; a drop while a
+ * dialog is open is left to that dialog. Returns whether files are being dragged over the window.
+ */
+export function useFileDrop(add: (files: File[]) => Promise<void>): boolean {
+  const [dragging, setDragging] = useState(false);
+  useEffect(() => {
+    const carriesFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') === true;
+    const blocked = (e: DragEvent) => e.defaultPrevented || document.querySelector('dialog[open]') !== null;
+    const over = (e: DragEvent) => {
+      if (!carriesFiles(e) || blocked(e)) return;
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+      setDragging(true);
+    };
+    // relatedTarget is null only when the drag leaves the window itself.
+    const leave = (e: DragEvent) => e.relatedTarget === null && setDragging(false);
+    const drop = (e: DragEvent) => {
+      setDragging(false);
+      if (!carriesFiles(e) || blocked(e)) return;
+      e.preventDefault();
+      void add([...(e.dataTransfer?.files ?? [])]);
+    };
+    window.addEventListener('dragover', over);
+    window.addEventListener('dragleave', leave);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragover', over);
+      window.removeEventListener('dragleave', leave);
+      window.removeEventListener('drop', drop);
+    };
+  }, [add]);
+  return dragging;
+}

@@ -1,0 +1,29 @@
+import { useEffect, useRef, useState } from 'react';
+import { finalAssistantText } from '../../../shared/assistant-text';
+import { useStore } from '../../store';
+
+/**
+ * What a screen reader hears of an answer: the whole of it, once, when it has finished (the chat itself is not a
+ * live region: that would read every token as it streams). Answers loaded from disk are not announced.
+ */
+export function Announcer() {
+  const turns = useStore((s) => s.turns);
+  const [message, setMessage] = useState('');
+  const streaming = useRef(new Set<string>());
+  useEffect(() => {
+    for (const t of turns) {
+      if (t.role !== 'assistant') continue;
+      if (t.status === 'streaming') streaming.current.add(t.id);
+      else if (streaming.current.delete(t.id)) {
+        const text = finalAssistantText([t]);
+        const model = t.model ? `${t.model}: ` : '';
+        setMessage(text !== '' ? `${model}${text}` : t.status === 'done' ? '' : `${model}the answer ended without text (${t.status}).`);
+      }
+    }
+  }, [turns]);
+  return (
+    <div className="sr-only" role="status" aria-live="polite" data-testid="answer-announcer">
+      {message}
+    </div>
+  );
+}

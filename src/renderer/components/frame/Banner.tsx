@@ -1,0 +1,31 @@
+import { CircleAlert, RotateCw, X } from 'lucide-react';
+
+interface Props {
+  testId: string;
+  message: string;
+  /** Tries the failed thing again (re-reads the models, reconnects, repeats the action). */
+  onRetry: () => void;
+  onClose: () => void;
+  /** Another way out beside Retry (e.g. open Settings to change the address). */
+  extra?: React.ReactNode;
+}
+
+/** One failure, in words, with Retry and close: every error banner of the app has both. */
+export function Banner({ testId, message, onRetry, onClose, extra }: Props) {
+  return (
+    <div className="banner" role="alert" data-testid={testId}>
+      <CircleAlert className="icon" aria-hidden />
+      <span className="banner-text">{message}</span>
+      <span className="banner-actions">
+        {extra}
+        <button type="button" className="small" data-testid="banner-retry" onClick={onRetry}>
+          <RotateCw className="icon" aria-hidden />
+          Retry
+        </button>
+        <button type="button" className="icon-btn small" data-testid="banner-close" aria-label="Close this message" title="Close" onClick={onClose}>
+          <X className="icon" aria-hidden />
+        </button>
+      </span>
+    </div>
+  );
+}

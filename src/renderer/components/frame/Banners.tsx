@@ -1,0 +1,60 @@
+import { useState } from 'react';
+import { refreshConversations, refreshModels, reopenActive, useStore } from '../../store';
+import { reconnectServe } from '../../serve-bridge';
+import { firebrand } from '../../firebrand';
+import { Banner } from './Banner';
+
+/**
+ * The app's failures as banners, each said once: the serve link being down hides the messages it causes, a
+ * notice that says what the model list already says is not repeated, and a closed banner stays closed until
+ * its message changes.
+ */
+export function Banners({ onOpenSettings }: { onOpenSettings: () => void }) {
+  const notice = useStore((s) => s.notice);
+  const noticeRetry = useStore((s) => s.noticeRetry);
+  const modelsError = useStore((s) => s.modelsError);
+  const serveProblem = useStore((s) => s.serveProblem);
+  const [closed, setClosed] = useState<Record<string, string>>({});
+  const shown = (id: string, message: string | null): message is string => message !== null && closed[id] !== message;
+  const close = (id: string, message: string) => setClosed((c) => ({ ...c, [id]: message }));
+  const showModels = serveProblem === null && shown('models-error', modelsError);
+  const showNotice = serveProblem === null && shown('notice', notice) && notice !== modelsError;
+  if (!shown('serve-problem', serveProblem) && !showModels && !showNotice) return null;
+  return (
+    <div className="banners">
+      {shown('serve-problem', serveProblem) && <Banner testId="serve-problem" message={serveProblem} onRetry={reconnectServe} onClose={() => close('serve-problem', serveProblem)} />}
+      {showModels && modelsError && (
+        <Banner
+          testId="models-error"
+          message={modelsError}
+          onRetry={() => {
+            void refreshModels();
+            void firebrand().models.watchNow({}).catch(() => undefined);
+          }}
+          onClose={() => close('models-error', modelsError)}
+          extra={
+            <button type="button" className="small" onClick={onOpenSettings}>
+              Settings
+            </button>
+          }
+        />
+      )}
+      {showNotice && notice && (
+        <Banner
+          testId="notice"
+          message={notice}
+          onRetry={() => {
+            useStore.setState({ notice: null, noticeRetry: null });
+            // The action that failed, where it left one; otherwise read everything shown again.
+            if (noticeRetry) noticeRetry();
+            else void Promise.all([refreshConversations(), refreshModels(), reopenActive()]);
+          }}
+          onClose={() => {
+            close('notice', notice);
+            useStore.setState({ notice: null, noticeRetry: null });
+          }}
+        />
+      )}
+    </div>
+  );
+}

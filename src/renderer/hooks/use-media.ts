@@ -1,0 +1,17 @@
+import { useEffect, useState } from 'react';
+
+/** Whether a media query matches now, following its changes (the window resized, the OS theme switched). */
+export function useMediaQuery(query: string): boolean {
+  const [matches, setMatches] = useState(() => window.matchMedia(query).matches);
+  useEffect(() => {
+    const media = window.matchMedia(query);
+    const update = () => setMatches(media.matches);
+    update();
+    media.addEventListener('change', update);
+    return () => media.removeEventListener('change', update);
+  }, [query]);
+  return matches;
+}
+
+/** Below this width the sidebar is a drawer over the chat (styles/layout.css uses the same number). */
+export const NARROW = '(max-width: 860px)';

@@ -1,0 +1,171 @@
+/**
+ * Issue 17, answers a person can follow: each says which model (or alias) wrote it, a reopened conversation
+ * brings its model back (and Regenerate uses it), the chat stays at the real end and offers "Jump to latest",
+ * a search opens at the hit, a cut answer can be continued, math is typeset while it streams, an answer with
+ * tool steps has one footer, files dropped anywhere are attached and open in a preview, and `?` lists shortcuts.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { ReplayRoute } from '../replay-server/replay-server';
+import { ASSISTANT, assistant, chatRequests, chatRoutes, ollamaLines, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+
+let s: UiSession | undefined;
+afterEach(async () => {
+  await stopUi(s);
+  s = undefined;
+});
+
+const gap = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.querySelector('[data-testid="chat"] [data-virtuoso-scroller]') as HTMLElement | null;
+    return el ? el.scrollHeight - el.scrollTop - el.clientHeight : -1;
+  });
+
+/** The chat request routes answered per request: `pick(body, n)` returns the NDJSON for the nth chat. */
+function scripted(session: UiSession, pick: (body: string, n: number) => string): void {
+  let n = 0;
+  const base = chatRoutes('').filter((r) => r.path !== '/api/chat');
+  session.replay.setOnRequest((req) => {
+    if (req.path !== '/api/chat') return;
+    const body = pick(req.body, req.body.includes('Write a title') ? -1 : n++);
+    const route: ReplayRoute = { method: 'POST', path: '/api/chat', body, chunk: 'lines', headers: { 'content-type': 'application/x-ndjson' } };
+    session.replay.setRoutes([...base, route]);
+  });
+}
+
+describe('answers', () => {
+  it('labels each answer with its model, brings a reopened conversation’s model back, and Regenerate uses it', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi.' }]), 5));
+    const { page, replay } = s;
+    await pickModel(page, 'qwen3:8b');
+    await send(page, 'Hello from the first chat');
+    await waitIdle(page);
+    expect(await assistant(page).getByTestId('model-label').textContent()).toBe('qwen3:8b');
+
+    await page.getByTestId('new-chat').click();
+    await pickModel(page, 'llama3.2:3b');
+    await send(page, 'Hello from the second chat');
+    await waitIdle(page);
+    expect(await assistant(page).getByTestId('model-label').textContent()).toBe('llama3.2:3b');
+
+    // Titles come from the model; the list is by recency, so the first chat is second.
+    await page.getByTestId('conversation-item').nth(1).click();
+    await expect.poll(() => page.locator('[data-testid="turn"][data-role="user"]').textContent()).toContain('Hello from the first chat');
+    await page.locator(ASSISTANT).waitFor();
+    await expect.poll(() => page.getByTestId('model-picker').getAttribute('data-value')).toBe('qwen3:8b');
+    await assistant(page).getByTestId('regenerate').click();
+    await expect.poll(() => assistant(page).getByTestId('branch-position').textContent()).toBe('2/2');
+    await waitIdle(page);
+    expect(chatRequests(replay).at(-1)).toMatchObject({ model: 'qwen3:8b' });
+    expect(await assistant(page).getByTestId('model-label').textContent()).toBe('qwen3:8b');
+
+    // An alias says so, with the model under it.
+    await page.evaluate(() => window.firebrand.aliases.create({ name: 'coder', connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: 'Code first.', parameters: {}, thinkMode: 'off', contextWindow: null }));
+    await page.reload();
+    await page.getByTestId('new-chat').click();
+    await pickModel(page, 'coder');
+    await send(page, 'Through the alias');
+    await waitIdle(page);
+    await expect.poll(() => assistant(page).getByTestId('model-label').textContent()).toBe('coderalias of llama3.2:3b');
+  });
+
+  it('stays at the real end when an answer finishes (its footer in view), and jumps to the latest when scrolled up', async () => {
+    const lines = Array.from({ length: 200 }, (_, i) => ({ content: i % 20 === 19 ? `Paragraph ${i}.\n\n` : `Sentence ${i} of a long answer. ` }));
+    s = await startUi(chatRoutes(ollamaLines(lines), 2));
+    const { page } = s;
+    await send(page, 'Write a lot');
+    await waitIdle(page);
+    await expect.poll(() => gap(page)).toBeLessThanOrEqual(1);
+    const regenerate = await assistant(page).getByTestId('regenerate').boundingBox();
+    const composer = await page.getByTestId('composer-input').boundingBox();
+    expect(regenerate && composer && regenerate.y + regenerate.height <= composer.y).toBe(true);
+    expect(await page.getByTestId('jump-to-latest').count()).toBe(0);
+
+    await page.locator('[data-testid="chat"] [data-virtuoso-scroller]').hover();
+    await page.mouse.wheel(0, -3000);
+    await page.getByTestId('jump-to-latest').waitFor();
+    await page.getByTestId('jump-to-latest').click();
+    await expect.poll(() => gap(page)).toBeLessThanOrEqual(1);
+    await page.getByTestId('jump-to-latest').waitFor({ state: 'detached' });
+  });
+
+  it('opens a search hit at its message, highlighted', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'A reply that goes on for a while.\n\n'.repeat(12) }]), 1));
+    const { page } = s;
+    await send(page, 'The word is periwinkle, remember it');
+    await waitIdle(page);
+    for (let i = 0; i < 6; i++) {
+      await send(page, `Filler message ${i}`);
+      await waitIdle(page);
+    }
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('search-input').fill('periwinkle');
+    await page.getByTestId('search-result').first().click();
+    const hit = page.locator('[data-testid="turn"][data-search-hit]');
+    await hit.waitFor();
+    expect(await hit.getByTestId('user-text').textContent()).toContain('periwinkle');
+    await expect.poll(() => hit.getAttribute('data-search-marks')).toBe('1');
+    const box = await hit.boundingBox();
+    const chat = await page.getByTestId('chat').boundingBox();
+    expect(box && chat && box.y >= chat.y && box.y + box.height <= chat.y + chat.height).toBe(true);
+  });
+
+  it('continues a cut answer from the kept text, and typesets math while it streams', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Mass and energy: $E = mc^2$, ' }, { content: 'and then it ran out of' }], 'length'), 5, 1));
+    const { page, replay } = s;
+    await send(page, 'Explain E=mc^2');
+    await expect.poll(() => replay.held).toBe(1);
+    await assistant(page).locator('.katex').waitFor();
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    replay.release();
+    await waitIdle(page);
+    replay.setRoutes(chatRoutes(ollamaLines([{ content: ' tokens, so here is the rest.' }])));
+    await assistant(page).getByTestId('answer-continue').click();
+    await expect.poll(() => page.locator(ASSISTANT).count()).toBe(2);
+    await waitIdle(page);
+    const last = chatRequests(replay).at(-1)?.messages ?? [];
+    expect(last.at(-2)).toMatchObject({ role: 'assistant', content: 'Mass and energy: $E = mc^2$, and then it ran out of' });
+    expect(last.at(-1)?.content).toContain('Continue exactly where your last answer stopped');
+    expect(await page.getByTestId('answer-continue').count()).toBe(0);
+  });
+
+  it('gives an answer with a tool step one stats line and one Regenerate, under its last step', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'x' }])));
+    scripted(s, (_body, n) =>
+      n === 0 ? ollamaLines([{ tool_calls: [{ function: { name: 'current_datetime', arguments: {} } }] }], 'stop') : ollamaLines([{ content: n < 0 ? 'Time' : 'It is now.' }]),
+    );
+    const { page } = s;
+    await send(page, 'What time is it?');
+    await expect.poll(() => page.locator(`${ASSISTANT}[data-status="done"]`).count()).toBe(2);
+    await waitIdle(page);
+    expect(await page.getByTestId('answer-stats').count()).toBe(1);
+    expect(await page.getByTestId('regenerate').count()).toBe(1);
+    expect(await page.getByTestId('model-label').count()).toBe(1);
+    expect(await assistant(page, 1).getByTestId('regenerate').count()).toBe(1);
+  });
+
+  it('attaches files dropped anywhere in the window, opens them, and lists the shortcuts with ?', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Got it.' }])));
+    const { page } = s;
+    const transfer = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['the notes say hello'], 'notes.txt', { type: 'text/plain' }));
+      return dt;
+    });
+    await page.dispatchEvent('[data-testid="chat"]', 'dragover', { dataTransfer: transfer });
+    await page.dispatchEvent('[data-testid="chat"]', 'drop', { dataTransfer: transfer });
+    await page.getByTestId('pending-attachments').getByText('notes.txt').waitFor();
+    await send(page, 'Read this');
+    await waitIdle(page);
+    await page.locator('[data-testid="turn"][data-role="user"]').getByTestId('attachment-open').click();
+    await expect.poll(() => page.getByTestId('attachment-preview').textContent()).toContain('the notes say hello');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('attachment-preview').waitFor({ state: 'detached' });
+
+    await page.locator('body').click({ position: { x: 640, y: 300 } });
+    await page.keyboard.press('?');
+    await expect.poll(() => page.getByTestId('shortcuts').textContent()).toContain('New chat');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('shortcuts').waitFor({ state: 'detached' });
+  });
+});

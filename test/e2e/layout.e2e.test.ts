@@ -1,0 +1,180 @@
+/**
+ * Issue 17, layouts that fit: from a 360 px phone to a desktop nothing scrolls sideways on any main screen, the
+ * sidebar becomes a drawer on a narrow window, the searchable model picker keeps its width whatever the names
+ * (Send does not move), and the chat settings popover stays inside the window.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { TAGS_BODY } from '../replay-server/ollama-wire';
+import { chatRoutes, modelOption, ollamaLines, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+
+const LONG = 'hf.co/someone/Meta-Llama-3.1-70B-Instruct-abliterated-GGUF:Q4_K_M-imatrix-with-a-very-long-tag-indeed';
+const tags = (() => {
+  const parsed = JSON.parse(TAGS_BODY) as { models: Record<string, unknown>[] };
+  const first = parsed.models[0] ?? {};
+  parsed.models.push({ ...first, name: LONG, model: LONG, digest: 'f'.repeat(64) });
+  return JSON.stringify(parsed);
+})();
+
+const ANSWER = ollamaLines([
+  { content: 'A table and some code:\n\n| server | API | streams |\n|---|---|---|\n| Ollama | `/api/chat` | NDJSON |\n| llama-server | `/v1/chat/completions` | SSE |\n\n' },
+  { content: '```bash\nllama-server -m /models/a-model-file-with-a-long-name.gguf --ctx-size 16384 --port 8080 --host 127.0.0.1 --jinja\n```\n\n' },
+  { content: 'A long unbroken word: ' + 'x'.repeat(300) },
+]);
+
+let s: UiSession | undefined;
+beforeAll(async () => {
+  s = await startUi(chatRoutes(ANSWER, 5).map((r) => (r.path === '/api/tags' ? { ...r, body: tags } : r)));
+  await send(s.page, 'Show me a table, some code and a long word');
+  await waitIdle(s.page);
+});
+afterAll(async () => {
+  await stopUi(s);
+});
+
+/**
+ * Whether the page can scroll sideways, or any visible element pokes out of the window (anything inside a box
+ * that scrolls or clips on its own, such as a code block, is checked as that box).
+ */
+function overflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out: string[] = [];
+    if (document.documentElement.scrollWidth > width + 1) out.push(`page scrolls: ${document.documentElement.scrollWidth} > ${width}`);
+    const clipped = (el: Element): boolean => {
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const style = getComputedStyle(p);
+        if (style.overflowX !== 'visible' || style.position === 'fixed') return true;
+      }
+      return false;
+    };
+    for (const el of document.body.querySelectorAll('*')) {
+      if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0) continue;
+      if ((box.right > width + 1 || box.left < -1) && !clipped(el)) {
+        out.push(`${el.tagName.toLowerCase()}.${el.className.toString().slice(0, 40)} [${el.getAttribute('data-testid') ?? ''}] ${Math.round(box.left)}–${Math.round(box.right)} of ${width}`);
+      }
+    }
+    return out.slice(0, 10);
+  });
+}
+
+async function openSidebarIfDrawer(page: Page): Promise<void> {
+  if ((await page.getByTestId('sidebar-toggle').getAttribute('aria-expanded')) !== 'true') await page.getByTestId('sidebar-toggle').click();
+  await page.getByTestId('new-chat').waitFor({ state: 'visible' });
+}
+
+describe('layouts that fit', () => {
+  for (const width of [360, 800, 1280]) {
+    it(`scrolls sideways on no screen at ${width} px`, async () => {
+      if (!s) throw new Error('no session');
+      const { page } = s;
+      await page.setViewportSize({ width, height: 800 });
+      await page.reload();
+      await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
+      expect(await overflow(page), 'empty chat').toEqual([]);
+
+      await openSidebarIfDrawer(page);
+      expect(await overflow(page), 'sidebar / drawer').toEqual([]);
+      await page.getByTestId('conversation-item').first().click();
+      await page.locator('[data-testid="turn"][data-role="assistant"]').waitFor();
+      // On a narrow window choosing a conversation closes the drawer and the chat has the whole width.
+      if (width < 800) {
+        await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
+        const chat = await page.getByTestId('chat').boundingBox();
+        expect(chat && chat.width >= width - 2).toBe(true);
+      }
+      expect(await overflow(page), 'chat with a table, code and a long word').toEqual([]);
+
+      await pickModel(page, LONG);
+      expect(await overflow(page), 'a long model name chosen').toEqual([]);
+      await page.getByTestId('model-picker').click();
+      expect(await overflow(page), 'model picker open').toEqual([]);
+      await page.keyboard.press('Escape');
+
+      await page.getByTestId('conversation-settings-open').click();
+      const popover = await page.getByTestId('conversation-settings').boundingBox();
+      expect(popover && popover.x >= 0 && popover.x + popover.width <= width).toBe(true);
+      expect(await overflow(page), 'chat settings popover').toEqual([]);
+      await page.keyboard.press('Escape');
+
+      await openSidebarIfDrawer(page);
+      await page.getByTestId('search-input').fill('table');
+      await page.getByTestId('search-result').first().waitFor();
+      expect(await overflow(page), 'search results').toEqual([]);
+      await page.getByTestId('search-input').fill('');
+
+      await page.getByTestId('settings-open').click();
+      await page.getByTestId('settings-dialog').waitFor();
+      expect(await overflow(page), 'settings').toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+
+      await openSidebarIfDrawer(page);
+      await page.getByTestId('models-open').click();
+      await page.getByTestId('models-screen').waitFor();
+      expect(await overflow(page), 'models').toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.getByTestId('models-screen').waitFor({ state: 'detached' });
+    });
+  }
+
+  it('keeps the picker’s width and Send’s place whatever the model’s name', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.reload();
+    await pickModel(page, 'llama3.2:3b');
+    const short = { picker: await page.getByTestId('model-picker').boundingBox(), send: await page.getByTestId('composer-send').boundingBox() };
+    await pickModel(page, LONG);
+    const long = { picker: await page.getByTestId('model-picker').boundingBox(), send: await page.getByTestId('composer-send').boundingBox() };
+    expect(long.picker?.width).toBe(short.picker?.width);
+    expect(long.send).toEqual(short.send);
+
+    // The message box grows with its text (up to a limit), instead of scrolling inside three rows.
+    const input = page.getByTestId('composer-input');
+    const before = (await input.boundingBox())?.height ?? 0;
+    await input.fill(Array.from({ length: 8 }, (_, i) => `line ${i + 1}`).join('\n'));
+    await expect.poll(async () => (await input.boundingBox())?.height ?? 0).toBeGreaterThan(before * 2);
+    await input.fill('');
+  });
+
+  it('filters the picker as the user types, groups it by connection, and chooses with the keyboard', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    const picker = page.getByTestId('model-picker');
+    await picker.click();
+    expect(await picker.getAttribute('aria-expanded')).toBe('true');
+    expect(await page.locator('.model-group-label').allTextContents()).toEqual(['Ollama']);
+    await picker.fill('QWEN');
+    await expect.poll(() => page.locator('[role="option"]:visible').evaluateAll((os) => os.map((o) => o.getAttribute('data-value')))).toEqual(['qwen3:8b']);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => picker.getAttribute('data-value')).toBe('qwen3:8b');
+    expect(await picker.getAttribute('aria-expanded')).toBe('false');
+    expect(await picker.inputValue()).toBe('qwen3:8b');
+  });
+
+  it('collapses the sidebar on a wide window and opens it as a drawer on a narrow one', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const toggle = page.getByTestId('sidebar-toggle');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await toggle.click();
+    await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
+    expect((await page.getByTestId('chat').boundingBox())?.x).toBe(0);
+    await toggle.click();
+    await page.getByTestId('new-chat').waitFor({ state: 'visible' });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
+    await toggle.click();
+    // The drawer takes the focus; Escape closes it and gives the focus back to the toggle.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('new-chat');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('sidebar-toggle');
+  });
+});

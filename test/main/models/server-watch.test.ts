@@ -1,0 +1,74 @@
+/** Issue 17: a server that comes back, goes away or changes its models is noticed without a reload, with backoff. */
+import { describe, expect, it } from 'vitest';
+import type { ModelsChanged } from '../../../src/shared/models';
+import { ServerWatch, type ServerLook } from '../../../src/main/models/server-watch';
+
+function harness(script: (ServerLook | Error)[]) {
+  const emitted: ModelsChanged[] = [];
+  const delays: number[] = [];
+  let pending: (() => void) | null = null;
+  const watch = new ServerWatch({
+    look: () => {
+      const next = script.shift();
+      if (!next) return Promise.resolve(null);
+      return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
+    },
+    emit: (c) => emitted.push(c),
+    setTimer: (fn, ms) => {
+      delays.push(ms);
+      pending = fn;
+      return 1;
+    },
+    clearTimer: () => {
+      pending = null;
+    },
+  });
+  /** Runs the scheduled look and waits until the next one is scheduled. */
+  const step = async () => {
+    const fn = pending;
+    pending = null;
+    fn?.();
+    await new Promise((r) => setTimeout(r, 0));
+  };
+  return { watch, emitted, delays, step };
+}
+
+const up = (signature: string): ServerLook => ({ connectionId: 'ollama', signature });
+
+describe('ServerWatch', () => {
+  it('says when the server comes back and when its models change, and nothing while they stay the same', async () => {
+    const h = harness([new Error('Cannot reach Ollama'), new Error('Cannot reach Ollama'), up('a'), up('a'), up('a\nb'), up('b')]);
+    h.watch.start();
+    for (let i = 0; i < 6; i++) await h.step();
+    expect(h.emitted).toEqual([
+      { connectionId: 'ollama', reachable: true, error: null },
+      { connectionId: 'ollama', reachable: true, error: null },
+      { connectionId: 'ollama', reachable: true, error: null },
+    ]);
+  });
+
+  it('says when a server that answered goes away, once', async () => {
+    const h = harness([up('a'), new Error('gone'), new Error('gone')]);
+    h.watch.start();
+    for (let i = 0; i < 3; i++) await h.step();
+    expect(h.emitted).toEqual([{ connectionId: 'ollama', reachable: false, error: 'gone' }]);
+  });
+
+  it('looks again sooner after a failure, then less often, and at the steady pace once it answers', async () => {
+    const h = harness([new Error('x'), new Error('x'), new Error('x'), new Error('x'), new Error('x'), up('a')]);
+    h.watch.start();
+    for (let i = 0; i < 6; i++) await h.step();
+    expect(h.delays).toEqual([0, 1000, 2000, 4000, 5000, 5000, 5000]);
+  });
+});
+
+describe('ServerWatch told of a failure it did not see', () => {
+  it('says the server is back when the next look finds it, even with the same models as before', async () => {
+    const h = harness([up('a'), up('a')]);
+    h.watch.start();
+    await h.step();
+    h.watch.sawFailure('ollama', 'the renderer could not list the models');
+    await h.step();
+    expect(h.emitted).toEqual([{ connectionId: 'ollama', reachable: true, error: null }]);
+  });
+});

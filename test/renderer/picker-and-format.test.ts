@@ -1,0 +1,51 @@
+/** The model picker's groups (issue 17: one entry per model, aliases of other connections not usable) and the app's units. */
+import { describe, expect, it } from 'vitest';
+import { filterGroups, pickerGroups } from '../../src/renderer/components/composer/picker-groups';
+import { formatBytes, formatTokens, plural } from '../../src/renderer/format';
+import type { ConnectionInfo } from '../../src/shared/connections';
+import type { Alias } from '../../src/shared/models';
+
+const connections: ConnectionInfo[] = [
+  { id: 'ollama', kind: 'ollama', label: 'Ollama', baseUrl: 'http://127.0.0.1:11434', hasApiKey: false, builtIn: true },
+  { id: 'lms', kind: 'openai-compatible', label: 'LM Studio', baseUrl: 'http://127.0.0.1:1234', hasApiKey: false },
+];
+const model = (name: string, capabilities?: string[]) => ({ name, sizeBytes: 1, family: null, parameterSize: '3B', quantization: null, ...(capabilities ? { capabilities } : {}) });
+const alias = (name: string, over: Partial<Alias> = {}): Alias => ({
+  id: name, name, connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: '', parameters: {}, thinkMode: 'off', contextWindow: null, materializedDigest: null, status: 'not-materialized', updatedAt: 1, ...over,
+});
+
+describe('model picker groups', () => {
+  it('lists a materialized alias once, not beside its Ollama copy under name:latest', () => {
+    const groups = pickerGroups([model('llama3.2:3b', ['completion', 'tools']), model('terse-coder:latest')], [alias('terse-coder', { materializedDigest: 'abc', status: 'in-sync' })], connections, 'ollama');
+    expect(groups.map((g) => g.label)).toEqual(['Ollama']);
+    expect(groups[0]?.entries.map((e) => e.value)).toEqual(['terse-coder', 'llama3.2:3b']);
+    expect(groups[0]?.entries[0]).toMatchObject({ kind: 'alias', target: 'llama3.2:3b', capabilities: ['tools'] });
+  });
+
+  it('keeps an alias of another connection in that connection’s group, not choosable, with the reason', () => {
+    const groups = pickerGroups([model('llama3.2:3b')], [alias('lm-coder', { connectionId: 'lms' }), alias('orphan', { connectionId: 'gone' })], connections, 'ollama');
+    expect(groups.map((g) => g.label)).toEqual(['Ollama', 'LM Studio (not active)', 'A removed connection']);
+    expect(groups[1]?.entries[0]?.disabled).toContain('LM Studio');
+    expect(groups[2]?.entries[0]?.disabled).toContain('removed');
+  });
+
+  it('filters by name or alias target, case-insensitively, dropping empty groups', () => {
+    const groups = pickerGroups([model('llama3.2:3b'), model('qwen3:8b')], [alias('coder', { model: 'qwen3:8b' })], connections, 'ollama');
+    expect(filterGroups(groups, 'QWEN')[0]?.entries.map((e) => e.value)).toEqual(['coder', 'qwen3:8b']);
+    expect(filterGroups(groups, 'nothing')).toEqual([]);
+  });
+});
+
+describe('units', () => {
+  it('writes token windows as people do: 4K, 8K, 128K', () => {
+    expect([4096, 8192, 131072, 32768, 43008, 1536, 512].map(formatTokens)).toEqual(['4K', '8K', '128K', '32K', '42K', '1.5K', '512']);
+  });
+  it('labels binary memory as GiB: 24 GiB typed is shown as 24.0 GiB, not 25.8 GB', () => {
+    expect(formatBytes(24 * 1024 ** 3)).toBe('24.0 GiB');
+    expect(formatBytes(1536)).toBe('1.5 KiB');
+  });
+  it('says "1 model", "2 models"', () => {
+    expect(plural(1, 'model')).toBe('1 model');
+    expect(plural(2, 'model')).toBe('2 models');
+  });
+});
