@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { TAGS_BODY } from '../replay-server/ollama-wire';
 import { startReplayServer, type ReplayRoute } from '../replay-server/replay-server';
 import { launchChromium, openPage } from './helpers/browser';
+import { modelOption } from './helpers/picker';
 import { startServeProcess } from './helpers/serve-process';
 import { assistant, ollamaLines, send, waitIdle, type UiSession } from './helpers/ui-session';
 
@@ -52,7 +53,7 @@ async function start(plan: string[]): Promise<NonNullable<typeof s>> {
   const serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
   const page = await openPage(browser, { viewport: { width: 1280, height: 900 } });
   await page.goto(serve.url);
-  await page.getByTestId('model-picker').locator('option[value="llama3.2:3b"]').waitFor({ state: 'attached' });
+  await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
   return { browser, replay, page, serve, dataDir, scratch };
 }
 
