@@ -9,6 +9,10 @@ import { useSearchHighlight } from './turn/use-search-highlight';
 
 /** How far from the end still counts as "at the end" (a wheel notch less than this does not let go). */
 const AT_END_PX = 48;
+/** Turns mounted beyond the viewport, so a scroll finds them ready. */
+const OVERSCAN_PX = 600;
+/** A typical turn's height in px (a question, or a few paragraphs of answer). */
+const TURN_HEIGHT_GUESS = 160;
 
 /**
  * The open branch as a virtualized list: only turns near the viewport are mounted, so a chat of thousands of
@@ -29,6 +33,8 @@ export function ChatView() {
   const following = useRef(focusIndex < 0);
   const [atEnd, setAtEnd] = useState(true);
   const lastTop = useRef(0);
+  const listKey = `${activeId ?? 'new'}|${focus?.turnId ?? ''}`;
+  const empty = shown.length === 0;
 
   const toEnd = useCallback(() => {
     const el = scroller.current;
@@ -48,13 +54,15 @@ export function ChatView() {
     });
     observer.observe(content);
     return () => observer.disconnect();
-  });
+    // Once per list (its content element lives as long as it), not per render: a new observer reports at once,
+    // which forced a layout on every streamed token.
+  }, [listKey, empty, toEnd]);
   useEffect(() => {
     if (following.current) requestAnimationFrame(toEnd);
   }, [turns, toEnd]);
   useSearchHighlight(focus, turns);
 
-  if (shown.length === 0) {
+  if (empty) {
     return (
       <section className="chat empty" data-testid="chat">
         <div className="empty-hint">
@@ -73,7 +81,7 @@ export function ChatView() {
   return (
     <section className="chat" data-testid="chat" aria-label="Conversation">
       <Virtuoso
-        key={`${activeId ?? 'new'}|${focus?.turnId ?? ''}`}
+        key={listKey}
         ref={list}
         scrollerRef={(el) => {
           scroller.current = el instanceof HTMLElement ? el : null;
@@ -95,7 +103,10 @@ export function ChatView() {
           lastTop.current = el.scrollTop;
           if (up && el.scrollHeight - el.scrollTop - el.clientHeight > AT_END_PX) following.current = false;
         }}
-        increaseViewportBy={{ top: 600, bottom: 600 }}
+        increaseViewportBy={{ top: OVERSCAN_PX, bottom: OVERSCAN_PX }}
+        // A first guess at a turn's height: the list skips its probe render of the first turn and mounts the
+        // chat's last turns in its first pass (each turn is measured once mounted, as before).
+        defaultItemHeight={TURN_HEIGHT_GUESS}
         itemContent={(_i, turn) => (
           <div className="turn-row">
             <TurnView turn={turn} answers={answers} run={runs.get(turn.id)} hit={focus?.turnId === turn.id} />

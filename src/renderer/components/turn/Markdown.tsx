@@ -1,12 +1,15 @@
 import { memo, useMemo, type MouseEvent } from 'react';
-import 'katex/dist/katex.min.css';
-import { renderMarkdown } from '../../markdown/render';
+import { useMarkdownRenderer } from '../../markdown/lazy-render';
 import { splitMarkdownBlocks } from '../../markdown/split-blocks';
 
-/** One finished chunk: its HTML is sanitized (markdown/render.ts) and cached, and it never re-renders. */
+/**
+ * One finished chunk: its HTML is sanitized (markdown/render.ts) and cached, and it never re-renders. In the
+ * moment before the markdown code has loaded (lazy-render.ts), it is the chunk's text as it came.
+ */
 const MarkdownChunk = memo(function MarkdownChunk({ text }: { text: string }) {
-  const html = renderMarkdown(text);
-  return <div className="md-chunk" dangerouslySetInnerHTML={{ __html: html }} />;
+  const render = useMarkdownRenderer();
+  if (!render) return <div className="md-chunk md-plain">{text}</div>;
+  return <div className="md-chunk" dangerouslySetInnerHTML={{ __html: render(text) }} />;
 });
 
 /** Copy buttons live inside rendered HTML, so one delegated handler serves them all. */
