@@ -106,8 +106,8 @@ await withCleanup(async (cleanup) => {
     unit: 'ms',
     floor: Number(floorMedian.toFixed(1)),
     ratio: Number((median / floorMedian).toFixed(2)),
-    goal: '< 200 ms',
-    met: median < 200 && first < 200,
+    goal: '< 200 ms and <= 1.5x floor',
+    met: median < 200 && first < 200 && median <= 1.5 * floorMedian,
     note: `first open ${first.toFixed(0)} ms; ${shown} turns mounted; ${(viewJson.length / 1e6).toFixed(1)} MB of turns`,
   });
   report({
@@ -116,5 +116,7 @@ await withCleanup(async (cleanup) => {
     unit: 'MB',
     floor: Number(floorHeap.toFixed(1)),
     ratio: Number((heap / floorHeap).toFixed(2)),
+    goal: '<= 3x floor',
+    met: heap <= 3 * floorHeap,
   });
 });
