@@ -85,6 +85,9 @@ await withCleanup(async (cleanup) => {
     await timeOpen(app, item('Short chat'), turnShown('short-1'));
   }
   await timeOpen(app, item('Long chat'), turnShown(`long-${TURNS - 1}`));
+  // The heap with the whole chat loaded: the list has taken over from the first screenful (ChatView.tsx).
+  await app.locator('[data-testid="chat"] [data-testid="virtuoso-item-list"]').waitFor();
+  await app.locator('[data-first-screen]').waitFor({ state: 'detached' });
   const shown = await app.locator('[data-testid="chat"] [data-testid="turn"]').count();
   const heap = await heapMb(app);
 
