@@ -1,6 +1,6 @@
-import { memo, useMemo, type MouseEvent } from 'react';
+import { memo, useRef, type MouseEvent } from 'react';
 import { useMarkdownRenderer } from '../../markdown/lazy-render';
-import { splitMarkdownBlocks } from '../../markdown/split-blocks';
+import { splitGrowing, type SplitState } from '../../markdown/split-blocks';
 
 /**
  * One finished chunk: its HTML is sanitized (markdown/render.ts) and cached, and it never re-renders. In the
@@ -23,17 +23,41 @@ function onClick(e: MouseEvent<HTMLDivElement>): void {
   });
 }
 
+/** Finished chunks are rendered in groups this big: a new finished chunk re-renders one group, not all. */
+const GROUP = 32;
+
+/** A run of finished chunks (a fragment: the chunks stay direct children of `.markdown`). */
+const ChunkGroup = memo(
+  function ChunkGroup({ chunks }: { chunks: string[] }) {
+    return (
+      <>
+        {chunks.map((chunk, i) => (
+          <MarkdownChunk key={i} text={chunk} />
+        ))}
+      </>
+    );
+  },
+  (a, b) => a.chunks.length === b.chunks.length && a.chunks.every((c, i) => c === b.chunks[i]),
+);
+
 /**
  * An answer run as markdown. Work is limited to the growing tail: the text is cut into chunks and only the
- * last one changes while streaming, so a long answer costs one chunk per frame, not the whole answer.
+ * last one changes while streaming (split-blocks.ts splits only from it), and the finished ones are grouped, so
+ * a long answer costs one chunk per frame, not the whole answer.
  */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  const chunks = useMemo(() => splitMarkdownBlocks(text), [text]);
+  const split = useRef<SplitState | undefined>(undefined);
+  split.current = splitGrowing(split.current, text);
+  const { chunks } = split.current;
+  const finished = chunks.length - 1;
+  const groups: string[][] = [];
+  for (let i = 0; i < finished; i += GROUP) groups.push(chunks.slice(i, Math.min(i + GROUP, finished)));
   return (
     <div className="markdown" onClick={onClick}>
-      {chunks.map((chunk, i) => (
-        <MarkdownChunk key={i} text={chunk} />
+      {groups.map((group, g) => (
+        <ChunkGroup key={g} chunks={group} />
       ))}
+      {chunks.length > 0 && <MarkdownChunk key="tail" text={chunks[chunks.length - 1]!} />}
     </div>
   );
 });
