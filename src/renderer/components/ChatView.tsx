@@ -101,10 +101,13 @@ export function ChatView() {
           followOutput={() => (following.current ? 'auto' : false)}
           atBottomThreshold={AT_END_PX}
           atBottomStateChange={(bottom) => {
+            // The hidden list finding its place under the first screenful is not the reader scrolling.
+            if (first.rows) return;
             setAtEnd(bottom);
             if (bottom) following.current = true;
           }}
           onScroll={(e) => {
+            if (first.rows) return;
             const el = e.currentTarget;
             // Only scrolling up lets go of the end: content growing below never moves scrollTop back.
             const up = el.scrollTop < lastTop.current - 1;
@@ -124,7 +127,7 @@ export function ChatView() {
           {...(first.rows ? { style: HIDDEN_LIST, itemsRendered: (items: { index: number }[]) => first.rendered(items.map((i) => i.index)) } : {})}
         />
       )}
-      {!atEnd && (
+      {!atEnd && !first.rows && (
         <button
           type="button"
           className="jump-to-latest small"
