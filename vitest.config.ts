@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     exclude: ['test/e2e/**', 'test/real/**', 'node_modules/**'],
+    // Worker-thread entries bundled once for the whole run (test/support/worker-bundles.ts).
+    globalSetup: ['test/support/worker-bundles.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
     // expect.poll waits for state; its default of 1 s is a speed check in disguise.

@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.e2e.test.ts'],
+    // One Chromium for the whole run (each file connects to it, each page in its own context).
+    globalSetup: ['test/e2e/helpers/shared-chromium.ts'],
     testTimeout: 300_000,
     hookTimeout: 180_000,
     fileParallelism: false,

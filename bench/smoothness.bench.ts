@@ -65,6 +65,8 @@ await withCleanup(async (cleanup) => {
     unit: '%',
     floor: Number((floorShare * 100).toFixed(1)),
     ratio: floorShare > 0 ? Number((share / floorShare).toFixed(2)) : undefined,
+    goal: '<= 5 %',
+    met: share <= 0.05,
     note: `${value.frames.length} frames measured (floor ${floor.frames.length})`,
   });
 });

@@ -83,6 +83,8 @@ await withCleanup(async (cleanup) => {
     unit: 'ms',
     floor: Math.round(f),
     ratio: Number((v / f).toFixed(2)),
+    goal: '<= 1.5x floor',
+    met: v <= 1.5 * f,
     note: `runs ${value.map((x) => x.toFixed(0)).join('/')} vs ${floor.map((x) => x.toFixed(0)).join('/')} ms; serving after ${percentile(listening.slice(1).sort((x, y) => x - y), 50).toFixed(0)} ms`,
   });
 });

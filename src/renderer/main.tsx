@@ -4,6 +4,7 @@ import { App } from './components/App';
 import { createServeBridge } from './serve-bridge';
 import { connectStore, useStore } from './store';
 import { flushPendingDeletes } from './store/conversation-actions';
+import { loadMarkdown } from './markdown/lazy-render';
 import './styles.css';
 
 // Electron's preload has already set window.firebrand; a browser in serve mode gets it from the shim.
@@ -16,3 +17,6 @@ window.addEventListener('pagehide', flushPendingDeletes);
 
 const root = document.getElementById('root');
 if (root) createRoot(root).render(<StrictMode><App /></StrictMode>);
+// Answers need the markdown code: fetched once the window is up and idle, before a chat is opened as a rule.
+const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
+idle(() => void loadMarkdown(), { timeout: 1500 });

@@ -23,6 +23,8 @@ export interface ConversationView {
   conversation: ConversationSummary;
   /** The active branch, root first. */
   turns: Turn[];
+  /** Asked with `tail`: the branch holds more turns than `turns` (its last ones). */
+  partial?: boolean;
   /** For each turn on the branch that has siblings (edit-and-resend, regenerate): all of them and its place. */
   siblings: Record<string, SiblingInfo>;
 }
@@ -130,7 +132,8 @@ export interface SendResult {
 /** Invoke channels: request payload and result. Payloads are always objects, so each one has a schema. */
 export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContract, McpInvokeContract, ContextInvokeContract {
   'conversations:list': { req: Record<string, never>; res: ConversationSummary[] };
-  'conversations:open': { req: { conversationId: string }; res: ConversationView };
+  /** `tail`: only the branch's last turns (a long chat's first screenful, asked for before the whole). */
+  'conversations:open': { req: { conversationId: string; tail?: number }; res: ConversationView };
   'conversations:delete': { req: { conversationId: string }; res: { deleted: boolean } };
   'conversations:rename': { req: { conversationId: string; title: string }; res: { renamed: boolean } };
   /** One file for the user to save: every branch and attachment (json), or the active branch as Markdown. */

@@ -75,14 +75,19 @@ export function applyParts(turn: Turn, parts: readonly StreamPart[], runs: RunIn
     const part = parts[i]!;
     if (part.type === 'text-delta' || part.type === 'reasoning-delta' || part.type === 'tool-call-delta') {
       // Consecutive deltas of one run fold into one: same result, one copy of the Turn instead of one per token.
-      let delta = part.delta;
-      let next = parts[i + 1];
-      while (next !== undefined && next.type === part.type && next.id === part.id) {
-        delta += next.delta;
-        i++;
-        next = parts[i + 1];
+      // They are joined into one flat string rather than added one by one: `a += b` per token leaves a rope of
+      // one node per token in the block's text, which outlives the young generation and makes the collector
+      // copy a million nodes on a long answer (bench/normalize: a fifth of the reducer's time).
+      let end = i + 1;
+      for (let next = parts[end]; next !== undefined && next.type === part.type && next.id === part.id; next = parts[++end]);
+      if (end === i + 1) {
+        out = applyPart(out, part, runs);
+      } else {
+        const pieces: string[] = new Array<string>(end - i);
+        for (let k = i; k < end; k++) pieces[k - i] = (parts[k] as { delta: string }).delta;
+        out = applyPart(out, { ...part, delta: pieces.join('') }, runs);
+        i = end - 1;
       }
-      out = applyPart(out, delta === part.delta ? part : { ...part, delta }, runs);
     } else {
       out = applyPart(out, part, runs);
     }

@@ -2,8 +2,10 @@
  * Export and import from the conversation list: a user saves a conversation (all branches and attachments) and
  * its Markdown, imports the file back as a second conversation, and is told clearly when a file is refused.
  */
-import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { ASSISTANT, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
@@ -24,7 +26,11 @@ describe('export and import', () => {
     await item.hover();
     const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('conversation-export').click()]);
     expect(json.suggestedFilename()).toMatch(/\.firebrand\.json$/);
-    const jsonPath = await json.path();
+    // saveAs, not path(): the tests' Chromium is shared and connected to remotely, where path() is not available.
+    const saved = mkdtempSync(join(tmpdir(), 'firebrand-e2e-export-'));
+    onTestFinished(() => rmSync(saved, { recursive: true, force: true }));
+    const jsonPath = join(saved, json.suggestedFilename());
+    await json.saveAs(jsonPath);
     const file = JSON.parse(readFileSync(jsonPath, 'utf8')) as { format: string; version: number; turns: unknown[] };
     expect(file.format).toBe('firebrand.conversation');
     expect(file.turns.length).toBeGreaterThanOrEqual(2);
@@ -32,7 +38,9 @@ describe('export and import', () => {
     await item.hover();
     const [md] = await Promise.all([page.waitForEvent('download'), page.getByTestId('conversation-export-md').click()]);
     expect(md.suggestedFilename()).toMatch(/\.md$/);
-    const markdown = readFileSync(await md.path(), 'utf8');
+    const mdPath = join(saved, md.suggestedFilename());
+    await md.saveAs(mdPath);
+    const markdown = readFileSync(mdPath, 'utf8');
     expect(markdown).toContain('How hot should green tea be?');
     expect(markdown).toContain('Tea is best at **80 °C**.');
 

@@ -1,8 +1,30 @@
 import { describe, expect, it } from 'vitest';
 import { markdownToHtml } from '../../src/renderer/markdown/to-html';
-import { splitMarkdownBlocks } from '../../src/renderer/markdown/split-blocks';
+import fc from 'fast-check';
+import { splitGrowing, splitMarkdownBlocks, type SplitState } from '../../src/renderer/markdown/split-blocks';
 
 describe('splitMarkdownBlocks', () => {
+  it('splits a growing answer from its last chunk only, into exactly the chunks of the whole text, finished ones kept', () => {
+    const line = fc.constantFrom('', ' ', '  - nested', '- item', '```ts', '```', '~~~', '$$', '$$ a $$', 'text', '    code', '| a | b |', '> quote', '\r');
+    fc.assert(
+      fc.property(fc.array(line, { maxLength: 40 }), fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 30 }), (lines, steps) => {
+        const full = lines.join('\n');
+        let state: SplitState | undefined;
+        let at = 0;
+        for (const step of steps) {
+          at = Math.min(full.length, at + step);
+          const before = state;
+          state = splitGrowing(state, full.slice(0, at));
+          expect(state.chunks).toEqual(splitMarkdownBlocks(full.slice(0, at)));
+          // What was finished stays the very same strings.
+          if (before) for (let i = 0; i < before.chunks.length - 1; i++) expect(state.chunks[i]).toBe(before.chunks[i]);
+        }
+        expect(splitGrowing(state, full).chunks).toEqual(splitMarkdownBlocks(full));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('cuts at blank lines outside fences, and keeps a fence with blank lines whole', () => {
     const text = 'Intro line\n\n```py\nx = 1\n\ny = 2\n```\n\nOutro';
     expect(splitMarkdownBlocks(text)).toEqual(['Intro line', '```py\nx = 1\n\ny = 2\n```', 'Outro']);

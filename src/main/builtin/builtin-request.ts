@@ -73,13 +73,14 @@ export class BuiltinRequests {
     async function* bytes(): AsyncIterable<Uint8Array> {
       let loaded = false;
       try {
-        for await (const event of events) {
+        // One chunk per batch of events (every event that arrived since the last read), as a socket would carry them.
+        for await (const batch of events) {
           if (signal.aborted) throw new LegError('aborted', 'Stopped.');
-          if (!loaded && event.type === 'start') {
+          if (!loaded && batch.some((event) => event.type === 'start')) {
             loaded = true;
             await service.refresh().catch(() => undefined);
           }
-          yield encoder.encode(engineEventLine(event));
+          yield encoder.encode(batch.length === 1 ? engineEventLine(batch[0]!) : batch.map(engineEventLine).join(''));
         }
         if (signal.aborted) throw new LegError('aborted', 'Stopped.');
       } finally {

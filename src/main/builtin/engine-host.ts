@@ -59,11 +59,13 @@ export class EngineHost {
   }
 
   /**
-   * A generation: its events in order, ending after `done` or `error`. Aborting `signal` asks the engine to
-   * stop; the events that follow (the partial text, then `done` with reason `abort`) still arrive.
+   * A generation: its events in order, ending after `done` or `error`, in batches: each step of the iteration
+   * takes every event that arrived since the last, so a reader that falls behind (a busy machine, a fast model)
+   * catches up in one step instead of paying its per-step work once per token. Aborting `signal` asks the engine
+   * to stop; the events that follow (the partial text, then `done` with reason `abort`) still arrive.
    */
-  generate(req: Omit<Extract<EngineRequest, { type: 'generate' }>, 'id'>, signal: AbortSignal): AsyncIterable<EngineEvent> {
-    const queue: EngineEvent[] = [];
+  generate(req: Omit<Extract<EngineRequest, { type: 'generate' }>, 'id'>, signal: AbortSignal): AsyncIterable<EngineEvent[]> {
+    let queue: EngineEvent[] = [];
     let wake: (() => void) | null = null;
     let finished = false;
     const id = this.nextId++;
@@ -91,9 +93,10 @@ export class EngineHost {
       [Symbol.asyncIterator]: async function* () {
         try {
           for (;;) {
-            const next = queue.shift();
-            if (next) {
-              yield next;
+            if (queue.length > 0) {
+              const batch = queue;
+              queue = [];
+              yield batch;
               continue;
             }
             if (finished) return;

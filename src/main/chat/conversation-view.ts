@@ -7,18 +7,19 @@ import type { ConversationStore } from '../db/conversation-store';
 import { MATCH_END, MATCH_START, type SearchHit } from '../db/search';
 import { UserFacingError } from '../errors';
 
-export function conversationView(store: ConversationStore, conversationId: string): ConversationView {
+export function conversationView(store: ConversationStore, conversationId: string, tail?: number): ConversationView {
   const conversation = store.getConversation(conversationId);
   if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
   const { activeLeafId, ...summary } = conversation;
-  const turns = activeLeafId ? store.branch(activeLeafId) : [];
+  const length = { all: 0 };
+  const turns = activeLeafId ? store.branch(activeLeafId, tail, length) : [];
   const siblings: Record<string, SiblingInfo> = {};
   const children = store.childrenByParent(conversationId);
   for (const turn of turns) {
     const ids = children.get(turn.parentId) ?? [];
     if (ids.length > 1) siblings[turn.id] = { ids, index: ids.indexOf(turn.id) };
   }
-  return { conversation: summary, turns, siblings };
+  return { conversation: summary, turns, siblings, ...(turns.length < length.all ? { partial: true } : {}) };
 }
 
 /**

@@ -159,8 +159,11 @@ export class ConversationStore {
     return row ? toTurn(row) : undefined;
   }
 
-  /** The turns from the root down to `leafId`. */
-  branch(leafId: string): Turn[] {
+  /**
+   * The turns from the root down to `leafId`; with `tail`, only the last that many (only those are parsed).
+   * `length.all` receives the whole branch's length.
+   */
+  branch(leafId: string, tail?: number, length?: { all: number }): Turn[] {
     const owner = this.stmts.conversationOf!.get(leafId) as { conversation_id: string } | undefined;
     if (!owner) return [];
     const byId = new Map<string, TurnRow>();
@@ -170,7 +173,8 @@ export class ConversationStore {
     for (let row = byId.get(leafId); row !== undefined && path.length <= byId.size; row = row.parent_id === null ? undefined : byId.get(row.parent_id)) {
       path.push(row);
     }
-    return path.reverse().map(toTurn);
+    if (length) length.all = path.length;
+    return (tail !== undefined && tail < path.length ? path.slice(0, tail) : path).reverse().map(toTurn);
   }
 
   /** Every turn of a conversation, every branch, oldest first (parents before children). */

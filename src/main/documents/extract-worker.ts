@@ -1,12 +1,14 @@
 /**
- * The extraction worker's entry (a worker_thread): reads one file and posts its text or a failure, then ends.
- * A hostile file can only exhaust this thread's own memory limit or time budget; the runner terminates it.
+ * The extraction worker's entry (a worker_thread): reads each file it is sent (one at a time: the runner sends
+ * the next only after the answer) and posts its text or a failure. A hostile file can only exhaust this thread's
+ * own memory limit or time budget; the runner terminates it and never sends it another file.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import type { DocumentText, ExtractionFailure } from '../../shared/attachment-text';
 import { extractText } from './extract';
 import type { ExtractorKind } from './extractor-kind';
 import { ExtractionError } from './extraction-error';
+import { lowerThisThreadsPriority } from '../workers/thread-priority';
 
 export interface WorkerJob {
   kind: ExtractorKind;
@@ -26,4 +28,6 @@ async function main(job: WorkerJob): Promise<WorkerReply> {
   }
 }
 
-void main(workerData as WorkerJob).then((reply) => parentPort?.postMessage(reply));
+// Reading a document is background work: the answer streaming beside it comes first (bench/extraction).
+lowerThisThreadsPriority();
+parentPort?.on('message', (job: WorkerJob) => void main(job).then((reply) => parentPort?.postMessage(reply)));

@@ -2,9 +2,9 @@
  * Large photos are scaled down before they are sent (DESIGN.md §9), the original staying in the store: vision
  * encoders downscale anyway, and a 12-megapixel JPEG is ~5 MB of base64 per request. The longest side is
  * bounded, and the EXIF orientation is applied to the pixels, since most vision encoders ignore the tag and
- * would see a phone photo sideways. sharp (libvips) does the work on its own threads, off the event loop.
+ * would see a phone photo sideways. sharp (libvips) does the work on its own threads, off the event loop; it
+ * loads with the first image (a tenth of a second that the app's start does not pay, bench/start).
  */
-import sharp from 'sharp';
 
 /** Longest side sent: Anthropic's documented no-resize size, and above what local vision encoders tile to. */
 export const MAX_IMAGE_SIDE = 1568;
@@ -20,6 +20,7 @@ export type FittedImage =
 /** Undefined when the bytes cannot be decoded: the original is then sent as stored and the server decides. */
 export async function fitImage(bytes: Uint8Array, mime: string): Promise<FittedImage | undefined> {
   try {
+    const { default: sharp } = await import('sharp');
     const image = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
     const meta = await image.metadata();
     if (!meta.width || !meta.height) return undefined;

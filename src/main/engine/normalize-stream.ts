@@ -33,8 +33,9 @@ export async function* normalizeBatches(
     const batches = dialect.framing === 'sse' ? sseOrWhole(body) : frameEventBatches(body, 'ndjson');
     for await (const events of batches) {
       const parts: StreamPart[] = [];
-      for (const event of events) {
-        for (const part of parser.push(event)) parts.push(part);
+      for (let e = 0; e < events.length; e++) {
+        const out = parser.push(events[e]!);
+        for (let p = 0; p < out.length; p++) parts.push(out[p]!);
       }
       if (parts.length > 0) yield parts;
     }

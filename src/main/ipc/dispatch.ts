@@ -28,23 +28,46 @@ function isInvokeChannel(channel: unknown): channel is InvokeChannel {
   return typeof channel === 'string' && (INVOKE_CHANNELS as readonly string[]).includes(channel);
 }
 
-export function createDispatcher(handlers: InvokeHandlers, log: IpcLog): Dispatcher {
-  const ajv = new Ajv({ allErrors: false, strict: true });
-  // `maxLength` counts code points one by one in JS: 0.7 s on a 60 MiB import (issue 15). Large strings are
-  // capped by `maxChars`, a plain length check, instead.
-  ajv.addKeyword({ keyword: 'maxChars', type: 'string', schemaType: 'number', validate: (max: number, data: string) => data.length <= max, errors: false });
-  const validators = new Map<InvokeChannel, ValidateFunction>();
-  for (const channel of INVOKE_CHANNELS) validators.set(channel, ajv.compile(payloadSchemas[channel]));
+/**
+ * One compiled validator per channel for the whole process, compiled on the channel's first request: the schemas
+ * are constants, and compiling all of them took most of a dispatcher's construction (a third of a second per
+ * `createServices` on a busy 2-core machine, paid again by every test that builds services, and by every start).
+ */
+let ajv: Ajv | undefined;
+const validators = new Map<InvokeChannel, ValidateFunction>();
 
+function validatorFor(channel: InvokeChannel): ValidateFunction {
+  let v = validators.get(channel);
+  if (v) return v;
+  if (!ajv) {
+    ajv = new Ajv({ allErrors: false, strict: true });
+    // `maxLength` counts code points one by one in JS: 0.7 s on a 60 MiB import (issue 15). Large strings are
+    // capped by `maxChars`, a plain length check, instead.
+    ajv.addKeyword({ keyword: 'maxChars', type: 'string', schemaType: 'number', validate: (max: number, data: string) => data.length <= max, errors: false });
+  }
+  v = ajv.compile(payloadSchemas[channel]);
+  validators.set(channel, v);
+  return v;
+}
+
+/**
+ * Compiles the validators of `channels` ahead of their first request: serve mode does it for the channels a page
+ * asks first, while the browser is still loading the page (the first request waited ~40 ms for it, bench/start).
+ */
+export function warmValidators(channels: readonly InvokeChannel[]): void {
+  for (const channel of channels) validatorFor(channel);
+}
+
+export function createDispatcher(handlers: InvokeHandlers, log: IpcLog): Dispatcher {
   return {
     async dispatch(channel, payload) {
       if (!isInvokeChannel(channel)) {
         log(`ipc: rejected unknown channel ${JSON.stringify(String(channel)).slice(0, 120)}`);
         return fail({ code: 'unknown-channel', message: 'Unknown request.' });
       }
-      const validate = validators.get(channel);
-      if (!validate || !validate(payload)) {
-        const detail = validate?.errors?.[0];
+      const validate = validatorFor(channel);
+      if (!validate(payload)) {
+        const detail = validate.errors?.[0];
         log(`ipc: rejected invalid payload on ${channel}: ${detail?.instancePath ?? ''} ${detail?.message ?? ''}`);
         return fail({ code: 'invalid-payload', message: `Invalid request for ${channel}.` });
       }

@@ -51,7 +51,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     type: 'object',
     additionalProperties: false,
     required: ['conversationId'],
-    properties: { conversationId: id },
+    properties: { conversationId: id, tail: { type: 'integer', minimum: 1, maximum: 1000 } },
   },
   'conversations:delete': {
     type: 'object',

@@ -114,8 +114,9 @@ async function* frameSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<WireEv
     maxBufferSize: MAX_LINE_CHARS,
     // Comments (`: ping`) are keep-alives: ignored. `[DONE]` is delivered like any event; the dialect decides
     // what it means (OpenAI: end of transport, not a finish reason).
+    // The parser's own message is the event (its `id` rides along unread): no second object per event.
     onEvent: (e: EventSourceMessage) => {
-      out.push(e.event ? { event: e.event, data: e.data } : { data: e.data });
+      out.push(e);
     },
     onError: (err) => {
       if (err.type === 'max-buffer-size-exceeded') failed = overflow('sse');

@@ -6,7 +6,6 @@
  * list: HOME, PATH, USER...), and nothing else of Firebrand's environment.
  */
 import { homedir } from 'node:os';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { JsonObject, JsonValue } from '../../shared/json';
 import type { McpServerInfo, McpToolInfo } from '../../shared/mcp';
 import type { AttachmentBlock } from '../../shared/turn';
@@ -18,7 +17,7 @@ import type { Database } from 'better-sqlite3';
 import { McpServerHost } from './mcp-server-host';
 import type { McpToolDef, SessionConfig } from './mcp-session';
 import { McpStore, type CachedTool, type StoredMcpServer } from './mcp-store';
-import { killAllOnExit } from './process-group-transport';
+import { killAllOnExit } from './live-processes';
 import { toolOutcome } from './tool-result';
 import { offeredNames } from './tool-names';
 
@@ -168,8 +167,9 @@ export class McpManager {
       command: s.command,
       args: s.args,
       cwd: s.cwd ?? this.deps.defaultCwd ?? homedir(),
-      // Only what the user configured, on top of what any program needs to start (never Firebrand's own secrets).
-      env: { ...getDefaultEnvironment(), ...this.store.env(s) },
+      // Only what the user configured, on top of what any program needs to start (added by the session; never
+      // Firebrand's own secrets).
+      env: this.store.env(s),
       url: s.url,
       headers: this.store.headers(s),
       timeoutMs: this.deps.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS,

@@ -5,10 +5,11 @@
  * stopped with the app. A server that hangs, prints garbage or exits mid-call ends that call with an error the
  * model and the user can read; it never blocks the chat.
  */
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerState } from '../../shared/mcp';
 import { LogTail } from './log-tail';
-import { McpSession, messageOf, type CallOptions, type CallToolResult, type McpToolDef, type SessionConfig } from './mcp-session';
+import { MCP_CONNECTION_CLOSED, MCP_REQUEST_TIMEOUT, mcpErrorCode, messageOf } from './mcp-errors';
+// The session (and the SDK under it) loads with the first server started: see mcp-errors.ts.
+import type { CallOptions, CallToolResult, McpSession, McpToolDef, SessionConfig } from './mcp-session';
 
 /** Pauses before each automatic restart after a crash; after the last, it waits for a call or the user. */
 export const RESTART_BACKOFF_MS = [1000, 2000, 5000, 10_000, 30_000] as const;
@@ -59,7 +60,8 @@ export class McpServerHost {
     const run = async (): Promise<McpSession> => {
       const config = this.deps.sessionConfig();
       let live: McpSession | undefined;
-      const session = await McpSession.open(
+      const { McpSession: Session } = await import('./mcp-session');
+      const session = await Session.open(
         config,
         {
           log: (text) => this.tail.append(text),
@@ -128,9 +130,9 @@ export class McpServerHost {
       return await session.callTool(tool, args, { ...options, timeoutMs });
     } catch (err) {
       if (options.signal.aborted) throw new Error(`Stopped by the user; ${name} was asked to cancel the call.`);
-      const code = err instanceof McpError ? err.code : undefined;
-      if (code === ErrorCode.RequestTimeout) throw new Error(`${name} did not answer ${tool} within ${Math.round(timeoutMs / 1000)} s; the call was cancelled.`);
-      if (code === ErrorCode.ConnectionClosed) throw new Error(`${name} stopped while ${tool} ran: ${this.error ?? 'the connection closed.'}`);
+      const code = mcpErrorCode(err);
+      if (code === MCP_REQUEST_TIMEOUT) throw new Error(`${name} did not answer ${tool} within ${Math.round(timeoutMs / 1000)} s; the call was cancelled.`);
+      if (code === MCP_CONNECTION_CLOSED) throw new Error(`${name} stopped while ${tool} ran: ${this.error ?? 'the connection closed.'}`);
       throw new Error(`${name} could not run ${tool}: ${messageOf(err).replace(/^MCP error -?\d+: /, '')}`);
     }
   }

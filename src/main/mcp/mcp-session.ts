@@ -9,6 +9,8 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolDef } from '@modelcontextprotocol/sdk/types.js';
+import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { messageOf } from './mcp-errors';
 import { ProcessGroupStdioTransport, type ExitInfo } from './process-group-transport';
 
 export type { CallToolResult, McpToolDef };
@@ -19,6 +21,7 @@ export interface SessionConfig {
   command: string;
   args: string[];
   cwd: string;
+  /** What the user configured; the SDK's safe defaults (PATH, HOME, …) are added under it when the program starts. */
   env: Record<string, string>;
   url: string;
   headers: Record<string, string>;
@@ -61,7 +64,7 @@ export class McpSession {
   }
 
   private static async openStdio(config: SessionConfig, hooks: SessionHooks, signal?: AbortSignal): Promise<McpSession> {
-    const transport = new ProcessGroupStdioTransport({ command: config.command, args: config.args, cwd: config.cwd, env: config.env });
+    const transport = new ProcessGroupStdioTransport({ command: config.command, args: config.args, cwd: config.cwd, env: { ...getDefaultEnvironment(), ...config.env } });
     transport.onLog = (text) => hooks.log(text);
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     const session = new McpSession(client, transport, 'stdio');
@@ -182,6 +185,3 @@ function startFailure(err: unknown, exit: ExitInfo | undefined, config: SessionC
   return `The server could not start: ${messageOf(err)}`;
 }
 
-export function messageOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -12,6 +12,7 @@ import { spawnSync, type ChildProcess } from 'node:child_process';
 // cmd.exe needs; elsewhere it is plain spawn.
 import spawn from 'cross-spawn';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { liveGroups } from './live-processes';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 
 export interface StdioServerParams {
@@ -167,20 +168,4 @@ export class ProcessGroupStdioTransport implements Transport {
     }
     this.onmessage?.(message);
   }
-}
-
-/** Every server process still running, so an exiting app can end them all (see `killAllOnExit`). */
-const liveGroups = new Set<ProcessGroupStdioTransport>();
-let exitHookInstalled = false;
-
-/**
- * Ends every server's process group when this process exits, however it exits normally (quit, `process.exit`
- * after a signal): a polite stop started by `close()` may not have finished, and nothing may outlive the app.
- */
-export function killAllOnExit(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once('exit', () => {
-    for (const t of liveGroups) t.killNow();
-  });
 }

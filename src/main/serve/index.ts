@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { forkSpawner } from '../builtin/fork-spawner';
+import { warmValidators } from '../ipc/dispatch';
 import { createServices } from '../services';
 import { tokenProblem } from './serve-policy';
 import { startServe } from './serve-server';
@@ -50,6 +51,8 @@ async function main(): Promise<void> {
   }
   console.log(`Firebrand is serving at ${serve.url}`);
   for (const other of serve.urls.slice(1)) console.log(`  also at ${other}`);
+  // What a page asks first, made ready while the browser loads it.
+  setImmediate(() => warmValidators(['settings:get', 'connections:list', 'conversations:list', 'models:list', 'aliases:list', 'models:context-window']));
   const shutdown = () => {
     void serve.close().then(async () => {
       services.close();

@@ -2,7 +2,7 @@
  * Starts a worker thread on one of main's worker entries, wherever main runs from. Built (electron-vite), each
  * entry is its own file beside the code that starts it (`out/main/<name>.js`: shared chunks sit beside the
  * entries, electron.vite.config.ts). From the TypeScript sources (vitest, tsx, `npm run serve` in a test) the
- * entry is loaded through tsx, as those load everything else.
+ * entry is loaded through tsx, as those load everything else, unless the test run bundled it beforehand.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -22,6 +22,9 @@ export function startWorker(entry: WorkerEntry, from: string, options: WorkerOpt
   const built = join(dirname(here), entry.built);
   if (existsSync(built)) return new Worker(built, options);
   if (!here.endsWith('.ts')) throw new Error(`${built} is missing: the build is incomplete.`);
+  // The test run bundled the entries once (test/support/worker-bundles.ts): no tsx boot in every new thread.
+  const bundles = process.env['FIREBRAND_WORKER_BUNDLES'];
+  if (bundles && existsSync(join(bundles, entry.built))) return new Worker(join(bundles, entry.built), options);
   const source = pathToFileURL(join(dirname(here), entry.source)).href;
   const bootstrap = `import('tsx/esm/api').then((api) => api.tsImport(${JSON.stringify(source)}, ${JSON.stringify(from)}))`;
   return new Worker(bootstrap, { ...options, eval: true });

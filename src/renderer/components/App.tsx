@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useStore } from '../store';
 import { ChatView } from './ChatView';
 import { ErrorBoundary } from './ErrorBoundary';
@@ -6,13 +6,15 @@ import { useShortcuts } from '../hooks/use-shortcuts';
 import { useTheme } from '../hooks/use-theme';
 import { NARROW, useMediaQuery } from '../hooks/use-media';
 import { Composer } from './composer/Composer';
-import { SettingsPanel } from './SettingsPanel';
 import { AttachmentPreview } from './turn/AttachmentPreview';
 import { Sidebar } from './Sidebar';
 import { Banners } from './frame/Banners';
 import { Topbar } from './frame/Topbar';
 import { Announcer } from './frame/Announcer';
 import { ShortcutsOverlay } from './frame/ShortcutsOverlay';
+
+// Loaded when first opened: the start pays only for the chat and the composer (bench/start).
+const SettingsPanel = lazy(() => import('./SettingsPanel').then((m) => ({ default: m.SettingsPanel })));
 
 /**
  * The frame: sidebar (a column from 861 px, a drawer below), the banners, the chat and the composer. The
@@ -69,7 +71,9 @@ export function App() {
       </main>
       {settingsOpen && (
         <ErrorBoundary what="Settings">
-          <SettingsPanel onClose={() => setSettingsOpen(false)} />
+          <Suspense fallback={null}>
+            <SettingsPanel onClose={() => setSettingsOpen(false)} />
+          </Suspense>
         </ErrorBoundary>
       )}
       <AttachmentPreview />

@@ -1,14 +1,22 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, type CSSProperties } from 'react';
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { ArrowDown, Flame } from 'lucide-react';
 import { useStore } from '../store';
-import { collectAnswers } from './turn/tool-answers';
+import type { Turn } from '../../shared/turn';
+import { collectAnswers, type ToolAnswers } from './turn/tool-answers';
 import { TurnView } from './turn/TurnView';
 import { answerRuns, type RunInfo } from './turn/answer-runs';
 import { useSearchHighlight } from './turn/use-search-highlight';
+import { FIRST_SCREEN_TURNS, useFirstScreen } from './turn/use-first-screen';
 
 /** How far from the end still counts as "at the end" (a wheel notch less than this does not let go). */
 const AT_END_PX = 48;
+/** Turns mounted beyond the viewport, so a scroll finds them ready. */
+const OVERSCAN_PX = 600;
+/** A typical turn's height in px (a question, or a few paragraphs of answer). */
+const TURN_HEIGHT_GUESS = 160;
+/** The list while the first screenful's rows are shown: laid out in their place, not seen. */
+const HIDDEN_LIST: CSSProperties = { position: 'absolute', inset: 0, visibility: 'hidden' };
 
 /**
  * The open branch as a virtualized list: only turns near the viewport are mounted, so a chat of thousands of
@@ -30,6 +38,11 @@ export function ChatView() {
   const following = useRef(focusIndex < 0);
   const [atEnd, setAtEnd] = useState(true);
   const lastTop = useRef(0);
+  // A search hit opens a new list at its message; a summary card's link scrolls the list in place.
+  const listKey = `${activeId ?? 'new'}|${focus !== null && focus.query !== null ? focus.turnId : ''}`;
+  const empty = shown.length === 0;
+  const partial = useStore((s) => s.partialView !== null && s.partialView === s.activeId);
+  const first = useFirstScreen(listKey, shown.length, focusIndex >= 0, partial);
 
   const toEnd = useCallback(() => {
     const el = scroller.current;
@@ -59,7 +72,9 @@ export function ChatView() {
     observer.observe(content);
     observer.observe(el);
     return () => observer.disconnect();
-  });
+    // Once per list (its content element lives as long as it), not per render: a new observer reports at once,
+    // which forced a layout on every streamed token.
+  }, [listKey, empty, first.list, toEnd]);
   useEffect(() => {
     if (following.current) requestAnimationFrame(toEnd);
   }, [turns, toEnd]);
@@ -70,7 +85,7 @@ export function ChatView() {
     if (linked >= 0) list.current?.scrollToIndex({ index: linked, align: 'center' });
   }, [focus, linked]);
 
-  if (shown.length === 0) {
+  if (empty) {
     return (
       <section className="chat empty" data-testid="chat">
         <div className="empty-hint">
@@ -88,38 +103,48 @@ export function ChatView() {
   }
   return (
     <section className="chat" data-testid="chat" aria-label="Conversation">
-      <Virtuoso
-        key={`${activeId ?? 'new'}|${focus !== null && focus.query !== null ? focus.turnId : ''}`}
-        ref={list}
-        scrollerRef={(el) => {
-          scroller.current = el instanceof HTMLElement ? el : null;
-        }}
-        className="turn-list"
-        data={shown}
-        computeItemKey={(_i, t) => t.id}
-        initialTopMostItemIndex={focusIndex >= 0 ? { index: focusIndex, align: 'center' } : { index: 'LAST', align: 'end' }}
-        followOutput={() => (following.current ? 'auto' : false)}
-        atBottomThreshold={AT_END_PX}
-        atBottomStateChange={(bottom) => {
-          setAtEnd(bottom);
-          if (bottom) following.current = true;
-        }}
-        onScroll={(e) => {
-          const el = e.currentTarget;
-          // Only scrolling up lets go of the end: content growing below never moves scrollTop back.
-          const up = el.scrollTop < lastTop.current - 1;
-          lastTop.current = el.scrollTop;
-          if (up && el.scrollHeight - el.scrollTop - el.clientHeight > AT_END_PX) following.current = false;
-        }}
-        increaseViewportBy={{ top: 600, bottom: 600 }}
-        itemContent={(_i, turn) => (
-          <div className={focus?.turnId === turn.id && focus.query === null ? 'turn-row focused' : 'turn-row'}>
-            <TurnView turn={turn} answers={answers} run={runs.get(turn.id)} hit={focus?.turnId === turn.id && focus.query !== null} />
-          </div>
-        )}
-        components={{ Footer: ListEnd }}
-      />
-      {!atEnd && (
+      {first.rows && <FirstScreenRows turns={shown.slice(-FIRST_SCREEN_TURNS)} answers={answers} runs={runs} />}
+      {first.list && (
+        <Virtuoso
+          key={listKey}
+          ref={list}
+          scrollerRef={(el) => {
+            scroller.current = el instanceof HTMLElement ? el : null;
+          }}
+          className="turn-list"
+          data={shown}
+          computeItemKey={(_i, t) => t.id}
+          initialTopMostItemIndex={focusIndex >= 0 ? { index: focusIndex, align: 'center' } : { index: 'LAST', align: 'end' }}
+          followOutput={() => (following.current ? 'auto' : false)}
+          atBottomThreshold={AT_END_PX}
+          atBottomStateChange={(bottom) => {
+            // The hidden list finding its place under the first screenful is not the reader scrolling.
+            if (first.rows) return;
+            setAtEnd(bottom);
+            if (bottom) following.current = true;
+          }}
+          onScroll={(e) => {
+            if (first.rows) return;
+            const el = e.currentTarget;
+            // Only scrolling up lets go of the end: content growing below never moves scrollTop back.
+            const up = el.scrollTop < lastTop.current - 1;
+            lastTop.current = el.scrollTop;
+            if (up && el.scrollHeight - el.scrollTop - el.clientHeight > AT_END_PX) following.current = false;
+          }}
+          increaseViewportBy={{ top: OVERSCAN_PX, bottom: OVERSCAN_PX }}
+          // A first guess at a turn's height: the list skips its probe render of the first turn and mounts the
+          // chat's last turns in its first pass (each turn is measured once mounted, as before).
+          defaultItemHeight={TURN_HEIGHT_GUESS}
+          itemContent={(_i, turn) => (
+            <div className={focus?.turnId === turn.id && focus.query === null ? 'turn-row focused' : 'turn-row'}>
+              <TurnView turn={turn} answers={answers} run={runs.get(turn.id)} hit={focus?.turnId === turn.id && focus.query !== null} />
+            </div>
+          )}
+          components={{ Footer: ListEnd }}
+          {...(first.rows ? { style: HIDDEN_LIST, itemsRendered: (items: { index: number }[]) => first.rendered(items.map((i) => i.index)) } : {})}
+        />
+      )}
+      {!atEnd && !first.rows && (
         <button
           type="button"
           className="jump-to-latest small"
@@ -141,6 +166,25 @@ export function ChatView() {
 
 function ListEnd() {
   return <div className="turn-list-end" />;
+}
+
+/** A long chat's last turns as plain rows at the bottom, as the list shows them there (use-first-screen.ts). */
+function FirstScreenRows({ turns, answers, runs }: { turns: Turn[]; answers: ToolAnswers; runs: Map<string, RunInfo> }) {
+  const box = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  });
+  return (
+    <div ref={box} className="turn-list" data-first-screen="" style={{ overflowY: 'scroll' }}>
+      {turns.map((turn) => (
+        <div key={turn.id} className="turn-row">
+          <TurnView turn={turn} answers={answers} run={runs.get(turn.id)} />
+        </div>
+      ))}
+      <ListEnd />
+    </div>
+  );
 }
 
 export type { RunInfo };

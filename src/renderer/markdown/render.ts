@@ -1,5 +1,6 @@
 /** The second wall: DOMPurify over markdown-it's output, and a cache so finished chunks cost nothing again. */
 import DOMPurify from 'dompurify';
+import 'katex/dist/katex.min.css';
 import { markdownToHtml } from './to-html';
 
 /** Only http(s) links survive sanitizing too, whatever the markdown step let through. */

@@ -39,3 +39,26 @@ export function splitMarkdownBlocks(text: string): string[] {
   if (current.length > 0) blocks.push(current.join('\n'));
   return blocks;
 }
+
+/** A text's chunks, kept to split the next, longer text from where its last chunk begins. */
+export interface SplitState {
+  text: string;
+  chunks: string[];
+}
+
+/**
+ * splitMarkdownBlocks(text), reusing `prev` when `text` only grew (a streaming answer): every chunk but the last
+ * is finished (a cut is made only where no fence or formula is open, and what follows it cannot change), so only
+ * the text from the last chunk on is split again, and the finished chunks keep their identity (the same array
+ * when none finished). Each frame of a long answer then costs its last chunk, not the whole answer.
+ */
+export function splitGrowing(prev: SplitState | undefined, text: string): SplitState {
+  if (!prev || prev.chunks.length === 0 || text.length < prev.text.length || !text.startsWith(prev.text)) return { text, chunks: splitMarkdownBlocks(text) };
+  if (text.length === prev.text.length) return prev;
+  const last = prev.chunks[prev.chunks.length - 1]!;
+  // The last chunk is the text's last content: its last occurrence is where it begins.
+  const start = prev.text.lastIndexOf(last);
+  const tail = splitMarkdownBlocks(text.slice(start));
+  const finished = prev.chunks.slice(0, -1);
+  return { text, chunks: tail.length === 1 && tail[0] === last ? prev.chunks : finished.concat(tail) };
+}

@@ -46,6 +46,8 @@ export interface AppState {
   focusTurn: FocusTurn | null;
   /** The theme picked in Settings but not saved yet: shown while the dialog is open. */
   previewTheme: Theme | null;
+  /** The conversation whose `turns` are only its last ones so far (openConversation: the whole follows). */
+  partialView: string | null;
 }
 
 export const NO_CONVERSATION_SETTINGS: ConversationSettings = { systemPrompt: '', think: null, tools: true };
@@ -70,6 +72,7 @@ export const useStore = create<AppState>(() => ({
   sendRequest: 0,
   focusTurn: null,
   previewTheme: null,
+  partialView: null,
 }));
 
 const set = useStore.setState;
@@ -144,11 +147,15 @@ export interface FocusTurn {
   query: string | null;
 }
 
+/** Turns asked for first when a chat opens: its first screenful, shown before the rest arrives (bench/long-chat). */
+const FIRST_TURNS = 12;
+
 export async function openConversation(conversationId: string, focus?: FocusTurn): Promise<void> {
   try {
     const api = firebrand();
     const [opened, conversationSettings] = await Promise.all([
-      api.conversations.open({ conversationId }),
+      // A search hit may be anywhere in the chat: the whole branch at once.
+      api.conversations.open(focus ? { conversationId } : { conversationId, tail: FIRST_TURNS }),
       api.conversations.getSettings({ conversationId }).catch(() => NO_CONVERSATION_SETTINGS),
     ]);
     let view = opened;
@@ -165,12 +172,26 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
       conversationSettings,
       notice: null,
       focusTurn: focus && view.turns.some((t) => t.id === focus.turnId) ? focus : null,
+      partialView: view.partial ? conversationId : null,
       ...(modelChanged ? { selectedModel: lastModel } : {}),
     });
     if (modelChanged) void refreshContextChoice();
+    if (view.partial) await openRest(conversationId);
   } catch (err) {
+    if (get().partialView === conversationId) set({ partialView: null });
     fail(err, () => void openConversation(conversationId, focus));
   }
+}
+
+/** The rest of a chat opened with its last turns only; what streamed into those meanwhile is kept. */
+async function openRest(conversationId: string): Promise<void> {
+  const whole = await firebrand().conversations.open({ conversationId });
+  if (get().activeId !== conversationId || get().partialView !== conversationId) return;
+  const live = new Map(get().turns.map((t) => [t.id, t]));
+  const turns = whole.turns.map((t) => live.get(t.id) ?? t);
+  // Turns added here since (a message sent at once) follow the branch as read.
+  for (const t of get().turns) if (!whole.turns.some((w) => w.id === t.id)) turns.push(t);
+  set({ turns, siblings: { ...whole.siblings, ...get().siblings }, partialView: null });
 }
 
 /** Opens a conversation at a search hit. */

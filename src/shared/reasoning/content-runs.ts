@@ -39,6 +39,11 @@ export class ContentRuns {
       this.scanner = new TagScanner({ startInside: this.startInside });
       this.startInside = false;
     }
+    // The common token continues the open run unchanged: one part, no scanner events (the hot path).
+    const open = this.open;
+    if (open !== null && this.scanner.plainKind(delta) === open.kind) {
+      return [open.kind === 'text' ? { type: 'text-delta', id: open.id, delta } : { type: 'reasoning-delta', id: open.id, delta }];
+    }
     const parts = this.apply(this.scanner.push(delta));
     this.consumed ||= this.scanner.consumedTag;
     return parts;

@@ -50,11 +50,19 @@ export class TagScanner {
     return this.consumed;
   }
 
+  /**
+   * The kind `chunk` would come out as when it passes through whole and changes nothing (nothing held, nothing
+   * pending, no `<` that could start a tag): the common token. Null when `push` has work to do.
+   */
+  plainKind(chunk: string): 'text' | 'reasoning' | null {
+    if (this.held !== '' || this.pendingOpen || chunk === '' || chunk.indexOf('<') !== -1) return null;
+    return this.inside === null ? 'text' : 'reasoning';
+  }
+
   push(chunk: string): SplitEvent[] {
-    // Fast path for the common token: nothing held, nothing pending, and no `<` that could start a tag.
-    if (this.held === '' && !this.pendingOpen && chunk.indexOf('<') === -1) {
-      return chunk === '' ? [] : [{ kind: this.inside === null ? 'text' : 'reasoning', text: chunk }];
-    }
+    const plain = this.plainKind(chunk);
+    if (plain !== null) return [{ kind: plain, text: chunk }];
+    if (chunk === '' && this.held === '' && !this.pendingOpen) return [];
     const out = this.takePendingOpen();
     const buf = this.held + chunk;
     let pos = 0;

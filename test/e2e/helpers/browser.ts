@@ -3,14 +3,32 @@ import { chromium, type Browser, type BrowserContextOptions, type Page } from 'p
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Debian's Chromium, headless, with the flags this machine's closed network needs. */
+const LAUNCH = {
+  executablePath: CHROMIUM,
+  headless: true,
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
+};
+
+/** Set by the test run's global setup (shared-chromium.ts): one browser for every file of the run. */
+export const SHARED_CHROMIUM_ENV = 'FIREBRAND_TEST_CHROMIUM_WS';
+
+/**
+ * Debian's Chromium, headless, with the flags this machine's closed network needs. Inside a test run with a
+ * shared browser this connects to it instead of starting one (a second or two per file on a busy machine); each
+ * page still gets its own context, and `close()` ends only this connection.
+ */
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium (CI does this in .ci/run)`);
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-quic', '--disable-sync'],
-  });
+  const shared = process.env[SHARED_CHROMIUM_ENV];
+  if (shared) return chromium.connect(shared);
+  return chromium.launch(LAUNCH);
+}
+
+/** Starts the browser a whole test run shares; returns its endpoint and how to stop it. */
+export async function launchSharedChromium(): Promise<{ wsEndpoint: string; close: () => Promise<void> }> {
+  if (!existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install -y chromium (CI does this in .ci/run)`);
+  const server = await chromium.launchServer(LAUNCH);
+  return { wsEndpoint: server.wsEndpoint(), close: () => server.close() };
 }
 
 /** Playwright's own waits (actions, waitFor, waitForFunction) are backstops against a hang, not speed checks. */

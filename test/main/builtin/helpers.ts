@@ -1,9 +1,9 @@
 /**
- * The built-in engine for tests: the real engine process (src/main/builtin/engine-process.ts run through tsx) on
+ * The built-in engine for tests: the real engine process (src/main/builtin/engine-process.ts, bundled once per run) on
  * scripted GGUFs from test/support/scripted-gguf, in a models folder of their own. One thread: this machine's two
  * cores are shared by other test runs, and ggml's spinning thread pool crawls when it is oversubscribed.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +19,9 @@ import type { Script } from '../../support/scripted-gguf/scripts';
 export const ENGINE_ENTRY = fileURLToPath(new URL('../../../src/main/builtin/engine-process.ts', import.meta.url));
 
 export function testSpawner(log: (line: string) => void = () => {}): EngineSpawner {
+  // The entry bundled once for this test run (test/support/worker-bundles.ts): no tsx boot per engine process.
+  const bundle = process.env.FIREBRAND_WORKER_BUNDLES ? join(process.env.FIREBRAND_WORKER_BUNDLES, 'builtin-engine.js') : undefined;
+  if (bundle && existsSync(bundle)) return forkSpawner({ entry: bundle, env: { FIREBRAND_BUILTIN_THREADS: '1' }, log });
   return forkSpawner({ entry: ENGINE_ENTRY, execArgv: ['--import', 'tsx'], env: { FIREBRAND_BUILTIN_THREADS: '1' }, log });
 }
 

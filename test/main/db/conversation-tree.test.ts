@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../../src/main/db/conversation-store';
 import { SearchStore } from '../../../src/main/db/search';
 import { UserFacingError } from '../../../src/main/errors';
+import { conversationView } from '../../../src/main/chat/conversation-view';
 import { makeTurn, memoryDb, text, tick } from './helpers';
 
 /** u1 -> a1 ; then edit u1 -> u2 -> a2 ; regenerate a2 -> a3. */
@@ -15,6 +16,21 @@ function seed() {
 }
 
 describe('ConversationStore tree operations', () => {
+  it("opens a chat with its last turns only when asked (a long chat's first screenful), saying more exist", () => {
+    const { store } = seed();
+    store.editAndResend('u1', { id: 'u2', blocks: text('better question'), createdAt: tick() }, tick());
+    store.appendTurn(makeTurn({ id: 'a2', conversationId: 'c', parentId: 'u2', role: 'assistant', blocks: text('second answer') }), tick());
+    const whole = conversationView(store, 'c');
+    expect(whole.turns.map((t) => t.id)).toEqual(['u2', 'a2']);
+    expect(whole.partial).toBeUndefined();
+    const tail = conversationView(store, 'c', 1);
+    expect(tail.turns).toEqual(whole.turns.slice(-1));
+    expect(tail.partial).toBe(true);
+    // Siblings are told for the turns sent; asking for more than there are is the whole chat.
+    expect(conversationView(store, 'c', 2).siblings).toEqual(whole.siblings);
+    expect(conversationView(store, 'c', 5)).toEqual(whole);
+  });
+
   it('edit-and-resend adds a user sibling under the same parent and makes it the active leaf', () => {
     const { store } = seed();
     const edited = store.editAndResend('u1', { id: 'u2', blocks: text('better question'), createdAt: tick() }, tick());

@@ -69,6 +69,25 @@ describe('document extraction', () => {
     expect(hostile).toEqual({ ok: true, doc: { format: 'html', text: '' } });
   });
 
+  it('keeps a reader that answered for the next file (no second thread to start), and ends it once idle', async () => {
+    const kept = new ExtractionRunner({ idleMs: 300 });
+    try {
+      const page = (text: string) => new TextEncoder().encode(`<p>${text}</p>`);
+      expect(await kept.run('html', page('one'), 'one.html')).toEqual({ ok: true, doc: { format: 'html', text: 'one' } });
+      expect(kept.liveWorkers).toBe(1);
+      expect(await kept.run('html', page('two'), 'two.html')).toEqual({ ok: true, doc: { format: 'html', text: 'two' } });
+      expect(kept.liveWorkers).toBe(1);
+      await expect.poll(() => kept.liveWorkers).toBe(0);
+      // A failure is never handed another file: the next file gets a fresh reader and is read.
+      const junk = Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]);
+      expect(await kept.run('docx', junk, 'fake.docx')).toMatchObject({ ok: false });
+      expect(await kept.run('html', page('three'), 'three.html')).toEqual({ ok: true, doc: { format: 'html', text: 'three' } });
+    } finally {
+      await kept.close();
+    }
+    expect(kept.liveWorkers).toBe(0);
+  });
+
   it('stops a reader that runs past its time budget, and leaves no worker behind', async () => {
     const slow = new ExtractionRunner({ timeoutMs: 1 });
     try {

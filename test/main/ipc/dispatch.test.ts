@@ -19,6 +19,14 @@ describe('the IPC dispatcher', () => {
     await expect(d.dispatch('conversations:list', {})).resolves.toEqual({ ok: true, value: [] });
   });
 
+  it('has a schema for every channel that compiles in strict mode (validators are compiled on first use)', async () => {
+    const d = createDispatcher(handlers(), () => {});
+    for (const channel of INVOKE_CHANNELS) {
+      // A payload no schema accepts: a strict-mode mistake in a schema would throw here instead of answering.
+      await expect(d.dispatch(channel, 42), channel).resolves.toMatchObject({ ok: false, error: { code: 'invalid-payload' } });
+    }
+  });
+
   it('rejects and logs an unknown channel without running anything', async () => {
     const log = vi.fn();
     const h = handlers();

@@ -68,6 +68,20 @@ export class OllamaParser implements WireParser {
       this.skippedLines.push(line);
       return [];
     }
+    const message = chunk.message;
+    // The common token: content only, nothing else in the line to act on. Its parts are the splitter's, as they are.
+    if (
+      chunk.done !== true &&
+      (chunk.error === undefined || chunk.error === null) &&
+      this.nativeId === null &&
+      message &&
+      typeof message.content === 'string' &&
+      message.content !== '' &&
+      (message.thinking === undefined || message.thinking === '') &&
+      message.tool_calls === undefined
+    ) {
+      return this.runs.push(message.content);
+    }
     const parts: StreamPart[] = [];
     if (chunk.error !== undefined && chunk.error !== null) {
       this.errored = true;
@@ -75,7 +89,6 @@ export class OllamaParser implements WireParser {
       parts.push({ type: 'error', message: errorText(chunk.error) });
       return parts;
     }
-    const message = chunk.message;
     if (message && typeof message === 'object') {
       // Within one chunk: reasoning, then content, then tool-call close (DESIGN.md §4).
       if (typeof message.thinking === 'string' && message.thinking !== '') parts.push(...this.nativeDelta(message.thinking));

@@ -52,9 +52,8 @@ export class OpenAiParser implements WireParser {
     if (!isRec(chunk)) return [];
     if (event.event === 'error' || 'error' in chunk) return this.fail(describeOpenAiError(chunk['error'] ?? chunk));
     this.usage = mergeUsage(this.usage, chunk);
-    const choices = Array.isArray(chunk['choices']) ? chunk['choices'] : [];
-    const choice = choices.find((c) => isRec(c) && (c['index'] ?? 0) === 0);
-    if (!isRec(choice)) return [];
+    const choice = firstChoice(chunk['choices']);
+    if (choice === undefined) return [];
     const delta = isRec(choice['delta']) ? choice['delta'] : isRec(choice['message']) ? choice['message'] : {};
     const parts = this.applyDelta(delta);
     const finish = str(choice['finish_reason']);
@@ -88,6 +87,11 @@ export class OpenAiParser implements WireParser {
 
   /** Within one chunk: reasoning, then content, then tool calls (DESIGN.md §4). */
   private applyDelta(delta: Rec): StreamPart[] {
+    const content = str(delta['content']);
+    // The common token: content only, no reasoning run to close. Its parts are the splitter's, as they are.
+    if (content && this.native === undefined && delta['reasoning_content'] === undefined && delta['reasoning'] === undefined && delta['tool_calls'] === undefined) {
+      return this.runs.push(content);
+    }
     const parts: StreamPart[] = [];
     // llama-server `--reasoning-format deepseek` sends `reasoning_content`; vLLM/LM Studio/Ollama-/v1 send `reasoning`.
     const reasoning = str(delta['reasoning_content']) ?? str(delta['reasoning']);
@@ -100,7 +104,6 @@ export class OpenAiParser implements WireParser {
       }
       parts.push({ type: 'reasoning-delta', id: this.native, delta: reasoning });
     }
-    const content = str(delta['content']);
     if (content) {
       parts.push(...this.closeNative());
       parts.push(...this.runs.push(content));
@@ -132,6 +135,13 @@ const NO_PARTS: readonly StreamPart[] = Object.freeze([]);
 /** Finish reasons that end the tool blocks still open as written (`function_call`: the pre-tools API's word). */
 const CLOSES_CALLS = new Set(['tool_calls', 'function_call', 'stop']);
 const NO_FRAGMENTS: readonly ToolFragment[] = Object.freeze([]);
+
+/** The choice with index 0 (a missing index counts as 0): the one a chat shows. */
+function firstChoice(choices: unknown): Rec | undefined {
+  if (!Array.isArray(choices)) return undefined;
+  for (const c of choices) if (isRec(c) && (c['index'] ?? 0) === 0) return c;
+  return undefined;
+}
 
 function toFragment(raw: unknown, position: number): ToolFragment | undefined {
   if (!isRec(raw)) return undefined;

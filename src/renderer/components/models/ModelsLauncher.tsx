@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { Boxes } from 'lucide-react';
-import './models.css';
-import { ModelsScreen } from './ModelsScreen';
+
+// The model manager loads when first opened (with its styles): the start pays only for the chat (bench/start).
+const ModelsScreen = lazy(() => import('./ModelsScreen').then((m) => ({ default: m.ModelsScreen })));
 
 /**
  * The sidebar's "Models" button (beside Settings, in the tab order) that opens the model manager; closing it
@@ -23,7 +24,11 @@ export function ModelsLauncher() {
         <Boxes className="icon" aria-hidden />
         Models
       </button>
-      {open && <ModelsScreen onClose={close} />}
+      {open && (
+        <Suspense fallback={null}>
+          <ModelsScreen onClose={close} />
+        </Suspense>
+      )}
     </>
   );
 }

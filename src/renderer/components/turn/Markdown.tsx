@@ -1,12 +1,15 @@
-import { memo, useMemo, type MouseEvent } from 'react';
-import 'katex/dist/katex.min.css';
-import { renderMarkdown } from '../../markdown/render';
-import { splitMarkdownBlocks } from '../../markdown/split-blocks';
+import { memo, useRef, type MouseEvent } from 'react';
+import { useMarkdownRenderer } from '../../markdown/lazy-render';
+import { splitGrowing, type SplitState } from '../../markdown/split-blocks';
 
-/** One finished chunk: its HTML is sanitized (markdown/render.ts) and cached, and it never re-renders. */
+/**
+ * One finished chunk: its HTML is sanitized (markdown/render.ts) and cached, and it never re-renders. In the
+ * moment before the markdown code has loaded (lazy-render.ts), it is the chunk's text as it came.
+ */
 const MarkdownChunk = memo(function MarkdownChunk({ text }: { text: string }) {
-  const html = renderMarkdown(text);
-  return <div className="md-chunk" dangerouslySetInnerHTML={{ __html: html }} />;
+  const render = useMarkdownRenderer();
+  if (!render) return <div className="md-chunk md-plain">{text}</div>;
+  return <div className="md-chunk" dangerouslySetInnerHTML={{ __html: render(text) }} />;
 });
 
 /** Copy buttons live inside rendered HTML, so one delegated handler serves them all. */
@@ -20,17 +23,41 @@ function onClick(e: MouseEvent<HTMLDivElement>): void {
   });
 }
 
+/** Finished chunks are rendered in groups this big: a new finished chunk re-renders one group, not all. */
+const GROUP = 32;
+
+/** A run of finished chunks (a fragment: the chunks stay direct children of `.markdown`). */
+const ChunkGroup = memo(
+  function ChunkGroup({ chunks }: { chunks: string[] }) {
+    return (
+      <>
+        {chunks.map((chunk, i) => (
+          <MarkdownChunk key={i} text={chunk} />
+        ))}
+      </>
+    );
+  },
+  (a, b) => a.chunks.length === b.chunks.length && a.chunks.every((c, i) => c === b.chunks[i]),
+);
+
 /**
  * An answer run as markdown. Work is limited to the growing tail: the text is cut into chunks and only the
- * last one changes while streaming, so a long answer costs one chunk per frame, not the whole answer.
+ * last one changes while streaming (split-blocks.ts splits only from it), and the finished ones are grouped, so
+ * a long answer costs one chunk per frame, not the whole answer.
  */
 export const Markdown = memo(function Markdown({ text }: { text: string }) {
-  const chunks = useMemo(() => splitMarkdownBlocks(text), [text]);
+  const split = useRef<SplitState | undefined>(undefined);
+  split.current = splitGrowing(split.current, text);
+  const { chunks } = split.current;
+  const finished = chunks.length - 1;
+  const groups: string[][] = [];
+  for (let i = 0; i < finished; i += GROUP) groups.push(chunks.slice(i, Math.min(i + GROUP, finished)));
   return (
     <div className="markdown" onClick={onClick}>
-      {chunks.map((chunk, i) => (
-        <MarkdownChunk key={i} text={chunk} />
+      {groups.map((group, g) => (
+        <ChunkGroup key={g} chunks={group} />
       ))}
+      {chunks.length > 0 && <MarkdownChunk key="tail" text={chunks[chunks.length - 1]!} />}
     </div>
   );
 });

@@ -13,6 +13,7 @@ const NO_ANSWERS: ToolAnswers = new Map();
 /** One turn of any role. Every model-provided string is text or sanitized markdown, never raw HTML. */
 interface Props {
   turn: Turn;
+  /** What this turn's tool calls got back, wherever it was recorded. */
   answers?: ToolAnswers;
   /** Where this turn sits in its answer (answer-runs.ts); absent for turns that are not answers. */
   run?: RunInfo | undefined;

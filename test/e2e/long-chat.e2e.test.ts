@@ -1,0 +1,78 @@
+/**
+ * A long chat opens at its end at once (its last turns first, then the rest: bench/long-chat), and once the
+ * whole chat is there it is one list again: every turn reachable, each shown once, and the next message goes on
+ * from the real end.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Turn } from '../../src/shared/turn';
+import { ConversationStore } from '../../src/main/db/conversation-store';
+import { createServices } from '../../src/main/services';
+import { ollamaRoutes } from '../replay-server/ollama-wire';
+import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
+import { launchChromium, openPage } from './helpers/browser';
+import { startServeProcess, type ServeProcess } from './helpers/serve-process';
+import { ASSISTANT, send, waitIdle } from './helpers/ui-session';
+
+const TURNS = 120;
+let cleanup: (() => Promise<void>) | undefined;
+
+afterEach(async () => {
+  await cleanup?.();
+  cleanup = undefined;
+});
+
+describe('a long chat', () => {
+  it('opens at its last turn, then lets the reader scroll back to the first, each turn shown once, and goes on from the end', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-long-'));
+    const seeded = createServices({ dataDir, log: () => {} });
+    const store = new ConversationStore(seeded.db);
+    store.createConversation('long', 'Long chat', 'llama3.2:3b', 1);
+    let parentId: string | null = null;
+    for (let t = 0; t < TURNS; t++) {
+      const role = t % 2 === 0 ? 'user' : 'assistant';
+      const text = role === 'user' ? `Question ${t / 2}` : `Answer ${(t - 1) / 2}:\n\n- one point\n- another point`;
+      const turn: Turn = { id: `t${t}`, conversationId: 'long', parentId, role, blocks: [{ type: 'text', text }], meta: {}, status: 'done', createdAt: 10 + t };
+      store.appendTurn(turn, 10 + t);
+      parentId = turn.id;
+    }
+    seeded.close();
+    const replay: ReplayServer = await startReplayServer(ollamaRoutes(['The end', ' goes on.']));
+    const browser = await launchChromium();
+    const serve: ServeProcess = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    cleanup = async () => {
+      await browser.close();
+      await serve.stop();
+      await replay.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
+    const page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    await page.goto(serve.url);
+    await page.locator('[data-testid="conversation-item"][title="Long chat"]').click();
+    const last = `[data-testid="chat"] [data-turn-id="t${TURNS - 1}"]`;
+    await expect.poll(() => page.locator(last).isVisible()).toBe(true);
+    // The list takes over from the first screenful.
+    await page.locator('[data-first-screen]').waitFor({ state: 'detached' });
+    await expect.poll(() => page.locator(last).isVisible()).toBe(true);
+    expect(await page.locator(last).count()).toBe(1);
+
+    // Scrolling back reaches the first question: the whole chat is there, not only its last turns.
+    const first = page.locator('[data-testid="chat"] [data-turn-id="t0"]');
+    await expect
+      .poll(async () => {
+        await page.locator('[data-testid="chat"] .turn-list').evaluate((el) => (el.scrollTop = 0));
+        return first.isVisible();
+      })
+      .toBe(true);
+    expect(await first.textContent()).toContain('Question 0');
+
+    await page.getByTestId('jump-to-latest').click();
+    await expect.poll(() => page.locator(last).isVisible()).toBe(true);
+    await send(page, 'And then?');
+    await waitIdle(page);
+    await expect.poll(() => page.locator(ASSISTANT).last().textContent()).toContain('The end goes on.');
+    await expect.poll(() => page.locator('[data-testid="chat"] [data-testid="turn"][data-role="user"]').last().textContent()).toContain('And then?');
+  });
+});
