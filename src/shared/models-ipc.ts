@@ -33,7 +33,8 @@ export interface ModelInvokeContract {
   'models:set-context': { req: { model: string; contextWindow: number | null; source?: 'recommended' | 'user' }; res: SetContextResult };
   'models:llama-server-info': { req: { baseUrl: string }; res: LlamaServerInfo };
   /** The window the next message to `model` (a model or alias name) carries, and where it came from. */
-  'models:context-window': { req: { model: string; connectionId?: string }; res: ContextWindowChoice };
+  /** `wait`: the Models screen waits for the GPU recommendation; a send (and the meter) takes the default after a few seconds. */
+  'models:context-window': { req: { model: string; connectionId?: string; wait?: boolean }; res: ContextWindowChoice };
   'gpu:probe': { req: NoPayload; res: GpuReport };
   /** Look at the server in use now (a banner's Retry): a change arrives as `models:changed`. */
   'models:watch-now': { req: NoPayload; res: { ok: true } };

@@ -26,7 +26,8 @@ export class ContextWindowResolver {
 
   constructor(private readonly deps: ContextWindowDeps) {}
 
-  async resolve(baseUrl: string, model: string): Promise<ContextWindowChoice> {
+  /** `wait`: take the recommendation however long it takes (the Models screen), not the default after `waitMs`. */
+  async resolve(baseUrl: string, model: string, options: { wait?: boolean } = {}): Promise<ContextWindowChoice> {
     const kept = this.deps.stored(baseUrl, model);
     if (kept) return { contextWindow: kept.contextWindow, source: kept.source, reason: null };
     const now = (this.deps.now ?? Date.now)();
@@ -41,6 +42,7 @@ export class ContextWindowResolver {
         if (c.source === 'fallback') settled.expires = (this.deps.now ?? Date.now)() + FALLBACK_TTL_MS;
       });
     }
+    if (options.wait) return entry.choice;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<ContextWindowChoice>((resolve) => {
       timer = setTimeout(

@@ -20,14 +20,14 @@ export interface EffectiveWindowDeps {
   builtinWindow?: (file: string) => Promise<ContextWindowChoice>;
 }
 
-export async function effectiveWindow(req: { model: string; connectionId?: string }, deps: EffectiveWindowDeps): Promise<ContextWindowChoice> {
+export async function effectiveWindow(req: { model: string; connectionId?: string; wait?: boolean }, deps: EffectiveWindowDeps): Promise<ContextWindowChoice> {
   const choice = await windowChoice(req, deps);
   const route = deps.alias(req.model);
   const ratio = deps.estimateRatio?.(route?.model ?? req.model);
   return ratio !== undefined && ratio !== 1 ? { ...choice, estimateRatio: ratio } : choice;
 }
 
-async function windowChoice(req: { model: string; connectionId?: string }, deps: EffectiveWindowDeps): Promise<ContextWindowChoice> {
+async function windowChoice(req: { model: string; connectionId?: string; wait?: boolean }, deps: EffectiveWindowDeps): Promise<ContextWindowChoice> {
   const route = deps.alias(req.model);
   const connection = deps.connection(route?.connectionId ?? req.connectionId);
   const model = route?.model ?? req.model;
@@ -42,6 +42,6 @@ async function windowChoice(req: { model: string; connectionId?: string }, deps:
   }
   if (route?.contextWindow !== undefined) return { contextWindow: route.contextWindow, source: 'alias', reason: null };
   if (connection.kind === 'builtin' && deps.builtinWindow) return deps.builtinWindow(model);
-  if (connection.kind === 'ollama') return deps.resolver.resolve(connection.baseUrl, model);
+  if (connection.kind === 'ollama') return deps.resolver.resolve(connection.baseUrl, model, { wait: req.wait === true });
   return { contextWindow: null, source: 'unknown', reason: 'This server sets the context window itself.' };
 }

@@ -78,7 +78,7 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     'models:version': async () => ({ version: await serverVersion(deps.baseUrl()) }),
     'models:recommend-context': ({ model, flashAttention, kvCacheType }) => models.recommend(model, flashAttention ?? true, kvCacheType ?? 'f16'),
     'models:set-context': ({ model, contextWindow, source }) => models.setContext(model, contextWindow, source ?? 'user'),
-    'models:context-window': (req) => (deps.contextWindowOf ? deps.contextWindowOf(req, windows) : windows.resolve(deps.baseUrl(), req.model)),
+    'models:context-window': (req) => (deps.contextWindowOf ? deps.contextWindowOf(req, windows) : windows.resolve(deps.baseUrl(), req.model, { wait: req.wait === true })),
     'models:llama-server-info': ({ baseUrl }) => llamaServerInfo(baseUrl),
     'gpu:probe': () => models.gpu(),
     'models:watch-now': () => {

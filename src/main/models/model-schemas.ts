@@ -56,7 +56,7 @@ export const modelPayloadSchemas: Record<keyof ModelInvokeContract, Schema> = {
     ['model', 'contextWindow'],
   ),
   'models:llama-server-info': only({ baseUrl: { type: 'string', minLength: 1, maxLength: 2000, pattern: '^https?://' } }),
-  'models:context-window': only({ model: modelName, connectionId: id }, ['model']),
+  'models:context-window': only({ model: modelName, connectionId: id, wait: { type: 'boolean' } }, ['model']),
   'gpu:probe': empty,
   'models:watch-now': empty,
   'gpu:set-override': only({ bytes: { anyOf: [{ type: 'integer', minimum: 1, maximum: 2 ** 50 }, { type: 'null' }] } }),

@@ -93,6 +93,16 @@ describe('ContextWindowResolver', () => {
     expect(asked).toBe(1);
   });
 
+  it('lets the Models screen wait for a slow recommendation instead of showing the default for good', async () => {
+    let release: (a: ContextAdvice) => void = () => {};
+    const resolver = new ContextWindowResolver({ stored: () => null, recommend: () => new Promise((r) => (release = r)), waitMs: 30 });
+    const waiting = resolver.resolve('http://x', 'm', { wait: true });
+    // A send asked at the same time does not wait: it takes the default now.
+    expect(await resolver.resolve('http://x', 'm')).toMatchObject({ source: 'fallback' });
+    release(advice(32_768));
+    expect(await waiting).toMatchObject({ contextWindow: 32_768, source: 'recommended' });
+  });
+
   it('turns a failed or non-fitting recommendation into the fallback with its reason, and never throws', async () => {
     const failing = new ContextWindowResolver({ stored: () => null, recommend: () => Promise.reject(new Error('GPU probe exploded')) });
     expect(await failing.resolve('http://x', 'm')).toMatchObject({ contextWindow: 4096, source: 'fallback', reason: expect.stringContaining('GPU probe exploded') as unknown });

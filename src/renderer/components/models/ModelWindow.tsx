@@ -21,7 +21,7 @@ export function ModelWindow({ model }: { model: string }) {
   useEffect(() => {
     let live = true;
     firebrand()
-      .models.contextWindow({ model })
+      .models.contextWindow({ model, wait: true })
       .then((c) => live && setChoice(c))
       .catch(() => undefined);
     return () => {
