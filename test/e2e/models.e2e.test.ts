@@ -187,7 +187,9 @@ describe('the model manager in serve mode', () => {
     await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
     await page.getByTestId('models-open').click();
     // Each model says the window its next message carries, and why, without asking.
-    await expect.poll(() => page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-window').getAttribute('data-source')).toBe('recommended');
+    // The source with its reason, so a failure says why the row fell back.
+    const windowOf = page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-window');
+    await expect.poll(async () => `${await windowOf.getAttribute('data-source')}: ${await windowOf.getAttribute('title')}`).toMatch(/^recommended: /);
     await page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-details').click();
     await page.getByTestId('context-recommend').click();
     await expect.poll(() => page.getByTestId('context-message').textContent()).toMatch(/tokens fit on the GPU/);

@@ -22,7 +22,7 @@ export interface ContextWindowDeps {
 const FALLBACK_TTL_MS = 30_000;
 
 export class ContextWindowResolver {
-  private readonly cache = new Map<string, { choice: Promise<ContextWindowChoice>; expires: number }>();
+  private readonly cache = new Map<string, { choice: Promise<ContextWindowChoice>; expires: number; fellBack?: boolean }>();
 
   constructor(private readonly deps: ContextWindowDeps) {}
 
@@ -33,13 +33,16 @@ export class ContextWindowResolver {
     const now = (this.deps.now ?? Date.now)();
     const key = `${baseUrl}\u0000${model}`;
     let entry = this.cache.get(key);
-    if (!entry || entry.expires <= now) {
+    // One who waits (the Models screen) gets a fresh try instead of a fallback kept for sends.
+    if (!entry || entry.expires <= now || (options.wait && entry.fellBack)) {
       const choice = this.work(baseUrl, model);
       entry = { choice, expires: Infinity };
       this.cache.set(key, entry);
       const settled = entry;
       void choice.then((c) => {
-        if (c.source === 'fallback') settled.expires = (this.deps.now ?? Date.now)() + FALLBACK_TTL_MS;
+        if (c.source !== 'fallback') return;
+        settled.expires = (this.deps.now ?? Date.now)() + FALLBACK_TTL_MS;
+        settled.fellBack = true;
       });
     }
     if (options.wait) return entry.choice;

@@ -103,6 +103,23 @@ describe('ContextWindowResolver', () => {
     expect(await waiting).toMatchObject({ contextWindow: 32_768, source: 'recommended' });
   });
 
+  it('works a failed recommendation out again for the Models screen, while sends keep the fallback for a while', async () => {
+    let fail = true;
+    let asked = 0;
+    const resolver = new ContextWindowResolver({
+      stored: () => null,
+      recommend: () => {
+        asked++;
+        return fail ? Promise.reject(new Error('server busy')) : Promise.resolve(advice(16_384));
+      },
+    });
+    expect(await resolver.resolve('http://x', 'm')).toMatchObject({ source: 'fallback' });
+    fail = false;
+    await expect.poll(() => resolver.resolve('http://x', 'm', { wait: true })).toMatchObject({ contextWindow: 16_384, source: 'recommended' });
+    expect(await resolver.resolve('http://x', 'm')).toMatchObject({ source: 'recommended' });
+    expect(asked).toBe(2);
+  });
+
   it('turns a failed or non-fitting recommendation into the fallback with its reason, and never throws', async () => {
     const failing = new ContextWindowResolver({ stored: () => null, recommend: () => Promise.reject(new Error('GPU probe exploded')) });
     expect(await failing.resolve('http://x', 'm')).toMatchObject({ contextWindow: 4096, source: 'fallback', reason: expect.stringContaining('GPU probe exploded') as unknown });

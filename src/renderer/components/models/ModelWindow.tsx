@@ -3,6 +3,9 @@ import type { ContextWindowChoice } from '../../../shared/models';
 import { firebrand } from '../../firebrand';
 import { formatTokens } from '../../format';
 
+/** How many times a fallback is asked again (after 1, 2, 4, 8 and 16 s). */
+const RETRIES = 5;
+
 const WHY: Record<ContextWindowChoice['source'], string> = {
   user: 'kept by you',
   recommended: 'the largest that fits your GPU',
@@ -20,12 +23,23 @@ export function ModelWindow({ model }: { model: string }) {
   const [choice, setChoice] = useState<ContextWindowChoice | null>(null);
   useEffect(() => {
     let live = true;
-    firebrand()
-      .models.contextWindow({ model, wait: true })
-      .then((c) => live && setChoice(c))
-      .catch(() => undefined);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // A default that came from a failed recommendation (the server busy, the GPU probe slow) is asked again a few
+    // times, further apart each time, while the row is shown: no reload needed once the cause has passed.
+    const ask = (attempt: number) => {
+      firebrand()
+        .models.contextWindow({ model, wait: true })
+        .then((c) => {
+          if (!live) return;
+          setChoice(c);
+          if (c.source === 'fallback' && attempt < RETRIES) timer = setTimeout(() => ask(attempt + 1), 1_000 * 2 ** attempt);
+        })
+        .catch(() => undefined);
+    };
+    ask(0);
     return () => {
       live = false;
+      clearTimeout(timer);
     };
   }, [model]);
   if (!choice) return null;
