@@ -2,7 +2,7 @@
  * The model manager as a user meets it, in serve mode against an Ollama replay: pull a model and watch the
  * progress, make an alias, create it in Ollama, find it in the model picker and chat through it.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -175,6 +175,29 @@ describe('the model manager in serve mode', () => {
     expect(await failed.locator('progress').count()).toBe(0);
     expect(await failed.textContent()).not.toContain('0 B / 0 B');
     expect(await failed.textContent()).not.toContain('starting');
+  });
+
+  it('keeps the GPU memory typed while the probe is still looking, and saves it', async () => {
+    // An nvidia-smi that answers only when the test lets it: the user types before the probe is done, as on a
+    // machine whose driver takes seconds to wake. (It also gives up when the data folder is removed.)
+    const bin = join(dataDir, 'bin');
+    const release = join(dataDir, 'release-probe');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'nvidia-smi'), `#!/bin/sh\nwhile [ ! -e '${release}' ] && [ -d '${bin}' ]; do sleep 0.05; done\necho '0, NVIDIA GeForce RTX 4090, 24564, 1024, 23540'\n`, { mode: 0o755 });
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url, env: { PATH: `${bin}:${process.env.PATH ?? ''}`, FIREBRAND_GPU_PROBE_TIMEOUT_MS: '600000' } });
+    await page.goto(serve.url);
+    await page.getByTestId('settings-open').click();
+    expect(await page.getByTestId('gpu-found').textContent()).toContain('Looking for GPUs');
+    await page.getByTestId('gpu-override').fill('12');
+    writeFileSync(release, '');
+    await expect.poll(() => page.getByTestId('gpu-found').textContent()).toContain('nvidia-smi: NVIDIA GeForce RTX 4090');
+    // The probe's late answer did not replace what was typed (it used to empty the field, so Save cleared the setting).
+    expect(await page.getByTestId('gpu-override').inputValue()).toBe('12');
+    await page.getByTestId('settings-save').click();
+    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+    await page.getByTestId('settings-open').click();
+    await expect.poll(() => page.getByTestId('gpu-found').textContent()).toContain('Set by hand: 12');
+    expect(await page.getByTestId('gpu-override').inputValue()).toBe('12');
   });
 
   it('works out the context window with its arithmetic and keeps the user’s choice', async () => {

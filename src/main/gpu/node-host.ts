@@ -13,8 +13,19 @@ export function runCommand(command: string, args: string[], timeoutMs: number): 
   });
 }
 
+/**
+ * `FIREBRAND_GPU_PROBE_TIMEOUT_MS`: how long each GPU tool may take (default 3 s). nvidia-smi can take longer
+ * than that on a machine whose driver is not kept loaded (no persistence mode), and a test holds the probe open.
+ */
+function timeoutFromEnv(): number | undefined {
+  const ms = Number(process.env.FIREBRAND_GPU_PROBE_TIMEOUT_MS);
+  return Number.isInteger(ms) && ms > 0 ? ms : undefined;
+}
+
 export function nodeProbeHost(): ProbeHost {
+  const timeoutMs = timeoutFromEnv();
   return {
+    ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     platform: process.platform,
     run: runCommand,
     readFile: (path) => readFile(path, 'utf8').catch(() => null),

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { X } from 'lucide-react';
 import type { Theme } from '../../shared/ipc';
 import type { GpuReport } from '../../shared/models';
@@ -46,6 +46,8 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const [gpu, setGpu] = useState<GpuReport | null>(null);
   const [gpuGib, setGpuGib] = useState('');
   const [gpuTouched, setGpuTouched] = useState(false);
+  // Read by the probe's answer, which may come after the user typed (the probe waits on slow GPU tools for seconds).
+  const gpuTyped = useRef(false);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
 
@@ -56,7 +58,9 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
       .then((report) => {
         if (!live) return;
         setGpu(report);
-        setGpuGib(gibFrom(report));
+        // What the user typed while the probe was looking wins: filling the field from a late answer would save
+        // the probe's value (or clear the setting) instead of theirs.
+        if (!gpuTyped.current) setGpuGib(gibFrom(report));
       })
       .catch(() => undefined);
     return () => {
@@ -159,6 +163,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
               onChange={(e) => {
                 setGpuGib(e.target.value);
                 setGpuTouched(true);
+                gpuTyped.current = true;
               }}
             />
             <span className="hint" data-testid="gpu-found">

@@ -13,11 +13,11 @@ export interface ServeProcess {
 const ROOT = resolve(import.meta.dirname, '../../..');
 
 /** Starts the built serve mode (`out/main/serve.js`) as its own process, as a user would. */
-export async function startServeProcess(opts: { dataDir: string; ollamaUrl?: string; extraArgs?: string[] }): Promise<ServeProcess> {
+export async function startServeProcess(opts: { dataDir: string; ollamaUrl?: string; extraArgs?: string[]; env?: NodeJS.ProcessEnv }): Promise<ServeProcess> {
   const args = [resolve(ROOT, 'out/main/serve.js'), '--port', '0', '--data-dir', opts.dataDir];
   if (opts.ollamaUrl) args.push('--ollama', opts.ollamaUrl);
   args.push(...(opts.extraArgs ?? []));
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}) });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
