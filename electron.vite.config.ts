@@ -6,7 +6,7 @@ export default defineConfig({
   main: {
     build: {
       // Pure-JS dependencies are bundled: loading them as packages (hundreds of files resolved, read and wrapped
-      // one by one, CommonJS parsed again for its exports) cost serve mode ~200 ms of CPU per start (bench/start).
+      // one by one, CommonJS parsed again for its exports) cost serve mode ~100 ms of CPU per start (bench/start).
       // Native and large lazily loaded packages stay external, as does ws's optional native bufferutil.
       externalizeDeps: { exclude: ['undici', 'ajv', 'ws', 'eventsource-parser', 'ipaddr.js', '@huggingface/jinja'] },
       rollupOptions: {
