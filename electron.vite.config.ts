@@ -5,6 +5,10 @@ import { defineConfig } from 'electron-vite';
 export default defineConfig({
   main: {
     build: {
+      // Pure-JS dependencies are bundled: loading them as packages (hundreds of files resolved, read and wrapped
+      // one by one, CommonJS parsed again for its exports) cost serve mode ~100 ms of CPU per start (bench/start).
+      // Native and large lazily loaded packages stay external, as does ws's optional native bufferutil.
+      externalizeDeps: { exclude: ['undici', 'ajv', 'ws', 'eventsource-parser', 'ipaddr.js', '@huggingface/jinja'] },
       rollupOptions: {
         // `index` is the Electron shell; `serve` is the same services under plain Node (serve mode);
         // `builtin-engine` is the llama.cpp engine process both of them start (utilityProcess / fork);
@@ -19,6 +23,7 @@ export default defineConfig({
         },
         // Shared chunks sit beside the entries, so code in any of them finds the worker entry as a sibling.
         output: { chunkFileNames: '[name]-[hash].js' },
+        external: ['bufferutil'],
       },
     },
   },

@@ -11,12 +11,14 @@ import './styles.css';
 if (!(window as Partial<Window>).firebrand) {
   window.firebrand = createServeBridge(window.location, (problem) => useStore.setState({ serveProblem: problem?.message ?? null }));
 }
-connectStore();
+const firstScreen = connectStore();
 // A delete still inside its undo window is what the user asked for: closing the window commits it.
 window.addEventListener('pagehide', flushPendingDeletes);
 
 const root = document.getElementById('root');
 if (root) createRoot(root).render(<StrictMode><App /></StrictMode>);
-// Answers need the markdown code: fetched once the window is up and idle, before a chat is opened as a rule.
+// Answers need the markdown code: fetched once the first screen has what it shows and the window is idle, so
+// its evaluation (half the app's code) does not hold up the composer (bench/start), and as a rule before a chat is
+// opened; an answer shown sooner asks for it itself (lazy-render.ts).
 const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
-idle(() => void loadMarkdown(), { timeout: 1500 });
+void firstScreen.finally(() => idle(() => void loadMarkdown(), { timeout: 1500 }));

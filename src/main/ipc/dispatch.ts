@@ -40,7 +40,10 @@ function validatorFor(channel: InvokeChannel): ValidateFunction {
   let v = validators.get(channel);
   if (v) return v;
   if (!ajv) {
-    ajv = new Ajv({ allErrors: false, strict: true });
+    // validateSchema off: checking a schema against the JSON Schema meta-schema first compiles the meta-schema,
+    // ~0.1 s of CPU at every start (a third of a second on a busy machine, bench/start). These schemas are
+    // constants: test/main/ipc/dispatch.test.ts checks them against the meta-schema instead.
+    ajv = new Ajv({ allErrors: false, strict: true, validateSchema: false });
     // `maxLength` counts code points one by one in JS: 0.7 s on a 60 MiB import (issue 15). Large strings are
     // capped by `maxChars`, a plain length check, instead.
     ajv.addKeyword({ keyword: 'maxChars', type: 'string', schemaType: 'number', validate: (max: number, data: string) => data.length <= max, errors: false });

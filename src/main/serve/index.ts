@@ -6,9 +6,7 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { forkSpawner } from '../builtin/fork-spawner';
-import { warmValidators } from '../ipc/dispatch';
-import { createServices } from '../services';
+import type { Services } from '../services';
 import { tokenProblem } from './serve-policy';
 import { startServe } from './serve-server';
 
@@ -31,15 +29,12 @@ async function main(): Promise<void> {
   const tokenRefused = values.token !== undefined ? tokenProblem(values.token) : undefined;
   if (tokenRefused) throw new Error(tokenRefused);
   const here = dirname(fileURLToPath(import.meta.url));
-  const services = createServices({
-    dataDir: resolve(values['data-dir']),
-    ...(values.ollama ? { ollamaUrl: values.ollama } : {}),
-    ...(values['models-dir'] ? { modelsDir: resolve(values['models-dir']) } : {}),
-    watchServers: true,
-    builtinEngine: forkSpawner({ entry: resolve(here, 'builtin-engine.js'), log: (line) => console.error(line) }),
-  });
+  // Listen first, then load the services (most of a start is loading their code: undici, ajv, SQLite): the
+  // browser opens the page and loads its scripts meanwhile, and its socket waits for them (bench/start).
+  let provide: (services: Promise<Services>) => void = () => {};
+  const loading = new Promise<Services>((r) => (provide = r));
   const serve = await startServe({
-    services,
+    services: loading,
     rendererDir: resolve(here, '../renderer'),
     port,
     host: values.host,
@@ -51,10 +46,10 @@ async function main(): Promise<void> {
   }
   console.log(`Firebrand is serving at ${serve.url}`);
   for (const other of serve.urls.slice(1)) console.log(`  also at ${other}`);
-  // What a page asks first, made ready while the browser loads it.
-  setImmediate(() => warmValidators(['settings:get', 'connections:list', 'conversations:list', 'models:list', 'aliases:list', 'models:context-window']));
+  provide(loadServices(values, here));
   const shutdown = () => {
     void serve.close().then(async () => {
+      const services = await loading;
       services.close();
       // MCP servers get their grace to stop (a few seconds at most); whatever is left dies with this process.
       await Promise.race([services.closed, new Promise((r) => setTimeout(r, 3000))]);
@@ -63,6 +58,33 @@ async function main(): Promise<void> {
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
+  await loading;
+}
+
+/**
+ * The services' heaviest dependencies, imported one at a time before the services: an import holds the event
+ * loop for the whole of its evaluation (undici alone took 150 ms on a busy machine), and between two of them the
+ * page's files are served instead of waiting for all of it.
+ */
+const HEAVY_DEPENDENCIES = [() => import('undici'), () => import('ajv'), () => import('better-sqlite3')];
+
+async function loadServices(values: { 'data-dir': string; ollama?: string | undefined; 'models-dir'?: string | undefined }, here: string): Promise<Services> {
+  for (const load of HEAVY_DEPENDENCIES) {
+    await load();
+    await new Promise((r) => setImmediate(r));
+  }
+  const [{ createServices }, { forkSpawner }, { warmValidators }] = await Promise.all([import('../services'), import('../builtin/fork-spawner'), import('../ipc/dispatch')]);
+  await new Promise((r) => setImmediate(r));
+  const services = createServices({
+    dataDir: resolve(values['data-dir']),
+    ...(values.ollama ? { ollamaUrl: values.ollama } : {}),
+    ...(values['models-dir'] ? { modelsDir: resolve(values['models-dir']) } : {}),
+    watchServers: true,
+    builtinEngine: forkSpawner({ entry: resolve(here, 'builtin-engine.js'), log: (line) => console.error(line) }),
+  });
+  // What a page asks first, made ready while its socket's upgrade is answered.
+  setImmediate(() => warmValidators(['settings:get', 'connections:list', 'conversations:list', 'models:list', 'aliases:list', 'models:context-window']));
+  return services;
 }
 
 main().catch((err: unknown) => {

@@ -24,7 +24,11 @@ import { attachSocket, MAX_FRAME_BYTES } from './serve-socket';
 import { readStatic } from './static-files';
 
 export interface ServeOptions {
-  services: Services;
+  /**
+   * The services, or their promise: serve mode listens (and serves the page's files) while it still loads them,
+   * and a socket's upgrade waits for them, so the page's first requests queue in its bridge instead of failing.
+   */
+  services: Services | Promise<Services>;
   rendererDir: string;
   port: number;
   host?: string;
@@ -111,7 +115,11 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     if (target.path !== '/ipc') return refuse('404 Not Found', `no socket at ${target.path.slice(0, 100)}`);
     if (!tokenMatches(target.query.get('token'), token)) return refuse('403 Forbidden', 'no valid token');
     if (!originMatchesHost(req.headers.origin, name)) return refuse('403 Forbidden', `origin ${req.headers.origin ?? ''} is not ${name}`);
-    wss.handleUpgrade(req, socket, head, (ws) => attachSocket(ws, services, log));
+    // Upgraded only once the services exist: a frame sent before attachSocket listened would be lost.
+    void Promise.resolve(services).then(
+      (ready) => wss.handleUpgrade(req, socket, head, (ws) => attachSocket(ws, ready, log)),
+      () => socket.destroy(),
+    );
   });
 
   await new Promise<void>((resolve, reject) => {

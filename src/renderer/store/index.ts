@@ -100,9 +100,20 @@ export async function refreshConversations(): Promise<void> {
   }
 }
 
-export async function refreshModels(): Promise<void> {
+type ModelList = [ModelSummary[], Alias[]];
+
+function listModels(): Promise<ModelList> {
+  return Promise.all([firebrand().models.list({}), firebrand().aliases.list({}).catch(() => get().aliases)]);
+}
+
+export function refreshModels(): Promise<void> {
+  return showModels(listModels());
+}
+
+/** Shows a model list asked for already (at start, before the settings that pick among it have come). */
+async function showModels(listed: Promise<ModelList>): Promise<void> {
   try {
-    const [models, aliases] = await Promise.all([firebrand().models.list({}), firebrand().aliases.list({}).catch(() => get().aliases)]);
+    const [models, aliases] = await listed;
     const names = [...aliases.map((a) => a.name), ...models.map((m) => m.name)];
     const settings = get().settings;
     const before = get().selectedModel;
@@ -305,7 +316,8 @@ function scheduleFrame(): void {
   frame ??= requestAnimationFrame(applyBuffered);
 }
 
-export function connectStore(): void {
+/** Subscribes the store to main's events and reads what the first screen shows; resolves when that is read. */
+export function connectStore(): Promise<void> {
   const api = firebrand();
   api.chat.onTurnParts(({ turnId, parts }) => {
     for (const part of parts) {
@@ -344,12 +356,18 @@ export function connectStore(): void {
   // Main watches the server in use: it came back, went away, or lists other models (issue 17).
   api.models.onChanged(() => void refreshModels());
   connectToolProgress(api);
-  void (async () => {
+  return (async () => {
+    // Asked side by side: the lists do not wait for the settings (a round trip less before the composer can
+    // send, bench/start); only the choice of model, made when both are here, reads the settings.
+    const settings = api.settings.get({});
+    const listed = listModels();
+    listed.catch(() => {}); // showModels reports a failure; this only keeps it from being "unhandled" meanwhile.
+    const conversations = refreshConversations();
     try {
-      set({ settings: await api.settings.get({}) });
+      set({ settings: await settings });
     } catch (err) {
       fail(err);
     }
-    await Promise.all([refreshConversations(), refreshModels()]);
+    await Promise.all([conversations, showModels(listed)]);
   })();
 }

@@ -5,13 +5,15 @@ import type { ToolSchema } from '../types';
 export type ToolArgsResult = { ok: true; value: JsonValue } | { ok: false; error: string };
 
 // One validator per schema object: compiling is the expensive part and the same tool list is reused per step.
-const ajv = new Ajv({ allErrors: true, strict: false });
+// The instance is made with the first tool call, not when the app starts (it cost ~20 ms of every start).
+let ajv: Ajv | undefined;
 const compiled = new WeakMap<object, ValidateFunction | Error>();
 
 function validatorFor(tool: ToolSchema): ValidateFunction | Error {
   let v = compiled.get(tool.parameters);
   if (!v) {
     try {
+      ajv ??= new Ajv({ allErrors: true, strict: false });
       v = ajv.compile(tool.parameters);
     } catch (e) {
       v = e instanceof Error ? e : new Error(String(e));
