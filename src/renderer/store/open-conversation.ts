@@ -40,15 +40,16 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
     const lastModel = view.turns.findLast((t) => t.role === 'assistant' && t.model)?.model;
     const offered = lastModel !== undefined && (get().models.some((m) => m.name === lastModel) || get().aliases.some((a) => a.name === lastModel));
     const modelChanged = offered && lastModel !== get().selectedModel;
+    // At a search hit: the branch from the hit (or its latest turns) on, older ones paged in as for any long chat.
+    const held = focus ? heldWindow(view.turns, conversationId, focus.turnId) : { turns: view.turns, olderTurns: null };
     set({
       activeId: conversationId,
-      turns: view.turns,
+      ...held,
       siblings: view.siblings,
       conversationSettings,
       notice: null,
       focusTurn: focus && view.turns.some((t) => t.id === focus.turnId) ? focus : null,
       partialView: view.partial ? conversationId : null,
-      olderTurns: null,
       ...(modelChanged ? { selectedModel: lastModel } : {}),
     });
     if (modelChanged) void refreshContextChoice();
@@ -111,10 +112,13 @@ export async function showTurn(turnId: string): Promise<void> {
   focusTurn(turnId);
 }
 
-/** A branch main sent whole (a sibling chosen): its latest turns are held, from `keep` on at least. */
+/** Turns kept above the one a window is opened at (a search hit, a sibling chosen): what led to it. */
+const ABOVE_KEPT = 20;
+
+/** A branch main sent whole (a search hit, a sibling chosen): its latest turns are held, from `keep` on at least. */
 export function heldWindow(turns: Turn[], conversationId: string, keep: string): Pick<AppState, 'turns' | 'olderTurns'> {
   const at = turns.findIndex((t) => t.id === keep);
-  const from = Math.max(0, Math.min(at < 0 ? Infinity : at, turns.length - HELD_TURNS));
+  const from = Math.max(0, Math.min(at < 0 ? Infinity : at - ABOVE_KEPT, turns.length - HELD_TURNS));
   return { turns: from > 0 ? turns.slice(from) : turns, olderTurns: from > 0 ? conversationId : null };
 }
 
