@@ -91,7 +91,7 @@ await withCleanup(async (cleanup) => {
   }
   await timeOpen(app, item('Long chat'), turnShown(`long-${TURNS - 1}`));
   // The heap with the whole chat loaded: the list has taken over from the first screenful (ChatView.tsx).
-  await waitInPage(app, `document.querySelector('[data-testid="chat"] [data-testid="virtuoso-item-list"]') !== null && document.querySelector('[data-first-screen]') === null`);
+  await waitInPage(app, `document.querySelector('[data-testid="chat"] [data-testid="virtuoso-item-list"] [data-testid="turn"]') !== null && document.querySelector('[data-first-screen]') === null`);
   const shown = await app.evaluate<number>(`document.querySelectorAll('[data-testid="chat"] [data-testid="turn"]').length`);
   const heap = await heapMb(app);
 
