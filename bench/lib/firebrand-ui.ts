@@ -45,12 +45,11 @@ export async function openFirebrand(b: Browser, url: string): Promise<Page> {
   return page;
 }
 
+/** True in the page once a message can be sent: the composer is enabled and a model is picked. */
+export const INTERACTIVE = `(() => { const i = document.querySelector('[data-testid="composer-input"]'); const m = document.querySelector('[data-testid="model-picker"]'); return !!i && !i.disabled && !!m && (m.getAttribute('data-value') ?? '') !== ''; })()`;
+
 export async function waitInteractive(page: Page, timeoutMs = 30_000): Promise<void> {
-  await page.waitForFunction(
-    `(() => { const i = document.querySelector('[data-testid="composer-input"]'); const m = document.querySelector('[data-testid="model-picker"]'); return !!i && !i.disabled && !!m && (m.getAttribute('data-value') ?? '') !== ''; })()`,
-    undefined,
-    { timeout: timeoutMs, polling: 'raf' },
-  );
+  await page.waitForFunction(INTERACTIVE, undefined, { timeout: timeoutMs, polling: 'raf' });
 }
 
 /** Sends `text` in a new chat (so the streamed answer is the only assistant turn on screen). */

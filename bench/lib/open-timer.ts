@@ -40,3 +40,16 @@ export async function heapMb(page: Page): Promise<number> {
     await cdp.detach();
   }
 }
+
+/**
+ * Waits until `expression` is true in the page, polled by the page itself. Unlike Playwright's locators and
+ * waitForFunction, it injects no script of Playwright's into the page (each such world holds about half a MB of
+ * heap), so a heap read afterwards is the page's own, as in the bare floor page.
+ */
+export async function waitInPage(page: Page, expression: string, timeoutMs = 30_000): Promise<void> {
+  await page.evaluate(`new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('still false: ' + ${JSON.stringify(expression)})), ${timeoutMs});
+    const poll = () => { if (${expression}) { clearTimeout(timer); resolve(); } else setTimeout(poll, 50); };
+    poll();
+  })`);
+}

@@ -253,7 +253,7 @@ export function createServices(options: ServicesOptions): Services {
     ...createMcpHandlers(mcp, randomUUID),
     ...context.handlers,
     'conversations:list': () => store.listConversations(),
-    'conversations:open': ({ conversationId, tail }) => conversationView(store, conversationId, tail),
+    'conversations:open': ({ conversationId, tail, before }) => conversationView(store, conversationId, tail, before),
     'conversations:delete': ({ conversationId }) => {
       // The renderer's undo window is over: this delete is for good, so its unique attachments go too.
       const released = conversationBlobs(db, conversationId);

@@ -23,7 +23,7 @@ export interface ConversationView {
   conversation: ConversationSummary;
   /** The active branch, root first. */
   turns: Turn[];
-  /** Asked with `tail`: the branch holds more turns than `turns` (its last ones). */
+  /** Asked with `tail` (or `before`): the branch holds turns older than `turns` that were not sent. */
   partial?: boolean;
   /** For each turn on the branch that has siblings (edit-and-resend, regenerate): all of them and its place. */
   siblings: Record<string, SiblingInfo>;
@@ -132,8 +132,12 @@ export interface SendResult {
 /** Invoke channels: request payload and result. Payloads are always objects, so each one has a schema. */
 export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContract, McpInvokeContract, ContextInvokeContract {
   'conversations:list': { req: Record<string, never>; res: ConversationSummary[] };
-  /** `tail`: only the branch's last turns (a long chat's first screenful, asked for before the whole). */
-  'conversations:open': { req: { conversationId: string; tail?: number }; res: ConversationView };
+  /**
+   * `tail`: only the branch's last turns (a long chat's first screenful, asked for before the rest). `before`: the
+   * branch's turns older than that one (the last `tail` of them), paged in as the reader scrolls up; none where it
+   * is no longer on the active branch.
+   */
+  'conversations:open': { req: { conversationId: string; tail?: number; before?: string }; res: ConversationView };
   'conversations:delete': { req: { conversationId: string }; res: { deleted: boolean } };
   'conversations:rename': { req: { conversationId: string; title: string }; res: { renamed: boolean } };
   /** One file for the user to save: every branch and attachment (json), or the active branch as Markdown. */

@@ -1,7 +1,7 @@
 /**
- * A long chat opens at its end at once (its last turns first, then the rest: bench/long-chat), and once the
- * whole chat is there it is one list again: every turn reachable, each shown once, and the next message goes on
- * from the real end.
+ * A long chat opens at its end at once (its last turns first, then a window of its latest: bench/long-chat), and
+ * it is one list: older turns paged in above as the reader scrolls up without moving what they see, every turn
+ * reachable, each shown once, and the next message goes on from the real end.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Turn } from '../../src/shared/turn';
 import { ConversationStore } from '../../src/main/db/conversation-store';
+import { HELD_TURNS } from '../../src/renderer/store/open-conversation';
 import { createServices } from '../../src/main/services';
 import { ollamaRoutes } from '../replay-server/ollama-wire';
 import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
@@ -57,6 +58,35 @@ describe('a long chat', () => {
     await page.locator('[data-first-screen]').waitFor({ state: 'detached' });
     await expect.poll(() => page.locator(last).isVisible()).toBe(true);
     expect(await page.locator(last).count()).toBe(1);
+
+    // The app holds the chat's latest turns (HELD_TURNS, open-conversation.ts): at the top of those, the older ones
+    // are paged in above, and the message the reader sees does not move.
+    const oldestHeld = `[data-testid="chat"] [data-turn-id="t${TURNS - HELD_TURNS}"]`;
+    expect(await page.locator(`[data-testid="chat"] [data-turn-id="t${TURNS - HELD_TURNS - 1}"]`).count()).toBe(0);
+    const seen = await page.evaluate(
+      ([selector, olderSelector]) =>
+        new Promise<{ before: number; olderThen: boolean }>((resolve) => {
+          const list = document.querySelector('[data-testid="chat"] .turn-list') as HTMLElement;
+          list.scrollTop = 0;
+          const look = () => {
+            const el = document.querySelector(selector);
+            if (el) {
+              (window as unknown as { seenTop: number }).seenTop = el.getBoundingClientRect().top;
+              resolve({ before: el.getBoundingClientRect().top, olderThen: document.querySelector(olderSelector) !== null });
+            }
+            else requestAnimationFrame(look);
+          };
+          look();
+        }),
+      [oldestHeld, `[data-testid="chat"] [data-turn-id="t${TURNS - HELD_TURNS - 1}"]`] as const,
+    );
+    await page.locator(`[data-testid="chat"] [data-turn-id="t${TURNS - HELD_TURNS - 1}"]`).waitFor({ state: 'attached' });
+    // The list settles the rows it guessed the height of: the message is back where the reader saw it.
+    if (!seen.olderThen) {
+      await expect
+        .poll(() => page.locator(oldestHeld).evaluate((el) => Math.abs(el.getBoundingClientRect().top - (window as unknown as { seenTop: number }).seenTop)))
+        .toBeLessThan(4);
+    }
 
     // Scrolling back reaches the first question: the whole chat is there, not only its last turns.
     const first = page.locator('[data-testid="chat"] [data-turn-id="t0"]');

@@ -70,6 +70,16 @@ describe('markdownToHtml', () => {
     expect(code).not.toContain('<b>');
     expect(markdownToHtml('```"><script>\nx\n```')).not.toContain('<script>');
   });
+
+  it('highlights every language by its names and aliases, with the languages a grammar embeds (built on first use)', () => {
+    const samples = { golang: 'x = "a"', cc: 'x = "a";', md: '# Title', patch: '+ added line', mjs: 'x = "a"', yml: 'x: "a"', shell: 'x="a"' };
+    for (const [fence, sample] of Object.entries(samples)) expect(markdownToHtml('```' + fence + '\n' + sample + '\n```'), fence).toContain('<span class="hljs-');
+    const html = markdownToHtml('```html\n<style>p { color: red; }</style><script>const a = 1;</script>\n```');
+    expect(html).toContain('hljs-selector-tag');
+    expect(html).toMatch(/hljs-keyword">const/);
+    // A word that is no language (an object's own property names included) shows the code as plain text.
+    for (const fence of ['constructor', 'toString', 'klingon']) expect(markdownToHtml('```' + fence + '\nx = 1\n```'), fence).not.toContain('<span class="hljs-');
+  });
 });
 
 describe('math (issue 17)', () => {

@@ -7,12 +7,22 @@ import type { ConversationStore } from '../db/conversation-store';
 import { MATCH_END, MATCH_START, type SearchHit } from '../db/search';
 import { UserFacingError } from '../errors';
 
-export function conversationView(store: ConversationStore, conversationId: string, tail?: number): ConversationView {
+/**
+ * The active branch, or its last `tail` turns; with `before`, the turns older than that one (the last `tail` of
+ * them): the renderer holds a window of a long chat and pages older turns in as the reader scrolls up.
+ */
+export function conversationView(store: ConversationStore, conversationId: string, tail?: number, before?: string): ConversationView {
   const conversation = store.getConversation(conversationId);
   if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
   const { activeLeafId, ...summary } = conversation;
   const length = { all: 0 };
-  const turns = activeLeafId ? store.branch(activeLeafId, tail, length) : [];
+  let turns = activeLeafId ? store.branch(activeLeafId, before === undefined ? tail : undefined, length) : [];
+  if (before !== undefined) {
+    const end = Math.max(0, turns.findIndex((t) => t.id === before));
+    turns = turns.slice(tail === undefined ? 0 : Math.max(0, end - tail), end);
+    // What the reader holds from `before` on counts as sent: `partial` says whether older ones remain.
+    length.all = end;
+  }
   const siblings: Record<string, SiblingInfo> = {};
   const children = store.childrenByParent(conversationId);
   for (const turn of turns) {

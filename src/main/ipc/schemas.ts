@@ -51,7 +51,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     type: 'object',
     additionalProperties: false,
     required: ['conversationId'],
-    properties: { conversationId: id, tail: { type: 'integer', minimum: 1, maximum: 1000 } },
+    properties: { conversationId: id, tail: { type: 'integer', minimum: 1, maximum: 1000 }, before: id },
   },
   'conversations:delete': {
     type: 'object',

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState, typ
 import { Virtuoso, type VirtuosoHandle } from 'react-virtuoso';
 import { ArrowDown, Flame } from 'lucide-react';
 import { useStore } from '../store';
+import { loadOlder } from '../store/open-conversation';
 import type { Turn } from '../../shared/turn';
 import { collectAnswers, type ToolAnswers } from './turn/tool-answers';
 import { TurnView } from './turn/TurnView';
@@ -17,6 +18,8 @@ const OVERSCAN_PX = 600;
 const TURN_HEIGHT_GUESS = 160;
 /** The list while the first screenful's rows are shown: laid out in their place, not seen. */
 const HIDDEN_LIST: CSSProperties = { position: 'absolute', inset: 0, visibility: 'hidden' };
+/** The list's index of its first row when it opens: older turns paged in above take the indexes below it. */
+const FIRST_ITEM_INDEX = 1_000_000;
 
 /**
  * The open branch as a virtualized list: only turns near the viewport are mounted, so a chat of thousands of
@@ -43,6 +46,7 @@ export function ChatView() {
   const empty = shown.length === 0;
   const partial = useStore((s) => s.partialView !== null && s.partialView === s.activeId);
   const first = useFirstScreen(listKey, shown.length, focusIndex >= 0, partial);
+  const firstItemIndex = useFirstItemIndex(listKey, shown);
 
   const toEnd = useCallback(() => {
     const el = scroller.current;
@@ -75,8 +79,13 @@ export function ChatView() {
     // Once per list (its content element lives as long as it), not per render: a new observer reports at once,
     // which forced a layout on every streamed token.
   }, [listKey, empty, first.list, toEnd]);
+  // The end changed (a message, a token): a reader at the end stays there. Older turns paged in above (the reader
+  // is at the top then; `following` may not have caught up with that yet) leave the end as it was.
+  const lastTurn = useRef<Turn | undefined>(undefined);
   useEffect(() => {
-    if (following.current) requestAnimationFrame(toEnd);
+    const last = turns.at(-1);
+    if (following.current && last !== lastTurn.current) requestAnimationFrame(toEnd);
+    lastTurn.current = last;
   }, [turns, toEnd]);
   useSearchHighlight(focus, turns);
   // A summary card's link (issue 21) scrolls the list there in place; a search hit opens the list at its message.
@@ -113,6 +122,11 @@ export function ChatView() {
           }}
           className="turn-list"
           data={shown}
+          firstItemIndex={firstItemIndex}
+          // A long chat is held from its end (open-conversation.ts): its older turns come when the top is near.
+          startReached={() => {
+            if (!first.rows) void loadOlder();
+          }}
           computeItemKey={(_i, t) => t.id}
           initialTopMostItemIndex={focusIndex >= 0 ? { index: focusIndex, align: 'center' } : { index: 'LAST', align: 'end' }}
           followOutput={() => (following.current ? 'auto' : false)}
@@ -124,11 +138,12 @@ export function ChatView() {
             if (bottom) following.current = true;
           }}
           onScroll={(e) => {
-            if (first.rows) return;
             const el = e.currentTarget;
             // Only scrolling up lets go of the end: content growing below never moves scrollTop back.
             const up = el.scrollTop < lastTop.current - 1;
+            // Kept while the hidden list finds its place too: the reader's first scroll up is measured from there.
             lastTop.current = el.scrollTop;
+            if (first.rows) return;
             if (up && el.scrollHeight - el.scrollTop - el.clientHeight > AT_END_PX) following.current = false;
           }}
           increaseViewportBy={{ top: OVERSCAN_PX, bottom: OVERSCAN_PX }}
@@ -141,7 +156,7 @@ export function ChatView() {
             </div>
           )}
           components={{ Footer: ListEnd }}
-          {...(first.rows ? { style: HIDDEN_LIST, itemsRendered: (items: { index: number }[]) => first.rendered(items.map((i) => i.index)) } : {})}
+          {...(first.rows ? { style: HIDDEN_LIST, itemsRendered: (items: { data?: Turn }[]) => first.rendered(items.map((i) => (i.data ? shown.indexOf(i.data) : -1))) } : {})}
         />
       )}
       {!atEnd && !first.rows && (
@@ -162,6 +177,21 @@ export function ChatView() {
       )}
     </section>
   );
+}
+
+/**
+ * Older turns paged in above those shown lower the list's first index by as many rows, so it keeps the reader's
+ * place (react-virtuoso's prepend contract); anything else (a new list, another branch) keeps it.
+ */
+function useFirstItemIndex(listKey: string, shown: readonly Turn[]): number {
+  const top = useRef({ key: listKey, firstId: shown[0]?.id, index: FIRST_ITEM_INDEX });
+  const was = top.current;
+  if (was.key !== listKey) top.current = { key: listKey, firstId: shown[0]?.id, index: FIRST_ITEM_INDEX };
+  else if (shown[0]?.id !== was.firstId) {
+    const moved = was.firstId === undefined ? -1 : shown.findIndex((t) => t.id === was.firstId);
+    top.current = { key: listKey, firstId: shown[0]?.id, index: moved > 0 ? was.index - moved : was.index };
+  }
+  return top.current.index;
 }
 
 function ListEnd() {

@@ -29,15 +29,35 @@ import katexPluginModule from '@vscode/markdown-it-katex';
 const katexPlugin: typeof katexPluginModule =
   typeof katexPluginModule === 'function' ? katexPluginModule : (katexPluginModule as unknown as { default: typeof katexPluginModule }).default;
 
-const LANGUAGES = { bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
-for (const [name, lang] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, lang);
-hljs.registerAliases(['sh', 'shell', 'zsh'], { languageName: 'bash' });
-hljs.registerAliases(['js', 'jsx'], { languageName: 'javascript' });
-hljs.registerAliases(['ts', 'tsx'], { languageName: 'typescript' });
-hljs.registerAliases(['py'], { languageName: 'python' });
-hljs.registerAliases(['html', 'svg'], { languageName: 'xml' });
-hljs.registerAliases(['yml'], { languageName: 'yaml' });
-hljs.registerAliases(['rs'], { languageName: 'rust' });
+const LANGUAGES: Record<string, typeof bash> = { bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
+/** Languages a grammar embeds (markdown's inline HTML, HTML's style and script). */
+const EMBEDS: Record<string, string[]> = { markdown: ['xml'], xml: ['css', 'javascript'] };
+
+/**
+ * A grammar is built when its language is first asked for, not when the chunk loads: each one is a tree of
+ * keyword lists and patterns (about 400 KB of heap for all of them), and a chat uses a language or two.
+ */
+function registered(language: string): boolean {
+  if (hljs.getLanguage(language)) return true;
+  // Own keys only: a fence's word is the model's, and `constructor` is no language.
+  const definition = Object.hasOwn(LANGUAGES, language) ? LANGUAGES[language] : undefined;
+  if (!definition) return false;
+  hljs.registerLanguage(language, definition);
+  for (const embedded of EMBEDS[language] ?? []) registered(embedded);
+  return true;
+}
+
+/**
+ * Other names for the languages: the grammars' own aliases (highlight.js 11.12, known here before a grammar is
+ * built) and `shell`.
+ */
+const ALIASES: Record<string, string> = {
+  ...{ sh: 'bash', shell: 'bash', zsh: 'bash', h: 'c', cc: 'cpp', 'c++': 'cpp', 'h++': 'cpp', hpp: 'cpp', hh: 'cpp', hxx: 'cpp', cxx: 'cpp' },
+  ...{ patch: 'diff', golang: 'go', jsp: 'java', js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript' },
+  ...{ jsonc: 'json', json5: 'json', md: 'markdown', mkdown: 'markdown', mkd: 'markdown', py: 'python', gyp: 'python', ipython: 'python' },
+  ...{ rs: 'rust', ts: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript', yml: 'yaml' },
+  ...{ html: 'xml', xhtml: 'xml', rss: 'xml', atom: 'xml', xjb: 'xml', xsd: 'xml', xsl: 'xml', plist: 'xml', wsf: 'xml', svg: 'xml' },
+};
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -48,9 +68,10 @@ const md = new MarkdownIt({
   linkify: true,
   typographer: false,
   highlight: (code, lang) => {
-    const language = lang.trim().toLowerCase();
-    const body = language && hljs.getLanguage(language) ? hljs.highlight(code, { language, ignoreIllegals: true }).value : escapeHtml(code);
-    const label = escapeHtml(language || 'text');
+    const asked = lang.trim().toLowerCase();
+    const language = Object.hasOwn(ALIASES, asked) ? ALIASES[asked]! : asked;
+    const body = language && registered(language) ? hljs.highlight(code, { language, ignoreIllegals: true }).value : escapeHtml(code);
+    const label = escapeHtml(asked || 'text');
     return `<pre class="code-block"><div class="code-head"><span>${label}</span><button type="button" class="code-copy" data-copy-code="">Copy</button></div><code class="hljs">${body}</code></pre>`;
   },
 });

@@ -3,6 +3,7 @@ import type { SiblingInfo } from '../../shared/ipc';
 import type { Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
 import { adoptBranch, connectionOf, fail, useStore } from '.';
+import { heldWindow } from './open-conversation';
 
 const set = useStore.setState;
 const get = useStore.getState;
@@ -51,7 +52,7 @@ export async function switchSibling(turn: Turn, offset: number): Promise<void> {
   if (!target) return;
   try {
     const view = await firebrand().conversations.switchBranch({ turnId: target });
-    if (get().activeId === view.conversation.id) set({ turns: view.turns, siblings: view.siblings, notice: null });
+    if (get().activeId === view.conversation.id) set({ ...heldWindow(view.turns, view.conversation.id, target), siblings: view.siblings, notice: null });
   } catch (err) {
     fail(err, () => void switchSibling(turn, offset));
   }

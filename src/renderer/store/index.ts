@@ -51,6 +51,11 @@ export interface AppState {
   previewTheme: Theme | null;
   /** The conversation whose `turns` are only its last ones so far (openConversation: the whole follows). */
   partialView: string | null;
+  /**
+   * The conversation whose `turns` are a window at the end of a long branch: older turns stay in main and are paged
+   * in as the reader scrolls up (open-conversation.ts), so the renderer does not hold a whole long chat.
+   */
+  olderTurns: string | null;
 }
 
 export const NO_CONVERSATION_SETTINGS: ConversationSettings = { systemPrompt: '', think: null, tools: true };
@@ -76,6 +81,7 @@ export const useStore = create<AppState>(() => ({
   focusTurn: null,
   previewTheme: null,
   partialView: null,
+  olderTurns: null,
 }));
 
 const set = useStore.setState;

@@ -1,9 +1,12 @@
 /**
- * Opening a conversation: its last turns first, then the rest (a long chat's first screenful comes first), or the
- * whole branch at a search hit; it brings back the model it last answered with.
+ * Opening a conversation: its last turns first, then a window of its latest turns (a long chat's first screenful
+ * comes first), or the whole branch at a search hit; it brings back the model it last answered with. A long chat
+ * is not held whole: older turns are paged in from main as the reader scrolls up (bench/long-chat: the heap).
  */
+import type { ConversationView } from '../../shared/ipc';
+import type { Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
-import { fail, NO_CONVERSATION_SETTINGS, refreshContextChoice, useStore, type AppState } from '.';
+import { fail, focusTurn, NO_CONVERSATION_SETTINGS, refreshContextChoice, useStore, type AppState } from '.';
 
 // Looked up when called: this module and the store's index import each other.
 const get = () => useStore.getState();
@@ -17,6 +20,10 @@ export interface FocusTurn {
 
 /** Turns asked for first when a chat opens: its first screenful, shown before the rest arrives (bench/long-chat). */
 const FIRST_TURNS = 12;
+/** Turns held once a chat is open: several screenfuls, so scrolling up finds them ready before more are asked. */
+export const HELD_TURNS = 100;
+/** Older turns asked for at once when the reader reaches the top of those held. */
+const PAGE_TURNS = 60;
 
 export async function openConversation(conversationId: string, focus?: FocusTurn): Promise<void> {
   try {
@@ -33,9 +40,11 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
     const lastModel = view.turns.findLast((t) => t.role === 'assistant' && t.model)?.model;
     const offered = lastModel !== undefined && (get().models.some((m) => m.name === lastModel) || get().aliases.some((a) => a.name === lastModel));
     const modelChanged = offered && lastModel !== get().selectedModel;
+    // At a search hit: the branch from the hit (or its latest turns) on, older ones paged in as for any long chat.
+    const held = focus ? heldWindow(view.turns, conversationId, focus.turnId) : { turns: view.turns, olderTurns: null };
     set({
       activeId: conversationId,
-      turns: view.turns,
+      ...held,
       siblings: view.siblings,
       conversationSettings,
       notice: null,
@@ -51,15 +60,66 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
   }
 }
 
-/** The rest of a chat opened with its last turns only; what streamed into those meanwhile is kept. */
+/** The window of a chat opened with its last turns only; what streamed into those meanwhile is kept. */
 async function openRest(conversationId: string): Promise<void> {
-  const whole = await firebrand().conversations.open({ conversationId });
+  const held = await firebrand().conversations.open({ conversationId, tail: HELD_TURNS });
   if (get().activeId !== conversationId || get().partialView !== conversationId) return;
+  set({ ...merged(held), partialView: null, olderTurns: held.partial ? conversationId : null });
+}
+
+/** `view`'s turns (the branch's latest) in place of those held, keeping what streamed or was sent meanwhile. */
+function merged(view: ConversationView): Pick<AppState, 'turns' | 'siblings'> {
   const live = new Map(get().turns.map((t) => [t.id, t]));
-  const turns = whole.turns.map((t) => live.get(t.id) ?? t);
+  const turns = view.turns.map((t) => live.get(t.id) ?? t);
+  const read = new Set(view.turns.map((t) => t.id));
   // Turns added here since (a message sent at once) follow the branch as read.
-  for (const t of get().turns) if (!whole.turns.some((w) => w.id === t.id)) turns.push(t);
-  set({ turns, siblings: { ...whole.siblings, ...get().siblings }, partialView: null });
+  for (const t of get().turns) if (!read.has(t.id)) turns.push(t);
+  return { turns, siblings: { ...view.siblings, ...get().siblings } };
+}
+
+let paging: string | null = null;
+
+/** The reader reached the top of the turns held: the next older ones, from main, go above them. */
+export async function loadOlder(): Promise<void> {
+  const { activeId, olderTurns, turns } = get();
+  const first = turns[0];
+  if (!activeId || olderTurns !== activeId || !first || paging === first.id) return;
+  paging = first.id;
+  try {
+    const page = await firebrand().conversations.open({ conversationId: activeId, tail: PAGE_TURNS, before: first.id });
+    // Another chat or branch since: what was asked no longer goes above what is shown.
+    if (get().activeId !== activeId || get().turns[0]?.id !== first.id) return;
+    set({ turns: [...page.turns, ...get().turns], siblings: { ...page.siblings, ...get().siblings }, olderTurns: page.partial ? activeId : null });
+  } catch (err) {
+    fail(err, () => void loadOlder());
+  } finally {
+    paging = null;
+  }
+}
+
+/** A link to a turn of the open chat (a summary card's): turns not held yet are read first, then it is shown. */
+export async function showTurn(turnId: string): Promise<void> {
+  const id = get().activeId;
+  if (id && get().olderTurns === id && !get().turns.some((t) => t.id === turnId)) {
+    try {
+      const whole = await firebrand().conversations.open({ conversationId: id });
+      if (get().activeId !== id) return;
+      set({ ...merged(whole), olderTurns: null });
+    } catch (err) {
+      return fail(err, () => void showTurn(turnId));
+    }
+  }
+  focusTurn(turnId);
+}
+
+/** Turns kept above the one a window is opened at (a search hit, a sibling chosen): what led to it. */
+const ABOVE_KEPT = 20;
+
+/** A branch main sent whole (a search hit, a sibling chosen): its latest turns are held, from `keep` on at least. */
+export function heldWindow(turns: Turn[], conversationId: string, keep: string): Pick<AppState, 'turns' | 'olderTurns'> {
+  const at = turns.findIndex((t) => t.id === keep);
+  const from = Math.max(0, Math.min(at < 0 ? Infinity : at - ABOVE_KEPT, turns.length - HELD_TURNS));
+  return { turns: from > 0 ? turns.slice(from) : turns, olderTurns: from > 0 ? conversationId : null };
 }
 
 /** Opens a conversation at a search hit. */
@@ -71,8 +131,11 @@ export function openConversationAt(conversationId: string, focus: FocusTurn): Pr
 export async function refreshSiblings(): Promise<void> {
   const id = get().activeId;
   if (!id || get().turns.some((t) => t.status === 'streaming')) return;
+  // The switcher data of the turns held: a window of a long chat asks for those only.
+  const held = get().turns.length;
+  const window = get().olderTurns === id && held > 0 && held <= 1000 ? { tail: held } : {};
   try {
-    const view = await firebrand().conversations.open({ conversationId: id });
+    const view = await firebrand().conversations.open({ conversationId: id, ...window });
     if (get().activeId === id) set({ siblings: view.siblings });
   } catch {
     // The conversation may have just been deleted; the list refresh says so.

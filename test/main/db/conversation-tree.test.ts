@@ -31,6 +31,21 @@ describe('ConversationStore tree operations', () => {
     expect(conversationView(store, 'c', 5)).toEqual(whole);
   });
 
+  it('pages the turns older than a held one (a long chat scrolled up), saying whether older ones remain', () => {
+    const { store } = seed();
+    store.appendTurn(makeTurn({ id: 'u3', conversationId: 'c', parentId: 'a1', blocks: text('next question') }), tick());
+    store.appendTurn(makeTurn({ id: 'a3', conversationId: 'c', parentId: 'u3', role: 'assistant', blocks: text('next answer') }), tick());
+    const page = conversationView(store, 'c', 2, 'a3');
+    expect(page.turns.map((t) => t.id)).toEqual(['a1', 'u3']);
+    expect(page.partial).toBe(true);
+    const rest = conversationView(store, 'c', 2, 'a1');
+    expect(rest.turns.map((t) => t.id)).toEqual(['u1']);
+    expect(rest.partial).toBeUndefined();
+    // A turn no longer on the active branch (switched away meanwhile) pages nothing in.
+    store.editAndResend('u1', { id: 'u2', blocks: text('better question'), createdAt: tick() }, tick());
+    expect(conversationView(store, 'c', 2, 'a3').turns).toEqual([]);
+  });
+
   it('edit-and-resend adds a user sibling under the same parent and makes it the active leaf', () => {
     const { store } = seed();
     const edited = store.editAndResend('u1', { id: 'u2', blocks: text('better question'), createdAt: tick() }, tick());

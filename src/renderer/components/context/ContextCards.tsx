@@ -1,14 +1,19 @@
 import { useMemo } from 'react';
 import { messages, tokensText, waitingForRoom, type CompactionMeta, type ContinuedMeta, type DroppedMeta } from '../../../shared/context-edits';
 import type { Turn } from '../../../shared/turn';
-import { focusTurn, openConversation, useStore } from '../../store';
+import { openConversation, useStore } from '../../store';
+import { showTurn } from '../../store/open-conversation';
 import { measureKey } from '../../store/context-room';
 import { RoomChoices } from './RoomChoices';
 import { useRoomPlan } from './use-room-plan';
 
-/** Links to turns of the open branch by id; a turn not on it (another branch) is named, not linked. */
+/**
+ * Links to turns of the open branch by id; a turn not on it (another branch) is named, not linked. A long chat's
+ * older turns may not be held yet (open-conversation.ts): those are linked by place, and read when followed.
+ */
 function TurnLinks({ ids, testId }: { ids: string[]; testId: string }) {
   const onBranch = useStore((s) => s.turns);
+  const older = useStore((s) => s.olderTurns !== null && s.olderTurns === s.activeId);
   const byId = useMemo(() => new Map(onBranch.map((t, i) => [t.id, { turn: t, index: i }])), [onBranch]);
   return (
     <ul className="system-list turn-links" data-testid={testId}>
@@ -17,8 +22,8 @@ function TurnLinks({ ids, testId }: { ids: string[]; testId: string }) {
         const label = found ? `${found.turn.role === 'user' ? 'You' : found.turn.role === 'assistant' ? 'Assistant' : 'Tool'}: ${preview(found.turn)}` : `message ${n + 1}`;
         return (
           <li key={id}>
-            {found ? (
-              <button type="button" className="link-button" data-turn-id={id} onClick={() => focusTurn(id)}>
+            {found || older ? (
+              <button type="button" className="link-button" data-turn-id={id} onClick={() => void showTurn(id)}>
                 {label}
               </button>
             ) : (
