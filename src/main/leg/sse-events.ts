@@ -17,7 +17,8 @@ const COLON = 0x3a;
  * - llama.cpp's non-standard `error:` field (2025 builds, fixture test/fixtures/openai/legacy-error-field, from
  *   `server_sent_event(sink, "error", error_data)`), which a standard parser drops, so the server's message was lost
  *   and the turn ended `cut`: a line starting `error:` sets the event type to `error` and is a data line.
- * - One leading U+FEFF is skipped (the decoder already took the byte-order mark; this is a second one).
+ * - One leading U+FEFF is skipped (the decoder already took the byte-order mark; this is a second one). Unlike
+ *   eventsource-parser, the characters `ï»¿` (a mark decoded as Latin-1 by someone else) are text: ours is UTF-8.
  * - Linear in the bytes: an unterminated line is held as pieces joined once its end arrives, and a line that can
  *   only be ignored (a comment, an unknown field) is skipped, not held. A held line plus the event's data may not
  *   pass MAX_LINE_CHARS (a server that never ends a line must not eat RAM).
