@@ -47,6 +47,25 @@ describe('SearchStore', () => {
     expect(search.search('peppers')).toEqual([]);
   });
 
+  it('indexes a streaming answer once it ends, however it ends, not on every write while it streams (issue 20)', () => {
+    const { search, store } = setup();
+    const ends = [
+      { id: 'd', status: 'done' as const, last: 'Basil likes warmth.' },
+      // The last streaming write already held the final text: the write that ends it changes only the status.
+      { id: 'x', status: 'aborted' as const, last: 'Oregano stopped' },
+      { id: 'i', status: 'interrupted' as const, last: 'Thyme interrupted' },
+    ];
+    for (const end of ends) {
+      const answer = makeTurn({ id: end.id, conversationId: 'c1', parentId: 'u1', role: 'assistant', status: 'streaming' });
+      store.appendTurn(answer, tick());
+      store.updateTurn({ ...answer, blocks: text(end.last.split(' ')[0]!) });
+      store.updateTurn({ ...answer, blocks: text(end.last) });
+      expect(search.search(end.last.split(' ')[0]!)).toEqual([]);
+      store.updateTurn({ ...answer, blocks: text(end.last), status: end.status });
+      expect(search.search(end.last.split(' ')[0]!).map((h) => h.turnId)).toEqual([end.id]);
+    }
+  });
+
   it('treats the last word as a prefix and ignores case and accents', () => {
     const { search } = setup();
     expect(search.search('BALC').map((h) => h.turnId)).toEqual(['u1']);

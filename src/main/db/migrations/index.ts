@@ -4,7 +4,8 @@ import { migration0003 } from './0003-search';
 import { migration0004 } from './0004-models-and-aliases';
 import { migration0005 } from './0005-conversation-settings';
 import { migration0006 } from './0006-conversation-tools';
+import { migration0007 } from './0007-search-after-streaming';
 import type { Migration } from './types';
 
 /** Every migration, in order. Append only: a released migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007];
