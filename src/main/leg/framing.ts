@@ -1,8 +1,22 @@
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Framing, WireEvent } from '../dialects/types';
-import { FramingError, MAX_LINE_CHARS, overflow } from './line-limit';
-import { SseEvents } from './sse-events';
+import { LegacyErrorField } from './legacy-error-field';
 
-export { FramingError, MAX_LINE_CHARS };
+/** No single NDJSON line or SSE field may grow past this: a server that never sends a newline must not eat RAM. */
+export const MAX_LINE_CHARS = 16 * 1024 * 1024;
+
+export class FramingError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FramingError';
+  }
+}
+
+function overflow(framing: Framing): FramingError {
+  return new FramingError(
+    `The server sent a ${framing === 'sse' ? 'SSE event' : 'line'} longer than ${MAX_LINE_CHARS / (1024 * 1024)} MiB without a line break; the stream was stopped.`,
+  );
+}
 
 /**
  * Bytes -> wire events, independent of how the bytes were cut: a chunk may end mid-line or mid-UTF-8 character
@@ -88,16 +102,40 @@ async function* frameNdjson(body: AsyncIterable<Uint8Array>): AsyncGenerator<Wir
   if (last.length > 0) yield last;
 }
 
-/** SSE through SseEvents, linear too: an unterminated line is held as pieces and joined once its end arrives. */
+/**
+ * SSE through eventsource-parser, which is linear too: it holds an unterminated line as fragments and joins them
+ * once its terminator arrives (its parse.ts; test/main/leg/framing-linear.test.ts counts the work for both).
+ */
 async function* frameSse(body: AsyncIterable<Uint8Array>): AsyncGenerator<WireEvent[]> {
   const decoder = new TextDecoder('utf-8');
-  const events = new SseEvents();
+  let out: WireEvent[] = [];
+  let failed: FramingError | undefined;
+  const parser = createParser({
+    maxBufferSize: MAX_LINE_CHARS,
+    // Comments (`: ping`) are keep-alives: ignored. `[DONE]` is delivered like any event; the dialect decides
+    // what it means (OpenAI: end of transport, not a finish reason).
+    // The parser's own message is the event (its `id` rides along unread): no second object per event.
+    onEvent: (e: EventSourceMessage) => {
+      out.push(e);
+    },
+    onError: (err) => {
+      if (err.type === 'max-buffer-size-exceeded') failed = overflow('sse');
+    },
+  });
+  const feed = (text: string): WireEvent[] => {
+    if (text) parser.feed(text);
+    if (failed) throw failed;
+    const batch = out;
+    out = [];
+    return batch;
+  };
+  // llama.cpp's non-standard `error:` field becomes a standard `error` event before the parser can drop it.
+  const legacy = new LegacyErrorField();
   for await (const chunk of body) {
-    const batch = events.push(decoder.decode(chunk, { stream: true }));
+    const batch = feed(legacy.push(decoder.decode(chunk, { stream: true })));
     if (batch.length > 0) yield batch;
   }
-  // A final event the server did not end with a blank line is still delivered: its data line(s) did arrive.
-  const last = events.push(decoder.decode());
-  for (const event of events.end()) last.push(event);
+  // Deliver a final event the server did not terminate with a blank line: its data line(s) did arrive.
+  const last = feed(legacy.push(decoder.decode()) + legacy.flush() + '\n\n');
   if (last.length > 0) yield last;
 }

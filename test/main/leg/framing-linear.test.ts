@@ -1,6 +1,6 @@
 /**
  * Issue 12: framing is linear in the bytes received, proven by counting work, not by timing it. Every newline
- * search in framing (NdjsonLines, SseEvents) goes through String.prototype.indexOf; the
+ * search in framing (ours for NDJSON, eventsource-parser's for SSE) goes through String.prototype.indexOf; the
  * test wraps it to add up how many characters each call looked at, while a long line arrives in 64 KiB chunks
  * (the size undici hands over). A framing that searched its whole pending buffer again on every chunk would look
  * at about N²/(2 × 64 KiB) characters: for 17 MB, some 2.3 billion instead of about 17 million.
@@ -66,7 +66,7 @@ describe.each(['ndjson', 'sse'] as const)('%s framing does work linear in the li
     const { events, error, scanned } = await framedCountingScans(chunked(text), framing);
     expect(error).toBeUndefined();
     expect(events.map((e) => e.data.length)).toEqual([n + '{"message":{"content":""}}'.length, framing === 'ndjson' ? '{"done":true}'.length : '[DONE]'.length]);
-    // A constant number of passes (the LF search, the CR search, the join of the held pieces):
+    // A constant number of passes (newline search, eventsource-parser's own, the legacy `error:` field look):
     // 8 of them at most. A rescan per chunk would be some 80 passes here.
     expect(scanned).toBeLessThanOrEqual(8 * text.length);
   });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { frameEvents } from '../../../src/main/leg/framing';
-import { LegacyErrorField } from './reference/legacy-error-field';
+import { LegacyErrorField } from '../../../src/main/leg/legacy-error-field';
 import { cutBytes, iterate } from '../../../src/main/leg/chunking';
 import type { WireEvent } from '../../../src/main/dialects/types';
 

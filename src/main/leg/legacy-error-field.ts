@@ -1,7 +1,4 @@
 /**
- * THE REFERENCE the SSE framing is compared with (test/main/leg/sse-events.test.ts): Firebrand framed SSE with this
- * rewrite in front of eventsource-parser until SseEvents did both in one pass (issue 20).
- *
  * llama.cpp builds of 2025 report a failure after the stream began in a non-standard SSE field, `error: {...}`,
  * followed by `data: [DONE]` (fixture test/fixtures/openai/legacy-error-field, from llama.cpp's
  * `server_sent_event(sink, "error", error_data)`, replaced by `data: {"error": ...}` in ggml-org/llama.cpp#16109).
