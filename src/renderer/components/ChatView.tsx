@@ -48,6 +48,11 @@ export function ChatView() {
     const el = scroller.current;
     if (el) el.scrollTop = el.scrollHeight;
   }, []);
+  // Stable: the list re-attaches its scroller (a forced layout and a scroll-state update) whenever this changes,
+  // which was once per streamed frame with an inline arrow.
+  const scrollerRef = useCallback((el: HTMLElement | Window | null) => {
+    scroller.current = el instanceof HTMLElement ? el : null;
+  }, []);
   useEffect(() => {
     following.current = focusIndex < 0;
     setAtEnd(focusIndex < 0);
@@ -108,9 +113,7 @@ export function ChatView() {
         <Virtuoso
           key={listKey}
           ref={list}
-          scrollerRef={(el) => {
-            scroller.current = el instanceof HTMLElement ? el : null;
-          }}
+          scrollerRef={scrollerRef}
           className="turn-list"
           data={shown}
           computeItemKey={(_i, t) => t.id}
