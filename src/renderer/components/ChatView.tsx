@@ -143,7 +143,7 @@ export function ChatView() {
               <TurnView turn={turn} answers={answers} run={runs.get(turn.id)} hit={focus?.turnId === turn.id && focus.query !== null} />
             </div>
           )}
-          components={{ Footer: ListEnd }}
+          components={LIST_COMPONENTS}
           {...(first.rows ? { style: HIDDEN_LIST, itemsRendered: (items: { index: number }[]) => first.rendered(items.map((i) => i.index)) } : {})}
         />
       )}
@@ -170,6 +170,8 @@ export function ChatView() {
 function ListEnd() {
   return <div className="turn-list-end" />;
 }
+/** One object for the list's life: a new one each render is a changed prop the list re-renders its parts for. */
+const LIST_COMPONENTS = { Footer: ListEnd };
 
 /** A long chat's last turns as plain rows at the bottom, as the list shows them there (use-first-screen.ts). */
 function FirstScreenRows({ turns, answers, runs }: { turns: Turn[]; answers: ToolAnswers; runs: Map<string, RunInfo> }) {
