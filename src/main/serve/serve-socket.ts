@@ -8,6 +8,7 @@ import type { WebSocket, RawData } from 'ws';
 import type { EventChannel } from '../../shared/ipc';
 import type { Services } from '../services';
 import { runInWorker } from '../workers/run-in-worker';
+import { batchEvents } from './event-batch';
 
 /** The largest frame a socket accepts: an import file (64 MiB of text) or a 20 MiB attachment as base64. */
 export const MAX_FRAME_BYTES = 64 * 1024 * 1024 + 64 * 1024;
@@ -21,7 +22,8 @@ interface Invoke {
 }
 
 export function attachSocket(ws: WebSocket, services: Services, log: (message: string) => void): void {
-  const unsubscribe = services.hub.connect((channel: EventChannel, payload: unknown) => send(ws, { t: 'event', channel, payload }, log));
+  const events = batchEvents((channel: EventChannel, payload: unknown) => send(ws, { t: 'event', channel, payload }, log));
+  const unsubscribe = services.hub.connect(events.event);
   ws.on('close', unsubscribe);
   // ws reports protocol errors here and closes the socket itself (1002/1007/1009); without a listener the
   // 'error' event would throw out of the process.
@@ -40,7 +42,11 @@ export function attachSocket(ws: WebSocket, services: Services, log: (message: s
     if (!msg) return;
     services.dispatcher
       .dispatch(msg.channel, msg.payload)
-      .then((result) => send(ws, { t: 'result', id: msg.id, result }, log))
+      .then((result) => {
+        // Events the invoke emitted (a send's turns) still arrive before its result, as they did unbatched.
+        events.flush();
+        send(ws, { t: 'result', id: msg.id, result }, log);
+      })
       .catch((err: unknown) => log(`serve: an invoke failed outside the dispatcher: ${err instanceof Error ? err.message : String(err)}`));
   }
 

@@ -52,6 +52,11 @@ export function ChatView() {
     const el = scroller.current;
     if (el) el.scrollTop = el.scrollHeight;
   }, []);
+  // Stable: the list re-attaches its scroller (a forced layout and a scroll-state update) whenever this changes,
+  // which was once per streamed frame with an inline arrow.
+  const scrollerRef = useCallback((el: HTMLElement | Window | null) => {
+    scroller.current = el instanceof HTMLElement ? el : null;
+  }, []);
   useEffect(() => {
     following.current = focusIndex < 0;
     setAtEnd(focusIndex < 0);
@@ -117,9 +122,7 @@ export function ChatView() {
         <Virtuoso
           key={listKey}
           ref={list}
-          scrollerRef={(el) => {
-            scroller.current = el instanceof HTMLElement ? el : null;
-          }}
+          scrollerRef={scrollerRef}
           className="turn-list"
           data={shown}
           firstItemIndex={firstItemIndex}
@@ -155,7 +158,7 @@ export function ChatView() {
               <TurnView turn={turn} answers={answers} run={runs.get(turn.id)} hit={focus?.turnId === turn.id && focus.query !== null} />
             </div>
           )}
-          components={{ Footer: ListEnd }}
+          components={LIST_COMPONENTS}
           {...(first.rows ? { style: HIDDEN_LIST, itemsRendered: (items: { data?: Turn }[]) => first.rendered(items.map((i) => (i.data ? shown.indexOf(i.data) : -1))) } : {})}
         />
       )}
@@ -197,6 +200,8 @@ function useFirstItemIndex(listKey: string, shown: readonly Turn[]): number {
 function ListEnd() {
   return <div className="turn-list-end" />;
 }
+/** One object for the list's life: a new one each render is a changed prop the list re-renders its parts for. */
+const LIST_COMPONENTS = { Footer: ListEnd };
 
 /** A long chat's last turns as plain rows at the bottom, as the list shows them there (use-first-screen.ts). */
 function FirstScreenRows({ turns, answers, runs }: { turns: Turn[]; answers: ToolAnswers; runs: Map<string, RunInfo> }) {

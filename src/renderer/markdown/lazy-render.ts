@@ -5,7 +5,8 @@
  */
 import { useSyncExternalStore } from 'react';
 
-type Render = (text: string) => string;
+/** `finished`: false for a streaming answer's growing tail, which is not worth caching. */
+type Render = (text: string, finished?: boolean) => string;
 
 let render: Render | null = null;
 let loading: Promise<Render> | null = null;

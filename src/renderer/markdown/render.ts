@@ -13,13 +13,30 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
 
 const cache = new Map<string, string>();
 const CACHE_LIMIT = 2000;
+/**
+ * The growing tail of a streaming answer changes every frame: caching each version filled the cache with
+ * thousands of drafts that pushed out the finished chunks. Only its latest version is kept, because the chunk
+ * it becomes when finished is often exactly that text.
+ */
+let draft: { text: string; html: string } | undefined;
 
-/** Sanitized HTML of one finished chunk; cached, so scrolling back and forth or remounting costs nothing. */
-export function renderMarkdown(text: string): string {
-  const hit = cache.get(text);
-  if (hit !== undefined) return hit;
+/**
+ * Sanitized HTML of one chunk. A finished chunk (`finished`, the default) is cached, so scrolling back and forth
+ * or remounting costs nothing; a streaming tail is not.
+ */
+export function renderMarkdown(text: string, finished = true): string {
+  const hit = cache.get(text) ?? (draft?.text === text ? draft.html : undefined);
+  if (hit !== undefined) {
+    if (finished && !cache.has(text)) remember(text, hit);
+    return hit;
+  }
   const html = DOMPurify.sanitize(markdownToHtml(text), { ADD_ATTR: ['target'], FORBID_TAGS: ['style', 'img', 'form', 'input'] });
+  if (finished) remember(text, html);
+  else draft = { text, html };
+  return html;
+}
+
+function remember(text: string, html: string): void {
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value ?? '');
   cache.set(text, html);
-  return html;
 }

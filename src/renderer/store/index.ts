@@ -11,6 +11,7 @@ import { applyParts } from '../../shared/reducer';
 import type { AttachmentBlock, Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
 import { noteSent, noteTurnPart } from './turn-timings';
+import { clearLive, freshest, setLive, staysLive } from './live-turns';
 import { errorMessage } from './errors';
 import { connectToolProgress } from './tool-progress';
 import { openConversation, refreshSiblings, type FocusTurn } from './open-conversation';
@@ -280,6 +281,8 @@ function applyBuffered(): void {
     if (list) list.push(part);
     else perTurn.set(turnId, [part]);
   }
+  const now = performance.now();
+  const published: string[] = [];
   for (const [turnId, parts] of perTurn) {
     const i = index.get(turnId);
     if (i === undefined) {
@@ -288,11 +291,21 @@ function applyBuffered(): void {
       early.set(turnId, list);
       continue;
     }
+    // Text that only grows goes to the turn's own view (live-turns.ts); the store gets it now and then.
+    const stored = turns[i]!;
+    const before = freshest(stored);
+    const after = applyParts(before, parts);
+    if (staysLive(before, after, parts, now)) {
+      setLive(stored, after);
+      continue;
+    }
     if (!changed) turns = turns.slice();
     changed = true;
-    turns[i] = applyParts(turns[i]!, parts);
+    turns[i] = after;
+    published.push(turnId);
   }
   if (changed) set({ turns });
+  for (const id of published) clearLive(id, now);
 }
 
 function flushPendingFor(turnId: string): void {
@@ -347,6 +360,8 @@ export function connectStore(): Promise<void> {
       set({ turns: [...turns, turn] });
       flushPendingFor(turn.id);
     } else if (get().sending) savedEarly.set(turn.id, turn);
+    // The saved turn replaces what streamed ahead of the store (live-turns.ts).
+    clearLive(turn.id);
     if (i >= 0) void refreshSiblings();
     // An answer that ended may have taught the estimate (the server's count) or met a window other than the one
     // shown (a server restarted with another -c): ask main again, cheaply (issue 13).

@@ -95,7 +95,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
           case 'text':
             return (
               <div key={i} className="answer" data-run="answer">
-                <Markdown text={block.text} />
+                <Markdown text={block.text} growing={streaming && i === turn.blocks.length - 1} />
               </div>
             );
           case 'tool_call':

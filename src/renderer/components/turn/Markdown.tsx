@@ -3,13 +3,14 @@ import { useMarkdownRenderer } from '../../markdown/lazy-render';
 import { splitGrowing, type SplitState } from '../../markdown/split-blocks';
 
 /**
- * One finished chunk: its HTML is sanitized (markdown/render.ts) and cached, and it never re-renders. In the
- * moment before the markdown code has loaded (lazy-render.ts), it is the chunk's text as it came.
+ * One chunk: its HTML is sanitized (markdown/render.ts) and, once finished, cached; a finished chunk never
+ * re-renders. `tail`: the growing last chunk of a streaming answer, whose versions are not cached. In the moment
+ * before the markdown code has loaded (lazy-render.ts), it is the chunk's text as it came.
  */
-const MarkdownChunk = memo(function MarkdownChunk({ text }: { text: string }) {
+const MarkdownChunk = memo(function MarkdownChunk({ text, tail = false }: { text: string; tail?: boolean }) {
   const render = useMarkdownRenderer();
   if (!render) return <div className="md-chunk md-plain">{text}</div>;
-  return <div className="md-chunk" dangerouslySetInnerHTML={{ __html: render(text) }} />;
+  return <div className="md-chunk" dangerouslySetInnerHTML={{ __html: render(text, !tail) }} />;
 });
 
 /** Copy buttons live inside rendered HTML, so one delegated handler serves them all. */
@@ -43,9 +44,10 @@ const ChunkGroup = memo(
 /**
  * An answer run as markdown. Work is limited to the growing tail: the text is cut into chunks and only the
  * last one changes while streaming (split-blocks.ts splits only from it), and the finished ones are grouped, so
- * a long answer costs one chunk per frame, not the whole answer.
+ * a long answer costs one chunk per frame, not the whole answer. `growing`: the text is still streaming (its
+ * tail's versions are not cached).
  */
-export const Markdown = memo(function Markdown({ text }: { text: string }) {
+export const Markdown = memo(function Markdown({ text, growing = false }: { text: string; growing?: boolean }) {
   const split = useRef<SplitState | undefined>(undefined);
   split.current = splitGrowing(split.current, text);
   const { chunks } = split.current;
@@ -57,7 +59,7 @@ export const Markdown = memo(function Markdown({ text }: { text: string }) {
       {groups.map((group, g) => (
         <ChunkGroup key={g} chunks={group} />
       ))}
-      {chunks.length > 0 && <MarkdownChunk key="tail" text={chunks[chunks.length - 1]!} />}
+      {chunks.length > 0 && <MarkdownChunk key="tail" text={chunks[chunks.length - 1]!} tail={growing} />}
     </div>
   );
 });

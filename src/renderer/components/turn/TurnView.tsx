@@ -7,6 +7,7 @@ import { ToolCallCard } from './ToolCallCard';
 import type { ToolAnswers } from './tool-answers';
 import { UserTurn } from './UserTurn';
 import type { RunInfo } from './answer-runs';
+import { useLiveTurn } from '../../store/live-turns';
 
 const NO_ANSWERS: ToolAnswers = new Map();
 
@@ -21,7 +22,9 @@ interface Props {
   hit?: boolean;
 }
 
-export const TurnView = memo(function TurnView({ turn, answers = NO_ANSWERS, run, hit = false }: Props) {
+export const TurnView = memo(function TurnView({ turn: stored, answers = NO_ANSWERS, run, hit = false }: Props) {
+  // A streaming answer's text grows here between the store's updates (store/live-turns.ts).
+  const turn = useLiveTurn(stored);
   return (
     <article
       className={`turn turn-${turn.role}${hit ? ' search-hit' : ''}`}

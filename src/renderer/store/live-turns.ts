@@ -1,0 +1,86 @@
+/**
+ * The streaming fast lane. A frame whose parts only grow a turn's text or reasoning (by far the most frames of
+ * an answer) puts the grown turn here, and only the turn's own view re-renders (TurnView reads it through
+ * `useLiveTurn`). Publishing it to the store's `turns` re-rendered everything that reads them — the list and its
+ * measuring, the composer and its meter, the announcer — once per frame, and those frames were what made tokens
+ * late (bench/latency: p99 several times the floor while p50 was fine). The store gets the grown turn anyway at
+ * most PUBLISH_MS later, and at once when anything else happens (a new block, a tool call, usage, the finish).
+ */
+import { useCallback, useSyncExternalStore } from 'react';
+import type { StreamPart } from '../../shared/parts';
+import type { Turn } from '../../shared/turn';
+
+/** How stale the store's copy of a streaming turn may get: the meter and the rest still move a few times a second. */
+export const PUBLISH_MS = 250;
+
+/** A turn ahead of the store, with the store's copy it grew from: once the store holds another, that one wins. */
+interface Live {
+  base: Turn;
+  turn: Turn;
+}
+
+const live = new Map<string, Live>();
+const listeners = new Map<string, Set<() => void>>();
+/** When each streaming turn was last published to the store. */
+const published = new Map<string, number>();
+
+function notify(turnId: string): void {
+  for (const l of listeners.get(turnId) ?? []) l();
+}
+
+/** `stored` (the store's copy of a turn), or its streamed-ahead version while one grew from it. */
+export function freshest(stored: Turn): Turn {
+  const entry = live.get(stored.id);
+  return entry && entry.base === stored ? entry.turn : stored;
+}
+
+/**
+ * Whether a frame's parts, applied to `before` giving `after`, can stay in the fast lane: only deltas of text or
+ * reasoning that grew the last block, nothing else about the turn changed, and the store's copy is fresh enough.
+ */
+export function staysLive(before: Turn, after: Turn, parts: readonly StreamPart[], now: number): boolean {
+  if (parts.some((p) => p.type !== 'text-delta' && p.type !== 'reasoning-delta')) return false;
+  if (after.status !== before.status || after.blocks.length !== before.blocks.length) return false;
+  const last = published.get(after.id);
+  if (last === undefined) {
+    published.set(after.id, now);
+    return true;
+  }
+  return now - last < PUBLISH_MS;
+}
+
+/** Keeps `turn`, grown from the store's copy `base`, in the fast lane and re-renders its view. */
+export function setLive(base: Turn, turn: Turn): void {
+  live.set(turn.id, { base, turn });
+  notify(turn.id);
+}
+
+/**
+ * The store now holds the turn (published, saved, replaced or gone): its view reads the store's copy again. Call
+ * after the store is updated, so both land in the same render. `now`: published mid-stream (the next frames may
+ * take the fast lane again); without it the turn's stream is over.
+ */
+export function clearLive(turnId: string, now?: number): void {
+  if (now === undefined) published.delete(turnId);
+  else published.set(turnId, now);
+  if (live.delete(turnId)) notify(turnId);
+}
+
+/** `turn`, or its streamed-ahead version while one is in the fast lane. */
+export function useLiveTurn(turn: Turn): Turn {
+  const id = turn.id;
+  const subscribe = useCallback(
+    (listener: () => void) => {
+      let set = listeners.get(id);
+      if (!set) listeners.set(id, (set = new Set()));
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0) listeners.delete(id);
+      };
+    },
+    [id],
+  );
+  const entry = useSyncExternalStore(subscribe, () => live.get(id));
+  return entry && entry.base === turn ? entry.turn : turn;
+}
