@@ -5,6 +5,7 @@
  * It exits when its parent goes away.
  */
 import { EngineRuntime } from './engine-runtime';
+import { EventCoalescer } from './event-coalescer';
 import type { EngineMessage, EngineRequest } from './protocol';
 
 interface ParentPort {
@@ -29,9 +30,12 @@ async function handle(req: EngineRequest): Promise<void> {
       case 'generate': {
         const controller = new AbortController();
         running.set(req.id, controller);
+        // Text goes to main in time-coalesced messages, not one per token (./event-coalescer.ts says why).
+        const out = new EventCoalescer((event) => send({ type: 'stream', id: req.id, event }));
         try {
-          await runtime.generate(req, (event) => send({ type: 'stream', id: req.id, event }), controller.signal);
+          await runtime.generate(req, (event) => out.push(event), controller.signal);
         } finally {
+          out.flush();
           running.delete(req.id);
         }
         return reply({ ok: true });

@@ -8,19 +8,22 @@ import type { DocumentText, ExtractionFailure } from '../../shared/attachment-te
 import { extractText } from './extract';
 import type { ExtractorKind } from './extractor-kind';
 import { ExtractionError } from './extraction-error';
+import { ReadingPace } from './reading-pace';
 import { lowerThisThreadsPriority } from '../workers/thread-priority';
 
 export interface WorkerJob {
   kind: ExtractorKind;
   name: string;
   bytes: Uint8Array;
+  /** Most time the reader may spend pausing for the work beside it (./reading-pace.ts). */
+  pauseBudgetMs?: number;
 }
 
 export type WorkerReply = { ok: true; doc: DocumentText } | { ok: false; failure: ExtractionFailure };
 
 async function main(job: WorkerJob): Promise<WorkerReply> {
   try {
-    return { ok: true, doc: await extractText(job.kind, job.bytes, job.name) };
+    return { ok: true, doc: await extractText(job.kind, job.bytes, job.name, new ReadingPace(job.pauseBudgetMs ?? 0)) };
   } catch (err) {
     if (err instanceof ExtractionError) return { ok: false, failure: err.toFailure() };
     const why = err instanceof Error ? err.message : String(err);

@@ -5,13 +5,14 @@
 import type { DocumentText } from '../../shared/attachment-text';
 import { ExtractionError } from './extraction-error';
 import { plainText, type ExtractorKind } from './extractor-kind';
+import type { ReadingPace } from './reading-pace';
 
 /** More text than any context window holds (a million tokens is about four million characters). */
 export const MAX_TEXT_CHARS = 4_000_000;
 
-export async function extractText(kind: ExtractorKind, bytes: Uint8Array, name: string): Promise<DocumentText> {
+export async function extractText(kind: ExtractorKind, bytes: Uint8Array, name: string, pace?: ReadingPace): Promise<DocumentText> {
   let doc: DocumentText;
-  if (kind === 'pdf') doc = await (await import('./pdf-text')).pdfText(bytes, name);
+  if (kind === 'pdf') doc = await (await import('./pdf-text')).pdfText(bytes, name, pace);
   else if (kind === 'docx') doc = await (await import('./docx-text')).docxText(bytes, name);
   else if (kind === 'html') {
     const { htmlToText } = await import('./html-to-text');

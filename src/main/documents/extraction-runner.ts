@@ -50,7 +50,8 @@ export class ExtractionRunner {
   async run(kind: ExtractorKind, bytes: Uint8Array, name: string): Promise<ExtractionResult> {
     await this.slot();
     try {
-      return await this.once({ kind, bytes, name });
+      // A quarter of the time budget may go to pausing for the answer streaming beside it (./reading-pace.ts).
+      return await this.once({ kind, bytes, name, pauseBudgetMs: this.limits.timeoutMs / 4 });
     } finally {
       this.running--;
       this.waiting.shift()?.();

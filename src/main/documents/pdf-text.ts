@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { DocumentText } from '../../shared/attachment-text';
 import { ExtractionError } from './extraction-error';
+import type { ReadingPace } from './reading-pace';
 
 /** pdf.js needs its character maps to read text in CJK fonts, and standard font data for the base-14 fonts. */
 function dataUrls(): { cMapUrl: string; standardFontDataUrl: string } {
@@ -34,7 +35,7 @@ function pageText(items: readonly TextItemLike[]): string {
     .trim();
 }
 
-export async function pdfText(bytes: Uint8Array, name: string): Promise<DocumentText> {
+export async function pdfText(bytes: Uint8Array, name: string, pace?: ReadingPace): Promise<DocumentText> {
   const urls = dataUrls();
   const task = getDocument({
     data: bytes,
@@ -64,6 +65,7 @@ export async function pdfText(bytes: Uint8Array, name: string): Promise<Document
   try {
     const pages: string[] = [];
     for (let n = 1; n <= doc.numPages; n++) {
+      await pace?.between();
       const page = await doc.getPage(n);
       const content = await page.getTextContent();
       pages.push(pageText(content.items as TextItemLike[]));

@@ -1,0 +1,69 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { EventCoalescer } from '../../../src/main/builtin/event-coalescer';
+import type { EngineEvent } from '../../../src/main/builtin/protocol';
+
+// The engine process's stream to main: the same text in the same order with fewer messages, the first token and a
+// slow model's tokens at once, and nothing of the answer held back behind its end.
+describe('EventCoalescer', () => {
+  let now = 0;
+  let sent: EngineEvent[];
+  let out: EventCoalescer;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    now = 1_000;
+    sent = [];
+    out = new EventCoalescer((e) => sent.push(e), 10, () => now);
+  });
+  afterEach(() => vi.useRealTimers());
+
+  const text = (t: string): EngineEvent => ({ type: 'text', text: t });
+  const done: EngineEvent = { type: 'done', reason: 'eog', promptTokens: 3, completionTokens: 4, promptMs: 1, generationMs: 2 };
+  const advance = (ms: number) => {
+    now += ms;
+    vi.advanceTimersByTime(ms);
+  };
+
+  it('sends the first piece at once and joins a fast model’s next pieces into one message per interval', () => {
+    out.push({ type: 'start', promptTokens: 3, cachedTokens: 0 });
+    out.push(text('One'));
+    expect(sent).toEqual([{ type: 'start', promptTokens: 3, cachedTokens: 0 }, text('One')]);
+    advance(1);
+    out.push(text(' two'));
+    advance(1);
+    out.push(text(' three'));
+    expect(sent).toHaveLength(2);
+    advance(8);
+    expect(sent.slice(2)).toEqual([text(' two three')]);
+  });
+
+  it('sends each piece of a slow model as it comes', () => {
+    out.push(text('a'));
+    advance(50);
+    out.push(text('b'));
+    advance(50);
+    out.push(text('c'));
+    expect(sent).toEqual([text('a'), text('b'), text('c')]);
+  });
+
+  it('sends the held text before the end, so the answer is whole and in order', () => {
+    out.push(text('Hello'));
+    advance(2);
+    out.push(text(','));
+    out.push(text(' world'));
+    out.push(done);
+    expect(sent).toEqual([text('Hello'), text(', world'), done]);
+    advance(100);
+    expect(sent).toHaveLength(3);
+  });
+
+  it('flush sends what is held at once (a generation that failed still delivers its text)', () => {
+    out.push(text('x'));
+    advance(1);
+    out.push(text('y'));
+    out.flush();
+    expect(sent).toEqual([text('x'), text('y')]);
+    out.flush();
+    advance(100);
+    expect(sent).toHaveLength(2);
+  });
+});
