@@ -115,7 +115,7 @@ await withCleanup(async (cleanup) => {
     ratio: Number((median / floorMedian).toFixed(2)),
     goal: '< 200 ms and <= 1.5x floor',
     met: median < 200 && first < 200 && median <= 1.5 * floorMedian,
-    note: `first open ${first.toFixed(0)} ms; ${shown} turns mounted; ${(viewJson.length / 1e6).toFixed(1)} MB of turns`,
+    note: `opens ${opens.map((x) => x.toFixed(0)).join('/')} ms; first open ${first.toFixed(0)} ms; ${shown} turns mounted; ${(viewJson.length / 1e6).toFixed(1)} MB of turns`,
   });
   report({
     figure: `renderer JS heap with the ${TURNS.toLocaleString('en-US')}-turn chat open`,
