@@ -35,13 +35,22 @@ export function cutCandidates(branch: readonly Turn[]): Cut[] {
   const covers = new Map<string, string[]>();
   for (const t of branch) if (t.source === 'compaction') covers.set(t.id, compactionMeta(t.meta)?.covered ?? []);
   const out: Cut[] = [];
+  // What lies before each user message is gathered as the walk goes (a rescan per candidate was quadratic: about
+  // 2.5 s of main's event loop for a 2,000-turn chat, on every open of it: see README, Benchmarks).
+  const summaries: string[] = [];
+  const covered: string[] = [];
+  let hasMessage = false;
   edited.forEach((turn, i) => {
-    if (turn.role !== 'user' || i === 0) return;
-    const before = edited.slice(0, i);
-    if (!before.some((t) => !isSummaryTurn(t))) return;
-    const summaries = before.filter(isSummaryTurn).map((t) => t.id);
-    const covered = before.flatMap((t) => (isSummaryTurn(t) ? (covers.get(t.id) ?? []) : [t.id]));
-    out.push({ keepFrom: turn.id, preview: previewOf(turn), before, covered, summaries });
+    if (turn.role === 'user' && i > 0 && hasMessage) {
+      out.push({ keepFrom: turn.id, preview: previewOf(turn), before: edited.slice(0, i), covered: covered.slice(), summaries: summaries.slice() });
+    }
+    if (isSummaryTurn(turn)) {
+      summaries.push(turn.id);
+      covered.push(...(covers.get(turn.id) ?? []));
+    } else {
+      hasMessage = true;
+      covered.push(turn.id);
+    }
   });
   return out;
 }
@@ -82,10 +91,10 @@ export async function chooseCut(deps: RequestSetupDeps, setup: RequestSetup, bra
     index = candidates.findIndex((c) => c.keepFrom === opts.keepFrom);
     if (index < 0) throw new UserFacingError('invalid-payload', 'That message is not one the older turns can be cut before; choose another.');
   } else {
-    const estimates: number[] = [];
-    for (const c of candidates) estimates.push(await afterOf(c, false));
-    index = estimates.findIndex((a) => fits(a, budget));
-    if (index < 0) index = estimates.findIndex((a) => fits(a, 0));
+    const estimates = new Map<number, number>();
+    const estimate = async (i: number) => estimates.get(i) ?? estimates.set(i, await afterOf(candidates[i]!, false)).get(i)!;
+    index = await firstFitting(candidates.length, async (i) => fits(await estimate(i), budget));
+    if (index < 0) index = await firstFitting(candidates.length, async (i) => fits(await estimate(i), 0));
     if (index < 0) index = candidates.length - 1;
   }
   let after = await afterOf(candidates[index]!, true);
@@ -106,6 +115,23 @@ export async function chooseCut(deps: RequestSetupDeps, setup: RequestSetup, bra
       fitsSummarized: fits(after, budget),
     },
   };
+}
+
+/**
+ * The first of `n` candidates for which `ok` holds, or -1. A later cut keeps fewer turns, so what is left to send
+ * only falls as the index grows and `ok` (it fits) holds from some index on: bisection finds the index a scan would
+ * with log n measures of the whole request instead of n (each measure assembles the request: linear in the chat).
+ */
+async function firstFitting(n: number, ok: (i: number) => Promise<boolean>): Promise<number> {
+  if (n === 0 || !(await ok(n - 1))) return -1;
+  let lo = 0;
+  let hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (await ok(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 export function cutPoints(branch: readonly Turn[]): CutPoint[] {
