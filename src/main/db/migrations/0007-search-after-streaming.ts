@@ -1,6 +1,9 @@
 import type { Migration } from './types';
 
-/** The attachment names of a turn's blocks, as 0003 indexes them. */
+/**
+ * The attachment names of a turn's blocks, as 0003 indexes them. Copied, not imported: a migration's SQL must stay
+ * what it was when it ran, whatever later becomes of 0003's helper.
+ */
 const NAMES = `COALESCE((
   SELECT group_concat(json_extract(j.value, '$.name'), ' ') FROM json_each(new.blocks) AS j
   WHERE json_extract(j.value, '$.type') = 'attachment'), '')`;
