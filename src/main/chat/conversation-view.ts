@@ -15,14 +15,9 @@ export function conversationView(store: ConversationStore, conversationId: strin
   const conversation = store.getConversation(conversationId);
   if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
   const { activeLeafId, ...summary } = conversation;
+  // With `before`, what the reader holds from it on counts as sent: `partial` says whether older ones remain.
   const length = { all: 0 };
-  let turns = activeLeafId ? store.branch(activeLeafId, before === undefined ? tail : undefined, length) : [];
-  if (before !== undefined) {
-    const end = Math.max(0, turns.findIndex((t) => t.id === before));
-    turns = turns.slice(tail === undefined ? 0 : Math.max(0, end - tail), end);
-    // What the reader holds from `before` on counts as sent: `partial` says whether older ones remain.
-    length.all = end;
-  }
+  const turns = activeLeafId ? store.branch(activeLeafId, { tail, before }, length) : [];
   const siblings: Record<string, SiblingInfo> = {};
   const children = store.childrenByParent(conversationId);
   for (const turn of turns) {

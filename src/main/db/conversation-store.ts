@@ -72,6 +72,11 @@ export class ConversationStore {
       // from the leaf in memory: on a 2,000-turn chat this is several times cheaper than a recursive CTE.
       conversationOf: db.prepare('SELECT conversation_id FROM turns WHERE id = ?'),
       rowsForBranch: db.prepare(`SELECT ${TURN_COLUMNS.replace(' text,', '')} FROM turns WHERE conversation_id = ?`),
+      // A window of a branch (a long chat's latest turns, an older page) walks the links alone and reads the rows
+      // of its turns only: reading and parsing every row of a 2,000-turn chat to send 12 of them held serve mode's
+      // event loop (and its collector) on every open (bench/long-chat).
+      linksForBranch: db.prepare('SELECT id, parent_id FROM turns WHERE conversation_id = ?'),
+      rowForBranch: db.prepare(`SELECT ${TURN_COLUMNS.replace(' text,', '')} FROM turns WHERE id = ?`),
       turnsOf: db.prepare(HOT_SQL.turnsOfConversation),
       getTurn: db.prepare('SELECT * FROM turns WHERE id = ?'),
       siblings: db.prepare(HOT_SQL.siblingsOf),
@@ -160,21 +165,33 @@ export class ConversationStore {
   }
 
   /**
-   * The turns from the root down to `leafId`; with `tail`, only the last that many (only those are parsed).
-   * `length.all` receives the whole branch's length.
+   * The turns from the root down to `leafId`; with `tail`, only the last that many; with `before` (a turn of the
+   * branch), only the turns older than it (the last `tail` of them). Only the turns returned are read in full.
+   * `length.all` receives the length of the branch, or with `before` the number of turns older than it (none when
+   * `before` is not on the branch).
    */
-  branch(leafId: string, tail?: number, length?: { all: number }): Turn[] {
+  branch(leafId: string, window: { tail?: number | undefined; before?: string | undefined } = {}, length?: { all: number }): Turn[] {
     const owner = this.stmts.conversationOf!.get(leafId) as { conversation_id: string } | undefined;
     if (!owner) return [];
-    const byId = new Map<string, TurnRow>();
-    for (const row of this.stmts.rowsForBranch!.all(owner.conversation_id) as TurnRow[]) byId.set(row.id, row);
-    const path: TurnRow[] = [];
-    // Bounded by the row count, so a corrupt parent cycle cannot loop forever.
-    for (let row = byId.get(leafId); row !== undefined && path.length <= byId.size; row = row.parent_id === null ? undefined : byId.get(row.parent_id)) {
-      path.push(row);
+    const { tail, before } = window;
+    if (tail === undefined && before === undefined) {
+      const byId = new Map<string, TurnRow>();
+      for (const row of this.stmts.rowsForBranch!.all(owner.conversation_id) as TurnRow[]) byId.set(row.id, row);
+      const path = walkToRoot(byId, leafId);
+      if (length) length.all = path.length;
+      return path.reverse().map(toTurn);
+    }
+    const links = new Map<string, { id: string; parent_id: string | null }>();
+    for (const row of this.stmts.linksForBranch!.all(owner.conversation_id) as { id: string; parent_id: string | null }[]) links.set(row.id, row);
+    // Leaf first: the turns older than `before` start right after it.
+    let path = walkToRoot(links, leafId).map((l) => l.id);
+    if (before !== undefined) {
+      const at = path.indexOf(before);
+      path = at < 0 ? [] : path.slice(at + 1);
     }
     if (length) length.all = path.length;
-    return (tail !== undefined && tail < path.length ? path.slice(0, tail) : path).reverse().map(toTurn);
+    const ids = tail !== undefined && tail < path.length ? path.slice(0, tail) : path;
+    return ids.reverse().map((id) => toTurn(this.stmts.rowForBranch!.get(id) as TurnRow));
   }
 
   /** Every turn of a conversation, every branch, oldest first (parents before children). */
@@ -271,4 +288,13 @@ export class ConversationStore {
     if (!turn) throw new UserFacingError('not-found', 'That message no longer exists.');
     return turn;
   }
+}
+
+/** `leafId` and its ancestors, leaf first; bounded by the row count, so a corrupt parent cycle cannot loop forever. */
+function walkToRoot<T extends { parent_id: string | null }>(byId: ReadonlyMap<string, T>, leafId: string): T[] {
+  const path: T[] = [];
+  for (let row = byId.get(leafId); row !== undefined && path.length <= byId.size; row = row.parent_id === null ? undefined : byId.get(row.parent_id)) {
+    path.push(row);
+  }
+  return path;
 }
