@@ -22,6 +22,8 @@ const EXACT_TRIES = 3;
 export interface Cut {
   keepFrom: string;
   preview: string;
+  /** How many turns `before` holds. */
+  count: number;
   /** The turns before the cut as the request carries them now (an earlier summary among them). */
   before: Turn[];
   /** The messages a summary of them stands for (those an earlier summary stood for included). */
@@ -36,14 +38,15 @@ export function cutCandidates(branch: readonly Turn[]): Cut[] {
   for (const t of branch) if (t.source === 'compaction') covers.set(t.id, compactionMeta(t.meta)?.covered ?? []);
   const out: Cut[] = [];
   // What lies before each user message is gathered as the walk goes (a rescan per candidate was quadratic: about
-  // 2.5 s of main's event loop for a 2,000-turn chat, on every open of it: see README, Benchmarks).
+  // 2.5 s of main's event loop for a 2,000-turn chat, on every open of it: see README, Benchmarks). Each cut's
+  // lists are taken from those only when asked for (both only grow, so a cut's are their first entries): a copy
+  // per candidate was quadratic in memory (about 16 MB of arrays for a 2,000-turn chat, twice per plan) and the
+  // plan asks for a few of them.
   const summaries: string[] = [];
   const covered: string[] = [];
   let hasMessage = false;
   edited.forEach((turn, i) => {
-    if (turn.role === 'user' && i > 0 && hasMessage) {
-      out.push({ keepFrom: turn.id, preview: previewOf(turn), before: edited.slice(0, i), covered: covered.slice(), summaries: summaries.slice() });
-    }
+    if (turn.role === 'user' && i > 0 && hasMessage) out.push(lazyCut(turn, edited, i, covered, summaries));
     if (isSummaryTurn(turn)) {
       summaries.push(turn.id);
       covered.push(...(covers.get(turn.id) ?? []));
@@ -135,7 +138,30 @@ async function firstFitting(n: number, ok: (i: number) => Promise<boolean>): Pro
 }
 
 export function cutPoints(branch: readonly Turn[]): CutPoint[] {
-  return cutCandidates(branch).map((c) => ({ turnId: c.keepFrom, preview: c.preview, count: c.before.length }));
+  return cutCandidates(branch).map((c) => ({ turnId: c.keepFrom, preview: c.preview, count: c.count }));
+}
+
+/** The cut before `turn` (at `at` of `edited`), its lists read from the walk's lists as they are now, when asked. */
+function lazyCut(turn: Turn, edited: readonly Turn[], at: number, covered: readonly string[], summaries: readonly string[]): Cut {
+  const coveredCount = covered.length;
+  const summaryCount = summaries.length;
+  let before: Turn[] | undefined;
+  let coveredNow: string[] | undefined;
+  let summariesNow: string[] | undefined;
+  return {
+    keepFrom: turn.id,
+    preview: previewOf(turn),
+    count: at,
+    get before() {
+      return (before ??= edited.slice(0, at));
+    },
+    get covered() {
+      return (coveredNow ??= covered.slice(0, coveredCount));
+    },
+    get summaries() {
+      return (summariesNow ??= summaries.slice(0, summaryCount));
+    },
+  };
 }
 
 function previewOf(turn: Turn): string {
