@@ -23,11 +23,16 @@ interface RoomState {
 
 export const useRoom = create<RoomState>(() => ({ measure: null, working: null, open: false, autoCompact: null }));
 
-/** What the measure depends on: a new key asks main again. */
+/**
+ * What the measure depends on: a new key asks main again. Main measures the whole branch up to its tip, so the
+ * key follows the tip, not how many of the branch's turns the view holds: a long chat's window filling in after
+ * its first screenful, or older turns paged in, asked main to measure the whole chat again (and plan it, when out
+ * of room) for the same answer (bench/long-chat). Every change to a branch moves or settles its tip.
+ */
 export function measureKey(conversationId: string | null, model: string | null, turns: readonly Turn[], connection: string | undefined, extra = ''): string | null {
   if (!model) return null;
   const tip = turns.at(-1);
-  return `${conversationId ?? 'new'}|${model}|${connection ?? ''}|${turns.length}|${tip?.id ?? ''}|${tip?.status ?? ''}|${extra}`;
+  return `${conversationId ?? 'new'}|${model}|${connection ?? ''}|${tip?.id ?? ''}|${tip?.status ?? ''}|${extra}`;
 }
 
 let asking: string | null = null;
