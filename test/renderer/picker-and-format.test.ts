@@ -1,7 +1,7 @@
 /** The model picker's groups (issue 17: one entry per model, aliases of other connections not usable) and the app's units. */
 import { describe, expect, it } from 'vitest';
 import { filterGroups, pickerGroups } from '../../src/renderer/components/composer/picker-groups';
-import { formatBytes, formatTokens, plural } from '../../src/renderer/format';
+import { formatBytes, formatExactTokens, formatTokens, plural } from '../../src/renderer/format';
 import type { ConnectionInfo } from '../../src/shared/connections';
 import type { Alias } from '../../src/shared/models';
 
@@ -39,6 +39,9 @@ describe('model picker groups', () => {
 describe('units', () => {
   it('writes token windows as people do: 4K, 8K, 128K', () => {
     expect([4096, 8192, 131072, 32768, 43008, 1536, 512].map(formatTokens)).toEqual(['4K', '8K', '128K', '32K', '42K', '1.5K', '512']);
+  });
+  it('writes exact token counts with their digits grouped, as en-US does: 43,008', () => {
+    expect([0, 999, 1000, 43008, 131072, 1234567, 43008.6, -1536].map(formatExactTokens)).toEqual(['0', '999', '1,000', '43,008', '131,072', '1,234,567', '43,009', '-1,536']);
   });
   it('labels binary memory as GiB: 24 GiB typed is shown as 24.0 GiB, not 25.8 GB', () => {
     expect(formatBytes(24 * 1024 ** 3)).toBe('24.0 GiB');

@@ -1,5 +1,5 @@
 import type { ContextWindowSource } from '../../../shared/models';
-import { formatTokens } from '../../format';
+import { formatExactTokens, formatTokens } from '../../format';
 
 const SOURCE: Record<ContextWindowSource, string> = {
   alias: 'set by the alias',
@@ -49,7 +49,7 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1, coun
   }
   const ratioUsed = window > 0 ? estimate / window : 1;
   const level = ratioUsed > 1 ? 'over' : ratioUsed > 0.8 ? 'high' : 'ok';
-  const explanation = `About ${estimate.toLocaleString('en-US')} of ${window.toLocaleString('en-US')} tokens of the context window (${SOURCE[source]})${reason ? `: ${reason}` : ''}. The estimate is ${counted}.`;
+  const explanation = `About ${formatExactTokens(estimate)} of ${formatExactTokens(window)} tokens of the context window (${SOURCE[source]})${reason ? `: ${reason}` : ''}. The estimate is ${counted}.`;
   return (
     <div
       className={`context-meter ${level}`}
