@@ -82,8 +82,12 @@ async function loadServices(values: { 'data-dir': string; ollama?: string | unde
     watchServers: true,
     builtinEngine: forkSpawner({ entry: resolve(here, 'builtin-engine.js'), log: (line) => console.error(line) }),
   });
-  // What a page asks first, made ready while its socket's upgrade is answered.
-  setImmediate(() => warmValidators(['settings:get', 'connections:list', 'conversations:list', 'models:list', 'aliases:list', 'models:context-window']));
+  // What a page asks first, made ready while its socket's upgrade is answered; then, a turn later, what it asks
+  // when a chat is clicked (compiled on that click, they held the first open ~10-90 ms: bench/long-chat).
+  setImmediate(() => {
+    warmValidators(['settings:get', 'connections:list', 'conversations:list', 'models:list', 'aliases:list', 'models:context-window']);
+    setImmediate(() => warmValidators(['conversations:open', 'conversations:get-settings', 'context:measure']));
+  });
   return services;
 }
 
