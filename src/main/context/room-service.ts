@@ -14,7 +14,7 @@ import { setupRequest, type RequestSetup } from '../engine/request-setup';
 import { UserFacingError } from '../errors';
 import type { AutoCompactStore } from './auto-compact-store';
 import { card, withCard } from './cards';
-import { chooseCut, cutCandidates, cutPoints, dropMetaFor } from './cut-plan';
+import { chooseCut, cutCandidates, cutPoints, dropMetaFor, letOthersRun } from './cut-plan';
 import { keepLargerWindow, largerWindow } from './larger-window';
 import { measureBranch, type Measured } from './measure';
 import { resolveTarget, type ResolvedTarget, type RoomDeps } from './room-target';
@@ -54,10 +54,13 @@ export class RoomService {
     const target = resolveTarget(this.deps, req);
     const setup = await setupRequest(this.deps, target);
     const branch = req.conversationId ? this.branchOf(req.conversationId) : [];
+    await letOthersRun();
     const now = this.sendable(await measureBranch(this.deps, setup, branch, { largest: 5 }));
     const extra = req.extraTokens ?? 0;
     const need = now.tokens + extra;
     const chosen = await chooseCut(this.deps, setup, branch, now, { keepFrom: req.keepFrom, extra });
+    const larger = await largerWindow(this.deps, target, need, now.window);
+    await letOthersRun();
     return {
       model: target.model,
       engine: target.connection.kind,
@@ -67,7 +70,7 @@ export class RoomService {
       answerRoom: ANSWER_ROOM,
       over: now.window !== undefined && need >= now.window,
       pending: waitingForRoom(branch)?.id ?? null,
-      larger: await largerWindow(this.deps, target, need, now.window),
+      larger,
       cuts: cutPoints(branch),
       cut: chosen?.plan ?? null,
       largest: now.largest,
