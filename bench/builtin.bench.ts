@@ -79,12 +79,15 @@ await withCleanup(async (cleanup) => {
     const titleOf = async () => (await client.invoke<{ id: string; title: string }[]>('conversations:list', {})).find((c) => c.id === sent.conversationId)?.title;
     const first = await titleOf();
     const t = await stream;
+    // The engine's CPU up to the answer's end, as the floor's up to its last token: the title request that follows
+    // (its own prompt and up to 200 tokens, on the same engine process) is no part of this answer.
+    const cpuMs = enginePid ? cpuMsOf(enginePid) - cpuBefore : 0;
     // After the answer, the title lane asks the engine for the chat's title: the round ends once the chat is named,
     // so that generation does not run into the floor's round.
     for (let i = 0; i < 600 && (await titleOf()) === first; i++) await new Promise((r) => setTimeout(r, 100));
     const tokens = t.finish.usage?.outputTokens ?? 0;
     if (t.finish.stop !== 'max_tokens' || tokens < CONTEXT / 2) throw new Error(`the answer ended ${t.finish.stop} after ${tokens} tokens`);
-    return { firstMs: t.firstAt - sentAt, tokens, generationMs: t.endAt - t.firstAt, promptTokens: t.finish.usage?.inputTokens ?? 0, cpuMs: enginePid ? cpuMsOf(enginePid) - cpuBefore : 0 };
+    return { firstMs: t.firstAt - sentAt, tokens, generationMs: t.endAt - t.firstAt, promptTokens: t.finish.usage?.inputTokens ?? 0, cpuMs };
   };
   // Warm-up: loads the model (the floor loads it before its first call too) and leaves a request record behind.
   await send();
