@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { markdownToHtml } from '../../src/renderer/markdown/to-html';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { enableMath, markdownToHtml, mathEnabled } from '../../src/renderer/markdown/to-html';
+import { katexPlugin } from '../../src/renderer/markdown/math';
 import fc from 'fast-check';
 import { splitGrowing, splitMarkdownBlocks, type SplitState } from '../../src/renderer/markdown/split-blocks';
 
@@ -82,7 +83,19 @@ describe('markdownToHtml', () => {
   });
 });
 
+// Before the next describe's beforeAll: KaTeX is its own chunk, loaded by the first text with a `$` (render.ts).
+describe('math before KaTeX is loaded', () => {
+  it('shows a formula as its source', () => {
+    expect(mathEnabled()).toBe(false);
+    const html = markdownToHtml('Energy is $E = mc^2$.');
+    expect(html).toContain('$E = mc^2$');
+    expect(html).not.toContain('katex');
+  });
+});
+
 describe('math (issue 17)', () => {
+  beforeAll(() => enableMath(katexPlugin));
+
   it('typesets $…$ inline and $$…$$ as a block with KaTeX, and leaves prices alone', () => {
     const html = markdownToHtml('Energy is $E = mc^2$ and\n\n$$\n\\int_0^1 x\\,dx = \\tfrac12\n$$\n\nIt costs $5 and $10.');
     expect(html).toContain('class="katex"');

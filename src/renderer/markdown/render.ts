@@ -1,7 +1,6 @@
 /** The second wall: DOMPurify over markdown-it's output, and a cache so finished chunks cost nothing again. */
 import DOMPurify from 'dompurify';
-import 'katex/dist/katex.min.css';
-import { markdownToHtml } from './to-html';
+import { enableMath, markdownToHtml, mathEnabled, mayHoldMath } from './to-html';
 
 /** Only http(s) links survive sanitizing too, whatever the markdown step let through. */
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
@@ -31,9 +30,31 @@ export function renderMarkdown(text: string, finished = true): string {
     return hit;
   }
   const html = DOMPurify.sanitize(markdownToHtml(text), { ADD_ATTR: ['target'], FORBID_TAGS: ['style', 'img', 'form', 'input'] });
+  // Math not typeset yet (KaTeX is on its way): this version is not kept, the one after it arrives is.
+  if (!mathEnabled() && mayHoldMath(text)) {
+    void loadMath();
+    return html;
+  }
   if (finished) remember(text, html);
   else draft = { text, html };
   return html;
+}
+
+let mathLoading: Promise<void> | null = null;
+let onMath: () => void = () => {};
+
+/** Called once KaTeX is in: what was shown before it (a `$` as text) is rendered again (lazy-render.ts). */
+export function whenMathReady(listener: () => void): void {
+  onMath = listener;
+}
+
+/** KaTeX's chunk (math.ts), asked for by the first text with a `$`. */
+function loadMath(): Promise<void> {
+  mathLoading ??= import('./math').then((m) => {
+    enableMath(m.katexPlugin);
+    onMath();
+  });
+  return mathLoading;
 }
 
 function remember(text: string, html: string): void {

@@ -3,7 +3,8 @@
  * markdown-it runs with `html: false` (tags come out escaped), links are kept only for http(s), and images are
  * off (a remote image is a tracking pixel the CSP blocks anyway). Pure, so it is tested without a DOM;
  * render.ts sanitizes the result as a second wall. Code blocks get a copy button the view handles by delegation.
- * Math between $…$ and $$…$$ is typeset with KaTeX.
+ * Math between $…$ and $$…$$ is typeset with KaTeX once `enableMath` has been given its plugin (math.ts, loaded
+ * when a text first has a `$`: render.ts).
  */
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
@@ -23,11 +24,7 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
-import katexPluginModule from '@vscode/markdown-it-katex';
-
-// The plugin is CommonJS with an `exports.default`: bundlers hand over the function, plain Node the module object.
-const katexPlugin: typeof katexPluginModule =
-  typeof katexPluginModule === 'function' ? katexPluginModule : (katexPluginModule as unknown as { default: typeof katexPluginModule }).default;
+import type katexPlugin from '@vscode/markdown-it-katex';
 
 const LANGUAGES: Record<string, typeof bash> = { bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
 /** Languages a grammar embeds (markdown's inline HTML, HTML's style and script). */
@@ -76,9 +73,6 @@ const md = new MarkdownIt({
   },
 });
 md.disable('image');
-// $…$ and $$…$$ as KaTeX (HTML and MathML, no script, styles only as attributes the CSP allows). A formula that
-// does not parse shows its source in an error colour instead of breaking the answer.
-md.use(katexPlugin, { throwOnError: false });
 md.validateLink = (url: string) => /^https?:\/\//i.test(url.trim());
 
 const defaultLinkOpen = md.renderer.rules.link_open;
@@ -89,6 +83,30 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   token?.attrSet('rel', 'noopener noreferrer');
   return defaultLinkOpen ? defaultLinkOpen(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
 };
+
+let math = false;
+
+/**
+ * $…$ and $$…$$ as KaTeX from now on (HTML and MathML, no script, styles only as attributes the CSP allows). A
+ * formula that does not parse shows its source in an error colour instead of breaking the answer. KaTeX is more
+ * than half of the markdown code, and most chats have no math: evaluated with the rest, it held a first chat
+ * open by its evaluation and kept about 0.7 MB of the renderer's heap (bench/long-chat: 5.2 -> 4.5 MB).
+ */
+export function enableMath(plugin: typeof katexPlugin): void {
+  if (math) return;
+  md.use(plugin, { throwOnError: false });
+  math = true;
+}
+
+/** Whether $…$ is typeset yet. */
+export function mathEnabled(): boolean {
+  return math;
+}
+
+/** A text that may hold math: `$` is how every formula starts. */
+export function mayHoldMath(text: string): boolean {
+  return text.includes('$');
+}
 
 /** Markdown → HTML as a string, before sanitizing (pure: unit-testable without a DOM). */
 export function markdownToHtml(text: string): string {
