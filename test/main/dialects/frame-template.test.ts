@@ -108,4 +108,35 @@ describe('FrameTemplate', () => {
     expect(frames.parse(frame('e'))).toStrictEqual({ delta: { text: 'e' }, n: 1 });
     expect(frames.hits).toBeGreaterThan(0);
   });
+
+  it('keeps reading a run of identical frames through a template after a number between them changes', () => {
+    // llama-server's `created` (seconds) ticks mid-stream; a derailed call (the malformed-call script) then sends
+    // the same `"#"` frame thousands of times. No string differs between those frames, but the argument is the
+    // string seen to vary before: it stays a hole, so each tick costs one or two JSON.parse calls, not every frame.
+    const frame = (created: number, args: string) =>
+      `{"choices":[{"finish_reason":null,"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":${JSON.stringify(args)}}}]}}],"created":${created},"id":"chatcmpl-x","object":"chat.completion.chunk"}`;
+    const frames = new FrameTemplate();
+    const texts = [frame(1, '"timezone":'), frame(1, '\n"')];
+    for (let created = 2; created <= 4; created++) for (let i = 0; i < 100; i++) texts.push(frame(created, '#'));
+    for (const t of texts) expect(frames.parse(t)).toStrictEqual(JSON.parse(t));
+    expect(frames.misses).toBeLessThanOrEqual(2 + 3 * 2);
+  });
+
+  it('shares no part between frames that anyone can change: a write into one throws and later frames read right', () => {
+    const frames = new FrameTemplate();
+    const frame = (s: string) => JSON.stringify({ delta: { text: s }, meta: { n: 1, tags: ['a'] } });
+    const values = ['a', 'b', 'c', 'd'].map((s) => frames.parse(frame(s)) as { delta: { text: string }; meta: { n: number; tags: string[] } });
+    expect(frames.hits).toBeGreaterThan(0);
+    // `meta` is not on the way to a hole: every value after the template shares the template's object.
+    const shared = values[3]!.meta;
+    expect(() => {
+      shared.n = 2;
+    }).toThrow(TypeError);
+    expect(() => shared.tags.push('b')).toThrow(TypeError);
+    // The containers on the way to a hole are each value's own, the template's source frame's included.
+    values[3]!.delta.text = 'changed';
+    (values[1]!.delta as Record<string, unknown>)['extra'] = 1;
+    expect(frames.parse(frame('e'))).toStrictEqual({ delta: { text: 'e' }, meta: { n: 1, tags: ['a'] } });
+    expect([values[0], values[2]]).toStrictEqual(['a', 'c'].map((s) => JSON.parse(frame(s))));
+  });
 });
