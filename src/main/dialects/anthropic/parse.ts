@@ -5,6 +5,7 @@ import { deriveStop, type ObservedBlock } from '../shared/derive-stop';
 import { validateToolCall } from '../shared/tool-args';
 import type { ParserOptions, WireEvent, WireParser } from '../types';
 import { errorOf, errorTypeOf } from './errors';
+import { FrameTemplate } from '../shared/frame-template';
 
 type Block =
   | { kind: 'text'; observed: ObservedBlock }
@@ -55,6 +56,8 @@ export class AnthropicParser implements WireParser {
   private usage: Usage = {};
   private over = false;
   private ended = false;
+  /** This response's frames repeat one shape: read through a template where they do (see frame-template). */
+  private readonly frames = new FrameTemplate();
 
   constructor(private readonly options: ParserOptions = {}) {
     this.runs = new ContentRuns({ nextId: this.nextId, startInside: options.thinkOpen ?? false });
@@ -64,7 +67,7 @@ export class AnthropicParser implements WireParser {
     if (this.over || this.ended) return [];
     let data: Payload;
     try {
-      const parsed: unknown = JSON.parse(event.data);
+      const parsed: unknown = this.frames.parse(event.data);
       if (!parsed || typeof parsed !== 'object') return [];
       data = parsed as Payload;
     } catch {

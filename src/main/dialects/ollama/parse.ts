@@ -5,6 +5,7 @@ import type { Usage } from '../../../shared/turn';
 import { deriveStop, type ObservedBlock } from '../shared/derive-stop';
 import { validateToolCall } from '../shared/tool-args';
 import type { ParserOptions, WireEvent, WireParser } from '../types';
+import { FrameTemplate } from '../shared/frame-template';
 
 /** The fields of one `/api/chat` NDJSON line we read (docs/api.md "Generate a chat completion"). */
 interface OllamaChunk {
@@ -49,6 +50,8 @@ export class OllamaParser implements WireParser {
   /** After `done` or an error line nothing more belongs to this response. */
   private over = false;
   private ended = false;
+  /** This response's frames repeat one shape: read through a template where they do (see frame-template). */
+  private readonly frames = new FrameTemplate();
 
   constructor(private readonly options: ParserOptions = {}) {
     this.runs = new ContentRuns({ nextId: this.nextId, startInside: options.thinkOpen ?? false });
@@ -61,7 +64,7 @@ export class OllamaParser implements WireParser {
     if (line.length === 0 || (line.charCodeAt(0) <= 32 && line.trim() === '')) return [];
     let chunk: OllamaChunk;
     try {
-      const parsed: unknown = JSON.parse(line);
+      const parsed: unknown = this.frames.parse(line);
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
       chunk = parsed as OllamaChunk;
     } catch {

@@ -6,6 +6,7 @@ import type { ParserOptions, WireEvent, WireParser } from '../types';
 import { describeOpenAiError } from './errors';
 import { ToolCallBlocks, type ToolFragment } from './tool-calls';
 import { hasUsage, mergeUsage } from './usage';
+import { FrameTemplate } from '../shared/frame-template';
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -30,6 +31,8 @@ export class OpenAiParser implements WireParser {
   private errored = false;
   private usage: Usage = {};
   private ended = false;
+  /** This response's frames repeat one shape: read through a template where they do (see frame-template). */
+  private readonly frames = new FrameTemplate();
 
   constructor(options: ParserOptions = {}) {
     this.runs = new ContentRuns({ nextId: this.nextId, startInside: options.thinkOpen ?? false });
@@ -43,7 +46,7 @@ export class OpenAiParser implements WireParser {
     if (data.length < 16 && (data === '' || data.trim() === '[DONE]')) return [];
     let chunk: unknown;
     try {
-      chunk = JSON.parse(data);
+      chunk = this.frames.parse(data);
     } catch {
       if (event.event === 'error') return this.fail({ message: data });
       // A half-written last line of a cut stream: nothing usable in it; the missing terminal says `cut`.
