@@ -1,6 +1,37 @@
 import { resolve } from 'node:path';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
+
+/**
+ * The page's first script (main.tsx) is small: it opens the socket, sends the first requests and then imports
+ * the app (app-start.tsx). The app's chunks are preloaded from the HTML as well, so the browser fetches them while
+ * it runs that first script instead of after it, and all at once (a chunk found only by parsing another one came
+ * ~150 ms after it on the busy machine; bench/start).
+ */
+function preloadAppChunks(): Plugin {
+  return {
+    name: 'firebrand-preload-app-chunks',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const bundle = ctx.bundle ?? {};
+        const app = Object.values(bundle).find((c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/src/renderer/app-start.tsx'));
+        if (!app || app.type !== 'chunk') return [];
+        const files = new Set<string>();
+        const add = (file: string) => {
+          const chunk = bundle[file];
+          // The page's own entry is its script tag already.
+          if (files.has(file) || chunk?.type !== 'chunk' || chunk.isEntry) return;
+          files.add(file);
+          for (const dep of chunk.imports) add(dep);
+        };
+        add(app.fileName);
+        return [...files].map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${file}` }, injectTo: 'head' as const }));
+      },
+    },
+  };
+}
 
 export default defineConfig({
   main: {
@@ -38,6 +69,6 @@ export default defineConfig({
     // Minified: the page parses and compiles less code before its first paint (bench/start). Settings, the model
     // manager and the markdown pipeline are chunks of their own, loaded when first needed.
     build: { minify: true, rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
-    plugins: [react()],
+    plugins: [react(), preloadAppChunks()],
   },
 });

@@ -1,4 +1,5 @@
 import type { FirebrandApi } from '../shared/bridge';
+import { bootedApi } from './boot';
 
 declare global {
   interface Window {
@@ -7,6 +8,7 @@ declare global {
   }
 }
 
+/** The bridge boot.ts set up (it holds events until the store listens), or the window's where nothing booted. */
 export function firebrand(): FirebrandApi {
-  return window.firebrand;
+  return bootedApi() ?? window.firebrand;
 }

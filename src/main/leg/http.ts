@@ -2,7 +2,7 @@
  * The leg's HTTP: undici requests with abort and timeouts. It knows no dialect; framing and parsing happen
  * downstream. Auth headers are added here only, so they never enter a body, a record or a log.
  */
-import { request, errors as undiciErrors } from 'undici';
+import { request, errors as undiciErrors } from './undici';
 
 export interface LegRequest {
   method: 'GET' | 'POST' | 'DELETE';

@@ -64,9 +64,9 @@ async function main(): Promise<void> {
 /**
  * The services' heaviest dependencies, imported one at a time before the services: an import holds the event
  * loop for the whole of its evaluation (undici alone took 150 ms on a busy machine), and between two of them the
- * page's files are served instead of waiting for all of it.
+ * page's files are served instead of waiting for all of it. undici is the parts the leg uses (leg/undici.ts).
  */
-const HEAVY_DEPENDENCIES = [() => import('undici'), () => import('ajv'), () => import('better-sqlite3')];
+const HEAVY_DEPENDENCIES = [() => import('../leg/undici'), () => import('ajv'), () => import('better-sqlite3')];
 
 async function loadServices(values: { 'data-dir': string; ollama?: string | undefined; 'models-dir'?: string | undefined }, here: string): Promise<Services> {
   for (const load of HEAVY_DEPENDENCIES) {

@@ -16,11 +16,10 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { isIP, type AddressInfo, type Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { WebSocketServer } from 'ws';
+import type { WebSocketServer } from 'ws';
 import type { Services } from '../services';
 import { contentSecurityPolicy } from './csp';
 import { allowedHost, originMatchesHost, requestPath, tokenProblem } from './serve-policy';
-import { attachSocket, MAX_FRAME_BYTES } from './serve-socket';
 import { readStatic } from './static-files';
 
 export interface ServeOptions {
@@ -100,7 +99,15 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     res.end(req.method === 'HEAD' ? undefined : file.body);
   }
 
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+  // The socket side (ws and serve-socket.ts, four fifths of serve mode's entry) loads once the server listens:
+  // the start prints its address sooner, and an upgrade waits for it as it waits for the services (bench/start).
+  let wss: WebSocketServer | undefined;
+  let socketSide: Promise<{ wss: WebSocketServer; attach: typeof import('./serve-socket').attachSocket }> | undefined;
+  const loadSocketSide = () =>
+    (socketSide ??= Promise.all([import('ws'), import('./serve-socket')]).then(([{ WebSocketServer }, { attachSocket, MAX_FRAME_BYTES }]) => {
+      wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES });
+      return { wss, attach: attachSocket };
+    }));
   server.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     // A client that resets mid-refusal must not throw out of the process.
     socket.on('error', () => socket.destroy());
@@ -115,9 +122,9 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     if (target.path !== '/ipc') return refuse('404 Not Found', `no socket at ${target.path.slice(0, 100)}`);
     if (!tokenMatches(target.query.get('token'), token)) return refuse('403 Forbidden', 'no valid token');
     if (!originMatchesHost(req.headers.origin, name)) return refuse('403 Forbidden', `origin ${req.headers.origin ?? ''} is not ${name}`);
-    // Upgraded only once the services exist: a frame sent before attachSocket listened would be lost.
-    void Promise.resolve(services).then(
-      (ready) => wss.handleUpgrade(req, socket, head, (ws) => attachSocket(ws, ready, log)),
+    // Upgraded at once, while the services may still load: attachSocket holds the frames that come meanwhile.
+    void loadSocketSide().then(
+      (side) => side.wss.handleUpgrade(req, socket, head, (ws) => side.attach(ws, services, log)),
       () => socket.destroy(),
     );
   });
@@ -126,6 +133,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     server.once('error', reject);
     server.listen(options.port, host, () => resolve());
   });
+  void loadSocketSide();
   const port = (server.address() as AddressInfo).port;
   const urls = openableHosts(host).map((h) => `http://${h.includes(':') ? `[${h}]` : h}:${port}/?token=${token}`);
   const first = urls[0] ?? `http://127.0.0.1:${port}/?token=${token}`;
@@ -137,8 +145,8 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     server,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const client of wss.clients) client.terminate();
-        wss.close();
+        for (const client of wss?.clients ?? []) client.terminate();
+        wss?.close();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

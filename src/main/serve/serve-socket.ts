@@ -21,25 +21,40 @@ interface Invoke {
   payload: unknown;
 }
 
-export function attachSocket(ws: WebSocket, services: Services, log: (message: string) => void): void {
-  const events = batchEvents((channel: EventChannel, payload: unknown) => send(ws, { t: 'event', channel, payload }, log));
-  const unsubscribe = services.hub.connect(events.event);
-  ws.on('close', unsubscribe);
+/**
+ * `services` may still be loading (serve mode listens first): the socket opens at once, so a page's first
+ * requests leave it as soon as its first script runs, and frames that come meanwhile wait for the services, in
+ * order (bench/start).
+ */
+export function attachSocket(ws: WebSocket, loading: Services | Promise<Services>, log: (message: string) => void): void {
   // ws reports protocol errors here and closes the socket itself (1002/1007/1009); without a listener the
   // 'error' event would throw out of the process.
   ws.on('error', (err) => log(`serve: closed a socket after a protocol error: ${err.message}`));
+  const events = batchEvents((channel: EventChannel, payload: unknown) => send(ws, { t: 'event', channel, payload }, log));
+  let services: Services | undefined;
+  const waiting: [RawData, boolean][] = [];
+  ws.on('message', (data, isBinary) => (services ? receive(data, isBinary) : waiting.push([data, isBinary])));
+  const start = (ready: Services) => {
+    if (ws.readyState !== ws.OPEN) return;
+    services = ready;
+    const unsubscribe = ready.hub.connect(events.event);
+    ws.on('close', unsubscribe);
+    for (const [data, isBinary] of waiting.splice(0)) receive(data, isBinary);
+  };
+  if (loading instanceof Promise) loading.then(start, () => ws.terminate());
+  else start(loading);
   // Large frames are parsed one at a time per socket, so one client cannot start a thread per frame.
   let large: Promise<void> = Promise.resolve();
-  ws.on('message', (data, isBinary) => {
+  function receive(data: RawData, isBinary: boolean): void {
     if (isBinary) return log('serve: dropped a binary socket message');
     const bytes = toBytes(data);
     if (bytes.byteLength <= OFF_THREAD_FRAME_BYTES) return void handle(parseSmall(bytes));
     large = large.then(() => parseLarge(bytes).then(handle));
-  });
+  }
 
   function handle(value: unknown): void {
     const msg = asInvoke(value);
-    if (!msg) return;
+    if (!msg || !services) return;
     services.dispatcher
       .dispatch(msg.channel, msg.payload)
       .then((result) => {

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP, type LookupFunction } from 'node:net';
-import { Agent, request } from 'undici';
+import { Agent, request } from '../leg/undici';
 import { runInWorker, WorkerJobError } from '../workers/run-in-worker';
 import { classifyAddress, refuseHostName } from './address-policy';
 import type { Tool, ToolContext, ToolOutcome } from './types';

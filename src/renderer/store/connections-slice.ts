@@ -5,6 +5,7 @@
 import { create } from 'zustand';
 import type { ConnectionInfo, ConnectionInput, ConnectionTestResult } from '../../shared/connections';
 import { firebrand } from '../firebrand';
+import { takeFirst } from '../boot';
 import { refreshModels, saveSettings, useStore } from './index';
 import { attemptWith, errorMessage } from './errors';
 
@@ -21,7 +22,8 @@ const get = useConnectionsStore.getState;
 const attempt = (action: () => Promise<void>) => attemptWith((error) => set({ error }), action);
 
 export function loadConnections(): Promise<boolean> {
-  return attempt(async () => set({ connections: await firebrand().connections.list({}) }));
+  // The first load takes the list boot.ts asked for at start.
+  return attempt(async () => set({ connections: await (takeFirst('connections') ?? firebrand().connections.list({})) }));
 }
 
 export function addConnection(input: ConnectionInput): Promise<boolean> {

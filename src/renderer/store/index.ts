@@ -10,6 +10,7 @@ import type { StreamPart } from '../../shared/parts';
 import { applyParts } from '../../shared/reducer';
 import type { AttachmentBlock, Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
+import { releaseEvents, takeFirst } from '../boot';
 import { noteSent, noteTurnPart } from './turn-timings';
 import { clearLive, freshest, setLive, staysLive } from './live-turns';
 import { errorMessage } from './errors';
@@ -99,9 +100,9 @@ export async function reopenActive(): Promise<void> {
   if (id) await openConversation(id);
 }
 
-export async function refreshConversations(): Promise<void> {
+export async function refreshConversations(asked = firebrand().conversations.list({})): Promise<void> {
   try {
-    set({ conversations: await firebrand().conversations.list({}) });
+    set({ conversations: await asked });
   } catch (err) {
     fail(err, () => void refreshConversations());
   }
@@ -109,8 +110,8 @@ export async function refreshConversations(): Promise<void> {
 
 type ModelList = [ModelSummary[], Alias[]];
 
-function listModels(): Promise<ModelList> {
-  return Promise.all([firebrand().models.list({}), firebrand().aliases.list({}).catch(() => get().aliases)]);
+function listModels(models = firebrand().models.list({}), aliases = firebrand().aliases.list({})): Promise<ModelList> {
+  return Promise.all([models, aliases.catch(() => get().aliases)]);
 }
 
 export function refreshModels(): Promise<void> {
@@ -377,13 +378,16 @@ export function connectStore(): Promise<void> {
   // Main watches the server in use: it came back, went away, or lists other models (issue 17).
   api.models.onChanged(() => void refreshModels());
   connectToolProgress(api);
+  // Asked side by side: the lists do not wait for the settings (a round trip less before the composer can send,
+  // bench/start); only the choice of model, made when both are here, reads the settings. Asked by boot.ts already,
+  // before this code had loaded, where it ran; taken before the events held meanwhile arrive, so a refresh one
+  // of them starts asks main again.
+  const settings = takeFirst('settings') ?? api.settings.get({});
+  const listed = listModels(takeFirst('models'), takeFirst('aliases'));
+  listed.catch(() => {}); // showModels reports a failure; this only keeps it from being "unhandled" meanwhile.
+  const conversations = refreshConversations(takeFirst('conversations'));
+  releaseEvents();
   return (async () => {
-    // Asked side by side: the lists do not wait for the settings (a round trip less before the composer can
-    // send, bench/start); only the choice of model, made when both are here, reads the settings.
-    const settings = api.settings.get({});
-    const listed = listModels();
-    listed.catch(() => {}); // showModels reports a failure; this only keeps it from being "unhandled" meanwhile.
-    const conversations = refreshConversations();
     try {
       set({ settings: await settings });
     } catch (err) {

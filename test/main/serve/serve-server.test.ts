@@ -111,26 +111,28 @@ describe('serve mode started with --host localhost', () => {
 });
 
 describe('serve mode listening while its services still load', () => {
-  it('serves the page at once, and a socket opened meanwhile loses nothing it sends: it opens when they are ready', async () => {
+  it('serves the page at once, and a socket opened meanwhile loses nothing it sends: its requests wait for them', async () => {
     let provide: (s: Services) => void = () => {};
     const loading = new Promise<Services>((r) => (provide = r));
     const early = await startServe({ services: loading, rendererDir: join(dir, 'renderer'), port: 0, log: () => {} });
     try {
       expect((await fetch(early.url)).status).toBe(200);
       const ws = new WebSocket(`${early.origin.replace('http', 'ws')}/ipc?token=${early.token}`, { origin: early.origin });
-      let opened = false;
-      ws.once('open', () => (opened = true));
       const answers: unknown[] = [];
       ws.on('message', (data) => answers.push(JSON.parse(data.toString())));
-      // The upgrade waits for the services (a page's bridge keeps its requests until the socket opens): a page
-      // file is still served meanwhile.
-      expect((await fetch(`${early.origin}/assets/app.js`)).status).toBe(200);
-      expect(opened).toBe(false);
-      provide(services);
-      await expect.poll(() => opened).toBe(true);
+      // The socket opens at once (a page's first requests leave while serve mode still loads), and what it sends
+      // waits for the services; a page file is still served meanwhile.
+      await new Promise((opened) => ws.once('open', opened));
       ws.send(JSON.stringify({ t: 'invoke', id: 1, channel: 'settings:get', payload: {} }));
-      await expect.poll(() => answers.length).toBe(1);
-      expect(answers[0]).toMatchObject({ id: 1, result: { ok: true, value: { ollamaUrl: 'http://127.0.0.1:11434' } } });
+      ws.send(JSON.stringify({ t: 'invoke', id: 2, channel: 'conversations:list', payload: {} }));
+      expect((await fetch(`${early.origin}/assets/app.js`)).status).toBe(200);
+      expect(answers).toEqual([]);
+      provide(services);
+      await expect.poll(() => answers.length).toBe(2);
+      expect(answers).toMatchObject([
+        { id: 1, result: { ok: true, value: { ollamaUrl: 'http://127.0.0.1:11434' } } },
+        { id: 2, result: { ok: true, value: [] } },
+      ]);
       ws.close();
     } finally {
       await early.close();

@@ -11,7 +11,7 @@
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { request } from 'undici';
+import { request } from '../../leg/undici';
 import type { DownloadProgress } from '../../../shared/library';
 import type { EmitEvent } from '../../events';
 import { UserFacingError } from '../../errors';

@@ -4,7 +4,7 @@
  * size and, where it gives one, its sha256 (Hugging Face serves LFS files with `X-Linked-Etag: "<sha256>"` and
  * `X-Linked-Size`; other servers may send `Repr-Digest`/`Digest: sha-256=<base64>`).
  */
-import { Agent, interceptors, request, type Dispatcher } from 'undici';
+import { Agent, interceptors, request, type Dispatcher } from '../../leg/undici';
 import { UserFacingError } from '../../errors';
 import { modelFileName } from '../models-folder';
 

@@ -1,4 +1,3 @@
-import './conversation-settings.css';
 import { useState } from 'react';
 import { SlidersHorizontal } from 'lucide-react';
 import type { ThinkMode } from '../../../shared/models';

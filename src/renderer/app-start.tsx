@@ -1,0 +1,21 @@
+/** The app itself, loaded by main.tsx once boot.ts has sent the first requests: the store and the first render. */
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './components/App';
+import { onServeProblem } from './boot';
+import { connectStore, useStore } from './store';
+import { flushPendingDeletes } from './store/conversation-actions';
+import { loadMarkdown } from './markdown/lazy-render';
+
+onServeProblem((problem) => useStore.setState({ serveProblem: problem?.message ?? null }));
+const firstScreen = connectStore();
+// A delete still inside its undo window is what the user asked for: closing the window commits it.
+window.addEventListener('pagehide', flushPendingDeletes);
+
+const root = document.getElementById('root');
+if (root) createRoot(root).render(<StrictMode><App /></StrictMode>);
+// Answers need the markdown code: fetched once the first screen has what it shows and the window is idle, so
+// its evaluation (half the app's code) does not hold up the composer (bench/start), and as a rule before a chat is
+// opened; an answer shown sooner asks for it itself (lazy-render.ts).
+const idle = window.requestIdleCallback ?? ((run: () => void) => setTimeout(run, 200));
+void firstScreen.finally(() => idle(() => void loadMarkdown(), { timeout: 1500 }));
