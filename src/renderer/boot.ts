@@ -30,8 +30,9 @@ let showProblem: ((problem: ServeProblem | null) => void) | null = null;
 
 /** Builds the bridge (serve mode: the WebSocket shim; Electron: the preload's) and sends the first requests. */
 export function boot(): void {
-  // Electron's preload has already set window.firebrand; a browser in serve mode gets it from the shim.
-  const given = (window as Partial<Window>).firebrand ?? createServeBridge(window.location, reportProblem);
+  // Electron's preload has already set window.firebrand; a browser in serve mode gets it from the shim, set on the
+  // window as the preload's is, so both modes offer the same `window.firebrand`.
+  const given = (window as Partial<Window>).firebrand ?? (window.firebrand = createServeBridge(window.location, reportProblem));
   const held = holdEvents(given);
   api = held.api;
   release = held.release;
