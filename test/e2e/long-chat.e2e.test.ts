@@ -51,9 +51,22 @@ describe('a long chat', () => {
     };
     const page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
     await page.goto(serve.url);
+    // The first screenful (its last turns as plain rows, before the list takes over) covers the window: no gap
+    // above its first row. Looked at as it is first laid out, since the list replaces it soon after.
+    await page.evaluate(() => {
+      const observer = new MutationObserver(() => {
+        const box = document.querySelector<HTMLElement>('[data-first-screen]');
+        if (!box?.querySelector('[data-testid="turn"]')) return;
+        observer.disconnect();
+        (window as unknown as { firstScreen: { filled: boolean; rows: number } }).firstScreen = { filled: box.scrollHeight > box.clientHeight, rows: box.querySelectorAll('[data-testid="turn"]').length };
+      });
+      observer.observe(document.body, { childList: true, subtree: true });
+    });
     await page.locator('[data-testid="conversation-item"][title="Long chat"]').click();
     const last = `[data-testid="chat"] [data-turn-id="t${TURNS - 1}"]`;
     await expect.poll(() => page.locator(last).isVisible()).toBe(true);
+    const firstScreen = await page.waitForFunction(() => (window as unknown as { firstScreen?: unknown }).firstScreen).then((h) => h.jsonValue());
+    expect(firstScreen).toMatchObject({ filled: true });
     // The list takes over from the first screenful.
     await page.locator('[data-first-screen]').waitFor({ state: 'detached' });
     await expect.poll(() => page.locator(last).isVisible()).toBe(true);

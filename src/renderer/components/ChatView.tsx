@@ -8,7 +8,7 @@ import { collectAnswers, type ToolAnswers } from './turn/tool-answers';
 import { TurnView } from './turn/TurnView';
 import { answerRuns, type RunInfo } from './turn/answer-runs';
 import { useSearchHighlight } from './turn/use-search-highlight';
-import { FIRST_SCREEN_TURNS, useFirstScreen } from './turn/use-first-screen';
+import { firstScreenTurns, useFirstScreen } from './turn/use-first-screen';
 
 /** How far from the end still counts as "at the end" (a wheel notch less than this does not let go). */
 const AT_END_PX = 48;
@@ -117,7 +117,7 @@ export function ChatView() {
   }
   return (
     <section className="chat" data-testid="chat" aria-label="Conversation">
-      {first.rows && <FirstScreenRows turns={shown.slice(-FIRST_SCREEN_TURNS)} answers={answers} runs={runs} />}
+      {first.rows && <FirstScreenRows turns={shown.slice(-firstScreenTurns(shown, window.innerHeight))} answers={answers} runs={runs} />}
       {first.list && (
         <Virtuoso
           key={listKey}

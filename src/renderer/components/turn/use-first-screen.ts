@@ -7,11 +7,52 @@
  * painted, hidden under the rows, and it is shown (the rows removed) once it has mounted the last turn and settled.
  */
 import { useCallback, useEffect, useState } from 'react';
+import type { Turn } from '../../../shared/turn';
 
 /** Chats shorter than this open straight into the list: its passes are quick, and a handover buys nothing. */
 export const FIRST_SCREEN_MIN_TURNS = 40;
-/** Rows in the first screenful: more than a tall window shows of typical turns. */
-export const FIRST_SCREEN_TURNS = 8;
+/** Most rows in the first screenful: as many turns as a chat's first answer from main holds (open-conversation.ts). */
+export const FIRST_SCREEN_TURNS = 12;
+/** Fewest rows: the last answer and the question it answers. */
+const FIRST_SCREEN_MIN_ROWS = 2;
+/**
+ * The estimate of a turn's height errs short, so the rows chosen cover the window: more characters to a line than
+ * the widest column holds, a line lower than the text's, and a block that is not text (a tool call, an image, a
+ * reasoning summary) as one line.
+ */
+const CHARS_PER_LINE = 120;
+const LINE_PX = 18;
+const TURN_CHROME_PX = 24;
+
+/**
+ * How many of the last turns the first screenful shows: those whose estimated height covers `viewportPx`. Each
+ * row costs its markdown and layout before the chat's first paint (a cold answer's markdown ~20-70 ms on the
+ * 2-core machine, bench/long-chat), and rows above the window are not seen: a long answer fills the window
+ * alone, so eight rows of them rendered three screens nobody saw.
+ */
+export function firstScreenTurns(turns: readonly Turn[], viewportPx: number): number {
+  let px = 0;
+  let rows = 0;
+  for (let i = turns.length - 1; i >= 0 && rows < FIRST_SCREEN_TURNS; i--) {
+    px += estimatedHeight(turns[i]!);
+    rows++;
+    if (px >= viewportPx && rows >= FIRST_SCREEN_MIN_ROWS) break;
+  }
+  return rows;
+}
+
+function estimatedHeight(turn: Turn): number {
+  let lines = 0;
+  for (const block of turn.blocks) {
+    if (block.type !== 'text') {
+      lines++;
+      continue;
+    }
+    for (const line of block.text.split('\n')) lines += Math.max(1, Math.ceil(line.length / CHARS_PER_LINE));
+  }
+  return TURN_CHROME_PX + lines * LINE_PX;
+}
+
 /** The list is shown after this long even if it never said it had mounted the last turn. */
 const HANDOVER_BACKSTOP_MS = 1500;
 
