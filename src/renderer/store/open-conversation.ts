@@ -53,11 +53,27 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
       ...(modelChanged ? { selectedModel: lastModel } : {}),
     });
     if (modelChanged) void refreshContextChoice();
-    if (view.partial) await openRest(conversationId);
+    if (view.partial) {
+      // Asked for once the first screenful is on screen: main reading and sending the rest (~60 kB for a long
+      // chat) took CPU from the page's first render on a 2-core machine (bench/long-chat).
+      await afterPaint();
+      await openRest(conversationId);
+    }
   } catch (err) {
     if (get().partialView === conversationId) set({ partialView: null });
     fail(err, () => void openConversation(conversationId, focus));
   }
+}
+
+/** Most afterPaint waits: a hidden window paints no frames. */
+const PAINT_WAIT_MS = 100;
+
+/** Resolves after the next frame is painted (a timer set from a frame callback runs once that frame is out). */
+function afterPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    setTimeout(resolve, PAINT_WAIT_MS);
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+  });
 }
 
 /** The window of a chat opened with its last turns only; what streamed into those meanwhile is kept. */
