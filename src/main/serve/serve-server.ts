@@ -123,9 +123,9 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     if (!tokenMatches(target.query.get('token'), token)) return refuse('403 Forbidden', 'no valid token');
     if (!originMatchesHost(req.headers.origin, name)) return refuse('403 Forbidden', `origin ${req.headers.origin ?? ''} is not ${name}`);
     // Upgraded at once, while the services may still load: attachSocket holds the frames that come meanwhile.
-    void loadSocketSide().then(
+    loadSocketSide().then(
       (side) => side.wss.handleUpgrade(req, socket, head, (ws) => side.attach(ws, services, log)),
-      () => socket.destroy(),
+      () => socket.destroy(), // Logged once, below: the page sees the link closed and says so.
     );
   });
 
@@ -133,7 +133,9 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     server.once('error', reject);
     server.listen(options.port, host, () => resolve());
   });
-  void loadSocketSide();
+  // Started now, not at the first upgrade; a failure to load is the log's to say (an unhandled rejection here ended
+  // the process).
+  loadSocketSide().catch((err: unknown) => log(`serve: the socket side did not load, so no page can reach main: ${err instanceof Error ? err.message : String(err)}`));
   const port = (server.address() as AddressInfo).port;
   const urls = openableHosts(host).map((h) => `http://${h.includes(':') ? `[${h}]` : h}:${port}/?token=${token}`);
   const first = urls[0] ?? `http://127.0.0.1:${port}/?token=${token}`;
