@@ -19,7 +19,7 @@ export interface FocusTurn {
 }
 
 /** Turns asked for first when a chat opens: its first screenful, shown before the rest arrives (bench/long-chat). */
-const FIRST_TURNS = 12;
+export const FIRST_TURNS = 12;
 /** Turns held once a chat is open: several screenfuls, so scrolling up finds them ready before more are asked. */
 export const HELD_TURNS = 100;
 /** Older turns asked for at once when the reader reaches the top of those held. */

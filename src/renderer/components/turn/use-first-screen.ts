@@ -8,11 +8,12 @@
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { Turn } from '../../../shared/turn';
+import { FIRST_TURNS } from '../../store/open-conversation';
 
 /** Chats shorter than this open straight into the list: its passes are quick, and a handover buys nothing. */
 export const FIRST_SCREEN_MIN_TURNS = 40;
-/** Most rows in the first screenful: as many turns as a chat's first answer from main holds (open-conversation.ts). */
-export const FIRST_SCREEN_TURNS = 12;
+/** Most rows in the first screenful: the turns a chat's first answer from main holds. */
+export const FIRST_SCREEN_TURNS = FIRST_TURNS;
 /** Fewest rows: the last answer and the question it answers. */
 const FIRST_SCREEN_MIN_ROWS = 2;
 /**
