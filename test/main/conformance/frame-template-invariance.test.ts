@@ -1,8 +1,8 @@
 /**
  * Reading frames through the frame template changes nothing a user sees: every recorded stream we keep (test
  * fixtures and the llama-server conformance captures) and the bench's synthetic responses normalize to the same
- * Turn with the template as with plain JSON.parse. With the template on, every value it hands a dialect is deep
- * frozen, so a dialect that wrote into a parsed frame (which the template shares between frames) would throw here.
+ * Turn with the template as with plain JSON.parse, frames read by their plain hole alone (readPlain) included.
+ * With the template on, every value it hands a dialect is deep frozen, so a dialect that wrote into a parsed frame (which the template shares between frames) would throw here.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -65,10 +65,18 @@ describe('the frame template gives the Turn JSON.parse gives, on every recorded 
         const plain = await normalize(bytes, dialect, size);
         parse.mockRestore();
         const original = FrameTemplate.prototype.parse;
+        const originalPlain = FrameTemplate.prototype.readPlain;
         let hits = 0;
         vi.spyOn(FrameTemplate.prototype, 'parse').mockImplementation(function (this: FrameTemplate, text: string): unknown {
           const before = this.hits;
           const value = deepFreeze(original.call(this, text));
+          hits += this.hits - before;
+          return value;
+        });
+        // Frames a dialect reads by their plain hole alone (no value built) count as hits too.
+        vi.spyOn(FrameTemplate.prototype, 'readPlain').mockImplementation(function (this: FrameTemplate, text: string): string | undefined {
+          const before = this.hits;
+          const value = originalPlain.call(this, text);
           hits += this.hits - before;
           return value;
         });

@@ -87,6 +87,41 @@ describe('FrameTemplate', () => {
     expect(hits).toBeGreaterThan(1000);
   });
 
+  it('reads a plain hole as the string JSON.parse finds there, in a frame that is the template but for its holes', () => {
+    let plainHits = 0;
+    fc.assert(
+      fc.property(
+        fc.array(shape, { minLength: 1, maxLength: 3 }),
+        fc.array(text, { minLength: 1, maxLength: 8 }),
+        fc.integer(),
+        (bases, strings, seed) => {
+          const pick = prng(seed);
+          // Any hole may be a dialect's plain one: here the first whose key is `text` (a token's, in `delta`).
+          const frames = new FrameTemplate((t) => t.paths.findIndex((p) => p[p.length - 1] === 'text'));
+          for (let i = 0; i < 30; i++) {
+            const base = bases[Math.floor(pick() * bases.length)]!;
+            const t = write(vary(base, pick, strings), pick());
+            const plain = frames.readPlain(t);
+            if (plain === undefined) {
+              expect(frames.parse(t)).toStrictEqual(JSON.parse(t));
+              continue;
+            }
+            plainHits++;
+            const template = frames.current!;
+            const hole = template.paths.findIndex((p) => p[p.length - 1] === 'text');
+            const parsed = JSON.parse(t) as Json;
+            expect(at(parsed, template.paths[hole]!)).toBe(plain);
+            // Put the template's strings back at every hole: what is left is the template's value, exactly.
+            for (const path of template.paths) put(parsed, path, at(template.value as Json, path));
+            expect(parsed).toStrictEqual(template.value);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    expect(plainHits).toBeGreaterThan(200);
+  });
+
   it('throws what JSON.parse throws for a frame that is not JSON, and reads on after it', () => {
     const frames = new FrameTemplate();
     const frame = (s: string) => JSON.stringify({ delta: { text: s }, n: 1 });
@@ -130,3 +165,15 @@ describe('FrameTemplate', () => {
     expect([values[0], values[2]]).toStrictEqual(['a', 'c'].map((s) => JSON.parse(frame(s))));
   });
 });
+
+function at(v: Json, path: readonly (string | number)[]): Json {
+  let node = v;
+  for (const k of path) node = (node as Record<string | number, Json>)[k]!;
+  return node;
+}
+
+function put(v: Json, path: readonly (string | number)[], x: Json): void {
+  let node = v;
+  for (let i = 0; i < path.length - 1; i++) node = (node as Record<string | number, Json>)[path[i]!]!;
+  (node as Record<string | number, Json>)[path[path.length - 1]!] = x;
+}

@@ -5,7 +5,7 @@ import { deriveStop, type ObservedBlock } from '../shared/derive-stop';
 import { validateToolCall } from '../shared/tool-args';
 import type { ParserOptions, WireEvent, WireParser } from '../types';
 import { errorOf, errorTypeOf } from './errors';
-import { FrameTemplate } from '../shared/frame-template';
+import { FrameTemplate, type Template } from '../shared/frame-template';
 
 type Block =
   | { kind: 'text'; observed: ObservedBlock }
@@ -57,7 +57,7 @@ export class AnthropicParser implements WireParser {
   private over = false;
   private ended = false;
   /** This response's frames repeat one shape: read through a template where they do (see frame-template). */
-  private readonly frames = new FrameTemplate();
+  private readonly frames = new FrameTemplate(plainDeltaHole);
 
   constructor(private readonly options: ParserOptions = {}) {
     this.runs = new ContentRuns({ nextId: this.nextId, startInside: options.thinkOpen ?? false });
@@ -65,6 +65,13 @@ export class AnthropicParser implements WireParser {
 
   push(event: WireEvent): StreamPart[] {
     if (this.over || this.ended) return [];
+    // The common token: a `content_block_delta` frame whose only hole is its delta's text (see plainDeltaHole),
+    // read by that string alone.
+    const plain = this.frames.readPlain(event.data);
+    if (plain !== undefined) {
+      const template = this.frames.current!.value as Payload;
+      return this.deltaString(num(template.index) ?? 0, template.delta!.type, plain);
+    }
     let data: Payload;
     try {
       const parsed: unknown = this.frames.parse(event.data);
@@ -149,15 +156,19 @@ export class AnthropicParser implements WireParser {
   }
 
   private delta(index: number, delta: NonNullable<Payload['delta']>): StreamPart[] {
+    const field = DELTA_FIELD.get(delta.type);
+    return this.deltaString(index, delta.type, field === undefined ? undefined : delta[field]);
+  }
+
+  /** A delta of `type` whose text (`text`, `thinking` or `partial_json`, as DELTA_FIELD says) is `value`. */
+  private deltaString(index: number, type: unknown, value: unknown): StreamPart[] {
     const block = this.blocks.get(index);
-    if (!block) return [];
-    if (block.kind === 'text' && delta.type === 'text_delta' && typeof delta.text === 'string') return this.runs.push(delta.text);
-    if (block.kind === 'thinking' && delta.type === 'thinking_delta' && typeof delta.thinking === 'string' && delta.thinking) {
-      return [{ type: 'reasoning-delta', id: block.id, delta: delta.thinking }];
-    }
-    if (block.kind === 'tool' && delta.type === 'input_json_delta' && typeof delta.partial_json === 'string' && delta.partial_json) {
-      block.raw += delta.partial_json;
-      return [{ type: 'tool-call-delta', id: block.id, delta: delta.partial_json }];
+    if (!block || typeof value !== 'string') return [];
+    if (block.kind === 'text' && type === 'text_delta') return this.runs.push(value);
+    if (block.kind === 'thinking' && type === 'thinking_delta' && value) return [{ type: 'reasoning-delta', id: block.id, delta: value }];
+    if (block.kind === 'tool' && type === 'input_json_delta' && value) {
+      block.raw += value;
+      return [{ type: 'tool-call-delta', id: block.id, delta: value }];
     }
     return []; // signature_delta, citations_delta, ...
   }
@@ -250,6 +261,36 @@ export class AnthropicParser implements WireParser {
     const output = num(usage.output_tokens);
     if (output !== undefined) this.usage.outputTokens = output; // cumulative in message_delta
   }
+}
+
+/** The field that holds each readable delta type's text. */
+const DELTA_FIELD = new Map<unknown, 'text' | 'thinking' | 'partial_json'>([
+  ['text_delta', 'text'],
+  ['thinking_delta', 'thinking'],
+  ['input_json_delta', 'partial_json'],
+]);
+
+/**
+ * Which hole of a template holds a delta's text when every frame it matches is a `content_block_delta` whose
+ * meaning is that text alone: type, index and delta type are fixed in the template (numbers and the strings that
+ * never varied are not holes), its text field (DELTA_FIELD) is a hole, and no other hole lies in what `push`
+ * reads. -1 otherwise.
+ */
+function plainDeltaHole(t: Template): number {
+  const value = t.value as Payload;
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || value.type !== 'content_block_delta') return -1;
+  const delta = value.delta;
+  if (delta === null || typeof delta !== 'object' || Array.isArray(delta)) return -1;
+  const field = DELTA_FIELD.get(delta.type);
+  if (field === undefined) return -1;
+  let hole = -1;
+  for (let h = 0; h < t.paths.length; h++) {
+    const path = t.paths[h]!;
+    if (path[0] !== 'type' && path[0] !== 'index' && path[0] !== 'delta') continue;
+    if (hole !== -1 || path.length !== 2 || path[0] !== 'delta' || path[1] !== field) return -1;
+    hole = h;
+  }
+  return hole;
 }
 
 function parses(raw: string): boolean {

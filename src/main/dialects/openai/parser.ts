@@ -6,7 +6,7 @@ import type { ParserOptions, WireEvent, WireParser } from '../types';
 import { describeOpenAiError } from './errors';
 import { ToolCallBlocks, type ToolFragment } from './tool-calls';
 import { hasUsage, mergeUsage } from './usage';
-import { FrameTemplate } from '../shared/frame-template';
+import { FrameTemplate, type Template } from '../shared/frame-template';
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -32,7 +32,7 @@ export class OpenAiParser implements WireParser {
   private usage: Usage = {};
   private ended = false;
   /** This response's frames repeat one shape: read through a template where they do (see frame-template). */
-  private readonly frames = new FrameTemplate();
+  private readonly frames = new FrameTemplate(plainContentHole);
 
   constructor(options: ParserOptions = {}) {
     this.runs = new ContentRuns({ nextId: this.nextId, startInside: options.thinkOpen ?? false });
@@ -44,6 +44,12 @@ export class OpenAiParser implements WireParser {
     // JSON.parse skips surrounding whitespace itself; only the sentinel needs the trimmed form (no copy per token).
     const data = event.data;
     if (data.length < 16 && (data === '' || data.trim() === '[DONE]')) return [];
+    // The common token: a frame of a template whose frames carry only content (see plainContentHole), read by its
+    // content alone while no native reasoning run is open.
+    if (this.native === undefined && event.event !== 'error') {
+      const content = this.frames.readPlain(data);
+      if (content !== undefined) return this.runs.push(content);
+    }
     let chunk: unknown;
     try {
       chunk = this.frames.parse(data);
@@ -144,6 +150,34 @@ function firstChoice(choices: unknown): Rec | undefined {
   if (!Array.isArray(choices)) return undefined;
   for (const c of choices) if (isRec(c) && (c['index'] ?? 0) === 0) return c;
   return undefined;
+}
+
+/**
+ * Which hole of a template holds the content of a frame that means nothing else: for every frame the template
+ * matches, `push` would only hand that string to `runs.push` (which does nothing with ''), as long as no native
+ * reasoning run is open and the event is not named `error`; -1 when its frames can mean more. Worked out on the
+ * template's value, which is every matching frame's value but for its hole strings: no `error`, `usage` or
+ * `timings`; the first choice's delta has its content in a hole and no reasoning or tool calls; no finish reason.
+ * Any other hole lies outside all that `push` reads (an `id` or `model` that varies).
+ */
+function plainContentHole(t: Template): number {
+  const chunk = t.value;
+  if (!isRec(chunk) || 'error' in chunk || isRec(chunk['timings']) || isRec(chunk['usage'])) return -1;
+  const choices = chunk['choices'];
+  const choice = firstChoice(choices);
+  if (choice === undefined || str(choice['finish_reason'])) return -1;
+  const delta = choice['delta'];
+  if (!isRec(delta) || delta['reasoning_content'] !== undefined || delta['reasoning'] !== undefined || delta['tool_calls'] !== undefined) return -1;
+  let hole = -1;
+  for (let h = 0; h < t.paths.length; h++) {
+    const path = t.paths[h]!;
+    const first = path[0];
+    if (first !== 'error' && first !== 'timings' && first !== 'usage' && first !== 'choices') continue;
+    // The one hole allowed among what push reads: this choice's delta.content.
+    if (hole !== -1 || path.length !== 4 || !Array.isArray(choices) || choices[path[1] as number] !== choice || path[2] !== 'delta' || path[3] !== 'content') return -1;
+    hole = h;
+  }
+  return hole;
 }
 
 function toFragment(raw: unknown, position: number): ToolFragment | undefined {
