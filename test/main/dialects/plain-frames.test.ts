@@ -29,11 +29,11 @@ type Run = Record<'a' | 'b' | 'c' | 'd' | 'e' | 'f', number>;
 /** One OpenAI chunk: content, with whatever else push reads fixed or varying over the run. */
 function openaiFrame(run: Run, pick: Pick): WireEvent {
   const delta: Record<string, unknown> = {};
-  if (run.a < 0.7 || chance(pick, 0.05)) delta['content'] = text(pick);
-  if (run.b < 0.2 || chance(pick, 0.03)) delta[run.b < 0.1 ? 'reasoning_content' : 'reasoning'] = run.c < 0.5 ? text(pick) : 'r';
+  if (run.a < 0.7 || chance(pick, 0.05)) delta['content'] = run.a < 0.1 ? 'k' : text(pick);
+  if (run.b < 0.4 || chance(pick, 0.03)) delta[run.b < 0.2 ? 'reasoning_content' : 'reasoning'] = run.c < 0.7 ? text(pick) : 'r';
   if (run.c < 0.1 || chance(pick, 0.02)) delta['tool_calls'] = [{ index: run.a < 0.5 ? 0 : 1, function: { arguments: text(pick) } }];
   if (run.d < 0.1) delta['role'] = run.e < 0.5 ? oneOf(pick, ['assistant', 'tool']) : 'assistant';
-  const finish = run.e < 0.15 ? (run.f < 0.5 ? oneOf(pick, ['stop', 'length', 'tool_calls', '']) : 'stop') : chance(pick, 0.02) ? 'length' : null;
+  const finish = run.e < 0.15 ? (run.f < 0.5 ? oneOf(pick, ['stop', 'length', 'tool_calls', '']) : chance(pick, 0.2) ? 'length' : 'stop') : chance(pick, 0.02) ? 'length' : null;
   const choice = { index: 0, delta, finish_reason: finish };
   const chunk: Record<string, unknown> = { id: run.f < 0.3 ? oneOf(pick, ['c1', 'c2']) : 'c', object: 'chat.completion.chunk' };
   chunk['choices'] = run.d > 0.9 ? [{ index: 1, delta: { content: text(pick) }, finish_reason: null }, choice] : [choice];
@@ -45,8 +45,8 @@ function openaiFrame(run: Run, pick: Pick): WireEvent {
 
 /** One Ollama line: content, with thinking, tool calls, done or an error fixed or varying over the run. */
 function ollamaFrame(run: Run, pick: Pick): WireEvent {
-  const message: Record<string, unknown> = { role: run.e < 0.1 ? text(pick) : 'assistant', content: run.a < 0.15 ? '' : text(pick) };
-  if (run.b < 0.3 || chance(pick, 0.03)) message['thinking'] = run.c < 0.5 ? text(pick) : oneOf(pick, ['', 't']);
+  const message: Record<string, unknown> = { role: run.e < 0.1 ? text(pick) : 'assistant', content: run.a < 0.3 ? '' : run.a > 0.85 ? 'k' : text(pick) };
+  if (run.b < 0.5 || chance(pick, 0.03)) message['thinking'] = run.c < 0.7 ? text(pick) : oneOf(pick, ['', 't']);
   if (run.d < 0.1 || chance(pick, 0.01)) message['tool_calls'] = [{ function: { name: 'f', arguments: { a: text(pick) } } }];
   const line: Record<string, unknown> = { model: 'm', created_at: run.f < 0.5 ? oneOf(pick, ['t1', 't2']) : 't', message, done: chance(pick, 0.01) };
   if (line['done'] === true) line['done_reason'] = oneOf(pick, ['stop', 'length']);
@@ -132,4 +132,17 @@ describe('reading a frame by its plain hole gives the parts reading the whole fr
       expect(plainHits).toBeGreaterThan(1000);
     });
   }
+
+  it('openai: content frames that carry a finish reason are read whole, so a later one sets it again', () => {
+    const frame = (content: string, finish: string) => ({ data: JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content }, finish_reason: finish }] }) });
+    const events = [frame('a', 'stop'), frame('b', 'stop'), frame('c', 'stop'), frame('d', 'length'), frame('e', 'stop')];
+    const parse = vi.spyOn(FrameTemplate.prototype, 'parse').mockImplementation((t: string): unknown => JSON.parse(t));
+    const plain = vi.spyOn(FrameTemplate.prototype, 'readPlain').mockImplementation(() => undefined);
+    const expected = partsOf('openai', events, false);
+    parse.mockRestore();
+    plain.mockRestore();
+    const parts = partsOf('openai', events, false);
+    expect(parts).toStrictEqual(expected);
+    expect(parts.at(-1)!.find((p) => p.type === 'finish')).toMatchObject({ wireReason: 'stop' });
+  });
 });

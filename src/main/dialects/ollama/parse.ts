@@ -51,7 +51,7 @@ export class OllamaParser implements WireParser {
   private over = false;
   private ended = false;
   /** This response's frames repeat one shape: read through a template where they do (see frame-template). */
-  private readonly frames = new FrameTemplate(plainContentHole);
+  private readonly frames = new FrameTemplate(plainHole);
 
   constructor(private readonly options: ParserOptions = {}) {
     this.runs = new ContentRuns({ nextId: this.nextId, startInside: options.thinkOpen ?? false });
@@ -62,10 +62,12 @@ export class OllamaParser implements WireParser {
     // JSON.parse skips surrounding whitespace itself: no trimmed copy of every line on the hot path.
     const line = event.data;
     if (line.length === 0 || (line.charCodeAt(0) <= 32 && line.trim() === '')) return [];
-    // The common token, read by its content alone when its template's lines mean nothing else (plainContentHole).
-    if (this.nativeId === null) {
-      const content = this.frames.readPlain(line);
-      if (content !== undefined) return this.runs.push(content);
+    // The common token, read by its content or thinking alone when its template's lines mean nothing else
+    // (plainHole); content only while no native reasoning run is open.
+    const key = this.frames.plainKey;
+    if (key !== undefined && (key !== 'content' || this.nativeId === null)) {
+      const text = this.frames.readPlain(line);
+      if (text !== undefined) return key === 'content' ? this.runs.push(text) : text === '' ? [] : this.nativeDelta(text);
     }
     let chunk: OllamaChunk;
     try {
@@ -177,24 +179,26 @@ export class OllamaParser implements WireParser {
 }
 
 /**
- * Which hole of a template holds `message.content` when that is all its lines mean: for every line it matches,
- * `push` would only hand that string to `runs.push` (which does nothing with ''), as long as no native reasoning
- * run is open. Worked out on the template's value (every matching line's value but for its hole strings): not
- * `done`, no `error`, `message.content` a hole, no thinking (or '') and no tool calls; any other hole lies outside
- * `message`, `done` and `error` (`created_at` ticks on every line). -1 otherwise.
+ * Which hole of a template holds the one string its lines mean: for every line it matches, `push` would only hand
+ * `message.content` to `runs.push` (which does nothing with ''; only while no native reasoning run is open), or
+ * `message.thinking` to `nativeDelta` (nothing for ''). Worked out on the template's value (every matching line's
+ * value but for its hole strings): not `done`, no `error`, no tool calls, that field a hole and nothing in the
+ * other (no thinking beside content, content '' beside thinking); any other hole lies outside `message`, `done`
+ * and `error` (`created_at` ticks on every line). -1 otherwise.
  */
-function plainContentHole(t: Template): number {
+function plainHole(t: Template): number {
   const chunk = t.value as OllamaChunk;
   if (chunk === null || typeof chunk !== 'object' || Array.isArray(chunk) || chunk.done === true) return -1;
   if (chunk.error !== undefined && chunk.error !== null) return -1;
   const message = chunk.message;
-  if (!message || typeof message !== 'object' || Array.isArray(message)) return -1;
-  if ((message.thinking !== undefined && message.thinking !== '') || message.tool_calls !== undefined) return -1;
+  if (!message || typeof message !== 'object' || Array.isArray(message) || message.tool_calls !== undefined) return -1;
+  const field = typeof message.thinking === 'string' && message.thinking !== '' ? 'thinking' : 'content';
+  if (field === 'content' ? message.thinking !== undefined && message.thinking !== '' : typeof message.content === 'string' && message.content !== '') return -1;
   let hole = -1;
   for (let h = 0; h < t.paths.length; h++) {
     const path = t.paths[h]!;
     if (path[0] !== 'message' && path[0] !== 'done' && path[0] !== 'error') continue;
-    if (hole !== -1 || path.length !== 2 || path[0] !== 'message' || path[1] !== 'content') return -1;
+    if (hole !== -1 || path.length !== 2 || path[0] !== 'message' || path[1] !== field) return -1;
     hole = h;
   }
   return hole;

@@ -28,7 +28,7 @@
  * against 0.3-0.8 s; with this, 199,900 of them hit).
  */
 
-type Key = string | number;
+export type Key = string | number;
 type Node = Record<string, unknown> | unknown[];
 
 export interface Template {
@@ -55,6 +55,8 @@ export class FrameTemplate {
   private readonly varying = new Set<string>();
   /** The current template's plain hole (see the constructor), -1 for none. */
   private plainHole = -1;
+  /** The key the plain hole's string sits under (`content`, `thinking`...), undefined when there is none. */
+  private plainAt: Key | undefined;
   /** The hole strings of the frame being matched, reused frame after frame (one array less per frame). */
   private readonly holes: string[] = [];
   /** Counts for tests and benches: frames read through the template vs. JSON.parse. */
@@ -81,6 +83,14 @@ export class FrameTemplate {
     const value: unknown = JSON.parse(text);
     this.learn(text, value);
     return value;
+  }
+
+  /**
+   * The key the current template's plain hole sits under, undefined when it has none: which of a dialect's plain
+   * readings (content, reasoning) its frames get. Known before `readPlain`, so a dialect may skip that call.
+   */
+  get plainKey(): Key | undefined {
+    return this.plainAt;
   }
 
   /** The template frames are read through now (a new object whenever it changes), null before the first. */
@@ -136,6 +146,8 @@ export class FrameTemplate {
     const template: Template = { lits, paths, value: freezeOffPath(JSON.parse(text) as Node, paths, 0) };
     this.template = template;
     this.plainHole = this.plainHoleOf ? this.plainHoleOf(template) : -1;
+    const path = paths[this.plainHole];
+    this.plainAt = path === undefined ? undefined : path[path.length - 1];
   }
 }
 
