@@ -66,6 +66,9 @@ describe('screenshots', () => {
       await page.screenshot({ path: `${OUT}/empty-${theme}.png` });
 
       await page.getByTestId('settings-open').click();
+      // Settings' code loads when first opened: on a busy machine the dialog came after the Escape below, whose
+      // wait for it to be gone then passed at once, and the dialog opened over the next test's first click.
+      await page.getByTestId('settings-dialog').waitFor();
       await page.screenshot({ path: `${OUT}/settings-${theme}.png` });
       // Escape closes Settings wherever the focus is (it used to need a click on the backdrop; issue 13).
       await page.keyboard.press('Escape');
