@@ -5,7 +5,7 @@ import { deriveStop, type ObservedBlock } from '../shared/derive-stop';
 import { validateToolCall } from '../shared/tool-args';
 import type { ParserOptions, WireEvent, WireParser } from '../types';
 import { errorOf, errorTypeOf } from './errors';
-import { FrameTemplate, type Template } from '../shared/frame-template';
+import { FrameTemplate, soleHole, type Template } from '../shared/frame-template';
 
 type Block =
   | { kind: 'text'; observed: ObservedBlock }
@@ -283,14 +283,7 @@ function plainDeltaHole(t: Template): number {
   if (delta === null || typeof delta !== 'object' || Array.isArray(delta)) return -1;
   const field = DELTA_FIELD.get(delta.type);
   if (field === undefined) return -1;
-  let hole = -1;
-  for (let h = 0; h < t.paths.length; h++) {
-    const path = t.paths[h]!;
-    if (path[0] !== 'type' && path[0] !== 'index' && path[0] !== 'delta') continue;
-    if (hole !== -1 || path.length !== 2 || path[0] !== 'delta' || path[1] !== field) return -1;
-    hole = h;
-  }
-  return hole;
+  return soleHole(t, ['type', 'index', 'delta'], (path) => path.length === 2 && path[0] === 'delta' && path[1] === field);
 }
 
 function parses(raw: string): boolean {

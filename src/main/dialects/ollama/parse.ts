@@ -5,7 +5,7 @@ import type { Usage } from '../../../shared/turn';
 import { deriveStop, type ObservedBlock } from '../shared/derive-stop';
 import { validateToolCall } from '../shared/tool-args';
 import type { ParserOptions, WireEvent, WireParser } from '../types';
-import { FrameTemplate, type Template } from '../shared/frame-template';
+import { FrameTemplate, soleHole, type Template } from '../shared/frame-template';
 
 /** The fields of one `/api/chat` NDJSON line we read (docs/api.md "Generate a chat completion"). */
 interface OllamaChunk {
@@ -194,14 +194,7 @@ function plainHole(t: Template): number {
   if (!message || typeof message !== 'object' || Array.isArray(message) || message.tool_calls !== undefined) return -1;
   const field = typeof message.thinking === 'string' && message.thinking !== '' ? 'thinking' : 'content';
   if (field === 'content' ? message.thinking !== undefined && message.thinking !== '' : typeof message.content === 'string' && message.content !== '') return -1;
-  let hole = -1;
-  for (let h = 0; h < t.paths.length; h++) {
-    const path = t.paths[h]!;
-    if (path[0] !== 'message' && path[0] !== 'done' && path[0] !== 'error') continue;
-    if (hole !== -1 || path.length !== 2 || path[0] !== 'message' || path[1] !== field) return -1;
-    hole = h;
-  }
-  return hole;
+  return soleHole(t, ['message', 'done', 'error'], (path) => path.length === 2 && path[0] === 'message' && path[1] === field);
 }
 
 function errorText(error: unknown): string {

@@ -6,7 +6,7 @@ import type { ParserOptions, WireEvent, WireParser } from '../types';
 import { describeOpenAiError } from './errors';
 import { ToolCallBlocks, type ToolFragment } from './tool-calls';
 import { hasUsage, mergeUsage } from './usage';
-import { FrameTemplate, type Template } from '../shared/frame-template';
+import { FrameTemplate, soleHole, type Template } from '../shared/frame-template';
 
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -168,16 +168,12 @@ function plainContentHole(t: Template): number {
   if (choice === undefined || str(choice['finish_reason'])) return -1;
   const delta = choice['delta'];
   if (!isRec(delta) || delta['reasoning_content'] !== undefined || delta['reasoning'] !== undefined || delta['tool_calls'] !== undefined) return -1;
-  let hole = -1;
-  for (let h = 0; h < t.paths.length; h++) {
-    const path = t.paths[h]!;
-    const first = path[0];
-    if (first !== 'error' && first !== 'timings' && first !== 'usage' && first !== 'choices') continue;
-    // The one hole allowed among what push reads: this choice's delta.content.
-    if (hole !== -1 || path.length !== 4 || !Array.isArray(choices) || choices[path[1] as number] !== choice || path[2] !== 'delta' || path[3] !== 'content') return -1;
-    hole = h;
-  }
-  return hole;
+  // The one hole allowed among what push reads: this choice's delta.content.
+  return soleHole(
+    t,
+    ['error', 'timings', 'usage', 'choices'],
+    (path) => path.length === 4 && Array.isArray(choices) && choices[path[1] as number] === choice && path[2] === 'delta' && path[3] === 'content',
+  );
 }
 
 function toFragment(raw: unknown, position: number): ToolFragment | undefined {

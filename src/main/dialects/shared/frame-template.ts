@@ -40,6 +40,22 @@ export interface Template {
   readonly value: unknown;
 }
 
+/**
+ * For a dialect's plain-hole reading (the FrameTemplate constructor): among the holes under `read` (the top-level
+ * keys the dialect reads), the index of the only one, when `isText` says it is the text's path; -1 when there is
+ * none, another, or more than one (a frame would then mean more than that string).
+ */
+export function soleHole(t: Template, read: readonly Key[], isText: (path: readonly Key[]) => boolean): number {
+  let hole = -1;
+  for (let h = 0; h < t.paths.length; h++) {
+    const path = t.paths[h]!;
+    if (!read.includes(path[0]!)) continue;
+    if (hole !== -1 || !isText(path)) return -1;
+    hole = h;
+  }
+  return hole;
+}
+
 /** A frame as JSON.parse read it: its text cut at every string value, and where each string sits. */
 interface Shape {
   /** Literal text between string values; each ends with an opening quote except the last. */
