@@ -57,22 +57,26 @@ function escapeAll(s: string): string {
   return `${out}"`;
 }
 
+/** What a random stream is made of: its base shapes, the strings that vary in them, and a seed for the picks. */
+const stream = [fc.array(shape, { minLength: 1, maxLength: 3 }), fc.array(text, { minLength: 1, maxLength: 8 }), fc.integer()] as const;
+
+/** A random stream's 30 frames: each a base picked at random, its strings varied, written in a random style. */
+function* frames30(bases: Json[], strings: string[], pick: () => number): Generator<string> {
+  for (let i = 0; i < 30; i++) yield write(vary(bases[Math.floor(pick() * bases.length)]!, pick, strings), pick());
+}
+
 describe('FrameTemplate', () => {
   it('reads every frame of a random stream exactly as JSON.parse does, and never changes a value it returned', () => {
     let hits = 0;
     fc.assert(
       fc.property(
-        fc.array(shape, { minLength: 1, maxLength: 3 }),
-        fc.array(text, { minLength: 1, maxLength: 8 }),
-        fc.integer(),
+        ...stream,
         (bases, strings, seed) => {
           // fast-check's numbers lean to the edges (0, the max); the choices between frames want an even spread.
           const pick = prng(seed);
           const frames = new FrameTemplate();
           const seen: { got: unknown; text: string }[] = [];
-          for (let i = 0; i < 30; i++) {
-            const base = bases[Math.floor(pick() * bases.length)]!;
-            const t = write(vary(base, pick, strings), pick());
+          for (const t of frames30(bases, strings, pick)) {
             const got = frames.parse(t);
             expect(got).toStrictEqual(JSON.parse(t));
             seen.push({ got, text: t });
@@ -91,16 +95,12 @@ describe('FrameTemplate', () => {
     let plainHits = 0;
     fc.assert(
       fc.property(
-        fc.array(shape, { minLength: 1, maxLength: 3 }),
-        fc.array(text, { minLength: 1, maxLength: 8 }),
-        fc.integer(),
+        ...stream,
         (bases, strings, seed) => {
           const pick = prng(seed);
           // Any hole may be a dialect's plain one: here the first whose key is `text` (a token's, in `delta`).
           const frames = new FrameTemplate((t) => t.paths.findIndex((p) => p[p.length - 1] === 'text'));
-          for (let i = 0; i < 30; i++) {
-            const base = bases[Math.floor(pick() * bases.length)]!;
-            const t = write(vary(base, pick, strings), pick());
+          for (const t of frames30(bases, strings, pick)) {
             const plain = frames.readPlain(t);
             if (plain === undefined) {
               expect(frames.parse(t)).toStrictEqual(JSON.parse(t));
