@@ -43,14 +43,14 @@ export default defineConfig({
       rollupOptions: {
         // `index` is the Electron shell; `serve` is the same services under plain Node (serve mode);
         // `builtin-engine` is the llama.cpp engine process both of them start (utilityProcess / fork);
-        // `firebrand-worker` runs parsing of untrusted input off the event loop (src/main/workers), and
-        // `extract-worker` reads one attachment's text (src/main/documents), each in a worker thread.
+        // `firebrand-worker` runs parsing of untrusted input off the event loop in a worker thread (src/main/workers), and
+        // `extract-process` reads attachments' text (src/main/documents), in a low-priority process of its own.
         input: {
           index: resolve('src/main/shell/index.ts'),
           serve: resolve('src/main/serve/index.ts'),
           'builtin-engine': resolve('src/main/builtin/engine-process.ts'),
           'firebrand-worker': resolve('src/main/workers/worker-entry.ts'),
-          'extract-worker': resolve('src/main/documents/extract-worker.ts'),
+          'extract-process': resolve('src/main/documents/extract-process.ts'),
         },
         // Shared chunks sit beside the entries, so code in any of them finds the worker entry as a sibling.
         output: { chunkFileNames: '[name]-[hash].js' },

@@ -1,6 +1,6 @@
 /**
  * Document extraction beside a streaming answer (issue 20): token-to-screen p99 in serve mode + Chromium (as in
- * bench/latency.bench.ts) while another client has a 300-page PDF's text extracted (a worker thread in serve mode:
+ * bench/latency.bench.ts) while another client has a 300-page PDF's text extracted (the reader process serve mode starts:
  * bench/lib/attach-child.mjs attaches it, then asks for its text), against the same stream with no extraction.
  * The two alternate in rounds so both sample the same load; each round extracts a new file (the same PDF with a
  * different trailing comment, so its digest is new and nothing comes from the kept text). The PDF is printed by

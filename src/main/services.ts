@@ -32,6 +32,7 @@ import { builtinToolList, ToolRegistry } from './tools/registry';
 import { createDispatcher, type Dispatcher, type InvokeHandlers } from './ipc/dispatch';
 import { AttachmentContent } from './documents/attachment-content';
 import { ExtractionRunner, type ExtractionLimits } from './documents/extraction-runner';
+import type { ReaderSpawner } from './documents/reader-protocol';
 import { tokenCounterFor } from './connections/token-counter';
 import { DEFAULT_CONNECTION_ID } from './connections/connection-store';
 import { BUILTIN_CONNECTION_ID } from '../shared/connections';
@@ -65,6 +66,8 @@ export interface ServicesOptions {
   startupGcDelayMs?: number;
   /** Bounds of document extraction (time, memory, workers at once); tests tighten them. */
   extraction?: Partial<ExtractionLimits>;
+  /** Starts a document reader process (a utilityProcess in the shell); default a Node fork (serve mode, tests). */
+  documentReader?: ReaderSpawner;
   /** The models folder (the `--models-dir` flag); saved so the UI shows it. Default `<dataDir>/models`. */
   modelsDir?: string;
   /** Starts the built-in engine process (a fork in serve mode, a utilityProcess in the shell); absent: unavailable. */
@@ -107,7 +110,7 @@ export function createServices(options: ServicesOptions): Services {
   const settings = new SettingsStore(db);
   const blobs = new BlobStore(db, options.dataDir);
   const search = new SearchStore(db);
-  const extraction = new ExtractionRunner(options.extraction);
+  const extraction = new ExtractionRunner(options.extraction, options.documentReader);
   const sidecars = new Sidecars((digest) => blobs.pathOf(digest));
   const content = new AttachmentContent({ blobs, sidecars, runner: extraction, now: Date.now, log });
   const removeSidecars = (digests: readonly string[]) => sidecars.removeFor(digests);

@@ -14,7 +14,8 @@ const ROOT = resolve(import.meta.dirname, '../..');
 /** The `built` name start-worker.ts asks for, and the source it stands for (electron.vite.config.ts's inputs). */
 const ENTRIES: Record<string, string> = {
   'firebrand-worker.js': 'src/main/workers/worker-entry.ts',
-  'extract-worker.js': 'src/main/documents/extract-worker.ts',
+  // The document reader's process (src/main/documents/reader-fork.ts forks it), like the engine below.
+  'extract-process.js': 'src/main/documents/extract-process.ts',
   // Not a worker thread but the built-in engine's process (test/main/builtin/helpers.ts forks it): the same win.
   'builtin-engine.js': 'src/main/builtin/engine-process.ts',
 };

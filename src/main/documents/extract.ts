@@ -1,6 +1,6 @@
 /**
- * Reads one file's text; runs in the extraction worker (./extract-worker.ts). Dynamic imports keep pdf.js and
- * mammoth out of every other thread.
+ * Reads one file's text; runs in the document reader's process (./extract-process.ts). Dynamic imports load
+ * pdf.js and mammoth only for the files that need them.
  */
 import type { DocumentText } from '../../shared/attachment-text';
 import { ExtractionError } from './extraction-error';

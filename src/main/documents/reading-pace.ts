@@ -1,9 +1,9 @@
 /**
  * Paces a long extraction so that an answer streaming beside it stays smooth (bench/extraction: token-to-screen
- * p99 at 1,000 tokens/s with a 300-page PDF read at the same time). The reader's thread already runs at the
- * lowest OS priority (../workers/thread-priority.ts), but its garbage collection runs on the process's shared V8
- * helper threads at normal priority, and on a busy 2-core machine the two together still took the cores from
- * main and the renderer: p99 2.0-2.7x the same stream without the file. Reading in slices with a pause as long
+ * p99 at 1,000 tokens/s with a 300-page PDF read at the same time). When the reader was a worker thread of main
+ * at the lowest OS priority, its garbage collection ran on main's shared V8 helper threads at normal priority,
+ * and on a busy 2-core machine the two together still took the cores from main and the renderer: p99 2.0-2.7x
+ * the same stream without the file. Reading in slices with a pause as long
  * as each slice (half the CPU at most) gave 0.7-1.35x in three full runs of the same bench (noisy: the machine
  * was shared); the file takes up to twice as long.
  *

@@ -12,6 +12,7 @@ import { contentSecurityPolicy } from '../serve/csp';
 import { chooseSecretStore } from '../secrets/choose-secret-store';
 import { createServices } from '../services';
 import { utilitySpawner } from './engine-utility';
+import { utilityReader } from './reader-utility';
 import { createMainWindow } from './window-options';
 import { APP_ORIGIN, guardInvoke } from './ipc-guard';
 import { guardWebContents, noRemoteContent } from './web-contents-guard';
@@ -40,7 +41,8 @@ app.whenReady().then(() => {
   // Settings says which (src/main/secrets/choose-secret-store.ts).
   const secrets = chooseSecretStore(dataDir, safeStorage, process.platform, (m) => console.error(m));
   const builtinEngine = utilitySpawner(join(here, 'builtin-engine.js'), (line) => console.error(line));
-  const services = createServices({ dataDir, secrets, builtinEngine, watchServers: true, ...(nativeBinding ? { nativeBinding } : {}) });
+  const documentReader = utilityReader(join(here, 'extract-process.js'));
+  const services = createServices({ dataDir, secrets, builtinEngine, documentReader, watchServers: true, ...(nativeBinding ? { nativeBinding } : {}) });
 
   protocol.handle('app', async (request) => {
     const url = new URL(request.url);

@@ -16,16 +16,25 @@ export interface WorkerEntry {
   source: string;
 }
 
-/** `from` is the starting module's `import.meta.url`. */
-export function startWorker(entry: WorkerEntry, from: string, options: WorkerOptions): Worker {
+/**
+ * Where an entry's code is, seen from the module at `from` (its `import.meta.url`): the built file beside it, the
+ * test run's bundle, or (`tsx`) the TypeScript source, to be loaded through tsx.
+ */
+export function entryFile(entry: WorkerEntry, from: string): { file: string; tsx: boolean } {
   const here = fileURLToPath(from);
   const built = join(dirname(here), entry.built);
-  if (existsSync(built)) return new Worker(built, options);
+  if (existsSync(built)) return { file: built, tsx: false };
   if (!here.endsWith('.ts')) throw new Error(`${built} is missing: the build is incomplete.`);
   // The test run bundled the entries once (test/support/worker-bundles.ts): no tsx boot in every new thread.
   const bundles = process.env['FIREBRAND_WORKER_BUNDLES'];
-  if (bundles && existsSync(join(bundles, entry.built))) return new Worker(join(bundles, entry.built), options);
-  const source = pathToFileURL(join(dirname(here), entry.source)).href;
-  const bootstrap = `import('tsx/esm/api').then((api) => api.tsImport(${JSON.stringify(source)}, ${JSON.stringify(from)}))`;
+  if (bundles && existsSync(join(bundles, entry.built))) return { file: join(bundles, entry.built), tsx: false };
+  return { file: join(dirname(here), entry.source), tsx: true };
+}
+
+/** `from` is the starting module's `import.meta.url`. */
+export function startWorker(entry: WorkerEntry, from: string, options: WorkerOptions): Worker {
+  const { file, tsx } = entryFile(entry, from);
+  if (!tsx) return new Worker(file, options);
+  const bootstrap = `import('tsx/esm/api').then((api) => api.tsImport(${JSON.stringify(pathToFileURL(file).href)}, ${JSON.stringify(from)}))`;
   return new Worker(bootstrap, { ...options, eval: true });
 }

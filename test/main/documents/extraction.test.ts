@@ -1,11 +1,21 @@
 /**
- * Extraction of real files in the worker (issue 18): PDF pages with markers, DOCX tables, HTML, and every broken
+ * Extraction of real files in the reader process (issue 18): PDF pages with markers, DOCX tables, HTML, and every broken
  * file a user can meet ends as a clear per-file failure, never a hang or a crash.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachmentText } from '../../../src/shared/attachment-text';
 import { ExtractionRunner } from '../../../src/main/documents/extraction-runner';
 import { makeDocuments, PAGE_TEXT, type TestDocuments } from './make-documents';
+
+/** Whether a process is still there (signal 0 checks without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 let docs: TestDocuments;
 const runner = new ExtractionRunner({ concurrency: 2 });
@@ -69,15 +79,17 @@ describe('document extraction', () => {
     expect(hostile).toEqual({ ok: true, doc: { format: 'html', text: '' } });
   });
 
-  it('keeps a reader that answered for the next file (no second thread to start), and ends it once idle', async () => {
+  it('keeps a reader that answered for the next file (no second process to start), and ends it once idle', async () => {
     const kept = new ExtractionRunner({ idleMs: 300 });
     try {
       const page = (text: string) => new TextEncoder().encode(`<p>${text}</p>`);
       expect(await kept.run('html', page('one'), 'one.html')).toEqual({ ok: true, doc: { format: 'html', text: 'one' } });
-      expect(kept.liveWorkers).toBe(1);
+      const [pid] = kept.readerPids;
+      expect(kept.liveReaders).toBe(1);
       expect(await kept.run('html', page('two'), 'two.html')).toEqual({ ok: true, doc: { format: 'html', text: 'two' } });
-      expect(kept.liveWorkers).toBe(1);
-      await expect.poll(() => kept.liveWorkers).toBe(0);
+      expect(kept.readerPids).toEqual([pid]);
+      await expect.poll(() => kept.liveReaders).toBe(0);
+      expect(alive(pid!)).toBe(false);
       // A failure is never handed another file: the next file gets a fresh reader and is read.
       const junk = Uint8Array.from([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]);
       expect(await kept.run('docx', junk, 'fake.docx')).toMatchObject({ ok: false });
@@ -85,18 +97,40 @@ describe('document extraction', () => {
     } finally {
       await kept.close();
     }
-    expect(kept.liveWorkers).toBe(0);
+    expect(kept.liveReaders).toBe(0);
   });
 
-  it('stops a reader that runs past its time budget, and leaves no worker behind', async () => {
+  it('stops a reader that runs past its time budget, and leaves no process behind', async () => {
     const slow = new ExtractionRunner({ timeoutMs: 1 });
     try {
       const result = await slow.run('pdf', docs.multiPage, 'slow.pdf');
       expect(result).toMatchObject({ ok: false, failure: { code: 'timeout' } });
-      expect(result.ok ? '' : result.failure.message).toContain('took longer than');
-      expect(slow.liveWorkers).toBe(0);
+      // Linux tells a process's CPU time, and the budget counts it; elsewhere it is the wall clock.
+      expect(result.ok ? '' : result.failure.message).toContain(process.platform === 'linux' ? 'of processor time and was stopped' : 'took longer than');
+      await expect.poll(() => slow.liveReaders).toBe(0);
     } finally {
       await slow.close();
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('does not stop a reader that waited for the CPU longer than its budget: the budget is its own CPU time', async () => {
+    // A reader that gets no CPU at all (stopped, as if the cores were taken by work at a higher priority) for
+    // twice its budget of wall-clock time, then given the CPU back, still reads its file.
+    const budget = 1_500;
+    const starved = new ExtractionRunner({ timeoutMs: budget });
+    try {
+      expect(await starved.run('html', new TextEncoder().encode('<p>warm</p>'), 'warm.html')).toMatchObject({ ok: true });
+      const [pid] = starved.readerPids;
+      process.kill(pid!, 'SIGSTOP');
+      const reading = starved.run('pdf', docs.multiPage, 'report.pdf');
+      // Wall-clock time is what this test is about: the reader is stopped, so nothing else can show it passing.
+      await new Promise((r) => setTimeout(r, 2 * budget));
+      process.kill(pid!, 'SIGCONT');
+      const result = await reading;
+      if (!result.ok) throw new Error(result.failure.message);
+      expect(result.doc).toEqual({ format: 'pdf', pages: PAGE_TEXT });
+    } finally {
+      await starved.close();
     }
   });
 
@@ -106,7 +140,7 @@ describe('document extraction', () => {
       // A million empty elements: a parser's DOM of them needs far more than 8 MB of heap.
       const result = await small.run('html', new TextEncoder().encode('<p></p>'.repeat(1_000_000)), 'huge.html');
       expect(result).toMatchObject({ ok: false, failure: { code: 'too-large' } });
-      expect(small.liveWorkers).toBe(0);
+      await expect.poll(() => small.liveReaders).toBe(0);
     } finally {
       await small.close();
     }
