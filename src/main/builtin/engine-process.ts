@@ -33,7 +33,7 @@ async function handle(req: EngineRequest): Promise<void> {
         // Text goes to main in time-coalesced messages, not one per token (./event-coalescer.ts says why).
         const out = new EventCoalescer((event) => send({ type: 'stream', id: req.id, event }));
         try {
-          await runtime.generate(req, (event) => out.push(event), controller.signal);
+          await runtime.generate(req, out, controller.signal);
         } finally {
           out.flush();
           running.delete(req.id);

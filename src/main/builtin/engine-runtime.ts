@@ -8,6 +8,7 @@
  * FIREBRAND_BUILTIN_GPU=off|cuda|vulkan|metal; FIREBRAND_BUILTIN_THREADS caps CPU threads.
  */
 import { getLlama, getLlamaGpuTypes, LlamaLogLevel, type Llama, type LlamaContext, type LlamaContextSequence, type LlamaModel, type Token } from 'node-llama-cpp';
+import type { EngineOutput } from './event-coalescer';
 import { TokenText } from './token-text';
 import type { EngineBackend, EngineEvent, EngineLoaded, EngineStatus, ModelSpec, Sampling } from './protocol';
 
@@ -150,13 +151,14 @@ export class EngineRuntime {
    * Generates until the model ends its turn, the token limit, a full context or `signal`. Reuses the KV cache of
    * the previous request's common prefix (a conversation resends its history every turn).
    */
-  generate(input: GenerateInput, emit: (event: EngineEvent) => void, signal: AbortSignal): Promise<void> {
-    const run = this.generating.then(() => this.generateNow(input, emit, signal));
+  generate(input: GenerateInput, out: EngineOutput, signal: AbortSignal): Promise<void> {
+    const run = this.generating.then(() => this.generateNow(input, out, signal));
     this.generating = run.catch(() => undefined);
     return run;
   }
 
-  private async generateNow(input: GenerateInput, emit: (event: EngineEvent) => void, signal: AbortSignal): Promise<void> {
+  private async generateNow(input: GenerateInput, out: EngineOutput, signal: AbortSignal): Promise<void> {
+    const emit = (event: EngineEvent) => out.push(event);
     // Stopped while it waited for another generation: nothing to do.
     if (signal.aborted) {
       emit({ type: 'done', reason: 'abort', promptTokens: 0, completionTokens: 0, promptMs: 0, generationMs: 0 });
@@ -207,8 +209,9 @@ export class EngineRuntime {
         break;
       }
       completion++;
-      const piece = text.push(token as Token);
-      if (piece !== '') emit({ type: 'text', text: piece });
+      // Kept as a token: it becomes text with the others when the text goes out.
+      text.push(token as Token);
+      out.pending(text);
       if (input.maxTokens !== null && completion >= input.maxTokens) {
         reason = 'length';
         break;

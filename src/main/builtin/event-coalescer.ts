@@ -1,5 +1,17 @@
 import type { EngineEvent } from './protocol';
 
+/** Text not made yet: the tokens generated since the last take, turned into text when it goes out (./token-text.ts). */
+export interface PendingText {
+  take(): string;
+}
+
+/** Where a generation's events go (EngineRuntime.generate). */
+export interface EngineOutput {
+  push(event: EngineEvent): void;
+  /** `source` holds new text (a token was generated): it is taken when the text goes out. */
+  pending(source: PendingText): void;
+}
+
 /**
  * The engine process's outgoing stream events, text coalesced in time. One message per token cost every process
  * on the way, on the two cores the generation itself needs: the engine's JavaScript thread a pipe write each
@@ -13,9 +25,11 @@ import type { EngineEvent } from './protocol';
  * `intervalMs` after the last message. The default is one display frame: the renderer shows at most one update
  * per frame anyway. Any other event sends the held text first, so the order never changes and `done` / `error`
  * never overtake text. Joined text events read the same as the pieces: the `builtin` dialect concatenates text.
+ * Text from a `PendingText` source is made only when it goes out, once per message instead of once per token.
  */
-export class EventCoalescer {
+export class EventCoalescer implements EngineOutput {
   private held = '';
+  private source: PendingText | null = null;
   private timer: NodeJS.Timeout | null = null;
   private sentAt = -Infinity;
 
@@ -31,11 +45,16 @@ export class EventCoalescer {
       this.send(event);
       return;
     }
+    this.takeSource();
     this.held += event.text;
-    if (this.timer) return;
-    const wait = this.sentAt + this.intervalMs - this.now();
-    if (wait <= 0) this.flush();
-    else this.timer = setTimeout(() => this.flush(), wait);
+    this.schedule();
+  }
+
+  pending(source: PendingText): void {
+    // Text of another source comes after this one's.
+    if (this.source !== source) this.takeSource();
+    this.source = source;
+    this.schedule();
   }
 
   /** Sends the held text now (the generation ended, or its interval passed). */
@@ -44,10 +63,24 @@ export class EventCoalescer {
       clearTimeout(this.timer);
       this.timer = null;
     }
+    this.takeSource();
     if (this.held === '') return;
     const text = this.held;
     this.held = '';
     this.sentAt = this.now();
     this.send({ type: 'text', text });
+  }
+
+  private takeSource(): void {
+    if (!this.source) return;
+    this.held += this.source.take();
+    this.source = null;
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    const wait = this.sentAt + this.intervalMs - this.now();
+    if (wait <= 0) this.flush();
+    else this.timer = setTimeout(() => this.flush(), wait);
   }
 }

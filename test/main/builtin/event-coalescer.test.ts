@@ -66,4 +66,49 @@ describe('EventCoalescer', () => {
     advance(100);
     expect(sent).toHaveLength(2);
   });
+
+  /** Tokens waiting to become text, counting how often their text was made. */
+  const tokens = () => {
+    let waiting: string[] = [];
+    return {
+      takes: 0,
+      add(t: string) {
+        waiting.push(t);
+      },
+      take() {
+        this.takes++;
+        const t = waiting.join('');
+        waiting = [];
+        return t;
+      },
+    };
+  };
+
+  it('makes pending text only when it goes out: once per message, not once per token', () => {
+    const source = tokens();
+    for (const t of ['One', ' two', ' three', ' four']) {
+      source.add(t);
+      out.pending(source);
+      advance(2);
+    }
+    // The first token went out at once; the next three waited for the interval and went out together.
+    expect(sent).toEqual([text('One')]);
+    expect(source.takes).toBe(1);
+    advance(10);
+    expect(sent).toEqual([text('One'), text(' two three four')]);
+    expect(source.takes).toBe(2);
+  });
+
+  it('keeps pending text in order with text events and before the end', () => {
+    const source = tokens();
+    out.push(text('A'));
+    advance(1);
+    source.add('b');
+    out.pending(source);
+    out.push(text('C'));
+    source.add('d');
+    out.pending(source);
+    out.push(done);
+    expect(sent).toEqual([text('A'), text('bCd'), done]);
+  });
 });
