@@ -15,6 +15,9 @@ export function forkReader(): ReaderSpawner {
       execArgv: [...(tsx ? ['--import', 'tsx'] : []), ...readerExecArgv(maxHeapMb)],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      // Its own session, so that on Linux it can lower its own autogroup (../workers/background-priority.ts). It
+      // still ends with its parent: it exits when the IPC channel closes (./extract-process.ts).
+      detached: true,
     });
     // V8 says on stderr when the heap ran out.
     const oom = new OutOfMemoryWatch();

@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
 
 /**
@@ -11,6 +11,13 @@ import { constants, setPriority } from 'node:os';
  * of the process is lowered; threads started later inherit it from the thread that starts them. On macOS
  * setpriority covers the process, and on Windows the lowest priority is the process's idle class. Best effort: a
  * thread that refuses (or ended meanwhile) keeps its priority.
+ *
+ * Linux with autogroups (sched_autogroup_enabled, common on desktops): nice values order threads only within one
+ * autogroup, a session; between sessions the scheduler shares the CPU by group first. A browser showing serve mode
+ * runs in its own session (Chromium under Playwright did: /proc/<pid>/autogroup), so a nice-19 reader in serve's
+ * session still took a full share against the page. A reader that leads its own session (forked detached) also
+ * lowers its autogroup to nice 19; one that shares a session (an Electron utilityProcess, beside the app's own
+ * renderers) must not: that would lower the whole app.
  */
 export function lowerThisProcessPriority(): void {
   const low = constants.priority.PRIORITY_LOW;
@@ -28,5 +35,18 @@ export function lowerThisProcessPriority(): void {
     } catch {
       // Best effort.
     }
+  }
+  if (process.platform === 'linux') lowerOwnAutogroup();
+}
+
+/** Linux autogroups: the session's autogroup to nice 19, where this process leads its own session. */
+function lowerOwnAutogroup(): void {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // Fields after the command name: state, ppid, pgrp, session.
+    const session = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+    if (session === process.pid) writeFileSync('/proc/self/autogroup', '19');
+  } catch {
+    // No autogroups (the file is absent) or not allowed: the threads' nice values still apply.
   }
 }

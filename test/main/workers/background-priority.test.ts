@@ -1,9 +1,11 @@
 /**
  * The document reader's process runs all of its threads at the lowest CPU priority on Linux, its garbage
  * collector's helpers included, so a streaming answer gets the cores first on a busy machine (bench/extraction);
- * main's own threads keep theirs.
+ * main's own threads keep theirs. Where the kernel groups the CPU by session (autogroups), the reader leads a
+ * session of its own and lowers that, and never the session it shares with the app.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ExtractionRunner } from '../../../src/main/documents/extraction-runner';
 
@@ -14,6 +16,10 @@ function threadNices(pid: number | 'self'): number[] {
     return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
   });
 }
+
+/** "/autogroup-N nice K" → K. */
+const autogroupNice = (pid: number | 'self') => Number(/nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8'))![1]);
+const autogroups = existsSync('/proc/self/autogroup');
 
 describe.runIf(process.platform === 'linux')('the document reader process', () => {
   it('runs every one of its threads at nice 19, and main keeps its priority', async () => {
@@ -29,6 +35,38 @@ describe.runIf(process.platform === 'linux')('the document reader process', () =
       expect(threadNices('self').filter((n) => n === 19)).toEqual(mainBefore.filter((n) => n === 19));
     } finally {
       await runner.close();
+    }
+  });
+
+  it.runIf(autogroups)('leads its own session, whose autogroup it lowers to nice 19; the app’s autogroup is untouched', async () => {
+    const appBefore = autogroupNice('self');
+    const runner = new ExtractionRunner();
+    try {
+      expect(await runner.run('html', new TextEncoder().encode('<p>one</p>'), 'one.html')).toMatchObject({ ok: true });
+      const [pid] = runner.readerPids;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3])).toBe(pid);
+      expect(autogroupNice(pid!)).toBe(19);
+      expect(autogroupNice('self')).toBe(appBefore);
+    } finally {
+      await runner.close();
+    }
+  });
+
+  it.runIf(autogroups)('does not lower the autogroup of a session it shares (an Electron utilityProcess beside the app)', async () => {
+    const appBefore = autogroupNice('self');
+    const module = new URL('../../../src/main/workers/background-priority.ts', import.meta.url).pathname;
+    const code = `import(${JSON.stringify(module)}).then((m) => { m.lowerThisProcessPriority(); process.send('lowered'); });`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '-e', code], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.once('message', () => resolve());
+        child.once('exit', (c) => reject(new Error(`the child ended (${c}) before lowering itself`)));
+      });
+      expect(threadNices(child.pid!)).toContain(19);
+      expect(autogroupNice(child.pid!)).toBe(appBefore);
+    } finally {
+      child.kill();
     }
   });
 });
