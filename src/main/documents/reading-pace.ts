@@ -7,6 +7,10 @@
  * as each slice (half the CPU at most) gave 0.7-1.35x in three full runs of the same bench (noisy: the machine
  * was shared); the file takes up to twice as long.
  *
+ * Still needed with the reader in a process and session of its own at nice 19 (./extract-process.ts): without the
+ * pauses the same bench read 1.27-1.8x against 0.95-1.15x with them (3 interleaved pairs), though the file is read
+ * in 2.1-3.4 s instead of 3.5-4.5 s.
+ *
  * The pauses stop once they add up to `budgetMs`, so a file that needs most of the runner's time budget to read
  * is not stopped because of them.
  */
