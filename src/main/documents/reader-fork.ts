@@ -15,9 +15,10 @@ export function forkReader(): ReaderSpawner {
       execArgv: [...(tsx ? ['--import', 'tsx'] : []), ...readerExecArgv(maxHeapMb)],
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-      // Its own session, so that on Linux it can lower its own autogroup (../workers/background-priority.ts). It
-      // still ends with its parent: it exits when the IPC channel closes (./extract-process.ts).
-      detached: true,
+      // Its own session, so that it can lower its own autogroup (Linux: ../workers/background-priority.ts). It
+      // still ends with its parent: it exits when the IPC channel closes (./extract-process.ts). Not elsewhere:
+      // nothing to gain, and a detached child on Windows opens a console window of its own.
+      detached: process.platform === 'linux',
     });
     // V8 says on stderr when the heap ran out.
     const oom = new OutOfMemoryWatch();
