@@ -47,6 +47,7 @@ function lowerOwnAutogroup(): void {
     const session = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
     if (session === process.pid) writeFileSync('/proc/self/autogroup', '19');
   } catch {
-    // No autogroups (the file is absent) or not allowed: the threads' nice values still apply.
+    // No autogroups (the file is absent, or empty where the kernel has them off or the process sits in a cgroup of
+    // its own, as in a container) or not allowed: the write changes nothing, and the threads' nice values still apply.
   }
 }
