@@ -46,9 +46,15 @@ class FakeVocab {
 }
 
 const encoder = new TextEncoder();
-/** Words and characters of 1 to 4 UTF-8 bytes, each either one token or one token per byte. */
+/**
+ * Words and characters of 1 to 4 UTF-8 bytes, each either one token or one token per byte. Never U+FFFD itself:
+ * a model's real U+FFFD comes out as it is (its own test below), which this property's "no U+FFFD" would refuse.
+ */
 const piece = fc.record({
-  text: fc.oneof(fc.constantFrom('▁the', '▁cat', 'é', 'ü', '中', '文', '😀', '𝄞', '.', '\n', '▁'), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 3 })),
+  text: fc.oneof(
+    fc.constantFrom('▁the', '▁cat', 'é', 'ü', '中', '文', '😀', '𝄞', '.', '\n', '▁'),
+    fc.string({ unit: 'grapheme', minLength: 1, maxLength: 3 }).filter((s) => !s.includes('\uFFFD')),
+  ),
   split: fc.boolean(),
 });
 
