@@ -8,6 +8,9 @@ export default defineConfig({
     exclude: ['test/e2e/**', 'test/real/**', 'node_modules/**'],
     // Worker-thread entries bundled once for the whole run (test/support/worker-bundles.ts).
     globalSetup: ['test/support/worker-bundles.ts'],
+    // Two files at once even on 2 cores (vitest's default there is one): many files wait on child processes (real
+    // engines, readers, serve), so the run took 218 s with one worker and 134 s with two.
+    maxWorkers: 2,
     testTimeout: 120_000,
     hookTimeout: 120_000,
     // expect.poll waits for state; its default of 1 s is a speed check in disguise.
