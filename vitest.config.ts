@@ -9,7 +9,7 @@ export default defineConfig({
     // Worker-thread entries bundled once for the whole run (test/support/worker-bundles.ts).
     globalSetup: ['test/support/worker-bundles.ts'],
     // Two files at once even on 2 cores (vitest's default there is one): many files wait on child processes (real
-    // engines, readers, serve), so the run took 218 s with one worker and 134 s with two.
+    // engines, readers, serve), so the run took 218 s with one worker (CI) and 146-148 s with two (three runs).
     maxWorkers: 2,
     testTimeout: 120_000,
     hookTimeout: 120_000,
