@@ -18,6 +18,7 @@ import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { ChatTemplate } from '../src/main/builtin/prompt/chat-template';
 import { readModelInfo } from '../src/main/library/gguf-info';
+import { processCpuMs } from '../src/main/workers/proc-stat';
 import { generateScriptedModel } from '../test/support/scripted-gguf/generate';
 import { SCRIPTS } from '../test/support/scripted-gguf/scripts';
 import { withCleanup } from './lib/cleanup';
@@ -43,14 +44,7 @@ interface Alone {
 }
 
 /** User + system CPU time of a process so far (Linux /proc; 0 elsewhere). */
-function cpuMsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return 0;
-  }
-}
+const cpuMsOf = (pid: number): number => processCpuMs(pid) ?? 0;
 
 /** The child processes of `pid` (Linux /proc), e.g. serve mode's engine process. */
 function childrenOf(pid: number): number[] {

@@ -17,7 +17,7 @@
  */
 import type { ExtractionFailure, DocumentText } from '../../shared/attachment-text';
 import type { ExtractorKind } from './extractor-kind';
-import { processCpuMs } from '../workers/process-cpu';
+import { processCpuMs } from '../workers/proc-stat';
 import { forkReader } from './reader-fork';
 import type { ReaderChannel, ReaderExit, ReaderJob, ReaderReply, ReaderSpawner } from './reader-protocol';
 

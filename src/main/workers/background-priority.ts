@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { constants, setPriority } from 'node:os';
+import { procStatFields, STAT } from './proc-stat';
 
 /**
  * Gives the whole calling process the lowest CPU priority, nice 19: a process doing background work (the document
@@ -42,9 +43,7 @@ export function lowerThisProcessPriority(): void {
 /** Linux autogroups: the session's autogroup to nice 19, where this process leads its own session. */
 function lowerOwnAutogroup(): void {
   try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    // Fields after the command name: state, ppid, pgrp, session.
-    const session = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+    const session = Number(procStatFields('/proc/self/stat')?.[STAT.session]);
     if (session === process.pid) writeFileSync('/proc/self/autogroup', '19');
   } catch {
     // No autogroups (the file is absent, or empty where the kernel has them off or the process sits in a cgroup of

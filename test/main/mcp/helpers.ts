@@ -12,6 +12,7 @@ import type { EventChannel } from '../../../src/shared/ipc';
 import type { McpServerInfo, McpServerInput } from '../../../src/shared/mcp';
 import type { Turn } from '../../../src/shared/turn';
 import { createServices, type Services, type ServicesOptions } from '../../../src/main/services';
+import { procStatFields, STAT } from '../../../src/main/workers/proc-stat';
 import { ollamaChatStream, TAGS_BODY } from '../../replay-server/ollama-wire';
 import { startReplayServer, type ReplayRoute, type ReplayServer } from '../../replay-server/replay-server';
 
@@ -50,12 +51,8 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return true;
-  }
+  // Unreadable (not Linux): the signal's answer stands.
+  return procStatFields(`/proc/${pid}/stat`)?.[STAT.state] !== 'Z';
 }
 
 /** One Ollama `/api/chat` answer that calls `name` with `args` (Ollama gives the whole call in one line). */

@@ -8,12 +8,12 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ExtractionRunner } from '../../../src/main/documents/extraction-runner';
+import { procStatFields, STAT } from '../../../src/main/workers/proc-stat';
 
 /** The nice value of each thread of a process (field 19 of /proc/<pid>/task/<tid>/stat). */
 function threadNices(pid: number | 'self'): number[] {
   return readdirSync(`/proc/${pid}/task`).map((tid) => {
-    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    return Number(procStatFields(`/proc/${pid}/task/${tid}/stat`)![STAT.nice]);
   });
 }
 
@@ -46,8 +46,7 @@ describe.runIf(process.platform === 'linux')('the document reader process', () =
     try {
       expect(await runner.run('html', new TextEncoder().encode('<p>one</p>'), 'one.html')).toMatchObject({ ok: true });
       const [pid] = runner.readerPids;
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      expect(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3])).toBe(pid);
+      expect(Number(procStatFields(`/proc/${pid}/stat`)![STAT.session])).toBe(pid);
       expect(autogroupNice(pid!)).toBe(19);
       expect(autogroupNice('self')).toBe(appBefore);
     } finally {
