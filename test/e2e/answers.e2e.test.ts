@@ -89,6 +89,31 @@ describe('answers', () => {
     await page.getByTestId('jump-to-latest').waitFor({ state: 'detached' });
   });
 
+  it('stays with a streaming answer when the list moves up without the reader (content shrinking under it)', async () => {
+    const lines = Array.from({ length: 240 }, (_, i) => ({ content: i % 2 === 1 ? `Paragraph ${i}.\n\n` : `Sentence ${i} of a long answer. ` }));
+    s = await startUi(chatRoutes(ollamaLines(lines), 2, 160));
+    const { page, replay } = s;
+    await send(page, 'Write a lot');
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(() => assistant(page).textContent()).toContain('Paragraph 159.');
+    await expect.poll(() => gap(page)).toBeLessThanOrEqual(1);
+    // What the browser does when content above the viewport's end shrinks (thinking folding away, a turn
+    // re-measured): the list moves up, with a scroll event and no wheel, touch or key from the reader.
+    await page.locator('[data-testid="chat"] [data-virtuoso-scroller]').evaluate(
+      (el) =>
+        new Promise<void>((done, fail) => {
+          if (el.scrollTop < 1500) fail(new Error(`the answer is too short to move up from (${el.scrollTop} px)`));
+          el.addEventListener('scroll', () => requestAnimationFrame(() => done()), { once: true });
+          el.scrollTop = Math.max(0, el.scrollTop - 1500);
+        }),
+    );
+    replay.release();
+    await waitIdle(page);
+    await expect.poll(() => assistant(page).textContent()).toContain('Paragraph 239.');
+    await expect.poll(() => gap(page)).toBeLessThanOrEqual(1);
+    await page.getByTestId('jump-to-latest').waitFor({ state: 'detached' });
+  });
+
   it('opens a search hit at its message, highlighted', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'A reply that goes on for a while.\n\n'.repeat(12) }]), 1));
     const { page } = s;

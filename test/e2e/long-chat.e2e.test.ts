@@ -76,11 +76,13 @@ describe('a long chat', () => {
     // are paged in above, and the message the reader sees does not move.
     const oldestHeld = `[data-testid="chat"] [data-turn-id="t${TURNS - HELD_TURNS}"]`;
     expect(await page.locator(`[data-testid="chat"] [data-turn-id="t${TURNS - HELD_TURNS - 1}"]`).count()).toBe(0);
+    // The reader scrolls up (a wheel: a scroll the reader did not make is undone while the list follows the end).
+    const scroller = page.locator('[data-testid="chat"] .turn-list').first();
+    await scroller.hover();
+    await page.mouse.wheel(0, -1_000_000);
     const seen = await page.evaluate(
       ([selector, olderSelector]) =>
         new Promise<{ before: number; olderThen: boolean }>((resolve) => {
-          const list = document.querySelector('[data-testid="chat"] .turn-list') as HTMLElement;
-          list.scrollTop = 0;
           const look = () => {
             const el = document.querySelector(selector);
             if (el) {
@@ -105,7 +107,7 @@ describe('a long chat', () => {
     const first = page.locator('[data-testid="chat"] [data-turn-id="t0"]');
     await expect
       .poll(async () => {
-        await page.locator('[data-testid="chat"] .turn-list').evaluate((el) => (el.scrollTop = 0));
+        await page.mouse.wheel(0, -1_000_000);
         return first.isVisible();
       })
       .toBe(true);

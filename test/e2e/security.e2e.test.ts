@@ -138,6 +138,9 @@ async function scanChat(): Promise<{ found: string[]; text: string; reasoningRun
   const found = new Set<string>();
   let text = '';
   let reasoningRuns = 0;
+  // Away from the end as a reader leaves it (a scroll the reader did not make is undone while the list follows).
+  await scroller.hover();
+  await page.mouse.wheel(0, -1_000_000);
   for (let y = 0, i = 0; i < 400; i++) {
     await scroller.evaluate((el, top) => (el.scrollTop = top), y);
     await turnsRenderedInView();

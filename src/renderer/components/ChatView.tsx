@@ -9,6 +9,7 @@ import { TurnView } from './turn/TurnView';
 import { answerRuns, type RunInfo } from './turn/answer-runs';
 import { useSearchHighlight } from './turn/use-search-highlight';
 import { firstScreenTurns, useFirstScreen } from './turn/use-first-screen';
+import { useReaderScroll } from './turn/use-reader-scroll';
 
 /** How far from the end still counts as "at the end" (a wheel notch less than this does not let go). */
 const AT_END_PX = 48;
@@ -41,6 +42,7 @@ export function ChatView() {
   const following = useRef(focusIndex < 0);
   const [atEnd, setAtEnd] = useState(true);
   const lastTop = useRef(0);
+  const readerScrolling = useReaderScroll(scroller);
   // A search hit opens a new list at its message; a summary card's link scrolls the list in place.
   const listKey = `${activeId ?? 'new'}|${focus !== null && focus.query !== null ? focus.turnId : ''}`;
   const empty = shown.length === 0;
@@ -64,10 +66,17 @@ export function ChatView() {
   // Content that grows under a reader at the end (tokens, a footer, an image) keeps them at the end.
   useEffect(() => {
     const el = scroller.current;
-    const content = el?.firstElementChild;
+    // The rows' box (its height is the list's): the scroller's first child is a viewport of the scroller's size.
+    const content = el?.querySelector('[data-testid="virtuoso-item-list"]');
     if (!el || !content) return;
     let size = `${el.clientWidth}x${el.clientHeight}`;
-    const observer = new ResizeObserver(() => {
+    const observer = new ResizeObserver((entries) => {
+      // The rows grew or shrank (per line of a streamed answer). The list keeps to its end by itself only while
+      // its own at-the-end state holds, which a move the reader did not make can leave wrong.
+      if (!entries.some((e) => e.target === el)) {
+        if (following.current) toEnd();
+        return;
+      }
       const now = `${el.clientWidth}x${el.clientHeight}`;
       const resized = now !== size;
       size = now;
@@ -142,12 +151,15 @@ export function ChatView() {
           }}
           onScroll={(e) => {
             const el = e.currentTarget;
-            // Only scrolling up lets go of the end: content growing below never moves scrollTop back.
+            // Content growing below never moves scrollTop back; a scroll up is the reader's, or the browser's when
+            // content shrinks under the viewport or the list corrects a guessed height (use-reader-scroll.ts).
             const up = el.scrollTop < lastTop.current - 1;
             // Kept while the hidden list finds its place too: the reader's first scroll up is measured from there.
             lastTop.current = el.scrollTop;
-            if (first.rows) return;
-            if (up && el.scrollHeight - el.scrollTop - el.clientHeight > AT_END_PX) following.current = false;
+            if (first.rows || !up || el.scrollHeight - el.scrollTop - el.clientHeight <= AT_END_PX) return;
+            // Only the reader lets go of the end; a move they did not make is undone.
+            if (readerScrolling()) following.current = false;
+            else if (following.current) requestAnimationFrame(toEnd);
           }}
           increaseViewportBy={{ top: OVERSCAN_PX, bottom: OVERSCAN_PX }}
           // A first guess at a turn's height: the list skips its probe render of the first turn and mounts the

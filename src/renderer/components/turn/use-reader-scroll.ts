@@ -1,0 +1,59 @@
+/**
+ * Whether the reader is moving the list themselves: a wheel or touch in it, a drag of its scrollbar, focus moving
+ * into it (the browser scrolls to what gets focus), or a navigation key outside a text field. The chat lets go of the end only for that. A scroll up alone is not
+ * enough: the browser moves the list up itself when the content shrinks under the viewport (an answer's thinking
+ * folds away, the list re-measures a turn it had guessed the height of) and those scroll events look just like
+ * a reader's. Taking one for the reader once left a chat at its top, the new answer below the window, with
+ * "Jump to latest" showing (security.e2e, 1 run in 13 on a loaded machine).
+ */
+import { useCallback, useEffect, useRef, type RefObject } from 'react';
+
+/** A scroll this soon after the reader's input is theirs: smooth scrolling from a wheel or a key lasts ~300 ms. */
+const INTENT_MS = 1000;
+const NAVIGATION_KEYS = new Set(['PageUp', 'PageDown', 'ArrowUp', 'ArrowDown', 'Home', 'End', ' ']);
+
+export function useReaderScroll(scroller: RefObject<HTMLElement | null>): () => boolean {
+  const lastInput = useRef(Number.NEGATIVE_INFINITY);
+  const dragging = useRef(false);
+  useEffect(() => {
+    const inList = (target: EventTarget | null) => target instanceof Node && scroller.current?.contains(target) === true;
+    const now = () => (lastInput.current = performance.now());
+    const onInputInList = (e: Event) => {
+      if (inList(e.target)) now();
+    };
+    const onKey = (e: KeyboardEvent) => {
+      if (NAVIGATION_KEYS.has(e.key) && !editable(e.target)) now();
+    };
+    // The scrollbar belongs to the scroller: a press there is the start of a drag.
+    const onDown = (e: PointerEvent) => {
+      if (inList(e.target)) dragging.current = true;
+    };
+    const onUp = () => {
+      if (!dragging.current) return;
+      dragging.current = false;
+      now();
+    };
+    const passive = { capture: true, passive: true } as const;
+    document.addEventListener('wheel', onInputInList, passive);
+    document.addEventListener('touchmove', onInputInList, passive);
+    document.addEventListener('focusin', onInputInList, true);
+    document.addEventListener('keydown', onKey, true);
+    document.addEventListener('pointerdown', onDown, true);
+    window.addEventListener('pointerup', onUp, true);
+    window.addEventListener('pointercancel', onUp, true);
+    return () => {
+      document.removeEventListener('wheel', onInputInList, passive);
+      document.removeEventListener('touchmove', onInputInList, passive);
+      document.removeEventListener('focusin', onInputInList, true);
+      document.removeEventListener('keydown', onKey, true);
+      document.removeEventListener('pointerdown', onDown, true);
+      window.removeEventListener('pointerup', onUp, true);
+      window.removeEventListener('pointercancel', onUp, true);
+    };
+  }, [scroller]);
+  return useCallback(() => dragging.current || performance.now() - lastInput.current < INTENT_MS, []);
+}
+
+function editable(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement);
+}
