@@ -33,23 +33,17 @@ export function useReaderScroll(scroller: RefObject<HTMLElement | null>): () => 
       dragging.current = false;
       now();
     };
-    const passive = { capture: true, passive: true } as const;
-    document.addEventListener('wheel', onInputInList, passive);
-    document.addEventListener('touchmove', onInputInList, passive);
-    document.addEventListener('focusin', onInputInList, true);
-    document.addEventListener('keydown', onKey, true);
-    document.addEventListener('pointerdown', onDown, true);
-    window.addEventListener('pointerup', onUp, true);
-    window.addEventListener('pointercancel', onUp, true);
-    return () => {
-      document.removeEventListener('wheel', onInputInList, passive);
-      document.removeEventListener('touchmove', onInputInList, passive);
-      document.removeEventListener('focusin', onInputInList, true);
-      document.removeEventListener('keydown', onKey, true);
-      document.removeEventListener('pointerdown', onDown, true);
-      window.removeEventListener('pointerup', onUp, true);
-      window.removeEventListener('pointercancel', onUp, true);
-    };
+    // One signal removes every listener when the list goes.
+    const stop = new AbortController();
+    const opts = { capture: true, passive: true, signal: stop.signal } as const;
+    document.addEventListener('wheel', onInputInList, opts);
+    document.addEventListener('touchmove', onInputInList, opts);
+    document.addEventListener('focusin', onInputInList, opts);
+    document.addEventListener('keydown', onKey, opts);
+    document.addEventListener('pointerdown', onDown, opts);
+    window.addEventListener('pointerup', onUp, opts);
+    window.addEventListener('pointercancel', onUp, opts);
+    return () => stop.abort();
   }, [scroller]);
   return useCallback(() => dragging.current || performance.now() - lastInput.current < INTENT_MS, []);
 }
