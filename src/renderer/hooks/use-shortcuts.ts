@@ -4,7 +4,8 @@ import { stoppableTurn } from '../store/run-state';
 import { useShortcutsOverlay } from '../components/frame/ShortcutsOverlay';
 import { toolRunningIn, useToolProgress } from '../store/tool-progress';
 
-function isTyping(target: EventTarget | null): boolean {
+/** The key goes to a text field (or a select): it is the user's typing, not a shortcut or a scroll. */
+export function isTyping(target: EventTarget | null): boolean {
   return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
 }
 

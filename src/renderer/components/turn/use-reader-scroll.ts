@@ -1,12 +1,13 @@
 /**
  * Whether the reader is moving the list themselves: a wheel or touch in it, a drag of its scrollbar, focus moving
- * into it (the browser scrolls to what gets focus), or a navigation key outside a text field. The chat lets go of the end only for that. A scroll up alone is not
- * enough: the browser moves the list up itself when the content shrinks under the viewport (an answer's thinking
- * folds away, the list re-measures a turn it had guessed the height of) and those scroll events look just like
- * a reader's. Taking one for the reader once left a chat at its top, the new answer below the window, with
- * "Jump to latest" showing (security.e2e, 1 run in 13 on a loaded machine).
+ * into it (the browser scrolls to what gets focus), or a navigation key outside a text field. The chat lets go of
+ * the end only for that. A scroll up alone is not enough: the browser moves the list up itself when the content
+ * shrinks under the viewport (an answer's thinking folds away, the list re-measures a turn it had guessed the
+ * height of) and those scroll events look just like a reader's. Taking one for the reader left a chat at its top,
+ * the new answer below the window, with "Jump to latest" showing (security.e2e, 2 runs in 26 on a loaded machine).
  */
 import { useCallback, useEffect, useRef, type RefObject } from 'react';
+import { isTyping } from '../../hooks/use-shortcuts';
 
 /** A scroll this soon after the reader's input is theirs: smooth scrolling from a wheel or a key lasts ~300 ms. */
 const INTENT_MS = 1000;
@@ -22,7 +23,7 @@ export function useReaderScroll(scroller: RefObject<HTMLElement | null>): () => 
       if (inList(e.target)) now();
     };
     const onKey = (e: KeyboardEvent) => {
-      if (NAVIGATION_KEYS.has(e.key) && !editable(e.target)) now();
+      if (NAVIGATION_KEYS.has(e.key) && !isTyping(e.target)) now();
     };
     // The scrollbar belongs to the scroller: a press there is the start of a drag.
     const onDown = (e: PointerEvent) => {
@@ -48,6 +49,3 @@ export function useReaderScroll(scroller: RefObject<HTMLElement | null>): () => 
   return useCallback(() => dragging.current || performance.now() - lastInput.current < INTENT_MS, []);
 }
 
-function editable(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement);
-}
