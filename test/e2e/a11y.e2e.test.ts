@@ -2,7 +2,7 @@
  * Issue 17, keyboard and accessibility: axe-core finds no serious or critical violation on any main screen in
  * either theme (contrast included); Settings is a real modal dialog (focus inside, Tab kept inside, Escape, a
  * backdrop click does not throw edits away); Attach and Import are reached with Tab; an answer is announced
- * once, when it is finished, not token by token.
+ * once, when it is finished, not token by token, and a long one only up to a minute or two of speech.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -154,5 +154,21 @@ describe('accessibility', () => {
     replay.release();
     await expect.poll(() => page.getByTestId('answer-announcer').textContent()).toContain('First part, second part.');
     expect(await page.getByTestId('answer-announcer').getAttribute('role')).toBe('status');
+  });
+
+  it('announces the beginning of a long answer and says the rest is in the chat, which shows all of it', async () => {
+    if (!s) throw new Error('no session');
+    const { page, replay } = s;
+    // 60 sentences, about 3,700 characters: more than a minute or two of speech.
+    const sentences = Array.from({ length: 60 }, (_, i) => ({ content: `Sentence ${i + 1} explains one more detail of the setup. ` }));
+    replay.setRoutes(chatRoutes(ollamaLines(sentences), 1));
+    await page.getByTestId('new-chat').click();
+    await send(page, 'Explain it at length');
+    await waitIdle(page);
+    await expect.poll(() => page.getByTestId('answer-announcer').textContent()).toContain('Sentence 1 explains');
+    const said = (await page.getByTestId('answer-announcer').textContent()) ?? '';
+    expect(said).toMatch(/Sentence \d+ explains one more detail of the setup\. … The answer goes on in the chat, 540 words in all\.$/);
+    expect(said).not.toContain('Sentence 60 ');
+    expect(await page.locator('[data-run="answer"]').last().textContent()).toContain('Sentence 60 explains');
   });
 });

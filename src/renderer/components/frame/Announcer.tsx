@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { finalAssistantText } from '../../../shared/assistant-text';
 import { useStore } from '../../store';
+import { announcement } from './announcement';
 
 /**
- * What a screen reader hears of an answer: the whole of it, once, when it has finished (the chat itself is not a
- * live region: that would read every token as it streams). Answers loaded from disk are not announced.
+ * What a screen reader hears of an answer: once, when it has finished (the chat itself is not a live region: that
+ * would read every token as it streams); the whole of a short one, the beginning of a long one (./announcement.ts).
+ * Answers loaded from disk are not announced.
  */
 export function Announcer() {
   const turns = useStore((s) => s.turns);
@@ -15,9 +17,7 @@ export function Announcer() {
       if (t.role !== 'assistant') continue;
       if (t.status === 'streaming') streaming.current.add(t.id);
       else if (streaming.current.delete(t.id)) {
-        const text = finalAssistantText([t]);
-        const model = t.model ? `${t.model}: ` : '';
-        setMessage(text !== '' ? `${model}${text}` : t.status === 'done' ? '' : `${model}the answer ended without text (${t.status}).`);
+        setMessage(announcement(finalAssistantText([t]), t.status, t.model));
       }
     }
   }, [turns]);

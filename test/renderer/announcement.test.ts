@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { ANNOUNCE_MAX_CHARS, announcement } from '../../src/renderer/components/frame/announcement';
+
+describe('announcement', () => {
+  it('reads a short answer whole, after the model that wrote it', () => {
+    expect(announcement('Paris is the capital of France.', 'done', 'llama3.2:3b')).toBe('llama3.2:3b: Paris is the capital of France.');
+    expect(announcement('Yes.', 'done')).toBe('Yes.');
+  });
+
+  it('says an answer ended without text unless it simply finished empty', () => {
+    expect(announcement('', 'error', 'm')).toBe('m: the answer ended without text (error).');
+    expect(announcement('', 'done', 'm')).toBe('');
+  });
+
+  it('reads a long answer up to the end of a sentence, then says it goes on in the chat and how long it is', () => {
+    const sentence = 'The loader reads the config before anything runs. ';
+    const text = sentence.repeat(200).trimEnd();
+    const said = announcement(text, 'done', 'm');
+    expect(said.startsWith('m: The loader reads')).toBe(true);
+    expect(said).toMatch(/runs\. … The answer goes on in the chat, 1,600 words in all\.$/);
+    expect(said.length).toBeLessThan(ANNOUNCE_MAX_CHARS + 100);
+  });
+
+  it('cuts at a paragraph break when no sentence ends near the limit', () => {
+    const para = `${'word '.repeat(150).trimEnd()}\n\n`;
+    const said = announcement(para.repeat(10), 'done');
+    // Two whole paragraphs (1,502 characters), not the words of a third up to the limit.
+    expect(said.startsWith(`${para.repeat(2).trimEnd()} … The answer goes on in the chat, 1,500 words in all.`)).toBe(true);
+  });
+
+  it('cuts at a space in text with no sentence ends, and never mid-word', () => {
+    const text = 'abcdefgh '.repeat(1000);
+    const said = announcement(text, 'done');
+    expect(said).toMatch(/abcdefgh … The answer goes on in the chat, 1,000 words in all\.$/);
+  });
+
+  it('always starts with the answer and stays a minute or two of speech, whatever the text', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('a', 'b', ' ', '.', '\n', 'é', '!'), maxLength: 6_000 }), (text) => {
+        const said = announcement(text, 'done');
+        if (text.length <= ANNOUNCE_MAX_CHARS) return said === text;
+        const kept = said.slice(0, said.indexOf(' … The answer goes on in the chat'));
+        return kept.length > 0 && text.startsWith(kept) && kept.length <= ANNOUNCE_MAX_CHARS;
+      }),
+    );
+  });
+});
