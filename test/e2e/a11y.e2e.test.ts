@@ -156,6 +156,22 @@ describe('accessibility', () => {
     expect(await page.getByTestId('answer-announcer').getAttribute('role')).toBe('status');
   });
 
+  it('announces a markdown answer as speech: no heading marks, asterisks, backticks or pipes', async () => {
+    if (!s) throw new Error('no session');
+    const { page, replay } = s;
+    const parts = ['## Result\n\n', 'It is **done**: run `make` ', 'in the *root* folder.\n\n', '1. first\n2. second\n\n', '| a | b |\n|---|---|\n| 1 | 2 |\n'];
+    replay.setRoutes(chatRoutes(ollamaLines(parts.map((content) => ({ content }))), 1));
+    await page.getByTestId('new-chat').click();
+    await send(page, 'Sum it up');
+    await waitIdle(page);
+    await expect.poll(() => page.getByTestId('answer-announcer').textContent()).toContain('Result.');
+    const said = (await page.getByTestId('answer-announcer').textContent()) ?? '';
+    expect(said).toMatch(/Result\.\s+It is done: run make in the root folder\.\s+1\. first\.\s+2\. second\.\s+Table, 1 row:\s+a, b\.\s+1, 2\.$/);
+    expect(said).not.toMatch(/[#*`|]/);
+    // The chat itself still shows the markdown drawn: a heading and a table.
+    await expect.poll(() => page.locator('[data-run="answer"]').last().locator('h2, table').count()).toBe(2);
+  });
+
   it('announces the beginning of a long answer and says the rest is in the chat, which shows all of it', async () => {
     if (!s) throw new Error('no session');
     const { page, replay } = s;

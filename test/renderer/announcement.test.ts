@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ANNOUNCE_MAX_CHARS, announcement } from '../../src/renderer/components/frame/announcement';
+import { speechText } from '../../src/renderer/markdown/to-speech';
 
 describe('announcement', () => {
   it('reads a short answer whole, after the model that wrote it', () => {
@@ -44,5 +45,27 @@ describe('announcement', () => {
         return kept.length > 0 && text.startsWith(kept) && kept.length <= ANNOUNCE_MAX_CHARS;
       }),
     );
+  });
+
+  it('speaks a markdown answer without its markup, and counts its words, not its bullets and pipes', () => {
+    expect(announcement('## Result\n\nIt is **done**.', 'done', 'm', speechText)).toBe('m: Result.\n\nIt is done.');
+    const section = '### Step\n\n- Run `make` in the **root** folder, then wait for the build.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n';
+    const text = section.repeat(60);
+    const said = announcement(text, 'done', 'm', speechText);
+    expect(said).toMatch(/^m: Step\.\n\nRun make in the root folder, then wait for the build\.\n\nTable, 1 row:/);
+    expect(said).not.toMatch(/[#*`|]/);
+    // Per section: Step, the item's 11 words, a, b, 1, 2.
+    expect(said).toMatch(/\. … The answer goes on in the chat, 960 words in all\.$/);
+    expect(said.length).toBeLessThan(ANNOUNCE_MAX_CHARS + 100);
+  });
+
+  it('reads all the speech of a long answer that is mostly code, then says it goes on', () => {
+    const code = `\`\`\`js\n${'console.log(1);\n'.repeat(40)}\`\`\`\n\n`;
+    const text = `Intro.\n\n${code.repeat(40)}`;
+    // Words of the source: Intro, then per block its fence line and 40 lines of code.
+    const said = announcement(text, 'done', undefined, speechText);
+    expect(said.startsWith('Intro.\n\nCode in js, 40 lines, shown in the chat.')).toBe(true);
+    expect(said).not.toContain('console.log');
+    expect(said).toMatch(/shown in the chat\. … The answer goes on in the chat, 1,641 words in all\.$/);
   });
 });

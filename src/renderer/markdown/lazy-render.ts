@@ -44,6 +44,14 @@ export function loadMarkdown(): Promise<Render> {
   return loading;
 }
 
+/**
+ * The announcer's markdown-to-speech (to-speech.ts), from the same chunk: loaded by the time an answer finishes,
+ * since the answer was drawn with it.
+ */
+export function loadSpeech(): Promise<(markdown: string) => string> {
+  return import('./render').then((m) => m.speechText);
+}
+
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);

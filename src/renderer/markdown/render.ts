@@ -2,6 +2,9 @@
 import DOMPurify from 'dompurify';
 import { enableMath, markdownToHtml, mathEnabled, mayHoldMath } from './to-html';
 
+// The announcer's spoken form of an answer comes with this chunk, which has the parser (lazy-render.ts).
+export { speechText } from './to-speech';
+
 /** Only http(s) links survive sanitizing too, whatever the markdown step let through. */
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   if (node.tagName === 'A') {

@@ -24,6 +24,7 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
+import type { Token } from 'markdown-it';
 import type katexPlugin from '@vscode/markdown-it-katex';
 
 const LANGUAGES: Record<string, typeof bash> = { bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
@@ -111,4 +112,9 @@ export function mayHoldMath(text: string): boolean {
 /** Markdown → HTML as a string, before sanitizing (pure: unit-testable without a DOM). */
 export function markdownToHtml(text: string): string {
   return md.render(text);
+}
+
+/** markdown-it's tokens for the text, as the chat's HTML is made from them (to-speech.ts reads them). */
+export function parseMarkdown(text: string): Token[] {
+  return md.parse(text, {});
 }

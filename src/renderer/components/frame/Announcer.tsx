@@ -1,23 +1,33 @@
 import { useEffect, useRef, useState } from 'react';
 import { finalAssistantText } from '../../../shared/assistant-text';
+import { loadSpeech } from '../../markdown/lazy-render';
 import { useStore } from '../../store';
-import { announcement } from './announcement';
+import { announcement, type ToSpeech } from './announcement';
 
 /**
  * What a screen reader hears of an answer: once, when it has finished (the chat itself is not a live region: that
- * would read every token as it streams); the whole of a short one, the beginning of a long one (./announcement.ts).
- * Answers loaded from disk are not announced.
+ * would read every token as it streams); the whole of a short one, the beginning of a long one, as speech rather
+ * than markdown source (./announcement.ts). Answers loaded from disk are not announced.
  */
 export function Announcer() {
   const turns = useStore((s) => s.turns);
   const [message, setMessage] = useState('');
   const streaming = useRef(new Set<string>());
+  /** Which finished answer is being announced: an earlier one whose speech arrives later does not overwrite it. */
+  const latest = useRef(0);
   useEffect(() => {
     for (const t of turns) {
       if (t.role !== 'assistant') continue;
       if (t.status === 'streaming') streaming.current.add(t.id);
       else if (streaming.current.delete(t.id)) {
-        setMessage(announcement(finalAssistantText([t]), t.status, t.model));
+        const ticket = ++latest.current;
+        const say = (toSpeech?: ToSpeech) => {
+          if (ticket === latest.current) setMessage(announcement(finalAssistantText([t]), t.status, t.model, toSpeech));
+        };
+        // The markdown chunk is loaded by now (the answer was drawn with it); if it cannot load, the source is read.
+        // A task of its own, after the answer's last frame: parsing a long answer's beginning for speech takes a
+        // few milliseconds that the frame finishing the answer should not carry.
+        setTimeout(() => loadSpeech().then(say, () => say()), 0);
       }
     }
   }, [turns]);
