@@ -8,7 +8,7 @@ import type { WebSocket, RawData } from 'ws';
 import type { EventChannel } from '../../shared/ipc';
 import type { Services } from '../services';
 import { runInWorker } from '../workers/run-in-worker';
-import { batchEvents } from './event-batch';
+import { batchEvents } from '../ipc/event-batch';
 
 /** The largest frame a socket accepts: an import file (64 MiB of text) or a 20 MiB attachment as base64. */
 export const MAX_FRAME_BYTES = 64 * 1024 * 1024 + 64 * 1024;

@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { INVOKE_CHANNELS, type EventChannel } from '../../shared/ipc';
+import { batchEvents } from '../ipc/event-batch';
 import { contentSecurityPolicy } from '../serve/csp';
 import { chooseSecretStore } from '../secrets/choose-secret-store';
 import { createServices } from '../services';
@@ -62,14 +63,20 @@ app.whenReady().then(() => {
 
   const win = createMainWindow(BrowserWindow, join(here, '../preload/index.cjs'));
 
-  for (const channel of INVOKE_CHANNELS) {
-    ipcMain.handle(channel, (event, payload: unknown) =>
-      guardInvoke({ channel, payload, senderFrame: event.senderFrame, mainFrame: win.webContents.mainFrame }, services.dispatcher, (m) => console.error(m)),
-    );
-  }
-  services.hub.connect((channel: EventChannel, payload: unknown) => {
+  // Events go to the window as serve mode sends them to its page: a streaming turn's parts joined, at most one
+  // message per half frame (../ipc/event-batch.ts).
+  const events = batchEvents((channel: EventChannel, payload: unknown) => {
     if (!win.isDestroyed()) win.webContents.send(channel, payload);
   });
+  for (const channel of INVOKE_CHANNELS) {
+    ipcMain.handle(channel, async (event, payload: unknown) => {
+      const result = await guardInvoke({ channel, payload, senderFrame: event.senderFrame, mainFrame: win.webContents.mainFrame }, services.dispatcher, (m) => console.error(m));
+      // Events the invoke emitted (a send's turns) arrive before its result, as they did unbatched.
+      events.flush();
+      return result;
+    });
+  }
+  services.hub.connect(events.event);
 
   // Navigation, webviews and window.open are refused by the guard above (links go to the system browser).
   win.once('ready-to-show', () => win.show());
