@@ -27,8 +27,12 @@ const WARM_UP = [
 /** Most the warm-up waits for an idle window. */
 const WARM_UP_WAIT_MS = 1000;
 
+/** The chunk itself, asked for once: the chat's renderer and the announcer's speech both come from it. */
+let chunk: Promise<typeof import('./render')> | null = null;
+const loadChunk = () => (chunk ??= import('./render'));
+
 export function loadMarkdown(): Promise<Render> {
-  loading ??= import('./render').then((m) => {
+  loading ??= loadChunk().then((m) => {
     // Not cached (`finished` false): the sample is nobody's answer.
     const warm = () => void m.renderMarkdown(WARM_UP, false);
     if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(warm, { timeout: WARM_UP_WAIT_MS });
@@ -49,7 +53,7 @@ export function loadMarkdown(): Promise<Render> {
  * since the answer was drawn with it.
  */
 export function loadSpeech(): Promise<(markdown: string) => string> {
-  return import('./render').then((m) => m.speechText);
+  return loadChunk().then((m) => m.speechText);
 }
 
 function subscribe(listener: () => void): () => void {
