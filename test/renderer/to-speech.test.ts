@@ -27,6 +27,8 @@ describe('speechText: an answer as a screen reader should hear it', () => {
 
   it('does not end a sentence twice, and joins a paragraph broken over lines', () => {
     expect(speechText('Is it ready?\nYes: it is.')).toBe('Is it ready? Yes: it is.');
+    // A hard break (two trailing spaces) is a pause inside the sentence, not a new one.
+    expect(speechText('First line  \nsecond line')).toBe('First line second line.');
     expect(speechText('> quoted\n\n---\n\nAfter the rule')).toBe('quoted.\n\nAfter the rule.');
   });
 

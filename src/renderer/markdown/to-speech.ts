@@ -61,11 +61,10 @@ function inlineText(children: readonly Token[]): string {
       case 'math_inline':
         out += child.content;
         break;
+      // A line break inside a block is a space in speech (push collapses white space anyway).
       case 'softbreak':
-        out += ' ';
-        break;
       case 'hardbreak':
-        out += '\n';
+        out += ' ';
         break;
     }
   }

@@ -23,7 +23,7 @@ export const SPEECH_SOURCE_CHARS = 3 * ANNOUNCE_MAX_CHARS;
 /** A sentence or paragraph ends here: the cut goes after it. */
 const SENTENCE_END = /[.!?:;…](?=\s)|\n\s*\n/g;
 
-/** Markdown to what is spoken (markdown/to-speech.ts, loaded with the markdown chunk); the identity before that. */
+/** Markdown to what is spoken (markdown/to-speech.ts, which comes with the markdown chunk). */
 export type ToSpeech = (markdown: string) => string;
 
 /**
