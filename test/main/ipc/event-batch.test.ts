@@ -77,61 +77,85 @@ describe('event batching for the page (serve mode and the Electron window)', () 
     expect(sent).toHaveLength(3);
   });
 
-  it('holds a fast stream\'s parts until half a frame after the last sent, joined, then sends them', () => {
+  it('sends a slow stream\'s token that follows a late one closely at once too (a server timer fired late)', () => {
     const { sent, sink, tick, advance } = harness();
+    // 100 tokens/s whose second token came 5 ms late: it and the third are 5 ms apart.
+    for (const [gap, word] of [[0, 'one'], [15, 'two'], [5, 'three'], [10, 'four'], [4, 'five']] as const) {
+      advance(gap);
+      sink('chat:turn-parts', parts('a', word));
+      tick();
+      expect(texts(sent).at(-1)).toBe(word);
+    }
+  });
+
+  it('holds a fast stream\'s parts, joined, to one message per half frame once a burst of two has gone', () => {
+    const { sent, sink, tick, advance } = harness();
+    // 1,000 tokens/s: one a millisecond. The first two go at once, then the bucket is empty.
     sink('chat:turn-parts', parts('a', 'a'));
     tick();
-    // 1,000 tokens/s: one a millisecond.
     for (const word of ['b', 'c', 'd', 'e', 'f', 'g', 'h']) {
       advance(1);
       sink('chat:turn-parts', parts('a', word));
       tick();
     }
-    expect(texts(sent)).toEqual(['a']);
+    expect(texts(sent)).toEqual(['a', 'b']);
+    // b left a fraction of a send (1 ms of refill); the bucket holds a whole one again 7 ms after b (at 8 ms).
     advance(1);
-    expect(texts(sent)).toEqual(['a', 'bcdefgh']);
-    for (const word of ['i', 'j']) {
+    expect(texts(sent)).toEqual(['a', 'b', 'cdefgh']);
+    const sentAt: number[] = [];
+    let t = 8;
+    for (let i = 0; i < 80; i++) {
+      const before = sent.length;
       advance(1);
-      sink('chat:turn-parts', parts('a', word));
+      t += 1;
+      sink('chat:turn-parts', parts('a', 'x'));
       tick();
+      if (sent.length > before) sentAt.push(t);
     }
-    // Sent at 8 ms; i and j came at 9 and 10; they go at 16.
-    advance(5);
-    expect(texts(sent)).toEqual(['a', 'bcdefgh']);
-    advance(1);
-    expect(texts(sent)).toEqual(['a', 'bcdefgh', 'ij']);
+    // Sends as the bucket refills: one per 8 ms, every token in one of them.
+    const gaps = sentAt.slice(1).map((at, i) => at - sentAt[i]!);
+    expect(gaps.length).toBeGreaterThanOrEqual(8);
+    for (const gap of gaps) expect(gap).toBe(8);
+    advance(8);
+    expect(texts(sent).join('')).toBe(`abcdefgh${'x'.repeat(80)}`);
   });
 
   it('sends held parts at once, first, when any other event comes (the turn saved, say)', () => {
     const { sent, sink, tick, advance, timers } = harness();
-    sink('chat:turn-parts', parts('a', 'x'));
-    tick();
+    // Two sends empty the bucket; y is held.
+    for (const word of ['w', 'x']) {
+      sink('chat:turn-parts', parts('a', word));
+      tick();
+    }
     advance(2);
     sink('chat:turn-parts', parts('a', 'y'));
     tick();
-    expect(texts(sent)).toEqual(['x']);
+    expect(texts(sent)).toEqual(['w', 'x']);
     sink('chat:turn-saved', { turn: { id: 'a' } });
     tick();
-    expect(sent.map((e) => e.channel)).toEqual(['chat:turn-parts', 'chat:turn-parts', 'chat:turn-saved']);
-    expect(texts(sent)[1]).toBe('y');
+    expect(sent.map((e) => e.channel)).toEqual(['chat:turn-parts', 'chat:turn-parts', 'chat:turn-parts', 'chat:turn-saved']);
+    expect(texts(sent)[2]).toBe('y');
     expect(timers()).toBe(0);
   });
 
   it('sends what is pending at once when asked (an invoke result must not overtake its events), and nothing twice', () => {
     const { sent, sink, tick, advance, flush, timers } = harness();
+    sink('chat:turn-parts', parts('a', 'zero'));
+    tick();
     sink('chat:turn-parts', parts('a', 'one'));
     flush();
-    expect(sent).toHaveLength(1);
+    expect(sent).toHaveLength(2);
     tick();
-    expect(sent).toHaveLength(1);
+    expect(sent).toHaveLength(2);
+    // The bucket is empty: two is held, on a timer, until flushed.
     advance(1);
     sink('chat:turn-parts', parts('a', 'two'));
     expect(timers()).toBe(1);
     flush();
-    expect(texts(sent)).toEqual(['one', 'two']);
+    expect(texts(sent)).toEqual(['zero', 'one', 'two']);
     expect(timers()).toBe(0);
     advance(20);
     tick();
-    expect(sent).toHaveLength(2);
+    expect(sent).toHaveLength(3);
   });
 });
