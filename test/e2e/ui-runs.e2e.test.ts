@@ -145,4 +145,43 @@ describe('answer runs', () => {
     expect(await gap()).toBeGreaterThanOrEqual(0);
     expect((await assistant(page).locator('[data-run="answer"] p').count()) >= 15).toBe(true);
   });
+
+  // react-virtuoso hides a list's rows until it has scrolled to its opening place and seen the list unchanged
+  // for 150 ms, and gives that up after 1.2 s: under an answer that kept growing, a new chat showed nothing while
+  // its first answer streamed, and often not after it either.
+  it('shows a new chat\'s question and answer while a long answer streams and after it ends', async () => {
+    const lines = Array.from({ length: 300 }, (_, i) => ({ content: i % 20 === 19 ? `Paragraph ${i}.\n\n` : `Sentence ${i} of a long answer. ` }));
+    s = await startUi(chatRoutes(ollamaLines(lines), 10));
+    const { page } = s;
+    await send(page, 'Write a lot, slowly');
+    await expect.poll(() => assistant(page).textContent()).toContain('Sentence 40 ');
+    // Mid-stream (3 s of it at 10 ms a line; at its end on a slow machine, which must hold too).
+    expect(await page.locator('[data-testid="turn"][data-role="user"]').isVisible()).toBe(true);
+    expect(await assistant(page).locator('[data-run="answer"]').isVisible()).toBe(true);
+    await waitIdle(page);
+    await expect.poll(() => page.getByText('Paragraph 299.').isVisible()).toBe(true);
+  });
+
+  it('shows a chat opened again while its answer streams, once it has found its end', async () => {
+    const lines = Array.from({ length: 400 }, (_, i) => ({ content: i % 20 === 19 ? `Paragraph ${i}.\n\n` : `Sentence ${i} of a long answer. ` }));
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'A short first answer.' }]), 10));
+    const { page, replay } = s;
+    await send(page, 'First question');
+    await waitIdle(page);
+    // Held near its end until the check below: the answer is still streaming when the list is seen.
+    replay.setRoutes(chatRoutes(ollamaLines(lines), 10, 390));
+    await send(page, 'Now write a lot, slowly');
+    await expect.poll(() => assistant(page, 1).textContent()).toContain('Sentence 20 ');
+    // Away to a new chat and back while the answer goes on streaming: the list mounts with three turns and more
+    // coming, so it has a place to find.
+    await page.getByTestId('new-chat').click();
+    await expect.poll(() => page.locator('[data-testid="turn"]').count()).toBe(0);
+    await page.getByTestId('conversation-item').first().click();
+    // Shown while it streams: before, the rows stayed hidden until the answer ended, or for good.
+    const shownStreaming = () => assistant(page, 1).evaluate((turn) => turn.getAttribute('data-status') === 'streaming' && turn.checkVisibility({ visibilityProperty: true }));
+    await expect.poll(shownStreaming).toBe(true);
+    replay.release();
+    await waitIdle(page);
+    await expect.poll(() => page.getByText('Paragraph 399.').isVisible()).toBe(true);
+  });
 });

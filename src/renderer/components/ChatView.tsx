@@ -21,6 +21,14 @@ const TURN_HEIGHT_GUESS = 160;
 const HIDDEN_LIST: CSSProperties = { position: 'absolute', inset: 0, visibility: 'hidden' };
 /** The list's index of its first row when it opens: older turns paged in above take the indexes below it. */
 const FIRST_ITEM_INDEX = 1_000_000;
+/**
+ * How long the list may keep its rows hidden while it finds its opening place. react-virtuoso hides them
+ * (visibility: hidden) from its mount until it has scrolled to `initialTopMostItemIndex` and then seen the list
+ * unchanged for 150 ms; it gives up after 1.2 s and leaves them hidden. Under an answer that keeps growing the list
+ * never stays unchanged: a chat opened while it streamed showed nothing until the answer ended, or for good. An
+ * open of a finished chat finds its place well within this (bench/long-chat), so it is never seen mid-way.
+ */
+const REVEAL_AFTER_MS = 250;
 
 /**
  * The open branch as a virtualized list: only turns near the viewport are mounted, so a chat of thousands of
@@ -49,6 +57,10 @@ export function ChatView() {
   const partial = useStore((s) => s.partialView !== null && s.partialView === s.activeId);
   const first = useFirstScreen(listKey, shown.length, focusIndex >= 0, partial);
   const firstItemIndex = useFirstItemIndex(listKey, shown);
+  // A chat that gets its first message (a new chat: the list mounts with the question and the answer starting)
+  // has nothing to find: it opens at its top, which is its end, shown at once.
+  const fresh = useFreshList(listKey, shown.length);
+  const revealed = useRevealed(listKey, first.list) && !first.rows;
 
   const toEnd = useCallback(() => {
     const el = scroller.current;
@@ -125,7 +137,7 @@ export function ChatView() {
     );
   }
   return (
-    <section className="chat" data-testid="chat" aria-label="Conversation">
+    <section className={revealed ? 'chat revealed' : 'chat'} data-testid="chat" aria-label="Conversation">
       {first.rows && <FirstScreenRows turns={shown.slice(-firstScreenTurns(shown, window.innerHeight))} answers={answers} runs={runs} />}
       {first.list && (
         <Virtuoso
@@ -140,7 +152,7 @@ export function ChatView() {
             if (!first.rows) void loadOlder();
           }}
           computeItemKey={(_i, t) => t.id}
-          initialTopMostItemIndex={focusIndex >= 0 ? { index: focusIndex, align: 'center' } : { index: 'LAST', align: 'end' }}
+          initialTopMostItemIndex={focusIndex >= 0 ? { index: focusIndex, align: 'center' } : fresh ? 0 : { index: 'LAST', align: 'end' }}
           followOutput={() => (following.current ? 'auto' : false)}
           atBottomThreshold={AT_END_PX}
           atBottomStateChange={(bottom) => {
@@ -207,6 +219,27 @@ function useFirstItemIndex(listKey: string, shown: readonly Turn[]): number {
     top.current = { key: listKey, firstId: shown[0]?.id, index: moved > 0 ? was.index - moved : was.index };
   }
   return top.current.index;
+}
+
+/** Turns a list may open with and still count as a chat's first exchange (the question, the answer starting). */
+const FRESH_TURNS = 2;
+
+/** Whether the list under `listKey` mounted with a chat's first exchange only (read once per list). */
+function useFreshList(listKey: string, count: number): boolean {
+  const at = useRef({ key: listKey, fresh: count <= FRESH_TURNS });
+  if (at.current.key !== listKey) at.current = { key: listKey, fresh: count <= FRESH_TURNS };
+  return at.current.fresh;
+}
+
+/** True once the list under `listKey` has been mounted for REVEAL_AFTER_MS: its rows are shown from then on. */
+function useRevealed(listKey: string, mounted: boolean): boolean {
+  const [revealed, setRevealed] = useState<string | null>(null);
+  useEffect(() => {
+    if (!mounted) return;
+    const timer = setTimeout(() => setRevealed(listKey), REVEAL_AFTER_MS);
+    return () => clearTimeout(timer);
+  }, [listKey, mounted]);
+  return revealed === listKey;
 }
 
 function ListEnd() {
