@@ -166,19 +166,21 @@ describe('answer runs', () => {
     const lines = Array.from({ length: 400 }, (_, i) => ({ content: i % 20 === 19 ? `Paragraph ${i}.\n\n` : `Sentence ${i} of a long answer. ` }));
     s = await startUi(chatRoutes(ollamaLines([{ content: 'A short first answer.' }]), 10));
     const { page, replay } = s;
+    // The streaming answer is the last turn; the first may be out of the list's window (virtualized).
+    const answer = () => page.locator('[data-testid="turn"][data-role="assistant"]').last();
     await send(page, 'First question');
     await waitIdle(page);
     // Held near its end until the check below: the answer is still streaming when the list is seen.
     replay.setRoutes(chatRoutes(ollamaLines(lines), 10, 390));
     await send(page, 'Now write a lot, slowly');
-    await expect.poll(() => assistant(page, 1).textContent()).toContain('Sentence 20 ');
+    await expect.poll(() => answer().textContent()).toContain('Sentence 20 ');
     // Away to a new chat and back while the answer goes on streaming: the list mounts with three turns and more
     // coming, so it has a place to find.
     await page.getByTestId('new-chat').click();
     await expect.poll(() => page.locator('[data-testid="turn"]').count()).toBe(0);
     await page.getByTestId('conversation-item').first().click();
     // Shown while it streams: before, the rows stayed hidden until the answer ended, or for good.
-    const shownStreaming = () => assistant(page, 1).evaluate((turn) => turn.getAttribute('data-status') === 'streaming' && turn.checkVisibility({ visibilityProperty: true }));
+    const shownStreaming = () => answer().evaluate((turn) => turn.getAttribute('data-status') === 'streaming' && turn.checkVisibility({ visibilityProperty: true }));
     await expect.poll(shownStreaming).toBe(true);
     replay.release();
     await waitIdle(page);

@@ -57,9 +57,9 @@ export function ChatView() {
   const partial = useStore((s) => s.partialView !== null && s.partialView === s.activeId);
   const first = useFirstScreen(listKey, shown.length, focusIndex >= 0, partial);
   const firstItemIndex = useFirstItemIndex(listKey, shown);
-  // A chat that gets its first message (a new chat: the list mounts with the question and the answer starting)
-  // has nothing to find: it opens at its top, which is its end, shown at once.
-  const fresh = useFreshList(listKey, shown.length);
+  // A chat getting its first answer (a new chat: the list mounts with the question and the answer starting) has
+  // nothing to find: it opens at its top, which is its end, shown at once. A finished chat opens at its end.
+  const fresh = useFreshList(listKey, shown);
   const revealed = useRevealed(listKey, first.list) && !first.rows;
 
   const toEnd = useCallback(() => {
@@ -224,10 +224,11 @@ function useFirstItemIndex(listKey: string, shown: readonly Turn[]): number {
 /** Turns a list may open with and still count as a chat's first exchange (the question, the answer starting). */
 const FRESH_TURNS = 2;
 
-/** Whether the list under `listKey` mounted with a chat's first exchange only (read once per list). */
-function useFreshList(listKey: string, count: number): boolean {
-  const at = useRef({ key: listKey, fresh: count <= FRESH_TURNS });
-  if (at.current.key !== listKey) at.current = { key: listKey, fresh: count <= FRESH_TURNS };
+/** Whether the list under `listKey` mounted with a chat's first exchange still under way (read once per list). */
+function useFreshList(listKey: string, shown: readonly Turn[]): boolean {
+  const isFresh = () => shown.length <= FRESH_TURNS && (shown.at(-1)?.role === 'user' || shown.some((t) => t.status === 'streaming'));
+  const at = useRef<{ key: string; fresh: boolean } | null>(null);
+  if (at.current?.key !== listKey) at.current = { key: listKey, fresh: isFresh() };
   return at.current.fresh;
 }
 
