@@ -101,6 +101,38 @@ describe('answer runs', () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   });
 
+  // A long answer's finished blocks are boxed in groups the browser lays out on its own (chunk-groups.ts): the
+  // boxes must not move a single block, whatever kinds of blocks meet at their edges.
+  it('lays a long answer out exactly as without its layout boxes', async () => {
+    const kinds = [
+      (i: number) => `## Part ${i}\n\n`,
+      (i: number) => `Paragraph ${i} explains the step in a sentence or two.\n\n`,
+      (i: number) => `\`\`\`ts\nconst step${i} = ${i};\n\`\`\`\n\n`,
+      (i: number) => `| key | value |\n|---|---|\n| k${i} | ${i} |\n\n`,
+      (i: number) => `- item ${i}\n- another item\n\n`,
+      (i: number) => `> A quote ${i}.\n\n`,
+      (i: number) => `Another paragraph ${i}.\n\n`,
+    ];
+    // 150 blocks, each kind next to each other kind somewhere.
+    const lines = Array.from({ length: 150 }, (_, i) => ({ content: kinds[(i * 3 + Math.floor(i / 7)) % kinds.length]!(i) }));
+    s = await startUi(chatRoutes(ollamaLines(lines), 2));
+    const { page } = s;
+    await send(page, 'A long structured answer');
+    await waitIdle(page);
+    const answer = assistant(page).locator('[data-run="answer"] .markdown');
+    await expect.poll(() => answer.textContent()).toContain('Another paragraph 149.');
+    const layout = () =>
+      answer.evaluate((root) => {
+        const top = root.getBoundingClientRect().top;
+        return [...root.querySelectorAll('.md-chunk > *')].map((el) => Math.round((el.getBoundingClientRect().top - top) * 10) / 10);
+      });
+    expect(await answer.locator('.md-group').count()).toBeGreaterThanOrEqual(3);
+    const boxed = await layout();
+    await answer.evaluate((root) => root.querySelectorAll<HTMLElement>('.md-group').forEach((g) => (g.style.contain = 'none')));
+    expect(boxed.length).toBe(150);
+    expect(boxed).toEqual(await layout());
+  });
+
   it('shows a tool call as a card with its name and arguments', async () => {
     const body = ollamaLines([{ tool_calls: [{ function: { name: 'get_weather', arguments: { city: 'Paris' } } }] }]);
     s = await startUi(chatRoutes(body));

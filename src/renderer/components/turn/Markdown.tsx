@@ -1,5 +1,6 @@
 import { memo, useRef, type MouseEvent } from 'react';
 import { useMarkdownRenderer } from '../../markdown/lazy-render';
+import { groupChunks, type ChunkGroups } from '../../markdown/chunk-groups';
 import { splitGrowing, type SplitState } from '../../markdown/split-blocks';
 
 /**
@@ -24,41 +25,44 @@ function onClick(e: MouseEvent<HTMLDivElement>): void {
   });
 }
 
-/** Finished chunks are rendered in groups this big: a new finished chunk re-renders one group, not all. */
+/** Finished chunks are boxed in groups of about this many: a chunk that finishes re-renders the open run, not all. */
 const GROUP = 32;
 
-/** A run of finished chunks (a fragment: the chunks stay direct children of `.markdown`). */
+/**
+ * A run of finished chunks. A closed group (`boxed`) is laid out on its own (`.md-group`, chunk-groups.ts); the
+ * open run after the closed groups is a fragment, its chunks direct children of `.markdown`.
+ */
 const ChunkGroup = memo(
-  function ChunkGroup({ chunks }: { chunks: string[] }) {
-    return (
-      <>
-        {chunks.map((chunk, i) => (
-          <MarkdownChunk key={i} text={chunk} />
-        ))}
-      </>
-    );
+  function ChunkGroup({ chunks, boxed }: { chunks: string[]; boxed: boolean }) {
+    const items = chunks.map((chunk, i) => <MarkdownChunk key={i} text={chunk} />);
+    return boxed ? <div className="md-group">{items}</div> : <>{items}</>;
   },
-  (a, b) => a.chunks.length === b.chunks.length && a.chunks.every((c, i) => c === b.chunks[i]),
+  (a, b) => a.boxed === b.boxed && a.chunks.length === b.chunks.length && a.chunks.every((c, i) => c === b.chunks[i]),
 );
 
 /**
  * An answer run as markdown. Work is limited to the growing tail: the text is cut into chunks and only the
  * last one changes while streaming (split-blocks.ts splits only from it), and the finished ones are grouped, so
- * a long answer costs one chunk per frame, not the whole answer. `growing`: the text is still streaming (its
- * tail's versions are not cached).
+ * a long answer costs one chunk per frame, not the whole answer, in React and in the browser's layout.
+ * `growing`: the text is still streaming (its tail's versions are not cached).
  */
 export const Markdown = memo(function Markdown({ text, growing = false }: { text: string; growing?: boolean }) {
   const split = useRef<SplitState | undefined>(undefined);
   split.current = splitGrowing(split.current, text);
   const { chunks } = split.current;
-  const finished = chunks.length - 1;
-  const groups: string[][] = [];
-  for (let i = 0; i < finished; i += GROUP) groups.push(chunks.slice(i, Math.min(i + GROUP, finished)));
+  const render = useMarkdownRenderer();
+  // Finished chunks' HTML is cached (render.ts): the boundary checks cost lookups, and the chunks render from it.
+  // A new renderer (KaTeX came) may change a chunk's HTML, and so where groups close: they are worked out again.
+  const grouped = useRef<{ render: typeof render; groups: ChunkGroups } | undefined>(undefined);
+  const prev = grouped.current?.render === render ? grouped.current.groups : undefined;
+  grouped.current = { render, groups: groupChunks(chunks, chunks.length - 1, render, GROUP, prev) };
+  const { closed, open } = grouped.current.groups;
   return (
     <div className="markdown" onClick={onClick}>
-      {groups.map((group, g) => (
-        <ChunkGroup key={g} chunks={group} />
+      {closed.map((group, g) => (
+        <ChunkGroup key={g} chunks={group} boxed />
       ))}
+      {open.length > 0 && <ChunkGroup key="open" chunks={open} boxed={false} />}
       {chunks.length > 0 && <MarkdownChunk key="tail" text={chunks[chunks.length - 1]!} tail={growing} />}
     </div>
   );
