@@ -10,6 +10,7 @@ import { answerRuns, type RunInfo } from './turn/answer-runs';
 import { useSearchHighlight } from './turn/use-search-highlight';
 import { firstScreenTurns, useFirstScreen } from './turn/use-first-screen';
 import { useReaderScroll } from './turn/use-reader-scroll';
+import { usePrependAnchor } from './turn/use-prepend-anchor';
 
 /** How far from the end still counts as "at the end" (a wheel notch less than this does not let go). */
 const AT_END_PX = 48;
@@ -51,6 +52,7 @@ export function ChatView() {
   const [atEnd, setAtEnd] = useState(true);
   const lastTop = useRef(0);
   const readerScrolling = useReaderScroll(scroller);
+  usePrependAnchor(scroller);
   // A search hit opens a new list at its message; a summary card's link scrolls the list in place.
   const listKey = `${activeId ?? 'new'}|${focus !== null && focus.query !== null ? focus.turnId : ''}`;
   const empty = shown.length === 0;

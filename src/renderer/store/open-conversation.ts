@@ -96,6 +96,14 @@ function merged(view: ConversationView): Pick<AppState, 'turns' | 'siblings'> {
 let paging: string | null = null;
 
 /** The reader reached the top of the turns held: the next older ones, from main, go above them. */
+const olderListeners = new Set<() => void>();
+
+/** `listener` runs as older turns are about to go in above those shown (the page still shows the rows as they were). */
+export function onOlderTurns(listener: () => void): () => void {
+  olderListeners.add(listener);
+  return () => olderListeners.delete(listener);
+}
+
 export async function loadOlder(): Promise<void> {
   const { activeId, olderTurns, turns } = get();
   const first = turns[0];
@@ -105,6 +113,7 @@ export async function loadOlder(): Promise<void> {
     const page = await firebrand().conversations.open({ conversationId: activeId, tail: PAGE_TURNS, before: first.id });
     // Another chat or branch since: what was asked no longer goes above what is shown.
     if (get().activeId !== activeId || get().turns[0]?.id !== first.id) return;
+    for (const listener of olderListeners) listener();
     set({ turns: [...page.turns, ...get().turns], siblings: { ...page.siblings, ...get().siblings }, olderTurns: page.partial ? activeId : null });
   } catch (err) {
     fail(err, () => void loadOlder());
