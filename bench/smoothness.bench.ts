@@ -55,7 +55,11 @@ await withCleanup(async (cleanup) => {
     floor: floor.longtasks.length,
     goal: '0',
     met: value.longtasks.length === 0,
-    note: value.longtasks.length > 0 ? `longest ${Math.max(...value.longtasks).toFixed(0)} ms` : '',
+    // Where in the recording (send to answered) each one fell: the send and the end are the app's own work.
+    note:
+      value.longtasks.length > 0
+        ? `longest ${Math.max(...value.longtasks).toFixed(0)} ms; ${value.longtasks.map((d, i) => `${d.toFixed(0)} ms at ${((value.longtaskAt[i] ?? 0) / 1000).toFixed(2)} s`).join(', ')} of ${(value.elapsed / 1000).toFixed(2)} s`
+        : '',
   });
   const share = missedFrameShare(value.frames);
   const floorShare = missedFrameShare(floor.frames);

@@ -21,12 +21,16 @@ export interface ProbeResult {
   frames: number[];
   /** Long-task durations (ms) while recording. */
   longtasks: number[];
+  /** When each long task began, in ms since recording began (in step with `longtasks`). */
+  longtaskAt: number[];
   last: number;
+  /** ms from the start of recording to its read. */
+  elapsed: number;
 }
 
 const PROBE = `(() => {
   const now = () => performance.timeOrigin + performance.now();
-  const P = (window.__probe = { paint: {}, frames: [], longtasks: [], last: -1, recording: false, target: null, re: null });
+  const P = (window.__probe = { paint: {}, frames: [], longtasks: [], longtaskAt: [], since: 0, last: -1, recording: false, target: null, re: null });
   let inFrame = false, thisFrame = [], nextFrame = [], prevTs = null;
   const channel = new MessageChannel();
   channel.port1.onmessage = () => {
@@ -45,7 +49,7 @@ const PROBE = `(() => {
   };
   requestAnimationFrame(loop);
   new PerformanceObserver((list) => {
-    if (P.recording) for (const e of list.getEntries()) P.longtasks.push(e.duration);
+    if (P.recording) for (const e of list.getEntries()) { P.longtasks.push(e.duration); P.longtaskAt.push(e.startTime - P.since); }
   }).observe({ type: 'longtask' });
   new MutationObserver(() => {
     if (!P.re || !P.target) return;
@@ -68,17 +72,17 @@ export async function installProbe(page: Page): Promise<void> {
 /** Starts a measured stream: tokens stamped `${tag}x${seq}` inside the last element matching `target`. */
 export async function armProbe(page: Page, target: string, tag: string): Promise<void> {
   await page.evaluate(
-    `Object.assign(window.__probe, { paint: {}, frames: [], longtasks: [], last: -1, recording: true, target: ${JSON.stringify(target)}, re: new RegExp(${JSON.stringify(`${tag}x(\\d+)`)}, 'g') })`,
+    `Object.assign(window.__probe, { paint: {}, frames: [], longtasks: [], longtaskAt: [], since: performance.now(), last: -1, recording: true, target: ${JSON.stringify(target)}, re: new RegExp(${JSON.stringify(`${tag}x(\\d+)`)}, 'g') })`,
   );
 }
 
 /** Starts recording frames and long tasks only (no token tracking, whose DOM reads would load the page). */
 export async function recordFrames(page: Page): Promise<void> {
-  await page.evaluate(`Object.assign(window.__probe, { paint: {}, frames: [], longtasks: [], last: -1, recording: true, target: null, re: null })`);
+  await page.evaluate(`Object.assign(window.__probe, { paint: {}, frames: [], longtasks: [], longtaskAt: [], since: performance.now(), last: -1, recording: true, target: null, re: null })`);
 }
 
 export async function readProbe(page: Page, stop = true): Promise<ProbeResult> {
-  return page.evaluate(`(() => { const P = window.__probe; if (${stop}) P.recording = false; return { paint: P.paint, frames: P.frames, longtasks: P.longtasks, last: P.last }; })()`);
+  return page.evaluate(`(() => { const P = window.__probe; if (${stop}) P.recording = false; return { paint: P.paint, frames: P.frames, longtasks: P.longtasks, longtaskAt: P.longtaskAt, last: P.last, elapsed: performance.now() - P.since }; })()`);
 }
 
 /** Waits until token `seq` has been painted (or the timeout passes: what was painted is still read). */
