@@ -283,7 +283,7 @@ function applyBuffered(): void {
     else perTurn.set(turnId, [part]);
   }
   const now = performance.now();
-  const published: string[] = [];
+  const published: { base: Turn; turn: Turn }[] = [];
   for (const [turnId, parts] of perTurn) {
     const i = index.get(turnId);
     if (i === undefined) {
@@ -303,10 +303,10 @@ function applyBuffered(): void {
     if (!changed) turns = turns.slice();
     changed = true;
     turns[i] = after;
-    published.push(turnId);
+    published.push({ base: stored, turn: after });
   }
   if (changed) set({ turns });
-  for (const id of published) clearLive(id, now);
+  for (const { base, turn } of published) clearLive(turn.id, base, turn, now);
 }
 
 function flushPendingFor(turnId: string): void {
@@ -352,6 +352,7 @@ export function connectStore(): Promise<void> {
     early.delete(turn.id);
     const turns = get().turns;
     const i = turns.findIndex((t) => t.id === turn.id);
+    const was = i >= 0 ? turns[i]! : null;
     // A card main put above a turn in view (a summary written on its own before an answer, issue 21).
     const above = i < 0 && turn.conversationId === get().activeId ? turns.findIndex((t) => t.parentId === turn.id) : -1;
     if (i >= 0) set({ turns: turns.map((t) => (t.id === turn.id ? turn : t)) });
@@ -362,7 +363,7 @@ export function connectStore(): Promise<void> {
       flushPendingFor(turn.id);
     } else if (get().sending) savedEarly.set(turn.id, turn);
     // The saved turn replaces what streamed ahead of the store (live-turns.ts).
-    clearLive(turn.id);
+    clearLive(turn.id, was, i >= 0 ? turn : null);
     if (i >= 0) void refreshSiblings();
     // An answer that ended may have taught the estimate (the server's count) or met a window other than the one
     // shown (a server restarted with another -c): ask main again, cheaply (issue 13).

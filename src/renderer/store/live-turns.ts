@@ -6,17 +6,21 @@
  * late (bench/latency: p99 several times the floor while p50 was fine). The store gets the grown turn anyway at
  * most PUBLISH_MS later, and at once when anything else happens (a new block, a tool call, usage, the finish).
  */
-import { useCallback, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import type { StreamPart } from '../../shared/parts';
 import type { Turn } from '../../shared/turn';
 
 /** How stale the store's copy of a streaming turn may get: the meter and the rest still move a few times a second. */
 export const PUBLISH_MS = 250;
 
-/** A turn ahead of the store, with the store's copy it grew from: once the store holds another, that one wins. */
+/**
+ * A turn ahead of the store, with the store's copy it grew from: once the store holds another, that one wins.
+ * `settled`: the store holds `turn` now; the entry only bridges a view that still has `base` from the store.
+ */
 interface Live {
   base: Turn;
   turn: Turn;
+  settled: boolean;
 }
 
 const live = new Map<string, Live>();
@@ -51,19 +55,25 @@ export function staysLive(before: Turn, after: Turn, parts: readonly StreamPart[
 
 /** Keeps `turn`, grown from the store's copy `base`, in the fast lane and re-renders its view. */
 export function setLive(base: Turn, turn: Turn): void {
-  live.set(turn.id, { base, turn });
+  live.set(turn.id, { base, turn, settled: false });
   notify(turn.id);
 }
 
 /**
- * The store now holds the turn (published, saved, replaced or gone): its view reads the store's copy again. Call
- * after the store is updated, so both land in the same render. `now`: published mid-stream (the next frames may
- * take the fast lane again); without it the turn's stream is over.
+ * The store now holds `turn` in place of `base` (published, saved or replaced): its view reads the store's copy
+ * again. Call after the store is updated. A view can still be handed `base` for a render or two after the store
+ * changed (react-virtuoso passes a row its data a pass later): for that view `turn` stands in for it, where
+ * dropping the entry showed `base`, the text as it was up to 250 ms before (the answer shrank and grew back at
+ * every publish, its newest blocks mounted again: bench/smoothness). `turn` null: the turn is gone from the store.
+ * `now`: published mid-stream (the next frames may take the fast lane again); without it the turn's stream is over.
  */
-export function clearLive(turnId: string, now?: number): void {
+export function clearLive(turnId: string, base: Turn | null, turn: Turn | null, now?: number): void {
   if (now === undefined) published.delete(turnId);
   else published.set(turnId, now);
-  if (live.delete(turnId)) notify(turnId);
+  const had = live.has(turnId);
+  if (base && turn && base !== turn) live.set(turnId, { base, turn, settled: true });
+  else live.delete(turnId);
+  if (had || live.has(turnId)) notify(turnId);
 }
 
 /** `turn`, or its streamed-ahead version while one is in the fast lane. */
@@ -82,5 +92,10 @@ export function useLiveTurn(turn: Turn): Turn {
     [id],
   );
   const entry = useSyncExternalStore(subscribe, () => live.get(id));
+  // The view has the store's copy now: the bridge is done with (only a settled one: a live entry holds parts the
+  // store does not have yet).
+  useEffect(() => {
+    if (entry?.settled && entry.turn === turn && live.get(id) === entry) live.delete(id);
+  }, [entry, turn, id]);
   return entry && entry.base === turn ? entry.turn : turn;
 }
