@@ -128,9 +128,46 @@ describe('answer runs', () => {
       });
     expect(await answer.locator('.md-group').count()).toBeGreaterThanOrEqual(3);
     const boxed = await layout();
-    await answer.evaluate((root) => root.querySelectorAll<HTMLElement>('.md-group').forEach((g) => (g.style.contain = 'none')));
+    // Without the boxes: the groups and the open run's box taken out of the layout, their chunks laid out as
+    // children of the answer itself.
+    await answer.evaluate((root) => root.querySelectorAll<HTMLElement>('.md-group, .md-run').forEach((g) => (g.style.display = 'contents')));
     expect(boxed.length).toBe(150);
     expect(boxed).toEqual(await layout());
+  });
+
+  it('keeps a selection in a streaming answer as it grows and its finished blocks are boxed into a group', async () => {
+    const lines = Array.from({ length: 60 }, (_, i) => ({ content: `Paragraph ${i} says something worth quoting.\n\n` }));
+    // Held after 10 blocks (no group yet: one closes after 32), while the reader selects one; then held again
+    // past the first group, the answer still streaming.
+    s = await startUi(chatRoutes(ollamaLines(lines), 20, [10, 45]));
+    const { page, replay } = s;
+    await send(page, 'A long answer');
+    await expect.poll(() => replay.held).toBe(1);
+    const answer = assistant(page).locator('[data-run="answer"] .markdown');
+    await expect.poll(() => answer.textContent()).toContain('Paragraph 8');
+    expect(await answer.locator('.md-group').count()).toBe(0);
+    const quote = 'Paragraph 3 says something worth quoting.';
+    const selected = await answer.evaluate((root, quote) => {
+      const p = [...root.querySelectorAll('p')].find((el) => el.textContent === quote);
+      if (!p) return '';
+      const range = document.createRange();
+      range.selectNodeContents(p);
+      getSelection()?.removeAllRanges();
+      getSelection()?.addRange(range);
+      return getSelection()?.toString() ?? '';
+    }, quote);
+    expect(selected).toBe(quote);
+    replay.release();
+    await expect.poll(() => answer.textContent()).toContain('Paragraph 40');
+    await expect.poll(() => replay.held).toBe(1);
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    expect(await answer.locator('.md-group').count()).toBeGreaterThanOrEqual(1);
+    // Its block went into the group as it was (the same element), and the text around it never went back to an
+    // older copy: the reader's selection is still there.
+    expect(await page.evaluate(() => getSelection()?.toString())).toBe(quote);
+    replay.release();
+    await waitIdle(page);
+    expect(await page.evaluate(() => getSelection()?.toString())).toBe(quote);
   });
 
   it('shows a tool call as a card with its name and arguments', async () => {

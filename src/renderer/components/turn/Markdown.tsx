@@ -30,12 +30,20 @@ const GROUP = 32;
 
 /**
  * A run of finished chunks. A closed group (`boxed`) is laid out on its own (`.md-group`, chunk-groups.ts); the
- * open run after the closed groups is a fragment, its chunks direct children of `.markdown`.
+ * open run after the closed groups is a plain box (`.md-run`: no containment, so margins collapse through it as
+ * if it were not there) under the key the group it becomes will have: when it closes, the same element only
+ * changes its class, and its chunks stay mounted. (As a fragment, a closing group unmounted and mounted again
+ * its 32 or more chunks in one frame, parsing all their HTML anew.)
  */
 const ChunkGroup = memo(
   function ChunkGroup({ chunks, boxed }: { chunks: string[]; boxed: boolean }) {
-    const items = chunks.map((chunk, i) => <MarkdownChunk key={i} text={chunk} />);
-    return boxed ? <div className="md-group">{items}</div> : <>{items}</>;
+    return (
+      <div className={boxed ? 'md-group' : 'md-run'}>
+        {chunks.map((chunk, i) => (
+          <MarkdownChunk key={i} text={chunk} />
+        ))}
+      </div>
+    );
   },
   (a, b) => a.boxed === b.boxed && a.chunks.length === b.chunks.length && a.chunks.every((c, i) => c === b.chunks[i]),
 );
@@ -59,10 +67,8 @@ export const Markdown = memo(function Markdown({ text, growing = false }: { text
   const { closed, open } = grouped.current.groups;
   return (
     <div className="markdown" onClick={onClick}>
-      {closed.map((group, g) => (
-        <ChunkGroup key={g} chunks={group} boxed />
-      ))}
-      {open.length > 0 && <ChunkGroup key="open" chunks={open} boxed={false} />}
+      {/* One list, so the open run and the group it becomes are the same element (a key matches only among siblings). */}
+      {[...closed.map((group, g) => <ChunkGroup key={g} chunks={group} boxed />), ...(open.length > 0 ? [<ChunkGroup key={closed.length} chunks={open} boxed={false} />] : [])]}
       {chunks.length > 0 && <MarkdownChunk key="tail" text={chunks[chunks.length - 1]!} tail={growing} />}
     </div>
   );
