@@ -127,6 +127,12 @@ describe('answer runs', () => {
         return [...root.querySelectorAll('.md-chunk > *')].map((el) => Math.round((el.getBoundingClientRect().top - top) * 10) / 10);
       });
     expect(await answer.locator('.md-group').count()).toBeGreaterThanOrEqual(3);
+    // Box edges after a code block or a table, and before a code block, are among those compared.
+    const edges = await answer.evaluate((root) =>
+      [...root.querySelectorAll('.md-group, .md-run')].map((g) => [g.firstElementChild?.firstElementChild?.tagName.toLowerCase(), g.lastElementChild?.lastElementChild?.tagName.toLowerCase()]),
+    );
+    expect(edges.some(([, end]) => end !== 'p' && end !== 'ul' && end !== 'blockquote')).toBe(true);
+    expect(edges.slice(1).some(([start]) => start === 'pre')).toBe(true);
     const boxed = await layout();
     // Without the boxes: the groups and the open run's box taken out of the layout, their chunks laid out as
     // children of the answer itself.

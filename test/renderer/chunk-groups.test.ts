@@ -32,11 +32,17 @@ describe('groupChunks (a long answer boxed into groups the browser lays out apar
     );
   });
 
-  it('closes a group only where a paragraph-like block meets one, so no margin changes at its edge', () => {
-    const chunks = ['Intro.', '## Setup', 'Some text.', '```sh\nnpm ci\n```', '| a |\n|---|\n| 1 |', '- item', '## Next', 'More text.', '> quoted', 'End.'];
-    // Not before a heading (1em above), after one (0.5em below), or beside a code block or a table (0.9em below):
-    // the first place from the second chunk on is between 'More text.' and the quote.
-    expect(groupChunks(chunks, chunks.length, html, 2)).toEqual({ closed: [chunks.slice(0, 8)], open: chunks.slice(8) });
+  it('closes a group only before a block with no top margin, so no margin changes at its edge', () => {
+    const chunks = ['Intro.', '## Setup', 'Some text.', '```sh\nnpm ci\n```', '| a |\n|---|\n| 1 |', '## Next', '- item', 'More text.', '> quoted', 'End.'];
+    // Never before a heading (1em above) or a table (0.5em above); before a paragraph, a code block, a list or a
+    // quote, whatever ends the chunk before (a heading's 0.5em, a table's 0.9em below).
+    expect(groupChunks(chunks, chunks.length, html, 2)).toEqual({
+      closed: [chunks.slice(0, 2), chunks.slice(2, 6), chunks.slice(6, 8)],
+      open: chunks.slice(8),
+    });
+    // Before a code block: an answer of prose and code in turn has places to close.
+    const code = ['Run this:', '```sh\nnpm ci\n```', 'Then this:', '```sh\nnpm test\n```', 'Done.'];
+    expect(groupChunks(code, code.length, html, 1).closed).toEqual(code.slice(0, 4).map((c) => [c]));
   });
 
   it('works the groups out again for a text that did not only grow', () => {

@@ -1,15 +1,14 @@
 /**
  * Where a long answer's finished chunks are boxed into closed groups (Markdown.tsx). A closed group is laid out
  * on its own (`.md-group`, contain: layout, turns.css), so a frame of a streaming answer lays out and walks for
- * paint a few groups, not every chunk before the tail. A box keeps its children's margins inside it, so a group is
- * closed only where that changes nothing: between a chunk that ends with a paragraph-like block (a paragraph, a
- * list or a quote: 0.75em below, none above) and one that starts with one. Pure.
+ * paint a few groups, not every chunk before the tail. A box keeps its children's margins inside it: the last
+ * block's bottom margin counts in full below it, where without the box it would collapse with the next block's top
+ * margin. The two are the same when that top margin is 0, so a group is closed only before a chunk that starts with
+ * a block with none (a paragraph, a list, a quote, a code block), whatever ends the chunk before. Pure.
  */
 
-/** HTML that starts with a block with no top margin (turns.css: p, ul, ol, blockquote). */
-const PLAIN_START = /^<(?:p|ul|ol|blockquote)>/;
-/** HTML that ends with a block whose bottom margin is a paragraph's. */
-const PLAIN_END = /<\/(?:p|ul|ol|blockquote)>\s*$/;
+/** HTML that starts with a block with no top margin (turns.css: p, ul, ol, blockquote, .code-block). */
+const PLAIN_START = /^<(?:p|ul|ol|blockquote|pre class="code-block")>/;
 
 export interface ChunkGroups {
   /** Runs of at least `size` finished chunks, each to be boxed. */
@@ -42,8 +41,7 @@ export function groupChunks(chunks: readonly string[], finished: number, html: (
   }
   if (html) {
     for (let k = start + size; k < finished; k++) {
-      // The ends of the HTML only: a regex anchored at the end still scans the whole string.
-      if (!PLAIN_END.test(html(chunks[k - 1]!).slice(-24)) || !PLAIN_START.test(html(chunks[k]!))) continue;
+      if (!PLAIN_START.test(html(chunks[k]!))) continue;
       closed.push(chunks.slice(start, k));
       start = k;
       k = start + size - 1;
