@@ -95,7 +95,6 @@ function merged(view: ConversationView): Pick<AppState, 'turns' | 'siblings'> {
 
 let paging: string | null = null;
 
-/** The reader reached the top of the turns held: the next older ones, from main, go above them. */
 const olderListeners = new Set<() => void>();
 
 /** `listener` runs as older turns are about to go in above those shown (the page still shows the rows as they were). */
@@ -104,6 +103,7 @@ export function onOlderTurns(listener: () => void): () => void {
   return () => olderListeners.delete(listener);
 }
 
+/** The reader reached the top of the turns held: the next older ones, from main, go above them. */
 export async function loadOlder(): Promise<void> {
   const { activeId, olderTurns, turns } = get();
   const first = turns[0];
