@@ -65,10 +65,12 @@ export const Markdown = memo(function Markdown({ text, growing = false }: { text
   const prev = grouped.current?.render === render ? grouped.current.groups : undefined;
   grouped.current = { render, groups: groupChunks(chunks, chunks.length - 1, render, GROUP, prev) };
   const { closed, open } = grouped.current.groups;
+  // One list, so the open run and the group it becomes are the same element (a key matches only among siblings).
+  const runs = closed.map((group, g) => <ChunkGroup key={g} chunks={group} boxed />);
+  if (open.length > 0) runs.push(<ChunkGroup key={closed.length} chunks={open} boxed={false} />);
   return (
     <div className="markdown" onClick={onClick}>
-      {/* One list, so the open run and the group it becomes are the same element (a key matches only among siblings). */}
-      {[...closed.map((group, g) => <ChunkGroup key={g} chunks={group} boxed />), ...(open.length > 0 ? [<ChunkGroup key={closed.length} chunks={open} boxed={false} />] : [])]}
+      {runs}
       {chunks.length > 0 && <MarkdownChunk key="tail" text={chunks[chunks.length - 1]!} tail={growing} />}
     </div>
   );
