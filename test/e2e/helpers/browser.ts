@@ -5,8 +5,8 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
  * Chromium's headless mode is the whole browser: every new window (each Playwright context) loads the omnibox's
- * popup as WebUI pages in a renderer of their own, about a second of CPU on that renderer's main thread and most of
- * another on its workers, alongside the page under test. Firebrand's window (Electron) has no omnibox, and on a
+ * popup as WebUI pages in a renderer of their own, about a second of CPU on that renderer's main thread and 0.6-0.8 s
+ * more on its workers (traced), alongside the page under test. Firebrand's window (Electron) has no omnibox, and on a
  * 2-core machine that load slowed whatever a test or a bench did right after opening a page (bench/start counted it
  * as Firebrand's start).
  */
