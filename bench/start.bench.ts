@@ -32,8 +32,8 @@ async function firebrandStart(cleanup: Cleanup, b: Browser, ollamaUrl: string): 
       const page = await context.newPage();
       await page.goto(s.url);
       // Polled by the page itself each frame: Playwright's waitForFunction would first evaluate its own injected
-      // script in the page (20-30 ms of the page's main thread while the app is still starting), which the floor's
-      // blank page is never asked to do.
+      // script in the page (13-23 ms of the page's main thread while the app is still starting, traced), which the
+      // floor's blank page is never asked to do.
       await waitInPage(page, INTERACTIVE, 30_000, 'raf');
       return performance.now() - t0;
     } finally {

@@ -44,9 +44,9 @@ export async function heapMb(page: Page): Promise<number> {
 /**
  * Waits until `expression` is true in the page, polled by the page itself. Unlike Playwright's locators and
  * waitForFunction, it injects no script of Playwright's into the page (each such world holds about half a MB of
- * heap, and evaluating it takes 20-30 ms of the page's main thread), so a heap read afterwards is the page's own, as
- * in the bare floor page, and a time taken with it is not the page's time plus Playwright's. `poll` is 'raf' (each
- * frame, for times) or ms between polls.
+ * heap, and evaluating it took 13-23 ms of the page's main thread in a start), so a heap read afterwards is the
+ * page's own, as in the bare floor page, and a time taken with it is not the page's time plus Playwright's.
+ * `poll` is 'raf' (each frame, for times) or ms between polls.
  */
 export async function waitInPage(page: Page, expression: string, timeoutMs = 30_000, poll: 'raf' | number = 50): Promise<void> {
   const next = poll === 'raf' ? 'requestAnimationFrame(check)' : `setTimeout(check, ${poll})`;
