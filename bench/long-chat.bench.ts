@@ -12,7 +12,7 @@ import { ConversationStore } from '../src/main/db/conversation-store';
 import { openDatabase } from '../src/main/db/open-database';
 import type { Turn } from '../src/shared/turn';
 import { withCleanup } from './lib/cleanup';
-import { browser, INTERACTIVE, requireBuild, serve, tempDir } from './lib/firebrand-ui';
+import { browser, requireBuild, serve, tempDir, waitInteractive } from './lib/firebrand-ui';
 import { markdownTokens } from './lib/markdown-answer';
 import { startPacedServer, BARE_PAGE } from './lib/paced-stream';
 import { heapMb, timeOpen, waitInPage } from './lib/open-timer';
@@ -79,7 +79,7 @@ await withCleanup(async (cleanup) => {
   // bypassCSP: the app's CSP forbids eval, and the waits and the timer are script strings (as in openFirebrand).
   const app = await b.newPage({ viewport: { width: 1280, height: 800 }, bypassCSP: true });
   await app.goto(s.url);
-  await waitInPage(app, INTERACTIVE);
+  await waitInteractive(app);
   const item = (title: string) => `[data-testid="conversation-item"][title="${title}"]`;
   await waitInPage(app, `document.querySelector('${item('Long chat')}') !== null`);
 

@@ -10,8 +10,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { startServeProcess } from '../test/e2e/helpers/serve-process';
 import { withCleanup, type Cleanup } from './lib/cleanup';
-import { browser, INTERACTIVE, requireBuild, tempDir } from './lib/firebrand-ui';
-import { waitInPage } from './lib/open-timer';
+import { browser, requireBuild, tempDir, waitInteractive } from './lib/firebrand-ui';
 import { BARE_PAGE, startPacedServer } from './lib/paced-stream';
 import { percentile, quick, report } from './lib/report';
 
@@ -31,10 +30,7 @@ async function firebrandStart(cleanup: Cleanup, b: Browser, ollamaUrl: string): 
     try {
       const page = await context.newPage();
       await page.goto(s.url);
-      // Polled by the page itself each frame: Playwright's waitForFunction would first evaluate its own injected
-      // script in the page (13-23 ms of the page's main thread while the app is still starting, traced), which the
-      // floor's blank page is never asked to do.
-      await waitInPage(page, INTERACTIVE, 30_000, 'raf');
+      await waitInteractive(page);
       return performance.now() - t0;
     } finally {
       await context.close();

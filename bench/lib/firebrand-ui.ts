@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launchChromium } from '../../test/e2e/helpers/browser';
 import { startServeProcess, type ServeProcess } from '../../test/e2e/helpers/serve-process';
 import type { Cleanup } from './cleanup';
+import { waitInPage } from './open-timer';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -48,8 +49,13 @@ export async function openFirebrand(b: Browser, url: string): Promise<Page> {
 /** True in the page once a message can be sent: the composer is enabled and a model is picked. */
 export const INTERACTIVE = `(() => { const i = document.querySelector('[data-testid="composer-input"]'); const m = document.querySelector('[data-testid="model-picker"]'); return !!i && !i.disabled && !!m && (m.getAttribute('data-value') ?? '') !== ''; })()`;
 
+/**
+ * Polled by the page itself each frame (open-timer.ts): Playwright's waitForFunction would first evaluate its own
+ * injected script in the page (13-23 ms of its main thread while the app is still starting, traced), which bench/start
+ * would count as Firebrand's start and the floor's blank page never runs.
+ */
 export async function waitInteractive(page: Page, timeoutMs = 30_000): Promise<void> {
-  await page.waitForFunction(INTERACTIVE, undefined, { timeout: timeoutMs, polling: 'raf' });
+  await waitInPage(page, INTERACTIVE, timeoutMs, 'raf');
 }
 
 /** Sends `text` in a new chat (so the streamed answer is the only assistant turn on screen). */

@@ -71,14 +71,17 @@ export async function installProbe(page: Page): Promise<void> {
 
 /** Starts a measured stream: tokens stamped `${tag}x${seq}` inside the last element matching `target`. */
 export async function armProbe(page: Page, target: string, tag: string): Promise<void> {
-  await page.evaluate(
-    `Object.assign(window.__probe, { paint: {}, frames: [], longtasks: [], longtaskAt: [], since: performance.now(), last: -1, recording: true, target: ${JSON.stringify(target)}, re: new RegExp(${JSON.stringify(`${tag}x(\\d+)`)}, 'g') })`,
-  );
+  await page.evaluate(startRecording(JSON.stringify(target), `new RegExp(${JSON.stringify(`${tag}x(\\d+)`)}, 'g')`));
 }
 
 /** Starts recording frames and long tasks only (no token tracking, whose DOM reads would load the page). */
 export async function recordFrames(page: Page): Promise<void> {
-  await page.evaluate(`Object.assign(window.__probe, { paint: {}, frames: [], longtasks: [], longtaskAt: [], since: performance.now(), last: -1, recording: true, target: null, re: null })`);
+  await page.evaluate(startRecording('null', 'null'));
+}
+
+/** The script that clears the probe and starts a recording; `target` and `re` are script expressions. */
+function startRecording(target: string, re: string): string {
+  return `Object.assign(window.__probe, { paint: {}, frames: [], longtasks: [], longtaskAt: [], since: performance.now(), last: -1, recording: true, target: ${target}, re: ${re} })`;
 }
 
 export async function readProbe(page: Page, stop = true): Promise<ProbeResult> {
