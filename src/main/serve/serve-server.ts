@@ -52,6 +52,13 @@ export interface RunningServe {
 const OLD_COOKIE = 'firebrand_token';
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
+/**
+ * The build names every file under assets/ by a hash of its content, so a browser may keep them for good: a
+ * reload, or the next start on the same port, takes the scripts from its cache, and V8 their compiled code once it
+ * has seen them twice, instead of fetching, parsing and compiling them again. The page itself is never kept: it
+ * names this build's assets.
+ */
+const KEEP_FOR_GOOD = 'private, max-age=31536000, immutable';
 const NEEDS_TOKEN = 'Firebrand: open the address serve mode printed when it started (it ends with ?token=…). A token from an earlier start no longer works.\n';
 
 export async function startServe(options: ServeOptions): Promise<RunningServe> {
@@ -92,7 +99,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       'content-security-policy': contentSecurityPolicy([`ws://${name}`]),
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
-      'cache-control': 'no-store',
+      'cache-control': target.path.startsWith('/assets/') ? KEEP_FOR_GOOD : 'no-store',
     };
     if (isPage) headers['set-cookie'] = clearOldCookie();
     res.writeHead(200, headers);

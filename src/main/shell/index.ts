@@ -12,6 +12,7 @@ import { batchEvents } from '../ipc/event-batch';
 import { contentSecurityPolicy } from '../serve/csp';
 import { chooseSecretStore } from '../secrets/choose-secret-store';
 import { createServices } from '../services';
+import { APP_SCHEME } from './app-scheme';
 import { utilitySpawner } from './engine-utility';
 import { utilityReader } from './reader-utility';
 import { createMainWindow } from './window-options';
@@ -21,7 +22,7 @@ import { guardWebContents, noRemoteContent } from './web-contents-guard';
 const here = dirname(fileURLToPath(import.meta.url));
 const rendererDir = join(here, '../renderer');
 
-protocol.registerSchemesAsPrivileged([{ scheme: 'app', privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+protocol.registerSchemesAsPrivileged([APP_SCHEME]);
 
 // Every web contents, whoever creates it, is guarded before it can load anything (issue 15).
 app.on('web-contents-created', (_event, contents) => {

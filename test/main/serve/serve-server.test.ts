@@ -62,6 +62,11 @@ describe('serve mode', () => {
     expect((await fetch(`${serve.origin}/assets/app.js`)).status).toBe(200);
   });
 
+  it('lets the browser keep the hashed assets for good, and never the page', async () => {
+    expect((await fetch(serve.url)).headers.get('cache-control')).toBe('no-store');
+    expect((await fetch(`${serve.origin}/assets/app.js`)).headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+  });
+
   it('never serves a file outside the renderer folder', async () => {
     const res = await fetch(`${serve.origin}/..%2fsecret.txt?token=${serve.token}`);
     expect(res.status).toBe(404);
