@@ -13,10 +13,10 @@ import errorClasses from 'undici/lib/core/errors.js';
 import util from 'undici/lib/core/util.js';
 import globals from 'undici/lib/global.js';
 import redirect from 'undici/lib/interceptor/redirect.js';
-import { deferWasmTierUp } from './wasm-tier-up';
+import { keepWasmBaseline } from './wasm-tier-up';
 
 // Before any request: the first one compiles undici's WebAssembly parser (wasm-tier-up.ts).
-deferWasmTierUp();
+keepWasmBaseline();
 
 export type Dispatcher = Undici.Dispatcher;
 export const Agent = AgentClass as typeof Undici.Agent;
