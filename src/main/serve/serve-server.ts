@@ -20,7 +20,7 @@ import type { WebSocketServer } from 'ws';
 import type { Services } from '../services';
 import { contentSecurityPolicy } from './csp';
 import { allowedHost, originMatchesHost, requestPath, tokenProblem } from './serve-policy';
-import { readStatic } from './static-files';
+import { readStatic, resolveStatic } from './static-files';
 
 export interface ServeOptions {
   /**
@@ -87,11 +87,13 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
     if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, TEXT).end();
     const target = requestPath(req.url);
     if (!target) return void res.writeHead(400, TEXT).end('Firebrand: that address is malformed.\n');
-    const isPage = target.path === '/' || target.path === '/index.html';
+    const named = resolveStatic(options.rendererDir, target.path);
+    if (!named) return void res.writeHead(404, TEXT).end();
+    const isPage = named.name === 'index.html';
     if (isPage && !tokenMatches(target.query.get('token'), token)) {
       return void res.writeHead(401, { ...TEXT, 'set-cookie': clearOldCookie() }).end(NEEDS_TOKEN);
     }
-    const file = await readStatic(options.rendererDir, target.path);
+    const file = await readStatic(named.file);
     if (!file) return void res.writeHead(404, TEXT).end();
     const headers: Record<string, string> = {
       'content-type': file.type,
@@ -99,7 +101,7 @@ export async function startServe(options: ServeOptions): Promise<RunningServe> {
       'content-security-policy': contentSecurityPolicy([`ws://${name}`]),
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
-      'cache-control': target.path.startsWith('/assets/') ? KEEP_FOR_GOOD : 'no-store',
+      'cache-control': named.name.startsWith('assets/') ? KEEP_FOR_GOOD : 'no-store',
     };
     if (isPage) headers['set-cookie'] = clearOldCookie();
     res.writeHead(200, headers);

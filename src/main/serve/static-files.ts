@@ -13,11 +13,21 @@ const TYPES: Record<string, string> = {
   '.json': 'application/json',
 };
 
-/** Reads a file of the built renderer by its decoded URL path; refuses any path that leaves its folder. */
-export async function readStatic(root: string, path: string): Promise<{ body: Buffer; type: string } | undefined> {
+/**
+ * The file of the built renderer a decoded URL path names, and its name inside that folder ('/'-separated, so
+ * `/assets/../index.html` is `index.html`: what is served is decided by the file, not by how the path spells it).
+ * Undefined for a path that leaves the folder.
+ */
+export function resolveStatic(root: string, path: string): { file: string; name: string } | undefined {
   const relative = path === '/' ? '/index.html' : path;
   const file = normalize(join(root, relative));
-  if (file !== root && !file.startsWith(root.endsWith(sep) ? root : root + sep)) return undefined;
+  const prefix = root.endsWith(sep) ? root : root + sep;
+  if (!file.startsWith(prefix)) return undefined;
+  return { file, name: file.slice(prefix.length).split(sep).join('/') };
+}
+
+/** Reads a file `resolveStatic` named; undefined when there is none. */
+export async function readStatic(file: string): Promise<{ body: Buffer; type: string } | undefined> {
   try {
     return { body: await readFile(file), type: TYPES[extname(file)] ?? 'application/octet-stream' };
   } catch {

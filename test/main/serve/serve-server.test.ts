@@ -65,6 +65,11 @@ describe('serve mode', () => {
   it('lets the browser keep the hashed assets for good, and never the page', async () => {
     expect((await fetch(serve.url)).headers.get('cache-control')).toBe('no-store');
     expect((await fetch(`${serve.origin}/assets/app.js`)).headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
+    // The page spelled as a path under assets/ is still the page: it asks for the token and is never kept.
+    expect((await fetch(`${serve.origin}/assets/..%2findex.html`)).status).toBe(401);
+    const spelled = await fetch(`${serve.origin}/assets/..%2findex.html?token=${serve.token}`);
+    expect(spelled.status).toBe(200);
+    expect(spelled.headers.get('cache-control')).toBe('no-store');
   });
 
   it('never serves a file outside the renderer folder', async () => {
