@@ -14,7 +14,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 
-export const WASM_FLAG = '--liftoff-only';
+const WASM_FLAG = '--liftoff-only';
 
 export function keepWasmBaseline(): void {
   setFlagsFromString(WASM_FLAG);
