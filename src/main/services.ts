@@ -44,6 +44,7 @@ import type { EngineSpawner } from './builtin/engine-host';
 import { nodeProbeHost } from './gpu/node-host';
 import { createLibrary, type LibraryParts } from './library/library-wiring';
 import { ServerWatch, type ServerWatchDeps } from './models/server-watch';
+import { earlyAnswer } from './models/early-answer';
 import { tagDigests } from './models/ollama-admin';
 import { createContextRoom } from './context/context-wiring';
 import type { RoomService } from './context/room-service';
@@ -77,6 +78,11 @@ export interface ServicesOptions {
    * (`models:changed`). On in the app and serve mode; off by default so tests that count requests see only theirs.
    */
   watchServers?: boolean | Pick<ServerWatchDeps, 'upIntervalMs' | 'backoffMs'>;
+  /**
+   * Ask the server in use for its model list as soon as the services exist, for the first page that asks within
+   * a few seconds (models/early-answer.ts). On in the app and serve mode; off by default, as `watchServers`.
+   */
+  prefetchModelList?: boolean;
   /** MCP knobs for tests: how long a server may take to start. */
   mcp?: { startTimeoutMs?: number; prepareWaitMs?: number };
 }
@@ -236,6 +242,12 @@ export function createServices(options: ServicesOptions): Services {
         : (await listV1Models(active.kind, active.baseUrl, chatParts.connections.headersFor(active.id))).map((m) => m.name);
     return { connectionId: active.id, signature: names.sort().join('\n') };
   };
+  /** Which server a model list is of: an early list is handed out only for the server it came from. */
+  const listKey = () => {
+    const active = chatParts.connections.get(settings.get().activeConnectionId) ?? chatParts.connections.get(DEFAULT_CONNECTION_ID);
+    return active ? `${active.id}\n${active.kind}\n${active.baseUrl}` : `ollama\n${settings.get().ollamaUrl}`;
+  };
+  const earlyList = options.prefetchModelList ? earlyAnswer(listModels, listKey(), { now: Date.now, freshMs: 10_000 }) : null;
   if (options.watchServers) {
     watch = new ServerWatch({
       look: lookAtServer,
@@ -243,6 +255,7 @@ export function createServices(options: ServicesOptions): Services {
         // What was worked out for the old list (windows, capabilities) is read again for the new one.
         modelManager.windows.forget();
         chatParts.capabilities.forget(change.connectionId);
+        earlyList?.forget();
         hub.emit('models:changed', change);
       },
       ...(typeof options.watchServers === 'object' ? options.watchServers : {}),
@@ -308,7 +321,7 @@ export function createServices(options: ServicesOptions): Services {
     'attachments:preview': async ({ block }) => ({ text: await content.preview(block) }),
     'models:list': async () => {
       try {
-        return await listModels();
+        return await (earlyList?.take(listKey()) ?? listModels());
       } catch (err) {
         watch?.sawFailure(settings.get().activeConnectionId, err instanceof Error ? err.message : String(err));
         throw err;
@@ -317,6 +330,7 @@ export function createServices(options: ServicesOptions): Services {
     'settings:get': () => settings.get(),
     'settings:update': (patch) => {
       const next = settings.update(patch);
+      earlyList?.forget();
       // Another server or address: look at it now rather than at the next tick.
       if (patch.activeConnectionId !== undefined || patch.ollamaUrl !== undefined) watch?.nudge();
       if (patch.modelsDir !== undefined) {

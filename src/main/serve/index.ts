@@ -80,6 +80,7 @@ async function loadServices(values: { 'data-dir': string; ollama?: string | unde
     ...(values.ollama ? { ollamaUrl: values.ollama } : {}),
     ...(values['models-dir'] ? { modelsDir: resolve(values['models-dir']) } : {}),
     watchServers: true,
+    prefetchModelList: true,
     builtinEngine: forkSpawner({ entry: resolve(here, 'builtin-engine.js'), log: (line) => console.error(line) }),
   });
   // What a page asks first, made ready while its socket's upgrade is answered; then, a turn later, what it asks

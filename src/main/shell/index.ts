@@ -44,7 +44,7 @@ app.whenReady().then(() => {
   const secrets = chooseSecretStore(dataDir, safeStorage, process.platform, (m) => console.error(m));
   const builtinEngine = utilitySpawner(join(here, 'builtin-engine.js'), (line) => console.error(line));
   const documentReader = utilityReader(join(here, 'extract-process.js'));
-  const services = createServices({ dataDir, secrets, builtinEngine, documentReader, watchServers: true, ...(nativeBinding ? { nativeBinding } : {}) });
+  const services = createServices({ dataDir, secrets, builtinEngine, documentReader, watchServers: true, prefetchModelList: true, ...(nativeBinding ? { nativeBinding } : {}) });
 
   protocol.handle('app', async (request) => {
     const url = new URL(request.url);

@@ -46,3 +46,28 @@ describe('the active connection', () => {
     await expect(h['models:list']({})).rejects.toThrow(/answered HTTP 404/);
   });
 });
+
+describe('the model list asked for as services start', () => {
+  it('answers the first page with the list asked at start; later asks go to the server again', async () => {
+    ollamaReplay.requests.length = 0;
+    const t = tempServices(ollamaReplay, { prefetchModelList: true });
+    cleanup = t.cleanup;
+    const tags = () => ollamaReplay.requests.filter((r) => r.path === '/api/tags').length;
+    // Asked before any page asks.
+    await expect.poll(tags).toBe(1);
+    const h = t.services.handlers;
+    expect((await h['models:list']({})).map((m) => m.name)).toEqual(['llama3.2:3b', 'qwen3:8b']);
+    expect(tags()).toBe(1);
+    expect((await h['models:list']({})).map((m) => m.name)).toEqual(['llama3.2:3b', 'qwen3:8b']);
+    expect(tags()).toBe(2);
+  });
+
+  it('is not handed out once the connection in use changed', async () => {
+    const t = tempServices(ollamaReplay, { prefetchModelList: true });
+    cleanup = t.cleanup;
+    const h = t.services.handlers;
+    const saved = await h['connections:save']({ kind: 'llama-server', label: 'llama', baseUrl: other.url });
+    await h['settings:update']({ activeConnectionId: saved.id });
+    expect((await h['models:list']({})).map((m) => m.name)).toEqual(['qwen2.5-coder-7b', 'phi-4']);
+  });
+});
