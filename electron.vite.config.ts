@@ -53,7 +53,9 @@ export default defineConfig({
           'extract-process': resolve('src/main/documents/extract-process.ts'),
         },
         // Shared chunks sit beside the entries, so code in any of them finds the worker entry as a sibling.
-        output: { chunkFileNames: '[name]-[hash].js' },
+        // Minified with names kept: V8 reads half as much source at every start (~18 ms of main's CPU, bench/start),
+        // and a logged stack still names its functions.
+        output: { chunkFileNames: '[name]-[hash].js', minify: true, keepNames: true },
         external: ['bufferutil'],
       },
     },

@@ -19,7 +19,7 @@ const mainLayers = [
 ];
 
 export default tseslint.config(
-  { ignores: ['out/**', 'node_modules/**', 'dist/**', 'bench/results.json'] },
+  { ignores: ['out/**', 'node_modules/**', 'dist/**', 'bench/results.json', 'src/main/ipc/payload-validators.generated.js'] },
   ...tseslint.configs.recommended,
   {
     rules: {

@@ -73,9 +73,9 @@ async function loadServices(values: { 'data-dir': string; ollama?: string | unde
     await load();
     await new Promise((r) => setImmediate(r));
   }
-  const [{ createServices }, { forkSpawner }, { warmValidators }] = await Promise.all([import('../services'), import('../builtin/fork-spawner'), import('../ipc/dispatch')]);
+  const [{ createServices }, { forkSpawner }] = await Promise.all([import('../services'), import('../builtin/fork-spawner')]);
   await new Promise((r) => setImmediate(r));
-  const services = createServices({
+  return createServices({
     dataDir: resolve(values['data-dir']),
     ...(values.ollama ? { ollamaUrl: values.ollama } : {}),
     ...(values['models-dir'] ? { modelsDir: resolve(values['models-dir']) } : {}),
@@ -83,13 +83,6 @@ async function loadServices(values: { 'data-dir': string; ollama?: string | unde
     prefetchModelList: true,
     builtinEngine: forkSpawner({ entry: resolve(here, 'builtin-engine.js'), log: (line) => console.error(line) }),
   });
-  // What a page asks first, made ready while its socket's upgrade is answered; then, a turn later, what it asks
-  // when a chat is clicked (compiled on that click, they held the first open ~10-90 ms: bench/long-chat).
-  setImmediate(() => {
-    warmValidators(['settings:get', 'connections:list', 'conversations:list', 'models:list', 'aliases:list', 'models:context-window']);
-    setImmediate(() => warmValidators(['conversations:open', 'conversations:get-settings', 'context:measure']));
-  });
-  return services;
 }
 
 main().catch((err: unknown) => {

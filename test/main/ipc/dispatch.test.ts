@@ -21,7 +21,7 @@ describe('the IPC dispatcher', () => {
     await expect(d.dispatch('conversations:list', {})).resolves.toEqual({ ok: true, value: [] });
   });
 
-  it('has a schema for every channel that compiles in strict mode (validators are compiled on first use)', async () => {
+  it('has a validator for every channel, compiled ahead of time from its schema in strict mode', async () => {
     const d = createDispatcher(handlers(), () => {});
     for (const channel of INVOKE_CHANNELS) {
       // A payload no schema accepts: a strict-mode mistake in a schema would throw here instead of answering.
@@ -61,6 +61,15 @@ describe('the IPC dispatcher', () => {
     expect(res).toMatchObject({ ok: false, error: { code: 'invalid-payload' } });
     expect(h['chat:send']).not.toHaveBeenCalled();
     expect(log).toHaveBeenCalled();
+  });
+
+  it('caps a message by its length in UTF-16 units (maxChars), the check a 60 MiB import needs to stay cheap', async () => {
+    const h = handlers({ 'chat:send': vi.fn(() => ({ conversationId: 'c', turnId: 't' })) as unknown as InvokeHandlers['chat:send'] });
+    const d = createDispatcher(h, () => {});
+    const send = (text: string) => d.dispatch('chat:send', { conversationId: null, text, model: 'm' });
+    await expect(send('x'.repeat(4_000_000))).resolves.toMatchObject({ ok: true });
+    await expect(send('x'.repeat(4_000_001))).resolves.toMatchObject({ ok: false, error: { code: 'invalid-payload' } });
+    expect(h['chat:send']).toHaveBeenCalledTimes(1);
   });
 
   it('passes a user-facing error through with its message, and hides internal ones', async () => {
