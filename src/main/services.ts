@@ -219,9 +219,11 @@ export function createServices(options: ServicesOptions): Services {
   late.room = context.room;
 
   const cancelStartupGc = scheduleStartupGc(blobs, log, Date.now, options.startupGcDelayMs, removeSidecars);
+  /** The connection the composer uses (Settings → connections); the default Ollama one if that is gone. */
+  const activeConnection = () => chatParts.connections.get(settings.get().activeConnectionId) ?? chatParts.connections.get(DEFAULT_CONNECTION_ID);
   /** The models of the connection the composer uses (Settings → connections). */
   const listModels = async () => {
-    const active = chatParts.connections.get(settings.get().activeConnectionId) ?? chatParts.connections.get(DEFAULT_CONNECTION_ID);
+    const active = activeConnection();
     if (active?.kind === 'builtin') return lib.listModels();
     if (!active || active.kind === 'ollama') return listOllamaWithDetails(active?.baseUrl ?? settings.get().ollamaUrl, modelManager.shows);
     const models = await listV1Models(active.kind, active.baseUrl, chatParts.connections.headersFor(active.id));
@@ -234,7 +236,7 @@ export function createServices(options: ServicesOptions): Services {
   };
   /** The active connection's model list, cheaply: names and digests (Ollama) or ids (/v1/models). */
   const lookAtServer = async () => {
-    const active = chatParts.connections.get(settings.get().activeConnectionId) ?? chatParts.connections.get(DEFAULT_CONNECTION_ID);
+    const active = activeConnection();
     if (!active || active.kind === 'builtin') return null;
     const names =
       active.kind === 'ollama'
@@ -244,7 +246,7 @@ export function createServices(options: ServicesOptions): Services {
   };
   /** Which server a model list is of: an early list is handed out only for the server it came from. */
   const listKey = () => {
-    const active = chatParts.connections.get(settings.get().activeConnectionId) ?? chatParts.connections.get(DEFAULT_CONNECTION_ID);
+    const active = activeConnection();
     return active ? `${active.id}\n${active.kind}\n${active.baseUrl}` : `ollama\n${settings.get().ollamaUrl}`;
   };
   const earlyList = options.prefetchModelList ? earlyAnswer(listModels, listKey(), { now: Date.now, freshMs: 10_000 }) : null;
