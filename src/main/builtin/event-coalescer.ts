@@ -13,6 +13,19 @@ export interface EngineOutput {
 }
 
 /**
+ * How often at most the engine process sends a generation's text: two display frames, 30 messages a second.
+ * Every message wakes main (a pipe read, its per-batch pipeline, a socket or window write) and the page (a parse,
+ * a render), and on a machine with few cores those wake-ups take CPU from the generation's own threads.
+ * bench/builtin (a 2,510-token answer, the engine on one thread of the 2-core machine), 3 full runs of each,
+ * interleaved: one frame (16 ms) read 0.93/0.95/0.97x the tokens/s of node-llama-cpp alone, two frames
+ * 1.02/1.13/0.96x; main's CPU per token 100-116 µs against 56-92, the engine's (against the library's, paired)
+ * 1.01-1.07x against 0.92-1.05x. With both in one run (9 rounds, each side paired within its round), two frames
+ * read 1.14x one frame. A model slower than 30 tokens a second still has every token sent as it comes; a faster
+ * one is shown in steps of two frames (at 100 tokens/s, three or four tokens a step).
+ */
+export const TEXT_INTERVAL_MS = 33;
+
+/**
  * The engine process's outgoing stream events, text coalesced in time. One message per token cost every process
  * on the way, on the two cores the generation itself needs: the engine's JavaScript thread a pipe write each
  * (about 50 µs on the busy 2-core machine, --cpu-prof), a thread that also starts every next decode; main a pipe
@@ -22,10 +35,10 @@ export interface EngineOutput {
  *
  * A throttle with a leading edge: a piece of text goes out at once when nothing was sent for `intervalMs` (the
  * first token, a slow model: no added delay); otherwise it waits, joined with the pieces that follow, until
- * `intervalMs` after the last message. The default is one display frame: the renderer shows at most one update
- * per frame anyway. Any other event sends the held text first, so the order never changes and `done` / `error`
- * never overtake text. Joined text events read the same as the pieces: the `builtin` dialect concatenates text.
- * Text from a `PendingText` source is made only when it goes out, once per message instead of once per token.
+ * `intervalMs` after the last message (TEXT_INTERVAL_MS says why two frames). Any other event sends the held text
+ * first, so the order never changes and `done` / `error` never overtake text. Joined text events read the same as
+ * the pieces: the `builtin` dialect concatenates text. Text from a `PendingText` source is made only when it goes
+ * out, once per message instead of once per token.
  */
 export class EventCoalescer implements EngineOutput {
   private held = '';
@@ -35,7 +48,7 @@ export class EventCoalescer implements EngineOutput {
 
   constructor(
     private readonly send: (event: EngineEvent) => void,
-    private readonly intervalMs = 16,
+    private readonly intervalMs = TEXT_INTERVAL_MS,
     private readonly now: () => number = () => performance.now(),
   ) {}
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { EventCoalescer } from '../../../src/main/builtin/event-coalescer';
+import { EventCoalescer, TEXT_INTERVAL_MS } from '../../../src/main/builtin/event-coalescer';
 import type { EngineEvent } from '../../../src/main/builtin/protocol';
 
 // The engine process's stream to main: the same text in the same order with fewer messages, the first token and a
@@ -110,5 +110,28 @@ describe('EventCoalescer', () => {
     out.pending(source);
     out.push(done);
     expect(sent).toEqual([text('A'), text('bCd'), done]);
+  });
+
+  it('by default sends a fast model at most 30 times a second, and a slower one token by token', () => {
+    const fast = new EventCoalescer((e) => sent.push(e), undefined, () => now);
+    // A small model on a GPU: a token every millisecond for one second.
+    for (let i = 0; i < 1_000; i++) {
+      fast.push(text(`${i} `));
+      advance(1);
+    }
+    fast.flush();
+    // The first token at once, then one message per 33 ms (30 a second), and the rest at the end.
+    expect(sent.length).toBeLessThanOrEqual(32);
+    expect(sent.length).toBeGreaterThanOrEqual(30);
+    expect(sent[0]).toEqual(text('0 '));
+    expect(sent.map((e) => (e.type === 'text' ? e.text : '')).join('')).toBe(Array.from({ length: 1_000 }, (_, i) => `${i} `).join(''));
+    // 25 tokens a second (a 7B model on a laptop's CPU): nothing waits.
+    sent.length = 0;
+    advance(TEXT_INTERVAL_MS);
+    for (let i = 0; i < 5; i++) {
+      fast.push(text(`t${i}`));
+      expect(sent).toHaveLength(i + 1);
+      advance(40);
+    }
   });
 });
