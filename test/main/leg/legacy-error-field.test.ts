@@ -52,4 +52,16 @@ describe("llama.cpp's legacy `error:` SSE field", () => {
       { numRuns: 500 },
     );
   });
+
+  it('property: rewrites exactly the lines that start with the field, as a plain reading of the whole text would', () => {
+    const line = fc.constantFrom('error: {"a":1}', 'data: {"e":"error:"}', 'error:', 'erro', 'rror:', 'event: error', '', 'xerror: y', 'eerror:');
+    const sep = fc.constantFrom('\n', '\r\n', '\r', '\n\n');
+    fc.assert(
+      fc.property(fc.array(fc.tuple(line, sep), { maxLength: 10 }), (lines) => {
+        const text = lines.map(([l, s]) => l + s).join('');
+        expect(rewrite([text])).toBe(text.replace(/(^|[\r\n])error:/g, '$1event: error\ndata:'));
+      }),
+      { numRuns: 500 },
+    );
+  });
 });
