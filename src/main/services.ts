@@ -191,6 +191,8 @@ export function createServices(options: ServicesOptions): Services {
     ollamaShow: (baseUrl, model) => modelManager.shows.get(baseUrl, model),
     beforeAnswer: (first, o, signal) => (late.room ? late.room.beforeAnswer(first, o, signal) : Promise.resolve(first)),
     busyReason: (id) => late.room?.busyReason(id),
+    // A document read while an answer streams gives it more of the CPU (documents/reading-pace.ts).
+    answering: (on) => extraction.setAnswering(on),
     ...options.chat,
   });
   const chat = chatParts.chat;

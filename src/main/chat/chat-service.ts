@@ -50,6 +50,8 @@ export interface ChatServiceDeps {
   beforeAnswer?: (first: Turn, options: AnswerOptions, signal: AbortSignal) => Promise<Turn>;
   /** Why nothing may be sent in a conversation now (a summary being written for it), if so. */
   busyReason?: (conversationId: string) => string | undefined;
+  /** Told when the first answer starts streaming (true) and when the last one ends (false): background work yields to answers. */
+  answering?: (answering: boolean) => void;
 }
 
 /** Options of one answer, as the chat channels carry them. */
@@ -155,7 +157,9 @@ export class ChatService {
     const controller = new AbortController();
     // Every turn of the run answers to the same stop: the UI may aim it at a later step's turn.
     const ids = [assistantTurn.id];
+    const first = this.running.size === 0;
     this.running.set(assistantTurn.id, controller);
+    if (first) this.deps.answering?.(true);
     void this.run(assistantTurn, options, controller, (id) => {
       ids.push(id);
       this.running.set(id, controller);
@@ -180,6 +184,7 @@ export class ChatService {
       })
       .finally(() => {
         for (const id of ids) this.running.delete(id);
+        if (this.running.size === 0) this.deps.answering?.(false);
       });
   }
 

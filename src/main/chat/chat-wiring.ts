@@ -66,6 +66,7 @@ export interface ChatWiringOptions {
   /** Issue 21's auto-compact and its lock (services: the out-of-room service). */
   beforeAnswer?: ChatServiceDeps['beforeAnswer'];
   busyReason?: ChatServiceDeps['busyReason'];
+  answering?: ChatServiceDeps['answering'];
 }
 
 type Handlers = { [C in 'connections:list' | 'connections:save' | 'connections:delete' | 'connections:test' | 'connections:key-storage' | 'chat:approve-tool']: (req: InvokeContract[C]['req']) => InvokeContract[C]['res'] | Promise<InvokeContract[C]['res']> };
@@ -135,6 +136,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     engine,
     ...(o.beforeAnswer ? { beforeAnswer: o.beforeAnswer } : {}),
     ...(o.busyReason ? { busyReason: o.busyReason } : {}),
+    ...(o.answering ? { answering: o.answering } : {}),
   });
   const handlers: Handlers = {
     'connections:list': () => connections.list(),

@@ -15,7 +15,7 @@
 import { extractText } from './extract';
 import { ExtractionError } from './extraction-error';
 import { ReadingPace } from './reading-pace';
-import type { ReaderJob, ReaderReply } from './reader-protocol';
+import { isReaderPace, type ReaderJob, type ReaderReply } from './reader-protocol';
 import { lowerThisProcessPriority } from '../workers/background-priority';
 
 interface ParentPort {
@@ -23,15 +23,21 @@ interface ParentPort {
   postMessage(message: unknown): void;
 }
 
+/** The job being read (one at a time), to which a change of pace applies. */
+let pace: ReadingPace | null = null;
+
 async function read(job: ReaderJob): Promise<ReaderReply> {
   // Node's IPC makes a Buffer sent as one a Buffer again, and pdf.js refuses Buffers: a plain view of the bytes.
   const bytes = new Uint8Array(job.bytes.buffer, job.bytes.byteOffset, job.bytes.byteLength);
+  const jobPace = (pace = new ReadingPace(job.pauseBudgetMs ?? 0, { answering: job.answering ?? false }));
   try {
-    return { ok: true, doc: await extractText(job.kind, bytes, job.name, new ReadingPace(job.pauseBudgetMs ?? 0)) };
+    return { ok: true, doc: await extractText(job.kind, bytes, job.name, jobPace) };
   } catch (err) {
     if (err instanceof ExtractionError) return { ok: false, failure: err.toFailure() };
     const why = err instanceof Error ? err.message : String(err);
     return { ok: false, failure: { code: 'failed', message: `“${job.name}” could not be read (${why}).` } };
+  } finally {
+    if (pace === jobPace) pace = null;
   }
 }
 
@@ -40,10 +46,13 @@ lowerThisProcessPriority();
 
 const parentPort = (process as unknown as { parentPort?: ParentPort }).parentPort;
 const reply = (r: ReaderReply) => (parentPort ? parentPort.postMessage(r) : process.send?.(r));
-const onJob = (job: unknown) => void read(job as ReaderJob).then(reply);
-if (parentPort) parentPort.on('message', (e) => onJob(e.data));
+const onMessage = (message: unknown) => {
+  if (isReaderPace(message)) pace?.setAnswering(message.answering);
+  else void read(message as ReaderJob).then(reply);
+};
+if (parentPort) parentPort.on('message', (e) => onMessage(e.data));
 else {
-  process.on('message', onJob);
+  process.on('message', onMessage);
   // The parent died or closed the channel: nobody is waiting for the text any more.
   process.on('disconnect', () => process.exit(0));
 }

@@ -59,11 +59,29 @@ export class ExtractionRunner {
   /** Readers that answered their last job, newest last. */
   private readonly idle: Reader[] = [];
   private spawnReader: ReaderSpawner | null;
+  private answering = false;
 
   /** `spawner` starts a reader process; default a Node fork of the reader's entry (serve mode, tests). */
   constructor(limits: Partial<ExtractionLimits> = {}, spawner?: ReaderSpawner) {
     this.limits = { ...DEFAULT_EXTRACTION_LIMITS, ...limits };
     this.spawnReader = spawner ?? null;
+  }
+
+  /**
+   * An answer started (true) or stopped (false) streaming: readers at work pause more for it, or no longer
+   * (./reading-pace.ts); a job sent later starts at the pace of the moment.
+   */
+  setAnswering(answering: boolean): void {
+    if (answering === this.answering) return;
+    this.answering = answering;
+    for (const reader of this.live) {
+      if (!reader.job) continue;
+      try {
+        reader.channel.send({ t: 'pace', answering });
+      } catch {
+        // The reader is ending; its exit settles its job.
+      }
+    }
   }
 
   /** Readers alive right now, busy or kept for the next file (tests check none is left behind). */
@@ -80,7 +98,7 @@ export class ExtractionRunner {
     await this.slot();
     try {
       // A quarter of the time budget may go to pausing for the answer streaming beside it (./reading-pace.ts).
-      return await this.once({ kind, bytes, name, pauseBudgetMs: this.limits.timeoutMs / 4 });
+      return await this.once({ kind, bytes, name, pauseBudgetMs: this.limits.timeoutMs / 4, answering: this.answering });
     } finally {
       this.running--;
       this.waiting.shift()?.();

@@ -26,9 +26,9 @@ export function forkReader(): ReaderSpawner {
     child.stderr?.on('data', (chunk: string) => oom.feed(chunk));
     const channel: ReaderChannel = {
       pid: child.pid,
-      send: (job) => {
+      send: (message) => {
         if (!child.connected) throw new Error('the reader is not running');
-        child.send(job);
+        child.send(message);
       },
       onReply: (listener) => child.on('message', (m) => listener(m as ReaderReply)),
       onExit: (listener) => {

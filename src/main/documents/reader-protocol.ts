@@ -12,6 +12,21 @@ export interface ReaderJob {
   bytes: Uint8Array;
   /** Most time the reader may spend pausing for the work beside it (./reading-pace.ts). */
   pauseBudgetMs?: number;
+  /** An answer is streaming as the job is sent (./reading-pace.ts). */
+  answering?: boolean;
+}
+
+/** To a reader at work: an answer started (true) or stopped (false) streaming since its job was sent. */
+export interface ReaderPace {
+  t: 'pace';
+  answering: boolean;
+}
+
+/** What the runner sends a reader. */
+export type ToReader = ReaderJob | ReaderPace;
+
+export function isReaderPace(message: unknown): message is ReaderPace {
+  return typeof message === 'object' && message !== null && (message as { t?: unknown }).t === 'pace' && typeof (message as { answering?: unknown }).answering === 'boolean';
 }
 
 export type ReaderReply = { ok: true; doc: DocumentText } | { ok: false; failure: ExtractionFailure };
@@ -28,7 +43,7 @@ export interface ReaderExit {
 export interface ReaderChannel {
   /** Its process id once known (a utilityProcess has none until it has started). */
   readonly pid: number | undefined;
-  send(job: ReaderJob): void;
+  send(message: ToReader): void;
   onReply(listener: (reply: ReaderReply) => void): void;
   /** Called once, when the process has ended (whatever the reason). */
   onExit(listener: (exit: ReaderExit) => void): void;

@@ -18,9 +18,9 @@ export function utilityReader(entry: string): ReaderSpawner {
       get pid() {
         return child.pid;
       },
-      send: (job) => {
+      send: (message) => {
         if (!alive) throw new Error('the reader is not running');
-        child.postMessage(job);
+        child.postMessage(message);
       },
       onReply: (listener) => child.on('message', (m: unknown) => listener(m as ReaderReply)),
       onExit: (listener) =>

@@ -37,6 +37,26 @@ describe('document extraction', () => {
     );
   });
 
+  it('reads the whole PDF when told mid-file that an answer started and ended (a pace message is not a job)', async () => {
+    const paced = new ExtractionRunner({ concurrency: 1 });
+    try {
+      const reading = paced.run('pdf', docs.multiPage, 'report.pdf');
+      await expect.poll(() => paced.liveReaders).toBe(1);
+      paced.setAnswering(true);
+      paced.setAnswering(false);
+      paced.setAnswering(true);
+      const result = await reading;
+      if (!result.ok) throw new Error(result.failure.message);
+      expect(result.doc).toEqual({ format: 'pdf', pages: PAGE_TEXT });
+      // The next file starts while the answer streams, in the same reader.
+      const next = await paced.run('pdf', docs.multiPage, 'again.pdf');
+      expect(next).toEqual(result);
+      expect(paced.liveReaders).toBe(1);
+    } finally {
+      await paced.close();
+    }
+  });
+
   it('says a PDF with no text layer is a scan, instead of sending nothing', async () => {
     expect(await runner.run('pdf', docs.scanned, 'scan.pdf')).toEqual({
       ok: false,
