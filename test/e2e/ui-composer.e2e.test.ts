@@ -108,6 +108,26 @@ describe('composer', () => {
     await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
   });
 
+  it('counts all a streaming answer received in the meter while its stream pauses', async () => {
+    // 60 lines of 40 characters, 10 ms apart, then the stream holds before its last line: the answer is still
+    // streaming, and no part has come for as long as the test cares to look.
+    const lines = Array.from({ length: 60 }, (_, i) => ({ content: `${String(i).padStart(2, '0')} ${'a'.repeat(36)} ` }));
+    s = await startUi(chatRoutes(ollamaLines(lines), 10, 60));
+    const { page, replay } = s;
+    await expect.poll(() => page.getByTestId('context-meter').getAttribute('data-window')).toBe('4096');
+    expect(await meter(page)).toBe(0);
+    const question = 'Count to sixty, slowly.';
+    await send(page, question);
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(() => assistant(page).textContent()).toContain(`59 ${'a'.repeat(36)}`);
+    // The question and all 2,400 characters of the answer, and two messages' framing.
+    const expected = Math.ceil((question.length + 2_400) / 4) + 2 * MESSAGE_OVERHEAD_TOKENS;
+    await expect.poll(() => meter(page)).toBe(expected);
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    replay.release();
+    await waitIdle(page);
+  });
+
   it('sends on Enter, adds a line on Shift+Enter, and stops a streaming answer with the Stop button', async () => {
     const long = Array.from({ length: 200 }, (_, i) => ({ content: `w${i} ` }));
     // Held after 5 lines and never let go: the answer is still streaming when Stop is pressed, on any machine.

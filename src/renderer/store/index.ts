@@ -12,7 +12,7 @@ import type { AttachmentBlock, Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
 import { releaseEvents, takeFirst } from '../boot';
 import { noteSent, noteTurnPart } from './turn-timings';
-import { clearLive, freshest, setLive, staysLive } from './live-turns';
+import { clearLive, freshest, growsOnly, publishDue, PUBLISH_MS, setLive } from './live-turns';
 import { errorMessage } from './errors';
 import { connectToolProgress } from './tool-progress';
 import { openConversation, refreshSiblings, type FocusTurn } from './open-conversation';
@@ -296,8 +296,9 @@ function applyBuffered(): void {
     const stored = turns[i]!;
     const before = freshest(stored);
     const after = applyParts(before, parts);
-    if (staysLive(before, after, parts, now)) {
+    if (growsOnly(before, after, parts)) {
       setLive(stored, after);
+      schedulePublish(turnId, now);
       continue;
     }
     if (!changed) turns = turns.slice();
@@ -306,6 +307,58 @@ function applyBuffered(): void {
     published.push({ base: stored, turn: after });
   }
   if (changed) set({ turns });
+  for (const { base, turn } of published) clearLive(turn.id, base, turn, now);
+}
+
+/**
+ * A streaming turn's store copy catches up with its view (live-turns.ts) in a task of its own, never inside a
+ * frame: the publish re-renders everything that reads the turns (the list, the composer and its meter), and done
+ * in the frame it made that frame's tokens later. In 3 interleaved pairs of bench/latency, the p99 at 100
+ * tokens/s read 22.1-22.4 ms (1.13-1.16x its floor) against 22.7-24.3 (1.21-1.26x) with the publish in the frame.
+ * - Once due (PUBLISH_MS since the last), right after the frame that painted the new text;
+ * - and PUBLISH_MS after a frame that was not due, in case no frame comes (the stream paused: a slow prompt, a
+ *   tool call, a server stalled): the meter then counts everything received, where it lagged until the next part.
+ */
+const unpublished = new Set<string>();
+let afterFrame = false;
+let trailing: ReturnType<typeof setTimeout> | null = null;
+
+function schedulePublish(turnId: string, now: number): void {
+  unpublished.add(turnId);
+  if (publishDue(turnId, now)) {
+    if (afterFrame) return;
+    afterFrame = true;
+    // A task posted from a frame's callback runs after that frame is painted.
+    setTimeout(() => {
+      afterFrame = false;
+      publishLive();
+    }, 0);
+  } else
+    trailing ??= setTimeout(() => {
+      trailing = null;
+      publishLive();
+    }, PUBLISH_MS);
+}
+
+function publishLive(): void {
+  const ids = [...unpublished];
+  unpublished.clear();
+  let turns = get().turns;
+  const published: { base: Turn; turn: Turn }[] = [];
+  for (const id of ids) {
+    const i = turns.findIndex((t) => t.id === id);
+    if (i < 0) continue;
+    // Published meanwhile (a frame with other parts, the saved turn): the store's copy is the view's.
+    const stored = turns[i]!;
+    const fresh = freshest(stored);
+    if (fresh === stored) continue;
+    if (published.length === 0) turns = turns.slice();
+    turns[i] = fresh;
+    published.push({ base: stored, turn: fresh });
+  }
+  if (published.length === 0) return;
+  set({ turns });
+  const now = performance.now();
   for (const { base, turn } of published) clearLive(turn.id, base, turn, now);
 }
 

@@ -4,7 +4,8 @@
  * `useLiveTurn`). Publishing it to the store's `turns` re-rendered everything that reads them — the list and its
  * measuring, the composer and its meter, the announcer — once per frame, and those frames were what made tokens
  * late (bench/latency: p99 several times the floor while p50 was fine). The store gets the grown turn anyway at
- * most PUBLISH_MS later, and at once when anything else happens (a new block, a tool call, usage, the finish).
+ * most PUBLISH_MS later, in a task of its own (store/index.ts), and at once when anything else happens (a new
+ * block, a tool call, usage, the finish).
  */
 import { useCallback, useEffect, useSyncExternalStore } from 'react';
 import type { StreamPart } from '../../shared/parts';
@@ -39,18 +40,25 @@ export function freshest(stored: Turn): Turn {
 }
 
 /**
- * Whether a frame's parts, applied to `before` giving `after`, can stay in the fast lane: only deltas of text or
- * reasoning that grew the last block, nothing else about the turn changed, and the store's copy is fresh enough.
+ * Whether a frame's parts, applied to `before` giving `after`, can go to the fast lane: only deltas of text or
+ * reasoning that grew the last block, nothing else about the turn changed.
  */
-export function staysLive(before: Turn, after: Turn, parts: readonly StreamPart[], now: number): boolean {
+export function growsOnly(before: Turn, after: Turn, parts: readonly StreamPart[]): boolean {
   if (parts.some((p) => p.type !== 'text-delta' && p.type !== 'reasoning-delta')) return false;
-  if (after.status !== before.status || after.blocks.length !== before.blocks.length) return false;
-  const last = published.get(after.id);
+  return after.status === before.status && after.blocks.length === before.blocks.length;
+}
+
+/**
+ * Whether the store's copy of a turn in the fast lane is stale enough (PUBLISH_MS) to publish it. The first frame
+ * of a stream starts its clock.
+ */
+export function publishDue(turnId: string, now: number): boolean {
+  const last = published.get(turnId);
   if (last === undefined) {
-    published.set(after.id, now);
-    return true;
+    published.set(turnId, now);
+    return false;
   }
-  return now - last < PUBLISH_MS;
+  return now - last >= PUBLISH_MS;
 }
 
 /** Keeps `turn`, grown from the store's copy `base`, in the fast lane and re-renders its view. */
