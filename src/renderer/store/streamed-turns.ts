@@ -29,7 +29,6 @@ function applyBuffered(): void {
   buffered = [];
   let turns = get().turns;
   const index = new Map(turns.map((t, i) => [t.id, i]));
-  let changed = false;
   // Group the frame's parts per turn so consecutive deltas fold into one update (applyParts).
   const perTurn = new Map<string, StreamPart[]>();
   for (const { turnId, part } of batch) {
@@ -56,12 +55,17 @@ function applyBuffered(): void {
       schedulePublish(turnId, now);
       continue;
     }
-    if (!changed) turns = turns.slice();
-    changed = true;
+    if (published.length === 0) turns = turns.slice();
     turns[i] = after;
     published.push({ base: stored, turn: after });
   }
-  if (changed) set({ turns });
+  publish(turns, published, now);
+}
+
+/** Puts `turns` in the store, where `published` are the turns that changed, and ends their fast lane's lead. */
+function publish(turns: Turn[], published: readonly { base: Turn; turn: Turn }[], now: number): void {
+  if (published.length === 0) return;
+  set({ turns });
   for (const { base, turn } of published) clearLive(turn.id, base, turn, now);
 }
 
@@ -111,10 +115,7 @@ function publishLive(): void {
     turns[i] = fresh;
     published.push({ base: stored, turn: fresh });
   }
-  if (published.length === 0) return;
-  set({ turns });
-  const now = performance.now();
-  for (const { base, turn } of published) clearLive(turn.id, base, turn, now);
+  publish(turns, published, performance.now());
 }
 
 /** A saved turn that came before the view held it (see connectStreamedTurns). */
