@@ -8,8 +8,13 @@
  * - send to first token: Firebrand from the client's `chat:send` to the first text it receives (a new chat each
  *   time: conversation, request record, template, exact count, generation), the floor from its call with the
  *   rendered prompt to the first token's text, the whole prompt evaluated. Firebrand's engine reuses the KV cache
- *   of its previous request's common prefix, but the previous chat's title request (a prompt of its own) has
- *   taken the cache by then, so it evaluates almost the whole prompt too.
+ *   of its previous request's common prefix: the previous chat's title request followed that chat, whose prompt
+ *   began as every chat's does (the tools) and asked the same question, so a new chat here reads little of its
+ *   prompt (the note gives how much came from the cache). The floor reads all of it: it is the cost of the prompt.
+ * - second message, send to first token (plain.gguf, whose short answer leaves the chat room to go on): Firebrand
+ *   from the `chat:send` of a chat's second message (after the first answer and its title request) to its first
+ *   text; the floor, the library alone in one process, sends the same two prompts to one sequence and keeps what
+ *   the second shares with what the sequence holds (`keep`), as a one-process chat would.
  */
 import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -27,6 +32,7 @@ import { percentile, quick, report } from './lib/report';
 import { connectServe, nextStream } from './lib/serve-client';
 
 const CONTEXT = 4_096;
+const FOLLOW_UP = 'And now count goats, please.';
 // 11 pairs: on the shared machine single rounds ratio anywhere from 0.4 to 3 under load; the median needs numbers.
 const ROUNDS = quick ? 2 : 11;
 const THREADS = 1;
@@ -41,6 +47,8 @@ interface Alone {
   cpuMs?: number;
   /** Firebrand only: CPU time of main (serve mode's process) during the answer. */
   mainCpuMs?: number;
+  /** Prompt tokens taken from the KV cache of the request before. */
+  cachedTokens?: number;
 }
 
 /** User + system CPU time of a process so far (Linux /proc; 0 elsewhere). */
@@ -61,6 +69,8 @@ await withCleanup(async (cleanup) => {
   const dataDir = join(tempDir(cleanup, 'firebrand-bench-builtin-'), 'data');
   mkdirSync(join(dataDir, 'models'), { recursive: true });
   copyFileSync(modelPath, join(dataDir, 'models', 'long.gguf'));
+  const plainPath = generateScriptedModel(SCRIPTS.plain, { contextLength: CONTEXT });
+  copyFileSync(plainPath, join(dataDir, 'models', 'plain.gguf'));
 
   // Firebrand: one engine thread, like the floor (a 2-core machine shared with other work).
   process.env['FIREBRAND_BUILTIN_THREADS'] = String(THREADS);
@@ -86,13 +96,18 @@ await withCleanup(async (cleanup) => {
     }
     throw new Error('the title request did not finish within 60 s');
   };
+  /** One message through serve mode, timed as the client sees it; a new chat unless `conversationId`. */
+  const message = async (model: string, text: string, conversationId: string | null = null) => {
+    const stream = nextStream(client);
+    const sentAt = performance.now();
+    const sent = await client.invoke<{ conversationId: string }>('chat:send', { conversationId, text, model, connectionId: 'builtin' });
+    const t = await stream;
+    return { sent, t, firstMs: t.firstAt - sentAt };
+  };
   const send = async () => {
     const cpuBefore = enginePid ? cpuMsOf(enginePid) : 0;
     const mainBefore = cpuMsOf(s.child.pid!);
-    const stream = nextStream(client);
-    const sentAt = performance.now();
-    const sent = await client.invoke<{ conversationId: string }>('chat:send', { conversationId: null, text: ASK, model: 'long.gguf', connectionId: 'builtin' });
-    const t = await stream;
+    const { sent, t, firstMs } = await message('long.gguf', ASK);
     // The engine's CPU up to the answer's end, as the floor's up to its last token: the title request that follows
     // is no part of this answer.
     const cpuMs = enginePid ? cpuMsOf(enginePid) - cpuBefore : 0;
@@ -100,37 +115,50 @@ await withCleanup(async (cleanup) => {
     await titleLaneDone(sent.conversationId);
     const tokens = t.finish.usage?.outputTokens ?? 0;
     if (t.finish.stop !== 'max_tokens' || tokens < CONTEXT / 2) throw new Error(`the answer ended ${t.finish.stop} after ${tokens} tokens`);
-    return { firstMs: t.firstAt - sentAt, tokens, generationMs: t.endAt - t.firstAt, promptTokens: t.finish.usage?.inputTokens ?? 0, cpuMs, mainCpuMs };
+    return { firstMs, tokens, generationMs: t.endAt - t.firstAt, promptTokens: t.finish.usage?.inputTokens ?? 0, cachedTokens: t.finish.usage?.cachedTokens ?? 0, cpuMs, mainCpuMs };
   };
   // Warm-up: loads the model (the floor loads it before its first call too) and leaves a request record behind.
   await send();
   enginePid = childrenOf(s.child.pid!)[0] ?? 0;
 
-  // The floor's prompt is the one Firebrand rendered: its stored request record through the same template.
-  const row = openDb().prepare('SELECT r.template AS template FROM steps s JOIN request_bodies r ON r.digest = s.request_digest WHERE s.turn_id IS NOT NULL ORDER BY s.created_at DESC LIMIT 1').get() as { template: string };
-  const record = JSON.parse((JSON.parse(row.template) as { t?: string }[]).map((x) => x.t ?? '').join('')) as Record<string, unknown>;
-  const info = await readModelInfo(modelPath);
-  const kwargs = record['chat_template_kwargs'];
-  const prompt = new ChatTemplate(info.template, info.tokens).render({
-    messages: record['messages'],
-    tools: record['tools'],
-    ...(kwargs && typeof kwargs === 'object' ? { kwargs: kwargs as Record<string, unknown> } : {}),
-  }).prompt;
+  // The floor's prompts are the ones Firebrand rendered: its stored request records through the same template.
+  /** The prompts of the last `n` answers' requests, oldest first. */
+  const lastPrompts = async (path: string, n: number): Promise<string[]> => {
+    const rows = openDb().prepare('SELECT r.template AS template FROM steps s JOIN request_bodies r ON r.digest = s.request_digest WHERE s.turn_id IS NOT NULL ORDER BY s.created_at DESC, s.rowid DESC LIMIT ?').all(n) as { template: string }[];
+    const info = await readModelInfo(path);
+    return rows.reverse().map((row) => {
+      const record = JSON.parse((JSON.parse(row.template) as { t?: string }[]).map((x) => x.t ?? '').join('')) as Record<string, unknown>;
+      const kwargs = record['chat_template_kwargs'];
+      return new ChatTemplate(info.template, info.tokens).render({
+        messages: record['messages'],
+        tools: record['tools'],
+        ...(kwargs && typeof kwargs === 'object' ? { kwargs: kwargs as Record<string, unknown> } : {}),
+      }).prompt;
+    });
+  };
+  const [prompt] = await lastPrompts(modelPath, 1);
 
-  const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'lib/llama-alone.ts'), modelPath, String(CONTEXT), String(THREADS)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  cleanup.add('llama alone', () => child.kill('SIGTERM'));
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const readLine = async () => {
-    const next = await lines.next();
-    if (next.done) throw new Error('llama-alone exited');
-    return next.value;
+  /** node-llama-cpp alone in a process of its own, with `path` loaded: `ask` sends one prompt and reads its figures. */
+  const startAlone = async (path: string) => {
+    const { addBos } = (await readModelInfo(path)).tokens;
+    const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'lib/llama-alone.ts'), path, String(CONTEXT), String(THREADS)], { stdio: ['pipe', 'pipe', 'inherit'] });
+    cleanup.add(`llama alone ${path}`, () => child.kill('SIGTERM'));
+    const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+    const readLine = async () => {
+      const next = await lines.next();
+      if (next.done) throw new Error('llama-alone exited');
+      return next.value;
+    };
+    if ((await readLine()) !== 'READY') throw new Error('llama-alone did not start');
+    const ask = async (text: string, keep = false): Promise<Alone> => {
+      const cpuBefore = cpuMsOf(child.pid!);
+      child.stdin.write(`${JSON.stringify({ prompt: text, addBos, keep })}\n`);
+      return { ...(JSON.parse(await readLine()) as Alone), cpuMs: cpuMsOf(child.pid!) - cpuBefore };
+    };
+    return { ask, stop: () => child.kill('SIGTERM') };
   };
-  if ((await readLine()) !== 'READY') throw new Error('llama-alone did not start');
-  const alone = async (): Promise<Alone> => {
-    const cpuBefore = cpuMsOf(child.pid!);
-    child.stdin.write(`${JSON.stringify({ prompt, addBos: info.tokens.addBos })}\n`);
-    return { ...(JSON.parse(await readLine()) as Alone), cpuMs: cpuMsOf(child.pid!) - cpuBefore };
-  };
+  const library = await startAlone(modelPath);
+  const alone = () => library.ask(prompt!);
   await alone(); // its warm-up: the JIT and a first prompt in the cache, as Firebrand's
 
   const app: Alone[] = [];
@@ -176,6 +204,46 @@ await withCleanup(async (cleanup) => {
     unit: 'ms',
     floor: Number(ff.toFixed(1)),
     ratio: Number(median(app.map((a, i) => a.firstMs / floor[i]!.firstMs)).toFixed(2)),
-    note: `runs ${app.map((r) => r.firstMs.toFixed(0)).join('/')} vs ${floor.map((r) => r.firstMs.toFixed(0)).join('/')} ms; a ${floor[0]!.promptTokens}-token prompt`,
+    note: `runs ${app.map((r) => r.firstMs.toFixed(0)).join('/')} vs ${floor.map((r) => r.firstMs.toFixed(0)).join('/')} ms; a ${floor[0]!.promptTokens}-token prompt, ${median(app.map((r) => r.cachedTokens ?? 0))} of its tokens from the cache (the floor: none)`,
+  });
+  library.stop();
+
+  // A chat's second message. Firebrand: a new chat, its first answer and title request, then the second message.
+  const chatOfTwo = async () => {
+    const one = await message('plain.gguf', ASK);
+    await titleLaneDone(one.sent.conversationId);
+    const two = await message('plain.gguf', FOLLOW_UP, one.sent.conversationId);
+    return { firstMs: two.firstMs, promptTokens: two.t.finish.usage?.inputTokens ?? 0, cachedTokens: two.t.finish.usage?.cachedTokens ?? 0, tokens: 0, generationMs: 0 };
+  };
+  await chatOfTwo(); // warm-up: loads plain.gguf, and leaves the two prompts in the records
+  const [firstPrompt, secondPrompt] = await lastPrompts(plainPath, 2);
+  const plain = await startAlone(plainPath);
+  const pairOfAsks = async (): Promise<Alone> => {
+    await plain.ask(firstPrompt!);
+    return plain.ask(secondPrompt!, true);
+  };
+  await pairOfAsks();
+  const app2: Alone[] = [];
+  const floor2: Alone[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    if (round % 2 === 0) {
+      floor2.push(await pairOfAsks());
+      app2.push(await chatOfTwo());
+    } else {
+      app2.push(await chatOfTwo());
+      floor2.push(await pairOfAsks());
+    }
+  }
+  plain.stop();
+  if (app2.some((a) => a.promptTokens !== floor2[0]!.promptTokens)) {
+    throw new Error(`not the same second prompt: ${app2.map((a) => a.promptTokens).join('/')} vs ${floor2[0]!.promptTokens} tokens`);
+  }
+  report({
+    figure: `built-in engine: send to first token, a chat's second message (median of ${ROUNDS})`,
+    value: Number(median(app2.map((r) => r.firstMs)).toFixed(1)),
+    unit: 'ms',
+    floor: Number(median(floor2.map((r) => r.firstMs)).toFixed(1)),
+    ratio: Number(median(app2.map((a, i) => a.firstMs / floor2[i]!.firstMs)).toFixed(2)),
+    note: `runs ${app2.map((r) => r.firstMs.toFixed(0)).join('/')} vs ${floor2.map((r) => r.firstMs.toFixed(0)).join('/')} ms; a ${floor2[0]!.promptTokens}-token prompt, ${median(app2.map((r) => r.cachedTokens ?? 0))} vs ${median(floor2.map((r) => r.cachedTokens ?? 0))} of its tokens from the cache`,
   });
 });

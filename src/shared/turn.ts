@@ -107,6 +107,11 @@ export interface AttachmentBlock {
 export interface Usage {
   inputTokens?: number;
   outputTokens?: number;
+  /**
+   * Prompt tokens the server took from its cache (an earlier request began the same way) instead of reading them
+   * again: the built-in engine and llama-server say so. Absent where none were, or the server does not say.
+   */
+  cachedTokens?: number;
   /** Milliseconds spent reading the prompt. */
   promptMs?: number;
   /** Milliseconds spent generating. */

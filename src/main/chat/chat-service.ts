@@ -261,7 +261,7 @@ export class ChatService {
     const engine = this.deps.engine;
     await makeTitle(
       { ...engine, store, emit, newId, now, log },
-      { connection, model, branch, layers: [engine.appLayer, isAlias ? alias : undefined, conversation], signal: controller.signal },
+      { connection, model, branch, layers: [engine.appLayer, isAlias ? alias : undefined, conversation], tools: tools.schemas(), signal: controller.signal },
     );
   }
 }

@@ -4,8 +4,15 @@
  * its output read by the dialect's parser, the one reasoning splitter and the shared reducer. A lane asks for no
  * thinking where the model allows it (a thinking model would spend its budget thinking), and starts its splitter
  * inside a think block the template opens (think-open).
+ *
+ * A lane may follow its conversation (`conversation`): the request is then the conversation as its own next
+ * message would send it (system prompts, history, tools) with the lane's ask as that message. Servers keep one
+ * prompt cache per slot (the built-in engine, Ollama, a llama-server with one slot): a lane request that starts
+ * like the conversation leaves the conversation in that cache, so the user's next message is read from where the
+ * conversation ends instead of from its first token, and the lane itself reads only its ask.
  */
 import type { ThinkMode } from '../../shared/connections';
+import type { ToolSchema } from '../dialects/types';
 import type { IdentityLayer } from '../../shared/identity-layer';
 import { createTurnReducer } from '../../shared/reducer';
 import type { Turn } from '../../shared/turn';
@@ -42,6 +49,11 @@ export interface LaneRequest {
   layers: readonly (IdentityLayer | undefined)[];
   /** The one user turn the lane sends (its conversation id names the step record). */
   ask: Turn;
+  /**
+   * The conversation the ask follows, with the tools its own requests offer: sent as they are, the layers' system
+   * prompts included. Absent: the ask alone, with only the layers' options and window.
+   */
+  conversation?: { branch: readonly Turn[]; tools: ToolSchema[] };
   maxTokens: number;
   signal: AbortSignal;
   /** Check the prompt fits (exactly where the engine counts) before sending; a lane that does not fit says so. */
@@ -66,11 +78,15 @@ export async function laneRequest(deps: LaneDeps, req: LaneRequest): Promise<Lan
   const { connection, model, signal, ask } = req;
   const caps = await deps.capabilities.get(connection, model);
   const think: ThinkMode | undefined = caps.thinking === true ? 'off' : undefined;
-  const layers = req.layers.map((l) => l && optionsOf(l));
+  const layers = req.conversation ? req.layers : req.layers.map((l) => l && optionsOf(l));
   const thinkOpen = caps.thinking === true ? await deps.thinkOpen.get(connection, model, planThink(think, connection.kind, caps).think) : undefined;
   const window = await defaultWindow(deps, connection, model, layers);
+  // The conversation's attachments as its own requests sent them (documents read, images scaled).
+  if (req.conversation) await deps.attachments?.prepare(req.conversation.branch.flatMap((t) => t.blocks.filter((b) => b.type === 'attachment')));
   const a = assemble({
-    connection, model, branch: [ask], layers, caps, calibration: deps.calibration, tools: [], maxTokens: req.maxTokens, ignoreWindow: true,
+    connection, model, layers, caps, calibration: deps.calibration, maxTokens: req.maxTokens, ignoreWindow: true,
+    branch: req.conversation ? [...req.conversation.branch, ask] : [ask],
+    tools: req.conversation?.tools ?? [],
     ...(deps.attachments ? { materialize: deps.attachments.materialize } : {}),
     ...(think !== undefined ? { think } : {}),
     ...(thinkOpen !== undefined ? { thinkOpen } : {}),

@@ -2,10 +2,14 @@ import { finalAssistantText, lastAssistantText } from '../../shared/assistant-te
 import type { IdentityLayer } from '../../shared/identity-layer';
 import { isBlank, turnText, type Turn } from '../../shared/turn';
 import { laneRequest, peelReasoning, type LaneDeps } from './lane-request';
+import type { ToolSchema } from '../dialects/types';
 import type { EngineConnection } from './types';
 
 export const TITLE_PROMPT =
   'Write a title of at most six words for the conversation below. Answer with the title only: no quotes, no punctuation at the end.';
+/** The ask when the conversation itself comes before it (makeTitle says when). */
+export const TITLE_ASK =
+  'Write a title of at most six words for our conversation so far. Answer with the title only: no quotes, no punctuation at the end.';
 const TITLE_MAX_CHARS = 60;
 const TITLE_MAX_WORDS = 10;
 const TITLE_MAX_TOKENS = 200;
@@ -18,6 +22,8 @@ export interface TitleInput {
   branch: readonly Turn[];
   /** The conversation's identity layers (app, alias, conversation), as its answer used them. */
   layers: readonly (IdentityLayer | undefined)[];
+  /** The tools the conversation's own requests offer (none where its tools are off). */
+  tools: ToolSchema[];
   signal: AbortSignal;
 }
 
@@ -34,7 +40,9 @@ export function titleFrom(text: string): string {
  * same Assemble. It asks for no thinking where the model allows it, starts its splitter inside a think block the
  * template opens (think-open), and its output goes through the dialect's parser, the shared reducer and then the
  * seed's last-close-tag peel, so reasoning never becomes the title. Blank output falls back to the user's first
- * words. When the final answer is blank, the salvage walk finds the last answer with text (seed 002).
+ * words. When the final answer is blank, the salvage walk finds the last answer with text (seed 002). The ask
+ * follows the conversation as its next message would (askForTitle), so the server's prompt cache still holds
+ * the conversation when the user writes again.
  * Returns the title set, or undefined when there is nothing to name, the conversation was renamed meanwhile, or
  * the request failed.
  */
@@ -47,10 +55,7 @@ export async function makeTitle(deps: TitleDeps, input: TitleInput): Promise<str
   const startTitle = titleFrom(turnText(first) || (first.blocks.find((b) => b.type === 'attachment')?.name ?? ''));
   // Named already (by the user, or a chat continued from another): nothing to ask the model.
   if (deps.store.getConversation(conversationId)?.title !== startTitle) return undefined;
-  const made = await askForTitle(deps, input, {
-    ...first,
-    blocks: [{ type: 'text', text: `${TITLE_PROMPT}\n\nUser: ${turnText(first).slice(0, 2000)}\n\nAssistant: ${answer.slice(0, 2000)}` }],
-  }).catch(() => '');
+  const made = await askForTitle(deps, input, answer, first).catch(() => '');
   if (signal.aborted) return undefined;
   const current = deps.store.getConversation(conversationId);
   if (!current || current.title !== startTitle) return undefined; // renamed by the user meanwhile: theirs wins
@@ -62,9 +67,21 @@ export async function makeTitle(deps: TitleDeps, input: TitleInput): Promise<str
   return title;
 }
 
-/** One title request, recorded like a step; '' when nothing usable came back. */
-async function askForTitle(deps: TitleDeps, input: TitleInput, ask: Turn): Promise<string> {
-  const r = await laneRequest(deps, { connection: input.connection, model: input.model, layers: input.layers, ask, maxTokens: TITLE_MAX_TOKENS, signal: input.signal });
+/**
+ * The title request, recorded like a step; '' when nothing usable came back. First as the conversation's next
+ * message (lane-request.ts: the server's prompt cache keeps the conversation, so the user's next message is not
+ * read again from its first token); where that does not fit the window, the first question and answer quoted in
+ * one message, as short as a title needs.
+ */
+async function askForTitle(deps: TitleDeps, input: TitleInput, answer: string, first: Turn): Promise<string> {
+  const lane = { connection: input.connection, model: input.model, layers: input.layers, maxTokens: TITLE_MAX_TOKENS, signal: input.signal };
+  const last = input.branch.at(-1);
+  const next: Turn = { ...first, id: `title-${first.id}`, parentId: last?.id ?? null, blocks: [{ type: 'text', text: TITLE_ASK }] };
+  let r = await laneRequest(deps, { ...lane, ask: next, conversation: { branch: input.branch, tools: input.tools } });
+  if (r.kind === 'too-long') {
+    const quoted = `${TITLE_PROMPT}\n\nUser: ${turnText(first).slice(0, 2000)}\n\nAssistant: ${answer.slice(0, 2000)}`;
+    r = await laneRequest(deps, { ...lane, ask: { ...first, blocks: [{ type: 'text', text: quoted }] } });
+  }
   return r.kind === 'answer' ? cleanTitle(peelReasoning(turnText(r.turn))) : '';
 }
 

@@ -127,3 +127,24 @@ describe('built-in engine: load, unload and the idle timeout', () => {
     services.library.builtin.deps.idleMinutes = () => 10;
   });
 });
+
+describe('built-in engine: the title request keeps the conversation in the prompt cache', () => {
+  it("reads the user's second message from where the first exchange ends, not from its first token", async () => {
+    const own = dataDirWith({ plain: SCRIPTS.plain });
+    const titled = builtinServices(own, { chat: { titles: true } });
+    try {
+      const first = await ask(titled, 'plain.gguf', 'What is the weather in Paris?');
+      // The title lane ran (the script's one sentence is a title of six words) before the user writes again.
+      expect((await titled.handlers['conversations:list']({}))[0]?.title).toBe('It is sunny in Paris today');
+      const second = await ask(titled, 'plain.gguf', 'And tomorrow?', { conversationId: first.sent.conversationId });
+      const answers = [first, second].map((a) => a.turns.filter((t) => t.role === 'assistant').at(-1)!);
+      expect(turnText(answers[1]!)).toBe(PLAIN_ANSWER);
+      // The first exchange (the tools, the question and the answer) came from the cache; only the new message was read.
+      const [one, two] = answers.map((a) => a.usage!);
+      expect(two!.cachedTokens).toBeGreaterThan(one!.inputTokens! + one!.outputTokens! - 8);
+      expect(two!.inputTokens! - two!.cachedTokens!).toBeLessThan(30);
+    } finally {
+      cleanup(titled, own);
+    }
+  });
+});

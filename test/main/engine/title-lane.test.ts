@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createServices, type Services } from '../../../src/main/services';
 import { ollamaChatStream } from '../../replay-server/ollama-wire';
 import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
+import { TITLE_ASK, TITLE_PROMPT } from '../../../src/main/engine/title-lane';
 import { CASES, conformance, openaiText, script } from './helpers';
 
 let dir: string;
@@ -82,7 +83,48 @@ describe('the title lane', () => {
     ]);
     await services.handlers['chat:send']({ conversationId: null, text: 'Weather in Paris?', model: 'm' });
     await expect.poll(title, { timeout: 10_000 }).toBe('Paris weather check');
-    const ask = bodies('/api/chat')[2] as { messages: { content: string }[] };
-    expect(ask.messages.at(-1)?.content).toContain('Assistant: Let me check the weather in Paris.');
+    const ask = bodies('/api/chat')[2] as { messages: { role: string; content: string }[] };
+    expect(ask.messages).toContainEqual(expect.objectContaining({ role: 'assistant', content: 'Let me check the weather in Paris.' }));
+    expect(ask.messages.at(-1)).toEqual({ role: 'user', content: TITLE_ASK });
+  });
+
+  it("follows the conversation as its next message would (system prompt, history, tools), so the next message's prompt starts with all of the title's but its ask", async () => {
+    const ollama = CASES.find((c) => c.kind === 'ollama');
+    services = createServices({
+      dataDir: dir, ollamaUrl: replay.url, log: () => {},
+      chat: { tools: ollama?.tools, appLayer: { systemPrompt: 'Answer briefly.', contextWindow: 8192 } },
+    });
+    script(replay, join(dir, 'firebrand.db'), [ollamaShow], '/api/chat', [
+      { body: ollamaChatStream(['Hello! How can I help?']) },
+      { body: ollamaChatStream(['Greeting exchange']) },
+      { body: ollamaChatStream(['Paris is sunny.']) },
+    ]);
+    const { conversationId } = await services.handlers['chat:send']({ conversationId: null, text: 'Hi there', model: 'qwen3:8b' });
+    await expect.poll(title, { timeout: 10_000 }).toBe('Greeting exchange');
+    await services.handlers['chat:send']({ conversationId, text: 'Weather in Paris?', model: 'qwen3:8b' });
+    await expect.poll(() => bodies('/api/chat').length, { timeout: 10_000 }).toBe(3);
+    type Body = { messages: { role: string; content: string }[]; tools?: unknown[] };
+    const [, titled, next] = bodies('/api/chat') as unknown as Body[];
+    expect(titled!.messages[0]).toEqual({ role: 'system', content: 'Answer briefly.' });
+    expect(titled!.messages.at(-1)).toEqual({ role: 'user', content: TITLE_ASK });
+    // Everything before the ask is the next message's prompt too: a server's prompt cache still holds it.
+    expect(next!.messages.slice(0, -1)).toEqual(titled!.messages.slice(0, -1));
+    expect(next!.tools?.length).toBeGreaterThan(0);
+    expect(titled!.tools).toEqual(next!.tools);
+  });
+
+  it('quotes the first question and answer in one short ask where the conversation leaves no room for one', async () => {
+    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { appLayer: { contextWindow: 1024 } } });
+    const long = 'Sheep number one jumps the fence, and then the next one follows it. '.repeat(60);
+    script(replay, join(dir, 'firebrand.db'), [ollamaShow], '/api/chat', [
+      { body: ollamaChatStream([long]) },
+      { body: ollamaChatStream(['Counting sheep']) },
+    ]);
+    await services.handlers['chat:send']({ conversationId: null, text: 'Count sheep for me', model: 'm' });
+    await expect.poll(title, { timeout: 10_000 }).toBe('Counting sheep');
+    const asks = bodies('/api/chat').slice(1) as { messages: { role: string; content: string }[] }[];
+    expect(asks).toHaveLength(1);
+    expect(asks[0]!.messages).toHaveLength(1);
+    expect(asks[0]!.messages[0]!.content).toContain(`${TITLE_PROMPT}\n\nUser: Count sheep for me\n\nAssistant: Sheep number one`);
   });
 });

@@ -24,6 +24,7 @@ export class BuiltinParser implements WireParser {
   private sawTerminal = false;
   private errored = false;
   private usage: Usage | undefined;
+  private cachedTokens = 0;
   private ended = false;
 
   constructor(options: ParserOptions = {}) {
@@ -40,12 +41,21 @@ export class BuiltinParser implements WireParser {
       return [];
     }
     switch (e.type) {
+      case 'start':
+        if (typeof e.cachedTokens === 'number') this.cachedTokens = e.cachedTokens;
+        return [];
       case 'text':
         return typeof e.text === 'string' ? this.calls.push(e.text) : [];
       case 'done':
         this.sawTerminal = true;
         this.wireReason = e.reason === 'eog' ? 'stop' : e.reason === 'abort' ? 'abort' : 'length';
-        this.usage = { inputTokens: e.promptTokens, outputTokens: e.completionTokens, promptMs: e.promptMs, generationMs: e.generationMs };
+        this.usage = {
+          inputTokens: e.promptTokens,
+          outputTokens: e.completionTokens,
+          ...(this.cachedTokens > 0 ? { cachedTokens: this.cachedTokens } : {}),
+          promptMs: e.promptMs,
+          generationMs: e.generationMs,
+        };
         return [];
       case 'error':
         this.errored = true;

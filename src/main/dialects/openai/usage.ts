@@ -20,6 +20,7 @@ export function mergeUsage(prev: Usage, chunk: Rec): Usage {
     const promptN = num(timings['prompt_n']);
     const cacheN = num(timings['cache_n']) ?? 0;
     if (promptN !== undefined && next.inputTokens === undefined) next.inputTokens = promptN + cacheN;
+    if (cacheN > 0) next.cachedTokens = cacheN;
     const predicted = num(timings['predicted_n']);
     if (predicted !== undefined && next.outputTokens === undefined) next.outputTokens = predicted;
     const promptMs = num(timings['prompt_ms']);

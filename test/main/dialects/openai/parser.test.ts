@@ -60,12 +60,12 @@ describe('OpenAiParser', () => {
     expect(run([{ event: 'error', data: 'upstream closed' }]).find((p) => p.type === 'error')).toEqual({ type: 'error', message: 'upstream closed' });
   });
 
-  it('normalizes usage and timings (usage wins for tokens, timings give times)', () => {
+  it('normalizes usage and timings (usage wins for tokens, timings give times and the tokens read from cache)', () => {
     const parts = run([
       chunk({}, 'stop', { timings: { prompt_n: 1, cache_n: 57, predicted_n: 11, prompt_ms: 2, predicted_ms: 3 } }),
       { data: JSON.stringify({ choices: [], usage: { prompt_tokens: 60, completion_tokens: 12 } }) },
     ]);
-    expect(finish(parts)).toEqual({ type: 'finish', wireReason: 'stop', stop: 'end_turn', usage: { inputTokens: 60, outputTokens: 12, promptMs: 2, generationMs: 3 } });
+    expect(finish(parts)).toEqual({ type: 'finish', wireReason: 'stop', stop: 'end_turn', usage: { inputTokens: 60, outputTokens: 12, cachedTokens: 57, promptMs: 2, generationMs: 3 } });
   });
 
   it('an inline think opened by the template is reasoning when thinkOpen', () => {
