@@ -6,7 +6,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
+import { TITLE_ASK, TITLE_PROMPT } from '../../src/main/engine/title-lane';
 import { TAGS_BODY } from '../../test/replay-server/ollama-wire';
+
+/** How the title lane's two kinds of request read in a request body (JSON strings: no character to escape). */
+const TITLE_QUESTIONS = [TITLE_ASK, TITLE_PROMPT];
 
 /** Wall-clock milliseconds with sub-millisecond resolution; the page uses the same expression. */
 export const clock = (): number => performance.timeOrigin + performance.now();
@@ -80,9 +84,9 @@ export async function startPacedServer(barePage: string): Promise<PacedServer> {
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-      // The title lane's request (after a first answer; it quotes the chat as "User: ... Assistant: ...") gets a
-      // short title at once, so it neither takes the measured stream nor competes with the next one.
-      if (body.includes('\\n\\nUser: ')) return void res.end(ndjsonLine('Bench chat') + ndjsonLine('', true, 2));
+      // The title lane's request (after a first answer: the chat and then its title question) gets a short title
+      // at once, so it neither takes the measured stream nor competes with the next one.
+      if (TITLE_QUESTIONS.some((q) => body.includes(q))) return void res.end(ndjsonLine('Bench chat') + ndjsonLine('', true, 2));
       res.flushHeaders();
       const current = plan;
       const write = (from: number, to: number) => res.write(current.tokens.slice(from, to).map((t) => ndjsonLine(t)).join(''));
