@@ -70,8 +70,11 @@ export class BuiltinRequests {
       signal,
     );
     const encoder = new TextEncoder();
+    // Once the engine starts, the Running panel learns what it now holds: a model it has just loaded (or loaded
+    // again with another window). One it already held as it is needs no status round trip, which would come
+    // before the answer's first text (with the prompt mostly cached, longer than reading the rest of it).
+    let loaded = service.holds(prepared.file, prepared.contextSize);
     async function* bytes(): AsyncIterable<Uint8Array> {
-      let loaded = false;
       try {
         // One chunk per batch of events (every event that arrived since the last read), as a socket would carry them.
         for await (const batch of events) {

@@ -41,7 +41,9 @@ export interface BuiltinDeps {
 
 interface Loaded {
   file: string;
+  /** The context the engine made (llama.cpp's 256-token steps), and the window it was asked for. */
   contextSize: number;
+  requestedSize: number;
   memoryBytes: number;
   unloadsAt: number | null;
   timer: NodeJS.Timeout | null;
@@ -98,7 +100,7 @@ export class BuiltinService {
       const file = fileOf(dir, l.path);
       seen.add(file);
       const had = this.loaded.get(file);
-      this.loaded.set(file, { file, contextSize: l.contextSize, memoryBytes: l.memoryBytes, unloadsAt: had?.unloadsAt ?? null, timer: had?.timer ?? null, busy: had?.busy ?? 0 });
+      this.loaded.set(file, { file, contextSize: l.contextSize, requestedSize: l.requestedSize, memoryBytes: l.memoryBytes, unloadsAt: had?.unloadsAt ?? null, timer: had?.timer ?? null, busy: had?.busy ?? 0 });
     }
     for (const [file, l] of this.loaded) {
       if (seen.has(file)) continue;
@@ -109,6 +111,11 @@ export class BuiltinService {
 
   isLoaded(file: string): boolean {
     return this.loaded.has(file);
+  }
+
+  /** Whether the engine is known to hold `file` loaded for this window (as of its last status). */
+  holds(file: string, contextSize: number): boolean {
+    return this.loaded.get(file)?.requestedSize === contextSize;
   }
 
   /** Loads a model with its window, unless it is known not to fit. */
@@ -228,7 +235,7 @@ export class BuiltinService {
   /** Why `file` with `contextSize` is known not to fit, or null. A model already loaded at that size fits. */
   async fitProblem(model: LibraryModel, contextSize: number): Promise<string | null> {
     const held = this.loaded.get(model.entry.file);
-    if (held?.contextSize === contextSize) return null;
+    if (held?.requestedSize === contextSize) return null;
     const advice = await this.advice(model.entry.file);
     return windowDoesNotFit(advice, contextSize);
   }

@@ -16,7 +16,10 @@ interface Loaded {
   model: LlamaModel;
   context: LlamaContext;
   sequence: LlamaContextSequence;
+  /** The context's real size: node-llama-cpp rounds the window asked for up to llama.cpp's 256-token steps. */
   contextSize: number;
+  /** The window asked for: a request for the same window keeps this context (and its cache). */
+  requested: number;
 }
 
 /** llama-server's defaults (`/props` default_generation_settings), so a model answers the same here and there. */
@@ -77,6 +80,7 @@ export class EngineRuntime {
     return [...this.loaded.entries()].map(([path, l]) => ({
       path,
       contextSize: l.contextSize,
+      requestedSize: l.requested,
       memoryBytes: l.model.size + l.context.stateSize,
     }));
   }
@@ -90,7 +94,7 @@ export class EngineRuntime {
 
   private async loadNow(spec: ModelSpec): Promise<Loaded> {
     const have = this.loaded.get(spec.path);
-    if (have && have.contextSize === spec.contextSize) return have;
+    if (have && have.requested === spec.contextSize) return have;
     const llama = await this.getLlama();
     let model = have?.model;
     if (have) {
@@ -102,7 +106,7 @@ export class EngineRuntime {
       // Firebrand chose the size from the memory arithmetic; the library must not shrink it silently.
       const threads = threadsOption();
       const context = await model.createContext({ contextSize: spec.contextSize, sequences: 1, failedCreationRemedy: false, ...(threads !== undefined ? { threads } : {}) });
-      const entry = { model, context, sequence: context.getSequence(), contextSize: context.contextSize };
+      const entry = { model, context, sequence: context.getSequence(), contextSize: context.contextSize, requested: spec.contextSize };
       this.loaded.set(spec.path, entry);
       return entry;
     } catch (err) {

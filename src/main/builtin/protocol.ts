@@ -55,7 +55,10 @@ export interface EngineBackend {
 
 export interface EngineLoaded {
   path: string;
+  /** The context llama.cpp made: the window asked for, rounded up to its 256-token steps. */
   contextSize: number;
+  /** The window Firebrand asked for. */
+  requestedSize: number;
   memoryBytes: number;
 }
 

@@ -147,4 +147,20 @@ describe('built-in engine: the title request keeps the conversation in the promp
       cleanup(titled, own);
     }
   });
+
+  it('keeps the cache under a kept window llama.cpp rounds up (5,000 tokens: a context of 5,120)', async () => {
+    const own = dataDirWith({ plain: { script: SCRIPTS.plain, opts: { contextLength: 16_384 } } });
+    const titled = builtinServices(own, { chat: { titles: true } });
+    try {
+      await titled.handlers['library:set-context']({ file: 'plain.gguf', contextWindow: 5_000 });
+      const first = await ask(titled, 'plain.gguf', 'What is the weather in Paris?');
+      const second = await ask(titled, 'plain.gguf', 'And tomorrow?', { conversationId: first.sent.conversationId });
+      const usage = second.turns.filter((t) => t.role === 'assistant').at(-1)!.usage!;
+      expect(usage.inputTokens! - (usage.cachedTokens ?? 0)).toBeLessThan(30);
+      // The Running panel shows the window the engine really holds.
+      expect((await titled.handlers['builtin:status']({})).loaded.find((l) => l.file === 'plain.gguf')?.contextSize).toBe(5_120);
+    } finally {
+      cleanup(titled, own);
+    }
+  });
 });
