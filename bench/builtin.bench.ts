@@ -51,6 +51,17 @@ interface Alone {
   cachedTokens?: number;
 }
 
+/** ROUNDS of both sides back to back; which goes first alternates, so neither always runs right after the other. */
+async function rounds(app: () => Promise<Alone>, floor: () => Promise<Alone>): Promise<{ app: Alone[]; floor: Alone[] }> {
+  const out = { app: [] as Alone[], floor: [] as Alone[] };
+  for (let round = 0; round < ROUNDS; round++) {
+    if (round % 2 === 0) out.floor.push(await floor());
+    out.app.push(await app());
+    if (round % 2 === 1) out.floor.push(await floor());
+  }
+  return out;
+}
+
 /** User + system CPU time of a process so far (Linux /proc; 0 elsewhere). */
 const cpuMsOf = (pid: number): number => processCpuMs(pid) ?? 0;
 
@@ -161,18 +172,7 @@ await withCleanup(async (cleanup) => {
   const alone = () => library.ask(prompt!);
   await alone(); // its warm-up: the JIT and a first prompt in the cache, as Firebrand's
 
-  const app: Alone[] = [];
-  const floor: Alone[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    // Which goes first alternates, so neither side is always the one that runs right after the other.
-    if (round % 2 === 0) {
-      floor.push(await alone());
-      app.push(await send());
-    } else {
-      app.push(await send());
-      floor.push(await alone());
-    }
-  }
+  const { app, floor } = await rounds(send, alone);
   if (app.some((a) => a.promptTokens !== floor[0]!.promptTokens) || [...app, ...floor].some((r) => r.tokens !== floor[0]!.tokens)) {
     throw new Error(`not the same work: prompts ${app.map((a) => a.promptTokens).join('/')} vs ${floor[0]!.promptTokens} tokens, answers ${app.map((a) => a.tokens).join('/')} vs ${floor.map((a) => a.tokens).join('/')} tokens`);
   }
@@ -223,17 +223,7 @@ await withCleanup(async (cleanup) => {
     return plain.ask(secondPrompt!, true);
   };
   await pairOfAsks();
-  const app2: Alone[] = [];
-  const floor2: Alone[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    if (round % 2 === 0) {
-      floor2.push(await pairOfAsks());
-      app2.push(await chatOfTwo());
-    } else {
-      app2.push(await chatOfTwo());
-      floor2.push(await pairOfAsks());
-    }
-  }
+  const { app: app2, floor: floor2 } = await rounds(chatOfTwo, pairOfAsks);
   plain.stop();
   if (app2.some((a) => a.promptTokens !== floor2[0]!.promptTokens)) {
     throw new Error(`not the same second prompt: ${app2.map((a) => a.promptTokens).join('/')} vs ${floor2[0]!.promptTokens} tokens`);
