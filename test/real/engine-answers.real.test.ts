@@ -18,7 +18,7 @@ afterAll(async () => {
 /** The app's three tools cost ~1,900 prompt tokens with these tokenizers: tool servers get room for a few steps. */
 const TOOL_CTX = 8192;
 
-async function app(url: string, opts: { maxSteps?: number } = {}): Promise<RealApp> {
+async function app(url: string, opts: { maxSteps?: number; titles?: boolean } = {}): Promise<RealApp> {
   const a = await startApp(url, opts);
   apps.push(a);
   return a;
@@ -37,6 +37,18 @@ describe('answers from a real llama-server', () => {
     expect(answer).toMatchObject({ role: 'assistant', status: 'done', stop: 'end_turn', wireReason: 'stop' });
     expect(turnText(answer!)).toBe(PLAIN_ANSWER);
     expect(answer?.usage?.inputTokens).toBeGreaterThan(100);
+  });
+
+  it("the chat's title request leaves the chat in the one slot's cache: the second message is read from where the chat ends", async () => {
+    // No host-memory prompt cache: the slot holds only the last prompt (a server that could restore the chat from
+    // memory would hide what the title request did to the slot).
+    const a = await app((await pool.get(SCRIPTS.plain, { ctx: TOOL_CTX, cacheRam: 0 })).url, { titles: true });
+    const first = await ask(a, 'What is the weather in Paris?');
+    expect((await a.services.handlers['conversations:list']({}))[0]?.title).toBe('It is sunny in Paris today');
+    const second = await ask(a, 'And tomorrow?', first.conversationId);
+    const [one, two] = [first, second].map((x) => assistants(x.turns).at(-1)!.usage!);
+    // The server's timings.cache_n: the tools, the question and the answer were not read again.
+    expect(two!.cachedTokens).toBeGreaterThan(one!.inputTokens! + one!.outputTokens! - 8);
   });
 
   it('reasoning apart with --reasoning-format deepseek (native) and none (split from the tags)', async () => {

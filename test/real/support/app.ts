@@ -47,7 +47,7 @@ export interface RealApp {
   close(keepData?: boolean): void;
 }
 
-export async function startApp(baseUrl: string, opts: { maxSteps?: number; dataDir?: string } = {}): Promise<RealApp> {
+export async function startApp(baseUrl: string, opts: { maxSteps?: number; dataDir?: string; titles?: boolean } = {}): Promise<RealApp> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'firebrand-real-'));
   const log: string[] = [];
   const services = createServices({
@@ -55,7 +55,7 @@ export async function startApp(baseUrl: string, opts: { maxSteps?: number; dataD
     log: (m) => log.push(m),
     probeHost: NO_GPU,
     startupGcDelayMs: 3_600_000,
-    chat: { titles: false, tools: toolsWithLocalPage(), ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}) },
+    chat: { titles: opts.titles ?? false, tools: toolsWithLocalPage(), ...(opts.maxSteps ? { maxSteps: opts.maxSteps } : {}) },
   });
   const events: RealApp['events'] = [];
   services.hub.connect((channel, payload) => events.push({ channel, payload }));

@@ -50,6 +50,11 @@ export interface LlamaServerOptions {
   port?: number;
   /** `-t`: generation threads (default 2). */
   threads?: number;
+  /**
+   * `--cache-ram` in MiB: 0 turns off the host-memory prompt cache (builds since late 2025 keep a slot's earlier
+   * prompts there and restore the best match), so the one slot holds only the last prompt, as older builds did.
+   */
+  cacheRam?: number;
 }
 
 export interface LlamaServer {
@@ -93,6 +98,7 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
   args.push('--reasoning-format', options.reasoningFormat ?? 'deepseek');
   if (options.ctx !== undefined) args.push('-c', String(options.ctx));
   if (options.alias) args.push('--alias', options.alias);
+  if (options.cacheRam !== undefined) args.push('--cache-ram', String(options.cacheRam));
   const child = spawn(binary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));

@@ -10,6 +10,8 @@ export interface PoolOptions {
   reasoningFormat?: 'deepseek' | 'none';
   /** `-c`, also written into the model as its trained context when larger than 4096. */
   ctx?: number;
+  /** `--cache-ram` (llama-server.ts). */
+  cacheRam?: number;
 }
 
 export class ServerPool {
@@ -17,7 +19,7 @@ export class ServerPool {
   private readonly owned = new Set<LlamaServer>();
 
   get(script: Script, opts: PoolOptions = {}): Promise<LlamaServer> {
-    const key = JSON.stringify([script.name, script.text, opts.reasoningFormat ?? 'deepseek', opts.ctx ?? 0]);
+    const key = JSON.stringify([script.name, script.text, opts.reasoningFormat ?? 'deepseek', opts.ctx ?? 0, opts.cacheRam ?? null]);
     let server = this.servers.get(key);
     if (!server) {
       server = this.start(script, opts);
@@ -48,6 +50,6 @@ export class ServerPool {
   private start(script: Script, opts: PoolOptions): Promise<LlamaServer> {
     const ctx = opts.ctx;
     const model = generateScriptedModel(script, ctx && ctx > 4096 ? { contextLength: ctx } : {});
-    return startLlamaServer({ model, reasoningFormat: opts.reasoningFormat ?? 'deepseek', alias: `scripted-${script.name}`, ...(ctx ? { ctx } : {}) });
+    return startLlamaServer({ model, reasoningFormat: opts.reasoningFormat ?? 'deepseek', alias: `scripted-${script.name}`, ...(ctx ? { ctx } : {}), ...(opts.cacheRam !== undefined ? { cacheRam: opts.cacheRam } : {}) });
   }
 }
