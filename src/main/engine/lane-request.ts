@@ -26,6 +26,7 @@ import type { CapabilityCache } from './capabilities';
 import { defaultWindow, type DefaultWindowDeps } from './default-window';
 import { normalizeStream } from './normalize-stream';
 import { countPromptTokens } from './server-count';
+import { prepareAttachments } from './request-setup';
 import { planThink } from './think';
 import type { ThinkOpenCache } from './think-open';
 import type { AttachmentPreparer, EngineConnection } from './types';
@@ -82,7 +83,7 @@ export async function laneRequest(deps: LaneDeps, req: LaneRequest): Promise<Lan
   const thinkOpen = caps.thinking === true ? await deps.thinkOpen.get(connection, model, planThink(think, connection.kind, caps).think) : undefined;
   const window = await defaultWindow(deps, connection, model, layers);
   // The conversation's attachments as its own requests sent them (documents read, images scaled).
-  if (req.conversation) await deps.attachments?.prepare(req.conversation.branch.flatMap((t) => t.blocks.filter((b) => b.type === 'attachment')));
+  if (req.conversation) await prepareAttachments(deps, req.conversation.branch);
   const a = assemble({
     connection, model, layers, caps, calibration: deps.calibration, maxTokens: req.maxTokens, ignoreWindow: true,
     branch: req.conversation ? [...req.conversation.branch, ask] : [ask],

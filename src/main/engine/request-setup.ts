@@ -56,7 +56,7 @@ export async function setupRequest(deps: RequestSetupDeps, target: RequestTarget
 }
 
 /** Documents read and images scaled for the branch's attachments, before Assemble materializes them. */
-export async function prepareAttachments(deps: RequestSetupDeps, branch: readonly Turn[]): Promise<void> {
+export async function prepareAttachments(deps: Pick<RequestSetupDeps, 'attachments'>, branch: readonly Turn[]): Promise<void> {
   await deps.attachments?.prepare(branch.flatMap((t) => t.blocks.filter((b) => b.type === 'attachment')));
 }
 
