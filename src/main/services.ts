@@ -272,7 +272,7 @@ export function createServices(options: ServicesOptions): Services {
     ...chatParts.handlers,
     ...createMcpHandlers(mcp, randomUUID),
     ...context.handlers,
-    'conversations:list': () => store.listConversations(),
+    'conversations:list': (page) => store.listConversations(page),
     'conversations:open': ({ conversationId, tail, before }) => conversationView(store, conversationId, tail, before),
     'conversations:delete': ({ conversationId }) => {
       // The renderer's undo window is over: this delete is for good, so its unique attachments go too.

@@ -19,6 +19,24 @@ export interface ConversationSummary {
   model: string | null;
 }
 
+/** Where a page of the conversation list ends: the last conversation of the page before. */
+export interface ConversationCursor {
+  updatedAt: number;
+  id: string;
+}
+
+/**
+ * Which page of the conversation list: from the most recent, or after `before`; `limit` conversations at most
+ * (CONVERSATION_PAGE_DEFAULT where not given). A page shorter than its limit is the list's end.
+ */
+export interface ConversationPage {
+  before?: ConversationCursor;
+  limit?: number;
+}
+
+export const CONVERSATION_PAGE_DEFAULT = 50;
+export const CONVERSATION_PAGE_MAX = 5_000;
+
 export interface ConversationView {
   conversation: ConversationSummary;
   /** The active branch, root first. */
@@ -131,7 +149,7 @@ export interface SendResult {
 
 /** Invoke channels: request payload and result. Payloads are always objects, so each one has a schema. */
 export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContract, McpInvokeContract, ContextInvokeContract {
-  'conversations:list': { req: Record<string, never>; res: ConversationSummary[] };
+  'conversations:list': { req: ConversationPage; res: ConversationSummary[] };
   /**
    * `tail`: only the branch's last turns (a long chat's first screenful, asked for before the rest). `before`: the
    * branch's turns older than that one (the last `tail` of them), paged in as the reader scrolls up; none where it

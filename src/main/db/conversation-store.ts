@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import type { ConversationSummary } from '../../shared/ipc';
+import { CONVERSATION_PAGE_DEFAULT, type ConversationPage, type ConversationSummary } from '../../shared/ipc';
 import type { Block, Turn } from '../../shared/turn';
 import { UserFacingError } from '../errors';
 import { toTurn, TURN_COLUMNS, turnParams, type TurnRow } from './turn-rows';
@@ -35,7 +35,10 @@ function toRecord(row: ConversationRow): ConversationRecord {
 
 /** The hot queries, exported so tests pin their plans with EXPLAIN QUERY PLAN. */
 export const HOT_SQL = {
-  conversationsByRecency: 'SELECT * FROM conversations ORDER BY updated_at DESC LIMIT 500',
+  conversationsByRecency: 'SELECT * FROM conversations ORDER BY updated_at DESC, id DESC LIMIT @limit',
+  // The page after `(updated_at, id)`: a range of the index, not an OR that would scan it from the start.
+  conversationsBefore:
+    'SELECT * FROM conversations WHERE updated_at <= @updatedAt AND (updated_at < @updatedAt OR id < @id) ORDER BY updated_at DESC, id DESC LIMIT @limit',
   turnsOfConversation: 'SELECT * FROM turns WHERE conversation_id = ? ORDER BY created_at, id',
   // Opening a chat asks this once per turn of its branch. Without the unary `+`, SQLite (no ANALYZE stats)
   // picks turns_by_conversation and scans the whole conversation each time: 0.4 ms x 2,000 turns = 0.8 s to
@@ -53,6 +56,7 @@ export class ConversationStore {
         'INSERT INTO conversations (id, title, model, active_leaf_id, created_at, updated_at) VALUES (@id, @title, @model, @activeLeafId, @createdAt, @updatedAt)',
       ),
       list: db.prepare(HOT_SQL.conversationsByRecency),
+      listBefore: db.prepare(HOT_SQL.conversationsBefore),
       get: db.prepare('SELECT * FROM conversations WHERE id = ?'),
       delete: db.prepare('DELETE FROM conversations WHERE id = ?'),
       rename: db.prepare('UPDATE conversations SET title = @title, updated_at = @now WHERE id = @id'),
@@ -99,9 +103,16 @@ export class ConversationStore {
     return { id, title, model, updatedAt: now };
   }
 
-  /** The most recently updated conversations first (pinned by an EXPLAIN QUERY PLAN test). */
-  listConversations(): ConversationSummary[] {
-    return (this.stmts.list!.all() as ConversationRow[]).map(toSummary);
+  /**
+   * A page of conversations, the most recently updated first (the id breaks ties), from the start or after
+   * `before` (the last one of the page before). Both queries are pinned by EXPLAIN QUERY PLAN tests.
+   */
+  listConversations(page: ConversationPage = {}): ConversationSummary[] {
+    const limit = page.limit ?? CONVERSATION_PAGE_DEFAULT;
+    const rows = page.before
+      ? this.stmts.listBefore!.all({ updatedAt: page.before.updatedAt, id: page.before.id, limit })
+      : this.stmts.list!.all({ limit });
+    return (rows as ConversationRow[]).map(toSummary);
   }
 
   getConversation(id: string): (ConversationSummary & { activeLeafId: string | null }) | undefined {

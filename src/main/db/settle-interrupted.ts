@@ -10,11 +10,15 @@ import type { ToolResultBlock, Turn } from '../../shared/turn';
 import type { ConversationStore } from './conversation-store';
 import { toTurn, type TurnRow } from './turn-rows';
 
+/** Read at every start; the terms are those of the partial index turns_pending_approvals (migration 0009), so it is used. */
+export const PENDING_APPROVALS_SQL =
+  "SELECT * FROM turns WHERE source = 'tool-approval' AND json_extract(meta, '$.state') = 'pending' AND role = 'system'";
+
 export function settleInterrupted(db: Database, store: ConversationStore, newId: () => string, now: number): number {
   const streaming = (db.prepare("SELECT * FROM turns WHERE status = 'streaming'").all() as TurnRow[]).map(toTurn);
   for (const turn of streaming) store.updateTurn({ ...turn, status: 'interrupted', blocks: settleOpenCalls(turn.blocks, 'interrupted') });
 
-  const cards = (db.prepare("SELECT * FROM turns WHERE role = 'system' AND source = 'tool-approval' AND json_extract(meta, '$.state') = 'pending'").all() as TurnRow[]).map(toTurn);
+  const cards = (db.prepare(PENDING_APPROVALS_SQL).all() as TurnRow[]).map(toTurn);
   for (const card of cards) {
     store.updateTurn({ ...card, meta: { ...card.meta, state: 'interrupted' } });
     const results = unansweredCalls(store, card);

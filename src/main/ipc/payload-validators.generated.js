@@ -5700,17 +5700,123 @@ return errors === 0;
 }
 
 export const payload40 = validate51;
-const schema52 = {"type":"object","additionalProperties":false,"properties":{}};
+const schema52 = {"type":"object","additionalProperties":false,"properties":{"before":{"type":"object","additionalProperties":false,"required":["updatedAt","id"],"properties":{"updatedAt":{"type":"number"},"id":{"type":"string","minLength":1,"maxLength":200}}},"limit":{"type":"integer","minimum":1,"maximum":5000}}};
 
 function validate51(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
 for(const key0 in data){
+if(!((key0 === "before") || (key0 === "limit"))){
 validate51.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
+}
+}
+if(_errs1 === errors){
+if(data.before !== undefined){
+let data0 = data.before;
+const _errs2 = errors;
+if(errors === _errs2){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+let missing0;
+if(((data0.updatedAt === undefined) && (missing0 = "updatedAt")) || ((data0.id === undefined) && (missing0 = "id"))){
+validate51.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs4 = errors;
+for(const key1 in data0){
+if(!((key1 === "updatedAt") || (key1 === "id"))){
+validate51.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs4 === errors){
+if(data0.updatedAt !== undefined){
+let data1 = data0.updatedAt;
+const _errs5 = errors;
+if(!((typeof data1 == "number") && (isFinite(data1)))){
+validate51.errors = [{instancePath:instancePath+"/before/updatedAt",schemaPath:"#/properties/before/properties/updatedAt/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.id !== undefined){
+let data2 = data0.id;
+const _errs7 = errors;
+if(errors === _errs7){
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+validate51.errors = [{instancePath:instancePath+"/before/id",schemaPath:"#/properties/before/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data2) < 1){
+validate51.errors = [{instancePath:instancePath+"/before/id",schemaPath:"#/properties/before/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/before/id",schemaPath:"#/properties/before/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate51.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.limit !== undefined){
+let data3 = data.limit;
+const _errs9 = errors;
+if(!(((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3))) && (isFinite(data3)))){
+validate51.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs9){
+if((typeof data3 == "number") && (isFinite(data3))){
+if(data3 > 5000 || isNaN(data3)){
+validate51.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/maximum",keyword:"maximum",params:{comparison: "<=", limit: 5000},message:"must be <= 5000"}];
+return false;
+}
+else {
+if(data3 < 1 || isNaN(data3)){
+validate51.errors = [{instancePath:instancePath+"/limit",schemaPath:"#/properties/limit/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 else {
@@ -8362,147 +8468,17 @@ return errors === 0;
 }
 
 export const payload58 = validate69;
-const schema70 = {"type":"object","additionalProperties":false,"required":["kind","label","baseUrl"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"kind":{"enum":["ollama","llama-server","openai-compatible","anthropic"]},"label":{"type":"string","maxLength":200},"baseUrl":{"type":"string","minLength":1,"maxLength":2000,"pattern":"^https?://"},"apiKey":{"type":"string","maxLength":4000}}};
+const schema70 = {"type":"object","additionalProperties":false,"properties":{}};
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.kind === undefined) && (missing0 = "kind")) || ((data.label === undefined) && (missing0 = "label"))) || ((data.baseUrl === undefined) && (missing0 = "baseUrl"))){
-validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "id") || (key0 === "kind")) || (key0 === "label")) || (key0 === "baseUrl")) || (key0 === "apiKey"))){
 validate69.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
-}
-}
-if(_errs1 === errors){
-if(data.id !== undefined){
-let data0 = data.id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 200){
-validate69.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func2(data0) < 1){
-validate69.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate69.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.kind !== undefined){
-let data1 = data.kind;
-const _errs4 = errors;
-if(!((((data1 === "ollama") || (data1 === "llama-server")) || (data1 === "openai-compatible")) || (data1 === "anthropic"))){
-validate69.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema70.properties.kind.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.label !== undefined){
-let data2 = data.label;
-const _errs5 = errors;
-if(errors === _errs5){
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-validate69.errors = [{instancePath:instancePath+"/label",schemaPath:"#/properties/label/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-else {
-validate69.errors = [{instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.baseUrl !== undefined){
-let data3 = data.baseUrl;
-const _errs7 = errors;
-if(errors === _errs7){
-if(typeof data3 === "string"){
-if(func2(data3) > 2000){
-validate69.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
-return false;
-}
-else {
-if(func2(data3) < 1){
-validate69.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern6.test(data3)){
-validate69.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate69.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.apiKey !== undefined){
-let data4 = data.apiKey;
-const _errs9 = errors;
-if(errors === _errs9){
-if(typeof data4 === "string"){
-if(func2(data4) > 4000){
-validate69.errors = [{instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"}];
-return false;
-}
-}
-else {
-validate69.errors = [{instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
 }
 }
 else {
@@ -8515,7 +8491,7 @@ return errors === 0;
 }
 
 export const payload59 = validate70;
-const schema71 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200}}};
+const schema71 = {"type":"object","additionalProperties":false,"required":["kind","label","baseUrl"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"kind":{"enum":["ollama","llama-server","openai-compatible","anthropic"]},"label":{"type":"string","maxLength":200},"baseUrl":{"type":"string","minLength":1,"maxLength":2000,"pattern":"^https?://"},"apiKey":{"type":"string","maxLength":4000}}};
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8523,14 +8499,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.id === undefined) && (missing0 = "id")){
+if((((data.kind === undefined) && (missing0 = "kind")) || ((data.label === undefined) && (missing0 = "label"))) || ((data.baseUrl === undefined) && (missing0 = "baseUrl"))){
 validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "id")){
+if(!(((((key0 === "id") || (key0 === "kind")) || (key0 === "label")) || (key0 === "baseUrl")) || (key0 === "apiKey"))){
 validate70.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -8558,6 +8534,102 @@ validate70.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/i
 return false;
 }
 }
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.kind !== undefined){
+let data1 = data.kind;
+const _errs4 = errors;
+if(!((((data1 === "ollama") || (data1 === "llama-server")) || (data1 === "openai-compatible")) || (data1 === "anthropic"))){
+validate70.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema71.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.label !== undefined){
+let data2 = data.label;
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+validate70.errors = [{instancePath:instancePath+"/label",schemaPath:"#/properties/label/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate70.errors = [{instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.baseUrl !== undefined){
+let data3 = data.baseUrl;
+const _errs7 = errors;
+if(errors === _errs7){
+if(typeof data3 === "string"){
+if(func2(data3) > 2000){
+validate70.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+return false;
+}
+else {
+if(func2(data3) < 1){
+validate70.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data3)){
+validate70.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate70.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.apiKey !== undefined){
+let data4 = data.apiKey;
+const _errs9 = errors;
+if(errors === _errs9){
+if(typeof data4 === "string"){
+if(func2(data4) > 4000){
+validate70.errors = [{instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"}];
+return false;
+}
+}
+else {
+validate70.errors = [{instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
 }
 }
 }
@@ -8572,7 +8644,7 @@ return errors === 0;
 }
 
 export const payload60 = validate71;
-const schema72 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"baseUrl":{"type":"string","pattern":"^https?://","maxLength":2000}}};
+const schema72 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200}}};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8587,7 +8659,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "id") || (key0 === "baseUrl"))){
+if(!(key0 === "id")){
 validate71.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -8615,38 +8687,6 @@ validate71.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/i
 return false;
 }
 }
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.baseUrl !== undefined){
-let data1 = data.baseUrl;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 2000){
-validate71.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
-return false;
-}
-else {
-if(!pattern6.test(data1)){
-validate71.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
-return false;
-}
-}
-}
-else {
-validate71.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -8661,7 +8701,7 @@ return errors === 0;
 }
 
 export const payload61 = validate72;
-const schema73 = {"type":"object","additionalProperties":false,"required":["conversationId","turnId","toolCallId","decision"],"properties":{"conversationId":{"type":"string","minLength":1,"maxLength":200},"turnId":{"type":"string","minLength":1,"maxLength":200},"toolCallId":{"type":"string","minLength":1,"maxLength":200},"decision":{"enum":["allow-once","allow-conversation","allow-always","deny"]}}};
+const schema73 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"baseUrl":{"type":"string","pattern":"^https?://","maxLength":2000}}};
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8669,38 +8709,38 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.conversationId === undefined) && (missing0 = "conversationId")) || ((data.turnId === undefined) && (missing0 = "turnId"))) || ((data.toolCallId === undefined) && (missing0 = "toolCallId"))) || ((data.decision === undefined) && (missing0 = "decision"))){
+if((data.id === undefined) && (missing0 = "id")){
 validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "conversationId") || (key0 === "turnId")) || (key0 === "toolCallId")) || (key0 === "decision"))){
+if(!((key0 === "id") || (key0 === "baseUrl"))){
 validate72.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.conversationId !== undefined){
-let data0 = data.conversationId;
+if(data.id !== undefined){
+let data0 = data.id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 200){
-validate72.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate72.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate72.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate72.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8710,24 +8750,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.turnId !== undefined){
-let data1 = data.turnId;
+if(data.baseUrl !== undefined){
+let data1 = data.baseUrl;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func2(data1) > 200){
-validate72.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(func2(data1) > 2000){
+validate72.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 else {
-if(func2(data1) < 1){
-validate72.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern6.test(data1)){
+validate72.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
 return false;
 }
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8735,48 +8775,6 @@ var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.toolCallId !== undefined){
-let data2 = data.toolCallId;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-validate72.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func2(data2) < 1){
-validate72.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate72.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.decision !== undefined){
-let data3 = data.decision;
-const _errs8 = errors;
-if(!((((data3 === "allow-once") || (data3 === "allow-conversation")) || (data3 === "allow-always")) || (data3 === "deny"))){
-validate72.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema73.properties.decision.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -8792,9 +8790,140 @@ return errors === 0;
 }
 
 export const payload62 = validate73;
-const schema74 = {"type":"object","additionalProperties":false,"properties":{"ollamaUrl":{"type":"string","minLength":1,"maxLength":2000,"pattern":"^https?://"},"defaultModel":{"anyOf":[{"type":"string","minLength":1,"maxLength":300},{"type":"null"}]},"defaultChatModel":{"anyOf":[{"type":"string","minLength":1,"maxLength":300},{"type":"null"}]},"activeConnectionId":{"type":"string","minLength":1,"maxLength":200},"theme":{"enum":["light","dark","system"]},"modelsDir":{"anyOf":[{"type":"string","minLength":1,"maxLength":4000},{"type":"null"}]},"builtinIdleMinutes":{"type":"integer","minimum":0,"maximum":10080}}};
+const schema74 = {"type":"object","additionalProperties":false,"required":["conversationId","turnId","toolCallId","decision"],"properties":{"conversationId":{"type":"string","minLength":1,"maxLength":200},"turnId":{"type":"string","minLength":1,"maxLength":200},"toolCallId":{"type":"string","minLength":1,"maxLength":200},"decision":{"enum":["allow-once","allow-conversation","allow-always","deny"]}}};
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.conversationId === undefined) && (missing0 = "conversationId")) || ((data.turnId === undefined) && (missing0 = "turnId"))) || ((data.toolCallId === undefined) && (missing0 = "toolCallId"))) || ((data.decision === undefined) && (missing0 = "decision"))){
+validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "conversationId") || (key0 === "turnId")) || (key0 === "toolCallId")) || (key0 === "decision"))){
+validate73.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.conversationId !== undefined){
+let data0 = data.conversationId;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 200){
+validate73.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate73.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.turnId !== undefined){
+let data1 = data.turnId;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 200){
+validate73.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data1) < 1){
+validate73.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.toolCallId !== undefined){
+let data2 = data.toolCallId;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+validate73.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data2) < 1){
+validate73.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.decision !== undefined){
+let data3 = data.decision;
+const _errs8 = errors;
+if(!((((data3 === "allow-once") || (data3 === "allow-conversation")) || (data3 === "allow-always")) || (data3 === "deny"))){
+validate73.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema74.properties.decision.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate73.errors = vErrors;
+return errors === 0;
+}
+
+export const payload63 = validate74;
+const schema75 = {"type":"object","additionalProperties":false,"properties":{"ollamaUrl":{"type":"string","minLength":1,"maxLength":2000,"pattern":"^https?://"},"defaultModel":{"anyOf":[{"type":"string","minLength":1,"maxLength":300},{"type":"null"}]},"defaultChatModel":{"anyOf":[{"type":"string","minLength":1,"maxLength":300},{"type":"null"}]},"activeConnectionId":{"type":"string","minLength":1,"maxLength":200},"theme":{"enum":["light","dark","system"]},"modelsDir":{"anyOf":[{"type":"string","minLength":1,"maxLength":4000},{"type":"null"}]},"builtinIdleMinutes":{"type":"integer","minimum":0,"maximum":10080}}};
+
+function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -8802,7 +8931,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "ollamaUrl") || (key0 === "defaultModel")) || (key0 === "defaultChatModel")) || (key0 === "activeConnectionId")) || (key0 === "theme")) || (key0 === "modelsDir")) || (key0 === "builtinIdleMinutes"))){
-validate73.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate74.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -8814,24 +8943,24 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 2000){
-validate73.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+validate74.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate73.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate74.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern6.test(data0)){
-validate73.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
+validate74.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8909,7 +9038,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate73.errors = vErrors;
+validate74.errors = vErrors;
 return false;
 }
 else {
@@ -8997,7 +9126,7 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate73.errors = vErrors;
+validate74.errors = vErrors;
 return false;
 }
 else {
@@ -9023,18 +9152,18 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data3 === "string"){
 if(func2(data3) > 200){
-validate73.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate74.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data3) < 1){
-validate73.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate74.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate74.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9048,7 +9177,7 @@ if(data.theme !== undefined){
 let data4 = data.theme;
 const _errs18 = errors;
 if(!(((data4 === "light") || (data4 === "dark")) || (data4 === "system"))){
-validate73.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/enum",keyword:"enum",params:{allowedValues: schema74.properties.theme.enum},message:"must be equal to one of the allowed values"}];
+validate74.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/enum",keyword:"enum",params:{allowedValues: schema75.properties.theme.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -9125,7 +9254,7 @@ else {
 vErrors.push(err14);
 }
 errors++;
-validate73.errors = vErrors;
+validate74.errors = vErrors;
 return false;
 }
 else {
@@ -9149,18 +9278,18 @@ if(data.builtinIdleMinutes !== undefined){
 let data6 = data.builtinIdleMinutes;
 const _errs25 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate73.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate74.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs25){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 10080 || isNaN(data6)){
-validate73.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
+validate74.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
 return false;
 }
 else {
 if(data6 < 0 || isNaN(data6)){
-validate73.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate74.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -9180,11 +9309,11 @@ var valid0 = true;
 }
 }
 else {
-validate73.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate74.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate73.errors = vErrors;
+validate74.errors = vErrors;
 return errors === 0;
 }
 
@@ -9263,13 +9392,13 @@ export const payloadValidators = {
   "attachments:inspect": payload55,
   "attachments:preview": payload56,
   "chat:stop": payload57,
-  "models:list": payload40,
-  "settings:get": payload40,
-  "connections:list": payload40,
-  "connections:save": payload58,
-  "connections:delete": payload59,
-  "connections:test": payload60,
-  "connections:key-storage": payload40,
-  "chat:approve-tool": payload61,
-  "settings:update": payload62,
+  "models:list": payload58,
+  "settings:get": payload58,
+  "connections:list": payload58,
+  "connections:save": payload59,
+  "connections:delete": payload60,
+  "connections:test": payload61,
+  "connections:key-storage": payload58,
+  "chat:approve-tool": payload62,
+  "settings:update": payload63,
 };

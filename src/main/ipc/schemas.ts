@@ -2,7 +2,7 @@
  * JSON Schemas for every invoke payload. Keyed by the contract, so a channel without a schema does not compile.
  * Payloads come from the renderer, which is untrusted as far as main is concerned.
  */
-import type { InvokeChannel } from '../../shared/ipc';
+import { CONVERSATION_PAGE_MAX, type InvokeChannel } from '../../shared/ipc';
 import { contextPayloadSchemas } from '../context/context-schemas';
 import { libraryPayloadSchemas } from '../library/library-schemas';
 import { mcpPayloadSchemas } from '../mcp/mcp-schemas';
@@ -46,7 +46,19 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
   ...libraryPayloadSchemas,
   ...mcpPayloadSchemas,
   ...contextPayloadSchemas,
-  'conversations:list': empty,
+  'conversations:list': {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      before: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['updatedAt', 'id'],
+        properties: { updatedAt: { type: 'number' }, id },
+      },
+      limit: { type: 'integer', minimum: 1, maximum: CONVERSATION_PAGE_MAX },
+    },
+  },
   'conversations:open': {
     type: 'object',
     additionalProperties: false,

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Flame, Search, Settings, SquarePen, Upload, X } from 'lucide-react';
-import { newChat, openConversationAt, useStore } from '../store';
+import { loadMoreConversations, newChat, openConversationAt, useStore } from '../store';
 import { deleteWithUndo, undoDelete } from '../store/conversation-actions';
 import { ConversationItem } from './ConversationItem';
 import { ModelsLauncher } from './models/ModelsLauncher';
@@ -21,6 +21,9 @@ interface Props {
 /** Conversations by recency, full-text search over them, and the settings entry. */
 export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: Props) {
   const conversations = useStore((s) => s.conversations);
+  const listEnd = useStore((s) => s.conversationsEnd);
+  const list = useRef<HTMLUListElement>(null);
+  const more = useRef<HTMLLIElement>(null);
   const hidden = useStore((s) => s.hiddenConversations);
   const activeId = useStore((s) => s.activeId);
   const [query, setQuery] = useState('');
@@ -34,6 +37,19 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
   useEffect(() => {
     if (drawer && open) first.current?.focus();
   }, [drawer, open]);
+
+  // Older conversations are read a page at a time as the end of the list comes near (conversation-list.ts). Observed
+  // again whenever the list changes, so a page that leaves the end still in sight asks for the next one.
+  useEffect(() => {
+    const root = list.current;
+    const target = more.current;
+    if (!root || !target || listEnd) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) void loadMoreConversations();
+    }, { root, rootMargin: '0px 0px 400px 0px' });
+    observer.observe(target);
+    return () => observer.disconnect();
+  }, [conversations, listEnd, query]);
 
   const visible = conversations.filter((c) => !hidden.includes(c.id));
   return (
@@ -102,7 +118,7 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
       ) : (
         <>
           {visible.length > 0 && <p className="list-label">Conversations</p>}
-          <ul className="conversation-list" data-testid="conversation-list">
+          <ul className="conversation-list" data-testid="conversation-list" ref={list}>
             {visible.map((c) => (
               <ConversationItem
                 key={c.id}
@@ -115,6 +131,11 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
                 }}
               />
             ))}
+            {!listEnd && conversations.length > 0 && (
+              <li className="list-more" ref={more} data-testid="conversation-list-more">
+                Older conversations…
+              </li>
+            )}
           </ul>
           {visible.length === 0 && <p className="search-status">Your conversations will be listed here.</p>}
         </>

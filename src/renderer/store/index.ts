@@ -14,11 +14,18 @@ import { connectStreamedTurns, flushPendingFor, savedEarly } from './streamed-tu
 import { errorMessage } from './errors';
 import { connectToolProgress } from './tool-progress';
 import { openConversation, type FocusTurn } from './open-conversation';
+import { refreshConversations } from './conversation-list';
 
 export { openConversation, openConversationAt, refreshSiblings, type FocusTurn } from './open-conversation';
+export { loadMoreConversations, refreshConversations } from './conversation-list';
 
 export interface AppState {
+  /** The start of the conversation list (conversation-list.ts): the next page is read as the reader scrolls. */
   conversations: ConversationSummary[];
+  /** The list's last conversation is among those held. */
+  conversationsEnd: boolean;
+  /** The open conversation's title, for one not among those held (opened from a search hit, further down). */
+  activeTitle: string | null;
   activeId: string | null;
   turns: Turn[];
   /** Sibling switcher data for turns of the open branch that have siblings. */
@@ -62,6 +69,8 @@ export const NO_CONVERSATION_SETTINGS: ConversationSettings = { systemPrompt: ''
 
 export const useStore = create<AppState>(() => ({
   conversations: [],
+  conversationsEnd: false,
+  activeTitle: null,
   activeId: null,
   turns: [],
   siblings: {},
@@ -96,14 +105,6 @@ export function fail(err: unknown, retry?: () => void): void {
 export async function reopenActive(): Promise<void> {
   const id = get().activeId;
   if (id) await openConversation(id);
-}
-
-export async function refreshConversations(asked = firebrand().conversations.list({})): Promise<void> {
-  try {
-    set({ conversations: await asked });
-  } catch (err) {
-    fail(err, () => void refreshConversations());
-  }
 }
 
 type ModelList = [ModelSummary[], Alias[]];
@@ -198,7 +199,7 @@ export function focusTurn(turnId: string | null): void {
 export function newChat(): void {
   const start = get().settings?.defaultChatModel;
   const known = start && (get().models.some((m) => m.name === start) || get().aliases.some((a) => a.name === start));
-  set({ activeId: null, turns: [], siblings: {}, notice: null, focusTurn: null, conversationSettings: NO_CONVERSATION_SETTINGS, ...(known ? { selectedModel: start } : {}) });
+  set({ activeId: null, activeTitle: null, turns: [], siblings: {}, notice: null, focusTurn: null, conversationSettings: NO_CONVERSATION_SETTINGS, ...(known ? { selectedModel: start } : {}) });
   if (known) void refreshContextChoice();
 }
 

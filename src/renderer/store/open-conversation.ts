@@ -44,6 +44,7 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
     const held = focus ? heldWindow(view.turns, conversationId, focus.turnId) : { turns: view.turns, olderTurns: null };
     set({
       activeId: conversationId,
+      activeTitle: view.conversation.title,
       ...held,
       siblings: view.siblings,
       conversationSettings,

@@ -6,6 +6,7 @@ import { MIGRATIONS } from '../../../src/main/db/migrations';
 import { migrate, openDatabase } from '../../../src/main/db/open-database';
 import { HOT_SQL } from '../../../src/main/db/conversation-store';
 import { SEARCH_SQL, SearchStore } from '../../../src/main/db/search';
+import { PENDING_APPROVALS_SQL } from '../../../src/main/db/settle-interrupted';
 import { UserFacingError } from '../../../src/main/errors';
 import { memoryDb, migrateTo, tempDir, userVersion } from './helpers';
 
@@ -121,9 +122,18 @@ describe('0003 search', () => {
 describe('hot queries (EXPLAIN QUERY PLAN)', () => {
   const db = memoryDb();
   it('lists conversations by recency through its index, without sorting', () => {
-    const p = plan(db, HOT_SQL.conversationsByRecency);
+    const p = plan(db, HOT_SQL.conversationsByRecency, { limit: 50 });
     expect(p).toContain('USING INDEX conversations_by_recency');
     expect(p).not.toContain('TEMP B-TREE');
+  });
+  it("reads the list's next page as a range of that index, without sorting or scanning from the start", () => {
+    const p = plan(db, HOT_SQL.conversationsBefore, { updatedAt: 5, id: 'c9', limit: 50 });
+    expect(p).toMatch(/SEARCH conversations USING INDEX conversations_by_recency \(updated_at<\?\)/);
+    expect(p).not.toContain('TEMP B-TREE');
+  });
+  it('finds approval cards left pending, at every start, through their partial index, not by reading every turn', () => {
+    const p = plan(db, PENDING_APPROVALS_SQL);
+    expect(p).toMatch(/SCAN turns USING INDEX turns_pending_approvals/);
   });
   it("reads a conversation's turns through its index", () => {
     const p = plan(db, HOT_SQL.turnsOfConversation, ['c1']);

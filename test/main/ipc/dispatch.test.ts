@@ -63,6 +63,16 @@ describe('the IPC dispatcher', () => {
     expect(log).toHaveBeenCalled();
   });
 
+  it('takes a page of the conversation list from a cursor, and refuses a malformed cursor or an unbounded page', async () => {
+    const h = handlers();
+    const d = createDispatcher(h, () => {});
+    await expect(d.dispatch('conversations:list', { before: { updatedAt: 1_700_000_000_000, id: 'c1' }, limit: 50 })).resolves.toMatchObject({ ok: true });
+    for (const bad of [{ before: { updatedAt: 1 } }, { before: { updatedAt: '1', id: 'c1' } }, { limit: 0 }, { limit: 1_000_000 }, { limit: 2.5 }]) {
+      await expect(d.dispatch('conversations:list', bad), JSON.stringify(bad)).resolves.toMatchObject({ ok: false, error: { code: 'invalid-payload' } });
+    }
+    expect(h['conversations:list']).toHaveBeenCalledTimes(1);
+  });
+
   it('caps a message by its length in UTF-16 units (maxChars), the check a 60 MiB import needs to stay cheap', async () => {
     const h = handlers({ 'chat:send': vi.fn(() => ({ conversationId: 'c', turnId: 't' })) as unknown as InvokeHandlers['chat:send'] });
     const d = createDispatcher(h, () => {});

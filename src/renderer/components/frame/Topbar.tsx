@@ -4,7 +4,7 @@ import { newChat, useStore } from '../../store';
 
 /** The bar over the chat: the sidebar toggle, the open conversation's title, and New chat while the sidebar is a drawer. */
 export function Topbar({ toggleRef, sidebarShown, onToggle }: { toggleRef: RefObject<HTMLButtonElement | null>; sidebarShown: boolean; onToggle: () => void }) {
-  const title = useStore((s) => s.conversations.find((c) => c.id === s.activeId)?.title ?? (s.activeId ? '' : 'New chat'));
+  const title = useStore((s) => s.conversations.find((c) => c.id === s.activeId)?.title ?? (s.activeId ? (s.activeTitle ?? '') : 'New chat'));
   return (
     <header className="topbar">
       <button
