@@ -5,26 +5,32 @@
  *   file's checks run on the loop, which the fix moved to workers; before the fix the loop also counted the
  *   text's code points for `maxLength` and unmasked the frame in JS, which it no longer does),
  * - reads a 1 MiB page of unclosed `<script` tags through fetch_url (floor: htmlparser2 on the loop; the regexes
- *   before the fix took minutes and are not run).
- * Measured with perf_hooks.monitorEventLoopDelay (10 ms resolution): its max.
+ *   before the fix took minutes and are not run),
+ * - collects unused attachments (the blob GC: 30 s after every start, and after a conversation with attachments is
+ *   deleted) in a long history where a tenth of the conversations hold an image (floor: the same question asked
+ *   the way it was before migration 0010, by reading every turn's blocks, on the loop).
+ * Measured with perf_hooks.monitorEventLoopDelay (10 ms resolution; 1 ms for the GC): its max.
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { BlobStore } from '../src/main/blobs/blob-store';
+import { openDatabase } from '../src/main/db/open-database';
 import { checkConversationFile } from '../src/main/export/file-format';
 import { startServe } from '../src/main/serve/serve-server';
 import { createServices } from '../src/main/services';
 import { createFetchUrlTool } from '../src/main/tools/fetch-url';
 import { htmlToText } from '../src/main/tools/html-text';
+import { copyBigDatabase } from './lib/big-database';
 import { withCleanup } from './lib/cleanup';
 import { tempDir } from './lib/firebrand-ui';
 import { quick, report } from './lib/report';
 
-/** The longest stall (ms) while `work` runs. */
-async function maxStall<T>(work: () => Promise<T>): Promise<{ ms: number; result: T }> {
-  const h = monitorEventLoopDelay({ resolution: 10 });
+/** The longest stall (ms) while `work` runs, sampled every `resolutionMs`. */
+async function maxStall<T>(work: () => Promise<T>, resolutionMs = 10): Promise<{ ms: number; result: T }> {
+  const h = monitorEventLoopDelay({ resolution: resolutionMs });
   h.enable();
   try {
     const result = await work();
@@ -33,6 +39,11 @@ async function maxStall<T>(work: () => Promise<T>): Promise<{ ms: number; result
     h.disable();
   }
 }
+
+/** Before migration 0010 the GC found the blobs no turn references by reading every turn's blocks. */
+const REFERENCES_BY_SCAN = `SELECT digest FROM blobs WHERE created_at <= ? AND digest NOT IN (
+  SELECT json_extract(j.value, '$.id') FROM turns, json_each(turns.blocks) AS j
+  WHERE turns.blocks LIKE '%"attachment"%' AND json_extract(j.value, '$.type') = 'attachment')`;
 
 function timeOnLoop(work: () => void): number {
   const t = performance.now();
@@ -87,4 +98,37 @@ await withCleanup(async (cleanup) => {
   if (fetched.result.isError) throw new Error(fetched.result.content);
   const parseOnLoop = timeOnLoop(() => htmlToText(page));
   report({ figure: 'longest stall: fetch_url, 1 MiB of <script', value: fetched.ms, unit: 'ms', floor: parseOnLoop, ratio: fetched.ms / parseOnLoop, note: 'before the fix: minutes (regex backtracking)' });
+
+  // 3. The blob GC in a long history.
+  const shape = quick ? { conversations: 1_000, turnsPerConversation: 20 } : { conversations: 10_000, turnsPerConversation: 20 };
+  const historyDir = tempDir(cleanup, 'firebrand-bench-gc-');
+  copyBigDatabase(shape, historyDir);
+  const db = openDatabase(join(historyDir, 'firebrand.db'));
+  cleanup.add('history database', () => db.close());
+  const digest = (n: number) => n.toString(16).padStart(64, '0');
+  let imageCount = 0;
+  db.transaction(() => {
+    const read = db.prepare('SELECT blocks FROM turns WHERE id = ?');
+    const write = db.prepare('UPDATE turns SET blocks = ? WHERE id = ?');
+    const blob = db.prepare("INSERT INTO blobs (digest, size, mime, created_at) VALUES (?, 1000, 'image/png', 1)");
+    for (let c = 0; c < shape.conversations; c += 10) {
+      const turnId = `c${c}-0`;
+      const blocks = JSON.parse((read.get(turnId) as { blocks: string }).blocks) as unknown[];
+      write.run(JSON.stringify([...blocks, { type: 'attachment', id: digest(c + 1), kind: 'image', name: 'photo.png', mime: 'image/png', size: 1000 }]), turnId);
+      blob.run(digest(c + 1));
+      imageCount++;
+    }
+    blob.run(digest(0)); // attached once, its conversation since deleted: the one to collect
+  })();
+  const gc = await maxStall(() => new BlobStore(db, historyDir).gc({ now: Date.now() }), 1);
+  if (gc.result.removed.join() !== digest(0)) throw new Error(`the GC removed ${gc.result.removed.length} blobs, not the unused one`);
+  const scan = timeOnLoop(() => db.prepare(REFERENCES_BY_SCAN).all(Date.now()));
+  report({
+    figure: `longest stall: blob GC, ${shape.conversations.toLocaleString('en-US')} conversations / ${(shape.conversations * shape.turnsPerConversation).toLocaleString('en-US')} turns, ${imageCount.toLocaleString('en-US')} images`,
+    value: gc.ms,
+    unit: 'ms',
+    floor: scan,
+    ratio: gc.ms / scan,
+    note: 'floor: the reference scan of every turn that the GC ran before migration 0010, on the loop',
+  });
 });

@@ -97,6 +97,29 @@ describe('BlobStore', () => {
     expect(filesUnder(join(dir, 'blobs'))).toHaveLength(1);
   });
 
+  it('GC follows edits: an attachment edited out of its only turn goes, one a later turn attaches again stays', async () => {
+    const { blobs, store, db } = setup();
+    const photo = await blobs.put(PNG, { name: 'photo.png', mime: 'image/png' }, tick());
+    const scan = await blobs.put(PDF, { name: 'scan.pdf', mime: 'application/pdf' }, tick());
+    useIn(store, 'c1', photo);
+    useIn(store, 'c2', scan);
+    db.prepare("UPDATE turns SET blocks = '[{\"type\":\"text\",\"text\":\"look\"}]' WHERE id IN ('c1-u', 'c2-u')").run();
+    store.appendTurn(makeTurn({ id: 'c2-again', conversationId: 'c2', parentId: 'c2-u', blocks: [{ type: 'text', text: 'again' }, scan] }), tick());
+    expect(await blobs.gc({ now: tick() + 10, graceMs: 0 })).toEqual({ removed: [photo.id] });
+    expect(blobs.read(scan.id)).toBeDefined();
+    // The text "attachment" in a message is not an attachment.
+    store.appendTurn(makeTurn({ id: 'c2-words', conversationId: 'c2', parentId: 'c2-again', blocks: [{ type: 'text', text: '{"type":"attachment","id":"x"} "attachment"' }] }), tick());
+    expect(db.prepare("SELECT turn_id, digest FROM turn_attachments ORDER BY turn_id").all()).toEqual([{ turn_id: 'c2-again', digest: scan.id }]);
+    // A turn that takes an attachment while it streams keeps it from the GC once it ends, however it ends.
+    const live = makeTurn({ id: 'c2-live', conversationId: 'c2', parentId: 'c2-words', role: 'assistant', status: 'streaming', blocks: [] });
+    store.appendTurn(live, tick());
+    store.updateTurn({ ...live, blocks: [{ type: 'text', text: 'here' }, scan] });
+    store.updateTurn({ ...live, blocks: [{ type: 'text', text: 'here' }, scan], status: 'interrupted' });
+    db.prepare("UPDATE turns SET blocks = '[]' WHERE id = 'c2-again'").run();
+    expect(db.prepare("SELECT turn_id, digest FROM turn_attachments ORDER BY turn_id").all()).toEqual([{ turn_id: 'c2-live', digest: scan.id }]);
+    expect(await blobs.gc({ now: tick() + 10, graceMs: 0 })).toEqual({ removed: [] });
+  });
+
   it('GC keeps blobs inside the grace period (attached but not yet sent)', async () => {
     const { blobs } = setup();
     const put = tick();

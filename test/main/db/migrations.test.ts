@@ -7,6 +7,7 @@ import { migrate, openDatabase } from '../../../src/main/db/open-database';
 import { HOT_SQL } from '../../../src/main/db/conversation-store';
 import { SEARCH_SQL, SearchStore } from '../../../src/main/db/search';
 import { PENDING_APPROVALS_SQL } from '../../../src/main/db/settle-interrupted';
+import { GC_CANDIDATES_SQL } from '../../../src/main/blobs/blob-store';
 import { UserFacingError } from '../../../src/main/errors';
 import { memoryDb, migrateTo, tempDir, userVersion } from './helpers';
 
@@ -119,6 +120,17 @@ describe('0003 search', () => {
   });
 });
 
+describe('0010 turn attachments', () => {
+  it('lists the attachments of the turns written before it, and none of a turn that only mentions the word', () => {
+    const db = memoryDb(9);
+    insertBase(db);
+    db.exec(`INSERT INTO turns (id, conversation_id, parent_id, role, blocks, text, status, created_at)
+      VALUES ('t4', 'c1', 't3', 'user', '[{"type":"text","text":"an \\"attachment\\""}]', 'an "attachment"', 'done', 4);`);
+    migrateTo(db, 10);
+    expect(db.prepare('SELECT turn_id, digest FROM turn_attachments').all()).toEqual([{ turn_id: 't1', digest: 'a'.repeat(64) }]);
+  });
+});
+
 describe('hot queries (EXPLAIN QUERY PLAN)', () => {
   const db = memoryDb();
   it('lists conversations by recency through its index, without sorting', () => {
@@ -134,6 +146,11 @@ describe('hot queries (EXPLAIN QUERY PLAN)', () => {
   it('finds approval cards left pending, at every start, through their partial index, not by reading every turn', () => {
     const p = plan(db, PENDING_APPROVALS_SQL);
     expect(p).toMatch(/SCAN turns USING INDEX turns_pending_approvals/);
+  });
+  it("finds the blobs no turn references through turn_attachments' index, not by reading every turn's blocks", () => {
+    const p = plan(db, GC_CANDIDATES_SQL, [1, 1, '[]']);
+    expect(p).toMatch(/SEARCH turn_attachments USING COVERING INDEX turn_attachments_by_digest \(digest=\?\)/);
+    expect(p).not.toMatch(/SCAN turns/);
   });
   it("reads a conversation's turns through its index", () => {
     const p = plan(db, HOT_SQL.turnsOfConversation, ['c1']);
