@@ -7,8 +7,9 @@
  * - reads a 1 MiB page of unclosed `<script` tags through fetch_url (floor: htmlparser2 on the loop; the regexes
  *   before the fix took minutes and are not run),
  * - collects unused attachments (the blob GC: 30 s after every start, and after a conversation with attachments is
- *   deleted) in a long history where a tenth of the conversations hold an image (floor: the same question asked
- *   the way it was before migration 0010, by reading every turn's blocks, on the loop).
+ *   deleted) in a long history where every answer has its request record and a tenth of the conversations hold an
+ *   image (floor: the same questions asked the way they were before migrations 0010 and 0011, on the loop: every
+ *   request body checked for a step, every turn's blocks read for attachments).
  * Measured with perf_hooks.monitorEventLoopDelay (10 ms resolution; 1 ms for the GC): its max.
  */
 import { spawn } from 'node:child_process';
@@ -40,10 +41,12 @@ async function maxStall<T>(work: () => Promise<T>, resolutionMs = 10): Promise<{
   }
 }
 
-/** Before migration 0010 the GC found the blobs no turn references by reading every turn's blocks. */
-const REFERENCES_BY_SCAN = `SELECT digest FROM blobs WHERE created_at <= ? AND digest NOT IN (
-  SELECT json_extract(j.value, '$.id') FROM turns, json_each(turns.blocks) AS j
-  WHERE turns.blocks LIKE '%"attachment"%' AND json_extract(j.value, '$.type') = 'attachment')`;
+/** Before migrations 0010 and 0011 the GC swept every request body, then read every turn's blocks for attachments. */
+const BODIES_BY_SCAN = 'SELECT digest FROM request_bodies WHERE NOT EXISTS (SELECT 1 FROM steps WHERE steps.request_digest = request_bodies.digest)';
+const REFERENCES_BY_SCAN = `SELECT digest FROM blobs WHERE created_at <= ? AND digest NOT IN (SELECT blob_digest FROM request_body_blobs)
+  AND digest NOT IN (
+    SELECT json_extract(j.value, '$.id') FROM turns, json_each(turns.blocks) AS j
+    WHERE turns.blocks LIKE '%"attachment"%' AND json_extract(j.value, '$.type') = 'attachment')`;
 
 function timeOnLoop(work: () => void): number {
   const t = performance.now();
@@ -119,16 +122,30 @@ await withCleanup(async (cleanup) => {
       imageCount++;
     }
     blob.run(digest(0)); // attached once, its conversation since deleted: the one to collect
+    // Every answer's request record: a body (a short template; real ones hold the whole chat) and its step.
+    const body = db.prepare('INSERT INTO request_bodies (digest, template, size, created_at) VALUES (?, ?, 600, 1)');
+    const step = db.prepare("INSERT INTO steps (id, turn_id, conversation_id, step_index, request_digest, dialect, endpoint, model, created_at) VALUES (?, ?, ?, 0, ?, 'ollama', 'http://127.0.0.1:11434/api/chat', 'llama3.2:3b', 1)");
+    const template = JSON.stringify([{ text: 'x'.repeat(600) }]);
+    for (let c = 0; c < shape.conversations; c++) {
+      for (let t = 1; t < shape.turnsPerConversation; t += 2) {
+        const d = `${(c * shape.turnsPerConversation + t).toString(16).padStart(63, '0')}b`;
+        body.run(d, template);
+        step.run(`c${c}-${t}-s`, `c${c}-${t}`, `c${c}`, d);
+      }
+    }
   })();
   const gc = await maxStall(() => new BlobStore(db, historyDir).gc({ now: Date.now() }), 1);
   if (gc.result.removed.join() !== digest(0)) throw new Error(`the GC removed ${gc.result.removed.length} blobs, not the unused one`);
-  const scan = timeOnLoop(() => db.prepare(REFERENCES_BY_SCAN).all(Date.now()));
+  const scan = timeOnLoop(() => {
+    db.prepare(BODIES_BY_SCAN).all();
+    db.prepare(REFERENCES_BY_SCAN).all(Date.now());
+  });
   report({
     figure: `longest stall: blob GC, ${shape.conversations.toLocaleString('en-US')} conversations / ${(shape.conversations * shape.turnsPerConversation).toLocaleString('en-US')} turns, ${imageCount.toLocaleString('en-US')} images`,
     value: gc.ms,
     unit: 'ms',
     floor: scan,
     ratio: gc.ms / scan,
-    note: 'floor: the reference scan of every turn that the GC ran before migration 0010, on the loop',
+    note: `floor: the GC's scans of every request body and every turn before migrations 0010 and 0011, on the loop; ${(shape.conversations * shape.turnsPerConversation / 2).toLocaleString('en-US')} request records`,
   });
 });

@@ -44,7 +44,7 @@ export interface GcOptions {
  * which go at once) that no stored request body and no turn references. Pinned by an EXPLAIN QUERY PLAN test.
  */
 export const GC_CANDIDATES_SQL = `SELECT digest FROM blobs WHERE (created_at <= ? OR (created_at <= ? AND digest IN (SELECT value FROM json_each(?))))
-  AND digest NOT IN (SELECT blob_digest FROM request_body_blobs)
+  AND NOT EXISTS (SELECT 1 FROM request_body_blobs WHERE request_body_blobs.blob_digest = blobs.digest)
   AND NOT EXISTS (SELECT 1 FROM turn_attachments WHERE turn_attachments.digest = blobs.digest)`;
 
 export class BlobStore {
@@ -144,16 +144,15 @@ export class BlobStore {
   }
 
   /**
-   * Removes blobs that no turn's attachment block and no stored request body references (and request bodies no
-   * step references). A turn's attachments are looked up in turn_attachments (kept by triggers, migration 0010),
-   * not read from every turn's blocks. Rows go first, in one transaction; files after, so a crash can only leave a stray file,
+   * Removes blobs that no turn's attachment block and no stored request body references. Both are looked up by
+   * index: a turn's attachments in turn_attachments (kept by triggers, migration 0010), not read from every turn's
+   * blocks; a request body goes with its last step (a trigger, migration 0011), not in a sweep of every body here. Rows go first, in one transaction; files after, so a crash can only leave a stray file,
    * never a row without its bytes.
    */
   gc(options: GcOptions): Promise<{ removed: string[] }> {
     const cutoff = options.now - (options.graceMs ?? 60 * 60 * 1000);
     return this.serialized(async () => {
       const removed = this.db.transaction(() => {
-        this.db.exec('DELETE FROM request_bodies WHERE NOT EXISTS (SELECT 1 FROM steps WHERE steps.request_digest = request_bodies.digest)');
         const rows = this.db
           .prepare(GC_CANDIDATES_SQL)
           .all(cutoff, options.released?.before ?? cutoff, JSON.stringify(options.released?.digests ?? [])) as { digest: string }[];

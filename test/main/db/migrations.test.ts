@@ -131,6 +131,34 @@ describe('0010 turn attachments', () => {
   });
 });
 
+describe('0011 request bodies follow their steps', () => {
+  it('sweeps the bodies no step used once, then removes a body with the last step that used it', () => {
+    const db = memoryDb(10);
+    insertBase(db);
+    const body = (d: string) => db.prepare("INSERT INTO request_bodies (digest, template, size, created_at) VALUES (?, '[]', 2, 1)").run(d.repeat(64));
+    const step = (id: string, d: string) =>
+      db.prepare("INSERT INTO steps (id, turn_id, conversation_id, step_index, request_digest, dialect, endpoint, model, created_at) VALUES (?, 't2', 'c1', 0, ?, 'ollama', 'x', 'm', 1)").run(id, d.repeat(64));
+    body('a');
+    body('b');
+    body('c');
+    db.prepare("INSERT INTO request_body_blobs (body_digest, blob_digest) VALUES (?, ?)").run('b'.repeat(64), 'f'.repeat(64));
+    step('s1', 'b');
+    step('s2', 'b');
+    step('s3', 'c');
+    migrateTo(db, 11);
+    const bodies = () => (db.prepare('SELECT digest FROM request_bodies ORDER BY digest').all() as { digest: string }[]).map((r) => r.digest[0]);
+    expect(bodies()).toEqual(['b', 'c']);
+    db.prepare("DELETE FROM steps WHERE id = 's1'").run();
+    expect(bodies()).toEqual(['b', 'c']);
+    db.prepare("DELETE FROM steps WHERE id = 's2'").run();
+    expect(bodies()).toEqual(['c']);
+    expect(db.prepare('SELECT count(*) AS n FROM request_body_blobs').get()).toEqual({ n: 0 });
+    // A deleted conversation takes its steps, and they their bodies.
+    db.prepare("DELETE FROM conversations WHERE id = 'c1'").run();
+    expect(bodies()).toEqual([]);
+  });
+});
+
 describe('hot queries (EXPLAIN QUERY PLAN)', () => {
   const db = memoryDb();
   it('lists conversations by recency through its index, without sorting', () => {
@@ -150,7 +178,8 @@ describe('hot queries (EXPLAIN QUERY PLAN)', () => {
   it("finds the blobs no turn references through turn_attachments' index, not by reading every turn's blocks", () => {
     const p = plan(db, GC_CANDIDATES_SQL, [1, 1, '[]']);
     expect(p).toMatch(/SEARCH turn_attachments USING COVERING INDEX turn_attachments_by_digest \(digest=\?\)/);
-    expect(p).not.toMatch(/SCAN turns/);
+    expect(p).toMatch(/SEARCH request_body_blobs USING COVERING INDEX request_body_blobs_by_blob \(blob_digest=\?\)/);
+    expect(p).not.toMatch(/SCAN (turns|request_body_blobs)/);
   });
   it("reads a conversation's turns through its index", () => {
     const p = plan(db, HOT_SQL.turnsOfConversation, ['c1']);
