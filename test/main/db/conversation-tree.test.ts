@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../../src/main/db/conversation-store';
 import { SearchStore } from '../../../src/main/db/search';
+import { StepStore } from '../../../src/main/db/step-store';
 import { UserFacingError } from '../../../src/main/errors';
 import { conversationView } from '../../../src/main/chat/conversation-view';
 import { makeTurn, memoryDb, text, tick } from './helpers';
@@ -103,6 +104,29 @@ describe('ConversationStore tree operations', () => {
     expect(db.prepare('SELECT count(*) AS n FROM turns').get()).toEqual({ n: 0 });
     expect(new SearchStore(db).search('first')).toEqual([]);
     expect(store.renameConversation('c', 'x', tick())).toBe(false);
+  });
+
+  it('deletes a chat of 1,500 turns in one branch, with its request records and search entries, and nothing else', () => {
+    const { db, store } = seed();
+    const steps = new StepStore(db, () => undefined);
+    store.createConversation('long', 'Long', 'm', tick());
+    let parentId: string | null = null;
+    db.transaction(() => {
+      for (let t = 0; t < 1_500; t++) {
+        const turn = makeTurn({ id: `l${t}`, conversationId: 'long', parentId, role: t % 2 === 0 ? 'user' : 'assistant', blocks: text(`long turn ${t}`) });
+        store.appendTurn(turn, tick());
+        if (t % 2 === 1) steps.begin({ id: `s${t}`, turnId: turn.id, conversationId: 'long', stepIndex: 0, body: `{"n":${t}}`, dialect: 'ollama', endpoint: 'http://h/api/chat', model: 'm', now: tick() });
+        parentId = turn.id;
+      }
+    })();
+    // Each turn's parent link cascades: deleted from the root, SQLite refused the 1,000th level of nesting.
+    expect(store.deleteConversation('long')).toBe(true);
+    expect(db.prepare("SELECT count(*) AS n FROM turns WHERE conversation_id = 'long'").get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM steps').get()).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM request_bodies').get()).toEqual({ n: 0 });
+    expect(new SearchStore(db).search('long')).toEqual([]);
+    expect(conversationView(store, 'c').turns.map((t) => t.id)).toEqual(['u1', 'a1']);
+    expect(new SearchStore(db).search('first')).toHaveLength(2);
   });
 });
 
