@@ -1,7 +1,8 @@
 /**
  * A long chat opens at its end at once (its last turns first, then a window of its latest: bench/long-chat), and
  * it is one list: older turns paged in above as the reader scrolls up without moving what they see, every turn
- * reachable, each shown once, and the next message goes on from the real end.
+ * reachable, each shown once, and the next message goes on from the real end. A chat of over 1,000 turns is
+ * deleted like any other.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -119,5 +120,45 @@ describe('a long chat', () => {
     await waitIdle(page);
     await expect.poll(() => page.locator(ASSISTANT).last().textContent()).toContain('The end goes on.');
     await expect.poll(() => page.locator('[data-testid="chat"] [data-testid="turn"][data-role="user"]').last().textContent()).toContain('And then?');
+  });
+});
+
+describe('a very long chat', () => {
+  it('is deleted for good from the list after the undo window, with no error (1,000 turns and more could not be)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-long-delete-'));
+    const seeded = createServices({ dataDir, log: () => {} });
+    const store = new ConversationStore(seeded.db);
+    seeded.db.transaction(() => {
+      store.createConversation('long', 'Very long chat', 'llama3.2:3b', 1);
+      store.createConversation('kept', 'Kept chat', 'llama3.2:3b', 0);
+      let parentId: string | null = null;
+      for (let t = 0; t < 1_200; t++) {
+        const turn: Turn = { id: `v${t}`, conversationId: 'long', parentId, role: t % 2 === 0 ? 'user' : 'assistant', blocks: [{ type: 'text', text: `Turn ${t}` }], meta: {}, status: 'done', createdAt: 10 + t };
+        store.appendTurn(turn, 10 + t);
+        parentId = turn.id;
+      }
+    })();
+    seeded.close();
+    const replay: ReplayServer = await startReplayServer(ollamaRoutes(['Unused.']));
+    const browser = await launchChromium();
+    const serve: ServeProcess = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    cleanup = async () => {
+      await browser.close();
+      await serve.stop();
+      await replay.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
+    const page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    await page.goto(serve.url);
+    const item = page.getByTestId('conversation-item');
+    await expect.poll(() => item.evaluateAll((els) => els.map((e) => e.textContent))).toEqual(['Very long chat', 'Kept chat']);
+    await item.first().hover();
+    await page.getByTestId('conversation-delete').first().click();
+    await expect.poll(() => item.count()).toBe(1);
+    // Main deletes it once the undo window is over; until then the list says where it stands.
+    await expect.poll(() => page.evaluate(() => window.firebrand.conversations.list({}).then((list) => list.map((c) => c.title))), { timeout: 60_000 }).toEqual(['Kept chat']);
+    expect(await page.getByTestId('notice').count()).toBe(0);
+    await page.reload();
+    await expect.poll(() => item.evaluateAll((els) => els.map((e) => e.textContent))).toEqual(['Kept chat']);
   });
 });
