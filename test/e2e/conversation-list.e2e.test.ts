@@ -3,18 +3,10 @@
  * reader scrolls to its end until every conversation is there (once, newest first), keeps what it holds when a
  * conversation moves to the top, and a conversation opened from a search hit far down is titled.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Turn } from '../../src/shared/turn';
 import { CONVERSATION_PAGE_DEFAULT } from '../../src/shared/ipc';
-import { ConversationStore } from '../../src/main/db/conversation-store';
-import { createServices } from '../../src/main/services';
-import { ollamaRoutes } from '../replay-server/ollama-wire';
-import { startReplayServer } from '../replay-server/replay-server';
-import { launchChromium, openPage } from './helpers/browser';
-import { startServeProcess } from './helpers/serve-process';
+import { startSeededUi } from './helpers/seeded-ui';
 import { modelOption, send, waitIdle } from './helpers/ui-session';
 
 const COUNT = 130;
@@ -27,10 +19,7 @@ afterEach(async () => {
 
 describe('a long conversation list', () => {
   it('starts with a page, reads the rest as it is scrolled, keeps it when one moves up, and titles one opened from far down', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-list-'));
-    const seeded = createServices({ dataDir, log: () => {} });
-    const store = new ConversationStore(seeded.db);
-    seeded.db.transaction(() => {
+    const ui = await startSeededUi((store) => {
       for (let i = 0; i < COUNT; i++) {
         // Pairs updated in the same millisecond, as an import leaves them: the pages must not skip or repeat one.
         const at = 1_000_000 + Math.floor(i / 2) * 1_000;
@@ -38,19 +27,9 @@ describe('a long conversation list', () => {
         const turn: Turn = { id: `c${i}-u`, conversationId: `c${i}`, parentId: null, role: 'user', blocks: [{ type: 'text', text: `question ${i} about topic${i}x` }], meta: {}, status: 'done', createdAt: at };
         store.appendTurn(turn, at);
       }
-    })();
-    seeded.close();
-    const replay = await startReplayServer(ollamaRoutes(['Moved', ' up.']));
-    const browser = await launchChromium();
-    const serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-    cleanup = async () => {
-      await browser.close();
-      await serve.stop();
-      await replay.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    };
-    const page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
-    await page.goto(serve.url);
+    }, ['Moved', ' up.']);
+    cleanup = ui.close;
+    const { page } = ui;
     await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
     const items = page.getByTestId('conversation-item');
     const more = page.getByTestId('conversation-list-more');

@@ -4,18 +4,9 @@
  * reachable, each shown once, and the next message goes on from the real end. A chat of over 1,000 turns is
  * deleted like any other.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Turn } from '../../src/shared/turn';
-import { ConversationStore } from '../../src/main/db/conversation-store';
 import { HELD_TURNS } from '../../src/renderer/store/open-conversation';
-import { createServices } from '../../src/main/services';
-import { ollamaRoutes } from '../replay-server/ollama-wire';
-import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
-import { launchChromium, openPage } from './helpers/browser';
-import { startServeProcess, type ServeProcess } from './helpers/serve-process';
+import { appendBranch, startSeededUi } from './helpers/seeded-ui';
 import { ASSISTANT, send, waitIdle } from './helpers/ui-session';
 
 const TURNS = 120;
@@ -28,30 +19,12 @@ afterEach(async () => {
 
 describe('a long chat', () => {
   it('opens at its last turn, then lets the reader scroll back to the first, each turn shown once, and goes on from the end', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-long-'));
-    const seeded = createServices({ dataDir, log: () => {} });
-    const store = new ConversationStore(seeded.db);
-    store.createConversation('long', 'Long chat', 'llama3.2:3b', 1);
-    let parentId: string | null = null;
-    for (let t = 0; t < TURNS; t++) {
-      const role = t % 2 === 0 ? 'user' : 'assistant';
-      const text = role === 'user' ? `Question ${t / 2}` : `Answer ${(t - 1) / 2}:\n\n- one point\n- another point`;
-      const turn: Turn = { id: `t${t}`, conversationId: 'long', parentId, role, blocks: [{ type: 'text', text }], meta: {}, status: 'done', createdAt: 10 + t };
-      store.appendTurn(turn, 10 + t);
-      parentId = turn.id;
-    }
-    seeded.close();
-    const replay: ReplayServer = await startReplayServer(ollamaRoutes(['The end', ' goes on.']));
-    const browser = await launchChromium();
-    const serve: ServeProcess = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-    cleanup = async () => {
-      await browser.close();
-      await serve.stop();
-      await replay.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    };
-    const page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
-    await page.goto(serve.url);
+    const ui = await startSeededUi((store) => {
+      store.createConversation('long', 'Long chat', 'llama3.2:3b', 1);
+      appendBranch(store, 'long', TURNS, (t) => (t % 2 === 0 ? `Question ${t / 2}` : `Answer ${(t - 1) / 2}:\n\n- one point\n- another point`), (t) => `t${t}`);
+    }, ['The end', ' goes on.']);
+    cleanup = ui.close;
+    const { page } = ui;
     // The first screenful (its last turns as plain rows, before the list takes over) covers the window: no gap
     // above its first row. Looked at as it is first laid out, since the list replaces it soon after.
     await page.evaluate(() => {
@@ -125,31 +98,13 @@ describe('a long chat', () => {
 
 describe('a very long chat', () => {
   it('is deleted for good from the list after the undo window, with no error (1,000 turns and more could not be)', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-long-delete-'));
-    const seeded = createServices({ dataDir, log: () => {} });
-    const store = new ConversationStore(seeded.db);
-    seeded.db.transaction(() => {
+    const ui = await startSeededUi((store) => {
       store.createConversation('long', 'Very long chat', 'llama3.2:3b', 1);
       store.createConversation('kept', 'Kept chat', 'llama3.2:3b', 0);
-      let parentId: string | null = null;
-      for (let t = 0; t < 1_200; t++) {
-        const turn: Turn = { id: `v${t}`, conversationId: 'long', parentId, role: t % 2 === 0 ? 'user' : 'assistant', blocks: [{ type: 'text', text: `Turn ${t}` }], meta: {}, status: 'done', createdAt: 10 + t };
-        store.appendTurn(turn, 10 + t);
-        parentId = turn.id;
-      }
-    })();
-    seeded.close();
-    const replay: ReplayServer = await startReplayServer(ollamaRoutes(['Unused.']));
-    const browser = await launchChromium();
-    const serve: ServeProcess = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-    cleanup = async () => {
-      await browser.close();
-      await serve.stop();
-      await replay.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    };
-    const page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
-    await page.goto(serve.url);
+      appendBranch(store, 'long', 1_200, (t) => `Turn ${t}`);
+    });
+    cleanup = ui.close;
+    const { page } = ui;
     const item = page.getByTestId('conversation-item');
     await expect.poll(() => item.evaluateAll((els) => els.map((e) => e.textContent))).toEqual(['Very long chat', 'Kept chat']);
     await item.first().hover();

@@ -27,7 +27,7 @@ export async function refreshConversations(asked?: Promise<ConversationSummary[]
   const mine = ++generation;
   const limit = Math.min(CONVERSATION_PAGE_MAX, Math.max(CONVERSATION_PAGE_DEFAULT, get().conversations.length));
   try {
-    const page = await (asked ?? firebrand().conversations.list(limit === CONVERSATION_PAGE_DEFAULT ? {} : { limit }));
+    const page = await (asked ?? firebrand().conversations.list({ limit }));
     if (mine !== generation) return;
     set({ conversations: page, conversationsEnd: page.length < limit });
   } catch (err) {
