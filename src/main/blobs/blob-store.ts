@@ -146,8 +146,9 @@ export class BlobStore {
   /**
    * Removes blobs that no turn's attachment block and no stored request body references. Both are looked up by
    * index: a turn's attachments in turn_attachments (kept by triggers, migration 0010), not read from every turn's
-   * blocks; a request body goes with its last step (a trigger, migration 0011), not in a sweep of every body here. Rows go first, in one transaction; files after, so a crash can only leave a stray file,
-   * never a row without its bytes.
+   * blocks; a request body goes with its last step (a trigger, migration 0011), not in a sweep of every body here.
+   * Rows go first, in one transaction; files after, so a crash can only leave a stray file, never a row without
+   * its bytes.
    */
   gc(options: GcOptions): Promise<{ removed: string[] }> {
     const cutoff = options.now - (options.graceMs ?? 60 * 60 * 1000);

@@ -43,7 +43,7 @@ export async function loadMoreConversations(): Promise<void> {
   loadingMore = true;
   const mine = generation;
   try {
-    const page = await firebrand().conversations.list({ before: { updatedAt: last.updatedAt, id: last.id } });
+    const page = await firebrand().conversations.list({ before: { updatedAt: last.updatedAt, id: last.id }, limit: CONVERSATION_PAGE_DEFAULT });
     // A refresh meanwhile replaced the list: the page may not follow it any more (the list asks again).
     if (mine !== generation || get().conversations.at(-1) !== last) return;
     set({ conversations: [...get().conversations, ...page], conversationsEnd: page.length < CONVERSATION_PAGE_DEFAULT });
