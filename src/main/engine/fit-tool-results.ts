@@ -26,8 +26,25 @@ export function fitToolResults(results: ToolResultBlock[], budget: ResultBudget)
   const room = Math.max(0, Math.floor((freeTokens / Math.max(budget.ratio, 0.01)) * CHARS_PER_TOKEN));
   const total = results.reduce((n, r) => n + r.content.length, 0);
   if (total <= room) return results;
-  const shares = fairShares(results.map((r) => r.content.length), room);
-  return results.map((r, i) => cut(r, shares[i] ?? 0, budget.window));
+  // What goes whole takes its size from the room first; the others share what is left, and a share too small to
+  // be useful leaves its result out with a notice (whose size is no larger than the result's: see keptWhole).
+  const whole = results.map((r) => keptWhole(r, budget.window));
+  const left = Math.max(0, room - results.reduce((n, r, i) => n + (whole[i] ? r.content.length : 0), 0));
+  const open = results.flatMap((r, i) => (whole[i] ? [] : [i]));
+  const shares = fairShares(open.map((i) => results[i]?.content.length ?? 0), left);
+  const out = [...results];
+  open.forEach((i, k) => (out[i] = cut(results[i] as ToolResultBlock, shares[k] ?? 0, budget.window)));
+  return out;
+}
+
+/**
+ * Results that go as they are, whatever the room: one that never ran (a denial, a stop, the step limit) tells the
+ * model what happened, which a "did not fit" notice would turn into a falsehood; and one no larger than the notice
+ * that would replace it saves nothing by going (a 78-character time became a 170-character notice, and the next
+ * step no longer fit).
+ */
+function keptWhole(result: ToolResultBlock, window: number): boolean {
+  return result.notRun === true || result.content.length <= leftOut(result, window).content.length;
 }
 
 /** Water-filling: smallest first, each takes what it needs up to an equal share of what is left. */
@@ -46,17 +63,23 @@ function fairShares(sizes: number[], room: number): number[] {
 /** A share smaller than this would leave nothing useful: the result is left out, saying so. */
 const MIN_USEFUL_CHARS = 200;
 
+const fitting = (window: number) => `to fit the context window (${window} tokens)`;
+
+/** The result left out, saying so to the model (its content) and to the user (the note). */
+function leftOut(result: ToolResultBlock, window: number): ToolResultBlock {
+  const size = result.content.length;
+  return {
+    ...result,
+    content: `[The result of ${result.name} (${size} characters) did not fit in what is left of the context window (${window} tokens), so it was left out. Ask for less, or answer without it.]`,
+    note: `Left out: all ${size.toLocaleString('en-US')} characters, ${fitting(window)}.`,
+  };
+}
+
 function cut(result: ToolResultBlock, share: number, window: number): ToolResultBlock {
   const size = result.content.length;
   if (size <= share) return result;
-  const why = `to fit the context window (${window} tokens)`;
-  if (share < MIN_USEFUL_CHARS) {
-    return {
-      ...result,
-      content: `[The result of ${result.name} (${size} characters) did not fit in what is left of the context window (${window} tokens), so it was left out. Ask for less, or answer without it.]`,
-      note: `Left out: all ${size.toLocaleString('en-US')} characters, ${why}.`,
-    };
-  }
+  if (share < MIN_USEFUL_CHARS) return leftOut(result, window);
+  const why = fitting(window);
   const marker = (n: number) => `\n[cut: the first ${n} of ${size} characters, ${why}; ask for less to see the rest]`;
   const kept = result.content.slice(0, Math.max(0, share - marker(share).length));
   return {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { turnText, type ToolResultBlock, type Turn } from '../../../src/shared/turn';
 import { answerReserve, fitToolResults } from '../../../src/main/engine/fit-tool-results';
+import { MESSAGE_OVERHEAD_TOKENS } from '../../../src/shared/context-estimate';
 import { createServices, type Services } from '../../../src/main/services';
 import { ToolRegistry } from '../../../src/main/tools/registry';
 import type { Tool } from '../../../src/main/tools/types';
@@ -90,5 +91,34 @@ describe('tool results and the context window', () => {
     const [out] = fitToolResults([result('read_page', 'w'.repeat(5000))], { window: 4096, used: 3100, ratio: 1 });
     expect(out?.content).toBe('[The result of read_page (5000 characters) did not fit in what is left of the context window (4096 tokens), so it was left out. Ask for less, or answer without it.]');
     expect(out?.note).toBe('Left out: all 5,000 characters, to fit the context window (4096 tokens).');
+  });
+
+  // Chat audit #1: with the room at 0, a 78-character result was swapped for the 170-character notice, a denial
+  // for "did not fit … ask for less", and the next step no longer fit.
+  it('keeps a result no larger than the notice, and never replaces a call that did not run', () => {
+    const full = { window: 2304, used: 2300, ratio: 1 };
+    const time = result('current_datetime', 'Europe/Paris, Saturday 5 December 2026, 06:00 (UTC+01:00), ISO 2026-12-05T06:00');
+    const denied: ToolResultBlock = { ...result('read_page', 'The user did not allow read_page for this request. Do not retry it; answer without it.'), isError: true, notRun: true };
+    const stopped: ToolResultBlock = { ...result('fetch_url', 'Not run: stopped by the user before this tool ran.'), isError: true, notRun: true };
+    expect(fitToolResults([time], full)).toEqual([time]);
+    expect(fitToolResults([denied, stopped], full)).toEqual([denied, stopped]);
+    // A long result that did not run is still what happened: it is never cut either.
+    const longNotRun: ToolResultBlock = { ...result('x', `Not run: ${'why '.repeat(400)}`), isError: true, notRun: true };
+    expect(fitToolResults([longNotRun], full)).toEqual([longNotRun]);
+    // One character longer than its notice: left out, saying so (the notice is shorter).
+    const [out] = fitToolResults([result('y', 'v'.repeat(400))], full);
+    expect(out?.content).toMatch(/^\[The result of y \(400 characters\) did not fit/);
+    expect(out?.content.length).toBeLessThan(400);
+  });
+
+  it('takes what goes whole off the room first: the others share what is left', () => {
+    const room = 2000;
+    const budget = { window: 8192, used: 8192 - answerReserve(8192) - MESSAGE_OVERHEAD_TOKENS * 3 - room / 4, ratio: 1 };
+    const notRun: ToolResultBlock = { ...result('a', `Not run: ${'why '.repeat(398)}`), isError: true, notRun: true };
+    const big = result('b', 'z'.repeat(30_000));
+    const [first, second] = fitToolResults([notRun, big], budget);
+    expect(first).toEqual(notRun);
+    expect(notRun.content.length + (second?.content.length ?? 0)).toBeLessThanOrEqual(room);
+    expect(second?.note).toMatch(/^Cut to /);
   });
 });
