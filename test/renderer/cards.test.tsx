@@ -168,4 +168,19 @@ describe('ToolCallCard', () => {
     expect(html).toContain('data-state="invalid"');
     expect(html).toContain('Arguments are not JSON');
   });
+
+  // Chat audit #4: an MCP call stopped while it ran showed a red "Failed" and "What went wrong".
+  it('a call the user stopped while it ran reads Stopped, not Failed', () => {
+    const call = { type: 'tool_call', id: 'a', name: 'trigger-long-running-operation', state: 'complete', argumentsRaw: '{}', arguments: {} } as const;
+    const content = 'Stopped by the user; everything was asked to cancel the call.';
+    const html = renderToStaticMarkup(<ToolCallCard call={call} answer={{ result: { type: 'tool_result', toolCallId: 'a', name: call.name, content, isError: true, stopped: true }, images: [] }} />);
+    expect(html).toContain('data-result="stopped"');
+    expect(html).not.toContain('Failed');
+    expect(html).not.toContain(' bad');
+    expect(html).toMatch(/Stopped<\/span>/);
+    expect(html).toContain('<summary>What happened</summary>');
+    // A call that never ran says why, not "what went wrong" (both are error results to the model).
+    const notRun = renderToStaticMarkup(<ToolCallCard call={call} answer={{ result: { type: 'tool_result', toolCallId: 'a', name: call.name, content: 'Not run: stopped by the user.', isError: true, notRun: true }, images: [] }} />);
+    expect(notRun).toContain('<summary>Why it did not run</summary>');
+  });
 });

@@ -38,13 +38,13 @@ export function fitToolResults(results: ToolResultBlock[], budget: ResultBudget)
 }
 
 /**
- * Results that go as they are, whatever the room: one that never ran (a denial, a stop, the step limit) tells the
- * model what happened, which a "did not fit" notice would turn into a falsehood; and one no larger than the notice
- * that would replace it saves nothing by going (a 78-character time became a 170-character notice, and the next
- * step no longer fit).
+ * Results that go as they are, whatever the room: one that never ran (a denial, a stop, the step limit) or was
+ * stopped tells the model what happened, which a "did not fit" notice would turn into a falsehood; and one no
+ * larger than the notice that would replace it saves nothing by going (a 78-character time became a 170-character
+ * notice, and the next step no longer fit).
  */
 function keptWhole(result: ToolResultBlock, window: number): boolean {
-  return result.notRun === true || result.content.length <= leftOut(result, window).content.length;
+  return result.notRun === true || result.stopped === true || result.content.length <= leftOut(result, window).content.length;
 }
 
 /** Water-filling: smallest first, each takes what it needs up to an equal share of what is left. */

@@ -41,8 +41,9 @@ export async function runToolCalls(
   const images: AttachmentBlock[] = [];
   const calls = turn.blocks.filter((b): b is ToolCallBlock => b.type === 'tool_call' && (b.state === 'complete' || b.state === 'invalid'));
   for (const call of calls) {
-    const answer = (o: ToolOutcome, notRun = false) => {
-      results.push({ type: 'tool_result', toolCallId: call.id, name: call.name, content: o.content, isError: o.isError, ...(notRun ? { notRun } : {}), ...(o.note ? { note: o.note } : {}) });
+    const answer = (o: ToolOutcome & { stopped?: boolean }, notRun = false) => {
+      const how = notRun ? { notRun } : o.stopped ? { stopped: true } : {};
+      results.push({ type: 'tool_result', toolCallId: call.id, name: call.name, content: o.content, isError: o.isError, ...how, ...(o.note ? { note: o.note } : {}) });
       for (const image of o.images ?? []) images.push({ ...image, toolCallId: call.id });
     };
     if (signal.aborted) {
@@ -68,7 +69,9 @@ export async function runToolCalls(
       }
       if (card.decision === 'allow-always') tool.allowAlways?.();
     }
-    answer(await runOne(deps, turn, call, call.arguments, tool, history, signal));
+    const outcome = await runOne(deps, turn, call, call.arguments, tool, history, signal);
+    // Stopped by the user while it ran: an outcome of the stop, not a failure of the tool (its card says Stopped).
+    answer(signal.aborted && outcome.isError ? { ...outcome, stopped: true } : outcome);
   }
   return { results, images, parentId };
 }
@@ -92,7 +95,9 @@ async function runOne(deps: ToolRunDeps, turn: Turn, call: ToolCallBlock, args: 
       ...(storeImage ? { storeImage } : {}),
     });
   } catch (err) {
-    return { content: `${call.name} failed: ${err instanceof Error ? err.message : String(err)}`, isError: true };
+    const why = err instanceof Error ? err.message : String(err);
+    if (signal.aborted) return { content: why.startsWith('Stopped by the user') ? why : `Stopped by the user before ${call.name} finished.`, isError: true };
+    return { content: `${call.name} failed: ${why}`, isError: true };
   } finally {
     progress('done');
   }

@@ -74,7 +74,8 @@ describe('an MCP server that misbehaves', () => {
     await expect.poll(() => logLines(log).includes('call wait')).toBe(true);
     expect(await s.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
     const turns = await settled(st, sent.conversationId);
-    expect(turns.at(-1)?.blocks[0]).toMatchObject({ isError: true, content: expect.stringContaining('Stopped by the user; hang-calls was asked to cancel the call.') });
+    // Stopped, not failed (chat audit #4: its card read a red "Failed"): the result says so, as the user's doing.
+    expect(turns.at(-1)?.blocks[0]).toMatchObject({ isError: true, stopped: true, content: 'Stopped by the user; hang-calls was asked to cancel the call.' });
     await expect.poll(() => logLines(log).some((l) => l.startsWith('notification notifications/cancelled'))).toBe(true);
   });
 

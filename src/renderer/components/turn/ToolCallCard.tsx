@@ -12,6 +12,10 @@ const STATE_LABEL: Record<ToolCallBlock['state'], string> = {
   truncated: 'Cut off',
 };
 
+type Outcome = 'done' | 'failed' | 'not-run' | 'stopped';
+const OUTCOME_LABEL: Record<Outcome, string> = { done: 'Done', failed: 'Failed', 'not-run': 'Not run', stopped: 'Stopped' };
+const RESULT_SUMMARY: Record<Outcome, string> = { done: 'Result', failed: 'What went wrong', 'not-run': 'Why it did not run', stopped: 'What happened' };
+
 /** An argument's value as a person reads it: text as text, anything else as compact JSON. */
 function shown(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 1).replace(/\n\s*/g, ' ');
@@ -26,11 +30,12 @@ function shown(value: unknown): string {
 export const ToolCallCard = memo(function ToolCallCard({ call, turnId, answer }: { call: ToolCallBlock; turnId?: string; answer?: ToolAnswer }) {
   const result = answer?.result;
   const running = useToolProgress((s) => (turnId && !result ? s.running[progressKey(turnId, call.id)] : undefined));
-  const status = result ? (result.notRun ? 'Not run' : result.isError ? 'Failed' : 'Done') : running ? progressText(running) : STATE_LABEL[call.state];
-  const outcome = result ? (result.notRun ? 'not-run' : result.isError ? 'failed' : 'done') : undefined;
+  // A call the user stopped while it ran is an outcome of the stop, not a failure of the tool.
+  const outcome = result ? (result.notRun ? 'not-run' : result.stopped ? 'stopped' : result.isError ? 'failed' : 'done') : undefined;
+  const status = outcome ? OUTCOME_LABEL[outcome] : running ? progressText(running) : STATE_LABEL[call.state];
   const bad = call.state === 'invalid' || call.state === 'truncated' || outcome === 'failed';
   const args = call.arguments !== undefined && call.arguments !== null && typeof call.arguments === 'object' && !Array.isArray(call.arguments) ? Object.entries(call.arguments) : null;
-  const Icon = outcome === 'done' ? CircleCheck : outcome === 'not-run' ? CircleSlash : bad ? CircleX : LoaderCircle;
+  const Icon = outcome === 'done' ? CircleCheck : outcome === 'not-run' || outcome === 'stopped' ? CircleSlash : bad ? CircleX : LoaderCircle;
   return (
     <div className="card tool-card" data-card="tool-call" data-state={call.state} {...(outcome ? { 'data-result': outcome } : running ? { 'data-running': 'true' } : {})}>
       <div className="card-head">
@@ -63,7 +68,7 @@ export const ToolCallCard = memo(function ToolCallCard({ call, turnId, answer }:
       )}
       {result && (
         <details className="tool-result" data-testid="tool-result">
-          <summary>{result.isError ? 'What went wrong' : result.notRun ? 'Why it did not run' : 'Result'}</summary>
+          <summary>{outcome ? RESULT_SUMMARY[outcome] : 'Result'}</summary>
           <pre>{result.content}</pre>
         </details>
       )}
