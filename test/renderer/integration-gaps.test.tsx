@@ -30,6 +30,13 @@ describe('integration gaps in the UI', () => {
     expect(html).toContain('(recommended for your GPU): 43,008 tokens fit on the GPU.');
   });
 
+  // Chat audit #5: "…llama-server was started with n_ctx 8192.. The estimate is…".
+  it('ends a reason that is a sentence with one period, not two', () => {
+    const html = renderToStaticMarkup(<ContextMeter estimate={100} window={8192} source="server" reason="llama-server was started with n_ctx 8192." />);
+    expect(html).toContain("(the server&#x27;s fixed window): llama-server was started with n_ctx 8192. The estimate is");
+    expect(html).not.toContain('8192..');
+  });
+
   it('the picker is a combobox listing aliases (with their model) beside the models, and shows an alias its model’s capabilities', () => {
     const connections = [{ id: 'ollama', kind: 'ollama' as const, label: 'Ollama', baseUrl: 'http://127.0.0.1:11434', hasApiKey: false, builtIn: true }];
     const html = renderToStaticMarkup(<ModelPicker models={[qwen]} aliases={[alias]} connections={connections} activeConnectionId="ollama" selected="coder" />);

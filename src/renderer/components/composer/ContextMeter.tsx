@@ -49,7 +49,9 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1, coun
   }
   const ratioUsed = window > 0 ? estimate / window : 1;
   const level = ratioUsed > 1 ? 'over' : ratioUsed > 0.8 ? 'high' : 'ok';
-  const explanation = `About ${formatExactTokens(estimate)} of ${formatExactTokens(window)} tokens of the context window (${SOURCE[source]})${reason ? `: ${reason}` : ''}. The estimate is ${counted}.`;
+  // A reason is a sentence of its own ("…started with n_ctx 8192."): its period is the one this sentence ends with.
+  const why = reason?.replace(/\.+\s*$/, '');
+  const explanation = `About ${formatExactTokens(estimate)} of ${formatExactTokens(window)} tokens of the context window (${SOURCE[source]})${why ? `: ${why}` : ''}. The estimate is ${counted}.`;
   return (
     <div
       className={`context-meter ${level}`}
