@@ -134,6 +134,14 @@ export function turnText(turn: Pick<Turn, 'blocks'>): string {
   return out;
 }
 
+/** What an answer's Continue sends: the model goes on from the text it already wrote, which is in the history. */
+export const CONTINUE_TEXT = 'Continue exactly where your last answer stopped, without repeating what you already wrote.';
+
+/** A user turn that only asks the model to go on (Continue), not a message of the user's own. */
+export function isContinueRequest(turn: Pick<Turn, 'role' | 'blocks'>): boolean {
+  return turn.role === 'user' && turn.blocks.length === 1 && turnText(turn) === CONTINUE_TEXT;
+}
+
 /** Blank means "no answer": think-only or whitespace-only output (DESIGN.md §4). */
 export function isBlank(text: string): boolean {
   return text.trim().length === 0;

@@ -148,10 +148,11 @@ describe('answers', () => {
     await assistant(page).getByTestId('answer-continue').click();
     await expect.poll(() => page.locator(ASSISTANT).count()).toBe(2);
     await waitIdle(page);
-    const last = chatRequests(replay).at(-1)?.messages ?? [];
-    expect(last.at(-2)).toMatchObject({ role: 'assistant', content: 'Mass and energy: $E = mc^2$, and then it ran out of' });
-    expect(last.at(-1)?.content).toContain('Continue exactly where your last answer stopped');
+    const continued = chatRequests(replay).find((b) => b.messages.at(-1)?.content.includes('Continue exactly where your last answer stopped'))?.messages ?? [];
+    expect(continued.at(-2)).toMatchObject({ role: 'assistant', content: 'Mass and energy: $E = mc^2$, and then it ran out of' });
     expect(await page.getByTestId('answer-continue').count()).toBe(0);
+    // Chat audit #3: the continued first answer still names the chat (Continue is not a second message of the user's).
+    await expect.poll(() => page.getByTestId('conversation-item').first().textContent()).toBe('tokens, so here is the rest');
   });
 
   it('gives an answer with a tool step one stats line and one Regenerate, under its last step', async () => {

@@ -8,7 +8,7 @@ import type { ThinkMode } from '../../shared/connections';
 import type { SendRequest, SendResult } from '../../shared/ipc';
 import { ToolRegistry } from '../tools/registry';
 import type { AliasLayer } from '../aliases/alias-route';
-import { isBlank, type AttachmentBlock, type Block, type Turn } from '../../shared/turn';
+import { isBlank, isContinueRequest, type AttachmentBlock, type Block, type Turn } from '../../shared/turn';
 import type { ConversationStore } from '../db/conversation-store';
 import { runLoop, type EngineDeps } from '../engine/step-loop';
 import { thinkModeOf } from '../engine/think';
@@ -257,7 +257,8 @@ export class ChatService {
     const last = turns.at(-1);
     if (this.deps.titles === false || !last || last.status !== 'done' || controller.signal.aborted) return;
     const branch = store.branch(last.id);
-    if (branch.filter((t) => t.role === 'user').length !== 1) return;
+    // Named after its first exchange only; a Continue of a stopped first answer is still that exchange (chat audit #3).
+    if (branch.filter((t) => t.role === 'user' && !isContinueRequest(t)).length !== 1) return;
     const engine = this.deps.engine;
     await makeTitle(
       { ...engine, store, emit, newId, now, log },

@@ -11,6 +11,7 @@ import { createServices, type Services } from '../../../src/main/services';
 import { ollamaChatStream } from '../../replay-server/ollama-wire';
 import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
 import { TITLE_ASK, TITLE_PROMPT } from '../../../src/main/engine/title-lane';
+import { CONTINUE_TEXT } from '../../../src/shared/turn';
 import { CASES, conformance, openaiText, script } from './helpers';
 
 let dir: string;
@@ -33,6 +34,30 @@ const bodies = (path: string) => replay.requests.filter((r) => r.path === path).
 const title = async () => (await services!.handlers['conversations:list']({}))[0]?.title;
 
 describe('the title lane', () => {
+  // Chat audit #3: Continue is sent as a user message, so a chat whose first answer was stopped (or cut) and
+  // continued had two user turns and never got a title.
+  it('names a chat whose first answer was cut off and continued', async () => {
+    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {} });
+    // No terminal frame: the answer is cut, and the chat keeps its first words as its title.
+    const cut = `${JSON.stringify({ model: 'm', created_at: '2026-11-30T08:00:00Z', message: { role: 'assistant', content: 'It is' }, done: false })}\n`;
+    script(replay, join(dir, 'firebrand.db'), [ollamaShow], '/api/chat', [
+      { body: cut },
+      { body: ollamaChatStream([' sunny in Paris today.']) },
+      { body: ollamaChatStream(['Sunny Paris weather']) },
+    ]);
+    const first = await services.handlers['chat:send']({ conversationId: null, text: 'Please describe the weather where I live today', model: 'qwen3:8b' });
+    await expect.poll(() => services!.chat.activeCount, { timeout: 10_000 }).toBe(0);
+    expect((await services.handlers['conversations:open']({ conversationId: first.conversationId })).turns.at(-1)?.status).toBe('cut');
+    expect(await title()).toBe('Please describe the weather where I live today');
+    await services.handlers['chat:send']({ conversationId: first.conversationId, text: CONTINUE_TEXT, model: 'qwen3:8b' });
+    await expect.poll(title, { timeout: 10_000 }).toBe('Sunny Paris weather');
+    // A second message of the user's own is not a first exchange: no title is asked for after it.
+    const second = await services.handlers['chat:send']({ conversationId: first.conversationId, text: 'And tomorrow?', model: 'qwen3:8b' });
+    await expect.poll(() => services!.chat.activeCount, { timeout: 10_000 }).toBe(0);
+    expect(second.conversationId).toBe(first.conversationId);
+    expect(bodies('/api/chat')).toHaveLength(4);
+  });
+
   it("asks Ollama with the conversation's own window and options, truncate off, and no thinking", async () => {
     services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { appLayer: { contextWindow: 8192, params: { temperature: 0.2 } } } });
     // A thinking model whose title answer still carries the close tag of reasoning it was not asked for.

@@ -3,7 +3,7 @@ import { memo, useState } from 'react';
 import { Check, Copy, Play, RotateCcw } from 'lucide-react';
 import { sendMessage, useStore } from '../../store';
 import { finalAssistantText } from '../../../shared/assistant-text';
-import type { Turn } from '../../../shared/turn';
+import { CONTINUE_TEXT, type Turn } from '../../../shared/turn';
 import { answerKey, type ToolAnswer, type ToolAnswers } from './tool-answers';
 import { regenerate } from '../../store/branch-actions';
 import { materializeAlias } from '../../store/models-slice';
@@ -32,8 +32,6 @@ function stopLabel(turn: Turn): string | null {
 
 /** Stops after which the kept text can be continued. */
 const CONTINUABLE = new Set(['cut', 'max_tokens', 'aborted', 'interrupted', 'truncated']);
-/** What "Continue" sends: the model goes on from the text it already wrote, which is in the history. */
-export const CONTINUE_TEXT = 'Continue exactly where your last answer stopped, without repeating what you already wrote.';
 
 const withAnswer = (answer: ToolAnswer | undefined) => (answer ? { answer } : {});
 
