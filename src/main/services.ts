@@ -207,6 +207,7 @@ export function createServices(options: ServicesOptions): Services {
     alias: aliasByName,
     aliasId: (name) => aliases.list().find((a) => a.name === name)?.id,
     conversationLayer: (id) => conversationSettings.layer(id),
+    conversationTools: (id) => conversationSettings.toolsOn(id),
     copySettings: (from, to) => {
       const kept = conversationSettings.get(from);
       if (kept) conversationSettings.update(to, kept);

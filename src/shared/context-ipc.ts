@@ -3,6 +3,7 @@
  * by main with the same Assemble and counter as the preflight. Kept in its own file and merged into
  * `InvokeContract` in ./ipc.ts, so the shared contract only grows by a few lines.
  */
+import type { ThinkMode } from './connections';
 import type { CountedBy } from './context-edits';
 import type { LargestPart } from './system-turns';
 import type { Turn } from './turn';
@@ -13,6 +14,15 @@ export interface RoomTarget {
   conversationId: string | null;
   model: string;
   connectionId?: string;
+  /** A new chat's settings (its popover), kept for its first message: measured as that message will be sent. */
+  draftSettings?: DraftSettings;
+}
+
+/** A new chat's own settings before it exists (`chat:send` `conversationSettings`). */
+export interface DraftSettings {
+  systemPrompt: string;
+  think: ThinkMode | null;
+  tools?: boolean;
 }
 
 /** The size of the next request without the draft: the meter adds the draft to it. */

@@ -8,7 +8,13 @@ const id: Schema = { type: 'string', minLength: 1, maxLength: 200 };
 const model: Schema = { type: 'string', minLength: 1, maxLength: 1000 };
 const digest: Schema = { type: 'string', pattern: '^[0-9a-f]{64}$' };
 const obj = (required: string[], properties: Record<string, Schema>): Schema => ({ type: 'object', additionalProperties: false, required, properties });
-const target = { conversationId: { anyOf: [id, { type: 'null' }] }, model, connectionId: id };
+// As `chat:send` carries a new chat's settings (ipc/schemas.ts).
+const draftSettings = obj(['systemPrompt', 'think'], {
+  systemPrompt: { type: 'string', maxLength: 200_000 },
+  think: { anyOf: [{ enum: ['off', 'on', 'low', 'medium', 'high'] }, { type: 'null' }] },
+  tools: { type: 'boolean' },
+});
+const target = { conversationId: { anyOf: [id, { type: 'null' }] }, model, connectionId: id, draftSettings };
 const summarizer = obj(['model'], { model, connectionId: id });
 
 const choice: Schema = {

@@ -12,7 +12,7 @@ export type ContextHandlers = {
   [C in keyof ContextInvokeContract]: (req: ContextInvokeContract[C]['req']) => Promise<ContextInvokeContract[C]['res']> | ContextInvokeContract[C]['res'];
 };
 
-export interface ContextWiringOptions extends Pick<RoomDeps, 'alias' | 'aliasId' | 'conversationLayer' | 'copySettings' | 'windows'> {
+export interface ContextWiringOptions extends Pick<RoomDeps, 'alias' | 'aliasId' | 'conversationLayer' | 'conversationTools' | 'copySettings' | 'windows'> {
   db: Database;
   store: ConversationStore;
   chat: ChatParts;
@@ -36,6 +36,7 @@ export function createContextRoom(o: ContextWiringOptions): { room: RoomService;
     alias: o.alias,
     aliasId: o.aliasId,
     conversationLayer: o.conversationLayer,
+    conversationTools: o.conversationTools,
     copySettings: o.copySettings,
     windows: o.windows,
   };

@@ -8,6 +8,8 @@ import type { IdentityLayer } from '../../shared/identity-layer';
 import type { AliasLayer } from '../aliases/alias-route';
 import type { ChatService } from '../chat/chat-service';
 import type { ConversationStore } from '../db/conversation-store';
+import { settingsLayer } from '../db/conversation-settings';
+import type { DraftSettings } from '../../shared/context-ipc';
 import type { LaneDeps } from '../engine/lane-request';
 import type { RequestSetupDeps, RequestTarget } from '../engine/request-setup';
 import { thinkModeOf } from '../engine/think';
@@ -22,6 +24,8 @@ export interface RoomDeps extends RequestSetupDeps, LaneDeps {
   /** An alias's id by its name (auto-compact is kept per alias id). */
   aliasId: (name: string) => string | undefined;
   conversationLayer: (conversationId: string) => IdentityLayer | undefined;
+  /** Whether a chat offers tools (its settings), as the send path asks (ChatServiceDeps.conversationTools). */
+  conversationTools: (conversationId: string) => boolean;
   /** Copies a chat's own settings (system prompt, think mode) to the chat that continues it. */
   copySettings: (from: string, to: string) => void;
   /** What a window costs, and keeping one, where Firebrand chooses the window (src/main/context/larger-window.ts). */
@@ -41,11 +45,20 @@ export interface ResolvedTarget extends RequestTarget {
   aliasWindow?: number;
 }
 
-export function resolveTarget(deps: RoomDeps, t: { conversationId: string | null; model: string; connectionId?: string | undefined; think?: boolean | ThinkMode | undefined }): ResolvedTarget {
+/**
+ * The target as the send path will route it: a chat's own layer and tools setting, or for a new chat
+ * (`conversationId` null) the settings its popover holds for its first message (chat audit #2: a new chat with
+ * tools off was measured with every tool's definition, and Send was refused for a message that fit).
+ */
+export function resolveTarget(
+  deps: RoomDeps,
+  t: { conversationId: string | null; model: string; connectionId?: string | undefined; think?: boolean | ThinkMode | undefined; draftSettings?: DraftSettings | undefined },
+): ResolvedTarget {
   const routed = deps.alias(t.model);
   const { model: aliasModel, connectionId: aliasConnection, ...alias }: AliasLayer = routed ?? {};
   const connection = deps.connection(aliasConnection ?? t.connectionId);
-  const conversation = t.conversationId ? deps.conversationLayer(t.conversationId) : undefined;
+  const conversation = t.conversationId ? deps.conversationLayer(t.conversationId) : t.draftSettings ? settingsLayer(t.draftSettings) : undefined;
+  const tools = t.conversationId ? deps.conversationTools(t.conversationId) : t.draftSettings?.tools !== false;
   const think = thinkModeOf(t.think);
   return {
     connection,
@@ -53,6 +66,7 @@ export function resolveTarget(deps: RoomDeps, t: { conversationId: string | null
     ...(routed ? { alias } : {}),
     ...(conversation ? { conversation } : {}),
     ...(think !== undefined ? { think } : {}),
+    ...(tools ? {} : { tools: false }),
     ...(alias.contextWindow !== undefined ? { aliasWindow: alias.contextWindow } : {}),
   };
 }

@@ -41,7 +41,12 @@ export class ConversationSettingsStore {
   /** The engine's conversation layer; undefined when nothing is set (the other layers decide alone). */
   layer(conversationId: string): IdentityLayer | undefined {
     const s = this.get(conversationId);
-    if (!s || (s.systemPrompt.trim() === '' && s.think === null)) return undefined;
-    return { ...(s.systemPrompt.trim() !== '' ? { systemPrompt: s.systemPrompt } : {}), ...(s.think !== null ? { think: s.think } : {}) };
+    return s ? settingsLayer(s) : undefined;
   }
+}
+
+/** The engine's conversation layer for these settings; undefined when nothing is set. */
+export function settingsLayer(s: Pick<ConversationSettings, 'systemPrompt' | 'think'>): IdentityLayer | undefined {
+  if (s.systemPrompt.trim() === '' && s.think === null) return undefined;
+  return { ...(s.systemPrompt.trim() !== '' ? { systemPrompt: s.systemPrompt } : {}), ...(s.think !== null ? { think: s.think } : {}) };
 }

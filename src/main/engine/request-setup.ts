@@ -32,6 +32,8 @@ export interface RequestTarget {
   alias?: IdentityLayer;
   conversation?: IdentityLayer;
   think?: ThinkMode;
+  /** false: the chat has tools off (its settings), so its requests offer none. Absent: the registry's tools. */
+  tools?: boolean;
 }
 
 export interface RequestSetup {
@@ -42,6 +44,8 @@ export interface RequestSetup {
   thinkMode: ThinkMode | undefined;
   thinkOpen: boolean | undefined;
   defaultWindow: number | undefined;
+  /** Whether the requests offer the registry's tools (false: the chat has tools off). */
+  offersTools: boolean;
 }
 
 export async function setupRequest(deps: RequestSetupDeps, target: RequestTarget): Promise<RequestSetup> {
@@ -52,7 +56,7 @@ export async function setupRequest(deps: RequestSetupDeps, target: RequestTarget
   const plan = planThink(thinkMode, connection.kind, caps);
   const thinkOpen = caps.thinking === true ? await deps.thinkOpen.get(connection, model, plan.think) : undefined;
   const window = await defaultWindow(deps, connection, model, layers);
-  return { connection, model, layers, caps, thinkMode, thinkOpen, defaultWindow: window };
+  return { connection, model, layers, caps, thinkMode, thinkOpen, defaultWindow: window, offersTools: target.tools !== false };
 }
 
 /** Documents read and images scaled for the branch's attachments, before Assemble materializes them. */
@@ -69,7 +73,7 @@ export function assembleInputFor(deps: RequestSetupDeps, setup: RequestSetup, br
     layers: setup.layers,
     caps: setup.caps,
     calibration: deps.calibration,
-    tools: deps.tools.schemas(),
+    tools: setup.offersTools ? deps.tools.schemas() : [],
     ...(setup.thinkMode !== undefined ? { think: setup.thinkMode } : {}),
     ...(deps.resolveAttachment ? { resolveAttachment: deps.resolveAttachment } : {}),
     ...(deps.attachments ? { materialize: deps.attachments.materialize } : {}),

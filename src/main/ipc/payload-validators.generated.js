@@ -3740,7 +3740,7 @@ return errors === 0;
 }
 
 export const payload34 = validate45;
-const schema46 = {"type":"object","additionalProperties":false,"required":["conversationId","model"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200}}};
+const schema46 = {"type":"object","additionalProperties":false,"required":["conversationId","model"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200},"draftSettings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}}}};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3755,7 +3755,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((key0 === "conversationId") || (key0 === "model")) || (key0 === "connectionId"))){
+if(!((((key0 === "conversationId") || (key0 === "model")) || (key0 === "connectionId")) || (key0 === "draftSettings"))){
 validate45.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -3903,6 +3903,137 @@ var valid0 = _errs10 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.draftSettings !== undefined){
+let data3 = data.draftSettings;
+const _errs12 = errors;
+if(errors === _errs12){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if(((data3.systemPrompt === undefined) && (missing1 = "systemPrompt")) || ((data3.think === undefined) && (missing1 = "think"))){
+validate45.errors = [{instancePath:instancePath+"/draftSettings",schemaPath:"#/properties/draftSettings/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs14 = errors;
+for(const key1 in data3){
+if(!(((key1 === "systemPrompt") || (key1 === "think")) || (key1 === "tools"))){
+validate45.errors = [{instancePath:instancePath+"/draftSettings",schemaPath:"#/properties/draftSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs14 === errors){
+if(data3.systemPrompt !== undefined){
+let data4 = data3.systemPrompt;
+const _errs15 = errors;
+if(errors === _errs15){
+if(typeof data4 === "string"){
+if(func2(data4) > 200000){
+validate45.errors = [{instancePath:instancePath+"/draftSettings/systemPrompt",schemaPath:"#/properties/draftSettings/properties/systemPrompt/maxLength",keyword:"maxLength",params:{limit: 200000},message:"must NOT have more than 200000 characters"}];
+return false;
+}
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/draftSettings/systemPrompt",schemaPath:"#/properties/draftSettings/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.think !== undefined){
+let data5 = data3.think;
+const _errs17 = errors;
+const _errs18 = errors;
+let valid3 = false;
+const _errs19 = errors;
+if(!(((((data5 === "off") || (data5 === "on")) || (data5 === "low")) || (data5 === "medium")) || (data5 === "high"))){
+const err5 = {instancePath:instancePath+"/draftSettings/think",schemaPath:"#/properties/draftSettings/properties/think/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema46.properties.draftSettings.properties.think.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid1 = _errs19 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs20 = errors;
+if(data5 !== null){
+const err6 = {instancePath:instancePath+"/draftSettings/think",schemaPath:"#/properties/draftSettings/properties/think/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid1 = _errs20 === errors;
+valid3 = valid3 || _valid1;
+}
+if(!valid3){
+const err7 = {instancePath:instancePath+"/draftSettings/think",schemaPath:"#/properties/draftSettings/properties/think/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+validate45.errors = vErrors;
+return false;
+}
+else {
+errors = _errs18;
+if(vErrors !== null){
+if(_errs18){
+vErrors.length = _errs18;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs17 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.tools !== undefined){
+const _errs22 = errors;
+if(typeof data3.tools !== "boolean"){
+validate45.errors = [{instancePath:instancePath+"/draftSettings/tools",schemaPath:"#/properties/draftSettings/properties/tools/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid2 = _errs22 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/draftSettings",schemaPath:"#/properties/draftSettings/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -3918,7 +4049,7 @@ return errors === 0;
 }
 
 export const payload35 = validate46;
-const schema47 = {"type":"object","additionalProperties":false,"required":["conversationId","model"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200},"keepFrom":{"type":"string","minLength":1,"maxLength":200},"extraTokens":{"type":"integer","minimum":0,"maximum":100000000}}};
+const schema47 = {"type":"object","additionalProperties":false,"required":["conversationId","model"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200},"draftSettings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}},"keepFrom":{"type":"string","minLength":1,"maxLength":200},"extraTokens":{"type":"integer","minimum":0,"maximum":100000000}}};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3933,7 +4064,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "conversationId") || (key0 === "model")) || (key0 === "connectionId")) || (key0 === "keepFrom")) || (key0 === "extraTokens"))){
+if(!((((((key0 === "conversationId") || (key0 === "model")) || (key0 === "connectionId")) || (key0 === "draftSettings")) || (key0 === "keepFrom")) || (key0 === "extraTokens"))){
 validate46.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -4082,17 +4213,147 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.keepFrom !== undefined){
-let data3 = data.keepFrom;
+if(data.draftSettings !== undefined){
+let data3 = data.draftSettings;
 const _errs12 = errors;
 if(errors === _errs12){
-if(typeof data3 === "string"){
-if(func2(data3) > 200){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if(((data3.systemPrompt === undefined) && (missing1 = "systemPrompt")) || ((data3.think === undefined) && (missing1 = "think"))){
+validate46.errors = [{instancePath:instancePath+"/draftSettings",schemaPath:"#/properties/draftSettings/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs14 = errors;
+for(const key1 in data3){
+if(!(((key1 === "systemPrompt") || (key1 === "think")) || (key1 === "tools"))){
+validate46.errors = [{instancePath:instancePath+"/draftSettings",schemaPath:"#/properties/draftSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs14 === errors){
+if(data3.systemPrompt !== undefined){
+let data4 = data3.systemPrompt;
+const _errs15 = errors;
+if(errors === _errs15){
+if(typeof data4 === "string"){
+if(func2(data4) > 200000){
+validate46.errors = [{instancePath:instancePath+"/draftSettings/systemPrompt",schemaPath:"#/properties/draftSettings/properties/systemPrompt/maxLength",keyword:"maxLength",params:{limit: 200000},message:"must NOT have more than 200000 characters"}];
+return false;
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/draftSettings/systemPrompt",schemaPath:"#/properties/draftSettings/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.think !== undefined){
+let data5 = data3.think;
+const _errs17 = errors;
+const _errs18 = errors;
+let valid3 = false;
+const _errs19 = errors;
+if(!(((((data5 === "off") || (data5 === "on")) || (data5 === "low")) || (data5 === "medium")) || (data5 === "high"))){
+const err5 = {instancePath:instancePath+"/draftSettings/think",schemaPath:"#/properties/draftSettings/properties/think/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema47.properties.draftSettings.properties.think.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid1 = _errs19 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs20 = errors;
+if(data5 !== null){
+const err6 = {instancePath:instancePath+"/draftSettings/think",schemaPath:"#/properties/draftSettings/properties/think/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid1 = _errs20 === errors;
+valid3 = valid3 || _valid1;
+}
+if(!valid3){
+const err7 = {instancePath:instancePath+"/draftSettings/think",schemaPath:"#/properties/draftSettings/properties/think/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+validate46.errors = vErrors;
+return false;
+}
+else {
+errors = _errs18;
+if(vErrors !== null){
+if(_errs18){
+vErrors.length = _errs18;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs17 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.tools !== undefined){
+const _errs22 = errors;
+if(typeof data3.tools !== "boolean"){
+validate46.errors = [{instancePath:instancePath+"/draftSettings/tools",schemaPath:"#/properties/draftSettings/properties/tools/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid2 = _errs22 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/draftSettings",schemaPath:"#/properties/draftSettings/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.keepFrom !== undefined){
+let data7 = data.keepFrom;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data7 === "string"){
+if(func2(data7) > 200){
 validate46.errors = [{instancePath:instancePath+"/keepFrom",schemaPath:"#/properties/keepFrom/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
-if(func2(data3) < 1){
+if(func2(data7) < 1){
 validate46.errors = [{instancePath:instancePath+"/keepFrom",schemaPath:"#/properties/keepFrom/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -4103,37 +4364,38 @@ validate46.errors = [{instancePath:instancePath+"/keepFrom",schemaPath:"#/proper
 return false;
 }
 }
-var valid0 = _errs12 === errors;
+var valid0 = _errs24 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.extraTokens !== undefined){
-let data4 = data.extraTokens;
-const _errs14 = errors;
-if(!(((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4))) && (isFinite(data4)))){
+let data8 = data.extraTokens;
+const _errs26 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
 validate46.errors = [{instancePath:instancePath+"/extraTokens",schemaPath:"#/properties/extraTokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-if(errors === _errs14){
-if((typeof data4 == "number") && (isFinite(data4))){
-if(data4 > 100000000 || isNaN(data4)){
+if(errors === _errs26){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 100000000 || isNaN(data8)){
 validate46.errors = [{instancePath:instancePath+"/extraTokens",schemaPath:"#/properties/extraTokens/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000000},message:"must be <= 100000000"}];
 return false;
 }
 else {
-if(data4 < 0 || isNaN(data4)){
+if(data8 < 0 || isNaN(data8)){
 validate46.errors = [{instancePath:instancePath+"/extraTokens",schemaPath:"#/properties/extraTokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 }
-var valid0 = _errs14 === errors;
+var valid0 = _errs26 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }
@@ -4152,7 +4414,7 @@ return errors === 0;
 }
 
 export const payload36 = validate47;
-const schema48 = {"type":"object","additionalProperties":false,"required":["conversationId","model","choice"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200},"think":{"type":"boolean"},"choice":{"oneOf":[{"type":"object","additionalProperties":false,"required":["kind","window"],"properties":{"kind":{"const":"larger-window"},"window":{"type":"integer","minimum":256,"maximum":10000000}}},{"type":"object","additionalProperties":false,"required":["kind","keepFrom"],"properties":{"kind":{"const":"summarize"},"keepFrom":{"type":"string","minLength":1,"maxLength":200},"summarizer":{"type":"object","additionalProperties":false,"required":["model"],"properties":{"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200}}}}},{"type":"object","additionalProperties":false,"required":["kind","keepFrom"],"properties":{"kind":{"const":"drop-oldest"},"keepFrom":{"type":"string","minLength":1,"maxLength":200}}},{"type":"object","additionalProperties":false,"required":["kind","turnId","item"],"properties":{"kind":{"const":"drop-item"},"turnId":{"type":"string","minLength":1,"maxLength":200},"item":{"oneOf":[{"type":"object","additionalProperties":false,"required":["kind","id"],"properties":{"kind":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},{"type":"object","additionalProperties":false,"required":["kind","toolCallId"],"properties":{"kind":{"const":"tool_result"},"toolCallId":{"type":"string","minLength":1,"maxLength":200}}}]}}},{"type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"const":"new-chat"},"summarizer":{"type":"object","additionalProperties":false,"required":["model"],"properties":{"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200}}}}}]}}};
+const schema48 = {"type":"object","additionalProperties":false,"required":["conversationId","model","choice"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200},"draftSettings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}},"think":{"type":"boolean"},"choice":{"oneOf":[{"type":"object","additionalProperties":false,"required":["kind","window"],"properties":{"kind":{"const":"larger-window"},"window":{"type":"integer","minimum":256,"maximum":10000000}}},{"type":"object","additionalProperties":false,"required":["kind","keepFrom"],"properties":{"kind":{"const":"summarize"},"keepFrom":{"type":"string","minLength":1,"maxLength":200},"summarizer":{"type":"object","additionalProperties":false,"required":["model"],"properties":{"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200}}}}},{"type":"object","additionalProperties":false,"required":["kind","keepFrom"],"properties":{"kind":{"const":"drop-oldest"},"keepFrom":{"type":"string","minLength":1,"maxLength":200}}},{"type":"object","additionalProperties":false,"required":["kind","turnId","item"],"properties":{"kind":{"const":"drop-item"},"turnId":{"type":"string","minLength":1,"maxLength":200},"item":{"oneOf":[{"type":"object","additionalProperties":false,"required":["kind","id"],"properties":{"kind":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},{"type":"object","additionalProperties":false,"required":["kind","toolCallId"],"properties":{"kind":{"const":"tool_result"},"toolCallId":{"type":"string","minLength":1,"maxLength":200}}}]}}},{"type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"const":"new-chat"},"summarizer":{"type":"object","additionalProperties":false,"required":["model"],"properties":{"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200}}}}}]}}};
 const pattern14 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -4168,7 +4430,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "conversationId") || (key0 === "model")) || (key0 === "connectionId")) || (key0 === "think")) || (key0 === "choice"))){
+if(!((((((key0 === "conversationId") || (key0 === "model")) || (key0 === "connectionId")) || (key0 === "draftSettings")) || (key0 === "think")) || (key0 === "choice"))){
 validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -4317,30 +4579,55 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.think !== undefined){
+if(data.draftSettings !== undefined){
+let data3 = data.draftSettings;
 const _errs12 = errors;
-if(typeof data.think !== "boolean"){
-validate47.errors = [{instancePath:instancePath+"/think",schemaPath:"#/properties/think/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+if(errors === _errs12){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if(((data3.systemPrompt === undefined) && (missing1 = "systemPrompt")) || ((data3.think === undefined) && (missing1 = "think"))){
+validate47.errors = [{instancePath:instancePath+"/draftSettings",schemaPath:"#/properties/draftSettings/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
-var valid0 = _errs12 === errors;
+else {
+const _errs14 = errors;
+for(const key1 in data3){
+if(!(((key1 === "systemPrompt") || (key1 === "think")) || (key1 === "tools"))){
+validate47.errors = [{instancePath:instancePath+"/draftSettings",schemaPath:"#/properties/draftSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs14 === errors){
+if(data3.systemPrompt !== undefined){
+let data4 = data3.systemPrompt;
+const _errs15 = errors;
+if(errors === _errs15){
+if(typeof data4 === "string"){
+if(func2(data4) > 200000){
+validate47.errors = [{instancePath:instancePath+"/draftSettings/systemPrompt",schemaPath:"#/properties/draftSettings/properties/systemPrompt/maxLength",keyword:"maxLength",params:{limit: 200000},message:"must NOT have more than 200000 characters"}];
+return false;
+}
 }
 else {
-var valid0 = true;
+validate47.errors = [{instancePath:instancePath+"/draftSettings/systemPrompt",schemaPath:"#/properties/draftSettings/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
 }
-if(valid0){
-if(data.choice !== undefined){
-let data4 = data.choice;
-const _errs14 = errors;
-const _errs15 = errors;
-let valid2 = false;
-let passing0 = null;
-const _errs16 = errors;
-if(errors === _errs16){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing1;
-if(((data4.kind === undefined) && (missing1 = "kind")) || ((data4.window === undefined) && (missing1 = "window"))){
-const err5 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/0/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"};
+}
+var valid2 = _errs15 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.think !== undefined){
+let data5 = data3.think;
+const _errs17 = errors;
+const _errs18 = errors;
+let valid3 = false;
+const _errs19 = errors;
+if(!(((((data5 === "off") || (data5 === "on")) || (data5 === "low")) || (data5 === "medium")) || (data5 === "high"))){
+const err5 = {instancePath:instancePath+"/draftSettings/think",schemaPath:"#/properties/draftSettings/properties/think/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema48.properties.draftSettings.properties.think.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4349,11 +4636,12 @@ vErrors.push(err5);
 }
 errors++;
 }
-else {
-const _errs18 = errors;
-for(const key1 in data4){
-if(!((key1 === "kind") || (key1 === "window"))){
-const err6 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"};
+var _valid1 = _errs19 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const _errs20 = errors;
+if(data5 !== null){
+const err6 = {instancePath:instancePath+"/draftSettings/think",schemaPath:"#/properties/draftSettings/properties/think/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4361,14 +4649,12 @@ else {
 vErrors.push(err6);
 }
 errors++;
-break;
 }
+var _valid1 = _errs20 === errors;
+valid3 = valid3 || _valid1;
 }
-if(_errs18 === errors){
-if(data4.kind !== undefined){
-const _errs19 = errors;
-if("larger-window" !== data4.kind){
-const err7 = {instancePath:instancePath+"/choice/kind",schemaPath:"#/properties/choice/oneOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "larger-window"},message:"must be equal to constant"};
+if(!valid3){
+const err7 = {instancePath:instancePath+"/draftSettings/think",schemaPath:"#/properties/draftSettings/properties/think/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4376,18 +4662,77 @@ else {
 vErrors.push(err7);
 }
 errors++;
-}
-var valid3 = _errs19 === errors;
+validate47.errors = vErrors;
+return false;
 }
 else {
-var valid3 = true;
+errors = _errs18;
+if(vErrors !== null){
+if(_errs18){
+vErrors.length = _errs18;
 }
-if(valid3){
-if(data4.window !== undefined){
-let data6 = data4.window;
-const _errs20 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err8 = {instancePath:instancePath+"/choice/window",schemaPath:"#/properties/choice/oneOf/0/properties/window/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs17 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data3.tools !== undefined){
+const _errs22 = errors;
+if(typeof data3.tools !== "boolean"){
+validate47.errors = [{instancePath:instancePath+"/draftSettings/tools",schemaPath:"#/properties/draftSettings/properties/tools/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid2 = _errs22 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/draftSettings",schemaPath:"#/properties/draftSettings/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.think !== undefined){
+const _errs24 = errors;
+if(typeof data.think !== "boolean"){
+validate47.errors = [{instancePath:instancePath+"/think",schemaPath:"#/properties/think/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.choice !== undefined){
+let data8 = data.choice;
+const _errs26 = errors;
+const _errs27 = errors;
+let valid4 = false;
+let passing0 = null;
+const _errs28 = errors;
+if(errors === _errs28){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing2;
+if(((data8.kind === undefined) && (missing2 = "kind")) || ((data8.window === undefined) && (missing2 = "window"))){
+const err8 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/0/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4396,10 +4741,11 @@ vErrors.push(err8);
 }
 errors++;
 }
-if(errors === _errs20){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 10000000 || isNaN(data6)){
-const err9 = {instancePath:instancePath+"/choice/window",schemaPath:"#/properties/choice/oneOf/0/properties/window/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
+else {
+const _errs30 = errors;
+for(const key2 in data8){
+if(!((key2 === "kind") || (key2 === "window"))){
+const err9 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4407,10 +4753,14 @@ else {
 vErrors.push(err9);
 }
 errors++;
+break;
 }
-else {
-if(data6 < 256 || isNaN(data6)){
-const err10 = {instancePath:instancePath+"/choice/window",schemaPath:"#/properties/choice/oneOf/0/properties/window/minimum",keyword:"minimum",params:{comparison: ">=", limit: 256},message:"must be >= 256"};
+}
+if(_errs30 === errors){
+if(data8.kind !== undefined){
+const _errs31 = errors;
+if("larger-window" !== data8.kind){
+const err10 = {instancePath:instancePath+"/choice/kind",schemaPath:"#/properties/choice/oneOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "larger-window"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4419,20 +4769,17 @@ vErrors.push(err10);
 }
 errors++;
 }
-}
-}
-}
-var valid3 = _errs20 === errors;
+var valid5 = _errs31 === errors;
 }
 else {
-var valid3 = true;
+var valid5 = true;
 }
-}
-}
-}
-}
-else {
-const err11 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(valid5){
+if(data8.window !== undefined){
+let data10 = data8.window;
+const _errs32 = errors;
+if(!(((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10))) && (isFinite(data10)))){
+const err11 = {instancePath:instancePath+"/choice/window",schemaPath:"#/properties/choice/oneOf/0/properties/window/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4441,18 +4788,10 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-var _valid1 = _errs16 === errors;
-if(_valid1){
-valid2 = true;
-passing0 = 0;
-}
-const _errs22 = errors;
-if(errors === _errs22){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing2;
-if(((data4.kind === undefined) && (missing2 = "kind")) || ((data4.keepFrom === undefined) && (missing2 = "keepFrom"))){
-const err12 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/1/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"};
+if(errors === _errs32){
+if((typeof data10 == "number") && (isFinite(data10))){
+if(data10 > 10000000 || isNaN(data10)){
+const err12 = {instancePath:instancePath+"/choice/window",schemaPath:"#/properties/choice/oneOf/0/properties/window/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10000000},message:"must be <= 10000000"};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4462,10 +4801,8 @@ vErrors.push(err12);
 errors++;
 }
 else {
-const _errs24 = errors;
-for(const key2 in data4){
-if(!(((key2 === "kind") || (key2 === "keepFrom")) || (key2 === "summarizer"))){
-const err13 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"};
+if(data10 < 256 || isNaN(data10)){
+const err13 = {instancePath:instancePath+"/choice/window",schemaPath:"#/properties/choice/oneOf/0/properties/window/minimum",keyword:"minimum",params:{comparison: ">=", limit: 256},message:"must be >= 256"};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4473,14 +4810,21 @@ else {
 vErrors.push(err13);
 }
 errors++;
-break;
 }
 }
-if(_errs24 === errors){
-if(data4.kind !== undefined){
-const _errs25 = errors;
-if("summarize" !== data4.kind){
-const err14 = {instancePath:instancePath+"/choice/kind",schemaPath:"#/properties/choice/oneOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "summarize"},message:"must be equal to constant"};
+}
+}
+var valid5 = _errs32 === errors;
+}
+else {
+var valid5 = true;
+}
+}
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4489,19 +4833,18 @@ vErrors.push(err14);
 }
 errors++;
 }
-var valid4 = _errs25 === errors;
 }
-else {
-var valid4 = true;
+var _valid2 = _errs28 === errors;
+if(_valid2){
+valid4 = true;
+passing0 = 0;
 }
-if(valid4){
-if(data4.keepFrom !== undefined){
-let data8 = data4.keepFrom;
-const _errs26 = errors;
-if(errors === _errs26){
-if(typeof data8 === "string"){
-if(func2(data8) > 200){
-const err15 = {instancePath:instancePath+"/choice/keepFrom",schemaPath:"#/properties/choice/oneOf/1/properties/keepFrom/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+const _errs34 = errors;
+if(errors === _errs34){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing3;
+if(((data8.kind === undefined) && (missing3 = "kind")) || ((data8.keepFrom === undefined) && (missing3 = "keepFrom"))){
+const err15 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/1/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4511,8 +4854,10 @@ vErrors.push(err15);
 errors++;
 }
 else {
-if(func2(data8) < 1){
-const err16 = {instancePath:instancePath+"/choice/keepFrom",schemaPath:"#/properties/choice/oneOf/1/properties/keepFrom/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+const _errs36 = errors;
+for(const key3 in data8){
+if(!(((key3 === "kind") || (key3 === "keepFrom")) || (key3 === "summarizer"))){
+const err16 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -4520,11 +4865,14 @@ else {
 vErrors.push(err16);
 }
 errors++;
+break;
 }
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/choice/keepFrom",schemaPath:"#/properties/choice/oneOf/1/properties/keepFrom/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(_errs36 === errors){
+if(data8.kind !== undefined){
+const _errs37 = errors;
+if("summarize" !== data8.kind){
+const err17 = {instancePath:instancePath+"/choice/kind",schemaPath:"#/properties/choice/oneOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "summarize"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -4533,21 +4881,19 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-var valid4 = _errs26 === errors;
+var valid6 = _errs37 === errors;
 }
 else {
-var valid4 = true;
+var valid6 = true;
 }
-if(valid4){
-if(data4.summarizer !== undefined){
-let data9 = data4.summarizer;
-const _errs28 = errors;
-if(errors === _errs28){
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-let missing3;
-if((data9.model === undefined) && (missing3 = "model")){
-const err18 = {instancePath:instancePath+"/choice/summarizer",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"};
+if(valid6){
+if(data8.keepFrom !== undefined){
+let data12 = data8.keepFrom;
+const _errs38 = errors;
+if(errors === _errs38){
+if(typeof data12 === "string"){
+if(func2(data12) > 200){
+const err18 = {instancePath:instancePath+"/choice/keepFrom",schemaPath:"#/properties/choice/oneOf/1/properties/keepFrom/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -4557,10 +4903,8 @@ vErrors.push(err18);
 errors++;
 }
 else {
-const _errs30 = errors;
-for(const key3 in data9){
-if(!((key3 === "model") || (key3 === "connectionId"))){
-const err19 = {instancePath:instancePath+"/choice/summarizer",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"};
+if(func2(data12) < 1){
+const err19 = {instancePath:instancePath+"/choice/keepFrom",schemaPath:"#/properties/choice/oneOf/1/properties/keepFrom/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -4568,17 +4912,11 @@ else {
 vErrors.push(err19);
 }
 errors++;
-break;
 }
 }
-if(_errs30 === errors){
-if(data9.model !== undefined){
-let data10 = data9.model;
-const _errs31 = errors;
-if(errors === _errs31){
-if(typeof data10 === "string"){
-if(func2(data10) > 1000){
-const err20 = {instancePath:instancePath+"/choice/summarizer/model",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/properties/model/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+}
+else {
+const err20 = {instancePath:instancePath+"/choice/keepFrom",schemaPath:"#/properties/choice/oneOf/1/properties/keepFrom/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -4587,9 +4925,21 @@ vErrors.push(err20);
 }
 errors++;
 }
+}
+var valid6 = _errs38 === errors;
+}
 else {
-if(func2(data10) < 1){
-const err21 = {instancePath:instancePath+"/choice/summarizer/model",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+var valid6 = true;
+}
+if(valid6){
+if(data8.summarizer !== undefined){
+let data13 = data8.summarizer;
+const _errs40 = errors;
+if(errors === _errs40){
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+let missing4;
+if((data13.model === undefined) && (missing4 = "model")){
+const err21 = {instancePath:instancePath+"/choice/summarizer",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -4598,10 +4948,11 @@ vErrors.push(err21);
 }
 errors++;
 }
-}
-}
 else {
-const err22 = {instancePath:instancePath+"/choice/summarizer/model",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const _errs42 = errors;
+for(const key4 in data13){
+if(!((key4 === "model") || (key4 === "connectionId"))){
+const err22 = {instancePath:instancePath+"/choice/summarizer",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -4609,21 +4960,17 @@ else {
 vErrors.push(err22);
 }
 errors++;
+break;
 }
 }
-var valid5 = _errs31 === errors;
-}
-else {
-var valid5 = true;
-}
-if(valid5){
-if(data9.connectionId !== undefined){
-let data11 = data9.connectionId;
-const _errs33 = errors;
-if(errors === _errs33){
-if(typeof data11 === "string"){
-if(func2(data11) > 200){
-const err23 = {instancePath:instancePath+"/choice/summarizer/connectionId",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/properties/connectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(_errs42 === errors){
+if(data13.model !== undefined){
+let data14 = data13.model;
+const _errs43 = errors;
+if(errors === _errs43){
+if(typeof data14 === "string"){
+if(func2(data14) > 1000){
+const err23 = {instancePath:instancePath+"/choice/summarizer/model",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/properties/model/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -4633,8 +4980,8 @@ vErrors.push(err23);
 errors++;
 }
 else {
-if(func2(data11) < 1){
-const err24 = {instancePath:instancePath+"/choice/summarizer/connectionId",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/properties/connectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(func2(data14) < 1){
+const err24 = {instancePath:instancePath+"/choice/summarizer/model",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -4646,7 +4993,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/choice/summarizer/connectionId",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/properties/connectionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err25 = {instancePath:instancePath+"/choice/summarizer/model",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -4656,17 +5003,19 @@ vErrors.push(err25);
 errors++;
 }
 }
-var valid5 = _errs33 === errors;
+var valid7 = _errs43 === errors;
 }
 else {
-var valid5 = true;
+var valid7 = true;
 }
-}
-}
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/choice/summarizer",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(valid7){
+if(data13.connectionId !== undefined){
+let data15 = data13.connectionId;
+const _errs45 = errors;
+if(errors === _errs45){
+if(typeof data15 === "string"){
+if(func2(data15) > 200){
+const err26 = {instancePath:instancePath+"/choice/summarizer/connectionId",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/properties/connectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -4675,19 +5024,9 @@ vErrors.push(err26);
 }
 errors++;
 }
-}
-var valid4 = _errs28 === errors;
-}
 else {
-var valid4 = true;
-}
-}
-}
-}
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(func2(data15) < 1){
+const err27 = {instancePath:instancePath+"/choice/summarizer/connectionId",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/properties/connectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -4697,216 +5036,14 @@ vErrors.push(err27);
 errors++;
 }
 }
-var _valid1 = _errs22 === errors;
-if(_valid1 && valid2){
-valid2 = false;
-passing0 = [passing0, 1];
 }
 else {
-if(_valid1){
-valid2 = true;
-passing0 = 1;
-}
-const _errs35 = errors;
-if(errors === _errs35){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing4;
-if(((data4.kind === undefined) && (missing4 = "kind")) || ((data4.keepFrom === undefined) && (missing4 = "keepFrom"))){
-const err28 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/2/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"};
+const err28 = {instancePath:instancePath+"/choice/summarizer/connectionId",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/properties/connectionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err28];
 }
 else {
 vErrors.push(err28);
-}
-errors++;
-}
-else {
-const _errs37 = errors;
-for(const key4 in data4){
-if(!((key4 === "kind") || (key4 === "keepFrom"))){
-const err29 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-break;
-}
-}
-if(_errs37 === errors){
-if(data4.kind !== undefined){
-const _errs38 = errors;
-if("drop-oldest" !== data4.kind){
-const err30 = {instancePath:instancePath+"/choice/kind",schemaPath:"#/properties/choice/oneOf/2/properties/kind/const",keyword:"const",params:{allowedValue: "drop-oldest"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-var valid6 = _errs38 === errors;
-}
-else {
-var valid6 = true;
-}
-if(valid6){
-if(data4.keepFrom !== undefined){
-let data13 = data4.keepFrom;
-const _errs39 = errors;
-if(errors === _errs39){
-if(typeof data13 === "string"){
-if(func2(data13) > 200){
-const err31 = {instancePath:instancePath+"/choice/keepFrom",schemaPath:"#/properties/choice/oneOf/2/properties/keepFrom/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-else {
-if(func2(data13) < 1){
-const err32 = {instancePath:instancePath+"/choice/keepFrom",schemaPath:"#/properties/choice/oneOf/2/properties/keepFrom/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
-}
-errors++;
-}
-}
-}
-else {
-const err33 = {instancePath:instancePath+"/choice/keepFrom",schemaPath:"#/properties/choice/oneOf/2/properties/keepFrom/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err33];
-}
-else {
-vErrors.push(err33);
-}
-errors++;
-}
-}
-var valid6 = _errs39 === errors;
-}
-else {
-var valid6 = true;
-}
-}
-}
-}
-}
-else {
-const err34 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err34];
-}
-else {
-vErrors.push(err34);
-}
-errors++;
-}
-}
-var _valid1 = _errs35 === errors;
-if(_valid1 && valid2){
-valid2 = false;
-passing0 = [passing0, 2];
-}
-else {
-if(_valid1){
-valid2 = true;
-passing0 = 2;
-}
-const _errs41 = errors;
-if(errors === _errs41){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing5;
-if((((data4.kind === undefined) && (missing5 = "kind")) || ((data4.turnId === undefined) && (missing5 = "turnId"))) || ((data4.item === undefined) && (missing5 = "item"))){
-const err35 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/3/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-else {
-const _errs43 = errors;
-for(const key5 in data4){
-if(!(((key5 === "kind") || (key5 === "turnId")) || (key5 === "item"))){
-const err36 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err36];
-}
-else {
-vErrors.push(err36);
-}
-errors++;
-break;
-}
-}
-if(_errs43 === errors){
-if(data4.kind !== undefined){
-const _errs44 = errors;
-if("drop-item" !== data4.kind){
-const err37 = {instancePath:instancePath+"/choice/kind",schemaPath:"#/properties/choice/oneOf/3/properties/kind/const",keyword:"const",params:{allowedValue: "drop-item"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err37];
-}
-else {
-vErrors.push(err37);
-}
-errors++;
-}
-var valid7 = _errs44 === errors;
-}
-else {
-var valid7 = true;
-}
-if(valid7){
-if(data4.turnId !== undefined){
-let data15 = data4.turnId;
-const _errs45 = errors;
-if(errors === _errs45){
-if(typeof data15 === "string"){
-if(func2(data15) > 200){
-const err38 = {instancePath:instancePath+"/choice/turnId",schemaPath:"#/properties/choice/oneOf/3/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err38];
-}
-else {
-vErrors.push(err38);
-}
-errors++;
-}
-else {
-if(func2(data15) < 1){
-const err39 = {instancePath:instancePath+"/choice/turnId",schemaPath:"#/properties/choice/oneOf/3/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err39];
-}
-else {
-vErrors.push(err39);
-}
-errors++;
-}
-}
-}
-else {
-const err40 = {instancePath:instancePath+"/choice/turnId",schemaPath:"#/properties/choice/oneOf/3/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
 }
 errors++;
 }
@@ -4916,19 +5053,224 @@ var valid7 = _errs45 === errors;
 else {
 var valid7 = true;
 }
-if(valid7){
-if(data4.item !== undefined){
-let data16 = data4.item;
+}
+}
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/choice/summarizer",schemaPath:"#/properties/choice/oneOf/1/properties/summarizer/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+var valid6 = _errs40 === errors;
+}
+else {
+var valid6 = true;
+}
+}
+}
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+var _valid2 = _errs34 === errors;
+if(_valid2 && valid4){
+valid4 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid2){
+valid4 = true;
+passing0 = 1;
+}
 const _errs47 = errors;
-const _errs48 = errors;
-let valid8 = false;
-let passing1 = null;
+if(errors === _errs47){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing5;
+if(((data8.kind === undefined) && (missing5 = "kind")) || ((data8.keepFrom === undefined) && (missing5 = "keepFrom"))){
+const err31 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/2/required",keyword:"required",params:{missingProperty: missing5},message:"must have required property '"+missing5+"'"};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+else {
 const _errs49 = errors;
-if(errors === _errs49){
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key5 in data8){
+if(!((key5 === "kind") || (key5 === "keepFrom"))){
+const err32 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/2/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+break;
+}
+}
+if(_errs49 === errors){
+if(data8.kind !== undefined){
+const _errs50 = errors;
+if("drop-oldest" !== data8.kind){
+const err33 = {instancePath:instancePath+"/choice/kind",schemaPath:"#/properties/choice/oneOf/2/properties/kind/const",keyword:"const",params:{allowedValue: "drop-oldest"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+var valid8 = _errs50 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data8.keepFrom !== undefined){
+let data17 = data8.keepFrom;
+const _errs51 = errors;
+if(errors === _errs51){
+if(typeof data17 === "string"){
+if(func2(data17) > 200){
+const err34 = {instancePath:instancePath+"/choice/keepFrom",schemaPath:"#/properties/choice/oneOf/2/properties/keepFrom/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+else {
+if(func2(data17) < 1){
+const err35 = {instancePath:instancePath+"/choice/keepFrom",schemaPath:"#/properties/choice/oneOf/2/properties/keepFrom/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/choice/keepFrom",schemaPath:"#/properties/choice/oneOf/2/properties/keepFrom/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+var valid8 = _errs51 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/2/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+var _valid2 = _errs47 === errors;
+if(_valid2 && valid4){
+valid4 = false;
+passing0 = [passing0, 2];
+}
+else {
+if(_valid2){
+valid4 = true;
+passing0 = 2;
+}
+const _errs53 = errors;
+if(errors === _errs53){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 let missing6;
-if(((data16.kind === undefined) && (missing6 = "kind")) || ((data16.id === undefined) && (missing6 = "id"))){
-const err41 = {instancePath:instancePath+"/choice/item",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/0/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
+if((((data8.kind === undefined) && (missing6 = "kind")) || ((data8.turnId === undefined) && (missing6 = "turnId"))) || ((data8.item === undefined) && (missing6 = "item"))){
+const err38 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/3/required",keyword:"required",params:{missingProperty: missing6},message:"must have required property '"+missing6+"'"};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+else {
+const _errs55 = errors;
+for(const key6 in data8){
+if(!(((key6 === "kind") || (key6 === "turnId")) || (key6 === "item"))){
+const err39 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/3/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+break;
+}
+}
+if(_errs55 === errors){
+if(data8.kind !== undefined){
+const _errs56 = errors;
+if("drop-item" !== data8.kind){
+const err40 = {instancePath:instancePath+"/choice/kind",schemaPath:"#/properties/choice/oneOf/3/properties/kind/const",keyword:"const",params:{allowedValue: "drop-item"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+var valid9 = _errs56 === errors;
+}
+else {
+var valid9 = true;
+}
+if(valid9){
+if(data8.turnId !== undefined){
+let data19 = data8.turnId;
+const _errs57 = errors;
+if(errors === _errs57){
+if(typeof data19 === "string"){
+if(func2(data19) > 200){
+const err41 = {instancePath:instancePath+"/choice/turnId",schemaPath:"#/properties/choice/oneOf/3/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -4938,10 +5280,8 @@ vErrors.push(err41);
 errors++;
 }
 else {
-const _errs51 = errors;
-for(const key6 in data16){
-if(!((key6 === "kind") || (key6 === "id"))){
-const err42 = {instancePath:instancePath+"/choice/item",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties"};
+if(func2(data19) < 1){
+const err42 = {instancePath:instancePath+"/choice/turnId",schemaPath:"#/properties/choice/oneOf/3/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -4949,14 +5289,11 @@ else {
 vErrors.push(err42);
 }
 errors++;
-break;
 }
 }
-if(_errs51 === errors){
-if(data16.kind !== undefined){
-const _errs52 = errors;
-if("attachment" !== data16.kind){
-const err43 = {instancePath:instancePath+"/choice/item/kind",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant"};
+}
+else {
+const err43 = {instancePath:instancePath+"/choice/turnId",schemaPath:"#/properties/choice/oneOf/3/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -4965,19 +5302,25 @@ vErrors.push(err43);
 }
 errors++;
 }
-var valid9 = _errs52 === errors;
+}
+var valid9 = _errs57 === errors;
 }
 else {
 var valid9 = true;
 }
 if(valid9){
-if(data16.id !== undefined){
-let data18 = data16.id;
-const _errs53 = errors;
-if(errors === _errs53){
-if(typeof data18 === "string"){
-if(!pattern14.test(data18)){
-const err44 = {instancePath:instancePath+"/choice/item/id",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/0/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
+if(data8.item !== undefined){
+let data20 = data8.item;
+const _errs59 = errors;
+const _errs60 = errors;
+let valid10 = false;
+let passing1 = null;
+const _errs61 = errors;
+if(errors === _errs61){
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+let missing7;
+if(((data20.kind === undefined) && (missing7 = "kind")) || ((data20.id === undefined) && (missing7 = "id"))){
+const err44 = {instancePath:instancePath+"/choice/item",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/0/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -4986,9 +5329,11 @@ vErrors.push(err44);
 }
 errors++;
 }
-}
 else {
-const err45 = {instancePath:instancePath+"/choice/item/id",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/0/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const _errs63 = errors;
+for(const key7 in data20){
+if(!((key7 === "kind") || (key7 === "id"))){
+const err45 = {instancePath:instancePath+"/choice/item",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/0/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -4996,242 +5341,19 @@ else {
 vErrors.push(err45);
 }
 errors++;
+break;
 }
 }
-var valid9 = _errs53 === errors;
-}
-else {
-var valid9 = true;
-}
-}
-}
-}
-}
-else {
-const err46 = {instancePath:instancePath+"/choice/item",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(_errs63 === errors){
+if(data20.kind !== undefined){
+const _errs64 = errors;
+if("attachment" !== data20.kind){
+const err46 = {instancePath:instancePath+"/choice/item/kind",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/0/properties/kind/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant"};
 if(vErrors === null){
 vErrors = [err46];
 }
 else {
 vErrors.push(err46);
-}
-errors++;
-}
-}
-var _valid2 = _errs49 === errors;
-if(_valid2){
-valid8 = true;
-passing1 = 0;
-}
-const _errs55 = errors;
-if(errors === _errs55){
-if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
-let missing7;
-if(((data16.kind === undefined) && (missing7 = "kind")) || ((data16.toolCallId === undefined) && (missing7 = "toolCallId"))){
-const err47 = {instancePath:instancePath+"/choice/item",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/1/required",keyword:"required",params:{missingProperty: missing7},message:"must have required property '"+missing7+"'"};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-else {
-const _errs57 = errors;
-for(const key7 in data16){
-if(!((key7 === "kind") || (key7 === "toolCallId"))){
-const err48 = {instancePath:instancePath+"/choice/item",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-break;
-}
-}
-if(_errs57 === errors){
-if(data16.kind !== undefined){
-const _errs58 = errors;
-if("tool_result" !== data16.kind){
-const err49 = {instancePath:instancePath+"/choice/item/kind",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "tool_result"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-var valid10 = _errs58 === errors;
-}
-else {
-var valid10 = true;
-}
-if(valid10){
-if(data16.toolCallId !== undefined){
-let data20 = data16.toolCallId;
-const _errs59 = errors;
-if(errors === _errs59){
-if(typeof data20 === "string"){
-if(func2(data20) > 200){
-const err50 = {instancePath:instancePath+"/choice/item/toolCallId",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/1/properties/toolCallId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err50];
-}
-else {
-vErrors.push(err50);
-}
-errors++;
-}
-else {
-if(func2(data20) < 1){
-const err51 = {instancePath:instancePath+"/choice/item/toolCallId",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/1/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err51];
-}
-else {
-vErrors.push(err51);
-}
-errors++;
-}
-}
-}
-else {
-const err52 = {instancePath:instancePath+"/choice/item/toolCallId",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/1/properties/toolCallId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err52];
-}
-else {
-vErrors.push(err52);
-}
-errors++;
-}
-}
-var valid10 = _errs59 === errors;
-}
-else {
-var valid10 = true;
-}
-}
-}
-}
-}
-else {
-const err53 = {instancePath:instancePath+"/choice/item",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err53];
-}
-else {
-vErrors.push(err53);
-}
-errors++;
-}
-}
-var _valid2 = _errs55 === errors;
-if(_valid2 && valid8){
-valid8 = false;
-passing1 = [passing1, 1];
-}
-else {
-if(_valid2){
-valid8 = true;
-passing1 = 1;
-}
-}
-if(!valid8){
-const err54 = {instancePath:instancePath+"/choice/item",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err54];
-}
-else {
-vErrors.push(err54);
-}
-errors++;
-}
-else {
-errors = _errs48;
-if(vErrors !== null){
-if(_errs48){
-vErrors.length = _errs48;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid7 = _errs47 === errors;
-}
-else {
-var valid7 = true;
-}
-}
-}
-}
-}
-}
-else {
-const err55 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err55];
-}
-else {
-vErrors.push(err55);
-}
-errors++;
-}
-}
-var _valid1 = _errs41 === errors;
-if(_valid1 && valid2){
-valid2 = false;
-passing0 = [passing0, 3];
-}
-else {
-if(_valid1){
-valid2 = true;
-passing0 = 3;
-}
-const _errs61 = errors;
-if(errors === _errs61){
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-let missing8;
-if((data4.kind === undefined) && (missing8 = "kind")){
-const err56 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/4/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"};
-if(vErrors === null){
-vErrors = [err56];
-}
-else {
-vErrors.push(err56);
-}
-errors++;
-}
-else {
-const _errs63 = errors;
-for(const key8 in data4){
-if(!((key8 === "kind") || (key8 === "summarizer"))){
-const err57 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/4/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err57];
-}
-else {
-vErrors.push(err57);
-}
-errors++;
-break;
-}
-}
-if(_errs63 === errors){
-if(data4.kind !== undefined){
-const _errs64 = errors;
-if("new-chat" !== data4.kind){
-const err58 = {instancePath:instancePath+"/choice/kind",schemaPath:"#/properties/choice/oneOf/4/properties/kind/const",keyword:"const",params:{allowedValue: "new-chat"},message:"must be equal to constant"};
-if(vErrors === null){
-vErrors = [err58];
-}
-else {
-vErrors.push(err58);
 }
 errors++;
 }
@@ -5241,138 +5363,29 @@ else {
 var valid11 = true;
 }
 if(valid11){
-if(data4.summarizer !== undefined){
-let data22 = data4.summarizer;
+if(data20.id !== undefined){
+let data22 = data20.id;
 const _errs65 = errors;
 if(errors === _errs65){
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-let missing9;
-if((data22.model === undefined) && (missing9 = "model")){
-const err59 = {instancePath:instancePath+"/choice/summarizer",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"};
+if(typeof data22 === "string"){
+if(!pattern14.test(data22)){
+const err47 = {instancePath:instancePath+"/choice/item/id",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/0/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""};
 if(vErrors === null){
-vErrors = [err59];
+vErrors = [err47];
 }
 else {
-vErrors.push(err59);
-}
-errors++;
-}
-else {
-const _errs67 = errors;
-for(const key9 in data22){
-if(!((key9 === "model") || (key9 === "connectionId"))){
-const err60 = {instancePath:instancePath+"/choice/summarizer",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
-if(vErrors === null){
-vErrors = [err60];
-}
-else {
-vErrors.push(err60);
-}
-errors++;
-break;
-}
-}
-if(_errs67 === errors){
-if(data22.model !== undefined){
-let data23 = data22.model;
-const _errs68 = errors;
-if(errors === _errs68){
-if(typeof data23 === "string"){
-if(func2(data23) > 1000){
-const err61 = {instancePath:instancePath+"/choice/summarizer/model",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/properties/model/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
-if(vErrors === null){
-vErrors = [err61];
-}
-else {
-vErrors.push(err61);
-}
-errors++;
-}
-else {
-if(func2(data23) < 1){
-const err62 = {instancePath:instancePath+"/choice/summarizer/model",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err62];
-}
-else {
-vErrors.push(err62);
+vErrors.push(err47);
 }
 errors++;
 }
 }
-}
 else {
-const err63 = {instancePath:instancePath+"/choice/summarizer/model",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err48 = {instancePath:instancePath+"/choice/item/id",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/0/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
-vErrors = [err63];
+vErrors = [err48];
 }
 else {
-vErrors.push(err63);
-}
-errors++;
-}
-}
-var valid12 = _errs68 === errors;
-}
-else {
-var valid12 = true;
-}
-if(valid12){
-if(data22.connectionId !== undefined){
-let data24 = data22.connectionId;
-const _errs70 = errors;
-if(errors === _errs70){
-if(typeof data24 === "string"){
-if(func2(data24) > 200){
-const err64 = {instancePath:instancePath+"/choice/summarizer/connectionId",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/properties/connectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-else {
-if(func2(data24) < 1){
-const err65 = {instancePath:instancePath+"/choice/summarizer/connectionId",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/properties/connectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err65];
-}
-else {
-vErrors.push(err65);
-}
-errors++;
-}
-}
-}
-else {
-const err66 = {instancePath:instancePath+"/choice/summarizer/connectionId",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/properties/connectionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err66];
-}
-else {
-vErrors.push(err66);
-}
-errors++;
-}
-}
-var valid12 = _errs70 === errors;
-}
-else {
-var valid12 = true;
-}
-}
-}
-}
-}
-else {
-const err67 = {instancePath:instancePath+"/choice/summarizer",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/type",keyword:"type",params:{type: "object"},message:"must be object"};
-if(vErrors === null){
-vErrors = [err67];
-}
-else {
-vErrors.push(err67);
+vErrors.push(err48);
 }
 errors++;
 }
@@ -5387,7 +5400,334 @@ var valid11 = true;
 }
 }
 else {
-const err68 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/4/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err49 = {instancePath:instancePath+"/choice/item",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/0/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+var _valid3 = _errs61 === errors;
+if(_valid3){
+valid10 = true;
+passing1 = 0;
+}
+const _errs67 = errors;
+if(errors === _errs67){
+if(data20 && typeof data20 == "object" && !Array.isArray(data20)){
+let missing8;
+if(((data20.kind === undefined) && (missing8 = "kind")) || ((data20.toolCallId === undefined) && (missing8 = "toolCallId"))){
+const err50 = {instancePath:instancePath+"/choice/item",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/1/required",keyword:"required",params:{missingProperty: missing8},message:"must have required property '"+missing8+"'"};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+else {
+const _errs69 = errors;
+for(const key8 in data20){
+if(!((key8 === "kind") || (key8 === "toolCallId"))){
+const err51 = {instancePath:instancePath+"/choice/item",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/1/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+break;
+}
+}
+if(_errs69 === errors){
+if(data20.kind !== undefined){
+const _errs70 = errors;
+if("tool_result" !== data20.kind){
+const err52 = {instancePath:instancePath+"/choice/item/kind",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/1/properties/kind/const",keyword:"const",params:{allowedValue: "tool_result"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+var valid12 = _errs70 === errors;
+}
+else {
+var valid12 = true;
+}
+if(valid12){
+if(data20.toolCallId !== undefined){
+let data24 = data20.toolCallId;
+const _errs71 = errors;
+if(errors === _errs71){
+if(typeof data24 === "string"){
+if(func2(data24) > 200){
+const err53 = {instancePath:instancePath+"/choice/item/toolCallId",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/1/properties/toolCallId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+else {
+if(func2(data24) < 1){
+const err54 = {instancePath:instancePath+"/choice/item/toolCallId",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/1/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+}
+}
+else {
+const err55 = {instancePath:instancePath+"/choice/item/toolCallId",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/1/properties/toolCallId/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+var valid12 = _errs71 === errors;
+}
+else {
+var valid12 = true;
+}
+}
+}
+}
+}
+else {
+const err56 = {instancePath:instancePath+"/choice/item",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf/1/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+}
+}
+var _valid3 = _errs67 === errors;
+if(_valid3 && valid10){
+valid10 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid3){
+valid10 = true;
+passing1 = 1;
+}
+}
+if(!valid10){
+const err57 = {instancePath:instancePath+"/choice/item",schemaPath:"#/properties/choice/oneOf/3/properties/item/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+else {
+errors = _errs60;
+if(vErrors !== null){
+if(_errs60){
+vErrors.length = _errs60;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid9 = _errs59 === errors;
+}
+else {
+var valid9 = true;
+}
+}
+}
+}
+}
+}
+else {
+const err58 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/3/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+}
+var _valid2 = _errs53 === errors;
+if(_valid2 && valid4){
+valid4 = false;
+passing0 = [passing0, 3];
+}
+else {
+if(_valid2){
+valid4 = true;
+passing0 = 3;
+}
+const _errs73 = errors;
+if(errors === _errs73){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing9;
+if((data8.kind === undefined) && (missing9 = "kind")){
+const err59 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/4/required",keyword:"required",params:{missingProperty: missing9},message:"must have required property '"+missing9+"'"};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+else {
+const _errs75 = errors;
+for(const key9 in data8){
+if(!((key9 === "kind") || (key9 === "summarizer"))){
+const err60 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/4/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+break;
+}
+}
+if(_errs75 === errors){
+if(data8.kind !== undefined){
+const _errs76 = errors;
+if("new-chat" !== data8.kind){
+const err61 = {instancePath:instancePath+"/choice/kind",schemaPath:"#/properties/choice/oneOf/4/properties/kind/const",keyword:"const",params:{allowedValue: "new-chat"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+var valid13 = _errs76 === errors;
+}
+else {
+var valid13 = true;
+}
+if(valid13){
+if(data8.summarizer !== undefined){
+let data26 = data8.summarizer;
+const _errs77 = errors;
+if(errors === _errs77){
+if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
+let missing10;
+if((data26.model === undefined) && (missing10 = "model")){
+const err62 = {instancePath:instancePath+"/choice/summarizer",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/required",keyword:"required",params:{missingProperty: missing10},message:"must have required property '"+missing10+"'"};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+else {
+const _errs79 = errors;
+for(const key10 in data26){
+if(!((key10 === "model") || (key10 === "connectionId"))){
+const err63 = {instancePath:instancePath+"/choice/summarizer",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+break;
+}
+}
+if(_errs79 === errors){
+if(data26.model !== undefined){
+let data27 = data26.model;
+const _errs80 = errors;
+if(errors === _errs80){
+if(typeof data27 === "string"){
+if(func2(data27) > 1000){
+const err64 = {instancePath:instancePath+"/choice/summarizer/model",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/properties/model/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+else {
+if(func2(data27) < 1){
+const err65 = {instancePath:instancePath+"/choice/summarizer/model",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+else {
+const err66 = {instancePath:instancePath+"/choice/summarizer/model",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+var valid14 = _errs80 === errors;
+}
+else {
+var valid14 = true;
+}
+if(valid14){
+if(data26.connectionId !== undefined){
+let data28 = data26.connectionId;
+const _errs82 = errors;
+if(errors === _errs82){
+if(typeof data28 === "string"){
+if(func2(data28) > 200){
+const err67 = {instancePath:instancePath+"/choice/summarizer/connectionId",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/properties/connectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+else {
+if(func2(data28) < 1){
+const err68 = {instancePath:instancePath+"/choice/summarizer/connectionId",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/properties/connectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -5397,22 +5737,9 @@ vErrors.push(err68);
 errors++;
 }
 }
-var _valid1 = _errs61 === errors;
-if(_valid1 && valid2){
-valid2 = false;
-passing0 = [passing0, 4];
 }
 else {
-if(_valid1){
-valid2 = true;
-passing0 = 4;
-}
-}
-}
-}
-}
-if(!valid2){
-const err69 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const err69 = {instancePath:instancePath+"/choice/summarizer/connectionId",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/properties/connectionId/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -5420,24 +5747,90 @@ else {
 vErrors.push(err69);
 }
 errors++;
+}
+}
+var valid14 = _errs82 === errors;
+}
+else {
+var valid14 = true;
+}
+}
+}
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/choice/summarizer",schemaPath:"#/properties/choice/oneOf/4/properties/summarizer/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+var valid13 = _errs77 === errors;
+}
+else {
+var valid13 = true;
+}
+}
+}
+}
+}
+else {
+const err71 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/4/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+var _valid2 = _errs73 === errors;
+if(_valid2 && valid4){
+valid4 = false;
+passing0 = [passing0, 4];
+}
+else {
+if(_valid2){
+valid4 = true;
+passing0 = 4;
+}
+}
+}
+}
+}
+if(!valid4){
+const err72 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
 validate47.errors = vErrors;
 return false;
 }
 else {
-errors = _errs15;
+errors = _errs27;
 if(vErrors !== null){
-if(_errs15){
-vErrors.length = _errs15;
+if(_errs27){
+vErrors.length = _errs27;
 }
 else {
 vErrors = null;
 }
 }
 }
-var valid0 = _errs14 === errors;
+var valid0 = _errs26 === errors;
 }
 else {
 var valid0 = true;
+}
 }
 }
 }

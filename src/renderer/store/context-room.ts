@@ -4,7 +4,7 @@
  * meter, the refusal and the choices say the same numbers.
  */
 import { create } from 'zustand';
-import type { AutoCompactSetting, ContextMeasure, RoomApplied, RoomChoice, RoomPlan } from '../../shared/context-ipc';
+import type { AutoCompactSetting, ContextMeasure, DraftSettings, RoomApplied, RoomChoice, RoomPlan } from '../../shared/context-ipc';
 import type { Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
 import { errorMessage } from './errors';
@@ -43,7 +43,7 @@ export function refreshMeasure(key: string): void {
   if (!selectedModel || asking === key || useRoom.getState().measure?.key === key) return;
   asking = key;
   firebrand()
-    .context.measure({ conversationId: activeId, model: selectedModel, ...connectionOf() })
+    .context.measure({ conversationId: activeId, model: selectedModel, ...connectionOf(), ...draftSettings(activeId) })
     .then((value) => useRoom.setState({ measure: { key, value } }))
     .catch(() => undefined)
     .finally(() => {
@@ -54,7 +54,17 @@ export function refreshMeasure(key: string): void {
 export async function loadPlan(conversationId: string | null, opts: { keepFrom?: string; extraTokens?: number } = {}): Promise<RoomPlan> {
   const model = useStore.getState().selectedModel;
   if (!model) throw new Error('Choose a model first.');
-  return firebrand().context.plan({ conversationId, model, ...connectionOf(), ...opts });
+  return firebrand().context.plan({ conversationId, model, ...connectionOf(), ...draftSettings(conversationId), ...opts });
+}
+
+/**
+ * A new chat's settings (its popover) ride with the measure: its first message is sent with them, so its system
+ * prompt counts and, with tools off, no tool definitions do (chat audit #2).
+ */
+function draftSettings(conversationId: string | null): { draftSettings?: DraftSettings } {
+  if (conversationId !== null) return {};
+  const { systemPrompt, think, tools } = useStore.getState().conversationSettings;
+  return { draftSettings: { systemPrompt, think, tools } };
 }
 
 /**

@@ -20,12 +20,24 @@ const set = useMcpStore.setState;
 const attempt = (action: () => Promise<void>) => attemptWith((error) => set({ error }), action);
 let subscribed = false;
 
+/** Keeps the list current with main's pushes (the composer's measure follows the tools on offer). */
+export function watchMcpServers(): void {
+  if (subscribed) return;
+  subscribed = true;
+  firebrand().mcp.onChanged(({ servers }) => set({ servers }));
+}
+
 export function loadMcpServers(): Promise<boolean> {
-  if (!subscribed) {
-    subscribed = true;
-    firebrand().mcp.onChanged(({ servers }) => set({ servers }));
-  }
+  watchMcpServers();
   return attempt(async () => set({ servers: await firebrand().mcp.list({}), error: null }));
+}
+
+/** The MCP tools a request offers now, as one string: the measure of the next request changes with it. */
+export function offeredToolsKey(servers: readonly McpServerInfo[]): string {
+  return servers
+    .filter((s) => s.enabled)
+    .flatMap((s) => s.tools.flatMap((t) => (t.enabled && t.offeredAs !== null ? [t.offeredAs] : [])))
+    .join(',');
 }
 
 const refresh = async () => set({ servers: await firebrand().mcp.list({}), error: null });

@@ -18,6 +18,7 @@ import { RoomChoices } from '../context/RoomChoices';
 import { useRoomPlan } from '../context/use-room-plan';
 import { ConversationSettingsButton } from './ConversationSettings';
 import { ModelPicker } from './ModelPicker';
+import { offeredToolsKey, useMcpStore, watchMcpServers } from '../../store/mcp-slice';
 import { useAttachments } from './use-attachments';
 
 /** Multiline message box with attachments, model picker, think toggle and context meter. */
@@ -73,8 +74,12 @@ export function Composer() {
   // The conversation as main will send it (summaries in place, left-out turns absent, system prompt and tools),
   // counted as the preflight counts it (issue 21); the draft is added to it. Until main answers, the estimate.
   // The system prompt and the window change the request too (the chat's popover, a window kept in Models).
+  // So do the tools it offers: none with the chat's tools off, else the built-in ones and the MCP tools on offer.
   const systemPrompt = useStore((s) => s.conversationSettings.systemPrompt);
-  const key = measureKey(activeId, selected, turns, activeConnection, `${contextChoice?.contextWindow ?? ''}|${systemPrompt.length}|${systemPrompt.slice(0, 32)}`);
+  const toolsOn = useStore((s) => s.conversationSettings.tools);
+  const mcpTools = useMcpStore((s) => offeredToolsKey(s.servers));
+  useEffect(() => watchMcpServers(), []);
+  const key = measureKey(activeId, selected, turns, activeConnection, `${contextChoice?.contextWindow ?? ''}|${systemPrompt.length}|${systemPrompt.slice(0, 32)}|${toolsOn ? `tools:${mcpTools}` : 'no-tools'}`);
   const streaming = turns.some((t) => t.status === 'streaming');
   useEffect(() => {
     if (key && !streaming) refreshMeasure(key);
