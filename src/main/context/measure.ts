@@ -21,7 +21,8 @@ export interface Measured {
 
 export async function measureBranch(deps: RequestSetupDeps, setup: RequestSetup, branch: readonly Turn[], opts: { largest?: number; exact?: boolean } = {}): Promise<Measured | { kind: 'unsendable'; message: string }> {
   await prepareAttachments(deps, branch);
-  const a = assemble({ ...assembleInputFor(deps, setup, branch), ignoreWindow: true, ...(opts.largest ? { largest: opts.largest } : {}) });
+  // The message to be sent is the draft, counted apart: every image of the branch is history here.
+  const a = assemble({ ...assembleInputFor(deps, setup, branch), ignoreWindow: true, historyOnly: true, ...(opts.largest ? { largest: opts.largest } : {}) });
   if (a.kind !== 'send') return { kind: 'unsendable', message: a.message };
   const base = { window: a.window, largest: a.largest ?? [] };
   if (opts.exact === false) return { ...base, tokens: a.estimate, counted: 'estimate' };

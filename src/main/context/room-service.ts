@@ -45,8 +45,8 @@ export class RoomService {
     const target = resolveTarget(this.deps, t);
     const setup = await setupRequest(this.deps, target);
     const m = await measureBranch(this.deps, setup, t.conversationId ? this.branchOf(t.conversationId) : []);
-    // A request that cannot be sent at all (images to a model without vision) says so when sent; the meter then
-    // counts the draft alone.
+    // A request that cannot be sent at all says so when sent; the meter then counts the draft alone. (Images no
+    // longer make one: the measured branch is history, and its images go as notes to a model that cannot see.)
     return 'kind' in m ? { tokens: 0, counted: 'estimate', window: null } : { tokens: m.tokens, counted: m.counted, window: m.window ?? null };
   }
 

@@ -41,6 +41,11 @@ export interface AssembleInput {
   ignoreWindow?: boolean;
   /** Also list this many of the request's largest parts (the choices of a refusal, issue 21). */
   largest?: number;
+  /**
+   * The branch is history only: the message to be sent is not in it (the meter's measure adds the draft). Every
+   * image in it then goes as a note to a model that cannot see, none is the one being sent.
+   */
+  historyOnly?: boolean;
 }
 
 export type Assembled =
@@ -70,15 +75,21 @@ export function assemble(input: AssembleInput): Assembled {
   const lead = sendable.findIndex((t) => !isSummaryTurn(t));
   const summaries = lead < 0 ? sendable : sendable.slice(0, lead);
   const rest = sendable.slice(summaries.length);
-  // Images a tool returned go to a model that can see; for one that cannot, its result says they were left out.
-  const history = caps.vision === false ? rest.map(withoutToolImages) : rest;
+  // Images go to a model that can see. For one that cannot, those a tool returned and those of earlier messages go
+  // as a note saying they were left out, so a chat that once had an image can go on with it (files audit #6); an
+  // image in the message being answered is refused, since that question is about it.
+  const answering = input.historyOnly ? -1 : rest.findLastIndex((t) => t.role === 'user');
+  const history = caps.vision === false ? rest.map((t, i) => (i === answering ? t : withoutImages(withoutToolImages(t)))) : rest;
   const system = [...input.layers.map((l) => l?.systemPrompt?.trim()), ...summaries.map((t) => turnText(t).trim())].filter((s): s is string => !!s);
   const turns: Turn[] = system.length > 0 ? [identityTurn(system.join('\n\n'), sendable[0]?.conversationId ?? ''), ...history] : history;
 
   const images = turns.flatMap((t) => t.blocks.flatMap((b) => (b.type === 'attachment' && b.kind === 'image' ? [b] : [])));
   if (images.length > 0 && caps.vision === false) {
     const names = images.map((i) => i.name).join(', ');
-    return { kind: 'no-vision', message: `${model} cannot read images (the server does not list vision for it), so nothing was sent. Pick a model that can see, or remove ${names}.` };
+    return {
+      kind: 'no-vision',
+      message: `${model} cannot read images (the server does not list vision for it), so nothing was sent. Pick a model that can see and press Retry, or ask again without ${names}.`,
+    };
   }
 
   const params: Record<string, number | string | boolean> = {};
@@ -169,6 +180,16 @@ function withoutToolImages(turn: Turn): Turn {
     return names && b.type === 'tool_result' ? [{ ...b, content: `${b.content}\n[${names.join(', ')}: not sent, this model cannot read images]` }] : [b];
   });
   return { ...turn, blocks };
+}
+
+/** A user turn without its images: a note in their place says they were not sent (the note's text is counted). */
+function withoutImages(turn: Turn): Turn {
+  if (turn.role !== 'user') return turn;
+  const names = turn.blocks.flatMap((b) => (b.type === 'attachment' && b.kind === 'image' ? [b.name] : []));
+  if (names.length === 0) return turn;
+  const blocks = turn.blocks.filter((b) => !(b.type === 'attachment' && b.kind === 'image'));
+  const note = `[${names.map((n) => `image ${n}`).join(', ')}: not sent, this model cannot read images]`;
+  return { ...turn, blocks: [...blocks, { type: 'text', text: turnText(turn) === '' ? note : `\n\n${note}` }] };
 }
 
 function identityTurn(text: string, conversationId: string): Turn {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { turnText, type Turn } from '../../../src/shared/turn';
+import { IMAGE_TOKEN_BUDGET } from '../../../src/shared/context-estimate';
 import { SafeStorageSecretStore } from '../../../src/main/secrets/secret-store';
 import { createServices, type Services } from '../../../src/main/services';
 import { ollamaChatStream } from '../../replay-server/ollama-wire';
@@ -158,6 +159,35 @@ describe('the engine around the loop', () => {
     expect(turns.at(-1)?.status).toBe('error');
     expect(turns.at(-1)?.error).toContain('cannot read images');
     expect(replay.requests.filter((r) => r.path === '/api/chat')).toEqual([]);
+  });
+
+  // Files audit #6: a chat that once had an image could not go on with a model that cannot see: every send was
+  // refused for an image in an earlier message, with advice to remove it that no control follows, and the meter
+  // read 0.
+  it('goes on after an image with a model that cannot see: the earlier image goes as a note, counted as such', async () => {
+    replay = await startReplayServer([
+      { method: 'POST', path: '/api/show', body: '{"capabilities":["completion"]}' },
+      { method: 'POST', path: '/api/chat', body: ollamaChatStream(['A joke, then.']), chunk: 'lines' },
+    ]);
+    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { titles: false } });
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    const image = await services.handlers['attachments:add']({ name: 'cat.png', mime: 'image/png', dataBase64: png.toString('base64') });
+    const first = await services.handlers['chat:send']({ conversationId: null, text: 'What is this?', model: 'llama3.2:3b', attachments: [image] });
+    expect((await settle(services, first.conversationId)).at(-1)?.error).toContain('Pick a model that can see and press Retry, or ask again without cat.png.');
+    const second = await services.handlers['chat:send']({ conversationId: first.conversationId, text: 'Tell me a joke instead', model: 'llama3.2:3b' });
+    const turns = await settle(services, second.conversationId);
+    expect(turns.at(-1)).toMatchObject({ status: 'done' });
+    expect(turnText(turns.at(-1) as Turn)).toBe('A joke, then.');
+    const sent = replay.requests.filter((r) => r.path === '/api/chat').map((r) => JSON.parse(r.body) as { messages: { role: string; content: string; images?: string[] }[] });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.messages).toEqual([
+      { role: 'user', content: 'What is this?\n\n[image cat.png: not sent, this model cannot read images]' },
+      { role: 'user', content: 'Tell me a joke instead' },
+    ]);
+    // The meter measures the chat as it is sent now: the note, not an image's budget, and not 0.
+    const measured = await services.handlers['context:measure']({ conversationId: first.conversationId, model: 'llama3.2:3b' });
+    expect(measured.tokens).toBeGreaterThan(0);
+    expect(measured.tokens).toBeLessThan(IMAGE_TOKEN_BUDGET);
   });
 
   /** A llama-server whose rendered prompt ends with `prefill` (what /apply-template answers), behind the replay server. */
