@@ -63,6 +63,66 @@ describe('composer ↔ engine', () => {
     expect(chatRequests(s.replay)).toEqual([]);
   });
 
+  // Chat audit #2: a chat with tools off was measured with every tool's definition, and Send was refused.
+  it('measures a new chat whose tools are off without them: the meter drops and a short message is sent', async () => {
+    s = await startUi(routes('{"capabilities":["completion","tools"],"template":"","details":{"family":"llama"}}'));
+    const { page } = s;
+    await page.evaluate(() => window.firebrand.models.setContext({ model: 'llama3.2:3b', contextWindow: 256, source: 'user' }));
+    await page.reload();
+    const meter = page.getByTestId('context-meter');
+    await expect.poll(() => meter.getAttribute('data-window')).toBe('256');
+    await page.getByTestId('composer-input').fill('Hi');
+    // The three built-in tools' definitions alone are over this window: Send is refused while the chat offers them.
+    await expect.poll(async () => Number(await meter.getAttribute('data-estimate'))).toBeGreaterThan(256);
+    expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
+    await page.getByTestId('conversation-settings-open').click();
+    await page.getByTestId('conversation-tools').uncheck();
+    await page.getByTestId('conversation-settings-save').click();
+    await expect.poll(async () => Number(await meter.getAttribute('data-estimate'))).toBeLessThan(50);
+    expect(await page.getByTestId('composer-send').isDisabled()).toBe(false);
+    await page.getByTestId('composer-send').click();
+    await waitIdle(page);
+    expect(body(s)['tools']).toBeUndefined();
+    // Sent, the chat keeps its setting, and its meter still counts no tools.
+    await expect.poll(() => meter.getAttribute('data-counted')).toBe('estimate');
+    expect(Number(await meter.getAttribute('data-estimate'))).toBeLessThan(200);
+  });
+
+  // Files audit #6: a chat that once had an image could not go on with a model that cannot see.
+  it('goes on with a model that cannot see after an image: the image goes as a note, the meter counts it so', async () => {
+    const vision = { method: 'POST', path: '/api/show', body: '{"capabilities":["completion","vision"],"details":{"family":"gemma3"}}', when: (b: string) => b.includes('qwen3:8b') };
+    s = await startUi([vision, ...routes('{"capabilities":["completion"],"details":{"family":"llama"}}')]);
+    const { page } = s;
+    await pickModel(page, 'qwen3:8b');
+    await page.getByTestId('attach-input').setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex') });
+    await page.getByTestId('pending-attachments').waitFor();
+    await send(page, 'What colour is this?');
+    await waitIdle(page);
+    expect(body(s, 0)['messages']).toMatchObject([{ role: 'user', images: [expect.any(String)] }]);
+
+    await pickModel(page, 'llama3.2:3b');
+    // Main's measure, with the note in the image's place: neither 0 nor an image's budget (768).
+    const meter = page.getByTestId('context-meter');
+    await expect.poll(async () => Number(await meter.getAttribute('data-estimate'))).toBeGreaterThan(0);
+    await expect.poll(async () => Number(await meter.getAttribute('data-estimate'))).toBeLessThan(768);
+    await page.getByTestId('composer-input').fill('And without vision?');
+    expect(await page.getByTestId('composer-send').isDisabled()).toBe(false);
+    await page.getByTestId('composer-send').click();
+    await expect.poll(() => page.locator('[data-testid="turn"][data-role="assistant"][data-status="done"]').count()).toBe(2);
+    // The second answer's request (the first answer's title request went to qwen3:8b in between).
+    const sent = s.replay.requests.filter((r) => r.path === '/api/chat').map((r) => JSON.parse(r.body) as Record<string, unknown>);
+    expect(sent.filter((b) => b['model'] === 'llama3.2:3b')).toHaveLength(1);
+    expect(sent.find((b) => b['model'] === 'llama3.2:3b')?.['messages']).toEqual([
+      { role: 'user', content: 'What colour is this?\n\n[image red.png: not sent, this model cannot read images]' },
+      { role: 'assistant', content: 'Done.' },
+      { role: 'user', content: 'And without vision?' },
+    ]);
+    // An image in the message being written is still refused before sending, with what to do.
+    await page.getByTestId('attach-input').setInputFiles({ name: 'blue.png', mimeType: 'image/png', buffer: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex') });
+    await expect.poll(() => page.getByTestId('composer-reason').textContent()).toBe('llama3.2:3b cannot read images. Pick a vision model or remove the image.');
+    expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
+  });
+
   it('lists aliases beside models and sends through the chosen one (system prompt, params, window)', async () => {
     s = await startUi(routes());
     const { page } = s;

@@ -116,9 +116,21 @@ describe('Settings → Tools and an MCP tool in a chat', () => {
     const file = join(scratch, 'mcp.json');
     // Imported with "always allow" for the long job (Cline's alwaysAllow): it runs without a card.
     writeFileSync(file, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'], alwaysAllow: ['trigger-long-running-operation'] } } }));
+    // The meter's measure of the new chat, by main, before the server's tools are on offer.
+    const meter = page.getByTestId('context-meter');
+    await expect.poll(() => meter.getAttribute('data-counted')).toBe('estimate');
+    const without = Number(await meter.getAttribute('data-estimate'));
     await page.getByTestId('settings-open').click();
     await page.getByTestId('mcp-import-input').setInputFiles(file);
-    await expect.poll(() => page.locator('[data-testid="mcp-server"][data-name="everything"]').getAttribute('data-state')).toBe('ready');
+    const item = page.locator('[data-testid="mcp-server"][data-name="everything"]');
+    await expect.poll(() => item.getAttribute('data-state')).toBe('ready');
+    // Chat audit #2: the meter follows the tools on offer without a reload, both ways.
+    await expect.poll(async () => Number(await meter.getAttribute('data-estimate'))).toBeGreaterThan(without + 500);
+    await item.getByTestId('mcp-server-toggle').uncheck();
+    await expect.poll(async () => Number(await meter.getAttribute('data-estimate'))).toBe(without);
+    await item.getByTestId('mcp-server-toggle').check();
+    await expect.poll(() => item.getAttribute('data-state')).toBe('ready');
+    await expect.poll(async () => Number(await meter.getAttribute('data-estimate'))).toBeGreaterThan(without + 500);
     await page.keyboard.press('Escape');
 
     await send(page, 'Run the long job');
@@ -126,7 +138,9 @@ describe('Settings → Tools and an MCP tool in a chat', () => {
     await expect.poll(() => card.getByTestId('tool-progress').textContent()).toMatch(/^Running… \d+ of 600$/);
     await page.getByTestId('composer-stop').click();
     await waitIdle(page);
-    await expect.poll(() => card.getAttribute('data-result')).toBe('failed');
+    // Chat audit #4: stopped by the user, not failed.
+    await expect.poll(() => card.getAttribute('data-result')).toBe('stopped');
+    expect(await card.locator('.tool-status').textContent()).toBe('Stopped');
     expect(await card.getByTestId('tool-result').textContent()).toContain('Stopped by the user; everything was asked to cancel the call.');
   });
 });
