@@ -295,7 +295,7 @@ export function createServices(options: ServicesOptions): Services {
       hub.emit('conversations:changed', { conversationId });
       return { renamed };
     },
-    'conversations:export': ({ conversationId, format }) => exportFile({ store, blobs }, conversationId, format),
+    'conversations:export': ({ conversationId, format }) => exportFile({ db, store, blobs }, conversationId, format),
     'conversations:import': async ({ text }) => {
       const { conversationId } = await importConversation({ db, store, blobs, newId: randomUUID }, text, Date.now());
       hub.emit('conversations:changed', { conversationId });

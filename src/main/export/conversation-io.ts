@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import { remapContextMeta } from '../../shared/context-edits';
 import type { Turn } from '../../shared/turn';
 import type { BlobStore } from '../blobs/blob-store';
+import { ConversationSettingsStore } from '../db/conversation-settings';
 import type { ConversationStore } from '../db/conversation-store';
 import { UserFacingError } from '../errors';
 import { runInWorker } from '../workers/run-in-worker';
@@ -14,10 +15,11 @@ export interface ConversationIoDeps {
   newId: () => string;
 }
 
-/** A conversation with every branch and the bytes of every attachment, as one JSON document. */
-export function exportConversation(deps: Pick<ConversationIoDeps, 'store' | 'blobs'>, conversationId: string, now: number): ConversationFile {
+/** A conversation with its own settings, every branch and the bytes of every attachment, as one JSON document. */
+export function exportConversation(deps: Pick<ConversationIoDeps, 'db' | 'store' | 'blobs'>, conversationId: string, now: number): ConversationFile {
   const conversation = deps.store.getConversationRecord(conversationId);
-  if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
+  const settings = new ConversationSettingsStore(deps.db).get(conversationId);
+  if (!conversation || !settings) throw new UserFacingError('not-found', 'That conversation no longer exists.');
   const turns = deps.store.listTurns(conversationId);
   const blobs: ConversationFile['blobs'] = {};
   for (const turn of turns) {
@@ -29,7 +31,7 @@ export function exportConversation(deps: Pick<ConversationIoDeps, 'store' | 'blo
       blobs[block.id] = { mime: deps.blobs.mimeOf(block.id) ?? block.mime, size: bytes.byteLength, base64: Buffer.from(bytes).toString('base64') };
     }
   }
-  return { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: now, conversation, turns, blobs };
+  return { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: now, conversation, settings, turns, blobs };
 }
 
 export function serializeConversationFile(file: ConversationFile): string {
@@ -84,6 +86,8 @@ function restore(deps: ConversationIoDeps, file: CheckedConversationFile, now: n
   deps.db.transaction(() => {
     for (const [digest, blob] of Object.entries(file.blobs)) deps.blobs.recordRow(digest, blob.bytes.byteLength, blob.mime, now);
     deps.store.restoreConversation({ ...file.conversation, id: conversationId, activeLeafId }, turns);
+    // A file from before settings were exported keeps the defaults the row was created with.
+    if (file.settings) new ConversationSettingsStore(deps.db).update(conversationId, file.settings);
   })();
   return { conversationId, remapped: taken };
 }

@@ -1,3 +1,4 @@
+import type { Database } from 'better-sqlite3';
 import type { BlobStore } from '../blobs/blob-store';
 import { conversationView } from '../chat/conversation-view';
 import type { ConversationStore } from '../db/conversation-store';
@@ -6,7 +7,7 @@ import { branchToMarkdown } from './markdown';
 
 /** The file a user saves: the whole conversation (JSON, re-importable) or its active branch as Markdown. */
 export function exportFile(
-  deps: { store: ConversationStore; blobs: BlobStore },
+  deps: { db: Database; store: ConversationStore; blobs: BlobStore },
   conversationId: string,
   format: 'json' | 'markdown',
 ): { fileName: string; mime: string; text: string } {

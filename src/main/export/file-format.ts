@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
+import type { ConversationSettings } from '../../shared/ipc';
+import { THINK_MODES } from '../../shared/connections';
 import type { AttachmentBlock, Turn } from '../../shared/turn';
 import { checkAttachment, displayName } from '../blobs/attachment-checks';
 import type { ConversationRecord } from '../db/conversation-store';
@@ -16,6 +18,8 @@ export interface ConversationFile {
   version: number;
   exportedAt: number;
   conversation: ConversationRecord;
+  /** The conversation's own system prompt, think mode and tools switch; absent in files written before they were kept. */
+  settings?: ConversationSettings;
   /** Parents before children. */
   turns: Turn[];
   /** Attachment bytes by sha256, base64-encoded. */
@@ -25,6 +29,7 @@ export interface ConversationFile {
 /** An export file after every check: attachment bytes decoded, verified and passed through the upload checks. */
 export interface CheckedConversationFile {
   conversation: ConversationRecord;
+  settings?: ConversationSettings;
   /** Parents before children. */
   turns: Turn[];
   blobs: Record<string, { mime: string; bytes: Uint8Array }>;
@@ -60,7 +65,7 @@ export function checkConversationFile(text: string): CheckedConversationFile {
     ...t,
     blocks: t.blocks.map((b) => (b.type === 'attachment' ? { ...b, name: displayName(b.name), mime: b.mime.toLowerCase() } : b)),
   }));
-  return { conversation: file.conversation, turns, blobs };
+  return { conversation: file.conversation, ...(file.settings ? { settings: file.settings } : {}), turns, blobs };
 }
 
 /** Parses an export file and checks its structure (turns, tree, digests named), before any bytes are decoded. */
@@ -94,6 +99,7 @@ export function parseConversationFile(text: string): ConversationFile {
   ) {
     throw invalid('its conversation header is malformed');
   }
+  const settings = checkSettings(data.settings);
   if (!Array.isArray(data.turns)) throw invalid('it has no turns list');
   const turns = data.turns.map((t: unknown, i: number) => checkTurn(t, i, conversation.id as string));
   const blobs = checkBlobs(data.blobs);
@@ -110,10 +116,31 @@ export function parseConversationFile(text: string): ConversationFile {
     format: EXPORT_FORMAT,
     version: data.version,
     exportedAt: typeof data.exportedAt === 'number' ? data.exportedAt : 0,
-    conversation: conversation as unknown as ConversationRecord,
+    // A blank title would leave a row with no text in the list (and buttons named "Rename ").
+    conversation: { ...(conversation as unknown as ConversationRecord), title: conversation.title.trim() === '' ? IMPORTED_TITLE : conversation.title },
+    ...(settings ? { settings } : {}),
     turns: ordered,
     blobs,
   };
+}
+
+/** The title a conversation imported with a blank one is listed under. */
+export const IMPORTED_TITLE = 'Imported conversation';
+
+/** The same limits `conversations:update-settings` puts on these fields (src/main/ipc/schemas.ts). */
+function checkSettings(value: unknown): ConversationSettings | undefined {
+  if (value === undefined) return undefined;
+  if (
+    !isObject(value) ||
+    typeof value.systemPrompt !== 'string' ||
+    // Code points, as the schema's maxLength counts them.
+    (value.systemPrompt.length > 200_000 && Array.from(value.systemPrompt).length > 200_000) ||
+    !(value.think === null || (typeof value.think === 'string' && (THINK_MODES as readonly string[]).includes(value.think))) ||
+    typeof value.tools !== 'boolean'
+  ) {
+    throw invalid('its chat settings (system prompt, think mode, tools) are malformed');
+  }
+  return { systemPrompt: value.systemPrompt, think: value.think as ConversationSettings['think'], tools: value.tools };
 }
 
 /** What the user reads for the first field that failed (the schema's own wording is for developers). */

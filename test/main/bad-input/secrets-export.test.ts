@@ -80,7 +80,7 @@ describe('an API key after a whole session', () => {
 
     const store = new ConversationStore(services.db);
     const blobs = new BlobStore(services.db, dir);
-    const exported = serializeConversationFile(exportConversation({ store, blobs }, first.conversationId, Date.now()));
+    const exported = serializeConversationFile(exportConversation({ db: services.db, store, blobs }, first.conversationId, Date.now()));
     const markdown = branchToMarkdown(view.conversation.title, view.turns);
     expect(markdown).toContain('Sunny in Paris.');
     services.db.pragma('wal_checkpoint(TRUNCATE)');

@@ -76,7 +76,7 @@ describe('imports of invalid files', () => {
     store.createConversation('c', 'Chart', 'llava', 1);
     store.appendTurn({ id: 'u1', conversationId: 'c', parentId: null, role: 'user', blocks: [{ type: 'text', text: 'What is it?' }, png], meta: {}, status: 'done', createdAt: 2 }, 2);
     store.appendTurn({ id: 'a1', conversationId: 'c', parentId: 'u1', role: 'assistant', blocks: [{ type: 'text', text: 'A chart.' }], meta: {}, status: 'done', createdAt: 3 }, 3);
-    const text = serializeConversationFile(exportConversation({ store, blobs }, 'c', 4));
+    const text = serializeConversationFile(exportConversation({ db: services.db, store, blobs }, 'c', 4));
     store.deleteConversation('c');
     return text;
   }

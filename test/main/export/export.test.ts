@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BlobStore } from '../../../src/main/blobs/blob-store';
 import { ConversationStore } from '../../../src/main/db/conversation-store';
 import { exportConversation, importConversation, serializeConversationFile } from '../../../src/main/export/conversation-io';
-import { EXPORT_VERSION } from '../../../src/main/export/file-format';
+import { ConversationSettingsStore } from '../../../src/main/db/conversation-settings';
+import { EXPORT_VERSION, IMPORTED_TITLE } from '../../../src/main/export/file-format';
 import { UserFacingError } from '../../../src/main/errors';
 import type { Turn } from '../../../src/shared/turn';
 import { JPEG, PNG } from '../blobs/fixtures';
@@ -103,5 +104,48 @@ describe('export and import', () => {
     b.db.exec('CREATE TEMP TRIGGER fail_import BEFORE INSERT ON turns WHEN new.id = \'a3\' BEGIN SELECT RAISE(ABORT, \'disk full\'); END;');
     await expect(importConversation(b.deps, JSON.stringify(good), tick())).rejects.toThrow('disk full');
     expect(b.db.prepare('SELECT (SELECT count(*) FROM conversations) + (SELECT count(*) FROM turns) + (SELECT count(*) FROM blobs) AS n').get()).toEqual(before);
+  });
+
+  it('carries the conversation’s own settings (system prompt, think mode, tools) and restores them, remapped or not', async () => {
+    const src = app();
+    await seed(src);
+    const own = { systemPrompt: 'You are a pirate. Answer like one.', think: 'off' as const, tools: false };
+    new ConversationSettingsStore(src.db).update('c', own);
+    const file = exportConversation(src, 'c', tick());
+    expect(file.settings).toEqual(own);
+    const json = serializeConversationFile(file);
+
+    const dst = app();
+    await importConversation(dst.deps, json, tick());
+    expect(new ConversationSettingsStore(dst.db).get('c')).toEqual(own);
+    // Imported again into the same database: the copy gets them too, and the first keeps its own.
+    const { conversationId } = await importConversation(dst.deps, json, tick());
+    expect(new ConversationSettingsStore(dst.db).get(conversationId)).toEqual(own);
+  });
+
+  it('imports a file written before settings were exported with the defaults, and refuses malformed settings', async () => {
+    const src = app();
+    await seed(src);
+    const { settings: _settings, ...older } = exportConversation(src, 'c', tick());
+    const dst = app();
+    await importConversation(dst.deps, JSON.stringify(older), tick());
+    expect(new ConversationSettingsStore(dst.db).get('c')).toEqual({ systemPrompt: '', think: null, tools: true });
+
+    const b = app();
+    for (const settings of [{ systemPrompt: 1, think: null, tools: true }, { systemPrompt: '', think: 'maybe', tools: true }, { systemPrompt: '', think: null }, 'pirate']) {
+      await expect(importConversation(b.deps, JSON.stringify({ ...older, settings }), tick())).rejects.toThrow(/chat settings .* are malformed/);
+    }
+    expect(b.store.listConversations()).toEqual([]);
+  });
+
+  it('lists a conversation imported with a blank title under a title, not as an empty row', async () => {
+    const src = app();
+    await seed(src);
+    const file = exportConversation(src, 'c', tick());
+    const dst = app();
+    for (const title of ['', '   \n ']) {
+      const { conversationId } = await importConversation(dst.deps, JSON.stringify({ ...file, conversation: { ...file.conversation, title } }), tick());
+      expect(dst.store.getConversationRecord(conversationId)?.title).toBe(IMPORTED_TITLE);
+    }
   });
 });
