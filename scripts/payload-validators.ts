@@ -8,7 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { Ajv, _, type KeywordCxt } from 'ajv';
+import { Ajv, _, str, type KeywordCxt } from 'ajv';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { payloadSchemas } from '../src/main/ipc/schemas';
 
@@ -37,6 +37,8 @@ export function generatePayloadValidators(): string {
     schemaType: 'number',
     metaSchema: { type: 'integer', minimum: 0 },
     code: (cxt: KeywordCxt) => cxt.fail(_`${cxt.data}.length > ${cxt.schema}`),
+    // The limit travels with the error, as maxLength's does, so the dispatcher can name it to the user.
+    error: { message: ({ schemaCode }) => str`must NOT have more than ${schemaCode} characters`, params: ({ schemaCode }) => _`{limit: ${schemaCode}}` },
   });
   const channels = Object.keys(payloadSchemas) as (keyof typeof payloadSchemas)[];
   // Channels that share one schema object (e.g. an empty payload) share one validator: the standalone code

@@ -25,6 +25,7 @@ import { UserFacingError } from './errors';
 import { EventHub } from './events';
 import { importConversation } from './export/conversation-io';
 import { exportFile } from './export/export-file';
+import { ImportUploads } from './export/import-uploads';
 import { FileSecretStore, type SecretStore } from './secrets/secret-store';
 import { McpManager } from './mcp/mcp-manager';
 import { createMcpHandlers } from './mcp/mcp-handlers';
@@ -267,6 +268,12 @@ export function createServices(options: ServicesOptions): Services {
     });
     watch.start();
   }
+  const importUploads = new ImportUploads({ newId: randomUUID });
+  const importText = async (text: string): Promise<{ conversationId: string }> => {
+    const { conversationId } = await importConversation({ db, store, blobs, newId: randomUUID }, text, Date.now());
+    hub.emit('conversations:changed', { conversationId });
+    return { conversationId };
+  };
   const handlers: InvokeHandlers = {
     ...modelManager.handlers,
     ...lib.handlers,
@@ -296,11 +303,11 @@ export function createServices(options: ServicesOptions): Services {
       return { renamed };
     },
     'conversations:export': ({ conversationId, format }) => exportFile({ db, store, blobs }, conversationId, format),
-    'conversations:import': async ({ text }) => {
-      const { conversationId } = await importConversation({ db, store, blobs, newId: randomUUID }, text, Date.now());
-      hub.emit('conversations:changed', { conversationId });
-      return { conversationId };
-    },
+    'conversations:import': ({ text }) => importText(text),
+    'conversations:import-begin': ({ size, name }) => importUploads.begin(size, name),
+    'conversations:import-chunk': ({ uploadId, offset, dataBase64 }) => importUploads.append(uploadId, offset, Buffer.from(dataBase64, 'base64')),
+    'conversations:import-finish': ({ uploadId }) => importText(importUploads.take(uploadId)),
+    'conversations:import-cancel': ({ uploadId }) => ({ cancelled: importUploads.cancel(uploadId) }),
     'conversations:search': ({ query }) => search.search(query, 30).map(toSearchResult),
     'conversations:switch-branch': ({ turnId }) => {
       const turn = store.getTurn(turnId);

@@ -34,6 +34,10 @@ export interface ConversationPage {
   limit?: number;
 }
 
+/** The longest title a conversation is renamed to, and the longest search (only its first words are used). */
+export const CONVERSATION_TITLE_MAX_CHARS = 300;
+export const SEARCH_QUERY_MAX_CHARS = 1000;
+
 export const CONVERSATION_PAGE_DEFAULT = 50;
 export const CONVERSATION_PAGE_MAX = 5_000;
 
@@ -160,7 +164,18 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
   'conversations:rename': { req: { conversationId: string; title: string }; res: { renamed: boolean } };
   /** One file for the user to save: every branch and attachment (json), or the active branch as Markdown. */
   'conversations:export': { req: { conversationId: string; format: 'json' | 'markdown' }; res: { fileName: string; mime: string; text: string } };
+  /** A conversation file in one payload: small files only (one serve frame is at most 64 MiB). */
   'conversations:import': { req: { text: string }; res: { conversationId: string } };
+  /**
+   * A conversation file of any size Firebrand exports (CONVERSATION_FILE_MAX_BYTES), in pieces: begin with its size
+   * in bytes (and its name, for messages), send its bytes in order in chunks of at most IMPORT_CHUNK_BYTES (as
+   * base64, at `offset`), then finish to import it. Main stages the bytes and drops them on any failure, on cancel,
+   * or after a minute without a chunk.
+   */
+  'conversations:import-begin': { req: { size: number; name?: string }; res: { uploadId: string } };
+  'conversations:import-chunk': { req: { uploadId: string; offset: number; dataBase64: string }; res: { received: number } };
+  'conversations:import-finish': { req: { uploadId: string }; res: { conversationId: string } };
+  'conversations:import-cancel': { req: { uploadId: string }; res: { cancelled: boolean } };
   'conversations:search': { req: { query: string }; res: SearchResult[] };
   /** Makes the branch through `turnId` the active one and returns the conversation as then seen. */
   'conversations:switch-branch': { req: { turnId: string }; res: ConversationView };
@@ -230,6 +245,10 @@ export const INVOKE_CHANNELS = [
   'conversations:rename',
   'conversations:export',
   'conversations:import',
+  'conversations:import-begin',
+  'conversations:import-chunk',
+  'conversations:import-finish',
+  'conversations:import-cancel',
   'conversations:search',
   'conversations:switch-branch',
   'conversations:get-settings',

@@ -104,6 +104,13 @@ export interface ContextRecommendation {
   message: string;
 }
 
+/**
+ * Alias names are Ollama model names: letters, digits and `._-`, up to 80, with an optional `:tag` of up to 80.
+ * Main's payload schema and the alias editor check the same pattern.
+ */
+export const ALIAS_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,79}(?::[A-Za-z0-9._-]{1,80})?$';
+export const ALIAS_NAME_RULE = 'An alias name is up to 80 letters, digits, dots, dashes or underscores, starting with a letter or digit, optionally followed by :tag (up to 80 more).';
+
 export type ThinkMode = 'off' | 'on' | 'low' | 'medium' | 'high';
 
 export interface AliasParameters {

@@ -2,10 +2,14 @@
  * Export and import from the conversation list: a user saves a conversation (all branches and attachments) and
  * its Markdown, imports the file back as a second conversation, and is told clearly when a file is refused.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { BlobStore } from '../../src/main/blobs/blob-store';
+import { ConversationSettingsStore } from '../../src/main/db/conversation-settings';
+import { startSeededUi } from './helpers/seeded-ui';
 import { ASSISTANT, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
@@ -56,5 +60,53 @@ describe('export and import', () => {
     await page.getByTestId('conversation-import-input').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello":"world"}') });
     await expect.poll(() => page.getByTestId('notice').textContent()).toContain('cannot be imported');
     expect(await page.getByTestId('conversation-item').count()).toBe(0);
+  });
+
+  // Issue (files #1): an export over 64 MiB could not be imported back (one socket frame of 64 MiB at most; the
+  // app only said "Lost the connection… Reconnecting…"). It now travels in chunks, whatever its size up to the
+  // one limit export and import share. And (#2) the chat's own settings ride along.
+  it('exports a 72 MB conversation whole with its settings, and imports that export back', async () => {
+    const settings = { systemPrompt: 'You are a pirate. Answer like one.', think: 'off' as const, tools: false };
+    const digests: string[] = [];
+    // Written before serve mode starts: three text attachments of 18 MB each (under the 20 MiB limit), 72 MB of base64.
+    const seeded = await startSeededUi((store, db) => {
+      const blobs = new BlobStore(db, dirname(db.name));
+      const blocks = [0, 1, 2].map((i) => {
+        const bytes = Buffer.alloc(18_000_000, `log line ${i}: all quiet\n`);
+        const id = createHash('sha256').update(bytes).digest('hex');
+        mkdirSync(dirname(blobs.pathOf(id)), { recursive: true });
+        writeFileSync(blobs.pathOf(id), bytes);
+        blobs.recordRow(id, bytes.byteLength, 'text/plain', 1);
+        digests.push(id);
+        return { type: 'attachment' as const, id, kind: 'text' as const, name: `night-${i}.log`, mime: 'text/plain', size: bytes.byteLength };
+      });
+      const turn = { conversationId: 'big', meta: {}, status: 'done' as const, createdAt: 2 };
+      store.restoreConversation({ id: 'big', title: 'Three nights of logs', model: 'llama3.2:3b', activeLeafId: 'a1', createdAt: 1, updatedAt: 3 }, [
+        { ...turn, id: 'u1', parentId: null, role: 'user', blocks: [{ type: 'text', text: 'Anything odd in these?' }, ...blocks] },
+        { ...turn, id: 'a1', parentId: 'u1', role: 'assistant', blocks: [{ type: 'text', text: 'Arr, all quiet on every night.' }] },
+      ]);
+      new ConversationSettingsStore(db).update('big', settings);
+    });
+    onTestFinished(() => seeded.close());
+    const { page } = seeded;
+    const dir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-big-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const item = page.getByTestId('conversation-item');
+    await expect.poll(() => item.count()).toBe(1);
+
+    await item.hover();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('conversation-export').click()]);
+    const exportedPath = join(dir, download.suggestedFilename());
+    await download.saveAs(exportedPath);
+    expect(statSync(exportedPath).size).toBeGreaterThan(72_000_000);
+    const exported = JSON.parse(readFileSync(exportedPath, 'utf8')) as { settings: unknown; blobs: Record<string, unknown> };
+    expect(exported.settings).toEqual(settings);
+    expect(Object.keys(exported.blobs).sort()).toEqual([...digests].sort());
+
+    // The export goes back in as a second conversation: every byte arrived and was checked against its digest.
+    await page.getByTestId('conversation-import-input').setInputFiles(exportedPath);
+    await expect.poll(() => item.count()).toBe(2);
+    await expect.poll(() => page.locator(ASSISTANT).first().textContent()).toContain('all quiet on every night');
+    expect(await page.getByTestId('notice').count()).toBe(0);
   });
 });

@@ -12,8 +12,7 @@ import type { CreateBody } from '../models/ollama-admin';
 /** The parameters an alias carries, in the order they are written (the body is compared byte for byte). */
 export const ALIAS_PARAMETER_KEYS = ['temperature', 'top_p', 'top_k', 'min_p', 'num_predict', 'repeat_penalty', 'seed'] as const satisfies readonly (keyof AliasParameters)[];
 
-/** Ollama model names: lowercase-insensitive letters, digits and `._-`, with an optional `:tag`. */
-export const ALIAS_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,79}(?::[A-Za-z0-9._-]{1,80})?$';
+export { ALIAS_NAME_PATTERN } from '../../shared/models';
 
 export function createBody(alias: AliasInput): CreateBody {
   const parameters: Record<string, number> = {};

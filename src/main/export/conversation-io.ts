@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { remapContextMeta } from '../../shared/context-edits';
+import { base64Length, CONVERSATION_FILE_MAX_BYTES, exportTooLargeMessage } from '../../shared/file-limits';
 import type { Turn } from '../../shared/turn';
 import type { BlobStore } from '../blobs/blob-store';
 import { ConversationSettingsStore } from '../db/conversation-settings';
@@ -21,6 +22,7 @@ export function exportConversation(deps: Pick<ConversationIoDeps, 'db' | 'store'
   const settings = new ConversationSettingsStore(deps.db).get(conversationId);
   if (!conversation || !settings) throw new UserFacingError('not-found', 'That conversation no longer exists.');
   const turns = deps.store.listTurns(conversationId);
+  refuseOversized(turns);
   const blobs: ConversationFile['blobs'] = {};
   for (const turn of turns) {
     for (const block of turn.blocks) {
@@ -34,8 +36,26 @@ export function exportConversation(deps: Pick<ConversationIoDeps, 'db' | 'store'
   return { format: EXPORT_FORMAT, version: EXPORT_VERSION, exportedAt: now, conversation, settings, turns, blobs };
 }
 
+/**
+ * Refuses, before any attachment is read or encoded, a conversation whose attachments alone (as base64) pass the
+ * file limit: an export Firebrand could not import back (serializeConversationFile checks the exact size).
+ */
+function refuseOversized(turns: readonly Turn[]): void {
+  const sizes = new Map<string, number>();
+  for (const turn of turns) for (const b of turn.blocks) if (b.type === 'attachment') sizes.set(b.id, b.size);
+  let estimate = 0;
+  for (const size of sizes.values()) estimate += base64Length(size);
+  if (estimate > CONVERSATION_FILE_MAX_BYTES) throw new UserFacingError('invalid-payload', exportTooLargeMessage(estimate, true));
+}
+
+/** The file's text; refused when it is over the size Firebrand imports (CONVERSATION_FILE_MAX_BYTES). */
 export function serializeConversationFile(file: ConversationFile): string {
-  return JSON.stringify(file);
+  const text = JSON.stringify(file);
+  // UTF-8 is never shorter than the string: only a long one needs counting.
+  if (text.length > CONVERSATION_FILE_MAX_BYTES / 3 && Buffer.byteLength(text, 'utf8') > CONVERSATION_FILE_MAX_BYTES) {
+    throw new UserFacingError('invalid-payload', exportTooLargeMessage(Buffer.byteLength(text, 'utf8'), false));
+  }
+  return text;
 }
 
 /**

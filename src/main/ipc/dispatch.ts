@@ -12,6 +12,7 @@ import {
 } from '../../shared/ipc';
 import { UserFacingError } from '../errors';
 import { payloadValidators } from './payload-validators.generated.js';
+import { refusalMessage } from './refusal-message';
 
 export type InvokeHandlers = {
   [C in InvokeChannel]: (req: InvokeContract[C]['req']) => Promise<InvokeContract[C]['res']> | InvokeContract[C]['res'];
@@ -40,7 +41,7 @@ export function createDispatcher(handlers: InvokeHandlers, log: IpcLog): Dispatc
       if (!validate(payload)) {
         const detail = validate.errors?.[0];
         log(`ipc: rejected invalid payload on ${channel}: ${detail?.instancePath ?? ''} ${detail?.message ?? ''}`);
-        return fail({ code: 'invalid-payload', message: `Invalid request for ${channel}.` });
+        return fail({ code: 'invalid-payload', message: refusalMessage(channel, payload, detail) });
       }
       try {
         const handler = handlers[channel] as (req: unknown) => unknown;

@@ -2,7 +2,8 @@
  * JSON Schemas for every invoke payload. Keyed by the contract, so a channel without a schema does not compile.
  * Payloads come from the renderer, which is untrusted as far as main is concerned.
  */
-import { CONVERSATION_PAGE_MAX, type InvokeChannel } from '../../shared/ipc';
+import { base64Length, CONVERSATION_FILE_MAX_BYTES, IMPORT_CHUNK_BYTES } from '../../shared/file-limits';
+import { CONVERSATION_PAGE_MAX, CONVERSATION_TITLE_MAX_CHARS, SEARCH_QUERY_MAX_CHARS, type InvokeChannel } from '../../shared/ipc';
 import { contextPayloadSchemas } from '../context/context-schemas';
 import { libraryPayloadSchemas } from '../library/library-schemas';
 import { mcpPayloadSchemas } from '../mcp/mcp-schemas';
@@ -75,7 +76,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     type: 'object',
     additionalProperties: false,
     required: ['conversationId', 'title'],
-    properties: { conversationId: id, title: { type: 'string', minLength: 1, maxLength: 300 } },
+    properties: { conversationId: id, title: { type: 'string', minLength: 1, maxLength: CONVERSATION_TITLE_MAX_CHARS } },
   },
   'conversations:export': {
     type: 'object',
@@ -86,11 +87,30 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
   // An export carries its attachments as base64: allow what the socket allows (64 MiB). `maxChars` (a plain length
   // check, src/main/ipc/dispatch.ts) for strings this large.
   'conversations:import': { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string', minLength: 1, maxChars: 64 * 1024 * 1024 } } },
+  // The size is checked by the handler, which names the limit (CONVERSATION_FILE_MAX_BYTES) in its refusal.
+  'conversations:import-begin': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['size'],
+    properties: { size: { type: 'integer', minimum: 0 }, name: { type: 'string', maxLength: 500 } },
+  },
+  'conversations:import-chunk': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['uploadId', 'offset', 'dataBase64'],
+    properties: {
+      uploadId: id,
+      offset: { type: 'integer', minimum: 0, maximum: CONVERSATION_FILE_MAX_BYTES },
+      dataBase64: { type: 'string', minLength: 1, maxChars: base64Length(IMPORT_CHUNK_BYTES) },
+    },
+  },
+  'conversations:import-finish': { type: 'object', additionalProperties: false, required: ['uploadId'], properties: { uploadId: id } },
+  'conversations:import-cancel': { type: 'object', additionalProperties: false, required: ['uploadId'], properties: { uploadId: id } },
   'conversations:search': {
     type: 'object',
     additionalProperties: false,
     required: ['query'],
-    properties: { query: { type: 'string', maxLength: 1000 } },
+    properties: { query: { type: 'string', maxLength: SEARCH_QUERY_MAX_CHARS } },
   },
   'conversations:switch-branch': { type: 'object', additionalProperties: false, required: ['turnId'], properties: { turnId: id } },
   'chat:send': {

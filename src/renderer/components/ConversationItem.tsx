@@ -1,6 +1,6 @@
 import { memo, useState } from 'react';
 import { Download, FileText, Pencil, Trash2 } from 'lucide-react';
-import type { ConversationSummary } from '../../shared/ipc';
+import { CONVERSATION_TITLE_MAX_CHARS, type ConversationSummary } from '../../shared/ipc';
 import { openConversation } from '../store';
 import { renameConversation } from '../store/conversation-actions';
 import { exportConversationFile } from '../store/export-import';
@@ -27,6 +27,7 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
           className="rename-input"
           data-testid="conversation-rename-input"
           aria-label="Conversation title"
+          maxLength={CONVERSATION_TITLE_MAX_CHARS}
           value={title}
           autoFocus
           onChange={(e) => setTitle(e.target.value)}

@@ -1,5 +1,5 @@
 /** Conversation list actions: rename, delete with an undo window, full-text search. */
-import type { SearchResult } from '../../shared/ipc';
+import { CONVERSATION_TITLE_MAX_CHARS, SEARCH_QUERY_MAX_CHARS, type SearchResult } from '../../shared/ipc';
 import { firebrand } from '../firebrand';
 import { fail, newChat, refreshConversations, useStore } from '.';
 
@@ -12,7 +12,7 @@ export const UNDO_WINDOW_MS = 5000;
 const pendingDeletes = new Map<string, ReturnType<typeof setTimeout>>();
 
 export async function renameConversation(conversationId: string, title: string): Promise<void> {
-  const trimmed = title.trim();
+  const trimmed = clampChars(title.trim(), CONVERSATION_TITLE_MAX_CHARS);
   if (trimmed === '') return;
   set({ conversations: get().conversations.map((c) => (c.id === conversationId ? { ...c, title: trimmed } : c)) });
   try {
@@ -60,9 +60,16 @@ export function flushPendingDeletes(): void {
 export async function searchConversations(query: string): Promise<SearchResult[]> {
   if (query.trim() === '') return [];
   try {
-    return await firebrand().conversations.search({ query });
+    // A pasted page: main reads only its first words anyway, and refuses more than this many characters.
+    return await firebrand().conversations.search({ query: clampChars(query, SEARCH_QUERY_MAX_CHARS) });
   } catch (err) {
     fail(err);
     return [];
   }
+}
+
+/** The first `max` code points (what the payload schema's maxLength counts). */
+function clampChars(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return Array.from(text).slice(0, max).join('');
 }

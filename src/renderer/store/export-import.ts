@@ -1,5 +1,7 @@
 /** Saving a conversation to a file and reading one back: the bytes never touch the renderer's storage. */
+import { CONVERSATION_FILE_MAX_BYTES, IMPORT_CHUNK_BYTES, importFileTooLargeMessage } from '../../shared/file-limits';
 import { firebrand } from '../firebrand';
+import { toBase64 } from './attachments';
 import { fail, openConversation } from '.';
 
 /** Asks main for the file and hands it to the browser's (or Electron's) save flow. */
@@ -23,10 +25,43 @@ export async function exportConversationFile(conversationId: string, format: 'js
 /** Imports a Firebrand export file and opens it; a refused file says why and nothing is written. */
 export async function importConversationFile(file: File): Promise<void> {
   try {
-    const { conversationId } = await firebrand().conversations.import({ text: await file.text() });
+    // Said here, before a byte is read: main would refuse it with the same words after the upload.
+    if (file.size === 0) throw new Error(`“${file.name}” is empty; there is nothing to import.`);
+    if (file.size > CONVERSATION_FILE_MAX_BYTES) throw new Error(importFileTooLargeMessage(file.name, file.size));
+    const conversationId = await uploadAndImport(file);
     await openConversation(conversationId);
   } catch (err) {
     // Retry: the same file again (it may have been refused for a reason since fixed, such as a full disk).
     fail(err, () => void importConversationFile(file));
   }
+}
+
+/**
+ * Sends the file to main in IMPORT_CHUNK_BYTES pieces (one payload could not carry a large export: the serve
+ * socket takes frames of 64 MiB at most), then imports it there. A failure part way cancels the upload.
+ */
+async function uploadAndImport(file: File): Promise<string> {
+  const api = firebrand().conversations;
+  const { uploadId } = await api.importBegin({ size: file.size, name: file.name.slice(0, 500) });
+  try {
+    for (let offset = 0; offset < file.size; offset += IMPORT_CHUNK_BYTES) {
+      await api.importChunk({ uploadId, offset, dataBase64: await base64Of(file.slice(offset, offset + IMPORT_CHUNK_BYTES)) });
+    }
+    return (await api.importFinish({ uploadId })).conversationId;
+  } catch (err) {
+    void api.importCancel({ uploadId }).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** A piece of a file as base64: encoded by the browser (FileReader) where there is one, which is several times faster. */
+async function base64Of(piece: Blob): Promise<string> {
+  if (typeof FileReader === 'undefined') return toBase64(new Uint8Array(await piece.arrayBuffer()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error ?? new Error('The file could not be read.'));
+    reader.readAsDataURL(piece);
+  });
+  return url.slice(url.indexOf(',') + 1);
 }

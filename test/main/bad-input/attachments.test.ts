@@ -68,18 +68,19 @@ describe('attachments that must be refused', () => {
   });
 
   it('refuses payloads the schema rejects (over the base64 cap, missing fields, extra fields) before any handler runs', async () => {
-    const cases: [string, unknown][] = [
-      ['base64 over 28 MB', { name: 'a', mime: 'text/plain', dataBase64: 'a'.repeat(28_000_001) }],
-      ['no name', { mime: 'text/plain', dataBase64: 'aGk=' }],
-      ['empty name', { name: '', mime: 'text/plain', dataBase64: 'aGk=' }],
-      ['name of 501 chars', { name: 'n'.repeat(501), mime: 'text/plain', dataBase64: 'aGk=' }],
-      ['extra field (path)', { name: 'a', mime: 'text/plain', dataBase64: 'aGk=', path: '/etc/passwd' }],
-      ['bytes as a number', { name: 'a', mime: 'text/plain', dataBase64: 42 }],
+    // Each refusal says which field and what limit, never "Invalid request for attachments:add."
+    const cases: [string, unknown, string][] = [
+      ['base64 over 28 MB', { name: 'a', mime: 'text/plain', dataBase64: 'a'.repeat(28_000_001) }, 'The file is too large: it can be at most 20.0 MB.'],
+      ['no name', { mime: 'text/plain', dataBase64: 'aGk=' }, 'The request is missing its name.'],
+      ['empty name', { name: '', mime: 'text/plain', dataBase64: 'aGk=' }, 'The name is empty.'],
+      ['name of 501 chars', { name: 'n'.repeat(501), mime: 'text/plain', dataBase64: 'aGk=' }, 'The name is too long (501 characters): it can be at most 500 characters.'],
+      ['extra field (path)', { name: 'a', mime: 'text/plain', dataBase64: 'aGk=', path: '/etc/passwd' }, 'The request has a field Firebrand does not know (path).'],
+      ['bytes as a number', { name: 'a', mime: 'text/plain', dataBase64: 42 }, 'The file has the wrong type (it must be string).'],
     ];
-    for (const [what, payload] of cases) {
+    for (const [what, payload, message] of cases) {
       const result = await services.dispatcher.dispatch('attachments:add', payload);
-      expect(result, what).toEqual({ ok: false, error: { code: 'invalid-payload', message: 'Invalid request for attachments:add.' } });
-      outcomes.push(`  ${what}: refused — Invalid request for attachments:add.`);
+      expect(result, what).toEqual({ ok: false, error: { code: 'invalid-payload', message } });
+      outcomes.push(`  ${what}: refused — ${message}`);
     }
     expect(logs.filter((l) => l.startsWith('ipc: rejected invalid payload on attachments:add'))).toHaveLength(cases.length);
     expect(blobRows()).toBe(0);

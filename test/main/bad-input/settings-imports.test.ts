@@ -39,11 +39,11 @@ async function refused(channel: 'settings:update' | 'connections:save', payload:
 describe('settings and connections with invalid values', () => {
   it('refuses a bad Ollama address, writing none of the patch', async () => {
     const before = await services.handlers['settings:get']({});
-    const schema = /^Invalid request for settings:update\.$/;
+    const schema = /^The Ollama address must be an address starting with http:\/\/ or https:\/\/\.$/;
     await refused('settings:update', { ollamaUrl: 'file:///etc/passwd' }, schema, 'file: URL');
     await refused('settings:update', { ollamaUrl: 'javascript:alert(1)' }, schema, 'javascript: URL');
-    await refused('settings:update', { ollamaUrl: '' }, schema, 'empty URL');
-    await refused('settings:update', { theme: 'neon' }, schema, 'unknown theme');
+    await refused('settings:update', { ollamaUrl: '' }, /^The Ollama address is empty\.$/, 'empty URL');
+    await refused('settings:update', { theme: 'neon' }, /^The theme must be one of: light, dark, system\.$/, 'unknown theme');
     await refused('settings:update', { ollamaUrl: 'http://exa mple.com' }, /is not a valid address\. Use a full URL such as http:\/\/127\.0\.0\.1:11434/, 'URL with a space');
     await refused('settings:update', { ollamaUrl: 'http://127.0.0.1:99999' }, /is not a valid address/, 'port over 65535');
     await refused('settings:update', { ollamaUrl: 'http://admin:hunter2@127.0.0.1:11434' }, /API key in its own field/, 'credentials in the URL');
@@ -54,8 +54,8 @@ describe('settings and connections with invalid values', () => {
 
   it('refuses a bad connection kind or address; the list is unchanged', async () => {
     const before = await services.handlers['connections:list']({});
-    const schema = /^Invalid request for connections:save\.$/;
-    await refused('connections:save', { kind: 'evil', label: 'x', baseUrl: 'http://127.0.0.1:8080' }, schema, 'unknown kind');
+    const schema = /^The server address must be an address starting with http:\/\/ or https:\/\/\.$/;
+    await refused('connections:save', { kind: 'evil', label: 'x', baseUrl: 'http://127.0.0.1:8080' }, /^The kind must be one of: ollama, llama-server/, 'unknown kind');
     await refused('connections:save', { kind: 'llama-server', label: 'x', baseUrl: 'javascript:alert(1)' }, schema, 'javascript: URL');
     await refused('connections:save', { kind: 'llama-server', label: 'x', baseUrl: 'ftp://127.0.0.1' }, schema, 'ftp: URL');
     await refused('connections:save', { kind: 'llama-server', label: 'x', baseUrl: 'http://' }, /is not a valid address/, 'http:// with no host');

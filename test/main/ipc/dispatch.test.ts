@@ -102,4 +102,28 @@ describe('the IPC dispatcher', () => {
     expect(hidden).toMatchObject({ ok: false, error: { code: 'internal' } });
     expect(JSON.stringify(hidden)).not.toContain('secret internals');
   });
+
+  it('words a payload over a schema limit for the user: which field and what limit, never "Invalid request for <channel>."', async () => {
+    const d = createDispatcher(handlers(), () => {});
+    const alias = { connectionId: 'ollama', model: 'm', systemPrompt: '', parameters: {}, thinkMode: 'off', contextWindow: null };
+    const cases: [string, unknown, string][] = [
+      ['conversations:search', { query: 'x'.repeat(1001) }, 'The search is too long (1,001 characters): it can be at most 1,000 characters.'],
+      ['conversations:rename', { conversationId: 'c', title: 't'.repeat(301) }, 'The title is too long (301 characters): it can be at most 300 characters.'],
+      ['conversations:import', { text: '' }, 'The file is empty.'],
+      ['aliases:create', { ...alias, name: 'a'.repeat(300) }, expect.stringMatching(/^An alias name is up to 80 letters/) as unknown as string],
+      ['attachments:add', { name: 'a', mime: 'text/plain', dataBase64: 'a'.repeat(28_000_001) }, 'The file is too large: it can be at most 20.0 MB.'],
+      ['chat:send', { conversationId: null, text: 'x'.repeat(4_000_001), model: 'm' }, 'The message is too long (4,000,001 characters): it can be at most 4,000,000 characters.'],
+      ['chat:send', { conversationId: null, text: '', model: 'm' }, 'The message is empty.'],
+      ['conversations:update-settings', { conversationId: 'c', systemPrompt: 'p'.repeat(200_001), think: null }, 'The system prompt is too long (200,001 characters): it can be at most 200,000 characters.'],
+      ['settings:update', { theme: 'neon' }, 'The theme must be one of: light, dark, system.'],
+    ];
+    for (const [channel, payload, message] of cases) {
+      const result = await d.dispatch(channel, payload);
+      expect(result, channel).toEqual({ ok: false, error: { code: 'invalid-payload', message } });
+    }
+    for (const channel of INVOKE_CHANNELS) {
+      const result = await d.dispatch(channel, 42);
+      expect(JSON.stringify(result), channel).not.toContain('Invalid request');
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Alias, AliasInput, AliasParameters, ThinkMode } from '../../../shared/models';
+import { ALIAS_NAME_PATTERN, ALIAS_NAME_RULE, type Alias, type AliasInput, type AliasParameters, type ThinkMode } from '../../../shared/models';
 import { aliasDraftFrom, deleteAlias, materializeAlias, saveAlias, useModelsStore } from '../../store/models-slice';
 import { useStore } from '../../store';
 import { AutoCompactSelect } from '../context/AutoCompactSelect';
@@ -52,7 +52,7 @@ export function AliasEditor() {
     }
     const context = draft.context.trim() === '' ? null : Number(draft.context);
     if (context !== null && (!Number.isInteger(context) || context < 256)) return setProblem('The context window is a whole number of tokens, at least 256.');
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*(:[A-Za-z0-9._-]+)?$/.test(draft.name)) return setProblem('Name it with letters, digits, dots, dashes or underscores (optionally name:tag).');
+    if (!new RegExp(ALIAS_NAME_PATTERN).test(draft.name)) return setProblem(ALIAS_NAME_RULE);
     setProblem(null);
     const input: AliasInput = { name: draft.name, connectionId, model, systemPrompt: draft.systemPrompt, parameters, thinkMode: draft.thinkMode, contextWindow: context };
     if (await saveAlias(editing, input)) {
@@ -81,7 +81,7 @@ export function AliasEditor() {
         ))}
       </ul>
       <form className="mm-form" onSubmit={(e) => { e.preventDefault(); void save(); }}>
-        <label>Name <input data-testid="alias-name" value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} /></label>
+        <label>Name <input data-testid="alias-name" maxLength={161} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} /></label>
         <label>Model{' '}
           <select data-testid="alias-model" value={model} onChange={(e) => setDraft({ ...draft, model: e.target.value })}>
             {models.map((m) => <option key={m.name} value={m.name}>{m.name}</option>)}

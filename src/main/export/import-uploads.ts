@@ -1,0 +1,98 @@
+/**
+ * Conversation files on their way in, a chunk at a time (`conversations:import-begin/chunk/finish`): a file as
+ * large as Firebrand exports does not fit one IPC payload or serve-socket frame (64 MiB), so the renderer sends it
+ * in IMPORT_CHUNK_BYTES pieces that are staged here, in memory, until the last one. An upload is discarded when
+ * it fails, is cancelled, or hears nothing for `idleMs`; the total staged at once is bounded.
+ */
+import { CONVERSATION_FILE_MAX_BYTES, formatSize, importFileTooLargeMessage } from '../../shared/file-limits';
+import { UserFacingError } from '../errors';
+
+interface Upload {
+  size: number;
+  received: number;
+  chunks: Buffer[];
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export interface ImportUploadsOptions {
+  newId: () => string;
+  /** An upload that hears nothing for this long is dropped (the page was closed mid-upload). */
+  idleMs?: number;
+  /** The most bytes staged across uploads at once. */
+  maxStagedBytes?: number;
+}
+
+const GONE = 'This import was interrupted (it waited too long or failed), so nothing was imported. Import the file again.';
+
+export class ImportUploads {
+  private readonly uploads = new Map<string, Upload>();
+  private readonly idleMs: number;
+  private readonly maxStagedBytes: number;
+
+  constructor(private readonly options: ImportUploadsOptions) {
+    this.idleMs = options.idleMs ?? 60_000;
+    this.maxStagedBytes = options.maxStagedBytes ?? 2 * CONVERSATION_FILE_MAX_BYTES;
+  }
+
+  /** Starts an upload of a file of `size` bytes, or refuses it (too large, empty, too many at once). */
+  begin(size: number, name = 'This file'): { uploadId: string } {
+    if (size === 0) throw new UserFacingError('invalid-payload', `“${name}” is empty; there is nothing to import.`);
+    if (size > CONVERSATION_FILE_MAX_BYTES) throw new UserFacingError('invalid-payload', importFileTooLargeMessage(name, size));
+    const staged = [...this.uploads.values()].reduce((sum, u) => sum + u.size, 0);
+    if (staged + size > this.maxStagedBytes) {
+      throw new UserFacingError('invalid-payload', `Other imports (${formatSize(staged)}) are still on their way in. Wait for them to finish, then import this file again.`);
+    }
+    const uploadId = this.options.newId();
+    this.uploads.set(uploadId, { size, received: 0, chunks: [], timer: this.expire(uploadId) });
+    return { uploadId };
+  }
+
+  /** Adds the bytes at `offset`; chunks come in order, and never past the size begun with. */
+  append(uploadId: string, offset: number, bytes: Buffer): { received: number } {
+    const upload = this.require(uploadId);
+    if (offset !== upload.received || upload.received + bytes.byteLength > upload.size || bytes.byteLength === 0) {
+      this.cancel(uploadId);
+      throw new UserFacingError('invalid-payload', 'This file changed or arrived out of order while it was being imported, so nothing was imported. Import it again.');
+    }
+    upload.chunks.push(bytes);
+    upload.received += bytes.byteLength;
+    clearTimeout(upload.timer);
+    upload.timer = this.expire(uploadId);
+    return { received: upload.received };
+  }
+
+  /** The whole file as text, once every byte came; the upload is gone either way. */
+  take(uploadId: string): string {
+    const upload = this.require(uploadId);
+    this.cancel(uploadId);
+    if (upload.received !== upload.size) {
+      throw new UserFacingError('invalid-payload', `Only ${formatSize(upload.received)} of ${formatSize(upload.size)} of this file arrived, so nothing was imported. Import it again.`);
+    }
+    return Buffer.concat(upload.chunks, upload.size).toString('utf8');
+  }
+
+  cancel(uploadId: string): boolean {
+    const upload = this.uploads.get(uploadId);
+    if (!upload) return false;
+    clearTimeout(upload.timer);
+    this.uploads.delete(uploadId);
+    return true;
+  }
+
+  /** Bytes staged now (for tests and the log). */
+  stagedBytes(): number {
+    return [...this.uploads.values()].reduce((sum, u) => sum + u.received, 0);
+  }
+
+  private require(uploadId: string): Upload {
+    const upload = this.uploads.get(uploadId);
+    if (!upload) throw new UserFacingError('not-found', GONE);
+    return upload;
+  }
+
+  private expire(uploadId: string): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(() => this.uploads.delete(uploadId), this.idleMs);
+    timer.unref?.();
+    return timer;
+  }
+}
