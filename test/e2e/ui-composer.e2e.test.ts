@@ -91,6 +91,31 @@ describe('composer', () => {
     await page.locator(USER).locator('[data-kind="text"]').getByText('main.ts').waitFor();
   });
 
+  // Issues (files #9, #3): two files with the same bytes kept only the first name; a file over the limit got
+  // "Invalid request for attachments:add." (or, over ~48 MB, a dropped socket).
+  it('keeps two files with the same bytes under both names, and refuses a file over the limit with its size', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Both say hello.' }])));
+    const { page, replay } = s;
+    const same = Buffer.from('hello from a file\n');
+    await page.getByTestId('attach-input').setInputFiles([
+      { name: 'a.txt', mimeType: 'text/plain', buffer: same },
+      { name: 'b.txt', mimeType: 'text/plain', buffer: same },
+    ]);
+    const pending = page.getByTestId('pending-attachments');
+    await pending.getByText('b.txt').waitFor();
+    await pending.getByText('a.txt').waitFor();
+
+    await page.getByTestId('attach-input').setInputFiles({ name: 'huge.log', mimeType: 'text/plain', buffer: Buffer.alloc(25_000_000, 'x') });
+    await expect.poll(() => page.getByTestId('notice').textContent()).toContain('“huge.log” is 23.8 MB; an attachment can be at most 20.0 MB.');
+    expect(await pending.getByText('huge.log').count()).toBe(0);
+
+    await send(page, 'Compare these');
+    await waitIdle(page);
+    const user = chatRequests(replay)[0]?.messages.find((m) => m.role === 'user');
+    expect(user?.content).toContain('a.txt');
+    expect(user?.content).toContain('b.txt');
+  });
+
   it('updates the context meter as the user types, and refuses to send over the window with the reason', async () => {
     s = await startUi();
     const { page } = s;

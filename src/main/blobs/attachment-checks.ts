@@ -3,11 +3,13 @@
  * imported file (issue 15: an imported "image" that was an SVG with a script ran at the app's origin). One
  * function, so an import can never get a softer rule than an upload.
  */
+import { ATTACHMENT_MAX_BYTES, attachmentTooLargeMessage } from '../../shared/file-limits';
 import type { AttachmentBlock } from '../../shared/turn';
 import { UserFacingError } from '../errors';
 import { attachmentKind, checkClaimedType } from './sniff';
 
-export const DEFAULT_MAX_ATTACHMENT_BYTES = 20 * 1024 * 1024;
+export const DEFAULT_MAX_ATTACHMENT_BYTES = ATTACHMENT_MAX_BYTES;
+export { formatSize } from '../../shared/file-limits';
 const MIME = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 // C0/C1 controls and the bidi embeddings/overrides/isolates that make `gnp.exe` read as `exe.png`.
 const UNSAFE_NAME_CHARS = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
@@ -34,7 +36,7 @@ export function checkAttachment(
 ): Pick<AttachmentBlock, 'name' | 'mime' | 'kind' | 'size'> {
   const name = displayName(claim.name);
   if (bytes.byteLength > maxBytes) {
-    throw new UserFacingError('invalid-payload', `“${name}” is ${formatSize(bytes.byteLength)}; an attachment can be at most ${formatSize(maxBytes)}.`);
+    throw new UserFacingError('invalid-payload', attachmentTooLargeMessage(name, bytes.byteLength, maxBytes));
   }
   // An empty file has nothing for a model to read; attaching it would only send a blank part (issue 9).
   if (bytes.byteLength === 0) throw new UserFacingError('invalid-payload', `“${name}” is empty; there is nothing to attach.`);
@@ -44,10 +46,4 @@ export function checkAttachment(
   const mismatch = checkClaimedType(bytes, mime);
   if (mismatch) throw new UserFacingError('invalid-payload', `“${name}” cannot be attached: ${mismatch}.`);
   return { name, mime, kind: attachmentKind(mime), size: bytes.byteLength };
-}
-
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }

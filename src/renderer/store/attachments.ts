@@ -2,6 +2,7 @@
  * Attachments from the composer: bytes go to main's blob store once, and the message carries the returned
  * block by reference. Object URLs for thumbnails are cached by digest for the life of the window.
  */
+import { ATTACHMENT_MAX_BYTES, attachmentTooLargeMessage } from '../../shared/file-limits';
 import type { AttachmentBlock } from '../../shared/turn';
 import { firebrand } from '../firebrand';
 
@@ -34,9 +35,12 @@ export function toBase64(bytes: Uint8Array): string {
 
 /** Stores one file; throws with main's message (too large, not what it claims to be) for the user. */
 export async function addAttachment(file: File): Promise<AttachmentBlock> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
   const mime = mimeFor(file);
   const name = file.name || (mime.startsWith('image/') ? `pasted-image.${mime.split('/')[1] ?? 'png'}` : 'pasted-file');
+  // Before a byte is read: a file this large would be refused by main with these words, or (over ~48 MB) would
+  // not fit one serve-socket frame at all.
+  if (file.size > ATTACHMENT_MAX_BYTES) throw new Error(attachmentTooLargeMessage(name, file.size));
+  const bytes = new Uint8Array(await file.arrayBuffer());
   const block = await firebrand().attachments.add({ name, mime, dataBase64: toBase64(bytes) });
   if (block.kind === 'image' && DISPLAYABLE.has(block.mime)) urls.set(block.id, URL.createObjectURL(new Blob([bytes], { type: block.mime })));
   return block;

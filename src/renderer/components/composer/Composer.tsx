@@ -19,7 +19,7 @@ import { useRoomPlan } from '../context/use-room-plan';
 import { ConversationSettingsButton } from './ConversationSettings';
 import { ModelPicker } from './ModelPicker';
 import { offeredToolsKey, useMcpStore, watchMcpServers } from '../../store/mcp-slice';
-import { useAttachments } from './use-attachments';
+import { attachmentKey, useAttachments } from './use-attachments';
 
 /** Multiline message box with attachments, model picker, think toggle and context meter. */
 export function Composer() {
@@ -199,9 +199,9 @@ export function Composer() {
               {attachments.items.map((b) => {
                 if (b.kind === 'image') {
                   return (
-                    <span key={b.id} className="pending-thumb">
+                    <span key={attachmentKey(b)} className="pending-thumb">
                       <Thumbnail block={b} />
-                      <button type="button" className="chip-remove" aria-label={`Remove ${b.name}`} onClick={() => attachments.remove(b.id)}>
+                      <button type="button" className="chip-remove" aria-label={`Remove ${b.name}`} onClick={() => attachments.remove(b)}>
                         ×
                       </button>
                     </span>
@@ -209,14 +209,14 @@ export function Composer() {
                 }
                 const st = stateOf(b);
                 return (
-                  <FileChip key={b.id} block={b} onRemove={() => attachments.remove(b.id)}>
+                  <FileChip key={attachmentKey(b)} block={b} onRemove={() => attachments.remove(b)}>
                     {st?.status === 'done' && (
                       <PageRangeRow
                         key={`${b.id}|${selected ?? ''}`}
                         block={b}
                         inspection={st.inspection}
                         budget={contextWindow - (estimate - (cost(b) ?? 0))}
-                        onPages={(pages) => attachments.setPages(b.id, pages)}
+                        onPages={(pages) => attachments.setPages(b, pages)}
                       />
                     )}
                   </FileChip>

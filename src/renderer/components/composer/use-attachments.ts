@@ -14,7 +14,8 @@ export function useAttachments() {
       setBusy((n) => n + 1);
       try {
         const block = await addAttachment(file);
-        setItems((list) => (list.some((b) => b.id === block.id) ? list : [...list, block]));
+        // The same bytes under another name are another attachment to the model (it reads each name), stored once.
+        setItems((list) => (list.some((b) => sameAttachment(b, block)) ? list : [...list, block]));
       } catch (err) {
         useStore.setState({ notice: err instanceof Error ? err.message : String(err) });
       } finally {
@@ -22,17 +23,27 @@ export function useAttachments() {
       }
     }
   }, []);
-  const remove = useCallback((id: string) => setItems((list) => list.filter((b) => b.id !== id)), []);
+  const remove = useCallback((block: AttachmentBlock) => setItems((list) => list.filter((b) => !sameAttachment(b, block))), []);
   const clear = useCallback(() => setItems([]), []);
   /** The pages of a PDF to send (undefined: all); the block carries them, so the turn keeps what was sent. */
-  const setPages = useCallback((id: string, pages: PageRange | undefined) => {
+  const setPages = useCallback((block: AttachmentBlock, pages: PageRange | undefined) => {
     setItems((list) =>
       list.map((b) => {
-        if (b.id !== id) return b;
+        if (!sameAttachment(b, block)) return b;
         const { pages: _old, ...rest } = b;
         return pages ? { ...rest, pages } : rest;
       }),
     );
   }, []);
   return { items, busy: busy > 0, add, remove, clear, setPages };
+}
+
+/** One pending attachment: its bytes (digest) under its name. */
+export function sameAttachment(a: AttachmentBlock, b: AttachmentBlock): boolean {
+  return a.id === b.id && a.name === b.name;
+}
+
+/** A key for a pending attachment's chip, unique where `sameAttachment` is. */
+export function attachmentKey(b: AttachmentBlock): string {
+  return `${b.id}|${b.name}`;
 }

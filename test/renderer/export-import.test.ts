@@ -1,0 +1,104 @@
+/** The renderer's side of files in and out: a large import goes in chunks, and sizes are checked before reading. */
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ImportUploads } from '../../src/main/export/import-uploads';
+import { ATTACHMENT_MAX_BYTES, CONVERSATION_FILE_MAX_BYTES, IMPORT_CHUNK_BYTES, base64Length } from '../../src/shared/file-limits';
+import type { AttachmentBlock } from '../../src/shared/turn';
+
+const store = vi.hoisted(() => ({ fail: vi.fn(), openConversation: vi.fn(async () => {}) }));
+const api = vi.hoisted(() => ({ conversations: {} as Record<string, unknown>, attachments: {} as Record<string, unknown> }));
+vi.mock('../../src/renderer/store', () => store);
+vi.mock('../../src/renderer/firebrand', () => ({ firebrand: () => api }));
+
+const { importConversationFile } = await import('../../src/renderer/store/export-import');
+const { addAttachment } = await import('../../src/renderer/store/attachments');
+const { sameAttachment } = await import('../../src/renderer/components/composer/use-attachments');
+
+/** main's side of the upload, with what each call carried. */
+function fakeMain() {
+  const uploads = new ImportUploads({ newId: () => 'up-1' });
+  const calls: string[] = [];
+  const chunkChars: number[] = [];
+  let imported = '';
+  api.conversations = {
+    importBegin: vi.fn(async ({ size, name }: { size: number; name?: string }) => (calls.push('begin'), uploads.begin(size, name))),
+    importChunk: vi.fn(async ({ uploadId, offset, dataBase64 }: { uploadId: string; offset: number; dataBase64: string }) => {
+      calls.push('chunk');
+      chunkChars.push(dataBase64.length);
+      return uploads.append(uploadId, offset, Buffer.from(dataBase64, 'base64'));
+    }),
+    importFinish: vi.fn(async ({ uploadId }: { uploadId: string }) => {
+      calls.push('finish');
+      imported = uploads.take(uploadId);
+      return { conversationId: 'c-imported' };
+    }),
+    importCancel: vi.fn(async ({ uploadId }: { uploadId: string }) => (calls.push('cancel'), { cancelled: uploads.cancel(uploadId) })),
+    import: vi.fn(),
+  };
+  return { uploads, calls, chunkChars, imported: () => imported };
+}
+
+beforeEach(() => {
+  store.fail.mockClear();
+  store.openConversation.mockClear();
+});
+
+describe('importing a conversation file', () => {
+  it('sends a file larger than one payload in chunks under the frame limit, and main gets every byte back', async () => {
+    const main = fakeMain();
+    // 9 MB with multi-byte characters cut across chunk edges.
+    const text = `{"title":"${'Привет 東京 '.repeat(Math.ceil((9 * 1024 * 1024) / 20))}"}`;
+    await importConversationFile(new File([text], 'big.firebrand.json', { type: 'application/json' }));
+    expect(store.fail).not.toHaveBeenCalled();
+    expect(main.imported()).toBe(text);
+    expect(main.calls).toEqual(['begin', 'chunk', 'chunk', 'chunk', 'finish']);
+    expect(Math.max(...main.chunkChars)).toBeLessThanOrEqual(base64Length(IMPORT_CHUNK_BYTES));
+    expect(api.conversations['import']).not.toHaveBeenCalled();
+    expect(store.openConversation).toHaveBeenCalledWith('c-imported');
+  });
+
+  it('says an empty or oversized file is so before reading it, naming the sizes, and sends nothing', async () => {
+    const main = fakeMain();
+    await importConversationFile(new File([], 'empty.json'));
+    expect(store.fail.mock.calls[0]?.[0]).toEqual(new Error('“empty.json” is empty; there is nothing to import.'));
+    const big = new File([], 'huge.json');
+    Object.defineProperty(big, 'size', { value: CONVERSATION_FILE_MAX_BYTES + 50 * 1024 * 1024 });
+    const read = vi.spyOn(big, 'slice');
+    await importConversationFile(big);
+    expect(String(store.fail.mock.calls[1]?.[0])).toContain('“huge.json” is 150.0 MB; Firebrand can import a conversation file of at most 100.0 MB.');
+    expect(read).not.toHaveBeenCalled();
+    expect(main.calls).toEqual([]);
+  });
+
+  it('cancels the upload when a chunk fails, and shows main’s message', async () => {
+    const main = fakeMain();
+    api.conversations['importChunk'] = vi.fn(async () => {
+      throw new Error('Lost the connection to Firebrand. Reconnecting…');
+    });
+    await importConversationFile(new File(['{"a":1}'], 'x.json'));
+    expect(String(store.fail.mock.calls[0]?.[0])).toContain('Lost the connection');
+    expect(main.calls).toEqual(['begin', 'cancel']);
+    expect(main.uploads.stagedBytes()).toBe(0);
+  });
+});
+
+describe('attaching a file', () => {
+  it('refuses a file over the attachment limit with main’s wording, before reading or sending it', async () => {
+    const add = vi.fn();
+    api.attachments = { add };
+    const file = new File([new Uint8Array(21_000_001)], 'notes.txt', { type: 'text/plain' });
+    const read = vi.spyOn(file, 'arrayBuffer');
+    await expect(addAttachment(file)).rejects.toThrow('“notes.txt” is 20.0 MB; an attachment can be at most 20.0 MB.');
+    const huge = new File([], 'movie.mp4');
+    Object.defineProperty(huge, 'size', { value: 60_000_000 });
+    await expect(addAttachment(huge)).rejects.toThrow('“movie.mp4” is 57.2 MB; an attachment can be at most 20.0 MB.');
+    expect(read).not.toHaveBeenCalled();
+    expect(add).not.toHaveBeenCalled();
+    expect(ATTACHMENT_MAX_BYTES).toBe(20 * 1024 * 1024);
+  });
+
+  it('keeps two files with the same bytes and different names as two attachments', () => {
+    const a: AttachmentBlock = { type: 'attachment', id: 'd'.repeat(64), kind: 'text', name: 'a.txt', mime: 'text/plain', size: 3 };
+    expect(sameAttachment(a, { ...a })).toBe(true);
+    expect(sameAttachment(a, { ...a, name: 'b.txt' })).toBe(false);
+  });
+});
