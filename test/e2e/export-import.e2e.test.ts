@@ -60,6 +60,10 @@ describe('export and import', () => {
     await page.getByTestId('conversation-import-input').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello":"world"}') });
     await expect.poll(() => page.getByTestId('notice').textContent()).toContain('cannot be imported');
     expect(await page.getByTestId('conversation-item').count()).toBe(0);
+    // An empty file is named as empty (it said "Invalid request for conversations:import.").
+    await page.getByTestId('conversation-import-input').setInputFiles({ name: 'empty.json', mimeType: 'application/json', buffer: Buffer.alloc(0) });
+    await expect.poll(() => page.getByTestId('notice').textContent()).toContain('“empty.json” is empty; there is nothing to import.');
+    expect(await page.getByTestId('conversation-item').count()).toBe(0);
   });
 
   // Issue (files #1): an export over 64 MiB could not be imported back (one socket frame of 64 MiB at most; the

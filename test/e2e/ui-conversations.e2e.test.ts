@@ -43,6 +43,29 @@ describe('conversations', () => {
     expect(await page.getByTestId('search-input').inputValue()).toBe('<b>electric</b>');
   });
 
+  // Issue (files #8): a pasted search over 1,000 characters and a title over 300 said "Invalid request for
+  // conversations:search." / "…:rename."; the search now sends its first 1,000 characters, the title field stops at 300.
+  it('searches with a pasted page of text and renames with a very long title, with no refusal', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Platypuses detect electric fields.' }])));
+    const { page } = s;
+    await send(page, 'Tell me about monotremes');
+    await waitIdle(page);
+    await page.getByTestId('search-input').fill(`electric ${'fields '.repeat(300)}`);
+    await expect.poll(() => page.getByTestId('search-result').count()).toBe(1);
+    await page.getByTestId('search-input').fill('');
+
+    const item = page.getByTestId('conversation-item');
+    await page.getByTestId('conversation-rename').click();
+    const input = page.getByTestId('conversation-rename-input');
+    await input.fill('t'.repeat(400));
+    expect(await input.inputValue()).toHaveLength(300);
+    await input.press('Enter');
+    await expect.poll(() => item.textContent()).toBe('t'.repeat(300));
+    await page.reload();
+    await expect.poll(() => item.textContent()).toBe('t'.repeat(300));
+    expect(await page.getByTestId('notice').count()).toBe(0);
+  });
+
   it('renames a conversation, deletes it with undo, and deletes it for good after the undo window', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Sure.' }])));
     const { page } = s;
