@@ -43,12 +43,18 @@ export async function importConversationFile(file: File): Promise<void> {
 async function uploadAndImport(file: File): Promise<string> {
   const api = firebrand().conversations;
   const { uploadId } = await api.importBegin({ size: file.size, name: file.name.slice(0, 500) });
+  const piece = (offset: number) => base64Of(file.slice(offset, offset + IMPORT_CHUNK_BYTES));
+  // One chunk in flight at a time (main takes them in order), the next one read and encoded meanwhile.
+  let next = piece(0);
   try {
     for (let offset = 0; offset < file.size; offset += IMPORT_CHUNK_BYTES) {
-      await api.importChunk({ uploadId, offset, dataBase64: await base64Of(file.slice(offset, offset + IMPORT_CHUNK_BYTES)) });
+      const dataBase64 = await next;
+      if (offset + IMPORT_CHUNK_BYTES < file.size) next = piece(offset + IMPORT_CHUNK_BYTES);
+      await api.importChunk({ uploadId, offset, dataBase64 });
     }
     return (await api.importFinish({ uploadId })).conversationId;
   } catch (err) {
+    next.catch(() => undefined);
     void api.importCancel({ uploadId }).catch(() => undefined);
     throw err;
   }
