@@ -60,6 +60,14 @@ describe('export and import', () => {
     await page.getByTestId('conversation-import-input').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello":"world"}') });
     await expect.poll(() => page.getByTestId('notice').textContent()).toContain('cannot be imported');
     expect(await page.getByTestId('conversation-item').count()).toBe(0);
+
+    // Closed, then the same failure again: it shows again (the audit's files #4: a closed notice's text was never
+    // shown again, so a repeated failure was silent).
+    const message = await page.getByTestId('notice').locator('.banner-text').textContent();
+    await page.getByTestId('notice').getByTestId('banner-close').click();
+    await page.getByTestId('notice').waitFor({ state: 'detached' });
+    await page.getByTestId('conversation-import-input').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello":"again"}') });
+    await expect.poll(() => page.getByTestId('notice').locator('.banner-text').textContent().catch(() => null)).toBe(message);
     // An empty file is named as empty (it said "Invalid request for conversations:import.").
     await page.getByTestId('conversation-import-input').setInputFiles({ name: 'empty.json', mimeType: 'application/json', buffer: Buffer.alloc(0) });
     await expect.poll(() => page.getByTestId('notice').textContent()).toContain('“empty.json” is empty; there is nothing to import.');

@@ -6,8 +6,9 @@ import { Banner } from './Banner';
 
 /**
  * The app's failures as banners, each said once: the serve link being down hides the messages it causes, a
- * notice that says what the model list already says is not repeated, and a closed banner stays closed until
- * its message changes.
+ * notice that says what the model list already says is not repeated, and a closed banner of a lasting state (the
+ * serve link, the model list) stays closed until its message changes. A notice is an event: closing it clears it,
+ * and the next failure shows, in the same words or not (the audit's files #4: a repeated failure was silent).
  */
 export function Banners({ onOpenSettings }: { onOpenSettings: () => void }) {
   const notice = useStore((s) => s.notice);
@@ -18,7 +19,7 @@ export function Banners({ onOpenSettings }: { onOpenSettings: () => void }) {
   const shown = (id: string, message: string | null): message is string => message !== null && closed[id] !== message;
   const close = (id: string, message: string) => setClosed((c) => ({ ...c, [id]: message }));
   const showModels = serveProblem === null && shown('models-error', modelsError);
-  const showNotice = serveProblem === null && shown('notice', notice) && notice !== modelsError;
+  const showNotice = serveProblem === null && notice !== null && notice !== modelsError;
   if (!shown('serve-problem', serveProblem) && !showModels && !showNotice) return null;
   return (
     <div className="banners">
@@ -49,10 +50,7 @@ export function Banners({ onOpenSettings }: { onOpenSettings: () => void }) {
             if (noticeRetry) noticeRetry();
             else void Promise.all([refreshConversations(), refreshModels(), reopenActive()]);
           }}
-          onClose={() => {
-            close('notice', notice);
-            useStore.setState({ notice: null, noticeRetry: null });
-          }}
+          onClose={() => useStore.setState({ notice: null, noticeRetry: null })}
         />
       )}
     </div>
