@@ -7,9 +7,10 @@
  * accepts (serve mode restarted), the app says how to get in instead of reconnecting forever (issue 15).
  */
 import { buildBridge, type FirebrandApi } from '../shared/bridge';
-import type { EventChannel, IpcResult } from '../shared/ipc';
+import type { EventChannel, InvokeChannel, IpcResult } from '../shared/ipc';
 
 interface Pending {
+  channel: InvokeChannel;
   resolve: (result: IpcResult<unknown>) => void;
 }
 
@@ -21,6 +22,33 @@ export const SERVE_MESSAGES = {
   'bad-token': 'This page’s token is no longer accepted (serve mode was restarted). Open the address it printed this time.',
   unreachable: 'Lost the connection to Firebrand. Reconnecting…',
 } as const;
+
+/** What a call was doing, as the start of a sentence, for the calls a user starts and may have to repeat. */
+const CALL_PHRASES: Partial<Record<InvokeChannel, string>> = {
+  'chat:send': 'Sending the message',
+  'chat:regenerate': 'Regenerating the answer',
+  'chat:edit-and-resend': 'Sending the edited message',
+  'chat:stop': 'Stopping the answer',
+  'chat:approve-tool': 'Answering the tool request',
+  'attachments:add': 'Adding the attachment',
+  'conversations:open': 'Opening the conversation',
+  'conversations:import': 'The import',
+  'conversations:export': 'The export',
+  'conversations:rename': 'Renaming the conversation',
+  'conversations:delete': 'Deleting the conversation',
+  'conversations:search': 'The search',
+  'conversations:update-settings': 'Saving the chat settings',
+  'settings:update': 'Saving the settings',
+};
+
+/**
+ * What a call cut off by a dropped link says. Not the link's own "Reconnecting…": that is a lasting state, shown
+ * (and cleared on reconnecting) by the serve-problem banner, while this call's failure is an event the user may
+ * have to act on once the link is back (the audit's files #3: the copied text stayed up as a notice for good).
+ */
+function droppedCallMessage(channel: InvokeChannel): string {
+  return `${CALL_PHRASES[channel] ?? 'That request'} was not finished: the connection to Firebrand dropped; try again.`;
+}
 
 let retryNow: () => void = () => {};
 
@@ -42,7 +70,8 @@ export function createServeBridge(location: Location, onProblem: (problem: Serve
   const problem = (kind: ServeProblem['kind']): ServeProblem => ({ kind, message: SERVE_MESSAGES[kind] });
   const failPending = (p: ServeProblem) => {
     for (const [id, entry] of pending) {
-      entry.resolve({ ok: false, error: { code: p.kind === 'unreachable' ? 'server-unreachable' : 'forbidden', message: p.message } });
+      const message = p.kind === 'unreachable' ? droppedCallMessage(entry.channel) : p.message;
+      entry.resolve({ ok: false, error: { code: p.kind === 'unreachable' ? 'server-unreachable' : 'forbidden', message } });
       pending.delete(id);
     }
   };
@@ -114,7 +143,7 @@ export function createServeBridge(location: Location, onProblem: (problem: Serve
       new Promise((resolve) => {
         if (stopped) return resolve({ ok: false, error: { code: 'forbidden', message: stopped.message } });
         const id = nextId++;
-        pending.set(id, { resolve });
+        pending.set(id, { channel, resolve });
         const msg = JSON.stringify({ t: 'invoke', id, channel, payload });
         if (socket?.readyState === WebSocket.OPEN) socket.send(msg);
         else queue.push(msg);

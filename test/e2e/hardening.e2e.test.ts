@@ -4,7 +4,8 @@
  * - item 13: an address without a valid token says how to get in, and a live page whose token is refused (serve
  *   mode restarted) says so instead of reconnecting forever;
  * - item 14: a message the UI cannot draw shows what failed in its place; the rest of the app still works;
- * - item 7: stored bytes that are not a real image never get a blob URL (an SVG could run at the app's origin).
+ * - item 7: stored bytes that are not a real image never get a blob URL (an SVG could run at the app's origin);
+ * - the audit's files #3: a call cut off by a dropped link says so once the link is back, and "Reconnecting…" goes.
  */
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
@@ -99,6 +100,36 @@ describe('serve mode in a browser', () => {
         .toBe('This page’s token is no longer accepted (serve mode was restarted). Open the address it printed this time.');
     } finally {
       await context.close();
+    }
+  });
+
+  it('says which action a dropped link cut off once it is back, and leaves no "Reconnecting…" (audit files #3)', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-hard-'));
+    const port = await freePort();
+    const args = ['--port', String(port), '--token', '0123456789abcdef0123456789abcdef'];
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url, extraArgs: args });
+    const page = await browser.newPage();
+    try {
+      const sent: string[] = [];
+      page.on('websocket', (ws) => ws.on('framesent', (frame) => sent.push(String(frame.payload))));
+      await page.goto(serve.url);
+      await page.locator('[role="option"][data-value="llama3.2:3b"]').waitFor({ state: 'attached' });
+      // Serve mode stops answering (paused) while an import is on its way, then dies: the import is cut off.
+      const paused = serve;
+      paused.child.kill('SIGSTOP');
+      await page.getByTestId('conversation-import-input').setInputFiles({ name: 'chat.json', mimeType: 'application/json', buffer: Buffer.from('{"hello":"world"}') });
+      await expect.poll(() => sent.some((f) => f.includes('"conversations:import"'))).toBe(true);
+      await paused.stop('SIGKILL');
+      await expect.poll(() => page.getByTestId('serve-problem').locator('.banner-text').textContent().catch(() => '')).toBe('Lost the connection to Firebrand. Reconnecting…');
+      // Back on the same address and token: the link's banner goes, and the cut-off import says what happened.
+      serve = await startServeProcess({ dataDir, ollamaUrl: replay.url, extraArgs: args });
+      await page.getByTestId('serve-problem').waitFor({ state: 'detached', timeout: 30_000 });
+      await expect
+        .poll(() => page.getByTestId('notice').locator('.banner-text').textContent().catch(() => ''))
+        .toBe('The import was not finished: the connection to Firebrand dropped; try again.');
+      expect(await page.locator('.banners').textContent()).not.toContain('Reconnecting');
+    } finally {
+      await page.close();
     }
   });
 
