@@ -1,6 +1,7 @@
 /**
  * The conversation list and the tree: search finding an old answer with highlighted snippets, rename, delete
- * with undo, and branches made by editing a message and by regenerating an answer, switched with `< 1/2 >`.
+ * with undo (a chat waiting to be deleted is not offered by search), and branches made by editing a message and by
+ * regenerating an answer, switched with `< 1/2 >`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { assistant, chatRoutes, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
@@ -99,6 +100,30 @@ describe('conversations', () => {
     await page.locator('[role="option"][data-value="llama3.2:3b"]').waitFor({ state: 'attached' });
     expect(await page.evaluate(() => window.firebrand.conversations.list({}).then((list) => list.length))).toBe(0);
     expect(await item.count()).toBe(0);
+  });
+
+  it('does not offer a chat waiting out its undo window in search (audit files #5)', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Kept.' }])));
+    const { page } = s;
+    await send(page, 'Remember the wombat');
+    await waitIdle(page);
+    await page.getByTestId('new-chat').click();
+    await send(page, 'Another wombat chat');
+    await waitIdle(page);
+    const rows = page.locator('.conversation-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    // Newest first: the last row is the first chat. Deleted, it waits out the undo window hidden.
+    const [kept] = await page.evaluate(() => window.firebrand.conversations.list({}).then((list) => list.map((c) => c.id)));
+    await rows.last().hover();
+    await rows.last().getByTestId('conversation-delete').click();
+    await expect.poll(() => rows.count()).toBe(1);
+
+    // Main still has it, so it still matches: search does not offer it (opened, it was deleted under the reader).
+    const hits = () => page.getByTestId('search-result').evaluateAll((els) => els.map((e) => e.getAttribute('data-conversation-id')));
+    await page.getByTestId('search-input').fill('wombat');
+    await expect.poll(hits).toEqual([kept]);
+    await page.getByTestId('search-input').fill('remember');
+    await page.getByTestId('search-empty').waitFor();
   });
 
   it('makes branches by editing a message and by regenerating, and switches between them', async () => {

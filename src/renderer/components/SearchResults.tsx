@@ -1,14 +1,21 @@
 import { useEffect, useState } from 'react';
 import type { SearchResult } from '../../shared/ipc';
+import { useStore } from '../store';
 import { searchConversations } from '../store/conversation-actions';
 
-/** Search hits as the user types (debounced); matches are <mark> elements built from flagged pieces, never HTML. */
+/**
+ * Search hits as the user types (debounced); matches are <mark> elements built from flagged pieces, never HTML.
+ * A conversation deleted in the list is not offered while its undo window runs (main still has it): opened from
+ * here, it was deleted under the reader (the audit's files #5).
+ */
 export function SearchResults({ query, onOpen }: { query: string; onOpen: (hit: SearchResult) => void }) {
-  const [results, setResults] = useState<SearchResult[] | null>(null);
+  const [found, setFound] = useState<SearchResult[] | null>(null);
+  const hidden = useStore((s) => s.hiddenConversations);
+  const results = found && found.filter((r) => !hidden.includes(r.conversationId));
   useEffect(() => {
     let live = true;
     const timer = setTimeout(() => {
-      void searchConversations(query).then((r) => live && setResults(r));
+      void searchConversations(query).then((r) => live && setFound(r));
     }, 150);
     return () => {
       live = false;

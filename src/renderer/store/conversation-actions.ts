@@ -1,10 +1,11 @@
 /** Conversation list actions: rename, delete with an undo window, full-text search. */
 import { CONVERSATION_TITLE_MAX_CHARS, SEARCH_QUERY_MAX_CHARS, type SearchResult } from '../../shared/ipc';
 import { firebrand } from '../firebrand';
-import { fail, newChat, refreshConversations, useStore } from '.';
+import { fail, newChat, refreshConversations, useStore, type AppState } from '.';
 
-const set = useStore.setState;
-const get = useStore.getState;
+// Looked up when called: the store's index loads this module (through open-conversation.ts) before it has the store.
+const set = (patch: Partial<AppState>) => useStore.setState(patch);
+const get = () => useStore.getState();
 
 /** How long a deleted conversation can be brought back before main deletes it for good. */
 export const UNDO_WINDOW_MS = 5000;

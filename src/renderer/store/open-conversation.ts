@@ -7,6 +7,7 @@ import type { ConversationView } from '../../shared/ipc';
 import type { Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
 import { fail, focusTurn, NO_CONVERSATION_SETTINGS, refreshContextChoice, useStore, type AppState } from '.';
+import { undoDelete } from './conversation-actions';
 
 // Looked up when called: this module and the store's index import each other.
 const get = () => useStore.getState();
@@ -26,6 +27,9 @@ export const HELD_TURNS = 100;
 const PAGE_TURNS = 60;
 
 export async function openConversation(conversationId: string, focus?: FocusTurn): Promise<void> {
+  // Opening a conversation deleted in the list, still inside its undo window, takes the delete back as Undo does:
+  // otherwise it went on being deleted while open, and the next message failed (the audit's files #5).
+  if (get().hiddenConversations.includes(conversationId)) undoDelete(conversationId);
   try {
     const api = firebrand();
     const [opened, conversationSettings] = await Promise.all([
