@@ -1,7 +1,7 @@
 /**
- * The conversation list and the tree: search finding an old answer with highlighted snippets, rename, delete
- * with undo (a chat waiting to be deleted is not offered by search), and branches made by editing a message and by
- * regenerating an answer, switched with `< 1/2 >`.
+ * The conversation list and the tree: search finding an old answer with highlighted snippets (Chinese and Japanese
+ * words inside a sentence too), rename, delete with undo (a chat waiting to be deleted is not offered by search),
+ * and branches made by editing a message and by regenerating an answer, switched with `< 1/2 >`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { assistant, chatRoutes, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
@@ -100,6 +100,25 @@ describe('conversations', () => {
     await page.locator('[role="option"][data-value="llama3.2:3b"]').waitFor({ state: 'attached' });
     expect(await page.evaluate(() => window.firebrand.conversations.list({}).then((list) => list.length))).toBe(0);
     expect(await item.count()).toBe(0);
+  });
+
+  it('finds a Chinese or Japanese word inside a sentence, marked in the hit and in the chat (audit files #7)', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: '明日は雨が降るでしょう。' }])));
+    const { page } = s;
+    await send(page, '東京の天気は晴れですか');
+    await waitIdle(page);
+    await page.getByTestId('new-chat').click();
+    const hit = page.getByTestId('search-result');
+    // Words inside the run: unicode61 made one token of it, and only "東京" (its start) was found.
+    for (const [query, turn] of [['天気', 'user'], ['晴れです', 'user'], ['雨', 'assistant']] as const) {
+      await page.getByTestId('search-input').fill(query);
+      await expect.poll(() => hit.locator('mark').allTextContents()).toEqual([query]);
+      expect(await hit.count()).toBe(1);
+      await hit.click();
+      const shown = page.locator(`[data-testid="turn"][data-search-hit][data-role="${turn}"]`);
+      await expect.poll(() => shown.getAttribute('data-search-marks').catch(() => null)).toBe('1');
+      await page.getByTestId('new-chat').click();
+    }
   });
 
   it('does not offer a chat waiting out its undo window in search (audit files #5)', async () => {

@@ -1,4 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
+import { CJK } from '../../shared/cjk';
+import { CjkSearch } from './search-cjk';
 
 /** Snippet markers: control characters no text contains, so the UI splits on them and renders every piece as text. */
 export const MATCH_START = '\u0002';
@@ -17,17 +19,22 @@ export interface SearchHit {
   rank: number;
 }
 
+/** The words of a query: split at spaces, control characters dropped, those with a letter or digit, at most 32. */
+export function queryWords(input: string): string[] {
+  return input
+    .split(/\s+/u)
+    .map((w) => w.replace(/[\u0000-\u001f]/gu, ''))
+    .filter((w) => /[\p{L}\p{N}]/u.test(w))
+    .slice(0, 32);
+}
+
 /**
  * Turns whatever the user typed into an FTS5 query that cannot throw: every word becomes a quoted phrase (FTS5
  * operators, quotes, colons and parentheses lose their meaning), the words are ANDed, and the last one is a
  * prefix so results follow typing. Returns null when nothing searchable is left.
  */
 export function toFtsQuery(input: string): string | null {
-  const words = input
-    .split(/\s+/u)
-    .map((w) => w.replace(/[\u0000-\u001f]/gu, ''))
-    .filter((w) => /[\p{L}\p{N}]/u.test(w))
-    .slice(0, 32);
+  const words = queryWords(input);
   if (words.length === 0) return null;
   return words.map((w, i) => `"${w.replaceAll('"', '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
 }
@@ -68,8 +75,10 @@ const MAX_PREFIX_TERMS = 16;
 export class SearchStore {
   private readonly stmt: Statement;
   private readonly terms: Statement;
+  /** Made at the first CJK query: a database migrated only to 0003 (its test) has no trigram table. */
+  private cjk: CjkSearch | undefined;
 
-  constructor(db: Database) {
+  constructor(private readonly db: Database) {
     this.stmt = db.prepare(SEARCH_SQL);
     // The index's vocabulary, as a temp table: a view of turns_fts, nothing stored, so no migration.
     db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.turns_fts_terms USING fts5vocab(main, turns_fts, 'row')");
@@ -78,6 +87,8 @@ export class SearchStore {
 
   /** `window`: how many of the newest matches are ranked (see SEARCH_SQL). */
   search(input: string, limit = 50, window = RANK_WINDOW): SearchHit[] {
+    // Words inside a run of CJK characters are no unicode61 tokens: the trigram index answers (migration 0012).
+    if (CJK.test(input)) return (this.cjk ??= new CjkSearch(this.db)).search(queryWords(input), limit, Math.max(window, limit));
     const query = toFtsQuery(input);
     if (query === null) return [];
     const words = this.prefixWords(query);

@@ -6,6 +6,7 @@ import { MIGRATIONS } from '../../../src/main/db/migrations';
 import { migrate, openDatabase } from '../../../src/main/db/open-database';
 import { HOT_SQL } from '../../../src/main/db/conversation-store';
 import { SEARCH_SQL, SearchStore } from '../../../src/main/db/search';
+import { CJK_SCAN_SQL, CJK_SEARCH_SQL } from '../../../src/main/db/search-cjk';
 import { PENDING_APPROVALS_SQL } from '../../../src/main/db/settle-interrupted';
 import { GC_CANDIDATES_SQL } from '../../../src/main/blobs/blob-store';
 import { UserFacingError } from '../../../src/main/errors';
@@ -159,6 +160,33 @@ describe('0011 request bodies follow their steps', () => {
   });
 });
 
+describe('0012 search CJK', () => {
+  it('indexes the CJK turns written before it by trigrams, and keeps both indexes from then on', () => {
+    const db = memoryDb(11);
+    insertBase(db);
+    const turn = (id: string, parent: string, role: string, body: string, blocks = `[{"type":"text","text":"${body}"}]`) =>
+      db.prepare("INSERT INTO turns (id, conversation_id, parent_id, role, blocks, text, status, created_at) VALUES (?, 'c1', ?, ?, ?, ?, 'done', 4)").run(id, parent, role, blocks, body);
+    turn('t4', 't3', 'user', '東京の天気は晴れです');
+    turn('t5', 't4', 'assistant', 'A photo', `[{"type":"text","text":"A photo"},{"type":"attachment","id":"${'b'.repeat(64)}","kind":"image","name":"富士山の写真.png","mime":"image/png","size":3}]`);
+    turn('t6', 't5', 'system', '天気 system note');
+    migrateTo(db, 12);
+    expect(userVersion(db)).toBe(12);
+    // Only the user and assistant turns with a CJK character (in their text or an attachment's name).
+    expect((db.prepare('SELECT s.turn_id AS id FROM turns_cjk f JOIN turn_search s ON s.seq = f.rowid ORDER BY id').all() as { id: string }[]).map((r) => r.id)).toEqual(['t4', 't5']);
+    const search = new SearchStore(db);
+    expect(search.search('天気').map((h) => h.turnId)).toEqual(['t4']);
+    expect(search.search('晴れです').map((h) => h.turnId)).toEqual(['t4']);
+    expect(search.search('山の写真').map((h) => h.turnId)).toEqual(['t5']);
+    // The Latin index is as it was, and both follow the turns written after.
+    expect(search.search('quokka').map((h) => h.turnId).sort()).toEqual(['t1', 't2']);
+    turn('t7', 't5', 'user', '大阪の天気 and wombats');
+    expect(search.search('大阪').map((h) => h.turnId)).toEqual(['t7']);
+    expect(search.search('wombats').map((h) => h.turnId)).toEqual(['t7']);
+    db.prepare("DELETE FROM conversations WHERE id = 'c1'").run();
+    expect(db.prepare('SELECT (SELECT count(*) FROM turns_cjk) AS cjk, (SELECT count(*) FROM turns_fts) AS fts, (SELECT count(*) FROM turn_search) AS seqs').get()).toEqual({ cjk: 0, fts: 0, seqs: 0 });
+  });
+});
+
 describe('hot queries (EXPLAIN QUERY PLAN)', () => {
   const db = memoryDb();
   it('lists conversations by recency through its index, without sorting', () => {
@@ -197,5 +225,22 @@ describe('hot queries (EXPLAIN QUERY PLAN)', () => {
     expect(p).toContain('SEARCH s USING INTEGER PRIMARY KEY');
     expect(p).toMatch(/SEARCH t USING INDEX sqlite_autoindex_turns_1 \(id=\?\)/);
     expect(p).toMatch(/SEARCH c USING INDEX sqlite_autoindex_conversations_1 \(id=\?\)/);
+  });
+  it('searches CJK through the trigram index, newest first, and joins the kept rows by keys', () => {
+    const p = plan(db, CJK_SEARCH_SQL, { query: '"天気は"', short: '[]', limit: 5, window: 100 });
+    // The MATCH walks the newest matches (no sort of every match); the kept rows' text is read by rowid.
+    expect(p).toMatch(/CO-ROUTINE recent\nSCAN turns_cjk VIRTUAL TABLE INDEX \d+:M/);
+    expect(p).toMatch(/SCAN top\n.*SCAN f VIRTUAL TABLE INDEX \d+:=/s);
+    expect(p).toContain('SEARCH s USING INTEGER PRIMARY KEY');
+    expect(p).toMatch(/SEARCH t USING INDEX sqlite_autoindex_turns_1 \(id=\?\)/);
+    expect(p).toMatch(/SEARCH c USING INDEX sqlite_autoindex_conversations_1 \(id=\?\)/);
+    expect(p).not.toMatch(/SCAN turns_fts|SCAN (t|c|s)\b/);
+  });
+  it('scans only the trigram table, newest first, for words shorter than a trigram', () => {
+    const p = plan(db, CJK_SCAN_SQL, { short: '["天"]', limit: 5 });
+    expect(p).toMatch(/MATERIALIZE top\nSCAN turns_cjk VIRTUAL TABLE INDEX \d+:/);
+    expect(p).not.toContain('TEMP B-TREE FOR ORDER BY\nSCAN turns_cjk');
+    expect(p).toContain('SEARCH s USING INTEGER PRIMARY KEY');
+    expect(p).not.toMatch(/SCAN turns_fts|SCAN turns\b|SCAN (t|c|s)\b/);
   });
 });

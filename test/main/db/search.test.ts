@@ -87,6 +87,77 @@ describe('SearchStore', () => {
     }
     fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (q) => Array.isArray(search.search(q))), { numRuns: 300 });
     fc.assert(fc.property(fc.string({ unit: 'binary' }), (q) => Array.isArray(search.search(q))), { numRuns: 300 });
+    // The same through the trigram index: any query with a CJK character in it.
+    for (const q of ['天"', '"天"', '天 NEAR(a', '天 *', '天 text:foo', '天 %', '天 _', '天 \\']) expect(() => search.search(q)).not.toThrow();
+    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (q) => Array.isArray(search.search(`東${q}`))), { numRuns: 300 });
+  });
+
+  it('finds Chinese and Japanese words inside a sentence, marked in the snippet, of any length (audit files #7)', () => {
+    const { search, store } = setup();
+    store.createConversation('c3', 'Weather', null, tick());
+    store.appendTurn(makeTurn({ id: 'j1', conversationId: 'c3', blocks: text('東京の天気は晴れです') }), tick());
+    store.appendTurn(makeTurn({ id: 'j2', conversationId: 'c3', parentId: 'j1', role: 'assistant', blocks: text('明日の天気は雨でしょう。Take an umbrella to the café.') }), tick());
+    const hits = (q: string) => search.search(q).map((h) => h.turnId);
+    // Before 0012 only the start of a run was found ("東京"); a word inside it was "Nothing found."
+    expect(hits('天気は')).toEqual(expect.arrayContaining(['j1', 'j2']));
+    expect(hits('晴れです')).toEqual(['j1']);
+    expect(search.search('晴れです')[0]).toMatchObject({ conversationId: 'c3', title: 'Weather', snippet: `東京の天気は${MATCH_START}晴れです${MATCH_END}` });
+    // One or two characters (shorter than a trigram): the trigrams they start, at the end of the text too.
+    expect(hits('天気').sort()).toEqual(['j1', 'j2']);
+    expect(hits('雨')).toEqual(['j2']);
+    expect(hits('です')).toEqual(['j1']);
+    expect(hits('す')).toEqual(['j1']);
+    expect(search.search('す')[0]!.snippet).toBe(`東京の天気は晴れで${MATCH_START}す${MATCH_END}`);
+    expect(search.search('雨')[0]!.snippet).toBe(`明日の天気は${MATCH_START}雨${MATCH_END}でしょう。Take an umbrella to the café.`);
+    // Words are ANDed, Latin ones with them folded as the Latin search folds them, short or long.
+    expect(hits('天気 UMBRELLA')).toEqual(['j2']);
+    expect(hits('天気 cafe')).toEqual(['j2']);
+    expect(hits('天気 to')).toEqual(['j2']);
+    expect(hits('晴れ tomato')).toEqual([]);
+    // Latin search is as it was: the trigram index holds only turns with a CJK character.
+    expect(hits('umbrella')).toEqual(['j2']);
+  });
+
+  it('finds a CJK character that starts too many trigrams to OR by reading the newest rows (audit files #7)', () => {
+    const { search, store } = setup();
+    store.createConversation('c3', 'Kana', null, tick());
+    // "の" before 80 different characters: 80 trigrams start with it, more than are ORed.
+    const kana = Array.from({ length: 80 }, (_, i) => String.fromCodePoint(0x4e00 + i));
+    kana.forEach((k, i) => store.appendTurn(makeTurn({ id: `k${i}`, conversationId: 'c3', blocks: text(`本の${k}${k}`) }), tick()));
+    expect(search.search('の', 5).map((h) => h.turnId)).toEqual(['k79', 'k78', 'k77', 'k76', 'k75']);
+    // Beside a rarer word, that word's trigrams narrow and the common one filters; a word in no turn finds none.
+    expect(search.search(`の ${kana[3]}${kana[3]}`).map((h) => h.turnId)).toEqual(['k3']);
+    expect(search.search(`の ${kana[3]}${kana[4]}`)).toEqual([]);
+    expect(search.search(`の 本の${kana[3]}`).map((h) => h.turnId)).toEqual(['k3']);
+    expect(search.search('本の')).toHaveLength(50);
+  });
+
+  it('finds CJK in attachment names, follows rewrites and deletes, and skips streaming writes (issue 20)', () => {
+    const { db, search, store } = setup();
+    const attachment: Block = { type: 'attachment', id: 'e'.repeat(64), kind: 'image', name: '京都の写真.png', mime: 'image/png', size: 10 };
+    store.appendTurn(makeTurn({ id: 'n1', conversationId: 'c2', blocks: [...text('Look at this'), attachment] }), tick());
+    expect(search.search('写真').map((h) => h.turnId)).toEqual(['n1']);
+    expect(search.search('京都の写')[0]!.snippet).toBe(`${MATCH_START}京都の写${MATCH_END}真.png`);
+    const indexed = () => (db.prepare('SELECT count(*) AS n FROM turns_cjk').get() as { n: number }).n;
+    const before = indexed();
+    const answer = makeTurn({ id: 'k1', conversationId: 'c2', parentId: 'n1', role: 'assistant', status: 'streaming' });
+    store.appendTurn(answer, tick());
+    store.updateTurn({ ...answer, blocks: text('京都は') });
+    store.updateTurn({ ...answer, blocks: text('京都は古い都です') });
+    expect(indexed()).toBe(before);
+    expect(search.search('古い都')).toEqual([]);
+    store.updateTurn({ ...answer, blocks: text('京都は古い都です'), status: 'done' });
+    expect(search.search('古い都').map((h) => h.turnId)).toEqual(['k1']);
+    // Rewritten without CJK: out of the trigram index, in the Latin one.
+    store.updateTurn({ ...store.getTurn('k1')!, blocks: text('Kyoto is an old capital') });
+    expect(search.search('古い都')).toEqual([]);
+    expect(search.search('kyoto').map((h) => h.turnId)).toEqual(['k1']);
+    store.updateTurn({ ...store.getTurn('k1')!, blocks: text('古い都 again') });
+    expect(search.search('古い都').map((h) => h.turnId)).toEqual(['k1']);
+    store.deleteConversation('c2');
+    expect(search.search('古い都')).toEqual([]);
+    expect(search.search('写真')).toEqual([]);
+    expect(indexed()).toBe(0);
   });
 
   it('quotes every word so FTS operators lose their meaning', () => {

@@ -1,13 +1,17 @@
 import { useEffect } from 'react';
 import type { Turn } from '../../../shared/turn';
+import { CJK } from '../../../shared/cjk';
 import type { FocusTurn } from '../../store';
 
-/** The words of a search as typed: quotes and FTS operators dropped, each word at least two characters. */
+/**
+ * The words of a search as typed: quotes and FTS operators dropped, each word at least two characters, or one
+ * CJK character (a word in those scripts, found inside a sentence: the audit's files #7).
+ */
 export function searchTerms(query: string): string[] {
   return query
     .split(/\s+/)
     .map((w) => w.replace(/["*()^]/g, '').trim())
-    .filter((w) => w.length >= 2 && !['AND', 'OR', 'NOT', 'NEAR'].includes(w));
+    .filter((w) => (w.length >= 2 || CJK.test(w)) && !['AND', 'OR', 'NOT', 'NEAR'].includes(w));
 }
 
 /**
