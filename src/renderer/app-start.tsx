@@ -6,9 +6,13 @@ import { onServeProblem } from './boot';
 import { connectStore, useStore } from './store';
 import { flushPendingDeletes } from './store/conversation-actions';
 import { loadMarkdown } from './markdown/lazy-render';
+import { keepOpenConversation, reopenAfterReload } from './store/reopen-on-reload';
 
 onServeProblem((problem) => useStore.setState({ serveProblem: problem?.message ?? null }));
+keepOpenConversation();
 const firstScreen = connectStore();
+const reopen = () => void reopenAfterReload();
+void firstScreen.then(reopen, reopen);
 // A delete still inside its undo window is what the user asked for: closing the window commits it.
 window.addEventListener('pagehide', flushPendingDeletes);
 

@@ -1,10 +1,11 @@
 /**
  * The conversation list and the tree: search finding an old answer with highlighted snippets (Chinese and Japanese
  * words inside a sentence too), rename, delete with undo (a chat waiting to be deleted is not offered by search),
- * and branches made by editing a message and by regenerating an answer, switched with `< 1/2 >`.
+ * a reload reopening the open chat, and branches made by editing a message and by regenerating an answer,
+ * switched with `< 1/2 >`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { assistant, chatRoutes, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
+import { assistant, chatRoutes, modelOption, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
 afterEach(async () => {
@@ -143,6 +144,28 @@ describe('conversations', () => {
     await expect.poll(hits).toEqual([kept]);
     await page.getByTestId('search-input').fill('remember');
     await page.getByTestId('search-empty').waitFor();
+  });
+
+  it('reopens the open chat on a reload, mid-answer too, and a new chat stays new (chat audit, notes)', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'First half, ' }, { content: 'second half.' }]), 40, 1));
+    const { page, replay } = s;
+    await send(page, 'Tell me in two halves');
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(() => answer(page)).toBe('First half,');
+    await page.reload();
+    // The same chat, still streaming in main: what came is shown, and the rest follows live.
+    await expect.poll(() => page.locator(USER).getByTestId('user-text').textContent().catch(() => null)).toBe('Tell me in two halves');
+    replay.release();
+    await waitIdle(page);
+    await expect.poll(() => answer(page)).toBe('First half, second half.');
+
+    // A new chat chosen before the reload: nothing is kept to reopen, and the reload shows a new chat.
+    await page.getByTestId('new-chat').click();
+    await expect.poll(() => page.evaluate(() => sessionStorage.getItem('firebrand.open-conversation'))).toBeNull();
+    await page.reload();
+    await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
+    await expect.poll(() => page.getByTestId('conversation-item').count()).toBe(1);
+    expect(await page.locator(USER).count()).toBe(0);
   });
 
   it('makes branches by editing a message and by regenerating, and switches between them', async () => {

@@ -13,7 +13,7 @@ import { noteSent } from './turn-timings';
 import { connectStreamedTurns, flushPendingFor, savedEarly } from './streamed-turns';
 import { errorMessage } from './errors';
 import { connectToolProgress } from './tool-progress';
-import { openConversation, type FocusTurn } from './open-conversation';
+import { noteNavigation, openConversation, type FocusTurn } from './open-conversation';
 import { refreshConversations } from './conversation-list';
 
 export { openConversation, openConversationAt, refreshSiblings, type FocusTurn } from './open-conversation';
@@ -197,6 +197,7 @@ export function focusTurn(turnId: string | null): void {
 
 /** A new chat starts with the default model or alias chosen in Settings, where there is one. */
 export function newChat(): void {
+  noteNavigation();
   const start = get().settings?.defaultChatModel;
   const known = start && (get().models.some((m) => m.name === start) || get().aliases.some((a) => a.name === start));
   set({ activeId: null, activeTitle: null, turns: [], siblings: {}, notice: null, focusTurn: null, conversationSettings: NO_CONVERSATION_SETTINGS, ...(known ? { selectedModel: start } : {}) });

@@ -26,7 +26,20 @@ export const HELD_TURNS = 100;
 /** Older turns asked for at once when the reader reaches the top of those held. */
 const PAGE_TURNS = 60;
 
+/** Navigations so far (a conversation opened, a new chat started): an open that a later one overtook is not shown. */
+let navigations = 0;
+
+/** Counts a navigation; returns its number. */
+export function noteNavigation(): number {
+  return ++navigations;
+}
+
+export function navigationCount(): number {
+  return navigations;
+}
+
 export async function openConversation(conversationId: string, focus?: FocusTurn): Promise<void> {
+  const navigation = noteNavigation();
   // Opening a conversation deleted in the list, still inside its undo window, takes the delete back as Undo does:
   // otherwise it went on being deleted while open, and the next message failed (the audit's files #5).
   if (get().hiddenConversations.includes(conversationId)) undoDelete(conversationId);
@@ -46,6 +59,8 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
     const modelChanged = offered && lastModel !== get().selectedModel;
     // At a search hit: the branch from the hit (or its latest turns) on, older ones paged in as for any long chat.
     const held = focus ? heldWindow(view.turns, conversationId, focus.turnId) : { turns: view.turns, olderTurns: null };
+    // Another conversation or a new chat was chosen while this one was read (a reload's reopen, a quick second click).
+    if (navigation !== navigations) return;
     set({
       activeId: conversationId,
       activeTitle: view.conversation.title,

@@ -1,0 +1,90 @@
+/**
+ * A reload reopens the conversation that was open (the chat audit's notes: it landed on "New chat", mid-answer
+ * too), unless the user chose somewhere else first; a conversation gone since is no error.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ConversationView } from '../../src/shared/ipc';
+import { newChat, openConversation, useStore } from '../../src/renderer/store/index';
+import { keepOpenConversation, reopenAfterReload } from '../../src/renderer/store/reopen-on-reload';
+
+const KEY = 'firebrand.open-conversation';
+let storage: Map<string, string>;
+let opened: string[];
+let existing: Set<string>;
+/** Holds `conversations.open` answers until released, to put a navigation in between. */
+let held: (() => void)[] = [];
+let hold = false;
+
+function view(conversationId: string): ConversationView {
+  return { conversation: { id: conversationId, title: `Chat ${conversationId}`, model: null, createdAt: 1, updatedAt: 1 } as ConversationView['conversation'], turns: [], siblings: {} };
+}
+
+beforeEach(() => {
+  storage = new Map();
+  opened = [];
+  existing = new Set(['c1', 'c2']);
+  held = [];
+  hold = false;
+  (globalThis as { sessionStorage?: unknown }).sessionStorage = {
+    getItem: (k: string) => storage.get(k) ?? null,
+    setItem: (k: string, v: string) => storage.set(k, v),
+    removeItem: (k: string) => storage.delete(k),
+  };
+  (globalThis as { window?: unknown }).window = {
+    firebrand: {
+      conversations: {
+        open: ({ conversationId }: { conversationId: string }) => {
+          opened.push(conversationId);
+          return new Promise((resolve) => (hold ? held.push(() => resolve(view(conversationId))) : resolve(view(conversationId))));
+        },
+        getSettings: ({ conversationId }: { conversationId: string }) =>
+          existing.has(conversationId) ? Promise.resolve({ systemPrompt: '', think: null, tools: true }) : Promise.reject(new Error('That conversation no longer exists.')),
+      },
+    },
+  };
+  useStore.setState({ activeId: null, notice: null, models: [], aliases: [], hiddenConversations: [] });
+});
+
+describe('a reload', () => {
+  it('reopens the conversation that was open, and keeps the one open from then on', async () => {
+    storage.set(KEY, 'c1');
+    keepOpenConversation();
+    await reopenAfterReload();
+    expect(useStore.getState().activeId).toBe('c1');
+    await openConversation('c2');
+    expect(storage.get(KEY)).toBe('c2');
+    newChat();
+    expect(storage.has(KEY)).toBe(false);
+  });
+
+  it('does not reopen it over a new chat or another conversation chosen first', async () => {
+    storage.set(KEY, 'c1');
+    keepOpenConversation();
+    newChat();
+    await reopenAfterReload();
+    expect(opened).toEqual([]);
+    expect(useStore.getState().activeId).toBeNull();
+  });
+
+  it('lands on a new chat, with no error, when the conversation is gone', async () => {
+    storage.set(KEY, 'c1');
+    existing.delete('c1');
+    keepOpenConversation();
+    await reopenAfterReload();
+    expect(useStore.getState().activeId).toBeNull();
+    expect(useStore.getState().notice).toBeNull();
+    expect(storage.has(KEY)).toBe(false);
+  });
+});
+
+describe('opening a conversation', () => {
+  it('is not shown when a new chat was chosen while it was read', async () => {
+    hold = true;
+    const opening = openConversation('c1');
+    await Promise.resolve();
+    newChat();
+    for (const release of held) release();
+    await opening;
+    expect(useStore.getState().activeId).toBeNull();
+  });
+});
