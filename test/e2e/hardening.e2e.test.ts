@@ -118,7 +118,7 @@ describe('serve mode in a browser', () => {
       const paused = serve;
       paused.child.kill('SIGSTOP');
       await page.getByTestId('conversation-import-input').setInputFiles({ name: 'chat.json', mimeType: 'application/json', buffer: Buffer.from('{"hello":"world"}') });
-      await expect.poll(() => sent.some((f) => f.includes('"conversations:import"'))).toBe(true);
+      await expect.poll(() => sent.some((f) => f.includes('"conversations:import-begin"'))).toBe(true);
       await paused.stop('SIGKILL');
       await expect.poll(() => page.getByTestId('serve-problem').locator('.banner-text').textContent().catch(() => '')).toBe('Lost the connection to Firebrand. Reconnecting…');
       // Back on the same address and token: the link's banner goes, and the cut-off import says what happened.
