@@ -36,7 +36,8 @@ import { ExtractionRunner, type ExtractionLimits } from './documents/extraction-
 import type { ReaderSpawner } from './documents/reader-protocol';
 import { tokenCounterFor } from './connections/token-counter';
 import { DEFAULT_CONNECTION_ID } from './connections/connection-store';
-import { BUILTIN_CONNECTION_ID } from '../shared/connections';
+import { BUILTIN_CONNECTION_ID, type ConnectionInfo } from '../shared/connections';
+import { aliasIdOf } from '../shared/model-ref';
 import type { ProbeHost } from './gpu/types';
 import { effectiveWindow } from './models/effective-window';
 import { createModelHandlers } from './models/model-handlers';
@@ -145,14 +146,30 @@ export function createServices(options: ServicesOptions): Services {
   });
   const aliases = new AliasStore(db, randomUUID);
   const conversationSettings = new ConversationSettingsStore(db);
-  // Aliases are looked up by name: the picker sends an alias's name as the model (aliases win over a same-named model).
-  const aliasByName = (name: string) => {
-    const alias = aliases.list().find((a) => a.name === name);
+  // The picker sends an alias as `alias:<id>` (shared/model-ref.ts) and a model by its name: an alias that shares
+  // a model's name (models audit #1) cannot take that model's place, and a renamed alias keeps its chats.
+  const aliasOf = (model: string) => {
+    const id = aliasIdOf(model);
+    return id === undefined ? undefined : (aliases.get(id) ?? undefined);
+  };
+  const aliasByName = (model: string) => {
+    const alias = aliasOf(model);
     return alias ? aliasRoute(alias) : undefined;
   };
+  /** What a model reference is called in a chat: an alias's name (with its id kept beside it), or the model's. */
+  const modelLabel = (model: string) => aliasOf(model)?.name ?? model;
   let watch: ServerWatch | null = null;
   const modelManager = createModelHandlers({
     watchNow: () => watch?.nudge(),
+    modelNamesOf: async (connectionId) => {
+      const connection = chatParts.connections.get(connectionId);
+      if (!connection) throw new UserFacingError('not-found', 'That connection no longer exists: choose the model again.');
+      try {
+        return { label: connection.label, models: await modelNamesOf(connection) };
+      } catch {
+        return { label: connection.label, models: null };
+      }
+    },
     db,
     baseUrl: () => settings.get().ollamaUrl,
     emit: hub.emit,
@@ -185,6 +202,10 @@ export function createServices(options: ServicesOptions): Services {
     conversationTools: (id) => conversationSettings.toolsOn(id),
     ...(options.stallTimeoutMs ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
     alias: aliasByName,
+    aliasNamed: (model) => {
+      const alias = aliasOf(model);
+      return alias ? { id: alias.id, name: alias.name } : undefined;
+    },
     conversationLayer: (id) => conversationSettings.layer(id),
     saveConversationSettings: (id, s) => void conversationSettings.update(id, s),
     contextWindow: (baseUrl, model) => modelManager.windows.resolve(baseUrl, model),
@@ -206,7 +227,8 @@ export function createServices(options: ServicesOptions): Services {
     now: Date.now,
     log,
     alias: aliasByName,
-    aliasId: (name) => aliases.list().find((a) => a.name === name)?.id,
+    aliasId: (model) => aliasOf(model)?.id,
+    modelLabel,
     conversationLayer: (id) => conversationSettings.layer(id),
     conversationTools: (id) => conversationSettings.toolsOn(id),
     copySettings: (from, to) => {
@@ -225,9 +247,16 @@ export function createServices(options: ServicesOptions): Services {
   const cancelStartupGc = scheduleStartupGc(blobs, log, Date.now, options.startupGcDelayMs, removeSidecars);
   /** The connection the composer uses (Settings → connections); the default Ollama one if that is gone. */
   const activeConnection = () => chatParts.connections.get(settings.get().activeConnectionId) ?? chatParts.connections.get(DEFAULT_CONNECTION_ID);
-  /** The models of the connection the composer uses (Settings → connections). */
-  const listModels = async () => {
-    const active = activeConnection();
+  /** A connection by id (the alias editor lists an alias's own connection), else the one the composer uses. */
+  const connectionOrActive = (connectionId?: string) => {
+    if (connectionId === undefined) return activeConnection();
+    const connection = chatParts.connections.get(connectionId);
+    if (!connection) throw new UserFacingError('not-found', 'That connection no longer exists.');
+    return connection;
+  };
+  /** The models of a connection, by default the one the composer uses (Settings → connections). */
+  const listModels = async (connectionId?: string) => {
+    const active = connectionOrActive(connectionId);
     if (active?.kind === 'builtin') return lib.listModels();
     if (!active || active.kind === 'ollama') return listOllamaWithDetails(active?.baseUrl ?? settings.get().ollamaUrl, modelManager.shows);
     const models = await listV1Models(active.kind, active.baseUrl, chatParts.connections.headersFor(active.id));
@@ -237,6 +266,12 @@ export function createServices(options: ServicesOptions): Services {
     chatParts.capabilities.forget(active.id);
     const connection = chatParts.engineConnection(active.id);
     return Promise.all(models.map(async (m) => withCapabilities(m, await chatParts.capabilities.get(connection, m.name))));
+  };
+  /** The model names on a connection, cheaply (an alias may not take one of them). */
+  const modelNamesOf = async (connection: ConnectionInfo): Promise<string[]> => {
+    if (connection.kind === 'builtin') return (await lib.listModels()).map((m) => m.name);
+    if (connection.kind === 'ollama') return [...(await tagDigests(connection.baseUrl)).keys()];
+    return (await listV1Models(connection.kind, connection.baseUrl, chatParts.connections.headersFor(connection.id))).map((m) => m.name);
   };
   /** The active connection's model list, cheaply: names and digests (Ollama) or ids (/v1/models). */
   const lookAtServer = async () => {
@@ -253,7 +288,7 @@ export function createServices(options: ServicesOptions): Services {
     const active = activeConnection();
     return active ? `${active.id}\n${active.kind}\n${active.baseUrl}` : `ollama\n${settings.get().ollamaUrl}`;
   };
-  const earlyList = options.prefetchModelList ? earlyAnswer(listModels, listKey(), { now: Date.now, freshMs: 10_000 }) : null;
+  const earlyList = options.prefetchModelList ? earlyAnswer(() => listModels(), listKey(), { now: Date.now, freshMs: 10_000 }) : null;
   if (options.watchServers) {
     watch = new ServerWatch({
       look: lookAtServer,
@@ -331,7 +366,8 @@ export function createServices(options: ServicesOptions): Services {
       return content.inspect(block, { anthropic: connection.kind === 'anthropic', counter: tokenCounterFor(connection) });
     },
     'attachments:preview': async ({ block }) => ({ text: await content.preview(block) }),
-    'models:list': async () => {
+    'models:list': async ({ connectionId }) => {
+      if (connectionId !== undefined && connectionId !== activeConnection()?.id) return listModels(connectionId);
       try {
         return await (earlyList?.take(listKey()) ?? listModels());
       } catch (err) {

@@ -196,7 +196,8 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
   'attachments:inspect': { req: { block: AttachmentBlock; model: string; connectionId?: string }; res: AttachmentInspection };
   /** The exact text the model will read for a document attachment (its pages as chosen). */
   'attachments:preview': { req: { block: AttachmentBlock }; res: { text: string } };
-  'models:list': { req: Record<string, never>; res: ModelSummary[] };
+  /** The models of a connection (by default the active one): the alias editor lists an alias's own connection's. */
+  'models:list': { req: { connectionId?: string }; res: ModelSummary[] };
   'settings:get': { req: Record<string, never>; res: Settings };
   'settings:update': { req: Partial<Settings>; res: Settings };
   /** The servers the user chats with; keys are never returned, only whether one is saved. */

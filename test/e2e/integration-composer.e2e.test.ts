@@ -130,7 +130,7 @@ describe('composer ↔ engine', () => {
       window.firebrand.aliases.create({ name: 'coder', connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: 'Answer with code first.', parameters: { temperature: 0.2 }, thinkMode: 'off', contextWindow: 8192 }),
     );
     await page.reload();
-    const option = page.locator('[role="option"][data-value="coder"]');
+    const option = page.locator('[role="option"][data-name="coder"][data-kind="alias"]');
     await option.waitFor({ state: 'attached' });
     expect(await option.textContent()).toContain('alias of llama3.2:3b');
     await pickModel(page, 'coder');

@@ -39,9 +39,10 @@ describe('integration gaps in the UI', () => {
 
   it('the picker is a combobox listing aliases (with their model) beside the models, and shows an alias its model’s capabilities', () => {
     const connections = [{ id: 'ollama', kind: 'ollama' as const, label: 'Ollama', baseUrl: 'http://127.0.0.1:11434', hasApiKey: false, builtIn: true }];
-    const html = renderToStaticMarkup(<ModelPicker models={[qwen]} aliases={[alias]} connections={connections} activeConnectionId="ollama" selected="coder" />);
-    expect(html).toMatch(/<input[^>]*data-testid="model-picker"[^>]*data-value="coder"[^>]*role="combobox"/);
-    expect(html).toMatch(/role="option"[^>]*data-value="coder"[^>]*data-kind="alias"[^>]*aria-selected="true"/);
+    const html = renderToStaticMarkup(<ModelPicker models={[qwen]} aliases={[alias]} connections={connections} activeConnectionId="ollama" selected="alias:a1" />);
+    // An alias is offered (and selected) as `alias:<id>`, shown by its name.
+    expect(html).toMatch(/<input[^>]*data-testid="model-picker"[^>]*data-value="alias:a1"[^>]*data-name="coder"[^>]*role="combobox"[^>]*value="coder"/);
+    expect(html).toMatch(/role="option"[^>]*data-value="alias:a1"[^>]*data-name="coder"[^>]*data-kind="alias"[^>]*aria-selected="true"/);
     expect(html).toContain('alias of qwen3:8b');
     expect(html).toMatch(/role="option"[^>]*data-value="qwen3:8b"[^>]*data-kind="model"/);
     expect(html).toMatch(/aria-hidden="true">Ollama<\/div>/);

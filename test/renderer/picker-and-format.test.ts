@@ -18,7 +18,8 @@ describe('model picker groups', () => {
   it('lists a materialized alias once, not beside its Ollama copy under name:latest', () => {
     const groups = pickerGroups([model('llama3.2:3b', ['completion', 'tools']), model('terse-coder:latest')], [alias('terse-coder', { materializedDigest: 'abc', status: 'in-sync' })], connections, 'ollama');
     expect(groups.map((g) => g.label)).toEqual(['Ollama']);
-    expect(groups[0]?.entries.map((e) => e.value)).toEqual(['terse-coder', 'llama3.2:3b']);
+    expect(groups[0]?.entries.map((e) => e.value)).toEqual(['alias:terse-coder', 'llama3.2:3b']);
+    expect(groups[0]?.entries.map((e) => e.label)).toEqual(['terse-coder', 'llama3.2:3b']);
     expect(groups[0]?.entries[0]).toMatchObject({ kind: 'alias', target: 'llama3.2:3b', capabilities: ['tools'] });
   });
 
@@ -31,8 +32,26 @@ describe('model picker groups', () => {
 
   it('filters by name or alias target, case-insensitively, dropping empty groups', () => {
     const groups = pickerGroups([model('llama3.2:3b'), model('qwen3:8b')], [alias('coder', { model: 'qwen3:8b' })], connections, 'ollama');
-    expect(filterGroups(groups, 'QWEN')[0]?.entries.map((e) => e.value)).toEqual(['coder', 'qwen3:8b']);
+    expect(filterGroups(groups, 'QWEN')[0]?.entries.map((e) => e.label)).toEqual(['coder', 'qwen3:8b']);
     expect(filterGroups(groups, 'nothing')).toEqual([]);
+  });
+});
+
+describe('model picker: an alias that shares a model’s name (models audit #1)', () => {
+  it('offers the alias and the model under values that never collide, so picking the model reaches the model', () => {
+    const groups = pickerGroups([model('llama3.2:3b'), model('qwen3:8b')], [alias('qwen3:8b', { id: 'a1' })], connections, 'ollama');
+    const entries = groups[0]?.entries ?? [];
+    expect(entries.filter((e) => e.label === 'qwen3:8b').map((e) => [e.kind, e.value])).toEqual([['alias', 'alias:a1'], ['model', 'qwen3:8b']]);
+    expect(new Set(entries.map((e) => e.value)).size).toBe(entries.length);
+  });
+
+  it('marks an alias whose model is gone from the server as unavailable, with the reason', () => {
+    const groups = pickerGroups([model('qwen3:8b')], [alias('small', { model: 'llama3.2:3b' }), alias('coder', { model: 'qwen3:8b' })], connections, 'ollama');
+    const small = groups[0]?.entries.find((e) => e.label === 'small');
+    expect(small?.disabled).toBe('Its model, llama3.2:3b, is not on this server any more: edit the alias in Models.');
+    expect(groups[0]?.entries.find((e) => e.label === 'coder')?.disabled).toBeUndefined();
+    // An empty list says nothing about the alias (the server is down or empty; the screen says that).
+    expect(pickerGroups([], [alias('small')], connections, 'ollama')[0]?.entries[0]?.disabled).toBeUndefined();
   });
 });
 

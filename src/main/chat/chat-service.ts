@@ -14,6 +14,7 @@ import { runLoop, type EngineDeps } from '../engine/step-loop';
 import { thinkModeOf } from '../engine/think';
 import { makeTitle, titleFrom } from '../engine/title-lane';
 import type { IdentityLayer } from '../../shared/identity-layer';
+import type { JsonObject } from '../../shared/json';
 import type { EngineConnection } from '../engine/types';
 import { UserFacingError } from '../errors';
 import type { ApprovalDecision, ApprovalKey } from '../tools/approval-gate';
@@ -33,6 +34,11 @@ export interface ChatServiceDeps {
   /** The alias layer for a model name, where the model is an alias (src/main/aliases); it may name the model and
    * connection the request really goes to. */
   alias?: (model: string) => AliasLayer | undefined;
+  /**
+   * The alias a model reference (`alias:<id>`) names: its answers are labelled with its name and keep its id in
+   * `meta.aliasId`, so a chat reopened after a rename follows it (models audit #6).
+   */
+  aliasNamed?: (model: string) => { id: string; name: string } | undefined;
   /** The conversation's own layer (system prompt, think mode, params). */
   conversationLayer?: (conversationId: string) => IdentityLayer | undefined;
   /** Keeps the settings a new conversation was started with (the composer's popover before the first send). */
@@ -77,7 +83,7 @@ export class ChatService {
     let parentId: string | null = null;
     if (conversationId === null) {
       conversationId = newId();
-      store.createConversation(conversationId, titleFrom(req.text || (req.attachments?.[0]?.name ?? '')), req.model, now());
+      store.createConversation(conversationId, titleFrom(req.text || (req.attachments?.[0]?.name ?? '')), this.labelled(req.model).model, now());
       if (req.conversationSettings) this.deps.saveConversationSettings?.(conversationId, req.conversationSettings);
     } else {
       const conversation = store.getConversation(conversationId);
@@ -104,7 +110,7 @@ export class ChatService {
     const { store, newId, now } = this.deps;
     const answered = store.getTurn(req.turnId);
     if (answered) this.refuseWhileApprovalWaits(answered.conversationId);
-    const assistantTurn = store.regenerate(req.turnId, { id: newId(), model: req.model, createdAt: now() }, now());
+    const assistantTurn = store.regenerate(req.turnId, { id: newId(), ...this.labelled(req.model), createdAt: now() }, now());
     const userTurn = assistantTurn.parentId ? store.getTurn(assistantTurn.parentId) : undefined;
     if (!userTurn) throw new UserFacingError('not-found', 'The message this answer replied to no longer exists.');
     this.deps.emit('conversations:changed', { conversationId: assistantTurn.conversationId });
@@ -133,7 +139,7 @@ export class ChatService {
 
   /** Appends an empty streaming answer under `userTurn` and starts streaming into it. */
   private answer(userTurn: Turn, options: AnswerOptions): Turn {
-    const model = options.model;
+    const { model, meta } = this.labelled(options.model);
     const { store, newId, now } = this.deps;
     const conversationId = userTurn.conversationId;
     const assistantTurn: Turn = {
@@ -142,7 +148,7 @@ export class ChatService {
       parentId: userTurn.id,
       role: 'assistant',
       blocks: [],
-      meta: {},
+      meta,
       status: 'streaming',
       model,
       createdAt: now(),
@@ -151,6 +157,12 @@ export class ChatService {
     this.deps.emit('conversations:changed', { conversationId });
     this.startStream(assistantTurn, options);
     return assistantTurn;
+  }
+
+  /** How an answer under `model` is recorded: an alias by its name, with its id (it may be renamed later). */
+  private labelled(model: string): { model: string; meta: JsonObject } {
+    const alias = this.deps.aliasNamed?.(model);
+    return alias ? { model: alias.name, meta: { aliasId: alias.id } } : { model, meta: {} };
   }
 
   private startStream(assistantTurn: Turn, options: AnswerOptions): void {

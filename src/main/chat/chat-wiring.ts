@@ -48,6 +48,7 @@ export interface ChatWiringOptions {
   maxSteps?: number;
   appLayer?: IdentityLayer;
   alias?: (model: string) => AliasLayer | undefined;
+  aliasNamed?: ChatServiceDeps['aliasNamed'];
   conversationLayer?: (conversationId: string) => IdentityLayer | undefined;
   saveConversationSettings?: (conversationId: string, settings: NonNullable<SendRequest['conversationSettings']>) => void;
   /** Whether a conversation offers tools (its settings). */
@@ -128,6 +129,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     log: o.log,
     connection: engineConnection,
     ...(o.alias ? { alias: o.alias } : {}),
+    ...(o.aliasNamed ? { aliasNamed: o.aliasNamed } : {}),
     ...(o.conversationLayer ? { conversationLayer: o.conversationLayer } : {}),
     ...(o.saveConversationSettings ? { saveConversationSettings: o.saveConversationSettings } : {}),
     ...(o.conversationTools ? { conversationTools: o.conversationTools } : {}),

@@ -12,7 +12,7 @@ export type ContextHandlers = {
   [C in keyof ContextInvokeContract]: (req: ContextInvokeContract[C]['req']) => Promise<ContextInvokeContract[C]['res']> | ContextInvokeContract[C]['res'];
 };
 
-export interface ContextWiringOptions extends Pick<RoomDeps, 'alias' | 'aliasId' | 'conversationLayer' | 'conversationTools' | 'copySettings' | 'windows'> {
+export interface ContextWiringOptions extends Pick<RoomDeps, 'alias' | 'aliasId' | 'modelLabel' | 'conversationLayer' | 'conversationTools' | 'copySettings' | 'windows'> {
   db: Database;
   store: ConversationStore;
   chat: ChatParts;
@@ -35,6 +35,7 @@ export function createContextRoom(o: ContextWiringOptions): { room: RoomService;
     connection: o.chat.engineConnection,
     alias: o.alias,
     aliasId: o.aliasId,
+    ...(o.modelLabel ? { modelLabel: o.modelLabel } : {}),
     conversationLayer: o.conversationLayer,
     conversationTools: o.conversationTools,
     copySettings: o.copySettings,

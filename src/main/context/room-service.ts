@@ -121,7 +121,7 @@ export class RoomService {
     const summarizer = choice.summarizer
       ? resolveTarget(this.deps, { conversationId: req.conversationId, model: choice.summarizer.model, connectionId: choice.summarizer.connectionId ?? req.connectionId })
       : target;
-    const summarizerName = choice.summarizer?.model ?? req.model;
+    const summarizerName = this.label(choice.summarizer?.model ?? req.model);
     const controller = new AbortController();
     this.busy.set(req.conversationId, controller);
     try {
@@ -156,7 +156,7 @@ export class RoomService {
       const chosen = await chooseCut(this.deps, setup, branch, now, {});
       if (!chosen) return first;
       const made = await summarizeCut(this.deps, {
-        setup, branch, now, cut: chosen.cut, summarizer: target, summarizerName: options.model, at: { conversationId: first.conversationId, parentId: first.parentId }, signal, auto: { threshold },
+        setup, branch, now, cut: chosen.cut, summarizer: target, summarizerName: this.label(options.model), at: { conversationId: first.conversationId, parentId: first.parentId }, signal, auto: { threshold },
       });
       if (signal.aborted) return first;
       const moved = this.deps.store.insertAbove(first.id, made.card);
@@ -190,7 +190,7 @@ export class RoomService {
       const failed = this.write({ ...made.card, conversationId: req.conversationId, parentId: leaf?.id ?? null });
       return { conversationId: req.conversationId, card: failed, answer: null, ok: false };
     }
-    store.createConversation(id, title, req.model, now());
+    store.createConversation(id, title, this.label(req.model), now());
     this.deps.copySettings(req.conversationId, id);
     let root = made.card;
     const first: Turn | undefined = c.pending ? { ...c.pending, id: newId(), conversationId: id, parentId: root.id, createdAt: now() } : undefined;
@@ -204,6 +204,10 @@ export class RoomService {
     emit('conversations:changed', { conversationId: id });
     const answer = first ? this.deps.chat.answerAfter(first, c.options) : null;
     return { conversationId: id, card: root, answer, ok: true };
+  }
+
+  private label(model: string): string {
+    return this.deps.modelLabel?.(model) ?? model;
   }
 
   private branchOf(conversationId: string): Turn[] {

@@ -23,6 +23,8 @@ export interface RoomDeps extends RequestSetupDeps, LaneDeps {
   alias: (name: string) => AliasLayer | undefined;
   /** An alias's id by its name (auto-compact is kept per alias id). */
   aliasId: (name: string) => string | undefined;
+  /** What a model reference is called on a card or a new chat (an alias's name rather than `alias:<id>`). */
+  modelLabel?: (model: string) => string;
   conversationLayer: (conversationId: string) => IdentityLayer | undefined;
   /** Whether a chat offers tools (its settings), as the send path asks (ChatServiceDeps.conversationTools). */
   conversationTools: (conversationId: string) => boolean;

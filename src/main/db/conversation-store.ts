@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { CONVERSATION_PAGE_DEFAULT, type ConversationPage, type ConversationSummary } from '../../shared/ipc';
 import type { Block, Turn } from '../../shared/turn';
+import type { JsonObject } from '../../shared/json';
 import { UserFacingError } from '../errors';
 import { toTurn, TURN_COLUMNS, turnParams, type TurnRow } from './turn-rows';
 
@@ -239,7 +240,7 @@ export class ConversationStore {
   }
 
   /** Regenerate: a new, empty, streaming assistant sibling of `turnId`, made the active leaf. */
-  regenerate(turnId: string, fresh: { id: string; model?: string; createdAt: number }, now: number): Turn {
+  regenerate(turnId: string, fresh: { id: string; model?: string; meta?: JsonObject; createdAt: number }, now: number): Turn {
     const original = this.requireTurn(turnId);
     if (original.role !== 'assistant') throw new UserFacingError('invalid-payload', 'Only an answer can be regenerated.');
     const turn: Turn = {
@@ -248,7 +249,7 @@ export class ConversationStore {
       parentId: original.parentId,
       role: 'assistant',
       blocks: [],
-      meta: {},
+      meta: fresh.meta ?? {},
       status: 'streaming',
       createdAt: fresh.createdAt,
     };

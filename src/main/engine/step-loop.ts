@@ -118,7 +118,12 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
     const results = a.window === undefined ? raw : fitToolResults(raw, { window: a.window, used, ratio: deps.calibration.ratio(model) });
     const toolTurn = append(deps, { parentId, conversationId: turn.conversationId, role: 'tool', blocks: [...results, ...images], status: 'done' });
     if (signal.aborted) break;
-    turn = append(deps, { parentId: toolTurn.id, conversationId: turn.conversationId, role: 'assistant', blocks: [], status: 'streaming', model });
+    // Labelled as the answer's first turn: an alias by its name and id, so the chat reopens with the alias.
+    const aliasId = input.firstTurn.meta['aliasId'];
+    turn = append(deps, {
+      parentId: toolTurn.id, conversationId: turn.conversationId, role: 'assistant', blocks: [], status: 'streaming', model: input.firstTurn.model ?? model,
+      ...(typeof aliasId === 'string' ? { meta: { aliasId } } : {}),
+    });
     input.onTurn?.(turn.id);
   }
   deps.emit('conversations:changed', { conversationId: input.firstTurn.conversationId });

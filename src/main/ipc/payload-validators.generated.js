@@ -9169,17 +9169,44 @@ return errors === 0;
 }
 
 export const payload62 = validate73;
-const schema74 = {"type":"object","additionalProperties":false,"properties":{}};
+const schema74 = {"type":"object","additionalProperties":false,"properties":{"connectionId":{"type":"string","minLength":1,"maxLength":200}}};
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
 for(const key0 in data){
+if(!(key0 === "connectionId")){
 validate73.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
+}
+}
+if(_errs1 === errors){
+if(data.connectionId !== undefined){
+let data0 = data.connectionId;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 200){
+validate73.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate73.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate73.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
 }
 }
 else {
@@ -9192,147 +9219,17 @@ return errors === 0;
 }
 
 export const payload63 = validate74;
-const schema75 = {"type":"object","additionalProperties":false,"required":["kind","label","baseUrl"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"kind":{"enum":["ollama","llama-server","openai-compatible","anthropic"]},"label":{"type":"string","maxLength":200},"baseUrl":{"type":"string","minLength":1,"maxLength":2000,"pattern":"^https?://"},"apiKey":{"type":"string","maxLength":4000}}};
+const schema75 = {"type":"object","additionalProperties":false,"properties":{}};
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.kind === undefined) && (missing0 = "kind")) || ((data.label === undefined) && (missing0 = "label"))) || ((data.baseUrl === undefined) && (missing0 = "baseUrl"))){
-validate74.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "id") || (key0 === "kind")) || (key0 === "label")) || (key0 === "baseUrl")) || (key0 === "apiKey"))){
 validate74.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
-}
-}
-if(_errs1 === errors){
-if(data.id !== undefined){
-let data0 = data.id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 200){
-validate74.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func2(data0) < 1){
-validate74.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate74.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.kind !== undefined){
-let data1 = data.kind;
-const _errs4 = errors;
-if(!((((data1 === "ollama") || (data1 === "llama-server")) || (data1 === "openai-compatible")) || (data1 === "anthropic"))){
-validate74.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema75.properties.kind.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.label !== undefined){
-let data2 = data.label;
-const _errs5 = errors;
-if(errors === _errs5){
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-validate74.errors = [{instancePath:instancePath+"/label",schemaPath:"#/properties/label/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-else {
-validate74.errors = [{instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.baseUrl !== undefined){
-let data3 = data.baseUrl;
-const _errs7 = errors;
-if(errors === _errs7){
-if(typeof data3 === "string"){
-if(func2(data3) > 2000){
-validate74.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
-return false;
-}
-else {
-if(func2(data3) < 1){
-validate74.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern6.test(data3)){
-validate74.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate74.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.apiKey !== undefined){
-let data4 = data.apiKey;
-const _errs9 = errors;
-if(errors === _errs9){
-if(typeof data4 === "string"){
-if(func2(data4) > 4000){
-validate74.errors = [{instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"}];
-return false;
-}
-}
-else {
-validate74.errors = [{instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
 }
 }
 else {
@@ -9345,7 +9242,7 @@ return errors === 0;
 }
 
 export const payload64 = validate75;
-const schema76 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200}}};
+const schema76 = {"type":"object","additionalProperties":false,"required":["kind","label","baseUrl"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"kind":{"enum":["ollama","llama-server","openai-compatible","anthropic"]},"label":{"type":"string","maxLength":200},"baseUrl":{"type":"string","minLength":1,"maxLength":2000,"pattern":"^https?://"},"apiKey":{"type":"string","maxLength":4000}}};
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9353,14 +9250,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.id === undefined) && (missing0 = "id")){
+if((((data.kind === undefined) && (missing0 = "kind")) || ((data.label === undefined) && (missing0 = "label"))) || ((data.baseUrl === undefined) && (missing0 = "baseUrl"))){
 validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "id")){
+if(!(((((key0 === "id") || (key0 === "kind")) || (key0 === "label")) || (key0 === "baseUrl")) || (key0 === "apiKey"))){
 validate75.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -9388,6 +9285,102 @@ validate75.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/i
 return false;
 }
 }
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.kind !== undefined){
+let data1 = data.kind;
+const _errs4 = errors;
+if(!((((data1 === "ollama") || (data1 === "llama-server")) || (data1 === "openai-compatible")) || (data1 === "anthropic"))){
+validate75.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema76.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.label !== undefined){
+let data2 = data.label;
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+validate75.errors = [{instancePath:instancePath+"/label",schemaPath:"#/properties/label/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.baseUrl !== undefined){
+let data3 = data.baseUrl;
+const _errs7 = errors;
+if(errors === _errs7){
+if(typeof data3 === "string"){
+if(func2(data3) > 2000){
+validate75.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+return false;
+}
+else {
+if(func2(data3) < 1){
+validate75.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data3)){
+validate75.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.apiKey !== undefined){
+let data4 = data.apiKey;
+const _errs9 = errors;
+if(errors === _errs9){
+if(typeof data4 === "string"){
+if(func2(data4) > 4000){
+validate75.errors = [{instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"}];
+return false;
+}
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
 }
 }
 }
@@ -9402,7 +9395,7 @@ return errors === 0;
 }
 
 export const payload65 = validate76;
-const schema77 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"baseUrl":{"type":"string","pattern":"^https?://","maxLength":2000}}};
+const schema77 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200}}};
 
 function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9417,7 +9410,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "id") || (key0 === "baseUrl"))){
+if(!(key0 === "id")){
 validate76.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -9445,38 +9438,6 @@ validate76.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/i
 return false;
 }
 }
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.baseUrl !== undefined){
-let data1 = data.baseUrl;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 2000){
-validate76.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
-return false;
-}
-else {
-if(!pattern6.test(data1)){
-validate76.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
-return false;
-}
-}
-}
-else {
-validate76.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -9491,7 +9452,7 @@ return errors === 0;
 }
 
 export const payload66 = validate77;
-const schema78 = {"type":"object","additionalProperties":false,"required":["conversationId","turnId","toolCallId","decision"],"properties":{"conversationId":{"type":"string","minLength":1,"maxLength":200},"turnId":{"type":"string","minLength":1,"maxLength":200},"toolCallId":{"type":"string","minLength":1,"maxLength":200},"decision":{"enum":["allow-once","allow-conversation","allow-always","deny"]}}};
+const schema78 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"baseUrl":{"type":"string","pattern":"^https?://","maxLength":2000}}};
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9499,38 +9460,38 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.conversationId === undefined) && (missing0 = "conversationId")) || ((data.turnId === undefined) && (missing0 = "turnId"))) || ((data.toolCallId === undefined) && (missing0 = "toolCallId"))) || ((data.decision === undefined) && (missing0 = "decision"))){
+if((data.id === undefined) && (missing0 = "id")){
 validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "conversationId") || (key0 === "turnId")) || (key0 === "toolCallId")) || (key0 === "decision"))){
+if(!((key0 === "id") || (key0 === "baseUrl"))){
 validate77.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.conversationId !== undefined){
-let data0 = data.conversationId;
+if(data.id !== undefined){
+let data0 = data.id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 200){
-validate77.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate77.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate77.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate77.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate77.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9540,24 +9501,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.turnId !== undefined){
-let data1 = data.turnId;
+if(data.baseUrl !== undefined){
+let data1 = data.baseUrl;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func2(data1) > 200){
-validate77.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(func2(data1) > 2000){
+validate77.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 else {
-if(func2(data1) < 1){
-validate77.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern6.test(data1)){
+validate77.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
 return false;
 }
 }
 }
 else {
-validate77.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9565,48 +9526,6 @@ var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.toolCallId !== undefined){
-let data2 = data.toolCallId;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-validate77.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func2(data2) < 1){
-validate77.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate77.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.decision !== undefined){
-let data3 = data.decision;
-const _errs8 = errors;
-if(!((((data3 === "allow-once") || (data3 === "allow-conversation")) || (data3 === "allow-always")) || (data3 === "deny"))){
-validate77.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema78.properties.decision.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -9622,9 +9541,140 @@ return errors === 0;
 }
 
 export const payload67 = validate78;
-const schema79 = {"type":"object","additionalProperties":false,"properties":{"ollamaUrl":{"type":"string","minLength":1,"maxLength":2000,"pattern":"^https?://"},"defaultModel":{"anyOf":[{"type":"string","minLength":1,"maxLength":300},{"type":"null"}]},"defaultChatModel":{"anyOf":[{"type":"string","minLength":1,"maxLength":300},{"type":"null"}]},"activeConnectionId":{"type":"string","minLength":1,"maxLength":200},"theme":{"enum":["light","dark","system"]},"modelsDir":{"anyOf":[{"type":"string","minLength":1,"maxLength":4000},{"type":"null"}]},"builtinIdleMinutes":{"type":"integer","minimum":0,"maximum":10080}}};
+const schema79 = {"type":"object","additionalProperties":false,"required":["conversationId","turnId","toolCallId","decision"],"properties":{"conversationId":{"type":"string","minLength":1,"maxLength":200},"turnId":{"type":"string","minLength":1,"maxLength":200},"toolCallId":{"type":"string","minLength":1,"maxLength":200},"decision":{"enum":["allow-once","allow-conversation","allow-always","deny"]}}};
 
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.conversationId === undefined) && (missing0 = "conversationId")) || ((data.turnId === undefined) && (missing0 = "turnId"))) || ((data.toolCallId === undefined) && (missing0 = "toolCallId"))) || ((data.decision === undefined) && (missing0 = "decision"))){
+validate78.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "conversationId") || (key0 === "turnId")) || (key0 === "toolCallId")) || (key0 === "decision"))){
+validate78.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.conversationId !== undefined){
+let data0 = data.conversationId;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 200){
+validate78.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate78.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.turnId !== undefined){
+let data1 = data.turnId;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 200){
+validate78.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data1) < 1){
+validate78.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.toolCallId !== undefined){
+let data2 = data.toolCallId;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+validate78.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data2) < 1){
+validate78.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.decision !== undefined){
+let data3 = data.decision;
+const _errs8 = errors;
+if(!((((data3 === "allow-once") || (data3 === "allow-conversation")) || (data3 === "allow-always")) || (data3 === "deny"))){
+validate78.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema79.properties.decision.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate78.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate78.errors = vErrors;
+return errors === 0;
+}
+
+export const payload68 = validate79;
+const schema80 = {"type":"object","additionalProperties":false,"properties":{"ollamaUrl":{"type":"string","minLength":1,"maxLength":2000,"pattern":"^https?://"},"defaultModel":{"anyOf":[{"type":"string","minLength":1,"maxLength":300},{"type":"null"}]},"defaultChatModel":{"anyOf":[{"type":"string","minLength":1,"maxLength":300},{"type":"null"}]},"activeConnectionId":{"type":"string","minLength":1,"maxLength":200},"theme":{"enum":["light","dark","system"]},"modelsDir":{"anyOf":[{"type":"string","minLength":1,"maxLength":4000},{"type":"null"}]},"builtinIdleMinutes":{"type":"integer","minimum":0,"maximum":10080}}};
+
+function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9632,7 +9682,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "ollamaUrl") || (key0 === "defaultModel")) || (key0 === "defaultChatModel")) || (key0 === "activeConnectionId")) || (key0 === "theme")) || (key0 === "modelsDir")) || (key0 === "builtinIdleMinutes"))){
-validate78.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate79.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9644,24 +9694,24 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 2000){
-validate78.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+validate79.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate78.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate79.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern6.test(data0)){
-validate78.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
+validate79.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate78.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9739,7 +9789,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate78.errors = vErrors;
+validate79.errors = vErrors;
 return false;
 }
 else {
@@ -9827,7 +9877,7 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate78.errors = vErrors;
+validate79.errors = vErrors;
 return false;
 }
 else {
@@ -9853,18 +9903,18 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data3 === "string"){
 if(func2(data3) > 200){
-validate78.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate79.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data3) < 1){
-validate78.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate79.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate78.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate79.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9878,7 +9928,7 @@ if(data.theme !== undefined){
 let data4 = data.theme;
 const _errs18 = errors;
 if(!(((data4 === "light") || (data4 === "dark")) || (data4 === "system"))){
-validate78.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/enum",keyword:"enum",params:{allowedValues: schema79.properties.theme.enum},message:"must be equal to one of the allowed values"}];
+validate79.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/enum",keyword:"enum",params:{allowedValues: schema80.properties.theme.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -9955,7 +10005,7 @@ else {
 vErrors.push(err14);
 }
 errors++;
-validate78.errors = vErrors;
+validate79.errors = vErrors;
 return false;
 }
 else {
@@ -9979,18 +10029,18 @@ if(data.builtinIdleMinutes !== undefined){
 let data6 = data.builtinIdleMinutes;
 const _errs25 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate78.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate79.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs25){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 10080 || isNaN(data6)){
-validate78.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
+validate79.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
 return false;
 }
 else {
 if(data6 < 0 || isNaN(data6)){
-validate78.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate79.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -10010,11 +10060,11 @@ var valid0 = true;
 }
 }
 else {
-validate78.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate78.errors = vErrors;
+validate79.errors = vErrors;
 return errors === 0;
 }
 
@@ -10098,12 +10148,12 @@ export const payloadValidators = {
   "attachments:preview": payload60,
   "chat:stop": payload61,
   "models:list": payload62,
-  "settings:get": payload62,
-  "connections:list": payload62,
-  "connections:save": payload63,
-  "connections:delete": payload64,
-  "connections:test": payload65,
-  "connections:key-storage": payload62,
-  "chat:approve-tool": payload66,
-  "settings:update": payload67,
+  "settings:get": payload63,
+  "connections:list": payload63,
+  "connections:save": payload64,
+  "connections:delete": payload65,
+  "connections:test": payload66,
+  "connections:key-storage": payload63,
+  "chat:approve-tool": payload67,
+  "settings:update": payload68,
 };

@@ -171,7 +171,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
   },
   'attachments:preview': { type: 'object', additionalProperties: false, required: ['block'], properties: { block: attachmentBlock } },
   'chat:stop': { type: 'object', additionalProperties: false, required: ['turnId'], properties: { turnId: id } },
-  'models:list': empty,
+  'models:list': { type: 'object', additionalProperties: false, properties: { connectionId: id } },
   'settings:get': empty,
   'connections:list': empty,
   'connections:save': {

@@ -3,8 +3,9 @@
  */
 import type { Database } from 'better-sqlite3';
 import type { ModelInvokeContract } from '../../shared/models-ipc';
-import type { ContextWindowChoice } from '../../shared/models';
+import type { Alias, ContextWindowChoice } from '../../shared/models';
 import { aliasFromModel } from '../aliases/alias-create-body';
+import { refuseClash } from '../aliases/alias-names';
 import { AliasStore } from '../aliases/alias-store';
 import { materializeAlias, refreshAliasStatuses } from '../aliases/alias-sync';
 import { DEFAULT_CONNECTION_ID } from '../connections/connection-store';
@@ -35,6 +36,11 @@ export interface ModelHandlerDeps {
   contextWindowOf?: (req: { model: string; connectionId?: string }, resolver: ContextWindowResolver) => Promise<ContextWindowChoice>;
   /** Look at the server in use now (services' ServerWatch); absent where nothing watches. */
   watchNow?: () => void;
+  /**
+   * The model names on a connection and what it is called, for refusing an alias name that would hide one;
+   * `models` null when the server cannot be asked now (the name is then not refused on a guess).
+   */
+  modelNamesOf?: (connectionId: string) => Promise<{ label: string; models: string[] | null }>;
 }
 
 export interface ModelManager {
@@ -60,6 +66,11 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     // Ollama's defaults for a plain `ollama serve`: flash attention where supported, an f16 cache.
     recommend: (baseUrl, model) => models.recommend(model, true, 'f16', baseUrl),
   });
+  const refuseHiddenModel = async (name: string, connectionId: string, own?: Alias) => {
+    if (!deps.modelNamesOf) return;
+    const { label, models } = await deps.modelNamesOf(connectionId);
+    refuseClash(name, models, label, own);
+  };
   const handlers: ModelHandlers = {
     'models:show': ({ model }) => models.show(model),
     'models:pull': ({ model }) => models.pull(model),
@@ -90,8 +101,14 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
       return models.setGpuOverride(bytes);
     },
     'aliases:list': () => refreshAliasStatuses(aliases, deps.baseUrl()),
-    'aliases:create': (input) => aliases.create(input),
-    'aliases:update': ({ id, alias }) => aliases.update(id, alias),
+    'aliases:create': async (input) => {
+      await refuseHiddenModel(input.name, input.connectionId);
+      return aliases.create(input);
+    },
+    'aliases:update': async ({ id, alias }) => {
+      await refuseHiddenModel(alias.name, alias.connectionId, aliases.require(id));
+      return aliases.update(id, alias);
+    },
     'aliases:delete': ({ id }) => ({ deleted: aliases.delete(id) }),
     'aliases:materialize': ({ id }) => materializeAlias(aliases, deps.baseUrl(), id),
     'aliases:from-model': async ({ model, name }) => aliasFromModel(await models.show(model), name, DEFAULT_CONNECTION_ID),

@@ -10,6 +10,7 @@ import { Modal } from './frame/Modal';
 import { ConnectionsSection } from './settings/ConnectionsSection';
 import { ToolsSection } from './tools/ToolsSection';
 import './settings/settings.css';
+import { aliasRef, refFor } from '../../shared/model-ref';
 
 const THEMES: { value: Theme; label: string }[] = [
   { value: 'system', label: 'System' },
@@ -34,7 +35,8 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const initial = {
     url: settings?.ollamaUrl ?? '',
     theme: settings?.theme ?? ('system' as Theme),
-    defaultChat: settings?.defaultChatModel ?? '',
+    // Kept by name before aliases were offered by id: shown as the entry it means.
+    defaultChat: settings?.defaultChatModel ? refFor(settings.defaultChatModel, models, aliases) : '',
     modelsDir: settings?.modelsDir ?? '',
     idle: String(settings?.builtinIdleMinutes ?? 10),
   };
@@ -123,7 +125,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
               {aliases.length > 0 && (
                 <optgroup label="Aliases">
                   {aliases.map((a) => (
-                    <option key={a.id} value={a.name}>
+                    <option key={a.id} value={aliasRef(a.id)}>
                       {a.name} → {a.model}
                     </option>
                   ))}

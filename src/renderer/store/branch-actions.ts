@@ -1,6 +1,7 @@
 /** Tree operations on the open conversation: regenerate an answer, edit and resend a message, switch branch. */
 import type { SiblingInfo } from '../../shared/ipc';
 import type { Turn } from '../../shared/turn';
+import { answeredRef } from '../../shared/model-ref';
 import { firebrand } from '../firebrand';
 import { adoptBranch, connectionOf, fail, useStore } from '.';
 import { heldWindow } from './open-conversation';
@@ -17,7 +18,7 @@ function withSibling(replaced: Turn, added: Turn): Record<string, SiblingInfo> {
 }
 
 export async function regenerate(turn: Turn, think?: boolean): Promise<void> {
-  const model = get().selectedModel ?? turn.model;
+  const model = get().selectedModel ?? answeredRef(turn, get().aliases, get().models);
   if (!model) return set({ notice: 'Choose a model first.' });
   try {
     const sentAt = Date.now();

@@ -6,6 +6,7 @@
 import { create } from 'zustand';
 import type { ConversationSettings, ConversationSummary, ModelSummary, SendResult, Settings, SiblingInfo, Theme } from '../../shared/ipc';
 import type { Alias, ContextWindowChoice } from '../../shared/models';
+import { aliasOfRef, aliasRef, refFor, refLabel } from '../../shared/model-ref';
 import type { AttachmentBlock, Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
 import { releaseEvents, takeFirst } from '../boot';
@@ -33,10 +34,10 @@ export interface AppState {
   /** Conversations deleted in the UI but not yet in main: they wait out the undo window hidden. */
   hiddenConversations: string[];
   models: ModelSummary[];
-  /** Aliases, offered in the picker beside the models; picking one sends its name as the model. */
+  /** Aliases, offered in the picker beside the models; picking one sends `alias:<id>` as the model (shared/model-ref.ts). */
   aliases: Alias[];
   modelsError: string | null;
-  /** A model or an alias name. */
+  /** A model's name or an alias's reference (`alias:<id>`). */
   selectedModel: string | null;
   /** The window the next message to the selected model carries, and where it came from (main decides). */
   contextChoice: ContextWindowChoice | null;
@@ -121,10 +122,13 @@ export function refreshModels(): Promise<void> {
 async function showModels(listed: Promise<ModelList>): Promise<void> {
   try {
     const [models, aliases] = await listed;
-    const names = [...aliases.map((a) => a.name), ...models.map((m) => m.name)];
+    // An alias is offered as `alias:<id>` (never a model's name); settings from before that name it by name.
+    const names = [...aliases.map((a) => aliasRef(a.id)), ...models.map((m) => m.name)];
     const settings = get().settings;
     const before = get().selectedModel;
-    const preferred = [before, settings?.defaultChatModel, settings?.defaultModel].find((n) => n && names.includes(n));
+    const preferred = [before, settings?.defaultChatModel, settings?.defaultModel]
+      .map((n) => (n ? refFor(n, models, aliases) : n))
+      .find((n) => n && names.includes(n));
     const selected = preferred ?? models[0]?.name ?? null;
     const empty = settings?.activeConnectionId === 'builtin'
       ? 'No GGUF models yet: add or download one in Models (or put a .gguf file in the models folder).'
@@ -136,7 +140,7 @@ async function showModels(listed: Promise<ModelList>): Promise<void> {
       aliases,
       modelsError: models.length === 0 ? empty : null,
       selectedModel: selected,
-      ...(gone ? { notice: `${before} is no longer on the server; ${selected} is chosen now.`, noticeRetry: null } : {}),
+      ...(gone ? { notice: `${refLabel(before, get().aliases)} is no longer on the server; ${refLabel(selected, aliases)} is chosen now.`, noticeRetry: null } : {}),
     });
   } catch (err) {
     set({ models: [], modelsError: errorMessage(err) });
@@ -198,8 +202,9 @@ export function focusTurn(turnId: string | null): void {
 /** A new chat starts with the default model or alias chosen in Settings, where there is one. */
 export function newChat(): void {
   noteNavigation();
-  const start = get().settings?.defaultChatModel;
-  const known = start && (get().models.some((m) => m.name === start) || get().aliases.some((a) => a.name === start));
+  const kept = get().settings?.defaultChatModel;
+  const start = kept ? refFor(kept, get().models, get().aliases) : kept;
+  const known = start && (get().models.some((m) => m.name === start) || aliasOfRef(start, get().aliases) !== undefined);
   set({ activeId: null, activeTitle: null, turns: [], siblings: {}, notice: null, focusTurn: null, conversationSettings: NO_CONVERSATION_SETTINGS, ...(known ? { selectedModel: start } : {}) });
   if (known) void refreshContextChoice();
 }

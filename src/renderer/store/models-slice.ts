@@ -7,7 +7,7 @@ import type { ModelSummary } from '../../shared/ipc';
 import type { Alias, AliasInput, ContextAdvice, GpuReport, ModelDetails, PullProgress, RunningModel } from '../../shared/models';
 import { firebrand } from '../firebrand';
 import { refreshContextChoice, refreshModels } from './index';
-import { attemptWith } from './errors';
+import { attemptWith, errorMessage } from './errors';
 
 export interface ModelsState {
   models: ModelSummary[];
@@ -118,15 +118,26 @@ export function unloadModel(model: string): Promise<boolean> {
   });
 }
 
-export function saveAlias(id: string | null, alias: AliasInput): Promise<boolean> {
-  return attempt(async () => {
-    const api = firebrand();
+/** Saves an alias; resolves the reason it was refused (shown in the alias form), or null once saved. */
+export async function saveAlias(id: string | null, alias: AliasInput): Promise<string | null> {
+  const api = firebrand();
+  try {
     if (id) await api.aliases.update({ id, alias });
     else await api.aliases.create(alias);
+  } catch (err) {
+    return errorMessage(err);
+  }
+  await attempt(async () => {
     set({ aliases: await api.aliases.list({}) });
     // The composer's picker offers aliases too.
     await refreshModels();
   });
+  return null;
+}
+
+/** The models of a connection other than the active one (an alias of it is being edited). */
+export function listModelsOf(connectionId: string): Promise<ModelSummary[]> {
+  return firebrand().models.list({ connectionId });
 }
 
 export function deleteAlias(id: string): Promise<boolean> {

@@ -5,6 +5,9 @@
  */
 import type { ConversationView } from '../../shared/ipc';
 import type { Turn } from '../../shared/turn';
+import type { Alias } from '../../shared/models';
+import { aliasOfRef, answeredRef, refLabel } from '../../shared/model-ref';
+import { missingModel } from '../components/composer/picker-groups';
 import { firebrand } from '../firebrand';
 import { fail, focusTurn, NO_CONVERSATION_SETTINGS, refreshContextChoice, useStore, type AppState } from '.';
 import { undoDelete } from './conversation-actions';
@@ -53,10 +56,17 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
     let view = opened;
     // A hit on another branch: that branch is the one shown (and kept, like choosing it with < >).
     if (focus && !view.turns.some((t) => t.id === focus.turnId)) view = await api.conversations.switchBranch({ turnId: focus.turnId }).catch(() => view);
-    // The conversation brings back the model it last answered with, where that model is still offered.
-    const lastModel = view.turns.findLast((t) => t.role === 'assistant' && t.model)?.model;
-    const offered = lastModel !== undefined && (get().models.some((m) => m.name === lastModel) || get().aliases.some((a) => a.name === lastModel));
+    // The conversation brings back the model or alias it last answered with (an alias by its id: renamed since,
+    // it is still the one), where that is still offered; where it is not, the user is told what answers next.
+    const lastTurn = view.turns.findLast((t) => t.role === 'assistant' && t.model);
+    const lastModel = lastTurn ? answeredRef(lastTurn, get().aliases, get().models) : undefined;
+    const lastAlias = lastModel === undefined ? undefined : aliasOfRef(lastModel, get().aliases);
+    const offered = lastModel !== undefined && (get().models.some((m) => m.name === lastModel) || (lastAlias !== undefined && offeredAlias(lastAlias)));
     const modelChanged = offered && lastModel !== get().selectedModel;
+    const selectedNow = get().selectedModel;
+    const goneNotice = lastTurn?.model && !offered && selectedNow
+      ? `This chat was answered by ${lastAlias ? `the alias ${lastAlias.name}` : lastTurn.model}, which is not offered now${lastAlias ? ` (${unofferedReason(lastAlias)})` : ''}; your next message goes to ${refLabel(selectedNow, get().aliases)}.`
+      : null;
     // At a search hit: the branch from the hit (or its latest turns) on, older ones paged in as for any long chat.
     const held = focus ? heldWindow(view.turns, conversationId, focus.turnId) : { turns: view.turns, olderTurns: null };
     // Another conversation or a new chat was chosen while this one was read (a reload's reopen, a quick second click).
@@ -67,7 +77,8 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
       ...held,
       siblings: view.siblings,
       conversationSettings,
-      notice: null,
+      notice: goneNotice,
+      noticeRetry: null,
       focusTurn: focus && view.turns.some((t) => t.id === focus.turnId) ? focus : null,
       partialView: view.partial ? conversationId : null,
       ...(modelChanged ? { selectedModel: lastModel } : {}),
@@ -83,6 +94,16 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
     if (get().partialView === conversationId) set({ partialView: null });
     fail(err, () => void openConversation(conversationId, focus));
   }
+}
+
+/** An alias can answer when its connection is the active one and its model is listed there (picker-groups). */
+function offeredAlias(alias: Alias): boolean {
+  return alias.connectionId === (get().settings?.activeConnectionId ?? 'ollama') && missingModel(alias, get().models) === undefined;
+}
+
+function unofferedReason(alias: Alias): string {
+  if (alias.connectionId !== (get().settings?.activeConnectionId ?? 'ollama')) return 'its connection is not the active one';
+  return `its model, ${alias.model}, is not on the server`;
 }
 
 /** Most afterPaint waits: a hidden window paints no frames. */

@@ -89,9 +89,10 @@ describe('sending through an alias', () => {
     replay.setRoutes(ollama([{ method: 'POST', path: '/api/show', body: fixture('ollama-models/show-qwen3-14b.json') }]));
     const t = tempServices(replay);
     cleanup = t.cleanup;
-    await t.services.handlers['aliases:create'](coder);
-    expect(await t.services.handlers['models:context-window']({ model: 'coder' })).toEqual({ contextWindow: 8192, source: 'alias', reason: null });
-    const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Reverse a string', model: 'coder' });
+    const alias = await t.services.handlers['aliases:create'](coder);
+    // The composer sends an alias as `alias:<id>` (models audit #1).
+    expect(await t.services.handlers['models:context-window']({ model: `alias:${alias.id}` })).toEqual({ contextWindow: 8192, source: 'alias', reason: null });
+    const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Reverse a string', model: `alias:${alias.id}` });
     await settle(t.services, sent.conversationId);
     const body = chatBodies(replay)[0];
     expect(body).toMatchObject({ model: 'llama3.2:3b', think: false, options: { temperature: 0.2, num_ctx: 8192 } });
@@ -99,12 +100,16 @@ describe('sending through an alias', () => {
   });
 
   it('sends a materialized alias in sync under its own name, without adding its system prompt again', async () => {
-    replay.setRoutes(ollama([{ method: 'POST', path: '/api/create', body: '{"status":"success"}' }], tagsWith('coder:latest', 'c0de')));
+    replay.setRoutes(ollama([{ method: 'POST', path: '/api/create', body: '{"status":"success"}' }]));
     const t = tempServices(replay);
     cleanup = t.cleanup;
     const alias = await t.services.handlers['aliases:create'](coder);
+    // Created in Ollama, it is listed there under its own name (its own copy: no clash when it is edited).
+    replay.setRoutes(ollama([{ method: 'POST', path: '/api/create', body: '{"status":"success"}' }], tagsWith('coder:latest', 'c0de')));
     expect((await t.services.handlers['aliases:materialize']({ id: alias.id })).status).toBe('in-sync');
-    const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Reverse a string', model: 'coder' });
+    expect((await t.services.handlers['aliases:update']({ id: alias.id, alias: { ...coder, systemPrompt: 'Code first.' } })).name).toBe('coder');
+    await t.services.handlers['aliases:materialize']({ id: alias.id });
+    const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Reverse a string', model: `alias:${alias.id}` });
     await settle(t.services, sent.conversationId);
     const body = chatBodies(replay)[0];
     expect(body).toMatchObject({ model: 'coder', options: { num_ctx: 8192 } });
@@ -119,9 +124,60 @@ describe('sending through an alias', () => {
       "INSERT INTO model_aliases (id, name, connection_id, model, created_at, updated_at) VALUES ('old', 'legacy', 'http://127.0.0.1:11434', 'llama3.2:3b', 1, 1)",
     ).run();
     expect((await t.services.handlers['aliases:list']({})).find((a) => a.id === 'old')?.connectionId).toBe('ollama');
-    const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'legacy' });
+    const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'alias:old' });
     expect((await settle(t.services, sent.conversationId)).at(-1)?.status).toBe('done');
     expect(chatBodies(replay)[0]?.model).toBe('llama3.2:3b');
+  });
+});
+
+describe('an alias and the models of its connection (models audit #1, #6)', () => {
+  const small = { name: 'small', connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: '', parameters: {}, thinkMode: 'off' as const, contextWindow: 6000 };
+
+  it('refuses an alias named like a model of its connection, with or without :latest, at create and at rename', async () => {
+    replay.setRoutes(ollama([], tagsWith('coder:latest', 'c0de')));
+    const t = tempServices(replay);
+    cleanup = t.cleanup;
+    const refused = (p: Promise<unknown>) => p.then(() => 'saved', (err: Error) => err.message);
+    expect(await refused(Promise.resolve(t.services.handlers['aliases:create']({ ...small, name: 'qwen3:8b' })))).toBe(
+      '“qwen3:8b” is already the name of a model on Ollama (qwen3:8b): an alias of that name would hide it. Choose another name.',
+    );
+    expect(await refused(Promise.resolve(t.services.handlers['aliases:create']({ ...small, name: 'coder' })))).toContain('(coder:latest)');
+    const alias = await t.services.handlers['aliases:create'](small);
+    expect(await refused(Promise.resolve(t.services.handlers['aliases:update']({ id: alias.id, alias: { ...small, name: 'qwen3:8b' } })))).toContain('would hide it');
+    expect((await t.services.handlers['aliases:list']({})).map((a) => a.name)).toEqual(['small']);
+  });
+
+  it('sends a model picked by name to that model even where an older alias has its name', async () => {
+    replay.setRoutes(ollama());
+    const t = tempServices(replay);
+    cleanup = t.cleanup;
+    // Made before such names were refused.
+    t.services.db.prepare("INSERT INTO model_aliases (id, name, connection_id, model, context_window, created_at, updated_at) VALUES ('clash', 'qwen3:8b', 'ollama', 'llama3.2:3b', 4096, 1, 1)").run();
+    const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'qwen3:8b' });
+    await settle(t.services, sent.conversationId);
+    expect(chatBodies(replay)[0]?.model).toBe('qwen3:8b');
+    const viaAlias = await t.services.handlers['chat:send']({ conversationId: sent.conversationId, text: 'Again', model: 'alias:clash' });
+    await settle(t.services, sent.conversationId);
+    expect(chatBodies(replay)[1]).toMatchObject({ model: 'llama3.2:3b', options: { num_ctx: 4096 } });
+    expect(viaAlias.assistantTurn).toMatchObject({ model: 'qwen3:8b', meta: { aliasId: 'clash' } });
+  });
+
+  it('labels an answer with the alias’s name and keeps its id, so a renamed alias still routes the chat', async () => {
+    replay.setRoutes(ollama());
+    const t = tempServices(replay);
+    cleanup = t.cleanup;
+    const alias = await t.services.handlers['aliases:create'](small);
+    const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: `alias:${alias.id}` });
+    expect(sent.assistantTurn).toMatchObject({ model: 'small', meta: { aliasId: alias.id } });
+    await settle(t.services, sent.conversationId);
+    await t.services.handlers['aliases:update']({ id: alias.id, alias: { ...small, name: 'tiny' } });
+    const again = await t.services.handlers['chat:send']({ conversationId: sent.conversationId, text: 'Again', model: `alias:${alias.id}` });
+    await settle(t.services, sent.conversationId);
+    expect(again.assistantTurn).toMatchObject({ model: 'tiny', meta: { aliasId: alias.id } });
+    expect(chatBodies(replay)[1]).toMatchObject({ model: 'llama3.2:3b', options: { num_ctx: 6000 } });
+    const regenerated = await t.services.handlers['chat:regenerate']({ turnId: again.assistantTurn.id, model: `alias:${alias.id}` });
+    expect(regenerated.assistantTurn).toMatchObject({ model: 'tiny', meta: { aliasId: alias.id } });
+    await settle(t.services, sent.conversationId);
   });
 });
 
@@ -130,8 +186,8 @@ describe('conversation settings (the third identity layer)', () => {
     replay.setRoutes(ollama([{ method: 'POST', path: '/api/show', body: fixture('ollama-models/show-qwen3-14b.json') }]));
     const t = tempServices(replay);
     cleanup = t.cleanup;
-    await t.services.handlers['aliases:create']({ name: 'coder', connectionId: 'ollama', model: 'qwen3:8b', systemPrompt: 'Code first.', parameters: {}, thinkMode: 'on', contextWindow: null });
-    const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'coder', conversationSettings: { systemPrompt: 'Be terse.', think: 'off' } });
+    const { id } = await t.services.handlers['aliases:create']({ name: 'coder', connectionId: 'ollama', model: 'qwen3:8b', systemPrompt: 'Code first.', parameters: {}, thinkMode: 'on', contextWindow: null });
+    const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: `alias:${id}`, conversationSettings: { systemPrompt: 'Be terse.', think: 'off' } });
     await settle(t.services, sent.conversationId);
     expect(await t.services.handlers['conversations:get-settings']({ conversationId: sent.conversationId })).toEqual({ systemPrompt: 'Be terse.', think: 'off', tools: true });
     let body = chatBodies(replay)[0];
@@ -140,7 +196,7 @@ describe('conversation settings (the third identity layer)', () => {
     expect(body?.think).toBe(false);
 
     await t.services.handlers['conversations:update-settings']({ conversationId: sent.conversationId, systemPrompt: '', think: null });
-    await t.services.handlers['chat:send']({ conversationId: sent.conversationId, text: 'Again', model: 'coder' });
+    await t.services.handlers['chat:send']({ conversationId: sent.conversationId, text: 'Again', model: `alias:${id}` });
     await settle(t.services, sent.conversationId);
     body = chatBodies(replay)[1];
     expect(body?.messages[0]).toEqual({ role: 'system', content: 'Code first.' });

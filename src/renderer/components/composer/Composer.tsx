@@ -18,6 +18,7 @@ import { RoomChoices } from '../context/RoomChoices';
 import { useRoomPlan } from '../context/use-room-plan';
 import { ConversationSettingsButton } from './ConversationSettings';
 import { ModelPicker } from './ModelPicker';
+import { aliasOfRef, refLabel } from '../../../shared/model-ref';
 import { offeredToolsKey, useMcpStore, watchMcpServers } from '../../store/mcp-slice';
 import { attachmentKey, useAttachments } from './use-attachments';
 
@@ -44,7 +45,8 @@ export function Composer() {
   // A run waiting for an approval streams nothing, yet it is running: Stop ends it (issue 13).
   const waiting = running?.waiting === true;
   const stoppable = running?.turn;
-  const alias = aliases.find((a) => a.name === selected);
+  const alias = aliasOfRef(selected, aliases);
+  const selectedName = selected === null ? null : refLabel(selected, aliases);
   // An alias answers with its model's capabilities.
   const model = models.find((m) => m.name === selected) ?? models.find((m) => m.name === alias?.model);
   // Think mode set on the conversation or the alias wins (DESIGN.md §2 layers): the toggle then only says so.
@@ -112,8 +114,8 @@ export function Composer() {
     : tooBig && tooBig.tokens > overBy
       ? `${tooBig.b.name} needs about ${formatTokens(tooBig.tokens)} tokens; ${formatTokens(Math.max(0, tooBig.tokens - overBy))} are left in the ${formatTokens(contextWindow)}-token window. Choose pages that fit, or make room.`
       : empty
-        ? `This conversation is longer than ${selected ?? 'this model'}'s window: about ${formatTokens(estimate)} tokens, its window holds ${formatTokens(contextWindow)}. Make room to go on.`
-        : `Too long for ${selected ?? 'this model'}: about ${formatTokens(estimate)} tokens, its window holds ${formatTokens(contextWindow)}. Make room, or remove attachments.`;
+        ? `This conversation is longer than ${selectedName ?? 'this model'}'s window: about ${formatTokens(estimate)} tokens, its window holds ${formatTokens(contextWindow)}. Make room to go on.`
+        : `Too long for ${selectedName ?? 'this model'}: about ${formatTokens(estimate)} tokens, its window holds ${formatTokens(contextWindow)}. Make room, or remove attachments.`;
   const blockedBy = !selected
     ? 'Choose a model first.'
     : streamingTurn
@@ -131,7 +133,7 @@ export function Composer() {
                 : unreadable
                   ? `${unreadable.name} cannot be read (see its chip). Remove it to send.`
                   : imagesRefused
-                    ? `${selected} cannot read images. Pick a vision model or remove the image.`
+                    ? `${selectedName} cannot read images. Pick a vision model or remove the image.`
                     : null;
 
   const send = async () => {

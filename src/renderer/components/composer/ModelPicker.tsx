@@ -4,6 +4,7 @@ import type { ConnectionInfo } from '../../../shared/connections';
 import type { ModelSummary } from '../../../shared/ipc';
 import type { Alias } from '../../../shared/models';
 import { selectModel } from '../../store';
+import { aliasOfRef, refLabel } from '../../../shared/model-ref';
 import { capabilityList, filterGroups, pickerGroups, type PickerEntry } from './picker-groups';
 
 interface Props {
@@ -30,7 +31,9 @@ export function ModelPicker({ models, aliases, connections, activeConnectionId, 
   const shown = useMemo(() => filterGroups(groups, open ? query : ''), [groups, query, open]);
   const choosable = shown.flatMap((g) => g.entries).filter((e) => !e.disabled);
   const optionId = (value: string) => `${listId}-${value.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-  const alias = aliases.find((a) => a.name === selected);
+  const alias = aliasOfRef(selected, aliases);
+  // What the field shows: an alias by its name (its value is `alias:<id>`).
+  const selectedLabel = selected === null ? '' : refLabel(selected, aliases);
   const current = models.find((m) => m.name === selected) ?? models.find((m) => m.name === alias?.model);
   const caps = capabilityList(current);
 
@@ -87,6 +90,7 @@ export function ModelPicker({ models, aliases, connections, activeConnectionId, 
         className="model-picker"
         data-testid="model-picker"
         data-value={selected ?? ''}
+        data-name={selectedLabel}
         role="combobox"
         aria-label="Model"
         aria-expanded={open}
@@ -95,9 +99,9 @@ export function ModelPicker({ models, aliases, connections, activeConnectionId, 
         aria-activedescendant={open && active ? optionId(active) : undefined}
         autoComplete="off"
         spellCheck={false}
-        title={selected ?? 'No model'}
+        title={selected === null ? 'No model' : selectedLabel}
         placeholder={open ? 'Filter models…' : groups.length === 0 ? 'No models' : 'Choose a model'}
-        value={open ? query : (selected ?? '')}
+        value={open ? query : selectedLabel}
         onChange={(e) => {
           if (!open) show();
           setQuery(e.target.value);
@@ -133,10 +137,11 @@ export function ModelPicker({ models, aliases, connections, activeConnectionId, 
                   role="option"
                   className={entry.value === active ? 'model-option active' : 'model-option'}
                   data-value={entry.value}
+                  data-name={entry.label}
                   data-kind={entry.kind}
                   aria-selected={entry.value === selected}
                   aria-disabled={entry.disabled ? true : undefined}
-                  title={entry.disabled ?? entry.value}
+                  title={entry.disabled ?? entry.label}
                   onMouseEnter={() => !entry.disabled && setActive(entry.value)}
                   onClick={() => choose(entry)}
                 >

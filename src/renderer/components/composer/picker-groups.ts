@@ -6,9 +6,10 @@
 import type { ConnectionInfo } from '../../../shared/connections';
 import type { ModelSummary } from '../../../shared/ipc';
 import type { Alias } from '../../../shared/models';
+import { aliasRef } from '../../../shared/model-ref';
 
 export interface PickerEntry {
-  /** What is sent as the model (a model's or an alias's name). */
+  /** What is sent as the model: a model's name, or `alias:<id>` for an alias (never the same as a model's). */
   value: string;
   label: string;
   /** The model under an alias. */
@@ -45,13 +46,13 @@ export function pickerGroups(models: ModelSummary[], aliases: Alias[], connectio
   const materialized = mine.filter((a) => a.materializedDigest !== null);
   const aliasEntry = (a: Alias, disabled?: string): PickerEntry => {
     const model = models.find((m) => m.name === a.model);
-    return { value: a.name, label: a.name, target: a.model, kind: 'alias', capabilities: capabilityList(model), detail: `alias of ${a.model}`, ...(disabled ? { disabled } : {}) };
+    return { value: aliasRef(a.id), label: a.name, target: a.model, kind: 'alias', capabilities: capabilityList(model), detail: `alias of ${a.model}`, ...(disabled ? { disabled } : {}) };
   };
   const active: PickerGroup = {
     id: activeId,
     label: labelOf(activeId) ?? 'Models',
     entries: [
-      ...mine.map((a) => aliasEntry(a)),
+      ...mine.map((a) => aliasEntry(a, missingModel(a, models))),
       ...models
         .filter((m) => !materialized.some((a) => sameOllamaName(a.name, m.name)))
         .map((m) => ({ value: m.name, label: m.name, kind: 'model' as const, capabilities: capabilityList(m), detail: m.parameterSize })),
@@ -66,6 +67,18 @@ export function pickerGroups(models: ModelSummary[], aliases: Alias[], connectio
     others.set(a.connectionId, group);
   }
   return [active, ...others.values()].filter((g) => g.entries.length > 0);
+}
+
+/**
+ * Why an alias of the active connection cannot answer: its model is no longer on the server (an empty list says
+ * nothing: the server is down or has no models, and the screen says that). A materialized alias in sync answers
+ * under its own Ollama copy.
+ */
+export function missingModel(a: Alias, models: ModelSummary[]): string | undefined {
+  if (models.length === 0) return undefined;
+  if (models.some((m) => sameOllamaName(m.name, a.model))) return undefined;
+  if (a.materializedDigest !== null && a.status === 'in-sync' && models.some((m) => sameOllamaName(m.name, a.name))) return undefined;
+  return `Its model, ${a.model}, is not on this server any more: edit the alias in Models.`;
 }
 
 /** Entries whose name (or alias target) contains the query, case-insensitively; groups left empty are dropped. */

@@ -1,6 +1,9 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import type { ModelSummary } from '../../../shared/ipc';
 import { ALIAS_NAME_PATTERN, ALIAS_NAME_RULE, type Alias, type AliasInput, type AliasParameters, type ThinkMode } from '../../../shared/models';
-import { aliasDraftFrom, deleteAlias, materializeAlias, saveAlias, useModelsStore } from '../../store/models-slice';
+import { aliasDraftFrom, deleteAlias, listModelsOf, materializeAlias, saveAlias, useModelsStore } from '../../store/models-slice';
+import { errorMessage } from '../../store/errors';
+import { sameOllamaName } from '../composer/picker-groups';
 import { useStore } from '../../store';
 import { AutoCompactSelect } from '../context/AutoCompactSelect';
 
@@ -30,16 +33,44 @@ const toDraft = (a: AliasInput): Draft => ({
   context: a.contextWindow === null ? '' : String(a.contextWindow),
 });
 
+/** The models of a connection that is not the active one (null: none asked), or why they could not be listed. */
+function useOtherModels(connectionId: string | null): { models: ModelSummary[]; error: string | null } {
+  const [state, setState] = useState<{ id: string | null; models: ModelSummary[]; error: string | null }>({ id: null, models: [], error: null });
+  useEffect(() => {
+    if (connectionId === null) return;
+    let live = true;
+    listModelsOf(connectionId).then(
+      (models) => live && setState({ id: connectionId, models, error: null }),
+      (err: unknown) => live && setState({ id: connectionId, models: [], error: errorMessage(err) }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [connectionId]);
+  return state.id === connectionId ? state : { models: [], error: null };
+}
+
 /** Aliases: named presets (model, system prompt, parameters, think mode, context) and their Ollama twins. */
 export function AliasEditor() {
   const aliases = useModelsStore((s) => s.aliases);
-  const models = useModelsStore((s) => s.models);
-  // An alias names a connection by id (`connections:list`): the one whose models this screen lists.
-  const connectionId = useStore((s) => s.settings?.activeConnectionId ?? 'ollama');
-  const [editing, setEditing] = useState<string | null>(null);
-  const [draft, setDraft] = useState<Draft>(() => blank(models[0]?.name ?? ''));
+  const activeModels = useModelsStore((s) => s.models);
+  // A new alias names the active connection (`connections:list`), whose models this screen lists.
+  const activeConnectionId = useStore((s) => s.settings?.activeConnectionId ?? 'ollama');
+  const [editing, setEditing] = useState<Alias | null>(null);
+  // An edited alias keeps its own connection and chooses among that connection's models (models audit #2).
+  const connectionId = editing?.connectionId ?? activeConnectionId;
+  const other = useOtherModels(connectionId === activeConnectionId ? null : connectionId);
+  const models = connectionId === activeConnectionId ? activeModels : other.models;
+  const [draft, setDraft] = useState<Draft>(() => blank(activeModels[0]?.name ?? ''));
   const [problem, setProblem] = useState<string | null>(null);
   const model = draft.model || models[0]?.name || '';
+  // The model an edited alias names stays offered, even where its server does not list it now.
+  const options = model !== '' && !models.some((m) => m.name === model) ? [model, ...models.map((m) => m.name)] : models.map((m) => m.name);
+  const stop = () => {
+    setEditing(null);
+    setProblem(null);
+    setDraft(blank(activeModels[0]?.name ?? ''));
+  };
 
   const save = async () => {
     const parameters: AliasParameters = {};
@@ -53,12 +84,14 @@ export function AliasEditor() {
     const context = draft.context.trim() === '' ? null : Number(draft.context);
     if (context !== null && (!Number.isInteger(context) || context < 256)) return setProblem('The context window is a whole number of tokens, at least 256.');
     if (!new RegExp(ALIAS_NAME_PATTERN).test(draft.name)) return setProblem(ALIAS_NAME_RULE);
+    // Main refuses it too (the source of truth); said here at once, before a round trip.
+    const hidden = models.find((m) => sameOllamaName(m.name, draft.name) && !(editing?.materializedDigest && sameOllamaName(m.name, editing.name)));
+    if (hidden) return setProblem(`“${draft.name}” is already the name of a model here (${hidden.name}): an alias of that name would hide it. Choose another name.`);
     setProblem(null);
     const input: AliasInput = { name: draft.name, connectionId, model, systemPrompt: draft.systemPrompt, parameters, thinkMode: draft.thinkMode, contextWindow: context };
-    if (await saveAlias(editing, input)) {
-      setEditing(null);
-      setDraft(blank(model));
-    }
+    const refused = await saveAlias(editing?.id ?? null, input);
+    if (refused !== null) return setProblem(refused);
+    stop();
   };
   const startFromModel = async () => {
     const from = await aliasDraftFrom(model, draft.name || `${model.split(':')[0] ?? 'model'}-custom`);
@@ -73,7 +106,7 @@ export function AliasEditor() {
           <li key={a.id} data-testid="alias-item" data-alias={a.name}>
             <strong>{a.name}</strong> <span className="mm-muted">→ {a.model} · think {a.thinkMode}{a.contextWindow ? ` · ${a.contextWindow} tokens` : ''}</span>{' '}
             <span data-testid="alias-status" data-status={a.status} className={a.status === 'changed' || a.status === 'missing' ? 'mm-error' : 'mm-muted'}>({STATUS[a.status]})</span>{' '}
-            <button type="button" data-testid="alias-edit" onClick={() => { setEditing(a.id); setDraft(toDraft(a)); }}>Edit</button>
+            <button type="button" data-testid="alias-edit" onClick={() => { setEditing(a); setProblem(null); setDraft(toDraft(a)); }}>Edit</button>
             <button type="button" data-testid="alias-materialize" onClick={() => void materializeAlias(a.id)}>{a.materializedDigest ? 'Create again in Ollama' : 'Create in Ollama'}</button>
             <button type="button" data-testid="alias-delete" onClick={() => void deleteAlias(a.id)}>Delete</button>{' '}
             <AutoCompactSelect kind="alias" id={a.id} />
@@ -84,9 +117,14 @@ export function AliasEditor() {
         <label>Name <input data-testid="alias-name" maxLength={161} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} /></label>
         <label>Model{' '}
           <select data-testid="alias-model" value={model} onChange={(e) => setDraft({ ...draft, model: e.target.value })}>
-            {models.map((m) => <option key={m.name} value={m.name}>{m.name}</option>)}
+            {options.map((name) => <option key={name} value={name}>{name}</option>)}
           </select>
         </label>
+        {editing && connectionId !== activeConnectionId && (
+          <p className="mm-muted" data-testid="alias-connection">
+            {other.error ? `Its connection's models could not be listed (${other.error}); its model is kept.` : `This alias belongs to another connection than the active one; it stays there, with that connection's models.`}
+          </p>
+        )}
         <button type="button" data-testid="alias-from-model" onClick={() => void startFromModel()} disabled={!model}>Start from this model’s settings</button>
         <label>System prompt <textarea data-testid="alias-system" value={draft.systemPrompt} onChange={(e) => setDraft({ ...draft, systemPrompt: e.target.value })} /></label>
         <div className="mm-row">
@@ -105,7 +143,7 @@ export function AliasEditor() {
         {problem && <p role="alert" className="mm-error" data-testid="alias-problem">{problem}</p>}
         <div className="mm-row">
           <button type="submit" data-testid="alias-save">{editing ? 'Save alias' : 'Add alias'}</button>
-          {editing && <button type="button" onClick={() => { setEditing(null); setDraft(blank(model)); }}>Cancel</button>}
+          {editing && <button type="button" onClick={stop}>Cancel</button>}
         </div>
       </form>
     </section>

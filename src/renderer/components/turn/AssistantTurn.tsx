@@ -4,6 +4,7 @@ import { Check, Copy, Play, RotateCcw } from 'lucide-react';
 import { sendMessage, useStore } from '../../store';
 import { finalAssistantText } from '../../../shared/assistant-text';
 import { CONTINUE_TEXT, type Turn } from '../../../shared/turn';
+import { answeredAlias } from '../../../shared/model-ref';
 import { answerKey, type ToolAnswer, type ToolAnswers } from './tool-answers';
 import { regenerate } from '../../store/branch-actions';
 import { materializeAlias } from '../../store/models-slice';
@@ -48,8 +49,9 @@ interface Props {
 }
 
 /** The model that wrote an answer, and the model under it when that was an alias. */
-function ModelLabel({ model }: { model: string | undefined }) {
-  const alias = useStore((s) => (model ? s.aliases.find((a) => a.name === model) : undefined));
+function ModelLabel({ turn }: { turn: Turn }) {
+  const model = turn.model;
+  const alias = useStore((s) => answeredAlias(turn, s.aliases, s.models));
   if (!model) return null;
   return (
     <span className="model-label" data-testid="model-label" data-model={model} title={alias ? `${model}, an alias of ${alias.model}` : model}>
@@ -74,7 +76,10 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
   const canContinue = !streaming && isTip && CONTINUABLE.has(stop) && answer !== '';
   // An alias made into an Ollama model whose copy is gone: the server says "try pulling it first", which cannot
   // work for a name that only Firebrand knows. Offer to make it again from its base model (issue 17).
-  const aliasGone = useStore((s) => (turn.status === 'error' && first.model ? s.aliases.find((a) => a.name === first.model && a.materializedDigest !== null) : undefined));
+  const aliasGone = useStore((s) => {
+    const alias = turn.status === 'error' ? answeredAlias(first, s.aliases, s.models) : undefined;
+    return alias?.materializedDigest !== null ? alias : undefined;
+  });
   const recreate = aliasGone && /not found|try pulling/i.test(turn.error ?? '') ? aliasGone : undefined;
 
   const copy = () => {
@@ -135,7 +140,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
       )}
       {!streaming && runLast && (
         <div className="turn-footer">
-          <ModelLabel model={first.model ?? turn.model} />
+          <ModelLabel turn={first.model ? first : turn} />
           <BranchSwitcher turn={first} />
           {stats !== '' && (
             <span className="stats" data-testid="answer-stats">
