@@ -11,7 +11,7 @@ import { ollamaRoutes, TAGS_BODY } from '../replay-server/ollama-wire';
 import { startReplayServer, type ReplayRoute, type ReplayServer } from '../replay-server/replay-server';
 import { launchChromium, openPage } from './helpers/browser';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process';
-import { pickerValues, pickModel } from './helpers/picker';
+import { expectPicked, pickerValues, pickModel } from './helpers/picker';
 
 const fx = (p: string) => readFileSync(new URL(`../fixtures/ollama-models/${p}`, import.meta.url), 'utf8');
 const ANSWER = ['Code', ' first', ', always.'];
@@ -221,5 +221,127 @@ describe('the model manager in serve mode', () => {
     await page.getByTestId('context-use').click();
     await expect.poll(() => page.getByTestId('context-saved').textContent()).toContain('reloads');
     await expect.poll(() => page.getByTestId('context-stored').textContent()).toContain('recommended');
+  });
+});
+
+/** A llama-server on the replay server, beside its Ollama routes: started with -c 2048, one model loaded. */
+const LLAMA_ROUTES: ReplayRoute[] = [
+  { path: '/health', body: '{"status":"ok"}' },
+  { path: '/props', body: JSON.stringify({ default_generation_settings: { n_ctx: 2048 }, chat_template: '{{ messages }}' }) },
+  { path: '/v1/models', body: '{"object":"list","data":[{"id":"other.gguf","object":"model"}]}' },
+];
+
+/** Adds a llama-server connection at the replay server and, where asked, makes it the active one (then reloads). */
+async function addLlamaServer(use: boolean): Promise<string> {
+  const id = await page.evaluate((url) => window.firebrand.connections.save({ kind: 'llama-server', label: 'Local llama', baseUrl: url }).then((c) => c.id), replay.url);
+  if (use) {
+    await page.evaluate((c) => window.firebrand.settings.update({ activeConnectionId: c }), id);
+    await page.reload();
+  }
+  return id;
+}
+
+const coderAlias = { name: 'small', connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: '', parameters: {}, thinkMode: 'off' as const, contextWindow: 6000 };
+
+describe('aliases and connections (models audit)', () => {
+  it('refuses an alias named like a model of its connection, and says why in the form (#1)', async () => {
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    await page.goto(serve.url);
+    await page.getByTestId('models-open').click();
+    await expect.poll(() => page.getByTestId('model-row').count()).toBe(2);
+    await page.getByTestId('alias-name').fill('qwen3:8b');
+    await page.getByTestId('alias-model').selectOption('llama3.2:3b');
+    await page.getByTestId('alias-save').click();
+    await expect.poll(() => page.getByTestId('alias-problem').textContent()).toContain('“qwen3:8b” is already the name of a model here (qwen3:8b)');
+    expect(await page.getByTestId('alias-item').count()).toBe(0);
+    // Main refuses it too, with `:latest` spelled out, in words the form can show.
+    const refused = await page.evaluate((a) => window.firebrand.aliases.create(a).then(() => 'saved', (e: Error) => e.message), { ...coderAlias, name: 'qwen3:8b' });
+    expect(refused).toContain('would hide it');
+  });
+
+  it('edits an alias of another connection on that connection, with its models (#2)', async () => {
+    replay.setRoutes([...routes(), ...LLAMA_ROUTES]);
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    await page.goto(serve.url);
+    await page.evaluate((a) => window.firebrand.aliases.create(a), coderAlias);
+    await addLlamaServer(true);
+    await page.getByTestId('models-open').click();
+    await page.getByTestId('alias-edit').click();
+    await expect.poll(() => page.getByTestId('alias-model').locator('option').allTextContents()).toEqual(['llama3.2:3b', 'qwen3:8b']);
+    expect(await page.getByTestId('alias-model').inputValue()).toBe('llama3.2:3b');
+    await expect.poll(() => page.getByTestId('alias-connection').textContent()).toContain('another connection');
+    await page.getByTestId('alias-system').fill('Be brief.');
+    await page.getByTestId('alias-save').click();
+    await expect.poll(() => page.getByTestId('alias-item').textContent()).toContain('small');
+    const saved = await page.evaluate(() => window.firebrand.aliases.list({}));
+    expect(saved).toMatchObject([{ name: 'small', connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: 'Be brief.' }]);
+  });
+
+  it('shows llama-server’s own window on the Models screen and keeps Ollama’s actions away from it (#3)', async () => {
+    replay.setRoutes([...routes(), ...LLAMA_ROUTES]);
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    await page.goto(serve.url);
+    await addLlamaServer(true);
+    replay.requests.length = 0;
+    await page.getByTestId('models-open').click();
+    const row = page.locator('[data-testid="model-row"][data-model="other.gguf"]');
+    await expect.poll(() => row.getByTestId('model-window').getAttribute('data-source')).toBe('server');
+    expect(await row.getByTestId('model-window').getAttribute('data-window')).toBe('2048');
+    expect(await row.getByTestId('model-window').textContent()).toContain('llama-server was started with n_ctx 2048');
+    expect(await row.getByTestId('model-details').count()).toBe(0);
+    expect(await row.getByTestId('model-delete').count()).toBe(0);
+    expect(await page.getByTestId('pull-input').count()).toBe(0);
+    expect(await page.getByTestId('running-none').textContent()).toContain('keeps its own model loaded');
+    // Nothing of this screen asked Ollama.
+    expect(replay.requests.filter((r) => r.path.startsWith('/api/')).map((r) => r.path)).toEqual([]);
+  });
+
+  it('updates a model’s row as soon as a window is kept or forgotten (#4)', async () => {
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    await page.goto(serve.url);
+    await page.getByTestId('models-open').click();
+    const row = page.locator('[data-testid="model-row"][data-model="qwen3:8b"]');
+    await row.getByTestId('model-window').waitFor();
+    await row.getByTestId('model-details').click();
+    await page.getByTestId('context-custom').fill('16384');
+    await page.getByRole('button', { name: 'Keep this window' }).click();
+    await expect.poll(() => row.getByTestId('model-window').getAttribute('data-window')).toBe('16384');
+    expect(await row.getByTestId('model-window').getAttribute('data-source')).toBe('user');
+    await page.getByRole('button', { name: 'Forget' }).click();
+    await expect.poll(() => row.getByTestId('model-window').getAttribute('data-source')).not.toBe('user');
+  });
+
+  it('follows a renamed alias when its chat is reopened, and says so when a chat’s alias is gone (#6)', async () => {
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    await page.goto(serve.url);
+    const alias = await page.evaluate((a) => window.firebrand.aliases.create(a), coderAlias);
+    await page.reload();
+    await pickModel(page, 'small');
+    await page.getByTestId('composer-input').fill('Hello');
+    await page.getByTestId('composer-send').click();
+    await expect.poll(() => page.locator('[data-testid="turn"][data-role="assistant"][data-status="done"]').count()).toBe(1);
+    await page.getByTestId('models-open').click();
+    await page.getByTestId('alias-edit').click();
+    await page.getByTestId('alias-name').fill('tiny');
+    await page.getByTestId('alias-save').click();
+    await expect.poll(() => page.getByTestId('alias-item').getAttribute('data-alias')).toBe('tiny');
+    await page.getByTestId('models-close').click();
+    await page.getByTestId('new-chat').click();
+    await pickModel(page, 'qwen3:8b');
+    await page.getByTestId('conversation-item').first().click();
+    await expectPicked(page, 'tiny');
+    expect(await page.getByTestId('model-picker').getAttribute('data-value')).toBe(`alias:${alias.id}`);
+    await page.getByTestId('composer-input').fill('Again');
+    await page.getByTestId('composer-send').click();
+    await expect.poll(() => page.locator('[data-testid="turn"][data-role="assistant"][data-status="done"]').count()).toBe(2);
+    const chats = replay.requests.filter((r) => r.path === '/api/chat').map((r) => JSON.parse(r.body) as { model?: string; options?: { num_ctx?: number } });
+    expect(chats.at(-1)).toMatchObject({ model: 'llama3.2:3b', options: { num_ctx: 6000 } });
+
+    // The alias deleted: the chat says what answers now instead of switching in silence.
+    await page.evaluate((id) => window.firebrand.aliases.delete({ id }), alias.id);
+    await page.getByTestId('new-chat').click();
+    await page.reload();
+    await page.getByTestId('conversation-item').first().click();
+    await expect.poll(() => page.locator('body').innerText()).toContain('This chat was answered by tiny, which is not offered now; your next message goes to');
   });
 });

@@ -19,6 +19,8 @@ export interface ModelsState {
   gpu: GpuReport | null;
   error: string | null;
   busy: boolean;
+  /** Bumped when a kept window or the GPU memory changes: each model row reads its window again (models audit #4). */
+  windowVersion: number;
 }
 
 export const useModelsStore = create<ModelsState>(() => ({
@@ -31,16 +33,18 @@ export const useModelsStore = create<ModelsState>(() => ({
   gpu: null,
   error: null,
   busy: false,
+  windowVersion: 0,
 }));
 
 const set = useModelsStore.setState;
 const get = useModelsStore.getState;
 const attempt = (action: () => Promise<void>) => attemptWith((error) => set({ error }), action);
 
-export function loadModelsScreen(): Promise<boolean> {
+/** Reads the screen's lists; Ollama's running models only where Ollama is the active connection (models audit #3). */
+export function loadModelsScreen(ollama = true): Promise<boolean> {
   return attempt(async () => {
     const api = firebrand();
-    const [models, aliases, running] = await Promise.all([api.models.list({}), api.aliases.list({}), api.models.running({}).catch(() => [])]);
+    const [models, aliases, running] = await Promise.all([api.models.list({}), api.aliases.list({}), ollama ? api.models.running({}).catch(() => []) : Promise.resolve([])]);
     set({ models, aliases, running });
   });
 }
@@ -93,14 +97,15 @@ export async function setContextWindow(model: string, contextWindow: number | nu
   await attempt(async () => {
     reloads = (await firebrand().models.setContext({ model, contextWindow, source })).reloads;
   });
-  // The composer's meter shows the window the next message carries: this one now.
+  // The composer's meter and the model's row show the window the next message carries: this one now.
+  set({ windowVersion: get().windowVersion + 1 });
   void refreshContextChoice();
   return reloads;
 }
 
 export function setGpuOverride(bytes: number | null): Promise<boolean> {
   return attempt(async () => {
-    set({ gpu: await firebrand().gpu.setOverride({ bytes }) });
+    set({ gpu: await firebrand().gpu.setOverride({ bytes }), windowVersion: get().windowVersion + 1 });
     void refreshContextChoice();
   });
 }

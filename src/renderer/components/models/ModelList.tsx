@@ -4,8 +4,11 @@ import { ContextPanel } from './ContextPanel';
 import { formatBytes } from './format';
 import { ModelWindow } from './ModelWindow';
 
-/** The server's models with size, family, parameters and quantization; details and delete (confirmed). */
-export function ModelList() {
+/**
+ * The active server's models with size, family, parameters and quantization, and the window each one's next
+ * message carries; details and delete (confirmed) are Ollama's and shown for Ollama only (models audit #3).
+ */
+export function ModelList({ connectionId, ollama }: { connectionId: string; ollama: boolean }) {
   const models = useModelsStore((s) => s.models);
   const details = useModelsStore((s) => s.details);
   const [confirming, setConfirming] = useState<string | null>(null);
@@ -18,9 +21,9 @@ export function ModelList() {
             <div className="mm-row">
               <strong>{m.name}</strong>
               <span className="mm-muted">{[formatBytes(m.sizeBytes), m.family, m.parameterSize, m.quantization].filter(Boolean).join(' · ')}</span>
-              <ModelWindow model={m.name} />
-              <button type="button" data-testid="model-details" onClick={() => void showDetails(m.name)}>Details</button>
-              {confirming === m.name ? (
+              <ModelWindow model={m.name} connectionId={connectionId} />
+              {ollama && <button type="button" data-testid="model-details" onClick={() => void showDetails(m.name)}>Details</button>}
+              {!ollama ? null : confirming === m.name ? (
                 <>
                   <span>Delete {m.name} from the server?</span>
                   <button type="button" data-testid="model-delete-confirm" onClick={() => { setConfirming(null); void deleteModel(m.name); }}>Delete</button>
@@ -30,7 +33,7 @@ export function ModelList() {
                 <button type="button" data-testid="model-delete" onClick={() => setConfirming(m.name)}>Delete…</button>
               )}
             </div>
-            {details?.name === m.name && (
+            {ollama && details?.name === m.name && (
               <div className="mm-details" data-testid="model-details-view">
                 <p>Can: {details.capabilities.join(', ') || 'not said'}</p>
                 {details.architecture && (

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ContextWindowChoice } from '../../../shared/models';
 import { firebrand } from '../../firebrand';
+import { useModelsStore } from '../../store/models-slice';
 import { formatTokens } from '../../format';
 
 /** How many times a fallback is asked again (after 1, 2, 4, 8 and 16 s). */
@@ -19,8 +20,10 @@ const WHY: Record<ContextWindowChoice['source'], string> = {
  * The window a model's next message carries, and why, on its row: no model silently gets a window (issue 17:
  * once the GPU size was known every model took the largest that fits, and nothing said so).
  */
-export function ModelWindow({ model }: { model: string }) {
+export function ModelWindow({ model, connectionId }: { model: string; connectionId: string }) {
   const [choice, setChoice] = useState<ContextWindowChoice | null>(null);
+  // A window kept (or forgotten) in Details, or new GPU memory: the row reads it again (models audit #4).
+  const version = useModelsStore((s) => s.windowVersion);
   useEffect(() => {
     let live = true;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -28,7 +31,8 @@ export function ModelWindow({ model }: { model: string }) {
     // times, further apart each time, while the row is shown: no reload needed once the cause has passed.
     const ask = (attempt: number) => {
       firebrand()
-        .models.contextWindow({ model, wait: true })
+        // The active connection's model: llama-server's fixed window, not Ollama's (models audit #3).
+        .models.contextWindow({ model, wait: true, ...(connectionId !== 'ollama' ? { connectionId } : {}) })
         .then((c) => {
           if (!live) return;
           setChoice(c);
@@ -41,7 +45,7 @@ export function ModelWindow({ model }: { model: string }) {
       live = false;
       clearTimeout(timer);
     };
-  }, [model]);
+  }, [model, connectionId, version]);
   if (!choice) return null;
   return (
     <span className="mm-window" data-testid="model-window" data-window={choice.contextWindow ?? ''} data-source={choice.source} title={choice.reason ?? undefined}>

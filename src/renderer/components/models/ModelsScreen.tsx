@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { X } from 'lucide-react';
 import { useStore } from '../../store';
 import { connectModelsStore, loadModelsScreen, useModelsStore } from '../../store/models-slice';
+import { loadConnectionsOnce, useConnectionsStore } from '../../store/connections-slice';
 import { Modal } from '../frame/Modal';
 import { LibrarySection } from '../library/LibrarySection';
 import { AliasEditor } from './AliasEditor';
@@ -16,12 +17,17 @@ import './models.css';
  */
 export function ModelsScreen({ onClose }: { onClose: () => void }) {
   const error = useModelsStore((s) => s.error);
-  // Pulling and Ollama's model list are about Ollama: with the built-in engine active they would list its files.
-  const builtinActive = useStore((s) => s.settings?.activeConnectionId === 'builtin');
+  // Pulling, details, delete and the running list are Ollama's: shown only where Ollama is the active connection
+  // (with llama-server active they went to Ollama's address; models audit #3). The built-in engine lists its
+  // files in its own section.
+  const activeId = useStore((s) => s.settings?.activeConnectionId ?? 'ollama');
+  const kind = useConnectionsStore((s) => s.connections.find((c) => c.id === activeId)?.kind) ?? (activeId === 'ollama' ? 'ollama' : activeId === 'builtin' ? 'builtin' : undefined);
+  const ollama = kind === 'ollama';
+  useEffect(() => loadConnectionsOnce(), []);
   useEffect(() => {
     connectModelsStore();
-    void loadModelsScreen();
-  }, []);
+    void loadModelsScreen(ollama);
+  }, [ollama]);
   return (
     <Modal label="Models" testId="models-screen" className="mm-screen" onClose={onClose}>
       <div className="modal-head">
@@ -34,9 +40,9 @@ export function ModelsScreen({ onClose }: { onClose: () => void }) {
       <div className="modal-body">
         {error && <p role="alert" className="mm-error" data-testid="models-screen-error">{error}</p>}
         <LibrarySection />
-        {!builtinActive && <PullBox />}
-        {!builtinActive && <ModelList />}
-        <RunningModels />
+        {ollama && <PullBox />}
+        {kind !== 'builtin' && kind !== undefined && <ModelList connectionId={activeId} ollama={ollama} />}
+        <RunningModels ollama={ollama} />
         <AliasEditor />
       </div>
     </Modal>

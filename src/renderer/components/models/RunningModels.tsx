@@ -1,19 +1,23 @@
 import { loadLibrary, unloadBuiltin, useLibraryStore } from '../../store/library-slice';
 import { loadRunning, unloadModel, useModelsStore } from '../../store/models-slice';
+import type { RunningModel } from '../../../shared/models';
 import { formatBytes } from './format';
 
+const NONE: RunningModel[] = [];
+
 /** What is loaded: Ollama's models (`/api/ps`: memory on the GPU, context, expiry, a CPU spill warning) and the built-in engine's (memory held, context, idle unload). */
-export function RunningModels() {
-  const running = useModelsStore((s) => s.running);
+export function RunningModels({ ollama }: { ollama: boolean }) {
+  // Ollama's /api/ps says nothing about another server: asked only where Ollama is the active connection.
+  const running = useModelsStore((s) => (ollama ? s.running : NONE));
   const status = useLibraryStore((s) => s.status);
   const builtin = status?.loaded ?? [];
   return (
     <section className="mm-section" aria-label="Running models" data-testid="running-models">
       <div className="mm-row">
         <h3>Running</h3>
-        <button type="button" onClick={() => { void loadRunning(); void loadLibrary(); }}>Refresh</button>
+        <button type="button" onClick={() => { if (ollama) void loadRunning(); void loadLibrary(); }}>Refresh</button>
       </div>
-      {running.length === 0 && builtin.length === 0 && <p className="mm-muted">No model is loaded.</p>}
+      {running.length === 0 && builtin.length === 0 && <p className="mm-muted" data-testid="running-none">{ollama ? 'No model is loaded.' : 'The built-in engine has no model loaded. A server such as llama-server keeps its own model loaded while it runs.'}</p>}
       {builtin.length > 0 && (
         <ul className="mm-list">
           {builtin.map((m) => (
