@@ -48,6 +48,8 @@ export interface DownloadProgress {
   bytesPerSecond: number | null;
   etaSeconds: number | null;
   error?: string;
+  /** Done and checked against a sha256 its source gave (otherwise only the size, where the source gave one). */
+  verified?: boolean;
 }
 
 /** Which llama.cpp build the engine runs, and why a GPU one is not in use where that is so. */

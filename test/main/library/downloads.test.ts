@@ -28,6 +28,8 @@ interface Behaviour {
   first: 'all' | 'drop-half' | 'stall-half';
   /** The sha256 the server states (Hugging Face's X-Linked-Etag); null: none. */
   statedSha: string | null;
+  /** Served in place of the model (a web page where a GGUF was expected), with its content type. */
+  page?: { body: string; type: string };
 }
 
 let server: Server;
@@ -46,6 +48,10 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     return void res.end();
   }
   ranges.push(req.headers.range);
+  if (behaviour.page) {
+    res.writeHead(200, { 'content-type': behaviour.page.type, 'content-length': String(Buffer.byteLength(behaviour.page.body)) });
+    return void res.end(behaviour.page.body);
+  }
   const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
   if (m) {
     const from = Number(m[1]);
@@ -111,7 +117,8 @@ describe('downloads: resumable and verified', () => {
     expect(resumedAt).toBeGreaterThan(0);
     expect(resumedAt).toBeLessThan(bytes.length);
     expect(events.some((e) => e.state === 'verifying')).toBe(true);
-    expect(last()).toMatchObject({ bytes: bytes.length, total: bytes.length });
+    // Checked against the sha256 its source gave: that, and only that, is "verified".
+    expect(last()).toMatchObject({ bytes: bytes.length, total: bytes.length, verified: true });
     expect(existsSync(`${path}.part`)).toBe(false);
     expect(await new FileDigests(db).peek(path)).toBe(sha);
   });
@@ -134,6 +141,8 @@ describe('downloads: resumable and verified', () => {
     await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('done');
     expect(ranges.at(-1)).toBe(`bytes=${onDisk}-`);
     expect(readFileSync(join(dir, 'scripted-plain.gguf')).equals(bytes)).toBe(true);
+    // No sha256 came with it: done, but not called verified.
+    expect(last()?.verified).toBe(false);
   });
 
   it('removes a file whose sha256 is not the one its source states', async () => {
@@ -143,6 +152,25 @@ describe('downloads: resumable and verified', () => {
     expect(last()?.error).toMatch(/does not match the sha256 its source gives/);
     expect(existsSync(join(dir, 'scripted-plain.gguf'))).toBe(false);
     expect(existsSync(join(dir, 'scripted-plain.gguf.part'))).toBe(false);
+  });
+
+  it('refuses a web page where a GGUF was expected at its first bytes, removes them, and says which link works (models audit #5)', async () => {
+    behaviour = { first: 'all', statedSha: null, page: { body: '<html>Sign in</html>\n', type: 'text/html; charset=utf-8' } };
+    await manager().start(url);
+    await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
+    expect(last()?.error).toBe(
+      'scripted-plain.gguf was not downloaded: this address served a web page, not a GGUF file. For Hugging Face use the resolve/ link (not blob/) or hf:owner/repo/file.gguf.',
+    );
+    expect(existsSync(join(dir, 'scripted-plain.gguf'))).toBe(false);
+    expect(existsSync(join(dir, 'scripted-plain.gguf.part'))).toBe(false);
+    // Asked once: the same page would come again.
+    expect(ranges).toEqual([undefined]);
+
+    behaviour = { first: 'all', statedSha: null, page: { body: 'PK\u0003\u0004 not a model', type: 'application/octet-stream' } };
+    events = [];
+    await manager().start(url);
+    await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
+    expect(last()?.error).toContain('did not serve a GGUF file (it starts with "PK');
   });
 
   it('checks free disk space before taking a byte', async () => {

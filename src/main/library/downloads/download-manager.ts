@@ -4,12 +4,12 @@
  *   source stated and its ETag, so a later start (after a pause, a crash, a restart) resumes with `Range`;
  * - a dropped connection is retried with `Range: bytes=<what is on disk>-` (and `If-Range`, so a file that changed
  *   on the server starts over instead of being spliced), with a growing pause, while progress is being made;
- * - free disk space is checked before starting; the size (and the sha256, where the source gives one) is
- *   verified at the end, before the file takes its name. A failed verification deletes the bytes: they are wrong.
+ * - free disk space is checked before starting; the first bytes must be a GGUF's; the size (and the sha256, where
+ *   the source gives one) is verified at the end, before the file takes its name. A failed check deletes the bytes.
  * undici does the HTTP (redirects, timeouts); what is written here is the resume and verification policy.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { request } from '../../leg/undici';
 import type { DownloadProgress } from '../../../shared/library';
@@ -19,6 +19,35 @@ import { sha256File, type FileDigests } from '../file-digest';
 import { pathInFolder, PART_SUFFIX } from '../models-folder';
 import { describeRemote, downloadDispatcher, parseSource, type DownloadSource } from './download-source';
 import { SpeedMeter } from './speed-meter';
+
+/** Every GGUF file starts with these 4 bytes. */
+const GGUF_MAGIC = Buffer.from('GGUF', 'latin1');
+
+/** What came is not a GGUF file: said in words that point to the link that would work. */
+class NotGgufError extends UserFacingError {
+  constructor(file: string, head: Buffer, contentType: string) {
+    const text = head.toString('latin1').trimStart();
+    const page = /html/i.test(contentType) || text.startsWith('<');
+    super(
+      'invalid-payload',
+      page
+        ? `${file} was not downloaded: this address served a web page, not a GGUF file. For Hugging Face use the resolve/ link (not blob/) or hf:owner/repo/file.gguf.`
+        : `${file} was not downloaded: this address did not serve a GGUF file (it starts with "${JSON.stringify(text.slice(0, 4)).slice(1, -1)}" where a GGUF starts with "GGUF").`,
+    );
+  }
+}
+
+/** The first `n` bytes of a file (fewer when it is shorter). */
+async function readHead(path: string, n: number): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(n);
+    const { bytesRead } = await handle.read(buf, 0, n, 0);
+    return buf.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
 
 export interface DownloadDeps {
   modelsDir: () => string;
@@ -164,6 +193,8 @@ export class DownloadManager {
         if (done) break;
       } catch (err) {
         if (signal.aborted) return;
+        // Not a GGUF file: asking again gets the same page (its bytes are gone already).
+        if (err instanceof NotGgufError) throw err;
         have = (await stat(part).catch(() => null))?.size ?? 0;
         failures = have > before ? 1 : failures + 1;
         if (failures > MAX_RETRIES_WITHOUT_PROGRESS) throw err;
@@ -190,16 +221,37 @@ export class DownloadManager {
     // 200 to a ranged request: the server sends the whole file, so what is on disk is replaced.
     const append = res.statusCode === 206 && from > 0;
     let bytes = append ? from : 0;
+    // The file's first bytes say whether it is a GGUF at all: a web page (a Hugging Face blob/ link, a login
+    // page) is refused at its first chunk, not downloaded whole and called verified (models audit #5).
+    let head: Buffer | null = append ? null : Buffer.alloc(0);
+    const contentType = String(res.headers['content-type'] ?? '');
+    let refused: NotGgufError | null = null;
     const out = createWriteStream(part, { flags: append ? 'a' : 'w' });
     try {
       for await (const chunk of res.body) {
         const buf = chunk as Buffer;
+        if (head !== null) {
+          head = Buffer.concat([head, buf]);
+          if (head.length >= GGUF_MAGIC.length) {
+            if (!head.subarray(0, GGUF_MAGIC.length).equals(GGUF_MAGIC)) {
+              refused = new NotGgufError(r.progress.file, head, contentType);
+              break;
+            }
+            head = null;
+          }
+        }
         if (!out.write(buf)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
         bytes += buf.length;
         this.progress(r, bytes);
       }
     } finally {
       await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    }
+    if (refused) {
+      // The body's rest is not read: the page (or a large wrong file) is left on the server.
+      res.body.destroy();
+      await rm(part, { force: true });
+      throw refused;
     }
     return r.progress.total === null || bytes >= r.progress.total;
   }
@@ -208,6 +260,12 @@ export class DownloadManager {
     r.progress = { ...r.progress, state: 'verifying', bytesPerSecond: null, etaSeconds: null };
     this.report(r);
     const size = (await stat(part)).size;
+    // A resumed download's first bytes came in an earlier session; a file shorter than the magic never showed it.
+    const first = await readHead(part, GGUF_MAGIC.length);
+    if (!first.equals(GGUF_MAGIC)) {
+      await rm(part, { force: true });
+      throw new NotGgufError(car.file, first, '');
+    }
     if (car.total !== null && size !== car.total) {
       await rm(part, { force: true });
       throw new UserFacingError('server-error', `${car.file} arrived with ${size} bytes where the source said ${car.total}; it was removed. Download it again.`);
@@ -221,7 +279,7 @@ export class DownloadManager {
     await rename(part, target);
     await rm(sidecarPath(this.deps.modelsDir(), car.file), { force: true });
     await this.deps.digests.record(target, sha256);
-    r.progress = { ...r.progress, state: 'done', bytes: size, total: size, bytesPerSecond: null, etaSeconds: null };
+    r.progress = { ...r.progress, state: 'done', bytes: size, total: size, bytesPerSecond: null, etaSeconds: null, verified: car.sha256 !== null };
     this.changedAndReport(r);
     this.deps.log(`downloads: ${car.file} done (${size} bytes, sha256 ${sha256}${car.sha256 ? ', verified' : ''})`);
   }

@@ -44,7 +44,8 @@ function DownloadRow({ p }: { p: DownloadProgress }) {
         <strong>{p.file}</strong>
         <span className="mm-muted">{stateWords(p)}</span>
       </div>
-      <progress max={100} value={percent ?? undefined} aria-label={`Downloading ${p.file}`} />
+      {/* An animated bar only while bytes may come: a stopped download of unknown size shows none. */}
+      {(p.state === 'running' || p.state === 'verifying' || percent !== null) && <progress max={100} value={percent ?? undefined} aria-label={`Downloading ${p.file}`} />}
       <div className="mm-row mm-muted">
         <span>{formatBytes(p.bytes)} / {p.total === null ? '?' : formatBytes(p.total)}</span>
         <span>{percent === null ? '' : `${percent}%`}</span>
@@ -71,7 +72,8 @@ function stateWords(p: DownloadProgress): string {
     case 'verifying':
       return 'verifying size and sha256';
     case 'done':
-      return 'done, verified';
+      // "Verified" only where a sha256 was checked: the size alone says little about the bytes.
+      return p.verified ? 'done, sha256 verified' : p.total !== null ? 'done (size checked; the source gave no sha256 to verify)' : 'done';
     case 'error':
       return 'stopped';
     case 'cancelled':
