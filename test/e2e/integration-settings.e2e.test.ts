@@ -67,6 +67,20 @@ describe('sidebar and settings', () => {
     await expect.poll(() => pickerValues(page)).toContain('llama3.2:3b');
   });
 
+  it('saves an address typed with /v1 without it, says so, and the test then reaches /v1/models (models audit #7)', async () => {
+    s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }]);
+    const { page, replay } = s;
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('connection-add-kind').selectOption('openai-compatible');
+    await page.getByTestId('connection-add-url').fill(`${replay.url}/v1`);
+    await page.getByTestId('connection-add').click();
+    await expect.poll(() => page.getByTestId('connection-note').textContent()).toBe(`Saved as ${replay.url}: Firebrand adds /v1/… to the address itself, so the /v1 at its end was left out.`);
+    const item = page.locator('[data-testid="connection-item"][data-kind="openai-compatible"]');
+    await item.getByTestId('connection-test').click();
+    await expect.poll(() => item.getByTestId('connection-test-result').textContent()).toContain('2 models');
+    expect(replay.requests.some((r) => r.path === '/v1/v1/models')).toBe(false);
+  });
+
   it('shows the exact failure when a connection test fails', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
     const { page, replay } = s;

@@ -10,7 +10,7 @@ import { BUILTIN_CONNECTION_ID } from '../../shared/connections';
 import type { BuiltinRequests } from '../builtin/builtin-request';
 import type { BuiltinService } from '../builtin/builtin-service';
 import { getDialect } from '../dialects/registry';
-import { ConnectionStore, DEFAULT_CONNECTION_ID } from '../connections/connection-store';
+import { ConnectionStore, DEFAULT_CONNECTION_ID, withoutApiSuffix } from '../connections/connection-store';
 import { dialectOf } from '../connections/auth';
 import { testConnection } from '../connections/test-connection';
 import { serverUrlProblem } from '../connections/server-url';
@@ -153,11 +153,12 @@ export function createChat(o: ChatWiringOptions): ChatParts {
       const c = engineConnection(id);
       // A test is the user saying "look again": the next send and the meter read the server anew.
       capabilities.forget(id);
-      if (baseUrl === undefined || sameOrigin(baseUrl, c.baseUrl)) return testConnection(c.kind, baseUrl ?? c.baseUrl, c.authHeaders());
+      const typed = baseUrl === undefined ? undefined : withoutApiSuffix(c.kind, baseUrl);
+      if (typed === undefined || sameOrigin(typed, c.baseUrl)) return testConnection(c.kind, typed ?? c.baseUrl, c.authHeaders());
       // The address on screen, not saved yet: tested as typed, without the key (a key goes only where it was saved for).
-      const problem = serverUrlProblem(baseUrl);
+      const problem = serverUrlProblem(typed);
       if (problem) return { ok: false, error: problem };
-      return testConnection(c.kind, baseUrl, {});
+      return testConnection(c.kind, typed, {});
     },
     'connections:key-storage': () => secrets.storage(),
     'chat:approve-tool': (req) => ({ applied: chat.approveTool(req) }),

@@ -67,7 +67,7 @@ export class ConnectionStore {
     const id = input.id ?? this.newId();
     const previous = all.find((c) => c.id === id);
     if (input.id !== undefined && !previous) throw new UserFacingError('not-found', 'That connection no longer exists.');
-    const baseUrl = input.baseUrl.replace(/\/+$/, '');
+    const baseUrl = withoutApiSuffix(input.kind, input.baseUrl);
     const origin = originOf(baseUrl);
     // A key belongs to the origin it was entered for: a new origin needs the key entered again, never the old
     // key sent to a new host (issue 15).
@@ -147,4 +147,14 @@ function isStored(v: unknown): v is StoredConnection {
     (o['keyOrigin'] === undefined || typeof o['keyOrigin'] === 'string') &&
     CONNECTION_KINDS.includes(o['kind'] as ServerKind)
   );
+}
+
+/**
+ * The address as Firebrand joins paths onto it: without trailing slashes and, for the servers it asks at
+ * `/v1/...` itself, without a trailing `/v1` (LM Studio and vLLM print their address with it; kept, every
+ * request went to /v1/v1/... and failed with a 404; models audit #7).
+ */
+export function withoutApiSuffix(kind: string, baseUrl: string): string {
+  const trimmed = baseUrl.trim().replace(/\/+$/, '');
+  return kind === 'ollama' || kind === 'builtin' ? trimmed : trimmed.replace(/\/v1$/i, '');
 }

@@ -13,17 +13,17 @@ export async function testConnection(kind: ConnectionKind, baseUrl: string, head
   try {
     switch (kind) {
       case 'ollama': {
-        const version = await ok(await probeJson(baseUrl, '/api/version', headers), '/api/version');
-        const tags = await ok(await probeJson(baseUrl, '/api/tags', headers), '/api/tags');
+        const version = await ok(await probeJson(baseUrl, '/api/version', headers), baseUrl, '/api/version');
+        const tags = await ok(await probeJson(baseUrl, '/api/tags', headers), baseUrl, '/api/tags');
         const v = typeof rec(version)['version'] === 'string' ? (rec(version)['version'] as string) : null;
         const n = arrLen(rec(tags)['models']);
         return { ok: true, version: v, modelCount: n, detail: `Ollama ${v ?? '(unknown version)'}, ${countModels(n)}` };
       }
       case 'llama-server': {
-        const health = await probeJson(baseUrl, '/health', headers);
-        if (health.status !== 200) return { ok: false, error: `/health: ${serverMessage(health)}` };
-        const props = rec(await ok(await probeJson(baseUrl, '/props', headers), '/props'));
-        const models = rec(await ok(await probeJson(baseUrl, '/v1/models', headers), '/v1/models'));
+        // A web page (another server) answers /health too: said as for the other probes, not as raw HTML.
+        await ok(await probeJson(baseUrl, '/health', headers), baseUrl, '/health');
+        const props = rec(await ok(await probeJson(baseUrl, '/props', headers), baseUrl, '/props'));
+        const models = rec(await ok(await probeJson(baseUrl, '/v1/models', headers), baseUrl, '/v1/models'));
         const build = typeof props['build_info'] === 'string' ? props['build_info'] : null;
         const nCtx = rec(props['default_generation_settings'])['n_ctx'];
         const n = arrLen(models['data']);
@@ -34,7 +34,7 @@ export async function testConnection(kind: ConnectionKind, baseUrl: string, head
         return { ok: false, error: 'The built-in engine has no server to test; see Models for its state.' };
       case 'openai-compatible':
       case 'anthropic': {
-        const models = rec(await ok(await probeJson(baseUrl, '/v1/models', headers), '/v1/models'));
+        const models = rec(await ok(await probeJson(baseUrl, '/v1/models', headers), baseUrl, '/v1/models'));
         const n = arrLen(models['data']);
         return { ok: true, version: null, modelCount: n, detail: countModels(n) };
       }
@@ -48,10 +48,14 @@ class ProbeFailure extends Error {}
 
 const countModels = (n: number) => `${n} ${n === 1 ? 'model' : 'models'}`;
 
-function ok(answer: ProbeAnswer, path: string): Promise<unknown> {
+/** The probe's answer as JSON, or a failure that names the whole address asked (models audit #7: a base URL
+ * ending in /v1 asked /v1/v1/models, and the error named only "/v1/models"). */
+function ok(answer: ProbeAnswer, baseUrl: string, path: string): Promise<unknown> {
+  const url = `${baseUrl.replace(/\/+$/, '')}${path}`;
   if (answer.status < 200 || answer.status >= 300) {
-    return Promise.reject(new ProbeFailure(`${path} answered HTTP ${answer.status}: ${serverMessage(answer)}`));
+    const said = answer.json === undefined && /^\s*</.test(answer.text) ? 'a web page' : serverMessage(answer);
+    return Promise.reject(new ProbeFailure(`${url} answered HTTP ${answer.status}: ${said}`));
   }
-  if (answer.json === undefined) return Promise.reject(new ProbeFailure(`${path} did not answer JSON; is this the right kind of server?`));
+  if (answer.json === undefined) return Promise.reject(new ProbeFailure(`${url} did not answer JSON; is this the right kind of server?`));
   return Promise.resolve(answer.json);
 }

@@ -26,11 +26,14 @@ export function loadConnections(): Promise<boolean> {
   return attempt(async () => set({ connections: await (takeFirst('connections') ?? firebrand().connections.list({})) }));
 }
 
-export function addConnection(input: ConnectionInput): Promise<boolean> {
-  return attempt(async () => {
-    await firebrand().connections.save(input);
+/** Saves a new connection; resolves it as main saved it (its address normalized), or null on failure. */
+export async function addConnection(input: ConnectionInput): Promise<ConnectionInfo | null> {
+  let saved: ConnectionInfo | null = null;
+  await attempt(async () => {
+    saved = await firebrand().connections.save(input);
     set({ connections: await firebrand().connections.list({}) });
   });
+  return saved;
 }
 
 export function removeConnection(id: string, activeId: string): Promise<boolean> {

@@ -48,10 +48,31 @@ describe('connections', () => {
 
   it('reports the exact failure: the server message, or that nothing answers', async () => {
     replay.setRoutes([{ path: '/v1/models', status: 401, body: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}' }]);
-    expect(await testConnection('anthropic', replay.url, {})).toEqual({ ok: false, error: '/v1/models answered HTTP 401: invalid x-api-key' });
+    expect(await testConnection('anthropic', replay.url, {})).toEqual({ ok: false, error: `${replay.url}/v1/models answered HTTP 401: invalid x-api-key` });
     const down = await testConnection('openai-compatible', 'http://127.0.0.1:9', {});
     expect(down.ok).toBe(false);
     expect(!down.ok && down.error).toMatch(/Cannot reach/);
+  });
+
+  it('names the whole address a failed probe asked, and says "not JSON" when /health answers a web page (models audit #7)', async () => {
+    replay.setRoutes([{ path: '/health', body: '<!DOCTYPE HTML>\n<html><body>Directory listing</body></html>', headers: { 'content-type': 'text/html' } }]);
+    expect(await testConnection('llama-server', replay.url, {})).toEqual({ ok: false, error: `${replay.url}/health did not answer JSON; is this the right kind of server?` });
+    replay.setRoutes([{ path: '/nothing', body: '' }]);
+    const missing = await testConnection('openai-compatible', `${replay.url}/v1`, {});
+    expect(missing).toMatchObject({ ok: false });
+    expect(!missing.ok && missing.error).toMatch(new RegExp(`^${replay.url}/v1/v1/models answered HTTP 404`));
+  });
+
+  it('saves an OpenAI-compatible or llama-server address without a trailing /v1, which Firebrand adds itself (models audit #7)', async () => {
+    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {} });
+    const h = services.handlers;
+    replay.setRoutes([{ path: '/v1/models', body: '{"object":"list","data":[{"id":"m","object":"model"}]}' }]);
+    const lms = await h['connections:save']({ kind: 'openai-compatible', label: 'LM Studio', baseUrl: `${replay.url}/v1/` });
+    expect(lms.baseUrl).toBe(replay.url);
+    expect((await h['connections:save']({ kind: 'llama-server', label: 'llama', baseUrl: `${replay.url}/V1` })).baseUrl).toBe(replay.url);
+    expect(await h['connections:test']({ id: lms.id })).toMatchObject({ ok: true, modelCount: 1 });
+    // An address typed but not saved yet is tested the same way.
+    expect(await h['connections:test']({ id: lms.id, baseUrl: `${replay.url}/v1` })).toMatchObject({ ok: true, modelCount: 1 });
   });
 
   it('lists the default Ollama connection from the ollamaUrl setting, saves others with keys never returned', async () => {

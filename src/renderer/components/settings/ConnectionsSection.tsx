@@ -24,6 +24,7 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
   const [url, setUrl] = useState(DEFAULT_URL['llama-server']);
   const [key, setKey] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
   const [keyStorage, setKeyStorage] = useState<KeyStorage | null>(null);
   useEffect(() => void loadConnections(), []);
   useEffect(() => {
@@ -40,10 +41,14 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
   const add = async () => {
     if (!/^https?:\/\/\S+$/.test(url.trim())) return setProblem('Enter an address that starts with http:// or https://');
     setProblem(null);
-    const saved = await addConnection({ kind, label: label.trim() || kind, baseUrl: url.trim(), ...(key !== '' ? { apiKey: key } : {}) });
+    setNote(null);
+    const typed = url.trim();
+    const saved = await addConnection({ kind, label: label.trim() || kind, baseUrl: typed, ...(key !== '' ? { apiKey: key } : {}) });
     if (saved) {
       setLabel('');
       setKey('');
+      // Main drops a trailing /v1 (Firebrand asks /v1/... itself): said, so the saved address is no surprise.
+      if (saved.baseUrl !== typed.replace(/\/+$/, '')) setNote(`Saved as ${saved.baseUrl}: Firebrand adds /v1/… to the address itself, so the /v1 at its end was left out.`);
     }
   };
 
@@ -100,6 +105,7 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
           {keyStorage.summary} A key is sent only to the address it was saved for; changing the address removes it.
         </p>
       )}
+      {note && <p className="key-storage" data-testid="connection-note">{note}</p>}
       {(problem ?? error) && <p role="alert" className="field-error" data-testid="connection-error">{problem ?? error}</p>}
     </fieldset>
   );
