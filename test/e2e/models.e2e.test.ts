@@ -311,6 +311,21 @@ describe('aliases and connections (models audit)', () => {
     await expect.poll(() => row.getByTestId('model-window').getAttribute('data-source')).not.toBe('user');
   });
 
+  it('keeps the picker wide enough to read an alias at 390 px, with the alias’s think note beside or under it (#8)', async () => {
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(serve.url);
+    await page.evaluate((a) => window.firebrand.aliases.create(a), { ...coderAlias, name: 'tiny', model: 'qwen3:8b' });
+    await page.reload();
+    await pickModel(page, 'tiny');
+    await expect.poll(() => page.getByTestId('think-set-by').textContent()).toBe('think off (alias tiny)');
+    const picker = page.getByTestId('model-picker');
+    // It showed "t…" here: the note took the row's width.
+    expect((await picker.boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(100);
+    expect(await picker.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+  });
+
   it('follows a renamed alias when its chat is reopened, and says so when a chat’s alias is gone (#6)', async () => {
     serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
     await page.goto(serve.url);
