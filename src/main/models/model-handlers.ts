@@ -10,6 +10,7 @@ import { AliasStore } from '../aliases/alias-store';
 import { materializeAlias, refreshAliasStatuses } from '../aliases/alias-sync';
 import { DEFAULT_CONNECTION_ID } from '../connections/connection-store';
 import type { EmitEvent } from '../events';
+import { UserFacingError } from '../errors';
 import { nodeProbeHost } from '../gpu/node-host';
 import type { ProbeHost } from '../gpu/types';
 import { ContextWindowResolver } from './context-window';
@@ -19,6 +20,9 @@ import { ModelSettingsStore } from './model-settings-store';
 import { serverVersion } from './ollama-admin';
 import { ShowCache } from './show-cache';
 import { showModel } from './ollama-admin';
+
+/** The least GPU memory that may be set by hand: less than any GPU a model runs on. */
+const MIN_GPU_OVERRIDE_BYTES = 256 * 1024 ** 2;
 
 export type ModelHandlers = {
   [C in keyof ModelInvokeContract]: (req: ModelInvokeContract[C]['req']) => Promise<ModelInvokeContract[C]['res']> | ModelInvokeContract[C]['res'];
@@ -97,6 +101,8 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
       return { ok: true as const };
     },
     'gpu:set-override': ({ bytes }) => {
+      // `1e-9` GiB typed used to be kept as 1 byte (and shown as "0", which Settings then refused).
+      if (bytes !== null && bytes < MIN_GPU_OVERRIDE_BYTES) throw new UserFacingError('invalid-payload', 'GPU memory set by hand must be at least 0.25 GiB (or empty to find it out).');
       windows.forget();
       return models.setGpuOverride(bytes);
     },

@@ -82,7 +82,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     const minutes = Number(idle);
     if (!Number.isInteger(minutes) || minutes < 0) return setError('Idle minutes is a whole number (0 keeps models loaded).');
     const gib = gpuGib.trim() === '' ? null : Number(gpuGib);
-    if (gib !== null && !(Number.isFinite(gib) && gib > 0 && gib < 4096)) return setError('GPU memory is a number of GiB, such as 24 (or empty to probe it).');
+    if (gib !== null && !(Number.isFinite(gib) && gib >= 0.25 && gib < 4096)) return setError('GPU memory is a number of GiB from 0.25 up, such as 24 (or empty to probe it).');
     setError(null);
     if (gpuTouched && !(await setGpuOverride(gib === null ? null : Math.round(gib * GIB)))) return setError('The GPU memory could not be saved.');
     const patch = { ollamaUrl: url.trim(), theme, defaultChatModel: defaultChat === '' ? null : defaultChat, modelsDir: modelsDir.trim() === '' ? null : modelsDir.trim(), builtinIdleMinutes: minutes };

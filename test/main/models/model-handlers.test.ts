@@ -78,6 +78,11 @@ describe('the model manager handlers', () => {
     expect((await h.handlers['models:recommend-context']({ model: 'llama3.1:8b' })).recommendation?.contextTokens ?? 0).toBeLessThan(20_000);
   });
 
+  it('refuses a hand-set GPU size too small to be one (1e-9 GiB was kept as 1 byte), in words', async () => {
+    await expect(Promise.resolve().then(() => h.handlers['gpu:set-override']({ bytes: 1 }))).rejects.toThrow('GPU memory set by hand must be at least 0.25 GiB (or empty to find it out).');
+    expect(await h.handlers['gpu:set-override']({ bytes: 256 * 1024 ** 2 })).toMatchObject({ source: 'override', usableBytes: 256 * 1024 ** 2 });
+  });
+
   it('lists running models with VRAM and says which spilled to the CPU; unloads with keep_alive 0', async () => {
     const running = await h.handlers['models:running']({});
     expect(running.map((m) => [m.name, m.contextLength, m.spilledToCpu])).toEqual([
