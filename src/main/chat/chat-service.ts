@@ -15,6 +15,7 @@ import { thinkModeOf } from '../engine/think';
 import { makeTitle, titleFrom } from '../engine/title-lane';
 import type { IdentityLayer } from '../../shared/identity-layer';
 import type { JsonObject } from '../../shared/json';
+import { aliasIdOf } from '../../shared/model-ref';
 import type { EngineConnection } from '../engine/types';
 import { UserFacingError } from '../errors';
 import type { ApprovalDecision, ApprovalKey } from '../tools/approval-gate';
@@ -242,6 +243,8 @@ export class ChatService {
     const model = aliasModel ?? options.model;
     let connection: EngineConnection;
     try {
+      // An alias deleted since it was picked: the server would be asked for a model called `alias:<id>`.
+      if (!isAlias && aliasIdOf(options.model) !== undefined) throw new UserFacingError('not-found', 'The alias chosen for this message no longer exists: choose another model and send again.');
       connection = this.deps.connection(aliasConnection ?? options.connectionId);
     } catch (err) {
       const ended: Turn = { ...first, status: 'error', stop: 'error', wireReason: null, error: err instanceof Error ? err.message : String(err) };

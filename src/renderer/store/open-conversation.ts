@@ -64,7 +64,8 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
     const offered = lastModel !== undefined && (get().models.some((m) => m.name === lastModel) || (lastAlias !== undefined && offeredAlias(lastAlias)));
     const modelChanged = offered && lastModel !== get().selectedModel;
     const selectedNow = get().selectedModel;
-    const goneNotice = lastTurn?.model && !offered && selectedNow
+    // Said only once the model list is here: before it (a chat opened as the app starts) nothing is known gone.
+    const goneNotice = lastTurn?.model && !offered && selectedNow && get().models.length > 0
       ? `This chat was answered by ${lastAlias ? `the alias ${lastAlias.name}` : lastTurn.model}, which is not offered now${lastAlias ? ` (${unofferedReason(lastAlias)})` : ''}; your next message goes to ${refLabel(selectedNow, get().aliases)}.`
       : null;
     // At a search hit: the branch from the hit (or its latest turns) on, older ones paged in as for any long chat.

@@ -178,6 +178,13 @@ describe('an alias and the models of its connection (models audit #1, #6)', () =
     const regenerated = await t.services.handlers['chat:regenerate']({ turnId: again.assistantTurn.id, model: `alias:${alias.id}` });
     expect(regenerated.assistantTurn).toMatchObject({ model: 'tiny', meta: { aliasId: alias.id } });
     await settle(t.services, sent.conversationId);
+    // Deleted since it was picked: the answer says so, and nothing is asked of the server under `alias:<id>`.
+    await t.services.handlers['aliases:delete']({ id: alias.id });
+    const requests = chatBodies(replay).length;
+    await t.services.handlers['chat:send']({ conversationId: sent.conversationId, text: 'Once more', model: `alias:${alias.id}` });
+    const turns = await settle(t.services, sent.conversationId);
+    expect(turns.at(-1)).toMatchObject({ status: 'error', error: 'The alias chosen for this message no longer exists: choose another model and send again.' });
+    expect(chatBodies(replay)).toHaveLength(requests);
   });
 });
 
