@@ -33,8 +33,12 @@ export function formatSize(bytes: number): string {
 }
 
 export function attachmentTooLargeMessage(name: string, size: number, maxBytes = ATTACHMENT_MAX_BYTES): string {
-  return `“${name}” is ${formatSize(size)}; an attachment can be at most ${formatSize(maxBytes)}.`;
+  // Just over the limit both round to one figure ("20.0 MB; … at most 20.0 MB"), which reads as no reason at all.
+  const [is, most] = formatSize(size) === formatSize(maxBytes) ? [bytes(size), bytes(maxBytes)] : [formatSize(size), formatSize(maxBytes)];
+  return `“${name}” is ${is}; an attachment can be at most ${most}.`;
 }
+
+const bytes = (n: number) => `${n.toLocaleString('en-US')} bytes`;
 
 export function importFileTooLargeMessage(name: string, size: number): string {
   return `“${name}” is ${formatSize(size)}; Firebrand can import a conversation file of at most ${formatSize(CONVERSATION_FILE_MAX_BYTES)}. Nothing was imported.`;

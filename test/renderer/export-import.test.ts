@@ -87,7 +87,7 @@ describe('attaching a file', () => {
     api.attachments = { add };
     const file = new File([new Uint8Array(21_000_001)], 'notes.txt', { type: 'text/plain' });
     const read = vi.spyOn(file, 'arrayBuffer');
-    await expect(addAttachment(file)).rejects.toThrow('“notes.txt” is 20.0 MB; an attachment can be at most 20.0 MB.');
+    await expect(addAttachment(file)).rejects.toThrow('“notes.txt” is 21,000,001 bytes; an attachment can be at most 20,971,520 bytes.');
     const huge = new File([], 'movie.mp4');
     Object.defineProperty(huge, 'size', { value: 60_000_000 });
     await expect(addAttachment(huge)).rejects.toThrow('“movie.mp4” is 57.2 MB; an attachment can be at most 20.0 MB.');
