@@ -110,7 +110,8 @@ export class ConnectionStore {
     const row = this.db.prepare('SELECT value FROM settings WHERE key = ?').get(KEY) as { value: string } | undefined;
     if (!row) return [];
     const parsed: unknown = JSON.parse(row.value);
-    return Array.isArray(parsed) ? parsed.filter(isStored) : [];
+    // Saved before /v1 was stripped at save: read as it is saved now (the origin, and so the key's binding, is the same).
+    return Array.isArray(parsed) ? parsed.filter(isStored).map((c) => ({ ...c, baseUrl: withoutApiSuffix(c.kind, c.baseUrl) })) : [];
   }
 
   private write(list: StoredConnection[]): void {

@@ -75,6 +75,20 @@ describe('connections', () => {
     expect(await h['connections:test']({ id: lms.id, baseUrl: `${replay.url}/v1` })).toMatchObject({ ok: true, modelCount: 1 });
   });
 
+  it('reads a connection saved with /v1 before it was stripped as it is saved now, key and all', async () => {
+    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {} });
+    const h = services.handlers;
+    replay.setRoutes([{ path: '/v1/models', body: '{"object":"list","data":[{"id":"m","object":"model"}]}' }]);
+    const saved = await h['connections:save']({ kind: 'openai-compatible', label: 'vLLM', baseUrl: replay.url, apiKey: 'sk-old' });
+    // As an older Firebrand left it: the address as typed, /v1 and all.
+    const row = services.db.prepare("SELECT value FROM settings WHERE key = 'engine.connections'").get() as { value: string };
+    const list = (JSON.parse(row.value) as { baseUrl: string }[]).map((c) => ({ ...c, baseUrl: `${c.baseUrl}/v1` }));
+    services.db.prepare("UPDATE settings SET value = ? WHERE key = 'engine.connections'").run(JSON.stringify(list));
+    expect(await h['connections:list']({})).toContainEqual(expect.objectContaining({ id: saved.id, baseUrl: replay.url, hasApiKey: true }));
+    expect(await h['connections:test']({ id: saved.id })).toMatchObject({ ok: true, modelCount: 1 });
+    expect(replay.requests.at(-1)?.headers['authorization']).toBe('Bearer sk-old');
+  });
+
   it('lists the default Ollama connection from the ollamaUrl setting, saves others with keys never returned', async () => {
     services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {} });
     const h = services.handlers;
