@@ -275,6 +275,10 @@ describe('aliases and connections (models audit)', () => {
     await expect.poll(() => page.getByTestId('alias-item').textContent()).toContain('small');
     const saved = await page.evaluate(() => window.firebrand.aliases.list({}));
     expect(saved).toMatchObject([{ name: 'small', connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: 'Be brief.' }]);
+    // Ollama's own actions stay with Ollama's aliases: a new alias is of llama-server's models, which Ollama cannot
+    // start from, while the Ollama alias can still be created there.
+    await expect.poll(() => page.getByTestId('alias-from-model').count()).toBe(0);
+    expect(await page.getByTestId('alias-item').getByTestId('alias-materialize').count()).toBe(1);
   });
 
   it('shows llama-server’s own window on the Models screen and keeps Ollama’s actions away from it (#3)', async () => {

@@ -116,7 +116,14 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
       return aliases.update(id, alias);
     },
     'aliases:delete': ({ id }) => ({ deleted: aliases.delete(id) }),
-    'aliases:materialize': ({ id }) => materializeAlias(aliases, deps.baseUrl(), id),
+    'aliases:materialize': async ({ id }) => {
+      // The model manager works on the Ollama connection: an alias of another server's model would be created in
+      // Ollama from a model Ollama does not have (it failed with Ollama's own "model not found").
+      if (aliases.require(id).connectionId !== DEFAULT_CONNECTION_ID) {
+        throw new UserFacingError('invalid-payload', 'Only an alias of an Ollama model can be created in Ollama; this one names a model of another server.');
+      }
+      return materializeAlias(aliases, deps.baseUrl(), id);
+    },
     'aliases:from-model': async ({ model, name }) => aliasFromModel(await models.show(model), name, DEFAULT_CONNECTION_ID),
   };
   return { handlers, models, shows, windows, close: () => models.cancelAll() };

@@ -116,6 +116,17 @@ describe('sending through an alias', () => {
     expect(body?.messages.map((m) => m.role)).toEqual(['user']);
   });
 
+  it('refuses to create in Ollama an alias of another server’s model, asking Ollama nothing', async () => {
+    replay.setRoutes(ollama([{ method: 'POST', path: '/api/create', body: '{"status":"success"}' }]));
+    const t = tempServices(replay);
+    cleanup = t.cleanup;
+    t.services.db.prepare(
+      "INSERT INTO model_aliases (id, name, connection_id, model, created_at, updated_at) VALUES ('ls', 'brief', 'lan-box', 'other.gguf', 1, 1)",
+    ).run();
+    await expect(t.services.handlers['aliases:materialize']({ id: 'ls' })).rejects.toThrow('Only an alias of an Ollama model can be created in Ollama');
+    expect(replay.requests.filter((r) => r.path === '/api/create')).toEqual([]);
+  });
+
   it('reads an alias saved with the Ollama address as its connection as the built-in Ollama connection', async () => {
     replay.setRoutes(ollama());
     const t = tempServices(replay);

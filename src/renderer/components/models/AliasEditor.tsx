@@ -22,6 +22,9 @@ const STATUS: Record<Alias['status'], string> = {
   missing: 'its Ollama model is gone: create it again',
 };
 
+/** The Ollama connection the model manager works on: only its aliases are read from or created in Ollama. */
+const OLLAMA = 'ollama';
+
 type Draft = { name: string; model: string; systemPrompt: string; params: Record<string, string>; thinkMode: ThinkMode; context: string };
 const blank = (model: string): Draft => ({ name: '', model, systemPrompt: '', params: {}, thinkMode: 'off', context: '' });
 const toDraft = (a: AliasInput): Draft => ({
@@ -107,7 +110,7 @@ export function AliasEditor() {
             <strong>{a.name}</strong> <span className="mm-muted">→ {a.model} · think {a.thinkMode}{a.contextWindow ? ` · ${a.contextWindow} tokens` : ''}</span>{' '}
             <span data-testid="alias-status" data-status={a.status} className={a.status === 'changed' || a.status === 'missing' ? 'mm-error' : 'mm-muted'}>({STATUS[a.status]})</span>{' '}
             <button type="button" data-testid="alias-edit" onClick={() => { setEditing(a); setProblem(null); setDraft(toDraft(a)); }}>Edit</button>
-            <button type="button" data-testid="alias-materialize" onClick={() => void materializeAlias(a.id)}>{a.materializedDigest ? 'Create again in Ollama' : 'Create in Ollama'}</button>
+            {a.connectionId === OLLAMA && <button type="button" data-testid="alias-materialize" onClick={() => void materializeAlias(a.id)}>{a.materializedDigest ? 'Create again in Ollama' : 'Create in Ollama'}</button>}
             <button type="button" data-testid="alias-delete" onClick={() => void deleteAlias(a.id)}>Delete</button>{' '}
             <AutoCompactSelect kind="alias" id={a.id} />
           </li>
@@ -125,7 +128,7 @@ export function AliasEditor() {
             {other.error ? `Its connection's models could not be listed (${other.error}); its model is kept.` : `This alias belongs to another connection than the active one; it stays there, with that connection's models.`}
           </p>
         )}
-        <button type="button" data-testid="alias-from-model" onClick={() => void startFromModel()} disabled={!model}>Start from this model’s settings</button>
+        {connectionId === OLLAMA && <button type="button" data-testid="alias-from-model" onClick={() => void startFromModel()} disabled={!model}>Start from this model’s settings</button>}
         <label>System prompt <textarea data-testid="alias-system" value={draft.systemPrompt} onChange={(e) => setDraft({ ...draft, systemPrompt: e.target.value })} /></label>
         <div className="mm-row">
           {PARAMS.map((p) => (
