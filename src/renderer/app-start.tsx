@@ -7,9 +7,11 @@ import { connectStore, useStore } from './store';
 import { flushPendingDeletes } from './store/conversation-actions';
 import { loadMarkdown } from './markdown/lazy-render';
 import { keepOpenConversation, reopenAfterReload } from './store/reopen-on-reload';
+import { persistDraftsOnHide } from './store/drafts';
 
 onServeProblem((problem) => useStore.setState({ serveProblem: problem?.message ?? null }));
 keepOpenConversation();
+persistDraftsOnHide();
 const firstScreen = connectStore();
 const reopen = () => void reopenAfterReload();
 void firstScreen.then(reopen, reopen);

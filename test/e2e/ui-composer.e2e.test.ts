@@ -91,6 +91,55 @@ describe('composer', () => {
     await page.locator(USER).locator('[data-kind="text"]').getByText('main.ts').waitFor();
   });
 
+  // The audit's notes: the one composer kept its draft as the user moved between chats, so text and files meant for
+  // one chat were sent in the next one opened; a reload lost the draft.
+  it('keeps each conversation’s draft, files too, as the user moves between them, and its text across a reload', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Noted.' }])));
+    const { page } = s;
+    const input = page.getByTestId('composer-input');
+    // Both get the same title ("Noted."), so they are told apart by id.
+    const ids = new Map<string, string>();
+    const item = (question: string) => page.locator(`[data-testid="conversation-item"][data-conversation-id="${ids.get(question) ?? ''}"]`);
+    for (const question of ['First chat', 'Second chat']) {
+      await page.getByTestId('new-chat').click();
+      await send(page, question);
+      await waitIdle(page);
+      const current = page.locator('[data-testid="conversation-item"][aria-current="true"]');
+      await current.waitFor();
+      ids.set(question, (await current.getAttribute('data-conversation-id')) ?? '');
+    }
+    await item('First chat').click();
+    await page.locator(USER).getByText('First chat').waitFor();
+    await input.fill('Half a question for the first');
+    await page.getByTestId('attach-input').setInputFiles({ name: 'one.txt', mimeType: 'text/plain', buffer: Buffer.from('only for the first chat\n') });
+    await page.getByTestId('pending-attachments').getByText('one.txt').waitFor();
+
+    await item('Second chat').click();
+    await page.locator(USER).getByText('Second chat').waitFor();
+    await expect.poll(() => input.inputValue()).toBe('');
+    expect(await page.getByTestId('pending-attachments').count()).toBe(0);
+    await input.fill('Another for the second');
+
+    await page.getByTestId('new-chat').click();
+    await expect.poll(() => input.inputValue()).toBe('');
+    await input.fill('A new one');
+
+    await item('First chat').click();
+    await expect.poll(() => input.inputValue()).toBe('Half a question for the first');
+    await page.getByTestId('pending-attachments').getByText('one.txt').waitFor();
+    await item('Second chat').click();
+    await expect.poll(() => input.inputValue()).toBe('Another for the second');
+
+    // A reload reopens the second chat with its text; the others keep theirs.
+    await page.reload();
+    await page.locator(USER).getByText('Second chat').waitFor();
+    await expect.poll(() => input.inputValue()).toBe('Another for the second');
+    await item('First chat').click();
+    await expect.poll(() => input.inputValue()).toBe('Half a question for the first');
+    await page.getByTestId('new-chat').click();
+    await expect.poll(() => input.inputValue()).toBe('A new one');
+  });
+
   // Issues (files #9, #3): two files with the same bytes kept only the first name; a file over the limit got
   // "Invalid request for attachments:add." (or, over ~48 MB, a dropped socket).
   it('keeps two files with the same bytes under both names, and refuses a file over the limit with its size', async () => {

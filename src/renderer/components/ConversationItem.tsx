@@ -49,6 +49,7 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
         type="button"
         className="conversation"
         data-testid="conversation-item"
+        data-conversation-id={c.id}
         aria-current={active ? 'true' : undefined}
         onClick={() => {
           void openConversation(c.id);

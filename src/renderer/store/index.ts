@@ -15,6 +15,7 @@ import { connectStreamedTurns, flushPendingFor, savedEarly } from './streamed-tu
 import { errorMessage } from './errors';
 import { connectToolProgress } from './tool-progress';
 import { noteNavigation, openConversation, type FocusTurn } from './open-conversation';
+import { switchDraft } from './drafts';
 import { refreshConversations } from './conversation-list';
 
 export { openConversation, openConversationAt, refreshSiblings, type FocusTurn } from './open-conversation';
@@ -202,6 +203,7 @@ export function focusTurn(turnId: string | null): void {
 /** A new chat starts with the default model or alias chosen in Settings, where there is one. */
 export function newChat(): void {
   noteNavigation();
+  switchDraft(get().activeId, null);
   const kept = get().settings?.defaultChatModel;
   const start = kept ? refFor(kept, get().models, get().aliases) : kept;
   const known = start && (get().models.some((m) => m.name === start) || aliasOfRef(start, get().aliases) !== undefined);

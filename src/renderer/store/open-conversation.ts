@@ -11,6 +11,7 @@ import { missingModel } from '../components/composer/picker-groups';
 import { firebrand } from '../firebrand';
 import { fail, focusTurn, NO_CONVERSATION_SETTINGS, refreshContextChoice, useStore, type AppState } from '.';
 import { undoDelete } from './conversation-actions';
+import { switchDraft } from './drafts';
 
 // Looked up when called: this module and the store's index import each other.
 const get = () => useStore.getState();
@@ -72,6 +73,7 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
     const held = focus ? heldWindow(view.turns, conversationId, focus.turnId) : { turns: view.turns, olderTurns: null };
     // Another conversation or a new chat was chosen while this one was read (a reload's reopen, a quick second click).
     if (navigation !== navigations) return;
+    switchDraft(get().activeId, conversationId);
     set({
       activeId: conversationId,
       activeTitle: view.conversation.title,

@@ -21,12 +21,30 @@ import { ModelPicker } from './ModelPicker';
 import { aliasOfRef, refLabel } from '../../../shared/model-ref';
 import { offeredToolsKey, useMcpStore, watchMcpServers } from '../../store/mcp-slice';
 import { attachmentKey, useAttachments } from './use-attachments';
+import { holdDrafts, takeDraft } from '../../store/drafts';
 
 /** Multiline message box with attachments, model picker, think toggle and context meter. */
 export function Composer() {
-  const [draft, setDraft] = useState('');
+  // The draft on screen is the open conversation's; each keeps its own as the user moves between them (drafts.ts).
+  const [initial] = useState(() => takeDraft(useStore.getState().activeId));
+  const [draft, setDraft] = useState(initial.text);
   const [think, setThink] = useState(true);
-  const attachments = useAttachments();
+  const attachments = useAttachments(initial.attachments);
+  const held = useRef({ text: draft, attachments: attachments.items });
+  held.current = { text: draft, attachments: attachments.items };
+  const replaceAttachments = attachments.replace;
+  useEffect(
+    () =>
+      holdDrafts({
+        take: () => held.current,
+        put: (d) => {
+          held.current = d;
+          setDraft(d.text);
+          replaceAttachments(d.attachments);
+        },
+      }),
+    [replaceAttachments],
+  );
   const dragging = useFileDrop(attachments.add);
   const connections = useConnectionsStore((s) => s.connections);
   const textarea = useRef<HTMLTextAreaElement>(null);

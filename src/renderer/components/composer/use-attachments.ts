@@ -5,8 +5,8 @@ import { addAttachment } from '../../store/attachments';
 import { useStore } from '../../store';
 
 /** The composer's pending attachments: each file is stored in main as soon as it is picked, dropped or pasted. */
-export function useAttachments() {
-  const [items, setItems] = useState<AttachmentBlock[]>([]);
+export function useAttachments(initial: AttachmentBlock[] = []) {
+  const [items, setItems] = useState<AttachmentBlock[]>(initial);
   const [busy, setBusy] = useState(0);
 
   const add = useCallback(async (files: Iterable<File>) => {
@@ -25,6 +25,8 @@ export function useAttachments() {
   }, []);
   const remove = useCallback((block: AttachmentBlock) => setItems((list) => list.filter((b) => !sameAttachment(b, block))), []);
   const clear = useCallback(() => setItems([]), []);
+  /** Another conversation's pending attachments (its draft, drafts.ts). */
+  const replace = useCallback((list: AttachmentBlock[]) => setItems(list), []);
   /** The pages of a PDF to send (undefined: all); the block carries them, so the turn keeps what was sent. */
   const setPages = useCallback((block: AttachmentBlock, pages: PageRange | undefined) => {
     setItems((list) =>
@@ -35,7 +37,7 @@ export function useAttachments() {
       }),
     );
   }, []);
-  return { items, busy: busy > 0, add, remove, clear, setPages };
+  return { items, busy: busy > 0, add, remove, clear, replace, setPages };
 }
 
 /** One pending attachment: its bytes (digest) under its name. */

@@ -1,0 +1,109 @@
+/**
+ * Drafts stay with their conversation. The composer is one box for every conversation, so what was typed (and the
+ * files attached) in one went along to the next one opened, and a message meant for one chat was sent in another,
+ * attachments and all; a reload lost it (the audit's notes). Now, as the conversation on screen changes by
+ * navigation (a conversation opened, a new chat started), the composer's draft is kept for the one left and the one
+ * opened gets its own back. Sending in a new chat is not navigation: the draft goes with the message.
+ *
+ * The texts are also kept in the tab's sessionStorage when the page is hidden or unloaded (per tab, gone with it), so
+ * a reload brings them back. Pending attachments are kept while the page lives, not across a reload: their bytes
+ * wait in main's blob store only until its collector's grace period ends.
+ */
+import type { AttachmentBlock } from '../../shared/turn';
+import { useStore } from '.';
+
+export interface Draft {
+  text: string;
+  attachments: AttachmentBlock[];
+}
+
+/** The composer, which holds the draft on screen. */
+export interface DraftHolder {
+  take(): Draft;
+  put(draft: Draft): void;
+}
+
+const KEY = 'firebrand.drafts';
+/** A new chat's draft (no conversation yet). */
+const NEW_CHAT = '';
+const EMPTY: Draft = { text: '', attachments: [] };
+
+const keyOf = (conversationId: string | null) => conversationId ?? NEW_CHAT;
+const isEmpty = (d: Draft) => d.text === '' && d.attachments.length === 0;
+
+let drafts: Map<string, Draft> | null = null;
+let holder: DraftHolder | null = null;
+/** The conversation on screen: the holder's draft is its. */
+const onScreen = () => useStore.getState().activeId;
+
+function kept(): Map<string, Draft> {
+  if (drafts) return drafts;
+  drafts = new Map();
+  try {
+    const raw = sessionStorage.getItem(KEY);
+    const parsed: unknown = raw ? JSON.parse(raw) : null;
+    if (parsed && typeof parsed === 'object') {
+      for (const [key, text] of Object.entries(parsed)) if (typeof text === 'string' && text !== '') drafts.set(key, { text, attachments: [] });
+    }
+  } catch {
+    // Storage refused or unreadable: drafts live as long as the page, as they did.
+  }
+  return drafts;
+}
+
+function keepFor(conversationId: string | null, draft: Draft): void {
+  if (isEmpty(draft)) kept().delete(keyOf(conversationId));
+  else kept().set(keyOf(conversationId), draft);
+}
+
+/** The composer's draft for the conversation it shows first (taken: it is the holder's from then on). */
+export function takeDraft(conversationId: string | null): Draft {
+  const draft = kept().get(keyOf(conversationId)) ?? EMPTY;
+  kept().delete(keyOf(conversationId));
+  return draft;
+}
+
+/** The composer registers as the holder of the draft on screen; returns its release. */
+export function holdDrafts(h: DraftHolder): () => void {
+  holder = h;
+  return () => {
+    if (holder !== h) return;
+    keepFor(onScreen(), h.take());
+    holder = null;
+  };
+}
+
+/** The conversation on screen changes by navigation from `from` to `to`: the drafts change places. */
+export function switchDraft(from: string | null, to: string | null): void {
+  if (from === to || !holder) return;
+  keepFor(from, holder.take());
+  holder.put(takeDraft(to));
+}
+
+/** Writes the texts to sessionStorage (the one on screen included), for a reload. */
+export function persistDrafts(): void {
+  const texts: Record<string, string> = {};
+  for (const [key, d] of kept()) if (d.text !== '') texts[key] = d.text;
+  const current = holder?.take().text ?? '';
+  if (current !== '') texts[keyOf(onScreen())] = current;
+  try {
+    if (Object.keys(texts).length === 0) sessionStorage.removeItem(KEY);
+    else sessionStorage.setItem(KEY, JSON.stringify(texts));
+  } catch {
+    // As above.
+  }
+}
+
+/** Keeps the texts when the page goes away or is hidden (a phone may end a hidden tab without unloading it). */
+export function persistDraftsOnHide(): void {
+  addEventListener('pagehide', persistDrafts);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') persistDrafts();
+  });
+}
+
+/** For tests: forget every draft and holder. */
+export function resetDrafts(): void {
+  drafts = null;
+  holder = null;
+}

@@ -1,0 +1,104 @@
+/**
+ * A draft stays with its conversation: the composer's text and pending files went along to the next conversation
+ * opened (a message meant for one chat was sent in another), and a reload lost them (the audit's notes).
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { ConversationView } from '../../src/shared/ipc';
+import type { AttachmentBlock } from '../../src/shared/turn';
+import { newChat, openConversation, useStore } from '../../src/renderer/store/index';
+import { holdDrafts, persistDrafts, resetDrafts, takeDraft, type Draft } from '../../src/renderer/store/drafts';
+
+let storage: Map<string, string>;
+/** The composer: what it shows. */
+let onScreen: Draft;
+
+const file: AttachmentBlock = { type: 'attachment', id: 'a'.repeat(64), kind: 'text', name: 'notes.txt', mime: 'text/plain', size: 5 };
+
+function view(conversationId: string): ConversationView {
+  return { conversation: { id: conversationId, title: `Chat ${conversationId}`, model: null, createdAt: 1, updatedAt: 1 } as ConversationView['conversation'], turns: [], siblings: {} };
+}
+
+/** Mounts a composer as Composer.tsx does: its first draft taken for the conversation on screen. */
+function mountComposer(): () => void {
+  onScreen = takeDraft(useStore.getState().activeId);
+  return holdDrafts({ take: () => onScreen, put: (d) => (onScreen = d) });
+}
+
+beforeEach(() => {
+  storage = new Map();
+  (globalThis as { sessionStorage?: unknown }).sessionStorage = {
+    getItem: (k: string) => storage.get(k) ?? null,
+    setItem: (k: string, v: string) => storage.set(k, v),
+    removeItem: (k: string) => storage.delete(k),
+  };
+  (globalThis as { window?: unknown }).window = {
+    firebrand: {
+      conversations: {
+        open: ({ conversationId }: { conversationId: string }) => Promise.resolve(view(conversationId)),
+        getSettings: () => Promise.resolve({ systemPrompt: '', think: null, tools: true }),
+      },
+    },
+  };
+  useStore.setState({ activeId: null, notice: null, models: [], aliases: [], hiddenConversations: [] });
+  resetDrafts();
+});
+
+describe('drafts', () => {
+  it('stay with their conversation as the user moves between them, files too', async () => {
+    mountComposer();
+    await openConversation('c1');
+    onScreen = { text: 'For chat one', attachments: [file] };
+    await openConversation('c2');
+    expect(onScreen).toEqual({ text: '', attachments: [] });
+    onScreen = { text: 'For chat two', attachments: [] };
+    newChat();
+    expect(onScreen).toEqual({ text: '', attachments: [] });
+    onScreen = { text: 'A new question', attachments: [] };
+    await openConversation('c1');
+    expect(onScreen).toEqual({ text: 'For chat one', attachments: [file] });
+    await openConversation('c2');
+    expect(onScreen.text).toBe('For chat two');
+    newChat();
+    expect(onScreen.text).toBe('A new question');
+  });
+
+  it('go with the message when a new chat gets its id by sending (not a navigation)', async () => {
+    mountComposer();
+    onScreen = { text: 'First message', attachments: [] };
+    // sendMessage sets the new conversation's id; the composer clears its draft once the send is accepted.
+    useStore.setState({ activeId: 'sent' });
+    onScreen = { text: '', attachments: [] };
+    newChat();
+    expect(onScreen.text).toBe('');
+    await openConversation('sent');
+    expect(onScreen.text).toBe('');
+  });
+
+  it('come back after a reload, each with its conversation (texts only)', async () => {
+    mountComposer();
+    await openConversation('c1');
+    onScreen = { text: 'Half a thought', attachments: [file] };
+    newChat();
+    onScreen = { text: 'Typed in a new chat', attachments: [] };
+    persistDrafts();
+
+    // The reload: a new page, the same tab's storage.
+    resetDrafts();
+    useStore.setState({ activeId: null });
+    mountComposer();
+    expect(onScreen).toEqual({ text: 'Typed in a new chat', attachments: [] });
+    await openConversation('c1');
+    expect(onScreen).toEqual({ text: 'Half a thought', attachments: [] });
+  });
+
+  it('keep nothing for a conversation left with an empty box', async () => {
+    mountComposer();
+    await openConversation('c1');
+    onScreen = { text: 'Gone soon', attachments: [] };
+    await openConversation('c2');
+    await openConversation('c1');
+    onScreen = { text: '', attachments: [] };
+    persistDrafts();
+    expect(storage.has('firebrand.drafts')).toBe(false);
+  });
+});
