@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { aliasRoute } from './aliases/alias-route';
+import { aliasRefs } from './aliases/alias-refs';
 import { AliasStore } from './aliases/alias-store';
 import { collect, conversationBlobs, scheduleStartupGc } from './blobs/blob-gc';
 import { BlobStore } from './blobs/blob-store';
@@ -37,7 +37,6 @@ import type { ReaderSpawner } from './documents/reader-protocol';
 import { tokenCounterFor } from './connections/token-counter';
 import { DEFAULT_CONNECTION_ID } from './connections/connection-store';
 import { BUILTIN_CONNECTION_ID, type ConnectionInfo } from '../shared/connections';
-import { aliasIdOf } from '../shared/model-ref';
 import type { ProbeHost } from './gpu/types';
 import { effectiveWindow } from './models/effective-window';
 import { createModelHandlers } from './models/model-handlers';
@@ -146,18 +145,7 @@ export function createServices(options: ServicesOptions): Services {
   });
   const aliases = new AliasStore(db, randomUUID);
   const conversationSettings = new ConversationSettingsStore(db);
-  // The picker sends an alias as `alias:<id>` (shared/model-ref.ts) and a model by its name: an alias that shares
-  // a model's name (models audit #1) cannot take that model's place, and a renamed alias keeps its chats.
-  const aliasOf = (model: string) => {
-    const id = aliasIdOf(model);
-    return id === undefined ? undefined : (aliases.get(id) ?? undefined);
-  };
-  const aliasByName = (model: string) => {
-    const alias = aliasOf(model);
-    return alias ? aliasRoute(alias) : undefined;
-  };
-  /** What a model reference is called in a chat: an alias's name (with its id kept beside it), or the model's. */
-  const modelLabel = (model: string) => aliasOf(model)?.name ?? model;
+  const refs = aliasRefs(aliases);
   let watch: ServerWatch | null = null;
   const modelManager = createModelHandlers({
     watchNow: () => watch?.nudge(),
@@ -178,7 +166,7 @@ export function createServices(options: ServicesOptions): Services {
     ...(options.probeHost ? { probeHost: options.probeHost } : {}),
     contextWindowOf: (req, resolver) =>
       effectiveWindow(req, {
-        alias: aliasByName, connection: chatParts.engineConnection, capabilities: chatParts.capabilities, resolver,
+        alias: refs.route, connection: chatParts.engineConnection, capabilities: chatParts.capabilities, resolver,
         estimateRatio: (m) => chatParts.calibration.ratio(m), builtinWindow: (file) => lib.builtin.windowFor(file),
       }),
   });
@@ -201,11 +189,8 @@ export function createServices(options: ServicesOptions): Services {
     storeImage,
     conversationTools: (id) => conversationSettings.toolsOn(id),
     ...(options.stallTimeoutMs ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
-    alias: aliasByName,
-    aliasNamed: (model) => {
-      const alias = aliasOf(model);
-      return alias ? { id: alias.id, name: alias.name } : undefined;
-    },
+    alias: refs.route,
+    aliasNamed: refs.named,
     conversationLayer: (id) => conversationSettings.layer(id),
     saveConversationSettings: (id, s) => void conversationSettings.update(id, s),
     contextWindow: (baseUrl, model) => modelManager.windows.resolve(baseUrl, model),
@@ -226,9 +211,9 @@ export function createServices(options: ServicesOptions): Services {
     newId: randomUUID,
     now: Date.now,
     log,
-    alias: aliasByName,
-    aliasId: (model) => aliasOf(model)?.id,
-    modelLabel,
+    alias: refs.route,
+    aliasId: (model) => refs.of(model)?.id,
+    modelLabel: refs.label,
     conversationLayer: (id) => conversationSettings.layer(id),
     conversationTools: (id) => conversationSettings.toolsOn(id),
     copySettings: (from, to) => {
@@ -362,7 +347,7 @@ export function createServices(options: ServicesOptions): Services {
     },
     'attachments:inspect': ({ block, model, connectionId }) => {
       // The server the message would go to: an alias names its own connection.
-      const connection = chatParts.engineConnection(aliasByName(model)?.connectionId ?? connectionId);
+      const connection = chatParts.engineConnection(refs.route(model)?.connectionId ?? connectionId);
       return content.inspect(block, { anthropic: connection.kind === 'anthropic', counter: tokenCounterFor(connection) });
     },
     'attachments:preview': async ({ block }) => ({ text: await content.preview(block) }),

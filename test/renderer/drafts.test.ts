@@ -7,6 +7,7 @@ import type { ConversationView } from '../../src/shared/ipc';
 import type { AttachmentBlock } from '../../src/shared/turn';
 import { newChat, openConversation, useStore } from '../../src/renderer/store/index';
 import { holdDrafts, persistDrafts, resetDrafts, takeDraft, type Draft } from '../../src/renderer/store/drafts';
+import { fakeSessionStorage } from './helpers/session-storage';
 
 let storage: Map<string, string>;
 /** The composer: what it shows. */
@@ -25,12 +26,7 @@ function mountComposer(): () => void {
 }
 
 beforeEach(() => {
-  storage = new Map();
-  (globalThis as { sessionStorage?: unknown }).sessionStorage = {
-    getItem: (k: string) => storage.get(k) ?? null,
-    setItem: (k: string, v: string) => storage.set(k, v),
-    removeItem: (k: string) => storage.delete(k),
-  };
+  storage = fakeSessionStorage();
   (globalThis as { window?: unknown }).window = {
     firebrand: {
       conversations: {

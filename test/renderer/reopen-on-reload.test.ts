@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { ConversationView } from '../../src/shared/ipc';
 import { newChat, openConversation, useStore } from '../../src/renderer/store/index';
 import { keepOpenConversation, reopenAfterReload } from '../../src/renderer/store/reopen-on-reload';
+import { fakeSessionStorage } from './helpers/session-storage';
 
 const KEY = 'firebrand.open-conversation';
 let storage: Map<string, string>;
@@ -20,16 +21,11 @@ function view(conversationId: string): ConversationView {
 }
 
 beforeEach(() => {
-  storage = new Map();
+  storage = fakeSessionStorage();
   opened = [];
   existing = new Set(['c1', 'c2']);
   held = [];
   hold = false;
-  (globalThis as { sessionStorage?: unknown }).sessionStorage = {
-    getItem: (k: string) => storage.get(k) ?? null,
-    setItem: (k: string, v: string) => storage.set(k, v),
-    removeItem: (k: string) => storage.delete(k),
-  };
   (globalThis as { window?: unknown }).window = {
     firebrand: {
       conversations: {
