@@ -107,14 +107,23 @@ export async function startLlamaServer(options: LlamaServerOptions): Promise<Lla
   const stop = (signal: NodeJS.Signals = 'SIGTERM') =>
     new Promise<void>((done) => {
       if (exited(child)) return done();
-      child.once('exit', () => done());
+      // A server asked to stop while a request is still being served may wait on it for good (a clean-clone CI run
+      // hung 120 s in a restart between two UI tests, and the next test then met the old model): after a backstop
+      // long enough for any clean stop, it is killed, which is what ends a hung server for a user too.
+      const backstop = signal === 'SIGKILL' ? undefined : setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.once('exit', () => {
+        if (backstop) clearTimeout(backstop);
+        done();
+      });
       child.kill(signal);
     });
   // Ready is a state the server reports; the deadline is only a backstop for a server that never loads.
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (exited(child)) throw new Error(`llama-server exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${out.slice(-3000)}`);
-    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    // Each ask has its own backstop: a server that took the connection but never answers would otherwise hold this
+    // loop past its deadline (fetch waits minutes for headers).
+    const ok = await fetch(`${url}/health`, { signal: AbortSignal.timeout(5_000) }).then((r) => r.ok, () => false);
     if (ok) break;
     if (Date.now() > deadline) {
       await stop('SIGKILL');
