@@ -125,7 +125,13 @@ export class BuiltinService {
     const contextSize = window.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     const refusal = await this.fitProblem(model, contextSize);
     if (refusal) throw new UserFacingError('invalid-payload', refusal);
-    this.apply(await this.engine().request<EngineStatus>({ type: 'load', model: { path: model.entry.path, contextSize } }));
+    const status = await this.engine()
+      .request<EngineStatus>({ type: 'load', model: { path: model.entry.path, contextSize } })
+      // The engine's message names the file and says why (a refused file, a window it could not make, a crash).
+      .catch((err: unknown) => {
+        throw new UserFacingError('server-error', err instanceof Error ? err.message : String(err));
+      });
+    this.apply(status);
     this.touch(file);
     this.deps.changed('loaded');
     return this.status();

@@ -15,9 +15,23 @@ beforeAll(() => {
   // A download cut short, and a file that is no model at all.
   writeFileSync(join(dir, 'models', 'broken.gguf'), plain.subarray(0, Math.floor(plain.length / 2)));
   writeFileSync(join(dir, 'models', 'notes.gguf'), 'These are my notes, not a model.\n');
+  // A whole file whose header reads well but names an architecture llama.cpp does not know: usable to the
+  // listing, refused by llama.cpp at load.
+  writeFileSync(join(dir, 'models', 'strange.gguf'), withArchitecture(plain, 'lxama'));
   services = builtinServices(dir);
 });
 afterAll(() => cleanup(services, dir));
+
+/** The GGUF with its `general.architecture` value replaced by another of the same length. */
+function withArchitecture(gguf: Buffer, arch: string): Buffer {
+  const out = Buffer.from(gguf);
+  const key = Buffer.from('general.architecture');
+  // key, then u32 value type (string) and u64 length, then the value
+  const at = out.indexOf(key) + key.length + 4 + 8;
+  expect(out.subarray(at, at + arch.length).toString()).toBe('llama');
+  out.write(arch, at);
+  return out;
+}
 
 /** Sends to `long` and resolves once some of the endless answer has been saved. */
 async function startLongAnswer() {
@@ -47,6 +61,18 @@ describe('built-in engine: faults end one answer, never the app', () => {
     expect(byFile['notes.gguf']).toMatchObject({ state: 'unusable', reason: expect.stringMatching(/^Not a GGUF file/) });
     const { turns } = await ask(services, 'broken.gguf', 'Hello?');
     expect(turns.at(-1)).toMatchObject({ role: 'assistant', status: 'error', error: expect.stringMatching(/broken\.gguf cannot be used/) });
+  });
+
+  it('says why llama.cpp refused a file, naming it, in the chat and in Models → Load', async () => {
+    const entries = await services.handlers['library:list']({});
+    expect(entries.find((e) => e.file === 'strange.gguf')).toMatchObject({ state: 'usable', architecture: 'lxama' });
+    const { turns } = await ask(services, 'strange.gguf', 'Hello?');
+    const answer = turns.at(-1)!;
+    expect(answer).toMatchObject({ role: 'assistant', status: 'error' });
+    expect(answer.error).toMatch(/^strange\.gguf could not be loaded: .*unknown model architecture: 'lxama'/);
+    expect(answer.error).not.toMatch(/window/);
+    const load = services.handlers['builtin:load']({ file: 'strange.gguf' });
+    await expect(load).rejects.toMatchObject({ name: 'UserFacingError', message: expect.stringMatching(/^strange\.gguf could not be loaded: .*unknown model architecture: 'lxama'/) });
   });
 
   it('stops a long answer on request and keeps what arrived', async () => {
