@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { freemem } from 'node:os';
 import type { ContextAdvice, GpuReport, ModelArchitecture } from '../../shared/models';
-import { recommendContext, MIB } from '../models/context-recommendation';
+import { HEADROOM_FRACTION, recommendContext, MIB } from '../models/context-recommendation';
 import type { StoredWindow } from '../models/model-settings-store';
 import type { EngineBackend } from './protocol';
 
@@ -82,11 +82,16 @@ export async function availableRam(): Promise<number> {
 
 /**
  * Whether a window is known not to fit, and what the user is told then. Unknown memory or architecture is not
- * "known not to fit": the engine tries, and a failure to allocate is reported as it happens.
+ * "known not to fit": the engine tries, and a failure to allocate is reported as it happens. `needBytes` is what
+ * the model takes with this window (weights, runtime, graph, cache): a window the recommendation would not offer
+ * (above the trained context, or between its 1024-token steps) still fits when the memory holds it with the same
+ * headroom.
  */
-export function windowDoesNotFit(advice: ContextAdvice, window: number): string | null {
+export function windowDoesNotFit(advice: ContextAdvice, window: number, needBytes: number | null = null): string | null {
   const rec = advice.recommendation;
   if (!rec || (rec.fits && rec.contextTokens >= window)) return null;
+  const usable = advice.gpu.usableBytes;
+  if (needBytes !== null && usable !== null && needBytes <= usable - Math.floor(usable * HEADROOM_FRACTION)) return null;
   const gib = (b: number) => `${(b / 1024 ** 3).toFixed(1)} GiB`;
   const free = advice.gpu.usableBytes ?? 0;
   const what = advice.gpu.source === 'system' ? 'system memory' : advice.gpu.source === 'override' ? 'memory (set by hand)' : 'GPU memory';

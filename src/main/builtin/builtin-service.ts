@@ -230,12 +230,16 @@ export class BuiltinService {
   async windowCost(file: string, window: number): Promise<WindowCost> {
     const model = await this.deps.library.model(file);
     const advice = await this.advice(file);
+    return { trained: model.info.trainedContext, memoryBytes: this.memoryFor(model, window), usableBytes: advice.gpu.usableBytes, fitsTokens: advice.recommendation?.contextTokens ?? null };
+  }
+
+  /** The memory `model` takes with `window`, by the same arithmetic as its advice; null without its architecture. */
+  private memoryFor(model: LibraryModel, window: number): number | null {
     const arch = model.info.arch;
     const cpu = this.backend?.backend === 'cpu';
-    const memoryBytes = arch
+    return arch
       ? memoryForWindow({ arch, weightsBytes: model.entry.sizeBytes, gpuCount: 1, flashAttention: true, kvCacheType: 'f16', ...(cpu ? { runtimeBytes: CPU_RUNTIME_BYTES } : {}) }, window)
       : null;
-    return { trained: model.info.trainedContext, memoryBytes, usableBytes: advice.gpu.usableBytes, fitsTokens: advice.recommendation?.contextTokens ?? null };
   }
 
   /** Why `file` with `contextSize` is known not to fit, or null. A model already loaded at that size fits. */
@@ -243,7 +247,7 @@ export class BuiltinService {
     const held = this.loaded.get(model.entry.file);
     if (held?.requestedSize === contextSize) return null;
     const advice = await this.advice(model.entry.file);
-    return windowDoesNotFit(advice, contextSize);
+    return windowDoesNotFit(advice, contextSize, this.memoryFor(model, contextSize));
   }
 
   /** Tokens `text` makes with the model's own tokenizer (document extraction's exact budget, issue 18). */

@@ -133,4 +133,16 @@ describe('built-in engine: faults end one answer, never the app', () => {
     const advice = await services.handlers['library:recommend-context']({ file: 'plain.gguf' });
     expect(advice.recommendation).toMatchObject({ fits: true, contextTokens: 4096 });
   });
+
+  it('a kept window beyond the trained context is not refused as memory it fits in', async () => {
+    // plain.gguf was trained for 4,096 tokens; 8,192 of its cache take 10 MiB, which this machine has.
+    await services.handlers['library:set-context']({ file: 'plain.gguf', contextWindow: 8192 });
+    try {
+      const { turns } = await ask(services, 'plain.gguf', 'Hello?');
+      expect(turns.at(-1)).toMatchObject({ role: 'assistant', status: 'done', stop: 'end_turn' });
+      expect((await services.handlers['builtin:status']({})).loaded.find((l) => l.file === 'plain.gguf')?.contextSize).toBe(8192);
+    } finally {
+      await services.handlers['library:set-context']({ file: 'plain.gguf', contextWindow: null });
+    }
+  });
 });
