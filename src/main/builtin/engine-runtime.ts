@@ -88,7 +88,9 @@ export class EngineRuntime {
       path,
       contextSize: l.contextSize,
       requestedSize: l.requested,
-      memoryBytes: l.model.size + l.context.stateSize,
+      // What llama.cpp allocated for the context (the KV cache of the whole window, compute buffers): its state
+      // size would count only the cells filled so far, a few bytes right after a load.
+      memoryBytes: l.model.size + Math.max(l.context.stateSize, l.context.memoryUsage.ram + l.context.memoryUsage.vram),
     }));
   }
 
