@@ -28,6 +28,11 @@ export interface MemoryInput {
   heldByOthers: number;
   /** Held by this model if it is loaded now. */
   heldBySelf: number;
+  /**
+   * Held by other loaded built-in models that are idle (not in `heldByOthers`): they are unloaded when this one
+   * needs the room, so it counts as free for it.
+   */
+  idleOthers?: number;
   stored: StoredWindow | null;
   /** The GPU probe, used when the engine has not reported a backend yet. */
   probe: () => Promise<GpuReport>;
@@ -54,21 +59,23 @@ export async function builtinAdvice(input: MemoryInput): Promise<ContextAdvice> 
 
 async function memoryReport(input: MemoryInput): Promise<{ gpu: GpuReport; cpu: boolean }> {
   const cpu = input.backend?.backend === 'cpu';
+  const idle = input.idleOthers ?? 0;
+  const idleNote = idle > 0 ? [`Idle built-in models hold ${Math.round(idle / MIB)} MiB; they are unloaded if this one needs the room.`] : [];
   if (input.override !== null) {
     const usable = Math.max(0, input.override - input.heldByOthers);
     const notes = ['Memory set by hand; the engine’s reading is not used.'];
-    if (input.heldByOthers > 0) notes.push(`Other loaded built-in models hold ${Math.round(input.heldByOthers / MIB)} MiB of it.`);
-    return { gpu: { source: 'override', devices: [], usableBytes: usable, notes }, cpu };
+    if (input.heldByOthers > 0) notes.push(`Other built-in models answering now hold ${Math.round(input.heldByOthers / MIB)} MiB of it.`);
+    return { gpu: { source: 'override', devices: [], usableBytes: usable, notes: [...notes, ...idleNote] }, cpu };
   }
   const backend = input.backend;
   if (backend && !cpu && backend.vram) {
-    const usable = backend.vram.free + input.heldBySelf;
-    return { gpu: { source: 'engine', devices: [], usableBytes: usable, notes: [`Free memory on the ${backend.backend.toUpperCase()} device, as the engine reads it.`] }, cpu };
+    const usable = backend.vram.free + input.heldBySelf + idle;
+    return { gpu: { source: 'engine', devices: [], usableBytes: usable, notes: [`Free memory on the ${backend.backend.toUpperCase()} device, as the engine reads it.`, ...idleNote] }, cpu };
   }
   if (backend && cpu) {
     const available = await (input.availableRam ?? availableRam)();
-    const usable = Math.max(backend.ram.free, available) + input.heldBySelf;
-    return { gpu: { source: 'system', devices: [], usableBytes: usable, notes: ['The engine runs on the CPU: the model and its cache live in system memory.'] }, cpu };
+    const usable = Math.max(backend.ram.free, available) + input.heldBySelf + idle;
+    return { gpu: { source: 'system', devices: [], usableBytes: usable, notes: ['The engine runs on the CPU: the model and its cache live in system memory.', ...idleNote] }, cpu };
   }
   return { gpu: await input.probe(), cpu };
 }

@@ -125,6 +125,7 @@ export class BuiltinService {
     const contextSize = window.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     const refusal = await this.fitProblem(model, contextSize);
     if (refusal) throw new UserFacingError('invalid-payload', refusal);
+    await this.makeRoom(file, contextSize);
     const status = await this.engine()
       .request<EngineStatus>({ type: 'load', model: { path: model.entry.path, contextSize } })
       // The engine's message names the file and says why (a refused file, a window it could not make, a crash).
@@ -208,19 +209,25 @@ export class BuiltinService {
     return { contextWindow: fallback, source: 'fallback', reason: rec?.message ?? advice?.reason ?? 'No recommendation could be made.' };
   }
 
-  async advice(file: string): Promise<ContextAdvice> {
+  /**
+   * What fits `file`. Other loaded models that are idle count as free (they are let go when it needs their room,
+   * ./makeRoom) unless `idleAsHeld`; those answering now do not.
+   */
+  async advice(file: string, opts: { idleAsHeld?: boolean } = {}): Promise<ContextAdvice> {
     const model = await this.deps.library.model(file);
     if (this.host && !this.backend) await this.refresh().catch((err: unknown) => this.deps.log(`builtin: engine did not start: ${String(err)}`));
     const self = this.loaded.get(file)?.memoryBytes ?? 0;
-    const others = [...this.loaded.values()].filter((l) => l.file !== file).reduce((n, l) => n + l.memoryBytes, 0);
+    const others = [...this.loaded.values()].filter((l) => l.file !== file);
+    const idle = opts.idleAsHeld ? 0 : others.filter((l) => l.busy === 0).reduce((n, l) => n + l.memoryBytes, 0);
     return builtinAdvice({
       file,
       weightsBytes: model.entry.sizeBytes,
       arch: model.info.arch,
       backend: this.backend,
       override: this.deps.memoryOverride(),
-      heldByOthers: others,
+      heldByOthers: others.reduce((n, l) => n + l.memoryBytes, 0) - idle,
       heldBySelf: self,
+      idleOthers: idle,
       stored: this.deps.storedWindow(file),
       probe: this.deps.probeGpu,
     });
@@ -248,6 +255,23 @@ export class BuiltinService {
     if (held?.requestedSize === contextSize) return null;
     const advice = await this.advice(model.entry.file);
     return windowDoesNotFit(advice, contextSize, this.memoryFor(model, contextSize));
+  }
+
+  /**
+   * Before `file` loads with `contextSize`: unloads the idle models whose room it needs (the advice counted them
+   * as free). A model switched away from stays loaded until its idle timeout only while there is room for both.
+   */
+  async makeRoom(file: string, contextSize: number): Promise<void> {
+    if (this.loaded.get(file)?.requestedSize === contextSize) return;
+    const idle = [...this.loaded.values()].filter((l) => l.file !== file && l.busy === 0);
+    if (idle.length === 0) return;
+    const model = await this.deps.library.model(file);
+    const strict = await this.advice(file, { idleAsHeld: true });
+    if (windowDoesNotFit(strict, contextSize, this.memoryFor(model, contextSize)) === null) return;
+    for (const l of idle) {
+      this.deps.log(`builtin: ${l.file} unloaded to make room for ${file}`);
+      await this.unload(l.file);
+    }
   }
 
   /** Tokens `text` makes with the model's own tokenizer (document extraction's exact budget, issue 18). */

@@ -145,4 +145,18 @@ describe('built-in engine: faults end one answer, never the app', () => {
       await services.handlers['library:set-context']({ file: 'plain.gguf', contextWindow: null });
     }
   });
+
+  it('lets an idle model go when the one asked for needs its room, instead of refusing', async () => {
+    for (const l of (await services.handlers['builtin:status']({})).loaded) await services.handlers['builtin:unload']({ file: l.file });
+    // Room for one of these small models (their weights, the CPU runtime, a cache), not for two.
+    await services.handlers['gpu:set-override']({ bytes: 300 * 1024 * 1024 });
+    try {
+      expect((await services.handlers['builtin:load']({ file: 'long.gguf' })).loaded.map((l) => l.file)).toEqual(['long.gguf']);
+      const { turns } = await ask(services, 'plain.gguf', 'Hello?');
+      expect(turns.at(-1)).toMatchObject({ role: 'assistant', status: 'done', stop: 'end_turn' });
+      expect((await services.handlers['builtin:status']({})).loaded.map((l) => l.file)).toEqual(['plain.gguf']);
+    } finally {
+      await services.handlers['gpu:set-override']({ bytes: null });
+    }
+  });
 });
