@@ -101,6 +101,17 @@ describe('built-in llama.cpp through the UI', () => {
     expect(await answer.locator('[data-run="reasoning"]').innerText()).toContain(REASONING);
   });
 
+  it('notices a GGUF put in the models folder, or taken out of it, without a reload', async () => {
+    copyFileSync(generateScriptedModel(SCRIPTS.plain), join(modelsDir, 'added-later.gguf'));
+    // The folder is looked at every few seconds, as a server is.
+    await expect.poll(() => pickerValues(page), { timeout: 30_000 }).toContain('added-later.gguf');
+    await pickModel(page, 'added-later.gguf');
+    rmSync(join(modelsDir, 'added-later.gguf'));
+    await expect.poll(() => pickerValues(page), { timeout: 30_000 }).not.toContain('added-later.gguf');
+    await expect.poll(() => page.getByTestId('notice').locator('.banner-text').textContent()).toContain('added-later.gguf is no longer in the models folder');
+    await page.getByTestId('notice').getByTestId('banner-close').click();
+  });
+
   it('renaming a GGUF in Models takes its aliases along: the alias row and the picker name the new file', async () => {
     await page.getByTestId('models-open').click();
     await page.getByTestId('alias-name').fill('forecaster');
