@@ -203,7 +203,7 @@ export class BuiltinService {
       return null;
     });
     const rec = advice?.recommendation;
-    if (rec?.fits) return { contextWindow: rec.contextTokens, source: 'recommended', reason: rec.message };
+    if (rec?.fits) return { contextWindow: rec.contextTokens, source: 'recommended', reason: rec.message, ...(this.backend?.backend === 'cpu' ? { memory: 'system' as const } : {}) };
     const trained = (await this.deps.library.model(file).catch(() => null))?.info.trainedContext ?? null;
     const fallback = trained !== null ? Math.min(DEFAULT_CONTEXT_WINDOW, trained) : DEFAULT_CONTEXT_WINDOW;
     return { contextWindow: fallback, source: 'fallback', reason: rec?.message ?? advice?.reason ?? 'No recommendation could be made.' };

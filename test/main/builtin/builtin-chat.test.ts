@@ -117,6 +117,8 @@ describe('built-in engine: load, unload and the idle timeout', () => {
     expect(status.backend?.reason).toMatch(/^CPU: /);
     const plain = status.loaded.find((l) => l.file === 'plain.gguf');
     expect(plain).toMatchObject({ contextSize: 4096, unloadsAt: expect.any(Number) });
+    // Worked out from system memory on this CPU-only machine, and the meter is told so (not "your GPU").
+    expect(await h['models:context-window']({ model: 'plain.gguf', connectionId: 'builtin' })).toMatchObject({ source: 'recommended', memory: 'system', reason: expect.stringMatching(/fit in system memory/) });
     // Weights and the KV cache of its whole window (K and V, 320 f16 values each per token), as soon as it is
     // loaded: the cache is allocated for the window, not as it fills.
     const size = (await h['library:list']({})).find((e) => e.file === 'plain.gguf')!.sizeBytes;
