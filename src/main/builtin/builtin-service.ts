@@ -4,7 +4,7 @@
  * else what fits), the model's capabilities from its GGUF, and exact token counts with its own tokenizer.
  * Requests themselves go through ./builtin-request.ts.
  */
-import { relative, sep } from 'node:path';
+import { isAbsolute, relative, sep } from 'node:path';
 import type { BackendInfo, BuiltinStatus, LoadedModel } from '../../shared/library';
 import type { ContextAdvice, ContextWindowChoice, GpuReport } from '../../shared/models';
 import { DEFAULT_CONTEXT_WINDOW } from '../../shared/context-estimate';
@@ -12,7 +12,6 @@ import type { ModelCapabilities } from '../engine/types';
 import { UserFacingError } from '../errors';
 import type { FileDigests } from '../library/file-digest';
 import type { LibraryModel, LibraryService } from '../library/library-service';
-import { pathInFolder } from '../library/models-folder';
 import type { StoredWindow } from '../models/model-settings-store';
 import { builtinAdvice, CPU_RUNTIME_BYTES, windowDoesNotFit } from './builtin-memory';
 import { memoryForWindow, type WindowCost } from '../models/context-recommendation';
@@ -41,6 +40,8 @@ export interface BuiltinDeps {
 
 interface Loaded {
   file: string;
+  /** The file the engine loaded (absolute): a model stays loaded when the models folder changes. */
+  path: string;
   /** The context the engine made (llama.cpp's 256-token steps), and the window it was asked for. */
   contextSize: number;
   requestedSize: number;
@@ -100,7 +101,7 @@ export class BuiltinService {
       const file = fileOf(dir, l.path);
       seen.add(file);
       const had = this.loaded.get(file);
-      this.loaded.set(file, { file, contextSize: l.contextSize, requestedSize: l.requestedSize, memoryBytes: l.memoryBytes, unloadsAt: had?.unloadsAt ?? null, timer: had?.timer ?? null, busy: had?.busy ?? 0 });
+      this.loaded.set(file, { file, path: l.path, contextSize: l.contextSize, requestedSize: l.requestedSize, memoryBytes: l.memoryBytes, unloadsAt: had?.unloadsAt ?? null, timer: had?.timer ?? null, busy: had?.busy ?? 0 });
     }
     for (const [file, l] of this.loaded) {
       if (seen.has(file)) continue;
@@ -140,7 +141,7 @@ export class BuiltinService {
 
   async unload(file: string): Promise<BuiltinStatus> {
     const had = this.loaded.get(file);
-    if (had && this.host?.running) this.apply(await this.engine().request<EngineStatus>({ type: 'unload', path: pathInFolder(this.deps.library.dir, file) }));
+    if (had && this.host?.running) this.apply(await this.engine().request<EngineStatus>({ type: 'unload', path: had.path }));
     if (had?.timer) clearTimeout(had.timer);
     this.loaded.delete(file);
     this.deps.changed('unloaded');
@@ -288,9 +289,14 @@ export class BuiltinService {
   }
 }
 
-/** The engine reports absolute paths; Firebrand names models by their path in the folder. */
+/**
+ * The engine reports absolute paths; Firebrand names models by their path in the folder, and one loaded from
+ * elsewhere (the folder was changed in Settings since) by its whole path.
+ */
 function fileOf(dir: string, path: string): string {
-  return relative(dir, path).split(sep).join('/');
+  const rel = relative(dir, path);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return path;
+  return rel.split(sep).join('/');
 }
 
 const GPU_NAMES: Record<string, string> = { cuda: 'CUDA', vulkan: 'Vulkan', metal: 'Metal' };

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StepStore } from '../../../src/main/db/step-store';
 import type { Services } from '../../../src/main/services';
@@ -128,6 +131,25 @@ describe('built-in engine: load, unload and the idle timeout', () => {
     await h['builtin:load']({ file: 'plain.gguf' });
     await expect.poll(async () => (await h['builtin:status']({})).loaded.map((l) => l.file), { timeout: 20_000 }).not.toContain('plain.gguf');
     services.library.builtin.deps.idleMinutes = () => 10;
+  });
+
+  it('a model loaded from the previous models folder is still named by its path and can be unloaded', async () => {
+    const h = services.handlers;
+    await h['builtin:load']({ file: 'plain.gguf' });
+    const before = (await h['settings:get']({})).modelsDir;
+    const path = join((await h['builtin:status']({})).modelsDir, 'plain.gguf');
+    const elsewhere = mkdtempSync(join(tmpdir(), 'firebrand-other-models-'));
+    await h['settings:update']({ modelsDir: elsewhere });
+    try {
+      // (Models of the tests before are loaded too; they are named the same way.)
+      const loaded = (await h['builtin:status']({})).loaded.map((l) => l.file);
+      expect(loaded).toContain(path);
+      expect(loaded.filter((f) => !f.startsWith('/'))).toEqual([]);
+      expect((await h['builtin:unload']({ file: path })).loaded.map((l) => l.file)).not.toContain(path);
+    } finally {
+      await h['settings:update']({ modelsDir: before });
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 });
 
