@@ -219,7 +219,21 @@ export class EngineRuntime {
     let completion = 0;
     let reason: 'eog' | 'length' | 'context-full' | 'abort' | null = null;
     const text = new TokenText(model);
-    const iterator = sequence.evaluate(tokens.slice(common), {
+    // The prompt is read a batch at a time, so a stop is heard between batches: read in one call, a long chat's
+    // prompt on a CPU (minutes) would have to be read to its end before the stop took effect. The last token is
+    // left for `evaluate`, whose logits choose the first token of the answer.
+    const batch = Math.max(1, loaded.context.batchSize);
+    let read = common;
+    while (tokens.length - 1 - read > batch && !signal.aborted) {
+      await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(read, read + batch));
+      read += batch;
+    }
+    if (signal.aborted) {
+      const ended = performance.now();
+      emit({ type: 'done', reason: 'abort', promptTokens: tokens.length, completionTokens: 0, promptMs: ended - started, generationMs: 0 });
+      return;
+    }
+    const iterator = sequence.evaluate(tokens.slice(read), {
       temperature: s.temperature,
       topK: s.topK,
       topP: s.topP,

@@ -84,6 +84,27 @@ describe('built-in engine: faults end one answer, never the app', () => {
     expect(turnText(answer)).toMatch(/^Counting sheep slowly/);
   });
 
+  it('hears a stop while it reads a long prompt, not only once the whole prompt is read', async () => {
+    await services.handlers['builtin:unload']({ file: 'long.gguf' });
+    // About 5,000 prompt tokens: seconds of reading on one thread.
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'abcdefghij'.repeat(500), model: 'long.gguf', connectionId: 'builtin' });
+    // The service learns the model is loaded when the engine starts reading the prompt (its `start` event).
+    await expect.poll(() => services.library.builtin.isLoaded('long.gguf'), { timeout: 60_000, interval: 5 }).toBe(true);
+    await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id });
+    const stopped = (await settled(sent.conversationId)).find((t) => t.id === sent.assistantTurn.id)!;
+    expect(stopped).toMatchObject({ status: 'aborted' });
+    expect(turnText(stopped)).toBe('');
+    // The same prompt again, one token of answer (an alias that adds nothing else): the cache holds what was read
+    // before the stop, which is not the whole prompt.
+    const one = await services.handlers['aliases:create']({ name: 'long-one', connectionId: 'builtin', model: 'long.gguf', systemPrompt: '', parameters: { num_predict: 1 }, thinkMode: 'off', contextWindow: null });
+    const again = await services.handlers['chat:regenerate']({ turnId: sent.assistantTurn.id, model: `alias:${one.id}`, connectionId: 'builtin' });
+    const answer = (await settled(again.conversationId)).find((t) => t.id === again.assistantTurn.id)!;
+    expect(answer).toMatchObject({ status: 'done', stop: 'max_tokens' });
+    const input = answer.usage?.inputTokens ?? 0;
+    expect(input).toBeGreaterThan(4000);
+    expect(answer.usage?.cachedTokens ?? 0).toBeLessThan(input - 1000);
+  });
+
   it('survives the engine process being killed mid-answer: a clear error, the partial kept, a fresh engine next time', async () => {
     const sent = await startLongAnswer();
     const pid = services.library.builtin.host?.pid;
