@@ -48,13 +48,17 @@ interface Loaded {
   memoryBytes: number;
   unloadsAt: number | null;
   timer: NodeJS.Timeout | null;
-  busy: number;
 }
 
 export class BuiltinService {
   readonly host: EngineHost | null;
   private backend: EngineBackend | null = null;
   private readonly loaded = new Map<string, Loaded>();
+  /**
+   * Answers running per model file. Kept apart from `loaded`: a model's first answer starts before the engine has
+   * loaded it (and reported it), and must count as answering from the start.
+   */
+  private readonly busyCount = new Map<string, number>();
 
   constructor(readonly deps: BuiltinDeps) {
     this.host = deps.spawner
@@ -101,7 +105,7 @@ export class BuiltinService {
       const file = fileOf(dir, l.path);
       seen.add(file);
       const had = this.loaded.get(file);
-      this.loaded.set(file, { file, path: l.path, contextSize: l.contextSize, requestedSize: l.requestedSize, memoryBytes: l.memoryBytes, unloadsAt: had?.unloadsAt ?? null, timer: had?.timer ?? null, busy: had?.busy ?? 0 });
+      this.loaded.set(file, { file, path: l.path, contextSize: l.contextSize, requestedSize: l.requestedSize, memoryBytes: l.memoryBytes, unloadsAt: had?.unloadsAt ?? null, timer: had?.timer ?? null });
     }
     for (const [file, l] of this.loaded) {
       if (seen.has(file)) continue;
@@ -141,6 +145,8 @@ export class BuiltinService {
 
   async unload(file: string): Promise<BuiltinStatus> {
     const had = this.loaded.get(file);
+    // The engine would wait for the answer to end (minutes) with nothing on screen: say so instead.
+    if (had && this.answering(file)) throw new UserFacingError('invalid-payload', `${file} is answering now: stop that answer first.`);
     if (had && this.host?.running) this.apply(await this.engine().request<EngineStatus>({ type: 'unload', path: had.path }));
     if (had?.timer) clearTimeout(had.timer);
     this.loaded.delete(file);
@@ -148,10 +154,17 @@ export class BuiltinService {
     return this.status();
   }
 
+  /** Whether an answer is running on `file`. */
+  answering(file: string): boolean {
+    return (this.busyCount.get(file) ?? 0) > 0;
+  }
+
   /** A generation starts or ends on `file`: the idle clock stops while it runs and restarts after. */
   busy(file: string, delta: 1 | -1): void {
     const l = this.loaded.get(file);
-    if (l) l.busy = Math.max(0, l.busy + delta);
+    const n = Math.max(0, (this.busyCount.get(file) ?? 0) + delta);
+    if (n > 0) this.busyCount.set(file, n);
+    else this.busyCount.delete(file);
     if (delta === -1) this.touch(file);
     else if (l?.timer) {
       clearTimeout(l.timer);
@@ -165,7 +178,7 @@ export class BuiltinService {
     if (!l) return;
     if (l.timer) clearTimeout(l.timer);
     const minutes = this.deps.idleMinutes();
-    if (minutes <= 0 || l.busy > 0) {
+    if (minutes <= 0 || this.answering(file)) {
       l.timer = null;
       l.unloadsAt = null;
       return;
@@ -173,7 +186,7 @@ export class BuiltinService {
     const ms = minutes * 60_000;
     l.unloadsAt = this.now() + ms;
     l.timer = setTimeout(() => {
-      if ((this.loaded.get(file)?.busy ?? 0) > 0) return;
+      if (this.answering(file)) return;
       this.deps.log(`builtin: ${file} unloaded after ${minutes} idle minute(s)`);
       void this.unload(file).catch((err: unknown) => this.deps.log(`builtin: idle unload failed: ${String(err)}`));
     }, ms);
@@ -219,7 +232,7 @@ export class BuiltinService {
     if (this.host && !this.backend) await this.refresh().catch((err: unknown) => this.deps.log(`builtin: engine did not start: ${String(err)}`));
     const self = this.loaded.get(file)?.memoryBytes ?? 0;
     const others = [...this.loaded.values()].filter((l) => l.file !== file);
-    const idle = opts.idleAsHeld ? 0 : others.filter((l) => l.busy === 0).reduce((n, l) => n + l.memoryBytes, 0);
+    const idle = opts.idleAsHeld ? 0 : others.filter((l) => !this.answering(l.file)).reduce((n, l) => n + l.memoryBytes, 0);
     return builtinAdvice({
       file,
       weightsBytes: model.entry.sizeBytes,
@@ -264,7 +277,7 @@ export class BuiltinService {
    */
   async makeRoom(file: string, contextSize: number): Promise<void> {
     if (this.loaded.get(file)?.requestedSize === contextSize) return;
-    const idle = [...this.loaded.values()].filter((l) => l.file !== file && l.busy === 0);
+    const idle = [...this.loaded.values()].filter((l) => l.file !== file && !this.answering(l.file));
     if (idle.length === 0) return;
     const model = await this.deps.library.model(file);
     const strict = await this.advice(file, { idleAsHeld: true });

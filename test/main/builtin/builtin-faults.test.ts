@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../../src/main/services';
@@ -103,6 +103,19 @@ describe('built-in engine: faults end one answer, never the app', () => {
     const input = answer.usage?.inputTokens ?? 0;
     expect(input).toBeGreaterThan(4000);
     expect(answer.usage?.cachedTokens ?? 0).toBeLessThan(input - 1000);
+  });
+
+  it('says a model that is answering cannot be unloaded or deleted now, instead of waiting silently', async () => {
+    const sent = await startLongAnswer();
+    try {
+      await expect(services.handlers['builtin:unload']({ file: 'long.gguf' })).rejects.toMatchObject({ name: 'UserFacingError', message: expect.stringMatching(/long\.gguf is answering now: stop that answer first/) });
+      await expect(services.handlers['library:delete']({ file: 'long.gguf' })).rejects.toThrow(/is answering now/);
+      expect(existsSync(join(dir, 'models', 'long.gguf'))).toBe(true);
+    } finally {
+      await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id });
+      await settled(sent.conversationId);
+    }
+    expect((await services.handlers['builtin:unload']({ file: 'long.gguf' })).loaded.map((l) => l.file)).not.toContain('long.gguf');
   });
 
   it('survives the engine process being killed mid-answer: a clear error, the partial kept, a fresh engine next time', async () => {
