@@ -44,6 +44,7 @@ import { listOllamaWithDetails, listV1Models, withCapabilities } from './models/
 import type { EngineSpawner } from './builtin/engine-host';
 import { nodeProbeHost } from './gpu/node-host';
 import { createLibrary, type LibraryParts } from './library/library-wiring';
+import { scanModelsFolder } from './library/models-folder';
 import { ServerWatch, type ServerWatchDeps } from './models/server-watch';
 import { earlyAnswer } from './models/early-answer';
 import { tagDigests } from './models/ollama-admin';
@@ -142,6 +143,7 @@ export function createServices(options: ServicesOptions): Services {
     emit: hub.emit,
     newId: randomUUID,
     log,
+    renamed: (from, to) => aliases.renameModel(BUILTIN_CONNECTION_ID, from, to),
   });
   const aliases = new AliasStore(db, randomUUID);
   const conversationSettings = new ConversationSettingsStore(db);
@@ -261,7 +263,12 @@ export function createServices(options: ServicesOptions): Services {
   /** The active connection's model list, cheaply: names and digests (Ollama) or ids (/v1/models). */
   const lookAtServer = async () => {
     const active = activeConnection();
-    if (!active || active.kind === 'builtin') return null;
+    if (!active) return null;
+    if (active.kind === 'builtin') {
+      // The models folder is the built-in engine's list: a GGUF copied in or removed by hand shows as on a server.
+      const { models } = await scanModelsFolder(lib.modelsDir());
+      return { connectionId: active.id, signature: models.map((m) => `${m.file}:${m.size}:${m.mtimeMs}`).join('\n') };
+    }
     const names =
       active.kind === 'ollama'
         ? [...(await tagDigests(active.baseUrl)).entries()].map(([name, digest]) => `${name}@${digest}`)
@@ -283,6 +290,7 @@ export function createServices(options: ServicesOptions): Services {
         chatParts.capabilities.forget(change.connectionId);
         earlyList?.forget();
         hub.emit('models:changed', change);
+        if (change.connectionId === BUILTIN_CONNECTION_ID) hub.emit('library:changed', { reason: 'folder' });
       },
       ...(typeof options.watchServers === 'object' ? options.watchServers : {}),
     });

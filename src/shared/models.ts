@@ -193,4 +193,6 @@ export interface ContextWindowChoice {
    * until it has counted once. The meter scales its estimate by it (the preflight counts exactly where it can).
    */
   estimateRatio?: number;
+  /** Where a recommended window's memory is: `system` when the built-in engine runs on the CPU (absent: a GPU). */
+  memory?: 'system';
 }

@@ -14,7 +14,7 @@ import { generateScriptedModel } from '../support/scripted-gguf/generate';
 import { PLAIN_ANSWER, REASONING, SCRIPTS } from '../support/scripted-gguf/scripts';
 import { launchChromium } from './helpers/browser';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process';
-import { pickerValues, pickModel } from './helpers/picker';
+import { modelOption, pickerValues, pickModel } from './helpers/picker';
 
 let dir: string;
 let modelsDir: string;
@@ -99,5 +99,36 @@ describe('built-in llama.cpp through the UI', () => {
     await expect.poll(async () => (await answer.locator('[data-run="answer"]').innerText()).trim()).toBe(PLAIN_ANSWER);
     await answer.getByTestId('reasoning-summary').click();
     expect(await answer.locator('[data-run="reasoning"]').innerText()).toContain(REASONING);
+  });
+
+  it('notices a GGUF put in the models folder, or taken out of it, without a reload', async () => {
+    copyFileSync(generateScriptedModel(SCRIPTS.plain), join(modelsDir, 'added-later.gguf'));
+    // The folder is looked at every few seconds, as a server is.
+    await expect.poll(() => pickerValues(page), { timeout: 30_000 }).toContain('added-later.gguf');
+    await pickModel(page, 'added-later.gguf');
+    rmSync(join(modelsDir, 'added-later.gguf'));
+    await expect.poll(() => pickerValues(page), { timeout: 30_000 }).not.toContain('added-later.gguf');
+    await expect.poll(() => page.getByTestId('notice').locator('.banner-text').textContent()).toContain('added-later.gguf is no longer in the models folder');
+    await page.getByTestId('notice').getByTestId('banner-close').click();
+  });
+
+  it('renaming a GGUF in Models takes its aliases along: the alias row and the picker name the new file', async () => {
+    await page.getByTestId('models-open').click();
+    await page.getByTestId('alias-name').fill('forecaster');
+    await page.getByTestId('alias-model').selectOption('weather.gguf');
+    await page.getByTestId('alias-save').click();
+    const alias = page.locator('[data-testid="alias-item"][data-alias="forecaster"]');
+    await expect.poll(() => alias.innerText()).toMatch(/forecaster → weather\.gguf/);
+    const row = page.locator('[data-testid="library-item"][data-file="weather.gguf"]');
+    await row.getByTestId('library-rename').click();
+    await row.getByTestId('library-rename-input').fill('forecast-v2.gguf');
+    await row.getByTestId('library-rename-save').click();
+    await page.locator('[data-testid="library-item"][data-file="forecast-v2.gguf"]').waitFor();
+    await expect.poll(() => alias.innerText()).toMatch(/forecaster → forecast-v2\.gguf/);
+    await page.getByTestId('models-close').click();
+    // The alias stays usable in the picker (an alias whose model is gone is offered disabled).
+    const option = modelOption(page, 'forecaster', 'alias');
+    await expect.poll(() => option.getAttribute('aria-disabled')).not.toBe('true');
+    await pickModel(page, 'forecaster', 'alias');
   });
 });

@@ -30,6 +30,12 @@ describe('integration gaps in the UI', () => {
     expect(html).toContain('(recommended for your GPU): 43,008 tokens fit on the GPU.');
   });
 
+  it('says system memory, not the GPU, when the window was worked out from system memory (the built-in engine on the CPU)', () => {
+    const html = renderToStaticMarkup(<ContextMeter estimate={100} window={16384} source="recommended" memory="system" reason="16,384 tokens fit in system memory." />);
+    expect(html).toContain('recommended for your system memory');
+    expect(html).not.toContain('GPU');
+  });
+
   // Chat audit #5: "…llama-server was started with n_ctx 8192.. The estimate is…".
   it('ends a reason that is a sentence with one period, not two', () => {
     const html = renderToStaticMarkup(<ContextMeter estimate={100} window={8192} source="server" reason="llama-server was started with n_ctx 8192." />);

@@ -53,6 +53,12 @@ describe('model picker: an alias that shares a model’s name (models audit #1)'
     // An empty list says nothing about the alias (the server is down or empty; the screen says that).
     expect(pickerGroups([], [alias('small')], connections, 'ollama')[0]?.entries[0]?.disabled).toBeUndefined();
   });
+
+  it('says a built-in alias’s GGUF is gone from the models folder, not from a server', () => {
+    const builtin: ConnectionInfo[] = [...connections, { id: 'builtin', kind: 'builtin', label: 'Built-in (llama.cpp)', baseUrl: '/models', hasApiKey: false, builtIn: true }];
+    const groups = pickerGroups([model('other.gguf')], [alias('weather', { connectionId: 'builtin', model: 'plain.gguf' })], builtin, 'builtin');
+    expect(groups[0]?.entries.find((e) => e.label === 'weather')?.disabled).toBe('Its model, plain.gguf, is not in the models folder any more: edit the alias in Models.');
+  });
 });
 
 describe('units', () => {

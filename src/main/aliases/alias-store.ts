@@ -88,6 +88,11 @@ export class AliasStore {
     return this.require(id);
   }
 
+  /** A model of a connection got a new name (a GGUF renamed in the models folder): its aliases follow it. */
+  renameModel(connectionId: string, from: string, to: string): number {
+    return this.db.prepare('UPDATE model_aliases SET model = ?, updated_at = ? WHERE connection_id = ? AND model = ?').run(to, this.now(), connectionId, from).changes;
+  }
+
   delete(id: string): boolean {
     return this.db.prepare('DELETE FROM model_aliases WHERE id = ?').run(id).changes > 0;
   }

@@ -10,7 +10,7 @@
 import { readFile } from 'node:fs/promises';
 import { freemem } from 'node:os';
 import type { ContextAdvice, GpuReport, ModelArchitecture } from '../../shared/models';
-import { recommendContext, MIB } from '../models/context-recommendation';
+import { HEADROOM_FRACTION, recommendContext, MIB } from '../models/context-recommendation';
 import type { StoredWindow } from '../models/model-settings-store';
 import type { EngineBackend } from './protocol';
 
@@ -28,6 +28,11 @@ export interface MemoryInput {
   heldByOthers: number;
   /** Held by this model if it is loaded now. */
   heldBySelf: number;
+  /**
+   * Held by other loaded built-in models that are idle (not in `heldByOthers`): they are unloaded when this one
+   * needs the room, so it counts as free for it.
+   */
+  idleOthers?: number;
   stored: StoredWindow | null;
   /** The GPU probe, used when the engine has not reported a backend yet. */
   probe: () => Promise<GpuReport>;
@@ -54,21 +59,23 @@ export async function builtinAdvice(input: MemoryInput): Promise<ContextAdvice> 
 
 async function memoryReport(input: MemoryInput): Promise<{ gpu: GpuReport; cpu: boolean }> {
   const cpu = input.backend?.backend === 'cpu';
+  const idle = input.idleOthers ?? 0;
+  const idleNote = idle > 0 ? [`Idle built-in models hold ${Math.round(idle / MIB)} MiB; they are unloaded if this one needs the room.`] : [];
   if (input.override !== null) {
     const usable = Math.max(0, input.override - input.heldByOthers);
     const notes = ['Memory set by hand; the engine’s reading is not used.'];
-    if (input.heldByOthers > 0) notes.push(`Other loaded built-in models hold ${Math.round(input.heldByOthers / MIB)} MiB of it.`);
-    return { gpu: { source: 'override', devices: [], usableBytes: usable, notes }, cpu };
+    if (input.heldByOthers > 0) notes.push(`Other built-in models answering now hold ${Math.round(input.heldByOthers / MIB)} MiB of it.`);
+    return { gpu: { source: 'override', devices: [], usableBytes: usable, notes: [...notes, ...idleNote] }, cpu };
   }
   const backend = input.backend;
   if (backend && !cpu && backend.vram) {
-    const usable = backend.vram.free + input.heldBySelf;
-    return { gpu: { source: 'engine', devices: [], usableBytes: usable, notes: [`Free memory on the ${backend.backend.toUpperCase()} device, as the engine reads it.`] }, cpu };
+    const usable = backend.vram.free + input.heldBySelf + idle;
+    return { gpu: { source: 'engine', devices: [], usableBytes: usable, notes: [`Free memory on the ${backend.backend.toUpperCase()} device, as the engine reads it.`, ...idleNote] }, cpu };
   }
   if (backend && cpu) {
     const available = await (input.availableRam ?? availableRam)();
-    const usable = Math.max(backend.ram.free, available) + input.heldBySelf;
-    return { gpu: { source: 'system', devices: [], usableBytes: usable, notes: ['The engine runs on the CPU: the model and its cache live in system memory.'] }, cpu };
+    const usable = Math.max(backend.ram.free, available) + input.heldBySelf + idle;
+    return { gpu: { source: 'system', devices: [], usableBytes: usable, notes: ['The engine runs on the CPU: the model and its cache live in system memory.', ...idleNote] }, cpu };
   }
   return { gpu: await input.probe(), cpu };
 }
@@ -82,11 +89,16 @@ export async function availableRam(): Promise<number> {
 
 /**
  * Whether a window is known not to fit, and what the user is told then. Unknown memory or architecture is not
- * "known not to fit": the engine tries, and a failure to allocate is reported as it happens.
+ * "known not to fit": the engine tries, and a failure to allocate is reported as it happens. `needBytes` is what
+ * the model takes with this window (weights, runtime, graph, cache): a window the recommendation would not offer
+ * (above the trained context, or between its 1024-token steps) still fits when the memory holds it with the same
+ * headroom.
  */
-export function windowDoesNotFit(advice: ContextAdvice, window: number): string | null {
+export function windowDoesNotFit(advice: ContextAdvice, window: number, needBytes: number | null = null): string | null {
   const rec = advice.recommendation;
   if (!rec || (rec.fits && rec.contextTokens >= window)) return null;
+  const usable = advice.gpu.usableBytes;
+  if (needBytes !== null && usable !== null && needBytes <= usable - Math.floor(usable * HEADROOM_FRACTION)) return null;
   const gib = (b: number) => `${(b / 1024 ** 3).toFixed(1)} GiB`;
   const free = advice.gpu.usableBytes ?? 0;
   const what = advice.gpu.source === 'system' ? 'system memory' : advice.gpu.source === 'override' ? 'memory (set by hand)' : 'GPU memory';

@@ -65,6 +65,8 @@ export class BuiltinRequests {
     const host = this.service.engine();
     const service = this.service;
     service.busy(prepared.file, 1);
+    // Idle models whose room this one needs are let go first (the preflight counted their memory as free).
+    await service.makeRoom(prepared.file, prepared.contextSize).catch((err: unknown) => service.deps.log(`builtin: making room failed: ${String(err)}`));
     const events = host.generate(
       { type: 'generate', model: { path: prepared.path, contextSize: prepared.contextSize }, prompt: prepared.prompt, addBos: prepared.addBos, sampling: prepared.sampling, maxTokens: prepared.maxTokens },
       signal,

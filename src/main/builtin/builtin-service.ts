@@ -4,7 +4,7 @@
  * else what fits), the model's capabilities from its GGUF, and exact token counts with its own tokenizer.
  * Requests themselves go through ./builtin-request.ts.
  */
-import { relative, sep } from 'node:path';
+import { isAbsolute, relative, sep } from 'node:path';
 import type { BackendInfo, BuiltinStatus, LoadedModel } from '../../shared/library';
 import type { ContextAdvice, ContextWindowChoice, GpuReport } from '../../shared/models';
 import { DEFAULT_CONTEXT_WINDOW } from '../../shared/context-estimate';
@@ -12,7 +12,6 @@ import type { ModelCapabilities } from '../engine/types';
 import { UserFacingError } from '../errors';
 import type { FileDigests } from '../library/file-digest';
 import type { LibraryModel, LibraryService } from '../library/library-service';
-import { pathInFolder } from '../library/models-folder';
 import type { StoredWindow } from '../models/model-settings-store';
 import { builtinAdvice, CPU_RUNTIME_BYTES, windowDoesNotFit } from './builtin-memory';
 import { memoryForWindow, type WindowCost } from '../models/context-recommendation';
@@ -41,19 +40,25 @@ export interface BuiltinDeps {
 
 interface Loaded {
   file: string;
+  /** The file the engine loaded (absolute): a model stays loaded when the models folder changes. */
+  path: string;
   /** The context the engine made (llama.cpp's 256-token steps), and the window it was asked for. */
   contextSize: number;
   requestedSize: number;
   memoryBytes: number;
   unloadsAt: number | null;
   timer: NodeJS.Timeout | null;
-  busy: number;
 }
 
 export class BuiltinService {
   readonly host: EngineHost | null;
   private backend: EngineBackend | null = null;
   private readonly loaded = new Map<string, Loaded>();
+  /**
+   * Answers running per model file. Kept apart from `loaded`: a model's first answer starts before the engine has
+   * loaded it (and reported it), and must count as answering from the start.
+   */
+  private readonly busyCount = new Map<string, number>();
 
   constructor(readonly deps: BuiltinDeps) {
     this.host = deps.spawner
@@ -100,7 +105,7 @@ export class BuiltinService {
       const file = fileOf(dir, l.path);
       seen.add(file);
       const had = this.loaded.get(file);
-      this.loaded.set(file, { file, contextSize: l.contextSize, requestedSize: l.requestedSize, memoryBytes: l.memoryBytes, unloadsAt: had?.unloadsAt ?? null, timer: had?.timer ?? null, busy: had?.busy ?? 0 });
+      this.loaded.set(file, { file, path: l.path, contextSize: l.contextSize, requestedSize: l.requestedSize, memoryBytes: l.memoryBytes, unloadsAt: had?.unloadsAt ?? null, timer: had?.timer ?? null });
     }
     for (const [file, l] of this.loaded) {
       if (seen.has(file)) continue;
@@ -125,7 +130,14 @@ export class BuiltinService {
     const contextSize = window.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     const refusal = await this.fitProblem(model, contextSize);
     if (refusal) throw new UserFacingError('invalid-payload', refusal);
-    this.apply(await this.engine().request<EngineStatus>({ type: 'load', model: { path: model.entry.path, contextSize } }));
+    await this.makeRoom(file, contextSize);
+    const status = await this.engine()
+      .request<EngineStatus>({ type: 'load', model: { path: model.entry.path, contextSize } })
+      // The engine's message names the file and says why (a refused file, a window it could not make, a crash).
+      .catch((err: unknown) => {
+        throw new UserFacingError('server-error', err instanceof Error ? err.message : String(err));
+      });
+    this.apply(status);
     this.touch(file);
     this.deps.changed('loaded');
     return this.status();
@@ -133,17 +145,26 @@ export class BuiltinService {
 
   async unload(file: string): Promise<BuiltinStatus> {
     const had = this.loaded.get(file);
-    if (had && this.host?.running) this.apply(await this.engine().request<EngineStatus>({ type: 'unload', path: pathInFolder(this.deps.library.dir, file) }));
+    // The engine would wait for the answer to end (minutes) with nothing on screen: say so instead.
+    if (had && this.answering(file)) throw new UserFacingError('invalid-payload', `${file} is answering now: stop that answer first.`);
+    if (had && this.host?.running) this.apply(await this.engine().request<EngineStatus>({ type: 'unload', path: had.path }));
     if (had?.timer) clearTimeout(had.timer);
     this.loaded.delete(file);
     this.deps.changed('unloaded');
     return this.status();
   }
 
+  /** Whether an answer is running on `file`. */
+  answering(file: string): boolean {
+    return (this.busyCount.get(file) ?? 0) > 0;
+  }
+
   /** A generation starts or ends on `file`: the idle clock stops while it runs and restarts after. */
   busy(file: string, delta: 1 | -1): void {
     const l = this.loaded.get(file);
-    if (l) l.busy = Math.max(0, l.busy + delta);
+    const n = Math.max(0, (this.busyCount.get(file) ?? 0) + delta);
+    if (n > 0) this.busyCount.set(file, n);
+    else this.busyCount.delete(file);
     if (delta === -1) this.touch(file);
     else if (l?.timer) {
       clearTimeout(l.timer);
@@ -157,7 +178,7 @@ export class BuiltinService {
     if (!l) return;
     if (l.timer) clearTimeout(l.timer);
     const minutes = this.deps.idleMinutes();
-    if (minutes <= 0 || l.busy > 0) {
+    if (minutes <= 0 || this.answering(file)) {
       l.timer = null;
       l.unloadsAt = null;
       return;
@@ -165,7 +186,7 @@ export class BuiltinService {
     const ms = minutes * 60_000;
     l.unloadsAt = this.now() + ms;
     l.timer = setTimeout(() => {
-      if ((this.loaded.get(file)?.busy ?? 0) > 0) return;
+      if (this.answering(file)) return;
       this.deps.log(`builtin: ${file} unloaded after ${minutes} idle minute(s)`);
       void this.unload(file).catch((err: unknown) => this.deps.log(`builtin: idle unload failed: ${String(err)}`));
     }, ms);
@@ -196,25 +217,31 @@ export class BuiltinService {
       return null;
     });
     const rec = advice?.recommendation;
-    if (rec?.fits) return { contextWindow: rec.contextTokens, source: 'recommended', reason: rec.message };
+    if (rec?.fits) return { contextWindow: rec.contextTokens, source: 'recommended', reason: rec.message, ...(this.backend?.backend === 'cpu' ? { memory: 'system' as const } : {}) };
     const trained = (await this.deps.library.model(file).catch(() => null))?.info.trainedContext ?? null;
     const fallback = trained !== null ? Math.min(DEFAULT_CONTEXT_WINDOW, trained) : DEFAULT_CONTEXT_WINDOW;
     return { contextWindow: fallback, source: 'fallback', reason: rec?.message ?? advice?.reason ?? 'No recommendation could be made.' };
   }
 
-  async advice(file: string): Promise<ContextAdvice> {
+  /**
+   * What fits `file`. Other loaded models that are idle count as free (they are let go when it needs their room,
+   * ./makeRoom) unless `idleAsHeld`; those answering now do not.
+   */
+  async advice(file: string, opts: { idleAsHeld?: boolean } = {}): Promise<ContextAdvice> {
     const model = await this.deps.library.model(file);
     if (this.host && !this.backend) await this.refresh().catch((err: unknown) => this.deps.log(`builtin: engine did not start: ${String(err)}`));
     const self = this.loaded.get(file)?.memoryBytes ?? 0;
-    const others = [...this.loaded.values()].filter((l) => l.file !== file).reduce((n, l) => n + l.memoryBytes, 0);
+    const others = [...this.loaded.values()].filter((l) => l.file !== file);
+    const idle = opts.idleAsHeld ? 0 : others.filter((l) => !this.answering(l.file)).reduce((n, l) => n + l.memoryBytes, 0);
     return builtinAdvice({
       file,
       weightsBytes: model.entry.sizeBytes,
       arch: model.info.arch,
       backend: this.backend,
       override: this.deps.memoryOverride(),
-      heldByOthers: others,
+      heldByOthers: others.reduce((n, l) => n + l.memoryBytes, 0) - idle,
       heldBySelf: self,
+      idleOthers: idle,
       stored: this.deps.storedWindow(file),
       probe: this.deps.probeGpu,
     });
@@ -224,12 +251,16 @@ export class BuiltinService {
   async windowCost(file: string, window: number): Promise<WindowCost> {
     const model = await this.deps.library.model(file);
     const advice = await this.advice(file);
+    return { trained: model.info.trainedContext, memoryBytes: this.memoryFor(model, window), usableBytes: advice.gpu.usableBytes, fitsTokens: advice.recommendation?.contextTokens ?? null };
+  }
+
+  /** The memory `model` takes with `window`, by the same arithmetic as its advice; null without its architecture. */
+  private memoryFor(model: LibraryModel, window: number): number | null {
     const arch = model.info.arch;
     const cpu = this.backend?.backend === 'cpu';
-    const memoryBytes = arch
+    return arch
       ? memoryForWindow({ arch, weightsBytes: model.entry.sizeBytes, gpuCount: 1, flashAttention: true, kvCacheType: 'f16', ...(cpu ? { runtimeBytes: CPU_RUNTIME_BYTES } : {}) }, window)
       : null;
-    return { trained: model.info.trainedContext, memoryBytes, usableBytes: advice.gpu.usableBytes, fitsTokens: advice.recommendation?.contextTokens ?? null };
   }
 
   /** Why `file` with `contextSize` is known not to fit, or null. A model already loaded at that size fits. */
@@ -237,7 +268,24 @@ export class BuiltinService {
     const held = this.loaded.get(model.entry.file);
     if (held?.requestedSize === contextSize) return null;
     const advice = await this.advice(model.entry.file);
-    return windowDoesNotFit(advice, contextSize);
+    return windowDoesNotFit(advice, contextSize, this.memoryFor(model, contextSize));
+  }
+
+  /**
+   * Before `file` loads with `contextSize`: unloads the idle models whose room it needs (the advice counted them
+   * as free). A model switched away from stays loaded until its idle timeout only while there is room for both.
+   */
+  async makeRoom(file: string, contextSize: number): Promise<void> {
+    if (this.loaded.get(file)?.requestedSize === contextSize) return;
+    const idle = [...this.loaded.values()].filter((l) => l.file !== file && !this.answering(l.file));
+    if (idle.length === 0) return;
+    const model = await this.deps.library.model(file);
+    const strict = await this.advice(file, { idleAsHeld: true });
+    if (windowDoesNotFit(strict, contextSize, this.memoryFor(model, contextSize)) === null) return;
+    for (const l of idle) {
+      this.deps.log(`builtin: ${l.file} unloaded to make room for ${file}`);
+      await this.unload(l.file);
+    }
   }
 
   /** Tokens `text` makes with the model's own tokenizer (document extraction's exact budget, issue 18). */
@@ -254,9 +302,14 @@ export class BuiltinService {
   }
 }
 
-/** The engine reports absolute paths; Firebrand names models by their path in the folder. */
+/**
+ * The engine reports absolute paths; Firebrand names models by their path in the folder, and one loaded from
+ * elsewhere (the folder was changed in Settings since) by its whole path.
+ */
 function fileOf(dir: string, path: string): string {
-  return relative(dir, path).split(sep).join('/');
+  const rel = relative(dir, path);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return path;
+  return rel.split(sep).join('/');
 }
 
 const GPU_NAMES: Record<string, string> = { cuda: 'CUDA', vulkan: 'Vulkan', metal: 'Metal' };

@@ -42,6 +42,8 @@ export class EngineRuntime {
   private readonly vocabs = new Map<string, Promise<LlamaModel>>();
   /** Loads run one at a time: two sends for one model must not load it twice. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** llama.cpp's error lines since the last load began: they hold why a file was refused, which its error does not. */
+  private errorLines: string[] = [];
 
   constructor(private readonly log: (message: string) => void) {}
 
@@ -62,7 +64,12 @@ export class EngineRuntime {
       gpu: gpuOption(process.env['FIREBRAND_BUILTIN_GPU']),
       ...(threadsOption() !== undefined ? { maxThreads: threadsOption() } : {}),
       logLevel: LlamaLogLevel.error,
-      logger: (_level, message) => this.log(message.trimEnd()),
+      logger: (_level, message) => {
+        const line = message.trimEnd();
+        this.errorLines.push(line);
+        if (this.errorLines.length > 20) this.errorLines.shift();
+        this.log(line);
+      },
       });
     } catch (err) {
       // Only prebuilt binaries are used: nothing is downloaded or compiled here, so say what is missing.
@@ -81,7 +88,9 @@ export class EngineRuntime {
       path,
       contextSize: l.contextSize,
       requestedSize: l.requested,
-      memoryBytes: l.model.size + l.context.stateSize,
+      // What llama.cpp allocated for the context (the KV cache of the whole window, compute buffers): its state
+      // size would count only the cells filled so far, a few bytes right after a load.
+      memoryBytes: l.model.size + Math.max(l.context.stateSize, l.context.memoryUsage.ram + l.context.memoryUsage.vram),
     }));
   }
 
@@ -101,7 +110,7 @@ export class EngineRuntime {
       await have.context.dispose();
       this.loaded.delete(spec.path);
     }
-    model ??= await llama.loadModel({ modelPath: spec.path });
+    model ??= await this.loadModelFile(llama, spec.path, false);
     try {
       // Firebrand chose the size from the memory arithmetic; the library must not shrink it silently.
       const threads = threadsOption();
@@ -111,7 +120,23 @@ export class EngineRuntime {
       return entry;
     } catch (err) {
       await model.dispose();
-      throw err;
+      throw new Error(`${fileName(spec.path)} could not be loaded with a ${spec.contextSize}-token window: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /**
+   * Loads a model file (or only its vocabulary). node-llama-cpp says only "Failed to load model" when llama.cpp
+   * refuses a file; llama.cpp logged why ("unknown model architecture: 'x'"), so the error carries that line.
+   */
+  private async loadModelFile(llama: Llama, path: string, vocabOnly: boolean): Promise<LlamaModel> {
+    this.errorLines = [];
+    try {
+      return await llama.loadModel({ modelPath: path, ...(vocabOnly ? { vocabOnly } : {}) });
+    } catch (err) {
+      const said = err instanceof Error ? err.message : String(err);
+      const why = this.errorLines.map((l) => /error loading model: (.+)$/.exec(l)?.[1]).find((w) => w !== undefined);
+      const reason = why ? `llama.cpp says: ${why}` : said;
+      throw new Error(`${fileName(path)} could not be loaded: ${reason.replace(/\.$/, '')}. The file may be damaged, or need a newer llama.cpp than this Firebrand has.`);
     }
   }
 
@@ -144,7 +169,7 @@ export class EngineRuntime {
   private vocab(path: string): Promise<LlamaModel> {
     let hit = this.vocabs.get(path);
     if (!hit) {
-      hit = this.getLlama().then((llama) => llama.loadModel({ modelPath: path, vocabOnly: true }));
+      hit = this.getLlama().then((llama) => this.loadModelFile(llama, path, true));
       hit.catch(() => this.vocabs.delete(path));
       this.vocabs.set(path, hit);
     }
@@ -172,8 +197,8 @@ export class EngineRuntime {
     try {
       loaded = await this.load(input.model);
     } catch (err) {
-      const name = input.model.path.split(/[\\/]/).pop() ?? input.model.path;
-      emit({ type: 'error', message: `${name} could not be loaded with a ${input.model.contextSize}-token window: ${err instanceof Error ? err.message : String(err)}` });
+      // The message names the file and says why (./loadNow).
+      emit({ type: 'error', message: err instanceof Error ? err.message : String(err) });
       return;
     }
     const { model, sequence, contextSize } = loaded;
@@ -194,7 +219,21 @@ export class EngineRuntime {
     let completion = 0;
     let reason: 'eog' | 'length' | 'context-full' | 'abort' | null = null;
     const text = new TokenText(model);
-    const iterator = sequence.evaluate(tokens.slice(common), {
+    // The prompt is read a batch at a time, so a stop is heard between batches: read in one call, a long chat's
+    // prompt on a CPU (minutes) would have to be read to its end before the stop took effect. The last token is
+    // left for `evaluate`, whose logits choose the first token of the answer.
+    const batch = Math.max(1, loaded.context.batchSize);
+    let read = common;
+    while (tokens.length - 1 - read > batch && !signal.aborted) {
+      await sequence.evaluateWithoutGeneratingNewTokens(tokens.slice(read, read + batch));
+      read += batch;
+    }
+    if (signal.aborted) {
+      const ended = performance.now();
+      emit({ type: 'done', reason: 'abort', promptTokens: tokens.length, completionTokens: 0, promptMs: ended - started, generationMs: 0 });
+      return;
+    }
+    const iterator = sequence.evaluate(tokens.slice(read), {
       temperature: s.temperature,
       topK: s.topK,
       topP: s.topP,
@@ -239,6 +278,10 @@ export class EngineRuntime {
     const llama = await this.llama?.catch(() => null);
     await llama?.dispose();
   }
+}
+
+function fileName(path: string): string {
+  return path.split(/[\\/]/).pop() ?? path;
 }
 
 /** As llama-server tokenizes a rendered prompt: BOS when the vocabulary adds one, special tokens parsed. */

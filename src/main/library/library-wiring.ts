@@ -32,6 +32,8 @@ export interface LibraryWiringDeps {
   emit: EmitEvent;
   newId: () => string;
   log: (message: string) => void;
+  /** A GGUF was renamed: what names it by its file (aliases) follows it. */
+  renamed?: (from: string, to: string) => void;
 }
 
 export interface LibraryParts {
@@ -94,6 +96,7 @@ export function createLibrary(d: LibraryWiringDeps): LibraryParts {
         windows.setWindow(BUILTIN_WINDOWS_KEY, entry.file, kept);
         windows.clearWindow(BUILTIN_WINDOWS_KEY, file);
       }
+      d.renamed?.(file, entry.file);
       return entry;
     },
     'library:recommend-context': ({ file }) => builtin.advice(file),

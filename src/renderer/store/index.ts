@@ -141,7 +141,7 @@ async function showModels(listed: Promise<ModelList>): Promise<void> {
       aliases,
       modelsError: models.length === 0 ? empty : null,
       selectedModel: selected,
-      ...(gone ? { notice: `${refLabel(before, get().aliases)} is no longer on the server; ${refLabel(selected, aliases)} is chosen now.`, noticeRetry: null } : {}),
+      ...(gone ? { notice: `${refLabel(before, get().aliases)} is no longer ${settings?.activeConnectionId === 'builtin' ? 'in the models folder' : 'on the server'}; ${refLabel(selected, aliases)} is chosen now.`, noticeRetry: null } : {}),
     });
   } catch (err) {
     set({ models: [], modelsError: errorMessage(err) });

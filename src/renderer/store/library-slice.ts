@@ -9,6 +9,7 @@ import type { ContextAdvice } from '../../shared/models';
 import { firebrand } from '../firebrand';
 import { attemptWith } from './errors';
 import { refreshContextChoice, refreshModels, useStore } from './index';
+import { useModelsStore } from './models-slice';
 
 export interface LibraryState {
   entries: LibraryEntry[];
@@ -88,7 +89,9 @@ export function renameModelFile(file: string, to: string): Promise<boolean> {
     const entry = await firebrand().library.rename({ file, to });
     set({ note: `Renamed to ${entry.file}.` });
     await loadLibrary();
-    refreshPickerIfBuiltin();
+    // Its aliases now name the new file: the alias list and the picker's aliases are read again.
+    useModelsStore.setState({ aliases: await firebrand().aliases.list({}) });
+    void refreshModels();
   });
 }
 

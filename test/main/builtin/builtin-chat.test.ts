@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StepStore } from '../../../src/main/db/step-store';
 import type { Services } from '../../../src/main/services';
@@ -117,14 +120,36 @@ describe('built-in engine: load, unload and the idle timeout', () => {
     expect(status.backend?.reason).toMatch(/^CPU: /);
     const plain = status.loaded.find((l) => l.file === 'plain.gguf');
     expect(plain).toMatchObject({ contextSize: 4096, unloadsAt: expect.any(Number) });
-    // Weights and the KV cache of its window: more than the file alone.
+    // Worked out from system memory on this CPU-only machine, and the meter is told so (not "your GPU").
+    expect(await h['models:context-window']({ model: 'plain.gguf', connectionId: 'builtin' })).toMatchObject({ source: 'recommended', memory: 'system', reason: expect.stringMatching(/fit in system memory/) });
+    // Weights and the KV cache of its whole window (K and V, 320 f16 values each per token), as soon as it is
+    // loaded: the cache is allocated for the window, not as it fills.
     const size = (await h['library:list']({})).find((e) => e.file === 'plain.gguf')!.sizeBytes;
-    expect(plain!.memoryBytes).toBeGreaterThan(size);
+    expect(plain!.memoryBytes).toBeGreaterThanOrEqual(size + 4096 * 2 * 320 * 2);
     // An idle timeout of a few milliseconds: the model goes, and the Running panel's list says so.
     services.library.builtin.deps.idleMinutes = () => 0.0005;
     await h['builtin:load']({ file: 'plain.gguf' });
     await expect.poll(async () => (await h['builtin:status']({})).loaded.map((l) => l.file), { timeout: 20_000 }).not.toContain('plain.gguf');
     services.library.builtin.deps.idleMinutes = () => 10;
+  });
+
+  it('a model loaded from the previous models folder is still named by its path and can be unloaded', async () => {
+    const h = services.handlers;
+    await h['builtin:load']({ file: 'plain.gguf' });
+    const before = (await h['settings:get']({})).modelsDir;
+    const path = join((await h['builtin:status']({})).modelsDir, 'plain.gguf');
+    const elsewhere = mkdtempSync(join(tmpdir(), 'firebrand-other-models-'));
+    await h['settings:update']({ modelsDir: elsewhere });
+    try {
+      // (Models of the tests before are loaded too; they are named the same way.)
+      const loaded = (await h['builtin:status']({})).loaded.map((l) => l.file);
+      expect(loaded).toContain(path);
+      expect(loaded.filter((f) => !f.startsWith('/'))).toEqual([]);
+      expect((await h['builtin:unload']({ file: path })).loaded.map((l) => l.file)).not.toContain(path);
+    } finally {
+      await h['settings:update']({ modelsDir: before });
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Services } from '../../../src/main/services';
@@ -15,9 +15,23 @@ beforeAll(() => {
   // A download cut short, and a file that is no model at all.
   writeFileSync(join(dir, 'models', 'broken.gguf'), plain.subarray(0, Math.floor(plain.length / 2)));
   writeFileSync(join(dir, 'models', 'notes.gguf'), 'These are my notes, not a model.\n');
+  // A whole file whose header reads well but names an architecture llama.cpp does not know: usable to the
+  // listing, refused by llama.cpp at load.
+  writeFileSync(join(dir, 'models', 'strange.gguf'), withArchitecture(plain, 'lxama'));
   services = builtinServices(dir);
 });
 afterAll(() => cleanup(services, dir));
+
+/** The GGUF with its `general.architecture` value replaced by another of the same length. */
+function withArchitecture(gguf: Buffer, arch: string): Buffer {
+  const out = Buffer.from(gguf);
+  const key = Buffer.from('general.architecture');
+  // key, then u32 value type (string) and u64 length, then the value
+  const at = out.indexOf(key) + key.length + 4 + 8;
+  expect(out.subarray(at, at + arch.length).toString()).toBe('llama');
+  out.write(arch, at);
+  return out;
+}
 
 /** Sends to `long` and resolves once some of the endless answer has been saved. */
 async function startLongAnswer() {
@@ -49,6 +63,18 @@ describe('built-in engine: faults end one answer, never the app', () => {
     expect(turns.at(-1)).toMatchObject({ role: 'assistant', status: 'error', error: expect.stringMatching(/broken\.gguf cannot be used/) });
   });
 
+  it('says why llama.cpp refused a file, naming it, in the chat and in Models → Load', async () => {
+    const entries = await services.handlers['library:list']({});
+    expect(entries.find((e) => e.file === 'strange.gguf')).toMatchObject({ state: 'usable', architecture: 'lxama' });
+    const { turns } = await ask(services, 'strange.gguf', 'Hello?');
+    const answer = turns.at(-1)!;
+    expect(answer).toMatchObject({ role: 'assistant', status: 'error' });
+    expect(answer.error).toMatch(/^strange\.gguf could not be loaded: .*unknown model architecture: 'lxama'/);
+    expect(answer.error).not.toMatch(/window/);
+    const load = services.handlers['builtin:load']({ file: 'strange.gguf' });
+    await expect(load).rejects.toMatchObject({ name: 'UserFacingError', message: expect.stringMatching(/^strange\.gguf could not be loaded: .*unknown model architecture: 'lxama'/) });
+  });
+
   it('stops a long answer on request and keeps what arrived', async () => {
     const sent = await startLongAnswer();
     expect(await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
@@ -56,6 +82,40 @@ describe('built-in engine: faults end one answer, never the app', () => {
     const answer = turns.find((t) => t.id === sent.assistantTurn.id)!;
     expect(answer).toMatchObject({ status: 'aborted', stop: 'aborted' });
     expect(turnText(answer)).toMatch(/^Counting sheep slowly/);
+  });
+
+  it('hears a stop while it reads a long prompt, not only once the whole prompt is read', async () => {
+    await services.handlers['builtin:unload']({ file: 'long.gguf' });
+    // About 5,000 prompt tokens: seconds of reading on one thread.
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'abcdefghij'.repeat(500), model: 'long.gguf', connectionId: 'builtin' });
+    // The service learns the model is loaded when the engine starts reading the prompt (its `start` event).
+    await expect.poll(() => services.library.builtin.isLoaded('long.gguf'), { timeout: 60_000, interval: 5 }).toBe(true);
+    await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id });
+    const stopped = (await settled(sent.conversationId)).find((t) => t.id === sent.assistantTurn.id)!;
+    expect(stopped).toMatchObject({ status: 'aborted' });
+    expect(turnText(stopped)).toBe('');
+    // The same prompt again, one token of answer (an alias that adds nothing else): the cache holds what was read
+    // before the stop, which is not the whole prompt.
+    const one = await services.handlers['aliases:create']({ name: 'long-one', connectionId: 'builtin', model: 'long.gguf', systemPrompt: '', parameters: { num_predict: 1 }, thinkMode: 'off', contextWindow: null });
+    const again = await services.handlers['chat:regenerate']({ turnId: sent.assistantTurn.id, model: `alias:${one.id}`, connectionId: 'builtin' });
+    const answer = (await settled(again.conversationId)).find((t) => t.id === again.assistantTurn.id)!;
+    expect(answer).toMatchObject({ status: 'done', stop: 'max_tokens' });
+    const input = answer.usage?.inputTokens ?? 0;
+    expect(input).toBeGreaterThan(4000);
+    expect(answer.usage?.cachedTokens ?? 0).toBeLessThan(input - 1000);
+  });
+
+  it('says a model that is answering cannot be unloaded or deleted now, instead of waiting silently', async () => {
+    const sent = await startLongAnswer();
+    try {
+      await expect(services.handlers['builtin:unload']({ file: 'long.gguf' })).rejects.toMatchObject({ name: 'UserFacingError', message: expect.stringMatching(/long\.gguf is answering now: stop that answer first/) });
+      await expect(services.handlers['library:delete']({ file: 'long.gguf' })).rejects.toThrow(/is answering now/);
+      expect(existsSync(join(dir, 'models', 'long.gguf'))).toBe(true);
+    } finally {
+      await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id });
+      await settled(sent.conversationId);
+    }
+    expect((await services.handlers['builtin:unload']({ file: 'long.gguf' })).loaded.map((l) => l.file)).not.toContain('long.gguf');
   });
 
   it('survives the engine process being killed mid-answer: a clear error, the partial kept, a fresh engine next time', async () => {
@@ -106,5 +166,31 @@ describe('built-in engine: faults end one answer, never the app', () => {
     }
     const advice = await services.handlers['library:recommend-context']({ file: 'plain.gguf' });
     expect(advice.recommendation).toMatchObject({ fits: true, contextTokens: 4096 });
+  });
+
+  it('a kept window beyond the trained context is not refused as memory it fits in', async () => {
+    // plain.gguf was trained for 4,096 tokens; 8,192 of its cache take 10 MiB, which this machine has.
+    await services.handlers['library:set-context']({ file: 'plain.gguf', contextWindow: 8192 });
+    try {
+      const { turns } = await ask(services, 'plain.gguf', 'Hello?');
+      expect(turns.at(-1)).toMatchObject({ role: 'assistant', status: 'done', stop: 'end_turn' });
+      expect((await services.handlers['builtin:status']({})).loaded.find((l) => l.file === 'plain.gguf')?.contextSize).toBe(8192);
+    } finally {
+      await services.handlers['library:set-context']({ file: 'plain.gguf', contextWindow: null });
+    }
+  });
+
+  it('lets an idle model go when the one asked for needs its room, instead of refusing', async () => {
+    for (const l of (await services.handlers['builtin:status']({})).loaded) await services.handlers['builtin:unload']({ file: l.file });
+    // Room for one of these small models (their weights, the CPU runtime, a cache), not for two.
+    await services.handlers['gpu:set-override']({ bytes: 300 * 1024 * 1024 });
+    try {
+      expect((await services.handlers['builtin:load']({ file: 'long.gguf' })).loaded.map((l) => l.file)).toEqual(['long.gguf']);
+      const { turns } = await ask(services, 'plain.gguf', 'Hello?');
+      expect(turns.at(-1)).toMatchObject({ role: 'assistant', status: 'done', stop: 'end_turn' });
+      expect((await services.handlers['builtin:status']({})).loaded.map((l) => l.file)).toEqual(['plain.gguf']);
+    } finally {
+      await services.handlers['gpu:set-override']({ bytes: null });
+    }
   });
 });

@@ -55,6 +55,23 @@ describe('the model library', () => {
     expect(await h['library:list']({})).toEqual([]);
   });
 
+  it('carries the aliases of a renamed model (and its kept window) to the new name', async () => {
+    const models = join(dir, 'models');
+    mkdirSync(models, { recursive: true });
+    writeFileSync(join(models, 'weather.gguf'), (await import('node:fs')).readFileSync(generateScriptedModel(SCRIPTS.plain)));
+    const h = services.handlers;
+    const base = { systemPrompt: 'You report the weather.', parameters: {}, thinkMode: 'off' as const, contextWindow: 2048 };
+    const mine = await h['aliases:create']({ ...base, name: 'forecaster', connectionId: 'builtin', model: 'weather.gguf' });
+    // An alias of a model that is merely called the same on a server is not the file's.
+    const ollama = await h['aliases:create']({ ...base, name: 'elsewhere', connectionId: 'ollama', model: 'weather.gguf' });
+    await h['library:set-context']({ file: 'weather.gguf', contextWindow: 3072 });
+    await h['library:rename']({ file: 'weather.gguf', to: 'forecast-v2' });
+    const after = await h['aliases:list']({});
+    expect(after.find((a) => a.id === mine.id)).toMatchObject({ model: 'forecast-v2.gguf', systemPrompt: 'You report the weather.', contextWindow: 2048 });
+    expect(after.find((a) => a.id === ollama.id)).toMatchObject({ model: 'weather.gguf' });
+    expect((await h['library:recommend-context']({ file: 'forecast-v2.gguf' })).stored).toMatchObject({ contextWindow: 3072 });
+  });
+
   it('never reaches outside the models folder', async () => {
     expect(() => pathInFolder('/m', '../etc/passwd')).toThrow(/not a file in the models folder/);
     expect(() => pathInFolder('/m', '/etc/passwd')).toThrow(/not a file in the models folder/);

@@ -301,7 +301,7 @@ export function Composer() {
           </div>
         </div>
         <div className="composer-foot">
-          <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} counted={measured?.counted ?? null} />
+          <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} counted={measured?.counted ?? null} memory={contextChoice?.memory} />
           {(overWindow || imagesRefused || unreadable || waiting) && blockedBy && (
             <span className="composer-reason" data-testid="composer-reason" role="status">
               {blockedBy}

@@ -20,6 +20,8 @@ interface Props {
   ratio?: number;
   /** How main counted the conversation (the draft is always estimated): the server, the model's tokenizer, or not. */
   counted?: 'server' | 'tokenizer' | 'estimate' | null;
+  /** A recommended window worked out from system memory (the built-in engine on the CPU), not a GPU's. */
+  memory?: 'system' | undefined;
 }
 
 /**
@@ -27,7 +29,8 @@ interface Props {
  * where it came from; the reason is one hover or focus away (and read by screen readers). The exact numbers ride
  * in data attributes for tests.
  */
-export function ContextMeter({ estimate, window, source, reason, ratio = 1, counted: by = null }: Props) {
+export function ContextMeter({ estimate, window, source, reason, ratio = 1, counted: by = null, memory }: Props) {
+  const sourceLabel = source === 'recommended' && memory === 'system' ? 'recommended for your system memory' : SOURCE[source];
   const counted =
     by === 'server'
       ? 'the conversation counted by the server, the draft estimated'
@@ -51,7 +54,7 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1, coun
   const level = ratioUsed > 1 ? 'over' : ratioUsed > 0.8 ? 'high' : 'ok';
   // A reason is a sentence of its own ("…started with n_ctx 8192."): its period is the one this sentence ends with.
   const why = reason?.replace(/\.+\s*$/, '');
-  const explanation = `About ${formatExactTokens(estimate)} of ${formatExactTokens(window)} tokens of the context window (${SOURCE[source]})${why ? `: ${why}` : ''}. The estimate is ${counted}.`;
+  const explanation = `About ${formatExactTokens(estimate)} of ${formatExactTokens(window)} tokens of the context window (${sourceLabel})${why ? `: ${why}` : ''}. The estimate is ${counted}.`;
   return (
     <div
       className={`context-meter ${level}`}
@@ -77,7 +80,7 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1, coun
         {formatTokens(estimate)} / {formatTokens(window)} tokens
       </span>
       <span className="meter-source" data-testid="context-source">
-        {SOURCE[source]}
+        {sourceLabel}
       </span>
       {/* Why this window, in words, where it is not obvious (a default, or what fits the GPU). */}
       {reason && (source === 'fallback' || source === 'recommended') && (

@@ -78,7 +78,7 @@ export function missingModel(a: Alias, models: ModelSummary[]): string | undefin
   if (models.length === 0) return undefined;
   if (models.some((m) => sameOllamaName(m.name, a.model))) return undefined;
   if (a.materializedDigest !== null && a.status === 'in-sync' && models.some((m) => sameOllamaName(m.name, a.name))) return undefined;
-  return `Its model, ${a.model}, is not on this server any more: edit the alias in Models.`;
+  return `Its model, ${a.model}, is not ${a.connectionId === 'builtin' ? 'in the models folder' : 'on this server'} any more: edit the alias in Models.`;
 }
 
 /** Entries whose name (or alias target) contains the query, case-insensitively; groups left empty are dropped. */
