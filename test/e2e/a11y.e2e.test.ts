@@ -4,11 +4,12 @@
  * backdrop click does not throw edits away); Attach and Import are reached with Tab; an answer is announced
  * once, when it is finished, not token by token, and a long one only up to a minute or two of speech.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { ASSISTANT, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const ANSWER = [
@@ -186,5 +187,193 @@ describe('accessibility', () => {
     expect(said).toMatch(/Sentence \d+ explains one more detail of the setup\. … The answer goes on in the chat, 540 words in all\.$/);
     expect(said).not.toContain('Sentence 60 ');
     expect(await page.locator('[data-run="answer"]').last().textContent()).toContain('Sentence 60 explains');
+  });
+});
+
+/** What has the focus: its test id, else its accessible name, else its tag ('BODY' when the focus was lost). */
+const focusedName = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    return el?.getAttribute('data-testid') ?? el?.getAttribute('aria-label') ?? el?.tagName ?? null;
+  });
+
+describe('focus after actions (keyboard audit)', () => {
+  it('gives the focus back to what opened a dialog when it closes: Settings, the shortcuts, an attachment preview', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const settings = page.getByTestId('settings-open');
+    // Escape, Cancel and Save each close Settings; each leaves the focus on the button that opened it.
+    for (const how of ['Escape', 'Cancel', 'Save'] as const) {
+      await settings.focus();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('settings-dialog').waitFor();
+      if (how === 'Escape') await page.keyboard.press('Escape');
+      else await page.getByRole('button', { name: how, exact: true }).click();
+      await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+      await expect.poll(() => focusedName(page), { message: how }).toBe('settings-open');
+    }
+
+    await page.getByTestId('composer-input').focus();
+    await page.getByTestId('composer-input').press('Shift+Tab');
+    const before = await focusedName(page);
+    await page.keyboard.press('?');
+    await page.getByTestId('shortcuts').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('shortcuts').waitFor({ state: 'detached' });
+    await expect.poll(() => focusedName(page)).toBe(before);
+
+    await page.getByTestId('attach-input').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Some notes to read.') });
+    const open = page.getByTestId('pending-attachments').getByTestId('attachment-open');
+    await open.focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('attachment-preview').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('attachment-preview').waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-testid="pending-attachments"]') !== null && document.activeElement?.getAttribute('data-testid') === 'attachment-open')).toBe(true);
+    await page.getByRole('button', { name: 'Remove notes.txt' }).click();
+
+    // On a phone Settings is opened from the drawer, which closes as it opens: the focus comes back to the toggle.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId('sidebar-toggle').click();
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('settings-dialog').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+    await expect.poll(() => focusedName(page)).toBe('sidebar-toggle');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('keeps the focus in the conversation list after a rename (Enter or Escape) and a delete', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const items = page.getByTestId('conversation-item');
+    await expect.poll(() => items.count()).toBeGreaterThanOrEqual(2);
+    const ids = await items.evaluateAll((els) => els.map((el) => el.getAttribute('data-conversation-id')));
+    const focusedId = () => page.evaluate(() => (document.activeElement?.getAttribute('data-testid') === 'conversation-item' ? document.activeElement.getAttribute('data-conversation-id') : document.activeElement?.tagName));
+    const row = (id: string | null) => page.locator(`li:has([data-conversation-id="${id}"])`);
+
+    await row(ids[0]!).getByTestId('conversation-rename').focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(' again');
+    await page.keyboard.press('Enter');
+    await expect.poll(focusedId, { message: 'after a rename' }).toBe(ids[0]);
+    await row(ids[0]!).getByTestId('conversation-rename').focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Escape');
+    await expect.poll(focusedId, { message: 'after a rename left with Escape' }).toBe(ids[0]);
+
+    // Deleted: the focus goes to the conversation that took its place, not to <body>.
+    await row(ids[0]!).getByTestId('conversation-delete').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(focusedId, { message: 'after a delete' }).toBe(ids[1]);
+    await page.getByTestId('undo-delete').click();
+    await expect.poll(() => items.count()).toBe(ids.length);
+  });
+
+  it('on a phone, gives the focus to the drawer toggle after a conversation or New chat is chosen in the drawer', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const target of ['conversation-item', 'new-chat'] as const) {
+      await page.getByTestId('sidebar-toggle').click();
+      await page.getByTestId(target).first().focus();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
+      await expect.poll(() => focusedName(page), { message: target }).toBe('sidebar-toggle');
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('keeps the focus on the chat settings button when its popover closes, and in the message box when a chip is removed', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    const button = page.getByTestId('conversation-settings-open');
+    for (const how of ['Escape', 'Cancel', 'Save'] as const) {
+      await button.focus();
+      await page.keyboard.press('Enter');
+      await page.getByTestId('conversation-settings').waitFor();
+      if (how === 'Escape') await page.keyboard.press('Escape');
+      else await page.getByTestId('conversation-settings').getByRole('button', { name: how, exact: true }).click();
+      await page.getByTestId('conversation-settings').waitFor({ state: 'detached' });
+      await expect.poll(() => focusedName(page), { message: how }).toBe('conversation-settings-open');
+    }
+
+    await page.getByTestId('attach-input').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Some notes.') });
+    await page.getByRole('button', { name: 'Remove notes.txt' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('pending-attachments').waitFor({ state: 'detached' });
+    await expect.poll(() => focusedName(page)).toBe('composer-input');
+  });
+
+  it('keeps the focus in the chat after Cancel on an edit, after Regenerate, and after a tool is allowed', async () => {
+    if (!s) throw new Error('no session');
+    const { page, replay } = s;
+    replay.setRoutes(chatRoutes(ollamaLines([{ content: 'An answer.' }]), 1));
+    await page.getByTestId('new-chat').click();
+    await send(page, 'Something to edit');
+    await waitIdle(page);
+    const edit = page.getByTestId('turn-edit');
+    await edit.focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('turn-edit-input').waitFor();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('turn-edit-input').waitFor({ state: 'detached' });
+    await expect.poll(() => focusedName(page), { message: 'edit left with Escape' }).toBe('turn-edit');
+
+    // Regenerate: its footer goes while the new answer streams; the focus goes to the message box (Esc stops it).
+    await page.getByTestId('regenerate').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator(ASSISTANT).last().textContent()).toContain('2/2');
+    await waitIdle(page);
+    await expect.poll(() => focusedName(page), { message: 'after Regenerate' }).toBe('composer-input');
+
+    // A tool waits for approval; allowed from the keyboard, the focus goes back to the message box.
+    const base = chatRoutes(ollamaLines([{ content: 'Fetched.' }]), 1).filter((r) => r.path !== '/api/chat');
+    const show = { method: 'POST', path: '/api/show', body: JSON.stringify({ capabilities: ['completion', 'tools'] }) };
+    const plan = [ollamaLines([{ tool_calls: [{ function: { name: 'fetch_url', arguments: { url: 'https://example.com/' } } }] }]), ollamaLines([{ content: 'Done.' }])];
+    const chat = (body: string) => ({ method: 'POST', path: '/api/chat', body, chunk: 'lines' as const, headers: { 'content-type': 'application/x-ndjson' } });
+    replay.setRoutes([...base, show, chat(plan[0]!)]);
+    replay.setOnRequest((req) => {
+      if (req.path !== '/api/chat') return;
+      const title = (JSON.parse(req.body) as { options?: { num_predict?: number } }).options?.num_predict !== undefined;
+      replay.setRoutes([...base, show, chat(title ? ollamaLines([{ content: 'Title' }]) : (plan.shift() ?? ollamaLines([{ content: 'Done.' }])))]);
+    });
+    await page.getByTestId('new-chat').click();
+    await send(page, 'Fetch a page');
+    const allow = page.getByTestId('tool-allow-once');
+    await allow.focus();
+    await page.keyboard.press('Enter');
+    await allow.waitFor({ state: 'detached' });
+    await waitIdle(page);
+    await expect.poll(() => focusedName(page), { message: 'after Allow once' }).toBe('composer-input');
+    replay.setOnRequest(undefined);
+  });
+});
+
+describe('confirmations in place (keyboard audit)', () => {
+  it('moves the focus to Keep when a delete asks first, and back to Delete… on Keep: a model and a models-folder file', async () => {
+    if (!s) throw new Error('no session');
+    const { page, dataDir } = s;
+    // A file the library lists as unusable: it still offers Delete… (with its confirmation).
+    mkdirSync(join(dataDir, 'models'), { recursive: true });
+    writeFileSync(join(dataDir, 'models', 'broken.gguf'), 'not a gguf');
+    await page.getByTestId('models-open').click();
+    await page.getByTestId('models-screen').waitFor();
+    const keyOf = () => page.evaluate(() => `${document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.textContent ?? ''}`);
+    for (const [row, ask] of [
+      [page.locator('[data-testid="model-row"][data-model="llama3.2:3b"]'), 'model-delete'],
+      [page.locator('[data-testid="library-item"][data-file="broken.gguf"]'), 'library-delete'],
+    ] as const) {
+      await row.getByTestId(ask).focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(keyOf, { message: `${ask} asks` }).toBe('Keep');
+      await page.keyboard.press('Enter');
+      await expect.poll(keyOf, { message: `${ask} kept` }).toBe(ask);
+      expect(await row.count()).toBe(1);
+    }
+    await page.keyboard.press('Escape');
+    await page.getByTestId('models-screen').waitFor({ state: 'detached' });
   });
 });

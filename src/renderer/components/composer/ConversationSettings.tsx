@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { SlidersHorizontal } from 'lucide-react';
 import type { ThinkMode } from '../../../shared/models';
 import { useStore } from '../../store';
@@ -17,6 +17,12 @@ export function ConversationSettingsButton() {
   const [prompt, setPrompt] = useState(settings.systemPrompt);
   const [think, setThink] = useState<ThinkMode | ''>(settings.think ?? '');
   const [tools, setTools] = useState(settings.tools);
+  const button = useRef<HTMLButtonElement>(null);
+  // Closed from inside (Escape, Cancel, Save), the focus goes back to the button: it was in the popover, now gone.
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
   const set = settings.systemPrompt.trim() !== '' || settings.think !== null || !settings.tools;
   const show = () => {
     setPrompt(settings.systemPrompt);
@@ -25,12 +31,13 @@ export function ConversationSettingsButton() {
     setOpen(true);
   };
   const save = async () => {
-    if (await saveConversationSettings({ systemPrompt: prompt, think: think === '' ? null : think, tools })) setOpen(false);
+    if (await saveConversationSettings({ systemPrompt: prompt, think: think === '' ? null : think, tools })) close();
   };
   return (
     <span className="conversation-settings-wrap">
       <button
         type="button"
+        ref={button}
         data-testid="conversation-settings-open"
         aria-expanded={open}
         aria-haspopup="dialog"
@@ -51,7 +58,7 @@ export function ConversationSettingsButton() {
           onKeyDown={(e) => {
             if (e.key === 'Escape') {
               e.stopPropagation();
-              setOpen(false);
+              close();
             }
           }}
         >
@@ -75,7 +82,7 @@ export function ConversationSettingsButton() {
             Offer tools to the model
           </label>
           <div className="modal-actions">
-            <button type="button" onClick={() => setOpen(false)}>
+            <button type="button" onClick={close}>
               Cancel
             </button>
             <button type="button" className="primary" data-testid="conversation-settings-save" onClick={() => void save()}>

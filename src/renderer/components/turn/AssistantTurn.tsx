@@ -13,6 +13,7 @@ import { BranchSwitcher } from './BranchSwitcher';
 import { Markdown } from './Markdown';
 import { ThinkingBlock } from './ThinkingBlock';
 import { ToolCallCard } from './ToolCallCard';
+import { focusComposer } from '../composer/focus-composer';
 
 /** Stops that ended an answer early, in words; `end_turn` and `tool_use` are normal and say nothing. */
 const STOP_LABEL: Record<string, string> = {
@@ -159,7 +160,11 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
               data-testid={problem ? 'turn-retry' : 'regenerate'}
               aria-label={problem ? 'Retry' : 'Regenerate the answer'}
               title={problem ? 'Retry' : 'Regenerate the answer (with the model chosen below)'}
-              onClick={() => void regenerate(first)}
+              onClick={() => {
+                // This footer goes while the new answer streams, and the focus with it: the message box takes it.
+                focusComposer();
+                void regenerate(first);
+              }}
             >
               <RotateCcw className="icon" aria-hidden />
               {problem ? 'Retry' : null}
