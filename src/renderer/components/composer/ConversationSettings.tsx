@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { SlidersHorizontal } from 'lucide-react';
 import type { ThinkMode } from '../../../shared/models';
 import { useStore } from '../../store';
@@ -30,6 +30,20 @@ export function ConversationSettingsButton() {
     setTools(settings.tools);
     setOpen(true);
   };
+  // It opens upwards from the composer: no taller than the room above it, so on a short window (a laptop at
+  // 200 % zoom) it scrolls inside instead of losing its top, the system prompt, above the window.
+  const popover = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = popover.current;
+    if (!open || !el) return;
+    const fit = () => {
+      const above = el.offsetParent?.getBoundingClientRect().top ?? window.innerHeight;
+      el.style.maxHeight = `${Math.max(120, Math.floor(above - 6 - 8))}px`;
+    };
+    fit();
+    window.addEventListener('resize', fit);
+    return () => window.removeEventListener('resize', fit);
+  }, [open]);
   const save = async () => {
     if (await saveConversationSettings({ systemPrompt: prompt, think: think === '' ? null : think, tools })) close();
   };
@@ -51,6 +65,7 @@ export function ConversationSettingsButton() {
       </button>
       {open && (
         <div
+          ref={popover}
           className="conversation-settings"
           role="dialog"
           aria-label="Conversation settings"
