@@ -377,3 +377,74 @@ describe('confirmations in place (keyboard audit)', () => {
     await page.getByTestId('models-screen').waitFor({ state: 'detached' });
   });
 });
+
+/**
+ * Keys an input method uses while it composes (macOS reports Enter and Escape with isComposing: true): Enter picks
+ * the conversion, Escape cancels it. Sent as the browser sends them, between compositionstart and compositionend.
+ */
+async function composingKey(page: Page, selector: string, key: 'Enter' | 'Escape'): Promise<void> {
+  await page.evaluate(
+    ([selector, key]) => {
+      const el = document.querySelector<HTMLElement>(selector);
+      if (!el) throw new Error(`no ${selector}`);
+      el.focus();
+      el.dispatchEvent(new CompositionEvent('compositionstart', { bubbles: true, data: '' }));
+      el.dispatchEvent(new KeyboardEvent('keydown', { key, code: key, keyCode: 229, isComposing: true, bubbles: true, cancelable: true }));
+      el.dispatchEvent(new CompositionEvent('compositionend', { bubbles: true, data: '日本' }));
+    },
+    [selector, key] as const,
+  );
+}
+
+describe('keys meant for an input method (keyboard audit)', () => {
+  it('leaves Enter and Escape to a composition: no rename committed, no answer stopped, no dialog or edit closed', async () => {
+    if (!s) throw new Error('no session');
+    const { page, replay } = s;
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Renaming a conversation: Enter picks the kanji, it does not commit the title half-typed.
+    const first = page.getByTestId('conversation-item').first();
+    const title = await first.textContent();
+    await page.getByTestId('conversation-rename').first().click();
+    await page.getByTestId('conversation-rename-input').fill('にほん');
+    await composingKey(page, '[data-testid="conversation-rename-input"]', 'Enter');
+    await composingKey(page, '[data-testid="conversation-rename-input"]', 'Escape');
+    expect(await page.getByTestId('conversation-rename-input').inputValue()).toBe('にほん');
+    await page.keyboard.press('Escape');
+    expect(await first.textContent()).toBe(title);
+
+    // Writing the next message while an answer streams: Escape cancels the conversion, not the answer.
+    replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Streaming on, ' }, { content: 'and done.' }]), 5, 1));
+    await page.getByTestId('new-chat').click();
+    await send(page, 'Answer slowly');
+    // Held after its first line (a title request of an earlier chat may be held too: release() lets both go).
+    await expect.poll(() => page.locator(ASSISTANT).last().textContent()).toContain('Streaming on');
+    await page.getByTestId('composer-input').fill('次の');
+    await composingKey(page, '[data-testid="composer-input"]', 'Escape');
+    await composingKey(page, '[data-testid="composer-input"]', 'Enter');
+    expect(await page.getByTestId('composer-input').inputValue()).toBe('次の');
+    replay.release();
+    await waitIdle(page);
+    expect(await page.locator(ASSISTANT).last().getAttribute('data-status')).toBe('done');
+    await page.getByTestId('composer-input').fill('');
+
+    // Editing a sent message: Escape cancels the conversion, the edit stays open with what was typed.
+    await page.getByTestId('turn-edit').click();
+    await page.getByTestId('turn-edit-input').fill('書き直し');
+    await composingKey(page, '[data-testid="turn-edit-input"]', 'Escape');
+    expect(await page.getByTestId('turn-edit-input').inputValue()).toBe('書き直し');
+    await page.getByTestId('turn-edit-input').press('Escape');
+
+    // The chat settings popover and the Settings dialog stay open.
+    await page.getByTestId('conversation-settings-open').click();
+    await composingKey(page, '[data-testid="conversation-system-prompt"]', 'Escape');
+    expect(await page.getByTestId('conversation-settings').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('settings-dialog').waitFor();
+    await composingKey(page, '[data-testid="settings-ollama-url"]', 'Escape');
+    expect(await page.getByTestId('settings-dialog').count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+  });
+});

@@ -41,6 +41,8 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
           onChange={(e) => setTitle(e.target.value)}
           onBlur={commit}
           onKeyDown={(e) => {
+            // Keys an input method is composing with (Enter picks a conversion, Escape cancels it) are its own.
+            if (e.nativeEvent.isComposing) return;
             if (e.key === 'Enter') {
               refocus.current = true;
               commit();

@@ -59,7 +59,7 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
       className="sidebar"
       aria-label="Conversations"
       onKeyDown={(e) => {
-        if (drawer && e.key === 'Escape' && !e.defaultPrevented) {
+        if (drawer && e.key === 'Escape' && !e.defaultPrevented && !e.nativeEvent.isComposing) {
           e.preventDefault();
           onClose();
         }
@@ -101,7 +101,7 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
           value={query}
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Escape' && query !== '') {
+            if (e.key === 'Escape' && query !== '' && !e.nativeEvent.isComposing) {
               e.preventDefault();
               setQuery('');
             }

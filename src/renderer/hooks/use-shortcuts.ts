@@ -17,6 +17,9 @@ function focus(testId: string): void {
 export function useShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // A key an input method is composing with (Escape cancels a conversion) is not a shortcut: it must not stop
+      // the answer streaming while the user writes the next message in Japanese or Chinese.
+      if (e.isComposing) return;
       const mod = e.ctrlKey || e.metaKey;
       const key = e.key.toLowerCase();
       if (mod && !e.shiftKey && !e.altKey && key === 'n') {

@@ -71,7 +71,7 @@ export function ConversationSettingsButton() {
           aria-label="Conversation settings"
           data-testid="conversation-settings"
           onKeyDown={(e) => {
-            if (e.key === 'Escape') {
+            if (e.key === 'Escape' && !e.nativeEvent.isComposing) {
               e.stopPropagation();
               close();
             }

@@ -45,7 +45,9 @@ export function Modal({ label, testId, className, onClose, children }: Props) {
         close.current('escape');
       }}
       onKeyDown={(e) => {
-        // Handled here, so the app-wide Escape (stop the answer) leaves it alone.
+        // Handled here, so the app-wide Escape (stop the answer) leaves it alone. Not while an input method
+        // composes: there Escape cancels the conversion, not the dialog.
+        if (e.nativeEvent.isComposing) return;
         if (e.key === 'Escape') {
           e.preventDefault();
           e.stopPropagation();

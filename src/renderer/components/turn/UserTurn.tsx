@@ -39,7 +39,8 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void submit();
-    } else if (e.key === 'Escape') {
+    } else if (e.key === 'Escape' && !e.nativeEvent.isComposing) {
+      // Not while an input method composes: its Escape cancels the conversion, and the edit would be thrown away.
       e.stopPropagation();
       cancel();
     }
