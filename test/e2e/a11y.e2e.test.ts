@@ -448,3 +448,23 @@ describe('keys meant for an input method (keyboard audit)', () => {
     await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
   });
 });
+
+describe('what a screen reader hears of a failed answer (keyboard audit)', () => {
+  it('says an answer failed once, through the announcer, and not again whenever its conversation is opened', async () => {
+    if (!s) throw new Error('no session');
+    const { page, replay } = s;
+    replay.setRoutes(chatRoutes('{"error":"model crashed: out of memory"}\n', 1));
+    await page.getByTestId('new-chat').click();
+    await send(page, 'This one fails');
+    await page.getByTestId('turn-error').waitFor();
+    await expect.poll(() => page.getByTestId('answer-announcer').textContent()).toMatch(/^llama3\.2:3b: Error\. model crashed: out of memory\.?$/);
+    // The card shows the error; it is not an alert of its own, which a screen reader would read out each time the
+    // conversation is opened (or the card scrolled back into view), as if it had just failed.
+    expect(await page.locator('[data-testid="chat"] [role="alert"]').count()).toBe(0);
+    const failed = await page.locator('[aria-current="true"][data-testid="conversation-item"]').getAttribute('data-conversation-id');
+    await page.getByTestId('conversation-item').nth(1).click();
+    await page.locator(`[data-testid="conversation-item"][data-conversation-id="${failed}"]`).click();
+    await page.getByTestId('turn-error').waitFor();
+    expect(await page.locator('[role="alert"]').count()).toBe(0);
+  });
+});

@@ -24,7 +24,7 @@ const STOP_LABEL: Record<string, string> = {
   aborted: 'Stopped',
 };
 
-function stopLabel(turn: Turn): string | null {
+export function stopLabel(turn: Turn): string | null {
   if (turn.status === 'interrupted') return 'Interrupted: Firebrand closed while this answer was streaming';
   if (turn.status === 'streaming') return null;
   if (turn.stop && turn.stop !== 'end_turn' && turn.stop !== 'tool_use') return STOP_LABEL[turn.stop] ?? `Stopped (${turn.stop})`;
@@ -114,7 +114,8 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
       })}
       {streaming && turn.blocks.length === 0 && <div className="typing" aria-label="Waiting for the first token">…</div>}
       {problem && (
-        <div className="turn-status" role="alert" data-testid="turn-error" data-stop={turn.stop ?? turn.status}>
+        // Not role="alert": the announcer says it once, as the answer ends (frame/Announcer.tsx).
+        <div className="turn-status" data-testid="turn-error" data-stop={turn.stop ?? turn.status}>
           <strong>{problem}.</strong>{' '}
           {recreate ? `${recreate.name} was made into an Ollama model from ${recreate.model}, and that copy is gone from the server.` : (turn.error ?? '')}
           {recreate && (
