@@ -468,3 +468,24 @@ describe('what a screen reader hears of a failed answer (keyboard audit)', () =>
     expect(await page.locator('[role="alert"]').count()).toBe(0);
   });
 });
+
+describe('app shortcuts and an open dialog (keyboard audit)', () => {
+  it('does not act behind an open dialog: Ctrl+Shift+M opens no second dialog, Ctrl+N does not switch the chat under it', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    await page.getByTestId('conversation-item').first().click();
+    const title = await page.locator('.topbar-title').textContent();
+    expect(title).not.toBe('New chat');
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('settings-dialog').waitFor();
+    await page.keyboard.press('Control+Shift+M');
+    await page.keyboard.press('Control+n');
+    // A key's update is rendered within the frame it came in (a discrete event; the Models chunk is loaded by the
+    // first test): after the next frame, a second dialog or another chat would show.
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done))));
+    expect(await page.locator('dialog[open]').count()).toBe(1);
+    expect(await page.locator('.topbar-title').textContent()).toBe(title);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+  });
+});
