@@ -307,7 +307,7 @@ describe('focus after actions (keyboard audit)', () => {
     await expect.poll(() => focusedName(page)).toBe('composer-input');
   });
 
-  it('keeps the focus in the chat after Cancel on an edit, after Regenerate, and after a tool is allowed', async () => {
+  it('keeps the focus in the chat after Cancel on an edit, Regenerate, another version, a resent edit, and a tool allowed', async () => {
     if (!s) throw new Error('no session');
     const { page, replay } = s;
     replay.setRoutes(chatRoutes(ollamaLines([{ content: 'An answer.' }]), 1));
@@ -328,6 +328,25 @@ describe('focus after actions (keyboard audit)', () => {
     await expect.poll(() => page.locator(ASSISTANT).last().textContent()).toContain('2/2');
     await waitIdle(page);
     await expect.poll(() => focusedName(page), { message: 'after Regenerate' }).toBe('composer-input');
+
+    // Another version is another turn, drawn afresh: the focus stays on the switcher (the other arrow where the
+    // first or last version disables the one pressed).
+    await page.getByTestId('branch-prev').last().focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('branch-position').last().textContent()).toBe('1/2');
+    await expect.poll(() => focusedName(page), { message: 'after Previous version' }).toBe('branch-next');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('branch-position').last().textContent()).toBe('2/2');
+    await expect.poll(() => focusedName(page), { message: 'after Next version' }).toBe('branch-prev');
+
+    // An edit resent with Enter: the message box has the focus for what comes next.
+    await page.getByTestId('turn-edit').focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('turn-edit-input').fill('Something edited');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('turn-edit-input').waitFor({ state: 'detached' });
+    await waitIdle(page);
+    await expect.poll(() => focusedName(page), { message: 'after an edit was resent' }).toBe('composer-input');
 
     // A tool waits for approval; allowed from the keyboard, the focus goes back to the message box.
     const base = chatRoutes(ollamaLines([{ content: 'Fetched.' }]), 1).filter((r) => r.path !== '/api/chat');

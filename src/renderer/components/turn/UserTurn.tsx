@@ -16,22 +16,20 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
 
   const editButton = useRef<HTMLButtonElement>(null);
   // The edit box had the focus and goes away: Cancel or Escape give it back to Edit, a resend to the message box
-  // (where Escape stops the new answer).
-  const refocus = useRef<'edit' | 'composer' | null>(null);
+  // (where Escape stops the new answer; this turn itself is replaced by the new version).
+  const refocus = useRef(false);
   useEffect(() => {
-    if (draft !== null) return;
-    if (refocus.current === 'edit') editButton.current?.focus();
-    else if (refocus.current === 'composer') focusComposer();
-    refocus.current = null;
+    if (draft === null && refocus.current) editButton.current?.focus();
+    refocus.current = false;
   }, [draft]);
   const cancel = () => {
-    refocus.current = 'edit';
+    refocus.current = true;
     setDraft(null);
   };
   const submit = async () => {
     if (draft === null || draft.trim() === '') return;
     if (await editAndResend(turn, draft)) {
-      refocus.current = 'composer';
+      focusComposer();
       setDraft(null);
     }
   };
