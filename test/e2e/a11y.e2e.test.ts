@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ASSISTANT, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { ASSISTANT, chatRoutes, modelOption, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const ANSWER = [
@@ -305,6 +305,35 @@ describe('focus after actions (keyboard audit)', () => {
     await page.keyboard.press('Enter');
     await page.getByTestId('pending-attachments').waitFor({ state: 'detached' });
     await expect.poll(() => focusedName(page)).toBe('composer-input');
+  });
+
+  it('gives the focus to the message box after Continue and after a banner is closed', async () => {
+    if (!s) throw new Error('no session');
+    const { page, replay } = s;
+    replay.setRoutes(chatRoutes(ollamaLines([{ content: 'This answer runs out of' }], 'length'), 1));
+    await page.getByTestId('new-chat').click();
+    await send(page, 'Write a long story');
+    await waitIdle(page);
+    replay.setRoutes(chatRoutes(ollamaLines([{ content: ' words here.' }]), 1));
+    await page.getByTestId('answer-continue').focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('answer-continue').waitFor({ state: 'detached' });
+    await waitIdle(page);
+    await expect.poll(() => focusedName(page), { message: 'after Continue' }).toBe('composer-input');
+
+    // The server is down at load: its banner, closed from the keyboard, leaves the focus in the message box.
+    const up = chatRoutes(ollamaLines([{ content: 'Back.' }]), 1);
+    replay.setRoutes(up.map((r) => (r.path === '/api/tags' ? { ...r, status: 500, body: '{"error":"down"}' } : r)));
+    await page.reload();
+    const banner = page.getByTestId('models-error');
+    await banner.waitFor();
+    await banner.getByTestId('banner-close').focus();
+    await page.keyboard.press('Enter');
+    await banner.waitFor({ state: 'detached' });
+    await expect.poll(() => focusedName(page), { message: 'after a banner was closed' }).toBe('composer-input');
+    replay.setRoutes(up);
+    await page.reload();
+    await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
   });
 
   it('keeps the focus in the chat after Cancel on an edit, Regenerate, another version, a resent edit, and a tool allowed', async () => {

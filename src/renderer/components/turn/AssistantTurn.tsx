@@ -132,7 +132,17 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
           )}
           {canContinue && (
             <div className="turn-status-actions">
-              <button type="button" className="small" data-testid="answer-continue" title="Ask the model to go on from where this answer stopped" onClick={() => void sendMessage(CONTINUE_TEXT)}>
+              <button
+                type="button"
+                className="small"
+                data-testid="answer-continue"
+                title="Ask the model to go on from where this answer stopped"
+                onClick={() => {
+                  // This button goes as the answer goes on: the message box takes the focus (Escape stops it there).
+                  focusComposer();
+                  void sendMessage(CONTINUE_TEXT);
+                }}
+              >
                 <Play className="icon" aria-hidden />
                 Continue
               </button>
