@@ -203,4 +203,33 @@ describe('layouts that fit', () => {
     await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('sidebar-toggle');
   });
+
+  it('draws the chat settings’ system prompt as a field with a focus ring, and keeps the popover inside a short window', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByTestId('conversation-settings-open').focus();
+    await page.keyboard.press('Enter');
+    const prompt = page.getByTestId('conversation-system-prompt');
+    await expect.poll(() => prompt.evaluate((el) => el === document.activeElement)).toBe(true);
+    // The message box's look (no border, no outline, one growing line) is the message box's alone.
+    const look = await prompt.evaluate((el) => {
+      const style = getComputedStyle(el);
+      return { border: parseFloat(style.borderTopWidth), ring: el.matches(':focus-visible') && style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0, rows: el.getBoundingClientRect().height / parseFloat(style.lineHeight) };
+    });
+    expect(look.border).toBeGreaterThan(0);
+    expect(look.ring).toBe(true);
+    expect(look.rows).toBeGreaterThanOrEqual(3);
+    await page.keyboard.press('Escape');
+
+    // 1280 x 800 at 200 % zoom: the popover is taller than the room above the message box, and scrolls inside it.
+    await page.setViewportSize({ width: 640, height: 400 });
+    await page.getByTestId('conversation-settings-open').click();
+    const popover = page.getByTestId('conversation-settings');
+    const box = await popover.boundingBox();
+    expect(box && box.y >= 0 && box.y + box.height <= 400).toBe(true);
+    await page.getByTestId('conversation-settings-save').click();
+    await popover.waitFor({ state: 'detached' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
 });

@@ -14,6 +14,13 @@ describe('announcement', () => {
     expect(announcement('', 'done', 'm')).toBe('');
   });
 
+  it('says how an answer ended early, after its text or in place of it (the card is not an alert of its own)', () => {
+    expect(announcement('', 'error', 'm', undefined, 'Error. model crashed: out of memory')).toBe('m: Error. model crashed: out of memory');
+    expect(announcement('The story began', 'done', 'm', undefined, 'Stopped at the token limit.')).toBe('m: The story began … Stopped at the token limit.');
+    const long = 'The loader reads the config before anything runs. '.repeat(200).trimEnd();
+    expect(announcement(long, 'cut', 'm', undefined, 'Cut off.')).toMatch(/runs\. … Cut off\. The answer goes on in the chat, 1,600 words in all\.$/);
+  });
+
   it('reads a long answer up to the end of a sentence, then says it goes on in the chat and how long it is', () => {
     const sentence = 'The loader reads the config before anything runs. ';
     const text = sentence.repeat(200).trimEnd();

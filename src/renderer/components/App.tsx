@@ -30,6 +30,21 @@ export function App() {
   useShortcuts();
   const activeId = useStore((s) => s.activeId);
 
+  // Settings gives the focus back to what opened it (Modal). Where that is gone (a banner that went away) or
+  // hidden (the drawer closed as Settings opened, maybe still sliding out), the focus goes to the Settings button,
+  // or on a narrow window to the toggle that shows it, rather than to <body>.
+  const settingsWasOpen = useRef(false);
+  useEffect(() => {
+    if (!settingsOpen && settingsWasOpen.current) {
+      const active = document.activeElement;
+      const inClosedDrawer = narrow && !drawerOpen && active !== null && document.getElementById('sidebar')?.contains(active) === true;
+      if (active === null || active === document.body || inClosedDrawer) {
+        if (narrow && !drawerOpen) toggleButton.current?.focus();
+        else document.querySelector<HTMLElement>('[data-testid="settings-open"]')?.focus();
+      }
+    }
+    settingsWasOpen.current = settingsOpen;
+  }, [settingsOpen, narrow, drawerOpen]);
   // A drawer left open on a narrow window is not kept when the window grows (the column shows instead).
   useEffect(() => {
     if (!narrow) setDrawerOpen(false);
@@ -50,7 +65,8 @@ export function App() {
             setDrawerOpen(false);
             setSettingsOpen(true);
           }}
-          onNavigate={() => narrow && closeDrawer(false)}
+          // The drawer closes over what had the focus: it goes to the toggle, as when Escape closes it.
+          onNavigate={() => narrow && closeDrawer(true)}
           onClose={() => closeDrawer(true)}
         />
       </ErrorBoundary>

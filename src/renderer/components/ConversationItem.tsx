@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { Download, FileText, Pencil, Trash2 } from 'lucide-react';
 import { CONVERSATION_TITLE_MAX_CHARS, type ConversationSummary } from '../../shared/ipc';
 import { openConversation } from '../store';
@@ -16,6 +16,14 @@ interface Props {
 /** One conversation in the list: open on click, rename in place, export, delete (with undo, by the list). */
 export const ConversationItem = memo(function ConversationItem({ conversation: c, active, onDelete, onOpen }: Props) {
   const [title, setTitle] = useState<string | null>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  // Left with Enter or Escape, the focus comes back to the conversation (the field it was in is gone); left by
+  // moving the focus elsewhere, it stays there.
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (title === null && refocus.current) button.current?.focus();
+    refocus.current = false;
+  }, [title]);
   const commit = () => {
     if (title !== null && title.trim() !== '' && title !== c.title) void renameConversation(c.id, title);
     setTitle(null);
@@ -33,9 +41,14 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
           onChange={(e) => setTitle(e.target.value)}
           onBlur={commit}
           onKeyDown={(e) => {
-            if (e.key === 'Enter') commit();
-            else if (e.key === 'Escape') {
+            // Keys an input method is composing with (Enter picks a conversion, Escape cancels it) are its own.
+            if (e.nativeEvent.isComposing) return;
+            if (e.key === 'Enter') {
+              refocus.current = true;
+              commit();
+            } else if (e.key === 'Escape') {
               e.preventDefault();
+              refocus.current = true;
               setTitle(null);
             }
           }}
@@ -47,6 +60,7 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
     <li className={active ? 'conversation-row active' : 'conversation-row'}>
       <button
         type="button"
+        ref={button}
         className="conversation"
         data-testid="conversation-item"
         data-conversation-id={c.id}

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Flame, Search, Settings, SquarePen, Upload, X } from 'lucide-react';
 import { loadMoreConversations, newChat, openConversationAt, useStore } from '../store';
 import { deleteWithUndo, undoDelete } from '../store/conversation-actions';
@@ -58,7 +59,7 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
       className="sidebar"
       aria-label="Conversations"
       onKeyDown={(e) => {
-        if (drawer && e.key === 'Escape' && !e.defaultPrevented) {
+        if (drawer && e.key === 'Escape' && !e.defaultPrevented && !e.nativeEvent.isComposing) {
           e.preventDefault();
           onClose();
         }
@@ -100,7 +101,7 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
           value={query}
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'Escape' && query !== '') {
+            if (e.key === 'Escape' && query !== '' && !e.nativeEvent.isComposing) {
               e.preventDefault();
               setQuery('');
             }
@@ -126,8 +127,16 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
                 active={c.id === activeId}
                 onOpen={onNavigate}
                 onDelete={() => {
-                  deleteWithUndo(c.id);
-                  setLastDeleted({ id: c.id, title: c.title });
+                  // The focus was on the row's Delete, which goes with it: it moves to the conversation that takes
+                  // its place (else the one before, else New chat), not to <body>, where Tab starts over.
+                  const at = visible.findIndex((v) => v.id === c.id);
+                  const next = visible[at + 1] ?? visible[at - 1];
+                  flushSync(() => {
+                    deleteWithUndo(c.id);
+                    setLastDeleted({ id: c.id, title: c.title });
+                  });
+                  const target = next ? list.current?.querySelector<HTMLElement>(`[data-testid="conversation-item"][data-conversation-id="${CSS.escape(next.id)}"]`) : null;
+                  (target ?? first.current)?.focus();
                 }}
               />
             ))}
@@ -143,7 +152,17 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
       {lastDeleted && (
         <div className="undo-toast" role="status" data-testid="undo-toast">
           <span>Deleted “{lastDeleted.title}”</span>
-          <button type="button" className="small" data-testid="undo-delete" onClick={() => undoDelete(lastDeleted.id)}>
+          <button
+            type="button"
+            className="small"
+            data-testid="undo-delete"
+            onClick={() => {
+              // The toast goes with the undo: the focus goes to the conversation that came back.
+              const id = lastDeleted.id;
+              flushSync(() => undoDelete(id));
+              list.current?.querySelector<HTMLElement>(`[data-testid="conversation-item"][data-conversation-id="${CSS.escape(id)}"]`)?.focus();
+            }}
+          >
             Undo
           </button>
         </div>

@@ -13,12 +13,19 @@ function focus(testId: string): void {
   document.querySelector<HTMLElement>(`[data-testid="${testId}"]`)?.focus();
 }
 
-/** App-wide keys: Ctrl/Cmd+N new chat, Ctrl/Cmd+K search, Ctrl/Cmd+Shift+M models, Esc stop the answer (or the run waiting for an approval), `/` write a message, `?` the list of shortcuts. */
+/** App-wide keys: Ctrl/Cmd+N new chat, Ctrl/Cmd+K search, Ctrl/Cmd+Shift+M models, Esc stop the answer (or the run waiting for an approval), `/` write a message, `?` the list of shortcuts; none of them behind an open dialog. */
 export function useShortcuts(): void {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
+      // A key an input method is composing with (Escape cancels a conversion) is not a shortcut: it must not stop
+      // the answer streaming while the user writes the next message in Japanese or Chinese.
+      if (e.isComposing) return;
       const mod = e.ctrlKey || e.metaKey;
       const key = e.key.toLowerCase();
+      // While a modal dialog is open the page behind it is not the user's: Ctrl+N would switch the chat under it
+      // unseen, and Ctrl+Shift+M open Models on top of Settings. Escape is the dialog's own (Modal.tsx).
+      const dialogOpen = document.querySelector('dialog[open]') !== null;
+      if (dialogOpen && (mod || e.key === '/')) return;
       if (mod && !e.shiftKey && !e.altKey && key === 'n') {
         e.preventDefault();
         newChat();
@@ -30,10 +37,10 @@ export function useShortcuts(): void {
       } else if (mod && !e.shiftKey && !e.altKey && key === 'k') {
         e.preventDefault();
         focus('search-input');
-      } else if (e.key === 'Escape' && !e.defaultPrevented && document.querySelector('dialog[open]') === null) {
+      } else if (e.key === 'Escape' && !e.defaultPrevented && !dialogOpen) {
         const running = stoppableTurn(useStore.getState().turns, toolRunningIn(useToolProgress.getState().running));
         if (running) void stopTurn(running.turn.id);
-      } else if (e.key === '?' && !mod && !e.altKey && !isTyping(e.target) && document.querySelector('dialog[open]') === null) {
+      } else if (e.key === '?' && !mod && !e.altKey && !isTyping(e.target) && !dialogOpen) {
         e.preventDefault();
         useShortcutsOverlay.setState({ open: true });
       } else if (e.key === '/' && !mod && !isTyping(e.target)) {

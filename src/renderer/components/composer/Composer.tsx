@@ -167,6 +167,11 @@ export function Composer() {
       void send();
     }
   };
+  // The chip's remove button goes with it: the focus goes back to the message box.
+  const removeAttachment = (b: AttachmentBlock) => {
+    attachments.remove(b);
+    textarea.current?.focus();
+  };
   const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
     const files = [...e.clipboardData.files];
     if (files.length === 0) return;
@@ -221,7 +226,7 @@ export function Composer() {
                   return (
                     <span key={attachmentKey(b)} className="pending-thumb">
                       <Thumbnail block={b} />
-                      <button type="button" className="chip-remove" aria-label={`Remove ${b.name}`} onClick={() => attachments.remove(b)}>
+                      <button type="button" className="chip-remove" aria-label={`Remove ${b.name}`} onClick={() => removeAttachment(b)}>
                         ×
                       </button>
                     </span>
@@ -229,7 +234,7 @@ export function Composer() {
                 }
                 const st = stateOf(b);
                 return (
-                  <FileChip key={attachmentKey(b)} block={b} onRemove={() => attachments.remove(b)}>
+                  <FileChip key={attachmentKey(b)} block={b} onRemove={() => removeAttachment(b)}>
                     {st?.status === 'done' && (
                       <PageRangeRow
                         key={`${b.id}|${selected ?? ''}`}

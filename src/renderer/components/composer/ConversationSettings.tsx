@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { SlidersHorizontal } from 'lucide-react';
 import type { ThinkMode } from '../../../shared/models';
 import { useStore } from '../../store';
@@ -17,6 +17,12 @@ export function ConversationSettingsButton() {
   const [prompt, setPrompt] = useState(settings.systemPrompt);
   const [think, setThink] = useState<ThinkMode | ''>(settings.think ?? '');
   const [tools, setTools] = useState(settings.tools);
+  const button = useRef<HTMLButtonElement>(null);
+  // Closed from inside (Escape, Cancel, Save), the focus goes back to the button: it was in the popover, now gone.
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
   const set = settings.systemPrompt.trim() !== '' || settings.think !== null || !settings.tools;
   const show = () => {
     setPrompt(settings.systemPrompt);
@@ -24,13 +30,28 @@ export function ConversationSettingsButton() {
     setTools(settings.tools);
     setOpen(true);
   };
+  // It opens upwards from the composer: no taller than the room above it, so on a short window (a laptop at
+  // 200 % zoom) it scrolls inside instead of losing its top, the system prompt, above the window.
+  const popover = useRef<HTMLDivElement>(null);
+  useLayoutEffect(() => {
+    const el = popover.current;
+    if (!open || !el) return;
+    const fit = () => {
+      const above = el.offsetParent?.getBoundingClientRect().top ?? window.innerHeight;
+      el.style.maxHeight = `${Math.max(120, Math.floor(above - 6 - 8))}px`;
+    };
+    fit();
+    window.addEventListener('resize', fit);
+    return () => window.removeEventListener('resize', fit);
+  }, [open]);
   const save = async () => {
-    if (await saveConversationSettings({ systemPrompt: prompt, think: think === '' ? null : think, tools })) setOpen(false);
+    if (await saveConversationSettings({ systemPrompt: prompt, think: think === '' ? null : think, tools })) close();
   };
   return (
     <span className="conversation-settings-wrap">
       <button
         type="button"
+        ref={button}
         data-testid="conversation-settings-open"
         aria-expanded={open}
         aria-haspopup="dialog"
@@ -44,14 +65,15 @@ export function ConversationSettingsButton() {
       </button>
       {open && (
         <div
+          ref={popover}
           className="conversation-settings"
           role="dialog"
           aria-label="Conversation settings"
           data-testid="conversation-settings"
           onKeyDown={(e) => {
-            if (e.key === 'Escape') {
+            if (e.key === 'Escape' && !e.nativeEvent.isComposing) {
               e.stopPropagation();
-              setOpen(false);
+              close();
             }
           }}
         >
@@ -75,7 +97,7 @@ export function ConversationSettingsButton() {
             Offer tools to the model
           </label>
           <div className="modal-actions">
-            <button type="button" onClick={() => setOpen(false)}>
+            <button type="button" onClick={close}>
               Cancel
             </button>
             <button type="button" className="primary" data-testid="conversation-settings-save" onClick={() => void save()}>

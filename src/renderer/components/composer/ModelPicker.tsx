@@ -63,6 +63,8 @@ export function ModelPicker({ models, aliases, connections, activeConnectionId, 
     }
   };
   const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    // Keys an input method is composing with (Enter picks a conversion, Escape cancels it) are its own.
+    if (e.nativeEvent.isComposing) return;
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
       if (!open) show();

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { finalAssistantText } from '../../../shared/assistant-text';
 import { loadSpeech } from '../../markdown/lazy-render';
 import { useStore } from '../../store';
+import { stopLabel } from '../turn/AssistantTurn';
 import { announcement, type ToSpeech } from './announcement';
 
 /**
@@ -21,8 +22,12 @@ export function Announcer() {
       if (t.status === 'streaming') streaming.current.add(t.id);
       else if (streaming.current.delete(t.id)) {
         const ticket = ++latest.current;
+        // How it ended early, in the card's words: said here, once (the card itself is not an alert, which would be
+        // read out again each time its conversation is opened or it scrolls back into view).
+        const label = stopLabel(t);
+        const problem = label ? `${label}.${t.error ? ` ${t.error}` : ''}` : undefined;
         const say = (toSpeech?: ToSpeech) => {
-          if (ticket === latest.current) setMessage(announcement(finalAssistantText([t]), t.status, t.model, toSpeech));
+          if (ticket === latest.current) setMessage(announcement(finalAssistantText([t]), t.status, t.model, toSpeech, problem));
         };
         // The markdown chunk is loaded by now (the answer was drawn with it); if it cannot load, the source is read.
         // A task of its own, after the answer's last frame: parsing a long answer's beginning for speech takes a

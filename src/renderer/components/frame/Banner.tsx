@@ -1,4 +1,5 @@
 import { CircleAlert, RotateCw, X } from 'lucide-react';
+import { focusComposer } from '../composer/focus-composer';
 
 interface Props {
   testId: string;
@@ -12,17 +13,25 @@ interface Props {
 
 /** One failure, in words, with Retry and close: every error banner of the app has both. */
 export function Banner({ testId, message, onRetry, onClose, extra }: Props) {
+  // A banner that goes (closed, or a notice retried) takes the focus with it: the message box gets it back, once
+  // the click's update is drawn.
+  const then = (act: () => void) => () => {
+    act();
+    requestAnimationFrame(() => {
+      if (document.activeElement === null || document.activeElement === document.body) focusComposer();
+    });
+  };
   return (
     <div className="banner" role="alert" data-testid={testId}>
       <CircleAlert className="icon" aria-hidden />
       <span className="banner-text">{message}</span>
       <span className="banner-actions">
         {extra}
-        <button type="button" className="small" data-testid="banner-retry" onClick={onRetry}>
+        <button type="button" className="small" data-testid="banner-retry" onClick={then(onRetry)}>
           <RotateCw className="icon" aria-hidden />
           Retry
         </button>
-        <button type="button" className="icon-btn small" data-testid="banner-close" aria-label="Close this message" title="Close" onClick={onClose}>
+        <button type="button" className="icon-btn small" data-testid="banner-close" aria-label="Close this message" title="Close" onClick={then(onClose)}>
           <X className="icon" aria-hidden />
         </button>
       </span>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 
 const FOCUSABLE = 'button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), a[href], summary, [tabindex]:not([tabindex="-1"])';
 
@@ -13,17 +13,26 @@ interface Props {
 
 /**
  * A native modal <dialog>: it takes the focus, keeps Tab inside (the rest of the page is inert), closes on
- * Escape wherever the focus is, and tells a click on the backdrop apart from one inside it.
+ * Escape wherever the focus is, tells a click on the backdrop apart from one inside it, and gives the focus back
+ * to what opened it.
  */
 export function Modal({ label, testId, className, onClose, children }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const close = useRef(onClose);
   close.current = onClose;
-  useEffect(() => {
+  // What had the focus when it opened (read before the dialog takes it): the focus goes back there on close.
+  const [opener] = useState(() => document.activeElement);
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
+    return () => {
+      // A layout cleanup runs while the dialog is still in the page (a passive one ran after React had removed
+      // it, and the focus fell to <body>: the next Tab started over at the top). Closed, the page is no longer
+      // inert and the opener can take the focus back, where it is still there to take it.
+      dialog?.close();
+      if (opener instanceof HTMLElement && opener.isConnected && opener.checkVisibility({ visibilityProperty: true })) opener.focus();
+    };
+  }, [opener]);
   return (
     <dialog
       ref={ref}
@@ -36,7 +45,9 @@ export function Modal({ label, testId, className, onClose, children }: Props) {
         close.current('escape');
       }}
       onKeyDown={(e) => {
-        // Handled here, so the app-wide Escape (stop the answer) leaves it alone.
+        // Handled here, so the app-wide Escape (stop the answer) leaves it alone. Not while an input method
+        // composes: there Escape cancels the conversion, not the dialog.
+        if (e.nativeEvent.isComposing) return;
         if (e.key === 'Escape') {
           e.preventDefault();
           e.stopPropagation();

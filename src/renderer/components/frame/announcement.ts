@@ -28,17 +28,19 @@ export type ToSpeech = (markdown: string) => string;
 
 /**
  * What to say of a finished answer of `status` with answer text `text` (markdown): '' for nothing. `toSpeech`
- * turns the markdown into plain spoken text; without it the source is read as it is.
+ * turns the markdown into plain spoken text; without it the source is read as it is. `problem` says how it ended
+ * early (the card's words: "Cut off.", "Error. <the server's message>"): after the text, or in place of it.
  */
-export function announcement(text: string, status: TurnStatus, model?: string, toSpeech?: ToSpeech): string {
+export function announcement(text: string, status: TurnStatus, model?: string, toSpeech?: ToSpeech, problem?: string): string {
   const who = model ? `${model}: ` : '';
-  if (text === '') return status === 'done' ? '' : `${who}the answer ended without text (${status}).`;
+  if (text === '') return problem ? who + problem : status === 'done' ? '' : `${who}the answer ended without text (${status}).`;
+  const ended = problem ? ` … ${problem}` : '';
   const source = text.length <= SPEECH_SOURCE_CHARS ? text : text.slice(0, sourceCut(text));
   // Markup only (a rule, say) speaks as nothing: the source is read then, rather than silence.
   const spoken = (toSpeech && toSpeech(source)) || source;
-  if (source === text && spoken.length <= ANNOUNCE_MAX_CHARS) return who + spoken;
+  if (source === text && spoken.length <= ANNOUNCE_MAX_CHARS) return who + spoken + ended;
   const words = countWords(text);
-  return `${who}${spoken.slice(0, spokenCut(spoken)).trimEnd()} … The answer goes on in the chat, ${formatExactTokens(words)} words in all.`;
+  return `${who}${spoken.slice(0, spokenCut(spoken)).trimEnd()}${ended || ' …'} The answer goes on in the chat, ${formatExactTokens(words)} words in all.`;
 }
 
 /** How much of a long answer's spoken text is read: up to the last sentence end or paragraph break in the limit. */

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { LibraryEntry, LoadedModel } from '../../../shared/library';
 import { deleteModelFile, loadBuiltin, recommendForFile, renameModelFile, unloadBuiltin } from '../../store/library-slice';
 import { formatBytes, formatTokens } from '../models/format';
@@ -16,6 +16,13 @@ function params(n: number | null): string | null {
 export function LibraryItem({ entry, loaded }: { entry: LibraryEntry; loaded: LoadedModel | undefined }) {
   const [mode, setMode] = useState<'none' | 'delete' | 'rename' | 'context' | 'where'>('none');
   const [name, setName] = useState(entry.file);
+  // The question comes under Delete…: the focus goes to Keep (the safe answer), and back to Delete… on Keep (the
+  // question, and the focus in it, are gone).
+  const deleteButton = useRef<HTMLButtonElement>(null);
+  const keep = () => {
+    setMode('none');
+    deleteButton.current?.focus();
+  };
   const facts = [
     formatBytes(entry.sizeBytes),
     entry.architecture,
@@ -46,13 +53,13 @@ export function LibraryItem({ entry, loaded }: { entry: LibraryEntry; loaded: Lo
           <button type="button" data-testid="library-context" onClick={() => { setMode(mode === 'context' ? 'none' : 'context'); void recommendForFile(entry.file); }}>Context window</button>
           <button type="button" data-testid="library-rename" onClick={() => setMode('rename')}>Rename…</button>
           <button type="button" data-testid="library-where" onClick={() => setMode(mode === 'where' ? 'none' : 'where')}>Show location</button>
-          <button type="button" data-testid="library-delete" onClick={() => setMode('delete')}>Delete…</button>
+          <button type="button" data-testid="library-delete" ref={deleteButton} onClick={() => setMode('delete')}>Delete…</button>
         </div>
       )}
       {entry.state === 'unusable' && (
         <div className="mm-row">
           <button type="button" data-testid="library-where" onClick={() => setMode(mode === 'where' ? 'none' : 'where')}>Show location</button>
-          <button type="button" data-testid="library-delete" onClick={() => setMode('delete')}>Delete…</button>
+          <button type="button" data-testid="library-delete" ref={deleteButton} onClick={() => setMode('delete')}>Delete…</button>
         </div>
       )}
       {mode === 'where' && <code className="lib-path" data-testid="library-location">{entry.path}</code>}
@@ -60,7 +67,7 @@ export function LibraryItem({ entry, loaded }: { entry: LibraryEntry; loaded: Lo
         <div className="mm-row" role="alertdialog" aria-label={`Delete ${entry.file}`}>
           <span>Delete {entry.file} ({formatBytes(entry.sizeBytes)}) from the disk? This cannot be undone.</span>
           <button type="button" data-testid="library-delete-confirm" onClick={() => { setMode('none'); void deleteModelFile(entry.file); }}>Delete</button>
-          <button type="button" onClick={() => setMode('none')}>Keep</button>
+          <button type="button" autoFocus onClick={keep}>Keep</button>
         </div>
       )}
       {mode === 'rename' && (

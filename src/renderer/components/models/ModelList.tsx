@@ -12,6 +12,12 @@ export function ModelList({ connectionId, ollama }: { connectionId: string; olla
   const models = useModelsStore((s) => s.models);
   const details = useModelsStore((s) => s.details);
   const [confirming, setConfirming] = useState<string | null>(null);
+  // The question takes the place of Delete…: the focus goes to Keep (the safe answer), and back to Delete… on Keep.
+  const [kept, setKept] = useState<string | null>(null);
+  const keep = (name: string) => {
+    setConfirming(null);
+    setKept(name);
+  };
   return (
     <section className="mm-section" aria-label="Models">
       <h3>Models</h3>
@@ -27,10 +33,10 @@ export function ModelList({ connectionId, ollama }: { connectionId: string; olla
                 <>
                   <span>Delete {m.name} from the server?</span>
                   <button type="button" data-testid="model-delete-confirm" onClick={() => { setConfirming(null); void deleteModel(m.name); }}>Delete</button>
-                  <button type="button" onClick={() => setConfirming(null)}>Keep</button>
+                  <button type="button" autoFocus onClick={() => keep(m.name)}>Keep</button>
                 </>
               ) : (
-                <button type="button" data-testid="model-delete" onClick={() => setConfirming(m.name)}>Delete…</button>
+                <button type="button" data-testid="model-delete" autoFocus={kept === m.name} onClick={() => setConfirming(m.name)}>Delete…</button>
               )}
             </div>
             {ollama && details?.name === m.name && (

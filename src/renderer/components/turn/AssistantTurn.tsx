@@ -13,6 +13,7 @@ import { BranchSwitcher } from './BranchSwitcher';
 import { Markdown } from './Markdown';
 import { ThinkingBlock } from './ThinkingBlock';
 import { ToolCallCard } from './ToolCallCard';
+import { focusComposer } from '../composer/focus-composer';
 
 /** Stops that ended an answer early, in words; `end_turn` and `tool_use` are normal and say nothing. */
 const STOP_LABEL: Record<string, string> = {
@@ -23,7 +24,7 @@ const STOP_LABEL: Record<string, string> = {
   aborted: 'Stopped',
 };
 
-function stopLabel(turn: Turn): string | null {
+export function stopLabel(turn: Turn): string | null {
   if (turn.status === 'interrupted') return 'Interrupted: Firebrand closed while this answer was streaming';
   if (turn.status === 'streaming') return null;
   if (turn.stop && turn.stop !== 'end_turn' && turn.stop !== 'tool_use') return STOP_LABEL[turn.stop] ?? `Stopped (${turn.stop})`;
@@ -113,7 +114,8 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
       })}
       {streaming && turn.blocks.length === 0 && <div className="typing" aria-label="Waiting for the first token">…</div>}
       {problem && (
-        <div className="turn-status" role="alert" data-testid="turn-error" data-stop={turn.stop ?? turn.status}>
+        // Not role="alert": the announcer says it once, as the answer ends (frame/Announcer.tsx).
+        <div className="turn-status" data-testid="turn-error" data-stop={turn.stop ?? turn.status}>
           <strong>{problem}.</strong>{' '}
           {recreate ? `${recreate.name} was made into an Ollama model from ${recreate.model}, and that copy is gone from the server.` : (turn.error ?? '')}
           {recreate && (
@@ -130,7 +132,17 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
           )}
           {canContinue && (
             <div className="turn-status-actions">
-              <button type="button" className="small" data-testid="answer-continue" title="Ask the model to go on from where this answer stopped" onClick={() => void sendMessage(CONTINUE_TEXT)}>
+              <button
+                type="button"
+                className="small"
+                data-testid="answer-continue"
+                title="Ask the model to go on from where this answer stopped"
+                onClick={() => {
+                  // This button goes as the answer goes on: the message box takes the focus (Escape stops it there).
+                  focusComposer();
+                  void sendMessage(CONTINUE_TEXT);
+                }}
+              >
                 <Play className="icon" aria-hidden />
                 Continue
               </button>
@@ -159,7 +171,11 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
               data-testid={problem ? 'turn-retry' : 'regenerate'}
               aria-label={problem ? 'Retry' : 'Regenerate the answer'}
               title={problem ? 'Retry' : 'Regenerate the answer (with the model chosen below)'}
-              onClick={() => void regenerate(first)}
+              onClick={() => {
+                // This footer goes while the new answer streams, and the focus with it: the message box takes it.
+                focusComposer();
+                void regenerate(first);
+              }}
             >
               <RotateCcw className="icon" aria-hidden />
               {problem ? 'Retry' : null}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Turn } from '../../../shared/turn';
 import { firebrand } from '../../firebrand';
 import { useStore } from '../../store';
+import { focusComposer } from '../composer/focus-composer';
 
 type Decision = 'allow-once' | 'allow-conversation' | 'allow-always' | 'deny';
 
@@ -17,6 +18,9 @@ export function ToolApproval({ turn }: { turn: Turn }) {
     setBusy(true);
     try {
       await firebrand().chat.approveTool({ conversationId: turn.conversationId, turnId, toolCallId, decision });
+      // These buttons go once the decision lands, and the focus with them: the message box takes it (Escape there
+      // stops the run that goes on).
+      focusComposer();
     } catch (err) {
       useStore.setState({ notice: err instanceof Error ? err.message : String(err) });
     } finally {

@@ -1,9 +1,10 @@
-import { memo, useState, type KeyboardEvent } from 'react';
+import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Pencil } from 'lucide-react';
 import { turnText, type AttachmentBlock, type Turn } from '../../../shared/turn';
 import { editAndResend } from '../../store/branch-actions';
 import { useStore } from '../../store';
 import { Attachments } from './Attachments';
+import { focusComposer } from '../composer/focus-composer';
 import { BranchSwitcher } from './BranchSwitcher';
 
 /** The user's message as they wrote it (plain text), with edit-and-resend making a new branch. */
@@ -13,17 +14,33 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   const busy = useStore((s) => s.turns.some((t) => t.status === 'streaming'));
   const attachments = turn.blocks.filter((b): b is AttachmentBlock => b.type === 'attachment');
 
+  const editButton = useRef<HTMLButtonElement>(null);
+  // The edit box had the focus and goes away: Cancel or Escape give it back to Edit, a resend to the message box
+  // (where Escape stops the new answer; this turn itself is replaced by the new version).
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (draft === null && refocus.current) editButton.current?.focus();
+    refocus.current = false;
+  }, [draft]);
+  const cancel = () => {
+    refocus.current = true;
+    setDraft(null);
+  };
   const submit = async () => {
     if (draft === null || draft.trim() === '') return;
-    if (await editAndResend(turn, draft)) setDraft(null);
+    if (await editAndResend(turn, draft)) {
+      focusComposer();
+      setDraft(null);
+    }
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
       e.preventDefault();
       void submit();
-    } else if (e.key === 'Escape') {
+    } else if (e.key === 'Escape' && !e.nativeEvent.isComposing) {
+      // Not while an input method composes: its Escape cancels the conversion, and the edit would be thrown away.
       e.stopPropagation();
-      setDraft(null);
+      cancel();
     }
   };
 
@@ -42,7 +59,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
         <div className="edit-box">
           <textarea data-testid="turn-edit-input" aria-label="Edit message" value={draft} rows={3} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} />
           <div className="edit-actions">
-            <button type="button" onClick={() => setDraft(null)}>
+            <button type="button" onClick={cancel}>
               Cancel
             </button>
             <button type="button" className="primary" data-testid="turn-edit-send" disabled={busy || draft.trim() === ''} onClick={() => void submit()}>
@@ -55,7 +72,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
         <BranchSwitcher turn={turn} />
         {draft === null && (
           <span className="actions">
-            <button type="button" className="icon-btn small" data-testid="turn-edit" aria-label="Edit and resend" title="Edit and resend" disabled={busy} onClick={() => setDraft(text)}>
+            <button type="button" ref={editButton} className="icon-btn small" data-testid="turn-edit" aria-label="Edit and resend" title="Edit and resend" disabled={busy} onClick={() => setDraft(text)}>
               <Pencil className="icon" aria-hidden />
             </button>
           </span>

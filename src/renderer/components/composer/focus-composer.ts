@@ -1,0 +1,7 @@
+/**
+ * Puts the focus in the message box: where a keyboard user goes on after an action whose button goes away as it
+ * acts (Regenerate, a tool approval, a removed attachment), and where Escape stops the answer that follows.
+ */
+export function focusComposer(): void {
+  document.querySelector<HTMLElement>('[data-testid="composer-input"]')?.focus();
+}
