@@ -245,6 +245,9 @@ describe('answer runs', () => {
     const answer = () => page.locator('[data-testid="turn"][data-role="assistant"]').last();
     await send(page, 'First question');
     await waitIdle(page);
+    // The title lane asks after the first answer is done: until the list shows its title, that request may still
+    // come, and would meet the held routes below and take the one release meant for the answer.
+    await expect.poll(() => page.getByTestId('conversation-item').first().textContent()).toBe('A short first answer');
     // Held near its end until the check below: the answer is still streaming when the list is seen.
     replay.setRoutes(chatRoutes(ollamaLines(lines), 10, 390));
     await send(page, 'Now write a lot, slowly');
