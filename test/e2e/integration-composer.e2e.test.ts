@@ -164,4 +164,44 @@ describe('composer ↔ engine', () => {
     await page.getByTestId('conversation-settings-open').click();
     expect(await page.getByTestId('conversation-system-prompt').inputValue()).toBe('Reply in French.');
   });
+
+  // Turns audit #1: only Send carried the toggle; Regenerate, Retry, an edit and Continue sent no think at all, so
+  // the server's default (thinking, for such a model) applied while the toggle on screen said off.
+  it('asks as the Think toggle says when an answer is regenerated, retried, edited or continued', async () => {
+    s = await startUi(routes(show('show-qwen3-14b.json')));
+    const { page, replay } = s;
+    const USER_TURN = '[data-testid="turn"][data-role="user"]';
+    const ANSWER_TURN = '[data-testid="turn"][data-role="assistant"]';
+    // The answers' own requests (the title lane asks without thinking anyway).
+    const answers = () => chatRequests(replay).filter((r) => !r.messages.at(-1)?.content.startsWith('Write a title'));
+    const lastThink = () => (answers().at(-1) as { think?: unknown } | undefined)?.think;
+    await page.getByTestId('think-toggle').uncheck();
+    await send(page, 'Hello');
+    await waitIdle(page);
+    expect(lastThink()).toBe(false);
+
+    await page.locator(ANSWER_TURN).last().getByTestId('regenerate').click();
+    await expect.poll(() => answers().length).toBe(2);
+    await waitIdle(page);
+    expect(lastThink()).toBe(false);
+
+    await page.locator(USER_TURN).last().getByTestId('turn-edit').click();
+    await page.getByTestId('turn-edit-input').fill('Hello again');
+    await page.getByTestId('turn-edit-send').click();
+    await expect.poll(() => answers().length).toBe(3);
+    await waitIdle(page);
+    expect(lastThink()).toBe(false);
+
+    // An answer cut at the token limit offers Retry and Continue.
+    replay.setRoutes(routes(show('show-qwen3-14b.json')).map((r) => (r.path === '/api/chat' ? { ...r, body: ollamaLines([{ content: 'Once upon' }], 'length') } : r)));
+    await send(page, 'A story');
+    await expect.poll(() => answers().length).toBe(4);
+    await page.locator(ANSWER_TURN).last().getByTestId('answer-continue').waitFor();
+    await page.locator(ANSWER_TURN).last().getByTestId('turn-retry').click();
+    await expect.poll(() => answers().length).toBe(5);
+    await page.locator(ANSWER_TURN).last().getByTestId('answer-continue').click();
+    await expect.poll(() => answers().length).toBe(6);
+    await waitIdle(page);
+    expect(answers().slice(3).map((r) => (r as { think?: unknown }).think)).toEqual([false, false, false]);
+  });
 });

@@ -44,6 +44,8 @@ export interface AppState {
   contextChoice: ContextWindowChoice | null;
   /** The open conversation's system prompt and think mode; for a new chat, what it will start with. */
   conversationSettings: ConversationSettings;
+  /** The composer's Think toggle, where it is offered (thinkToggleOffered): every request the user starts asks as it says. */
+  composerThink: boolean;
   settings: Settings | null;
   /** Why the last action failed, in words for the user; the draft is kept. */
   notice: string | null;
@@ -83,6 +85,7 @@ export const useStore = create<AppState>(() => ({
   selectedModel: null,
   contextChoice: null,
   conversationSettings: NO_CONVERSATION_SETTINGS,
+  composerThink: true,
   settings: null,
   notice: null,
   noticeRetry: null,
@@ -214,6 +217,24 @@ export function newChat(): void {
 export function selectModel(name: string): void {
   set({ selectedModel: name });
   void refreshContextChoice();
+}
+
+/**
+ * Whether the composer offers its Think toggle: the chosen model (or the model under the chosen alias) can think,
+ * and neither the conversation nor the alias sets the think mode (those layers win: DESIGN.md §2).
+ */
+export function thinkToggleOffered(s: Pick<AppState, 'models' | 'aliases' | 'selectedModel' | 'conversationSettings'>): boolean {
+  const alias = aliasOfRef(s.selectedModel, s.aliases);
+  const model = s.models.find((m) => m.name === s.selectedModel) ?? s.models.find((m) => m.name === alias?.model);
+  return (model?.capabilities?.includes('thinking') ?? false) && s.conversationSettings.think === null && alias === undefined;
+}
+
+/**
+ * The think choice a request the user starts carries: the toggle's, where it is offered, else none (the layers or
+ * the server decide). Send, Regenerate, Retry, an edit and Continue all ask the same (turns audit #1: only Send did).
+ */
+export function thinkChoice(s: AppState = get()): boolean | undefined {
+  return thinkToggleOffered(s) ? s.composerThink : undefined;
 }
 
 /** Sends the draft; resolves true when it was accepted (the caller then clears the draft). */

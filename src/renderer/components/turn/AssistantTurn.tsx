@@ -1,7 +1,7 @@
 import { turnTimingMeta } from '../../../shared/turn-timing';
 import { memo, useState } from 'react';
 import { Check, Copy, Play, RotateCcw } from 'lucide-react';
-import { sendMessage, useStore } from '../../store';
+import { sendMessage, thinkChoice, useStore } from '../../store';
 import { finalAssistantText } from '../../../shared/assistant-text';
 import { CONTINUE_TEXT, type Turn } from '../../../shared/turn';
 import { answeredAlias } from '../../../shared/model-ref';
@@ -130,7 +130,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
           )}
           {canContinue && (
             <div className="turn-status-actions">
-              <button type="button" className="small" data-testid="answer-continue" title="Ask the model to go on from where this answer stopped" onClick={() => void sendMessage(CONTINUE_TEXT)}>
+              <button type="button" className="small" data-testid="answer-continue" title="Ask the model to go on from where this answer stopped" onClick={() => void sendMessage(CONTINUE_TEXT, [], thinkChoice())}>
                 <Play className="icon" aria-hidden />
                 Continue
               </button>
