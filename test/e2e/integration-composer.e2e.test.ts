@@ -204,4 +204,32 @@ describe('composer ↔ engine', () => {
     await waitIdle(page);
     expect(answers().slice(3).map((r) => (r as { think?: unknown }).think)).toEqual([false, false, false]);
   });
+
+  // Turns audit #2: the popover stayed open across a switch with the other chat's draft, and Save wrote it into the
+  // chat now open, replacing that chat's own system prompt.
+  it('closes Chat settings when another chat is opened, so its draft is never saved into that chat', async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    await page.getByTestId('conversation-settings-open').click();
+    await page.getByTestId('conversation-system-prompt').fill('Prompt of the first chat.');
+    await page.getByTestId('conversation-settings-save').click();
+    await send(page, 'First chat');
+    await waitIdle(page);
+    await page.getByTestId('new-chat').click();
+    await send(page, 'Second chat');
+    await waitIdle(page);
+    await page.getByTestId('conversation-settings-open').click();
+    await page.getByTestId('conversation-system-prompt').fill('Meant for the second chat.');
+    // The first chat is the older one: last in the list.
+    await page.getByTestId('conversation-item').last().click();
+    await expect.poll(() => page.locator('[data-testid="turn"][data-role="user"]').first().textContent()).toContain('First chat');
+    await page.getByTestId('conversation-settings').waitFor({ state: 'detached' });
+    await page.getByTestId('conversation-settings-open').click();
+    expect(await page.getByTestId('conversation-system-prompt').inputValue()).toBe('Prompt of the first chat.');
+    await page.getByTestId('conversation-settings-save').click();
+    await send(page, 'Still the first chat');
+    await waitIdle(page);
+    const sent = chatRequests(s.replay).filter((r) => r.messages.at(-1)?.content === 'Still the first chat');
+    expect(sent[0]?.messages[0]).toEqual({ role: 'system', content: 'Prompt of the first chat.' });
+  });
 });

@@ -6,10 +6,11 @@ import type { ConversationSettings } from '../../shared/ipc';
 import { firebrand } from '../firebrand';
 import { useStore } from '.';
 
-export async function saveConversationSettings(next: ConversationSettings): Promise<boolean> {
-  const conversationId = useStore.getState().activeId;
+/** Saves `next` for `conversationId` (null: the new chat on screen, whose first message takes them along). */
+export async function saveConversationSettings(conversationId: string | null, next: ConversationSettings): Promise<boolean> {
   if (conversationId === null) {
-    useStore.setState({ conversationSettings: next });
+    // Kept for the new chat only while it is the one on screen.
+    if (useStore.getState().activeId === null) useStore.setState({ conversationSettings: next });
     return true;
   }
   try {

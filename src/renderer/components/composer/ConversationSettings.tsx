@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { SlidersHorizontal } from 'lucide-react';
 import type { ThinkMode } from '../../../shared/models';
 import { useStore } from '../../store';
@@ -13,7 +13,13 @@ const MODES: ThinkMode[] = ['off', 'on', 'low', 'medium', 'high'];
  */
 export function ConversationSettingsButton() {
   const settings = useStore((s) => s.conversationSettings);
-  const [open, setOpen] = useState(false);
+  const activeId = useStore((s) => s.activeId);
+  // The conversation the open popover edits (null: a new chat). Another one opened closes it, so its draft cannot be
+  // saved into a chat it was not written for (turns audit #2).
+  const [open, setOpen] = useState<{ conversationId: string | null } | null>(null);
+  useEffect(() => {
+    if (open && open.conversationId !== activeId) setOpen(null);
+  }, [open, activeId]);
   const [prompt, setPrompt] = useState(settings.systemPrompt);
   const [think, setThink] = useState<ThinkMode | ''>(settings.think ?? '');
   const [tools, setTools] = useState(settings.tools);
@@ -22,21 +28,22 @@ export function ConversationSettingsButton() {
     setPrompt(settings.systemPrompt);
     setThink(settings.think ?? '');
     setTools(settings.tools);
-    setOpen(true);
+    setOpen({ conversationId: activeId });
   };
   const save = async () => {
-    if (await saveConversationSettings({ systemPrompt: prompt, think: think === '' ? null : think, tools })) setOpen(false);
+    if (!open) return;
+    if (await saveConversationSettings(open.conversationId, { systemPrompt: prompt, think: think === '' ? null : think, tools })) setOpen(null);
   };
   return (
     <span className="conversation-settings-wrap">
       <button
         type="button"
         data-testid="conversation-settings-open"
-        aria-expanded={open}
+        aria-expanded={open !== null}
         aria-haspopup="dialog"
         className={set ? 'ghost conversation-settings-button set' : 'ghost conversation-settings-button'}
         title="System prompt, think mode and tools for this conversation"
-        onClick={() => (open ? setOpen(false) : show())}
+        onClick={() => (open ? setOpen(null) : show())}
       >
         <SlidersHorizontal className="icon" aria-hidden />
         <span className="label-wide">Chat settings</span>
@@ -51,7 +58,7 @@ export function ConversationSettingsButton() {
           onKeyDown={(e) => {
             if (e.key === 'Escape') {
               e.stopPropagation();
-              setOpen(false);
+              setOpen(null);
             }
           }}
         >
@@ -75,7 +82,7 @@ export function ConversationSettingsButton() {
             Offer tools to the model
           </label>
           <div className="modal-actions">
-            <button type="button" onClick={() => setOpen(false)}>
+            <button type="button" onClick={() => setOpen(null)}>
               Cancel
             </button>
             <button type="button" className="primary" data-testid="conversation-settings-save" onClick={() => void save()}>
