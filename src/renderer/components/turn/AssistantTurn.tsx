@@ -9,6 +9,7 @@ import { answerKey, type ToolAnswer, type ToolAnswers } from './tool-answers';
 import { regenerate } from '../../store/branch-actions';
 import { materializeAlias } from '../../store/models-slice';
 import { answerStats, formatStats } from './answer-stats';
+import { copyText } from '../../copy-text';
 import { BranchSwitcher } from './BranchSwitcher';
 import { Markdown } from './Markdown';
 import { ThinkingBlock } from './ThinkingBlock';
@@ -83,7 +84,8 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
   const recreate = aliasGone && /not found|try pulling/i.test(turn.error ?? '') ? aliasGone : undefined;
 
   const copy = () => {
-    void navigator.clipboard.writeText(answer).then(() => {
+    void copyText(answer).then((ok) => {
+      if (!ok) return;
       setCopied(true);
       setTimeout(() => setCopied(false), 1500);
     });
