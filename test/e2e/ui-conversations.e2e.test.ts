@@ -90,6 +90,9 @@ describe('conversations', () => {
     await expect.poll(() => item.count()).toBe(0);
     await page.getByTestId('undo-delete').click();
     await expect.poll(() => item.count()).toBe(1);
+    // It was the open chat: undo puts it back on screen too, not only in the list (turns audit #4).
+    await expect.poll(() => page.locator(USER).getByTestId('user-text').textContent().catch(() => null)).toBe('First chat');
+    expect(await item.getAttribute('aria-current')).toBe('true');
 
     await item.hover();
     await page.getByTestId('conversation-delete').click();
