@@ -232,4 +232,34 @@ describe('composer ↔ engine', () => {
     const sent = chatRequests(s.replay).filter((r) => r.messages.at(-1)?.content === 'Still the first chat');
     expect(sent[0]?.messages[0]).toEqual({ role: 'system', content: 'Prompt of the first chat.' });
   });
+
+  // Turns audit #7: a new chat's settings lived only in the page: a reload (which keeps the draft) or a look at
+  // another chat dropped them, and the draft then went without its system prompt.
+  it("keeps a new chat's settings across a reload and a visit to another chat, until its first message takes them", async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    await send(page, 'An older chat');
+    await waitIdle(page);
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('conversation-settings-open').click();
+    await page.getByTestId('conversation-system-prompt').fill('Answer in haiku.');
+    await page.getByTestId('conversation-settings-save').click();
+    await page.getByTestId('composer-input').fill('Write about rain');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('conversation-settings-open').textContent()).toContain('•');
+    await page.getByTestId('conversation-item').first().click();
+    await expect.poll(() => page.locator('[data-testid="turn"][data-role="user"]').count()).toBe(1);
+    await page.getByTestId('new-chat').click();
+    await expect.poll(() => page.getByTestId('composer-input').inputValue()).toBe('Write about rain');
+    await page.getByTestId('conversation-settings-open').click();
+    expect(await page.getByTestId('conversation-system-prompt').inputValue()).toBe('Answer in haiku.');
+    await page.getByTestId('conversation-settings-open').click();
+    await page.getByTestId('composer-send').click();
+    await waitIdle(page);
+    expect(chatRequests(s.replay).find((r) => r.messages.at(-1)?.content === 'Write about rain')?.messages[0]).toEqual({ role: 'system', content: 'Answer in haiku.' });
+    // Taken by that chat: the next new chat starts without them.
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('conversation-settings-open').click();
+    expect(await page.getByTestId('conversation-system-prompt').inputValue()).toBe('');
+  });
 });

@@ -17,6 +17,7 @@ import { connectToolProgress } from './tool-progress';
 import { noteNavigation, openConversation, type FocusTurn } from './open-conversation';
 import { switchDraft } from './drafts';
 import { refreshConversations } from './conversation-list';
+import { isBlankSettings, keepNewChatSettings, keptNewChatSettings, NO_CONVERSATION_SETTINGS } from './new-chat-settings';
 
 export { openConversation, openConversationAt, refreshSiblings, type FocusTurn } from './open-conversation';
 export { loadMoreConversations, refreshConversations } from './conversation-list';
@@ -69,7 +70,7 @@ export interface AppState {
   olderTurns: string | null;
 }
 
-export const NO_CONVERSATION_SETTINGS: ConversationSettings = { systemPrompt: '', think: null, tools: true };
+export { NO_CONVERSATION_SETTINGS };
 
 export const useStore = create<AppState>(() => ({
   conversations: [],
@@ -84,7 +85,8 @@ export const useStore = create<AppState>(() => ({
   modelsError: null,
   selectedModel: null,
   contextChoice: null,
-  conversationSettings: NO_CONVERSATION_SETTINGS,
+  // A new chat's, kept across a reload (new-chat-settings.ts); opening a conversation puts its own in their place.
+  conversationSettings: keptNewChatSettings(),
   composerThink: true,
   settings: null,
   notice: null,
@@ -210,7 +212,7 @@ export function newChat(): void {
   const kept = get().settings?.defaultChatModel;
   const start = kept ? refFor(kept, get().models, get().aliases) : kept;
   const known = start && (get().models.some((m) => m.name === start) || aliasOfRef(start, get().aliases) !== undefined);
-  set({ activeId: null, activeTitle: null, turns: [], siblings: {}, notice: null, focusTurn: null, conversationSettings: NO_CONVERSATION_SETTINGS, ...(known ? { selectedModel: start } : {}) });
+  set({ activeId: null, activeTitle: null, turns: [], siblings: {}, notice: null, focusTurn: null, conversationSettings: keptNewChatSettings(), ...(known ? { selectedModel: start } : {}) });
   if (known) void refreshContextChoice();
 }
 
@@ -242,6 +244,7 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
   const model = get().selectedModel;
   if (!model || (text.trim() === '' && attachments.length === 0)) return false;
   set({ sending: true });
+  const startsChat = get().activeId === null;
   try {
     const sentAt = Date.now();
     const res = await firebrand().chat.send({
@@ -254,6 +257,8 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
       ...(get().activeId === null && !isBlankSettings(get().conversationSettings) ? { conversationSettings: get().conversationSettings } : {}),
     });
     noteSent(res.assistantTurn.id, sentAt);
+    // The new chat's settings went with its first message: they are that chat's now, not the next new chat's.
+    if (startsChat) keepNewChatSettings(NO_CONVERSATION_SETTINGS);
     const same = get().activeId === res.conversationId;
     const fresh = new Set([res.userTurn.id, res.assistantTurn.id]);
     const base = same ? get().turns.filter((t) => !fresh.has(t.id)) : [];
@@ -270,9 +275,6 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
   }
 }
 
-function isBlankSettings(s: ConversationSettings): boolean {
-  return s.systemPrompt.trim() === '' && s.think === null && s.tools;
-}
 
 export async function stopTurn(turnId: string): Promise<void> {
   await firebrand().chat.stop({ turnId }).catch((err: unknown) => fail(err, () => void stopTurn(turnId)));
