@@ -74,6 +74,8 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
   const first = runFirst ?? turn;
   const stop = turn.status === 'interrupted' ? 'interrupted' : (turn.stop ?? turn.status);
   const isTip = useStore((s) => s.turns.at(-1)?.id === turn.id);
+  // As Edit and the branch arrows: no second answer is started while one streams in this chat (turns audit #8).
+  const busy = useStore((s) => s.turns.some((t) => t.status === 'streaming'));
   const canContinue = !streaming && isTip && CONTINUABLE.has(stop) && answer !== '';
   // An alias made into an Ollama model whose copy is gone: the server says "try pulling it first", which cannot
   // work for a name that only Firebrand knows. Offer to make it again from its base model (issue 17).
@@ -161,6 +163,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
               data-testid={problem ? 'turn-retry' : 'regenerate'}
               aria-label={problem ? 'Retry' : 'Regenerate the answer'}
               title={problem ? 'Retry' : 'Regenerate the answer (with the model chosen below)'}
+              disabled={busy}
               onClick={() => void regenerate(first)}
             >
               <RotateCcw className="icon" aria-hidden />
