@@ -312,6 +312,7 @@ export function createServices(options: ServicesOptions): Services {
     'conversations:open': ({ conversationId, tail, before }) => conversationView(store, conversationId, tail, before),
     'conversations:delete': ({ conversationId }) => {
       // The renderer's undo window is over: this delete is for good, so its unique attachments go too.
+      chat.stopConversation(conversationId);
       const released = conversationBlobs(db, conversationId);
       const deleted = store.deleteConversation(conversationId);
       hub.emit('conversations:changed', { conversationId });

@@ -164,4 +164,102 @@ describe('composer ↔ engine', () => {
     await page.getByTestId('conversation-settings-open').click();
     expect(await page.getByTestId('conversation-system-prompt').inputValue()).toBe('Reply in French.');
   });
+
+  // Turns audit #1: only Send carried the toggle; Regenerate, Retry, an edit and Continue sent no think at all, so
+  // the server's default (thinking, for such a model) applied while the toggle on screen said off.
+  it('asks as the Think toggle says when an answer is regenerated, retried, edited or continued', async () => {
+    s = await startUi(routes(show('show-qwen3-14b.json')));
+    const { page, replay } = s;
+    const USER_TURN = '[data-testid="turn"][data-role="user"]';
+    const ANSWER_TURN = '[data-testid="turn"][data-role="assistant"]';
+    // The answers' own requests (the title lane asks without thinking anyway).
+    const answers = () => chatRequests(replay).filter((r) => !r.messages.at(-1)?.content.startsWith('Write a title'));
+    const lastThink = () => (answers().at(-1) as { think?: unknown } | undefined)?.think;
+    await page.getByTestId('think-toggle').uncheck();
+    await send(page, 'Hello');
+    await waitIdle(page);
+    expect(lastThink()).toBe(false);
+
+    await page.locator(ANSWER_TURN).last().getByTestId('regenerate').click();
+    await expect.poll(() => answers().length).toBe(2);
+    await waitIdle(page);
+    expect(lastThink()).toBe(false);
+
+    await page.locator(USER_TURN).last().getByTestId('turn-edit').click();
+    await page.getByTestId('turn-edit-input').fill('Hello again');
+    await page.getByTestId('turn-edit-send').click();
+    await expect.poll(() => answers().length).toBe(3);
+    await waitIdle(page);
+    expect(lastThink()).toBe(false);
+
+    // An answer cut at the token limit offers Retry and Continue.
+    replay.setRoutes(routes(show('show-qwen3-14b.json')).map((r) => (r.path === '/api/chat' ? { ...r, body: ollamaLines([{ content: 'Once upon' }], 'length') } : r)));
+    await send(page, 'A story');
+    await expect.poll(() => answers().length).toBe(4);
+    await page.locator(ANSWER_TURN).last().getByTestId('answer-continue').waitFor();
+    await page.locator(ANSWER_TURN).last().getByTestId('turn-retry').click();
+    await expect.poll(() => answers().length).toBe(5);
+    await page.locator(ANSWER_TURN).last().getByTestId('answer-continue').click();
+    await expect.poll(() => answers().length).toBe(6);
+    await waitIdle(page);
+    expect(answers().slice(3).map((r) => (r as { think?: unknown }).think)).toEqual([false, false, false]);
+  });
+
+  // Turns audit #2: the popover stayed open across a switch with the other chat's draft, and Save wrote it into the
+  // chat now open, replacing that chat's own system prompt.
+  it('closes Chat settings when another chat is opened, so its draft is never saved into that chat', async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    await page.getByTestId('conversation-settings-open').click();
+    await page.getByTestId('conversation-system-prompt').fill('Prompt of the first chat.');
+    await page.getByTestId('conversation-settings-save').click();
+    await send(page, 'First chat');
+    await waitIdle(page);
+    await page.getByTestId('new-chat').click();
+    await send(page, 'Second chat');
+    await waitIdle(page);
+    await page.getByTestId('conversation-settings-open').click();
+    await page.getByTestId('conversation-system-prompt').fill('Meant for the second chat.');
+    // The first chat is the older one: last in the list.
+    await page.getByTestId('conversation-item').last().click();
+    await expect.poll(() => page.locator('[data-testid="turn"][data-role="user"]').first().textContent()).toContain('First chat');
+    await page.getByTestId('conversation-settings').waitFor({ state: 'detached' });
+    await page.getByTestId('conversation-settings-open').click();
+    expect(await page.getByTestId('conversation-system-prompt').inputValue()).toBe('Prompt of the first chat.');
+    await page.getByTestId('conversation-settings-save').click();
+    await send(page, 'Still the first chat');
+    await waitIdle(page);
+    const sent = chatRequests(s.replay).filter((r) => r.messages.at(-1)?.content === 'Still the first chat');
+    expect(sent[0]?.messages[0]).toEqual({ role: 'system', content: 'Prompt of the first chat.' });
+  });
+
+  // Turns audit #7: a new chat's settings lived only in the page: a reload (which keeps the draft) or a look at
+  // another chat dropped them, and the draft then went without its system prompt.
+  it("keeps a new chat's settings across a reload and a visit to another chat, until its first message takes them", async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    await send(page, 'An older chat');
+    await waitIdle(page);
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('conversation-settings-open').click();
+    await page.getByTestId('conversation-system-prompt').fill('Answer in haiku.');
+    await page.getByTestId('conversation-settings-save').click();
+    await page.getByTestId('composer-input').fill('Write about rain');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('conversation-settings-open').textContent()).toContain('•');
+    await page.getByTestId('conversation-item').first().click();
+    await expect.poll(() => page.locator('[data-testid="turn"][data-role="user"]').count()).toBe(1);
+    await page.getByTestId('new-chat').click();
+    await expect.poll(() => page.getByTestId('composer-input').inputValue()).toBe('Write about rain');
+    await page.getByTestId('conversation-settings-open').click();
+    expect(await page.getByTestId('conversation-system-prompt').inputValue()).toBe('Answer in haiku.');
+    await page.getByTestId('conversation-settings-open').click();
+    await page.getByTestId('composer-send').click();
+    await waitIdle(page);
+    expect(chatRequests(s.replay).find((r) => r.messages.at(-1)?.content === 'Write about rain')?.messages[0]).toEqual({ role: 'system', content: 'Answer in haiku.' });
+    // Taken by that chat: the next new chat starts without them.
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('conversation-settings-open').click();
+    expect(await page.getByTestId('conversation-system-prompt').inputValue()).toBe('');
+  });
 });

@@ -90,6 +90,9 @@ describe('conversations', () => {
     await expect.poll(() => item.count()).toBe(0);
     await page.getByTestId('undo-delete').click();
     await expect.poll(() => item.count()).toBe(1);
+    // It was the open chat: undo puts it back on screen too, not only in the list (turns audit #4).
+    await expect.poll(() => page.locator(USER).getByTestId('user-text').textContent().catch(() => null)).toBe('First chat');
+    expect(await item.getAttribute('aria-current')).toBe('true');
 
     await item.hover();
     await page.getByTestId('conversation-delete').click();
@@ -207,5 +210,24 @@ describe('conversations', () => {
     await expect.poll(() => answer(page)).toBe('Answer one.');
     expect(await page.locator(USER).getByTestId('user-text').textContent()).toBe('Original question');
     expect(await assistant(page).getByTestId('branch-position').textContent()).toBe('1/2');
+  });
+
+  // Turns audit #8: Edit and the branch arrows wait while an answer streams, but Regenerate did not: it started a
+  // second answer and moved the view to it, while the first went on out of sight, where Stop could not reach it.
+  it('offers no Regenerate on an earlier answer while the next one streams', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'First answer.' }])));
+    const { page, replay } = s;
+    await send(page, 'First question');
+    await waitIdle(page);
+    // The title lane asks after the answer: named from it, the chat asks nothing more until the next message.
+    await expect.poll(() => page.getByTestId('conversation-item').textContent()).toBe('First answer');
+    replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Second, ' }, { content: 'answer.' }]), 40, 1));
+    await send(page, 'Second question');
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(() => assistant(page, 0).getByTestId('regenerate').isDisabled()).toBe(true);
+    expect(await page.locator(USER).first().getByTestId('turn-edit').isDisabled()).toBe(true);
+    replay.release();
+    await waitIdle(page);
+    await expect.poll(() => assistant(page, 0).getByTestId('regenerate').isDisabled()).toBe(false);
   });
 });

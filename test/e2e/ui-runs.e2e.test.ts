@@ -101,6 +101,39 @@ describe('answer runs', () => {
     expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
   });
 
+  // Turns audit #3: serve mode opened by a LAN address is not a secure context, so the page has no clipboard API;
+  // both Copy buttons threw and did nothing. (The init script takes the API away as such a page lacks it.)
+  it('copies an answer and a code block on a page without the clipboard API, and says so when nothing can be copied', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Run this:\n\n' }, { content: '```sh\necho hi\n```\n' }])));
+    const { page } = s;
+    await page.addInitScript(() => {
+      Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined });
+      const copied: string[] = [];
+      (window as unknown as { copied: string[] }).copied = copied;
+      document.addEventListener('copy', (e) => {
+        const target = e.target;
+        copied.push(target instanceof HTMLTextAreaElement ? target.value.slice(target.selectionStart, target.selectionEnd) : (getSelection()?.toString() ?? ''));
+      });
+    });
+    await page.reload();
+    await send(page, 'How do I say hi?');
+    await waitIdle(page);
+    const copied = () => page.evaluate(() => (window as unknown as { copied: string[] }).copied);
+    await assistant(page).locator('[data-copy-code]').click();
+    await expect.poll(copied).toEqual(['echo hi\n']);
+    await expect.poll(() => assistant(page).locator('[data-copy-code]').textContent()).toBe('Copied');
+    await assistant(page).getByTestId('copy-answer').click();
+    await expect.poll(copied).toEqual(['echo hi\n', 'Run this:\n\n```sh\necho hi\n```\n']);
+    await expect.poll(() => assistant(page).getByTestId('copy-answer').getAttribute('aria-label')).toBe('Copied');
+
+    // A browser that refuses every way to copy: the user is told, not left guessing.
+    await page.evaluate(() => {
+      document.execCommand = () => false;
+    });
+    await assistant(page).locator('[data-copy-code]').click();
+    await expect.poll(() => page.getByTestId('notice').textContent()).toContain('could not copy');
+  });
+
   // A long answer's finished blocks are boxed in groups the browser lays out on its own (chunk-groups.ts): the
   // boxes must not move a single block, whatever kinds of blocks meet at their edges.
   it('lays a long answer out exactly as without its layout boxes', async () => {

@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ToolCallBlock, ToolResultBlock, Turn } from '../../src/shared/turn';
 import { callFetchUrl, SCRIPTS } from '../support/scripted-gguf/scripts';
 import { ask, pageServer, savedTurn, send, settle, startApp, type RealApp } from './support/app';
-import { freePort } from './support/llama-server';
+import { generateScriptedModel } from '../support/scripted-gguf/generate';
+import { freePort, startLlamaServer } from './support/llama-server';
 import { ServerPool } from './support/pool';
 
 const pool = new ServerPool();
@@ -150,5 +151,31 @@ describe('issue 13.6: the token estimate can be far off', () => {
     expect(stepsOf(a, sent.conversationId)).toBe(0);
     // The estimate learned from that count: the meter's next estimate for this model is scaled to match.
     expect((await windowOf(a)).estimateRatio).toBeGreaterThan(3);
+  });
+});
+
+/** Gemma 2's chat template in its essentials: it raises unless the roles alternate, beginning with the user. */
+const ALTERNATING_TEMPLATE =
+  "{{ bos_token }}{% for message in messages %}{% if (message['role'] == 'user') != (loop.index0 % 2 == 0) %}" +
+  "{{ raise_exception('Conversation roles must alternate user/assistant/user/assistant/...') }}{% endif %}" +
+  "{% if message['role'] == 'assistant' %}{% set role = 'model' %}{% else %}{% set role = message['role'] %}{% endif %}" +
+  "{{ '<start_of_turn>' + role + '\\n' + message['content'] | trim + '<end_of_turn>\\n' }}{% endfor %}" +
+  "{% if add_generation_prompt %}{{ '<start_of_turn>model\\n' }}{% endif %}";
+
+describe('turns audit #5: a chat template that insists on alternating roles', () => {
+  it('answers the message after one that got no answer, and the next one too', async () => {
+    const model = generateScriptedModel(SCRIPTS.plain, { chatTemplate: ALTERNATING_TEMPLATE });
+    const server = await startLlamaServer({ model, ctx: 4096, alias: 'scripted-alternating' });
+    const a = await app(server.url);
+    await a.services.handlers['models:list']({});
+    // The server is down for the first message: it stays in the chat with an answer that holds nothing.
+    await server.stop();
+    const failed = await ask(a, 'Hello?');
+    expect(failed.turns.at(-1)).toMatchObject({ role: 'assistant', status: 'error' });
+    pool.adopt(await server.restart({}));
+    const next = await ask(a, 'Are you back?', failed.conversationId);
+    expect(next.turns.at(-1)).toMatchObject({ role: 'assistant', status: 'done', stop: 'end_turn' });
+    const after = await ask(a, 'And again?', failed.conversationId);
+    expect(after.turns.at(-1)).toMatchObject({ role: 'assistant', status: 'done', stop: 'end_turn' });
   });
 });

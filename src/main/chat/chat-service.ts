@@ -228,6 +228,16 @@ export class ChatService {
     return controller !== undefined;
   }
 
+  /**
+   * Stops every answer running in `conversationId` (it is being deleted): otherwise the server would go on writing an
+   * answer nobody can see or stop, and a one-slot server would keep the user's next message waiting behind it.
+   */
+  stopConversation(conversationId: string): void {
+    for (const [turnId, controller] of this.running) {
+      if (this.deps.store.getTurn(turnId)?.conversationId === conversationId) controller.abort();
+    }
+  }
+
   /** How many answers are running (used on shutdown and by tests). */
   get activeCount(): number {
     return new Set(this.running.values()).size;

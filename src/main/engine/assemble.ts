@@ -8,7 +8,7 @@ import { materializerOf, type AttachmentMaterializer, type MaterializedAttachmen
 import type { EncodeInput, ToolSchema } from '../dialects/types';
 import type { Calibration } from './calibration';
 import { isSummaryTurn } from './context-edits';
-import { sendableHistory } from './history';
+import { joinAdjacentUserTurns, sendableHistory } from './history';
 import { largestItems, type LargestItem } from './preflight';
 import { planThink, templateOpensThink } from './think';
 import type { EngineConnection, IdentityLayer, ModelCapabilities } from './types';
@@ -129,7 +129,8 @@ export function assemble(input: AssembleInput): Assembled {
 
   const encodeInput: EncodeInput = {
     model,
-    turns,
+    // Measured and offered for leaving out turn by turn (above); sent with no two user messages in a row.
+    turns: joinAdjacentUserTurns(turns),
     stream: true,
     ...(tools.length > 0 ? { tools } : {}),
     ...(Object.keys(params).length > 0 ? { params } : {}),

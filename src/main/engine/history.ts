@@ -1,4 +1,4 @@
-import { isBlank, turnText, type Turn } from '../../shared/turn';
+import { isBlank, turnText, type Block, type Turn } from '../../shared/turn';
 import { applyContextEdits } from './context-edits';
 
 /** System-turn kinds that are cards for the user, never context for the model (DESIGN.md §5: meta stays off the wire). */
@@ -31,6 +31,28 @@ export function sendableHistory(whole: readonly Turn[]): Turn[] {
     const blocks = turn.blocks.filter((b) => b.type !== 'tool_call' || answered.has(b.id));
     const kept = { ...turn, blocks };
     if (!isBlank(turnText(kept)) || blocks.some((b) => b.type === 'tool_call')) out.push(kept);
+  }
+  return out;
+}
+
+/**
+ * The history with user messages that follow one another joined into one. Two come in a row when the answer between
+ * them was left out (it failed with nothing: the server still loading, down, a model not found; or was stopped before
+ * its first token) and the user wrote again. Many chat templates refuse that outright (Gemma, Mistral: "Conversation
+ * roles must alternate user/assistant"), and would refuse every later message of the chat (turns audit #5). The
+ * turns themselves stay apart in the conversation; only the request joins them, the later one's id kept.
+ */
+export function joinAdjacentUserTurns(turns: readonly Turn[]): Turn[] {
+  const out: Turn[] = [];
+  for (const turn of turns) {
+    const prev = out.at(-1);
+    if (turn.role !== 'user' || prev?.role !== 'user') {
+      out.push(turn);
+      continue;
+    }
+    // Text blocks are encoded joined: a blank line keeps the two messages apart.
+    const gap: Block[] = turnText(prev) !== '' && turnText(turn) !== '' ? [{ type: 'text', text: '\n\n' }] : [];
+    out[out.length - 1] = { ...turn, blocks: [...prev.blocks, ...gap, ...turn.blocks] };
   }
   return out;
 }

@@ -3,7 +3,7 @@ import type { SiblingInfo } from '../../shared/ipc';
 import type { Turn } from '../../shared/turn';
 import { answeredRef } from '../../shared/model-ref';
 import { firebrand } from '../firebrand';
-import { adoptBranch, connectionOf, fail, useStore } from '.';
+import { adoptBranch, connectionOf, fail, thinkChoice, useStore } from '.';
 import { heldWindow } from './open-conversation';
 
 const set = useStore.setState;
@@ -17,7 +17,8 @@ function withSibling(replaced: Turn, added: Turn): Record<string, SiblingInfo> {
   return siblings;
 }
 
-export async function regenerate(turn: Turn, think?: boolean): Promise<void> {
+/** A new answer beside `turn`, with the model and Think toggle the composer shows (`think` overrides the toggle). */
+export async function regenerate(turn: Turn, think = thinkChoice()): Promise<void> {
   const model = get().selectedModel ?? answeredRef(turn, get().aliases, get().models);
   if (!model) return set({ notice: 'Choose a model first.' });
   try {
@@ -29,7 +30,7 @@ export async function regenerate(turn: Turn, think?: boolean): Promise<void> {
   }
 }
 
-export async function editAndResend(turn: Turn, text: string, think?: boolean): Promise<boolean> {
+export async function editAndResend(turn: Turn, text: string, think = thinkChoice()): Promise<boolean> {
   const model = get().selectedModel;
   if (!model) {
     set({ notice: 'Choose a model first.' });

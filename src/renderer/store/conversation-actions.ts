@@ -1,7 +1,7 @@
 /** Conversation list actions: rename, delete with an undo window, full-text search. */
 import { CONVERSATION_TITLE_MAX_CHARS, SEARCH_QUERY_MAX_CHARS, type SearchResult } from '../../shared/ipc';
 import { firebrand } from '../firebrand';
-import { fail, newChat, refreshConversations, useStore, type AppState } from '.';
+import { fail, newChat, openConversation, refreshConversations, useStore, type AppState } from '.';
 
 // Looked up when called: the store's index loads this module (through open-conversation.ts) before it has the store.
 const set = (patch: Partial<AppState>) => useStore.setState(patch);
@@ -11,6 +11,8 @@ const get = () => useStore.getState();
 export const UNDO_WINDOW_MS = 5000;
 
 const pendingDeletes = new Map<string, ReturnType<typeof setTimeout>>();
+/** The deleted conversation that was open: its undo opens it again if the new chat that replaced it is still shown. */
+let deletedWhileOpen: string | null = null;
 
 export async function renameConversation(conversationId: string, title: string): Promise<void> {
   const trimmed = clampChars(title.trim(), CONVERSATION_TITLE_MAX_CHARS);
@@ -26,7 +28,10 @@ export async function renameConversation(conversationId: string, title: string):
 
 /** Hides the conversation now and deletes it in main once the undo window has passed. */
 export function deleteWithUndo(conversationId: string): void {
-  if (get().activeId === conversationId) newChat();
+  if (get().activeId === conversationId) {
+    newChat();
+    deletedWhileOpen = conversationId;
+  }
   set({ hiddenConversations: [...get().hiddenConversations, conversationId] });
   pendingDeletes.set(
     conversationId,
@@ -38,10 +43,14 @@ export function undoDelete(conversationId: string): void {
   clearTimeout(pendingDeletes.get(conversationId));
   pendingDeletes.delete(conversationId);
   set({ hiddenConversations: get().hiddenConversations.filter((id) => id !== conversationId) });
+  // Undo puts back what the delete took away, the chat on screen too (turns audit #4), unless another one is open now.
+  if (deletedWhileOpen === conversationId && get().activeId === null) void openConversation(conversationId);
+  if (deletedWhileOpen === conversationId) deletedWhileOpen = null;
 }
 
 async function commitDelete(conversationId: string): Promise<void> {
   pendingDeletes.delete(conversationId);
+  if (deletedWhileOpen === conversationId) deletedWhileOpen = null;
   try {
     await firebrand().conversations.delete({ conversationId });
   } catch (err) {

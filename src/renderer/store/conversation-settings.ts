@@ -5,11 +5,16 @@
 import type { ConversationSettings } from '../../shared/ipc';
 import { firebrand } from '../firebrand';
 import { useStore } from '.';
+import { keepNewChatSettings } from './new-chat-settings';
 
-export async function saveConversationSettings(next: ConversationSettings): Promise<boolean> {
-  const conversationId = useStore.getState().activeId;
+/** Saves `next` for `conversationId` (null: the new chat on screen, whose first message takes them along). */
+export async function saveConversationSettings(conversationId: string | null, next: ConversationSettings): Promise<boolean> {
   if (conversationId === null) {
-    useStore.setState({ conversationSettings: next });
+    // Kept for the new chat only while it is the one on screen; kept across a reload too (new-chat-settings.ts).
+    if (useStore.getState().activeId === null) {
+      useStore.setState({ conversationSettings: next });
+      keepNewChatSettings(next);
+    }
     return true;
   }
   try {

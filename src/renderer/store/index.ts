@@ -17,6 +17,7 @@ import { connectToolProgress } from './tool-progress';
 import { noteNavigation, openConversation, type FocusTurn } from './open-conversation';
 import { switchDraft } from './drafts';
 import { refreshConversations } from './conversation-list';
+import { isBlankSettings, keepNewChatSettings, keptNewChatSettings, NO_CONVERSATION_SETTINGS } from './new-chat-settings';
 
 export { openConversation, openConversationAt, refreshSiblings, type FocusTurn } from './open-conversation';
 export { loadMoreConversations, refreshConversations } from './conversation-list';
@@ -44,6 +45,8 @@ export interface AppState {
   contextChoice: ContextWindowChoice | null;
   /** The open conversation's system prompt and think mode; for a new chat, what it will start with. */
   conversationSettings: ConversationSettings;
+  /** The composer's Think toggle, where it is offered (thinkToggleOffered): every request the user starts asks as it says. */
+  composerThink: boolean;
   settings: Settings | null;
   /** Why the last action failed, in words for the user; the draft is kept. */
   notice: string | null;
@@ -67,7 +70,7 @@ export interface AppState {
   olderTurns: string | null;
 }
 
-export const NO_CONVERSATION_SETTINGS: ConversationSettings = { systemPrompt: '', think: null, tools: true };
+export { NO_CONVERSATION_SETTINGS };
 
 export const useStore = create<AppState>(() => ({
   conversations: [],
@@ -82,7 +85,9 @@ export const useStore = create<AppState>(() => ({
   modelsError: null,
   selectedModel: null,
   contextChoice: null,
-  conversationSettings: NO_CONVERSATION_SETTINGS,
+  // A new chat's, kept across a reload (new-chat-settings.ts); opening a conversation puts its own in their place.
+  conversationSettings: keptNewChatSettings(),
+  composerThink: true,
   settings: null,
   notice: null,
   noticeRetry: null,
@@ -207,7 +212,7 @@ export function newChat(): void {
   const kept = get().settings?.defaultChatModel;
   const start = kept ? refFor(kept, get().models, get().aliases) : kept;
   const known = start && (get().models.some((m) => m.name === start) || aliasOfRef(start, get().aliases) !== undefined);
-  set({ activeId: null, activeTitle: null, turns: [], siblings: {}, notice: null, focusTurn: null, conversationSettings: NO_CONVERSATION_SETTINGS, ...(known ? { selectedModel: start } : {}) });
+  set({ activeId: null, activeTitle: null, turns: [], siblings: {}, notice: null, focusTurn: null, conversationSettings: keptNewChatSettings(), ...(known ? { selectedModel: start } : {}) });
   if (known) void refreshContextChoice();
 }
 
@@ -216,11 +221,30 @@ export function selectModel(name: string): void {
   void refreshContextChoice();
 }
 
+/**
+ * Whether the composer offers its Think toggle: the chosen model (or the model under the chosen alias) can think,
+ * and neither the conversation nor the alias sets the think mode (those layers win: DESIGN.md §2).
+ */
+export function thinkToggleOffered(s: Pick<AppState, 'models' | 'aliases' | 'selectedModel' | 'conversationSettings'>): boolean {
+  const alias = aliasOfRef(s.selectedModel, s.aliases);
+  const model = s.models.find((m) => m.name === s.selectedModel) ?? s.models.find((m) => m.name === alias?.model);
+  return (model?.capabilities?.includes('thinking') ?? false) && s.conversationSettings.think === null && alias === undefined;
+}
+
+/**
+ * The think choice a request the user starts carries: the toggle's, where it is offered, else none (the layers or
+ * the server decide). Send, Regenerate, Retry, an edit and Continue all ask the same (turns audit #1: only Send did).
+ */
+export function thinkChoice(s: AppState = get()): boolean | undefined {
+  return thinkToggleOffered(s) ? s.composerThink : undefined;
+}
+
 /** Sends the draft; resolves true when it was accepted (the caller then clears the draft). */
 export async function sendMessage(text: string, attachments: AttachmentBlock[] = [], think?: boolean): Promise<boolean> {
   const model = get().selectedModel;
   if (!model || (text.trim() === '' && attachments.length === 0)) return false;
   set({ sending: true });
+  const startsChat = get().activeId === null;
   try {
     const sentAt = Date.now();
     const res = await firebrand().chat.send({
@@ -233,6 +257,8 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
       ...(get().activeId === null && !isBlankSettings(get().conversationSettings) ? { conversationSettings: get().conversationSettings } : {}),
     });
     noteSent(res.assistantTurn.id, sentAt);
+    // The new chat's settings went with its first message: they are that chat's now, not the next new chat's.
+    if (startsChat) keepNewChatSettings(NO_CONVERSATION_SETTINGS);
     const same = get().activeId === res.conversationId;
     const fresh = new Set([res.userTurn.id, res.assistantTurn.id]);
     const base = same ? get().turns.filter((t) => !fresh.has(t.id)) : [];
@@ -249,9 +275,6 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
   }
 }
 
-function isBlankSettings(s: ConversationSettings): boolean {
-  return s.systemPrompt.trim() === '' && s.think === null && s.tools;
-}
 
 export async function stopTurn(turnId: string): Promise<void> {
   await firebrand().chat.stop({ turnId }).catch((err: unknown) => fail(err, () => void stopTurn(turnId)));

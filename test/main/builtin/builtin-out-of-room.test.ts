@@ -98,7 +98,9 @@ describe('out of room on the built-in engine (exact counts)', () => {
     expect(after.at(-1)).toMatchObject({ role: 'assistant', status: 'done' });
     const body = answerBodies(conversationId).at(-1)!;
     expect(body.context_size).toBe(window);
-    expect(body.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(NOTES);
+    // The refused messages had no answers between them: they go as one (turns audit #5: roles must alternate).
+    expect(body.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(body.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([NOTES[0], NOTES.slice(1).join('\n\n')]);
     expect(await services.handlers['models:context-window']({ model: 'plain.gguf', connectionId: 'builtin' })).toMatchObject({ contextWindow: window, source: 'user' });
     await services.handlers['library:set-context']({ file: 'plain.gguf', contextWindow: WINDOW });
   });

@@ -85,6 +85,18 @@ describe('the chat service', () => {
     expect(turnText(turn)).toBe(tokens.slice(0, 10).join(''));
   });
 
+  // Turns audit #6: a chat deleted while its answer streamed kept the request open, so the server went on generating
+  // an answer nobody could see or stop, and on a one-slot server the user's next message waited behind it.
+  it('stops the answer of a conversation that is deleted for good', async () => {
+    const tokens = Array.from({ length: 200 }, (_, i) => `w${i} `);
+    replay.setRoutes([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(tokens), chunk: 'lines', delayMs: 20, holdAfterChunks: 10 }]);
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Count', model: 'm' });
+    await expect.poll(streamed).toBe(tokens.slice(0, 10).join(''));
+    expect(await services.handlers['conversations:delete']({ conversationId: sent.conversationId })).toEqual({ deleted: true });
+    await expect.poll(() => services.chat.activeCount).toBe(0);
+    expect(await services.handlers['conversations:list']({})).toEqual([]);
+  });
+
   it('gives up a stalled stream as cut, with a message, keeping what arrived', async () => {
     replay.setRoutes([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(['Half', ' an'], 'm', { done: false }), hang: true }]);
     // The server truly stops; the limit is long enough that the two tokens sent first are read first when busy.

@@ -180,9 +180,9 @@ describe('the engine around the loop', () => {
     expect(turnText(turns.at(-1) as Turn)).toBe('A joke, then.');
     const sent = replay.requests.filter((r) => r.path === '/api/chat').map((r) => JSON.parse(r.body) as { messages: { role: string; content: string; images?: string[] }[] });
     expect(sent).toHaveLength(1);
+    // The refused answer is left out, so the two messages go as one (turns audit #5: roles must alternate).
     expect(sent[0]?.messages).toEqual([
-      { role: 'user', content: 'What is this?\n\n[image cat.png: not sent, this model cannot read images]' },
-      { role: 'user', content: 'Tell me a joke instead' },
+      { role: 'user', content: 'What is this?\n\n[image cat.png: not sent, this model cannot read images]\n\nTell me a joke instead' },
     ]);
     // The meter measures the chat as it is sent now: the note, not an image's budget, and not 0.
     const measured = await services.handlers['context:measure']({ conversationId: first.conversationId, model: 'llama3.2:3b' });

@@ -90,4 +90,26 @@ describe('the sendable history', () => {
     ]);
     expect(history.map((h) => h.role)).toEqual(['user', 'system']);
   });
+
+  // Turns audit #5: an answer that failed with nothing (the server still loading) is left out, and the next message
+  // went as a second user message in a row; templates that insist on alternating roles (Gemma, Mistral) then refused
+  // every later message of the chat ("Conversation roles must alternate"), seen on a real llama-server.
+  it('sends one user message where an answer between two of them was left out', () => {
+    const calibration = new Calibration(new Database(':memory:').exec('CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL)'));
+    const connection = { id: 'l', kind: 'llama-server' as const, label: 'llama', baseUrl: 'http://x', dialect: getDialect('openai'), authHeaders: () => ({}) };
+    const photo = { type: 'attachment' as const, id: 'a'.repeat(64), kind: 'image' as const, name: 'p.png', mime: 'image/png', size: 3 };
+    const branch = [
+      t('user', [{ type: 'text', text: 'Hello there' }], { id: 'u1' }),
+      t('assistant', [], { id: 'a1', status: 'error', stop: 'error', error: 'Loading model' }),
+      t('system', [{ type: 'text', text: 'card' }], { id: 's1', source: 'error' }),
+      t('user', [{ type: 'text', text: 'Are you back?' }, photo], { id: 'u2' }),
+      t('assistant', [{ type: 'text', text: 'Yes.' }], { id: 'a2' }),
+      t('user', [{ type: 'text', text: 'Good.' }], { id: 'u3' }),
+    ];
+    const out = assemble({ connection, model: 'm', branch, layers: [], caps: { serverContext: 4096 }, tools: [], calibration, materialize: () => ({ kind: 'image', base64: 'AAAA', mime: 'image/png', digest: 'd' }) });
+    const messages = (out.kind === 'send' ? (JSON.parse(out.body) as { messages: { role: string; content: unknown }[] }).messages : []);
+    expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect(JSON.stringify(messages[0]?.content)).toContain('Hello there\\n\\nAre you back?');
+    expect(JSON.stringify(messages[0]?.content)).toContain('data:image/png;base64,AAAA');
+  });
 });

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type Keyboar
 import { ArrowUp, Brain, Paperclip, Square } from 'lucide-react';
 import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, measureTurns } from '../../../shared/context-estimate';
 import type { AttachmentBlock } from '../../../shared/turn';
-import { refreshContextChoice, sendMessage, stopTurn, useStore } from '../../store';
+import { refreshContextChoice, sendMessage, stopTurn, thinkChoice, thinkToggleOffered, useStore } from '../../store';
 import { costFor, currentKey, requestCost, useAttachmentCosts } from '../../store/attachment-costs';
 import { stoppableTurn } from '../../store/run-state';
 import { toolRunningIn, useToolProgress } from '../../store/tool-progress';
@@ -28,7 +28,6 @@ export function Composer() {
   // The draft on screen is the open conversation's; each keeps its own as the user moves between them (drafts.ts).
   const [initial] = useState(() => takeDraft(useStore.getState().activeId));
   const [draft, setDraft] = useState(initial.text);
-  const [think, setThink] = useState(true);
   const attachments = useAttachments(initial.attachments);
   const held = useRef({ text: draft, attachments: attachments.items });
   held.current = { text: draft, attachments: attachments.items };
@@ -69,7 +68,8 @@ export function Composer() {
   const model = models.find((m) => m.name === selected) ?? models.find((m) => m.name === alias?.model);
   // Think mode set on the conversation or the alias wins (DESIGN.md §2 layers): the toggle then only says so.
   const thinkSetBy = conversationThink !== null ? { mode: conversationThink, by: 'this conversation' } : alias ? { mode: alias.thinkMode, by: `alias ${alias.name}` } : null;
-  const canThink = (model?.capabilities?.includes('thinking') ?? false) && thinkSetBy === null;
+  const canThink = useStore(thinkToggleOffered);
+  const think = useStore((s) => s.composerThink);
   // Unknown capabilities do not block images: the server is the one to say no.
   const noVision = model?.capabilities !== undefined && !model.capabilities.includes('vision');
 
@@ -156,7 +156,7 @@ export function Composer() {
 
   const send = async () => {
     if (blockedBy || sending) return;
-    if (await sendMessage(draft, attachments.items, canThink ? think : undefined)) {
+    if (await sendMessage(draft, attachments.items, thinkChoice())) {
       setDraft('');
       attachments.clear();
     }
@@ -281,7 +281,7 @@ export function Composer() {
             <ConversationSettingsButton />
             {canThink && (
               <label className="think-toggle" title="Let the model think before it answers">
-                <input type="checkbox" data-testid="think-toggle" aria-label="Think before answering" checked={think} onChange={(e) => setThink(e.target.checked)} />
+                <input type="checkbox" data-testid="think-toggle" aria-label="Think before answering" checked={think} onChange={(e) => useStore.setState({ composerThink: e.target.checked })} />
                 <Brain className="icon think-icon" aria-hidden />
                 <span className="label-think">Think</span>
               </label>

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { SlidersHorizontal } from 'lucide-react';
 import type { ThinkMode } from '../../../shared/models';
 import { useStore } from '../../store';
@@ -13,14 +13,20 @@ const MODES: ThinkMode[] = ['off', 'on', 'low', 'medium', 'high'];
  */
 export function ConversationSettingsButton() {
   const settings = useStore((s) => s.conversationSettings);
-  const [open, setOpen] = useState(false);
+  const activeId = useStore((s) => s.activeId);
+  // The conversation the open popover edits (null: a new chat). Another one opened closes it, so its draft cannot be
+  // saved into a chat it was not written for (turns audit #2).
+  const [open, setOpen] = useState<{ conversationId: string | null } | null>(null);
+  useEffect(() => {
+    if (open && open.conversationId !== activeId) setOpen(null);
+  }, [open, activeId]);
   const [prompt, setPrompt] = useState(settings.systemPrompt);
   const [think, setThink] = useState<ThinkMode | ''>(settings.think ?? '');
   const [tools, setTools] = useState(settings.tools);
   const button = useRef<HTMLButtonElement>(null);
   // Closed from inside (Escape, Cancel, Save), the focus goes back to the button: it was in the popover, now gone.
   const close = () => {
-    setOpen(false);
+    setOpen(null);
     button.current?.focus();
   };
   const set = settings.systemPrompt.trim() !== '' || settings.think !== null || !settings.tools;
@@ -28,7 +34,7 @@ export function ConversationSettingsButton() {
     setPrompt(settings.systemPrompt);
     setThink(settings.think ?? '');
     setTools(settings.tools);
-    setOpen(true);
+    setOpen({ conversationId: activeId });
   };
   // It opens upwards from the composer: no taller than the room above it, so on a short window (a laptop at
   // 200 % zoom) it scrolls inside instead of losing its top, the system prompt, above the window.
@@ -45,7 +51,8 @@ export function ConversationSettingsButton() {
     return () => window.removeEventListener('resize', fit);
   }, [open]);
   const save = async () => {
-    if (await saveConversationSettings({ systemPrompt: prompt, think: think === '' ? null : think, tools })) close();
+    if (!open) return;
+    if (await saveConversationSettings(open.conversationId, { systemPrompt: prompt, think: think === '' ? null : think, tools })) close();
   };
   return (
     <span className="conversation-settings-wrap">
@@ -53,11 +60,11 @@ export function ConversationSettingsButton() {
         type="button"
         ref={button}
         data-testid="conversation-settings-open"
-        aria-expanded={open}
+        aria-expanded={open !== null}
         aria-haspopup="dialog"
         className={set ? 'ghost conversation-settings-button set' : 'ghost conversation-settings-button'}
         title="System prompt, think mode and tools for this conversation"
-        onClick={() => (open ? setOpen(false) : show())}
+        onClick={() => (open ? setOpen(null) : show())}
       >
         <SlidersHorizontal className="icon" aria-hidden />
         <span className="label-wide">Chat settings</span>

@@ -1,7 +1,7 @@
 import { turnTimingMeta } from '../../../shared/turn-timing';
 import { memo, useState } from 'react';
 import { Check, Copy, Play, RotateCcw } from 'lucide-react';
-import { sendMessage, useStore } from '../../store';
+import { sendMessage, thinkChoice, useStore } from '../../store';
 import { finalAssistantText } from '../../../shared/assistant-text';
 import { CONTINUE_TEXT, type Turn } from '../../../shared/turn';
 import { answeredAlias } from '../../../shared/model-ref';
@@ -9,6 +9,7 @@ import { answerKey, type ToolAnswer, type ToolAnswers } from './tool-answers';
 import { regenerate } from '../../store/branch-actions';
 import { materializeAlias } from '../../store/models-slice';
 import { answerStats, formatStats } from './answer-stats';
+import { copyText } from '../../copy-text';
 import { BranchSwitcher } from './BranchSwitcher';
 import { Markdown } from './Markdown';
 import { ThinkingBlock } from './ThinkingBlock';
@@ -74,6 +75,8 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
   const first = runFirst ?? turn;
   const stop = turn.status === 'interrupted' ? 'interrupted' : (turn.stop ?? turn.status);
   const isTip = useStore((s) => s.turns.at(-1)?.id === turn.id);
+  // As Edit and the branch arrows: no second answer is started while one streams in this chat (turns audit #8).
+  const busy = useStore((s) => s.turns.some((t) => t.status === 'streaming'));
   const canContinue = !streaming && isTip && CONTINUABLE.has(stop) && answer !== '';
   // An alias made into an Ollama model whose copy is gone: the server says "try pulling it first", which cannot
   // work for a name that only Firebrand knows. Offer to make it again from its base model (issue 17).
@@ -84,7 +87,8 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
   const recreate = aliasGone && /not found|try pulling/i.test(turn.error ?? '') ? aliasGone : undefined;
 
   const copy = () => {
-    void navigator.clipboard.writeText(answer).then(() => {
+    void copyText(answer).then((ok) => {
+      if (!ok) return;
       setCopied(true);
       setTimeout(() => setCopied(false), 1500);
     });
@@ -140,7 +144,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
                 onClick={() => {
                   // This button goes as the answer goes on: the message box takes the focus (Escape stops it there).
                   focusComposer();
-                  void sendMessage(CONTINUE_TEXT);
+                  void sendMessage(CONTINUE_TEXT, [], thinkChoice());
                 }}
               >
                 <Play className="icon" aria-hidden />
@@ -171,6 +175,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
               data-testid={problem ? 'turn-retry' : 'regenerate'}
               aria-label={problem ? 'Retry' : 'Regenerate the answer'}
               title={problem ? 'Retry' : 'Regenerate the answer (with the model chosen below)'}
+              disabled={busy}
               onClick={() => {
                 // This footer goes while the new answer streams, and the focus with it: the message box takes it.
                 focusComposer();

@@ -2,6 +2,7 @@ import { memo, useRef, type MouseEvent } from 'react';
 import { useMarkdownRenderer } from '../../markdown/lazy-render';
 import { groupChunks, type ChunkGroups } from '../../markdown/chunk-groups';
 import { splitGrowing, type SplitState } from '../../markdown/split-blocks';
+import { copyText } from '../../copy-text';
 
 /**
  * One chunk: its HTML is sanitized (markdown/render.ts) and, once finished, cached; a finished chunk never
@@ -19,7 +20,8 @@ function onClick(e: MouseEvent<HTMLDivElement>): void {
   const target = e.target instanceof Element ? e.target.closest('[data-copy-code]') : null;
   if (!target) return;
   const code = target.closest('pre')?.querySelector('code')?.textContent ?? '';
-  void navigator.clipboard.writeText(code).then(() => {
+  void copyText(code).then((ok) => {
+    if (!ok) return;
     target.textContent = 'Copied';
     setTimeout(() => (target.textContent = 'Copy'), 1500);
   });
