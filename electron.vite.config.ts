@@ -70,7 +70,13 @@ export default defineConfig({
     root: resolve('src/renderer'),
     // Minified: the page parses and compiles less code before its first paint (bench/start). Settings, the model
     // manager and the markdown pipeline are chunks of their own, loaded when first needed.
-    build: { minify: true, rollupOptions: { input: { index: resolve('src/renderer/index.html') } } },
+    // Fonts are never inlined: the page's CSP allows fonts from 'self' only, so a data: font (KaTeX_Size3 was small
+    // enough to inline) was refused with an error in the console before the browser fell back to its .woff.
+    build: {
+      minify: true,
+      assetsInlineLimit: (file: string) => (/\.(woff2?|ttf|otf)$/.test(file) ? false : undefined),
+      rollupOptions: { input: { index: resolve('src/renderer/index.html') } },
+    },
     plugins: [react(), preloadAppChunks()],
   },
 });

@@ -8,7 +8,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHORT_PAYLOADS, xssCorpus } from '../fixtures/faults/xss-corpus';
@@ -175,6 +175,15 @@ describe('security, end to end', () => {
     // in test/main/serve; here against the real process).
     expect((await fetch(`${s.serve.origin}/`)).status).toBe(401);
     expect((await fetch(`${s.serve.origin}/ipc`, { headers: { origin: 'http://evil.example' } })).status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('loads nothing its own CSP refuses: no stylesheet inlines a font as a data: URL (font-src is self only)', () => {
+    // The build inlined KaTeX_Size3 (small enough) into the math stylesheet: the browser refused it with an error
+    // in the console and fell back to the .woff. Fonts now always ship as files (electron.vite.config.ts).
+    const dir = resolve('out/renderer/assets');
+    const sheets = readdirSync(dir).filter((f) => f.endsWith('.css'));
+    expect(sheets.length).toBeGreaterThan(0);
+    for (const sheet of sheets) expect(readFileSync(resolve(dir, sheet), 'utf8'), sheet).not.toMatch(/url\(["']?data:(font|application\/font|application\/x-font)/);
   });
 
   it('renders the corpus inert in answers, reasoning, user text, tool cards, errors, file names and titles', async () => {
