@@ -87,6 +87,9 @@ describe('Settings → Tools and an MCP tool in a chat', () => {
     const card = page.locator('[data-card="tool-approval"]');
     await card.getByTestId('tool-allow-once').waitFor();
     expect(await card.textContent()).toContain('echo (from the tool server everything) wants to run: {"message":"hi <b>from</b> the model"}');
+    // The run goes on while it waits for the user: no second answer can be started beside it, as while streaming.
+    expect(await page.getByTestId('regenerate').isDisabled()).toBe(true);
+    expect(await page.getByTestId('turn-edit').isDisabled()).toBe(true);
     await card.getByTestId('tool-allow-once').click();
     await waitIdle(page);
     await expect.poll(() => page.locator('[data-card="tool-call"]').first().getAttribute('data-result')).toBe('done');

@@ -2,6 +2,7 @@ import { turnTimingMeta } from '../../../shared/turn-timing';
 import { memo, useState } from 'react';
 import { Check, Copy, Play, RotateCcw } from 'lucide-react';
 import { sendMessage, thinkChoice, useStore } from '../../store';
+import { useRunActive } from '../../store/use-run-active';
 import { finalAssistantText } from '../../../shared/assistant-text';
 import { CONTINUE_TEXT, type Turn } from '../../../shared/turn';
 import { answeredAlias } from '../../../shared/model-ref';
@@ -75,8 +76,9 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
   const first = runFirst ?? turn;
   const stop = turn.status === 'interrupted' ? 'interrupted' : (turn.stop ?? turn.status);
   const isTip = useStore((s) => s.turns.at(-1)?.id === turn.id);
-  // As Edit and the branch arrows: no second answer is started while one streams in this chat (turns audit #8).
-  const busy = useStore((s) => s.turns.some((t) => t.status === 'streaming'));
+  // As Edit and the branch arrows: no second answer is started while a run goes on in this chat, streaming or
+  // waiting on a tool (turns audit #8).
+  const busy = useRunActive();
   const canContinue = !streaming && isTip && CONTINUABLE.has(stop) && answer !== '';
   // An alias made into an Ollama model whose copy is gone: the server says "try pulling it first", which cannot
   // work for a name that only Firebrand knows. Offer to make it again from its base model (issue 17).

@@ -3,6 +3,7 @@ import { ChevronLeft, ChevronRight } from 'lucide-react';
 import type { Turn } from '../../../shared/turn';
 import { switchSibling } from '../../store/branch-actions';
 import { useStore } from '../../store';
+import { useRunActive } from '../../store/use-run-active';
 
 /**
  * The switcher that should take the focus when it is drawn: the version switched to is another turn, drawn by
@@ -14,7 +15,7 @@ let focusWhenDrawn: { turnId: string; side: 'prev' | 'next'; until: number } | n
 /** `< 2/3 >` between a turn and its siblings (other edits of a message, other answers to it). */
 export function BranchSwitcher({ turn }: { turn: Turn }) {
   const info = useStore((s) => s.siblings[turn.id]);
-  const streaming = useStore((s) => s.turns.some((t) => t.status === 'streaming'));
+  const streaming = useRunActive();
   const prev = useRef<HTMLButtonElement>(null);
   const next = useRef<HTMLButtonElement>(null);
   // The pressed side, or the other one where the first or last version disables it.

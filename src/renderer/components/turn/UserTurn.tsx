@@ -2,7 +2,7 @@ import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Pencil } from 'lucide-react';
 import { turnText, type AttachmentBlock, type Turn } from '../../../shared/turn';
 import { editAndResend } from '../../store/branch-actions';
-import { useStore } from '../../store';
+import { useRunActive } from '../../store/use-run-active';
 import { Attachments } from './Attachments';
 import { focusComposer } from '../composer/focus-composer';
 import { BranchSwitcher } from './BranchSwitcher';
@@ -11,7 +11,7 @@ import { BranchSwitcher } from './BranchSwitcher';
 export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   const text = turnText(turn);
   const [draft, setDraft] = useState<string | null>(null);
-  const busy = useStore((s) => s.turns.some((t) => t.status === 'streaming'));
+  const busy = useRunActive();
   const attachments = turn.blocks.filter((b): b is AttachmentBlock => b.type === 'attachment');
 
   const editButton = useRef<HTMLButtonElement>(null);
