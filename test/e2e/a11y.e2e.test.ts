@@ -400,6 +400,35 @@ describe('focus after actions (keyboard audit)', () => {
   });
 });
 
+describe('names a screen reader hears (keyboard audit)', () => {
+  it("names each row's buttons after its model, file or connection: no two buttons of a screen share a name", async () => {
+    if (!s) throw new Error('no session');
+    const { page, dataDir } = s;
+    mkdirSync(join(dataDir, 'models'), { recursive: true });
+    writeFileSync(join(dataDir, 'models', 'one.gguf'), 'not a gguf');
+    writeFileSync(join(dataDir, 'models', 'two.gguf'), 'not a gguf either');
+    // The accessible name as a screen reader gets it for these buttons: their label, else their text.
+    const repeated = (scope: string) =>
+      page.evaluate((scope) => {
+        const names = [...document.querySelectorAll<HTMLButtonElement>(`${scope} button`)].map((b) => b.getAttribute('aria-label') ?? b.textContent?.trim() ?? '');
+        return names.filter((n, i) => names.indexOf(n) !== i);
+      }, scope);
+    await page.getByTestId('models-open').click();
+    await page.getByTestId('models-screen').waitFor();
+    await expect.poll(() => page.locator('[data-testid="library-item"]').count()).toBe(2);
+    expect(await page.locator('[data-testid="model-row"]').count()).toBeGreaterThan(1);
+    expect(await repeated('[data-testid="models-screen"]')).toEqual([]);
+    expect(await page.getByRole('button', { name: 'Details of llama3.2:3b', exact: true }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Delete two.gguf…', exact: true }).count()).toBe(1);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('models-screen').waitFor({ state: 'detached' });
+    await page.getByTestId('settings-open').click();
+    await expect.poll(() => page.locator('[data-testid="connection-item"]').count()).toBeGreaterThan(1);
+    expect(await repeated('[data-testid="connection-item"]')).toEqual([]);
+    await page.keyboard.press('Escape');
+  });
+});
+
 describe('confirmations in place (keyboard audit)', () => {
   it('moves the focus to Keep when a delete asks first, and back to Delete… on Keep: a model and a models-folder file', async () => {
     if (!s) throw new Error('no session');

@@ -46,28 +46,28 @@ export function LibraryItem({ entry, loaded }: { entry: LibraryEntry; loaded: Lo
       {entry.state === 'usable' && (
         <div className="mm-row">
           {loaded ? (
-            <button type="button" data-testid="library-unload" onClick={() => void unloadBuiltin(entry.file)}>Unload</button>
+            <button type="button" data-testid="library-unload" aria-label={`Unload ${entry.file}`} onClick={() => void unloadBuiltin(entry.file)}>Unload</button>
           ) : (
-            <button type="button" data-testid="library-load" onClick={() => void loadBuiltin(entry.file)}>Load</button>
+            <button type="button" data-testid="library-load" aria-label={`Load ${entry.file}`} onClick={() => void loadBuiltin(entry.file)}>Load</button>
           )}
-          <button type="button" data-testid="library-context" onClick={() => { setMode(mode === 'context' ? 'none' : 'context'); void recommendForFile(entry.file); }}>Context window</button>
-          <button type="button" data-testid="library-rename" onClick={() => setMode('rename')}>Rename…</button>
-          <button type="button" data-testid="library-where" onClick={() => setMode(mode === 'where' ? 'none' : 'where')}>Show location</button>
-          <button type="button" data-testid="library-delete" ref={deleteButton} onClick={() => setMode('delete')}>Delete…</button>
+          <button type="button" data-testid="library-context" aria-label={`Context window of ${entry.file}`} onClick={() => { setMode(mode === 'context' ? 'none' : 'context'); void recommendForFile(entry.file); }}>Context window</button>
+          <button type="button" data-testid="library-rename" aria-label={`Rename ${entry.file}…`} onClick={() => setMode('rename')}>Rename…</button>
+          <button type="button" data-testid="library-where" aria-label={`Show location of ${entry.file}`} onClick={() => setMode(mode === 'where' ? 'none' : 'where')}>Show location</button>
+          <button type="button" data-testid="library-delete" aria-label={`Delete ${entry.file}…`} ref={deleteButton} onClick={() => setMode('delete')}>Delete…</button>
         </div>
       )}
       {entry.state === 'unusable' && (
         <div className="mm-row">
-          <button type="button" data-testid="library-where" onClick={() => setMode(mode === 'where' ? 'none' : 'where')}>Show location</button>
-          <button type="button" data-testid="library-delete" ref={deleteButton} onClick={() => setMode('delete')}>Delete…</button>
+          <button type="button" data-testid="library-where" aria-label={`Show location of ${entry.file}`} onClick={() => setMode(mode === 'where' ? 'none' : 'where')}>Show location</button>
+          <button type="button" data-testid="library-delete" aria-label={`Delete ${entry.file}…`} ref={deleteButton} onClick={() => setMode('delete')}>Delete…</button>
         </div>
       )}
       {mode === 'where' && <code className="lib-path" data-testid="library-location">{entry.path}</code>}
       {mode === 'delete' && (
         <div className="mm-row" role="alertdialog" aria-label={`Delete ${entry.file}`}>
           <span>Delete {entry.file} ({formatBytes(entry.sizeBytes)}) from the disk? This cannot be undone.</span>
-          <button type="button" data-testid="library-delete-confirm" onClick={() => { setMode('none'); void deleteModelFile(entry.file); }}>Delete</button>
-          <button type="button" autoFocus onClick={keep}>Keep</button>
+          <button type="button" data-testid="library-delete-confirm" aria-label={`Delete ${entry.file}`} onClick={() => { setMode('none'); void deleteModelFile(entry.file); }}>Delete</button>
+          <button type="button" autoFocus aria-label={`Keep ${entry.file}`} onClick={keep}>Keep</button>
         </div>
       )}
       {mode === 'rename' && (

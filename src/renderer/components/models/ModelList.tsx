@@ -28,15 +28,15 @@ export function ModelList({ connectionId, ollama }: { connectionId: string; olla
               <strong>{m.name}</strong>
               <span className="mm-muted">{[formatBytes(m.sizeBytes), m.family, m.parameterSize, m.quantization].filter(Boolean).join(' · ')}</span>
               <ModelWindow model={m.name} connectionId={connectionId} />
-              {ollama && <button type="button" data-testid="model-details" onClick={() => void showDetails(m.name)}>Details</button>}
+              {ollama && <button type="button" data-testid="model-details" aria-label={`Details of ${m.name}`} onClick={() => void showDetails(m.name)}>Details</button>}
               {!ollama ? null : confirming === m.name ? (
                 <>
                   <span>Delete {m.name} from the server?</span>
-                  <button type="button" data-testid="model-delete-confirm" onClick={() => { setConfirming(null); void deleteModel(m.name); }}>Delete</button>
-                  <button type="button" autoFocus onClick={() => keep(m.name)}>Keep</button>
+                  <button type="button" data-testid="model-delete-confirm" aria-label={`Delete ${m.name}`} onClick={() => { setConfirming(null); void deleteModel(m.name); }}>Delete</button>
+                  <button type="button" autoFocus aria-label={`Keep ${m.name}`} onClick={() => keep(m.name)}>Keep</button>
                 </>
               ) : (
-                <button type="button" data-testid="model-delete" autoFocus={kept === m.name} onClick={() => setConfirming(m.name)}>Delete…</button>
+                <button type="button" data-testid="model-delete" aria-label={`Delete ${m.name}…`} autoFocus={kept === m.name} onClick={() => setConfirming(m.name)}>Delete…</button>
               )}
             </div>
             {ollama && details?.name === m.name && (

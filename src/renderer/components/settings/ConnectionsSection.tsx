@@ -71,12 +71,12 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
               <span data-testid="connection-url" className="connection-url">{shownUrl}</span>
               {unsaved && <span className="mm-muted"> (not saved yet)</span>}{' '}
               <span className="mm-muted" data-testid="connection-key-status">{c.hasApiKey ? 'key saved' : 'no key'}</span>{' '}
-              <button type="button" data-testid="connection-test" onClick={() => void testConnection(c.id, unsaved ? shownUrl : undefined)} disabled={test === 'testing'}>
+              <button type="button" data-testid="connection-test" aria-label={`Test connection ${c.label}`} onClick={() => void testConnection(c.id, unsaved ? shownUrl : undefined)} disabled={test === 'testing'}>
                 Test connection
               </button>
               <AutoCompactSelect kind="connection" id={c.id} />{' '}
               {!c.builtIn && (
-                <button type="button" data-testid="connection-remove" onClick={() => void removeConnection(c.id, activeId)}>
+                <button type="button" data-testid="connection-remove" aria-label={`Remove ${c.label}`} onClick={() => void removeConnection(c.id, activeId)}>
                   Remove
                 </button>
               )}
