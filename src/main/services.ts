@@ -44,8 +44,8 @@ import { listOllamaWithDetails, listV1Models, withCapabilities } from './models/
 import type { EngineSpawner } from './builtin/engine-host';
 import { nodeProbeHost } from './gpu/node-host';
 import { createLibrary, type LibraryParts } from './library/library-wiring';
-import { scanModelsFolder } from './library/models-folder';
 import { ServerWatch, type ServerWatchDeps } from './models/server-watch';
+import { lookAtServer } from './models/server-look';
 import { earlyAnswer } from './models/early-answer';
 import { tagDigests } from './models/ollama-admin';
 import { createContextRoom } from './context/context-wiring';
@@ -260,21 +260,6 @@ export function createServices(options: ServicesOptions): Services {
     if (connection.kind === 'ollama') return [...(await tagDigests(connection.baseUrl)).keys()];
     return (await listV1Models(connection.kind, connection.baseUrl, chatParts.connections.headersFor(connection.id))).map((m) => m.name);
   };
-  /** The active connection's model list, cheaply: names and digests (Ollama) or ids (/v1/models). */
-  const lookAtServer = async () => {
-    const active = activeConnection();
-    if (!active) return null;
-    if (active.kind === 'builtin') {
-      // The models folder is the built-in engine's list: a GGUF copied in or removed by hand shows as on a server.
-      const { models } = await scanModelsFolder(lib.modelsDir());
-      return { connectionId: active.id, signature: models.map((m) => `${m.file}:${m.size}:${m.mtimeMs}`).join('\n') };
-    }
-    const names =
-      active.kind === 'ollama'
-        ? [...(await tagDigests(active.baseUrl)).entries()].map(([name, digest]) => `${name}@${digest}`)
-        : (await listV1Models(active.kind, active.baseUrl, chatParts.connections.headersFor(active.id))).map((m) => m.name);
-    return { connectionId: active.id, signature: names.sort().join('\n') };
-  };
   /** Which server a model list is of: an early list is handed out only for the server it came from. */
   const listKey = () => {
     const active = activeConnection();
@@ -283,7 +268,10 @@ export function createServices(options: ServicesOptions): Services {
   const earlyList = options.prefetchModelList ? earlyAnswer(() => listModels(), listKey(), { now: Date.now, freshMs: 10_000 }) : null;
   if (options.watchServers) {
     watch = new ServerWatch({
-      look: lookAtServer,
+      look: async () => {
+        const active = activeConnection();
+        return active ? lookAtServer(active, { modelsDir: () => lib.modelsDir(), headersFor: (id) => chatParts.connections.headersFor(id) }) : null;
+      },
       emit: (change) => {
         // What was worked out for the old list (windows, capabilities) is read again for the new one.
         modelManager.windows.forget();

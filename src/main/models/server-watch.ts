@@ -15,7 +15,7 @@ export interface ServerLook {
 }
 
 export interface ServerWatchDeps {
-  /** Looks at the active connection; null when there is nothing to watch (the built-in engine); throws when unreachable. */
+  /** Looks at the active connection (server-look.ts); null when none is active; throws when unreachable. */
   look: () => Promise<ServerLook | null>;
   emit: (change: ModelsChanged) => void;
   /** Between looks while the server answers (default 5 s). */

@@ -1,0 +1,29 @@
+import type { ConnectionInfo } from '../../shared/connections';
+import { scanModelsFolder } from '../library/models-folder';
+import { listV1Models } from './model-list';
+import { tagDigests } from './ollama-admin';
+import type { ServerLook } from './server-watch';
+
+export interface ServerLookDeps {
+  /** The built-in engine's models folder. */
+  modelsDir: () => string;
+  /** A connection's saved headers (its API key), sent only to its own address. */
+  headersFor: (connectionId: string) => Record<string, string>;
+}
+
+/**
+ * A connection's model list, cheaply, as one string that changes when the list does (ServerWatch compares them):
+ * names and digests from Ollama, ids from /v1/models, and for the built-in engine the models folder's files, so a
+ * GGUF copied in or removed by hand shows as a model pulled or deleted on a server does.
+ */
+export async function lookAtServer(active: ConnectionInfo, deps: ServerLookDeps): Promise<ServerLook> {
+  if (active.kind === 'builtin') {
+    const { models } = await scanModelsFolder(deps.modelsDir());
+    return { connectionId: active.id, signature: models.map((m) => `${m.file}:${m.size}:${m.mtimeMs}`).join('\n') };
+  }
+  const names =
+    active.kind === 'ollama'
+      ? [...(await tagDigests(active.baseUrl)).entries()].map(([name, digest]) => `${name}@${digest}`)
+      : (await listV1Models(active.kind, active.baseUrl, deps.headersFor(active.id))).map((m) => m.name);
+  return { connectionId: active.id, signature: names.sort().join('\n') };
+}
