@@ -8,6 +8,7 @@ import type { ConversationSettings, ConversationSummary, ModelSummary, SendResul
 import type { Alias, ContextWindowChoice } from '../../shared/models';
 import { aliasOfRef, aliasRef, refFor, refLabel } from '../../shared/model-ref';
 import type { AttachmentBlock, Turn } from '../../shared/turn';
+import { BUILTIN_CONNECTION_ID } from '../../shared/connections';
 import { firebrand } from '../firebrand';
 import { releaseEvents, takeFirst } from '../boot';
 import { noteSent } from './turn-timings';
@@ -146,7 +147,7 @@ async function showModels(listed: Promise<ModelList>): Promise<void> {
       aliases,
       modelsError: models.length === 0 ? empty : null,
       selectedModel: selected,
-      ...(gone ? { notice: `${refLabel(before, get().aliases)} is no longer ${settings?.activeConnectionId === 'builtin' ? 'in the models folder' : 'on the server'}; ${refLabel(selected, aliases)} is chosen now.`, noticeRetry: null } : {}),
+      ...(gone ? { notice: `${refLabel(before, get().aliases)} is no longer ${settings?.activeConnectionId === BUILTIN_CONNECTION_ID ? 'in the models folder' : 'on the server'}; ${refLabel(selected, aliases)} is chosen now.`, noticeRetry: null } : {}),
     });
   } catch (err) {
     set({ models: [], modelsError: errorMessage(err) });
@@ -274,7 +275,6 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
     set({ sending: false });
   }
 }
-
 
 export async function stopTurn(turnId: string): Promise<void> {
   await firebrand().chat.stop({ turnId }).catch((err: unknown) => fail(err, () => void stopTurn(turnId)));
