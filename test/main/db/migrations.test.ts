@@ -187,6 +187,36 @@ describe('0012 search CJK', () => {
   });
 });
 
+describe('0013 search in more scripts without spaces', () => {
+  it('adds the Thai and Khmer turns written before it to the trigram index, once, and keeps adding them', () => {
+    const db = memoryDb(12);
+    insertBase(db);
+    const turn = (id: string, parent: string, role: string, body: string) =>
+      db.prepare("INSERT INTO turns (id, conversation_id, parent_id, role, blocks, text, status, created_at) VALUES (?, 'c1', ?, ?, ?, ?, 'done', 4)").run(id, parent, role, JSON.stringify([{ type: 'text', text: body }]), body);
+    turn('t4', 't3', 'user', 'ภาษาไทยง่ายนิดเดียว');
+    turn('t5', 't4', 'assistant', 'ភាសាខ្មែរស្រួលណាស់');
+    turn('t6', 't5', 'user', '東京の天気は晴れです');
+    turn('t7', 't6', 'assistant', 'Ça va très bien');
+    const search = new SearchStore(db);
+    // Before 0013: a Thai word inside a sentence is not found (one unicode61 token for the whole run).
+    expect(search.search('ง่าย')).toEqual([]);
+    migrateTo(db, 13);
+    expect(userVersion(db)).toBe(13);
+    const indexed = () => (db.prepare('SELECT s.turn_id AS id FROM turns_cjk f JOIN turn_search s ON s.seq = f.rowid ORDER BY id').all() as { id: string }[]).map((r) => r.id);
+    // The Japanese turn was there already and is not added twice; accented Latin stays out.
+    expect(indexed()).toEqual(['t4', 't5', 't6']);
+    const after = new SearchStore(db);
+    expect(after.search('ง่าย').map((h) => h.turnId)).toEqual(['t4']);
+    expect(after.search('ស្រួល').map((h) => h.turnId)).toEqual(['t5']);
+    expect(after.search('天気').map((h) => h.turnId)).toEqual(['t6']);
+    turn('t8', 't7', 'user', 'ພາສາລາວງ່າຍ and wombats');
+    expect(after.search('ລາວ').map((h) => h.turnId)).toEqual(['t8']);
+    expect(after.search('wombats').map((h) => h.turnId)).toEqual(['t8']);
+    db.prepare("UPDATE turns SET text = 'plain now', blocks = '[]' WHERE id = 't4'").run();
+    expect(after.search('ง่าย')).toEqual([]);
+  });
+});
+
 describe('hot queries (EXPLAIN QUERY PLAN)', () => {
   const db = memoryDb();
   it('lists conversations by recency through its index, without sorting', () => {

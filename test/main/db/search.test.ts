@@ -118,6 +118,20 @@ describe('SearchStore', () => {
     expect(hits('umbrella')).toEqual(['j2']);
   });
 
+  it('finds Thai, Lao and Khmer words inside a sentence, their vowel and tone marks kept (0013)', () => {
+    const { search, store } = setup();
+    store.createConversation('c3', 'Languages', null, tick());
+    store.appendTurn(makeTurn({ id: 'th', conversationId: 'c3', blocks: text('ภาษาไทยง่ายนิดเดียว') }), tick());
+    store.appendTurn(makeTurn({ id: 'km', conversationId: 'c3', parentId: 'th', role: 'assistant', blocks: text('ភាសាខ្មែរស្រួលណាស់ and Lao: ພາສາລາວ') }), tick());
+    const hits = (q: string) => search.search(q).map((h) => h.turnId);
+    expect(hits('ง่าย')).toEqual(['th']);
+    expect(search.search('ง่าย')[0]!.snippet).toBe(`ภาษาไทย${MATCH_START}ง่าย${MATCH_END}นิดเดียว`);
+    // The marks are part of the word: without its tone mark (่) the word is another one, not found.
+    expect(hits('งาย')).toEqual([]);
+    expect(hits('ស្រួល')).toEqual(['km']);
+    expect(hits('ລາວ Lao')).toEqual(['km']);
+  });
+
   it('finds a CJK character that starts too many trigrams to OR by reading the newest rows (audit files #7)', () => {
     const { search, store } = setup();
     store.createConversation('c3', 'Kana', null, tick());
