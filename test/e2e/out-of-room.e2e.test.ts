@@ -152,6 +152,8 @@ describe('out of room in the UI', () => {
     await shoot(page, 'out-of-room-meter-drop', '[data-testid="context-room-panel"]');
     await choices.getByTestId('context-drop-confirm').click();
     await page.locator('[data-card="context-dropped"]').waitFor();
+    // The panel went with the button pressed: the focus is in the message box, with the draft (keyboard audit #12).
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName)).toBe('composer-input');
     expect(await page.locator('[data-card="context-dropped"]').textContent()).toContain('the 4 messages before this point');
     await shoot(page, 'out-of-room-dropped', '[data-card="context-dropped"]');
     // The draft stayed; it fits now, and goes without the turns left out.

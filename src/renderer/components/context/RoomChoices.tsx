@@ -5,6 +5,7 @@ import { connectionOf, useStore } from '../../store';
 import { applyChoice, cancelSummary, useRoom } from '../../store/context-room';
 import { errorMessage } from '../../store/errors';
 import { LargerWindowOffer } from '../composer/LargerWindowOffer';
+import { focusComposer } from '../composer/focus-composer';
 import { formatTokens } from '../turn/Attachments';
 import type { PlanState } from './use-room-plan';
 
@@ -37,6 +38,9 @@ export function RoomChoices({ conversationId, state, keepFrom, onKeepFrom }: { c
     try {
       const res = await applyChoice(conversationId, choice);
       if (!res.ok) setError('No summary was made: see the card below. Nothing was replaced.');
+      // The room is made and these choices go, with the button pressed: the message box takes the focus, where
+      // the draft waits to be sent (it fell to <body>, and the next Tab started over at the top).
+      else focusComposer();
     } catch (err) {
       setError(errorMessage(err));
     } finally {
