@@ -1,9 +1,10 @@
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, useState } from 'react';
 import { Download, FileText, Pencil, Trash2 } from 'lucide-react';
 import { CONVERSATION_TITLE_MAX_CHARS, type ConversationSummary } from '../../shared/ipc';
 import { openConversation } from '../store';
 import { renameConversation } from '../store/conversation-actions';
 import { exportConversationFile } from '../store/export-import';
+import { useFocusBack } from '../hooks/use-focus-back';
 
 interface Props {
   conversation: ConversationSummary;
@@ -16,14 +17,8 @@ interface Props {
 /** One conversation in the list: open on click, rename in place, export, delete (with undo, by the list). */
 export const ConversationItem = memo(function ConversationItem({ conversation: c, active, onDelete, onOpen }: Props) {
   const [title, setTitle] = useState<string | null>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  // Left with Enter or Escape, the focus comes back to the conversation (the field it was in is gone); left by
-  // moving the focus elsewhere, it stays there.
-  const refocus = useRef(false);
-  useEffect(() => {
-    if (title === null && refocus.current) button.current?.focus();
-    refocus.current = false;
-  }, [title]);
+  // Left with Enter or Escape, the focus comes back to the conversation (the field it was in is gone).
+  const { target: button, armFocusBack } = useFocusBack<HTMLButtonElement>(title !== null);
   const commit = () => {
     if (title !== null && title.trim() !== '' && title !== c.title) void renameConversation(c.id, title);
     setTitle(null);
@@ -44,11 +39,11 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
             // Keys an input method is composing with (Enter picks a conversion, Escape cancels it) are its own.
             if (e.nativeEvent.isComposing) return;
             if (e.key === 'Enter') {
-              refocus.current = true;
+              armFocusBack();
               commit();
             } else if (e.key === 'Escape') {
               e.preventDefault();
-              refocus.current = true;
+              armFocusBack();
               setTitle(null);
             }
           }}

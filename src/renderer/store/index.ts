@@ -240,8 +240,8 @@ export function thinkChoice(s: AppState = get()): boolean | undefined {
   return thinkToggleOffered(s) ? s.composerThink : undefined;
 }
 
-/** Sends the draft; resolves true when it was accepted (the caller then clears the draft). */
-export async function sendMessage(text: string, attachments: AttachmentBlock[] = [], think?: boolean): Promise<boolean> {
+/** Sends the draft, with the Think choice every request the user starts carries (thinkChoice); resolves true when it was accepted (the caller then clears the draft). */
+export async function sendMessage(text: string, attachments: AttachmentBlock[] = [], think = thinkChoice()): Promise<boolean> {
   const model = get().selectedModel;
   if (!model || (text.trim() === '' && attachments.length === 0)) return false;
   set({ sending: true });

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type Keyboar
 import { ArrowUp, Brain, Paperclip, Square } from 'lucide-react';
 import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, measureTurns } from '../../../shared/context-estimate';
 import type { AttachmentBlock } from '../../../shared/turn';
-import { refreshContextChoice, sendMessage, stopTurn, thinkChoice, thinkToggleOffered, useStore } from '../../store';
+import { refreshContextChoice, sendMessage, stopTurn, thinkToggleOffered, useStore } from '../../store';
 import { costFor, currentKey, requestCost, useAttachmentCosts } from '../../store/attachment-costs';
 import { stoppableTurn } from '../../store/run-state';
 import { toolRunningIn, useToolProgress } from '../../store/tool-progress';
@@ -156,7 +156,7 @@ export function Composer() {
 
   const send = async () => {
     if (blockedBy || sending) return;
-    if (await sendMessage(draft, attachments.items, thinkChoice())) {
+    if (await sendMessage(draft, attachments.items)) {
       setDraft('');
       attachments.clear();
     }

@@ -1,7 +1,7 @@
 import { turnTimingMeta } from '../../../shared/turn-timing';
 import { memo, useState } from 'react';
 import { Check, Copy, Play, RotateCcw } from 'lucide-react';
-import { sendMessage, thinkChoice, useStore } from '../../store';
+import { sendMessage, useStore } from '../../store';
 import { useRunActive } from '../../store/use-run-active';
 import { finalAssistantText } from '../../../shared/assistant-text';
 import { CONTINUE_TEXT, type Turn } from '../../../shared/turn';
@@ -146,7 +146,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
                 onClick={() => {
                   // This button goes as the answer goes on: the message box takes the focus (Escape stops it there).
                   focusComposer();
-                  void sendMessage(CONTINUE_TEXT, [], thinkChoice());
+                  void sendMessage(CONTINUE_TEXT);
                 }}
               >
                 <Play className="icon" aria-hidden />

@@ -1,4 +1,4 @@
-import { memo, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useState, type KeyboardEvent } from 'react';
 import { Pencil } from 'lucide-react';
 import { turnText, type AttachmentBlock, type Turn } from '../../../shared/turn';
 import { editAndResend } from '../../store/branch-actions';
@@ -6,6 +6,7 @@ import { useRunActive } from '../../store/use-run-active';
 import { Attachments } from './Attachments';
 import { focusComposer } from '../composer/focus-composer';
 import { BranchSwitcher } from './BranchSwitcher';
+import { useFocusBack } from '../../hooks/use-focus-back';
 
 /** The user's message as they wrote it (plain text), with edit-and-resend making a new branch. */
 export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
@@ -14,16 +15,11 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   const busy = useRunActive();
   const attachments = turn.blocks.filter((b): b is AttachmentBlock => b.type === 'attachment');
 
-  const editButton = useRef<HTMLButtonElement>(null);
   // The edit box had the focus and goes away: Cancel or Escape give it back to Edit, a resend to the message box
   // (where Escape stops the new answer; this turn itself is replaced by the new version).
-  const refocus = useRef(false);
-  useEffect(() => {
-    if (draft === null && refocus.current) editButton.current?.focus();
-    refocus.current = false;
-  }, [draft]);
+  const { target: editButton, armFocusBack } = useFocusBack<HTMLButtonElement>(draft !== null);
   const cancel = () => {
-    refocus.current = true;
+    armFocusBack();
     setDraft(null);
   };
   const submit = async () => {
