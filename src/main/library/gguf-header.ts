@@ -10,6 +10,18 @@ import { open, type FileHandle } from 'node:fs/promises';
 
 export class GgufFormatError extends Error {}
 
+/** The file stops before what its own header says it holds: a copy or a download that did not finish. */
+export class GgufIncompleteError extends GgufFormatError {
+  constructor(
+    message: string,
+    readonly size: number,
+    /** Bytes the file needs at least: the end of its weights, or of the header field being read. */
+    readonly needed: number,
+  ) {
+    super(message);
+  }
+}
+
 export interface GgufTensor {
   name: string;
   dims: number[];
@@ -50,7 +62,8 @@ class Cursor {
   ) {}
 
   async bytes(n: number): Promise<Buffer> {
-    if (n < 0 || this.pos + n > this.size) throw new GgufFormatError(`The file ends inside its header (needed ${this.pos + n} of ${this.size} bytes): it is incomplete or corrupt.`);
+    if (n < 0) throw new GgufFormatError('A header field claims a negative length: the header is corrupt.');
+    if (this.pos + n > this.size) throw new GgufIncompleteError(`The file ends inside its header (needed ${this.pos + n} of ${this.size} bytes): it is incomplete or corrupt.`, this.size, this.pos + n);
     const end = this.pos + n;
     if (this.pos < this.bufStart || end > this.bufStart + this.buf.length) {
       const length = Math.min(Math.max(n, CHUNK), this.size - this.pos);
@@ -142,7 +155,7 @@ export async function readGgufHeader(path: string): Promise<GgufHeader> {
     const dataStart = Math.ceil(c.pos / align) * align;
     const needed = tensors.reduce((max, t) => Math.max(max, dataStart + t.offset + tensorBytes(t)), dataStart);
     if (needed > size) {
-      throw new GgufFormatError(`The file is shorter than its weights (${size} of ${needed} bytes): it is incomplete, perhaps a download that did not finish.`);
+      throw new GgufIncompleteError(`The file is shorter than its weights (${size} of ${needed} bytes): it is incomplete, perhaps a download that did not finish.`, size, needed);
     }
     return { version, metadata, tensors };
   } finally {

@@ -30,6 +30,12 @@ interface Behaviour {
   statedSha: string | null;
   /** Served in place of the model (a web page where a GGUF was expected), with its content type. */
   page?: { body: string; type: string };
+  /**
+   * No length anywhere (no Content-Length, no chunking: the body ends when the socket closes, as an HTTP/1.0-style
+   * server or a proxy sends it), so a body cut short looks like one that ended. 'once': the first answer stops at
+   * half, a ranged one sends the rest; 'always': every answer stops at half of what is left.
+   */
+  noLength?: 'once' | 'always';
 }
 
 let server: Server;
@@ -43,6 +49,10 @@ const stalled: ServerResponse[] = [];
 
 function handle(req: IncomingMessage, res: ServerResponse): void {
   const headers: Record<string, string> = { 'accept-ranges': 'bytes', etag: '"v1"', ...(behaviour.statedSha ? { 'x-linked-etag': `"${behaviour.statedSha}"` } : {}) };
+  if (req.method === 'HEAD' && behaviour.noLength) {
+    res.writeHead(200, { 'accept-ranges': 'bytes' });
+    return void res.end();
+  }
   if (req.method === 'HEAD') {
     res.writeHead(200, { ...headers, 'content-length': String(bytes.length) });
     return void res.end();
@@ -53,6 +63,15 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
     return void res.end(behaviour.page.body);
   }
   const m = /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+  if (behaviour.noLength) {
+    const from = m ? Number(m[1]) : 0;
+    const rest = bytes.subarray(from);
+    const cut = behaviour.noLength === 'always' || !m ? rest.subarray(0, Math.floor(rest.length / 2)) : rest;
+    res.useChunkedEncodingByDefault = false;
+    res.shouldKeepAlive = false;
+    res.writeHead(m ? 206 : 200, { 'accept-ranges': 'bytes', connection: 'close', ...(m ? { 'content-range': `bytes ${from}-${bytes.length - 1}/*` } : {}) });
+    return void res.end(cut);
+  }
   if (m) {
     const from = Number(m[1]);
     res.writeHead(206, { ...headers, 'content-length': String(bytes.length - from), 'content-range': `bytes ${from}-${bytes.length - 1}/${bytes.length}` });
@@ -121,6 +140,28 @@ describe('downloads: resumable and verified', () => {
     expect(last()).toMatchObject({ bytes: bytes.length, total: bytes.length, verified: true });
     expect(existsSync(`${path}.part`)).toBe(false);
     expect(await new FileDigests(db).peek(path)).toBe(sha);
+  });
+
+  it('resumes a download whose source gives no length when the body stops before the end its GGUF header names', async () => {
+    behaviour = { first: 'all', statedSha: null, noLength: 'once' };
+    const m = manager();
+    await m.start(url);
+    await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('done');
+    const path = join(dir, 'scripted-plain.gguf');
+    expect(readFileSync(path).equals(bytes)).toBe(true);
+    expect(ranges[1]).toBe(`bytes=${Math.floor(bytes.length / 2)}-`);
+    expect(last()).toMatchObject({ bytes: bytes.length, total: bytes.length, verified: false });
+  });
+
+  it('says a download with no length ended early, instead of done, when it keeps stopping short, and keeps what arrived', async () => {
+    behaviour = { first: 'all', statedSha: null, noLength: 'always' };
+    const m = manager();
+    await m.start(url);
+    await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
+    expect(last()?.error).toMatch(/^The download of scripted-plain\.gguf ended early: [\d,]+ bytes arrived, and its own header needs at least [\d,]+ .*Start it again to resume\.$/);
+    expect(events.some((e) => e.state === 'done')).toBe(false);
+    expect(existsSync(join(dir, 'scripted-plain.gguf'))).toBe(false);
+    expect(existsSync(join(dir, 'scripted-plain.gguf.part'))).toBe(true);
   });
 
   it('resumes after the app was closed mid-download: a new session finds the paused download and continues', async () => {

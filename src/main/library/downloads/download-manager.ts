@@ -16,6 +16,7 @@ import type { DownloadProgress } from '../../../shared/library';
 import type { EmitEvent } from '../../events';
 import { UserFacingError } from '../../errors';
 import { sha256File, type FileDigests } from '../file-digest';
+import { GgufIncompleteError, readGgufHeader } from '../gguf-header';
 import { pathInFolder, PART_SUFFIX } from '../models-folder';
 import { describeRemote, downloadDispatcher, parseSource, type DownloadSource } from './download-source';
 import { SpeedMeter } from './speed-meter';
@@ -190,6 +191,9 @@ export class DownloadManager {
       try {
         const done = await this.transfer(r, src.url, part, have, car.etag, signal);
         have = (await stat(part).catch(() => null))?.size ?? 0;
+        // With no length from the source, a body that ended early looks like one that ended: the file's own
+        // header says how long it must be, and a short one is resumed like a dropped connection.
+        if (done && remote.size === null) await endedEarly(src.file, part);
         if (done) break;
       } catch (err) {
         if (signal.aborted) return;
@@ -314,6 +318,18 @@ export class DownloadManager {
   private changedAndReport(r: Running): void {
     this.report(r);
     this.deps.changed(`download-${r.progress.state}`);
+  }
+}
+
+/** Throws when the downloaded GGUF stops before the end its header gives (a source that sent no length). */
+async function endedEarly(file: string, part: string): Promise<void> {
+  try {
+    await readGgufHeader(part);
+  } catch (err) {
+    // Any other fault of the file is the models list's to show, with its reason, as for a file copied in.
+    if (err instanceof GgufIncompleteError) {
+      throw new UserFacingError('server-error', `The download of ${file} ended early: ${err.size.toLocaleString('en-US')} bytes arrived, and its own header needs at least ${err.needed.toLocaleString('en-US')} (the source gave no length to check against). Start it again to resume.`);
+    }
   }
 }
 
