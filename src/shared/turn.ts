@@ -38,6 +38,8 @@ export type DerivedStop =
   | 'end_turn'
   | 'tool_use'
   | 'max_tokens'
+  /** The built-in engine's window filled (it knows this from a token limit; llama-server's wire says `length` for both). */
+  | 'context_full'
   | 'truncated'
   | 'cut'
   | 'error'

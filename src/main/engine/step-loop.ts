@@ -147,7 +147,7 @@ function outputTokens(deps: EngineDeps, model: string, turn: Turn): number {
 
 /** Calls the model is owed answers for: complete or invalid ones, in a step that ended cleanly. */
 function hasCallsToAnswer(turn: Turn): boolean {
-  if (turn.status !== 'done' || turn.stop === 'max_tokens' || turn.stop === 'truncated') return false;
+  if (turn.status !== 'done' || turn.stop === 'max_tokens' || turn.stop === 'context_full' || turn.stop === 'truncated') return false;
   return turn.blocks.some((b) => b.type === 'tool_call' && (b.state === 'complete' || b.state === 'invalid'));
 }
 

@@ -10,7 +10,7 @@ let dir: string;
 let services: Services;
 
 beforeAll(() => {
-  dir = dataDirWith({ plain: SCRIPTS.plain, long: { script: SCRIPTS.long, opts: { contextLength: 8192 } } });
+  dir = dataDirWith({ plain: SCRIPTS.plain, long: { script: SCRIPTS.long, opts: { contextLength: 8192 } }, brief: { script: SCRIPTS.long, opts: { contextLength: 2048 } } });
   const plain = readFileSync(join(dir, 'models', 'plain.gguf'));
   // A download cut short, and a file that is no model at all.
   writeFileSync(join(dir, 'models', 'broken.gguf'), plain.subarray(0, Math.floor(plain.length / 2)));
@@ -82,6 +82,15 @@ describe('built-in engine: faults end one answer, never the app', () => {
     const answer = turns.find((t) => t.id === sent.assistantTurn.id)!;
     expect(answer).toMatchObject({ status: 'aborted', stop: 'aborted' });
     expect(turnText(answer)).toMatch(/^Counting sheep slowly/);
+  });
+
+  it('says the window filled, not the token limit, when an endless answer fills it, and keeps the answer', async () => {
+    // No token limit is set: the answer runs until the 2,048-token window (its trained context; the request itself takes ~1,600) has no room left.
+    const { turns } = await ask(services, 'brief.gguf', 'Count for me.');
+    const answer = turns.find((t) => t.role === 'assistant')!;
+    expect(answer).toMatchObject({ status: 'done', stop: 'context_full', wireReason: 'context_full' });
+    expect(turnText(answer)).toMatch(/^Counting sheep slowly/);
+    expect(answer.usage?.outputTokens).toBeGreaterThan(100);
   });
 
   it('hears a stop while it reads a long prompt, not only once the whole prompt is read', async () => {

@@ -48,7 +48,9 @@ export class BuiltinParser implements WireParser {
         return typeof e.text === 'string' ? this.calls.push(e.text) : [];
       case 'done':
         this.sawTerminal = true;
-        this.wireReason = e.reason === 'eog' ? 'stop' : e.reason === 'abort' ? 'abort' : 'length';
+        // The engine knows a full window from a token limit (llama-server says `length` for both), and the user's
+        // way on differs: a larger window or room made, not a higher limit. `context_full` passes through deriveStop.
+        this.wireReason = e.reason === 'eog' ? 'stop' : e.reason === 'abort' ? 'abort' : e.reason === 'context-full' ? 'context_full' : 'length';
         this.usage = {
           inputTokens: e.promptTokens,
           outputTokens: e.completionTokens,

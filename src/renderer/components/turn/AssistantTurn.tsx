@@ -21,6 +21,7 @@ import { focusComposer } from '../composer/focus-composer';
 const STOP_LABEL: Record<string, string> = {
   cut: 'Cut off',
   max_tokens: 'Stopped at the token limit',
+  context_full: 'Stopped: the context window is full',
   truncated: 'Ended in the middle of a block',
   error: 'Error',
   aborted: 'Stopped',
@@ -35,7 +36,7 @@ export function stopLabel(turn: Turn): string | null {
 }
 
 /** Stops after which the kept text can be continued. */
-const CONTINUABLE = new Set(['cut', 'max_tokens', 'aborted', 'interrupted', 'truncated']);
+const CONTINUABLE = new Set(['cut', 'max_tokens', 'context_full', 'aborted', 'interrupted', 'truncated']);
 
 const withAnswer = (answer: ToolAnswer | undefined) => (answer ? { answer } : {});
 

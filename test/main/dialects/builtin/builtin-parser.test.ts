@@ -53,8 +53,8 @@ describe('builtin dialect: edges', () => {
     expect(r.invalid_calls).toEqual([{ id: 'call_0', name: 'current_datetime', arguments_raw: expect.any(String), error: expect.stringMatching(/cut off/) }]);
   });
 
-  it('a full context is a length stop; an engine error ends the answer as an error, keeping the text', async () => {
-    expect((await replayWith(wire([...text('Hi'), done('context-full')]), builtinDialect)).stop).toBe('max_tokens');
+  it('a full window is its own stop, not the token limit; an engine error ends the answer as an error, keeping the text', async () => {
+    expect(await replayWith(wire([...text('Hi'), done('context-full')]), builtinDialect)).toMatchObject({ stop: 'context_full', content: 'Hi' });
     const r = await replayWith(wire([...text('Partial answer'), { type: 'error', message: 'The built-in engine stopped unexpectedly (signal SIGKILL).' }]), builtinDialect);
     expect(r).toMatchObject({ stop: 'error', content: 'Partial answer', error: expect.stringMatching(/SIGKILL/) });
   });
