@@ -11,7 +11,8 @@ export type StreamPart =
   | { type: 'text-end'; id: string }
   | { type: 'reasoning-start'; id: string; origin: ReasoningOrigin }
   | { type: 'reasoning-delta'; id: string; delta: string }
-  | { type: 'reasoning-end'; id: string }
+  /** `signature` / `redacted`: what the provider wants back with this reasoning in a later request (Anthropic). */
+  | { type: 'reasoning-end'; id: string; signature?: string; redacted?: string }
   | { type: 'tool-call-start'; id: string; toolCallId: string; name: string }
   | { type: 'tool-call-delta'; id: string; delta: string }
   | ToolCallEndPart

@@ -35,8 +35,12 @@ export function applyPart(turn: Turn, part: StreamPart, runs?: RunIndex): Turn {
       }
       return update(turn, i, (block) => (block.type === kind ? { ...block, text: block.text + part.delta } : block));
     }
+    case 'reasoning-end': {
+      if (part.signature === undefined && part.redacted === undefined) return turn;
+      const sealed = { ...(part.signature !== undefined ? { signature: part.signature } : {}), ...(part.redacted !== undefined ? { redacted: part.redacted } : {}) };
+      return update(turn, find(turn, part.id, 'reasoning', runs), (block) => (block.type === 'reasoning' ? { ...block, ...sealed } : block));
+    }
     case 'text-end':
-    case 'reasoning-end':
       // A run's end changes nothing in the record: the next start opens a new block anyway.
       return turn;
     case 'tool-call-start':

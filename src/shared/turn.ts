@@ -59,6 +59,12 @@ export interface ReasoningBlock {
   type: 'reasoning';
   text: string;
   origin: ReasoningOrigin;
+  /**
+   * Anthropic's signature of this thinking, or the encrypted data of a redacted_thinking block (its `text` is
+   * empty). With thinking on, a tool-use step's next request must send them back unchanged, or it is refused.
+   */
+  signature?: string;
+  redacted?: string;
 }
 export type ReasoningOrigin = 'native' | 'inline';
 

@@ -13,7 +13,7 @@ const count: Schema = { type: 'number', minimum: 0 };
 
 const blockSchemas: Schema[] = [
   { type: 'object', required: ['type', 'text'], properties: { type: { const: 'text' }, text: str } },
-  { type: 'object', required: ['type', 'text', 'origin'], properties: { type: { const: 'reasoning' }, text: str, origin: { enum: ['native', 'inline'] } } },
+  { type: 'object', required: ['type', 'text', 'origin'], properties: { type: { const: 'reasoning' }, text: str, origin: { enum: ['native', 'inline'] }, signature: str, redacted: str } },
   {
     type: 'object',
     required: ['type', 'id', 'name', 'state', 'argumentsRaw'],

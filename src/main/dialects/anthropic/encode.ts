@@ -16,7 +16,10 @@ type Message = { role: 'user' | 'assistant'; content: JsonObject[] };
  * Turns -> a `/v1/messages` body (https://docs.claude.com/en/api/messages).
  *
  * - System turns become the top-level `system` string; meta never leaves.
- * - Reasoning blocks are not resent: we keep no thinking `signature`, and unsigned thinking is rejected.
+ * - With thinking on, reasoning Anthropic signed goes back as it came (`thinking` with its `signature`, or
+ *   `redacted_thinking` with its data): a tool-use step's next request that leaves them out is refused ("a final
+ *   assistant message must start with a thinking block"), and earlier ones the API drops itself. Reasoning
+ *   with no signature (another model's, or a cut one) is never sent: unsigned thinking is refused.
  * - Tool results are `tool_result` blocks in a user message; adjacent same-role messages are merged because
  *   the API wants user/assistant alternation.
  * - Empty text blocks are dropped: the API rejects `text` blocks with empty text.
@@ -39,7 +42,7 @@ export function encodeAnthropic(input: EncodeInput): JsonObject {
       if (text) system.push(text);
       continue;
     }
-    const { own, results } = encodeBlocks(turn, materialize);
+    const { own, results } = encodeBlocks(turn, materialize, input.think === true);
     add(turn.role === 'assistant' ? 'assistant' : 'user', own);
     add('user', results);
   }
@@ -79,7 +82,7 @@ function attachmentContent(b: AttachmentBlock, materialize: AttachmentMaterializ
   return m.kind === 'image' ? { type: 'image', source: { type: 'base64', media_type: m.mime, data: m.base64 } } : { type: 'text', text: m.text };
 }
 
-function encodeBlocks(turn: Turn, materialize: AttachmentMaterializer): { own: JsonObject[]; results: JsonObject[] } {
+function encodeBlocks(turn: Turn, materialize: AttachmentMaterializer, thinking: boolean): { own: JsonObject[]; results: JsonObject[] } {
   const own: JsonObject[] = [];
   const results: JsonObject[] = [];
   for (const b of turn.blocks) {
@@ -101,6 +104,9 @@ function encodeBlocks(turn: Turn, materialize: AttachmentMaterializer): { own: J
         break;
       }
       case 'reasoning':
+        if (!thinking || turn.role !== 'assistant') break;
+        if (b.redacted !== undefined) own.push({ type: 'redacted_thinking', data: b.redacted });
+        else if (b.signature !== undefined) own.push({ type: 'thinking', thinking: b.text, signature: b.signature });
         break;
     }
   }

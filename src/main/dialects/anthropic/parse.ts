@@ -9,7 +9,8 @@ import { FrameTemplate, soleHole, type Template } from '../shared/frame-template
 
 type Block =
   | { kind: 'text'; observed: ObservedBlock }
-  | { kind: 'thinking'; id: string; observed: ObservedBlock }
+  /** `signature` (signature_delta) or `redacted` (a redacted_thinking block's data): what the API wants back. */
+  | { kind: 'thinking'; id: string; observed: ObservedBlock; signature?: string; redacted?: string }
   | { kind: 'tool'; id: string; name: string; raw: string; observed: ObservedBlock }
   | { kind: 'ignored' };
 
@@ -20,8 +21,8 @@ interface Payload {
   /** A non-streaming response (`stream: false`) is one `message` object with every block whole. */
   content?: unknown;
   stop_reason?: unknown;
-  content_block?: { type?: unknown; id?: unknown; name?: unknown };
-  delta?: { type?: unknown; text?: unknown; thinking?: unknown; partial_json?: unknown; stop_reason?: unknown };
+  content_block?: { type?: unknown; id?: unknown; name?: unknown; data?: unknown };
+  delta?: { type?: unknown; text?: unknown; thinking?: unknown; partial_json?: unknown; signature?: unknown; stop_reason?: unknown };
   usage?: Record<string, unknown>;
 }
 
@@ -31,7 +32,9 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
  * `/v1/messages` SSE events -> canonical parts (https://docs.claude.com/en/docs/build-with-claude/streaming).
  *
  * - Text blocks go through ContentRuns (a gateway may pass `<think>` inline); each block is its own run.
- * - Thinking blocks are native reasoning runs; `signature_delta` and `redacted_thinking` carry nothing readable.
+ * - Thinking blocks are native reasoning runs. Their `signature_delta` and a `redacted_thinking` block's `data`
+ *   carry nothing readable, but end the run (reasoning-end) with it: with thinking on, a tool-use step's next
+ *   request must send them back unchanged, or the API refuses it (encode.ts).
  * - `input_json_delta` fragments (the first is often `""`, fixture `tool-use-fragments`) are concatenated and
  *   parsed at `content_block_stop`. JSON that does not parse there is held until the stop reason is known:
  *   under `max_tokens` it is a truncated call, not the model's invalid one (fixture `max-tokens-in-tool-use-closed`).
@@ -142,6 +145,12 @@ export class AnthropicParser implements WireParser {
       const id = this.nextId();
       this.blocks.set(index, { kind: 'thinking', id, observed: observe('reasoning') });
       parts.push({ type: 'reasoning-start', id, origin: 'native' });
+    } else if (block.type === 'redacted_thinking' && typeof block.data === 'string') {
+      // Encrypted reasoning: an empty run that keeps the data to send back.
+      this.runs.serverSeparatedReasoning();
+      const id = this.nextId();
+      this.blocks.set(index, { kind: 'thinking', id, observed: observe('reasoning'), redacted: block.data });
+      parts.push({ type: 'reasoning-start', id, origin: 'native' });
     } else if (block.type === 'tool_use' || block.type === 'server_tool_use') {
       const id = this.nextId();
       const name = typeof block.name === 'string' ? block.name : '';
@@ -149,7 +158,7 @@ export class AnthropicParser implements WireParser {
       this.blocks.set(index, { kind: 'tool', id, name, raw: '', observed: observe('tool_call') });
       parts.push({ type: 'tool-call-start', id, toolCallId, name });
     } else {
-      // redacted_thinking and block types we do not know: nothing to show, nothing to close.
+      // Block types we do not know: nothing to show, nothing to close.
       this.blocks.set(index, { kind: 'ignored' });
     }
     return parts;
@@ -166,11 +175,15 @@ export class AnthropicParser implements WireParser {
     if (!block || typeof value !== 'string') return [];
     if (block.kind === 'text' && type === 'text_delta') return this.runs.push(value);
     if (block.kind === 'thinking' && type === 'thinking_delta' && value) return [{ type: 'reasoning-delta', id: block.id, delta: value }];
+    if (block.kind === 'thinking' && type === 'signature_delta' && value) {
+      block.signature = (block.signature ?? '') + value;
+      return [];
+    }
     if (block.kind === 'tool' && type === 'input_json_delta' && value) {
       block.raw += value;
       return [{ type: 'tool-call-delta', id: block.id, delta: value }];
     }
-    return []; // signature_delta, citations_delta, ...
+    return []; // citations_delta, ...
   }
 
   private stop(index: number): StreamPart[] {
@@ -183,7 +196,7 @@ export class AnthropicParser implements WireParser {
         return this.runs.closeRun();
       case 'thinking':
         block.observed.state = 'closed';
-        return [{ type: 'reasoning-end', id: block.id }];
+        return [thinkingEnd(block)];
       case 'tool': {
         if (!parses(block.raw)) {
           this.held.push(block);
@@ -207,10 +220,10 @@ export class AnthropicParser implements WireParser {
     const parts: StreamPart[] = [];
     const blocks = Array.isArray(data.content) ? (data.content as unknown[]) : [];
     blocks.forEach((raw, index) => {
-      const b = (raw && typeof raw === 'object' ? raw : {}) as { type?: unknown; text?: unknown; thinking?: unknown; input?: unknown };
+      const b = (raw && typeof raw === 'object' ? raw : {}) as { type?: unknown; text?: unknown; thinking?: unknown; signature?: unknown; input?: unknown };
       parts.push(...this.start(index, b as NonNullable<Payload['content_block']>));
       if (b.type === 'text') parts.push(...this.delta(index, { type: 'text_delta', text: b.text }));
-      if (b.type === 'thinking') parts.push(...this.delta(index, { type: 'thinking_delta', thinking: b.thinking }));
+      if (b.type === 'thinking') parts.push(...this.delta(index, { type: 'thinking_delta', thinking: b.thinking }), ...this.delta(index, { type: 'signature_delta', signature: b.signature }));
       if (b.type === 'tool_use') parts.push(...this.delta(index, { type: 'input_json_delta', partial_json: JSON.stringify(b.input ?? {}) }));
       parts.push(...this.stop(index));
     });
@@ -232,6 +245,7 @@ export class AnthropicParser implements WireParser {
       this.unclosed.push(block);
       return [];
     }
+    // An unclosed thinking block keeps no signature: the API would refuse it back, as cut short.
     const parts = block.kind === 'text' ? this.runs.closeRun() : block.kind === 'thinking' ? [{ type: 'reasoning-end', id: block.id } as const] : [];
     this.blocks.delete(index);
     return parts;
@@ -264,11 +278,16 @@ export class AnthropicParser implements WireParser {
 }
 
 /** The field that holds each readable delta type's text. */
-const DELTA_FIELD = new Map<unknown, 'text' | 'thinking' | 'partial_json'>([
+const DELTA_FIELD = new Map<unknown, 'text' | 'thinking' | 'partial_json' | 'signature'>([
   ['text_delta', 'text'],
   ['thinking_delta', 'thinking'],
   ['input_json_delta', 'partial_json'],
+  ['signature_delta', 'signature'],
 ]);
+
+function thinkingEnd(block: Extract<Block, { kind: 'thinking' }>): StreamPart {
+  return { type: 'reasoning-end', id: block.id, ...(block.signature ? { signature: block.signature } : {}), ...(block.redacted ? { redacted: block.redacted } : {}) };
+}
 
 /**
  * Which hole of a template holds a delta's text when every frame it matches is a `content_block_delta` whose

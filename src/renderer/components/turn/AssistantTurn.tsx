@@ -35,6 +35,9 @@ export function stopLabel(turn: Turn): string | null {
   return null;
 }
 
+/** A redacted_thinking block's stand-in: Anthropic encrypted that reasoning (it is kept, to be sent back). */
+const REDACTED_REASONING = 'The provider encrypted this part of the reasoning, so it cannot be shown.';
+
 /** Stops after which the kept text can be continued. */
 const CONTINUABLE = new Set(['cut', 'max_tokens', 'context_full', 'aborted', 'interrupted', 'truncated']);
 
@@ -102,7 +105,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
       {turn.blocks.map((block, i) => {
         switch (block.type) {
           case 'reasoning':
-            return <ThinkingBlock key={i} turnId={turn.id} text={block.text} ordinal={reasoningOrdinal} savedMs={savedReasoning[reasoningOrdinal++]} active={streaming && i === turn.blocks.length - 1} />;
+            return <ThinkingBlock key={i} turnId={turn.id} text={block.redacted !== undefined && block.text === '' ? REDACTED_REASONING : block.text} ordinal={reasoningOrdinal} savedMs={savedReasoning[reasoningOrdinal++]} active={streaming && i === turn.blocks.length - 1} />;
           case 'text':
             return (
               <div key={i} className="answer" data-run="answer">

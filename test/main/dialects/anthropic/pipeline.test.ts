@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { anthropicDialect } from '../../../../src/main/dialects/anthropic';
 import type { ParserOptions, ToolSchema } from '../../../../src/main/dialects/types';
-import type { ToolCallBlock, TurnStatus, Usage } from '../../../../src/shared/turn';
+import type { ToolCallBlock, Turn, TurnStatus, Usage } from '../../../../src/shared/turn';
 import { chunkings, fixture } from '../ollama/replay';
 import { runPipeline } from '../ollama/pipeline';
 
@@ -63,4 +63,43 @@ describe('anthropic through the app pipeline (normalizeStream -> reducer -> drai
       });
     }
   }
+});
+
+describe('anthropic: signed and redacted reasoning go back in the next request of a tool-use cycle', () => {
+  const REDACTED = 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpPkNRj2YfWXGmKDxH4mPnZ5sQ7vB9URj2pLmN3kF8/dW5hR7xJ';
+
+  for (const [how, chunks] of chunkings(fixture('anthropic', 'thinking-tool-use.sse'))) {
+    it(`keeps a thinking block's signature with it (${how}), and sends it back before the tool_use with thinking on`, async () => {
+      const weatherCall: ToolSchema = { name: 'get_weather', description: 'Get the weather', parameters: { type: 'object', properties: { location: { type: 'string' } }, required: ['location'] } };
+      const { turn } = await runPipeline(anthropicDialect, chunks, { tools: [weatherCall] });
+      const reasoning = turn.blocks[0];
+      expect(reasoning).toEqual({ type: 'reasoning', origin: 'native', text: 'The user wants the weather in Paris. I should call get_weather.', signature: expect.stringMatching(/^EqQBCgIYAhIM.*==$/) });
+      const answered: Turn[] = [
+        { id: 'u1', conversationId: 'c1', parentId: null, role: 'user', blocks: [{ type: 'text', text: 'Weather in Paris?' }], meta: {}, status: 'done', createdAt: 0 },
+        { ...turn, id: 'a1', parentId: 'u1' },
+        { id: 't1', conversationId: 'c1', parentId: 'a1', role: 'tool', blocks: [{ type: 'tool_result', toolCallId: 'toolu_01ThinkTool0000000000', name: 'get_weather', content: '18°C', isError: false }], meta: {}, status: 'done', createdAt: 2 },
+      ];
+      const encode = (think: boolean) => anthropicDialect.encode({ model: 'claude-sonnet-4-5', turns: answered, tools: [weatherCall], contextWindow: 200_000, stream: true, think }) as { messages: { role: string; content: Record<string, unknown>[] }[] };
+      const withThinking = encode(true).messages[1]!;
+      expect(withThinking.role).toBe('assistant');
+      expect(withThinking.content.map((c) => c['type'])).toEqual(['thinking', 'tool_use']);
+      expect(withThinking.content[0]).toEqual({ type: 'thinking', thinking: (reasoning as { text: string }).text, signature: (reasoning as { signature: string }).signature });
+      // Thinking off: no thinking block goes (the API wants none without it).
+      expect(encode(false).messages[1]!.content.map((c) => c['type'])).toEqual(['tool_use']);
+    });
+  }
+
+  it('keeps a redacted_thinking block\'s data, shown as nothing readable, and sends it back as it came', async () => {
+    const { turn, output } = await runPipeline(anthropicDialect, [fixture('anthropic', 'redacted-thinking.sse')]);
+    expect(output.reasoning).toBe('');
+    expect(turn.blocks[0]).toEqual({ type: 'reasoning', origin: 'native', text: '', redacted: REDACTED });
+    const body = anthropicDialect.encode({ model: 'claude-sonnet-4-5', turns: [{ ...turn, parentId: null }], contextWindow: 200_000, stream: true, think: true }) as { messages: { content: unknown[] }[] };
+    expect(body.messages[0]!.content[0]).toEqual({ type: 'redacted_thinking', data: REDACTED });
+  });
+
+  it('never sends reasoning without a signature (another model\'s, or inline <think> text): the API refuses unsigned thinking', () => {
+    const turn: Turn = { id: 'a1', conversationId: 'c1', parentId: null, role: 'assistant', blocks: [{ type: 'reasoning', origin: 'inline', text: 'Local thoughts.' }, { type: 'text', text: 'Hi.' }], meta: {}, status: 'done', createdAt: 1 };
+    const body = anthropicDialect.encode({ model: 'claude-sonnet-4-5', turns: [turn], contextWindow: 200_000, stream: true, think: true }) as { messages: { content: unknown[] }[] };
+    expect(body.messages[0]!.content).toEqual([{ type: 'text', text: 'Hi.' }]);
+  });
 });
