@@ -109,9 +109,27 @@ export function mayHoldMath(text: string): boolean {
   return text.includes('$');
 }
 
-/** Markdown → HTML as a string, before sanitizing (pure: unit-testable without a DOM). */
-export function markdownToHtml(text: string): string {
-  return md.render(text);
+/** Link reference definitions (`[label]: url "title"`) as markdown-it keeps them: by normalized label. */
+export type LinkReferences = Record<string, { href: string; title: string }>;
+
+/** A line that may start a definition; the parse below decides (it also refuses a `javascript:` one). */
+const DEFINITION = /^ {0,3}\[[^\]]+\]:/m;
+
+/** The link reference definitions a text makes, read by markdown-it itself; undefined when it makes none. */
+export function linkReferences(text: string): LinkReferences | undefined {
+  if (!DEFINITION.test(text)) return undefined;
+  const env: { references?: LinkReferences } = {};
+  md.parse(text, env);
+  return env.references && Object.keys(env.references).length > 0 ? env.references : undefined;
+}
+
+/**
+ * Markdown → HTML as a string, before sanitizing (pure: unit-testable without a DOM). `references`: definitions
+ * made elsewhere in the same answer (an answer is rendered a chunk at a time), used where the text has none of its
+ * own for a label.
+ */
+export function markdownToHtml(text: string, references?: LinkReferences): string {
+  return md.render(text, references ? { references: { ...references } } : {});
 }
 
 /** markdown-it's tokens for the text, as the chat's HTML is made from them (to-speech.ts reads them). */
