@@ -112,6 +112,43 @@ describe('Settings → Tools and an MCP tool in a chat', () => {
     expect(bodies(s).at(-1)?.tools).toBeUndefined();
   });
 
+  it('asks again when a tool allowed in this chat is now another server’s tool of the same name', async () => {
+    const callEcho = (message: string) => ollamaLines([{ tool_calls: [{ function: { name: 'echo', arguments: { message } } }] }]);
+    s = await start([callEcho('first'), ollamaLines([{ content: 'Echoed.' }]), callEcho('second'), ollamaLines([{ content: 'Echoed again.' }])]);
+    const { page, scratch } = s;
+    const file = join(scratch, 'mcp.json');
+    const server = { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] };
+    writeFileSync(file, JSON.stringify({ mcpServers: { notes: server, other: server } }));
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('mcp-import-input').setInputFiles(file);
+    const notes = page.locator('[data-testid="mcp-server"][data-name="notes"]');
+    const other = page.locator('[data-testid="mcp-server"][data-name="other"]');
+    await expect.poll(() => notes.getAttribute('data-state')).toBe('ready');
+    await expect.poll(() => other.getAttribute('data-state')).toBe('ready');
+    // Only `notes` on: its echo is offered as plain `echo`.
+    await other.getByTestId('mcp-server-toggle').uncheck();
+    await page.keyboard.press('Escape');
+
+    await send(page, 'Echo first');
+    const card = page.locator('[data-card="tool-approval"]');
+    await card.getByTestId('tool-allow-conversation').click();
+    await waitIdle(page);
+    await expect.poll(() => assistant(page, 1).locator('[data-run="answer"]').textContent()).toContain('Echoed.');
+    expect(await card.first().textContent()).toContain('from the tool server notes');
+
+    // Now `other` gives the chat its `echo`: what was allowed was notes' echo, not this one.
+    await page.getByTestId('settings-open').click();
+    await notes.getByTestId('mcp-server-toggle').uncheck();
+    await other.getByTestId('mcp-server-toggle').check();
+    await expect.poll(() => other.getAttribute('data-state')).toBe('ready');
+    await page.keyboard.press('Escape');
+    await send(page, 'Echo second');
+    await expect.poll(() => card.count()).toBe(2);
+    expect(await card.nth(1).textContent()).toContain('echo (from the tool server other) wants to run: {"message":"second"}');
+    await card.nth(1).getByTestId('tool-deny').click();
+    await waitIdle(page);
+  });
+
   it('shows a long call’s progress on its card, and Stop cancels it', async () => {
     const longJob = ollamaLines([{ tool_calls: [{ function: { name: 'trigger-long-running-operation', arguments: { duration: 600, steps: 600 } } }] }]);
     s = await start([longJob]);

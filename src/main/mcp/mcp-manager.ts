@@ -197,6 +197,7 @@ export class McpManager {
         return !(store.get(server.id)?.alwaysAllow.includes(def.name) ?? false);
       },
       server: server.name,
+      approvalKey: `mcp\u0000${server.id}\u0000${def.name}`,
       describeCall: (args) => describeArgs(def.name, offeredAs, args),
       allowAlways: () => void this.setTool(server.id, def.name, { alwaysAllow: true }),
       run: async (args, ctx) => {
