@@ -160,13 +160,13 @@ describe('answers', () => {
     // paragraph at a time (split-blocks.ts), and the definitions sit in another paragraph than their links.
     const prose = 'See the [tutorial][1] and the [reference][Ref Two], or [PEP 8].';
     const defs = '[1]: https://docs.python.org/3/tutorial/\n[ref two]: https://docs.python.org/3/reference/ "The reference"\n[PEP 8]: https://peps.python.org/pep-0008/';
-    const lines = [{ content: `${prose}\n\n` }, { content: 'A second paragraph.\n\n' }, { content: defs }, { content: '\n\nAnd ```a fence [1]```.' }];
+    const lines = [{ content: `${prose}\n\n` }, { content: 'A second paragraph.\n\n' }, { content: `${defs}\n` }, { content: '\nAnd ```a fence [1]```.' }];
     s = await startUi(chatRoutes(ollamaLines(lines), 5, 3));
     const { page, replay } = s;
     await send(page, 'Where are the docs?');
     const links = () => assistant(page).locator('.markdown a').evaluateAll((as) => as.map((a) => `${a.textContent ?? ''} -> ${a.getAttribute('href') ?? ''}`));
     const expected = ['tutorial -> https://docs.python.org/3/tutorial/', 'reference -> https://docs.python.org/3/reference/', 'PEP 8 -> https://peps.python.org/pep-0008/'];
-    // While the answer still streams (the definitions are its growing tail), the earlier paragraph links already.
+    // While the answer still streams (the definitions, whole lines, are its growing tail), the prose links already.
     await expect.poll(() => replay.held).toBe(1);
     await expect.poll(links).toEqual(expected);
     replay.release();

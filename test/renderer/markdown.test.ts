@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { enableMath, linkReferences, markdownToHtml, mathEnabled } from '../../src/renderer/markdown/to-html';
+import { answerReferences, enableMath, linkReferences, markdownToHtml, mathEnabled } from '../../src/renderer/markdown/to-html';
 import { katexPlugin } from '../../src/renderer/markdown/math';
 import fc from 'fast-check';
 import { splitGrowing, splitMarkdownBlocks, type SplitState } from '../../src/renderer/markdown/split-blocks';
@@ -72,6 +72,17 @@ describe('markdownToHtml', () => {
     expect(markdownToHtml('See [one][1].')).not.toContain('<a ');
     // The earlier definition of a label wins, as in CommonMark.
     expect(markdownToHtml('[x][1]\n\n[1]: https://example.com/later', defs)).toContain('href="https://example.com/one"');
+  });
+
+  it('gathers an answer’s definitions across its chunks: one object while they stay the same, a streaming line left out', () => {
+    const chunks = ['See [one][1] and [two][2].', 'Text.', '[1]: https://example.com/one\n[2]: https://example.com/tw'];
+    // The tail's last line is still streaming (its URL is half there): only whole lines count.
+    const streaming = answerReferences(chunks, true, true);
+    expect(streaming && Object.keys(streaming)).toEqual(['1']);
+    expect(answerReferences(chunks, true, true)).toBe(streaming);
+    const done = answerReferences([...chunks.slice(0, 2), `${chunks[2]!}o`]);
+    expect(done).toEqual({ 1: { href: 'https://example.com/one', title: '' }, 2: { href: 'https://example.com/two', title: '' } });
+    expect(answerReferences(['No definitions.', 'None here [x].'])).toBeUndefined();
   });
 
   it('does not load remote images (tracking pixels)', () => {

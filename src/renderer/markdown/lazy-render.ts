@@ -15,7 +15,7 @@ import type { LinkReferences } from './render';
 type Render = (text: string, finished?: boolean, references?: LinkReferences) => string;
 
 let render: Render | null = null;
-let references: ((chunks: readonly string[], finished?: number) => LinkReferences | undefined) | null = null;
+let references: ((chunks: readonly string[], growing?: boolean, midLine?: boolean) => LinkReferences | undefined) | null = null;
 let loading: Promise<Render> | null = null;
 const listeners = new Set<() => void>();
 
@@ -72,8 +72,8 @@ function subscribe(listener: () => void): () => void {
  * The link reference definitions an answer's chunks make (render.ts answerReferences); undefined before the
  * markdown code has loaded, or when there are none.
  */
-export function answerReferences(chunks: readonly string[], finished?: number): LinkReferences | undefined {
-  return references?.(chunks, finished);
+export function answerReferences(chunks: readonly string[], growing?: boolean, midLine?: boolean): LinkReferences | undefined {
+  return references?.(chunks, growing, midLine);
 }
 
 /** The renderer once loaded (the caller re-renders then), null before; asking starts the load. */

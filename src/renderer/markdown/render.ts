@@ -1,8 +1,8 @@
 /** The second wall: DOMPurify over markdown-it's output, and a cache so finished chunks cost nothing again. */
 import DOMPurify from 'dompurify';
-import { enableMath, linkReferences, markdownToHtml, mathEnabled, mayHoldMath, type LinkReferences } from './to-html';
+import { enableMath, markdownToHtml, mathEnabled, mayHoldMath, type LinkReferences } from './to-html';
 
-export type { LinkReferences } from './to-html';
+export { answerReferences, type LinkReferences } from './to-html';
 
 // The announcer's spoken form of an answer comes with this chunk, which has the parser (lazy-render.ts).
 export { speechText } from './to-speech';
@@ -63,42 +63,6 @@ function referencesKey(refs: LinkReferences): string {
   return key;
 }
 
-/** Each finished chunk's definitions, read once (null: none). */
-const definitions = new Map<string, LinkReferences | null>();
-/** Merged definitions by their JSON, so an answer gets the same object back each frame. */
-const mergedByKey = new Map<string, LinkReferences>();
-
-/**
- * The link reference definitions an answer's chunks make, merged in their order (the first definition of a label
- * wins, as in CommonMark): models cite sources as `[text][1]` in the prose and `[1]: url` at the end, and the
- * chunks are rendered apart. The same object while the definitions stay the same (the chunks' memo compares it);
- * undefined when there are none. `finished`: how many of the chunks are finished (the rest, the growing tail, is
- * read each time and not kept).
- */
-export function answerReferences(chunks: readonly string[], finished = chunks.length): LinkReferences | undefined {
-  let merged: LinkReferences | undefined;
-  for (let i = 0; i < chunks.length; i++) {
-    const chunk = chunks[i]!;
-    let found = definitions.get(chunk);
-    if (found === undefined) {
-      found = linkReferences(chunk) ?? null;
-      if (i < finished) {
-        if (definitions.size >= CACHE_LIMIT) definitions.delete(definitions.keys().next().value ?? '');
-        definitions.set(chunk, found);
-      }
-    }
-    if (!found) continue;
-    merged ??= {};
-    for (const [label, ref] of Object.entries(found)) if (!Object.hasOwn(merged, label)) merged[label] = ref;
-  }
-  if (!merged) return undefined;
-  const key = JSON.stringify(merged);
-  const known = mergedByKey.get(key);
-  if (known) return known;
-  if (mergedByKey.size >= 200) mergedByKey.delete(mergedByKey.keys().next().value ?? '');
-  mergedByKey.set(key, merged);
-  return merged;
-}
 
 let mathLoading: Promise<void> | null = null;
 let onMath: () => void = () => {};

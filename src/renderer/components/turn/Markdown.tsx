@@ -64,7 +64,7 @@ export const Markdown = memo(function Markdown({ text, growing = false }: { text
   const render = useMarkdownRenderer();
   // `[text][1]` in one chunk, `[1]: url` in another: every chunk is rendered with the answer's definitions (the
   // same object while they stay the same, so finished chunks do not render again).
-  const references = render ? answerReferences(chunks, growing ? chunks.length - 1 : chunks.length) : undefined;
+  const references = render ? answerReferences(chunks, growing, !text.endsWith('\n')) : undefined;
   // Finished chunks' HTML is cached (render.ts): the boundary checks cost lookups, and the chunks render from it.
   // A new renderer (KaTeX came) may change a chunk's HTML, and so where groups close: they are worked out again.
   const grouped = useRef<{ render: typeof render; groups: ChunkGroups } | undefined>(undefined);
