@@ -117,9 +117,10 @@ function restore(deps: ConversationIoDeps, file: CheckedConversationFile, now: n
     // A file from before settings were exported keeps the defaults the row was created with.
     if (file.settings) new ConversationSettingsStore(deps.db).update(conversationId, file.settings);
     // A card that waited when the file was saved has no run behind it here: left pending, its buttons answered
-    // nothing and the chat took no message ("waits for your answer"). It is settled as stopped, its calls not run.
+    // nothing and the chat took no message ("waits for your answer"). It is settled as stopped, its calls not run;
+    // whatever its role (a crafted file's), as the page treats any pending card as a run that waits.
     for (const card of turns) {
-      if (card.role !== 'system' || card.source !== 'tool-approval' || card.meta['state'] !== 'pending') continue;
+      if (card.source !== 'tool-approval' || card.meta['state'] !== 'pending') continue;
       const meta = { ...card.meta, state: 'stopped' };
       const shown = toolApprovalMeta(meta);
       const blocks = shown ? [{ type: 'text' as const, text: toolApprovalText(shown) }] : card.blocks;

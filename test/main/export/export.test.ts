@@ -158,6 +158,12 @@ describe('export and import', () => {
     }
     // The original's card still waits for its run.
     expect(src.store.getTurn('card')?.meta).toMatchObject({ state: 'pending' });
+    // A crafted file's "card" of another role (the page treats any pending one as a run that waits) is settled too.
+    const file = JSON.parse(json) as { turns: Turn[] };
+    const crafted = JSON.stringify({ ...file, turns: file.turns.map((t) => (t.id === 'card' ? { ...t, role: 'user' } : t)) });
+    const dst = app();
+    const { conversationId } = await importConversation(dst.deps, crafted, tick());
+    expect(dst.store.listTurns(conversationId).filter((t) => t.source === 'tool-approval' && t.meta['state'] === 'pending')).toEqual([]);
   });
 
   it('lists a conversation imported with a blank title under a title, not as an empty row', async () => {
