@@ -155,6 +155,29 @@ describe('answers', () => {
     await expect.poll(() => page.getByTestId('conversation-item').first().textContent()).toBe('tokens, so here is the rest');
   });
 
+  it('links a reference-style link to its definition in a later paragraph, as it streams and once done', async () => {
+    // Models cite sources this way: `[text][1]` in the prose, `[1]: url` at the end. The answer is drawn a
+    // paragraph at a time (split-blocks.ts), and the definitions sit in another paragraph than their links.
+    const prose = 'See the [tutorial][1] and the [reference][Ref Two], or [PEP 8].';
+    const defs = '[1]: https://docs.python.org/3/tutorial/\n[ref two]: https://docs.python.org/3/reference/ "The reference"\n[PEP 8]: https://peps.python.org/pep-0008/';
+    const lines = [{ content: `${prose}\n\n` }, { content: 'A second paragraph.\n\n' }, { content: `${defs}\n` }, { content: '\nAnd ```a fence [1]```.' }];
+    s = await startUi(chatRoutes(ollamaLines(lines), 5, 3));
+    const { page, replay } = s;
+    await send(page, 'Where are the docs?');
+    const links = () => assistant(page).locator('.markdown a').evaluateAll((as) => as.map((a) => `${a.textContent ?? ''} -> ${a.getAttribute('href') ?? ''}`));
+    const expected = ['tutorial -> https://docs.python.org/3/tutorial/', 'reference -> https://docs.python.org/3/reference/', 'PEP 8 -> https://peps.python.org/pep-0008/'];
+    // While the answer still streams (the definitions, whole lines, are its growing tail), the prose links already.
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(links).toEqual(expected);
+    replay.release();
+    await waitIdle(page);
+    await expect.poll(links).toEqual(expected);
+    expect(await assistant(page).locator('.markdown a').nth(1).getAttribute('title')).toBe('The reference');
+    const text = (await assistant(page).locator('.markdown').textContent()) ?? '';
+    expect(text).not.toContain('][');
+    expect(text).toContain('a fence [1]');
+  });
+
   it('gives an answer with a tool step one stats line and one Regenerate, under its last step', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'x' }])));
     scripted(s, (_body, n) =>

@@ -54,6 +54,45 @@ describe('export and import', () => {
     await expect.poll(() => page.locator(ASSISTANT).first().locator('[data-run="answer"]').textContent()).toContain('Tea is best at');
   });
 
+  it('imports a conversation saved while a tool call waited for approval as one that can go on', async () => {
+    const base = chatRoutes('').filter((r) => r.path !== '/api/chat');
+    const show = { method: 'POST', path: '/api/show', body: JSON.stringify({ capabilities: ['completion', 'tools'] }) };
+    const chat = (body: string) => ({ method: 'POST', path: '/api/chat', body, chunk: 'lines' as const, headers: { 'content-type': 'application/x-ndjson' } });
+    const plan = [ollamaLines([{ content: 'Let me look.' }, { tool_calls: [{ function: { name: 'fetch_url', arguments: { url: 'https://example.com/' } } }] }])];
+    s = await startUi([...base, show, chat(plan[0]!)]);
+    const { page, replay } = s;
+    replay.setOnRequest((req) => {
+      if (req.path !== '/api/chat') return;
+      const title = req.body.includes('Write a title');
+      replay.setRoutes([...base, show, chat(title ? ollamaLines([{ content: 'Fetching' }]) : (plan.shift() ?? ollamaLines([{ content: 'Carried on.' }])))]);
+    });
+    await send(page, 'Fetch example.com');
+    await page.getByTestId('tool-allow-once').waitFor();
+    // Saved while the card waits (the export button is there all along), then denied here.
+    const item = page.getByTestId('conversation-item');
+    await item.hover();
+    const [json] = await Promise.all([page.waitForEvent('download'), page.getByTestId('conversation-export').click()]);
+    const saved = mkdtempSync(join(tmpdir(), 'firebrand-e2e-export-'));
+    onTestFinished(() => rmSync(saved, { recursive: true, force: true }));
+    const jsonPath = join(saved, json.suggestedFilename());
+    await json.saveAs(jsonPath);
+    await page.getByTestId('tool-deny').click();
+    await waitIdle(page);
+    await expect.poll(() => page.getByTestId('tool-allow-once').count()).toBe(0);
+
+    await page.getByTestId('conversation-import-input').setInputFiles(jsonPath);
+    await expect.poll(() => item.count()).toBe(2);
+    await expect.poll(() => page.locator('[data-card="tool-approval"]').count()).toBe(1);
+    const card = page.locator('[data-card="tool-approval"]');
+    // No run waits behind the imported card: no buttons that do nothing, no Stop, and the chat takes a message.
+    expect(await card.getByTestId('tool-allow-once').count()).toBe(0);
+    expect(await card.textContent()).not.toContain('Waiting for you');
+    expect(await page.getByTestId('composer-stop').count()).toBe(0);
+    expect(await page.locator('[data-card="tool-call"]').first().getAttribute('data-result')).toBe('not-run');
+    await send(page, 'Go on without it');
+    await expect.poll(() => page.locator(ASSISTANT).last().locator('[data-run="answer"]').textContent()).toContain('Carried on.');
+  });
+
   it('refuses a file that is not a Firebrand export, saying so, and imports nothing', async () => {
     s = await startUi();
     const { page } = s;

@@ -15,6 +15,7 @@ import { startServeProcess } from './helpers/serve-process';
 import { assistant, modelOption, ollamaLines, send, waitIdle, type UiSession } from './helpers/ui-session';
 
 const EVERYTHING_BIN = resolve(import.meta.dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const FILESYSTEM_BIN = resolve(import.meta.dirname, '../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
 let s: (UiSession & { scratch: string }) | undefined;
 afterEach(async () => {
@@ -110,6 +111,69 @@ describe('Settings → Tools and an MCP tool in a chat', () => {
     await send(page, 'No tools now');
     await expect.poll(() => bodies(s!).length).toBe(3);
     expect(bodies(s).at(-1)?.tools).toBeUndefined();
+  });
+
+  it('asks again when a tool allowed in this chat is now another server’s tool of the same name', async () => {
+    const callEcho = (message: string) => ollamaLines([{ tool_calls: [{ function: { name: 'echo', arguments: { message } } }] }]);
+    s = await start([callEcho('first'), ollamaLines([{ content: 'Echoed.' }]), callEcho('second'), ollamaLines([{ content: 'Echoed again.' }])]);
+    const { page, scratch } = s;
+    const file = join(scratch, 'mcp.json');
+    const server = { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] };
+    writeFileSync(file, JSON.stringify({ mcpServers: { notes: server, other: server } }));
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('mcp-import-input').setInputFiles(file);
+    const notes = page.locator('[data-testid="mcp-server"][data-name="notes"]');
+    const other = page.locator('[data-testid="mcp-server"][data-name="other"]');
+    await expect.poll(() => notes.getAttribute('data-state')).toBe('ready');
+    await expect.poll(() => other.getAttribute('data-state')).toBe('ready');
+    // Only `notes` on: its echo is offered as plain `echo`.
+    await other.getByTestId('mcp-server-toggle').uncheck();
+    await page.keyboard.press('Escape');
+
+    await send(page, 'Echo first');
+    const card = page.locator('[data-card="tool-approval"]');
+    await card.getByTestId('tool-allow-conversation').click();
+    await waitIdle(page);
+    await expect.poll(() => assistant(page, 1).locator('[data-run="answer"]').textContent()).toContain('Echoed.');
+    expect(await card.first().textContent()).toContain('from the tool server notes');
+
+    // Now `other` gives the chat its `echo`: what was allowed was notes' echo, not this one.
+    await page.getByTestId('settings-open').click();
+    await notes.getByTestId('mcp-server-toggle').uncheck();
+    await other.getByTestId('mcp-server-toggle').check();
+    await expect.poll(() => other.getAttribute('data-state')).toBe('ready');
+    await page.keyboard.press('Escape');
+    await send(page, 'Echo second');
+    await expect.poll(() => card.count()).toBe(2);
+    expect(await card.nth(1).textContent()).toContain('echo (from the tool server other) wants to run: {"message":"second"}');
+    await card.nth(1).getByTestId('tool-deny').click();
+    await waitIdle(page);
+  });
+
+  it('names every argument on the approval card, however long the ones before it', async () => {
+    // A call's arguments come in the order the model wrote them: a long text first pushed the file to write off
+    // the card (it was cut at 2000 characters), and the card asked to allow "write_file {content: …}".
+    const content = 'Meeting notes for Tuesday. '.repeat(80);
+    const plan = [ollamaLines([{ tool_calls: [{ function: { name: 'write_file', arguments: { content, path: '__DIR__/.bashrc' } } }] }])];
+    s = await start(plan);
+    const { page, scratch } = s;
+    plan[0] = plan[0]!.split('__DIR__').join(scratch);
+    const file = join(scratch, 'mcp.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { files: { command: process.execPath, args: [FILESYSTEM_BIN, scratch] } } }));
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('mcp-import-input').setInputFiles(file);
+    await expect.poll(() => page.locator('[data-testid="mcp-server"][data-name="files"]').getAttribute('data-state')).toBe('ready');
+    await page.keyboard.press('Escape');
+    await send(page, 'Save my notes');
+    const card = page.locator('[data-card="tool-approval"]');
+    await card.getByTestId('tool-deny').waitFor();
+    const shown = (await card.locator('.system-text').textContent()) ?? '';
+    expect(shown).toContain(`"path":"${scratch}/.bashrc"`);
+    expect(shown).toContain('Meeting notes for Tuesday.');
+    expect(shown).toMatch(/more characters/);
+    expect(shown.length).toBeLessThan(1000);
+    await card.getByTestId('tool-deny').click();
+    await waitIdle(page);
   });
 
   it('shows a long call’s progress on its card, and Stop cancels it', async () => {

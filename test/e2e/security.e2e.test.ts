@@ -249,4 +249,53 @@ describe('security, end to end', () => {
     expect(trapHits).toEqual([]);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
   });
+
+  it('keeps the math of an answer inside it: a formula cannot paint over the approval card or cover its buttons', async () => {
+    if (!s) throw new Error('no session');
+    const { page, replay } = s;
+    // KaTeX lays out what TeX allows: \smash[b] hides a lowered box's depth from the layout, so without a clip a
+    // formula paints (and takes clicks) over whatever follows it: here a slab over the fetch_url approval card.
+    const slab = String.raw`$\smash[b]{\raisebox{-30em}{\colorbox{red}{\rule{30em}{30em}}}}$`;
+    const step = ollamaLines([{ content: `Checking. ${slab}` }, { tool_calls: [{ function: { name: 'fetch_url', arguments: { url: 'https://example.com/' } } }] }]);
+    const base: ReplayRoute[] = [
+      { path: '/api/tags', body: TAGS_BODY },
+      { path: '/api/version', body: '{"version":"0.12.6"}' },
+      { method: 'POST', path: '/api/show', body: '{"capabilities":["completion","tools"]}' },
+    ];
+    const plan = [chat(step)];
+    replay.setRoutes([...base, plan[0]!]);
+    replay.setOnRequest((req) => {
+      if (req.path !== '/api/chat') return;
+      const title = req.body.includes('Write a title');
+      replay.setRoutes([...base, title ? chat(ollamaLines([{ content: 'Math' }])) : (plan.shift() ?? chat(ollamaLines([{ content: 'Done.' }])))]);
+    });
+    await page.getByTestId('new-chat').click();
+    await send(page, 'Fetch example.com');
+    const card = page.locator('[data-card="tool-approval"]');
+    const allow = card.getByTestId('tool-allow-once');
+    await allow.waitFor();
+    const answer = page.locator('[data-testid="turn"][data-role="assistant"] [data-run="answer"]').last();
+    await answer.locator('.katex .colorbox').waitFor();
+    await pageSettled();
+    // The formula's boxes are laid out over the card (what the test is about): only the clip keeps them off it.
+    const box = await answer.locator('.katex .colorbox').first().boundingBox();
+    const cardBox = await card.boundingBox();
+    if (!box || !cardBox) throw new Error('no layout');
+    expect(box.y + box.height).toBeGreaterThan(cardBox.y + cardBox.height);
+    // What a click (and the eye) meets at the card's words and buttons is the card, not the answer's math.
+    const hits = await page.evaluate(() => {
+      const card = document.querySelector('[data-card="tool-approval"]');
+      const targets = [...(card?.querySelectorAll('.system-text, button') ?? [])];
+      return targets.map((el) => {
+        const r = el.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return `${el.textContent?.slice(0, 20) ?? ''}: ${hit && el.contains(hit) ? 'card' : hit?.closest('.katex') ? 'math' : (hit?.className.toString() ?? 'nothing')}`;
+      });
+    });
+    expect(hits.length).toBeGreaterThan(2);
+    expect(hits.filter((h) => !h.endsWith(': card'))).toEqual([]);
+    await card.getByTestId('tool-deny').click();
+    await waitIdle(page);
+    replay.setOnRequest(undefined);
+  });
 });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { enableMath, markdownToHtml, mathEnabled } from '../../src/renderer/markdown/to-html';
+import { answerReferences, enableMath, linkReferences, markdownToHtml, mathEnabled } from '../../src/renderer/markdown/to-html';
 import { katexPlugin } from '../../src/renderer/markdown/math';
 import fc from 'fast-check';
 import { splitGrowing, splitMarkdownBlocks, type SplitState } from '../../src/renderer/markdown/split-blocks';
@@ -57,6 +57,32 @@ describe('markdownToHtml', () => {
     expect(html).toContain('[a](javascript:alert(1))'); // left as text
     expect(html).not.toContain('href="data:');
     expect(html).toContain('<a href="https://example.com" target="_blank" rel="noopener noreferrer">c</a>');
+  });
+
+  it('links `[text][label]` to a definition made in another chunk; a javascript: definition links nothing', () => {
+    const defs = linkReferences('[1]: https://example.com/one "One"\n[Two  Words]: https://example.com/two\n[bad]: javascript:alert(1)');
+    expect(defs && Object.keys(defs).sort()).toEqual(['1', 'TWO WORDS']);
+    expect(linkReferences('No [definitions] here: [a](https://example.com)')).toBeUndefined();
+    const html = markdownToHtml('See [one][1], [two][two words] and [bad].', defs);
+    expect(html).toContain('<a href="https://example.com/one" title="One" target="_blank" rel="noopener noreferrer">one</a>');
+    expect(html).toContain('<a href="https://example.com/two" target="_blank" rel="noopener noreferrer">two</a>');
+    expect(html).toContain('[bad]');
+    expect(html).not.toContain('javascript:');
+    // Without them (each chunk on its own), the links stayed text: what the chat showed.
+    expect(markdownToHtml('See [one][1].')).not.toContain('<a ');
+    // The earlier definition of a label wins, as in CommonMark.
+    expect(markdownToHtml('[x][1]\n\n[1]: https://example.com/later', defs)).toContain('href="https://example.com/one"');
+  });
+
+  it('gathers an answer’s definitions across its chunks: one object while they stay the same, a streaming line left out', () => {
+    const chunks = ['See [one][1] and [two][2].', 'Text.', '[1]: https://example.com/one\n[2]: https://example.com/tw'];
+    // The tail's last line is still streaming (its URL is half there): only whole lines count.
+    const streaming = answerReferences(chunks, true, true);
+    expect(streaming && Object.keys(streaming)).toEqual(['1']);
+    expect(answerReferences(chunks, true, true)).toBe(streaming);
+    const done = answerReferences([...chunks.slice(0, 2), `${chunks[2]!}o`]);
+    expect(done).toEqual({ 1: { href: 'https://example.com/one', title: '' }, 2: { href: 'https://example.com/two', title: '' } });
+    expect(answerReferences(['No definitions.', 'None here [x].'])).toBeUndefined();
   });
 
   it('does not load remote images (tracking pixels)', () => {

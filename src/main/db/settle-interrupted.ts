@@ -19,18 +19,36 @@ export function settleInterrupted(db: Database, store: ConversationStore, newId:
   for (const turn of streaming) store.updateTurn({ ...turn, status: 'interrupted', blocks: settleOpenCalls(turn.blocks, 'interrupted') });
 
   const cards = (db.prepare(PENDING_APPROVALS_SQL).all() as TurnRow[]).map(toTurn);
-  for (const card of cards) {
-    store.updateTurn({ ...card, meta: { ...card.meta, state: 'interrupted' } });
-    const results = unansweredCalls(store, card);
-    if (results.length > 0) {
-      store.appendRunTurn({ id: newId(), conversationId: card.conversationId, parentId: card.id, role: 'tool', blocks: results, meta: {}, status: 'done', createdAt: now }, now);
-    }
-  }
+  for (const card of cards) settleApprovalCard(store, card, { meta: { ...card.meta, state: 'interrupted' }, blocks: card.blocks }, APP_CLOSED, newId, now);
   return streaming.length;
 }
 
+/** What the results of calls that never ran say: the one that waited (and those after it), and those before it. */
+export interface NotRunWords {
+  waited: string;
+  before: string;
+}
+
+const APP_CLOSED: NotRunWords = {
+  waited: 'Not run: Firebrand closed while this call waited for your approval.',
+  before: 'No result: Firebrand closed before it was kept.',
+};
+
+/**
+ * Settles an approval card no run waits behind any more (`settled`: its new meta and text), and answers the calls
+ * of its step that have no result, so no call card says "Waiting for the result…" and the next request sends none
+ * of them unanswered. Also used for a card imported from a file saved while it waited (export/conversation-io.ts).
+ */
+export function settleApprovalCard(store: ConversationStore, card: Turn, settled: Pick<Turn, 'meta' | 'blocks'>, words: NotRunWords, newId: () => string, now: number): void {
+  store.updateTurn({ ...card, ...settled });
+  const results = unansweredCalls(store, card, words);
+  if (results.length > 0) {
+    store.appendRunTurn({ id: newId(), conversationId: card.conversationId, parentId: card.id, role: 'tool', blocks: results, meta: {}, status: 'done', createdAt: now }, now);
+  }
+}
+
 /** Results for the calls of the card's step that have none: the waiting call and those after it never ran. */
-function unansweredCalls(store: ConversationStore, card: Turn): ToolResultBlock[] {
+function unansweredCalls(store: ConversationStore, card: Turn, words: NotRunWords): ToolResultBlock[] {
   const branch = store.branch(card.id);
   const step = branch.findLast((t) => t.role === 'assistant');
   if (!step) return [];
@@ -41,8 +59,8 @@ function unansweredCalls(store: ConversationStore, card: Turn): ToolResultBlock[
     reached ||= b.id === card.meta.toolCallId;
     return [
       reached
-        ? { type: 'tool_result' as const, toolCallId: b.id, name: b.name, content: 'Not run: Firebrand closed while this call waited for your approval.', isError: true, notRun: true }
-        : { type: 'tool_result' as const, toolCallId: b.id, name: b.name, content: 'No result: Firebrand closed before it was kept.', isError: true },
+        ? { type: 'tool_result' as const, toolCallId: b.id, name: b.name, content: words.waited, isError: true, notRun: true }
+        : { type: 'tool_result' as const, toolCallId: b.id, name: b.name, content: words.before, isError: true },
     ];
   });
 }

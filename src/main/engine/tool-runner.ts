@@ -60,8 +60,11 @@ export async function runToolCalls(
       answer({ content: `There is no tool named ${call.name}. Available: ${names || 'none'}.`, isError: true });
       continue;
     }
-    if (tool.needsApproval && !deps.approvals.isAllowed(turn.conversationId, call.name)) {
-      const card = await askApproval(deps, turn, parentId, call, tool.describeCall?.(call.arguments) ?? call.argumentsRaw, signal, tool.server);
+    // Keyed by the tool, not the name it is offered under: a name moves to another server's tool when the first
+    // is switched off, and what the user allowed was that first tool.
+    const allowedAs = tool.approvalKey ?? call.name;
+    if (tool.needsApproval && !deps.approvals.isAllowed(turn.conversationId, allowedAs)) {
+      const card = await askApproval(deps, turn, parentId, call, tool.describeCall?.(call.arguments) ?? call.argumentsRaw, signal, allowedAs, tool.server);
       parentId = card.id;
       if (card.decision === 'deny') {
         answer({ content: signal.aborted ? 'Not run: stopped by the user.' : `The user did not allow ${call.name} for this request. Do not retry it; answer without it.`, isError: true }, true);
@@ -103,7 +106,7 @@ async function runOne(deps: ToolRunDeps, turn: Turn, call: ToolCallBlock, args: 
   }
 }
 
-async function askApproval(deps: ToolRunDeps, turn: Turn, parentId: string, call: ToolCallBlock, what: string, signal: AbortSignal, server?: string) {
+async function askApproval(deps: ToolRunDeps, turn: Turn, parentId: string, call: ToolCallBlock, what: string, signal: AbortSignal, allowedAs: string, server?: string) {
   const meta: ToolApprovalMeta = { toolCallId: call.id, turnId: turn.id, tool: call.name, ...(server !== undefined ? { server } : {}), call: what, state: 'pending' };
   const card: Turn = {
     id: deps.newId(),
@@ -120,7 +123,7 @@ async function askApproval(deps: ToolRunDeps, turn: Turn, parentId: string, call
   deps.store.appendRunTurn(card, deps.now());
   deps.emit('chat:turn-saved', { turn: card });
   deps.emit('conversations:changed', { conversationId: turn.conversationId });
-  const decision = await deps.approvals.wait({ conversationId: turn.conversationId, turnId: turn.id, toolCallId: call.id }, call.name, signal);
+  const decision = await deps.approvals.wait({ conversationId: turn.conversationId, turnId: turn.id, toolCallId: call.id }, allowedAs, signal);
   const state = decision === 'deny' ? (signal.aborted ? 'stopped' : 'denied') : 'allowed';
   const decidedMeta: ToolApprovalMeta = { ...meta, state, decision };
   const decided: Turn = { ...card, blocks: [{ type: 'text', text: toolApprovalText(decidedMeta) }], meta: { ...card.meta, state, decision } };

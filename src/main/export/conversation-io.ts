@@ -1,9 +1,11 @@
 import type { Database } from 'better-sqlite3';
 import { remapContextMeta } from '../../shared/context-edits';
 import { base64Length, CONVERSATION_FILE_MAX_BYTES, exportTooLargeMessage } from '../../shared/file-limits';
+import { toolApprovalMeta, toolApprovalText } from '../../shared/system-turns';
 import type { Turn } from '../../shared/turn';
 import type { BlobStore } from '../blobs/blob-store';
 import { ConversationSettingsStore } from '../db/conversation-settings';
+import { settleApprovalCard, type NotRunWords } from '../db/settle-interrupted';
 import type { ConversationStore } from '../db/conversation-store';
 import { UserFacingError } from '../errors';
 import { runInWorker } from '../workers/run-in-worker';
@@ -81,6 +83,12 @@ export async function importConversation(deps: ConversationIoDeps, text: string,
   }
 }
 
+/** The results of calls that waited for approval when the file was saved (they never ran). */
+const SAVED_WHILE_WAITING: NotRunWords = {
+  waited: 'Not run: this conversation was saved while the call waited for approval.',
+  before: 'No result: this conversation was saved before it was kept.',
+};
+
 function restore(deps: ConversationIoDeps, file: CheckedConversationFile, now: number): { conversationId: string; remapped: boolean } {
   const taken =
     deps.store.getConversationRecord(file.conversation.id) !== undefined || file.turns.some((t) => deps.store.getTurn(t.id) !== undefined);
@@ -108,6 +116,16 @@ function restore(deps: ConversationIoDeps, file: CheckedConversationFile, now: n
     deps.store.restoreConversation({ ...file.conversation, id: conversationId, activeLeafId }, turns);
     // A file from before settings were exported keeps the defaults the row was created with.
     if (file.settings) new ConversationSettingsStore(deps.db).update(conversationId, file.settings);
+    // A card that waited when the file was saved has no run behind it here: left pending, its buttons answered
+    // nothing and the chat took no message ("waits for your answer"). It is settled as stopped, its calls not run;
+    // whatever its role (a crafted file's), as the page treats any pending card as a run that waits.
+    for (const card of turns) {
+      if (card.source !== 'tool-approval' || card.meta['state'] !== 'pending') continue;
+      const meta = { ...card.meta, state: 'stopped' };
+      const shown = toolApprovalMeta(meta);
+      const blocks = shown ? [{ type: 'text' as const, text: toolApprovalText(shown) }] : card.blocks;
+      settleApprovalCard(deps.store, card, { meta, blocks }, SAVED_WHILE_WAITING, deps.newId, now);
+    }
   })();
   return { conversationId, remapped: taken };
 }

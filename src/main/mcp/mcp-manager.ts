@@ -197,6 +197,7 @@ export class McpManager {
         return !(store.get(server.id)?.alwaysAllow.includes(def.name) ?? false);
       },
       server: server.name,
+      approvalKey: `mcp\u0000${server.id}\u0000${def.name}`,
       describeCall: (args) => describeArgs(def.name, offeredAs, args),
       allowAlways: () => void this.setTool(server.id, def.name, { alwaysAllow: true }),
       run: async (args, ctx) => {
@@ -219,11 +220,32 @@ export class McpManager {
   }
 }
 
-/** What the approval card shows of a call: the server's own tool name when offered under another, and the arguments. */
+/** Characters of one text argument the approval card shows; the rest is counted. */
+const ARG_SHOWN_CHARS = 300;
+/** Items of one list argument the card shows. */
+const ARG_SHOWN_ITEMS = 20;
+/** A backstop for a call of very many arguments; each one is short by then. */
+const CALL_SHOWN_CHARS = 8000;
+
+/**
+ * What the approval card shows of a call: the server's own tool name when offered under another, and the arguments,
+ * every one of them by name. Each long value is shortened on its own: the model writes the arguments in any order,
+ * and cutting the whole call at 2000 characters let a long text in front push the file a write goes to off the card.
+ */
 function describeArgs(tool: string, offeredAs: string, args: JsonValue): string {
-  const json = JSON.stringify(args);
-  const shown = json.length > 2000 ? `${json.slice(0, 2000)}…` : json;
+  const json = JSON.stringify(shortened(args));
+  const shown = json.length > CALL_SHOWN_CHARS ? `${json.slice(0, CALL_SHOWN_CHARS)}…` : json;
   return tool === offeredAs ? shown : `${tool} ${shown}`;
+}
+
+function shortened(value: JsonValue): JsonValue {
+  if (typeof value === 'string') return value.length > ARG_SHOWN_CHARS ? `${value.slice(0, ARG_SHOWN_CHARS)}… (${value.length - ARG_SHOWN_CHARS} more characters)` : value;
+  if (Array.isArray(value)) {
+    const items = value.slice(0, ARG_SHOWN_ITEMS).map(shortened);
+    return value.length > ARG_SHOWN_ITEMS ? [...items, `… (${value.length - ARG_SHOWN_ITEMS} more items)`] : items;
+  }
+  if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shortened(v)]));
+  return value;
 }
 
 function cached(t: McpToolDef): CachedTool {

@@ -36,6 +36,11 @@ export interface Tool {
   needsApproval: boolean;
   /** The MCP server it belongs to (the approval card names it); absent for built-in tools. */
   server?: string;
+  /**
+   * What "Allow in this chat" allows: the tool itself, whatever name it is offered under (an MCP tool: its server's
+   * id and its own name). Absent: the offered name (built-in tools, whose names never change).
+   */
+  approvalKey?: string;
   /** Remembers "always allow" for this tool (MCP tools: the card's button and Settings → Tools). */
   allowAlways?(): void;
   /** A one-line description of a call for the approval card, e.g. the URL to fetch. */

@@ -6,10 +6,16 @@
  */
 import { useSyncExternalStore } from 'react';
 
-/** `finished`: false for a streaming answer's growing tail, which is not worth caching. */
-type Render = (text: string, finished?: boolean) => string;
+import type { LinkReferences } from './render';
+
+/**
+ * `finished`: false for a streaming answer's growing tail, which is not worth caching. `references`: the link
+ * definitions of the whole answer (answerReferences).
+ */
+type Render = (text: string, finished?: boolean, references?: LinkReferences) => string;
 
 let render: Render | null = null;
+let references: ((chunks: readonly string[], growing?: boolean, midLine?: boolean) => LinkReferences | undefined) | null = null;
 let loading: Promise<Render> | null = null;
 const listeners = new Set<() => void>();
 
@@ -37,9 +43,10 @@ export function loadMarkdown(): Promise<Render> {
     const warm = () => void m.renderMarkdown(WARM_UP, false);
     if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(warm, { timeout: WARM_UP_WAIT_MS });
     render = m.renderMarkdown;
+    references = m.answerReferences;
     // KaTeX came later (render.ts): a new renderer is a new snapshot, so every chunk renders again, with math.
     m.whenMathReady(() => {
-      render = (text, finished) => m.renderMarkdown(text, finished);
+      render = (text, finished, refs) => m.renderMarkdown(text, finished, refs);
       for (const l of listeners) l();
     });
     for (const l of listeners) l();
@@ -59,6 +66,14 @@ export function loadSpeech(): Promise<(markdown: string) => string> {
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/**
+ * The link reference definitions an answer's chunks make (render.ts answerReferences); undefined before the
+ * markdown code has loaded, or when there are none.
+ */
+export function answerReferences(chunks: readonly string[], growing?: boolean, midLine?: boolean): LinkReferences | undefined {
+  return references?.(chunks, growing, midLine);
 }
 
 /** The renderer once loaded (the caller re-renders then), null before; asking starts the load. */

@@ -1,6 +1,8 @@
 /** The second wall: DOMPurify over markdown-it's output, and a cache so finished chunks cost nothing again. */
 import DOMPurify from 'dompurify';
-import { enableMath, markdownToHtml, mathEnabled, mayHoldMath } from './to-html';
+import { enableMath, markdownToHtml, mathEnabled, mayHoldMath, type LinkReferences } from './to-html';
+
+export { answerReferences, type LinkReferences } from './to-html';
 
 // The announcer's spoken form of an answer comes with this chunk, which has the parser (lazy-render.ts).
 export { speechText } from './to-speech';
@@ -30,24 +32,37 @@ let draft: { text: string; html: string } | undefined;
 
 /**
  * Sanitized HTML of one chunk. A finished chunk (`finished`, the default) is cached, so scrolling back and forth
- * or remounting costs nothing; a streaming tail is not.
+ * or remounting costs nothing; a streaming tail is not. `references`: the link definitions of the whole answer
+ * (answerReferences), for a chunk whose `[text][label]` links are defined in another chunk.
  */
-export function renderMarkdown(text: string, finished = true): string {
-  const hit = cache.get(text) ?? (draft?.text === text ? draft.html : undefined);
+export function renderMarkdown(text: string, finished = true, references?: LinkReferences): string {
+  // Only a chunk with a `]` can use a definition: the others keep their one cache entry.
+  const refs = references && text.includes(']') ? references : undefined;
+  const key = refs ? `${text}\u0000${referencesKey(refs)}` : text;
+  const hit = cache.get(key) ?? (draft?.text === key ? draft.html : undefined);
   if (hit !== undefined) {
-    if (finished && !cache.has(text)) remember(text, hit);
+    if (finished && !cache.has(key)) remember(key, hit);
     return hit;
   }
-  const html = DOMPurify.sanitize(markdownToHtml(text));
+  const html = DOMPurify.sanitize(markdownToHtml(text, refs));
   // Math not typeset yet (KaTeX is on its way): this version is not kept, the one after it arrives is.
   if (!mathEnabled() && mayHoldMath(text)) {
     void loadMath();
     return html;
   }
-  if (finished) remember(text, html);
-  else draft = { text, html };
+  if (finished) remember(key, html);
+  else draft = { text: key, html };
   return html;
 }
+
+const keys = new WeakMap<LinkReferences, string>();
+
+function referencesKey(refs: LinkReferences): string {
+  let key = keys.get(refs);
+  if (key === undefined) keys.set(refs, (key = JSON.stringify(refs)));
+  return key;
+}
+
 
 let mathLoading: Promise<void> | null = null;
 let onMath: () => void = () => {};

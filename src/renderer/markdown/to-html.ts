@@ -109,9 +109,70 @@ export function mayHoldMath(text: string): boolean {
   return text.includes('$');
 }
 
-/** Markdown → HTML as a string, before sanitizing (pure: unit-testable without a DOM). */
-export function markdownToHtml(text: string): string {
-  return md.render(text);
+/** Link reference definitions (`[label]: url "title"`) as markdown-it keeps them: by normalized label. */
+export type LinkReferences = Record<string, { href: string; title: string }>;
+
+/** A line that may start a definition; the parse below decides (it also refuses a `javascript:` one). */
+const DEFINITION = /^ {0,3}\[[^\]]+\]:/m;
+
+/** The link reference definitions a text makes, read by markdown-it itself; undefined when it makes none. */
+export function linkReferences(text: string): LinkReferences | undefined {
+  if (!DEFINITION.test(text)) return undefined;
+  const env: { references?: LinkReferences } = {};
+  md.parse(text, env);
+  return env.references && Object.keys(env.references).length > 0 ? env.references : undefined;
+}
+
+/** Chunks whose definitions are remembered (as many as render.ts keeps HTML for). */
+const DEFINITIONS_LIMIT = 2000;
+
+/** Each finished chunk's definitions, read once (null: none). */
+const definitions = new Map<string, LinkReferences | null>();
+/** Merged definitions by their JSON, so an answer gets the same object back each frame. */
+const mergedByKey = new Map<string, LinkReferences>();
+
+/**
+ * The link reference definitions an answer's chunks make, merged in their order (the first definition of a label
+ * wins, as in CommonMark): models cite sources as `[text][1]` in the prose and `[1]: url` at the end, and the
+ * chunks are rendered apart. The same object while the definitions stay the same (the chunks' memo compares it);
+ * undefined when there are none. `growing`: the last chunk is a streaming answer's tail (read each time, not kept);
+ * `midLine`: the text ends inside a line, which then does not count: a definition whose URL is still streaming
+ * would change the definitions, and render every chunk that has a link again, at each token.
+ */
+export function answerReferences(chunks: readonly string[], growing = false, midLine = false): LinkReferences | undefined {
+  let merged: LinkReferences | undefined;
+  const finished = growing ? chunks.length - 1 : chunks.length;
+  for (let i = 0; i < chunks.length; i++) {
+    const whole = chunks[i]!;
+    const chunk = i === chunks.length - 1 && growing && midLine ? whole.slice(0, Math.max(0, whole.lastIndexOf('\n'))) : whole;
+    let found = definitions.get(chunk);
+    if (found === undefined) {
+      found = linkReferences(chunk) ?? null;
+      if (i < finished) {
+        if (definitions.size >= DEFINITIONS_LIMIT) definitions.delete(definitions.keys().next().value ?? '');
+        definitions.set(chunk, found);
+      }
+    }
+    if (!found) continue;
+    merged ??= {};
+    for (const [label, ref] of Object.entries(found)) if (!Object.hasOwn(merged, label)) merged[label] = ref;
+  }
+  if (!merged) return undefined;
+  const key = JSON.stringify(merged);
+  const known = mergedByKey.get(key);
+  if (known) return known;
+  if (mergedByKey.size >= 200) mergedByKey.delete(mergedByKey.keys().next().value ?? '');
+  mergedByKey.set(key, merged);
+  return merged;
+}
+
+/**
+ * Markdown → HTML as a string, before sanitizing (pure: unit-testable without a DOM). `references`: definitions
+ * made elsewhere in the same answer (an answer is rendered a chunk at a time), used where the text has none of its
+ * own for a label.
+ */
+export function markdownToHtml(text: string, references?: LinkReferences): string {
+  return md.render(text, references ? { references: { ...references } } : {});
 }
 
 /** markdown-it's tokens for the text, as the chat's HTML is made from them (to-speech.ts reads them). */

@@ -138,6 +138,34 @@ describe('export and import', () => {
     expect(b.store.listConversations()).toEqual([]);
   });
 
+  it('settles an approval card that waited when the file was saved: stopped, its call answered as not run, remapped or not', async () => {
+    const src = app();
+    src.store.createConversation('c', 'Fetch', 'qwen', tick());
+    src.store.appendTurn(makeTurn({ id: 'u1', conversationId: 'c', blocks: text('Fetch example.com') }), tick());
+    const call = { type: 'tool_call' as const, id: 'call_0', name: 'fetch_url', state: 'complete' as const, argumentsRaw: '{"url":"https://example.com/"}', arguments: { url: 'https://example.com/' } };
+    src.store.appendTurn(makeTurn({ id: 'a1', conversationId: 'c', parentId: 'u1', role: 'assistant', status: 'done', stop: 'tool_use', blocks: [...text('Let me look.'), call] }), tick());
+    const meta = { toolCallId: 'call_0', turnId: 'a1', tool: 'fetch_url', call: 'https://example.com/', state: 'pending' };
+    src.store.appendTurn(makeTurn({ id: 'card', conversationId: 'c', parentId: 'a1', role: 'system', source: 'tool-approval', meta, blocks: text('fetch_url wants to run: https://example.com/') }), tick());
+    const json = serializeConversationFile(exportConversation(src, 'c', tick()));
+    for (const dst of [app(), src]) {
+      const { conversationId } = await importConversation(dst.deps, json, tick());
+      const turns = dst.store.branch(dst.store.getConversationRecord(conversationId)!.activeLeafId!);
+      const card = turns.find((t) => t.source === 'tool-approval')!;
+      expect(card.meta).toMatchObject({ state: 'stopped' });
+      expect(card.blocks).toEqual(text('Stopped before fetch_url ran: https://example.com/'));
+      // Answered under the card, and the branch goes on from there (the next message follows the answer).
+      expect(turns.at(-1)).toMatchObject({ role: 'tool', parentId: card.id, blocks: [{ type: 'tool_result', toolCallId: 'call_0', notRun: true, content: 'Not run: this conversation was saved while the call waited for approval.' }] });
+    }
+    // The original's card still waits for its run.
+    expect(src.store.getTurn('card')?.meta).toMatchObject({ state: 'pending' });
+    // A crafted file's "card" of another role (the page treats any pending one as a run that waits) is settled too.
+    const file = JSON.parse(json) as { turns: Turn[] };
+    const crafted = JSON.stringify({ ...file, turns: file.turns.map((t) => (t.id === 'card' ? { ...t, role: 'user' } : t)) });
+    const dst = app();
+    const { conversationId } = await importConversation(dst.deps, crafted, tick());
+    expect(dst.store.listTurns(conversationId).filter((t) => t.source === 'tool-approval' && t.meta['state'] === 'pending')).toEqual([]);
+  });
+
   it('lists a conversation imported with a blank title under a title, not as an empty row', async () => {
     const src = app();
     await seed(src);

@@ -1,5 +1,6 @@
 import { memo, useRef, type MouseEvent } from 'react';
-import { useMarkdownRenderer } from '../../markdown/lazy-render';
+import { answerReferences, useMarkdownRenderer } from '../../markdown/lazy-render';
+import type { LinkReferences } from '../../markdown/render';
 import { groupChunks, type ChunkGroups } from '../../markdown/chunk-groups';
 import { splitGrowing, type SplitState } from '../../markdown/split-blocks';
 import { copyText } from '../../copy-text';
@@ -9,10 +10,10 @@ import { copyText } from '../../copy-text';
  * re-renders. `tail`: the growing last chunk of a streaming answer, whose versions are not cached. In the moment
  * before the markdown code has loaded (lazy-render.ts), it is the chunk's text as it came.
  */
-const MarkdownChunk = memo(function MarkdownChunk({ text, tail = false }: { text: string; tail?: boolean }) {
+const MarkdownChunk = memo(function MarkdownChunk({ text, tail = false, references }: { text: string; tail?: boolean; references?: LinkReferences | undefined }) {
   const render = useMarkdownRenderer();
   if (!render) return <div className="md-chunk md-plain">{text}</div>;
-  return <div className="md-chunk" dangerouslySetInnerHTML={{ __html: render(text, !tail) }} />;
+  return <div className="md-chunk" dangerouslySetInnerHTML={{ __html: render(text, !tail, references) }} />;
 });
 
 /** Copy buttons live inside rendered HTML, so one delegated handler serves them all. */
@@ -38,16 +39,16 @@ const GROUP = 32;
  * its 32 or more chunks in one frame, parsing all their HTML anew.)
  */
 const ChunkGroup = memo(
-  function ChunkGroup({ chunks, boxed }: { chunks: string[]; boxed: boolean }) {
+  function ChunkGroup({ chunks, boxed, references }: { chunks: string[]; boxed: boolean; references: LinkReferences | undefined }) {
     return (
       <div className={boxed ? 'md-group' : 'md-run'}>
         {chunks.map((chunk, i) => (
-          <MarkdownChunk key={i} text={chunk} />
+          <MarkdownChunk key={i} text={chunk} references={references} />
         ))}
       </div>
     );
   },
-  (a, b) => a.boxed === b.boxed && a.chunks.length === b.chunks.length && a.chunks.every((c, i) => c === b.chunks[i]),
+  (a, b) => a.boxed === b.boxed && a.references === b.references && a.chunks.length === b.chunks.length && a.chunks.every((c, i) => c === b.chunks[i]),
 );
 
 /**
@@ -61,6 +62,9 @@ export const Markdown = memo(function Markdown({ text, growing = false }: { text
   split.current = splitGrowing(split.current, text);
   const { chunks } = split.current;
   const render = useMarkdownRenderer();
+  // `[text][1]` in one chunk, `[1]: url` in another: every chunk is rendered with the answer's definitions (the
+  // same object while they stay the same, so finished chunks do not render again).
+  const references = render ? answerReferences(chunks, growing, !text.endsWith('\n')) : undefined;
   // Finished chunks' HTML is cached (render.ts): the boundary checks cost lookups, and the chunks render from it.
   // A new renderer (KaTeX came) may change a chunk's HTML, and so where groups close: they are worked out again.
   const grouped = useRef<{ render: typeof render; groups: ChunkGroups } | undefined>(undefined);
@@ -68,12 +72,12 @@ export const Markdown = memo(function Markdown({ text, growing = false }: { text
   grouped.current = { render, groups: groupChunks(chunks, chunks.length - 1, render, GROUP, prev) };
   const { closed, open } = grouped.current.groups;
   // One list, so the open run and the group it becomes are the same element (a key matches only among siblings).
-  const runs = closed.map((group, g) => <ChunkGroup key={g} chunks={group} boxed />);
-  if (open.length > 0) runs.push(<ChunkGroup key={closed.length} chunks={open} boxed={false} />);
+  const runs = closed.map((group, g) => <ChunkGroup key={g} chunks={group} boxed references={references} />);
+  if (open.length > 0) runs.push(<ChunkGroup key={closed.length} chunks={open} boxed={false} references={references} />);
   return (
     <div className="markdown" onClick={onClick}>
       {runs}
-      {chunks.length > 0 && <MarkdownChunk key="tail" text={chunks[chunks.length - 1]!} tail={growing} />}
+      {chunks.length > 0 && <MarkdownChunk key="tail" text={chunks[chunks.length - 1]!} tail={growing} references={references} />}
     </div>
   );
 });
