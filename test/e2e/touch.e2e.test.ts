@@ -1,0 +1,71 @@
+/**
+ * Firebrand opened from a phone or a tablet (serve mode on the LAN): a touch screen, an on-screen keyboard, no
+ * hover. Each page here is emulated as one (hasTouch, isMobile: the `(hover: none)` and `(pointer: coarse)` media
+ * match), and is driven by taps.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { chatRequests, chatRoutes, modelOption, ollamaLines, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
+import { BACKSTOP_MS } from './helpers/browser';
+
+const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 };
+
+let s: UiSession | undefined;
+beforeAll(async () => {
+  s = await startUi(chatRoutes(ollamaLines([{ content: 'Short answer.' }])));
+});
+afterAll(async () => {
+  await stopUi(s);
+});
+
+async function touchPage(options: typeof PHONE): Promise<Page> {
+  if (!s) throw new Error('no session');
+  const page = await s.browser.newPage(options);
+  page.setDefaultTimeout(BACKSTOP_MS);
+  await page.goto(s.serve.url);
+  await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
+  return page;
+}
+
+/** The last user message of each chat request the server received. */
+function sentLast(replay: UiSession['replay']): string[] {
+  return chatRequests(replay).map((r) => r.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+}
+
+describe('on a touch screen', () => {
+  // Touch audit #1: the on-screen keyboard has no Shift+Enter, so a phone user could not write a second line:
+  // its return key sent the half-written message.
+  it('the return key adds a line to the message and to an edit; Send sends', async () => {
+    if (!s) throw new Error('no session');
+    const { replay } = s;
+    const page = await touchPage(PHONE);
+    try {
+      const before = sentLast(replay).length;
+      const input = page.getByTestId('composer-input');
+      await input.tap();
+      await page.keyboard.type('First line');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('Second line');
+      expect(await input.inputValue()).toBe('First line\nSecond line');
+      expect(sentLast(replay).length).toBe(before);
+      await page.getByTestId('composer-send').tap();
+      await expect.poll(() => sentLast(replay).includes('First line\nSecond line')).toBe(true);
+      await waitIdle(page);
+
+      await page.getByTestId('turn-edit').tap();
+      const edit = page.getByTestId('turn-edit-input');
+      await edit.waitFor();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('Third line');
+      expect(await edit.inputValue()).toBe('First line\nSecond line\nThird line');
+      expect(sentLast(replay).includes('First line\nSecond line\nThird line')).toBe(false);
+      await page.getByTestId('turn-edit-send').tap();
+      await expect.poll(() => sentLast(replay).includes('First line\nSecond line\nThird line')).toBe(true);
+      await waitIdle(page);
+      await expect.poll(() => page.locator(USER).last().getByTestId('user-text').textContent()).toBe('First line\nSecond line\nThird line');
+    } finally {
+      await page.close();
+    }
+  });
+});
