@@ -69,3 +69,25 @@ describe('on a touch screen', () => {
     }
   });
 });
+
+describe('on a phone', () => {
+  // Touch audit #2: with the controls' row allowed to wrap (for an alias's think note, models audit #8), a row
+  // breaks on each control's basis, and the picker's is its full 15rem: Send went to a second row, at the left.
+  for (const width of [360, 390]) {
+    it(`keeps Send on the controls’ row, at its right end, at ${width} px`, async () => {
+      const page = await touchPage({ ...PHONE, viewport: { width, height: 800 } });
+      try {
+        const attach = await page.locator('.attach-button').boundingBox();
+        const send = await page.getByTestId('composer-send').boundingBox();
+        const box = await page.locator('.composer-box').boundingBox();
+        if (!attach || !send || !box) throw new Error('composer not laid out');
+        expect(Math.abs(attach.y + attach.height / 2 - (send.y + send.height / 2))).toBeLessThan(2);
+        expect(box.x + box.width - (send.x + send.width)).toBeLessThan(16);
+        // The picker still shows a name.
+        expect((await page.getByTestId('model-picker').boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(100);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+});
