@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chatRequests, chatRoutes, modelOption, ollamaLines, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
+import { chatRequests, chatRoutes, modelOption, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 import { BACKSTOP_MS } from './helpers/browser';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 };
@@ -71,6 +71,41 @@ describe('on a touch screen', () => {
 });
 
 describe('on a phone', () => {
+  // Touch audit #3: Enter in the rename field (the on-screen keyboard's return key, or a real one) also clicked the
+  // conversation the focus went back to: that chat opened, and on a phone the drawer closed over it.
+  it('renames a conversation in the drawer with the return key, leaving the drawer open and the open chat as it was', async () => {
+    if (!s) throw new Error('no session');
+    const desktop = s.page;
+    for (const text of ['A chat about cats', 'A chat about dogs']) {
+      await desktop.getByTestId('new-chat').click();
+      await send(desktop, text);
+      await waitIdle(desktop);
+    }
+    const page = await touchPage(PHONE);
+    try {
+      const items = page.getByTestId('conversation-item');
+      await page.getByTestId('sidebar-toggle').tap();
+      await page.getByTestId('new-chat').waitFor({ state: 'visible' });
+      await expect.poll(() => items.count()).toBeGreaterThanOrEqual(2);
+      await items.first().tap();
+      await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
+      const open = await page.locator('[data-testid="conversation-item"][aria-current="true"]').getAttribute('data-conversation-id');
+      await page.getByTestId('sidebar-toggle').tap();
+      await page.getByTestId('new-chat').waitFor({ state: 'visible' });
+      const other = await items.nth(1).getAttribute('data-conversation-id');
+      const row = page.locator(`li:has([data-conversation-id="${other}"])`);
+      await row.getByTestId('conversation-rename').tap();
+      const input = page.getByTestId('conversation-rename-input');
+      await input.fill('Renamed on the phone');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => row.getByTestId('conversation-item').textContent()).toBe('Renamed on the phone');
+      expect(await page.getByTestId('sidebar-toggle').getAttribute('aria-expanded')).toBe('true');
+      expect(await page.locator('[data-testid="conversation-item"][aria-current="true"]').getAttribute('data-conversation-id')).toBe(open);
+    } finally {
+      await page.close();
+    }
+  });
+
   // Touch audit #2: with the controls' row allowed to wrap (for an alias's think note, models audit #8), a row
   // breaks on each control's basis, and the picker's is its full 15rem: Send went to a second row, at the left.
   for (const width of [360, 390]) {
