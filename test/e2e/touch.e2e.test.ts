@@ -9,6 +9,7 @@ import { chatRequests, chatRoutes, modelOption, ollamaLines, send, startUi, stop
 import { BACKSTOP_MS } from './helpers/browser';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 };
+const TABLET_LANDSCAPE = { viewport: { width: 1024, height: 768 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
 
 let s: UiSession | undefined;
 beforeAll(async () => {
@@ -17,6 +18,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopUi(s);
 });
+
+/** At least two conversations, made from the desktop page. */
+async function twoChats(): Promise<void> {
+  if (!s) throw new Error('no session');
+  const desktop = s.page;
+  while ((await desktop.getByTestId('conversation-item').count()) < 2) {
+    const before = await desktop.getByTestId('conversation-item').count();
+    await desktop.getByTestId('new-chat').click();
+    await send(desktop, `Chat ${before + 1}`);
+    await waitIdle(desktop);
+    await expect.poll(() => desktop.getByTestId('conversation-item').count()).toBe(before + 1);
+  }
+}
 
 async function touchPage(options: typeof PHONE): Promise<Page> {
   if (!s) throw new Error('no session');
@@ -74,13 +88,7 @@ describe('on a phone', () => {
   // Touch audit #3: Enter in the rename field (the on-screen keyboard's return key, or a real one) also clicked the
   // conversation the focus went back to: that chat opened, and on a phone the drawer closed over it.
   it('renames a conversation in the drawer with the return key, leaving the drawer open and the open chat as it was', async () => {
-    if (!s) throw new Error('no session');
-    const desktop = s.page;
-    for (const text of ['A chat about cats', 'A chat about dogs']) {
-      await desktop.getByTestId('new-chat').click();
-      await send(desktop, text);
-      await waitIdle(desktop);
-    }
+    await twoChats();
     const page = await touchPage(PHONE);
     try {
       const items = page.getByTestId('conversation-item');
@@ -125,4 +133,23 @@ describe('on a phone', () => {
       }
     });
   }
+});
+
+describe('on a tablet', () => {
+  // Touch audit #4: from 861 px the sidebar is a column, and a row's rename, export and delete buttons showed only
+  // on hover (or on the open chat's row): on a touch tablet in landscape they were invisible, yet a tap near the
+  // end of a row hit the hidden Delete.
+  it('shows every conversation’s actions without hover', async () => {
+    await twoChats();
+    const page = await touchPage(TABLET_LANDSCAPE);
+    try {
+      await expect.poll(() => page.getByTestId('conversation-item').count()).toBeGreaterThanOrEqual(2);
+      expect(await page.getByTestId('new-chat').isVisible()).toBe(true);
+      const opacities = await page.locator('.row-actions').evaluateAll((els) => els.map((el) => getComputedStyle(el).opacity));
+      expect(opacities.length).toBeGreaterThanOrEqual(2);
+      expect(opacities.every((o) => o === '1')).toBe(true);
+    } finally {
+      await page.close();
+    }
+  });
 });
