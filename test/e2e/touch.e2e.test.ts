@@ -168,6 +168,47 @@ describe('on a touch screen, text fields', () => {
   });
 });
 
+/** Buttons and disclosure summaries on screen smaller than 24x24 CSS px (WCAG 2.5.8's minimum target). */
+function smallTargets(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('button, summary, a')]
+      .filter((el) => el.checkVisibility({ visibilityProperty: true }))
+      .map((el) => ({ el, box: el.getBoundingClientRect() }))
+      .filter(({ box }) => box.width > 0 && (box.width < 24 || box.height < 24))
+      .map(({ el, box }) => `${el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 30)} ${Math.round(box.width)}x${Math.round(box.height)}`),
+  );
+}
+
+describe('on a phone, what is tapped', () => {
+  // Touch audit #6: an attachment's remove × was 22x22 and sits on the thumbnail's own open button (a tap a little
+  // off opened the picture instead); a file's name (its preview) and "Thought for…" were 19 px high.
+  it('is at least 24x24 px: attachments waiting to be sent, the reasoning’s fold, an answer’s buttons', async () => {
+    if (!s) throw new Error('no session');
+    const page = await touchPage(PHONE);
+    try {
+      await page.getByTestId('attach-input').setInputFiles([
+        { name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex') },
+        { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Some notes to read.') },
+      ]);
+      await expect.poll(() => page.getByRole('button', { name: /^Remove / }).count()).toBe(2);
+      await page.locator('.chip-name').waitFor();
+      expect(await smallTargets(page), 'attachments').toEqual([]);
+      await page.getByRole('button', { name: 'Remove photo.png' }).tap();
+      await page.getByRole('button', { name: 'Remove notes.txt' }).tap();
+
+      s.replay.setRoutes(chatRoutes(ollamaLines([{ thinking: 'Weighing it up.' }, { content: 'Short answer.' }])));
+      await page.getByTestId('composer-input').fill('Think first');
+      await page.getByTestId('composer-send').tap();
+      await waitIdle(page);
+      await page.getByTestId('reasoning-summary').waitFor();
+      expect(await smallTargets(page), 'an answer').toEqual([]);
+    } finally {
+      s.replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Short answer.' }])));
+      await page.close();
+    }
+  });
+});
+
 describe('on a tablet', () => {
   // Touch audit #4: from 861 px the sidebar is a column, and a row's rename, export and delete buttons showed only
   // on hover (or on the open chat's row): on a touch tablet in landscape they were invisible, yet a tap near the
