@@ -5,10 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { chatRequests, chatRoutes, modelOption, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
+import { TAGS_BODY } from '../replay-server/ollama-wire';
+import { chatRequests, chatRoutes, modelOption, ollamaLines, pickModel, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 import { BACKSTOP_MS } from './helpers/browser';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 };
+const TABLET = { viewport: { width: 768, height: 1024 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
 const TABLET_LANDSCAPE = { viewport: { width: 1024, height: 768 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
 
 let s: UiSession | undefined;
@@ -223,6 +225,29 @@ describe('on a tablet', () => {
       expect(opacities.length).toBeGreaterThanOrEqual(2);
       expect(opacities.every((o) => o === '1')).toBe(true);
     } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('on a tablet, the context meter', () => {
+  // Touch audit #7: from 641 px the window's reason is one line, cut with "…", the whole of it only in the meter's
+  // title (a hover tooltip): a touch tablet showed "…Instruct-abliter…" with no way to read the rest.
+  it('wraps the window’s reason instead of cutting it', async () => {
+    if (!s) throw new Error('no session');
+    const long = 'hf.co/someone/Meta-Llama-3.1-70B-Instruct-abliterated-GGUF:Q4_K_M-imatrix-with-a-very-long-tag-indeed';
+    const parsed = JSON.parse(TAGS_BODY) as { models: Record<string, unknown>[] };
+    parsed.models.push({ ...(parsed.models[0] ?? {}), name: long, model: long, digest: 'f'.repeat(64) });
+    const routes = chatRoutes(ollamaLines([{ content: 'Short answer.' }]));
+    s.replay.setRoutes(routes.map((r) => (r.path === '/api/tags' ? { ...r, body: JSON.stringify(parsed) } : r)));
+    const page = await touchPage(TABLET);
+    try {
+      await pickModel(page, long);
+      const reason = page.getByTestId('context-reason');
+      await expect.poll(() => reason.textContent()).toContain(long);
+      expect(await reason.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= window.innerWidth)).toBe(true);
+    } finally {
+      s.replay.setRoutes(routes);
       await page.close();
     }
   });
