@@ -87,6 +87,32 @@ describe('on a touch screen', () => {
 });
 
 describe('on a phone', () => {
+  // Touch audit #8: the system's back (Android's button or gesture, an edge swipe) with the drawer open left
+  // Firebrand for the page before it, where an app closes its drawer.
+  it('closes the drawer with the browser’s back, and leaves no history entry when it closes another way', async () => {
+    await twoChats();
+    const page = await touchPage(PHONE);
+    try {
+      const url = page.url();
+      const toggle = page.getByTestId('sidebar-toggle');
+      await toggle.tap();
+      await page.getByTestId('new-chat').waitFor({ state: 'visible' });
+      await page.goBack();
+      await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
+      expect(page.url()).toBe(url);
+      expect(await page.getByTestId('composer-input').isVisible()).toBe(true);
+
+      // Closed by a choice: its entry comes off again, so one back from here leaves as it did before the drawer.
+      await toggle.tap();
+      await page.getByTestId('new-chat').waitFor({ state: 'visible' });
+      await page.getByTestId('conversation-item').first().tap();
+      await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
+      await expect.poll(() => page.evaluate(() => history.state as unknown)).toBeNull();
+    } finally {
+      await page.close();
+    }
+  });
+
   // Touch audit #3: Enter in the rename field (the on-screen keyboard's return key, or a real one) also clicked the
   // conversation the focus went back to: that chat opened, and on a phone the drawer closed over it.
   it('renames a conversation in the drawer with the return key, leaving the drawer open and the open chat as it was', async () => {
