@@ -256,6 +256,45 @@ describe('on a tablet', () => {
   });
 });
 
+describe('on a phone, a search hit in a long answer', () => {
+  // Touch audit #9: on a phone most answers are taller than the screen. A search hit opened the list at the middle
+  // or end of such an answer, the searched word screens away; and the word was not marked at all once the answer
+  // rendered again (its math typeset when KaTeX arrived): the marks were ranges over text nodes that were replaced.
+  it('shows the searched word, marked', async () => {
+    if (!s) throw new Error('no session');
+    const paragraphs = Array.from({ length: 40 }, (_, i) => `Paragraph ${i + 1} goes on about something else entirely.\n\n`).join('');
+    const routes = chatRoutes(ollamaLines([{ content: 'The word is periwinkle, said once.\n\n' }, { content: paragraphs }, { content: 'Mass and energy: $E = mc^2$.' }]));
+    s.replay.setRoutes(routes);
+    const page = await touchPage(PHONE);
+    try {
+      await page.getByTestId('composer-input').fill('Tell me a long story');
+      await page.getByTestId('composer-send').tap();
+      await waitIdle(page);
+      await page.locator('.topbar').getByRole('button', { name: 'New chat' }).tap();
+      await page.getByTestId('sidebar-toggle').tap();
+      await page.getByTestId('search-input').fill('periwinkle');
+      await page.locator('[data-testid="search-result"]').filter({ hasText: 'said once' }).first().tap();
+      await page.locator('[data-testid="turn"][data-search-hit]').waitFor();
+      // The first mark is the word itself (not a range collapsed by a re-render) and is inside the list's viewport.
+      const markShown = () =>
+        page.evaluate(() => {
+          const ranges = [...((CSS.highlights.get('search-hit') as Iterable<Range> | undefined) ?? [])];
+          const scroller = document.querySelector('[data-testid="chat"] [data-virtuoso-scroller]');
+          const first = ranges[0];
+          if (!first || !scroller) return 'no mark';
+          if (first.toString().toLowerCase() !== 'periwinkle') return `marks "${first.toString()}"`;
+          const mark = first.getBoundingClientRect();
+          const view = scroller.getBoundingClientRect();
+          return mark.top >= view.top && mark.bottom <= view.bottom ? 'shown' : `off screen: ${Math.round(mark.top)} not in ${Math.round(view.top)}-${Math.round(view.bottom)}`;
+        });
+      await expect.poll(markShown).toBe('shown');
+    } finally {
+      s.replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Short answer.' }])));
+      await page.close();
+    }
+  });
+});
+
 describe('on a tablet, the context meter', () => {
   // Touch audit #7: from 641 px the window's reason is one line, cut with "…", the whole of it only in the meter's
   // title (a hover tooltip): a touch tablet showed "…Instruct-abliter…" with no way to read the rest.
