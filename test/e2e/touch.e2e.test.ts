@@ -51,7 +51,7 @@ function sentLast(replay: UiSession['replay']): string[] {
 describe('on a touch screen', () => {
   // Touch audit #1: the on-screen keyboard has no Shift+Enter, so a phone user could not write a second line:
   // its return key sent the half-written message.
-  it('the return key adds a line to the message and to an edit; Send sends', async () => {
+  it('the return key adds a line to the message and to an edit; Send and Ctrl+Enter send', async () => {
     if (!s) throw new Error('no session');
     const { replay } = s;
     const page = await touchPage(PHONE);
@@ -80,6 +80,13 @@ describe('on a touch screen', () => {
       await expect.poll(() => sentLast(replay).includes('First line\nSecond line\nThird line')).toBe(true);
       await waitIdle(page);
       await expect.poll(() => page.locator(USER).last().getByTestId('user-text').textContent()).toBe('First line\nSecond line\nThird line');
+
+      // A tablet's keyboard sends with Ctrl+Enter.
+      await input.tap();
+      await page.keyboard.type('Sent from a keyboard');
+      await page.keyboard.press('Control+Enter');
+      await expect.poll(() => sentLast(replay).includes('Sent from a keyboard')).toBe(true);
+      await waitIdle(page);
     } finally {
       await page.close();
     }

@@ -162,10 +162,11 @@ export function Composer() {
       attachments.clear();
     }
   };
-  // On a touch screen the return key adds a line (its keyboard has no Shift+Enter); Send sends.
+  // On a touch screen the return key adds a line (its keyboard has no Shift+Enter); Send sends, and so does
+  // Ctrl+Enter (Cmd+Enter) from a tablet's keyboard.
   const touch = useMediaQuery(TOUCH);
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing && !touch) {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing && (!touch || e.ctrlKey || e.metaKey)) {
       e.preventDefault();
       void send();
     }

@@ -31,8 +31,8 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
     }
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    // As in the message box: on a touch screen the return key adds a line, Send sends.
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing && !window.matchMedia(TOUCH).matches) {
+    // As in the message box: on a touch screen the return key adds a line; Send or Ctrl+Enter (Cmd+Enter) sends.
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing && (e.ctrlKey || e.metaKey || !window.matchMedia(TOUCH).matches)) {
       e.preventDefault();
       void submit();
     } else if (e.key === 'Escape' && !e.nativeEvent.isComposing) {
