@@ -5,6 +5,7 @@ import { ErrorBoundary } from './ErrorBoundary';
 import { useShortcuts } from '../hooks/use-shortcuts';
 import { useTheme } from '../hooks/use-theme';
 import { NARROW, useMediaQuery } from '../hooks/use-media';
+import { useBackCloses } from '../hooks/use-back-closes';
 import { Composer } from './composer/Composer';
 import { AttachmentPreview } from './turn/AttachmentPreview';
 import { Sidebar } from './Sidebar';
@@ -53,6 +54,8 @@ export function App() {
     setDrawerOpen(false);
     if (returnFocus) toggleButton.current?.focus();
   };
+  // The browser's back closes the drawer, as a phone's back closes an app's (touch audit #8).
+  useBackCloses(narrow && drawerOpen, () => closeDrawer(true));
   const sidebarShown = narrow ? drawerOpen : !collapsed;
   const classes = ['app', !narrow && collapsed ? 'sidebar-collapsed' : '', narrow && drawerOpen ? 'drawer-open' : ''].filter(Boolean).join(' ');
   return (

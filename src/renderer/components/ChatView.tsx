@@ -115,7 +115,15 @@ export function ChatView() {
     if (following.current && last !== lastTurn.current) requestAnimationFrame(toEnd);
     lastTurn.current = last;
   }, [turns, toEnd]);
-  useSearchHighlight(focus, turns);
+  // The searched word brought into view is a place the reader asked for: the list lets go of its end (an answer
+  // taller than the window opens there), or it would be pulled back to it.
+  const scrollBy = useCallback((px: number) => {
+    const el = scroller.current;
+    if (!el) return;
+    following.current = false;
+    el.scrollTop += px;
+  }, []);
+  useSearchHighlight(focus, turns, scrollBy);
   // A summary card's link (issue 21) scrolls the list there in place; a search hit opens the list at its message.
   const linked = focus !== null && focus.query === null ? focusIndex : -1;
   useEffect(() => {

@@ -39,6 +39,9 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
             // Keys an input method is composing with (Enter picks a conversion, Escape cancels it) are its own.
             if (e.nativeEvent.isComposing) return;
             if (e.key === 'Enter') {
+              // Its default would go on to click the conversation the focus goes back to, opening it (and, on a
+              // phone, closing the drawer; touch audit #3).
+              e.preventDefault();
               armFocusBack();
               commit();
             } else if (e.key === 'Escape') {

@@ -15,3 +15,9 @@ export function useMediaQuery(query: string): boolean {
 
 /** Below this width the sidebar is a drawer over the chat (styles/layout.css uses the same number). */
 export const NARROW = '(max-width: 860px)';
+
+/**
+ * A touch screen is the main input (a phone, a tablet): no hover, a finger. Its on-screen keyboard has no Shift+Enter,
+ * so there the return key adds a line and Send sends.
+ */
+export const TOUCH = '(hover: none) and (pointer: coarse)';

@@ -22,6 +22,7 @@ import { aliasOfRef, refLabel } from '../../../shared/model-ref';
 import { offeredToolsKey, useMcpStore, watchMcpServers } from '../../store/mcp-slice';
 import { attachmentKey, useAttachments } from './use-attachments';
 import { holdDrafts, takeDraft } from '../../store/drafts';
+import { TOUCH, useMediaQuery } from '../../hooks/use-media';
 
 /** Multiline message box with attachments, model picker, think toggle and context meter. */
 export function Composer() {
@@ -161,8 +162,11 @@ export function Composer() {
       attachments.clear();
     }
   };
+  // On a touch screen the return key adds a line (its keyboard has no Shift+Enter); Send sends, and so does
+  // Ctrl+Enter (Cmd+Enter) from a tablet's keyboard.
+  const touch = useMediaQuery(TOUCH);
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing && (!touch || e.ctrlKey || e.metaKey)) {
       e.preventDefault();
       void send();
     }
@@ -253,7 +257,7 @@ export function Composer() {
             ref={textarea}
             data-testid="composer-input"
             aria-label="Message"
-            placeholder="Message (Enter sends, Shift+Enter adds a line; paste or drop files)"
+            placeholder={touch ? 'Message' : 'Message (Enter sends, Shift+Enter adds a line; paste or drop files)'}
             value={draft}
             rows={1}
             onChange={(e) => setDraft(e.target.value)}

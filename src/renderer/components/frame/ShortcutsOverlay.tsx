@@ -11,6 +11,7 @@ const SHORTCUTS: [string[], string][] = [
   [['/'], 'Write a message'],
   [['Enter'], 'Send'],
   [['Shift', 'Enter'], 'New line in the message'],
+  [['Ctrl', 'Enter'], 'Send, on a touch screen too (where Enter adds a line)'],
   [['Esc'], 'Stop the answer, close a dialog'],
   [['?'], 'This list'],
 ];

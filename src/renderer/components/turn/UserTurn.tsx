@@ -7,6 +7,7 @@ import { Attachments } from './Attachments';
 import { focusComposer } from '../composer/focus-composer';
 import { BranchSwitcher } from './BranchSwitcher';
 import { useFocusBack } from '../../hooks/use-focus-back';
+import { TOUCH } from '../../hooks/use-media';
 
 /** The user's message as they wrote it (plain text), with edit-and-resend making a new branch. */
 export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
@@ -30,7 +31,8 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
     }
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
-    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+    // As in the message box: on a touch screen the return key adds a line; Send or Ctrl+Enter (Cmd+Enter) sends.
+    if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing && (e.ctrlKey || e.metaKey || !window.matchMedia(TOUCH).matches)) {
       e.preventDefault();
       void submit();
     } else if (e.key === 'Escape' && !e.nativeEvent.isComposing) {
