@@ -5,6 +5,7 @@
  * switched with `< 1/2 >`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { openPage } from './helpers/browser';
 import { assistant, chatRoutes, modelOption, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
@@ -104,6 +105,35 @@ describe('conversations', () => {
     await page.locator('[role="option"][data-value="llama3.2:3b"]').waitFor({ state: 'attached' });
     expect(await page.evaluate(() => window.firebrand.conversations.list({}).then((list) => list.length))).toBe(0);
     expect(await item.count()).toBe(0);
+  });
+
+  // Resilience audit R5: a chat deleted in another tab stayed on screen here, and a message sent in it failed with
+  // "That conversation no longer exists." and a Retry that could only fail again.
+  it('says so when the open chat is deleted in another tab, and keeps what was being typed for a new chat', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Noted.' }])));
+    const { page, browser, serve } = s;
+    await send(page, 'Keep this chat');
+    await waitIdle(page);
+    const other = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    try {
+      await other.goto(serve.url);
+      await other.getByTestId('conversation-item').first().click();
+      await waitIdle(other);
+      await other.getByTestId('composer-input').fill('A half-typed thought');
+      // Deleted in the first tab; for good once its undo window is over.
+      await page.getByTestId('conversation-delete').first().click();
+      await expect.poll(() => other.getByTestId('notice').locator('.banner-text').textContent().catch(() => ''), { timeout: 30_000 }).toBe(
+        'The chat you had open was deleted in another window or tab. What you were typing is still here: sending it starts a new chat.',
+      );
+      expect(await other.locator(USER).count()).toBe(0);
+      expect(await other.getByTestId('composer-input').inputValue()).toBe('A half-typed thought');
+      await other.getByTestId('composer-send').click();
+      await waitIdle(other);
+      expect(await other.locator(USER).allTextContents()).toEqual(['A half-typed thought']);
+      await expect.poll(() => other.getByTestId('conversation-item').count()).toBe(1);
+    } finally {
+      await other.close();
+    }
   });
 
   it('finds a Chinese or Japanese word inside a sentence, marked in the hit and in the chat (audit files #7)', async () => {
