@@ -26,8 +26,22 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     return db;
   } catch (err) {
     db.close();
-    throw err;
+    throw damaged(file, err) ?? err;
   }
+}
+
+/**
+ * A file SQLite cannot read as a database, said for the user (resilience audit R6: serve mode said only "Firebrand
+ * could not start: file is not a database", naming neither the file nor what to do).
+ */
+function damaged(file: string, err: unknown): UserFacingError | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') return undefined;
+  return new UserFacingError(
+    'internal',
+    `The conversation database ${file} cannot be read: it is damaged, or not a Firebrand database (${err instanceof Error ? err.message : String(err)}). ` +
+      'It was left untouched: move it aside, with any firebrand.db-wal and firebrand.db-shm beside it, to start with an empty one, or put back a copy you kept.',
+  );
 }
 
 /** Runs every pending migration in one transaction; refuses a database written by a newer Firebrand. */
