@@ -136,6 +136,36 @@ describe('conversations', () => {
     }
   });
 
+  // Resilience audit R8: a chat opened in another tab mid-answer showed the answer with a hole (the words streamed
+  // between main's last write and the open) until it ended.
+  it('shows an answer opened mid-stream in another tab whole, with no hole and nothing twice', async () => {
+    const words = Array.from({ length: 200 }, (_, i) => ({ content: ` w${i}` }));
+    // A steady stream, held near its end so the second tab is checked while it still streams.
+    s = await startUi(chatRoutes(ollamaLines(words), 20, 180));
+    const { page, browser, serve, replay } = s;
+    const other = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    try {
+      await other.goto(serve.url);
+      await modelOption(other, 'llama3.2:3b').waitFor({ state: 'attached' });
+      await page.getByTestId('composer-input').fill('Count');
+      await page.getByTestId('composer-send').click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="turn"][data-role="assistant"]')?.textContent?.includes('w30'));
+      await other.getByTestId('conversation-item').first().click();
+      await expect.poll(() => replay.held).toBe(1);
+      await other.waitForFunction(() => document.querySelector('[data-testid="turn"][data-role="assistant"]')?.textContent?.includes('w179'));
+      const shown = await other.evaluate(() => {
+        const turn = document.querySelector<HTMLElement>('[data-testid="turn"][data-role="assistant"]');
+        return { status: turn?.dataset['status'], words: [...(turn?.textContent ?? '').matchAll(/w(\d+)/g)].map((m) => Number(m[1])) };
+      });
+      expect(shown.status).toBe('streaming');
+      expect(shown.words).toEqual(Array.from({ length: 180 }, (_, i) => i));
+      replay.release();
+      await waitIdle(other);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('finds a Chinese or Japanese word inside a sentence, marked in the hit and in the chat (audit files #7)', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: '明日は雨が降るでしょう。' }])));
     const { page } = s;

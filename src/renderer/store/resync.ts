@@ -7,6 +7,7 @@
 import { firebrand } from '../firebrand';
 import { refreshConversations, refreshModels, useStore } from '.';
 import { HELD_TURNS } from './open-conversation';
+import { holdStreamed } from './streamed-turns';
 import { useToolProgress } from './tool-progress';
 
 const get = () => useStore.getState();
@@ -31,6 +32,7 @@ export async function resyncAfterReconnect(): Promise<void> {
       olderTurns: view.partial ? id : null,
       partialView: null,
     });
+    holdStreamed(view.streamed);
   } catch {
     // Deleted meanwhile, or the link dropped again: the list refresh shows the first, the banner the second.
   }

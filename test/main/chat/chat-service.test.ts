@@ -152,6 +152,30 @@ describe('the chat service', () => {
     await saved(next.assistantTurn.id);
   });
 
+  // Resilience audit R8: a chat opened mid-answer got the database's copy (written every half second), so the
+  // parts streamed since that write never reached the page: the answer showed a hole until it ended.
+  it('opens a chat mid-answer with the answer as streamed so far and the number of parts it holds', async () => {
+    const tokens = Array.from({ length: 40 }, (_, i) => `w${i} `);
+    replay.setRoutes([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(tokens), chunk: 'lines', delayMs: 5, holdAfterChunks: 7 }]);
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Count', model: 'm' });
+    await expect.poll(streamed).toBe(tokens.slice(0, 7).join(''));
+    const view = await services.handlers['conversations:open']({ conversationId: sent.conversationId });
+    const answer = view.turns.find((t) => t.id === sent.assistantTurn.id);
+    expect(answer?.status).toBe('streaming');
+    expect(turnText(answer!)).toBe(tokens.slice(0, 7).join(''));
+    // Every part sent so far is in it, and the parts that follow say where they start.
+    const batches = events.flatMap((e) => (e.channel === 'chat:turn-parts' ? [e.payload as { from: number; parts: StreamPart[] }] : []));
+    const sentParts = batches.reduce((n, b) => n + b.parts.length, 0);
+    expect(view.streamed).toEqual({ [sent.assistantTurn.id]: sentParts });
+    expect(batches.map((b) => b.from)).toEqual(batches.map((_, i) => batches.slice(0, i).reduce((n, b) => n + b.parts.length, 0)));
+    replay.release();
+    await saved(sent.assistantTurn.id);
+    // Once it ended, the saved copy is the one read.
+    const after = await services.handlers['conversations:open']({ conversationId: sent.conversationId });
+    expect(after.streamed).toBeUndefined();
+    expect(turnText(after.turns.at(-1)!)).toBe(tokens.join(''));
+  });
+
   it('turns a server error status into an error turn with the server message', async () => {
     replay.setRoutes([{ method: 'POST', path: '/api/chat', status: 500, body: '{"error":"llama runner process has terminated: exit status 2"}' }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'm' });
