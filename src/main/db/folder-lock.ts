@@ -12,6 +12,7 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { UserFacingError } from '../errors';
+import { openFailure } from './open-database';
 
 /** Beside the database, named as its other companions are (-wal, -shm). */
 export const LOCK_FILE = 'firebrand.db-lock';
@@ -23,8 +24,14 @@ export interface FolderLock {
 
 /** Takes the data folder for this process, or throws a sentence for the user when another Firebrand has it. */
 export function lockDataFolder(dataDir: string, options: { nativeBinding?: string } = {}): FolderLock {
-  // timeout 0: a lock held by another process is an answer, not something to wait for.
-  const db: Database = new BetterSqlite3(join(dataDir, LOCK_FILE), { timeout: 0, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+  const file = join(dataDir, LOCK_FILE);
+  let db: Database;
+  try {
+    // timeout 0: a lock held by another process is an answer, not something to wait for.
+    db = new BetterSqlite3(file, { timeout: 0, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+  } catch (err) {
+    throw openFailure(file, err) ?? err;
+  }
   try {
     db.pragma('locking_mode = EXCLUSIVE');
     // Its journal in memory: in exclusive mode a journal file would stay on disk beside it for good.
@@ -41,7 +48,7 @@ export function lockDataFolder(dataDir: string, options: { nativeBinding?: strin
           'Two at once would get in each other’s way (each marks the other’s answers as interrupted): use the one already running, or stop it first, or start this one on another data folder (--data-dir in serve mode).',
       );
     }
-    throw err;
+    throw openFailure(file, err) ?? err;
   }
   return { release: () => db.close() };
 }

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -94,6 +94,25 @@ describe('damaged database', () => {
           'It was left untouched: move it aside, with any firebrand.db-wal and firebrand.db-shm beside it, to start with an empty one, or put back a copy you kept.',
       );
       expect(readFileSync(file).equals(before)).toBe(true);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+// Resilience audit R6: a data folder it cannot write in said only "Firebrand could not start: unable to open database file".
+describe('database that cannot be opened', () => {
+  it('says which file and folder, and what to do', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      // A folder where the file should be: SQLite cannot open it, as in a read-only or foreign data folder.
+      const file = join(dir, 'firebrand.db');
+      mkdirSync(file);
+      expect(() => openDatabase(file)).toThrow(UserFacingError);
+      expect(() => openDatabase(file)).toThrow(
+        `Firebrand cannot open ${file} for writing (unable to open database file): its data folder ${dir} may be read-only, full, or not writable by this user. ` +
+          'Make it writable, or start Firebrand with another data folder (--data-dir in serve mode).',
+      );
     } finally {
       cleanup();
     }

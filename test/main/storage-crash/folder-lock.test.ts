@@ -4,6 +4,7 @@
  * "interrupted". It is refused now, with a sentence saying why, until the first one is gone however it ended.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../../src/main/db/conversation-store';
@@ -45,6 +46,16 @@ describe('one Firebrand per data folder', () => {
     } finally {
       services.close();
     }
+  });
+
+  it('says which folder it cannot write in, rather than "unable to open database file"', () => {
+    const { dir, cleanup } = tempDir('firebrand-lock-');
+    cleanups.push(cleanup);
+    // A folder where the lock file should be: SQLite cannot open it, as in a read-only data folder.
+    mkdirSync(join(dir, 'firebrand.db-lock'));
+    expect(() => createServices({ dataDir: dir, log: () => {} })).toThrow(
+      new RegExp(`^Firebrand cannot open ${dir}/firebrand\\.db-lock for writing \\(unable to open database file\\): its data folder ${dir} may be read-only`),
+    );
   });
 
   it('refuses a second one in the same process, and opens again after the first is closed', () => {
