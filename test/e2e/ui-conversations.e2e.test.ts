@@ -166,6 +166,36 @@ describe('conversations', () => {
     }
   });
 
+  // Resilience audit R10: a tab showing a chat kept showing the answer another tab had replaced (Regenerate there),
+  // and a message sent from it followed that old answer on screen while the model was sent the new one.
+  it('follows a chat regenerated in another tab, so a message sent here follows the answer it shows', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'First take.' }])));
+    const { page, browser, serve, replay } = s;
+    await send(page, 'Question');
+    await waitIdle(page);
+    const other = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    try {
+      await other.goto(serve.url);
+      await other.getByTestId('conversation-item').first().click();
+      await waitIdle(other);
+      replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Second take.' }])));
+      await page.getByTestId('regenerate').click();
+      await expect.poll(() => answer(page)).toBe('Second take.');
+      await waitIdle(page);
+      // The other tab shows the answer the chat goes on from now, with its versions.
+      await expect.poll(() => answer(other)).toBe('Second take.');
+      await other.getByTestId('branch-switcher').first().waitFor();
+      replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Follow-up answer.' }])));
+      await send(other, 'Follow up on that');
+      await waitIdle(other);
+      const request = JSON.parse(replay.requests.filter((r) => r.path === '/api/chat').at(-1)?.body ?? '{}') as { messages: { role: string; content: string }[] };
+      expect(request.messages.map((m) => m.content)).toEqual(['Question', 'Second take.', 'Follow up on that']);
+      expect((await other.locator('[data-testid="turn"] [data-run="answer"]').allTextContents()).map((t) => t.trim())).toEqual(['Second take.', 'Follow-up answer.']);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('finds a Chinese or Japanese word inside a sentence, marked in the hit and in the chat (audit files #7)', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: '明日は雨が降るでしょう。' }])));
     const { page } = s;

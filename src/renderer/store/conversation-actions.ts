@@ -4,6 +4,7 @@ import { firebrand } from '../firebrand';
 import { fail, newChat, openConversation, refreshConversations, useStore, type AppState } from '.';
 import { keptNewChatSettings } from './new-chat-settings';
 import { noteNavigation } from './open-conversation';
+import { followOpenChat } from './resync';
 
 // Looked up when called: the store's index loads this module (through open-conversation.ts) before it has the store.
 const set = (patch: Partial<AppState>) => useStore.setState(patch);
@@ -78,7 +79,7 @@ export function flushPendingDeletes(): void {
 export async function noticeDeletedElsewhere(conversationId: string | null): Promise<void> {
   if (conversationId === null || get().activeId !== conversationId) return;
   // Changed just now, it heads the list unless it is gone; only then is main asked (once per such event).
-  if (get().conversations.some((c) => c.id === conversationId)) return;
+  if (get().conversations.some((c) => c.id === conversationId)) return void followOpenChat(conversationId);
   try {
     await firebrand().conversations.open({ conversationId, tail: 1 });
   } catch (err) {
