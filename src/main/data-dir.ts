@@ -12,7 +12,7 @@ export const PRIVATE_DIR = 0o700;
 export const PRIVATE_FILE = 0o600;
 
 /** The database and its companions, and the key file: the files that sit directly in the data folder. */
-const TOP_FILES = ['firebrand.db', 'firebrand.db-wal', 'firebrand.db-shm', 'secrets.json', 'secrets.safe.json'];
+const TOP_FILES = ['firebrand.db', 'firebrand.db-lock', 'firebrand.db-wal', 'firebrand.db-shm', 'secrets.json', 'secrets.safe.json'];
 
 /** Creates the data folder private, or makes an existing one private; never throws (a folder not ours is logged). */
 export function preparePrivateDataDir(dir: string, log: (message: string) => void): void {

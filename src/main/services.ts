@@ -17,6 +17,7 @@ import { conversationView, toSearchResult } from './chat/conversation-view';
 import { preparePrivateDataDir, tightenFiles } from './data-dir';
 import { ConversationStore } from './db/conversation-store';
 import { ConversationSettingsStore } from './db/conversation-settings';
+import { lockDataFolder } from './db/folder-lock';
 import { openDatabase } from './db/open-database';
 import { SearchStore } from './db/search';
 import { settleInterrupted } from './db/settle-interrupted';
@@ -111,7 +112,16 @@ export interface Services {
 export function createServices(options: ServicesOptions): Services {
   const log = options.log ?? ((m: string) => console.error(m));
   preparePrivateDataDir(options.dataDir, log);
-  const db = openDatabase(join(options.dataDir, 'firebrand.db'), options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+  // Before the database is read: a second Firebrand on this folder would settle the first one's live answers.
+  const lock = lockDataFolder(options.dataDir, binding);
+  let db: Database;
+  try {
+    db = openDatabase(join(options.dataDir, 'firebrand.db'), binding);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   // SQLite creates the database (and its -wal/-shm, with the database's mode) under the process umask.
   tightenFiles(options.dataDir, log);
   const store = new ConversationStore(db);
@@ -297,7 +307,7 @@ export function createServices(options: ServicesOptions): Services {
     ...createMcpHandlers(mcp, randomUUID),
     ...context.handlers,
     'conversations:list': (page) => store.listConversations(page),
-    'conversations:open': ({ conversationId, tail, before }) => conversationView(store, conversationId, tail, before),
+    'conversations:open': ({ conversationId, tail, before }) => conversationView(store, conversationId, tail, before, chatParts.engine.live),
     'conversations:delete': ({ conversationId }) => {
       // The renderer's undo window is over: this delete is for good, so its unique attachments go too.
       chat.stopConversation(conversationId);
@@ -392,6 +402,7 @@ export function createServices(options: ServicesOptions): Services {
       modelManager.close();
       lib.close();
       db.close();
+      lock.release();
     },
   };
 }

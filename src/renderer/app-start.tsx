@@ -2,14 +2,16 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './components/App';
-import { onServeProblem } from './boot';
+import { onServeProblem, onServeReconnected } from './boot';
 import { connectStore, useStore } from './store';
 import { flushPendingDeletes } from './store/conversation-actions';
 import { loadMarkdown } from './markdown/lazy-render';
 import { keepOpenConversation, reopenAfterReload } from './store/reopen-on-reload';
 import { persistDraftsOnHide } from './store/drafts';
+import { resyncAfterReconnect } from './store/resync';
 
 onServeProblem((problem) => useStore.setState({ serveProblem: problem?.message ?? null }));
+onServeReconnected(() => void resyncAfterReconnect());
 keepOpenConversation();
 persistDraftsOnHide();
 const firstScreen = connectStore();

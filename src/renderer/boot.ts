@@ -27,12 +27,13 @@ let first: Partial<FirstAnswers> = {};
 let release: () => void = () => {};
 let problem: ServeProblem | null = null;
 let showProblem: ((problem: ServeProblem | null) => void) | null = null;
+let reconnected: (() => void) | null = null;
 
 /** Builds the bridge (serve mode: the WebSocket shim; Electron: the preload's) and sends the first requests. */
 export function boot(): void {
   // Electron's preload has already set window.firebrand; a browser in serve mode gets it from the shim, set on the
   // window as the preload's is, so both modes offer the same `window.firebrand`.
-  const given = (window as Partial<Window>).firebrand ?? (window.firebrand = createServeBridge(window.location, reportProblem));
+  const given = (window as Partial<Window>).firebrand ?? (window.firebrand = createServeBridge(window.location, reportProblem, () => reconnected?.()));
   const held = holdEvents(given);
   api = held.api;
   release = held.release;
@@ -69,6 +70,11 @@ export function releaseEvents(): void {
 export function onServeProblem(show: (problem: ServeProblem | null) => void): void {
   showProblem = show;
   if (problem) show(problem);
+}
+
+/** The app reads again what it shows each time the link to serve mode is back after a drop. */
+export function onServeReconnected(run: () => void): void {
+  reconnected = run;
 }
 
 function reportProblem(p: ServeProblem | null): void {

@@ -53,6 +53,14 @@ function droppedCallMessage(channel: InvokeChannel): string {
   return `${CALL_PHRASES[channel] ?? 'That request'} was not finished: the connection to Firebrand dropped; try again.`;
 }
 
+/**
+ * What a call made while the link was down says: it never left the page, and now never will (resilience audit
+ * R2: it was told "not finished; try again", yet went out once the link was back, so trying again sent it twice).
+ */
+function unsentCallMessage(channel: InvokeChannel): string {
+  return `${CALL_PHRASES[channel] ?? 'That request'} did not start: the connection to Firebrand is down. Nothing was sent; try again once it is back.`;
+}
+
 let retryNow: () => void = () => {};
 
 /** The serve-problem banner's Retry: try the link again at once instead of waiting for the next attempt. */
@@ -60,12 +68,18 @@ export function reconnectServe(): void {
   retryNow();
 }
 
-export function createServeBridge(location: Location, onProblem: (problem: ServeProblem | null) => void = () => {}): FirebrandApi {
+/**
+ * `onReconnected` runs each time the link is back after a drop: events sent meanwhile (an answer's end, a chat
+ * renamed in another tab) never reached this page, so the app reads again what it shows (resilience audit R1).
+ */
+export function createServeBridge(location: Location, onProblem: (problem: ServeProblem | null) => void = () => {}, onReconnected: () => void = () => {}): FirebrandApi {
   const token = new URLSearchParams(location.search).get('token') ?? '';
   const wsUrl = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/ipc?token=${encodeURIComponent(token)}`;
   const listeners = new Map<EventChannel, Set<(payload: unknown) => void>>();
   const pending = new Map<number, Pending>();
-  const queue: string[] = [];
+  /** Calls made while no socket was open, by id, in order: sent when one opens, unless they were failed first. */
+  const queue = new Map<number, string>();
+  let linked = false;
   let nextId = 1;
   let socket: WebSocket | undefined;
   let stopped: ServeProblem | undefined;
@@ -73,15 +87,17 @@ export function createServeBridge(location: Location, onProblem: (problem: Serve
   const problem = (kind: ServeProblem['kind']): ServeProblem => ({ kind, message: SERVE_MESSAGES[kind] });
   const failPending = (p: ServeProblem) => {
     for (const [id, entry] of pending) {
-      const message = p.kind === 'unreachable' ? droppedCallMessage(entry.channel) : p.message;
+      // A call told it failed must not go out later: its frame leaves the queue with it.
+      const sent = !queue.delete(id);
+      const message = p.kind !== 'unreachable' ? p.message : sent ? droppedCallMessage(entry.channel) : unsentCallMessage(entry.channel);
       entry.resolve({ ok: false, error: { code: p.kind === 'unreachable' ? 'server-unreachable' : 'forbidden', message } });
       pending.delete(id);
     }
   };
   const stop = (p: ServeProblem) => {
     stopped = p;
-    queue.length = 0;
     failPending(p);
+    queue.clear();
     onProblem(p);
   };
 
@@ -114,7 +130,10 @@ export function createServeBridge(location: Location, onProblem: (problem: Serve
     ws.addEventListener('open', () => {
       opened = true;
       onProblem(null);
-      for (const msg of queue.splice(0)) ws.send(msg);
+      for (const msg of queue.values()) ws.send(msg);
+      queue.clear();
+      if (linked) onReconnected();
+      linked = true;
     });
     ws.addEventListener('message', (ev: MessageEvent<string>) => {
       let msg: { t?: unknown; id?: unknown; result?: IpcResult<unknown>; channel?: EventChannel; payload?: unknown };
@@ -149,7 +168,7 @@ export function createServeBridge(location: Location, onProblem: (problem: Serve
         pending.set(id, { channel, resolve });
         const msg = JSON.stringify({ t: 'invoke', id, channel, payload });
         if (socket?.readyState === WebSocket.OPEN) socket.send(msg);
-        else queue.push(msg);
+        else queue.set(id, msg);
       }),
     subscribe: (channel, listener) => {
       const set = listeners.get(channel) ?? new Set();

@@ -49,6 +49,8 @@ export interface ConversationView {
   partial?: boolean;
   /** For each turn on the branch that has siblings (edit-and-resend, regenerate): all of them and its place. */
   siblings: Record<string, SiblingInfo>;
+  /** Turns still streaming, sent as streamed so far: how many parts each holds (later parts carry their `from`). */
+  streamed?: Record<string, number>;
 }
 
 /** A turn's siblings, oldest first, and the 0-based index of the one on the active branch (`< 2/3 >`). */
@@ -226,8 +228,8 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
 export interface EventContract extends ModelEventContract, LibraryEventContract, McpEventContract {
   /** A streamed part of an assistant turn; the renderer applies it with the same reducer main persists with. */
   /** Streamed parts of an assistant turn, one batch per network chunk, in order; the renderer applies them with
-   * the same reducer main persists with. */
-  'chat:turn-parts': { conversationId: string; turnId: string; parts: StreamPart[] };
+   * the same reducer main persists with. `from`: how many parts of the turn came before these. */
+  'chat:turn-parts': { conversationId: string; turnId: string; parts: StreamPart[]; from: number };
   /** A turn as persisted (after its stream ended, or when it was created). */
   'chat:turn-saved': { turn: Turn };
   'conversations:changed': { conversationId: string | null };

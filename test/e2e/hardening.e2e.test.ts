@@ -5,7 +5,10 @@
  *   mode restarted) says so instead of reconnecting forever;
  * - item 14: a message the UI cannot draw shows what failed in its place; the rest of the app still works;
  * - item 7: stored bytes that are not a real image never get a blob URL (an SVG could run at the app's origin);
- * - the audit's files #3: a call cut off by a dropped link says so once the link is back, and "Reconnecting…" goes.
+ * - the audit's files #3: a call cut off by a dropped link says so once the link is back, and "Reconnecting…" goes;
+ * - the resilience audit's R1 and R2: a page whose link dropped catches up with main once it is back (an answer that
+ *   ended in the gap stayed "streaming" for good), and a message sent while it was down is said not sent, and is not
+ *   (it was said cut off, yet went out once the link was back: trying again sent it twice).
  */
 import { createServer, type Server } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
@@ -18,10 +21,10 @@ import type { Turn } from '../../src/shared/turn';
 import { BlobStore } from '../../src/main/blobs/blob-store';
 import { ConversationStore } from '../../src/main/db/conversation-store';
 import { createServices } from '../../src/main/services';
-import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
+import { startReplayServer, type ReplayRoute, type ReplayServer } from '../replay-server/replay-server';
 import { launchChromium } from './helpers/browser';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process';
-import { ASSISTANT, chatRoutes, ollamaLines, send, waitIdle } from './helpers/ui-session';
+import { ASSISTANT, chatRoutes, ollamaLines, send, USER, waitIdle } from './helpers/ui-session';
 
 let browser: Browser;
 let replay: ReplayServer;
@@ -41,6 +44,13 @@ afterEach(async () => {
   serve = undefined;
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
+
+/** Routes whose answer waits after its first two lines until `replay.release()`; the title request never waits. */
+function heldAnswer(lines: { content: string }[]): ReplayRoute[] {
+  const title = chatRoutes(ollamaLines([{ content: 'Counting' }])).filter((r) => r.path === '/api/chat');
+  const answer = chatRoutes(ollamaLines(lines), 40, 2).map((r) => (r.path === '/api/chat' ? { ...r, when: (body: string) => !body.includes('Write a title') } : r));
+  return [...answer, ...title];
+}
 
 async function freePort(): Promise<number> {
   const probe = createNetServer();
@@ -129,6 +139,97 @@ describe('serve mode in a browser', () => {
         .toBe('The import was not finished: the connection to Firebrand dropped; try again.');
       expect(await page.locator('.banners').textContent()).not.toContain('Reconnecting');
     } finally {
+      await page.close();
+    }
+  });
+
+  it('catches up with an answer that ended while its socket was down (resilience R1)', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-hard-'));
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    // The answer waits after its first two lines until released, so the link drops mid-answer however busy the machine.
+    replay.setRoutes(heldAnswer([{ content: 'One' }, { content: ' two' }, { content: ' three' }, { content: ' four.' }]));
+    const page = await browser.newPage();
+    try {
+      // The page's sockets, so the test can drop the link as a network blip would, serve mode running on.
+      await page.addInitScript(() => {
+        const Native = window.WebSocket;
+        const opened: WebSocket[] = [];
+        (window as unknown as { __sockets: WebSocket[] }).__sockets = opened;
+        window.WebSocket = class extends Native {
+          constructor(url: string | URL, protocols?: string | string[]) {
+            super(url, protocols);
+            opened.push(this);
+          }
+        };
+      });
+      await page.goto(serve.url);
+      await page.locator('[role="option"][data-value="llama3.2:3b"]').waitFor({ state: 'attached' });
+      await send(page, 'Count');
+      await expect.poll(() => page.locator(ASSISTANT).first().textContent()).toContain('One two');
+      await expect.poll(() => replay.held).toBe(1);
+      await page.evaluate(() => (window as unknown as { __sockets: WebSocket[] }).__sockets.forEach((ws) => ws.close()));
+      // The answer ends while the page has no link: its end never reaches the page as an event.
+      await expect.poll(() => page.getByTestId('serve-problem').locator('.banner-text').textContent().catch(() => '')).toBe('Lost the connection to Firebrand. Reconnecting…');
+      replay.release();
+      await page.getByTestId('serve-problem').waitFor({ state: 'detached', timeout: 30_000 });
+      await expect.poll(() => page.locator(ASSISTANT).first().getAttribute('data-status')).toBe('done');
+      expect(await page.locator(ASSISTANT).first().locator('[data-run="answer"]').textContent()).toContain('One two three four.');
+      await page.getByTestId('composer-stop').waitFor({ state: 'detached' });
+    } finally {
+      replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Still here.' }])));
+      await page.close();
+    }
+  });
+
+  it('shows an answer cut off by a restart as interrupted once back, and sends nothing typed while down (resilience R1, R2)', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-hard-'));
+    const port = await freePort();
+    const args = ['--port', String(port), '--token', '0123456789abcdef0123456789abcdef'];
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url, extraArgs: args });
+    replay.setRoutes(heldAnswer([{ content: 'One' }, { content: ' two' }, { content: ' three' }]));
+    const page = await browser.newPage();
+    try {
+      await page.goto(serve.url);
+      await page.locator('[role="option"][data-value="llama3.2:3b"]').waitFor({ state: 'attached' });
+      await send(page, 'Count');
+      await expect.poll(() => replay.held).toBe(1);
+      await expect.poll(() => page.locator(ASSISTANT).first().textContent()).toContain('One two');
+      // Serve mode dies mid-answer and comes back on the same address and token.
+      await serve.stop('SIGKILL');
+      await expect.poll(() => page.getByTestId('serve-problem').locator('.banner-text').textContent().catch(() => '')).toBe('Lost the connection to Firebrand. Reconnecting…');
+      replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Still here.' }])));
+      replay.release();
+      serve = await startServeProcess({ dataDir, ollamaUrl: replay.url, extraArgs: args });
+      await page.getByTestId('serve-problem').waitFor({ state: 'detached', timeout: 30_000 });
+      // The answer is what main kept of it, with its Continue; no Stop left for an answer nothing writes any more.
+      await expect.poll(() => page.locator(ASSISTANT).first().getAttribute('data-status')).toBe('interrupted');
+      await page.getByTestId('composer-stop').waitFor({ state: 'detached' });
+
+      // Down again; the user sends a message meanwhile.
+      await serve.stop('SIGKILL');
+      await expect.poll(() => page.getByTestId('serve-problem').locator('.banner-text').textContent().catch(() => '')).toBe('Lost the connection to Firebrand. Reconnecting…');
+      await page.getByTestId('composer-input').fill('Typed while down');
+      let failedTries = 0;
+      page.on('websocket', (ws) => ws.on('close', () => failedTries++));
+      await page.getByTestId('composer-send').click();
+      // A try to reconnect fails after the message was sent: from then on it must never go out. (Back before any
+      // try failed, it goes once the link is: that case sends it once, as it should.)
+      const before = failedTries;
+      await expect.poll(() => failedTries).toBeGreaterThan(before);
+      serve = await startServeProcess({ dataDir, ollamaUrl: replay.url, extraArgs: args });
+      await page.getByTestId('serve-problem').waitFor({ state: 'detached', timeout: 30_000 });
+      // The message was not sent, says so, and waits in the composer.
+      await expect
+        .poll(() => page.getByTestId('notice').locator('.banner-text').textContent().catch(() => ''))
+        .toBe('Sending the message did not start: the connection to Firebrand is down. Nothing was sent; try again once it is back.');
+      expect(await page.getByTestId('composer-input').inputValue()).toBe('Typed while down');
+      // Sent again, it goes once: the frame made while down did not go out when the link came back.
+      await page.getByTestId('composer-send').click();
+      await expect.poll(() => page.locator(ASSISTANT).nth(1).getAttribute('data-status')).toBe('done');
+      expect(replay.requests.filter((r) => r.path === '/api/chat' && r.body.includes('Typed while down') && !r.body.includes('Write a title')).length).toBe(1);
+      expect(await page.locator(USER).allTextContents()).toEqual(['Count', 'Typed while down']);
+    } finally {
+      replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Still here.' }])));
       await page.close();
     }
   });

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openPage } from './helpers/browser';
 import { chatRequests, chatRoutes, ollamaLines, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
 const show = (name: string) => readFileSync(new URL(`../fixtures/ollama-models/${name}`, import.meta.url), 'utf8');
@@ -261,5 +262,35 @@ describe('composer ↔ engine', () => {
     await page.getByTestId('new-chat').click();
     await page.getByTestId('conversation-settings-open').click();
     expect(await page.getByTestId('conversation-system-prompt').inputValue()).toBe('');
+  });
+
+  // Resilience audit R9: Chat settings opened with what this tab read when it opened the chat; another tab's system
+  // prompt, saved since, was put back to the old one when this tab saved only a think mode.
+  it("opens Chat settings with what is saved now, so saving here keeps another tab's system prompt", async () => {
+    s = await startUi(routes());
+    const { page, browser, serve } = s;
+    await send(page, 'Hi');
+    await waitIdle(page);
+    const other = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    try {
+      await other.goto(serve.url);
+      await other.getByTestId('conversation-item').first().click();
+      await waitIdle(other);
+      // The first tab gives the chat a system prompt.
+      await page.getByTestId('conversation-settings-open').click();
+      await page.getByTestId('conversation-system-prompt').fill('Answer in French.');
+      await page.getByTestId('conversation-settings-save').click();
+      await page.getByTestId('conversation-settings').waitFor({ state: 'detached' });
+      // The other tab, open on the chat since before, changes the think mode only.
+      await other.getByTestId('conversation-settings-open').click();
+      await expect.poll(() => other.getByTestId('conversation-system-prompt').inputValue()).toBe('Answer in French.');
+      await other.getByTestId('conversation-think').selectOption('off');
+      await other.getByTestId('conversation-settings-save').click();
+      await other.getByTestId('conversation-settings').waitFor({ state: 'detached' });
+      const conversationId = await page.evaluate(async () => (await window.firebrand.conversations.list({}))[0]?.id ?? '');
+      expect(await page.evaluate((id) => window.firebrand.conversations.getSettings({ conversationId: id }), conversationId)).toMatchObject({ systemPrompt: 'Answer in French.', think: 'off' });
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -4,7 +4,8 @@
  * made active (the picker then lists that server's models) and removed; new chats start with the default model.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { chatRoutes, ollamaLines, pickerValues, startUi, stopUi, type UiSession } from './helpers/ui-session';
+import { openPage } from './helpers/browser';
+import { chatRoutes, modelOption, ollamaLines, pickerValues, startUi, stopUi, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
 afterEach(async () => {
@@ -33,6 +34,31 @@ describe('sidebar and settings', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('models-open');
     await page.keyboard.press('Enter');
     await page.getByTestId('models-screen').waitFor();
+  });
+
+  // Resilience audit R7: the Settings dialog saved every field it shows, as the tab last read them: a tab open
+  // since before another tab changed the models folder put the old folder back when it saved only a new theme.
+  it('saves only what was changed in the dialog: a tab opened earlier does not undo another tab\'s settings', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page, browser, serve } = s;
+    const other = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    try {
+      await other.goto(serve.url);
+      await modelOption(other, 'llama3.2:3b').waitFor({ state: 'attached' });
+      await page.getByTestId('settings-open').click();
+      await page.getByTestId('models-folder').fill('/srv/models');
+      await page.getByTestId('settings-save').click();
+      await page.getByTestId('settings-save').waitFor({ state: 'detached' });
+      // The other tab changes the theme only.
+      await other.getByTestId('settings-open').click();
+      await other.getByTestId('settings-theme-dark').check();
+      await other.getByTestId('settings-save').click();
+      await other.getByTestId('settings-save').waitFor({ state: 'detached' });
+      const saved = await page.evaluate(() => window.firebrand.settings.get({}));
+      expect(saved).toMatchObject({ theme: 'dark', modelsDir: '/srv/models' });
+    } finally {
+      await other.close();
+    }
   });
 
   it('adds, tests, uses and removes a connection; its key is never shown back', async () => {

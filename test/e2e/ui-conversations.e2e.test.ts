@@ -5,6 +5,7 @@
  * switched with `< 1/2 >`.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { openPage } from './helpers/browser';
 import { assistant, chatRoutes, modelOption, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
@@ -104,6 +105,95 @@ describe('conversations', () => {
     await page.locator('[role="option"][data-value="llama3.2:3b"]').waitFor({ state: 'attached' });
     expect(await page.evaluate(() => window.firebrand.conversations.list({}).then((list) => list.length))).toBe(0);
     expect(await item.count()).toBe(0);
+  });
+
+  // Resilience audit R5: a chat deleted in another tab stayed on screen here, and a message sent in it failed with
+  // "That conversation no longer exists." and a Retry that could only fail again.
+  it('says so when the open chat is deleted in another tab, and keeps what was being typed for a new chat', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Noted.' }])));
+    const { page, browser, serve } = s;
+    await send(page, 'Keep this chat');
+    await waitIdle(page);
+    const other = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    try {
+      await other.goto(serve.url);
+      await other.getByTestId('conversation-item').first().click();
+      await waitIdle(other);
+      await other.getByTestId('composer-input').fill('A half-typed thought');
+      // Deleted in the first tab; for good once its undo window is over.
+      await page.getByTestId('conversation-delete').first().click();
+      await expect.poll(() => other.getByTestId('notice').locator('.banner-text').textContent().catch(() => ''), { timeout: 30_000 }).toBe(
+        'The chat you had open was deleted in another window or tab. What you were typing is still here: sending it starts a new chat.',
+      );
+      expect(await other.locator(USER).count()).toBe(0);
+      expect(await other.getByTestId('composer-input').inputValue()).toBe('A half-typed thought');
+      await other.getByTestId('composer-send').click();
+      await waitIdle(other);
+      expect(await other.locator(USER).allTextContents()).toEqual(['A half-typed thought']);
+      await expect.poll(() => other.getByTestId('conversation-item').count()).toBe(1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  // Resilience audit R8: a chat opened in another tab mid-answer showed the answer with a hole (the words streamed
+  // between main's last write and the open) until it ended.
+  it('shows an answer opened mid-stream in another tab whole, with no hole and nothing twice', async () => {
+    const words = Array.from({ length: 200 }, (_, i) => ({ content: ` w${i}` }));
+    // A steady stream, held near its end so the second tab is checked while it still streams.
+    s = await startUi(chatRoutes(ollamaLines(words), 20, 180));
+    const { page, browser, serve, replay } = s;
+    const other = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    try {
+      await other.goto(serve.url);
+      await modelOption(other, 'llama3.2:3b').waitFor({ state: 'attached' });
+      await page.getByTestId('composer-input').fill('Count');
+      await page.getByTestId('composer-send').click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="turn"][data-role="assistant"]')?.textContent?.includes('w30'));
+      await other.getByTestId('conversation-item').first().click();
+      await expect.poll(() => replay.held).toBe(1);
+      await other.waitForFunction(() => document.querySelector('[data-testid="turn"][data-role="assistant"]')?.textContent?.includes('w179'));
+      const shown = await other.evaluate(() => {
+        const turn = document.querySelector<HTMLElement>('[data-testid="turn"][data-role="assistant"]');
+        return { status: turn?.dataset['status'], words: [...(turn?.textContent ?? '').matchAll(/w(\d+)/g)].map((m) => Number(m[1])) };
+      });
+      expect(shown.status).toBe('streaming');
+      expect(shown.words).toEqual(Array.from({ length: 180 }, (_, i) => i));
+      replay.release();
+      await waitIdle(other);
+    } finally {
+      await other.close();
+    }
+  });
+
+  // Resilience audit R10: a tab showing a chat kept showing the answer another tab had replaced (Regenerate there),
+  // and a message sent from it followed that old answer on screen while the model was sent the new one.
+  it('follows a chat regenerated in another tab, so a message sent here follows the answer it shows', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'First take.' }])));
+    const { page, browser, serve, replay } = s;
+    await send(page, 'Question');
+    await waitIdle(page);
+    const other = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    try {
+      await other.goto(serve.url);
+      await other.getByTestId('conversation-item').first().click();
+      await waitIdle(other);
+      replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Second take.' }])));
+      await page.getByTestId('regenerate').click();
+      await expect.poll(() => answer(page)).toBe('Second take.');
+      await waitIdle(page);
+      // The other tab shows the answer the chat goes on from now, with its versions.
+      await expect.poll(() => answer(other)).toBe('Second take.');
+      await other.getByTestId('branch-switcher').first().waitFor();
+      replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Follow-up answer.' }])));
+      await send(other, 'Follow up on that');
+      await waitIdle(other);
+      const request = JSON.parse(replay.requests.filter((r) => r.path === '/api/chat').at(-1)?.body ?? '{}') as { messages: { role: string; content: string }[] };
+      expect(request.messages.map((m) => m.content)).toEqual(['Question', 'Second take.', 'Follow up on that']);
+      expect((await other.locator('[data-testid="turn"] [data-run="answer"]').allTextContents()).map((t) => t.trim())).toEqual(['Second take.', 'Follow-up answer.']);
+    } finally {
+      await other.close();
+    }
   });
 
   it('finds a Chinese or Japanese word inside a sentence, marked in the hit and in the chat (audit files #7)', async () => {

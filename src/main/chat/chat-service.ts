@@ -70,6 +70,8 @@ export interface AnswerOptions {
 
 export class ChatService {
   private readonly running = new Map<string, AbortController>();
+  /** Conversations with an answer on its way (its steps, tool calls and approvals; not its title): how many each. */
+  private readonly answering = new Map<string, number>();
 
   constructor(private readonly deps: ChatServiceDeps) {}
 
@@ -90,6 +92,7 @@ export class ChatService {
       const conversation = store.getConversation(conversationId);
       if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
       this.refuseWhileApprovalWaits(conversationId);
+      this.refuseWhileAnswering(conversationId);
       parentId = conversation.activeLeafId;
     }
     const userTurn: Turn = {
@@ -110,7 +113,10 @@ export class ChatService {
   regenerate(req: { turnId: string; model: string; think?: boolean; connectionId?: string }): SendResult {
     const { store, newId, now } = this.deps;
     const answered = store.getTurn(req.turnId);
-    if (answered) this.refuseWhileApprovalWaits(answered.conversationId);
+    if (answered) {
+      this.refuseWhileApprovalWaits(answered.conversationId);
+      this.refuseWhileAnswering(answered.conversationId);
+    }
     const assistantTurn = store.regenerate(req.turnId, { id: newId(), ...this.labelled(req.model), createdAt: now() }, now());
     const userTurn = assistantTurn.parentId ? store.getTurn(assistantTurn.parentId) : undefined;
     if (!userTurn) throw new UserFacingError('not-found', 'The message this answer replied to no longer exists.');
@@ -125,6 +131,7 @@ export class ChatService {
     const original = store.getTurn(req.turnId);
     if (!original) throw new UserFacingError('not-found', 'That message no longer exists.');
     this.refuseWhileApprovalWaits(original.conversationId);
+    this.refuseWhileAnswering(original.conversationId);
     const blocks: Block[] = [{ type: 'text', text: req.text }, ...original.blocks.filter((b) => b.type === 'attachment')];
     const userTurn = store.editAndResend(req.turnId, { id: newId(), blocks, createdAt: now() }, now());
     return { conversationId: userTurn.conversationId, userTurn, assistantTurn: this.answer(userTurn, req) };
@@ -173,10 +180,17 @@ export class ChatService {
     const first = this.running.size === 0;
     this.running.set(assistantTurn.id, controller);
     if (first) this.deps.answering?.(true);
-    void this.run(assistantTurn, options, controller, (id) => {
-      ids.push(id);
-      this.running.set(id, controller);
-    })
+    const answered = this.noteAnswering(assistantTurn.conversationId);
+    void this.run(
+      assistantTurn,
+      options,
+      controller,
+      (id) => {
+        ids.push(id);
+        this.running.set(id, controller);
+      },
+      answered,
+    )
       .catch((err: unknown) => {
         this.deps.log(`chat: answer failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         // Never leave a turn spinning: whatever was still streaming ends as an error the user can see. This path
@@ -196,9 +210,23 @@ export class ChatService {
         }
       })
       .finally(() => {
+        answered();
         for (const id of ids) this.running.delete(id);
         if (this.running.size === 0) this.deps.answering?.(false);
       });
+  }
+
+  /** Counts an answer on its way in `conversationId`; the returned function ends it (once, however often called). */
+  private noteAnswering(conversationId: string): () => void {
+    this.answering.set(conversationId, (this.answering.get(conversationId) ?? 0) + 1);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const left = (this.answering.get(conversationId) ?? 1) - 1;
+      if (left > 0) this.answering.set(conversationId, left);
+      else this.answering.delete(conversationId);
+    };
   }
 
   /**
@@ -213,6 +241,19 @@ export class ChatService {
     throw new UserFacingError(
       'forbidden',
       'This chat is waiting for your answer to a tool request: allow or deny it on its card, or press Stop. Then send again; your message is kept.',
+    );
+  }
+
+  /**
+   * One answer at a time in a conversation. The UI offers Stop instead of Send while one is on its way, but another
+   * window on the same chat (serve mode opened in two tabs) does not know: its message went under the answer still
+   * streaming, the model got both messages as one with no answer between them, and each tab showed another branch.
+   */
+  private refuseWhileAnswering(conversationId: string): void {
+    if (!this.answering.has(conversationId)) return;
+    throw new UserFacingError(
+      'forbidden',
+      'An answer is still being written in this chat (perhaps in another window): wait for it to finish, or press Stop. Then send again; your message is kept.',
     );
   }
 
@@ -243,7 +284,7 @@ export class ChatService {
     return new Set(this.running.values()).size;
   }
 
-  private async run(start: Turn, options: AnswerOptions, controller: AbortController, onTurn: (id: string) => void): Promise<void> {
+  private async run(start: Turn, options: AnswerOptions, controller: AbortController, onTurn: (id: string) => void, answered: () => void): Promise<void> {
     const { store, emit, newId, now, log } = this.deps;
     const first = this.deps.beforeAnswer ? await this.deps.beforeAnswer(start, options, controller.signal) : start;
     // An alias names its own model and connection; the layer keeps only the identity fields.
@@ -279,6 +320,8 @@ export class ChatService {
         ...(think !== undefined ? { think } : {}),
       },
     );
+    // The title lane below is no part of the answer: a next message may go while it runs.
+    answered();
     const last = turns.at(-1);
     if (this.deps.titles === false || !last || last.status !== 'done' || controller.signal.aborted) return;
     const branch = store.branch(last.id);

@@ -19,6 +19,7 @@ import { StepStore } from '../db/step-store';
 import { Calibration } from '../engine/calibration';
 import { CapabilityCache } from '../engine/capabilities';
 import { ThinkOpenCache } from '../engine/think-open';
+import { LiveTurns } from '../engine/live-turns';
 import type { IdentityLayer } from '../../shared/identity-layer';
 import type { AttachmentPreparer, EngineConnection } from '../engine/types';
 import { UserFacingError } from '../errors';
@@ -120,6 +121,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
     ...(o.stallTimeoutMs ? { stallTimeoutMs: o.stallTimeoutMs } : {}),
     ...(o.retryDelayMs !== undefined ? { retryDelayMs: o.retryDelayMs } : {}),
+    live: new LiveTurns(),
   };
   const chat = new ChatService({
     store: o.store,

@@ -6,25 +6,34 @@ import type { ConversationView, SearchResult, SiblingInfo } from '../../shared/i
 import type { ConversationStore } from '../db/conversation-store';
 import { MATCH_END, MATCH_START, type SearchHit } from '../db/search';
 import { UserFacingError } from '../errors';
+import type { LiveTurns } from '../engine/live-turns';
 
 /**
  * The active branch, or its last `tail` turns; with `before`, the turns older than that one (the last `tail` of
  * them): the renderer holds a window of a long chat and pages older turns in as the reader scrolls up.
  */
-export function conversationView(store: ConversationStore, conversationId: string, tail?: number, before?: string): ConversationView {
+export function conversationView(store: ConversationStore, conversationId: string, tail?: number, before?: string, live?: LiveTurns): ConversationView {
   const conversation = store.getConversation(conversationId);
   if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
   const { activeLeafId, ...summary } = conversation;
   // With `before`, what the reader holds from it on counts as sent: `partial` says whether older ones remain.
   const length = { all: 0 };
-  const turns = activeLeafId ? store.branch(activeLeafId, { tail, before }, length) : [];
+  const stored = activeLeafId ? store.branch(activeLeafId, { tail, before }, length) : [];
+  // An answer still streaming as far as it has streamed, not as last written (live-turns.ts).
+  const { turns, streamed } = live ? live.overlay(stored) : { turns: stored, streamed: {} };
   const siblings: Record<string, SiblingInfo> = {};
   const children = store.childrenByParent(conversationId);
   for (const turn of turns) {
     const ids = children.get(turn.parentId) ?? [];
     if (ids.length > 1) siblings[turn.id] = { ids, index: ids.indexOf(turn.id) };
   }
-  return { conversation: summary, turns, siblings, ...(turns.length < length.all ? { partial: true } : {}) };
+  return {
+    conversation: summary,
+    turns,
+    siblings,
+    ...(turns.length < length.all ? { partial: true } : {}),
+    ...(Object.keys(streamed).length > 0 ? { streamed } : {}),
+  };
 }
 
 /**

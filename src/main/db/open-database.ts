@@ -1,4 +1,5 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { dirname } from 'node:path';
 import { UserFacingError } from '../errors';
 import { MIGRATIONS } from './migrations';
 import type { Migration } from './migrations/types';
@@ -14,7 +15,12 @@ export interface OpenDatabaseOptions {
 
 /** Opens (creating if needed) the database, in WAL mode, and migrates it forward. */
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database {
-  const db = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  let db: Database;
+  try {
+    db = new BetterSqlite3(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  } catch (err) {
+    throw openFailure(file, err) ?? err;
+  }
   try {
     // Refuse a newer database before any pragma below writes to it (WAL changes the file header): left untouched.
     refuseNewer(db, options.migrations ?? MIGRATIONS);
@@ -26,8 +32,33 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     return db;
   } catch (err) {
     db.close();
-    throw err;
+    throw openFailure(file, err) ?? err;
   }
+}
+
+/**
+ * A database file SQLite cannot open or read, said for the user (resilience audit R6: serve mode said only
+ * "Firebrand could not start: file is not a database", or "unable to open database file" for a read-only data
+ * folder, naming neither the file nor what to do). Undefined for any other error.
+ */
+export function openFailure(file: string, err: unknown): UserFacingError | undefined {
+  const code = (err as { code?: unknown } | null)?.code;
+  const detail = err instanceof Error ? err.message : String(err);
+  if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+    return new UserFacingError(
+      'internal',
+      `The conversation database ${file} cannot be read: it is damaged, or not a Firebrand database (${detail}). ` +
+        'It was left untouched: move it aside, with any firebrand.db-wal and firebrand.db-shm beside it, to start with an empty one, or put back a copy you kept.',
+    );
+  }
+  if (code === 'SQLITE_CANTOPEN' || code === 'SQLITE_READONLY' || code === 'SQLITE_PERM') {
+    return new UserFacingError(
+      'internal',
+      `Firebrand cannot open ${file} for writing (${detail}): its data folder ${dirname(file)} may be read-only, full, or not writable by this user. ` +
+        'Make it writable, or start Firebrand with another data folder (--data-dir in serve mode).',
+    );
+  }
+  return undefined;
 }
 
 /** Runs every pending migration in one transaction; refuses a database written by a newer Firebrand. */

@@ -3,6 +3,7 @@ import { createTurnReducer } from '../../shared/reducer';
 import { StreamClock } from '../../shared/turn-timing';
 import type { Turn } from '../../shared/turn';
 import { describeWriteFailure, TurnWriter } from './turn-writer';
+import type { LiveTurns } from './live-turns';
 import { redactSecrets, secretValues } from '../connections/auth';
 import type { ConversationStore } from '../db/conversation-store';
 import type { StepStore } from '../db/step-store';
@@ -24,6 +25,8 @@ export interface StepDeps {
   stallTimeoutMs?: number;
   /** Pause before the one retry of a connect failure. */
   retryDelayMs?: number;
+  /** The answers streaming now, for a chat opened mid-answer (live-turns.ts). */
+  live?: LiveTurns;
 }
 
 export interface StepRequest {
@@ -90,6 +93,8 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
   });
   let streamedChars = 0;
   const reducer = createTurnReducer(req.turn);
+  /** Parts sent to the pages so far: each batch says where it starts, so a page that holds some skips them. */
+  let emitted = 0;
   let finished = false;
   let broke: LegError | undefined;
   const started = deps.now();
@@ -120,7 +125,10 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
     reducer.applyAll(parts);
     clock?.observe(parts, deps.now());
     if (parts.some((p) => p.type === 'finish')) finished = true;
-    emit('chat:turn-parts', { conversationId: req.turn.conversationId, turnId: req.turn.id, parts });
+    const from = emitted;
+    emitted += parts.length;
+    deps.live?.note(reducer.turn, emitted);
+    emit('chat:turn-parts', { conversationId: req.turn.conversationId, turnId: req.turn.id, from, parts });
   };
   const fail = (message: string, stop: 'error' | 'aborted' | 'cut') => {
     const finish: StreamPart = { type: 'finish', wireReason: null, stop };
@@ -182,6 +190,7 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
     if (turn.status !== 'error') turn = { ...turn, status: 'error', stop: 'error', error: stoppedBecause ?? 'The answer could not be saved.' };
     writer.saveEventually(turn);
   }
+  deps.live?.end(turn.id);
   emit('chat:turn-saved', { turn });
   return turn;
 }

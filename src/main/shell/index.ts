@@ -3,7 +3,7 @@
  * renderer from an `app://` origin with the CSP header, and carries the IPC contract over ipcMain through the
  * same dispatcher serve mode uses, after checking that the call comes from the app's own main frame.
  */
-import { app, BrowserWindow, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, safeStorage, session, shell } from 'electron';
 import { existsSync } from 'node:fs';
 import { dirname, join, normalize, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -11,7 +11,7 @@ import { INVOKE_CHANNELS, type EventChannel } from '../../shared/ipc';
 import { batchEvents } from '../ipc/event-batch';
 import { contentSecurityPolicy } from '../serve/csp';
 import { chooseSecretStore } from '../secrets/choose-secret-store';
-import { createServices } from '../services';
+import { createServices, type Services } from '../services';
 import { APP_SCHEME } from './app-scheme';
 import { utilitySpawner } from './engine-utility';
 import { utilityReader } from './reader-utility';
@@ -44,7 +44,16 @@ app.whenReady().then(() => {
   const secrets = chooseSecretStore(dataDir, safeStorage, process.platform, (m) => console.error(m));
   const builtinEngine = utilitySpawner(join(here, 'builtin-engine.js'), (line) => console.error(line));
   const documentReader = utilityReader(join(here, 'extract-process.js'));
-  const services = createServices({ dataDir, secrets, builtinEngine, documentReader, watchServers: true, prefetchModelList: true, ...(nativeBinding ? { nativeBinding } : {}) });
+  let services: Services;
+  try {
+    services = createServices({ dataDir, secrets, builtinEngine, documentReader, watchServers: true, prefetchModelList: true, ...(nativeBinding ? { nativeBinding } : {}) });
+  } catch (err) {
+    // Refused (another Firebrand on this data folder, a database from a newer version) or broken: said in a box,
+    // never a process left running with no window.
+    dialog.showErrorBox('Firebrand could not start', err instanceof Error ? err.message : String(err));
+    app.exit(1);
+    return;
+  }
 
   protocol.handle('app', async (request) => {
     const url = new URL(request.url);

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { X } from 'lucide-react';
-import type { Theme } from '../../shared/ipc';
+import type { Settings, Theme } from '../../shared/ipc';
 import type { GpuReport } from '../../shared/models';
 import { firebrand } from '../firebrand';
 import { formatBytes, GIB } from '../format';
@@ -40,6 +40,9 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     modelsDir: settings?.modelsDir ?? '',
     idle: String(settings?.builtinIdleMinutes ?? 10),
   };
+  // What the dialog showed as it opened: a field left as shown is not sent. Another tab may have changed it since this
+  // one read the settings, and saving a new theme put its old models folder back (resilience audit R7).
+  const [opened] = useState(initial);
   const [url, setUrl] = useState(initial.url);
   const [theme, setTheme] = useState<Theme>(initial.theme);
   const [defaultChat, setDefaultChat] = useState(initial.defaultChat);
@@ -75,7 +78,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     useStore.setState({ previewTheme: theme });
   }, [theme]);
 
-  const dirty = url !== initial.url || theme !== initial.theme || defaultChat !== initial.defaultChat || modelsDir !== initial.modelsDir || idle !== initial.idle || gpuTouched;
+  const dirty = url !== opened.url || theme !== opened.theme || defaultChat !== opened.defaultChat || modelsDir !== opened.modelsDir || idle !== opened.idle || gpuTouched;
 
   const save = async () => {
     if (!/^https?:\/\/\S+$/.test(url.trim())) return setError('Enter an Ollama address that starts with http:// or https://');
@@ -85,7 +88,13 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     if (gib !== null && !(Number.isFinite(gib) && gib >= 0.25 && gib < 4096)) return setError('GPU memory is a number of GiB from 0.25 up, such as 24 (or empty to probe it).');
     setError(null);
     if (gpuTouched && !(await setGpuOverride(gib === null ? null : Math.round(gib * GIB)))) return setError('The GPU memory could not be saved.');
-    const patch = { ollamaUrl: url.trim(), theme, defaultChatModel: defaultChat === '' ? null : defaultChat, modelsDir: modelsDir.trim() === '' ? null : modelsDir.trim(), builtinIdleMinutes: minutes };
+    const patch: Partial<Settings> = {
+      ...(url !== opened.url ? { ollamaUrl: url.trim() } : {}),
+      ...(theme !== opened.theme ? { theme } : {}),
+      ...(defaultChat !== opened.defaultChat ? { defaultChatModel: defaultChat === '' ? null : defaultChat } : {}),
+      ...(modelsDir !== opened.modelsDir ? { modelsDir: modelsDir.trim() === '' ? null : modelsDir.trim() } : {}),
+      ...(idle !== opened.idle ? { builtinIdleMinutes: minutes } : {}),
+    };
     if (await saveSettings(patch)) onClose();
   };
   const probed = gpu && gpu.source !== 'override' ? gpu : null;

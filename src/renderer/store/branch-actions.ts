@@ -5,6 +5,7 @@ import { answeredRef } from '../../shared/model-ref';
 import { firebrand } from '../firebrand';
 import { adoptBranch, connectionOf, fail, thinkChoice, useStore } from '.';
 import { heldWindow } from './open-conversation';
+import { branching } from './resync';
 
 const set = useStore.setState;
 const get = useStore.getState;
@@ -23,7 +24,7 @@ export async function regenerate(turn: Turn, think = thinkChoice()): Promise<voi
   if (!model) return set({ notice: 'Choose a model first.' });
   try {
     const sentAt = Date.now();
-    const res = await firebrand().chat.regenerate({ turnId: turn.id, model, ...(think === undefined ? {} : { think }), ...connectionOf() });
+    const res = await branching(() => firebrand().chat.regenerate({ turnId: turn.id, model, ...(think === undefined ? {} : { think }), ...connectionOf() }));
     adoptBranch(res, sentAt, turn.id, withSibling(turn, res.assistantTurn));
   } catch (err) {
     fail(err, () => void regenerate(turn, think));
@@ -38,7 +39,7 @@ export async function editAndResend(turn: Turn, text: string, think = thinkChoic
   }
   try {
     const sentAt = Date.now();
-    const res = await firebrand().chat.editAndResend({ turnId: turn.id, text, model, ...(think === undefined ? {} : { think }), ...connectionOf() });
+    const res = await branching(() => firebrand().chat.editAndResend({ turnId: turn.id, text, model, ...(think === undefined ? {} : { think }), ...connectionOf() }));
     adoptBranch(res, sentAt, turn.id, withSibling(turn, res.userTurn));
     return true;
   } catch (err) {

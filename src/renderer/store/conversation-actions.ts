@@ -1,7 +1,10 @@
 /** Conversation list actions: rename, delete with an undo window, full-text search. */
-import { CONVERSATION_TITLE_MAX_CHARS, SEARCH_QUERY_MAX_CHARS, type SearchResult } from '../../shared/ipc';
+import { CONVERSATION_TITLE_MAX_CHARS, FirebrandError, SEARCH_QUERY_MAX_CHARS, type SearchResult } from '../../shared/ipc';
 import { firebrand } from '../firebrand';
 import { fail, newChat, openConversation, refreshConversations, useStore, type AppState } from '.';
+import { keptNewChatSettings } from './new-chat-settings';
+import { noteNavigation } from './open-conversation';
+import { followOpenChat } from './resync';
 
 // Looked up when called: the store's index loads this module (through open-conversation.ts) before it has the store.
 const set = (patch: Partial<AppState>) => useStore.setState(patch);
@@ -64,6 +67,37 @@ export function flushPendingDeletes(): void {
   for (const [id, timer] of pendingDeletes) {
     clearTimeout(timer);
     void commitDelete(id);
+  }
+}
+
+/**
+ * Main changed `conversationId` (the list is read again): when it is the chat on screen and it is gone, deleted in
+ * another window or tab, the screen says so (resilience audit R5). It went on showing the chat, and a message sent
+ * there failed with "That conversation no longer exists." and a Retry that could only fail again. Now the screen is
+ * a new chat with the draft still in the composer (sending it starts that chat), and a notice says what happened.
+ */
+export async function noticeDeletedElsewhere(conversationId: string | null): Promise<void> {
+  if (conversationId === null || get().activeId !== conversationId) return;
+  // Changed just now, it heads the list unless it is gone; only then is main asked (once per such event).
+  if (get().conversations.some((c) => c.id === conversationId)) return void followOpenChat(conversationId);
+  try {
+    await firebrand().conversations.open({ conversationId, tail: 1 });
+  } catch (err) {
+    if (!(err instanceof FirebrandError) || err.code !== 'not-found' || get().activeId !== conversationId) return;
+    // Not newChat(): that is navigation, which would file the draft under the chat that is gone.
+    noteNavigation();
+    set({
+      activeId: null,
+      activeTitle: null,
+      turns: [],
+      siblings: {},
+      focusTurn: null,
+      olderTurns: null,
+      partialView: null,
+      conversationSettings: keptNewChatSettings(),
+      notice: 'The chat you had open was deleted in another window or tab. What you were typing is still here: sending it starts a new chat.',
+      noticeRetry: null,
+    });
   }
 }
 

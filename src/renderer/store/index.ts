@@ -18,6 +18,7 @@ import { connectToolProgress } from './tool-progress';
 import { noteNavigation, openConversation, type FocusTurn } from './open-conversation';
 import { switchDraft } from './drafts';
 import { refreshConversations } from './conversation-list';
+import { noticeDeletedElsewhere } from './conversation-actions';
 import { isBlankSettings, keepNewChatSettings, keptNewChatSettings, NO_CONVERSATION_SETTINGS } from './new-chat-settings';
 
 export { openConversation, openConversationAt, refreshSiblings, type FocusTurn } from './open-conversation';
@@ -298,7 +299,7 @@ export function connectStore(): Promise<void> {
   // Back from a terminal where the server was restarted (another model, another -c): the picker and the meter
   // read it again instead of keeping what it said before.
   window.addEventListener('focus', () => void refreshModels());
-  api.conversations.onChanged(() => void refreshConversations());
+  api.conversations.onChanged(({ conversationId }) => void refreshConversations().then(() => noticeDeletedElsewhere(conversationId)));
   // Main watches the server in use: it came back, went away, or lists other models (issue 17).
   api.models.onChanged(() => void refreshModels());
   connectToolProgress(api);

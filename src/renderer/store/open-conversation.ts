@@ -12,6 +12,7 @@ import { firebrand } from '../firebrand';
 import { fail, focusTurn, NO_CONVERSATION_SETTINGS, refreshContextChoice, useStore, type AppState } from '.';
 import { undoDelete } from './conversation-actions';
 import { switchDraft } from './drafts';
+import { holdStreamed } from './streamed-turns';
 
 // Looked up when called: this module and the store's index import each other.
 const get = () => useStore.getState();
@@ -86,6 +87,8 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
       partialView: view.partial ? conversationId : null,
       ...(modelChanged ? { selectedModel: lastModel } : {}),
     });
+    // An answer still streaming came as far as it had streamed: its next parts follow on from there.
+    holdStreamed(view.streamed);
     if (modelChanged) void refreshContextChoice();
     if (view.partial) {
       // Asked for once the first screenful is on screen: main reading and sending the rest (~60 kB for a long

@@ -17,11 +17,18 @@ const get = () => useStore.getState();
 const set = (patch: Partial<AppState>) => useStore.setState(patch);
 
 // Streamed parts: buffered, applied once per frame. Parts for a turn the view does not hold yet (they can beat
-// the send result) wait in `early` until it arrives.
-let buffered: { turnId: string; part: StreamPart }[] = [];
+// the send result) wait in `early` until it arrives. `index`: the part's number in its turn's stream.
+type Entry = { turnId: string; part: StreamPart; index: number };
+let buffered: Entry[] = [];
 let frame: number | null = null;
-const early = new Map<string, StreamPart[]>();
+const early = new Map<string, Entry[]>();
 const savedAhead = new Map<string, Turn>();
+/**
+ * For a streaming turn read from main mid-answer (a chat opened, a page back after its link dropped): how many of
+ * its parts the store's copy holds. Parts numbered below are in it already and are skipped; without this, the
+ * parts streamed around the read were lost or applied twice (resilience audit R8).
+ */
+const holds = new Map<string, number>();
 
 function applyBuffered(): void {
   frame = null;
@@ -30,22 +37,27 @@ function applyBuffered(): void {
   let turns = get().turns;
   const index = new Map(turns.map((t, i) => [t.id, i]));
   // Group the frame's parts per turn so consecutive deltas fold into one update (applyParts).
-  const perTurn = new Map<string, StreamPart[]>();
-  for (const { turnId, part } of batch) {
-    const list = perTurn.get(turnId);
-    if (list) list.push(part);
-    else perTurn.set(turnId, [part]);
+  const perTurn = new Map<string, Entry[]>();
+  for (const entry of batch) {
+    const list = perTurn.get(entry.turnId);
+    if (list) list.push(entry);
+    else perTurn.set(entry.turnId, [entry]);
   }
   const now = performance.now();
   const published: { base: Turn; turn: Turn }[] = [];
-  for (const [turnId, parts] of perTurn) {
+  for (const [turnId, entries] of perTurn) {
     const i = index.get(turnId);
     if (i === undefined) {
       const list = early.get(turnId) ?? [];
-      if (list.length < 100_000) list.push(...parts);
+      if (list.length < 100_000) list.push(...entries);
       early.set(turnId, list);
       continue;
     }
+    const held = holds.get(turnId);
+    const fresh = held === undefined ? entries : entries.filter((e) => e.index >= held);
+    if (held !== undefined && fresh.length > 0) holds.set(turnId, fresh.at(-1)!.index + 1);
+    if (fresh.length === 0) continue;
+    const parts = fresh.map((e) => e.part);
     // Text that only grows goes to the turn's own view (live-turns.ts); the store gets it now and then.
     const stored = turns[i]!;
     const before = freshest(stored);
@@ -143,8 +155,19 @@ export function flushPendingFor(turnId: string): void {
   const parts = early.get(turnId);
   if (!parts) return;
   early.delete(turnId);
-  buffered.unshift(...parts.map((part) => ({ turnId, part })));
+  buffered.unshift(...parts);
   scheduleFrame();
+}
+
+/**
+ * The store now holds turns as main read them (`streamed`: the parts each streaming one holds): parts numbered
+ * below are skipped, and those that came for it before it was held are applied.
+ */
+export function holdStreamed(streamed: Record<string, number> | undefined): void {
+  for (const [turnId, parts] of Object.entries(streamed ?? {})) {
+    holds.set(turnId, parts);
+    flushPendingFor(turnId);
+  }
 }
 
 function scheduleFrame(): void {
@@ -153,17 +176,18 @@ function scheduleFrame(): void {
 
 /** Subscribes the store to main's streamed parts and saved turns. */
 export function connectStreamedTurns(api: FirebrandApi): void {
-  api.chat.onTurnParts(({ turnId, parts }) => {
-    for (const part of parts) {
+  api.chat.onTurnParts(({ turnId, parts, from }) => {
+    parts.forEach((part, k) => {
       noteTurnPart(turnId, part);
-      buffered.push({ turnId, part });
-    }
+      buffered.push({ turnId, part, index: from + k });
+    });
     scheduleFrame();
   });
   api.chat.onTurnSaved(({ turn }) => {
     // The saved turn is the truth; parts still buffered for it are already part of it.
     buffered = buffered.filter((b) => b.turnId !== turn.id);
     early.delete(turn.id);
+    if (turn.status !== 'streaming') holds.delete(turn.id);
     const turns = get().turns;
     const i = turns.findIndex((t) => t.id === turn.id);
     const was = i >= 0 ? turns[i]! : null;

@@ -115,6 +115,67 @@ describe('the chat service', () => {
     }
   });
 
+  // Resilience audit R3: serve mode open in two tabs on one chat, each sending while the other's answer streamed.
+  // The second message went under the answer still streaming: the model got both messages as one, with no answer
+  // between them, and the saved tree said otherwise.
+  it('refuses a second message, a regenerate or an edit in a chat whose answer is still on its way; not while its title is written', async () => {
+    const tokens = Array.from({ length: 40 }, (_, i) => `w${i} `);
+    replay.setRoutes([
+      // The title lane's request never ends: the chat's next message must not wait for it.
+      { method: 'POST', path: '/api/chat', body: '', hang: true, when: (body) => body.includes('Write a title') },
+      { method: 'POST', path: '/api/chat', body: ollamaChatStream(['Here.']), when: (body) => body.includes('Elsewhere') },
+      { method: 'POST', path: '/api/chat', body: ollamaChatStream(tokens), chunk: 'lines', delayMs: 5, holdAfterChunks: 5 },
+    ]);
+    const first = await services.handlers['chat:send']({ conversationId: null, text: 'From tab A', model: 'm' });
+    await expect.poll(streamed).toBe(tokens.slice(0, 5).join(''));
+    const refused = /An answer is still being written in this chat \(perhaps in another window\)/;
+    expect(() => services.handlers['chat:send']({ conversationId: first.conversationId, text: 'From tab B', model: 'm' })).toThrow(refused);
+    expect(() => services.handlers['chat:regenerate']({ turnId: first.assistantTurn.id, model: 'm' })).toThrow(refused);
+    expect(() => services.handlers['chat:edit-and-resend']({ turnId: first.userTurn.id, text: 'Edited in tab B', model: 'm' })).toThrow(refused);
+    // Another chat is not held up by it.
+    const other = await services.handlers['chat:send']({ conversationId: null, text: 'Elsewhere', model: 'm' });
+    replay.release();
+    await saved(first.assistantTurn.id);
+    await saved(other.assistantTurn.id);
+    // Nothing of tab B's reached the tree or the server.
+    const view = await services.handlers['conversations:open']({ conversationId: first.conversationId });
+    expect(view.turns.map((t) => [t.role, t.status])).toEqual([
+      ['user', 'done'],
+      ['assistant', 'done'],
+    ]);
+    expect(replay.requests.some((r) => r.body.includes('tab B'))).toBe(false);
+    // Once the answer is in, the next message goes at once, while the title is still being written.
+    await expect.poll(() => replay.requests.filter((r) => r.body.includes('Write a title')).length).toBeGreaterThan(0);
+    const next = await services.handlers['chat:send']({ conversationId: first.conversationId, text: 'From tab B, again', model: 'm' });
+    expect(next.userTurn.parentId).toBe(first.assistantTurn.id);
+    replay.release();
+    await saved(next.assistantTurn.id);
+  });
+
+  // Resilience audit R8: a chat opened mid-answer got the database's copy (written every half second), so the
+  // parts streamed since that write never reached the page: the answer showed a hole until it ended.
+  it('opens a chat mid-answer with the answer as streamed so far and the number of parts it holds', async () => {
+    const tokens = Array.from({ length: 40 }, (_, i) => `w${i} `);
+    replay.setRoutes([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(tokens), chunk: 'lines', delayMs: 5, holdAfterChunks: 7 }]);
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Count', model: 'm' });
+    await expect.poll(streamed).toBe(tokens.slice(0, 7).join(''));
+    const view = await services.handlers['conversations:open']({ conversationId: sent.conversationId });
+    const answer = view.turns.find((t) => t.id === sent.assistantTurn.id);
+    expect(answer?.status).toBe('streaming');
+    expect(turnText(answer!)).toBe(tokens.slice(0, 7).join(''));
+    // Every part sent so far is in it, and the parts that follow say where they start.
+    const batches = events.flatMap((e) => (e.channel === 'chat:turn-parts' ? [e.payload as { from: number; parts: StreamPart[] }] : []));
+    const sentParts = batches.reduce((n, b) => n + b.parts.length, 0);
+    expect(view.streamed).toEqual({ [sent.assistantTurn.id]: sentParts });
+    expect(batches.map((b) => b.from)).toEqual(batches.map((_, i) => batches.slice(0, i).reduce((n, b) => n + b.parts.length, 0)));
+    replay.release();
+    await saved(sent.assistantTurn.id);
+    // Once it ended, the saved copy is the one read.
+    const after = await services.handlers['conversations:open']({ conversationId: sent.conversationId });
+    expect(after.streamed).toBeUndefined();
+    expect(turnText(after.turns.at(-1)!)).toBe(tokens.join(''));
+  });
+
   it('turns a server error status into an error turn with the server message', async () => {
     replay.setRoutes([{ method: 'POST', path: '/api/chat', status: 500, body: '{"error":"llama runner process has terminated: exit status 2"}' }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'm' });

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -74,6 +74,45 @@ describe('newer database', () => {
       expect((error as Error).message).toMatch(/newer version of Firebrand.*left untouched/s);
       expect(readFileSync(file).equals(before)).toBe(true);
       expect(existsSync(`${file}-wal`)).toBe(false);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+// Resilience audit R6: a damaged file said only "Firebrand could not start: file is not a database".
+describe('damaged database', () => {
+  it('is refused with a sentence that names the file and what to do, and left byte-for-byte untouched', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const file = join(dir, 'firebrand.db');
+      writeFileSync(file, Buffer.alloc(8192, 0x5a));
+      const before = readFileSync(file);
+      expect(() => openDatabase(file)).toThrow(UserFacingError);
+      expect(() => openDatabase(file)).toThrow(
+        `The conversation database ${file} cannot be read: it is damaged, or not a Firebrand database (file is not a database). ` +
+          'It was left untouched: move it aside, with any firebrand.db-wal and firebrand.db-shm beside it, to start with an empty one, or put back a copy you kept.',
+      );
+      expect(readFileSync(file).equals(before)).toBe(true);
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+// Resilience audit R6: a data folder it cannot write in said only "Firebrand could not start: unable to open database file".
+describe('database that cannot be opened', () => {
+  it('says which file and folder, and what to do', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      // A folder where the file should be: SQLite cannot open it, as in a read-only or foreign data folder.
+      const file = join(dir, 'firebrand.db');
+      mkdirSync(file);
+      expect(() => openDatabase(file)).toThrow(UserFacingError);
+      expect(() => openDatabase(file)).toThrow(
+        `Firebrand cannot open ${file} for writing (unable to open database file): its data folder ${dir} may be read-only, full, or not writable by this user. ` +
+          'Make it writable, or start Firebrand with another data folder (--data-dir in serve mode).',
+      );
     } finally {
       cleanup();
     }

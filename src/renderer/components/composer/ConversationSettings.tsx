@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { SlidersHorizontal } from 'lucide-react';
 import type { ThinkMode } from '../../../shared/models';
+import { firebrand } from '../../firebrand';
 import { useStore } from '../../store';
 import { saveConversationSettings } from '../../store/conversation-settings';
 
@@ -30,11 +31,35 @@ export function ConversationSettingsButton() {
     button.current?.focus();
   };
   const set = settings.systemPrompt.trim() !== '' || settings.think !== null || !settings.tools;
+  /** Whether the user changed a field since the popover opened: then what they typed wins over a late read. */
+  const edited = useRef(false);
+  const edit =
+    <T,>(setField: (value: T) => void) =>
+    (value: T) => {
+      edited.current = true;
+      setField(value);
+    };
   const show = () => {
+    const id = activeId;
     setPrompt(settings.systemPrompt);
     setThink(settings.think ?? '');
     setTools(settings.tools);
-    setOpen({ conversationId: activeId });
+    setOpen({ conversationId: id });
+    edited.current = false;
+    if (id === null) return;
+    // Read again as it opens: another window or tab may have saved this chat's settings since this one read them,
+    // and saving what this one held put them back (resilience audit R9: its system prompt was lost to a think change).
+    void firebrand()
+      .conversations.getSettings({ conversationId: id })
+      .then((now) => {
+        if (useStore.getState().activeId !== id) return;
+        useStore.setState({ conversationSettings: now });
+        if (edited.current) return;
+        setPrompt(now.systemPrompt);
+        setThink(now.think ?? '');
+        setTools(now.tools);
+      })
+      .catch(() => undefined);
   };
   // It opens upwards from the composer: no taller than the room above it, so on a short window (a laptop at
   // 200 % zoom) it scrolls inside instead of losing its top, the system prompt, above the window.
@@ -86,11 +111,11 @@ export function ConversationSettingsButton() {
         >
           <label>
             System prompt
-            <textarea data-testid="conversation-system-prompt" rows={4} value={prompt} autoFocus onChange={(e) => setPrompt(e.target.value)} />
+            <textarea data-testid="conversation-system-prompt" rows={4} value={prompt} autoFocus onChange={(e) => edit(setPrompt)(e.target.value)} />
           </label>
           <label>
             Think{' '}
-            <select data-testid="conversation-think" value={think} onChange={(e) => setThink(e.target.value as ThinkMode | '')}>
+            <select data-testid="conversation-think" value={think} onChange={(e) => edit(setThink)(e.target.value as ThinkMode | '')}>
               <option value="">as the model or alias says</option>
               {MODES.map((m) => (
                 <option key={m} value={m}>
@@ -100,7 +125,7 @@ export function ConversationSettingsButton() {
             </select>
           </label>
           <label className="radio" title="Small models often answer better without tool descriptions in their context">
-            <input type="checkbox" data-testid="conversation-tools" checked={tools} onChange={(e) => setTools(e.target.checked)} />
+            <input type="checkbox" data-testid="conversation-tools" checked={tools} onChange={(e) => edit(setTools)(e.target.checked)} />
             Offer tools to the model
           </label>
           <div className="modal-actions">

@@ -1,0 +1,34 @@
+/**
+ * The answers streaming now, as far as they have streamed, with how many parts made them (resilience audit R8).
+ * A chat opened mid-answer (another tab, a reload, a page back after its link dropped) got the database's copy,
+ * written at most every half second: the parts streamed between that write and the open never reached the page,
+ * and the answer showed a hole until it ended. The open answers with this copy and its count instead, and the page
+ * skips the parts it already holds by their number (`chat:turn-parts` `from`).
+ */
+import type { Turn } from '../../shared/turn';
+
+export class LiveTurns {
+  private readonly live = new Map<string, { turn: Turn; parts: number }>();
+
+  /** `turn` as streamed so far, made by its first `parts` parts. */
+  note(turn: Turn, parts: number): void {
+    this.live.set(turn.id, { turn, parts });
+  }
+
+  /** The turn's stream is over: its saved copy is the truth from now on. */
+  end(turnId: string): void {
+    this.live.delete(turnId);
+  }
+
+  /** The streamed copy of each turn of `turns` still streaming, and the parts each holds. */
+  overlay(turns: readonly Turn[]): { turns: Turn[]; streamed: Record<string, number> } {
+    const streamed: Record<string, number> = {};
+    const out = turns.map((t) => {
+      const l = t.status === 'streaming' ? this.live.get(t.id) : undefined;
+      if (!l) return t;
+      streamed[t.id] = l.parts;
+      return l.turn;
+    });
+    return { turns: out, streamed };
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The link to serve mode is back after a drop (a network blip, serve mode restarted on the same address and
+ * token): events main sent meanwhile never reached this page. An answer that ended in the gap stayed "streaming"
+ * here for good, with Stop and no Send (resilience audit R1). What the page shows is read again from main: the
+ * open chat's turns, the list and the models. The draft, the chosen model and any notice stay as they are.
+ */
+import { firebrand } from '../firebrand';
+import { refreshConversations, refreshModels, useStore } from '.';
+import { HELD_TURNS } from './open-conversation';
+import { holdStreamed } from './streamed-turns';
+import { useToolProgress } from './tool-progress';
+
+const get = () => useStore.getState();
+
+export async function resyncAfterReconnect(): Promise<void> {
+  // A tool call that ended in the gap would say "Running…" (and keep Stop) for good. One still running loses its
+  // "Running…" until its result arrives as a saved turn; meanwhile main refuses a message in that chat, saying why.
+  useToolProgress.setState({ running: {} });
+  void refreshConversations();
+  void refreshModels();
+  const id = get().activeId;
+  if (id) await rereadOpenChat(id);
+}
+
+/** Regenerates and edits this page has asked for and not yet seen answered: their branch is this page's to show. */
+let ownBranching = 0;
+
+/** Runs a regenerate or an edit of this page's: a branch change main reports meanwhile is its own, not another tab's. */
+export async function branching<T>(run: () => Promise<T>): Promise<T> {
+  ownBranching++;
+  try {
+    return await run();
+  } finally {
+    ownBranching--;
+  }
+}
+
+/**
+ * Main changed the open chat: when it now goes on from another turn than the one this page shows last (an answer
+ * regenerated or a message edited in another window or tab), the page reads the chat again (resilience audit R10).
+ * It kept showing the old branch, and a message sent from it was shown below the old answer while the model was sent
+ * the new one.
+ */
+export async function followOpenChat(conversationId: string): Promise<void> {
+  const idle = () => get().activeId === conversationId && ownBranching === 0 && !get().sending && !get().turns.some((t) => t.status === 'streaming');
+  if (!idle()) return;
+  const shown = get().turns.at(-1)?.id;
+  let tip: string | undefined;
+  try {
+    tip = (await firebrand().conversations.open({ conversationId, tail: 1 })).turns.at(-1)?.id;
+  } catch {
+    return;
+  }
+  if (tip === shown || !idle() || get().turns.at(-1)?.id !== shown) return;
+  await rereadOpenChat(conversationId);
+}
+
+/** The open chat's turns (as many as held, at least a window), read again from main in place of those shown. */
+async function rereadOpenChat(id: string): Promise<void> {
+  const held = get().turns.length;
+  try {
+    const view = await firebrand().conversations.open({ conversationId: id, tail: Math.min(Math.max(held, HELD_TURNS), 1000) });
+    // Another chat was opened meanwhile: it was read as it opened.
+    if (get().activeId !== id) return;
+    useStore.setState({
+      turns: view.turns,
+      siblings: view.siblings,
+      activeTitle: view.conversation.title,
+      olderTurns: view.partial ? id : null,
+      partialView: null,
+    });
+    holdStreamed(view.streamed);
+  } catch {
+    // Deleted meanwhile, or the link dropped again: the list refresh shows the first, the banner the second.
+  }
+}
