@@ -17,8 +17,7 @@ import { conversationView, toSearchResult } from './chat/conversation-view';
 import { preparePrivateDataDir, tightenFiles } from './data-dir';
 import { ConversationStore } from './db/conversation-store';
 import { ConversationSettingsStore } from './db/conversation-settings';
-import { lockDataFolder } from './db/folder-lock';
-import { openDatabase } from './db/open-database';
+import { openLockedDatabase } from './db/folder-lock';
 import { SearchStore } from './db/search';
 import { settleInterrupted } from './db/settle-interrupted';
 import { SettingsStore } from './db/settings-store';
@@ -112,16 +111,7 @@ export interface Services {
 export function createServices(options: ServicesOptions): Services {
   const log = options.log ?? ((m: string) => console.error(m));
   preparePrivateDataDir(options.dataDir, log);
-  const binding = options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
-  // Before the database is read: a second Firebrand on this folder would settle the first one's live answers.
-  const lock = lockDataFolder(options.dataDir, binding);
-  let db: Database;
-  try {
-    db = openDatabase(join(options.dataDir, 'firebrand.db'), binding);
-  } catch (err) {
-    lock.release();
-    throw err;
-  }
+  const { db, lock } = openLockedDatabase(options.dataDir, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   // SQLite creates the database (and its -wal/-shm, with the database's mode) under the process umask.
   tightenFiles(options.dataDir, log);
   const store = new ConversationStore(db);

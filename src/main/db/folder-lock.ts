@@ -12,7 +12,7 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { UserFacingError } from '../errors';
-import { openFailure } from './open-database';
+import { openDatabase, openFailure } from './open-database';
 
 /** Beside the database, named as its other companions are (-wal, -shm). */
 export const LOCK_FILE = 'firebrand.db-lock';
@@ -51,4 +51,18 @@ export function lockDataFolder(dataDir: string, options: { nativeBinding?: strin
     throw openFailure(file, err) ?? err;
   }
   return { release: () => db.close() };
+}
+
+/**
+ * The data folder's database (firebrand.db), opened once this process holds the folder: before anything reads it,
+ * since a second Firebrand's start would settle the first one's live answers. `release` goes with `db.close()`.
+ */
+export function openLockedDatabase(dataDir: string, options: { nativeBinding?: string } = {}): { db: Database; lock: FolderLock } {
+  const lock = lockDataFolder(dataDir, options);
+  try {
+    return { db: openDatabase(join(dataDir, 'firebrand.db'), options), lock };
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
 }
