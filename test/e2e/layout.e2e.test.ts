@@ -71,6 +71,9 @@ describe('layouts that fit', () => {
       if (!s) throw new Error('no session');
       const { page } = s;
       await page.setViewportSize({ width, height: 800 });
+      // A drawer open at the last width closes when the layout widens, and takes its history entry off with a
+      // history.back() (use-back-closes.ts): a reload sent while that traversal is on its way is aborted by it.
+      await page.waitForFunction(() => !(window.innerWidth > 860 && history.state && 'firebrandOverlay' in history.state));
       await page.reload();
       await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
       expect(await overflow(page), 'empty chat').toEqual([]);
