@@ -1,5 +1,6 @@
 /** The second wall: DOMPurify over markdown-it's output, and a cache so finished chunks cost nothing again. */
 import DOMPurify from 'dompurify';
+import { TextCache } from './text-cache';
 import { enableMath, markdownToHtml, mathEnabled, mayHoldMath, type LinkReferences } from './to-html';
 
 export { answerReferences, type LinkReferences } from './to-html';
@@ -21,8 +22,11 @@ DOMPurify.addHook('afterSanitizeAttributes', (node) => {
  */
 DOMPurify.setConfig({ ADD_ATTR: ['target'], FORBID_TAGS: ['style', 'img', 'form', 'input'] });
 
-const cache = new Map<string, string>();
-const CACHE_LIMIT = 2000;
+/**
+ * Finished chunks' HTML by text: 2,000 chunks, and at most 4 million characters of text and HTML together (8 MB at
+ * most), so a long session's large code blocks do not stay for the rest of it (text-cache.ts).
+ */
+const cache = new TextCache<string>(2000, 4_000_000, (html) => html.length);
 /**
  * The growing tail of a streaming answer changes every frame: caching each version filled the cache with
  * thousands of drafts that pushed out the finished chunks. Only its latest version is kept, because the chunk
@@ -82,6 +86,5 @@ function loadMath(): Promise<void> {
 }
 
 function remember(text: string, html: string): void {
-  if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value ?? '');
   cache.set(text, html);
 }

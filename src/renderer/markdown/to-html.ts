@@ -26,6 +26,7 @@ import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
 import type { Token } from 'markdown-it';
 import type katexPlugin from '@vscode/markdown-it-katex';
+import { TextCache } from './text-cache';
 
 const LANGUAGES: Record<string, typeof bash> = { bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
 /** Languages a grammar embeds (markdown's inline HTML, HTML's style and script). */
@@ -123,11 +124,11 @@ export function linkReferences(text: string): LinkReferences | undefined {
   return env.references && Object.keys(env.references).length > 0 ? env.references : undefined;
 }
 
-/** Chunks whose definitions are remembered (as many as render.ts keeps HTML for). */
-const DEFINITIONS_LIMIT = 2000;
-
-/** Each finished chunk's definitions, read once (null: none). */
-const definitions = new Map<string, LinkReferences | null>();
+/**
+ * Each finished chunk's definitions, read once (null: none): as many chunks as render.ts keeps HTML for, and at
+ * most 2 million characters of their text (text-cache.ts).
+ */
+const definitions = new TextCache<LinkReferences | null>(2000, 2_000_000);
 /** Merged definitions by their JSON, so an answer gets the same object back each frame. */
 const mergedByKey = new Map<string, LinkReferences>();
 
@@ -149,7 +150,6 @@ export function answerReferences(chunks: readonly string[], growing = false, mid
     if (found === undefined) {
       found = linkReferences(chunk) ?? null;
       if (i < finished) {
-        if (definitions.size >= DEFINITIONS_LIMIT) definitions.delete(definitions.keys().next().value ?? '');
         definitions.set(chunk, found);
       }
     }
