@@ -57,6 +57,19 @@ afterAll(async () => {
 });
 
 describe('built-in llama.cpp through the UI', () => {
+  it('on a first start, with Ollama away and a GGUF in the folder, says to choose Built-in instead of waiting for a window (first-hour audit F1, F2)', async () => {
+    // Before: the picker said "No models yet: pull or add one in Models." (the GGUF was there already, and Models
+    // listed it), and the meter read "0 / … reading the window…" for ever.
+    const hint = 'No models from Ollama. Your models folder has a GGUF file: to chat with it, choose Built-in (llama.cpp) in Settings → Connections.';
+    const reason = page.getByTestId('composer-reason');
+    await expect.poll(() => reason.textContent()).toBe(hint);
+    expect(await page.getByTestId('context-meter').count()).toBe(0);
+    expect(await page.getByTestId('composer-send').getAttribute('title')).toBe(hint);
+    await page.getByTestId('model-picker').click();
+    expect(await page.locator('.model-empty').textContent()).toBe(hint);
+    await page.keyboard.press('Escape');
+  });
+
   it('shows the built-in connection and the models folder, and makes it the active connection', async () => {
     await page.getByTestId('settings-open').click();
     const item = page.locator('[data-testid="connection-item"][data-kind="builtin"]');
