@@ -13,7 +13,7 @@ import { useFileDrop } from './use-file-drop';
 import { ContextMeter } from './ContextMeter';
 import { PageRangeRow } from './PageRange';
 import { LargerWindowOffer } from './LargerWindowOffer';
-import { applyChoice, measureKey, refreshMeasure, setRoomOpen, useRoom } from '../../store/context-room';
+import { applyChoice, measureKey, refreshMeasure, setRoomOpen, turnsSince, useRoom } from '../../store/context-room';
 import { RoomChoices } from '../context/RoomChoices';
 import { useRoomPlan } from '../context/use-room-plan';
 import { ConversationSettingsButton } from './ConversationSettings';
@@ -114,14 +114,25 @@ export function Composer() {
   const toolsOn = useStore((s) => s.conversationSettings.tools);
   const mcpTools = useMcpStore((s) => offeredToolsKey(s.servers));
   useEffect(() => watchMcpServers(), []);
-  const key = measureKey(activeId, selected, turns, activeConnection, `${contextChoice?.contextWindow ?? ''}|${systemPrompt.length}|${systemPrompt.slice(0, 32)}|${toolsOn ? `tools:${mcpTools}` : 'no-tools'}`);
+  const carried = `${contextChoice?.contextWindow ?? ''}|${systemPrompt.length}|${systemPrompt.slice(0, 32)}|${toolsOn ? `tools:${mcpTools}` : 'no-tools'}`;
+  const key = measureKey(activeId, selected, turns, activeConnection, carried);
+  const scope = `${selected ?? ''}|${activeConnection ?? ''}|${carried}`;
+  const tipId = turns.at(-1)?.id ?? null;
   const streaming = turns.some((t) => t.status === 'streaming');
   useEffect(() => {
-    if (key && !streaming) refreshMeasure(key);
+    if (key && !streaming) refreshMeasure(key, { conversationId: activeId, tipId, scope });
   }, [key, streaming]);
-  const measured = useRoom((s) => (s.measure && s.measure.key === key ? s.measure.value : null));
+  const lastMeasure = useRoom((s) => s.measure);
+  const measured = lastMeasure && lastMeasure.key === key ? lastMeasure.value : null;
+  // While an answer streams (and until the next measure comes) the last measure stands for what it counted, the
+  // system prompt and the tools included, and only the turns since are estimated.
+  const since = !measured && lastMeasure?.base ? turnsSince(turns, lastMeasure.base, activeId, scope) : null;
   const draftTokens = Math.ceil(estimateTokens(pending) * ratio);
-  const estimate = measured ? measured.tokens + draftTokens : Math.ceil(estimateTokens(addInputs(history, pending)) * ratio);
+  const estimate = measured
+    ? measured.tokens + draftTokens
+    : since && lastMeasure
+      ? lastMeasure.value.tokens + Math.ceil(estimateTokens(addInputs(measureTurns(since, cost), pending)) * ratio)
+      : Math.ceil(estimateTokens(addInputs(history, pending)) * ratio);
   const imagesRefused = noVision && attachments.items.some((b) => b.kind === 'image');
   const stateOf = (b: AttachmentBlock) => {
     const key = currentKey(b);
