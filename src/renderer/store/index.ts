@@ -15,6 +15,7 @@ import { noteSent } from './turn-timings';
 import { connectStreamedTurns, flushPendingFor, savedEarly } from './streamed-turns';
 import { errorMessage } from './errors';
 import { connectToolProgress } from './tool-progress';
+import { connectBuiltinLoading } from './builtin-loading';
 import { noteNavigation, openConversation, type FocusTurn } from './open-conversation';
 import { switchDraft } from './drafts';
 import { refreshConversations } from './conversation-list';
@@ -303,6 +304,7 @@ export function connectStore(): Promise<void> {
   // Main watches the server in use: it came back, went away, or lists other models (issue 17).
   api.models.onChanged(() => void refreshModels());
   connectToolProgress(api);
+  connectBuiltinLoading(api);
   // Asked side by side: the lists do not wait for the settings (a round trip less before the composer can send,
   // bench/start); only the choice of model, made when both are here, reads the settings. Asked by boot.ts already,
   // before this code had loaded, where it ran; taken before the events held meanwhile arrive, so a refresh one
