@@ -5,7 +5,7 @@
  * scripted model, reasoning shown apart.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -57,7 +57,7 @@ afterAll(async () => {
 });
 
 describe('built-in llama.cpp through the UI', () => {
-  it('on a first start, with Ollama away and a GGUF in the folder, says to choose Built-in instead of waiting for a window (first-hour audit F1, F2)', async () => {
+  it('on a first start, with Ollama away and a GGUF in the folder, says to choose Built-in instead of waiting for a window, and blames no server for another’s failure (first-hour audit F1, F2, F6)', async () => {
     // Before: the picker said "No models yet: pull or add one in Models." (the GGUF was there already, and Models
     // listed it), and the meter read "0 / … reading the window…" for ever.
     const hint = 'No models from Ollama. Your models folder has a GGUF file: to chat with it, choose Built-in (llama.cpp) in Settings → Connections.';
@@ -68,6 +68,45 @@ describe('built-in llama.cpp through the UI', () => {
     await page.getByTestId('model-picker').click();
     expect(await page.locator('.model-empty').textContent()).toBe(hint);
     await page.keyboard.press('Escape');
+
+    // Another server made active, slow to answer: Ollama's failure is not said of it while its list is asked
+    // (before: "Cannot reach Ollama…" stayed up, and the composer said the new server had no models).
+    const held: ServerResponse[] = [];
+    const slow = createServer((_req, res) => void held.push(res));
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const at = slow.address();
+    const slowUrl = `http://127.0.0.1:${typeof at === 'object' && at ? at.port : 0}`;
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('connection-add-kind').selectOption('llama-server');
+    await page.getByTestId('connection-add-label').fill('Slow box');
+    await page.getByTestId('connection-add-url').fill(slowUrl);
+    await page.getByTestId('connection-add').click();
+    const item = page.locator('[data-testid="connection-item"]').filter({ hasText: 'Slow box' });
+    // What the banner and the composer say, each change in turn ("" for nothing), from before the switch.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { saidSeen: string[] }).saidSeen = seen;
+      const look = () => {
+        const now = [...document.querySelectorAll('[data-testid="models-error"], [data-testid="composer-reason"]')].map((n) => n.textContent ?? '').join(' | ');
+        if (seen.at(-1) !== now) seen.push(now);
+      };
+      look();
+      new MutationObserver(look).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+    await item.getByTestId('connection-use').click();
+    await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
+    await page.getByTestId('settings-save').click();
+    await page.getByRole('dialog', { name: 'Settings' }).waitFor({ state: 'detached' });
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    // Once it fails, that is said of it.
+    slow.closeAllConnections();
+    await new Promise<void>((r) => slow.close(() => r()));
+    await expect.poll(() => reason.textContent()).toBe(hint.replace('from Ollama', 'from Slow box'));
+    const said = await page.evaluate(() => (window as unknown as { saidSeen: string[] }).saidSeen);
+    // Ollama's words went as the switch was made: nothing was said while the new server was asked.
+    const lastOllama = said.findLastIndex((t) => t.includes('Ollama'));
+    expect(said[lastOllama + 1]).toBe('');
+    expect(said.slice(lastOllama + 1).some((t) => t.includes('No models from Slow box'))).toBe(true);
   });
 
   it('shows the built-in connection and the models folder, and makes it the active connection', async () => {

@@ -42,6 +42,8 @@ export interface AppState {
   /** Aliases, offered in the picker beside the models; picking one sends `alias:<id>` as the model (shared/model-ref.ts). */
   aliases: Alias[];
   modelsError: string | null;
+  /** The connection `models` and `modelsError` were asked of; undefined until a list came. */
+  modelsConnection?: string | undefined;
   /** A model's name or an alias's reference (`alias:<id>`). */
   selectedModel: string | null;
   /** The window the next message to the selected model carries, and where it came from (main decides). */
@@ -124,11 +126,17 @@ function listModels(models = firebrand().models.list({}), aliases = firebrand().
 }
 
 export function refreshModels(): Promise<void> {
+  // Another connection was made active: what the last one said of its list (its error, "no models") is not said of
+  // this one while it is asked, which a slow server makes seconds (first-hour audit: "Cannot reach Ollama" stayed up,
+  // and the composer said the new server had no models, while it was being asked).
+  const active = get().settings?.activeConnectionId;
+  if (get().modelsConnection !== undefined && active !== undefined && get().modelsConnection !== active) set({ modelsError: null, modelsConnection: undefined });
   return showModels(listModels());
 }
 
 /** Shows a model list asked for already (at start, before the settings that pick among it have come). */
 async function showModels(listed: Promise<ModelList>): Promise<void> {
+  const askedOf = get().settings?.activeConnectionId;
   try {
     const [models, aliases] = await listed;
     // An alias is offered as `alias:<id>` (never a model's name); settings from before that name it by name.
@@ -148,11 +156,12 @@ async function showModels(listed: Promise<ModelList>): Promise<void> {
       models,
       aliases,
       modelsError: models.length === 0 ? empty : null,
+      modelsConnection: askedOf ?? get().settings?.activeConnectionId,
       selectedModel: selected,
       ...(gone ? { notice: `${refLabel(before, get().aliases)} is no longer ${settings?.activeConnectionId === BUILTIN_CONNECTION_ID ? 'in the models folder' : 'on the server'}; ${refLabel(selected, aliases)} is chosen now.`, noticeRetry: null } : {}),
     });
   } catch (err) {
-    set({ models: [], modelsError: errorMessage(err) });
+    set({ models: [], modelsError: errorMessage(err), modelsConnection: askedOf ?? get().settings?.activeConnectionId });
   }
   await refreshContextChoice();
 }
