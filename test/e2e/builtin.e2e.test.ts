@@ -5,7 +5,7 @@
  * scripted model, reasoning shown apart.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -57,6 +57,58 @@ afterAll(async () => {
 });
 
 describe('built-in llama.cpp through the UI', () => {
+  it('on a first start, with Ollama away and a GGUF in the folder, says to choose Built-in instead of waiting for a window, and blames no server for another’s failure (first-hour audit F1, F2, F6)', async () => {
+    // Before: the picker said "No models yet: pull or add one in Models." (the GGUF was there already, and Models
+    // listed it), and the meter read "0 / … reading the window…" for ever.
+    const hint = 'No models from Ollama. Your models folder has a GGUF file: to chat with it, choose Built-in (llama.cpp) in Settings → Connections.';
+    const reason = page.getByTestId('composer-reason');
+    await expect.poll(() => reason.textContent()).toBe(hint);
+    expect(await page.getByTestId('context-meter').count()).toBe(0);
+    expect(await page.getByTestId('composer-send').getAttribute('title')).toBe(hint);
+    await page.getByTestId('model-picker').click();
+    expect(await page.locator('.model-empty').textContent()).toBe(hint);
+    await page.keyboard.press('Escape');
+
+    // Another server made active, slow to answer: Ollama's failure is not said of it while its list is asked
+    // (before: "Cannot reach Ollama…" stayed up, and the composer said the new server had no models).
+    const held: ServerResponse[] = [];
+    const slow = createServer((_req, res) => void held.push(res));
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const at = slow.address();
+    const slowUrl = `http://127.0.0.1:${typeof at === 'object' && at ? at.port : 0}`;
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('connection-add-kind').selectOption('llama-server');
+    await page.getByTestId('connection-add-label').fill('Slow box');
+    await page.getByTestId('connection-add-url').fill(slowUrl);
+    await page.getByTestId('connection-add').click();
+    const item = page.locator('[data-testid="connection-item"]').filter({ hasText: 'Slow box' });
+    // What the banner and the composer say, each change in turn ("" for nothing), from before the switch.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { saidSeen: string[] }).saidSeen = seen;
+      const look = () => {
+        const now = [...document.querySelectorAll('[data-testid="models-error"], [data-testid="composer-reason"]')].map((n) => n.textContent ?? '').join(' | ');
+        if (seen.at(-1) !== now) seen.push(now);
+      };
+      look();
+      new MutationObserver(look).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
+    await item.getByTestId('connection-use').click();
+    await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
+    await page.getByTestId('settings-save').click();
+    await page.getByRole('dialog', { name: 'Settings' }).waitFor({ state: 'detached' });
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+    // Once it fails, that is said of it.
+    slow.closeAllConnections();
+    await new Promise<void>((r) => slow.close(() => r()));
+    await expect.poll(() => reason.textContent()).toBe(hint.replace('from Ollama', 'from Slow box'));
+    const said = await page.evaluate(() => (window as unknown as { saidSeen: string[] }).saidSeen);
+    // Ollama's words went as the switch was made: nothing was said while the new server was asked.
+    const lastOllama = said.findLastIndex((t) => t.includes('Ollama'));
+    expect(said[lastOllama + 1]).toBe('');
+    expect(said.slice(lastOllama + 1).some((t) => t.includes('No models from Slow box'))).toBe(true);
+  });
+
   it('shows the built-in connection and the models folder, and makes it the active connection', async () => {
     await page.getByTestId('settings-open').click();
     const item = page.locator('[data-testid="connection-item"][data-kind="builtin"]');
@@ -91,10 +143,24 @@ describe('built-in llama.cpp through the UI', () => {
   it('picks a GGUF by its file name and chats with it: reasoning and answer apart', async () => {
     await expect.poll(() => pickerValues(page)).toEqual(['scripted/thinker.gguf', 'weather.gguf']);
     await pickModel(page, 'scripted/thinker.gguf');
+    // The model is not loaded yet: until its first token the answer says it is being loaded (first-hour audit F5;
+    // before, a silent "…"). Recorded as it appears, since a tiny model loads fast.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { loadingSeen: string[] }).loadingSeen = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="model-loading"]')?.textContent;
+        if (text && !seen.includes(text)) seen.push(text);
+      }).observe(document.body, { childList: true, subtree: true, characterData: true });
+    });
     await page.getByTestId('composer-input').fill('What is the weather in Paris?');
     await page.getByTestId('composer-send').click();
     const answer = page.locator('[data-testid="turn"][data-role="assistant"]').last();
     await expect.poll(() => answer.getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+    expect(await page.evaluate(() => (window as unknown as { loadingSeen: string[] }).loadingSeen)).toEqual([
+      'Loading scripted/thinker.gguf into memory; the answer starts once it is loaded.',
+    ]);
+    expect(await page.getByTestId('model-loading').count()).toBe(0);
     // Read until the list settles: the meter's count arriving after the answer re-renders the page around it.
     await expect.poll(async () => (await answer.locator('[data-run="answer"]').innerText()).trim()).toBe(PLAIN_ANSWER);
     await answer.getByTestId('reasoning-summary').click();

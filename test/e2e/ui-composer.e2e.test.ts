@@ -2,6 +2,7 @@
  * The composer: paste and attach files (they reach the request as Ollama wants them), the context meter as the
  * user types and attaches, send refused over the window, Enter/Shift+Enter, Stop, and the keyboard shortcuts.
  */
+import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { MESSAGE_OVERHEAD_TOKENS } from '../../src/shared/context-estimate';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -200,6 +201,30 @@ describe('composer', () => {
     expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
     replay.release();
     await waitIdle(page);
+  });
+
+  it('keeps the tools offered in the meter while the first answer streams (first-hour audit F3)', async () => {
+    // A model that can call tools (its /api/show says so): the built-in tools' definitions go with every request,
+    // so the meter of an empty new chat reads their tokens. While the first answer streamed it fell to the
+    // question's and the answer's characters alone (1.9K → 16 tokens with the built-in engine), and came back when
+    // the answer ended.
+    const lines = Array.from({ length: 10 }, (_, i) => ({ content: `word${i} ` }));
+    const show = readFileSync(new URL('../fixtures/ollama-models/show-qwen3-14b.json', import.meta.url), 'utf8');
+    s = await startUi([...chatRoutes(ollamaLines(lines), 10, 5), { method: 'POST', path: '/api/show', body: show }]);
+    const { page, replay } = s;
+    await expect.poll(() => page.getByTestId('context-meter').getAttribute('data-counted')).not.toBe('renderer');
+    const tools = await meter(page);
+    expect(tools).toBeGreaterThan(100);
+    const question = 'What time is it in Paris?';
+    await send(page, question);
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(() => assistant(page).textContent()).toContain('word4');
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    // The tools, the question and what came of the answer (estimated from characters: at least a quarter each).
+    expect(await meter(page)).toBeGreaterThanOrEqual(tools + Math.ceil(question.length / 4));
+    replay.release();
+    await waitIdle(page);
+    await expect.poll(() => meter(page)).toBeGreaterThanOrEqual(tools + Math.ceil(question.length / 4));
   });
 
   it('sends on Enter, adds a line on Shift+Enter, and stops a streaming answer with the Stop button', async () => {

@@ -1,6 +1,6 @@
 /** The model picker's groups (issue 17: one entry per model, aliases of other connections not usable) and the app's units. */
 import { describe, expect, it } from 'vitest';
-import { filterGroups, pickerGroups } from '../../src/renderer/components/composer/picker-groups';
+import { filterGroups, noModelsHint, pickerGroups } from '../../src/renderer/components/composer/picker-groups';
 import { formatBytes, formatExactTokens, formatTokens, plural } from '../../src/renderer/format';
 import type { ConnectionInfo } from '../../src/shared/connections';
 import type { Alias } from '../../src/shared/models';
@@ -58,6 +58,21 @@ describe('model picker: an alias that shares a model’s name (models audit #1)'
     const builtin: ConnectionInfo[] = [...connections, { id: 'builtin', kind: 'builtin', label: 'Built-in (llama.cpp)', baseUrl: '/models', hasApiKey: false, builtIn: true }];
     const groups = pickerGroups([model('other.gguf')], [alias('weather', { connectionId: 'builtin', model: 'plain.gguf' })], builtin, 'builtin');
     expect(groups[0]?.entries.find((e) => e.label === 'weather')?.disabled).toBe('Its model, plain.gguf, is not in the models folder any more: edit the alias in Models.');
+  });
+});
+
+describe('model picker: nothing to choose (first-hour audit F1)', () => {
+  const ollama = { kind: 'ollama' as const, label: 'Ollama' };
+  it('names Built-in when the models folder has GGUFs the active connection does not list', () => {
+    expect(noModelsHint(ollama, 1)).toBe('No models from Ollama. Your models folder has a GGUF file: to chat with it, choose Built-in (llama.cpp) in Settings → Connections.');
+    expect(noModelsHint({ kind: 'llama-server', label: 'llama-server' }, 3)).toBe(
+      'No models from llama-server. Your models folder has 3 GGUF files: to chat with them, choose Built-in (llama.cpp) in Settings → Connections.',
+    );
+  });
+  it('says where models come from when there are none anywhere', () => {
+    expect(noModelsHint(ollama, 0)).toBe('No models from Ollama. Pull a model in Models, or add a GGUF file in Models and choose Built-in (llama.cpp) in Settings → Connections.');
+    expect(noModelsHint({ kind: 'openai-compatible', label: 'LM Studio' }, null)).toBe('No models from LM Studio. Add a GGUF file in Models and choose Built-in (llama.cpp) in Settings → Connections.');
+    expect(noModelsHint({ kind: 'builtin', label: 'Built-in (llama.cpp)' }, 0)).toBe('No GGUF files in the models folder yet: add or download one in Models.');
   });
 });
 

@@ -76,6 +76,15 @@ export class BuiltinRequests {
     // again with another window). One it already held as it is needs no status round trip, which would come
     // before the answer's first text (with the prompt mostly cached, longer than reading the rest of it).
     let loaded = service.holds(prepared.file, prepared.contextSize);
+    // A model the engine does not hold yet is loaded before its first token (engine start, weights read: seconds to
+    // minutes on a CPU): the chat says so meanwhile, instead of a silent "…" (first-hour audit F5).
+    let loading = !loaded;
+    if (loading) service.deps.changed(`loading:${prepared.file}`);
+    const loadEnded = () => {
+      if (!loading) return;
+      loading = false;
+      service.deps.changed(`loaded:${prepared.file}`);
+    };
     async function* bytes(): AsyncIterable<Uint8Array> {
       try {
         // One chunk per batch of events (every event that arrived since the last read), as a socket would carry them.
@@ -83,12 +92,14 @@ export class BuiltinRequests {
           if (signal.aborted) throw new LegError('aborted', 'Stopped.');
           if (!loaded && batch.some((event) => event.type === 'start')) {
             loaded = true;
+            loadEnded();
             await service.refresh().catch(() => undefined);
           }
           yield encoder.encode(batch.length === 1 ? engineEventLine(batch[0]!) : batch.map(engineEventLine).join(''));
         }
         if (signal.aborted) throw new LegError('aborted', 'Stopped.');
       } finally {
+        loadEnded();
         service.busy(prepared.file, -1);
       }
     }

@@ -40,11 +40,45 @@ export async function testConnection(kind: ConnectionKind, baseUrl: string, head
       }
     }
   } catch (err) {
-    return { ok: false, error: err instanceof ProbeFailure ? err.message : describeProbeError(err) };
+    if (!(err instanceof ProbeFailure)) return { ok: false, error: describeProbeError(err) };
+    // A server that answers, but not at the kind's own paths: it may be a server of another kind.
+    const other = err.status === 404 ? await otherKind(kind, baseUrl, headers) : null;
+    return { ok: false, error: other ? `${err.message}. ${other}` : err.message };
   }
 }
 
-class ProbeFailure extends Error {}
+/**
+ * What a server that answered 404 at the chosen kind's paths is instead, in a sentence, or null: a llama-server
+ * (or another OpenAI-compatible server) added as Ollama, or an Ollama added as llama-server, said only "…/api/version
+ * answered HTTP 404: File Not Found" (first-hour audit F4). One quick look at the other kind's list.
+ */
+export async function otherKind(kind: ConnectionKind, baseUrl: string, headers: Record<string, string>): Promise<string | null> {
+  try {
+    if (kind === 'ollama') {
+      const models = await probeJson(baseUrl, '/v1/models', headers, undefined, 3_000);
+      if (models.status !== 200 || !Array.isArray(rec(models.json)['data'])) return null;
+      return 'It is not Ollama: it lists its models at /v1/models, as llama-server and other OpenAI-compatible servers do. Add it in Settings → Connections as llama-server (or openai-compatible).';
+    }
+    if (kind === 'llama-server') {
+      const version = await probeJson(baseUrl, '/api/version', headers, undefined, 3_000);
+      const v = rec(version.json)['version'];
+      if (version.status !== 200 || typeof v !== 'string') return null;
+      return `It is Ollama ${v}, not llama-server: add it in Settings → Connections as ollama, or give its address as the Ollama address.`;
+    }
+  } catch {
+    // Nothing more to say than the first failure.
+  }
+  return null;
+}
+
+class ProbeFailure extends Error {
+  constructor(
+    message: string,
+    readonly status: number | null = null,
+  ) {
+    super(message);
+  }
+}
 
 const countModels = (n: number) => `${n} ${n === 1 ? 'model' : 'models'}`;
 
@@ -54,7 +88,7 @@ function ok(answer: ProbeAnswer, baseUrl: string, path: string): Promise<unknown
   const url = `${baseUrl.replace(/\/+$/, '')}${path}`;
   if (answer.status < 200 || answer.status >= 300) {
     const said = answer.json === undefined && /^\s*</.test(answer.text) ? 'a web page' : serverMessage(answer);
-    return Promise.reject(new ProbeFailure(`${url} answered HTTP ${answer.status}: ${said}`));
+    return Promise.reject(new ProbeFailure(`${url} answered HTTP ${answer.status}: ${said}`, answer.status));
   }
   if (answer.json === undefined) return Promise.reject(new ProbeFailure(`${url} did not answer JSON; is this the right kind of server?`));
   return Promise.resolve(answer.json);

@@ -2,6 +2,7 @@ import type { ModelSummary } from '../../shared/ipc';
 import { UserFacingError } from '../errors';
 import { LegError, sendRequest } from '../leg/http';
 import { joinUrl } from '../connections/server-url';
+import { otherKind } from '../connections/test-connection';
 
 interface TagsResponse {
   models?: {
@@ -28,7 +29,10 @@ export async function listOllamaModels(baseUrl: string): Promise<ModelSummary[]>
     }
     throw new UserFacingError('server-unreachable', err instanceof Error ? err.message : String(err));
   }
-  if (status !== 200) throw new UserFacingError('server-error', `Ollama at ${baseUrl} answered ${status} when asked for its models.`);
+  if (status !== 200) {
+    const other = status === 404 ? await otherKind('ollama', baseUrl, {}) : null;
+    throw new UserFacingError('server-error', `Ollama at ${baseUrl} answered ${status} when asked for its models.${other ? ` ${other}` : ''}`);
+  }
   let parsed: TagsResponse;
   try {
     parsed = JSON.parse(text) as TagsResponse;

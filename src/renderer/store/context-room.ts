@@ -11,8 +11,8 @@ import { errorMessage } from './errors';
 import { adoptTurns, connectionOf, openConversation, refreshContextChoice, useStore } from './index';
 
 interface RoomState {
-  /** Main's measure for `key` (conversation, model, connection and the branch's tip). */
-  measure: { key: string; value: ContextMeasure } | null;
+  /** Main's measure for `key` (conversation, model, connection and the branch's tip), and what it stood on. */
+  measure: { key: string; value: ContextMeasure; base?: MeasureBase } | null;
   /** The conversation a summary is being written for, if any. */
   working: string | null;
   /** The composer's "Make room" panel is open. */
@@ -35,16 +35,39 @@ export function measureKey(conversationId: string | null, model: string | null, 
   return `${conversationId ?? 'new'}|${model}|${connection ?? ''}|${tip?.id ?? ''}|${tip?.status ?? ''}|${extra}`;
 }
 
+/**
+ * What a measure counted, so that it can still stand for the turns it counted after the tip moved on: while an
+ * answer streams no measure is asked for, and until the next one comes the meter counts the last measure plus the
+ * turns after its tip, not the turns' characters alone (the system prompt and the tools, often most of a new chat's
+ * tokens, dropped out of the meter while the first answer streamed: first-hour audit F3).
+ */
+export interface MeasureBase {
+  /** null: a new chat (its first message creates the conversation the measure then stands for). */
+  conversationId: string | null;
+  /** The branch's last turn when measured; null: none. */
+  tipId: string | null;
+  /** The model, the connection and what the request carries besides the turns (system prompt, tools, window). */
+  scope: string;
+}
+
+/** The turns after `base`'s tip on this branch (all of them after an empty chat); null when its tip is not on it. */
+export function turnsSince(turns: readonly Turn[], base: MeasureBase, conversationId: string | null, scope: string): Turn[] | null {
+  if (base.scope !== scope || (base.conversationId !== null && base.conversationId !== conversationId)) return null;
+  if (base.tipId === null) return [...turns];
+  const at = turns.findIndex((t) => t.id === base.tipId);
+  return at < 0 ? null : turns.slice(at + 1);
+}
+
 let asking: string | null = null;
 
 /** Asks main for the next request's size, once per key; an answer for an old key is dropped. */
-export function refreshMeasure(key: string): void {
+export function refreshMeasure(key: string, base?: MeasureBase): void {
   const { activeId, selectedModel } = useStore.getState();
   if (!selectedModel || asking === key || useRoom.getState().measure?.key === key) return;
   asking = key;
   firebrand()
     .context.measure({ conversationId: activeId, model: selectedModel, ...connectionOf(), ...draftSettings(activeId) })
-    .then((value) => useRoom.setState({ measure: { key, value } }))
+    .then((value) => useRoom.setState({ measure: { key, value, ...(base ? { base } : {}) } }))
     .catch(() => undefined)
     .finally(() => {
       if (asking === key) asking = null;

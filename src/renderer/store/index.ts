@@ -15,6 +15,7 @@ import { noteSent } from './turn-timings';
 import { connectStreamedTurns, flushPendingFor, savedEarly } from './streamed-turns';
 import { errorMessage } from './errors';
 import { connectToolProgress } from './tool-progress';
+import { connectBuiltinLoading } from './builtin-loading';
 import { noteNavigation, openConversation, type FocusTurn } from './open-conversation';
 import { switchDraft } from './drafts';
 import { refreshConversations } from './conversation-list';
@@ -41,6 +42,8 @@ export interface AppState {
   /** Aliases, offered in the picker beside the models; picking one sends `alias:<id>` as the model (shared/model-ref.ts). */
   aliases: Alias[];
   modelsError: string | null;
+  /** The connection `models` and `modelsError` were asked of; undefined until a list came. */
+  modelsConnection?: string | undefined;
   /** A model's name or an alias's reference (`alias:<id>`). */
   selectedModel: string | null;
   /** The window the next message to the selected model carries, and where it came from (main decides). */
@@ -123,11 +126,17 @@ function listModels(models = firebrand().models.list({}), aliases = firebrand().
 }
 
 export function refreshModels(): Promise<void> {
+  // Another connection was made active: what the last one said of its list (its error, "no models") is not said of
+  // this one while it is asked, which a slow server makes seconds (first-hour audit: "Cannot reach Ollama" stayed up,
+  // and the composer said the new server had no models, while it was being asked).
+  const active = get().settings?.activeConnectionId;
+  if (get().modelsConnection !== undefined && active !== undefined && get().modelsConnection !== active) set({ modelsError: null, modelsConnection: undefined });
   return showModels(listModels());
 }
 
 /** Shows a model list asked for already (at start, before the settings that pick among it have come). */
 async function showModels(listed: Promise<ModelList>): Promise<void> {
+  const askedOf = get().settings?.activeConnectionId;
   try {
     const [models, aliases] = await listed;
     // An alias is offered as `alias:<id>` (never a model's name); settings from before that name it by name.
@@ -147,11 +156,12 @@ async function showModels(listed: Promise<ModelList>): Promise<void> {
       models,
       aliases,
       modelsError: models.length === 0 ? empty : null,
+      modelsConnection: askedOf ?? get().settings?.activeConnectionId,
       selectedModel: selected,
       ...(gone ? { notice: `${refLabel(before, get().aliases)} is no longer ${settings?.activeConnectionId === BUILTIN_CONNECTION_ID ? 'in the models folder' : 'on the server'}; ${refLabel(selected, aliases)} is chosen now.`, noticeRetry: null } : {}),
     });
   } catch (err) {
-    set({ models: [], modelsError: errorMessage(err) });
+    set({ models: [], modelsError: errorMessage(err), modelsConnection: askedOf ?? get().settings?.activeConnectionId });
   }
   await refreshContextChoice();
 }
@@ -303,6 +313,7 @@ export function connectStore(): Promise<void> {
   // Main watches the server in use: it came back, went away, or lists other models (issue 17).
   api.models.onChanged(() => void refreshModels());
   connectToolProgress(api);
+  connectBuiltinLoading(api);
   // Asked side by side: the lists do not wait for the settings (a round trip less before the composer can send,
   // bench/start); only the choice of model, made when both are here, reads the settings. Asked by boot.ts already,
   // before this code had loaded, where it ran; taken before the events held meanwhile arrive, so a refresh one

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authHeaders } from '../../../src/main/connections/auth';
 import { testConnection } from '../../../src/main/connections/test-connection';
+import { listOllamaModels } from '../../../src/main/models/ollama-models';
 import { createServices, type Services } from '../../../src/main/services';
 import { TAGS_BODY } from '../../replay-server/ollama-wire';
 import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
@@ -61,6 +62,27 @@ describe('connections', () => {
     const missing = await testConnection('openai-compatible', `${replay.url}/v1`, {});
     expect(missing).toMatchObject({ ok: false });
     expect(!missing.ok && missing.error).toMatch(new RegExp(`^${replay.url}/v1/v1/models answered HTTP 404`));
+  });
+
+  it('says a server of another kind is one: a llama-server added as Ollama, an Ollama added as llama-server (first-hour audit F4)', async () => {
+    // Before: "…/api/version answered HTTP 404: File Not Found", and the banner "Ollama at … answered 404 when asked
+    // for its models.", with nothing about the kind chosen.
+    const notFound = { status: 404, body: '{"error":{"message":"File Not Found","type":"not_found_error","code":404}}' };
+    replay.setRoutes([
+      { path: '/health', body: conformance('health-deepseek.json') },
+      { path: '/v1/models', body: conformance('v1-models-deepseek.json') },
+      { path: '/api/version', ...notFound },
+      { path: '/api/tags', ...notFound },
+    ]);
+    const hint = 'It is not Ollama: it lists its models at /v1/models, as llama-server and other OpenAI-compatible servers do. Add it in Settings → Connections as llama-server (or openai-compatible).';
+    expect(await testConnection('ollama', replay.url, {})).toEqual({ ok: false, error: `${replay.url}/api/version answered HTTP 404: File Not Found. ${hint}` });
+    await expect(listOllamaModels(replay.url)).rejects.toThrow(`Ollama at ${replay.url} answered 404 when asked for its models. ${hint}`);
+
+    replay.setRoutes([{ path: '/api/version', body: '{"version":"0.12.6"}' }, { path: '/api/tags', body: TAGS_BODY }, { path: '/health', ...notFound }]);
+    expect(await testConnection('llama-server', replay.url, {})).toEqual({
+      ok: false,
+      error: `${replay.url}/health answered HTTP 404: File Not Found. It is Ollama 0.12.6, not llama-server: add it in Settings → Connections as ollama, or give its address as the Ollama address.`,
+    });
   });
 
   it('saves an OpenAI-compatible or llama-server address without a trailing /v1, which Firebrand adds itself (models audit #7)', async () => {

@@ -13,11 +13,13 @@ import { useFileDrop } from './use-file-drop';
 import { ContextMeter } from './ContextMeter';
 import { PageRangeRow } from './PageRange';
 import { LargerWindowOffer } from './LargerWindowOffer';
-import { applyChoice, measureKey, refreshMeasure, setRoomOpen, useRoom } from '../../store/context-room';
+import { applyChoice, measureKey, refreshMeasure, setRoomOpen, turnsSince, useRoom } from '../../store/context-room';
 import { RoomChoices } from '../context/RoomChoices';
 import { useRoomPlan } from '../context/use-room-plan';
 import { ConversationSettingsButton } from './ConversationSettings';
 import { ModelPicker } from './ModelPicker';
+import { noModelsHint } from './picker-groups';
+import { loadLibrary, useLibraryStore } from '../../store/library-slice';
 import { aliasOfRef, refLabel } from '../../../shared/model-ref';
 import { offeredToolsKey, useMcpStore, watchMcpServers } from '../../store/mcp-slice';
 import { attachmentKey, useAttachments } from './use-attachments';
@@ -52,6 +54,7 @@ export function Composer() {
   const models = useStore((s) => s.models);
   const aliases = useStore((s) => s.aliases);
   const selected = useStore((s) => s.selectedModel);
+  const modelsError = useStore((s) => s.modelsError);
   const contextChoice = useStore((s) => s.contextChoice);
   const conversationThink = useStore((s) => s.conversationSettings.think);
   const sending = useStore((s) => s.sending);
@@ -79,6 +82,17 @@ export function Composer() {
   const cost = (b: AttachmentBlock) => costFor(costs, b);
   const history = useMemo(() => measureTurns(turns, (b) => costFor(costs, b)), [turns, costs, selected]);
   const activeConnection = useStore((s) => s.settings?.activeConnectionId);
+  // Nothing to choose, once the list has come (empty, or the server away): the way to a model, where the meter
+  // would wait for a window forever. GGUFs in the models folder are counted from main's list, read again as the
+  // picker opens (a file copied in by hand while another connection is active tells nothing).
+  const ggufs = useLibraryStore((s) => (s.status === null ? null : s.entries.filter((e) => e.state === 'usable').length));
+  const activeInfo = connections.find((c) => c.id === (activeConnection ?? 'ollama'));
+  const nothingToChoose = selected === null && models.length === 0 && modelsError !== null;
+  const noModels = nothingToChoose ? noModelsHint(activeInfo, ggufs) : null;
+  const noModelShown = selected === null && (nothingToChoose || models.length > 0);
+  useEffect(() => {
+    if (nothingToChoose && activeInfo?.kind !== 'builtin') void loadLibrary();
+  }, [nothingToChoose, activeInfo?.kind]);
   // Every attachment of the branch counts, not only those whose chips are on screen (the list is virtualized).
   useEffect(() => {
     for (const t of turns) if (t.role === 'user') for (const b of t.blocks) if (b.type === 'attachment') requestCost(b);
@@ -100,14 +114,25 @@ export function Composer() {
   const toolsOn = useStore((s) => s.conversationSettings.tools);
   const mcpTools = useMcpStore((s) => offeredToolsKey(s.servers));
   useEffect(() => watchMcpServers(), []);
-  const key = measureKey(activeId, selected, turns, activeConnection, `${contextChoice?.contextWindow ?? ''}|${systemPrompt.length}|${systemPrompt.slice(0, 32)}|${toolsOn ? `tools:${mcpTools}` : 'no-tools'}`);
+  const carried = `${contextChoice?.contextWindow ?? ''}|${systemPrompt.length}|${systemPrompt.slice(0, 32)}|${toolsOn ? `tools:${mcpTools}` : 'no-tools'}`;
+  const key = measureKey(activeId, selected, turns, activeConnection, carried);
+  const scope = `${selected ?? ''}|${activeConnection ?? ''}|${carried}`;
+  const tipId = turns.at(-1)?.id ?? null;
   const streaming = turns.some((t) => t.status === 'streaming');
   useEffect(() => {
-    if (key && !streaming) refreshMeasure(key);
+    if (key && !streaming) refreshMeasure(key, { conversationId: activeId, tipId, scope });
   }, [key, streaming]);
-  const measured = useRoom((s) => (s.measure && s.measure.key === key ? s.measure.value : null));
+  const lastMeasure = useRoom((s) => s.measure);
+  const measured = lastMeasure && lastMeasure.key === key ? lastMeasure.value : null;
+  // While an answer streams (and until the next measure comes) the last measure stands for what it counted, the
+  // system prompt and the tools included, and only the turns since are estimated.
+  const since = !measured && lastMeasure?.base ? turnsSince(turns, lastMeasure.base, activeId, scope) : null;
   const draftTokens = Math.ceil(estimateTokens(pending) * ratio);
-  const estimate = measured ? measured.tokens + draftTokens : Math.ceil(estimateTokens(addInputs(history, pending)) * ratio);
+  const estimate = measured
+    ? measured.tokens + draftTokens
+    : since && lastMeasure
+      ? lastMeasure.value.tokens + Math.ceil(estimateTokens(addInputs(measureTurns(since, cost), pending)) * ratio)
+      : Math.ceil(estimateTokens(addInputs(history, pending)) * ratio);
   const imagesRefused = noVision && attachments.items.some((b) => b.kind === 'image');
   const stateOf = (b: AttachmentBlock) => {
     const key = currentKey(b);
@@ -136,7 +161,7 @@ export function Composer() {
         ? `This conversation is longer than ${selectedName ?? 'this model'}'s window: about ${formatTokens(estimate)} tokens, its window holds ${formatTokens(contextWindow)}. Make room to go on.`
         : `Too long for ${selectedName ?? 'this model'}: about ${formatTokens(estimate)} tokens, its window holds ${formatTokens(contextWindow)}. Make room, or remove attachments.`;
   const blockedBy = !selected
-    ? 'Choose a model first.'
+    ? (noModels ?? 'Choose a model first.')
     : streamingTurn
       ? 'Wait for the answer, or stop it.'
       : waiting
@@ -281,7 +306,7 @@ export function Composer() {
                 }}
               />
             </label>
-            <ModelPicker models={models} aliases={aliases} connections={connections} activeConnectionId={activeConnection ?? 'ollama'} selected={selected} />
+            <ModelPicker models={models} aliases={aliases} connections={connections} activeConnectionId={activeConnection ?? 'ollama'} selected={selected} emptyHint={noModels} />
             <ConversationSettingsButton />
             {canThink && (
               <label className="think-toggle" title="Let the model think before it answers">
@@ -310,8 +335,11 @@ export function Composer() {
           </div>
         </div>
         <div className="composer-foot">
-          <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} counted={measured?.counted ?? null} memory={contextChoice?.memory} />
-          {(overWindow || imagesRefused || unreadable || waiting) && blockedBy && (
+          {/* No model: there is no window to read, and the reason says what to do instead. */}
+          {!noModelShown ? (
+            <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} counted={measured?.counted ?? null} memory={contextChoice?.memory} />
+          ) : null}
+          {(overWindow || imagesRefused || unreadable || waiting || noModelShown) && blockedBy && (
             <span className="composer-reason" data-testid="composer-reason" role="status">
               {blockedBy}
             </span>

@@ -4,6 +4,7 @@ import type { ConnectionInfo } from '../../../shared/connections';
 import type { ModelSummary } from '../../../shared/ipc';
 import type { Alias } from '../../../shared/models';
 import { selectModel } from '../../store';
+import { loadLibrary } from '../../store/library-slice';
 import { aliasOfRef, refLabel } from '../../../shared/model-ref';
 import { capabilityList, filterGroups, pickerGroups, type PickerEntry } from './picker-groups';
 
@@ -13,6 +14,8 @@ interface Props {
   connections: ConnectionInfo[];
   activeConnectionId: string;
   selected: string | null;
+  /** What to say when there is nothing to choose (Composer: noModelsHint); null while the list has not come. */
+  emptyHint?: string | null;
 }
 
 /**
@@ -21,7 +24,7 @@ interface Props {
  * longest name (a GGUF path or a long tag would otherwise push Send off the row). The selected value rides in
  * `data-value`; while closed the field shows it.
  */
-export function ModelPicker({ models, aliases, connections, activeConnectionId, selected }: Props) {
+export function ModelPicker({ models, aliases, connections, activeConnectionId, selected, emptyHint = null }: Props) {
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
   const [active, setActive] = useState<string | null>(null);
@@ -39,6 +42,8 @@ export function ModelPicker({ models, aliases, connections, activeConnectionId, 
 
   const show = () => {
     if (open) return;
+    // A GGUF copied into the models folder while another connection is active is seen as the list opens.
+    if (groups.length === 0 && emptyHint !== null) void loadLibrary();
     setOpen(true);
     setQuery('');
     setActive(selected);
@@ -125,7 +130,7 @@ export function ModelPicker({ models, aliases, connections, activeConnectionId, 
         // The field keeps the focus while the list is clicked.
         onMouseDown={(e) => e.preventDefault()}
       >
-        {shown.length === 0 && <li className="model-empty">{groups.length === 0 ? 'No models yet: pull or add one in Models.' : `Nothing matches “${query}”.`}</li>}
+        {shown.length === 0 && <li className="model-empty">{groups.length === 0 ? (emptyHint ?? 'No models yet: pull or add one in Models.') : `Nothing matches “${query}”.`}</li>}
         {shown.map((g) => (
           <li key={g.id} role="presentation">
             <div className="model-group-label" id={`${listId}-g-${g.id}`} aria-hidden>

@@ -89,3 +89,21 @@ export function filterGroups(groups: PickerGroup[], query: string): PickerGroup[
     .map((g) => ({ ...g, entries: g.entries.filter((e) => e.label.toLowerCase().includes(q) || (e.target?.toLowerCase().includes(q) ?? false)) }))
     .filter((g) => g.entries.length > 0);
 }
+
+/**
+ * What the picker and the composer say when there is no model to choose: where models come from for the active
+ * connection and, when it is not the built-in engine, that GGUF files are chatted with through Built-in. On a first
+ * start the active connection is Ollama; a GGUF added in Models is listed there but not here until Built-in is
+ * the active connection, so "add one in Models" alone sent the user round in a circle (first-hour audit F1).
+ * `ggufs`: the usable files in the models folder, null while unknown.
+ */
+export function noModelsHint(active: Pick<ConnectionInfo, 'kind' | 'label'> | undefined, ggufs: number | null): string {
+  if (active?.kind === 'builtin') return 'No GGUF files in the models folder yet: add or download one in Models.';
+  const from = `No models from ${active?.label ?? 'this connection'}.`;
+  const builtin = 'choose Built-in (llama.cpp) in Settings → Connections';
+  if (ggufs !== null && ggufs > 0) {
+    return `${from} Your models folder has ${ggufs === 1 ? 'a GGUF file' : `${ggufs} GGUF files`}: to chat with ${ggufs === 1 ? 'it' : 'them'}, ${builtin}.`;
+  }
+  const pull = active?.kind === 'ollama' ? 'Pull a model in Models, or add' : 'Add';
+  return `${from} ${pull} a GGUF file in Models and ${builtin}.`;
+}

@@ -3,6 +3,7 @@ import { memo, useState } from 'react';
 import { Check, Copy, Play, RotateCcw } from 'lucide-react';
 import { sendMessage, useStore } from '../../store';
 import { useRunActive } from '../../store/use-run-active';
+import { useBuiltinLoading } from '../../store/builtin-loading';
 import { finalAssistantText } from '../../../shared/assistant-text';
 import { CONTINUE_TEXT, type Turn } from '../../../shared/turn';
 import { answeredAlias } from '../../../shared/model-ref';
@@ -72,6 +73,7 @@ function ModelLabel({ turn }: { turn: Turn }) {
 export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFirst, runLast = true, runStats }: Props) {
   const [copied, setCopied] = useState(false);
   const streaming = turn.status === 'streaming';
+  const loadingModel = useBuiltinLoading((s) => (streaming && turn.blocks.length === 0 && turn.model !== undefined && s.files.includes(turn.model) ? turn.model : null));
   const problem = stopLabel(turn);
   let reasoningOrdinal = 0;
   const savedReasoning = turnTimingMeta(turn).reasoningMs;
@@ -122,7 +124,14 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
             return null;
         }
       })}
-      {streaming && turn.blocks.length === 0 && <div className="typing" aria-label="Waiting for the first token">…</div>}
+      {streaming && turn.blocks.length === 0 &&
+        (loadingModel ? (
+          <div className="typing loading-model" data-testid="model-loading" role="status">
+            Loading {loadingModel} into memory; the answer starts once it is loaded.
+          </div>
+        ) : (
+          <div className="typing" aria-label="Waiting for the first token">…</div>
+        ))}
       {problem && (
         // Not role="alert": the announcer says it once, as the answer ends (frame/Announcer.tsx).
         <div className="turn-status" data-testid="turn-error" data-stop={turn.stop ?? turn.status}>
