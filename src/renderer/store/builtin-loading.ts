@@ -5,6 +5,7 @@
  */
 import { create } from 'zustand';
 import type { FirebrandApi } from '../../shared/bridge';
+import type { Turn } from '../../shared/turn';
 
 export const useBuiltinLoading = create<{ files: string[] }>(() => ({ files: [] }));
 
@@ -21,4 +22,9 @@ export function connectBuiltinLoading(api: FirebrandApi): void {
     const files = useBuiltinLoading.getState().files.filter((f) => f !== load.file);
     useBuiltinLoading.setState({ files: load.loading ? [...files, load.file] : files });
   });
+}
+
+/** The model an answer waits on while the engine loads it (nothing streamed yet), or null. */
+export function loadingModelOf(turn: Turn, files: readonly string[]): string | null {
+  return turn.status === 'streaming' && turn.blocks.length === 0 && turn.model !== undefined && files.includes(turn.model) ? turn.model : null;
 }

@@ -3,7 +3,7 @@ import { memo, useState } from 'react';
 import { Check, Copy, Play, RotateCcw } from 'lucide-react';
 import { sendMessage, useStore } from '../../store';
 import { useRunActive } from '../../store/use-run-active';
-import { useBuiltinLoading } from '../../store/builtin-loading';
+import { loadingModelOf, useBuiltinLoading } from '../../store/builtin-loading';
 import { finalAssistantText } from '../../../shared/assistant-text';
 import { CONTINUE_TEXT, type Turn } from '../../../shared/turn';
 import { answeredAlias } from '../../../shared/model-ref';
@@ -73,7 +73,7 @@ function ModelLabel({ turn }: { turn: Turn }) {
 export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFirst, runLast = true, runStats }: Props) {
   const [copied, setCopied] = useState(false);
   const streaming = turn.status === 'streaming';
-  const loadingModel = useBuiltinLoading((s) => (streaming && turn.blocks.length === 0 && turn.model !== undefined && s.files.includes(turn.model) ? turn.model : null));
+  const loadingModel = useBuiltinLoading((s) => loadingModelOf(turn, s.files));
   const problem = stopLabel(turn);
   let reasoningOrdinal = 0;
   const savedReasoning = turnTimingMeta(turn).reasoningMs;
