@@ -6,8 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openPage } from './helpers/browser';
-import { chatRequests, chatRoutes, ollamaLines, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { chatRequests, chatRoutes, ollamaLines, openChatInOtherTab, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
 const show = (name: string) => readFileSync(new URL(`../fixtures/ollama-models/${name}`, import.meta.url), 'utf8');
 const ANSWER = ollamaLines([{ content: 'Done.' }]);
@@ -268,14 +267,11 @@ describe('composer ↔ engine', () => {
   // prompt, saved since, was put back to the old one when this tab saved only a think mode.
   it("opens Chat settings with what is saved now, so saving here keeps another tab's system prompt", async () => {
     s = await startUi(routes());
-    const { page, browser, serve } = s;
+    const { page } = s;
     await send(page, 'Hi');
     await waitIdle(page);
-    const other = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    const other = await openChatInOtherTab(s);
     try {
-      await other.goto(serve.url);
-      await other.getByTestId('conversation-item').first().click();
-      await waitIdle(other);
       // The first tab gives the chat a system prompt.
       await page.getByTestId('conversation-settings-open').click();
       await page.getByTestId('conversation-system-prompt').fill('Answer in French.');

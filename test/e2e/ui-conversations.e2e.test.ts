@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPage } from './helpers/browser';
-import { assistant, chatRoutes, modelOption, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
+import { assistant, chatRoutes, modelOption, ollamaLines, openChatInOtherTab, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
 afterEach(async () => {
@@ -111,14 +111,11 @@ describe('conversations', () => {
   // "That conversation no longer exists." and a Retry that could only fail again.
   it('says so when the open chat is deleted in another tab, and keeps what was being typed for a new chat', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Noted.' }])));
-    const { page, browser, serve } = s;
+    const { page } = s;
     await send(page, 'Keep this chat');
     await waitIdle(page);
-    const other = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    const other = await openChatInOtherTab(s);
     try {
-      await other.goto(serve.url);
-      await other.getByTestId('conversation-item').first().click();
-      await waitIdle(other);
       await other.getByTestId('composer-input').fill('A half-typed thought');
       // Deleted in the first tab; for good once its undo window is over.
       await page.getByTestId('conversation-delete').first().click();
@@ -170,14 +167,11 @@ describe('conversations', () => {
   // and a message sent from it followed that old answer on screen while the model was sent the new one.
   it('follows a chat regenerated in another tab, so a message sent here follows the answer it shows', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'First take.' }])));
-    const { page, browser, serve, replay } = s;
+    const { page, replay } = s;
     await send(page, 'Question');
     await waitIdle(page);
-    const other = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    const other = await openChatInOtherTab(s);
     try {
-      await other.goto(serve.url);
-      await other.getByTestId('conversation-item').first().click();
-      await waitIdle(other);
       replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Second take.' }])));
       await page.getByTestId('regenerate').click();
       await expect.poll(() => answer(page)).toBe('Second take.');

@@ -65,6 +65,23 @@ export async function waitIdle(page: Page): Promise<void> {
   );
 }
 
+/**
+ * A second tab on the same serve mode with the session's (most recent) chat open and idle: the resilience cases of
+ * serve mode open twice. The caller closes it.
+ */
+export async function openChatInOtherTab(s: UiSession): Promise<Page> {
+  const other = await openPage(s.browser, { viewport: { width: 1280, height: 800 } });
+  try {
+    await other.goto(s.serve.url);
+    await other.getByTestId('conversation-item').first().click();
+    await waitIdle(other);
+    return other;
+  } catch (err) {
+    await other.close();
+    throw err;
+  }
+}
+
 type OllamaLine = { thinking?: string; content?: string; tool_calls?: unknown[] };
 
 /** An `/api/chat` NDJSON body: one line per entry, then a done line with `doneReason`. */
