@@ -16,6 +16,7 @@ import { connectStreamedTurns, flushPendingFor, savedEarly } from './streamed-tu
 import { errorMessage } from './errors';
 import { connectToolProgress } from './tool-progress';
 import { connectBuiltinLoading } from './builtin-loading';
+import { connectImageUrls } from './image-urls';
 import { noteNavigation, openConversation, type FocusTurn } from './open-conversation';
 import { switchDraft } from './drafts';
 import { refreshConversations } from './conversation-list';
@@ -314,6 +315,7 @@ export function connectStore(): Promise<void> {
   api.models.onChanged(() => void refreshModels());
   connectToolProgress(api);
   connectBuiltinLoading(api);
+  connectImageUrls(() => get().turns, (changed) => useStore.subscribe((s, before) => s.turns !== before.turns && changed()));
   // Asked side by side: the lists do not wait for the settings (a round trip less before the composer can send,
   // bench/start); only the choice of model, made when both are here, reads the settings. Asked by boot.ts already,
   // before this code had loaded, where it ran; taken before the events held meanwhile arrive, so a refresh one
