@@ -233,6 +233,8 @@ export interface EventContract extends ModelEventContract, LibraryEventContract,
   /** A turn as persisted (after its stream ended, or when it was created). */
   'chat:turn-saved': { turn: Turn };
   'conversations:changed': { conversationId: string | null };
+  /** The settings as saved, after any window or tab changed them (a theme picked in one tab shows in the others). */
+  'settings:changed': { settings: Settings };
 }
 
 export type InvokeChannel = keyof InvokeContract;
@@ -283,6 +285,7 @@ export const EVENT_CHANNELS = [
   'chat:turn-parts',
   'chat:turn-saved',
   'conversations:changed',
+  'settings:changed',
   ...MODEL_EVENT_CHANNELS,
   ...LIBRARY_EVENT_CHANNELS,
   ...MCP_EVENT_CHANNELS,

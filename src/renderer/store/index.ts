@@ -303,6 +303,16 @@ export async function saveSettings(patch: Partial<Settings>): Promise<boolean> {
   }
 }
 
+/**
+ * Settings saved in another window or tab (or read again after the link dropped) show here too: the theme at
+ * once, and another connection made active lists its models. Without this a tab kept the theme it had opened with.
+ */
+export function adoptSettings(settings: Settings): void {
+  const before = get().settings;
+  set({ settings });
+  if (before && before.activeConnectionId !== settings.activeConnectionId) void refreshModels();
+}
+
 /** Subscribes the store to main's events and reads what the first screen shows; resolves when that is read. */
 export function connectStore(): Promise<void> {
   const api = firebrand();
@@ -313,6 +323,7 @@ export function connectStore(): Promise<void> {
   api.conversations.onChanged(({ conversationId }) => void refreshConversations().then(() => noticeDeletedElsewhere(conversationId)));
   // Main watches the server in use: it came back, went away, or lists other models (issue 17).
   api.models.onChanged(() => void refreshModels());
+  api.settings.onChanged(({ settings }) => adoptSettings(settings));
   connectToolProgress(api);
   connectBuiltinLoading(api);
   connectImageUrls(() => get().turns, (changed) => useStore.subscribe((s, before) => s.turns !== before.turns && changed()));

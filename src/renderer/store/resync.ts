@@ -2,10 +2,10 @@
  * The link to serve mode is back after a drop (a network blip, serve mode restarted on the same address and
  * token): events main sent meanwhile never reached this page. An answer that ended in the gap stayed "streaming"
  * here for good, with Stop and no Send (resilience audit R1). What the page shows is read again from main: the
- * open chat's turns, the list and the models. The draft, the chosen model and any notice stay as they are.
+ * open chat's turns, the list, the models and the settings. The draft, the chosen model and any notice stay as they are.
  */
 import { firebrand } from '../firebrand';
-import { refreshConversations, refreshModels, useStore } from '.';
+import { adoptSettings, refreshConversations, refreshModels, useStore } from '.';
 import { HELD_TURNS } from './open-conversation';
 import { holdStreamed } from './streamed-turns';
 import { useToolProgress } from './tool-progress';
@@ -18,6 +18,10 @@ export async function resyncAfterReconnect(): Promise<void> {
   useToolProgress.setState({ running: {} });
   void refreshConversations();
   void refreshModels();
+  void firebrand()
+    .settings.get({})
+    .then(adoptSettings)
+    .catch(() => undefined);
   const id = get().activeId;
   if (id) await rereadOpenChat(id);
 }
