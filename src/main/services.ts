@@ -297,7 +297,7 @@ export function createServices(options: ServicesOptions): Services {
     ...createMcpHandlers(mcp, randomUUID),
     ...context.handlers,
     'conversations:list': (page) => store.listConversations(page),
-    'conversations:open': ({ conversationId, tail, before }) => conversationView(store, conversationId, tail, before, chatParts.engine.live),
+    'conversations:open': ({ conversationId, tail, before }) => conversationView(store, conversationId, tail, before, chatParts.engine),
     'conversations:delete': ({ conversationId }) => {
       // The renderer's undo window is over: this delete is for good, so its unique attachments go too.
       chat.stopConversation(conversationId);

@@ -3,7 +3,7 @@
  * Invoke channels are request -> result; event channels go main -> renderer. Names are `domain:kebab-action`.
  * The same contract is carried by Electron IPC and, in serve mode, by a WebSocket.
  */
-import { MCP_EVENT_CHANNELS, MCP_INVOKE_CHANNELS, type McpEventContract, type McpInvokeContract } from './mcp';
+import { MCP_EVENT_CHANNELS, MCP_INVOKE_CHANNELS, type McpEventContract, type McpInvokeContract, type ToolProgress } from './mcp';
 import { CONTEXT_INVOKE_CHANNELS, type ContextInvokeContract } from './context-ipc';
 import { LIBRARY_EVENT_CHANNELS, LIBRARY_INVOKE_CHANNELS, type LibraryEventContract, type LibraryInvokeContract } from './library';
 import { MODEL_EVENT_CHANNELS, MODEL_INVOKE_CHANNELS, type ModelEventContract, type ModelInvokeContract } from './models-ipc';
@@ -51,6 +51,8 @@ export interface ConversationView {
   siblings: Record<string, SiblingInfo>;
   /** Turns still streaming, sent as streamed so far: how many parts each holds (later parts carry their `from`). */
   streamed?: Record<string, number>;
+  /** The chat's tool calls running now, with their last progress (later progress comes as `chat:tool-progress`). */
+  toolsRunning?: ToolProgress[];
 }
 
 /** A turn's siblings, oldest first, and the 0-based index of the one on the active branch (`< 2/3 >`). */

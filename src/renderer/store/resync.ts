@@ -8,13 +8,13 @@ import { firebrand } from '../firebrand';
 import { adoptSettings, refreshConversations, refreshModels, useStore } from '.';
 import { HELD_TURNS } from './open-conversation';
 import { holdStreamed } from './streamed-turns';
-import { useToolProgress } from './tool-progress';
+import { adoptRunningTools, useToolProgress } from './tool-progress';
 
 const get = () => useStore.getState();
 
 export async function resyncAfterReconnect(): Promise<void> {
-  // A tool call that ended in the gap would say "Running…" (and keep Stop) for good. One still running loses its
-  // "Running…" until its result arrives as a saved turn; meanwhile main refuses a message in that chat, saying why.
+  // A tool call that ended in the gap would say "Running…" (and keep Stop) for good; the open chat's calls still
+  // running come back with it, as main says they run (rereadOpenChat).
   useToolProgress.setState({ running: {} });
   void refreshConversations();
   void refreshModels();
@@ -74,6 +74,7 @@ async function rereadOpenChat(id: string): Promise<void> {
       partialView: null,
     });
     holdStreamed(view.streamed);
+    adoptRunningTools(id, view.toolsRunning);
   } catch {
     // Deleted meanwhile, or the link dropped again: the list refresh shows the first, the banner the second.
   }
