@@ -17,6 +17,7 @@ import { errorMessage } from './errors';
 import { connectToolProgress } from './tool-progress';
 import { connectBuiltinLoading } from './builtin-loading';
 import { connectImageUrls } from './image-urls';
+import { loadConnections, useConnectionsStore } from './connections-slice';
 import { noteNavigation, openConversation, type FocusTurn } from './open-conversation';
 import { switchDraft } from './drafts';
 import { refreshConversations } from './conversation-list';
@@ -310,7 +311,10 @@ export async function saveSettings(patch: Partial<Settings>): Promise<boolean> {
 export function adoptSettings(settings: Settings): void {
   const before = get().settings;
   set({ settings });
-  if (before && before.activeConnectionId !== settings.activeConnectionId) void refreshModels();
+  if (!before || before.activeConnectionId === settings.activeConnectionId) return;
+  void refreshModels();
+  // A connection added in another tab and made active there: this tab's list names it too.
+  if (!useConnectionsStore.getState().connections.some((c) => c.id === settings.activeConnectionId)) void loadConnections();
 }
 
 /** Subscribes the store to main's events and reads what the first screen shows; resolves when that is read. */
