@@ -146,7 +146,7 @@ export function createServices(options: ServicesOptions): Services {
     renamed: (from, to) => aliases.renameModel(BUILTIN_CONNECTION_ID, from, to),
   });
   const aliases = new AliasStore(db, randomUUID);
-  const conversationSettings = new ConversationSettingsStore(db);
+  const conversationSettings = new ConversationSettingsStore(db, (conversationId, saved) => hub.emit('conversations:changed', { conversationId, settings: saved }));
   const refs = aliasRefs(aliases);
   let watch: ServerWatch | null = null;
   const modelManager = createModelHandlers({

@@ -234,7 +234,8 @@ export interface EventContract extends ModelEventContract, LibraryEventContract,
   'chat:turn-parts': { conversationId: string; turnId: string; parts: StreamPart[]; from: number };
   /** A turn as persisted (after its stream ended, or when it was created). */
   'chat:turn-saved': { turn: Turn };
-  'conversations:changed': { conversationId: string | null };
+  /** `settings`: the chat's own settings as just saved, where that is what changed (another tab's popover). */
+  'conversations:changed': { conversationId: string | null; settings?: ConversationSettings };
   /** The settings as saved, after any window or tab changed them (a theme picked in one tab shows in the others). */
   'settings:changed': { settings: Settings };
 }

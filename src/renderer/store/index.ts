@@ -324,7 +324,11 @@ export function connectStore(): Promise<void> {
   // Back from a terminal where the server was restarted (another model, another -c): the picker and the meter
   // read it again instead of keeping what it said before.
   window.addEventListener('focus', () => void refreshModels());
-  api.conversations.onChanged(({ conversationId }) => void refreshConversations().then(() => noticeDeletedElsewhere(conversationId)));
+  api.conversations.onChanged(({ conversationId, settings }) => {
+    // The open chat's own settings saved in another tab: its think toggle, the meter and Chat settings follow.
+    if (settings && conversationId === get().activeId) set({ conversationSettings: settings });
+    void refreshConversations().then(() => noticeDeletedElsewhere(conversationId));
+  });
   // Main watches the server in use: it came back, went away, or lists other models (issue 17).
   api.models.onChanged(() => void refreshModels());
   api.settings.onChanged(({ settings }) => adoptSettings(settings));

@@ -2,7 +2,7 @@
  * The link to serve mode is back after a drop (a network blip, serve mode restarted on the same address and
  * token): events main sent meanwhile never reached this page. An answer that ended in the gap stayed "streaming"
  * here for good, with Stop and no Send (resilience audit R1). What the page shows is read again from main: the
- * open chat's turns, the list, the models and the settings. The draft, the chosen model and any notice stay as they are.
+ * open chat's turns and settings, the list, the models and the settings. The draft, the chosen model and any notice stay as they are.
  */
 import { firebrand } from '../firebrand';
 import { adoptSettings, refreshConversations, refreshModels, useStore } from '.';
@@ -23,7 +23,13 @@ export async function resyncAfterReconnect(): Promise<void> {
     .then(adoptSettings)
     .catch(() => undefined);
   const id = get().activeId;
-  if (id) await rereadOpenChat(id);
+  if (!id) return;
+  // Its own settings too: saved in another tab while this one was away (its think toggle and meter follow them).
+  void firebrand()
+    .conversations.getSettings({ conversationId: id })
+    .then((settings) => get().activeId === id && useStore.setState({ conversationSettings: settings }))
+    .catch(() => undefined);
+  await rereadOpenChat(id);
 }
 
 /** Regenerates and edits this page has asked for and not yet seen answered: their branch is this page's to show. */
