@@ -115,7 +115,8 @@ export function createServices(options: ServicesOptions): Services {
   // SQLite creates the database (and its -wal/-shm, with the database's mode) under the process umask.
   tightenFiles(options.dataDir, log);
   const store = new ConversationStore(db);
-  const settings = new SettingsStore(db);
+  const hub = new EventHub();
+  const settings = new SettingsStore(db, (saved) => hub.emit('settings:changed', { settings: saved }));
   const blobs = new BlobStore(db, options.dataDir);
   const search = new SearchStore(db);
   const extraction = new ExtractionRunner(options.extraction, options.documentReader);
@@ -127,7 +128,6 @@ export function createServices(options: ServicesOptions): Services {
   if (options.ollamaUrl) settings.update({ ollamaUrl: options.ollamaUrl });
   if (options.modelsDir) settings.update({ modelsDir: options.modelsDir });
 
-  const hub = new EventHub();
   // One secret store for API keys and MCP servers' env and header values (both "stored like API keys").
   const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'));
   const storeImage = (bytes: Uint8Array, mime: string, name: string) => blobs.put(bytes, { name, mime }, Date.now());
@@ -146,7 +146,7 @@ export function createServices(options: ServicesOptions): Services {
     renamed: (from, to) => aliases.renameModel(BUILTIN_CONNECTION_ID, from, to),
   });
   const aliases = new AliasStore(db, randomUUID);
-  const conversationSettings = new ConversationSettingsStore(db);
+  const conversationSettings = new ConversationSettingsStore(db, (conversationId, saved) => hub.emit('conversations:changed', { conversationId, settings: saved }));
   const refs = aliasRefs(aliases);
   let watch: ServerWatch | null = null;
   const modelManager = createModelHandlers({
@@ -297,7 +297,7 @@ export function createServices(options: ServicesOptions): Services {
     ...createMcpHandlers(mcp, randomUUID),
     ...context.handlers,
     'conversations:list': (page) => store.listConversations(page),
-    'conversations:open': ({ conversationId, tail, before }) => conversationView(store, conversationId, tail, before, chatParts.engine.live),
+    'conversations:open': ({ conversationId, tail, before }) => conversationView(store, conversationId, tail, before, chatParts.engine),
     'conversations:delete': ({ conversationId }) => {
       // The renderer's undo window is over: this delete is for good, so its unique attachments go too.
       chat.stopConversation(conversationId);

@@ -3,7 +3,7 @@
  * Invoke channels are request -> result; event channels go main -> renderer. Names are `domain:kebab-action`.
  * The same contract is carried by Electron IPC and, in serve mode, by a WebSocket.
  */
-import { MCP_EVENT_CHANNELS, MCP_INVOKE_CHANNELS, type McpEventContract, type McpInvokeContract } from './mcp';
+import { MCP_EVENT_CHANNELS, MCP_INVOKE_CHANNELS, type McpEventContract, type McpInvokeContract, type ToolProgress } from './mcp';
 import { CONTEXT_INVOKE_CHANNELS, type ContextInvokeContract } from './context-ipc';
 import { LIBRARY_EVENT_CHANNELS, LIBRARY_INVOKE_CHANNELS, type LibraryEventContract, type LibraryInvokeContract } from './library';
 import { MODEL_EVENT_CHANNELS, MODEL_INVOKE_CHANNELS, type ModelEventContract, type ModelInvokeContract } from './models-ipc';
@@ -51,6 +51,8 @@ export interface ConversationView {
   siblings: Record<string, SiblingInfo>;
   /** Turns still streaming, sent as streamed so far: how many parts each holds (later parts carry their `from`). */
   streamed?: Record<string, number>;
+  /** The chat's tool calls running now, with their last progress (later progress comes as `chat:tool-progress`). */
+  toolsRunning?: ToolProgress[];
 }
 
 /** A turn's siblings, oldest first, and the 0-based index of the one on the active branch (`< 2/3 >`). */
@@ -232,7 +234,10 @@ export interface EventContract extends ModelEventContract, LibraryEventContract,
   'chat:turn-parts': { conversationId: string; turnId: string; parts: StreamPart[]; from: number };
   /** A turn as persisted (after its stream ended, or when it was created). */
   'chat:turn-saved': { turn: Turn };
-  'conversations:changed': { conversationId: string | null };
+  /** `settings`: the chat's own settings as just saved, where that is what changed (another tab's popover). */
+  'conversations:changed': { conversationId: string | null; settings?: ConversationSettings };
+  /** The settings as saved, after any window or tab changed them (a theme picked in one tab shows in the others). */
+  'settings:changed': { settings: Settings };
 }
 
 export type InvokeChannel = keyof InvokeContract;
@@ -283,6 +288,7 @@ export const EVENT_CHANNELS = [
   'chat:turn-parts',
   'chat:turn-saved',
   'conversations:changed',
+  'settings:changed',
   ...MODEL_EVENT_CHANNELS,
   ...LIBRARY_EVENT_CHANNELS,
   ...MCP_EVENT_CHANNELS,

@@ -289,4 +289,30 @@ describe('composer ↔ engine', () => {
       await other.close();
     }
   });
+
+  // The composer of a tab open on the chat went on with the settings it read as it opened it: no "•" on Chat
+  // settings after another tab gave the chat a system prompt, and its meter kept measuring the request without it.
+  it("follows the chat's settings saved in another tab without a reload", async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    await send(page, 'Hi');
+    await waitIdle(page);
+    const other = await openChatInOtherTab(s);
+    try {
+      const button = other.getByTestId('conversation-settings-open');
+      expect(await button.textContent()).not.toContain('•');
+      const meter = async () => Number(await other.getByTestId('context-meter').getAttribute('data-estimate'));
+      await expect.poll(() => other.getByTestId('context-meter').getAttribute('data-counted')).not.toBe('renderer');
+      const before = await meter();
+      const prompt = 'Answer in French, in the voice of a ship captain, with at least one nautical word per sentence.';
+      await page.getByTestId('conversation-settings-open').click();
+      await page.getByTestId('conversation-system-prompt').fill(prompt);
+      await page.getByTestId('conversation-settings-save').click();
+      await page.getByTestId('conversation-settings').waitFor({ state: 'detached' });
+      await expect.poll(() => button.textContent()).toContain('•');
+      await expect.poll(meter).toBeGreaterThanOrEqual(before + Math.floor(prompt.length / 4));
+    } finally {
+      await other.close();
+    }
+  });
 });

@@ -61,6 +61,53 @@ describe('sidebar and settings', () => {
     }
   });
 
+  // A theme picked in one tab did not carry to another tab of serve mode until that one was reloaded (left over from
+  // the resilience audit): main now tells every tab the settings as saved.
+  it('shows a theme saved in one tab at once in another, whose dialog then opens on what is saved', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page, browser, serve } = s;
+    const other = await openPage(browser, { viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
+    try {
+      await other.goto(serve.url);
+      await modelOption(other, 'llama3.2:3b').waitFor({ state: 'attached' });
+      const theme = (p: typeof page) => p.evaluate(() => document.documentElement.dataset.theme);
+      expect(await theme(other)).toBe('light');
+      await page.getByTestId('settings-open').click();
+      await page.getByTestId('settings-theme-dark').check();
+      await page.getByTestId('settings-save').click();
+      await page.getByTestId('settings-save').waitFor({ state: 'detached' });
+      await expect.poll(() => theme(other)).toBe('dark');
+      await other.getByTestId('settings-open').click();
+      expect(await other.getByTestId('settings-theme-dark').isChecked()).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+
+  // With the settings following across tabs, the other tab learns of a connection it had never listed.
+  it('lists a connection added and made active in another tab under its name, with its models', async () => {
+    s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }]);
+    const { page, browser, serve, replay } = s;
+    const other = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    try {
+      await other.goto(serve.url);
+      await modelOption(other, 'llama3.2:3b').waitFor({ state: 'attached' });
+      await page.getByTestId('settings-open').click();
+      await page.getByTestId('connection-add-kind').selectOption('openai-compatible');
+      await page.getByTestId('connection-add-label').fill('LM Studio');
+      await page.getByTestId('connection-add-url').fill(replay.url);
+      await page.getByTestId('connection-add').click();
+      const item = page.locator('[data-testid="connection-item"][data-kind="openai-compatible"]');
+      await item.getByTestId('connection-use').click();
+      await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
+      // The other tab, never reloaded: the new connection's models, under its name.
+      await expect.poll(() => pickerValues(other)).toEqual(['qwen2.5-coder-7b', 'phi-4']);
+      await expect.poll(() => other.locator('.model-group-label').allTextContents()).toEqual(['LM Studio']);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('adds, tests, uses and removes a connection; its key is never shown back', async () => {
     s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }]);
     const { page, replay } = s;

@@ -210,4 +210,51 @@ describe('Settings → Tools and an MCP tool in a chat', () => {
     expect(await card.locator('.tool-status').textContent()).toBe('Stopped');
     expect(await card.getByTestId('tool-result').textContent()).toContain('Stopped by the user; everything was asked to cancel the call.');
   });
+
+  // Left over from the resilience audit: a page whose link to serve mode dropped reads the open chat again once back,
+  // and a tool call still running lost its "Running…" (and with it Stop), reading "Waiting for the result…" as if the
+  // call had not started, until it ended; a tool that reports no progress never got it back.
+  it('shows a call still running as running after the page’s link drops and comes back, and Stop still stops it', async () => {
+    // One step of 3000 s: the tool says nothing until it ends, so only main can tell the page it runs.
+    const silentJob = ollamaLines([{ tool_calls: [{ function: { name: 'trigger-long-running-operation', arguments: { duration: 3000, steps: 1 } } }] }]);
+    s = await start([silentJob]);
+    const { page, scratch } = s;
+    const file = join(scratch, 'mcp.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'], timeout: 3600, alwaysAllow: ['trigger-long-running-operation'] } } }));
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('mcp-import-input').setInputFiles(file);
+    await expect.poll(() => page.locator('[data-testid="mcp-server"][data-name="everything"]').getAttribute('data-state')).toBe('ready');
+    await page.keyboard.press('Escape');
+    // The page's sockets, so the test can drop the link as a network blip would, serve mode running on; `__opens`
+    // counts the links made, each once the page has handled it (a link back has started the page's catching up).
+    await page.addInitScript(() => {
+      const Native = window.WebSocket;
+      const w = window as unknown as { __sockets: WebSocket[]; __opens: number };
+      w.__sockets = [];
+      w.__opens = 0;
+      window.WebSocket = class extends Native {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          super(url, protocols);
+          w.__sockets.push(this);
+          this.addEventListener('open', () => setTimeout(() => w.__opens++, 0));
+        }
+      };
+    });
+    await page.reload();
+    await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
+
+    await send(page, 'Run the quiet job');
+    const card = page.locator('[data-card="tool-call"]');
+    await expect.poll(() => card.getAttribute('data-running')).toBe('true');
+    expect(await card.getByTestId('tool-progress').textContent()).toBe('Running…');
+    await page.evaluate(() => (window as unknown as { __sockets: WebSocket[] }).__sockets.forEach((ws) => ws.close()));
+    await page.waitForFunction(() => (window as unknown as { __opens: number }).__opens === 2, undefined, { timeout: 30_000 });
+    // Back: the call still runs in main, and the card and Stop say so.
+    await expect.poll(() => card.getAttribute('data-running')).toBe('true');
+    expect(await card.locator('.tool-name').textContent()).toBe('trigger-long-running-operation');
+    expect(await card.getByTestId('tool-progress').textContent()).toBe('Running…');
+    await page.getByTestId('composer-stop').click();
+    await waitIdle(page);
+    await expect.poll(() => card.getAttribute('data-result')).toBe('stopped');
+  });
 });

@@ -3,9 +3,9 @@
  * user types and attaches, send refused over the window, Enter/Shift+Enter, Stop, and the keyboard shortcuts.
  */
 import { readFileSync } from 'node:fs';
-import { deflateSync } from 'node:zlib';
 import { MESSAGE_OVERHEAD_TOKENS } from '../../src/shared/context-estimate';
 import { afterEach, describe, expect, it } from 'vitest';
+import { tinyPng } from './helpers/png';
 import { ASSISTANT, assistant, chatRequests, chatRoutes, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
@@ -13,35 +13,6 @@ afterEach(async () => {
   await stopUi(s);
   s = undefined;
 });
-
-/** A real 2×2 PNG (the blob store checks the signature), made here so the test needs no binary fixture. */
-function tinyPng(): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc = (b: Buffer) => {
-    let c = 0xffffffff;
-    for (const x of b) c = (crcTable[(c ^ x) & 0xff] ?? 0) ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const len = Buffer.alloc(4);
-    len.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const sum = Buffer.alloc(4);
-    sum.writeUInt32BE(crc(body));
-    return Buffer.concat([len, body, sum]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(2, 0);
-  header.writeUInt32BE(2, 4);
-  header[8] = 8;
-  header[9] = 2;
-  const rows = Buffer.from([0, 255, 0, 0, 0, 255, 0, 0, 0, 0, 255, 255, 255, 0]);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(rows)), chunk('IEND', Buffer.alloc(0))]);
-}
 
 const meter = async (page: UiSession['page']) => Number(await page.getByTestId('context-meter').getAttribute('data-estimate'));
 

@@ -20,6 +20,7 @@ import { Calibration } from '../engine/calibration';
 import { CapabilityCache } from '../engine/capabilities';
 import { ThinkOpenCache } from '../engine/think-open';
 import { LiveTurns } from '../engine/live-turns';
+import { RunningTools } from '../engine/running-tools';
 import type { IdentityLayer } from '../../shared/identity-layer';
 import type { AttachmentPreparer, EngineConnection } from '../engine/types';
 import { UserFacingError } from '../errors';
@@ -122,6 +123,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     ...(o.stallTimeoutMs ? { stallTimeoutMs: o.stallTimeoutMs } : {}),
     ...(o.retryDelayMs !== undefined ? { retryDelayMs: o.retryDelayMs } : {}),
     live: new LiveTurns(),
+    running: new RunningTools(),
   };
   const chat = new ChatService({
     store: o.store,

@@ -7,12 +7,14 @@ import type { ConversationStore } from '../db/conversation-store';
 import { MATCH_END, MATCH_START, type SearchHit } from '../db/search';
 import { UserFacingError } from '../errors';
 import type { LiveTurns } from '../engine/live-turns';
+import type { RunningTools } from '../engine/running-tools';
 
 /**
  * The active branch, or its last `tail` turns; with `before`, the turns older than that one (the last `tail` of
- * them): the renderer holds a window of a long chat and pages older turns in as the reader scrolls up.
+ * them): the renderer holds a window of a long chat and pages older turns in as the reader scrolls up. `now`: what
+ * runs now (answers streaming, tool calls running), as the page should show it.
  */
-export function conversationView(store: ConversationStore, conversationId: string, tail?: number, before?: string, live?: LiveTurns): ConversationView {
+export function conversationView(store: ConversationStore, conversationId: string, tail?: number, before?: string, now: { live?: LiveTurns; running?: RunningTools } = {}): ConversationView {
   const conversation = store.getConversation(conversationId);
   if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
   const { activeLeafId, ...summary } = conversation;
@@ -20,7 +22,8 @@ export function conversationView(store: ConversationStore, conversationId: strin
   const length = { all: 0 };
   const stored = activeLeafId ? store.branch(activeLeafId, { tail, before }, length) : [];
   // An answer still streaming as far as it has streamed, not as last written (live-turns.ts).
-  const { turns, streamed } = live ? live.overlay(stored) : { turns: stored, streamed: {} };
+  const { turns, streamed } = now.live ? now.live.overlay(stored) : { turns: stored, streamed: {} };
+  const toolsRunning = now.running?.of(conversationId) ?? [];
   const siblings: Record<string, SiblingInfo> = {};
   const children = store.childrenByParent(conversationId);
   for (const turn of turns) {
@@ -33,6 +36,7 @@ export function conversationView(store: ConversationStore, conversationId: strin
     siblings,
     ...(turns.length < length.all ? { partial: true } : {}),
     ...(Object.keys(streamed).length > 0 ? { streamed } : {}),
+    ...(toolsRunning.length > 0 ? { toolsRunning } : {}),
   };
 }
 

@@ -43,8 +43,12 @@ export class RoomService {
 
   async measure(t: RoomTarget): Promise<ContextMeasure> {
     const target = resolveTarget(this.deps, t);
+    // The chat as the page asked about it: read before the request's setup, which may wait on the server (a model's
+    // details, its window) while a message is sent. Read after, it counted that message, and the page, which adds
+    // the turns after the tip it asked about, counted it twice.
+    const branch = t.conversationId ? this.branchOf(t.conversationId) : [];
     const setup = await setupRequest(this.deps, target);
-    const m = await measureBranch(this.deps, setup, t.conversationId ? this.branchOf(t.conversationId) : []);
+    const m = await measureBranch(this.deps, setup, branch);
     // A request that cannot be sent at all says so when sent; the meter then counts the draft alone. (Images no
     // longer make one: the measured branch is history, and its images go as notes to a model that cannot see.)
     return 'kind' in m ? { tokens: 0, counted: 'estimate', window: null } : { tokens: m.tokens, counted: m.counted, window: m.window ?? null };

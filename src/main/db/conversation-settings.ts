@@ -9,7 +9,11 @@ import type { IdentityLayer } from '../../shared/identity-layer';
 import { UserFacingError } from '../errors';
 
 export class ConversationSettingsStore {
-  constructor(private readonly db: Database) {}
+  /** `changed` hears each update with the settings as saved: a chat open in another tab follows them. */
+  constructor(
+    private readonly db: Database,
+    private readonly changed: (conversationId: string, settings: ConversationSettings) => void = () => {},
+  ) {}
 
   get(conversationId: string): ConversationSettings | undefined {
     const row = this.db.prepare('SELECT system_prompt, think, tools FROM conversations WHERE id = ?').get(conversationId) as
@@ -30,7 +34,9 @@ export class ConversationSettingsStore {
       .prepare('UPDATE conversations SET system_prompt = ?, think = ?, tools = COALESCE(?, tools) WHERE id = ?')
       .run(settings.systemPrompt, settings.think, settings.tools === undefined ? null : settings.tools ? 1 : 0, conversationId).changes;
     if (changed === 0) throw new UserFacingError('not-found', 'That conversation no longer exists.');
-    return this.require(conversationId);
+    const saved = this.require(conversationId);
+    this.changed(conversationId, saved);
+    return saved;
   }
 
   /** Whether the conversation offers tools to the model (true for one that does not exist: nothing to turn off). */

@@ -14,9 +14,16 @@ export const DEFAULT_SETTINGS: Settings = {
   builtinIdleMinutes: 10,
 };
 
-/** Settings as one JSON value per key; unknown keys in the table are ignored, missing ones take the default. */
+/**
+ * Settings as one JSON value per key; unknown keys in the table are ignored, missing ones take the default.
+ * `changed` hears every update with the settings as saved: each window and tab shows them (a theme picked in one
+ * tab carried to the others only once they were reloaded).
+ */
 export class SettingsStore {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly changed: (settings: Settings) => void = () => {},
+  ) {}
 
   get(): Settings {
     const rows = this.db.prepare('SELECT key, value FROM settings').all() as { key: string; value: string }[];
@@ -40,6 +47,8 @@ export class SettingsStore {
         if (value !== undefined && key in DEFAULT_SETTINGS) put.run(key, JSON.stringify(value));
       }
     })();
-    return this.get();
+    const saved = this.get();
+    this.changed(saved);
+    return saved;
   }
 }

@@ -7,6 +7,7 @@ import type { ToolRegistry } from '../tools/registry';
 import type { Tool, ToolOutcome } from '../tools/types';
 import type { JsonValue } from '../../shared/json';
 import type { ToolProgress } from '../../shared/mcp';
+import type { RunningTools } from './running-tools';
 
 export interface ToolRunDeps {
   store: ConversationStore;
@@ -20,6 +21,8 @@ export interface ToolRunDeps {
   documentText?: (block: AttachmentBlock) => string | undefined;
   /** Stores an image a tool returned (the blob store); without it, images in results are named, not kept. */
   storeImage?: (bytes: Uint8Array, mime: string, name: string) => Promise<AttachmentBlock>;
+  /** The calls running now, for a page that opens the chat meanwhile (running-tools.ts). */
+  running?: RunningTools;
 }
 
 /**
@@ -81,8 +84,11 @@ export async function runToolCalls(
 
 /** Runs one allowed call; its progress goes to the card while it runs, and a throw becomes an error result. */
 async function runOne(deps: ToolRunDeps, turn: Turn, call: ToolCallBlock, args: JsonValue, tool: Tool, history: readonly Turn[], signal: AbortSignal): Promise<ToolOutcome> {
-  const progress = (state: ToolProgress['state'], p?: { progress: number; total?: number; message?: string }) =>
-    deps.emit('chat:tool-progress', { conversationId: turn.conversationId, turnId: turn.id, toolCallId: call.id, state, progress: p?.progress ?? null, total: p?.total ?? null, message: p?.message ?? null });
+  const progress = (state: ToolProgress['state'], p?: { progress: number; total?: number; message?: string }) => {
+    const now: ToolProgress = { conversationId: turn.conversationId, turnId: turn.id, toolCallId: call.id, state, progress: p?.progress ?? null, total: p?.total ?? null, message: p?.message ?? null };
+    deps.running?.note(now);
+    deps.emit('chat:tool-progress', now);
+  };
   progress('running');
   try {
     const documentText = deps.documentText;

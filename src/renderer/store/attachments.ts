@@ -1,15 +1,11 @@
 /**
  * Attachments from the composer: bytes go to main's blob store once, and the message carries the returned
- * block by reference. Object URLs for thumbnails are cached by digest for the life of the window.
+ * block by reference. The thumbnails' object URLs are in ./image-urls.ts.
  */
 import { ATTACHMENT_MAX_BYTES, attachmentTooLargeMessage } from '../../shared/file-limits';
 import type { AttachmentBlock } from '../../shared/turn';
 import { firebrand } from '../firebrand';
-
-const urls = new Map<string, string>();
-/** The only types a blob URL is made with: images whose signature main checked. Anything else is never given a URL. */
-const DISPLAYABLE = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
-const loading = new Map<string, Promise<string | null>>();
+import { keepImageBytes } from './image-urls';
 
 /** Code and text files that browsers report with no type or an odd one are sent as UTF-8 text. */
 const TEXT_EXTENSIONS = /\.(txt|md|markdown|csv|tsv|log|json|jsonl|ya?ml|toml|ini|xml|css|scss|js|jsx|mjs|cjs|ts|tsx|py|rb|go|rs|java|kt|c|h|cc|cpp|hpp|cs|php|sh|bash|zsh|sql|swift|lua|r|pl|ex|exs|hs|scala|vue|svelte)$/i;
@@ -42,34 +38,6 @@ export async function addAttachment(file: File): Promise<AttachmentBlock> {
   if (file.size > ATTACHMENT_MAX_BYTES) throw new Error(attachmentTooLargeMessage(name, file.size));
   const bytes = new Uint8Array(await file.arrayBuffer());
   const block = await firebrand().attachments.add({ name, mime, dataBase64: toBase64(bytes) });
-  if (block.kind === 'image' && DISPLAYABLE.has(block.mime)) urls.set(block.id, URL.createObjectURL(new Blob([bytes], { type: block.mime })));
+  if (block.kind === 'image') keepImageBytes(block.id, bytes, block.mime);
   return block;
-}
-
-/** An object URL for an image attachment, fetched from main the first time it is shown. */
-export function imageUrl(id: string): Promise<string | null> {
-  const known = urls.get(id);
-  if (known) return Promise.resolve(known);
-  let pending = loading.get(id);
-  if (!pending) {
-    pending = firebrand()
-      .attachments.get({ id })
-      .then((data) => {
-        // Main sends the type the bytes sniff as; a blob URL of any other type (SVG, HTML) could run script.
-        if (!DISPLAYABLE.has(data.mime)) return null;
-        const binary = atob(data.dataBase64);
-        const bytes = Uint8Array.from(binary, (ch) => ch.charCodeAt(0));
-        const url = URL.createObjectURL(new Blob([bytes], { type: data.mime }));
-        urls.set(id, url);
-        return url;
-      })
-      .catch(() => null)
-      .finally(() => loading.delete(id));
-    loading.set(id, pending);
-  }
-  return pending;
-}
-
-export function cachedImageUrl(id: string): string | undefined {
-  return urls.get(id);
 }

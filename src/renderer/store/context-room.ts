@@ -35,6 +35,33 @@ export function measureKey(conversationId: string | null, model: string | null, 
   return `${conversationId ?? 'new'}|${model}|${connection ?? ''}|${tip?.id ?? ''}|${tip?.status ?? ''}|${extra}`;
 }
 
+/** What the next request carries, as the composer knows it: the measure of it is asked for again when it changes. */
+export interface MeasureInput {
+  conversationId: string | null;
+  model: string | null;
+  connection: string | undefined;
+  turns: readonly Turn[];
+  /** The window main said the model's next request carries; undefined until it has said. */
+  window: number | null | undefined;
+  systemPrompt: string;
+  /** The tools on offer, as one string (none, or the built-in ones and the MCP tools). */
+  tools: string;
+}
+
+/**
+ * The measure's key (a new one asks main again) and its scope (what its tokens depend on: a measure stands for the
+ * turns it counted while the scope is the same). The window is in the key, not the scope: a chat opened with
+ * another model learns that model's window after its first measure was asked, and a message sent meanwhile lost the
+ * measure for its whole answer (the meter fell to the turns' characters, without the system prompt and the tools).
+ */
+export function measureIdentity(m: MeasureInput): { key: string | null; scope: string } {
+  const carried = `${m.systemPrompt.length}|${m.systemPrompt.slice(0, 32)}|${m.tools}`;
+  return {
+    key: measureKey(m.conversationId, m.model, m.turns, m.connection, `${m.window ?? ''}|${carried}`),
+    scope: `${m.model ?? ''}|${m.connection ?? ''}|${carried}`,
+  };
+}
+
 /**
  * What a measure counted, so that it can still stand for the turns it counted after the tip moved on: while an
  * answer streams no measure is asked for, and until the next one comes the meter counts the last measure plus the

@@ -16,6 +16,8 @@ import { connectStreamedTurns, flushPendingFor, savedEarly } from './streamed-tu
 import { errorMessage } from './errors';
 import { connectToolProgress } from './tool-progress';
 import { connectBuiltinLoading } from './builtin-loading';
+import { connectImageUrls } from './image-urls';
+import { loadConnections, useConnectionsStore } from './connections-slice';
 import { noteNavigation, openConversation, type FocusTurn } from './open-conversation';
 import { switchDraft } from './drafts';
 import { refreshConversations } from './conversation-list';
@@ -302,6 +304,19 @@ export async function saveSettings(patch: Partial<Settings>): Promise<boolean> {
   }
 }
 
+/**
+ * Settings saved in another window or tab (or read again after the link dropped) show here too: the theme at
+ * once, and another connection made active lists its models. Without this a tab kept the theme it had opened with.
+ */
+export function adoptSettings(settings: Settings): void {
+  const before = get().settings;
+  set({ settings });
+  if (!before || before.activeConnectionId === settings.activeConnectionId) return;
+  void refreshModels();
+  // A connection added in another tab and made active there: this tab's list names it too.
+  if (!useConnectionsStore.getState().connections.some((c) => c.id === settings.activeConnectionId)) void loadConnections();
+}
+
 /** Subscribes the store to main's events and reads what the first screen shows; resolves when that is read. */
 export function connectStore(): Promise<void> {
   const api = firebrand();
@@ -309,11 +324,17 @@ export function connectStore(): Promise<void> {
   // Back from a terminal where the server was restarted (another model, another -c): the picker and the meter
   // read it again instead of keeping what it said before.
   window.addEventListener('focus', () => void refreshModels());
-  api.conversations.onChanged(({ conversationId }) => void refreshConversations().then(() => noticeDeletedElsewhere(conversationId)));
+  api.conversations.onChanged(({ conversationId, settings }) => {
+    // The open chat's own settings saved in another tab: its think toggle, the meter and Chat settings follow.
+    if (settings && conversationId === get().activeId) set({ conversationSettings: settings });
+    void refreshConversations().then(() => noticeDeletedElsewhere(conversationId));
+  });
   // Main watches the server in use: it came back, went away, or lists other models (issue 17).
   api.models.onChanged(() => void refreshModels());
+  api.settings.onChanged(({ settings }) => adoptSettings(settings));
   connectToolProgress(api);
   connectBuiltinLoading(api);
+  connectImageUrls(() => get().turns, (changed) => useStore.subscribe((s, before) => s.turns !== before.turns && changed()));
   // Asked side by side: the lists do not wait for the settings (a round trip less before the composer can send,
   // bench/start); only the choice of model, made when both are here, reads the settings. Asked by boot.ts already,
   // before this code had loaded, where it ran; taken before the events held meanwhile arrive, so a refresh one

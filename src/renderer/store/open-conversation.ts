@@ -13,6 +13,7 @@ import { fail, focusTurn, NO_CONVERSATION_SETTINGS, refreshContextChoice, useSto
 import { undoDelete } from './conversation-actions';
 import { switchDraft } from './drafts';
 import { holdStreamed } from './streamed-turns';
+import { adoptRunningTools } from './tool-progress';
 
 // Looked up when called: this module and the store's index import each other.
 const get = () => useStore.getState();
@@ -89,6 +90,8 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
     });
     // An answer still streaming came as far as it had streamed: its next parts follow on from there.
     holdStreamed(view.streamed);
+    // A tool call running now shows so (with its progress and Stop), in a tab or a page that was not there as it began.
+    adoptRunningTools(conversationId, view.toolsRunning);
     if (modelChanged) void refreshContextChoice();
     if (view.partial) {
       // Asked for once the first screenful is on screen: main reading and sending the rest (~60 kB for a long

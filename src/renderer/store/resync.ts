@@ -2,24 +2,34 @@
  * The link to serve mode is back after a drop (a network blip, serve mode restarted on the same address and
  * token): events main sent meanwhile never reached this page. An answer that ended in the gap stayed "streaming"
  * here for good, with Stop and no Send (resilience audit R1). What the page shows is read again from main: the
- * open chat's turns, the list and the models. The draft, the chosen model and any notice stay as they are.
+ * open chat's turns and settings, the list, the models and the settings. The draft, the chosen model and any notice stay as they are.
  */
 import { firebrand } from '../firebrand';
-import { refreshConversations, refreshModels, useStore } from '.';
+import { adoptSettings, refreshConversations, refreshModels, useStore } from '.';
 import { HELD_TURNS } from './open-conversation';
 import { holdStreamed } from './streamed-turns';
-import { useToolProgress } from './tool-progress';
+import { adoptRunningTools, useToolProgress } from './tool-progress';
 
 const get = () => useStore.getState();
 
 export async function resyncAfterReconnect(): Promise<void> {
-  // A tool call that ended in the gap would say "Running…" (and keep Stop) for good. One still running loses its
-  // "Running…" until its result arrives as a saved turn; meanwhile main refuses a message in that chat, saying why.
+  // A tool call that ended in the gap would say "Running…" (and keep Stop) for good; the open chat's calls still
+  // running come back with it, as main says they run (rereadOpenChat).
   useToolProgress.setState({ running: {} });
   void refreshConversations();
   void refreshModels();
+  void firebrand()
+    .settings.get({})
+    .then(adoptSettings)
+    .catch(() => undefined);
   const id = get().activeId;
-  if (id) await rereadOpenChat(id);
+  if (!id) return;
+  // Its own settings too: saved in another tab while this one was away (its think toggle and meter follow them).
+  void firebrand()
+    .conversations.getSettings({ conversationId: id })
+    .then((settings) => get().activeId === id && useStore.setState({ conversationSettings: settings }))
+    .catch(() => undefined);
+  await rereadOpenChat(id);
 }
 
 /** Regenerates and edits this page has asked for and not yet seen answered: their branch is this page's to show. */
@@ -70,6 +80,7 @@ async function rereadOpenChat(id: string): Promise<void> {
       partialView: null,
     });
     holdStreamed(view.streamed);
+    adoptRunningTools(id, view.toolsRunning);
   } catch {
     // Deleted meanwhile, or the link dropped again: the list refresh shows the first, the banner the second.
   }

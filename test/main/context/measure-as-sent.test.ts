@@ -69,3 +69,23 @@ describe('the measure follows the chat’s tools setting, as the send path does'
     expect((await s.handlers['context:plan']({ conversationId: sent.conversationId, model: MODEL })).need).toBe(expected);
   });
 });
+
+// Left over from the first-hour audit: a chat opened, and a message sent before the meter's measure of it came (its
+// model's details and window still being read, ~1.5 s with a GPU to probe). The measure read the chat once those
+// came, so it counted the message just sent, and the page, which adds the turns after the tip it asked about,
+// counted that message twice while its answer streamed.
+describe('a measure asked before a message is sent', () => {
+  it('counts the chat as it was when asked, not the message sent while it was worked out', async () => {
+    const s = start();
+    const first = await s.handlers['chat:send']({ conversationId: null, text: 'Hi', model: MODEL });
+    await settle(s, first.conversationId);
+    // Another model: its details are read from the server (the first measure of a chat opened with it).
+    const asked = s.handlers['context:measure']({ conversationId: first.conversationId, model: 'qwen3:8b' });
+    const long = 'word '.repeat(8_000);
+    const sent = await s.handlers['chat:send']({ conversationId: first.conversationId, text: long, model: 'qwen3:8b' });
+    const measured = await asked;
+    await settle(s, sent.conversationId);
+    // The chat as asked about is two short turns and the tools: far below the 40,000 characters sent after.
+    expect(measured.tokens).toBeLessThan(long.length / 8);
+  });
+});

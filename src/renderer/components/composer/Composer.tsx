@@ -13,7 +13,7 @@ import { useFileDrop } from './use-file-drop';
 import { ContextMeter } from './ContextMeter';
 import { PageRangeRow } from './PageRange';
 import { LargerWindowOffer } from './LargerWindowOffer';
-import { applyChoice, measureKey, refreshMeasure, setRoomOpen, turnsSince, useRoom } from '../../store/context-room';
+import { applyChoice, measureIdentity, refreshMeasure, setRoomOpen, turnsSince, useRoom } from '../../store/context-room';
 import { RoomChoices } from '../context/RoomChoices';
 import { useRoomPlan } from '../context/use-room-plan';
 import { ConversationSettingsButton } from './ConversationSettings';
@@ -114,9 +114,7 @@ export function Composer() {
   const toolsOn = useStore((s) => s.conversationSettings.tools);
   const mcpTools = useMcpStore((s) => offeredToolsKey(s.servers));
   useEffect(() => watchMcpServers(), []);
-  const carried = `${contextChoice?.contextWindow ?? ''}|${systemPrompt.length}|${systemPrompt.slice(0, 32)}|${toolsOn ? `tools:${mcpTools}` : 'no-tools'}`;
-  const key = measureKey(activeId, selected, turns, activeConnection, carried);
-  const scope = `${selected ?? ''}|${activeConnection ?? ''}|${carried}`;
+  const { key, scope } = measureIdentity({ conversationId: activeId, model: selected, connection: activeConnection, turns, window: contextChoice?.contextWindow, systemPrompt, tools: toolsOn ? `tools:${mcpTools}` : 'no-tools' });
   const tipId = turns.at(-1)?.id ?? null;
   const streaming = turns.some((t) => t.status === 'streaming');
   useEffect(() => {

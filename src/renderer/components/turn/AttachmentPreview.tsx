@@ -3,9 +3,9 @@ import { X } from 'lucide-react';
 import { create } from 'zustand';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { firebrand } from '../../firebrand';
-import { imageUrl } from '../../store/attachments';
 import { errorMessage } from '../../store/errors';
 import { Modal } from '../frame/Modal';
+import { useImageUrl } from './use-image-url';
 
 /** Characters shown at once: a whole book in one <pre> would stall the page; the rest is counted, not hidden. */
 const SHOWN = 200_000;
@@ -23,22 +23,17 @@ export function openPreview(block: AttachmentBlock): void {
 export function AttachmentPreview() {
   const block = usePreview((s) => s.block);
   const [text, setText] = useState<string | null>(null);
-  const [url, setUrl] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const url = useImageUrl(block?.kind === 'image' ? block.id : null);
   useEffect(() => {
     setText(null);
-    setUrl(null);
     setError(null);
-    if (!block) return;
+    if (!block || block.kind === 'image') return;
     let live = true;
-    if (block.kind === 'image') {
-      void imageUrl(block.id).then((u) => live && (u ? setUrl(u) : setError('This image cannot be shown.')));
-    } else {
-      firebrand()
-        .attachments.preview({ block })
-        .then((r) => live && setText(r.text))
-        .catch((err: unknown) => live && setError(errorMessage(err)));
-    }
+    firebrand()
+      .attachments.preview({ block })
+      .then((r) => live && setText(r.text))
+      .catch((err: unknown) => live && setError(errorMessage(err)));
     return () => {
       live = false;
     };
@@ -60,8 +55,8 @@ export function AttachmentPreview() {
             {block.pages ? `Pages ${block.pages.from}–${block.pages.to}, ` : ''}exactly as the model reads it
           </p>
         )}
-        {error ? (
-          <p className="chip-error">{error}</p>
+        {error || (image && url === null) ? (
+          <p className="chip-error">{error ?? 'This image cannot be shown.'}</p>
         ) : image ? (
           url ? <img className="lightbox-img" src={url} alt={block.name} /> : <p className="preview-note">Loading…</p>
         ) : text === null ? (

@@ -1,8 +1,8 @@
-import { memo, useEffect, useState, type ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { useCost, type CostState } from '../../store/attachment-costs';
-import { cachedImageUrl, imageUrl } from '../../store/attachments';
 import { openPreview } from './AttachmentPreview';
+import { useImageUrl } from './use-image-url';
 
 import { formatBytes, formatTokens } from '../../format';
 
@@ -15,16 +15,8 @@ function costAttributes(cost: CostState | undefined): Record<string, string | nu
 }
 
 function Thumbnail({ block }: { block: AttachmentBlock }) {
-  const [url, setUrl] = useState<string | null | undefined>(() => cachedImageUrl(block.id));
+  const url = useImageUrl(block.id);
   const cost = useCost(block);
-  useEffect(() => {
-    if (url !== undefined) return;
-    let live = true;
-    void imageUrl(block.id).then((u) => live && setUrl(u));
-    return () => {
-      live = false;
-    };
-  }, [block.id, url]);
   const image = cost?.status === 'done' ? cost.inspection.image : null;
   const title = image?.scaled ? `${block.name}: sent as ${image.width}×${image.height} (the original stays stored)` : block.name;
   return (

@@ -1,9 +1,9 @@
-import { memo, useEffect, useState } from 'react';
+import { memo } from 'react';
 import { CircleCheck, CircleSlash, CircleX, LoaderCircle, Wrench } from 'lucide-react';
 import type { AttachmentBlock, ToolCallBlock } from '../../../shared/turn';
-import { imageUrl } from '../../store/attachments';
 import { progressKey, progressText, useToolProgress } from '../../store/tool-progress';
 import type { ToolAnswer } from './tool-answers';
+import { useImageUrl } from './use-image-url';
 
 const STATE_LABEL: Record<ToolCallBlock['state'], string> = {
   streaming: 'Writing the call…',
@@ -85,14 +85,7 @@ export const ToolCallCard = memo(function ToolCallCard({ call, turnId, answer }:
 
 /** An image a tool returned, from the blob store like an attachment (main gives only checked image types a URL). */
 function ResultImage({ block }: { block: AttachmentBlock }) {
-  const [url, setUrl] = useState<string | null | undefined>(undefined);
-  useEffect(() => {
-    let live = true;
-    void imageUrl(block.id).then((u) => live && setUrl(u));
-    return () => {
-      live = false;
-    };
-  }, [block.id]);
+  const url = useImageUrl(block.id);
   return (
     <figure className="thumb" data-testid="attachment" data-kind="image" title={block.name}>
       {url ? <img src={url} alt={block.name} /> : <div className="thumb-missing">{url === null ? 'Image unavailable' : '…'}</div>}
