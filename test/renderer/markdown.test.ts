@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { answerReferences, enableMath, linkReferences, markdownToHtml, mathEnabled } from '../../src/renderer/markdown/to-html';
-import { katexPlugin } from '../../src/renderer/markdown/math';
+import { mathPlugin } from '../../src/renderer/markdown/math';
 import fc from 'fast-check';
 import { splitGrowing, splitMarkdownBlocks, type SplitState } from '../../src/renderer/markdown/split-blocks';
 
 describe('splitMarkdownBlocks', () => {
   it('splits a growing answer from its last chunk only, into exactly the chunks of the whole text, finished ones kept', () => {
-    const line = fc.constantFrom('', ' ', '  - nested', '- item', '```ts', '```', '~~~', '$$', '$$ a $$', 'text', '    code', '| a | b |', '> quote', '\r');
+    const line = fc.constantFrom('', ' ', '  - nested', '- item', '```ts', '```', '~~~', '$$', '$$ a $$', '\\[', '\\]', 'x \\]', '\\[ a \\]', '\\[1\\] b', 'text', '    code', '| a | b |', '> quote', '\r');
     fc.assert(
       fc.property(fc.array(line, { maxLength: 40 }), fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 30 }), (lines, steps) => {
         const full = lines.join('\n');
@@ -120,7 +120,7 @@ describe('math before KaTeX is loaded', () => {
 });
 
 describe('math (issue 17)', () => {
-  beforeAll(() => enableMath(katexPlugin));
+  beforeAll(() => enableMath(mathPlugin));
 
   it('typesets $…$ inline and $$…$$ as a block with KaTeX, and leaves prices alone', () => {
     const html = markdownToHtml('Energy is $E = mc^2$ and\n\n$$\n\\int_0^1 x\\,dx = \\tfrac12\n$$\n\nIt costs $5 and $10.');

@@ -3,8 +3,8 @@
  * markdown-it runs with `html: false` (tags come out escaped), links are kept only for http(s), and images are
  * off (a remote image is a tracking pixel the CSP blocks anyway). Pure, so it is tested without a DOM;
  * render.ts sanitizes the result as a second wall. Code blocks get a copy button the view handles by delegation.
- * Math between $…$ and $$…$$ is typeset with KaTeX once `enableMath` has been given its plugin (math.ts, loaded
- * when a text first has a `$`: render.ts).
+ * Math between $…$, $$…$$, \( … \) and \[ … \] is typeset with KaTeX once `enableMath` has been given its plugin
+ * (math.ts, loaded when a text first may hold math: render.ts).
  */
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
@@ -24,8 +24,7 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
-import type { Token } from 'markdown-it';
-import type katexPlugin from '@vscode/markdown-it-katex';
+import type { MarkdownIt as Markdown, Token } from 'markdown-it';
 import { TextCache } from './text-cache';
 
 const LANGUAGES: Record<string, typeof bash> = { bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
@@ -89,25 +88,25 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
 let math = false;
 
 /**
- * $…$ and $$…$$ as KaTeX from now on (HTML and MathML, no script, styles only as attributes the CSP allows). A
+ * $…$, $$…$$, \( … \) and \[ … \] as KaTeX from now on (HTML and MathML, no script, styles only as attributes the CSP allows). A
  * formula that does not parse shows its source in an error colour instead of breaking the answer. KaTeX is more
  * than half of the markdown code, and most chats have no math: evaluated with the rest, it held a first chat
  * open by its evaluation and kept about 0.7 MB of the renderer's heap (bench/long-chat: 5.2 -> 4.5 MB).
  */
-export function enableMath(plugin: typeof katexPlugin): void {
+export function enableMath(plugin: (markdown: Markdown) => void): void {
   if (math) return;
-  md.use(plugin, { throwOnError: false });
+  md.use(plugin);
   math = true;
 }
 
-/** Whether $…$ is typeset yet. */
+/** Whether math is typeset yet. */
 export function mathEnabled(): boolean {
   return math;
 }
 
-/** A text that may hold math: `$` is how every formula starts. */
+/** A text that may hold math: every formula starts with `$`, `\(` or `\[`. */
 export function mayHoldMath(text: string): boolean {
-  return text.includes('$');
+  return text.includes('$') || text.includes('\\(') || text.includes('\\[');
 }
 
 /** Link reference definitions (`[label]: url "title"`) as markdown-it keeps them: by normalized label. */

@@ -1,0 +1,66 @@
+/**
+ * Rendering audit (fix4/rendering): answers in the shapes local models write (test/fixtures/model-output/NOTES.md)
+ * read right in the chat: LaTeX's \( … \) and \[ … \] math typeset, also while it streams. Screenshots at 1280 and
+ * 390 px go to test-results/screenshots.
+ */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { assistant, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+
+const OUT = resolve(import.meta.dirname, '../../test-results/screenshots');
+
+let s: UiSession | undefined;
+afterEach(async () => {
+  await stopUi(s);
+  s = undefined;
+});
+
+async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    // The sidebar slides into a drawer at a phone's width: the picture is of where it comes to rest.
+    await page.waitForFunction(() => document.getAnimations().length === 0);
+    await page.screenshot({ path: `${OUT}/${name}-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** The answer's text outside formulas and code, as the reader sees it. */
+const prose = (page: Page) =>
+  assistant(page)
+    .locator('.markdown')
+    .evaluate((el) => {
+      const copy = el.cloneNode(true) as HTMLElement;
+      for (const hidden of copy.querySelectorAll('.katex, .math-draft, code')) hidden.remove();
+      return copy.textContent ?? '';
+    });
+
+describe('answers as local models write them', () => {
+  it('typesets \\( … \\) and \\[ … \\] math (DeepSeek, Qwen) with no $ in the answer, and a \\[ block still streaming shows as a draft', async () => {
+    // The integral of esengine/DeepSeek-Reasonix#2510: a dollars-only renderer showed "( \frac{1}{\cos x} = \sec x )".
+    const lines = [
+      { content: 'Since \\( \\frac{1}{\\cos x} = \\sec x \\), multiply by \\( \\sec x + \\tan x \\):\n\\[\n\\int \\sec x \\, dx = \\int \\frac{\\sec^2 x' },
+      { content: ' + \\sec x \\tan x}{\\sec x + \\tan x} \\, dx\n\\]\n\nSo the answer is \\[ \\ln |\\sec x + \\tan x| + C \\] as in \\[1\\].' },
+    ];
+    s = await startUi(chatRoutes(ollamaLines(lines), 5, 1));
+    const { page, replay } = s;
+    await send(page, 'integrate 1/cos(x)');
+    await expect.poll(() => replay.held).toBe(1);
+    // Held inside the \[ block: the sentence before it is typeset, the open formula is a draft, nothing is raw text.
+    await expect.poll(() => assistant(page).locator('.markdown .katex').count()).toBe(2);
+    await assistant(page).locator('.math-draft').waitFor();
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    expect(await prose(page)).not.toMatch(/\\|\(\s|\[\n/);
+    replay.release();
+    await waitIdle(page);
+    await expect.poll(() => assistant(page).locator('.markdown .katex-display').count()).toBe(2);
+    expect(await assistant(page).locator('.math-draft').count()).toBe(0);
+    const text = await prose(page);
+    expect(text).not.toContain('\\');
+    expect(text).toContain('as in [1].');
+    await shoot(page, 'model-output-math');
+  });
+});
