@@ -1,6 +1,7 @@
 /**
  * Rendering audit (fix4/rendering): answers in the shapes local models write (test/fixtures/model-output/NOTES.md)
- * read right in the chat: LaTeX's \( … \) and \[ … \] math typeset, also while it streams. Screenshots at 1280 and
+ * read right in the chat: LaTeX's \( … \) and \[ … \] math typeset, also while it streams; Arabic and Hebrew read right
+ * to left beside English, in the answer, the user's message and the chat's title. Screenshots at 1280 and
  * 390 px go to test-results/screenshots.
  */
 import { mkdirSync } from 'node:fs';
@@ -62,5 +63,31 @@ describe('answers as local models write them', () => {
     expect(text).not.toContain('\\');
     expect(text).toContain('as in [1].');
     await shoot(page, 'model-output-math');
+  });
+
+  it('reads an Arabic answer, message and title right to left, and the English and the code beside them left to right', async () => {
+    const answer = 'الجواب هو **نعم**، كما يلي:\n\n- أولا: افتح الملف.\n- ثانيا: احفظه.\n\nIn English: open the file, then save it.\n\n```py\nprint("مرحبا")\n```\n';
+    s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));
+    const { page } = s;
+    await send(page, 'كيف أحفظ الملف؟\nHow do I save it?');
+    await waitIdle(page);
+    const direction = (selector: string) => page.locator(selector).first().evaluate((el) => getComputedStyle(el).direction);
+    const markdown = '[data-testid="turn"][data-role="assistant"] .markdown';
+    expect(await direction(`${markdown} p:has-text("الجواب")`)).toBe('rtl');
+    expect(await direction(`${markdown} ul`)).toBe('rtl');
+    expect(await direction(`${markdown} p:has-text("In English")`)).toBe('ltr');
+    expect(await direction(`${markdown} pre`)).toBe('ltr');
+    // The list's indent, where its bullets go, is on the right, where an Arabic reader starts.
+    const list = (await page.locator(`${markdown} ul`).boundingBox())!;
+    const item = (await page.locator(`${markdown} li`).first().boundingBox())!;
+    expect(Math.round(item.x)).toBe(Math.round(list.x));
+    expect(list.x + list.width - (item.x + item.width)).toBeGreaterThan(10);
+    // The user's message: each line in its own direction; the title and the chat's heading read right to left.
+    expect(await direction('[data-testid="user-text"]')).toBe('rtl');
+    // The stand-in server answers the title request with the same Arabic answer.
+    await expect.poll(() => page.getByTestId('conversation-item').first().textContent()).toContain('الجواب');
+    expect(await direction('[data-testid="conversation-item"]')).toBe('rtl');
+    expect(await direction('.topbar-title')).toBe('rtl');
+    await shoot(page, 'model-output-rtl');
   });
 });

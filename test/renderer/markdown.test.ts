@@ -85,12 +85,24 @@ describe('markdownToHtml', () => {
     expect(answerReferences(['No definitions.', 'None here [x].'])).toBeUndefined();
   });
 
+  it('gives each top-level block of prose its own text direction, so an Arabic or Hebrew paragraph reads right to left', () => {
+    const html = markdownToHtml('مرحبا بالعالم.\n\n- أولا\n- ثانيا\n\n> שלום\n\n| א | ב |\n|---|---|\n| 1 | 2 |\n\n## Title\n\n```py\nx = 1\n```');
+    expect(html).toContain('<p dir="auto">مرحبا');
+    expect(html).toContain('<ul dir="auto">\n<li>أولا</li>');
+    expect(html).toContain('<blockquote dir="auto">\n<p>שלום</p>');
+    expect(html).toContain('<table dir="auto">');
+    expect(html).toContain('<h2 dir="auto">Title</h2>');
+    // Code stays left to right, and a block inside a list or quote takes the direction of the list or quote.
+    expect(html).not.toMatch(/<(?:pre|code)[^>]* dir=/);
+    expect(markdownToHtml('1. one\n\n   two')).toContain('<li>\n<p>one</p>');
+  });
+
   it('does not load remote images (tracking pixels)', () => {
     expect(markdownToHtml('![x](https://example.com/p.png)')).not.toContain('<img');
   });
 
   it('renders GFM tables and highlighted code with a copy button and an escaped language label', () => {
-    expect(markdownToHtml('| a |\n|---|\n| 1 |')).toContain('<table>');
+    expect(markdownToHtml('| a |\n|---|\n| 1 |')).toContain('<table dir="auto">');
     const code = markdownToHtml('```ts\nconst x = "<b>";\n```');
     expect(code).toContain('hljs-keyword');
     expect(code).toContain('data-copy-code');

@@ -3,7 +3,7 @@
  * markdown-it runs with `html: false` (tags come out escaped), links are kept only for http(s), and images are
  * off (a remote image is a tracking pixel the CSP blocks anyway). Pure, so it is tested without a DOM;
  * render.ts sanitizes the result as a second wall. Code blocks get a copy button the view handles by delegation.
- * Math between $…$, $$…$$, \( … \) and \[ … \] is typeset with KaTeX once `enableMath` has been given its plugin
+ * Each top-level block reads in its own text's direction (dir="auto"). Math between $…$, $$…$$, \( … \) and \[ … \] is typeset with KaTeX once `enableMath` has been given its plugin
  * (math.ts, loaded when a text first may hold math: render.ts).
  */
 import hljs from 'highlight.js/lib/core';
@@ -74,6 +74,19 @@ const md = new MarkdownIt({
   },
 });
 md.disable('image');
+
+/** Blocks that take their direction from their own text: a paragraph, heading, list, quote or table. */
+const DIRECTED = new Set(['paragraph_open', 'heading_open', 'bullet_list_open', 'ordered_list_open', 'blockquote_open', 'table_open']);
+
+/**
+ * `dir="auto"` on each top-level block, so an Arabic or Hebrew paragraph reads right to left (its list markers and
+ * table columns too) and an English one beside it left to right. Only the outermost block: a list's direction
+ * comes from its first strong letter, which the browser does not look for inside a child with a `dir` of its own.
+ * Code keeps the page's left-to-right.
+ */
+md.core.ruler.push('block_direction', (state) => {
+  for (const token of state.tokens) if (token.level === 0 && DIRECTED.has(token.type)) token.attrSet('dir', 'auto');
+});
 md.validateLink = (url: string) => /^https?:\/\//i.test(url.trim());
 
 const defaultLinkOpen = md.renderer.rules.link_open;
