@@ -1,10 +1,11 @@
 /**
  * Rendering audit (fix4/rendering): answers in the shapes local models write (test/fixtures/model-output/NOTES.md)
  * read right in the chat: LaTeX's \( … \) and \[ … \] math typeset, also while it streams; Arabic and Hebrew read right
- * to left beside English, in the answer, the user's message and the chat's title. Screenshots at 1280 and
+ * to left beside English, in the answer, the user's message and the chat's title; code shows the invisible characters
+ * that would make it read other than it runs, and copies as written. Screenshots at 1280 and
  * 390 px go to test-results/screenshots.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -89,5 +90,22 @@ describe('answers as local models write them', () => {
     expect(await direction('[data-testid="conversation-item"]')).toBe('rtl');
     expect(await direction('.topbar-title')).toBe('rtl');
     await shoot(page, 'model-output-rtl');
+  });
+
+  it('shows Trojan Source characters in code as their code points, and Copy gives the code exactly as written', async () => {
+    const answer = readFileSync(resolve(import.meta.dirname, '../fixtures/model-output/trojan-source.md'), 'utf8');
+    s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));
+    const { page } = s;
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.serve.origin });
+    await send(page, 'Write the admin check');
+    await waitIdle(page);
+    const js = assistant(page).locator('pre.code-block').first();
+    const labels = () => js.locator('.invisible-char').evaluateAll((els) => els.map((el) => getComputedStyle(el, '::before').content));
+    expect(await labels()).toEqual(['"U+202E"', '"U+2066"', '"U+2069"', '"U+2066"']);
+    // The line reads as it runs: the comment is inside the string, after the override, not shown as code.
+    expect(await js.locator('code').innerText()).toContain('if (accessLevel != "user');
+    await js.locator('[data-copy-code]').click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(answer.split('```js\n')[1]!.split('```')[0]);
+    await shoot(page, 'model-output-trojan-source');
   });
 });

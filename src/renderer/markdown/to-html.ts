@@ -2,9 +2,11 @@
  * Model output as markdown (GFM tables, lists, fenced code with highlighting) that can never carry raw HTML:
  * markdown-it runs with `html: false` (tags come out escaped), links are kept only for http(s), and images are
  * off (a remote image is a tracking pixel the CSP blocks anyway). Pure, so it is tested without a DOM;
- * render.ts sanitizes the result as a second wall. Code blocks get a copy button the view handles by delegation.
- * Each top-level block reads in its own text's direction (dir="auto"). Math between $…$, $$…$$, \( … \) and \[ … \] is typeset with KaTeX once `enableMath` has been given its plugin
- * (math.ts, loaded when a text first may hold math: render.ts).
+ * render.ts sanitizes the result as a second wall. Code blocks get a copy button the view handles by delegation;
+ * code shows its invisible and direction-changing characters (invisible-chars.ts).
+ * Each top-level block reads in its own text's direction (dir="auto"). Math between $…$, $$…$$, \( … \) and
+ * \[ … \] is typeset with KaTeX once `enableMath` has been given its plugin (math.ts, loaded when a text first
+ * may hold math: render.ts).
  */
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
@@ -25,6 +27,7 @@ import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
 import type { MarkdownIt as Markdown, Token } from 'markdown-it';
+import { markInvisible } from './invisible-chars';
 import { TextCache } from './text-cache';
 
 const LANGUAGES: Record<string, typeof bash> = { bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
@@ -88,6 +91,12 @@ md.core.ruler.push('block_direction', (state) => {
   for (const token of state.tokens) if (token.level === 0 && DIRECTED.has(token.type)) token.attrSet('dir', 'auto');
 });
 md.validateLink = (url: string) => /^https?:\/\//i.test(url.trim());
+
+// Code shows the characters that would make it read other than it runs (invisible-chars.ts).
+for (const rule of ['fence', 'code_block', 'code_inline'] as const) {
+  const render = md.renderer.rules[rule]!;
+  md.renderer.rules[rule] = (tokens, idx, options, env, self) => markInvisible(render(tokens, idx, options, env, self));
+}
 
 const defaultLinkOpen = md.renderer.rules.link_open;
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
