@@ -2,7 +2,8 @@
  * Rendering audit (fix4/rendering): answers in the shapes local models write (test/fixtures/model-output/NOTES.md)
  * read right in the chat: LaTeX's \( … \) and \[ … \] math typeset, also while it streams; Arabic and Hebrew read right
  * to left beside English, in the answer, the user's message and the chat's title; code shows the invisible characters
- * that would make it read other than it runs, and copies as written. Screenshots at 1280 and
+ * that would make it read other than it runs, and copies as written; `<br>` in a table cell breaks the line, and wide
+ * tables, long URLs and long formulas scroll inside themselves on a phone. Screenshots at 1280 and
  * 390 px go to test-results/screenshots.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -107,5 +108,34 @@ describe('answers as local models write them', () => {
     await js.locator('[data-copy-code]').click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(answer.split('```js\n')[1]!.split('```')[0]);
     await shoot(page, 'model-output-trojan-source');
+  });
+
+  it('breaks lines at <br> in a gpt-oss table, and on a phone a wide table, URL, code span or formula scrolls only inside itself', async () => {
+    const tags = readFileSync(resolve(import.meta.dirname, '../fixtures/model-output/html-in-answers.md'), 'utf8');
+    const wide = `| ${Array.from({ length: 9 }, (_, i) => `Column ${i + 1}`).join(' | ')} |\n|${'---|'.repeat(9)}\n| ${Array.from({ length: 9 }, () => '`value_that_is_long`').join(' | ')} |`;
+    const url = 'https://example.com/a/very/long/path/that/does/not/break/' + 'segment-'.repeat(20) + 'end';
+    const formula = '$$\n' + Array.from({ length: 30 }, (_, i) => `x_{${i}}`).join(' + ') + '\n$$';
+    const answer = `${tags}\n${wide}\n\nSee ${url} and \`${'a_long_identifier_'.repeat(8)}\`.\n\n${formula}\n`;
+    s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));
+    const { page } = s;
+    await send(page, 'Compare the models');
+    await waitIdle(page);
+    await assistant(page).locator('.katex-display').waitFor();
+    expect(await assistant(page).locator('td:has-text("Reasoning")').innerText()).toBe('Reasoning\nTool use');
+    expect(await assistant(page).locator('p:has-text("Press")').innerText()).toBe('Press Ctrl+C to stop. Memory grows as O(n2); water is H2O.');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForFunction(() => document.getAnimations().length === 0);
+    const sizes = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      markdown: [...document.querySelectorAll('.markdown')].map((el) => el.scrollWidth - el.clientWidth),
+      tables: [...document.querySelectorAll('.markdown table')].map((el) => ({ scrolls: el.scrollWidth > el.clientWidth, right: el.getBoundingClientRect().right })),
+    }));
+    expect(sizes.page).toBe(0);
+    expect(sizes.markdown.every((extra) => extra <= 0)).toBe(true);
+    // The wide table scrolls inside itself, within the window.
+    expect(sizes.tables.at(-1)?.scrolls).toBe(true);
+    for (const table of sizes.tables) expect(table.right).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await shoot(page, 'model-output-tables');
   });
 });

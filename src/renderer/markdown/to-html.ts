@@ -1,12 +1,12 @@
 /**
  * Model output as markdown (GFM tables, lists, fenced code with highlighting) that can never carry raw HTML:
- * markdown-it runs with `html: false` (tags come out escaped), links are kept only for http(s), and images are
- * off (a remote image is a tracking pixel the CSP blocks anyway). Pure, so it is tested without a DOM;
- * render.ts sanitizes the result as a second wall. Code blocks get a copy button the view handles by delegation;
- * code shows its invisible and direction-changing characters (invisible-chars.ts).
- * Each top-level block reads in its own text's direction (dir="auto"). Math between $…$, $$…$$, \( … \) and
- * \[ … \] is typeset with KaTeX once `enableMath` has been given its plugin (math.ts, loaded when a text first
- * may hold math: render.ts).
+ * markdown-it runs with `html: false` (tags come out escaped, but for `<br>` and a few bare formatting pairs drawn
+ * as what they mean: inline-tags.ts), links are kept only for http(s), and images are off (a remote image is a
+ * tracking pixel the CSP blocks anyway). Pure, so it is tested without a DOM; render.ts sanitizes the result as a
+ * second wall. Code blocks get a copy button the view handles by delegation; code shows its invisible and
+ * direction-changing characters (invisible-chars.ts). Each top-level block reads in its own text's direction
+ * (dir="auto"). Math between $…$, $$…$$, \( … \) and \[ … \] is typeset with KaTeX once `enableMath` has been
+ * given its plugin (math.ts, loaded when a text first may hold math: render.ts).
  */
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
@@ -27,6 +27,7 @@ import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
 import type { MarkdownIt as Markdown, Token } from 'markdown-it';
+import { inlineTags } from './inline-tags';
 import { markInvisible } from './invisible-chars';
 import { TextCache } from './text-cache';
 
@@ -77,6 +78,7 @@ const md = new MarkdownIt({
   },
 });
 md.disable('image');
+md.use(inlineTags);
 
 /** Blocks that take their direction from their own text: a paragraph, heading, list, quote or table. */
 const DIRECTED = new Set(['paragraph_open', 'heading_open', 'bullet_list_open', 'ordered_list_open', 'blockquote_open', 'table_open']);
