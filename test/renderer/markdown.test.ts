@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { answerReferences, enableMath, linkReferences, markdownToHtml, mathEnabled } from '../../src/renderer/markdown/to-html';
 import { mathPlugin } from '../../src/renderer/markdown/math';
 import fc from 'fast-check';
@@ -151,5 +152,18 @@ describe('math (issue 17)', () => {
   it('shows a formula that does not parse as its source, without breaking the answer', () => {
     const html = markdownToHtml('Bad: $\\frac{1}{$ and good text after.');
     expect(html).toContain('good text after');
+  });
+});
+
+describe('line breaks', () => {
+  it('keeps a single newline the model wrote as a line break: a poem, fields, steps (fixture single-newlines.md)', () => {
+    const text = readFileSync(new URL('../fixtures/model-output/single-newlines.md', import.meta.url), 'utf8');
+    const html = markdownToHtml(text);
+    expect(html).toContain('<p dir="auto">The tide comes in on silver feet,<br>\nIt hums a song both low and sweet,<br>\nThen slips away before we meet.</p>');
+    expect(html).toContain('<strong>Ticket details</strong><br>\nName: Ada Lovelace<br>\nFlight: LH 2041<br>\nSeat: 14C</p>');
+    expect(html).toContain('Step 1: Open the settings.<br>\nStep 2: Choose <em>Models</em>.<br>\n');
+    // Lists, tables and code are laid out as before.
+    expect(markdownToHtml('- a\n- b\n\n```\nx\ny\n```')).toBe('<ul dir="auto">\n<li>a</li>\n<li>b</li>\n</ul>\n' + markdownToHtml('```\nx\ny\n```'));
+    expect(markdownToHtml('```\nx\ny\n```')).not.toContain('<br>');
   });
 });

@@ -68,6 +68,9 @@ function escapeHtml(text: string): string {
 const md = new MarkdownIt({
   html: false,
   linkify: true,
+  // A line break the model wrote is one on screen: models end lines of a poem, an address or "Name: …" fields
+  // with a single newline, which CommonMark would join into one line (test/fixtures/model-output/NOTES.md).
+  breaks: true,
   typographer: false,
   highlight: (code, lang) => {
     const asked = lang.trim().toLowerCase();
