@@ -57,6 +57,17 @@ describe('\\( … \\) and \\[ … \\] math (Qwen, DeepSeek)', () => {
     expect(markdownToHtml('\\[\n\\frac{1}{')).not.toContain('katex-error');
   });
 
+  it('shows a $$ block still streaming as a draft too: an aligned derivation is no TeX before its \\end', () => {
+    const derivation = '$$\n\\begin{aligned}\na &= b + c \\\\\n  &= d\n\\end{aligned}\n$$';
+    for (let cut = 3; cut < derivation.length - 1; cut++) {
+      const html = markdownToHtml(derivation.slice(0, cut));
+      expect(html, derivation.slice(0, cut)).toMatch(/^<p class="katex-block math-draft">/);
+      expect(html).not.toContain('katex-error');
+    }
+    expect(formulas(markdownToHtml(derivation))).toEqual({ all: 1, display: 1 });
+    expect(formulas(markdownToHtml('$$x = 1$$\n\n- item\n  $$\n  y\n  $$'))).toEqual({ all: 2, display: 2 });
+  });
+
   it('keeps a \\[ … \\] formula with a blank line in one chunk', () => {
     expect(splitMarkdownBlocks('Before\n\n\\[\na = b\n\nc = d\n\\]\n\nAfter')).toEqual(['Before', '\\[\na = b\n\nc = d\n\\]', 'After']);
     // A line that starts with an escaped bracket opens nothing.

@@ -8,9 +8,10 @@
  * `\[` is also how markdown escapes a bracket ("see \[1\]", "- \[x\] done"): a \[ … \] on one line is math only
  * when it reads as math (a TeX command or operator in it); a \[ alone at the start of a line always opens a
  * displayed formula. One still open when the text ends (a streaming answer's growing tail) shows its source as a
- * draft, not a formula flickering between typeset and red at every token, nor the rest of the answer as text.
+ * draft, not a formula flickering between typeset and red at every token, nor the rest of the answer as text; so
+ * does an open $$ one.
  */
-import type { MarkdownIt, StateBlock, StateInline, Token } from 'markdown-it';
+import type { MarkdownIt, StateBlock, StateCore, StateInline, Token } from 'markdown-it';
 
 /** KaTeX's renderToString, as the plugin uses it (math.ts hands it over: KaTeX stays in its own chunk). */
 export type TexToHtml = (tex: string, options: { displayMode: boolean; throwOnError: false }) => string;
@@ -96,6 +97,23 @@ function blockMath(state: StateBlock, start: number, end: number, silent: boolea
   return true;
 }
 
+/**
+ * A $$ formula the text ends inside (the KaTeX plugin takes it to the end) is a draft too: half a formula, such as
+ * an `\begin{aligned}` derivation before its `\end`, is no TeX, and KaTeX drew it in red for as long as it
+ * streamed. Closed: on one line, or its last line holds the closing `$$`.
+ */
+function dollarDrafts(state: StateCore): void {
+  let lines: string[] | undefined;
+  for (const token of state.tokens) {
+    if (token.type !== 'math_block' || token.markup !== '$$' || !token.map) continue;
+    const [start, after] = token.map;
+    lines ??= state.src.split('\n');
+    const first = lines[start]!.trim();
+    const oneLine = after - start === 1 && first.length > 4 && first.endsWith('$$');
+    if (!oneLine && !(after - 1 > start && lines[after - 1]?.includes('$$'))) token.meta = { draft: true };
+  }
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
@@ -104,6 +122,7 @@ function escapeHtml(text: string): string {
 export function texDelimiters(md: MarkdownIt, toHtml: TexToHtml): void {
   md.inline.ruler.before('escape', 'tex_math_inline', inlineMath);
   md.block.ruler.before('math_block', 'tex_math_block', blockMath, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
+  md.core.ruler.push('math_dollar_drafts', dollarDrafts);
   md.renderer.rules.math_display_inline = (tokens: Token[], idx: number) => toHtml(tokens[idx]!.content, { displayMode: true, throwOnError: false });
   const typeset = md.renderer.rules.math_block;
   md.renderer.rules.math_block = (tokens, idx, options, env, self) => {
