@@ -55,6 +55,8 @@ describe('\\( … \\) and \\[ … \\] math (Qwen, DeepSeek)', () => {
     }
     // A half-written formula in the draft is not typeset in red at every token.
     expect(markdownToHtml('\\[\n\\frac{1}{')).not.toContain('katex-error');
+    // One never closed inside a list item ends with the item: the line after it is not lost.
+    expect(markdownToHtml('- item\n  \\[\n  x = 1\nAfter the list.')).toContain('After the list.');
   });
 
   it('shows a $$ block still streaming as a draft too: an aligned derivation is no TeX before its \\end', () => {

@@ -62,7 +62,8 @@ function blockMath(state: StateBlock, start: number, end: number, silent: boolea
   const after = first.slice(2);
   const closeOnFirst = after.indexOf('\\]');
   let content: string;
-  let next = start;
+  /** The first line after the formula. */
+  let next = start + 1;
   let closed = false;
   if (closeOnFirst !== -1) {
     // "\[1\] Smith et al." or "\[a\] and \[b\]": not one formula that fills the line; the inline rule decides.
@@ -71,15 +72,16 @@ function blockMath(state: StateBlock, start: number, end: number, silent: boolea
     closed = true;
   } else {
     const lines = [after];
-    for (next = start + 1; next < end; next++) {
+    for (; next < end; next++) {
       const lineStart = state.bMarks[next]! + state.tShift[next]!;
       const max = state.eMarks[next]!;
-      // A line indented less than the list item the formula is in ends the item, and the formula with it.
+      // A line indented less than the list item the formula is in ends the item, and the formula before it.
       if (lineStart < max && state.sCount[next]! < state.blkIndent) break;
       const line = state.src.slice(lineStart, max).trimEnd();
       if (line.endsWith('\\]')) {
         lines.push(line.slice(0, -2));
         closed = true;
+        next++;
         break;
       }
       lines.push(line);
@@ -91,9 +93,9 @@ function blockMath(state: StateBlock, start: number, end: number, silent: boolea
   token.block = true;
   token.content = content.trim();
   token.markup = '\\[';
-  token.map = [start, Math.min(next + 1, end)];
+  token.map = [start, next];
   if (!closed) token.meta = { draft: true };
-  state.line = Math.min(next + 1, end);
+  state.line = next;
   return true;
 }
 
