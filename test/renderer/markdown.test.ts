@@ -111,6 +111,15 @@ describe('markdownToHtml', () => {
     expect(markdownToHtml('```"><script>\nx\n```')).not.toContain('<script>');
   });
 
+  it('reads the language of a fence written as in notebooks and docs: {python}, {r, echo=FALSE}, {.python}, python:main.py', () => {
+    for (const info of ['{python}', '{.python .numberLines}', 'python:main.py', 'python title="main.py"', 'Python']) {
+      const html = markdownToHtml('```' + info + '\nx = "a"\n```');
+      expect(html, info).toContain('<span>python</span>');
+      expect(html, info).toContain('<span class="hljs-string">');
+    }
+    expect(markdownToHtml('```{r, echo=FALSE}\nplot(x)\n```')).toContain('<span>r</span>');
+  });
+
   it('highlights every language by its names and aliases, with the languages a grammar embeds (built on first use)', () => {
     const samples = { golang: 'x = "a"', cc: 'x = "a";', md: '# Title', patch: '+ added line', mjs: 'x = "a"', yml: 'x: "a"', shell: 'x="a"' };
     for (const [fence, sample] of Object.entries(samples)) expect(markdownToHtml('```' + fence + '\n' + sample + '\n```'), fence).toContain('<span class="hljs-');

@@ -61,6 +61,15 @@ const ALIASES: Record<string, string> = {
   ...{ html: 'xml', xhtml: 'xml', rss: 'xml', atom: 'xml', xjb: 'xml', xsd: 'xml', xsl: 'xml', plist: 'xml', wsf: 'xml', svg: 'xml' },
 };
 
+/**
+ * The language a fence's first word names: ```python, and the forms models copy from notebooks and docs,
+ * ```{python} and ```{r, echo=FALSE} (R Markdown, Quarto), ```{.python} (Pandoc), ```python:main.py.
+ */
+function fenceLanguage(word: string): string {
+  const asked = word.trim().toLowerCase();
+  return /^\{?\.?([\w+#-]+)/.exec(asked)?.[1] ?? asked;
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
@@ -73,7 +82,7 @@ const md = new MarkdownIt({
   breaks: true,
   typographer: false,
   highlight: (code, lang) => {
-    const asked = lang.trim().toLowerCase();
+    const asked = fenceLanguage(lang);
     const language = Object.hasOwn(ALIASES, asked) ? ALIASES[asked]! : asked;
     const body = language && registered(language) ? hljs.highlight(code, { language, ignoreIllegals: true }).value : escapeHtml(code);
     const label = escapeHtml(asked || 'text');
