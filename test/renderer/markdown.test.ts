@@ -1,12 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import { answerReferences, enableMath, linkReferences, markdownToHtml, mathEnabled } from '../../src/renderer/markdown/to-html';
-import { katexPlugin } from '../../src/renderer/markdown/math';
+import { mathPlugin } from '../../src/renderer/markdown/math';
 import fc from 'fast-check';
 import { splitGrowing, splitMarkdownBlocks, type SplitState } from '../../src/renderer/markdown/split-blocks';
 
 describe('splitMarkdownBlocks', () => {
   it('splits a growing answer from its last chunk only, into exactly the chunks of the whole text, finished ones kept', () => {
-    const line = fc.constantFrom('', ' ', '  - nested', '- item', '```ts', '```', '~~~', '$$', '$$ a $$', 'text', '    code', '| a | b |', '> quote', '\r');
+    const line = fc.constantFrom('', ' ', '  - nested', '- item', '```ts', '```', '~~~', '$$', '$$ a $$', '\\[', '\\]', 'x \\]', '\\[ a \\]', '\\[1\\] b', 'text', '    code', '| a | b |', '> quote', '\r');
     fc.assert(
       fc.property(fc.array(line, { maxLength: 40 }), fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 30 }), (lines, steps) => {
         const full = lines.join('\n');
@@ -85,17 +86,38 @@ describe('markdownToHtml', () => {
     expect(answerReferences(['No definitions.', 'None here [x].'])).toBeUndefined();
   });
 
+  it('gives each top-level block of prose its own text direction, so an Arabic or Hebrew paragraph reads right to left', () => {
+    const html = markdownToHtml('مرحبا بالعالم.\n\n- أولا\n- ثانيا\n\n> שלום\n\n| א | ב |\n|---|---|\n| 1 | 2 |\n\n## Title\n\n```py\nx = 1\n```');
+    expect(html).toContain('<p dir="auto">مرحبا');
+    expect(html).toContain('<ul dir="auto">\n<li>أولا</li>');
+    expect(html).toContain('<blockquote dir="auto">\n<p>שלום</p>');
+    expect(html).toContain('<table dir="auto">');
+    expect(html).toContain('<h2 dir="auto">Title</h2>');
+    // Code stays left to right, and a block inside a list or quote takes the direction of the list or quote.
+    expect(html).not.toMatch(/<(?:pre|code)[^>]* dir=/);
+    expect(markdownToHtml('1. one\n\n   two')).toContain('<li>\n<p>one</p>');
+  });
+
   it('does not load remote images (tracking pixels)', () => {
     expect(markdownToHtml('![x](https://example.com/p.png)')).not.toContain('<img');
   });
 
   it('renders GFM tables and highlighted code with a copy button and an escaped language label', () => {
-    expect(markdownToHtml('| a |\n|---|\n| 1 |')).toContain('<table>');
+    expect(markdownToHtml('| a |\n|---|\n| 1 |')).toContain('<table dir="auto">');
     const code = markdownToHtml('```ts\nconst x = "<b>";\n```');
     expect(code).toContain('hljs-keyword');
     expect(code).toContain('data-copy-code');
     expect(code).not.toContain('<b>');
     expect(markdownToHtml('```"><script>\nx\n```')).not.toContain('<script>');
+  });
+
+  it('reads the language of a fence written as in notebooks and docs: {python}, {r, echo=FALSE}, {.python}, python:main.py', () => {
+    for (const info of ['{python}', '{.python .numberLines}', 'python:main.py', 'python title="main.py"', 'Python']) {
+      const html = markdownToHtml('```' + info + '\nx = "a"\n```');
+      expect(html, info).toContain('<span>python</span>');
+      expect(html, info).toContain('<span class="hljs-string">');
+    }
+    expect(markdownToHtml('```{r, echo=FALSE}\nplot(x)\n```')).toContain('<span>r</span>');
   });
 
   it('highlights every language by its names and aliases, with the languages a grammar embeds (built on first use)', () => {
@@ -120,7 +142,7 @@ describe('math before KaTeX is loaded', () => {
 });
 
 describe('math (issue 17)', () => {
-  beforeAll(() => enableMath(katexPlugin));
+  beforeAll(() => enableMath(mathPlugin));
 
   it('typesets $…$ inline and $$…$$ as a block with KaTeX, and leaves prices alone', () => {
     const html = markdownToHtml('Energy is $E = mc^2$ and\n\n$$\n\\int_0^1 x\\,dx = \\tfrac12\n$$\n\nIt costs $5 and $10.');
@@ -139,5 +161,18 @@ describe('math (issue 17)', () => {
   it('shows a formula that does not parse as its source, without breaking the answer', () => {
     const html = markdownToHtml('Bad: $\\frac{1}{$ and good text after.');
     expect(html).toContain('good text after');
+  });
+});
+
+describe('line breaks', () => {
+  it('keeps a single newline the model wrote as a line break: a poem, fields, steps (fixture single-newlines.md)', () => {
+    const text = readFileSync(new URL('../fixtures/model-output/single-newlines.md', import.meta.url), 'utf8');
+    const html = markdownToHtml(text);
+    expect(html).toContain('<p dir="auto">The tide comes in on silver feet,<br>\nIt hums a song both low and sweet,<br>\nThen slips away before we meet.</p>');
+    expect(html).toContain('<strong>Ticket details</strong><br>\nName: Ada Lovelace<br>\nFlight: LH 2041<br>\nSeat: 14C</p>');
+    expect(html).toContain('Step 1: Open the settings.<br>\nStep 2: Choose <em>Models</em>.<br>\n');
+    // Lists, tables and code are laid out as before.
+    expect(markdownToHtml('- a\n- b\n\n```\nx\ny\n```')).toBe('<ul dir="auto">\n<li>a</li>\n<li>b</li>\n</ul>\n' + markdownToHtml('```\nx\ny\n```'));
+    expect(markdownToHtml('```\nx\ny\n```')).not.toContain('<br>');
   });
 });

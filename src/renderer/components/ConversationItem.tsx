@@ -28,6 +28,7 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
       <li className="conversation-row editing">
         <input
           className="rename-input"
+          dir="auto"
           data-testid="conversation-rename-input"
           aria-label="Conversation title"
           maxLength={CONVERSATION_TITLE_MAX_CHARS}
@@ -61,6 +62,7 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
         ref={button}
         className="conversation"
         data-testid="conversation-item"
+        dir="auto"
         data-conversation-id={c.id}
         aria-current={active ? 'true' : undefined}
         onClick={() => {

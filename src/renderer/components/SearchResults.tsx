@@ -29,7 +29,7 @@ export function SearchResults({ query, onOpen }: { query: string; onOpen: (hit: 
       {results.map((r) => (
         <li key={r.turnId}>
           <button type="button" className="search-result" data-testid="search-result" data-conversation-id={r.conversationId} onClick={() => onOpen(r)}>
-            <span className="search-title">{r.title}</span>
+            <span className="search-title" dir="auto">{r.title}</span>
             <span className="search-snippet">
               {r.snippet.map((piece, i) => (piece.match ? <mark key={i}>{piece.text}</mark> : <span key={i}>{piece.text}</span>))}
             </span>

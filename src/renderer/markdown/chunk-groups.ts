@@ -7,8 +7,11 @@
  * a block with none (a paragraph, a list, a quote, a code block), whatever ends the chunk before. Pure.
  */
 
-/** HTML that starts with a block with no top margin (turns.css: p, ul, ol, blockquote, .code-block). */
-const PLAIN_START = /^<(?:p|ul|ol|blockquote|pre class="code-block")>/;
+/**
+ * HTML that starts with a block with no top margin (turns.css: p, ul, ol, blockquote, .code-block); a block of
+ * prose carries its direction (to-html.ts).
+ */
+const PLAIN_START = /^<(?:(?:p|ul|ol|blockquote) dir="auto"|pre class="code-block")>/;
 
 export interface ChunkGroups {
   /** Runs of at least `size` finished chunks, each to be boxed. */

@@ -2,7 +2,8 @@
  * The markdown pipeline (markdown-it, highlight.js and its languages, DOMPurify: half of the renderer's code) as
  * its own chunk, loaded once the app has painted or when the first answer needs it, so the start does not parse
  * it (bench/start). Until it is there, an answer shows as plain text (render.ts is the only renderer). KaTeX is a
- * chunk of its own, asked for by the first text with a `$` (render.ts); until then a formula shows as its source.
+ * chunk of its own, asked for by the first text that may hold math (render.ts); until then a formula shows as its
+ * source.
  */
 import { useSyncExternalStore } from 'react';
 

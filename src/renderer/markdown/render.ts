@@ -76,10 +76,10 @@ export function whenMathReady(listener: () => void): void {
   onMath = listener;
 }
 
-/** KaTeX's chunk (math.ts), asked for by the first text with a `$`. */
+/** KaTeX's chunk (math.ts), asked for by the first text that may hold math. */
 function loadMath(): Promise<void> {
   mathLoading ??= import('./math').then((m) => {
-    enableMath(m.katexPlugin);
+    enableMath(m.mathPlugin);
     onMath();
   });
   return mathLoading;

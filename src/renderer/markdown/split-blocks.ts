@@ -9,17 +9,22 @@ export function splitMarkdownBlocks(text: string): string[] {
   let current: string[] = [];
   let fence: string | null = null;
   let math = false;
+  /** Inside a \[ … \] display formula, which a line ending in `\]` closes. */
+  let bracketMath = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
     // A $$ display formula may hold blank lines: like a fence, it is not cut (a one-line $$…$$ opens nothing).
     const trimmed = line.trim();
-    if (fence === null && !marker && trimmed.startsWith('$$') && !(trimmed.length > 4 && trimmed.endsWith('$$'))) math = !math;
-    if (marker && !math) {
+    if (fence === null && !marker && !bracketMath && trimmed.startsWith('$$') && !(trimmed.length > 4 && trimmed.endsWith('$$'))) math = !math;
+    // So may a \[ … \] one (tex-delimiters.ts): a line that starts with `\[` and has no `\]` opens it.
+    if (bracketMath) bracketMath = !trimmed.endsWith('\\]');
+    else if (fence === null && !math && trimmed.startsWith('\\[') && !trimmed.includes('\\]')) bracketMath = true;
+    if (marker && !math && !bracketMath) {
       if (fence === null) fence = marker;
       else if (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
     }
-    if (fence === null && !math && line.trim() === '' && current.length > 0) {
+    if (fence === null && !math && !bracketMath && line.trim() === '' && current.length > 0) {
       // A forward scan, not lines.slice(i + 1).find(): this runs every frame of a stream, and copying the rest
       // of the answer at each blank line made a long answer's frames quadratic (bench/smoothness.bench.ts).
       let j = i + 1;

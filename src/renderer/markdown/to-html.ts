@@ -1,10 +1,12 @@
 /**
  * Model output as markdown (GFM tables, lists, fenced code with highlighting) that can never carry raw HTML:
- * markdown-it runs with `html: false` (tags come out escaped), links are kept only for http(s), and images are
- * off (a remote image is a tracking pixel the CSP blocks anyway). Pure, so it is tested without a DOM;
- * render.ts sanitizes the result as a second wall. Code blocks get a copy button the view handles by delegation.
- * Math between $…$ and $$…$$ is typeset with KaTeX once `enableMath` has been given its plugin (math.ts, loaded
- * when a text first has a `$`: render.ts).
+ * markdown-it runs with `html: false` (tags come out escaped, but for `<br>` and a few bare formatting pairs drawn
+ * as what they mean: inline-tags.ts), links are kept only for http(s), and images are off (a remote image is a
+ * tracking pixel the CSP blocks anyway). Pure, so it is tested without a DOM; render.ts sanitizes the result as a
+ * second wall. Code blocks get a copy button the view handles by delegation; code shows its invisible and
+ * direction-changing characters (invisible-chars.ts). Each top-level block reads in its own text's direction
+ * (dir="auto"). Math between $…$, $$…$$, \( … \) and \[ … \] is typeset with KaTeX once `enableMath` has been
+ * given its plugin (math.ts, loaded when a text first may hold math: render.ts).
  */
 import hljs from 'highlight.js/lib/core';
 import bash from 'highlight.js/lib/languages/bash';
@@ -24,8 +26,9 @@ import typescript from 'highlight.js/lib/languages/typescript';
 import xml from 'highlight.js/lib/languages/xml';
 import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
-import type { Token } from 'markdown-it';
-import type katexPlugin from '@vscode/markdown-it-katex';
+import type { MarkdownIt as Markdown, Token } from 'markdown-it';
+import { inlineTags } from './inline-tags';
+import { markInvisible } from './invisible-chars';
 import { TextCache } from './text-cache';
 
 const LANGUAGES: Record<string, typeof bash> = { bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
@@ -58,6 +61,15 @@ const ALIASES: Record<string, string> = {
   ...{ html: 'xml', xhtml: 'xml', rss: 'xml', atom: 'xml', xjb: 'xml', xsd: 'xml', xsl: 'xml', plist: 'xml', wsf: 'xml', svg: 'xml' },
 };
 
+/**
+ * The language a fence's first word names: ```python, and the forms models copy from notebooks and docs,
+ * ```{python} and ```{r, echo=FALSE} (R Markdown, Quarto), ```{.python} (Pandoc), ```python:main.py.
+ */
+function fenceLanguage(word: string): string {
+  const asked = word.trim().toLowerCase();
+  return /^\{?\.?([\w+#-]+)/.exec(asked)?.[1] ?? asked;
+}
+
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
@@ -65,9 +77,12 @@ function escapeHtml(text: string): string {
 const md = new MarkdownIt({
   html: false,
   linkify: true,
+  // A line break the model wrote is one on screen: models end lines of a poem, an address or "Name: …" fields
+  // with a single newline, which CommonMark would join into one line (test/fixtures/model-output/NOTES.md).
+  breaks: true,
   typographer: false,
   highlight: (code, lang) => {
-    const asked = lang.trim().toLowerCase();
+    const asked = fenceLanguage(lang);
     const language = Object.hasOwn(ALIASES, asked) ? ALIASES[asked]! : asked;
     const body = language && registered(language) ? hljs.highlight(code, { language, ignoreIllegals: true }).value : escapeHtml(code);
     const label = escapeHtml(asked || 'text');
@@ -75,7 +90,27 @@ const md = new MarkdownIt({
   },
 });
 md.disable('image');
+md.use(inlineTags);
+
+/** Blocks that take their direction from their own text: a paragraph, heading, list, quote or table. */
+const DIRECTED = new Set(['paragraph_open', 'heading_open', 'bullet_list_open', 'ordered_list_open', 'blockquote_open', 'table_open']);
+
+/**
+ * `dir="auto"` on each top-level block, so an Arabic or Hebrew paragraph reads right to left (its list markers and
+ * table columns too) and an English one beside it left to right. Only the outermost block: a list's direction
+ * comes from its first strong letter, which the browser does not look for inside a child with a `dir` of its own.
+ * Code keeps the page's left-to-right.
+ */
+md.core.ruler.push('block_direction', (state) => {
+  for (const token of state.tokens) if (token.level === 0 && DIRECTED.has(token.type)) token.attrSet('dir', 'auto');
+});
 md.validateLink = (url: string) => /^https?:\/\//i.test(url.trim());
+
+// Code shows the characters that would make it read other than it runs (invisible-chars.ts).
+for (const rule of ['fence', 'code_block', 'code_inline'] as const) {
+  const render = md.renderer.rules[rule]!;
+  md.renderer.rules[rule] = (tokens, idx, options, env, self) => markInvisible(render(tokens, idx, options, env, self));
+}
 
 const defaultLinkOpen = md.renderer.rules.link_open;
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
@@ -89,25 +124,25 @@ md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
 let math = false;
 
 /**
- * $…$ and $$…$$ as KaTeX from now on (HTML and MathML, no script, styles only as attributes the CSP allows). A
+ * $…$, $$…$$, \( … \) and \[ … \] as KaTeX from now on (HTML and MathML, no script, styles only as attributes the CSP allows). A
  * formula that does not parse shows its source in an error colour instead of breaking the answer. KaTeX is more
  * than half of the markdown code, and most chats have no math: evaluated with the rest, it held a first chat
  * open by its evaluation and kept about 0.7 MB of the renderer's heap (bench/long-chat: 5.2 -> 4.5 MB).
  */
-export function enableMath(plugin: typeof katexPlugin): void {
+export function enableMath(plugin: (markdown: Markdown) => void): void {
   if (math) return;
-  md.use(plugin, { throwOnError: false });
+  md.use(plugin);
   math = true;
 }
 
-/** Whether $…$ is typeset yet. */
+/** Whether math is typeset yet. */
 export function mathEnabled(): boolean {
   return math;
 }
 
-/** A text that may hold math: `$` is how every formula starts. */
+/** A text that may hold math: every formula starts with `$`, `\(` or `\[`. */
 export function mayHoldMath(text: string): boolean {
-  return text.includes('$');
+  return text.includes('$') || text.includes('\\(') || text.includes('\\[');
 }
 
 /** Link reference definitions (`[label]: url "title"`) as markdown-it keeps them: by normalized label. */

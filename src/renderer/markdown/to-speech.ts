@@ -59,6 +59,7 @@ function inlineText(children: readonly Token[]): string {
       case 'text_special':
       case 'code_inline':
       case 'math_inline':
+      case 'math_display_inline':
         out += child.content;
         break;
       // A line break inside a block is a space in speech (push collapses white space anyway).

@@ -20,7 +20,7 @@ export function Topbar({ toggleRef, sidebarShown, onToggle }: { toggleRef: RefOb
       >
         <PanelLeft className="icon" aria-hidden />
       </button>
-      <h1 className="topbar-title" title={title}>{title}</h1>
+      <h1 className="topbar-title" title={title} dir="auto">{title}</h1>
       <button type="button" className="icon-btn topbar-new" aria-label="New chat" title="New chat (Ctrl+N)" onClick={newChat}>
         <SquarePen className="icon" aria-hidden />
       </button>

@@ -48,7 +48,7 @@ export const ThinkingBlock = memo(function ThinkingBlock({ turnId, text, ordinal
       }}
     >
       <summary data-testid="reasoning-summary">{label}</summary>
-      <div className="reasoning-text">{text}</div>
+      <div className="reasoning-text" dir="auto">{text}</div>
     </details>
   );
 });

@@ -48,14 +48,14 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
         <div className="user-bubble">
           <Attachments blocks={attachments} />
           {text !== '' && (
-            <div className="user-text" data-testid="user-text">
+            <div className="user-text" data-testid="user-text" dir="auto">
               {text}
             </div>
           )}
         </div>
       ) : (
         <div className="edit-box">
-          <textarea data-testid="turn-edit-input" aria-label="Edit message" value={draft} rows={3} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} />
+          <textarea data-testid="turn-edit-input" aria-label="Edit message" dir="auto" value={draft} rows={3} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} />
           <div className="edit-actions">
             <button type="button" onClick={cancel}>
               Cancel

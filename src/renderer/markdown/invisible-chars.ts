@@ -1,0 +1,52 @@
+/**
+ * Characters that change how code reads without being seen, made visible in code the way editors show them.
+ * Bidirectional controls can reorder what a line shows against what it is (Trojan Source, CVE-2021-42574: a
+ * `return` shown inside a comment runs), and zero-width characters make two identifiers that look the same
+ * differ. A user copying code from an answer would paste what they could not see. Each one is wrapped in a
+ * marker that shows its code point (turns.css) and isolates its direction effect to itself; the character
+ * itself stays in the text, so what is copied (the Copy button or a selection) is exactly what the model wrote.
+ */
+
+const NAMES: Record<string, string> = {
+  '\u061C': 'ARABIC LETTER MARK',
+  '\u200B': 'ZERO WIDTH SPACE',
+  '\u200C': 'ZERO WIDTH NON-JOINER',
+  '\u200D': 'ZERO WIDTH JOINER',
+  '\u200E': 'LEFT-TO-RIGHT MARK',
+  '\u200F': 'RIGHT-TO-LEFT MARK',
+  '\u202A': 'LEFT-TO-RIGHT EMBEDDING',
+  '\u202B': 'RIGHT-TO-LEFT EMBEDDING',
+  '\u202C': 'POP DIRECTIONAL FORMATTING',
+  '\u202D': 'LEFT-TO-RIGHT OVERRIDE',
+  '\u202E': 'RIGHT-TO-LEFT OVERRIDE',
+  '\u2060': 'WORD JOINER',
+  '\u2066': 'LEFT-TO-RIGHT ISOLATE',
+  '\u2067': 'RIGHT-TO-LEFT ISOLATE',
+  '\u2068': 'FIRST STRONG ISOLATE',
+  '\u2069': 'POP DIRECTIONAL ISOLATE',
+  '\uFEFF': 'ZERO WIDTH NO-BREAK SPACE',
+};
+
+/**
+ * Any of them, except a zero-width joiner inside an emoji sequence (👨‍👩‍👧 in a comment), where it is what
+ * draws the emoji.
+ */
+const INVISIBLE = /[\u061C\u200B\u200C\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]|(?<![\p{Extended_Pictographic}\p{Emoji_Modifier}]\uFE0F?)\u200D|\u200D(?!\p{Extended_Pictographic})/gu;
+
+/** A code point as U+XXXX. */
+function codePoint(ch: string): string {
+  return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/**
+ * Code's HTML (markdown-it's or highlight.js's: escaped text and tags whose attributes hold no such character)
+ * with each invisible character marked. Returns the same string when there is none, the common case.
+ */
+export function markInvisible(html: string): string {
+  INVISIBLE.lastIndex = 0;
+  if (!INVISIBLE.test(html)) return html;
+  return html.replace(INVISIBLE, (ch) => {
+    const point = codePoint(ch);
+    return `<span class="invisible-char" data-code-point="${point}" title="${point} ${NAMES[ch] ?? ''}">${ch}</span>`;
+  });
+}

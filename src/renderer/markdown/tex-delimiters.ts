@@ -1,0 +1,135 @@
+/**
+ * LaTeX's own math delimiters, \( … \) inline and \[ … \] displayed, beside the $…$ and $$…$$ of the KaTeX
+ * plugin: Qwen, DeepSeek and GPT-style models write these far more often than dollars, and markdown alone read
+ * them as escaped brackets, so "\( \frac{1}{\cos x} = \sec x \)" showed as "( \frac{1}{\cos x} = \sec x )"
+ * (test/fixtures/model-output/NOTES.md). The rules run before markdown-it's `escape` rule, which would otherwise
+ * eat the backslash; a code span or fence is consumed by its own rule first, so math never starts inside code.
+ *
+ * `\[` is also how markdown escapes a bracket ("see \[1\]", "- \[x\] done"): a \[ … \] on one line is math only
+ * when it reads as math (a TeX command or operator in it); a \[ alone at the start of a line always opens a
+ * displayed formula. One still open when the text ends (a streaming answer's growing tail) shows its source as a
+ * draft, not a formula flickering between typeset and red at every token, nor the rest of the answer as text; so
+ * does an open $$ one.
+ */
+import type { MarkdownIt, StateBlock, StateCore, StateInline, Token } from 'markdown-it';
+
+/** KaTeX's renderToString, as the plugin uses it (math.ts hands it over: KaTeX stays in its own chunk). */
+export type TexToHtml = (tex: string, options: { displayMode: boolean; throwOnError: false }) => string;
+
+/** A TeX command, script, brace, relation or operator: what tells "\[ x^2 \]" from "\[1\]" or "\[x\]". */
+const READS_AS_MATH = /[\\^_{}=+<>]/;
+
+const BACKSLASH = 0x5c;
+
+/** Where the closing `\)` / `\]` starts at or after `from`, skipping one whose backslash is itself escaped. */
+function closingAt(src: string, close: string, from: number): number {
+  for (let at = src.indexOf(close, from); at !== -1; at = src.indexOf(close, at + 1)) {
+    let slashes = 0;
+    for (let i = at - 1; i >= from && src.charCodeAt(i) === BACKSLASH; i--) slashes++;
+    if (slashes % 2 === 0) return at;
+  }
+  return -1;
+}
+
+/** \( … \) and a \[ … \] inside a line of prose. */
+function inlineMath(state: StateInline, silent: boolean): boolean {
+  const { src, pos } = state;
+  if (src.charCodeAt(pos) !== BACKSLASH) return false;
+  const open = src[pos + 1];
+  if (open !== '(' && open !== '[') return false;
+  const close = open === '(' ? '\\)' : '\\]';
+  const end = closingAt(src, close, pos + 2);
+  if (end === -1) return false;
+  const content = src.slice(pos + 2, end);
+  if (content.trim() === '' || (open === '[' && !READS_AS_MATH.test(content))) return false;
+  if (!silent) {
+    const token = state.push(open === '(' ? 'math_inline' : 'math_display_inline', 'math', 0);
+    token.content = content;
+    token.markup = open === '(' ? '\\(' : '\\[';
+  }
+  state.pos = end + 2;
+  return true;
+}
+
+/** A \[ … \] display formula that starts a line: on one line, or from a `\[` line to a line ending in `\]`. */
+function blockMath(state: StateBlock, start: number, end: number, silent: boolean): boolean {
+  // Indented four or more: an indented code block.
+  if (state.sCount[start]! - state.blkIndent >= 4) return false;
+  const from = state.bMarks[start]! + state.tShift[start]!;
+  // Checked before the line is cut out: this runs at the start of every line of every answer.
+  if (state.src.charCodeAt(from) !== BACKSLASH || state.src[from + 1] !== '[') return false;
+  const first = state.src.slice(from, state.eMarks[start]).trimEnd();
+  const after = first.slice(2);
+  const closeOnFirst = after.indexOf('\\]');
+  let content: string;
+  /** The first line after the formula. */
+  let next = start + 1;
+  let closed = false;
+  if (closeOnFirst !== -1) {
+    // "\[1\] Smith et al." or "\[a\] and \[b\]": not one formula that fills the line; the inline rule decides.
+    if (closeOnFirst !== after.length - 2 || !READS_AS_MATH.test(after.slice(0, -2))) return false;
+    content = after.slice(0, -2);
+    closed = true;
+  } else {
+    const lines = [after];
+    for (; next < end; next++) {
+      const lineStart = state.bMarks[next]! + state.tShift[next]!;
+      const max = state.eMarks[next]!;
+      // A line indented less than the list item the formula is in ends the item, and the formula before it.
+      if (lineStart < max && state.sCount[next]! < state.blkIndent) break;
+      const line = state.src.slice(lineStart, max).trimEnd();
+      if (line.endsWith('\\]')) {
+        lines.push(line.slice(0, -2));
+        closed = true;
+        next++;
+        break;
+      }
+      lines.push(line);
+    }
+    content = lines.join('\n');
+  }
+  if (silent) return true;
+  const token = state.push('math_block', 'math', 0);
+  token.block = true;
+  token.content = content.trim();
+  token.markup = '\\[';
+  token.map = [start, next];
+  if (!closed) token.meta = { draft: true };
+  state.line = next;
+  return true;
+}
+
+/**
+ * A $$ formula the text ends inside (the KaTeX plugin takes it to the end) is a draft too: half a formula, such as
+ * an `\begin{aligned}` derivation before its `\end`, is no TeX, and KaTeX drew it in red for as long as it
+ * streamed. Closed: on one line, or its last line holds the closing `$$`.
+ */
+function dollarDrafts(state: StateCore): void {
+  let lines: string[] | undefined;
+  for (const token of state.tokens) {
+    if (token.type !== 'math_block' || token.markup !== '$$' || !token.map) continue;
+    const [start, after] = token.map;
+    lines ??= state.src.split('\n');
+    const first = lines[start]!.trim();
+    const oneLine = after - start === 1 && first.length > 4 && first.endsWith('$$');
+    if (!oneLine && !(after - 1 > start && lines[after - 1]?.includes('$$'))) token.meta = { draft: true };
+  }
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/** The plugin: after the KaTeX plugin (whose math_block renderer it keeps for closed formulas). */
+export function texDelimiters(md: MarkdownIt, toHtml: TexToHtml): void {
+  md.inline.ruler.before('escape', 'tex_math_inline', inlineMath);
+  md.block.ruler.before('math_block', 'tex_math_block', blockMath, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
+  md.core.ruler.push('math_dollar_drafts', dollarDrafts);
+  md.renderer.rules.math_display_inline = (tokens: Token[], idx: number) => toHtml(tokens[idx]!.content, { displayMode: true, throwOnError: false });
+  const typeset = md.renderer.rules.math_block;
+  md.renderer.rules.math_block = (tokens, idx, options, env, self) => {
+    const token = tokens[idx]!;
+    if ((token.meta as { draft?: boolean } | null)?.draft) return `<p class="katex-block math-draft">${escapeHtml(token.content)}</p>\n`;
+    return typeset ? typeset(tokens, idx, options, env, self) : '';
+  };
+}

@@ -1,0 +1,141 @@
+/**
+ * Rendering audit (fix4/rendering): answers in the shapes local models write (test/fixtures/model-output/NOTES.md)
+ * read right in the chat: LaTeX's \( … \) and \[ … \] math typeset, also while it streams; Arabic and Hebrew read right
+ * to left beside English, in the answer, the user's message and the chat's title; code shows the invisible characters
+ * that would make it read other than it runs, and copies as written; `<br>` in a table cell breaks the line, and wide
+ * tables, long URLs and long formulas scroll inside themselves on a phone. Screenshots at 1280 and
+ * 390 px go to test-results/screenshots.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { assistant, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+
+const OUT = resolve(import.meta.dirname, '../../test-results/screenshots');
+
+let s: UiSession | undefined;
+afterEach(async () => {
+  await stopUi(s);
+  s = undefined;
+});
+
+async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    // The sidebar slides into a drawer at a phone's width: the picture is of where it comes to rest.
+    await page.waitForFunction(() => document.getAnimations().length === 0);
+    await page.screenshot({ path: `${OUT}/${name}-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** The answer's text outside formulas and code, as the reader sees it. */
+const prose = (page: Page) =>
+  assistant(page)
+    .locator('.markdown')
+    .evaluate((el) => {
+      const copy = el.cloneNode(true) as HTMLElement;
+      for (const hidden of copy.querySelectorAll('.katex, .math-draft, code')) hidden.remove();
+      return copy.textContent ?? '';
+    });
+
+describe('answers as local models write them', () => {
+  it('typesets \\( … \\) and \\[ … \\] math (DeepSeek, Qwen) with no $ in the answer, and a \\[ block still streaming shows as a draft', async () => {
+    // The integral of esengine/DeepSeek-Reasonix#2510: a dollars-only renderer showed "( \frac{1}{\cos x} = \sec x )".
+    const lines = [
+      { content: 'Since \\( \\frac{1}{\\cos x} = \\sec x \\), multiply by \\( \\sec x + \\tan x \\):\n\\[\n\\int \\sec x \\, dx = \\int \\frac{\\sec^2 x' },
+      { content: ' + \\sec x \\tan x}{\\sec x + \\tan x} \\, dx\n\\]\n\nSo the answer is \\[ \\ln |\\sec x + \\tan x| + C \\] as in \\[1\\].' },
+    ];
+    s = await startUi(chatRoutes(ollamaLines(lines), 5, 1));
+    const { page, replay } = s;
+    await send(page, 'integrate 1/cos(x)');
+    await expect.poll(() => replay.held).toBe(1);
+    // Held inside the \[ block: the sentence before it is typeset, the open formula is a draft, nothing is raw text.
+    await expect.poll(() => assistant(page).locator('.markdown .katex').count()).toBe(2);
+    await assistant(page).locator('.math-draft').waitFor();
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    expect(await prose(page)).not.toMatch(/\\|\(\s|\[\n/);
+    replay.release();
+    await waitIdle(page);
+    await expect.poll(() => assistant(page).locator('.markdown .katex-display').count()).toBe(2);
+    expect(await assistant(page).locator('.math-draft').count()).toBe(0);
+    const text = await prose(page);
+    expect(text).not.toContain('\\');
+    expect(text).toContain('as in [1].');
+    await shoot(page, 'model-output-math');
+  });
+
+  it('reads an Arabic answer, message and title right to left, and the English and the code beside them left to right', async () => {
+    const answer = 'الجواب هو **نعم**، كما يلي:\n\n- أولا: افتح الملف.\n- ثانيا: احفظه.\n\nIn English: open the file, then save it.\n\n```py\nprint("مرحبا")\n```\n';
+    s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));
+    const { page } = s;
+    await send(page, 'كيف أحفظ الملف؟\nHow do I save it?');
+    await waitIdle(page);
+    const direction = (selector: string) => page.locator(selector).first().evaluate((el) => getComputedStyle(el).direction);
+    const markdown = '[data-testid="turn"][data-role="assistant"] .markdown';
+    expect(await direction(`${markdown} p:has-text("الجواب")`)).toBe('rtl');
+    expect(await direction(`${markdown} ul`)).toBe('rtl');
+    expect(await direction(`${markdown} p:has-text("In English")`)).toBe('ltr');
+    expect(await direction(`${markdown} pre`)).toBe('ltr');
+    // The list's indent, where its bullets go, is on the right, where an Arabic reader starts.
+    const list = (await page.locator(`${markdown} ul`).boundingBox())!;
+    const item = (await page.locator(`${markdown} li`).first().boundingBox())!;
+    expect(Math.round(item.x)).toBe(Math.round(list.x));
+    expect(list.x + list.width - (item.x + item.width)).toBeGreaterThan(10);
+    // The user's message: each line in its own direction; the title and the chat's heading read right to left.
+    expect(await direction('[data-testid="user-text"]')).toBe('rtl');
+    // The stand-in server answers the title request with the same Arabic answer.
+    await expect.poll(() => page.getByTestId('conversation-item').first().textContent()).toContain('الجواب');
+    expect(await direction('[data-testid="conversation-item"]')).toBe('rtl');
+    expect(await direction('.topbar-title')).toBe('rtl');
+    await shoot(page, 'model-output-rtl');
+  });
+
+  it('shows Trojan Source characters in code as their code points, and Copy gives the code exactly as written', async () => {
+    const answer = readFileSync(resolve(import.meta.dirname, '../fixtures/model-output/trojan-source.md'), 'utf8');
+    s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));
+    const { page } = s;
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.serve.origin });
+    await send(page, 'Write the admin check');
+    await waitIdle(page);
+    const js = assistant(page).locator('pre.code-block').first();
+    const labels = () => js.locator('.invisible-char').evaluateAll((els) => els.map((el) => getComputedStyle(el, '::before').content));
+    expect(await labels()).toEqual(['"U+202E"', '"U+2066"', '"U+2069"', '"U+2066"']);
+    // The line reads as it runs: the comment is inside the string, after the override, not shown as code.
+    expect(await js.locator('code').innerText()).toContain('if (accessLevel != "user');
+    await js.locator('[data-copy-code]').click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(answer.split('```js\n')[1]!.split('```')[0]);
+    await shoot(page, 'model-output-trojan-source');
+  });
+
+  it('breaks lines at <br> in a gpt-oss table, and on a phone a wide table, URL, code span or formula scrolls only inside itself', async () => {
+    const tags = readFileSync(resolve(import.meta.dirname, '../fixtures/model-output/html-in-answers.md'), 'utf8');
+    const wide = `| ${Array.from({ length: 9 }, (_, i) => `Column ${i + 1}`).join(' | ')} |\n|${'---|'.repeat(9)}\n| ${Array.from({ length: 9 }, () => '`value_that_is_long`').join(' | ')} |`;
+    const url = 'https://example.com/a/very/long/path/that/does/not/break/' + 'segment-'.repeat(20) + 'end';
+    const formula = '$$\n' + Array.from({ length: 30 }, (_, i) => `x_{${i}}`).join(' + ') + '\n$$';
+    const answer = `${tags}\n${wide}\n\nSee ${url} and \`${'a_long_identifier_'.repeat(8)}\`.\n\n${formula}\n`;
+    s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));
+    const { page } = s;
+    await send(page, 'Compare the models');
+    await waitIdle(page);
+    await assistant(page).locator('.katex-display').waitFor();
+    expect(await assistant(page).locator('td:has-text("Reasoning")').innerText()).toBe('Reasoning\nTool use');
+    expect(await assistant(page).locator('p:has-text("Press")').innerText()).toBe('Press Ctrl+C to stop. Memory grows as O(n2); water is H2O.');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForFunction(() => document.getAnimations().length === 0);
+    const sizes = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      markdown: [...document.querySelectorAll('.markdown')].map((el) => el.scrollWidth - el.clientWidth),
+      tables: [...document.querySelectorAll('.markdown table')].map((el) => ({ scrolls: el.scrollWidth > el.clientWidth, right: el.getBoundingClientRect().right })),
+    }));
+    expect(sizes.page).toBe(0);
+    expect(sizes.markdown.every((extra) => extra <= 0)).toBe(true);
+    // The wide table scrolls inside itself, within the window.
+    expect(sizes.tables.at(-1)?.scrolls).toBe(true);
+    for (const table of sizes.tables) expect(table.right).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await shoot(page, 'model-output-tables');
+  });
+});

@@ -1,0 +1,84 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { enableMath, markdownToHtml, mayHoldMath } from '../../src/renderer/markdown/to-html';
+import { mathPlugin } from '../../src/renderer/markdown/math';
+import { splitMarkdownBlocks } from '../../src/renderer/markdown/split-blocks';
+import { speechText } from '../../src/renderer/markdown/to-speech';
+
+/** An answer in Qwen/DeepSeek's math shape (test/fixtures/model-output/NOTES.md). */
+const ANSWER = readFileSync(new URL('../fixtures/model-output/tex-delimiters.md', import.meta.url), 'utf8');
+
+/** The HTML outside code as the reader sees it: KaTeX keeps each formula's source in an <annotation>, not shown. */
+function prose(html: string): string {
+  return html.replace(/<annotation[^>]*>[\s\S]*?<\/annotation>|<code[^>]*>[\s\S]*?<\/code>/g, '');
+}
+
+/** How many formulas KaTeX typeset (each has one annotation), and how many of them as displays. */
+function formulas(html: string): { all: number; display: number } {
+  return { all: (html.match(/<annotation /g) ?? []).length, display: (html.match(/class="katex-display"/g) ?? []).length };
+}
+
+describe('\\( … \\) and \\[ … \\] math (Qwen, DeepSeek)', () => {
+  beforeAll(() => enableMath(mathPlugin));
+
+  it('typesets both delimiter styles where the models put them, and leaves escaped brackets and code alone', () => {
+    const html = markdownToHtml(ANSWER);
+    // Four inline \( \) and five displays: after a sentence, two in the list, one mid-sentence, the boxed answer.
+    expect(formulas(html)).toEqual({ all: 9, display: 5 });
+    expect(prose(html)).not.toMatch(/\\frac|\\int|\\boxed|\\sec/);
+    // What the user reported: the delimiters eaten as escapes, the TeX shown as text.
+    expect(prose(html)).not.toContain('( \\frac');
+    // Markdown escapes of brackets stay brackets; code keeps its delimiters as written.
+    expect(html).toContain('This is the standard result [1]; the table in [2, p. 14] lists it too.');
+    expect(html).toContain('<li>[x] Checked against a table of integrals.</li>');
+    expect(html).toContain('<code>\\( \\sec x \\)</code>');
+    expect(html).toContain('\\[ \\int \\sec x \\, dx \\]\n</code></pre>');
+    // A display inside a sentence stays inside its paragraph (no <p> in a <p>).
+    expect(html).toMatch(/<p dir="auto">The area of a circle, for comparison, is <span class="katex-display">[\s\S]*<\/span> in the same notation\.<\/p>/);
+  });
+
+  it('loads KaTeX for a text whose only math is in backslash delimiters', () => {
+    expect(mayHoldMath('where \\( x > 0 \\)')).toBe(true);
+    expect(mayHoldMath('\\[\nx\n\\]')).toBe(true);
+    expect(mayHoldMath('no math (here) [1]')).toBe(false);
+  });
+
+  it('shows a \\[ block still streaming as its draft source, never as text, and the chunks before it as they will stay', () => {
+    const open = ANSWER.indexOf('\\[\n\\boxed');
+    const final = splitMarkdownBlocks(ANSWER).map((chunk) => markdownToHtml(chunk));
+    for (const cut of [open + 2, open + 3, open + 10, ANSWER.indexOf('\\]', open) + 1]) {
+      const chunks = splitMarkdownBlocks(ANSWER.slice(0, cut));
+      const tail = markdownToHtml(chunks[chunks.length - 1]!);
+      expect(tail, `cut at ${cut}`).toMatch(/^<p class="katex-block math-draft">/);
+      expect(tail).not.toMatch(/<p[^>]*>\[/);
+      expect(chunks.slice(0, -1).map((chunk) => markdownToHtml(chunk))).toEqual(final.slice(0, chunks.length - 1));
+    }
+    // A half-written formula in the draft is not typeset in red at every token.
+    expect(markdownToHtml('\\[\n\\frac{1}{')).not.toContain('katex-error');
+    // One never closed inside a list item ends with the item: the line after it is not lost.
+    expect(markdownToHtml('- item\n  \\[\n  x = 1\nAfter the list.')).toContain('After the list.');
+  });
+
+  it('shows a $$ block still streaming as a draft too: an aligned derivation is no TeX before its \\end', () => {
+    const derivation = '$$\n\\begin{aligned}\na &= b + c \\\\\n  &= d\n\\end{aligned}\n$$';
+    for (let cut = 3; cut < derivation.length - 1; cut++) {
+      const html = markdownToHtml(derivation.slice(0, cut));
+      expect(html, derivation.slice(0, cut)).toMatch(/^<p class="katex-block math-draft">/);
+      expect(html).not.toContain('katex-error');
+    }
+    expect(formulas(markdownToHtml(derivation))).toEqual({ all: 1, display: 1 });
+    expect(formulas(markdownToHtml('$$x = 1$$\n\n- item\n  $$\n  y\n  $$'))).toEqual({ all: 2, display: 2 });
+  });
+
+  it('keeps a \\[ … \\] formula with a blank line in one chunk', () => {
+    expect(splitMarkdownBlocks('Before\n\n\\[\na = b\n\nc = d\n\\]\n\nAfter')).toEqual(['Before', '\\[\na = b\n\nc = d\n\\]', 'After']);
+    // A line that starts with an escaped bracket opens nothing.
+    expect(splitMarkdownBlocks('\\[1\\] Smith, 2020.\n\nNext')).toEqual(['\\[1\\] Smith, 2020.', 'Next']);
+  });
+
+  it('reads the formulas as their source to a screen reader', () => {
+    const speech = speechText('Since \\( a^2 \\) grows, \\[ c = a^2 \\] holds:\n\\[\nb = a^2\n\\]');
+    expect(speech).toContain('Since a^2 grows, c = a^2 holds:');
+    expect(speech).toContain('Formula: b = a^2');
+  });
+});
