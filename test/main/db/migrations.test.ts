@@ -256,6 +256,20 @@ describe('0013 search in more scripts without spaces', () => {
   });
 });
 
+describe('0014 tool runs', () => {
+  it('keeps the rows written before it, and a step marked while its tools run goes with its turn', () => {
+    const db = memoryDb(13);
+    insertBase(db);
+    migrateTo(db, 14);
+    expect(userVersion(db)).toBe(14);
+    expect(db.prepare('SELECT id FROM turns ORDER BY id').all()).toEqual([{ id: 't1' }, { id: 't2' }, { id: 't3' }]);
+    db.prepare("INSERT INTO tool_runs (turn_id, started_at) VALUES ('t2', 5)").run();
+    expect(() => db.prepare("INSERT INTO tool_runs (turn_id, started_at) VALUES ('nope', 5)").run()).toThrow(/FOREIGN KEY/);
+    db.prepare("DELETE FROM conversations WHERE id = 'c1'").run();
+    expect(db.prepare('SELECT count(*) AS n FROM tool_runs').get()).toEqual({ n: 0 });
+  });
+});
+
 describe('hot queries (EXPLAIN QUERY PLAN)', () => {
   const db = memoryDb();
   it('lists conversations by recency through its index, without sorting', () => {

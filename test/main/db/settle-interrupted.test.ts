@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../../src/main/db/conversation-store';
 import { settleInterrupted } from '../../../src/main/db/settle-interrupted';
-import type { ToolCallBlock } from '../../../src/shared/turn';
+import { ToolRuns } from '../../../src/main/db/tool-runs';
+import type { ToolCallBlock, ToolResultBlock } from '../../../src/shared/turn';
 import { makeTurn, memoryDb, text, tick } from './helpers';
 
 const call = (id: string, state: ToolCallBlock['state']): ToolCallBlock => ({ type: 'tool_call', id, name: 'fetch_url', state, argumentsRaw: '{"url": "http://x"}', ...(state === 'complete' ? { arguments: { url: 'http://x' } } : {}) });
@@ -40,5 +41,50 @@ describe('settling what a killed app left open', () => {
     // Settled once: a second start finds nothing to do.
     settleInterrupted(db, store, () => 'again', tick());
     expect(store.getTurn('again')).toBeUndefined();
+  });
+});
+
+describe('settling calls a killed app left without a result (durability audit)', () => {
+  it('a step killed while its tools ran: each call is answered as having no result, and a second start does nothing', () => {
+    const { db, store } = seed();
+    store.appendTurn(makeTurn({ id: 'a', conversationId: 'c', parentId: 'u', role: 'assistant', stop: 'tool_use', blocks: [call('k1', 'complete'), call('k2', 'complete')] }), tick());
+    new ToolRuns(db).begin('a', tick());
+    settleInterrupted(db, store, () => 'tool', tick());
+    expect(store.getTurn('tool')).toMatchObject({ role: 'tool', parentId: 'a', blocks: [{ toolCallId: 'k1', isError: true }, { toolCallId: 'k2', isError: true }] });
+    const results = store.getTurn('tool')!.blocks as ToolResultBlock[];
+    expect(results[0]?.content).toMatch(/Firebrand closed while this step’s tools were running; this call may have run/);
+    // It may have run: not claimed as "not run".
+    expect(results.some((r) => r.notRun)).toBe(false);
+    expect(store.getConversation('c')?.activeLeafId).toBe('tool');
+    expect(new ToolRuns(db).left()).toEqual([]);
+    settleInterrupted(db, store, () => 'again', tick());
+    expect(store.getTurn('again')).toBeUndefined();
+  });
+
+  it('a step killed after an allowed approval, while the tool ran: answered below the card', () => {
+    const { db, store } = seed();
+    store.appendTurn(makeTurn({ id: 'a', conversationId: 'c', parentId: 'u', role: 'assistant', stop: 'tool_use', blocks: [call('k1', 'complete')] }), tick());
+    new ToolRuns(db).begin('a', tick());
+    store.appendTurn(makeTurn({ id: 'card', conversationId: 'c', parentId: 'a', role: 'system', source: 'tool-approval', meta: { toolCallId: 'k1', tool: 'fetch_url', state: 'allowed' }, blocks: text('fetch_url wants to run') }), tick());
+    settleInterrupted(db, store, () => 'tool', tick());
+    expect(store.getTurn('tool')).toMatchObject({ role: 'tool', parentId: 'card', blocks: [{ toolCallId: 'k1', isError: true }] });
+  });
+
+  it('a step whose tool turn was written just before the kill is left as it is', () => {
+    const { db, store } = seed();
+    store.appendTurn(makeTurn({ id: 'a', conversationId: 'c', parentId: 'u', role: 'assistant', stop: 'tool_use', blocks: [call('k1', 'complete')] }), tick());
+    new ToolRuns(db).begin('a', tick());
+    store.appendTurn(makeTurn({ id: 't', conversationId: 'c', parentId: 'a', role: 'tool', blocks: [{ type: 'tool_result', toolCallId: 'k1', name: 'fetch_url', content: 'page', isError: false }] }), tick());
+    settleInterrupted(db, store, () => 'tool', tick());
+    expect(store.getTurn('tool')).toBeUndefined();
+    expect(new ToolRuns(db).left()).toEqual([]);
+  });
+
+  it('an answer killed after it wrote a whole call: the call is answered as not run (the tools never started)', () => {
+    const { db, store } = seed();
+    store.appendTurn(makeTurn({ id: 'a', conversationId: 'c', parentId: 'u', role: 'assistant', status: 'streaming', blocks: [...text('Checking.'), call('k1', 'complete')] }), tick());
+    settleInterrupted(db, store, () => 'tool', tick());
+    expect(store.getTurn('a')?.status).toBe('interrupted');
+    expect(store.getTurn('tool')).toMatchObject({ role: 'tool', parentId: 'a', blocks: [{ toolCallId: 'k1', isError: true, notRun: true }] });
   });
 });
