@@ -111,7 +111,7 @@ export interface Services {
 export function createServices(options: ServicesOptions): Services {
   const log = options.log ?? ((m: string) => console.error(m));
   preparePrivateDataDir(options.dataDir, log);
-  const { db, lock } = openLockedDatabase(options.dataDir, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const { db, lock } = openLockedDatabase(options.dataDir, { log, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
   // SQLite creates the database (and its -wal/-shm, with the database's mode) under the process umask.
   tightenFiles(options.dataDir, log);
   const store = new ConversationStore(db);

@@ -1,6 +1,7 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { dirname } from 'node:path';
 import { UserFacingError } from '../errors';
+import { compactIfMostlyFree, enableIncrementalVacuum, WAL_SIZE_LIMIT } from './free-space';
 import { MIGRATIONS } from './migrations';
 import type { Migration } from './migrations/types';
 
@@ -11,6 +12,8 @@ export interface OpenDatabaseOptions {
    */
   nativeBinding?: string;
   migrations?: readonly Migration[];
+  /** Where a compaction at startup says what it gave back, or why it could not (./free-space.ts). */
+  log?: (message: string) => void;
 }
 
 /** Opens (creating if needed) the database, in WAL mode, and migrates it forward. */
@@ -24,15 +27,29 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   try {
     // Refuse a newer database before any pragma below writes to it (WAL changes the file header): left untouched.
     refuseNewer(db, options.migrations ?? MIGRATIONS);
+    // Before the first table (and before WAL writes the header): a new database can give deleted chats' space back.
+    enableIncrementalVacuum(db);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
     migrate(db, options.migrations ?? MIGRATIONS);
+    compactOnce(db, options.log);
     return db;
   } catch (err) {
     db.close();
     throw openFailure(file, err) ?? err;
+  }
+}
+
+/** An old database that is mostly free pages is compacted; one that cannot be (a full disk) opens all the same. */
+function compactOnce(db: Database, log: ((message: string) => void) | undefined): void {
+  try {
+    const freed = compactIfMostlyFree(db);
+    if (freed > 0) log?.(`storage: gave back ${Math.round(freed / (1024 * 1024))} MB that deleted chats had used`);
+  } catch (err) {
+    log?.(`storage: could not compact the database (it stays as it was): ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
