@@ -29,7 +29,9 @@ export interface GcOptions {
   graceMs?: number;
   /**
    * Blobs a conversation deleted for good referenced: these need no grace period, since they were sent, unless
-   * stored again after `before` (the conversation's last change: the same file waits in the composer now).
+   * stored again after `before` (the conversation's last change: the same file waits in the composer now). Only
+   * these go then, whatever their age: a file attached in another chat's composer hours ago, not sent yet, is
+   * referenced by nothing stored but is still the user's (durability audit); the sweep at startup takes the rest.
    */
   released?: { digests: readonly string[]; before: number };
 }
@@ -152,11 +154,13 @@ export class BlobStore {
    */
   gc(options: GcOptions): Promise<{ removed: string[] }> {
     const cutoff = options.now - (options.graceMs ?? 60 * 60 * 1000);
+    // Older than every row: with `released`, no blob goes for its age alone.
+    const ageCutoff = options.released ? -1 : cutoff;
     return this.serialized(async () => {
       const removed = this.db.transaction(() => {
         const rows = this.db
           .prepare(GC_CANDIDATES_SQL)
-          .all(cutoff, options.released?.before ?? cutoff, JSON.stringify(options.released?.digests ?? [])) as { digest: string }[];
+          .all(ageCutoff, options.released?.before ?? cutoff, JSON.stringify(options.released?.digests ?? [])) as { digest: string }[];
         const del = this.db.prepare('DELETE FROM blobs WHERE digest = ?');
         for (const r of rows) del.run(r.digest);
         return rows.map((r) => r.digest);
