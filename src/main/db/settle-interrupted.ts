@@ -55,6 +55,22 @@ function lastCardBelow(db: Database, store: ConversationStore, turnId: string): 
   return undefined;
 }
 
+/**
+ * Settles at startup and says so in the log. A disk too full for these writes does not keep Firebrand from
+ * starting (durability audit: it said only "Firebrand could not start: database or disk is full", and the user
+ * could not even read their chats): the turns stay as they were and are settled at a later start.
+ */
+export function settleAtStart(db: Database, store: ConversationStore, newId: () => string, now: number, log: (message: string) => void): void {
+  try {
+    const interrupted = settleInterrupted(db, store, newId, now);
+    if (interrupted > 0) log(`storage: ${interrupted} answer(s) were streaming when Firebrand stopped; kept as interrupted`);
+  } catch (err) {
+    const code = (err as { code?: unknown } | null)?.code;
+    if (code !== 'SQLITE_FULL' && code !== 'ENOSPC') throw err;
+    log('storage: the disk is full, so what was streaming when Firebrand stopped is not marked as interrupted yet; it will be at a later start');
+  }
+}
+
 /** What the results of calls that never ran say: the one that waited (and those after it), and those before it. */
 export interface NotRunWords {
   waited: string;

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../../src/main/db/conversation-store';
-import { settleInterrupted } from '../../../src/main/db/settle-interrupted';
+import { settleAtStart, settleInterrupted } from '../../../src/main/db/settle-interrupted';
 import { ToolRuns } from '../../../src/main/db/tool-runs';
 import type { ToolCallBlock, ToolResultBlock } from '../../../src/shared/turn';
 import { makeTurn, memoryDb, text, tick } from './helpers';
@@ -86,5 +86,23 @@ describe('settling calls a killed app left without a result (durability audit)',
     settleInterrupted(db, store, () => 'tool', tick());
     expect(store.getTurn('a')?.status).toBe('interrupted');
     expect(store.getTurn('tool')).toMatchObject({ role: 'tool', parentId: 'a', blocks: [{ toolCallId: 'k1', isError: true, notRun: true }] });
+  });
+});
+
+describe('settling at startup on a full disk (durability audit)', () => {
+  it('does not keep Firebrand from starting: logs why, and settles at a later start once there is room', () => {
+    const { db, store } = seed();
+    store.appendTurn(makeTurn({ id: 'a', conversationId: 'c', parentId: 'u', role: 'assistant', status: 'streaming', blocks: text('A long partial answer. '.repeat(2000)) }), tick());
+    // The disk "fills": no page may be added (settling re-indexes the answer for search, which needs pages).
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+    const logs: string[] = [];
+    expect(() => settleAtStart(db, store, () => 'x', tick(), (m) => logs.push(m))).not.toThrow();
+    expect(logs).toEqual(['storage: the disk is full, so what was streaming when Firebrand stopped is not marked as interrupted yet; it will be at a later start']);
+    expect(store.getTurn('a')?.status).toBe('streaming');
+
+    db.pragma('max_page_count = 1073741823');
+    settleAtStart(db, store, () => 'x', tick(), (m) => logs.push(m));
+    expect(store.getTurn('a')?.status).toBe('interrupted');
+    expect(logs.at(-1)).toBe('storage: 1 answer(s) were streaming when Firebrand stopped; kept as interrupted');
   });
 });
