@@ -14,6 +14,8 @@ export { DEFAULT_MAX_ATTACHMENT_BYTES, displayName, formatSize } from './attachm
 const DIGEST = /^[0-9a-f]{64}$/;
 /** Leftovers of an interrupted write: `.tmp-<uuid>` beside the blob it was becoming. */
 const TEMP = /^\.tmp-[0-9a-f-]{36}$/;
+/** A file derived from a blob, beside it (sidecars.ts): `<digest>.<suffix>`. */
+const SIDECAR = /^([0-9a-f]{64})\.[a-z0-9][a-z0-9.-]*$/;
 
 export interface BlobStoreOptions {
   /** Largest attachment accepted, in bytes. */
@@ -173,8 +175,10 @@ export class BlobStore {
 
   /**
    * Files with no row: an import that died between writing its files and committing its rows, or a write cut
-   * off before its rename (`.tmp-*`). Only files older than the grace cutoff go, so a put or an import that is
-   * between its file and its row right now keeps its file. Runs inside the GC's turn of the queue.
+   * off before its rename (`.tmp-*`), or a sidecar (a document's extracted text) whose blob went while the app
+   * was killed before the sidecar did: the text of a deleted chat's document stayed on disk for good. Only files
+   * older than the grace cutoff go, so a put or an import that is between its file and its row right now keeps its
+   * file. Runs inside the GC's turn of the queue.
    */
   private async sweepOrphans(cutoff: number): Promise<string[]> {
     const swept: string[] = [];
@@ -184,8 +188,9 @@ export class BlobStore {
         const dir = join(this.root, a, b);
         for (const name of await listDir(dir)) {
           const isBlob = DIGEST.test(name);
-          if (!isBlob && !TEMP.test(name)) continue;
-          if (isBlob && known.get(name)) continue;
+          const sidecarOf = SIDECAR.exec(name)?.[1];
+          if (!isBlob && !sidecarOf && !TEMP.test(name)) continue;
+          if (known.get(sidecarOf ?? name)) continue;
           const info = await stat(join(dir, name)).catch(() => undefined);
           if (!info?.isFile() || info.mtimeMs > cutoff) continue;
           await rm(join(dir, name), { force: true });
