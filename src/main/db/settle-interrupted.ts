@@ -77,6 +77,8 @@ export interface NotRunWords {
   before: string;
   /** Every unanswered call is known not to have run (not only the one that waited and those after it). */
   noneRan?: boolean;
+  /** The calls were cut while their tools ran: their cards say Stopped (it may have run), not Failed. */
+  cutWhileRunning?: boolean;
 }
 
 const APP_CLOSED: NotRunWords = {
@@ -94,6 +96,7 @@ const APP_CLOSED_MID_ANSWER: NotRunWords = {
 const APP_CLOSED_WHILE_TOOLS_RAN: NotRunWords = {
   waited: 'No result: Firebrand closed while this step’s tools were running; this call may have run, but its result was not kept.',
   before: 'No result: Firebrand closed while this step’s tools were running; this call may have run, but its result was not kept.',
+  cutWhileRunning: true,
 };
 
 /**
@@ -127,7 +130,7 @@ function unansweredCalls(store: ConversationStore, card: Turn, words: NotRunWord
     return [
       reached
         ? { type: 'tool_result' as const, toolCallId: b.id, name: b.name, content: words.waited, isError: true, notRun: true }
-        : { type: 'tool_result' as const, toolCallId: b.id, name: b.name, content: words.before, isError: true },
+        : { type: 'tool_result' as const, toolCallId: b.id, name: b.name, content: words.before, isError: true, ...(words.cutWhileRunning ? { stopped: true } : {}) },
     ];
   });
 }

@@ -53,8 +53,9 @@ describe('settling calls a killed app left without a result (durability audit)',
     expect(store.getTurn('tool')).toMatchObject({ role: 'tool', parentId: 'a', blocks: [{ toolCallId: 'k1', isError: true }, { toolCallId: 'k2', isError: true }] });
     const results = store.getTurn('tool')!.blocks as ToolResultBlock[];
     expect(results[0]?.content).toMatch(/Firebrand closed while this step’s tools were running; this call may have run/);
-    // It may have run: not claimed as "not run".
+    // It may have run: not claimed as "not run"; its card says Stopped, as for a tool the user stopped.
     expect(results.some((r) => r.notRun)).toBe(false);
+    expect(results.every((r) => r.stopped)).toBe(true);
     expect(store.getConversation('c')?.activeLeafId).toBe('tool');
     expect(new ToolRuns(db).left()).toEqual([]);
     settleInterrupted(db, store, () => 'again', tick());

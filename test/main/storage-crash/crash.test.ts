@@ -83,7 +83,7 @@ describe('crash safety', () => {
       expect(turns.map((t) => t.role)).toEqual(['user', 'assistant', 'tool']);
       const call = turns[1]!.blocks.find((b) => b.type === 'tool_call')!;
       expect(turns[2]!.blocks).toEqual([
-        expect.objectContaining({ type: 'tool_result', toolCallId: call.type === 'tool_call' ? call.id : '', isError: true, content: expect.stringMatching(/closed while this step’s tools were running/) }),
+        expect.objectContaining({ type: 'tool_result', toolCallId: call.type === 'tool_call' ? call.id : '', isError: true, stopped: true, content: expect.stringMatching(/closed while this step’s tools were running/) }),
       ]);
       const next = await services.handlers['chat:send']({ conversationId, text: 'And now?', model: 'm' });
       await expect.poll(() => services.chat.activeCount).toBe(0);
