@@ -19,7 +19,7 @@ import { ConversationStore } from './db/conversation-store';
 import { ConversationSettingsStore } from './db/conversation-settings';
 import { openLockedDatabase } from './db/folder-lock';
 import { SearchStore } from './db/search';
-import { settleInterrupted } from './db/settle-interrupted';
+import { settleAtStart } from './db/settle-interrupted';
 import { SettingsStore } from './db/settings-store';
 import { UserFacingError } from './errors';
 import { EventHub } from './events';
@@ -111,7 +111,7 @@ export interface Services {
 export function createServices(options: ServicesOptions): Services {
   const log = options.log ?? ((m: string) => console.error(m));
   preparePrivateDataDir(options.dataDir, log);
-  const { db, lock } = openLockedDatabase(options.dataDir, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
+  const { db, lock } = openLockedDatabase(options.dataDir, { log, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
   // SQLite creates the database (and its -wal/-shm, with the database's mode) under the process umask.
   tightenFiles(options.dataDir, log);
   const store = new ConversationStore(db);
@@ -123,8 +123,7 @@ export function createServices(options: ServicesOptions): Services {
   const sidecars = new Sidecars((digest) => blobs.pathOf(digest));
   const content = new AttachmentContent({ blobs, sidecars, runner: extraction, now: Date.now, log });
   const removeSidecars = (digests: readonly string[]) => sidecars.removeFor(digests);
-  const interrupted = settleInterrupted(db, store, randomUUID, Date.now());
-  if (interrupted > 0) log(`storage: ${interrupted} answer(s) were streaming when Firebrand stopped; kept as interrupted`);
+  settleAtStart(db, store, randomUUID, Date.now(), log);
   if (options.ollamaUrl) settings.update({ ollamaUrl: options.ollamaUrl });
   if (options.modelsDir) settings.update({ modelsDir: options.modelsDir });
 

@@ -93,7 +93,7 @@ export interface ToolResultBlock {
   isError: boolean;
   /** The tool never ran (denied, stopped, the step limit, Firebrand closed): `content` says why. */
   notRun?: boolean;
-  /** The user stopped the answer while the tool ran: it did not finish, and `content` says so. */
+  /** The user stopped the answer while the tool ran, or Firebrand closed meanwhile: no result came, and `content` says so. */
   stopped?: boolean;
   /** Shown on the call's card, never sent to the model: how the result was got or fitted (a redirect, a cut). */
   note?: string;

@@ -14,6 +14,8 @@ export { DEFAULT_MAX_ATTACHMENT_BYTES, displayName, formatSize } from './attachm
 const DIGEST = /^[0-9a-f]{64}$/;
 /** Leftovers of an interrupted write: `.tmp-<uuid>` beside the blob it was becoming. */
 const TEMP = /^\.tmp-[0-9a-f-]{36}$/;
+/** A file derived from a blob, beside it (sidecars.ts): `<digest>.<suffix>`. */
+const SIDECAR = /^([0-9a-f]{64})\.[a-z0-9][a-z0-9.-]*$/;
 
 export interface BlobStoreOptions {
   /** Largest attachment accepted, in bytes. */
@@ -29,7 +31,9 @@ export interface GcOptions {
   graceMs?: number;
   /**
    * Blobs a conversation deleted for good referenced: these need no grace period, since they were sent, unless
-   * stored again after `before` (the conversation's last change: the same file waits in the composer now).
+   * stored again after `before` (the conversation's last change: the same file waits in the composer now). Only
+   * these go then, whatever their age: a file attached in another chat's composer hours ago, not sent yet, is
+   * referenced by nothing stored but is still the user's (durability audit); the sweep at startup takes the rest.
    */
   released?: { digests: readonly string[]; before: number };
 }
@@ -152,11 +156,13 @@ export class BlobStore {
    */
   gc(options: GcOptions): Promise<{ removed: string[] }> {
     const cutoff = options.now - (options.graceMs ?? 60 * 60 * 1000);
+    // Older than every row: with `released`, no blob goes for its age alone.
+    const ageCutoff = options.released ? -1 : cutoff;
     return this.serialized(async () => {
       const removed = this.db.transaction(() => {
         const rows = this.db
           .prepare(GC_CANDIDATES_SQL)
-          .all(cutoff, options.released?.before ?? cutoff, JSON.stringify(options.released?.digests ?? [])) as { digest: string }[];
+          .all(ageCutoff, options.released?.before ?? cutoff, JSON.stringify(options.released?.digests ?? [])) as { digest: string }[];
         const del = this.db.prepare('DELETE FROM blobs WHERE digest = ?');
         for (const r of rows) del.run(r.digest);
         return rows.map((r) => r.digest);
@@ -169,8 +175,10 @@ export class BlobStore {
 
   /**
    * Files with no row: an import that died between writing its files and committing its rows, or a write cut
-   * off before its rename (`.tmp-*`). Only files older than the grace cutoff go, so a put or an import that is
-   * between its file and its row right now keeps its file. Runs inside the GC's turn of the queue.
+   * off before its rename (`.tmp-*`), or a sidecar (a document's extracted text) whose blob went while the app
+   * was killed before the sidecar did: the text of a deleted chat's document stayed on disk for good. Only files
+   * older than the grace cutoff go, so a put or an import that is between its file and its row right now keeps its
+   * file. Runs inside the GC's turn of the queue.
    */
   private async sweepOrphans(cutoff: number): Promise<string[]> {
     const swept: string[] = [];
@@ -180,8 +188,9 @@ export class BlobStore {
         const dir = join(this.root, a, b);
         for (const name of await listDir(dir)) {
           const isBlob = DIGEST.test(name);
-          if (!isBlob && !TEMP.test(name)) continue;
-          if (isBlob && known.get(name)) continue;
+          const sidecarOf = SIDECAR.exec(name)?.[1];
+          if (!isBlob && !sidecarOf && !TEMP.test(name)) continue;
+          if (known.get(sidecarOf ?? name)) continue;
           const info = await stat(join(dir, name)).catch(() => undefined);
           if (!info?.isFile() || info.mtimeMs > cutoff) continue;
           await rm(join(dir, name), { force: true });

@@ -16,6 +16,7 @@ import { testConnection } from '../connections/test-connection';
 import { serverUrlProblem } from '../connections/server-url';
 import type { ConversationStore } from '../db/conversation-store';
 import { StepStore } from '../db/step-store';
+import { ToolRuns } from '../db/tool-runs';
 import { Calibration } from '../engine/calibration';
 import { CapabilityCache } from '../engine/capabilities';
 import { ThinkOpenCache } from '../engine/think-open';
@@ -106,6 +107,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     steps,
     tools: o.tools ?? builtinTools(),
     approvals: new ApprovalGate(),
+    toolRuns: new ToolRuns(o.db),
     capabilities,
     thinkOpen: new ThinkOpenCache(),
     calibration,

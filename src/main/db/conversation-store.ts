@@ -4,6 +4,7 @@ import type { Block, Turn } from '../../shared/turn';
 import type { JsonObject } from '../../shared/json';
 import { UserFacingError } from '../errors';
 import { toTurn, TURN_COLUMNS, turnParams, type TurnRow } from './turn-rows';
+import { releaseFreePages } from './free-space';
 
 interface ConversationRow {
   id: string;
@@ -131,15 +132,20 @@ export class ConversationStore {
     return this.stmts.rename!.run({ id, title, now }).changes > 0;
   }
 
-  /** Deletes the conversation with its turns and steps (cascade); blobs they used are left to `BlobStore.gc`. */
+  /**
+   * Deletes the conversation with its turns and steps (cascade), and gives the pages they took back to the disk
+   * (./free-space.ts); blobs they used are left to `BlobStore.gc`.
+   */
   deleteConversation(id: string): boolean {
-    return this.db.transaction(() => {
+    const deleted = this.db.transaction(() => {
       // A turn's parent link cascades too: deleting the root took the branch one nested cascade per turn, which
       // SQLite refuses past 1,000 levels ("too many levels of trigger recursion": a chat of 1,000 turns could not
       // be deleted) and which took 2.5 s for 999. Unlinked first, every turn goes by the conversation's cascade.
       this.stmts.unlinkTurns!.run(id);
       return this.stmts.delete!.run(id).changes > 0;
     })();
+    if (deleted) releaseFreePages(this.db);
+    return deleted;
   }
 
   /** Adds a turn and makes it the conversation's active leaf, in one transaction. */

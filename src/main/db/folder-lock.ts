@@ -57,8 +57,8 @@ export function lockDataFolder(dataDir: string, options: { nativeBinding?: strin
  * The data folder's database (firebrand.db), opened once this process holds the folder: before anything reads it,
  * since a second Firebrand's start would settle the first one's live answers. `release` goes with `db.close()`.
  */
-export function openLockedDatabase(dataDir: string, options: { nativeBinding?: string } = {}): { db: Database; lock: FolderLock } {
-  const lock = lockDataFolder(dataDir, options);
+export function openLockedDatabase(dataDir: string, options: { nativeBinding?: string; log?: (message: string) => void } = {}): { db: Database; lock: FolderLock } {
+  const lock = lockDataFolder(dataDir, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     return { db: openDatabase(join(dataDir, 'firebrand.db'), options), lock };
   } catch (err) {

@@ -1,6 +1,8 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
+import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserFacingError } from '../errors';
+import { compactIfMostlyFree, enableIncrementalVacuum, WAL_SIZE_LIMIT } from './free-space';
 import { MIGRATIONS } from './migrations';
 import type { Migration } from './migrations/types';
 
@@ -11,6 +13,8 @@ export interface OpenDatabaseOptions {
    */
   nativeBinding?: string;
   migrations?: readonly Migration[];
+  /** Where a compaction at startup says what it gave back, or why it could not (./free-space.ts). */
+  log?: (message: string) => void;
 }
 
 /** Opens (creating if needed) the database, in WAL mode, and migrates it forward. */
@@ -24,15 +28,29 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   try {
     // Refuse a newer database before any pragma below writes to it (WAL changes the file header): left untouched.
     refuseNewer(db, options.migrations ?? MIGRATIONS);
+    // Before the first table (and before WAL writes the header): a new database can give deleted chats' space back.
+    enableIncrementalVacuum(db);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
+    db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
     migrate(db, options.migrations ?? MIGRATIONS);
+    compactOnce(db, options.log);
     return db;
   } catch (err) {
     db.close();
     throw openFailure(file, err) ?? err;
+  }
+}
+
+/** An old database that is mostly free pages is compacted; one that cannot be (a full disk) opens all the same. */
+function compactOnce(db: Database, log: ((message: string) => void) | undefined): void {
+  try {
+    const freed = compactIfMostlyFree(db);
+    if (freed > 0) log?.(`storage: gave back ${Math.round(freed / (1024 * 1024))} MB that deleted chats had used`);
+  } catch (err) {
+    log?.(`storage: could not compact the database (it stays as it was): ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
@@ -41,9 +59,19 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
  * "Firebrand could not start: file is not a database", or "unable to open database file" for a read-only data
  * folder, naming neither the file nor what to do). Undefined for any other error.
  */
-export function openFailure(file: string, err: unknown): UserFacingError | undefined {
+export function openFailure(file: string, err: unknown, freeBytes: (dir: string) => number | undefined = freeBytesIn): UserFacingError | undefined {
   const code = (err as { code?: unknown } | null)?.code;
   const detail = err instanceof Error ? err.message : String(err);
+  // A full disk (durability audit): SQLite says "database or disk is full" while migrating, or only "disk I/O
+  // error" (SQLITE_IOERR_SHMSIZE, _WRITE) when it cannot even grow the -shm file, which reads as a failing disk.
+  const ioError = typeof code === 'string' && code.startsWith('SQLITE_IOERR');
+  if (code === 'SQLITE_FULL' || (ioError && (freeBytes(dirname(file)) ?? Infinity) < DISK_NEARLY_FULL)) {
+    return new UserFacingError(
+      'internal',
+      `The disk that holds Firebrand’s data folder ${dirname(file)} is full, so Firebrand cannot open its conversations (${detail}). ` +
+        'Nothing in them was changed: free some space on that disk, then start Firebrand again.',
+    );
+  }
   if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
     return new UserFacingError(
       'internal',
@@ -59,6 +87,19 @@ export function openFailure(file: string, err: unknown): UserFacingError | undef
     );
   }
   return undefined;
+}
+
+/** Below this much free space, an I/O error while opening is taken for a full disk. */
+const DISK_NEARLY_FULL = 1024 * 1024;
+
+/** Free bytes for this user on the disk holding `dir`, or undefined when that cannot be read. */
+function freeBytesIn(dir: string): number | undefined {
+  try {
+    const s = statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs every pending migration in one transaction; refuses a database written by a newer Firebrand. */

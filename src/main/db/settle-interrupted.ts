@@ -2,12 +2,15 @@
  * What a run that died with the app left open, settled on the next start (DESIGN.md §6; issue 13): a turn that
  * was streaming reloads as `interrupted` with its partial text and any call it was writing ends truncated; an
  * approval card still pending says the app closed, and the calls that waited on it are answered as not run, so
- * no card says "Writing the call…" or "Called" for something that never happened.
+ * no card says "Writing the call…" or "Called" for something that never happened. Calls with no result are
+ * answered too (durability audit): those an interrupted answer had finished writing (never run), and those of a
+ * step whose tools were running (marked in tool_runs; they may have run), so no card waits for a result for good.
  */
 import type { Database } from 'better-sqlite3';
 import { settleOpenCalls } from '../../shared/reducer';
 import type { ToolResultBlock, Turn } from '../../shared/turn';
 import type { ConversationStore } from './conversation-store';
+import { ToolRuns } from './tool-runs';
 import { toTurn, type TurnRow } from './turn-rows';
 
 /** Read at every start; the terms are those of the partial index turns_pending_approvals (migration 0009), so it is used. */
@@ -16,22 +19,84 @@ export const PENDING_APPROVALS_SQL =
 
 export function settleInterrupted(db: Database, store: ConversationStore, newId: () => string, now: number): number {
   const streaming = (db.prepare("SELECT * FROM turns WHERE status = 'streaming'").all() as TurnRow[]).map(toTurn);
-  for (const turn of streaming) store.updateTurn({ ...turn, status: 'interrupted', blocks: settleOpenCalls(turn.blocks, 'interrupted') });
+  for (const turn of streaming) {
+    store.updateTurn({ ...turn, status: 'interrupted', blocks: settleOpenCalls(turn.blocks, 'interrupted') });
+    // Calls it had finished writing never ran: the engine runs a step's tools only once its stream has ended.
+    if (turn.role === 'assistant') answerUnansweredCalls(store, turn, APP_CLOSED_MID_ANSWER, newId, now);
+  }
 
   const cards = (db.prepare(PENDING_APPROVALS_SQL).all() as TurnRow[]).map(toTurn);
   for (const card of cards) settleApprovalCard(store, card, { meta: { ...card.meta, state: 'interrupted' }, blocks: card.blocks }, APP_CLOSED, newId, now);
+
+  // Steps whose tools were running (after any approval, settled above): their results were never written.
+  const toolRuns = new ToolRuns(db);
+  for (const turnId of toolRuns.left()) {
+    const below = lastCardBelow(db, store, turnId);
+    if (below) answerUnansweredCalls(store, below, APP_CLOSED_WHILE_TOOLS_RAN, newId, now);
+    toolRuns.end(turnId);
+  }
   return streaming.length;
+}
+
+/**
+ * Where a step's tool turn goes: below the step, or below the last approval card under it. Undefined when the
+ * step is gone, or something else already hangs there (its tool turn was written just before the crash).
+ */
+function lastCardBelow(db: Database, store: ConversationStore, turnId: string): Turn | undefined {
+  const child = db.prepare('SELECT id FROM turns WHERE parent_id = ? ORDER BY created_at, id');
+  let at = store.getTurn(turnId);
+  for (let depth = 0; at && depth < 1000; depth++) {
+    const children = child.all(at.id) as { id: string }[];
+    if (children.length === 0) return at;
+    const next = children.length === 1 ? store.getTurn(children[0]!.id) : undefined;
+    if (next?.role !== 'system' || next.source !== 'tool-approval') return undefined;
+    at = next;
+  }
+  return undefined;
+}
+
+/**
+ * Settles at startup and says so in the log. A disk too full for these writes does not keep Firebrand from
+ * starting (durability audit: it said only "Firebrand could not start: database or disk is full", and the user
+ * could not even read their chats): the turns stay as they were and are settled at a later start.
+ */
+export function settleAtStart(db: Database, store: ConversationStore, newId: () => string, now: number, log: (message: string) => void): void {
+  try {
+    const interrupted = settleInterrupted(db, store, newId, now);
+    if (interrupted > 0) log(`storage: ${interrupted} answer(s) were streaming when Firebrand stopped; kept as interrupted`);
+  } catch (err) {
+    const code = (err as { code?: unknown } | null)?.code;
+    if (code !== 'SQLITE_FULL' && code !== 'ENOSPC') throw err;
+    log('storage: the disk is full, so what was streaming when Firebrand stopped is not marked as interrupted yet; it will be at a later start');
+  }
 }
 
 /** What the results of calls that never ran say: the one that waited (and those after it), and those before it. */
 export interface NotRunWords {
   waited: string;
   before: string;
+  /** Every unanswered call is known not to have run (not only the one that waited and those after it). */
+  noneRan?: boolean;
+  /** The calls were cut while their tools ran: their cards say Stopped (it may have run), not Failed. */
+  cutWhileRunning?: boolean;
 }
 
 const APP_CLOSED: NotRunWords = {
   waited: 'Not run: Firebrand closed while this call waited for your approval.',
   before: 'No result: Firebrand closed before it was kept.',
+};
+
+const APP_CLOSED_MID_ANSWER: NotRunWords = {
+  waited: 'Not run: Firebrand closed before the answer that made this call had ended.',
+  before: 'Not run: Firebrand closed before the answer that made this call had ended.',
+  noneRan: true,
+};
+
+/** A step's results are written together once its last tool returns: which of them had run is not known. */
+const APP_CLOSED_WHILE_TOOLS_RAN: NotRunWords = {
+  waited: 'No result: Firebrand closed while this step’s tools were running; this call may have run, but its result was not kept.',
+  before: 'No result: Firebrand closed while this step’s tools were running; this call may have run, but its result was not kept.',
+  cutWhileRunning: true,
 };
 
 /**
@@ -41,9 +106,14 @@ const APP_CLOSED: NotRunWords = {
  */
 export function settleApprovalCard(store: ConversationStore, card: Turn, settled: Pick<Turn, 'meta' | 'blocks'>, words: NotRunWords, newId: () => string, now: number): void {
   store.updateTurn({ ...card, ...settled });
-  const results = unansweredCalls(store, card, words);
+  answerUnansweredCalls(store, card, words, newId, now);
+}
+
+/** Hangs a tool turn below `at` (a step or its last card) answering the step's calls that have no result. */
+function answerUnansweredCalls(store: ConversationStore, at: Turn, words: NotRunWords, newId: () => string, now: number): void {
+  const results = unansweredCalls(store, at, words);
   if (results.length > 0) {
-    store.appendRunTurn({ id: newId(), conversationId: card.conversationId, parentId: card.id, role: 'tool', blocks: results, meta: {}, status: 'done', createdAt: now }, now);
+    store.appendRunTurn({ id: newId(), conversationId: at.conversationId, parentId: at.id, role: 'tool', blocks: results, meta: {}, status: 'done', createdAt: now }, now);
   }
 }
 
@@ -56,11 +126,11 @@ function unansweredCalls(store: ConversationStore, card: Turn, words: NotRunWord
   let reached = false;
   return step.blocks.flatMap((b) => {
     if (b.type !== 'tool_call' || (b.state !== 'complete' && b.state !== 'invalid') || answered.has(b.id)) return [];
-    reached ||= b.id === card.meta.toolCallId;
+    reached ||= words.noneRan === true || b.id === card.meta.toolCallId;
     return [
       reached
         ? { type: 'tool_result' as const, toolCallId: b.id, name: b.name, content: words.waited, isError: true, notRun: true }
-        : { type: 'tool_result' as const, toolCallId: b.id, name: b.name, content: words.before, isError: true },
+        : { type: 'tool_result' as const, toolCallId: b.id, name: b.name, content: words.before, isError: true, ...(words.cutWhileRunning ? { stopped: true } : {}) },
     ];
   });
 }

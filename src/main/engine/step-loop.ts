@@ -12,6 +12,7 @@ import { assembleInputFor, prepareAttachments, setupRequest } from './request-se
 import type { ThinkOpenCache } from './think-open';
 import { runToolCalls, type ToolRunDeps } from './tool-runner';
 import type { AttachmentPreparer, EngineConnection, IdentityLayer } from './types';
+import type { ToolRuns } from '../db/tool-runs';
 
 /** Steps one answer may take before the loop gives up (a model stuck calling tools). */
 export const DEFAULT_MAX_STEPS = 8;
@@ -28,6 +29,8 @@ export interface EngineDeps extends StepDeps, ToolRunDeps {
   maxSteps?: number;
   /** The window an Ollama request carries when no layer names one (src/main/models/context-window.ts). */
   contextWindow?: DefaultWindowDeps['contextWindow'];
+  /** Marks a step while its tools run, so a crash meanwhile is settled at the next start (db/tool-runs.ts). */
+  toolRuns?: Pick<ToolRuns, 'begin' | 'end'>;
 }
 
 export interface LoopInput {
@@ -111,12 +114,14 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
       appendSystem(deps, toolTurn, 'error', stepLimitText(meta), meta);
       break;
     }
+    deps.toolRuns?.begin(turn.id, deps.now());
     const { results: raw, images, parentId } = await runToolCalls(deps, turn, branch, signal);
     // Results must fit what is left of the window, or the next step would be refused (issue 15); images a tool
     // returned cost their fixed budget first.
     const used = a.estimate + outputTokens(deps, model, turn) + images.length * IMAGE_TOKEN_BUDGET;
     const results = a.window === undefined ? raw : fitToolResults(raw, { window: a.window, used, ratio: deps.calibration.ratio(model) });
     const toolTurn = append(deps, { parentId, conversationId: turn.conversationId, role: 'tool', blocks: [...results, ...images], status: 'done' });
+    deps.toolRuns?.end(turn.id);
     if (signal.aborted) break;
     // Labelled as the answer's first turn: an alias by its name and id, so the chat reopens with the alias.
     const aliasId = input.firstTurn.meta['aliasId'];

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, utimesSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { collect } from '../../../src/main/blobs/blob-gc';
@@ -27,5 +27,25 @@ describe('sidecars', () => {
     expect(removed).toEqual([block.id]);
     expect(existsSync(sidecars.path(block.id, 'text-v1.json'))).toBe(false);
     expect(sidecars.read(block.id, 'text-v1.json')).toBeUndefined();
+  });
+
+  it('a sidecar left behind by a crash after its blob went is swept; one whose blob is kept stays', async () => {
+    const { dir, cleanup } = tempDir('firebrand-sidecars-');
+    cleanups.push(cleanup);
+    const blobs = new BlobStore(memoryDb(), dir);
+    const sidecars = new Sidecars((d) => blobs.pathOf(d));
+    // Just attached: inside the grace period, so GC keeps it and its sidecar, though no message holds it yet.
+    const kept = await blobs.put(PDF, { name: 'kept.pdf', mime: 'application/pdf' }, Date.now());
+    await sidecars.write(kept.id, 'text-v1.json', new TextEncoder().encode('{"text":"kept"}'));
+    // A deleted chat's document: its blob and row went, then Firebrand was killed before its extracted text did.
+    const gone = 'f'.repeat(64);
+    await sidecars.write(gone, 'text-v1.json', new TextEncoder().encode('{"text":"private"}'));
+    const old = new Date(Date.now() - 2 * 3600_000);
+    for (const d of [kept.id, gone]) utimesSync(sidecars.path(d, 'text-v1.json'), old, old);
+
+    await blobs.gc({ now: Date.now() });
+    expect(existsSync(sidecars.path(gone, 'text-v1.json'))).toBe(false);
+    expect(existsSync(sidecars.path(kept.id, 'text-v1.json'))).toBe(true);
+    expect(existsSync(blobs.pathOf(kept.id))).toBe(true);
   });
 });

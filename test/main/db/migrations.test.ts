@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS } from '../../../src/main/db/migrations';
-import { migrate, openDatabase } from '../../../src/main/db/open-database';
+import { migrate, openDatabase, openFailure } from '../../../src/main/db/open-database';
 import { HOT_SQL } from '../../../src/main/db/conversation-store';
 import { SEARCH_SQL, SearchStore } from '../../../src/main/db/search';
 import { CJK_SCAN_SQL, CJK_SEARCH_SQL } from '../../../src/main/db/search-cjk';
@@ -116,6 +116,51 @@ describe('database that cannot be opened', () => {
     } finally {
       cleanup();
     }
+  });
+});
+
+// Durability audit: an update on a full disk said "Firebrand could not start: database or disk is full", and a disk
+// too full for SQLite's -shm file only "disk I/O error", which reads as a failing disk.
+describe('database on a full disk', () => {
+  it('an update whose migration cannot be written says the disk is full, and leaves the database at its version', () => {
+    const { dir, cleanup } = tempDir();
+    try {
+      const file = join(dir, 'firebrand.db');
+      const old = openDatabase(file);
+      insertBase(old);
+      old.close();
+      // A migration that needs more room than is left: the disk "fills" at SQLite's page limit.
+      const hungry = { version: LATEST + 1, name: 'hungry', up: (db: BetterSqlite3.Database) => {
+        db.pragma(`max_page_count = ${(db.pragma('page_count', { simple: true }) as number) + 2}`);
+        db.exec('CREATE TABLE filler (x TEXT) STRICT');
+        for (let i = 0; i < 100; i++) db.prepare('INSERT INTO filler VALUES (hex(randomblob(4000)))').run();
+      } };
+      const err = (() => {
+        try {
+          openDatabase(file, { migrations: [...MIGRATIONS, hungry] });
+        } catch (e) {
+          return e;
+        }
+        return undefined;
+      })();
+      expect(err).toBeInstanceOf(UserFacingError);
+      expect((err as Error).message).toBe(
+        `The disk that holds Firebrand’s data folder ${dir} is full, so Firebrand cannot open its conversations (database or disk is full). ` +
+          'Nothing in them was changed: free some space on that disk, then start Firebrand again.',
+      );
+      const db = openDatabase(file);
+      expect(userVersion(db)).toBe(LATEST);
+      expect(db.prepare("SELECT text FROM turns WHERE id = 't1'").get()).toEqual({ text: 'quokka facts' });
+      db.close();
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('an I/O error while opening, with the disk full, says so; with room left it stays what SQLite said', () => {
+    const shm = Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_SHMSIZE' });
+    expect(openFailure('/data/firebrand.db', shm, () => 0)?.message).toMatch(/^The disk that holds Firebrand’s data folder \/data is full/);
+    expect(openFailure('/data/firebrand.db', shm, () => 50 * 1024 * 1024)).toBeUndefined();
   });
 });
 
@@ -253,6 +298,20 @@ describe('0013 search in more scripts without spaces', () => {
     expect(after.search('wombats').map((h) => h.turnId)).toEqual(['t8']);
     db.prepare("UPDATE turns SET text = 'plain now', blocks = '[]' WHERE id = 't4'").run();
     expect(after.search('ง่าย')).toEqual([]);
+  });
+});
+
+describe('0014 tool runs', () => {
+  it('keeps the rows written before it, and a step marked while its tools run goes with its turn', () => {
+    const db = memoryDb(13);
+    insertBase(db);
+    migrateTo(db, 14);
+    expect(userVersion(db)).toBe(14);
+    expect(db.prepare('SELECT id FROM turns ORDER BY id').all()).toEqual([{ id: 't1' }, { id: 't2' }, { id: 't3' }]);
+    db.prepare("INSERT INTO tool_runs (turn_id, started_at) VALUES ('t2', 5)").run();
+    expect(() => db.prepare("INSERT INTO tool_runs (turn_id, started_at) VALUES ('nope', 5)").run()).toThrow(/FOREIGN KEY/);
+    db.prepare("DELETE FROM conversations WHERE id = 'c1'").run();
+    expect(db.prepare('SELECT count(*) AS n FROM tool_runs').get()).toEqual({ n: 0 });
   });
 });
 

@@ -4,8 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../../src/main/db/conversation-store';
-import { settleInterrupted } from '../../../src/main/db/settle-interrupted';
-import type { ToolCallBlock } from '../../../src/shared/turn';
+import { settleAtStart, settleInterrupted } from '../../../src/main/db/settle-interrupted';
+import { ToolRuns } from '../../../src/main/db/tool-runs';
+import type { ToolCallBlock, ToolResultBlock } from '../../../src/shared/turn';
 import { makeTurn, memoryDb, text, tick } from './helpers';
 
 const call = (id: string, state: ToolCallBlock['state']): ToolCallBlock => ({ type: 'tool_call', id, name: 'fetch_url', state, argumentsRaw: '{"url": "http://x"}', ...(state === 'complete' ? { arguments: { url: 'http://x' } } : {}) });
@@ -40,5 +41,69 @@ describe('settling what a killed app left open', () => {
     // Settled once: a second start finds nothing to do.
     settleInterrupted(db, store, () => 'again', tick());
     expect(store.getTurn('again')).toBeUndefined();
+  });
+});
+
+describe('settling calls a killed app left without a result (durability audit)', () => {
+  it('a step killed while its tools ran: each call is answered as having no result, and a second start does nothing', () => {
+    const { db, store } = seed();
+    store.appendTurn(makeTurn({ id: 'a', conversationId: 'c', parentId: 'u', role: 'assistant', stop: 'tool_use', blocks: [call('k1', 'complete'), call('k2', 'complete')] }), tick());
+    new ToolRuns(db).begin('a', tick());
+    settleInterrupted(db, store, () => 'tool', tick());
+    expect(store.getTurn('tool')).toMatchObject({ role: 'tool', parentId: 'a', blocks: [{ toolCallId: 'k1', isError: true }, { toolCallId: 'k2', isError: true }] });
+    const results = store.getTurn('tool')!.blocks as ToolResultBlock[];
+    expect(results[0]?.content).toMatch(/Firebrand closed while this step’s tools were running; this call may have run/);
+    // It may have run: not claimed as "not run"; its card says Stopped, as for a tool the user stopped.
+    expect(results.some((r) => r.notRun)).toBe(false);
+    expect(results.every((r) => r.stopped)).toBe(true);
+    expect(store.getConversation('c')?.activeLeafId).toBe('tool');
+    expect(new ToolRuns(db).left()).toEqual([]);
+    settleInterrupted(db, store, () => 'again', tick());
+    expect(store.getTurn('again')).toBeUndefined();
+  });
+
+  it('a step killed after an allowed approval, while the tool ran: answered below the card', () => {
+    const { db, store } = seed();
+    store.appendTurn(makeTurn({ id: 'a', conversationId: 'c', parentId: 'u', role: 'assistant', stop: 'tool_use', blocks: [call('k1', 'complete')] }), tick());
+    new ToolRuns(db).begin('a', tick());
+    store.appendTurn(makeTurn({ id: 'card', conversationId: 'c', parentId: 'a', role: 'system', source: 'tool-approval', meta: { toolCallId: 'k1', tool: 'fetch_url', state: 'allowed' }, blocks: text('fetch_url wants to run') }), tick());
+    settleInterrupted(db, store, () => 'tool', tick());
+    expect(store.getTurn('tool')).toMatchObject({ role: 'tool', parentId: 'card', blocks: [{ toolCallId: 'k1', isError: true }] });
+  });
+
+  it('a step whose tool turn was written just before the kill is left as it is', () => {
+    const { db, store } = seed();
+    store.appendTurn(makeTurn({ id: 'a', conversationId: 'c', parentId: 'u', role: 'assistant', stop: 'tool_use', blocks: [call('k1', 'complete')] }), tick());
+    new ToolRuns(db).begin('a', tick());
+    store.appendTurn(makeTurn({ id: 't', conversationId: 'c', parentId: 'a', role: 'tool', blocks: [{ type: 'tool_result', toolCallId: 'k1', name: 'fetch_url', content: 'page', isError: false }] }), tick());
+    settleInterrupted(db, store, () => 'tool', tick());
+    expect(store.getTurn('tool')).toBeUndefined();
+    expect(new ToolRuns(db).left()).toEqual([]);
+  });
+
+  it('an answer killed after it wrote a whole call: the call is answered as not run (the tools never started)', () => {
+    const { db, store } = seed();
+    store.appendTurn(makeTurn({ id: 'a', conversationId: 'c', parentId: 'u', role: 'assistant', status: 'streaming', blocks: [...text('Checking.'), call('k1', 'complete')] }), tick());
+    settleInterrupted(db, store, () => 'tool', tick());
+    expect(store.getTurn('a')?.status).toBe('interrupted');
+    expect(store.getTurn('tool')).toMatchObject({ role: 'tool', parentId: 'a', blocks: [{ toolCallId: 'k1', isError: true, notRun: true }] });
+  });
+});
+
+describe('settling at startup on a full disk (durability audit)', () => {
+  it('does not keep Firebrand from starting: logs why, and settles at a later start once there is room', () => {
+    const { db, store } = seed();
+    store.appendTurn(makeTurn({ id: 'a', conversationId: 'c', parentId: 'u', role: 'assistant', status: 'streaming', blocks: text('A long partial answer. '.repeat(2000)) }), tick());
+    // The disk "fills": no page may be added (settling re-indexes the answer for search, which needs pages).
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+    const logs: string[] = [];
+    expect(() => settleAtStart(db, store, () => 'x', tick(), (m) => logs.push(m))).not.toThrow();
+    expect(logs).toEqual(['storage: the disk is full, so what was streaming when Firebrand stopped is not marked as interrupted yet; it will be at a later start']);
+    expect(store.getTurn('a')?.status).toBe('streaming');
+
+    db.pragma('max_page_count = 1073741823');
+    settleAtStart(db, store, () => 'x', tick(), (m) => logs.push(m));
+    expect(store.getTurn('a')?.status).toBe('interrupted');
+    expect(logs.at(-1)).toBe('storage: 1 answer(s) were streaming when Firebrand stopped; kept as interrupted');
   });
 });

@@ -64,6 +64,26 @@ describe('blob GC', () => {
     expect(existsSync(blobPath(t.dir, image.id))).toBe(true);
   });
 
+  it("keeps a file waiting for hours in another chat's composer when a chat is deleted; it can still be sent", async () => {
+    const logs: string[] = [];
+    const t = tempServices(replay, { log: (m) => logs.push(m) });
+    cleanup = t.cleanup;
+    const h = t.services.handlers;
+    const waiting = await h['attachments:add']({ name: 'screenshot.png', mime: 'image/png', dataBase64: b64(PNG2) });
+    // Attached two hours ago and not sent yet: past the grace period, referenced by nothing stored.
+    t.services.db.prepare('UPDATE blobs SET created_at = ? WHERE digest = ?').run(Date.now() - 2 * 3600_000, waiting.id);
+    const sent = await h['attachments:add']({ name: 'sent.png', mime: 'image/png', dataBase64: b64(PNG) });
+    const a = await h['chat:send']({ conversationId: null, text: 'Look', model: 'llama3.2:3b', attachments: [sent] });
+    await settle(t.services, a.conversationId);
+    await h['conversations:delete']({ conversationId: a.conversationId });
+    // The collection that follows the delete ran (its log comes after the files are gone) and took only the sent one.
+    await expect.poll(() => logs.filter((l) => l.startsWith('blobs: removed'))).toEqual(['blobs: removed 1 attachment(s) no message uses any more']);
+    expect(existsSync(blobPath(t.dir, sent.id))).toBe(false);
+    expect(existsSync(blobPath(t.dir, waiting.id))).toBe(true);
+    const b = await h['chat:send']({ conversationId: null, text: 'And this one', model: 'llama3.2:3b', attachments: [waiting] });
+    expect((await settle(t.services, b.conversationId))[0]?.blocks).toContainEqual(expect.objectContaining({ type: 'attachment', id: waiting.id }));
+  });
+
   it('collects unreferenced blobs at startup, after the delay', async () => {
     const t = tempServices(replay);
     const orphan = await t.services.handlers['attachments:add']({ name: 'never-sent.png', mime: 'image/png', dataBase64: b64(PNG) });

@@ -7,6 +7,8 @@ import { openDatabase } from '../../../src/main/db/open-database';
 import { createServices } from '../../../src/main/services';
 import { turnText } from '../../../src/shared/turn';
 import { tempDir } from '../db/helpers';
+import { ollamaChatStream, TAGS_BODY } from '../../replay-server/ollama-wire';
+import { startReplayServer } from '../../replay-server/replay-server';
 
 const ROOT = join(__dirname, '../../..');
 const cleanups: (() => void)[] = [];
@@ -57,6 +59,36 @@ describe('crash safety', () => {
       expect(partial.length).toBeGreaterThanOrEqual(committed);
       expect(partial.startsWith('tok0 tok1 tok2 ')).toBe(true);
       expect(logs.join('\n')).toMatch(/1 answer\(s\) were streaming/);
+    } finally {
+      services.close();
+    }
+  });
+
+  it('SIGKILL while a tool runs: the call reloads answered as having no result, not waiting for good, and the chat goes on', async () => {
+    const { dir, cleanup } = tempDir('firebrand-crash-');
+    cleanups.push(cleanup);
+    const { signal, lines } = await runAndKill('tool-child.ts', dir, (line) => line.startsWith('conversation '));
+    expect(signal).toBe('SIGKILL');
+    const conversationId = lines.find((l) => l.startsWith('conversation '))!.slice('conversation '.length);
+
+    const replay = await startReplayServer([
+      { path: '/api/tags', body: TAGS_BODY },
+      { method: 'POST', path: '/api/show', body: '{"capabilities":["completion","tools"],"template":"{{ .Prompt }}"}' },
+      { method: 'POST', path: '/api/chat', body: ollamaChatStream(['It was sunny.'], 'm'), chunk: 'lines', headers: { 'content-type': 'application/x-ndjson' } },
+    ]);
+    cleanups.push(() => void replay.close());
+    const services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { titles: false } });
+    try {
+      const turns = (await services.handlers['conversations:open']({ conversationId })).turns;
+      expect(turns.map((t) => t.role)).toEqual(['user', 'assistant', 'tool']);
+      const call = turns[1]!.blocks.find((b) => b.type === 'tool_call')!;
+      expect(turns[2]!.blocks).toEqual([
+        expect.objectContaining({ type: 'tool_result', toolCallId: call.type === 'tool_call' ? call.id : '', isError: true, stopped: true, content: expect.stringMatching(/closed while this step’s tools were running/) }),
+      ]);
+      const next = await services.handlers['chat:send']({ conversationId, text: 'And now?', model: 'm' });
+      await expect.poll(() => services.chat.activeCount).toBe(0);
+      const after = (await services.handlers['conversations:open']({ conversationId })).turns;
+      expect(after.find((t) => t.id === next.assistantTurn.id)).toMatchObject({ status: 'done', blocks: [{ type: 'text', text: 'It was sunny.' }] });
     } finally {
       services.close();
     }
