@@ -58,6 +58,18 @@ describe('the title lane', () => {
     expect(bodies('/api/chat')).toHaveLength(4);
   });
 
+  // Rendering audit follow-up: the list shows a title as plain text, so a title the model wrote in markdown read
+  // "Saving a **file** in `Python`" there, asterisks and ticks drawn as themselves.
+  it('takes the markdown out of a title the model dressed in it, and keeps names with underscores', async () => {
+    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {} });
+    script(replay, join(dir, 'firebrand.db'), [ollamaShow], '/api/chat', [
+      { body: ollamaChatStream(['Use open() with "w".']) },
+      { body: ollamaChatStream(['## **Title:** Saving a **file** with `open()` in __main__']) },
+    ]);
+    await services.handlers['chat:send']({ conversationId: null, text: 'How do I save a file in Python?', model: 'qwen3:8b' });
+    await expect.poll(title, { timeout: 10_000 }).toBe('Saving a file with open() in __main__');
+  });
+
   it("asks Ollama with the conversation's own window and options, truncate off, and no thinking", async () => {
     services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { appLayer: { contextWindow: 8192, params: { temperature: 0.2 } } } });
     // A thinking model whose title answer still carries the close tag of reasoning it was not asked for.
