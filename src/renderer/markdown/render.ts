@@ -1,6 +1,7 @@
 /** The second wall: DOMPurify over markdown-it's output, and a cache so finished chunks cost nothing again. */
 import DOMPurify from 'dompurify';
 import { loadGrammar, takeWantedGrammars } from './grammars';
+import { withPendingTable } from './pending-table';
 import { TextCache } from './text-cache';
 import { enableMath, markdownToHtml, mathEnabled, mayHoldMath, type LinkReferences } from './to-html';
 
@@ -40,7 +41,10 @@ let draft: { text: string; html: string } | undefined;
  * or remounting costs nothing; a streaming tail is not. `references`: the link definitions of the whole answer
  * (answerReferences), for a chunk whose `[text][label]` links are defined in another chunk.
  */
-export function renderMarkdown(text: string, finished = true, references?: LinkReferences): string {
+export function renderMarkdown(whole: string, finished = true, references?: LinkReferences): string {
+  // A streaming tail that ends in a table's header row shows the table it is becoming (pending-table.ts): the
+  // draft is kept under what was drawn, so a finished chunk that ends there is drawn as what it is.
+  const text = finished ? whole : withPendingTable(whole);
   // Only a chunk with a `]` can use a definition: the others keep their one cache entry.
   const refs = references && text.includes(']') ? references : undefined;
   const key = refs ? `${text}\u0000${referencesKey(refs)}` : text;
