@@ -1,7 +1,7 @@
 /**
  * Model output as markdown (GFM tables, lists, fenced code with highlighting: grammars.ts) that can never carry raw HTML:
  * markdown-it runs with `html: false` (tags come out escaped, but for `<br>` and a few bare formatting pairs drawn
- * as what they mean: inline-tags.ts), links are kept only for http(s), and images are off (a remote image is a
+ * as what they mean: inline-tags.ts, and `<details>` folds: details.ts), links are kept only for http(s), and images are off (a remote image is a
  * tracking pixel the CSP blocks anyway). Pure, so it is tested without a DOM; render.ts sanitizes the result as a
  * second wall. Code blocks get a copy button the view handles by delegation; code shows its invisible and
  * direction-changing characters (invisible-chars.ts). Each top-level block reads in its own text's direction
@@ -10,6 +10,7 @@
  */
 import MarkdownIt from 'markdown-it';
 import type { MarkdownIt as Markdown, Token } from 'markdown-it';
+import { detailsBlocks } from './details';
 import { grammarReady, hljs, languageName } from './grammars';
 import { inlineTags } from './inline-tags';
 import { markInvisible } from './invisible-chars';
@@ -46,9 +47,10 @@ const md = new MarkdownIt({
 });
 md.disable('image');
 md.use(inlineTags);
+md.use(detailsBlocks);
 
-/** Blocks that take their direction from their own text: a paragraph, heading, list, quote or table. */
-const DIRECTED = new Set(['paragraph_open', 'heading_open', 'bullet_list_open', 'ordered_list_open', 'blockquote_open', 'table_open']);
+/** Blocks that take their direction from their own text: a paragraph, heading, list, quote, table or details. */
+const DIRECTED = new Set(['paragraph_open', 'heading_open', 'bullet_list_open', 'ordered_list_open', 'blockquote_open', 'table_open', 'details_open']);
 
 /**
  * `dir="auto"` on each top-level block, so an Arabic or Hebrew paragraph reads right to left (its list markers and
