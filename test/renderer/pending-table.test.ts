@@ -26,6 +26,9 @@ describe('a table while it streams', () => {
   it('shows the header as it will be: its cells, and the alignment once the delimiter row has it', () => {
     expect(drawn('| Model | Size |')).toMatch(/<th>Model<\/th>\s*<th>Size<\/th>/);
     expect(drawn('| Model | Size |\n|:--')).toContain('<th style="text-align:left">Model</th>');
+    // In a list item: the row written in is indented as the header is, so it stays in the item.
+    expect(drawn('1. Compare:\n\n   | a | b |')).toMatch(/<li>[\s\S]*<th>a<\/th>/);
+    expect(drawn('1. Compare:\n\n   | a | b |\n   |--')).toMatch(/<li>[\s\S]*<th>a<\/th>/);
     // The whole table is drawn exactly as the finished text is.
     expect(drawn(TABLE)).toBe(markdownToHtml(TABLE));
   });

@@ -6,12 +6,12 @@
  * or three lines, and at the whole tail only when they are such a table's start.
  */
 
-/** A row of a table at the top level: a line that starts with a pipe (how models write every table row). */
-const PIPE_ROW = /^ {0,3}\|/;
+/** A row of a table: a line that starts with a pipe (how models write every table row), at most in a list item. */
+const PIPE_ROW = /^ {0,7}\|/;
 /** What a delimiter row is made of: pipes, dashes, colons and spaces (or nothing yet). */
-const DELIMITER_SO_FAR = /^ {0,3}\|?[\s:|-]*$/;
+const DELIMITER_SO_FAR = /^ *\|?[\s:|-]*$/;
 /** A fence or display formula opened in the tail: a pipe line there is code or math, not a table. */
-const OPENS_BLOCK = /^ {0,3}(?:```|~~~|\$\$|\\\[)/m;
+const OPENS_BLOCK = /^ *(?:```|~~~|\$\$|\\\[)/m;
 
 /** The cells of a row as markdown-it counts them: split at unescaped pipes, the empty ends dropped. */
 function cells(row: string): string[] {
@@ -21,8 +21,11 @@ function cells(row: string): string[] {
   return parts;
 }
 
-/** A delimiter row for `columns` columns that keeps the alignment colons already written in `sofar`. */
-function delimiterRow(columns: number, sofar = ''): string {
+/**
+ * A delimiter row for the header `header`, indented as it is (a table in a list item), that keeps the alignment
+ * colons already written in `sofar`.
+ */
+function delimiterRow(header: string, columns: number, sofar = ''): string {
   const written = cells(sofar);
   const out: string[] = [];
   for (let i = 0; i < columns; i++) {
@@ -30,7 +33,7 @@ function delimiterRow(columns: number, sofar = ''): string {
     if (cell.includes('-')) out.push(cell);
     else out.push(cell.startsWith(':') ? ':---' : '---');
   }
-  return `| ${out.join(' | ')} |`;
+  return `${/^ */.exec(header)![0]}| ${out.join(' | ')} |`;
 }
 
 /**
@@ -49,14 +52,14 @@ export function withPendingTable(tail: string): string {
   if (isRow(before) && !isRow(beforeThat) && DELIMITER_SO_FAR.test(last)) {
     const columns = cells(before!).length;
     if (columns === 0 || OPENS_BLOCK.test(body)) return tail;
-    return `${body.slice(0, end + 1)}${delimiterRow(columns, last)}\n`;
+    return `${body.slice(0, end + 1)}${delimiterRow(before!, columns, last)}\n`;
   }
   if (isRow(last) && !isRow(before)) {
     if (OPENS_BLOCK.test(body)) return tail;
     const columns = cells(last).length;
     // A lone `|`: the row has only begun; held back for the token that says how it goes on.
     if (columns === 0) return body.slice(0, end + 1);
-    return `${body}\n${delimiterRow(columns)}\n`;
+    return `${body}\n${delimiterRow(last, columns)}\n`;
   }
   return tail;
 }
