@@ -103,4 +103,21 @@ describe('answers in the shapes models write them (second round)', () => {
     expect(await fold.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(true);
     await shoot(page, 'answer-shapes-details-open');
   });
+
+  it('keeps a fold the reader opened while the answer streams open through the next tokens and after', async () => {
+    const lines = [{ content: 'Intro.\n\n<details>\n<summary>Steps</summary>\n\nStep one.\n' }, { content: 'Step two.\n\n</details>\n\nAfter the fold.\n\nMore text.' }];
+    s = await startUi(chatRoutes(ollamaLines(lines), 5, 1));
+    const { page, replay } = s;
+    await send(page, 'Show the steps');
+    await expect.poll(() => replay.held).toBe(1);
+    const fold = assistant(page).locator('details');
+    await fold.locator('summary').click();
+    await expect.poll(() => fold.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(true);
+    replay.release();
+    await waitIdle(page);
+    await assistant(page).locator('p:has-text("More text.")').waitFor();
+    // The fold's chunk was drawn again (more text in it) and then finished (mounted in its group): still open.
+    expect(await fold.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(true);
+    expect(await fold.locator('p:has-text("Step two.")').isVisible()).toBe(true);
+  });
 });
