@@ -27,8 +27,13 @@ describe('<details> in an answer', () => {
     expect(flat('<details>\n<summary>Log</summary>\n\nline 1\nline')).toBe('<details dir="auto"><summary>Log</summary><p>line 1<br>line</p></details>');
   });
 
+  it('closes at a </details> written at the end of the last line, and the text after it is outside', () => {
+    expect(flat('<details>\n<summary>S</summary>\n\nbody *x*</details>\n\nafter')).toBe('<details dir="auto"><summary>S</summary><p>body <em>x</em></p></details><p dir="auto">after</p>');
+    expect(splitMarkdownBlocks('<details>\n<summary>S</summary>\n\nbody</details>\n\nafter')).toHaveLength(2);
+  });
+
   it('keeps anything with other attributes, or not on a line of its own, as text', () => {
-    for (const text of ['<details open ontoggle="alert(1)">x</details>', '<details ontoggle=alert(1)>\n<summary>x</summary>\n</details>', 'see <details> here', '`<details>`', '    <details>\n    x\n    </details>']) {
+    for (const text of ['<details open ontoggle="alert(1)">x</details>', '<details><summary>one line</summary>x</details>', '<details ontoggle=alert(1)>\n<summary>x</summary>\n</details>', 'see <details> here', '`<details>`', '    <details>\n    x\n    </details>']) {
       const html = markdownToHtml(text);
       expect(html, text).not.toMatch(/<details|<summary/);
     }

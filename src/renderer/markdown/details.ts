@@ -14,6 +14,8 @@ import type { MarkdownIt, StateBlock } from 'markdown-it';
 const OPEN = /^<details( open)?>\s*(?:<summary>(.*)<\/summary>)?\s*$/i;
 const SUMMARY = /^<summary>(.*)<\/summary>$/i;
 const CLOSE = /^<\/details>$/i;
+/** Text that ends with the close, `last line.</details>`, as models also write it (a line with no open in it). */
+const TRAILING_CLOSE = /<\/details>$/i;
 /** A fence, in which a `</details>` line is code. */
 const FENCE = /^(?:`{3,}|~{3,})/;
 
@@ -23,8 +25,11 @@ function lineText(state: StateBlock, line: number): string | null {
   return state.src.slice(state.bMarks[line]! + state.tShift[line]!, state.eMarks[line]).trim();
 }
 
-/** Where the `<details>` opened at `start` closes (its `</details>` line), or `end` when it does not. */
-function closingLine(state: StateBlock, start: number, end: number): number {
+/**
+ * Where the `<details>` opened at `start` closes: its `</details>` line, and whether text comes before the tag on
+ * it; `end` when it does not close.
+ */
+function closingLine(state: StateBlock, start: number, end: number): { line: number; trailing: boolean } {
   let depth = 1;
   let fence: string | null = null;
   for (let line = start + 1; line < end; line++) {
@@ -38,9 +43,9 @@ function closingLine(state: StateBlock, start: number, end: number): number {
     }
     if (fence !== null) continue;
     if (OPEN.test(text)) depth++;
-    else if (CLOSE.test(text) && --depth === 0) return line;
+    else if (TRAILING_CLOSE.test(text) && !/<details/i.test(text) && --depth === 0) return { line, trailing: !CLOSE.test(text) };
   }
-  return end;
+  return { line: end, trailing: false };
 }
 
 function details(state: StateBlock, startLine: number, endLine: number, silent: boolean): boolean {
@@ -59,7 +64,9 @@ function details(state: StateBlock, startLine: number, endLine: number, silent: 
       contentStart++;
     }
   }
-  const close = closingLine(state, contentStart - 1, endLine);
+  const { line: closeLine, trailing } = closingLine(state, contentStart - 1, endLine);
+  // A close after text on its line: that line is content, read up to the tag.
+  const close = trailing ? closeLine + 1 : closeLine;
 
   const opening = state.push('details_open', 'details', 1);
   opening.block = true;
@@ -74,14 +81,18 @@ function details(state: StateBlock, startLine: number, endLine: number, silent: 
   state.push('summary_close', 'summary', -1);
 
   const { parentType, lineMax } = state;
-  state.parentType = 'blockquote';
+  state.parentType = 'details';
   state.lineMax = close;
+  const lineEnd = state.eMarks[closeLine]!;
+  const lineStart = state.bMarks[closeLine]!;
+  if (trailing) state.eMarks[closeLine] = lineStart + state.src.slice(lineStart, lineEnd).toLowerCase().lastIndexOf('</details>');
   state.md.block.tokenize(state, contentStart, close);
+  state.eMarks[closeLine] = lineEnd;
   state.parentType = parentType;
   state.lineMax = lineMax;
 
   state.push('details_close', 'details', -1).block = true;
-  state.line = Math.min(close + 1, endLine);
+  state.line = trailing ? close : Math.min(close + 1, endLine);
   return true;
 }
 

@@ -5,7 +5,7 @@
  */
 /** A line that opens or closes a `<details>` fold, as details.ts reads them. */
 const DETAILS_OPEN = /^ {0,3}<details( open)?>\s*(?:<summary>.*<\/summary>)?\s*$/i;
-const DETAILS_CLOSE = /^ {0,3}<\/details>\s*$/i;
+const DETAILS_CLOSE = /<\/details>\s*$/i;
 
 export function splitMarkdownBlocks(text: string): string[] {
   const lines = text.split('\n');
@@ -32,7 +32,7 @@ export function splitMarkdownBlocks(text: string): string[] {
     }
     if (fence === null && !marker && !math && !bracketMath) {
       if (DETAILS_OPEN.test(line)) details++;
-      else if (details > 0 && DETAILS_CLOSE.test(line)) details--;
+      else if (details > 0 && DETAILS_CLOSE.test(line) && !/<details/i.test(line)) details--;
     }
     if (fence === null && !math && !bracketMath && details === 0 && line.trim() === '' && current.length > 0) {
       // A forward scan, not lines.slice(i + 1).find(): this runs every frame of a stream, and copying the rest
