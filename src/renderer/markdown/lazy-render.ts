@@ -45,8 +45,9 @@ export function loadMarkdown(): Promise<Render> {
     if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(warm, { timeout: WARM_UP_WAIT_MS });
     render = m.renderMarkdown;
     references = m.answerReferences;
-    // KaTeX came later (render.ts): a new renderer is a new snapshot, so every chunk renders again, with math.
-    m.whenMathReady(() => {
+    // KaTeX or a grammar came later (render.ts): a new renderer is a new snapshot, so every chunk renders again
+    // (a finished one from the cache, unless it waited for what came).
+    m.whenMoreReady(() => {
       render = (text, finished, refs) => m.renderMarkdown(text, finished, refs);
       for (const l of listeners) l();
     });

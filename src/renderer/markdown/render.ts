@@ -1,5 +1,7 @@
 /** The second wall: DOMPurify over markdown-it's output, and a cache so finished chunks cost nothing again. */
 import DOMPurify from 'dompurify';
+import { loadGrammar, takeWantedGrammars } from './grammars';
+import { withPendingTable } from './pending-table';
 import { TextCache } from './text-cache';
 import { enableMath, markdownToHtml, mathEnabled, mayHoldMath, type LinkReferences } from './to-html';
 
@@ -39,7 +41,10 @@ let draft: { text: string; html: string } | undefined;
  * or remounting costs nothing; a streaming tail is not. `references`: the link definitions of the whole answer
  * (answerReferences), for a chunk whose `[text][label]` links are defined in another chunk.
  */
-export function renderMarkdown(text: string, finished = true, references?: LinkReferences): string {
+export function renderMarkdown(whole: string, finished = true, references?: LinkReferences): string {
+  // A streaming tail that ends in a table's header row shows the table it is becoming (pending-table.ts): the
+  // draft is kept under what was drawn, so a finished chunk that ends there is drawn as what it is.
+  const text = finished ? whole : withPendingTable(whole);
   // Only a chunk with a `]` can use a definition: the others keep their one cache entry.
   const refs = references && text.includes(']') ? references : undefined;
   const key = refs ? `${text}\u0000${referencesKey(refs)}` : text;
@@ -49,11 +54,13 @@ export function renderMarkdown(text: string, finished = true, references?: LinkR
     return hit;
   }
   const html = DOMPurify.sanitize(markdownToHtml(text, refs));
-  // Math not typeset yet (KaTeX is on its way): this version is not kept, the one after it arrives is.
-  if (!mathEnabled() && mayHoldMath(text)) {
-    void loadMath();
-    return html;
-  }
+  // Math not typeset yet (KaTeX is on its way), or code whose grammar is on its way (grammars.ts): this version
+  // is not kept, the one after it arrives is.
+  const grammars = takeWantedGrammars();
+  const waitsForMath = !mathEnabled() && mayHoldMath(text);
+  if (grammars.length > 0) void loadGrammars(grammars);
+  if (waitsForMath) void loadMath();
+  if (grammars.length > 0 || waitsForMath) return html;
   if (finished) remember(key, html);
   else draft = { text: key, html };
   return html;
@@ -69,18 +76,30 @@ function referencesKey(refs: LinkReferences): string {
 
 
 let mathLoading: Promise<void> | null = null;
-let onMath: () => void = () => {};
+let onMore: () => void = () => {};
 
-/** Called once KaTeX is in: what was shown before it (a `$` as text) is rendered again (lazy-render.ts). */
-export function whenMathReady(listener: () => void): void {
-  onMath = listener;
+/**
+ * Called once KaTeX or a grammar is in: what was shown before it (a `$` as text, code uncoloured) is rendered
+ * again (lazy-render.ts).
+ */
+export function whenMoreReady(listener: () => void): void {
+  onMore = listener;
+}
+
+/**
+ * Grammars asked for by a render (grammars.ts), each its own chunk; one redraw once all are in. One that fails to
+ * load (the server went away) leaves its code plain, and is asked for again by the next render that needs it.
+ */
+async function loadGrammars(languages: string[]): Promise<void> {
+  const loaded = await Promise.allSettled(languages.map(loadGrammar));
+  if (loaded.some((r) => r.status === 'fulfilled')) onMore();
 }
 
 /** KaTeX's chunk (math.ts), asked for by the first text that may hold math. */
 function loadMath(): Promise<void> {
   mathLoading ??= import('./math').then((m) => {
     enableMath(m.mathPlugin);
-    onMath();
+    onMore();
   });
   return mathLoading;
 }

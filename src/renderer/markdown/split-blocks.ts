@@ -3,6 +3,10 @@
  * only its growing tail: every chunk but the last is finished and its HTML is cached. A blank line followed
  * by an indented line (a list item's next paragraph, indented code) does not cut, so those stay whole.
  */
+/** A line that opens or closes a `<details>` fold, as details.ts reads them. */
+const DETAILS_OPEN = /^ {0,3}<details( open)?>\s*(?:<summary>.*<\/summary>)?\s*$/i;
+const DETAILS_CLOSE = /<\/details>\s*$/i;
+
 export function splitMarkdownBlocks(text: string): string[] {
   const lines = text.split('\n');
   const blocks: string[] = [];
@@ -11,6 +15,8 @@ export function splitMarkdownBlocks(text: string): string[] {
   let math = false;
   /** Inside a \[ … \] display formula, which a line ending in `\]` closes. */
   let bracketMath = false;
+  /** How many `<details>` are open (details.ts): one may hold blank lines, and a chunk of it alone is no fold. */
+  let details = 0;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
     const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
@@ -24,7 +30,11 @@ export function splitMarkdownBlocks(text: string): string[] {
       if (fence === null) fence = marker;
       else if (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
     }
-    if (fence === null && !math && !bracketMath && line.trim() === '' && current.length > 0) {
+    if (fence === null && !marker && !math && !bracketMath) {
+      if (DETAILS_OPEN.test(line)) details++;
+      else if (details > 0 && DETAILS_CLOSE.test(line) && !/<details/i.test(line)) details--;
+    }
+    if (fence === null && !math && !bracketMath && details === 0 && line.trim() === '' && current.length > 0) {
       // A forward scan, not lines.slice(i + 1).find(): this runs every frame of a stream, and copying the rest
       // of the answer at each blank line made a long answer's frames quadratic (bench/smoothness.bench.ts).
       let j = i + 1;

@@ -1,65 +1,20 @@
 /**
- * Model output as markdown (GFM tables, lists, fenced code with highlighting) that can never carry raw HTML:
+ * Model output as markdown (GFM tables, lists, fenced code with highlighting: grammars.ts) that can never carry raw HTML:
  * markdown-it runs with `html: false` (tags come out escaped, but for `<br>` and a few bare formatting pairs drawn
- * as what they mean: inline-tags.ts), links are kept only for http(s), and images are off (a remote image is a
+ * as what they mean: inline-tags.ts, and `<details>` folds: details.ts), links are kept only for http(s), and images are off (a remote image is a
  * tracking pixel the CSP blocks anyway). Pure, so it is tested without a DOM; render.ts sanitizes the result as a
  * second wall. Code blocks get a copy button the view handles by delegation; code shows its invisible and
  * direction-changing characters (invisible-chars.ts). Each top-level block reads in its own text's direction
  * (dir="auto"). Math between $…$, $$…$$, \( … \) and \[ … \] is typeset with KaTeX once `enableMath` has been
  * given its plugin (math.ts, loaded when a text first may hold math: render.ts).
  */
-import hljs from 'highlight.js/lib/core';
-import bash from 'highlight.js/lib/languages/bash';
-import c from 'highlight.js/lib/languages/c';
-import cpp from 'highlight.js/lib/languages/cpp';
-import css from 'highlight.js/lib/languages/css';
-import diff from 'highlight.js/lib/languages/diff';
-import go from 'highlight.js/lib/languages/go';
-import java from 'highlight.js/lib/languages/java';
-import javascript from 'highlight.js/lib/languages/javascript';
-import json from 'highlight.js/lib/languages/json';
-import markdown from 'highlight.js/lib/languages/markdown';
-import python from 'highlight.js/lib/languages/python';
-import rust from 'highlight.js/lib/languages/rust';
-import sql from 'highlight.js/lib/languages/sql';
-import typescript from 'highlight.js/lib/languages/typescript';
-import xml from 'highlight.js/lib/languages/xml';
-import yaml from 'highlight.js/lib/languages/yaml';
 import MarkdownIt from 'markdown-it';
 import type { MarkdownIt as Markdown, Token } from 'markdown-it';
+import { detailsBlocks } from './details';
+import { grammarReady, hljs, languageName } from './grammars';
 import { inlineTags } from './inline-tags';
 import { markInvisible } from './invisible-chars';
 import { TextCache } from './text-cache';
-
-const LANGUAGES: Record<string, typeof bash> = { bash, c, cpp, css, diff, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
-/** Languages a grammar embeds (markdown's inline HTML, HTML's style and script). */
-const EMBEDS: Record<string, string[]> = { markdown: ['xml'], xml: ['css', 'javascript'] };
-
-/**
- * A grammar is built when its language is first asked for, not when the chunk loads: each one is a tree of
- * keyword lists and patterns (about 400 KB of heap for all of them), and a chat uses a language or two.
- */
-function registered(language: string): boolean {
-  if (hljs.getLanguage(language)) return true;
-  // Own keys only: a fence's word is the model's, and `constructor` is no language.
-  const definition = Object.hasOwn(LANGUAGES, language) ? LANGUAGES[language] : undefined;
-  if (!definition) return false;
-  hljs.registerLanguage(language, definition);
-  for (const embedded of EMBEDS[language] ?? []) registered(embedded);
-  return true;
-}
-
-/**
- * Other names for the languages: the grammars' own aliases (highlight.js 11.12, known here before a grammar is
- * built) and `shell`.
- */
-const ALIASES: Record<string, string> = {
-  ...{ sh: 'bash', shell: 'bash', zsh: 'bash', h: 'c', cc: 'cpp', 'c++': 'cpp', 'h++': 'cpp', hpp: 'cpp', hh: 'cpp', hxx: 'cpp', cxx: 'cpp' },
-  ...{ patch: 'diff', golang: 'go', jsp: 'java', js: 'javascript', jsx: 'javascript', mjs: 'javascript', cjs: 'javascript' },
-  ...{ jsonc: 'json', json5: 'json', md: 'markdown', mkdown: 'markdown', mkd: 'markdown', py: 'python', gyp: 'python', ipython: 'python' },
-  ...{ rs: 'rust', ts: 'typescript', tsx: 'typescript', mts: 'typescript', cts: 'typescript', yml: 'yaml' },
-  ...{ html: 'xml', xhtml: 'xml', rss: 'xml', atom: 'xml', xjb: 'xml', xsd: 'xml', xsl: 'xml', plist: 'xml', wsf: 'xml', svg: 'xml' },
-};
 
 /**
  * The language a fence's first word names: ```python, and the forms models copy from notebooks and docs,
@@ -83,17 +38,19 @@ const md = new MarkdownIt({
   typographer: false,
   highlight: (code, lang) => {
     const asked = fenceLanguage(lang);
-    const language = Object.hasOwn(ALIASES, asked) ? ALIASES[asked]! : asked;
-    const body = language && registered(language) ? hljs.highlight(code, { language, ignoreIllegals: true }).value : escapeHtml(code);
+    const language = languageName(asked);
+    // A grammar still loading (grammars.ts) leaves the code plain for now; render.ts draws it again once it is in.
+    const body = language && grammarReady(language) ? hljs.highlight(code, { language, ignoreIllegals: true }).value : escapeHtml(code);
     const label = escapeHtml(asked || 'text');
     return `<pre class="code-block"><div class="code-head"><span>${label}</span><button type="button" class="code-copy" data-copy-code="">Copy</button></div><code class="hljs">${body}</code></pre>`;
   },
 });
 md.disable('image');
 md.use(inlineTags);
+md.use(detailsBlocks);
 
-/** Blocks that take their direction from their own text: a paragraph, heading, list, quote or table. */
-const DIRECTED = new Set(['paragraph_open', 'heading_open', 'bullet_list_open', 'ordered_list_open', 'blockquote_open', 'table_open']);
+/** Blocks that take their direction from their own text: a paragraph, heading, list, quote, table or details. */
+const DIRECTED = new Set(['paragraph_open', 'heading_open', 'bullet_list_open', 'ordered_list_open', 'blockquote_open', 'table_open', 'details_open']);
 
 /**
  * `dir="auto"` on each top-level block, so an Arabic or Hebrew paragraph reads right to left (its list markers and

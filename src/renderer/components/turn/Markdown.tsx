@@ -1,4 +1,4 @@
-import { memo, useRef, type MouseEvent } from 'react';
+import { memo, useEffect, useLayoutEffect, useRef, type MouseEvent, type RefObject } from 'react';
 import { answerReferences, useMarkdownRenderer } from '../../markdown/lazy-render';
 import type { LinkReferences } from '../../markdown/render';
 import { groupChunks, type ChunkGroups } from '../../markdown/chunk-groups';
@@ -25,6 +25,34 @@ function onClick(e: MouseEvent<HTMLDivElement>): void {
     if (!ok) return;
     target.textContent = 'Copied';
     setTimeout(() => (target.textContent = 'Copy'), 1500);
+  });
+}
+
+/**
+ * Folds (<details>, markdown/details.ts) the reader opened or closed, by their place among the answer's folds, put
+ * back after each render: a streaming chunk's HTML is drawn anew at each token, and a chunk that finishes is mounted
+ * anew in its group, both with the folds as the model wrote them, so a fold opened while the answer streamed
+ * snapped shut at the next token. Nothing is done per frame until a fold has toggled.
+ */
+function useFoldStates(root: RefObject<HTMLDivElement | null>): void {
+  const folds = useRef(new Map<number, boolean>());
+  useEffect(() => {
+    const el = root.current;
+    if (!el) return;
+    // `toggle` does not bubble: caught on its way down.
+    const onToggle = (e: Event) => {
+      if (e.target instanceof HTMLDetailsElement) folds.current.set([...el.querySelectorAll('details')].indexOf(e.target), e.target.open);
+    };
+    el.addEventListener('toggle', onToggle, true);
+    return () => el.removeEventListener('toggle', onToggle, true);
+  }, [root]);
+  useLayoutEffect(() => {
+    if (folds.current.size === 0 || !root.current) return;
+    const all = root.current.querySelectorAll('details');
+    for (const [i, open] of folds.current) {
+      const fold = all[i];
+      if (fold && fold.open !== open) fold.open = open;
+    }
   });
 }
 
@@ -62,6 +90,8 @@ export const Markdown = memo(function Markdown({ text, growing = false }: { text
   split.current = splitGrowing(split.current, text);
   const { chunks } = split.current;
   const render = useMarkdownRenderer();
+  const root = useRef<HTMLDivElement>(null);
+  useFoldStates(root);
   // `[text][1]` in one chunk, `[1]: url` in another: every chunk is rendered with the answer's definitions (the
   // same object while they stay the same, so finished chunks do not render again).
   const references = render ? answerReferences(chunks, growing, !text.endsWith('\n')) : undefined;
@@ -75,7 +105,7 @@ export const Markdown = memo(function Markdown({ text, growing = false }: { text
   const runs = closed.map((group, g) => <ChunkGroup key={g} chunks={group} boxed references={references} />);
   if (open.length > 0) runs.push(<ChunkGroup key={closed.length} chunks={open} boxed={false} references={references} />);
   return (
-    <div className="markdown" onClick={onClick}>
+    <div className="markdown" onClick={onClick} ref={root}>
       {runs}
       {chunks.length > 0 && <MarkdownChunk key="tail" text={chunks[chunks.length - 1]!} tail={growing} references={references} />}
     </div>

@@ -1,0 +1,123 @@
+/**
+ * Rendering audit, second round (fix5/rendering2): code in the languages local models write beyond the bundled
+ * ones is highlighted, its grammar fetched only by a page that shows it; a table that is streaming is a table from
+ * its header row on; <details> folds. Screenshots at 1280 and 390 px go to test-results/screenshots.
+ */
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { assistant, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+
+const OUT = resolve(import.meta.dirname, '../../test-results/screenshots');
+
+let s: UiSession | undefined;
+afterEach(async () => {
+  await stopUi(s);
+  s = undefined;
+});
+
+async function shoot(page: Page, name: string): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await page.waitForFunction(() => document.getAnimations().length === 0);
+    await page.screenshot({ path: `${OUT}/${name}-${width}.png` });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
+
+/** The grammar chunks the page fetched (grammars.ts: one per language loaded on demand). */
+function grammarFetches(page: Page): string[] {
+  const fetched: string[] = [];
+  page.on('request', (r) => {
+    const name = /\/assets\/(csharp|kotlin|ruby|php|swift|ini|dockerfile|powershell|r|lua|scala)-[\w-]+\.js$/.exec(r.url())?.[1];
+    if (name) fetched.push(name);
+  });
+  return fetched;
+}
+
+describe('answers in the shapes models write them (second round)', () => {
+  it('highlights C# and PowerShell, fetching just their grammars, and a bundled language at once', async () => {
+    const answer = 'In C#:\n\n```cs\npublic class Greeter { public string Name = "Ada"; }\n```\n\nIn PowerShell:\n\n```ps1\nGet-ChildItem -Path "C:\\logs"\n```\n\nIn Python:\n\n```py\nname = "Ada"\n```\n';
+    s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));
+    const { page } = s;
+    const fetched = grammarFetches(page);
+    await send(page, 'Greet Ada in three languages');
+    await waitIdle(page);
+    const block = (n: number) => assistant(page).locator('pre.code-block code').nth(n);
+    await expect.poll(() => block(0).locator('.hljs-keyword').count()).toBeGreaterThan(0);
+    await expect.poll(() => block(1).locator('[class^="hljs-"]').count()).toBeGreaterThan(0);
+    expect(await block(2).locator('.hljs-string').count()).toBe(1);
+    expect((await block(0).innerText()).trim()).toBe('public class Greeter { public string Name = "Ada"; }');
+    // Only the two grammars this answer needs came over the wire.
+    expect([...fetched].sort()).toEqual(['csharp', 'powershell']);
+    await shoot(page, 'answer-shapes-code');
+  });
+
+  it('shows a streaming table as a table from its header row, never as "| a | b |" text', async () => {
+    const lines = [{ content: 'The results:\n\n| Model | Size | Speed |' }, { content: '\n|:--' }, { content: '-|---|---|\n| Qwen | 7B | fast |\n' }];
+    s = await startUi(chatRoutes(ollamaLines(lines), 5, [1, 2]));
+    const { page, replay } = s;
+    await send(page, 'Compare them');
+    const markdown = assistant(page).locator('.markdown');
+    const headers = () => markdown.locator('th').allInnerTexts();
+    const rawPipes = () => markdown.evaluate((el) => [...el.querySelectorAll('p')].some((p) => p.textContent?.includes('|')));
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(headers).toEqual(['Model', 'Size', 'Speed']);
+    expect(await rawPipes()).toBe(false);
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    await shoot(page, 'answer-shapes-table-streaming');
+    replay.release();
+    // Half of its delimiter row: still the table, already aligned.
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(() => markdown.locator('th').first().evaluate((th) => getComputedStyle(th).textAlign)).toBe('left');
+    expect(await rawPipes()).toBe(false);
+    replay.release();
+    await waitIdle(page);
+    expect(await headers()).toEqual(['Model', 'Size', 'Speed']);
+    expect(await markdown.locator('td').allInnerTexts()).toEqual(['Qwen', '7B', 'fast']);
+  });
+
+  it('folds <details><summary> into a collapsible box whose content is markdown, and keeps an attribute-laden one as text', async () => {
+    const answer = 'Here is the fix.\n\n<details>\n<summary>Full <b>file</b></summary>\n\n```kt\nfun main() { println("hi") }\n```\n\n- checked\n\n</details>\n\n<details ontoggle=alert(1)>\n<summary>x</summary>\n</details>\n\nDone.';
+    s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));
+    const { page } = s;
+    await send(page, 'Fix it');
+    await waitIdle(page);
+    const fold = assistant(page).locator('details');
+    expect(await fold.count()).toBe(1);
+    expect(await fold.locator('summary').innerText()).toBe('Full file');
+    expect(await fold.locator('pre').isVisible()).toBe(false);
+    await shoot(page, 'answer-shapes-details-closed');
+    await fold.locator('summary').click();
+    await expect.poll(() => fold.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(true);
+    expect(await fold.locator('pre').isVisible()).toBe(true);
+    await expect.poll(() => fold.locator('pre .hljs-keyword').count()).toBeGreaterThan(0);
+    expect(await fold.locator('li').innerText()).toBe('checked');
+    // The other one had an attribute: text, and no handler anywhere.
+    expect(await assistant(page).locator('.markdown').innerText()).toContain('<details ontoggle=alert(1)>');
+    expect(await page.locator('[ontoggle]').count()).toBe(0);
+    // Open stays open: the answer's HTML is not drawn again (finished chunks are cached).
+    await page.waitForFunction(() => document.getAnimations().length === 0);
+    expect(await fold.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(true);
+    await shoot(page, 'answer-shapes-details-open');
+  });
+
+  it('keeps a fold the reader opened while the answer streams open through the next tokens and after', async () => {
+    const lines = [{ content: 'Intro.\n\n<details>\n<summary>Steps</summary>\n\nStep one.\n' }, { content: 'Step two.\n\n</details>\n\nAfter the fold.\n\nMore text.' }];
+    s = await startUi(chatRoutes(ollamaLines(lines), 5, 1));
+    const { page, replay } = s;
+    await send(page, 'Show the steps');
+    await expect.poll(() => replay.held).toBe(1);
+    const fold = assistant(page).locator('details');
+    await fold.locator('summary').click();
+    await expect.poll(() => fold.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(true);
+    replay.release();
+    await waitIdle(page);
+    await assistant(page).locator('p:has-text("More text.")').waitFor();
+    // The fold's chunk was drawn again (more text in it) and then finished (mounted in its group): still open.
+    expect(await fold.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(true);
+    expect(await fold.locator('p:has-text("Step two.")').isVisible()).toBe(true);
+  });
+});
