@@ -1,0 +1,66 @@
+/**
+ * What a page re-reads once its link to serve mode is back (store/resync.ts), beyond the chat and the settings:
+ * - the built-in engine's models being loaded: a `loaded:` event sent while the link was down left "Loading model…"
+ *   on every later answer on that model (leftovers audit, found and left);
+ * - the MCP servers and their states: an `mcp:changed` sent meanwhile was lost, and Settings → Tools kept showing a
+ *   server as starting (or failed) after it had started (leftovers audit, found and left).
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { McpServerInfo } from '../../src/shared/mcp';
+import { connectBuiltinLoading, useBuiltinLoading } from '../../src/renderer/store/builtin-loading';
+import { useMcpStore, watchMcpServers } from '../../src/renderer/store/mcp-slice';
+import { resyncAfterReconnect } from '../../src/renderer/store/resync';
+import { useStore } from '../../src/renderer/store/index';
+import { fakeApi } from './helpers/fake-api';
+
+function server(state: McpServerInfo['state']): McpServerInfo {
+  return {
+    id: 's1', name: 'files', transport: 'stdio', command: 'files-mcp', args: [], cwd: null, url: '', envNames: [], headerNames: [],
+    enabled: true, startWithApp: false, timeoutSeconds: 60, state, error: null, tools: [],
+  } as unknown as McpServerInfo;
+}
+
+let engineLoading: string[];
+let servers: McpServerInfo[];
+
+beforeEach(() => {
+  engineLoading = [];
+  servers = [server('ready')];
+  (globalThis as { window?: unknown }).window = {
+    firebrand: fakeApi({
+      builtin: { status: () => Promise.resolve({ backend: null, running: true, loaded: [], loading: engineLoading, modelsDir: '/m', unavailable: null }) },
+      mcp: { list: () => Promise.resolve(servers) },
+    }),
+  };
+  useStore.setState({ activeId: null });
+});
+
+describe('a page back after its link to serve mode dropped', () => {
+  it('stops saying "Loading model…" for a model whose load ended while the link was down', async () => {
+    // The page heard `loading:plain.gguf`; the `loaded:` went out while its link was down.
+    useBuiltinLoading.setState({ files: ['plain.gguf'] });
+    await resyncAfterReconnect();
+    await expect.poll(() => useBuiltinLoading.getState().files).toEqual([]);
+  });
+
+  it('says "Loading model…" for a model whose load began while the link was down', async () => {
+    useBuiltinLoading.setState({ files: [] });
+    engineLoading = ['big.gguf'];
+    await resyncAfterReconnect();
+    await expect.poll(() => useBuiltinLoading.getState().files).toEqual(['big.gguf']);
+  });
+
+  it('a tab opened while a model loads says so too (it never heard `loading:`)', async () => {
+    useBuiltinLoading.setState({ files: [] });
+    engineLoading = ['big.gguf'];
+    connectBuiltinLoading((window as unknown as { firebrand: Parameters<typeof connectBuiltinLoading>[0] }).firebrand);
+    await expect.poll(() => useBuiltinLoading.getState().files).toEqual(['big.gguf']);
+  });
+
+  it('shows the MCP servers as they are now, not as the last push before the drop said', async () => {
+    watchMcpServers();
+    useMcpStore.setState({ servers: [server('starting')] });
+    await resyncAfterReconnect();
+    await expect.poll(() => useMcpStore.getState().servers.map((s) => s.state)).toEqual(['ready']);
+  });
+});
