@@ -12,7 +12,7 @@ import { BUILTIN_CONNECTION_ID } from '../../shared/connections';
 import { firebrand } from '../firebrand';
 import { releaseEvents, takeFirst } from '../boot';
 import { noteSent } from './turn-timings';
-import { connectStreamedTurns, flushPendingFor, savedEarly } from './streamed-turns';
+import { connectStreamedTurns, flushPendingFor, releaseSavedAhead, savedEarly } from './streamed-turns';
 import { errorMessage } from './errors';
 import { connectToolProgress } from './tool-progress';
 import { connectBuiltinLoading } from './builtin-loading';
@@ -285,6 +285,7 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
     fail(err, () => set({ sendRequest: get().sendRequest + 1 }));
     return false;
   } finally {
+    releaseSavedAhead();
     set({ sending: false });
   }
 }
