@@ -3,12 +3,15 @@
  * - the built-in engine's models being loaded: a `loaded:` event sent while the link was down left "Loading model…"
  *   on every later answer on that model (leftovers audit, found and left);
  * - the MCP servers and their states: an `mcp:changed` sent meanwhile was lost, and Settings → Tools kept showing a
- *   server as starting (or failed) after it had started (leftovers audit, found and left).
+ *   server as starting (or failed) after it had started (leftovers audit, found and left);
+ * - the library and its downloads: a download that ended in the gap stayed "running" at its last percent, with Pause.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { McpServerInfo } from '../../src/shared/mcp';
 import { connectBuiltinLoading, useBuiltinLoading } from '../../src/renderer/store/builtin-loading';
+import { connectLibraryStore, useLibraryStore } from '../../src/renderer/store/library-slice';
 import { useMcpStore, watchMcpServers } from '../../src/renderer/store/mcp-slice';
+import type { DownloadProgress, LibraryEntry } from '../../src/shared/library';
 import { resyncAfterReconnect } from '../../src/renderer/store/resync';
 import { useStore } from '../../src/renderer/store/index';
 import { fakeApi } from './helpers/fake-api';
@@ -22,14 +25,17 @@ function server(state: McpServerInfo['state']): McpServerInfo {
 
 let engineLoading: string[];
 let servers: McpServerInfo[];
+let library: LibraryEntry[];
 
 beforeEach(() => {
   engineLoading = [];
   servers = [server('ready')];
+  library = [];
   (globalThis as { window?: unknown }).window = {
     firebrand: fakeApi({
       builtin: { status: () => Promise.resolve({ backend: null, running: true, loaded: [], loading: engineLoading, modelsDir: '/m', unavailable: null }) },
       mcp: { list: () => Promise.resolve(servers) },
+      library: { list: () => Promise.resolve(library) },
     }),
   };
   useStore.setState({ activeId: null });
@@ -62,5 +68,15 @@ describe('a page back after its link to serve mode dropped', () => {
     useMcpStore.setState({ servers: [server('starting')] });
     await resyncAfterReconnect();
     await expect.poll(() => useMcpStore.getState().servers.map((s) => s.state)).toEqual(['ready']);
+  });
+
+  it('shows a download that ended while the link was down as done, and one cancelled in another tab as gone', async () => {
+    const progress = (downloadId: string, file: string): DownloadProgress => ({ downloadId, file, source: `hf:o/r/${file}`, state: 'running', bytes: 80, total: 100, bytesPerSecond: 10, etaSeconds: 2 });
+    library = [{ file: 'small.gguf', path: '/m/small.gguf', sizeBytes: 100, state: 'usable', download: null } as LibraryEntry];
+    connectLibraryStore();
+    useLibraryStore.setState({ downloads: { d1: progress('d1', 'small.gguf'), d2: progress('d2', 'other.gguf') } });
+    await resyncAfterReconnect();
+    await expect.poll(() => useLibraryStore.getState().entries.map((e) => e.file)).toEqual(['small.gguf']);
+    await expect.poll(() => useLibraryStore.getState().downloads).toEqual({ d1: expect.objectContaining({ state: 'done', bytes: 100, total: 100 }) });
   });
 });
