@@ -4,13 +4,16 @@
  *   on every later answer on that model (leftovers audit, found and left);
  * - the MCP servers and their states: an `mcp:changed` sent meanwhile was lost, and Settings → Tools kept showing a
  *   server as starting (or failed) after it had started (leftovers audit, found and left);
- * - the library and its downloads: a download that ended in the gap stayed "running" at its last percent, with Pause.
+ * - the library and its downloads: a download that ended in the gap stayed "running" at its last percent, with Pause;
+ * - Ollama pulls likewise, on the Models screen.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { McpServerInfo } from '../../src/shared/mcp';
 import { connectBuiltinLoading, useBuiltinLoading } from '../../src/renderer/store/builtin-loading';
 import { connectLibraryStore, useLibraryStore } from '../../src/renderer/store/library-slice';
 import { useMcpStore, watchMcpServers } from '../../src/renderer/store/mcp-slice';
+import { connectModelsStore, useModelsStore } from '../../src/renderer/store/models-slice';
+import type { PullProgress } from '../../src/shared/models';
 import type { DownloadProgress, LibraryEntry } from '../../src/shared/library';
 import { resyncAfterReconnect } from '../../src/renderer/store/resync';
 import { useStore } from '../../src/renderer/store/index';
@@ -36,6 +39,8 @@ beforeEach(() => {
       builtin: { status: () => Promise.resolve({ backend: null, running: true, loaded: [], loading: engineLoading, modelsDir: '/m', unavailable: null }) },
       mcp: { list: () => Promise.resolve(servers) },
       library: { list: () => Promise.resolve(library) },
+      models: { list: () => Promise.resolve([{ name: 'llama3.2:latest' }]), running: () => Promise.resolve([]) },
+      aliases: { list: () => Promise.resolve([]) },
     }),
   };
   useStore.setState({ activeId: null });
@@ -78,5 +83,14 @@ describe('a page back after its link to serve mode dropped', () => {
     await resyncAfterReconnect();
     await expect.poll(() => useLibraryStore.getState().entries.map((e) => e.file)).toEqual(['small.gguf']);
     await expect.poll(() => useLibraryStore.getState().downloads).toEqual({ d1: expect.objectContaining({ state: 'done', bytes: 100, total: 100 }) });
+  });
+
+  it('shows an Ollama pull that ended while the link was down as done; one still going stays as it was', async () => {
+    const pull = (pullId: string, model: string): PullProgress => ({ pullId, model, status: 'pulling', completedBytes: 80, totalBytes: 100, percent: 80, bytesPerSecond: 10, etaSeconds: 2, state: 'running' });
+    connectModelsStore();
+    useModelsStore.setState({ pulls: { p1: pull('p1', 'llama3.2'), p2: pull('p2', 'qwen3:8b') } });
+    await resyncAfterReconnect();
+    await expect.poll(() => useModelsStore.getState().pulls['p1']?.state).toBe('done');
+    expect(useModelsStore.getState().pulls['p2']).toMatchObject({ state: 'running', percent: 80 });
   });
 });
