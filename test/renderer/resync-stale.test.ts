@@ -5,13 +5,16 @@
  * - the MCP servers and their states: an `mcp:changed` sent meanwhile was lost, and Settings → Tools kept showing a
  *   server as starting (or failed) after it had started (leftovers audit, found and left);
  * - the library and its downloads: a download that ended in the gap stayed "running" at its last percent, with Pause;
- * - Ollama pulls likewise, on the Models screen.
+ * - Ollama pulls likewise, on the Models screen;
+ * - the connections: one renamed in another tab kept its old name in the picker's groups.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { McpServerInfo } from '../../src/shared/mcp';
 import { connectBuiltinLoading, useBuiltinLoading } from '../../src/renderer/store/builtin-loading';
 import { connectLibraryStore, useLibraryStore } from '../../src/renderer/store/library-slice';
 import { useMcpStore, watchMcpServers } from '../../src/renderer/store/mcp-slice';
+import { useConnectionsStore } from '../../src/renderer/store/connections-slice';
+import type { ConnectionInfo } from '../../src/shared/connections';
 import { connectModelsStore, useModelsStore } from '../../src/renderer/store/models-slice';
 import type { PullProgress } from '../../src/shared/models';
 import type { DownloadProgress, LibraryEntry } from '../../src/shared/library';
@@ -41,6 +44,7 @@ beforeEach(() => {
       library: { list: () => Promise.resolve(library) },
       models: { list: () => Promise.resolve([{ name: 'llama3.2:latest' }]), running: () => Promise.resolve([]) },
       aliases: { list: () => Promise.resolve([]) },
+      connections: { list: () => Promise.resolve([{ id: 'lm', kind: 'openai-compatible', label: 'LM Studio (desk)', baseUrl: 'http://127.0.0.1:1234', hasApiKey: false }]) },
     }),
   };
   useStore.setState({ activeId: null });
@@ -92,5 +96,11 @@ describe('a page back after its link to serve mode dropped', () => {
     await resyncAfterReconnect();
     await expect.poll(() => useModelsStore.getState().pulls['p1']?.state).toBe('done');
     expect(useModelsStore.getState().pulls['p2']).toMatchObject({ state: 'running', percent: 80 });
+  });
+
+  it('names the connections as saved now (one renamed in another tab)', async () => {
+    useConnectionsStore.setState({ connections: [{ id: 'lm', kind: 'openai-compatible', label: 'LM Studio', baseUrl: 'http://127.0.0.1:1234', hasApiKey: false } as ConnectionInfo] });
+    await resyncAfterReconnect();
+    await expect.poll(() => useConnectionsStore.getState().connections.map((c) => c.label)).toEqual(['LM Studio (desk)']);
   });
 });
