@@ -78,6 +78,8 @@ export interface BuiltinStatus {
   backend: BackendInfo | null;
   running: boolean;
   loaded: LoadedModel[];
+  /** Model files an answer waits on while the engine loads them (what `loading:`/`loaded:` events say, read at once). */
+  loading: string[];
   modelsDir: string;
   /** Why the engine cannot run here at all (no binary for this platform), if so. */
   unavailable: string | null;

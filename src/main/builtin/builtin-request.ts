@@ -79,11 +79,11 @@ export class BuiltinRequests {
     // A model the engine does not hold yet is loaded before its first token (engine start, weights read: seconds to
     // minutes on a CPU): the chat says so meanwhile, instead of a silent "…" (first-hour audit F5).
     let loading = !loaded;
-    if (loading) service.deps.changed(`loading:${prepared.file}`);
+    if (loading) service.loadingFor(prepared.file, true);
     const loadEnded = () => {
       if (!loading) return;
       loading = false;
-      service.deps.changed(`loaded:${prepared.file}`);
+      service.loadingFor(prepared.file, false);
     };
     async function* bytes(): AsyncIterable<Uint8Array> {
       try {

@@ -59,6 +59,12 @@ export class BuiltinService {
    * loaded it (and reported it), and must count as answering from the start.
    */
   private readonly busyCount = new Map<string, number>();
+  /**
+   * Answers waiting on the engine to load their model, per file. Reported in `status` as well as by `loading:`/`loaded:`
+   * events: a page whose link was down when the `loaded:` event went out reads the truth again on reconnect, instead
+   * of saying "Loading model…" on every later answer on that model.
+   */
+  private readonly loadingCount = new Map<string, number>();
 
   constructor(readonly deps: BuiltinDeps) {
     this.host = deps.spawner
@@ -85,6 +91,7 @@ export class BuiltinService {
       backend: this.backend ? describeBackend(this.backend) : null,
       running: this.host?.running ?? false,
       loaded: [...this.loaded.values()].map((l): LoadedModel => ({ file: l.file, contextSize: l.contextSize, memoryBytes: l.memoryBytes, unloadsAt: l.unloadsAt })),
+      loading: [...this.loadingCount.keys()],
       modelsDir: this.deps.library.dir,
       unavailable: this.host ? null : 'The built-in engine is not part of this build of Firebrand.',
     };
@@ -152,6 +159,14 @@ export class BuiltinService {
     this.loaded.delete(file);
     this.deps.changed('unloaded');
     return this.status();
+  }
+
+  /** An answer waits for the engine to load `file` (true) or no longer does (false): pages are told either way. */
+  loadingFor(file: string, loading: boolean): void {
+    const n = Math.max(0, (this.loadingCount.get(file) ?? 0) + (loading ? 1 : -1));
+    if (n > 0) this.loadingCount.set(file, n);
+    else this.loadingCount.delete(file);
+    this.deps.changed(`${loading ? 'loading' : 'loaded'}:${file}`);
   }
 
   /** Whether an answer is running on `file`. */

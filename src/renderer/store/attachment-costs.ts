@@ -15,6 +15,36 @@ export type CostState = { status: 'reading' } | { status: 'done'; inspection: At
 
 export const useAttachmentCosts = create<{ costs: Record<string, CostState> }>(() => ({ costs: {} }));
 
+/**
+ * The most costs kept. One entry per attachment, pages, model and connection ever shown grew for the life of the
+ * page (every chat opened, every model tried), and the whole record is copied on each answer. The ones asked for
+ * longest ago go first; far more than one chat's attachments fit, and a cost dropped while still shown is asked
+ * for again (useCost).
+ */
+export const COSTS_KEPT = 1000;
+/** Keys by last use, oldest first: a cost the open chat or the composer asks for again moves to the end. */
+const lastUsed = new Map<string, true>();
+
+function touch(key: string): void {
+  lastUsed.delete(key);
+  lastUsed.set(key, true);
+}
+
+/** The costs with `key` set, less the least recently used beyond COSTS_KEPT. */
+function withCost(costs: Record<string, CostState>, key: string, state: CostState): Record<string, CostState> {
+  // An answer keeps the place its question took. One let go while asked is dropped: taken back, it would push out
+  // another question in flight, whose answer would do the same. Still shown, useCost asks again.
+  if (state.status !== 'reading' && !lastUsed.has(key)) return costs;
+  if (state.status === 'reading') touch(key);
+  const next = { ...costs, [key]: state };
+  for (const old of lastUsed.keys()) {
+    if (lastUsed.size <= COSTS_KEPT) break;
+    lastUsed.delete(old);
+    delete next[old];
+  }
+  return next;
+}
+
 function keyOf(block: AttachmentBlock, model: string, connectionId: string | undefined): string {
   return `${block.id}|${block.pages ? `${block.pages.from}-${block.pages.to}` : 'all'}|${model}|${connectionId ?? ''}`;
 }
@@ -31,8 +61,11 @@ export function requestCost(block: AttachmentBlock): void {
   if (!model) return;
   const { connectionId } = connectionOf();
   const key = keyOf(block, model, connectionId);
-  if (useAttachmentCosts.getState().costs[key]) return;
-  const put = (state: CostState) => useAttachmentCosts.setState((s) => ({ costs: { ...s.costs, [key]: state } }));
+  if (useAttachmentCosts.getState().costs[key]) {
+    touch(key);
+    return;
+  }
+  const put = (state: CostState) => useAttachmentCosts.setState((s) => ({ costs: withCost(s.costs, key, state) }));
   put({ status: 'reading' });
   firebrand()
     .attachments.inspect({ block, model, ...(connectionId ? { connectionId } : {}) })
@@ -46,10 +79,11 @@ export function useCost(block: AttachmentBlock): CostState | undefined {
   const active = useStore((s) => s.settings?.activeConnectionId);
   const key = model ? keyOf(block, model, active && active !== 'ollama' ? active : undefined) : null;
   const state = useAttachmentCosts((s) => (key ? s.costs[key] : undefined));
+  const missing = state === undefined;
   useEffect(() => {
     if (key) requestCost(block);
-    // The key names everything the answer depends on.
-  }, [key]);
+    // The key names everything the answer depends on; a cost let go while shown (COSTS_KEPT) is asked again.
+  }, [key, missing]);
   return state;
 }
 

@@ -1,7 +1,10 @@
 /**
  * The built-in engine's models being loaded for an answer (main says `loading:<file>` then `loaded:<file>` on
  * `library:changed`): the answer waiting for its first token says so, instead of a silent "…" for the seconds to
- * minutes a GGUF takes to load on a CPU (first-hour audit F5).
+ * minutes a GGUF takes to load on a CPU (first-hour audit F5). The events alone are not enough: a `loaded:` sent while
+ * the page's link was down never arrives, and the line would then stay on every later answer on that model; a tab
+ * opened mid-load never heard `loading:`. So the page also reads the engine's own list (`builtin:status`) at start
+ * and after a reconnect.
  */
 import { create } from 'zustand';
 import type { FirebrandApi } from '../../shared/bridge';
@@ -22,6 +25,17 @@ export function connectBuiltinLoading(api: FirebrandApi): void {
     const files = useBuiltinLoading.getState().files.filter((f) => f !== load.file);
     useBuiltinLoading.setState({ files: load.loading ? [...files, load.file] : files });
   });
+  void readBuiltinLoading(api);
+}
+
+/** Takes the models the engine is loading now from main; an event after the answer is applied over it as usual. */
+export async function readBuiltinLoading(api: FirebrandApi): Promise<void> {
+  try {
+    const { loading } = await api.builtin.status({});
+    useBuiltinLoading.setState({ files: loading });
+  } catch {
+    // The link dropped again (the next reconnect reads it) or no engine: the events still say what they say.
+  }
 }
 
 /** The model an answer waits on while the engine loads it (nothing streamed yet), or null. */

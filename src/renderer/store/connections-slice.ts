@@ -26,6 +26,16 @@ export function loadConnections(): Promise<boolean> {
   return attempt(async () => set({ connections: await (takeFirst('connections') ?? firebrand().connections.list({})) }));
 }
 
+/**
+ * The link to serve mode is back: a connection added, renamed or removed in another tab meanwhile (or since this
+ * tab listed them: no event says so) is read again where the page holds the list, so the picker's groups and
+ * Settings → Connections name what is saved.
+ */
+export function rereadConnections(): Promise<void> {
+  if (get().connections.length === 0) return Promise.resolve();
+  return attempt(async () => set({ connections: await firebrand().connections.list({}) })).then(() => undefined);
+}
+
 /** Saves a new connection; resolves it as main saved it (its address normalized), or null on failure. */
 export async function addConnection(input: ConnectionInput): Promise<ConnectionInfo | null> {
   let saved: ConnectionInfo | null = null;

@@ -12,7 +12,7 @@ import { BUILTIN_CONNECTION_ID } from '../../shared/connections';
 import { firebrand } from '../firebrand';
 import { releaseEvents, takeFirst } from '../boot';
 import { noteSent } from './turn-timings';
-import { connectStreamedTurns, flushPendingFor, savedEarly } from './streamed-turns';
+import { connectStreamedTurns, flushPendingFor, releaseSavedAhead, savedEarly } from './streamed-turns';
 import { errorMessage } from './errors';
 import { connectToolProgress } from './tool-progress';
 import { connectBuiltinLoading } from './builtin-loading';
@@ -285,6 +285,7 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
     fail(err, () => set({ sendRequest: get().sendRequest + 1 }));
     return false;
   } finally {
+    releaseSavedAhead();
     set({ sending: false });
   }
 }
@@ -295,7 +296,9 @@ export async function stopTurn(turnId: string): Promise<void> {
 
 export async function saveSettings(patch: Partial<Settings>): Promise<boolean> {
   try {
-    set({ settings: await firebrand().settings.update(patch), notice: null });
+    const settings = await firebrand().settings.update(patch);
+    settingsAdopted++;
+    set({ settings, notice: null });
     await refreshModels();
     return true;
   } catch (err) {
@@ -304,12 +307,16 @@ export async function saveSettings(patch: Partial<Settings>): Promise<boolean> {
   }
 }
 
+/** How many times settings newer than the first read were taken: the first read, answered later, must not undo them. */
+let settingsAdopted = 0;
+
 /**
  * Settings saved in another window or tab (or read again after the link dropped) show here too: the theme at
  * once, and another connection made active lists its models. Without this a tab kept the theme it had opened with.
  */
 export function adoptSettings(settings: Settings): void {
   const before = get().settings;
+  settingsAdopted++;
   set({ settings });
   if (!before || before.activeConnectionId === settings.activeConnectionId) return;
   void refreshModels();
@@ -343,10 +350,16 @@ export function connectStore(): Promise<void> {
   const listed = listModels(takeFirst('models'), takeFirst('aliases'));
   listed.catch(() => {}); // showModels reports a failure; this only keeps it from being "unhandled" meanwhile.
   const conversations = refreshConversations(takeFirst('conversations'));
+  // A `settings:changed` held meanwhile (saved in another tab as this one opened) is newer than the first read,
+  // asked before it: taken as it is released, it must not be put back by the first read's later answer.
+  const adoptedBefore = settingsAdopted;
   releaseEvents();
   return (async () => {
     try {
-      set({ settings: await settings });
+      const first = await settings;
+      if (settingsAdopted === adoptedBefore) set({ settings: first });
+      // The first model list was asked for the connection active then; another tab has made another one active.
+      else if (first.activeConnectionId !== get().settings?.activeConnectionId) void refreshModels();
     } catch (err) {
       fail(err);
     }

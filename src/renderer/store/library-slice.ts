@@ -122,6 +122,29 @@ export function keepWindow(file: string, contextWindow: number | null): Promise<
   });
 }
 
+/**
+ * The link to serve mode is back: the library changes and download progress sent meanwhile were lost. A download
+ * that ended in the gap kept its last live progress ("running", 80 %, with Pause) for good, since live progress wins
+ * over the listing, and a file it added was not listed. Read again when the Models screen was ever shown; each live
+ * download takes main's word: as listed (running, paused, failed), done where its file is now a model, else gone
+ * (cancelled in another tab).
+ */
+export async function rereadLibrary(): Promise<void> {
+  if (!connected) return;
+  if (!(await loadLibrary())) return;
+  const { entries, downloads } = get();
+  const listed = new Map(entries.flatMap((e) => (e.download ? [[e.download.downloadId, e.download] as const] : [])));
+  const next: Record<string, DownloadProgress> = {};
+  for (const [id, p] of Object.entries(downloads)) {
+    const now = listed.get(id);
+    const model = entries.find((e) => e.file === p.file && e.state === 'usable');
+    if (now) next[id] = now;
+    else if (p.state === 'done' || p.state === 'error') next[id] = p;
+    else if (model) next[id] = { ...p, state: 'done', bytes: model.sizeBytes, total: model.sizeBytes, bytesPerSecond: null, etaSeconds: null };
+  }
+  set({ downloads: next });
+}
+
 let connected = false;
 let reloading: ReturnType<typeof setTimeout> | null = null;
 

@@ -27,6 +27,18 @@ export function watchMcpServers(): void {
   firebrand().mcp.onChanged(({ servers }) => set({ servers }));
 }
 
+const refresh = async () => set({ servers: await firebrand().mcp.list({}), error: null });
+
+/**
+ * The link to serve mode is back: `mcp:changed` pushes sent meanwhile were lost, so a server that started, failed
+ * or was switched in another tab would keep its old state in Settings → Tools (and the composer's tools). Read
+ * again when the page holds the list at all; one never loaded is read when Settings → Tools opens.
+ */
+export function rereadMcpServers(): Promise<void> {
+  if (!subscribed) return Promise.resolve();
+  return refresh().catch(() => undefined);
+}
+
 export function loadMcpServers(): Promise<boolean> {
   watchMcpServers();
   return attempt(async () => set({ servers: await firebrand().mcp.list({}), error: null }));
@@ -39,8 +51,6 @@ export function offeredToolsKey(servers: readonly McpServerInfo[]): string {
     .flatMap((s) => s.tools.flatMap((t) => (t.enabled && t.offeredAs !== null ? [t.offeredAs] : [])))
     .join(',');
 }
-
-const refresh = async () => set({ servers: await firebrand().mcp.list({}), error: null });
 
 export function saveMcpServer(input: McpServerInput): Promise<boolean> {
   return attempt(async () => {

@@ -171,6 +171,25 @@ export async function aliasDraftFrom(model: string, name: string): Promise<Alias
   return draft;
 }
 
+/**
+ * The link to serve mode is back: pull progress sent meanwhile was lost, and a pull that ended in the gap kept its
+ * last progress ("running", with Cancel) for good. Where the Models screen was ever shown its lists are read again,
+ * and a running pull whose model is now listed is done. (Main keeps no list of pulls to ask: one that failed in the
+ * gap says so only when tried again.)
+ */
+export async function rereadModelsScreen(): Promise<void> {
+  if (!connected || !(await loadModelsScreen())) return;
+  const listed = new Set(get().models.map((m) => m.name));
+  const pulls = Object.fromEntries(
+    Object.entries(get().pulls).map(([id, p]) =>
+      p.state === 'running' && (listed.has(p.model) || listed.has(`${p.model}:latest`))
+        ? [id, { ...p, state: 'done' as const, status: 'success', completedBytes: p.totalBytes, percent: 100, bytesPerSecond: null, etaSeconds: null }]
+        : [id, p],
+    ),
+  );
+  set({ pulls });
+}
+
 let connected = false;
 /** Subscribes once to pull progress; a finished pull refreshes the model lists. */
 export function connectModelsStore(): void {

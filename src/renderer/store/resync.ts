@@ -2,11 +2,18 @@
  * The link to serve mode is back after a drop (a network blip, serve mode restarted on the same address and
  * token): events main sent meanwhile never reached this page. An answer that ended in the gap stayed "streaming"
  * here for good, with Stop and no Send (resilience audit R1). What the page shows is read again from main: the
- * open chat's turns and settings, the list, the models and the settings. The draft, the chosen model and any notice stay as they are.
+ * open chat's turns and settings, the list, the models and the settings, the MCP servers' states, the models the built-in
+ * engine is loading, the library with its downloads, the Models screen with its pulls, and the
+ * connections. The draft, the chosen model and any notice stay as they are.
  */
 import { firebrand } from '../firebrand';
 import { adoptSettings, refreshConversations, refreshModels, useStore } from '.';
 import { HELD_TURNS } from './open-conversation';
+import { readBuiltinLoading } from './builtin-loading';
+import { rereadConnections } from './connections-slice';
+import { rereadLibrary } from './library-slice';
+import { rereadMcpServers } from './mcp-slice';
+import { rereadModelsScreen } from './models-slice';
 import { holdStreamed } from './streamed-turns';
 import { adoptRunningTools, useToolProgress } from './tool-progress';
 
@@ -22,6 +29,12 @@ export async function resyncAfterReconnect(): Promise<void> {
     .settings.get({})
     .then(adoptSettings)
     .catch(() => undefined);
+  // A `loaded:` lost in the gap would leave "Loading model…" on every later answer on that model.
+  void readBuiltinLoading(firebrand());
+  void rereadMcpServers();
+  void rereadLibrary();
+  void rereadModelsScreen();
+  void rereadConnections();
   const id = get().activeId;
   if (!id) return;
   // Its own settings too: saved in another tab while this one was away (its think toggle and meter follow them).

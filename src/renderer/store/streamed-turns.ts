@@ -22,6 +22,11 @@ type Entry = { turnId: string; part: StreamPart; index: number };
 let buffered: Entry[] = [];
 let frame: number | null = null;
 const early = new Map<string, Entry[]>();
+/**
+ * Saved turns that came while this page was sending and did not hold them: its own new answer can be saved before
+ * the send's result says its id. Released when the send ends (releaseSavedAhead): the rest were other chats'
+ * turns (another tab answering), read from main when those chats open, and kept here they only grew.
+ */
 const savedAhead = new Map<string, Turn>();
 /**
  * For a streaming turn read from main mid-answer (a chat opened, a page back after its link dropped): how many of
@@ -133,6 +138,11 @@ function publishLive(): void {
 /** A saved turn that came before the view held it (see connectStreamedTurns). */
 export function savedEarly(turnId: string): Turn | undefined {
   return savedAhead.get(turnId);
+}
+
+/** The send is over and its own turns are taken: what else was saved meanwhile is not this view's to show. */
+export function releaseSavedAhead(): void {
+  savedAhead.clear();
 }
 
 /** Applies what came for a turn before the view held it: its saved version, or the parts buffered for it. */

@@ -1,0 +1,106 @@
+/**
+ * What a page re-reads once its link to serve mode is back (store/resync.ts), beyond the chat and the settings:
+ * - the built-in engine's models being loaded: a `loaded:` event sent while the link was down left "Loading model…"
+ *   on every later answer on that model (leftovers audit, found and left);
+ * - the MCP servers and their states: an `mcp:changed` sent meanwhile was lost, and Settings → Tools kept showing a
+ *   server as starting (or failed) after it had started (leftovers audit, found and left);
+ * - the library and its downloads: a download that ended in the gap stayed "running" at its last percent, with Pause;
+ * - Ollama pulls likewise, on the Models screen;
+ * - the connections: one renamed in another tab kept its old name in the picker's groups.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { McpServerInfo } from '../../src/shared/mcp';
+import { connectBuiltinLoading, useBuiltinLoading } from '../../src/renderer/store/builtin-loading';
+import { connectLibraryStore, useLibraryStore } from '../../src/renderer/store/library-slice';
+import { useMcpStore, watchMcpServers } from '../../src/renderer/store/mcp-slice';
+import { useConnectionsStore } from '../../src/renderer/store/connections-slice';
+import type { ConnectionInfo } from '../../src/shared/connections';
+import { connectModelsStore, useModelsStore } from '../../src/renderer/store/models-slice';
+import type { PullProgress } from '../../src/shared/models';
+import type { DownloadProgress, LibraryEntry } from '../../src/shared/library';
+import { resyncAfterReconnect } from '../../src/renderer/store/resync';
+import { useStore } from '../../src/renderer/store/index';
+import { fakeApi } from './helpers/fake-api';
+
+function server(state: McpServerInfo['state']): McpServerInfo {
+  return {
+    id: 's1', name: 'files', transport: 'stdio', command: 'files-mcp', args: [], cwd: null, url: '', envNames: [], headerNames: [],
+    enabled: true, startWithApp: false, timeoutSeconds: 60, state, error: null, tools: [],
+  } as unknown as McpServerInfo;
+}
+
+let engineLoading: string[];
+let servers: McpServerInfo[];
+let library: LibraryEntry[];
+
+beforeEach(() => {
+  engineLoading = [];
+  servers = [server('ready')];
+  library = [];
+  (globalThis as { window?: unknown }).window = {
+    firebrand: fakeApi({
+      builtin: { status: () => Promise.resolve({ backend: null, running: true, loaded: [], loading: engineLoading, modelsDir: '/m', unavailable: null }) },
+      mcp: { list: () => Promise.resolve(servers) },
+      library: { list: () => Promise.resolve(library) },
+      models: { list: () => Promise.resolve([{ name: 'llama3.2:latest' }]), running: () => Promise.resolve([]) },
+      aliases: { list: () => Promise.resolve([]) },
+      connections: { list: () => Promise.resolve([{ id: 'lm', kind: 'openai-compatible', label: 'LM Studio (desk)', baseUrl: 'http://127.0.0.1:1234', hasApiKey: false }]) },
+    }),
+  };
+  useStore.setState({ activeId: null });
+});
+
+describe('a page back after its link to serve mode dropped', () => {
+  it('stops saying "Loading model…" for a model whose load ended while the link was down', async () => {
+    // The page heard `loading:plain.gguf`; the `loaded:` went out while its link was down.
+    useBuiltinLoading.setState({ files: ['plain.gguf'] });
+    await resyncAfterReconnect();
+    await expect.poll(() => useBuiltinLoading.getState().files).toEqual([]);
+  });
+
+  it('says "Loading model…" for a model whose load began while the link was down', async () => {
+    useBuiltinLoading.setState({ files: [] });
+    engineLoading = ['big.gguf'];
+    await resyncAfterReconnect();
+    await expect.poll(() => useBuiltinLoading.getState().files).toEqual(['big.gguf']);
+  });
+
+  it('a tab opened while a model loads says so too (it never heard `loading:`)', async () => {
+    useBuiltinLoading.setState({ files: [] });
+    engineLoading = ['big.gguf'];
+    connectBuiltinLoading((window as unknown as { firebrand: Parameters<typeof connectBuiltinLoading>[0] }).firebrand);
+    await expect.poll(() => useBuiltinLoading.getState().files).toEqual(['big.gguf']);
+  });
+
+  it('shows the MCP servers as they are now, not as the last push before the drop said', async () => {
+    watchMcpServers();
+    useMcpStore.setState({ servers: [server('starting')] });
+    await resyncAfterReconnect();
+    await expect.poll(() => useMcpStore.getState().servers.map((s) => s.state)).toEqual(['ready']);
+  });
+
+  it('shows a download that ended while the link was down as done, and one cancelled in another tab as gone', async () => {
+    const progress = (downloadId: string, file: string): DownloadProgress => ({ downloadId, file, source: `hf:o/r/${file}`, state: 'running', bytes: 80, total: 100, bytesPerSecond: 10, etaSeconds: 2 });
+    library = [{ file: 'small.gguf', path: '/m/small.gguf', sizeBytes: 100, state: 'usable', download: null } as LibraryEntry];
+    connectLibraryStore();
+    useLibraryStore.setState({ downloads: { d1: progress('d1', 'small.gguf'), d2: progress('d2', 'other.gguf') } });
+    await resyncAfterReconnect();
+    await expect.poll(() => useLibraryStore.getState().entries.map((e) => e.file)).toEqual(['small.gguf']);
+    await expect.poll(() => useLibraryStore.getState().downloads).toEqual({ d1: expect.objectContaining({ state: 'done', bytes: 100, total: 100 }) });
+  });
+
+  it('shows an Ollama pull that ended while the link was down as done; one still going stays as it was', async () => {
+    const pull = (pullId: string, model: string): PullProgress => ({ pullId, model, status: 'pulling', completedBytes: 80, totalBytes: 100, percent: 80, bytesPerSecond: 10, etaSeconds: 2, state: 'running' });
+    connectModelsStore();
+    useModelsStore.setState({ pulls: { p1: pull('p1', 'llama3.2'), p2: pull('p2', 'qwen3:8b') } });
+    await resyncAfterReconnect();
+    await expect.poll(() => useModelsStore.getState().pulls['p1']?.state).toBe('done');
+    expect(useModelsStore.getState().pulls['p2']).toMatchObject({ state: 'running', percent: 80 });
+  });
+
+  it('names the connections as saved now (one renamed in another tab)', async () => {
+    useConnectionsStore.setState({ connections: [{ id: 'lm', kind: 'openai-compatible', label: 'LM Studio', baseUrl: 'http://127.0.0.1:1234', hasApiKey: false } as ConnectionInfo] });
+    await resyncAfterReconnect();
+    await expect.poll(() => useConnectionsStore.getState().connections.map((c) => c.label)).toEqual(['LM Studio (desk)']);
+  });
+});
