@@ -165,6 +165,18 @@ describe('request bodies in shared chunks', () => {
     expect(s.steps.rehydrateBody(digests[5]!)).toBeUndefined();
   });
 
+  it('chunks keep their ids through the compaction of an old database (VACUUM), so every body still rebuilds', () => {
+    const s = setup();
+    const bodies = chatBodies(6);
+    const digests = chat(s, 'gone', bodies.map((b) => b.replace('llava', 'llava:7b')));
+    const kept = chat(s, 'kept', bodies);
+    s.store.deleteConversation('gone');
+    // What compactIfMostlyFree does (src/main/db/free-space.ts): rows are rewritten, and rowids not declared may change.
+    s.db.exec('VACUUM');
+    kept.forEach((d, i) => expect(s.steps.rehydrateBody(d)!.toString('utf8')).toBe(bodies[i]));
+    expect(s.steps.rehydrateBody(digests[0]!)).toBeUndefined();
+  });
+
   it('the same body sent twice (a retry) is stored once and counted once, and goes with its last step', () => {
     const s = setup();
     const [body] = chatBodies(3).slice(-1);
