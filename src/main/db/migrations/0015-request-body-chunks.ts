@@ -9,8 +9,9 @@ import type { Migration } from './types';
  * A chunk counts the bodies that name it (`bodies`), kept by triggers from the template itself when a body is
  * stored or deleted (request bodies go with their last step, 0011): the chunk goes with the last body. A link
  * table (body digest, chunk id) would cost about 150 bytes a reference with its index, more than the chunks
- * themselves for a long chat. Templates written before this name no chunks (`instr` skips them unparsed), and
- * they are not rewritten: they read as before and go with their chats.
+ * themselves for a long chat. Templates written before this name no chunks (`instr` skips them unparsed): they
+ * read as before, and are cut into chunks in the background after a start (src/main/db/rechunk-bodies.ts), a
+ * template rewritten in place (the third trigger keeps the counts).
  */
 export const migration0015: Migration = {
   version: 15,
@@ -32,6 +33,20 @@ export const migration0015: Migration = {
 
       CREATE TRIGGER body_chunks_follow_bodies AFTER DELETE ON request_bodies
       WHEN instr(old.template, '{"c":') > 0 BEGIN
+        UPDATE body_chunks SET bodies = bodies - 1
+        WHERE id IN (SELECT json_extract(value, '$.c') FROM json_each(old.template) WHERE type = 'object');
+        DELETE FROM body_chunks WHERE bodies = 0
+        AND id IN (SELECT json_extract(value, '$.c') FROM json_each(old.template) WHERE type = 'object');
+      END;
+
+      -- Where the background walk over bodies stored whole has got to (rowid); no row once it is done.
+      CREATE TABLE body_rechunk_progress (after INTEGER NOT NULL) STRICT;
+      INSERT INTO body_rechunk_progress (after) SELECT 0 WHERE EXISTS (SELECT 1 FROM request_bodies);
+
+      CREATE TRIGGER body_chunks_follow_rewrites AFTER UPDATE OF template ON request_bodies
+      WHEN instr(new.template, '{"c":') > 0 OR instr(old.template, '{"c":') > 0 BEGIN
+        UPDATE body_chunks SET bodies = bodies + 1
+        WHERE id IN (SELECT json_extract(value, '$.c') FROM json_each(new.template) WHERE type = 'object');
         UPDATE body_chunks SET bodies = bodies - 1
         WHERE id IN (SELECT json_extract(value, '$.c') FROM json_each(old.template) WHERE type = 'object');
         DELETE FROM body_chunks WHERE bodies = 0
