@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import Database from 'better-sqlite3';
 import { ChatTemplate } from '../src/main/builtin/prompt/chat-template';
+import { StepStore } from '../src/main/db/step-store';
 import { readModelInfo } from '../src/main/library/gguf-info';
 import { processCpuMs } from '../src/main/workers/proc-stat';
 import { generateScriptedModel } from '../test/support/scripted-gguf/generate';
@@ -136,10 +137,12 @@ await withCleanup(async (cleanup) => {
   // The floor's prompts are the ones Firebrand rendered: its stored request records through the same template.
   /** The prompts of the last `n` answers' requests, oldest first. */
   const lastPrompts = async (path: string, n: number): Promise<string[]> => {
-    const rows = openDb().prepare('SELECT r.template AS template FROM steps s JOIN request_bodies r ON r.digest = s.request_digest WHERE s.turn_id IS NOT NULL ORDER BY s.created_at DESC, s.rowid DESC LIMIT ?').all(n) as { template: string }[];
+    const rows = openDb().prepare('SELECT request_digest AS digest FROM steps WHERE turn_id IS NOT NULL ORDER BY created_at DESC, rowid DESC LIMIT ?').all(n) as { digest: string }[];
     const info = await readModelInfo(path);
+    // Bodies are stored in chunks (migration 0015): rebuilt as the app does. These requests inline no attachment.
+    const steps = new StepStore(openDb(), () => undefined);
     return rows.reverse().map((row) => {
-      const record = JSON.parse((JSON.parse(row.template) as { t?: string }[]).map((x) => x.t ?? '').join('')) as Record<string, unknown>;
+      const record = JSON.parse(steps.rehydrateBody(row.digest)!.toString('utf8')) as Record<string, unknown>;
       const kwargs = record['chat_template_kwargs'];
       return new ChatTemplate(info.template, info.tokens).render({
         messages: record['messages'],

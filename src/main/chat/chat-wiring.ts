@@ -15,6 +15,7 @@ import { dialectOf } from '../connections/auth';
 import { testConnection } from '../connections/test-connection';
 import { serverUrlProblem } from '../connections/server-url';
 import type { ConversationStore } from '../db/conversation-store';
+import { scheduleRechunk } from '../db/rechunk-bodies';
 import { StepStore } from '../db/step-store';
 import { ToolRuns } from '../db/tool-runs';
 import { Calibration } from '../engine/calibration';
@@ -94,6 +95,8 @@ export function createChat(o: ChatWiringOptions): ChatParts {
   const secrets = o.secrets ?? new FileSecretStore(join(o.dataDir, 'secrets.json'));
   const connections = new ConnectionStore(o.db, secrets, o.ollamaUrl, o.newId, o.builtin?.modelsDir);
   const steps = new StepStore(o.db, o.readBlob);
+  // Bodies stored whole by versions before 0015 are cut into shared chunks in the background (a minute in).
+  scheduleRechunk(o.db, o.readBlob, o.log);
   const capabilities = new CapabilityCache(o.ollamaShow);
   const calibration = new Calibration(o.db);
   const windowOf = o.contextWindow;

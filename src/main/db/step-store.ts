@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { JsonObject } from '../../shared/json';
 import type { Usage } from '../../shared/turn';
+import { BodyChunkStore } from './body-chunk-store';
 import { renderBody, sha256Hex, templateBody, type BodySegment } from './request-body';
 
 /** Reads a blob's bytes by sha256; the blob store implements it. */
@@ -79,12 +80,15 @@ interface StepRow {
 /** Request records (steps): one row per model request, with its body stored once by digest (DESIGN.md §2). */
 export class StepStore {
   private readonly stmts: Record<string, Statement>;
+  private readonly chunks: BodyChunkStore;
 
   constructor(
     private readonly db: Database,
     private readonly readBlob: BlobReader,
   ) {
+    this.chunks = new BodyChunkStore(db);
     this.stmts = {
+      hasBody: db.prepare('SELECT 1 FROM request_bodies WHERE digest = ?'),
       insertBody: db.prepare(
         'INSERT INTO request_bodies (digest, template, size, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING',
       ),
@@ -115,10 +119,13 @@ export class StepStore {
       const blob = this.readBlob(d);
       if (blob) inlined.set(d, blob);
     }
-    const template = templateBody(bytes, inlined);
     this.db.transaction(() => {
-      this.stmts.insertBody!.run(digest, JSON.stringify(template.segments), bytes.byteLength, step.now);
-      for (const blob of template.blobs) this.stmts.insertBodyBlob!.run(digest, blob);
+      // A body stored already (a retry; or stored before 0015, whole) is not cut again: its chunks would count no body.
+      if (!this.stmts.hasBody!.get(digest)) {
+        const template = templateBody(bytes, inlined, (chunk) => this.chunks.write(chunk));
+        this.stmts.insertBody!.run(digest, JSON.stringify(template.segments), bytes.byteLength, step.now);
+        for (const blob of template.blobs) this.stmts.insertBodyBlob!.run(digest, blob);
+      }
       this.stmts.insertStep!.run({
         id: step.id,
         turnId: step.turnId,
@@ -159,15 +166,17 @@ export class StepStore {
     return (this.stmts.forTurn!.all(turnId) as StepRow[]).map(toRecord);
   }
 
-  /** The exact bytes of a stored request body (same sha256), rebuilt from its template and the blob store. */
+  /** The exact bytes of a stored request body (same sha256), rebuilt from its template, its chunks and the blob store. */
   rehydrateBody(digest: string): Buffer | undefined {
     const row = this.stmts.body!.get(digest) as { template: string } | undefined;
     if (!row) return undefined;
-    return renderBody(JSON.parse(row.template) as BodySegment[], (d) => {
+    const segments = JSON.parse(row.template) as BodySegment[];
+    const readBlob = (d: string) => {
       const blob = this.readBlob(d);
       if (!blob) throw new Error(`request body ${digest} references missing blob ${d}`);
       return blob;
-    });
+    };
+    return renderBody(segments, readBlob, (id) => this.chunks.read(id, digest));
   }
 }
 

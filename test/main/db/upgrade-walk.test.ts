@@ -14,6 +14,7 @@ import { AliasStore } from '../../../src/main/aliases/alias-store';
 import { BlobStore } from '../../../src/main/blobs/blob-store';
 import { MIGRATIONS } from '../../../src/main/db/migrations';
 import { sha256Hex } from '../../../src/main/db/request-body';
+import { StepStore } from '../../../src/main/db/step-store';
 import { createServices, type Services } from '../../../src/main/services';
 import { turnText, type Block } from '../../../src/shared/turn';
 import { migrateTo, tempDir } from './helpers';
@@ -23,6 +24,10 @@ const LATEST = MIGRATIONS.at(-1)!.version;
 const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000' + '1f15c4890000000d49444154789c6300010000050001' + '0d0a2db40000000049454e44ae426082', 'hex');
 const IMAGE = sha256Hex(PNG);
 const UNUSED = sha256Hex(Buffer.from('bytes no turn uses'));
+/** What the chat's requests sent: a long history (so that it is chunked), the photo inlined as base64. */
+const HISTORY = Array.from({ length: 40 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `Message ${i} about Lisbon, trams and pastéis de nata. `.repeat(8) }));
+const REQUEST_A2 = JSON.stringify({ model: 'llama3.2:3b', messages: [...HISTORY, { role: 'user', content: 'What is the weather at this harbour?', images: [PNG.toString('base64')] }] });
+const REQUEST_A3 = REQUEST_A2.replace(/\]\}$/, ',{"role":"tool","content":"21 degrees, sunny"}]}');
 
 const cleanups: (() => void)[] = [];
 let services: Services | undefined;
@@ -77,8 +82,10 @@ function fill(db: Database, dataDir: string, v: number): void {
     const blob = db.prepare('INSERT INTO blobs (digest, size, mime, created_at) VALUES (?, ?, ?, ?)');
     blob.run(IMAGE, PNG.byteLength, 'image/png', 1004);
     blob.run(UNUSED, 18, 'text/plain', 1004);
-    const body = sha256Hex(Buffer.from('request a2'));
-    db.prepare('INSERT INTO request_bodies (digest, template, size, created_at) VALUES (?, ?, ?, ?)').run(body, '{"model":"llama3.2:3b"}', 24, 1005);
+    // The request for a2 as versions 2-14 stored it: whole, less the photo (a blob segment).
+    const body = sha256Hex(Buffer.from(REQUEST_A2));
+    const [before, after] = REQUEST_A2.split(PNG.toString('base64'));
+    db.prepare('INSERT INTO request_bodies (digest, template, size, created_at) VALUES (?, ?, ?, ?)').run(body, JSON.stringify([{ t: before }, { b: IMAGE }, { t: after }]), REQUEST_A2.length, 1005);
     db.prepare('INSERT INTO request_body_blobs (body_digest, blob_digest) VALUES (?, ?)').run(body, IMAGE);
     db.prepare(
       `INSERT INTO steps (id, turn_id, conversation_id, step_index, request_digest, dialect, endpoint, model, context_window, token_estimate, wire_reason, stop, created_at, finished_at)
@@ -91,6 +98,13 @@ function fill(db: Database, dataDir: string, v: number): void {
        VALUES ('al1', 'travel-agent', ?, 'llama3.2:3b', 'You plan trips.', '{"temperature":0.4}', 'off', 8192, 500, 500)`,
     ).run(v === 4 ? 'http://127.0.0.1:11434' : 'ollama');
     db.prepare("INSERT INTO model_context_windows (connection_id, model, context_window, source, updated_at) VALUES ('ollama', 'llama3.2:3b', 16384, 'user', 500)").run();
+  }
+  if (v >= 15) {
+    // The request for a3 as 15 stores it: in chunks, shared with the requests before it.
+    new StepStore(db, (d) => (d === IMAGE ? PNG : undefined)).begin({
+      id: 's2', turnId: 'a3', conversationId: 'trip', stepIndex: 0, body: REQUEST_A3, attachments: [IMAGE], dialect: 'ollama',
+      endpoint: 'http://127.0.0.1:11434/api/chat', model: 'llama3.2:3b', now: 1007,
+    });
   }
   if (v >= 5) db.prepare("UPDATE conversations SET system_prompt = 'Answer briefly.', think = 'on' WHERE id = 'trip'").run();
   if (v >= 6) db.prepare("UPDATE conversations SET tools = 0 WHERE id = 'tokyo'").run();
@@ -159,9 +173,21 @@ describe.each(MIGRATIONS.map((m) => m.version))('a data folder written at schema
       expect(Buffer.from(blobs.read(IMAGE)!).equals(PNG)).toBe(true);
     }
 
+    // Every request record rebuilds the exact bytes it sent, whichever version stored it.
+    if (v >= 2) {
+      const steps = new StepStore(s.db, (d) => (d === IMAGE ? PNG : undefined));
+      const sent = v >= 15 ? [REQUEST_A2, REQUEST_A3] : [REQUEST_A2];
+      expect(steps.listForTurn('a2').concat(steps.listForTurn('a3')).map((r) => steps.rehydrateBody(r.requestDigest)?.toString('utf8'))).toEqual(sent);
+      if (v >= 15) expect((s.db.prepare('SELECT count(*) AS n FROM body_chunks').get() as { n: number }).n).toBeGreaterThan(0);
+    }
+
     // Deleting a chat leaves nothing of it in search.
     await s.handlers['conversations:delete']({ conversationId: 'tokyo' });
     expect(search(s, '天気')).toEqual([]);
     expect(search(s, 'Lisbon')).toContain('trip');
+    // Nor of its request records: their bodies and chunks go with it.
+    await s.handlers['conversations:delete']({ conversationId: 'trip' });
+    if (v >= 2) expect(s.db.prepare('SELECT count(*) AS n FROM request_bodies').get()).toEqual({ n: 0 });
+    expect(s.db.prepare('SELECT count(*) AS n FROM body_chunks').get()).toEqual({ n: 0 });
   });
 });
