@@ -3,29 +3,17 @@
  * ones is highlighted, its grammar fetched only by a page that shows it; a table that is streaming is a table from
  * its header row on; <details> folds. Screenshots at 1280 and 390 px go to test-results/screenshots.
  */
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { assistant, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { shootAtBothWidths } from './helpers/screenshots';
 
-const OUT = resolve(import.meta.dirname, '../../test-results/screenshots');
 
 let s: UiSession | undefined;
 afterEach(async () => {
   await stopUi(s);
   s = undefined;
 });
-
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(OUT, { recursive: true });
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    await page.waitForFunction(() => document.getAnimations().length === 0);
-    await page.screenshot({ path: `${OUT}/${name}-${width}.png` });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 /** The grammar chunks the page fetched (grammars.ts: one per language loaded on demand). */
 function grammarFetches(page: Page): string[] {
@@ -52,7 +40,7 @@ describe('answers in the shapes models write them (second round)', () => {
     expect((await block(0).innerText()).trim()).toBe('public class Greeter { public string Name = "Ada"; }');
     // Only the two grammars this answer needs came over the wire.
     expect([...fetched].sort()).toEqual(['csharp', 'powershell']);
-    await shoot(page, 'answer-shapes-code');
+    await shootAtBothWidths(page, 'answer-shapes-code');
   });
 
   it('shows a streaming table as a table from its header row, never as "| a | b |" text', async () => {
@@ -67,7 +55,7 @@ describe('answers in the shapes models write them (second round)', () => {
     await expect.poll(headers).toEqual(['Model', 'Size', 'Speed']);
     expect(await rawPipes()).toBe(false);
     expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
-    await shoot(page, 'answer-shapes-table-streaming');
+    await shootAtBothWidths(page, 'answer-shapes-table-streaming');
     replay.release();
     // Half of its delimiter row: still the table, already aligned.
     await expect.poll(() => replay.held).toBe(1);
@@ -89,7 +77,7 @@ describe('answers in the shapes models write them (second round)', () => {
     expect(await fold.count()).toBe(1);
     expect(await fold.locator('summary').innerText()).toBe('Full file');
     expect(await fold.locator('pre').isVisible()).toBe(false);
-    await shoot(page, 'answer-shapes-details-closed');
+    await shootAtBothWidths(page, 'answer-shapes-details-closed');
     await fold.locator('summary').click();
     await expect.poll(() => fold.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(true);
     expect(await fold.locator('pre').isVisible()).toBe(true);
@@ -101,7 +89,7 @@ describe('answers in the shapes models write them (second round)', () => {
     // Open stays open: the answer's HTML is not drawn again (finished chunks are cached).
     await page.waitForFunction(() => document.getAnimations().length === 0);
     expect(await fold.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(true);
-    await shoot(page, 'answer-shapes-details-open');
+    await shootAtBothWidths(page, 'answer-shapes-details-open');
   });
 
   it('keeps a fold the reader opened while the answer streams open through the next tokens and after', async () => {

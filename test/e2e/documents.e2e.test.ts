@@ -4,15 +4,15 @@
  * and the meter added exactly that; a PDF too long for the window offers its pages; a locked PDF says why.
  * Screenshots of the chip, the page-range row and the preview at 1280 and 390 px go to test-results/screenshots.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { textTokens } from '../../src/shared/attachment-text';
 import { CHARS_PER_TOKEN, MESSAGE_OVERHEAD_TOKENS } from '../../src/shared/context-estimate';
 import { chatRequests, chatRoutes, ollamaLines, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { shootAtBothWidths } from './helpers/screenshots';
 
-const OUT = resolve(import.meta.dirname, '../../test-results/screenshots');
 const LOCKED = readFileSync(resolve(import.meta.dirname, '../fixtures/documents/password-protected.pdf'));
 const ANSWER = ollamaLines([{ content: 'It is a quarterly report.' }]);
 
@@ -41,15 +41,6 @@ async function printPdf(ui: UiSession, pages: string[]): Promise<Buffer> {
 
 const chip = (page: Page) => page.locator('[data-testid="pending-attachments"] [data-testid="attachment"]').first();
 
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(OUT, { recursive: true });
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    await page.screenshot({ path: `${OUT}/${name}-${width}.png` });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
-
 describe('documents in the composer', () => {
   it("sends a PDF's text with page markers, and the chip and the meter counted exactly what was sent", async () => {
     s = await startUi(routes());
@@ -68,9 +59,9 @@ describe('documents in the composer', () => {
 
     await chip(page).locator('.chip-name').click();
     await expect.poll(() => page.getByTestId('attachment-preview').textContent()).toContain('[page 2]\nRevenue grew by 12 percent');
-    await shoot(page, 'documents-preview');
+    await shootAtBothWidths(page, 'documents-preview');
     await page.getByTestId('attachment-preview').getByRole('button', { name: 'Close' }).click();
-    await shoot(page, 'documents-chip');
+    await shootAtBothWidths(page, 'documents-chip');
 
     await page.getByTestId('composer-send').click();
     await waitIdle(page);
@@ -95,13 +86,13 @@ describe('documents in the composer', () => {
     expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
     await expect.poll(() => page.getByTestId('composer-reason').textContent()).toContain('minutes.pdf needs about');
     await page.getByTestId('composer-input').fill('What was decided?');
-    await shoot(page, 'documents-pages');
+    await shootAtBothWidths(page, 'documents-pages');
 
     await page.getByTestId('attachment-pages').fill('2-4');
     await page.getByTestId('attachment-pages').press('Enter');
     await expect.poll(async () => Number(await chip(page).getAttribute('data-tokens'))).toBeLessThan(whole);
     await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
-    await shoot(page, 'documents-pages-chosen');
+    await shootAtBothWidths(page, 'documents-pages-chosen');
     await page.getByTestId('composer-send').click();
     await waitIdle(page);
     const content = chatRequests(s.replay)[0]?.messages.at(-1)?.content ?? '';
@@ -138,7 +129,7 @@ describe('documents in the composer', () => {
     await page.getByTestId('composer-input').fill('Read this');
     expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
     expect(await page.getByTestId('composer-reason').textContent()).toContain('locked.pdf cannot be read');
-    await shoot(page, 'documents-error');
+    await shootAtBothWidths(page, 'documents-error');
     expect(chatRequests(s.replay)).toEqual([]);
   });
 });

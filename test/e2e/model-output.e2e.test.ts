@@ -6,30 +6,19 @@
  * tables, long URLs and long formulas scroll inside themselves on a phone. Screenshots at 1280 and
  * 390 px go to test-results/screenshots.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { assistant, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { shootAtBothWidths } from './helpers/screenshots';
 
-const OUT = resolve(import.meta.dirname, '../../test-results/screenshots');
 
 let s: UiSession | undefined;
 afterEach(async () => {
   await stopUi(s);
   s = undefined;
 });
-
-async function shoot(page: Page, name: string): Promise<void> {
-  mkdirSync(OUT, { recursive: true });
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    // The sidebar slides into a drawer at a phone's width: the picture is of where it comes to rest.
-    await page.waitForFunction(() => document.getAnimations().length === 0);
-    await page.screenshot({ path: `${OUT}/${name}-${width}.png` });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 /** The answer's text outside formulas and code, as the reader sees it. */
 const prose = (page: Page) =>
@@ -64,7 +53,7 @@ describe('answers as local models write them', () => {
     const text = await prose(page);
     expect(text).not.toContain('\\');
     expect(text).toContain('as in [1].');
-    await shoot(page, 'model-output-math');
+    await shootAtBothWidths(page, 'model-output-math');
   });
 
   it('reads an Arabic answer, message and title right to left, and the English and the code beside them left to right', async () => {
@@ -90,7 +79,7 @@ describe('answers as local models write them', () => {
     await expect.poll(() => page.getByTestId('conversation-item').first().textContent()).toContain('الجواب');
     expect(await direction('[data-testid="conversation-item"]')).toBe('rtl');
     expect(await direction('.topbar-title')).toBe('rtl');
-    await shoot(page, 'model-output-rtl');
+    await shootAtBothWidths(page, 'model-output-rtl');
   });
 
   it('shows Trojan Source characters in code as their code points, and Copy gives the code exactly as written', async () => {
@@ -107,7 +96,7 @@ describe('answers as local models write them', () => {
     expect(await js.locator('code').innerText()).toContain('if (accessLevel != "user');
     await js.locator('[data-copy-code]').click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(answer.split('```js\n')[1]!.split('```')[0]);
-    await shoot(page, 'model-output-trojan-source');
+    await shootAtBothWidths(page, 'model-output-trojan-source');
   });
 
   it('breaks lines at <br> in a gpt-oss table, and on a phone a wide table, URL, code span or formula scrolls only inside itself', async () => {
@@ -136,6 +125,6 @@ describe('answers as local models write them', () => {
     expect(sizes.tables.at(-1)?.scrolls).toBe(true);
     for (const table of sizes.tables) expect(table.right).toBeLessThanOrEqual(390);
     await page.setViewportSize({ width: 1280, height: 800 });
-    await shoot(page, 'model-output-tables');
+    await shootAtBothWidths(page, 'model-output-tables');
   });
 });

@@ -4,15 +4,13 @@
  * next request is exactly what its card says; a reload keeps it all. Screenshots of the card and its choices at
  * 1280 and 390 px go to test-results/screenshots (or $FIREBRAND_SHOTS).
  */
-import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LAST, MODEL, NOTES, outOfRoomRoutes as routes, SUMMARY, SUMMARY_PROMPT_START, WINDOW } from '../support/out-of-room-scenario';
 import type { ReplayServer } from '../replay-server/replay-server';
 import { pickModel, startUi, stopUi, type UiSession } from './helpers/ui-session';
+import { shootAtBothWidths } from './helpers/screenshots';
 
-const OUT = process.env.FIREBRAND_SHOTS ?? resolve(import.meta.dirname, '../../test-results/screenshots');
 const CARD = '[data-card="context-refused"]';
 
 let s: UiSession | undefined;
@@ -20,17 +18,6 @@ afterEach(async () => {
   await stopUi(s);
   s = undefined;
 });
-
-async function shoot(page: Page, name: string, target?: string): Promise<void> {
-  mkdirSync(OUT, { recursive: true });
-  for (const width of [1280, 390]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    // The list is virtualized: a resize may re-mount the card, so look it up again until it stays.
-    if (target) await page.locator(target).last().scrollIntoViewIfNeeded({ timeout: 5_000 }).catch(() => undefined);
-    await page.screenshot({ path: `${OUT}/${name}-${width}.png` });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 type Body = { messages: { role: string; content: string }[]; options?: { num_ctx?: number } };
 const isSummary = (b: Body) => b.messages.some((m) => m.content.startsWith(SUMMARY_PROMPT_START));
@@ -102,7 +89,7 @@ describe('out of room in the UI', () => {
     expect(await choices.getByTestId('context-larger').textContent()).toMatch(/Use a .*-token window/);
     expect(await choices.getByTestId('context-larger-cost').textContent()).toMatch(/needs \d+\.\d GiB.*the model reloads/);
     expect(await choices.getByTestId('context-summarize-cost').textContent()).toMatch(/^4 messages \(.* tokens\) become a summary/);
-    await shoot(page, 'out-of-room-card', CARD);
+    await shootAtBothWidths(page, 'out-of-room-card', CARD);
 
     await choices.getByTestId('context-summarize').click();
     await waitTip(page, '[data-role="assistant"][data-status="done"]');
@@ -115,7 +102,7 @@ describe('out of room in the UI', () => {
     // The refusal no longer offers anything: its message was answered.
     expect(await page.locator(CARD).getByTestId('context-choices').count()).toBe(0);
     await card.locator('details.compaction-covered summary').click();
-    await shoot(page, 'out-of-room-summary', '[data-card="compaction"]');
+    await shootAtBothWidths(page, 'out-of-room-summary', '[data-card="compaction"]');
     // A covered turn is one click away, and still in the chat (the list may have re-mounted the card: open again).
     const openCovered = async () => {
       const details = page.locator('[data-card="compaction"] details.compaction-covered');
@@ -149,13 +136,13 @@ describe('out of room in the UI', () => {
     await choices.getByTestId('context-drop').click();
     const ask = await choices.getByTestId('context-drop-summary').textContent();
     expect(ask).toMatch(/^Leave 4 messages \([\d,.]+K? tokens\) out of what is sent\? The request becomes/);
-    await shoot(page, 'out-of-room-meter-drop', '[data-testid="context-room-panel"]');
+    await shootAtBothWidths(page, 'out-of-room-meter-drop', '[data-testid="context-room-panel"]');
     await choices.getByTestId('context-drop-confirm').click();
     await page.locator('[data-card="context-dropped"]').waitFor();
     // The panel went with the button pressed: the focus is in the message box, with the draft (keyboard audit #12).
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName)).toBe('composer-input');
     expect(await page.locator('[data-card="context-dropped"]').textContent()).toContain('the 4 messages before this point');
-    await shoot(page, 'out-of-room-dropped', '[data-card="context-dropped"]');
+    await shootAtBothWidths(page, 'out-of-room-dropped', '[data-card="context-dropped"]');
     // The draft stayed; it fits now, and goes without the turns left out.
     expect(await page.getByTestId('composer-input').inputValue()).toBe(LAST);
     await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
@@ -178,7 +165,7 @@ describe('out of room in the UI', () => {
       return document.querySelector('[data-card="compaction"] [data-testid="compaction-from"]') !== null;
     });
     expect(answers(replay).at(-1)!.messages.map((m) => m.content)).toEqual([expect.stringContaining(SUMMARY), LAST]);
-    await shoot(page, 'out-of-room-new-chat', '[data-card="compaction"]');
+    await shootAtBothWidths(page, 'out-of-room-new-chat', '[data-card="compaction"]');
     // The link back opens the earlier chat, which says where it went on.
     await page.waitForFunction(() => {
       document.querySelector('[data-testid="chat"] [data-virtuoso-scroller]')?.scrollTo({ top: 0 });
