@@ -89,13 +89,16 @@ export { peelReasoning };
 
 function cleanTitle(text: string): string {
   const line = text.trim().split('\n').find((l) => !isBlank(l)) ?? '';
-  // Models often dress a title in markdown ("**Saving a file in `Python`**"); the list shows plain text, so bold
-  // markers and code ticks anywhere in it would be drawn as themselves. `__` stays: it is part of names (__init__).
+  // Models often dress a title in markdown ("**Saving a file in `Python`**", "[the docs](https://…)"); the list
+  // shows plain text, so bold and strike markers, code ticks, link targets and emphasis around words would be drawn
+  // as themselves. `__` stays, as does an underscore inside a word: they are part of names (__init__, snake_case).
   const bare = line
     .replace(/^#+\s*/, '')
     .replace(/^(\*\*)?title:(\*\*)?\s*/i, '')
-    .replace(/\*\*|`/g, '')
-    .replace(/^["'“”*#\s]+|["'“”*.\s]+$/g, '');
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\*\*|~~|`/g, '')
+    .replace(/(^|\s)([*_])(?!\2)(\S(?:.*?\S)?)\2(?=$|[\s.,:;!?])/g, '$1$3')
+    .replace(/^["'“”*#\s]+|["'“”*.:\s]+$/g, '');
   // A model that answers the title prompt with a sentence of prose has not made a title: fall back.
   if (bare.split(/\s+/).length > TITLE_MAX_WORDS) return '';
   return bare.length > TITLE_MAX_CHARS ? `${bare.slice(0, TITLE_MAX_CHARS - 3)}...` : bare;

@@ -70,6 +70,17 @@ describe('the title lane', () => {
     await expect.poll(title, { timeout: 10_000 }).toBe('Saving a file with open() in __main__');
   });
 
+  // A title with a link in it read "Reading [the docs](https://docs.python.org/3/) on…" in the list.
+  it('keeps only the words of a link, emphasis and strikes in a title, and leaves snake_case alone', async () => {
+    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {} });
+    script(replay, join(dir, 'firebrand.db'), [ollamaShow], '/api/chat', [
+      { body: ollamaChatStream(['See the docs.']) },
+      { body: ollamaChatStream(['*Reading* [the docs](https://docs.python.org/3/) on ~~old~~ _snake_case_ files:']) },
+    ]);
+    await services.handlers['chat:send']({ conversationId: null, text: 'Where are the Python docs?', model: 'qwen3:8b' });
+    await expect.poll(title, { timeout: 10_000 }).toBe('Reading the docs on old snake_case files');
+  });
+
   it("asks Ollama with the conversation's own window and options, truncate off, and no thinking", async () => {
     services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { appLayer: { contextWindow: 8192, params: { temperature: 0.2 } } } });
     // A thinking model whose title answer still carries the close tag of reasoning it was not asked for.
