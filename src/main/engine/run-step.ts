@@ -166,6 +166,9 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
   }
   if (stoppedBecause && !finished) fail(stoppedBecause, 'error');
   if (!finished) fail('The stream ended unexpectedly.', 'cut');
+  // The answer's last parts leave for the pages (event-batch.ts sends a finish at the next loop turn) before the
+  // step and the turn are written below: the last words are on screen while main saves them, not after.
+  await new Promise((r) => setImmediate(r));
   let turn = reducer.turn;
   if (clock) turn = { ...turn, meta: { ...turn.meta, timing: clock.toMeta() } };
   if (turn.status === 'cut' && !turn.error) {

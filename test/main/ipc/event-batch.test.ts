@@ -138,6 +138,31 @@ describe('event batching for the page (serve mode and the Electron window)', () 
     expect(timers()).toBe(0);
   });
 
+  it('sends the parts that end an answer at once, with those held before them: its last words wait for no bucket', () => {
+    const { sent, sink, tick, advance, timers } = harness();
+    for (const word of ['w', 'x']) {
+      sink('chat:turn-parts', parts('a', word));
+      tick();
+    }
+    advance(1);
+    sink('chat:turn-parts', parts('a', 'y'));
+    tick();
+    // The bucket is empty: y waits for it.
+    expect(texts(sent)).toEqual(['w', 'x']);
+    expect(timers()).toBe(1);
+    // The stream's last word and its finish come: all of it goes at the next turn of the loop, joined.
+    const finish: StreamPart = { type: 'finish', wireReason: 'stop', stop: 'done' };
+    sink('chat:turn-parts', { conversationId: 'c1', turnId: 'a', parts: [delta('z'), finish] });
+    tick();
+    expect(texts(sent)).toEqual(['w', 'x', 'yz']);
+    expect((sent[2]!.payload as { parts: StreamPart[] }).parts.at(-1)).toEqual(finish);
+    expect(timers()).toBe(0);
+    // A finish alone, with nothing held, goes the same way.
+    sink('chat:turn-parts', { conversationId: 'c1', turnId: 'b', parts: [finish] });
+    tick();
+    expect(sent).toHaveLength(4);
+  });
+
   it('sends what is pending at once when asked (an invoke result must not overtake its events), and nothing twice', () => {
     const { sent, sink, tick, advance, flush, timers } = harness();
     sink('chat:turn-parts', parts('a', 'zero'));
