@@ -8,10 +8,12 @@
  *   file system after the delete (`releaseFreePages`), in small chunks: the work is the size of what was deleted.
  * - A database made before this (no auto-vacuum) is converted once, by VACUUM at startup, but only when that pays
  *   (`compactIfMostlyFree`): a quarter or more of the file free, and at least 16 MB. A VACUUM rewrites the live
- *   rows (about a second per 100 MB here), so it is not done for a few free pages.
+ *   rows (about a second per 100 MB here), so it is not done for a few free pages, nor tried again after a failure
+ *   until there is more room (./compact-at-start.ts).
  * - The -wal file is cut back to `WAL_SIZE_LIMIT` whenever a checkpoint lets SQLite start it over.
  */
 import type { Database } from 'better-sqlite3';
+import { statfsSync } from 'node:fs';
 
 /** What the -wal file is cut back to after a checkpoint (SQLite's autocheckpoint keeps it near 4 MB normally). */
 export const WAL_SIZE_LIMIT = 8 * 1024 * 1024;
@@ -74,4 +76,14 @@ export function compactIfMostlyFree(db: Database): number {
 function searchIndexes(db: Database): string[] {
   const names = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN ('turns_fts', 'turns_cjk')").all() as { name: string }[];
   return names.map((n) => n.name);
+}
+
+/** Free bytes for this user on the disk holding `dir`, or undefined when that cannot be read. */
+export function freeBytesIn(dir: string): number | undefined {
+  try {
+    const s = statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return undefined;
+  }
 }
