@@ -33,6 +33,9 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
+    // What a delete frees inside a page is zeroed, not left readable in the file (a deleted chat's words, round 6);
+    // FAST: only where that costs no extra I/O (no measurable cost on deleting a 1,000-turn chat).
+    db.pragma('secure_delete = FAST');
     db.pragma('busy_timeout = 5000');
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
     migrate(db, options.migrations ?? MIGRATIONS);
