@@ -96,7 +96,11 @@ export function createChat(o: ChatWiringOptions): ChatParts {
   const secrets = o.secrets ?? new FileSecretStore(join(o.dataDir, 'secrets.json'));
   const connections = new ConnectionStore(o.db, secrets, o.ollamaUrl, o.newId, o.builtin?.modelsDir);
   // What the last run left streaming is settled before anything of this run streams; a full disk puts it off.
-  const leftOpen = settleAtStart({ db: o.db, store: o.store, newId: o.newId, now: o.now, log: o.log, changed: (conversationId) => o.emit('conversations:changed', { conversationId }) });
+  const leftOpen = settleAtStart({
+    ...{ db: o.db, store: o.store, newId: o.newId, now: o.now, log: o.log },
+    changed: (conversationId) => o.emit('conversations:changed', { conversationId }),
+    saved: (turn) => o.emit('chat:turn-saved', { turn }),
+  });
   const live = new LiveTurns();
   live.leftOpen = leftOpen;
   const steps = new StepStore(o.db, o.readBlob);

@@ -15,7 +15,7 @@ import { findLeftOpen, settleInterrupted, type LeftOpen } from './settle-interru
 
 /** What an answer left open says while the disk is too full to save it as interrupted. */
 export const DISK_FULL_NOTE =
-  'The disk that holds Firebrand’s data is full, so this is not yet saved as interrupted; what arrived is kept. Free some space, then Continue or Regenerate.';
+  'The disk that holds Firebrand’s data is full, so this is not yet saved as interrupted; what arrived is kept. Free some space, then Continue or Retry.';
 
 /** How often writes owed since start are tried again (also before each answer the user starts). */
 export const RETRY_EVERY_MS = 60_000;
@@ -28,6 +28,8 @@ export interface LeftOpenDeps {
   log: (message: string) => void;
   /** Told of each conversation whose turns were settled late (its pages read it again). */
   changed?: (conversationId: string) => void;
+  /** Told of each turn settled late, as saved: a page holding it drops the note that it is not saved yet. */
+  saved?: (turn: Turn) => void;
 }
 
 /** The settling a full disk put off: what the page is shown meanwhile, and the retries. */
@@ -60,6 +62,7 @@ export class LeftOpenTurns {
     if (!this.owed) return true;
     if (!this.deps.db.open) return false;
     const conversations = this.conversationsOwed();
+    const turns = [...this.left.streaming, ...this.left.cards];
     let interrupted: number | undefined;
     try {
       interrupted = trySettle(this.deps, this.left);
@@ -69,6 +72,10 @@ export class LeftOpenTurns {
     }
     if (interrupted === undefined) return false;
     this.deps.log(`storage: there is room again: ${interrupted} answer(s) left streaming when Firebrand stopped are now saved as interrupted`);
+    for (const id of turns) {
+      const turn = this.deps.store.getTurn(id);
+      if (turn) this.deps.saved?.(turn);
+    }
     for (const id of conversations) this.deps.changed?.(id);
     this.stop();
     return true;

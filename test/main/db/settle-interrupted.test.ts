@@ -7,7 +7,7 @@ import { ConversationStore } from '../../../src/main/db/conversation-store';
 import { DISK_FULL_NOTE, settleAtStart } from '../../../src/main/db/left-open';
 import { settleInterrupted } from '../../../src/main/db/settle-interrupted';
 import { ToolRuns } from '../../../src/main/db/tool-runs';
-import type { ToolCallBlock, ToolResultBlock } from '../../../src/shared/turn';
+import type { ToolCallBlock, ToolResultBlock, Turn } from '../../../src/shared/turn';
 import { makeTurn, memoryDb, text, tick } from './helpers';
 
 const call = (id: string, state: ToolCallBlock['state']): ToolCallBlock => ({ type: 'tool_call', id, name: 'fetch_url', state, argumentsRaw: '{"url": "http://x"}', ...(state === 'complete' ? { arguments: { url: 'http://x' } } : {}) });
@@ -115,7 +115,8 @@ describe('settling at startup on a full disk (durability audit)', () => {
     store.appendTurn(makeTurn({ id: 'a', conversationId: 'c', parentId: 'u', role: 'assistant', status: 'streaming', blocks: [...text('A long partial answer. '.repeat(2000)), call('k1', 'streaming')] }), tick());
     db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
     const changed: string[] = [];
-    const owed = settleAtStart({ db, store, newId: () => 'tool', now: tick, log: () => {}, changed: (id) => changed.push(id) });
+    const saved: Turn[] = [];
+    const owed = settleAtStart({ db, store, newId: () => 'tool', now: tick, log: () => {}, changed: (id) => changed.push(id), saved: (t) => saved.push(t) });
     expect(owed).toBeDefined();
     const shown = owed!.shown(store.getTurn('a')!);
     expect(shown).toMatchObject({ status: 'interrupted', error: DISK_FULL_NOTE });
@@ -138,5 +139,7 @@ describe('settling at startup on a full disk (durability audit)', () => {
     expect(owed!.shown(store.getTurn('a')!)).toBeUndefined();
     expect(owed!.owed).toBe(false);
     expect(changed).toEqual(['c']);
+    // Pages holding it get it as saved: the note that it is not saved yet goes.
+    expect(saved).toEqual([store.getTurn('a')]);
   });
 });
