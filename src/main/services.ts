@@ -19,7 +19,6 @@ import { ConversationStore } from './db/conversation-store';
 import { ConversationSettingsStore } from './db/conversation-settings';
 import { openLockedDatabase } from './db/folder-lock';
 import { SearchStore } from './db/search';
-import { settleAtStart } from './db/settle-interrupted';
 import { SettingsStore } from './db/settings-store';
 import { UserFacingError } from './errors';
 import { EventHub } from './events';
@@ -123,7 +122,6 @@ export function createServices(options: ServicesOptions): Services {
   const sidecars = new Sidecars((digest) => blobs.pathOf(digest));
   const content = new AttachmentContent({ blobs, sidecars, runner: extraction, now: Date.now, log });
   const removeSidecars = (digests: readonly string[]) => sidecars.removeFor(digests);
-  settleAtStart(db, store, randomUUID, Date.now(), log);
   if (options.ollamaUrl) settings.update({ ollamaUrl: options.ollamaUrl });
   if (options.modelsDir) settings.update({ modelsDir: options.modelsDir });
 

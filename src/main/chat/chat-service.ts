@@ -59,6 +59,8 @@ export interface ChatServiceDeps {
   busyReason?: (conversationId: string) => string | undefined;
   /** Told when the first answer starts streaming (true) and when the last one ends (false): background work yields to answers. */
   answering?: (answering: boolean) => void;
+  /** Runs before each answer the user starts: what a full disk kept from being saved at start is tried again (db/left-open.ts). */
+  beforeWrite?: () => void;
 }
 
 /** Options of one answer, as the chat channels carry them. */
@@ -77,6 +79,7 @@ export class ChatService {
 
   send(req: SendRequest): SendResult {
     const { store, newId, now } = this.deps;
+    this.deps.beforeWrite?.();
     // Main sniffs and measures every attachment itself: the renderer's kind, mime and size are not trusted.
     const measure = this.deps.attachment;
     const blocks: Block[] = (req.attachments ?? []).map((a) => (measure ? measure(a) : a));
@@ -112,6 +115,7 @@ export class ChatService {
   /** A new answer beside the assistant turn `turnId` (same parent), streamed now and made the active leaf. */
   regenerate(req: { turnId: string; model: string; think?: boolean; connectionId?: string }): SendResult {
     const { store, newId, now } = this.deps;
+    this.deps.beforeWrite?.();
     const answered = store.getTurn(req.turnId);
     if (answered) {
       this.refuseWhileApprovalWaits(answered.conversationId);
@@ -128,6 +132,7 @@ export class ChatService {
   /** The edited message beside the user turn `turnId`, keeping its attachments, then a fresh answer to it. */
   editAndResend(req: { turnId: string; text: string; model: string; think?: boolean; connectionId?: string }): SendResult {
     const { store, newId, now } = this.deps;
+    this.deps.beforeWrite?.();
     const original = store.getTurn(req.turnId);
     if (!original) throw new UserFacingError('not-found', 'That message no longer exists.');
     this.refuseWhileApprovalWaits(original.conversationId);

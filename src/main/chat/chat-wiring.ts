@@ -15,6 +15,7 @@ import { dialectOf } from '../connections/auth';
 import { testConnection } from '../connections/test-connection';
 import { serverUrlProblem } from '../connections/server-url';
 import type { ConversationStore } from '../db/conversation-store';
+import { settleAtStart } from '../db/left-open';
 import { scheduleRechunk } from '../db/rechunk-bodies';
 import { StepStore } from '../db/step-store';
 import { ToolRuns } from '../db/tool-runs';
@@ -94,6 +95,14 @@ export interface ChatParts {
 export function createChat(o: ChatWiringOptions): ChatParts {
   const secrets = o.secrets ?? new FileSecretStore(join(o.dataDir, 'secrets.json'));
   const connections = new ConnectionStore(o.db, secrets, o.ollamaUrl, o.newId, o.builtin?.modelsDir);
+  // What the last run left streaming is settled before anything of this run streams; a full disk puts it off.
+  const leftOpen = settleAtStart({
+    ...{ db: o.db, store: o.store, newId: o.newId, now: o.now, log: o.log },
+    changed: (conversationId) => o.emit('conversations:changed', { conversationId }),
+    saved: (turn) => o.emit('chat:turn-saved', { turn }),
+  });
+  const live = new LiveTurns();
+  live.leftOpen = leftOpen;
   const steps = new StepStore(o.db, o.readBlob);
   // Bodies stored whole by versions before 0015 are cut into shared chunks in the background (a minute in).
   scheduleRechunk(o.db, o.readBlob, o.log);
@@ -127,7 +136,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     ...(o.maxSteps ? { maxSteps: o.maxSteps } : {}),
     ...(o.stallTimeoutMs ? { stallTimeoutMs: o.stallTimeoutMs } : {}),
     ...(o.retryDelayMs !== undefined ? { retryDelayMs: o.retryDelayMs } : {}),
-    live: new LiveTurns(),
+    live,
     running: new RunningTools(),
   };
   const chat = new ChatService({
@@ -148,6 +157,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     ...(o.beforeAnswer ? { beforeAnswer: o.beforeAnswer } : {}),
     ...(o.busyReason ? { busyReason: o.busyReason } : {}),
     ...(o.answering ? { answering: o.answering } : {}),
+    ...(leftOpen ? { beforeWrite: () => void leftOpen.retry() } : {}),
   });
   const handlers: Handlers = {
     'connections:list': () => connections.list(),

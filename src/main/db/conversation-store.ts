@@ -5,6 +5,7 @@ import type { JsonObject } from '../../shared/json';
 import { UserFacingError } from '../errors';
 import { toTurn, TURN_COLUMNS, turnParams, type TurnRow } from './turn-rows';
 import { releaseFreePages } from './free-space';
+import { mergeSearchIndexes } from './search-merge';
 
 interface ConversationRow {
   id: string;
@@ -144,7 +145,11 @@ export class ConversationStore {
       this.stmts.unlinkTurns!.run(id);
       return this.stmts.delete!.run(id).changes > 0;
     })();
-    if (deleted) releaseFreePages(this.db);
+    if (deleted) {
+      releaseFreePages(this.db);
+      // The chat's words leave the search indexes' files only once their segments merge (./search-merge.ts).
+      mergeSearchIndexes(this.db);
+    }
     return deleted;
   }
 

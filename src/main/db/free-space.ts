@@ -8,10 +8,12 @@
  *   file system after the delete (`releaseFreePages`), in small chunks: the work is the size of what was deleted.
  * - A database made before this (no auto-vacuum) is converted once, by VACUUM at startup, but only when that pays
  *   (`compactIfMostlyFree`): a quarter or more of the file free, and at least 16 MB. A VACUUM rewrites the live
- *   rows (about a second per 100 MB here), so it is not done for a few free pages.
+ *   rows (about a second per 100 MB here), so it is not done for a few free pages, nor tried again after a failure
+ *   until there is more room (./compact-at-start.ts).
  * - The -wal file is cut back to `WAL_SIZE_LIMIT` whenever a checkpoint lets SQLite start it over.
  */
 import type { Database } from 'better-sqlite3';
+import { statfsSync } from 'node:fs';
 
 /** What the -wal file is cut back to after a checkpoint (SQLite's autocheckpoint keeps it near 4 MB normally). */
 export const WAL_SIZE_LIMIT = 8 * 1024 * 1024;
@@ -31,19 +33,20 @@ export function enableIncrementalVacuum(db: Database): void {
 export const RELEASE_CHUNK_PAGES = 512;
 
 /**
- * Hands the file's free pages back to the file system (after a delete), a chunk at a time between other work:
+ * Hands the file's free pages back to the file system (after a delete), a chunk at a time between other work, then
+ * runs `then` (also where there was nothing to hand back):
  * all at once, a 1000-turn chat's delete held main's thread 250 ms longer (measured). Nothing on a database
  * without auto-vacuum. Never throws: the delete before it is done, and pages it could not give back (a full disk:
  * moving pages writes to the -wal file; the database closed meanwhile) stay free inside the file, for the next
  * delete or for new rows.
  */
-export function releaseFreePages(db: Database): void {
+export function releaseFreePages(db: Database, then?: () => void): void {
   try {
-    if (!db.open || db.pragma('auto_vacuum', { simple: true }) !== INCREMENTAL) return;
-    const free = db.pragma('freelist_count', { simple: true }) as number;
-    if (free === 0) return;
-    db.pragma(`incremental_vacuum(${RELEASE_CHUNK_PAGES})`);
-    if (free > RELEASE_CHUNK_PAGES) setImmediate(() => releaseFreePages(db)).unref();
+    if (!db.open) return;
+    const free = db.pragma('auto_vacuum', { simple: true }) === INCREMENTAL ? (db.pragma('freelist_count', { simple: true }) as number) : 0;
+    if (free > 0) db.pragma(`incremental_vacuum(${RELEASE_CHUNK_PAGES})`);
+    if (free > RELEASE_CHUNK_PAGES) setImmediate(() => releaseFreePages(db, then)).unref();
+    else then?.();
   } catch {
     // Left for the next time (see above).
   }
@@ -74,4 +77,14 @@ export function compactIfMostlyFree(db: Database): number {
 function searchIndexes(db: Database): string[] {
   const names = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN ('turns_fts', 'turns_cjk')").all() as { name: string }[];
   return names.map((n) => n.name);
+}
+
+/** Free bytes for this user on the disk holding `dir`, or undefined when that cannot be read. */
+export function freeBytesIn(dir: string): number | undefined {
+  try {
+    const s = statfsSync(dir);
+    return s.bavail * s.bsize;
+  } catch {
+    return undefined;
+  }
 }

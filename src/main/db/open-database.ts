@@ -1,8 +1,8 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import { statfsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { UserFacingError } from '../errors';
-import { compactIfMostlyFree, enableIncrementalVacuum, WAL_SIZE_LIMIT } from './free-space';
+import { compactAtStart } from './compact-at-start';
+import { enableIncrementalVacuum, freeBytesIn, WAL_SIZE_LIMIT } from './free-space';
 import { MIGRATIONS } from './migrations';
 import type { Migration } from './migrations/types';
 
@@ -33,24 +33,17 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
+    // What a delete frees inside a page is zeroed, not left readable in the file (a deleted chat's words, round 6);
+    // FAST: only where that costs no extra I/O (no measurable cost on deleting a 1,000-turn chat).
+    db.pragma('secure_delete = FAST');
     db.pragma('busy_timeout = 5000');
     db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT}`);
     migrate(db, options.migrations ?? MIGRATIONS);
-    compactOnce(db, options.log);
+    compactAtStart(db, file, { log: options.log });
     return db;
   } catch (err) {
     db.close();
     throw openFailure(file, err) ?? err;
-  }
-}
-
-/** An old database that is mostly free pages is compacted; one that cannot be (a full disk) opens all the same. */
-function compactOnce(db: Database, log: ((message: string) => void) | undefined): void {
-  try {
-    const freed = compactIfMostlyFree(db);
-    if (freed > 0) log?.(`storage: gave back ${Math.round(freed / (1024 * 1024))} MB that deleted chats had used`);
-  } catch (err) {
-    log?.(`storage: could not compact the database (it stays as it was): ${err instanceof Error ? err.message : String(err)}`);
   }
 }
 
@@ -91,16 +84,6 @@ export function openFailure(file: string, err: unknown, freeBytes: (dir: string)
 
 /** Below this much free space, an I/O error while opening is taken for a full disk. */
 const DISK_NEARLY_FULL = 1024 * 1024;
-
-/** Free bytes for this user on the disk holding `dir`, or undefined when that cannot be read. */
-function freeBytesIn(dir: string): number | undefined {
-  try {
-    const s = statfsSync(dir);
-    return s.bavail * s.bsize;
-  } catch {
-    return undefined;
-  }
-}
 
 /** Runs every pending migration in one transaction; refuses a database written by a newer Firebrand. */
 export function migrate(db: Database, migrations: readonly Migration[]): void {

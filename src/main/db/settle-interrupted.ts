@@ -11,31 +11,72 @@ import { settleOpenCalls } from '../../shared/reducer';
 import type { ToolResultBlock, Turn } from '../../shared/turn';
 import type { ConversationStore } from './conversation-store';
 import { ToolRuns } from './tool-runs';
-import { toTurn, type TurnRow } from './turn-rows';
+import type { TurnRow } from './turn-rows';
 
 /** Read at every start; the terms are those of the partial index turns_pending_approvals (migration 0009), so it is used. */
 export const PENDING_APPROVALS_SQL =
   "SELECT * FROM turns WHERE source = 'tool-approval' AND json_extract(meta, '$.state') = 'pending' AND role = 'system'";
 
-export function settleInterrupted(db: Database, store: ConversationStore, newId: () => string, now: number): number {
-  const streaming = (db.prepare("SELECT * FROM turns WHERE status = 'streaming'").all() as TurnRow[]).map(toTurn);
-  for (const turn of streaming) {
+/**
+ * What the last run left open, by id: answers streaming, approval cards pending, steps whose tools ran. Read at
+ * start, before anything of this run streams (reads work on a full disk), so a later retry settles only these.
+ */
+export interface LeftOpen {
+  streaming: string[];
+  cards: string[];
+  toolRuns: string[];
+}
+
+export function findLeftOpen(db: Database): LeftOpen {
+  return {
+    streaming: db.prepare("SELECT id FROM turns WHERE status = 'streaming'").pluck().all() as string[],
+    cards: (db.prepare(PENDING_APPROVALS_SQL).all() as TurnRow[]).map((row) => row.id),
+    toolRuns: new ToolRuns(db).left(),
+  };
+}
+
+/**
+ * Settles what `left` names, one item per transaction, taking each id out of `left` once it is written: a full
+ * disk stops it part way (it throws), and `left` then holds what is still owed (./left-open.ts retries it).
+ * Returns how many answers it marked interrupted.
+ */
+export function settleInterrupted(db: Database, store: ConversationStore, newId: () => string, now: number, left: LeftOpen = findLeftOpen(db)): number {
+  let interrupted = 0;
+  const settleTurn = db.transaction((id: string) => {
+    const turn = store.getTurn(id);
+    if (turn?.status !== 'streaming') return;
     store.updateTurn({ ...turn, status: 'interrupted', blocks: settleOpenCalls(turn.blocks, 'interrupted') });
     // Calls it had finished writing never ran: the engine runs a step's tools only once its stream has ended.
     if (turn.role === 'assistant') answerUnansweredCalls(store, turn, APP_CLOSED_MID_ANSWER, newId, now);
+    interrupted++;
+  });
+  while (left.streaming.length > 0) {
+    settleTurn(left.streaming[0]!);
+    left.streaming.shift();
   }
 
-  const cards = (db.prepare(PENDING_APPROVALS_SQL).all() as TurnRow[]).map(toTurn);
-  for (const card of cards) settleApprovalCard(store, card, { meta: { ...card.meta, state: 'interrupted' }, blocks: card.blocks }, APP_CLOSED, newId, now);
+  const settleCard = db.transaction((id: string) => {
+    const card = store.getTurn(id);
+    if (card?.meta.state !== 'pending') return;
+    settleApprovalCard(store, card, { meta: { ...card.meta, state: 'interrupted' }, blocks: card.blocks }, APP_CLOSED, newId, now);
+  });
+  while (left.cards.length > 0) {
+    settleCard(left.cards[0]!);
+    left.cards.shift();
+  }
 
   // Steps whose tools were running (after any approval, settled above): their results were never written.
   const toolRuns = new ToolRuns(db);
-  for (const turnId of toolRuns.left()) {
+  const settleRun = db.transaction((turnId: string) => {
     const below = lastCardBelow(db, store, turnId);
     if (below) answerUnansweredCalls(store, below, APP_CLOSED_WHILE_TOOLS_RAN, newId, now);
     toolRuns.end(turnId);
+  });
+  while (left.toolRuns.length > 0) {
+    settleRun(left.toolRuns[0]!);
+    left.toolRuns.shift();
   }
-  return streaming.length;
+  return interrupted;
 }
 
 /**
@@ -53,22 +94,6 @@ function lastCardBelow(db: Database, store: ConversationStore, turnId: string): 
     at = next;
   }
   return undefined;
-}
-
-/**
- * Settles at startup and says so in the log. A disk too full for these writes does not keep Firebrand from
- * starting (durability audit: it said only "Firebrand could not start: database or disk is full", and the user
- * could not even read their chats): the turns stay as they were and are settled at a later start.
- */
-export function settleAtStart(db: Database, store: ConversationStore, newId: () => string, now: number, log: (message: string) => void): void {
-  try {
-    const interrupted = settleInterrupted(db, store, newId, now);
-    if (interrupted > 0) log(`storage: ${interrupted} answer(s) were streaming when Firebrand stopped; kept as interrupted`);
-  } catch (err) {
-    const code = (err as { code?: unknown } | null)?.code;
-    if (code !== 'SQLITE_FULL' && code !== 'ENOSPC') throw err;
-    log('storage: the disk is full, so what was streaming when Firebrand stopped is not marked as interrupted yet; it will be at a later start');
-  }
 }
 
 /** What the results of calls that never ran say: the one that waited (and those after it), and those before it. */

@@ -7,8 +7,15 @@
  */
 import type { Turn } from '../../shared/turn';
 
+/** Turns the last run left open that a full disk kept from being settled at start (db/left-open.ts). */
+export interface LeftOpenView {
+  shown(turn: Turn): Turn | undefined;
+}
+
 export class LiveTurns {
   private readonly live = new Map<string, { turn: Turn; parts: number }>();
+  /** Shown as they will be saved: no run of this process streams into them (no spinner, no Stop; Continue works). */
+  leftOpen: LeftOpenView | undefined;
 
   /** `turn` as streamed so far, made by its first `parts` parts. */
   note(turn: Turn, parts: number): void {
@@ -25,7 +32,7 @@ export class LiveTurns {
     const streamed: Record<string, number> = {};
     const out = turns.map((t) => {
       const l = t.status === 'streaming' ? this.live.get(t.id) : undefined;
-      if (!l) return t;
+      if (!l) return this.leftOpen?.shown(t) ?? t;
       streamed[t.id] = l.parts;
       return l.turn;
     });

@@ -4,9 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../../src/main/db/conversation-store';
-import { settleAtStart, settleInterrupted } from '../../../src/main/db/settle-interrupted';
+import { DISK_FULL_NOTE, settleAtStart } from '../../../src/main/db/left-open';
+import { settleInterrupted } from '../../../src/main/db/settle-interrupted';
 import { ToolRuns } from '../../../src/main/db/tool-runs';
-import type { ToolCallBlock, ToolResultBlock } from '../../../src/shared/turn';
+import type { ToolCallBlock, ToolResultBlock, Turn } from '../../../src/shared/turn';
 import { makeTurn, memoryDb, text, tick } from './helpers';
 
 const call = (id: string, state: ToolCallBlock['state']): ToolCallBlock => ({ type: 'tool_call', id, name: 'fetch_url', state, argumentsRaw: '{"url": "http://x"}', ...(state === 'complete' ? { arguments: { url: 'http://x' } } : {}) });
@@ -97,13 +98,48 @@ describe('settling at startup on a full disk (durability audit)', () => {
     // The disk "fills": no page may be added (settling re-indexes the answer for search, which needs pages).
     db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
     const logs: string[] = [];
-    expect(() => settleAtStart(db, store, () => 'x', tick(), (m) => logs.push(m))).not.toThrow();
-    expect(logs).toEqual(['storage: the disk is full, so what was streaming when Firebrand stopped is not marked as interrupted yet; it will be at a later start']);
+    expect(settleAtStart({ db, store, newId: () => 'x', now: tick, log: (m) => logs.push(m) })).toBeDefined();
+    expect(logs).toEqual(['storage: the disk is full, so what was streaming when Firebrand stopped is shown as interrupted but not saved so yet; it will be once there is room']);
     expect(store.getTurn('a')?.status).toBe('streaming');
 
     db.pragma('max_page_count = 1073741823');
-    settleAtStart(db, store, () => 'x', tick(), (m) => logs.push(m));
+    expect(settleAtStart({ db, store, newId: () => 'x', now: tick, log: (m) => logs.push(m) })).toBeUndefined();
     expect(store.getTurn('a')?.status).toBe('interrupted');
     expect(logs.at(-1)).toBe('storage: 1 answer(s) were streaming when Firebrand stopped; kept as interrupted');
+  });
+
+  // Round 6: such answers read as still streaming (spinner, Stop, no Continue) for the whole session, even once
+  // the user had made room. They are shown interrupted, with why, and saved so as soon as there is room.
+  it('what a full disk kept from being settled is shown interrupted with the reason, and saved once there is room', () => {
+    const { db, store } = seed();
+    store.appendTurn(makeTurn({ id: 'a', conversationId: 'c', parentId: 'u', role: 'assistant', status: 'streaming', blocks: [...text('A long partial answer. '.repeat(2000)), call('k1', 'streaming')] }), tick());
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+    const changed: string[] = [];
+    const saved: Turn[] = [];
+    const owed = settleAtStart({ db, store, newId: () => 'tool', now: tick, log: () => {}, changed: (id) => changed.push(id), saved: (t) => saved.push(t) });
+    expect(owed).toBeDefined();
+    const shown = owed!.shown(store.getTurn('a')!);
+    expect(shown).toMatchObject({ status: 'interrupted', error: DISK_FULL_NOTE });
+    expect(shown?.blocks[1]).toMatchObject({ type: 'tool_call', state: 'truncated' });
+    expect(shown?.blocks[0]).toEqual(store.getTurn('a')!.blocks[0]);
+    expect(owed!.shown(store.getTurn('u')!)).toBeUndefined();
+
+    // Still full: nothing lost, nothing half written, still owed.
+    expect(owed!.retry()).toBe(false);
+    expect(store.getTurn('a')?.status).toBe('streaming');
+    // An answer this run streams meanwhile is its own: a later retry leaves it alone.
+    db.pragma('max_page_count = 1073741823');
+    store.appendTurn(makeTurn({ id: 'live', conversationId: 'c', parentId: 'u', role: 'assistant', status: 'streaming', blocks: text('Now') }), tick());
+    expect(owed!.shown(store.getTurn('live')!)).toBeUndefined();
+
+    expect(owed!.retry()).toBe(true);
+    expect(store.getTurn('a')).toMatchObject({ status: 'interrupted', blocks: shown!.blocks });
+    expect(store.getTurn('a')?.error).toBeUndefined();
+    expect(store.getTurn('live')?.status).toBe('streaming');
+    expect(owed!.shown(store.getTurn('a')!)).toBeUndefined();
+    expect(owed!.owed).toBe(false);
+    expect(changed).toEqual(['c']);
+    // Pages holding it get it as saved: the note that it is not saved yet goes.
+    expect(saved).toEqual([store.getTurn('a')]);
   });
 });

@@ -13,6 +13,7 @@ import { materializeAlias } from '../../store/models-slice';
 import { answerStats, formatStats } from './answer-stats';
 import { copyText } from '../../copy-text';
 import { BranchSwitcher } from './BranchSwitcher';
+import { isContinuePoint } from './continue-point';
 import { Markdown } from './Markdown';
 import { ThinkingBlock } from './ThinkingBlock';
 import { ToolCallCard } from './ToolCallCard';
@@ -81,7 +82,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
   const answer = finalAssistantText([turn]);
   const first = runFirst ?? turn;
   const stop = turn.status === 'interrupted' ? 'interrupted' : (turn.stop ?? turn.status);
-  const isTip = useStore((s) => s.turns.at(-1)?.id === turn.id);
+  const isTip = useStore((s) => isContinuePoint(s.turns, turn.id));
   // As Edit and the branch arrows: no second answer is started while a run goes on in this chat, streaming or
   // waiting on a tool (turns audit #8).
   const busy = useRunActive();
