@@ -54,6 +54,8 @@ export interface ModelEventContract {
   'models:pull-progress': PullProgress;
   /** The server in use came back, went away, or gained or lost models (src/main/models/server-watch.ts). */
   'models:changed': ModelsChanged;
+  /** The aliases as saved, after any window or tab added, changed, removed or created one in Ollama (or a file it names was renamed). */
+  'aliases:changed': { aliases: Alias[] };
 }
 
 export const MODEL_INVOKE_CHANNELS = [
@@ -79,4 +81,4 @@ export const MODEL_INVOKE_CHANNELS = [
   'aliases:from-model',
 ] as const satisfies readonly (keyof ModelInvokeContract)[];
 
-export const MODEL_EVENT_CHANNELS = ['models:pull-progress', 'models:changed'] as const satisfies readonly (keyof ModelEventContract)[];
+export const MODEL_EVENT_CHANNELS = ['models:pull-progress', 'models:changed', 'aliases:changed'] as const satisfies readonly (keyof ModelEventContract)[];

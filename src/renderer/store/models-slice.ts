@@ -195,6 +195,8 @@ let connected = false;
 export function connectModelsStore(): void {
   if (connected) return;
   connected = true;
+  // An alias saved in another window or tab shows in this screen's list at once (and in its editor's choices).
+  firebrand().aliases.onChanged(({ aliases }) => set({ aliases }));
   firebrand().models.onPullProgress((p) => {
     set({ pulls: { ...get().pulls, [p.pullId]: p } });
     if (p.state === 'done') void loadModelsScreen().then(() => refreshModels());

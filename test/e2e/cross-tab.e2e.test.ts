@@ -1,0 +1,79 @@
+/**
+ * Two tabs on one serve process, as a user with Firebrand open twice meets them: what one tab changes of the
+ * models' world (aliases, connections) shows in the other at once, without a reload or a dropped link.
+ * - aliases (tabs #1): an alias added, renamed or deleted in one tab stayed out of (or in) the other's open Models
+ *   screen and its model picker until that screen was reopened or the page reloaded;
+ * - connections (tabs #2): a connection added, edited or removed in one tab was not seen by the other until it
+ *   reconnected, and the other's model list kept the old address's models.
+ */
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AliasInput } from '../../src/shared/models';
+import { openPage } from './helpers/browser';
+import { chatRoutes, modelOption, ollamaLines, pickerValues, pickModel, startUi, stopUi, type UiSession } from './helpers/ui-session';
+
+let s: UiSession | undefined;
+let other: Page | undefined;
+afterEach(async () => {
+  await other?.close();
+  other = undefined;
+  await stopUi(s);
+  s = undefined;
+});
+
+const SMALL: AliasInput = { name: 'small', connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: '', parameters: {}, thinkMode: 'off', contextWindow: null };
+
+/** A second tab on the session's serve process, its picker filled. */
+async function secondTab(session: UiSession): Promise<Page> {
+  const page = await openPage(session.browser, { viewport: { width: 1280, height: 800 } });
+  await page.goto(session.serve.url);
+  await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
+  return page;
+}
+
+const aliasNames = (page: Page) => page.getByTestId('alias-item').evaluateAll((items) => items.map((i) => i.getAttribute('data-alias') ?? ''));
+
+describe('two tabs on one serve process', () => {
+  it('shows an alias added, renamed and deleted in one tab in the other tab’s open Models screen and picker (tabs #1)', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page } = s;
+    other = await secondTab(s);
+    await other.getByTestId('models-open').click();
+    await other.getByTestId('alias-editor').waitFor();
+    expect(await aliasNames(other)).toEqual([]);
+
+    // Tab A adds one in its Models screen, as a user does.
+    await page.getByTestId('models-open').click();
+    await page.getByTestId('alias-name').fill('small');
+    await page.getByTestId('alias-model').selectOption('llama3.2:3b');
+    await page.getByTestId('alias-save').click();
+    await expect.poll(() => aliasNames(page)).toEqual(['small']);
+    // Tab B, its screen open all along: the alias is listed there and offered by its picker.
+    await expect.poll(() => aliasNames(other!)).toEqual(['small']);
+    await expect.poll(() => modelOption(other!, 'small', 'alias').count()).toBe(1);
+
+    // Renamed in tab A: tab B shows the new name, in both places, and not the old one.
+    await page.getByTestId('alias-edit').click();
+    await page.getByTestId('alias-name').fill('tiny');
+    await page.getByTestId('alias-save').click();
+    await expect.poll(() => aliasNames(other!)).toEqual(['tiny']);
+    await expect.poll(() => pickerValues(other!)).toEqual(['tiny', 'llama3.2:3b', 'qwen3:8b']);
+
+    // Deleted in tab A: gone from tab B.
+    await page.getByTestId('alias-delete').click();
+    await expect.poll(() => aliasNames(other!)).toEqual([]);
+    await expect.poll(() => pickerValues(other!)).toEqual(['llama3.2:3b', 'qwen3:8b']);
+  });
+
+  it('tells the other tab, where it had the deleted alias chosen, what is chosen now (tabs #1)', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page } = s;
+    const alias = await page.evaluate((a) => window.firebrand.aliases.create(a), SMALL);
+    other = await secondTab(s);
+    await pickModel(other, 'small', 'alias');
+    expect(await other.getByTestId('model-picker').getAttribute('data-value')).toBe(`alias:${alias.id}`);
+    await page.evaluate((id) => window.firebrand.aliases.delete({ id }), alias.id);
+    await expect.poll(() => other!.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toBe('small is no longer an alias (it was deleted); llama3.2:3b is chosen now.');
+    expect(await other.getByTestId('model-picker').getAttribute('data-value')).toBe('llama3.2:3b');
+  });
+});
