@@ -9,19 +9,25 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AliasInput } from '../../src/shared/models';
+import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
 import { openPage } from './helpers/browser';
 import { chatRoutes, modelOption, ollamaLines, pickerValues, pickModel, startUi, stopUi, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
 let other: Page | undefined;
+let second: ReplayServer | undefined;
 afterEach(async () => {
   await other?.close();
   other = undefined;
+  await second?.close();
+  second = undefined;
   await stopUi(s);
   s = undefined;
 });
 
 const SMALL: AliasInput = { name: 'small', connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: '', parameters: {}, thinkMode: 'off', contextWindow: null };
+const V1_MODELS = '{"object":"list","data":[{"id":"qwen2.5-coder-7b","object":"model"},{"id":"phi-4","object":"model"}]}';
+const V1_OTHER = '{"object":"list","data":[{"id":"gemma-3-4b","object":"model"}]}';
 
 /** A second tab on the session's serve process, its picker filled. */
 async function secondTab(session: UiSession): Promise<Page> {
@@ -75,5 +81,40 @@ describe('two tabs on one serve process', () => {
     await page.evaluate((id) => window.firebrand.aliases.delete({ id }), alias.id);
     await expect.poll(() => other!.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toBe('small is no longer an alias (it was deleted); llama3.2:3b is chosen now.');
     expect(await other.getByTestId('model-picker').getAttribute('data-value')).toBe('llama3.2:3b');
+  });
+
+  // The model list of the connection in use also follows main's server watch (a look every few seconds); what only
+  // this event carries is the list of connections itself, which the other tab's open Settings shows.
+  it('shows a connection added, edited and removed in one tab in the other tab’s open Settings, and its models (tabs #2)', async () => {
+    s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }]);
+    second = await startReplayServer([{ path: '/v1/models', body: V1_OTHER }]);
+    const { page, replay } = s;
+    other = await secondTab(s);
+    await other.getByTestId('settings-open').click();
+    const item = (p: Page) => p.locator('[data-testid="connection-item"][data-kind="openai-compatible"]');
+    await other.getByTestId('connection-list').waitFor();
+    expect(await item(other).count()).toBe(0);
+
+    // Added in tab A: tab B's open Settings lists it.
+    const lm = await page.evaluate((url) => window.firebrand.connections.save({ kind: 'openai-compatible', label: 'LM Studio', baseUrl: url }), replay.url);
+    await expect.poll(() => item(other!).locator('strong').textContent()).toBe('LM Studio');
+    // Made active in tab A: tab B's radio and picker follow (settings:changed).
+    await page.evaluate((id) => window.firebrand.settings.update({ activeConnectionId: id }), lm.id);
+    await expect.poll(() => item(other!).getByTestId('connection-use').isChecked()).toBe(true);
+    await expect.poll(() => pickerValues(other!)).toEqual(['qwen2.5-coder-7b', 'phi-4']);
+
+    // Renamed and moved to another server in tab A: tab B shows it as saved, with that server's models.
+    await page.evaluate(({ id, url }) => window.firebrand.connections.save({ id, kind: 'openai-compatible', label: 'LM Studio (desk)', baseUrl: url }), { id: lm.id, url: second!.url });
+    await expect.poll(() => item(other!).locator('strong').textContent()).toBe('LM Studio (desk)');
+    expect(await item(other).getByTestId('connection-url').textContent()).toBe(second.url);
+    await expect.poll(() => pickerValues(other!)).toEqual(['gemma-3-4b']);
+
+    // Removed in tab A: gone from tab B's Settings, whose picker is back on Ollama's models.
+    await page.evaluate(async (id) => {
+      await window.firebrand.settings.update({ activeConnectionId: 'ollama' });
+      await window.firebrand.connections.delete({ id });
+    }, lm.id);
+    await expect.poll(() => item(other!).count()).toBe(0);
+    await expect.poll(() => pickerValues(other!)).toEqual(['llama3.2:3b', 'qwen3:8b']);
   });
 });

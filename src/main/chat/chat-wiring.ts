@@ -149,14 +149,21 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     ...(o.busyReason ? { busyReason: o.busyReason } : {}),
     ...(o.answering ? { answering: o.answering } : {}),
   });
+  /** Every page's Settings, picker groups and model list follow a connection saved anywhere (not only on reconnect). */
+  const announce = (id: string) => o.emit('connections:changed', { id, connections: connections.list() });
   const handlers: Handlers = {
     'connections:list': () => connections.list(),
     'connections:save': (input) => {
       const saved = connections.save(input);
       capabilities.forget(saved.id);
+      announce(saved.id);
       return saved;
     },
-    'connections:delete': ({ id }) => ({ deleted: connections.delete(id) }),
+    'connections:delete': ({ id }) => {
+      const deleted = connections.delete(id);
+      if (deleted) announce(id);
+      return { deleted };
+    },
     'connections:test': async ({ id, baseUrl }) => {
       if (id === BUILTIN_CONNECTION_ID && o.builtin) return testBuiltin(o.builtin.service);
       const c = engineConnection(id);

@@ -17,7 +17,7 @@ import { errorMessage } from './errors';
 import { connectToolProgress } from './tool-progress';
 import { connectBuiltinLoading } from './builtin-loading';
 import { connectImageUrls } from './image-urls';
-import { loadConnections, useConnectionsStore } from './connections-slice';
+import { adoptConnections, loadConnections, useConnectionsStore } from './connections-slice';
 import { noteNavigation, openConversation, type FocusTurn } from './open-conversation';
 import { switchDraft } from './drafts';
 import { refreshConversations } from './conversation-list';
@@ -353,6 +353,7 @@ export function connectStore(): Promise<void> {
   api.models.onChanged(() => void refreshModels());
   api.settings.onChanged(({ settings }) => adoptSettings(settings));
   api.aliases.onChanged(({ aliases }) => adoptAliases(aliases));
+  api.connections.onChanged(({ id, connections }) => adoptConnections(connections, id));
   connectToolProgress(api);
   connectBuiltinLoading(api);
   connectImageUrls(() => get().turns, (changed) => useStore.subscribe((s, before) => s.turns !== before.turns && changed()));
