@@ -24,6 +24,8 @@ export interface ModelInvokeContract {
   /** Starts a pull; progress arrives as `models:pull-progress`. Pulling again after a cancel resumes. */
   'models:pull': { req: { model: string }; res: { pullId: string } };
   'models:cancel-pull': { req: { pullId: string }; res: { cancelled: boolean } };
+  /** The pulls running now and those that ended lately, each as last reported: a page that missed how one ended (its link was down) reads it here. */
+  'models:pulls': { req: NoPayload; res: PullProgress[] };
   'models:delete': { req: { model: string }; res: { deleted: boolean } };
   'models:running': { req: NoPayload; res: RunningModel[] };
   'models:unload': { req: { model: string }; res: { unloaded: boolean } };
@@ -62,6 +64,7 @@ export const MODEL_INVOKE_CHANNELS = [
   'models:show',
   'models:pull',
   'models:cancel-pull',
+  'models:pulls',
   'models:delete',
   'models:running',
   'models:unload',

@@ -86,6 +86,7 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     'models:show': ({ model }) => models.show(model),
     'models:pull': ({ model }) => models.pull(model),
     'models:cancel-pull': ({ pullId }) => ({ cancelled: models.cancelPull(pullId) }),
+    'models:pulls': () => models.pullsReported(),
     'models:delete': async ({ model }) => {
       await models.delete(model);
       shows.forget(model);
