@@ -17,7 +17,7 @@ import { useConnectionsStore } from '../../src/renderer/store/connections-slice'
 import type { ConnectionInfo } from '../../src/shared/connections';
 import { connectModelsStore, rereadModelsScreen, useModelsStore } from '../../src/renderer/store/models-slice';
 import type { PullProgress } from '../../src/shared/models';
-import type { DownloadProgress, LibraryEntry } from '../../src/shared/library';
+import type { DownloadProgress, LibraryEntry, WaitingAnswer } from '../../src/shared/library';
 import { resyncAfterReconnect } from '../../src/renderer/store/resync';
 import { useStore } from '../../src/renderer/store/index';
 import { fakeApi } from './helpers/fake-api';
@@ -29,20 +29,20 @@ function server(state: McpServerInfo['state']): McpServerInfo {
   } as unknown as McpServerInfo;
 }
 
-let engineLoading: string[];
+let engineWaiting: WaitingAnswer[];
 let servers: McpServerInfo[];
 let library: LibraryEntry[];
 let pullsReported: PullProgress[] | Error;
 const pull = (pullId: string, model: string, percent = 80): PullProgress => ({ pullId, model, status: 'pulling', completedBytes: percent, totalBytes: 100, percent, bytesPerSecond: 10, etaSeconds: 2, state: 'running' });
 
 beforeEach(() => {
-  engineLoading = [];
+  engineWaiting = [];
   servers = [server('ready')];
   library = [];
   pullsReported = [];
   (globalThis as { window?: unknown }).window = {
     firebrand: fakeApi({
-      builtin: { status: () => Promise.resolve({ backend: null, running: true, loaded: [], loading: engineLoading, modelsDir: '/m', unavailable: null }) },
+      builtin: { status: () => Promise.resolve({ backend: null, running: true, loaded: [], loading: engineWaiting.map((w) => w.file), waiting: engineWaiting, modelsDir: '/m', unavailable: null }) },
       mcp: { list: () => Promise.resolve(servers) },
       library: { list: () => Promise.resolve(library) },
       models: {
@@ -59,24 +59,24 @@ beforeEach(() => {
 
 describe('a page back after its link to serve mode dropped', () => {
   it('stops saying "Loading model…" for a model whose load ended while the link was down', async () => {
-    // The page heard `loading:plain.gguf`; the `loaded:` went out while its link was down.
-    useBuiltinLoading.setState({ files: ['plain.gguf'] });
+    // The page heard that answer a1 waits for plain.gguf to load; the end went out while its link was down.
+    useBuiltinLoading.setState({ waiting: { a1: { turnId: 'a1', file: 'plain.gguf', state: 'loading' } } });
     await resyncAfterReconnect();
-    await expect.poll(() => useBuiltinLoading.getState().files).toEqual([]);
+    await expect.poll(() => useBuiltinLoading.getState().waiting).toEqual({});
   });
 
   it('says "Loading model…" for a model whose load began while the link was down', async () => {
-    useBuiltinLoading.setState({ files: [] });
-    engineLoading = ['big.gguf'];
+    useBuiltinLoading.setState({ waiting: {} });
+    engineWaiting = [{ turnId: 'a2', file: 'big.gguf', state: 'loading' }];
     await resyncAfterReconnect();
-    await expect.poll(() => useBuiltinLoading.getState().files).toEqual(['big.gguf']);
+    await expect.poll(() => useBuiltinLoading.getState().waiting).toEqual({ a2: engineWaiting[0] });
   });
 
-  it('a tab opened while a model loads says so too (it never heard `loading:`)', async () => {
-    useBuiltinLoading.setState({ files: [] });
-    engineLoading = ['big.gguf'];
+  it('a tab opened while a model loads says so too (it never heard it begin)', async () => {
+    useBuiltinLoading.setState({ waiting: {} });
+    engineWaiting = [{ turnId: 'a2', file: 'big.gguf', state: 'loading' }];
     connectBuiltinLoading((window as unknown as { firebrand: Parameters<typeof connectBuiltinLoading>[0] }).firebrand);
-    await expect.poll(() => useBuiltinLoading.getState().files).toEqual(['big.gguf']);
+    await expect.poll(() => useBuiltinLoading.getState().waiting).toEqual({ a2: engineWaiting[0] });
   });
 
   it('shows the MCP servers as they are now, not as the last push before the drop said', async () => {

@@ -197,7 +197,7 @@ function builtinConnection(o: ChatWiringOptions, label: string): EngineConnectio
     baseUrl: pathToFileURL(`${b.modelsDir().replace(/[\\/]+$/, '')}/`).href,
     dialect: getDialect('builtin'),
     authHeaders: () => ({}),
-    send: (body, signal) => b.requests.send(body, signal),
+    send: (body, signal, turnId) => b.requests.send(body, signal, turnId),
     describe: (model) => b.service.describe(model),
     preflight: (body) => b.requests.preflight(body),
     countTokens: (model, text) => b.service.countTokens(model, text),
