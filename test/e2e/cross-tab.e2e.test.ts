@@ -9,6 +9,7 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AliasInput } from '../../src/shared/models';
+import { TAGS_BODY } from '../replay-server/ollama-wire';
 import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
 import { openPage } from './helpers/browser';
 import { chatRoutes, modelOption, ollamaLines, pickerValues, pickModel, startUi, stopUi, type UiSession } from './helpers/ui-session';
@@ -116,5 +117,26 @@ describe('two tabs on one serve process', () => {
     }, lm.id);
     await expect.poll(() => item(other!).count()).toBe(0);
     await expect.poll(() => pickerValues(other!)).toEqual(['llama3.2:3b', 'qwen3:8b']);
+  });
+
+  // Main's server watch told the picker of a model gone (issue 17), but not the Models screen: open in the other
+  // tab, it kept listing (and offering Details and Delete for) a model deleted in this one.
+  it('drops a model deleted in one tab from the other tab’s open Models screen and picker', async () => {
+    const tags = JSON.parse(TAGS_BODY) as { models: { name: string }[] };
+    s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { method: 'DELETE', path: '/api/delete', body: '' }]);
+    const { page, replay } = s;
+    other = await secondTab(s);
+    await other.getByTestId('models-open').click();
+    const rows = (p: Page) => p.getByTestId('model-row').evaluateAll((r) => r.map((e) => e.getAttribute('data-model') ?? ''));
+    await expect.poll(() => rows(other!)).toEqual(['llama3.2:3b', 'qwen3:8b']);
+    // Ollama lists it no more once deleted.
+    replay.setRoutes([
+      ...chatRoutes(ollamaLines([{ content: 'Hi' }])).filter((r) => r.path !== '/api/tags'),
+      { path: '/api/tags', body: JSON.stringify({ models: tags.models.filter((m) => m.name !== 'qwen3:8b') }) },
+      { method: 'DELETE', path: '/api/delete', body: '' },
+    ]);
+    await page.evaluate(() => window.firebrand.models.delete({ model: 'qwen3:8b' }));
+    await expect.poll(() => rows(other!)).toEqual(['llama3.2:3b']);
+    await expect.poll(() => pickerValues(other!)).toEqual(['llama3.2:3b']);
   });
 });

@@ -91,6 +91,8 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
       await models.delete(model);
       shows.forget(model);
       windows.forget();
+      // Every page's picker and Models screen drop it now (`models:changed`), not at the watch's next look.
+      deps.watchNow?.();
       return { deleted: true };
     },
     'models:running': () => models.running(),

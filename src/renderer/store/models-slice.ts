@@ -40,8 +40,12 @@ const set = useModelsStore.setState;
 const get = useModelsStore.getState;
 const attempt = (action: () => Promise<void>) => attemptWith((error) => set({ error }), action);
 
+/** Whether Ollama was the active connection when the screen last read its lists (a re-read asks as it did). */
+let ollamaActive = true;
+
 /** Reads the screen's lists; Ollama's running models only where Ollama is the active connection (models audit #3). */
-export function loadModelsScreen(ollama = true): Promise<boolean> {
+export function loadModelsScreen(ollama = ollamaActive): Promise<boolean> {
+  ollamaActive = ollama;
   return attempt(async () => {
     const api = firebrand();
     const [models, aliases, running] = await Promise.all([api.models.list({}), api.aliases.list({}), ollama ? api.models.running({}).catch(() => []) : Promise.resolve([])]);
@@ -214,6 +218,9 @@ export function connectModelsStore(): void {
   connected = true;
   // An alias saved in another window or tab shows in this screen's list at once (and in its editor's choices).
   firebrand().aliases.onChanged(({ aliases }) => set({ aliases }));
+  // The server in use lists other models (one deleted or pulled in another tab, or outside Firebrand): the screen
+  // lists them too, as the picker does. Before, an open screen kept listing a model another tab had deleted.
+  firebrand().models.onChanged(() => void loadModelsScreen());
   firebrand().models.onPullProgress((p) => {
     set({ pulls: { ...get().pulls, [p.pullId]: p } });
     if (p.state === 'done') void loadModelsScreen().then(() => refreshModels());
