@@ -58,6 +58,8 @@ export interface ModelEventContract {
   'models:changed': ModelsChanged;
   /** The aliases as saved, after any window or tab added, changed, removed or created one in Ollama (or a file it names was renamed). */
   'aliases:changed': { aliases: Alias[] };
+  /** A model's kept window or the GPU memory was changed in some window or tab: the window each model runs with may differ now. */
+  'models:windows-changed': NoPayload;
 }
 
 export const MODEL_INVOKE_CHANNELS = [
@@ -84,4 +86,4 @@ export const MODEL_INVOKE_CHANNELS = [
   'aliases:from-model',
 ] as const satisfies readonly (keyof ModelInvokeContract)[];
 
-export const MODEL_EVENT_CHANNELS = ['models:pull-progress', 'models:changed', 'aliases:changed'] as const satisfies readonly (keyof ModelEventContract)[];
+export const MODEL_EVENT_CHANNELS = ['models:pull-progress', 'models:changed', 'aliases:changed', 'models:windows-changed'] as const satisfies readonly (keyof ModelEventContract)[];

@@ -139,4 +139,17 @@ describe('two tabs on one serve process', () => {
     await expect.poll(() => rows(other!)).toEqual(['llama3.2:3b']);
     await expect.poll(() => pickerValues(other!)).toEqual(['llama3.2:3b']);
   });
+
+  // The window a model runs with was kept in one tab: the other's meter went on showing the old one (and judging the
+  // draft against it) until its model list was read again.
+  it('shows in the other tab’s meter a window kept for the chosen model in this one', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page } = s;
+    other = await secondTab(s);
+    const meter = other.getByTestId('context-meter');
+    await expect.poll(() => other!.getByTestId('model-picker').getAttribute('data-value')).toBe('llama3.2:3b');
+    await expect.poll(() => meter.getAttribute('data-window')).toBe('4096');
+    await page.evaluate(() => window.firebrand.models.setContext({ model: 'llama3.2:3b', contextWindow: 16384 }));
+    await expect.poll(() => meter.getAttribute('data-window')).toBe('16384');
+  });
 });

@@ -77,6 +77,11 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     deps.emit('aliases:changed', { aliases: aliases.list() });
     return result;
   };
+  /** Every page's meter and model rows read the windows again (another tab's composer showed the old one). */
+  const windowsChanged = <T>(result: T): T => {
+    deps.emit('models:windows-changed', {});
+    return result;
+  };
   const refuseHiddenModel = async (name: string, connectionId: string, own?: Alias) => {
     if (!deps.modelNamesOf) return;
     const { label, models } = await deps.modelNamesOf(connectionId);
@@ -102,7 +107,7 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     },
     'models:version': async () => ({ version: await serverVersion(deps.baseUrl()) }),
     'models:recommend-context': ({ model, flashAttention, kvCacheType }) => models.recommend(model, flashAttention ?? true, kvCacheType ?? 'f16'),
-    'models:set-context': ({ model, contextWindow, source }) => models.setContext(model, contextWindow, source ?? 'user'),
+    'models:set-context': ({ model, contextWindow, source }) => windowsChanged(models.setContext(model, contextWindow, source ?? 'user')),
     'models:context-window': (req) => (deps.contextWindowOf ? deps.contextWindowOf(req, windows) : windows.resolve(deps.baseUrl(), req.model, { wait: req.wait === true })),
     'models:llama-server-info': ({ baseUrl }) => llamaServerInfo(baseUrl),
     'gpu:probe': () => models.gpu(),
@@ -114,7 +119,7 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
       // `1e-9` GiB typed used to be kept as 1 byte (and shown as "0", which Settings then refused).
       if (bytes !== null && bytes < MIN_GPU_OVERRIDE_BYTES) throw new UserFacingError('invalid-payload', 'GPU memory set by hand must be at least 0.25 GiB (or empty to find it out).');
       windows.forget();
-      return models.setGpuOverride(bytes);
+      return models.setGpuOverride(bytes).then(windowsChanged);
     },
     'aliases:list': () => refreshAliasStatuses(aliases, deps.baseUrl()),
     'aliases:create': async (input) => {

@@ -354,6 +354,8 @@ export function connectStore(): Promise<void> {
   api.settings.onChanged(({ settings }) => adoptSettings(settings));
   api.aliases.onChanged(({ aliases }) => adoptAliases(aliases));
   api.connections.onChanged(({ id, connections }) => adoptConnections(connections, id));
+  // A window kept (or the GPU memory set) in another tab: the meter shows the window the next message carries.
+  api.models.onWindowsChanged(() => void refreshContextChoice());
   connectToolProgress(api);
   connectBuiltinLoading(api);
   connectImageUrls(() => get().turns, (changed) => useStore.subscribe((s, before) => s.turns !== before.turns && changed()));

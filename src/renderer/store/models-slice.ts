@@ -221,6 +221,7 @@ export function connectModelsStore(): void {
   // The server in use lists other models (one deleted or pulled in another tab, or outside Firebrand): the screen
   // lists them too, as the picker does. Before, an open screen kept listing a model another tab had deleted.
   firebrand().models.onChanged(() => void loadModelsScreen());
+  firebrand().models.onWindowsChanged(() => set({ windowVersion: get().windowVersion + 1 }));
   firebrand().models.onPullProgress((p) => {
     set({ pulls: { ...get().pulls, [p.pullId]: p } });
     if (p.state === 'done') void loadModelsScreen().then(() => refreshModels());
