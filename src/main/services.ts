@@ -140,7 +140,7 @@ export function createServices(options: ServicesOptions): Services {
     emit: hub.emit,
     newId: randomUUID,
     log,
-    renamed: (from, to) => aliases.renameModel(BUILTIN_CONNECTION_ID, from, to),
+    renamed: (from, to) => modelManager.renameAliasModel(BUILTIN_CONNECTION_ID, from, to),
   });
   const aliases = new AliasStore(db, randomUUID);
   const conversationSettings = new ConversationSettingsStore(db, (conversationId, saved) => hub.emit('conversations:changed', { conversationId, settings: saved }));

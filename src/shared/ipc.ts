@@ -238,6 +238,8 @@ export interface EventContract extends ModelEventContract, LibraryEventContract,
   'conversations:changed': { conversationId: string | null; settings?: ConversationSettings };
   /** The settings as saved, after any window or tab changed them (a theme picked in one tab shows in the others). */
   'settings:changed': { settings: Settings };
+  /** The connections as saved, after any window or tab added, edited or removed `id` (its models may be others now). */
+  'connections:changed': { id: string; connections: ConnectionInfo[] };
 }
 
 export type InvokeChannel = keyof InvokeContract;
@@ -289,6 +291,7 @@ export const EVENT_CHANNELS = [
   'chat:turn-saved',
   'conversations:changed',
   'settings:changed',
+  'connections:changed',
   ...MODEL_EVENT_CHANNELS,
   ...LIBRARY_EVENT_CHANNELS,
   ...MCP_EVENT_CHANNELS,

@@ -73,6 +73,16 @@ export interface LoadedModel {
   unloadsAt: number | null;
 }
 
+/**
+ * An answer waiting on the built-in engine before its first token: `loading` its model, or `queued` behind another
+ * answer on that model, already loaded (the engine runs one answer at a time).
+ */
+export interface WaitingAnswer {
+  turnId: string;
+  file: string;
+  state: 'loading' | 'queued';
+}
+
 export interface BuiltinStatus {
   /** Null until the engine has started once (it starts on first use). */
   backend: BackendInfo | null;
@@ -80,6 +90,8 @@ export interface BuiltinStatus {
   loaded: LoadedModel[];
   /** Model files an answer waits on while the engine loads them (what `loading:`/`loaded:` events say, read at once). */
   loading: string[];
+  /** Each answer waiting before its first token, and on what (what `builtin:waiting` says, read at once). */
+  waiting: WaitingAnswer[];
   modelsDir: string;
   /** Why the engine cannot run here at all (no binary for this platform), if so. */
   unavailable: string | null;
@@ -105,6 +117,8 @@ export interface LibraryInvokeContract {
 export interface LibraryEventContract {
   'library:changed': { reason: string };
   'library:download-progress': DownloadProgress;
+  /** The answers waiting on the built-in engine, each with its own state, after any of them changed. */
+  'builtin:waiting': { waiting: WaitingAnswer[] };
 }
 
 export const LIBRARY_INVOKE_CHANNELS = [
@@ -122,4 +136,4 @@ export const LIBRARY_INVOKE_CHANNELS = [
   'builtin:unload',
 ] as const satisfies readonly (keyof LibraryInvokeContract)[];
 
-export const LIBRARY_EVENT_CHANNELS = ['library:changed', 'library:download-progress'] as const satisfies readonly (keyof LibraryEventContract)[];
+export const LIBRARY_EVENT_CHANNELS = ['library:changed', 'library:download-progress', 'builtin:waiting'] as const satisfies readonly (keyof LibraryEventContract)[];

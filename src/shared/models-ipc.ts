@@ -24,6 +24,8 @@ export interface ModelInvokeContract {
   /** Starts a pull; progress arrives as `models:pull-progress`. Pulling again after a cancel resumes. */
   'models:pull': { req: { model: string }; res: { pullId: string } };
   'models:cancel-pull': { req: { pullId: string }; res: { cancelled: boolean } };
+  /** The pulls running now and those that ended lately, each as last reported: a page that missed how one ended (its link was down) reads it here. */
+  'models:pulls': { req: NoPayload; res: PullProgress[] };
   'models:delete': { req: { model: string }; res: { deleted: boolean } };
   'models:running': { req: NoPayload; res: RunningModel[] };
   'models:unload': { req: { model: string }; res: { unloaded: boolean } };
@@ -54,12 +56,17 @@ export interface ModelEventContract {
   'models:pull-progress': PullProgress;
   /** The server in use came back, went away, or gained or lost models (src/main/models/server-watch.ts). */
   'models:changed': ModelsChanged;
+  /** The aliases as saved, after any window or tab added, changed, removed or created one in Ollama (or a file it names was renamed). */
+  'aliases:changed': { aliases: Alias[] };
+  /** A model's kept window or the GPU memory was changed in some window or tab: the window each model runs with may differ now. */
+  'models:windows-changed': NoPayload;
 }
 
 export const MODEL_INVOKE_CHANNELS = [
   'models:show',
   'models:pull',
   'models:cancel-pull',
+  'models:pulls',
   'models:delete',
   'models:running',
   'models:unload',
@@ -79,4 +86,4 @@ export const MODEL_INVOKE_CHANNELS = [
   'aliases:from-model',
 ] as const satisfies readonly (keyof ModelInvokeContract)[];
 
-export const MODEL_EVENT_CHANNELS = ['models:pull-progress', 'models:changed'] as const satisfies readonly (keyof ModelEventContract)[];
+export const MODEL_EVENT_CHANNELS = ['models:pull-progress', 'models:changed', 'aliases:changed', 'models:windows-changed'] as const satisfies readonly (keyof ModelEventContract)[];

@@ -1,21 +1,43 @@
-import { describe, expect, it } from 'vitest';
+/**
+ * An answer waiting on a built-in model before its first token says what it waits on (first-hour audit F5), and
+ * each answer its own (tabs #4): two answers on one model (two tabs, or a regenerate) shared one line per model
+ * file, which went from both when the first one's load ended while the second still waited.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Turn } from '../../src/shared/turn';
-import { loadingModelOf, loadOf } from '../../src/renderer/store/builtin-loading';
+import type { WaitingAnswer } from '../../src/shared/library';
+import { useBuiltinLoading, waitingLine, waitingOf } from '../../src/renderer/store/builtin-loading';
 
-const waiting: Turn = { id: 'a1', conversationId: 'c1', parentId: 'u1', role: 'assistant', blocks: [], meta: {}, status: 'streaming', model: 'scripted/thinker.gguf', createdAt: 1 };
+const first: Turn = { id: 'a1', conversationId: 'c1', parentId: 'u1', role: 'assistant', blocks: [], meta: {}, status: 'streaming', model: 'scripted/thinker.gguf', createdAt: 1 };
+const second: Turn = { ...first, id: 'a2', conversationId: 'c2', parentId: 'u2' };
+const loading = (turnId: string): WaitingAnswer => ({ turnId, file: 'scripted/thinker.gguf', state: 'loading' });
 
-describe('an answer waiting on a built-in model that is being loaded (first-hour audit F5)', () => {
-  it('names the model while main says it loads and nothing has streamed; not once loaded, nor with text, nor for another model', () => {
-    expect(loadingModelOf(waiting, ['scripted/thinker.gguf'])).toBe('scripted/thinker.gguf');
-    expect(loadingModelOf(waiting, [])).toBeNull();
-    expect(loadingModelOf({ ...waiting, blocks: [{ type: 'text', text: 'Hi' }] }, ['scripted/thinker.gguf'])).toBeNull();
-    expect(loadingModelOf({ ...waiting, model: 'weather.gguf' }, ['scripted/thinker.gguf'])).toBeNull();
-    expect(loadingModelOf({ ...waiting, status: 'error' }, ['scripted/thinker.gguf'])).toBeNull();
+/** The line an answer shows (AssistantTurn draws `waitingLine(waitingOf(...))`, its state as `data-state`); none: null. */
+function lineOf(turn: Turn): string | null {
+  const w = waitingOf(turn, useBuiltinLoading.getState().waiting);
+  return w ? `${w.state}: ${waitingLine(w)}` : null;
+}
+
+beforeEach(() => useBuiltinLoading.setState({ waiting: {} }));
+
+describe('an answer waiting on a built-in model', () => {
+  it('names what it waits on while nothing has streamed; not once it streams, ends, or when main says it no longer waits', () => {
+    const waiting = { a1: loading('a1') };
+    expect(waitingOf(first, waiting)).toEqual(loading('a1'));
+    expect(waitingOf(first, {})).toBeNull();
+    expect(waitingOf({ ...first, blocks: [{ type: 'text', text: 'Hi' }] }, waiting)).toBeNull();
+    expect(waitingOf({ ...first, status: 'error' }, waiting)).toBeNull();
+    expect(waitingLine(loading('a1'))).toBe('Loading scripted/thinker.gguf into memory; the answer starts once it is loaded.');
+    expect(waitingLine({ ...loading('a1'), state: 'queued' })).toBe('scripted/thinker.gguf is loaded and answering another message; this answer starts when that one ends.');
   });
 
-  it('reads main\'s library:changed reasons', () => {
-    expect(loadOf('loading:scripted/thinker.gguf')).toEqual({ file: 'scripted/thinker.gguf', loading: true });
-    expect(loadOf('loaded:scripted/thinker.gguf')).toEqual({ file: 'scripted/thinker.gguf', loading: false });
-    expect(loadOf('download-done')).toBeNull();
+  it('shows each of two answers on one model its own line: the first\'s load ending leaves the second saying it waits', () => {
+    useBuiltinLoading.setState({ waiting: { a1: loading('a1'), a2: loading('a2') } });
+    expect(lineOf(first)).toBe('loading: Loading scripted/thinker.gguf into memory; the answer starts once it is loaded.');
+    expect(lineOf(second)).toBe('loading: Loading scripted/thinker.gguf into memory; the answer starts once it is loaded.');
+    // The engine started the first answer (main: a1 no longer waits; a2 waits for it to end).
+    useBuiltinLoading.setState({ waiting: { a2: { ...loading('a2'), state: 'queued' } } });
+    expect(lineOf(first)).toBeNull();
+    expect(lineOf(second)).toBe('queued: scripted/thinker.gguf is loaded and answering another message; this answer starts when that one ends.');
   });
 });

@@ -5,7 +5,7 @@
  * - the MCP servers and their states: an `mcp:changed` sent meanwhile was lost, and Settings → Tools kept showing a
  *   server as starting (or failed) after it had started (leftovers audit, found and left);
  * - the library and its downloads: a download that ended in the gap stayed "running" at its last percent, with Pause;
- * - Ollama pulls likewise, on the Models screen;
+ * - Ollama pulls likewise, on the Models screen, and one that failed in the gap says so, with the reason (tabs #3);
  * - the connections: one renamed in another tab kept its old name in the picker's groups.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -15,9 +15,9 @@ import { connectLibraryStore, useLibraryStore } from '../../src/renderer/store/l
 import { useMcpStore, watchMcpServers } from '../../src/renderer/store/mcp-slice';
 import { useConnectionsStore } from '../../src/renderer/store/connections-slice';
 import type { ConnectionInfo } from '../../src/shared/connections';
-import { connectModelsStore, useModelsStore } from '../../src/renderer/store/models-slice';
+import { connectModelsStore, rereadModelsScreen, useModelsStore } from '../../src/renderer/store/models-slice';
 import type { PullProgress } from '../../src/shared/models';
-import type { DownloadProgress, LibraryEntry } from '../../src/shared/library';
+import type { DownloadProgress, LibraryEntry, WaitingAnswer } from '../../src/shared/library';
 import { resyncAfterReconnect } from '../../src/renderer/store/resync';
 import { useStore } from '../../src/renderer/store/index';
 import { fakeApi } from './helpers/fake-api';
@@ -29,20 +29,27 @@ function server(state: McpServerInfo['state']): McpServerInfo {
   } as unknown as McpServerInfo;
 }
 
-let engineLoading: string[];
+let engineWaiting: WaitingAnswer[];
 let servers: McpServerInfo[];
 let library: LibraryEntry[];
+let pullsReported: PullProgress[] | Error;
+const pull = (pullId: string, model: string, percent = 80): PullProgress => ({ pullId, model, status: 'pulling', completedBytes: percent, totalBytes: 100, percent, bytesPerSecond: 10, etaSeconds: 2, state: 'running' });
 
 beforeEach(() => {
-  engineLoading = [];
+  engineWaiting = [];
   servers = [server('ready')];
   library = [];
+  pullsReported = [];
   (globalThis as { window?: unknown }).window = {
     firebrand: fakeApi({
-      builtin: { status: () => Promise.resolve({ backend: null, running: true, loaded: [], loading: engineLoading, modelsDir: '/m', unavailable: null }) },
+      builtin: { status: () => Promise.resolve({ backend: null, running: true, loaded: [], loading: engineWaiting.map((w) => w.file), waiting: engineWaiting, modelsDir: '/m', unavailable: null }) },
       mcp: { list: () => Promise.resolve(servers) },
       library: { list: () => Promise.resolve(library) },
-      models: { list: () => Promise.resolve([{ name: 'llama3.2:latest' }]), running: () => Promise.resolve([]) },
+      models: {
+        list: () => Promise.resolve([{ name: 'llama3.2:latest' }]),
+        running: () => Promise.resolve([]),
+        pulls: () => (pullsReported instanceof Error ? Promise.reject(pullsReported) : Promise.resolve(pullsReported)),
+      },
       aliases: { list: () => Promise.resolve([]) },
       connections: { list: () => Promise.resolve([{ id: 'lm', kind: 'openai-compatible', label: 'LM Studio (desk)', baseUrl: 'http://127.0.0.1:1234', hasApiKey: false }]) },
     }),
@@ -52,24 +59,24 @@ beforeEach(() => {
 
 describe('a page back after its link to serve mode dropped', () => {
   it('stops saying "Loading model…" for a model whose load ended while the link was down', async () => {
-    // The page heard `loading:plain.gguf`; the `loaded:` went out while its link was down.
-    useBuiltinLoading.setState({ files: ['plain.gguf'] });
+    // The page heard that answer a1 waits for plain.gguf to load; the end went out while its link was down.
+    useBuiltinLoading.setState({ waiting: { a1: { turnId: 'a1', file: 'plain.gguf', state: 'loading' } } });
     await resyncAfterReconnect();
-    await expect.poll(() => useBuiltinLoading.getState().files).toEqual([]);
+    await expect.poll(() => useBuiltinLoading.getState().waiting).toEqual({});
   });
 
   it('says "Loading model…" for a model whose load began while the link was down', async () => {
-    useBuiltinLoading.setState({ files: [] });
-    engineLoading = ['big.gguf'];
+    useBuiltinLoading.setState({ waiting: {} });
+    engineWaiting = [{ turnId: 'a2', file: 'big.gguf', state: 'loading' }];
     await resyncAfterReconnect();
-    await expect.poll(() => useBuiltinLoading.getState().files).toEqual(['big.gguf']);
+    await expect.poll(() => useBuiltinLoading.getState().waiting).toEqual({ a2: engineWaiting[0] });
   });
 
-  it('a tab opened while a model loads says so too (it never heard `loading:`)', async () => {
-    useBuiltinLoading.setState({ files: [] });
-    engineLoading = ['big.gguf'];
+  it('a tab opened while a model loads says so too (it never heard it begin)', async () => {
+    useBuiltinLoading.setState({ waiting: {} });
+    engineWaiting = [{ turnId: 'a2', file: 'big.gguf', state: 'loading' }];
     connectBuiltinLoading((window as unknown as { firebrand: Parameters<typeof connectBuiltinLoading>[0] }).firebrand);
-    await expect.poll(() => useBuiltinLoading.getState().files).toEqual(['big.gguf']);
+    await expect.poll(() => useBuiltinLoading.getState().waiting).toEqual({ a2: engineWaiting[0] });
   });
 
   it('shows the MCP servers as they are now, not as the last push before the drop said', async () => {
@@ -89,13 +96,40 @@ describe('a page back after its link to serve mode dropped', () => {
     await expect.poll(() => useLibraryStore.getState().downloads).toEqual({ d1: expect.objectContaining({ state: 'done', bytes: 100, total: 100 }) });
   });
 
-  it('shows an Ollama pull that ended while the link was down as done; one still going stays as it was', async () => {
-    const pull = (pullId: string, model: string): PullProgress => ({ pullId, model, status: 'pulling', completedBytes: 80, totalBytes: 100, percent: 80, bytesPerSecond: 10, etaSeconds: 2, state: 'running' });
+  it('shows an Ollama pull that ended while the link was down as done; one still going as main last saw it', async () => {
     connectModelsStore();
     useModelsStore.setState({ pulls: { p1: pull('p1', 'llama3.2'), p2: pull('p2', 'qwen3:8b') } });
+    pullsReported = [pull('p2', 'qwen3:8b', 90)];
     await resyncAfterReconnect();
     await expect.poll(() => useModelsStore.getState().pulls['p1']?.state).toBe('done');
-    expect(useModelsStore.getState().pulls['p2']).toMatchObject({ state: 'running', percent: 80 });
+    expect(useModelsStore.getState().pulls['p2']).toMatchObject({ state: 'running', percent: 90 });
+  });
+
+  // Tabs #3: it kept its last progress ("running", with Cancel) after the page was back.
+  it('shows an Ollama pull that failed while the link was down as failed, with the reason main gave', async () => {
+    connectModelsStore();
+    useModelsStore.setState({ pulls: { p1: pull('p1', 'qwen3:8b') } });
+    const error = 'Pulling qwen3:8b failed: write /root/.ollama/models/blobs: no space left on device';
+    pullsReported = [{ ...pull('p1', 'qwen3:8b', 85), state: 'error', bytesPerSecond: null, etaSeconds: null, error }];
+    await resyncAfterReconnect();
+    await expect.poll(() => useModelsStore.getState().pulls['p1']).toMatchObject({ state: 'error', error, percent: 85 });
+  });
+
+  it('shows a pull that main no longer knows (serve mode restarted) as stopped, unless its model is there', async () => {
+    connectModelsStore();
+    useModelsStore.setState({ pulls: { p1: pull('p1', 'qwen3:8b'), p2: pull('p2', 'llama3.2') } });
+    await resyncAfterReconnect();
+    await expect.poll(() => useModelsStore.getState().pulls['p1']?.state).toBe('error');
+    expect(useModelsStore.getState().pulls['p1']?.error).toBe('Pulling qwen3:8b stopped: Firebrand was restarted meanwhile. Pull again to resume.');
+    expect(useModelsStore.getState().pulls['p2']?.state).toBe('done');
+  });
+
+  it('keeps a pull as it was where main cannot say how pulls went', async () => {
+    connectModelsStore();
+    useModelsStore.setState({ pulls: { p1: pull('p1', 'qwen3:8b') } });
+    pullsReported = new Error('gone again');
+    await rereadModelsScreen();
+    expect(useModelsStore.getState().pulls['p1']).toMatchObject({ state: 'running', percent: 80 });
   });
 
   it('names the connections as saved now (one renamed in another tab)', async () => {

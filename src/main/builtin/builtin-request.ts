@@ -54,7 +54,8 @@ export class BuiltinRequests {
     return { kind: 'ok', promptTokens: p.promptTokens, thinkOpen: endsInsideThink(p.prompt) };
   }
 
-  async send(body: string, signal: AbortSignal): Promise<LegResponse> {
+  /** `turnId`: the answer this generates, whose own waiting state the pages show (absent for a lane's request). */
+  async send(body: string, signal: AbortSignal, turnId?: string): Promise<LegResponse> {
     let p = this.prepared.get(body);
     if (!p) {
       const r = await this.prepare(body).catch((err: unknown) => ({ refused: { message: err instanceof Error ? err.message : String(err) } }));
@@ -79,7 +80,10 @@ export class BuiltinRequests {
     // A model the engine does not hold yet is loaded before its first token (engine start, weights read: seconds to
     // minutes on a CPU): the chat says so meanwhile, instead of a silent "…" (first-hour audit F5).
     let loading = !loaded;
-    if (loading) service.loadingFor(prepared.file, true);
+    if (loading) {
+      service.loadingFor(prepared.file, true);
+      if (turnId !== undefined) service.waiting.loading(turnId, prepared.file, prepared.contextSize);
+    }
     const loadEnded = () => {
       if (!loading) return;
       loading = false;
@@ -93,6 +97,7 @@ export class BuiltinRequests {
           if (!loaded && batch.some((event) => event.type === 'start')) {
             loaded = true;
             loadEnded();
+            if (turnId !== undefined) service.waiting.started(turnId);
             await service.refresh().catch(() => undefined);
           }
           yield encoder.encode(batch.length === 1 ? engineEventLine(batch[0]!) : batch.map(engineEventLine).join(''));
@@ -100,6 +105,7 @@ export class BuiltinRequests {
         if (signal.aborted) throw new LegError('aborted', 'Stopped.');
       } finally {
         loadEnded();
+        if (turnId !== undefined) service.waiting.ended(turnId);
         service.busy(prepared.file, -1);
       }
     }

@@ -5,7 +5,7 @@
  * Requests themselves go through ./builtin-request.ts.
  */
 import { isAbsolute, relative, sep } from 'node:path';
-import type { BackendInfo, BuiltinStatus, LoadedModel } from '../../shared/library';
+import type { BackendInfo, BuiltinStatus, LoadedModel, WaitingAnswer } from '../../shared/library';
 import type { ContextAdvice, ContextWindowChoice, GpuReport } from '../../shared/models';
 import { DEFAULT_CONTEXT_WINDOW } from '../../shared/context-estimate';
 import type { ModelCapabilities } from '../engine/types';
@@ -17,6 +17,7 @@ import { builtinAdvice, CPU_RUNTIME_BYTES, windowDoesNotFit } from './builtin-me
 import { memoryForWindow, type WindowCost } from '../models/context-recommendation';
 import { EngineHost, type EngineSpawner } from './engine-host';
 import type { EngineBackend, EngineStatus } from './protocol';
+import { WaitingAnswers } from './waiting-answers';
 
 /** The key kept windows are stored under (model_context_windows.connection_id). */
 export const BUILTIN_WINDOWS_KEY = 'builtin';
@@ -35,6 +36,8 @@ export interface BuiltinDeps {
   probeGpu: () => Promise<GpuReport>;
   /** The engine's state changed (loaded, unloaded, crashed): the Running panel refreshes. */
   changed: (reason: string) => void;
+  /** The answers waiting before their first token changed (./waiting-answers.ts): the pages are told. */
+  waitingChanged?: (waiting: WaitingAnswer[]) => void;
   now?: () => number;
 }
 
@@ -65,8 +68,11 @@ export class BuiltinService {
    * of saying "Loading model…" on every later answer on that model.
    */
   private readonly loadingCount = new Map<string, number>();
+  /** Each answer waiting before its first token, with its own state. */
+  readonly waiting: WaitingAnswers;
 
   constructor(readonly deps: BuiltinDeps) {
+    this.waiting = new WaitingAnswers((waiting) => deps.waitingChanged?.(waiting));
     this.host = deps.spawner
       ? new EngineHost(deps.spawner, deps.log, () => {
           for (const l of this.loaded.values()) if (l.timer) clearTimeout(l.timer);
@@ -92,6 +98,7 @@ export class BuiltinService {
       running: this.host?.running ?? false,
       loaded: [...this.loaded.values()].map((l): LoadedModel => ({ file: l.file, contextSize: l.contextSize, memoryBytes: l.memoryBytes, unloadsAt: l.unloadsAt })),
       loading: [...this.loadingCount.keys()],
+      waiting: this.waiting.list(),
       modelsDir: this.deps.library.dir,
       unavailable: this.host ? null : 'The built-in engine is not part of this build of Firebrand.',
     };

@@ -159,14 +159,21 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     ...(o.answering ? { answering: o.answering } : {}),
     ...(leftOpen ? { beforeWrite: () => void leftOpen.retry() } : {}),
   });
+  /** Every page's Settings, picker groups and model list follow a connection saved anywhere (not only on reconnect). */
+  const announce = (id: string) => o.emit('connections:changed', { id, connections: connections.list() });
   const handlers: Handlers = {
     'connections:list': () => connections.list(),
     'connections:save': (input) => {
       const saved = connections.save(input);
       capabilities.forget(saved.id);
+      announce(saved.id);
       return saved;
     },
-    'connections:delete': ({ id }) => ({ deleted: connections.delete(id) }),
+    'connections:delete': ({ id }) => {
+      const deleted = connections.delete(id);
+      if (deleted) announce(id);
+      return { deleted };
+    },
     'connections:test': async ({ id, baseUrl }) => {
       if (id === BUILTIN_CONNECTION_ID && o.builtin) return testBuiltin(o.builtin.service);
       const c = engineConnection(id);
@@ -200,7 +207,7 @@ function builtinConnection(o: ChatWiringOptions, label: string): EngineConnectio
     baseUrl: pathToFileURL(`${b.modelsDir().replace(/[\\/]+$/, '')}/`).href,
     dialect: getDialect('builtin'),
     authHeaders: () => ({}),
-    send: (body, signal) => b.requests.send(body, signal),
+    send: (body, signal, turnId) => b.requests.send(body, signal, turnId),
     describe: (model) => b.service.describe(model),
     preflight: (body) => b.requests.preflight(body),
     countTokens: (model, text) => b.service.countTokens(model, text),

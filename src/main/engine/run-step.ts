@@ -138,7 +138,7 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
   try {
     clock = new StreamClock(deps.now());
     // A connection that is not HTTP (the built-in engine) brings its own leg; its response reads the same way.
-    const res = connection.send ? await connection.send(req.body, signal) : await sendWithRetry(deps, { url, body: req.body, headers: connection.authHeaders(), signal });
+    const res = connection.send ? await connection.send(req.body, signal, req.turn.id) : await sendWithRetry(deps, { url, body: req.body, headers: connection.authHeaders(), signal });
     if (stoppedBecause) throw new Error(stoppedBecause);
     if (res.status < 200 || res.status >= 300) {
       const text = await res.text().catch(() => '');

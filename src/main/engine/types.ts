@@ -15,8 +15,11 @@ export interface EngineConnection {
   dialect: Dialect;
   /** Read at request time; never stored, logged or put in a body. */
   authHeaders(): Record<string, string>;
-  /** The leg of a connection that is not HTTP (the built-in engine): the same body in, the same response shape out. */
-  send?: (body: string, signal: AbortSignal) => Promise<LegResponse>;
+  /**
+   * The leg of a connection that is not HTTP (the built-in engine): the same body in, the same response shape out;
+   * `turnId` names the answer it is for (the engine says per answer what it waits on).
+   */
+  send?: (body: string, signal: AbortSignal, turnId?: string) => Promise<LegResponse>;
   /** Capabilities the connection knows itself (the built-in engine reads them from the GGUF), instead of a probe. */
   describe?: (model: string) => Promise<ModelCapabilities>;
   /** The exact preflight of an assembled body (the built-in engine: rendered and counted with the model's tokenizer). */

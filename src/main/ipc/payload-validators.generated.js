@@ -187,57 +187,17 @@ return errors === 0;
 }
 
 export const payload3 = validate14;
-const schema15 = {"type":"object","additionalProperties":false,"required":["model"],"properties":{"model":{"type":"string","minLength":1,"maxLength":300,"pattern":"^[^\\s]+$"}}};
+const schema15 = {"type":"object","additionalProperties":false,"properties":{}};
 
 function validate14(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.model === undefined) && (missing0 = "model")){
-validate14.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "model")){
 validate14.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
-}
-}
-if(_errs1 === errors){
-if(data.model !== undefined){
-let data0 = data.model;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 300){
-validate14.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"}];
-return false;
-}
-else {
-if(func2(data0) < 1){
-validate14.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern0.test(data0)){
-validate14.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/pattern",keyword:"pattern",params:{pattern: "^[^\\s]+$"},message:"must match pattern \""+"^[^\\s]+$"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate14.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
 }
 }
 else {
@@ -250,17 +210,57 @@ return errors === 0;
 }
 
 export const payload4 = validate15;
-const schema16 = {"type":"object","additionalProperties":false,"properties":{}};
+const schema16 = {"type":"object","additionalProperties":false,"required":["model"],"properties":{"model":{"type":"string","minLength":1,"maxLength":300,"pattern":"^[^\\s]+$"}}};
 
 function validate15(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.model === undefined) && (missing0 = "model")){
+validate15.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
 for(const key0 in data){
+if(!(key0 === "model")){
 validate15.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
+}
+}
+if(_errs1 === errors){
+if(data.model !== undefined){
+let data0 = data.model;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 300){
+validate15.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate15.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern0.test(data0)){
+validate15.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/pattern",keyword:"pattern",params:{pattern: "^[^\\s]+$"},message:"must match pattern \""+"^[^\\s]+$"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate15.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
 }
 }
 else {
@@ -10083,18 +10083,19 @@ export const payloadValidators = {
   "models:show": payload0,
   "models:pull": payload1,
   "models:cancel-pull": payload2,
-  "models:delete": payload3,
-  "models:running": payload4,
+  "models:pulls": payload3,
+  "models:delete": payload4,
+  "models:running": payload3,
   "models:unload": payload5,
-  "models:version": payload4,
+  "models:version": payload3,
   "models:recommend-context": payload6,
   "models:set-context": payload7,
   "models:llama-server-info": payload8,
   "models:context-window": payload9,
-  "gpu:probe": payload4,
-  "models:watch-now": payload4,
+  "gpu:probe": payload3,
+  "models:watch-now": payload3,
   "gpu:set-override": payload10,
-  "aliases:list": payload4,
+  "aliases:list": payload3,
   "aliases:create": payload11,
   "aliases:update": payload12,
   "aliases:delete": payload13,

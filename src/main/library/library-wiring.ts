@@ -74,6 +74,7 @@ export function createLibrary(d: LibraryWiringDeps): LibraryParts {
     storedWindow: (file) => windows.getWindow(BUILTIN_WINDOWS_KEY, file),
     probeGpu: () => probeLocalGpus(d.probeHost),
     changed,
+    waitingChanged: (waiting) => d.emit('builtin:waiting', { waiting }),
   });
   const requests = new BuiltinRequests(builtin);
   const dl = downloads;

@@ -54,6 +54,8 @@ export interface ModelManager {
   shows: ShowCache;
   /** The window an Ollama request carries when no layer names one. */
   windows: ContextWindowResolver;
+  /** Points a connection's aliases of model `from` at `to` (a file renamed in the library); other tabs are told. */
+  renameAliasModel(connectionId: string, from: string, to: string): void;
   close(): void;
 }
 
@@ -70,6 +72,16 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     // Ollama's defaults for a plain `ollama serve`: flash attention where supported, an f16 cache.
     recommend: (baseUrl, model) => models.recommend(model, true, 'f16', baseUrl),
   });
+  /** Every page's picker and Models screen follow an alias saved anywhere (a tab shows what another changed). */
+  const announce = <T>(result: T): T => {
+    deps.emit('aliases:changed', { aliases: aliases.list() });
+    return result;
+  };
+  /** Every page's meter and model rows read the windows again (another tab's composer showed the old one). */
+  const windowsChanged = <T>(result: T): T => {
+    deps.emit('models:windows-changed', {});
+    return result;
+  };
   const refuseHiddenModel = async (name: string, connectionId: string, own?: Alias) => {
     if (!deps.modelNamesOf) return;
     const { label, models } = await deps.modelNamesOf(connectionId);
@@ -79,10 +91,13 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     'models:show': ({ model }) => models.show(model),
     'models:pull': ({ model }) => models.pull(model),
     'models:cancel-pull': ({ pullId }) => ({ cancelled: models.cancelPull(pullId) }),
+    'models:pulls': () => models.pullsReported(),
     'models:delete': async ({ model }) => {
       await models.delete(model);
       shows.forget(model);
       windows.forget();
+      // Every page's picker and Models screen drop it now (`models:changed`), not at the watch's next look.
+      deps.watchNow?.();
       return { deleted: true };
     },
     'models:running': () => models.running(),
@@ -92,7 +107,7 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     },
     'models:version': async () => ({ version: await serverVersion(deps.baseUrl()) }),
     'models:recommend-context': ({ model, flashAttention, kvCacheType }) => models.recommend(model, flashAttention ?? true, kvCacheType ?? 'f16'),
-    'models:set-context': ({ model, contextWindow, source }) => models.setContext(model, contextWindow, source ?? 'user'),
+    'models:set-context': ({ model, contextWindow, source }) => windowsChanged(models.setContext(model, contextWindow, source ?? 'user')),
     'models:context-window': (req) => (deps.contextWindowOf ? deps.contextWindowOf(req, windows) : windows.resolve(deps.baseUrl(), req.model, { wait: req.wait === true })),
     'models:llama-server-info': ({ baseUrl }) => llamaServerInfo(baseUrl),
     'gpu:probe': () => models.gpu(),
@@ -104,27 +119,30 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
       // `1e-9` GiB typed used to be kept as 1 byte (and shown as "0", which Settings then refused).
       if (bytes !== null && bytes < MIN_GPU_OVERRIDE_BYTES) throw new UserFacingError('invalid-payload', 'GPU memory set by hand must be at least 0.25 GiB (or empty to find it out).');
       windows.forget();
-      return models.setGpuOverride(bytes);
+      return models.setGpuOverride(bytes).then(windowsChanged);
     },
     'aliases:list': () => refreshAliasStatuses(aliases, deps.baseUrl()),
     'aliases:create': async (input) => {
       await refuseHiddenModel(input.name, input.connectionId);
-      return aliases.create(input);
+      return announce(aliases.create(input));
     },
     'aliases:update': async ({ id, alias }) => {
       await refuseHiddenModel(alias.name, alias.connectionId, aliases.require(id));
-      return aliases.update(id, alias);
+      return announce(aliases.update(id, alias));
     },
-    'aliases:delete': ({ id }) => ({ deleted: aliases.delete(id) }),
+    'aliases:delete': ({ id }) => announce({ deleted: aliases.delete(id) }),
     'aliases:materialize': async ({ id }) => {
       // The model manager works on the Ollama connection: an alias of another server's model would be created in
       // Ollama from a model Ollama does not have (it failed with Ollama's own "model not found").
       if (aliases.require(id).connectionId !== DEFAULT_CONNECTION_ID) {
         throw new UserFacingError('invalid-payload', 'Only an alias of an Ollama model can be created in Ollama; this one names a model of another server.');
       }
-      return materializeAlias(aliases, deps.baseUrl(), id);
+      return announce(await materializeAlias(aliases, deps.baseUrl(), id));
     },
     'aliases:from-model': async ({ model, name }) => aliasFromModel(await models.show(model), name, DEFAULT_CONNECTION_ID),
   };
-  return { handlers, models, shows, windows, close: () => models.cancelAll() };
+  const renameAliasModel = (connectionId: string, from: string, to: string) => {
+    if (aliases.renameModel(connectionId, from, to) > 0) announce(undefined);
+  };
+  return { handlers, models, shows, windows, renameAliasModel, close: () => models.cancelAll() };
 }

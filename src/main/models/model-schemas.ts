@@ -43,6 +43,7 @@ export const modelPayloadSchemas: Record<keyof ModelInvokeContract, Schema> = {
   'models:show': only({ model: modelName }),
   'models:pull': only({ model: modelName }),
   'models:cancel-pull': only({ pullId: id }),
+  'models:pulls': empty,
   'models:delete': only({ model: modelName }),
   'models:running': empty,
   'models:unload': only({ model: modelName }),

@@ -24,8 +24,16 @@ export interface ModelServiceDeps {
   show?: (baseUrl: string, model: string) => Promise<ModelDetails>;
 }
 
+/** How many ended pulls main remembers for pages that missed their end (a pull is a user's action: few a day). */
+const ENDED_PULLS_KEPT = 20;
+
 export class ModelService {
   private readonly pulls = new Map<string, { model: string; controller: AbortController }>();
+  /**
+   * Each pull's last progress, running or ended (the newest last). Events alone were not enough: a pull that failed
+   * while a page's link was down kept showing its last progress there, "running" with Cancel, for good.
+   */
+  private readonly reported = new Map<string, PullProgress>();
 
   constructor(private readonly deps: ModelServiceDeps) {}
 
@@ -35,16 +43,32 @@ export class ModelService {
     const pullId = this.deps.newId();
     const controller = new AbortController();
     this.pulls.set(pullId, { model, controller });
+    this.remember({ pullId, model, status: 'starting', completedBytes: 0, totalBytes: 0, percent: null, bytesPerSecond: null, etaSeconds: null, state: 'running' });
     void pullModel({
       baseUrl: this.deps.baseUrl(),
       model,
       pullId,
       signal: controller.signal,
-      onProgress: (p: PullProgress) => this.deps.emit('models:pull-progress', p),
+      onProgress: (p: PullProgress) => {
+        this.remember(p);
+        this.deps.emit('models:pull-progress', p);
+      },
     })
       .catch((err: unknown) => this.deps.log(`models: pull of ${model} failed: ${String(err)}`))
       .finally(() => this.pulls.delete(pullId));
     return { pullId };
+  }
+
+  /** The pulls running now and the last few that ended, each as last reported. */
+  pullsReported(): PullProgress[] {
+    return [...this.reported.values()];
+  }
+
+  private remember(p: PullProgress): void {
+    this.reported.delete(p.pullId);
+    this.reported.set(p.pullId, p);
+    const ended = [...this.reported.values()].filter((r) => r.state !== 'running');
+    for (const old of ended.slice(0, Math.max(0, ended.length - ENDED_PULLS_KEPT))) this.reported.delete(old.pullId);
   }
 
   cancelPull(pullId: string): boolean {

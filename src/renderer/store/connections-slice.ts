@@ -36,6 +36,17 @@ export function rereadConnections(): Promise<void> {
   return attempt(async () => set({ connections: await firebrand().connections.list({}) })).then(() => undefined);
 }
 
+/**
+ * A connection added, edited or removed in another window or tab (`connections:changed`): Settings and the picker's
+ * groups name what is saved, and where it is the one in use its models are listed again (another address, kind or
+ * key lists others). Before, a tab showed the old connection until it reconnected or was reloaded.
+ */
+export function adoptConnections(connections: ConnectionInfo[], changedId: string): void {
+  set({ connections });
+  const active = useStore.getState().settings?.activeConnectionId ?? 'ollama';
+  if (changedId === active) void refreshModels();
+}
+
 /** Saves a new connection; resolves it as main saved it (its address normalized), or null on failure. */
 export async function addConnection(input: ConnectionInput): Promise<ConnectionInfo | null> {
   let saved: ConnectionInfo | null = null;

@@ -17,7 +17,7 @@ import { errorMessage } from './errors';
 import { connectToolProgress } from './tool-progress';
 import { connectBuiltinLoading } from './builtin-loading';
 import { connectImageUrls } from './image-urls';
-import { loadConnections, useConnectionsStore } from './connections-slice';
+import { adoptConnections, loadConnections, useConnectionsStore } from './connections-slice';
 import { noteNavigation, openConversation, type FocusTurn } from './open-conversation';
 import { switchDraft } from './drafts';
 import { refreshConversations } from './conversation-list';
@@ -152,20 +152,33 @@ async function showModels(listed: Promise<ModelList>): Promise<void> {
     const empty = settings?.activeConnectionId === 'builtin'
       ? 'No GGUF models yet: add or download one in Models (or put a .gguf file in the models folder).'
       : 'The server has no models yet. Pull one (ollama pull llama3.2) and refresh.';
-    // A model that went away (deleted on the server) is not kept selected silently: the user is told what changed.
-    const gone = before !== null && get().models.some((m) => m.name === before) && !names.includes(before) && selected !== null;
+    // A model that went away (deleted on the server) or an alias deleted (in another tab) is not kept selected
+    // silently: the user is told what changed.
+    const goneAlias = aliasOfRef(before, get().aliases);
+    const gone = before !== null && (get().models.some((m) => m.name === before) || goneAlias !== undefined) && !names.includes(before) && selected !== null;
+    const goneWhere = goneAlias ? 'an alias (it was deleted)' : settings?.activeConnectionId === BUILTIN_CONNECTION_ID ? 'in the models folder' : 'on the server';
     set({
       models,
       aliases,
       modelsError: models.length === 0 ? empty : null,
       modelsConnection: askedOf ?? get().settings?.activeConnectionId,
       selectedModel: selected,
-      ...(gone ? { notice: `${refLabel(before, get().aliases)} is no longer ${settings?.activeConnectionId === BUILTIN_CONNECTION_ID ? 'in the models folder' : 'on the server'}; ${refLabel(selected, aliases)} is chosen now.`, noticeRetry: null } : {}),
+      ...(gone ? { notice: `${refLabel(before, get().aliases)} is no longer ${goneWhere}; ${refLabel(selected, aliases)} is chosen now.`, noticeRetry: null } : {}),
     });
   } catch (err) {
     set({ models: [], modelsError: errorMessage(err), modelsConnection: askedOf ?? get().settings?.activeConnectionId });
   }
   await refreshContextChoice();
+}
+
+/**
+ * Aliases saved in another window or tab (`aliases:changed`): the picker offers them as saved now, a renamed one
+ * under its new name, a deleted one no more. Without this a tab offered what it had listed when it opened.
+ */
+export function adoptAliases(aliases: Alias[]): void {
+  // No model list to choose among (the server could not be asked): its error stays; only the aliases change.
+  if (get().modelsError !== null || get().modelsConnection === undefined) return set({ aliases });
+  void showModels(Promise.resolve([get().models, aliases]));
 }
 
 /** Asks main which window the selected model's next message carries (the meter shows it, with its source). */
@@ -339,6 +352,10 @@ export function connectStore(): Promise<void> {
   // Main watches the server in use: it came back, went away, or lists other models (issue 17).
   api.models.onChanged(() => void refreshModels());
   api.settings.onChanged(({ settings }) => adoptSettings(settings));
+  api.aliases.onChanged(({ aliases }) => adoptAliases(aliases));
+  api.connections.onChanged(({ id, connections }) => adoptConnections(connections, id));
+  // A window kept (or the GPU memory set) in another tab: the meter shows the window the next message carries.
+  api.models.onWindowsChanged(() => void refreshContextChoice());
   connectToolProgress(api);
   connectBuiltinLoading(api);
   connectImageUrls(() => get().turns, (changed) => useStore.subscribe((s, before) => s.turns !== before.turns && changed()));

@@ -40,8 +40,12 @@ const set = useModelsStore.setState;
 const get = useModelsStore.getState;
 const attempt = (action: () => Promise<void>) => attemptWith((error) => set({ error }), action);
 
+/** Whether Ollama was the active connection when the screen last read its lists (a re-read asks as it did). */
+let ollamaActive = true;
+
 /** Reads the screen's lists; Ollama's running models only where Ollama is the active connection (models audit #3). */
-export function loadModelsScreen(ollama = true): Promise<boolean> {
+export function loadModelsScreen(ollama = ollamaActive): Promise<boolean> {
+  ollamaActive = ollama;
   return attempt(async () => {
     const api = firebrand();
     const [models, aliases, running] = await Promise.all([api.models.list({}), api.aliases.list({}), ollama ? api.models.running({}).catch(() => []) : Promise.resolve([])]);
@@ -174,20 +178,37 @@ export async function aliasDraftFrom(model: string, name: string): Promise<Alias
 /**
  * The link to serve mode is back: pull progress sent meanwhile was lost, and a pull that ended in the gap kept its
  * last progress ("running", with Cancel) for good. Where the Models screen was ever shown its lists are read again,
- * and a running pull whose model is now listed is done. (Main keeps no list of pulls to ask: one that failed in the
- * gap says so only when tried again.)
+ * and each pull shown as running takes what main last reported of it: done, failed with the reason, cancelled, or
+ * further along. One main knows nothing of (serve mode restarted, and the pull with it) failed; one main no longer
+ * remembers that is now listed is done. A pull another tab started meanwhile is shown too.
  */
 export async function rereadModelsScreen(): Promise<void> {
-  if (!connected || !(await loadModelsScreen())) return;
-  const listed = new Set(get().models.map((m) => m.name));
-  const pulls = Object.fromEntries(
-    Object.entries(get().pulls).map(([id, p]) =>
-      p.state === 'running' && (listed.has(p.model) || listed.has(`${p.model}:latest`))
-        ? [id, { ...p, state: 'done' as const, status: 'success', completedBytes: p.totalBytes, percent: 100, bytesPerSecond: null, etaSeconds: null }]
-        : [id, p],
-    ),
-  );
+  if (!connected) return;
+  const [loaded, reported] = await Promise.all([loadModelsScreen(), firebrand().models.pulls({}).catch(() => null)]);
+  if (!loaded && reported === null) return;
+  const listed = new Set(loaded ? get().models.map((m) => m.name) : []);
+  const pulls = Object.fromEntries(Object.entries(get().pulls).map(([id, p]) => [id, p.state === 'running' ? settledPull(p, reported, listed) : p]));
+  for (const p of reported ?? []) if (p.state === 'running' && !pulls[p.pullId]) pulls[p.pullId] = p;
   set({ pulls });
+}
+
+/** A pull this page shows as running, as main (`reported`, null where it could not say) and the model list tell. */
+function settledPull(p: PullProgress, reported: PullProgress[] | null, listed: ReadonlySet<string>): PullProgress {
+  const said = reported?.find((r) => r.pullId === p.pullId);
+  if (said) return said;
+  if (listed.has(p.model) || listed.has(`${p.model}:latest`)) {
+    return { ...p, state: 'done', status: 'success', completedBytes: p.totalBytes, percent: 100, bytesPerSecond: null, etaSeconds: null };
+  }
+  if (reported === null) return p;
+  return { ...p, state: 'error', bytesPerSecond: null, etaSeconds: null, error: `Pulling ${p.model} stopped: Firebrand was restarted meanwhile. Pull again to resume.` };
+}
+
+/** "Pull again" on a failed or cancelled pull: Ollama keeps what was downloaded, so it resumes. */
+export async function retryPull(pullId: string): Promise<boolean> {
+  const model = get().pulls[pullId]?.model;
+  if (model === undefined) return false;
+  dismissPull(pullId);
+  return startPull(model);
 }
 
 let connected = false;
@@ -195,6 +216,12 @@ let connected = false;
 export function connectModelsStore(): void {
   if (connected) return;
   connected = true;
+  // An alias saved in another window or tab shows in this screen's list at once (and in its editor's choices).
+  firebrand().aliases.onChanged(({ aliases }) => set({ aliases }));
+  // The server in use lists other models (one deleted or pulled in another tab, or outside Firebrand): the screen
+  // lists them too, as the picker does. Before, an open screen kept listing a model another tab had deleted.
+  firebrand().models.onChanged(() => void loadModelsScreen());
+  firebrand().models.onWindowsChanged(() => set({ windowVersion: get().windowVersion + 1 }));
   firebrand().models.onPullProgress((p) => {
     set({ pulls: { ...get().pulls, [p.pullId]: p } });
     if (p.state === 'done') void loadModelsScreen().then(() => refreshModels());

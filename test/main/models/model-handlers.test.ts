@@ -108,6 +108,25 @@ describe('the model manager handlers', () => {
     expect(h.handlers['models:cancel-pull']({ pullId })).toEqual({ cancelled: false });
   });
 
+  // Tabs #3: a page whose link was down when a pull failed never heard it; main keeps how each pull ended.
+  it('says how each pull ended to a page that asks (one failed mid-pull, with the reason; one still running)', async () => {
+    const lines = fx('ollama-models/pull-llama3.2-1b.ndjson').split('\n').filter((l) => l.trim() !== '');
+    replay.setRoutes([
+      { method: 'POST', path: '/api/pull', when: (b) => b.includes('llama3.2:1b'), body: [...lines.slice(0, 6), '{"error":"write /root/.ollama/models/blobs: no space left on device"}'].join('\n') + '\n', chunk: 'lines' },
+      { method: 'POST', path: '/api/pull', body: lines.slice(0, 4).join('\n') + '\n', chunk: 'lines', holdAfterChunks: 3 },
+    ]);
+    const failed = (h.handlers['models:pull']({ model: 'llama3.2:1b' }) as { pullId: string }).pullId;
+    const held = (h.handlers['models:pull']({ model: 'qwen3:8b' }) as { pullId: string }).pullId;
+    await expect.poll(() => events.some((e) => e.pullId === failed && e.state === 'error')).toBe(true);
+    await expect.poll(() => events.some((e) => e.pullId === held)).toBe(true);
+    const reported = await h.handlers['models:pulls']({});
+    expect(reported.find((p) => p.pullId === failed)).toMatchObject({ model: 'llama3.2:1b', state: 'error', error: 'Pulling llama3.2:1b failed: write /root/.ollama/models/blobs: no space left on device' });
+    expect(reported.find((p) => p.pullId === held)).toMatchObject({ model: 'qwen3:8b', state: 'running' });
+    h.close();
+    replay.release();
+    await expect.poll(async () => (await h.handlers['models:pulls']({})).find((p) => p.pullId === held)?.state).toBe('cancelled');
+  });
+
   it('shows details with the tags digest', async () => {
     const d = await h.handlers['models:show']({ model: 'llama3.1:8b' });
     expect(d).toMatchObject({ name: 'llama3.1:8b', digest: 'd-llama', capabilities: ['completion', 'tools'] });

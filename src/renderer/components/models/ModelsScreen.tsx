@@ -22,12 +22,14 @@ export function ModelsScreen({ onClose }: { onClose: () => void }) {
   // files in its own section.
   const activeId = useStore((s) => s.settings?.activeConnectionId ?? 'ollama');
   const kind = useConnectionsStore((s) => s.connections.find((c) => c.id === activeId)?.kind) ?? (activeId === 'ollama' ? 'ollama' : activeId === 'builtin' ? 'builtin' : undefined);
+  // Another connection made active, or the active one's address changed (here or in another tab): its lists.
+  const address = useConnectionsStore((s) => s.connections.find((c) => c.id === activeId)?.baseUrl);
   const ollama = kind === 'ollama';
   useEffect(() => loadConnectionsOnce(), []);
   useEffect(() => {
     connectModelsStore();
     void loadModelsScreen(ollama);
-  }, [ollama]);
+  }, [ollama, activeId, address]);
   return (
     <Modal label="Models" testId="models-screen" className="mm-screen" onClose={onClose}>
       <div className="modal-head">

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { cancelPull, dismissPull, startPull, useModelsStore } from '../../store/models-slice';
+import { cancelPull, dismissPull, retryPull, startPull, useModelsStore } from '../../store/models-slice';
 import { formatBytes, formatDuration } from './format';
 
 /** Pull by name, with one progress bar per pull: bytes, percent, speed, time left, cancel. */
@@ -42,7 +42,12 @@ export function PullBox() {
           {p.state === 'running' ? (
             <button type="button" data-testid="pull-cancel" onClick={() => void cancelPull(p.pullId)}>Cancel</button>
           ) : (
-            <button type="button" onClick={() => dismissPull(p.pullId)}>Dismiss</button>
+            <div className="mm-row">
+              {(p.state === 'error' || p.state === 'cancelled') && (
+                <button type="button" data-testid="pull-retry" onClick={() => void retryPull(p.pullId)}>Pull again</button>
+              )}
+              <button type="button" onClick={() => dismissPull(p.pullId)}>Dismiss</button>
+            </div>
           )}
         </div>
       ))}

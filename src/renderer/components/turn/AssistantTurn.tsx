@@ -3,7 +3,7 @@ import { memo, useState } from 'react';
 import { Check, Copy, Play, RotateCcw } from 'lucide-react';
 import { sendMessage, useStore } from '../../store';
 import { useRunActive } from '../../store/use-run-active';
-import { loadingModelOf, useBuiltinLoading } from '../../store/builtin-loading';
+import { useBuiltinLoading, waitingLine, waitingOf } from '../../store/builtin-loading';
 import { finalAssistantText } from '../../../shared/assistant-text';
 import { CONTINUE_TEXT, type Turn } from '../../../shared/turn';
 import { answeredAlias } from '../../../shared/model-ref';
@@ -74,7 +74,7 @@ function ModelLabel({ turn }: { turn: Turn }) {
 export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFirst, runLast = true, runStats }: Props) {
   const [copied, setCopied] = useState(false);
   const streaming = turn.status === 'streaming';
-  const loadingModel = useBuiltinLoading((s) => loadingModelOf(turn, s.files));
+  const waitingOn = useBuiltinLoading((s) => waitingOf(turn, s.waiting));
   const problem = stopLabel(turn);
   let reasoningOrdinal = 0;
   const savedReasoning = turnTimingMeta(turn).reasoningMs;
@@ -126,9 +126,9 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
         }
       })}
       {streaming && turn.blocks.length === 0 &&
-        (loadingModel ? (
-          <div className="typing loading-model" data-testid="model-loading" role="status">
-            Loading {loadingModel} into memory; the answer starts once it is loaded.
+        (waitingOn ? (
+          <div className="typing loading-model" data-testid="model-loading" data-state={waitingOn.state} role="status">
+            {waitingLine(waitingOn)}
           </div>
         ) : (
           <div className="typing" aria-label="Waiting for the first token">…</div>

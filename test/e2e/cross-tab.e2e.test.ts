@@ -1,0 +1,155 @@
+/**
+ * Two tabs on one serve process, as a user with Firebrand open twice meets them: what one tab changes of the
+ * models' world (aliases, connections) shows in the other at once, without a reload or a dropped link.
+ * - aliases (tabs #1): an alias added, renamed or deleted in one tab stayed out of (or in) the other's open Models
+ *   screen and its model picker until that screen was reopened or the page reloaded;
+ * - connections (tabs #2): a connection added, edited or removed in one tab was not seen by the other until it
+ *   reconnected, and the other's model list kept the old address's models.
+ */
+import type { Page } from 'playwright-core';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AliasInput } from '../../src/shared/models';
+import { TAGS_BODY } from '../replay-server/ollama-wire';
+import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
+import { openPage } from './helpers/browser';
+import { chatRoutes, modelOption, ollamaLines, pickerValues, pickModel, startUi, stopUi, type UiSession } from './helpers/ui-session';
+
+let s: UiSession | undefined;
+let other: Page | undefined;
+let second: ReplayServer | undefined;
+afterEach(async () => {
+  await other?.close();
+  other = undefined;
+  await second?.close();
+  second = undefined;
+  await stopUi(s);
+  s = undefined;
+});
+
+const SMALL: AliasInput = { name: 'small', connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: '', parameters: {}, thinkMode: 'off', contextWindow: null };
+const V1_MODELS = '{"object":"list","data":[{"id":"qwen2.5-coder-7b","object":"model"},{"id":"phi-4","object":"model"}]}';
+const V1_OTHER = '{"object":"list","data":[{"id":"gemma-3-4b","object":"model"}]}';
+
+/** A second tab on the session's serve process, its picker filled. */
+async function secondTab(session: UiSession): Promise<Page> {
+  const page = await openPage(session.browser, { viewport: { width: 1280, height: 800 } });
+  await page.goto(session.serve.url);
+  await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
+  return page;
+}
+
+const aliasNames = (page: Page) => page.getByTestId('alias-item').evaluateAll((items) => items.map((i) => i.getAttribute('data-alias') ?? ''));
+
+describe('two tabs on one serve process', () => {
+  it('shows an alias added, renamed and deleted in one tab in the other tab’s open Models screen and picker (tabs #1)', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page } = s;
+    other = await secondTab(s);
+    await other.getByTestId('models-open').click();
+    await other.getByTestId('alias-editor').waitFor();
+    expect(await aliasNames(other)).toEqual([]);
+
+    // Tab A adds one in its Models screen, as a user does.
+    await page.getByTestId('models-open').click();
+    await page.getByTestId('alias-name').fill('small');
+    await page.getByTestId('alias-model').selectOption('llama3.2:3b');
+    await page.getByTestId('alias-save').click();
+    await expect.poll(() => aliasNames(page)).toEqual(['small']);
+    // Tab B, its screen open all along: the alias is listed there and offered by its picker.
+    await expect.poll(() => aliasNames(other!)).toEqual(['small']);
+    await expect.poll(() => modelOption(other!, 'small', 'alias').count()).toBe(1);
+
+    // Renamed in tab A: tab B shows the new name, in both places, and not the old one.
+    await page.getByTestId('alias-edit').click();
+    await page.getByTestId('alias-name').fill('tiny');
+    await page.getByTestId('alias-save').click();
+    await expect.poll(() => aliasNames(other!)).toEqual(['tiny']);
+    await expect.poll(() => pickerValues(other!)).toEqual(['tiny', 'llama3.2:3b', 'qwen3:8b']);
+
+    // Deleted in tab A: gone from tab B.
+    await page.getByTestId('alias-delete').click();
+    await expect.poll(() => aliasNames(other!)).toEqual([]);
+    await expect.poll(() => pickerValues(other!)).toEqual(['llama3.2:3b', 'qwen3:8b']);
+  });
+
+  it('tells the other tab, where it had the deleted alias chosen, what is chosen now (tabs #1)', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page } = s;
+    const alias = await page.evaluate((a) => window.firebrand.aliases.create(a), SMALL);
+    other = await secondTab(s);
+    await pickModel(other, 'small', 'alias');
+    expect(await other.getByTestId('model-picker').getAttribute('data-value')).toBe(`alias:${alias.id}`);
+    await page.evaluate((id) => window.firebrand.aliases.delete({ id }), alias.id);
+    await expect.poll(() => other!.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toBe('small is no longer an alias (it was deleted); llama3.2:3b is chosen now.');
+    expect(await other.getByTestId('model-picker').getAttribute('data-value')).toBe('llama3.2:3b');
+  });
+
+  // The model list of the connection in use also follows main's server watch (a look every few seconds); what only
+  // this event carries is the list of connections itself, which the other tab's open Settings shows.
+  it('shows a connection added, edited and removed in one tab in the other tab’s open Settings, and its models (tabs #2)', async () => {
+    s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }]);
+    second = await startReplayServer([{ path: '/v1/models', body: V1_OTHER }]);
+    const { page, replay } = s;
+    other = await secondTab(s);
+    await other.getByTestId('settings-open').click();
+    const item = (p: Page) => p.locator('[data-testid="connection-item"][data-kind="openai-compatible"]');
+    await other.getByTestId('connection-list').waitFor();
+    expect(await item(other).count()).toBe(0);
+
+    // Added in tab A: tab B's open Settings lists it.
+    const lm = await page.evaluate((url) => window.firebrand.connections.save({ kind: 'openai-compatible', label: 'LM Studio', baseUrl: url }), replay.url);
+    await expect.poll(() => item(other!).locator('strong').textContent()).toBe('LM Studio');
+    // Made active in tab A: tab B's radio and picker follow (settings:changed).
+    await page.evaluate((id) => window.firebrand.settings.update({ activeConnectionId: id }), lm.id);
+    await expect.poll(() => item(other!).getByTestId('connection-use').isChecked()).toBe(true);
+    await expect.poll(() => pickerValues(other!)).toEqual(['qwen2.5-coder-7b', 'phi-4']);
+
+    // Renamed and moved to another server in tab A: tab B shows it as saved, with that server's models.
+    await page.evaluate(({ id, url }) => window.firebrand.connections.save({ id, kind: 'openai-compatible', label: 'LM Studio (desk)', baseUrl: url }), { id: lm.id, url: second!.url });
+    await expect.poll(() => item(other!).locator('strong').textContent()).toBe('LM Studio (desk)');
+    expect(await item(other).getByTestId('connection-url').textContent()).toBe(second.url);
+    await expect.poll(() => pickerValues(other!)).toEqual(['gemma-3-4b']);
+
+    // Removed in tab A: gone from tab B's Settings, whose picker is back on Ollama's models.
+    await page.evaluate(async (id) => {
+      await window.firebrand.settings.update({ activeConnectionId: 'ollama' });
+      await window.firebrand.connections.delete({ id });
+    }, lm.id);
+    await expect.poll(() => item(other!).count()).toBe(0);
+    await expect.poll(() => pickerValues(other!)).toEqual(['llama3.2:3b', 'qwen3:8b']);
+  });
+
+  // Main's server watch told the picker of a model gone (issue 17), but not the Models screen: open in the other
+  // tab, it kept listing (and offering Details and Delete for) a model deleted in this one.
+  it('drops a model deleted in one tab from the other tab’s open Models screen and picker', async () => {
+    const tags = JSON.parse(TAGS_BODY) as { models: { name: string }[] };
+    s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { method: 'DELETE', path: '/api/delete', body: '' }]);
+    const { page, replay } = s;
+    other = await secondTab(s);
+    await other.getByTestId('models-open').click();
+    const rows = (p: Page) => p.getByTestId('model-row').evaluateAll((r) => r.map((e) => e.getAttribute('data-model') ?? ''));
+    await expect.poll(() => rows(other!)).toEqual(['llama3.2:3b', 'qwen3:8b']);
+    // Ollama lists it no more once deleted.
+    replay.setRoutes([
+      ...chatRoutes(ollamaLines([{ content: 'Hi' }])).filter((r) => r.path !== '/api/tags'),
+      { path: '/api/tags', body: JSON.stringify({ models: tags.models.filter((m) => m.name !== 'qwen3:8b') }) },
+      { method: 'DELETE', path: '/api/delete', body: '' },
+    ]);
+    await page.evaluate(() => window.firebrand.models.delete({ model: 'qwen3:8b' }));
+    await expect.poll(() => rows(other!)).toEqual(['llama3.2:3b']);
+    await expect.poll(() => pickerValues(other!)).toEqual(['llama3.2:3b']);
+  });
+
+  // The window a model runs with was kept in one tab: the other's meter went on showing the old one (and judging the
+  // draft against it) until its model list was read again.
+  it('shows in the other tab’s meter a window kept for the chosen model in this one', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page } = s;
+    other = await secondTab(s);
+    const meter = other.getByTestId('context-meter');
+    await expect.poll(() => other!.getByTestId('model-picker').getAttribute('data-value')).toBe('llama3.2:3b');
+    await expect.poll(() => meter.getAttribute('data-window')).toBe('4096');
+    await page.evaluate(() => window.firebrand.models.setContext({ model: 'llama3.2:3b', contextWindow: 16384 }));
+    await expect.poll(() => meter.getAttribute('data-window')).toBe('16384');
+  });
+});

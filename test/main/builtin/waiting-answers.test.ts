@@ -1,0 +1,128 @@
+/**
+ * Tabs #4: two answers on one built-in model (two tabs, or a regenerate) shared one "Loading model" line per model
+ * file, which went from both when the first answer's load ended while the second still waited; and the second,
+ * once the model was loaded, was not loading but waiting for the first to end (the engine runs one at a time).
+ * Main now says per answer what it waits on (`builtin:waiting`, and `builtin:status` for a page that missed it).
+ * The engine here is a stand-in whose events the test hands out, so the order is the test's, not a race's.
+ */
+import { describe, expect, it } from 'vitest';
+import { BuiltinRequests } from '../../../src/main/builtin/builtin-request';
+import type { BuiltinService } from '../../../src/main/builtin/builtin-service';
+import type { EngineEvent } from '../../../src/main/builtin/protocol';
+import { WaitingAnswers } from '../../../src/main/builtin/waiting-answers';
+import type { WaitingAnswer } from '../../../src/shared/library';
+
+/** One generation's events, handed out by the test. */
+class Generation {
+  private queue: EngineEvent[][] = [];
+  private wake: (() => void) | null = null;
+  private ended = false;
+  push(...events: EngineEvent[]): void {
+    this.queue.push(events);
+    if (events.some((e) => e.type === 'done' || e.type === 'error')) this.ended = true;
+    this.wake?.();
+  }
+  async *events(): AsyncIterable<EngineEvent[]> {
+    for (;;) {
+      const batch = this.queue.shift();
+      if (batch) {
+        yield batch;
+        if (this.ended && this.queue.length === 0) return;
+        continue;
+      }
+      await new Promise<void>((r) => (this.wake = r));
+    }
+  }
+}
+
+const START: EngineEvent = { type: 'start', promptTokens: 3, cachedTokens: 0 };
+const DONE: EngineEvent = { type: 'done', reason: 'eog', promptTokens: 3, completionTokens: 1, promptMs: 1, generationMs: 1 };
+
+function setup() {
+  const told: WaitingAnswer[][] = [];
+  const generations: Generation[] = [];
+  const waiting = new WaitingAnswers((w) => told.push(w));
+  const service = {
+    deps: {
+      log: () => undefined,
+      library: { model: (file: string) => Promise.resolve({ entry: { path: `/models/${file}` }, info: { tokens: { addBos: false } }, template: { render: () => ({ prompt: 'Hi' }) } }) },
+    },
+    windowFor: () => Promise.resolve({ contextWindow: 4096 }),
+    fitProblem: () => Promise.resolve(null),
+    engine: () => ({
+      request: () => Promise.resolve({ tokens: 3 }),
+      generate: () => {
+        const g = new Generation();
+        generations.push(g);
+        return g.events();
+      },
+    }),
+    busy: () => undefined,
+    makeRoom: () => Promise.resolve(),
+    // Not loaded when either answer was sent.
+    holds: () => false,
+    loadingFor: () => undefined,
+    refresh: () => Promise.resolve(),
+    waiting,
+  } as unknown as BuiltinService;
+  return { requests: new BuiltinRequests(service), told, generations, waiting };
+}
+
+/** Reads a response to its end. */
+async function drain(body: AsyncIterable<Uint8Array>): Promise<void> {
+  for await (const _chunk of body) void _chunk;
+}
+
+const body = (text: string) => JSON.stringify({ model: 'plain.gguf', messages: [{ role: 'user', content: text }] });
+
+describe('answers waiting on the built-in engine', () => {
+  it('each says its own state: the first one started leaves the second waiting for it, until the second starts', async () => {
+    const { requests, told, generations, waiting } = setup();
+    const signal = new AbortController().signal;
+    const first = await requests.send(body('one'), signal, 'a1');
+    const second = await requests.send(body('two'), signal, 'a2');
+    expect(waiting.list()).toEqual([
+      { turnId: 'a1', file: 'plain.gguf', state: 'loading' },
+      { turnId: 'a2', file: 'plain.gguf', state: 'loading' },
+    ]);
+    const reading = [drain(first.body), drain(second.body)];
+    generations[0]!.push(START);
+    await expect.poll(() => told.at(-1)).toEqual([{ turnId: 'a2', file: 'plain.gguf', state: 'queued' }]);
+    generations[0]!.push(DONE);
+    generations[1]!.push(START);
+    await expect.poll(() => told.at(-1)).toEqual([]);
+    generations[1]!.push(DONE);
+    await Promise.all(reading);
+    expect(told).toEqual([
+      [{ turnId: 'a1', file: 'plain.gguf', state: 'loading' }],
+      [{ turnId: 'a1', file: 'plain.gguf', state: 'loading' }, { turnId: 'a2', file: 'plain.gguf', state: 'loading' }],
+      [{ turnId: 'a2', file: 'plain.gguf', state: 'queued' }],
+      [],
+    ]);
+  });
+
+  it('keeps the second loading where the first is stopped before its model loaded', async () => {
+    const { requests, generations, waiting } = setup();
+    const stop = new AbortController();
+    const first = await requests.send(body('one'), stop.signal, 'a1');
+    const second = await requests.send(body('two'), new AbortController().signal, 'a2');
+    const reading = drain(first.body).catch(() => undefined);
+    stop.abort();
+    generations[0]!.push({ type: 'done', reason: 'abort', promptTokens: 0, completionTokens: 0, promptMs: 0, generationMs: 0 });
+    await reading;
+    expect(waiting.list()).toEqual([{ turnId: 'a2', file: 'plain.gguf', state: 'loading' }]);
+    const rest = drain(second.body);
+    generations[1]!.push(START, DONE);
+    await rest;
+    expect(waiting.list()).toEqual([]);
+  });
+
+  it('a model asked with another window is still being loaded for that answer (a new context)', () => {
+    const told: WaitingAnswer[][] = [];
+    const w = new WaitingAnswers((l) => told.push(l));
+    w.loading('a1', 'plain.gguf', 4096);
+    w.loading('a2', 'plain.gguf', 8192);
+    w.started('a1');
+    expect(w.list()).toEqual([{ turnId: 'a2', file: 'plain.gguf', state: 'loading' }]);
+  });
+});
