@@ -67,6 +67,30 @@ describe('answers in the shapes models write them (second round)', () => {
     expect(await markdown.locator('td').allInnerTexts()).toEqual(['Qwen', '7B', 'fast']);
   });
 
+  it('draws a long code block while it streams highlighted and whole, and as the same block once finished', async () => {
+    const code = Array.from({ length: 80 }, (_, i) => (i % 20 === 0 ? `def step_${i}(items):\n    """Step ${i},\n    over lines."""` : `    total += items[${i}]  # ${i}`)).join('\n');
+    const cut = code.indexOf('    total += items[50]');
+    const lines = [{ content: `Here is the file:\n\n\`\`\`python\n${code.slice(0, cut)}    total += ite` }, { content: `${code.slice(cut + 16)}\n\`\`\`\n\nDone.` }];
+    s = await startUi(chatRoutes(ollamaLines(lines), 5, 1));
+    const { page, replay } = s;
+    await send(page, 'Write the file');
+    await expect.poll(() => replay.held).toBe(1);
+    const block = assistant(page).locator('pre.code-block');
+    // Held mid-line, inside the code block: every line so far shows, coloured, the docstrings as strings.
+    await expect.poll(() => block.locator('code').innerText()).toBe(`${code.slice(0, cut)}    total += ite`);
+    expect(await block.locator('.hljs-keyword').count()).toBe(3);
+    expect(await block.locator('.hljs-string').count()).toBe(3);
+    expect(await block.locator('.code-head span').innerText()).toBe('python');
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    await shootAtBothWidths(page, 'answer-shapes-code-streaming', 'pre.code-block');
+    replay.release();
+    await waitIdle(page);
+    expect(await block.locator('code').innerText()).toBe(`${code}\n`);
+    expect(await block.locator('.hljs-keyword').count()).toBe(4);
+    expect(await block.locator('.hljs-string').count()).toBe(4);
+    await assistant(page).locator('p:has-text("Done.")').waitFor();
+  });
+
   it('folds <details><summary> into a collapsible box whose content is markdown, and keeps an attribute-laden one as text', async () => {
     const answer = 'Here is the fix.\n\n<details>\n<summary>Full <b>file</b></summary>\n\n```kt\nfun main() { println("hi") }\n```\n\n- checked\n\n</details>\n\n<details ontoggle=alert(1)>\n<summary>x</summary>\n</details>\n\nDone.';
     s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));
