@@ -67,6 +67,29 @@ describe('answers in the shapes models write them (second round)', () => {
     expect(await markdown.locator('td').allInnerTexts()).toEqual(['Qwen', '7B', 'fast']);
   });
 
+  it('shows a streaming table in a quote as a table from its header row, never as "> | a | b |" text', async () => {
+    const lines = [{ content: 'As the guide says:\n\n> | Model | Size |' }, { content: '\n> |:--' }, { content: '-|---|\n> | Qwen | 7B |\n' }];
+    s = await startUi(chatRoutes(ollamaLines(lines), 5, [1, 2]));
+    const { page, replay } = s;
+    await send(page, 'Quote the guide');
+    const quote = assistant(page).locator('.markdown blockquote');
+    const headers = () => quote.locator('th').allInnerTexts();
+    const rawPipes = () => assistant(page).locator('.markdown').evaluate((el) => [...el.querySelectorAll('p')].some((p) => p.textContent?.includes('|')));
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(headers).toEqual(['Model', 'Size']);
+    expect(await rawPipes()).toBe(false);
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    await shootAtBothWidths(page, 'answer-shapes-quoted-table-streaming');
+    replay.release();
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(() => quote.locator('th').first().evaluate((th) => getComputedStyle(th).textAlign)).toBe('left');
+    expect(await rawPipes()).toBe(false);
+    replay.release();
+    await waitIdle(page);
+    expect(await headers()).toEqual(['Model', 'Size']);
+    expect(await quote.locator('td').allInnerTexts()).toEqual(['Qwen', '7B']);
+  });
+
   it('draws a long code block while it streams highlighted and whole, and as the same block once finished', async () => {
     const code = Array.from({ length: 80 }, (_, i) => (i % 20 === 0 ? `def step_${i}(items):\n    """Step ${i},\n    over lines."""` : `    total += items[${i}]  # ${i}`)).join('\n');
     const cut = code.indexOf('    total += items[50]');
