@@ -99,6 +99,41 @@ describe('answers as local models write them', () => {
     await shootAtBothWidths(page, 'model-output-trojan-source');
   });
 
+  it('shows a right-to-left override in prose as its code point, and the words after it read in the order written', async () => {
+    // Unclosed, a U+202E reversed the rest of the paragraph: "open txt.exe, then run it" read "ti nur neht ,exe.txt".
+    const answer = 'Save it, then open \u202Etxt.exe and then run it.\n\nمرحبا بك، open config.json now.\n';
+    s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));
+    const { page } = s;
+    await send(page, 'Which file?');
+    await waitIdle(page);
+    const paragraph = assistant(page).locator('.markdown p').first();
+    const labels = await paragraph.locator('.invisible-char').evaluateAll((els) => els.map((el) => getComputedStyle(el, '::before').content));
+    expect(labels).toEqual(['"U+202E"']);
+    // Where each word is drawn, left to right: in the order the model wrote them.
+    const lefts = await paragraph.evaluate((p) => {
+      const at = (word: string) => {
+        const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const i = node.textContent!.indexOf(word);
+          if (i === -1) continue;
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + word.length);
+          return range.getBoundingClientRect().left;
+        }
+        return NaN;
+      };
+      return ['open', 'txt.exe', 'then run', 'it.'].map(at);
+    });
+    expect(lefts).toEqual([...lefts].sort((a, b) => a - b));
+    expect(await paragraph.innerText()).toContain('txt.exe and then run it.');
+    // A paragraph in Arabic still reads right to left, with no marker.
+    const arabic = assistant(page).locator('.markdown p').nth(1);
+    expect(await arabic.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+    expect(await arabic.locator('.invisible-char').count()).toBe(0);
+    await shootAtBothWidths(page, 'model-output-bidi-prose');
+  });
+
   it('breaks lines at <br> in a gpt-oss table, and on a phone a wide table, URL, code span or formula scrolls only inside itself', async () => {
     const tags = readFileSync(resolve(import.meta.dirname, '../fixtures/model-output/html-in-answers.md'), 'utf8');
     const wide = `| ${Array.from({ length: 9 }, (_, i) => `Column ${i + 1}`).join(' | ')} |\n|${'---|'.repeat(9)}\n| ${Array.from({ length: 9 }, () => '`value_that_is_long`').join(' | ')} |`;

@@ -13,7 +13,7 @@ import type { MarkdownIt as Markdown, Token } from 'markdown-it';
 import { detailsBlocks } from './details';
 import { grammarLoadsOnDemand, grammarReady, hljs, languageName } from './grammars';
 import { inlineTags } from './inline-tags';
-import { markInvisible } from './invisible-chars';
+import { markDirectionControls, markInvisible } from './invisible-chars';
 import { TextCache } from './text-cache';
 
 /**
@@ -98,6 +98,11 @@ for (const rule of ['fence', 'code_block', 'code_inline'] as const) {
   const render = md.renderer.rules[rule]!;
   md.renderer.rules[rule] = (tokens, idx, options, env, self) => markInvisible(render(tokens, idx, options, env, self));
 }
+
+// Prose shows the direction controls that would reorder what it reads (invisible-chars.ts): a file name or a command
+// in a sentence is read as it is.
+const proseText = md.renderer.rules.text!;
+md.renderer.rules.text = (tokens, idx, options, env, self) => markDirectionControls(proseText(tokens, idx, options, env, self));
 
 const defaultLinkOpen = md.renderer.rules.link_open;
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
