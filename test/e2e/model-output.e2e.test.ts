@@ -56,6 +56,28 @@ describe('answers as local models write them', () => {
     await shootAtBothWidths(page, 'model-output-math');
   });
 
+  it('typesets a bare \\begin{align} … \\end{align} (Qwen, DeepSeek) as a display, a draft while it streams, and leaves one in code alone', async () => {
+    const lines = [
+      { content: 'Adding the two equations:\n\\begin{align}\nx + y &= 10 \\\\\n' },
+      { content: 'x - y &= 2\n\\end{align}\nso \\( x = 6 \\).\n\nIn LaTeX:\n\n```tex\n\\begin{align}\na &= b\n\\end{align}\n```\n' },
+    ];
+    s = await startUi(chatRoutes(ollamaLines(lines), 5, 1));
+    const { page, replay } = s;
+    await send(page, 'solve x + y = 10, x - y = 2');
+    await expect.poll(() => replay.held).toBe(1);
+    // Held inside the environment: its source as a draft, not as text with its & and \\ eaten by markdown.
+    await assistant(page).locator('.math-draft').waitFor();
+    expect(await prose(page)).not.toContain('\\begin');
+    replay.release();
+    await waitIdle(page);
+    await expect.poll(() => assistant(page).locator('.markdown .katex-display').count()).toBe(1);
+    expect(await assistant(page).locator('.math-draft').count()).toBe(0);
+    expect(await prose(page)).not.toMatch(/\\begin|&=/);
+    // The one in the code block is code, as written.
+    expect(await assistant(page).locator('pre code').innerText()).toBe('\\begin{align}\na &= b\n\\end{align}\n');
+    await shootAtBothWidths(page, 'model-output-bare-align');
+  });
+
   it('reads an Arabic answer, message and title right to left, and the English and the code beside them left to right', async () => {
     const answer = 'الجواب هو **نعم**، كما يلي:\n\n- أولا: افتح الملف.\n- ثانيا: احفظه.\n\nIn English: open the file, then save it.\n\n```py\nprint("مرحبا")\n```\n';
     s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));

@@ -132,9 +132,9 @@ export function mathEnabled(): boolean {
   return math;
 }
 
-/** A text that may hold math: every formula starts with `$`, `\(` or `\[`. */
+/** A text that may hold math: every formula starts with `$`, `\(`, `\[` or a bare `\begin{…}` (tex-delimiters.ts). */
 export function mayHoldMath(text: string): boolean {
-  return text.includes('$') || text.includes('\\(') || text.includes('\\[');
+  return text.includes('$') || text.includes('\\(') || text.includes('\\[') || text.includes('\\begin{');
 }
 
 /** Link reference definitions (`[label]: url "title"`) as markdown-it keeps them: by normalized label. */
