@@ -139,6 +139,33 @@ describe('answers in the shapes models write them (second round)', () => {
     await shootAtBothWidths(page, 'answer-shapes-details-open');
   });
 
+  it('says on a closed fold that the answer is still writing into it, and nothing once the fold is done', async () => {
+    const lines = [
+      { content: 'The whole file:\n\n<details>\n<summary>main.py</summary>\n\n```py\nimport sys\n' },
+      { content: 'print(sys.argv)\n```\n\n</details>\n\nNow run it' },
+      { content: ' with `python main.py`.' },
+    ];
+    s = await startUi(chatRoutes(ollamaLines(lines), 5, [1, 2]));
+    const { page, replay } = s;
+    await send(page, 'Write main.py');
+    const summary = assistant(page).locator('details > summary');
+    const sign = () => summary.evaluate((el) => getComputedStyle(el, '::after').content);
+    await expect.poll(() => replay.held).toBe(1);
+    // Held while the code streams into the closed fold: its summary says so.
+    await expect.poll(sign).toContain('writing');
+    expect(await assistant(page).locator('details').evaluate((el) => (el as HTMLDetailsElement).open)).toBe(false);
+    await shootAtBothWidths(page, 'answer-shapes-details-writing');
+    replay.release();
+    // The fold is closed in the text while the answer goes on: done, no sign.
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(sign).toBe('none');
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    replay.release();
+    await waitIdle(page);
+    expect(await sign()).toBe('none');
+    expect(await summary.innerText()).toBe('main.py');
+  });
+
   it('keeps a fold the reader opened while the answer streams open through the next tokens and after', async () => {
     const lines = [{ content: 'Intro.\n\n<details>\n<summary>Steps</summary>\n\nStep one.\n' }, { content: 'Step two.\n\n</details>\n\nAfter the fold.\n\nMore text.' }];
     s = await startUi(chatRoutes(ollamaLines(lines), 5, 1));

@@ -48,13 +48,15 @@ export function renderMarkdown(whole: string, finished = true, references?: Link
   const text = finished ? whole : withPendingTable(whole);
   // Only a chunk with a `]` can use a definition: the others keep their one cache entry.
   const refs = references && text.includes(']') ? references : undefined;
-  const key = refs ? `${text}\u0000${referencesKey(refs)}` : text;
+  // A tail with a fold may draw it as still being written (details.ts): that version is no finished chunk's HTML.
+  const writing = !finished && text.includes('<details');
+  const key = `${refs ? `${text}\u0000${referencesKey(refs)}` : text}${writing ? '\u0000writing' : ''}`;
   const hit = cache.get(key) ?? (draft?.text === key ? draft.html : undefined);
   if (hit !== undefined) {
     if (finished && !cache.has(key)) remember(key, hit);
     return hit;
   }
-  const html = DOMPurify.sanitize(markdownToHtml(text, refs));
+  const html = DOMPurify.sanitize(markdownToHtml(text, refs, writing));
   // Math not typeset yet (KaTeX is on its way), or code whose grammar is on its way (grammars.ts): this version
   // is not kept, the one after it arrives is.
   const grammars = takeWantedGrammars();

@@ -196,10 +196,11 @@ export function answerReferences(chunks: readonly string[], growing = false, mid
 /**
  * Markdown → HTML as a string, before sanitizing (pure: unit-testable without a DOM). `references`: definitions
  * made elsewhere in the same answer (an answer is rendered a chunk at a time), used where the text has none of its
- * own for a label.
+ * own for a label. `streaming`: the text is a streaming answer's growing tail (a fold not closed yet is still being
+ * written: details.ts).
  */
-export function markdownToHtml(text: string, references?: LinkReferences): string {
-  return md.render(text, references ? { references: { ...references } } : {});
+export function markdownToHtml(text: string, references?: LinkReferences, streaming = false): string {
+  return md.render(text, { ...(references ? { references: { ...references } } : {}), ...(streaming ? { streaming } : {}) });
 }
 
 /** markdown-it's tokens for the text, as the chat's HTML is made from them (to-speech.ts reads them). */
