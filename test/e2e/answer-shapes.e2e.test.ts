@@ -67,6 +67,53 @@ describe('answers in the shapes models write them (second round)', () => {
     expect(await markdown.locator('td').allInnerTexts()).toEqual(['Qwen', '7B', 'fast']);
   });
 
+  it('shows a streaming table in a quote as a table from its header row, never as "> | a | b |" text', async () => {
+    const lines = [{ content: 'As the guide says:\n\n> | Model | Size |' }, { content: '\n> |:--' }, { content: '-|---|\n> | Qwen | 7B |\n' }];
+    s = await startUi(chatRoutes(ollamaLines(lines), 5, [1, 2]));
+    const { page, replay } = s;
+    await send(page, 'Quote the guide');
+    const quote = assistant(page).locator('.markdown blockquote');
+    const headers = () => quote.locator('th').allInnerTexts();
+    const rawPipes = () => assistant(page).locator('.markdown').evaluate((el) => [...el.querySelectorAll('p')].some((p) => p.textContent?.includes('|')));
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(headers).toEqual(['Model', 'Size']);
+    expect(await rawPipes()).toBe(false);
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    await shootAtBothWidths(page, 'answer-shapes-quoted-table-streaming');
+    replay.release();
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(() => quote.locator('th').first().evaluate((th) => getComputedStyle(th).textAlign)).toBe('left');
+    expect(await rawPipes()).toBe(false);
+    replay.release();
+    await waitIdle(page);
+    expect(await headers()).toEqual(['Model', 'Size']);
+    expect(await quote.locator('td').allInnerTexts()).toEqual(['Qwen', '7B']);
+  });
+
+  it('draws a long code block while it streams highlighted and whole, and as the same block once finished', async () => {
+    const code = Array.from({ length: 80 }, (_, i) => (i % 20 === 0 ? `def step_${i}(items):\n    """Step ${i},\n    over lines."""` : `    total += items[${i}]  # ${i}`)).join('\n');
+    const cut = code.indexOf('    total += items[50]');
+    const lines = [{ content: `Here is the file:\n\n\`\`\`python\n${code.slice(0, cut)}    total += ite` }, { content: `${code.slice(cut + 16)}\n\`\`\`\n\nDone.` }];
+    s = await startUi(chatRoutes(ollamaLines(lines), 5, 1));
+    const { page, replay } = s;
+    await send(page, 'Write the file');
+    await expect.poll(() => replay.held).toBe(1);
+    const block = assistant(page).locator('pre.code-block');
+    // Held mid-line, inside the code block: every line so far shows, coloured, the docstrings as strings.
+    await expect.poll(() => block.locator('code').innerText()).toBe(`${code.slice(0, cut)}    total += ite`);
+    expect(await block.locator('.hljs-keyword').count()).toBe(3);
+    expect(await block.locator('.hljs-string').count()).toBe(3);
+    expect(await block.locator('.code-head span').innerText()).toBe('python');
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    await shootAtBothWidths(page, 'answer-shapes-code-streaming', 'pre.code-block');
+    replay.release();
+    await waitIdle(page);
+    expect(await block.locator('code').innerText()).toBe(`${code}\n`);
+    expect(await block.locator('.hljs-keyword').count()).toBe(4);
+    expect(await block.locator('.hljs-string').count()).toBe(4);
+    await assistant(page).locator('p:has-text("Done.")').waitFor();
+  });
+
   it('folds <details><summary> into a collapsible box whose content is markdown, and keeps an attribute-laden one as text', async () => {
     const answer = 'Here is the fix.\n\n<details>\n<summary>Full <b>file</b></summary>\n\n```kt\nfun main() { println("hi") }\n```\n\n- checked\n\n</details>\n\n<details ontoggle=alert(1)>\n<summary>x</summary>\n</details>\n\nDone.';
     s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));
@@ -90,6 +137,33 @@ describe('answers in the shapes models write them (second round)', () => {
     await page.waitForFunction(() => document.getAnimations().length === 0);
     expect(await fold.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(true);
     await shootAtBothWidths(page, 'answer-shapes-details-open');
+  });
+
+  it('says on a closed fold that the answer is still writing into it, and nothing once the fold is done', async () => {
+    const lines = [
+      { content: 'The whole file:\n\n<details>\n<summary>main.py</summary>\n\n```py\nimport sys\n' },
+      { content: 'print(sys.argv)\n```\n\n</details>\n\nNow run it' },
+      { content: ' with `python main.py`.' },
+    ];
+    s = await startUi(chatRoutes(ollamaLines(lines), 5, [1, 2]));
+    const { page, replay } = s;
+    await send(page, 'Write main.py');
+    const summary = assistant(page).locator('details > summary');
+    const sign = () => summary.evaluate((el) => getComputedStyle(el, '::after').content);
+    await expect.poll(() => replay.held).toBe(1);
+    // Held while the code streams into the closed fold: its summary says so.
+    await expect.poll(sign).toContain('writing');
+    expect(await assistant(page).locator('details').evaluate((el) => (el as HTMLDetailsElement).open)).toBe(false);
+    await shootAtBothWidths(page, 'answer-shapes-details-writing');
+    replay.release();
+    // The fold is closed in the text while the answer goes on: done, no sign.
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(sign).toBe('none');
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    replay.release();
+    await waitIdle(page);
+    expect(await sign()).toBe('none');
+    expect(await summary.innerText()).toBe('main.py');
   });
 
   it('keeps a fold the reader opened while the answer streams open through the next tokens and after', async () => {

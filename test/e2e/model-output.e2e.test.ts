@@ -56,6 +56,28 @@ describe('answers as local models write them', () => {
     await shootAtBothWidths(page, 'model-output-math');
   });
 
+  it('typesets a bare \\begin{align} … \\end{align} (Qwen, DeepSeek) as a display, a draft while it streams, and leaves one in code alone', async () => {
+    const lines = [
+      { content: 'Adding the two equations:\n\\begin{align}\nx + y &= 10 \\\\\n' },
+      { content: 'x - y &= 2\n\\end{align}\nso \\( x = 6 \\).\n\nIn LaTeX:\n\n```tex\n\\begin{align}\na &= b\n\\end{align}\n```\n' },
+    ];
+    s = await startUi(chatRoutes(ollamaLines(lines), 5, 1));
+    const { page, replay } = s;
+    await send(page, 'solve x + y = 10, x - y = 2');
+    await expect.poll(() => replay.held).toBe(1);
+    // Held inside the environment: its source as a draft, not as text with its & and \\ eaten by markdown.
+    await assistant(page).locator('.math-draft').waitFor();
+    expect(await prose(page)).not.toContain('\\begin');
+    replay.release();
+    await waitIdle(page);
+    await expect.poll(() => assistant(page).locator('.markdown .katex-display').count()).toBe(1);
+    expect(await assistant(page).locator('.math-draft').count()).toBe(0);
+    expect(await prose(page)).not.toMatch(/\\begin|&=/);
+    // The one in the code block is code, as written.
+    expect(await assistant(page).locator('pre code').innerText()).toBe('\\begin{align}\na &= b\n\\end{align}\n');
+    await shootAtBothWidths(page, 'model-output-bare-align');
+  });
+
   it('reads an Arabic answer, message and title right to left, and the English and the code beside them left to right', async () => {
     const answer = 'الجواب هو **نعم**، كما يلي:\n\n- أولا: افتح الملف.\n- ثانيا: احفظه.\n\nIn English: open the file, then save it.\n\n```py\nprint("مرحبا")\n```\n';
     s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));
@@ -97,6 +119,41 @@ describe('answers as local models write them', () => {
     await js.locator('[data-copy-code]').click();
     await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(answer.split('```js\n')[1]!.split('```')[0]);
     await shootAtBothWidths(page, 'model-output-trojan-source');
+  });
+
+  it('shows a right-to-left override in prose as its code point, and the words after it read in the order written', async () => {
+    // Unclosed, a U+202E reversed the rest of the paragraph: "open txt.exe, then run it" read "ti nur neht ,exe.txt".
+    const answer = 'Save it, then open \u202Etxt.exe and then run it.\n\nمرحبا بك، open config.json now.\n';
+    s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));
+    const { page } = s;
+    await send(page, 'Which file?');
+    await waitIdle(page);
+    const paragraph = assistant(page).locator('.markdown p').first();
+    const labels = await paragraph.locator('.invisible-char').evaluateAll((els) => els.map((el) => getComputedStyle(el, '::before').content));
+    expect(labels).toEqual(['"U+202E"']);
+    // Where each word is drawn, left to right: in the order the model wrote them.
+    const lefts = await paragraph.evaluate((p) => {
+      const at = (word: string) => {
+        const walker = document.createTreeWalker(p, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const i = node.textContent!.indexOf(word);
+          if (i === -1) continue;
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + word.length);
+          return range.getBoundingClientRect().left;
+        }
+        return NaN;
+      };
+      return ['open', 'txt.exe', 'then run', 'it.'].map(at);
+    });
+    expect(lefts).toEqual([...lefts].sort((a, b) => a - b));
+    expect(await paragraph.innerText()).toContain('txt.exe and then run it.');
+    // A paragraph in Arabic still reads right to left, with no marker.
+    const arabic = assistant(page).locator('.markdown p').nth(1);
+    expect(await arabic.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+    expect(await arabic.locator('.invisible-char').count()).toBe(0);
+    await shootAtBothWidths(page, 'model-output-bidi-prose');
   });
 
   it('breaks lines at <br> in a gpt-oss table, and on a phone a wide table, URL, code span or formula scrolls only inside itself', async () => {

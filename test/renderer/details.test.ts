@@ -44,4 +44,16 @@ describe('<details> in an answer', () => {
     expect(speechText(SAME_LINE)).toContain('Why?');
     expect(speechText(SAME_LINE)).toContain('Because so.');
   });
+
+  it('is marked as still being written while the answer streams into it, and not once it closes or the answer ends', () => {
+    const open = '<details>\n<summary>Full file</summary>\n\n```py\nprint(1)';
+    expect(markdownToHtml(open, undefined, true)).toMatch(/^<details data-writing="" dir="auto">\n<summary>Full file<\/summary>/);
+    // Nested: both are open, so both are being written.
+    expect(markdownToHtml('<details>\n<summary>A</summary>\n\n<details>\n<summary>B</summary>\n\ntext', undefined, true).match(/data-writing/g)).toHaveLength(2);
+    // Closed, or the answer finished with it open: nothing.
+    expect(markdownToHtml(`${open}\n\`\`\`\n</details>\n\nMore`, undefined, true)).not.toContain('data-writing');
+    expect(markdownToHtml('<details>\n<summary>A</summary>\n\ntext</details>\n\nMore', undefined, true)).not.toContain('data-writing');
+    expect(markdownToHtml(open)).not.toContain('data-writing');
+  });
 });
+

@@ -43,4 +43,16 @@ describe('invisible characters in code (Trojan Source, CVE-2021-42574)', () => {
     expect(markdownToHtml('a\u200Bb')).toBe('<p dir="auto">a\u200Bb</p>\n');
     expect(markdownToHtml('    indented\u202Ecode')).toContain('data-code-point="U+202E"');
   });
+
+  it('marks the direction controls in prose too, where they would reorder a file name or a command, and leaves real Arabic, Hebrew and Persian alone', () => {
+    // "open \u202Etxt.exe" shows as "open exe.txt": the reader would run what they did not read.
+    const html = markdownToHtml('# Get \u202Eexe.gpj\n\nOpen \u202Efdp.exe\u202C now, then run `ls` and [\u2067x\u2069](https://example.com).\n\n| file |\n|---|\n| \u202Dab |');
+    const points = [...html.matchAll(/<span class="invisible-char" data-code-point="(U\+[0-9A-F]{4})"[^>]*>(.)<\/span>/gu)];
+    expect(points.map((m) => m[1])).toEqual(['U+202E', 'U+202E', 'U+202C', 'U+2067', 'U+2069', 'U+202D']);
+    // The text is as the model wrote it: the marker holds the character.
+    expect(text(html)).toContain('Open \u202Efdp.exe\u202C now');
+    // Right-to-left text with its marks and joiners (which reorder nothing on their own) is untouched.
+    for (const prose of ['\u0627\u0644\u0645\u0644\u0641 \u200Fconfig.json\u200F \u062C\u0627\u0647\u0632', '\u05E9\u05DC\u05D5\u05DD \u200Eok\u200E', '\u0645\u06CC\u200C\u062E\u0648\u0627\u0647\u0645'])
+      expect(markdownToHtml(prose)).toBe(`<p dir="auto">${prose}</p>\n`);
+  });
 });

@@ -26,6 +26,16 @@ describe('the rendered-markdown cache over a long session', () => {
   });
 });
 
+describe('a fold still being written', () => {
+  it('is drawn as such only as a streaming tail: the chunk it finishes as is drawn without the sign', async () => {
+    const { renderMarkdown } = await import('../../src/renderer/markdown/render');
+    const fold = '<details>\n<summary>Log</summary>\n\nline 1';
+    expect(renderMarkdown(fold, false)).toContain('data-writing');
+    expect(renderMarkdown(fold, true)).not.toContain('data-writing');
+    expect(renderMarkdown(fold, false)).toContain('data-writing');
+  });
+});
+
 describe('TextCache', () => {
   it('evicts the oldest entries past its character budget and its entry count, and keeps the newest', () => {
     const c = new TextCache<string>(3, 100, (v) => v.length);

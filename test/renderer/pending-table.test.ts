@@ -33,6 +33,21 @@ describe('a table while it streams', () => {
     expect(drawn(TABLE)).toBe(markdownToHtml(TABLE));
   });
 
+  it('shows a table in a quote as a table from its header row on, behind the quote\'s markers, and as it will be when whole', () => {
+    const quoted = 'As the docs put it:\n\n> Compare:\n>\n> | Model | Size |\n> |:--|--:|\n> | Qwen | 7B |\n';
+    const tail = quoted.slice(quoted.indexOf('> Compare'));
+    // From the header's first letter on (a row only begun, `> | `, is held back for a token).
+    for (let at = tail.indexOf('| M') + 3; at <= tail.length; at++) {
+      const html = drawn(tail.slice(0, at));
+      expect(rawPipe(html), JSON.stringify(tail.slice(0, at))).toBe(false);
+      expect(html, JSON.stringify(tail.slice(0, at))).toMatch(/<blockquote[^>]*>[\s\S]*<th[^>]*>M/);
+    }
+    // The row after the header has only its `>` yet: still the table, not "| Model | Size |" as text.
+    expect(drawn('> | Model | Size |\n>')).toMatch(/<blockquote[^>]*>\s*<table>[\s\S]*<th>Model<\/th>\s*<th>Size<\/th>/);
+    expect(drawn('> > | a | b |\n> > |:-')).toMatch(/<blockquote[^>]*>\s*<blockquote>\s*<table>[\s\S]*<th style="text-align:left">a<\/th>/);
+    expect(drawn(quoted)).toBe(markdownToHtml(quoted));
+  });
+
   it('leaves alone what is not a table starting: rows of a table already drawn, code, math, prose with a pipe', () => {
     for (const text of [
       '| a | b |\n|---|---|\n| 1 | 2 |\n| 3',
@@ -43,6 +58,9 @@ describe('a table while it streams', () => {
       'a | b',
       'plain text',
       '| a | b |\n| c | d |',
+      '> ```\n> | not | a table |',
+      '| a | b |\n> |--',
+      '> quote\n>',
     ])
       expect(withPendingTable(text), text).toBe(text);
   });

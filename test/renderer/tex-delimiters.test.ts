@@ -82,3 +82,37 @@ describe('\\( … \\) and \\[ … \\] math (Qwen, DeepSeek)', () => {
     expect(speech).toContain('Formula: b = a^2');
   });
 });
+describe('bare \\begin{align} … \\end{align} (Qwen, DeepSeek)', () => {
+  beforeAll(() => enableMath(mathPlugin));
+
+  it('typesets a closed align, equation, gather or aligned on its own lines as a display, in a list or a quote too', () => {
+    const align = 'We get:\n\\begin{align}\nx &= a + b \\\\\ny &= \\frac{x}{2}\n\\end{align}\nso y is half of x.';
+    const html = markdownToHtml(align);
+    expect(formulas(html)).toEqual({ all: 1, display: 1 });
+    expect(prose(html)).not.toMatch(/\\begin|\\frac|&amp;=/);
+    expect(html).toContain('We get:');
+    expect(html).toContain('so y is half of x.');
+    for (const env of ['equation', 'equation*', 'gather*', 'aligned', 'align*']) {
+      const body = env.startsWith('equation') ? 'E = mc^2' : 'a &= b \\\\ c &= d';
+      expect(formulas(markdownToHtml(`\\begin{${env}}\n${body}\n\\end{${env}}`)), env).toEqual({ all: 1, display: 1 });
+    }
+    // Nested: the outer one's \end closes it, on one line or over many.
+    expect(formulas(markdownToHtml('\\begin{equation}\\begin{aligned}a &= b\\end{aligned}\\end{equation}'))).toEqual({ all: 1, display: 1 });
+    expect(formulas(markdownToHtml('- Step 1:\n  \\begin{align}\n  a &= b\n  \\end{align}\n- Step 2'))).toEqual({ all: 1, display: 1 });
+    expect(formulas(markdownToHtml('> \\begin{gather}\n> a = b\n> \\end{gather}'))).toEqual({ all: 1, display: 1 });
+    expect(mayHoldMath('\\begin{align}')).toBe(true);
+  });
+
+  it('leaves it as written in code, inside a line of prose, or open with text after it; drafts it while it streams', () => {
+    for (const text of ['```tex\n\\begin{align}\na &= b\n\\end{align}\n```', '    \\begin{align}\n    a &= b\n    \\end{align}', 'Write \\begin{align} a &= b \\end{align} in LaTeX.', '`\\begin{align}`', '\\begin{align}\na &= b\n\nMore text.', '\\begin{itemize}\n\\item a\n\\end{itemize}']) {
+      const html = markdownToHtml(text);
+      expect(formulas(html), text).toEqual({ all: 0, display: 0 });
+      expect(html, text).not.toContain('math-draft');
+    }
+    // The tail of a streaming answer: a draft of its source, not red errors nor raw text at each token.
+    const draft = markdownToHtml('So:\n\\begin{align}\nx &= 1 \\\\\ny &=');
+    expect(draft).toContain('<p class="katex-block math-draft">\\begin{align}\nx &#38;= 1 \\\\\ny &#38;=</p>');
+    expect(formulas(draft)).toEqual({ all: 0, display: 0 });
+  });
+});
+

@@ -72,6 +72,10 @@ function details(state: StateBlock, startLine: number, endLine: number, silent: 
   opening.block = true;
   opening.map = [startLine, close];
   if (open[1]) opening.attrSet('open', '');
+  // Still being written: no close yet, and the text is a streaming answer's tail (markdownToHtml's `streaming`). A
+  // closed fold hides what streams into it, so its summary says it is not done (turns.css); a finished one does not.
+  const writing = closeLine === endLine && !trailing && endLine === state.bMarks.length - 1;
+  if (writing && (state.env as { streaming?: boolean }).streaming) opening.attrSet('data-writing', '');
   state.push('summary_open', 'summary', 1);
   const inline = state.push('inline', '', 0);
   // A details with no summary gets the browser's own word for it, written here so it reads the same everywhere.

@@ -121,6 +121,11 @@ export function grammarReady(language: string): boolean {
   return false;
 }
 
+/** A language whose grammar loads on demand and has not loaded yet. */
+export function grammarLoadsOnDemand(language: string): boolean {
+  return Object.hasOwn(ON_DEMAND, language) && !hljs.getLanguage(language);
+}
+
 /** The languages asked for, not yet loaded, since the last call (render.ts: that chunk's HTML is not final). */
 export function takeWantedGrammars(): string[] {
   if (wanted.size === 0) return [];

@@ -1,5 +1,6 @@
 /**
- * Characters that change how code reads without being seen, made visible in code the way editors show them.
+ * Characters that change how code reads without being seen, made visible in code the way editors show them, and
+ * the direction controls among them also in prose.
  * Bidirectional controls can reorder what a line shows against what it is (Trojan Source, CVE-2021-42574: a
  * `return` shown inside a comment runs), and zero-width characters make two identifiers that look the same
  * differ. A user copying code from an answer would paste what they could not see. Each one is wrapped in a
@@ -33,6 +34,14 @@ const NAMES: Record<string, string> = {
  */
 const INVISIBLE = /[\u061C\u200B\u200C\u200E\u200F\u202A-\u202E\u2060\u2066-\u2069\uFEFF]|(?<![\p{Extended_Pictographic}\p{Emoji_Modifier}]\uFE0F?)\u200D|\u200D(?!\p{Extended_Pictographic})/gu;
 
+/**
+ * The controls that reorder the text after them (embeddings, overrides, isolates and their pops): in prose, what a
+ * right-to-left override does to a file name or a command the reader is told to run ("open gpj.exe" shows as
+ * "open exe.jpg"). Marks (U+200E, U+200F, U+061C) and the zero-width joiners are not among them: Arabic, Hebrew and
+ * Persian text uses them to read right, and they reorder nothing past a neutral character or two.
+ */
+const DIRECTION_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/g;
+
 /** A code point as U+XXXX. */
 function codePoint(ch: string): string {
   return `U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
@@ -45,8 +54,21 @@ function codePoint(ch: string): string {
 export function markInvisible(html: string): string {
   INVISIBLE.lastIndex = 0;
   if (!INVISIBLE.test(html)) return html;
-  return html.replace(INVISIBLE, (ch) => {
-    const point = codePoint(ch);
-    return `<span class="invisible-char" data-code-point="${point}" title="${point} ${NAMES[ch] ?? ''}">${ch}</span>`;
-  });
+  return html.replace(INVISIBLE, marker);
+}
+
+/**
+ * Prose's HTML (escaped text) with each direction control marked as in code: the marker isolates it, so its effect
+ * ends at the marker and the text after it reads in its own order (the paragraph's own direction, dir="auto", is
+ * untouched), and shows its code point where it would have reordered the text.
+ */
+export function markDirectionControls(html: string): string {
+  DIRECTION_CONTROLS.lastIndex = 0;
+  if (!DIRECTION_CONTROLS.test(html)) return html;
+  return html.replace(DIRECTION_CONTROLS, marker);
+}
+
+function marker(ch: string): string {
+  const point = codePoint(ch);
+  return `<span class="invisible-char" data-code-point="${point}" title="${point} ${NAMES[ch] ?? ''}">${ch}</span>`;
 }

@@ -7,7 +7,7 @@
  */
 import { useSyncExternalStore } from 'react';
 
-import type { LinkReferences } from './render';
+import type { FenceView, LinkReferences } from './render';
 
 /**
  * `finished`: false for a streaming answer's growing tail, which is not worth caching. `references`: the link
@@ -16,6 +16,9 @@ import type { LinkReferences } from './render';
 type Render = (text: string, finished?: boolean, references?: LinkReferences) => string;
 
 let render: Render | null = null;
+/** render.ts drawGrowingFence: a streaming tail that ends inside a code block, drawn at the cost of its new text. */
+type DrawFence = (prev: FenceView | null | undefined, tail: string, references?: LinkReferences) => FenceView | null;
+let drawFence: DrawFence | null = null;
 let references: ((chunks: readonly string[], growing?: boolean, midLine?: boolean) => LinkReferences | undefined) | null = null;
 let loading: Promise<Render> | null = null;
 const listeners = new Set<() => void>();
@@ -45,10 +48,12 @@ export function loadMarkdown(): Promise<Render> {
     if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(warm, { timeout: WARM_UP_WAIT_MS });
     render = m.renderMarkdown;
     references = m.answerReferences;
+    drawFence = m.drawGrowingFence;
     // KaTeX or a grammar came later (render.ts): a new renderer is a new snapshot, so every chunk renders again
     // (a finished one from the cache, unless it waited for what came).
     m.whenMoreReady(() => {
       render = (text, finished, refs) => m.renderMarkdown(text, finished, refs);
+      drawFence = (prev, tail, refs) => m.drawGrowingFence(prev, tail, refs);
       for (const l of listeners) l();
     });
     for (const l of listeners) l();
@@ -76,6 +81,11 @@ function subscribe(listener: () => void): () => void {
  */
 export function answerReferences(chunks: readonly string[], growing?: boolean, midLine?: boolean): LinkReferences | undefined {
   return references?.(chunks, growing, midLine);
+}
+
+/** drawGrowingFence once the markdown code has loaded (a new one when a grammar or KaTeX came), null before. */
+export function useFenceDrawer(): DrawFence | null {
+  return useSyncExternalStore(subscribe, () => drawFence);
 }
 
 /** The renderer once loaded (the caller re-renders then), null before; asking starts the load. */

@@ -1,6 +1,7 @@
 /** The second wall: DOMPurify over markdown-it's output, and a cache so finished chunks cost nothing again. */
 import DOMPurify from 'dompurify';
 import { loadGrammar, takeWantedGrammars } from './grammars';
+import { growFence, type FenceDraft } from './growing-fence';
 import { withPendingTable } from './pending-table';
 import { TextCache } from './text-cache';
 import { enableMath, markdownToHtml, mathEnabled, mayHoldMath, type LinkReferences } from './to-html';
@@ -47,13 +48,15 @@ export function renderMarkdown(whole: string, finished = true, references?: Link
   const text = finished ? whole : withPendingTable(whole);
   // Only a chunk with a `]` can use a definition: the others keep their one cache entry.
   const refs = references && text.includes(']') ? references : undefined;
-  const key = refs ? `${text}\u0000${referencesKey(refs)}` : text;
+  // A tail with a fold may draw it as still being written (details.ts): that version is no finished chunk's HTML.
+  const writing = !finished && text.includes('<details');
+  const key = `${refs ? `${text}\u0000${referencesKey(refs)}` : text}${writing ? '\u0000writing' : ''}`;
   const hit = cache.get(key) ?? (draft?.text === key ? draft.html : undefined);
   if (hit !== undefined) {
     if (finished && !cache.has(key)) remember(key, hit);
     return hit;
   }
-  const html = DOMPurify.sanitize(markdownToHtml(text, refs));
+  const html = DOMPurify.sanitize(markdownToHtml(text, refs, writing));
   // Math not typeset yet (KaTeX is on its way), or code whose grammar is on its way (grammars.ts): this version
   // is not kept, the one after it arrives is.
   const grammars = takeWantedGrammars();
@@ -64,6 +67,35 @@ export function renderMarkdown(whole: string, finished = true, references?: Link
   if (finished) remember(key, html);
   else draft = { text: key, html };
   return html;
+}
+
+/**
+ * A streaming tail that ends inside a code block, ready to draw (growing-fence.ts): its pieces are sanitized once
+ * each, like the finished chunks, and only the live lines at each token.
+ */
+export interface FenceView {
+  draft: FenceDraft;
+  /** The markdown before the fence's line, as HTML ('' when the fence starts the chunk). */
+  before: string;
+  /** The code block's language label. */
+  label: string;
+  /** The finished pieces of code, as HTML: the same strings for the rest of the stream. */
+  pieces: string[];
+  /** The code after them, as HTML. */
+  live: string;
+}
+
+/**
+ * The view of a streaming tail that ends inside a code block, from `prev` (the view of the text before this
+ * token); null when the tail is drawn whole (renderMarkdown).
+ */
+export function drawGrowingFence(prev: FenceView | null | undefined, tail: string, references?: LinkReferences): FenceView | null {
+  const draft = growFence(prev?.draft, tail);
+  if (!draft) return null;
+  const kept = prev && prev.draft.codeStart === draft.codeStart && prev.draft.pieces.every((p, i) => draft.pieces[i] === p) ? prev.pieces : [];
+  const pieces = kept.length === draft.pieces.length ? kept : kept.concat(draft.pieces.slice(kept.length).map((p) => DOMPurify.sanitize(p)));
+  const before = draft.before === '' ? '' : renderMarkdown(draft.before, true, references);
+  return { draft, before, label: draft.label, pieces, live: DOMPurify.sanitize(draft.live) };
 }
 
 const keys = new WeakMap<LinkReferences, string>();

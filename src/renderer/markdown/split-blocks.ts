@@ -7,33 +7,57 @@
 const DETAILS_OPEN = /^ {0,3}<details( open)?>\s*(?:<summary>.*<\/summary>)?\s*$/i;
 const DETAILS_CLOSE = /<\/details>\s*$/i;
 
+/** Where a scan of an answer's lines is: what is open at the end of the lines read so far. */
+export interface BlockScan {
+  /** The open fence's marker (```` ``` ````, `~~~~`), or null. */
+  fence: string | null;
+  /** Inside a $$ display formula. */
+  math: boolean;
+  /** Inside a \[ … \] display formula, which a line ending in `\]` closes. */
+  bracketMath: boolean;
+  /** How many `<details>` are open (details.ts): one may hold blank lines, and a chunk of it alone is no fold. */
+  details: number;
+}
+
+export const startScan = (): BlockScan => ({ fence: null, math: false, bracketMath: false, details: 0 });
+
+/** Reads one more line into `scan`; true when it is a fence's opening or closing line. */
+export function scanLine(scan: BlockScan, line: string): boolean {
+  const found = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
+  // A backtick line whose info string holds a backtick opens no fence (CommonMark; "```js `x`" is a paragraph).
+  const marker = found && !(scan.fence === null && found[1]![0] === '`' && found[2]!.includes('`')) ? found[1] : undefined;
+  // A $$ display formula may hold blank lines: like a fence, it is not cut (a one-line $$…$$ opens nothing).
+  const trimmed = line.trim();
+  if (scan.fence === null && !marker && !scan.bracketMath && trimmed.startsWith('$$') && !(trimmed.length > 4 && trimmed.endsWith('$$'))) scan.math = !scan.math;
+  // So may a \[ … \] one (tex-delimiters.ts): a line that starts with `\[` and has no `\]` opens it.
+  if (scan.bracketMath) scan.bracketMath = !trimmed.endsWith('\\]');
+  else if (scan.fence === null && !scan.math && trimmed.startsWith('\\[') && !trimmed.includes('\\]')) scan.bracketMath = true;
+  let fenceLine = false;
+  if (marker && !scan.math && !scan.bracketMath) {
+    if (scan.fence === null) {
+      scan.fence = marker;
+      fenceLine = true;
+    } else if (marker[0] === scan.fence[0] && marker.length >= scan.fence.length && trimmed === marker) {
+      scan.fence = null;
+      fenceLine = true;
+    }
+  }
+  if (scan.fence === null && !marker && !scan.math && !scan.bracketMath) {
+    if (DETAILS_OPEN.test(line)) scan.details++;
+    else if (scan.details > 0 && DETAILS_CLOSE.test(line) && !/<details/i.test(line)) scan.details--;
+  }
+  return fenceLine;
+}
+
 export function splitMarkdownBlocks(text: string): string[] {
   const lines = text.split('\n');
   const blocks: string[] = [];
   let current: string[] = [];
-  let fence: string | null = null;
-  let math = false;
-  /** Inside a \[ … \] display formula, which a line ending in `\]` closes. */
-  let bracketMath = false;
-  /** How many `<details>` are open (details.ts): one may hold blank lines, and a chunk of it alone is no fold. */
-  let details = 0;
+  const scan = startScan();
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
-    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-    // A $$ display formula may hold blank lines: like a fence, it is not cut (a one-line $$…$$ opens nothing).
-    const trimmed = line.trim();
-    if (fence === null && !marker && !bracketMath && trimmed.startsWith('$$') && !(trimmed.length > 4 && trimmed.endsWith('$$'))) math = !math;
-    // So may a \[ … \] one (tex-delimiters.ts): a line that starts with `\[` and has no `\]` opens it.
-    if (bracketMath) bracketMath = !trimmed.endsWith('\\]');
-    else if (fence === null && !math && trimmed.startsWith('\\[') && !trimmed.includes('\\]')) bracketMath = true;
-    if (marker && !math && !bracketMath) {
-      if (fence === null) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = null;
-    }
-    if (fence === null && !marker && !math && !bracketMath) {
-      if (DETAILS_OPEN.test(line)) details++;
-      else if (details > 0 && DETAILS_CLOSE.test(line) && !/<details/i.test(line)) details--;
-    }
+    scanLine(scan, line);
+    const { fence, math, bracketMath, details } = scan;
     if (fence === null && !math && !bracketMath && details === 0 && line.trim() === '' && current.length > 0) {
       // A forward scan, not lines.slice(i + 1).find(): this runs every frame of a stream, and copying the rest
       // of the answer at each blank line made a long answer's frames quadratic (bench/smoothness.bench.ts).

@@ -100,6 +100,59 @@ function blockMath(state: StateBlock, start: number, end: number, silent: boolea
 }
 
 /**
+ * The display environments models write bare, without $$ or \\[ around them (Qwen, DeepSeek): KaTeX's own display
+ * environments and the aligned ones it takes in display mode.
+ */
+const ENVIRONMENT = /^\\begin\{(align\*?|aligned|alignat\*?|equation\*?|gather\*?|gathered)\}/;
+
+/**
+ * A bare `\begin{align}` … `\end{align}` (or equation, gather, aligned, alignat) that starts a line and is closed by
+ * a line ending in its `\end`, typeset whole as a displayed formula. One still open when the text ends (a streaming
+ * answer's tail) is a draft, as an open \\[ one is; one left open before other text is not math (the text stays as
+ * written). Never in code (the code rules come first) nor inside a line of prose.
+ */
+function environmentMath(state: StateBlock, start: number, end: number, silent: boolean): boolean {
+  if (state.sCount[start]! - state.blkIndent >= 4) return false;
+  const from = state.bMarks[start]! + state.tShift[start]!;
+  if (state.src.charCodeAt(from) !== BACKSLASH || state.src[from + 1] !== 'b') return false;
+  const first = state.src.slice(from, state.eMarks[start]).trimEnd();
+  const name = ENVIRONMENT.exec(first)?.[1];
+  if (!name) return false;
+  const close = `\\end{${name}}`;
+  const lines: string[] = [];
+  let next = start;
+  let closed = false;
+  let depth = 0;
+  for (; next < end; next++) {
+    const lineStart = state.bMarks[next]! + state.tShift[next]!;
+    const max = state.eMarks[next]!;
+    // A line indented less than the list item it is in ends the item, and the environment with it.
+    if (next > start && lineStart < max && state.sCount[next]! < state.blkIndent) break;
+    const line = next === start ? first : state.src.slice(lineStart, max).trimEnd();
+    // A blank line: TeX ends no math there, but markdown ends the block.
+    if (line === '') break;
+    lines.push(line);
+    depth += line.split(`\\begin{${name}}`).length - 1 - (line.split(close).length - 1);
+    if (depth <= 0 && line.endsWith(close)) {
+      closed = true;
+      next++;
+      break;
+    }
+  }
+  // Open, with more text after it: not a formula after all.
+  if (!closed && next < end) return false;
+  if (silent) return true;
+  const token = state.push('math_block', 'math', 0);
+  token.block = true;
+  token.content = lines.join('\n');
+  token.markup = '\\begin';
+  token.map = [start, next];
+  if (!closed) token.meta = { draft: true };
+  state.line = next;
+  return true;
+}
+
+/**
  * A $$ formula the text ends inside (the KaTeX plugin takes it to the end) is a draft too: half a formula, such as
  * an `\begin{aligned}` derivation before its `\end`, is no TeX, and KaTeX drew it in red for as long as it
  * streamed. Closed: on one line, or its last line holds the closing `$$`.
@@ -124,6 +177,7 @@ function escapeHtml(text: string): string {
 export function texDelimiters(md: MarkdownIt, toHtml: TexToHtml): void {
   md.inline.ruler.before('escape', 'tex_math_inline', inlineMath);
   md.block.ruler.before('math_block', 'tex_math_block', blockMath, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
+  md.block.ruler.before('math_block', 'tex_math_environment', environmentMath, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
   md.core.ruler.push('math_dollar_drafts', dollarDrafts);
   md.renderer.rules.math_display_inline = (tokens: Token[], idx: number) => toHtml(tokens[idx]!.content, { displayMode: true, throwOnError: false });
   const typeset = md.renderer.rules.math_block;

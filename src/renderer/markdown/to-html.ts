@@ -11,9 +11,9 @@
 import MarkdownIt from 'markdown-it';
 import type { MarkdownIt as Markdown, Token } from 'markdown-it';
 import { detailsBlocks } from './details';
-import { grammarReady, hljs, languageName } from './grammars';
+import { grammarLoadsOnDemand, grammarReady, hljs, languageName } from './grammars';
 import { inlineTags } from './inline-tags';
-import { markInvisible } from './invisible-chars';
+import { markDirectionControls, markInvisible } from './invisible-chars';
 import { TextCache } from './text-cache';
 
 /**
@@ -25,9 +25,42 @@ function fenceLanguage(word: string): string {
   return /^\{?\.?([\w+#-]+)/.exec(asked)?.[1] ?? asked;
 }
 
-function escapeHtml(text: string): string {
+export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
+
+/**
+ * The grammar a fence's info word highlights with, or null for plain code: no language, one highlight.js does not
+ * know, or one whose grammar is still loading (grammars.ts; render.ts draws the chunk again once it is in).
+ */
+export function fenceGrammar(info: string): string | null {
+  const language = languageName(fenceLanguage(info));
+  return language && grammarReady(language) ? language : null;
+}
+
+/** A fence line's language word, as markdown-it reads it: the info string unescaped, up to its first space. */
+export function fenceWord(info: string): string {
+  return md.utils.unescapeAll(info).trim().split(/\s+/)[0] ?? '';
+}
+
+/** Whether the fence's language has a grammar that loads on demand and is not here yet (grammars.ts). */
+export function grammarOnItsWay(info: string): boolean {
+  return grammarLoadsOnDemand(languageName(fenceLanguage(info)));
+}
+
+/** The label a code block shows: the language its fence names, as written (lower case), or "text". */
+export function codeBlockLabel(info: string): string {
+  return fenceLanguage(info) || 'text';
+}
+
+/** A code block's HTML up to its code's text: the box, the language's label and the Copy button. */
+export function codeBlockHead(info: string): string {
+  const label = escapeHtml(codeBlockLabel(info));
+  return `<pre class="code-block"><div class="code-head"><span>${label}</span><button type="button" class="code-copy" data-copy-code="">Copy</button></div><code class="hljs">`;
+}
+
+/** What closes a code block's HTML after its code's text. */
+export const CODE_BLOCK_FOOT = '</code></pre>';
 
 const md = new MarkdownIt({
   html: false,
@@ -37,12 +70,9 @@ const md = new MarkdownIt({
   breaks: true,
   typographer: false,
   highlight: (code, lang) => {
-    const asked = fenceLanguage(lang);
-    const language = languageName(asked);
-    // A grammar still loading (grammars.ts) leaves the code plain for now; render.ts draws it again once it is in.
-    const body = language && grammarReady(language) ? hljs.highlight(code, { language, ignoreIllegals: true }).value : escapeHtml(code);
-    const label = escapeHtml(asked || 'text');
-    return `<pre class="code-block"><div class="code-head"><span>${label}</span><button type="button" class="code-copy" data-copy-code="">Copy</button></div><code class="hljs">${body}</code></pre>`;
+    const language = fenceGrammar(lang);
+    const body = language ? hljs.highlight(code, { language, ignoreIllegals: true }).value : escapeHtml(code);
+    return `${codeBlockHead(lang)}${body}${CODE_BLOCK_FOOT}`;
   },
 });
 md.disable('image');
@@ -68,6 +98,11 @@ for (const rule of ['fence', 'code_block', 'code_inline'] as const) {
   const render = md.renderer.rules[rule]!;
   md.renderer.rules[rule] = (tokens, idx, options, env, self) => markInvisible(render(tokens, idx, options, env, self));
 }
+
+// Prose shows the direction controls that would reorder what it reads (invisible-chars.ts): a file name or a command
+// in a sentence is read as it is.
+const proseText = md.renderer.rules.text!;
+md.renderer.rules.text = (tokens, idx, options, env, self) => markDirectionControls(proseText(tokens, idx, options, env, self));
 
 const defaultLinkOpen = md.renderer.rules.link_open;
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
@@ -97,9 +132,9 @@ export function mathEnabled(): boolean {
   return math;
 }
 
-/** A text that may hold math: every formula starts with `$`, `\(` or `\[`. */
+/** A text that may hold math: every formula starts with `$`, `\(`, `\[` or a bare `\begin{…}` (tex-delimiters.ts). */
 export function mayHoldMath(text: string): boolean {
-  return text.includes('$') || text.includes('\\(') || text.includes('\\[');
+  return text.includes('$') || text.includes('\\(') || text.includes('\\[') || text.includes('\\begin{');
 }
 
 /** Link reference definitions (`[label]: url "title"`) as markdown-it keeps them: by normalized label. */
@@ -161,10 +196,11 @@ export function answerReferences(chunks: readonly string[], growing = false, mid
 /**
  * Markdown → HTML as a string, before sanitizing (pure: unit-testable without a DOM). `references`: definitions
  * made elsewhere in the same answer (an answer is rendered a chunk at a time), used where the text has none of its
- * own for a label.
+ * own for a label. `streaming`: the text is a streaming answer's growing tail (a fold not closed yet is still being
+ * written: details.ts).
  */
-export function markdownToHtml(text: string, references?: LinkReferences): string {
-  return md.render(text, references ? { references: { ...references } } : {});
+export function markdownToHtml(text: string, references?: LinkReferences, streaming = false): string {
+  return md.render(text, { ...(references ? { references: { ...references } } : {}), ...(streaming ? { streaming } : {}) });
 }
 
 /** markdown-it's tokens for the text, as the chat's HTML is made from them (to-speech.ts reads them). */

@@ -1,20 +1,11 @@
 import { memo, useEffect, useLayoutEffect, useRef, type MouseEvent, type RefObject } from 'react';
 import { answerReferences, useMarkdownRenderer } from '../../markdown/lazy-render';
+import { GrowingTail } from './GrowingTail';
+import { MarkdownChunk } from './MarkdownChunk';
 import type { LinkReferences } from '../../markdown/render';
 import { groupChunks, type ChunkGroups } from '../../markdown/chunk-groups';
 import { splitGrowing, type SplitState } from '../../markdown/split-blocks';
 import { copyText } from '../../copy-text';
-
-/**
- * One chunk: its HTML is sanitized (markdown/render.ts) and, once finished, cached; a finished chunk never
- * re-renders. `tail`: the growing last chunk of a streaming answer, whose versions are not cached. In the moment
- * before the markdown code has loaded (lazy-render.ts), it is the chunk's text as it came.
- */
-const MarkdownChunk = memo(function MarkdownChunk({ text, tail = false, references }: { text: string; tail?: boolean; references?: LinkReferences | undefined }) {
-  const render = useMarkdownRenderer();
-  if (!render) return <div className="md-chunk md-plain">{text}</div>;
-  return <div className="md-chunk" dangerouslySetInnerHTML={{ __html: render(text, !tail, references) }} />;
-});
 
 /** Copy buttons live inside rendered HTML, so one delegated handler serves them all. */
 function onClick(e: MouseEvent<HTMLDivElement>): void {
@@ -107,7 +98,8 @@ export const Markdown = memo(function Markdown({ text, growing = false }: { text
   return (
     <div className="markdown" onClick={onClick} ref={root}>
       {runs}
-      {chunks.length > 0 && <MarkdownChunk key="tail" text={chunks[chunks.length - 1]!} tail={growing} references={references} />}
+      {chunks.length > 0 &&
+        (growing ? <GrowingTail key="tail" text={chunks[chunks.length - 1]!} references={references} /> : <MarkdownChunk key="tail" text={chunks[chunks.length - 1]!} references={references} />)}
     </div>
   );
 });

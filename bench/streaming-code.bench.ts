@@ -1,0 +1,74 @@
+/**
+ * A long code block streaming (markdown/growing-fence.ts): the markdown work of each token while a 600-line
+ * TypeScript file streams in tokens of about 4 characters, as the chat draws its growing tail. Before, the tail was
+ * parsed and highlighted whole at every token (O(n^2) over the stream; drawn whole below, for comparison); now
+ * the finished lines are highlighted once. Floor: rendering the finished block once. Pure Node: markdown-it and
+ * highlight.js, without the page's sanitizing and layout (bench/smoothness measures those in Chromium).
+ */
+import { performance } from 'node:perf_hooks';
+import { fenceDraftHtml, growFence, type FenceDraft } from '../src/renderer/markdown/growing-fence';
+import { markdownToHtml } from '../src/renderer/markdown/to-html';
+import { quick, report } from './lib/report';
+
+const LINES = quick ? 200 : 600;
+const code = Array.from({ length: LINES }, (_, i) =>
+  i % 40 === 0 ? `/**\n * Step ${i}: what it does and why.\n */` : `export const step${i} = (input: string[]): number => input.filter((w) => w.length > ${i % 7}).length; // ${i}`,
+).join('\n');
+const text = `\`\`\`ts\n${code}\n`;
+/** Drawn whole, only each this many-th token is timed: at every one, the stream took minutes. */
+const WHOLE_EVERY = 200;
+const tokens = text.match(/[\s\S]{1,4}/g)!;
+
+/**
+ * Each token's work, summed (`total`), and its mean over the first and the last 100 tokens. `every`: only each
+ * `every`-th token is drawn, its time counted `every` times (drawing whole at every token takes minutes).
+ */
+function stream(draw: (tail: string) => void, every = 1): { total: number; first: number; last: number } {
+  let tail = '';
+  let total = 0;
+  let first = 0;
+  let last = 0;
+  for (const [i, token] of tokens.entries()) {
+    tail += token;
+    const edge = i < 100 || i >= tokens.length - 100;
+    if (!edge && i % every !== 0) continue;
+    const start = performance.now();
+    draw(tail);
+    const took = performance.now() - start;
+    if (i < 100) first += took;
+    else if (i >= tokens.length - 100) last += took;
+    total += edge ? took : took * every;
+  }
+  return { total, first: first / 100, last: last / 100 };
+}
+
+// Warm-up: grammars built and code compiled before anything is timed.
+markdownToHtml(text);
+let draft: FenceDraft | null = null;
+const drafted = stream((tail) => {
+  draft = growFence(draft, tail);
+  if (!draft && tail.includes('\n')) throw new Error('the open code block was not drafted');
+});
+if (fenceDraftHtml(draft!, '') !== markdownToHtml(text)) throw new Error('the draft differs from the whole render');
+const whole = stream((tail) => void markdownToHtml(tail), WHOLE_EVERY);
+const once = performance.now();
+markdownToHtml(text);
+const floor = performance.now() - once;
+
+const label = `a ${LINES}-line code block streamed in ${tokens.length.toLocaleString('en-US')} tokens`;
+report({
+  figure: `markdown work per token at the end of ${label}`,
+  value: Number(drafted.last.toFixed(3)),
+  unit: 'ms',
+  floor: Number((floor / tokens.length).toFixed(4)),
+  goal: 'flat: about what a token near its start costs',
+  note: `${drafted.first.toFixed(3)} ms near its start; drawn whole at every token (before growing-fence.ts): ${whole.first.toFixed(3)} ms near its start, ${whole.last.toFixed(2)} ms at its end`,
+});
+report({
+  figure: `markdown work over the whole stream of ${label}`,
+  value: Math.round(drafted.total),
+  unit: 'ms',
+  floor: Math.round(floor),
+  ratio: Number((drafted.total / floor).toFixed(1)),
+  note: `drawn whole at every token (before growing-fence.ts): about ${Math.round(whole.total).toLocaleString('en-US')} ms (each ${WHOLE_EVERY}th token timed)`,
+});

@@ -1,0 +1,144 @@
+/**
+ * A code block still streaming at the end of an answer, drawn at the cost of what came since the last token. Drawn
+ * whole (render.ts), an open fence's chunk was parsed and highlighted again at every token, so a long code block
+ * cost O(n^2) over its stream and each frame grew with its length. Here its finished lines are highlighted once,
+ * in pieces that never change again, and only the lines after the last piece are highlighted at each token.
+ *
+ * A piece ends where highlight.js is back at its grammar's top level (not inside a string, comment or signature
+ * that goes on) and the next whole line does not change how the piece reads, so the pieces and the live lines,
+ * each highlighted from the top, give the HTML that highlighting the whole code gives: the draft's HTML equals
+ * markdownToHtml of the same text (test/renderer/growing-fence.test.ts, for any way the text is cut). A piece that
+ * would not end at the top level (a long docstring) is not cut: the live lines grow until it ends.
+ *
+ * Only a fence that opens at the start of a line, outside any `<details>` or formula, in a chunk with no `\r` (which
+ * markdown-it reads as a line break of its own); otherwise null and the chunk is drawn whole.
+ */
+import { escapeHtml, codeBlockHead, codeBlockLabel, CODE_BLOCK_FOOT, fenceGrammar, fenceWord, grammarOnItsWay } from './to-html';
+import { hljs } from './grammars';
+import { markInvisible } from './invisible-chars';
+import { scanLine, startScan } from './split-blocks';
+
+/** A streaming tail that ends inside a code block. */
+export interface FenceDraft {
+  /** The tail it was drawn from. */
+  tail: string;
+  /** The markdown before the fence's line, drawn as any chunk is (render.ts). */
+  before: string;
+  /** The fence's marker, which a line of its own closes. */
+  marker: string;
+  /** Where the code starts in the tail: after the fence's line. */
+  codeStart: number;
+  /** The grammar it is highlighted with (null: plain code). */
+  grammar: string | null;
+  /** The code block's HTML up to the code's text. */
+  head: string;
+  /** Its language's label, as the head shows it. */
+  label: string;
+  /** The code's finished pieces, as HTML: each is kept as it is for the rest of the stream. */
+  pieces: string[];
+  /** Characters of code the pieces hold. */
+  done: number;
+  /** The HTML of the code after the pieces, drawn again at each token. */
+  live: string;
+  /** Lines of live code at which a cut was last tried (one is tried again only after PIECE_LINES more). */
+  tried: number;
+}
+
+/** Lines a piece is cut at, at least: each token highlights up to about this many lines again. */
+const PIECE_LINES = 4;
+
+/** The code block's whole HTML, as markdownToHtml draws the same text's fence (tests and the bench use it). */
+export function fenceDraftHtml(draft: FenceDraft, beforeHtml: string): string {
+  return `${beforeHtml}${draft.head}${draft.pieces.join('')}${draft.live}${CODE_BLOCK_FOOT}\n`;
+}
+
+/** Where the tail's last code block opens, when it is still open at the end and drawn here; null otherwise. */
+function openFence(tail: string): { lineStart: number; codeStart: number; marker: string; info: string } | null {
+  const scan = startScan();
+  let open: { lineStart: number; codeStart: number; marker: string; info: string } | null = null;
+  let at = 0;
+  while (at <= tail.length) {
+    const end = tail.indexOf('\n', at);
+    const line = tail.slice(at, end === -1 ? tail.length : end);
+    const wasOutside = scan.fence === null && !scan.math && !scan.bracketMath && scan.details === 0;
+    if (scanLine(scan, line) && scan.fence !== null) {
+      const marker = scan.fence;
+      const info = line.slice(marker.length);
+      // Indented (in a list item, or a fence's content indent to strip), inside a fold or formula, or not yet a whole
+      // line: drawn whole.
+      const drawnHere = wasOutside && line.startsWith(marker) && end !== -1;
+      open = drawnHere ? { lineStart: at, codeStart: end + 1, marker, info } : null;
+    }
+    if (end === -1) break;
+    at = end + 1;
+  }
+  return scan.fence === null ? null : open;
+}
+
+/** Whether `line` closes a fence opened with `marker` (markdown-it: up to 3 spaces, the marker or longer, spaces). */
+function closes(line: string, marker: string): boolean {
+  const m = /^ {0,3}(`{3,}|~{3,})[ \t]*$/.exec(line);
+  return !!m && m[1]![0] === marker[0] && m[1]!.length >= marker.length;
+}
+
+function highlighted(code: string, grammar: string | null): { html: string; top: boolean } {
+  if (grammar === null) return { html: escapeHtml(code), top: true };
+  const result = hljs.highlight(code, { language: grammar, ignoreIllegals: true }) as { value: string; _top?: unknown };
+  return { html: result.value, top: result._top === hljs.getLanguage(grammar) };
+}
+
+/**
+ * The draft of `tail`, a streaming answer's last chunk, when it ends inside a code block drawn here; null
+ * otherwise. `prev`: the draft of the text before this token, reused when `tail` only grew from it.
+ */
+export function growFence(prev: FenceDraft | null | undefined, tail: string): FenceDraft | null {
+  if (tail.includes('\r') || tail.includes('\0')) return null;
+  let draft: FenceDraft;
+  if (prev && tail.startsWith(prev.tail)) {
+    // Only the new text can close the fence: from the start of the line the last token ended in.
+    const from = Math.max(prev.codeStart, prev.tail.lastIndexOf('\n') + 1);
+    for (const line of tail.slice(from).split('\n')) if (closes(line, prev.marker)) return null;
+    draft = { ...prev, tail };
+  } else {
+    const open = openFence(tail);
+    if (!open) return null;
+    const info = fenceWord(open.info);
+    // A grammar on its way: drawn whole, which asks for it and draws the chunk again once it is in (render.ts).
+    if (grammarOnItsWay(info)) return null;
+    const grammar = fenceGrammar(info);
+    draft = { tail, before: tail.slice(0, open.lineStart), marker: open.marker, codeStart: open.codeStart, grammar, head: markInvisible(codeBlockHead(info)), label: codeBlockLabel(info), pieces: [], done: 0, live: '', tried: 0 };
+  }
+  return drawLive(draft);
+}
+
+/** The live code highlighted again, and cut into a new piece where it can be. */
+function drawLive(draft: FenceDraft): FenceDraft {
+  let live = draft.tail.slice(draft.codeStart + draft.done);
+  // markdown-it drops a last line of only spaces and tabs that has no newline yet (it counts no line there).
+  const lastLine = live.lastIndexOf('\n') + 1;
+  if (lastLine < live.length && /^[ \t]+$/.test(live.slice(lastLine))) live = live.slice(0, lastLine);
+  const lines = countLines(live);
+  if (lines >= draft.tried + PIECE_LINES + 1) {
+    draft.tried = lines;
+    // Cut before the last whole line, which is looked at to see that it does not change how the piece reads.
+    const lastEnd = live.lastIndexOf('\n');
+    const cut = live.lastIndexOf('\n', lastEnd - 1) + 1;
+    if (cut > 0) {
+      const piece = highlighted(live.slice(0, cut), draft.grammar);
+      if (piece.top && highlighted(live.slice(0, lastEnd + 1), draft.grammar).html.startsWith(piece.html)) {
+        draft.pieces = draft.pieces.concat(markInvisible(piece.html));
+        draft.done += cut;
+        draft.tried = 0;
+        live = live.slice(cut);
+      }
+    }
+  }
+  draft.live = markInvisible(highlighted(live, draft.grammar).html);
+  return draft;
+}
+
+function countLines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}

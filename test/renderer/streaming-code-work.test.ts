@@ -1,0 +1,29 @@
+import { describe, expect, it, vi } from 'vitest';
+
+// render.ts sanitizes with DOMPurify, which needs a DOM: here it passes markdown-it's HTML through.
+vi.mock('dompurify', () => ({ default: { addHook: () => {}, setConfig: () => {}, sanitize: (html: string) => html } }));
+
+describe('a long code block while it streams', () => {
+  it('is highlighted at the cost of its new text: the work over the stream grows with its length, not its square', async () => {
+    const { drawGrowingFence, renderMarkdown } = await import('../../src/renderer/markdown/render');
+    const { hljs } = await import('../../src/renderer/markdown/grammars');
+    const highlight = vi.spyOn(hljs, 'highlight');
+    const code = Array.from({ length: 300 }, (_, i) => `  total += items[${i}] * 2; // step ${i}`).join('\n');
+    const text = `Here is the file:\n\`\`\`ts\nfunction run(items: number[]) {\n${code}\n`;
+    let view: ReturnType<typeof drawGrowingFence> = null;
+    let highlighted = 0;
+    highlight.mockClear();
+    // As the chat's growing tail (GrowingTail.tsx) draws each frame, a few characters more each time.
+    for (let at = 1; at <= text.length; at += 7) {
+      const tail = text.slice(0, at);
+      view = drawGrowingFence(view, tail);
+      if (!view) renderMarkdown(tail, false);
+    }
+    for (const call of highlight.mock.calls) highlighted += String(call[0]).length;
+    // Each frame highlights its few live lines again (about 200 characters): linear in the length. Drawn whole at
+    // each frame, the block was highlighted from its start 1,600 times: 9.6 million characters for 11,500.
+    expect(highlighted).toBeLessThan(text.length * 40);
+    expect(view?.pieces.length).toBeGreaterThan(20);
+    expect(view?.before).toContain('Here is the file:');
+  });
+});
