@@ -122,8 +122,8 @@ export function createServices(options: ServicesOptions): Services {
   const sidecars = new Sidecars((digest) => blobs.pathOf(digest));
   const content = new AttachmentContent({ blobs, sidecars, runner: extraction, now: Date.now, log });
   const removeSidecars = (digests: readonly string[]) => sidecars.removeFor(digests);
-  if (options.ollamaUrl) settings.update({ ollamaUrl: options.ollamaUrl });
-  if (options.modelsDir) settings.update({ modelsDir: options.modelsDir });
+  const flags = { ...(options.ollamaUrl ? { ollamaUrl: options.ollamaUrl } : {}), ...(options.modelsDir ? { modelsDir: options.modelsDir } : {}) };
+  if (!settings.useForThisRun(flags)) log('storage: the disk is full: the addresses given on the command line are used but not saved');
 
   // One secret store for API keys and MCP servers' env and header values (both "stored like API keys").
   const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'));

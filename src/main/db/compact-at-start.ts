@@ -52,8 +52,9 @@ export function compactAtStart(db: Database, file: string, deps: CompactAtStartD
     } catch (err) {
       log?.(`storage: could not compact the database (it stays as it was): ${err instanceof Error ? err.message : String(err)}`);
       if (!outOfRoom(err)) return;
-      // The failed VACUUM filled the disk with -wal frames, kept until a checkpoint starts the file over: every
-      // write of the session (a message sent) failed for want of the room it held. Cut back now.
+      // The failed VACUUM filled the disk with -wal frames, kept until a checkpoint starts the file over. The
+      // database's own writes reuse that room, but every other file did not get any for the session (an image
+      // attached, a model downloaded, other programs: ENOSPC with 0 bytes free). Cut back now.
       releaseWal(db);
       remember(db, { freeBytes: free, liveBytes: live, at: (deps.now ?? Date.now)() });
     }

@@ -20,6 +20,9 @@ export const DEFAULT_SETTINGS: Settings = {
  * tab carried to the others only once they were reloaded).
  */
 export class SettingsStore {
+  /** Values given for this run that a full disk kept from being saved (`useForThisRun`); saved ones replace them. */
+  private unsaved: Partial<Settings> = {};
+
   constructor(
     private readonly db: Database,
     private readonly changed: (settings: Settings) => void = () => {},
@@ -31,7 +34,26 @@ export class SettingsStore {
     for (const { key, value } of rows) {
       if (key in settings) (settings as unknown as Record<string, unknown>)[key] = JSON.parse(value);
     }
-    return settings;
+    return { ...settings, ...this.unsaved };
+  }
+
+  /**
+   * Saves what the command line gave (`--ollama`, `--models-dir`), as `update` does; on a full disk they are used
+   * for this run all the same, unsaved, and false comes back. (Round 6: serve mode started with `--ollama` on a
+   * full disk ended with "Firebrand could not start: database or disk is full", the flag's save being the first
+   * write a start makes, where without the flag it opened the chats.)
+   */
+  useForThisRun(patch: Partial<Settings>): boolean {
+    if (Object.keys(patch).length === 0) return true;
+    try {
+      this.update(patch);
+      return true;
+    } catch (err) {
+      const code = (err as { code?: unknown } | null)?.code;
+      if (code !== 'SQLITE_FULL' && code !== 'ENOSPC') throw err;
+      this.unsaved = { ...this.unsaved, ...patch };
+      return false;
+    }
   }
 
   update(patch: Partial<Settings>): Settings {
@@ -47,6 +69,7 @@ export class SettingsStore {
         if (value !== undefined && key in DEFAULT_SETTINGS) put.run(key, JSON.stringify(value));
       }
     })();
+    for (const key of Object.keys(patch)) delete (this.unsaved as Record<string, unknown>)[key];
     const saved = this.get();
     this.changed(saved);
     return saved;

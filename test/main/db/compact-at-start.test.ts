@@ -59,7 +59,8 @@ describe('a compaction that failed for want of room', () => {
   });
 
   // Seen on a 42 MB tmpfs: the failed VACUUM left the -wal file holding all the room there was (0 MB free) for
-  // the whole session, so every later write (a message sent) failed too, until Firebrand was started again.
+  // the whole session: the database's writes went into that room, but writing any other file (an attachment's
+  // blob, a model download, another program) failed with ENOSPC until Firebrand was started again.
   it('gives back the room the failed try took in the -wal file', () => {
     const { dir, cleanup } = tempDir('firebrand-compact-');
     const db = openDatabase(join(dir, 'firebrand.db'));

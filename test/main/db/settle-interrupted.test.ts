@@ -142,4 +142,21 @@ describe('settling at startup on a full disk (durability audit)', () => {
     // Pages holding it get it as saved: the note that it is not saved yet goes.
     expect(saved).toEqual([store.getTurn('a')]);
   });
+
+  it('an approval card left pending is shown settled too, and saved with its call answered once there is room', () => {
+    const { db, store } = seed();
+    store.appendTurn(makeTurn({ id: 'a', conversationId: 'c', parentId: 'u', role: 'assistant', stop: 'tool_use', blocks: [...text('Fetching. '.repeat(3000)), call('k1', 'complete')] }), tick());
+    store.appendTurn(makeTurn({ id: 'card', conversationId: 'c', parentId: 'a', role: 'system', source: 'tool-approval', meta: { toolCallId: 'k1', tool: 'fetch_url', state: 'pending' }, blocks: text('fetch_url wants to run '.repeat(500)) }), tick());
+    db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
+    const owed = settleAtStart({ db, store, newId: () => 'tool', now: tick, log: () => {} });
+    expect(owed).toBeDefined();
+    expect(store.getTurn('card')?.meta).toMatchObject({ state: 'pending' });
+    expect(owed!.shown(store.getTurn('card')!)?.meta).toMatchObject({ state: 'interrupted', toolCallId: 'k1' });
+
+    db.pragma('max_page_count = 1073741823');
+    expect(owed!.retry()).toBe(true);
+    expect(store.getTurn('card')?.meta).toMatchObject({ state: 'interrupted' });
+    expect(store.getTurn('tool')).toMatchObject({ role: 'tool', parentId: 'card', blocks: [{ toolCallId: 'k1', notRun: true }] });
+    expect(owed!.shown(store.getTurn('card')!)).toBeUndefined();
+  });
 });
