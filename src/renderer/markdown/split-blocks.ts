@@ -5,7 +5,8 @@
  */
 /** A line that opens or closes a `<details>` fold, as details.ts reads them. */
 const DETAILS_OPEN = /^ {0,3}<details( open)?>\s*(?:<summary>.*<\/summary>)?\s*$/i;
-const DETAILS_CLOSE = /<\/details>\s*$/i;
+/** Indented four spaces or more, a `</details>` line is code, which closes nothing (details.ts). */
+const DETAILS_CLOSE = /^ {0,3}(?=\S).*<\/details>\s*$/i;
 
 /** Where a scan of an answer's lines is: what is open at the end of the lines read so far. */
 export interface BlockScan {
@@ -42,7 +43,8 @@ export function scanLine(scan: BlockScan, line: string): boolean {
       fenceLine = true;
     }
   }
-  if (scan.fence === null && !marker && !scan.math && !scan.bracketMath) {
+  // Counted in a formula too: details.ts finds a fold's end by its tags alone, outside code.
+  if (scan.fence === null && !marker) {
     if (DETAILS_OPEN.test(line)) scan.details++;
     else if (scan.details > 0 && DETAILS_CLOSE.test(line) && !/<details/i.test(line)) scan.details--;
   }
