@@ -16,7 +16,7 @@ function drawnFold(draft: FoldDraft): string {
 }
 
 /** Lines of folds' content: no list items (an answer's chunks cut a loose list in two, in a fold as at the top). */
-const LINES = ['<details>', '<details open>', '<details><summary>S *x*</summary>', '<summary>T</summary>', '</details>', 'end</details>', '    </details>', '```', '```py', 'x = 1', '', 'text', '> quote', '# head', '| a | b |', '|---|---|', '$$', '\\[', 'a \\]', 'émoji 👨‍💻'];
+const LINES = ['<details>', '<details open>', '<details><summary>S *x*</summary>', '<summary>T</summary>', '</details>', 'end</details>', '    </details>', '```', '```py', 'x = 1', '', 'text', '> quote', '# head', '| a | b |', '|---|---|', '$$', '$$x$$ y', '\\[', 'a \\]', 'émoji 👨‍💻'];
 
 describe('a fold while it streams', () => {
   it('is drawn exactly as the same text rendered whole, at every cut, however the answer is cut', () => {

@@ -27,9 +27,14 @@ export function scanLine(scan: BlockScan, line: string): boolean {
   const found = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
   // A backtick line whose info string holds a backtick opens no fence (CommonMark; "```js `x`" is a paragraph).
   const marker = found && !(scan.fence === null && found[1]![0] === '`' && found[2]!.includes('`')) ? found[1] : undefined;
-  // A $$ display formula may hold blank lines: like a fence, it is not cut (a one-line $$…$$ opens nothing).
+  // A $$ display formula may hold blank lines: like a fence, it is not cut.
   const trimmed = line.trim();
-  if (scan.fence === null && !marker && !scan.bracketMath && trimmed.startsWith('$$') && !(trimmed.length > 4 && trimmed.endsWith('$$'))) scan.math = !scan.math;
+  // As the KaTeX plugin reads it: a line that starts with `$$` and holds no other opens one (a `$$…$$` line, or one
+  // that goes on with prose, does not: tex-delimiters.ts), and any line with a `$$` closes it.
+  if (scan.fence === null && !marker && !scan.bracketMath) {
+    if (scan.math) scan.math = !trimmed.includes('$$');
+    else scan.math = trimmed.startsWith('$$') && trimmed.split('$$').length === 2;
+  }
   // So may a \[ … \] one (tex-delimiters.ts): a line that starts with `\[` and has no `\]` opens it.
   if (scan.bracketMath) scan.bracketMath = !trimmed.endsWith('\\]');
   else if (scan.fence === null && !scan.math && trimmed.startsWith('\\[') && !trimmed.includes('\\]')) scan.bracketMath = true;
