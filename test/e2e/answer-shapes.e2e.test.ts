@@ -175,6 +175,8 @@ describe('answers in the shapes models write them (second round)', () => {
     const fold = assistant(page).locator('details');
     await fold.locator('summary').click();
     await expect.poll(() => fold.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(true);
+    // What the fold holds so far shows, while it is still being written.
+    expect(await fold.locator('p:has-text("Step one.")').isVisible()).toBe(true);
     replay.release();
     await waitIdle(page);
     await assistant(page).locator('p:has-text("More text.")').waitFor();

@@ -78,6 +78,18 @@ describe('answers as local models write them', () => {
     await shootAtBothWidths(page, 'model-output-bare-align');
   });
 
+  it('reads a line that starts with $$…$$ and goes on as prose with a formula, not the rest of the answer as a grey draft', async () => {
+    const answer = '$$E = mc^2$$ is the famous one.\n\nIt says mass and energy are the same thing.\n\n- so a little mass\n- is a lot of energy\n';
+    s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));
+    const { page } = s;
+    await send(page, 'What is E = mc^2?');
+    await waitIdle(page);
+    await expect.poll(() => assistant(page).locator('.markdown .katex').count()).toBe(1);
+    expect(await assistant(page).locator('.math-draft').count()).toBe(0);
+    expect(await assistant(page).locator('.markdown p:has-text("mass and energy")').isVisible()).toBe(true);
+    expect(await assistant(page).locator('.markdown li').allInnerTexts()).toEqual(['so a little mass', 'is a lot of energy']);
+  });
+
   it('reads an Arabic answer, message and title right to left, and the English and the code beside them left to right', async () => {
     const answer = 'الجواب هو **نعم**، كما يلي:\n\n- أولا: افتح الملف.\n- ثانيا: احفظه.\n\nIn English: open the file, then save it.\n\n```py\nprint("مرحبا")\n```\n';
     s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));
@@ -153,6 +165,8 @@ describe('answers as local models write them', () => {
     const arabic = assistant(page).locator('.markdown p').nth(1);
     expect(await arabic.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
     expect(await arabic.locator('.invisible-char').count()).toBe(0);
+    // The stand-in server names the chat with the same answer: the title, shown as text, has no override left in it.
+    await expect.poll(() => page.locator('.topbar-title').innerText()).toContain('open txt.exe and then run it');
     await shootAtBothWidths(page, 'model-output-bidi-prose');
   });
 

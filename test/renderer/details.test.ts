@@ -47,12 +47,12 @@ describe('<details> in an answer', () => {
 
   it('is marked as still being written while the answer streams into it, and not once it closes or the answer ends', () => {
     const open = '<details>\n<summary>Full file</summary>\n\n```py\nprint(1)';
-    expect(markdownToHtml(open, undefined, true)).toMatch(/^<details data-writing="" dir="auto">\n<summary>Full file<\/summary>/);
+    expect(markdownToHtml(open, undefined, { streaming: true })).toMatch(/^<details data-writing="" dir="auto">\n<summary>Full file<\/summary>/);
     // Nested: both are open, so both are being written.
-    expect(markdownToHtml('<details>\n<summary>A</summary>\n\n<details>\n<summary>B</summary>\n\ntext', undefined, true).match(/data-writing/g)).toHaveLength(2);
+    expect(markdownToHtml('<details>\n<summary>A</summary>\n\n<details>\n<summary>B</summary>\n\ntext', undefined, { streaming: true }).match(/data-writing/g)).toHaveLength(2);
     // Closed, or the answer finished with it open: nothing.
-    expect(markdownToHtml(`${open}\n\`\`\`\n</details>\n\nMore`, undefined, true)).not.toContain('data-writing');
-    expect(markdownToHtml('<details>\n<summary>A</summary>\n\ntext</details>\n\nMore', undefined, true)).not.toContain('data-writing');
+    expect(markdownToHtml(`${open}\n\`\`\`\n</details>\n\nMore`, undefined, { streaming: true })).not.toContain('data-writing');
+    expect(markdownToHtml('<details>\n<summary>A</summary>\n\ntext</details>\n\nMore', undefined, { streaming: true })).not.toContain('data-writing');
     expect(markdownToHtml(open)).not.toContain('data-writing');
   });
 });

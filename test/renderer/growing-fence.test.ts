@@ -9,7 +9,7 @@ import { splitMarkdownBlocks } from '../../src/renderer/markdown/split-blocks';
 const LINES = [
   ...['```py', '```ts', '```', '~~~', '````js', '```cobol', '```{python}', '```js `x`', '  ```py', '```rust'],
   ...['x = 1', 's = """doc', '"""', '/* comment', '*/', 'def f(a,', '  return a', 'function', 'foo()', 'const t = `tmpl', '`;', 'fn main() {', '}'],
-  ...['', '  ', '    indented', '```', '~~~', '    ```', '$$', 'a $$', '\\[', '\\]', '<details>', '</details>', '- item', '> quote', '| a | b |', 'text', 'ab\u202Ecd', '# h'],
+  ...['', '  ', '    indented', '```', '~~~', '    ```', '$$', 'a $$', '$$x$$ y', '\\[', '\\]', '<details>', '</details>', '- item', '> quote', '| a | b |', 'text', 'ab\u202Ecd', '# h'],
 ];
 
 /** What a streaming answer's chunk is drawn as: the draft when the tail ends in a code block it draws, else whole. */

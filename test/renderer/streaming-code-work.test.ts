@@ -26,4 +26,37 @@ describe('a long code block while it streams', () => {
     expect(view?.pieces.length).toBeGreaterThan(20);
     expect(view?.before).toContain('Here is the file:');
   });
+
+  it('is highlighted at the cost of its new text inside an open <details> fold too', async () => {
+    const { drawGrowingFence, drawGrowingFold, renderMarkdown } = await import('../../src/renderer/markdown/render');
+    const { splitGrowing } = await import('../../src/renderer/markdown/split-blocks');
+    const { hljs } = await import('../../src/renderer/markdown/grammars');
+    const highlight = vi.spyOn(hljs, 'highlight');
+    const code = Array.from({ length: 300 }, (_, i) => `  total += items[${i}] * 2; // step ${i}`).join('\n');
+    const text = `<details>\n<summary>The whole file</summary>\n\nIt reads:\n\n\`\`\`ts\nfunction run(items: number[]) {\n${code}\n`;
+    let fold: ReturnType<typeof drawGrowingFold> = null;
+    let fence: ReturnType<typeof drawGrowingFence> = null;
+    let split: ReturnType<typeof splitGrowing> | undefined;
+    highlight.mockClear();
+    // As GrowingTail.tsx draws each frame: a fold's content in chunks, its last one as a growing tail.
+    for (let at = 1; at <= text.length; at += 7) {
+      const tail = text.slice(0, at);
+      fold = drawGrowingFold(fold, tail);
+      if (!fold) {
+        renderMarkdown(tail, false);
+        continue;
+      }
+      const content = tail.slice(fold.draft.innerStart);
+      split = splitGrowing(split, content);
+      for (const chunk of split.chunks.slice(0, -1)) renderMarkdown(chunk, true, undefined, true);
+      const last = content.slice(content.lastIndexOf(split.chunks.at(-1) ?? ''));
+      fence = drawGrowingFence(fence, last, undefined, true);
+      if (!fence) renderMarkdown(last, false, undefined, true);
+    }
+    const highlighted = highlight.mock.calls.reduce((sum, call) => sum + String(call[0]).length, 0);
+    expect(highlighted).toBeLessThan(text.length * 40);
+    expect(fold?.summary).toBe('The whole file');
+    expect(fence?.pieces.length).toBeGreaterThan(20);
+  });
 });
+

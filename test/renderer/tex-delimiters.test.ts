@@ -116,3 +116,22 @@ describe('bare \\begin{align} … \\end{align} (Qwen, DeepSeek)', () => {
   });
 });
 
+describe('a line that starts with $$…$$ and goes on', () => {
+  beforeAll(() => enableMath(mathPlugin));
+
+  it('is a paragraph with its formula, not a display block that swallows the rest of the answer as a draft', () => {
+    const answer = '$$E = mc^2$$ is the famous one.\n\nMore text after it.\n\nAnd more.';
+    const html = markdownToHtml(answer);
+    expect(html).not.toContain('math-draft');
+    expect(formulas(html).all).toBe(1);
+    expect(html).toContain('<p dir="auto">More text after it.</p>');
+    // The chunks are the paragraphs: the rest of the answer is not one block drawn again at each token.
+    expect(splitMarkdownBlocks(answer)).toHaveLength(3);
+    // Still a display: $$ on its own line, or a whole line; and still a draft while one streams.
+    expect(formulas(markdownToHtml('$$E = mc^2$$'))).toEqual({ all: 1, display: 1 });
+    expect(formulas(markdownToHtml('$$\nE = mc^2\n$$\n\nAfter.'))).toEqual({ all: 1, display: 1 });
+    expect(markdownToHtml('Then:\n\n$$\nE = mc')).toContain('math-draft');
+    expect(splitMarkdownBlocks('$$\na\n\nb\n$$\n\nAfter')).toEqual(['$$\na\n\nb\n$$', 'After']);
+  });
+});
+

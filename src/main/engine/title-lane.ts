@@ -98,6 +98,9 @@ function cleanTitle(text: string): string {
     .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\*\*|~~|`/g, '')
     .replace(/(^|\s)([*_])(?!\2)(\S(?:.*?\S)?)\2(?=$|[\s.,:;!?])/g, '$1$3')
+    // Direction controls (Trojan Source): the list and the top bar show a title as text, where a right-to-left override
+    // reversed the rest of it ("open gpj.exe" for "open exe.jpg"); an answer's prose marks them, a label drops them.
+    .replace(/[\u202A-\u202E\u2066-\u2069]/g, '')
     .replace(/^["'“”*#\s]+|["'“”*.:\s]+$/g, '');
   // A model that answers the title prompt with a sentence of prose has not made a title: fall back.
   if (bare.split(/\s+/).length > TITLE_MAX_WORDS) return '';

@@ -11,13 +11,13 @@
 import type { MarkdownIt, StateBlock } from 'markdown-it';
 
 /** `<details>` or `<details open>`, and a summary on the same line. */
-const OPEN = /^<details( open)?>\s*(?:<summary>(.*)<\/summary>)?\s*$/i;
-const SUMMARY = /^<summary>(.*)<\/summary>$/i;
+export const OPEN = /^<details( open)?>\s*(?:<summary>(.*)<\/summary>)?\s*$/i;
+export const SUMMARY = /^<summary>(.*)<\/summary>$/i;
 const CLOSE = /^<\/details>$/i;
 /** Text that ends with the close, `last line.</details>`, as models also write it (a line with no open in it). */
-const TRAILING_CLOSE = /<\/details>$/i;
+export const TRAILING_CLOSE = /<\/details>$/i;
 /** A fence, in which a `</details>` line is code. */
-const FENCE = /^(?:`{3,}|~{3,})/;
+export const FENCE = /^(?:`{3,}|~{3,})/;
 
 /** The line's text after its indent, or null when it is indented as code (four spaces or more). */
 function lineText(state: StateBlock, line: number): string | null {

@@ -7,18 +7,24 @@
  */
 import { useSyncExternalStore } from 'react';
 
-import type { FenceView, LinkReferences } from './render';
+import type { FenceView, FoldView, LinkReferences } from './render';
 
 /**
  * `finished`: false for a streaming answer's growing tail, which is not worth caching. `references`: the link
- * definitions of the whole answer (answerReferences).
+ * definitions of the whole answer (answerReferences). `nested`: a chunk of a streaming fold's content.
  */
-type Render = (text: string, finished?: boolean, references?: LinkReferences) => string;
+type Render = (text: string, finished?: boolean, references?: LinkReferences, nested?: boolean) => string;
 
 let render: Render | null = null;
-/** render.ts drawGrowingFence: a streaming tail that ends inside a code block, drawn at the cost of its new text. */
-type DrawFence = (prev: FenceView | null | undefined, tail: string, references?: LinkReferences) => FenceView | null;
-let drawFence: DrawFence | null = null;
+/**
+ * render.ts's drawers of a streaming tail at the cost of its new text: one that ends inside a code block, and one that
+ * is an open fold.
+ */
+export interface TailDrawers {
+  fence: (prev: FenceView | null | undefined, tail: string, references?: LinkReferences, nested?: boolean) => FenceView | null;
+  fold: (prev: FoldView | null | undefined, tail: string) => FoldView | null;
+}
+let drawers: TailDrawers | null = null;
 let references: ((chunks: readonly string[], growing?: boolean, midLine?: boolean) => LinkReferences | undefined) | null = null;
 let loading: Promise<Render> | null = null;
 const listeners = new Set<() => void>();
@@ -48,12 +54,12 @@ export function loadMarkdown(): Promise<Render> {
     if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(warm, { timeout: WARM_UP_WAIT_MS });
     render = m.renderMarkdown;
     references = m.answerReferences;
-    drawFence = m.drawGrowingFence;
+    drawers = { fence: m.drawGrowingFence, fold: m.drawGrowingFold };
     // KaTeX or a grammar came later (render.ts): a new renderer is a new snapshot, so every chunk renders again
     // (a finished one from the cache, unless it waited for what came).
     m.whenMoreReady(() => {
-      render = (text, finished, refs) => m.renderMarkdown(text, finished, refs);
-      drawFence = (prev, tail, refs) => m.drawGrowingFence(prev, tail, refs);
+      render = (text, finished, refs, nested) => m.renderMarkdown(text, finished, refs, nested);
+      drawers = { fence: m.drawGrowingFence, fold: m.drawGrowingFold };
       for (const l of listeners) l();
     });
     for (const l of listeners) l();
@@ -83,9 +89,9 @@ export function answerReferences(chunks: readonly string[], growing?: boolean, m
   return references?.(chunks, growing, midLine);
 }
 
-/** drawGrowingFence once the markdown code has loaded (a new one when a grammar or KaTeX came), null before. */
-export function useFenceDrawer(): DrawFence | null {
-  return useSyncExternalStore(subscribe, () => drawFence);
+/** The tail's drawers once the markdown code has loaded (new ones when a grammar or KaTeX came), null before. */
+export function useTailDrawers(): TailDrawers | null {
+  return useSyncExternalStore(subscribe, () => drawers);
 }
 
 /** The renderer once loaded (the caller re-renders then), null before; asking starts the load. */

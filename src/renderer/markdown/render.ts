@@ -2,9 +2,10 @@
 import DOMPurify from 'dompurify';
 import { loadGrammar, takeWantedGrammars } from './grammars';
 import { growFence, type FenceDraft } from './growing-fence';
+import { growFold, type FoldDraft } from './growing-fold';
 import { withPendingTable } from './pending-table';
 import { TextCache } from './text-cache';
-import { enableMath, markdownToHtml, mathEnabled, mayHoldMath, type LinkReferences } from './to-html';
+import { enableMath, markdownToHtml, mathEnabled, mayHoldMath, summaryToHtml, type LinkReferences } from './to-html';
 
 export { answerReferences, type LinkReferences } from './to-html';
 
@@ -40,9 +41,10 @@ let draft: { text: string; html: string } | undefined;
 /**
  * Sanitized HTML of one chunk. A finished chunk (`finished`, the default) is cached, so scrolling back and forth
  * or remounting costs nothing; a streaming tail is not. `references`: the link definitions of the whole answer
- * (answerReferences), for a chunk whose `[text][label]` links are defined in another chunk.
+ * (answerReferences), for a chunk whose `[text][label]` links are defined in another chunk. `nested`: the chunk is
+ * part of a streaming fold's content (GrowingTail.tsx), whose blocks take the fold's direction.
  */
-export function renderMarkdown(whole: string, finished = true, references?: LinkReferences): string {
+export function renderMarkdown(whole: string, finished = true, references?: LinkReferences, nested = false): string {
   // A streaming tail that ends in a table's header row shows the table it is becoming (pending-table.ts): the
   // draft is kept under what was drawn, so a finished chunk that ends there is drawn as what it is.
   const text = finished ? whole : withPendingTable(whole);
@@ -50,13 +52,13 @@ export function renderMarkdown(whole: string, finished = true, references?: Link
   const refs = references && text.includes(']') ? references : undefined;
   // A tail with a fold may draw it as still being written (details.ts): that version is no finished chunk's HTML.
   const writing = !finished && text.includes('<details');
-  const key = `${refs ? `${text}\u0000${referencesKey(refs)}` : text}${writing ? '\u0000writing' : ''}`;
+  const key = `${refs ? `${text}\u0000${referencesKey(refs)}` : text}${writing ? '\u0000writing' : ''}${nested ? '\u0000nested' : ''}`;
   const hit = cache.get(key) ?? (draft?.text === key ? draft.html : undefined);
   if (hit !== undefined) {
     if (finished && !cache.has(key)) remember(key, hit);
     return hit;
   }
-  const html = DOMPurify.sanitize(markdownToHtml(text, refs, writing));
+  const html = DOMPurify.sanitize(markdownToHtml(text, refs, { streaming: writing, nested }));
   // Math not typeset yet (KaTeX is on its way), or code whose grammar is on its way (grammars.ts): this version
   // is not kept, the one after it arrives is.
   const grammars = takeWantedGrammars();
@@ -89,13 +91,27 @@ export interface FenceView {
  * The view of a streaming tail that ends inside a code block, from `prev` (the view of the text before this
  * token); null when the tail is drawn whole (renderMarkdown).
  */
-export function drawGrowingFence(prev: FenceView | null | undefined, tail: string, references?: LinkReferences): FenceView | null {
+export function drawGrowingFence(prev: FenceView | null | undefined, tail: string, references?: LinkReferences, nested = false): FenceView | null {
   const draft = growFence(prev?.draft, tail);
   if (!draft) return null;
   const kept = prev && prev.draft.codeStart === draft.codeStart && prev.draft.pieces.every((p, i) => draft.pieces[i] === p) ? prev.pieces : [];
   const pieces = kept.length === draft.pieces.length ? kept : kept.concat(draft.pieces.slice(kept.length).map((p) => DOMPurify.sanitize(p)));
-  const before = draft.before === '' ? '' : renderMarkdown(draft.before, true, references);
+  const before = draft.before === '' ? '' : renderMarkdown(draft.before, true, references, nested);
   return { draft, before, label: draft.label, pieces, live: DOMPurify.sanitize(draft.live) };
+}
+
+/** A streaming tail that is one open fold (growing-fold.ts), with its summary's sanitized HTML. */
+export interface FoldView {
+  draft: FoldDraft;
+  summary: string;
+}
+
+/** The view of a streaming tail that is one open fold, from `prev`; null when it is not one. */
+export function drawGrowingFold(prev: FoldView | null | undefined, tail: string): FoldView | null {
+  const draft = growFold(prev?.draft, tail);
+  if (!draft) return null;
+  const summary = prev && prev.draft.summary === draft.summary ? prev.summary : DOMPurify.sanitize(summaryToHtml(draft.summary));
+  return { draft, summary };
 }
 
 const keys = new WeakMap<LinkReferences, string>();

@@ -5,7 +5,8 @@
  */
 /** A line that opens or closes a `<details>` fold, as details.ts reads them. */
 const DETAILS_OPEN = /^ {0,3}<details( open)?>\s*(?:<summary>.*<\/summary>)?\s*$/i;
-const DETAILS_CLOSE = /<\/details>\s*$/i;
+/** Indented four spaces or more, a `</details>` line is code, which closes nothing (details.ts). */
+const DETAILS_CLOSE = /^ {0,3}(?=\S).*<\/details>\s*$/i;
 
 /** Where a scan of an answer's lines is: what is open at the end of the lines read so far. */
 export interface BlockScan {
@@ -26,9 +27,14 @@ export function scanLine(scan: BlockScan, line: string): boolean {
   const found = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
   // A backtick line whose info string holds a backtick opens no fence (CommonMark; "```js `x`" is a paragraph).
   const marker = found && !(scan.fence === null && found[1]![0] === '`' && found[2]!.includes('`')) ? found[1] : undefined;
-  // A $$ display formula may hold blank lines: like a fence, it is not cut (a one-line $$…$$ opens nothing).
+  // A $$ display formula may hold blank lines: like a fence, it is not cut.
   const trimmed = line.trim();
-  if (scan.fence === null && !marker && !scan.bracketMath && trimmed.startsWith('$$') && !(trimmed.length > 4 && trimmed.endsWith('$$'))) scan.math = !scan.math;
+  // As the KaTeX plugin reads it: a line that starts with `$$` and holds no other opens one (a `$$…$$` line, or one
+  // that goes on with prose, does not: tex-delimiters.ts), and any line with a `$$` closes it.
+  if (scan.fence === null && !marker && !scan.bracketMath) {
+    if (scan.math) scan.math = !trimmed.includes('$$');
+    else scan.math = trimmed.startsWith('$$') && trimmed.split('$$').length === 2;
+  }
   // So may a \[ … \] one (tex-delimiters.ts): a line that starts with `\[` and has no `\]` opens it.
   if (scan.bracketMath) scan.bracketMath = !trimmed.endsWith('\\]');
   else if (scan.fence === null && !scan.math && trimmed.startsWith('\\[') && !trimmed.includes('\\]')) scan.bracketMath = true;
@@ -42,7 +48,8 @@ export function scanLine(scan: BlockScan, line: string): boolean {
       fenceLine = true;
     }
   }
-  if (scan.fence === null && !marker && !scan.math && !scan.bracketMath) {
+  // Counted in a formula too: details.ts finds a fold's end by its tags alone, outside code.
+  if (scan.fence === null && !marker) {
     if (DETAILS_OPEN.test(line)) scan.details++;
     else if (scan.details > 0 && DETAILS_CLOSE.test(line) && !/<details/i.test(line)) scan.details--;
   }

@@ -153,6 +153,44 @@ function environmentMath(state: StateBlock, start: number, end: number, silent: 
 }
 
 /**
+ * A line that starts with a one-line `$$…$$` and goes on with prose ("$$E = mc^2$$ is the famous one."): the KaTeX
+ * plugin took its first `$$` for a display block that no line closed, so the rest of the answer, prose and all, was
+ * one grey draft of "source" to its end. It is a paragraph, as markdown-it's own paragraph rule makes one (its
+ * terminators end it), whose `$$…$$` the inline rule typesets.
+ */
+function dollarLineProse(state: StateBlock, start: number, end: number, silent: boolean): boolean {
+  if (state.sCount[start]! - state.blkIndent >= 4) return false;
+  const from = state.bMarks[start]! + state.tShift[start]!;
+  if (state.src.charCodeAt(from) !== 0x24 || state.src.charCodeAt(from + 1) !== 0x24) return false;
+  const line = state.src.slice(from, state.eMarks[start]).trim();
+  if (dollarPairs(line) !== 2 || line.endsWith('$$')) return false;
+  if (silent) return true;
+  const terminators = state.md.block.ruler.getRules('paragraph');
+  const parentType = state.parentType;
+  state.parentType = 'paragraph';
+  let next = start + 1;
+  for (; next < end && !state.isEmpty(next); next++) {
+    if (state.sCount[next]! - state.blkIndent > 3 || state.sCount[next]! < 0) continue;
+    if (terminators.some((rule) => rule(state, next, end, true))) break;
+  }
+  const open = state.push('paragraph_open', 'p', 1);
+  open.map = [start, next];
+  const inline = state.push('inline', '', 0);
+  inline.content = state.getLines(start, next, state.blkIndent, false).trim();
+  inline.map = [start, next];
+  inline.children = [];
+  state.push('paragraph_close', 'p', -1);
+  state.parentType = parentType;
+  state.line = next;
+  return true;
+}
+
+/** How many `$$` a line holds. */
+function dollarPairs(line: string): number {
+  return line.split('$$').length - 1;
+}
+
+/**
  * A $$ formula the text ends inside (the KaTeX plugin takes it to the end) is a draft too: half a formula, such as
  * an `\begin{aligned}` derivation before its `\end`, is no TeX, and KaTeX drew it in red for as long as it
  * streamed. Closed: on one line, or its last line holds the closing `$$`.
@@ -178,6 +216,8 @@ export function texDelimiters(md: MarkdownIt, toHtml: TexToHtml): void {
   md.inline.ruler.before('escape', 'tex_math_inline', inlineMath);
   md.block.ruler.before('math_block', 'tex_math_block', blockMath, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
   md.block.ruler.before('math_block', 'tex_math_environment', environmentMath, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
+  // Not an alternative that ends a paragraph: inside one, such a line is the paragraph's next line already.
+  md.block.ruler.before('math_block', 'dollar_line_prose', dollarLineProse);
   md.core.ruler.push('math_dollar_drafts', dollarDrafts);
   md.renderer.rules.math_display_inline = (tokens: Token[], idx: number) => toHtml(tokens[idx]!.content, { displayMode: true, throwOnError: false });
   const typeset = md.renderer.rules.math_block;

@@ -89,6 +89,8 @@ const DIRECTED = new Set(['paragraph_open', 'heading_open', 'bullet_list_open', 
  * Code keeps the page's left-to-right.
  */
 md.core.ruler.push('block_direction', (state) => {
+  // A fold's content drawn on its own (`nested`: GrowingTail.tsx) is not at the top level of the answer.
+  if ((state.env as RenderOptions).nested) return;
   for (const token of state.tokens) if (token.level === 0 && DIRECTED.has(token.type)) token.attrSet('dir', 'auto');
 });
 md.validateLink = (url: string) => /^https?:\/\//i.test(url.trim());
@@ -196,11 +198,23 @@ export function answerReferences(chunks: readonly string[], growing = false, mid
 /**
  * Markdown → HTML as a string, before sanitizing (pure: unit-testable without a DOM). `references`: definitions
  * made elsewhere in the same answer (an answer is rendered a chunk at a time), used where the text has none of its
- * own for a label. `streaming`: the text is a streaming answer's growing tail (a fold not closed yet is still being
- * written: details.ts).
+ * own for a label.
  */
-export function markdownToHtml(text: string, references?: LinkReferences, streaming = false): string {
-  return md.render(text, { ...(references ? { references: { ...references } } : {}), ...(streaming ? { streaming } : {}) });
+export function markdownToHtml(text: string, references?: LinkReferences, options: RenderOptions = {}): string {
+  return md.render(text, { ...(references ? { references: { ...references } } : {}), ...options });
+}
+
+/** How a text is drawn besides its markdown. */
+export interface RenderOptions {
+  /** The text is a streaming answer's growing tail: a fold not closed yet is still being written (details.ts). */
+  streaming?: boolean;
+  /** The text is the content of a fold, drawn on its own: its blocks take the fold's direction, not their own. */
+  nested?: boolean;
+}
+
+/** A fold's summary as details.ts draws it: inline markdown, "Details" when there is none. */
+export function summaryToHtml(summary: string): string {
+  return md.renderInline(summary.trim() || 'Details', {});
 }
 
 /** markdown-it's tokens for the text, as the chat's HTML is made from them (to-speech.ts reads them). */

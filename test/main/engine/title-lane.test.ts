@@ -81,6 +81,18 @@ describe('the title lane', () => {
     await expect.poll(title, { timeout: 10_000 }).toBe('Reading the docs on old snake_case files');
   });
 
+  // Rendering audit, round 6: a right-to-left override in the model's title reversed the rest of it in the list and
+  // the top bar ("Open ti nur neht dna exe.txt"), where a title is shown as text.
+  it('drops the direction controls from a title the model made, keeping the Arabic and Hebrew in it', async () => {
+    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {} });
+    script(replay, join(dir, 'firebrand.db'), [ollamaShow], '/api/chat', [
+      { body: ollamaChatStream(['Open it.']) },
+      { body: ollamaChatStream(['Open \u202Etxt.exe\u202C then \u2067مرحبا\u2069 שלום']) },
+    ]);
+    await services.handlers['chat:send']({ conversationId: null, text: 'Which file?', model: 'qwen3:8b' });
+    await expect.poll(title, { timeout: 10_000 }).toBe('Open txt.exe then مرحبا שלום');
+  });
+
   it("asks Ollama with the conversation's own window and options, truncate off, and no thinking", async () => {
     services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { appLayer: { contextWindow: 8192, params: { temperature: 0.2 } } } });
     // A thinking model whose title answer still carries the close tag of reasoning it was not asked for.

@@ -1,6 +1,7 @@
 import { memo, useRef } from 'react';
-import { useFenceDrawer } from '../../markdown/lazy-render';
-import type { FenceView, LinkReferences } from '../../markdown/render';
+import { useTailDrawers } from '../../markdown/lazy-render';
+import type { FenceView, FoldView, LinkReferences } from '../../markdown/render';
+import { splitGrowing, type SplitState } from '../../markdown/split-blocks';
 import { MarkdownChunk } from './MarkdownChunk';
 
 /** A finished piece of a streaming code block: its HTML is set once and never drawn again. */
@@ -8,36 +9,66 @@ const CodePiece = memo(function CodePiece({ html }: { html: string }) {
   return <span dangerouslySetInnerHTML={{ __html: html }} />;
 });
 
+type TailProps = { text: string; references: LinkReferences | undefined; nested?: boolean };
+
 /**
- * The growing last chunk of a streaming answer. One that ends inside a code block (markdown/growing-fence.ts) is
- * drawn as that block with its finished pieces kept in the page and only its live lines drawn again, so a frame
- * costs what the new text costs, however long the block has grown (drawn whole, a 600-line block took about 50 ms
- * a frame near its end: bench/streaming-code). Any other tail is drawn whole, as a chunk. The wrappers (a span per
- * piece) change neither what shows nor what Copy copies; the finished answer is drawn whole.
+ * The growing last chunk of a streaming answer, drawn so that a frame costs what the new text costs, however long
+ * the chunk has grown: one that ends inside a code block (markdown/growing-fence.ts) keeps its finished pieces in
+ * the page and draws only its live lines again (drawn whole, a 600-line block took about 50 ms a frame near its
+ * end: bench/streaming-code); one that is an open fold (markdown/growing-fold.ts) is drawn as its content's chunks,
+ * the finished ones once. Any other tail is drawn whole, as a chunk. The wrappers (a span per piece, a box per
+ * chunk) change neither what shows nor what Copy copies; the finished answer is drawn whole. `nested`: the tail of
+ * a fold's content.
  */
-export const GrowingTail = memo(function GrowingTail({ text, references }: { text: string; references: LinkReferences | undefined }) {
-  const drawFence = useFenceDrawer();
-  const view = useRef<FenceView | null>(null);
-  view.current = drawFence ? drawFence(view.current, text, references) : null;
-  const fence = view.current;
-  if (!fence) return <MarkdownChunk text={text} tail references={references} />;
+export const GrowingTail = memo(function GrowingTail({ text, references, nested = false }: TailProps) {
+  const drawers = useTailDrawers();
+  const fold = useRef<FoldView | null>(null);
+  const fence = useRef<FenceView | null>(null);
+  fold.current = drawers ? drawers.fold(fold.current, text) : null;
+  if (fold.current) return <GrowingFold view={fold.current} references={references} nested={nested} />;
+  fence.current = drawers ? drawers.fence(fence.current, text, references, nested) : null;
+  if (!fence.current) return <MarkdownChunk text={text} tail references={references} nested={nested} />;
+  const view = fence.current;
   return (
     <div className="md-chunk">
-      {fence.before !== '' && <div className="md-before" dangerouslySetInnerHTML={{ __html: fence.before }} />}
+      {view.before !== '' && <div className="md-before" dangerouslySetInnerHTML={{ __html: view.before }} />}
       <pre className="code-block">
         <div className="code-head">
-          <span>{fence.label}</span>
+          <span>{view.label}</span>
           <button type="button" className="code-copy" data-copy-code="">
             Copy
           </button>
         </div>
         <code className="hljs">
-          {fence.pieces.map((html, i) => (
+          {view.pieces.map((html, i) => (
             <CodePiece key={i} html={html} />
           ))}
-          <CodePiece key="live" html={fence.live} />
+          <CodePiece key="live" html={view.live} />
         </code>
       </pre>
     </div>
   );
 });
+
+/**
+ * An open fold still being written (its summary says so while closed: turns.css), its content cut into chunks as an
+ * answer is: the finished ones drawn once, the last one as a growing tail. The last runs to the end of the text, with
+ * the blank lines the cut leaves off (an open code block's last lines).
+ */
+function GrowingFold({ view, references, nested }: { view: FoldView; references: LinkReferences | undefined; nested: boolean }) {
+  const split = useRef<SplitState | undefined>(undefined);
+  const content = view.draft.tail.slice(view.draft.innerStart);
+  split.current = splitGrowing(split.current, content);
+  const { chunks } = split.current;
+  const last = chunks.at(-1);
+  const fold = (
+    <details dir={nested ? undefined : 'auto'} data-writing="" open={view.draft.open || undefined}>
+      <summary dangerouslySetInnerHTML={{ __html: view.summary }} />
+      {chunks.slice(0, -1).map((chunk, i) => (
+        <MarkdownChunk key={i} text={chunk} references={references} nested />
+      ))}
+      {last !== undefined && <GrowingTail key="tail" text={content.slice(content.lastIndexOf(last))} references={references} nested />}
+    </details>
+  );
+  return nested ? fold : <div className="md-chunk">{fold}</div>;
+}
