@@ -12,6 +12,7 @@ import type { AliasInput } from '../../src/shared/models';
 import { TAGS_BODY } from '../replay-server/ollama-wire';
 import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
 import { openPage } from './helpers/browser';
+import { shootAtBothWidths } from './helpers/screenshots';
 import { chatRoutes, modelOption, ollamaLines, pickerValues, pickModel, startUi, stopUi, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
@@ -151,5 +152,28 @@ describe('two tabs on one serve process', () => {
     await expect.poll(() => meter.getAttribute('data-window')).toBe('4096');
     await page.evaluate(() => window.firebrand.models.setContext({ model: 'llama3.2:3b', contextWindow: 16384 }));
     await expect.poll(() => meter.getAttribute('data-window')).toBe('16384');
+  });
+
+  // Tab B, editing an alias that tab A then deleted, got "not found" on Save; one A changed was overwritten unsaid.
+  it('tells a tab editing an alias that another tab changed or deleted it, and saves the edit as a new alias if deleted', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page } = s;
+    const alias = await page.evaluate((a) => window.firebrand.aliases.create(a), SMALL);
+    other = await secondTab(s);
+    await other.getByTestId('models-open').click();
+    await other.getByTestId('alias-edit').click();
+    await other.getByTestId('alias-system').fill('Answer in French.');
+    await page.evaluate(({ id, a }) => window.firebrand.aliases.update({ id, alias: { ...a, systemPrompt: 'Be brief.' } }), { id: alias.id, a: SMALL });
+    await expect.poll(() => other!.getByTestId('alias-elsewhere').getAttribute('data-elsewhere')).toBe('changed');
+    await page.evaluate((id) => window.firebrand.aliases.delete({ id }), alias.id);
+    await expect.poll(() => other!.getByTestId('alias-elsewhere').getAttribute('data-elsewhere')).toBe('deleted');
+    await shootAtBothWidths(other, 'alias-deleted-elsewhere', '[data-testid="alias-elsewhere"]');
+    await other.getByTestId('alias-save').click();
+    await expect.poll(() => aliasNames(other!)).toEqual(['small']);
+    expect(await other.getByTestId('alias-problem').count()).toBe(0);
+    expect(await other.getByTestId('alias-elsewhere').count()).toBe(0);
+    const saved = await page.evaluate(() => window.firebrand.aliases.list({}));
+    expect(saved).toMatchObject([{ name: 'small', systemPrompt: 'Answer in French.' }]);
+    expect(saved[0]?.id).not.toBe(alias.id);
   });
 });

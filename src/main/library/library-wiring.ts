@@ -105,6 +105,8 @@ export function createLibrary(d: LibraryWiringDeps): LibraryParts {
       if (contextWindow === null) windows.clearWindow(BUILTIN_WINDOWS_KEY, file);
       else windows.setWindow(BUILTIN_WINDOWS_KEY, file, { contextWindow, source: 'user' });
       changed('context');
+      // Every page's meter reads the window again (a page that never opened Models does not follow the library).
+      d.emit('models:windows-changed', {});
       return { contextWindow };
     },
     'builtin:status': () => builtin.status(),

@@ -123,8 +123,14 @@ export async function reopenActive(): Promise<void> {
 
 type ModelList = [ModelSummary[], Alias[]];
 
+/** Bumped by each `aliases:changed` taken: a list asked before it holds aliases older than the store's. */
+let aliasesAdopted = 0;
+
 function listModels(models = firebrand().models.list({}), aliases = firebrand().aliases.list({})): Promise<ModelList> {
-  return Promise.all([models, aliases.catch(() => get().aliases)]);
+  const asked = aliasesAdopted;
+  // The aliases answer quickly and the models after a server round trip: an alias changed in another tab meanwhile
+  // came as an event, which this older answer must not undo.
+  return Promise.all([models, aliases.catch(() => get().aliases)]).then(([m, a]) => [m, aliasesAdopted === asked ? a : get().aliases]);
 }
 
 export function refreshModels(): Promise<void> {
@@ -136,8 +142,11 @@ export function refreshModels(): Promise<void> {
   return showModels(listModels());
 }
 
-/** Shows a model list asked for already (at start, before the settings that pick among it have come). */
-async function showModels(listed: Promise<ModelList>): Promise<void> {
+/**
+ * Shows a model list asked for already (at start, before the settings that pick among it have come). `shown`: the
+ * aliases the choice so far was made among (what a deleted chosen alias was called).
+ */
+async function showModels(listed: Promise<ModelList>, shown: readonly Alias[] = get().aliases): Promise<void> {
   const askedOf = get().settings?.activeConnectionId;
   try {
     const [models, aliases] = await listed;
@@ -154,7 +163,7 @@ async function showModels(listed: Promise<ModelList>): Promise<void> {
       : 'The server has no models yet. Pull one (ollama pull llama3.2) and refresh.';
     // A model that went away (deleted on the server) or an alias deleted (in another tab) is not kept selected
     // silently: the user is told what changed.
-    const goneAlias = aliasOfRef(before, get().aliases);
+    const goneAlias = aliasOfRef(before, shown);
     const gone = before !== null && (get().models.some((m) => m.name === before) || goneAlias !== undefined) && !names.includes(before) && selected !== null;
     const goneWhere = goneAlias ? 'an alias (it was deleted)' : settings?.activeConnectionId === BUILTIN_CONNECTION_ID ? 'in the models folder' : 'on the server';
     set({
@@ -163,7 +172,7 @@ async function showModels(listed: Promise<ModelList>): Promise<void> {
       modelsError: models.length === 0 ? empty : null,
       modelsConnection: askedOf ?? get().settings?.activeConnectionId,
       selectedModel: selected,
-      ...(gone ? { notice: `${refLabel(before, get().aliases)} is no longer ${goneWhere}; ${refLabel(selected, aliases)} is chosen now.`, noticeRetry: null } : {}),
+      ...(gone ? { notice: `${refLabel(before, shown)} is no longer ${goneWhere}; ${refLabel(selected, aliases)} is chosen now.`, noticeRetry: null } : {}),
     });
   } catch (err) {
     set({ models: [], modelsError: errorMessage(err), modelsConnection: askedOf ?? get().settings?.activeConnectionId });
@@ -176,9 +185,13 @@ async function showModels(listed: Promise<ModelList>): Promise<void> {
  * under its new name, a deleted one no more. Without this a tab offered what it had listed when it opened.
  */
 export function adoptAliases(aliases: Alias[]): void {
-  // No model list to choose among (the server could not be asked): its error stays; only the aliases change.
-  if (get().modelsError !== null || get().modelsConnection === undefined) return set({ aliases });
-  void showModels(Promise.resolve([get().models, aliases]));
+  aliasesAdopted++;
+  const before = get().aliases;
+  set({ aliases });
+  // No model list to choose among (not come yet, or the server could not be asked): only the aliases change.
+  if (get().modelsError !== null || get().modelsConnection === undefined) return;
+  // The choice is made as after a fresh list (a deleted chosen alias is named as it was called).
+  void showModels(Promise.resolve([get().models, aliases]), before);
 }
 
 /** Asks main which window the selected model's next message carries (the meter shows it, with its source). */

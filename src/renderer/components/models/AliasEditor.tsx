@@ -60,6 +60,11 @@ export function AliasEditor() {
   // A new alias names the active connection (`connections:list`), whose models this screen lists.
   const activeConnectionId = useStore((s) => s.settings?.activeConnectionId ?? 'ollama');
   const [editing, setEditing] = useState<Alias | null>(null);
+  // The alias being edited as saved now: another window or tab may have changed or deleted it meanwhile.
+  const saved = editing ? aliases.find((a) => a.id === editing.id) : undefined;
+  // While this form saves, the change main announces is its own.
+  const [saving, setSaving] = useState(false);
+  const elsewhere = editing === null || saving ? null : saved === undefined ? 'deleted' : saved.updatedAt !== editing.updatedAt ? 'changed' : null;
   // An edited alias keeps its own connection and chooses among that connection's models (models audit #2).
   const connectionId = editing?.connectionId ?? activeConnectionId;
   const other = useOtherModels(connectionId === activeConnectionId ? null : connectionId);
@@ -92,7 +97,10 @@ export function AliasEditor() {
     if (hidden) return setProblem(`“${draft.name}” is already the name of a model here (${hidden.name}): an alias of that name would hide it. Choose another name.`);
     setProblem(null);
     const input: AliasInput = { name: draft.name, connectionId, model, systemPrompt: draft.systemPrompt, parameters, thinkMode: draft.thinkMode, contextWindow: context };
-    const refused = await saveAlias(editing?.id ?? null, input);
+    // Deleted in another tab meanwhile: what the user typed is saved as a new alias rather than refused as gone.
+    setSaving(true);
+    const refused = await saveAlias(elsewhere === 'deleted' ? null : (editing?.id ?? null), input);
+    setSaving(false);
     if (refused !== null) return setProblem(refused);
     stop();
   };
@@ -143,9 +151,16 @@ export function AliasEditor() {
           </label>
           <label>Context (tokens) <input data-testid="alias-context" inputMode="numeric" size={8} value={draft.context} onChange={(e) => setDraft({ ...draft, context: e.target.value })} /></label>
         </div>
+        {elsewhere && (
+          <p className="mm-muted" data-testid="alias-elsewhere" data-elsewhere={elsewhere}>
+            {elsewhere === 'deleted'
+              ? 'This alias was deleted in another window or tab; saving adds it again as a new alias.'
+              : 'This alias was changed in another window or tab since you began editing it; saving puts what is here in place of that.'}
+          </p>
+        )}
         {problem && <p role="alert" className="mm-error" data-testid="alias-problem">{problem}</p>}
         <div className="mm-row">
-          <button type="submit" data-testid="alias-save">{editing ? 'Save alias' : 'Add alias'}</button>
+          <button type="submit" data-testid="alias-save">{editing && elsewhere !== 'deleted' ? 'Save alias' : 'Add alias'}</button>
           {editing && <button type="button" onClick={stop}>Cancel</button>}
         </div>
       </form>
