@@ -34,7 +34,8 @@ describe('an answer cut while it held a whole tool call', () => {
     await cut.getByText(/Not run/).first().waitFor();
     await shootAtBothWidths(page, 'interrupted-call-continue', '[data-testid="answer-continue"]');
     await cut.getByTestId('answer-continue').click();
-    await page.getByText('It is 3.10 euros on board.').waitFor();
+    // In the chat: the screen reader's announcer says the finished answer too.
+    await page.getByTestId('chat').getByText('It is 3.10 euros on board.').waitFor();
     await waitIdle(page);
     await expect.poll(() => page.getByText(CONTINUE_TEXT).count()).toBe(1);
     expect(await page.getByTestId('answer-continue').count()).toBe(0);
