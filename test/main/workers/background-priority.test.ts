@@ -10,10 +10,14 @@ import { describe, expect, it } from 'vitest';
 import { ExtractionRunner } from '../../../src/main/documents/extraction-runner';
 import { procStatFields, STAT } from '../../../src/main/workers/proc-stat';
 
-/** The nice value of each thread of a process (field 19 of /proc/<pid>/task/<tid>/stat). */
+/**
+ * The nice value of each thread of a process (field 19 of /proc/<pid>/task/<tid>/stat). A thread that ends between
+ * the listing and the read (a loader thread of the tsx child, say) has no stat left, and is not counted: CI read null.
+ */
 function threadNices(pid: number | 'self'): number[] {
-  return readdirSync(`/proc/${pid}/task`).map((tid) => {
-    return Number(procStatFields(`/proc/${pid}/task/${tid}/stat`)![STAT.nice]);
+  return readdirSync(`/proc/${pid}/task`).flatMap((tid) => {
+    const fields = procStatFields(`/proc/${pid}/task/${tid}/stat`);
+    return fields ? [Number(fields[STAT.nice])] : [];
   });
 }
 
