@@ -7,6 +7,7 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { BodyChunkStore } from './body-chunk-store';
+import { runInSlices } from './background-slices';
 import { releaseFreePages } from './free-space';
 import { renderBody, sha256Hex, templateBody, type BodySegment } from './request-body';
 
@@ -153,22 +154,22 @@ function noChunk(): never {
 export function scheduleRechunk(db: Database, readBlob: (digest: string) => Uint8Array | undefined, log: (m: string) => void, delayMs = RECHUNK_DELAY_MS): void {
   const rechunker = new BodyRechunker(db, readBlob);
   let total = 0;
-  const step = () => {
-    if (!db.open) return;
-    try {
-      const n = rechunker.slice();
-      if (n === undefined) {
+  runInSlices(
+    db,
+    {
+      slice: () => {
+        const n = rechunker.slice();
+        if (n === undefined) return true;
+        total += n;
+        return false;
+      },
+      done: () => {
         if (total > 0) log(`storage: stored ${total} older request record(s) in shared chunks`);
         releaseFreePages(db);
-        return;
-      }
-      total += n;
-    } catch (err) {
+      },
       // A full disk, the database closed meanwhile: the rest waits for the next start.
-      log(`storage: could not store older request records in chunks: ${err instanceof Error ? err.message : String(err)}`);
-      return;
-    }
-    setImmediate(step).unref();
-  };
-  setTimeout(step, delayMs).unref();
+      failed: (err) => log(`storage: could not store older request records in chunks: ${err instanceof Error ? err.message : String(err)}`),
+    },
+    delayMs,
+  );
 }

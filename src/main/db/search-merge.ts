@@ -11,6 +11,7 @@
  * 1,000-turn chat take 9.6 s on main's thread instead of 0.17 s (measured here), so it is not used.
  */
 import type { Database, Statement } from 'better-sqlite3';
+import { runInSlices } from './background-slices';
 import { releaseFreePages } from './free-space';
 
 /** Pages merged per step: a few ms. (A negative count merges every segment, as 'optimize' does, but in steps.) */
@@ -67,20 +68,14 @@ export function mergeSearchIndexes(db: Database): void {
   if (merger) return merger.again();
   const fresh = new SearchIndexMerger(db);
   running.set(db, fresh);
-  const step = () => {
-    try {
-      if (!db.open || fresh.slice()) {
-        running.delete(db);
-        releaseFreePages(db, () => copyOutOfWal(db));
-        return;
-      }
-    } catch {
+  runInSlices(db, {
+    slice: () => fresh.slice(),
+    done: () => {
       running.delete(db);
-      return;
-    }
-    setImmediate(step).unref();
-  };
-  setImmediate(step).unref();
+      releaseFreePages(db, () => copyOutOfWal(db));
+    },
+    failed: () => running.delete(db),
+  });
 }
 
 /**
