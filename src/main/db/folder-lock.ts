@@ -13,7 +13,8 @@ import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { UserFacingError } from '../errors';
 import { DiskReserve } from './disk-reserve';
-import { openDatabase, openFailure } from './open-database';
+import { openFailure } from './open-database';
+import { openMakingRoom } from './open-making-room';
 
 /** Beside the database, named as its other companions are (-wal, -shm). */
 export const LOCK_FILE = 'firebrand.db-lock';
@@ -57,7 +58,8 @@ export function lockDataFolder(dataDir: string, options: { nativeBinding?: strin
 /**
  * The data folder's database (firebrand.db), opened once this process holds the folder: before anything reads it,
  * since a second Firebrand's start would settle the first one's live answers. `release` goes with `db.close()`.
- * The reserve kept back for a full disk (./disk-reserve.ts) is written where there is room.
+ * The reserve kept back for a full disk (./disk-reserve.ts) is used for the open if need be, and written where
+ * there is room.
  */
 export function openLockedDatabase(
   dataDir: string,
@@ -66,7 +68,7 @@ export function openLockedDatabase(
   const lock = lockDataFolder(dataDir, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
     const reserve = new DiskReserve(dataDir, options.log ? { log: options.log } : {});
-    const db = openDatabase(join(dataDir, 'firebrand.db'), options);
+    const db = openMakingRoom(join(dataDir, 'firebrand.db'), reserve, options);
     reserve.restore();
     return { db, lock, reserve };
   } catch (err) {
