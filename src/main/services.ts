@@ -316,7 +316,7 @@ export function createServices(options: ServicesOptions): Services {
       hub.emit('conversations:changed', { conversationId });
       return { renamed };
     },
-    'conversations:export': ({ conversationId, format }) => exportFile({ db, store, blobs }, conversationId, format),
+    'conversations:export': ({ conversationId, format }) => exportFile({ db, store, blobs, live: chatParts.engine.live }, conversationId, format),
     'conversations:import': ({ text }) => importText(text),
     'conversations:import-begin': ({ size, name }) => importUploads.begin(size, name),
     'conversations:import-chunk': ({ uploadId, offset, dataBase64 }) => importUploads.append(uploadId, offset, Buffer.from(dataBase64, 'base64')),
