@@ -22,6 +22,8 @@ export const RESERVE_BYTES = 8 * 1024 * 1024;
  * chats is for chatting, and is not taken back at once for the next time.
  */
 export const RESERVE_HEADROOM_BYTES = 64 * 1024 * 1024;
+/** How long after a start the reserve is written where it is missing (the first window and model list come first). */
+export const RESERVE_DELAY_MS = 10_000;
 
 export interface DiskReserveOptions {
   bytes?: number;
