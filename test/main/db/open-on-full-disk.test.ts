@@ -94,6 +94,24 @@ describe('opening the database on a full disk', () => {
     expect(statSync(file).size).toBeGreaterThan(0);
   });
 
+  it('read-only, collects no attachment: a file the copy has no row for may be one the last run left in the -wal file', async () => {
+    const { dir, cleanup } = tempDir('firebrand-full-open-');
+    cleanups.push(cleanup);
+    const file = join(dir, 'firebrand.db');
+    const first = openDatabase(file);
+    const written = await new BlobStore(first, dir).put(Buffer.from('a wombat photo'), { name: 'w.txt', mime: 'text/plain' }, 1);
+    first.prepare('DELETE FROM blobs').run(); // As if its row were only in firebrand.db-wal, which the copy lacks.
+    first.close();
+    const full = { version: MIGRATIONS.at(-1)!.version + 1, name: 'needs-room', up: (db: Database) => {
+      if (!db.memory) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    } };
+    const db = openMakingRoom(file, new DiskReserve(dir), { migrations: [...MIGRATIONS, full] });
+    cleanups.unshift(() => db.close());
+    const blobs = new BlobStore(db, dir);
+    expect(await blobs.gc({ now: Date.now() + 86_400_000, graceMs: 0 })).toEqual({ removed: [] });
+    expect(existsSync(blobs.pathOf(written.id))).toBe(true);
+  });
+
   it('with no reserve and a file that cannot be read either, it says the disk is full, as before', () => {
     const { dir, cleanup } = tempDir('firebrand-full-open-');
     cleanups.push(cleanup);
