@@ -146,10 +146,12 @@ export class ConversationStore {
   deleteConversation(id: string): boolean {
     const { deleted, tight } = deleteMakingRoom(this.db, id, () => this.deleteWhole(id), this.reserve);
     if (deleted) {
-      // Once the pages are given back, the reserve is written again if there is plenty of room (./disk-reserve.ts).
-      releaseFreePages(this.db, () => this.reserve?.restore());
       // The chat's words leave the search indexes' files only once their segments merge (./search-merge.ts). Not on
-      // a full disk: a merge writes its new segment before it drops the old ones, and would take the room just made.
+      // a full disk: a merge writes its new segment before it drops the old ones, and would take the room just made;
+      // then only once the pages are given back leave plenty of room, the reserve written again (./disk-reserve.ts).
+      releaseFreePages(this.db, () => {
+        if (this.reserve?.restore() && tight) mergeSearchIndexes(this.db);
+      });
       if (!tight) mergeSearchIndexes(this.db);
     }
     return deleted;

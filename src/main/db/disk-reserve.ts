@@ -11,6 +11,8 @@
 import { closeSync, existsSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { whenNoAnswerStreams } from './background-slices';
 import { freeBytesIn } from './free-space';
 
 /** Beside the database, named as its other companions are (-wal, -shm, -lock). */
@@ -24,6 +26,8 @@ export const RESERVE_BYTES = 8 * 1024 * 1024;
 export const RESERVE_HEADROOM_BYTES = 64 * 1024 * 1024;
 /** How long after a start the reserve is written where it is missing (the first window and model list come first). */
 export const RESERVE_DELAY_MS = 10_000;
+/** And how often after that it is looked for: a user may make room outside Firebrand after it was used. */
+export const RESERVE_CHECK_MS = 10 * 60_000;
 
 export interface DiskReserveOptions {
   bytes?: number;
@@ -99,6 +103,19 @@ export class DiskReserve {
       return false;
     }
   }
+}
+
+/**
+ * Writes the reserve where it is missing, RESERVE_DELAY_MS after the open (not on the way to the first window) and
+ * every RESERVE_CHECK_MS after, never while an answer streams, until the database closes. (A look at a reserve on
+ * disk is one stat.)
+ */
+export function keepReserve(db: Database, reserve: DiskReserve): void {
+  const look = () => whenNoAnswerStreams(db, () => db.open && reserve.restore());
+  setTimeout(() => {
+    look();
+    const every = setInterval(() => (db.open ? look() : clearInterval(every)), RESERVE_CHECK_MS).unref();
+  }, RESERVE_DELAY_MS).unref();
 }
 
 /** SQLite's "database or disk is full", or the file system's own ENOSPC. */

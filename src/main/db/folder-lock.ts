@@ -12,8 +12,7 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { UserFacingError } from '../errors';
-import { whenNoAnswerStreams } from './background-slices';
-import { DiskReserve, RESERVE_DELAY_MS } from './disk-reserve';
+import { DiskReserve, keepReserve } from './disk-reserve';
 import { openFailure } from './open-database';
 import { openMakingRoom } from './open-making-room';
 
@@ -60,7 +59,7 @@ export function lockDataFolder(dataDir: string, options: { nativeBinding?: strin
  * The data folder's database (firebrand.db), opened once this process holds the folder: before anything reads it,
  * since a second Firebrand's start would settle the first one's live answers. `release` goes with `db.close()`.
  * The reserve kept back for a full disk (./disk-reserve.ts) is used for the open if need be, and written where
- * there is room, RESERVE_DELAY_MS after.
+ * there is room (keepReserve).
  */
 export function openLockedDatabase(
   dataDir: string,
@@ -70,8 +69,7 @@ export function openLockedDatabase(
   try {
     const reserve = new DiskReserve(dataDir, options.log ? { log: options.log } : {});
     const db = openMakingRoom(join(dataDir, 'firebrand.db'), reserve, options);
-    // Not on the way to the first window: 8 MB written a little later, and not while an answer streams.
-    setTimeout(() => whenNoAnswerStreams(db, () => db.open && reserve.restore()), RESERVE_DELAY_MS).unref();
+    keepReserve(db, reserve);
     return { db, lock, reserve };
   } catch (err) {
     lock.release();

@@ -25,6 +25,10 @@ afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 const RESERVE = 64 * 1024;
 
+// The word starts with letters no other term does: FTS5 stores a term after the prefix it shares with the one before.
+const indexHolds = (db: Database, word: string) =>
+  (db.prepare('SELECT block FROM turns_fts_data').all() as { block: Buffer }[]).some((r) => r.block.includes(Buffer.from(word)));
+
 function chat(store: ConversationStore, id: string, turns: number): void {
   store.createConversation(id, `Chat ${id}`, 'm', 1);
   let parent: string | null = null;
@@ -105,6 +109,32 @@ describe('deleting chats on a full disk', () => {
     expect(db.prepare("SELECT count(*) FROM turns WHERE conversation_id = 'huge'").pluck().get()).toBe(0);
     expect(new SearchStore(db).search('huge')).toEqual([]);
     expect(store.getConversation('kept')).toBeDefined();
+  });
+
+  it('merges the deleted words out of the search index only once the freed pages leave plenty of room', async () => {
+    for (const roomAfter of [false, true]) {
+      const { dir, cleanup } = tempDir('firebrand-full-delete-');
+      cleanups.push(cleanup);
+      const db = openDatabase(join(dir, 'firebrand.db'));
+      cleanups.unshift(() => db.close());
+      const { disk, reserve } = fullDisk(db, dir, 100);
+      disk.free = RESERVE;
+      reserve.restore();
+      disk.free = roomAfter ? 10 * RESERVE : 0;
+      const store = new ConversationStore(db, reserve);
+      store.createConversation('secret', 'Secret', 'm', 1);
+      store.appendTurn({ id: 's1', conversationId: 'secret', parentId: null, role: 'user', blocks: [{ type: 'text', text: 'zzqsecretword and more' }], meta: {}, status: 'done', createdAt: 1 }, 1);
+      chat(store, 'kept', 4);
+      expect(store.deleteConversation('secret')).toBe(true);
+      if (roomAfter) {
+        await expect.poll(() => indexHolds(db, 'zzqsecretword')).toBe(false);
+        expect(reserve.held).toBe(true);
+      } else {
+        for (let i = 0; i < 50; i++) await new Promise((resolve) => setImmediate(resolve));
+        expect(indexHolds(db, 'zzqsecretword')).toBe(true);
+      }
+      expect(new SearchStore(db).search('zzqsecretword')).toEqual([]);
+    }
   });
 
   it('with no reserve and no room, the delete still says the disk is full (nothing is lost)', () => {
