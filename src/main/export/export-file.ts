@@ -19,7 +19,8 @@ export function exportFile(
   conversationId: string,
   format: 'json' | 'markdown',
 ): { fileName: string; mime: string; text: string } {
-  const view = conversationView(deps.store, conversationId);
+  // An answer streaming now as far as it has streamed, not as last written (at most half a second older).
+  const view = conversationView(deps.store, conversationId, undefined, undefined, deps.live ? { live: deps.live } : {});
   const base = safeFileName(view.conversation.title);
   const asShown = (turn: Turn): Turn => exported(deps.live?.leftOpen?.shown(turn)) ?? turn;
   if (format === 'markdown') {
