@@ -110,10 +110,10 @@ export interface Services {
 export function createServices(options: ServicesOptions): Services {
   const log = options.log ?? ((m: string) => console.error(m));
   preparePrivateDataDir(options.dataDir, log);
-  const { db, lock } = openLockedDatabase(options.dataDir, { log, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
+  const { db, lock, reserve } = openLockedDatabase(options.dataDir, { log, ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}) });
   // SQLite creates the database (and its -wal/-shm, with the database's mode) under the process umask.
   tightenFiles(options.dataDir, log);
-  const store = new ConversationStore(db);
+  const store = new ConversationStore(db, reserve);
   const hub = new EventHub();
   const settings = new SettingsStore(db, (saved) => hub.emit('settings:changed', { settings: saved }));
   const blobs = new BlobStore(db, options.dataDir);
@@ -316,7 +316,7 @@ export function createServices(options: ServicesOptions): Services {
       hub.emit('conversations:changed', { conversationId });
       return { renamed };
     },
-    'conversations:export': ({ conversationId, format }) => exportFile({ db, store, blobs }, conversationId, format),
+    'conversations:export': ({ conversationId, format }) => exportFile({ db, store, blobs, live: chatParts.engine.live }, conversationId, format),
     'conversations:import': ({ text }) => importText(text),
     'conversations:import-begin': ({ size, name }) => importUploads.begin(size, name),
     'conversations:import-chunk': ({ uploadId, offset, dataBase64 }) => importUploads.append(uploadId, offset, Buffer.from(dataBase64, 'base64')),

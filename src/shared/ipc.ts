@@ -123,6 +123,8 @@ export interface Settings {
   modelsDir: string | null;
   /** Minutes a built-in model stays loaded unused before it is unloaded; 0 keeps it loaded. */
   builtinIdleMinutes: number;
+  /** Set, never saved, while the chats are open read-only because the disk is full: why, for the page's banner. */
+  readOnly?: string;
 }
 
 export type Theme = 'light' | 'dark' | 'system';

@@ -6,6 +6,7 @@ import type { Database } from 'better-sqlite3';
 import type { AttachmentBlock } from '../../shared/turn';
 import { sha256Hex } from '../db/request-body';
 import { UserFacingError } from '../errors';
+import { readOnlyReason } from '../db/read-only-copy';
 import { attachmentKind, checkClaimedType, sniffMime } from './sniff';
 import { checkAttachment, DEFAULT_MAX_ATTACHMENT_BYTES, displayName } from './attachment-checks';
 
@@ -158,6 +159,9 @@ export class BlobStore {
     const cutoff = options.now - (options.graceMs ?? 60 * 60 * 1000);
     // Older than every row: with `released`, no blob goes for its age alone.
     const ageCutoff = options.released ? -1 : cutoff;
+    // Chats open read-only from a copy (db/read-only-copy.ts) may lack rows the last run left in firebrand.db-wal:
+    // a file that copy does not know may still be the user's. Nothing is collected until a start that opens the file.
+    if (readOnlyReason(this.db)) return Promise.resolve({ removed: [] });
     return this.serialized(async () => {
       const removed = this.db.transaction(() => {
         const rows = this.db

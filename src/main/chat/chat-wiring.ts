@@ -15,6 +15,7 @@ import { dialectOf } from '../connections/auth';
 import { testConnection } from '../connections/test-connection';
 import { serverUrlProblem } from '../connections/server-url';
 import type { ConversationStore } from '../db/conversation-store';
+import { setAnswersStreaming } from '../db/background-slices';
 import { settleAtStart } from '../db/left-open';
 import { scheduleRechunk } from '../db/rechunk-bodies';
 import { StepStore } from '../db/step-store';
@@ -156,7 +157,11 @@ export function createChat(o: ChatWiringOptions): ChatParts {
     engine,
     ...(o.beforeAnswer ? { beforeAnswer: o.beforeAnswer } : {}),
     ...(o.busyReason ? { busyReason: o.busyReason } : {}),
-    ...(o.answering ? { answering: o.answering } : {}),
+    // Background work on the database (rechunking, the merge after a delete, giving pages back) waits meanwhile.
+    answering: (on) => {
+      setAnswersStreaming(o.db, on);
+      o.answering?.(on);
+    },
     ...(leftOpen ? { beforeWrite: () => void leftOpen.retry() } : {}),
   });
   /** Every page's Settings, picker groups and model list follow a connection saved anywhere (not only on reconnect). */

@@ -6,6 +6,8 @@ import { UserFacingError } from '../errors';
 import { toTurn, TURN_COLUMNS, turnParams, type TurnRow } from './turn-rows';
 import { releaseFreePages } from './free-space';
 import { mergeSearchIndexes } from './search-merge';
+import { deleteMakingRoom } from './delete-making-room';
+import type { DiskReserve } from './disk-reserve';
 
 interface ConversationRow {
   id: string;
@@ -53,7 +55,11 @@ export const HOT_SQL = {
 export class ConversationStore {
   private readonly stmts: Record<string, Statement>;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    /** Room kept back for deleting chats on a full disk (services: the data folder's); none in most tests. */
+    private readonly reserve?: DiskReserve,
+  ) {
     this.stmts = {
       insertConversation: db.prepare(
         'INSERT INTO conversations (id, title, model, active_leaf_id, created_at, updated_at) VALUES (@id, @title, @model, @activeLeafId, @createdAt, @updatedAt)',
@@ -138,19 +144,27 @@ export class ConversationStore {
    * (./free-space.ts); blobs they used are left to `BlobStore.gc`.
    */
   deleteConversation(id: string): boolean {
-    const deleted = this.db.transaction(() => {
+    const { deleted, tight } = deleteMakingRoom(this.db, id, () => this.deleteWhole(id), this.reserve);
+    if (deleted) {
+      // The chat's words leave the search indexes' files only once their segments merge (./search-merge.ts). Not on
+      // a full disk: a merge writes its new segment before it drops the old ones, and would take the room just made;
+      // then only once the pages are given back leave plenty of room, the reserve written again (./disk-reserve.ts).
+      releaseFreePages(this.db, () => {
+        if (this.reserve?.restore() && tight) mergeSearchIndexes(this.db);
+      });
+      if (!tight) mergeSearchIndexes(this.db);
+    }
+    return deleted;
+  }
+
+  private deleteWhole(id: string): boolean {
+    return this.db.transaction(() => {
       // A turn's parent link cascades too: deleting the root took the branch one nested cascade per turn, which
       // SQLite refuses past 1,000 levels ("too many levels of trigger recursion": a chat of 1,000 turns could not
       // be deleted) and which took 2.5 s for 999. Unlinked first, every turn goes by the conversation's cascade.
       this.stmts.unlinkTurns!.run(id);
       return this.stmts.delete!.run(id).changes > 0;
     })();
-    if (deleted) {
-      releaseFreePages(this.db);
-      // The chat's words leave the search indexes' files only once their segments merge (./search-merge.ts).
-      mergeSearchIndexes(this.db);
-    }
-    return deleted;
   }
 
   /** Adds a turn and makes it the conversation's active leaf, in one transaction. */

@@ -12,7 +12,9 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { UserFacingError } from '../errors';
-import { openDatabase, openFailure } from './open-database';
+import { DiskReserve, keepReserve } from './disk-reserve';
+import { openFailure } from './open-database';
+import { openMakingRoom } from './open-making-room';
 
 /** Beside the database, named as its other companions are (-wal, -shm). */
 export const LOCK_FILE = 'firebrand.db-lock';
@@ -56,11 +58,19 @@ export function lockDataFolder(dataDir: string, options: { nativeBinding?: strin
 /**
  * The data folder's database (firebrand.db), opened once this process holds the folder: before anything reads it,
  * since a second Firebrand's start would settle the first one's live answers. `release` goes with `db.close()`.
+ * The reserve kept back for a full disk (./disk-reserve.ts) is used for the open if need be, and written where
+ * there is room (keepReserve).
  */
-export function openLockedDatabase(dataDir: string, options: { nativeBinding?: string; log?: (message: string) => void } = {}): { db: Database; lock: FolderLock } {
+export function openLockedDatabase(
+  dataDir: string,
+  options: { nativeBinding?: string; log?: (message: string) => void } = {},
+): { db: Database; lock: FolderLock; reserve: DiskReserve } {
   const lock = lockDataFolder(dataDir, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   try {
-    return { db: openDatabase(join(dataDir, 'firebrand.db'), options), lock };
+    const reserve = new DiskReserve(dataDir, options.log ? { log: options.log } : {});
+    const db = openMakingRoom(join(dataDir, 'firebrand.db'), reserve, options);
+    keepReserve(db, reserve);
+    return { db, lock, reserve };
   } catch (err) {
     lock.release();
     throw err;

@@ -14,6 +14,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { statfsSync } from 'node:fs';
+import { answersStreaming, whenNoAnswerStreams } from './background-slices';
 
 /** What the -wal file is cut back to after a checkpoint (SQLite's autocheckpoint keeps it near 4 MB normally). */
 export const WAL_SIZE_LIMIT = 8 * 1024 * 1024;
@@ -38,14 +39,15 @@ export const RELEASE_CHUNK_PAGES = 512;
  * all at once, a 1000-turn chat's delete held main's thread 250 ms longer (measured). Nothing on a database
  * without auto-vacuum. Never throws: the delete before it is done, and pages it could not give back (a full disk:
  * moving pages writes to the -wal file; the database closed meanwhile) stay free inside the file, for the next
- * delete or for new rows.
+ * delete or for new rows. Waits while an answer streams (./background-slices.ts).
  */
 export function releaseFreePages(db: Database, then?: () => void): void {
   try {
     if (!db.open) return;
+    if (answersStreaming(db)) return whenNoAnswerStreams(db, () => releaseFreePages(db, then));
     const free = db.pragma('auto_vacuum', { simple: true }) === INCREMENTAL ? (db.pragma('freelist_count', { simple: true }) as number) : 0;
     if (free > 0) db.pragma(`incremental_vacuum(${RELEASE_CHUNK_PAGES})`);
-    if (free > RELEASE_CHUNK_PAGES) setImmediate(() => releaseFreePages(db, then)).unref();
+    if (free > RELEASE_CHUNK_PAGES) whenNoAnswerStreams(db, () => releaseFreePages(db, then));
     else then?.();
   } catch {
     // Left for the next time (see above).

@@ -124,7 +124,8 @@ function trySettle(deps: LeftOpenDeps, left: LeftOpen): number | undefined {
     return settleInterrupted(deps.db, deps.store, deps.newId, deps.now(), left);
   } catch (err) {
     const code = (err as { code?: unknown } | null)?.code;
-    if (code !== 'SQLITE_FULL' && code !== 'ENOSPC') throw err;
+    // SQLITE_READONLY: the chats open read-only on a full disk (read-only-copy.ts).
+    if (code !== 'SQLITE_FULL' && code !== 'ENOSPC' && code !== 'SQLITE_READONLY') throw err;
     return undefined;
   }
 }

@@ -59,8 +59,7 @@ export function openFailure(file: string, err: unknown, freeBytes: (dir: string)
   // error" (SQLITE_IOERR_SHMSIZE, _WRITE) when it cannot even grow the -shm file, which reads as a failing disk.
   const ioError = typeof code === 'string' && code.startsWith('SQLITE_IOERR');
   if (code === 'SQLITE_FULL' || (ioError && (freeBytes(dirname(file)) ?? Infinity) < DISK_NEARLY_FULL)) {
-    return new UserFacingError(
-      'internal',
+    return new DiskFullAtOpen(
       `The disk that holds Firebrand’s data folder ${dirname(file)} is full, so Firebrand cannot open its conversations (${detail}). ` +
         'Nothing in them was changed: free some space on that disk, then start Firebrand again.',
     );
@@ -80,6 +79,13 @@ export function openFailure(file: string, err: unknown, freeBytes: (dir: string)
     );
   }
   return undefined;
+}
+
+/** The database could not be opened for want of room on its disk (./open-making-room.ts gives it the reserve). */
+export class DiskFullAtOpen extends UserFacingError {
+  constructor(message: string) {
+    super('internal', message);
+  }
 }
 
 /** Below this much free space, an I/O error while opening is taken for a full disk. */

@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import type { Settings } from '../../shared/ipc';
 import { serverUrlProblem } from '../connections/server-url';
 import { UserFacingError } from '../errors';
+import { readOnlyReason } from './read-only-copy';
 
 export const DEFAULT_SETTINGS: Settings = {
   ollamaUrl: 'http://127.0.0.1:11434',
@@ -34,7 +35,8 @@ export class SettingsStore {
     for (const { key, value } of rows) {
       if (key in settings) (settings as unknown as Record<string, unknown>)[key] = JSON.parse(value);
     }
-    return { ...settings, ...this.unsaved };
+    const readOnly = readOnlyReason(this.db);
+    return { ...settings, ...this.unsaved, ...(readOnly ? { readOnly } : {}) };
   }
 
   /**
@@ -50,7 +52,8 @@ export class SettingsStore {
       return true;
     } catch (err) {
       const code = (err as { code?: unknown } | null)?.code;
-      if (code !== 'SQLITE_FULL' && code !== 'ENOSPC') throw err;
+      // SQLITE_READONLY: the chats open read-only on a full disk (read-only-copy.ts).
+      if (code !== 'SQLITE_FULL' && code !== 'ENOSPC' && code !== 'SQLITE_READONLY') throw err;
       this.unsaved = { ...this.unsaved, ...patch };
       return false;
     }

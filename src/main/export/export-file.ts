@@ -2,22 +2,39 @@ import type { Database } from 'better-sqlite3';
 import type { BlobStore } from '../blobs/blob-store';
 import { conversationView } from '../chat/conversation-view';
 import type { ConversationStore } from '../db/conversation-store';
+import { DISK_FULL_NOTE } from '../db/left-open';
+import type { LiveTurns } from '../engine/live-turns';
+import type { Turn } from '../../shared/turn';
 import { exportConversation, serializeConversationFile } from './conversation-io';
 import { branchToMarkdown } from './markdown';
 
-/** The file a user saves: the whole conversation (JSON, re-importable) or its active branch as Markdown. */
+/**
+ * The file a user saves: the whole conversation (JSON, re-importable) or its active branch as Markdown. `live`:
+ * the answers the last run left open that a full disk kept from being saved as interrupted (db/left-open.ts) are
+ * exported as the page shows them, interrupted (round 7: the Markdown carried no "interrupted" mark, and the JSON
+ * said "streaming").
+ */
 export function exportFile(
-  deps: { db: Database; store: ConversationStore; blobs: BlobStore },
+  deps: { db: Database; store: ConversationStore; blobs: BlobStore; live?: LiveTurns | undefined },
   conversationId: string,
   format: 'json' | 'markdown',
 ): { fileName: string; mime: string; text: string } {
-  const view = conversationView(deps.store, conversationId);
+  // An answer streaming now as far as it has streamed, not as last written (at most half a second older).
+  const view = conversationView(deps.store, conversationId, undefined, undefined, deps.live ? { live: deps.live } : {});
   const base = safeFileName(view.conversation.title);
+  const asShown = (turn: Turn): Turn => exported(deps.live?.leftOpen?.shown(turn)) ?? turn;
   if (format === 'markdown') {
-    return { fileName: `${base}.md`, mime: 'text/markdown', text: branchToMarkdown(view.conversation.title, view.turns) };
+    return { fileName: `${base}.md`, mime: 'text/markdown', text: branchToMarkdown(view.conversation.title, view.turns.map(asShown)) };
   }
   const file = exportConversation(deps, conversationId, Date.now());
-  return { fileName: `${base}.firebrand.json`, mime: 'application/json', text: serializeConversationFile(file) };
+  return { fileName: `${base}.firebrand.json`, mime: 'application/json', text: serializeConversationFile({ ...file, turns: file.turns.map(asShown) }) };
+}
+
+/** The note that this computer's disk is full belongs on the page, not in the file. */
+function exported(shown: Turn | undefined): Turn | undefined {
+  if (shown?.error !== DISK_FULL_NOTE) return shown;
+  const { error: _note, ...turn } = shown;
+  return turn;
 }
 
 /** A title as a file name on any system: no separators, control or reserved characters, not too long. */

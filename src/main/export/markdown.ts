@@ -34,10 +34,31 @@ function turnBody(turn: Turn): string[] {
   }
   const hasAnswer = turn.blocks.some((b) => b.type !== 'reasoning' && blockMarkdown(b) !== undefined);
   // A reasoning-only (blank) answer is not an answer: drop the whole turn rather than show an empty one.
-  if (turn.role === 'assistant' && !hasAnswer) return [];
+  // One that failed or is still streaming keeps its mark, text or not: the page shows it.
+  if (turn.role === 'assistant' && !hasAnswer && turn.status !== 'error' && turn.status !== 'streaming') return [];
   if (turn.role === 'system' && parts.length === 0 && Object.keys(turn.meta).length > 0) parts.push(fence(JSON.stringify(turn.meta, null, 2), 'json'));
-  if (turn.status === 'interrupted' || turn.status === 'cut' || turn.status === 'aborted') parts.push(`*(answer ${turn.status})*`);
+  const mark = statusMark(turn);
+  if (mark) parts.push(mark);
   return parts;
+}
+
+/**
+ * An answer that did not end well says so, as the page does (round 7: one that failed, or was still streaming when
+ * exported, read as complete). The error is untrusted text (a server's): one line, in a code span.
+ */
+function statusMark(turn: Turn): string | undefined {
+  switch (turn.status) {
+    case 'interrupted':
+    case 'cut':
+    case 'aborted':
+      return `*(answer ${turn.status})*`;
+    case 'error':
+      return turn.error ? `*(answer failed: \`${oneLine(turn.error).replaceAll('`', "'")}\`)*` : '*(answer failed)*';
+    case 'streaming':
+      return '*(answer still being written when this was exported)*';
+    case 'done':
+      return undefined;
+  }
 }
 
 function blockMarkdown(block: Block): string | undefined {

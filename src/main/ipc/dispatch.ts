@@ -52,6 +52,11 @@ export function createDispatcher(handlers: InvokeHandlers, log: IpcLog): Dispatc
           log(`ipc: ${channel} failed: the disk is full`);
           return fail({ code: 'internal', message: 'The disk is full, so this was not saved. Free some space, then try again.' });
         }
+        if ((err as { code?: unknown } | null)?.code === 'SQLITE_READONLY') {
+          // The chats were opened read-only, the disk being too full to open them (db/read-only-copy.ts).
+          log(`ipc: ${channel} failed: the chats are open read-only`);
+          return fail({ code: 'internal', message: 'The disk is full, so your chats are open read-only and this was not saved. Free some space on that disk, then start Firebrand again.' });
+        }
         log(`ipc: ${channel} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
         return fail({ code: 'internal', message: 'Something went wrong inside Firebrand; the details are in the log.' });
       }

@@ -38,4 +38,15 @@ describe('branchToMarkdown', () => {
     const code = makeTurn({ id: 'code', conversationId: c, role: 'assistant', blocks: text('    const x = 1;\n    return x;\n\nThat is all.') });
     expect(branchToMarkdown('Code', [code])).toContain('## Assistant\n\n    const x = 1;\n    return x;\n\nThat is all.');
   });
+
+  // Round 7: an answer that failed, or was still streaming when exported, read as a complete one.
+  it('marks an answer that failed, with its error as text, and one still being written', () => {
+    const failed = makeTurn({ id: 'f', conversationId: c, role: 'assistant', status: 'error', error: 'Disk full: `what` arrived\nis kept', blocks: text('Trams climb by') });
+    const failedEarly = makeTurn({ id: 'g', conversationId: c, role: 'assistant', status: 'error', error: 'Cannot reach Ollama.', blocks: [] });
+    const streaming = makeTurn({ id: 'h', conversationId: c, role: 'assistant', status: 'streaming', blocks: text('So far') });
+    const out = branchToMarkdown('Marks', [failed, failedEarly, streaming]);
+    expect(out).toContain("Trams climb by\n\n*(answer failed: `Disk full: 'what' arrived is kept`)*");
+    expect(out).toContain('## Assistant\n\n*(answer failed: `Cannot reach Ollama.`)*');
+    expect(out).toContain('So far\n\n*(answer still being written when this was exported)*');
+  });
 });

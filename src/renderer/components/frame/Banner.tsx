@@ -4,14 +4,14 @@ import { focusComposer } from '../composer/focus-composer';
 interface Props {
   testId: string;
   message: string;
-  /** Tries the failed thing again (re-reads the models, reconnects, repeats the action). */
-  onRetry: () => void;
+  /** Tries the failed thing again (re-reads the models, reconnects, repeats the action); none where only a restart helps. */
+  onRetry?: () => void;
   onClose: () => void;
   /** Another way out beside Retry (e.g. open Settings to change the address). */
   extra?: React.ReactNode;
 }
 
-/** One failure, in words, with Retry and close: every error banner of the app has both. */
+/** One failure, in words, with close, and Retry wherever trying again can help (not a read-only start: a restart). */
 export function Banner({ testId, message, onRetry, onClose, extra }: Props) {
   // A banner that goes (closed, or a notice retried) takes the focus with it: the message box gets it back, once
   // the click's update is drawn.
@@ -27,10 +27,12 @@ export function Banner({ testId, message, onRetry, onClose, extra }: Props) {
       <span className="banner-text">{message}</span>
       <span className="banner-actions">
         {extra}
-        <button type="button" className="small" data-testid="banner-retry" onClick={then(onRetry)}>
-          <RotateCw className="icon" aria-hidden />
-          Retry
-        </button>
+        {onRetry && (
+          <button type="button" className="small" data-testid="banner-retry" onClick={then(onRetry)}>
+            <RotateCw className="icon" aria-hidden />
+            Retry
+          </button>
+        )}
         <button type="button" className="icon-btn small" data-testid="banner-close" aria-label="Close this message" title="Close" onClick={then(onClose)}>
           <X className="icon" aria-hidden />
         </button>

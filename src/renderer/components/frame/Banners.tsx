@@ -15,14 +15,18 @@ export function Banners({ onOpenSettings }: { onOpenSettings: () => void }) {
   const noticeRetry = useStore((s) => s.noticeRetry);
   const modelsError = useStore((s) => s.modelsError);
   const serveProblem = useStore((s) => s.serveProblem);
+  // The chats open read-only on a full disk (main's db/read-only-copy.ts): until a restart, so no Retry.
+  const readOnly = useStore((s) => s.settings?.readOnly ?? null);
   const [closed, setClosed] = useState<Record<string, string>>({});
   const shown = (id: string, message: string | null): message is string => message !== null && closed[id] !== message;
   const close = (id: string, message: string) => setClosed((c) => ({ ...c, [id]: message }));
   const showModels = serveProblem === null && shown('models-error', modelsError);
   const showNotice = serveProblem === null && notice !== null && notice !== modelsError;
-  if (!shown('serve-problem', serveProblem) && !showModels && !showNotice) return null;
+  const showReadOnly = shown('read-only', readOnly);
+  if (!shown('serve-problem', serveProblem) && !showModels && !showNotice && !showReadOnly) return null;
   return (
     <div className="banners">
+      {showReadOnly && <Banner testId="read-only" message={readOnly} onClose={() => close('read-only', readOnly)} />}
       {shown('serve-problem', serveProblem) && <Banner testId="serve-problem" message={serveProblem} onRetry={reconnectServe} onClose={() => close('serve-problem', serveProblem)} />}
       {showModels && modelsError && (
         <Banner

@@ -1,0 +1,60 @@
+/**
+ * Round 7: the reserve file that lets a delete, and a start, work on a full disk (src/main/db/disk-reserve.ts):
+ * written a little after a start where there is room, not on the way to the first window; not written where the
+ * room it would take is the room a user just made; never left half written.
+ */
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DiskReserve, RESERVE_BYTES, RESERVE_CHECK_MS, RESERVE_DELAY_MS, RESERVE_FILE } from '../../../src/main/db/disk-reserve';
+import { openLockedDatabase } from '../../../src/main/db/folder-lock';
+import { tempDir } from './helpers';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  vi.useRealTimers();
+  cleanups.splice(0).forEach((c) => c());
+});
+
+describe('the reserve kept back for a full disk', () => {
+  it('is written RESERVE_DELAY_MS after a start, not during it, and again when it has gone and there is room', async () => {
+    const { dir, cleanup } = tempDir('firebrand-reserve-');
+    cleanups.push(cleanup);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval'] });
+    const { db, lock } = openLockedDatabase(dir);
+    cleanups.unshift(() => {
+      db.close();
+      lock.release();
+    });
+    const file = join(dir, RESERVE_FILE);
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    expect(existsSync(file)).toBe(false);
+    vi.advanceTimersByTime(RESERVE_DELAY_MS);
+    await nextTurn();
+    expect(statSync(file).size).toBe(RESERVE_BYTES);
+
+    // Used (a delete on a full disk), and the user makes room outside Firebrand: it comes back at the next look.
+    rmSync(file);
+    vi.advanceTimersByTime(RESERVE_CHECK_MS - 1);
+    await nextTurn();
+    expect(existsSync(file)).toBe(false);
+    vi.advanceTimersByTime(1);
+    await nextTurn();
+    expect(statSync(file).size).toBe(RESERVE_BYTES);
+  });
+
+  it('is not written without room for it and the headroom, and leaves no partial file', () => {
+    const { dir, cleanup } = tempDir('firebrand-reserve-');
+    cleanups.push(cleanup);
+    let free = 4096 + 100;
+    const reserve = new DiskReserve(dir, { bytes: 4096, headroomBytes: 1000, freeBytes: () => free });
+    expect(reserve.restore()).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
+    free = 4096 + 1000;
+    expect(reserve.restore()).toBe(true);
+    expect(readdirSync(dir)).toEqual([RESERVE_FILE]);
+    expect(reserve.release()).toBe(true);
+    expect(reserve.release()).toBe(false);
+    expect(reserve.held).toBe(false);
+  });
+});
