@@ -68,6 +68,8 @@ export class BuiltinRequests {
     service.busy(prepared.file, 1);
     // Idle models whose room this one needs are let go first (the preflight counted their memory as free).
     await service.makeRoom(prepared.file, prepared.contextSize).catch((err: unknown) => service.deps.log(`builtin: making room failed: ${String(err)}`));
+    // Its place in the engine's line, taken as it is handed over: the engine runs generations in this order.
+    const place = service.waiting.join(turnId, prepared.file, prepared.contextSize);
     const events = host.generate(
       { type: 'generate', model: { path: prepared.path, contextSize: prepared.contextSize }, prompt: prepared.prompt, addBos: prepared.addBos, sampling: prepared.sampling, maxTokens: prepared.maxTokens },
       signal,
@@ -80,10 +82,7 @@ export class BuiltinRequests {
     // A model the engine does not hold yet is loaded before its first token (engine start, weights read: seconds to
     // minutes on a CPU): the chat says so meanwhile, instead of a silent "…" (first-hour audit F5).
     let loading = !loaded;
-    if (loading) {
-      service.loadingFor(prepared.file, true);
-      if (turnId !== undefined) service.waiting.loading(turnId, prepared.file, prepared.contextSize);
-    }
+    if (loading) service.loadingFor(prepared.file, true);
     const loadEnded = () => {
       if (!loading) return;
       loading = false;
@@ -94,18 +93,20 @@ export class BuiltinRequests {
         // One chunk per batch of events (every event that arrived since the last read), as a socket would carry them.
         for await (const batch of events) {
           if (signal.aborted) throw new LegError('aborted', 'Stopped.');
-          if (!loaded && batch.some((event) => event.type === 'start')) {
-            loaded = true;
-            loadEnded();
-            if (turnId !== undefined) service.waiting.started(turnId);
-            await service.refresh().catch(() => undefined);
+          if (batch.some((event) => event.type === 'start')) {
+            place.started();
+            if (!loaded) {
+              loaded = true;
+              loadEnded();
+              await service.refresh().catch(() => undefined);
+            }
           }
           yield encoder.encode(batch.length === 1 ? engineEventLine(batch[0]!) : batch.map(engineEventLine).join(''));
         }
         if (signal.aborted) throw new LegError('aborted', 'Stopped.');
       } finally {
         loadEnded();
-        if (turnId !== undefined) service.waiting.ended(turnId);
+        place.ended();
         service.busy(prepared.file, -1);
       }
     }

@@ -72,7 +72,7 @@ export class BuiltinService {
   readonly waiting: WaitingAnswers;
 
   constructor(readonly deps: BuiltinDeps) {
-    this.waiting = new WaitingAnswers((waiting) => deps.waitingChanged?.(waiting));
+    this.waiting = new WaitingAnswers((waiting) => deps.waitingChanged?.(waiting), (file, contextSize) => this.holds(file, contextSize));
     this.host = deps.spawner
       ? new EngineHost(deps.spawner, deps.log, () => {
           for (const l of this.loaded.values()) if (l.timer) clearTimeout(l.timer);
@@ -126,6 +126,8 @@ export class BuiltinService {
       if (l.timer) clearTimeout(l.timer);
       this.loaded.delete(file);
     }
+    // An answer waiting behind others loads its model then or not, by what the engine holds now.
+    this.waiting.recheck();
   }
 
   isLoaded(file: string): boolean {
