@@ -60,6 +60,8 @@ export interface ModelEventContract {
   'aliases:changed': { aliases: Alias[] };
   /** A model's kept window or the GPU memory was changed in some window or tab: the window each model runs with may differ now. */
   'models:windows-changed': NoPayload;
+  /** Ollama's running models changed (a model loaded by an answer, or unloaded, from any window or tab). */
+  'models:running-changed': { running: RunningModel[] };
 }
 
 export const MODEL_INVOKE_CHANNELS = [
@@ -86,4 +88,4 @@ export const MODEL_INVOKE_CHANNELS = [
   'aliases:from-model',
 ] as const satisfies readonly (keyof ModelInvokeContract)[];
 
-export const MODEL_EVENT_CHANNELS = ['models:pull-progress', 'models:changed', 'aliases:changed', 'models:windows-changed'] as const satisfies readonly (keyof ModelEventContract)[];
+export const MODEL_EVENT_CHANNELS = ['models:pull-progress', 'models:changed', 'aliases:changed', 'models:windows-changed', 'models:running-changed'] as const satisfies readonly (keyof ModelEventContract)[];

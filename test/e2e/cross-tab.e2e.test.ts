@@ -13,7 +13,7 @@ import { TAGS_BODY } from '../replay-server/ollama-wire';
 import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
 import { openPage } from './helpers/browser';
 import { shootAtBothWidths } from './helpers/screenshots';
-import { chatRoutes, modelOption, ollamaLines, pickerValues, pickModel, startUi, stopUi, type UiSession } from './helpers/ui-session';
+import { chatRoutes, modelOption, ollamaLines, pickerValues, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
 let other: Page | undefined;
@@ -38,6 +38,13 @@ async function secondTab(session: UiSession): Promise<Page> {
   await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
   return page;
 }
+
+/** Ollama's `/api/ps` with llama3.2:3b loaded, and its answer to an unload (keep_alive 0); shapes as in test/main/models. */
+const PS_LOADED = JSON.stringify({
+  models: [{ name: 'llama3.2:3b', model: 'llama3.2:3b', size: 3_400_000_000, size_vram: 3_400_000_000, context_length: 4096, expires_at: '2026-11-30T08:05:00.000Z', digest: 'd-llama' }],
+});
+const UNLOADED = '{"model":"llama3.2:3b","created_at":"2026-11-30T08:00:00Z","response":"","done":true,"done_reason":"unload"}';
+const runningNames = (page: Page) => page.getByTestId('running-model').locator('strong').allInnerTexts();
 
 const aliasNames = (page: Page) => page.getByTestId('alias-item').evaluateAll((items) => items.map((i) => i.getAttribute('data-alias') ?? ''));
 
@@ -175,5 +182,29 @@ describe('two tabs on one serve process', () => {
     const saved = await page.evaluate(() => window.firebrand.aliases.list({}));
     expect(saved).toMatchObject([{ name: 'small', systemPrompt: 'Answer in French.' }]);
     expect(saved[0]?.id).not.toBe(alias.id);
+  });
+
+  // Round 7, engine #2: Ollama's Running panel showed a model loaded (by an answer) or unloaded in another tab only
+  // after its Refresh button.
+  it('shows in the other tab’s Running panel a model an answer loaded in this one, and drops it once unloaded here', async () => {
+    const routes = (ps: string) => [...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/api/ps', body: ps }, { method: 'POST', path: '/api/generate', body: UNLOADED }];
+    s = await startUi(routes('{"models":[]}'));
+    const { page, replay } = s;
+    other = await secondTab(s);
+    await other.getByTestId('models-open').click();
+    await other.getByTestId('running-none').waitFor();
+    // Ollama loads the model to answer tab A's message.
+    replay.setRoutes(routes(PS_LOADED));
+    await send(page, 'Hello');
+    await waitIdle(page);
+    await expect.poll(() => runningNames(other!)).toEqual(['llama3.2:3b']);
+    // Tab A unloads it from its own Running panel.
+    await page.getByTestId('models-open').click();
+    await expect.poll(() => runningNames(page)).toEqual(['llama3.2:3b']);
+    replay.setRoutes(routes('{"models":[]}'));
+    await page.getByTestId('running-unload').click();
+    await expect.poll(() => runningNames(page)).toEqual([]);
+    await expect.poll(() => runningNames(other!)).toEqual([]);
+    await other.getByTestId('running-none').waitFor();
   });
 });

@@ -222,6 +222,8 @@ export function connectModelsStore(): void {
   // lists them too, as the picker does. Before, an open screen kept listing a model another tab had deleted.
   firebrand().models.onChanged(() => void loadModelsScreen());
   firebrand().models.onWindowsChanged(() => set({ windowVersion: get().windowVersion + 1 }));
+  // A model loaded (an answer) or unloaded in any tab: the Running panel shows it without a Refresh.
+  firebrand().models.onRunningChanged(({ running }) => set({ running }));
   firebrand().models.onPullProgress((p) => {
     set({ pulls: { ...get().pulls, [p.pullId]: p } });
     if (p.state === 'done') void loadModelsScreen().then(() => refreshModels());
