@@ -309,6 +309,8 @@ export type IpcErrorCode =
   | 'invalid-payload'
   | 'forbidden'
   | 'not-found'
+  /** What the request was based on changed meanwhile (another window or tab saved first): nothing was saved. */
+  | 'conflict'
   | 'server-unreachable'
   | 'server-error'
   | 'internal';

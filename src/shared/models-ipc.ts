@@ -44,7 +44,11 @@ export interface ModelInvokeContract {
   'gpu:set-override': { req: { bytes: number | null }; res: GpuReport };
   'aliases:list': { req: NoPayload; res: Alias[] };
   'aliases:create': { req: AliasInput; res: Alias };
-  'aliases:update': { req: { id: string; alias: AliasInput }; res: Alias };
+  /**
+   * `basedOn`: the alias's `updatedAt` the edit began from. A save over a version saved since (another window or tab)
+   * is refused with code `conflict`, and nothing is saved; without it the save is unconditional.
+   */
+  'aliases:update': { req: { id: string; alias: AliasInput; basedOn?: number }; res: Alias };
   'aliases:delete': { req: { id: string }; res: { deleted: boolean } };
   /** Creates (or re-creates) the alias as a real Ollama model with `/api/create`. */
   'aliases:materialize': { req: { id: string }; res: Alias };

@@ -207,4 +207,41 @@ describe('two tabs on one serve process', () => {
     await expect.poll(() => runningNames(other!)).toEqual([]);
     await other.getByTestId('running-none').waitFor();
   });
+
+  // Round 7, engine #3: the last Save won, over what the other tab had saved, after a warning in the page only.
+  it('refuses a save of an alias another tab saved meanwhile, shows theirs beside mine, and keeps mine or takes theirs', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page } = s;
+    const alias = await page.evaluate((a) => window.firebrand.aliases.create(a), SMALL);
+    other = await secondTab(s);
+    await other.getByTestId('models-open').click();
+    await other.getByTestId('alias-edit').click();
+    await other.getByTestId('alias-system').fill('Answer in French.');
+    // Tab A saves first, from the same version.
+    await page.evaluate(({ id, a }) => window.firebrand.aliases.update({ id, alias: { ...a, systemPrompt: 'Be brief.' } }), { id: alias.id, a: SMALL });
+    await other.getByTestId('alias-save').click();
+    const conflict = other.getByTestId('alias-conflict');
+    await conflict.waitFor();
+    expect(await conflict.getByTestId('alias-conflict-theirs').allInnerTexts()).toEqual(['Be brief.']);
+    expect(await conflict.getByTestId('alias-conflict-mine').allInnerTexts()).toEqual(['Answer in French.']);
+    // Nothing was saved over theirs, and the form still holds what tab B typed.
+    expect(await page.evaluate(() => window.firebrand.aliases.list({}))).toMatchObject([{ systemPrompt: 'Be brief.' }]);
+    expect(await other.getByTestId('alias-system').inputValue()).toBe('Answer in French.');
+    await shootAtBothWidths(other, 'alias-save-conflict', '[data-testid="alias-conflict"]');
+    await other.getByTestId('alias-keep-mine').click();
+    await expect.poll(() => other!.getByTestId('alias-conflict').count()).toBe(0);
+    await expect.poll(async () => (await page.evaluate(() => window.firebrand.aliases.list({})))[0]?.systemPrompt).toBe('Answer in French.');
+
+    // Again, and this time tab B takes theirs: the form shows what tab A saved, and a Save then goes through.
+    await other.getByTestId('alias-edit').click();
+    await other.getByTestId('alias-system').fill('Answer in German.');
+    await page.evaluate(({ id, a }) => window.firebrand.aliases.update({ id, alias: { ...a, systemPrompt: 'Use lists.' } }), { id: alias.id, a: SMALL });
+    await other.getByTestId('alias-save').click();
+    await other.getByTestId('alias-take-theirs').click();
+    expect(await other.getByTestId('alias-system').inputValue()).toBe('Use lists.');
+    await other.getByTestId('alias-save').click();
+    await expect.poll(() => other!.getByTestId('alias-save').innerText()).toBe('Add alias');
+    expect(await other.getByTestId('alias-conflict').count()).toBe(0);
+    expect(await page.evaluate(() => window.firebrand.aliases.list({}))).toMatchObject([{ systemPrompt: 'Use lists.' }]);
+  });
 });

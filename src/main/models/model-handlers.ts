@@ -132,9 +132,9 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
       await refuseHiddenModel(input.name, input.connectionId);
       return announce(aliases.create(input));
     },
-    'aliases:update': async ({ id, alias }) => {
+    'aliases:update': async ({ id, alias, basedOn }) => {
       await refuseHiddenModel(alias.name, alias.connectionId, aliases.require(id));
-      return announce(aliases.update(id, alias));
+      return announce(aliases.update(id, alias, basedOn));
     },
     'aliases:delete': ({ id }) => announce({ deleted: aliases.delete(id) }),
     'aliases:materialize': async ({ id }) => {
