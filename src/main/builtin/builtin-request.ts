@@ -88,7 +88,31 @@ export class BuiltinRequests {
       loading = false;
       service.loadingFor(prepared.file, false);
     };
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      loadEnded();
+      place.ended();
+      service.busy(prepared.file, -1);
+    };
+    // A step that stops before it reads the answer (it stopped itself meanwhile) never reads it: the generation still
+    // ends in the engine, and only then does it leave the line and count as done, or every later answer would say it
+    // waits behind it (and its model would never be unloaded as idle).
+    let reading = false;
+    let unread = false;
+    const leftUnread = () => {
+      if (reading || unread) return;
+      unread = true;
+      void (async () => {
+        for await (const batch of events) void batch;
+      })().finally(end);
+    };
+    if (signal.aborted) leftUnread();
+    else signal.addEventListener('abort', leftUnread, { once: true });
     async function* bytes(): AsyncIterable<Uint8Array> {
+      if (unread) throw new LegError('aborted', 'Stopped.');
+      reading = true;
       try {
         // One chunk per batch of events (every event that arrived since the last read), as a socket would carry them.
         for await (const batch of events) {
@@ -105,9 +129,7 @@ export class BuiltinRequests {
         }
         if (signal.aborted) throw new LegError('aborted', 'Stopped.');
       } finally {
-        loadEnded();
-        place.ended();
-        service.busy(prepared.file, -1);
+        end();
       }
     }
     return { status: 200, body: bytes(), text: () => Promise.resolve('') };

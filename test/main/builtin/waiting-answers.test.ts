@@ -147,4 +147,22 @@ describe('answers waiting on the built-in engine', () => {
     // First in line on a model the engine holds: reading its prompt, not waiting on a load.
     expect(w.list()).toEqual([{ turnId: 'a3', file: 'plain.gguf', state: 'queued', ahead: ['thinker.gguf'], thenLoads: true }]);
   });
+
+  // A step that stopped itself before reading its answer left it in the line for good: every later answer said it
+  // waited behind it.
+  it('lets an answer stopped before its body was read leave the line once its generation ends', async () => {
+    const { requests, generations, waiting } = setup();
+    const stop = new AbortController();
+    const unread = await requests.send(body('one'), stop.signal, 'a1');
+    const next = await requests.send(body('two'), new AbortController().signal, 'a2');
+    stop.abort();
+    generations[0]!.push({ type: 'done', reason: 'abort', promptTokens: 0, completionTokens: 0, promptMs: 0, generationMs: 0 });
+    await expect.poll(() => waiting.list()).toEqual([{ turnId: 'a2', file: 'plain.gguf', state: 'loading' }]);
+    // Read after all, it says it was stopped.
+    await expect(drain(unread.body)).rejects.toThrow('Stopped.');
+    const rest = drain(next.body);
+    generations[1]!.push(START, DONE);
+    await rest;
+    expect(waiting.list()).toEqual([]);
+  });
 });
