@@ -139,8 +139,13 @@ export class BuiltinService {
     return this.loaded.get(file)?.requestedSize === contextSize;
   }
 
-  /** Loads a model with its window, unless it is known not to fit. */
+  /**
+   * Loads a model with its window, unless it is known not to fit. Not while an answer runs: the engine would load it
+   * only once that answer (and any waiting behind it) ended, minutes perhaps, with Models showing nothing meanwhile.
+   */
   async load(file: string): Promise<BuiltinStatus> {
+    const answering = this.waiting.current();
+    if (answering !== null) throw new UserFacingError('invalid-payload', `The engine is answering on ${answering} now: load ${file} once that answer ends, or stop it first.`);
     const model = await this.deps.library.model(file);
     const window = await this.windowFor(file);
     const contextSize = window.contextWindow ?? DEFAULT_CONTEXT_WINDOW;

@@ -60,6 +60,11 @@ export class WaitingAnswers {
     };
   }
 
+  /** The model of the generation the engine runs (or loads for) now; null when none is in line. */
+  current(): string | null {
+    return this.line[0]?.file ?? null;
+  }
+
   /** The answers waiting now, each with what it waits on. */
   list(): WaitingAnswer[] {
     const out: WaitingAnswer[] = [];
