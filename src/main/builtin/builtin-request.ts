@@ -96,28 +96,53 @@ export class BuiltinRequests {
       place.ended();
       service.busy(prepared.file, -1);
     };
+    const generation = events[Symbol.asyncIterator]();
+    /** Reads the rest of the generation unseen (after `pending`, a read already asked), then lets it go. */
+    const drain = (pending?: Promise<IteratorResult<unknown>>) => {
+      void (async () => {
+        if (pending && (await pending).done) return;
+        while (!(await generation.next()).done);
+      })()
+        .catch(() => undefined)
+        .finally(end);
+    };
+    const stopped = new Promise<'stopped'>((resolve) => {
+      if (signal.aborted) resolve('stopped');
+      else signal.addEventListener('abort', () => resolve('stopped'), { once: true });
+    });
     // A step that stops before it reads the answer (it stopped itself meanwhile) never reads it: the generation still
     // ends in the engine, and only then does it leave the line and count as done, or every later answer would say it
     // waits behind it (and its model would never be unloaded as idle).
     let reading = false;
     let unread = false;
-    const leftUnread = () => {
-      if (reading || unread) return;
+    void stopped.then(() => {
+      if (reading) return;
       unread = true;
-      void (async () => {
-        for await (const batch of events) void batch;
-      })().finally(end);
-    };
-    if (signal.aborted) leftUnread();
-    else signal.addEventListener('abort', leftUnread, { once: true });
+      drain();
+    });
+    let started = false;
     async function* bytes(): AsyncIterable<Uint8Array> {
       if (unread) throw new LegError('aborted', 'Stopped.');
       reading = true;
+      let handedOff = false;
       try {
         // One chunk per batch of events (every event that arrived since the last read), as a socket would carry them.
-        for await (const batch of events) {
+        for (;;) {
+          const next = generation.next();
+          // Before its first token a stop ends the answer at once: the engine may be loading its model (which it
+          // cannot stop half-way, seconds to minutes on a CPU) or running answers before it. It leaves the line when
+          // the engine has ended it; nothing of it was said yet, so nothing is lost.
+          const got = started ? await next : await Promise.race([next, stopped]);
+          if (got === 'stopped') {
+            handedOff = true;
+            drain(next);
+            throw new LegError('aborted', 'Stopped.');
+          }
+          if (got.done) break;
+          const batch = got.value;
           if (signal.aborted) throw new LegError('aborted', 'Stopped.');
           if (batch.some((event) => event.type === 'start')) {
+            started = true;
             place.started();
             if (!loaded) {
               loaded = true;
@@ -129,7 +154,7 @@ export class BuiltinRequests {
         }
         if (signal.aborted) throw new LegError('aborted', 'Stopped.');
       } finally {
-        end();
+        if (!handedOff) end();
       }
     }
     return { status: 200, body: bytes(), text: () => Promise.resolve('') };

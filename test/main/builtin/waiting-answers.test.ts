@@ -102,7 +102,7 @@ describe('answers waiting on the built-in engine', () => {
     stop.abort();
     generations[0]!.push({ type: 'done', reason: 'abort', promptTokens: 0, completionTokens: 0, promptMs: 0, generationMs: 0 });
     await reading;
-    expect(waiting.list()).toEqual([{ turnId: 'a2', file: 'plain.gguf', state: 'loading' }]);
+    await expect.poll(() => waiting.list()).toEqual([{ turnId: 'a2', file: 'plain.gguf', state: 'loading' }]);
     const rest = drain(second.body);
     generations[1]!.push(START, DONE);
     await rest;
@@ -164,5 +164,21 @@ describe('answers waiting on the built-in engine', () => {
     generations[1]!.push(START, DONE);
     await rest;
     expect(waiting.list()).toEqual([]);
+  });
+
+  // Stop while the engine loaded the model (a native load it cannot stop half-way: seconds to minutes on a CPU) took
+  // effect only once the load had ended.
+  it('ends an answer at once on Stop while its model loads, and leaves the line only when the engine has ended it', async () => {
+    const { requests, generations, waiting } = setup();
+    const stop = new AbortController();
+    const first = await requests.send(body('one'), stop.signal, 'a1');
+    const reading = drain(first.body);
+    stop.abort();
+    await expect(reading).rejects.toThrow('Stopped.');
+    // The engine is still loading it: the next answer waits behind it, and says so.
+    await requests.send(body('two'), new AbortController().signal, 'a2');
+    expect(waiting.list().map((w) => w.state)).toEqual(['loading', 'queued']);
+    generations[0]!.push({ type: 'done', reason: 'abort', promptTokens: 0, completionTokens: 0, promptMs: 0, generationMs: 0 });
+    await expect.poll(() => waiting.list()).toEqual([{ turnId: 'a2', file: 'plain.gguf', state: 'loading' }]);
   });
 });
