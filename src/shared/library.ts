@@ -83,8 +83,11 @@ export type WaitingAnswer =
       turnId: string;
       file: string;
       state: 'queued';
-      /** The model of each answer before this one, in the order they run: the first is answering (or loading) now. */
-      ahead: string[];
+      /**
+       * Each generation before this one, in the order they run (the first runs or loads now): its model, and whether
+       * it is an answer (else a title or a summary made for a chat).
+       */
+      ahead: { file: string; answer: boolean }[];
       /** Whether this answer's model must still be loaded once its turn comes (not loaded, or with another window). */
       thenLoads: boolean;
     };

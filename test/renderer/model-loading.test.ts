@@ -11,7 +11,7 @@ import { useBuiltinLoading, waitingLine, waitingOf } from '../../src/renderer/st
 const first: Turn = { id: 'a1', conversationId: 'c1', parentId: 'u1', role: 'assistant', blocks: [], meta: {}, status: 'streaming', model: 'scripted/thinker.gguf', createdAt: 1 };
 const second: Turn = { ...first, id: 'a2', conversationId: 'c2', parentId: 'u2' };
 const loading = (turnId: string): WaitingAnswer => ({ turnId, file: 'scripted/thinker.gguf', state: 'loading' });
-const queued = (turnId: string, ahead: string[], thenLoads: boolean, file = 'scripted/thinker.gguf'): WaitingAnswer => ({ turnId, file, state: 'queued', ahead, thenLoads });
+const queued = (turnId: string, ahead: string[], thenLoads: boolean, file = 'scripted/thinker.gguf'): WaitingAnswer => ({ turnId, file, state: 'queued', ahead: ahead.map((f) => ({ file: f, answer: true })), thenLoads });
 
 /** The line an answer shows (AssistantTurn draws `waitingLine(waitingOf(...))`, its state as `data-state`); none: null. */
 function lineOf(turn: Turn): string | null {
@@ -52,5 +52,12 @@ describe('an answer waiting on a built-in model', () => {
     );
     // Its own model behind an answer with another window: a new context is made once that one ends.
     expect(waitingLine(queued('a2', ['scripted/thinker.gguf'], true))).toBe('Waiting for the answer on scripted/thinker.gguf to finish, then loading scripted/thinker.gguf.');
+  });
+
+  it('behind a title or summary made on a model says so, not "the answer"', () => {
+    const title: WaitingAnswer = { turnId: 'a2', file: 'scripted/thinker.gguf', state: 'queued', ahead: [{ file: 'scripted/thinker.gguf', answer: false }], thenLoads: false };
+    expect(waitingLine(title)).toBe('Waiting for a title or summary being made on scripted/thinker.gguf to finish; this answer starts then.');
+    const mixed: WaitingAnswer = { ...title, ahead: [{ file: 'scripted/plain.gguf', answer: true }, { file: 'scripted/thinker.gguf', answer: false }], thenLoads: true };
+    expect(waitingLine(mixed)).toBe('Waiting for 2 requests before it (on scripted/plain.gguf, scripted/thinker.gguf) to finish, then loading scripted/thinker.gguf.');
   });
 });

@@ -75,7 +75,9 @@ export class WaitingAnswers {
       // engine holds it so now (a model held now may still be let go to make room: then it is loaded again).
       const before = ahead.filter((a) => a.file === entry.file).at(-1);
       const thenLoads = before ? before.contextSize !== entry.contextSize : !this.holds(entry.file, entry.contextSize);
-      if (ahead.length > 0) out.push({ turnId: entry.turnId, file: entry.file, state: 'queued', ahead: ahead.map((a) => a.file), thenLoads });
+      if (ahead.length > 0) {
+        out.push({ turnId: entry.turnId, file: entry.file, state: 'queued', ahead: ahead.map((a) => ({ file: a.file, answer: a.turnId !== undefined })), thenLoads });
+      }
       // First in line with its model held: it is reading its prompt, no wait worth a line.
       else if (thenLoads) out.push({ turnId: entry.turnId, file: entry.file, state: 'loading' });
     });

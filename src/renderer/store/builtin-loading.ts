@@ -44,10 +44,13 @@ export function waitingOf(turn: Turn, waiting: Readonly<Record<string, WaitingAn
  */
 export function waitingLine(w: WaitingAnswer): string {
   if (w.state === 'loading') return `Loading ${w.file} into memory; the answer starts once it is loaded.`;
-  if (w.ahead.length === 1 && w.ahead[0] === w.file && !w.thenLoads) {
+  const [first] = w.ahead;
+  if (w.ahead.length === 1 && first?.answer && first.file === w.file && !w.thenLoads) {
     return `${w.file} is answering another message; this answer starts when that one ends.`;
   }
-  const models = [...new Set(w.ahead)];
-  const before = w.ahead.length === 1 ? `the answer on ${w.ahead[0]!}` : `${w.ahead.length} answers before it (on ${models.join(', ')})`;
+  const models = [...new Set(w.ahead.map((a) => a.file))].join(', ');
+  // A title or a summary is made on the chat's model too, after an answer: it is not "the answer" the user saw.
+  const kind = w.ahead.every((a) => a.answer) ? 'answer' : 'request';
+  const before = w.ahead.length === 1 ? (first?.answer ? `the answer on ${models}` : `a title or summary being made on ${models}`) : `${w.ahead.length} ${kind}s before it (on ${models})`;
   return w.thenLoads ? `Waiting for ${before} to finish, then loading ${w.file}.` : `Waiting for ${before} to finish; this answer starts then.`;
 }

@@ -92,7 +92,7 @@ describe('built-in engine: faults end one answer, never the app', () => {
     const waiting = await services.handlers['chat:send']({ conversationId: null, text: 'Hello?', model: 'plain.gguf', connectionId: 'builtin' });
     await expect
       .poll(() => services.library.builtin.waiting.list())
-      .toEqual([{ turnId: waiting.assistantTurn.id, file: 'plain.gguf', state: 'queued', ahead: ['long.gguf'], thenLoads: true }]);
+      .toEqual([{ turnId: waiting.assistantTurn.id, file: 'plain.gguf', state: 'queued', ahead: [{ file: 'long.gguf', answer: true }], thenLoads: true }]);
     expect(await services.handlers['chat:stop']({ turnId: waiting.assistantTurn.id })).toEqual({ stopped: true });
     await expect.poll(async () => (await services.handlers['conversations:open']({ conversationId: waiting.conversationId })).turns.at(-1)?.status, { timeout: 30_000 }).toBe('aborted');
     // The long answer is still going: the stop ended the waiting one, not by waiting for the other to end.

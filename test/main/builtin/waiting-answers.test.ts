@@ -80,7 +80,7 @@ describe('answers waiting on the built-in engine', () => {
     const signal = new AbortController().signal;
     const first = await requests.send(body('one'), signal, 'a1');
     const second = await requests.send(body('two'), signal, 'a2');
-    const queued: WaitingAnswer = { turnId: 'a2', file: 'plain.gguf', state: 'queued', ahead: ['plain.gguf'], thenLoads: false };
+    const queued: WaitingAnswer = { turnId: 'a2', file: 'plain.gguf', state: 'queued', ahead: [{ file: 'plain.gguf', answer: true }], thenLoads: false };
     expect(waiting.list()).toEqual([{ turnId: 'a1', file: 'plain.gguf', state: 'loading' }, queued]);
     const reading = [drain(first.body), drain(second.body)];
     generations[0]!.push(START);
@@ -113,7 +113,7 @@ describe('answers waiting on the built-in engine', () => {
     const w = new WaitingAnswers(() => undefined);
     w.join('a1', 'plain.gguf', 4096).started();
     w.join('a2', 'plain.gguf', 8192);
-    expect(w.list()).toEqual([{ turnId: 'a2', file: 'plain.gguf', state: 'queued', ahead: ['plain.gguf'], thenLoads: true }]);
+    expect(w.list()).toEqual([{ turnId: 'a2', file: 'plain.gguf', state: 'queued', ahead: [{ file: 'plain.gguf', answer: true }], thenLoads: true }]);
   });
 
   // Round 7, engine #1: the engine answers one model at a time. An answer on thinker.gguf sent while plain.gguf was
@@ -126,7 +126,7 @@ describe('answers waiting on the built-in engine', () => {
     generations[0]!.push(START);
     const second = await requests.send(body('two', 'thinker.gguf'), signal, 'a2');
     reading.push(drain(second.body));
-    expect(waiting.list()).toEqual([{ turnId: 'a2', file: 'thinker.gguf', state: 'queued', ahead: ['plain.gguf'], thenLoads: true }]);
+    expect(waiting.list()).toEqual([{ turnId: 'a2', file: 'thinker.gguf', state: 'queued', ahead: [{ file: 'plain.gguf', answer: true }], thenLoads: true }]);
     generations[0]!.push(DONE);
     await expect.poll(() => told.at(-1)).toEqual([{ turnId: 'a2', file: 'thinker.gguf', state: 'loading' }]);
     generations[1]!.push(START, DONE);
@@ -140,12 +140,12 @@ describe('answers waiting on the built-in engine', () => {
     w.join('a2', 'thinker.gguf', 4096);
     w.join('a3', 'plain.gguf', 4096);
     expect(w.list()).toEqual([
-      { turnId: 'a2', file: 'thinker.gguf', state: 'queued', ahead: ['plain.gguf'], thenLoads: false },
-      { turnId: 'a3', file: 'plain.gguf', state: 'queued', ahead: ['plain.gguf', 'thinker.gguf'], thenLoads: false },
+      { turnId: 'a2', file: 'thinker.gguf', state: 'queued', ahead: [{ file: 'plain.gguf', answer: false }], thenLoads: false },
+      { turnId: 'a3', file: 'plain.gguf', state: 'queued', ahead: [{ file: 'plain.gguf', answer: false }, { file: 'thinker.gguf', answer: true }], thenLoads: false },
     ]);
     title.ended();
     // First in line on a model the engine holds: reading its prompt, not waiting on a load.
-    expect(w.list()).toEqual([{ turnId: 'a3', file: 'plain.gguf', state: 'queued', ahead: ['thinker.gguf'], thenLoads: true }]);
+    expect(w.list()).toEqual([{ turnId: 'a3', file: 'plain.gguf', state: 'queued', ahead: [{ file: 'thinker.gguf', answer: true }], thenLoads: true }]);
   });
 
   // A step that stopped itself before reading its answer left it in the line for good: every later answer said it
