@@ -244,4 +244,18 @@ describe('two tabs on one serve process', () => {
     expect(await other.getByTestId('alias-conflict').count()).toBe(0);
     expect(await page.evaluate(() => window.firebrand.aliases.list({}))).toMatchObject([{ systemPrompt: 'Use lists.' }]);
   });
+
+  // An alias's "summarize older turns on its own" chosen in one tab: the other tab's Models screen kept showing the
+  // old choice until the page was reloaded (found in round 7).
+  it('shows in the other tab’s Models screen an alias’s auto-compact choice made in this one', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page } = s;
+    const alias = await page.evaluate((a) => window.firebrand.aliases.create(a), SMALL);
+    other = await secondTab(s);
+    await other.getByTestId('models-open').click();
+    const choice = other.getByTestId('alias-auto-compact');
+    await expect.poll(() => choice.inputValue()).toBe('off');
+    await page.evaluate((id) => window.firebrand.context.setAutoCompact({ kind: 'alias', id, threshold: 0.85 }), alias.id);
+    await expect.poll(() => choice.inputValue()).toBe('0.85');
+  });
 });
