@@ -35,6 +35,8 @@ describe('the Models screen, once opened, as built-in answers load their models'
   it("reads only the engine's status for a model loading and loaded, not the folder nor the picker's list", async () => {
     changed({ reason: 'loading:plain.gguf' });
     changed({ reason: 'loaded:plain.gguf' });
+    // The answer ended: the model's idle unload time moved.
+    changed({ reason: 'idle:plain.gguf' });
     await expect.poll(() => calls).toEqual(['builtin:status']);
     await expect.poll(() => useLibraryStore.getState().status?.loaded.map((l) => l.file)).toEqual(['plain.gguf']);
   });

@@ -194,12 +194,16 @@ export class BuiltinService {
     const n = Math.max(0, (this.busyCount.get(file) ?? 0) + delta);
     if (n > 0) this.busyCount.set(file, n);
     else this.busyCount.delete(file);
+    const before = l?.unloadsAt ?? null;
     if (delta === -1) this.touch(file);
     else if (l?.timer) {
       clearTimeout(l.timer);
       l.timer = null;
       l.unloadsAt = null;
     }
+    // The Running panel says when an idle model unloads: it kept the time from before the answer (past, while the
+    // model stayed loaded), or one while it answered.
+    if (l && l.unloadsAt !== before) this.deps.changed(`idle:${file}`);
   }
 
   private touch(file: string): void {

@@ -46,4 +46,26 @@ describe('the built-in engine\'s models being loaded', () => {
     // No engine in this build: the load gets as far as asking for the model (the library here has none).
     await expect(s.load('plain.gguf')).rejects.not.toMatchObject({ message: expect.stringContaining('answering') as unknown });
   });
+
+  // Models → Running said "unloads 10:05 if unused" from before an answer, past and wrong once the answer had ended
+  // (the idle clock starts again then), and while it ran (a model answering is not unloaded): no page was told.
+  it('tells the pages when an answer stops or restarts a loaded model\'s idle clock', () => {
+    const changed: string[] = [];
+    let now = 1_000;
+    const s = new BuiltinService({
+      library: { dir: '/models' }, spawner: null, log: () => undefined, idleMinutes: () => 10, memoryOverride: () => null, storedWindow: () => null,
+      changed: (reason: string) => changed.push(reason), now: () => now,
+    } as unknown as BuiltinDeps);
+    // As the engine reports a load (BuiltinService.apply), then the idle clock as load() starts it.
+    (s as unknown as { apply(st: unknown): void }).apply({ backend: { backend: 'cpu' }, loaded: [{ path: '/models/plain.gguf', contextSize: 4096, requestedSize: 4096, memoryBytes: 1 }] });
+    s.busy('plain.gguf', 1);
+    s.busy('plain.gguf', -1);
+    expect(changed).toEqual(['idle:plain.gguf']);
+    expect((s as unknown as { loaded: Map<string, { unloadsAt: number | null }> }).loaded.get('plain.gguf')?.unloadsAt).toBe(1_000 + 600_000);
+    now = 5_000;
+    s.busy('plain.gguf', 1);
+    s.busy('plain.gguf', -1);
+    expect(changed).toEqual(['idle:plain.gguf', 'idle:plain.gguf', 'idle:plain.gguf']);
+    s.close();
+  });
 });
