@@ -151,13 +151,21 @@ export class BuiltinService {
     const contextSize = window.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     const refusal = await this.fitProblem(model, contextSize);
     if (refusal) throw new UserFacingError('invalid-payload', refusal);
-    await this.makeRoom(file, contextSize);
-    const status = await this.engine()
-      .request<EngineStatus>({ type: 'load', model: { path: model.entry.path, contextSize } })
-      // The engine's message names the file and says why (a refused file, a window it could not make, a crash).
-      .catch((err: unknown) => {
-        throw new UserFacingError('server-error', err instanceof Error ? err.message : String(err));
-      });
+    // Every page's Models screen says it loads (`status.loading`, the `loading:`/`loaded:` events) until it ends: a
+    // load takes seconds to minutes on a CPU, and Load showed nothing meanwhile.
+    this.loadingFor(file, true);
+    let status: EngineStatus;
+    try {
+      await this.makeRoom(file, contextSize);
+      status = await this.engine()
+        .request<EngineStatus>({ type: 'load', model: { path: model.entry.path, contextSize } })
+        // The engine's message names the file and says why (a refused file, a window it could not make, a crash).
+        .catch((err: unknown) => {
+          throw new UserFacingError('server-error', err instanceof Error ? err.message : String(err));
+        });
+    } finally {
+      this.loadingFor(file, false);
+    }
     this.apply(status);
     this.touch(file);
     this.deps.changed('loaded');

@@ -68,4 +68,22 @@ describe('the built-in engine\'s models being loaded', () => {
     expect(changed).toEqual(['idle:plain.gguf', 'idle:plain.gguf', 'idle:plain.gguf']);
     s.close();
   });
+
+  // Load in Models showed nothing while the engine loaded the model (seconds to minutes on a CPU), in any tab.
+  it('says a model loads for Models → Load, from the request to its end, failed or not', async () => {
+    const changed: string[] = [];
+    const s = service(changed);
+    const seen: string[][] = [];
+    const inside = s as unknown as { fitProblem: () => Promise<null>; makeRoom: () => Promise<void>; deps: { library: { model: () => Promise<unknown> } } };
+    inside.deps.library.model = () => Promise.resolve({ entry: { path: '/models/plain.gguf', sizeBytes: 1 }, info: {} });
+    inside.fitProblem = () => Promise.resolve(null);
+    inside.makeRoom = async () => {
+      seen.push((await s.status()).loading);
+    };
+    // No engine in this build: the load fails there, after it was said to load.
+    await expect(s.load('plain.gguf')).rejects.toThrow('not part of this build');
+    expect(seen).toEqual([['plain.gguf']]);
+    expect((await s.status()).loading).toEqual([]);
+    expect(changed).toEqual(['loading:plain.gguf', 'loaded:plain.gguf']);
+  });
 });
