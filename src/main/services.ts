@@ -197,8 +197,8 @@ export function createServices(options: ServicesOptions): Services {
     ollamaShow: (baseUrl, model) => modelManager.shows.get(baseUrl, model),
     beforeAnswer: (first, o, signal) => (late.room ? late.room.beforeAnswer(first, o, signal) : Promise.resolve(first)),
     busyReason: (id) => late.room?.busyReason(id),
-    // A document read while an answer streams gives it more of the CPU (documents/reading-pace.ts).
-    answering: (on) => extraction.setAnswering(on),
+    // Answering: a document read meanwhile yields the CPU (documents/reading-pace.ts); after, Ollama's Running is read.
+    answering: (on) => { extraction.setAnswering(on); if (!on) modelManager.answered(); },
     ...options.chat,
   });
   const chat = chatParts.chat;

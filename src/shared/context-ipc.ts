@@ -145,6 +145,13 @@ export interface ContextInvokeContract {
   'context:set-auto-compact': { req: { kind: 'connection' | 'alias'; id: string; threshold: number | null }; res: AutoCompactSetting[] };
 }
 
+export interface ContextEventContract {
+  /** The auto-compact settings as saved, after any window or tab changed one (Models and Settings show them). */
+  'context:auto-compact-changed': { settings: AutoCompactSetting[] };
+}
+
+export const CONTEXT_EVENT_CHANNELS = ['context:auto-compact-changed'] as const satisfies readonly (keyof ContextEventContract)[];
+
 export const CONTEXT_INVOKE_CHANNELS = [
   'context:measure',
   'context:plan',

@@ -4,7 +4,7 @@
  * The same contract is carried by Electron IPC and, in serve mode, by a WebSocket.
  */
 import { MCP_EVENT_CHANNELS, MCP_INVOKE_CHANNELS, type McpEventContract, type McpInvokeContract, type ToolProgress } from './mcp';
-import { CONTEXT_INVOKE_CHANNELS, type ContextInvokeContract } from './context-ipc';
+import { CONTEXT_EVENT_CHANNELS, CONTEXT_INVOKE_CHANNELS, type ContextEventContract, type ContextInvokeContract } from './context-ipc';
 import { LIBRARY_EVENT_CHANNELS, LIBRARY_INVOKE_CHANNELS, type LibraryEventContract, type LibraryInvokeContract } from './library';
 import { MODEL_EVENT_CHANNELS, MODEL_INVOKE_CHANNELS, type ModelEventContract, type ModelInvokeContract } from './models-ipc';
 import type { ConnectionInfo, ConnectionInput, ConnectionTestResult, KeyStorage, ThinkMode } from './connections';
@@ -229,7 +229,7 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
 }
 
 /** Event channels: main -> renderer payloads. */
-export interface EventContract extends ModelEventContract, LibraryEventContract, McpEventContract {
+export interface EventContract extends ModelEventContract, LibraryEventContract, McpEventContract, ContextEventContract {
   /** A streamed part of an assistant turn; the renderer applies it with the same reducer main persists with. */
   /** Streamed parts of an assistant turn, one batch per network chunk, in order; the renderer applies them with
    * the same reducer main persists with. `from`: how many parts of the turn came before these. */
@@ -297,6 +297,7 @@ export const EVENT_CHANNELS = [
   ...MODEL_EVENT_CHANNELS,
   ...LIBRARY_EVENT_CHANNELS,
   ...MCP_EVENT_CHANNELS,
+  ...CONTEXT_EVENT_CHANNELS,
 ] as const satisfies readonly EventChannel[];
 
 export const CHANNEL_NAME_PATTERN = /^[a-z]+:[a-z]+(?:-[a-z]+)*$/;
@@ -311,6 +312,8 @@ export type IpcErrorCode =
   | 'invalid-payload'
   | 'forbidden'
   | 'not-found'
+  /** What the request was based on changed meanwhile (another window or tab saved first): nothing was saved. */
+  | 'conflict'
   | 'server-unreachable'
   | 'server-error'
   | 'internal';

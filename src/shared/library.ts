@@ -74,14 +74,23 @@ export interface LoadedModel {
 }
 
 /**
- * An answer waiting on the built-in engine before its first token: `loading` its model, or `queued` behind another
- * answer on that model, already loaded (the engine runs one answer at a time).
+ * An answer waiting on the built-in engine before its first token: `loading` its model (nothing runs before it), or
+ * `queued` behind other answers, on any model (the engine runs one answer at a time, whatever the model).
  */
-export interface WaitingAnswer {
-  turnId: string;
-  file: string;
-  state: 'loading' | 'queued';
-}
+export type WaitingAnswer =
+  | { turnId: string; file: string; state: 'loading' }
+  | {
+      turnId: string;
+      file: string;
+      state: 'queued';
+      /**
+       * Each generation before this one, in the order they run (the first runs or loads now): its model, and whether
+       * it is an answer (else a title or a summary made for a chat).
+       */
+      ahead: { file: string; answer: boolean }[];
+      /** Whether this answer's model must still be loaded once its turn comes (not loaded, or with another window). */
+      thenLoads: boolean;
+    };
 
 export interface BuiltinStatus {
   /** Null until the engine has started once (it starts on first use). */

@@ -44,7 +44,11 @@ export interface ModelInvokeContract {
   'gpu:set-override': { req: { bytes: number | null }; res: GpuReport };
   'aliases:list': { req: NoPayload; res: Alias[] };
   'aliases:create': { req: AliasInput; res: Alias };
-  'aliases:update': { req: { id: string; alias: AliasInput }; res: Alias };
+  /**
+   * `basedOn`: the alias's `updatedAt` the edit began from. A save over a version saved since (another window or tab)
+   * is refused with code `conflict`, and nothing is saved; without it the save is unconditional.
+   */
+  'aliases:update': { req: { id: string; alias: AliasInput; basedOn?: number }; res: Alias };
   'aliases:delete': { req: { id: string }; res: { deleted: boolean } };
   /** Creates (or re-creates) the alias as a real Ollama model with `/api/create`. */
   'aliases:materialize': { req: { id: string }; res: Alias };
@@ -60,6 +64,8 @@ export interface ModelEventContract {
   'aliases:changed': { aliases: Alias[] };
   /** A model's kept window or the GPU memory was changed in some window or tab: the window each model runs with may differ now. */
   'models:windows-changed': NoPayload;
+  /** Ollama's running models changed (a model loaded by an answer, or unloaded, from any window or tab). */
+  'models:running-changed': { running: RunningModel[] };
 }
 
 export const MODEL_INVOKE_CHANNELS = [
@@ -86,4 +92,4 @@ export const MODEL_INVOKE_CHANNELS = [
   'aliases:from-model',
 ] as const satisfies readonly (keyof ModelInvokeContract)[];
 
-export const MODEL_EVENT_CHANNELS = ['models:pull-progress', 'models:changed', 'aliases:changed', 'models:windows-changed'] as const satisfies readonly (keyof ModelEventContract)[];
+export const MODEL_EVENT_CHANNELS = ['models:pull-progress', 'models:changed', 'aliases:changed', 'models:windows-changed', 'models:running-changed'] as const satisfies readonly (keyof ModelEventContract)[];

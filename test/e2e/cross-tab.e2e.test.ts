@@ -13,7 +13,7 @@ import { TAGS_BODY } from '../replay-server/ollama-wire';
 import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
 import { openPage } from './helpers/browser';
 import { shootAtBothWidths } from './helpers/screenshots';
-import { chatRoutes, modelOption, ollamaLines, pickerValues, pickModel, startUi, stopUi, type UiSession } from './helpers/ui-session';
+import { chatRoutes, modelOption, ollamaLines, pickerValues, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
 let other: Page | undefined;
@@ -38,6 +38,13 @@ async function secondTab(session: UiSession): Promise<Page> {
   await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
   return page;
 }
+
+/** Ollama's `/api/ps` with llama3.2:3b loaded, and its answer to an unload (keep_alive 0); shapes as in test/main/models. */
+const PS_LOADED = JSON.stringify({
+  models: [{ name: 'llama3.2:3b', model: 'llama3.2:3b', size: 3_400_000_000, size_vram: 3_400_000_000, context_length: 4096, expires_at: '2026-11-30T08:05:00.000Z', digest: 'd-llama' }],
+});
+const UNLOADED = '{"model":"llama3.2:3b","created_at":"2026-11-30T08:00:00Z","response":"","done":true,"done_reason":"unload"}';
+const runningNames = (page: Page) => page.getByTestId('running-model').locator('strong').allInnerTexts();
 
 const aliasNames = (page: Page) => page.getByTestId('alias-item').evaluateAll((items) => items.map((i) => i.getAttribute('data-alias') ?? ''));
 
@@ -175,5 +182,80 @@ describe('two tabs on one serve process', () => {
     const saved = await page.evaluate(() => window.firebrand.aliases.list({}));
     expect(saved).toMatchObject([{ name: 'small', systemPrompt: 'Answer in French.' }]);
     expect(saved[0]?.id).not.toBe(alias.id);
+  });
+
+  // Round 7, engine #2: Ollama's Running panel showed a model loaded (by an answer) or unloaded in another tab only
+  // after its Refresh button.
+  it('shows in the other tab’s Running panel a model an answer loaded in this one, and drops it once unloaded here', async () => {
+    const routes = (ps: string) => [...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/api/ps', body: ps }, { method: 'POST', path: '/api/generate', body: UNLOADED }];
+    s = await startUi(routes('{"models":[]}'));
+    const { page, replay } = s;
+    other = await secondTab(s);
+    await other.getByTestId('models-open').click();
+    await other.getByTestId('running-none').waitFor();
+    // Ollama loads the model to answer tab A's message.
+    replay.setRoutes(routes(PS_LOADED));
+    await send(page, 'Hello');
+    await waitIdle(page);
+    await expect.poll(() => runningNames(other!)).toEqual(['llama3.2:3b']);
+    // Tab A unloads it from its own Running panel.
+    await page.getByTestId('models-open').click();
+    await expect.poll(() => runningNames(page)).toEqual(['llama3.2:3b']);
+    replay.setRoutes(routes('{"models":[]}'));
+    await page.getByTestId('running-unload').click();
+    await expect.poll(() => runningNames(page)).toEqual([]);
+    await expect.poll(() => runningNames(other!)).toEqual([]);
+    await other.getByTestId('running-none').waitFor();
+  });
+
+  // Round 7, engine #3: the last Save won, over what the other tab had saved, after a warning in the page only.
+  it('refuses a save of an alias another tab saved meanwhile, shows theirs beside mine, and keeps mine or takes theirs', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page } = s;
+    const alias = await page.evaluate((a) => window.firebrand.aliases.create(a), SMALL);
+    other = await secondTab(s);
+    await other.getByTestId('models-open').click();
+    await other.getByTestId('alias-edit').click();
+    await other.getByTestId('alias-system').fill('Answer in French.');
+    // Tab A saves first, from the same version.
+    await page.evaluate(({ id, a }) => window.firebrand.aliases.update({ id, alias: { ...a, systemPrompt: 'Be brief.' } }), { id: alias.id, a: SMALL });
+    await other.getByTestId('alias-save').click();
+    const conflict = other.getByTestId('alias-conflict');
+    await conflict.waitFor();
+    expect(await conflict.getByTestId('alias-conflict-theirs').allInnerTexts()).toEqual(['Be brief.']);
+    expect(await conflict.getByTestId('alias-conflict-mine').allInnerTexts()).toEqual(['Answer in French.']);
+    // Nothing was saved over theirs, and the form still holds what tab B typed.
+    expect(await page.evaluate(() => window.firebrand.aliases.list({}))).toMatchObject([{ systemPrompt: 'Be brief.' }]);
+    expect(await other.getByTestId('alias-system').inputValue()).toBe('Answer in French.');
+    await shootAtBothWidths(other, 'alias-save-conflict', '[data-testid="alias-conflict"]');
+    await other.getByTestId('alias-keep-mine').click();
+    await expect.poll(() => other!.getByTestId('alias-conflict').count()).toBe(0);
+    await expect.poll(async () => (await page.evaluate(() => window.firebrand.aliases.list({})))[0]?.systemPrompt).toBe('Answer in French.');
+
+    // Again, and this time tab B takes theirs: the form shows what tab A saved, and a Save then goes through.
+    await other.getByTestId('alias-edit').click();
+    await other.getByTestId('alias-system').fill('Answer in German.');
+    await page.evaluate(({ id, a }) => window.firebrand.aliases.update({ id, alias: { ...a, systemPrompt: 'Use lists.' } }), { id: alias.id, a: SMALL });
+    await other.getByTestId('alias-save').click();
+    await other.getByTestId('alias-take-theirs').click();
+    expect(await other.getByTestId('alias-system').inputValue()).toBe('Use lists.');
+    await other.getByTestId('alias-save').click();
+    await expect.poll(() => other!.getByTestId('alias-save').innerText()).toBe('Add alias');
+    expect(await other.getByTestId('alias-conflict').count()).toBe(0);
+    expect(await page.evaluate(() => window.firebrand.aliases.list({}))).toMatchObject([{ systemPrompt: 'Use lists.' }]);
+  });
+
+  // An alias's "summarize older turns on its own" chosen in one tab: the other tab's Models screen kept showing the
+  // old choice until the page was reloaded (found in round 7).
+  it('shows in the other tab’s Models screen an alias’s auto-compact choice made in this one', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page } = s;
+    const alias = await page.evaluate((a) => window.firebrand.aliases.create(a), SMALL);
+    other = await secondTab(s);
+    await other.getByTestId('models-open').click();
+    const choice = other.getByTestId('alias-auto-compact');
+    await expect.poll(() => choice.inputValue()).toBe('off');
+    await page.evaluate((id) => window.firebrand.context.setAutoCompact({ kind: 'alias', id, threshold: 0.85 }), alias.id);
+    await expect.poll(() => choice.inputValue()).toBe('0.85');
   });
 });

@@ -11,6 +11,7 @@ import { useBuiltinLoading, waitingLine, waitingOf } from '../../src/renderer/st
 const first: Turn = { id: 'a1', conversationId: 'c1', parentId: 'u1', role: 'assistant', blocks: [], meta: {}, status: 'streaming', model: 'scripted/thinker.gguf', createdAt: 1 };
 const second: Turn = { ...first, id: 'a2', conversationId: 'c2', parentId: 'u2' };
 const loading = (turnId: string): WaitingAnswer => ({ turnId, file: 'scripted/thinker.gguf', state: 'loading' });
+const queued = (turnId: string, ahead: string[], thenLoads: boolean, file = 'scripted/thinker.gguf'): WaitingAnswer => ({ turnId, file, state: 'queued', ahead: ahead.map((f) => ({ file: f, answer: true })), thenLoads });
 
 /** The line an answer shows (AssistantTurn draws `waitingLine(waitingOf(...))`, its state as `data-state`); none: null. */
 function lineOf(turn: Turn): string | null {
@@ -28,7 +29,7 @@ describe('an answer waiting on a built-in model', () => {
     expect(waitingOf({ ...first, blocks: [{ type: 'text', text: 'Hi' }] }, waiting)).toBeNull();
     expect(waitingOf({ ...first, status: 'error' }, waiting)).toBeNull();
     expect(waitingLine(loading('a1'))).toBe('Loading scripted/thinker.gguf into memory; the answer starts once it is loaded.');
-    expect(waitingLine({ ...loading('a1'), state: 'queued' })).toBe('scripted/thinker.gguf is loaded and answering another message; this answer starts when that one ends.');
+    expect(waitingLine(queued('a1', ['scripted/thinker.gguf'], false))).toBe('scripted/thinker.gguf is answering another message; this answer starts when that one ends.');
   });
 
   it('shows each of two answers on one model its own line: the first\'s load ending leaves the second saying it waits', () => {
@@ -36,8 +37,27 @@ describe('an answer waiting on a built-in model', () => {
     expect(lineOf(first)).toBe('loading: Loading scripted/thinker.gguf into memory; the answer starts once it is loaded.');
     expect(lineOf(second)).toBe('loading: Loading scripted/thinker.gguf into memory; the answer starts once it is loaded.');
     // The engine started the first answer (main: a1 no longer waits; a2 waits for it to end).
-    useBuiltinLoading.setState({ waiting: { a2: { ...loading('a2'), state: 'queued' } } });
+    useBuiltinLoading.setState({ waiting: { a2: queued('a2', ['scripted/thinker.gguf'], false) } });
     expect(lineOf(first)).toBeNull();
-    expect(lineOf(second)).toBe('queued: scripted/thinker.gguf is loaded and answering another message; this answer starts when that one ends.');
+    expect(lineOf(second)).toBe('queued: scripted/thinker.gguf is answering another message; this answer starts when that one ends.');
+  });
+
+  // Round 7, engine #1: an answer on one model behind an answer on another said "Loading <its model>" while the
+  // engine was answering on the other one.
+  it('behind an answer on another model says it waits for that answer, then loads its own', () => {
+    expect(waitingLine(queued('a2', ['scripted/plain.gguf'], true))).toBe('Waiting for the answer on scripted/plain.gguf to finish, then loading scripted/thinker.gguf.');
+    expect(waitingLine(queued('a2', ['scripted/plain.gguf'], false))).toBe('Waiting for the answer on scripted/plain.gguf to finish; this answer starts then.');
+    expect(waitingLine(queued('a3', ['scripted/plain.gguf', 'scripted/thinker.gguf'], false))).toBe(
+      'Waiting for 2 answers before it (on scripted/plain.gguf, scripted/thinker.gguf) to finish; this answer starts then.',
+    );
+    // Its own model behind an answer with another window: a new context is made once that one ends.
+    expect(waitingLine(queued('a2', ['scripted/thinker.gguf'], true))).toBe('Waiting for the answer on scripted/thinker.gguf to finish, then loading scripted/thinker.gguf.');
+  });
+
+  it('behind a title or summary made on a model says so, not "the answer"', () => {
+    const title: WaitingAnswer = { turnId: 'a2', file: 'scripted/thinker.gguf', state: 'queued', ahead: [{ file: 'scripted/thinker.gguf', answer: false }], thenLoads: false };
+    expect(waitingLine(title)).toBe('Waiting for a title or summary being made on scripted/thinker.gguf to finish; this answer starts then.');
+    const mixed: WaitingAnswer = { ...title, ahead: [{ file: 'scripted/plain.gguf', answer: true }, { file: 'scripted/thinker.gguf', answer: false }], thenLoads: true };
+    expect(waitingLine(mixed)).toBe('Waiting for 2 requests before it (on scripted/plain.gguf, scripted/thinker.gguf) to finish, then loading scripted/thinker.gguf.');
   });
 });

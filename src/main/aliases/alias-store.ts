@@ -71,9 +71,16 @@ export class AliasStore {
     return this.get(id) as Alias;
   }
 
-  /** Saves edits; a materialized alias no longer matches its Ollama model until it is materialized again. */
-  update(id: string, input: AliasInput): Alias {
+  /**
+   * Saves edits; a materialized alias no longer matches its Ollama model until it is materialized again. `basedOn`:
+   * the `updatedAt` the edit began from; where the alias was saved since (another window or tab), nothing is saved
+   * and the refusal says so (round 7, engine #3: the last Save won, over what the other tab had saved).
+   */
+  update(id: string, input: AliasInput, basedOn?: number): Alias {
     const current = this.require(id);
+    if (basedOn !== undefined && current.updatedAt !== basedOn) {
+      throw new UserFacingError('conflict', `“${current.name}” was saved in another window or tab since you began editing it, so your edit was not saved: keep yours or take theirs.`);
+    }
     const status: AliasStatus = current.materializedDigest === null ? 'not-materialized' : 'changed';
     try {
       this.db
@@ -81,7 +88,7 @@ export class AliasStore {
           `UPDATE model_aliases SET name = ?, connection_id = ?, model = ?, system_prompt = ?, parameters = ?, think_mode = ?,
            context_window = ?, status = ?, updated_at = ? WHERE id = ?`,
         )
-        .run(input.name, input.connectionId, input.model, input.systemPrompt, JSON.stringify(input.parameters), input.thinkMode, input.contextWindow, status, this.now(), id);
+        .run(input.name, input.connectionId, input.model, input.systemPrompt, JSON.stringify(input.parameters), input.thinkMode, input.contextWindow, status, this.nextVersion(current), id);
     } catch (err) {
       throw duplicate(err, input.name);
     }
@@ -90,7 +97,12 @@ export class AliasStore {
 
   /** A model of a connection got a new name (a GGUF renamed in the models folder): its aliases follow it. */
   renameModel(connectionId: string, from: string, to: string): number {
-    return this.db.prepare('UPDATE model_aliases SET model = ?, updated_at = ? WHERE connection_id = ? AND model = ?').run(to, this.now(), connectionId, from).changes;
+    return this.db.prepare('UPDATE model_aliases SET model = ?, updated_at = MAX(?, updated_at + 1) WHERE connection_id = ? AND model = ?').run(to, this.now(), connectionId, from).changes;
+  }
+
+  /** `updatedAt` is the version a save is checked against: it moves on with every save, even two in one millisecond. */
+  private nextVersion(current: Alias): number {
+    return Math.max(this.now(), current.updatedAt + 1);
   }
 
   delete(id: string): boolean {

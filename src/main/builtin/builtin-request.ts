@@ -68,6 +68,8 @@ export class BuiltinRequests {
     service.busy(prepared.file, 1);
     // Idle models whose room this one needs are let go first (the preflight counted their memory as free).
     await service.makeRoom(prepared.file, prepared.contextSize).catch((err: unknown) => service.deps.log(`builtin: making room failed: ${String(err)}`));
+    // Its place in the engine's line, taken as it is handed over: the engine runs generations in this order.
+    const place = service.waiting.join(turnId, prepared.file, prepared.contextSize);
     const events = host.generate(
       { type: 'generate', model: { path: prepared.path, contextSize: prepared.contextSize }, prompt: prepared.prompt, addBos: prepared.addBos, sampling: prepared.sampling, maxTokens: prepared.maxTokens },
       signal,
@@ -80,33 +82,79 @@ export class BuiltinRequests {
     // A model the engine does not hold yet is loaded before its first token (engine start, weights read: seconds to
     // minutes on a CPU): the chat says so meanwhile, instead of a silent "…" (first-hour audit F5).
     let loading = !loaded;
-    if (loading) {
-      service.loadingFor(prepared.file, true);
-      if (turnId !== undefined) service.waiting.loading(turnId, prepared.file, prepared.contextSize);
-    }
+    if (loading) service.loadingFor(prepared.file, true);
     const loadEnded = () => {
       if (!loading) return;
       loading = false;
       service.loadingFor(prepared.file, false);
     };
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      loadEnded();
+      place.ended();
+      service.busy(prepared.file, -1);
+    };
+    const generation = events[Symbol.asyncIterator]();
+    /** Reads the rest of the generation unseen (after `pending`, a read already asked), then lets it go. */
+    const drain = (pending?: Promise<IteratorResult<unknown>>) => {
+      void (async () => {
+        if (pending && (await pending).done) return;
+        while (!(await generation.next()).done);
+      })()
+        .catch(() => undefined)
+        .finally(end);
+    };
+    const stopped = new Promise<'stopped'>((resolve) => {
+      if (signal.aborted) resolve('stopped');
+      else signal.addEventListener('abort', () => resolve('stopped'), { once: true });
+    });
+    // A step that stops before it reads the answer (it stopped itself meanwhile) never reads it: the generation still
+    // ends in the engine, and only then does it leave the line and count as done, or every later answer would say it
+    // waits behind it (and its model would never be unloaded as idle).
+    let reading = false;
+    let unread = false;
+    void stopped.then(() => {
+      if (reading) return;
+      unread = true;
+      drain();
+    });
+    let started = false;
     async function* bytes(): AsyncIterable<Uint8Array> {
+      if (unread) throw new LegError('aborted', 'Stopped.');
+      reading = true;
+      let handedOff = false;
       try {
         // One chunk per batch of events (every event that arrived since the last read), as a socket would carry them.
-        for await (const batch of events) {
+        for (;;) {
+          const next = generation.next();
+          // Before its first token a stop ends the answer at once: the engine may be loading its model (which it
+          // cannot stop half-way, seconds to minutes on a CPU) or running answers before it. It leaves the line when
+          // the engine has ended it; nothing of it was said yet, so nothing is lost.
+          const got = started ? await next : await Promise.race([next, stopped]);
+          if (got === 'stopped') {
+            handedOff = true;
+            drain(next);
+            throw new LegError('aborted', 'Stopped.');
+          }
+          if (got.done) break;
+          const batch = got.value;
           if (signal.aborted) throw new LegError('aborted', 'Stopped.');
-          if (!loaded && batch.some((event) => event.type === 'start')) {
-            loaded = true;
-            loadEnded();
-            if (turnId !== undefined) service.waiting.started(turnId);
-            await service.refresh().catch(() => undefined);
+          if (batch.some((event) => event.type === 'start')) {
+            started = true;
+            place.started();
+            if (!loaded) {
+              loaded = true;
+              loadEnded();
+              await service.refresh().catch(() => undefined);
+            }
           }
           yield encoder.encode(batch.length === 1 ? engineEventLine(batch[0]!) : batch.map(engineEventLine).join(''));
         }
         if (signal.aborted) throw new LegError('aborted', 'Stopped.');
       } finally {
-        loadEnded();
-        if (turnId !== undefined) service.waiting.ended(turnId);
-        service.busy(prepared.file, -1);
+        if (!handedOff) end();
       }
     }
     return { status: 200, body: bytes(), text: () => Promise.resolve('') };

@@ -72,7 +72,7 @@ export class BuiltinService {
   readonly waiting: WaitingAnswers;
 
   constructor(readonly deps: BuiltinDeps) {
-    this.waiting = new WaitingAnswers((waiting) => deps.waitingChanged?.(waiting));
+    this.waiting = new WaitingAnswers((waiting) => deps.waitingChanged?.(waiting), (file, contextSize) => this.holds(file, contextSize));
     this.host = deps.spawner
       ? new EngineHost(deps.spawner, deps.log, () => {
           for (const l of this.loaded.values()) if (l.timer) clearTimeout(l.timer);
@@ -126,6 +126,8 @@ export class BuiltinService {
       if (l.timer) clearTimeout(l.timer);
       this.loaded.delete(file);
     }
+    // An answer waiting behind others loads its model then or not, by what the engine holds now.
+    this.waiting.recheck();
   }
 
   isLoaded(file: string): boolean {
@@ -137,20 +139,33 @@ export class BuiltinService {
     return this.loaded.get(file)?.requestedSize === contextSize;
   }
 
-  /** Loads a model with its window, unless it is known not to fit. */
+  /**
+   * Loads a model with its window, unless it is known not to fit. Not while an answer runs: the engine would load it
+   * only once that answer (and any waiting behind it) ended, minutes perhaps, with Models showing nothing meanwhile.
+   */
   async load(file: string): Promise<BuiltinStatus> {
+    const answering = this.waiting.current();
+    if (answering !== null) throw new UserFacingError('invalid-payload', `The engine is answering on ${answering} now: load ${file} once that answer ends, or stop it first.`);
     const model = await this.deps.library.model(file);
     const window = await this.windowFor(file);
     const contextSize = window.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     const refusal = await this.fitProblem(model, contextSize);
     if (refusal) throw new UserFacingError('invalid-payload', refusal);
-    await this.makeRoom(file, contextSize);
-    const status = await this.engine()
-      .request<EngineStatus>({ type: 'load', model: { path: model.entry.path, contextSize } })
-      // The engine's message names the file and says why (a refused file, a window it could not make, a crash).
-      .catch((err: unknown) => {
-        throw new UserFacingError('server-error', err instanceof Error ? err.message : String(err));
-      });
+    // Every page's Models screen says it loads (`status.loading`, the `loading:`/`loaded:` events) until it ends: a
+    // load takes seconds to minutes on a CPU, and Load showed nothing meanwhile.
+    this.loadingFor(file, true);
+    let status: EngineStatus;
+    try {
+      await this.makeRoom(file, contextSize);
+      status = await this.engine()
+        .request<EngineStatus>({ type: 'load', model: { path: model.entry.path, contextSize } })
+        // The engine's message names the file and says why (a refused file, a window it could not make, a crash).
+        .catch((err: unknown) => {
+          throw new UserFacingError('server-error', err instanceof Error ? err.message : String(err));
+        });
+    } finally {
+      this.loadingFor(file, false);
+    }
     this.apply(status);
     this.touch(file);
     this.deps.changed('loaded');
@@ -187,12 +202,16 @@ export class BuiltinService {
     const n = Math.max(0, (this.busyCount.get(file) ?? 0) + delta);
     if (n > 0) this.busyCount.set(file, n);
     else this.busyCount.delete(file);
+    const before = l?.unloadsAt ?? null;
     if (delta === -1) this.touch(file);
     else if (l?.timer) {
       clearTimeout(l.timer);
       l.timer = null;
       l.unloadsAt = null;
     }
+    // The Running panel says when an idle model unloads: it kept the time from before the answer (past, while the
+    // model stayed loaded), or one while it answered.
+    if (l && l.unloadsAt !== before) this.deps.changed(`idle:${file}`);
   }
 
   private touch(file: string): void {

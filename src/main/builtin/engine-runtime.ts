@@ -181,8 +181,12 @@ export class EngineRuntime {
    * the previous request's common prefix (a conversation resends its history every turn).
    */
   generate(input: GenerateInput, out: EngineOutput, signal: AbortSignal): Promise<void> {
-    const run = this.generating.then(() => this.generateNow(input, out, signal));
-    this.generating = run.catch(() => undefined);
+    const before = this.generating;
+    // A stop while it waits for the generations before it ends it at once (it has touched nothing): it used to wait
+    // for the answer before it, on another model perhaps for minutes, to end first (round 7, engine #1). The ones
+    // behind it still wait for those before it.
+    const run = Promise.race([before, stopped(signal)]).then(() => this.generateNow(input, out, signal));
+    this.generating = Promise.all([before, run.catch(() => undefined)]).then(() => undefined);
     return run;
   }
 
@@ -278,6 +282,12 @@ export class EngineRuntime {
     const llama = await this.llama?.catch(() => null);
     await llama?.dispose();
   }
+}
+
+/** Settles when `signal` aborts (at once if it has). */
+function stopped(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
 }
 
 function fileName(path: string): string {

@@ -2,43 +2,98 @@
  * The answers waiting on the built-in engine before their first token, each with its own state (tabs #4). Before,
  * the page knew only which model files were loading: two answers on one model (two tabs, or a regenerate) shared
  * one "Loading model" line, which went from both when the first one's load ended, while the second still waited.
- * The engine runs one answer at a time: once the model is loaded for one answer, the others on it wait for that
- * answer to end, which is not loading, and they say so.
+ *
+ * The engine runs one generation at a time, whatever its model, in the order main hands them over
+ * (engine-runtime.ts `generate`). So this keeps that line: an answer with nothing before it is loading its model
+ * (if the engine does not hold it), and one with answers before it waits for them, whichever model they are on, and
+ * only then loads its own if it must. An answer on model Y behind one on model X said "Loading Y" while the engine
+ * was answering on X (round 7, engine #1).
  */
 import type { WaitingAnswer } from '../../shared/library';
 
+/** One generation handed to the engine, until it ends. */
+interface InLine {
+  /** The answer it generates; absent for a lane's request (a title), which others still wait behind. */
+  turnId: string | undefined;
+  file: string;
+  contextSize: number;
+  started: boolean;
+}
+
+/** A generation's place in the engine's line: says when it started and when it ended. */
+export interface LinePlace {
+  started(): void;
+  ended(): void;
+}
+
 export class WaitingAnswers {
-  private readonly byTurn = new Map<string, WaitingAnswer & { contextSize: number }>();
-
-  /** `announce`: every page is told the whole list after each change (a page that missed one reads `list`). */
-  constructor(private readonly announce: (waiting: WaitingAnswer[]) => void) {}
-
-  /** The answer `turnId` waits for the engine to load `file` with this window. */
-  loading(turnId: string, file: string, contextSize: number): void {
-    this.byTurn.set(turnId, { turnId, file, state: 'loading', contextSize });
-    this.announce(this.list());
-  }
+  private readonly line: InLine[] = [];
+  /** What the pages were told last: a change that changes nothing they show is not told again. */
+  private told = '[]';
 
   /**
-   * The engine started `turnId`'s answer: its model is loaded. The others loading the same file with the same
-   * window now wait for this answer to end instead (another window makes a new context: still a load).
+   * `announce`: every page is told the whole list after each change (a page that missed one reads `list`).
+   * `holds`: whether the engine holds `file` loaded with this window now.
    */
-  started(turnId: string): void {
-    const own = this.byTurn.get(turnId);
-    if (!own) return;
-    this.byTurn.delete(turnId);
-    for (const [id, w] of this.byTurn) {
-      if (w.file === own.file && w.contextSize === own.contextSize && w.state === 'loading') this.byTurn.set(id, { ...w, state: 'queued' });
-    }
-    this.announce(this.list());
+  constructor(
+    private readonly announce: (waiting: WaitingAnswer[]) => void,
+    private readonly holds: (file: string, contextSize: number) => boolean = () => false,
+  ) {}
+
+  /** A generation on `file` with this window was handed to the engine, behind every one handed before it. */
+  join(turnId: string | undefined, file: string, contextSize: number): LinePlace {
+    const entry: InLine = { turnId, file, contextSize, started: false };
+    this.line.push(entry);
+    this.tell();
+    return {
+      started: () => {
+        if (entry.started) return;
+        entry.started = true;
+        this.tell();
+      },
+      ended: () => {
+        const at = this.line.indexOf(entry);
+        if (at < 0) return;
+        this.line.splice(at, 1);
+        this.tell();
+      },
+    };
   }
 
-  /** `turnId`'s answer ended (stopped, failed, or done) before or after it started. */
-  ended(turnId: string): void {
-    if (this.byTurn.delete(turnId)) this.announce(this.list());
+  /** The model of the generation the engine runs (or loads for) now; null when none is in line. */
+  current(): string | null {
+    return this.line[0]?.file ?? null;
   }
 
+  /** The answers waiting now, each with what it waits on. */
   list(): WaitingAnswer[] {
-    return [...this.byTurn.values()].map(({ turnId, file, state }) => ({ turnId, file, state }));
+    const out: WaitingAnswer[] = [];
+    this.line.forEach((entry, i) => {
+      if (entry.turnId === undefined || entry.started) return;
+      const ahead = this.line.slice(0, i);
+      // The model is loaded for it when the last answer before it on that file used the same window; else when the
+      // engine holds it so now (a model held now may still be let go to make room: then it is loaded again).
+      const before = ahead.filter((a) => a.file === entry.file).at(-1);
+      const thenLoads = before ? before.contextSize !== entry.contextSize : !this.holds(entry.file, entry.contextSize);
+      if (ahead.length > 0) {
+        out.push({ turnId: entry.turnId, file: entry.file, state: 'queued', ahead: ahead.map((a) => ({ file: a.file, answer: a.turnId !== undefined })), thenLoads });
+      }
+      // First in line with its model held: it is reading its prompt, no wait worth a line.
+      else if (thenLoads) out.push({ turnId: entry.turnId, file: entry.file, state: 'loading' });
+    });
+    return out;
+  }
+
+  /** Tells the pages, where what they show changed. */
+  recheck(): void {
+    this.tell();
+  }
+
+  private tell(): void {
+    const list = this.list();
+    const json = JSON.stringify(list);
+    if (json === this.told) return;
+    this.told = json;
+    this.announce(list);
   }
 }

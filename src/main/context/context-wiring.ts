@@ -48,7 +48,12 @@ export function createContextRoom(o: ContextWiringOptions): { room: RoomService;
     'context:apply': (req) => room.apply(req),
     'context:cancel': ({ conversationId }) => ({ cancelled: room.cancel(conversationId) }),
     'context:auto-compact': () => auto.list(),
-    'context:set-auto-compact': ({ kind, id, threshold }) => auto.set(kind, id, threshold),
+    'context:set-auto-compact': ({ kind, id, threshold }) => {
+      const settings = auto.set(kind, id, threshold);
+      // Every page's Models screen and Settings show it (another tab kept showing the old choice for good).
+      o.emit('context:auto-compact-changed', { settings });
+      return settings;
+    },
   };
   return { room, handlers };
 }

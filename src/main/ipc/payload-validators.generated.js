@@ -1354,7 +1354,7 @@ return errors === 0;
 }
 
 export const payload12 = validate23;
-const schema24 = {"type":"object","additionalProperties":false,"required":["id","alias"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"alias":{"type":"object","additionalProperties":false,"required":["name","connectionId","model","systemPrompt","parameters","thinkMode","contextWindow"],"properties":{"name":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}(?::[A-Za-z0-9._-]{1,80})?$"},"connectionId":{"type":"string","minLength":1,"maxLength":2000},"model":{"type":"string","minLength":1,"maxLength":300,"pattern":"^[^\\s]+$"},"systemPrompt":{"type":"string","maxLength":200000},"parameters":{"type":"object","additionalProperties":false,"properties":{"temperature":{"type":"number","minimum":0,"maximum":5},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":0,"maximum":100000},"min_p":{"type":"number","minimum":0,"maximum":1},"num_predict":{"type":"integer","minimum":-2,"maximum":10000000},"repeat_penalty":{"type":"number","minimum":0,"maximum":10},"seed":{"type":"integer","minimum":-2147483648,"maximum":4294967295}}},"thinkMode":{"enum":["off","on","low","medium","high"]},"contextWindow":{"anyOf":[{"type":"integer","minimum":256,"maximum":10000000},{"type":"null"}]}}}}};
+const schema24 = {"type":"object","additionalProperties":false,"required":["id","alias"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"alias":{"type":"object","additionalProperties":false,"required":["name","connectionId","model","systemPrompt","parameters","thinkMode","contextWindow"],"properties":{"name":{"type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._-]{0,79}(?::[A-Za-z0-9._-]{1,80})?$"},"connectionId":{"type":"string","minLength":1,"maxLength":2000},"model":{"type":"string","minLength":1,"maxLength":300,"pattern":"^[^\\s]+$"},"systemPrompt":{"type":"string","maxLength":200000},"parameters":{"type":"object","additionalProperties":false,"properties":{"temperature":{"type":"number","minimum":0,"maximum":5},"top_p":{"type":"number","minimum":0,"maximum":1},"top_k":{"type":"integer","minimum":0,"maximum":100000},"min_p":{"type":"number","minimum":0,"maximum":1},"num_predict":{"type":"integer","minimum":-2,"maximum":10000000},"repeat_penalty":{"type":"number","minimum":0,"maximum":10},"seed":{"type":"integer","minimum":-2147483648,"maximum":4294967295}}},"thinkMode":{"enum":["off","on","low","medium","high"]},"contextWindow":{"anyOf":[{"type":"integer","minimum":256,"maximum":10000000},{"type":"null"}]}}},"basedOn":{"type":"integer","minimum":0}}};
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -1369,7 +1369,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "id") || (key0 === "alias"))){
+if(!(((key0 === "id") || (key0 === "alias")) || (key0 === "basedOn"))){
 validate23.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -1864,6 +1864,28 @@ var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.basedOn !== undefined){
+let data16 = data.basedOn;
+const _errs39 = errors;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+validate23.errors = [{instancePath:instancePath+"/basedOn",schemaPath:"#/properties/basedOn/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs39){
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 < 0 || isNaN(data16)){
+validate23.errors = [{instancePath:instancePath+"/basedOn",schemaPath:"#/properties/basedOn/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs39 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

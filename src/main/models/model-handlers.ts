@@ -17,6 +17,7 @@ import { ContextWindowResolver } from './context-window';
 import { llamaServerInfo } from './llama-server-info';
 import { ModelService } from './model-service';
 import { ModelSettingsStore } from './model-settings-store';
+import { RunningWatch } from './running-watch';
 import { serverVersion } from './ollama-admin';
 import { ShowCache } from './show-cache';
 import { showModel } from './ollama-admin';
@@ -56,6 +57,8 @@ export interface ModelManager {
   windows: ContextWindowResolver;
   /** Points a connection's aliases of model `from` at `to` (a file renamed in the library); other tabs are told. */
   renameAliasModel(connectionId: string, from: string, to: string): void;
+  /** Every answer has ended: Ollama may hold a model it loaded for one, which every page's Running panel shows. */
+  answered(): void;
   close(): void;
 }
 
@@ -72,6 +75,7 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     // Ollama's defaults for a plain `ollama serve`: flash attention where supported, an f16 cache.
     recommend: (baseUrl, model) => models.recommend(model, true, 'f16', baseUrl),
   });
+  const running = new RunningWatch({ read: () => models.running(), announce: (list) => deps.emit('models:running-changed', { running: list }) });
   /** Every page's picker and Models screen follow an alias saved anywhere (a tab shows what another changed). */
   const announce = <T>(result: T): T => {
     deps.emit('aliases:changed', { aliases: aliases.list() });
@@ -103,6 +107,8 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     'models:running': () => models.running(),
     'models:unload': async ({ model }) => {
       await models.unload(model);
+      // Every page's Running panel drops it, not only this one's (which reads the list itself too).
+      await running.look();
       return { unloaded: true };
     },
     'models:version': async () => ({ version: await serverVersion(deps.baseUrl()) }),
@@ -126,9 +132,9 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
       await refuseHiddenModel(input.name, input.connectionId);
       return announce(aliases.create(input));
     },
-    'aliases:update': async ({ id, alias }) => {
+    'aliases:update': async ({ id, alias, basedOn }) => {
       await refuseHiddenModel(alias.name, alias.connectionId, aliases.require(id));
-      return announce(aliases.update(id, alias));
+      return announce(aliases.update(id, alias, basedOn));
     },
     'aliases:delete': ({ id }) => announce({ deleted: aliases.delete(id) }),
     'aliases:materialize': async ({ id }) => {
@@ -144,5 +150,9 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
   const renameAliasModel = (connectionId: string, from: string, to: string) => {
     if (aliases.renameModel(connectionId, from, to) > 0) announce(undefined);
   };
-  return { handlers, models, shows, windows, renameAliasModel, close: () => models.cancelAll() };
+  const close = () => {
+    running.close();
+    models.cancelAll();
+  };
+  return { handlers, models, shows, windows, renameAliasModel, answered: () => void running.look(), close };
 }

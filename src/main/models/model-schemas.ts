@@ -63,7 +63,7 @@ export const modelPayloadSchemas: Record<keyof ModelInvokeContract, Schema> = {
   'gpu:set-override': only({ bytes: { anyOf: [{ type: 'integer', minimum: 1, maximum: 2 ** 50 }, { type: 'null' }] } }),
   'aliases:list': empty,
   'aliases:create': aliasInput,
-  'aliases:update': only({ id, alias: aliasInput }),
+  'aliases:update': only({ id, alias: aliasInput, basedOn: { type: 'integer', minimum: 0 } }, ['id', 'alias']),
   'aliases:delete': only({ id }),
   'aliases:materialize': only({ id }),
   'aliases:from-model': only({ model: modelName, name: { type: 'string', pattern: ALIAS_NAME_PATTERN } }),

@@ -38,9 +38,19 @@ export function waitingOf(turn: Turn, waiting: Readonly<Record<string, WaitingAn
   return turn.status === 'streaming' && turn.blocks.length === 0 ? (waiting[turn.id] ?? null) : null;
 }
 
-/** The line a waiting answer shows, in words. */
+/**
+ * The line a waiting answer shows, in words. One queued behind an answer on another model says so: it said "Loading
+ * Y" while the engine was answering on X, and only then loaded Y (round 7, engine #1).
+ */
 export function waitingLine(w: WaitingAnswer): string {
-  return w.state === 'loading'
-    ? `Loading ${w.file} into memory; the answer starts once it is loaded.`
-    : `${w.file} is loaded and answering another message; this answer starts when that one ends.`;
+  if (w.state === 'loading') return `Loading ${w.file} into memory; the answer starts once it is loaded.`;
+  const [first] = w.ahead;
+  if (w.ahead.length === 1 && first?.answer && first.file === w.file && !w.thenLoads) {
+    return `${w.file} is answering another message; this answer starts when that one ends.`;
+  }
+  const models = [...new Set(w.ahead.map((a) => a.file))].join(', ');
+  // A title or a summary is made on the chat's model too, after an answer: it is not "the answer" the user saw.
+  const kind = w.ahead.every((a) => a.answer) ? 'answer' : 'request';
+  const before = w.ahead.length === 1 ? (first?.answer ? `the answer on ${models}` : `a title or summary being made on ${models}`) : `${w.ahead.length} ${kind}s before it (on ${models})`;
+  return w.thenLoads ? `Waiting for ${before} to finish, then loading ${w.file}.` : `Waiting for ${before} to finish; this answer starts then.`;
 }

@@ -150,7 +150,17 @@ export function setRoomOpen(open: boolean): void {
   useRoom.setState({ open });
 }
 
+let followingAutoCompact = false;
+
+/**
+ * Reads the auto-compact settings, and from then on follows them as saved in any window or tab: another tab's
+ * Models screen (an alias's) and Settings (a connection's) kept showing the old choice until the page was reloaded.
+ */
 export async function loadAutoCompact(): Promise<void> {
+  if (!followingAutoCompact) {
+    followingAutoCompact = true;
+    firebrand().context.onAutoCompactChanged(({ settings }) => useRoom.setState({ autoCompact: settings }));
+  }
   try {
     useRoom.setState({ autoCompact: await firebrand().context.autoCompact({}) });
   } catch (err) {

@@ -145,19 +145,40 @@ export async function rereadLibrary(): Promise<void> {
   set({ downloads: next });
 }
 
+/** What the engine holds now (the Running panel), without reading the models folder again. */
+function loadBuiltinStatus(): Promise<boolean> {
+  return attempt(async () => {
+    set({ status: await firebrand().builtin.status({}) });
+  });
+}
+
+/**
+ * Changes of what the built-in engine holds (a model loading for an answer, loaded, its idle unload time moved,
+ * unloaded, the engine gone), not of the models folder: neither the file list nor the picker's models change.
+ * Before, once the Models screen had been opened, every answer that loaded its model re-read both, each a scan of
+ * the folder (round 7, engine #4).
+ */
+const ENGINE_STATE = /^(loading:|loaded(:|$)|idle:|unloaded$|engine-stopped$)/;
+
 let connected = false;
 let reloading: ReturnType<typeof setTimeout> | null = null;
+/** Whether a change since the last re-read was more than the engine's state. */
+let folderChanged = false;
 
 /** Subscribes once to library changes and download progress. */
 export function connectLibraryStore(): void {
   if (connected) return;
   connected = true;
   const api = firebrand();
-  api.library.onChanged(() => {
+  api.library.onChanged(({ reason }) => {
+    if (!ENGINE_STATE.test(reason)) folderChanged = true;
     // Several changes arrive together (a download's end renames, verifies, lists): one re-read for all of them.
     if (reloading) return;
     reloading = setTimeout(() => {
       reloading = null;
+      const all = folderChanged;
+      folderChanged = false;
+      if (!all) return void loadBuiltinStatus();
       void loadLibrary();
       refreshPickerIfBuiltin();
     }, 100);

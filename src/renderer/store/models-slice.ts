@@ -3,7 +3,7 @@
  * Main + SQLite stay the source of truth; pull progress arrives as `models:pull-progress` events.
  */
 import { create } from 'zustand';
-import type { ModelSummary } from '../../shared/ipc';
+import { FirebrandError, type ModelSummary } from '../../shared/ipc';
 import type { Alias, AliasInput, ContextAdvice, GpuReport, ModelDetails, PullProgress, RunningModel } from '../../shared/models';
 import { firebrand } from '../firebrand';
 import { refreshContextChoice, refreshModels } from './index';
@@ -127,14 +127,25 @@ export function unloadModel(model: string): Promise<boolean> {
   });
 }
 
-/** Saves an alias; resolves the reason it was refused (shown in the alias form), or null once saved. */
-export async function saveAlias(id: string | null, alias: AliasInput): Promise<string | null> {
+/** Why a save was refused (shown in the alias form); `conflict`: another window or tab saved the alias first. */
+export interface AliasRefusal {
+  message: string;
+  conflict: boolean;
+}
+
+/**
+ * Saves an alias; resolves why it was refused, or null once saved. `basedOn`: the `updatedAt` the edit began from
+ * (main refuses the save where the alias was saved since; the list is read again, so the form can show theirs).
+ */
+export async function saveAlias(id: string | null, alias: AliasInput, basedOn?: number): Promise<AliasRefusal | null> {
   const api = firebrand();
   try {
-    if (id) await api.aliases.update({ id, alias });
+    if (id) await api.aliases.update({ id, alias, ...(basedOn !== undefined ? { basedOn } : {}) });
     else await api.aliases.create(alias);
   } catch (err) {
-    return errorMessage(err);
+    const conflict = err instanceof FirebrandError && err.code === 'conflict';
+    if (conflict) await attempt(async () => set({ aliases: await api.aliases.list({}) }));
+    return { message: errorMessage(err), conflict };
   }
   await attempt(async () => {
     set({ aliases: await api.aliases.list({}) });
@@ -222,6 +233,8 @@ export function connectModelsStore(): void {
   // lists them too, as the picker does. Before, an open screen kept listing a model another tab had deleted.
   firebrand().models.onChanged(() => void loadModelsScreen());
   firebrand().models.onWindowsChanged(() => set({ windowVersion: get().windowVersion + 1 }));
+  // A model loaded (an answer) or unloaded in any tab: the Running panel shows it without a Refresh.
+  firebrand().models.onRunningChanged(({ running }) => set({ running }));
   firebrand().models.onPullProgress((p) => {
     set({ pulls: { ...get().pulls, [p.pullId]: p } });
     if (p.state === 'done') void loadModelsScreen().then(() => refreshModels());

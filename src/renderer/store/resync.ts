@@ -11,6 +11,7 @@ import { adoptSettings, refreshConversations, refreshModels, useStore } from '.'
 import { HELD_TURNS } from './open-conversation';
 import { readBuiltinLoading } from './builtin-loading';
 import { rereadConnections } from './connections-slice';
+import { loadAutoCompact, useRoom } from './context-room';
 import { rereadLibrary } from './library-slice';
 import { rereadMcpServers } from './mcp-slice';
 import { rereadModelsScreen } from './models-slice';
@@ -35,6 +36,8 @@ export async function resyncAfterReconnect(): Promise<void> {
   void rereadLibrary();
   void rereadModelsScreen();
   void rereadConnections();
+  // An auto-compact choice saved in another tab while the link was down (where this page shows them).
+  if (useRoom.getState().autoCompact !== null) void loadAutoCompact();
   const id = get().activeId;
   if (!id) return;
   // Its own settings too: saved in another tab while this one was away (its think toggle and meter follow them).

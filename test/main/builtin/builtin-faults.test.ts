@@ -84,6 +84,24 @@ describe('built-in engine: faults end one answer, never the app', () => {
     expect(turnText(answer)).toMatch(/^Counting sheep slowly/);
   });
 
+  // Round 7, engine #1: an answer on plain.gguf sent while long.gguf answered said "Loading plain.gguf" (it was
+  // waiting for the other answer), and Stop on it took effect only when the long answer ended.
+  it('says an answer waits behind one on another model, and ends it at once on Stop while the other goes on', async () => {
+    if (services.library.builtin.isLoaded('plain.gguf')) await services.handlers['builtin:unload']({ file: 'plain.gguf' });
+    const long = await startLongAnswer();
+    const waiting = await services.handlers['chat:send']({ conversationId: null, text: 'Hello?', model: 'plain.gguf', connectionId: 'builtin' });
+    await expect
+      .poll(() => services.library.builtin.waiting.list())
+      .toEqual([{ turnId: waiting.assistantTurn.id, file: 'plain.gguf', state: 'queued', ahead: [{ file: 'long.gguf', answer: true }], thenLoads: true }]);
+    expect(await services.handlers['chat:stop']({ turnId: waiting.assistantTurn.id })).toEqual({ stopped: true });
+    await expect.poll(async () => (await services.handlers['conversations:open']({ conversationId: waiting.conversationId })).turns.at(-1)?.status, { timeout: 30_000 }).toBe('aborted');
+    // The long answer is still going: the stop ended the waiting one, not by waiting for the other to end.
+    expect((await services.handlers['conversations:open']({ conversationId: long.conversationId })).turns.at(-1)?.status).toBe('streaming');
+    expect(services.library.builtin.waiting.list()).toEqual([]);
+    await services.handlers['chat:stop']({ turnId: long.assistantTurn.id });
+    await settled(long.conversationId);
+  });
+
   it('says the window filled, not the token limit, when an endless answer fills it, and keeps the answer', async () => {
     // No token limit is set: the answer runs until the 2,048-token window (its trained context; the request itself takes ~1,600) has no room left.
     const { turns } = await ask(services, 'brief.gguf', 'Count for me.');

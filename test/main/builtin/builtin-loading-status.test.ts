@@ -35,4 +35,55 @@ describe('the built-in engine\'s models being loaded', () => {
     expect((await s.status()).loading).toEqual([]);
     expect(changed).toEqual(['loading:plain.gguf', 'loading:plain.gguf', 'loading:big.gguf', 'loaded:plain.gguf', 'loaded:plain.gguf', 'loaded:big.gguf']);
   });
+
+  // Models → Load while an answer ran: the engine loads only between answers, so the click did nothing visible
+  // for as long as the answer (and those behind it) ran, minutes on a CPU, and a second click asked again.
+  it('refuses Load while the engine answers, in words, and loads again once the answer ended', async () => {
+    const s = service([]);
+    const place = s.waiting.join('a1', 'long.gguf', 8192);
+    await expect(s.load('plain.gguf')).rejects.toMatchObject({ message: 'The engine is answering on long.gguf now: load plain.gguf once that answer ends, or stop it first.' });
+    place.ended();
+    // No engine in this build: the load gets as far as asking for the model (the library here has none).
+    await expect(s.load('plain.gguf')).rejects.not.toMatchObject({ message: expect.stringContaining('answering') as unknown });
+  });
+
+  // Models → Running said "unloads 10:05 if unused" from before an answer, past and wrong once the answer had ended
+  // (the idle clock starts again then), and while it ran (a model answering is not unloaded): no page was told.
+  it('tells the pages when an answer stops or restarts a loaded model\'s idle clock', () => {
+    const changed: string[] = [];
+    let now = 1_000;
+    const s = new BuiltinService({
+      library: { dir: '/models' }, spawner: null, log: () => undefined, idleMinutes: () => 10, memoryOverride: () => null, storedWindow: () => null,
+      changed: (reason: string) => changed.push(reason), now: () => now,
+    } as unknown as BuiltinDeps);
+    // As the engine reports a load (BuiltinService.apply), then the idle clock as load() starts it.
+    (s as unknown as { apply(st: unknown): void }).apply({ backend: { backend: 'cpu' }, loaded: [{ path: '/models/plain.gguf', contextSize: 4096, requestedSize: 4096, memoryBytes: 1 }] });
+    s.busy('plain.gguf', 1);
+    s.busy('plain.gguf', -1);
+    expect(changed).toEqual(['idle:plain.gguf']);
+    expect((s as unknown as { loaded: Map<string, { unloadsAt: number | null }> }).loaded.get('plain.gguf')?.unloadsAt).toBe(1_000 + 600_000);
+    now = 5_000;
+    s.busy('plain.gguf', 1);
+    s.busy('plain.gguf', -1);
+    expect(changed).toEqual(['idle:plain.gguf', 'idle:plain.gguf', 'idle:plain.gguf']);
+    s.close();
+  });
+
+  // Load in Models showed nothing while the engine loaded the model (seconds to minutes on a CPU), in any tab.
+  it('says a model loads for Models → Load, from the request to its end, failed or not', async () => {
+    const changed: string[] = [];
+    const s = service(changed);
+    const seen: string[][] = [];
+    const inside = s as unknown as { fitProblem: () => Promise<null>; makeRoom: () => Promise<void>; deps: { library: { model: () => Promise<unknown> } } };
+    inside.deps.library.model = () => Promise.resolve({ entry: { path: '/models/plain.gguf', sizeBytes: 1 }, info: {} });
+    inside.fitProblem = () => Promise.resolve(null);
+    inside.makeRoom = async () => {
+      seen.push((await s.status()).loading);
+    };
+    // No engine in this build: the load fails there, after it was said to load.
+    await expect(s.load('plain.gguf')).rejects.toThrow('not part of this build');
+    expect(seen).toEqual([['plain.gguf']]);
+    expect((await s.status()).loading).toEqual([]);
+    expect(changed).toEqual(['loading:plain.gguf', 'loaded:plain.gguf']);
+  });
 });

@@ -12,8 +12,11 @@ function params(n: number | null): string | null {
   return `${n} params`;
 }
 
-/** One GGUF of the models folder: what its metadata says, or why it cannot be used; load, window, rename, delete. */
-export function LibraryItem({ entry, loaded }: { entry: LibraryEntry; loaded: LoadedModel | undefined }) {
+/**
+ * One GGUF of the models folder: what its metadata says, or why it cannot be used; load, window, rename, delete.
+ * `loading`: the engine is loading it now (Load in any tab, or an answer), as main's status says.
+ */
+export function LibraryItem({ entry, loaded, loading = false }: { entry: LibraryEntry; loaded: LoadedModel | undefined; loading?: boolean }) {
   const [mode, setMode] = useState<'none' | 'delete' | 'rename' | 'context' | 'where'>('none');
   const [name, setName] = useState(entry.file);
   // The question comes under Delete…: the focus goes to Keep (the safe answer), and back to Delete… on Keep (the
@@ -48,7 +51,10 @@ export function LibraryItem({ entry, loaded }: { entry: LibraryEntry; loaded: Lo
           {loaded ? (
             <button type="button" data-testid="library-unload" aria-label={`Unload ${entry.file}`} onClick={() => void unloadBuiltin(entry.file)}>Unload</button>
           ) : (
-            <button type="button" data-testid="library-load" aria-label={`Load ${entry.file}`} onClick={() => void loadBuiltin(entry.file)}>Load</button>
+            // Loading takes seconds to minutes on a CPU: the button says so (in every tab) instead of inviting a second click.
+            <button type="button" data-testid="library-load" data-state={loading ? 'loading' : 'idle'} aria-label={`Load ${entry.file}`} disabled={loading} onClick={() => void loadBuiltin(entry.file)}>
+              {loading ? 'Loading…' : 'Load'}
+            </button>
           )}
           <button type="button" data-testid="library-context" aria-label={`Context window of ${entry.file}`} onClick={() => { setMode(mode === 'context' ? 'none' : 'context'); void recommendForFile(entry.file); }}>Context window</button>
           <button type="button" data-testid="library-rename" aria-label={`Rename ${entry.file}…`} onClick={() => setMode('rename')}>Rename…</button>

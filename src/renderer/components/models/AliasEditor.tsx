@@ -6,6 +6,7 @@ import { errorMessage } from '../../store/errors';
 import { sameOllamaName } from '../composer/picker-groups';
 import { useStore } from '../../store';
 import { AutoCompactSelect } from '../context/AutoCompactSelect';
+import { AliasConflict } from './AliasConflict';
 
 const PARAMS: { key: keyof AliasParameters; label: string; integer: boolean }[] = [
   { key: 'temperature', label: 'Temperature', integer: false },
@@ -71,12 +72,15 @@ export function AliasEditor() {
   const models = connectionId === activeConnectionId ? activeModels : other.models;
   const [draft, setDraft] = useState<Draft>(() => blank(activeModels[0]?.name ?? ''));
   const [problem, setProblem] = useState<string | null>(null);
+  // The edit main refused because another window or tab saved the alias first: kept until the user chooses.
+  const [conflict, setConflict] = useState<AliasInput | null>(null);
   const model = draft.model || models[0]?.name || '';
   // The model an edited alias names stays offered, even where its server does not list it now.
   const options = model !== '' && !models.some((m) => m.name === model) ? [model, ...models.map((m) => m.name)] : models.map((m) => m.name);
   const stop = () => {
     setEditing(null);
     setProblem(null);
+    setConflict(null);
     setDraft(blank(activeModels[0]?.name ?? ''));
   };
 
@@ -98,11 +102,29 @@ export function AliasEditor() {
     setProblem(null);
     const input: AliasInput = { name: draft.name, connectionId, model, systemPrompt: draft.systemPrompt, parameters, thinkMode: draft.thinkMode, contextWindow: context };
     // Deleted in another tab meanwhile: what the user typed is saved as a new alias rather than refused as gone.
+    await submit(input, elsewhere === 'deleted' ? null : editing, editing?.updatedAt);
+  };
+  /** Saves `input` over `target` as of version `basedOn` (main refuses it where another tab saved since). */
+  const submit = async (input: AliasInput, target: Alias | null, basedOn: number | undefined) => {
     setSaving(true);
-    const refused = await saveAlias(elsewhere === 'deleted' ? null : (editing?.id ?? null), input);
+    const refused = await saveAlias(target?.id ?? null, input, target ? basedOn : undefined);
     setSaving(false);
-    if (refused !== null) return setProblem(refused);
+    if (refused?.conflict) return setConflict(input);
+    setConflict(null);
+    if (refused !== null) return setProblem(refused.message);
     stop();
+  };
+  const keepMine = () => {
+    if (!conflict) return;
+    // Over what they saved, knowingly; deleted meanwhile, it is added again.
+    void submit(conflict, saved ?? null, saved?.updatedAt);
+  };
+  const takeTheirs = () => {
+    if (!saved) return stop();
+    setEditing(saved);
+    setDraft(toDraft(saved));
+    setConflict(null);
+    setProblem(null);
   };
   const startFromModel = async () => {
     const from = await aliasDraftFrom(model, draft.name || `${model.split(':')[0] ?? 'model'}-custom`);
@@ -151,11 +173,12 @@ export function AliasEditor() {
           </label>
           <label>Context (tokens) <input data-testid="alias-context" inputMode="numeric" size={8} value={draft.context} onChange={(e) => setDraft({ ...draft, context: e.target.value })} /></label>
         </div>
-        {elsewhere && (
+        {conflict && saved && <AliasConflict theirs={saved} mine={conflict} onKeepMine={keepMine} onTakeTheirs={takeTheirs} />}
+        {elsewhere && !(conflict && saved) && (
           <p className="mm-muted" data-testid="alias-elsewhere" data-elsewhere={elsewhere}>
             {elsewhere === 'deleted'
               ? 'This alias was deleted in another window or tab; saving adds it again as a new alias.'
-              : 'This alias was changed in another window or tab since you began editing it; saving puts what is here in place of that.'}
+              : 'This alias was changed in another window or tab since you began editing it; Save shows what they saved, to keep yours or take theirs.'}
           </p>
         )}
         {problem && <p role="alert" className="mm-error" data-testid="alias-problem">{problem}</p>}

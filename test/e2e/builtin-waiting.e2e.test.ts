@@ -1,0 +1,83 @@
+/**
+ * Round 7, engine #1, as a user with Firebrand open in two tabs meets it: the built-in engine answers one message at
+ * a time, whatever the model. Tab A's endless answer on long.gguf runs; tab B's message on plain.gguf said "Loading
+ * plain.gguf into memory" all the while (it was waiting for tab A's answer, and plain.gguf was loaded only then),
+ * and its Stop took effect only once tab A's answer ended. Serve mode with the real engine process on scripted
+ * GGUFs; no Ollama anywhere.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateScriptedModel } from '../support/scripted-gguf/generate';
+import { SCRIPTS } from '../support/scripted-gguf/scripts';
+import { launchChromium, openPage } from './helpers/browser';
+import { pickModel } from './helpers/picker';
+import { SHOTS_DIR } from './helpers/screenshots';
+import { startServeProcess, type ServeProcess } from './helpers/serve-process';
+
+let dir: string;
+let serve: ServeProcess;
+let browser: Browser;
+let tabA: Page;
+let tabB: Page;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'firebrand-builtin-waiting-'));
+  const modelsDir = join(dir, 'models');
+  mkdirSync(modelsDir, { recursive: true });
+  copyFileSync(generateScriptedModel(SCRIPTS.long, { contextLength: 32_768 }), join(modelsDir, 'long.gguf'));
+  copyFileSync(generateScriptedModel(SCRIPTS.plain), join(modelsDir, 'plain.gguf'));
+  // The endless answer runs until its window is full: 32K tokens keep it going for the test's few steps (8K lasted
+  // under 15 s here). One engine thread: the machine's two cores are shared.
+  process.env.FIREBRAND_BUILTIN_THREADS = '1';
+  serve = await startServeProcess({ dataDir: join(dir, 'data'), ollamaUrl: 'http://127.0.0.1:9', extraArgs: ['--models-dir', modelsDir] });
+  browser = await launchChromium();
+  tabA = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+  await tabA.goto(serve.url);
+  await tabA.evaluate(() => window.firebrand.settings.update({ activeConnectionId: 'builtin' }));
+  tabB = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+  await tabB.goto(serve.url);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await serve?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const lastAnswer = (page: Page) => page.locator('[data-testid="turn"][data-role="assistant"]').last();
+
+async function send(page: Page, model: string, text: string): Promise<void> {
+  await pickModel(page, model);
+  await page.getByTestId('composer-input').fill(text);
+  await page.getByTestId('composer-send').click();
+}
+
+describe('two tabs on the built-in engine', () => {
+  it('says an answer waits for the other tab’s answer on another model, then loads its own, and stops it at once', async () => {
+    await send(tabA, 'long.gguf', 'Count for me.');
+    await expect.poll(async () => (await lastAnswer(tabA).innerText()).length, { timeout: 60_000 }).toBeGreaterThan(40);
+
+    await send(tabB, 'plain.gguf', 'Hello?');
+    const line = tabB.getByTestId('model-loading');
+    await expect.poll(() => line.getAttribute('data-state'), { timeout: 30_000 }).toBe('queued');
+    expect(await line.innerText()).toBe('Waiting for the answer on long.gguf to finish, then loading plain.gguf.');
+    // Not shootAtBothWidths: it waits for every animation to end, and the waiting line's dots never do.
+    mkdirSync(SHOTS_DIR, { recursive: true });
+    for (const width of [1280, 390]) {
+      await tabB.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      // The sidebar's slide (when the width changes) ends; the dots' endless animation is left going.
+      await tabB.waitForFunction(() => document.getAnimations().every((a) => a.effect?.getTiming().iterations === Infinity));
+      await tabB.screenshot({ path: `${SHOTS_DIR}/builtin-waiting-behind-other-model-${width}.png` });
+    }
+
+    await tabB.getByTestId('composer-stop').click();
+    await expect.poll(() => lastAnswer(tabB).getAttribute('data-status'), { timeout: 30_000 }).toBe('aborted');
+    // Tab A's answer goes on: the stop did not wait for it to end.
+    expect(await lastAnswer(tabA).getAttribute('data-status')).toBe('streaming');
+    await tabA.getByTestId('composer-stop').click();
+    await expect.poll(() => lastAnswer(tabA).getAttribute('data-status'), { timeout: 30_000 }).toBe('aborted');
+  });
+});
