@@ -13,9 +13,10 @@ const LINES = [
 ];
 
 /** What a streaming answer's chunk is drawn as: the draft when the tail ends in a code block it draws, else whole. */
-function drawStream(full: string, cuts: number[]): { drafts: number; pieces: number } {
+function drawStream(full: string, cuts: number[]): { drafts: number; contained: number; pieces: number } {
   let draft: FenceDraft | null = null;
   let drafts = 0;
+  let contained = 0;
   let pieces = 0;
   let at = 0;
   // The cuts, over and over until the whole text has come.
@@ -26,11 +27,42 @@ function drawStream(full: string, cuts: number[]): { drafts: number; pieces: num
     draft = growFence(draft, tail);
     if (!draft) continue;
     drafts++;
+    if (draft.container) contained++;
     pieces = Math.max(pieces, draft.pieces.length);
     expect(fenceDraftHtml(draft, markdownToHtml(draft.before)), JSON.stringify(tail)).toBe(markdownToHtml(tail));
   }
-  return { drafts, pieces };
+  return { drafts, contained, pieces };
 }
+
+/** A list item or a quote that opens a code block: its text up to the fence, and what its code lines start with. */
+const CONTAINERS: [string, string][] = [
+  ['1. Install it:\n   ', '   '],
+  ['- ', '  '],
+  ['10. Run:\n    ', '    '],
+  ['- a\n  - b\n    ', '    '],
+  ['1. a\n\n   b\n   ', '   '],
+  ['* x\n  ', '   '],
+  ['> ', '> '],
+  ['>', '>'],
+  ['> Quoted:\n>  ', '>  '],
+];
+
+/** Code lines, some that close the block or look as if they might. */
+const CODE = ['x = 1', '"""doc', '', ' ', '  deeper', '```', '~~~', '````', 'def f():', '    return 1', '/* c', '*/', 'a\u202Eb'];
+
+/** An answer with a code block in a list item or a quote, its lines now and then indented less or more, or not. */
+const containedAnswer = fc
+  .tuple(
+    fc.constantFrom('', 'Steps:\n', 'Intro.\n\n'),
+    fc.constantFrom(...CONTAINERS),
+    fc.constantFrom('```bash', '```py', '~~~', '````ts', '``` js', '```'),
+    fc.array(fc.tuple(fc.constantFrom(...CODE), fc.constantFrom(...Array<'same'>(16).fill('same'), 'less', 'more', 'bare', 'quote')), { maxLength: 30 }),
+    fc.constantFrom('', '\nAfter.', '\n\n2. Next', '\n> more'),
+  )
+  .map(([intro, [opener, lead], fence, lines, after]) => {
+    const prefix = { same: lead, less: lead.slice(1), more: `${lead} `, bare: '', quote: '> ' } as const;
+    return `${intro}${opener}${fence}\n${lines.map(([code, how]) => `${prefix[how]}${code}`).join('\n')}${after}`;
+  });
 
 describe('a code block while it streams', () => {
   it('is drawn exactly as the same text rendered whole, at every cut, however the answer is cut', () => {
@@ -44,6 +76,21 @@ describe('a code block while it streams', () => {
     );
     // The property holds for drafts actually made, not for a path never taken.
     expect(drawn).toBeGreaterThan(200);
+  });
+
+  it('is drawn exactly as the same text rendered whole in a list item or a quote too, however the answer is cut', () => {
+    enableMath(mathPlugin);
+    // A command the model did not indent ends the list item and its block; the fence line after it opens another,
+    // at the top level, which the scan of fence lines took for the first one's close.
+    drawStream('1. Install:\n   ```bash\nnpm i x\n   ```\n2. Run:\n```py\nx = 1\n```\n', [1, 2, 3]);
+    let contained = 0;
+    fc.assert(
+      fc.property(containedAnswer, fc.array(fc.integer({ min: 1, max: 25 }), { maxLength: 80 }), (answer, cuts) => {
+        contained += drawStream(answer, cuts).contained;
+      }),
+      { numRuns: 500 },
+    );
+    expect(contained).toBeGreaterThan(500);
   });
 
   it('keeps its finished lines as pieces highlighted once, also through docstrings and comments that span lines', () => {
@@ -60,8 +107,8 @@ describe('a code block while it streams', () => {
     }
   });
 
-  it('is not drawn here once closed, nor in a fold, a list item or a formula, nor before its language line is whole', () => {
-    for (const tail of ['```py\nx = 1\n```', '```py\nx = 1\n```\n', '```py', '<details>\n\n```py\nx = 1', '- a\n  ```py\n  x = 1', '$$\n```py\nx', '```py\r\nx = 1', 'text'])
+  it('is not drawn here once closed, nor in a fold, a formula or a list in a quote, nor once its list item or quote has ended, nor before its language line is whole', () => {
+    for (const tail of ['```py\nx = 1\n```', '```py\nx = 1\n```\n', '```py', '<details>\n\n```py\nx = 1', '- a\n  ```py\n  x = 1\nb', '> ```py\n> x = 1\n\n', '> - a\n>   ```py\n>   x', '$$\n```py\nx', '```py\r\nx = 1', 'text'])
       expect(growFence(null, tail), JSON.stringify(tail)).toBeNull();
     expect(growFence(null, 'Intro:\n```py\nx = 1')?.before).toBe('Intro:\n');
   });
