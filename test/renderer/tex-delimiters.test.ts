@@ -135,6 +135,19 @@ describe('a line that starts with $$…$$ and goes on', () => {
     expect(markdownToHtml('Then:\n\n$$\nE = mc')).toContain('math-draft');
     expect(splitMarkdownBlocks('$$\na\n\nb\n$$\n\nAfter')).toEqual(['$$\na\n\nb\n$$', 'After']);
   });
+
+  it('goes on the paragraph it follows, its formula a display inside it, while it streams and once finished', () => {
+    const answer = 'The mass-energy relation:\n$$E = mc^2$$ is the famous one.\nIt links the two.';
+    const html = markdownToHtml(answer);
+    // One paragraph, as a \[ … \] line there makes: before, the line left the paragraph for one of its own, whose
+    // formula was a <p> inside that <p> (the page then closed the paragraph before it and left the prose bare).
+    expect(html.match(/<p\b/g)).toHaveLength(1);
+    expect(html).toMatch(/^<p dir="auto">The mass-energy relation:<br>\n<span class="katex-display">[\s\S]*<\/span> is the famous one\.<br>\nIt links the two\.<\/p>\n$/);
+    expect(formulas(html)).toEqual({ all: 1, display: 1 });
+    expect(html).toBe(markdownToHtml(answer.replace('$$E = mc^2$$', '\\[E = mc^2\\]')).replace('\\[', '$$'));
+    // At every cut from the first letter of prose after the formula on: the same one paragraph.
+    for (let at = answer.indexOf('$$ is') + 4; at <= answer.length; at++) expect(markdownToHtml(answer.slice(0, at)).match(/<p\b/g), answer.slice(0, at)).toHaveLength(1);
+  });
 });
 
 describe('formulas in a streaming answer', () => {
