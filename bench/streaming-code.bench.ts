@@ -1,7 +1,7 @@
 /**
  * A long code block streaming (markdown/growing-fence.ts): the markdown work of each token while a 600-line
- * TypeScript file streams in tokens of about 4 characters, as the chat draws its growing tail, at the top level and
- * as the last step of a numbered list (markdown/contained-fence.ts). Before, the tail was parsed and highlighted
+ * TypeScript file streams in tokens of about 4 characters, as the chat draws its growing tail, at the top level, as
+ * the last step of a numbered list (markdown/contained-fence.ts), and with `\r\n` line breaks (line-breaks.ts). Before, the tail was parsed and highlighted
  * whole at every token (O(n^2) over the stream; drawn whole below, for comparison), the whole list with it; now the
  * finished lines are highlighted once. Floor: rendering the finished block once. Pure Node: markdown-it and
  * highlight.js, without the page's sanitizing and layout (bench/smoothness measures those in Chromium).
@@ -22,6 +22,8 @@ const SHAPES = [
     name: ' in a list item',
     text: `1. Install it:\n   \`\`\`bash\n   npm i x\n   \`\`\`\n2. Then:\n\n   - check it\n3. Write the file:\n   \`\`\`ts\n${code.replace(/^/gm, '   ')}\n`,
   },
+  // Line breaks written \r\n (markdown/line-breaks.ts).
+  { name: ' with \\r\\n line breaks', text: `\`\`\`ts\r\n${code.replace(/\n/g, '\r\n')}\r\n` },
 ];
 /** Drawn whole, only each this many-th token is timed: at every one, the stream took minutes. */
 const WHOLE_EVERY = 200;
@@ -54,7 +56,7 @@ function stream(tokens: string[], from: number, draw: (tail: string) => void, ev
 for (const { name, text } of SHAPES) {
   const tokens = text.match(/[\s\S]{1,4}/g)!;
   // The first token after the block's fence line: the list's other steps come before it.
-  const codeStart = text.lastIndexOf('```ts\n') + 6;
+  const codeStart = text.lastIndexOf('```ts') + 6;
   let from = 0;
   for (let length = 0; length < codeStart; from++) length += tokens[from]!.length;
   // Warm-up: grammars built and code compiled before anything is timed.

@@ -69,8 +69,9 @@ describe('a code block while it streams', () => {
     enableMath(mathPlugin);
     let drawn = 0;
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...LINES), { maxLength: 60 }), fc.array(fc.integer({ min: 1, max: 25 }), { maxLength: 80 }), (lines, cuts) => {
-        drawn += drawStream(lines.join('\n'), cuts).drafts;
+      // Line breaks as models and servers send them: `\n`, and now and then `\r\n` or a lone `\r`.
+      fc.property(fc.array(fc.constantFrom(...LINES), { maxLength: 60 }), fc.array(fc.integer({ min: 1, max: 25 }), { maxLength: 80 }), fc.constantFrom('\n', '\n', '\r\n', '\r'), (lines, cuts, eol) => {
+        drawn += drawStream(lines.join(eol), cuts).drafts;
       }),
       { numRuns: 200 },
     );
@@ -85,8 +86,8 @@ describe('a code block while it streams', () => {
     drawStream('1. Install:\n   ```bash\nnpm i x\n   ```\n2. Run:\n```py\nx = 1\n```\n', [1, 2, 3]);
     let contained = 0;
     fc.assert(
-      fc.property(containedAnswer, fc.array(fc.integer({ min: 1, max: 25 }), { maxLength: 80 }), (answer, cuts) => {
-        contained += drawStream(answer, cuts).contained;
+      fc.property(containedAnswer, fc.array(fc.integer({ min: 1, max: 25 }), { maxLength: 80 }), fc.constantFrom('\n', '\n', '\r\n'), (answer, cuts, eol) => {
+        contained += drawStream(answer.replace(/\n/g, eol), cuts).contained;
       }),
       { numRuns: 500 },
     );
@@ -108,8 +109,10 @@ describe('a code block while it streams', () => {
   });
 
   it('is not drawn here once closed, nor in a fold, a formula or a list in a quote, nor once its list item or quote has ended, nor before its language line is whole', () => {
-    for (const tail of ['```py\nx = 1\n```', '```py\nx = 1\n```\n', '```py', '<details>\n\n```py\nx = 1', '- a\n  ```py\n  x = 1\nb', '> ```py\n> x = 1\n\n', '> - a\n>   ```py\n>   x', '$$\n```py\nx', '```py\r\nx = 1', 'text'])
+    for (const tail of ['```py\nx = 1\n```', '```py\nx = 1\n```\n', '```py', '<details>\n\n```py\nx = 1', '- a\n  ```py\n  x = 1\nb', '> ```py\n> x = 1\n\n', '> - a\n>   ```py\n>   x', '$$\n```py\nx', 'text'])
       expect(growFence(null, tail), JSON.stringify(tail)).toBeNull();
     expect(growFence(null, 'Intro:\n```py\nx = 1')?.before).toBe('Intro:\n');
+    // Drawn here with `\r\n` line breaks too: before, such a block was drawn whole at every token.
+    expect(growFence(null, 'Intro:\r\n```py\r\nx = 1\r\ny = 2\r\n')?.before).toBe('Intro:\n');
   });
 });

@@ -11,19 +11,22 @@
  * would not end at the top level (a long docstring) is not cut: the live lines grow until it ends.
  *
  * A fence that opens at the start of a line, outside any `<details>` or formula, or one in a list item or a quote
- * (contained-fence.ts reads its lines), in a chunk with no `\r` (which markdown-it reads as a line break of its own);
- * otherwise null and the chunk is drawn whole.
+ * (contained-fence.ts reads its lines); otherwise null and the chunk is drawn whole. A `\r\n` or lone `\r` is read as
+ * the line break markdown-it reads it as (line-breaks.ts).
  */
 import { escapeHtml, codeBlockHead, codeBlockLabel, CODE_BLOCK_FOOT, fenceGrammar, fenceWord, grammarOnItsWay } from './to-html';
 import { hljs } from './grammars';
 import { markInvisible } from './invisible-chars';
 import { scanLine, startScan } from './split-blocks';
+import { asRead } from './line-breaks';
 import { confirmedFence, containedCodeLine, findContainedFence, type FenceContainer } from './contained-fence';
 
 /** A streaming tail that ends inside a code block. */
 export interface FenceDraft {
-  /** The tail it was drawn from. */
+  /** The tail it was drawn from, as markdown-it reads it (its line breaks `\n`: line-breaks.ts). */
   tail: string;
+  /** The tail as it came. */
+  raw: string;
   /** The markdown before the fence's line, drawn as any chunk is (render.ts). */
   before: string;
   /** The fence's marker, which a line of its own closes. */
@@ -119,16 +122,16 @@ function highlighted(code: string, grammar: string | null): { html: string; top:
  * The draft of `tail`, a streaming answer's last chunk, when it ends inside a code block drawn here; null
  * otherwise. `prev`: the draft of the text before this token, reused when `tail` only grew from it.
  */
-export function growFence(prev: FenceDraft | null | undefined, tail: string): FenceDraft | null {
-  if (tail.includes('\r') || tail.includes('\0')) return null;
+export function growFence(prev: FenceDraft | null | undefined, raw: string): FenceDraft | null {
+  const tail = asRead(prev, raw);
   let draft: FenceDraft;
   if (prev?.container && tail.startsWith(prev.tail)) {
-    draft = { ...prev, tail };
+    draft = { ...prev, tail, raw };
   } else if (prev && !prev.container && tail.startsWith(prev.tail)) {
     // Only the new text can close the fence: from the start of the line the last token ended in.
     const from = Math.max(prev.codeStart, prev.tail.lastIndexOf('\n') + 1);
     for (const line of tail.slice(from).split('\n')) if (closes(line, prev.marker)) return null;
-    draft = { ...prev, tail };
+    draft = { ...prev, tail, raw };
   } else {
     const top = openFence(tail);
     const contained = top ? null : findContainedFence(tail);
@@ -140,7 +143,7 @@ export function growFence(prev: FenceDraft | null | undefined, tail: string): Fe
     const grammar = fenceGrammar(info);
     // In a container, the markdown before the code is the chunk up to it (drawn as the block's shell: render.ts).
     const before = tail.slice(0, contained ? open.codeStart : open.lineStart);
-    draft = { tail, before, marker: open.marker, codeStart: open.codeStart, grammar, head: markInvisible(codeBlockHead(info)), label: codeBlockLabel(info), pieces: [], done: 0, live: '', tried: 0, container: contained?.container ?? null, code: '', scanned: open.codeStart };
+    draft = { tail, raw, before, marker: open.marker, codeStart: open.codeStart, grammar, head: markInvisible(codeBlockHead(info)), label: codeBlockLabel(info), pieces: [], done: 0, live: '', tried: 0, container: contained?.container ?? null, code: '', scanned: open.codeStart };
   }
   const live = draft.container ? readContained(draft) : withoutBlankLastLine(draft.tail.slice(draft.codeStart + draft.done));
   return live === null ? null : drawLive(draft, live);
