@@ -1,7 +1,8 @@
 /**
  * A long code block streaming (markdown/growing-fence.ts): the markdown work of each token while a 600-line
  * TypeScript file streams in tokens of about 4 characters, as the chat draws its growing tail, at the top level, as
- * the last step of a numbered list (markdown/contained-fence.ts), and with `\r\n` line breaks (line-breaks.ts). Before, the tail was parsed and highlighted
+ * the last step of a numbered list (markdown/contained-fence.ts), with `\r\n` line breaks (line-breaks.ts), and
+ * minified JSON on one long line. Before, the tail was parsed and highlighted
  * whole at every token (O(n^2) over the stream; drawn whole below, for comparison), the whole list with it; now the
  * finished lines are highlighted once. Floor: rendering the finished block once. Pure Node: markdown-it and
  * highlight.js, without the page's sanitizing and layout (bench/smoothness measures those in Chromium).
@@ -25,6 +26,9 @@ const SHAPES = [
   // Line breaks written \r\n (markdown/line-breaks.ts).
   { name: ' with \\r\\n line breaks', text: `\`\`\`ts\r\n${code.replace(/\n/g, '\r\n')}\r\n` },
 ];
+/** Minified JSON on one line of about as many characters (cut inside the line: growing-fence.ts, cutInLine). */
+const json = JSON.stringify(Array.from({ length: quick ? 200 : 600 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'], ok: i % 2 === 0 })));
+SHAPES.push({ name: ` of minified JSON on one line (${json.length.toLocaleString('en-US')} characters)`, text: `\`\`\`json\n${json}` });
 /** Drawn whole, only each this many-th token is timed: at every one, the stream took minutes. */
 const WHOLE_EVERY = 200;
 
@@ -56,7 +60,7 @@ function stream(tokens: string[], from: number, draw: (tail: string) => void, ev
 for (const { name, text } of SHAPES) {
   const tokens = text.match(/[\s\S]{1,4}/g)!;
   // The first token after the block's fence line: the list's other steps come before it.
-  const codeStart = text.lastIndexOf('```ts') + 6;
+  const codeStart = text.indexOf('\n', text.lastIndexOf('```')) + 1;
   let from = 0;
   for (let length = 0; length < codeStart; from++) length += tokens[from]!.length;
   // Warm-up: grammars built and code compiled before anything is timed.
@@ -71,7 +75,7 @@ for (const { name, text } of SHAPES) {
   const once = performance.now();
   markdownToHtml(text);
   const floor = performance.now() - once;
-  const label = `a ${LINES}-line code block${name} streamed in ${tokens.length.toLocaleString('en-US')} tokens`;
+  const label = `a ${name.includes('JSON') ? '' : `${LINES}-line `}code block${name} streamed in ${tokens.length.toLocaleString('en-US')} tokens`;
   report({
     figure: `markdown work per token at the end of ${label}`,
     value: Number(drafted.last.toFixed(3)),

@@ -94,6 +94,25 @@ describe('a code block while it streams', () => {
     expect(contained).toBeGreaterThan(500);
   });
 
+  it('is drawn exactly as the same text rendered whole when a line of it is very long (minified JSON, a data URL), cut inside the line', () => {
+    enableMath(mathPlugin);
+    // Pieces of one long line: JSON, code and prose in it, strings and comments that a cut must not split.
+    const bits = ['{"id": 1, "name": "a, b; c"}', ',', ', ', '; ', ' ', '[1, 2.5e3, -7]', '"x\\\\"y, z"', 'true', 'null', 'f(a, b);', '/* a, b */', '// c, d', '`t, ${u}`', "'q; r'", '0x1F', 'é', '\u202E', '👨\u200D💻'];
+    let pieces = 0;
+    fc.assert(
+      fc.property(fc.constantFrom('```json', '```js', '```py', '```', '~~~ts'), fc.array(fc.constantFrom(...bits), { minLength: 300, maxLength: 600 }), fc.array(fc.integer({ min: 20, max: 120 }), { minLength: 1, maxLength: 10 }), (fence, line, cuts) => {
+        pieces += drawStream(`${fence}\n${line.join('')}\n${line.slice(0, 50).join('')}`, cuts).pieces;
+      }),
+      { numRuns: 40 },
+    );
+    // Cut inside the line where a cut reads the same (not inside a `//` comment that runs to the line's end).
+    expect(pieces).toBeGreaterThan(10);
+    // Minified JSON, 11,000 characters on one line: before, no piece (no line ended), the line highlighted whole at
+    // every token (one of 34,000 characters: about 50 ms a token near its end here).
+    const json = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'], ok: i % 2 === 0 })));
+    expect(drawStream(`\`\`\`json\n${json}`, [251]).pieces).toBeGreaterThan(5);
+  });
+
   it('keeps its finished lines as pieces highlighted once, also through docstrings and comments that span lines', () => {
     const python = (i: number) => (i % 30 === 5 ? '    """A docstring\n    over lines\n    """' : i % 17 === 3 ? '    # note: x = "y"' : `    total += item_${i} * 2  # step ${i}`);
     const ts = (i: number) => (i % 25 === 4 ? '  /* a comment\n     over lines */' : i % 19 === 7 ? '  const t = `a template\n  over ${lines}`;' : `  total += items[${i}] * 2; // step ${i}`);

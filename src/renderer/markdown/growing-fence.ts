@@ -47,6 +47,8 @@ export interface FenceDraft {
   live: string;
   /** Lines of live code at which a cut was last tried (one is tried again only after PIECE_LINES more). */
   tried: number;
+  /** Characters of live code at which a cut inside its last line was last tried (cutInLine). */
+  triedInLine: number;
   /**
    * The list item or quote the block is in (null: at the top level). Its code is then not the tail's text: each line
    * is read without its container's markup, once, into `code`.
@@ -143,7 +145,7 @@ export function growFence(prev: FenceDraft | null | undefined, raw: string): Fen
     const grammar = fenceGrammar(info);
     // In a container, the markdown before the code is the chunk up to it (drawn as the block's shell: render.ts).
     const before = tail.slice(0, contained ? open.codeStart : open.lineStart);
-    draft = { tail, raw, before, marker: open.marker, codeStart: open.codeStart, grammar, head: markInvisible(codeBlockHead(info)), label: codeBlockLabel(info), pieces: [], done: 0, live: '', tried: 0, container: contained?.container ?? null, code: '', scanned: open.codeStart };
+    draft = { tail, raw, before, marker: open.marker, codeStart: open.codeStart, grammar, head: markInvisible(codeBlockHead(info)), label: codeBlockLabel(info), pieces: [], done: 0, live: '', tried: 0, triedInLine: 0, container: contained?.container ?? null, code: '', scanned: open.codeStart };
   }
   const live = draft.container ? readContained(draft) : withoutBlankLastLine(draft.tail.slice(draft.codeStart + draft.done));
   return live === null ? null : drawLive(draft, live);
@@ -197,8 +199,38 @@ function drawLive(draft: FenceDraft, code: string): FenceDraft {
       }
     }
   }
+  if (!draft.container) live = cutInLine(draft, live);
   draft.live = markInvisible(highlighted(live, draft.grammar).html);
   return draft;
+}
+
+/** A line longer than this is cut into pieces inside itself (cutInLine). */
+const LONG_LINE = 1000;
+/** Characters after a cut inside a line that are looked at to see that they do not change how the piece reads. */
+const LOOKAHEAD = 200;
+
+/**
+ * The live code, cut into a new piece inside its last line when that line is long: minified JSON, a data URL or a
+ * generated table on one line never ended a line to cut at, so it was highlighted whole at every token (a line of
+ * 34,000 characters of JSON took about 50 ms a token near its end). The cut comes after a comma, a semicolon or a
+ * space, at least LOOKAHEAD characters before the end, and is kept only where highlight.js is at its grammar's top
+ * level there and the text after it does not change how the piece reads (as for a cut between lines). Only at the
+ * top level: a contained block (contained-fence.ts) reads its last line anew at each token.
+ */
+function cutInLine(draft: FenceDraft, live: string): string {
+  const lineStart = live.lastIndexOf('\n') + 1;
+  if (live.length - lineStart <= LONG_LINE || live.length < draft.triedInLine + LONG_LINE / 2) return live;
+  draft.triedInLine = live.length;
+  let cut = live.length - LOOKAHEAD;
+  const floor = Math.max(lineStart + 1, cut - LONG_LINE);
+  while (cut > floor && !/[,; ]/.test(live[cut - 1]!)) cut--;
+  if (cut <= floor) return live;
+  const piece = highlighted(live.slice(0, cut), draft.grammar);
+  if (!piece.top || !highlighted(live, draft.grammar).html.startsWith(piece.html)) return live;
+  draft.pieces = draft.pieces.concat(markInvisible(piece.html));
+  draft.done += cut;
+  draft.triedInLine = 0;
+  return live.slice(cut);
 }
 
 function countLines(text: string): number {
