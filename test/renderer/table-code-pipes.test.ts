@@ -22,9 +22,12 @@ describe('a pipe in a code span in a table row', () => {
     expect(rows(markdownToHtml(withPendingTable('| `a | b` | c |')))).toEqual([['<code>a | b</code>', 'c']]);
   });
 
-  it('is left as written outside tables: in prose, in a code block, in a row of pipes with no delimiter row', () => {
+  it('is left as written outside tables: in prose, in code blocks, in a row of pipes with no delimiter row', () => {
     expect(markdownToHtml('In prose `a | b` stays.')).toBe('<p dir="auto">In prose <code>a | b</code> stays.</p>\n');
     expect(markdownToHtml('```md\n| `x | y` | z |\n|---|---|\n```')).toContain('`x | y`');
     expect(markdownToHtml('| `x | y` | z |\nnot a table')).toContain('<code>x | y</code>');
+    // Indented 4 spaces: an indented code block, or a code block in a nested list item (not seen by the line scan).
+    expect(markdownToHtml('    | `x | y` | z |\n    |---|---|')).toContain('| `x | y` | z |');
+    expect(markdownToHtml('- a\n  - b\n    ```md\n    | `x | y` | z |\n    |---|---|\n    ```')).toContain('`x | y`');
   });
 });

@@ -4,14 +4,18 @@
  * last cell, past the header's columns, was dropped, so the user lost what the command does. In a table's rows (a
  * header row followed by its delimiter row, and the rows after them), such a pipe is escaped before parsing, which
  * GFM reads as a pipe in the cell (markdown-it: "`a \| b`" shows as `a | b`). Not in code blocks, nor in prose, where
- * a backslash in a code span would show. Pure.
+ * a backslash in a code span would show, nor in a row indented 4 spaces or more (ROW). Pure.
  */
 import { scanLine, startScan } from './split-blocks';
 
-/** A table row as models write them: a pipe first, after a quote's markers or a list item's indent. */
-const ROW = /^(?: {0,3}> ?)* *\|/;
+/**
+ * A table row as models write them: a pipe first, after a quote's markers and an indent of at most 3 spaces (a table
+ * in a list item's first level). A row indented more may be code (an indented block, or a code block in a nested
+ * list item, which the line scan does not see): left as GFM reads it.
+ */
+const ROW = /^(?: {0,3}> ?)* {0,3}\|/;
 /** A delimiter row: `|---|:--:|`. */
-const DELIMITER = /^(?: {0,3}> ?)* *\|? *:?-+:? *(?:\| *:?-+:? *)*\|? *$/;
+const DELIMITER = /^(?: {0,3}> ?)* {0,3}\|? *:?-+:? *(?:\| *:?-+:? *)*\|? *$/;
 /** A code span: a run of backticks, text, and a run of as many (markdown's rule, without escapes before it). */
 const CODE_SPAN = /(?<!`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
 
