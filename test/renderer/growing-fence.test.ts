@@ -48,7 +48,7 @@ const CONTAINERS: [string, string][] = [
 ];
 
 /** Code lines, some that close the block or look as if they might. */
-const CODE = ['x = 1', '"""doc', '', ' ', '  deeper', '```', '~~~', '````', 'def f():', '    return 1', '/* c', '*/', 'a\u202Eb'];
+const CODE = ['x = 1', '"""doc', '', ' ', '  deeper', '```', '~~~', '````', 'def f():', '    return 1', '/* c', '*/', 'a\u202Eb', '\tfmt.Println(x)', ' \t\ty := 2', '\t```'];
 
 /** An answer with a code block in a list item or a quote, its lines now and then indented less or more, or not. */
 const containedAnswer = fc
@@ -84,6 +84,11 @@ describe('a code block while it streams', () => {
     // A command the model did not indent ends the list item and its block; the fence line after it opens another,
     // at the top level, which the scan of fence lines took for the first one's close.
     drawStream('1. Install:\n   ```bash\nnpm i x\n   ```\n2. Run:\n```py\nx = 1\n```\n', [1, 2, 3]);
+    // Code indented with tabs after the item's indent (Go, gofmt): drawn here too, the tabs kept as markdown-it keeps
+    // them. Before, each such line stopped the draft, and the block was drawn whole (and looked for again) at each token.
+    const tabbed = '1. Create the file:\n   ```\n   func main() {\n   \tif ok {\n   \t\tfmt.Println(1)\n   \t}\n   }\n';
+    expect(drawStream(tabbed, [3, 5]).contained).toBeGreaterThan(10);
+    expect(growFence(null, tabbed)?.container).toMatchObject({ kind: 'list', inner: 3, strip: 3 });
     let contained = 0;
     fc.assert(
       fc.property(containedAnswer, fc.array(fc.integer({ min: 1, max: 25 }), { maxLength: 80 }), fc.constantFrom('\n', '\n', '\r\n'), (answer, cuts, eol) => {

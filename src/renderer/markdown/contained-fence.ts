@@ -6,12 +6,12 @@
  * What a code line is inside its container depends on two columns only: the one a line must reach to stay in the list
  * item (a line less indented ends the item, and the code block with it), and how much indent markdown-it takes off
  * each code line (the fence line's own). Both are asked of markdown-it once per block, by parsing the text before
- * the code with a probe line after it, not worked out here from list markers: its answer is the rule. A line with a
- * tab in its indent, a quote in a list or a list in a quote, or a block in a fold is not read here (null: the chunk is
- * drawn whole, as before).
+ * the code with a probe line after it, not worked out here from list markers: its answer is the rule. A tab within the
+ * indent markdown-it strips (or any in a quote's), a quote in a list or a list in a quote, or a block in a fold is not
+ * read here (null: the chunk is drawn whole, as before); a tab after it (Go's indent) is code, as markdown-it keeps it.
  */
 import type { Token } from 'markdown-it';
-import { parseMarkdown } from './to-html';
+import { mathEnabled, parseMarkdown } from './to-html';
 
 /** The container an open code block is in, as its code lines are read. */
 export interface FenceContainer {
@@ -52,13 +52,24 @@ export function containedCodeLine(container: FenceContainer, marker: string, lin
     if (body.startsWith('\t')) return null;
     if (body.startsWith(' ')) body = body.slice(1);
   }
-  let indent = 0;
-  while (body.charCodeAt(indent) === 0x20) indent++;
-  if (body[indent] === '\t') return null;
-  if (indent === body.length) return body.slice(Math.min(indent, container.strip));
-  if (indent < container.inner) return null;
-  if (indent - container.inner < 4 && closes(body.slice(indent), marker)) return null;
-  return body.slice(Math.min(indent, container.strip));
+  // The columns of its indent, a tab to the next multiple of 4 (as markdown-it counts them outside a quote), and how
+  // many of its characters markdown-it strips: up to `strip` columns of spaces. A tab within those is not read here.
+  let column = 0;
+  let stripped = 0;
+  let at = 0;
+  for (; at < body.length && (body[at] === ' ' || body[at] === '\t'); at++) {
+    if (body[at] === '\t') {
+      if (column < container.strip || container.kind === 'quote') return null;
+      column += 4 - (column % 4);
+    } else {
+      column++;
+      if (column <= container.strip) stripped = at + 1;
+    }
+  }
+  if (at === body.length) return body.slice(stripped);
+  if (column < container.inner) return null;
+  if (column - container.inner < 4 && closes(body.slice(at), marker)) return null;
+  return body.slice(stripped);
 }
 
 /** A line's text past any quote markers, list markers and indent: where a fence marker would start. */
@@ -128,7 +139,19 @@ export function findContainedFence(tail: string): ContainedFence | null {
   const open = candidate(tail);
   if (!open || open.lineEnd === tail.length) return null;
   const prefix = tail.slice(0, open.lineEnd + 1);
-  if (prefix.includes('\t')) return null;
+  // Asked again at each token while the block is not drawn here (a line it cannot read): answered from the last time,
+  // as long as KaTeX has not come since (it reads `$$` lines anew).
+  const key = `${mathEnabled() ? '$' : ''}${prefix}`;
+  if (last?.key === key) return last.found;
+  const found = containedFence(prefix, open);
+  last = { key, found };
+  return found;
+}
+
+/** The last answer of findContainedFence, by the text up to the fence's line. */
+let last: { key: string; found: ContainedFence | null } | undefined;
+
+function containedFence(prefix: string, open: { lineStart: number; lineEnd: number; line: number }): ContainedFence | null {
   const found = confirmedFence(prefix, open.line);
   if (!found) return null;
   const { stack } = found;
