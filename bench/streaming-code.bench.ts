@@ -1,8 +1,10 @@
 /**
  * A long code block streaming (markdown/growing-fence.ts): the markdown work of each token while a 600-line
- * TypeScript file streams in tokens of about 4 characters, as the chat draws its growing tail. Before, the tail was
- * parsed and highlighted whole at every token (O(n^2) over the stream; drawn whole below, for comparison); now
- * the finished lines are highlighted once. Floor: rendering the finished block once. Pure Node: markdown-it and
+ * TypeScript file streams in tokens of about 4 characters, as the chat draws its growing tail, at the top level, as
+ * the last step of a numbered list (markdown/contained-fence.ts), with `\r\n` line breaks (line-breaks.ts), and
+ * minified JSON on one long line. Before, the tail was parsed and highlighted
+ * whole at every token (O(n^2) over the stream; drawn whole below, for comparison), the whole list with it; now the
+ * finished lines are highlighted once. Floor: rendering the finished block once. Pure Node: markdown-it and
  * highlight.js, without the page's sanitizing and layout (bench/smoothness measures those in Chromium).
  */
 import { performance } from 'node:perf_hooks';
@@ -14,64 +16,83 @@ const LINES = quick ? 200 : 600;
 const code = Array.from({ length: LINES }, (_, i) =>
   i % 40 === 0 ? `/**\n * Step ${i}: what it does and why.\n */` : `export const step${i} = (input: string[]): number => input.filter((w) => w.length > ${i % 7}).length; // ${i}`,
 ).join('\n');
-const text = `\`\`\`ts\n${code}\n`;
+/** The block at the top level, and as the last of three steps, its lines indented as the list item's. */
+const SHAPES = [
+  { name: '', text: `\`\`\`ts\n${code}\n` },
+  {
+    name: ' in a list item',
+    text: `1. Install it:\n   \`\`\`bash\n   npm i x\n   \`\`\`\n2. Then:\n\n   - check it\n3. Write the file:\n   \`\`\`ts\n${code.replace(/^/gm, '   ')}\n`,
+  },
+  // Line breaks written \r\n (markdown/line-breaks.ts).
+  { name: ' with \\r\\n line breaks', text: `\`\`\`ts\r\n${code.replace(/\n/g, '\r\n')}\r\n` },
+];
+/** Minified JSON on one line of about as many characters (cut inside the line: growing-fence.ts, cutInLine). */
+const json = JSON.stringify(Array.from({ length: quick ? 200 : 600 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'], ok: i % 2 === 0 })));
+SHAPES.push({ name: ` of minified JSON on one line (${json.length.toLocaleString('en-US')} characters)`, text: `\`\`\`json\n${json}` });
 /** Drawn whole, only each this many-th token is timed: at every one, the stream took minutes. */
 const WHOLE_EVERY = 200;
-const tokens = text.match(/[\s\S]{1,4}/g)!;
 
 /**
- * Each token's work, summed (`total`), and its mean over the first and the last 100 tokens. `every`: only each
- * `every`-th token is drawn, its time counted `every` times (drawing whole at every token takes minutes).
+ * Each token's work, summed (`total`), and its mean over the first 100 tokens of the block (from token `from`) and
+ * the last 100. `every`: only each `every`-th token is drawn, its time counted `every` times (drawing whole at every
+ * token takes minutes).
  */
-function stream(draw: (tail: string) => void, every = 1): { total: number; first: number; last: number } {
+function stream(tokens: string[], from: number, draw: (tail: string) => void, every = 1): { total: number; first: number; last: number } {
   let tail = '';
   let total = 0;
   let first = 0;
   let last = 0;
   for (const [i, token] of tokens.entries()) {
     tail += token;
-    const edge = i < 100 || i >= tokens.length - 100;
+    const early = i >= from && i < from + 100;
+    const edge = early || i >= tokens.length - 100;
     if (!edge && i % every !== 0) continue;
     const start = performance.now();
     draw(tail);
     const took = performance.now() - start;
-    if (i < 100) first += took;
+    if (early) first += took;
     else if (i >= tokens.length - 100) last += took;
     total += edge ? took : took * every;
   }
   return { total, first: first / 100, last: last / 100 };
 }
 
-// Warm-up: grammars built and code compiled before anything is timed.
-markdownToHtml(text);
-let draft: FenceDraft | null = null;
-const drafted = stream((tail) => {
-  draft = growFence(draft, tail);
-  if (!draft && tail.includes('\n')) throw new Error('the open code block was not drafted');
-});
-if (fenceDraftHtml(draft!, '') !== markdownToHtml(text)) throw new Error('the draft differs from the whole render');
-const whole = stream((tail) => void markdownToHtml(tail), WHOLE_EVERY);
-const once = performance.now();
-markdownToHtml(text);
-const floor = performance.now() - once;
-
-const label = `a ${LINES}-line code block streamed in ${tokens.length.toLocaleString('en-US')} tokens`;
-report({
-  figure: `markdown work per token at the end of ${label}`,
-  value: Number(drafted.last.toFixed(3)),
-  unit: 'ms',
-  // Floor: a token near the block's start, as the work of a token should not grow with the block.
-  floor: Number(drafted.first.toFixed(3)),
-  ratio: Number((drafted.last / drafted.first).toFixed(2)),
-  goal: '<= 2x floor (flat)',
-  met: drafted.last <= 2 * drafted.first,
-  note: `a token's share of rendering the finished block once: ${(floor / tokens.length).toFixed(4)} ms; drawn whole at every token (before growing-fence.ts): ${whole.first.toFixed(3)} ms near its start, ${whole.last.toFixed(2)} ms at its end`,
-});
-report({
-  figure: `markdown work over the whole stream of ${label}`,
-  value: Math.round(drafted.total),
-  unit: 'ms',
-  floor: Math.round(floor),
-  ratio: Number((drafted.total / floor).toFixed(1)),
-  note: `drawn whole at every token (before growing-fence.ts): about ${Math.round(whole.total).toLocaleString('en-US')} ms (each ${WHOLE_EVERY}th token timed)`,
-});
+for (const { name, text } of SHAPES) {
+  const tokens = text.match(/[\s\S]{1,4}/g)!;
+  // The first token after the block's fence line: the list's other steps come before it.
+  const codeStart = text.indexOf('\n', text.lastIndexOf('```')) + 1;
+  let from = 0;
+  for (let length = 0; length < codeStart; from++) length += tokens[from]!.length;
+  // Warm-up: grammars built and code compiled before anything is timed.
+  markdownToHtml(text);
+  let draft: FenceDraft | null = null;
+  const drafted = stream(tokens, from, (tail) => {
+    draft = growFence(draft, tail);
+  });
+  if (!draft) throw new Error(`the open code block${name} was not drafted`);
+  if (fenceDraftHtml(draft, markdownToHtml((draft as FenceDraft).before)) !== markdownToHtml(text)) throw new Error(`the draft${name} differs from the whole render`);
+  const whole = stream(tokens, from, (tail) => void markdownToHtml(tail), WHOLE_EVERY);
+  const once = performance.now();
+  markdownToHtml(text);
+  const floor = performance.now() - once;
+  const label = `a ${name.includes('JSON') ? '' : `${LINES}-line `}code block${name} streamed in ${tokens.length.toLocaleString('en-US')} tokens`;
+  report({
+    figure: `markdown work per token at the end of ${label}`,
+    value: Number(drafted.last.toFixed(3)),
+    unit: 'ms',
+    // Floor: a token near the block's start, as the work of a token should not grow with the block.
+    floor: Number(drafted.first.toFixed(3)),
+    ratio: Number((drafted.last / drafted.first).toFixed(2)),
+    goal: '<= 2x floor (flat)',
+    met: drafted.last <= 2 * drafted.first,
+    note: `a token's share of rendering the finished block once: ${(floor / tokens.length).toFixed(4)} ms; drawn whole at every token (before): ${whole.first.toFixed(3)} ms near its start, ${whole.last.toFixed(2)} ms at its end`,
+  });
+  report({
+    figure: `markdown work over the whole stream of ${label}`,
+    value: Math.round(drafted.total),
+    unit: 'ms',
+    floor: Math.round(floor),
+    ratio: Number((drafted.total / floor).toFixed(1)),
+    note: `drawn whole at every token (before): about ${Math.round(whole.total).toLocaleString('en-US')} ms (each ${WHOLE_EVERY}th token timed)`,
+  });
+}

@@ -114,6 +114,50 @@ describe('answers in the shapes models write them (second round)', () => {
     await assistant(page).locator('p:has-text("Done.")').waitFor();
   });
 
+  it('streams a code block in a list item and in a quote at the cost of its new lines: the list is not set again, and ends as the finished answer draws it', async () => {
+    const code = Array.from({ length: 40 }, (_, i) => (i % 20 === 0 ? `def step_${i}(items):\n    """Step ${i}."""` : `    total += items[${i}]  # ${i}`))
+      .join('\n')
+      .split('\n');
+    const indented = (lines: string[], lead: string) => lines.map((l) => `${lead}${l}`).join('\n');
+    const lines = [
+      { content: `Do this:\n\n1. Install it:\n   \`\`\`bash\n   pip install x\n   \`\`\`\n2. Write the file:\n   \`\`\`python\n${indented(code.slice(0, 20), '   ')}\n   total +` },
+      { content: `= 1\n${indented(code.slice(20), '   ')}\n   tot` },
+      { content: `al = 0\n   \`\`\`\n3. Run it.\n\nAs the docs say:\n\n> \`\`\`python\n${indented(code.slice(0, 10), '> ')}\n` },
+      { content: `${indented(code.slice(10), '> ')}\n> \`\`\`\n\nDone.` },
+    ];
+    s = await startUi(chatRoutes(ollamaLines(lines), 5, [1, 2, 3]));
+    const { page, replay } = s;
+    await send(page, 'Write the steps');
+    await expect.poll(() => replay.held).toBe(1);
+    const markdown = assistant(page).locator('.markdown');
+    const step = markdown.locator('ol > li').nth(1);
+    // What Copy copies.
+    const codeOf = (where: typeof step) => where.locator('pre.code-block code').textContent();
+    const written = code.slice(0, 20).join('\n');
+    await expect.poll(() => codeOf(step)).toBe(`${written}\ntotal +`);
+    expect(await step.locator('.hljs-keyword').count()).toBe(1);
+    // The list item's element, marked: drawn whole at each token, the list was made anew.
+    await step.evaluate((li) => ((li as HTMLElement & { kept?: boolean }).kept = true));
+    await shootAtBothWidths(page, 'answer-shapes-list-code-streaming', '.markdown ol');
+    replay.release();
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(() => codeOf(step)).toBe(`${written}\ntotal += 1\n${code.slice(20).join('\n')}\ntot`);
+    expect(await step.evaluate((li) => (li as HTMLElement & { kept?: boolean }).kept)).toBe(true);
+    expect(await step.locator('.hljs-keyword').count()).toBe(2);
+    replay.release();
+    await expect.poll(() => replay.held).toBe(1);
+    const quote = markdown.locator('blockquote');
+    // The chunk being written stops at the newline that ends the text (split-blocks.ts): its code has no newline yet.
+    await expect.poll(() => codeOf(quote)).toBe(code.slice(0, 10).join('\n'));
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    replay.release();
+    await waitIdle(page);
+    await markdown.locator('p:has-text("Done.")').waitFor();
+    expect(await codeOf(step)).toBe(`${written}\ntotal += 1\n${code.slice(20).join('\n')}\ntotal = 0\n`);
+    expect(await codeOf(quote)).toBe(`${code.join('\n')}\n`);
+    expect(await quote.locator('.hljs-keyword').count()).toBe(2);
+  });
+
   it('folds <details><summary> into a collapsible box whose content is markdown, and keeps an attribute-laden one as text', async () => {
     const answer = 'Here is the fix.\n\n<details>\n<summary>Full <b>file</b></summary>\n\n```kt\nfun main() { println("hi") }\n```\n\n- checked\n\n</details>\n\n<details ontoggle=alert(1)>\n<summary>x</summary>\n</details>\n\nDone.';
     s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));

@@ -170,6 +170,37 @@ describe('answers as local models write them', () => {
     await shootAtBothWidths(page, 'model-output-bidi-prose');
   });
 
+  it("shows a right-to-left override in the user's own message and in a title they type as its code point, and Hebrew as it is", async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Yes, it is a program.' }]), 5));
+    const { page } = s;
+    // Pasted from a phishing mail: unmarked, "open \u202Etxt.exe and then run it" read "open ti nur neht dna exe.txt".
+    await send(page, 'Is it safe to open \u202Etxt.exe and then run it?\nשלום, תודה');
+    await waitIdle(page);
+    const message = page.getByTestId('user-text');
+    const labels = (where: typeof message) => where.locator('.invisible-char').evaluateAll((els) => els.map((el) => getComputedStyle(el, '::before').content));
+    expect(await labels(message)).toEqual(['"U+202E"']);
+    expect(await message.innerText()).toContain('txt.exe and then run it?');
+    // What is copied is what was written.
+    expect(await message.textContent()).toBe('Is it safe to open \u202Etxt.exe and then run it?\nשלום, תודה');
+    // The user names the chat: the list and the heading mark it; the tooltip shows it as its code point.
+    await page.getByTestId('conversation-rename').first().click();
+    await page.getByTestId('conversation-rename-input').fill('Invoice \u202Efdp.exe');
+    await page.getByTestId('conversation-rename-input').press('Enter');
+    const item = page.getByTestId('conversation-item').first();
+    await expect.poll(() => labels(item)).toEqual(['"U+202E"']);
+    expect(await labels(page.locator('.topbar-title'))).toEqual(['"U+202E"']);
+    expect(await item.getAttribute('title')).toBe('Invoice [U+202E]fdp.exe');
+    expect(await page.locator('.topbar-title').textContent()).toBe('Invoice \u202Efdp.exe');
+    await shootAtBothWidths(page, 'model-output-bidi-typed');
+    // A Hebrew title is drawn as typed, right to left, with no marker.
+    await page.getByTestId('conversation-rename').first().click();
+    await page.getByTestId('conversation-rename-input').fill('חשבונית מרץ');
+    await page.getByTestId('conversation-rename-input').press('Enter');
+    await expect.poll(() => item.textContent()).toBe('חשבונית מרץ');
+    expect(await item.locator('.invisible-char').count()).toBe(0);
+    expect(await item.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+  });
+
   it('breaks lines at <br> in a gpt-oss table, and on a phone a wide table, URL, code span or formula scrolls only inside itself', async () => {
     const tags = readFileSync(resolve(import.meta.dirname, '../fixtures/model-output/html-in-answers.md'), 'utf8');
     const wide = `| ${Array.from({ length: 9 }, (_, i) => `Column ${i + 1}`).join(' | ')} |\n|${'---|'.repeat(9)}\n| ${Array.from({ length: 9 }, () => '`value_that_is_long`').join(' | ')} |`;

@@ -13,9 +13,10 @@ const LINES = [
 ];
 
 /** What a streaming answer's chunk is drawn as: the draft when the tail ends in a code block it draws, else whole. */
-function drawStream(full: string, cuts: number[]): { drafts: number; pieces: number } {
+function drawStream(full: string, cuts: number[]): { drafts: number; contained: number; pieces: number } {
   let draft: FenceDraft | null = null;
   let drafts = 0;
+  let contained = 0;
   let pieces = 0;
   let at = 0;
   // The cuts, over and over until the whole text has come.
@@ -26,24 +27,95 @@ function drawStream(full: string, cuts: number[]): { drafts: number; pieces: num
     draft = growFence(draft, tail);
     if (!draft) continue;
     drafts++;
+    if (draft.container) contained++;
     pieces = Math.max(pieces, draft.pieces.length);
     expect(fenceDraftHtml(draft, markdownToHtml(draft.before)), JSON.stringify(tail)).toBe(markdownToHtml(tail));
   }
-  return { drafts, pieces };
+  return { drafts, contained, pieces };
 }
+
+/** A list item or a quote that opens a code block: its text up to the fence, and what its code lines start with. */
+const CONTAINERS: [string, string][] = [
+  ['1. Install it:\n   ', '   '],
+  ['- ', '  '],
+  ['10. Run:\n    ', '    '],
+  ['- a\n  - b\n    ', '    '],
+  ['1. a\n\n   b\n   ', '   '],
+  ['* x\n  ', '   '],
+  ['> ', '> '],
+  ['>', '>'],
+  ['> Quoted:\n>  ', '>  '],
+];
+
+/** Code lines, some that close the block or look as if they might. */
+const CODE = ['x = 1', '"""doc', '', ' ', '  deeper', '```', '~~~', '````', 'def f():', '    return 1', '/* c', '*/', 'a\u202Eb', '\tfmt.Println(x)', ' \t\ty := 2', '\t```'];
+
+/** An answer with a code block in a list item or a quote, its lines now and then indented less or more, or not. */
+const containedAnswer = fc
+  .tuple(
+    fc.constantFrom('', 'Steps:\n', 'Intro.\n\n'),
+    fc.constantFrom(...CONTAINERS),
+    fc.constantFrom('```bash', '```py', '~~~', '````ts', '``` js', '```'),
+    fc.array(fc.tuple(fc.constantFrom(...CODE), fc.constantFrom(...Array<'same'>(16).fill('same'), 'less', 'more', 'bare', 'quote')), { maxLength: 30 }),
+    fc.constantFrom('', '\nAfter.', '\n\n2. Next', '\n> more'),
+  )
+  .map(([intro, [opener, lead], fence, lines, after]) => {
+    const prefix = { same: lead, less: lead.slice(1), more: `${lead} `, bare: '', quote: '> ' } as const;
+    return `${intro}${opener}${fence}\n${lines.map(([code, how]) => `${prefix[how]}${code}`).join('\n')}${after}`;
+  });
 
 describe('a code block while it streams', () => {
   it('is drawn exactly as the same text rendered whole, at every cut, however the answer is cut', () => {
     enableMath(mathPlugin);
     let drawn = 0;
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...LINES), { maxLength: 60 }), fc.array(fc.integer({ min: 1, max: 25 }), { maxLength: 80 }), (lines, cuts) => {
-        drawn += drawStream(lines.join('\n'), cuts).drafts;
+      // Line breaks as models and servers send them: `\n`, and now and then `\r\n` or a lone `\r`.
+      fc.property(fc.array(fc.constantFrom(...LINES), { maxLength: 60 }), fc.array(fc.integer({ min: 1, max: 25 }), { maxLength: 80 }), fc.constantFrom('\n', '\n', '\r\n', '\r'), (lines, cuts, eol) => {
+        drawn += drawStream(lines.join(eol), cuts).drafts;
       }),
       { numRuns: 200 },
     );
     // The property holds for drafts actually made, not for a path never taken.
     expect(drawn).toBeGreaterThan(200);
+  });
+
+  it('is drawn exactly as the same text rendered whole in a list item or a quote too, however the answer is cut', () => {
+    enableMath(mathPlugin);
+    // A command the model did not indent ends the list item and its block; the fence line after it opens another,
+    // at the top level, which the scan of fence lines took for the first one's close.
+    drawStream('1. Install:\n   ```bash\nnpm i x\n   ```\n2. Run:\n```py\nx = 1\n```\n', [1, 2, 3]);
+    // Code indented with tabs after the item's indent (Go, gofmt): drawn here too, the tabs kept as markdown-it keeps
+    // them. Before, each such line stopped the draft, and the block was drawn whole (and looked for again) at each token.
+    const tabbed = '1. Create the file:\n   ```\n   func main() {\n   \tif ok {\n   \t\tfmt.Println(1)\n   \t}\n   }\n';
+    expect(drawStream(tabbed, [3, 5]).contained).toBeGreaterThan(10);
+    expect(growFence(null, tabbed)?.container).toMatchObject({ kind: 'list', inner: 3, strip: 3 });
+    let contained = 0;
+    fc.assert(
+      fc.property(containedAnswer, fc.array(fc.integer({ min: 1, max: 25 }), { maxLength: 80 }), fc.constantFrom('\n', '\n', '\r\n'), (answer, cuts, eol) => {
+        contained += drawStream(answer.replace(/\n/g, eol), cuts).contained;
+      }),
+      { numRuns: 500 },
+    );
+    expect(contained).toBeGreaterThan(500);
+  });
+
+  it('is drawn exactly as the same text rendered whole when a line of it is very long (minified JSON, a data URL), cut inside the line', () => {
+    enableMath(mathPlugin);
+    // Pieces of one long line: JSON, code and prose in it, strings and comments that a cut must not split.
+    const bits = ['{"id": 1, "name": "a, b; c"}', ',', ', ', '; ', ' ', '[1, 2.5e3, -7]', '"x\\\\"y, z"', 'true', 'null', 'f(a, b);', '/* a, b */', '// c, d', '`t, ${u}`', "'q; r'", '0x1F', 'é', '\u202E', '👨\u200D💻'];
+    let pieces = 0;
+    fc.assert(
+      fc.property(fc.constantFrom('```json', '```js', '```py', '```', '~~~ts'), fc.array(fc.constantFrom(...bits), { minLength: 300, maxLength: 600 }), fc.array(fc.integer({ min: 20, max: 120 }), { minLength: 1, maxLength: 10 }), (fence, line, cuts) => {
+        pieces += drawStream(`${fence}\n${line.join('')}\n${line.slice(0, 50).join('')}`, cuts).pieces;
+      }),
+      { numRuns: 40 },
+    );
+    // Cut inside the line where a cut reads the same (not inside a `//` comment that runs to the line's end).
+    expect(pieces).toBeGreaterThan(10);
+    // Minified JSON, 11,000 characters on one line: before, no piece (no line ended), the line highlighted whole at
+    // every token (one of 34,000 characters: about 50 ms a token near its end here).
+    const json = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'], ok: i % 2 === 0 })));
+    expect(drawStream(`\`\`\`json\n${json}`, [251]).pieces).toBeGreaterThan(5);
   });
 
   it('keeps its finished lines as pieces highlighted once, also through docstrings and comments that span lines', () => {
@@ -60,9 +132,11 @@ describe('a code block while it streams', () => {
     }
   });
 
-  it('is not drawn here once closed, nor in a fold, a list item or a formula, nor before its language line is whole', () => {
-    for (const tail of ['```py\nx = 1\n```', '```py\nx = 1\n```\n', '```py', '<details>\n\n```py\nx = 1', '- a\n  ```py\n  x = 1', '$$\n```py\nx', '```py\r\nx = 1', 'text'])
+  it('is not drawn here once closed, nor in a fold, a formula or a list in a quote, nor once its list item or quote has ended, nor before its language line is whole', () => {
+    for (const tail of ['```py\nx = 1\n```', '```py\nx = 1\n```\n', '```py', '<details>\n\n```py\nx = 1', '- a\n  ```py\n  x = 1\nb', '> ```py\n> x = 1\n\n', '> - a\n>   ```py\n>   x', '$$\n```py\nx', 'text'])
       expect(growFence(null, tail), JSON.stringify(tail)).toBeNull();
     expect(growFence(null, 'Intro:\n```py\nx = 1')?.before).toBe('Intro:\n');
+    // Drawn here with `\r\n` line breaks too: before, such a block was drawn whole at every token.
+    expect(growFence(null, 'Intro:\r\n```py\r\nx = 1\r\ny = 2\r\n')?.before).toBe('Intro:\n');
   });
 });

@@ -23,8 +23,9 @@ describe('a fold while it streams', () => {
     enableMath(mathPlugin);
     let drawn = 0;
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...LINES), { maxLength: 40 }), fc.array(fc.integer({ min: 1, max: 25 }), { minLength: 1, maxLength: 20 }), (lines, cuts) => {
-        const full = `<details>\n${lines.join('\n')}`;
+      // Line breaks as models and servers send them: `\n`, and now and then `\r\n` (drawn whole before) or a lone `\r`.
+      fc.property(fc.array(fc.constantFrom(...LINES), { maxLength: 40 }), fc.array(fc.integer({ min: 1, max: 25 }), { minLength: 1, maxLength: 20 }), fc.constantFrom('\n', '\n', '\r\n', '\r'), (lines, cuts, eol) => {
+        const full = `<details>${eol}${lines.join(eol)}`;
         let draft: FoldDraft | null = null;
         let at = 0;
         for (let i = 0; at < full.length; i++) {
@@ -49,5 +50,6 @@ describe('a fold while it streams', () => {
     expect(growFold(next, `${next.tail}</details>`)).toBeNull();
     expect(growFold(null, '<details>\n<summ')).toBeNull();
     expect(growFold(null, 'Intro\n<details>\nx')).toBeNull();
+    expect(growFold(null, '<details>\r\n<summary>Log</summary>\r\n\r\nline 1\r\n')).toMatchObject({ summary: 'Log', tail: '<details>\n<summary>Log</summary>\n\nline 1\n' });
   });
 });

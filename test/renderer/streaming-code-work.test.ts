@@ -58,5 +58,29 @@ describe('a long code block while it streams', () => {
     expect(fold?.summary).toBe('The whole file');
     expect(fence?.pieces.length).toBeGreaterThan(20);
   });
+
+  it('is highlighted at the cost of its new text inside a list item and inside a quote too', async () => {
+    const { drawGrowingFence, renderMarkdown } = await import('../../src/renderer/markdown/render');
+    const { hljs } = await import('../../src/renderer/markdown/grammars');
+    const highlight = vi.spyOn(hljs, 'highlight');
+    const code = (lead: string) => Array.from({ length: 300 }, (_, i) => `${lead}total += items[${i}] * 2; // step ${i}`).join('\n');
+    // Steps with a command each, the last one a long file; and a quoted snippet.
+    const list = `Do this:\n\n1. Install:\n   \`\`\`ts\n   npm i x\n   \`\`\`\n2. Write the file:\n   \`\`\`ts\n   function run(items: number[]) {\n${code('     ')}\n`;
+    const quote = `You wrote:\n\n> \`\`\`ts\n> function run(items: number[]) {\n${code('>   ')}\n`;
+    for (const text of [list, quote]) {
+      let view: ReturnType<typeof drawGrowingFence> = null;
+      highlight.mockClear();
+      for (let at = 1; at <= text.length; at += 7) {
+        const tail = text.slice(text.indexOf('\n\n') + 2, at);
+        view = drawGrowingFence(view, tail);
+        if (!view) renderMarkdown(tail, false);
+      }
+      const highlighted = highlight.mock.calls.reduce((sum, call) => sum + String(call[0]).length, 0);
+      // Drawn whole at each frame, the list or quote was highlighted from its start about 1,800 times.
+      expect(highlighted, text.slice(0, 20)).toBeLessThan(text.length * 40);
+      expect(view?.draft.container).not.toBeNull();
+      expect(view?.pieces.length).toBeGreaterThan(20);
+    }
+  });
 });
 

@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { createRequire } from 'node:module';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import katex from 'katex';
 import { enableMath, markdownToHtml, mayHoldMath } from '../../src/renderer/markdown/to-html';
 import { mathPlugin } from '../../src/renderer/markdown/math';
 import { splitMarkdownBlocks } from '../../src/renderer/markdown/split-blocks';
@@ -133,5 +135,40 @@ describe('a line that starts with $$…$$ and goes on', () => {
     expect(markdownToHtml('Then:\n\n$$\nE = mc')).toContain('math-draft');
     expect(splitMarkdownBlocks('$$\na\n\nb\n$$\n\nAfter')).toEqual(['$$\na\n\nb\n$$', 'After']);
   });
+
+  it('goes on the paragraph it follows, its formula a display inside it, while it streams and once finished', () => {
+    const answer = 'The mass-energy relation:\n$$E = mc^2$$ is the famous one.\nIt links the two.';
+    const html = markdownToHtml(answer);
+    // One paragraph, as a \[ … \] line there makes: before, the line left the paragraph for one of its own, whose
+    // formula was a <p> inside that <p> (the page then closed the paragraph before it and left the prose bare).
+    expect(html.match(/<p\b/g)).toHaveLength(1);
+    expect(html).toMatch(/^<p dir="auto">The mass-energy relation:<br>\n<span class="katex-display">[\s\S]*<\/span> is the famous one\.<br>\nIt links the two\.<\/p>\n$/);
+    expect(formulas(html)).toEqual({ all: 1, display: 1 });
+    expect(html).toBe(markdownToHtml(answer.replace('$$E = mc^2$$', '\\[E = mc^2\\]')).replace('\\[', '$$'));
+    // At every cut from the first letter of prose after the formula on: the same one paragraph.
+    for (let at = answer.indexOf('$$ is') + 4; at <= answer.length; at++) expect(markdownToHtml(answer.slice(0, at)).match(/<p\b/g), answer.slice(0, at)).toHaveLength(1);
+  });
 });
 
+describe('formulas in a streaming answer', () => {
+  beforeAll(() => enableMath(mathPlugin));
+
+  it('are typeset once each: not again at every token of the text that follows them in the same chunk, nor while open', () => {
+    const steps = (n: number) => Array.from({ length: 30 }, (_, i) => `  &= \\sum_{k=0}^{${i + n}} \\binom{n}{k} x^k y^{n-k} \\\\`).join('\n');
+    const answer = `The derivation:\n\n\\[\n\\begin{aligned}\n(x+y)^n\n${steps(2)}\n\\end{aligned}\n\\]\nwhere each step uses the one before it, and $n \\ge 0$ throughout.\n$$\n\\begin{aligned}\n(x-y)^n\n${steps(3)}\n\\end{aligned}\n$$\nand the same holds with a minus, as the first identity said.`;
+    // KaTeX as this code imports it, and as the KaTeX plugin requires it (its CommonJS build, another instance).
+    const typesetters = [vi.spyOn(katex, 'renderToString'), vi.spyOn(createRequire(import.meta.url)('katex') as typeof katex, 'renderToString')];
+    let drawn = '';
+    // The chat's growing tail, a few characters more at each token: the formulas and the prose after them are one chunk.
+    for (let at = 1; at <= answer.length; at += 5) drawn = markdownToHtml(splitMarkdownBlocks(answer.slice(0, at)).at(-1)!);
+    drawn = markdownToHtml(splitMarkdownBlocks(answer).at(-1)!);
+    const calls = (source: string) => typesetters.reduce((n, spy) => n + spy.mock.calls.filter(([tex]) => tex.includes(source)).length, 0);
+    // Before, each was typeset again at every token after it closed (the first 328 times here); an open one is its
+    // source, a draft.
+    expect(calls('(x+y)^n')).toBe(1);
+    expect(calls('(x-y)^n')).toBe(1);
+    expect(calls('n \\ge 0')).toBe(1);
+    expect(formulas(drawn)).toEqual({ all: 3, display: 2 });
+    for (const spy of typesetters) spy.mockRestore();
+  });
+});

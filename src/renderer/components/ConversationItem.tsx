@@ -5,6 +5,8 @@ import { openConversation } from '../store';
 import { renameConversation } from '../store/conversation-actions';
 import { exportConversationFile } from '../store/export-import';
 import { useFocusBack } from '../hooks/use-focus-back';
+import { MarkedText } from './MarkedText';
+import { withDirectionControlsShown } from '../markdown/invisible-chars';
 
 interface Props {
   conversation: ConversationSummary;
@@ -17,6 +19,9 @@ interface Props {
 /** One conversation in the list: open on click, rename in place, export, delete (with undo, by the list). */
 export const ConversationItem = memo(function ConversationItem({ conversation: c, active, onDelete, onOpen }: Props) {
   const [title, setTitle] = useState<string | null>(null);
+  // A title the user typed may hold direction controls (a model's title has them dropped: title-lane.ts): marked in
+  // the list, shown as code points in its tooltip and the buttons' names.
+  const shown = withDirectionControlsShown(c.title);
   // Left with Enter or Escape, the focus comes back to the conversation (the field it was in is gone).
   const { target: button, armFocusBack } = useFocusBack<HTMLButtonElement>(title !== null);
   const commit = () => {
@@ -70,21 +75,21 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
           onOpen?.();
         }}
         onDoubleClick={() => setTitle(c.title)}
-        title={c.title}
+        title={shown}
       >
-        {c.title}
+        <MarkedText text={c.title} />
       </button>
       <span className="row-actions">
-        <button type="button" className="icon-btn small" data-testid="conversation-rename" aria-label={`Rename ${c.title}`} title="Rename" onClick={() => setTitle(c.title)}>
+        <button type="button" className="icon-btn small" data-testid="conversation-rename" aria-label={`Rename ${shown}`} title="Rename" onClick={() => setTitle(c.title)}>
           <Pencil className="icon" aria-hidden />
         </button>
-        <button type="button" className="icon-btn small" data-testid="conversation-export" aria-label={`Export ${c.title}`} title="Export (all branches and attachments)" onClick={() => void exportConversationFile(c.id, 'json')}>
+        <button type="button" className="icon-btn small" data-testid="conversation-export" aria-label={`Export ${shown}`} title="Export (all branches and attachments)" onClick={() => void exportConversationFile(c.id, 'json')}>
           <Download className="icon" aria-hidden />
         </button>
-        <button type="button" className="icon-btn small" data-testid="conversation-export-md" aria-label={`Export ${c.title} as Markdown`} title="Export the current branch as Markdown" onClick={() => void exportConversationFile(c.id, 'markdown')}>
+        <button type="button" className="icon-btn small" data-testid="conversation-export-md" aria-label={`Export ${shown} as Markdown`} title="Export the current branch as Markdown" onClick={() => void exportConversationFile(c.id, 'markdown')}>
           <FileText className="icon" aria-hidden />
         </button>
-        <button type="button" className="icon-btn small" data-testid="conversation-delete" aria-label={`Delete ${c.title}`} title="Delete" onClick={onDelete}>
+        <button type="button" className="icon-btn small" data-testid="conversation-delete" aria-label={`Delete ${shown}`} title="Delete" onClick={onDelete}>
           <Trash2 className="icon" aria-hidden />
         </button>
       </span>

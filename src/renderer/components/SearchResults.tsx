@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { SearchResult } from '../../shared/ipc';
 import { useStore } from '../store';
 import { searchConversations } from '../store/conversation-actions';
+import { MarkedText } from './MarkedText';
 
 /**
  * Search hits as the user types (debounced); matches are <mark> elements built from flagged pieces, never HTML.
@@ -29,9 +30,21 @@ export function SearchResults({ query, onOpen }: { query: string; onOpen: (hit: 
       {results.map((r) => (
         <li key={r.turnId}>
           <button type="button" className="search-result" data-testid="search-result" data-conversation-id={r.conversationId} onClick={() => onOpen(r)}>
-            <span className="search-title" dir="auto">{r.title}</span>
+            <span className="search-title" dir="auto">
+              <MarkedText text={r.title} />
+            </span>
             <span className="search-snippet">
-              {r.snippet.map((piece, i) => (piece.match ? <mark key={i}>{piece.text}</mark> : <span key={i}>{piece.text}</span>))}
+              {r.snippet.map((piece, i) =>
+                piece.match ? (
+                  <mark key={i}>
+                    <MarkedText text={piece.text} />
+                  </mark>
+                ) : (
+                  <span key={i}>
+                    <MarkedText text={piece.text} />
+                  </span>
+                ),
+              )}
             </span>
           </button>
         </li>

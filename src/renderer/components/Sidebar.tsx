@@ -7,6 +7,7 @@ import { ConversationItem } from './ConversationItem';
 import { ModelsLauncher } from './models/ModelsLauncher';
 import { SearchResults } from './SearchResults';
 import { importConversationFile } from '../store/export-import';
+import { MarkedText } from './MarkedText';
 
 interface Props {
   /** A drawer over the chat (narrow window) rather than a column. */
@@ -151,7 +152,9 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
       )}
       {lastDeleted && (
         <div className="undo-toast" role="status" data-testid="undo-toast">
-          <span>Deleted “{lastDeleted.title}”</span>
+          <span>
+            Deleted “<MarkedText text={lastDeleted.title} />”
+          </span>
           <button
             type="button"
             className="small"

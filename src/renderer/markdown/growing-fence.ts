@@ -10,18 +10,23 @@
  * markdownToHtml of the same text (test/renderer/growing-fence.test.ts, for any way the text is cut). A piece that
  * would not end at the top level (a long docstring) is not cut: the live lines grow until it ends.
  *
- * Only a fence that opens at the start of a line, outside any `<details>` or formula, in a chunk with no `\r` (which
- * markdown-it reads as a line break of its own); otherwise null and the chunk is drawn whole.
+ * A fence that opens at the start of a line, outside any `<details>` or formula, or one in a list item or a quote
+ * (contained-fence.ts reads its lines); otherwise null and the chunk is drawn whole. A `\r\n` or lone `\r` is read as
+ * the line break markdown-it reads it as (line-breaks.ts).
  */
 import { escapeHtml, codeBlockHead, codeBlockLabel, CODE_BLOCK_FOOT, fenceGrammar, fenceWord, grammarOnItsWay } from './to-html';
 import { hljs } from './grammars';
 import { markInvisible } from './invisible-chars';
 import { scanLine, startScan } from './split-blocks';
+import { asRead } from './line-breaks';
+import { confirmedFence, containedCodeLine, findContainedFence, type FenceContainer } from './contained-fence';
 
 /** A streaming tail that ends inside a code block. */
 export interface FenceDraft {
-  /** The tail it was drawn from. */
+  /** The tail it was drawn from, as markdown-it reads it (its line breaks `\n`: line-breaks.ts). */
   tail: string;
+  /** The tail as it came. */
+  raw: string;
   /** The markdown before the fence's line, drawn as any chunk is (render.ts). */
   before: string;
   /** The fence's marker, which a line of its own closes. */
@@ -42,22 +47,46 @@ export interface FenceDraft {
   live: string;
   /** Lines of live code at which a cut was last tried (one is tried again only after PIECE_LINES more). */
   tried: number;
+  /** Characters of live code at which a cut inside its last line was last tried (cutInLine). */
+  triedInLine: number;
+  /**
+   * The list item or quote the block is in (null: at the top level). Its code is then not the tail's text: each line
+   * is read without its container's markup, once, into `code`.
+   */
+  container: FenceContainer | null;
+  /** In a container: the code of the whole lines read so far that no piece holds yet, each with its newline. */
+  code: string;
+  /** In a container: where the first line not read yet starts in the tail (the last one, still growing). */
+  scanned: number;
 }
 
 /** Lines a piece is cut at, at least: each token highlights up to about this many lines again. */
 const PIECE_LINES = 4;
 
-/** The code block's whole HTML, as markdownToHtml draws the same text's fence (tests and the bench use it). */
+/**
+ * The chunk's whole HTML, as markdownToHtml draws the same text (tests and the bench use it). `beforeHtml`: the HTML
+ * of draft.before; in a container, that is the whole chunk with the block's code still empty (its shell), and the
+ * code goes where the block's code ends there (containedCodeAt).
+ */
 export function fenceDraftHtml(draft: FenceDraft, beforeHtml: string): string {
+  if (draft.container) {
+    const at = containedCodeAt(beforeHtml);
+    return `${beforeHtml.slice(0, at)}${draft.pieces.join('')}${draft.live}${beforeHtml.slice(at)}`;
+  }
   return `${beforeHtml}${draft.head}${draft.pieces.join('')}${draft.live}${CODE_BLOCK_FOOT}\n`;
+}
+
+/** Where the open block's code goes in its shell's HTML: the block runs to the end of the text, so it is the last. */
+export function containedCodeAt(shellHtml: string): number {
+  return shellHtml.lastIndexOf(CODE_BLOCK_FOOT);
 }
 
 /** Where the tail's last code block opens, when it is still open at the end and drawn here; null otherwise. */
 function openFence(tail: string): { lineStart: number; codeStart: number; marker: string; info: string } | null {
   const scan = startScan();
-  let open: { lineStart: number; codeStart: number; marker: string; info: string } | null = null;
+  let open: { lineStart: number; codeStart: number; marker: string; info: string; line: number } | null = null;
   let at = 0;
-  while (at <= tail.length) {
+  for (let n = 0; at <= tail.length; n++) {
     const end = tail.indexOf('\n', at);
     const line = tail.slice(at, end === -1 ? tail.length : end);
     const wasOutside = scan.fence === null && !scan.math && !scan.bracketMath && scan.details === 0;
@@ -67,12 +96,16 @@ function openFence(tail: string): { lineStart: number; codeStart: number; marker
       // Indented (in a list item, or a fence's content indent to strip), inside a fold or formula, or not yet a whole
       // line: drawn whole.
       const drawnHere = wasOutside && line.startsWith(marker) && end !== -1;
-      open = drawnHere ? { lineStart: at, codeStart: end + 1, marker, info } : null;
+      open = drawnHere ? { lineStart: at, codeStart: end + 1, marker, info, line: n } : null;
     }
     if (end === -1) break;
     at = end + 1;
   }
-  return scan.fence === null ? null : open;
+  if (scan.fence === null || !open) return null;
+  // Confirmed by markdown-it, once per block: a list item's block that an unindented line ended leaves the scan
+  // inside it, and a fence line after it (a top-level one) taken for its close.
+  const confirmed = confirmedFence(tail.slice(0, open.codeStart), open.line);
+  return confirmed && confirmed.stack.length === 0 ? open : null;
 }
 
 /** Whether `line` closes a fence opened with `marker` (markdown-it: up to 3 spaces, the marker or longer, spaces). */
@@ -91,32 +124,63 @@ function highlighted(code: string, grammar: string | null): { html: string; top:
  * The draft of `tail`, a streaming answer's last chunk, when it ends inside a code block drawn here; null
  * otherwise. `prev`: the draft of the text before this token, reused when `tail` only grew from it.
  */
-export function growFence(prev: FenceDraft | null | undefined, tail: string): FenceDraft | null {
-  if (tail.includes('\r') || tail.includes('\0')) return null;
+export function growFence(prev: FenceDraft | null | undefined, raw: string): FenceDraft | null {
+  const tail = asRead(prev, raw);
   let draft: FenceDraft;
-  if (prev && tail.startsWith(prev.tail)) {
+  if (prev?.container && tail.startsWith(prev.tail)) {
+    draft = { ...prev, tail, raw };
+  } else if (prev && !prev.container && tail.startsWith(prev.tail)) {
     // Only the new text can close the fence: from the start of the line the last token ended in.
     const from = Math.max(prev.codeStart, prev.tail.lastIndexOf('\n') + 1);
     for (const line of tail.slice(from).split('\n')) if (closes(line, prev.marker)) return null;
-    draft = { ...prev, tail };
+    draft = { ...prev, tail, raw };
   } else {
-    const open = openFence(tail);
+    const top = openFence(tail);
+    const contained = top ? null : findContainedFence(tail);
+    const open = top ?? contained;
     if (!open) return null;
     const info = fenceWord(open.info);
     // A grammar on its way: drawn whole, which asks for it and draws the chunk again once it is in (render.ts).
     if (grammarOnItsWay(info)) return null;
     const grammar = fenceGrammar(info);
-    draft = { tail, before: tail.slice(0, open.lineStart), marker: open.marker, codeStart: open.codeStart, grammar, head: markInvisible(codeBlockHead(info)), label: codeBlockLabel(info), pieces: [], done: 0, live: '', tried: 0 };
+    // In a container, the markdown before the code is the chunk up to it (drawn as the block's shell: render.ts).
+    const before = tail.slice(0, contained ? open.codeStart : open.lineStart);
+    draft = { tail, raw, before, marker: open.marker, codeStart: open.codeStart, grammar, head: markInvisible(codeBlockHead(info)), label: codeBlockLabel(info), pieces: [], done: 0, live: '', tried: 0, triedInLine: 0, container: contained?.container ?? null, code: '', scanned: open.codeStart };
   }
-  return drawLive(draft);
+  const live = draft.container ? readContained(draft) : withoutBlankLastLine(draft.tail.slice(draft.codeStart + draft.done));
+  return live === null ? null : drawLive(draft, live);
+}
+
+/** markdown-it drops a last line of only spaces and tabs that has no newline yet (it counts no line there). */
+function withoutBlankLastLine(code: string): string {
+  const lastLine = code.lastIndexOf('\n') + 1;
+  return lastLine < code.length && /^[ \t]+$/.test(code.slice(lastLine)) ? code.slice(0, lastLine) : code;
+}
+
+/**
+ * A contained block's code after its pieces: the whole lines since the last token read into `draft.code` (once
+ * each), and the last line, still growing, read on its own; null when a line ends the block.
+ */
+function readContained(draft: FenceDraft): string | null {
+  const container = draft.container!;
+  const { tail } = draft;
+  for (let end = tail.indexOf('\n', draft.scanned); end !== -1; end = tail.indexOf('\n', draft.scanned)) {
+    const code = containedCodeLine(container, draft.marker, tail.slice(draft.scanned, end));
+    if (code === null) return null;
+    draft.code += `${code}\n`;
+    draft.scanned = end + 1;
+  }
+  // Nothing after the last newline is no line at all to markdown-it, nor is a last line of only spaces (in a list item;
+  // after a quote's `>`, its spaces are code).
+  const rest = tail.slice(draft.scanned);
+  const last = /^[ \t]*$/.test(rest) ? '' : containedCodeLine(container, draft.marker, rest);
+  if (last === null) return null;
+  return draft.code + last;
 }
 
 /** The live code highlighted again, and cut into a new piece where it can be. */
-function drawLive(draft: FenceDraft): FenceDraft {
-  let live = draft.tail.slice(draft.codeStart + draft.done);
-  // markdown-it drops a last line of only spaces and tabs that has no newline yet (it counts no line there).
-  const lastLine = live.lastIndexOf('\n') + 1;
-  if (lastLine < live.length && /^[ \t]+$/.test(live.slice(lastLine))) live = live.slice(0, lastLine);
+function drawLive(draft: FenceDraft, code: string): FenceDraft {
+  let live = code;
   const lines = countLines(live);
   if (lines >= draft.tried + PIECE_LINES + 1) {
     draft.tried = lines;
@@ -128,13 +192,45 @@ function drawLive(draft: FenceDraft): FenceDraft {
       if (piece.top && highlighted(live.slice(0, lastEnd + 1), draft.grammar).html.startsWith(piece.html)) {
         draft.pieces = draft.pieces.concat(markInvisible(piece.html));
         draft.done += cut;
+        // Kept short: a long string built by appending is copied whole by the next slice of it.
+        if (draft.container) draft.code = draft.code.slice(cut);
         draft.tried = 0;
         live = live.slice(cut);
       }
     }
   }
+  if (!draft.container) live = cutInLine(draft, live);
   draft.live = markInvisible(highlighted(live, draft.grammar).html);
   return draft;
+}
+
+/** A line longer than this is cut into pieces inside itself (cutInLine). */
+const LONG_LINE = 1000;
+/** Characters after a cut inside a line that are looked at to see that they do not change how the piece reads. */
+const LOOKAHEAD = 200;
+
+/**
+ * The live code, cut into a new piece inside its last line when that line is long: minified JSON, a data URL or a
+ * generated table on one line never ended a line to cut at, so it was highlighted whole at every token (a line of
+ * 34,000 characters of JSON took about 50 ms a token near its end). The cut comes after a comma, a semicolon or a
+ * space, at least LOOKAHEAD characters before the end, and is kept only where highlight.js is at its grammar's top
+ * level there and the text after it does not change how the piece reads (as for a cut between lines). Only at the
+ * top level: a contained block (contained-fence.ts) reads its last line anew at each token.
+ */
+function cutInLine(draft: FenceDraft, live: string): string {
+  const lineStart = live.lastIndexOf('\n') + 1;
+  if (live.length - lineStart <= LONG_LINE || live.length < draft.triedInLine + LONG_LINE / 2) return live;
+  draft.triedInLine = live.length;
+  let cut = live.length - LOOKAHEAD;
+  const floor = Math.max(lineStart + 1, cut - LONG_LINE);
+  while (cut > floor && !/[,; ]/.test(live[cut - 1]!)) cut--;
+  if (cut <= floor) return live;
+  const piece = highlighted(live.slice(0, cut), draft.grammar);
+  if (!piece.top || !highlighted(live, draft.grammar).html.startsWith(piece.html)) return live;
+  draft.pieces = draft.pieces.concat(markInvisible(piece.html));
+  draft.done += cut;
+  draft.triedInLine = 0;
+  return live.slice(cut);
 }
 
 function countLines(text: string): number {

@@ -9,10 +9,14 @@
  * open is one markdown-it draws running to the end of the text. Pure.
  */
 import { FENCE, OPEN, SUMMARY, TRAILING_CLOSE } from './details';
+import { asRead } from './line-breaks';
 
 /** A streaming tail that is one open fold. */
 export interface FoldDraft {
+  /** The tail as markdown-it reads it (line-breaks.ts): the offsets below are in it. */
   tail: string;
+  /** The tail as it came. */
+  raw: string;
   /** `<details open>`: the fold starts open. */
   open: boolean;
   /** The summary's markdown ('' when there is none). */
@@ -55,11 +59,11 @@ function readLine(state: { depth: number; fence: string | null }, line: string):
  * The draft of `tail`, a streaming answer's last chunk, when the whole of it is one fold still open; null
  * otherwise (also while its opening or summary line is not whole yet). `prev`: the draft before this token.
  */
-export function growFold(prev: FoldDraft | null | undefined, tail: string): FoldDraft | null {
-  if (tail.includes('\r') || tail.includes('\0')) return null;
+export function growFold(prev: FoldDraft | null | undefined, raw: string): FoldDraft | null {
+  const tail = asRead(prev, raw);
   let draft: FoldDraft;
   if (prev && tail.startsWith(prev.tail)) {
-    draft = { ...prev, tail };
+    draft = { ...prev, tail, raw };
   } else {
     const firstEnd = tail.indexOf('\n');
     if (firstEnd === -1) return null;
@@ -80,7 +84,7 @@ export function growFold(prev: FoldDraft | null | undefined, tail: string): Fold
         innerStart = nextEnd + 1;
       }
     }
-    draft = { tail, open: !!opening[1], summary: summary ?? '', innerStart, scanned: innerStart, depth: 1, fence: null };
+    draft = { tail, raw, open: !!opening[1], summary: summary ?? '', innerStart, scanned: innerStart, depth: 1, fence: null };
   }
   // The whole lines since the last token, once each.
   for (let end = tail.indexOf('\n', draft.scanned); end !== -1; end = tail.indexOf('\n', draft.scanned)) {

@@ -72,3 +72,43 @@ function marker(ch: string): string {
   const point = codePoint(ch);
   return `<span class="invisible-char" data-code-point="${point}" title="${point} ${NAMES[ch] ?? ''}">${ch}</span>`;
 }
+
+/** A direction control in plain text, as a marker shows it (MarkedText.tsx draws it as the one in prose's HTML). */
+export interface DirectionControl {
+  ch: string;
+  /** U+XXXX */
+  point: string;
+  /** Its code point and Unicode name, for a tooltip. */
+  title: string;
+}
+
+/**
+ * Plain text (what a user wrote, a title they typed) cut at its direction controls: the text between them and each
+ * control. A single string when there is none, the common case. Marks and joiners are text (Arabic, Hebrew and
+ * Persian use them), as in prose.
+ */
+export function directionControlParts(text: string): (string | DirectionControl)[] {
+  DIRECTION_CONTROLS.lastIndex = 0;
+  if (!DIRECTION_CONTROLS.test(text)) return [text];
+  // matchAll starts where the test left the shared expression: after the first control.
+  DIRECTION_CONTROLS.lastIndex = 0;
+  const parts: (string | DirectionControl)[] = [];
+  let at = 0;
+  for (const m of text.matchAll(DIRECTION_CONTROLS)) {
+    if (m.index > at) parts.push(text.slice(at, m.index));
+    const point = codePoint(m[0]);
+    parts.push({ ch: m[0], point, title: `${point} ${NAMES[m[0]] ?? ''}` });
+    at = m.index + 1;
+  }
+  if (at < text.length) parts.push(text.slice(at));
+  return parts;
+}
+
+/**
+ * Text for where no marker can go (a tooltip, an accessible name): each direction control as its code point in
+ * brackets, so the rest reads in its own order and the control is still seen.
+ */
+export function withDirectionControlsShown(text: string): string {
+  DIRECTION_CONTROLS.lastIndex = 0;
+  return DIRECTION_CONTROLS.test(text) ? text.replace(DIRECTION_CONTROLS, (ch) => `[${codePoint(ch)}]`) : text;
+}

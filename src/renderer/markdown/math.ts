@@ -7,13 +7,35 @@ import katex from 'katex';
 import type { MarkdownIt } from 'markdown-it';
 import 'katex/dist/katex.min.css';
 import { texDelimiters } from './tex-delimiters';
+import { TextCache } from './text-cache';
 
 // The plugin is CommonJS with an `exports.default`: bundlers hand over the function, plain Node the module object.
 export const katexPlugin: typeof katexPluginModule =
   typeof katexPluginModule === 'function' ? katexPluginModule : (katexPluginModule as unknown as { default: typeof katexPluginModule }).default;
 
+/**
+ * Formulas typeset, by mode and source: 1,000 of them, and at most 4 million characters of source and HTML. A
+ * streaming answer's growing tail is parsed and drawn again at each token, and every formula closed in it was typeset
+ * again with it: a long derivation followed by its explanation, or a list of steps each with a formula, was typeset
+ * anew at every token of what came after it (test/renderer/tex-delimiters.test.ts). A formula still open is drawn as
+ * its source (tex-delimiters.ts), and typeset once, when it closes.
+ */
+const typeset = new TextCache<string>(1000, 4_000_000, (html) => html.length);
+
+/** katex.renderToString, each formula once: the same HTML for the same source and mode (KaTeX is pure). */
+export function typesetTex(tex: string, options?: { displayMode?: boolean }): string {
+  const displayMode = options?.displayMode === true;
+  const key = `${displayMode ? 'd' : 'i'}${tex}`;
+  let html = typeset.get(key);
+  if (html === undefined) {
+    html = katex.renderToString(tex, { displayMode, throwOnError: false });
+    typeset.set(key, html);
+  }
+  return html;
+}
+
 /** Both delimiter styles on one markdown-it: the dollars first, since the \[ … \] rules keep its block renderer. */
 export const mathPlugin = (md: MarkdownIt): void => {
-  md.use(katexPlugin, { throwOnError: false });
-  texDelimiters(md, (tex, options) => katex.renderToString(tex, options));
+  md.use(katexPlugin, { throwOnError: false, katex: { ...katex, renderToString: typesetTex } });
+  texDelimiters(md, (tex, options) => typesetTex(tex, options));
 };

@@ -77,7 +77,10 @@ export function renderMarkdown(whole: string, finished = true, references?: Link
  */
 export interface FenceView {
   draft: FenceDraft;
-  /** The markdown before the fence's line, as HTML ('' when the fence starts the chunk). */
+  /**
+   * The markdown before the fence's line, as HTML ('' when the fence starts the chunk). For a block in a list item or
+   * a quote (draft.container), the chunk up to its code as HTML: its shell, whose last code element takes the code.
+   */
   before: string;
   /** The code block's language label. */
   label: string;

@@ -155,34 +155,15 @@ function environmentMath(state: StateBlock, start: number, end: number, silent: 
 /**
  * A line that starts with a one-line `$$…$$` and goes on with prose ("$$E = mc^2$$ is the famous one."): the KaTeX
  * plugin took its first `$$` for a display block that no line closed, so the rest of the answer, prose and all, was
- * one grey draft of "source" to its end. It is a paragraph, as markdown-it's own paragraph rule makes one (its
- * terminators end it), whose `$$…$$` the inline rule typesets.
+ * one grey draft of "source" to its end; and, right after a line of prose, it ended that paragraph there. It is a
+ * line of a paragraph, as any other text (its `$$…$$` a display inside it: texDelimiters).
  */
-function dollarLineProse(state: StateBlock, start: number, end: number, silent: boolean): boolean {
+function dollarLineProse(state: StateBlock, start: number): boolean {
   if (state.sCount[start]! - state.blkIndent >= 4) return false;
   const from = state.bMarks[start]! + state.tShift[start]!;
   if (state.src.charCodeAt(from) !== 0x24 || state.src.charCodeAt(from + 1) !== 0x24) return false;
   const line = state.src.slice(from, state.eMarks[start]).trim();
-  if (dollarPairs(line) !== 2 || line.endsWith('$$')) return false;
-  if (silent) return true;
-  const terminators = state.md.block.ruler.getRules('paragraph');
-  const parentType = state.parentType;
-  state.parentType = 'paragraph';
-  let next = start + 1;
-  for (; next < end && !state.isEmpty(next); next++) {
-    if (state.sCount[next]! - state.blkIndent > 3 || state.sCount[next]! < 0) continue;
-    if (terminators.some((rule) => rule(state, next, end, true))) break;
-  }
-  const open = state.push('paragraph_open', 'p', 1);
-  open.map = [start, next];
-  const inline = state.push('inline', '', 0);
-  inline.content = state.getLines(start, next, state.blkIndent, false).trim();
-  inline.map = [start, next];
-  inline.children = [];
-  state.push('paragraph_close', 'p', -1);
-  state.parentType = parentType;
-  state.line = next;
-  return true;
+  return dollarPairs(line) === 2 && !line.endsWith('$$');
 }
 
 /** How many `$$` a line holds. */
@@ -216,14 +197,25 @@ export function texDelimiters(md: MarkdownIt, toHtml: TexToHtml): void {
   md.inline.ruler.before('escape', 'tex_math_inline', inlineMath);
   md.block.ruler.before('math_block', 'tex_math_block', blockMath, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
   md.block.ruler.before('math_block', 'tex_math_environment', environmentMath, { alt: ['paragraph', 'reference', 'blockquote', 'list'] });
-  // Not an alternative that ends a paragraph: inside one, such a line is the paragraph's next line already.
-  md.block.ruler.before('math_block', 'dollar_line_prose', dollarLineProse);
+  // The KaTeX plugin's block rule, but for a `$$…$$ prose` line: that one starts a paragraph as any text does, and
+  // after a line of prose goes on its paragraph (the rule, asked whether the line ends it, said yes).
+  const ruler = md.block.ruler;
+  const katexBlock = ruler.__rules__[ruler.__find__('math_block')]?.fn;
+  if (katexBlock) {
+    ruler.at('math_block', (state, start, end, silent) => !dollarLineProse(state, start) && katexBlock(state, start, end, silent), {
+      alt: ['paragraph', 'reference', 'blockquote', 'list'],
+    });
+  }
   md.core.ruler.push('math_dollar_drafts', dollarDrafts);
   md.renderer.rules.math_display_inline = (tokens: Token[], idx: number) => toHtml(tokens[idx]!.content, { displayMode: true, throwOnError: false });
   const typeset = md.renderer.rules.math_block;
   md.renderer.rules.math_block = (tokens, idx, options, env, self) => {
     const token = tokens[idx]!;
     if ((token.meta as { draft?: boolean } | null)?.draft) return `<p class="katex-block math-draft">${escapeHtml(token.content)}</p>\n`;
+    // A `$$…$$` inside a line of prose (the plugin's inline rule; no block rule made it: no map) is a display inside
+    // the paragraph, as \[ … \] there is: the plugin's <p> in the paragraph's <p> ended the paragraph in the page,
+    // leaving the rest of the line outside it.
+    if (!token.map) return toHtml(token.content, { displayMode: true, throwOnError: false });
     return typeset ? typeset(tokens, idx, options, env, self) : '';
   };
 }

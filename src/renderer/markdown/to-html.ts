@@ -14,6 +14,7 @@ import { detailsBlocks } from './details';
 import { grammarLoadsOnDemand, grammarReady, hljs, languageName } from './grammars';
 import { inlineTags } from './inline-tags';
 import { markDirectionControls, markInvisible } from './invisible-chars';
+import { tableCodePipes } from './table-code-pipes';
 import { TextCache } from './text-cache';
 
 /**
@@ -78,6 +79,10 @@ const md = new MarkdownIt({
 md.disable('image');
 md.use(inlineTags);
 md.use(detailsBlocks);
+// A pipe in a code span in a table row stays in its cell (table-code-pipes.ts).
+md.core.ruler.after('normalize', 'table_code_pipes', (state) => {
+  state.src = tableCodePipes(state.src);
+});
 
 /** Blocks that take their direction from their own text: a paragraph, heading, list, quote, table or details. */
 const DIRECTED = new Set(['paragraph_open', 'heading_open', 'bullet_list_open', 'ordered_list_open', 'blockquote_open', 'table_open', 'details_open']);

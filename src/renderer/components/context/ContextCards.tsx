@@ -6,6 +6,7 @@ import { showTurn } from '../../store/open-conversation';
 import { measureKey } from '../../store/context-room';
 import { RoomChoices } from './RoomChoices';
 import { useRoomPlan } from './use-room-plan';
+import { MarkedText } from '../MarkedText';
 
 /**
  * Links to turns of the open branch by id; a turn not on it (another branch) is named, not linked. A long chat's
@@ -54,7 +55,7 @@ export function CompactionCard({ meta }: { meta: CompactionMeta }) {
         <p className="system-text">
           Continues{' '}
           <button type="button" className="link-button" data-testid="compaction-from" data-conversation-id={meta.from.conversationId} onClick={() => void openConversation(meta.from!.conversationId)}>
-            “{meta.from.title}”
+            “<MarkedText text={meta.from.title} />”
           </button>
         </p>
       )}
@@ -91,7 +92,7 @@ export function ContinuedCard({ meta }: { meta: ContinuedMeta }) {
     <p className="system-text">
       This chat goes on in{' '}
       <button type="button" className="link-button" data-testid="continued-open" data-conversation-id={meta.conversationId} onClick={() => void openConversation(meta.conversationId)}>
-        “{meta.title}”
+        “<MarkedText text={meta.title} />”
       </button>
       , which starts from a summary of this one.
     </p>

@@ -1,6 +1,8 @@
 import type { RefObject } from 'react';
 import { PanelLeft, SquarePen } from 'lucide-react';
 import { newChat, useStore } from '../../store';
+import { MarkedText } from '../MarkedText';
+import { withDirectionControlsShown } from '../../markdown/invisible-chars';
 
 /** The bar over the chat: the sidebar toggle, the open conversation's title, and New chat while the sidebar is a drawer. */
 export function Topbar({ toggleRef, sidebarShown, onToggle }: { toggleRef: RefObject<HTMLButtonElement | null>; sidebarShown: boolean; onToggle: () => void }) {
@@ -20,7 +22,9 @@ export function Topbar({ toggleRef, sidebarShown, onToggle }: { toggleRef: RefOb
       >
         <PanelLeft className="icon" aria-hidden />
       </button>
-      <h1 className="topbar-title" title={title} dir="auto">{title}</h1>
+      <h1 className="topbar-title" title={withDirectionControlsShown(title)} dir="auto">
+        <MarkedText text={title} />
+      </h1>
       <button type="button" className="icon-btn topbar-new" aria-label="New chat" title="New chat (Ctrl+N)" onClick={newChat}>
         <SquarePen className="icon" aria-hidden />
       </button>

@@ -1,4 +1,4 @@
-import { memo, useRef } from 'react';
+import { memo, useLayoutEffect, useRef } from 'react';
 import { useTailDrawers } from '../../markdown/lazy-render';
 import type { FenceView, FoldView, LinkReferences } from '../../markdown/render';
 import { splitGrowing, type SplitState } from '../../markdown/split-blocks';
@@ -29,6 +29,7 @@ export const GrowingTail = memo(function GrowingTail({ text, references, nested 
   fence.current = drawers ? drawers.fence(fence.current, text, references, nested) : null;
   if (!fence.current) return <MarkdownChunk text={text} tail references={references} nested={nested} />;
   const view = fence.current;
+  if (view.draft.container) return <ContainedFence view={view} />;
   return (
     <div className="md-chunk">
       {view.before !== '' && <div className="md-before" dangerouslySetInnerHTML={{ __html: view.before }} />}
@@ -49,6 +50,46 @@ export const GrowingTail = memo(function GrowingTail({ text, references, nested 
     </div>
   );
 });
+
+/** What a contained block's code element holds: the pieces put in so far and the span of its live lines. */
+interface DrawnCode {
+  shell: string;
+  code: Element;
+  pieces: readonly string[];
+  live: HTMLSpanElement;
+  liveHtml: string;
+}
+
+/**
+ * A code block streaming in a list item or a quote: the chunk up to its code (its shell) is set once, and the code
+ * goes into the shell's last code element, its finished pieces each put in once and its live lines set again at each
+ * token. The shell's HTML holds no React children, so what is put in it stays until the shell changes.
+ */
+function ContainedFence({ view }: { view: FenceView }) {
+  const box = useRef<HTMLDivElement>(null);
+  const drawn = useRef<DrawnCode | null>(null);
+  useLayoutEffect(() => {
+    const codes = box.current?.getElementsByTagName('code');
+    const code = codes?.[codes.length - 1];
+    if (!code) return;
+    let now = drawn.current;
+    const kept = now && now.shell === view.before && now.code === code && now.pieces.every((p, i) => view.pieces[i] === p);
+    if (!now || !kept) {
+      code.textContent = '';
+      now = { shell: view.before, code, pieces: [], live: document.createElement('span'), liveHtml: '' };
+      code.append(now.live);
+    }
+    for (const html of view.pieces.slice(now.pieces.length)) {
+      const piece = document.createElement('span');
+      piece.innerHTML = html;
+      now.live.before(piece);
+    }
+    now.pieces = view.pieces;
+    if (now.liveHtml !== view.live) now.live.innerHTML = now.liveHtml = view.live;
+    drawn.current = now;
+  });
+  return <div className="md-chunk" ref={box} dangerouslySetInnerHTML={{ __html: view.before }} />;
+}
 
 /**
  * An open fold still being written (its summary says so while closed: turns.css), its content cut into chunks as an

@@ -8,6 +8,7 @@ import { focusComposer } from '../composer/focus-composer';
 import { BranchSwitcher } from './BranchSwitcher';
 import { useFocusBack } from '../../hooks/use-focus-back';
 import { TOUCH } from '../../hooks/use-media';
+import { MarkedText } from '../MarkedText';
 
 /** The user's message as they wrote it (plain text), with edit-and-resend making a new branch. */
 export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
@@ -49,7 +50,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
           <Attachments blocks={attachments} />
           {text !== '' && (
             <div className="user-text" data-testid="user-text" dir="auto">
-              {text}
+              <MarkedText text={text} />
             </div>
           )}
         </div>

@@ -1,0 +1,174 @@
+/**
+ * A code block still streaming inside a list item (`1. Run:\n   ```bash`) or a quote (`> ```py`), read line by line as
+ * markdown-it reads it, so growing-fence.ts can draw it at the cost of its new text as it does a top-level one. Drawn
+ * whole, the whole list or quote was parsed, highlighted and set again at every token: O(n^2) over its stream.
+ *
+ * What a code line is inside its container depends on two columns only: the one a line must reach to stay in the list
+ * item (a line less indented ends the item, and the code block with it), and how much indent markdown-it takes off
+ * each code line (the fence line's own). Both are asked of markdown-it once per block, by parsing the text before
+ * the code with a probe line after it, not worked out here from list markers: its answer is the rule. A tab within the
+ * indent markdown-it strips (or any in a quote's), a quote in a list or a list in a quote, or a block in a fold is not
+ * read here (null: the chunk is drawn whole, as before); a tab after it (Go's indent) is code, as markdown-it keeps it.
+ */
+import type { Token } from 'markdown-it';
+import { mathEnabled, parseMarkdown } from './to-html';
+
+/** The container an open code block is in, as its code lines are read. */
+export interface FenceContainer {
+  kind: 'list' | 'quote';
+  /** The column a line must reach to stay in the list item (0 in a quote). */
+  inner: number;
+  /** Columns of indent markdown-it takes off each code line (after a quote's `>` and its one space). */
+  strip: number;
+}
+
+/** An open code block in a container: where it opens in the tail and how its lines are read. */
+export interface ContainedFence {
+  /** Where the fence's line starts, and where the code starts (after that line). */
+  lineStart: number;
+  codeStart: number;
+  marker: string;
+  info: string;
+  container: FenceContainer;
+}
+
+/** Whether `text` (a line's text after its indent) closes a fence opened with `marker`. */
+function closes(text: string, marker: string): boolean {
+  const m = /^(`{3,}|~{3,})[ \t]*$/.exec(text);
+  return !!m && m[1]![0] === marker[0] && m[1]!.length >= marker.length;
+}
+
+/**
+ * The code a line of the block holds (without its newline), or null when the line ends the block: it closes it,
+ * leaves the container, or is one not read here (a tab in its indent).
+ */
+export function containedCodeLine(container: FenceContainer, marker: string, line: string): string | null {
+  let body = line;
+  if (container.kind === 'quote') {
+    const quote = /^ *>/.exec(line);
+    // Not a quote line: a blank one ends the quote, any other is no code of a block in it (markdown-it: no lazy code).
+    if (!quote) return null;
+    body = line.slice(quote[0].length);
+    if (body.startsWith('\t')) return null;
+    if (body.startsWith(' ')) body = body.slice(1);
+  }
+  // The columns of its indent, a tab to the next multiple of 4 (as markdown-it counts them outside a quote), and how
+  // many of its characters markdown-it strips: up to `strip` columns of spaces. A tab within those is not read here.
+  let column = 0;
+  let stripped = 0;
+  let at = 0;
+  for (; at < body.length && (body[at] === ' ' || body[at] === '\t'); at++) {
+    if (body[at] === '\t') {
+      if (column < container.strip || container.kind === 'quote') return null;
+      column += 4 - (column % 4);
+    } else {
+      column++;
+      if (column <= container.strip) stripped = at + 1;
+    }
+  }
+  if (at === body.length) return body.slice(stripped);
+  if (column < container.inner) return null;
+  if (column - container.inner < 4 && closes(body.slice(at), marker)) return null;
+  return body.slice(stripped);
+}
+
+/** A line's text past any quote markers, list markers and indent: where a fence marker would start. */
+const CONTAINER_MARKUP = /^(?:[ ]*(?:>|[-*+]|\d{1,9}[.)])(?= |$))*[ ]*/;
+
+/** The last fence line that a quick read of the lines leaves open; only a candidate, which markdown-it confirms. */
+function candidate(tail: string): { lineStart: number; lineEnd: number; line: number } | null {
+  let open: { lineStart: number; lineEnd: number; line: number; marker: string } | null = null;
+  let at = 0;
+  for (let line = 0; at < tail.length; line++) {
+    const end = tail.indexOf('\n', at);
+    const lineEnd = end === -1 ? tail.length : end;
+    const text = tail.slice(at, lineEnd);
+    const body = text.slice(CONTAINER_MARKUP.exec(text)![0].length);
+    const fence = /^(`{3,}|~{3,})(.*)$/.exec(body);
+    if (fence) {
+      if (open === null) {
+        if (!(fence[1]![0] === '`' && fence[2]!.includes('`'))) open = { lineStart: at, lineEnd, line, marker: fence[1]! };
+      } else if (closes(body, open.marker)) open = null;
+    }
+    if (end === -1) break;
+    at = end + 1;
+  }
+  return open;
+}
+
+/** The content of the text's last code block, when it is the last block and runs to the end; null otherwise. */
+function lastFenceContent(tokens: Token[]): { token: Token; stack: string[] } | null {
+  let last = tokens.length - 1;
+  while (last >= 0 && tokens[last]!.nesting === -1) last--;
+  const token = tokens[last];
+  if (!token || token.type !== 'fence') return null;
+  const stack: string[] = [];
+  for (let i = 0; i < last; i++) {
+    const t = tokens[i]!;
+    if (t.nesting === 1) stack.push(t.type);
+    else if (t.nesting === -1) stack.pop();
+  }
+  return { token, stack };
+}
+
+/**
+ * The code block markdown-it opens on line `line` of `prefix` (the text up to the end of that line), with the blocks
+ * it is in, when it is the text's last block; null otherwise. A quick read of the lines cannot tell all that ends a
+ * block: a line indented less than its list item ends the item and its block, and a fence line after it opens one.
+ */
+export function confirmedFence(prefix: string, line: number): { token: Token; stack: string[] } | null {
+  const found = lastFenceContent(parseMarkdown(prefix));
+  return found && found.token.content === '' && found.token.map?.[0] === line ? found : null;
+}
+
+/** The code markdown-it gives the open block when `line` follows the text before the code; null when it ends it. */
+function probe(prefix: string, line: string): string | null {
+  const found = lastFenceContent(parseMarkdown(`${prefix}${line}\n`));
+  return found && found.token.content.endsWith('x\n') ? found.token.content : null;
+}
+
+/** Probe lines put this many spaces before their text: more than a fence's indent can be in any list we read. */
+const PROBE_INDENT = 40;
+
+/**
+ * The code block the tail ends inside, when it is in a list item or a quote and read here; null otherwise (also for
+ * one at the top level: growing-fence.ts draws those itself). Parses the text before the code a few times: called
+ * until a block is found, and once per block.
+ */
+export function findContainedFence(tail: string): ContainedFence | null {
+  const open = candidate(tail);
+  if (!open || open.lineEnd === tail.length) return null;
+  const prefix = tail.slice(0, open.lineEnd + 1);
+  // Asked again at each token while the block is not drawn here (a line it cannot read): answered from the last time,
+  // as long as KaTeX has not come since (it reads `$$` lines anew).
+  const key = `${mathEnabled() ? '$' : ''}${prefix}`;
+  if (last?.key === key) return last.found;
+  const found = containedFence(prefix, open);
+  last = { key, found };
+  return found;
+}
+
+/** The last answer of findContainedFence, by the text up to the fence's line. */
+let last: { key: string; found: ContainedFence | null } | undefined;
+
+function containedFence(prefix: string, open: { lineStart: number; lineEnd: number; line: number }): ContainedFence | null {
+  const found = confirmedFence(prefix, open.line);
+  if (!found) return null;
+  const { stack } = found;
+  const inList = stack.length > 0 && stack.every((type) => type === 'bullet_list_open' || type === 'ordered_list_open' || type === 'list_item_open');
+  const inQuote = stack.length === 1 && stack[0] === 'blockquote_open';
+  if (!inList && !inQuote) return null;
+  const lead = inQuote ? '> ' : '';
+  const deep = probe(prefix, `${lead}${' '.repeat(PROBE_INDENT)}x`);
+  if (deep === null) return null;
+  const strip = PROBE_INDENT - (deep.length - deep.trimStart().length);
+  let inner = 0;
+  if (inList) {
+    // The fence is less than 4 columns past the item's content column (else it would be indented code).
+    inner = Math.max(0, strip - 3);
+    while (inner <= strip && probe(prefix, `${' '.repeat(inner)}x`) === null) inner++;
+    if (inner > strip) return null;
+  }
+  const { token } = found;
+  return { lineStart: open.lineStart, codeStart: open.lineEnd + 1, marker: token.markup, info: token.info, container: { kind: inList ? 'list' : 'quote', inner, strip } };
+}

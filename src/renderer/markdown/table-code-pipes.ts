@@ -1,0 +1,51 @@
+/**
+ * A pipe inside a code span in a table row. Models write command tables as "| `ps aux | grep node` | Find it |", and
+ * GFM splits a cell at every pipe but an escaped one, code or not: the row read "`ps aux" and "grep node`", and its
+ * last cell, past the header's columns, was dropped, so the user lost what the command does. In a table's rows (a
+ * header row followed by its delimiter row, and the rows after them), such a pipe is escaped before parsing, which
+ * GFM reads as a pipe in the cell (markdown-it: "`a \| b`" shows as `a | b`). Not in code blocks, nor in prose, where
+ * a backslash in a code span would show, nor in a row indented 4 spaces or more (ROW). Pure.
+ */
+import { scanLine, startScan } from './split-blocks';
+
+/**
+ * A table row as models write them: a pipe first, after a quote's markers and an indent of at most 3 spaces (a table
+ * in a list item's first level). A row indented more may be code (an indented block, or a code block in a nested
+ * list item, which the line scan does not see): left as GFM reads it.
+ */
+const ROW = /^(?: {0,3}> ?)* {0,3}\|/;
+/** A delimiter row: `|---|:--:|`. */
+const DELIMITER = /^(?: {0,3}> ?)* {0,3}\|? *:?-+:? *(?:\| *:?-+:? *)*\|? *$/;
+/** A code span: a run of backticks, text, and a run of as many (markdown's rule, without escapes before it). */
+const CODE_SPAN = /(?<!`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
+
+/** The row with each unescaped pipe inside its code spans escaped. */
+export function escapeCodeSpanPipes(row: string): string {
+  if (!row.includes('`')) return row;
+  return row.replace(CODE_SPAN, (span) => span.replace(/(?<!\\)\|/g, '\\|'));
+}
+
+/** The text with the pipes in code spans of its tables' rows escaped; the same string when there is none. */
+export function tableCodePipes(text: string): string {
+  if (!text.includes('`') || !text.includes('|')) return text;
+  const lines = text.split('\n');
+  const scan = startScan();
+  let inTable = false;
+  let changed = false;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const inCode = scan.fence !== null;
+    if (scanLine(scan, line) || inCode || !ROW.test(line)) {
+      inTable = false;
+      continue;
+    }
+    if (!inTable && !DELIMITER.test(lines[i + 1] ?? '')) continue;
+    inTable = true;
+    const escaped = escapeCodeSpanPipes(line);
+    if (escaped !== line) {
+      lines[i] = escaped;
+      changed = true;
+    }
+  }
+  return changed ? lines.join('\n') : text;
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { markdownToHtml } from '../../src/renderer/markdown/to-html';
+import { withPendingTable } from '../../src/renderer/markdown/pending-table';
+
+/** Each row's cells, as text. */
+function rows(html: string): string[][] {
+  return [...html.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((row) => [...row[1]!.matchAll(/<t[hd][^>]*>([\s\S]*?)<\/t[hd]>/g)].map((cell) => cell[1]!));
+}
+
+describe('a pipe in a code span in a table row', () => {
+  it('stays in its cell, and the row keeps its last cell (a command table, as models write them)', () => {
+    const answer = 'Useful commands:\n\n| Command | What it does |\n|---|---|\n| `ps aux | grep node` | Finds the node processes |\n| `cat log \\| tail` | Shows the end |\n| `ls` | Lists |\n';
+    // Before: "`ps aux" and "grep node`", and "Finds the node processes" dropped past the header's two columns.
+    expect(rows(markdownToHtml(answer))).toEqual([
+      ['Command', 'What it does'],
+      ['<code>ps aux | grep node</code>', 'Finds the node processes'],
+      ['<code>cat log | tail</code>', 'Shows the end'],
+      ['<code>ls</code>', 'Lists'],
+    ]);
+    // In a header, in a quote, and while the header streams (pending-table.ts counts its columns the same way).
+    expect(rows(markdownToHtml('> | `a | b` | c |\n> |---|---|\n> | 1 | 2 |'))).toEqual([['<code>a | b</code>', 'c'], ['1', '2']]);
+    expect(rows(markdownToHtml(withPendingTable('| `a | b` | c |')))).toEqual([['<code>a | b</code>', 'c']]);
+  });
+
+  it('is left as written outside tables: in prose, in code blocks, in a row of pipes with no delimiter row', () => {
+    expect(markdownToHtml('In prose `a | b` stays.')).toBe('<p dir="auto">In prose <code>a | b</code> stays.</p>\n');
+    expect(markdownToHtml('```md\n| `x | y` | z |\n|---|---|\n```')).toContain('`x | y`');
+    expect(markdownToHtml('| `x | y` | z |\nnot a table')).toContain('<code>x | y</code>');
+    // Indented 4 spaces: an indented code block, or a code block in a nested list item (not seen by the line scan).
+    expect(markdownToHtml('    | `x | y` | z |\n    |---|---|')).toContain('| `x | y` | z |');
+    expect(markdownToHtml('- a\n  - b\n    ```md\n    | `x | y` | z |\n    |---|---|\n    ```')).toContain('`x | y`');
+  });
+});
