@@ -15,6 +15,8 @@ import { UserFacingError } from '../errors';
 import { DiskReserve, keepReserve } from './disk-reserve';
 import { openFailure } from './open-database';
 import { openMakingRoom } from './open-making-room';
+import { finishMarkedDeletes } from './delete-intent';
+import { readOnlyReason } from './read-only-copy';
 
 /** Beside the database, named as its other companions are (-wal, -shm). */
 export const LOCK_FILE = 'firebrand.db-lock';
@@ -59,7 +61,7 @@ export function lockDataFolder(dataDir: string, options: { nativeBinding?: strin
  * The data folder's database (firebrand.db), opened once this process holds the folder: before anything reads it,
  * since a second Firebrand's start would settle the first one's live answers. `release` goes with `db.close()`.
  * The reserve kept back for a full disk (./disk-reserve.ts) is used for the open if need be, and written where
- * there is room (keepReserve).
+ * there is room (keepReserve). Deletes a crash cut short are finished (./delete-intent.ts).
  */
 export function openLockedDatabase(
   dataDir: string,
@@ -69,6 +71,8 @@ export function openLockedDatabase(
   try {
     const reserve = new DiskReserve(dataDir, options.log ? { log: options.log } : {});
     const db = openMakingRoom(join(dataDir, 'firebrand.db'), reserve, options);
+    // A delete a crash cut short is finished before anything lists the chats (not on a read-only copy: it stays hidden).
+    if (!readOnlyReason(db)) finishMarkedDeletes(db, reserve, options.log);
     keepReserve(db, reserve);
     return { db, lock, reserve };
   } catch (err) {
