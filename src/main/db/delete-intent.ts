@@ -64,7 +64,7 @@ export function finishMarkedDeletes(db: Database, reserve: DiskReserve | undefin
     }
   }
   if (finished > 0) {
-    log?.(`storage: finished deleting ${finished} chat(s) whose delete the last stop cut short`);
+    log?.(`storage: finished deleting ${finished} chat(s) whose delete was cut short (by a stop, or for want of room)`);
     tidyAfterDelete(db, reserve, tightest);
   }
   return finished;

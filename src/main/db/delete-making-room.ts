@@ -94,8 +94,8 @@ class BatchDelete {
       } catch (err) {
         if (!isDiskFull(err)) throw err;
         // No room even for a batch. Before the first one nothing was deleted: the chat comes back as it was, and the
-        // user is told the disk is full. After it, the chat has lost turns: it stays hidden, and the next start
-        // (./delete-intent.ts) deletes the rest; for the user it is deleted.
+        // user is told the disk is full. After it, the chat has lost turns: it stays hidden, and the rest is deleted
+        // once there is room again, or at the next start (./delete-intent.ts); for the user it is deleted.
         if (done > 0) return true;
         this.forget(conversationId);
         throw err;

@@ -140,11 +140,15 @@ export class DiskReserve {
 
 /**
  * Writes the reserve where it is missing, RESERVE_DELAY_MS after the open (not on the way to the first window) and
- * every RESERVE_CHECK_MS after, never while an answer streams, until the database closes. (A look at a reserve on
- * disk is one stat.)
+ * every RESERVE_CHECK_MS after, never while an answer streams, until the database closes, then runs `withRoom`
+ * where it is held. (A look at a reserve on disk is one stat.)
  */
-export function keepReserve(db: Database, reserve: DiskReserve): void {
-  const look = () => whenNoAnswerStreams(db, () => db.open && reserve.restore());
+export function keepReserve(db: Database, reserve: DiskReserve, withRoom?: () => void): void {
+  const look = () =>
+    whenNoAnswerStreams(db, () => {
+      // `withRoom`: the work that waits for room (a delete that ran out of it, ./delete-intent.ts).
+      if (db.open && reserve.restore()) withRoom?.();
+    });
   setTimeout(() => {
     look();
     const every = setInterval(() => (db.open ? look() : clearInterval(every)), RESERVE_CHECK_MS).unref();

@@ -6,17 +6,20 @@
  */
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ConversationStore } from '../../../src/main/db/conversation-store';
 import { DELETE_BATCH_TURNS } from '../../../src/main/db/delete-making-room';
-import { DiskReserve } from '../../../src/main/db/disk-reserve';
+import { DiskReserve, RESERVE_DELAY_MS } from '../../../src/main/db/disk-reserve';
 import { openLockedDatabase } from '../../../src/main/db/folder-lock';
 import { openDatabase } from '../../../src/main/db/open-database';
 import { SearchStore } from '../../../src/main/db/search';
 import { tempDir } from './helpers';
 
 const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
+afterEach(() => {
+  vi.useRealTimers();
+  cleanups.splice(0).forEach((c) => c());
+});
 
 function chat(store: ConversationStore, id: string, turns: number): void {
   store.createConversation(id, `Chat ${id}`, 'm', 1);
@@ -79,5 +82,41 @@ describe('a chat whose batched delete a crash cut short', () => {
     expect(opened.db.prepare('SELECT count(*) FROM conversation_deletes').pluck().get()).toBe(0);
     expect(fresh.getConversationRecord('huge')).toBeUndefined();
     expect(fresh.listTurns('kept')).toHaveLength(2);
+  });
+
+  it('that ran out of room after its first batch, is hidden, and the rest goes once there is room again, while Firebrand runs', async () => {
+    const { dir, cleanup } = tempDir('firebrand-delete-crash-');
+    cleanups.push(cleanup);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval'] });
+    const { db, lock, reserve } = openLockedDatabase(dir);
+    cleanups.unshift(() => {
+      db.close();
+      lock.release();
+    });
+    const store = new ConversationStore(db, reserve);
+    const turns = DELETE_BATCH_TURNS * 3;
+    chat(store, 'huge', turns);
+    chat(store, 'kept', 2);
+    // A full disk with room for one batch, then none (the reserve not written yet: it comes 10 s after a start).
+    let batches = 0;
+    db.function('needs_room', (n: number) => {
+      if (n > DELETE_BATCH_TURNS || (n === 1 && ++batches > DELETE_BATCH_TURNS)) throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      return 0;
+    });
+    db.exec(`CREATE TEMP TRIGGER whole_delete BEFORE DELETE ON main.conversations BEGIN
+               SELECT needs_room((SELECT count(*) FROM turns WHERE conversation_id = old.id)); END;
+             CREATE TEMP TRIGGER batch_delete BEFORE DELETE ON main.turns BEGIN SELECT needs_room(1); END;`);
+
+    expect(store.deleteConversation('huge')).toBe(true);
+    expect(store.listConversations().map((c) => c.id)).toEqual(['kept']);
+    expect(db.prepare("SELECT count(*) FROM turns WHERE conversation_id = 'huge'").pluck().get()).toBe(turns - DELETE_BATCH_TURNS);
+
+    // Room again (the user cleaned up elsewhere): the next look for the reserve finishes the delete.
+    db.exec('DROP TRIGGER temp.whole_delete; DROP TRIGGER temp.batch_delete');
+    vi.advanceTimersByTime(RESERVE_DELAY_MS);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(db.prepare("SELECT count(*) FROM turns WHERE conversation_id = 'huge'").pluck().get()).toBe(0);
+    expect(db.prepare('SELECT count(*) FROM conversation_deletes').pluck().get()).toBe(0);
+    expect(store.listTurns('kept')).toHaveLength(2);
   });
 });
