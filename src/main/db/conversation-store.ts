@@ -4,9 +4,8 @@ import type { Block, Turn } from '../../shared/turn';
 import type { JsonObject } from '../../shared/json';
 import { UserFacingError } from '../errors';
 import { toTurn, TURN_COLUMNS, turnParams, type TurnRow } from './turn-rows';
-import { releaseFreePages } from './free-space';
-import { mergeSearchIndexes } from './search-merge';
-import { deleteMakingRoom } from './delete-making-room';
+import { deleteMakingRoom, deleteWhole } from './delete-making-room';
+import { NOT_BEING_DELETED, tidyAfterDelete, withDeletesOf } from './delete-intent';
 import type { DiskReserve } from './disk-reserve';
 
 interface ConversationRow {
@@ -40,10 +39,11 @@ function toRecord(row: ConversationRow): ConversationRecord {
 
 /** The hot queries, exported so tests pin their plans with EXPLAIN QUERY PLAN. */
 export const HOT_SQL = {
-  conversationsByRecency: 'SELECT * FROM conversations ORDER BY updated_at DESC, id DESC LIMIT @limit',
+  // Neither lists a chat whose delete is under way (./delete-intent.ts): one primary-key look-up per row shown.
+  conversationsByRecency: `SELECT * FROM conversations WHERE ${NOT_BEING_DELETED} ORDER BY updated_at DESC, id DESC LIMIT @limit`,
   // The page after `(updated_at, id)`: a range of the index, not an OR that would scan it from the start.
   conversationsBefore:
-    'SELECT * FROM conversations WHERE updated_at <= @updatedAt AND (updated_at < @updatedAt OR id < @id) ORDER BY updated_at DESC, id DESC LIMIT @limit',
+    `SELECT * FROM conversations WHERE updated_at <= @updatedAt AND (updated_at < @updatedAt OR id < @id) AND ${NOT_BEING_DELETED} ORDER BY updated_at DESC, id DESC LIMIT @limit`,
   turnsOfConversation: 'SELECT * FROM turns WHERE conversation_id = ? ORDER BY created_at, id',
   // Opening a chat asks this once per turn of its branch. Without the unary `+`, SQLite (no ANALYZE stats)
   // picks turns_by_conversation and scans the whole conversation each time: 0.4 ms x 2,000 turns = 0.8 s to
@@ -64,11 +64,11 @@ export class ConversationStore {
       insertConversation: db.prepare(
         'INSERT INTO conversations (id, title, model, active_leaf_id, created_at, updated_at) VALUES (@id, @title, @model, @activeLeafId, @createdAt, @updatedAt)',
       ),
-      list: db.prepare(HOT_SQL.conversationsByRecency),
-      listBefore: db.prepare(HOT_SQL.conversationsBefore),
+      list: db.prepare(withDeletesOf(db, HOT_SQL.conversationsByRecency)),
+      listBefore: db.prepare(withDeletesOf(db, HOT_SQL.conversationsBefore)),
       get: db.prepare('SELECT * FROM conversations WHERE id = ?'),
-      delete: db.prepare('DELETE FROM conversations WHERE id = ?'),
-      unlinkTurns: db.prepare('UPDATE turns SET parent_id = NULL WHERE conversation_id = ? AND parent_id IS NOT NULL'),
+      // A chat whose delete is under way is not opened (./delete-intent.ts); import and export read it by the record.
+      getShown: db.prepare(withDeletesOf(db, `SELECT * FROM conversations WHERE id = ? AND ${NOT_BEING_DELETED}`)),
       rename: db.prepare('UPDATE conversations SET title = @title, updated_at = @now WHERE id = @id'),
       touch: db.prepare('UPDATE conversations SET updated_at = @now, active_leaf_id = @leaf, model = COALESCE(@model, model) WHERE id = @id'),
       setLeaf: db.prepare('UPDATE conversations SET active_leaf_id = @leaf WHERE id = @id'),
@@ -126,7 +126,7 @@ export class ConversationStore {
   }
 
   getConversation(id: string): (ConversationSummary & { activeLeafId: string | null }) | undefined {
-    const row = this.stmts.get!.get(id) as ConversationRow | undefined;
+    const row = this.stmts.getShown!.get(id) as ConversationRow | undefined;
     return row ? { ...toSummary(row), activeLeafId: row.active_leaf_id } : undefined;
   }
 
@@ -144,27 +144,9 @@ export class ConversationStore {
    * (./free-space.ts); blobs they used are left to `BlobStore.gc`.
    */
   deleteConversation(id: string): boolean {
-    const { deleted, tight } = deleteMakingRoom(this.db, id, () => this.deleteWhole(id), this.reserve);
-    if (deleted) {
-      // The chat's words leave the search indexes' files only once their segments merge (./search-merge.ts). Not on
-      // a full disk: a merge writes its new segment before it drops the old ones, and would take the room just made;
-      // then only once the pages are given back leave plenty of room, the reserve written again (./disk-reserve.ts).
-      releaseFreePages(this.db, () => {
-        if (this.reserve?.restore() && tight) mergeSearchIndexes(this.db);
-      });
-      if (!tight) mergeSearchIndexes(this.db);
-    }
+    const { deleted, tight } = deleteMakingRoom(this.db, id, () => deleteWhole(this.db, id), this.reserve);
+    if (deleted) tidyAfterDelete(this.db, this.reserve, tight);
     return deleted;
-  }
-
-  private deleteWhole(id: string): boolean {
-    return this.db.transaction(() => {
-      // A turn's parent link cascades too: deleting the root took the branch one nested cascade per turn, which
-      // SQLite refuses past 1,000 levels ("too many levels of trigger recursion": a chat of 1,000 turns could not
-      // be deleted) and which took 2.5 s for 999. Unlinked first, every turn goes by the conversation's cascade.
-      this.stmts.unlinkTurns!.run(id);
-      return this.stmts.delete!.run(id).changes > 0;
-    })();
   }
 
   /** Adds a turn and makes it the conversation's active leaf, in one transaction. */

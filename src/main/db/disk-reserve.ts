@@ -7,6 +7,11 @@
  * A file of RESERVE_BYTES beside the database (firebrand.db-reserve) is written while there is room. When a write
  * that frees room fails for want of it, the file is deleted and the write tried again; once there is plenty of room
  * again (the chats deleted given back, or the user's own cleaning) it is written anew.
+ *
+ * Its size follows the room (round 8): it was written only with RESERVE_BYTES + RESERVE_HEADROOM_BYTES (72 MB) free,
+ * so the users closest to a full disk, who need it most, never had one. Now it takes the same share of the room at
+ * any size (`reserveSizeFor`: a ninth of what is free, up to RESERVE_BYTES), so it never takes the last
+ * of the room, and grows back towards RESERVE_BYTES as room comes back.
  */
 import { closeSync, existsSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -20,10 +25,29 @@ export const RESERVE_FILE = 'firebrand.db-reserve';
 /** Enough for the -shm file, and for deleting chats a batch at a time (./delete-making-room.ts). */
 export const RESERVE_BYTES = 8 * 1024 * 1024;
 /**
- * The reserve is written again only with this much free besides it: the room a user has just made by deleting
- * chats is for chatting, and is not taken back at once for the next time.
+ * The full reserve is written only with this much free besides it: the room a user has just made by deleting chats
+ * is for chatting, and is not taken back at once for the next time. With less, the reserve keeps the same share.
  */
 export const RESERVE_HEADROOM_BYTES = 64 * 1024 * 1024;
+/**
+ * The smallest reserve worth keeping: the 32 kB -shm file a start on a full disk needs, and room for a delete's first
+ * pages. Below it (under about 0.6 MB free) there is none.
+ */
+export const RESERVE_MIN_BYTES = 64 * 1024;
+/** A reserve grows where the room allows one at least this many times its size (or the full size): not every look. */
+export const RESERVE_GROWTH = 2;
+
+/**
+ * The reserve's size where `room` bytes are free besides it: RESERVE_BYTES where there is room for it and the
+ * headroom, else the same share of the room (bytes / (bytes + headroom): 1/9 by default), in whole 4 kB pages, and
+ * none below RESERVE_MIN_BYTES (or `bytes`, if smaller).
+ */
+export function reserveSizeFor(room: number, bytes = RESERVE_BYTES, headroom = RESERVE_HEADROOM_BYTES): number {
+  if (room >= bytes + headroom) return bytes;
+  const share = Math.floor((room * bytes) / (bytes + headroom) / 4096) * 4096;
+  return share >= Math.min(RESERVE_MIN_BYTES, bytes) ? Math.min(share, bytes) : 0;
+}
+
 /** How long after a start the reserve is written where it is missing (the first window and model list come first). */
 export const RESERVE_DELAY_MS = 10_000;
 /** And how often after that it is looked for: a user may make room outside Firebrand after it was used. */
@@ -54,12 +78,17 @@ export class DiskReserve {
     this.freeBytes = options.freeBytes ?? freeBytesIn;
   }
 
-  /** Whether the reserve is on disk, whole. */
+  /** Whether a reserve is on disk (of the size the room allowed when it was written). */
   get held(): boolean {
+    return this.size > 0;
+  }
+
+  /** The reserve's size on disk, 0 without one. */
+  private get size(): number {
     try {
-      return statSync(this.file).size >= this.bytes;
+      return statSync(this.file).size;
     } catch {
-      return false;
+      return 0;
     }
   }
 
@@ -76,21 +105,25 @@ export class DiskReserve {
   }
 
   /**
-   * Writes the reserve where it is missing and there is room for it and the headroom; true when it is held after.
-   * Never throws: a disk that fills meanwhile leaves no partial file (it is written aside, then renamed).
+   * Writes the reserve where it is missing, or a larger one where it is smaller than the room now allows
+   * (reserveSizeFor, by RESERVE_GROWTH at least); true when one is held after. Never throws: a disk that fills
+   * meanwhile leaves no partial file (it is written aside, then renamed over the smaller one).
    */
   restore(): boolean {
-    if (this.held) return true;
+    const held = this.size;
+    if (held >= this.bytes) return true;
     const free = this.freeBytes(this.dir);
-    if (free === undefined || free < this.bytes + this.headroom) return false;
+    if (free === undefined) return held > 0;
+    const size = reserveSizeFor(free + held, this.bytes, this.headroom);
+    if (size <= held || (held > 0 && size < this.bytes && size < held * RESERVE_GROWTH)) return held > 0;
     const partial = `${this.file}.partial`;
     try {
       const fd = openSync(partial, 'w', 0o600);
       try {
         // Random bytes, not zeros: a compressing or deduplicating file system (btrfs, ZFS) would store zeros in
         // next to no room, and give next to none back when the file is deleted.
-        for (let written = 0; written < this.bytes; ) {
-          const chunk = randomBytes(Math.min(1024 * 1024, this.bytes - written));
+        for (let written = 0; written < size; ) {
+          const chunk = randomBytes(Math.min(1024 * 1024, size - written));
           written += writeSync(fd, chunk);
         }
       } finally {
@@ -100,18 +133,22 @@ export class DiskReserve {
       return true;
     } catch {
       rmSync(partial, { force: true });
-      return false;
+      return held > 0;
     }
   }
 }
 
 /**
  * Writes the reserve where it is missing, RESERVE_DELAY_MS after the open (not on the way to the first window) and
- * every RESERVE_CHECK_MS after, never while an answer streams, until the database closes. (A look at a reserve on
- * disk is one stat.)
+ * every RESERVE_CHECK_MS after, never while an answer streams, until the database closes, then runs `withRoom`
+ * where it is held. (A look at a reserve on disk is one stat.)
  */
-export function keepReserve(db: Database, reserve: DiskReserve): void {
-  const look = () => whenNoAnswerStreams(db, () => db.open && reserve.restore());
+export function keepReserve(db: Database, reserve: DiskReserve, withRoom?: () => void): void {
+  const look = () =>
+    whenNoAnswerStreams(db, () => {
+      // `withRoom`: the work that waits for room (a delete that ran out of it, ./delete-intent.ts).
+      if (db.open && reserve.restore()) withRoom?.();
+    });
   setTimeout(() => {
     look();
     const every = setInterval(() => (db.open ? look() : clearInterval(every)), RESERVE_CHECK_MS).unref();

@@ -15,6 +15,8 @@ import { UserFacingError } from '../errors';
 import { DiskReserve, keepReserve } from './disk-reserve';
 import { openFailure } from './open-database';
 import { openMakingRoom } from './open-making-room';
+import { finishMarkedDeletes } from './delete-intent';
+import { readOnlyReason } from './read-only-copy';
 
 /** Beside the database, named as its other companions are (-wal, -shm). */
 export const LOCK_FILE = 'firebrand.db-lock';
@@ -59,7 +61,8 @@ export function lockDataFolder(dataDir: string, options: { nativeBinding?: strin
  * The data folder's database (firebrand.db), opened once this process holds the folder: before anything reads it,
  * since a second Firebrand's start would settle the first one's live answers. `release` goes with `db.close()`.
  * The reserve kept back for a full disk (./disk-reserve.ts) is used for the open if need be, and written where
- * there is room (keepReserve).
+ * there is room (keepReserve). Deletes a crash cut short are finished, and those that ran out of room once there
+ * is room again (./delete-intent.ts).
  */
 export function openLockedDatabase(
   dataDir: string,
@@ -69,7 +72,11 @@ export function openLockedDatabase(
   try {
     const reserve = new DiskReserve(dataDir, options.log ? { log: options.log } : {});
     const db = openMakingRoom(join(dataDir, 'firebrand.db'), reserve, options);
-    keepReserve(db, reserve);
+    // A delete a crash cut short is finished before anything lists the chats (not on a read-only copy: it stays
+    // hidden); one that ran out of room midway, once there is room again.
+    const finishDeletes = () => (readOnlyReason(db) ? 0 : finishMarkedDeletes(db, reserve, options.log));
+    finishDeletes();
+    keepReserve(db, reserve, finishDeletes);
     return { db, lock, reserve };
   } catch (err) {
     lock.release();

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { CJK } from '../../shared/cjk';
 import { MATCH_END, MATCH_START, type SearchHit } from './search';
+import { notBeingDeleted, withDeletesOf } from './delete-intent';
 
 /** Words of fewer characters than this are no trigram phrase: FTS5's trigram MATCH finds nothing for them. */
 const TRIGRAM = 3;
@@ -26,6 +27,7 @@ const CJK_HITS = `SELECT c.id AS conversationId, c.title AS title, t.id AS turnI
    JOIN turn_search s ON s.seq = top.seq
    JOIN turns t ON t.id = s.turn_id
    JOIN conversations c ON c.id = t.conversation_id
+   WHERE ${notBeingDeleted('c.id')}
    ORDER BY top.rank, top.seq DESC`;
 
 /**
@@ -70,8 +72,8 @@ export class CjkSearch {
   private readonly trigrams: Statement;
 
   constructor(db: Database) {
-    this.match = db.prepare(CJK_SEARCH_SQL);
-    this.scan = db.prepare(CJK_SCAN_SQL);
+    this.match = db.prepare(withDeletesOf(db, CJK_SEARCH_SQL));
+    this.scan = db.prepare(withDeletesOf(db, CJK_SCAN_SQL));
     // The index's vocabulary, as a temp table (as turns_fts_terms): a view of turns_cjk, nothing stored.
     db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.turns_cjk_terms USING fts5vocab(main, turns_cjk, 'row')");
     this.trigrams = db.prepare('SELECT term FROM temp.turns_cjk_terms WHERE term >= ? AND term < ? LIMIT ?');

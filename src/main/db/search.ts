@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { CJK } from '../../shared/cjk';
 import { CjkSearch } from './search-cjk';
+import { notBeingDeleted, withDeletesOf } from './delete-intent';
 
 /** Snippet markers: control characters no text contains, so the UI splits on them and renders every piece as text. */
 export const MATCH_START = '\u0002';
@@ -65,6 +66,7 @@ export const SEARCH_SQL = `WITH recent AS (
    JOIN turns t ON t.id = s.turn_id
    JOIN conversations c ON c.id = t.conversation_id
    WHERE turns_fts MATCH @snippetQuery
+     AND ${notBeingDeleted('c.id')}
      AND turns_fts.rowid >= (SELECT min(seq) FROM top) AND turns_fts.rowid <= (SELECT max(seq) FROM top)
    ORDER BY top.rank`;
 
@@ -79,7 +81,7 @@ export class SearchStore {
   private cjk: CjkSearch | undefined;
 
   constructor(private readonly db: Database) {
-    this.stmt = db.prepare(SEARCH_SQL);
+    this.stmt = db.prepare(withDeletesOf(db, SEARCH_SQL));
     // The index's vocabulary, as a temp table: a view of turns_fts, nothing stored, so no migration.
     db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.turns_fts_terms USING fts5vocab(main, turns_fts, 'row')");
     this.terms = db.prepare('SELECT term FROM temp.turns_fts_terms WHERE term >= ? AND term < ? LIMIT ?');

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DiskReserve, RESERVE_BYTES, RESERVE_CHECK_MS, RESERVE_DELAY_MS, RESERVE_FILE } from '../../../src/main/db/disk-reserve';
+import { DiskReserve, RESERVE_BYTES, RESERVE_CHECK_MS, RESERVE_DELAY_MS, RESERVE_FILE, RESERVE_MIN_BYTES } from '../../../src/main/db/disk-reserve';
 import { openLockedDatabase } from '../../../src/main/db/folder-lock';
 import { tempDir } from './helpers';
 
@@ -56,5 +56,44 @@ describe('the reserve kept back for a full disk', () => {
     expect(reserve.release()).toBe(true);
     expect(reserve.release()).toBe(false);
     expect(reserve.held).toBe(false);
+  });
+
+  it('on a disk with under 72 MB free (8 MB + the headroom), is a share of the room, never its last, and grows back with it', () => {
+    const { dir, cleanup } = tempDir('firebrand-reserve-');
+    cleanups.push(cleanup);
+    const MB = 1024 * 1024;
+    const file = join(dir, RESERVE_FILE);
+    const size = () => (existsSync(file) ? statSync(file).size : 0);
+    // The disk: `room` bytes for the reserve and everything else; what the reserve holds is not free.
+    const disk = { room: 20 * MB };
+    const reserve = new DiskReserve(dir, { freeBytes: () => disk.room - size() });
+
+    expect(reserve.restore()).toBe(true);
+    expect(size()).toBeGreaterThanOrEqual(2 * MB);
+    expect(size()).toBeLessThanOrEqual(disk.room / 9);
+    expect(readdirSync(dir)).toEqual([RESERVE_FILE]);
+    // A little more room: no new file at each look.
+    const first = statSync(file).mtimeMs;
+    const small = size();
+    disk.room = 25 * MB;
+    expect(reserve.restore()).toBe(true);
+    expect(size()).toBe(small);
+    expect(statSync(file).mtimeMs).toBe(first);
+    // Room made (chats deleted, the user's own cleaning): the full reserve, with the headroom left.
+    disk.room = 200 * MB;
+    expect(reserve.restore()).toBe(true);
+    expect(size()).toBe(RESERVE_BYTES);
+
+    // Used on a full disk, then a disk with little room: a small reserve all the same, leaving most of the room.
+    expect(reserve.release()).toBe(true);
+    disk.room = 2 * MB;
+    expect(reserve.restore()).toBe(true);
+    expect(size()).toBeGreaterThanOrEqual(RESERVE_MIN_BYTES);
+    expect(disk.room - size()).toBeGreaterThanOrEqual((disk.room * 8) / 9);
+    // And none where even the smallest would take more than its share.
+    expect(reserve.release()).toBe(true);
+    disk.room = 400 * 1024;
+    expect(reserve.restore()).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
