@@ -36,7 +36,9 @@ export function withDeletesOf(db: Database, sql: string): string {
  */
 export function tidyAfterDelete(db: Database, reserve: DiskReserve | undefined, tight: boolean): void {
   releaseFreePages(db, () => {
-    if (reserve?.restore() && tight) mergeSearchIndexes(db);
+    void reserve?.restore().then((held) => {
+      if (held && tight && db.open) mergeSearchIndexes(db);
+    });
   });
   if (!tight) mergeSearchIndexes(db);
 }

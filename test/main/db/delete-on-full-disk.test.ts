@@ -63,14 +63,14 @@ function fullDisk(db: Database, dir: string, turnsPerReserve: number) {
 }
 
 describe('deleting chats on a full disk', () => {
-  it('uses the room kept back, so the chat goes, and the user can go on chatting; the reserve comes back once there is room', () => {
+  it('uses the room kept back, so the chat goes, and the user can go on chatting; the reserve comes back once there is room', async () => {
     const { dir, cleanup } = tempDir('firebrand-full-delete-');
     cleanups.push(cleanup);
     const db = openDatabase(join(dir, 'firebrand.db'));
     cleanups.unshift(() => db.close());
     const { disk, reserve } = fullDisk(db, dir, 100);
     disk.free = RESERVE; // Room for the reserve at start, then the disk fills.
-    expect(reserve.restore()).toBe(true);
+    expect(await reserve.restore()).toBe(true);
     disk.free = 0;
     const store = new ConversationStore(db, reserve);
     chat(store, 'big', 40);
@@ -87,18 +87,18 @@ describe('deleting chats on a full disk', () => {
 
     // Written again once there is plenty of room (the user cleaned up elsewhere): ready for the next time.
     disk.free = 10 * RESERVE;
-    expect(reserve.restore()).toBe(true);
+    expect(await reserve.restore()).toBe(true);
     expect(statSync(join(dir, RESERVE_FILE)).size).toBe(RESERVE);
   });
 
-  it('a chat larger than the room kept back goes a batch of turns at a time', () => {
+  it('a chat larger than the room kept back goes a batch of turns at a time', async () => {
     const { dir, cleanup } = tempDir('firebrand-full-delete-');
     cleanups.push(cleanup);
     const db = openDatabase(join(dir, 'firebrand.db'));
     cleanups.unshift(() => db.close());
     const { disk, reserve } = fullDisk(db, dir, DELETE_BATCH_TURNS);
     disk.free = RESERVE;
-    reserve.restore();
+    await reserve.restore();
     const store = new ConversationStore(db, reserve);
     const turns = DELETE_BATCH_TURNS * 3 + 5;
     chat(store, 'huge', turns);
@@ -119,7 +119,7 @@ describe('deleting chats on a full disk', () => {
       cleanups.unshift(() => db.close());
       const { disk, reserve } = fullDisk(db, dir, 100);
       disk.free = RESERVE;
-      reserve.restore();
+      await reserve.restore();
       disk.free = roomAfter ? 10 * RESERVE : 0;
       const store = new ConversationStore(db, reserve);
       store.createConversation('secret', 'Secret', 'm', 1);

@@ -30,7 +30,7 @@ const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
 
 describe('opening the database on a full disk', () => {
-  it('uses the room kept back, so the chats open; without it, it says the disk is full', () => {
+  it('uses the room kept back, so the chats open; without it, it says the disk is full', async () => {
     const { dir, cleanup } = tempDir('firebrand-full-open-');
     cleanups.push(cleanup);
     const file = join(dir, 'firebrand.db');
@@ -38,7 +38,7 @@ describe('opening the database on a full disk', () => {
     first.prepare("INSERT INTO conversations (id, title, created_at, updated_at) VALUES ('c', 'Wombats', 1, 1)").run();
     first.close();
     const reserve = new DiskReserve(dir, { bytes: 4096, headroomBytes: 0, freeBytes: () => 1 << 20 });
-    expect(reserve.restore()).toBe(true);
+    expect(await reserve.restore()).toBe(true);
     const full = {
       version: MIGRATIONS.at(-1)!.version + 1,
       name: 'needs-room',
