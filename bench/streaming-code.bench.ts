@@ -30,6 +30,8 @@ const SHAPES = [
 /** Minified JSON on one line of about as many characters (cut inside the line: growing-fence.ts, cutInLine). */
 const json = JSON.stringify(Array.from({ length: quick ? 200 : 600 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'], ok: i % 2 === 0 })));
 SHAPES.push({ name: ` of minified JSON on one line (${json.length.toLocaleString('en-US')} characters)`, text: `\`\`\`json\n${json}` });
+// The same line as a list item's code: a step that saves the file (cut inside the line there too).
+SHAPES.push({ name: ` of minified JSON on one line (${json.length.toLocaleString('en-US')} characters) in a list item`, text: `1. Save it as \`data.json\`:\n   \`\`\`json\n   ${json}` });
 /** Drawn whole, only each this many-th token is timed: at every one, the stream took minutes. */
 const WHOLE_EVERY = 200;
 

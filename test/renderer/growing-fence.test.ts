@@ -118,6 +118,35 @@ describe('a code block while it streams', () => {
     expect(drawStream(`\`\`\`json\n${json}`, [251]).pieces).toBeGreaterThan(5);
   });
 
+  it('is cut inside a very long line in a list item or a quote too, and drawn exactly as the same text rendered whole', () => {
+    enableMath(mathPlugin);
+    const bits = ['{"id": 1, "name": "a, b; c"}', ',', ', ', '; ', ' ', '[1, 2.5e3, -7]', '"x\\\\"y, z"', 'true', '/* a, b */', '// c, d', "'q; r'", '\u202E', '\t'];
+    let pieces = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...CONTAINERS),
+        fc.constantFrom('```json', '```js', '```', '~~~py'),
+        fc.array(fc.constantFrom(...bits), { minLength: 300, maxLength: 500 }),
+        fc.array(fc.integer({ min: 20, max: 120 }), { minLength: 1, maxLength: 10 }),
+        fc.constantFrom('', '\n', '\nAfter.'),
+        ([opener, lead], fence, line, cuts, after) => {
+          const code = [line.join(''), line.slice(0, 40).join(''), line.join('')].map((l) => `${lead}${l}`).join('\n');
+          const drawn = drawStream(`${opener}${fence}\n${code}${after}`, cuts);
+          pieces += drawn.pieces;
+        },
+      ),
+      { numRuns: 40 },
+    );
+    expect(pieces).toBeGreaterThan(40);
+    // A step that saves minified JSON: before, the line was highlighted whole at every token, no piece was cut in it.
+    const json = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'], ok: i % 2 === 0 })));
+    for (const [opener, lead] of [['1. Save it:\n   ', '   '], ['> ', '> ']]) {
+      const drawn = drawStream(`${opener}\`\`\`json\n${lead}${json}`, [251]);
+      expect(drawn.contained, opener).toBeGreaterThan(40);
+      expect(drawn.pieces, opener).toBeGreaterThan(5);
+    }
+  });
+
   it('keeps its finished lines as pieces highlighted once, also through docstrings and comments that span lines', () => {
     const python = (i: number) => (i % 30 === 5 ? '    """A docstring\n    over lines\n    """' : i % 17 === 3 ? '    # note: x = "y"' : `    total += item_${i} * 2  # step ${i}`);
     const ts = (i: number) => (i % 25 === 4 ? '  /* a comment\n     over lines */' : i % 19 === 7 ? '  const t = `a template\n  over ${lines}`;' : `  total += items[${i}] * 2; // step ${i}`);
