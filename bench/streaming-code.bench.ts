@@ -24,6 +24,8 @@ const SHAPES = [
     name: ' in a list item',
     text: `1. Install it:\n   \`\`\`bash\n   npm i x\n   \`\`\`\n2. Then:\n\n   - check it\n3. Write the file:\n   \`\`\`ts\n${code.replace(/^/gm, '   ')}\n`,
   },
+  // A list in a quote: a step the user quoted back (markdown/contained-fence.ts, 'quoted-list').
+  { name: ' in a list item in a quote', text: `> 1. Write the file:\n>    \`\`\`ts\n${code.replace(/^/gm, '>    ')}\n` },
   // Line breaks written \r\n (markdown/line-breaks.ts).
   { name: ' with \\r\\n line breaks', text: `\`\`\`ts\r\n${code.replace(/\n/g, '\r\n')}\r\n` },
 ];
