@@ -10,6 +10,7 @@
 import { performance } from 'node:perf_hooks';
 import { fenceDraftHtml, growFence, type FenceDraft } from '../src/renderer/markdown/growing-fence';
 import { markdownToHtml } from '../src/renderer/markdown/to-html';
+import { splitGrowing, type SplitState } from '../src/renderer/markdown/split-blocks';
 import { quick, report } from './lib/report';
 
 const LINES = quick ? 200 : 600;
@@ -23,12 +24,16 @@ const SHAPES = [
     name: ' in a list item',
     text: `1. Install it:\n   \`\`\`bash\n   npm i x\n   \`\`\`\n2. Then:\n\n   - check it\n3. Write the file:\n   \`\`\`ts\n${code.replace(/^/gm, '   ')}\n`,
   },
+  // A list in a quote: a step the user quoted back (markdown/contained-fence.ts, 'quoted-list').
+  { name: ' in a list item in a quote', text: `> 1. Write the file:\n>    \`\`\`ts\n${code.replace(/^/gm, '>    ')}\n` },
   // Line breaks written \r\n (markdown/line-breaks.ts).
   { name: ' with \\r\\n line breaks', text: `\`\`\`ts\r\n${code.replace(/\n/g, '\r\n')}\r\n` },
 ];
 /** Minified JSON on one line of about as many characters (cut inside the line: growing-fence.ts, cutInLine). */
 const json = JSON.stringify(Array.from({ length: quick ? 200 : 600 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'], ok: i % 2 === 0 })));
 SHAPES.push({ name: ` of minified JSON on one line (${json.length.toLocaleString('en-US')} characters)`, text: `\`\`\`json\n${json}` });
+// The same line as a list item's code: a step that saves the file (cut inside the line there too).
+SHAPES.push({ name: ` of minified JSON on one line (${json.length.toLocaleString('en-US')} characters) in a list item`, text: `1. Save it as \`data.json\`:\n   \`\`\`json\n   ${json}` });
 /** Drawn whole, only each this many-th token is timed: at every one, the stream took minutes. */
 const WHOLE_EVERY = 200;
 
@@ -95,4 +100,37 @@ for (const { name, text } of SHAPES) {
     ratio: Number((drafted.total / floor).toFixed(1)),
     note: `drawn whole at every token (before): about ${Math.round(whole.total).toLocaleString('en-US')} ms (each ${WHOLE_EVERY}th token timed)`,
   });
+}
+
+/**
+ * The rest of an answer after a list item's code block that was never closed (the model forgot the fence): the item
+ * ends at the next line less indented (markdown-it), and the splitter knows it (markdown/list-items.ts). Before, the
+ * splitter's block never ended and the rest of the answer was one chunk, drawn whole at every token.
+ */
+{
+  const PARAGRAPHS = quick ? 100 : 300;
+  const prose = Array.from({ length: PARAGRAPHS }, (_, i) => `Step ${i} checks that the ${i % 7}th input is **not empty**, then moves on to the next one in the list.`).join('\n\n');
+  const text = `1. Install it:\n   \`\`\`bash\n   npm i x\n2. Then read on:\n\n${prose}\n`;
+  const tokens = text.match(/[\s\S]{1,4}/g)!;
+  const from = Math.ceil(text.indexOf('Step 0') / 4);
+  let split: SplitState | undefined;
+  const drawn = stream(tokens, from, (tail) => {
+    split = splitGrowing(split, tail);
+    markdownToHtml(split.chunks.at(-1) ?? '');
+  });
+  const once = performance.now();
+  markdownToHtml(text);
+  const floor = performance.now() - once;
+  const label = `${PARAGRAPHS} paragraphs after a list item's unclosed code block, streamed in ${tokens.length.toLocaleString('en-US')} tokens`;
+  report({
+    figure: `markdown work per token at the end of ${label}`,
+    value: Number(drawn.last.toFixed(3)),
+    unit: 'ms',
+    floor: Number(drawn.first.toFixed(3)),
+    ratio: Number((drawn.last / drawn.first).toFixed(2)),
+    goal: '<= 2x floor (flat)',
+    met: drawn.last <= 2 * drawn.first,
+    note: `chunks at the end: ${split!.chunks.length}`,
+  });
+  report({ figure: `markdown work over the whole stream of ${label}`, value: Math.round(drawn.total), unit: 'ms', floor: Math.round(floor), ratio: Number((drawn.total / floor).toFixed(1)) });
 }

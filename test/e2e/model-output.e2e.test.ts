@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { assistant, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
-import { shootAtBothWidths } from './helpers/screenshots';
+import { SHOTS_DIR, shootAtBothWidths } from './helpers/screenshots';
 
 
 let s: UiSession | undefined;
@@ -192,6 +192,28 @@ describe('answers as local models write them', () => {
     expect(await item.getAttribute('title')).toBe('Invoice [U+202E]fdp.exe');
     expect(await page.locator('.topbar-title').textContent()).toBe('Invoice \u202Efdp.exe');
     await shootAtBothWidths(page, 'model-output-bidi-typed');
+    // Renamed again, the field shows the override as its code point (before: raw, reversing the rest of the title as the
+    // user edited it), and left as it is, the title is kept exactly; edited, the control stays where it was.
+    await page.getByTestId('conversation-rename').first().click();
+    expect(await page.getByTestId('conversation-rename-input').inputValue()).toBe('Invoice [U+202E]fdp.exe');
+    await page.screenshot({ path: `${SHOTS_DIR}/model-output-bidi-rename-field-1280.png` });
+    await page.getByTestId('conversation-rename-input').press('Enter');
+    expect(await page.locator('.topbar-title').textContent()).toBe('Invoice \u202Efdp.exe');
+    // On a phone, in the drawer.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId('sidebar-toggle').click();
+    await page.getByTestId('conversation-rename').first().click();
+    expect(await page.getByTestId('conversation-rename-input').inputValue()).toBe('Invoice [U+202E]fdp.exe');
+    await page.waitForFunction(() => document.getAnimations().length === 0);
+    await page.screenshot({ path: `${SHOTS_DIR}/model-output-bidi-rename-field-390.png` });
+    await page.getByTestId('conversation-rename-input').press('Enter');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    expect(await page.locator('.topbar-title').textContent()).toBe('Invoice \u202Efdp.exe');
+    await page.getByTestId('conversation-rename').first().click();
+    await page.getByTestId('conversation-rename-input').press('End');
+    await page.getByTestId('conversation-rename-input').pressSequentially(' (2)');
+    await page.getByTestId('conversation-rename-input').press('Enter');
+    await expect.poll(() => page.locator('.topbar-title').textContent()).toBe('Invoice \u202Efdp.exe (2)');
     // A Hebrew title is drawn as typed, right to left, with no marker.
     await page.getByTestId('conversation-rename').first().click();
     await page.getByTestId('conversation-rename-input').fill('חשבונית מרץ');

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { Turn } from '../../src/shared/turn';
 import type { ConversationSummary } from '../../src/shared/ipc';
 import { UserTurn } from '../../src/renderer/components/turn/UserTurn';
-import { ConversationItem } from '../../src/renderer/components/ConversationItem';
+import { ConversationItem, editedTitle } from '../../src/renderer/components/ConversationItem';
+import { withDirectionControlsShown } from '../../src/renderer/markdown/invisible-chars';
 
 const user = (text: string): Turn => ({ id: 'u1', conversationId: 'c1', parentId: null, role: 'user', blocks: [{ type: 'text', text }], meta: {}, status: 'done', createdAt: 0 });
 
@@ -44,5 +45,21 @@ describe('direction controls in what the user wrote (Trojan Source)', () => {
     const hebrew = renderToStaticMarkup(<ConversationItem conversation={{ ...conversation, title: 'שלום עולם' }} active={false} onDelete={() => {}} />);
     expect(hebrew).toContain('title="שלום עולם"');
     expect(markers(hebrew)).toEqual([]);
+  });
+
+  it('shows them as code points in the rename field, and saves the title as it was unless the user edits it', () => {
+    const title = 'Invoice \u202Efdp.exe';
+    // What the field holds while the user edits: before, the raw override, which reversed the rest of the title there.
+    const field = withDirectionControlsShown(title);
+    expect(field).toBe('Invoice [U+202E]fdp.exe');
+    // Left as it was: nothing is saved, the control stays.
+    expect(editedTitle(title, field)).toBeNull();
+    // Edited elsewhere: the control is saved where it was written.
+    expect(editedTitle(title, `${field} (copy)`)).toBe('Invoice \u202Efdp.exe (copy)');
+    // Its code point deleted: so is the control.
+    expect(editedTitle(title, 'Invoice fdp.exe')).toBe('Invoice fdp.exe');
+    expect(editedTitle(title, '  ')).toBeNull();
+    expect(editedTitle('Plain', 'Plain')).toBeNull();
+    expect(editedTitle('Plain', 'Plain [note]')).toBe('Plain [note]');
   });
 });

@@ -45,6 +45,11 @@ const CONTAINERS: [string, string][] = [
   ['> ', '> '],
   ['>', '>'],
   ['> Quoted:\n>  ', '>  '],
+  // A list in a quote (a step the user quoted back).
+  ['> 1. Run:\n>    ', '>    '],
+  ['> - ', '>   '],
+  ['> Steps:\n>\n> - a\n>   ', '>   '],
+  ['>1. x\n>   ', '>   '],
 ];
 
 /** Code lines, some that close the block or look as if they might. */
@@ -89,6 +94,10 @@ describe('a code block while it streams', () => {
     const tabbed = '1. Create the file:\n   ```\n   func main() {\n   \tif ok {\n   \t\tfmt.Println(1)\n   \t}\n   }\n';
     expect(drawStream(tabbed, [3, 5]).contained).toBeGreaterThan(10);
     expect(growFence(null, tabbed)?.container).toMatchObject({ kind: 'list', inner: 3, strip: 3 });
+    // A step the user quoted back: a list item in a quote. Before, drawn whole (the whole quote) at every token.
+    const quoted = `> 1. Run:\n>    \`\`\`py\n${Array.from({ length: 12 }, (_, i) => `>    x${i} = ${i}`).join('\n')}\n`;
+    expect(drawStream(quoted, [3, 5]).contained).toBeGreaterThan(20);
+    expect(growFence(null, quoted)?.container).toMatchObject({ kind: 'quoted-list', inner: 3, strip: 3 });
     let contained = 0;
     fc.assert(
       fc.property(containedAnswer, fc.array(fc.integer({ min: 1, max: 25 }), { maxLength: 80 }), fc.constantFrom('\n', '\n', '\r\n'), (answer, cuts, eol) => {
@@ -118,6 +127,35 @@ describe('a code block while it streams', () => {
     expect(drawStream(`\`\`\`json\n${json}`, [251]).pieces).toBeGreaterThan(5);
   });
 
+  it('is cut inside a very long line in a list item or a quote too, and drawn exactly as the same text rendered whole', () => {
+    enableMath(mathPlugin);
+    const bits = ['{"id": 1, "name": "a, b; c"}', ',', ', ', '; ', ' ', '[1, 2.5e3, -7]', '"x\\\\"y, z"', 'true', '/* a, b */', '// c, d', "'q; r'", '\u202E', '\t'];
+    let pieces = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...CONTAINERS),
+        fc.constantFrom('```json', '```js', '```', '~~~py'),
+        fc.array(fc.constantFrom(...bits), { minLength: 300, maxLength: 500 }),
+        fc.array(fc.integer({ min: 20, max: 120 }), { minLength: 1, maxLength: 10 }),
+        fc.constantFrom('', '\n', '\nAfter.'),
+        ([opener, lead], fence, line, cuts, after) => {
+          const code = [line.join(''), line.slice(0, 40).join(''), line.join('')].map((l) => `${lead}${l}`).join('\n');
+          const drawn = drawStream(`${opener}${fence}\n${code}${after}`, cuts);
+          pieces += drawn.pieces;
+        },
+      ),
+      { numRuns: 25 },
+    );
+    expect(pieces).toBeGreaterThan(25);
+    // A step that saves minified JSON: before, the line was highlighted whole at every token, no piece was cut in it.
+    const json = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'], ok: i % 2 === 0 })));
+    for (const [opener, lead] of [['1. Save it:\n   ', '   '], ['> ', '> ']]) {
+      const drawn = drawStream(`${opener}\`\`\`json\n${lead}${json}`, [251]);
+      expect(drawn.contained, opener).toBeGreaterThan(40);
+      expect(drawn.pieces, opener).toBeGreaterThan(5);
+    }
+  });
+
   it('keeps its finished lines as pieces highlighted once, also through docstrings and comments that span lines', () => {
     const python = (i: number) => (i % 30 === 5 ? '    """A docstring\n    over lines\n    """' : i % 17 === 3 ? '    # note: x = "y"' : `    total += item_${i} * 2  # step ${i}`);
     const ts = (i: number) => (i % 25 === 4 ? '  /* a comment\n     over lines */' : i % 19 === 7 ? '  const t = `a template\n  over ${lines}`;' : `  total += items[${i}] * 2; // step ${i}`);
@@ -133,7 +171,7 @@ describe('a code block while it streams', () => {
   });
 
   it('is not drawn here once closed, nor in a fold, a formula or a list in a quote, nor once its list item or quote has ended, nor before its language line is whole', () => {
-    for (const tail of ['```py\nx = 1\n```', '```py\nx = 1\n```\n', '```py', '<details>\n\n```py\nx = 1', '- a\n  ```py\n  x = 1\nb', '> ```py\n> x = 1\n\n', '> - a\n>   ```py\n>   x', '$$\n```py\nx', 'text'])
+    for (const tail of ['```py\nx = 1\n```', '```py\nx = 1\n```\n', '```py', '<details>\n\n```py\nx = 1', '- a\n  ```py\n  x = 1\nb', '> ```py\n> x = 1\n\n', '> - a\n>   ```py\n>   x\nb', '$$\n```py\nx', 'text'])
       expect(growFence(null, tail), JSON.stringify(tail)).toBeNull();
     expect(growFence(null, 'Intro:\n```py\nx = 1')?.before).toBe('Intro:\n');
     // Drawn here with `\r\n` line breaks too: before, such a block was drawn whole at every token.

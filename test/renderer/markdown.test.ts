@@ -7,7 +7,7 @@ import { splitGrowing, splitMarkdownBlocks, type SplitState } from '../../src/re
 
 describe('splitMarkdownBlocks', () => {
   it('splits a growing answer from its last chunk only, into exactly the chunks of the whole text, finished ones kept', () => {
-    const line = fc.constantFrom('', ' ', '  - nested', '- item', '```ts', '```', '~~~', '$$', '$$ a $$', '\\[', '\\]', 'x \\]', '\\[ a \\]', '\\[1\\] b', 'text', '    code', '| a | b |', '> quote', '\r', '<details>', '<details><summary>s</summary>', '</details>');
+    const line = fc.constantFrom('', ' ', '  - nested', '- item', '1. step', '   ```sh', '  code', '2. next', '```ts', '```', '~~~', '$$', '$$ a $$', '\\[', '\\]', 'x \\]', '\\[ a \\]', '\\[1\\] b', 'text', '    code', '| a | b |', '> quote', '\r', '<details>', '<details><summary>s</summary>', '</details>');
     fc.assert(
       fc.property(fc.array(line, { maxLength: 40 }), fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 30 }), (lines, steps) => {
         const full = lines.join('\n');

@@ -6,7 +6,7 @@ import { renameConversation } from '../store/conversation-actions';
 import { exportConversationFile } from '../store/export-import';
 import { useFocusBack } from '../hooks/use-focus-back';
 import { MarkedText } from './MarkedText';
-import { withDirectionControlsShown } from '../markdown/invisible-chars';
+import { withDirectionControlsRestored, withDirectionControlsShown } from '../markdown/invisible-chars';
 
 interface Props {
   conversation: ConversationSummary;
@@ -14,6 +14,16 @@ interface Props {
   onDelete: () => void;
   /** After it was opened (the drawer closes on a narrow window). */
   onOpen?: () => void;
+}
+
+/**
+ * What a finished edit of `title` saves: null when nothing is to be saved (left blank, or not changed: the field
+ * showed the title's direction controls as code points, and the title is kept exactly as it was, controls and all).
+ */
+export function editedTitle(title: string, edited: string): string | null {
+  if (edited.trim() === '' || edited === withDirectionControlsShown(title)) return null;
+  const restored = withDirectionControlsRestored(edited);
+  return restored === title ? null : restored;
 }
 
 /** One conversation in the list: open on click, rename in place, export, delete (with undo, by the list). */
@@ -24,8 +34,12 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
   const shown = withDirectionControlsShown(c.title);
   // Left with Enter or Escape, the focus comes back to the conversation (the field it was in is gone).
   const { target: button, armFocusBack } = useFocusBack<HTMLButtonElement>(title !== null);
+  // The field shows the title with its direction controls as code points (shown): an input can hold no marker, and
+  // a raw right-to-left override reversed the rest of the title as the user edited it.
+  const edit = () => setTitle(shown);
   const commit = () => {
-    if (title !== null && title.trim() !== '' && title !== c.title) void renameConversation(c.id, title);
+    const saved = title === null ? null : editedTitle(c.title, title);
+    if (saved !== null) void renameConversation(c.id, saved);
     setTitle(null);
   };
   if (title !== null) {
@@ -36,10 +50,11 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
           dir="auto"
           data-testid="conversation-rename-input"
           aria-label="Conversation title"
-          maxLength={CONVERSATION_TITLE_MAX_CHARS}
+          // A control shown as "[U+202E]" counts as the one character it saves.
+          maxLength={CONVERSATION_TITLE_MAX_CHARS + title.length - withDirectionControlsRestored(title).length}
           value={title}
           autoFocus
-          onChange={(e) => setTitle(e.target.value)}
+          onChange={(e) => setTitle(withDirectionControlsShown(e.target.value))}
           onBlur={commit}
           onKeyDown={(e) => {
             // Keys an input method is composing with (Enter picks a conversion, Escape cancels it) are its own.
@@ -74,13 +89,13 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
           void openConversation(c.id);
           onOpen?.();
         }}
-        onDoubleClick={() => setTitle(c.title)}
+        onDoubleClick={edit}
         title={shown}
       >
         <MarkedText text={c.title} />
       </button>
       <span className="row-actions">
-        <button type="button" className="icon-btn small" data-testid="conversation-rename" aria-label={`Rename ${shown}`} title="Rename" onClick={() => setTitle(c.title)}>
+        <button type="button" className="icon-btn small" data-testid="conversation-rename" aria-label={`Rename ${shown}`} title="Rename" onClick={edit}>
           <Pencil className="icon" aria-hidden />
         </button>
         <button type="button" className="icon-btn small" data-testid="conversation-export" aria-label={`Export ${shown}`} title="Export (all branches and attachments)" onClick={() => void exportConversationFile(c.id, 'json')}>

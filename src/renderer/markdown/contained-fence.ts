@@ -6,16 +6,20 @@
  * What a code line is inside its container depends on two columns only: the one a line must reach to stay in the list
  * item (a line less indented ends the item, and the code block with it), and how much indent markdown-it takes off
  * each code line (the fence line's own). Both are asked of markdown-it once per block, by parsing the text before
- * the code with a probe line after it, not worked out here from list markers: its answer is the rule. A tab within the
- * indent markdown-it strips (or any in a quote's), a quote in a list or a list in a quote, or a block in a fold is not
- * read here (null: the chunk is drawn whole, as before); a tab after it (Go's indent) is code, as markdown-it keeps it.
+ * the code with a probe line after it, not worked out here from list markers: its answer is the rule. A list item in a
+ * quote is read as a list item once each line's `>` and its space are off. A tab within the indent markdown-it strips
+ * (or any in a quote's: it counts a tab's columns from where the line's markup ends, and keeps the part of a tab it does
+ * not strip as spaces), a quote in a list (its `>` may stand anywhere in the item's indent, and a lazy line goes on the
+ * quote's paragraph, not its code), or a block in a fold is not read here (null: the chunk is drawn whole, as before);
+ * a tab after the stripped indent (Go's) is code, as markdown-it keeps it.
  */
 import type { Token } from 'markdown-it';
 import { mathEnabled, parseMarkdown } from './to-html';
 
 /** The container an open code block is in, as its code lines are read. */
 export interface FenceContainer {
-  kind: 'list' | 'quote';
+  /** 'quoted-list': a list item in a quote (its columns counted after the quote's `>` and its one space). */
+  kind: 'list' | 'quote' | 'quoted-list';
   /** The column a line must reach to stay in the list item (0 in a quote). */
   inner: number;
   /** Columns of indent markdown-it takes off each code line (after a quote's `>` and its one space). */
@@ -44,7 +48,8 @@ function closes(text: string, marker: string): boolean {
  */
 export function containedCodeLine(container: FenceContainer, marker: string, line: string): string | null {
   let body = line;
-  if (container.kind === 'quote') {
+  const quoted = container.kind !== 'list';
+  if (quoted) {
     const quote = /^ *>/.exec(line);
     // Not a quote line: a blank one ends the quote, any other is no code of a block in it (markdown-it: no lazy code).
     if (!quote) return null;
@@ -59,7 +64,8 @@ export function containedCodeLine(container: FenceContainer, marker: string, lin
   let at = 0;
   for (; at < body.length && (body[at] === ' ' || body[at] === '\t'); at++) {
     if (body[at] === '\t') {
-      if (column < container.strip || container.kind === 'quote') return null;
+      // In a quote, markdown-it counts a tab's columns from the `>`: not read here.
+      if (column < container.strip || quoted) return null;
       column += 4 - (column % 4);
     } else {
       column++;
@@ -155,10 +161,13 @@ function containedFence(prefix: string, open: { lineStart: number; lineEnd: numb
   const found = confirmedFence(prefix, open.line);
   if (!found) return null;
   const { stack } = found;
-  const inList = stack.length > 0 && stack.every((type) => type === 'bullet_list_open' || type === 'ordered_list_open' || type === 'list_item_open');
+  const listTypes = (types: string[]) => types.length > 0 && types.every((type) => type === 'bullet_list_open' || type === 'ordered_list_open' || type === 'list_item_open');
+  // A list item in a quote: its lines are a quote's, read as a list item's once the `>` and its space are off.
+  const quotedList = stack[0] === 'blockquote_open' && listTypes(stack.slice(1));
+  const inList = listTypes(stack) || quotedList;
   const inQuote = stack.length === 1 && stack[0] === 'blockquote_open';
   if (!inList && !inQuote) return null;
-  const lead = inQuote ? '> ' : '';
+  const lead = inQuote || quotedList ? '> ' : '';
   const deep = probe(prefix, `${lead}${' '.repeat(PROBE_INDENT)}x`);
   if (deep === null) return null;
   const strip = PROBE_INDENT - (deep.length - deep.trimStart().length);
@@ -166,9 +175,9 @@ function containedFence(prefix: string, open: { lineStart: number; lineEnd: numb
   if (inList) {
     // The fence is less than 4 columns past the item's content column (else it would be indented code).
     inner = Math.max(0, strip - 3);
-    while (inner <= strip && probe(prefix, `${' '.repeat(inner)}x`) === null) inner++;
+    while (inner <= strip && probe(prefix, `${lead}${' '.repeat(inner)}x`) === null) inner++;
     if (inner > strip) return null;
   }
   const { token } = found;
-  return { lineStart: open.lineStart, codeStart: open.lineEnd + 1, marker: token.markup, info: token.info, container: { kind: inList ? 'list' : 'quote', inner, strip } };
+  return { lineStart: open.lineStart, codeStart: open.lineEnd + 1, marker: token.markup, info: token.info, container: { kind: quotedList ? 'quoted-list' : inList ? 'list' : 'quote', inner, strip } };
 }

@@ -58,6 +58,8 @@ export interface FenceDraft {
   code: string;
   /** In a container: where the first line not read yet starts in the tail (the last one, still growing). */
   scanned: number;
+  /** In a container: characters of that last line's code that pieces hold already (cut inside it: cutInLine). */
+  lineDone: number;
 }
 
 /** Lines a piece is cut at, at least: each token highlights up to about this many lines again. */
@@ -145,7 +147,7 @@ export function growFence(prev: FenceDraft | null | undefined, raw: string): Fen
     const grammar = fenceGrammar(info);
     // In a container, the markdown before the code is the chunk up to it (drawn as the block's shell: render.ts).
     const before = tail.slice(0, contained ? open.codeStart : open.lineStart);
-    draft = { tail, raw, before, marker: open.marker, codeStart: open.codeStart, grammar, head: markInvisible(codeBlockHead(info)), label: codeBlockLabel(info), pieces: [], done: 0, live: '', tried: 0, triedInLine: 0, container: contained?.container ?? null, code: '', scanned: open.codeStart };
+    draft = { tail, raw, before, marker: open.marker, codeStart: open.codeStart, grammar, head: markInvisible(codeBlockHead(info)), label: codeBlockLabel(info), pieces: [], done: 0, live: '', tried: 0, triedInLine: 0, container: contained?.container ?? null, code: '', scanned: open.codeStart, lineDone: 0 };
   }
   const live = draft.container ? readContained(draft) : withoutBlankLastLine(draft.tail.slice(draft.codeStart + draft.done));
   return live === null ? null : drawLive(draft, live);
@@ -167,7 +169,8 @@ function readContained(draft: FenceDraft): string | null {
   for (let end = tail.indexOf('\n', draft.scanned); end !== -1; end = tail.indexOf('\n', draft.scanned)) {
     const code = containedCodeLine(container, draft.marker, tail.slice(draft.scanned, end));
     if (code === null) return null;
-    draft.code += `${code}\n`;
+    draft.code += `${code.slice(draft.lineDone)}\n`;
+    draft.lineDone = 0;
     draft.scanned = end + 1;
   }
   // Nothing after the last newline is no line at all to markdown-it, nor is a last line of only spaces (in a list item;
@@ -175,7 +178,7 @@ function readContained(draft: FenceDraft): string | null {
   const rest = tail.slice(draft.scanned);
   const last = /^[ \t]*$/.test(rest) ? '' : containedCodeLine(container, draft.marker, rest);
   if (last === null) return null;
-  return draft.code + last;
+  return draft.code + last.slice(draft.lineDone);
 }
 
 /** The live code highlighted again, and cut into a new piece where it can be. */
@@ -199,7 +202,7 @@ function drawLive(draft: FenceDraft, code: string): FenceDraft {
       }
     }
   }
-  if (!draft.container) live = cutInLine(draft, live);
+  live = cutInLine(draft, live);
   draft.live = markInvisible(highlighted(live, draft.grammar).html);
   return draft;
 }
@@ -214,8 +217,9 @@ const LOOKAHEAD = 200;
  * generated table on one line never ended a line to cut at, so it was highlighted whole at every token (a line of
  * 34,000 characters of JSON took about 50 ms a token near its end). The cut comes after a comma, a semicolon or a
  * space, at least LOOKAHEAD characters before the end, and is kept only where highlight.js is at its grammar's top
- * level there and the text after it does not change how the piece reads (as for a cut between lines). Only at the
- * top level: a contained block (contained-fence.ts) reads its last line anew at each token.
+ * level there and the text after it does not change how the piece reads (as for a cut between lines). In a list item
+ * or a quote too (the line's code is read anew at each token, without its container's markup, and the part of it that
+ * pieces hold is left out: draft.lineDone), where a line of a file the model writes out for a step is as long.
  */
 function cutInLine(draft: FenceDraft, live: string): string {
   const lineStart = live.lastIndexOf('\n') + 1;
@@ -230,6 +234,11 @@ function cutInLine(draft: FenceDraft, live: string): string {
   draft.pieces = draft.pieces.concat(markInvisible(piece.html));
   draft.done += cut;
   draft.triedInLine = 0;
+  // In a container, the whole lines before the cut are in the piece, and part of the last one.
+  if (draft.container) {
+    draft.lineDone += cut - lineStart;
+    draft.code = '';
+  }
   return live.slice(cut);
 }
 

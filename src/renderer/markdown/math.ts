@@ -14,13 +14,23 @@ export const katexPlugin: typeof katexPluginModule =
   typeof katexPluginModule === 'function' ? katexPluginModule : (katexPluginModule as unknown as { default: typeof katexPluginModule }).default;
 
 /**
- * Formulas typeset, by mode and source: 1,000 of them, and at most 4 million characters of source and HTML. A
- * streaming answer's growing tail is parsed and drawn again at each token, and every formula closed in it was typeset
- * again with it: a long derivation followed by its explanation, or a list of steps each with a formula, was typeset
- * anew at every token of what came after it (test/renderer/tex-delimiters.test.ts). A formula still open is drawn as
- * its source (tex-delimiters.ts), and typeset once, when it closes.
+ * Formulas typeset, by mode and source. A streaming answer's growing tail is parsed and drawn again at each token, and
+ * every formula closed in it was typeset again with it: a long derivation followed by its explanation, or a list of
+ * steps each with a formula, was typeset anew at every token of what came after it
+ * (test/renderer/tex-delimiters.test.ts). A formula still open is drawn as its source (tex-delimiters.ts), and typeset
+ * once, when it closes.
+ *
+ * Only the growing tails need this (a finished chunk's HTML is cached whole: render.ts), so it holds what a tail holds:
+ * 400 formulas, and 400,000 characters of source and HTML (under 1 MB). It held 1,000 and 4 million characters (8 MB of
+ * KaTeX HTML kept in the page for as long as it lived, whatever chats were open: test/renderer/math-memo.test.ts).
  */
-const typeset = new TextCache<string>(1000, 4_000_000, (html) => html.length);
+export const TYPESET_MEMO = { formulas: 400, chars: 400_000 } as const;
+const typeset = new TextCache<string>(TYPESET_MEMO.formulas, TYPESET_MEMO.chars, (html) => html.length);
+
+/** What the memo holds now: formulas, and characters of source and HTML. */
+export function typesetMemoSize(): { formulas: number; chars: number } {
+  return { formulas: typeset.size, chars: typeset.chars };
+}
 
 /** katex.renderToString, each formula once: the same HTML for the same source and mode (KaTeX is pure). */
 export function typesetTex(tex: string, options?: { displayMode?: boolean }): string {

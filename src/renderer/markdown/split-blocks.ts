@@ -3,6 +3,8 @@
  * only its growing tail: every chunk but the last is finished and its HTML is cached. A blank line followed
  * by an indented line (a list item's next paragraph, indented code) does not cut, so those stay whole.
  */
+import { fenceItem, indentOf, readListLine, startListLines, type ListLines } from './list-items';
+
 /** A line that opens or closes a `<details>` fold, as details.ts reads them. */
 const DETAILS_OPEN = /^ {0,3}<details( open)?>\s*(?:<summary>.*<\/summary>)?\s*$/i;
 /** Indented four spaces or more, a `</details>` line is code, which closes nothing (details.ts). */
@@ -18,12 +20,25 @@ export interface BlockScan {
   bracketMath: boolean;
   /** How many `<details>` are open (details.ts): one may hold blank lines, and a chunk of it alone is no fold. */
   details: number;
+  /** The content column of the list item the open fence is in, when sure (list-items.ts); 0 otherwise. */
+  fenceItem: number;
+  /** The lines read so far, as far as list items go (list-items.ts). */
+  list: ListLines;
 }
 
-export const startScan = (): BlockScan => ({ fence: null, math: false, bracketMath: false, details: 0 });
+export const startScan = (): BlockScan => ({ fence: null, math: false, bracketMath: false, details: 0, fenceItem: 0, list: startListLines() });
 
 /** Reads one more line into `scan`; true when it is a fence's opening or closing line. */
 export function scanLine(scan: BlockScan, line: string): boolean {
+  // A code block in a list item ends with the item, at a line indented less than its content (never closed: a model
+  // that forgot the fence, a cut stream); the line is then read as any line after the item.
+  if (scan.fence !== null && scan.fenceItem > 0 && line.trim() !== '' && indentOf(line) < scan.fenceItem) {
+    scan.fence = null;
+    scan.fenceItem = 0;
+    // No paragraph is open after a code block: a `2.` item there is one.
+    scan.list.after = 'none';
+  }
+  const outside = scan.fence === null && !scan.math && !scan.bracketMath && scan.details === 0;
   const found = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
   // A backtick line whose info string holds a backtick opens no fence (CommonMark; "```js `x`" is a paragraph).
   const marker = found && !(scan.fence === null && found[1]![0] === '`' && found[2]!.includes('`')) ? found[1] : undefined;
@@ -42,9 +57,11 @@ export function scanLine(scan: BlockScan, line: string): boolean {
   if (marker && !scan.math && !scan.bracketMath) {
     if (scan.fence === null) {
       scan.fence = marker;
+      scan.fenceItem = fenceItem(scan.list, indentOf(line));
       fenceLine = true;
     } else if (marker[0] === scan.fence[0] && marker.length >= scan.fence.length && trimmed === marker) {
       scan.fence = null;
+      scan.fenceItem = 0;
       fenceLine = true;
     }
   }
@@ -53,6 +70,7 @@ export function scanLine(scan: BlockScan, line: string): boolean {
     if (DETAILS_OPEN.test(line)) scan.details++;
     else if (scan.details > 0 && DETAILS_CLOSE.test(line) && !/<details/i.test(line)) scan.details--;
   }
+  readListLine(scan.list, line, outside, fenceLine && scan.fence === null);
   return fenceLine;
 }
 

@@ -1,0 +1,86 @@
+/**
+ * Which list item a code block opened by an indented fence line (`1. Run:\n   ```bash`) is in, read from the lines
+ * before it, so the chunk splitter (split-blocks.ts) knows where the block ends when it is never closed: a line less
+ * indented than the item's content ends the item, and the block with it (markdown-it's fence rule: "non-empty line
+ * with negative indent should stop the list"). Without that, a model that forgot the closing fence, or a cut stream,
+ * made the rest of the answer one chunk, drawn again at every token.
+ *
+ * Only what is sure is read: an answer is the item's when the nearest less indented line above the fence is a list
+ * item's first line that markdown-it cannot read as anything else. Anything in doubt (a lazy line, an empty item, a
+ * quote, a tab) leaves the block open to its closing fence, as before: never a wrong cut, at worst the old cost.
+ */
+
+/** A line's first list marker, with text after it (an empty item is not read: it cannot interrupt a paragraph). */
+const ITEM = /^( ?)([-+*]|\d{1,9}[.)])( +)\S/;
+/** A thematic break ("- - -", "* * *") is no list item. */
+const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+
+/** A line read by the splitter: how far it is indented, and the content column of the item it starts (0: none). */
+interface ReadLine {
+  indent: number;
+  item: number;
+}
+
+/** What the lines read so far say about the list items around: see fenceItem. */
+export interface ListLines {
+  /** For t = 1..3: the last non-blank line indented less than t columns, or null. */
+  below: (ReadLine | null)[];
+  /**
+   * What the last line read leaves open: no paragraph ('none': it was blank or closed a code block, or none was read, as
+   * at a chunk's start after a blank line), a sure item's first line ('item'), or maybe a paragraph ('text').
+   */
+  after: 'none' | 'item' | 'text';
+}
+
+export const startListLines = (): ListLines => ({ below: [null, null, null, null], after: 'none' });
+
+/** Columns of a line's indent; 4 for one with a tab in it (as far as it matters here: no fence line, no item's). */
+export function indentOf(line: string): number {
+  let n = 0;
+  while (line[n] === ' ') n++;
+  return line[n] === '\t' ? Math.max(4, n) : n;
+}
+
+/**
+ * Reads one more line. `outside`: the splitter's scan was outside any code block, formula or fold before it (a
+ * marker inside one starts no item). `closed`: the line closed a code block.
+ */
+export function readListLine(lines: ListLines, line: string, outside: boolean, closed: boolean): void {
+  if (line.trim() === '') {
+    lines.after = 'none';
+    return;
+  }
+  const indent = indentOf(line);
+  let item = 0;
+  const marker = outside && indent <= 1 ? ITEM.exec(line) : null;
+  if (marker && !BREAK.test(line)) {
+    const [, lead, mark, spaces] = marker;
+    // Five spaces or more after the marker: the content is indented code, its column one past the marker.
+    const column = lead!.length + mark!.length + (spaces!.length > 4 ? 1 : spaces!.length);
+    // An ordered item that does not start at 1 cannot interrupt a paragraph (it goes on lazily): sure where none is
+    // open, or right after an item's first line (the next item ends that item's paragraph).
+    const ordered = /\d/.test(mark![0]!);
+    const sure = !ordered || /^1\D/.test(mark!) || lines.after !== 'text';
+    if (sure) item = column;
+  }
+  for (let t = 1; t <= 3; t++) if (indent < t) lines.below[t] = { indent, item };
+  lines.after = closed ? 'none' : item > 0 ? 'item' : 'text';
+}
+
+/**
+ * The content column of the list item a fence line indented `indent` columns is in, when that is sure; 0 otherwise
+ * (at the top level, or not known). Every line between the item's first line and the fence is indented at least as
+ * much as the item's content, so all of them are the item's.
+ */
+export function fenceItem(lines: ListLines, indent: number): number {
+  let t = indent;
+  while (t >= 1 && t <= 3) {
+    const above = lines.below[t];
+    if (!above) return 0;
+    if (above.item > 0) return above.item <= t ? above.item : 0;
+    // A line of the item's text indented less than the fence: the item must start above it, indented less still.
+    if (above.indent < 2) return 0;
+    t = above.indent;
+  }
+  return 0;
+}
