@@ -30,6 +30,7 @@ import { BUILTIN_CONNECTION_ID } from '../shared/connections';
 import { effectiveWindow } from './models/effective-window';
 import { createModelHandlers } from './models/model-handlers';
 import { connectionModels } from './models/connection-models';
+import { lookAtAnswerStart } from './models/answer-start-look';
 import { nodeProbeHost } from './gpu/node-host';
 import { createLibrary } from './library/library-wiring';
 import { ServerWatch } from './models/server-watch';
@@ -136,6 +137,8 @@ export function createServices(options: ServicesOptions): Services {
     ...options.chat,
   });
   const chat = chatParts.chat;
+  // An answer's first token: Ollama holds its model now, which every page's Running panel shows (round 8, engine #2).
+  const unhookAnswerStart = hub.connect(lookAtAnswerStart(() => modelManager.answerStarted()));
   const context = createContextRoom({
     db,
     store,
@@ -233,6 +236,7 @@ export function createServices(options: ServicesOptions): Services {
     },
     close: () => {
       watch?.stop();
+      unhookAnswerStart();
       closed = mcp.close();
       cancelStartupGc();
       void extraction.close();

@@ -59,6 +59,8 @@ export interface ModelManager {
   renameAliasModel(connectionId: string, from: string, to: string): void;
   /** Every answer has ended: Ollama may hold a model it loaded for one, which every page's Running panel shows. */
   answered(): void;
+  /** An answer's first token came: Ollama has loaded its model by now, which every page's Running panel shows. */
+  answerStarted(): void;
   close(): void;
 }
 
@@ -154,5 +156,5 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     running.close();
     models.cancelAll();
   };
-  return { handlers, models, shows, windows, renameAliasModel, answered: () => void running.look(), close };
+  return { handlers, models, shows, windows, renameAliasModel, answered: () => void running.look(), answerStarted: () => void running.look(), close };
 }
