@@ -229,6 +229,23 @@ describe('two tabs on one serve process', () => {
     replay.release(); // a title request held at the same point goes on too
   });
 
+  // Round 8, engine #3: a page's own Refresh of its Running panel did not tell the other tabs what it saw.
+  it('shows in the other tab’s Running panel a model this tab’s Refresh found loaded', async () => {
+    const routes = (ps: string) => [...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/api/ps', body: ps }];
+    s = await startUi(routes('{"models":[]}'));
+    const { page, replay } = s;
+    other = await secondTab(s);
+    await other.getByTestId('models-open').click();
+    await other.getByTestId('running-none').waitFor();
+    await page.getByTestId('models-open').click();
+    await page.getByTestId('running-none').waitFor();
+    // Loaded outside Firebrand (`ollama run` in a terminal): only a Refresh can see it.
+    replay.setRoutes(routes(PS_LOADED));
+    await page.getByTestId('running-refresh').click();
+    await expect.poll(() => runningNames(page), { timeout: 20_000 }).toEqual(['llama3.2:3b']);
+    await expect.poll(() => runningNames(other!), { timeout: 20_000 }).toEqual(['llama3.2:3b']);
+  });
+
   // Round 7, engine #3: the last Save won, over what the other tab had saved, after a warning in the page only.
   it('refuses a save of an alias another tab saved meanwhile, shows theirs beside mine, and keeps mine or takes theirs', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));

@@ -106,7 +106,12 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
       deps.watchNow?.();
       return { deleted: true };
     },
-    'models:running': () => models.running(),
+    'models:running': async () => {
+      const list = await models.running();
+      // A page's Refresh that sees a change tells every page, not only itself (round 8, engine #3).
+      running.saw(list);
+      return list;
+    },
     'models:unload': async ({ model }) => {
       await models.unload(model);
       // Every page's Running panel drops it, not only this one's (which reads the list itself too).
