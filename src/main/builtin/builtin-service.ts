@@ -144,8 +144,9 @@ export class BuiltinService {
    * only once that answer (and any waiting behind it) ended, minutes perhaps, with Models showing nothing meanwhile.
    */
   async load(file: string): Promise<BuiltinStatus> {
-    const answering = this.waiting.current();
-    if (answering !== null) throw new UserFacingError('invalid-payload', `The engine is answering on ${answering} now: load ${file} once that answer ends, or stop it first.`);
+    const busy = this.waiting.current();
+    if (busy?.load) throw new UserFacingError('invalid-payload', `The engine is loading ${busy.file} now: load ${file} once that load ends.`);
+    if (busy) throw new UserFacingError('invalid-payload', `The engine is answering on ${busy.file} now: load ${file} once that answer ends, or stop it first.`);
     const model = await this.deps.library.model(file);
     const window = await this.windowFor(file);
     const contextSize = window.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
@@ -154,19 +155,24 @@ export class BuiltinService {
     // Every page's Models screen says it loads (`status.loading`, the `loading:`/`loaded:` events) until it ends: a
     // load takes seconds to minutes on a CPU, and Load showed nothing meanwhile.
     this.loadingFor(file, true);
-    let status: EngineStatus;
+    // Its place in the engine's line: an answer sent meanwhile waits for it, and says so (round 8, engine #4).
+    const place = this.waiting.joinLoad(file, contextSize);
+    place.started();
     try {
       await this.makeRoom(file, contextSize);
-      status = await this.engine()
+      const status = await this.engine()
         .request<EngineStatus>({ type: 'load', model: { path: model.entry.path, contextSize } })
         // The engine's message names the file and says why (a refused file, a window it could not make, a crash).
         .catch((err: unknown) => {
           throw new UserFacingError('server-error', err instanceof Error ? err.message : String(err));
         });
+      // What the engine holds now is known before the load leaves the line: an answer on this model behind it then
+      // starts without being said to load it again.
+      this.apply(status);
     } finally {
+      place.ended();
       this.loadingFor(file, false);
     }
-    this.apply(status);
     this.touch(file);
     this.deps.changed('loaded');
     return this.status();
