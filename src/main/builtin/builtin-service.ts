@@ -144,14 +144,14 @@ export class BuiltinService {
    * only once that answer (and any waiting behind it) ended, minutes perhaps, with Models showing nothing meanwhile.
    */
   async load(file: string): Promise<BuiltinStatus> {
-    const busy = this.waiting.current();
-    if (busy?.load) throw new UserFacingError('invalid-payload', `The engine is loading ${busy.file} now: load ${file} once that load ends.`);
-    if (busy) throw new UserFacingError('invalid-payload', `The engine is answering on ${busy.file} now: load ${file} once that answer ends, or stop it first.`);
+    this.refuseLoadWhileBusy(file);
     const model = await this.deps.library.model(file);
     const window = await this.windowFor(file);
     const contextSize = window.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     const refusal = await this.fitProblem(model, contextSize);
     if (refusal) throw new UserFacingError('invalid-payload', refusal);
+    // Asked again: an answer (or another Load) may have taken the engine while the file and its fit were read.
+    this.refuseLoadWhileBusy(file);
     // Every page's Models screen says it loads (`status.loading`, the `loading:`/`loaded:` events) until it ends: a
     // load takes seconds to minutes on a CPU, and Load showed nothing meanwhile.
     this.loadingFor(file, true);
@@ -176,6 +176,12 @@ export class BuiltinService {
     this.touch(file);
     this.deps.changed('loaded');
     return this.status();
+  }
+
+  private refuseLoadWhileBusy(file: string): void {
+    const busy = this.waiting.current();
+    if (busy?.load) throw new UserFacingError('invalid-payload', `The engine is loading ${busy.file} now: load ${file} once that load ends.`);
+    if (busy) throw new UserFacingError('invalid-payload', `The engine is answering on ${busy.file} now: load ${file} once that answer ends, or stop it first.`);
   }
 
   async unload(file: string): Promise<BuiltinStatus> {

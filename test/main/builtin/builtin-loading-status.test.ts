@@ -119,4 +119,19 @@ describe('the built-in engine\'s models being loaded', () => {
     // The load left the line, failed as it did: nothing waits on it.
     expect(s.waiting.current()).toBeNull();
   });
+  it('refuses Load when an answer took the engine while the file and its fit were read', async () => {
+    const changed: string[] = [];
+    const s = service(changed);
+    const inside = s as unknown as { fitProblem: () => Promise<null>; deps: { library: { model: () => Promise<unknown> } } };
+    inside.deps.library.model = () => Promise.resolve({ entry: { path: '/models/plain.gguf', sizeBytes: 1 }, info: {} });
+    let place: { ended(): void } | undefined;
+    inside.fitProblem = () => {
+      place = s.waiting.join('a1', 'long.gguf', 8192);
+      return Promise.resolve(null);
+    };
+    await expect(s.load('plain.gguf')).rejects.toMatchObject({ message: 'The engine is answering on long.gguf now: load plain.gguf once that answer ends, or stop it first.' });
+    // Never said to load: the engine was not asked.
+    expect(changed).toEqual([]);
+    place?.ended();
+  });
 });
