@@ -4,16 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import type { Database } from 'better-sqlite3';
 import { aliasRefs } from './aliases/alias-refs';
 import { AliasStore } from './aliases/alias-store';
-import { collect, conversationBlobs, scheduleStartupGc } from './blobs/blob-gc';
+import { scheduleStartupGc } from './blobs/blob-gc';
 import { BlobStore } from './blobs/blob-store';
 import { Sidecars } from './blobs/sidecars';
-import { servedType } from './blobs/sniff';
-import type { ChatService } from './chat/chat-service';
-import { createChat, type ChatWiringOptions } from './chat/chat-wiring';
-import { conversationView, toSearchResult } from './chat/conversation-view';
+import { createChat } from './chat/chat-wiring';
+import { createConversationHandlers } from './chat/conversation-handlers';
 import { preparePrivateDataDir, tightenFiles } from './data-dir';
 import { ConversationStore } from './db/conversation-store';
 import { ConversationSettingsStore } from './db/conversation-settings';
@@ -22,90 +19,28 @@ import { SearchStore } from './db/search';
 import { SettingsStore } from './db/settings-store';
 import { UserFacingError } from './errors';
 import { EventHub } from './events';
-import { importConversation } from './export/conversation-io';
-import { exportFile } from './export/export-file';
-import { ImportUploads } from './export/import-uploads';
-import { FileSecretStore, type SecretStore } from './secrets/secret-store';
+import { FileSecretStore } from './secrets/secret-store';
 import { McpManager } from './mcp/mcp-manager';
 import { createMcpHandlers } from './mcp/mcp-handlers';
 import { builtinToolList, ToolRegistry } from './tools/registry';
-import { createDispatcher, type Dispatcher, type InvokeHandlers } from './ipc/dispatch';
+import { createDispatcher, type InvokeHandlers } from './ipc/dispatch';
 import { AttachmentContent } from './documents/attachment-content';
-import { ExtractionRunner, type ExtractionLimits } from './documents/extraction-runner';
-import type { ReaderSpawner } from './documents/reader-protocol';
-import { tokenCounterFor } from './connections/token-counter';
-import { DEFAULT_CONNECTION_ID } from './connections/connection-store';
-import { BUILTIN_CONNECTION_ID, type ConnectionInfo } from '../shared/connections';
-import type { ProbeHost } from './gpu/types';
+import { ExtractionRunner } from './documents/extraction-runner';
+import { BUILTIN_CONNECTION_ID } from '../shared/connections';
 import { effectiveWindow } from './models/effective-window';
 import { createModelHandlers } from './models/model-handlers';
-import { listOllamaWithDetails, listV1Models, withCapabilities } from './models/model-list';
-import type { EngineSpawner } from './builtin/engine-host';
+import { connectionModels } from './models/connection-models';
+import { lookAtAnswerStart } from './models/answer-start-look';
 import { nodeProbeHost } from './gpu/node-host';
-import { createLibrary, type LibraryParts } from './library/library-wiring';
-import { ServerWatch, type ServerWatchDeps } from './models/server-watch';
+import { createLibrary } from './library/library-wiring';
+import { ServerWatch } from './models/server-watch';
 import { lookAtServer } from './models/server-look';
 import { earlyAnswer } from './models/early-answer';
-import { tagDigests } from './models/ollama-admin';
 import { createContextRoom } from './context/context-wiring';
 import type { RoomService } from './context/room-service';
+import type { Services, ServicesOptions } from './services-options';
 
-export interface ServicesOptions {
-  dataDir: string;
-  /** Overrides the saved Ollama address (the `--ollama URL` flag); saved so the UI shows it. */
-  ollamaUrl?: string;
-  nativeBinding?: string;
-  /** Longest silence tolerated mid-stream (default: the leg's 2 minutes). */
-  stallTimeoutMs?: number;
-  log?: (message: string) => void;
-  /** Where API keys live: the shell passes Electron safeStorage's; default the 0600 `<dataDir>/secrets.json`. */
-  secrets?: SecretStore;
-  /** Engine knobs for tests (tools, step limit, retry pause, titles). */
-  chat?: Partial<Pick<ChatWiringOptions, 'tools' | 'maxSteps' | 'retryDelayMs' | 'titles' | 'appLayer' | 'alias'>>;
-  /** The GPU probe's machine (tests feed recorded outputs); default the real one. */
-  probeHost?: ProbeHost;
-  /** Delay before the startup blob GC (default 30 s; tests shorten it). */
-  startupGcDelayMs?: number;
-  /** Bounds of document extraction (time, memory, workers at once); tests tighten them. */
-  extraction?: Partial<ExtractionLimits>;
-  /** Starts a document reader process (a utilityProcess in the shell); default a Node fork (serve mode, tests). */
-  documentReader?: ReaderSpawner;
-  /** The models folder (the `--models-dir` flag); saved so the UI shows it. Default `<dataDir>/models`. */
-  modelsDir?: string;
-  /** Starts the built-in engine process (a fork in serve mode, a utilityProcess in the shell); absent: unavailable. */
-  builtinEngine?: EngineSpawner;
-  /**
-   * Watch the server in use and tell the renderers when it comes back, goes away or lists other models
-   * (`models:changed`). On in the app and serve mode; off by default so tests that count requests see only theirs.
-   */
-  watchServers?: boolean | Pick<ServerWatchDeps, 'upIntervalMs' | 'backoffMs'>;
-  /**
-   * Ask the server in use for its model list as soon as the services exist, for the first page that asks within
-   * a few seconds (models/early-answer.ts). On in the app and serve mode; off by default, as `watchServers`.
-   */
-  prefetchModelList?: boolean;
-  /** MCP knobs for tests: how long a server may take to start. */
-  mcp?: { startTimeoutMs?: number; prepareWaitMs?: number };
-}
-
-export interface Services {
-  dispatcher: Dispatcher;
-  hub: EventHub;
-  handlers: InvokeHandlers;
-  db: Database;
-  chat: ChatService;
-  /** The model library and the built-in engine (the shell reveals files; tests reach the engine process). */
-  library: LibraryParts;
-  /** The MCP tool servers (issue 19). */
-  mcp: McpManager;
-  /**
-   * Stops everything. MCP servers get a polite stop at once (stdin closed, SIGTERM to their process groups) and
-   * SIGKILL after a short grace or when this process exits, whichever comes first; `closed` resolves when they
-   * are gone, for a carrier that can wait.
-   */
-  close(): void;
-  closed: Promise<void>;
-}
+export type { Services, ServicesOptions } from './services-options';
 
 export function createServices(options: ServicesOptions): Services {
   const log = options.log ?? ((m: string) => console.error(m));
@@ -202,6 +137,8 @@ export function createServices(options: ServicesOptions): Services {
     ...options.chat,
   });
   const chat = chatParts.chat;
+  // An answer's first token: Ollama holds its model now, which every page's Running panel shows (round 8, engine #2).
+  const unhookAnswerStart = hub.connect(lookAtAnswerStart(() => modelManager.answerStarted()));
   const context = createContextRoom({
     db,
     store,
@@ -229,39 +166,12 @@ export function createServices(options: ServicesOptions): Services {
   late.room = context.room;
 
   const cancelStartupGc = scheduleStartupGc(blobs, log, Date.now, options.startupGcDelayMs, removeSidecars);
-  /** The connection the composer uses (Settings → connections); the default Ollama one if that is gone. */
-  const activeConnection = () => chatParts.connections.get(settings.get().activeConnectionId) ?? chatParts.connections.get(DEFAULT_CONNECTION_ID);
-  /** A connection by id (the alias editor lists an alias's own connection), else the one the composer uses. */
-  const connectionOrActive = (connectionId?: string) => {
-    if (connectionId === undefined) return activeConnection();
-    const connection = chatParts.connections.get(connectionId);
-    if (!connection) throw new UserFacingError('not-found', 'That connection no longer exists.');
-    return connection;
-  };
-  /** The models of a connection, by default the one the composer uses (Settings → connections). */
-  const listModels = async (connectionId?: string) => {
-    const active = connectionOrActive(connectionId);
-    if (active?.kind === 'builtin') return lib.listModels();
-    if (!active || active.kind === 'ollama') return listOllamaWithDetails(active?.baseUrl ?? settings.get().ollamaUrl, modelManager.shows);
-    const models = await listV1Models(active.kind, active.baseUrl, chatParts.connections.headersFor(active.id));
-    if (active.kind !== 'llama-server') return models;
-    // The list is read on every page load and connection change: the moment to see a restarted server (another
-    // -c, another model) instead of what it said before. /props gives the capabilities and the window (issue 13).
-    chatParts.capabilities.forget(active.id);
-    const connection = chatParts.engineConnection(active.id);
-    return Promise.all(models.map(async (m) => withCapabilities(m, await chatParts.capabilities.get(connection, m.name))));
-  };
-  /** The model names on a connection, cheaply (an alias may not take one of them). */
-  const modelNamesOf = async (connection: ConnectionInfo): Promise<string[]> => {
-    if (connection.kind === 'builtin') return (await lib.listModels()).map((m) => m.name);
-    if (connection.kind === 'ollama') return [...(await tagDigests(connection.baseUrl)).keys()];
-    return (await listV1Models(connection.kind, connection.baseUrl, chatParts.connections.headersFor(connection.id))).map((m) => m.name);
-  };
-  /** Which server a model list is of: an early list is handed out only for the server it came from. */
-  const listKey = () => {
-    const active = activeConnection();
-    return active ? `${active.id}\n${active.kind}\n${active.baseUrl}` : `ollama\n${settings.get().ollamaUrl}`;
-  };
+  const { activeConnection, listModels, modelNamesOf, listKey } = connectionModels({
+    settings: () => settings.get(),
+    chat: () => chatParts,
+    lib,
+    shows: modelManager.shows,
+  });
   const earlyList = options.prefetchModelList ? earlyAnswer(() => listModels(), listKey(), { now: Date.now, freshMs: 10_000 }) : null;
   if (options.watchServers) {
     watch = new ServerWatch({
@@ -281,70 +191,13 @@ export function createServices(options: ServicesOptions): Services {
     });
     watch.start();
   }
-  const importUploads = new ImportUploads({ newId: randomUUID });
-  const importText = async (text: string): Promise<{ conversationId: string }> => {
-    const { conversationId } = await importConversation({ db, store, blobs, newId: randomUUID }, text, Date.now());
-    hub.emit('conversations:changed', { conversationId });
-    return { conversationId };
-  };
   const handlers: InvokeHandlers = {
     ...modelManager.handlers,
     ...lib.handlers,
     ...chatParts.handlers,
     ...createMcpHandlers(mcp, randomUUID),
     ...context.handlers,
-    'conversations:list': (page) => store.listConversations(page),
-    'conversations:open': ({ conversationId, tail, before }) => conversationView(store, conversationId, tail, before, chatParts.engine),
-    'conversations:delete': ({ conversationId }) => {
-      // The renderer's undo window is over: this delete is for good, so its unique attachments go too.
-      chat.stopConversation(conversationId);
-      const released = conversationBlobs(db, conversationId);
-      const deleted = store.deleteConversation(conversationId);
-      hub.emit('conversations:changed', { conversationId });
-      if (deleted && released && released.digests.length > 0) void collect(blobs, log, { now: Date.now(), released }, removeSidecars);
-      return { deleted };
-    },
-    'conversations:get-settings': ({ conversationId }) => conversationSettings.require(conversationId),
-    'conversations:update-settings': ({ conversationId, systemPrompt, think, tools }) => conversationSettings.update(conversationId, { systemPrompt, think, ...(tools !== undefined ? { tools } : {}) }),
-    'chat:send': (req) => {
-      const result = chat.send(req);
-      settings.update({ defaultModel: req.model });
-      return result;
-    },
-    'conversations:rename': ({ conversationId, title }) => {
-      const renamed = store.renameConversation(conversationId, title.trim() || 'New chat', Date.now());
-      hub.emit('conversations:changed', { conversationId });
-      return { renamed };
-    },
-    'conversations:export': ({ conversationId, format }) => exportFile({ db, store, blobs, live: chatParts.engine.live }, conversationId, format),
-    'conversations:import': ({ text }) => importText(text),
-    'conversations:import-begin': ({ size, name }) => importUploads.begin(size, name),
-    'conversations:import-chunk': ({ uploadId, offset, dataBase64 }) => importUploads.append(uploadId, offset, Buffer.from(dataBase64, 'base64')),
-    'conversations:import-finish': ({ uploadId }) => importText(importUploads.take(uploadId)),
-    'conversations:import-cancel': ({ uploadId }) => ({ cancelled: importUploads.cancel(uploadId) }),
-    'conversations:search': ({ query }) => search.search(query, 30).map(toSearchResult),
-    'conversations:switch-branch': ({ turnId }) => {
-      const turn = store.getTurn(turnId);
-      if (!turn) throw new UserFacingError('not-found', 'That message no longer exists.');
-      store.switchBranch(turnId);
-      return conversationView(store, turn.conversationId);
-    },
-    'chat:stop': ({ turnId }) => ({ stopped: chat.stop(turnId) }),
-    'chat:regenerate': (req) => chat.regenerate(req),
-    'chat:edit-and-resend': (req) => chat.editAndResend(req),
-    'attachments:add': ({ name, mime, dataBase64 }) => blobs.put(Buffer.from(dataBase64, 'base64'), { name, mime }, Date.now()),
-    'attachments:get': ({ id }) => {
-      const bytes = blobs.read(id);
-      if (!bytes) throw new UserFacingError('not-found', 'That attachment is no longer stored.');
-      // The type the renderer makes its blob URL with comes from the bytes, never from a stored claim.
-      return { mime: servedType(bytes), dataBase64: Buffer.from(bytes).toString('base64') };
-    },
-    'attachments:inspect': ({ block, model, connectionId }) => {
-      // The server the message would go to: an alias names its own connection.
-      const connection = chatParts.engineConnection(refs.route(model)?.connectionId ?? connectionId);
-      return content.inspect(block, { anthropic: connection.kind === 'anthropic', counter: tokenCounterFor(connection) });
-    },
-    'attachments:preview': async ({ block }) => ({ text: await content.preview(block) }),
+    ...createConversationHandlers({ db, store, blobs, search, settings, conversationSettings, content, chat: chatParts, refs, emit: hub.emit, log, removeSidecars }),
     'models:list': async ({ connectionId }) => {
       if (connectionId !== undefined && connectionId !== activeConnection()?.id) return listModels(connectionId);
       try {
@@ -383,6 +236,7 @@ export function createServices(options: ServicesOptions): Services {
     },
     close: () => {
       watch?.stop();
+      unhookAnswerStart();
       closed = mcp.close();
       cancelStartupGc();
       void extraction.close();

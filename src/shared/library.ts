@@ -85,9 +85,9 @@ export type WaitingAnswer =
       state: 'queued';
       /**
        * Each generation before this one, in the order they run (the first runs or loads now): its model, and whether
-       * it is an answer (else a title or a summary made for a chat).
+       * it is an answer (else a title or a summary made for a chat, or, with `load`, a load asked from Models → Load).
        */
-      ahead: { file: string; answer: boolean }[];
+      ahead: { file: string; answer: boolean; load?: true }[];
       /** Whether this answer's model must still be loaded once its turn comes (not loaded, or with another window). */
       thenLoads: boolean;
     };

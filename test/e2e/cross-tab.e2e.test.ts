@@ -208,6 +208,44 @@ describe('two tabs on one serve process', () => {
     await other.getByTestId('running-none').waitFor();
   });
 
+  // Round 8, engine #2: a model an answer loaded showed in another tab's Running panel only when the answer ended,
+  // so a minutes-long answer showed nothing there meanwhile. The stream is held after its first line until released.
+  it('shows in the other tab’s Running panel the model an answer loaded while that answer still streams', async () => {
+    const routes = (ps: string) => [...chatRoutes(ollamaLines([{ content: 'Hi' }, { content: ' there' }]), 40, 1), { path: '/api/ps', body: ps }];
+    s = await startUi(routes('{"models":[]}'));
+    const { page, replay } = s;
+    other = await secondTab(s);
+    await other.getByTestId('models-open').click();
+    await other.getByTestId('running-none').waitFor();
+    replay.setRoutes(routes(PS_LOADED));
+    await send(page, 'Hello');
+    await expect.poll(() => replay.held, { timeout: 20_000 }).toBe(1);
+    await expect.poll(() => runningNames(other!), { timeout: 20_000 }).toEqual(['llama3.2:3b']);
+    // Still mid-answer: the stream waits at its hold until released.
+    expect(replay.held).toBe(1);
+    expect(await page.locator('[data-testid="turn"][data-status="streaming"]').count()).toBe(1);
+    replay.release();
+    await waitIdle(page);
+    replay.release(); // a title request held at the same point goes on too
+  });
+
+  // Round 8, engine #3: a page's own Refresh of its Running panel did not tell the other tabs what it saw.
+  it('shows in the other tab’s Running panel a model this tab’s Refresh found loaded', async () => {
+    const routes = (ps: string) => [...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/api/ps', body: ps }];
+    s = await startUi(routes('{"models":[]}'));
+    const { page, replay } = s;
+    other = await secondTab(s);
+    await other.getByTestId('models-open').click();
+    await other.getByTestId('running-none').waitFor();
+    await page.getByTestId('models-open').click();
+    await page.getByTestId('running-none').waitFor();
+    // Loaded outside Firebrand (`ollama run` in a terminal): only a Refresh can see it.
+    replay.setRoutes(routes(PS_LOADED));
+    await page.getByTestId('running-refresh').click();
+    await expect.poll(() => runningNames(page), { timeout: 20_000 }).toEqual(['llama3.2:3b']);
+    await expect.poll(() => runningNames(other!), { timeout: 20_000 }).toEqual(['llama3.2:3b']);
+  });
+
   // Round 7, engine #3: the last Save won, over what the other tab had saved, after a warning in the page only.
   it('refuses a save of an alias another tab saved meanwhile, shows theirs beside mine, and keeps mine or takes theirs', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));

@@ -60,4 +60,11 @@ describe('an answer waiting on a built-in model', () => {
     const mixed: WaitingAnswer = { ...title, ahead: [{ file: 'scripted/plain.gguf', answer: true }, { file: 'scripted/thinker.gguf', answer: false }], thenLoads: true };
     expect(waitingLine(mixed)).toBe('Waiting for 2 requests before it (on scripted/plain.gguf, scripted/thinker.gguf) to finish, then loading scripted/thinker.gguf.');
   });
+  // Round 8, engine #4: it said "Loading <its model>" while the engine loaded the model Models → Load asked for first.
+  it('behind a load asked from Models says it waits for that load, or that its own model is the one loading', () => {
+    const behindLoad = (file: string, thenLoads: boolean): WaitingAnswer => ({ turnId: 'a1', file, state: 'queued', ahead: [{ file: 'scripted/plain.gguf', answer: false, load: true }], thenLoads });
+    expect(waitingLine(behindLoad('scripted/thinker.gguf', true))).toBe('Waiting for scripted/plain.gguf to load, then loading scripted/thinker.gguf.');
+    expect(waitingLine(behindLoad('scripted/thinker.gguf', false))).toBe('Waiting for scripted/plain.gguf to load; this answer starts then.');
+    expect(waitingLine(behindLoad('scripted/plain.gguf', false))).toBe('Loading scripted/plain.gguf into memory (asked from Models); the answer starts once it is loaded.');
+  });
 });

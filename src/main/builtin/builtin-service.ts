@@ -144,32 +144,44 @@ export class BuiltinService {
    * only once that answer (and any waiting behind it) ended, minutes perhaps, with Models showing nothing meanwhile.
    */
   async load(file: string): Promise<BuiltinStatus> {
-    const answering = this.waiting.current();
-    if (answering !== null) throw new UserFacingError('invalid-payload', `The engine is answering on ${answering} now: load ${file} once that answer ends, or stop it first.`);
+    this.refuseLoadWhileBusy(file);
     const model = await this.deps.library.model(file);
     const window = await this.windowFor(file);
     const contextSize = window.contextWindow ?? DEFAULT_CONTEXT_WINDOW;
     const refusal = await this.fitProblem(model, contextSize);
     if (refusal) throw new UserFacingError('invalid-payload', refusal);
+    // Asked again: an answer (or another Load) may have taken the engine while the file and its fit were read.
+    this.refuseLoadWhileBusy(file);
     // Every page's Models screen says it loads (`status.loading`, the `loading:`/`loaded:` events) until it ends: a
     // load takes seconds to minutes on a CPU, and Load showed nothing meanwhile.
     this.loadingFor(file, true);
-    let status: EngineStatus;
+    // Its place in the engine's line: an answer sent meanwhile waits for it, and says so (round 8, engine #4).
+    const place = this.waiting.joinLoad(file, contextSize);
+    place.started();
     try {
       await this.makeRoom(file, contextSize);
-      status = await this.engine()
+      const status = await this.engine()
         .request<EngineStatus>({ type: 'load', model: { path: model.entry.path, contextSize } })
         // The engine's message names the file and says why (a refused file, a window it could not make, a crash).
         .catch((err: unknown) => {
           throw new UserFacingError('server-error', err instanceof Error ? err.message : String(err));
         });
+      // What the engine holds now is known before the load leaves the line: an answer on this model behind it then
+      // starts without being said to load it again.
+      this.apply(status);
     } finally {
+      place.ended();
       this.loadingFor(file, false);
     }
-    this.apply(status);
     this.touch(file);
     this.deps.changed('loaded');
     return this.status();
+  }
+
+  private refuseLoadWhileBusy(file: string): void {
+    const busy = this.waiting.current();
+    if (busy?.load) throw new UserFacingError('invalid-payload', `The engine is loading ${busy.file} now: load ${file} once that load ends.`);
+    if (busy) throw new UserFacingError('invalid-payload', `The engine is answering on ${busy.file} now: load ${file} once that answer ends, or stop it first.`);
   }
 
   async unload(file: string): Promise<BuiltinStatus> {

@@ -7,7 +7,9 @@
  * (engine-runtime.ts `generate`). So this keeps that line: an answer with nothing before it is loading its model
  * (if the engine does not hold it), and one with answers before it waits for them, whichever model they are on, and
  * only then loads its own if it must. An answer on model Y behind one on model X said "Loading Y" while the engine
- * was answering on X (round 7, engine #1).
+ * was answering on X (round 7, engine #1). A load asked from Models → Load takes its place in the line too (the engine
+ * loads one thing at a time, and not during a generation): an answer sent meanwhile said "Loading Y" while the engine
+ * loaded X first (round 8, engine #4).
  */
 import type { WaitingAnswer } from '../../shared/library';
 
@@ -18,6 +20,8 @@ interface InLine {
   file: string;
   contextSize: number;
   started: boolean;
+  /** A load asked from Models → Load, not a generation. */
+  load: boolean;
 }
 
 /** A generation's place in the engine's line: says when it started and when it ended. */
@@ -42,7 +46,15 @@ export class WaitingAnswers {
 
   /** A generation on `file` with this window was handed to the engine, behind every one handed before it. */
   join(turnId: string | undefined, file: string, contextSize: number): LinePlace {
-    const entry: InLine = { turnId, file, contextSize, started: false };
+    return this.enter({ turnId, file, contextSize, started: false, load: false });
+  }
+
+  /** A load of `file` with this window asked from Models → Load was handed to the engine, behind every one before it. */
+  joinLoad(file: string, contextSize: number): LinePlace {
+    return this.enter({ turnId: undefined, file, contextSize, started: false, load: true });
+  }
+
+  private enter(entry: InLine): LinePlace {
     this.line.push(entry);
     this.tell();
     return {
@@ -60,9 +72,10 @@ export class WaitingAnswers {
     };
   }
 
-  /** The model of the generation the engine runs (or loads for) now; null when none is in line. */
-  current(): string | null {
-    return this.line[0]?.file ?? null;
+  /** What the engine runs (or loads for) now: its model, and whether it is a load from Models; null when none is in line. */
+  current(): { file: string; load: boolean } | null {
+    const first = this.line[0];
+    return first ? { file: first.file, load: first.load } : null;
   }
 
   /** The answers waiting now, each with what it waits on. */
@@ -76,7 +89,7 @@ export class WaitingAnswers {
       const before = ahead.filter((a) => a.file === entry.file).at(-1);
       const thenLoads = before ? before.contextSize !== entry.contextSize : !this.holds(entry.file, entry.contextSize);
       if (ahead.length > 0) {
-        out.push({ turnId: entry.turnId, file: entry.file, state: 'queued', ahead: ahead.map((a) => ({ file: a.file, answer: a.turnId !== undefined })), thenLoads });
+        out.push({ turnId: entry.turnId, file: entry.file, state: 'queued', ahead: ahead.map((a) => ({ file: a.file, answer: a.turnId !== undefined, ...(a.load ? { load: true } : {}) })), thenLoads });
       }
       // First in line with its model held: it is reading its prompt, no wait worth a line.
       else if (thenLoads) out.push({ turnId: entry.turnId, file: entry.file, state: 'loading' });

@@ -59,6 +59,8 @@ export interface ModelManager {
   renameAliasModel(connectionId: string, from: string, to: string): void;
   /** Every answer has ended: Ollama may hold a model it loaded for one, which every page's Running panel shows. */
   answered(): void;
+  /** An answer's first token came: Ollama has loaded its model by now, which every page's Running panel shows. */
+  answerStarted(): void;
   close(): void;
 }
 
@@ -104,7 +106,12 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
       deps.watchNow?.();
       return { deleted: true };
     },
-    'models:running': () => models.running(),
+    'models:running': async () => {
+      const list = await models.running();
+      // A page's Refresh that sees a change tells every page, not only itself (round 8, engine #3).
+      running.saw(list);
+      return list;
+    },
     'models:unload': async ({ model }) => {
       await models.unload(model);
       // Every page's Running panel drops it, not only this one's (which reads the list itself too).
@@ -154,5 +161,5 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     running.close();
     models.cancelAll();
   };
-  return { handlers, models, shows, windows, renameAliasModel, answered: () => void running.look(), close };
+  return { handlers, models, shows, windows, renameAliasModel, answered: () => void running.look(), answerStarted: () => void running.look(), close };
 }

@@ -56,6 +56,16 @@ export class RunningWatch {
       return;
     }
     if (this.closed) return;
+    this.saw(running);
+  }
+
+  /**
+   * A list read elsewhere (a page's own Refresh, `models:running`): every page is told it where it changed since
+   * the last told. Before (round 8, engine #3), only this watch's own looks told, so a change a Refresh saw reached
+   * the other tabs only at the next look, and that look then took it for old news if it had been told already.
+   */
+  saw(running: RunningModel[]): void {
+    if (this.closed) return;
     const json = JSON.stringify(running);
     if (json !== this.told) {
       this.told = json;

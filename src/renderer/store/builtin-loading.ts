@@ -45,6 +45,11 @@ export function waitingOf(turn: Turn, waiting: Readonly<Record<string, WaitingAn
 export function waitingLine(w: WaitingAnswer): string {
   if (w.state === 'loading') return `Loading ${w.file} into memory; the answer starts once it is loaded.`;
   const [first] = w.ahead;
+  // A load asked from Models → Load runs first (round 8, engine #4): the answer said "Loading <its model>" meanwhile.
+  if (w.ahead.length === 1 && first?.load) {
+    if (first.file === w.file && !w.thenLoads) return `Loading ${w.file} into memory (asked from Models); the answer starts once it is loaded.`;
+    return w.thenLoads ? `Waiting for ${first.file} to load, then loading ${w.file}.` : `Waiting for ${first.file} to load; this answer starts then.`;
+  }
   if (w.ahead.length === 1 && first?.answer && first.file === w.file && !w.thenLoads) {
     return `${w.file} is answering another message; this answer starts when that one ends.`;
   }

@@ -43,13 +43,24 @@ const attempt = (action: () => Promise<void>) => attemptWith((error) => set({ er
 /** Whether Ollama was the active connection when the screen last read its lists (a re-read asks as it did). */
 let ollamaActive = true;
 
+/**
+ * Bumped by each `models:running-changed` taken: a running list read before it is older than the one it brought. The
+ * screen's lists come together, after the slow model list: the running list read with them, answered before another
+ * tab's change but taken after its event, put the old list back (found with round 8's cross-tab tests).
+ */
+let runningTold = 0;
+
+/** Takes a running list read since `asked` (a `runningTold`), unless an event brought a newer one meanwhile. */
+const runningSince = (asked: number, running: RunningModel[]): Partial<ModelsState> => (runningTold === asked ? { running } : {});
+
 /** Reads the screen's lists; Ollama's running models only where Ollama is the active connection (models audit #3). */
 export function loadModelsScreen(ollama = ollamaActive): Promise<boolean> {
   ollamaActive = ollama;
   return attempt(async () => {
     const api = firebrand();
+    const asked = runningTold;
     const [models, aliases, running] = await Promise.all([api.models.list({}), api.aliases.list({}), ollama ? api.models.running({}).catch(() => []) : Promise.resolve([])]);
-    set({ models, aliases, running });
+    set({ models, aliases, ...runningSince(asked, running) });
   });
 }
 
@@ -116,14 +127,16 @@ export function setGpuOverride(bytes: number | null): Promise<boolean> {
 
 export function loadRunning(): Promise<boolean> {
   return attempt(async () => {
-    set({ running: await firebrand().models.running({}) });
+    const asked = runningTold;
+    set(runningSince(asked, await firebrand().models.running({})));
   });
 }
 
 export function unloadModel(model: string): Promise<boolean> {
   return attempt(async () => {
     await firebrand().models.unload({ model });
-    set({ running: await firebrand().models.running({}) });
+    const asked = runningTold;
+    set(runningSince(asked, await firebrand().models.running({})));
   });
 }
 
@@ -234,7 +247,10 @@ export function connectModelsStore(): void {
   firebrand().models.onChanged(() => void loadModelsScreen());
   firebrand().models.onWindowsChanged(() => set({ windowVersion: get().windowVersion + 1 }));
   // A model loaded (an answer) or unloaded in any tab: the Running panel shows it without a Refresh.
-  firebrand().models.onRunningChanged(({ running }) => set({ running }));
+  firebrand().models.onRunningChanged(({ running }) => {
+    runningTold++;
+    set({ running });
+  });
   firebrand().models.onPullProgress((p) => {
     set({ pulls: { ...get().pulls, [p.pullId]: p } });
     if (p.state === 'done') void loadModelsScreen().then(() => refreshModels());

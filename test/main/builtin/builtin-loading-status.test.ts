@@ -86,4 +86,52 @@ describe('the built-in engine\'s models being loaded', () => {
     expect((await s.status()).loading).toEqual([]);
     expect(changed).toEqual(['loading:plain.gguf', 'loaded:plain.gguf']);
   });
+  // Round 8, engine #4: an answer sent while Models → Load loaded another model said "Loading <its model>" while the
+  // engine loaded the other one first (a load and a generation do not run side by side).
+  it('puts a load asked from Models in the engine\'s line: an answer sent meanwhile says it waits for that load', async () => {
+    const s = service([]);
+    const inside = s as unknown as { fitProblem: () => Promise<null>; makeRoom: (file: string, contextSize: number) => Promise<void>; deps: { library: { model: () => Promise<unknown> } } };
+    inside.deps.library.model = () => Promise.resolve({ entry: { path: '/models/plain.gguf', sizeBytes: 1 }, info: {} });
+    inside.fitProblem = () => Promise.resolve(null);
+    const seen: unknown[] = [];
+    const refusals: string[] = [];
+    let inLoad = false;
+    inside.makeRoom = async (_file, contextSize) => {
+      if (inLoad) return; // the second Load, were it not refused
+      inLoad = true;
+      // Mid-load: one answer on another model, then (alone) one on the model loading.
+      const other = s.waiting.join('a1', 'thinker.gguf', contextSize);
+      seen.push(s.waiting.list());
+      other.ended();
+      const same = s.waiting.join('a2', 'plain.gguf', contextSize);
+      seen.push(s.waiting.list());
+      same.ended();
+      await s.load('thinker.gguf').catch((err: Error) => refusals.push(err.message));
+    };
+    // No engine in this build: the load fails there, after the answers above joined the line behind it.
+    await expect(s.load('plain.gguf')).rejects.toThrow('not part of this build');
+    const load = { file: 'plain.gguf', answer: false, load: true };
+    expect(seen).toEqual([
+      [{ turnId: 'a1', file: 'thinker.gguf', state: 'queued', ahead: [load], thenLoads: true }],
+      [{ turnId: 'a2', file: 'plain.gguf', state: 'queued', ahead: [load], thenLoads: false }],
+    ]);
+    expect(refusals).toEqual(['The engine is loading plain.gguf now: load thinker.gguf once that load ends.']);
+    // The load left the line, failed as it did: nothing waits on it.
+    expect(s.waiting.current()).toBeNull();
+  });
+  it('refuses Load when an answer took the engine while the file and its fit were read', async () => {
+    const changed: string[] = [];
+    const s = service(changed);
+    const inside = s as unknown as { fitProblem: () => Promise<null>; deps: { library: { model: () => Promise<unknown> } } };
+    inside.deps.library.model = () => Promise.resolve({ entry: { path: '/models/plain.gguf', sizeBytes: 1 }, info: {} });
+    let place: { ended(): void } | undefined;
+    inside.fitProblem = () => {
+      place = s.waiting.join('a1', 'long.gguf', 8192);
+      return Promise.resolve(null);
+    };
+    await expect(s.load('plain.gguf')).rejects.toMatchObject({ message: 'The engine is answering on long.gguf now: load plain.gguf once that answer ends, or stop it first.' });
+    // Never said to load: the engine was not asked.
+    expect(changed).toEqual([]);
+    place?.ended();
+  });
 });

@@ -15,7 +15,7 @@ export function RunningModels({ ollama }: { ollama: boolean }) {
     <section className="mm-section" aria-label="Running models" data-testid="running-models">
       <div className="mm-row">
         <h3>Running</h3>
-        <button type="button" onClick={() => { if (ollama) void loadRunning(); void loadLibrary(); }}>Refresh</button>
+        <button type="button" data-testid="running-refresh" onClick={() => { if (ollama) void loadRunning(); void loadLibrary(); }}>Refresh</button>
       </div>
       {running.length === 0 && builtin.length === 0 && <p className="mm-muted" data-testid="running-none">{ollama ? 'No model is loaded.' : 'The built-in engine has no model loaded. A server such as llama-server keeps its own model loaded while it runs.'}</p>}
       {builtin.length > 0 && (

@@ -1,0 +1,94 @@
+/**
+ * The store's state and the store itself: main + SQLite are the source of truth, the store mirrors the open
+ * conversation. Actions live in the modules beside this one (index.ts re-exports them).
+ */
+import { create } from 'zustand';
+import type { ConversationSettings, ConversationSummary, ModelSummary, Settings, SiblingInfo, Theme } from '../../shared/ipc';
+import type { Alias, ContextWindowChoice } from '../../shared/models';
+import type { Turn } from '../../shared/turn';
+import { errorMessage } from './errors';
+import type { FocusTurn } from './open-conversation';
+import { keptNewChatSettings } from './new-chat-settings';
+
+export interface AppState {
+  /** The start of the conversation list (conversation-list.ts): the next page is read as the reader scrolls. */
+  conversations: ConversationSummary[];
+  /** The list's last conversation is among those held. */
+  conversationsEnd: boolean;
+  /** The open conversation's title, for one not among those held (opened from a search hit, further down). */
+  activeTitle: string | null;
+  activeId: string | null;
+  turns: Turn[];
+  /** Sibling switcher data for turns of the open branch that have siblings. */
+  siblings: Record<string, SiblingInfo>;
+  /** Conversations deleted in the UI but not yet in main: they wait out the undo window hidden. */
+  hiddenConversations: string[];
+  models: ModelSummary[];
+  /** Aliases, offered in the picker beside the models; picking one sends `alias:<id>` as the model (shared/model-ref.ts). */
+  aliases: Alias[];
+  modelsError: string | null;
+  /** The connection `models` and `modelsError` were asked of; undefined until a list came. */
+  modelsConnection?: string | undefined;
+  /** A model's name or an alias's reference (`alias:<id>`). */
+  selectedModel: string | null;
+  /** The window the next message to the selected model carries, and where it came from (main decides). */
+  contextChoice: ContextWindowChoice | null;
+  /** The open conversation's system prompt and think mode; for a new chat, what it will start with. */
+  conversationSettings: ConversationSettings;
+  /** The composer's Think toggle, where it is offered (thinkToggleOffered): every request the user starts asks as it says. */
+  composerThink: boolean;
+  settings: Settings | null;
+  /** Why the last action failed, in words for the user; the draft is kept. */
+  notice: string | null;
+  /** Repeats the action the notice is about (its banner's Retry); null: Retry reads everything shown again. */
+  noticeRetry: (() => void) | null;
+  /** Serve mode only: the link to the serving process is down, or its token is refused (what to do, in words). */
+  serveProblem: string | null;
+  sending: boolean;
+  /** Bumped by a failed send's Retry: the composer sends its draft again. */
+  sendRequest: number;
+  /** The message the chat shows and marks (a search hit, or a turn a summary card links to); cleared by the next navigation. */
+  focusTurn: FocusTurn | null;
+  /** The theme picked in Settings but not saved yet: shown while the dialog is open. */
+  previewTheme: Theme | null;
+  /** The conversation whose `turns` are only its last ones so far (openConversation: the whole follows). */
+  partialView: string | null;
+  /**
+   * The conversation whose `turns` are a window at the end of a long branch: older turns stay in main and are paged
+   * in as the reader scrolls up (open-conversation.ts), so the renderer does not hold a whole long chat.
+   */
+  olderTurns: string | null;
+}
+
+export const useStore = create<AppState>(() => ({
+  conversations: [],
+  conversationsEnd: false,
+  activeTitle: null,
+  activeId: null,
+  turns: [],
+  siblings: {},
+  hiddenConversations: [],
+  models: [],
+  aliases: [],
+  modelsError: null,
+  selectedModel: null,
+  contextChoice: null,
+  // A new chat's, kept across a reload (new-chat-settings.ts); opening a conversation puts its own in their place.
+  conversationSettings: keptNewChatSettings(),
+  composerThink: true,
+  settings: null,
+  notice: null,
+  noticeRetry: null,
+  serveProblem: null,
+  sending: false,
+  sendRequest: 0,
+  focusTurn: null,
+  previewTheme: null,
+  partialView: null,
+  olderTurns: null,
+}));
+
+/** Shows a failed action's message; `retry` repeats it from the banner's Retry. */
+export function fail(err: unknown, retry?: () => void): void {
+  useStore.setState({ notice: errorMessage(err), noticeRetry: retry ?? null });
+}

@@ -1,0 +1,128 @@
+/**
+ * The model list and the choice among it: the picker's models and aliases, the model chosen, the window its next
+ * message carries, and the Think choice a request carries.
+ */
+import type { ModelSummary } from '../../shared/ipc';
+import type { Alias } from '../../shared/models';
+import { aliasOfRef, aliasRef, refFor, refLabel } from '../../shared/model-ref';
+import { BUILTIN_CONNECTION_ID } from '../../shared/connections';
+import { firebrand } from '../firebrand';
+import { errorMessage } from './errors';
+import { useStore, type AppState } from './app-state';
+
+const set = useStore.setState;
+const get = useStore.getState;
+
+export type ModelList = [ModelSummary[], Alias[]];
+
+/** Bumped by each `aliases:changed` taken: a list asked before it holds aliases older than the store's. */
+let aliasesAdopted = 0;
+
+export function listModels(models = firebrand().models.list({}), aliases = firebrand().aliases.list({})): Promise<ModelList> {
+  const asked = aliasesAdopted;
+  // The aliases answer quickly and the models after a server round trip: an alias changed in another tab meanwhile
+  // came as an event, which this older answer must not undo.
+  return Promise.all([models, aliases.catch(() => get().aliases)]).then(([m, a]) => [m, aliasesAdopted === asked ? a : get().aliases]);
+}
+
+export function refreshModels(): Promise<void> {
+  // Another connection was made active: what the last one said of its list (its error, "no models") is not said of
+  // this one while it is asked, which a slow server makes seconds (first-hour audit: "Cannot reach Ollama" stayed up,
+  // and the composer said the new server had no models, while it was being asked).
+  const active = get().settings?.activeConnectionId;
+  if (get().modelsConnection !== undefined && active !== undefined && get().modelsConnection !== active) set({ modelsError: null, modelsConnection: undefined });
+  return showModels(listModels());
+}
+
+/**
+ * Shows a model list asked for already (at start, before the settings that pick among it have come). `shown`: the
+ * aliases the choice so far was made among (what a deleted chosen alias was called).
+ */
+export async function showModels(listed: Promise<ModelList>, shown: readonly Alias[] = get().aliases): Promise<void> {
+  const askedOf = get().settings?.activeConnectionId;
+  try {
+    const [models, aliases] = await listed;
+    // An alias is offered as `alias:<id>` (never a model's name); settings from before that name it by name.
+    const names = [...aliases.map((a) => aliasRef(a.id)), ...models.map((m) => m.name)];
+    const settings = get().settings;
+    const before = get().selectedModel;
+    const preferred = [before, settings?.defaultChatModel, settings?.defaultModel]
+      .map((n) => (n ? refFor(n, models, aliases) : n))
+      .find((n) => n && names.includes(n));
+    const selected = preferred ?? models[0]?.name ?? null;
+    const empty = settings?.activeConnectionId === 'builtin'
+      ? 'No GGUF models yet: add or download one in Models (or put a .gguf file in the models folder).'
+      : 'The server has no models yet. Pull one (ollama pull llama3.2) and refresh.';
+    // A model that went away (deleted on the server) or an alias deleted (in another tab) is not kept selected
+    // silently: the user is told what changed.
+    const goneAlias = aliasOfRef(before, shown);
+    const gone = before !== null && (get().models.some((m) => m.name === before) || goneAlias !== undefined) && !names.includes(before) && selected !== null;
+    const goneWhere = goneAlias ? 'an alias (it was deleted)' : settings?.activeConnectionId === BUILTIN_CONNECTION_ID ? 'in the models folder' : 'on the server';
+    set({
+      models,
+      aliases,
+      modelsError: models.length === 0 ? empty : null,
+      modelsConnection: askedOf ?? get().settings?.activeConnectionId,
+      selectedModel: selected,
+      ...(gone ? { notice: `${refLabel(before, shown)} is no longer ${goneWhere}; ${refLabel(selected, aliases)} is chosen now.`, noticeRetry: null } : {}),
+    });
+  } catch (err) {
+    set({ models: [], modelsError: errorMessage(err), modelsConnection: askedOf ?? get().settings?.activeConnectionId });
+  }
+  await refreshContextChoice();
+}
+
+/**
+ * Aliases saved in another window or tab (`aliases:changed`): the picker offers them as saved now, a renamed one
+ * under its new name, a deleted one no more. Without this a tab offered what it had listed when it opened.
+ */
+export function adoptAliases(aliases: Alias[]): void {
+  aliasesAdopted++;
+  const before = get().aliases;
+  set({ aliases });
+  // No model list to choose among (not come yet, or the server could not be asked): only the aliases change.
+  if (get().modelsError !== null || get().modelsConnection === undefined) return;
+  // The choice is made as after a fresh list (a deleted chosen alias is named as it was called).
+  void showModels(Promise.resolve([get().models, aliases]), before);
+}
+
+/** Asks main which window the selected model's next message carries (the meter shows it, with its source). */
+export async function refreshContextChoice(): Promise<void> {
+  const model = get().selectedModel;
+  if (!model) return set({ contextChoice: null });
+  try {
+    const choice = await firebrand().models.contextWindow({ model, ...connectionOf() });
+    if (get().selectedModel === model) set({ contextChoice: choice });
+  } catch {
+    set({ contextChoice: null });
+  }
+}
+
+/** The active connection, as the chat channels take it (absent for the built-in Ollama). */
+export function connectionOf(): { connectionId?: string } {
+  const id = get().settings?.activeConnectionId;
+  return id && id !== 'ollama' ? { connectionId: id } : {};
+}
+
+export function selectModel(name: string): void {
+  set({ selectedModel: name });
+  void refreshContextChoice();
+}
+
+/**
+ * Whether the composer offers its Think toggle: the chosen model (or the model under the chosen alias) can think,
+ * and neither the conversation nor the alias sets the think mode (those layers win: DESIGN.md §2).
+ */
+export function thinkToggleOffered(s: Pick<AppState, 'models' | 'aliases' | 'selectedModel' | 'conversationSettings'>): boolean {
+  const alias = aliasOfRef(s.selectedModel, s.aliases);
+  const model = s.models.find((m) => m.name === s.selectedModel) ?? s.models.find((m) => m.name === alias?.model);
+  return (model?.capabilities?.includes('thinking') ?? false) && s.conversationSettings.think === null && alias === undefined;
+}
+
+/**
+ * The think choice a request the user starts carries: the toggle's, where it is offered, else none (the layers or
+ * the server decide). Send, Regenerate, Retry, an edit and Continue all ask the same (turns audit #1: only Send did).
+ */
+export function thinkChoice(s: AppState = get()): boolean | undefined {
+  return thinkToggleOffered(s) ? s.composerThink : undefined;
+}

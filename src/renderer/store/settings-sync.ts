@@ -1,0 +1,46 @@
+/**
+ * The settings as this page holds them: saved here, or saved in another window or tab and taken from main's event.
+ */
+import type { Settings } from '../../shared/ipc';
+import { firebrand } from '../firebrand';
+import { fail, useStore } from './app-state';
+import { loadConnections, useConnectionsStore } from './connections-slice';
+import { refreshModels } from './model-choice';
+
+const set = useStore.setState;
+const get = useStore.getState;
+
+export async function saveSettings(patch: Partial<Settings>): Promise<boolean> {
+  try {
+    const settings = await firebrand().settings.update(patch);
+    settingsAdopted++;
+    set({ settings, notice: null });
+    await refreshModels();
+    return true;
+  } catch (err) {
+    fail(err, () => void saveSettings(patch));
+    return false;
+  }
+}
+
+/** How many times settings newer than the first read were taken: the first read, answered later, must not undo them. */
+let settingsAdopted = 0;
+
+/**
+ * Settings saved in another window or tab (or read again after the link dropped) show here too: the theme at
+ * once, and another connection made active lists its models. Without this a tab kept the theme it had opened with.
+ */
+export function adoptSettings(settings: Settings): void {
+  const before = get().settings;
+  settingsAdopted++;
+  set({ settings });
+  if (!before || before.activeConnectionId === settings.activeConnectionId) return;
+  void refreshModels();
+  // A connection added in another tab and made active there: this tab's list names it too.
+  if (!useConnectionsStore.getState().connections.some((c) => c.id === settings.activeConnectionId)) void loadConnections();
+}
+
+/** How many times settings newer than the first read were taken so far (connectStore's first read checks it). */
+export function settingsAdoptions(): number {
+  return settingsAdopted;
+}
