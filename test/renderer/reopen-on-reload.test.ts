@@ -6,6 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { ConversationView } from '../../src/shared/ipc';
 import { newChat, openConversation, useStore } from '../../src/renderer/store/index';
 import { keepOpenConversation, reopenAfterReload } from '../../src/renderer/store/reopen-on-reload';
+import { holdDrafts, resetDrafts, takeDraft, type Draft } from '../../src/renderer/store/drafts';
 import { fakeSessionStorage } from './helpers/session-storage';
 
 const KEY = 'firebrand.open-conversation';
@@ -60,6 +61,32 @@ describe('a reload', () => {
     await reopenAfterReload();
     expect(opened).toEqual([]);
     expect(useStore.getState().activeId).toBeNull();
+  });
+
+  it('does not reopen it over a message the user began typing in the new chat, and the words stay on screen', async () => {
+    storage.set(KEY, 'c1');
+    resetDrafts();
+    keepOpenConversation();
+    // The composer, as it mounts: the new chat's draft (none), then the user types before the reopening.
+    let onScreen: Draft = takeDraft(null);
+    const release = holdDrafts({ take: () => onScreen, put: (d) => (onScreen = d) });
+    onScreen = { text: 'Is anyone there?', attachments: [] };
+    await reopenAfterReload();
+    release();
+    expect(opened).toEqual([]);
+    expect(useStore.getState().activeId).toBeNull();
+    expect(onScreen.text).toBe('Is anyone there?');
+  });
+
+  it('reopens it when the composer holds only the draft it was given', async () => {
+    storage.set(KEY, 'c1');
+    resetDrafts();
+    keepOpenConversation();
+    let onScreen: Draft = takeDraft(null);
+    const release = holdDrafts({ take: () => onScreen, put: (d) => (onScreen = d) });
+    await reopenAfterReload();
+    release();
+    expect(useStore.getState().activeId).toBe('c1');
   });
 
   it('lands on a new chat, with no error, when the conversation is gone', async () => {

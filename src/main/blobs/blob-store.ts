@@ -159,8 +159,9 @@ export class BlobStore {
     const cutoff = options.now - (options.graceMs ?? 60 * 60 * 1000);
     // Older than every row: with `released`, no blob goes for its age alone.
     const ageCutoff = options.released ? -1 : cutoff;
-    // Chats open read-only from a copy (db/read-only-copy.ts) may lack rows the last run left in firebrand.db-wal:
-    // a file that copy does not know may still be the user's. Nothing is collected until a start that opens the file.
+    // Chats open read-only from a copy (db/read-only-copy.ts): nothing is collected until a start that opens the file.
+    // The copy lacks what the last run left in firebrand.db-wal where that could not be read (db/wal-replay.ts), so a
+    // file the copy does not know may still be the user's; and no file can be removed for a row the copy cannot drop.
     if (readOnlyReason(this.db)) return Promise.resolve({ removed: [] });
     return this.serialized(async () => {
       const removed = this.db.transaction(() => {

@@ -33,6 +33,8 @@ const isEmpty = (d: Draft) => d.text === '' && d.attachments.length === 0;
 
 let drafts: Map<string, Draft> | null = null;
 let holder: DraftHolder | null = null;
+/** The draft last put on screen (the composer's first, or one a navigation brought): what `draftTouched` compares. */
+let shown: Draft = EMPTY;
 /** The conversation on screen: the holder's draft is its. */
 const onScreen = () => useStore.getState().activeId;
 
@@ -60,7 +62,19 @@ function keepFor(conversationId: string | null, draft: Draft): void {
 export function takeDraft(conversationId: string | null): Draft {
   const draft = kept().get(keyOf(conversationId)) ?? EMPTY;
   kept().delete(keyOf(conversationId));
+  shown = draft;
   return draft;
+}
+
+/**
+ * Whether the user has typed or attached in the composer since its draft was put there. A reload's reopening of the
+ * conversation that was open (reopen-on-reload.ts) is not made over it: it would swap the words being typed in the new
+ * chat for that conversation's draft, and they went from the screen (kept for the new chat, out of sight).
+ */
+export function draftTouched(): boolean {
+  if (!holder) return false;
+  const now = holder.take();
+  return now.text !== shown.text || now.attachments.length !== shown.attachments.length;
 }
 
 /** The composer registers as the holder of the draft on screen; returns its release. */
@@ -106,4 +120,5 @@ export function persistDraftsOnHide(): void {
 export function resetDrafts(): void {
   drafts = null;
   holder = null;
+  shown = EMPTY;
 }

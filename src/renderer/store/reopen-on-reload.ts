@@ -5,6 +5,7 @@
  */
 import { firebrand } from '../firebrand';
 import { openConversation, useStore } from '.';
+import { draftTouched } from './drafts';
 import { navigationCount } from './open-conversation';
 
 const KEY = 'firebrand.open-conversation';
@@ -41,13 +42,15 @@ export function keepOpenConversation(): void {
 
 /**
  * Opens the conversation open before the reload, once the first screen is in (the models: a conversation brings
- * back the model it answered with), unless the user opened one, started a new chat or sent a message meanwhile.
+ * back the model it answered with), unless the user opened one, started a new chat, sent a message or began typing
+ * one meanwhile (the words would go from the screen with the new chat: a run of chat.e2e found the composer emptied
+ * under a message typed while the page reopened the conversation).
  * One deleted since (in another tab) is not an error to show: the reload lands on a new chat.
  */
 export async function reopenAfterReload(): Promise<void> {
   const id = before;
   before = null;
-  const chosen = () => navigationCount() !== atLoad || useStore.getState().activeId !== null;
+  const chosen = () => navigationCount() !== atLoad || useStore.getState().activeId !== null || draftTouched();
   if (id === null || chosen()) return;
   const exists = await firebrand().conversations.getSettings({ conversationId: id }).then(() => true, () => false);
   if (chosen()) return;
