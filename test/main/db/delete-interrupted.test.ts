@@ -13,23 +13,13 @@ import { DiskReserve, RESERVE_DELAY_MS } from '../../../src/main/db/disk-reserve
 import { openLockedDatabase } from '../../../src/main/db/folder-lock';
 import { openDatabase } from '../../../src/main/db/open-database';
 import { SearchStore } from '../../../src/main/db/search';
-import { tempDir } from './helpers';
+import { tempDir, writeChat } from './helpers';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   vi.useRealTimers();
   cleanups.splice(0).forEach((c) => c());
 });
-
-function chat(store: ConversationStore, id: string, turns: number): void {
-  store.createConversation(id, `Chat ${id}`, 'm', 1);
-  let parent: string | null = null;
-  for (let t = 0; t < turns; t++) {
-    const turnId = `${id}-${t}`;
-    store.appendTurn({ id: turnId, conversationId: id, parentId: parent, role: t % 2 ? 'assistant' : 'user', blocks: [{ type: 'text', text: `${id} words ${t}` }], meta: {}, status: 'done', createdAt: t }, t);
-    parent = turnId;
-  }
-}
 
 /**
  * A full disk with room for a batch, not for the whole chat (a whole delete fails, a batch goes), and a crash in the
@@ -59,8 +49,8 @@ describe('a chat whose batched delete a crash cut short', () => {
     const db = openDatabase(file);
     const store = new ConversationStore(db, new DiskReserve(dir, { freeBytes: () => 0 }));
     const turns = DELETE_BATCH_TURNS * 4;
-    chat(store, 'huge', turns);
-    chat(store, 'kept', 2);
+    writeChat(store, 'huge', turns);
+    writeChat(store, 'kept', 2);
     fullDiskCrashingIn(db, 3);
 
     expect(() => store.deleteConversation('huge')).toThrow('power cut');
@@ -95,8 +85,8 @@ describe('a chat whose batched delete a crash cut short', () => {
     });
     const store = new ConversationStore(db, reserve);
     const turns = DELETE_BATCH_TURNS * 3;
-    chat(store, 'huge', turns);
-    chat(store, 'kept', 2);
+    writeChat(store, 'huge', turns);
+    writeChat(store, 'kept', 2);
     // A full disk with room for one batch, then none (the reserve not written yet: it comes 10 s after a start).
     let batches = 0;
     db.function('needs_room', (n: number) => {

@@ -18,7 +18,7 @@ import { DELETE_BATCH_TURNS } from '../../../src/main/db/delete-making-room';
 import { DiskReserve, RESERVE_FILE } from '../../../src/main/db/disk-reserve';
 import { openDatabase } from '../../../src/main/db/open-database';
 import { SearchStore } from '../../../src/main/db/search';
-import { tempDir } from './helpers';
+import { tempDir, writeChat } from './helpers';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => cleanups.splice(0).forEach((c) => c()));
@@ -28,16 +28,6 @@ const RESERVE = 64 * 1024;
 // The word starts with letters no other term does: FTS5 stores a term after the prefix it shares with the one before.
 const indexHolds = (db: Database, word: string) =>
   (db.prepare('SELECT block FROM turns_fts_data').all() as { block: Buffer }[]).some((r) => r.block.includes(Buffer.from(word)));
-
-function chat(store: ConversationStore, id: string, turns: number): void {
-  store.createConversation(id, `Chat ${id}`, 'm', 1);
-  let parent: string | null = null;
-  for (let t = 0; t < turns; t++) {
-    const turnId = `${id}-${t}`;
-    store.appendTurn({ id: turnId, conversationId: id, parentId: parent, role: t % 2 ? 'assistant' : 'user', blocks: [{ type: 'text', text: `${id} words ${t}` }], meta: {}, status: 'done', createdAt: t }, t);
-    parent = turnId;
-  }
-}
 
 /** A disk with `room` turns' worth of room per transaction (0: full), which the reserve's deletion adds to. */
 function fullDisk(db: Database, dir: string, turnsPerReserve: number) {
@@ -73,8 +63,8 @@ describe('deleting chats on a full disk', () => {
     expect(await reserve.restore()).toBe(true);
     disk.free = 0;
     const store = new ConversationStore(db, reserve);
-    chat(store, 'big', 40);
-    chat(store, 'kept', 4);
+    writeChat(store, 'big', 40);
+    writeChat(store, 'kept', 4);
 
     expect(store.deleteConversation('big')).toBe(true);
     expect(store.getConversation('big')).toBeUndefined();
@@ -101,8 +91,8 @@ describe('deleting chats on a full disk', () => {
     await reserve.restore();
     const store = new ConversationStore(db, reserve);
     const turns = DELETE_BATCH_TURNS * 3 + 5;
-    chat(store, 'huge', turns);
-    chat(store, 'kept', 2);
+    writeChat(store, 'huge', turns);
+    writeChat(store, 'kept', 2);
     // Room for a batch, not for the whole chat at once.
     expect(store.deleteConversation('huge')).toBe(true);
     expect(store.getConversation('huge')).toBeUndefined();
@@ -124,7 +114,7 @@ describe('deleting chats on a full disk', () => {
       const store = new ConversationStore(db, reserve);
       store.createConversation('secret', 'Secret', 'm', 1);
       store.appendTurn({ id: 's1', conversationId: 'secret', parentId: null, role: 'user', blocks: [{ type: 'text', text: 'zzqsecretword and more' }], meta: {}, status: 'done', createdAt: 1 }, 1);
-      chat(store, 'kept', 4);
+      writeChat(store, 'kept', 4);
       expect(store.deleteConversation('secret')).toBe(true);
       if (roomAfter) {
         await expect.poll(() => indexHolds(db, 'zzqsecretword')).toBe(false);
@@ -144,7 +134,7 @@ describe('deleting chats on a full disk', () => {
     cleanups.unshift(() => db.close());
     const { reserve } = fullDisk(db, dir, 100);
     const store = new ConversationStore(db, reserve);
-    chat(store, 'big', 10);
+    writeChat(store, 'big', 10);
     expect(() => store.deleteConversation('big')).toThrow(expect.objectContaining({ code: 'SQLITE_FULL' }) as Error);
     expect(db.prepare("SELECT count(*) FROM turns WHERE conversation_id = 'big'").pluck().get()).toBe(10);
   });

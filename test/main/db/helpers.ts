@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
+import type { ConversationStore } from '../../../src/main/db/conversation-store';
 import type { Block, Turn } from '../../../src/shared/turn';
 import { migrate } from '../../../src/main/db/open-database';
 import { MIGRATIONS } from '../../../src/main/db/migrations';
@@ -39,4 +40,15 @@ export function makeTurn(partial: Partial<Turn> & Pick<Turn, 'id' | 'conversatio
 
 export function text(t: string): Block[] {
   return [{ type: 'text', text: t }];
+}
+
+/** Writes conversation `id` ("Chat id") with `turns` turns, user and assistant by turns, each saying "id words t". */
+export function writeChat(store: ConversationStore, id: string, turns: number): void {
+  store.createConversation(id, `Chat ${id}`, 'm', 1);
+  let parent: string | null = null;
+  for (let t = 0; t < turns; t++) {
+    const turnId = `${id}-${t}`;
+    store.appendTurn({ id: turnId, conversationId: id, parentId: parent, role: t % 2 ? 'assistant' : 'user', blocks: text(`${id} words ${t}`), meta: {}, status: 'done', createdAt: t }, t);
+    parent = turnId;
+  }
 }
