@@ -58,11 +58,11 @@ async function send(page: Page, model: string, text: string): Promise<void> {
 describe('two tabs on the built-in engine', () => {
   it('says an answer waits for the other tab’s answer on another model, then loads its own, and stops it at once', async () => {
     await send(tabA, 'long.gguf', 'Count for me.');
-    await expect.poll(async () => (await lastAnswer(tabA).innerText()).length, { timeout: 60_000 }).toBeGreaterThan(40);
+    await expect.poll(async () => (await lastAnswer(tabA).innerText()).length).toBeGreaterThan(40);
 
     await send(tabB, 'plain.gguf', 'Hello?');
     const line = tabB.getByTestId('model-loading');
-    await expect.poll(() => line.getAttribute('data-state'), { timeout: 30_000 }).toBe('queued');
+    await expect.poll(() => line.getAttribute('data-state')).toBe('queued');
     expect(await line.innerText()).toBe('Waiting for the answer on long.gguf to finish, then loading plain.gguf.');
     // Not shootAtBothWidths: it waits for every animation to end, and the waiting line's dots never do.
     mkdirSync(SHOTS_DIR, { recursive: true });
@@ -74,10 +74,10 @@ describe('two tabs on the built-in engine', () => {
     }
 
     await tabB.getByTestId('composer-stop').click();
-    await expect.poll(() => lastAnswer(tabB).getAttribute('data-status'), { timeout: 30_000 }).toBe('aborted');
+    await expect.poll(() => lastAnswer(tabB).getAttribute('data-status')).toBe('aborted');
     // Tab A's answer goes on: the stop did not wait for it to end.
     expect(await lastAnswer(tabA).getAttribute('data-status')).toBe('streaming');
     await tabA.getByTestId('composer-stop').click();
-    await expect.poll(() => lastAnswer(tabA).getAttribute('data-status'), { timeout: 30_000 }).toBe('aborted');
+    await expect.poll(() => lastAnswer(tabA).getAttribute('data-status')).toBe('aborted');
   });
 });

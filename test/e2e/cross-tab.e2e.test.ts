@@ -219,8 +219,8 @@ describe('two tabs on one serve process', () => {
     await other.getByTestId('running-none').waitFor();
     replay.setRoutes(routes(PS_LOADED));
     await send(page, 'Hello');
-    await expect.poll(() => replay.held, { timeout: 20_000 }).toBe(1);
-    await expect.poll(() => runningNames(other!), { timeout: 20_000 }).toEqual(['llama3.2:3b']);
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(() => runningNames(other!)).toEqual(['llama3.2:3b']);
     // Still mid-answer: the stream waits at its hold until released.
     expect(replay.held).toBe(1);
     expect(await page.locator('[data-testid="turn"][data-status="streaming"]').count()).toBe(1);
@@ -242,8 +242,8 @@ describe('two tabs on one serve process', () => {
     // Loaded outside Firebrand (`ollama run` in a terminal): only a Refresh can see it.
     replay.setRoutes(routes(PS_LOADED));
     await page.getByTestId('running-refresh').click();
-    await expect.poll(() => runningNames(page), { timeout: 20_000 }).toEqual(['llama3.2:3b']);
-    await expect.poll(() => runningNames(other!), { timeout: 20_000 }).toEqual(['llama3.2:3b']);
+    await expect.poll(() => runningNames(page)).toEqual(['llama3.2:3b']);
+    await expect.poll(() => runningNames(other!)).toEqual(['llama3.2:3b']);
   });
 
   // Round 7, engine #3: the last Save won, over what the other tab had saved, after a warning in the page only.
