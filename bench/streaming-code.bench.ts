@@ -62,6 +62,33 @@ function stream(tokens: string[], from: number, draw: (tail: string) => void, ev
   return { total, first: first / 100, last: last / 100 };
 }
 
+/**
+ * The two figures of one streamed shape: a token's work at the end of the stream against a token's near its start
+ * (flat is the goal: a token's work should not grow with the block), and the whole stream's work against rendering
+ * the finished text once.
+ */
+function reportStream(label: string, run: { total: number; first: number; last: number }, floor: number, notes: { perToken: string; total?: string }): void {
+  report({
+    figure: `markdown work per token at the end of ${label}`,
+    value: Number(run.last.toFixed(3)),
+    unit: 'ms',
+    // Floor: a token near the block's start, as the work of a token should not grow with the block.
+    floor: Number(run.first.toFixed(3)),
+    ratio: Number((run.last / run.first).toFixed(2)),
+    goal: '<= 2x floor (flat)',
+    met: run.last <= 2 * run.first,
+    note: notes.perToken,
+  });
+  report({
+    figure: `markdown work over the whole stream of ${label}`,
+    value: Math.round(run.total),
+    unit: 'ms',
+    floor: Math.round(floor),
+    ratio: Number((run.total / floor).toFixed(1)),
+    ...(notes.total ? { note: notes.total } : {}),
+  });
+}
+
 for (const { name, text } of SHAPES) {
   const tokens = text.match(/[\s\S]{1,4}/g)!;
   // The first token after the block's fence line: the list's other steps come before it.
@@ -81,24 +108,9 @@ for (const { name, text } of SHAPES) {
   markdownToHtml(text);
   const floor = performance.now() - once;
   const label = `a ${name.includes('JSON') ? '' : `${LINES}-line `}code block${name} streamed in ${tokens.length.toLocaleString('en-US')} tokens`;
-  report({
-    figure: `markdown work per token at the end of ${label}`,
-    value: Number(drafted.last.toFixed(3)),
-    unit: 'ms',
-    // Floor: a token near the block's start, as the work of a token should not grow with the block.
-    floor: Number(drafted.first.toFixed(3)),
-    ratio: Number((drafted.last / drafted.first).toFixed(2)),
-    goal: '<= 2x floor (flat)',
-    met: drafted.last <= 2 * drafted.first,
-    note: `a token's share of rendering the finished block once: ${(floor / tokens.length).toFixed(4)} ms; drawn whole at every token (before): ${whole.first.toFixed(3)} ms near its start, ${whole.last.toFixed(2)} ms at its end`,
-  });
-  report({
-    figure: `markdown work over the whole stream of ${label}`,
-    value: Math.round(drafted.total),
-    unit: 'ms',
-    floor: Math.round(floor),
-    ratio: Number((drafted.total / floor).toFixed(1)),
-    note: `drawn whole at every token (before): about ${Math.round(whole.total).toLocaleString('en-US')} ms (each ${WHOLE_EVERY}th token timed)`,
+  reportStream(label, drafted, floor, {
+    perToken: `a token's share of rendering the finished block once: ${(floor / tokens.length).toFixed(4)} ms; drawn whole at every token (before): ${whole.first.toFixed(3)} ms near its start, ${whole.last.toFixed(2)} ms at its end`,
+    total: `drawn whole at every token (before): about ${Math.round(whole.total).toLocaleString('en-US')} ms (each ${WHOLE_EVERY}th token timed)`,
   });
 }
 
@@ -122,15 +134,5 @@ for (const { name, text } of SHAPES) {
   markdownToHtml(text);
   const floor = performance.now() - once;
   const label = `${PARAGRAPHS} paragraphs after a list item's unclosed code block, streamed in ${tokens.length.toLocaleString('en-US')} tokens`;
-  report({
-    figure: `markdown work per token at the end of ${label}`,
-    value: Number(drawn.last.toFixed(3)),
-    unit: 'ms',
-    floor: Number(drawn.first.toFixed(3)),
-    ratio: Number((drawn.last / drawn.first).toFixed(2)),
-    goal: '<= 2x floor (flat)',
-    met: drawn.last <= 2 * drawn.first,
-    note: `chunks at the end: ${split!.chunks.length}`,
-  });
-  report({ figure: `markdown work over the whole stream of ${label}`, value: Math.round(drawn.total), unit: 'ms', floor: Math.round(floor), ratio: Number((drawn.total / floor).toFixed(1)) });
+  reportStream(label, drawn, floor, { perToken: `chunks at the end: ${split!.chunks.length}` });
 }
