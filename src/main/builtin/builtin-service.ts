@@ -198,7 +198,8 @@ export class BuiltinService {
   /** A generation starts or ends on `file`: the idle clock stops while it runs and restarts after. */
   busy(file: string, delta: 1 | -1): void {
     // The Running panel says when an idle model unloads: it kept the time from before the answer (past, while the
-    // model stayed loaded), or one while it answered.
+    // model stayed loaded), or one while it answered. It says a model answers too: it offered Unload, which was then
+    // refused, with nothing on screen saying why (round 9).
     if (this.loaded.busy(file, delta)) this.deps.changed(`idle:${file}`);
   }
 

@@ -51,7 +51,7 @@ export class LoadedModels {
 
   /** What the Running panel shows of each. */
   list(): LoadedModel[] {
-    return this.all().map((l): LoadedModel => ({ file: l.file, contextSize: l.contextSize, memoryBytes: l.memoryBytes, unloadsAt: l.unloadsAt }));
+    return this.all().map((l): LoadedModel => ({ file: l.file, contextSize: l.contextSize, memoryBytes: l.memoryBytes, unloadsAt: l.unloadsAt, answering: this.answering(l.file) }));
   }
 
   /** Takes what the engine reports it holds (absolute paths) as the truth; `dir` is the models folder. */
@@ -89,11 +89,12 @@ export class LoadedModels {
   }
 
   /**
-   * A generation starts or ends on `file`: the idle clock stops while it runs and restarts after. True when the
-   * time a loaded `file` unloads at changed (the Running panel shows it).
+   * A generation starts or ends on `file`: the idle clock stops while it runs and restarts after. True when what the
+   * Running panel shows of a loaded `file` changed: the time it unloads at, or whether it is answering.
    */
   busy(file: string, delta: 1 | -1): boolean {
     const l = this.loaded.get(file);
+    const wasAnswering = this.answering(file);
     const n = Math.max(0, (this.busyCount.get(file) ?? 0) + delta);
     if (n > 0) this.busyCount.set(file, n);
     else this.busyCount.delete(file);
@@ -104,7 +105,7 @@ export class LoadedModels {
       l.timer = null;
       l.unloadsAt = null;
     }
-    return l !== undefined && l.unloadsAt !== before;
+    return l !== undefined && (l.unloadsAt !== before || this.answering(file) !== wasAnswering);
   }
 
   /** `file` was just used: its idle clock starts again (none while an answer runs on it). */

@@ -42,14 +42,14 @@ export function LibraryItem({ entry, loaded, loading = false }: { entry: Library
         {badges.map((b) => (
           <span key={b} className={`cap cap-${b}`}>{b}</span>
         ))}
-        {loaded && <span className="mm-ok" data-testid="library-loaded">loaded · {formatBytes(loaded.memoryBytes)} · context {formatTokens(loaded.contextSize)}</span>}
+        {loaded && <span className="mm-ok" data-testid="library-loaded">loaded · {formatBytes(loaded.memoryBytes)} · context {formatTokens(loaded.contextSize)}{loaded.answering ? ' · answering now' : ''}</span>}
       </div>
       {entry.state === 'unusable' && <p className="mm-error" data-testid="library-reason">{entry.reason}</p>}
       {entry.vision && <p className="mm-muted">Vision projector beside it ({entry.mmproj}); the built-in engine does not read images yet, so images are refused with the reason.</p>}
       {entry.state === 'usable' && (
         <div className="mm-row">
           {loaded ? (
-            <button type="button" data-testid="library-unload" aria-label={`Unload ${entry.file}`} onClick={() => void unloadBuiltin(entry.file)}>Unload</button>
+            <button type="button" data-testid="library-unload" aria-label={`Unload ${entry.file}`} disabled={loaded.answering} title={loaded.answering ? 'It is answering: stop that answer first.' : undefined} onClick={() => void unloadBuiltin(entry.file)}>Unload</button>
           ) : (
             // Loading takes seconds to minutes on a CPU: the button says so (in every tab) instead of inviting a second click.
             <button type="button" data-testid="library-load" data-state={loading ? 'loading' : 'idle'} aria-label={`Load ${entry.file}`} disabled={loading} onClick={() => void loadBuiltin(entry.file)}>
