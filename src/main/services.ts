@@ -94,6 +94,10 @@ export function createServices(options: ServicesOptions): Services {
     },
     db,
     baseUrl: () => settings.get().ollamaUrl,
+    screenUrl: () => {
+      const active = chatParts.connections.get(settings.get().activeConnectionId);
+      return active?.kind === 'ollama' ? active.baseUrl : settings.get().ollamaUrl;
+    },
     emit: hub.emit,
     newId: randomUUID,
     log,

@@ -35,6 +35,8 @@ export interface ModelHandlerDeps {
   db: Database;
   /** The default Ollama connection's address (the model manager works on it). */
   baseUrl: () => string;
+  /** The Ollama the Models screen manages (./model-service.ts screenUrl). */
+  screenUrl?: () => string;
   emit: EmitEvent;
   newId: () => string;
   log: (message: string) => void;
@@ -79,7 +81,7 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
   // The recommendation reads the same cached /api/show as the model list and the engine; a miss asks directly,
   // which also yields the server's own error message.
   const show = async (baseUrl: string, model: string) => (await shows.get(baseUrl, model)) ?? showModel(baseUrl, model);
-  const models = new ModelService({ baseUrl: deps.baseUrl, settings, emit: deps.emit, probeHost: deps.probeHost ?? nodeProbeHost(), newId: deps.newId, log: deps.log, show });
+  const models = new ModelService({ baseUrl: deps.baseUrl, ...(deps.screenUrl ? { screenUrl: deps.screenUrl } : {}), settings, emit: deps.emit, probeHost: deps.probeHost ?? nodeProbeHost(), newId: deps.newId, log: deps.log, show });
   const windows = new ContextWindowResolver({
     stored: (baseUrl, model) => settings.getWindow(baseUrl, model),
     // Ollama's defaults for a plain `ollama serve`: flash attention where supported, an f16 cache.
@@ -174,7 +176,7 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
    * llama-server or the built-in engine read Ollama's /api/ps at its first token and at its end, and found nothing.
    */
   const lookAfter = (on: AnswerServer) => {
-    if (on.kind === 'ollama' && joinUrl(on.baseUrl, '') === joinUrl(deps.baseUrl(), '')) void running.look();
+    if (on.kind === 'ollama' && joinUrl(on.baseUrl, '') === joinUrl(models.screenUrl(), '')) void running.look();
   };
   return { handlers, models, shows, windows, renameAliasModel, answered: lookAfter, answerStarted: lookAfter, close };
 }
