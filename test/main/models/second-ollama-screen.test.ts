@@ -14,6 +14,7 @@ const admin = (ps: string) => ollama([
   { method: 'POST', path: '/api/show', body: fixture('ollama-models/show-qwen3-14b.json') },
   { method: 'DELETE', path: '/api/delete', body: '' },
   { method: 'POST', path: '/api/generate', body: '{"model":"qwen3:8b","done":true,"done_reason":"unload"}' },
+  { method: 'POST', path: '/api/pull', body: fixture('ollama-models/pull-llama3.2-1b.ndjson'), chunk: 'lines' },
 ]);
 
 let local: ReplayServer;
@@ -37,7 +38,7 @@ afterEach(() => {
 const asked = (s: ReplayServer) => s.requests.map((r) => `${r.method} ${r.path}`).filter((r) => !r.endsWith('/api/tags') && !r.endsWith('/api/version'));
 
 describe('the Models screen with a second Ollama in use', () => {
-  it('reads Running, unloads, shows details and deletes on that Ollama, not on the one in Settings', async () => {
+  it('reads Running, unloads, shows details, deletes and pulls on that Ollama, not on the one in Settings', async () => {
     const t = tempServices(local);
     cleanup = t.cleanup;
     const h = t.services.handlers;
@@ -47,8 +48,9 @@ describe('the Models screen with a second Ollama in use', () => {
     await h['models:unload']({ model: 'qwen3:8b' });
     await h['models:show']({ model: 'qwen3:8b' });
     await h['models:delete']({ model: 'qwen3:8b' });
+    await h['models:pull']({ model: 'llama3.2:1b' });
+    await expect.poll(() => asked(gpuBox)).toEqual(expect.arrayContaining(['GET /api/ps', 'POST /api/generate', 'POST /api/show', 'DELETE /api/delete', 'POST /api/pull']));
     expect(asked(local)).toEqual([]);
-    expect(asked(gpuBox)).toEqual(expect.arrayContaining(['GET /api/ps', 'POST /api/generate', 'POST /api/show', 'DELETE /api/delete']));
   });
 
   it('goes back to the Ollama in Settings once that is the one in use', async () => {
