@@ -223,6 +223,7 @@ export function createServices(options: ServicesOptions): Services {
       earlyList?.forget();
       // Another server or address: look at it now rather than at the next tick.
       if (patch.activeConnectionId !== undefined || patch.ollamaUrl !== undefined) watch?.nudge();
+      if (patch.builtinIdleMinutes !== undefined) lib.builtin.idleMinutesChanged();
       if (patch.modelsDir !== undefined) {
         chatParts.capabilities.forget(BUILTIN_CONNECTION_ID);
         hub.emit('library:changed', { reason: 'folder' });

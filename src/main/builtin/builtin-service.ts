@@ -203,6 +203,11 @@ export class BuiltinService {
     if (this.loaded.busy(file, delta)) this.deps.changed(`idle:${file}`);
   }
 
+  /** The idle timeout was changed in Settings: loaded models take it now, and the pages are told their new time. */
+  idleMinutesChanged(): void {
+    for (const file of this.loaded.retime()) this.deps.changed(`idle:${file}`);
+  }
+
   /** What the GGUF says the model can do; the record names the exact file (size and sha256). */
   async describe(file: string): Promise<ModelCapabilities> {
     const model = await this.deps.library.model(file);

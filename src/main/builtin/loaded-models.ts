@@ -108,6 +108,22 @@ export class LoadedModels {
     return l !== undefined && (l.unloadsAt !== before || this.answering(file) !== wasAnswering);
   }
 
+  /**
+   * The idle timeout was changed in Settings: each model not answering gets the new one, counted from now. Before
+   * (round 9), the clocks kept the old one: "0: never" still unloaded a model at the time the panel showed. Returns
+   * the files whose unload time changed.
+   */
+  retime(): string[] {
+    const moved: string[] = [];
+    for (const l of this.loaded.values()) {
+      if (this.answering(l.file)) continue;
+      const before = l.unloadsAt;
+      this.touch(l.file);
+      if (l.unloadsAt !== before) moved.push(l.file);
+    }
+    return moved;
+  }
+
   /** `file` was just used: its idle clock starts again (none while an answer runs on it). */
   touch(file: string): void {
     const l = this.loaded.get(file);
