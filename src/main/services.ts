@@ -94,6 +94,10 @@ export function createServices(options: ServicesOptions): Services {
     },
     db,
     baseUrl: () => settings.get().ollamaUrl,
+    screenUrl: () => {
+      const active = chatParts.connections.get(settings.get().activeConnectionId);
+      return active?.kind === 'ollama' ? active.baseUrl : settings.get().ollamaUrl;
+    },
     emit: hub.emit,
     newId: randomUUID,
     log,
@@ -132,13 +136,19 @@ export function createServices(options: ServicesOptions): Services {
     ollamaShow: (baseUrl, model) => modelManager.shows.get(baseUrl, model),
     beforeAnswer: (first, o, signal) => (late.room ? late.room.beforeAnswer(first, o, signal) : Promise.resolve(first)),
     busyReason: (id) => late.room?.busyReason(id),
-    // Answering: a document read meanwhile yields the CPU (documents/reading-pace.ts); after, Ollama's Running is read.
-    answering: (on) => { extraction.setAnswering(on); if (!on) modelManager.answered(); },
+    // Answering: a document read meanwhile yields the CPU (documents/reading-pace.ts). After an answer on Ollama, its Running is read.
+    answering: (on) => extraction.setAnswering(on),
+    answerEnded: (connection) => modelManager.answered(connection),
     ...options.chat,
   });
   const chat = chatParts.chat;
   // An answer's first token: Ollama holds its model now, which every page's Running panel shows (round 8, engine #2).
-  const unhookAnswerStart = hub.connect(lookAtAnswerStart(() => modelManager.answerStarted()));
+  const unhookAnswerStart = hub.connect(
+    lookAtAnswerStart((conversationId) => {
+      const connection = chat.answerConnection(conversationId);
+      if (connection) modelManager.answerStarted(connection);
+    }),
+  );
   const context = createContextRoom({
     db,
     store,
@@ -213,6 +223,7 @@ export function createServices(options: ServicesOptions): Services {
       earlyList?.forget();
       // Another server or address: look at it now rather than at the next tick.
       if (patch.activeConnectionId !== undefined || patch.ollamaUrl !== undefined) watch?.nudge();
+      if (patch.builtinIdleMinutes !== undefined) lib.builtin.idleMinutesChanged();
       if (patch.modelsDir !== undefined) {
         chatParts.capabilities.forget(BUILTIN_CONNECTION_ID);
         hub.emit('library:changed', { reason: 'folder' });

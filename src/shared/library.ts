@@ -71,6 +71,8 @@ export interface LoadedModel {
   memoryBytes: number;
   /** When it unloads if unused (ms since epoch), null when no idle timeout applies. */
   unloadsAt: number | null;
+  /** An answer runs on it now: its idle clock waits, and it cannot be unloaded until that answer ends. */
+  answering: boolean;
 }
 
 /**

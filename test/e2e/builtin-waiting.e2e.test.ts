@@ -80,4 +80,37 @@ describe('two tabs on the built-in engine', () => {
     await tabA.getByTestId('composer-stop').click();
     await expect.poll(() => lastAnswer(tabA).getAttribute('data-status')).toBe('aborted');
   });
+
+  // Round 9: tab B's Running panel showed tab A's answering model like an idle one, and offered Unload, which main
+  // then refused ("long.gguf is answering now: stop that answer first").
+  it('says in the other tab’s Running panel that a model answers, without offering Unload or Load, until the answer ends', async () => {
+    // The case before left tab B at 390 px, where the sidebar (and its Models button) is folded away.
+    await tabB.setViewportSize({ width: 1280, height: 800 });
+    await send(tabA, 'long.gguf', 'Count again.');
+    await expect.poll(async () => (await lastAnswer(tabA).innerText()).length).toBeGreaterThan(40);
+    await tabB.getByTestId('models-open').click();
+    const row = tabB.locator('[data-testid="running-builtin"][data-file="long.gguf"]');
+    await expect.poll(() => row.getAttribute('data-answering')).toBe('true');
+    expect(await row.innerText()).toContain('answering now: stop the answer to unload it');
+    expect(await row.getByRole('button', { name: 'Unload long.gguf' }).isDisabled()).toBe(true);
+    expect(await tabB.locator('[data-testid="library-item"][data-file="long.gguf"]').getByTestId('library-unload').isDisabled()).toBe(true);
+    // Nor a Load the engine would refuse (it loads nothing until the answer ends), with why on hover.
+    const load = tabB.locator('[data-testid="library-item"][data-file="plain.gguf"]').getByTestId('library-load');
+    expect(await load.isDisabled()).toBe(true);
+    expect(await load.getAttribute('title')).toBe('The engine is answering on long.gguf: load plain.gguf once that answer ends.');
+    mkdirSync(SHOTS_DIR, { recursive: true });
+    for (const width of [1280, 390]) {
+      await tabB.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      await row.scrollIntoViewIfNeeded();
+      await tabB.screenshot({ path: `${SHOTS_DIR}/builtin-running-answering-${width}.png` });
+    }
+    await tabB.setViewportSize({ width: 1280, height: 800 });
+
+    await tabA.getByTestId('composer-stop').click();
+    await expect.poll(() => lastAnswer(tabA).getAttribute('data-status')).toBe('aborted');
+    await expect.poll(() => row.getAttribute('data-answering')).toBe('false');
+    expect(await row.getByRole('button', { name: 'Unload long.gguf' }).isEnabled()).toBe(true);
+    expect(await load.isEnabled()).toBe(true);
+    await tabB.getByTestId('models-close').click();
+  });
 });

@@ -45,3 +45,25 @@ describe('aliases changed in another tab while the model list is read', () => {
     expect(useStore.getState().aliases).toEqual([]);
   });
 });
+
+// Round 9, engine #4: with an alias chosen, its deletion in another tab chose the first model listed, and the next
+// message went to a model the chat had never used (two tabs on the built-in engine: the endless one).
+describe('the chosen alias deleted in another tab', () => {
+  const TWO = [{ name: 'first.gguf' }, { name: 'plain.gguf' }] as ModelSummary[];
+  const onPlain = { ...alias('a1', 'Helper'), connectionId: 'builtin', model: 'plain.gguf' } as Alias;
+  const builtinSettings = { activeConnectionId: 'builtin' } as NonNullable<ReturnType<typeof useStore.getState>['settings']>;
+
+  it('chooses the model the alias named, and says so', async () => {
+    useStore.setState({ models: TWO, aliases: [onPlain], modelsConnection: 'builtin', selectedModel: 'alias:a1', settings: builtinSettings, notice: null });
+    adoptAliases([]);
+    await expect.poll(() => useStore.getState().selectedModel).toBe('plain.gguf');
+    expect(useStore.getState().notice).toBe('Helper is no longer an alias (it was deleted); plain.gguf is chosen now.');
+  });
+
+  it('does not choose a model of that name on another connection than the alias’s', async () => {
+    useStore.setState({ models: TWO, aliases: [{ ...onPlain, connectionId: 'ollama' }], modelsConnection: 'builtin', selectedModel: 'alias:a1', settings: builtinSettings, notice: null });
+    adoptAliases([]);
+    await expect.poll(() => useStore.getState().notice).toBe('Helper is no longer an alias (it was deleted); first.gguf is chosen now.');
+    expect(useStore.getState().selectedModel).toBe('first.gguf');
+  });
+});

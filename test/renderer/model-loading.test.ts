@@ -48,17 +48,21 @@ describe('an answer waiting on a built-in model', () => {
     expect(waitingLine(queued('a2', ['scripted/plain.gguf'], true))).toBe('Waiting for the answer on scripted/plain.gguf to finish, then loading scripted/thinker.gguf.');
     expect(waitingLine(queued('a2', ['scripted/plain.gguf'], false))).toBe('Waiting for the answer on scripted/plain.gguf to finish; this answer starts then.');
     expect(waitingLine(queued('a3', ['scripted/plain.gguf', 'scripted/thinker.gguf'], false))).toBe(
-      'Waiting for 2 answers before it (on scripted/plain.gguf, scripted/thinker.gguf) to finish; this answer starts then.',
+      'Waiting for 1 answer on scripted/plain.gguf and 1 answer on scripted/thinker.gguf to finish; this answer starts then.',
     );
     // Its own model behind an answer with another window: a new context is made once that one ends.
-    expect(waitingLine(queued('a2', ['scripted/thinker.gguf'], true))).toBe('Waiting for the answer on scripted/thinker.gguf to finish, then loading scripted/thinker.gguf.');
+    expect(waitingLine(queued('a2', ['scripted/thinker.gguf'], true))).toBe(
+      "Waiting for the answer on scripted/thinker.gguf to finish, then loading scripted/thinker.gguf again with this answer's context window.",
+    );
   });
 
   it('behind a title or summary made on a model says so, not "the answer"', () => {
     const title: WaitingAnswer = { turnId: 'a2', file: 'scripted/thinker.gguf', state: 'queued', ahead: [{ file: 'scripted/thinker.gguf', answer: false }], thenLoads: false };
     expect(waitingLine(title)).toBe('Waiting for a title or summary being made on scripted/thinker.gguf to finish; this answer starts then.');
     const mixed: WaitingAnswer = { ...title, ahead: [{ file: 'scripted/plain.gguf', answer: true }, { file: 'scripted/thinker.gguf', answer: false }], thenLoads: true };
-    expect(waitingLine(mixed)).toBe('Waiting for 2 requests before it (on scripted/plain.gguf, scripted/thinker.gguf) to finish, then loading scripted/thinker.gguf.');
+    expect(waitingLine(mixed)).toBe(
+      "Waiting for 1 answer on scripted/plain.gguf and a title or summary on scripted/thinker.gguf to finish, then loading scripted/thinker.gguf again with this answer's context window.",
+    );
   });
   // Round 8, engine #4: it said "Loading <its model>" while the engine loaded the model Models → Load asked for first.
   it('behind a load asked from Models says it waits for that load, or that its own model is the one loading', () => {

@@ -1,21 +1,21 @@
 /**
- * The built-in llama.cpp engine as main uses it: which backend runs (and why not a GPU one), what is loaded and
- * what it holds, load and unload (with the idle timeout), the context window of each model (kept by the user,
- * else what fits), the model's capabilities from its GGUF, and exact token counts with its own tokenizer.
- * Requests themselves go through ./builtin-request.ts.
+ * The built-in llama.cpp engine as main uses it: which backend runs, what is loaded (./loaded-models.ts, with the
+ * idle timeout), load and unload, what fits (./builtin-fit.ts), the model's capabilities from its GGUF, and exact
+ * token counts with its own tokenizer. Requests themselves go through ./builtin-request.ts.
  */
-import { isAbsolute, relative, sep } from 'node:path';
-import type { BackendInfo, BuiltinStatus, LoadedModel, WaitingAnswer } from '../../shared/library';
+import type { BuiltinStatus, WaitingAnswer } from '../../shared/library';
 import type { ContextAdvice, ContextWindowChoice, GpuReport } from '../../shared/models';
 import { DEFAULT_CONTEXT_WINDOW } from '../../shared/context-estimate';
 import type { ModelCapabilities } from '../engine/types';
 import { UserFacingError } from '../errors';
 import type { FileDigests } from '../library/file-digest';
 import type { LibraryModel, LibraryService } from '../library/library-service';
+import type { WindowCost } from '../models/context-recommendation';
 import type { StoredWindow } from '../models/model-settings-store';
-import { builtinAdvice, CPU_RUNTIME_BYTES, windowDoesNotFit } from './builtin-memory';
-import { memoryForWindow, type WindowCost } from '../models/context-recommendation';
+import { describeBackend } from './backend-description';
+import { BuiltinFit } from './builtin-fit';
 import { EngineHost, type EngineSpawner } from './engine-host';
+import { LoadedModels } from './loaded-models';
 import type { EngineBackend, EngineStatus } from './protocol';
 import { WaitingAnswers } from './waiting-answers';
 
@@ -41,27 +41,11 @@ export interface BuiltinDeps {
   now?: () => number;
 }
 
-interface Loaded {
-  file: string;
-  /** The file the engine loaded (absolute): a model stays loaded when the models folder changes. */
-  path: string;
-  /** The context the engine made (llama.cpp's 256-token steps), and the window it was asked for. */
-  contextSize: number;
-  requestedSize: number;
-  memoryBytes: number;
-  unloadsAt: number | null;
-  timer: NodeJS.Timeout | null;
-}
-
 export class BuiltinService {
   readonly host: EngineHost | null;
   private backend: EngineBackend | null = null;
-  private readonly loaded = new Map<string, Loaded>();
-  /**
-   * Answers running per model file. Kept apart from `loaded`: a model's first answer starts before the engine has
-   * loaded it (and reported it), and must count as answering from the start.
-   */
-  private readonly busyCount = new Map<string, number>();
+  private readonly loaded: LoadedModels;
+  private readonly fit: BuiltinFit;
   /**
    * Answers waiting on the engine to load their model, per file. Reported in `status` as well as by `loading:`/`loaded:`
    * events: a page whose link was down when the `loaded:` event went out reads the truth again on reconnect, instead
@@ -73,17 +57,33 @@ export class BuiltinService {
 
   constructor(readonly deps: BuiltinDeps) {
     this.waiting = new WaitingAnswers((waiting) => deps.waitingChanged?.(waiting), (file, contextSize) => this.holds(file, contextSize));
+    this.loaded = new LoadedModels({
+      // Read through `deps` at each use, as before the split: tests (and the settings) change them on the fly.
+      idleMinutes: () => deps.idleMinutes(),
+      now: () => (deps.now ?? Date.now)(),
+      idleExpired: (file, minutes) => {
+        deps.log(`builtin: ${file} unloaded after ${minutes} idle minute(s)`);
+        void this.unload(file).catch((err: unknown) => deps.log(`builtin: idle unload failed: ${String(err)}`));
+      },
+    });
+    this.fit = new BuiltinFit({
+      library: deps.library,
+      loaded: this.loaded,
+      backend: () => this.backend,
+      learnBackend: async () => {
+        if (this.host && !this.backend) await this.refresh().catch((err: unknown) => deps.log(`builtin: engine did not start: ${String(err)}`));
+      },
+      memoryOverride: () => deps.memoryOverride(),
+      storedWindow: (file) => deps.storedWindow(file),
+      probeGpu: () => deps.probeGpu(),
+      log: (message) => deps.log(message),
+    });
     this.host = deps.spawner
       ? new EngineHost(deps.spawner, deps.log, () => {
-          for (const l of this.loaded.values()) if (l.timer) clearTimeout(l.timer);
           this.loaded.clear();
           deps.changed('engine-stopped');
         })
       : null;
-  }
-
-  private now(): number {
-    return (this.deps.now ?? Date.now)();
   }
 
   engine(): EngineHost {
@@ -96,7 +96,7 @@ export class BuiltinService {
     return {
       backend: this.backend ? describeBackend(this.backend) : null,
       running: this.host?.running ?? false,
-      loaded: [...this.loaded.values()].map((l): LoadedModel => ({ file: l.file, contextSize: l.contextSize, memoryBytes: l.memoryBytes, unloadsAt: l.unloadsAt })),
+      loaded: this.loaded.list(),
       loading: [...this.loadingCount.keys()],
       waiting: this.waiting.list(),
       modelsDir: this.deps.library.dir,
@@ -113,19 +113,7 @@ export class BuiltinService {
 
   private apply(status: EngineStatus): void {
     this.backend = status.backend;
-    const dir = this.deps.library.dir;
-    const seen = new Set<string>();
-    for (const l of status.loaded) {
-      const file = fileOf(dir, l.path);
-      seen.add(file);
-      const had = this.loaded.get(file);
-      this.loaded.set(file, { file, path: l.path, contextSize: l.contextSize, requestedSize: l.requestedSize, memoryBytes: l.memoryBytes, unloadsAt: had?.unloadsAt ?? null, timer: had?.timer ?? null });
-    }
-    for (const [file, l] of this.loaded) {
-      if (seen.has(file)) continue;
-      if (l.timer) clearTimeout(l.timer);
-      this.loaded.delete(file);
-    }
+    this.loaded.apply(status.loaded, this.deps.library.dir);
     // An answer waiting behind others loads its model then or not, by what the engine holds now.
     this.waiting.recheck();
   }
@@ -173,7 +161,7 @@ export class BuiltinService {
       place.ended();
       this.loadingFor(file, false);
     }
-    this.touch(file);
+    this.loaded.touch(file);
     this.deps.changed('loaded');
     return this.status();
   }
@@ -189,8 +177,7 @@ export class BuiltinService {
     // The engine would wait for the answer to end (minutes) with nothing on screen: say so instead.
     if (had && this.answering(file)) throw new UserFacingError('invalid-payload', `${file} is answering now: stop that answer first.`);
     if (had && this.host?.running) this.apply(await this.engine().request<EngineStatus>({ type: 'unload', path: had.path }));
-    if (had?.timer) clearTimeout(had.timer);
-    this.loaded.delete(file);
+    this.loaded.forget(file);
     this.deps.changed('unloaded');
     return this.status();
   }
@@ -205,45 +192,20 @@ export class BuiltinService {
 
   /** Whether an answer is running on `file`. */
   answering(file: string): boolean {
-    return (this.busyCount.get(file) ?? 0) > 0;
+    return this.loaded.answering(file);
   }
 
   /** A generation starts or ends on `file`: the idle clock stops while it runs and restarts after. */
   busy(file: string, delta: 1 | -1): void {
-    const l = this.loaded.get(file);
-    const n = Math.max(0, (this.busyCount.get(file) ?? 0) + delta);
-    if (n > 0) this.busyCount.set(file, n);
-    else this.busyCount.delete(file);
-    const before = l?.unloadsAt ?? null;
-    if (delta === -1) this.touch(file);
-    else if (l?.timer) {
-      clearTimeout(l.timer);
-      l.timer = null;
-      l.unloadsAt = null;
-    }
     // The Running panel says when an idle model unloads: it kept the time from before the answer (past, while the
-    // model stayed loaded), or one while it answered.
-    if (l && l.unloadsAt !== before) this.deps.changed(`idle:${file}`);
+    // model stayed loaded), or one while it answered. It says a model answers too: it offered Unload, which was then
+    // refused, with nothing on screen saying why (round 9).
+    if (this.loaded.busy(file, delta)) this.deps.changed(`idle:${file}`);
   }
 
-  private touch(file: string): void {
-    const l = this.loaded.get(file);
-    if (!l) return;
-    if (l.timer) clearTimeout(l.timer);
-    const minutes = this.deps.idleMinutes();
-    if (minutes <= 0 || this.answering(file)) {
-      l.timer = null;
-      l.unloadsAt = null;
-      return;
-    }
-    const ms = minutes * 60_000;
-    l.unloadsAt = this.now() + ms;
-    l.timer = setTimeout(() => {
-      if (this.answering(file)) return;
-      this.deps.log(`builtin: ${file} unloaded after ${minutes} idle minute(s)`);
-      void this.unload(file).catch((err: unknown) => this.deps.log(`builtin: idle unload failed: ${String(err)}`));
-    }, ms);
-    l.timer.unref();
+  /** The idle timeout was changed in Settings: loaded models take it now, and the pages are told their new time. */
+  idleMinutesChanged(): void {
+    for (const file of this.loaded.retime()) this.deps.changed(`idle:${file}`);
   }
 
   /** What the GGUF says the model can do; the record names the exact file (size and sha256). */
@@ -261,67 +223,24 @@ export class BuiltinService {
     };
   }
 
-  /** The window a request to `file` carries: kept by the user, else the largest that fits, else the default. */
-  async windowFor(file: string): Promise<ContextWindowChoice> {
-    const kept = this.deps.storedWindow(file);
-    if (kept) return { contextWindow: kept.contextWindow, source: kept.source, reason: null };
-    const advice = await this.advice(file).catch((err: unknown) => {
-      this.deps.log(`builtin: no recommendation for ${file}: ${String(err)}`);
-      return null;
-    });
-    const rec = advice?.recommendation;
-    if (rec?.fits) return { contextWindow: rec.contextTokens, source: 'recommended', reason: rec.message, ...(this.backend?.backend === 'cpu' ? { memory: 'system' as const } : {}) };
-    const trained = (await this.deps.library.model(file).catch(() => null))?.info.trainedContext ?? null;
-    const fallback = trained !== null ? Math.min(DEFAULT_CONTEXT_WINDOW, trained) : DEFAULT_CONTEXT_WINDOW;
-    return { contextWindow: fallback, source: 'fallback', reason: rec?.message ?? advice?.reason ?? 'No recommendation could be made.' };
+  /** The window a request to `file` carries (./builtin-fit.ts). */
+  windowFor(file: string): Promise<ContextWindowChoice> {
+    return this.fit.windowFor(file);
   }
 
-  /**
-   * What fits `file`. Other loaded models that are idle count as free (they are let go when it needs their room,
-   * ./makeRoom) unless `idleAsHeld`; those answering now do not.
-   */
-  async advice(file: string, opts: { idleAsHeld?: boolean } = {}): Promise<ContextAdvice> {
-    const model = await this.deps.library.model(file);
-    if (this.host && !this.backend) await this.refresh().catch((err: unknown) => this.deps.log(`builtin: engine did not start: ${String(err)}`));
-    const self = this.loaded.get(file)?.memoryBytes ?? 0;
-    const others = [...this.loaded.values()].filter((l) => l.file !== file);
-    const idle = opts.idleAsHeld ? 0 : others.filter((l) => !this.answering(l.file)).reduce((n, l) => n + l.memoryBytes, 0);
-    return builtinAdvice({
-      file,
-      weightsBytes: model.entry.sizeBytes,
-      arch: model.info.arch,
-      backend: this.backend,
-      override: this.deps.memoryOverride(),
-      heldByOthers: others.reduce((n, l) => n + l.memoryBytes, 0) - idle,
-      heldBySelf: self,
-      idleOthers: idle,
-      stored: this.deps.storedWindow(file),
-      probe: this.deps.probeGpu,
-    });
+  /** What fits `file` (./builtin-fit.ts). */
+  advice(file: string, opts: { idleAsHeld?: boolean } = {}): Promise<ContextAdvice> {
+    return this.fit.advice(file, opts);
   }
 
-  /** What `window` would cost `file` (issue 21's larger-window offer), by the same arithmetic as its advice. */
-  async windowCost(file: string, window: number): Promise<WindowCost> {
-    const model = await this.deps.library.model(file);
-    const advice = await this.advice(file);
-    return { trained: model.info.trainedContext, memoryBytes: this.memoryFor(model, window), usableBytes: advice.gpu.usableBytes, fitsTokens: advice.recommendation?.contextTokens ?? null };
+  /** What `window` would cost `file` (./builtin-fit.ts). */
+  windowCost(file: string, window: number): Promise<WindowCost> {
+    return this.fit.windowCost(file, window);
   }
 
-  /** The memory `model` takes with `window`, by the same arithmetic as its advice; null without its architecture. */
-  private memoryFor(model: LibraryModel, window: number): number | null {
-    const arch = model.info.arch;
-    const cpu = this.backend?.backend === 'cpu';
-    return arch
-      ? memoryForWindow({ arch, weightsBytes: model.entry.sizeBytes, gpuCount: 1, flashAttention: true, kvCacheType: 'f16', ...(cpu ? { runtimeBytes: CPU_RUNTIME_BYTES } : {}) }, window)
-      : null;
-  }
-
-  /** Why `file` with `contextSize` is known not to fit, or null. A model already loaded at that size fits. */
-  async fitProblem(model: LibraryModel, contextSize: number): Promise<string | null> {
-    const held = this.loaded.get(model.entry.file);
-    if (held?.requestedSize === contextSize) return null;
-    const advice = await this.advice(model.entry.file);
-    return windowDoesNotFit(advice, contextSize, this.memoryFor(model, contextSize));
+  /** Why `file` with `contextSize` is known not to fit, or null (./builtin-fit.ts). */
+  fitProblem(model: LibraryModel, contextSize: number): Promise<string | null> {
+    return this.fit.fitProblem(model, contextSize);
   }
 
   /**
@@ -329,13 +248,7 @@ export class BuiltinService {
    * as free). A model switched away from stays loaded until its idle timeout only while there is room for both.
    */
   async makeRoom(file: string, contextSize: number): Promise<void> {
-    if (this.loaded.get(file)?.requestedSize === contextSize) return;
-    const idle = [...this.loaded.values()].filter((l) => l.file !== file && !this.answering(l.file));
-    if (idle.length === 0) return;
-    const model = await this.deps.library.model(file);
-    const strict = await this.advice(file, { idleAsHeld: true });
-    if (windowDoesNotFit(strict, contextSize, this.memoryFor(model, contextSize)) === null) return;
-    for (const l of idle) {
+    for (const l of await this.fit.idleToLetGo(file, contextSize)) {
       this.deps.log(`builtin: ${l.file} unloaded to make room for ${file}`);
       await this.unload(l.file);
     }
@@ -349,33 +262,7 @@ export class BuiltinService {
   }
 
   close(): void {
-    for (const l of this.loaded.values()) if (l.timer) clearTimeout(l.timer);
     this.loaded.clear();
     this.host?.close();
   }
-}
-
-/**
- * The engine reports absolute paths; Firebrand names models by their path in the folder, and one loaded from
- * elsewhere (the folder was changed in Settings since) by its whole path.
- */
-function fileOf(dir: string, path: string): string {
-  const rel = relative(dir, path);
-  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) return path;
-  return rel.split(sep).join('/');
-}
-
-const GPU_NAMES: Record<string, string> = { cuda: 'CUDA', vulkan: 'Vulkan', metal: 'Metal' };
-const gpuName = (g: string) => GPU_NAMES[g] ?? g;
-
-/** One sentence on the backend: what runs, and why a GPU build does not, where that is so. */
-export function describeBackend(b: EngineBackend): BackendInfo {
-  const free = b.backend === 'cpu' ? b.ram.free : (b.vram?.free ?? null);
-  const total = b.backend === 'cpu' ? b.ram.total : (b.vram?.total ?? null);
-  let reason: string;
-  if (b.backend !== 'cpu') reason = `${gpuName(b.backend)}: llama.cpp runs on the GPU.`;
-  else if (b.supportedGpus.length === 0) {
-    reason = `CPU: no ${b.installedGpus.map(gpuName).join(' or ') || 'GPU'} driver was found on this machine, so the CPU build runs.`;
-  } else reason = `CPU: the ${b.supportedGpus.map(gpuName).join('/')} build did not start here (or GPU use is turned off with FIREBRAND_BUILTIN_GPU), so the CPU build runs.`;
-  return { backend: b.backend, reason, freeBytes: free, totalBytes: total };
 }

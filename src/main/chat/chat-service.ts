@@ -59,6 +59,8 @@ export interface ChatServiceDeps {
   busyReason?: (conversationId: string) => string | undefined;
   /** Told when the first answer starts streaming (true) and when the last one ends (false): background work yields to answers. */
   answering?: (answering: boolean) => void;
+  /** An answer (its steps and its title) ended on `connection`: Ollama's Running panel is read again, where it is Ollama's. */
+  answerEnded?: (connection: EngineConnection) => void;
   /** Runs before each answer the user starts: what a full disk kept from being saved at start is tried again (db/left-open.ts). */
   beforeWrite?: () => void;
 }
@@ -74,6 +76,8 @@ export class ChatService {
   private readonly running = new Map<string, AbortController>();
   /** Conversations with an answer on its way (its steps, tool calls and approvals; not its title): how many each. */
   private readonly answering = new Map<string, number>();
+  /** The connection of the answer on its way in each conversation, once it is known (./answerConnection). */
+  private readonly answerConnections = new Map<string, { connection: EngineConnection }>();
 
   constructor(private readonly deps: ChatServiceDeps) {}
 
@@ -284,13 +288,21 @@ export class ChatService {
     }
   }
 
+  /**
+   * The connection the answer on its way in `conversationId` runs on: a look at what the server loaded is made only
+   * on the server that answers (round 9, engine #3: llama-server and built-in answers read Ollama's /api/ps).
+   */
+  answerConnection(conversationId: string): EngineConnection | undefined {
+    return this.answerConnections.get(conversationId)?.connection;
+  }
+
   /** How many answers are running (used on shutdown and by tests). */
   get activeCount(): number {
     return new Set(this.running.values()).size;
   }
 
   private async run(start: Turn, options: AnswerOptions, controller: AbortController, onTurn: (id: string) => void, answered: () => void): Promise<void> {
-    const { store, emit, newId, now, log } = this.deps;
+    const { store, emit } = this.deps;
     const first = this.deps.beforeAnswer ? await this.deps.beforeAnswer(start, options, controller.signal) : start;
     // An alias names its own model and connection; the layer keeps only the identity fields.
     const routed: AliasLayer | undefined = this.deps.alias?.(options.model);
@@ -308,6 +320,27 @@ export class ChatService {
       emit('chat:turn-saved', { turn: ended });
       return;
     }
+    const on = { connection };
+    this.answerConnections.set(first.conversationId, on);
+    try {
+      await this.runOn(first, options, controller, onTurn, answered, { connection, model, isAlias, alias });
+    } finally {
+      // A next answer in this conversation may have started while this one's title was made: that one's stays.
+      if (this.answerConnections.get(first.conversationId) === on) this.answerConnections.delete(first.conversationId);
+      this.deps.answerEnded?.(connection);
+    }
+  }
+
+  private async runOn(
+    first: Turn,
+    options: AnswerOptions,
+    controller: AbortController,
+    onTurn: (id: string) => void,
+    answered: () => void,
+    route: { connection: EngineConnection; model: string; isAlias: boolean; alias: AliasLayer },
+  ): Promise<void> {
+    const { store, emit, newId, now, log } = this.deps;
+    const { connection, model, isAlias, alias } = route;
     const conversation = this.deps.conversationLayer?.(first.conversationId);
     const think = thinkModeOf(options.think);
     // A conversation with tools off sends none: not the built-in ones, not the MCP servers' (issue 19).

@@ -74,6 +74,7 @@ export interface ChatWiringOptions {
   beforeAnswer?: ChatServiceDeps['beforeAnswer'];
   busyReason?: ChatServiceDeps['busyReason'];
   answering?: ChatServiceDeps['answering'];
+  answerEnded?: ChatServiceDeps['answerEnded'];
 }
 
 type Handlers = { [C in 'connections:list' | 'connections:save' | 'connections:delete' | 'connections:test' | 'connections:key-storage' | 'chat:approve-tool']: (req: InvokeContract[C]['req']) => InvokeContract[C]['res'] | Promise<InvokeContract[C]['res']> };
@@ -162,6 +163,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
       setAnswersStreaming(o.db, on);
       o.answering?.(on);
     },
+    ...(o.answerEnded ? { answerEnded: o.answerEnded } : {}),
     ...(leftOpen ? { beforeWrite: () => void leftOpen.retry() } : {}),
   });
   /** Every page's Settings, picker groups and model list follow a connection saved anywhere (not only on reconnect). */

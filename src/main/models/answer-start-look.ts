@@ -6,8 +6,11 @@
  */
 import type { EventChannel, EventContract } from '../../shared/ipc';
 
-/** A sink for the event hub: calls `look` at the first token of each answer. */
-export function lookAtAnswerStart(look: () => void): (channel: EventChannel, payload: unknown) => void {
+/**
+ * A sink for the event hub: calls `look` with the conversation at the first token of each answer (the caller looks
+ * only where that answer's server is the Ollama the Running panel reads).
+ */
+export function lookAtAnswerStart(look: (conversationId: string) => void): (channel: EventChannel, payload: unknown) => void {
   /** Conversations whose answer on its way has been looked at. */
   const looked = new Set<string>();
   return (channel, payload) => {
@@ -17,7 +20,7 @@ export function lookAtAnswerStart(look: () => void): (channel: EventChannel, pay
       // A batch with no token yet (an error before any text) says nothing of what the server loaded.
       if (!parts.some((p) => p.type.endsWith('-start') || p.type.endsWith('-delta'))) return;
       looked.add(conversationId);
-      look();
+      look(conversationId);
     } else if (channel === 'chat:turn-saved') {
       const { turn } = payload as EventContract['chat:turn-saved'];
       // The answer has ended unless this step asked for tools (the next step goes on with the same answer).

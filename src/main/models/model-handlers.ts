@@ -2,6 +2,7 @@
  * The IPC handlers of the model manager, GPU probe and aliases, merged into the services' handler table.
  */
 import type { Database } from 'better-sqlite3';
+import type { ConnectionKind } from '../../shared/connections';
 import type { ModelInvokeContract } from '../../shared/models-ipc';
 import type { Alias, ContextWindowChoice } from '../../shared/models';
 import { aliasFromModel } from '../aliases/alias-create-body';
@@ -9,6 +10,7 @@ import { refuseClash } from '../aliases/alias-names';
 import { AliasStore } from '../aliases/alias-store';
 import { materializeAlias, refreshAliasStatuses } from '../aliases/alias-sync';
 import { DEFAULT_CONNECTION_ID } from '../connections/connection-store';
+import { joinUrl } from '../connections/server-url';
 import type { EmitEvent } from '../events';
 import { UserFacingError } from '../errors';
 import { nodeProbeHost } from '../gpu/node-host';
@@ -33,6 +35,8 @@ export interface ModelHandlerDeps {
   db: Database;
   /** The default Ollama connection's address (the model manager works on it). */
   baseUrl: () => string;
+  /** The Ollama the Models screen manages (./model-service.ts screenUrl). */
+  screenUrl?: () => string;
   emit: EmitEvent;
   newId: () => string;
   log: (message: string) => void;
@@ -48,6 +52,12 @@ export interface ModelHandlerDeps {
   modelNamesOf?: (connectionId: string) => Promise<{ label: string; models: string[] | null }>;
 }
 
+/** The server an answer ran on, as the Running panel's looks need it. */
+export interface AnswerServer {
+  kind: ConnectionKind;
+  baseUrl: string;
+}
+
 export interface ModelManager {
   handlers: ModelHandlers;
   models: ModelService;
@@ -57,10 +67,10 @@ export interface ModelManager {
   windows: ContextWindowResolver;
   /** Points a connection's aliases of model `from` at `to` (a file renamed in the library); other tabs are told. */
   renameAliasModel(connectionId: string, from: string, to: string): void;
-  /** Every answer has ended: Ollama may hold a model it loaded for one, which every page's Running panel shows. */
-  answered(): void;
-  /** An answer's first token came: Ollama has loaded its model by now, which every page's Running panel shows. */
-  answerStarted(): void;
+  /** An answer on `on` has ended: Ollama may hold a model it loaded for it, which every page's Running panel shows. */
+  answered(on: AnswerServer): void;
+  /** An answer's first token came on `on`: Ollama has loaded its model by now, which every page's Running panel shows. */
+  answerStarted(on: AnswerServer): void;
   close(): void;
 }
 
@@ -71,7 +81,7 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
   // The recommendation reads the same cached /api/show as the model list and the engine; a miss asks directly,
   // which also yields the server's own error message.
   const show = async (baseUrl: string, model: string) => (await shows.get(baseUrl, model)) ?? showModel(baseUrl, model);
-  const models = new ModelService({ baseUrl: deps.baseUrl, settings, emit: deps.emit, probeHost: deps.probeHost ?? nodeProbeHost(), newId: deps.newId, log: deps.log, show });
+  const models = new ModelService({ baseUrl: deps.baseUrl, ...(deps.screenUrl ? { screenUrl: deps.screenUrl } : {}), settings, emit: deps.emit, probeHost: deps.probeHost ?? nodeProbeHost(), newId: deps.newId, log: deps.log, show });
   const windows = new ContextWindowResolver({
     stored: (baseUrl, model) => settings.getWindow(baseUrl, model),
     // Ollama's defaults for a plain `ollama serve`: flash attention where supported, an f16 cache.
@@ -161,5 +171,12 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     running.close();
     models.cancelAll();
   };
-  return { handlers, models, shows, windows, renameAliasModel, answered: () => void running.look(), answerStarted: () => void running.look(), close };
+  /**
+   * Only an answer on the Ollama the Running panel reads changes what it shows (round 9, engine #3): one on
+   * llama-server or the built-in engine read Ollama's /api/ps at its first token and at its end, and found nothing.
+   */
+  const lookAfter = (on: AnswerServer) => {
+    if (on.kind === 'ollama' && joinUrl(on.baseUrl, '') === joinUrl(models.screenUrl(), '')) void running.look();
+  };
+  return { handlers, models, shows, windows, renameAliasModel, answered: lookAfter, answerStarted: lookAfter, close };
 }

@@ -15,6 +15,11 @@ import { pullModel } from './ollama-pull';
 
 export interface ModelServiceDeps {
   baseUrl: () => string;
+  /**
+   * The Ollama the Models screen manages (pull, details, delete, running, unload): the active connection where it is
+   * an Ollama (a second one, a GPU box), else the one in Settings. Absent: `baseUrl`.
+   */
+  screenUrl?: () => string;
   settings: ModelSettingsStore;
   emit: EmitEvent;
   probeHost: ProbeHost;
@@ -45,7 +50,7 @@ export class ModelService {
     this.pulls.set(pullId, { model, controller });
     this.remember({ pullId, model, status: 'starting', completedBytes: 0, totalBytes: 0, percent: null, bytesPerSecond: null, etaSeconds: null, state: 'running' });
     void pullModel({
-      baseUrl: this.deps.baseUrl(),
+      baseUrl: this.screenUrl(),
       model,
       pullId,
       signal: controller.signal,
@@ -82,21 +87,31 @@ export class ModelService {
   }
 
   show(model: string): Promise<ModelDetails> {
-    return showModel(this.deps.baseUrl(), model);
+    return showModel(this.screenUrl(), model);
   }
 
   async delete(model: string): Promise<void> {
-    await deleteModel(this.deps.baseUrl(), model);
+    const baseUrl = this.screenUrl();
+    await deleteModel(baseUrl, model);
     // A deleted model keeps no window: pulled again, it may be a different build.
-    this.deps.settings.clearWindow(this.deps.baseUrl(), model);
+    this.deps.settings.clearWindow(baseUrl, model);
   }
 
   running() {
-    return runningModels(this.deps.baseUrl());
+    return runningModels(this.screenUrl());
   }
 
   unload(model: string): Promise<void> {
-    return unloadModel(this.deps.baseUrl(), model);
+    return unloadModel(this.screenUrl(), model);
+  }
+
+  /**
+   * Where the Models screen's actions go. Before (round 9), they went to the Ollama in Settings whatever Ollama was
+   * active: with a second Ollama in use, its screen listed that server's models but Running, Unload, details and
+   * Delete acted on the other one.
+   */
+  screenUrl(): string {
+    return (this.deps.screenUrl ?? this.deps.baseUrl)();
   }
 
   /** The GPU memory a model may use: the hand-set value, else the server's view (remote) or a local probe. */

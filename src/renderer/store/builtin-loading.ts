@@ -38,24 +38,49 @@ export function waitingOf(turn: Turn, waiting: Readonly<Record<string, WaitingAn
   return turn.status === 'streaming' && turn.blocks.length === 0 ? (waiting[turn.id] ?? null) : null;
 }
 
+type Ahead = Extract<WaitingAnswer, { state: 'queued' }>['ahead'][number];
+
 /**
  * The line a waiting answer shows, in words. One queued behind an answer on another model says so: it said "Loading
- * Y" while the engine was answering on X, and only then loaded Y (round 7, engine #1).
+ * Y" while the engine was answering on X, and only then loaded Y (round 7, engine #1). Each thing before it is named
+ * for what it is: a load asked from Models → Load among several said only "2 requests before it (on X, Y)" (round 9).
  */
 export function waitingLine(w: WaitingAnswer): string {
   if (w.state === 'loading') return `Loading ${w.file} into memory; the answer starts once it is loaded.`;
   const [first] = w.ahead;
+  const only = w.ahead.length === 1 ? first : undefined;
+  // Its own model ahead of it means a window change, not a first load: "then loading Z" read as a second copy.
+  const then = w.thenLoads ? (w.ahead.some((a) => a.file === w.file) ? `, then loading ${w.file} again with this answer's context window.` : `, then loading ${w.file}.`) : '; this answer starts then.';
   // A load asked from Models → Load runs first (round 8, engine #4): the answer said "Loading <its model>" meanwhile.
-  if (w.ahead.length === 1 && first?.load) {
-    if (first.file === w.file && !w.thenLoads) return `Loading ${w.file} into memory (asked from Models); the answer starts once it is loaded.`;
-    return w.thenLoads ? `Waiting for ${first.file} to load, then loading ${w.file}.` : `Waiting for ${first.file} to load; this answer starts then.`;
+  if (only?.load && only.file === w.file && !w.thenLoads) return `Loading ${w.file} into memory (asked from Models); the answer starts once it is loaded.`;
+  if (only?.answer && only.file === w.file && !w.thenLoads) return `${w.file} is answering another message; this answer starts when that one ends.`;
+  if (only && !only.load) return `Waiting for ${only.answer ? `the answer on ${only.file}` : `a title or summary being made on ${only.file}`} to finish${then}`;
+  const loads = [...new Set(w.ahead.filter((a) => a.load).map((a) => a.file))];
+  const others = countByKind(w.ahead.filter((a) => !a.load));
+  const loading = loads.length > 0 ? `${listOf(loads)} to load` : '';
+  const finishing = others.length > 0 ? `${listOf(others)} to finish` : '';
+  // "X to load and 1 answer on Y to finish"; with several kinds after the load, "X to load, and for …" keeps the
+  // two lists apart.
+  const joined = loading && finishing ? `${loading}${others.length > 1 ? ', and for ' : ' and '}${finishing}` : loading || finishing;
+  return `Waiting for ${joined}${then}`;
+}
+
+/** "1 answer on X", "2 titles or summaries on Y", in the order they run. */
+function countByKind(ahead: readonly Ahead[]): string[] {
+  const counts = new Map<string, { answer: boolean; file: string; n: number }>();
+  for (const a of ahead) {
+    const key = `${a.answer ? 'a' : 't'}:${a.file}`;
+    const c = counts.get(key);
+    if (c) c.n += 1;
+    else counts.set(key, { answer: a.answer, file: a.file, n: 1 });
   }
-  if (w.ahead.length === 1 && first?.answer && first.file === w.file && !w.thenLoads) {
-    return `${w.file} is answering another message; this answer starts when that one ends.`;
-  }
-  const models = [...new Set(w.ahead.map((a) => a.file))].join(', ');
-  // A title or a summary is made on the chat's model too, after an answer: it is not "the answer" the user saw.
-  const kind = w.ahead.every((a) => a.answer) ? 'answer' : 'request';
-  const before = w.ahead.length === 1 ? (first?.answer ? `the answer on ${models}` : `a title or summary being made on ${models}`) : `${w.ahead.length} ${kind}s before it (on ${models})`;
-  return w.thenLoads ? `Waiting for ${before} to finish, then loading ${w.file}.` : `Waiting for ${before} to finish; this answer starts then.`;
+  return [...counts.values()].map(({ answer, file, n }) => {
+    if (answer) return `${n} answer${n === 1 ? '' : 's'} on ${file}`;
+    return n === 1 ? `a title or summary on ${file}` : `${n} titles or summaries on ${file}`;
+  });
+}
+
+/** "A", "A and B", "A, B and C". */
+function listOf(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1) ?? ''}`;
 }

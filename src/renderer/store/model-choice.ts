@@ -46,7 +46,11 @@ export async function showModels(listed: Promise<ModelList>, shown: readonly Ali
     const names = [...aliases.map((a) => aliasRef(a.id)), ...models.map((m) => m.name)];
     const settings = get().settings;
     const before = get().selectedModel;
-    const preferred = [before, settings?.defaultChatModel, settings?.defaultModel]
+    // A chosen alias deleted (in another tab): the model it named comes next, where this connection lists it. Before,
+    // the first model listed was chosen, and the next message went to a model the chat had never used (round 9).
+    const deletedAlias = aliasOfRef(before, shown);
+    const goneAliasModel = deletedAlias && deletedAlias.connectionId === (askedOf ?? 'ollama') ? deletedAlias.model : undefined;
+    const preferred = [before, goneAliasModel, settings?.defaultChatModel, settings?.defaultModel]
       .map((n) => (n ? refFor(n, models, aliases) : n))
       .find((n) => n && names.includes(n));
     const selected = preferred ?? models[0]?.name ?? null;

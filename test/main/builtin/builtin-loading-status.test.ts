@@ -60,12 +60,37 @@ describe('the built-in engine\'s models being loaded', () => {
     (s as unknown as { apply(st: unknown): void }).apply({ backend: { backend: 'cpu' }, loaded: [{ path: '/models/plain.gguf', contextSize: 4096, requestedSize: 4096, memoryBytes: 1 }] });
     s.busy('plain.gguf', 1);
     s.busy('plain.gguf', -1);
-    expect(changed).toEqual(['idle:plain.gguf']);
+    // Told as the answer starts too (the panel says it answers: round 9), and as it ends (its idle clock starts).
+    expect(changed).toEqual(['idle:plain.gguf', 'idle:plain.gguf']);
     expect((s as unknown as { loaded: Map<string, { unloadsAt: number | null }> }).loaded.get('plain.gguf')?.unloadsAt).toBe(1_000 + 600_000);
     now = 5_000;
     s.busy('plain.gguf', 1);
     s.busy('plain.gguf', -1);
-    expect(changed).toEqual(['idle:plain.gguf', 'idle:plain.gguf', 'idle:plain.gguf']);
+    expect(changed).toEqual(['idle:plain.gguf', 'idle:plain.gguf', 'idle:plain.gguf', 'idle:plain.gguf']);
+    s.close();
+  });
+
+  // Round 9: Models → Running showed a model answering in another tab like an idle one, with no unload time and an
+  // Unload that main then refused ("is answering now: stop that answer first"). Its status says it answers, and the
+  // pages are told when that starts and ends, also with no idle timeout (where the unload time never changes).
+  it('says a loaded model answers, from the answer\'s start to its end, and tells the pages both times', async () => {
+    const changed: string[] = [];
+    const s = new BuiltinService({
+      library: { dir: '/models' }, spawner: null, log: () => undefined, idleMinutes: () => 0, memoryOverride: () => null, storedWindow: () => null,
+      changed: (reason: string) => changed.push(reason),
+    } as unknown as BuiltinDeps);
+    const backend = { backend: 'cpu', supportedGpus: [], installedGpus: [], vram: null, ram: { total: 1, free: 1 } };
+    (s as unknown as { apply(st: unknown): void }).apply({ backend, loaded: [{ path: '/models/plain.gguf', contextSize: 4096, requestedSize: 4096, memoryBytes: 1 }] });
+    expect((await s.status()).loaded).toEqual([{ file: 'plain.gguf', contextSize: 4096, memoryBytes: 1, unloadsAt: null, answering: false }]);
+    s.busy('plain.gguf', 1);
+    expect(changed).toEqual(['idle:plain.gguf']);
+    expect((await s.status()).loaded[0]).toMatchObject({ answering: true });
+    s.busy('plain.gguf', 1); // a second answer on it (a title): nothing new to show
+    s.busy('plain.gguf', -1);
+    expect(changed).toEqual(['idle:plain.gguf']);
+    s.busy('plain.gguf', -1);
+    expect(changed).toEqual(['idle:plain.gguf', 'idle:plain.gguf']);
+    expect((await s.status()).loaded[0]).toMatchObject({ answering: false, unloadsAt: null });
     s.close();
   });
 

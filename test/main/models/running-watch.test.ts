@@ -47,13 +47,13 @@ describe('Ollama\'s running models in every page', () => {
     const { h, told } = handlers();
     replay.requests.length = 0;
     replay.setRoutes([{ path: '/api/ps', body: NONE }, { method: 'POST', path: '/api/generate', body: UNLOADED }]);
-    h.answered();
+    h.answered({ kind: 'ollama', baseUrl: replay.url });
     await expect.poll(() => told).toEqual([[]]);
     // An answer made Ollama load the model.
     replay.setRoutes([{ path: '/api/ps', body: LOADED }, { method: 'POST', path: '/api/generate', body: UNLOADED }]);
-    h.answered();
+    h.answered({ kind: 'ollama', baseUrl: replay.url });
     await expect.poll(() => told).toEqual([[], ['llama3.1:8b']]);
-    h.answered();
+    h.answered({ kind: 'ollama', baseUrl: replay.url });
     await expect.poll(() => replay.requests.filter((r) => r.path === '/api/ps').length).toBe(3);
     replay.setRoutes([{ path: '/api/ps', body: NONE }, { method: 'POST', path: '/api/generate', body: UNLOADED }]);
     await h.handlers['models:unload']({ model: 'llama3.1:8b' });

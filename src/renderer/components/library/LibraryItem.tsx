@@ -14,9 +14,11 @@ function params(n: number | null): string | null {
 
 /**
  * One GGUF of the models folder: what its metadata says, or why it cannot be used; load, window, rename, delete.
- * `loading`: the engine is loading it now (Load in any tab, or an answer), as main's status says.
+ * `loading`: the engine is loading it now (Load in any tab, or an answer), as main's status says. `answeringOn`: the
+ * model an answer runs on now, if any: the engine loads nothing until it ends, so Load waits too (round 9: it was
+ * offered, refused with why, and the refusal stayed on screen after the answer had ended).
  */
-export function LibraryItem({ entry, loaded, loading = false }: { entry: LibraryEntry; loaded: LoadedModel | undefined; loading?: boolean }) {
+export function LibraryItem({ entry, loaded, loading = false, answeringOn }: { entry: LibraryEntry; loaded: LoadedModel | undefined; loading?: boolean; answeringOn?: string | undefined }) {
   const [mode, setMode] = useState<'none' | 'delete' | 'rename' | 'context' | 'where'>('none');
   const [name, setName] = useState(entry.file);
   // The question comes under Delete…: the focus goes to Keep (the safe answer), and back to Delete… on Keep (the
@@ -42,17 +44,25 @@ export function LibraryItem({ entry, loaded, loading = false }: { entry: Library
         {badges.map((b) => (
           <span key={b} className={`cap cap-${b}`}>{b}</span>
         ))}
-        {loaded && <span className="mm-ok" data-testid="library-loaded">loaded · {formatBytes(loaded.memoryBytes)} · context {formatTokens(loaded.contextSize)}</span>}
+        {loaded && <span className="mm-ok" data-testid="library-loaded">loaded · {formatBytes(loaded.memoryBytes)} · context {formatTokens(loaded.contextSize)}{loaded.answering ? ' · answering now' : ''}</span>}
       </div>
       {entry.state === 'unusable' && <p className="mm-error" data-testid="library-reason">{entry.reason}</p>}
       {entry.vision && <p className="mm-muted">Vision projector beside it ({entry.mmproj}); the built-in engine does not read images yet, so images are refused with the reason.</p>}
       {entry.state === 'usable' && (
         <div className="mm-row">
           {loaded ? (
-            <button type="button" data-testid="library-unload" aria-label={`Unload ${entry.file}`} onClick={() => void unloadBuiltin(entry.file)}>Unload</button>
+            <button type="button" data-testid="library-unload" aria-label={`Unload ${entry.file}`} disabled={loaded.answering} title={loaded.answering ? 'It is answering: stop that answer first.' : undefined} onClick={() => void unloadBuiltin(entry.file)}>Unload</button>
           ) : (
             // Loading takes seconds to minutes on a CPU: the button says so (in every tab) instead of inviting a second click.
-            <button type="button" data-testid="library-load" data-state={loading ? 'loading' : 'idle'} aria-label={`Load ${entry.file}`} disabled={loading} onClick={() => void loadBuiltin(entry.file)}>
+            <button
+              type="button"
+              data-testid="library-load"
+              data-state={loading ? 'loading' : 'idle'}
+              aria-label={`Load ${entry.file}`}
+              disabled={loading || answeringOn !== undefined}
+              title={answeringOn !== undefined && !loading ? `The engine is answering on ${answeringOn}: load ${entry.file} once that answer ends.` : undefined}
+              onClick={() => void loadBuiltin(entry.file)}
+            >
               {loading ? 'Loading…' : 'Load'}
             </button>
           )}

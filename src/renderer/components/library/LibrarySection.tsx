@@ -61,7 +61,7 @@ export function LibrarySection() {
       {entries.length === 0 && <p className="mm-muted" data-testid="library-empty">No GGUF files in the models folder yet.</p>}
       <ul className="mm-list">
         {entries.map((e) => (
-          <LibraryItem key={e.file} entry={e} loaded={loaded.get(e.file)} loading={status?.loading.includes(e.file) ?? false} />
+          <LibraryItem key={e.file} entry={e} loaded={loaded.get(e.file)} loading={status?.loading.includes(e.file) ?? false} answeringOn={status?.loaded.find((l) => l.answering)?.file} />
         ))}
       </ul>
     </section>

@@ -21,13 +21,14 @@ export function RunningModels({ ollama }: { ollama: boolean }) {
       {builtin.length > 0 && (
         <ul className="mm-list">
           {builtin.map((m) => (
-            <li key={m.file} data-testid="running-builtin" data-file={m.file}>
+            <li key={m.file} data-testid="running-builtin" data-file={m.file} data-answering={m.answering}>
               <strong>{m.file}</strong>{' '}
               <span className="mm-muted">
                 built-in · {formatBytes(m.memoryBytes)} held · context {m.contextSize.toLocaleString('en-US')}
-                {m.unloadsAt ? ` · unloads ${new Date(m.unloadsAt).toLocaleTimeString()} if unused` : ''}
+                {m.answering ? ' · answering now: stop the answer to unload it' : m.unloadsAt ? ` · unloads ${new Date(m.unloadsAt).toLocaleTimeString()} if unused` : ''}
               </span>{' '}
-              <button type="button" onClick={() => void unloadBuiltin(m.file)}>Unload</button>
+              {/* Main refuses to unload a model mid-answer: the button is not offered to be refused. */}
+              <button type="button" disabled={m.answering} aria-label={`Unload ${m.file}`} onClick={() => void unloadBuiltin(m.file)}>Unload</button>
             </li>
           ))}
         </ul>
