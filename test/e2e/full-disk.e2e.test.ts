@@ -1,0 +1,135 @@
+/**
+ * A full disk end to end (round 9): serve mode with its data folder on a real 40 MB tmpfs, filled to 0 bytes free
+ * by a filler file, driven from Chromium as a user would, against the stand-in Ollama. Rounds 6-8 fixed each piece
+ * (the reserve, deleting on a full disk, the read-only start) with simulated full disks in unit tests; this checks
+ * that together, on a disk whose write() really says ENOSPC, the user (a) sees a send fail plainly with their text
+ * kept, (b) can delete a chat and then chat again, (c) after a restart with no room and no reserve left, still
+ * reads and searches their chats, with a banner saying why they are read-only.
+ *
+ * Mounting a tmpfs needs root: where it cannot be done this prints why and does not run (test/support/small-disk.ts).
+ */
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
+import { mountSmallDisk, smallDiskUnavailable, type SmallDisk } from '../support/small-disk';
+import { launchChromium, openPage } from './helpers/browser';
+import { startServeProcess, type ServeProcess } from './helpers/serve-process';
+import { chatRoutes, modelOption, ollamaLines, send, USER, waitIdle } from './helpers/ui-session';
+
+const RESERVE = 'firebrand.db-reserve';
+const unavailable = smallDiskUnavailable();
+if (unavailable) console.log(`Full-disk end-to-end tests not run: ${unavailable}.`);
+
+/** Each chat's title (the title lane's request carries its first message), so the list tells them apart. */
+const TITLES = [
+  ['Wombats', 'Wombat burrows'],
+  ['Quokkas', 'Quokka smiles'],
+].map(([word, title]) => ({
+  ...chatRoutes(ollamaLines([{ content: title! }]), 1)[2]!,
+  when: (body: string) => body.includes('Write a title') && body.includes(word!),
+}));
+
+let disk: SmallDisk | undefined;
+let browser: Browser | undefined;
+let replay: ReplayServer | undefined;
+let serve: ServeProcess | undefined;
+let page: Page | undefined;
+let dataDir = '';
+
+async function startServe(): Promise<Page> {
+  serve = await startServeProcess({ dataDir, ollamaUrl: replay!.url });
+  await page?.close().catch(() => undefined);
+  page = await openPage(browser!, { viewport: { width: 1280, height: 800 } });
+  await page.goto(serve.url);
+  await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
+  return page;
+}
+
+/** The chat list's titles, once it shows `n` chats. */
+async function chatTitles(p: Page, n: number): Promise<string[]> {
+  await expect.poll(() => p.getByTestId('conversation-item').count()).toBe(n);
+  return p.getByTestId('conversation-item').allTextContents();
+}
+
+describe.runIf(unavailable === undefined)('a full disk, end to end', () => {
+  beforeAll(async () => {
+    disk = mountSmallDisk(40);
+    dataDir = join(disk.dir, 'data');
+    mkdirSync(dataDir);
+    browser = await launchChromium();
+    replay = await startReplayServer([...TITLES, ...chatRoutes(ollamaLines([{ content: 'Noted.' }]), 1)]);
+    const p = await startServe();
+    // Two chats, written while there is room.
+    await send(p, 'Wombats dig burrows');
+    await waitIdle(p);
+    await p.getByTestId('new-chat').click();
+    await send(p, 'Quokkas smile');
+    await waitIdle(p);
+  });
+
+  afterAll(async () => {
+    await page?.close().catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    await serve?.stop().catch(() => undefined);
+    await replay?.close().catch(() => undefined);
+    disk?.unmount();
+  });
+
+  it('a send fails with a message that says the disk is full, and the typed text stays in the composer', async () => {
+    const p = page!;
+    // The reserve is written 10 s after the start (disk-reserve.ts): the delete below needs it.
+    await expect.poll(() => (existsSync(join(dataDir, RESERVE)) ? statSync(join(dataDir, RESERVE)).size : 0)).toBeGreaterThan(0);
+    disk!.fill();
+    expect(disk!.free()).toBe(0);
+    const before = await p.locator(USER).count();
+    await p.getByTestId('composer-input').fill('Echidnas lay eggs');
+    await p.getByTestId('composer-send').click();
+    await expect.poll(() => p.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toContain('disk is full');
+    expect(await p.getByTestId('composer-input').inputValue()).toBe('Echidnas lay eggs');
+    expect(await p.locator(USER).count()).toBe(before);
+  });
+
+  it('deleting a chat works on the full disk, and the next message is saved', async () => {
+    const p = page!;
+    await p.getByTestId('notice').getByTestId('banner-close').click();
+    expect(await chatTitles(p, 2)).toEqual(['Quokka smiles', 'Wombat burrows']);
+    const wombats = p.locator('.conversation-row').filter({ hasText: 'Wombat burrows' });
+    await wombats.hover();
+    await wombats.getByTestId('conversation-delete').click();
+    // Committed once its undo window (5 s) is over, through the reserve.
+    await expect.poll(() => p.evaluate(() => window.firebrand.conversations.list({}).then((list) => list.map((c) => c.title)))).toEqual(['Quokka smiles']);
+
+    // The text is still in the composer: sent again, now it saves, and the answer with it.
+    await p.getByTestId('conversation-item').first().click();
+    await expect.poll(() => p.locator(USER).count()).toBe(1);
+    await expect.poll(() => p.getByTestId('composer-send').isDisabled()).toBe(false);
+    await p.getByTestId('composer-send').click();
+    await p.waitForFunction(() => (document.querySelector('[data-testid="composer-input"]') as HTMLTextAreaElement).value === '');
+    await waitIdle(p);
+    await p.reload();
+    await p.getByTestId('conversation-item').first().click();
+    await expect.poll(() => p.locator(USER).allTextContents()).toEqual(['Quokkas smile', 'Echidnas lay eggs']);
+  });
+
+  it('restarted on the full disk with no reserve left, the chats open read-only: a banner says why, they read and search', async () => {
+    await serve!.stop();
+    // What the delete gave back, and any reserve written since, taken by the rest of the disk.
+    rmSync(join(dataDir, RESERVE), { force: true });
+    // Closed cleanly (there was room to copy the -wal file in): the next start must make its -shm file again.
+    expect(existsSync(join(dataDir, 'firebrand.db-shm'))).toBe(false);
+    disk!.fill();
+    expect(disk!.free()).toBe(0);
+    const p = await startServe();
+    await expect.poll(() => p.getByTestId('read-only').locator('.banner-text').textContent().catch(() => '')).toContain('open read-only');
+    expect(await chatTitles(p, 1)).toEqual(['Quokka smiles']);
+    await p.getByTestId('conversation-item').first().click();
+    await expect.poll(() => p.locator(USER).allTextContents()).toEqual(['Quokkas smile', 'Echidnas lay eggs']);
+    await p.getByTestId('new-chat').click();
+    await p.getByTestId('search-input').fill('echidnas');
+    await expect.poll(() => p.getByTestId('search-result').count()).toBe(1);
+    await p.getByTestId('search-result').first().click();
+    await expect.poll(() => p.locator('[data-testid="turn"][data-search-hit]').getByTestId('user-text').textContent()).toBe('Echidnas lay eggs');
+  });
+});
