@@ -8,6 +8,7 @@
  *
  * Mounting a tmpfs needs root: where it cannot be done this prints why and does not run (test/support/small-disk.ts).
  */
+import BetterSqlite3 from 'better-sqlite3';
 import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -16,7 +17,7 @@ import { startReplayServer, type ReplayServer } from '../replay-server/replay-se
 import { mountSmallDisk, smallDiskUnavailable, type SmallDisk } from '../support/small-disk';
 import { launchChromium, openPage } from './helpers/browser';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process';
-import { chatRoutes, modelOption, ollamaLines, send, USER, waitIdle } from './helpers/ui-session';
+import { ASSISTANT, chatRoutes, modelOption, ollamaLines, send, USER, waitIdle } from './helpers/ui-session';
 
 const RESERVE = 'firebrand.db-reserve';
 const unavailable = smallDiskUnavailable();
@@ -45,6 +46,19 @@ async function startServe(): Promise<Page> {
   await page.goto(serve.url);
   await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
   return page;
+}
+
+/** The status the database holds for the answer to `question` (read from a copy: serve mode has it open). */
+function savedStatus(question: string): string | undefined {
+  const db = new BetterSqlite3(join(dataDir, 'firebrand.db'), { readonly: true });
+  try {
+    const row = db
+      .prepare("SELECT a.status FROM turns a JOIN turns q ON a.parent_id = q.id WHERE q.text LIKE ? AND a.role = 'assistant'")
+      .get(`%${question}%`) as { status: string } | undefined;
+    return row?.status;
+  } finally {
+    db.close();
+  }
 }
 
 /** The chat list's titles, once it shows `n` chats. */
@@ -113,6 +127,36 @@ describe.runIf(unavailable === undefined)('a full disk, end to end', () => {
     await expect.poll(() => p.locator(USER).allTextContents()).toEqual(['Quokkas smile', 'Echidnas lay eggs']);
   });
 
+  it('the disk filling while an answer streams: the answer ends saying so, a reload shows it ended with all that arrived, and it is saved once there is room', async () => {
+    const p = page!;
+    const answer = ollamaLines([{ content: 'Bilbies are small. ' }, { content: 'They dig. '.repeat(400) }, { content: 'The end.' }]);
+    replay!.setRoutes([...TITLES, ...chatRoutes(answer, 1, 1)]);
+    await send(p, 'Tell me about bilbies');
+    await expect.poll(() => replay!.held).toBe(1);
+    disk!.fill();
+    replay!.release();
+    const last = p.locator(ASSISTANT).last();
+    await expect.poll(() => last.getAttribute('data-status')).toBe('error');
+    expect(await last.textContent()).toContain('Disk full: what arrived so far is kept');
+    const arrived = await last.locator('[data-run="answer"]').textContent();
+    expect(arrived).toContain('The end.');
+
+    // Reloaded while its end is not saved yet: it shows ended, with what arrived, and nothing says it still streams.
+    await p.reload();
+    await p.getByTestId('conversation-item').first().click();
+    await expect.poll(() => last.getAttribute('data-status')).toBe('error');
+    expect(await last.locator('[data-run="answer"]').textContent()).toBe(arrived);
+    expect(await p.getByTestId('composer-stop').count()).toBe(0);
+
+    // Room made outside Firebrand: the end is saved on its own, and a reload shows the same.
+    disk!.empty();
+    await expect.poll(() => savedStatus('Tell me about bilbies')).toBe('error');
+    await p.reload();
+    await p.getByTestId('conversation-item').first().click();
+    await expect.poll(() => last.getAttribute('data-status')).toBe('error');
+    expect(await last.locator('[data-run="answer"]').textContent()).toBe(arrived);
+  });
+
   it('restarted on the full disk with no reserve left, the chats open read-only: a banner says why, they read and search', async () => {
     await serve!.stop();
     // What the delete gave back, and any reserve written since, taken by the rest of the disk.
@@ -125,7 +169,7 @@ describe.runIf(unavailable === undefined)('a full disk, end to end', () => {
     await expect.poll(() => p.getByTestId('read-only').locator('.banner-text').textContent().catch(() => '')).toContain('open read-only');
     expect(await chatTitles(p, 1)).toEqual(['Quokka smiles']);
     await p.getByTestId('conversation-item').first().click();
-    await expect.poll(() => p.locator(USER).allTextContents()).toEqual(['Quokkas smile', 'Echidnas lay eggs']);
+    await expect.poll(() => p.locator(USER).allTextContents()).toEqual(['Quokkas smile', 'Echidnas lay eggs', 'Tell me about bilbies']);
     await p.getByTestId('new-chat').click();
     await p.getByTestId('search-input').fill('echidnas');
     await expect.poll(() => p.getByTestId('search-result').count()).toBe(1);

@@ -19,6 +19,8 @@ export interface SmallDisk {
   free(): number;
   /** Writes a new filler file until the disk has no room left; returns the bytes written. */
   fill(): number;
+  /** Deletes the filler files: the room they took is free again. */
+  empty(): void;
   unmount(): void;
 }
 
@@ -55,6 +57,9 @@ export function mountSmallDisk(megabytes: number): SmallDisk {
       return s.bavail * s.bsize;
     },
     fill: () => fillDisk(join(dir, `filler-${++fillers}`)),
+    empty: () => {
+      for (; fillers > 0; fillers--) rmSync(join(dir, `filler-${fillers}`), { force: true });
+    },
     unmount: () => {
       if (!mounted) return;
       // Lazily where a process still holds a file there (a serve process that did not stop): it goes when they do.
