@@ -3,8 +3,10 @@
  * by a filler file, driven from Chromium as a user would, against the stand-in Ollama. Rounds 6-8 fixed each piece
  * (the reserve, deleting on a full disk, the read-only start) with simulated full disks in unit tests; this checks
  * that together, on a disk whose write() really says ENOSPC, the user (a) sees a send fail plainly with their text
- * kept, (b) can delete a chat and then chat again, (c) after a restart with no room and no reserve left, still
- * reads and searches their chats, with a banner saying why they are read-only.
+ * kept, (b) can delete a chat and then chat again, (d) sees an answer the disk filled under end saying so, shown
+ * ended after a reload and saved once there is room, (c) after a restart with no room and no reserve left, still
+ * reads and searches their chats, with a banner saying why they are read-only, and a send or delete is refused
+ * without losing anything.
  *
  * Mounting a tmpfs needs root: where it cannot be done this prints why and does not run (test/support/small-disk.ts).
  */
@@ -157,7 +159,7 @@ describe.runIf(unavailable === undefined)('a full disk, end to end', () => {
     expect(await last.locator('[data-run="answer"]').textContent()).toBe(arrived);
   });
 
-  it('restarted on the full disk with no reserve left, the chats open read-only: a banner says why, they read and search', async () => {
+  it('restarted on the full disk with no reserve left, the chats open read-only: a banner says why, they read and search; a send or a delete is refused, losing nothing', async () => {
     await serve!.stop();
     // What the delete gave back, and any reserve written since, taken by the rest of the disk.
     rmSync(join(dataDir, RESERVE), { force: true });
@@ -169,11 +171,27 @@ describe.runIf(unavailable === undefined)('a full disk, end to end', () => {
     await expect.poll(() => p.getByTestId('read-only').locator('.banner-text').textContent().catch(() => '')).toContain('open read-only');
     expect(await chatTitles(p, 1)).toEqual(['Quokka smiles']);
     await p.getByTestId('conversation-item').first().click();
-    await expect.poll(() => p.locator(USER).allTextContents()).toEqual(['Quokkas smile', 'Echidnas lay eggs', 'Tell me about bilbies']);
+    // The end of the chat as saved once there was room (the list is virtualized: the earlier turns are found below).
+    await expect.poll(() => p.locator(USER).last().textContent()).toBe('Tell me about bilbies');
+    await expect.poll(() => p.locator(ASSISTANT).last().locator('[data-run="answer"]').textContent()).toContain('The end.');
     await p.getByTestId('new-chat').click();
     await p.getByTestId('search-input').fill('echidnas');
     await expect.poll(() => p.getByTestId('search-result').count()).toBe(1);
     await p.getByTestId('search-result').first().click();
     await expect.poll(() => p.locator('[data-testid="turn"][data-search-hit]').getByTestId('user-text').textContent()).toBe('Echidnas lay eggs');
+
+    const refused = 'The disk is full, so your chats are open read-only and this was not saved. Free some space on that disk, then start Firebrand again.';
+    await p.getByTestId('composer-input').fill('Numbats eat termites');
+    await p.getByTestId('composer-send').click();
+    await expect.poll(() => p.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toBe(refused);
+    expect(await p.getByTestId('composer-input').inputValue()).toBe('Numbats eat termites');
+    await p.getByTestId('notice').getByTestId('banner-close').click();
+    await p.getByTestId('search-input').fill('');
+    // A delete is hidden for its undo window, then refused: the chat comes back, with the same words.
+    const row = p.locator('.conversation-row').first();
+    await row.hover();
+    await row.getByTestId('conversation-delete').click();
+    await expect.poll(() => p.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toBe(refused);
+    expect(await chatTitles(p, 1)).toEqual(['Quokka smiles']);
   });
 });
