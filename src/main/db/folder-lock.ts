@@ -12,7 +12,7 @@
 import BetterSqlite3, { type Database } from 'better-sqlite3';
 import { join } from 'node:path';
 import { UserFacingError } from '../errors';
-import { DiskReserve, keepReserve } from './disk-reserve';
+import { DiskReserve, isDiskFull, keepReserve } from './disk-reserve';
 import { openFailure } from './open-database';
 import { openMakingRoom } from './open-making-room';
 import { finishMarkedDeletes } from './delete-intent';
@@ -37,11 +37,7 @@ export function lockDataFolder(dataDir: string, options: { nativeBinding?: strin
     throw openFailure(file, err) ?? err;
   }
   try {
-    db.pragma('locking_mode = EXCLUSIVE');
-    // Its journal in memory: in exclusive mode a journal file would stay on disk beside it for good.
-    db.pragma('journal_mode = MEMORY');
-    // The first write takes the exclusive lock; in this mode it is kept after the commit, until the connection closes.
-    db.exec(`BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL); DELETE FROM holder; INSERT INTO holder (pid) VALUES (${process.pid}); COMMIT`);
+    takeLock(db);
   } catch (err) {
     db.close();
     const code = (err as { code?: unknown } | null)?.code;
@@ -55,6 +51,25 @@ export function lockDataFolder(dataDir: string, options: { nativeBinding?: strin
     throw openFailure(file, err) ?? err;
   }
   return { release: () => db.close() };
+}
+
+/** Takes `db`'s exclusive file lock, for as long as it is open. */
+function takeLock(db: Database): void {
+  db.pragma('locking_mode = EXCLUSIVE');
+  // Its journal in memory: in exclusive mode a journal file would stay on disk beside it for good.
+  db.pragma('journal_mode = MEMORY');
+  try {
+    // The first write takes the exclusive lock; in this mode it is kept after the commit, until the connection closes.
+    db.exec(`BEGIN EXCLUSIVE; CREATE TABLE IF NOT EXISTS holder (pid INTEGER NOT NULL); DELETE FROM holder; INSERT INTO holder (pid) VALUES (${process.pid}); COMMIT`);
+  } catch (err) {
+    // A full disk with no lock file yet (a data folder from before the lock, round 9): the file is made (empty), but
+    // the write that fills it fails, and Firebrand quit there, before the read-only start meant for this disk. A
+    // transaction left open holds the same exclusive lock without writing a byte, until the connection closes
+    // (checked on a full tmpfs: another process gets SQLITE_BUSY). The pid goes unwritten; nothing reads it.
+    if (!isDiskFull(err)) throw err;
+    if (db.inTransaction) db.exec('ROLLBACK');
+    db.exec('BEGIN EXCLUSIVE');
+  }
 }
 
 /**

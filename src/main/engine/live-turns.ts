@@ -14,6 +14,12 @@ export interface LeftOpenView {
 
 export class LiveTurns {
   private readonly live = new Map<string, { turn: Turn; parts: number }>();
+  /**
+   * Answers whose stream is over but whose end a full disk kept from being saved (round 9): their row still says
+   * "streaming" with what the last write held, so a reload showed "…", a spinner and a Stop that stopped nothing,
+   * without the text that had arrived, until room came back. Shown as they will be saved, until they are.
+   */
+  private readonly unsaved = new Map<string, Turn>();
   /** Shown as they will be saved: no run of this process streams into them (no spinner, no Stop; Continue works). */
   leftOpen: LeftOpenView | undefined;
 
@@ -27,12 +33,22 @@ export class LiveTurns {
     this.live.delete(turnId);
   }
 
+  /** `turn` is how an answer ended, not yet saved (the writer keeps trying): shown so meanwhile. */
+  holdUnsaved(turn: Turn): void {
+    this.unsaved.set(turn.id, turn);
+  }
+
+  /** The end held by `holdUnsaved` is saved: the row is the truth again. */
+  saved(turnId: string): void {
+    this.unsaved.delete(turnId);
+  }
+
   /** The streamed copy of each turn of `turns` still streaming, and the parts each holds. */
   overlay(turns: readonly Turn[]): { turns: Turn[]; streamed: Record<string, number> } {
     const streamed: Record<string, number> = {};
     const out = turns.map((t) => {
       const l = t.status === 'streaming' ? this.live.get(t.id) : undefined;
-      if (!l) return this.leftOpen?.shown(t) ?? t;
+      if (!l) return this.unsaved.get(t.id) ?? this.leftOpen?.shown(t) ?? t;
       streamed[t.id] = l.parts;
       return l.turn;
     });

@@ -82,7 +82,7 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
     log(`engine: could not record the request: ${err instanceof Error ? err.message : String(err)}`);
     const ended: Turn = { ...req.turn, status: 'error', stop: 'error', wireReason: null, error: `Nothing was sent. ${describeWriteFailure(err)}` };
     const writer = new TurnWriter((t) => store.updateTurn(t));
-    if (!writer.finish(ended)) writer.saveEventually(ended);
+    if (!writer.finish(ended)) saveEventually(deps, writer, ended);
     emit('chat:turn-saved', { turn: ended });
     return ended;
   }
@@ -191,7 +191,7 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
     // The last write failed too: the user is told (a success the database does not hold would be a lie), and the
     // final state is written once space allows; until then the row keeps its last write.
     if (turn.status !== 'error') turn = { ...turn, status: 'error', stop: 'error', error: stoppedBecause ?? 'The answer could not be saved.' };
-    writer.saveEventually(turn);
+    saveEventually(deps, writer, turn);
   }
   deps.live?.end(turn.id);
   emit('chat:turn-saved', { turn });
@@ -257,4 +257,10 @@ function describeLegError(err: LegError, connection: EngineConnection): string {
     return `Cannot reach ${connection.label} at ${connection.baseUrl}. Is it running? Start it, or change its address in Settings.`;
   }
   return err.message;
+}
+
+/** An end that could not be written: written once there is room, and shown as it will be saved meanwhile (a reload). */
+function saveEventually(deps: StepDeps, writer: TurnWriter, turn: Turn): void {
+  deps.live?.holdUnsaved(turn);
+  writer.saveEventually(turn, () => deps.live?.saved(turn.id));
 }

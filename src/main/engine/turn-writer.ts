@@ -43,9 +43,12 @@ export class TurnWriter {
     return this.tryWrite(turn);
   }
 
-  /** Retries writing a final state in the background until it lands (space freed), backing off to a minute. */
-  saveEventually(turn: Turn): void {
-    this.retry(turn, this.retryMs);
+  /**
+   * Retries writing a final state in the background until it lands (space freed), backing off to a minute; then
+   * runs `onSaved`.
+   */
+  saveEventually(turn: Turn, onSaved?: () => void): void {
+    this.retry(turn, this.retryMs, onSaved);
   }
 
   private flush(): void {
@@ -70,13 +73,15 @@ export class TurnWriter {
     }
   }
 
-  private retry(turn: Turn, delayMs: number): void {
+  private retry(turn: Turn, delayMs: number, onSaved?: () => void): void {
     const timer = setTimeout(() => {
       try {
         this.write(turn);
       } catch {
-        this.retry(turn, Math.min(delayMs * 2, 60_000));
+        this.retry(turn, Math.min(delayMs * 2, 60_000), onSaved);
+        return;
       }
+      onSaved?.();
     }, delayMs);
     // A pending retry never keeps the process alive on its own.
     timer.unref?.();

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationView, EventChannel } from '../../../src/shared/ipc';
 import { turnText, type Turn } from '../../../src/shared/turn';
+import { ConversationStore } from '../../../src/main/db/conversation-store';
 import { MAX_ANSWER_CHARS } from '../../../src/main/engine/run-step';
 import { createServices, type Services } from '../../../src/main/services';
 import { ollamaChatStream, ollamaRoutes } from '../../replay-server/ollama-wire';
@@ -64,8 +65,12 @@ describe('a full disk while an answer streams', () => {
     expect(ended.error).toBe('Disk full: what arrived so far is kept up to the last write. Free some space, then ask again.');
     expect(turnText(ended).length).toBeGreaterThan(0);
     await expect.poll(() => s.chat.activeCount, { timeout: 10_000 }).toBe(0);
-    // Still "streaming" in the database: the end could not be written yet.
-    expect(openNow(s, sent.conversationId).turns.at(-1)?.status).toBe('streaming');
+    // The end could not be written yet (the row still says "streaming", with what its last write held). A chat
+    // opened now (a reload) shows it ended, with all that arrived (round 9: it showed "…" and a Stop that stopped
+    // nothing, without the text, until room came back).
+    expect(new ConversationStore(db).getTurn(id)?.status).toBe('streaming');
+    const shown = openNow(s, sent.conversationId).turns.at(-1) as Turn;
+    expect([shown.status, shown.error, turnText(shown) === turnText(ended)]).toEqual(['error', ended.error, true]);
 
     // Space is freed: the end lands on its own, with what had been written.
     db.pragma('max_page_count = 1073741823');

@@ -1,0 +1,197 @@
+/**
+ * A full disk end to end (round 9): serve mode with its data folder on a real 40 MB tmpfs, filled to 0 bytes free
+ * by a filler file, driven from Chromium as a user would, against the stand-in Ollama. Rounds 6-8 fixed each piece
+ * (the reserve, deleting on a full disk, the read-only start) with simulated full disks in unit tests; this checks
+ * that together, on a disk whose write() really says ENOSPC, the user (a) sees a send fail plainly with their text
+ * kept, (b) can delete a chat and then chat again, (d) sees an answer the disk filled under end saying so, shown
+ * ended after a reload and saved once there is room, (c) after a restart with no room and no reserve left, still
+ * reads and searches their chats, with a banner saying why they are read-only, and a send or delete is refused
+ * without losing anything.
+ *
+ * Mounting a tmpfs needs root: where it cannot be done this prints why and does not run (test/support/small-disk.ts).
+ */
+import BetterSqlite3 from 'better-sqlite3';
+import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
+import { mountSmallDisk, smallDiskUnavailable, type SmallDisk } from '../support/small-disk';
+import { launchChromium, openPage } from './helpers/browser';
+import { startServeProcess, type ServeProcess } from './helpers/serve-process';
+import { ASSISTANT, chatRoutes, modelOption, ollamaLines, send, USER, waitIdle } from './helpers/ui-session';
+
+const RESERVE = 'firebrand.db-reserve';
+const unavailable = smallDiskUnavailable();
+if (unavailable) console.log(`Full-disk end-to-end tests not run: ${unavailable}.`);
+
+/** Each chat's title (the title lane's request carries its first message), so the list tells them apart. */
+const TITLES = [
+  ['Wombats', 'Wombat burrows'],
+  ['Quokkas', 'Quokka smiles'],
+].map(([word, title]) => ({
+  ...chatRoutes(ollamaLines([{ content: title! }]), 1)[2]!,
+  when: (body: string) => body.includes('Write a title') && body.includes(word!),
+}));
+
+let disk: SmallDisk | undefined;
+let browser: Browser | undefined;
+let replay: ReplayServer | undefined;
+let serve: ServeProcess | undefined;
+let page: Page | undefined;
+let dataDir = '';
+
+async function startServe(): Promise<Page> {
+  serve = await startServeProcess({ dataDir, ollamaUrl: replay!.url });
+  await page?.close().catch(() => undefined);
+  page = await openPage(browser!, { viewport: { width: 1280, height: 800 } });
+  await page.goto(serve.url);
+  await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
+  return page;
+}
+
+/** The status the database holds for the answer to `question` (read from a copy: serve mode has it open). */
+function savedStatus(question: string): string | undefined {
+  const db = new BetterSqlite3(join(dataDir, 'firebrand.db'), { readonly: true });
+  try {
+    const row = db
+      .prepare("SELECT a.status FROM turns a JOIN turns q ON a.parent_id = q.id WHERE q.text LIKE ? AND a.role = 'assistant'")
+      .get(`%${question}%`) as { status: string } | undefined;
+    return row?.status;
+  } finally {
+    db.close();
+  }
+}
+
+/** The chat list's titles, once it shows `n` chats. */
+async function chatTitles(p: Page, n: number): Promise<string[]> {
+  await expect.poll(() => p.getByTestId('conversation-item').count()).toBe(n);
+  return p.getByTestId('conversation-item').allTextContents();
+}
+
+describe.runIf(unavailable === undefined)('a full disk, end to end', () => {
+  beforeAll(async () => {
+    disk = mountSmallDisk(40);
+    dataDir = join(disk.dir, 'data');
+    mkdirSync(dataDir);
+    browser = await launchChromium();
+    replay = await startReplayServer([...TITLES, ...chatRoutes(ollamaLines([{ content: 'Noted.' }]), 1)]);
+    const p = await startServe();
+    // Two chats, written while there is room.
+    await send(p, 'Wombats dig burrows');
+    await waitIdle(p);
+    await p.getByTestId('new-chat').click();
+    await send(p, 'Quokkas smile');
+    await waitIdle(p);
+  });
+
+  afterAll(async () => {
+    await page?.close().catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    await serve?.stop().catch(() => undefined);
+    await replay?.close().catch(() => undefined);
+    disk?.unmount();
+  });
+
+  it('a send fails with a message that says the disk is full, and the typed text stays in the composer', async () => {
+    const p = page!;
+    // The reserve is written 10 s after the start (disk-reserve.ts): the delete below needs it.
+    await expect.poll(() => (existsSync(join(dataDir, RESERVE)) ? statSync(join(dataDir, RESERVE)).size : 0)).toBeGreaterThan(0);
+    disk!.fill();
+    expect(disk!.free()).toBe(0);
+    const before = await p.locator(USER).count();
+    await p.getByTestId('composer-input').fill('Echidnas lay eggs');
+    await p.getByTestId('composer-send').click();
+    await expect.poll(() => p.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toContain('disk is full');
+    expect(await p.getByTestId('composer-input').inputValue()).toBe('Echidnas lay eggs');
+    expect(await p.locator(USER).count()).toBe(before);
+  });
+
+  it('deleting a chat works on the full disk, and the next message is saved', async () => {
+    const p = page!;
+    await p.getByTestId('notice').getByTestId('banner-close').click();
+    expect(await chatTitles(p, 2)).toEqual(['Quokka smiles', 'Wombat burrows']);
+    const wombats = p.locator('.conversation-row').filter({ hasText: 'Wombat burrows' });
+    await wombats.hover();
+    await wombats.getByTestId('conversation-delete').click();
+    // Committed once its undo window (5 s) is over, through the reserve.
+    await expect.poll(() => p.evaluate(() => window.firebrand.conversations.list({}).then((list) => list.map((c) => c.title)))).toEqual(['Quokka smiles']);
+
+    // The text is still in the composer: sent again, now it saves, and the answer with it.
+    await p.getByTestId('conversation-item').first().click();
+    await expect.poll(() => p.locator(USER).count()).toBe(1);
+    await expect.poll(() => p.getByTestId('composer-send').isDisabled()).toBe(false);
+    await p.getByTestId('composer-send').click();
+    await p.waitForFunction(() => (document.querySelector('[data-testid="composer-input"]') as HTMLTextAreaElement).value === '');
+    await waitIdle(p);
+    await p.reload();
+    await p.getByTestId('conversation-item').first().click();
+    await expect.poll(() => p.locator(USER).allTextContents()).toEqual(['Quokkas smile', 'Echidnas lay eggs']);
+  });
+
+  it('the disk filling while an answer streams: the answer ends saying so, a reload shows it ended with all that arrived, and it is saved once there is room', async () => {
+    const p = page!;
+    const answer = ollamaLines([{ content: 'Bilbies are small. ' }, { content: 'They dig. '.repeat(400) }, { content: 'The end.' }]);
+    replay!.setRoutes([...TITLES, ...chatRoutes(answer, 1, 1)]);
+    await send(p, 'Tell me about bilbies');
+    await expect.poll(() => replay!.held).toBe(1);
+    disk!.fill();
+    replay!.release();
+    const last = p.locator(ASSISTANT).last();
+    await expect.poll(() => last.getAttribute('data-status')).toBe('error');
+    expect(await last.textContent()).toContain('Disk full: what arrived so far is kept');
+    const arrived = await last.locator('[data-run="answer"]').textContent();
+    expect(arrived).toContain('The end.');
+
+    // Reloaded while its end is not saved yet: it shows ended, with what arrived, and nothing says it still streams.
+    await p.reload();
+    await p.getByTestId('conversation-item').first().click();
+    await expect.poll(() => last.getAttribute('data-status')).toBe('error');
+    expect(await last.locator('[data-run="answer"]').textContent()).toBe(arrived);
+    expect(await p.getByTestId('composer-stop').count()).toBe(0);
+
+    // Room made outside Firebrand: the end is saved on its own, and a reload shows the same.
+    disk!.empty();
+    await expect.poll(() => savedStatus('Tell me about bilbies')).toBe('error');
+    await p.reload();
+    await p.getByTestId('conversation-item').first().click();
+    await expect.poll(() => last.getAttribute('data-status')).toBe('error');
+    expect(await last.locator('[data-run="answer"]').textContent()).toBe(arrived);
+  });
+
+  it('restarted on the full disk with no reserve left, the chats open read-only: a banner says why, they read and search; a send or a delete is refused, losing nothing', async () => {
+    await serve!.stop();
+    // What the delete gave back, and any reserve written since, taken by the rest of the disk.
+    rmSync(join(dataDir, RESERVE), { force: true });
+    // Closed cleanly (there was room to copy the -wal file in): the next start must make its -shm file again.
+    expect(existsSync(join(dataDir, 'firebrand.db-shm'))).toBe(false);
+    disk!.fill();
+    expect(disk!.free()).toBe(0);
+    const p = await startServe();
+    await expect.poll(() => p.getByTestId('read-only').locator('.banner-text').textContent().catch(() => '')).toContain('open read-only');
+    expect(await chatTitles(p, 1)).toEqual(['Quokka smiles']);
+    await p.getByTestId('conversation-item').first().click();
+    // The end of the chat as saved once there was room (the list is virtualized: the earlier turns are found below).
+    await expect.poll(() => p.locator(USER).last().textContent()).toBe('Tell me about bilbies');
+    await expect.poll(() => p.locator(ASSISTANT).last().locator('[data-run="answer"]').textContent()).toContain('The end.');
+    await p.getByTestId('new-chat').click();
+    await p.getByTestId('search-input').fill('echidnas');
+    await expect.poll(() => p.getByTestId('search-result').count()).toBe(1);
+    await p.getByTestId('search-result').first().click();
+    await expect.poll(() => p.locator('[data-testid="turn"][data-search-hit]').getByTestId('user-text').textContent()).toBe('Echidnas lay eggs');
+
+    const refused = 'The disk is full, so your chats are open read-only and this was not saved. Free some space on that disk, then start Firebrand again.';
+    await p.getByTestId('composer-input').fill('Numbats eat termites');
+    await p.getByTestId('composer-send').click();
+    await expect.poll(() => p.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toBe(refused);
+    expect(await p.getByTestId('composer-input').inputValue()).toBe('Numbats eat termites');
+    await p.getByTestId('notice').getByTestId('banner-close').click();
+    await p.getByTestId('search-input').fill('');
+    // A delete is hidden for its undo window, then refused: the chat comes back, with the same words.
+    const row = p.locator('.conversation-row').first();
+    await row.hover();
+    await row.getByTestId('conversation-delete').click();
+    await expect.poll(() => p.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toBe(refused);
+    expect(await chatTitles(p, 1)).toEqual(['Quokka smiles']);
+  });
+});
