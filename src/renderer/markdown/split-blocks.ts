@@ -4,6 +4,7 @@
  * by an indented line (a list item's next paragraph, indented code) does not cut, so those stay whole.
  */
 import { fenceItem, indentOf, readListLine, startListLines, type ListLines } from './list-items';
+import { grewFrom } from './text-growth';
 
 /** A line that opens or closes a `<details>` fold, as details.ts reads them. */
 const DETAILS_OPEN = /^ {0,3}<details( open)?>\s*(?:<summary>.*<\/summary>)?\s*$/i;
@@ -117,7 +118,7 @@ export interface SplitState {
  * when none finished). Each frame of a long answer then costs its last chunk, not the whole answer.
  */
 export function splitGrowing(prev: SplitState | undefined, text: string): SplitState {
-  if (!prev || prev.chunks.length === 0 || text.length < prev.text.length || !text.startsWith(prev.text)) return { text, chunks: splitMarkdownBlocks(text) };
+  if (!prev || prev.chunks.length === 0 || !grewFrom(text, prev.text)) return { text, chunks: splitMarkdownBlocks(text) };
   if (text.length === prev.text.length) return prev;
   const last = prev.chunks[prev.chunks.length - 1]!;
   // The last chunk is the text's last content: its last occurrence is where it begins.
