@@ -75,14 +75,37 @@ export function scanLine(scan: BlockScan, line: string): boolean {
   return fenceLine;
 }
 
+/**
+ * A line that starts a list item at the top level of a chunk (a list marker, then a space, a tab or the line's end),
+ * not a thematic break ("- - -"). A blank line before one may not end the list: markdown-it goes on with the same list,
+ * a loose one, its items' text in <p>.
+ */
+const LIST_ITEM = /^ {0,3}(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
+const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+const startsItem = (line: string) => LIST_ITEM.test(line) && !THEMATIC_BREAK.test(line);
+/** The start of a list item's first line, still streaming ("2", "-"). */
+const ITEM_SO_FAR = /^ {0,3}(?:[-+*]|\d{1,9}[.)]?)$/;
+/**
+ * Whether the text's last line, still streaming, may yet start a list item. A cut there would not be taken back when it
+ * does (splitGrowing splits again from the last chunk only), so it is not cut: "- - -", a break now, is one of them
+ * ("- - -x" is an item).
+ */
+const mayStartItem = (line: string) => ITEM_SO_FAR.test(line) || LIST_ITEM.test(line);
+
 export function splitMarkdownBlocks(text: string): string[] {
   const lines = text.split('\n');
   const blocks: string[] = [];
   let current: string[] = [];
   const scan = startScan();
+  // The current chunk has a list item's first line: a blank line followed by another item is not cut there (a loose
+  // list, "1. a\n\n2. b", was cut into two lists while it streamed, its items without the <p> spacing of the finished
+  // answer's one list). Kept even where the list has ended since: not cutting never changes what is drawn.
+  let listInChunk = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] ?? '';
+    const outside = scan.fence === null && !scan.math && !scan.bracketMath && scan.details === 0;
     scanLine(scan, line);
+    if (outside && startsItem(line)) listInChunk = true;
     const { fence, math, bracketMath, details } = scan;
     if (fence === null && !math && !bracketMath && details === 0 && line.trim() === '' && current.length > 0) {
       // A forward scan, not lines.slice(i + 1).find(): this runs every frame of a stream, and copying the rest
@@ -90,12 +113,13 @@ export function splitMarkdownBlocks(text: string): string[] {
       let j = i + 1;
       while (j < lines.length && (lines[j] ?? '').trim() === '') j++;
       const next = lines[j];
-      if (next !== undefined && /^\s/.test(next)) {
+      if (next !== undefined && (/^\s/.test(next) || (listInChunk && (j === lines.length - 1 ? mayStartItem(next) : startsItem(next))))) {
         current.push(line);
         continue;
       }
       blocks.push(current.join('\n'));
       current = [];
+      listInChunk = false;
       continue;
     }
     if (current.length === 0 && line.trim() === '') continue;
