@@ -43,9 +43,10 @@ const answer = fc
 
 /**
  * Whether `text` has an indented fence whose list item the splitter is not sure of (list-items.ts: an item that may be
- * a paragraph's lazy line, such as a `2.` right after a line of text), followed by a line indented less than the
- * fence. The splitter leaves such a block open to its closing fence, as before round 8, where markdown-it may end it
- * with the item (found by this property: "- Run:\n  x\n2. Then run:\n   ```bash\nmake\n   ```"): left, not this fix.
+ * a paragraph's lazy line, such as a `2.` right after a top-level line of text that may or may not be a paragraph),
+ * followed by a line indented less than the fence. The splitter leaves such a block open to its closing fence, where
+ * markdown-it may end it with the item: left (REPORT, round 9). A `2.` after a line of a list item indented more than
+ * it is sure since round 9 ("- Run:\n  x\n2. Then run:\n   ```bash\nmake\n   ```": below).
  */
 function fenceInDoubt(text: string): boolean {
   const scan = startScan();
@@ -96,6 +97,24 @@ describe('a list item’s code block that is never closed', () => {
       { numRuns: 400 },
     );
     expect(cut).toBeGreaterThan(50);
+  });
+
+  it('ends with an item that follows a line of a list item indented more than it (no lazy line there), as markdown-it ends it', () => {
+    // "2. Then run:" after a line of "- Run:"'s text cannot go on that text lazily: markdown-it lets a list interrupt a
+    // paragraph indented more than it, so it starts a new list, and its code block ends at "make". Before, the splitter
+    // read the block to "   ```" (which markdown-it reads as opening another one) and cut inside that one.
+    const text = '- Run:\n  x\n2. Then run:\n   ```bash\nmake\n   ```\n\nmore\n\n```\na\n\nb\n```';
+    // Nested: the item's text indented 4, past a marker at 2.
+    const nested = '- a\n  - b\n    text\n  3. c\n     ```\nz\n\nw\n\n```\nq\n\nr\n```';
+    for (const answer of [text, nested]) {
+      // At every cut (stream() leaves out the cuts its conservative fenceInDoubt flags).
+      for (let at = 1; at <= answer.length; at++) {
+        const now = answer.slice(0, at);
+        expect(splitMarkdownBlocks(now).map((chunk) => markdownToHtml(chunk)).join(''), JSON.stringify(now)).toBe(markdownToHtml(now));
+      }
+      stream(answer, [2, 5, 1]);
+    }
+    expect(splitMarkdownBlocks(text).at(-1)).toBe('b\n```');
   });
 
   it('is still one block where the item cannot be told for sure: a top-level fence indented, a lazy line, a quote', () => {
