@@ -120,4 +120,28 @@ describe('a long code block while it streams', () => {
       spy.mockRestore();
     }
   });
+
+  it('is split into chunks at the cost of its new lines: the splitter goes on from where it was, not from the last chunk', async () => {
+    const { splitGrowing, splitMarkdownBlocks } = await import('../../src/renderer/markdown/split-blocks');
+    const code = Array.from({ length: 300 }, (_, i) => `  total += items[${i}] * 2; // step ${i}`).join('\n');
+    const text = `Intro.\n\n- a\n\n- b\n\n\`\`\`ts\nfunction run(items: number[]) {\n${code}\n`;
+    // Lines the splitter reads: each is trimmed to see whether it is blank.
+    const original = String.prototype.trim;
+    let read = 0;
+    const spy = vi.spyOn(String.prototype, 'trim').mockImplementation(function (this: string) {
+      read++;
+      return original.call(this);
+    });
+    let split: ReturnType<typeof splitGrowing> | undefined;
+    let frames = 0;
+    try {
+      for (let at = 1; frames === 0 || at < text.length + 7; at += 7, frames++) split = splitGrowing(split, text.slice(0, Math.min(at, text.length)));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(split?.chunks).toEqual(splitMarkdownBlocks(text));
+    // A few lines a frame. Before, the block's chunk was split again from its start at every frame: its 300 lines,
+    // about 150 on average, read at each of about 1,650 frames.
+    expect(read / frames).toBeLessThan(10);
+  });
 });
