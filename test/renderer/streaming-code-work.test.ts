@@ -144,4 +144,22 @@ describe('a long code block while it streams', () => {
     // about 150 on average, read at each of about 1,650 frames.
     expect(read / frames).toBeLessThan(10);
   });
+
+  it('highlights a few hundred characters a token at the end of a very long line too (minified JSON), at the top level and in a list item', async () => {
+    const { growFence } = await import('../../src/renderer/markdown/growing-fence');
+    const { hljs } = await import('../../src/renderer/markdown/grammars');
+    const highlight = vi.spyOn(hljs, 'highlight');
+    const json = JSON.stringify(Array.from({ length: 200 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'], ok: i % 2 === 0 })));
+    for (const text of [`\`\`\`json\n${json}`, `1. Save it:\n   \`\`\`json\n   ${json}`]) {
+      highlight.mockClear();
+      let draft: ReturnType<typeof growFence> = null;
+      let frames = 0;
+      for (let at = 1; at <= text.length; at += 4, frames++) draft = growFence(draft, text.slice(0, at));
+      const highlighted = highlight.mock.calls.reduce((sum, call) => sum + String(call[0]).length, 0);
+      expect(draft?.pieces.length, text.slice(0, 8)).toBeGreaterThan(20);
+      // About 320 characters a frame; cut only past 1,000 characters, the live part averaged about 650, three times a
+      // frame's near the line's start.
+      expect(highlighted / frames, text.slice(0, 8)).toBeLessThan(450);
+    }
+  });
 });
