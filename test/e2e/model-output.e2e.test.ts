@@ -221,6 +221,12 @@ describe('answers as local models write them', () => {
     await expect.poll(() => item.textContent()).toBe('חשבונית מרץ');
     expect(await item.locator('.invisible-char').count()).toBe(0);
     expect(await item.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+    // Brackets the user types are text: before, a typed "[U+202E]" was saved as the override it names.
+    await page.getByTestId('conversation-rename').first().click();
+    await page.getByTestId('conversation-rename-input').pressSequentially('x [U+202E] y');
+    await page.getByTestId('conversation-rename-input').press('Enter');
+    await expect.poll(() => item.textContent()).toBe('חשבונית מרץx [U+202E] y');
+    expect(await item.locator('.invisible-char').count()).toBe(0);
   });
 
   it('breaks lines at <br> in a gpt-oss table, and on a phone a wide table, URL, code span or formula scrolls only inside itself', async () => {

@@ -4,7 +4,7 @@ import type { Turn } from '../../src/shared/turn';
 import type { ConversationSummary } from '../../src/shared/ipc';
 import { UserTurn } from '../../src/renderer/components/turn/UserTurn';
 import { ConversationItem, editedTitle } from '../../src/renderer/components/ConversationItem';
-import { withDirectionControlsShown } from '../../src/renderer/markdown/invisible-chars';
+import { editRenameField, startRenameField, type RenameField } from '../../src/renderer/components/rename-field';
 
 const user = (text: string): Turn => ({ id: 'u1', conversationId: 'c1', parentId: null, role: 'user', blocks: [{ type: 'text', text }], meta: {}, status: 'done', createdAt: 0 });
 
@@ -50,16 +50,43 @@ describe('direction controls in what the user wrote (Trojan Source)', () => {
   it('shows them as code points in the rename field, and saves the title as it was unless the user edits it', () => {
     const title = 'Invoice \u202Efdp.exe';
     // What the field holds while the user edits: before, the raw override, which reversed the rest of the title there.
-    const field = withDirectionControlsShown(title);
-    expect(field).toBe('Invoice [U+202E]fdp.exe');
+    const field = startRenameField(title);
+    expect(field.value).toBe('Invoice [U+202E]fdp.exe');
+    /** The field after the user makes it read `raw`, the caret at `caret` (the end of what they typed). */
+    const typed = (from: RenameField, raw: string, caret?: number) => editRenameField(from, raw, caret);
     // Left as it was: nothing is saved, the control stays.
     expect(editedTitle(title, field)).toBeNull();
     // Edited elsewhere: the control is saved where it was written.
-    expect(editedTitle(title, `${field} (copy)`)).toBe('Invoice \u202Efdp.exe (copy)');
-    // Its code point deleted: so is the control.
-    expect(editedTitle(title, 'Invoice fdp.exe')).toBe('Invoice fdp.exe');
-    expect(editedTitle(title, '  ')).toBeNull();
-    expect(editedTitle('Plain', 'Plain')).toBeNull();
-    expect(editedTitle('Plain', 'Plain [note]')).toBe('Plain [note]');
+    expect(editedTitle(title, typed(field, `${field.value} (copy)`))).toBe('Invoice \u202Efdp.exe (copy)');
+    expect(editedTitle(title, typed(field, `My ${field.value}`, 3))).toBe('My Invoice \u202Efdp.exe');
+    // Its code point deleted, or cut into: so is the control.
+    expect(editedTitle(title, typed(field, 'Invoice fdp.exe', 8))).toBe('Invoice fdp.exe');
+    expect(editedTitle(title, typed(field, 'Invoice [U+202Efdp.exe', 15))).toBe('Invoice [U+202Efdp.exe');
+    expect(editedTitle(title, typed(field, '  '))).toBeNull();
+    expect(editedTitle('Plain', startRenameField('Plain'))).toBeNull();
+    expect(editedTitle('Plain', typed(startRenameField('Plain'), 'Plain [note]'))).toBe('Plain [note]');
+    // One pasted raw while editing is shown as the others, and saved as the control it is.
+    const pasted = typed(startRenameField('Plain'), 'Plain \u2066x\u2069');
+    expect(pasted.value).toBe('Plain [U+2066]x[U+2069]');
+    expect(editedTitle('Plain', pasted)).toBe('Plain \u2066x\u2069');
+  });
+
+  it('saves brackets the user typed as the text they typed: only the ones the field wrote for a control turn back into it', () => {
+    // Before: a title typed as "Use [U+202E] to test" was saved with a real right-to-left override in it, which then
+    // reversed the rest of the title wherever it was not marked (a notification, an export, another app).
+    const written = 'Use [U+202E] to test';
+    expect(editedTitle('New chat', editRenameField(startRenameField('New chat'), written))).toBe(written);
+    // Typed one character at a time, the last `]` completing it.
+    let field = startRenameField('');
+    for (let i = 1; i <= written.length; i++) field = editRenameField(field, written.slice(0, i), i);
+    expect(editedTitle('', field)).toBe(written);
+    // Beside a real one, typed in front of it: the caret tells which is which.
+    const real = startRenameField('\u202Eabc');
+    const both = editRenameField(real, `[U+202E]${real.value}`, 8);
+    expect(both.value).toBe('[U+202E][U+202E]abc');
+    expect(editedTitle('\u202Eabc', both)).toBe('[U+202E]\u202Eabc');
+    // A title saved with the text, renamed again and left as it is: nothing is saved, the text stays text.
+    expect(startRenameField(written).controls).toEqual([]);
+    expect(editedTitle(written, startRenameField(written))).toBeNull();
   });
 });

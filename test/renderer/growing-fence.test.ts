@@ -94,6 +94,12 @@ describe('a code block while it streams', () => {
     const tabbed = '1. Create the file:\n   ```\n   func main() {\n   \tif ok {\n   \t\tfmt.Println(1)\n   \t}\n   }\n';
     expect(drawStream(tabbed, [3, 5]).contained).toBeGreaterThan(10);
     expect(growFence(null, tabbed)?.container).toMatchObject({ kind: 'list', inner: 3, strip: 3 });
+    // Tabs within the indent markdown-it strips (an editor that indents with tabs, a model that copies its file): the
+    // part of a tab past the stripped indent is kept as spaces, as markdown-it keeps it. Before, each such line stopped
+    // the draft, and the whole list was drawn again at every token.
+    const tabsInIndent = `- Save it:\n  \`\`\`go\n${Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? '\tfunc f() {}' : i % 3 === 1 ? ' \t\tx := 1' : '  \ty := 2')).join('\n')}\n`;
+    expect(drawStream(tabsInIndent, [3, 5]).contained).toBeGreaterThan(20);
+    expect(drawStream(tabsInIndent.replace(/^- /, '10. ').replace(/\n  `/, '\n    `'), [2, 7]).contained).toBeGreaterThan(20);
     // A step the user quoted back: a list item in a quote. Before, drawn whole (the whole quote) at every token.
     const quoted = `> 1. Run:\n>    \`\`\`py\n${Array.from({ length: 12 }, (_, i) => `>    x${i} = ${i}`).join('\n')}\n`;
     expect(drawStream(quoted, [3, 5]).contained).toBeGreaterThan(20);

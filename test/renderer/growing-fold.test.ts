@@ -15,8 +15,8 @@ function drawnFold(draft: FoldDraft): string {
   return `<details${draft.open ? ' open=""' : ''} data-writing="" dir="auto">\n<summary>${summaryToHtml(draft.summary)}</summary>\n${inner}</details>\n`;
 }
 
-/** Lines of folds' content: no list items (an answer's chunks cut a loose list in two, in a fold as at the top). */
-const LINES = ['<details>', '<details open>', '<details><summary>S *x*</summary>', '<summary>T</summary>', '</details>', 'end</details>', '    </details>', '```', '```py', 'x = 1', '', 'text', '> quote', '# head', '| a | b |', '|---|---|', '$$', '$$x$$ y', '\\[', 'a \\]', 'émoji 👨‍💻'];
+/** Lines of folds' content, list items among them (a loose list is one chunk, in a fold as at the top). */
+const LINES = ['<details>', '<details open>', '<details><summary>S *x*</summary>', '<summary>T</summary>', '</details>', 'end</details>', '    </details>', '```', '```py', 'x = 1', '', 'text', '> quote', '# head', '| a | b |', '|---|---|', '$$', '$$x$$ y', '\\[', 'a \\]', '- item', '2. next', 'émoji 👨‍💻'];
 
 describe('a fold while it streams', () => {
   it('is drawn exactly as the same text rendered whole, at every cut, however the answer is cut', () => {

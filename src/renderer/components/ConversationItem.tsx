@@ -6,7 +6,8 @@ import { renameConversation } from '../store/conversation-actions';
 import { exportConversationFile } from '../store/export-import';
 import { useFocusBack } from '../hooks/use-focus-back';
 import { MarkedText } from './MarkedText';
-import { withDirectionControlsRestored, withDirectionControlsShown } from '../markdown/invisible-chars';
+import { withDirectionControlsShown } from '../markdown/invisible-chars';
+import { editRenameField, renameFieldTitle, startRenameField, type RenameField } from './rename-field';
 
 interface Props {
   conversation: ConversationSummary;
@@ -20,29 +21,29 @@ interface Props {
  * What a finished edit of `title` saves: null when nothing is to be saved (left blank, or not changed: the field
  * showed the title's direction controls as code points, and the title is kept exactly as it was, controls and all).
  */
-export function editedTitle(title: string, edited: string): string | null {
-  if (edited.trim() === '' || edited === withDirectionControlsShown(title)) return null;
-  const restored = withDirectionControlsRestored(edited);
-  return restored === title ? null : restored;
+export function editedTitle(title: string, field: RenameField): string | null {
+  if (field.value.trim() === '') return null;
+  const edited = renameFieldTitle(field);
+  return edited === title ? null : edited;
 }
 
 /** One conversation in the list: open on click, rename in place, export, delete (with undo, by the list). */
 export const ConversationItem = memo(function ConversationItem({ conversation: c, active, onDelete, onOpen }: Props) {
-  const [title, setTitle] = useState<string | null>(null);
+  const [field, setField] = useState<RenameField | null>(null);
   // A title the user typed may hold direction controls (a model's title has them dropped: title-lane.ts): marked in
   // the list, shown as code points in its tooltip and the buttons' names.
   const shown = withDirectionControlsShown(c.title);
   // Left with Enter or Escape, the focus comes back to the conversation (the field it was in is gone).
-  const { target: button, armFocusBack } = useFocusBack<HTMLButtonElement>(title !== null);
-  // The field shows the title with its direction controls as code points (shown): an input can hold no marker, and
-  // a raw right-to-left override reversed the rest of the title as the user edited it.
-  const edit = () => setTitle(shown);
+  const { target: button, armFocusBack } = useFocusBack<HTMLButtonElement>(field !== null);
+  // The field shows the title with its direction controls as code points (rename-field.ts): an input can hold no
+  // marker, and a raw right-to-left override reversed the rest of the title as the user edited it.
+  const edit = () => setField(startRenameField(c.title));
   const commit = () => {
-    const saved = title === null ? null : editedTitle(c.title, title);
+    const saved = field === null ? null : editedTitle(c.title, field);
     if (saved !== null) void renameConversation(c.id, saved);
-    setTitle(null);
+    setField(null);
   };
-  if (title !== null) {
+  if (field !== null) {
     return (
       <li className="conversation-row editing">
         <input
@@ -51,10 +52,10 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
           data-testid="conversation-rename-input"
           aria-label="Conversation title"
           // A control shown as "[U+202E]" counts as the one character it saves.
-          maxLength={CONVERSATION_TITLE_MAX_CHARS + title.length - withDirectionControlsRestored(title).length}
-          value={title}
+          maxLength={CONVERSATION_TITLE_MAX_CHARS + field.value.length - renameFieldTitle(field).length}
+          value={field.value}
           autoFocus
-          onChange={(e) => setTitle(withDirectionControlsShown(e.target.value))}
+          onChange={(e) => setField(editRenameField(field, e.target.value, e.target.selectionEnd ?? undefined))}
           onBlur={commit}
           onKeyDown={(e) => {
             // Keys an input method is composing with (Enter picks a conversion, Escape cancels it) are its own.
@@ -68,7 +69,7 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
             } else if (e.key === 'Escape') {
               e.preventDefault();
               armFocusBack();
-              setTitle(null);
+              setField(null);
             }
           }}
         />

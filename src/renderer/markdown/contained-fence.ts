@@ -7,11 +7,11 @@
  * item (a line less indented ends the item, and the code block with it), and how much indent markdown-it takes off
  * each code line (the fence line's own). Both are asked of markdown-it once per block, by parsing the text before
  * the code with a probe line after it, not worked out here from list markers: its answer is the rule. A list item in a
- * quote is read as a list item once each line's `>` and its space are off. A tab within the indent markdown-it strips
- * (or any in a quote's: it counts a tab's columns from where the line's markup ends, and keeps the part of a tab it does
- * not strip as spaces), a quote in a list (its `>` may stand anywhere in the item's indent, and a lazy line goes on the
- * quote's paragraph, not its code), or a block in a fold is not read here (null: the chunk is drawn whole, as before);
- * a tab after the stripped indent (Go's) is code, as markdown-it keeps it.
+ * quote is read as a list item once each line's `>` and its space are off. A tab in a list item's indent is read as
+ * markdown-it reads it (to the next multiple of 4 columns; the part of one past the stripped indent kept as spaces).
+ * A tab in a quote's lines (markdown-it counts its columns from where the line's markup ends), a quote in a list (its
+ * `>` may stand anywhere in the item's indent, and a lazy line goes on the quote's paragraph, not its code), or a
+ * block in a fold is not read here (null: the chunk is drawn whole, as before).
  */
 import type { Token } from 'markdown-it';
 import { mathEnabled, parseMarkdown } from './to-html';
@@ -58,24 +58,28 @@ export function containedCodeLine(container: FenceContainer, marker: string, lin
     if (body.startsWith(' ')) body = body.slice(1);
   }
   // The columns of its indent, a tab to the next multiple of 4 (as markdown-it counts them outside a quote), and how
-  // many of its characters markdown-it strips: up to `strip` columns of spaces. A tab within those is not read here.
+  // many of its characters markdown-it strips: those it reads while fewer than `strip` columns are behind it
+  // (StateBlock.getLines). A tab that runs past `strip` is stripped whole, and the columns it had past it are given
+  // back as spaces (`pad`), as markdown-it does.
   let column = 0;
   let stripped = 0;
+  let pad = 0;
   let at = 0;
   for (; at < body.length && (body[at] === ' ' || body[at] === '\t'); at++) {
-    if (body[at] === '\t') {
-      // In a quote, markdown-it counts a tab's columns from the `>`: not read here.
-      if (column < container.strip || quoted) return null;
-      column += 4 - (column % 4);
-    } else {
-      column++;
-      if (column <= container.strip) stripped = at + 1;
+    // In a quote, markdown-it counts a tab's columns from the `>`: not read here.
+    if (body[at] === '\t' && quoted) return null;
+    const next = body[at] === '\t' ? column + 4 - (column % 4) : column + 1;
+    if (column < container.strip) {
+      stripped = at + 1;
+      pad = Math.max(0, next - container.strip);
     }
+    column = next;
   }
-  if (at === body.length) return body.slice(stripped);
+  const code = `${' '.repeat(pad)}${body.slice(stripped)}`;
+  if (at === body.length) return code;
   if (column < container.inner) return null;
   if (column - container.inner < 4 && closes(body.slice(at), marker)) return null;
-  return body.slice(stripped);
+  return code;
 }
 
 /** A line's text past any quote markers, list markers and indent: where a fence marker would start. */

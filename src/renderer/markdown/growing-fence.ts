@@ -19,6 +19,7 @@ import { hljs } from './grammars';
 import { markInvisible } from './invisible-chars';
 import { scanLine, startScan } from './split-blocks';
 import { asRead } from './line-breaks';
+import { grewFrom } from './text-growth';
 import { confirmedFence, containedCodeLine, findContainedFence, type FenceContainer } from './contained-fence';
 
 /** A streaming tail that ends inside a code block. */
@@ -129,9 +130,9 @@ function highlighted(code: string, grammar: string | null): { html: string; top:
 export function growFence(prev: FenceDraft | null | undefined, raw: string): FenceDraft | null {
   const tail = asRead(prev, raw);
   let draft: FenceDraft;
-  if (prev?.container && tail.startsWith(prev.tail)) {
+  if (prev?.container && grewFrom(tail, prev.tail)) {
     draft = { ...prev, tail, raw };
-  } else if (prev && !prev.container && tail.startsWith(prev.tail)) {
+  } else if (prev && !prev.container && grewFrom(tail, prev.tail)) {
     // Only the new text can close the fence: from the start of the line the last token ended in.
     const from = Math.max(prev.codeStart, prev.tail.lastIndexOf('\n') + 1);
     for (const line of tail.slice(from).split('\n')) if (closes(line, prev.marker)) return null;
@@ -207,8 +208,13 @@ function drawLive(draft: FenceDraft, code: string): FenceDraft {
   return draft;
 }
 
-/** A line longer than this is cut into pieces inside itself (cutInLine). */
-const LONG_LINE = 1000;
+/**
+ * A line longer than this is cut into pieces inside itself (cutInLine). The live part of a long line runs from about
+ * LOOKAHEAD characters after a cut to this many, and is highlighted again at each token: at 1,000, about 650
+ * characters a token, three times a token's near the line's start (bench/streaming-code, JSON in a list item); at
+ * 400, about 320, and the whole stream's work less than half.
+ */
+const LONG_LINE = 400;
 /** Characters after a cut inside a line that are looked at to see that they do not change how the piece reads. */
 const LOOKAHEAD = 200;
 

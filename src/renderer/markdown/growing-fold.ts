@@ -10,6 +10,7 @@
  */
 import { FENCE, OPEN, SUMMARY, TRAILING_CLOSE } from './details';
 import { asRead } from './line-breaks';
+import { grewFrom } from './text-growth';
 
 /** A streaming tail that is one open fold. */
 export interface FoldDraft {
@@ -62,7 +63,7 @@ function readLine(state: { depth: number; fence: string | null }, line: string):
 export function growFold(prev: FoldDraft | null | undefined, raw: string): FoldDraft | null {
   const tail = asRead(prev, raw);
   let draft: FoldDraft;
-  if (prev && tail.startsWith(prev.tail)) {
+  if (prev && grewFrom(tail, prev.tail)) {
     draft = { ...prev, tail, raw };
   } else {
     const firstEnd = tail.indexOf('\n');

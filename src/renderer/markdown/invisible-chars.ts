@@ -112,15 +112,3 @@ export function withDirectionControlsShown(text: string): string {
   DIRECTION_CONTROLS.lastIndex = 0;
   return DIRECTION_CONTROLS.test(text) ? text.replace(DIRECTION_CONTROLS, (ch) => `[${codePoint(ch)}]`) : text;
 }
-
-/** A direction control as withDirectionControlsShown writes it. */
-const SHOWN_CONTROL = /\[U\+(202[A-E]|206[6-9])\]/g;
-
-/**
- * A title the user is editing, from the field (RenameField in ConversationItem.tsx): an input can hold no marker, so
- * each direction control is shown there as its code point in brackets (withDirectionControlsShown), also one typed or
- * pasted while editing, and put back by this when the title is saved: the control stays where it was written.
- */
-export function withDirectionControlsRestored(text: string): string {
-  return text.includes('[U+') ? text.replace(SHOWN_CONTROL, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16))) : text;
-}

@@ -4,6 +4,7 @@
  * files send them, and some servers) kept a code block or a fold from being drawn at the cost of its new text
  * (growing-fence.ts, growing-fold.ts): it was drawn whole at every token. Pure.
  */
+import { grewFrom } from './text-growth';
 
 /** A draft of a tail: the text as it came, and as it is read. */
 export interface ReadTail {
@@ -18,7 +19,7 @@ function normalized(text: string): string {
 /** `raw` as markdown-it reads it; only its new text is read when it grew from `prev`'s. */
 export function asRead(prev: ReadTail | null | undefined, raw: string): string {
   if (!raw.includes('\r') && !raw.includes('\0')) return raw;
-  if (!prev || !raw.startsWith(prev.raw)) return normalized(raw);
+  if (!prev || !grewFrom(raw, prev.raw)) return normalized(raw);
   // A `\r` that ended the last token was read as a break already: the `\n` after it adds none.
   const added = raw.slice(prev.raw.endsWith('\r') && raw[prev.raw.length] === '\n' ? prev.raw.length + 1 : prev.raw.length);
   return prev.tail + normalized(added);

@@ -30,9 +30,11 @@ export interface ListLines {
    * at a chunk's start after a blank line), a sure item's first line ('item'), or maybe a paragraph ('text').
    */
   after: 'none' | 'item' | 'text';
+  /** How far the last non-blank line read is indented. */
+  lastIndent: number;
 }
 
-export const startListLines = (): ListLines => ({ below: [null, null, null, null], after: 'none' });
+export const startListLines = (): ListLines => ({ below: [null, null, null, null], after: 'none', lastIndent: 0 });
 
 /** Columns of a line's indent; 4 for one with a tab in it (as far as it matters here: no fence line, no item's). */
 export function indentOf(line: string): number {
@@ -58,13 +60,18 @@ export function readListLine(lines: ListLines, line: string, outside: boolean, c
     // Five spaces or more after the marker: the content is indented code, its column one past the marker.
     const column = lead!.length + mark!.length + (spaces!.length > 4 ? 1 : spaces!.length);
     // An ordered item that does not start at 1 cannot interrupt a paragraph (it goes on lazily): sure where none is
-    // open, or right after an item's first line (the next item ends that item's paragraph).
+    // open, or right after an item's first line (the next item ends that item's paragraph). Sure too after a line of
+    // a list item whose content starts right of this marker: markdown-it lets any list interrupt a paragraph indented
+    // more than it (list rule: isTerminatingParagraph only where sCount >= blkIndent), and with no paragraph there, the
+    // item ends at this less indented line anyway ("- Run:\n  x\n2. Then:" is a new list's item).
     const ordered = /\d/.test(mark![0]!);
-    const sure = !ordered || /^1\D/.test(mark!) || lines.after !== 'text';
+    const inItemRightOfIt = lines.lastIndent > indent && fenceItem(lines, lines.lastIndent) > indent;
+    const sure = !ordered || /^1\D/.test(mark!) || lines.after !== 'text' || inItemRightOfIt;
     if (sure) item = column;
   }
   for (let t = 1; t <= 3; t++) if (indent < t) lines.below[t] = { indent, item };
   lines.after = closed ? 'none' : item > 0 ? 'item' : 'text';
+  lines.lastIndent = indent;
 }
 
 /**
