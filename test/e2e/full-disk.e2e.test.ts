@@ -7,7 +7,7 @@
  * ended after a reload and saved once there is room, (c) after a restart with no room and no reserve left, still
  * reads and searches their chats, with a banner saying why they are read-only, and a send or delete is refused
  * without losing anything. Round 10: (e) a file attached on the full disk is named in the message and attached
- * again by Retry.
+ * again by Retry; (f) a folder left untidy (its -wal and -shm files) opens read-only on the full disk, as in (c).
  *
  * Mounting a tmpfs needs root: where it cannot be done this prints why and does not run (test/support/small-disk.ts).
  */
@@ -224,5 +224,28 @@ describe.runIf(unavailable === undefined)('a full disk, end to end', () => {
     await row.getByTestId('conversation-delete').click();
     await expect.poll(() => p.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toBe(refused);
     expect(await chatTitles(p, 1)).toEqual(['Quokka smiles']);
+  });
+
+  it('a folder whose last run stopped with no room to tidy up (-wal and -shm left) opens read-only on a full disk too, with the banner, and shows the latest message', async () => {
+    await serve!.stop();
+    disk!.empty();
+    replay!.setRoutes([...TITLES, ...chatRoutes(ollamaLines([{ content: 'Striped.' }]), 1)]);
+    let p = await startServe();
+    await p.getByTestId('conversation-item').first().click();
+    await send(p, 'Numbats have stripes');
+    await waitIdle(p);
+    // Stopped with no chance to tidy up (as when the close finds no room to copy the -wal file in).
+    await serve!.stop('SIGKILL');
+    expect(existsSync(join(dataDir, 'firebrand.db-shm'))).toBe(true);
+    expect(existsSync(join(dataDir, 'firebrand.db-wal'))).toBe(true);
+    rmSync(join(dataDir, RESERVE), { force: true });
+    disk!.fill();
+    expect(disk!.free()).toBe(0);
+
+    p = await startServe();
+    await expect.poll(() => p.getByTestId('read-only').locator('.banner-text').textContent().catch(() => '')).toContain('open read-only');
+    await p.getByTestId('conversation-item').first().click();
+    await expect.poll(() => p.locator(USER).last().textContent()).toBe('Numbats have stripes');
+    await expect.poll(() => p.locator(ASSISTANT).last().locator('[data-run="answer"]').textContent()).toContain('Striped.');
   });
 });
