@@ -7,6 +7,7 @@ import type { AttachmentBlock } from '../../shared/turn';
 import { sha256Hex } from '../db/request-body';
 import { UserFacingError } from '../errors';
 import { readOnlyReason } from '../db/read-only-copy';
+import { isDiskFull } from '../db/disk-reserve';
 import { attachmentKind, checkClaimedType, sniffMime } from './sniff';
 import { checkAttachment, DEFAULT_MAX_ATTACHMENT_BYTES, displayName } from './attachment-checks';
 
@@ -78,8 +79,17 @@ export class BlobStore {
    */
   async put(bytes: Uint8Array, claim: { name: string; mime: string }, now: number): Promise<AttachmentBlock> {
     const checked = checkAttachment(bytes, claim, this.maxBytes);
-    const digest = await this.store(bytes, checked.mime, now);
-    return { type: 'attachment', id: digest, ...checked };
+    // Read-only start (db/read-only-copy.ts): no row can be added, so no file is written either.
+    if (readOnlyReason(this.db)) throw new UserFacingError('internal', `“${checked.name}” was not attached: ${READ_ONLY}`);
+    try {
+      const digest = await this.store(bytes, checked.mime, now);
+      return { type: 'attachment', id: digest, ...checked };
+    } catch (err) {
+      // The generic "this was not saved" did not say which of several files it was (full-disk audit, round 9).
+      const why = notStoredBecause(err);
+      if (why) throw new UserFacingError('internal', `“${checked.name}” was not attached: ${why}`);
+      throw err;
+    }
   }
 
   /**
@@ -243,4 +253,13 @@ async function syncDir(dir: string): Promise<void> {
   } finally {
     await fh.close();
   }
+}
+
+const READ_ONLY = 'the disk is full, so your chats are open read-only. Free some space on that disk, then start Firebrand again.';
+
+/** Why a file could not be stored, for the user, where they can fix it: a full disk, or the read-only start. */
+function notStoredBecause(err: unknown): string | undefined {
+  if (isDiskFull(err)) return 'the disk is full. Free some space, then press Retry to attach it again.';
+  if ((err as { code?: unknown } | null)?.code === 'SQLITE_READONLY') return READ_ONLY;
+  return undefined;
 }

@@ -21,6 +21,7 @@ import { UserFacingError } from '../errors';
 import type { ApprovalDecision, ApprovalKey } from '../tools/approval-gate';
 import type { EmitEvent } from '../events';
 import { describeWriteFailure, TurnWriter } from '../engine/turn-writer';
+import { saveEventually } from '../engine/run-step';
 
 export interface ChatServiceDeps {
   store: ConversationStore;
@@ -205,13 +206,22 @@ export class ChatService {
         // Never leave a turn spinning: whatever was still streaming ends as an error the user can see. This path
         // must not throw itself (issue 15: with the disk full, its own update failed again and ended the process).
         const why = isWriteFailure(err) ? describeWriteFailure(err) : 'Something went wrong while answering; what arrived is kept.';
+        const live = this.deps.engine.live;
         for (const id of ids) {
           try {
-            const t = this.deps.store.getTurn(id);
-            if (t?.status !== 'streaming') continue;
-            const ended: Turn = { ...t, status: 'error', stop: 'error', error: why };
+            const row = this.deps.store.getTurn(id);
+            if (row?.status !== 'streaming') continue;
+            // The step's end, held until the disk has room, is on its way already: a second writer with the row's
+            // older copy could land after it and take the answer's text back (full-disk audit, round 10).
+            const latest = live?.latest(id);
+            if (latest?.unsaved) continue;
+            // What streamed, where it is ahead of the row's last write: "what arrived is kept" means all of it.
+            const ended: Turn = { ...(latest?.turn ?? row), status: 'error', stop: 'error', error: why };
+            live?.end(id);
             const writer = new TurnWriter((turn) => this.deps.store.updateTurn(turn));
-            if (!writer.finish(ended)) writer.saveEventually(ended);
+            // Not saved (a full disk): shown as it will be saved until it is, as run-step's own ends are (round 9:
+            // a reload showed the row's "streaming" copy, with a Stop that stopped nothing).
+            if (!writer.finish(ended)) saveEventually({ live }, writer, ended);
             this.deps.emit('chat:turn-saved', { turn: ended });
           } catch (inner) {
             this.deps.log(`chat: could not end turn ${id}: ${inner instanceof Error ? inner.message : String(inner)}`);

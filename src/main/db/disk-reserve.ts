@@ -93,6 +93,11 @@ export class DiskReserve {
     }
   }
 
+  /** Free bytes on the data folder's disk now (the reserve not counted), or undefined where that cannot be read. */
+  room(): number | undefined {
+    return this.freeBytes(this.dir);
+  }
+
   /** Deletes the reserve, giving its room to the write that needs it; false when there was none to give. */
   release(): boolean {
     if (!existsSync(this.file)) return false;

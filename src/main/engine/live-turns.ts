@@ -38,6 +38,17 @@ export class LiveTurns {
     this.unsaved.set(turn.id, turn);
   }
 
+  /**
+   * The newest copy of an answer this process holds, where it holds one: an end not saved yet (`holdUnsaved`), or
+   * the answer as streamed so far (`note`), which may be ahead of its row by up to one write interval.
+   */
+  latest(turnId: string): { turn: Turn; unsaved: boolean } | undefined {
+    const held = this.unsaved.get(turnId);
+    if (held) return { turn: held, unsaved: true };
+    const streamed = this.live.get(turnId);
+    return streamed ? { turn: streamed.turn, unsaved: false } : undefined;
+  }
+
   /** The end held by `holdUnsaved` is saved: the row is the truth again. */
   saved(turnId: string): void {
     this.unsaved.delete(turnId);

@@ -260,7 +260,7 @@ function describeLegError(err: LegError, connection: EngineConnection): string {
 }
 
 /** An end that could not be written: written once there is room, and shown as it will be saved meanwhile (a reload). */
-function saveEventually(deps: StepDeps, writer: TurnWriter, turn: Turn): void {
+export function saveEventually(deps: Pick<StepDeps, 'live'>, writer: TurnWriter, turn: Turn): void {
   deps.live?.holdUnsaved(turn);
   writer.saveEventually(turn, () => deps.live?.saved(turn.id));
 }

@@ -14,6 +14,7 @@ import { basename, dirname, join } from 'node:path';
 import { request } from '../../leg/undici';
 import type { DownloadProgress } from '../../../shared/library';
 import type { EmitEvent } from '../../events';
+import { isDiskFull } from '../../db/disk-reserve';
 import { UserFacingError } from '../../errors';
 import { sha256File, type FileDigests } from '../file-digest';
 import { GgufIncompleteError, readGgufHeader } from '../gguf-header';
@@ -197,8 +198,9 @@ export class DownloadManager {
         if (done) break;
       } catch (err) {
         if (signal.aborted) return;
-        // Not a GGUF file: asking again gets the same page (its bytes are gone already).
-        if (err instanceof NotGgufError) throw err;
+        // Not a GGUF file: asking again gets the same page (its bytes are gone already). A full disk: asking again
+        // cannot help until there is room (it was taken for a dropped connection and asked for five more times).
+        if (err instanceof NotGgufError || isDiskFull(err)) throw err;
         have = (await stat(part).catch(() => null))?.size ?? 0;
         failures = have > before ? 1 : failures + 1;
         if (failures > MAX_RETRIES_WITHOUT_PROGRESS) throw err;
@@ -244,12 +246,18 @@ export class DownloadManager {
             head = null;
           }
         }
-        if (!out.write(buf)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
+        // A write that fails (ENOSPC) ends the stream with 'error' and no 'drain': waiting for that only hung.
+        if (!out.write(buf)) await drained(out);
         bytes += buf.length;
         this.progress(r, bytes);
       }
     } finally {
-      await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+      await new Promise<void>((resolve, reject) => {
+        // A stream a write failed on (ENOSPC) is destroyed already: its own error is the one to tell, not end()'s
+        // "Cannot call end after a stream was destroyed", which hid the full disk.
+        if (out.errored) return reject(out.errored);
+        out.end((err?: Error | null) => (err ? reject(out.errored ?? err) : resolve()));
+      });
     }
     if (refused) {
       // The body's rest is not read: the page (or a large wrong file) is left on the server.
@@ -305,7 +313,12 @@ export class DownloadManager {
 
   private fail(r: Running, err: unknown): void {
     if (r.progress.state === 'paused' || r.progress.state === 'cancelled') return;
-    const message = err instanceof UserFacingError ? err.message : `The download stopped: ${err instanceof Error ? err.message : String(err)}. Start it again to resume.`;
+    const message =
+      err instanceof UserFacingError
+        ? err.message
+        : isDiskFull(err)
+          ? `The disk that holds the models folder ${this.deps.modelsDir()} is full, so the download of ${r.progress.file} stopped; what arrived is kept. Free some space, then start it again to resume.`
+          : `The download stopped: ${err instanceof Error ? err.message : String(err)}. Start it again to resume.`;
     r.progress = { ...r.progress, state: 'error', error: message, bytesPerSecond: null, etaSeconds: null };
     this.deps.log(`downloads: ${r.progress.file}: ${message}`);
     this.changedAndReport(r);
@@ -361,4 +374,18 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 function gib(bytes: number): string {
   return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GiB` : `${Math.ceil(bytes / 1024 ** 2)} MiB`;
+}
+
+/** Resolves when `out` takes writes again; rejects with its error where it failed instead. */
+function drained(out: NodeJS.WritableStream): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const done = (err?: Error) => {
+      out.off('drain', done);
+      out.off('error', done);
+      if (err) reject(err);
+      else resolve();
+    };
+    out.once('drain', done);
+    out.once('error', done);
+  });
 }

@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import type { PageRange } from '../../../shared/attachment-text';
+import { FirebrandError } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { addAttachment } from '../../store/attachments';
 import { useStore } from '../../store';
@@ -9,7 +10,8 @@ export function useAttachments(initial: AttachmentBlock[] = []) {
   const [items, setItems] = useState<AttachmentBlock[]>(initial);
   const [busy, setBusy] = useState(0);
 
-  const add = useCallback(async (files: Iterable<File>) => {
+  const add = useCallback(async function attach(files: Iterable<File>): Promise<void> {
+    const failed: File[] = [];
     for (const file of files) {
       setBusy((n) => n + 1);
       try {
@@ -17,11 +19,15 @@ export function useAttachments(initial: AttachmentBlock[] = []) {
         // The same bytes under another name are another attachment to the model (it reads each name), stored once.
         setItems((list) => (list.some((b) => sameAttachment(b, block)) ? list : [...list, block]));
       } catch (err) {
-        useStore.setState({ notice: err instanceof Error ? err.message : String(err) });
+        if (worthRetrying(err)) failed.push(file);
+        useStore.setState({ notice: err instanceof Error ? err.message : String(err), noticeRetry: null });
       } finally {
         setBusy((n) => n - 1);
       }
     }
+    // Retry attaches again the files that failed, which the page still holds (full-disk audit, round 9: Retry
+    // only re-read the lists, and a pasted image was gone with nothing on the user's disk to pick again).
+    if (failed.length > 0) useStore.setState({ noticeRetry: () => void attach(failed) });
   }, []);
   const remove = useCallback((block: AttachmentBlock) => setItems((list) => list.filter((b) => !sameAttachment(b, block))), []);
   const clear = useCallback(() => setItems([]), []);
@@ -38,6 +44,14 @@ export function useAttachments(initial: AttachmentBlock[] = []) {
     );
   }, []);
   return { items, busy: busy > 0, add, remove, clear, replace, setPages };
+}
+
+/**
+ * A failure that trying the same file again can get past (a full disk, made room on): not a refusal of the file
+ * itself (too large, empty, not what it claims), nor the read-only start, which lasts until a restart.
+ */
+function worthRetrying(err: unknown): boolean {
+  return err instanceof FirebrandError && err.code !== 'invalid-payload' && !useStore.getState().settings?.readOnly;
 }
 
 /** One pending attachment: its bytes (digest) under its name. */
