@@ -7,6 +7,7 @@ import { sameOllamaName } from '../composer/picker-groups';
 import { useStore } from '../../store';
 import { AutoCompactSelect } from '../context/AutoCompactSelect';
 import { AliasConflict } from './AliasConflict';
+import { aliasWindowBelowChat } from '../../store/open-chat-size';
 
 const PARAMS: { key: keyof AliasParameters; label: string; integer: boolean }[] = [
   { key: 'temperature', label: 'Temperature', integer: false },
@@ -72,6 +73,8 @@ export function AliasEditor() {
   const models = connectionId === activeConnectionId ? activeModels : other.models;
   const [draft, setDraft] = useState<Draft>(() => blank(activeModels[0]?.name ?? ''));
   const [problem, setProblem] = useState<string | null>(null);
+  /** After a save: the window is below what the open chat through this alias holds already (open-chat-size.ts). */
+  const [windowNote, setWindowNote] = useState<string | null>(null);
   // The edit main refused because another window or tab saved the alias first: kept until the user chooses.
   const [conflict, setConflict] = useState<AliasInput | null>(null);
   const model = draft.model || models[0]?.name || '';
@@ -80,6 +83,7 @@ export function AliasEditor() {
   const stop = () => {
     setEditing(null);
     setProblem(null);
+    setWindowNote(null);
     setConflict(null);
     setDraft(blank(activeModels[0]?.name ?? ''));
   };
@@ -113,6 +117,8 @@ export function AliasEditor() {
     setConflict(null);
     if (refused !== null) return setProblem(refused.message);
     stop();
+    // A new alias is no chat's model yet; an edited one may be the open chat's.
+    setWindowNote(target ? aliasWindowBelowChat(target.id, input.name, input.contextWindow) : null);
   };
   const keepMine = () => {
     if (!conflict) return;
@@ -146,6 +152,7 @@ export function AliasEditor() {
           </li>
         ))}
       </ul>
+      {windowNote && <p role="status" className="mm-error" data-testid="alias-window-note">{windowNote}</p>}
       <form className="mm-form" onSubmit={(e) => { e.preventDefault(); void save(); }}>
         <label>Name <input data-testid="alias-name" maxLength={161} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} /></label>
         <label>Model{' '}
