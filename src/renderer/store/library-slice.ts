@@ -40,9 +40,21 @@ function takeStatus(status: BuiltinStatus): void {
   set(get().errorUntilFree && engineBusy(status) === null ? { status, error: null, errorUntilFree: false } : { status });
 }
 
-/** The composer lists library files while the built-in engine is the active connection. */
+/**
+ * The composer lists library files while the built-in engine is the active connection, and so does the Models
+ * screen's alias editor (its Model list). Before, only the picker was read again: after a rename the editor still
+ * offered the old file name (a new alias could name a file that no longer existed), and a file added or deleted
+ * was missing or still offered until the screen was opened again. One read serves both.
+ */
 function refreshPickerIfBuiltin(): void {
-  if (useStore.getState().settings?.activeConnectionId === 'builtin') void refreshModels();
+  if (useStore.getState().settings?.activeConnectionId === 'builtin') refreshModelLists();
+}
+
+/** Reads the picker's models and aliases again; the Models screen's model list takes the files where they are listed. */
+function refreshModelLists(): void {
+  void refreshModels().then(() => {
+    if (useStore.getState().modelsConnection === 'builtin') useModelsStore.setState({ models: useStore.getState().models });
+  });
 }
 
 export function loadLibrary(): Promise<boolean> {
@@ -104,7 +116,7 @@ export function renameModelFile(file: string, to: string): Promise<boolean> {
     await loadLibrary();
     // Its aliases now name the new file: the alias list and the picker's aliases are read again.
     useModelsStore.setState({ aliases: await firebrand().aliases.list({}) });
-    void refreshModels();
+    refreshModelLists();
   });
 }
 
