@@ -8,6 +8,8 @@ import { useStore } from '../../store';
 import { AutoCompactSelect } from '../context/AutoCompactSelect';
 import { AliasConflict } from './AliasConflict';
 import { aliasWindowBelowChat } from '../../store/open-chat-size';
+import { useLibraryStore } from '../../store/library-slice';
+import { aliasWindowAboveTrained } from './alias-window-notes';
 
 const PARAMS: { key: keyof AliasParameters; label: string; integer: boolean }[] = [
   { key: 'temperature', label: 'Temperature', integer: false },
@@ -59,6 +61,8 @@ function useOtherModels(connectionId: string | null): { models: ModelSummary[]; 
 export function AliasEditor() {
   const aliases = useModelsStore((s) => s.aliases);
   const activeModels = useModelsStore((s) => s.models);
+  // A built-in model's trained context, from its GGUF (the library lists it on this screen).
+  const libraryEntries = useLibraryStore((s) => s.entries);
   // A new alias names the active connection (`connections:list`), whose models this screen lists.
   const activeConnectionId = useStore((s) => s.settings?.activeConnectionId ?? 'ollama');
   const [editing, setEditing] = useState<Alias | null>(null);
@@ -118,7 +122,8 @@ export function AliasEditor() {
     if (refused !== null) return setProblem(refused.message);
     stop();
     // A new alias is no chat's model yet; an edited one may be the open chat's.
-    setWindowNote(target ? aliasWindowBelowChat(target.id, input.name, input.contextWindow) : null);
+    const trained = input.connectionId === 'builtin' ? libraryEntries.find((e) => e.file === input.model)?.trainedContext : undefined;
+    setWindowNote((target ? aliasWindowBelowChat(target.id, input.name, input.contextWindow) : null) ?? aliasWindowAboveTrained(input.model, input.contextWindow, trained));
   };
   const keepMine = () => {
     if (!conflict) return;

@@ -1,4 +1,6 @@
 /**
+ * Aliases on the built-in engine, as round 10 used them in serve mode.
+ *
  * Found in round 10's use of the Models screen on the built-in engine: the chosen alias's model file was deleted
  * (Models → Delete, here or in another tab). The picker marked the alias as unusable once opened, but it stayed
  * chosen and Send stayed enabled: the message was sent, and its answer was an error ("plain.gguf is not in the models
@@ -57,5 +59,19 @@ describe("the chosen alias's model file deleted", () => {
     // Another model chosen: the draft goes.
     await pickModel(page, 'thinker.gguf');
     await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
+  });
+
+  // An alias saved with 200,000 tokens on a model trained for 4,096 loaded a 200,000-token context, and nothing said so.
+  it('says so when an alias asks for more than its model was trained for', async () => {
+    await page.getByTestId('models-open').click();
+    await page.getByTestId('library-item').first().waitFor();
+    await page.getByTestId('alias-name').fill('Wide');
+    await page.getByTestId('alias-model').selectOption('thinker.gguf');
+    await page.getByTestId('alias-context').fill('200000');
+    await page.getByTestId('alias-save').click();
+    await expect.poll(() => page.getByTestId('alias-window-note').textContent().catch(() => '')).toBe(
+      "thinker.gguf was trained for 4,096 tokens: the alias asks for 200,000, which the engine holds memory for, but past 4,096 the model's answers are likely to fall apart.",
+    );
+    await shootAtBothWidths(page, 'alias-window-above-trained', '[data-testid="alias-editor"]');
   });
 });
