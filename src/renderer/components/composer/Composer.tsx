@@ -170,18 +170,18 @@ export function Composer() {
         : aliasModelGone !== undefined
           ? aliasModelGone
           : attachments.busy
-          ? 'Attaching…'
-          : overReason && !reading
-            ? overReason
-            : empty
-              ? 'Type a message.'
-              : reading
-                ? `Reading ${reading.name}…`
-                : unreadable
-                  ? `${unreadable.name} cannot be read (see its chip). Remove it to send.`
-                  : imagesRefused
-                    ? `${selectedName} cannot read images. Pick a vision model or remove the image.`
-                    : null;
+            ? 'Attaching…'
+            : overReason && !reading
+              ? overReason
+              : empty
+                ? 'Type a message.'
+                : reading
+                  ? `Reading ${reading.name}…`
+                  : unreadable
+                    ? `${unreadable.name} cannot be read (see its chip). Remove it to send.`
+                    : imagesRefused
+                      ? `${selectedName} cannot read images. Pick a vision model or remove the image.`
+                      : null;
 
   const send = async () => {
     if (blockedBy || sending) return;
