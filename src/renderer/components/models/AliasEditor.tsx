@@ -3,7 +3,7 @@ import type { ModelSummary } from '../../../shared/ipc';
 import { ALIAS_NAME_PATTERN, ALIAS_NAME_RULE, type Alias, type AliasInput, type AliasParameters, type ThinkMode } from '../../../shared/models';
 import { aliasDraftFrom, deleteAlias, listModelsOf, materializeAlias, saveAlias, useModelsStore } from '../../store/models-slice';
 import { errorMessage } from '../../store/errors';
-import { sameOllamaName } from '../composer/picker-groups';
+import { missingModel, sameOllamaName } from '../composer/picker-groups';
 import { useStore } from '../../store';
 import { AutoCompactSelect } from '../context/AutoCompactSelect';
 import { AliasConflict } from './AliasConflict';
@@ -150,6 +150,8 @@ export function AliasEditor() {
           <li key={a.id} data-testid="alias-item" data-alias={a.name}>
             <strong>{a.name}</strong> <span className="mm-muted">→ {a.model} · think {a.thinkMode}{a.contextWindow ? ` · ${a.contextWindow} tokens` : ''}</span>{' '}
             <span data-testid="alias-status" data-status={a.status} className={a.status === 'changed' || a.status === 'missing' ? 'mm-error' : 'mm-muted'}>({STATUS[a.status]})</span>{' '}
+            {/* Its model deleted or renamed away: said here as the picker says it (round 10: only the picker did). */}
+            {a.connectionId === activeConnectionId && missingModel(a, activeModels) && <span className="mm-error" data-testid="alias-model-gone">{missingModel(a, activeModels)}</span>}{' '}
             <button type="button" data-testid="alias-edit" onClick={() => { setEditing(a); setProblem(null); setDraft(toDraft(a)); }}>Edit</button>
             {a.connectionId === OLLAMA && <button type="button" data-testid="alias-materialize" onClick={() => void materializeAlias(a.id)}>{a.materializedDigest ? 'Create again in Ollama' : 'Create in Ollama'}</button>}
             <button type="button" data-testid="alias-delete" onClick={() => void deleteAlias(a.id)}>Delete</button>{' '}
