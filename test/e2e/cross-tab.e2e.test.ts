@@ -90,6 +90,12 @@ describe('two tabs on one serve process', () => {
     await page.evaluate((id) => window.firebrand.aliases.delete({ id }), alias.id);
     await expect.poll(() => other!.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toBe('small is no longer an alias (it was deleted); llama3.2:3b is chosen now.');
     expect(await other.getByTestId('model-picker').getAttribute('data-value')).toBe('llama3.2:3b');
+    // Nothing failed, so nothing to try again (round 9 left a Retry that only read the lists again): the notice
+    // offers to choose another model, and opens the picker.
+    expect(await other.getByTestId('notice').getByTestId('banner-retry').count()).toBe(0);
+    await other.getByTestId('notice-choose-model').click();
+    await expect.poll(() => other!.getByTestId('model-picker').getAttribute('aria-expanded')).toBe('true');
+    expect(await other.getByTestId('notice').count()).toBe(0);
   });
 
   // The model list of the connection in use also follows main's server watch (a look every few seconds); what only

@@ -166,10 +166,14 @@ export class BuiltinService {
     return this.status();
   }
 
+  /**
+   * `conflict`: the page offered Load because its status showed the engine free, and it no longer was (a race); the
+   * page reads the status again, and clears the refusal once the engine is free (src/renderer/store/engine-busy.ts).
+   */
   private refuseLoadWhileBusy(file: string): void {
     const busy = this.waiting.current();
-    if (busy?.load) throw new UserFacingError('invalid-payload', `The engine is loading ${busy.file} now: load ${file} once that load ends.`);
-    if (busy) throw new UserFacingError('invalid-payload', `The engine is answering on ${busy.file} now: load ${file} once that answer ends, or stop it first.`);
+    if (busy?.load) throw new UserFacingError('conflict', `The engine is loading ${busy.file} now: load ${file} once that load ends.`);
+    if (busy) throw new UserFacingError('conflict', `The engine is answering on ${busy.file} now: load ${file} once that answer ends, or stop it first.`);
   }
 
   async unload(file: string): Promise<BuiltinStatus> {

@@ -42,6 +42,12 @@ export interface AppState {
   notice: string | null;
   /** Repeats the action the notice is about (its banner's Retry); null: Retry reads everything shown again. */
   noticeRetry: (() => void) | null;
+  /**
+   * The notice that says the chosen model changed by itself (a chosen alias deleted in another tab, a model gone from
+   * the server): nothing failed, so its banner offers "Choose a model", not a Retry that only read the lists again.
+   * Kept as the message it is for, so a later notice set without it is not taken for it.
+   */
+  choiceNotice: string | null;
   /** Serve mode only: the link to the serving process is down, or its token is refused (what to do, in words). */
   serveProblem: string | null;
   sending: boolean;
@@ -79,6 +85,7 @@ export const useStore = create<AppState>(() => ({
   settings: null,
   notice: null,
   noticeRetry: null,
+  choiceNotice: null,
   serveProblem: null,
   sending: false,
   sendRequest: 0,

@@ -7,7 +7,9 @@ import { create } from 'zustand';
 import type { BuiltinStatus, DownloadProgress, LibraryEntry } from '../../shared/library';
 import type { ContextAdvice } from '../../shared/models';
 import { firebrand } from '../firebrand';
-import { attemptWith } from './errors';
+import { FirebrandError } from '../../shared/ipc';
+import { engineBusy } from './engine-busy';
+import { attemptWith, errorMessage } from './errors';
 import { refreshContextChoice, refreshModels, useStore } from './index';
 import { useModelsStore } from './models-slice';
 
@@ -18,26 +20,49 @@ export interface LibraryState {
   downloads: Record<string, DownloadProgress>;
   advice: ContextAdvice | null;
   error: string | null;
+  /**
+   * `error` is a Load refused because the engine was busy (a race: this page's status showed it free): it goes once a
+   * status shows the engine free, instead of staying on screen after the answer that caused it had ended.
+   */
+  errorUntilFree: boolean;
   /** A short confirmation of the last action (added, renamed...). */
   note: string | null;
 }
 
-export const useLibraryStore = create<LibraryState>(() => ({ entries: [], status: null, downloads: {}, advice: null, error: null, note: null }));
+export const useLibraryStore = create<LibraryState>(() => ({ entries: [], status: null, downloads: {}, advice: null, error: null, errorUntilFree: false, note: null }));
 
 const set = useLibraryStore.setState;
 const get = useLibraryStore.getState;
-const attempt = (action: () => Promise<void>) => attemptWith((error) => set({ error }), action);
+const attempt = (action: () => Promise<void>) => attemptWith((error) => set({ error, errorUntilFree: false }), action);
 
-/** The composer lists library files while the built-in engine is the active connection. */
+/** Takes main's status of the engine; a busy refusal shown goes once the engine is free. */
+function takeStatus(status: BuiltinStatus): void {
+  set(get().errorUntilFree && engineBusy(status) === null ? { status, error: null, errorUntilFree: false } : { status });
+}
+
+/**
+ * The composer lists library files while the built-in engine is the active connection, and so does the Models
+ * screen's alias editor (its Model list). Before, only the picker was read again: after a rename the editor still
+ * offered the old file name (a new alias could name a file that no longer existed), and a file added or deleted
+ * was missing or still offered until the screen was opened again. One read serves both.
+ */
 function refreshPickerIfBuiltin(): void {
-  if (useStore.getState().settings?.activeConnectionId === 'builtin') void refreshModels();
+  if (useStore.getState().settings?.activeConnectionId === 'builtin') refreshModelLists();
+}
+
+/** Reads the picker's models and aliases again; the Models screen's model list takes the files where they are listed. */
+function refreshModelLists(): void {
+  void refreshModels().then(() => {
+    if (useStore.getState().modelsConnection === 'builtin') useModelsStore.setState({ models: useStore.getState().models });
+  });
 }
 
 export function loadLibrary(): Promise<boolean> {
   return attempt(async () => {
     const api = firebrand();
     const [entries, status] = await Promise.all([api.library.list({}), api.builtin.status({})]);
-    set({ entries, status });
+    set({ entries });
+    takeStatus(status);
   });
 }
 
@@ -91,14 +116,33 @@ export function renameModelFile(file: string, to: string): Promise<boolean> {
     await loadLibrary();
     // Its aliases now name the new file: the alias list and the picker's aliases are read again.
     useModelsStore.setState({ aliases: await firebrand().aliases.list({}) });
-    void refreshModels();
+    refreshModelLists();
   });
 }
 
-export function loadBuiltin(file: string): Promise<boolean> {
-  return attempt(async () => {
-    set({ status: await firebrand().builtin.load({ file }) });
-  });
+/**
+ * Load is offered only while the engine is free (engine-busy.ts), but an answer in another tab can take it between
+ * that status and the click: main then refuses with `conflict`. The status is read again: still busy, the refusal
+ * shows (and goes once the engine is free) and Load waits with why; free again already, the load the user asked for
+ * is made.
+ */
+export async function loadBuiltin(file: string): Promise<boolean> {
+  const load = async () => set({ status: await firebrand().builtin.load({ file }) });
+  try {
+    await load();
+    set({ error: null, errorUntilFree: false });
+    return true;
+  } catch (err) {
+    if (!(err instanceof FirebrandError && err.code === 'conflict')) {
+      set({ error: errorMessage(err), errorUntilFree: false });
+      return false;
+    }
+    const status = await firebrand().builtin.status({}).catch(() => null);
+    if (status && engineBusy(status) === null) return attempt(load);
+    set({ error: errorMessage(err), errorUntilFree: true });
+    if (status) takeStatus(status);
+    return false;
+  }
 }
 
 export function unloadBuiltin(file: string): Promise<boolean> {
@@ -146,10 +190,14 @@ export async function rereadLibrary(): Promise<void> {
 }
 
 /** What the engine holds now (the Running panel), without reading the models folder again. */
-function loadBuiltinStatus(): Promise<boolean> {
-  return attempt(async () => {
-    set({ status: await firebrand().builtin.status({}) });
-  });
+async function loadBuiltinStatus(): Promise<void> {
+  // Not through `attempt`: a change of the engine's state (another tab's answer loading its model) cleared whatever
+  // error this screen showed (a refused rename, a failed download), read or not.
+  try {
+    takeStatus(await firebrand().builtin.status({}));
+  } catch (err) {
+    set({ error: errorMessage(err), errorUntilFree: false });
+  }
 }
 
 /**

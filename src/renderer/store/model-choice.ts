@@ -62,13 +62,14 @@ export async function showModels(listed: Promise<ModelList>, shown: readonly Ali
     const goneAlias = aliasOfRef(before, shown);
     const gone = before !== null && (get().models.some((m) => m.name === before) || goneAlias !== undefined) && !names.includes(before) && selected !== null;
     const goneWhere = goneAlias ? 'an alias (it was deleted)' : settings?.activeConnectionId === BUILTIN_CONNECTION_ID ? 'in the models folder' : 'on the server';
+    const changed = gone ? `${refLabel(before, shown)} is no longer ${goneWhere}; ${refLabel(selected, aliases)} is chosen now.` : null;
     set({
       models,
       aliases,
       modelsError: models.length === 0 ? empty : null,
       modelsConnection: askedOf ?? get().settings?.activeConnectionId,
       selectedModel: selected,
-      ...(gone ? { notice: `${refLabel(before, shown)} is no longer ${goneWhere}; ${refLabel(selected, aliases)} is chosen now.`, noticeRetry: null } : {}),
+      ...(changed !== null ? { notice: changed, noticeRetry: null, choiceNotice: changed } : {}),
     });
   } catch (err) {
     set({ models: [], modelsError: errorMessage(err), modelsConnection: askedOf ?? get().settings?.activeConnectionId });

@@ -41,7 +41,7 @@ describe('the built-in engine\'s models being loaded', () => {
   it('refuses Load while the engine answers, in words, and loads again once the answer ended', async () => {
     const s = service([]);
     const place = s.waiting.join('a1', 'long.gguf', 8192);
-    await expect(s.load('plain.gguf')).rejects.toMatchObject({ message: 'The engine is answering on long.gguf now: load plain.gguf once that answer ends, or stop it first.' });
+    await expect(s.load('plain.gguf')).rejects.toMatchObject({ code: 'conflict', message: 'The engine is answering on long.gguf now: load plain.gguf once that answer ends, or stop it first.' });
     place.ended();
     // No engine in this build: the load gets as far as asking for the model (the library here has none).
     await expect(s.load('plain.gguf')).rejects.not.toMatchObject({ message: expect.stringContaining('answering') as unknown });

@@ -18,7 +18,7 @@ import { RoomChoices } from '../context/RoomChoices';
 import { useRoomPlan } from '../context/use-room-plan';
 import { ConversationSettingsButton } from './ConversationSettings';
 import { ModelPicker } from './ModelPicker';
-import { noModelsHint } from './picker-groups';
+import { missingModel, noModelsHint } from './picker-groups';
 import { loadLibrary, useLibraryStore } from '../../store/library-slice';
 import { aliasOfRef, refLabel } from '../../../shared/model-ref';
 import { offeredToolsKey, useMcpStore, watchMcpServers } from '../../store/mcp-slice';
@@ -90,6 +90,9 @@ export function Composer() {
   const nothingToChoose = selected === null && models.length === 0 && modelsError !== null;
   const noModels = nothingToChoose ? noModelsHint(activeInfo, ggufs) : null;
   const noModelShown = selected === null && (nothingToChoose || models.length > 0);
+  // The chosen alias's model went (deleted or renamed, here or in another tab): the picker marks the alias, and Send
+  // says why instead of sending to a model that is not there (round 10: it stayed enabled, and nothing said so).
+  const aliasModelGone = alias && alias.connectionId === (activeConnection ?? 'ollama') ? missingModel(alias, models) : undefined;
   useEffect(() => {
     if (nothingToChoose && activeInfo?.kind !== 'builtin') void loadLibrary();
   }, [nothingToChoose, activeInfo?.kind]);
@@ -164,19 +167,21 @@ export function Composer() {
       ? 'Wait for the answer, or stop it.'
       : waiting
         ? 'This chat waits for your answer to the tool request above: allow or deny it, or stop.'
-        : attachments.busy
-          ? 'Attaching…'
-          : overReason && !reading
-            ? overReason
-            : empty
-              ? 'Type a message.'
-              : reading
-                ? `Reading ${reading.name}…`
-                : unreadable
-                  ? `${unreadable.name} cannot be read (see its chip). Remove it to send.`
-                  : imagesRefused
-                    ? `${selectedName} cannot read images. Pick a vision model or remove the image.`
-                    : null;
+        : aliasModelGone !== undefined
+          ? aliasModelGone
+          : attachments.busy
+            ? 'Attaching…'
+            : overReason && !reading
+              ? overReason
+              : empty
+                ? 'Type a message.'
+                : reading
+                  ? `Reading ${reading.name}…`
+                  : unreadable
+                    ? `${unreadable.name} cannot be read (see its chip). Remove it to send.`
+                    : imagesRefused
+                      ? `${selectedName} cannot read images. Pick a vision model or remove the image.`
+                      : null;
 
   const send = async () => {
     if (blockedBy || sending) return;
@@ -338,7 +343,7 @@ export function Composer() {
           {!noModelShown ? (
             <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} counted={measured?.counted ?? null} memory={contextChoice?.memory} />
           ) : null}
-          {(overWindow || imagesRefused || unreadable || waiting || noModelShown) && blockedBy && (
+          {(overWindow || imagesRefused || unreadable || waiting || noModelShown || aliasModelGone !== undefined) && blockedBy && (
             <span className="composer-reason" data-testid="composer-reason" role="status">
               {blockedBy}
             </span>

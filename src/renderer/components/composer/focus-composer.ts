@@ -5,3 +5,10 @@
 export function focusComposer(): void {
   document.querySelector<HTMLElement>('[data-testid="composer-input"]')?.focus();
 }
+
+/** Opens the model picker with the focus in it: where a notice that the chosen model changed sends the user. */
+export function openModelPicker(): void {
+  const picker = document.querySelector<HTMLElement>('[data-testid="model-picker"]');
+  picker?.focus();
+  picker?.click();
+}

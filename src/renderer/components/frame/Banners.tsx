@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { refreshConversations, refreshModels, reopenActive, useStore } from '../../store';
+import { refreshModels, useStore } from '../../store';
 import { reconnectServe } from '../../serve-bridge';
 import { firebrand } from '../../firebrand';
 import { Banner } from './Banner';
+import { NoticeBanner } from './NoticeBanner';
 
 /**
  * The app's failures as banners, each said once: the serve link being down hides the messages it causes, a
@@ -13,6 +14,7 @@ import { Banner } from './Banner';
 export function Banners({ onOpenSettings }: { onOpenSettings: () => void }) {
   const notice = useStore((s) => s.notice);
   const noticeRetry = useStore((s) => s.noticeRetry);
+  const choiceNotice = useStore((s) => s.choiceNotice);
   const modelsError = useStore((s) => s.modelsError);
   const serveProblem = useStore((s) => s.serveProblem);
   // The chats open read-only on a full disk (main's db/read-only-copy.ts): until a restart, so no Retry.
@@ -44,19 +46,7 @@ export function Banners({ onOpenSettings }: { onOpenSettings: () => void }) {
           }
         />
       )}
-      {showNotice && notice && (
-        <Banner
-          testId="notice"
-          message={notice}
-          onRetry={() => {
-            useStore.setState({ notice: null, noticeRetry: null });
-            // The action that failed, where it left one; otherwise read everything shown again.
-            if (noticeRetry) noticeRetry();
-            else void Promise.all([refreshConversations(), refreshModels(), reopenActive()]);
-          }}
-          onClose={() => useStore.setState({ notice: null, noticeRetry: null })}
-        />
-      )}
+      {showNotice && notice && <NoticeBanner message={notice} retry={noticeRetry} modelChanged={notice === choiceNotice} />}
     </div>
   );
 }

@@ -14,11 +14,11 @@ function params(n: number | null): string | null {
 
 /**
  * One GGUF of the models folder: what its metadata says, or why it cannot be used; load, window, rename, delete.
- * `loading`: the engine is loading it now (Load in any tab, or an answer), as main's status says. `answeringOn`: the
- * model an answer runs on now, if any: the engine loads nothing until it ends, so Load waits too (round 9: it was
- * offered, refused with why, and the refusal stayed on screen after the answer had ended).
+ * `loading`: the engine is loading it now (Load in any tab, or an answer), as main's status says. `loadBlocked`: why
+ * the engine cannot load it now (./engine-busy.ts), if so: Load waits, with that on hover, instead of being offered
+ * and then refused.
  */
-export function LibraryItem({ entry, loaded, loading = false, answeringOn }: { entry: LibraryEntry; loaded: LoadedModel | undefined; loading?: boolean; answeringOn?: string | undefined }) {
+export function LibraryItem({ entry, loaded, loading = false, loadBlocked = null }: { entry: LibraryEntry; loaded: LoadedModel | undefined; loading?: boolean; loadBlocked?: string | null }) {
   const [mode, setMode] = useState<'none' | 'delete' | 'rename' | 'context' | 'where'>('none');
   const [name, setName] = useState(entry.file);
   // The question comes under Delete…: the focus goes to Keep (the safe answer), and back to Delete… on Keep (the
@@ -59,8 +59,8 @@ export function LibraryItem({ entry, loaded, loading = false, answeringOn }: { e
               data-testid="library-load"
               data-state={loading ? 'loading' : 'idle'}
               aria-label={`Load ${entry.file}`}
-              disabled={loading || answeringOn !== undefined}
-              title={answeringOn !== undefined && !loading ? `The engine is answering on ${answeringOn}: load ${entry.file} once that answer ends.` : undefined}
+              disabled={loading || loadBlocked !== null}
+              title={!loading && loadBlocked !== null ? loadBlocked : undefined}
               onClick={() => void loadBuiltin(entry.file)}
             >
               {loading ? 'Loading…' : 'Load'}

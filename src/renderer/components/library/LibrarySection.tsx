@@ -1,6 +1,8 @@
 import { useEffect, useState } from 'react';
+import type { BuiltinStatus, LibraryEntry } from '../../../shared/library';
 import { addModelFile, connectLibraryStore, loadLibrary, useLibraryStore } from '../../store/library-slice';
 import { DownloadBox } from './DownloadBox';
+import { loadBlockedReason } from '../../store/engine-busy';
 import { LibraryItem } from './LibraryItem';
 import './library.css';
 
@@ -36,7 +38,6 @@ export function LibrarySection() {
     setDropNote(null);
     for (const f of files) void addModelFile(pathFor(f), mode);
   };
-  const loaded = new Map((status?.loaded ?? []).map((l) => [l.file, l]));
   return (
     <section className="mm-section lib" aria-label="Built-in llama.cpp library" data-testid="library" onDragOver={(e) => e.preventDefault()} onDrop={onDrop}>
       <h3>Built-in (llama.cpp)</h3>
@@ -59,11 +60,19 @@ export function LibrarySection() {
       {dropNote && <p className="mm-muted" data-testid="library-drop-note">{dropNote}</p>}
       <DownloadBox />
       {entries.length === 0 && <p className="mm-muted" data-testid="library-empty">No GGUF files in the models folder yet.</p>}
-      <ul className="mm-list">
-        {entries.map((e) => (
-          <LibraryItem key={e.file} entry={e} loaded={loaded.get(e.file)} loading={status?.loading.includes(e.file) ?? false} answeringOn={status?.loaded.find((l) => l.answering)?.file} />
-        ))}
-      </ul>
+      <LibraryRows entries={entries} status={status} />
     </section>
+  );
+}
+
+/** The models folder's files, each with what the engine's status says of it: loaded, loading, or why Load waits. */
+export function LibraryRows({ entries, status }: { entries: LibraryEntry[]; status: BuiltinStatus | null }) {
+  const loaded = new Map((status?.loaded ?? []).map((l) => [l.file, l]));
+  return (
+    <ul className="mm-list">
+      {entries.map((e) => (
+        <LibraryItem key={e.file} entry={e} loaded={loaded.get(e.file)} loading={status?.loading.includes(e.file) ?? false} loadBlocked={loadBlockedReason(status, e.file)} />
+      ))}
+    </ul>
   );
 }

@@ -3,10 +3,13 @@ import type { ModelSummary } from '../../../shared/ipc';
 import { ALIAS_NAME_PATTERN, ALIAS_NAME_RULE, type Alias, type AliasInput, type AliasParameters, type ThinkMode } from '../../../shared/models';
 import { aliasDraftFrom, deleteAlias, listModelsOf, materializeAlias, saveAlias, useModelsStore } from '../../store/models-slice';
 import { errorMessage } from '../../store/errors';
-import { sameOllamaName } from '../composer/picker-groups';
+import { missingModel, sameOllamaName } from '../composer/picker-groups';
 import { useStore } from '../../store';
 import { AutoCompactSelect } from '../context/AutoCompactSelect';
 import { AliasConflict } from './AliasConflict';
+import { aliasWindowBelowChat } from '../../store/open-chat-size';
+import { useLibraryStore } from '../../store/library-slice';
+import { aliasWindowAboveTrained } from './alias-window-notes';
 
 const PARAMS: { key: keyof AliasParameters; label: string; integer: boolean }[] = [
   { key: 'temperature', label: 'Temperature', integer: false },
@@ -58,6 +61,8 @@ function useOtherModels(connectionId: string | null): { models: ModelSummary[]; 
 export function AliasEditor() {
   const aliases = useModelsStore((s) => s.aliases);
   const activeModels = useModelsStore((s) => s.models);
+  // A built-in model's trained context, from its GGUF (the library lists it on this screen).
+  const libraryEntries = useLibraryStore((s) => s.entries);
   // A new alias names the active connection (`connections:list`), whose models this screen lists.
   const activeConnectionId = useStore((s) => s.settings?.activeConnectionId ?? 'ollama');
   const [editing, setEditing] = useState<Alias | null>(null);
@@ -72,6 +77,8 @@ export function AliasEditor() {
   const models = connectionId === activeConnectionId ? activeModels : other.models;
   const [draft, setDraft] = useState<Draft>(() => blank(activeModels[0]?.name ?? ''));
   const [problem, setProblem] = useState<string | null>(null);
+  /** After a save: the window is below what the open chat through this alias holds already (open-chat-size.ts). */
+  const [windowNote, setWindowNote] = useState<string | null>(null);
   // The edit main refused because another window or tab saved the alias first: kept until the user chooses.
   const [conflict, setConflict] = useState<AliasInput | null>(null);
   const model = draft.model || models[0]?.name || '';
@@ -80,6 +87,7 @@ export function AliasEditor() {
   const stop = () => {
     setEditing(null);
     setProblem(null);
+    setWindowNote(null);
     setConflict(null);
     setDraft(blank(activeModels[0]?.name ?? ''));
   };
@@ -113,6 +121,9 @@ export function AliasEditor() {
     setConflict(null);
     if (refused !== null) return setProblem(refused.message);
     stop();
+    // A new alias is no chat's model yet; an edited one may be the open chat's.
+    const trained = input.connectionId === 'builtin' ? libraryEntries.find((e) => e.file === input.model)?.trainedContext : undefined;
+    setWindowNote((target ? aliasWindowBelowChat(target.id, input.name, input.contextWindow) : null) ?? aliasWindowAboveTrained(input.model, input.contextWindow, trained));
   };
   const keepMine = () => {
     if (!conflict) return;
@@ -139,6 +150,8 @@ export function AliasEditor() {
           <li key={a.id} data-testid="alias-item" data-alias={a.name}>
             <strong>{a.name}</strong> <span className="mm-muted">→ {a.model} · think {a.thinkMode}{a.contextWindow ? ` · ${a.contextWindow} tokens` : ''}</span>{' '}
             <span data-testid="alias-status" data-status={a.status} className={a.status === 'changed' || a.status === 'missing' ? 'mm-error' : 'mm-muted'}>({STATUS[a.status]})</span>{' '}
+            {/* Its model deleted or renamed away: said here as the picker says it (round 10: only the picker did). */}
+            {a.connectionId === activeConnectionId && missingModel(a, activeModels) && <span className="mm-error" data-testid="alias-model-gone">{missingModel(a, activeModels)}</span>}{' '}
             <button type="button" data-testid="alias-edit" onClick={() => { setEditing(a); setProblem(null); setDraft(toDraft(a)); }}>Edit</button>
             {a.connectionId === OLLAMA && <button type="button" data-testid="alias-materialize" onClick={() => void materializeAlias(a.id)}>{a.materializedDigest ? 'Create again in Ollama' : 'Create in Ollama'}</button>}
             <button type="button" data-testid="alias-delete" onClick={() => void deleteAlias(a.id)}>Delete</button>{' '}
@@ -146,6 +159,7 @@ export function AliasEditor() {
           </li>
         ))}
       </ul>
+      {windowNote && <p role="status" className="mm-error" data-testid="alias-window-note">{windowNote}</p>}
       <form className="mm-form" onSubmit={(e) => { e.preventDefault(); void save(); }}>
         <label>Name <input data-testid="alias-name" maxLength={161} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} /></label>
         <label>Model{' '}

@@ -1,0 +1,79 @@
+/**
+ * Aliases on the built-in engine, as round 10 used them in serve mode.
+ *
+ * Found in round 10's use of the Models screen on the built-in engine: the chosen alias's model file was deleted
+ * (Models → Delete, here or in another tab). The picker marked the alias as unusable once opened, but it stayed
+ * chosen and Send stayed enabled: the message was sent, and its answer was an error ("plain.gguf is not in the models
+ * folder (…). Add it in Models, or pick another model."). Now the composer says why before anything is sent (the
+ * picker's own words), Send waits, and the draft stays.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateScriptedModel } from '../support/scripted-gguf/generate';
+import { SCRIPTS } from '../support/scripted-gguf/scripts';
+import { launchChromium, openPage } from './helpers/browser';
+import { pickModel } from './helpers/picker';
+import { shootAtBothWidths } from './helpers/screenshots';
+import { startServeProcess, type ServeProcess } from './helpers/serve-process';
+
+let dir: string;
+let serve: ServeProcess;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'firebrand-alias-model-gone-'));
+  const modelsDir = join(dir, 'models');
+  mkdirSync(modelsDir, { recursive: true });
+  copyFileSync(generateScriptedModel(SCRIPTS.plain), join(modelsDir, 'plain.gguf'));
+  copyFileSync(generateScriptedModel(SCRIPTS.reasoning), join(modelsDir, 'thinker.gguf'));
+  serve = await startServeProcess({ dataDir: join(dir, 'data'), ollamaUrl: 'http://127.0.0.1:9', extraArgs: ['--models-dir', modelsDir] });
+  browser = await launchChromium();
+  page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+  await page.goto(serve.url);
+  await page.evaluate(() => window.firebrand.settings.update({ activeConnectionId: 'builtin' }));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await serve?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("the chosen alias's model file deleted", () => {
+  it('says why Send waits, and keeps the draft', async () => {
+    await page.evaluate(() => window.firebrand.aliases.create({ name: 'Helper', connectionId: 'builtin', model: 'plain.gguf', systemPrompt: '', parameters: {}, thinkMode: 'off', contextWindow: null }));
+    await page.reload();
+    await pickModel(page, 'Helper', 'alias');
+    await page.getByTestId('composer-input').fill('Hello?');
+    await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
+    // Deleted as Models → Delete does it (this tab or another): main tells every page the folder changed.
+    await page.evaluate(() => window.firebrand.library.delete({ file: 'plain.gguf' }));
+    await expect.poll(() => page.getByTestId('composer-reason').textContent().catch(() => '')).toBe('Its model, plain.gguf, is not in the models folder any more: edit the alias in Models.');
+    expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
+    expect(await page.getByTestId('composer-input').inputValue()).toBe('Hello?');
+    await shootAtBothWidths(page, 'alias-model-gone');
+    // Another model chosen: the draft goes.
+    await pickModel(page, 'thinker.gguf');
+    await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
+  });
+
+  // An alias saved with 200,000 tokens on a model trained for 4,096 loaded a 200,000-token context, and nothing said so.
+  it('says in the alias list that a model is gone, and when an alias asks for more than its model was trained for', async () => {
+    await page.getByTestId('models-open').click();
+    await page.getByTestId('library-item').first().waitFor();
+    // The first case deleted Helper's model: the alias list says so, as the picker does.
+    await expect.poll(() => page.getByTestId('alias-item').filter({ hasText: 'Helper' }).getByTestId('alias-model-gone').textContent().catch(() => '')).toBe('Its model, plain.gguf, is not in the models folder any more: edit the alias in Models.');
+    await page.getByTestId('alias-name').fill('Wide');
+    await page.getByTestId('alias-model').selectOption('thinker.gguf');
+    await page.getByTestId('alias-context').fill('200000');
+    await page.getByTestId('alias-save').click();
+    await expect.poll(() => page.getByTestId('alias-window-note').textContent().catch(() => '')).toBe(
+      "thinker.gguf was trained for 4,096 tokens: the alias asks for 200,000, which the engine holds memory for, but past 4,096 the model's answers are likely to fall apart.",
+    );
+    await shootAtBothWidths(page, 'alias-window-above-trained', '[data-testid="alias-editor"]');
+  });
+});
