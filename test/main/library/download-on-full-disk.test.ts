@@ -9,12 +9,11 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DownloadProgress } from '../../../src/shared/library';
-import { DownloadManager } from '../../../src/main/library/downloads/download-manager';
-import { FileDigests } from '../../../src/main/library/file-digest';
 import { openDatabase } from '../../../src/main/db/open-database';
 import { generateScriptedModel } from '../../support/scripted-gguf/generate';
 import { SCRIPTS } from '../../support/scripted-gguf/scripts';
 import { mountSmallDisk, smallDiskUnavailable, type SmallDisk } from '../../support/small-disk';
+import { testDownloadManager } from './test-download-manager';
 
 const unavailable = smallDiskUnavailable();
 if (unavailable) console.log(`Full-disk download tests not run: ${unavailable}.`);
@@ -53,19 +52,8 @@ describe.runIf(unavailable === undefined)('a model download on a disk that fills
     });
     const { url, gets } = await serveModel();
     const events: DownloadProgress[] = [];
-    const manager = new DownloadManager({
-      modelsDir: () => join(disk.dir, 'models'),
-      digests: new FileDigests(db),
-      newId: () => Math.random().toString(36).slice(2),
-      log: () => {},
-      emit: (channel, payload) => {
-        if (channel === 'library:download-progress') events.push(payload as DownloadProgress);
-      },
-      changed: () => {},
-      retryDelayMs: () => 0,
-      // The room was there when the download was checked; it is gone by its first write.
-      freeDisk: () => Promise.resolve(1 << 30),
-    });
+    // The room was there when the download was checked; it is gone by its first write.
+    const manager = testDownloadManager(join(disk.dir, 'models'), db, events, { freeDisk: () => Promise.resolve(1 << 30) });
     await manager.start(url);
     disk.fill();
     await expect.poll(() => events.at(-1)?.state, { timeout: 20_000 }).toBe('error');

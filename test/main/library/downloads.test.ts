@@ -15,6 +15,7 @@ import { FileDigests } from '../../../src/main/library/file-digest';
 import { openDatabase } from '../../../src/main/db/open-database';
 import { generateScriptedModel } from '../../support/scripted-gguf/generate';
 import { SCRIPTS } from '../../support/scripted-gguf/scripts';
+import { testDownloadManager } from './test-download-manager';
 
 let bytes: Buffer;
 let sha: string;
@@ -105,18 +106,7 @@ afterEach(async () => {
 });
 
 function manager(overrides: Partial<ConstructorParameters<typeof DownloadManager>[0]> = {}) {
-  return new DownloadManager({
-    modelsDir: () => dir,
-    digests: new FileDigests(db),
-    newId: () => Math.random().toString(36).slice(2),
-    log: () => {},
-    emit: (channel, payload) => {
-      if (channel === 'library:download-progress') events.push(payload as DownloadProgress);
-    },
-    changed: () => {},
-    retryDelayMs: () => 0,
-    ...overrides,
-  });
+  return testDownloadManager(dir, db, events, overrides);
 }
 
 const last = () => events.at(-1);
