@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AliasInput } from '../../src/shared/models';
 import { shootAtBothWidths } from './helpers/screenshots';
-import { ASSISTANT, chatRoutes, chatRequests, ollamaLines, pickModel, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
+import { answerRequests, ASSISTANT, chatRoutes, ollamaLines, pickModel, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
 afterEach(async () => {
@@ -61,7 +61,7 @@ describe("an alias's context window saved below what the open chat holds", () =>
     await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
     await page.getByTestId('composer-send').click();
     await expect.poll(() => page.locator(ASSISTANT).count()).toBe(2);
-    const last = chatRequests(replay).at(-1) as { messages: { content: string }[]; options?: { num_ctx?: number } } | undefined;
+    const last = answerRequests(replay).at(-1) as { messages: { content: string }[]; options?: { num_ctx?: number } } | undefined;
     expect(last?.messages.at(-1)?.content).toBe('And the dog?');
     expect(last?.options?.num_ctx).toBe(4096);
   });

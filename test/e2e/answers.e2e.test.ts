@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { ReplayRoute } from '../replay-server/replay-server';
-import { ASSISTANT, assistant, chatRequests, chatRoutes, ollamaLines, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { answerRequests, ASSISTANT, assistant, chatRequests, chatRoutes, ollamaLines, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
 afterEach(async () => {
@@ -56,7 +56,7 @@ describe('answers', () => {
     await assistant(page).getByTestId('regenerate').click();
     await expect.poll(() => assistant(page).getByTestId('branch-position').textContent()).toBe('2/2');
     await waitIdle(page);
-    expect(chatRequests(replay).at(-1)).toMatchObject({ model: 'qwen3:8b' });
+    expect(answerRequests(replay).at(-1)).toMatchObject({ model: 'qwen3:8b' });
     expect(await assistant(page).getByTestId('model-label').textContent()).toBe('qwen3:8b');
 
     // An alias says so, with the model under it.
@@ -75,10 +75,13 @@ describe('answers', () => {
     const { page } = s;
     await send(page, 'Write a lot');
     await waitIdle(page);
-    await expect.poll(() => gap(page)).toBeLessThanOrEqual(1);
-    const regenerate = await assistant(page).getByTestId('regenerate').boundingBox();
-    const composer = await page.getByTestId('composer-input').boundingBox();
-    expect(regenerate && composer && regenerate.y + regenerate.height <= composer.y).toBe(true);
+    // The footer is drawn as the answer ends, a frame after the list reached the end: wait for both, not the first.
+    const footerInView = async () => {
+      const regenerate = await assistant(page).getByTestId('regenerate').boundingBox();
+      const composer = await page.getByTestId('composer-input').boundingBox();
+      return regenerate !== null && composer !== null && regenerate.y + regenerate.height <= composer.y && (await gap(page)) <= 1;
+    };
+    await expect.poll(footerInView).toBe(true);
     expect(await page.getByTestId('jump-to-latest').count()).toBe(0);
 
     await page.locator('[data-testid="chat"] [data-virtuoso-scroller]').hover();

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { chatRequests, chatRoutes, ollamaLines, openChatInOtherTab, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { answerRequests, chatRequests, chatRoutes, ollamaLines, openChatInOtherTab, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
 const show = (name: string) => readFileSync(new URL(`../fixtures/ollama-models/${name}`, import.meta.url), 'utf8');
 const ANSWER = ollamaLines([{ content: 'Done.' }]);
@@ -173,7 +173,7 @@ describe('composer ↔ engine', () => {
     const USER_TURN = '[data-testid="turn"][data-role="user"]';
     const ANSWER_TURN = '[data-testid="turn"][data-role="assistant"]';
     // The answers' own requests (the title lane asks without thinking anyway).
-    const answers = () => chatRequests(replay).filter((r) => !r.messages.at(-1)?.content.startsWith('Write a title'));
+    const answers = () => answerRequests(replay);
     const lastThink = () => (answers().at(-1) as { think?: unknown } | undefined)?.think;
     await page.getByTestId('think-toggle').uncheck();
     await send(page, 'Hello');

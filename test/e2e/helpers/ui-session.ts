@@ -129,3 +129,11 @@ export function chatRoutes(body: string, delayMs = 40, holdAfterLines?: number |
 export function chatRequests(replay: ReplayServer): { messages: { role: string; content: string; images?: string[] }[] }[] {
   return replay.requests.filter((r) => r.path === '/api/chat').map((r) => JSON.parse(r.body) as { messages: { role: string; content: string; images?: string[] }[] });
 }
+
+/**
+ * The chat requests that asked for an answer, without the title lane's. A chat's title is asked for after an answer
+ * ends, so it can land after the answer a test just waited for: the last answer request is not the last request.
+ */
+export function answerRequests(replay: ReplayServer): ReturnType<typeof chatRequests> {
+  return chatRequests(replay).filter((r) => !r.messages.some((m) => m.content.startsWith('Write a title')));
+}
