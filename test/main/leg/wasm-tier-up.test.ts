@@ -60,16 +60,23 @@ async function runChild(flag: string, requests: number, enoughMs: number, quietM
   return { verdict: m[1] as 'done' | 'after', cpuMs: Number(m[2]), wallMs: performance.now() - t0 };
 }
 
+/**
+ * CPU one thread besides the main one must use to count as the compile. The test first asked for 120 ms; on the host
+ * of December 6 the compile took 70–90 ms and never reached it, while without tier-up no thread besides the main one
+ * used more than 20 ms, after 1 request or 200 (/proc counts in 10 ms ticks).
+ */
+const COMPILE_MS = 50;
+
 describe.runIf(process.platform === 'linux')('undici’s WebAssembly parser in main', () => {
   it('is not compiled by TurboFan after the first response, nor after 200, as it was with tier-up on', async () => {
     // Turning --liftoff-only off again leaves tier-up off (setting it turned that off), so all three are named.
     // Backstop 60 s: the compile waits for a core on a busy machine.
-    const control = await runChild('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering', 1, 120, 60_000);
+    const control = await runChild('--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering', 1, COMPILE_MS, 60_000);
     expect(control.verdict).toBe('done');
     // Each watched for three times as long as the control took to show its compile (3 to 40 s).
     const quietMs = Math.min(40_000, Math.max(3000, 3 * control.wallMs));
-    expect(await runChild('-', 1, 120, quietMs)).toMatchObject({ verdict: 'after' });
+    expect(await runChild('-', 1, COMPILE_MS, quietMs)).toMatchObject({ verdict: 'after' });
     // With a larger tiering budget instead, the compile came within a few dozen requests.
-    expect(await runChild('-', 200, 120, quietMs)).toMatchObject({ verdict: 'after' });
+    expect(await runChild('-', 200, COMPILE_MS, quietMs)).toMatchObject({ verdict: 'after' });
   }, 240_000);
 });
