@@ -8,17 +8,22 @@
  * reads and searches their chats, with a banner saying why they are read-only, and a send or delete is refused
  * without losing anything. Round 10: (e) a file attached on the full disk is named in the message and attached
  * again by Retry; (f) a folder left untidy (its -wal and -shm files) opens read-only on the full disk, as in (c).
+ * Round 11: (g) a model download that would take the room kept free for the chats is refused, saying why.
  *
  * Mounting a tmpfs needs root: where it cannot be done this prints why and does not run (test/support/small-disk.ts).
  */
 import BetterSqlite3 from 'better-sqlite3';
-import { existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
+import { generateScriptedModel } from '../support/scripted-gguf/generate';
+import { SCRIPTS } from '../support/scripted-gguf/scripts';
 import { mountSmallDisk, smallDiskUnavailable, type SmallDisk } from '../support/small-disk';
 import { launchChromium, openPage } from './helpers/browser';
+import { shootAtBothWidths } from './helpers/screenshots';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process';
 import { ASSISTANT, chatRoutes, modelOption, ollamaLines, send, USER, waitIdle } from './helpers/ui-session';
 
@@ -181,6 +186,38 @@ describe.runIf(unavailable === undefined)('a full disk, end to end', () => {
     // Taken out again unsent: the restart below expects the chat as case (d) left it.
     await p.getByRole('button', { name: 'Remove bilby-notes.txt' }).click();
     await expect.poll(() => p.getByTestId('pending-attachments').count()).toBe(0);
+  });
+
+  it('a model download that would leave less than the chats\' margin free is refused before its first byte, saying what it needs and what is free (round 11)', async () => {
+    const p = page!;
+    // A 2.5 MiB GGUF on a 40 MB disk with room for it: the download alone would fit, but not with the 256 MiB
+    // kept free for the chats.
+    const model = readFileSync(generateScriptedModel(SCRIPTS.plain));
+    const gets: (string | undefined)[] = [];
+    const files = createServer((req, res) => {
+      if (req.method !== 'HEAD') gets.push(req.headers.range);
+      res.writeHead(200, { 'accept-ranges': 'bytes', 'content-length': String(model.length) }).end(req.method === 'HEAD' ? undefined : model);
+    });
+    await new Promise<void>((r) => files.listen(0, '127.0.0.1', r));
+    try {
+      const a = files.address();
+      expect(disk!.free()).toBeGreaterThan(model.length);
+      await p.getByTestId('models-open').click();
+      await p.getByTestId('library-download-url').fill(`http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/models/scripted-plain.gguf`);
+      await p.getByTestId('library-download-start').click();
+      const error = p.getByTestId('library-download-error');
+      await expect.poll(() => error.textContent().catch(() => '')).toMatch(
+        /^Not enough free disk space for scripted-plain\.gguf: it needs 2\.5 MiB more, plus 256 MiB kept free so your chats can still be saved, and [\d.]+ MiB is free in .*\/data\/models\.$/,
+      );
+      expect(gets).toEqual([]);
+      await shootAtBothWidths(p, 'download-refused-chats-margin', '[data-testid="library-download-error"]');
+      // Taken away, and Models closed: the restart below expects the folder as case (e) left it.
+      await p.getByTestId('library-download-cancel').click();
+      await expect.poll(() => p.getByTestId('library-download-progress').count()).toBe(0);
+      await p.getByTestId('models-close').click();
+    } finally {
+      await new Promise<void>((r) => files.close(() => r()));
+    }
   });
 
   it('restarted on the full disk with no reserve left, the chats open read-only: a banner says why, they read and search; a send or a delete is refused, losing nothing', async () => {

@@ -24,15 +24,29 @@ export interface SmallDisk {
   unmount(): void;
 }
 
-/** Why no small disk can be mounted here, or undefined where one can. */
-export function smallDiskUnavailable(): string | undefined {
-  if (process.platform !== 'linux') return `a tmpfs is Linux-only (this is ${process.platform})`;
-  if (process.getuid?.() !== 0) return `mounting a tmpfs needs root (this runs as uid ${process.getuid?.()})`;
+/** What the decision to run the small-disk tests reads (a test of that decision passes its own). */
+export interface SmallDiskHost {
+  platform: NodeJS.Platform;
+  uid: number | undefined;
+  mount: (megabytes: number) => SmallDisk;
+}
+
+const THIS_HOST: SmallDiskHost = { platform: process.platform, uid: process.getuid?.(), mount: mountSmallDisk };
+
+/**
+ * Why no small disk can be mounted here, or undefined where one can: one line with no full stop, which the tests
+ * print in a sentence of their own. mount's own message is cut to its first line (its second, "dmesg(1) may have
+ * more information...", says nothing here) and loses its full stop (it was printed as "permission denied..").
+ */
+export function smallDiskUnavailable(host: SmallDiskHost = THIS_HOST): string | undefined {
+  if (host.platform !== 'linux') return `a tmpfs is Linux-only (this is ${host.platform})`;
+  if (host.uid !== 0) return `mounting a tmpfs needs root (this runs as uid ${host.uid})`;
   let disk: SmallDisk;
   try {
-    disk = mountSmallDisk(1);
+    disk = host.mount(1);
   } catch (err) {
-    return `mount -t tmpfs failed: ${err instanceof Error ? err.message.trim() : String(err)}`;
+    const said = (err instanceof Error ? err.message : String(err)).trim().split('\n')[0]!.trim().replace(/\.+$/, '');
+    return `mount -t tmpfs failed: ${said}`;
   }
   disk.unmount();
   return undefined;

@@ -3,19 +3,23 @@
  * and that misbehaves on purpose: it drops the connection halfway, stalls, or states a sha256 the bytes do not have.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DownloadProgress } from '../../../src/shared/library';
+import { chatsMarginFor } from '../../../src/main/library/downloads/disk-margin';
 import { DownloadManager } from '../../../src/main/library/downloads/download-manager';
 import { FileDigests } from '../../../src/main/library/file-digest';
 import { openDatabase } from '../../../src/main/db/open-database';
 import { generateScriptedModel } from '../../support/scripted-gguf/generate';
 import { SCRIPTS } from '../../support/scripted-gguf/scripts';
 import { testDownloadManager } from './test-download-manager';
+
+const MIB = 1024 ** 2;
+const GIB = 1024 ** 3;
 
 let bytes: Buffer;
 let sha: string;
@@ -205,7 +209,7 @@ describe('downloads: resumable and verified', () => {
   });
 
   it('checks free disk space before taking a byte', async () => {
-    await manager({ freeDisk: () => Promise.resolve(1000) }).start(url);
+    await manager({ diskSpace: () => Promise.resolve({ free: 1000, size: 100 * GIB }) }).start(url);
     await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
     expect(last()?.error).toMatch(/Not enough free disk space/);
     expect(ranges).toEqual([]);
@@ -220,5 +224,50 @@ describe('downloads: resumable and verified', () => {
       url: 'https://huggingface.co/Qwen/Qwen3-0.6B-GGUF/resolve/main/Qwen3-0.6B-Q8_0.gguf',
       file: 'Qwen3-0.6B-Q8_0.gguf',
     });
+  });
+});
+
+describe('downloads: a margin left free for the chats (round 11)', () => {
+  it('keeps 256 MiB free, or 1 % of a disk larger than 25 GiB', () => {
+    expect(chatsMarginFor(8 * GIB)).toBe(256 * MIB);
+    expect(chatsMarginFor(100 * GIB)).toBe(GIB);
+  });
+
+  it('refuses to start a download that fits the disk but not with the margin, saying what it needs and what is free', async () => {
+    // Room for the file and 100 MiB more, on a 100 GiB disk (a margin of 1 GiB): the file alone would fit.
+    const free = bytes.length + 100 * MIB;
+    await manager({ diskSpace: () => Promise.resolve({ free, size: 100 * GIB }), marginFor: chatsMarginFor }).start(url);
+    await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
+    expect(last()?.error).toBe(
+      `Not enough free disk space for scripted-plain.gguf: it needs 2.5 MiB more, plus 1 GiB kept free so your chats can still be saved, and 102.4 MiB is free in ${dir}.`,
+    );
+    expect(ranges).toEqual([]);
+    expect(existsSync(join(dir, 'scripted-plain.gguf.part'))).toBe(false);
+  });
+
+  it('stops midway when the room left reaches the margin, keeps what arrived, and resumes from there once there is room', async () => {
+    const part = join(dir, 'scripted-plain.gguf.part');
+    const onDisk = () => (existsSync(part) ? statSync(part).size : 0);
+    const margin = MIB;
+    // A disk with room for half the file beside the margin: there was room for all of it when the download was
+    // checked, and another program took the rest meanwhile.
+    let looks = 0;
+    let room = Math.floor(bytes.length / 2) + margin;
+    const diskSpace = () => Promise.resolve({ free: looks++ === 0 ? GIB : room - onDisk(), size: GIB });
+    await manager({ diskSpace, marginFor: () => margin }).start(url);
+    await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
+    expect(last()?.error).toMatch(/^The download of scripted-plain\.gguf stopped to keep 1 MiB free so your chats can still be saved: it needs [\d.]+ MiB more, and [\d.]+ MiB is free in /);
+    expect(last()?.error).toContain(`is free in ${dir}. What arrived is kept: free some space, then start it again to resume.`);
+    // The margin is still free, and what arrived waits on disk.
+    expect(room - onDisk()).toBeGreaterThanOrEqual(margin);
+    const kept = onDisk();
+    expect(kept).toBeGreaterThan(0);
+    expect(kept).toBeLessThan(bytes.length);
+
+    room = GIB;
+    await manager({ diskSpace, marginFor: () => margin }).start(url);
+    await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('done');
+    expect(ranges.at(-1)).toBe(`bytes=${kept}-`);
+    expect(readFileSync(join(dir, 'scripted-plain.gguf')).equals(bytes)).toBe(true);
   });
 });

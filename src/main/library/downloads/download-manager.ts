@@ -4,12 +4,13 @@
  *   source stated and its ETag, so a later start (after a pause, a crash, a restart) resumes with `Range`;
  * - a dropped connection is retried with `Range: bytes=<what is on disk>-` (and `If-Range`, so a file that changed
  *   on the server starts over instead of being spliced), with a growing pause, while progress is being made;
- * - free disk space is checked before starting; the first bytes must be a GGUF's; the size (and the sha256, where
+ * - the room on the disk is checked before starting and while writing, so that a margin is left for the chats
+ *   (./disk-margin.ts); the first bytes must be a GGUF's; the size (and the sha256, where
  *   the source gives one) is verified at the end, before the file takes its name. A failed check deletes the bytes.
  * undici does the HTTP (redirects, timeouts); what is written here is the resume and verification policy.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { request } from '../../leg/undici';
 import type { DownloadProgress } from '../../../shared/library';
@@ -19,6 +20,7 @@ import { UserFacingError } from '../../errors';
 import { sha256File, type FileDigests } from '../file-digest';
 import { GgufIncompleteError, readGgufHeader } from '../gguf-header';
 import { pathInFolder, PART_SUFFIX } from '../models-folder';
+import { checkRoomBeforeStart, chatsMarginFor, diskSpaceOf, MarginGuard, OutOfMarginError, type DiskSpaceProbe, type MarginRule } from './disk-margin';
 import { describeRemote, downloadDispatcher, parseSource, type DownloadSource } from './download-source';
 import { SpeedMeter } from './speed-meter';
 
@@ -60,8 +62,10 @@ export interface DownloadDeps {
   changed: (reason: string) => void;
   /** Pause before retry n (1-based) after a dropped connection. */
   retryDelayMs?: (attempt: number) => number;
-  /** Free bytes on the models folder's disk (tests make a disk "full"). */
-  freeDisk?: (dir: string) => Promise<number>;
+  /** The room on the models folder's disk (tests make a disk "full"). */
+  diskSpace?: DiskSpaceProbe;
+  /** The room a download leaves free there for the chats (tests with a small disk keep a smaller one). */
+  marginFor?: MarginRule;
 }
 
 interface Sidecar {
@@ -176,13 +180,10 @@ export class DownloadManager {
     await writeFile(sidecarPath(dir, src.file), JSON.stringify(car));
     let have = (await stat(part).catch(() => null))?.size ?? 0;
     r.progress = { ...r.progress, bytes: have, total: remote.size };
-    if (remote.size !== null) {
-      const free = await (this.deps.freeDisk ?? freeDisk)(dir);
-      const needed = remote.size - have;
-      if (free < needed) {
-        throw new UserFacingError('server-error', `Not enough free disk space for ${src.file}: it needs ${gib(needed)} more and ${gib(free)} is free in ${dir}.`);
-      }
-    }
+    const probe = this.deps.diskSpace ?? diskSpaceOf;
+    const marginFor = this.deps.marginFor ?? chatsMarginFor;
+    if (remote.size !== null) await checkRoomBeforeStart(src.file, dir, remote.size - have, probe, marginFor);
+    const guard = new MarginGuard(src.file, dir, probe, marginFor);
     this.changedAndReport(r);
 
     let failures = 0;
@@ -190,7 +191,7 @@ export class DownloadManager {
       if (signal.aborted) return;
       const before = have;
       try {
-        const done = await this.transfer(r, src.url, part, have, car.etag, signal);
+        const done = await this.transfer(r, src.url, part, have, car.etag, guard, signal);
         have = (await stat(part).catch(() => null))?.size ?? 0;
         // With no length from the source, a body that ended early looks like one that ended: the file's own
         // header says how long it must be, and a short one is resumed like a dropped connection.
@@ -200,7 +201,7 @@ export class DownloadManager {
         if (signal.aborted) return;
         // Not a GGUF file: asking again gets the same page (its bytes are gone already). A full disk: asking again
         // cannot help until there is room (it was taken for a dropped connection and asked for five more times).
-        if (err instanceof NotGgufError || isDiskFull(err)) throw err;
+        if (err instanceof NotGgufError || err instanceof OutOfMarginError || isDiskFull(err)) throw err;
         have = (await stat(part).catch(() => null))?.size ?? 0;
         failures = have > before ? 1 : failures + 1;
         if (failures > MAX_RETRIES_WITHOUT_PROGRESS) throw err;
@@ -213,7 +214,7 @@ export class DownloadManager {
   }
 
   /** One request from byte `from`; true when the body ended with the whole file on disk. Throws when it broke. */
-  private async transfer(r: Running, url: string, part: string, from: number, etag: string | null, signal: AbortSignal): Promise<boolean> {
+  private async transfer(r: Running, url: string, part: string, from: number, etag: string | null, guard: MarginGuard, signal: AbortSignal): Promise<boolean> {
     const headers: Record<string, string> = from > 0 ? { range: `bytes=${from}-`, ...(etag ? { 'if-range': etag } : {}) } : {};
     const res = await request(url, { method: 'GET', headers, signal, dispatcher: downloadDispatcher, headersTimeout: 60_000, bodyTimeout: 60_000 });
     if (res.statusCode === 416) {
@@ -246,6 +247,7 @@ export class DownloadManager {
             head = null;
           }
         }
+        await guard.take(buf.length, r.progress.total === null ? null : r.progress.total - bytes, out.writableLength);
         // A write that fails (ENOSPC) ends the stream with 'error' and no 'drain': waiting for that only hung.
         if (!out.write(buf)) await drained(out);
         bytes += buf.length;
@@ -355,11 +357,6 @@ async function readSidecar(path: string): Promise<Sidecar | null> {
   }
 }
 
-async function freeDisk(dir: string): Promise<number> {
-  const s = await statfs(dir);
-  return s.bavail * s.bsize;
-}
-
 const defaultDelay = (attempt: number) => Math.min(30_000, 1000 * 2 ** (attempt - 1));
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
@@ -370,10 +367,6 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
       resolve();
     }, { once: true });
   });
-}
-
-function gib(bytes: number): string {
-  return bytes >= 1024 ** 3 ? `${(bytes / 1024 ** 3).toFixed(1)} GiB` : `${Math.ceil(bytes / 1024 ** 2)} MiB`;
 }
 
 /** Resolves when `out` takes writes again; rejects with its error where it failed instead. */
