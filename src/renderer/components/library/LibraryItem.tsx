@@ -46,6 +46,8 @@ export function LibraryItem({ entry, loaded, loading = false, loadBlocked = null
         ))}
         {loaded && <span className="mm-ok" data-testid="library-loaded">loaded · {formatBytes(loaded.memoryBytes)} · context {formatTokens(loaded.contextSize)}{loaded.answering ? ' · answering now' : ''}</span>}
       </div>
+      {/* A part file with no download behind it (its record lost): what is on disk, not a model yet. */}
+      {entry.state === 'downloading' && <p className="mm-muted" data-testid="library-partial">Partly downloaded: download it again from its address to finish it.</p>}
       {entry.state === 'unusable' && <p className="mm-error" data-testid="library-reason">{entry.reason}</p>}
       {entry.vision && <p className="mm-muted">Vision projector beside it ({entry.mmproj}); the built-in engine does not read images yet, so images are refused with the reason.</p>}
       {entry.state === 'usable' && (

@@ -59,10 +59,19 @@ export function LibrarySection() {
       </form>
       {dropNote && <p className="mm-muted" data-testid="library-drop-note">{dropNote}</p>}
       <DownloadBox />
-      {entries.length === 0 && <p className="mm-muted" data-testid="library-empty">No GGUF files in the models folder yet.</p>}
+      {folderFiles(entries).length === 0 && <p className="mm-muted" data-testid="library-empty">No GGUF files in the models folder yet.</p>}
       <LibraryRows entries={entries} status={status} />
     </section>
   );
+}
+
+/**
+ * The entries shown as files: a download's own entry is left to its row in the download box, which says how far it
+ * got and offers Resume or Cancel. Listed here as well, a download refused before its first byte read as a model
+ * file of the size it would have ("x.gguf 2.5 MiB"), beside the row saying it was not downloaded.
+ */
+export function folderFiles(entries: LibraryEntry[]): LibraryEntry[] {
+  return entries.filter((e) => !(e.state === 'downloading' && e.download !== null));
 }
 
 /** The models folder's files, each with what the engine's status says of it: loaded, loading, or why Load waits. */
@@ -70,7 +79,7 @@ export function LibraryRows({ entries, status }: { entries: LibraryEntry[]; stat
   const loaded = new Map((status?.loaded ?? []).map((l) => [l.file, l]));
   return (
     <ul className="mm-list">
-      {entries.map((e) => (
+      {folderFiles(entries).map((e) => (
         <LibraryItem key={e.file} entry={e} loaded={loaded.get(e.file)} loading={status?.loading.includes(e.file) ?? false} loadBlocked={loadBlockedReason(status, e.file)} />
       ))}
     </ul>
