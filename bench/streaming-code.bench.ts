@@ -26,6 +26,8 @@ const SHAPES = [
   },
   // A list in a quote: a step the user quoted back (markdown/contained-fence.ts, 'quoted-list').
   { name: ' in a list item in a quote', text: `> 1. Write the file:\n>    \`\`\`ts\n${code.replace(/^/gm, '>    ')}\n` },
+  // A quote in a list: a step that quotes a file ('listed-quote').
+  { name: ' in a quote in a list item', text: `1. Check the file:\n   > \`\`\`ts\n${code.replace(/^/gm, '   > ')}\n` },
   // Line breaks written \r\n (markdown/line-breaks.ts).
   { name: ' with \\r\\n line breaks', text: `\`\`\`ts\r\n${code.replace(/\n/g, '\r\n')}\r\n` },
 ];

@@ -67,7 +67,10 @@ describe('a long code block while it streams', () => {
     // Steps with a command each, the last one a long file; and a quoted snippet.
     const list = `Do this:\n\n1. Install:\n   \`\`\`ts\n   npm i x\n   \`\`\`\n2. Write the file:\n   \`\`\`ts\n   function run(items: number[]) {\n${code('     ')}\n`;
     const quote = `You wrote:\n\n> \`\`\`ts\n> function run(items: number[]) {\n${code('>   ')}\n`;
-    for (const text of [list, quote]) {
+    // A step that quotes a file (a quote in a list item), and a quote whose code is indented with tabs.
+    const listedQuote = `Do this:\n\n1. Check the file:\n   > \`\`\`ts\n   > function run(items: number[]) {\n${code('   >   ')}\n`;
+    const tabbedQuote = `You wrote:\n\n> \`\`\`ts\n> function run(items: number[]) {\n${code('>\t')}\n`;
+    for (const text of [list, quote, listedQuote, tabbedQuote]) {
       let view: ReturnType<typeof drawGrowingFence> = null;
       highlight.mockClear();
       for (let at = 1; at <= text.length; at += 7) {
