@@ -1,7 +1,8 @@
 /**
  * A long code block streaming (markdown/growing-fence.ts): the markdown work of each token while a 600-line
  * TypeScript file streams in tokens of about 4 characters, as the chat draws its growing tail, at the top level, as
- * the last step of a numbered list (markdown/contained-fence.ts), with `\r\n` line breaks (line-breaks.ts), and
+ * the last step of a numbered list (markdown/contained-fence.ts), in a list in a quote and a quote in a list, with
+ * `\r\n` line breaks (line-breaks.ts), and
  * minified JSON on one long line. Before, the tail was parsed and highlighted
  * whole at every token (O(n^2) over the stream; drawn whole below, for comparison), the whole list with it; now the
  * finished lines are highlighted once. Floor: rendering the finished block once. Pure Node: markdown-it and
@@ -26,6 +27,8 @@ const SHAPES = [
   },
   // A list in a quote: a step the user quoted back (markdown/contained-fence.ts, 'quoted-list').
   { name: ' in a list item in a quote', text: `> 1. Write the file:\n>    \`\`\`ts\n${code.replace(/^/gm, '>    ')}\n` },
+  // A quote in a list: a step that quotes a file ('listed-quote').
+  { name: ' in a quote in a list item', text: `1. Check the file:\n   > \`\`\`ts\n${code.replace(/^/gm, '   > ')}\n` },
   // Line breaks written \r\n (markdown/line-breaks.ts).
   { name: ' with \\r\\n line breaks', text: `\`\`\`ts\r\n${code.replace(/\n/g, '\r\n')}\r\n` },
 ];

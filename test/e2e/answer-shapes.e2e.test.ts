@@ -158,6 +158,34 @@ describe('answers in the shapes models write them (second round)', () => {
     expect(await quote.locator('.hljs-keyword').count()).toBe(2);
   });
 
+  it('streams a code block in a quote in a list item at the cost of its new lines: the quote is not set again', async () => {
+    const code = Array.from({ length: 30 }, (_, i) => (i % 15 === 0 ? `def step_${i}(items):` : `    total += items[${i}]  # ${i}`));
+    const quoted = (lines: string[]) => lines.map((l) => `   > ${l}`).join('\n');
+    const lines = [
+      { content: `Check the file first:\n\n1. It should read:\n   > \`\`\`python\n${quoted(code.slice(0, 15))}\n   > total +` },
+      { content: `= 1\n${quoted(code.slice(15))}\n   > tot` },
+      { content: `al = 0\n   > \`\`\`\n2. Run it.\n\nDone.` },
+    ];
+    s = await startUi(chatRoutes(ollamaLines(lines), 5, [1, 2]));
+    const { page, replay } = s;
+    await send(page, 'Check it');
+    await expect.poll(() => replay.held).toBe(1);
+    const quote = assistant(page).locator('.markdown ol > li blockquote');
+    const codeOf = () => quote.locator('pre.code-block code').textContent();
+    await expect.poll(codeOf).toBe(`${code.slice(0, 15).join('\n')}\ntotal +`);
+    // The quote's element, marked: drawn whole at each token (before), the list and its quote were made anew.
+    await quote.evaluate((q) => ((q as HTMLElement & { kept?: boolean }).kept = true));
+    replay.release();
+    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(codeOf).toBe(`${code.slice(0, 15).join('\n')}\ntotal += 1\n${code.slice(15).join('\n')}\ntot`);
+    expect(await quote.evaluate((q) => (q as HTMLElement & { kept?: boolean }).kept)).toBe(true);
+    expect(await quote.locator('.hljs-keyword').count()).toBe(2);
+    replay.release();
+    await waitIdle(page);
+    await assistant(page).locator('p:has-text("Done.")').waitFor();
+    expect(await codeOf()).toBe(`${code.slice(0, 15).join('\n')}\ntotal += 1\n${code.slice(15).join('\n')}\ntotal = 0\n`);
+  });
+
   it('folds <details><summary> into a collapsible box whose content is markdown, and keeps an attribute-laden one as text', async () => {
     const answer = 'Here is the fix.\n\n<details>\n<summary>Full <b>file</b></summary>\n\n```kt\nfun main() { println("hi") }\n```\n\n- checked\n\n</details>\n\n<details ontoggle=alert(1)>\n<summary>x</summary>\n</details>\n\nDone.';
     s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));

@@ -50,6 +50,15 @@ const CONTAINERS: [string, string][] = [
   ['> - ', '>   '],
   ['> Steps:\n>\n> - a\n>   ', '>   '],
   ['>1. x\n>   ', '>   '],
+  // A quote in a list item (a step that quotes a file), its `>` at the item's content column or right of it.
+  ['1. Step:\n   > ', '   > '],
+  ['- > ', '  > '],
+  ['1. a\n\n   > Note:\n   > ', '    > '],
+  ['- a\n  - b\n    > ', '    >'],
+  ['1. x\n\t> ', '\t> '],
+  // Tabs after a quote's `>` (counted from where its markup ends).
+  ['>\t', '>\t'],
+  ['> Quoted:\n>\t', '> \t'],
 ];
 
 /** Code lines, some that close the block or look as if they might. */
@@ -61,11 +70,12 @@ const containedAnswer = fc
     fc.constantFrom('', 'Steps:\n', 'Intro.\n\n'),
     fc.constantFrom(...CONTAINERS),
     fc.constantFrom('```bash', '```py', '~~~', '````ts', '``` js', '```'),
-    fc.array(fc.tuple(fc.constantFrom(...CODE), fc.constantFrom(...Array<'same'>(16).fill('same'), 'less', 'more', 'bare', 'quote')), { maxLength: 30 }),
+    fc.array(fc.tuple(fc.constantFrom(...CODE), fc.constantFrom(...Array<'same'>(16).fill('same'), 'less', 'more', 'bare', 'quote', 'tab')), { maxLength: 30 }),
     fc.constantFrom('', '\nAfter.', '\n\n2. Next', '\n> more'),
   )
   .map(([intro, [opener, lead], fence, lines, after]) => {
-    const prefix = { same: lead, less: lead.slice(1), more: `${lead} `, bare: '', quote: '> ' } as const;
+    // 'tab': a tab after the line's `>` instead of its space, or before it instead of its indent.
+    const prefix = { same: lead, less: lead.slice(1), more: `${lead} `, bare: '', quote: '> ', tab: lead.includes('>') ? lead.replace(/> ?/, '>\t').replace(/^ {3,}/, '\t') : lead } as const;
     return `${intro}${opener}${fence}\n${lines.map(([code, how]) => `${prefix[how]}${code}`).join('\n')}${after}`;
   });
 
@@ -104,6 +114,12 @@ describe('a code block while it streams', () => {
     const quoted = `> 1. Run:\n>    \`\`\`py\n${Array.from({ length: 12 }, (_, i) => `>    x${i} = ${i}`).join('\n')}\n`;
     expect(drawStream(quoted, [3, 5]).contained).toBeGreaterThan(20);
     expect(growFence(null, quoted)?.container).toMatchObject({ kind: 'quoted-list', inner: 3, strip: 3 });
+    // A quote in a list item, and tabs in a quote's lines: before, the whole list or quote was drawn at every token.
+    const listedQuote = `1. Step:\n   > \`\`\`py\n${Array.from({ length: 12 }, (_, i) => `   >${i % 2 ? '\t' : ' '}x${i} = ${i}`).join('\n')}\n`;
+    expect(drawStream(listedQuote, [3, 5]).contained).toBeGreaterThan(20);
+    expect(growFence(null, listedQuote)?.container).toMatchObject({ kind: 'listed-quote', outer: 3, strip: 0 });
+    const tabbedQuote = `> \`\`\`go\n${Array.from({ length: 12 }, (_, i) => (i % 3 === 0 ? '>\tfunc f() {}' : i % 3 === 1 ? '> \t\tx := 1' : '\t>  \ty := 2')).join('\n')}\n`;
+    expect(drawStream(tabbedQuote, [3, 5]).contained).toBeGreaterThan(20);
     let contained = 0;
     fc.assert(
       fc.property(containedAnswer, fc.array(fc.integer({ min: 1, max: 25 }), { maxLength: 80 }), fc.constantFrom('\n', '\n', '\r\n'), (answer, cuts, eol) => {

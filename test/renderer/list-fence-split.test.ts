@@ -14,6 +14,9 @@ const ITEMS: [string, string][] = [
   ['* Also', '  '],
   ['1) Build', '   '],
   ['- Run it\n  with npm:', '   '],
+  // A step numbered on from a heading or a rule: no paragraph is open there for it to go on lazily.
+  ['## Step two\n2. Then run:', '   '],
+  ['---\n3) Build', '   '],
 ];
 /** Code lines, some indented less than the item (which ends it), some closing the block. */
 const CODE = ['make', 'x = 1', '', '  ', 'def f():', '    return 1', '```', '~~~', '\tgo()', 'a | b'];
@@ -115,6 +118,24 @@ describe('a list item’s code block that is never closed', () => {
       stream(answer, [2, 5, 1]);
     }
     expect(splitMarkdownBlocks(text).at(-1)).toBe('b\n```');
+  });
+
+  it('ends with a `2.` item right after a heading or a thematic break, as markdown-it ends it', () => {
+    // A `2.` after a top-level line was always in doubt (it may go on a paragraph lazily), so the block ran to its
+    // closing fence and the rest of the answer was one chunk, drawn whole again at every token. After a heading or a
+    // rule no paragraph is open: it starts a list.
+    const answers: [string, string][] = [
+      ['# Steps\n2. Run:\n   ```bash\n   make\nDone.\n\nNext.', 'Next.'],
+      ['Intro\n---\n2. Run:\n   ```bash\n   make\nDone.\n\nNext.', 'Next.'],
+      ['***\n3. a\n   ```\n   b\nc\n\nd', 'd'],
+    ];
+    for (const [text, last] of answers) {
+      expect(stream(text, [3, 1, 4]).chunks.at(-1), JSON.stringify(text)).toBe(last);
+      for (let at = 1; at <= text.length; at++) {
+        const now = text.slice(0, at);
+        expect(splitMarkdownBlocks(now).map((chunk) => markdownToHtml(chunk)).join(''), JSON.stringify(now)).toBe(markdownToHtml(now));
+      }
+    }
   });
 
   it('is still one block where the item cannot be told for sure: a top-level fence indented, a lazy line, a quote', () => {

@@ -67,7 +67,10 @@ describe('a long code block while it streams', () => {
     // Steps with a command each, the last one a long file; and a quoted snippet.
     const list = `Do this:\n\n1. Install:\n   \`\`\`ts\n   npm i x\n   \`\`\`\n2. Write the file:\n   \`\`\`ts\n   function run(items: number[]) {\n${code('     ')}\n`;
     const quote = `You wrote:\n\n> \`\`\`ts\n> function run(items: number[]) {\n${code('>   ')}\n`;
-    for (const text of [list, quote]) {
+    // A step that quotes a file (a quote in a list item), and a quote whose code is indented with tabs.
+    const listedQuote = `Do this:\n\n1. Check the file:\n   > \`\`\`ts\n   > function run(items: number[]) {\n${code('   >   ')}\n`;
+    const tabbedQuote = `You wrote:\n\n> \`\`\`ts\n> function run(items: number[]) {\n${code('>\t')}\n`;
+    for (const text of [list, quote, listedQuote, tabbedQuote]) {
       let view: ReturnType<typeof drawGrowingFence> = null;
       highlight.mockClear();
       for (let at = 1; at <= text.length; at += 7) {
@@ -118,6 +121,41 @@ describe('a long code block while it streams', () => {
       }
     } finally {
       spy.mockRestore();
+    }
+  });
+
+  it('reads a block written with \\r\\n line breaks at the cost of its new text: no copy of the whole tail at each token', async () => {
+    const { growFence } = await import('../../src/renderer/markdown/growing-fence');
+    const code = Array.from({ length: 300 }, (_, i) => `  total += items[${i}] * 2; // step ${i}`).join('\r\n');
+    const shapes = [`\`\`\`ts\r\n${code}\r\n`, `1. Write the file:\r\n   \`\`\`ts\r\n${code.replace(/^/gm, '   ')}\r\n`];
+    // Characters that string work runs over, but for the stream's own text (compared once a token: text-growth.ts):
+    // the tail read as markdown-it reads it (its \r\n made \n) was a new string of the whole tail at every token,
+    // copied whole by the next slice of it.
+    let read = 0;
+    let raw = '';
+    const spies = (['slice', 'indexOf', 'lastIndexOf', 'split'] as const).map((name) => {
+      const original = String.prototype[name] as (...args: unknown[]) => unknown;
+      return vi.spyOn(String.prototype, name).mockImplementation(function (this: string, ...args: unknown[]) {
+        if (this.length > 2000 && this.length !== raw.length) read += this.length;
+        return original.apply(this, args);
+      } as never);
+    });
+    try {
+      for (const text of shapes) {
+        read = 0;
+        let draft: ReturnType<typeof growFence> = null;
+        for (let at = 1; at <= text.length; at += 7) {
+          // substring: not one of the spied methods.
+          raw = text.substring(0, at);
+          draft = growFence(draft, raw);
+        }
+        const shape = text.substring(0, 8);
+        expect(draft?.pieces.length, shape).toBeGreaterThan(20);
+        // None at all now; before, about 1,700 tokens each read the whole tail: some 20 million characters.
+        expect(read, shape).toBeLessThan(text.length);
+      }
+    } finally {
+      for (const spy of spies) spy.mockRestore();
     }
   });
 

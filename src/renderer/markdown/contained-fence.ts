@@ -7,21 +7,29 @@
  * item (a line less indented ends the item, and the code block with it), and how much indent markdown-it takes off
  * each code line (the fence line's own). Both are asked of markdown-it once per block, by parsing the text before
  * the code with a probe line after it, not worked out here from list markers: its answer is the rule. A list item in a
- * quote is read as a list item once each line's `>` and its space are off. A tab in a list item's indent is read as
- * markdown-it reads it (to the next multiple of 4 columns; the part of one past the stripped indent kept as spaces).
- * A tab in a quote's lines (markdown-it counts its columns from where the line's markup ends), a quote in a list (its
- * `>` may stand anywhere in the item's indent, and a lazy line goes on the quote's paragraph, not its code), or a
- * block in a fold is not read here (null: the chunk is drawn whole, as before).
+ * quote is read as a list item once each line's `>` and its space are off; a quote in a list item as a quote once the
+ * item's indent is off (its `>` may stand anywhere right of the item's content column: markdown-it's blockquote rule
+ * checks no indent on the lines after its first). A tab is read as markdown-it reads it: to the next multiple of 4
+ * columns, counted in a quote from where the line's `>` and the space after it end (StateBlock's bsCount), the part of
+ * one past the stripped indent kept as spaces. A line that is no quote line of a block in a quote (a lazy line, a
+ * blank one) ends the block, as markdown-it ends it (its fence rule does not go on lazily). A block in a fold, or in
+ * deeper containers (a quote in a quote, a list in a quote in a list), is not read here (null: the chunk is drawn
+ * whole, as before).
  */
 import type { Token } from 'markdown-it';
 import { mathEnabled, parseMarkdown } from './to-html';
 
 /** The container an open code block is in, as its code lines are read. */
 export interface FenceContainer {
-  /** 'quoted-list': a list item in a quote (its columns counted after the quote's `>` and its one space). */
-  kind: 'list' | 'quote' | 'quoted-list';
-  /** The column a line must reach to stay in the list item (0 in a quote). */
+  /**
+   * 'quoted-list': a list item in a quote (its columns counted after the quote's `>` and its one space). 'listed-quote':
+   * a quote in a list item.
+   */
+  kind: 'list' | 'quote' | 'quoted-list' | 'listed-quote';
+  /** The column a line must reach to stay in the list item (0 in a quote and in a list item's quote). */
   inner: number;
+  /** In a list item's quote: the column its lines' `>` must reach to stay in the item (the item's content column). */
+  outer: number;
   /** Columns of indent markdown-it takes off each code line (after a quote's `>` and its one space). */
   strip: number;
 }
@@ -48,17 +56,15 @@ function closes(text: string, marker: string): boolean {
  */
 export function containedCodeLine(container: FenceContainer, marker: string, line: string): string | null {
   let body = line;
-  const quoted = container.kind !== 'list';
-  if (quoted) {
-    const quote = /^ *>/.exec(line);
+  let bsCount = 0;
+  if (container.kind !== 'list') {
+    const quoted = quoteLine(line, container.kind === 'listed-quote' ? container.outer : 0);
     // Not a quote line: a blank one ends the quote, any other is no code of a block in it (markdown-it: no lazy code).
-    if (!quote) return null;
-    body = line.slice(quote[0].length);
-    if (body.startsWith('\t')) return null;
-    if (body.startsWith(' ')) body = body.slice(1);
+    if (!quoted) return null;
+    ({ body, bsCount } = quoted);
   }
-  // The columns of its indent, a tab to the next multiple of 4 (as markdown-it counts them outside a quote), and how
-  // many of its characters markdown-it strips: those it reads while fewer than `strip` columns are behind it
+  // The columns of its indent, a tab to the next multiple of 4 (counted from where a quote's markup ends: bsCount), and
+  // how many of its characters markdown-it strips: those it reads while fewer than `strip` columns are behind it
   // (StateBlock.getLines). A tab that runs past `strip` is stripped whole, and the columns it had past it are given
   // back as spaces (`pad`), as markdown-it does.
   let column = 0;
@@ -66,9 +72,7 @@ export function containedCodeLine(container: FenceContainer, marker: string, lin
   let pad = 0;
   let at = 0;
   for (; at < body.length && (body[at] === ' ' || body[at] === '\t'); at++) {
-    // In a quote, markdown-it counts a tab's columns from the `>`: not read here.
-    if (body[at] === '\t' && quoted) return null;
-    const next = body[at] === '\t' ? column + 4 - (column % 4) : column + 1;
+    const next = body[at] === '\t' ? column + 4 - ((column + bsCount) % 4) : column + 1;
     if (column < container.strip) {
       stripped = at + 1;
       pad = Math.max(0, next - container.strip);
@@ -82,8 +86,24 @@ export function containedCodeLine(container: FenceContainer, marker: string, lin
   return code;
 }
 
+/**
+ * A quote line's text after its `>` and the space or tab markdown-it takes with it, and the columns its tabs count
+ * from (markdown-it's blockquote rule: bsCount); null when the line is none of the quote's, its `>` left of `from`.
+ */
+function quoteLine(line: string, from: number): { body: string; bsCount: number } | null {
+  let column = 0;
+  let at = 0;
+  for (; line[at] === ' ' || line[at] === '\t'; at++) column += line[at] === '\t' ? 4 - (column % 4) : 1;
+  if (line[at] !== '>' || column < from) return null;
+  at++;
+  // A space after the `>` is the marker's; so is a tab that ends at the next column (else it is kept, one column less).
+  const spaceAfter = line[at] === ' ' || line[at] === '\t';
+  if (line[at] === ' ' || (line[at] === '\t' && (column + 1) % 4 === 3)) at++;
+  return { body: line.slice(at), bsCount: column + 1 + (spaceAfter ? 1 : 0) };
+}
+
 /** A line's text past any quote markers, list markers and indent: where a fence marker would start. */
-const CONTAINER_MARKUP = /^(?:[ ]*(?:>|[-*+]|\d{1,9}[.)])(?= |$))*[ ]*/;
+const CONTAINER_MARKUP = /^(?:[ \t]*(?:>|(?:[-*+]|\d{1,9}[.)])(?=[ \t]|$)))*[ \t]*/;
 
 /** The last fence line that a quick read of the lines leaves open; only a candidate, which markdown-it confirms. */
 function candidate(tail: string): { lineStart: number; lineEnd: number; line: number } | null {
@@ -168,10 +188,26 @@ function containedFence(prefix: string, open: { lineStart: number; lineEnd: numb
   const listTypes = (types: string[]) => types.length > 0 && types.every((type) => type === 'bullet_list_open' || type === 'ordered_list_open' || type === 'list_item_open');
   // A list item in a quote: its lines are a quote's, read as a list item's once the `>` and its space are off.
   const quotedList = stack[0] === 'blockquote_open' && listTypes(stack.slice(1));
+  // A quote in a list item: its lines are the item's, read as a quote's once the item's indent is off.
+  const listedQuote = stack.at(-1) === 'blockquote_open' && listTypes(stack.slice(0, -1));
   const inList = listTypes(stack) || quotedList;
   const inQuote = stack.length === 1 && stack[0] === 'blockquote_open';
-  if (!inList && !inQuote) return null;
-  const lead = inQuote || quotedList ? '> ' : '';
+  if (!inList && !inQuote && !listedQuote) return null;
+  let outer = 0;
+  if (listedQuote) {
+    // The item's content column, asked of markdown-it: a quote line goes on the block from there on (and only there:
+    // a `>` left of it is no line of the item). Its fence line's `>` is at that column or right of it.
+    const fenceLine = prefix.slice(open.lineStart, open.lineEnd);
+    let high = columnOf(fenceLine, fenceLine.lastIndexOf('>', fenceLine.search(/`{3,}|~{3,}/)));
+    if (high < 0) return null;
+    for (let low = 0; low < high; ) {
+      const mid = (low + high) >> 1;
+      if (probe(prefix, `${' '.repeat(mid)}> ${' '.repeat(PROBE_INDENT)}x`) === null) low = mid + 1;
+      else high = mid;
+    }
+    outer = high;
+  }
+  const lead = listedQuote ? `${' '.repeat(outer)}> ` : inQuote || quotedList ? '> ' : '';
   const deep = probe(prefix, `${lead}${' '.repeat(PROBE_INDENT)}x`);
   if (deep === null) return null;
   const strip = PROBE_INDENT - (deep.length - deep.trimStart().length);
@@ -183,5 +219,14 @@ function containedFence(prefix: string, open: { lineStart: number; lineEnd: numb
     if (inner > strip) return null;
   }
   const { token } = found;
-  return { lineStart: open.lineStart, codeStart: open.lineEnd + 1, marker: token.markup, info: token.info, container: { kind: quotedList ? 'quoted-list' : inList ? 'list' : 'quote', inner, strip } };
+  const kind = listedQuote ? 'listed-quote' : quotedList ? 'quoted-list' : inList ? 'list' : 'quote';
+  return { lineStart: open.lineStart, codeStart: open.lineEnd + 1, marker: token.markup, info: token.info, container: { kind, inner, outer, strip } };
+}
+
+/** The column where a line's character `at` stands, its tabs to the next multiple of 4 (-1 for no character). */
+function columnOf(line: string, at: number): number {
+  if (at < 0) return -1;
+  let column = 0;
+  for (let i = 0; i < at; i++) column += line[i] === '\t' ? 4 - (column % 4) : 1;
+  return column;
 }

@@ -18,15 +18,15 @@ import { escapeHtml, codeBlockHead, codeBlockLabel, CODE_BLOCK_FOOT, fenceGramma
 import { hljs } from './grammars';
 import { markInvisible } from './invisible-chars';
 import { scanLine, startScan } from './split-blocks';
-import { asRead } from './line-breaks';
-import { grewFrom } from './text-growth';
+import { asRead, readGrowth } from './line-breaks';
 import { confirmedFence, containedCodeLine, findContainedFence, type FenceContainer } from './contained-fence';
 
 /** A streaming tail that ends inside a code block. */
 export interface FenceDraft {
-  /** The tail it was drawn from, as markdown-it reads it (its line breaks `\n`: line-breaks.ts). */
-  tail: string;
-  /** The tail as it came. */
+  /**
+   * The tail as it came. The draft keeps no copy of it as markdown-it reads it (its line breaks `\n`: line-breaks.ts),
+   * only the code it has not cut into pieces yet (`code`, `unread`): each token is read at the cost of its own text.
+   */
   raw: string;
   /** The markdown before the fence's line, drawn as any chunk is (render.ts). */
   before: string;
@@ -55,11 +55,17 @@ export interface FenceDraft {
    * is read without its container's markup, once, into `code`.
    */
   container: FenceContainer | null;
-  /** In a container: the code of the whole lines read so far that no piece holds yet, each with its newline. */
+  /**
+   * The code that no piece holds yet: at the top level, all of it to the end of the tail; in a container, that of the
+   * whole lines read so far, each with its newline.
+   */
   code: string;
-  /** In a container: where the first line not read yet starts in the tail (the last one, still growing). */
-  scanned: number;
-  /** In a container: characters of that last line's code that pieces hold already (cut inside it: cutInLine). */
+  /** In a container: the tail's text from its first line not read yet (the last one, still growing). */
+  unread: string;
+  /**
+   * Characters of the last line's code that pieces hold already (cut inside it: cutInLine): in a container, of the
+   * line not read yet; at the top level, more than 0 while `code` starts inside a line.
+   */
   lineDone: number;
 }
 
@@ -128,16 +134,19 @@ function highlighted(code: string, grammar: string | null): { html: string; top:
  * otherwise. `prev`: the draft of the text before this token, reused when `tail` only grew from it.
  */
 export function growFence(prev: FenceDraft | null | undefined, raw: string): FenceDraft | null {
-  const tail = asRead(prev, raw);
+  const added = prev ? readGrowth(prev, raw) : null;
   let draft: FenceDraft;
-  if (prev?.container && grewFrom(tail, prev.tail)) {
-    draft = { ...prev, tail, raw };
-  } else if (prev && !prev.container && grewFrom(tail, prev.tail)) {
-    // Only the new text can close the fence: from the start of the line the last token ended in.
-    const from = Math.max(prev.codeStart, prev.tail.lastIndexOf('\n') + 1);
-    for (const line of tail.slice(from).split('\n')) if (closes(line, prev.marker)) return null;
-    draft = { ...prev, tail, raw };
+  if (prev?.container && added !== null) {
+    draft = { ...prev, raw, unread: prev.unread + added };
+  } else if (prev && added !== null) {
+    // Only the new text can close the fence: from the start of the line the last token ended in. A line a piece was
+    // cut inside holds code before the cut, so it closes nothing ('x' stands for that code).
+    const lineStart = prev.code.lastIndexOf('\n') + 1;
+    const lastLine = lineStart === 0 && prev.lineDone > 0 ? 'x' : prev.code.slice(lineStart);
+    for (const line of `${lastLine}${added}`.split('\n')) if (closes(line, prev.marker)) return null;
+    draft = { ...prev, raw, code: prev.code + added };
   } else {
+    const tail = asRead(null, raw);
     const top = openFence(tail);
     const contained = top ? null : findContainedFence(tail);
     const open = top ?? contained;
@@ -148,9 +157,10 @@ export function growFence(prev: FenceDraft | null | undefined, raw: string): Fen
     const grammar = fenceGrammar(info);
     // In a container, the markdown before the code is the chunk up to it (drawn as the block's shell: render.ts).
     const before = tail.slice(0, contained ? open.codeStart : open.lineStart);
-    draft = { tail, raw, before, marker: open.marker, codeStart: open.codeStart, grammar, head: markInvisible(codeBlockHead(info)), label: codeBlockLabel(info), pieces: [], done: 0, live: '', tried: 0, triedInLine: 0, container: contained?.container ?? null, code: '', scanned: open.codeStart, lineDone: 0 };
+    const code = tail.slice(open.codeStart);
+    draft = { raw, before, marker: open.marker, codeStart: open.codeStart, grammar, head: markInvisible(codeBlockHead(info)), label: codeBlockLabel(info), pieces: [], done: 0, live: '', tried: 0, triedInLine: 0, container: contained?.container ?? null, code: contained ? '' : code, unread: contained ? code : '', lineDone: 0 };
   }
-  const live = draft.container ? readContained(draft) : withoutBlankLastLine(draft.tail.slice(draft.codeStart + draft.done));
+  const live = draft.container ? readContained(draft) : withoutBlankLastLine(draft.code);
   return live === null ? null : drawLive(draft, live);
 }
 
@@ -166,17 +176,18 @@ function withoutBlankLastLine(code: string): string {
  */
 function readContained(draft: FenceDraft): string | null {
   const container = draft.container!;
-  const { tail } = draft;
-  for (let end = tail.indexOf('\n', draft.scanned); end !== -1; end = tail.indexOf('\n', draft.scanned)) {
-    const code = containedCodeLine(container, draft.marker, tail.slice(draft.scanned, end));
+  let read = 0;
+  for (let end = draft.unread.indexOf('\n'); end !== -1; end = draft.unread.indexOf('\n', read)) {
+    const code = containedCodeLine(container, draft.marker, draft.unread.slice(read, end));
     if (code === null) return null;
     draft.code += `${code.slice(draft.lineDone)}\n`;
     draft.lineDone = 0;
-    draft.scanned = end + 1;
+    read = end + 1;
   }
+  if (read > 0) draft.unread = draft.unread.slice(read);
   // Nothing after the last newline is no line at all to markdown-it, nor is a last line of only spaces (in a list item;
   // after a quote's `>`, its spaces are code).
-  const rest = tail.slice(draft.scanned);
+  const rest = draft.unread;
   const last = /^[ \t]*$/.test(rest) ? '' : containedCodeLine(container, draft.marker, rest);
   if (last === null) return null;
   return draft.code + last.slice(draft.lineDone);
@@ -197,7 +208,8 @@ function drawLive(draft: FenceDraft, code: string): FenceDraft {
         draft.pieces = draft.pieces.concat(markInvisible(piece.html));
         draft.done += cut;
         // Kept short: a long string built by appending is copied whole by the next slice of it.
-        if (draft.container) draft.code = draft.code.slice(cut);
+        draft.code = draft.code.slice(cut);
+        if (!draft.container) draft.lineDone = 0;
         draft.tried = 0;
         live = live.slice(cut);
       }
@@ -241,10 +253,8 @@ function cutInLine(draft: FenceDraft, live: string): string {
   draft.done += cut;
   draft.triedInLine = 0;
   // In a container, the whole lines before the cut are in the piece, and part of the last one.
-  if (draft.container) {
-    draft.lineDone += cut - lineStart;
-    draft.code = '';
-  }
+  draft.lineDone += cut - lineStart;
+  draft.code = draft.container ? '' : draft.code.slice(cut);
   return live.slice(cut);
 }
 

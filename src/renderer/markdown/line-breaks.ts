@@ -24,3 +24,15 @@ export function asRead(prev: ReadTail | null | undefined, raw: string): string {
   const added = raw.slice(prev.raw.endsWith('\r') && raw[prev.raw.length] === '\n' ? prev.raw.length + 1 : prev.raw.length);
   return prev.tail + normalized(added);
 }
+
+/**
+ * The text `raw` added to `prev.raw`, as markdown-it reads it, when it only grew from it; null otherwise. A step that
+ * keeps no copy of the whole tail (growing-fence.ts) reads each token at the cost of its own text: the tail read anew
+ * as `prev.tail + added` was a new string of the whole tail at every token (copied whole by the next slice of it).
+ */
+export function readGrowth(prev: { raw: string }, raw: string): string | null {
+  if (!grewFrom(raw, prev.raw)) return null;
+  // A `\r` that ended the last token was read as a break already: the `\n` after it adds none.
+  const added = raw.slice(prev.raw.endsWith('\r') && raw[prev.raw.length] === '\n' ? prev.raw.length + 1 : prev.raw.length);
+  return added.includes('\r') || added.includes('\0') ? normalized(added) : added;
+}

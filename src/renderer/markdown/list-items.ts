@@ -6,14 +6,20 @@
  * made the rest of the answer one chunk, drawn again at every token.
  *
  * Only what is sure is read: an answer is the item's when the nearest less indented line above the fence is a list
- * item's first line that markdown-it cannot read as anything else. Anything in doubt (a lazy line, an empty item, a
- * quote, a tab) leaves the block open to its closing fence, as before: never a wrong cut, at worst the old cost.
+ * item's first line that markdown-it cannot read as anything else (a `2.` after a heading or a thematic break is one:
+ * no paragraph is open there for it to go on lazily). Anything in doubt (a lazy line, an empty item, a quote, a tab)
+ * leaves the block open to its closing fence, as before: never a wrong cut, at worst the old cost.
  */
 
 /** A line's first list marker, with text after it (an empty item is not read: it cannot interrupt a paragraph). */
 const ITEM = /^( ?)([-+*]|\d{1,9}[.)])( +)\S/;
 /** A thematic break ("- - -", "* * *") is no list item. */
 const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
+/**
+ * An ATX heading's line. Like a thematic break (or a setext heading's `---` underline, which the same pattern reads),
+ * it leaves no paragraph open: a `2.` item right after it starts a list (markdown-it: no lazy line to go on).
+ */
+const HEADING = /^ {0,3}#{1,6}(?:[ \t]|$)/;
 
 /** A line read by the splitter: how far it is indented, and the content column of the item it starts (0: none). */
 interface ReadLine {
@@ -70,7 +76,8 @@ export function readListLine(lines: ListLines, line: string, outside: boolean, c
     if (sure) item = column;
   }
   for (let t = 1; t <= 3; t++) if (indent < t) lines.below[t] = { indent, item };
-  lines.after = closed ? 'none' : item > 0 ? 'item' : 'text';
+  const endsParagraph = closed || (outside && (HEADING.test(line) || BREAK.test(line)));
+  lines.after = endsParagraph ? 'none' : item > 0 ? 'item' : 'text';
   lines.lastIndent = indent;
 }
 
