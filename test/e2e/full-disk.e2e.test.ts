@@ -183,6 +183,27 @@ describe.runIf(unavailable === undefined)('a full disk, end to end', () => {
     await expect.poll(() => p.getByTestId('pending-attachments').count()).toBe(0);
   });
 
+  // Round 11: a notice set after another kept the other's Retry: the chat settings refused on the full disk after a
+  // file was, and Retry attached the file instead of saving the settings.
+  it('Retry on a later failure repeats that one, not the failure before it', async () => {
+    const p = page!;
+    disk!.fill();
+    expect(disk!.free()).toBe(0);
+    await p.getByTestId('attach-input').setInputFiles({ name: 'bilby-diet.txt', mimeType: 'text/plain', buffer: Buffer.from('Bilbies eat insects.\n'.repeat(500)) });
+    await expect.poll(() => p.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toContain('“bilby-diet.txt” was not attached');
+    await p.getByTestId('conversation-settings-open').click();
+    await p.getByTestId('conversation-system-prompt').fill('Answer as a bilby keeper.');
+    await p.getByTestId('conversation-settings-save').click();
+    await expect.poll(() => p.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toBe('The disk is full, so this was not saved. Free some space, then try again.');
+
+    disk!.empty();
+    await p.getByTestId('notice').getByTestId('banner-retry').click();
+    await p.getByTestId('notice').waitFor({ state: 'detached' });
+    const conversationId = (await p.getByTestId('conversation-item').first().getAttribute('data-conversation-id'))!;
+    await expect.poll(() => p.evaluate((id) => window.firebrand.conversations.getSettings({ conversationId: id }).then((v) => v.systemPrompt), conversationId)).toBe('Answer as a bilby keeper.');
+    expect(await p.getByTestId('pending-attachments').count()).toBe(0);
+  });
+
   it('restarted on the full disk with no reserve left, the chats open read-only: a banner says why, they read and search; a send or a delete is refused, losing nothing', async () => {
     await serve!.stop();
     // What the delete gave back, and any reserve written since, taken by the rest of the disk.

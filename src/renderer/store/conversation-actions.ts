@@ -3,6 +3,7 @@ import { CONVERSATION_TITLE_MAX_CHARS, FirebrandError, SEARCH_QUERY_MAX_CHARS, t
 import { firebrand } from '../firebrand';
 import { fail, newChat, openConversation, refreshConversations, useStore, type AppState } from '.';
 import { keptNewChatSettings } from './new-chat-settings';
+import { INFO } from './notice';
 import { noteNavigation } from './open-conversation';
 import { followOpenChat } from './resync';
 
@@ -95,8 +96,10 @@ export async function noticeDeletedElsewhere(conversationId: string | null): Pro
       olderTurns: null,
       partialView: null,
       conversationSettings: keptNewChatSettings(),
-      notice: 'The chat you had open was deleted in another window or tab. What you were typing is still here: sending it starts a new chat.',
-      noticeRetry: null,
+      notice: {
+        message: 'The chat you had open was deleted in another window or tab. What you were typing is still here: sending it starts a new chat.',
+        action: INFO,
+      },
     });
   }
 }
