@@ -19,6 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
 import { mountSmallDisk, smallDiskUnavailable, type SmallDisk } from '../support/small-disk';
 import { launchChromium, openPage } from './helpers/browser';
+import { shootAtBothWidths, SHOTS_DIR } from './helpers/screenshots';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process';
 import { ASSISTANT, chatRoutes, modelOption, ollamaLines, send, USER, waitIdle } from './helpers/ui-session';
 
@@ -181,6 +182,41 @@ describe.runIf(unavailable === undefined)('a full disk, end to end', () => {
     // Taken out again unsent: the restart below expects the chat as case (d) left it.
     await p.getByRole('button', { name: 'Remove bilby-notes.txt' }).click();
     await expect.poll(() => p.getByTestId('pending-attachments').count()).toBe(0);
+  });
+
+  // Round 11: a rename refused on the full disk closed the title field, and what was typed was gone.
+  it('a rename refused on the full disk keeps the field open with the typed title and says why; Enter saves it once there is room', async () => {
+    const p = page!;
+    disk!.fill();
+    expect(disk!.free()).toBe(0);
+    const row = p.locator('.conversation-row').filter({ hasText: 'Quokka smiles' });
+    const conversationId = (await row.getByTestId('conversation-item').getAttribute('data-conversation-id'))!;
+    await row.hover();
+    await row.getByTestId('conversation-rename').click();
+    const input = p.getByTestId('conversation-rename-input');
+    await input.fill('Quokkas at dusk');
+    await input.press('Enter');
+    await expect.poll(() => p.getByTestId('rename-refused').textContent().catch(() => '')).toContain('The disk is full, so this was not saved.');
+    expect(await input.inputValue()).toBe('Quokkas at dusk');
+    await shootAtBothWidths(p, 'rename-refused-full-disk', '[data-testid="conversation-rename-input"]');
+    // On a phone the list is a drawer: the field, open still, as it shows there.
+    await p.setViewportSize({ width: 390, height: 844 });
+    await p.getByTestId('sidebar-toggle').click();
+    await p.waitForFunction(() => document.getAnimations().length === 0);
+    await p.screenshot({ path: `${SHOTS_DIR}/rename-refused-full-disk-drawer-390.png` });
+    expect(await input.inputValue()).toBe('Quokkas at dusk');
+    // Grown again, the drawer gives way to the column (App.tsx).
+    await p.setViewportSize({ width: 1280, height: 800 });
+    // The list shows the title as saved, not the one that was refused.
+    expect(await p.evaluate(() => window.firebrand.conversations.list({}).then((list) => list.map((c) => c.title)))).toEqual(['Quokka smiles']);
+
+    disk!.empty();
+    await input.press('Enter');
+    await expect.poll(() => chatTitles(p, 1)).toEqual(['Quokkas at dusk']);
+    expect(await p.getByTestId('rename-refused').count()).toBe(0);
+    // Back as it was: the restart below expects the chat as case (d) left it.
+    await p.evaluate((id) => window.firebrand.conversations.rename({ conversationId: id, title: 'Quokka smiles' }), conversationId);
+    await expect.poll(() => chatTitles(p, 1)).toEqual(['Quokka smiles']);
   });
 
   // Round 11: a notice set after another kept the other's Retry: the chat settings refused on the full disk after a
