@@ -219,6 +219,29 @@ describe.runIf(unavailable === undefined)('a full disk, end to end', () => {
     await expect.poll(() => chatTitles(p, 1)).toEqual(['Quokka smiles']);
   });
 
+  // Round 11: of several files refused at once only the last was named.
+  it('several files attached on the full disk: the message names each, and Retry attaches them all once there is room', async () => {
+    const p = page!;
+    disk!.fill();
+    expect(disk!.free()).toBe(0);
+    await p.getByTestId('attach-input').setInputFiles([
+      { name: 'bilby-ears.txt', mimeType: 'text/plain', buffer: Buffer.from('Bilbies have big ears.\n'.repeat(500)) },
+      { name: 'bilby-tail.txt', mimeType: 'text/plain', buffer: Buffer.from('Bilbies have black and white tails.\n'.repeat(500)) },
+    ]);
+    const why = 'was not attached: the disk is full. Free some space, then press Retry to attach it again.';
+    await expect.poll(() => p.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toBe(
+      `2 files were not attached:\n“bilby-ears.txt” ${why}\n“bilby-tail.txt” ${why}`,
+    );
+    // One to a line, as drawn.
+    expect(await p.getByTestId('notice').locator('.banner-text').innerText()).toBe(`2 files were not attached:\n“bilby-ears.txt” ${why}\n“bilby-tail.txt” ${why}`);
+    await shootAtBothWidths(p, 'files-refused-full-disk');
+    disk!.empty();
+    await p.getByTestId('notice').getByTestId('banner-retry').click();
+    await expect.poll(() => p.getByTestId('pending-attachments').getByTestId('attachment-open').allTextContents()).toEqual(['bilby-ears.txt', 'bilby-tail.txt']);
+    for (const name of ['bilby-ears.txt', 'bilby-tail.txt']) await p.getByRole('button', { name: `Remove ${name}` }).click();
+    await expect.poll(() => p.getByTestId('pending-attachments').count()).toBe(0);
+  });
+
   // Round 11: a notice set after another kept the other's Retry: the chat settings refused on the full disk after a
   // file was, and Retry attached the file instead of saving the settings.
   it('Retry on a later failure repeats that one, not the failure before it', async () => {

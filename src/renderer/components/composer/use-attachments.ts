@@ -13,6 +13,8 @@ export function useAttachments(initial: AttachmentBlock[] = []) {
 
   const add = useCallback(async function attach(files: Iterable<File>): Promise<void> {
     const failed: File[] = [];
+    // Each refused file's message (each names its file): one notice says them all. Before, each replaced the one
+    // before it, and of several files refused at once only the last was named.
     const refusals: string[] = [];
     for (const file of files) {
       setBusy((n) => n + 1);
@@ -31,7 +33,7 @@ export function useAttachments(initial: AttachmentBlock[] = []) {
     // Retry attaches again the files that failed, which the page still holds (full-disk audit, round 9: Retry
     // only re-read the lists, and a pasted image was gone with nothing on the user's disk to pick again). Files
     // refused for what they are (too large) have nothing to retry: their notice only informs.
-    showNotice(refusals[refusals.length - 1]!, failed.length > 0 ? retryWith(() => void attach(failed)) : INFO);
+    showNotice(refusedFilesMessage(refusals), failed.length > 0 ? retryWith(() => void attach(failed)) : INFO);
   }, []);
   const remove = useCallback((block: AttachmentBlock) => setItems((list) => list.filter((b) => !sameAttachment(b, block))), []);
   const clear = useCallback(() => setItems([]), []);
@@ -68,3 +70,8 @@ export function attachmentKey(b: AttachmentBlock): string {
   return `${b.id}|${b.name}`;
 }
 
+/** One notice for the files refused at once: each one's message (which names it), one to a line. */
+export function refusedFilesMessage(refusals: string[]): string {
+  const distinct = [...new Set(refusals)];
+  return distinct.length === 1 ? distinct[0]! : [`${distinct.length} files were not attached:`, ...distinct].join('\n');
+}
