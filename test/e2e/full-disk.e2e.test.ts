@@ -8,7 +8,9 @@
  * reads and searches their chats, with a banner saying why they are read-only, and a send or delete is refused
  * without losing anything. Round 10: (e) a file attached on the full disk is named in the message and attached
  * again by Retry; (f) a folder left untidy (its -wal and -shm files) opens read-only on the full disk, as in (c).
- * Round 11: (g) a model download that would take the room kept free for the chats is refused, saying why.
+ * Round 11: (g) a model download that would take the room kept free for the chats is refused, saying why; a rename
+ * refused keeps its field open with what was typed; several files refused at once are each named; Retry repeats the
+ * latest failure, not the one before it.
  *
  * Mounting a tmpfs needs root: where it cannot be done this prints why and does not run (test/support/small-disk.ts).
  */
@@ -23,7 +25,7 @@ import { generateScriptedModel } from '../support/scripted-gguf/generate';
 import { SCRIPTS } from '../support/scripted-gguf/scripts';
 import { mountSmallDisk, smallDiskUnavailable, type SmallDisk } from '../support/small-disk';
 import { launchChromium, openPage } from './helpers/browser';
-import { shootAtBothWidths } from './helpers/screenshots';
+import { shootAtBothWidths, SHOTS_DIR } from './helpers/screenshots';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process';
 import { ASSISTANT, chatRoutes, modelOption, ollamaLines, send, USER, waitIdle } from './helpers/ui-session';
 
@@ -218,6 +220,85 @@ describe.runIf(unavailable === undefined)('a full disk, end to end', () => {
     } finally {
       await new Promise<void>((r) => files.close(() => r()));
     }
+  });
+
+  // Round 11: a rename refused on the full disk closed the title field, and what was typed was gone.
+  it('a rename refused on the full disk keeps the field open with the typed title and says why; Enter saves it once there is room', async () => {
+    const p = page!;
+    disk!.fill();
+    expect(disk!.free()).toBe(0);
+    const row = p.locator('.conversation-row').filter({ hasText: 'Quokka smiles' });
+    const conversationId = (await row.getByTestId('conversation-item').getAttribute('data-conversation-id'))!;
+    await row.hover();
+    await row.getByTestId('conversation-rename').click();
+    const input = p.getByTestId('conversation-rename-input');
+    await input.fill('Quokkas at dusk');
+    await input.press('Enter');
+    await expect.poll(() => p.getByTestId('rename-refused').textContent().catch(() => '')).toContain('The disk is full, so this was not saved.');
+    expect(await input.inputValue()).toBe('Quokkas at dusk');
+    await shootAtBothWidths(p, 'rename-refused-full-disk', '[data-testid="conversation-rename-input"]');
+    // On a phone the list is a drawer: the field, open still, as it shows there.
+    await p.setViewportSize({ width: 390, height: 844 });
+    await p.getByTestId('sidebar-toggle').click();
+    await p.waitForFunction(() => document.getAnimations().length === 0);
+    await p.screenshot({ path: `${SHOTS_DIR}/rename-refused-full-disk-drawer-390.png` });
+    expect(await input.inputValue()).toBe('Quokkas at dusk');
+    // Grown again, the drawer gives way to the column (App.tsx).
+    await p.setViewportSize({ width: 1280, height: 800 });
+    // The list shows the title as saved, not the one that was refused.
+    expect(await p.evaluate(() => window.firebrand.conversations.list({}).then((list) => list.map((c) => c.title)))).toEqual(['Quokka smiles']);
+
+    disk!.empty();
+    await input.press('Enter');
+    await expect.poll(() => chatTitles(p, 1)).toEqual(['Quokkas at dusk']);
+    expect(await p.getByTestId('rename-refused').count()).toBe(0);
+    // Back as it was: the restart below expects the chat as case (d) left it.
+    await p.evaluate((id) => window.firebrand.conversations.rename({ conversationId: id, title: 'Quokka smiles' }), conversationId);
+    await expect.poll(() => chatTitles(p, 1)).toEqual(['Quokka smiles']);
+  });
+
+  // Round 11: of several files refused at once only the last was named.
+  it('several files attached on the full disk: the message names each, and Retry attaches them all once there is room', async () => {
+    const p = page!;
+    disk!.fill();
+    expect(disk!.free()).toBe(0);
+    await p.getByTestId('attach-input').setInputFiles([
+      { name: 'bilby-ears.txt', mimeType: 'text/plain', buffer: Buffer.from('Bilbies have big ears.\n'.repeat(500)) },
+      { name: 'bilby-tail.txt', mimeType: 'text/plain', buffer: Buffer.from('Bilbies have black and white tails.\n'.repeat(500)) },
+    ]);
+    const why = 'was not attached: the disk is full. Free some space, then press Retry to attach it again.';
+    await expect.poll(() => p.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toBe(
+      `2 files were not attached:\n“bilby-ears.txt” ${why}\n“bilby-tail.txt” ${why}`,
+    );
+    // One to a line, as drawn.
+    expect(await p.getByTestId('notice').locator('.banner-text').innerText()).toBe(`2 files were not attached:\n“bilby-ears.txt” ${why}\n“bilby-tail.txt” ${why}`);
+    await shootAtBothWidths(p, 'files-refused-full-disk');
+    disk!.empty();
+    await p.getByTestId('notice').getByTestId('banner-retry').click();
+    await expect.poll(() => p.getByTestId('pending-attachments').getByTestId('attachment-open').allTextContents()).toEqual(['bilby-ears.txt', 'bilby-tail.txt']);
+    for (const name of ['bilby-ears.txt', 'bilby-tail.txt']) await p.getByRole('button', { name: `Remove ${name}` }).click();
+    await expect.poll(() => p.getByTestId('pending-attachments').count()).toBe(0);
+  });
+
+  // Round 11: a notice set after another kept the other's Retry: the chat settings refused on the full disk after a
+  // file was, and Retry attached the file instead of saving the settings.
+  it('Retry on a later failure repeats that one, not the failure before it', async () => {
+    const p = page!;
+    disk!.fill();
+    expect(disk!.free()).toBe(0);
+    await p.getByTestId('attach-input').setInputFiles({ name: 'bilby-diet.txt', mimeType: 'text/plain', buffer: Buffer.from('Bilbies eat insects.\n'.repeat(500)) });
+    await expect.poll(() => p.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toContain('“bilby-diet.txt” was not attached');
+    await p.getByTestId('conversation-settings-open').click();
+    await p.getByTestId('conversation-system-prompt').fill('Answer as a bilby keeper.');
+    await p.getByTestId('conversation-settings-save').click();
+    await expect.poll(() => p.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toBe('The disk is full, so this was not saved. Free some space, then try again.');
+
+    disk!.empty();
+    await p.getByTestId('notice').getByTestId('banner-retry').click();
+    await p.getByTestId('notice').waitFor({ state: 'detached' });
+    const conversationId = (await p.getByTestId('conversation-item').first().getAttribute('data-conversation-id'))!;
+    await expect.poll(() => p.evaluate((id) => window.firebrand.conversations.getSettings({ conversationId: id }).then((v) => v.systemPrompt), conversationId)).toBe('Answer as a bilby keeper.');
+    expect(await p.getByTestId('pending-attachments').count()).toBe(0);
   });
 
   it('restarted on the full disk with no reserve left, the chats open read-only: a banner says why, they read and search; a send or a delete is refused, losing nothing', async () => {

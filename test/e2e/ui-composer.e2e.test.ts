@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { MESSAGE_OVERHEAD_TOKENS } from '../../src/shared/context-estimate';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tinyPng } from './helpers/png';
+import { shootAtBothWidths } from './helpers/screenshots';
 import { ASSISTANT, assistant, chatRequests, chatRoutes, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
@@ -135,6 +136,24 @@ describe('composer', () => {
     const user = chatRequests(replay)[0]?.messages.find((m) => m.role === 'user');
     expect(user?.content).toContain('a.txt');
     expect(user?.content).toContain('b.txt');
+  });
+
+  // Round 11: of several files refused at once only the last was named.
+  it('names each of several files refused at once, keeps the ones accepted, and offers no Retry for files too large', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Noted.' }])));
+    const { page } = s;
+    await page.getByTestId('attach-input').setInputFiles([
+      { name: 'huge-1.log', mimeType: 'text/plain', buffer: Buffer.alloc(25_000_000, 'x') },
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('small notes\n') },
+      { name: 'huge-2.log', mimeType: 'text/plain', buffer: Buffer.alloc(22_000_000, 'y') },
+    ]);
+    await expect.poll(() => page.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toBe(
+      '2 files were not attached:\n“huge-1.log” is 23.8 MB; an attachment can be at most 20.0 MB.\n“huge-2.log” is 21.0 MB; an attachment can be at most 20.0 MB.',
+    );
+    await expect.poll(() => page.getByTestId('pending-attachments').getByTestId('attachment-open').allTextContents()).toEqual(['notes.txt']);
+    // The same files would be refused again: nothing to retry.
+    expect(await page.getByTestId('notice').getByTestId('banner-retry').count()).toBe(0);
+    await shootAtBothWidths(page, 'files-refused-too-large');
   });
 
   it('updates the context meter as the user types, and refuses to send over the window with the reason', async () => {

@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPage } from './helpers/browser';
+import { shootAtBothWidths } from './helpers/screenshots';
 import { assistant, chatRoutes, modelOption, ollamaLines, openChatInOtherTab, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
@@ -122,6 +123,10 @@ describe('conversations', () => {
       await expect.poll(() => other.getByTestId('notice').locator('.banner-text').textContent().catch(() => ''), { timeout: 30_000 }).toBe(
         'The chat you had open was deleted in another window or tab. What you were typing is still here: sending it starts a new chat.',
       );
+      // It only informs: nothing failed that trying again would mend, so Close and no Retry (round 10 showed one).
+      expect(await other.getByTestId('notice').getByTestId('banner-retry').count()).toBe(0);
+      expect(await other.getByTestId('notice').getByTestId('banner-close').count()).toBe(1);
+      await shootAtBothWidths(other, 'notice-info-only');
       expect(await other.locator(USER).count()).toBe(0);
       expect(await other.getByTestId('composer-input').inputValue()).toBe('A half-typed thought');
       await other.getByTestId('composer-send').click();

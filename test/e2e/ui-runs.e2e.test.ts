@@ -132,6 +132,8 @@ describe('answer runs', () => {
     });
     await assistant(page).locator('[data-copy-code]').click();
     await expect.poll(() => page.getByTestId('notice').textContent()).toContain('could not copy');
+    // Copying again is the user's to do: the notice has Close, no Retry.
+    expect(await page.getByTestId('notice').getByTestId('banner-retry').count()).toBe(0);
   });
 
   // A long answer's finished blocks are boxed in groups the browser lays out on its own (chunk-groups.ts): the

@@ -57,13 +57,13 @@ describe('the chosen alias deleted in another tab', () => {
     useStore.setState({ models: TWO, aliases: [onPlain], modelsConnection: 'builtin', selectedModel: 'alias:a1', settings: builtinSettings, notice: null });
     adoptAliases([]);
     await expect.poll(() => useStore.getState().selectedModel).toBe('plain.gguf');
-    expect(useStore.getState().notice).toBe('Helper is no longer an alias (it was deleted); plain.gguf is chosen now.');
+    expect(useStore.getState().notice?.message).toBe('Helper is no longer an alias (it was deleted); plain.gguf is chosen now.');
   });
 
   it('does not choose a model of that name on another connection than the alias’s', async () => {
     useStore.setState({ models: TWO, aliases: [{ ...onPlain, connectionId: 'ollama' }], modelsConnection: 'builtin', selectedModel: 'alias:a1', settings: builtinSettings, notice: null });
     adoptAliases([]);
-    await expect.poll(() => useStore.getState().notice).toBe('Helper is no longer an alias (it was deleted); first.gguf is chosen now.');
+    await expect.poll(() => useStore.getState().notice?.message).toBe('Helper is no longer an alias (it was deleted); first.gguf is chosen now.');
     expect(useStore.getState().selectedModel).toBe('first.gguf');
   });
 });

@@ -6,7 +6,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { NoticeBanner } from '../../src/renderer/components/frame/NoticeBanner';
-import { adoptAliases, useStore } from '../../src/renderer/store/index';
+import { adoptAliases, fail, useStore } from '../../src/renderer/store/index';
 import type { ModelSummary } from '../../src/shared/ipc';
 import type { Alias } from '../../src/shared/models';
 import { fakeApi } from './helpers/fake-api';
@@ -16,8 +16,8 @@ const MODELS = [{ name: 'first.gguf' }, { name: 'plain.gguf' }] as ModelSummary[
 
 /** The notice banner as the page shows it from the store (a server render reads no store, so it is given it). */
 function shownNotice(): string {
-  const { notice, noticeRetry, choiceNotice } = useStore.getState();
-  return notice === null ? '' : renderToStaticMarkup(<NoticeBanner message={notice} retry={noticeRetry} modelChanged={notice === choiceNotice} />);
+  const { notice } = useStore.getState();
+  return notice === null ? '' : renderToStaticMarkup(<NoticeBanner notice={notice} />);
 }
 
 beforeEach(() => {
@@ -27,24 +27,24 @@ beforeEach(() => {
   useStore.setState({
     models: MODELS, aliases: [HELPER], modelsError: null, modelsConnection: 'builtin', selectedModel: 'alias:a1',
     settings: { activeConnectionId: 'builtin' } as NonNullable<ReturnType<typeof useStore.getState>['settings']>,
-    notice: null, noticeRetry: null, choiceNotice: null,
+    notice: null,
   });
 });
 
 describe('the notice that a chosen alias was deleted in another tab', () => {
   it('offers "Choose a model", not a Retry that does nothing', async () => {
     adoptAliases([]);
-    await expect.poll(() => useStore.getState().notice).toBe('Helper is no longer an alias (it was deleted); plain.gguf is chosen now.');
+    await expect.poll(() => useStore.getState().notice?.message).toBe('Helper is no longer an alias (it was deleted); plain.gguf is chosen now.');
     const html = shownNotice();
     expect(html).toContain('data-testid="notice-choose-model"');
     expect(html).toContain('>Choose a model</button>');
     expect(html).not.toContain('banner-retry');
   });
 
-  it('a later notice of a failed action, set without it, keeps its Retry', async () => {
+  it('a later notice of a failed action keeps its Retry', async () => {
     adoptAliases([]);
     await expect.poll(() => useStore.getState().notice).not.toBeNull();
-    useStore.setState({ notice: 'Could not reach Ollama at http://127.0.0.1:11434.' });
+    fail(new Error('Could not reach Ollama at http://127.0.0.1:11434.'), () => undefined);
     const html = shownNotice();
     expect(html).toContain('banner-retry');
     expect(html).not.toContain('notice-choose-model');

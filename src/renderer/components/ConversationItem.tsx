@@ -1,4 +1,4 @@
-import { memo, useState } from 'react';
+import { memo, useRef, useState } from 'react';
 import { Download, FileText, Pencil, Trash2 } from 'lucide-react';
 import { CONVERSATION_TITLE_MAX_CHARS, type ConversationSummary } from '../../shared/ipc';
 import { openConversation } from '../store';
@@ -30,6 +30,10 @@ export function editedTitle(title: string, field: RenameField): string | null {
 /** One conversation in the list: open on click, rename in place, export, delete (with undo, by the list). */
 export const ConversationItem = memo(function ConversationItem({ conversation: c, active, onDelete, onOpen }: Props) {
   const [field, setField] = useState<RenameField | null>(null);
+  // Why the title in the field was not saved (a full disk): the field stays open with it, to save again or leave.
+  const [refused, setRefused] = useState<string | null>(null);
+  // One save at a time: Enter saves, and the click elsewhere that follows would blur the field into a second one.
+  const saving = useRef(false);
   // A title the user typed may hold direction controls (a model's title has them dropped: title-lane.ts): marked in
   // the list, shown as code points in its tooltip and the buttons' names.
   const shown = withDirectionControlsShown(c.title);
@@ -38,10 +42,18 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
   // The field shows the title with its direction controls as code points (rename-field.ts): an input can hold no
   // marker, and a raw right-to-left override reversed the rest of the title as the user edited it.
   const edit = () => setField(startRenameField(c.title));
-  const commit = () => {
-    const saved = field === null ? null : editedTitle(c.title, field);
-    if (saved !== null) void renameConversation(c.id, saved);
+  const close = () => {
     setField(null);
+    setRefused(null);
+  };
+  const commit = async () => {
+    if (field === null || saving.current) return;
+    const saved = editedTitle(c.title, field);
+    if (saved === null) return close();
+    saving.current = true;
+    const why = await renameConversation(c.id, saved).finally(() => (saving.current = false));
+    if (why === null) close();
+    else setRefused(why);
   };
   if (field !== null) {
     return (
@@ -56,7 +68,9 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
           value={field.value}
           autoFocus
           onChange={(e) => setField(editRenameField(field, e.target.value, e.target.selectionEnd ?? undefined))}
-          onBlur={commit}
+          aria-invalid={refused !== null}
+          aria-describedby={refused === null ? undefined : `rename-refused-${c.id}`}
+          onBlur={() => void commit()}
           onKeyDown={(e) => {
             // Keys an input method is composing with (Enter picks a conversion, Escape cancels it) are its own.
             if (e.nativeEvent.isComposing) return;
@@ -65,14 +79,19 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
               // phone, closing the drawer; touch audit #3).
               e.preventDefault();
               armFocusBack();
-              commit();
+              void commit();
             } else if (e.key === 'Escape') {
               e.preventDefault();
               armFocusBack();
-              setField(null);
+              close();
             }
           }}
         />
+        {refused !== null && (
+          <p className="field-error rename-refused" id={`rename-refused-${c.id}`} role="alert" data-testid="rename-refused">
+            {refused}
+          </p>
+        )}
       </li>
     );
   }

@@ -9,6 +9,7 @@ import type { Turn } from '../../shared/turn';
 import { errorMessage } from './errors';
 import type { FocusTurn } from './open-conversation';
 import { keptNewChatSettings } from './new-chat-settings';
+import { retryWith, type Notice, type NoticeAction } from './notice';
 
 export interface AppState {
   /** The start of the conversation list (conversation-list.ts): the next page is read as the reader scrolls. */
@@ -38,16 +39,8 @@ export interface AppState {
   /** The composer's Think toggle, where it is offered (thinkToggleOffered): every request the user starts asks as it says. */
   composerThink: boolean;
   settings: Settings | null;
-  /** Why the last action failed, in words for the user; the draft is kept. */
-  notice: string | null;
-  /** Repeats the action the notice is about (its banner's Retry); null: Retry reads everything shown again. */
-  noticeRetry: (() => void) | null;
-  /**
-   * The notice that says the chosen model changed by itself (a chosen alias deleted in another tab, a model gone from
-   * the server): nothing failed, so its banner offers "Choose a model", not a Retry that only read the lists again.
-   * Kept as the message it is for, so a later notice set without it is not taken for it.
-   */
-  choiceNotice: string | null;
+  /** Why the last action failed, or what changed by itself, with what the banner's button does (set by showNotice). */
+  notice: Notice | null;
   /** Serve mode only: the link to the serving process is down, or its token is refused (what to do, in words). */
   serveProblem: string | null;
   sending: boolean;
@@ -84,8 +77,6 @@ export const useStore = create<AppState>(() => ({
   composerThink: true,
   settings: null,
   notice: null,
-  noticeRetry: null,
-  choiceNotice: null,
   serveProblem: null,
   sending: false,
   sendRequest: 0,
@@ -95,7 +86,16 @@ export const useStore = create<AppState>(() => ({
   olderTurns: null,
 }));
 
-/** Shows a failed action's message; `retry` repeats it from the banner's Retry. */
+/** The one way to show a notice: its message and what its button does, together (notice.ts). */
+export function showNotice(message: string, action: NoticeAction): void {
+  useStore.setState({ notice: { message, action } });
+}
+
+export function clearNotice(): void {
+  useStore.setState({ notice: null });
+}
+
+/** Shows a failed action's message; `retry` repeats it from the banner's Retry (without one, Retry reads everything again). */
 export function fail(err: unknown, retry?: () => void): void {
-  useStore.setState({ notice: errorMessage(err), noticeRetry: retry ?? null });
+  showNotice(errorMessage(err), retryWith(retry));
 }

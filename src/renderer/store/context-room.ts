@@ -7,8 +7,7 @@ import { create } from 'zustand';
 import type { AutoCompactSetting, ContextMeasure, DraftSettings, RoomApplied, RoomChoice, RoomPlan } from '../../shared/context-ipc';
 import type { Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
-import { errorMessage } from './errors';
-import { adoptTurns, connectionOf, openConversation, refreshContextChoice, useStore } from './index';
+import { adoptTurns, connectionOf, fail, openConversation, refreshContextChoice, useStore } from './index';
 
 interface RoomState {
   /** Main's measure for `key` (conversation, model, connection and the branch's tip), and what it stood on. */
@@ -143,7 +142,7 @@ export async function applyChoice(conversationId: string | null, choice: RoomCho
 export async function cancelSummary(conversationId: string): Promise<void> {
   await firebrand()
     .context.cancel({ conversationId })
-    .catch((err: unknown) => useStore.setState({ notice: errorMessage(err) }));
+    .catch((err: unknown) => fail(err, () => void cancelSummary(conversationId)));
 }
 
 export function setRoomOpen(open: boolean): void {
@@ -164,7 +163,7 @@ export async function loadAutoCompact(): Promise<void> {
   try {
     useRoom.setState({ autoCompact: await firebrand().context.autoCompact({}) });
   } catch (err) {
-    useStore.setState({ notice: errorMessage(err) });
+    fail(err, () => void loadAutoCompact());
   }
 }
 
@@ -172,6 +171,6 @@ export async function setAutoCompact(kind: AutoCompactSetting['kind'], id: strin
   try {
     useRoom.setState({ autoCompact: await firebrand().context.setAutoCompact({ kind, id, threshold }) });
   } catch (err) {
-    useStore.setState({ notice: errorMessage(err) });
+    fail(err, () => void setAutoCompact(kind, id, threshold));
   }
 }

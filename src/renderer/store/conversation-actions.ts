@@ -3,6 +3,8 @@ import { CONVERSATION_TITLE_MAX_CHARS, FirebrandError, SEARCH_QUERY_MAX_CHARS, t
 import { firebrand } from '../firebrand';
 import { fail, newChat, openConversation, refreshConversations, useStore, type AppState } from '.';
 import { keptNewChatSettings } from './new-chat-settings';
+import { errorMessage } from './errors';
+import { INFO } from './notice';
 import { noteNavigation } from './open-conversation';
 import { followOpenChat } from './resync';
 
@@ -17,15 +19,21 @@ const pendingDeletes = new Map<string, ReturnType<typeof setTimeout>>();
 /** The deleted conversation that was open: its undo opens it again if the new chat that replaced it is still shown. */
 let deletedWhileOpen: string | null = null;
 
-export async function renameConversation(conversationId: string, title: string): Promise<void> {
+/**
+ * Saves a chat's new title. Resolves null once saved, or why it was not (a full disk, the read-only start), in
+ * words: the rename field stays open with what was typed and says so (ConversationItem.tsx). Before, the field
+ * closed and the typed title was lost, with only a banner saying why.
+ */
+export async function renameConversation(conversationId: string, title: string): Promise<string | null> {
   const trimmed = clampChars(title.trim(), CONVERSATION_TITLE_MAX_CHARS);
-  if (trimmed === '') return;
+  if (trimmed === '') return null;
   set({ conversations: get().conversations.map((c) => (c.id === conversationId ? { ...c, title: trimmed } : c)) });
   try {
     await firebrand().conversations.rename({ conversationId, title: trimmed });
+    return null;
   } catch (err) {
-    fail(err, () => void renameConversation(conversationId, trimmed));
     await refreshConversations();
+    return errorMessage(err);
   }
 }
 
@@ -95,8 +103,10 @@ export async function noticeDeletedElsewhere(conversationId: string | null): Pro
       olderTurns: null,
       partialView: null,
       conversationSettings: keptNewChatSettings(),
-      notice: 'The chat you had open was deleted in another window or tab. What you were typing is still here: sending it starts a new chat.',
-      noticeRetry: null,
+      notice: {
+        message: 'The chat you had open was deleted in another window or tab. What you were typing is still here: sending it starts a new chat.',
+        action: INFO,
+      },
     });
   }
 }

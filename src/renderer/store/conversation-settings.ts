@@ -4,7 +4,7 @@
  */
 import type { ConversationSettings } from '../../shared/ipc';
 import { firebrand } from '../firebrand';
-import { useStore } from '.';
+import { fail, useStore } from '.';
 import { keepNewChatSettings } from './new-chat-settings';
 
 /** Saves `next` for `conversationId` (null: the new chat on screen, whose first message takes them along). */
@@ -22,7 +22,7 @@ export async function saveConversationSettings(conversationId: string | null, ne
     if (useStore.getState().activeId === conversationId) useStore.setState({ conversationSettings: saved, notice: null });
     return true;
   } catch (err) {
-    useStore.setState({ notice: err instanceof Error ? err.message : String(err) });
+    fail(err, () => void saveConversationSettings(conversationId, next));
     return false;
   }
 }

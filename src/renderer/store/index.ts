@@ -25,7 +25,8 @@ import { adoptSettings, settingsAdoptions } from './settings-sync';
 
 export { openConversation, openConversationAt, refreshSiblings, type FocusTurn } from './open-conversation';
 export { loadMoreConversations, refreshConversations } from './conversation-list';
-export { fail, useStore, type AppState } from './app-state';
+export { clearNotice, fail, showNotice, useStore, type AppState } from './app-state';
+export { INFO, retryWith, type Notice, type NoticeAction } from './notice';
 export { adoptAliases, connectionOf, refreshContextChoice, refreshModels, selectModel, thinkChoice, thinkToggleOffered } from './model-choice';
 export { adoptSettings, saveSettings } from './settings-sync';
 export { NO_CONVERSATION_SETTINGS };

@@ -69,7 +69,7 @@ export async function showModels(listed: Promise<ModelList>, shown: readonly Ali
       modelsError: models.length === 0 ? empty : null,
       modelsConnection: askedOf ?? get().settings?.activeConnectionId,
       selectedModel: selected,
-      ...(changed !== null ? { notice: changed, noticeRetry: null, choiceNotice: changed } : {}),
+      ...(changed !== null ? { notice: { message: changed, action: { kind: 'choose-model' } } } : {}),
     });
   } catch (err) {
     set({ models: [], modelsError: errorMessage(err), modelsConnection: askedOf ?? get().settings?.activeConnectionId });

@@ -11,6 +11,7 @@ import { missingModel } from '../components/composer/picker-groups';
 import { firebrand } from '../firebrand';
 import { fail, focusTurn, NO_CONVERSATION_SETTINGS, refreshContextChoice, useStore, type AppState } from '.';
 import { undoDelete } from './conversation-actions';
+import { INFO } from './notice';
 import { switchDraft } from './drafts';
 import { holdStreamed } from './streamed-turns';
 import { adoptRunningTools } from './tool-progress';
@@ -82,8 +83,8 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
       ...held,
       siblings: view.siblings,
       conversationSettings,
-      notice: goneNotice,
-      noticeRetry: null,
+      // Nothing failed: the next message simply goes elsewhere, so the notice only informs.
+      notice: goneNotice === null ? null : { message: goneNotice, action: INFO },
       focusTurn: focus && view.turns.some((t) => t.id === focus.turnId) ? focus : null,
       partialView: view.partial ? conversationId : null,
       ...(modelChanged ? { selectedModel: lastModel } : {}),

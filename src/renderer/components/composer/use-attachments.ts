@@ -3,7 +3,8 @@ import type { PageRange } from '../../../shared/attachment-text';
 import { FirebrandError } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { addAttachment } from '../../store/attachments';
-import { useStore } from '../../store';
+import { INFO, retryWith, showNotice, useStore } from '../../store';
+import { errorMessage } from '../../store/errors';
 
 /** The composer's pending attachments: each file is stored in main as soon as it is picked, dropped or pasted. */
 export function useAttachments(initial: AttachmentBlock[] = []) {
@@ -12,6 +13,9 @@ export function useAttachments(initial: AttachmentBlock[] = []) {
 
   const add = useCallback(async function attach(files: Iterable<File>): Promise<void> {
     const failed: File[] = [];
+    // Each refused file's message (each names its file): one notice says them all. Before, each replaced the one
+    // before it, and of several files refused at once only the last was named.
+    const refusals: string[] = [];
     for (const file of files) {
       setBusy((n) => n + 1);
       try {
@@ -20,14 +24,16 @@ export function useAttachments(initial: AttachmentBlock[] = []) {
         setItems((list) => (list.some((b) => sameAttachment(b, block)) ? list : [...list, block]));
       } catch (err) {
         if (worthRetrying(err)) failed.push(file);
-        useStore.setState({ notice: err instanceof Error ? err.message : String(err), noticeRetry: null });
+        refusals.push(errorMessage(err));
       } finally {
         setBusy((n) => n - 1);
       }
     }
+    if (refusals.length === 0) return;
     // Retry attaches again the files that failed, which the page still holds (full-disk audit, round 9: Retry
-    // only re-read the lists, and a pasted image was gone with nothing on the user's disk to pick again).
-    if (failed.length > 0) useStore.setState({ noticeRetry: () => void attach(failed) });
+    // only re-read the lists, and a pasted image was gone with nothing on the user's disk to pick again). Files
+    // refused for what they are (too large) have nothing to retry: their notice only informs.
+    showNotice(refusedFilesMessage(refusals), failed.length > 0 ? retryWith(() => void attach(failed)) : INFO);
   }, []);
   const remove = useCallback((block: AttachmentBlock) => setItems((list) => list.filter((b) => !sameAttachment(b, block))), []);
   const clear = useCallback(() => setItems([]), []);
@@ -62,4 +68,10 @@ export function sameAttachment(a: AttachmentBlock, b: AttachmentBlock): boolean 
 /** A key for a pending attachment's chip, unique where `sameAttachment` is. */
 export function attachmentKey(b: AttachmentBlock): string {
   return `${b.id}|${b.name}`;
+}
+
+/** One notice for the files refused at once: each one's message (which names it), one to a line. */
+export function refusedFilesMessage(refusals: string[]): string {
+  const distinct = [...new Set(refusals)];
+  return distinct.length === 1 ? distinct[0]! : [`${distinct.length} files were not attached:`, ...distinct].join('\n');
 }

@@ -13,8 +13,6 @@ import { NoticeBanner } from './NoticeBanner';
  */
 export function Banners({ onOpenSettings }: { onOpenSettings: () => void }) {
   const notice = useStore((s) => s.notice);
-  const noticeRetry = useStore((s) => s.noticeRetry);
-  const choiceNotice = useStore((s) => s.choiceNotice);
   const modelsError = useStore((s) => s.modelsError);
   const serveProblem = useStore((s) => s.serveProblem);
   // The chats open read-only on a full disk (main's db/read-only-copy.ts): until a restart, so no Retry.
@@ -23,7 +21,7 @@ export function Banners({ onOpenSettings }: { onOpenSettings: () => void }) {
   const shown = (id: string, message: string | null): message is string => message !== null && closed[id] !== message;
   const close = (id: string, message: string) => setClosed((c) => ({ ...c, [id]: message }));
   const showModels = serveProblem === null && shown('models-error', modelsError);
-  const showNotice = serveProblem === null && notice !== null && notice !== modelsError;
+  const showNotice = serveProblem === null && notice !== null && notice.message !== modelsError;
   const showReadOnly = shown('read-only', readOnly);
   if (!shown('serve-problem', serveProblem) && !showModels && !showNotice && !showReadOnly) return null;
   return (
@@ -46,7 +44,7 @@ export function Banners({ onOpenSettings }: { onOpenSettings: () => void }) {
           }
         />
       )}
-      {showNotice && notice && <NoticeBanner message={notice} retry={noticeRetry} modelChanged={notice === choiceNotice} />}
+      {showNotice && notice && <NoticeBanner notice={notice} />}
     </div>
   );
 }

@@ -1,48 +1,52 @@
-import { refreshConversations, refreshModels, reopenActive, useStore } from '../../store';
+import { clearNotice, refreshConversations, refreshModels, reopenActive, type Notice } from '../../store';
 import { openModelPicker } from '../composer/focus-composer';
 import { Banner } from './Banner';
 
 /**
- * The notice banner: a failed action's message with Retry (the action again where it left one, else everything shown
- * read again), or, for a notice that the chosen model changed by itself (`modelChanged`), "Choose a model", which
- * opens the picker. Round 9 left Retry on "Helper is no longer an alias (it was deleted); …": it only read the lists
- * again, which changed nothing.
+ * The notice banner, its button as the notice says (store/notice.ts): Retry repeats the failed action, or reads
+ * everything shown again where none was left; "Choose a model" opens the picker where the chosen model changed by
+ * itself; a notice that only informs ("The chat you had open was deleted in another window…") has Close only.
+ * Round 10 showed Retry on those too, where it did nothing useful.
  */
-export function NoticeBanner({ message, retry, modelChanged }: { message: string; retry: (() => void) | null; modelChanged: boolean }) {
-  const clear = () => useStore.setState({ notice: null, noticeRetry: null, choiceNotice: null });
-  if (modelChanged) {
-    return (
-      <Banner
-        testId="notice"
-        message={message}
-        onClose={clear}
-        extra={
-          <button
-            type="button"
-            className="small"
-            data-testid="notice-choose-model"
-            onClick={() => {
-              clear();
-              openModelPicker();
-            }}
-          >
-            Choose a model
-          </button>
-        }
-      />
-    );
+export function NoticeBanner({ notice }: { notice: Notice }) {
+  const { message, action } = notice;
+  switch (action.kind) {
+    case 'choose-model':
+      return (
+        <Banner
+          testId="notice"
+          message={message}
+          onClose={clearNotice}
+          extra={
+            <button
+              type="button"
+              className="small"
+              data-testid="notice-choose-model"
+              onClick={() => {
+                clearNotice();
+                openModelPicker();
+              }}
+            >
+              Choose a model
+            </button>
+          }
+        />
+      );
+    case 'info':
+      return <Banner testId="notice" message={message} onClose={clearNotice} />;
+    case 'retry':
+    case 'reread':
+      return (
+        <Banner
+          testId="notice"
+          message={message}
+          onRetry={() => {
+            clearNotice();
+            if (action.kind === 'retry') action.run();
+            else void Promise.all([refreshConversations(), refreshModels(), reopenActive()]);
+          }}
+          onClose={clearNotice}
+        />
+      );
   }
-  return (
-    <Banner
-      testId="notice"
-      message={message}
-      onRetry={() => {
-        clear();
-        // The action that failed, where it left one; otherwise read everything shown again.
-        if (retry) retry();
-        else void Promise.all([refreshConversations(), refreshModels(), reopenActive()]);
-      }}
-      onClose={clear}
-    />
-  );
 }

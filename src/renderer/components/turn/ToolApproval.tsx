@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Turn } from '../../../shared/turn';
 import { firebrand } from '../../firebrand';
-import { useStore } from '../../store';
+import { fail } from '../../store';
 import { focusComposer } from '../composer/focus-composer';
 
 type Decision = 'allow-once' | 'allow-conversation' | 'allow-always' | 'deny';
@@ -22,7 +22,7 @@ export function ToolApproval({ turn }: { turn: Turn }) {
       // stops the run that goes on).
       focusComposer();
     } catch (err) {
-      useStore.setState({ notice: err instanceof Error ? err.message : String(err) });
+      fail(err, () => void decide(decision));
     } finally {
       setBusy(false);
     }

@@ -1,0 +1,30 @@
+/**
+ * The notice banner's one message and what its button does. Message and action are set together (showNotice in
+ * app-state.ts), so a new message never inherits an older one's Retry: round 10 kept them in separate fields, and
+ * Retry on "Choose a model first." repeated whatever had failed before it.
+ */
+export type NoticeAction =
+  /** Retry repeats the action that failed (with what the user gave it). */
+  | { kind: 'retry'; run: () => void }
+  /** A failure that left no action to repeat: Retry reads everything shown again. */
+  | { kind: 'reread' }
+  /** The chosen model changed by itself (deleted, gone from the server): "Choose a model" opens the picker. */
+  | { kind: 'choose-model' }
+  /** Only informs (nothing failed that trying again would mend): Close only. */
+  | { kind: 'info' };
+
+export interface Notice {
+  /** In words for the user; the draft is kept. */
+  message: string;
+  action: NoticeAction;
+}
+
+export const INFO: NoticeAction = { kind: 'info' };
+
+/** A branch action asked with no model chosen: its notice offers the picker. */
+export const CHOOSE_A_MODEL = 'Choose a model first.';
+
+/** Retry repeats `run`; without one, Retry reads everything shown again. */
+export function retryWith(run?: () => void): NoticeAction {
+  return run ? { kind: 'retry', run } : { kind: 'reread' };
+}
