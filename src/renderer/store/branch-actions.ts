@@ -4,7 +4,7 @@ import type { Turn } from '../../shared/turn';
 import { answeredRef } from '../../shared/model-ref';
 import { firebrand } from '../firebrand';
 import { adoptBranch, connectionOf, fail, showNotice, thinkChoice, useStore } from '.';
-import { CHOOSE_A_MODEL } from './notice';
+import { CHOOSE_A_MODEL, CHOOSE_MODEL } from './notice';
 import { heldWindow } from './open-conversation';
 import { branching } from './resync';
 
@@ -22,7 +22,7 @@ function withSibling(replaced: Turn, added: Turn): Record<string, SiblingInfo> {
 /** A new answer beside `turn`, with the model and Think toggle the composer shows (`think` overrides the toggle). */
 export async function regenerate(turn: Turn, think = thinkChoice()): Promise<void> {
   const model = get().selectedModel ?? answeredRef(turn, get().aliases, get().models);
-  if (!model) return showNotice(CHOOSE_A_MODEL, { kind: 'choose-model' });
+  if (!model) return showNotice(CHOOSE_A_MODEL, CHOOSE_MODEL);
   try {
     const sentAt = Date.now();
     const res = await branching(() => firebrand().chat.regenerate({ turnId: turn.id, model, ...(think === undefined ? {} : { think }), ...connectionOf() }));
@@ -35,7 +35,7 @@ export async function regenerate(turn: Turn, think = thinkChoice()): Promise<voi
 export async function editAndResend(turn: Turn, text: string, think = thinkChoice()): Promise<boolean> {
   const model = get().selectedModel;
   if (!model) {
-    showNotice(CHOOSE_A_MODEL, { kind: 'choose-model' });
+    showNotice(CHOOSE_A_MODEL, CHOOSE_MODEL);
     return false;
   }
   try {

@@ -9,6 +9,7 @@ import { BUILTIN_CONNECTION_ID } from '../../shared/connections';
 import { firebrand } from '../firebrand';
 import { errorMessage } from './errors';
 import { useStore, type AppState } from './app-state';
+import { CHOOSE_MODEL } from './notice';
 
 const set = useStore.setState;
 const get = useStore.getState;
@@ -69,7 +70,7 @@ export async function showModels(listed: Promise<ModelList>, shown: readonly Ali
       modelsError: models.length === 0 ? empty : null,
       modelsConnection: askedOf ?? get().settings?.activeConnectionId,
       selectedModel: selected,
-      ...(changed !== null ? { notice: { message: changed, action: { kind: 'choose-model' } } } : {}),
+      ...(changed !== null ? { notice: { message: changed, action: CHOOSE_MODEL } } : {}),
     });
   } catch (err) {
     set({ models: [], modelsError: errorMessage(err), modelsConnection: askedOf ?? get().settings?.activeConnectionId });

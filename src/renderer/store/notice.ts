@@ -21,6 +21,9 @@ export interface Notice {
 
 export const INFO: NoticeAction = { kind: 'info' };
 
+/** The chosen model changed by itself, or none is chosen: the banner offers the picker. */
+export const CHOOSE_MODEL: NoticeAction = { kind: 'choose-model' };
+
 /** A branch action asked with no model chosen: its notice offers the picker. */
 export const CHOOSE_A_MODEL = 'Choose a model first.';
 

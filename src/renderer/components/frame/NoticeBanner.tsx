@@ -1,4 +1,4 @@
-import { clearNotice, refreshConversations, refreshModels, reopenActive, type Notice } from '../../store';
+import { clearNotice, refreshConversations, refreshModels, reopenActive, type Notice, type NoticeAction } from '../../store';
 import { openModelPicker } from '../composer/focus-composer';
 import { Banner } from './Banner';
 
@@ -8,45 +8,32 @@ import { Banner } from './Banner';
  * itself; a notice that only informs ("The chat you had open was deleted in another window…") has Close only.
  * Round 10 showed Retry on those too, where it did nothing useful.
  */
-export function NoticeBanner({ notice }: { notice: Notice }) {
-  const { message, action } = notice;
-  switch (action.kind) {
-    case 'choose-model':
-      return (
-        <Banner
-          testId="notice"
-          message={message}
-          onClose={clearNotice}
-          extra={
-            <button
-              type="button"
-              className="small"
-              data-testid="notice-choose-model"
-              onClick={() => {
-                clearNotice();
-                openModelPicker();
-              }}
-            >
-              Choose a model
-            </button>
-          }
-        />
-      );
-    case 'info':
-      return <Banner testId="notice" message={message} onClose={clearNotice} />;
-    case 'retry':
-    case 'reread':
-      return (
-        <Banner
-          testId="notice"
-          message={message}
-          onRetry={() => {
-            clearNotice();
-            if (action.kind === 'retry') action.run();
-            else void Promise.all([refreshConversations(), refreshModels(), reopenActive()]);
-          }}
-          onClose={clearNotice}
-        />
-      );
-  }
+export function NoticeBanner({ notice: { message, action } }: { notice: Notice }) {
+  return <Banner testId="notice" message={message} onRetry={retryOf(action)} onClose={clearNotice} extra={action.kind === 'choose-model' ? <ChooseModel /> : undefined} />;
+}
+
+/** What Retry does for `action`; none for a notice that has no Retry. */
+function retryOf(action: NoticeAction): (() => void) | undefined {
+  if (action.kind !== 'retry' && action.kind !== 'reread') return undefined;
+  return () => {
+    clearNotice();
+    if (action.kind === 'retry') action.run();
+    else void Promise.all([refreshConversations(), refreshModels(), reopenActive()]);
+  };
+}
+
+function ChooseModel() {
+  return (
+    <button
+      type="button"
+      className="small"
+      data-testid="notice-choose-model"
+      onClick={() => {
+        clearNotice();
+        openModelPicker();
+      }}
+    >
+      Choose a model
+    </button>
+  );
 }
