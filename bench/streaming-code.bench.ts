@@ -11,7 +11,8 @@
 import { performance } from 'node:perf_hooks';
 import { fenceDraftHtml, growFence, type FenceDraft } from '../src/renderer/markdown/growing-fence';
 import { markdownToHtml } from '../src/renderer/markdown/to-html';
-import { splitGrowing, type SplitState } from '../src/renderer/markdown/split-blocks';
+import { splitGrowing, splitMarkdownBlocks, type SplitState } from '../src/renderer/markdown/split-blocks';
+import { drawList, listViewHtml, type ListView } from '../src/renderer/markdown/list-view';
 import { quick, report } from './lib/report';
 
 const LINES = quick ? 200 : 600;
@@ -168,4 +169,44 @@ for (const { name, text } of SHAPES) {
   const label = `${PARAGRAPHS} paragraphs after a list item's unclosed code block, streamed in ${tokens.length.toLocaleString('en-US')} tokens`;
   // Its paragraphs are alike from the first: a token near their start is the same work as one at the end.
   reportStream(label, drawn, drawn.first, floor, { perToken: `chunks at the end: ${split!.chunks.length}` });
+}
+
+/**
+ * A long list (markdown/list-view.ts): tips with a sub-point each, as models list them, tight and loose. A list is one
+ * chunk, so it was drawn whole at every token; now each finished item is drawn once and only the last one at each
+ * token. Floor per token: the same last 100 tokens at the end of a list of a few items (its last 4,000 characters or so).
+ */
+for (const loose of [false, true]) {
+  const ITEMS = quick ? 100 : 300;
+  const item = (i: number) => `- **Tip ${i}:** keep the \`${i % 7}th\` input short, and read https://example.com/tips/${i} first.\n  - why: step ${i} checks it\n`;
+  const text = Array.from({ length: ITEMS }, (_, i) => item(i)).join(loose ? '\n' : '');
+  const tokens = text.match(/[\s\S]{1,4}/g)!;
+  /** The tail as the chat draws it: the last chunk of the text so far (split-blocks.ts), item by item. */
+  const drawItems = () => {
+    let split: SplitState | undefined;
+    let view: ListView | null = null;
+    return (tail: string) => {
+      split = splitGrowing(split, tail);
+      view = drawList(view, split.chunks.at(-1) ?? '', undefined, false, (html) => html);
+      return view;
+    };
+  };
+  markdownToHtml(text);
+  const draw = drawItems();
+  const drawn = stream(tokens, 0, draw);
+  const last = draw(text);
+  if (!last || listViewHtml(last) !== markdownToHtml(text.trimEnd())) throw new Error(`the ${loose ? 'loose ' : ''}list was not drawn item by item as markdown-it draws it`);
+  // A list of its last few items, cut where an item starts and its tokens fall as the long list's do.
+  let cut = text.indexOf('\n- ', text.length - 4000) + 1;
+  while (cut % 4 !== 0) cut = text.indexOf('\n- ', cut) + 1;
+  const shortTokens = text.slice(cut).match(/[\s\S]{1,4}/g)!;
+  const short = stream(shortTokens, 0, drawItems());
+  const whole = stream(tokens, 0, (tail) => void markdownToHtml(splitMarkdownBlocks(tail).at(-1) ?? ''), WHOLE_EVERY);
+  const once = performance.now();
+  markdownToHtml(text);
+  const floor = performance.now() - once;
+  reportStream(`a ${ITEMS}-item ${loose ? 'loose ' : ''}list streamed in ${tokens.length.toLocaleString('en-US')} tokens`, drawn, short.last, floor, {
+    perToken: `a token's share of rendering the finished list once: ${(floor / tokens.length).toFixed(4)} ms; drawn whole at every token (before): ${whole.first.toFixed(3)} ms near its start, ${whole.last.toFixed(2)} ms at its end`,
+    total: `drawn whole at every token (before): about ${Math.round(whole.total).toLocaleString('en-US')} ms (each ${WHOLE_EVERY}th token timed)`,
+  });
 }

@@ -196,7 +196,7 @@ describe('answer runs', () => {
       getSelection()?.removeAllRanges();
       getSelection()?.addRange(range);
       return getSelection()?.toString() ?? '';
-    }, quote);
+    });
     expect(selected).toBe(quote);
     replay.release();
     await expect.poll(() => answer.textContent()).toContain('Paragraph 40');
@@ -209,6 +209,46 @@ describe('answer runs', () => {
     replay.release();
     await waitIdle(page);
     expect(await page.evaluate(() => getSelection()?.toString())).toBe(quote);
+  });
+
+  // A streaming list is drawn item by item (markdown/list-view.ts): a finished item is not drawn again at each token.
+  it('keeps a selection in a streaming list as more items come, and ends with the list markdown draws', async () => {
+    const lines = Array.from({ length: 40 }, (_, i) => ({ content: `${i + 1}. **Step ${i + 1}:** run \`make ${i}\`\n${' '.repeat(`${i + 1}. `.length)}- it checks part ${i}\n` }));
+    s = await startUi(chatRoutes(ollamaLines(lines), 20, [12, 30]));
+    const { page, replay } = s;
+    await send(page, 'A long list of steps');
+    await expect.poll(() => replay.held).toBe(1);
+    const list = assistant(page).locator('[data-run="answer"] .markdown ol');
+    await expect.poll(() => list.locator(':scope > li').count()).toBe(12);
+    const quote = 'Step 3: run make 2';
+    // From the start of item 3 into its code: "Step 3: run make 2".
+    const selected = await list.evaluate((ol) => {
+      const item = ol.children[2];
+      const first = item?.firstChild;
+      if (!item || !first) return '';
+      const range = document.createRange();
+      range.setStart(first, 0);
+      range.setEnd(item.querySelector('code')!.firstChild!, 'make 2'.length);
+      getSelection()?.removeAllRanges();
+      getSelection()?.addRange(range);
+      (item as HTMLElement & { marked?: boolean }).marked = true;
+      return getSelection()?.toString() ?? '';
+    });
+    expect(selected).toBe(quote);
+    replay.release();
+    await expect.poll(() => list.locator(':scope > li').count()).toBe(30);
+    await expect.poll(() => replay.held).toBe(1);
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    // The same element, never drawn again: the reader's selection is still there.
+    expect(await list.evaluate((ol) => (ol.children[2] as HTMLElement & { marked?: boolean }).marked)).toBe(true);
+    expect(await page.evaluate(() => getSelection()?.toString())).toBe(quote);
+    replay.release();
+    await waitIdle(page);
+    // Finished, the answer is drawn whole: one list of 40 items, each with its own sub-list, as while it streamed.
+    expect(await list.count()).toBe(1);
+    expect(await list.locator(':scope > li').count()).toBe(40);
+    expect(await list.locator(':scope > li > ul > li').allTextContents()).toEqual(Array.from({ length: 40 }, (_, i) => `it checks part ${i}`));
+    expect(await list.locator(':scope > li p').count()).toBe(0);
   });
 
   it('shows a tool call as a card with its name and arguments', async () => {

@@ -3,11 +3,13 @@ import DOMPurify from 'dompurify';
 import { loadGrammar, takeWantedGrammars } from './grammars';
 import { growFence, type FenceDraft } from './growing-fence';
 import { growFold, type FoldDraft } from './growing-fold';
+import { drawList, type ListView } from './list-view';
 import { withPendingTable } from './pending-table';
 import { TextCache } from './text-cache';
 import { enableMath, markdownToHtml, mathEnabled, mayHoldMath, summaryToHtml, type LinkReferences } from './to-html';
 
 export { answerReferences, type LinkReferences } from './to-html';
+export type { ListView } from './list-view';
 
 // The announcer's spoken form of an answer comes with this chunk, which has the parser (lazy-render.ts).
 export { speechText } from './to-speech';
@@ -115,6 +117,19 @@ export function drawGrowingFold(prev: FoldView | null | undefined, tail: string)
   if (!draft) return null;
   const summary = prev && prev.draft.summary === draft.summary ? prev.summary : DOMPurify.sanitize(summaryToHtml(draft.summary));
   return { draft, summary };
+}
+
+/**
+ * The view of a streaming tail that is one list, drawn item by item (list-view.ts), from `prev`; null when it is not
+ * one. What its items' code and math ask for is loaded as for a chunk drawn whole, and the drawers that come with it
+ * draw every item again (lazy-render.ts).
+ */
+export function drawGrowingList(prev: ListView | null | undefined, tail: string, references?: LinkReferences, nested = false): ListView | null {
+  const view = drawList(prev, tail, references, nested, (html) => DOMPurify.sanitize(html));
+  const grammars = takeWantedGrammars();
+  if (grammars.length > 0) void loadGrammars(grammars);
+  if (view && !mathEnabled() && mayHoldMath(tail)) void loadMath();
+  return view;
 }
 
 const keys = new WeakMap<LinkReferences, string>();

@@ -226,3 +226,47 @@ export function summaryToHtml(summary: string): string {
 export function parseMarkdown(text: string): Token[] {
   return md.parse(text, {});
 }
+
+/** One item of a streaming list drawn on its own (growing-list.ts): its tokens as a list of one item. */
+export interface ListItemParse {
+  tokens: Token[];
+  env: Record<string, unknown>;
+  /** The item makes the list loose: a blank line between two of its blocks, or after it (when `next` followed). */
+  loose: boolean;
+}
+
+/**
+ * The item's text parsed as a list of one item, or null when it is not one (lazy text that ended the list, a second
+ * list): then the list is not what growing-list.ts read, and the tail is drawn whole.
+ *
+ * `next`: an item of the same list put after it ("- x", "1. x"), whose paragraph tells whether the item makes the list
+ * loose (markdown-it hides a tight list's paragraphs; a loose item may have none of its own, only a quote or code);
+ * its tokens are left out. '' for none: then only the item's own paragraphs tell.
+ */
+export function parseListItem(text: string, next: string, references?: LinkReferences, options: RenderOptions = {}): ListItemParse | null {
+  const env = { ...(references ? { references: { ...references } } : {}), ...options };
+  const source = next === '' ? text : `${text.endsWith('\n') ? text : `${text}\n`}${next}`;
+  const tokens = md.parse(source, env);
+  const open = tokens[0];
+  const close = tokens[tokens.length - 1];
+  if (!open || !close || (open.type !== 'bullet_list_open' && open.type !== 'ordered_list_open')) return null;
+  if (close.type !== open.type.replace('_open', '_close') || tokens.filter((t) => t.level === 0).length !== 2) return null;
+  const items = tokens.flatMap((t, i) => (t.level === 1 && t.type === 'list_item_open' ? [i] : []));
+  if (items.length !== (next === '' ? 1 : 2)) return null;
+  // Every line in the list: a line after it that makes no token (a link definition) ends the list in the answer too.
+  if (!open.map || open.map[1] < source.trimEnd().split('\n').length) return null;
+  const own = next === '' ? tokens : [...tokens.slice(0, items[1]), close];
+  const from = next === '' ? 0 : items[1]!;
+  // A tight list's paragraphs are hidden (markdown-it's markTightParagraphs), two levels under the list.
+  const loose = tokens.some((t, i) => i >= from && t.level === 2 && t.type === 'paragraph_open' && !t.hidden);
+  return { tokens: own, env, loose };
+}
+
+/**
+ * The HTML of a parsed item as a list of one (its `<ol>` or `<ul>` around its `<li>`), its paragraphs drawn as the
+ * whole list's looseness says.
+ */
+export function listItemHtml(item: ListItemParse, loose: boolean): string {
+  for (const t of item.tokens) if (t.level === 2 && (t.type === 'paragraph_open' || t.type === 'paragraph_close')) t.hidden = !loose;
+  return md.renderer.render(item.tokens, md.options, item.env);
+}

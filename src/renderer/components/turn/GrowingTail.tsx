@@ -1,6 +1,6 @@
 import { memo, useLayoutEffect, useRef } from 'react';
-import { useTailDrawers } from '../../markdown/lazy-render';
-import type { FenceView, FoldView, LinkReferences } from '../../markdown/render';
+import { useTailDrawers, type TailDrawers } from '../../markdown/lazy-render';
+import type { FenceView, FoldView, LinkReferences, ListView } from '../../markdown/render';
 import { splitGrowing, type SplitState } from '../../markdown/split-blocks';
 import { MarkdownChunk } from './MarkdownChunk';
 
@@ -16,7 +16,8 @@ type TailProps = { text: string; references: LinkReferences | undefined; nested?
  * the chunk has grown: one that ends inside a code block (markdown/growing-fence.ts) keeps its finished pieces in
  * the page and draws only its live lines again (drawn whole, a 600-line block took about 50 ms a frame near its
  * end: bench/streaming-code); one that is an open fold (markdown/growing-fold.ts) is drawn as its content's chunks,
- * the finished ones once. Any other tail is drawn whole, as a chunk. The wrappers (a span per piece, a box per
+ * the finished ones once; one that is a list (markdown/list-view.ts) as its items, the finished ones once. Any other
+ * tail is drawn whole, as a chunk. The wrappers (a span per piece, a box per
  * chunk) change neither what shows nor what Copy copies; the finished answer is drawn whole. `nested`: the tail of
  * a fold's content.
  */
@@ -24,9 +25,14 @@ export const GrowingTail = memo(function GrowingTail({ text, references, nested 
   const drawers = useTailDrawers();
   const fold = useRef<FoldView | null>(null);
   const fence = useRef<FenceView | null>(null);
+  const list = useRef<{ drawers: TailDrawers; view: ListView | null } | null>(null);
   fold.current = drawers ? drawers.fold(fold.current, text) : null;
   if (fold.current) return <GrowingFold view={fold.current} references={references} nested={nested} />;
   fence.current = drawers ? drawers.fence(fence.current, text, references, nested) : null;
+  // A list's items drawn before a grammar or KaTeX came are drawn again with the drawers that came with them.
+  const prevList = list.current?.drawers === drawers ? list.current.view : null;
+  list.current = drawers && !fence.current ? { drawers, view: drawers.list(prevList, text, references, nested) } : null;
+  if (list.current?.view) return <GrowingList view={list.current.view} />;
   if (!fence.current) return <MarkdownChunk text={text} tail references={references} nested={nested} />;
   const view = fence.current;
   if (view.draft.container) return <ContainedFence view={view} />;
@@ -50,6 +56,28 @@ export const GrowingTail = memo(function GrowingTail({ text, references, nested 
     </div>
   );
 });
+
+/** A finished item of a streaming list: its HTML is set once (again only if the list turns loose). */
+const ListItem = memo(function ListItem({ html }: { html: string }) {
+  return <li dangerouslySetInnerHTML={{ __html: html }} />;
+});
+
+/**
+ * A list still streaming, as markdown-it draws it (its `start`, and `dir="auto"` at the top level), its items each in
+ * their own `<li>`. Keyed by place, so the last item, once finished, keeps its element.
+ */
+function GrowingList({ view }: { view: ListView }) {
+  const List = view.tag;
+  return (
+    <div className="md-chunk">
+      <List start={view.start} dir={view.nested ? undefined : 'auto'}>
+        {view.items.map((item, i) => (
+          <ListItem key={i} html={item.html} />
+        ))}
+      </List>
+    </div>
+  );
+}
 
 /** What a contained block's code element holds: the pieces put in so far and the span of its live lines. */
 interface DrawnCode {
