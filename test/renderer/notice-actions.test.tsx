@@ -2,7 +2,8 @@
  * Round 11 made a notice one message with what its button does (store/notice.ts). Before, the message and its Retry
  * were set apart, and these places set only the message: Retry on their notice repeated whatever had failed before
  * (or read the lists again), never their own action. Now a failed auto-compact setting, a failed cancel of a summary,
- * and a branch action asked with no model each say what their button does, whatever notice came before.
+ * and a branch action asked with no model each say what their button does, whatever notice came before. A tool
+ * call's answer that did not land is sent again by its Retry.
  */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { cancelSummary, setAutoCompact, useRoom } from '../../src/renderer/store
 import { fail, useStore } from '../../src/renderer/store/index';
 import type { AutoCompactSetting } from '../../src/shared/context-ipc';
 import type { Turn } from '../../src/shared/turn';
+import { decideTool, type ToolDecisionRequest } from '../../src/renderer/store/tool-approval';
 import { fakeApi } from './helpers/fake-api';
 
 /** What the banner shows: its buttons' test ids, for the notice in the store. */
@@ -82,5 +84,32 @@ describe('a notice after an earlier one with its own Retry', () => {
     await regenerate(answer);
     expect(useStore.getState().notice?.message).toBe('Choose a model first.');
     expect(bannerButtons()).toEqual(['notice-choose-model', 'banner-close']);
+  });
+});
+
+describe('a tool call’s answer that did not land', () => {
+  it('is sent again, the same answer for the same call, by the notice’s Retry, and then lets the message box take the focus', async () => {
+    const sent: unknown[] = [];
+    let refusals = 1;
+    (globalThis as { window?: unknown }).window = {
+      firebrand: fakeApi({
+        chat: {
+          approveTool: (req: ToolDecisionRequest) => {
+            sent.push(req);
+            return refusals-- > 0 ? Promise.reject(new Error('Firebrand’s main process stopped answering; try again.')) : Promise.resolve({ applied: true });
+          },
+        },
+      }),
+    };
+    let focused = 0;
+    const req: ToolDecisionRequest = { conversationId: 'c1', turnId: 't1', toolCallId: 'call-1', decision: 'allow-conversation' };
+    expect(await decideTool(req, () => focused++)).toBe(false);
+    expect(useStore.getState().notice?.message).toContain('stopped answering');
+    expect(bannerButtons()).toContain('banner-retry');
+    expect(focused).toBe(0);
+    clickRetry();
+    await expect.poll(() => focused).toBe(1);
+    expect(sent).toEqual([req, req]);
+    expect(earlier).toEqual([]);
   });
 });

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import type { Turn } from '../../../shared/turn';
-import { firebrand } from '../../firebrand';
-import { fail } from '../../store';
+import { decideTool, type ToolDecisionRequest } from '../../store/tool-approval';
 import { focusComposer } from '../composer/focus-composer';
 
-type Decision = 'allow-once' | 'allow-conversation' | 'allow-always' | 'deny';
+type Decision = ToolDecisionRequest['decision'];
 
 /**
  * Approve/deny buttons of a pending `tool-approval` card; main updates the card once the decision lands. A tool
@@ -17,12 +16,9 @@ export function ToolApproval({ turn }: { turn: Turn }) {
   const decide = async (decision: Decision) => {
     setBusy(true);
     try {
-      await firebrand().chat.approveTool({ conversationId: turn.conversationId, turnId, toolCallId, decision });
       // These buttons go once the decision lands, and the focus with them: the message box takes it (Escape there
-      // stops the run that goes on).
-      focusComposer();
-    } catch (err) {
-      fail(err, () => void decide(decision));
+      // stops the run that goes on). One that did not land is sent again by the notice's Retry.
+      await decideTool({ conversationId: turn.conversationId, turnId, toolCallId, decision }, focusComposer);
     } finally {
       setBusy(false);
     }
