@@ -14,6 +14,7 @@ import { probeLocalGpus } from '../gpu/probe-gpu';
 import type { ProbeHost } from '../gpu/types';
 import { ModelSettingsStore } from '../models/model-settings-store';
 import { DownloadManager } from './downloads/download-manager';
+import { chatsOnDiskOf } from './downloads/disk-margin';
 import { FileDigests } from './file-digest';
 import { LibraryService } from './library-service';
 
@@ -53,7 +54,7 @@ export function createLibrary(d: LibraryWiringDeps): LibraryParts {
   const digests = new FileDigests(d.db);
   const windows = new ModelSettingsStore(d.db);
   const changed = (reason: string) => d.emit('library:changed', { reason });
-  const downloads = new DownloadManager({ modelsDir, digests, newId: d.newId, log: d.log, emit: d.emit, changed });
+  const downloads = new DownloadManager({ modelsDir, digests, newId: d.newId, log: d.log, emit: d.emit, changed, chatsOnDisk: chatsOnDiskOf(d.dataDir) });
   const library = new LibraryService({
     modelsDir,
     digests,

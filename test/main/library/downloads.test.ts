@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { DownloadProgress } from '../../../src/shared/library';
-import { chatsMarginFor } from '../../../src/main/library/downloads/disk-margin';
+import { chatsMarginFor, chatsOnDiskOf } from '../../../src/main/library/downloads/disk-margin';
 import { DownloadManager } from '../../../src/main/library/downloads/download-manager';
 import { FileDigests } from '../../../src/main/library/file-digest';
 import { openDatabase } from '../../../src/main/db/open-database';
@@ -243,6 +243,27 @@ describe('downloads: a margin left free for the chats (round 11)', () => {
     );
     expect(ranges).toEqual([]);
     expect(existsSync(join(dir, 'scripted-plain.gguf.part'))).toBe(false);
+  });
+
+  it('says the margin is for that disk, not for the chats, where the chats are on another disk', async () => {
+    const free = bytes.length + 100 * MIB;
+    const asked: string[] = [];
+    const chatsOnDisk = (at: string) => (asked.push(at), Promise.resolve(false));
+    await manager({ diskSpace: () => Promise.resolve({ free, size: 100 * GIB }), marginFor: chatsMarginFor, chatsOnDisk }).start(url);
+    await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
+    expect(last()?.error).toBe(`Not enough free disk space for scripted-plain.gguf: it needs 2.5 MiB more, plus 1 GiB kept free on that disk so it does not fill up, and 102.4 MiB is free in ${dir}.`);
+    expect(asked).toEqual([dir]);
+  });
+
+  it('reads the chats as on the models disk where the data folder is on the same device', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'firebrand-data-'));
+    try {
+      expect(await chatsOnDiskOf(dataDir)(dir)).toBe(true);
+      // A folder that cannot be read is taken to be on it: the message then names the chats, as before.
+      expect(await chatsOnDiskOf(join(dataDir, 'gone'))(dir)).toBe(true);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('stops midway when the room left reaches the margin, keeps what arrived, and resumes from there once there is room', async () => {

@@ -5,7 +5,7 @@
  * the size its source states would not leave the margin free, and stops where the room left reaches the margin
  * (another program took room meanwhile, or the source stated no size). The part file is kept, to resume.
  */
-import { statfs } from 'node:fs/promises';
+import { stat, statfs } from 'node:fs/promises';
 import { UserFacingError } from '../../errors';
 
 /** The room on a disk, as statfs gives it for this user. */
@@ -37,17 +37,34 @@ export async function diskSpaceOf(dir: string): Promise<DiskSpace> {
   return { free: s.bavail * s.bsize, size: s.blocks * s.bsize };
 }
 
+/**
+ * Whether the chats (the data folder) are on the disk that holds `dir`: the margin is kept either way (a disk filled
+ * to its last byte troubles every program on it), but only then is it said to be for the chats.
+ */
+export type ChatsOnDisk = (dir: string) => Promise<boolean>;
+
+/** The data folder `dataDir` is on the disk of `dir` (the same device); true where either cannot be read. */
+export const chatsOnDiskOf =
+  (dataDir: string): ChatsOnDisk =>
+  async (dir) => {
+    const [a, b] = await Promise.all([stat(dir).catch(() => null), stat(dataDir).catch(() => null)]);
+    return !a || !b || a.dev === b.dev;
+  };
+
+/** Why the margin is kept, as a message says it. */
+export const marginReason = (chatsHere: boolean): string => (chatsHere ? 'so your chats can still be saved' : 'on that disk so it does not fill up');
+
 /** A download stopped (or not started) to keep the margin free: said with what it needs and what is free. */
 export class OutOfMarginError extends UserFacingError {}
 
 /** Throws where a download that still needs `needed` bytes would leave less than the margin free. */
-export async function checkRoomBeforeStart(file: string, dir: string, needed: number, probe: DiskSpaceProbe, marginFor: MarginRule): Promise<void> {
+export async function checkRoomBeforeStart(file: string, dir: string, needed: number, probe: DiskSpaceProbe, marginFor: MarginRule, why: string): Promise<void> {
   const { free, size } = await probe(dir);
   const margin = marginFor(size);
   if (free - margin >= needed) return;
   throw new OutOfMarginError(
     'server-error',
-    `Not enough free disk space for ${file}: it needs ${bytesUp(needed)} more, plus ${bytesUp(margin)} kept free so your chats can still be saved, and ${bytesDown(free)} is free in ${dir}.`,
+    `Not enough free disk space for ${file}: it needs ${bytesUp(needed)} more, plus ${bytesUp(margin)} kept free ${why}, and ${bytesDown(free)} is free in ${dir}.`,
   );
 }
 
@@ -65,6 +82,8 @@ export class MarginGuard {
     private readonly dir: string,
     private readonly probe: DiskSpaceProbe,
     private readonly marginFor: MarginRule,
+    /** Why the margin is kept (marginReason). */
+    private readonly why: string,
   ) {}
 
   /**
@@ -84,7 +103,7 @@ export class MarginGuard {
       const needs = remaining === null ? 'it needs more (its source gave no size)' : `it needs ${bytesUp(remaining)} more`;
       throw new OutOfMarginError(
         'server-error',
-        `The download of ${this.file} stopped to keep ${bytesUp(margin)} free so your chats can still be saved: ${needs}, and ${bytesDown(free)} is free in ${this.dir}. What arrived is kept: free some space, then start it again to resume.`,
+        `The download of ${this.file} stopped to keep ${bytesUp(margin)} free ${this.why}: ${needs}, and ${bytesDown(free)} is free in ${this.dir}. What arrived is kept: free some space, then start it again to resume.`,
       );
     }
     this.room = Math.min(budget, Math.max(n, Math.floor(margin / 16))) - n;

@@ -20,7 +20,7 @@ import { UserFacingError } from '../../errors';
 import { sha256File, type FileDigests } from '../file-digest';
 import { GgufIncompleteError, readGgufHeader } from '../gguf-header';
 import { pathInFolder, PART_SUFFIX } from '../models-folder';
-import { checkRoomBeforeStart, chatsMarginFor, diskSpaceOf, MarginGuard, OutOfMarginError, type DiskSpaceProbe, type MarginRule } from './disk-margin';
+import { checkRoomBeforeStart, chatsMarginFor, diskSpaceOf, MarginGuard, marginReason, OutOfMarginError, type ChatsOnDisk, type DiskSpaceProbe, type MarginRule } from './disk-margin';
 import { describeRemote, downloadDispatcher, parseSource, type DownloadSource } from './download-source';
 import { SpeedMeter } from './speed-meter';
 
@@ -66,6 +66,8 @@ export interface DownloadDeps {
   diskSpace?: DiskSpaceProbe;
   /** The room a download leaves free there for the chats (tests with a small disk keep a smaller one). */
   marginFor?: MarginRule;
+  /** Whether the chats are on that disk too (chatsOnDiskOf the data folder); taken to be when not given. */
+  chatsOnDisk?: ChatsOnDisk;
 }
 
 interface Sidecar {
@@ -182,8 +184,9 @@ export class DownloadManager {
     r.progress = { ...r.progress, bytes: have, total: remote.size };
     const probe = this.deps.diskSpace ?? diskSpaceOf;
     const marginFor = this.deps.marginFor ?? chatsMarginFor;
-    if (remote.size !== null) await checkRoomBeforeStart(src.file, dir, remote.size - have, probe, marginFor);
-    const guard = new MarginGuard(src.file, dir, probe, marginFor);
+    const why = marginReason(this.deps.chatsOnDisk ? await this.deps.chatsOnDisk(dir) : true);
+    if (remote.size !== null) await checkRoomBeforeStart(src.file, dir, remote.size - have, probe, marginFor, why);
+    const guard = new MarginGuard(src.file, dir, probe, marginFor, why);
     this.changedAndReport(r);
 
     let failures = 0;
