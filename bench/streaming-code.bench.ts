@@ -13,6 +13,7 @@ import { fenceDraftHtml, growFence, type FenceDraft } from '../src/renderer/mark
 import { markdownToHtml } from '../src/renderer/markdown/to-html';
 import { splitGrowing, splitMarkdownBlocks, type SplitState } from '../src/renderer/markdown/split-blocks';
 import { drawList, listViewHtml, type ListView } from '../src/renderer/markdown/list-view';
+import { drawTable, tableViewHtml, type TableView } from '../src/renderer/markdown/table-view';
 import { quick, report } from './lib/report';
 
 const LINES = quick ? 200 : 600;
@@ -207,6 +208,48 @@ for (const loose of [false, true]) {
   const floor = performance.now() - once;
   reportStream(`a ${ITEMS}-item ${loose ? 'loose ' : ''}list streamed in ${tokens.length.toLocaleString('en-US')} tokens`, drawn, short.last, floor, {
     perToken: `a token's share of rendering the finished list once: ${(floor / tokens.length).toFixed(4)} ms; drawn whole at every token (before): ${whole.first.toFixed(3)} ms near its start, ${whole.last.toFixed(2)} ms at its end`,
+    total: `drawn whole at every token (before): about ${Math.round(whole.total).toLocaleString('en-US')} ms (each ${WHOLE_EVERY}th token timed)`,
+  });
+}
+
+/**
+ * A long table (markdown/table-view.ts): rows of a command, a value and a link, as models tabulate. A table is one
+ * chunk, so it was drawn whole at every token; now its header and each finished row are drawn once. Floor per token:
+ * the same last 100 tokens at the end of a table of a few rows (its last 4,000 characters or so, under its header).
+ */
+{
+  const ROWS = quick ? 100 : 300;
+  const head = '| # | command | value | see |\n|--:|---|--:|---|\n';
+  const rows = Array.from({ length: ROWS }, (_, i) => `| ${i} | \`make step-${i}\` | ${(i * 7.25).toFixed(2)} | https://example.com/steps/${i} |\n`).join('');
+  const text = head + rows;
+  const tokens = text.match(/[\s\S]{1,4}/g)!;
+  const drawRows = () => {
+    let split: SplitState | undefined;
+    let view: TableView | null = null;
+    return (tail: string) => {
+      split = splitGrowing(split, tail);
+      view = drawTable(view, split.chunks.at(-1) ?? '', undefined, false, (html) => html);
+      return view;
+    };
+  };
+  markdownToHtml(text);
+  const draw = drawRows();
+  const drawn = stream(tokens, Math.ceil(head.length / 4), draw);
+  const last = draw(text);
+  if (!last || tableViewHtml(last) !== markdownToHtml(text.trimEnd())) throw new Error('the table was not drawn row by row as markdown-it draws it');
+  // The header, then the table's last rows from one whose tokens fall as the long table's do.
+  let cut = text.indexOf('\n| ', text.length - 4000) + 1;
+  while ((cut - head.length) % 4 !== 0) cut = text.indexOf('\n| ', cut) + 1;
+  const shortText = head + text.slice(cut);
+  const shortTokens = shortText.match(/[\s\S]{1,4}/g)!;
+  if (shortTokens.slice(-100).join('') !== tokens.slice(-100).join('')) throw new Error('the table was not cut short as meant');
+  const short = stream(shortTokens, Math.ceil(head.length / 4), drawRows());
+  const whole = stream(tokens, Math.ceil(head.length / 4), (tail) => void markdownToHtml(splitMarkdownBlocks(tail).at(-1) ?? ''), WHOLE_EVERY);
+  const once = performance.now();
+  markdownToHtml(text);
+  const floor = performance.now() - once;
+  reportStream(`a ${ROWS}-row table streamed in ${tokens.length.toLocaleString('en-US')} tokens`, drawn, short.last, floor, {
+    perToken: `a token's share of rendering the finished table once: ${(floor / tokens.length).toFixed(4)} ms; drawn whole at every token (before): ${whole.first.toFixed(3)} ms near its start, ${whole.last.toFixed(2)} ms at its end`,
     total: `drawn whole at every token (before): about ${Math.round(whole.total).toLocaleString('en-US')} ms (each ${WHOLE_EVERY}th token timed)`,
   });
 }

@@ -196,7 +196,7 @@ describe('answer runs', () => {
       getSelection()?.removeAllRanges();
       getSelection()?.addRange(range);
       return getSelection()?.toString() ?? '';
-    });
+    }, quote);
     expect(selected).toBe(quote);
     replay.release();
     await expect.poll(() => answer.textContent()).toContain('Paragraph 40');
@@ -249,6 +249,42 @@ describe('answer runs', () => {
     expect(await list.locator(':scope > li').count()).toBe(40);
     expect(await list.locator(':scope > li > ul > li').allTextContents()).toEqual(Array.from({ length: 40 }, (_, i) => `it checks part ${i}`));
     expect(await list.locator(':scope > li p').count()).toBe(0);
+  });
+
+  // And a streaming table row by row (markdown/table-view.ts).
+  it('keeps a selection in a streaming table as more rows come, and ends with the table markdown draws', async () => {
+    const head = { content: '| # | command | what it does |\n|--:|---|---|\n' };
+    const rows = Array.from({ length: 40 }, (_, i) => ({ content: `| ${i + 1} | \`make step-${i}\` | builds **part ${i}** |\n` }));
+    s = await startUi(chatRoutes(ollamaLines([head, ...rows]), 20, [13, 31]));
+    const { page, replay } = s;
+    await send(page, 'A table of steps');
+    await expect.poll(() => replay.held).toBe(1);
+    const table = assistant(page).locator('[data-run="answer"] .markdown table');
+    const bodyRows = table.locator('tbody > tr');
+    await expect.poll(() => bodyRows.count()).toBe(12);
+    const selected = await table.evaluate((t) => {
+      const row = t.querySelectorAll("tbody > tr")[2] as HTMLTableRowElement & { marked?: boolean };
+      const range = document.createRange();
+      range.selectNodeContents(row.cells[2]!);
+      getSelection()?.removeAllRanges();
+      getSelection()?.addRange(range);
+      row.marked = true;
+      return getSelection()?.toString() ?? '';
+    });
+    expect(selected).toBe('builds part 2');
+    replay.release();
+    await expect.poll(() => bodyRows.count()).toBe(30);
+    await expect.poll(() => replay.held).toBe(1);
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    // The same row element, never drawn again: the reader's selection is still there.
+    expect(await table.evaluate((t) => (t.querySelectorAll('tbody > tr')[2] as HTMLElement & { marked?: boolean }).marked)).toBe(true);
+    expect(await page.evaluate(() => getSelection()?.toString())).toBe('builds part 2');
+    replay.release();
+    await waitIdle(page);
+    expect(await table.count()).toBe(1);
+    expect(await bodyRows.count()).toBe(40);
+    expect(await table.locator('thead th').allTextContents()).toEqual(['#', 'command', 'what it does']);
+    expect(await table.locator('tbody > tr > td:nth-child(2) code').allTextContents()).toEqual(Array.from({ length: 40 }, (_, i) => `make step-${i}`));
   });
 
   it('shows a tool call as a card with its name and arguments', async () => {

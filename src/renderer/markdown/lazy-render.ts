@@ -7,7 +7,7 @@
  */
 import { useSyncExternalStore } from 'react';
 
-import type { FenceView, FoldView, LinkReferences, ListView } from './render';
+import type { FenceView, FoldView, LinkReferences, ListView, TableView } from './render';
 
 /**
  * `finished`: false for a streaming answer's growing tail, which is not worth caching. `references`: the link
@@ -25,6 +25,8 @@ export interface TailDrawers {
   fold: (prev: FoldView | null | undefined, tail: string) => FoldView | null;
   /** One that is a list: its finished items drawn once (list-view.ts). */
   list: (prev: ListView | null | undefined, tail: string, references?: LinkReferences, nested?: boolean) => ListView | null;
+  /** One that is a table: its header and finished rows drawn once (table-view.ts). */
+  table: (prev: TableView | null | undefined, tail: string, references?: LinkReferences, nested?: boolean) => TableView | null;
 }
 let drawers: TailDrawers | null = null;
 let references: ((chunks: readonly string[], growing?: boolean, midLine?: boolean) => LinkReferences | undefined) | null = null;
@@ -56,12 +58,12 @@ export function loadMarkdown(): Promise<Render> {
     if (typeof window.requestIdleCallback === 'function') window.requestIdleCallback(warm, { timeout: WARM_UP_WAIT_MS });
     render = m.renderMarkdown;
     references = m.answerReferences;
-    drawers = { fence: m.drawGrowingFence, fold: m.drawGrowingFold, list: m.drawGrowingList };
+    drawers = { fence: m.drawGrowingFence, fold: m.drawGrowingFold, list: m.drawGrowingList, table: m.drawGrowingTable };
     // KaTeX or a grammar came later (render.ts): a new renderer is a new snapshot, so every chunk renders again
     // (a finished one from the cache, unless it waited for what came).
     m.whenMoreReady(() => {
       render = (text, finished, refs, nested) => m.renderMarkdown(text, finished, refs, nested);
-      drawers = { fence: m.drawGrowingFence, fold: m.drawGrowingFold, list: m.drawGrowingList };
+      drawers = { fence: m.drawGrowingFence, fold: m.drawGrowingFold, list: m.drawGrowingList, table: m.drawGrowingTable };
       for (const l of listeners) l();
     });
     for (const l of listeners) l();

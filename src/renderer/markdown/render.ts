@@ -4,12 +4,14 @@ import { loadGrammar, takeWantedGrammars } from './grammars';
 import { growFence, type FenceDraft } from './growing-fence';
 import { growFold, type FoldDraft } from './growing-fold';
 import { drawList, type ListView } from './list-view';
+import { drawTable, type TableView } from './table-view';
 import { withPendingTable } from './pending-table';
 import { TextCache } from './text-cache';
 import { enableMath, markdownToHtml, mathEnabled, mayHoldMath, summaryToHtml, type LinkReferences } from './to-html';
 
 export { answerReferences, type LinkReferences } from './to-html';
 export type { ListView } from './list-view';
+export type { TableView } from './table-view';
 
 // The announcer's spoken form of an answer comes with this chunk, which has the parser (lazy-render.ts).
 export { speechText } from './to-speech';
@@ -126,6 +128,15 @@ export function drawGrowingFold(prev: FoldView | null | undefined, tail: string)
  */
 export function drawGrowingList(prev: ListView | null | undefined, tail: string, references?: LinkReferences, nested = false): ListView | null {
   const view = drawList(prev, tail, references, nested, (html) => DOMPurify.sanitize(html));
+  const grammars = takeWantedGrammars();
+  if (grammars.length > 0) void loadGrammars(grammars);
+  if (view && !mathEnabled() && mayHoldMath(tail)) void loadMath();
+  return view;
+}
+
+/** The view of a streaming tail that is one table, drawn row by row (table-view.ts), from `prev`; null when it is not one. */
+export function drawGrowingTable(prev: TableView | null | undefined, tail: string, references?: LinkReferences, nested = false): TableView | null {
+  const view = drawTable(prev, tail, references, nested, (html) => DOMPurify.sanitize(html));
   const grammars = takeWantedGrammars();
   if (grammars.length > 0) void loadGrammars(grammars);
   if (view && !mathEnabled() && mayHoldMath(tail)) void loadMath();

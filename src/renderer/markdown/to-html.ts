@@ -270,3 +270,21 @@ export function listItemHtml(item: ListItemParse, loose: boolean): string {
   for (const t of item.tokens) if (t.level === 2 && (t.type === 'paragraph_open' || t.type === 'paragraph_close')) t.hidden = !loose;
   return md.renderer.render(item.tokens, md.options, item.env);
 }
+
+/**
+ * A streaming table's header and delimiter rows (`head`, two lines) drawn with one body row (`row`), or alone (null):
+ * the table's HTML as markdown-it writes it, or null when markdown-it does not read those lines as one table of that
+ * many rows (the row's line ended the table: a list item, a heading, a fence). A row is read by the header's
+ * columns and alignments alone (markdown-it's table rule), so each row drawn this way is the row of the whole table
+ * (table-view.ts).
+ */
+export function tableRowsHtml(head: string, row: string | null, references?: LinkReferences, options: RenderOptions = {}): string | null {
+  const env = { ...(references ? { references: { ...references } } : {}), ...options };
+  const source = row === null ? head : `${head}\n${row}`;
+  const tokens = md.parse(source, env);
+  const open = tokens[0];
+  const close = tokens[tokens.length - 1];
+  if (open?.type !== 'table_open' || close?.type !== 'table_close' || tokens.filter((t) => t.level === 0).length !== 2) return null;
+  if (tokens.filter((t) => t.type === 'tr_open').length !== (row === null ? 1 : 2) || !open.map || open.map[1] < (row === null ? 2 : 3)) return null;
+  return md.renderer.render(tokens, md.options, env);
+}

@@ -1,6 +1,6 @@
 import { memo, useLayoutEffect, useRef } from 'react';
 import { useTailDrawers, type TailDrawers } from '../../markdown/lazy-render';
-import type { FenceView, FoldView, LinkReferences, ListView } from '../../markdown/render';
+import type { FenceView, FoldView, LinkReferences, ListView, TableView } from '../../markdown/render';
 import { splitGrowing, type SplitState } from '../../markdown/split-blocks';
 import { MarkdownChunk } from './MarkdownChunk';
 
@@ -16,8 +16,8 @@ type TailProps = { text: string; references: LinkReferences | undefined; nested?
  * the chunk has grown: one that ends inside a code block (markdown/growing-fence.ts) keeps its finished pieces in
  * the page and draws only its live lines again (drawn whole, a 600-line block took about 50 ms a frame near its
  * end: bench/streaming-code); one that is an open fold (markdown/growing-fold.ts) is drawn as its content's chunks,
- * the finished ones once; one that is a list (markdown/list-view.ts) as its items, the finished ones once. Any other
- * tail is drawn whole, as a chunk. The wrappers (a span per piece, a box per
+ * the finished ones once; one that is a list (markdown/list-view.ts) as its items, and one that is a table
+ * (markdown/table-view.ts) as its rows, the finished ones once. Any other tail is drawn whole, as a chunk. The wrappers (a span per piece, a box per
  * chunk) change neither what shows nor what Copy copies; the finished answer is drawn whole. `nested`: the tail of
  * a fold's content.
  */
@@ -26,6 +26,7 @@ export const GrowingTail = memo(function GrowingTail({ text, references, nested 
   const fold = useRef<FoldView | null>(null);
   const fence = useRef<FenceView | null>(null);
   const list = useRef<{ drawers: TailDrawers; view: ListView | null } | null>(null);
+  const table = useRef<{ drawers: TailDrawers; view: TableView | null } | null>(null);
   fold.current = drawers ? drawers.fold(fold.current, text) : null;
   if (fold.current) return <GrowingFold view={fold.current} references={references} nested={nested} />;
   fence.current = drawers ? drawers.fence(fence.current, text, references, nested) : null;
@@ -33,6 +34,9 @@ export const GrowingTail = memo(function GrowingTail({ text, references, nested 
   const prevList = list.current?.drawers === drawers ? list.current.view : null;
   list.current = drawers && !fence.current ? { drawers, view: drawers.list(prevList, text, references, nested) } : null;
   if (list.current?.view) return <GrowingList view={list.current.view} />;
+  const prevTable = table.current?.drawers === drawers ? table.current.view : null;
+  table.current = drawers && !fence.current ? { drawers, view: drawers.table(prevTable, text, references, nested) } : null;
+  if (table.current?.view) return <GrowingTable view={table.current.view} />;
   if (!fence.current) return <MarkdownChunk text={text} tail references={references} nested={nested} />;
   const view = fence.current;
   if (view.draft.container) return <ContainedFence view={view} />;
@@ -75,6 +79,29 @@ function GrowingList({ view }: { view: ListView }) {
           <ListItem key={i} html={item.html} />
         ))}
       </List>
+    </div>
+  );
+}
+
+/** A finished row of a streaming table: its HTML is set once. */
+const TableRow = memo(function TableRow({ html }: { html: string }) {
+  return <tr dangerouslySetInnerHTML={{ __html: html }} />;
+});
+
+/** A table still streaming, as markdown-it draws it, its rows each in their own `<tr>`, keyed by place. */
+function GrowingTable({ view }: { view: TableView }) {
+  return (
+    <div className="md-chunk">
+      <table dir={view.nested ? undefined : 'auto'}>
+        <thead dangerouslySetInnerHTML={{ __html: view.head }} />
+        {view.rows.length > 0 && (
+          <tbody>
+            {view.rows.map((html, i) => (
+              <TableRow key={i} html={html} />
+            ))}
+          </tbody>
+        )}
+      </table>
     </div>
   );
 }
