@@ -17,9 +17,9 @@ type TailProps = { text: string; references: LinkReferences | undefined; nested?
  * the page and draws only its live lines again (drawn whole, a 600-line block took about 50 ms a frame near its
  * end: bench/streaming-code); one that is an open fold (markdown/growing-fold.ts) is drawn as its content's chunks,
  * the finished ones once; one that is a list (markdown/list-view.ts) as its items, and one that is a table
- * (markdown/table-view.ts) as its rows, the finished ones once. Any other tail is drawn whole, as a chunk. The wrappers (a span per piece, a box per
- * chunk) change neither what shows nor what Copy copies; the finished answer is drawn whole. `nested`: the tail of
- * a fold's content.
+ * (markdown/table-view.ts) as its rows, the finished ones once. Any other tail is drawn whole, as a chunk. The
+ * wrappers (a span per piece, a box per chunk) change neither what shows nor what Copy copies; the finished answer
+ * is drawn whole. `nested`: the tail of a fold's content.
  */
 export const GrowingTail = memo(function GrowingTail({ text, references, nested = false }: TailProps) {
   const drawers = useTailDrawers();
