@@ -41,9 +41,8 @@ export interface ListView {
  * for its delimiter row: pending-table.ts draws that from the whole tail).
  */
 export function drawList(prev: ListView | null | undefined, tail: string, references: LinkReferences | undefined, nested: boolean, sanitize: (html: string) => string): ListView | null {
-  if (withPendingTable(tail) !== tail) return null;
   const draft = growList(prev?.draft, tail);
-  if (!draft) return null;
+  if (!draft || withPendingTable(tail) !== tail) return null;
   const texts = listItems(draft);
   // An earlier item is the same text when the tail only grew and the item starts and ends where it did.
   const same = prev && prev.references === references && prev.nested === nested && grewFrom(tail, prev.draft.raw) ? prev : undefined;

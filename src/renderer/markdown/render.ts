@@ -123,20 +123,25 @@ export function drawGrowingFold(prev: FoldView | null | undefined, tail: string)
 
 /**
  * The view of a streaming tail that is one list, drawn item by item (list-view.ts), from `prev`; null when it is not
- * one. What its items' code and math ask for is loaded as for a chunk drawn whole, and the drawers that come with it
- * draw every item again (lazy-render.ts).
+ * one.
  */
 export function drawGrowingList(prev: ListView | null | undefined, tail: string, references?: LinkReferences, nested = false): ListView | null {
-  const view = drawList(prev, tail, references, nested, (html) => DOMPurify.sanitize(html));
-  const grammars = takeWantedGrammars();
-  if (grammars.length > 0) void loadGrammars(grammars);
-  if (view && !mathEnabled() && mayHoldMath(tail)) void loadMath();
-  return view;
+  return loadWhatItAsked(drawList(prev, tail, references, nested, sanitizeHtml), tail);
 }
 
 /** The view of a streaming tail that is one table, drawn row by row (table-view.ts), from `prev`; null when it is not one. */
 export function drawGrowingTable(prev: TableView | null | undefined, tail: string, references?: LinkReferences, nested = false): TableView | null {
-  const view = drawTable(prev, tail, references, nested, (html) => DOMPurify.sanitize(html));
+  return loadWhatItAsked(drawTable(prev, tail, references, nested, sanitizeHtml), tail);
+}
+
+const sanitizeHtml = (html: string) => DOMPurify.sanitize(html);
+
+/**
+ * What a tail drawn in parts asked for while it was drawn, loaded as for a chunk drawn whole (renderMarkdown): the
+ * grammars of its code, and KaTeX where it may hold math. The drawers that come with them draw it again
+ * (lazy-render.ts).
+ */
+function loadWhatItAsked<T>(view: T | null, tail: string): T | null {
   const grammars = takeWantedGrammars();
   if (grammars.length > 0) void loadGrammars(grammars);
   if (view && !mathEnabled() && mayHoldMath(tail)) void loadMath();

@@ -26,6 +26,9 @@ export interface TableView {
   plain: boolean;
 }
 
+/** What a delimiter row is made of (markdown-it's table rule checks the rest): pipes, dashes, colons and spaces. */
+const DELIMITER_ROW = /^[ |:-]*-[ |:-]*$/;
+
 /** A row as table-code-pipes.ts reads one: a pipe first, after at most 3 spaces. */
 const PIPE_FIRST = /^ {0,3}\|/;
 
@@ -40,9 +43,11 @@ const MAX_CELLS = 65_536;
  * is not one table whose header and delimiter rows have come whole.
  */
 export function drawTable(prev: TableView | null | undefined, tail: string, references: LinkReferences | undefined, nested: boolean, sanitize: (html: string) => string): TableView | null {
+  const firstEnd = tail.indexOf('\n');
+  const headEnd = firstEnd === -1 ? -1 : tail.indexOf('\n', firstEnd + 1);
+  // Most tails are no table: told by their first two lines' characters before anything is parsed, at every frame.
+  if (headEnd === -1 || !tail.slice(0, firstEnd).includes('|') || !DELIMITER_ROW.test(tail.slice(firstEnd + 1, headEnd))) return null;
   if (withPendingTable(tail) !== tail) return null;
-  const headEnd = tail.indexOf('\n', tail.indexOf('\n') + 1);
-  if (headEnd === -1) return null;
   const head = tail.slice(0, headEnd);
   const same = prev && prev.references === references && prev.nested === nested && grewFrom(tail, prev.raw) && prev.starts.length > 0 ? prev : undefined;
   // Only the new text is looked at (the rest was): a scan of the whole tail at every token grew with the table.
