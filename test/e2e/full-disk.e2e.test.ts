@@ -350,6 +350,9 @@ describe.runIf(unavailable === undefined)('a full disk, end to end', () => {
     replay!.setRoutes([...TITLES, ...chatRoutes(ollamaLines([{ content: 'Striped.' }]), 1)]);
     let p = await startServe();
     await p.getByTestId('conversation-item').first().click();
+    // Open before typing: words typed while the chat is still being read stay with the chat on screen (drafts.ts),
+    // and on a busy machine the read can take seconds.
+    await expect.poll(() => p.getByTestId('conversation-item').first().getAttribute('aria-current')).toBe('true');
     await send(p, 'Numbats have stripes');
     await waitIdle(p);
     // Stopped with no chance to tidy up (as when the close finds no room to copy the -wal file in).
