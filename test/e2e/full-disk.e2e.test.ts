@@ -350,8 +350,7 @@ describe.runIf(unavailable === undefined)('a full disk, end to end', () => {
     replay!.setRoutes([...TITLES, ...chatRoutes(ollamaLines([{ content: 'Striped.' }]), 1)]);
     let p = await startServe();
     await p.getByTestId('conversation-item').first().click();
-    // Open before typing: words typed while the chat is still being read stay with the chat on screen (drafts.ts),
-    // and on a busy machine the read can take seconds.
+    // Open before sending: until the chat is read (on a busy machine, seconds) Send sends in the chat on screen.
     await expect.poll(() => p.getByTestId('conversation-item').first().getAttribute('aria-current')).toBe('true');
     await send(p, 'Numbats have stripes');
     await waitIdle(p);

@@ -97,4 +97,72 @@ describe('drafts', () => {
     persistDrafts();
     expect(storage.has('firebrand.drafts')).toBe(false);
   });
+
+  describe('typed while the chat clicked is still being read', () => {
+    /** Opens `id` with its read held until the returned function is called (a busy machine, a long chat). */
+    function openHeld(id: string): { opened: Promise<void>; arrive: () => void } {
+      let arrive = () => {};
+      const read = new Promise<ConversationView>((resolve) => (arrive = () => resolve(view(id))));
+      const api = (window as unknown as { firebrand: { conversations: { open: unknown } } }).firebrand.conversations;
+      const open = api.open;
+      api.open = () => read;
+      const opened = openConversation(id);
+      api.open = open;
+      return { opened, arrive };
+    }
+
+    it('stay on screen with that chat, and the chat left keeps no draft', async () => {
+      mountComposer();
+      await openConversation('c1');
+      const { opened, arrive } = openHeld('c2');
+      onScreen = { text: 'Meant for chat two', attachments: [file] };
+      arrive();
+      await opened;
+      expect(useStore.getState().activeId).toBe('c2');
+      expect(onScreen).toEqual({ text: 'Meant for chat two', attachments: [file] });
+      await openConversation('c1');
+      expect(onScreen).toEqual({ text: '', attachments: [] });
+      await openConversation('c2');
+      expect(onScreen).toEqual({ text: 'Meant for chat two', attachments: [file] });
+    });
+
+    it('come after the draft that chat kept', async () => {
+      mountComposer();
+      await openConversation('c2');
+      onScreen = { text: 'Kept in two', attachments: [] };
+      await openConversation('c1');
+      const { opened, arrive } = openHeld('c2');
+      onScreen = { text: 'and more', attachments: [file] };
+      arrive();
+      await opened;
+      expect(onScreen).toEqual({ text: 'Kept in two\n\nand more', attachments: [file] });
+    });
+
+    it('on top of a draft stay with it, with the chat left, as before', async () => {
+      mountComposer();
+      await openConversation('c1');
+      onScreen = { text: 'Draft of one', attachments: [] };
+      const { opened, arrive } = openHeld('c2');
+      onScreen = { text: 'Draft of one, longer', attachments: [] };
+      arrive();
+      await opened;
+      expect(onScreen).toEqual({ text: '', attachments: [] });
+      await openConversation('c1');
+      expect(onScreen.text).toBe('Draft of one, longer');
+    });
+
+    it('and sent in the chat on screen, are not brought back', async () => {
+      mountComposer();
+      await openConversation('c1');
+      const { opened, arrive } = openHeld('c2');
+      onScreen = { text: 'Sent to one', attachments: [] };
+      // The send was accepted: the composer cleared its draft.
+      onScreen = { text: '', attachments: [] };
+      arrive();
+      await opened;
+      expect(onScreen.text).toBe('');
+      await openConversation('c1');
+      expect(onScreen.text).toBe('');
+    });
+  });
 });

@@ -87,10 +87,33 @@ export function holdDrafts(h: DraftHolder): () => void {
   };
 }
 
+/** The composer's draft as the latest navigation began (null: no composer then). */
+let atNavigation: Draft | null = null;
+
+/**
+ * A navigation begins: what the composer holds now is the draft of the conversation being left. A conversation is
+ * read before it is shown (on a busy machine for seconds), and a user who clicked a chat and began to type meant
+ * the words for that chat.
+ */
+export function noteDraftAtNavigation(): void {
+  atNavigation = holder ? holder.take() : null;
+}
+
 /** The conversation on screen changes by navigation from `from` to `to`: the drafts change places. */
 export function switchDraft(from: string | null, to: string | null): void {
+  const before = atNavigation;
+  atNavigation = null;
   if (from === to || !holder) return;
-  keepFor(from, holder.take());
+  const now = holder.take();
+  // Typed into an empty composer while `to` was read: those words stay on screen, after any draft `to` kept.
+  // (Typed on top of a draft, they stay with it: whose words those are is not known.)
+  if (before !== null && isEmpty(before) && !isEmpty(now)) {
+    const waiting = takeDraft(to);
+    shown = isEmpty(waiting) ? now : { text: [waiting.text, now.text].filter((t) => t !== '').join('\n\n'), attachments: [...waiting.attachments, ...now.attachments] };
+    holder.put(shown);
+    return;
+  }
+  keepFor(from, now);
   holder.put(takeDraft(to));
 }
 
@@ -121,4 +144,5 @@ export function resetDrafts(): void {
   drafts = null;
   holder = null;
   shown = EMPTY;
+  atNavigation = null;
 }

@@ -12,7 +12,7 @@ import { firebrand } from '../firebrand';
 import { fail, focusTurn, NO_CONVERSATION_SETTINGS, refreshContextChoice, useStore, type AppState } from '.';
 import { undoDelete } from './conversation-actions';
 import { INFO } from './notice';
-import { switchDraft } from './drafts';
+import { noteDraftAtNavigation, switchDraft } from './drafts';
 import { holdStreamed } from './streamed-turns';
 import { adoptRunningTools } from './tool-progress';
 
@@ -47,6 +47,7 @@ export function navigationCount(): number {
 
 export async function openConversation(conversationId: string, focus?: FocusTurn): Promise<void> {
   const navigation = noteNavigation();
+  noteDraftAtNavigation();
   // Opening a conversation deleted in the list, still inside its undo window, takes the delete back as Undo does:
   // otherwise it went on being deleted while open, and the next message failed (the audit's files #5).
   if (get().hiddenConversations.includes(conversationId)) undoDelete(conversationId);
