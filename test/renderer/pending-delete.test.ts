@@ -6,7 +6,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationView } from '../../src/shared/ipc';
 import { openConversation, useStore } from '../../src/renderer/store/index';
-import { deleteWithUndo, UNDO_WINDOW_MS } from '../../src/renderer/store/conversation-actions';
+import { deleteWithUndo, offeredHits, UNDO_WINDOW_MS } from '../../src/renderer/store/conversation-actions';
+import type { SearchResult } from '../../src/shared/ipc';
 
 let deleted: string[] = [];
 
@@ -30,7 +31,7 @@ beforeEach(() => {
       },
     },
   };
-  useStore.setState({ activeId: null, hiddenConversations: [], notice: null, models: [], aliases: [] });
+  useStore.setState({ activeId: null, hiddenConversations: [], deletedConversations: [], notice: null, models: [], aliases: [] });
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -50,5 +51,27 @@ describe('a conversation waiting out its undo window', () => {
     expect(useStore.getState().hiddenConversations).toEqual([]);
     expect(useStore.getState().activeId).toBe('c1');
     expect(useStore.getState().notice).toBeNull();
+  });
+
+  it('is not offered by a search listed during the window, after the window either, once main has deleted it', async () => {
+    // A search made as the chat waited out its window: main still had it, so it matched.
+    const hit = (conversationId: string): SearchResult => ({ conversationId, turnId: `t-${conversationId}`, title: `Chat ${conversationId}`, snippet: [{ text: 'wombat', match: true }] });
+    const found = [hit('kept'), hit('c1')];
+    deleteWithUndo('c1');
+    expect(offeredHits(found, useStore.getState()).map((r) => r.conversationId)).toEqual(['kept']);
+    await vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS + 1);
+    expect(deleted).toEqual(['c1']);
+    // The list still on screen: the chat is gone, and it is not offered again.
+    expect(offeredHits(found, useStore.getState()).map((r) => r.conversationId)).toEqual(['kept']);
+  });
+
+  it('is offered again when main could not delete it (it is still there)', async () => {
+    const conversations = (window as unknown as { firebrand: { conversations: { delete: unknown } } }).firebrand.conversations;
+    conversations.delete = () => Promise.reject(new Error('The disk is full, so this was not saved. Free some space, then try again.'));
+    const hit = { conversationId: 'c1', turnId: 't1', title: 'Chat c1', snippet: [{ text: 'wombat', match: true }] };
+    deleteWithUndo('c1');
+    await vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS + 1);
+    expect(useStore.getState().notice?.message).toContain('disk is full');
+    expect(offeredHits([hit], useStore.getState()).map((r) => r.conversationId)).toEqual(['c1']);
   });
 });

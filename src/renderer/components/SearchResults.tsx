@@ -1,18 +1,19 @@
 import { useEffect, useState } from 'react';
 import type { SearchResult } from '../../shared/ipc';
 import { useStore } from '../store';
-import { searchConversations } from '../store/conversation-actions';
+import { offeredHits, searchConversations } from '../store/conversation-actions';
 import { MarkedText } from './MarkedText';
 
 /**
  * Search hits as the user types (debounced); matches are <mark> elements built from flagged pieces, never HTML.
  * A conversation deleted in the list is not offered while its undo window runs (main still has it): opened from
- * here, it was deleted under the reader (the audit's files #5).
+ * here, it was deleted under the reader (the audit's files #5). Nor once it is deleted for good (offeredHits).
  */
 export function SearchResults({ query, onOpen }: { query: string; onOpen: (hit: SearchResult) => void }) {
   const [found, setFound] = useState<SearchResult[] | null>(null);
-  const hidden = useStore((s) => s.hiddenConversations);
-  const results = found && found.filter((r) => !hidden.includes(r.conversationId));
+  const hiddenConversations = useStore((s) => s.hiddenConversations);
+  const deletedConversations = useStore((s) => s.deletedConversations);
+  const results = found && offeredHits(found, { hiddenConversations, deletedConversations });
   useEffect(() => {
     let live = true;
     const timer = setTimeout(() => {

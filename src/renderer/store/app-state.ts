@@ -24,6 +24,8 @@ export interface AppState {
   siblings: Record<string, SiblingInfo>;
   /** Conversations deleted in the UI but not yet in main: they wait out the undo window hidden. */
   hiddenConversations: string[];
+  /** Conversations this page has deleted in main: search results listed before the delete still hold their hits. */
+  deletedConversations: string[];
   models: ModelSummary[];
   /** Aliases, offered in the picker beside the models; picking one sends `alias:<id>` as the model (shared/model-ref.ts). */
   aliases: Alias[];
@@ -67,6 +69,7 @@ export const useStore = create<AppState>(() => ({
   turns: [],
   siblings: {},
   hiddenConversations: [],
+  deletedConversations: [],
   models: [],
   aliases: [],
   modelsError: null,

@@ -62,12 +62,25 @@ export function undoDelete(conversationId: string): void {
 async function commitDelete(conversationId: string): Promise<void> {
   pendingDeletes.delete(conversationId);
   if (deletedWhileOpen === conversationId) deletedWhileOpen = null;
+  let gone = false;
   try {
     await firebrand().conversations.delete({ conversationId });
+    gone = true;
   } catch (err) {
     fail(err, () => void commitDelete(conversationId));
   }
-  set({ hiddenConversations: get().hiddenConversations.filter((id) => id !== conversationId) });
+  set({
+    hiddenConversations: get().hiddenConversations.filter((id) => id !== conversationId),
+    ...(gone ? { deletedConversations: [...get().deletedConversations, conversationId] } : {}),
+  });
+}
+
+/**
+ * The search hits to offer: none in a conversation waiting out its undo window, nor in one deleted since the search
+ * listed it (a search made during the window showed it again once the window ended, and opening it failed).
+ */
+export function offeredHits(found: SearchResult[], state: Pick<AppState, 'hiddenConversations' | 'deletedConversations'>): SearchResult[] {
+  return found.filter((r) => !state.hiddenConversations.includes(r.conversationId) && !state.deletedConversations.includes(r.conversationId));
 }
 
 /** Deletes still waiting are committed when the window closes, so a quick quit does not resurrect them. */
