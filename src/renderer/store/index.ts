@@ -15,7 +15,7 @@ import { connectBuiltinLoading } from './builtin-loading';
 import { connectImageUrls } from './image-urls';
 import { adoptConnections } from './connections-slice';
 import { noteNavigation, openConversation } from './open-conversation';
-import { noteDraftAtNavigation, switchDraft } from './drafts';
+import { switchDraft } from './drafts';
 import { refreshConversations } from './conversation-list';
 import { noticeDeletedElsewhere } from './conversation-actions';
 import { isBlankSettings, keepNewChatSettings, keptNewChatSettings, NO_CONVERSATION_SETTINGS } from './new-chat-settings';
@@ -76,7 +76,6 @@ export function focusTurn(turnId: string | null): void {
 /** A new chat starts with the default model or alias chosen in Settings, where there is one. */
 export function newChat(): void {
   noteNavigation();
-  noteDraftAtNavigation();
   switchDraft(get().activeId, null);
   const kept = get().settings?.defaultChatModel;
   const start = kept ? refFor(kept, get().models, get().aliases) : kept;

@@ -36,8 +36,9 @@ const PAGE_TURNS = 60;
 /** Navigations so far (a conversation opened, a new chat started): an open that a later one overtook is not shown. */
 let navigations = 0;
 
-/** Counts a navigation; returns its number. */
+/** Counts a navigation (and notes the draft it leaves, drafts.ts); returns its number. */
 export function noteNavigation(): number {
+  noteDraftAtNavigation();
   return ++navigations;
 }
 
@@ -47,7 +48,6 @@ export function navigationCount(): number {
 
 export async function openConversation(conversationId: string, focus?: FocusTurn): Promise<void> {
   const navigation = noteNavigation();
-  noteDraftAtNavigation();
   // Opening a conversation deleted in the list, still inside its undo window, takes the delete back as Undo does:
   // otherwise it went on being deleted while open, and the next message failed (the audit's files #5).
   if (get().hiddenConversations.includes(conversationId)) undoDelete(conversationId);
