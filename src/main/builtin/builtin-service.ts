@@ -107,7 +107,11 @@ export class BuiltinService {
   /** Starts the engine if needed and records what it reports. */
   async refresh(): Promise<EngineStatus> {
     const status = await this.engine().request<EngineStatus>({ type: 'status' });
+    const learned = !this.backend && status.backend;
     this.apply(status);
+    // The pages are told the build that runs once the engine first says it: the Models screen, open as a model
+    // was chosen (which starts the engine), went on saying "The engine starts on first use" until opened again.
+    if (learned) this.deps.changed('backend');
     return status;
   }
 

@@ -202,11 +202,11 @@ async function loadBuiltinStatus(): Promise<void> {
 
 /**
  * Changes of what the built-in engine holds (a model loading for an answer, loaded, its idle unload time moved,
- * unloaded, the engine gone), not of the models folder: neither the file list nor the picker's models change.
+ * unloaded, the engine gone, the build it runs first known), not of the models folder: neither the file list nor the picker's models change.
  * Before, once the Models screen had been opened, every answer that loaded its model re-read both, each a scan of
  * the folder (round 7, engine #4).
  */
-const ENGINE_STATE = /^(loading:|loaded(:|$)|idle:|unloaded$|engine-stopped$)/;
+const ENGINE_STATE = /^(loading:|loaded(:|$)|idle:|unloaded$|engine-stopped$|backend$)/;
 
 let connected = false;
 let reloading: ReturnType<typeof setTimeout> | null = null;

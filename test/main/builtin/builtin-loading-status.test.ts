@@ -159,4 +159,17 @@ describe('the built-in engine\'s models being loaded', () => {
     expect(changed).toEqual([]);
     place?.ended();
   });
+
+  // The Models screen, open as the engine first started, said "The engine starts on first use" until opened again.
+  it('tells the pages once when the engine first says which build it runs', async () => {
+    const changed: string[] = [];
+    const s = service(changed);
+    const backend = { backend: 'cpu', ram: { free: 1, total: 2 }, vram: null, supportedGpus: [], installedGpus: [] };
+    (s as unknown as { engine(): unknown }).engine = () => ({ request: () => Promise.resolve({ backend, loaded: [] }) });
+    expect((await s.status()).backend).toBeNull();
+    await s.refresh();
+    await s.refresh();
+    expect(changed).toEqual(['backend']);
+    expect((await s.status()).backend?.reason).toMatch(/^CPU/);
+  });
 });
