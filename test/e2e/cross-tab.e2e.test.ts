@@ -5,6 +5,7 @@
  *   screen and its model picker until that screen was reopened or the page reloaded;
  * - connections (tabs #2): a connection added, edited or removed in one tab was not seen by the other until it
  *   reconnected, and the other's model list kept the old address's models.
+ * Search results follow the conversations too: a chat deleted in one tab is no longer offered in the other.
  */
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -301,5 +302,33 @@ describe('two tabs on one serve process', () => {
     await expect.poll(() => choice.inputValue()).toBe('off');
     await page.evaluate((id) => window.firebrand.context.setAutoCompact({ kind: 'alias', id, threshold: 0.85 }), alias.id);
     await expect.poll(() => choice.inputValue()).toBe('0.85');
+  });
+
+  // Search results listed in one tab went on offering a chat deleted in the other (opened, it was gone), and did not
+  // find a chat written there until the query was typed again.
+  it('drops from the other tab’s search results a chat deleted in this one, and finds one written here', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Noted.' }])));
+    const { page } = s;
+    await send(page, 'Remember the wombat');
+    await waitIdle(page);
+    await page.getByTestId('new-chat').click();
+    await send(page, 'Another wombat chat');
+    await waitIdle(page);
+    const [newest, oldest] = await page.evaluate(() => window.firebrand.conversations.list({}).then((list) => list.map((c) => c.id)));
+    other = await secondTab(s);
+    const hits = () => other!.getByTestId('search-result').evaluateAll((els) => els.map((e) => e.getAttribute('data-conversation-id')).sort());
+    await other.getByTestId('search-input').fill('wombat');
+    await expect.poll(hits).toEqual([newest, oldest].sort());
+
+    // Deleted in this tab (its undo window over, main deletes it): the other tab's results no longer offer it.
+    await page.evaluate((conversationId) => window.firebrand.conversations.delete({ conversationId: conversationId! }), oldest);
+    await expect.poll(hits).toEqual([newest]);
+
+    // A chat written in this tab that matches: the other tab's results list it, the query untouched.
+    await page.getByTestId('new-chat').click();
+    await send(page, 'A third wombat');
+    await waitIdle(page);
+    await expect.poll(() => other!.getByTestId('search-result').count()).toBe(2);
+    expect(await other.getByTestId('search-input').inputValue()).toBe('wombat');
   });
 });

@@ -8,11 +8,14 @@ import { MarkedText } from './MarkedText';
  * Search hits as the user types (debounced); matches are <mark> elements built from flagged pieces, never HTML.
  * A conversation deleted in the list is not offered while its undo window runs (main still has it): opened from
  * here, it was deleted under the reader (the audit's files #5). Nor once it is deleted for good (offeredHits).
+ * The search runs again whenever the conversation list is read again (main said a conversation changed, in this
+ * tab or another): a chat deleted in another tab was still offered, and a chat written there was not found.
  */
 export function SearchResults({ query, onOpen }: { query: string; onOpen: (hit: SearchResult) => void }) {
   const [found, setFound] = useState<SearchResult[] | null>(null);
   const hiddenConversations = useStore((s) => s.hiddenConversations);
   const deletedConversations = useStore((s) => s.deletedConversations);
+  const conversations = useStore((s) => s.conversations);
   const results = found && offeredHits(found, { hiddenConversations, deletedConversations });
   useEffect(() => {
     let live = true;
@@ -23,7 +26,7 @@ export function SearchResults({ query, onOpen }: { query: string; onOpen: (hit: 
       live = false;
       clearTimeout(timer);
     };
-  }, [query]);
+  }, [query, conversations]);
   if (results === null) return <p className="search-status">Searching…</p>;
   if (results.length === 0) return <p className="search-status" data-testid="search-empty">Nothing found.</p>;
   return (
