@@ -251,6 +251,44 @@ describe('answer runs', () => {
     expect(await list.locator(':scope > li p').count()).toBe(0);
   });
 
+  // A list's last item that ends in a long list of its own: that list is drawn item by item too (list-view.ts,
+  // Sublist); the item was drawn whole at every token, its 300 sub-items at ~11 ms a token (bench/streaming-code).
+  it('keeps a selection in the sub-list a streaming list item ends in, and ends with the list markdown draws', async () => {
+    const tips = Array.from({ length: 40 }, (_, i) => ({ content: `   - **Tip ${i + 1}:** keep \`part ${i}\` short\n` }));
+    const lines = [{ content: '1. Set it up.\n2. The tips:\n' }, ...tips];
+    s = await startUi(chatRoutes(ollamaLines(lines), 20, [13, 31]));
+    const { page, replay } = s;
+    await send(page, 'Tips, in a list');
+    await expect.poll(() => replay.held).toBe(1);
+    const list = assistant(page).locator('[data-run="answer"] .markdown ol');
+    const tipItems = list.locator(':scope > li:nth-child(2) > ul > li');
+    await expect.poll(() => tipItems.count()).toBe(12);
+    const selected = await tipItems.nth(2).evaluate((item: HTMLElement & { marked?: boolean }) => {
+      const range = document.createRange();
+      range.selectNodeContents(item);
+      getSelection()?.removeAllRanges();
+      getSelection()?.addRange(range);
+      item.marked = true;
+      return getSelection()?.toString() ?? '';
+    });
+    expect(selected).toBe('Tip 3: keep part 2 short');
+    replay.release();
+    await expect.poll(() => tipItems.count()).toBe(30);
+    await expect.poll(() => replay.held).toBe(1);
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    // The same element, never drawn again: the reader's selection is still there, and the item's head is shown once.
+    expect(await tipItems.nth(2).evaluate((item: HTMLElement & { marked?: boolean }) => item.marked)).toBe(true);
+    expect(await page.evaluate(() => getSelection()?.toString())).toBe(selected);
+    expect(await list.locator(':scope > li').allInnerTexts()).toEqual(['Set it up.', expect.stringMatching(/^The tips:\n/)]);
+    replay.release();
+    await waitIdle(page);
+    // Finished, the answer is drawn whole: the same list, the tips under its second item.
+    expect(await list.count()).toBe(1);
+    expect(await list.locator(':scope > li').count()).toBe(2);
+    expect(await tipItems.allTextContents()).toEqual(Array.from({ length: 40 }, (_, i) => `Tip ${i + 1}: keep part ${i} short`));
+    expect(await list.locator('li p').count()).toBe(0);
+  });
+
   // And a streaming table row by row (markdown/table-view.ts).
   it('keeps a selection in a streaming table as more rows come, and ends with the table markdown draws', async () => {
     const head = { content: '| # | command | what it does |\n|--:|---|---|\n' };

@@ -48,6 +48,46 @@ const LIST = fc
   });
 
 /**
+ * A list whose items end in lists of their own, as models nest steps and tips: each item's first line, maybe a line
+ * or a blank line more, then a LIST indented as the item's content (its blank lines with or without the indent, and
+ * now and then a line that is not indented: lazy text, or the end of the item), two levels deep at most.
+ */
+const NESTED = fc
+  .record({
+    marker: fc.constantFrom('- ', '1. ', '2. ', '10. ', '* '),
+    items: fc.array(
+      fc.record({
+        first: fc.constantFrom(...FIRSTS),
+        head: fc.constantFrom('', 'more text\n', '\n', 'text\n\n', '```js\n'),
+        sub: fc.option(LIST, { nil: undefined }),
+        deeper: fc.option(LIST, { nil: undefined }),
+        paddedBlanks: fc.boolean(),
+        unindented: fc.constantFrom(undefined, undefined, undefined, 'lazy', '- other'),
+        blankAfter: fc.boolean(),
+      }),
+      { minLength: 1, maxLength: 4 },
+    ),
+  })
+  .map(({ marker, items }) => {
+    const number = /\d+/.exec(marker)?.[0];
+    return items
+      .map((item, i) => {
+        const own = number ? marker.replace(number, String(Number(number) + i)) : marker;
+        const pad = ' '.repeat(own.length);
+        const indent = (text: string) => text.split('\n').map((l) => (l === '' && !item.paddedBlanks ? '' : `${pad}${l}`)).join('\n');
+        let body = `${own}${item.first}\n${indent(item.head).replace(/ +$/, '')}`;
+        if (item.sub) {
+          // The sub-list's last item ends in a list of its own too.
+          const deeper = item.deeper ? `${' '.repeat(2)}${item.deeper.trimEnd().split('\n').join('\n  ')}\n` : '';
+          body += indent(`${item.sub.trimEnd()}\n${item.sub.trimEnd().startsWith('-') ? deeper : ''}`);
+        }
+        if (item.unindented) body += `${item.unindented}\n`;
+        return body.replace(/\n*$/, '\n') + (item.blankAfter ? '\n' : '');
+      })
+      .join('');
+  });
+
+/**
  * Streams `full` in cuts of the given sizes and checks each frame's view, drawn from the view before it as the chat
  * draws it: the tail's HTML as markdown-it draws it, or (a last line that may yet start an item) the tail without that
  * line. Returns how many frames had a view.
@@ -79,6 +119,15 @@ describe('a streaming list drawn item by item', () => {
   it('draws what markdown-it draws for the whole tail, for any list and any way it is cut', () => {
     fc.assert(
       fc.property(LIST, fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 5 }), (text, cuts) => {
+        stream(text, cuts);
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('draws what markdown-it draws for the whole tail, for any list with lists in its items and any way it is cut', () => {
+    fc.assert(
+      fc.property(NESTED, fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 1, maxLength: 5 }), (text, cuts) => {
         stream(text, cuts);
       }),
       { numRuns: 600 },

@@ -71,15 +71,32 @@ const ListItem = memo(function ListItem({ html }: { html: string }) {
  * their own `<li>`. Keyed by place, so the last item, once finished, keeps its element.
  */
 function GrowingList({ view }: { view: ListView }) {
-  const List = view.tag;
   return (
     <div className="md-chunk">
-      <List start={view.start} dir={view.nested ? undefined : 'auto'}>
-        {view.items.map((item, i) => (
-          <ListItem key={i} html={item.html} />
-        ))}
-      </List>
+      <ListItems view={view} />
     </div>
+  );
+}
+
+/**
+ * The list element and its items. The last item, when it ends in a list of its own (list-view.ts, Sublist), is its
+ * head's HTML (in a box that leaves the layout to its content: .md-before) and that list, drawn item by item.
+ */
+function ListItems({ view }: { view: ListView }) {
+  const List = view.tag;
+  return (
+    <List start={view.start} dir={view.nested ? undefined : 'auto'}>
+      {view.items.map((item, i) =>
+        item.sublist ? (
+          <li key={i}>
+            <span className="md-before" dangerouslySetInnerHTML={{ __html: item.sublist.head }} />
+            <ListItems view={item.sublist.list} />
+          </li>
+        ) : (
+          <ListItem key={i} html={item.html} />
+        ),
+      )}
+    </List>
   );
 }
 
