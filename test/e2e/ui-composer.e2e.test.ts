@@ -17,6 +17,56 @@ afterEach(async () => {
 
 const meter = async (page: UiSession['page']) => Number(await page.getByTestId('context-meter').getAttribute('data-estimate'));
 
+/**
+ * Where the text of each of `count` lines of an element shows: the leftmost and rightmost columns with ink (pixels
+ * darker than the background) in each line's band of a screenshot, decoded by the browser in a blank page of its own.
+ */
+async function inkByLine(page: UiSession['page'], element: ReturnType<UiSession['page']['getByTestId']>, count: number): Promise<{ left: number; right: number; width: number }[]> {
+  const box = await element.evaluate((el) => {
+    const style = getComputedStyle(el);
+    const r = el.getBoundingClientRect();
+    return { top: parseFloat(style.paddingTop), lineHeight: parseFloat(style.lineHeight), left: parseFloat(style.paddingLeft), right: parseFloat(style.paddingRight), width: r.width };
+  });
+  const png = (await element.screenshot()).toString('base64');
+  const blank = await page.context().browser()!.newPage();
+  try {
+    return await blank.evaluate(
+      async ({ png, box, count }) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${png}`;
+        await img.decode();
+        const canvas = document.createElement('canvas');
+        canvas.width = img.width;
+        canvas.height = img.height;
+        const g = canvas.getContext('2d')!;
+        g.drawImage(img, 0, 0);
+        const { data } = g.getImageData(0, 0, img.width, img.height);
+        const scale = img.width / box.width;
+        const bg = data[0]! + data[1]! + data[2]!;
+        const inner = (box.width - box.left - box.right) * scale;
+        return Array.from({ length: count }, (_, line) => {
+          let left = Infinity;
+          let right = -Infinity;
+          const y0 = Math.round((box.top + line * box.lineHeight) * scale);
+          for (let y = y0; y < y0 + box.lineHeight * scale && y < img.height; y++) {
+            for (let x = Math.round(box.left * scale); x < Math.round((box.width - box.right) * scale); x++) {
+              const i = (y * img.width + x) * 4;
+              if (bg - (data[i]! + data[i + 1]! + data[i + 2]!) > 150) {
+                left = Math.min(left, x);
+                right = Math.max(right, x);
+              }
+            }
+          }
+          return { left: left - box.left * scale, right: right - box.left * scale, width: inner };
+        });
+      },
+      { png, box, count },
+    );
+  } finally {
+    await blank.close();
+  }
+}
+
 describe('composer', () => {
   it('sends a pasted image to Ollama as images: [base64], and shows it as a thumbnail', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'A tiny picture.' }])));
@@ -215,6 +265,28 @@ describe('composer', () => {
     replay.release();
     await waitIdle(page);
     await expect.poll(() => meter(page)).toBeGreaterThanOrEqual(tools + Math.ceil(question.length / 4));
+  });
+
+  // Each line of a draft in its own direction, as the sent message shows it. The box had dir="auto", which Chromium lays
+  // out so, but whose direction it works out over the whole text as a paste lands (a 1 MB paste took 2-3 times as long
+  // to land: bench/paste); a style does the layout now, and without it the Arabic line sat on the left.
+  it('lays out each line of the draft in its own direction, as the sent message shows it', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page } = s;
+    const input = page.getByTestId('composer-input');
+    await input.fill('Hello there, my friend\nمرحبا بك يا صديقي العزيز');
+    await input.evaluate((el: HTMLTextAreaElement) => el.setSelectionRange(0, 0));
+    const lines = await inkByLine(page, input, 2);
+    // The English line starts at the left edge, the Arabic one ends at the right edge.
+    expect(lines[0]!.left).toBeLessThan(lines[0]!.width * 0.1);
+    expect(lines[0]!.right).toBeLessThan(lines[0]!.width * 0.6);
+    expect(lines[1]!.right).toBeGreaterThan(lines[1]!.width * 0.9);
+    expect(lines[1]!.left).toBeGreaterThan(lines[1]!.width * 0.4);
+    // Sent, shown the same way: a short Arabic line on the right above a long English one.
+    await send(page, 'مرحبا\nHello there, my good old friend');
+    const sent = await inkByLine(page, page.getByTestId('user-text'), 2);
+    expect(sent[0]!.left).toBeGreaterThan(sent[0]!.width * 0.5);
+    expect(sent[1]!.left).toBeLessThan(sent[1]!.width * 0.1);
   });
 
   it('sends on Enter, adds a line on Shift+Enter, and stops a streaming answer with the Stop button', async () => {

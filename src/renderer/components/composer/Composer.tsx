@@ -285,7 +285,6 @@ export function Composer() {
             ref={textarea}
             data-testid="composer-input"
             aria-label="Message"
-            dir="auto"
             placeholder={touch ? 'Message' : 'Message (Enter sends, Shift+Enter adds a line; paste or drop files)'}
             value={draft}
             rows={1}

@@ -56,7 +56,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
         </div>
       ) : (
         <div className="edit-box">
-          <textarea data-testid="turn-edit-input" aria-label="Edit message" dir="auto" value={draft} rows={3} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} />
+          <textarea data-testid="turn-edit-input" aria-label="Edit message" value={draft} rows={3} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} />
           <div className="edit-actions">
             <button type="button" onClick={cancel}>
               Cancel
