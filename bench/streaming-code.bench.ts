@@ -214,14 +214,16 @@ for (const loose of [false, true]) {
 
 /**
  * A list whose last item ends in a long list of its own (markdown/list-view.ts, Sublist): "2. The tips:" and its tips
- * under it. The item was drawn whole at every token, its sub-list with it (about 11 ms a token near the end of 300);
- * now its head once and the sub-list item by item. Floor per token: the same last 100 tokens under the same head, at
- * the end of a sub-list of a few items (its last 4,000 characters or so).
+ * under it; or in a long table. The item was drawn whole at every token, its sub-list with it (about 11 ms a token near
+ * the end of 300); now its head once and the sub-list item by item (the table row by row). Floor per token: the same
+ * last 100 tokens under the same head, at the end of a sub-list of a few items (its last 4,000 characters or so).
  */
-{
+for (const kind of ['list', 'table'] as const) {
   const ITEMS = quick ? 100 : 300;
-  const head = '1. Install it with `npm ci`.\n2. The tips:\n';
-  const tips = Array.from({ length: ITEMS }, (_, i) => `   - **Tip ${i}:** keep the \`${i % 7}th\` input short, and read https://example.com/tips/${i} first.\n`).join('');
+  const head = kind === 'list' ? '1. Install it with `npm ci`.\n2. The tips:\n' : '1. Install it with `npm ci`.\n2. The steps:\n   | # | command | see |\n   |--:|---|---|\n';
+  const line = (i: number) =>
+    kind === 'list' ? `   - **Tip ${i}:** keep the \`${i % 7}th\` input short, and read https://example.com/tips/${i} first.\n` : `   | ${i} | \`make step-${i}\` | https://example.com/steps/${i} |\n`;
+  const tips = Array.from({ length: ITEMS }, (_, i) => line(i)).join('');
   const text = head + tips;
   const tokens = text.match(/[\s\S]{1,4}/g)!;
   const drawItems = () => {
@@ -238,10 +240,11 @@ for (const loose of [false, true]) {
   const from = Math.ceil(head.length / 4);
   const drawn = stream(tokens, from, draw);
   const last = draw(text);
-  if (!last?.items.at(-1)?.sublist || listViewHtml(last) !== markdownToHtml(text.trimEnd())) throw new Error('the sub-list was not drawn item by item as markdown-it draws it');
+  if (!last?.items.at(-1)?.sublist?.[kind] || listViewHtml(last) !== markdownToHtml(text.trimEnd())) throw new Error(`the ${kind} in the item was not drawn in parts as markdown-it draws it`);
   // The head, then the sub-list's last items from one whose tokens fall as the long one's do.
-  let cut = text.indexOf('\n   - ', text.length - 4000) + 1;
-  while ((cut - head.length) % 4 !== 0) cut = text.indexOf('\n   - ', cut) + 1;
+  const mark = kind === 'list' ? '\n   - ' : '\n   | ';
+  let cut = text.indexOf(mark, text.length - 4000) + 1;
+  while ((cut - head.length) % 4 !== 0) cut = text.indexOf(mark, cut) + 1;
   const shortText = head + text.slice(cut);
   const shortTokens = shortText.match(/[\s\S]{1,4}/g)!;
   if (shortTokens.slice(-100).join('') !== tokens.slice(-100).join('')) throw new Error('the sub-list was not cut short as meant');
@@ -250,7 +253,7 @@ for (const loose of [false, true]) {
   const once = performance.now();
   markdownToHtml(text);
   const floor = performance.now() - once;
-  reportStream(`a list item ending in a ${ITEMS}-item list, streamed in ${tokens.length.toLocaleString('en-US')} tokens`, drawn, short.last, floor, {
+  reportStream(`a list item ending in a ${ITEMS}-${kind === 'list' ? 'item list' : 'row table'}, streamed in ${tokens.length.toLocaleString('en-US')} tokens`, drawn, short.last, floor, {
     perToken: `a token's share of rendering the finished list once: ${(floor / tokens.length).toFixed(4)} ms; drawn whole at every token (before): ${whole.first.toFixed(3)} ms near its start, ${whole.last.toFixed(2)} ms at its end`,
     total: `drawn whole at every token (before): about ${Math.round(whole.total).toLocaleString('en-US')} ms (each ${WHOLE_EVERY}th token timed)`,
   });

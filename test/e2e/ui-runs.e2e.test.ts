@@ -289,6 +289,35 @@ describe('answer runs', () => {
     expect(await list.locator('li p').count()).toBe(0);
   });
 
+  // And a table in the list's last item, row by row.
+  it('keeps each finished row of the table a streaming list item ends in, and ends with the list markdown draws', async () => {
+    const rows = Array.from({ length: 40 }, (_, i) => ({ content: `   | ${i + 1} | \`make step-${i}\` | builds **part ${i}** |\n` }));
+    const lines = [{ content: '1. Set it up.\n2. The steps:\n   | # | command | what it does |\n   |--:|---|---|\n' }, ...rows];
+    s = await startUi(chatRoutes(ollamaLines(lines), 20, [13, 31]));
+    const { page, replay } = s;
+    await send(page, 'Steps, in a list');
+    await expect.poll(() => replay.held).toBe(1);
+    const list = assistant(page).locator('[data-run="answer"] .markdown ol');
+    const bodyRows = list.locator(':scope > li:nth-child(2) > table > tbody > tr');
+    await expect.poll(() => bodyRows.count()).toBe(12);
+    const marked = (row: HTMLElement & { marked?: boolean }) => row.marked;
+    await bodyRows.nth(2).evaluate((row: HTMLElement & { marked?: boolean }) => {
+      row.marked = true;
+    });
+    replay.release();
+    await expect.poll(() => bodyRows.count()).toBe(30);
+    await expect.poll(() => replay.held).toBe(1);
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    // The same element, never drawn again.
+    expect(await bodyRows.nth(2).evaluate(marked)).toBe(true);
+    expect(await list.locator(':scope > li').allInnerTexts()).toEqual(['Set it up.', expect.stringMatching(/^The steps:\n/)]);
+    replay.release();
+    await waitIdle(page);
+    expect(await list.locator(':scope > li').count()).toBe(2);
+    expect(await bodyRows.count()).toBe(40);
+    expect(await bodyRows.nth(39).innerText()).toBe('40\tmake step-39\tbuilds part 39');
+  });
+
   // And a streaming table row by row (markdown/table-view.ts).
   it('keeps a selection in a streaming table as more rows come, and ends with the table markdown draws', async () => {
     const head = { content: '| # | command | what it does |\n|--:|---|---|\n' };

@@ -32,6 +32,20 @@ export interface ListDraft {
   blankBetween: boolean;
   /** The content column of the last item's first line. */
   column: number;
+  /** Where the reading stood before the text's last line: the next token's draft reads on from there. */
+  resume?: ReadState;
+}
+
+/** What readItems knows at the start of a line. */
+interface ReadState {
+  lineStart: number;
+  starts: number[];
+  blankBetween: boolean;
+  column: number;
+  /** The current item's first line has nothing after its marker. */
+  empty: boolean;
+  /** The line before was blank. */
+  lastBlank: boolean;
 }
 
 /** A list item's first line: its indent, marker, and what follows (spaces, then text or the line's end). */
@@ -69,20 +83,29 @@ const indentOf = (line: string) => line.length - line.trimStart().length;
 
 /**
  * The draft of `raw`, a streaming answer's last chunk, when it is one list as far as its lines tell; null otherwise.
- * `prev`: the draft before this token: only the last item's lines are read again (an item's first line that was
- * still streaming may have turned out to be no item: "2" became "2.5 kg").
+ * `prev`: the draft before this token: only its last line is read again, or the last item's lines where that line was
+ * the item's first (an item's first line that was still streaming may have turned out to be no item: "2" became
+ * "2.5 kg").
  */
 export function growList(prev: ListDraft | null | undefined, raw: string): ListDraft | null {
   if (prev && grewFrom(raw, prev.raw)) {
     const live = prev.starts[prev.starts.length - 1]!;
+    // The last item's first line was whole (a line followed it): only the lines from the last one are read again, so
+    // that a token costs what it adds however long the item is (one that ends in a list of 300: list-view.ts).
+    if (prev.resume && prev.resume.lineStart > live) return readItems(raw, prev, prev.resume, false);
     const head = itemHead(lineAt(raw, live));
     if (head && head.kind === prev.kind && head.ordered === prev.ordered) {
-      return readItems(raw, { ...prev, raw, starts: prev.starts.slice(0, -1) }, live, head);
+      return readItems(raw, prev, itemStart(prev.starts.slice(0, -1), prev.blankBetween, live, head), true);
     }
   }
   const head = itemHead(lineAt(raw, 0));
   if (!head) return null;
-  return readItems(raw, { raw, ordered: head.ordered, start: head.number, kind: head.kind, starts: [], blankBetween: false, column: head.column }, 0, head);
+  return readItems(raw, { raw, ordered: head.ordered, start: head.number, kind: head.kind, starts: [], blankBetween: false, column: head.column }, itemStart([], false, 0, head), true);
+}
+
+/** The reading's state at an item's first line (`head`, at `at`), after the items that `starts` holds. */
+function itemStart(starts: number[], blankBetween: boolean, at: number, head: ItemHead): ReadState {
+  return { lineStart: at, starts, blankBetween, column: head.column, empty: head.empty, lastBlank: false };
 }
 
 function lineAt(text: string, at: number): string {
@@ -90,18 +113,20 @@ function lineAt(text: string, at: number): string {
   return text.slice(at, end === -1 ? text.length : end);
 }
 
-/** Reads the items from the one starting at `at` (its first line `head`) to the end of the text, into `draft`. */
-function readItems(raw: string, draft: ListDraft, at: number, head: ItemHead): ListDraft | null {
-  const starts = [...draft.starts, at];
-  let { blankBetween } = draft;
-  let column = head.column;
-  let empty = head.empty;
-  let lastBlank = false;
-  for (let lineStart = at; ; ) {
+/**
+ * Reads the lines from the state's line to the end of the text, into `draft`. `first`: that line is an item's first
+ * line (its start is not yet among the state's `starts`); else it is a later line of the last item, read as any.
+ */
+function readItems(raw: string, draft: ListDraft, from: ReadState, first: boolean): ListDraft | null {
+  const starts = first ? [...from.starts, from.lineStart] : from.starts.slice();
+  let { blankBetween, column, empty, lastBlank } = from;
+  for (let lineStart = from.lineStart; ; ) {
+    // The state before this line, kept for the last line (items are only ever added to `starts`: its count will do).
+    const before = { lineStart, count: starts.length, blankBetween, column, empty, lastBlank };
     const end = raw.indexOf('\n', lineStart);
     const line = raw.slice(lineStart, end === -1 ? raw.length : end);
     if (/\r|\0|<details/i.test(line) || /^ *\t/.test(line) || DEFINITION.test(line)) return null;
-    if (lineStart !== at) {
+    if (!(first && lineStart === from.lineStart)) {
       if (line.trim() === '') lastBlank = true;
       else {
         const indent = indentOf(line);
@@ -120,10 +145,12 @@ function readItems(raw: string, draft: ListDraft, at: number, head: ItemHead): L
         lastBlank = false;
       }
     }
-    if (end === -1) break;
+    if (end === -1) {
+      const { count, ...state } = before;
+      return { ...draft, raw, starts, blankBetween, column, resume: { ...state, starts: starts.slice(0, count) } };
+    }
     lineStart = end + 1;
   }
-  return { ...draft, raw, starts, blankBetween, column };
 }
 
 /** The draft's items' text: each from its first line to the next item's (the last to the end of the text). */

@@ -27,7 +27,7 @@ export interface TableView {
 }
 
 /** What a delimiter row is made of (markdown-it's table rule checks the rest): pipes, dashes, colons and spaces. */
-const DELIMITER_ROW = /^[ |:-]*-[ |:-]*$/;
+export const DELIMITER_ROW = /^[ |:-]*-[ |:-]*$/;
 
 /** A row as table-code-pipes.ts reads one: a pipe first, after at most 3 spaces. */
 const PIPE_FIRST = /^ {0,3}\|/;

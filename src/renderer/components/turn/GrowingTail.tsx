@@ -79,8 +79,9 @@ function GrowingList({ view }: { view: ListView }) {
 }
 
 /**
- * The list element and its items. The last item, when it ends in a list of its own (list-view.ts, Sublist), is its
- * head's HTML (in a box that leaves the layout to its content: .md-before) and that list, drawn item by item.
+ * The list element and its items. The last item, when it ends in a list or a table of its own (list-view.ts,
+ * Sublist), is its head's HTML (in a box that leaves the layout to its content: .md-before) and that list, drawn item
+ * by item, or that table, row by row.
  */
 function ListItems({ view }: { view: ListView }) {
   const List = view.tag;
@@ -90,7 +91,7 @@ function ListItems({ view }: { view: ListView }) {
         item.sublist ? (
           <li key={i}>
             <span className="md-before" dangerouslySetInnerHTML={{ __html: item.sublist.head }} />
-            <ListItems view={item.sublist.list} />
+            {item.sublist.list ? <ListItems view={item.sublist.list} /> : <TableRows view={item.sublist.table!} />}
           </li>
         ) : (
           <ListItem key={i} html={item.html} />
@@ -109,17 +110,24 @@ const TableRow = memo(function TableRow({ html }: { html: string }) {
 function GrowingTable({ view }: { view: TableView }) {
   return (
     <div className="md-chunk">
-      <table dir={view.nested ? undefined : 'auto'}>
-        <thead dangerouslySetInnerHTML={{ __html: view.head }} />
-        {view.rows.length > 0 && (
-          <tbody>
-            {view.rows.map((html, i) => (
-              <TableRow key={i} html={html} />
-            ))}
-          </tbody>
-        )}
-      </table>
+      <TableRows view={view} />
     </div>
+  );
+}
+
+/** The table element, its head and its rows. */
+function TableRows({ view }: { view: TableView }) {
+  return (
+    <table dir={view.nested ? undefined : 'auto'}>
+      <thead dangerouslySetInnerHTML={{ __html: view.head }} />
+      {view.rows.length > 0 && (
+        <tbody>
+          {view.rows.map((html, i) => (
+            <TableRow key={i} html={html} />
+          ))}
+        </tbody>
+      )}
+    </table>
   );
 }
 
