@@ -172,6 +172,50 @@ for (const { name, text } of SHAPES) {
   reportStream(label, drawn, drawn.first, floor, { perToken: `chunks at the end: ${split!.chunks.length}` });
 }
 
+/** A drawer of the tail as the chat draws it: the last chunk of the text so far (split-blocks.ts), in parts. */
+function tailDrawer<V>(draw: (prev: V | null, chunk: string) => V | null): () => (tail: string) => V | null {
+  return () => {
+    let split: SplitState | undefined;
+    let view: V | null = null;
+    return (tail: string) => {
+      split = splitGrowing(split, tail);
+      view = draw(view, split.chunks.at(-1) ?? '');
+      return view;
+    };
+  };
+}
+const drawItems = tailDrawer<ListView>((prev, chunk) => drawList(prev, chunk, undefined, false, (html) => html));
+const drawRows = tailDrawer<TableView>((prev, chunk) => drawTable(prev, chunk, undefined, false, (html) => html));
+
+/**
+ * A shape streamed in parts (a list item by item, a table row by row), `head` first (its tokens not timed), then
+ * `body`. Floor per token: the same last 100 tokens under the same head, at the end of the body cut short: its last
+ * 4,000 characters or so, from a line that starts with `mark` where the tokens fall as the long one's do. `drawnAsWhole`
+ * checks the finished text's view against markdown-it's render.
+ */
+function streamInParts<V>(label: string, head: string, body: string, mark: string, drawer: () => (tail: string) => V | null, drawnAsWhole: (view: V | null, text: string) => boolean): void {
+  const text = head + body;
+  const tokens = text.match(/[\s\S]{1,4}/g)!;
+  markdownToHtml(text);
+  const draw = drawer();
+  const from = Math.ceil(head.length / 4);
+  const drawn = stream(tokens, from, draw);
+  if (!drawnAsWhole(draw(text), text)) throw new Error(`${label} was not drawn in parts as markdown-it draws it`);
+  let cut = text.indexOf(mark, text.length - 4000) + 1;
+  while ((cut - head.length) % 4 !== 0) cut = text.indexOf(mark, cut) + 1;
+  const shortTokens = (head + text.slice(cut)).match(/[\s\S]{1,4}/g)!;
+  if (shortTokens.slice(-100).join('') !== tokens.slice(-100).join('')) throw new Error(`${label} was not cut short as meant`);
+  const short = stream(shortTokens, from, drawer());
+  const whole = stream(tokens, from, (tail) => void markdownToHtml(splitMarkdownBlocks(tail).at(-1) ?? ''), WHOLE_EVERY);
+  const once = performance.now();
+  markdownToHtml(text);
+  const floor = performance.now() - once;
+  reportStream(`${label} streamed in ${tokens.length.toLocaleString('en-US')} tokens`, drawn, short.last, floor, {
+    perToken: `a token's share of rendering the finished text once: ${(floor / tokens.length).toFixed(4)} ms; drawn whole at every token (before): ${whole.first.toFixed(3)} ms near its start, ${whole.last.toFixed(2)} ms at its end`,
+    total: `drawn whole at every token (before): about ${Math.round(whole.total).toLocaleString('en-US')} ms (each ${WHOLE_EVERY}th token timed)`,
+  });
+}
+
 /**
  * A long list (markdown/list-view.ts): tips with a sub-point each, as models list them, tight and loose. A list is one
  * chunk, so it was drawn whole at every token; now each finished item is drawn once and only the last one at each
@@ -181,35 +225,7 @@ for (const loose of [false, true]) {
   const ITEMS = quick ? 100 : 300;
   const item = (i: number) => `- **Tip ${i}:** keep the \`${i % 7}th\` input short, and read https://example.com/tips/${i} first.\n  - why: step ${i} checks it\n`;
   const text = Array.from({ length: ITEMS }, (_, i) => item(i)).join(loose ? '\n' : '');
-  const tokens = text.match(/[\s\S]{1,4}/g)!;
-  /** The tail as the chat draws it: the last chunk of the text so far (split-blocks.ts), item by item. */
-  const drawItems = () => {
-    let split: SplitState | undefined;
-    let view: ListView | null = null;
-    return (tail: string) => {
-      split = splitGrowing(split, tail);
-      view = drawList(view, split.chunks.at(-1) ?? '', undefined, false, (html) => html);
-      return view;
-    };
-  };
-  markdownToHtml(text);
-  const draw = drawItems();
-  const drawn = stream(tokens, 0, draw);
-  const last = draw(text);
-  if (!last || listViewHtml(last) !== markdownToHtml(text.trimEnd())) throw new Error(`the ${loose ? 'loose ' : ''}list was not drawn item by item as markdown-it draws it`);
-  // A list of its last few items, cut where an item starts and its tokens fall as the long list's do.
-  let cut = text.indexOf('\n- ', text.length - 4000) + 1;
-  while (cut % 4 !== 0) cut = text.indexOf('\n- ', cut) + 1;
-  const shortTokens = text.slice(cut).match(/[\s\S]{1,4}/g)!;
-  const short = stream(shortTokens, 0, drawItems());
-  const whole = stream(tokens, 0, (tail) => void markdownToHtml(splitMarkdownBlocks(tail).at(-1) ?? ''), WHOLE_EVERY);
-  const once = performance.now();
-  markdownToHtml(text);
-  const floor = performance.now() - once;
-  reportStream(`a ${ITEMS}-item ${loose ? 'loose ' : ''}list streamed in ${tokens.length.toLocaleString('en-US')} tokens`, drawn, short.last, floor, {
-    perToken: `a token's share of rendering the finished list once: ${(floor / tokens.length).toFixed(4)} ms; drawn whole at every token (before): ${whole.first.toFixed(3)} ms near its start, ${whole.last.toFixed(2)} ms at its end`,
-    total: `drawn whole at every token (before): about ${Math.round(whole.total).toLocaleString('en-US')} ms (each ${WHOLE_EVERY}th token timed)`,
-  });
+  streamInParts(`a ${ITEMS}-item ${loose ? 'loose ' : ''}list`, '', text, '\n- ', drawItems, (view, whole) => !!view && listViewHtml(view) === markdownToHtml(whole.trimEnd()));
 }
 
 /**
@@ -223,40 +239,9 @@ for (const kind of ['list', 'table'] as const) {
   const head = kind === 'list' ? '1. Install it with `npm ci`.\n2. The tips:\n' : '1. Install it with `npm ci`.\n2. The steps:\n   | # | command | see |\n   |--:|---|---|\n';
   const line = (i: number) =>
     kind === 'list' ? `   - **Tip ${i}:** keep the \`${i % 7}th\` input short, and read https://example.com/tips/${i} first.\n` : `   | ${i} | \`make step-${i}\` | https://example.com/steps/${i} |\n`;
-  const tips = Array.from({ length: ITEMS }, (_, i) => line(i)).join('');
-  const text = head + tips;
-  const tokens = text.match(/[\s\S]{1,4}/g)!;
-  const drawItems = () => {
-    let split: SplitState | undefined;
-    let view: ListView | null = null;
-    return (tail: string) => {
-      split = splitGrowing(split, tail);
-      view = drawList(view, split.chunks.at(-1) ?? '', undefined, false, (html) => html);
-      return view;
-    };
-  };
-  markdownToHtml(text);
-  const draw = drawItems();
-  const from = Math.ceil(head.length / 4);
-  const drawn = stream(tokens, from, draw);
-  const last = draw(text);
-  if (!last?.items.at(-1)?.sublist?.[kind] || listViewHtml(last) !== markdownToHtml(text.trimEnd())) throw new Error(`the ${kind} in the item was not drawn in parts as markdown-it draws it`);
-  // The head, then the sub-list's last items from one whose tokens fall as the long one's do.
-  const mark = kind === 'list' ? '\n   - ' : '\n   | ';
-  let cut = text.indexOf(mark, text.length - 4000) + 1;
-  while ((cut - head.length) % 4 !== 0) cut = text.indexOf(mark, cut) + 1;
-  const shortText = head + text.slice(cut);
-  const shortTokens = shortText.match(/[\s\S]{1,4}/g)!;
-  if (shortTokens.slice(-100).join('') !== tokens.slice(-100).join('')) throw new Error('the sub-list was not cut short as meant');
-  const short = stream(shortTokens, from, drawItems());
-  const whole = stream(tokens, from, (tail) => void markdownToHtml(splitMarkdownBlocks(tail).at(-1) ?? ''), WHOLE_EVERY);
-  const once = performance.now();
-  markdownToHtml(text);
-  const floor = performance.now() - once;
-  reportStream(`a list item ending in a ${ITEMS}-${kind === 'list' ? 'item list' : 'row table'}, streamed in ${tokens.length.toLocaleString('en-US')} tokens`, drawn, short.last, floor, {
-    perToken: `a token's share of rendering the finished list once: ${(floor / tokens.length).toFixed(4)} ms; drawn whole at every token (before): ${whole.first.toFixed(3)} ms near its start, ${whole.last.toFixed(2)} ms at its end`,
-    total: `drawn whole at every token (before): about ${Math.round(whole.total).toLocaleString('en-US')} ms (each ${WHOLE_EVERY}th token timed)`,
-  });
+  const body = Array.from({ length: ITEMS }, (_, i) => line(i)).join('');
+  const label = `a list item ending in a ${ITEMS}-${kind === 'list' ? 'item list' : 'row table'},`;
+  streamInParts(label, head, body, kind === 'list' ? '\n   - ' : '\n   | ', drawItems, (view, text) => !!view?.items.at(-1)?.sublist?.[kind] && listViewHtml(view) === markdownToHtml(text.trimEnd()));
 }
 
 /**
@@ -268,35 +253,5 @@ for (const kind of ['list', 'table'] as const) {
   const ROWS = quick ? 100 : 300;
   const head = '| # | command | value | see |\n|--:|---|--:|---|\n';
   const rows = Array.from({ length: ROWS }, (_, i) => `| ${i} | \`make step-${i}\` | ${(i * 7.25).toFixed(2)} | https://example.com/steps/${i} |\n`).join('');
-  const text = head + rows;
-  const tokens = text.match(/[\s\S]{1,4}/g)!;
-  const drawRows = () => {
-    let split: SplitState | undefined;
-    let view: TableView | null = null;
-    return (tail: string) => {
-      split = splitGrowing(split, tail);
-      view = drawTable(view, split.chunks.at(-1) ?? '', undefined, false, (html) => html);
-      return view;
-    };
-  };
-  markdownToHtml(text);
-  const draw = drawRows();
-  const drawn = stream(tokens, Math.ceil(head.length / 4), draw);
-  const last = draw(text);
-  if (!last || tableViewHtml(last) !== markdownToHtml(text.trimEnd())) throw new Error('the table was not drawn row by row as markdown-it draws it');
-  // The header, then the table's last rows from one whose tokens fall as the long table's do.
-  let cut = text.indexOf('\n| ', text.length - 4000) + 1;
-  while ((cut - head.length) % 4 !== 0) cut = text.indexOf('\n| ', cut) + 1;
-  const shortText = head + text.slice(cut);
-  const shortTokens = shortText.match(/[\s\S]{1,4}/g)!;
-  if (shortTokens.slice(-100).join('') !== tokens.slice(-100).join('')) throw new Error('the table was not cut short as meant');
-  const short = stream(shortTokens, Math.ceil(head.length / 4), drawRows());
-  const whole = stream(tokens, Math.ceil(head.length / 4), (tail) => void markdownToHtml(splitMarkdownBlocks(tail).at(-1) ?? ''), WHOLE_EVERY);
-  const once = performance.now();
-  markdownToHtml(text);
-  const floor = performance.now() - once;
-  reportStream(`a ${ROWS}-row table streamed in ${tokens.length.toLocaleString('en-US')} tokens`, drawn, short.last, floor, {
-    perToken: `a token's share of rendering the finished table once: ${(floor / tokens.length).toFixed(4)} ms; drawn whole at every token (before): ${whole.first.toFixed(3)} ms near its start, ${whole.last.toFixed(2)} ms at its end`,
-    total: `drawn whole at every token (before): about ${Math.round(whole.total).toLocaleString('en-US')} ms (each ${WHOLE_EVERY}th token timed)`,
-  });
+  streamInParts(`a ${ROWS}-row table`, head, rows, '\n| ', drawRows, (view, text) => !!view && tableViewHtml(view) === markdownToHtml(text.trimEnd()));
 }

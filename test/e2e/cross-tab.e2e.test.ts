@@ -14,7 +14,7 @@ import { TAGS_BODY } from '../replay-server/ollama-wire';
 import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
 import { openPage } from './helpers/browser';
 import { shootAtBothWidths } from './helpers/screenshots';
-import { chatRoutes, modelOption, ollamaLines, pickerValues, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { chatRoutes, modelOption, ollamaLines, pickerValues, pickModel, send, sendInChats, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
 let other: Page | undefined;
@@ -309,11 +309,7 @@ describe('two tabs on one serve process', () => {
   it('drops from the other tab’s search results a chat deleted in this one, and finds one written here', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Noted.' }])));
     const { page } = s;
-    await send(page, 'Remember the wombat');
-    await waitIdle(page);
-    await page.getByTestId('new-chat').click();
-    await send(page, 'Another wombat chat');
-    await waitIdle(page);
+    await sendInChats(page, ['Remember the wombat', 'Another wombat chat']);
     const [newest, oldest] = await page.evaluate(() => window.firebrand.conversations.list({}).then((list) => list.map((c) => c.id)));
     other = await secondTab(s);
     const hits = () => other!.getByTestId('search-result').evaluateAll((els) => els.map((e) => e.getAttribute('data-conversation-id')).sort());

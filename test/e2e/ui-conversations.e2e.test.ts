@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPage } from './helpers/browser';
 import { shootAtBothWidths } from './helpers/screenshots';
-import { assistant, chatRoutes, modelOption, ollamaLines, openChatInOtherTab, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
+import { assistant, chatRoutes, modelOption, ollamaLines, openChatInOtherTab, send, sendInChats, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
 afterEach(async () => {
@@ -217,11 +217,7 @@ describe('conversations', () => {
   it('does not offer a chat waiting out its undo window in search (audit files #5)', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Kept.' }])));
     const { page } = s;
-    await send(page, 'Remember the wombat');
-    await waitIdle(page);
-    await page.getByTestId('new-chat').click();
-    await send(page, 'Another wombat chat');
-    await waitIdle(page);
+    await sendInChats(page, ['Remember the wombat', 'Another wombat chat']);
     const rows = page.locator('.conversation-row');
     await expect.poll(() => rows.count()).toBe(2);
     // Newest first: the last row is the first chat. Deleted, it waits out the undo window hidden.

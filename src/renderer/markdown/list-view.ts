@@ -70,7 +70,8 @@ export interface ListView {
 /**
  * The view of `tail`, a streaming answer's last chunk, from `prev` (the view before this token); null when the tail
  * is not one list as markdown-it reads it, or is one drawn whole for another reason (a table's header row waiting
- * for its delimiter row: pending-table.ts draws that from the whole tail).
+ * for its delimiter row: pending-table.ts draws that from the whole tail). `indent`: how far the answer indents the
+ * list's lines (a sub-list's, drawn from its lines less its item's indent: Sublist).
  */
 export function drawList(prev: ListView | null | undefined, tail: string, references: LinkReferences | undefined, nested: boolean, sanitize: (html: string) => string, indent = 0): ListView | null {
   const draft = growList(prev?.draft, tail);
@@ -216,7 +217,8 @@ function firstLines(text: string, indent: string, deep: number): SublistLines | 
     if (!text.startsWith(indent, at)) continue;
     const end = text.indexOf('\n', at);
     const line = text.slice(at + indent.length, end === -1 ? text.length : end);
-    const nextLine = end === -1 ? '' : text.slice(end + 1, text.indexOf('\n', end + 1) === -1 ? text.length : text.indexOf('\n', end + 1));
+    const nextEnd = end === -1 ? -1 : text.indexOf('\n', end + 1);
+    const nextLine = end === -1 ? '' : text.slice(end + 1, nextEnd === -1 ? text.length : nextEnd);
     const tableStart = line.includes('|') && nextLine.startsWith(indent) && DELIMITER_ROW.test(nextLine.slice(indent.length));
     if (tableStart || SUBLIST_START.test(line.slice(0, 16))) return grownLines({ start: at, subText: '', lastLine: at, subLastLine: 0, codePipes: false }, text, indent, deep);
   }

@@ -65,6 +65,15 @@ export async function waitIdle(page: Page): Promise<void> {
   );
 }
 
+/** Sends each message in a chat of its own (New chat before each but the first) and waits for its answer. */
+export async function sendInChats(page: Page, messages: string[]): Promise<void> {
+  for (const [i, message] of messages.entries()) {
+    if (i > 0) await page.getByTestId('new-chat').click();
+    await send(page, message);
+    await waitIdle(page);
+  }
+}
+
 /**
  * A second tab on the same serve mode with the session's (most recent) chat open and idle: the resilience cases of
  * serve mode open twice. The caller closes it.
