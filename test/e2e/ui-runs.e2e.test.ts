@@ -3,7 +3,24 @@
  * chunks never shown as text, markdown without raw HTML, tool-call cards, a stop reason with its retry.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
 import { assistant, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+
+type Tagged = HTMLElement & { marked?: boolean };
+
+/** Selects all of the element's text, as a reader does, and tags the element; resolves with the selected text. */
+const selectAndTag = (target: Locator) =>
+  target.evaluate((el: Tagged) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    getSelection()?.removeAllRanges();
+    getSelection()?.addRange(range);
+    el.marked = true;
+    return getSelection()?.toString() ?? '';
+  });
+
+/** Still tagged: the same element, never drawn again. */
+const tagged = (target: Locator) => target.evaluate((el: Tagged) => el.marked === true);
 
 let s: UiSession | undefined;
 afterEach(async () => {
@@ -231,7 +248,7 @@ describe('answer runs', () => {
       range.setEnd(item.querySelector('code')!.firstChild!, 'make 2'.length);
       getSelection()?.removeAllRanges();
       getSelection()?.addRange(range);
-      (item as HTMLElement & { marked?: boolean }).marked = true;
+      (item as Tagged).marked = true;
       return getSelection()?.toString() ?? '';
     });
     expect(selected).toBe(quote);
@@ -240,7 +257,7 @@ describe('answer runs', () => {
     await expect.poll(() => replay.held).toBe(1);
     expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
     // The same element, never drawn again: the reader's selection is still there.
-    expect(await list.evaluate((ol) => (ol.children[2] as HTMLElement & { marked?: boolean }).marked)).toBe(true);
+    expect(await tagged(list.locator(':scope > li').nth(2))).toBe(true);
     expect(await page.evaluate(() => getSelection()?.toString())).toBe(quote);
     replay.release();
     await waitIdle(page);
@@ -263,21 +280,14 @@ describe('answer runs', () => {
     const list = assistant(page).locator('[data-run="answer"] .markdown ol');
     const tipItems = list.locator(':scope > li:nth-child(2) > ul > li');
     await expect.poll(() => tipItems.count()).toBe(12);
-    const selected = await tipItems.nth(2).evaluate((item: HTMLElement & { marked?: boolean }) => {
-      const range = document.createRange();
-      range.selectNodeContents(item);
-      getSelection()?.removeAllRanges();
-      getSelection()?.addRange(range);
-      item.marked = true;
-      return getSelection()?.toString() ?? '';
-    });
+    const selected = await selectAndTag(tipItems.nth(2));
     expect(selected).toBe('Tip 3: keep part 2 short');
     replay.release();
     await expect.poll(() => tipItems.count()).toBe(30);
     await expect.poll(() => replay.held).toBe(1);
     expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
     // The same element, never drawn again: the reader's selection is still there, and the item's head is shown once.
-    expect(await tipItems.nth(2).evaluate((item: HTMLElement & { marked?: boolean }) => item.marked)).toBe(true);
+    expect(await tagged(tipItems.nth(2))).toBe(true);
     expect(await page.evaluate(() => getSelection()?.toString())).toBe(selected);
     expect(await list.locator(':scope > li').allInnerTexts()).toEqual(['Set it up.', expect.stringMatching(/^The tips:\n/)]);
     replay.release();
@@ -290,7 +300,7 @@ describe('answer runs', () => {
   });
 
   // And a table in the list's last item, row by row.
-  it('keeps each finished row of the table a streaming list item ends in, and ends with the list markdown draws', async () => {
+  it('keeps a selection in the table a streaming list item ends in, and ends with the list markdown draws', async () => {
     const rows = Array.from({ length: 40 }, (_, i) => ({ content: `   | ${i + 1} | \`make step-${i}\` | builds **part ${i}** |\n` }));
     const lines = [{ content: '1. Set it up.\n2. The steps:\n   | # | command | what it does |\n   |--:|---|---|\n' }, ...rows];
     s = await startUi(chatRoutes(ollamaLines(lines), 20, [13, 31]));
@@ -300,16 +310,14 @@ describe('answer runs', () => {
     const list = assistant(page).locator('[data-run="answer"] .markdown ol');
     const bodyRows = list.locator(':scope > li:nth-child(2) > table > tbody > tr');
     await expect.poll(() => bodyRows.count()).toBe(12);
-    const marked = (row: HTMLElement & { marked?: boolean }) => row.marked;
-    await bodyRows.nth(2).evaluate((row: HTMLElement & { marked?: boolean }) => {
-      row.marked = true;
-    });
+    expect(await selectAndTag(bodyRows.nth(2).locator('td').nth(2))).toBe('builds part 2');
     replay.release();
     await expect.poll(() => bodyRows.count()).toBe(30);
     await expect.poll(() => replay.held).toBe(1);
     expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
     // The same element, never drawn again.
-    expect(await bodyRows.nth(2).evaluate(marked)).toBe(true);
+    expect(await tagged(bodyRows.nth(2).locator('td').nth(2))).toBe(true);
+    expect(await page.evaluate(() => getSelection()?.toString())).toBe('builds part 2');
     expect(await list.locator(':scope > li').allInnerTexts()).toEqual(['Set it up.', expect.stringMatching(/^The steps:\n/)]);
     replay.release();
     await waitIdle(page);
@@ -329,22 +337,14 @@ describe('answer runs', () => {
     const table = assistant(page).locator('[data-run="answer"] .markdown table');
     const bodyRows = table.locator('tbody > tr');
     await expect.poll(() => bodyRows.count()).toBe(12);
-    const selected = await table.evaluate((t) => {
-      const row = t.querySelectorAll("tbody > tr")[2] as HTMLTableRowElement & { marked?: boolean };
-      const range = document.createRange();
-      range.selectNodeContents(row.cells[2]!);
-      getSelection()?.removeAllRanges();
-      getSelection()?.addRange(range);
-      row.marked = true;
-      return getSelection()?.toString() ?? '';
-    });
+    const selected = await selectAndTag(bodyRows.nth(2).locator('td').nth(2));
     expect(selected).toBe('builds part 2');
     replay.release();
     await expect.poll(() => bodyRows.count()).toBe(30);
     await expect.poll(() => replay.held).toBe(1);
     expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
     // The same row element, never drawn again: the reader's selection is still there.
-    expect(await table.evaluate((t) => (t.querySelectorAll('tbody > tr')[2] as HTMLElement & { marked?: boolean }).marked)).toBe(true);
+    expect(await tagged(bodyRows.nth(2).locator('td').nth(2))).toBe(true);
     expect(await page.evaluate(() => getSelection()?.toString())).toBe('builds part 2');
     replay.release();
     await waitIdle(page);
