@@ -30,4 +30,19 @@ describe('a pipe in a code span in a table row', () => {
     expect(markdownToHtml('    | `x | y` | z |\n    |---|---|')).toContain('| `x | y` | z |');
     expect(markdownToHtml('- a\n  - b\n    ```md\n    | `x | y` | z |\n    |---|---|\n    ```')).toContain('`x | y`');
   });
+
+  it('is never shown escaped: a row whose next line is not a delimiter row for its cells is left as written', () => {
+    // While an answer streams, the line after a row may be a list item's lone "-" (its text not yet come) or the
+    // start of a rule: markdown-it reads neither as a delimiter row, so the row stays a paragraph, where a backslash
+    // in a code span shows.
+    for (const text of ['| `a|b` |\n-', '| `a|b` |\n- next', '1. x\n   | `a|b` |\n-', '> | `a|b` |\n> -']) {
+      const html = markdownToHtml(text);
+      expect(html, text).toContain('<code>a|b</code>');
+      expect(html, text).not.toContain('\\|');
+    }
+    // A delimiter row with as many columns as the row has cells split at every pipe: markdown-it's table, as written.
+    expect(rows(markdownToHtml('| `a|b` |\n|---|---|'))).toEqual([['`a', 'b`']]);
+    // One with as many as the cells with the code span kept whole: the table the pipe belongs in.
+    expect(rows(markdownToHtml('| `a|b` |\n|---|'))).toEqual([['<code>a|b</code>']]);
+  });
 });

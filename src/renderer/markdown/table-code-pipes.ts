@@ -14,8 +14,10 @@ import { scanLine, startScan } from './split-blocks';
  * list item, which the line scan does not see): left as GFM reads it.
  */
 const ROW = /^(?: {0,3}> ?)* {0,3}\|/;
-/** A delimiter row: `|---|:--:|`. */
-const DELIMITER = /^(?: {0,3}> ?)* {0,3}\|? *:?-+:? *(?:\| *:?-+:? *)*\|? *$/;
+/** A quote's markers and an indent of at most 3 spaces: what comes before a delimiter row's first character. */
+const DELIMITER_LEAD = /^(?: {0,3}> ?)* {0,3}/;
+/** A delimiter cell: `---`, `:--`, `--:`, `:-:`. */
+const DELIMITER_CELL = /^:?-+:?$/;
 /** A code span: a run of backticks, text, and a run of as many (markdown's rule, without escapes before it). */
 const CODE_SPAN = /(?<!`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
 
@@ -23,6 +25,32 @@ const CODE_SPAN = /(?<!`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
 export function escapeCodeSpanPipes(row: string): string {
   if (!row.includes('`')) return row;
   return row.replace(CODE_SPAN, (span) => span.replace(/(?<!\\)\|/g, '\\|'));
+}
+
+/**
+ * How many columns the line declares as a delimiter row (`|---|:--:|`), read by markdown-it's rule (its table.mjs):
+ * it starts with two of `|`, `-`, `:` or a space, not `- ` (a list item), holds nothing else, and has no empty cell
+ * but at its ends. 0 when it is not one: a lone `-` (a list item or a rule not yet written on) is not.
+ */
+function delimiterColumns(line: string): number {
+  const row = line.slice(DELIMITER_LEAD.exec(line)![0].length).trimEnd();
+  if (!/^[|:-][|:\s-]/.test(row) || /^-\s/.test(row) || !/^[|:\s-]+$/.test(row)) return 0;
+  const cells = row.split('|').map((cell) => cell.trim());
+  let columns = 0;
+  for (let i = 0; i < cells.length; i++) {
+    if (cells[i] === '' && (i === 0 || i === cells.length - 1)) continue;
+    if (!DELIMITER_CELL.test(cells[i]!)) return 0;
+    columns++;
+  }
+  return columns;
+}
+
+/** How many cells a header row has, as markdown-it splits it: at unescaped pipes, its empty ends dropped. */
+function headerColumns(row: string): number {
+  const cells = row.slice(DELIMITER_LEAD.exec(row)![0].length).trim().split(/(?<!\\)\|/);
+  if (cells[0] === '') cells.shift();
+  if (cells.at(-1) === '') cells.pop();
+  return cells.length;
 }
 
 /** The text with the pipes in code spans of its tables' rows escaped; the same string when there is none. */
@@ -39,9 +67,12 @@ export function tableCodePipes(text: string): string {
       inTable = false;
       continue;
     }
-    if (!inTable && !DELIMITER.test(lines[i + 1] ?? '')) continue;
-    inTable = true;
     const escaped = escapeCodeSpanPipes(line);
+    // A header is escaped only where markdown-it then reads a table: its delimiter row declares as many columns as
+    // the escaped header has. Elsewhere the escape would show, as `a\|b` in a paragraph (a backslash in a code span
+    // is not an escape).
+    if (!inTable && delimiterColumns(lines[i + 1] ?? '') !== headerColumns(escaped)) continue;
+    inTable = true;
     if (escaped !== line) {
       lines[i] = escaped;
       changed = true;
