@@ -25,6 +25,12 @@ describe('a pipe in a code span in a table row', () => {
   it('is left as written outside tables: in prose, in code blocks, in a row of pipes with no delimiter row', () => {
     expect(markdownToHtml('In prose `a | b` stays.')).toBe('<p dir="auto">In prose <code>a | b</code> stays.</p>\n');
     expect(markdownToHtml('```md\n| `x | y` | z |\n|---|---|\n```')).toContain('`x | y`');
+    // In a quote (and in a fold in a quote), where the code's lines are behind the quote's markers.
+    expect(markdownToHtml('> ```md\n> | `x | y` | z |\n> |---|---|\n> ```')).toContain('`x | y`');
+    expect(markdownToHtml('> <details>\n> ```\n> | `x | y` | z |\n> |---|---|\n> ```\n> </details>')).toContain('`x | y`');
+    expect(markdownToHtml('> > ```\n> > | `x | y` | z |\n> > |---|---|')).toContain('`x | y`');
+    // The quote's code ends with the quote: a table after it is a table.
+    expect(rows(markdownToHtml('> ```\n> code\n\n| `x | y` | z |\n|---|---|'))).toEqual([['<code>x | y</code>', 'z']]);
     expect(markdownToHtml('| `x | y` | z |\nnot a table')).toContain('<code>x | y</code>');
     // Indented 4 spaces: an indented code block, or a code block in a nested list item (not seen by the line scan).
     expect(markdownToHtml('    | `x | y` | z |\n    |---|---|')).toContain('| `x | y` | z |');

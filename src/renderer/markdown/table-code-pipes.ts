@@ -6,7 +6,7 @@
  * GFM reads as a pipe in the cell (markdown-it: "`a \| b`" shows as `a | b`). Not in code blocks, nor in prose, where
  * a backslash in a code span would show, nor in a row indented 4 spaces or more (ROW). Pure.
  */
-import { scanLine, startScan } from './split-blocks';
+import { scanLine, startScan, type BlockScan } from './split-blocks';
 
 /**
  * A table row as models write them: a pipe first, after a quote's markers and an indent of at most 3 spaces (a table
@@ -14,6 +14,8 @@ import { scanLine, startScan } from './split-blocks';
  * list item, which the line scan does not see): left as GFM reads it.
  */
 const ROW = /^(?: {0,3}> ?)* {0,3}\|/;
+/** A line's quote markers (`> `, `> > `), or nothing. */
+const QUOTE_MARKERS = /^(?: {0,3}> ?)*/;
 /** A quote's markers and an indent of at most 3 spaces: what comes before a delimiter row's first character. */
 const DELIMITER_LEAD = /^(?: {0,3}> ?)* {0,3}/;
 /** A delimiter cell: `---`, `:--`, `--:`, `:-:`. */
@@ -58,12 +60,19 @@ export function tableCodePipes(text: string): string {
   if (!text.includes('`') || !text.includes('|')) return text;
   const lines = text.split('\n');
   const scan = startScan();
+  // Code in a quote: the lines behind the same quote markers, read as a text of their own (the top-level scan does
+  // not see a `> ```` fence). A line with other markers, or none, ends it.
+  let quote: { markers: string; scan: BlockScan } | null = null;
   let inTable = false;
   let changed = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const inCode = scan.fence !== null;
-    if (scanLine(scan, line) || inCode || !ROW.test(line)) {
+    const markers = QUOTE_MARKERS.exec(line)![0];
+    if (markers === '') quote = null;
+    else if (quote?.markers.replace(/ /g, '') !== markers.replace(/ /g, '')) quote = { markers, scan: startScan() };
+    const inCode = scan.fence !== null || (quote !== null && quote.scan.fence !== null);
+    const fenceLine = scanLine(scan, line) || (quote !== null && scanLine(quote.scan, line.slice(markers.length)));
+    if (fenceLine || inCode || !ROW.test(line)) {
       inTable = false;
       continue;
     }
