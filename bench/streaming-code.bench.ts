@@ -3,7 +3,7 @@
  * TypeScript file streams in tokens of about 4 characters, as the chat draws its growing tail, at the top level, as
  * the last step of a numbered list (markdown/contained-fence.ts), in a list in a quote and a quote in a list, with
  * `\r\n` line breaks (line-breaks.ts), and
- * minified JSON on one long line. Before, the tail was parsed and highlighted
+ * minified JSON on one long line; then lists, tables and quotes drawn in parts. Before, the tail was parsed and highlighted
  * whole at every token (O(n^2) over the stream; drawn whole below, for comparison), the whole list with it; now the
  * finished lines are highlighted once. Floor: rendering the finished block once. Pure Node: markdown-it and
  * highlight.js, without the page's sanitizing and layout (bench/smoothness measures those in Chromium).
@@ -14,6 +14,7 @@ import { markdownToHtml } from '../src/renderer/markdown/to-html';
 import { splitGrowing, splitMarkdownBlocks, type SplitState } from '../src/renderer/markdown/split-blocks';
 import { drawList, listViewHtml, type ListView } from '../src/renderer/markdown/list-view';
 import { drawTable, tableViewHtml, type TableView } from '../src/renderer/markdown/table-view';
+import { growQuote, type QuoteDraft } from '../src/renderer/markdown/growing-quote';
 import { quick, report } from './lib/report';
 
 const LINES = quick ? 200 : 600;
@@ -254,4 +255,26 @@ for (const kind of ['list', 'table'] as const) {
   const head = '| # | command | value | see |\n|--:|---|--:|---|\n';
   const rows = Array.from({ length: ROWS }, (_, i) => `| ${i} | \`make step-${i}\` | ${(i * 7.25).toFixed(2)} | https://example.com/steps/${i} |\n`).join('');
   streamInParts(`a ${ROWS}-row table`, head, rows, '\n| ', drawRows, (view, text) => !!view && tableViewHtml(view) === markdownToHtml(text.trimEnd()));
+}
+
+/**
+ * A long quote (markdown/growing-quote.ts): points quoted from a guide, each a paragraph. A quote is one chunk, so it
+ * was drawn whole at every token; now its content is cut into chunks as an answer is, each finished one drawn once
+ * and only the last at each token (as GrowingTail.tsx draws it: GrowingQuote). Floor per token: the same last 100
+ * tokens at the end of a quote of a few points (its last 4,000 characters or so).
+ */
+{
+  const POINTS = quick ? 100 : 300;
+  const body = Array.from({ length: POINTS }, (_, i) => `> **Point ${i}:** keep the \`${i % 7}th\` input short, and read https://example.com/points/${i} first.\n>\n`).join('');
+  const drawQuote = tailDrawer<{ draft: QuoteDraft; split?: SplitState; done: string[]; last: string }>((prev, chunk) => {
+    const draft = growQuote(prev?.draft, chunk);
+    if (!draft) return null;
+    const split = splitGrowing(prev?.split, draft.content);
+    const done = prev?.done ?? [];
+    // Each finished chunk drawn once, as MarkdownChunk draws it from the cache after.
+    while (done.length < split.chunks.length - 1) done.push(markdownToHtml(split.chunks[done.length]!, undefined, { nested: true }));
+    const last = split.chunks.at(-1);
+    return { draft, split, done, last: last === undefined ? '' : markdownToHtml(draft.content.slice(draft.content.lastIndexOf(last)), undefined, { nested: true }) };
+  });
+  streamInParts(`a ${POINTS}-paragraph quote`, '', body, '\n> **Point', drawQuote, (view, text) => !!view && `<blockquote dir="auto">\n${view.done.join('')}${view.last}</blockquote>\n` === markdownToHtml(text));
 }

@@ -354,6 +354,36 @@ describe('answer runs', () => {
     expect(await table.locator('tbody > tr > td:nth-child(2) code').allTextContents()).toEqual(Array.from({ length: 40 }, (_, i) => `make step-${i}`));
   });
 
+  // And a streaming quote by its content's chunks (markdown/growing-quote.ts): it was drawn whole at every token.
+  it('keeps a selection in a streaming quote as more of it comes, and ends with the quote markdown draws', async () => {
+    const points = Array.from({ length: 40 }, (_, i) => ({ content: `> **Point ${i + 1}:** keep \`part ${i}\` short\n>\n` }));
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'As the guide says:\n\n' }, ...points]), 20, [13, 31]));
+    const { page, replay } = s;
+    await send(page, 'Quote the guide');
+    await expect.poll(() => replay.held).toBe(1);
+    const quote = assistant(page).locator('[data-run="answer"] .markdown blockquote');
+    const paragraphs = quote.locator('p');
+    await expect.poll(() => paragraphs.count()).toBe(12);
+    expect(await selectAndTag(paragraphs.nth(2))).toBe('Point 3: keep part 2 short');
+    replay.release();
+    await expect.poll(() => paragraphs.count()).toBe(30);
+    await expect.poll(() => replay.held).toBe(1);
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    // The same element, never drawn again: the reader's selection is still there; one quote, laid out as one.
+    expect(await tagged(paragraphs.nth(2))).toBe(true);
+    expect(await page.evaluate(() => getSelection()?.toString())).toBe('Point 3: keep part 2 short');
+    expect(await quote.count()).toBe(1);
+    const gaps = await paragraphs.evaluateAll((ps) => ps.slice(1).map((p, i) => Math.round(p.getBoundingClientRect().top - ps[i]!.getBoundingClientRect().bottom)));
+    replay.release();
+    await waitIdle(page);
+    expect(await quote.count()).toBe(1);
+    expect(await paragraphs.allTextContents()).toEqual(Array.from({ length: 40 }, (_, i) => `Point ${i + 1}: keep part ${i} short`));
+    // Drawn whole now, with the same space between its paragraphs as while it streamed.
+    expect(await quote.locator(':scope > p').count()).toBe(40);
+    const whole = await paragraphs.evaluateAll((ps) => ps.slice(1, 30).map((p, i) => Math.round(p.getBoundingClientRect().top - ps[i]!.getBoundingClientRect().bottom)));
+    expect(gaps).toEqual(whole);
+  });
+
   it('shows a tool call as a card with its name and arguments', async () => {
     const body = ollamaLines([{ tool_calls: [{ function: { name: 'get_weather', arguments: { city: 'Paris' } } }] }]);
     s = await startUi(chatRoutes(body));

@@ -2,6 +2,7 @@ import { memo, useLayoutEffect, useRef } from 'react';
 import { useTailDrawers, type TailDrawers } from '../../markdown/lazy-render';
 import type { FenceView, FoldView, LinkReferences, ListView, TableView } from '../../markdown/render';
 import { splitGrowing, type SplitState } from '../../markdown/split-blocks';
+import { growQuote, type QuoteDraft } from '../../markdown/growing-quote';
 import { MarkdownChunk } from './MarkdownChunk';
 
 /** A finished piece of a streaming code block: its HTML is set once and never drawn again. */
@@ -17,9 +18,10 @@ type TailProps = { text: string; references: LinkReferences | undefined; nested?
  * the page and draws only its live lines again (drawn whole, a 600-line block took about 50 ms a frame near its
  * end: bench/streaming-code); one that is an open fold (markdown/growing-fold.ts) is drawn as its content's chunks,
  * the finished ones once; one that is a list (markdown/list-view.ts) as its items, and one that is a table
- * (markdown/table-view.ts) as its rows, the finished ones once. Any other tail is drawn whole, as a chunk. The
- * wrappers (a span per piece, a box per chunk) change neither what shows nor what Copy copies; the finished answer
- * is drawn whole. `nested`: the tail of a fold's content.
+ * (markdown/table-view.ts) as its rows, the finished ones once; one that is a quote (markdown/growing-quote.ts) as
+ * its content's chunks, as a fold. Any other tail is drawn whole, as a chunk. The wrappers (a span per piece, a box
+ * per chunk) change neither what shows nor what Copy copies; the finished answer is drawn whole. `nested`: the tail
+ * of a fold's or a quote's content.
  */
 export const GrowingTail = memo(function GrowingTail({ text, references, nested = false }: TailProps) {
   const drawers = useTailDrawers();
@@ -27,6 +29,7 @@ export const GrowingTail = memo(function GrowingTail({ text, references, nested 
   const fence = useRef<FenceView | null>(null);
   const list = useRef<{ drawers: TailDrawers; view: ListView | null } | null>(null);
   const table = useRef<{ drawers: TailDrawers; view: TableView | null } | null>(null);
+  const quote = useRef<QuoteDraft | null>(null);
   fold.current = drawers ? drawers.fold(fold.current, text) : null;
   if (fold.current) return <GrowingFold view={fold.current} references={references} nested={nested} />;
   fence.current = drawers ? drawers.fence(fence.current, text, references, nested) : null;
@@ -37,6 +40,8 @@ export const GrowingTail = memo(function GrowingTail({ text, references, nested 
   const prevTable = table.current?.drawers === drawers ? table.current.view : null;
   table.current = drawers && !fence.current ? { drawers, view: drawers.table(prevTable, text, references, nested) } : null;
   if (table.current?.view) return <GrowingTable view={table.current.view} />;
+  quote.current = drawers && !fence.current ? growQuote(quote.current, text) : null;
+  if (quote.current) return <GrowingQuote content={quote.current.content} references={references} nested={nested} />;
   if (!fence.current) return <MarkdownChunk text={text} tail references={references} nested={nested} />;
   const view = fence.current;
   if (view.draft.container) return <ContainedFence view={view} />;
@@ -192,4 +197,25 @@ function GrowingFold({ view, references, nested }: { view: FoldView; references:
     </details>
   );
   return nested ? fold : <div className="md-chunk">{fold}</div>;
+}
+
+/**
+ * A quote still being written (growing-quote.ts): its content cut into chunks as an answer is, the finished ones drawn
+ * once, the last one as a growing tail (a list, table, code block or quote in it drawn in parts as well). The last
+ * runs to the end of the content, with the blank lines the cut leaves off.
+ */
+function GrowingQuote({ content, references, nested }: { content: string; references: LinkReferences | undefined; nested: boolean }) {
+  const split = useRef<SplitState | undefined>(undefined);
+  split.current = splitGrowing(split.current, content);
+  const { chunks } = split.current;
+  const last = chunks.at(-1);
+  const quote = (
+    <blockquote dir={nested ? undefined : 'auto'}>
+      {chunks.slice(0, -1).map((chunk, i) => (
+        <MarkdownChunk key={i} text={chunk} references={references} nested />
+      ))}
+      {last !== undefined && <GrowingTail key="tail" text={content.slice(content.lastIndexOf(last))} references={references} nested />}
+    </blockquote>
+  );
+  return nested ? quote : <div className="md-chunk">{quote}</div>;
 }
