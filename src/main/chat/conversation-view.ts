@@ -10,6 +10,13 @@ import type { LiveTurns } from '../engine/live-turns';
 import type { RunningTools } from '../engine/running-tools';
 
 /**
+ * Up to this many turns (a chat's first screenful, a page of older turns), their siblings are looked up by their
+ * parents, an index look-up each; past it, all of the conversation's links are read at once (childrenByParent). For
+ * a 2,000-turn chat, 12 look-ups took 0.2 ms and 100 took 1.2 ms, reading all of its links 4-5 ms.
+ */
+const WINDOW_SIBLINGS = 100;
+
+/**
  * The active branch, or its last `tail` turns; with `before`, the turns older than that one (the last `tail` of
  * them): the renderer holds a window of a long chat and pages older turns in as the reader scrolls up. `now`: what
  * runs now (answers streaming, tool calls running), as the page should show it.
@@ -19,13 +26,14 @@ export function conversationView(store: ConversationStore, conversationId: strin
   if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
   const { activeLeafId, ...summary } = conversation;
   // With `before`, what the reader holds from it on counts as sent: `partial` says whether older ones remain.
-  const length = { all: 0 };
-  const stored = activeLeafId ? store.branch(activeLeafId, { tail, before }, length) : [];
+  const rest = { older: false };
+  const stored = activeLeafId ? store.branch(activeLeafId, { tail, before }, rest) : [];
   // An answer still streaming as far as it has streamed, not as last written (live-turns.ts).
   const { turns, streamed } = now.live ? now.live.overlay(stored) : { turns: stored, streamed: {} };
   const toolsRunning = now.running?.of(conversationId) ?? [];
   const siblings: Record<string, SiblingInfo> = {};
-  const children = store.childrenByParent(conversationId);
+  // A window's siblings by its turns' parents; a whole branch's in one read of the conversation.
+  const children = turns.length <= WINDOW_SIBLINGS ? store.childrenOf(conversationId, turns.map((t) => t.parentId)) : store.childrenByParent(conversationId);
   for (const turn of turns) {
     const ids = children.get(turn.parentId) ?? [];
     if (ids.length > 1) siblings[turn.id] = { ids, index: ids.indexOf(turn.id) };
@@ -34,7 +42,7 @@ export function conversationView(store: ConversationStore, conversationId: strin
     conversation: summary,
     turns,
     siblings,
-    ...(turns.length < length.all ? { partial: true } : {}),
+    ...(rest.older ? { partial: true } : {}),
     ...(Object.keys(streamed).length > 0 ? { streamed } : {}),
     ...(toolsRunning.length > 0 ? { toolsRunning } : {}),
   };

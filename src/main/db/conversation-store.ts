@@ -193,10 +193,10 @@ export class ConversationStore {
   /**
    * The turns from the root down to `leafId`; with `tail`, only the last that many; with `before` (a turn of the
    * branch), only the turns older than it (the last `tail` of them). Only the turns returned are read in full.
-   * `length.all` receives the length of the branch, or with `before` the number of turns older than it (none when
-   * `before` is not on the branch).
+   * `rest.older` receives whether the branch holds turns older than those returned (none when `before` is not on
+   * the branch).
    */
-  branch(leafId: string, window: { tail?: number | undefined; before?: string | undefined } = {}, length?: { all: number }): Turn[] {
+  branch(leafId: string, window: { tail?: number | undefined; before?: string | undefined } = {}, rest?: { older: boolean }): Turn[] {
     const owner = this.stmts.conversationOf!.get(leafId) as { conversation_id: string } | undefined;
     if (!owner) return [];
     const { tail, before } = window;
@@ -204,20 +204,51 @@ export class ConversationStore {
       const byId = new Map<string, TurnRow>();
       for (const row of this.stmts.rowsForBranch!.all(owner.conversation_id) as TurnRow[]) byId.set(row.id, row);
       const path = walkToRoot(byId, leafId);
-      if (length) length.all = path.length;
+      if (rest) rest.older = false;
       return path.reverse().map(toTurn);
     }
+    if (before === undefined) return this.lastTurns(leafId, owner.conversation_id, tail!, rest);
     const links = new Map<string, { id: string; parent_id: string | null }>();
     for (const row of this.stmts.linksForBranch!.all(owner.conversation_id) as { id: string; parent_id: string | null }[]) links.set(row.id, row);
     // Leaf first: the turns older than `before` start right after it.
     let path = walkToRoot(links, leafId).map((l) => l.id);
-    if (before !== undefined) {
-      const at = path.indexOf(before);
-      path = at < 0 ? [] : path.slice(at + 1);
-    }
-    if (length) length.all = path.length;
+    const at = path.indexOf(before);
+    path = at < 0 ? [] : path.slice(at + 1);
+    if (rest) rest.older = tail !== undefined && tail < path.length;
     const ids = tail !== undefined && tail < path.length ? path.slice(0, tail) : path;
     return ids.reverse().map((id) => toTurn(this.stmts.rowForBranch!.get(id) as TurnRow));
+  }
+
+  /**
+   * The last `tail` turns of the branch that ends at `leafId`, read from the leaf up, one row each: a chat opens with
+   * its last turns. Reading the links of the whole conversation first (2,000 rows for a long chat, and the same again
+   * for the siblings) took main 10-12 ms of every open of one (bench/long-chat), while the page waited.
+   */
+  private lastTurns(leafId: string, conversationId: string, tail: number, rest?: { older: boolean }): Turn[] {
+    const rows: TurnRow[] = [];
+    let id: string | null = leafId;
+    for (; id !== null && rows.length < tail; ) {
+      const row = this.stmts.rowForBranch!.get(id) as TurnRow | undefined;
+      if (!row || row.conversation_id !== conversationId) break;
+      rows.push(row);
+      id = row.parent_id;
+    }
+    if (rest) rest.older = id !== null && rows.length === tail;
+    return rows.reverse().map(toTurn);
+  }
+
+  /**
+   * The children of each of `parents` (`null` for the roots), oldest first: the siblings of a window's turns, one
+   * look-up by the parent index each, where childrenByParent reads the whole conversation.
+   */
+  childrenOf(conversationId: string, parents: Iterable<string | null>): Map<string | null, string[]> {
+    const out = new Map<string | null, string[]>();
+    for (const parent of parents) {
+      if (out.has(parent)) continue;
+      const rows = this.stmts.siblings!.all({ parent, conversation: conversationId }) as { id: string }[];
+      out.set(parent, rows.map((r) => r.id));
+    }
+    return out;
   }
 
   /** Every turn of a conversation, every branch, oldest first (parents before children). */

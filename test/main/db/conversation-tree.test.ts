@@ -29,6 +29,8 @@ describe('ConversationStore tree operations', () => {
     expect(tail.partial).toBe(true);
     // Siblings are told for the turns sent; asking for more than there are is the whole chat.
     expect(conversationView(store, 'c', 2).siblings).toEqual(whole.siblings);
+    // As many as there are: nothing older to ask for.
+    expect(conversationView(store, 'c', 2).partial).toBeUndefined();
     expect(conversationView(store, 'c', 5)).toEqual(whole);
   });
 
