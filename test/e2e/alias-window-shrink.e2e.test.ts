@@ -61,6 +61,8 @@ describe("an alias's context window saved below what the open chat holds", () =>
     await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
     await page.getByTestId('composer-send').click();
     await expect.poll(() => page.locator(ASSISTANT).count()).toBe(2);
+    // The answer's turn shows as main starts it, before its request reaches the server: waited for, not assumed.
+    await expect.poll(() => answerRequests(replay).length).toBe(2);
     const last = answerRequests(replay).at(-1) as { messages: { content: string }[]; options?: { num_ctx?: number } } | undefined;
     expect(last?.messages.at(-1)?.content).toBe('And the dog?');
     expect(last?.options?.num_ctx).toBe(4096);
