@@ -22,6 +22,37 @@ const selectAndTag = (target: Locator) =>
 /** Still tagged: the same element, never drawn again. */
 const tagged = (target: Locator) => target.evaluate((el: Tagged) => el.marked === true);
 
+/**
+ * Sends `prompt` to an answer held after 13 of its lines and after 31 (chatRoutes). At the first hold, with 12 of
+ * `parts` drawn, the reader selects all of the third one's text (or of `target` in it), which reads `selected`; at the
+ * second, with 30 drawn, it is still the same element, the selection still there (`atSecondHold` checks more). Then
+ * the answer finishes.
+ */
+async function selectWhileStreaming(
+  session: UiSession,
+  prompt: string,
+  parts: Locator,
+  selected: string,
+  opts: { target?: (part: Locator) => Locator; atSecondHold?: () => Promise<void> } = {},
+): Promise<void> {
+  const { page, replay } = session;
+  const target = () => (opts.target ? opts.target(parts.nth(2)) : parts.nth(2));
+  await send(page, prompt);
+  await expect.poll(() => replay.held).toBe(1);
+  await expect.poll(() => parts.count()).toBe(12);
+  expect(await selectAndTag(target())).toBe(selected);
+  replay.release();
+  await expect.poll(() => parts.count()).toBe(30);
+  await expect.poll(() => replay.held).toBe(1);
+  expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+  // The same element, never drawn again: the reader's selection is still there.
+  expect(await tagged(target())).toBe(true);
+  expect(await page.evaluate(() => getSelection()?.toString())).toBe(selected);
+  await opts.atSecondHold?.();
+  replay.release();
+  await waitIdle(page);
+}
+
 let s: UiSession | undefined;
 afterEach(async () => {
   await stopUi(s);
@@ -274,24 +305,12 @@ describe('answer runs', () => {
     const tips = Array.from({ length: 40 }, (_, i) => ({ content: `   - **Tip ${i + 1}:** keep \`part ${i}\` short\n` }));
     const lines = [{ content: '1. Set it up.\n2. The tips:\n' }, ...tips];
     s = await startUi(chatRoutes(ollamaLines(lines), 20, [13, 31]));
-    const { page, replay } = s;
-    await send(page, 'Tips, in a list');
-    await expect.poll(() => replay.held).toBe(1);
-    const list = assistant(page).locator('[data-run="answer"] .markdown ol');
+    const list = assistant(s.page).locator('[data-run="answer"] .markdown ol');
     const tipItems = list.locator(':scope > li:nth-child(2) > ul > li');
-    await expect.poll(() => tipItems.count()).toBe(12);
-    const selected = await selectAndTag(tipItems.nth(2));
-    expect(selected).toBe('Tip 3: keep part 2 short');
-    replay.release();
-    await expect.poll(() => tipItems.count()).toBe(30);
-    await expect.poll(() => replay.held).toBe(1);
-    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
-    // The same element, never drawn again: the reader's selection is still there, and the item's head is shown once.
-    expect(await tagged(tipItems.nth(2))).toBe(true);
-    expect(await page.evaluate(() => getSelection()?.toString())).toBe(selected);
-    expect(await list.locator(':scope > li').allInnerTexts()).toEqual(['Set it up.', expect.stringMatching(/^The tips:\n/)]);
-    replay.release();
-    await waitIdle(page);
+    // The item's head is shown once.
+    await selectWhileStreaming(s, 'Tips, in a list', tipItems, 'Tip 3: keep part 2 short', {
+      atSecondHold: async () => expect(await list.locator(':scope > li').allInnerTexts()).toEqual(['Set it up.', expect.stringMatching(/^The tips:\n/)]),
+    });
     // Finished, the answer is drawn whole: the same list, the tips under its second item.
     expect(await list.count()).toBe(1);
     expect(await list.locator(':scope > li').count()).toBe(2);
@@ -304,23 +323,12 @@ describe('answer runs', () => {
     const rows = Array.from({ length: 40 }, (_, i) => ({ content: `   | ${i + 1} | \`make step-${i}\` | builds **part ${i}** |\n` }));
     const lines = [{ content: '1. Set it up.\n2. The steps:\n   | # | command | what it does |\n   |--:|---|---|\n' }, ...rows];
     s = await startUi(chatRoutes(ollamaLines(lines), 20, [13, 31]));
-    const { page, replay } = s;
-    await send(page, 'Steps, in a list');
-    await expect.poll(() => replay.held).toBe(1);
-    const list = assistant(page).locator('[data-run="answer"] .markdown ol');
+    const list = assistant(s.page).locator('[data-run="answer"] .markdown ol');
     const bodyRows = list.locator(':scope > li:nth-child(2) > table > tbody > tr');
-    await expect.poll(() => bodyRows.count()).toBe(12);
-    expect(await selectAndTag(bodyRows.nth(2).locator('td').nth(2))).toBe('builds part 2');
-    replay.release();
-    await expect.poll(() => bodyRows.count()).toBe(30);
-    await expect.poll(() => replay.held).toBe(1);
-    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
-    // The same element, never drawn again.
-    expect(await tagged(bodyRows.nth(2).locator('td').nth(2))).toBe(true);
-    expect(await page.evaluate(() => getSelection()?.toString())).toBe('builds part 2');
-    expect(await list.locator(':scope > li').allInnerTexts()).toEqual(['Set it up.', expect.stringMatching(/^The steps:\n/)]);
-    replay.release();
-    await waitIdle(page);
+    await selectWhileStreaming(s, 'Steps, in a list', bodyRows, 'builds part 2', {
+      target: (row) => row.locator('td').nth(2),
+      atSecondHold: async () => expect(await list.locator(':scope > li').allInnerTexts()).toEqual(['Set it up.', expect.stringMatching(/^The steps:\n/)]),
+    });
     expect(await list.locator(':scope > li').count()).toBe(2);
     expect(await bodyRows.count()).toBe(40);
     expect(await bodyRows.nth(39).innerText()).toBe('40\tmake step-39\tbuilds part 39');
@@ -331,23 +339,9 @@ describe('answer runs', () => {
     const head = { content: '| # | command | what it does |\n|--:|---|---|\n' };
     const rows = Array.from({ length: 40 }, (_, i) => ({ content: `| ${i + 1} | \`make step-${i}\` | builds **part ${i}** |\n` }));
     s = await startUi(chatRoutes(ollamaLines([head, ...rows]), 20, [13, 31]));
-    const { page, replay } = s;
-    await send(page, 'A table of steps');
-    await expect.poll(() => replay.held).toBe(1);
-    const table = assistant(page).locator('[data-run="answer"] .markdown table');
+    const table = assistant(s.page).locator('[data-run="answer"] .markdown table');
     const bodyRows = table.locator('tbody > tr');
-    await expect.poll(() => bodyRows.count()).toBe(12);
-    const selected = await selectAndTag(bodyRows.nth(2).locator('td').nth(2));
-    expect(selected).toBe('builds part 2');
-    replay.release();
-    await expect.poll(() => bodyRows.count()).toBe(30);
-    await expect.poll(() => replay.held).toBe(1);
-    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
-    // The same row element, never drawn again: the reader's selection is still there.
-    expect(await tagged(bodyRows.nth(2).locator('td').nth(2))).toBe(true);
-    expect(await page.evaluate(() => getSelection()?.toString())).toBe('builds part 2');
-    replay.release();
-    await waitIdle(page);
+    await selectWhileStreaming(s, 'A table of steps', bodyRows, 'builds part 2', { target: (row) => row.locator('td').nth(2) });
     expect(await table.count()).toBe(1);
     expect(await bodyRows.count()).toBe(40);
     expect(await table.locator('thead th').allTextContents()).toEqual(['#', 'command', 'what it does']);
@@ -358,30 +352,23 @@ describe('answer runs', () => {
   it('keeps a selection in a streaming quote as more of it comes, and ends with the quote markdown draws', async () => {
     const points = Array.from({ length: 40 }, (_, i) => ({ content: `> **Point ${i + 1}:** keep \`part ${i}\` short\n>\n` }));
     s = await startUi(chatRoutes(ollamaLines([{ content: 'As the guide says:\n\n' }, ...points]), 20, [13, 31]));
-    const { page, replay } = s;
-    await send(page, 'Quote the guide');
-    await expect.poll(() => replay.held).toBe(1);
-    const quote = assistant(page).locator('[data-run="answer"] .markdown blockquote');
+    const quote = assistant(s.page).locator('[data-run="answer"] .markdown blockquote');
     const paragraphs = quote.locator('p');
-    await expect.poll(() => paragraphs.count()).toBe(12);
-    expect(await selectAndTag(paragraphs.nth(2))).toBe('Point 3: keep part 2 short');
-    replay.release();
-    await expect.poll(() => paragraphs.count()).toBe(30);
-    await expect.poll(() => replay.held).toBe(1);
-    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
-    // The same element, never drawn again: the reader's selection is still there; one quote, laid out as one.
-    expect(await tagged(paragraphs.nth(2))).toBe(true);
-    expect(await page.evaluate(() => getSelection()?.toString())).toBe('Point 3: keep part 2 short');
-    expect(await quote.count()).toBe(1);
-    const gaps = await paragraphs.evaluateAll((ps) => ps.slice(1).map((p, i) => Math.round(p.getBoundingClientRect().top - ps[i]!.getBoundingClientRect().bottom)));
-    replay.release();
-    await waitIdle(page);
+    const spacing = () => paragraphs.evaluateAll((ps) => ps.slice(1, 30).map((p, i) => Math.round(p.getBoundingClientRect().top - ps[i]!.getBoundingClientRect().bottom)));
+    let gaps: number[] = [];
+    // One quote, laid out as one.
+    await selectWhileStreaming(s, 'Quote the guide', paragraphs, 'Point 3: keep part 2 short', {
+      atSecondHold: async () => {
+        expect(await quote.count()).toBe(1);
+        gaps = await spacing();
+      },
+    });
     expect(await quote.count()).toBe(1);
     expect(await paragraphs.allTextContents()).toEqual(Array.from({ length: 40 }, (_, i) => `Point ${i + 1}: keep part ${i} short`));
     // Drawn whole now, with the same space between its paragraphs as while it streamed.
     expect(await quote.locator(':scope > p').count()).toBe(40);
-    const whole = await paragraphs.evaluateAll((ps) => ps.slice(1, 30).map((p, i) => Math.round(p.getBoundingClientRect().top - ps[i]!.getBoundingClientRect().bottom)));
-    expect(gaps).toEqual(whole);
+    expect(gaps).toHaveLength(29);
+    expect(await spacing()).toEqual(gaps);
   });
 
   it('shows a tool call as a card with its name and arguments', async () => {
