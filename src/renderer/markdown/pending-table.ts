@@ -6,7 +6,7 @@
  * and in a quote (`> | a | b |`, each row behind the quote's `>`). Pure; it looks at the last two or three lines,
  * and at the whole tail only when they are such a table's start.
  */
-import { escapeCodeSpanPipes } from './table-code-pipes';
+import { rowCells as cells } from './table-code-pipes';
 
 /**
  * What comes before a row's first pipe: a quote's markers (`> `, `> > `) and an indent of at most 7 spaces (a table
@@ -29,17 +29,6 @@ const isRow = (line: string | undefined): line is string => line !== undefined &
 
 /** The quote markers alone (`>`, `> >`): how the row after a quoted header starts, before anything else has come. */
 const quoteOnly = (line: string) => /^(?: {0,3}> ?)+$/.test(line);
-
-/**
- * The cells of a row as markdown-it counts them: split at unescaped pipes, the empty ends dropped; a pipe in a code
- * span stays in its cell (table-code-pipes.ts).
- */
-function cells(row: string): string[] {
-  const parts = escapeCodeSpanPipes(row.trim()).split(/(?<!\\)\|/);
-  if (parts[0]?.trim() === '') parts.shift();
-  if (parts.length > 0 && parts[parts.length - 1]!.trim() === '') parts.pop();
-  return parts;
-}
 
 /**
  * A delimiter row for the header `header`, behind the same lead (a table in a quote or a list item), that keeps the

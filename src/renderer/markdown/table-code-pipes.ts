@@ -47,12 +47,15 @@ function delimiterColumns(line: string): number {
   return columns;
 }
 
-/** How many cells a header row has, as markdown-it splits it: at unescaped pipes, its empty ends dropped. */
-function headerColumns(row: string): number {
-  const cells = row.slice(DELIMITER_LEAD.exec(row)![0].length).trim().split(/(?<!\\)\|/);
-  if (cells[0] === '') cells.shift();
-  if (cells.at(-1) === '') cells.pop();
-  return cells.length;
+/**
+ * The cells of a row (after its quote markers and indent) as markdown-it counts them: split at unescaped pipes, the
+ * empty ends dropped; a pipe in a code span stays in its cell (escaped as above).
+ */
+export function rowCells(row: string): string[] {
+  const parts = escapeCodeSpanPipes(row.trim()).split(/(?<!\\)\|/);
+  if (parts[0]?.trim() === '') parts.shift();
+  if (parts.length > 0 && parts[parts.length - 1]!.trim() === '') parts.pop();
+  return parts;
 }
 
 /** The text with the pipes in code spans of its tables' rows escaped; the same string when there is none. */
@@ -80,7 +83,7 @@ export function tableCodePipes(text: string): string {
     // A header is escaped only where markdown-it then reads a table: its delimiter row declares as many columns as
     // the escaped header has. Elsewhere the escape would show, as `a\|b` in a paragraph (a backslash in a code span
     // is not an escape).
-    if (!inTable && delimiterColumns(lines[i + 1] ?? '') !== headerColumns(escaped)) continue;
+    if (!inTable && delimiterColumns(lines[i + 1] ?? '') !== rowCells(line.slice(DELIMITER_LEAD.exec(line)![0].length)).length) continue;
     inTable = true;
     if (escaped !== line) {
       lines[i] = escaped;

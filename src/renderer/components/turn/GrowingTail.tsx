@@ -1,4 +1,4 @@
-import { memo, useLayoutEffect, useRef } from 'react';
+import { memo, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useTailDrawers, type TailDrawers } from '../../markdown/lazy-render';
 import type { FenceView, FoldView, LinkReferences, ListView, TableView } from '../../markdown/render';
 import { splitGrowing, type SplitState } from '../../markdown/split-blocks';
@@ -177,45 +177,40 @@ function ContainedFence({ view }: { view: FenceView }) {
 }
 
 /**
- * An open fold still being written (its summary says so while closed: turns.css), its content cut into chunks as an
- * answer is: the finished ones drawn once, the last one as a growing tail. The last runs to the end of the text, with
- * the blank lines the cut leaves off (an open code block's last lines).
+ * An open fold still being written (its summary says so while closed: turns.css), its content drawn in chunks
+ * (useContentChunks).
  */
 function GrowingFold({ view, references, nested }: { view: FoldView; references: LinkReferences | undefined; nested: boolean }) {
-  const split = useRef<SplitState | undefined>(undefined);
-  const content = view.draft.tail.slice(view.draft.innerStart);
-  split.current = splitGrowing(split.current, content);
-  const { chunks } = split.current;
-  const last = chunks.at(-1);
+  const inner = useContentChunks(view.draft.tail.slice(view.draft.innerStart), references);
   const fold = (
     <details dir={nested ? undefined : 'auto'} data-writing="" open={view.draft.open || undefined}>
       <summary dangerouslySetInnerHTML={{ __html: view.summary }} />
-      {chunks.slice(0, -1).map((chunk, i) => (
-        <MarkdownChunk key={i} text={chunk} references={references} nested />
-      ))}
-      {last !== undefined && <GrowingTail key="tail" text={content.slice(content.lastIndexOf(last))} references={references} nested />}
+      {inner}
     </details>
   );
   return nested ? fold : <div className="md-chunk">{fold}</div>;
 }
 
 /**
- * A quote still being written (growing-quote.ts): its content cut into chunks as an answer is, the finished ones drawn
- * once, the last one as a growing tail (a list, table, code block or quote in it drawn in parts as well). The last
- * runs to the end of the content, with the blank lines the cut leaves off.
+ * A quote still being written (growing-quote.ts): its content drawn as a fold's is, so a list, table, code block or
+ * quote at its end is drawn in parts as well.
  */
 function GrowingQuote({ content, references, nested }: { content: string; references: LinkReferences | undefined; nested: boolean }) {
+  const quote = <blockquote dir={nested ? undefined : 'auto'}>{useContentChunks(content, references)}</blockquote>;
+  return nested ? quote : <div className="md-chunk">{quote}</div>;
+}
+
+/**
+ * The content of a fold or a quote still being written, cut into chunks as an answer is: the finished ones drawn once,
+ * the last one as a growing tail. The last runs to the end of the content, with the blank lines the cut leaves off
+ * (an open code block's last lines).
+ */
+function useContentChunks(content: string, references: LinkReferences | undefined): ReactNode[] {
   const split = useRef<SplitState | undefined>(undefined);
   split.current = splitGrowing(split.current, content);
   const { chunks } = split.current;
   const last = chunks.at(-1);
-  const quote = (
-    <blockquote dir={nested ? undefined : 'auto'}>
-      {chunks.slice(0, -1).map((chunk, i) => (
-        <MarkdownChunk key={i} text={chunk} references={references} nested />
-      ))}
-      {last !== undefined && <GrowingTail key="tail" text={content.slice(content.lastIndexOf(last))} references={references} nested />}
-    </blockquote>
-  );
-  return nested ? quote : <div className="md-chunk">{quote}</div>;
+  const drawn: ReactNode[] = chunks.slice(0, -1).map((chunk, i) => <MarkdownChunk key={i} text={chunk} references={references} nested />);
+  if (last !== undefined) drawn.push(<GrowingTail key="tail" text={content.slice(content.lastIndexOf(last))} references={references} nested />);
+  return drawn;
 }
