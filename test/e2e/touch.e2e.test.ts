@@ -15,7 +15,9 @@ const TABLET_LANDSCAPE = { viewport: { width: 1024, height: 768 }, hasTouch: tru
 
 let s: UiSession | undefined;
 beforeAll(async () => {
-  s = await startUi(chatRoutes(ollamaLines([{ content: 'Short answer.' }])));
+  // A model that can think, as most a user picks today do: the composer's row then holds the Think toggle too.
+  const show = { method: 'POST', path: '/api/show', body: JSON.stringify({ capabilities: ['completion', 'tools', 'thinking'] }) };
+  s = await startUi([...chatRoutes(ollamaLines([{ content: 'Short answer.' }])), show]);
 });
 afterAll(async () => {
   await stopUi(s);
@@ -151,16 +153,20 @@ describe('on a phone', () => {
 
   // Touch audit #2: with the controls' row allowed to wrap (for an alias's think note, models audit #8), a row
   // breaks on each control's basis, and the picker's is its full 15rem: Send went to a second row, at the left.
+  // With a model that can think, the Think toggle took the room back and Send dropped again: it is an icon alone
+  // on a phone now, and keeps its name for a screen reader.
   for (const width of [360, 390]) {
     it(`keeps Send on the controls’ row, at its right end, at ${width} px`, async () => {
       const page = await touchPage({ ...PHONE, viewport: { width, height: 800 } });
       try {
         const attach = await page.locator('.attach-button').boundingBox();
+        await page.getByTestId('think-toggle').waitFor();
         const send = await page.getByTestId('composer-send').boundingBox();
         const box = await page.locator('.composer-box').boundingBox();
         if (!attach || !send || !box) throw new Error('composer not laid out');
         expect(Math.abs(attach.y + attach.height / 2 - (send.y + send.height / 2))).toBeLessThan(2);
         expect(box.x + box.width - (send.x + send.width)).toBeLessThan(16);
+        expect(await page.getByRole('button', { name: 'Send' }).getAttribute('data-testid')).toBe('composer-send');
         // The picker still shows a name.
         expect((await page.getByTestId('model-picker').boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(100);
       } finally {

@@ -327,12 +327,12 @@ export function Composer() {
             {stoppable ? (
               <button type="button" className="danger stop" data-testid="composer-stop" onClick={() => void stopTurn(stoppable.id)}>
                 <Square className="icon" aria-hidden />
-                Stop
+                <span className="button-label">Stop</span>
               </button>
             ) : (
               <button type="submit" className="primary send" data-testid="composer-send" disabled={blockedBy !== null || sending} title={blockedBy ?? 'Send (Enter)'}>
                 <ArrowUp className="icon" aria-hidden />
-                Send
+                <span className="button-label">Send</span>
               </button>
             )}
           </div>
