@@ -207,6 +207,29 @@ describe('layouts that fit', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('sidebar-toggle');
   });
 
+  it('gives a failure banner’s message the width of a phone, with its actions under it', async () => {
+    if (!s) throw new Error('no session');
+    const { browser, replay, serve } = s;
+    const up = chatRoutes(ANSWER, 5).map((r) => (r.path === '/api/tags' ? { ...r, body: tags } : r));
+    replay.setRoutes(up.map((r) => (r.path === '/api/tags' ? { ...r, status: 500, body: '{"error":"the model store is locked by another process"}' } : r)));
+    const page = await browser.newPage({ viewport: { width: 390, height: 800 } });
+    try {
+      await page.goto(serve.url);
+      const banner = page.getByTestId('models-error');
+      await banner.waitFor();
+      const [box, text, actions] = await Promise.all([banner.boundingBox(), banner.locator('.banner-text').boundingBox(), banner.locator('.banner-actions').boundingBox()]);
+      if (!box || !text || !actions) throw new Error('banner not laid out');
+      // Beside the actions the message had a third of the banner, broken every few words.
+      expect(text.width).toBeGreaterThan(box.width * 0.8);
+      expect(actions.y).toBeGreaterThanOrEqual(text.y + text.height - 1);
+      expect(box.x + box.width - (actions.x + actions.width)).toBeLessThan(16);
+      expect(await overflow(page)).toEqual([]);
+    } finally {
+      replay.setRoutes(up);
+      await page.close();
+    }
+  });
+
   it('draws the chat settings’ system prompt as a field with a focus ring, and keeps the popover inside a short window', async () => {
     if (!s) throw new Error('no session');
     const { page } = s;
