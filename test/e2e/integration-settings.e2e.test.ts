@@ -140,6 +140,60 @@ describe('sidebar and settings', () => {
     await expect.poll(() => pickerValues(page)).toContain('llama3.2:3b');
   });
 
+  // Real-engines audit D1: "Cannot reach llama-server at …: change its address in Settings", but only the built-in
+  // Ollama's address could be changed there; a connection added with a wrong address had to be removed and added again.
+  it('edits a saved connection\'s address and key in place; the key of the old address is dropped, and said so', async () => {
+    s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }]);
+    const { page, replay } = s;
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('connection-add-kind').selectOption('openai-compatible');
+    await page.getByTestId('connection-add-label').fill('LM Studio');
+    await page.getByTestId('connection-add-url').fill('http://127.0.0.1:1');
+    await page.getByTestId('connection-add-key').fill('sk-old');
+    await page.getByTestId('connection-add').click();
+    const item = page.locator('[data-testid="connection-item"][data-kind="openai-compatible"]');
+    await item.getByTestId('connection-use').click();
+    await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
+    await page.getByTestId('models-error').waitFor();
+
+    // Escape leaves the editor, not Settings; nothing is saved.
+    await item.getByTestId('connection-edit-open').click();
+    await item.getByTestId('connection-edit-url').fill(replay.url);
+    await page.keyboard.press('Escape');
+    await item.getByTestId('connection-edit').waitFor({ state: 'detached' });
+    expect(await item.getByTestId('connection-url').textContent()).toBe('http://127.0.0.1:1');
+    expect(await page.getByTestId('settings-dialog').isVisible()).toBe(true);
+
+    await item.getByTestId('connection-edit-open').click();
+    await item.getByTestId('connection-edit-label').fill('LM Studio on this box');
+    await item.getByTestId('connection-edit-url').fill(replay.url);
+    await item.getByTestId('connection-edit-save').click();
+    await expect.poll(() => item.getByTestId('connection-url').textContent()).toBe(replay.url);
+    expect(await item.locator('strong').textContent()).toBe('LM Studio on this box');
+    expect(await item.getByTestId('connection-key-status').textContent()).toBe('no key');
+    expect(await page.getByTestId('connection-note').textContent()).toContain('The saved API key was removed');
+    // The connection in use lists the server's models at once, and the failure is gone.
+    await expect.poll(() => pickerValues(page)).toEqual(['qwen2.5-coder-7b', 'phi-4']);
+    await page.getByTestId('models-error').waitFor({ state: 'detached' });
+
+    await item.getByTestId('connection-edit-open').click();
+    await item.getByTestId('connection-edit-key').fill('sk-new');
+    await item.getByTestId('connection-edit-save').click();
+    await expect.poll(() => item.getByTestId('connection-key-status').textContent()).toBe('key saved');
+    expect(await page.getByTestId('connections').innerText()).not.toContain('sk-new');
+    await item.getByTestId('connection-test').click();
+    await expect.poll(() => item.getByTestId('connection-test-result').textContent()).toContain('2 models');
+    expect(replay.requests.filter((r) => r.path === '/v1/models').at(-1)?.headers['authorization']).toBe('Bearer sk-new');
+
+    // A typed address that is not one is refused in the editor, and the row keeps its saved address.
+    await item.getByTestId('connection-edit-open').click();
+    await item.getByTestId('connection-edit-url').fill('lmstudio.local');
+    await item.getByTestId('connection-edit-save').click();
+    expect(await item.getByTestId('connection-edit-error').textContent()).toContain('http://');
+    await item.getByTestId('connection-edit-cancel').click();
+    expect(await item.getByTestId('connection-url').textContent()).toBe(replay.url);
+  });
+
   it('saves an address typed with /v1 without it, says so, and the test then reaches /v1/models (models audit #7)', async () => {
     s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }]);
     const { page, replay } = s;

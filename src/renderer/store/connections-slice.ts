@@ -47,8 +47,8 @@ export function adoptConnections(connections: ConnectionInfo[], changedId: strin
   if (changedId === active) void refreshModels();
 }
 
-/** Saves a new connection; resolves it as main saved it (its address normalized), or null on failure. */
-export async function addConnection(input: ConnectionInput): Promise<ConnectionInfo | null> {
+/** Saves a connection, new (no id) or edited; resolves it as main saved it (its address normalized), or null on failure. */
+export async function saveConnection(input: ConnectionInput): Promise<ConnectionInfo | null> {
   let saved: ConnectionInfo | null = null;
   await attempt(async () => {
     saved = await firebrand().connections.save(input);

@@ -4,7 +4,9 @@ import { CONNECTION_KINDS, type KeyStorage, type ServerKind } from '../../../sha
 import { firebrand } from '../../firebrand';
 import { saveSettings, useStore } from '../../store';
 import { AutoCompactSelect } from '../context/AutoCompactSelect';
-import { addConnection, loadConnections, removeConnection, testConnection, useConnectionsStore } from '../../store/connections-slice';
+import { loadConnections, removeConnection, saveConnection, testConnection, useConnectionsStore } from '../../store/connections-slice';
+import { ConnectionEditor, isEditable } from './ConnectionEditor';
+import { addressProblem, savedNote } from './connection-address';
 
 const DEFAULT_URL: Record<ServerKind, string> = {
   ollama: 'http://127.0.0.1:11434',
@@ -13,7 +15,7 @@ const DEFAULT_URL: Record<ServerKind, string> = {
   anthropic: 'https://api.anthropic.com',
 };
 
-/** Settings → connections: list, add (the key is sent once, never shown back), test, remove, and pick the active one. */
+/** Settings → connections: list, add and edit (a key is sent once, never shown back), test, remove, and pick the active one. */
 export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
   const connections = useConnectionsStore((s) => s.connections);
   const tests = useConnectionsStore((s) => s.tests);
@@ -26,6 +28,7 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
   const [keyStorage, setKeyStorage] = useState<KeyStorage | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   useEffect(() => void loadConnections(), []);
   useEffect(() => {
     let live = true;
@@ -39,16 +42,16 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
   }, []);
 
   const add = async () => {
-    if (!/^https?:\/\/\S+$/.test(url.trim())) return setProblem('Enter an address that starts with http:// or https://');
+    const refused = addressProblem(url);
+    if (refused) return setProblem(refused);
     setProblem(null);
     setNote(null);
     const typed = url.trim();
-    const saved = await addConnection({ kind, label: label.trim() || kind, baseUrl: typed, ...(key !== '' ? { apiKey: key } : {}) });
+    const saved = await saveConnection({ kind, label: label.trim() || kind, baseUrl: typed, ...(key !== '' ? { apiKey: key } : {}) });
     if (saved) {
       setLabel('');
       setKey('');
-      // Main drops a trailing /v1 (Firebrand asks /v1/... itself): said, so the saved address is no surprise.
-      if (saved.baseUrl !== typed.replace(/\/+$/, '')) setNote(`Saved as ${saved.baseUrl}: Firebrand adds /v1/… to the address itself, so the /v1 at its end was left out.`);
+      setNote(savedNote(typed, saved.baseUrl));
     }
   };
 
@@ -61,6 +64,19 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
           // The built-in Ollama's address is the field above: the row shows (and tests) what is typed there.
           const shownUrl = c.id === 'ollama' && ollamaDraft ? ollamaDraft : c.baseUrl;
           const unsaved = shownUrl !== c.baseUrl;
+          if (editing === c.id && isEditable(c)) {
+            return (
+              <li key={c.id} data-testid="connection-item" data-connection-id={c.id} data-kind={c.kind}>
+                <ConnectionEditor
+                  connection={c}
+                  onDone={(said) => {
+                    setEditing(null);
+                    setNote(said ?? null);
+                  }}
+                />
+              </li>
+            );
+          }
           return (
             <li key={c.id} data-testid="connection-item" data-connection-id={c.id} data-kind={c.kind}>
               <label className="radio" title="The composer lists this server's models and sends to it">
@@ -75,6 +91,11 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
                 Test connection
               </button>
               <AutoCompactSelect kind="connection" id={c.id} />{' '}
+              {isEditable(c) && (
+                <button type="button" data-testid="connection-edit-open" aria-label={`Edit ${c.label}`} onClick={() => { setNote(null); setEditing(c.id); }}>
+                  Edit
+                </button>
+              )}{' '}
               {!c.builtIn && (
                 <button type="button" data-testid="connection-remove" aria-label={`Remove ${c.label}`} onClick={() => void removeConnection(c.id, activeId)}>
                   Remove

@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import type { ConnectionInfo, ServerKind } from '../../../shared/connections';
+import { saveConnection } from '../../store/connections-slice';
+import { addressProblem, savedNote } from './connection-address';
+
+/** A connection the user added (not the built-in Ollama, whose address is its own field, nor the built-in engine). */
+export type EditableConnection = ConnectionInfo & { kind: ServerKind };
+
+export function isEditable(c: ConnectionInfo): c is EditableConnection {
+  return !c.builtIn && c.kind !== 'builtin';
+}
+
+interface Props {
+  connection: EditableConnection;
+  /** Closes the editor; `note` says what the user should know about what was saved (e.g. a key removed). */
+  onDone: (note?: string) => void;
+}
+
+/**
+ * A saved connection's name, address and key, changed in place. The messages for a server that cannot be reached
+ * say to change its address in Settings: before, only the built-in Ollama's address could be changed, and a wrong
+ * llama-server address meant removing the connection and adding it again (real-engines audit D1).
+ */
+export function ConnectionEditor({ connection, onDone }: Props) {
+  const [label, setLabel] = useState(connection.label);
+  const [url, setUrl] = useState(connection.baseUrl);
+  const [key, setKey] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const save = async () => {
+    const refused = addressProblem(url);
+    if (refused) return setProblem(refused);
+    setProblem(null);
+    setSaving(true);
+    const typed = url.trim();
+    const saved = await saveConnection({ id: connection.id, kind: connection.kind, label: label.trim() || connection.label, baseUrl: typed, ...(key !== '' ? { apiKey: key } : {}) });
+    setSaving(false);
+    if (!saved) return;
+    // Main keeps a key only for the address it was saved for: one that went with the old address is said to be gone.
+    const keyDropped = connection.hasApiKey && !saved.hasApiKey;
+    const notes = [savedNote(typed, saved.baseUrl), keyDropped ? `The saved API key was removed: a key is sent only to the address it was saved for. Enter it again for ${saved.baseUrl} if the server needs one.` : null].filter((n): n is string => n !== null);
+    onDone(notes.length > 0 ? notes.join(' ') : undefined);
+  };
+
+  return (
+    <form
+      className="connection-edit"
+      data-testid="connection-edit"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+      onKeyDown={(e) => {
+        // Escape closes the editor, not the Settings dialog around it.
+        if (e.key === 'Escape') {
+          e.stopPropagation();
+          e.preventDefault();
+          onDone();
+        }
+      }}
+    >
+      <label>
+        Name
+        <input data-testid="connection-edit-label" value={label} onChange={(e) => setLabel(e.target.value)} />
+      </label>
+      <label>
+        Server address
+        <input data-testid="connection-edit-url" value={url} onChange={(e) => setUrl(e.target.value)} autoFocus />
+      </label>
+      <label>
+        API key
+        <input type="password" autoComplete="off" data-testid="connection-edit-key" placeholder={connection.hasApiKey ? 'saved: leave empty to keep it' : 'none (optional)'} value={key} onChange={(e) => setKey(e.target.value)} />
+      </label>
+      <span className="connection-edit-actions">
+        <button type="button" data-testid="connection-edit-cancel" onClick={() => onDone()}>
+          Cancel
+        </button>
+        <button type="submit" className="primary" data-testid="connection-edit-save" disabled={saving}>
+          Save connection
+        </button>
+      </span>
+      {problem && (
+        <p role="alert" className="field-error" data-testid="connection-edit-error">
+          {problem}
+        </p>
+      )}
+    </form>
+  );
+}
