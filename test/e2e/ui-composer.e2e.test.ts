@@ -309,6 +309,30 @@ describe('composer', () => {
     expect(await page.getByTestId('composer-send').count()).toBe(1);
   });
 
+  // Conversations audit D1: Stop is drawn where Send was, so a double-click on Send stopped the answer it had just
+  // started, with a word or two of it. The second press here comes once Stop is on screen, under the pointer.
+  it('sends once on a double-click on Send, and the answer it started goes on to its end', async () => {
+    const words = Array.from({ length: 8 }, (_, i) => ({ content: `w${i} ` }));
+    s = await startUi(chatRoutes(ollamaLines(words), 10, 2));
+    const { page, replay } = s;
+    await page.getByTestId('composer-input').fill('Clicked twice');
+    const box = await page.getByTestId('composer-send').boundingBox();
+    if (!box) throw new Error('no Send button');
+    const x = box.x + box.width / 2;
+    const y = box.y + box.height / 2;
+    await page.mouse.click(x, y);
+    await page.getByTestId('composer-stop').waitFor();
+    await expect.poll(() => replay.held).toBe(1);
+    await page.mouse.down({ clickCount: 2 });
+    await page.mouse.up({ clickCount: 2 });
+    replay.release();
+    await waitIdle(page);
+    expect(await assistant(page).getAttribute('data-status')).toBe('done');
+    expect((await assistant(page).locator('[data-run="answer"]').textContent())?.trim()).toBe('w0 w1 w2 w3 w4 w5 w6 w7');
+    expect(chatRequests(replay).filter((r) => r.messages.at(-1)?.content === 'Clicked twice')).toHaveLength(1);
+    expect(await page.locator(USER).count()).toBe(1);
+  });
+
   it('has keyboard shortcuts: / writes, Ctrl+K searches, Esc stops, Ctrl+N starts a new chat', async () => {
     const long = Array.from({ length: 200 }, (_, i) => ({ content: `w${i} ` }));
     // Held after 5 lines and never let go: the answer is still streaming when Stop is pressed, on any machine.

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
-import { ArrowUp, Brain, Paperclip, Square } from 'lucide-react';
+import { ArrowUp, Brain, Paperclip } from 'lucide-react';
 import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, measureTurns } from '../../../shared/context-estimate';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { refreshContextChoice, sendMessage, stopTurn, thinkToggleOffered, useStore } from '../../store';
@@ -18,6 +18,7 @@ import { RoomChoices } from '../context/RoomChoices';
 import { useRoomPlan } from '../context/use-room-plan';
 import { ConversationSettingsButton } from './ConversationSettings';
 import { ModelPicker } from './ModelPicker';
+import { StopButton } from './StopButton';
 import { missingModel, noModelsHint } from './picker-groups';
 import { loadLibrary, useLibraryStore } from '../../store/library-slice';
 import { aliasOfRef, refLabel } from '../../../shared/model-ref';
@@ -325,10 +326,7 @@ export function Composer() {
             )}
             <span className="spacer" />
             {stoppable ? (
-              <button type="button" className="danger stop" data-testid="composer-stop" onClick={() => void stopTurn(stoppable.id)}>
-                <Square className="icon" aria-hidden />
-                <span className="button-label">Stop</span>
-              </button>
+              <StopButton onStop={() => void stopTurn(stoppable.id)} />
             ) : (
               <button type="submit" className="primary send" data-testid="composer-send" disabled={blockedBy !== null || sending} title={blockedBy ?? 'Send (Enter)'}>
                 <ArrowUp className="icon" aria-hidden />
