@@ -195,6 +195,36 @@ describe('conversations', () => {
     }
   });
 
+  // Conversations audit D2: a version switched to in one tab was not followed by another (no event said the chat
+  // had changed), whose next message then went under the version main went on from while it showed the other one.
+  it('follows a version switched to in another tab, so a message sent here follows the answer it shows', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'First take.' }])));
+    const { page, replay } = s;
+    await send(page, 'Question');
+    await waitIdle(page);
+    replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Second take.' }])));
+    await page.getByTestId('regenerate').click();
+    await expect.poll(() => answer(page)).toBe('Second take.');
+    await waitIdle(page);
+    const other = await openChatInOtherTab(s);
+    try {
+      expect(await answer(other)).toBe('Second take.');
+      await other.getByTestId('branch-prev').click();
+      await expect.poll(() => answer(other)).toBe('First take.');
+      // This tab shows the version the chat goes on from now, with its versions.
+      await expect.poll(() => answer(page)).toBe('First take.');
+      expect(await page.getByTestId('branch-position').first().textContent()).toBe('1/2');
+      replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Follow-up answer.' }])));
+      await send(page, 'Follow up on that');
+      await waitIdle(page);
+      const request = JSON.parse(replay.requests.filter((r) => r.path === '/api/chat').at(-1)?.body ?? '{}') as { messages: { role: string; content: string }[] };
+      expect(request.messages.map((m) => m.content)).toEqual(['Question', 'First take.', 'Follow up on that']);
+      expect((await page.locator('[data-testid="turn"] [data-run="answer"]').allTextContents()).map((t) => t.trim())).toEqual(['First take.', 'Follow-up answer.']);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('finds a Chinese or Japanese word inside a sentence, marked in the hit and in the chat (audit files #7)', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: '明日は雨が降るでしょう。' }])));
     const { page } = s;

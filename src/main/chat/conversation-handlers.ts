@@ -92,6 +92,9 @@ export function createConversationHandlers(deps: ConversationHandlersDeps): Pick
       const turn = store.getTurn(turnId);
       if (!turn) throw new UserFacingError('not-found', 'That message no longer exists.');
       store.switchBranch(turnId);
+      // Other windows and tabs showing the chat follow it (followOpenChat): one that kept the old version sent its
+      // next message under the version main goes on from, not the one it showed (conversations audit D2).
+      emit('conversations:changed', { conversationId: turn.conversationId });
       return conversationView(store, turn.conversationId);
     },
     'chat:stop': ({ turnId }) => ({ stopped: chat.stop(turnId) }),

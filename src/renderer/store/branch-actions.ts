@@ -55,7 +55,7 @@ export async function switchSibling(turn: Turn, offset: number): Promise<void> {
   const target = info?.ids[info.index + offset];
   if (!target) return;
   try {
-    const view = await firebrand().conversations.switchBranch({ turnId: target });
+    const view = await branching(() => firebrand().conversations.switchBranch({ turnId: target }));
     if (get().activeId === view.conversation.id) set({ ...heldWindow(view.turns, view.conversation.id, target), siblings: view.siblings, notice: null });
   } catch (err) {
     fail(err, () => void switchSibling(turn, offset));
