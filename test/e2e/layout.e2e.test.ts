@@ -207,6 +207,24 @@ describe('layouts that fit', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('sidebar-toggle');
   });
 
+  it('keeps each of an answer’s figures on one line on a phone', async () => {
+    if (!s) throw new Error('no session');
+    const page = await s.browser.newPage({ viewport: { width: 360, height: 800 } });
+    try {
+      await page.goto(s.serve.url);
+      await openSidebarIfDrawer(page);
+      await page.getByTestId('conversation-item').first().click();
+      const stats = page.locator('[data-testid="turn"][data-role="assistant"] [data-testid="answer-stats"]');
+      await stats.waitFor();
+      // "first token 4" and "ms" were on two lines beside the model's name and the buttons.
+      const lines = await stats.evaluate((el) => [...el.querySelectorAll('.stat')].map((s) => [s.textContent, s.getClientRects().length] as const));
+      expect(lines.map(([text]) => text)).toEqual([expect.stringMatching(/tokens?$/), expect.stringMatching(/tok\/s$/), expect.stringMatching(/^first token /)]);
+      expect(lines.every(([, n]) => n === 1)).toBe(true);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('gives a failure banner’s message the width of a phone, with its actions under it', async () => {
     if (!s) throw new Error('no session');
     const { browser, replay, serve } = s;

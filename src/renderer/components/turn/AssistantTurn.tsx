@@ -1,5 +1,5 @@
 import { turnTimingMeta } from '../../../shared/turn-timing';
-import { memo, useState } from 'react';
+import { Fragment, memo, useState } from 'react';
 import { Check, Copy, Play, RotateCcw } from 'lucide-react';
 import { sendMessage, useStore } from '../../store';
 import { useRunActive } from '../../store/use-run-active';
@@ -176,7 +176,13 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
           <BranchSwitcher turn={first} />
           {stats !== '' && (
             <span className="stats" data-testid="answer-stats">
-              {stats}
+              {/* Each figure on one line: on a phone "first token 4" and "ms" went to two (conversations audit D7). */}
+              {stats.split(' · ').map((part, i) => (
+                <Fragment key={i}>
+                  {i > 0 && ' · '}
+                  <span className="stat">{part}</span>
+                </Fragment>
+              ))}
             </span>
           )}
           <span className="actions">
