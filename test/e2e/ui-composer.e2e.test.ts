@@ -306,6 +306,22 @@ describe('composer', () => {
     await page.getByTestId('composer-stop').click();
     await expect.poll(() => assistant(page).getAttribute('data-status')).toBe('aborted');
     expect(await assistant(page).getByTestId('turn-retry').count()).toBe(1);
+    // "Stopped." is said in the muted colour: the user's own Stop is not a failure (real-engines audit D5).
+    const colours = await assistant(page)
+      .getByTestId('turn-error')
+      .evaluate((el) => {
+        const of = (name: string) => {
+          const probe = document.createElement('span');
+          probe.style.color = `var(${name})`;
+          el.append(probe);
+          const colour = getComputedStyle(probe).color;
+          probe.remove();
+          return colour;
+        };
+        return { shown: getComputedStyle(el).color, muted: of('--muted'), error: of('--error') };
+      });
+    expect(colours.shown).toBe(colours.muted);
+    expect(colours.shown).not.toBe(colours.error);
     expect(await page.getByTestId('composer-send').count()).toBe(1);
   });
 
@@ -331,6 +347,32 @@ describe('composer', () => {
     expect((await assistant(page).locator('[data-run="answer"]').textContent())?.trim()).toBe('w0 w1 w2 w3 w4 w5 w6 w7');
     expect(chatRequests(replay).filter((r) => r.messages.at(-1)?.content === 'Clicked twice')).toHaveLength(1);
     expect(await page.locator(USER).count()).toBe(1);
+  });
+
+  // Real-engines audit D3: an answer stopped at the token limit offered Continue though the chat already filled the
+  // window; Continue added its message to the chat, and main refused it ("Nothing was sent").
+  it('offers Continue after the token limit only while the chat fits the window', async () => {
+    // About 4.5K tokens of answer (4 characters a token) against the 4K window the model gets with no GPU known.
+    const long = Array.from({ length: 90 }, (_, i) => ({ content: `${'word '.repeat(40)}${i}\n` }));
+    s = await startUi(chatRoutes(ollamaLines(long, 'length'), 1));
+    const { page, replay } = s;
+    await send(page, 'Write it all');
+    await waitIdle(page);
+    const turn = assistant(page);
+    await turn.getByTestId('continue-full').waitFor();
+    expect(await turn.getByTestId('answer-continue').isDisabled()).toBe(true);
+    expect(await turn.getByTestId('answer-continue').getAttribute('aria-describedby')).toBe(await turn.getByTestId('continue-full').getAttribute('id'));
+    // The composer says why and how to make room.
+    expect(await page.getByTestId('composer-send').getAttribute('title')).toContain('Make room');
+
+    // A short answer stopped the same way can be continued.
+    replay.setRoutes(chatRoutes(ollamaLines([{ content: 'A short answer that ran out of' }], 'length'), 1));
+    await page.getByTestId('new-chat').click();
+    await send(page, 'Write a little');
+    await waitIdle(page);
+    await assistant(page).getByTestId('answer-continue').waitFor();
+    expect(await assistant(page).getByTestId('answer-continue').isDisabled()).toBe(false);
+    expect(await assistant(page).getByTestId('continue-full').count()).toBe(0);
   });
 
   it('has keyboard shortcuts: / writes, Ctrl+K searches, Esc stops, Ctrl+N starts a new chat', async () => {

@@ -18,9 +18,11 @@ interface RoomState {
   open: boolean;
   /** Auto-compact per connection and alias (Settings, Models); null until read. */
   autoCompact: AutoCompactSetting[] | null;
+  /** The open conversation, when it alone (no draft) is longer than the chosen model's window: nothing more can be sent. */
+  full: string | null;
 }
 
-export const useRoom = create<RoomState>(() => ({ measure: null, working: null, open: false, autoCompact: null }));
+export const useRoom = create<RoomState>(() => ({ measure: null, working: null, open: false, autoCompact: null, full: null }));
 
 /**
  * What the measure depends on: a new key asks main again. Main measures the whole branch up to its tip, so the

@@ -154,6 +154,11 @@ export function Composer() {
 
   const empty = draft.trim() === '' && attachments.items.length === 0;
   const overWindow = known && estimate > contextWindow;
+  // The chat alone, without the draft: an answer's Continue (which sends a short message of its own) waits on it.
+  const chatFull = known && estimate - draftTokens > contextWindow && activeId !== null;
+  useEffect(() => {
+    useRoom.setState({ full: chatFull ? activeId : null });
+  }, [chatFull, activeId]);
   // Over the window is said even with an empty draft: "Type a message" would send the user the wrong way (issues 17, 21).
   const overReason = !overWindow
     ? null

@@ -4,6 +4,7 @@ import { Check, Copy, Play, RotateCcw } from 'lucide-react';
 import { sendMessage, useStore } from '../../store';
 import { useRunActive } from '../../store/use-run-active';
 import { useBuiltinLoading, waitingLine, waitingOf } from '../../store/builtin-loading';
+import { useRoom } from '../../store/context-room';
 import { finalAssistantText } from '../../../shared/assistant-text';
 import { CONTINUE_TEXT, type Turn } from '../../../shared/turn';
 import { answeredAlias } from '../../../shared/model-ref';
@@ -87,6 +88,9 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
   // waiting on a tool (turns audit #8).
   const busy = useRunActive();
   const canContinue = !streaming && isTip && CONTINUABLE.has(stop) && answer !== '';
+  // Continue sends a message: with the chat already longer than the window it was refused after being added to the
+  // chat (real-engines audit D3), so it waits until room is made.
+  const full = useRoom((s) => canContinue && s.full === turn.conversationId);
   // An alias made into an Ollama model whose copy is gone: the server says "try pulling it first", which cannot
   // work for a name that only Firebrand knows. Offer to make it again from its base model (issue 17).
   const aliasGone = useStore((s) => {
@@ -156,6 +160,8 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
                 type="button"
                 className="small"
                 data-testid="answer-continue"
+                disabled={full}
+                aria-describedby={full ? `continue-full-${turn.id}` : undefined}
                 title="Ask the model to go on from where this answer stopped"
                 onClick={() => {
                   // This button goes as the answer goes on: the message box takes the focus (Escape stops it there).
@@ -166,6 +172,11 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
                 <Play className="icon" aria-hidden />
                 Continue
               </button>
+              {full && (
+                <span className="turn-status-note" id={`continue-full-${turn.id}`} data-testid="continue-full">
+                  The conversation fills the model’s window: make room (below the message box) to go on.
+                </span>
+              )}
             </div>
           )}
         </div>
