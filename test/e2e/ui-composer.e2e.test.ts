@@ -116,7 +116,7 @@ describe('composer', () => {
 
   // The audit's notes: the one composer kept its draft as the user moved between chats, so text and files meant for
   // one chat were sent in the next one opened; a reload lost the draft.
-  it('keeps each conversation’s draft, files too, as the user moves between them, and its text across a reload', async () => {
+  it('keeps each conversation’s draft, files too, as the user moves between them and across a reload', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Noted.' }])));
     const { page } = s;
     const input = page.getByTestId('composer-input');
@@ -153,14 +153,21 @@ describe('composer', () => {
     await item('Second chat').click();
     await expect.poll(() => input.inputValue()).toBe('Another for the second');
 
-    // A reload reopens the second chat with its text; the others keep theirs.
+    // A reload reopens the second chat with its text; the others keep theirs, files too (conversations audit D3: the
+    // files did not come back, and nothing said so).
     await page.reload();
     await page.locator(USER).getByText('Second chat').waitFor();
     await expect.poll(() => input.inputValue()).toBe('Another for the second');
-    await item('First chat').click();
-    await expect.poll(() => input.inputValue()).toBe('Half a question for the first');
     await page.getByTestId('new-chat').click();
     await expect.poll(() => input.inputValue()).toBe('A new one');
+    await item('First chat').click();
+    await expect.poll(() => input.inputValue()).toBe('Half a question for the first');
+    await page.getByTestId('pending-attachments').getByText('one.txt').waitFor();
+    await page.getByTestId('composer-send').click();
+    await waitIdle(page);
+    const sent = chatRequests(s.replay).at(-1)?.messages.at(-1)?.content ?? '';
+    expect(sent).toContain('only for the first chat');
+    expect(sent).toContain('Half a question for the first');
   });
 
   // Issues (files #9, #3): two files with the same bytes kept only the first name; a file over the limit got

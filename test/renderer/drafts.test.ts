@@ -70,10 +70,13 @@ describe('drafts', () => {
     expect(onScreen.text).toBe('');
   });
 
-  it('come back after a reload, each with its conversation (texts only)', async () => {
+  // Conversations audit D3: the files came back no more (an image pasted from the clipboard was gone, unsaid).
+  it('come back after a reload, each with its conversation, files too', async () => {
     mountComposer();
     await openConversation('c1');
     onScreen = { text: 'Half a thought', attachments: [file] };
+    await openConversation('c2');
+    onScreen = { text: '', attachments: [{ ...file, id: 'b'.repeat(64), kind: 'image', name: 'pasted.png', mime: 'image/png' }] };
     newChat();
     onScreen = { text: 'Typed in a new chat', attachments: [] };
     persistDrafts();
@@ -84,7 +87,19 @@ describe('drafts', () => {
     mountComposer();
     expect(onScreen).toEqual({ text: 'Typed in a new chat', attachments: [] });
     await openConversation('c1');
-    expect(onScreen).toEqual({ text: 'Half a thought', attachments: [] });
+    expect(onScreen).toEqual({ text: 'Half a thought', attachments: [file] });
+    await openConversation('c2');
+    expect(onScreen.attachments.map((a) => a.name)).toEqual(['pasted.png']);
+  });
+
+  it('read after a reload as stored before files were kept (texts), and drop what is not a draft', async () => {
+    storage.set('firebrand.drafts', JSON.stringify({ '': 'An old text', c1: { text: 'x', attachments: [{ type: 'attachment', id: 5 }, file] }, c2: 42 }));
+    mountComposer();
+    expect(onScreen).toEqual({ text: 'An old text', attachments: [] });
+    await openConversation('c1');
+    expect(onScreen).toEqual({ text: 'x', attachments: [file] });
+    await openConversation('c2');
+    expect(onScreen).toEqual({ text: '', attachments: [] });
   });
 
   it('keep nothing for a conversation left with an empty box', async () => {

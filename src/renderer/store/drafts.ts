@@ -5,9 +5,11 @@
  * navigation (a conversation opened, a new chat started), the composer's draft is kept for the one left and the one
  * opened gets its own back. Sending in a new chat is not navigation: the draft goes with the message.
  *
- * The texts are also kept in the tab's sessionStorage when the page is hidden or unloaded (per tab, gone with it), so
- * a reload brings them back. Pending attachments are kept while the page lives, not across a reload: their bytes
- * wait in main's blob store only until its collector's grace period ends.
+ * The drafts are also kept in the tab's sessionStorage when the page is hidden or unloaded (per tab, gone with it), so
+ * a reload brings them back, files included: a file's bytes wait in main's blob store, by the block's id, for the
+ * collector's grace period (an hour). Before, only the texts came back, and an image pasted from the clipboard was
+ * gone with no word said (conversations audit D3). One whose bytes went meanwhile is shown as a file that cannot be
+ * read, which the user removes or attaches again.
  */
 import type { AttachmentBlock } from '../../shared/turn';
 import { useStore } from '.';
@@ -45,7 +47,10 @@ function kept(): Map<string, Draft> {
     const raw = sessionStorage.getItem(KEY);
     const parsed: unknown = raw ? JSON.parse(raw) : null;
     if (parsed && typeof parsed === 'object') {
-      for (const [key, text] of Object.entries(parsed)) if (typeof text === 'string' && text !== '') drafts.set(key, { text, attachments: [] });
+      for (const [key, value] of Object.entries(parsed)) {
+        const draft = storedDraft(value);
+        if (draft && !isEmpty(draft)) drafts.set(key, draft);
+      }
     }
   } catch {
     // Storage refused or unreadable: drafts live as long as the page, as they did.
@@ -117,21 +122,36 @@ export function switchDraft(from: string | null, to: string | null): void {
   holder.put(takeDraft(to));
 }
 
-/** Writes the texts to sessionStorage (the one on screen included), for a reload. */
+/** A draft as stored: `{ text, attachments }`, or a text alone (as drafts were stored before); null if neither. */
+function storedDraft(value: unknown): Draft | null {
+  if (typeof value === 'string') return { text: value, attachments: [] };
+  if (!value || typeof value !== 'object') return null;
+  const { text, attachments } = value as { text?: unknown; attachments?: unknown };
+  if (typeof text !== 'string') return null;
+  return { text, attachments: Array.isArray(attachments) ? attachments.filter(isAttachmentBlock) : [] };
+}
+
+function isAttachmentBlock(b: unknown): b is AttachmentBlock {
+  if (!b || typeof b !== 'object') return false;
+  const { type, id, kind, name, mime, size } = b as Record<string, unknown>;
+  return type === 'attachment' && typeof id === 'string' && (kind === 'image' || kind === 'document' || kind === 'text') && typeof name === 'string' && typeof mime === 'string' && typeof size === 'number';
+}
+
+/** Writes the drafts to sessionStorage (the one on screen included), for a reload. */
 export function persistDrafts(): void {
-  const texts: Record<string, string> = {};
-  for (const [key, d] of kept()) if (d.text !== '') texts[key] = d.text;
-  const current = holder?.take().text ?? '';
-  if (current !== '') texts[keyOf(onScreen())] = current;
+  const stored: Record<string, Draft> = {};
+  for (const [key, d] of kept()) if (!isEmpty(d)) stored[key] = d;
+  const current = holder?.take() ?? EMPTY;
+  if (!isEmpty(current)) stored[keyOf(onScreen())] = current;
   try {
-    if (Object.keys(texts).length === 0) sessionStorage.removeItem(KEY);
-    else sessionStorage.setItem(KEY, JSON.stringify(texts));
+    if (Object.keys(stored).length === 0) sessionStorage.removeItem(KEY);
+    else sessionStorage.setItem(KEY, JSON.stringify(stored));
   } catch {
     // As above.
   }
 }
 
-/** Keeps the texts when the page goes away or is hidden (a phone may end a hidden tab without unloading it). */
+/** Keeps the drafts when the page goes away or is hidden (a phone may end a hidden tab without unloading it). */
 export function persistDraftsOnHide(): void {
   addEventListener('pagehide', persistDrafts);
   document.addEventListener('visibilitychange', () => {
