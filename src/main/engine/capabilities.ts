@@ -18,6 +18,8 @@ export const LLAMA_SERVER_PROPS_TTL_MS = 5_000;
  */
 export class CapabilityCache {
   private readonly cache = new Map<string, { caps: ModelCapabilities; at: number }>();
+  /** What each server said when last reached, kept while it cannot be (lastKnown); a later answer replaces it. */
+  private readonly last = new Map<string, ModelCapabilities>();
 
   /**
    * `ollamaShow`: the model manager's shared `/api/show` cache, so the engine and the model list ask the server
@@ -43,9 +45,20 @@ export class CapabilityCache {
     } catch {
       caps = undefined;
     }
-    if (caps) this.cache.set(key, { caps, at: this.now() });
-    else this.cache.delete(key);
+    if (caps) {
+      this.cache.set(key, { caps, at: this.now() });
+      this.last.set(key, caps);
+    } else this.cache.delete(key);
     return caps ?? {};
+  }
+
+  /**
+   * What the server said about `model` when it was last reached (at this address), whatever `forget` dropped since;
+   * undefined if it never was. While a llama-server is down the meter shows the window it was started with, not a
+   * made-up 4K "the server decides" (real-engines audit D2).
+   */
+  lastKnown(connection: EngineConnection, model: string): ModelCapabilities | undefined {
+    return this.last.get(`${connection.id}\u0000${connection.baseUrl}\u0000${model}`);
   }
 
   /** Forgets what a connection said (connection saved or tested, model list read, a context-size error). */

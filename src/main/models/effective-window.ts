@@ -12,7 +12,7 @@ import type { ContextWindowResolver } from './context-window';
 export interface EffectiveWindowDeps {
   alias: (name: string) => AliasLayer | undefined;
   connection: (id?: string) => EngineConnection;
-  capabilities: CapabilityCache;
+  capabilities: Pick<CapabilityCache, 'get' | 'lastKnown'>;
   resolver: ContextWindowResolver;
   /** Tokens per estimated token learned per model (the engine's calibration). */
   estimateRatio?: (model: string) => number;
@@ -37,6 +37,12 @@ async function windowChoice(req: { model: string; connectionId?: string; wait?: 
     if (caps.serverContext !== undefined) {
       const window = Math.min(route?.contextWindow ?? caps.serverContext, caps.serverContext);
       return { contextWindow: window, source: window === caps.serverContext ? 'server' : 'alias', reason: `llama-server was started with n_ctx ${caps.serverContext}.` };
+    }
+    // Not reached now (down, or restarting): the window it was started with when last reached, said as such.
+    const last = deps.capabilities.lastKnown(connection, model)?.serverContext;
+    if (last !== undefined) {
+      const window = Math.min(route?.contextWindow ?? last, last);
+      return { contextWindow: window, source: window === last ? 'server' : 'alias', reason: `llama-server did not answer just now; it was started with n_ctx ${last} when last reached.` };
     }
     return { contextWindow: null, source: 'unknown', reason: 'llama-server did not report its n_ctx (/props).' };
   }
