@@ -53,13 +53,15 @@ export const HOT_SQL = {
 
 /** Conversations and their turns: the source of truth the renderer only mirrors. */
 export class ConversationStore {
-  private readonly stmts: Record<string, Statement>;
+  private readonly stmts: Record<string, Statement | undefined>;
 
   constructor(
     private readonly db: Database,
     /** Room kept back for deleting chats on a full disk (services: the data folder's); none in most tests. */
     private readonly reserve?: DiskReserve,
   ) {
+    const leftAt = (db.prepare('SELECT 1 FROM pragma_table_info(?) WHERE name = ?').get('turns', 'left_at') as unknown) !== undefined;
+    const seen = (t: string) => (leftAt ? `MAX(${t}.created_at, COALESCE(${t}.left_at, 0))` : `${t}.created_at`);
     this.stmts = {
       insertConversation: db.prepare(
         'INSERT INTO conversations (id, title, model, active_leaf_id, created_at, updated_at) VALUES (@id, @title, @model, @activeLeafId, @createdAt, @updatedAt)',
@@ -72,6 +74,10 @@ export class ConversationStore {
       rename: db.prepare('UPDATE conversations SET title = @title, updated_at = @now WHERE id = @id'),
       touch: db.prepare('UPDATE conversations SET updated_at = @now, active_leaf_id = @leaf, model = COALESCE(@model, model) WHERE id = @id'),
       setLeaf: db.prepare('UPDATE conversations SET active_leaf_id = @leaf WHERE id = @id'),
+      // The version on screen is being left: when, so a switch back under it opens it again (migration 0017). A
+      // store on a database from before it (the migration tests' older versions) does without, as before.
+      // A turn added under the leaf on screen (a message, the next step) leaves nothing: that leaf is a leaf no more.
+      leaveLeaf: leftAt ? db.prepare('UPDATE turns SET left_at = @now WHERE id = (SELECT active_leaf_id FROM conversations WHERE id = @id) AND id IS NOT @parent') : undefined,
       reparent: db.prepare('UPDATE turns SET parent_id = @parent WHERE id = @id'),
       touchIfTip: db.prepare(
         `UPDATE conversations SET updated_at = @now, model = COALESCE(@model, model),
@@ -95,15 +101,16 @@ export class ConversationStore {
       getTurn: db.prepare('SELECT * FROM turns WHERE id = ?'),
       siblings: db.prepare(HOT_SQL.siblingsOf),
       childIds: db.prepare('SELECT id, parent_id FROM turns WHERE conversation_id = ? ORDER BY created_at, id'),
-      // Children are always newer than their parent, so the newest descendant is a leaf; depth breaks equal clocks.
+      // The leaf on screen last: a leaf is on screen from its creation until it is left (left_at). Children are
+      // always newer than their parent, so the newest descendant is a leaf; depth breaks equal clocks.
       latestLeaf: db.prepare(
-        `WITH RECURSIVE sub(id, depth, created_at) AS (
-           SELECT id, 0, created_at FROM turns WHERE id = ?
+        `WITH RECURSIVE sub(id, depth, seen) AS (
+           SELECT id, 0, ${seen('turns')} FROM turns WHERE id = ?
            UNION ALL
-           SELECT t.id, s.depth + 1, t.created_at FROM turns t JOIN sub s ON t.parent_id = s.id
+           SELECT t.id, s.depth + 1, ${seen('t')} FROM turns t JOIN sub s ON t.parent_id = s.id
          )
          SELECT id FROM sub WHERE NOT EXISTS (SELECT 1 FROM turns c WHERE c.parent_id = sub.id)
-         ORDER BY created_at DESC, depth DESC, id DESC LIMIT 1`,
+         ORDER BY seen DESC, depth DESC, id DESC LIMIT 1`,
       ),
     };
   }
@@ -152,6 +159,8 @@ export class ConversationStore {
   /** Adds a turn and makes it the conversation's active leaf, in one transaction. */
   appendTurn(turn: Turn, now: number): void {
     this.db.transaction(() => {
+      // A regenerate or an edit leaves the version on screen for a new one beside it.
+      this.stmts.leaveLeaf?.run({ id: turn.conversationId, now, parent: turn.parentId });
       this.stmts.insertTurn!.run(turnParams(turn));
       this.stmts.touch!.run({ id: turn.conversationId, leaf: turn.id, model: turn.model ?? null, now });
     })();
@@ -320,14 +329,18 @@ export class ConversationStore {
   }
 
   /**
-   * Switches to the branch through `turnId`: the active leaf becomes the newest leaf under it (what the user
-   * last saw there). Does not touch `updated_at`: looking at an old branch is not new activity.
+   * Switches to the branch through `turnId`: the active leaf becomes the leaf under it that was on screen last (the
+   * newest one was shown before, though the user had moved to another version there: conversations audit D4). Does
+   * not touch `updated_at`: looking at an old branch is not new activity.
    */
-  switchBranch(turnId: string): string {
+  switchBranch(turnId: string, now = Date.now()): string {
     const turn = this.requireTurn(turnId);
-    const leaf = (this.stmts.latestLeaf!.get(turnId) as { id: string } | undefined)?.id ?? turnId;
-    this.stmts.setLeaf!.run({ id: turn.conversationId, leaf });
-    return leaf;
+    return this.db.transaction(() => {
+      this.stmts.leaveLeaf?.run({ id: turn.conversationId, now, parent: null });
+      const leaf = (this.stmts.latestLeaf!.get(turnId) as { id: string } | undefined)?.id ?? turnId;
+      this.stmts.setLeaf!.run({ id: turn.conversationId, leaf });
+      return leaf;
+    })();
   }
 
   /** Restores a whole conversation (import); parents must precede children. Atomic on its own or in a caller's transaction. */

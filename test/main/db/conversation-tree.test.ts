@@ -90,6 +90,28 @@ describe('ConversationStore tree operations', () => {
     expect(store.switchBranch('a2')).toBe('a2');
   });
 
+  // Conversations audit D4: going back to a message's other version opened the newest answer under it, not the one
+  // the user had chosen there and was reading.
+  it('switches back to the leaf that was on screen last under the chosen sibling, not the newest', () => {
+    const { store } = seed();
+    store.regenerate('a1', { id: 'a1r', createdAt: tick() }, tick());
+    expect(store.switchBranch('a1', tick())).toBe('a1');
+    store.editAndResend('u1', { id: 'u2', blocks: text('edited question'), createdAt: tick() }, tick());
+    store.appendTurn(makeTurn({ id: 'a2', conversationId: 'c', parentId: 'u2', role: 'assistant', blocks: text('answer to the edit') }), tick());
+    // Back to the first question: the answer read there (a1), though a1r is newer.
+    expect(store.switchBranch('u1', tick())).toBe('a1');
+    expect(store.switchBranch('u2', tick())).toBe('a2');
+    expect(store.switchBranch('u1', tick())).toBe('a1');
+    // Choosing the other answer there, then leaving and coming back, opens that one.
+    expect(store.switchBranch('a1r', tick())).toBe('a1r');
+    expect(store.switchBranch('u2', tick())).toBe('a2');
+    expect(store.switchBranch('u1', tick())).toBe('a1r');
+    // Messages added under the leaf on screen keep the branch's newest leaf the one shown.
+    store.appendTurn(makeTurn({ id: 'u3', conversationId: 'c', parentId: 'a1r', blocks: text('more') }), tick());
+    expect(store.switchBranch('u2', tick())).toBe('a2');
+    expect(store.switchBranch('u1', tick())).toBe('u3');
+  });
+
   it('lists every turn of every branch, parents first', () => {
     const { store } = seed();
     store.regenerate('a1', { id: 'a2', createdAt: tick() }, tick());
