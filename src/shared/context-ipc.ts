@@ -95,6 +95,8 @@ export interface RoomPlan {
   largest: LargestPart[];
   /** Why no cut is offered (nothing older than the message itself), when `cut` is null. */
   noCut: string | null;
+  /** A new chat can start from a summary of this one: something is older than the waiting message. */
+  newChat: boolean;
 }
 
 /** The summarizer: the conversation's model unless the user picks another. */

@@ -14,7 +14,7 @@ import { setupRequest, type RequestSetup } from '../engine/request-setup';
 import { UserFacingError } from '../errors';
 import type { AutoCompactStore } from './auto-compact-store';
 import { card, withCard } from './cards';
-import { chooseCut, cutCandidates, cutPoints, dropMetaFor, letOthersRun } from './cut-plan';
+import { chooseCut, cutCandidates, cutPoints, dropMetaFor, letOthersRun, type Cut } from './cut-plan';
 import { keepLargerWindow, largerWindow } from './larger-window';
 import { measureBranch, type Measured } from './measure';
 import { resolveTarget, type ResolvedTarget, type RoomDeps } from './room-target';
@@ -65,6 +65,8 @@ export class RoomService {
     const chosen = await chooseCut(this.deps, setup, branch, now, { keepFrom: req.keepFrom, extra });
     const larger = await largerWindow(this.deps, target, need, now.window);
     await letOthersRun();
+    const pending = waitingForRoom(branch);
+    const droppable = now.largest.some((part) => part.drop !== undefined);
     return {
       model: target.model,
       engine: target.connection.kind,
@@ -73,12 +75,15 @@ export class RoomService {
       window: now.window ?? null,
       answerRoom: ANSWER_ROOM,
       over: now.window !== undefined && need >= now.window,
-      pending: waitingForRoom(branch)?.id ?? null,
+      pending: pending?.id ?? null,
       larger,
       cuts: cutPoints(branch),
       cut: chosen?.plan ?? null,
       largest: now.largest,
-      noCut: chosen ? null : 'Nothing is older than the message itself: leave out a large item, or use a larger window.',
+      // A chat of one long message had "Continue in a new chat", which then said there was nothing to summarize, and
+      // "leave out a large item" with no item to leave out (real-engines audit D4).
+      newChat: req.conversationId !== null && newChatCut(req.conversationId, branch, pending) !== undefined,
+      noCut: chosen ? null : `Nothing is older than the message itself: ${droppable ? 'leave out a large item' : 'shorten it (edit it)'}, or use a larger window.`,
     };
   }
 
@@ -180,9 +185,7 @@ export class RoomService {
   ): Promise<RoomApplied> {
     const { store, newId, now, emit } = this.deps;
     const leaf = c.branch.at(-1);
-    const all = cutCandidates([...c.branch, ...(c.pending ? [] : [placeholderUser(req.conversationId, leaf?.id ?? null)])]);
-    // Everything before the waiting message (or all of it when none waits) is summarized.
-    const cut = c.pending ? all.find((x) => x.keepFrom === c.pending!.id) : all.at(-1);
+    const cut = newChatCut(req.conversationId, c.branch, c.pending);
     if (!cut) throw new UserFacingError('invalid-payload', 'There is nothing to summarize yet in this chat.');
     const id = newId();
     const title = `${c.title} (continued)`;
@@ -250,6 +253,15 @@ export class RoomService {
 }
 
 /** A stand-in for the next message, so "everything so far" is a cut like any other. */
+/**
+ * What a new chat from a summary summarizes: everything before the waiting message, or all of the chat when none
+ * waits; undefined when nothing is older than the message itself (the plan then offers no new chat).
+ */
+function newChatCut(conversationId: string, branch: Turn[], pending: Turn | undefined): Cut | undefined {
+  const all = cutCandidates([...branch, ...(pending ? [] : [placeholderUser(conversationId, branch.at(-1)?.id ?? null)])]);
+  return pending ? all.find((x) => x.keepFrom === pending.id) : all.at(-1);
+}
+
 function placeholderUser(conversationId: string, parentId: string | null): Turn {
   return { id: 'next-message', conversationId, parentId, role: 'user', blocks: [{ type: 'text', text: '' }], meta: {}, status: 'done', createdAt: 0 };
 }

@@ -62,9 +62,25 @@ describe('out of room: one large item, a new chat, auto-compact', () => {
     expect(after.find((t) => t.id === sent.userTurn.id)!.blocks).toContainEqual(expect.objectContaining({ type: 'attachment', id: file.id }));
   });
 
+  // Real-engines audit D4: a chat of one long message offered "Continue in a new chat", which then said there was
+  // nothing to summarize, and told the user to leave out a large item when there was none.
+  it('offers no new chat for a chat of one long message, and says to shorten it when it has nothing to leave out', async () => {
+    const { services } = start();
+    await services.handlers['models:set-context']({ model: MODEL, contextWindow: WINDOW, source: 'user' });
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Read all of this: ' + 'the sheep were counted at dawn and again at dusk. '.repeat(500), model: MODEL });
+    const turns = await settle(services, sent.conversationId);
+    expect(turns.at(-1)).toMatchObject({ source: 'context-refused' });
+    const plan = await planOf(services, sent.conversationId);
+    expect(plan.newChat).toBe(false);
+    expect(plan.cut).toBeNull();
+    expect(plan.largest.some((l) => l.drop)).toBe(false);
+    expect(plan.noCut).toBe('Nothing is older than the message itself: shorten it (edit it), or use a larger window.');
+  });
+
   it('continues in a new chat that starts from a summary and links back; the waiting message is answered there', async () => {
     const { services } = start();
     const { conversationId, turns } = await overflow(services);
+    expect((await planOf(services, conversationId)).newChat).toBe(true);
     const title = (await services.handlers['conversations:list']({})).find((c) => c.id === conversationId)!.title;
     const applied = await services.handlers['context:apply']({ conversationId, model: MODEL, choice: { kind: 'new-chat' } });
     expect(applied.conversationId).not.toBe(conversationId);

@@ -150,7 +150,7 @@ export function RoomChoices({ conversationId, state, keepFrom, onKeepFrom }: { c
           )}
         </ul>
       )}
-      {conversationId !== null && (
+      {conversationId !== null && plan.newChat && (
         <div className="room-choice">
           <button type="button" data-testid="context-new-chat" disabled={disabled} onClick={() => void choose({ kind: 'new-chat', ...by })}>
             Continue in a new chat
