@@ -152,7 +152,9 @@ export function summaryFailedText(m: SummaryFailedMeta): string {
           : m.why === 'stopped'
             ? 'it was stopped before it was done'
             : `the request to ${m.model} failed${m.detail ? `: ${m.detail}` : ''}`;
-  return `No summary was made: ${why}. Nothing was replaced; the conversation is sent as it was.`;
+  // Only auto-compact goes on to send: a summary the user asked for under Make room sends nothing (real-engines
+  // audit D4: "is sent as it was" when nothing was sent).
+  return `No summary was made: ${why}. Nothing was replaced; ${m.auto ? 'the conversation is sent as it was' : 'the conversation stays as it was'}.`;
 }
 
 /** The note a left-out item leaves in its place, so the model knows something was there. */

@@ -11,7 +11,7 @@ import { cutCandidates } from '../../../src/main/context/cut-plan';
 import { sendableHistory } from '../../../src/main/engine/history';
 import { pack, summaryPrompt, transcript } from '../../../src/main/engine/summary-lane';
 import { SUMMARY_PROMPT_START } from '../../support/out-of-room-scenario';
-import { waitingForRoom, type CompactionMeta, type DroppedMeta } from '../../../src/shared/context-edits';
+import { summaryFailedText, waitingForRoom, type CompactionMeta, type DroppedMeta } from '../../../src/shared/context-edits';
 import { turnText, type Block, type Turn } from '../../../src/shared/turn';
 
 let clock = 0;
@@ -135,5 +135,14 @@ describe('the auto-compact setting', () => {
     expect(store.set('alias', 'a1', null)).toEqual([{ kind: 'connection', id: 'ollama', threshold: 0.85 }]);
     expect(new SettingsStore(db).get()).not.toHaveProperty('context.autoCompact');
     db.close();
+  });
+});
+
+describe('a failed summary card', () => {
+  // Real-engines audit D4: a summary asked for under Make room said "the conversation is sent as it was"; nothing was.
+  it('says the conversation is sent as it was only where auto-compact goes on to send it', () => {
+    const meta = { reason: 'summary-failed', model: 'qwen3:8b', why: 'too-long' } as const;
+    expect(summaryFailedText(meta)).toBe('No summary was made: the older turns do not fit qwen3:8b’s context window even in parts. Nothing was replaced; the conversation stays as it was.');
+    expect(summaryFailedText({ ...meta, auto: true })).toMatch(/Nothing was replaced; the conversation is sent as it was\.$/);
   });
 });

@@ -156,7 +156,7 @@ describe('out of room: the refusal offers every way on, with its numbers', () =>
     const plan = await planOf(services, conversationId);
     const applied = await services.handlers['context:apply']({ conversationId, model: MODEL, choice: { kind: 'summarize', keepFrom: plan.cut!.keepFrom } });
     expect(applied).toMatchObject({ ok: false, answer: null, card: { source: 'error', meta: { reason: 'summary-failed', why: 'thinking-only' } } });
-    expect(turnText(applied.card!)).toBe(`No summary was made: ${MODEL} only reasoned and wrote no summary. Nothing was replaced; the conversation is sent as it was.`);
+    expect(turnText(applied.card!)).toBe(`No summary was made: ${MODEL} only reasoned and wrote no summary. Nothing was replaced; the conversation stays as it was.`);
     const after = await settle(services, conversationId);
     expect(after.some((t) => t.source === 'compaction')).toBe(false);
     expect(after.length).toBe(turns.length + 1);
