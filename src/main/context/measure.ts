@@ -27,14 +27,26 @@ export async function measureBranch(deps: RequestSetupDeps, setup: RequestSetup,
   const base = { window: a.window, largest: a.largest ?? [] };
   if (opts.exact === false) return { ...base, tokens: a.estimate, counted: 'estimate' };
   const { connection } = setup;
+  const exact = (tokens: number, counted: CountedBy): Measured => ({ ...base, largest: inCountedUnits(base.largest, a.estimate, tokens), tokens, counted });
   if (connection.kind === 'llama-server') {
     const counted = await countPromptTokens(connection, a.body);
-    if (counted !== undefined) return { ...base, tokens: counted, counted: 'server' };
+    if (counted !== undefined) return exact(counted, 'server');
   } else if (connection.preflight) {
     const r = await connection.preflight(a.body);
-    if (r.kind === 'ok') return { ...base, tokens: r.promptTokens, counted: 'tokenizer' };
+    if (r.kind === 'ok') return exact(r.promptTokens, 'tokenizer');
     const estimate = r.kind === 'refused' && r.source === 'context-refused' ? r.meta['estimate'] : undefined;
-    if (typeof estimate === 'number') return { ...base, tokens: estimate, counted: 'tokenizer' };
+    if (typeof estimate === 'number') return exact(estimate, 'tokenizer');
   }
   return { ...base, tokens: a.estimate, counted: 'estimate' };
+}
+
+/**
+ * The largest parts, estimated from their characters, in the units of the count the total was made in: the card
+ * listed "assistant message 2 — about 18,295 tokens" under "15,946 tokens needed (counted by the server)", a part
+ * larger than the whole, and parts that disagreed with the summary's own count (real-engines audit D4). Pure.
+ */
+export function inCountedUnits<T extends { tokens: number }>(largest: readonly T[], estimate: number, counted: number): T[] {
+  if (estimate <= 0 || counted <= 0) return [...largest];
+  const factor = counted / estimate;
+  return largest.map((part) => ({ ...part, tokens: Math.round(part.tokens * factor) }));
 }
