@@ -74,6 +74,13 @@ describe('model picker: nothing to choose (first-hour audit F1)', () => {
     expect(noModelsHint({ kind: 'openai-compatible', label: 'LM Studio' }, null)).toBe('No models from LM Studio. Add a GGUF file in Models and choose Built-in (llama.cpp) in Settings → Connections.');
     expect(noModelsHint({ kind: 'builtin', label: 'Built-in (llama.cpp)' }, 0)).toBe('No GGUF files in the models folder yet: add or download one in Models.');
   });
+  // Real-engines audit D1: a server that was down got "pull a model" or "add a GGUF", away from the problem.
+  it('says first that a server that cannot be reached is to be started or its address changed', () => {
+    expect(noModelsHint(ollama, 0, true)).toBe('Ollama cannot be reached: start it, or change its address in Settings → Connections. Or add a GGUF file in Models and choose Built-in (llama.cpp) in Settings → Connections.');
+    expect(noModelsHint({ kind: 'llama-server', label: 'GPU box' }, 2, true)).toBe(
+      'GPU box cannot be reached: start it, or change its address in Settings → Connections. Your models folder has 2 GGUF files: to chat with them, choose Built-in (llama.cpp) in Settings → Connections.',
+    );
+  });
 });
 
 describe('units', () => {

@@ -30,6 +30,8 @@ export interface AppState {
   /** Aliases, offered in the picker beside the models; picking one sends `alias:<id>` as the model (shared/model-ref.ts). */
   aliases: Alias[];
   modelsError: string | null;
+  /** The model list failed (the server could not be reached or refused), as opposed to an empty one. */
+  modelsUnreachable: boolean;
   /** The connection `models` and `modelsError` were asked of; undefined until a list came. */
   modelsConnection?: string | undefined;
   /** A model's name or an alias's reference (`alias:<id>`). */
@@ -73,6 +75,7 @@ export const useStore = create<AppState>(() => ({
   models: [],
   aliases: [],
   modelsError: null,
+  modelsUnreachable: false,
   selectedModel: null,
   contextChoice: null,
   // A new chat's, kept across a reload (new-chat-settings.ts); opening a conversation puts its own in their place.

@@ -68,12 +68,13 @@ export async function showModels(listed: Promise<ModelList>, shown: readonly Ali
       models,
       aliases,
       modelsError: models.length === 0 ? empty : null,
+      modelsUnreachable: false,
       modelsConnection: askedOf ?? get().settings?.activeConnectionId,
       selectedModel: selected,
       ...(changed !== null ? { notice: { message: changed, action: CHOOSE_MODEL } } : {}),
     });
   } catch (err) {
-    set({ models: [], modelsError: errorMessage(err), modelsConnection: askedOf ?? get().settings?.activeConnectionId });
+    set({ models: [], modelsError: errorMessage(err), modelsUnreachable: true, modelsConnection: askedOf ?? get().settings?.activeConnectionId });
   }
   await refreshContextChoice();
 }

@@ -97,13 +97,17 @@ export function filterGroups(groups: PickerGroup[], query: string): PickerGroup[
  * the active connection, so "add one in Models" alone sent the user round in a circle (first-hour audit F1).
  * `ggufs`: the usable files in the models folder, null while unknown.
  */
-export function noModelsHint(active: Pick<ConnectionInfo, 'kind' | 'label'> | undefined, ggufs: number | null): string {
+export function noModelsHint(active: Pick<ConnectionInfo, 'kind' | 'label'> | undefined, ggufs: number | null, unreachable = false): string {
   if (active?.kind === 'builtin') return 'No GGUF files in the models folder yet: add or download one in Models.';
-  const from = `No models from ${active?.label ?? 'this connection'}.`;
+  const label = active?.label ?? 'this connection';
+  // A server that cannot be reached was met with "pull a model" or "add a GGUF", away from the problem the banner
+  // above named (real-engines audit D1): the way back to it comes first.
+  const from = unreachable ? `${label} cannot be reached: start it, or change its address in Settings → Connections.` : `No models from ${label}.`;
   const builtin = 'choose Built-in (llama.cpp) in Settings → Connections';
   if (ggufs !== null && ggufs > 0) {
     return `${from} Your models folder has ${ggufs === 1 ? 'a GGUF file' : `${ggufs} GGUF files`}: to chat with ${ggufs === 1 ? 'it' : 'them'}, ${builtin}.`;
   }
+  if (unreachable) return `${from} Or add a GGUF file in Models and ${builtin}.`;
   const pull = active?.kind === 'ollama' ? 'Pull a model in Models, or add' : 'Add';
   return `${from} ${pull} a GGUF file in Models and ${builtin}.`;
 }
