@@ -60,7 +60,7 @@ describe('built-in llama.cpp through the UI', () => {
   it('on a first start, with Ollama away and a GGUF in the folder, says to choose Built-in instead of waiting for a window, and blames no server for another’s failure (first-hour audit F1, F2, F6)', async () => {
     // Before: the picker said "No models yet: pull or add one in Models." (the GGUF was there already, and Models
     // listed it), and the meter read "0 / … reading the window…" for ever.
-    const hint = 'No models from Ollama. Your models folder has a GGUF file: to chat with it, choose Built-in (llama.cpp) in Settings → Connections.';
+    const hint = 'Ollama cannot be reached: start it, or change its address in Settings → Connections. Your models folder has a GGUF file: to chat with it, choose Built-in (llama.cpp) in Settings → Connections.';
     const reason = page.getByTestId('composer-reason');
     await expect.poll(() => reason.textContent()).toBe(hint);
     expect(await page.getByTestId('context-meter').count()).toBe(0);
@@ -101,12 +101,12 @@ describe('built-in llama.cpp through the UI', () => {
     // Once it fails, that is said of it.
     slow.closeAllConnections();
     await new Promise<void>((r) => slow.close(() => r()));
-    await expect.poll(() => reason.textContent()).toBe(hint.replace('from Ollama', 'from Slow box'));
+    await expect.poll(() => reason.textContent()).toBe(hint.replace('Ollama cannot', 'Slow box cannot'));
     const said = await page.evaluate(() => (window as unknown as { saidSeen: string[] }).saidSeen);
     // Ollama's words went as the switch was made: nothing was said while the new server was asked.
     const lastOllama = said.findLastIndex((t) => t.includes('Ollama'));
     expect(said[lastOllama + 1]).toBe('');
-    expect(said.slice(lastOllama + 1).some((t) => t.includes('No models from Slow box'))).toBe(true);
+    expect(said.slice(lastOllama + 1).some((t) => t.includes('Slow box cannot be reached'))).toBe(true);
   });
 
   it('shows the built-in connection and the models folder, and makes it the active connection', async () => {
