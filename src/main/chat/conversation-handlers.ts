@@ -77,7 +77,7 @@ export function createConversationHandlers(deps: ConversationHandlersDeps): Pick
       return result;
     },
     'conversations:rename': ({ conversationId, title }) => {
-      const renamed = store.renameConversation(conversationId, title.trim() || 'New chat', Date.now());
+      const renamed = store.renameConversation(conversationId, title.trim() || 'New chat');
       emit('conversations:changed', { conversationId });
       return { renamed };
     },

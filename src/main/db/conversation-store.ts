@@ -71,7 +71,9 @@ export class ConversationStore {
       get: db.prepare('SELECT * FROM conversations WHERE id = ?'),
       // A chat whose delete is under way is not opened (./delete-intent.ts); import and export read it by the record.
       getShown: db.prepare(withDeletesOf(db, `SELECT * FROM conversations WHERE id = ? AND ${NOT_BEING_DELETED}`)),
-      rename: db.prepare('UPDATE conversations SET title = @title, updated_at = @now WHERE id = @id'),
+      // A rename is housekeeping, not activity: the chat keeps its place in the list (conversations audit D5: it
+      // jumped to the top), as looking at an old branch does.
+      rename: db.prepare('UPDATE conversations SET title = @title WHERE id = @id'),
       touch: db.prepare('UPDATE conversations SET updated_at = @now, active_leaf_id = @leaf, model = COALESCE(@model, model) WHERE id = @id'),
       setLeaf: db.prepare('UPDATE conversations SET active_leaf_id = @leaf WHERE id = @id'),
       // The version on screen is being left: when, so a switch back under it opens it again (migration 0017). A
@@ -142,8 +144,8 @@ export class ConversationStore {
     return row ? toRecord(row) : undefined;
   }
 
-  renameConversation(id: string, title: string, now: number): boolean {
-    return this.stmts.rename!.run({ id, title, now }).changes > 0;
+  renameConversation(id: string, title: string): boolean {
+    return this.stmts.rename!.run({ id, title }).changes > 0;
   }
 
   /**

@@ -61,7 +61,7 @@ export async function makeTitle(deps: TitleDeps, input: TitleInput): Promise<str
   if (!current || current.title !== startTitle) return undefined; // renamed by the user meanwhile: theirs wins
   const title = isBlank(made) ? startTitle : made;
   if (title !== current.title) {
-    deps.store.renameConversation(conversationId, title, deps.now());
+    deps.store.renameConversation(conversationId, title);
     deps.emit('conversations:changed', { conversationId });
   }
   return title;

@@ -50,7 +50,17 @@ describe('the conversation list, a page at a time', () => {
 
   it('moves a conversation that is updated to the first page', () => {
     const store = history(120);
-    store.renameConversation('c0000', 'Renamed', 9_999);
-    expect(store.listConversations({ limit: 1 })[0]).toMatchObject({ id: 'c0000', title: 'Renamed' });
+    store.appendTurn({ id: 't-new', conversationId: 'c0000', parentId: null, role: 'user', blocks: [], meta: {}, status: 'done', createdAt: 9_999 }, 9_999);
+    expect(store.listConversations({ limit: 1 })[0]).toMatchObject({ id: 'c0000' });
+  });
+
+  // Conversations audit D5: renaming the oldest chat moved it to the top, as if it had been written in.
+  it('keeps a renamed conversation in its place', () => {
+    const store = history(120);
+    const before = store.listConversations({ limit: 200 }).map((c) => c.id);
+    expect(store.renameConversation('c0000', 'Renamed')).toBe(true);
+    const after = store.listConversations({ limit: 200 });
+    expect(after.map((c) => c.id)).toEqual(before);
+    expect(after.at(-1)).toMatchObject({ id: 'c0000', title: 'Renamed' });
   });
 });

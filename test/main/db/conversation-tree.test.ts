@@ -120,14 +120,14 @@ describe('ConversationStore tree operations', () => {
 
   it('renames and deletes conversations; deleting removes turns and their search entries', () => {
     const { db, store } = seed();
-    expect(store.renameConversation('c', 'Renamed', tick())).toBe(true);
+    expect(store.renameConversation('c', 'Renamed')).toBe(true);
     expect(store.listConversations()[0]?.title).toBe('Renamed');
     expect(new SearchStore(db).search('first')).toHaveLength(2);
     expect(store.deleteConversation('c')).toBe(true);
     expect(store.deleteConversation('c')).toBe(false);
     expect(db.prepare('SELECT count(*) AS n FROM turns').get()).toEqual({ n: 0 });
     expect(new SearchStore(db).search('first')).toEqual([]);
-    expect(store.renameConversation('c', 'x', tick())).toBe(false);
+    expect(store.renameConversation('c', 'x')).toBe(false);
   });
 
   it('deletes a chat of 1,500 turns in one branch, with its request records and search entries, and nothing else', () => {

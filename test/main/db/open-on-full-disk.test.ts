@@ -84,7 +84,7 @@ describe('opening the database on a full disk', () => {
     // Command-line values are used for the run, unsaved, as on a full disk.
     expect(settings.useForThisRun({ ollamaUrl: 'http://gpu-box:11434' })).toBe(false);
 
-    const dispatcher = createDispatcher({ 'conversations:rename': ({ conversationId, title }: { conversationId: string; title: string }) => ({ renamed: readOnly.renameConversation(conversationId, title, 3) }) } as unknown as InvokeHandlers, () => {});
+    const dispatcher = createDispatcher({ 'conversations:rename': ({ conversationId, title }: { conversationId: string; title: string }) => ({ renamed: readOnly.renameConversation(conversationId, title) }) } as unknown as InvokeHandlers, () => {});
     expect(await dispatcher.dispatch('conversations:rename', { conversationId: 'c', title: 'Burrows' })).toEqual({
       ok: false,
       error: { code: 'internal', message: 'The disk is full, so your chats are open read-only and this was not saved. Free some space on that disk, then start Firebrand again.' },

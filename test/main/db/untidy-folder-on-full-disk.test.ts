@@ -78,7 +78,7 @@ describe.runIf(unavailable === undefined)('a data folder left untidy, on a full 
     const { db } = open(dataDir);
     expect(readOnlyReason(db)).toBeUndefined();
     expect(existsSync(join(dataDir, RESERVE_FILE))).toBe(false);
-    new ConversationStore(db).renameConversation('c', 'Wombat burrows', 3);
+    new ConversationStore(db).renameConversation('c', 'Wombat burrows');
     expect(new ConversationStore(db).listConversations().map((c) => c.title)).toEqual(['Wombat burrows']);
   });
 });
