@@ -120,7 +120,7 @@ describe('a list item’s code block that is never closed', () => {
     expect(splitMarkdownBlocks(text).at(-1)).toBe('b\n```');
   });
 
-  it('ends with a `2.` item right after a heading or a thematic break, as markdown-it ends it', () => {
+  it('ends with a `2.` item right after a heading, a thematic break or an empty item, as markdown-it ends it', () => {
     // A `2.` after a top-level line was always in doubt (it may go on a paragraph lazily), so the block ran to its
     // closing fence and the rest of the answer was one chunk, drawn whole again at every token. After a heading or a
     // rule no paragraph is open: it starts a list.
@@ -128,6 +128,9 @@ describe('a list item’s code block that is never closed', () => {
       ['# Steps\n2. Run:\n   ```bash\n   make\nDone.\n\nNext.', 'Next.'],
       ['Intro\n---\n2. Run:\n   ```bash\n   make\nDone.\n\nNext.', 'Next.'],
       ['***\n3. a\n   ```\n   b\nc\n\nd', 'd'],
+      // A list begun empty ("1. " filled in later): read as text, the `2.` after it was in doubt (growing-list property test).
+      ['1. \n2. Run:\n   ```bash\n   make\nDone.\n\nNext.', 'Next.'],
+      ['- \n2. Run:\n   ```bash\n   make\nDone.\n\nNext.', 'Next.'],
     ];
     for (const [text, last] of answers) {
       expect(stream(text, [3, 1, 4]).chunks.at(-1), JSON.stringify(text)).toBe(last);
@@ -139,7 +142,8 @@ describe('a list item’s code block that is never closed', () => {
   });
 
   it('is still one block where the item cannot be told for sure: a top-level fence indented, a lazy line, a quote', () => {
-    for (const text of ['  ```py\nx = 1\ny\n\nz', 'Intro\n2. x\n   ```\nz\n\nw', '> - a\n   ```\nz\n\nw', '-\n  ```\nz\n\nw', '*   a\n   ```\nz\n\nw'])
+    // An empty item after a line of text cannot interrupt its paragraph: it goes on lazily, and so does the `2.`.
+    for (const text of ['  ```py\nx = 1\ny\n\nz', 'Intro\n2. x\n   ```\nz\n\nw', 'Intro\n1. \n2. x\n   ```\nz\n\nw', '- a\n1.\n2. x\n   ```\nz\n\nw', '> - a\n   ```\nz\n\nw', '-\n  ```\nz\n\nw', '*   a\n   ```\nz\n\nw'])
       expect(splitMarkdownBlocks(text).map((c) => markdownToHtml(c)).join(''), JSON.stringify(text)).toBe(markdownToHtml(text));
     expect(splitMarkdownBlocks('  ```py\nx = 1\ny\n\nz')).toHaveLength(1);
   });

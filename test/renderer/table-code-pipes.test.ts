@@ -22,6 +22,13 @@ describe('a pipe in a code span in a table row', () => {
     expect(rows(markdownToHtml(withPendingTable('| `a | b` | c |')))).toEqual([['<code>a | b</code>', 'c']]);
   });
 
+  // Found by the nested-list property test: after an empty first item, the code block the next item left open was
+  // taken to run on into the item after it, and that item's table was left unescaped (its cells split at the pipe).
+  it('stays in its cell in a list item after one whose code block the item ended, the list begun with an empty item', () => {
+    const answer = '1. \n2. Tip\n   ```js\n3. Tip\n   | h0 |\n   | --- |\n   | `a|b` | a |\n';
+    expect(rows(markdownToHtml(answer))).toEqual([['h0'], ['<code>a|b</code>']]);
+  });
+
   it('is left as written outside tables: in prose, in code blocks, in a row of pipes with no delimiter row', () => {
     expect(markdownToHtml('In prose `a | b` stays.')).toBe('<p dir="auto">In prose <code>a | b</code> stays.</p>\n');
     expect(markdownToHtml('```md\n| `x | y` | z |\n|---|---|\n```')).toContain('`x | y`');

@@ -13,6 +13,8 @@
 
 /** A line's first list marker, with text after it (an empty item is not read: it cannot interrupt a paragraph). */
 const ITEM = /^( ?)([-+*]|\d{1,9}[.)])( +)\S/;
+/** A list marker with nothing after it: an empty item, where no paragraph is open (an item's first line holds one) for it to go on. */
+const EMPTY_ITEM = /^ ?([-+*]|\d{1,9}[.)]) *$/;
 /** A thematic break ("- - -", "* * *") is no list item. */
 const BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 /**
@@ -76,7 +78,12 @@ export function readListLine(lines: ListLines, line: string, outside: boolean, c
     if (sure) item = column;
   }
   for (let t = 1; t <= 3; t++) if (indent < t) lines.below[t] = { indent, item };
-  const endsParagraph = closed || (outside && (HEADING.test(line) || BREAK.test(line)));
+  // An empty item ("1. " as a model starts a list it fills in later) leaves no paragraph open: a "2." after it is an
+  // item, sure. Read as text, it left a code block in the next item open to its closing fence, and the table after
+  // that item, read as code, had the pipes in its code spans split into cells (growing-list property test). Its own
+  // column is not claimed: what follows it may be its content or not.
+  const empty = outside && indent <= 1 && lines.after === 'none' && EMPTY_ITEM.test(line) && !BREAK.test(line);
+  const endsParagraph = closed || empty || (outside && (HEADING.test(line) || BREAK.test(line)));
   lines.after = endsParagraph ? 'none' : item > 0 ? 'item' : 'text';
   lines.lastIndent = indent;
 }
