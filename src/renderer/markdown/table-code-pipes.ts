@@ -23,6 +23,13 @@ const DELIMITER_CELL = /^:?-+:?$/;
 /** A code span: a run of backticks, text, and a run of as many (markdown's rule, without escapes before it). */
 const CODE_SPAN = /(?<!`)(`+)(?!`)([\s\S]*?[^`])\1(?!`)/g;
 
+/** Where each quote level's marker ends in a line's markers (`> > ` → [2, 4]). */
+function markerEnds(markers: string): number[] {
+  const ends: number[] = [];
+  for (const marker of markers.matchAll(/ {0,3}> ?/g)) ends.push(marker.index + marker[0].length);
+  return ends;
+}
+
 /** The row with each unescaped pipe inside its code spans escaped. */
 export function escapeCodeSpanPipes(row: string): string {
   if (!row.includes('`')) return row;
@@ -63,18 +70,26 @@ export function tableCodePipes(text: string): string {
   if (!text.includes('`') || !text.includes('|')) return text;
   const lines = text.split('\n');
   const scan = startScan();
-  // Code in a quote: the lines behind the same quote markers, read as a text of their own (the top-level scan does
-  // not see a `> ```` fence). A line with other markers, or none, ends it.
-  let quote: { markers: string; scan: BlockScan } | null = null;
+  // Code in a quote: each quote level's lines, its markers taken off, read as a text of their own (the top-level scan
+  // does not see a `> ```` fence): quotes[d] is the quote d + 1 levels deep. A line with fewer markers ends the
+  // deeper ones; one with more starts them. A nested quote's lines are its outer quote's too: a `$$` formula or a code
+  // block opened in the outer one goes on through them (reset at each change of markers, the formula was lost there,
+  // and rows in it were escaped: a backslash shown in the formula, growing-quote property test).
+  const quotes: BlockScan[] = [];
   let inTable = false;
   let changed = false;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const markers = QUOTE_MARKERS.exec(line)![0];
-    if (markers === '') quote = null;
-    else if (quote?.markers.replace(/ /g, '') !== markers.replace(/ /g, '')) quote = { markers, scan: startScan() };
-    const inCode = scan.fence !== null || (quote !== null && quote.scan.fence !== null);
-    const fenceLine = scanLine(scan, line) || (quote !== null && scanLine(quote.scan, line.slice(markers.length)));
+    const levels = markerEnds(QUOTE_MARKERS.exec(line)![0]);
+    quotes.length = Math.min(quotes.length, levels.length);
+    while (quotes.length < levels.length) quotes.push(startScan());
+    // Inside a code block or a display formula (markdown-it draws an open one as a draft to its container's end),
+    // at the top level or in any quote around the line: no table there.
+    const inCode = [scan, ...quotes].some((s) => s.fence !== null || s.math || s.bracketMath);
+    let fenceLine = scanLine(scan, line);
+    levels.forEach((end, d) => {
+      if (scanLine(quotes[d]!, line.slice(end))) fenceLine = true;
+    });
     if (fenceLine || inCode || !ROW.test(line)) {
       inTable = false;
       continue;
