@@ -15,6 +15,23 @@ afterEach(async () => {
   s = undefined;
 });
 
+/** Regenerates the last answer on `page`, the server answering `text` this time. */
+async function regenerateTo(page: UiSession['page'], replay: UiSession['replay'], text: string): Promise<void> {
+  replay.setRoutes(chatRoutes(ollamaLines([{ content: text }])));
+  await page.getByTestId('regenerate').click();
+  await expect.poll(() => answer(page)).toBe(text);
+  await waitIdle(page);
+}
+
+/** Sends a follow-up from `page`: what the model was sent, and the answers the page then shows. */
+async function followUp(page: UiSession['page'], replay: UiSession['replay']): Promise<{ sent: string[]; shown: string[] }> {
+  replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Follow-up answer.' }])));
+  await send(page, 'Follow up on that');
+  await waitIdle(page);
+  const request = JSON.parse(replay.requests.filter((r) => r.path === '/api/chat').at(-1)?.body ?? '{}') as { messages: { role: string; content: string }[] };
+  return { sent: request.messages.map((m) => m.content), shown: (await page.locator('[data-testid="turn"] [data-run="answer"]').allTextContents()).map((t) => t.trim()) };
+}
+
 const answer = (page: UiSession['page'], nth = 0) => assistant(page, nth).locator('[data-run="answer"]').textContent().then((t) => t?.trim());
 
 describe('conversations', () => {
@@ -177,19 +194,11 @@ describe('conversations', () => {
     await waitIdle(page);
     const other = await openChatInOtherTab(s);
     try {
-      replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Second take.' }])));
-      await page.getByTestId('regenerate').click();
-      await expect.poll(() => answer(page)).toBe('Second take.');
-      await waitIdle(page);
+      await regenerateTo(page, replay, 'Second take.');
       // The other tab shows the answer the chat goes on from now, with its versions.
       await expect.poll(() => answer(other)).toBe('Second take.');
       await other.getByTestId('branch-switcher').first().waitFor();
-      replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Follow-up answer.' }])));
-      await send(other, 'Follow up on that');
-      await waitIdle(other);
-      const request = JSON.parse(replay.requests.filter((r) => r.path === '/api/chat').at(-1)?.body ?? '{}') as { messages: { role: string; content: string }[] };
-      expect(request.messages.map((m) => m.content)).toEqual(['Question', 'Second take.', 'Follow up on that']);
-      expect((await other.locator('[data-testid="turn"] [data-run="answer"]').allTextContents()).map((t) => t.trim())).toEqual(['Second take.', 'Follow-up answer.']);
+      expect(await followUp(other, replay)).toEqual({ sent: ['Question', 'Second take.', 'Follow up on that'], shown: ['Second take.', 'Follow-up answer.'] });
     } finally {
       await other.close();
     }
@@ -202,10 +211,7 @@ describe('conversations', () => {
     const { page, replay } = s;
     await send(page, 'Question');
     await waitIdle(page);
-    replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Second take.' }])));
-    await page.getByTestId('regenerate').click();
-    await expect.poll(() => answer(page)).toBe('Second take.');
-    await waitIdle(page);
+    await regenerateTo(page, replay, 'Second take.');
     const other = await openChatInOtherTab(s);
     try {
       expect(await answer(other)).toBe('Second take.');
@@ -214,12 +220,7 @@ describe('conversations', () => {
       // This tab shows the version the chat goes on from now, with its versions.
       await expect.poll(() => answer(page)).toBe('First take.');
       expect(await page.getByTestId('branch-position').first().textContent()).toBe('1/2');
-      replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Follow-up answer.' }])));
-      await send(page, 'Follow up on that');
-      await waitIdle(page);
-      const request = JSON.parse(replay.requests.filter((r) => r.path === '/api/chat').at(-1)?.body ?? '{}') as { messages: { role: string; content: string }[] };
-      expect(request.messages.map((m) => m.content)).toEqual(['Question', 'First take.', 'Follow up on that']);
-      expect((await page.locator('[data-testid="turn"] [data-run="answer"]').allTextContents()).map((t) => t.trim())).toEqual(['First take.', 'Follow-up answer.']);
+      expect(await followUp(page, replay)).toEqual({ sent: ['Question', 'First take.', 'Follow up on that'], shown: ['First take.', 'Follow-up answer.'] });
     } finally {
       await other.close();
     }

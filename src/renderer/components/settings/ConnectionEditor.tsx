@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ConnectionInfo, ServerKind } from '../../../shared/connections';
 import { saveConnection } from '../../store/connections-slice';
-import { addressProblem, savedNote } from './connection-address';
+import { savedNote, typedConnection } from './connection-address';
 
 /** A connection the user added (not the built-in Ollama, whose address is its own field, nor the built-in engine). */
 export type EditableConnection = ConnectionInfo & { kind: ServerKind };
@@ -29,17 +29,16 @@ export function ConnectionEditor({ connection, onDone }: Props) {
   const [saving, setSaving] = useState(false);
 
   const save = async () => {
-    const refused = addressProblem(url);
-    if (refused) return setProblem(refused);
+    const typed = typedConnection({ id: connection.id, kind: connection.kind, label, defaultLabel: connection.label, url, key });
+    if ('refused' in typed) return setProblem(typed.refused);
     setProblem(null);
     setSaving(true);
-    const typed = url.trim();
-    const saved = await saveConnection({ id: connection.id, kind: connection.kind, label: label.trim() || connection.label, baseUrl: typed, ...(key !== '' ? { apiKey: key } : {}) });
+    const saved = await saveConnection(typed.input);
     setSaving(false);
     if (!saved) return;
     // Main keeps a key only for the address it was saved for: one that went with the old address is said to be gone.
     const keyDropped = connection.hasApiKey && !saved.hasApiKey;
-    const notes = [savedNote(typed, saved.baseUrl), keyDropped ? `The saved API key was removed: a key is sent only to the address it was saved for. Enter it again for ${saved.baseUrl} if the server needs one.` : null].filter((n): n is string => n !== null);
+    const notes = [savedNote(typed.input.baseUrl, saved.baseUrl), keyDropped ? `The saved API key was removed: a key is sent only to the address it was saved for. Enter it again for ${saved.baseUrl} if the server needs one.` : null].filter((n): n is string => n !== null);
     onDone(notes.length > 0 ? notes.join(' ') : undefined);
   };
 

@@ -6,7 +6,7 @@ import { saveSettings, useStore } from '../../store';
 import { AutoCompactSelect } from '../context/AutoCompactSelect';
 import { loadConnections, removeConnection, saveConnection, testConnection, useConnectionsStore } from '../../store/connections-slice';
 import { ConnectionEditor, isEditable } from './ConnectionEditor';
-import { addressProblem, savedNote } from './connection-address';
+import { savedNote, typedConnection } from './connection-address';
 
 const DEFAULT_URL: Record<ServerKind, string> = {
   ollama: 'http://127.0.0.1:11434',
@@ -42,16 +42,15 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
   }, []);
 
   const add = async () => {
-    const refused = addressProblem(url);
-    if (refused) return setProblem(refused);
+    const typed = typedConnection({ kind, label, defaultLabel: kind, url, key });
+    if ('refused' in typed) return setProblem(typed.refused);
     setProblem(null);
     setNote(null);
-    const typed = url.trim();
-    const saved = await saveConnection({ kind, label: label.trim() || kind, baseUrl: typed, ...(key !== '' ? { apiKey: key } : {}) });
+    const saved = await saveConnection(typed.input);
     if (saved) {
       setLabel('');
       setKey('');
-      setNote(savedNote(typed, saved.baseUrl));
+      setNote(savedNote(typed.input.baseUrl, saved.baseUrl));
     }
   };
 

@@ -1,8 +1,21 @@
-/** What the connection forms (add, edit) say about a typed server address. Pure. */
+/** What the connection forms (add, edit) make of what was typed, and say about the address saved. Pure. */
+import type { ConnectionInput, ServerKind } from '../../../shared/connections';
 
-/** Why a typed address cannot be saved, or null. */
-export function addressProblem(typed: string): string | null {
-  return /^https?:\/\/\S+$/.test(typed.trim()) ? null : 'Enter an address that starts with http:// or https://';
+/** A form's fields: `id` when it edits a saved connection; `defaultLabel` when the name is left empty. */
+export interface TypedConnection {
+  id?: string;
+  kind: ServerKind;
+  label: string;
+  defaultLabel: string;
+  url: string;
+  key: string;
+}
+
+/** What to save (a key only where one was typed: none keeps the saved one), or why the address cannot be. */
+export function typedConnection(f: TypedConnection): { refused: string } | { input: ConnectionInput } {
+  const baseUrl = f.url.trim();
+  if (!/^https?:\/\/\S+$/.test(baseUrl)) return { refused: 'Enter an address that starts with http:// or https://' };
+  return { input: { ...(f.id !== undefined ? { id: f.id } : {}), kind: f.kind, label: f.label.trim() || f.defaultLabel, baseUrl, ...(f.key !== '' ? { apiKey: f.key } : {}) } };
 }
 
 /**
