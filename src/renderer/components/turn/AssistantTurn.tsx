@@ -187,7 +187,9 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
           <BranchSwitcher turn={first} />
           {stats !== '' && (
             <span className="stats" data-testid="answer-stats">
-              {/* Each figure on one line: on a phone "first token 4" and "ms" went to two (conversations audit D7). */}
+              {/* Each figure on one line: on a phone "first token 4" and "ms" went to two (conversations audit D7). The
+                  figures come joined, as one string: a run's numbers are a prop of this memoized turn, and a string
+                  compares by value where a new array at each store change would draw every answer again. */}
               {stats.split(' · ').map((part, i) => (
                 <Fragment key={i}>
                   {i > 0 && ' · '}
