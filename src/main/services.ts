@@ -14,6 +14,7 @@ import { createConversationHandlers } from './chat/conversation-handlers';
 import { preparePrivateDataDir, tightenFiles } from './data-dir';
 import { ConversationStore } from './db/conversation-store';
 import { ConversationSettingsStore } from './db/conversation-settings';
+import { DraftStore } from './db/draft-store';
 import { openLockedDatabase } from './db/folder-lock';
 import { SearchStore } from './db/search';
 import { SettingsStore } from './db/settings-store';
@@ -207,7 +208,7 @@ export function createServices(options: ServicesOptions): Services {
     ...chatParts.handlers,
     ...createMcpHandlers(mcp, randomUUID),
     ...context.handlers,
-    ...createConversationHandlers({ db, store, blobs, search, settings, conversationSettings, content, chat: chatParts, refs, emit: hub.emit, log, removeSidecars }),
+    ...createConversationHandlers({ db, store, blobs, search, settings, conversationSettings, drafts: new DraftStore(db), content, chat: chatParts, refs, emit: hub.emit, log, removeSidecars }),
     'models:list': async ({ connectionId }) => {
       if (connectionId !== undefined && connectionId !== activeConnection()?.id) return listModels(connectionId);
       try {

@@ -7,13 +7,14 @@ import { connectStore, useStore } from './store';
 import { flushPendingDeletes } from './store/conversation-actions';
 import { loadMarkdown } from './markdown/lazy-render';
 import { keepOpenConversation, reopenAfterReload } from './store/reopen-on-reload';
-import { persistDraftsOnHide } from './store/drafts';
+import { loadSavedDrafts, persistDraftsOnHide } from './store/drafts';
 import { resyncAfterReconnect } from './store/resync';
 
 onServeProblem((problem) => useStore.setState({ serveProblem: problem?.message ?? null }));
 onServeReconnected(() => void resyncAfterReconnect());
 keepOpenConversation();
 persistDraftsOnHide();
+loadSavedDrafts();
 const firstScreen = connectStore();
 const reopen = () => void reopenAfterReload();
 void firstScreen.then(reopen, reopen);

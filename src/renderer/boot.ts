@@ -9,7 +9,7 @@
  * as if it had listened first; a serve-mode problem reported meanwhile is kept for it likewise.
  */
 import { eventMethodName, type FirebrandApi } from '../shared/bridge';
-import { EVENT_CHANNELS, type ConversationSummary, type EventChannel, type ModelSummary, type Settings } from '../shared/ipc';
+import { EVENT_CHANNELS, type ConversationSummary, type EventChannel, type ModelSummary, type SavedDraft, type Settings } from '../shared/ipc';
 import type { ConnectionInfo } from '../shared/connections';
 import type { Alias } from '../shared/models';
 import { createServeBridge, type ServeProblem } from './serve-bridge';
@@ -20,6 +20,7 @@ interface FirstAnswers {
   aliases: Promise<Alias[]>;
   conversations: Promise<ConversationSummary[]>;
   connections: Promise<ConnectionInfo[]>;
+  drafts: Promise<SavedDraft[]>;
 }
 
 let api: FirebrandApi | undefined;
@@ -43,6 +44,7 @@ export function boot(): void {
     aliases: api.aliases.list({}),
     conversations: api.conversations.list({}),
     connections: api.connections.list({}),
+    drafts: api.drafts.list({}),
   };
   // Whoever takes an answer handles its failure; until then it is not an unhandled rejection.
   for (const answer of Object.values(first)) answer.catch(() => {});

@@ -41,6 +41,13 @@ export const SEARCH_QUERY_MAX_CHARS = 1000;
 export const CONVERSATION_PAGE_DEFAULT = 50;
 export const CONVERSATION_PAGE_MAX = 5_000;
 
+/** A draft kept in main (DraftStore): what was typed and attached in a conversation (`null`: a new chat) and not sent. */
+export interface SavedDraft {
+  conversationId: string | null;
+  text: string;
+  attachments: AttachmentBlock[];
+}
+
 export interface ConversationView {
   conversation: ConversationSummary;
   /** The active branch, root first. */
@@ -149,6 +156,8 @@ export interface SendRequest {
   connectionId?: string;
   /** Settings a new conversation starts with (ignored when `conversationId` names an existing one); `tools` absent: on. */
   conversationSettings?: Omit<ConversationSettings, 'tools'> & { tools?: boolean };
+  /** Sent from the composer's draft: main drops the draft it keeps for the conversation (DraftStore). */
+  fromDraft?: boolean;
 }
 
 export interface SendResult {
@@ -202,6 +211,10 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
   'attachments:inspect': { req: { block: AttachmentBlock; model: string; connectionId?: string }; res: AttachmentInspection };
   /** The exact text the model will read for a document attachment (its pages as chosen). */
   'attachments:preview': { req: { block: AttachmentBlock }; res: { text: string } };
+  /** The drafts kept (every conversation's, and a new chat's), for a window or tab that opens. */
+  'drafts:list': { req: Record<string, never>; res: SavedDraft[] };
+  /** Keeps a conversation's draft (`null`: a new chat's), or drops it when empty; `kept` is false when it was not kept. */
+  'drafts:save': { req: SavedDraft; res: { kept: boolean } };
   /** The models of a connection (by default the active one): the alias editor lists an alias's own connection's. */
   'models:list': { req: { connectionId?: string }; res: ModelSummary[] };
   'settings:get': { req: Record<string, never>; res: Settings };
@@ -273,6 +286,8 @@ export const INVOKE_CHANNELS = [
   'attachments:get',
   'attachments:inspect',
   'attachments:preview',
+  'drafts:list',
+  'drafts:save',
   'models:list',
   'settings:get',
   'settings:update',

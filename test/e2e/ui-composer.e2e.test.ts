@@ -3,11 +3,15 @@
  * user types and attaches, send refused over the window, Enter/Shift+Enter, Stop, and the keyboard shortcuts.
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { MESSAGE_OVERHEAD_TOKENS } from '../../src/shared/context-estimate';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openPage } from './helpers/browser';
 import { tinyPng } from './helpers/png';
+import { startServeProcess } from './helpers/serve-process';
 import { shootAtBothWidths } from './helpers/screenshots';
-import { ASSISTANT, assistant, chatRequests, chatRoutes, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
+import { ASSISTANT, assistant, chatRequests, chatRoutes, modelOption, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
 afterEach(async () => {
@@ -168,6 +172,55 @@ describe('composer', () => {
     const sent = chatRequests(s.replay).at(-1)?.messages.at(-1)?.content ?? '';
     expect(sent).toContain('only for the first chat');
     expect(sent).toContain('Half a question for the first');
+  });
+
+  // The drafts lived in the tab's sessionStorage: closing the window, or quitting, lost what the user had typed and
+  // attached (left out at the last stops). Main keeps them now.
+  it('brings drafts back after the window is closed and Firebrand started again, files too; a sent one stays gone', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Noted.' }])));
+    let { page } = s;
+    const input = () => page.getByTestId('composer-input');
+    const kept = () => {
+      const db = new BetterSqlite3(join(s!.dataDir, 'firebrand.db'), { readonly: true });
+      try {
+        return db.prepare('SELECT key, text FROM drafts ORDER BY key').all() as { key: string; text: string }[];
+      } finally {
+        db.close();
+      }
+    };
+    await send(page, 'First chat');
+    await waitIdle(page);
+    const first = page.locator('[data-testid="conversation-item"][aria-current="true"]');
+    await first.waitFor();
+    const firstId = (await first.getAttribute('data-conversation-id')) ?? '';
+    await input().fill('Kept across a quit');
+    await page.getByTestId('attach-input').setInputFiles({ name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('the note survives\n') });
+    await page.getByTestId('pending-attachments').getByText('note.txt').waitFor();
+    // Saved as the typing pauses, with no page event.
+    await expect.poll(kept).toEqual([{ key: firstId, text: 'Kept across a quit' }]);
+
+    // Typed and the window closed at once: the page's going saves it.
+    await page.getByTestId('new-chat').click();
+    await input().fill('Started, not sent');
+    await page.close({ runBeforeUnload: true });
+    await expect.poll(kept).toEqual([{ key: '', text: 'Started, not sent' }, { key: firstId, text: 'Kept across a quit' }]);
+
+    await s.serve.stop();
+    s.serve = await startServeProcess({ dataDir: s.dataDir, ollamaUrl: s.replay.url });
+    page = s.page = await openPage(s.browser, { viewport: { width: 1280, height: 800 } });
+    await page.goto(s.serve.url);
+    await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
+    await expect.poll(() => input().inputValue()).toBe('Started, not sent');
+    await page.locator(`[data-testid="conversation-item"][data-conversation-id="${firstId}"]`).click();
+    await expect.poll(() => input().inputValue()).toBe('Kept across a quit');
+    await page.getByTestId('pending-attachments').getByText('note.txt').waitFor();
+    await page.getByTestId('composer-send').click();
+    await waitIdle(page);
+    const sent = chatRequests(s.replay).at(-1)?.messages.at(-1)?.content ?? '';
+    expect(sent).toContain('Kept across a quit');
+    expect(sent).toContain('the note survives');
+    // The message was the draft: it is not kept to come back.
+    await expect.poll(kept).toEqual([{ key: '', text: 'Started, not sent' }]);
   });
 
   // Issues (files #9, #3): two files with the same bytes kept only the first name; a file over the limit got

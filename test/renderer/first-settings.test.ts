@@ -30,6 +30,7 @@ describe('a tab opening while another saves the settings', () => {
     Object.assign((api['aliases'] ??= {}), { list: () => Promise.resolve([]) });
     Object.assign(api['conversations']!, { list: () => Promise.resolve([]) });
     Object.assign((api['connections'] ??= {}), { list: () => Promise.resolve([]) });
+    Object.assign((api['drafts'] ??= {}), { list: () => Promise.resolve([]) });
     Object.assign(api['builtin'] ?? (api['builtin'] = {}), { status: () => new Promise(() => undefined) });
     (globalThis as { window?: unknown }).window = { firebrand: api, addEventListener: () => undefined };
 

@@ -29,6 +29,7 @@ beforeEach(() => {
   hold = false;
   (globalThis as { window?: unknown }).window = {
     firebrand: {
+      drafts: { save: () => Promise.resolve({ kept: true }), list: () => Promise.resolve([]) },
       conversations: {
         open: ({ conversationId }: { conversationId: string }) => {
           opened.push(conversationId);

@@ -47,11 +47,13 @@ export interface GcOptions {
  */
 /**
  * Blobs old enough to go (`?1`: the grace cutoff; `?2`, `?3`: a deleted conversation's blobs and its last update,
- * which go at once) that no stored request body and no turn references. Pinned by an EXPLAIN QUERY PLAN test.
+ * which go at once) that no stored request body, no turn and no kept draft references (a file attached and not
+ * sent stays the user's while its draft holds it: drafts outlive the hour's grace since migration 0018). Pinned by an EXPLAIN QUERY PLAN test.
  */
 export const GC_CANDIDATES_SQL = `SELECT digest FROM blobs WHERE (created_at <= ? OR (created_at <= ? AND digest IN (SELECT value FROM json_each(?))))
   AND NOT EXISTS (SELECT 1 FROM request_body_blobs WHERE request_body_blobs.blob_digest = blobs.digest)
-  AND NOT EXISTS (SELECT 1 FROM turn_attachments WHERE turn_attachments.digest = blobs.digest)`;
+  AND NOT EXISTS (SELECT 1 FROM turn_attachments WHERE turn_attachments.digest = blobs.digest)
+  AND NOT EXISTS (SELECT 1 FROM draft_attachments WHERE draft_attachments.digest = blobs.digest)`;
 
 export class BlobStore {
   private readonly root: string;

@@ -11,6 +11,7 @@ import { servedType } from '../blobs/sniff';
 import { tokenCounterFor } from '../connections/token-counter';
 import type { ConversationSettingsStore } from '../db/conversation-settings';
 import type { ConversationStore } from '../db/conversation-store';
+import type { DraftStore } from '../db/draft-store';
 import type { SearchStore } from '../db/search';
 import type { SettingsStore } from '../db/settings-store';
 import type { AttachmentContent } from '../documents/attachment-content';
@@ -29,7 +30,8 @@ type ConversationChannel =
   | 'conversations:import-begin' | 'conversations:import-chunk' | 'conversations:import-finish'
   | 'conversations:import-cancel' | 'conversations:search' | 'conversations:switch-branch'
   | 'chat:send' | 'chat:stop' | 'chat:regenerate' | 'chat:edit-and-resend'
-  | 'attachments:add' | 'attachments:get' | 'attachments:inspect' | 'attachments:preview';
+  | 'attachments:add' | 'attachments:get' | 'attachments:inspect' | 'attachments:preview'
+  | 'drafts:list' | 'drafts:save';
 
 export interface ConversationHandlersDeps {
   db: Database;
@@ -38,6 +40,7 @@ export interface ConversationHandlersDeps {
   search: SearchStore;
   settings: SettingsStore;
   conversationSettings: ConversationSettingsStore;
+  drafts: DraftStore;
   content: AttachmentContent;
   chat: ChatParts;
   refs: AliasRefs;
@@ -48,7 +51,7 @@ export interface ConversationHandlersDeps {
 }
 
 export function createConversationHandlers(deps: ConversationHandlersDeps): Pick<InvokeHandlers, ConversationChannel> {
-  const { db, store, blobs, search, settings, conversationSettings, content, refs, emit, log, removeSidecars } = deps;
+  const { db, store, blobs, search, settings, conversationSettings, drafts, content, refs, emit, log, removeSidecars } = deps;
   const chatParts = deps.chat;
   const chat = chatParts.chat;
   const importUploads = new ImportUploads({ newId: randomUUID });
@@ -74,6 +77,9 @@ export function createConversationHandlers(deps: ConversationHandlersDeps): Pick
     'chat:send': (req) => {
       const result = chat.send(req);
       settings.update({ defaultModel: req.model });
+      // The message is the draft it was typed in: were it kept, it would come back into the composer at the next start.
+      // (Continue sends a message of its own: the chat's draft stays.)
+      if (req.fromDraft) drafts.clear(req.conversationId);
       return result;
     },
     'conversations:rename': ({ conversationId, title }) => {
@@ -113,5 +119,7 @@ export function createConversationHandlers(deps: ConversationHandlersDeps): Pick
       return content.inspect(block, { anthropic: connection.kind === 'anthropic', counter: tokenCounterFor(connection) });
     },
     'attachments:preview': async ({ block }) => ({ text: await content.preview(block) }),
+    'drafts:list': () => drafts.list(),
+    'drafts:save': ({ conversationId, text, attachments }) => ({ kept: drafts.save(conversationId, text, attachments, Date.now()) }),
   };
 }

@@ -7055,7 +7055,7 @@ return errors === 0;
 }
 
 export const payload52 = validate63;
-const schema64 = {"type":"object","additionalProperties":false,"required":["conversationId","text","model"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"text":{"type":"string","maxChars":4000000},"model":{"type":"string","minLength":1,"maxLength":300},"attachments":{"type":"array","maxItems":32,"items":{"type":"object","additionalProperties":false,"required":["type","id","kind","name","mime","size"],"properties":{"type":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"kind":{"enum":["image","document","text"]},"name":{"type":"string","minLength":1,"maxLength":500},"mime":{"type":"string","minLength":1,"maxLength":200},"size":{"type":"integer","minimum":0},"pages":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"integer","minimum":1,"maximum":100000},"to":{"type":"integer","minimum":1,"maximum":100000}}}}}},"think":{"anyOf":[{"type":"boolean"},{"enum":["off","on","low","medium","high"]}]},"connectionId":{"type":"string","minLength":1,"maxLength":200},"conversationSettings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}}},"anyOf":[{"type":"object","properties":{"text":{"type":"string","minLength":1}}},{"type":"object","required":["attachments"],"properties":{"attachments":{"type":"array","minItems":1}}}]};
+const schema64 = {"type":"object","additionalProperties":false,"required":["conversationId","text","model"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"text":{"type":"string","maxChars":4000000},"model":{"type":"string","minLength":1,"maxLength":300},"attachments":{"type":"array","maxItems":32,"items":{"type":"object","additionalProperties":false,"required":["type","id","kind","name","mime","size"],"properties":{"type":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"kind":{"enum":["image","document","text"]},"name":{"type":"string","minLength":1,"maxLength":500},"mime":{"type":"string","minLength":1,"maxLength":200},"size":{"type":"integer","minimum":0},"pages":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"integer","minimum":1,"maximum":100000},"to":{"type":"integer","minimum":1,"maximum":100000}}}}}},"think":{"anyOf":[{"type":"boolean"},{"enum":["off","on","low","medium","high"]}]},"connectionId":{"type":"string","minLength":1,"maxLength":200},"conversationSettings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}},"fromDraft":{"type":"boolean"}},"anyOf":[{"type":"object","properties":{"text":{"type":"string","minLength":1}}},{"type":"object","required":["attachments"],"properties":{"attachments":{"type":"array","minItems":1}}}]};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7200,7 +7200,7 @@ return false;
 else {
 const _errs10 = errors;
 for(const key0 in data){
-if(!(((((((key0 === "conversationId") || (key0 === "text")) || (key0 === "model")) || (key0 === "attachments")) || (key0 === "think")) || (key0 === "connectionId")) || (key0 === "conversationSettings"))){
+if(!((((((((key0 === "conversationId") || (key0 === "text")) || (key0 === "model")) || (key0 === "attachments")) || (key0 === "think")) || (key0 === "connectionId")) || (key0 === "conversationSettings")) || (key0 === "fromDraft"))){
 validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -7832,6 +7832,19 @@ var valid3 = _errs50 === errors;
 }
 else {
 var valid3 = true;
+}
+if(valid3){
+if(data.fromDraft !== undefined){
+const _errs62 = errors;
+if(typeof data.fromDraft !== "boolean"){
+validate63.errors = [{instancePath:instancePath+"/fromDraft",schemaPath:"#/properties/fromDraft/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid3 = _errs62 === errors;
+}
+else {
+var valid3 = true;
+}
 }
 }
 }
@@ -9264,7 +9277,7 @@ return errors === 0;
 }
 
 export const payload64 = validate75;
-const schema76 = {"type":"object","additionalProperties":false,"required":["kind","label","baseUrl"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"kind":{"enum":["ollama","llama-server","openai-compatible","anthropic"]},"label":{"type":"string","maxLength":200},"baseUrl":{"type":"string","minLength":1,"maxLength":2000,"pattern":"^https?://"},"apiKey":{"type":"string","maxLength":4000}}};
+const schema76 = {"type":"object","additionalProperties":false,"required":["conversationId","text","attachments"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"text":{"type":"string","maxChars":4000000},"attachments":{"type":"array","maxItems":32,"items":{"type":"object","additionalProperties":false,"required":["type","id","kind","name","mime","size"],"properties":{"type":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"kind":{"enum":["image","document","text"]},"name":{"type":"string","minLength":1,"maxLength":500},"mime":{"type":"string","minLength":1,"maxLength":200},"size":{"type":"integer","minimum":0},"pages":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"integer","minimum":1,"maximum":100000},"to":{"type":"integer","minimum":1,"maximum":100000}}}}}}}};
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9272,39 +9285,100 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.kind === undefined) && (missing0 = "kind")) || ((data.label === undefined) && (missing0 = "label"))) || ((data.baseUrl === undefined) && (missing0 = "baseUrl"))){
+if((((data.conversationId === undefined) && (missing0 = "conversationId")) || ((data.text === undefined) && (missing0 = "text"))) || ((data.attachments === undefined) && (missing0 = "attachments"))){
 validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "id") || (key0 === "kind")) || (key0 === "label")) || (key0 === "baseUrl")) || (key0 === "apiKey"))){
+if(!(((key0 === "conversationId") || (key0 === "text")) || (key0 === "attachments"))){
 validate75.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.id !== undefined){
-let data0 = data.id;
+if(data.conversationId !== undefined){
+let data0 = data.conversationId;
 const _errs2 = errors;
-if(errors === _errs2){
+const _errs3 = errors;
+let valid1 = false;
+const _errs4 = errors;
+if(errors === _errs4){
 if(typeof data0 === "string"){
 if(func2(data0) > 200){
-validate75.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
+const err0 = {instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/anyOf/0/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
 }
 else {
 if(func2(data0) < 1){
-validate75.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
+const err1 = {instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
 }
 }
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+const err2 = {instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+var _valid0 = _errs4 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const _errs6 = errors;
+if(data0 !== null){
+const err3 = {instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/anyOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid0 = _errs6 === errors;
+valid1 = valid1 || _valid0;
+}
+if(!valid1){
+const err4 = {instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+validate75.errors = vErrors;
 return false;
+}
+else {
+errors = _errs3;
+if(vErrors !== null){
+if(_errs3){
+vErrors.length = _errs3;
+}
+else {
+vErrors = null;
+}
 }
 }
 var valid0 = _errs2 === errors;
@@ -9313,94 +9387,297 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.kind !== undefined){
-let data1 = data.kind;
-const _errs4 = errors;
-if(!((((data1 === "ollama") || (data1 === "llama-server")) || (data1 === "openai-compatible")) || (data1 === "anthropic"))){
-validate75.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema76.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+if(data.text !== undefined){
+let data1 = data.text;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data1 === "string"){
+if(data1.length > 4000000){
+validate75.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxChars",keyword:"maxChars",params:{limit: 4000000},message:"must NOT have more than 4000000 characters"}];
 return false;
 }
-var valid0 = _errs4 === errors;
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs8 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
-if(data.label !== undefined){
-let data2 = data.label;
-const _errs5 = errors;
-if(errors === _errs5){
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-validate75.errors = [{instancePath:instancePath+"/label",schemaPath:"#/properties/label/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(data.attachments !== undefined){
+let data2 = data.attachments;
+const _errs10 = errors;
+if(errors === _errs10){
+if(Array.isArray(data2)){
+if(data2.length > 32){
+validate75.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len0 = data2.length;
+for(let i0=0; i0<len0; i0++){
+let data3 = data2[i0];
+const _errs12 = errors;
+if(errors === _errs12){
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+let missing1;
+if(((((((data3.type === undefined) && (missing1 = "type")) || ((data3.id === undefined) && (missing1 = "id"))) || ((data3.kind === undefined) && (missing1 = "kind"))) || ((data3.name === undefined) && (missing1 = "name"))) || ((data3.mime === undefined) && (missing1 = "mime"))) || ((data3.size === undefined) && (missing1 = "size"))){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs14 = errors;
+for(const key1 in data3){
+if(!(((((((key1 === "type") || (key1 === "id")) || (key1 === "kind")) || (key1 === "name")) || (key1 === "mime")) || (key1 === "size")) || (key1 === "pages"))){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs14 === errors){
+if(data3.type !== undefined){
+const _errs15 = errors;
+if("attachment" !== data3.type){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/type",schemaPath:"#/properties/attachments/items/properties/type/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs15 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data3.id !== undefined){
+let data5 = data3.id;
+const _errs16 = errors;
+if(errors === _errs16){
+if(typeof data5 === "string"){
+if(!pattern14.test(data5)){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/id",schemaPath:"#/properties/attachments/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/id",schemaPath:"#/properties/attachments/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
-var valid0 = _errs5 === errors;
+var valid3 = _errs16 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data3.kind !== undefined){
+let data6 = data3.kind;
+const _errs18 = errors;
+if(!(((data6 === "image") || (data6 === "document")) || (data6 === "text"))){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/kind",schemaPath:"#/properties/attachments/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema76.properties.attachments.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid3 = _errs18 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data3.name !== undefined){
+let data7 = data3.name;
+const _errs19 = errors;
+if(errors === _errs19){
+if(typeof data7 === "string"){
+if(func2(data7) > 500){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/name",schemaPath:"#/properties/attachments/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+else {
+if(func2(data7) < 1){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/name",schemaPath:"#/properties/attachments/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/name",schemaPath:"#/properties/attachments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs19 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data3.mime !== undefined){
+let data8 = data3.mime;
+const _errs21 = errors;
+if(errors === _errs21){
+if(typeof data8 === "string"){
+if(func2(data8) > 200){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data8) < 1){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs21 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data3.size !== undefined){
+let data9 = data3.size;
+const _errs23 = errors;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/size",schemaPath:"#/properties/attachments/items/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs23){
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 < 0 || isNaN(data9)){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/size",schemaPath:"#/properties/attachments/items/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid3 = _errs23 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data3.pages !== undefined){
+let data10 = data3.pages;
+const _errs25 = errors;
+if(errors === _errs25){
+if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
+let missing2;
+if(((data10.from === undefined) && (missing2 = "from")) || ((data10.to === undefined) && (missing2 = "to"))){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs27 = errors;
+for(const key2 in data10){
+if(!((key2 === "from") || (key2 === "to"))){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs27 === errors){
+if(data10.from !== undefined){
+let data11 = data10.from;
+const _errs28 = errors;
+if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs28){
+if((typeof data11 == "number") && (isFinite(data11))){
+if(data11 > 100000 || isNaN(data11)){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data11 < 1 || isNaN(data11)){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs28 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data10.to !== undefined){
+let data12 = data10.to;
+const _errs30 = errors;
+if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs30){
+if((typeof data12 == "number") && (isFinite(data12))){
+if(data12 > 100000 || isNaN(data12)){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data12 < 1 || isNaN(data12)){
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs30 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid3 = _errs25 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid2 = _errs12 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+else {
+validate75.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.baseUrl !== undefined){
-let data3 = data.baseUrl;
-const _errs7 = errors;
-if(errors === _errs7){
-if(typeof data3 === "string"){
-if(func2(data3) > 2000){
-validate75.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
-return false;
-}
-else {
-if(func2(data3) < 1){
-validate75.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern6.test(data3)){
-validate75.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate75.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.apiKey !== undefined){
-let data4 = data.apiKey;
-const _errs9 = errors;
-if(errors === _errs9){
-if(typeof data4 === "string"){
-if(func2(data4) > 4000){
-validate75.errors = [{instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"}];
-return false;
-}
-}
-else {
-validate75.errors = [{instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -9417,7 +9694,7 @@ return errors === 0;
 }
 
 export const payload65 = validate76;
-const schema77 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200}}};
+const schema77 = {"type":"object","additionalProperties":false,"required":["kind","label","baseUrl"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"kind":{"enum":["ollama","llama-server","openai-compatible","anthropic"]},"label":{"type":"string","maxLength":200},"baseUrl":{"type":"string","minLength":1,"maxLength":2000,"pattern":"^https?://"},"apiKey":{"type":"string","maxLength":4000}}};
 
 function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9425,14 +9702,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.id === undefined) && (missing0 = "id")){
+if((((data.kind === undefined) && (missing0 = "kind")) || ((data.label === undefined) && (missing0 = "label"))) || ((data.baseUrl === undefined) && (missing0 = "baseUrl"))){
 validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "id")){
+if(!(((((key0 === "id") || (key0 === "kind")) || (key0 === "label")) || (key0 === "baseUrl")) || (key0 === "apiKey"))){
 validate76.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -9460,6 +9737,102 @@ validate76.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/i
 return false;
 }
 }
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.kind !== undefined){
+let data1 = data.kind;
+const _errs4 = errors;
+if(!((((data1 === "ollama") || (data1 === "llama-server")) || (data1 === "openai-compatible")) || (data1 === "anthropic"))){
+validate76.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema77.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.label !== undefined){
+let data2 = data.label;
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+validate76.errors = [{instancePath:instancePath+"/label",schemaPath:"#/properties/label/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate76.errors = [{instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.baseUrl !== undefined){
+let data3 = data.baseUrl;
+const _errs7 = errors;
+if(errors === _errs7){
+if(typeof data3 === "string"){
+if(func2(data3) > 2000){
+validate76.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+return false;
+}
+else {
+if(func2(data3) < 1){
+validate76.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data3)){
+validate76.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate76.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.apiKey !== undefined){
+let data4 = data.apiKey;
+const _errs9 = errors;
+if(errors === _errs9){
+if(typeof data4 === "string"){
+if(func2(data4) > 4000){
+validate76.errors = [{instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"}];
+return false;
+}
+}
+else {
+validate76.errors = [{instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
 }
 }
 }
@@ -9474,7 +9847,7 @@ return errors === 0;
 }
 
 export const payload66 = validate77;
-const schema78 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"baseUrl":{"type":"string","pattern":"^https?://","maxLength":2000}}};
+const schema78 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200}}};
 
 function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9489,7 +9862,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "id") || (key0 === "baseUrl"))){
+if(!(key0 === "id")){
 validate77.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -9517,38 +9890,6 @@ validate77.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/i
 return false;
 }
 }
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.baseUrl !== undefined){
-let data1 = data.baseUrl;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 2000){
-validate77.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
-return false;
-}
-else {
-if(!pattern6.test(data1)){
-validate77.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
-return false;
-}
-}
-}
-else {
-validate77.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -9563,7 +9904,7 @@ return errors === 0;
 }
 
 export const payload67 = validate78;
-const schema79 = {"type":"object","additionalProperties":false,"required":["conversationId","turnId","toolCallId","decision"],"properties":{"conversationId":{"type":"string","minLength":1,"maxLength":200},"turnId":{"type":"string","minLength":1,"maxLength":200},"toolCallId":{"type":"string","minLength":1,"maxLength":200},"decision":{"enum":["allow-once","allow-conversation","allow-always","deny"]}}};
+const schema79 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"baseUrl":{"type":"string","pattern":"^https?://","maxLength":2000}}};
 
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9571,38 +9912,38 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.conversationId === undefined) && (missing0 = "conversationId")) || ((data.turnId === undefined) && (missing0 = "turnId"))) || ((data.toolCallId === undefined) && (missing0 = "toolCallId"))) || ((data.decision === undefined) && (missing0 = "decision"))){
+if((data.id === undefined) && (missing0 = "id")){
 validate78.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "conversationId") || (key0 === "turnId")) || (key0 === "toolCallId")) || (key0 === "decision"))){
+if(!((key0 === "id") || (key0 === "baseUrl"))){
 validate78.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.conversationId !== undefined){
-let data0 = data.conversationId;
+if(data.id !== undefined){
+let data0 = data.id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 200){
-validate78.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate78.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate78.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate78.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate78.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9612,24 +9953,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.turnId !== undefined){
-let data1 = data.turnId;
+if(data.baseUrl !== undefined){
+let data1 = data.baseUrl;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func2(data1) > 200){
-validate78.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(func2(data1) > 2000){
+validate78.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 else {
-if(func2(data1) < 1){
-validate78.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern6.test(data1)){
+validate78.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
 return false;
 }
 }
 }
 else {
-validate78.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate78.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9637,48 +9978,6 @@ var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.toolCallId !== undefined){
-let data2 = data.toolCallId;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-validate78.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func2(data2) < 1){
-validate78.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate78.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.decision !== undefined){
-let data3 = data.decision;
-const _errs8 = errors;
-if(!((((data3 === "allow-once") || (data3 === "allow-conversation")) || (data3 === "allow-always")) || (data3 === "deny"))){
-validate78.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema79.properties.decision.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -9694,9 +9993,140 @@ return errors === 0;
 }
 
 export const payload68 = validate79;
-const schema80 = {"type":"object","additionalProperties":false,"properties":{"ollamaUrl":{"type":"string","minLength":1,"maxLength":2000,"pattern":"^https?://"},"defaultModel":{"anyOf":[{"type":"string","minLength":1,"maxLength":300},{"type":"null"}]},"defaultChatModel":{"anyOf":[{"type":"string","minLength":1,"maxLength":300},{"type":"null"}]},"activeConnectionId":{"type":"string","minLength":1,"maxLength":200},"theme":{"enum":["light","dark","system"]},"modelsDir":{"anyOf":[{"type":"string","minLength":1,"maxLength":4000},{"type":"null"}]},"builtinIdleMinutes":{"type":"integer","minimum":0,"maximum":10080}}};
+const schema80 = {"type":"object","additionalProperties":false,"required":["conversationId","turnId","toolCallId","decision"],"properties":{"conversationId":{"type":"string","minLength":1,"maxLength":200},"turnId":{"type":"string","minLength":1,"maxLength":200},"toolCallId":{"type":"string","minLength":1,"maxLength":200},"decision":{"enum":["allow-once","allow-conversation","allow-always","deny"]}}};
 
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.conversationId === undefined) && (missing0 = "conversationId")) || ((data.turnId === undefined) && (missing0 = "turnId"))) || ((data.toolCallId === undefined) && (missing0 = "toolCallId"))) || ((data.decision === undefined) && (missing0 = "decision"))){
+validate79.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "conversationId") || (key0 === "turnId")) || (key0 === "toolCallId")) || (key0 === "decision"))){
+validate79.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.conversationId !== undefined){
+let data0 = data.conversationId;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 200){
+validate79.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate79.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.turnId !== undefined){
+let data1 = data.turnId;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 200){
+validate79.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data1) < 1){
+validate79.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.toolCallId !== undefined){
+let data2 = data.toolCallId;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+validate79.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data2) < 1){
+validate79.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate79.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.decision !== undefined){
+let data3 = data.decision;
+const _errs8 = errors;
+if(!((((data3 === "allow-once") || (data3 === "allow-conversation")) || (data3 === "allow-always")) || (data3 === "deny"))){
+validate79.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema80.properties.decision.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate79.errors = vErrors;
+return errors === 0;
+}
+
+export const payload69 = validate80;
+const schema81 = {"type":"object","additionalProperties":false,"properties":{"ollamaUrl":{"type":"string","minLength":1,"maxLength":2000,"pattern":"^https?://"},"defaultModel":{"anyOf":[{"type":"string","minLength":1,"maxLength":300},{"type":"null"}]},"defaultChatModel":{"anyOf":[{"type":"string","minLength":1,"maxLength":300},{"type":"null"}]},"activeConnectionId":{"type":"string","minLength":1,"maxLength":200},"theme":{"enum":["light","dark","system"]},"modelsDir":{"anyOf":[{"type":"string","minLength":1,"maxLength":4000},{"type":"null"}]},"builtinIdleMinutes":{"type":"integer","minimum":0,"maximum":10080}}};
+
+function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -9704,7 +10134,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "ollamaUrl") || (key0 === "defaultModel")) || (key0 === "defaultChatModel")) || (key0 === "activeConnectionId")) || (key0 === "theme")) || (key0 === "modelsDir")) || (key0 === "builtinIdleMinutes"))){
-validate79.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate80.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9716,24 +10146,24 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 2000){
-validate79.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+validate80.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate79.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate80.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern6.test(data0)){
-validate79.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
+validate80.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate79.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9811,7 +10241,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate79.errors = vErrors;
+validate80.errors = vErrors;
 return false;
 }
 else {
@@ -9899,7 +10329,7 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate79.errors = vErrors;
+validate80.errors = vErrors;
 return false;
 }
 else {
@@ -9925,18 +10355,18 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data3 === "string"){
 if(func2(data3) > 200){
-validate79.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate80.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data3) < 1){
-validate79.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate80.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate79.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9950,7 +10380,7 @@ if(data.theme !== undefined){
 let data4 = data.theme;
 const _errs18 = errors;
 if(!(((data4 === "light") || (data4 === "dark")) || (data4 === "system"))){
-validate79.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/enum",keyword:"enum",params:{allowedValues: schema80.properties.theme.enum},message:"must be equal to one of the allowed values"}];
+validate80.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/enum",keyword:"enum",params:{allowedValues: schema81.properties.theme.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -10027,7 +10457,7 @@ else {
 vErrors.push(err14);
 }
 errors++;
-validate79.errors = vErrors;
+validate80.errors = vErrors;
 return false;
 }
 else {
@@ -10051,18 +10481,18 @@ if(data.builtinIdleMinutes !== undefined){
 let data6 = data.builtinIdleMinutes;
 const _errs25 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate79.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate80.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs25){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 10080 || isNaN(data6)){
-validate79.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
+validate80.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
 return false;
 }
 else {
 if(data6 < 0 || isNaN(data6)){
-validate79.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate80.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -10082,11 +10512,11 @@ var valid0 = true;
 }
 }
 else {
-validate79.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate80.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate79.errors = vErrors;
+validate80.errors = vErrors;
 return errors === 0;
 }
 
@@ -10172,11 +10602,13 @@ export const payloadValidators = {
   "chat:stop": payload61,
   "models:list": payload62,
   "settings:get": payload63,
+  "drafts:list": payload63,
+  "drafts:save": payload64,
   "connections:list": payload63,
-  "connections:save": payload64,
-  "connections:delete": payload65,
-  "connections:test": payload66,
+  "connections:save": payload65,
+  "connections:delete": payload66,
+  "connections:test": payload67,
   "connections:key-storage": payload63,
-  "chat:approve-tool": payload67,
-  "settings:update": payload68,
+  "chat:approve-tool": payload68,
+  "settings:update": payload69,
 };

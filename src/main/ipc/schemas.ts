@@ -125,6 +125,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
       think: { anyOf: [{ type: 'boolean' }, { enum: ['off', 'on', 'low', 'medium', 'high'] }] },
       connectionId: id,
       conversationSettings: { type: 'object', additionalProperties: false, required: ['systemPrompt', 'think'], properties: conversationSettings },
+      fromDraft: { type: 'boolean' },
     },
     // Text may be empty only when attachments ride along.
     anyOf: [
@@ -173,6 +174,13 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
   'chat:stop': { type: 'object', additionalProperties: false, required: ['turnId'], properties: { turnId: id } },
   'models:list': { type: 'object', additionalProperties: false, properties: { connectionId: id } },
   'settings:get': empty,
+  'drafts:list': empty,
+  'drafts:save': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['conversationId', 'text', 'attachments'],
+    properties: { conversationId: { anyOf: [id, { type: 'null' }] }, text: messageText, attachments: { type: 'array', maxItems: 32, items: attachmentBlock } },
+  },
   'connections:list': empty,
   'connections:save': {
     type: 'object',

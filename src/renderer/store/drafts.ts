@@ -5,13 +5,19 @@
  * navigation (a conversation opened, a new chat started), the composer's draft is kept for the one left and the one
  * opened gets its own back. Sending in a new chat is not navigation: the draft goes with the message.
  *
- * The drafts are also kept in the tab's sessionStorage when the page is hidden or unloaded (per tab, gone with it), so
- * a reload brings them back, files included: a file's bytes wait in main's blob store, by the block's id, for the
- * collector's grace period (an hour). Before, only the texts came back, and an image pasted from the clipboard was
- * gone with no word said (conversations audit D3). One whose bytes went meanwhile is shown as a file that cannot be
- * read, which the user removes or attaches again.
+ * Main keeps them (db/draft-store.ts), so a reload, a closed window and a quit bring them back, files included: a
+ * kept draft's files keep their bytes in the blob store. They lived in the tab's sessionStorage, and closing the
+ * window lost what the user had written (the left-out list of the last stops). The one on screen is saved shortly
+ * after each edit (a crash loses less than a second of typing), the one left by a navigation at once, and all of
+ * them as the page is hidden. Main drops a draft when its message is sent (chat:send).
+ *
+ * Each tab keeps the drafts it read at its start and those it kept since; another tab's later edits are read at
+ * the next start (two tabs typing in one chat: the last to save wins).
  */
+import type { SavedDraft } from '../../shared/ipc';
 import type { AttachmentBlock } from '../../shared/turn';
+import { takeFirst } from '../boot';
+import { firebrand } from '../firebrand';
 import { useStore } from '.';
 
 export interface Draft {
@@ -25,49 +31,96 @@ export interface DraftHolder {
   put(draft: Draft): void;
 }
 
-const KEY = 'firebrand.drafts';
 /** A new chat's draft (no conversation yet). */
 const NEW_CHAT = '';
 const EMPTY: Draft = { text: '', attachments: [] };
+/** How long after the last edit the draft on screen is saved: a save per keystroke would be a write per keystroke. */
+export const SAVE_AFTER_MS = 600;
 
 const keyOf = (conversationId: string | null) => conversationId ?? NEW_CHAT;
+const idOf = (key: string) => (key === NEW_CHAT ? null : key);
 const isEmpty = (d: Draft) => d.text === '' && d.attachments.length === 0;
+const same = (a: Draft, b: Draft) => a.text === b.text && a.attachments.length === b.attachments.length && a.attachments.every((x, i) => x.id === b.attachments[i]?.id);
 
-let drafts: Map<string, Draft> | null = null;
+/** The drafts of the conversations not on screen. */
+let drafts = new Map<string, Draft>();
 let holder: DraftHolder | null = null;
 /** The draft last put on screen (the composer's first, or one a navigation brought): what `draftTouched` compares. */
 let shown: Draft = EMPTY;
+/** The draft on screen as main last kept it (or as it came from main), and whose it is: an edit is saved against it. */
+let saved: { key: string; draft: Draft } = { key: NEW_CHAT, draft: EMPTY };
+/**
+ * The composer has taken its first draft but holds none yet (it registers after its first render), and the one
+ * main kept for it, come meanwhile: given to it as it registers. Put in the list, it would stay out of sight.
+ */
+let unheld = false;
+let cameUnheld: { key: string; draft: Draft } | null = null;
+/** The save waiting for the typing to pause. */
+let timer: ReturnType<typeof setTimeout> | null = null;
 /** The conversation on screen: the holder's draft is its. */
 const onScreen = () => useStore.getState().activeId;
 
-function kept(): Map<string, Draft> {
-  if (drafts) return drafts;
-  drafts = new Map();
-  try {
-    const raw = sessionStorage.getItem(KEY);
-    const parsed: unknown = raw ? JSON.parse(raw) : null;
-    if (parsed && typeof parsed === 'object') {
-      for (const [key, value] of Object.entries(parsed)) {
-        const draft = storedDraft(value);
-        if (draft && !isEmpty(draft)) drafts.set(key, draft);
-      }
-    }
-  } catch {
-    // Storage refused or unreadable: drafts live as long as the page, as they did.
-  }
-  return drafts;
+/** Asks main to keep a draft. A failure (the link down, the chats read-only) leaves it in this tab, as it was. */
+function save(key: string, draft: Draft): void {
+  const request: SavedDraft = { conversationId: idOf(key), text: draft.text, attachments: draft.attachments };
+  void firebrand().drafts.save(request).catch(() => {});
+}
+
+function cancelPending(): void {
+  if (timer !== null) clearTimeout(timer);
+  timer = null;
 }
 
 function keepFor(conversationId: string | null, draft: Draft): void {
-  if (isEmpty(draft)) kept().delete(keyOf(conversationId));
-  else kept().set(keyOf(conversationId), draft);
+  const key = keyOf(conversationId);
+  if (isEmpty(draft)) drafts.delete(key);
+  else drafts.set(key, draft);
+}
+
+/**
+ * The drafts main keeps, read as the page opens (boot.ts asks with its first requests). One this tab has kept
+ * meanwhile is newer and stays; the composer gets its own if the user has not begun to type.
+ */
+export function adoptSavedDrafts(list: readonly SavedDraft[]): void {
+  for (const d of list) {
+    const key = keyOf(d.conversationId);
+    const draft = { text: d.text, attachments: d.attachments.filter(isAttachmentBlock) };
+    if (isEmpty(draft)) continue;
+    if (key === keyOf(onScreen()) && holder) putArrived(holder, key, draft);
+    else if (key === keyOf(onScreen()) && unheld) cameUnheld = { key, draft };
+    else if (!drafts.has(key)) drafts.set(key, draft);
+  }
+}
+
+/**
+ * Puts a draft main kept on screen. Typed before it came (a quick hand as the window opened): the words go after
+ * it, as when a chat's draft arrives under words typed while it was read (switchDraft).
+ */
+function putArrived(h: DraftHolder, key: string, draft: Draft): void {
+  shown = joined(draft, h.take());
+  saved = { key, draft };
+  h.put(shown);
+}
+
+/** Loads main's drafts (the answer boot.ts asked for, else asks now). */
+export function loadSavedDrafts(): void {
+  void (takeFirst('drafts') ?? firebrand().drafts.list({})).then(adoptSavedDrafts, () => {});
+}
+
+/** `kept`, then what was typed on top (a blank line between). */
+function joined(kept: Draft, typed: Draft): Draft {
+  if (isEmpty(typed)) return kept;
+  return { text: [kept.text, typed.text].filter((t) => t !== '').join('\n\n'), attachments: [...kept.attachments, ...typed.attachments] };
 }
 
 /** The composer's draft for the conversation it shows first (taken: it is the holder's from then on). */
 export function takeDraft(conversationId: string | null): Draft {
-  const draft = kept().get(keyOf(conversationId)) ?? EMPTY;
-  kept().delete(keyOf(conversationId));
+  const key = keyOf(conversationId);
+  const draft = drafts.get(key) ?? EMPTY;
+  drafts.delete(key);
+  if (!holder) unheld = true;
   shown = draft;
+  saved = { key, draft };
   return draft;
 }
 
@@ -78,18 +131,56 @@ export function takeDraft(conversationId: string | null): Draft {
  */
 export function draftTouched(): boolean {
   if (!holder) return false;
-  const now = holder.take();
-  return now.text !== shown.text || now.attachments.length !== shown.attachments.length;
+  return !same(holder.take(), shown);
 }
 
 /** The composer registers as the holder of the draft on screen; returns its release. */
 export function holdDrafts(h: DraftHolder): () => void {
   holder = h;
+  unheld = false;
+  const came = cameUnheld;
+  cameUnheld = null;
+  if (came && came.key === keyOf(onScreen())) putArrived(h, came.key, came.draft);
+  else if (came) keepFor(idOf(came.key), came.draft);
   return () => {
     if (holder !== h) return;
-    keepFor(onScreen(), h.take());
+    const now = h.take();
+    keepFor(onScreen(), now);
+    flushDraft();
     holder = null;
   };
+}
+
+/**
+ * The composer's draft changed (typed, attached, removed, cleared): main keeps it once the typing pauses, or at once
+ * when it is empty now (sent, or cleared: were the save late, a quit meanwhile would bring it back).
+ */
+export function draftEdited(): void {
+  if (!holder) return;
+  const key = keyOf(onScreen());
+  // A new chat given its id by sending (not a navigation): main dropped the draft it was sent from.
+  if (saved.key !== key) saved = { key, draft: EMPTY };
+  cancelPending();
+  const now = holder.take();
+  if (same(now, saved.draft)) return;
+  if (isEmpty(now)) flushDraft();
+  else timer = setTimeout(flushDraft, SAVE_AFTER_MS);
+}
+
+/** A message is being sent from the draft on screen: no save of it may follow the send (it would bring it back). */
+export function draftSending(): void {
+  cancelPending();
+}
+
+/** Saves the draft on screen now if it changed since main kept it. */
+export function flushDraft(): void {
+  cancelPending();
+  if (!holder) return;
+  const key = keyOf(onScreen());
+  const now = holder.take();
+  if (saved.key === key && same(now, saved.draft)) return;
+  saved = { key, draft: now };
+  save(key, now);
 }
 
 /** The composer's draft as the latest navigation began (null: no composer then). */
@@ -109,26 +200,22 @@ export function switchDraft(from: string | null, to: string | null): void {
   const before = atNavigation;
   atNavigation = null;
   if (from === to || !holder) return;
+  cancelPending();
   const now = holder.take();
   // Typed into an empty composer while `to` was read: those words stay on screen, after any draft `to` kept.
   // (Typed on top of a draft, they stay with it: whose words those are is not known.)
   if (before !== null && isEmpty(before) && !isEmpty(now)) {
     const waiting = takeDraft(to);
-    shown = isEmpty(waiting) ? now : { text: [waiting.text, now.text].filter((t) => t !== '').join('\n\n'), attachments: [...waiting.attachments, ...now.attachments] };
+    shown = joined(waiting, now);
     holder.put(shown);
+    // Kept for `to` now; `from` keeps what it had (it was left empty).
+    saved = { key: keyOf(to), draft: waiting };
+    flushDraft();
     return;
   }
   keepFor(from, now);
+  if (!(saved.key === keyOf(from) && same(now, saved.draft))) save(keyOf(from), now);
   holder.put(takeDraft(to));
-}
-
-/** A draft as stored: `{ text, attachments }`, or a text alone (as drafts were stored before); null if neither. */
-function storedDraft(value: unknown): Draft | null {
-  if (typeof value === 'string') return { text: value, attachments: [] };
-  if (!value || typeof value !== 'object') return null;
-  const { text, attachments } = value as { text?: unknown; attachments?: unknown };
-  if (typeof text !== 'string') return null;
-  return { text, attachments: Array.isArray(attachments) ? attachments.filter(isAttachmentBlock) : [] };
 }
 
 function isAttachmentBlock(b: unknown): b is AttachmentBlock {
@@ -137,32 +224,22 @@ function isAttachmentBlock(b: unknown): b is AttachmentBlock {
   return type === 'attachment' && typeof id === 'string' && (kind === 'image' || kind === 'document' || kind === 'text') && typeof name === 'string' && typeof mime === 'string' && typeof size === 'number';
 }
 
-/** Writes the drafts to sessionStorage (the one on screen included), for a reload. */
-export function persistDrafts(): void {
-  const stored: Record<string, Draft> = {};
-  for (const [key, d] of kept()) if (!isEmpty(d)) stored[key] = d;
-  const current = holder?.take() ?? EMPTY;
-  if (!isEmpty(current)) stored[keyOf(onScreen())] = current;
-  try {
-    if (Object.keys(stored).length === 0) sessionStorage.removeItem(KEY);
-    else sessionStorage.setItem(KEY, JSON.stringify(stored));
-  } catch {
-    // As above.
-  }
-}
-
-/** Keeps the drafts when the page goes away or is hidden (a phone may end a hidden tab without unloading it). */
+/** Keeps the draft on screen when the page goes away or is hidden (a phone may end a hidden tab without unloading it). */
 export function persistDraftsOnHide(): void {
-  addEventListener('pagehide', persistDrafts);
+  addEventListener('pagehide', flushDraft);
   document.addEventListener('visibilitychange', () => {
-    if (document.visibilityState === 'hidden') persistDrafts();
+    if (document.visibilityState === 'hidden') flushDraft();
   });
 }
 
 /** For tests: forget every draft and holder. */
 export function resetDrafts(): void {
-  drafts = null;
+  cancelPending();
+  drafts = new Map();
   holder = null;
+  unheld = false;
+  cameUnheld = null;
   shown = EMPTY;
+  saved = { key: NEW_CHAT, draft: EMPTY };
   atNavigation = null;
 }

@@ -84,8 +84,12 @@ export function newChat(): void {
   if (known) void refreshContextChoice();
 }
 
-/** Sends the draft, with the Think choice every request the user starts carries (thinkChoice); resolves true when it was accepted (the caller then clears the draft). */
-export async function sendMessage(text: string, attachments: AttachmentBlock[] = [], think = thinkChoice()): Promise<boolean> {
+/**
+ * Sends a message, with the Think choice every request the user starts carries (thinkChoice); resolves true when it
+ * was accepted (the caller then clears the draft). `fromDraft`: it is the composer's draft, which main then drops.
+ */
+export async function sendMessage(text: string, attachments: AttachmentBlock[] = [], { fromDraft = false } = {}): Promise<boolean> {
+  const think = thinkChoice();
   const model = get().selectedModel;
   if (!model || (text.trim() === '' && attachments.length === 0)) return false;
   set({ sending: true });
@@ -100,6 +104,7 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
       ...(think === undefined ? {} : { think }),
       ...connectionOf(),
       ...(get().activeId === null && !isBlankSettings(get().conversationSettings) ? { conversationSettings: get().conversationSettings } : {}),
+      ...(fromDraft ? { fromDraft } : {}),
     });
     noteSent(res.assistantTurn.id, sentAt);
     // The new chat's settings went with its first message: they are that chat's now, not the next new chat's.

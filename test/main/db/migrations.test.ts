@@ -335,7 +335,8 @@ describe('hot queries (EXPLAIN QUERY PLAN)', () => {
     const p = plan(db, GC_CANDIDATES_SQL, [1, 1, '[]']);
     expect(p).toMatch(/SEARCH turn_attachments USING COVERING INDEX turn_attachments_by_digest \(digest=\?\)/);
     expect(p).toMatch(/SEARCH request_body_blobs USING COVERING INDEX request_body_blobs_by_blob \(blob_digest=\?\)/);
-    expect(p).not.toMatch(/SCAN (turns|request_body_blobs)/);
+    expect(p).toMatch(/SEARCH draft_attachments USING COVERING INDEX draft_attachments_digest \(digest=\?\)/);
+    expect(p).not.toMatch(/SCAN (turns|request_body_blobs|draft_attachments)/);
   });
   it("reads a conversation's turns through its index", () => {
     const p = plan(db, HOT_SQL.turnsOfConversation, ['c1']);

@@ -24,7 +24,7 @@ import { loadLibrary, useLibraryStore } from '../../store/library-slice';
 import { aliasOfRef, refLabel } from '../../../shared/model-ref';
 import { offeredToolsKey, useMcpStore, watchMcpServers } from '../../store/mcp-slice';
 import { attachmentKey, useAttachments } from './use-attachments';
-import { holdDrafts, takeDraft } from '../../store/drafts';
+import { draftEdited, draftSending, holdDrafts, takeDraft } from '../../store/drafts';
 import { TOUCH, useMediaQuery } from '../../hooks/use-media';
 
 /** Multiline message box with attachments, model picker, think toggle and context meter. */
@@ -48,6 +48,8 @@ export function Composer() {
       }),
     [replaceAttachments],
   );
+  // Main keeps the draft as it is edited (drafts.ts), so a quit or a crash does not lose it.
+  useEffect(() => draftEdited(), [draft, attachments.items]);
   const dragging = useFileDrop(attachments.add);
   const connections = useConnectionsStore((s) => s.connections);
   const textarea = useRef<HTMLTextAreaElement>(null);
@@ -192,10 +194,11 @@ export function Composer() {
 
   const send = async () => {
     if (blockedBy || sending) return;
-    if (await sendMessage(draft, attachments.items)) {
+    draftSending();
+    if (await sendMessage(draft, attachments.items, { fromDraft: true })) {
       setDraft('');
       attachments.clear();
-    }
+    } else draftEdited();
   };
   // On a touch screen the return key adds a line (its keyboard has no Shift+Enter); Send sends, and so does
   // Ctrl+Enter (Cmd+Enter) from a tablet's keyboard.
