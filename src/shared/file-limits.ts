@@ -28,8 +28,8 @@ export function base64Length(bytes: number): number {
 
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 export function attachmentTooLargeMessage(name: string, size: number, maxBytes = ATTACHMENT_MAX_BYTES): string {

@@ -225,6 +225,32 @@ describe('layouts that fit', () => {
     }
   });
 
+  // Attachments audit #1: the waiting files' row grew without end, and some twenty files pushed the message box and
+  // Send below the window, which does not scroll.
+  it('keeps the message box and Send in the window with many files waiting, at a phone’s width and a desktop’s', async () => {
+    if (!s) throw new Error('no session');
+    for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+      const page = await s.browser.newPage({ viewport });
+      try {
+        await page.goto(s.serve.url);
+        await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
+        const files = Array.from({ length: 24 }, (_, i) => ({ name: `notes-${i + 1}.md`, mimeType: 'text/markdown', buffer: Buffer.from(`# Note ${i + 1}\n`) }));
+        await page.getByTestId('attach-input').setInputFiles(files);
+        await page.getByTestId('pending-attachments').getByText('notes-24.md').waitFor({ state: 'attached' });
+        for (const id of ['composer-input', 'composer-send']) {
+          const box = await page.getByTestId(id).boundingBox();
+          expect(box, id).not.toBeNull();
+          expect(box!.y + box!.height, `${id} at ${viewport.width} px`).toBeLessThanOrEqual(viewport.height);
+        }
+        // The last file is reached by scrolling the row, and removed from there.
+        await page.getByRole('button', { name: 'Remove notes-24.md' }).click();
+        await page.getByTestId('pending-attachments').getByText('notes-24.md').waitFor({ state: 'detached' });
+      } finally {
+        await page.close();
+      }
+    }
+  });
+
   it('gives a failure banner’s message the width of a phone, with its actions under it', async () => {
     if (!s) throw new Error('no session');
     const { browser, replay, serve } = s;

@@ -2,7 +2,8 @@
  * The composer: paste and attach files (they reach the request as Ollama wants them), the context meter as the
  * user types and attaches, send refused over the window, Enter/Shift+Enter, Stop, and the keyboard shortcuts.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { MESSAGE_OVERHEAD_TOKENS } from '../../src/shared/context-estimate';
@@ -103,6 +104,49 @@ describe('composer', () => {
     expect(await page.getByTestId('attachment-preview').getByRole('heading').textContent()).toBe('pasted.png');
     await page.keyboard.press('Escape');
     await page.getByTestId('attachment-preview').waitFor({ state: 'detached' });
+  });
+
+  // Attachments audit #6: cells copied from a spreadsheet come as text, HTML and a picture of them; the picture alone
+  // was attached and the text, what the user meant, was lost. A real paste (the clipboard written, Ctrl+V).
+  it('pastes the text of cells copied from a spreadsheet, not the picture of them beside it', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Sums up.' }])));
+    const { page } = s;
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.serve.origin });
+    const input = page.getByTestId('composer-input');
+    await input.focus();
+    await page.evaluate(async (b64) => {
+      const png = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      await navigator.clipboard.write([
+        new ClipboardItem({
+          'text/plain': new Blob(['Q1\t1200\nQ2\t1350\n'], { type: 'text/plain' }),
+          'text/html': new Blob(['<table><tr><td>Q1</td><td>1200</td></tr><tr><td>Q2</td><td>1350</td></tr></table>'], { type: 'text/html' }),
+          'image/png': new Blob([png], { type: 'image/png' }),
+        }),
+      ]);
+    }, tinyPng().toString('base64'));
+    await page.keyboard.press('Control+V');
+    await expect.poll(() => input.inputValue()).toBe('Q1\t1200\nQ2\t1350\n');
+    expect(await page.getByTestId('pending-attachments').count()).toBe(0);
+  });
+
+  // Attachments audit #9: a folder among the files picked gave the browser's "A requested file or directory could
+  // not be found…", naming nothing; the files with it are attached still.
+  it('names a folder that cannot be attached, and attaches the files picked with it', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Read.' }])));
+    const { page } = s;
+    const dir = mkdtempSync(join(tmpdir(), 'firebrand-folder-'));
+    try {
+      writeFileSync(join(dir, 'notes.md'), '# Notes\n');
+      mkdirSync(join(dir, 'photos'));
+      const cdp = await page.context().newCDPSession(page);
+      const { root } = await cdp.send('DOM.getDocument');
+      const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '[data-testid="attach-input"]' });
+      await cdp.send('DOM.setFileInputFiles', { nodeId, files: [join(dir, 'notes.md'), join(dir, 'photos')] });
+      await page.getByTestId('pending-attachments').getByText('notes.md').waitFor();
+      await expect.poll(() => page.getByTestId('notice').textContent()).toContain('“photos” could not be read. If it is a folder, attach the files in it instead.');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('attaches a code file by the file input; its text reaches the model and a chip shows its name', async () => {
@@ -238,7 +282,7 @@ describe('composer', () => {
     await pending.getByText('a.txt').waitFor();
 
     await page.getByTestId('attach-input').setInputFiles({ name: 'huge.log', mimeType: 'text/plain', buffer: Buffer.alloc(25_000_000, 'x') });
-    await expect.poll(() => page.getByTestId('notice').textContent()).toContain('“huge.log” is 23.8 MB; an attachment can be at most 20.0 MB.');
+    await expect.poll(() => page.getByTestId('notice').textContent()).toContain('“huge.log” is 23.8 MiB; an attachment can be at most 20.0 MiB.');
     expect(await pending.getByText('huge.log').count()).toBe(0);
 
     await send(page, 'Compare these');
@@ -258,7 +302,7 @@ describe('composer', () => {
       { name: 'huge-2.log', mimeType: 'text/plain', buffer: Buffer.alloc(22_000_000, 'y') },
     ]);
     await expect.poll(() => page.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toBe(
-      '2 files were not attached:\n“huge-1.log” is 23.8 MB; an attachment can be at most 20.0 MB.\n“huge-2.log” is 21.0 MB; an attachment can be at most 20.0 MB.',
+      '2 files were not attached:\n“huge-1.log” is 23.8 MiB; an attachment can be at most 20.0 MiB.\n“huge-2.log” is 21.0 MiB; an attachment can be at most 20.0 MiB.',
     );
     await expect.poll(() => page.getByTestId('pending-attachments').getByTestId('attachment-open').allTextContents()).toEqual(['notes.txt']);
     // The same files would be refused again: nothing to retry.

@@ -64,7 +64,7 @@ describe('importing a conversation file', () => {
     Object.defineProperty(big, 'size', { value: CONVERSATION_FILE_MAX_BYTES + 50 * 1024 * 1024 });
     const read = vi.spyOn(big, 'slice');
     await importConversationFile(big);
-    expect(String(store.fail.mock.calls[1]?.[0])).toContain('“huge.json” is 150.0 MB; Firebrand can import a conversation file of at most 100.0 MB.');
+    expect(String(store.fail.mock.calls[1]?.[0])).toContain('“huge.json” is 150.0 MiB; Firebrand can import a conversation file of at most 100.0 MiB.');
     expect(read).not.toHaveBeenCalled();
     expect(main.calls).toEqual([]);
   });
@@ -90,7 +90,7 @@ describe('attaching a file', () => {
     await expect(addAttachment(file)).rejects.toThrow('“notes.txt” is 21,000,001 bytes; an attachment can be at most 20,971,520 bytes.');
     const huge = new File([], 'movie.mp4');
     Object.defineProperty(huge, 'size', { value: 60_000_000 });
-    await expect(addAttachment(huge)).rejects.toThrow('“movie.mp4” is 57.2 MB; an attachment can be at most 20.0 MB.');
+    await expect(addAttachment(huge)).rejects.toThrow('“movie.mp4” is 57.2 MiB; an attachment can be at most 20.0 MiB.');
     expect(read).not.toHaveBeenCalled();
     expect(add).not.toHaveBeenCalled();
     expect(ATTACHMENT_MAX_BYTES).toBe(20 * 1024 * 1024);

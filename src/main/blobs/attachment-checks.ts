@@ -6,7 +6,7 @@
 import { ATTACHMENT_MAX_BYTES, attachmentTooLargeMessage } from '../../shared/file-limits';
 import type { AttachmentBlock } from '../../shared/turn';
 import { UserFacingError } from '../errors';
-import { attachmentKind, checkClaimedType } from './sniff';
+import { attachmentKind, checkClaimedType, isUtf8Text, sniffMime, SUPPORTED_IMAGE_TYPES } from './sniff';
 
 export const DEFAULT_MAX_ATTACHMENT_BYTES = ATTACHMENT_MAX_BYTES;
 export { formatSize } from '../../shared/file-limits';
@@ -40,10 +40,25 @@ export function checkAttachment(
   }
   // An empty file has nothing for a model to read; attaching it would only send a blank part (issue 9).
   if (bytes.byteLength === 0) throw new UserFacingError('invalid-payload', `“${name}” is empty; there is nothing to attach.`);
-  const mime = claim.mime.toLowerCase();
+  const claimed = claim.mime.toLowerCase();
   // The mime travels into the UI, the wire and Markdown exports: only a plain `type/subtype` token is kept.
-  if (!MIME.test(mime)) throw new UserFacingError('invalid-payload', `“${name}” cannot be attached: its type is not a valid media type.`);
+  if (!MIME.test(claimed)) throw new UserFacingError('invalid-payload', `“${name}” cannot be attached: its type is not a valid media type.`);
+  const mime = readableAs(bytes, claimed);
   const mismatch = checkClaimedType(bytes, mime);
   if (mismatch) throw new UserFacingError('invalid-payload', `“${name}” cannot be attached: ${mismatch}.`);
   return { name, mime, kind: attachmentKind(mime), size: bytes.byteLength };
+}
+
+/**
+ * The type the bytes are read as, where the claim (which the renderer takes from the file's name) would refuse
+ * what can be read (attachments audit #5, #10): a WebP saved as `.jpg`, a PNG named `.jpg`, and an image or PDF
+ * with no extension go as what their signature says; a file of no known type that is UTF-8 text with no NUL (a
+ * Makefile, a Dockerfile, `.env.example`, `.tex`, `LICENSE`) goes as text. The name stays as the user gave it.
+ */
+function readableAs(bytes: Uint8Array, claimed: string): string {
+  const sniffed = sniffMime(bytes);
+  // Only among the image types read: bytes claiming SVG stay refused, whatever they are.
+  if (SUPPORTED_IMAGE_TYPES.includes(claimed) && sniffed?.startsWith('image/')) return sniffed;
+  if (claimed === 'application/octet-stream') return sniffed ?? (isUtf8Text(bytes) ? 'text/plain' : claimed);
+  return claimed;
 }

@@ -22,14 +22,27 @@ export function checkClaimedType(bytes: Uint8Array, mime: string): string | unde
   // Other image types (SVG can carry script, others no model reads) are refused rather than passed through.
   if (mime.startsWith('image/')) return `${mime} images are not supported (use PNG, JPEG, GIF or WebP)`;
   if (mime.startsWith('text/') || mime === 'application/json') {
-    try {
-      new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-      return undefined;
-    } catch {
-      return 'it is not UTF-8 text';
-    }
+    if (decodesAsUtf8(bytes)) return undefined;
+    // Notepad's UTF-16 and a spreadsheet's Windows-1252 CSV end here: the way on is in the words (attachments audit #11).
+    return utf16Bom(bytes) ? 'it is UTF-16 text; save it as UTF-8 and attach it again' : 'it is not UTF-8 text; save it as UTF-8 and attach it again';
   }
   return undefined;
+}
+
+function decodesAsUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const utf16Bom = (b: Uint8Array) => (b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff);
+
+/** Whether the bytes are text: UTF-8 with no NUL (which no text file holds and most binary files do). */
+export function isUtf8Text(bytes: Uint8Array): boolean {
+  return !bytes.includes(0) && decodesAsUtf8(bytes);
 }
 
 /** The binary type the bytes' signature names, if they carry one we know. */

@@ -152,7 +152,7 @@ export class AttachmentContent {
     const mime = this.deps.blobs.mimeOf(block.id) ?? block.mime;
     const kind = extractorFor(mime);
     if (!kind) {
-      return { ok: false, failure: { code: 'unsupported', message: `“${block.name}” is a ${mime} file; Firebrand reads the text of PDF, Word (.docx), HTML and text files.` } };
+      return { ok: false, failure: { code: 'unsupported', message: `Firebrand cannot read “${block.name}” (${mime}): it reads PDF, Word (.docx), HTML and text files, and PNG, JPEG, GIF and WebP images.` } };
     }
     const result: ExtractionResult = needsWorker(kind) ? await this.deps.runner.run(kind, bytes, block.name) : { ok: true, doc: plainText(bytes) };
     if (!result.ok) this.deps.log(`documents: ${result.failure.code}: ${result.failure.message}`);

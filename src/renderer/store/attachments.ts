@@ -36,7 +36,12 @@ export async function addAttachment(file: File): Promise<AttachmentBlock> {
   // Before a byte is read: a file this large would be refused by main with these words, or (over ~48 MB) would
   // not fit one serve-socket frame at all.
   if (file.size > ATTACHMENT_MAX_BYTES) throw new Error(attachmentTooLargeMessage(name, file.size));
-  const bytes = new Uint8Array(await file.arrayBuffer());
+  // A folder (dropped, or picked with files) cannot be read: the browser's words named neither it nor that (attachments audit #9).
+  const bytes = new Uint8Array(
+    await file.arrayBuffer().catch(() => {
+      throw new Error(`“${name}” could not be read. If it is a folder, attach the files in it instead.`);
+    }),
+  );
   const block = await firebrand().attachments.add({ name, mime, dataBase64: toBase64(bytes) });
   if (block.kind === 'image') keepImageBytes(block.id, bytes, block.mime);
   return block;

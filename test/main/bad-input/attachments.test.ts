@@ -47,12 +47,12 @@ describe('attachments that must be refused', () => {
     { what: 'too large (20 MiB + 1 byte)', name: 'big.txt', mime: 'text/plain', bytes: TOO_BIG, message: /“big\.txt” is 20,971,521 bytes; an attachment can be at most 20,971,520 bytes/ },
     { what: 'empty', name: 'empty.txt', mime: 'text/plain', bytes: new Uint8Array(0), message: /“empty\.txt” is empty; there is nothing to attach/ },
     { what: 'empty image', name: 'empty.png', mime: 'image/png', bytes: new Uint8Array(0), message: /is empty/ },
-    { what: 'JPEG bytes claiming PNG', name: 'cat.png', mime: 'image/png', bytes: JPEG, message: /“cat\.png” cannot be attached: its content is not a PNG file/ },
-    { what: 'PNG bytes claiming JPEG', name: 'cat.jpg', mime: 'image/jpeg', bytes: PNG, message: /its content is not a JPEG file/ },
+    { what: 'text claiming PNG', name: 'cat.png', mime: 'image/png', bytes: Buffer.from('not a picture'), message: /“cat\.png” cannot be attached: its content is not a PNG file/ },
     { what: 'text claiming PDF', name: 'doc.pdf', mime: 'application/pdf', bytes: Buffer.from('hello'), message: /its content is not a PDF file/ },
     { what: 'HTML claiming GIF', name: 'x.gif', mime: 'image/gif', bytes: Buffer.from('<script>alert(1)</script>'), message: /not a GIF file/ },
     { what: 'SVG image (can carry script)', name: 'x.svg', mime: 'image/svg+xml', bytes: Buffer.from('<svg onload="alert(1)"/>'), message: /image\/svg\+xml images are not supported/ },
-    { what: 'binary claiming text', name: 'bin.txt', mime: 'text/plain', bytes: Buffer.from([0xff, 0xfe, 0xc3, 0x28]), message: /it is not UTF-8 text/ },
+    { what: 'binary claiming text', name: 'bin.txt', mime: 'text/plain', bytes: Buffer.from([0xc3, 0x28, 0xa0, 0xa1]), message: /it is not UTF-8 text; save it as UTF-8 and attach it again/ },
+    { what: 'UTF-16 text (Notepad)', name: 'notes.txt', mime: 'text/plain', bytes: Buffer.from('\ufeffhello', 'utf16le'), message: /it is UTF-16 text; save it as UTF-8 and attach it again/ },
     { what: 'malformed media type', name: 'x.txt', mime: 'text/plain) [x](javascript:alert(1)', bytes: Buffer.from('hi'), message: /its type is not a valid media type/ },
   ];
 
@@ -70,7 +70,7 @@ describe('attachments that must be refused', () => {
   it('refuses payloads the schema rejects (over the base64 cap, missing fields, extra fields) before any handler runs', async () => {
     // Each refusal says which field and what limit, never "Invalid request for attachments:add."
     const cases: [string, unknown, string][] = [
-      ['base64 over 28 MB', { name: 'a', mime: 'text/plain', dataBase64: 'a'.repeat(28_000_001) }, 'The file is too large: it can be at most 20.0 MB.'],
+      ['base64 over 28 MB', { name: 'a', mime: 'text/plain', dataBase64: 'a'.repeat(28_000_001) }, 'The file is too large: it can be at most 20.0 MiB.'],
       ['no name', { mime: 'text/plain', dataBase64: 'aGk=' }, 'The request is missing its name.'],
       ['empty name', { name: '', mime: 'text/plain', dataBase64: 'aGk=' }, 'The name is empty.'],
       ['name of 501 chars', { name: 'n'.repeat(501), mime: 'text/plain', dataBase64: 'aGk=' }, 'The name is too long (501 characters): it can be at most 500 characters.'],
@@ -84,6 +84,23 @@ describe('attachments that must be refused', () => {
     }
     expect(logs.filter((l) => l.startsWith('ipc: rejected invalid payload on attachments:add'))).toHaveLength(cases.length);
     expect(blobRows()).toBe(0);
+  });
+});
+
+// Attachments audit #5, #10: the type the renderer guesses from the name refused what can be read: a PNG saved as
+// `.jpg` ("its content is not a JPEG file"), and a Makefile ("a application/octet-stream file").
+describe('attachments read as what their bytes are', () => {
+  const cases: { what: string; name: string; mime: string; bytes: Uint8Array; as: string; kind: AttachmentBlock['kind'] }[] = [
+    { what: 'a PNG named .jpg', name: 'screenshot.jpg', mime: 'image/jpeg', bytes: PNG, as: 'image/png', kind: 'image' },
+    { what: 'a JPEG named .png', name: 'photo.png', mime: 'image/png', bytes: JPEG, as: 'image/jpeg', kind: 'image' },
+    { what: 'a PNG with no extension', name: 'photo', mime: 'application/octet-stream', bytes: PNG, as: 'image/png', kind: 'image' },
+    { what: 'a Makefile', name: 'Makefile', mime: 'application/octet-stream', bytes: Buffer.from('all:\n\tcc -o app main.c\n'), as: 'text/plain', kind: 'text' },
+    { what: 'a binary of no known type', name: 'tool', mime: 'application/octet-stream', bytes: Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]), as: 'application/octet-stream', kind: 'document' },
+  ];
+  it.each(cases)('takes $what as $as, under its own name', async ({ name, mime, bytes, as, kind }) => {
+    const result = await add(name, mime, bytes);
+    if (!result.ok) throw new Error(result.error.message);
+    expect(result.value).toMatchObject({ name, mime: as, kind });
   });
 });
 

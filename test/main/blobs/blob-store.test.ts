@@ -70,10 +70,10 @@ describe('BlobStore', () => {
 
   it('sniffs the claimed type of images and PDFs and refuses mismatches clearly', async () => {
     const { blobs, dir } = setup();
-    await expect(blobs.put(JPEG, { name: 'fake.png', mime: 'image/png' }, tick())).rejects.toThrow('“fake.png” cannot be attached: its content is not a PNG file.');
+    await expect(blobs.put(PDF, { name: 'fake.png', mime: 'image/png' }, tick())).rejects.toThrow('“fake.png” cannot be attached: its content is not a PNG file.');
     await expect(blobs.put(PNG, { name: 'x.pdf', mime: 'application/pdf' }, tick())).rejects.toThrow(/not a PDF file/);
     await expect(blobs.put(PNG, { name: 'x.svg', mime: 'image/svg+xml' }, tick())).rejects.toThrow(/not supported/);
-    await expect(blobs.put(Uint8Array.from([0xff, 0xfe, 0x00]), { name: 'x.txt', mime: 'text/plain' }, tick())).rejects.toThrow(/not UTF-8/);
+    await expect(blobs.put(Uint8Array.from([0xc3, 0x28, 0x00]), { name: 'x.txt', mime: 'text/plain' }, tick())).rejects.toThrow(/not UTF-8/);
     expect(filesUnder(join(dir, 'blobs'))).toEqual([]);
     expect((await blobs.put(JPEG, { name: 'p.jpg', mime: 'IMAGE/JPEG' }, tick())).mime).toBe('image/jpeg');
     expect((await blobs.put(PDF, { name: 'd.pdf', mime: 'application/pdf' }, tick())).kind).toBe('document');

@@ -36,9 +36,9 @@ describe('import uploads', () => {
   it('refuses a file over the limit, naming both sizes, and an empty one, before any byte is sent', () => {
     const u = uploads();
     expect(() => u.begin(CONVERSATION_FILE_MAX_BYTES + 1, 'big.firebrand.json')).toThrow(
-      '“big.firebrand.json” is 100.0 MB; Firebrand can import a conversation file of at most 100.0 MB. Nothing was imported.',
+      '“big.firebrand.json” is 100.0 MiB; Firebrand can import a conversation file of at most 100.0 MiB. Nothing was imported.',
     );
-    expect(() => u.begin(150 * 1024 * 1024, 'big.json')).toThrow(/“big\.json” is 150\.0 MB; .* at most 100\.0 MB/);
+    expect(() => u.begin(150 * 1024 * 1024, 'big.json')).toThrow(/“big\.json” is 150\.0 MiB; .* at most 100\.0 MiB/);
     expect(() => u.begin(0, 'empty.json')).toThrow('“empty.json” is empty; there is nothing to import.');
   });
 
@@ -90,7 +90,7 @@ describe('the export size limit', () => {
     // Five 20 MiB images: ~133 MiB of base64. Their bytes are not even on disk: the refusal comes first.
     a.store.appendTurn(makeTurn({ id: 'u1', conversationId: 'c', blocks: [...text('Look'), ...[1, 2, 3, 4, 5].map(scan)] }), tick());
     expect(() => exportConversation(a, 'c', tick())).toThrow(
-      /^This conversation would be about 133\.3 MB as a file; Firebrand exports and imports conversation files of at most 100\.0 MB, so it was not exported\./,
+      /^This conversation would be about 133\.3 MiB as a file; Firebrand exports and imports conversation files of at most 100\.0 MiB, so it was not exported\./,
     );
   });
 
@@ -102,6 +102,6 @@ describe('the export size limit', () => {
     expect(() => serializeConversationFile(file)).not.toThrow();
     // 35 million '€' (3 bytes each): 105 MB of UTF-8 in a string of 35 million characters.
     const long = { ...file, turns: file.turns.map((t) => ({ ...t, blocks: text('€'.repeat(35_000_000)) })) };
-    expect(() => serializeConversationFile(long)).toThrow(/would be 100\.1 MB as a file; .* at most 100\.0 MB/);
+    expect(() => serializeConversationFile(long)).toThrow(/would be 100\.1 MiB as a file; .* at most 100\.0 MiB/);
   });
 });

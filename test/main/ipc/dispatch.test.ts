@@ -111,7 +111,7 @@ describe('the IPC dispatcher', () => {
       ['conversations:rename', { conversationId: 'c', title: 't'.repeat(301) }, 'The title is too long (301 characters): it can be at most 300 characters.'],
       ['conversations:import', { text: '' }, 'The file is empty.'],
       ['aliases:create', { ...alias, name: 'a'.repeat(300) }, expect.stringMatching(/^An alias name is up to 80 letters/) as unknown as string],
-      ['attachments:add', { name: 'a', mime: 'text/plain', dataBase64: 'a'.repeat(28_000_001) }, 'The file is too large: it can be at most 20.0 MB.'],
+      ['attachments:add', { name: 'a', mime: 'text/plain', dataBase64: 'a'.repeat(28_000_001) }, 'The file is too large: it can be at most 20.0 MiB.'],
       ['chat:send', { conversationId: null, text: 'x'.repeat(4_000_001), model: 'm' }, 'The message is too long (4,000,001 characters): it can be at most 4,000,000 characters.'],
       ['chat:send', { conversationId: null, text: '', model: 'm' }, 'The message is empty.'],
       ['conversations:update-settings', { conversationId: 'c', systemPrompt: 'p'.repeat(200_001), think: null }, 'The system prompt is too long (200,001 characters): it can be at most 200,000 characters.'],

@@ -216,7 +216,7 @@ export function Composer() {
   };
   const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
     const files = [...e.clipboardData.files];
-    if (files.length === 0) return;
+    if (files.length === 0 || pastesAsText(e.clipboardData, files)) return;
     e.preventDefault();
     void attachments.add(files);
   };
@@ -364,4 +364,13 @@ export function Composer() {
       </div>
     </form>
   );
+}
+
+/**
+ * Cells copied from a spreadsheet, or a passage from a word processor, come as text, as HTML and as a picture of the
+ * selection: the text is what was meant (attachments audit #6; the picture alone was attached and the text lost). A
+ * file copied in a file manager, or an image copied from a page, has no such rich text beside it.
+ */
+function pastesAsText(data: DataTransfer, files: File[]): boolean {
+  return files.every((f) => f.type.startsWith('image/')) && data.getData('text/plain').trim() !== '' && data.types.includes('text/html');
 }
