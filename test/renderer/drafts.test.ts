@@ -140,6 +140,22 @@ describe('drafts', () => {
     expect(kept.size).toBe(0);
   });
 
+  it('whose save failed (the link to main down a moment) are saved again at the next save point', async () => {
+    mountComposer();
+    await openConversation('c1');
+    const api = (window as unknown as { firebrand: { drafts: { save: (d: SavedDraft) => Promise<unknown> } } }).firebrand.drafts;
+    const working = api.save;
+    api.save = () => Promise.reject(new Error('The link to Firebrand was lost.'));
+    type({ text: '', attachments: [file] });
+    flushDraft();
+    await Promise.resolve();
+    await Promise.resolve();
+    api.save = working;
+    // The page is hidden: nothing was typed since, and the draft is asked for again.
+    flushDraft();
+    expect(kept.get('c1')).toEqual({ conversationId: 'c1', text: '', attachments: [file] });
+  });
+
   it('save nothing of a message being sent: it would come back into the box at the next start', async () => {
     vi.useFakeTimers();
     mountComposer();

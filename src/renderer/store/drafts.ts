@@ -34,6 +34,8 @@ export interface DraftHolder {
 /** A new chat's draft (no conversation yet). */
 const NEW_CHAT = '';
 const EMPTY: Draft = { text: '', attachments: [] };
+/** What main holds of a draft whose save failed: unknown, so equal to no draft on screen. */
+const NOT_KEPT: Draft = { text: '\u0000not kept', attachments: [] };
 /** How long after the last edit the draft on screen is saved: a save per keystroke would be a write per keystroke. */
 export const SAVE_AFTER_MS = 600;
 
@@ -60,10 +62,17 @@ let timer: ReturnType<typeof setTimeout> | null = null;
 /** The conversation on screen: the holder's draft is its. */
 const onScreen = () => useStore.getState().activeId;
 
-/** Asks main to keep a draft. A failure (the link down, the chats read-only) leaves it in this tab, as it was. */
+/**
+ * Asks main to keep a draft. A failure (the link to main down a moment) leaves it in this tab, and the draft on
+ * screen is taken as not kept, so the next save point (an edit, leaving the chat, the page hidden) asks again.
+ */
 function save(key: string, draft: Draft): void {
   const request: SavedDraft = { conversationId: idOf(key), text: draft.text, attachments: draft.attachments };
-  void firebrand().drafts.save(request).catch(() => {});
+  void firebrand()
+    .drafts.save(request)
+    .catch(() => {
+      if (saved.key === key && saved.draft === draft) saved = { key, draft: NOT_KEPT };
+    });
 }
 
 function cancelPending(): void {
