@@ -8,6 +8,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { settleOpenCalls } from '../../shared/reducer';
+import { answeredCallKeys, stepCallKey } from '../../shared/tool-steps';
 import type { ToolResultBlock, Turn } from '../../shared/turn';
 import type { ConversationStore } from './conversation-store';
 import { ToolRuns } from './tool-runs';
@@ -147,10 +148,12 @@ function unansweredCalls(store: ConversationStore, card: Turn, words: NotRunWord
   const branch = store.branch(card.id);
   const step = branch.findLast((t) => t.role === 'assistant');
   if (!step) return [];
-  const answered = new Set(branch.flatMap((t) => t.blocks.flatMap((b) => (b.type === 'tool_result' ? [b.toolCallId] : []))));
+  // Only results below this step answer its calls: ids repeat across steps (Ollama's are `call_0`… in every
+  // step), and an earlier step's result left a later call waiting for good (tools audit #1).
+  const answered = answeredCallKeys(branch);
   let reached = false;
   return step.blocks.flatMap((b) => {
-    if (b.type !== 'tool_call' || (b.state !== 'complete' && b.state !== 'invalid') || answered.has(b.id)) return [];
+    if (b.type !== 'tool_call' || (b.state !== 'complete' && b.state !== 'invalid') || answered.has(stepCallKey(step.id, b.id))) return [];
     reached ||= words.noneRan === true || b.id === card.meta.toolCallId;
     return [
       reached

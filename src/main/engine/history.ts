@@ -1,3 +1,4 @@
+import { answeredCallKeys, stepCallKey } from '../../shared/tool-steps';
 import { isBlank, turnText, type Block, type Turn } from '../../shared/turn';
 import { applyContextEdits } from './context-edits';
 
@@ -16,8 +17,8 @@ const USER_ONLY_SOURCES = new Set(['context-refused', 'model-does-not-fit', 'err
  */
 export function sendableHistory(whole: readonly Turn[]): Turn[] {
   const branch = applyContextEdits(whole);
-  const answered = new Set<string>();
-  for (const t of branch) for (const b of t.blocks) if (b.type === 'tool_result') answered.add(b.toolCallId);
+  // Paired within each step: a later step's `call_0` is not answered by an earlier step's (tools audit #1).
+  const answered = answeredCallKeys(branch);
   const out: Turn[] = [];
   for (const turn of branch) {
     if (turn.role === 'system') {
@@ -28,7 +29,7 @@ export function sendableHistory(whole: readonly Turn[]): Turn[] {
       out.push(turn);
       continue;
     }
-    const blocks = turn.blocks.filter((b) => b.type !== 'tool_call' || answered.has(b.id));
+    const blocks = turn.blocks.filter((b) => b.type !== 'tool_call' || answered.has(stepCallKey(turn.id, b.id)));
     const kept = { ...turn, blocks };
     if (!isBlank(turnText(kept)) || blocks.some((b) => b.type === 'tool_call')) out.push(kept);
   }

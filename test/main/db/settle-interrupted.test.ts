@@ -91,6 +91,35 @@ describe('settling calls a killed app left without a result (durability audit)',
   });
 });
 
+// Tools audit #1: Ollama names every step's first call `call_0`; an earlier step's result for its own `call_0`
+// was taken as the answer to the later call, which then waited for a result for good after a restart.
+describe('settling in a chat whose earlier step already had a call with the same id', () => {
+  function earlierStep() {
+    const { db, store } = seed();
+    store.appendTurn(makeTurn({ id: 'a1', conversationId: 'c', parentId: 'u', role: 'assistant', stop: 'tool_use', blocks: [call('call_0', 'complete')] }), tick());
+    store.appendTurn(makeTurn({ id: 't1', conversationId: 'c', parentId: 'a1', role: 'tool', blocks: [{ type: 'tool_result', toolCallId: 'call_0', name: 'fetch_url', content: 'page', isError: false }] }), tick());
+    store.appendTurn(makeTurn({ id: 'a2', conversationId: 'c', parentId: 't1', role: 'assistant', blocks: text('First done.') }), tick());
+    store.appendTurn(makeTurn({ id: 'u2', conversationId: 'c', parentId: 'a2', blocks: text('again') }), tick());
+    store.appendTurn(makeTurn({ id: 'a3', conversationId: 'c', parentId: 'u2', role: 'assistant', stop: 'tool_use', blocks: [call('call_0', 'complete')] }), tick());
+    return { db, store };
+  }
+
+  it('a later call_0 whose tool was running is answered as having no result', () => {
+    const { db, store } = earlierStep();
+    new ToolRuns(db).begin('a3', tick());
+    settleInterrupted(db, store, () => 'tool', tick());
+    expect(store.getTurn('tool')).toMatchObject({ role: 'tool', parentId: 'a3', blocks: [{ toolCallId: 'call_0', isError: true, stopped: true }] });
+    expect(store.getConversation('c')?.activeLeafId).toBe('tool');
+  });
+
+  it('a later call_0 that waited for approval is answered as not run', () => {
+    const { db, store } = earlierStep();
+    store.appendTurn(makeTurn({ id: 'card', conversationId: 'c', parentId: 'a3', role: 'system', source: 'tool-approval', meta: { toolCallId: 'call_0', tool: 'fetch_url', state: 'pending' }, blocks: text('fetch_url wants to run') }), tick());
+    settleInterrupted(db, store, () => 'tool', tick());
+    expect(store.getTurn('tool')).toMatchObject({ role: 'tool', parentId: 'card', blocks: [{ toolCallId: 'call_0', notRun: true, content: 'Not run: Firebrand closed while this call waited for your approval.' }] });
+  });
+});
+
 describe('settling at startup on a full disk (durability audit)', () => {
   it('does not keep Firebrand from starting: logs why, and settles at a later start once there is room', () => {
     const { db, store } = seed();

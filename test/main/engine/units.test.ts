@@ -91,6 +91,22 @@ describe('the sendable history', () => {
     expect(history.map((h) => h.role)).toEqual(['user', 'system']);
   });
 
+  // Tools audit #1: Ollama names every step's first call `call_0`; the earlier step's result made a later,
+  // unanswered `call_0` look answered, and the request carried tool_calls with no tool message after them.
+  it('drops a later call that has no result even when an earlier step has a result for the same id', () => {
+    const call0 = { type: 'tool_call' as const, id: 'call_0', name: 'f', state: 'complete' as const, argumentsRaw: '{}', arguments: {} };
+    const history = sendableHistory([
+      t('user', [{ type: 'text', text: 'first' }], { id: 'u1' }),
+      t('assistant', [call0], { id: 'a1' }),
+      t('tool', [{ type: 'tool_result', toolCallId: 'call_0', name: 'f', content: 'ok', isError: false }], { id: 't1' }),
+      t('assistant', [{ type: 'text', text: 'First done.' }], { id: 'a2' }),
+      t('user', [{ type: 'text', text: 'second' }], { id: 'u2' }),
+      t('assistant', [{ type: 'text', text: 'Again.' }, call0], { id: 'a3', status: 'aborted' }),
+      t('user', [{ type: 'text', text: 'third' }], { id: 'u3' }),
+    ]);
+    expect(history.map((h) => [h.id, h.blocks.filter((b) => b.type === 'tool_call').length])).toEqual([['u1', 0], ['a1', 1], ['t1', 0], ['a2', 0], ['u2', 0], ['a3', 0], ['u3', 0]]);
+  });
+
   // Turns audit #5: an answer that failed with nothing (the server still loading) is left out, and the next message
   // went as a second user message in a row; templates that insist on alternating roles (Gemma, Mistral) then refused
   // every later message of the chat ("Conversation roles must alternate"), seen on a real llama-server.
