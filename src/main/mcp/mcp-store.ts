@@ -89,12 +89,14 @@ export class McpStore {
     const env = checkEntries(input.env, previous?.envNames ?? [], ENV_NAME, 'environment variable');
     const headers = checkEntries(input.headers, previous?.headerNames ?? [], HEADER_NAME, 'header');
 
+    const args = input.args ?? previous?.args ?? [];
+    const keepsTarget = previous !== undefined && sameTarget(previous, { transport, command, args, cwd, url });
     const entry: StoredMcpServer = {
       id,
       name,
       transport,
       command,
-      args: input.args ?? previous?.args ?? [],
+      args,
       cwd,
       url,
       envNames: env.names,
@@ -102,10 +104,13 @@ export class McpStore {
       enabled: input.enabled ?? previous?.enabled ?? true,
       startWithApp: input.startWithApp ?? previous?.startWithApp ?? false,
       timeoutSeconds,
+      // A tool switched off stays off: that errs on the side of asking less of the model, not more.
       disabledTools: previous?.disabledTools ?? [],
-      alwaysAllow: previous?.alwaysAllow ?? [],
+      // "Run without asking" was given to what the server ran then (a folder, an account): it does not carry
+      // over to another program, arguments, folder or address (tools audit #9).
+      alwaysAllow: keepsTarget ? previous.alwaysAllow : [],
       // What it runs changed: the old tool list may not be this server's any more.
-      tools: previous && sameTarget(previous, { transport, command, args: input.args ?? previous.args, url }) ? previous.tools : null,
+      tools: keepsTarget ? previous.tools : null,
       protocol: previous?.protocol ?? null,
     };
     this.writeSecrets(id, 'env', previous?.envNames ?? [], env);
@@ -192,8 +197,13 @@ function checkEntries(entries: McpSecretEntry[] | undefined, saved: string[], pa
   return { names, values };
 }
 
-function sameTarget(a: Pick<StoredMcpServer, 'transport' | 'command' | 'args' | 'url'>, b: Pick<StoredMcpServer, 'transport' | 'command' | 'args' | 'url'>): boolean {
-  return a.transport === b.transport && a.command === b.command && a.url === b.url && JSON.stringify(a.args) === JSON.stringify(b.args);
+type Target = Pick<StoredMcpServer, 'transport' | 'command' | 'args' | 'cwd' | 'url'>;
+
+/** Whether an edit leaves the server running the same thing: the same program, arguments and folder, or address. */
+function sameTarget(a: Target, b: Target): boolean {
+  if (a.transport !== b.transport) return false;
+  if (a.transport === 'http') return a.url === b.url;
+  return a.command === b.command && a.cwd === b.cwd && JSON.stringify(a.args) === JSON.stringify(b.args);
 }
 
 function order(all: StoredMcpServer[], id: string): number {

@@ -5,7 +5,10 @@
  */
 import { createServices } from '../../../src/main/services';
 import { afterEach, describe, expect, it } from 'vitest';
-import { addServer, alive, callAnswer, EVERYTHING_BIN, everything, MODEL, server, settled, stage, textAnswer, type Stage } from './helpers';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { addServer, alive, callAnswer, EVERYTHING_BIN, everything, filesystem, MODEL, server, settled, stage, textAnswer, type Stage } from './helpers';
 
 let st: Stage | undefined;
 afterEach(async () => {
@@ -60,6 +63,32 @@ describe('Restart', () => {
     await expect.poll(async () => (await server(s, info.id))?.state).toBe('ready');
     expect(s.mcp.host(info.id).pid).not.toBe(before);
     await expect.poll(() => alive(before)).toBe(false);
+  });
+});
+
+describe('editing a server', () => {
+  // Tools audit #9: "Run without asking" for write_file stayed ticked after the server was pointed at another
+  // folder, so the tool wrote there without a question.
+  it('asks again before a tool runs once the server runs something else, not after a rename', async () => {
+    const notes = mkdtempSync(join(tmpdir(), 'firebrand-fs-notes-'));
+    const other = mkdtempSync(join(tmpdir(), 'firebrand-fs-other-'));
+    try {
+      st = await stage();
+      const s = st.services;
+      const info = await addServer(s, filesystem(notes));
+      await s.handlers['mcp:set-tool']({ id: info.id, tool: 'write_file', alwaysAllow: true });
+      const allowed = async () => (await server(s, info.id))?.tools.find((t) => t.name === 'write_file')?.alwaysAllow;
+
+      await s.handlers['mcp:save']({ ...filesystem(notes, 'my files'), id: info.id });
+      expect(await allowed()).toBe(true);
+
+      await s.handlers['mcp:save']({ ...filesystem(other, 'my files'), id: info.id });
+      await expect.poll(async () => (await server(s, info.id))?.state).toBe('ready');
+      expect(await allowed()).toBe(false);
+    } finally {
+      rmSync(notes, { recursive: true, force: true });
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 });
 
