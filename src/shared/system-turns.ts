@@ -51,7 +51,8 @@ export interface StepLimitMeta {
   steps: number;
 }
 
-export type ApprovalState = 'pending' | 'allowed' | 'denied' | 'stopped';
+/** `interrupted`: Firebrand closed while the card waited; the call did not run (written at the next start). */
+export type ApprovalState = 'pending' | 'allowed' | 'denied' | 'stopped' | 'interrupted';
 
 /** A tool call waiting for (or past) the user's decision. */
 export interface ToolApprovalMeta {
@@ -130,6 +131,9 @@ export function toolApprovalText(m: ToolApprovalMeta): string {
       return `${tool} was not allowed to run: ${m.call}`;
     case 'stopped':
       return `Stopped before ${tool} ran: ${m.call}`;
+    case 'interrupted':
+      // Not the pending wording: the card kept "wants to run" after a restart, with no buttons (tools audit #3).
+      return `${tool} did not run: Firebrand closed while it waited for your approval: ${m.call}`;
   }
 }
 
@@ -170,7 +174,7 @@ export function systemTurnText(source: string, meta: JsonObject): string | undef
 export const CONTEXT_REFUSED_ADVICE = CONTEXT_ADVICE;
 
 function isApprovalState(s: string): s is ApprovalState {
-  return s === 'pending' || s === 'allowed' || s === 'denied' || s === 'stopped';
+  return s === 'pending' || s === 'allowed' || s === 'denied' || s === 'stopped' || s === 'interrupted';
 }
 
 function isObject(v: JsonValue | undefined): v is JsonObject {

@@ -78,6 +78,16 @@ describe('one card per system-turn kind, text and card from the same meta (issue
     expect(systemTurnText('tool-approval', { ...meta, state: 'pending' })).toBe('fetch_url wants to run: https://example.com/<script>');
   });
 
+  // Tools audit #3: a card settled by a restart kept the pending "wants to run" line, with no state word.
+  it('tool-approval left by a restart: says the call did not run because Firebrand closed, with no buttons', () => {
+    const meta = { toolCallId: 'call_0', turnId: 'a1', tool: 'slow', server: 'custom', call: '{"seconds":60}', state: 'interrupted' };
+    const html = renderToStaticMarkup(<SystemCard turn={system({ source: 'tool-approval', meta, blocks: [{ type: 'text', text: 'slow (from the tool server custom) wants to run: {"seconds":60}' }] })} />);
+    expect(html).toContain('Not run.');
+    expect(html).toContain('did not run: Firebrand closed while it waited for your approval');
+    expect(html).not.toContain('wants to run');
+    expect(html).not.toContain('tool-allow-once');
+  });
+
   it('error (step limit): its own card, its sentence from the meta', () => {
     const meta = { reason: 'step-limit', steps: 8 };
     const html = renderToStaticMarkup(<SystemCard turn={system({ source: 'error', meta, blocks: [{ type: 'text', text: 'old words' }] })} />);

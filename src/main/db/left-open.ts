@@ -11,7 +11,7 @@ import type { Database } from 'better-sqlite3';
 import { settleOpenCalls } from '../../shared/reducer';
 import type { Turn } from '../../shared/turn';
 import type { ConversationStore } from './conversation-store';
-import { findLeftOpen, settleInterrupted, type LeftOpen } from './settle-interrupted';
+import { findLeftOpen, interruptedCard, settleInterrupted, type LeftOpen } from './settle-interrupted';
 
 /** What an answer left open says while the disk is too full to save it as interrupted. */
 export const DISK_FULL_NOTE =
@@ -52,7 +52,7 @@ export class LeftOpenTurns {
       return { ...turn, status: 'interrupted', blocks: settleOpenCalls(turn.blocks, 'interrupted'), error: DISK_FULL_NOTE };
     }
     if (turn.source === 'tool-approval' && turn.meta.state === 'pending' && this.left.cards.includes(turn.id)) {
-      return { ...turn, meta: { ...turn.meta, state: 'interrupted' } };
+      return { ...turn, ...interruptedCard(turn) };
     }
     return undefined;
   }

@@ -8,6 +8,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { settleOpenCalls } from '../../shared/reducer';
+import { toolApprovalMeta, toolApprovalText } from '../../shared/system-turns';
 import { answeredCallKeys, stepCallKey } from '../../shared/tool-steps';
 import type { ToolResultBlock, Turn } from '../../shared/turn';
 import type { ConversationStore } from './conversation-store';
@@ -59,7 +60,7 @@ export function settleInterrupted(db: Database, store: ConversationStore, newId:
   const settleCard = db.transaction((id: string) => {
     const card = store.getTurn(id);
     if (card?.meta.state !== 'pending') return;
-    settleApprovalCard(store, card, { meta: { ...card.meta, state: 'interrupted' }, blocks: card.blocks }, APP_CLOSED, newId, now);
+    settleApprovalCard(store, card, interruptedCard(card), APP_CLOSED, newId, now);
   });
   while (left.cards.length > 0) {
     settleCard(left.cards[0]!);
@@ -95,6 +96,13 @@ function lastCardBelow(db: Database, store: ConversationStore, turnId: string): 
     at = next;
   }
   return undefined;
+}
+
+/** A pending card as Firebrand's closing left it: its line says so, for the card, search and export (tools audit #3). */
+export function interruptedCard(card: Turn): Pick<Turn, 'meta' | 'blocks'> {
+  const meta = { ...card.meta, state: 'interrupted' };
+  const shown = toolApprovalMeta(meta);
+  return { meta, blocks: shown ? [{ type: 'text', text: toolApprovalText(shown) }] : card.blocks };
 }
 
 /** What the results of calls that never ran say: the one that waited (and those after it), and those before it. */

@@ -37,6 +37,8 @@ describe('settling what a killed app left open', () => {
     store.appendTurn(makeTurn({ id: 'card', conversationId: 'c', parentId: 'a', role: 'system', source: 'tool-approval', meta: { toolCallId: 'k1', tool: 'fetch_url', state: 'pending' }, blocks: text('fetch_url wants to run') }), tick());
     settleInterrupted(db, store, () => 'tool', tick());
     expect(store.getTurn('card')?.meta).toMatchObject({ state: 'interrupted' });
+    // Its stored line (search, export) no longer reads as waiting (tools audit #3).
+    expect(store.getTurn('card')?.blocks).toEqual(text('fetch_url did not run: Firebrand closed while it waited for your approval: '));
     expect(store.getTurn('tool')).toMatchObject({ role: 'tool', parentId: 'card', blocks: [{ toolCallId: 'k1', isError: true, notRun: true }] });
     expect(store.getConversation('c')?.activeLeafId).toBe('tool');
     // Settled once: a second start finds nothing to do.
@@ -175,7 +177,7 @@ describe('settling at startup on a full disk (durability audit)', () => {
   it('an approval card left pending is shown settled too, and saved with its call answered once there is room', () => {
     const { db, store } = seed();
     store.appendTurn(makeTurn({ id: 'a', conversationId: 'c', parentId: 'u', role: 'assistant', stop: 'tool_use', blocks: [...text('Fetching. '.repeat(3000)), call('k1', 'complete')] }), tick());
-    store.appendTurn(makeTurn({ id: 'card', conversationId: 'c', parentId: 'a', role: 'system', source: 'tool-approval', meta: { toolCallId: 'k1', tool: 'fetch_url', state: 'pending' }, blocks: text('fetch_url wants to run '.repeat(500)) }), tick());
+    store.appendTurn(makeTurn({ id: 'card', conversationId: 'c', parentId: 'a', role: 'system', source: 'tool-approval', meta: { toolCallId: 'k1', tool: 'fetch_url', call: 'http://x/ '.repeat(1000), state: 'pending' }, blocks: text('fetch_url wants to run '.repeat(500)) }), tick());
     db.pragma(`max_page_count = ${db.pragma('page_count', { simple: true }) as number}`);
     const owed = settleAtStart({ db, store, newId: () => 'tool', now: tick, log: () => {} });
     expect(owed).toBeDefined();

@@ -102,6 +102,7 @@ const APPROVAL_STATUS: Record<ToolApprovalMeta['state'], string> = {
   allowed: 'Allowed',
   denied: 'Not allowed',
   stopped: 'Stopped',
+  interrupted: 'Not run',
 };
 
 function Approval({ turn, meta }: { turn: Turn; meta: ToolApprovalMeta }) {
