@@ -1,11 +1,14 @@
 /**
  * Settings → Tools over IPC (issue 19): list, add or edit, enable or disable, per-tool switches, restart, and
- * import of an `mcpServers` file. A saved or enabled server is started at once, so the user sees its state and
- * tools while still in Settings; a disabled or removed one is stopped.
+ * import of an `mcpServers` file. A new or enabled server is started at once, so the user sees its state and
+ * tools while still in Settings; an edited one is restarted only when what it runs changed; a disabled or removed
+ * one is stopped.
  */
 import type { McpInvokeContract } from '../../shared/mcp';
 import { UserFacingError } from '../errors';
 import type { McpManager } from './mcp-manager';
+import type { StopReason } from './mcp-server-host';
+import type { StoredMcpServer } from './mcp-store';
 import { parseMcpImport } from './mcp-import';
 
 type Handlers = { [C in keyof McpInvokeContract]: (req: McpInvokeContract[C]['req']) => McpInvokeContract[C]['res'] | Promise<McpInvokeContract[C]['res']> };
@@ -18,20 +21,26 @@ export function createMcpHandlers(manager: McpManager, newId: () => string): Han
     return manager.info(s);
   };
   /** Stops what runs and, when enabled, starts what is configured now (in the background: its state tells). */
-  const restartIfEnabled = async (id: string) => {
-    await manager.stopHost(id);
+  const restartIfEnabled = async (id: string, reason: StopReason) => {
+    await manager.stopHost(id, reason);
     if (store.get(id)?.enabled) void manager.host(id).start().catch(() => undefined);
   };
+  /** What the server's process is started with, secrets included (compared in memory only, never kept). */
+  const programOf = (s: StoredMcpServer) => JSON.stringify([s.transport, s.command, s.args, s.cwd, s.url, store.env(s), store.headers(s)]);
   return {
     'mcp:list': () => manager.list(),
     'mcp:save': async (input) => {
+      const before = input.id !== undefined ? store.get(input.id) : undefined;
+      const program = before && programOf(before);
       const saved = store.save(input, newId);
-      await restartIfEnabled(saved.id);
+      // A new name, timeout or "start with Firebrand" applies without a restart: restarting ended the call in
+      // progress (tools audit #2). Only another program, or the switch, restarts (or stops) it.
+      if (!before || program !== programOf(saved) || before.enabled !== saved.enabled) await restartIfEnabled(saved.id, saved.enabled ? 'edited' : 'disabled');
       manager.changed();
       return infoOf(saved.id);
     },
     'mcp:delete': async ({ id }) => {
-      await manager.stopHost(id);
+      await manager.stopHost(id, 'removed');
       manager.forget(id);
       const deleted = store.delete(id);
       manager.changed();
@@ -39,7 +48,7 @@ export function createMcpHandlers(manager: McpManager, newId: () => string): Han
     },
     'mcp:set-enabled': async ({ id, enabled }) => {
       if (!store.update(id, { enabled })) throw new UserFacingError('not-found', 'That tool server no longer exists.');
-      await restartIfEnabled(id);
+      await restartIfEnabled(id, enabled ? 'restarted' : 'disabled');
       manager.changed();
       return infoOf(id);
     },
@@ -51,7 +60,7 @@ export function createMcpHandlers(manager: McpManager, newId: () => string): Han
     },
     'mcp:restart': async ({ id }) => {
       infoOf(id);
-      await manager.stopHost(id);
+      await manager.stopHost(id, 'restarted');
       void manager.host(id).start().catch(() => undefined);
       return infoOf(id);
     },

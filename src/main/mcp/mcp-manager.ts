@@ -14,7 +14,7 @@ import type { SecretStore } from '../secrets/secret-store';
 import type { ToolProvider } from '../tools/registry';
 import type { Tool } from '../tools/types';
 import type { Database } from 'better-sqlite3';
-import { McpServerHost } from './mcp-server-host';
+import { McpServerHost, type StopReason } from './mcp-server-host';
 import type { McpToolDef, SessionConfig } from './mcp-session';
 import { McpStore, type CachedTool, type StoredMcpServer } from './mcp-store';
 import { killAllOnExit } from './live-processes';
@@ -133,13 +133,13 @@ export class McpManager {
   }
 
   /** Stops a server's process (disabled, removed, or changed: the next use starts what is configured now). */
-  async stopHost(id: string): Promise<void> {
+  async stopHost(id: string, reason?: StopReason): Promise<void> {
     const host = this.hosts.get(id);
-    if (host) await host.stop();
+    if (host) await host.stop(reason);
   }
 
   forget(id: string): void {
-    void this.stopHost(id);
+    void this.stopHost(id, 'removed');
     this.hosts.delete(id);
   }
 

@@ -16,6 +16,19 @@ export const RESTART_BACKOFF_MS = [1000, 2000, 5000, 10_000, 30_000] as const;
 /** A server up this long before it crashed counts as healthy: its backoff starts over. */
 const HEALTHY_MS = 60_000;
 
+/**
+ * Why the user stopped a server, for a call it ends: the call said only "the connection closed" when an edit in
+ * Settings restarted the server under it (tools audit #2).
+ */
+export type StopReason = 'edited' | 'restarted' | 'removed' | 'disabled';
+
+const STOPPED_BY: Record<StopReason, string> = {
+  edited: 'was restarted by the user to apply its changed settings',
+  restarted: 'was restarted by the user',
+  removed: 'was removed by the user',
+  disabled: 'was turned off by the user',
+};
+
 export interface HostDeps {
   /** The server's name, for messages. */
   name(): string;
@@ -40,6 +53,8 @@ export class McpServerHost {
   private crashes = 0;
   private retryAt = 0;
   private readyAt = 0;
+  /** Sessions the user stopped, and why: a call they end says so. */
+  private readonly stoppedBy = new WeakMap<McpSession, StopReason>();
 
   constructor(private readonly deps: HostDeps) {}
 
@@ -99,11 +114,12 @@ export class McpServerHost {
   }
 
   /** Stops it (disabled, removed, restarted, Firebrand quitting); resolves once its process is gone. */
-  async stop(): Promise<void> {
+  async stop(reason?: StopReason): Promise<void> {
     clearTimeout(this.restartTimer);
     this.restartTimer = undefined;
     this.attempt?.abort();
     const session = this.session;
+    if (session && reason) this.stoppedBy.set(session, reason);
     this.session = undefined;
     this.starting = undefined;
     this.retryAt = 0;
@@ -114,7 +130,7 @@ export class McpServerHost {
 
   /** Stops and starts it again now (Settings → Restart); a failed start says why in the state. */
   async restart(): Promise<void> {
-    await this.stop();
+    await this.stop('restarted');
     await this.start().catch(() => undefined);
   }
 
@@ -123,13 +139,16 @@ export class McpServerHost {
    * shown on the card): why it could not start, that it timed out, that it exited mid-call, or what it said.
    */
   async call(tool: string, args: Record<string, unknown>, options: Omit<CallOptions, 'timeoutMs'>): Promise<CallToolResult> {
-    const name = this.deps.name();
     const session = await this.ready(options.signal);
     const timeoutMs = this.deps.timeoutMs();
     try {
       return await session.callTool(tool, args, { ...options, timeoutMs });
     } catch (err) {
+      // Read now: the server may have been renamed while the call ran (a rename no longer restarts it).
+      const name = this.deps.name();
       if (options.signal.aborted) throw new Error(`Stopped by the user; ${name} was asked to cancel the call.`);
+      const stoppedBy = this.stoppedBy.get(session);
+      if (stoppedBy) throw new Error(`${name} ${STOPPED_BY[stoppedBy]} while ${tool} ran, so the call did not finish.`);
       const code = mcpErrorCode(err);
       if (code === MCP_REQUEST_TIMEOUT) throw new Error(`${name} did not answer ${tool} within ${Math.round(timeoutMs / 1000)} s; the call was cancelled.`);
       if (code === MCP_CONNECTION_CLOSED) throw new Error(`${name} stopped while ${tool} ran: ${this.error ?? 'the connection closed.'}`);

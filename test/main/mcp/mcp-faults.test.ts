@@ -132,6 +132,47 @@ describe('an MCP server that misbehaves', () => {
   });
 });
 
+describe('editing or removing a server while its tool runs (tools audit #2)', () => {
+  /** A chat whose call to the scripted server's `wait` is running (it never answers). */
+  async function running(log: string) {
+    st = await stage();
+    const s = st.services;
+    const info = await addServer(s, scripted('hang-calls', log));
+    await s.handlers['mcp:set-tool']({ id: info.id, tool: 'wait', alwaysAllow: true });
+    st.plan.push(callAnswer('wait', {}), textAnswer('Noted.'));
+    const sent = await s.handlers['chat:send']({ conversationId: null, text: 'wait', model: MODEL });
+    await expect.poll(() => logLines(log).includes('call wait')).toBe(true);
+    return { s, info, sent, pid: s.mcp.host(info.id).pid as number };
+  }
+
+  it('a new timeout, name or "start with Firebrand" leaves the server and its running call alone', async () => {
+    const log = logFile();
+    const { s, info, sent, pid } = await running(log);
+    await s.handlers['mcp:save']({ id: info.id, name: 'waiter', transport: 'stdio', timeoutSeconds: 120, startWithApp: true });
+    expect(s.mcp.host(info.id).pid).toBe(pid);
+    // The call was still running: the user's Stop is what ends it.
+    expect(await s.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
+    const turns = await settled(st!, sent.conversationId);
+    expect(turns.at(-1)?.blocks[0]).toMatchObject({ stopped: true, content: 'Stopped by the user; waiter was asked to cancel the call.' });
+  });
+
+  it('a changed program restarts the server, and the call it ends says the user restarted it', async () => {
+    const log = logFile();
+    const { s, info, sent, pid } = await running(log);
+    await s.handlers['mcp:save']({ ...scripted('hang-calls', log), id: info.id, env: [{ name: 'SCRIPTED_LOG', value: log }, { name: 'EXTRA', value: '1' }] });
+    const turns = await settled(st!, sent.conversationId);
+    expect(turns[2]?.blocks[0]).toMatchObject({ isError: true, content: 'wait failed: hang-calls was restarted by the user to apply its changed settings while wait ran, so the call did not finish.' });
+    await expect.poll(() => alive(pid)).toBe(false);
+  });
+
+  it('a call ended by Remove says the user removed the server', async () => {
+    const { s, info, sent } = await running(logFile());
+    await s.handlers['mcp:delete']({ id: info.id });
+    const turns = await settled(st!, sent.conversationId);
+    expect(turns[2]?.blocks[0]).toMatchObject({ isError: true, content: 'wait failed: hang-calls was removed by the user while wait ran, so the call did not finish.' });
+  });
+});
+
 describe('a server that is slow to start', () => {
   it('never holds the chat: the request goes without its tools after a short wait', async () => {
     // It never answers `initialize`, and its start timeout is far away: only the bounded wait lets the chat go.
