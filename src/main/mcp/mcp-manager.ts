@@ -115,10 +115,11 @@ export class McpManager {
     };
   }
 
-  /** The host of a server (made on first use). */
+  /** The host of a configured server (made on first use); none is made for a removed one (tools audit #4). */
   host(id: string): McpServerHost {
     let host = this.hosts.get(id);
     if (!host) {
+      if (!this.store.get(id)) throw new Error('This tool server is no longer configured.');
       host = new McpServerHost({
         name: () => this.store.get(id)?.name ?? 'The server',
         sessionConfig: () => this.sessionConfig(id),
@@ -201,6 +202,9 @@ export class McpManager {
       describeCall: (args) => describeArgs(def.name, offeredAs, args),
       allowAlways: () => void this.setTool(server.id, def.name, { alwaysAllow: true }),
       run: async (args, ctx) => {
+        // The call may have waited for approval while the user removed its server: it said "could not start" and
+        // left a host behind for the deleted id (tools audit #4).
+        if (!store.get(server.id)) throw new Error(`${server.name} was removed in Settings → Tools, so ${def.name} did not run. Add the server again to use its tools.`);
         const result = await this.host(server.id).call(def.name, isObject(args) ? args : {}, { signal: ctx.signal, ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) });
         return toolOutcome(result, offeredAs, ctx.storeImage ?? this.deps.storeImage);
       },

@@ -173,6 +173,29 @@ describe('editing or removing a server while its tool runs (tools audit #2)', ()
   });
 });
 
+// Tools audit #4: allowed after its server was removed, the call said "The server could not start" and a host
+// was made for the deleted server.
+describe('a call allowed after its server was removed', () => {
+  it('fails saying the server was removed, and starts nothing', async () => {
+    st = await stage();
+    const s = st.services;
+    const log = logFile();
+    const info = await addServer(s, scripted('hang-calls', log));
+    st.plan.push(callAnswer('wait', {}), textAnswer('It is gone.'));
+    const sent = await s.handlers['chat:send']({ conversationId: null, text: 'wait', model: MODEL });
+    await expect.poll(() => pendingCard(st!, sent.conversationId)).toBeDefined();
+    await s.handlers['mcp:delete']({ id: info.id });
+    await decide(st, pendingCard(st, sent.conversationId)!, 'allow-once');
+    const turns = await settled(st, sent.conversationId);
+    expect(turns.find((t) => t.role === 'tool')?.blocks[0]).toMatchObject({
+      isError: true,
+      content: 'wait failed: hang-calls was removed in Settings → Tools, so wait did not run. Add the server again to use its tools.',
+    });
+    expect(() => s.mcp.host(info.id)).toThrow('no longer configured');
+    expect(logLines(log).filter((l) => l.startsWith('pid'))).toHaveLength(1);
+  });
+});
+
 describe('a server that is slow to start', () => {
   it('never holds the chat: the request goes without its tools after a short wait', async () => {
     // It never answers `initialize`, and its start timeout is far away: only the bounded wait lets the chat go.
