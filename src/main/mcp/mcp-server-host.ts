@@ -51,7 +51,6 @@ export class McpServerHost {
   private attempt: AbortController | undefined;
   private restartTimer: NodeJS.Timeout | undefined;
   private crashes = 0;
-  private retryAt = 0;
   private readyAt = 0;
   /** Sessions the user stopped, and why: a call they end says so. */
   private readonly stoppedBy = new WeakMap<McpSession, StopReason>();
@@ -122,7 +121,6 @@ export class McpServerHost {
     if (session && reason) this.stoppedBy.set(session, reason);
     this.session = undefined;
     this.starting = undefined;
-    this.retryAt = 0;
     this.crashes = 0;
     if (this.state !== 'stopped') this.set('stopped', null);
     await session?.close();
@@ -165,10 +163,8 @@ export class McpServerHost {
   private async ready(signal: AbortSignal): Promise<McpSession> {
     const name = this.deps.name();
     if (this.session) return this.session;
-    if (!this.starting && this.state === 'failed' && this.retryAt > this.deps.now()) {
-      const wait = Math.ceil((this.retryAt - this.deps.now()) / 1000);
-      throw new Error(`${name} is not running: ${this.error ?? 'it failed'} Firebrand starts it again in ${wait} s.`);
-    }
+    // Within the back-off after a crash, a call starts the server now (start() drops the scheduled restart): it
+    // failed at once, "is not running", though the server would have come back a moment later (tools audit #7).
     try {
       return await raceAbort(this.start(), signal);
     } catch (err) {
@@ -189,11 +185,9 @@ export class McpServerHost {
     const delay = RESTART_BACKOFF_MS[this.crashes];
     if (delay === undefined) {
       // Given up for now: the next call, or the user's Restart, tries again.
-      this.retryAt = 0;
       return;
     }
     this.crashes++;
-    this.retryAt = this.deps.now() + delay;
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
       this.start().catch(() => this.scheduleRestart());
@@ -214,7 +208,8 @@ export class McpServerHost {
 
   private withStderr(message: string): string {
     const last = this.tail.lastLine();
-    return last && !message.includes(last) ? `${message} Its last words: ${last}` : message;
+    // A full stop of its own: the words ran into the sentence after them ("…crash hard Firebrand starts…").
+    return last && !message.includes(last) ? `${message} Its last words: ${last}${/[.!?…:]$/.test(last) ? '' : '.'}` : message;
   }
 
   private set(state: McpServerState, error: string | null): void {

@@ -83,7 +83,7 @@ describe('an MCP server that misbehaves', () => {
     st = await stage();
     const s = st.services;
     const info = await addServer(s, scripted('exit-at-start', logFile()), 'failed');
-    expect(info.error).toBe('The server exited with code 3 while starting. Its last words: fatal: MY_API_KEY is not set');
+    expect(info.error).toBe('The server exited with code 3 while starting. Its last words: fatal: MY_API_KEY is not set.');
     expect(info.stderrTail).toContain('fatal: MY_API_KEY is not set');
     expect(info.toolsKnown).toBe(false);
     // No tools were ever listed, so none is offered: the chat goes on without them.
@@ -111,7 +111,7 @@ describe('an MCP server that misbehaves', () => {
     await decide(st, pendingCard(st, sent.conversationId) as Turn, 'allow-once');
     const turns = await settled(st, sent.conversationId);
     const result = turns.find((t) => t.role === 'tool')?.blocks[0];
-    expect(result).toMatchObject({ isError: true, content: 'wait failed: exit-at-start could not start: The server exited with code 3 while starting. Its last words: fatal: MY_API_KEY is not set' });
+    expect(result).toMatchObject({ isError: true, content: 'wait failed: exit-at-start could not start: The server exited with code 3 while starting. Its last words: fatal: MY_API_KEY is not set.' });
     expect(turnText(turns.at(-1) as Turn)).toBe('It could not start.');
   });
 
@@ -193,6 +193,24 @@ describe('a call allowed after its server was removed', () => {
     });
     expect(() => s.mcp.host(info.id)).toThrow('no longer configured');
     expect(logLines(log).filter((l) => l.startsWith('pid'))).toHaveLength(1);
+  });
+});
+
+// Tools audit #7: a call made within the back-off after a crash failed at once ("is not running … Firebrand starts
+// it again in 1 s"), and the server's last words ran into the next sentence with no full stop.
+describe('a call right after its server crashed', () => {
+  it('starts the server again and runs; the reason for the crash ends with a full stop', async () => {
+    st = await stage();
+    const s = st.services;
+    const log = logFile();
+    const info = await addServer(s, scripted('crash-once', log));
+    await s.handlers['mcp:set-tool']({ id: info.id, tool: 'wait', alwaysAllow: true });
+    st.plan.push(callAnswer('wait', {}), callAnswer('wait', {}), textAnswer('It came back.'));
+    const sent = await s.handlers['chat:send']({ conversationId: null, text: 'wait twice', model: MODEL });
+    const turns = await settled(st, sent.conversationId);
+    const results = turns.filter((t) => t.role === 'tool').map((t) => t.blocks[0]);
+    expect(results[0]).toMatchObject({ isError: true, content: 'wait failed: crash-once stopped while wait ran: The server exited with code 7. Its last words: about to crash hard.' });
+    expect(results[1]).toMatchObject({ isError: false, content: 'done waiting' });
   });
 });
 

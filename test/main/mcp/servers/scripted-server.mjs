@@ -6,13 +6,15 @@
 //   exit-at-start  says why on stderr and exits 3 before answering
 //   garbage        prints lines that are not JSON-RPC to stdout, then behaves
 //   stubborn       ignores SIGTERM and starts a child of its own that sleeps (process-group kill)
+//   crash-once     exits 7 (after a line on stderr) at the first tools/call its log has seen; answers later ones
 // Every mode appends `pid <n>` (and `child <n>`) and each notification it receives to $SCRIPTED_LOG, one per line.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 
 const mode = process.argv[2] ?? 'hang-calls';
 const logFile = process.env.SCRIPTED_LOG;
 const note = (line) => logFile && appendFileSync(logFile, `${line}\n`);
+const readLog = () => (logFile && existsSync(logFile) ? readFileSync(logFile, 'utf8') : '');
 note(`pid ${process.pid}`);
 
 if (mode === 'exit-at-start') {
@@ -49,6 +51,11 @@ process.stdin.on('data', (chunk) => {
     } else if (msg.method === 'tools/list') {
       send({ id: msg.id, result: { tools } });
     } else if (msg.method === 'tools/call') {
+      if (mode === 'crash-once' && !readLog().includes('crashed')) {
+        note('crashed');
+        process.stderr.write('about to crash hard\n');
+        process.exit(7);
+      }
       note(`call ${msg.params.name}`);
       if (mode !== 'hang-calls' && mode !== 'stubborn') send({ id: msg.id, result: { content: [{ type: 'text', text: 'done waiting' }] } });
     } else {
