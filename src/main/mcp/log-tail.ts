@@ -1,3 +1,7 @@
+/** How far back from the end an error line is looked for: a usage text printed after it is this short. */
+const TELLING_LINES = 12;
+const ERROR_WORDS = /\b(error|fatal|unknown|invalid|cannot|can't|could not|couldn't|failed|not found|not set|missing|denied|refused|exception|unexpected|no such)\b/i;
+
 /** The last lines a server wrote (stderr, and stdout that was not protocol), bounded, for Settings → Tools. */
 export class LogTail {
   private text = '';
@@ -23,11 +27,15 @@ export class LogTail {
     return nl >= 0 && nl < cut.length - 1 ? cut.slice(nl + 1) : cut;
   }
 
-  /** The last non-empty line, for an error message. */
-  lastLine(maxChars = 300): string {
-    const lines = this.text.split('\n').map((l) => l.trim()).filter((l) => l !== '');
-    const last = lines.at(-1) ?? '';
-    return last.length > maxChars ? `${last.slice(0, maxChars)}…` : last;
+  /**
+   * The line of the last few that says what went wrong, for an error message: the last one that reads like an
+   * error, else the last one. A program that prints its usage after the error was quoted by its usage's last
+   * line ("- streamableHttp"), not "Unknown transport: bogus-transport" three lines up (tools audit #8).
+   */
+  tellingLine(maxChars = 300): string {
+    const lines = this.text.split('\n').map((l) => l.trim()).filter((l) => l !== '').slice(-TELLING_LINES);
+    const line = lines.findLast((l) => ERROR_WORDS.test(l)) ?? lines.at(-1) ?? '';
+    return line.length > maxChars ? `${line.slice(0, maxChars)}…` : line;
   }
 
   clear(): void {

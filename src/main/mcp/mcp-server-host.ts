@@ -207,7 +207,7 @@ export class McpServerHost {
   }
 
   private withStderr(message: string): string {
-    const last = this.tail.lastLine();
+    const last = this.tail.tellingLine();
     // A full stop of its own: the words ran into the sentence after them ("…crash hard Firebrand starts…").
     return last && !message.includes(last) ? `${message} Its last words: ${last}${/[.!?…:]$/.test(last) ? '' : '.'}` : message;
   }

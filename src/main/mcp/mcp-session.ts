@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolDef } from '@modelcontextprotocol/sdk/types.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { messageOf } from './mcp-errors';
+import { messageOf, networkMessageOf } from './mcp-errors';
 import { ProcessGroupStdioTransport, type ExitInfo } from './process-group-transport';
 
 export type { CallToolResult, McpToolDef };
@@ -114,7 +114,7 @@ export class McpSession {
       try {
         return await attempt(new SSEClientTransport(url, { requestInit }), 'sse');
       } catch {
-        throw new Error(`${config.url} did not answer as an MCP server: ${messageOf(first)}`);
+        throw new Error(`${config.url} did not answer as an MCP server: ${networkMessageOf(first)}`);
       }
     }
   }

@@ -68,7 +68,9 @@ export class McpStore {
     if (input.id !== undefined && !previous) throw new UserFacingError('not-found', 'That tool server no longer exists.');
     const name = input.name.trim();
     if (name === '' || name.length > 100) throw invalid('Give the server a name (at most 100 characters).');
-    if (all.some((s) => s.id !== previous?.id && s.name.toLowerCase() === name.toLowerCase())) throw invalid(`A server named “${name}” exists already; pick another name.`);
+    // Named as it is there: "Custom" clashed with "custom", and the message quoted "Custom" (tools audit #8).
+    const clash = all.find((s) => s.id !== previous?.id && s.name.toLowerCase() === name.toLowerCase());
+    if (clash) throw invalid(`There is a server named “${clash.name}” already (names are compared ignoring case); pick another name.`);
     const id = previous?.id ?? newId();
     const transport = input.transport;
     const command = (input.command ?? previous?.command ?? '').trim();

@@ -5,12 +5,13 @@
  * server-everything from npm and a small scripted server (test/main/mcp/servers/scripted-server.mjs).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolProgress } from '../../../src/shared/mcp';
 import { turnText, type Turn } from '../../../src/shared/turn';
-import { addServer, alive, callAnswer, decide, everything, logLines, MODEL, pendingCard, scripted, server, settled, stage, textAnswer, type Stage } from './helpers';
+import { addServer, alive, callAnswer, decide, everything, EVERYTHING_BIN, logLines, MODEL, pendingCard, scripted, server, settled, stage, textAnswer, type Stage } from './helpers';
 
 let st: Stage | undefined;
 let scratch: string | undefined;
@@ -211,6 +212,28 @@ describe('a call right after its server crashed', () => {
     const results = turns.filter((t) => t.role === 'tool').map((t) => t.blocks[0]);
     expect(results[0]).toMatchObject({ isError: true, content: 'wait failed: crash-once stopped while wait ran: The server exited with code 7. Its last words: about to crash hard.' });
     expect(results[1]).toMatchObject({ isError: false, content: 'done waiting' });
+  });
+});
+
+// Tools audit #8: failure reasons that pointed away from the cause.
+describe('why a server failed, in words that point at the cause', () => {
+  it('quotes the error line of a program that prints its usage after it', async () => {
+    st = await stage();
+    const info = await addServer(st.services, everything('bad', { args: [EVERYTHING_BIN, 'bogus-transport'] }), 'failed');
+    expect(info.error).toMatch(/Its last words: Unknown transport: bogus-transport\.$/);
+  });
+
+  it('says the connection was refused where nothing listens at the address', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolve(free));
+      });
+    });
+    st = await stage();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    const info = await addServer(st.services, { name: 'remote', transport: 'http', url }, 'failed');
+    expect(info.error).toBe(`${url} did not answer as an MCP server: the connection was refused: nothing is listening at that address. Check that the server is running and the port is right.`);
   });
 });
 

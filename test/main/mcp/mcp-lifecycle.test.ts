@@ -130,7 +130,7 @@ describe('import', () => {
     await addServer(s, everything('everything'));
     const file = JSON.stringify({
       mcpServers: {
-        everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] },
+        Everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] },
         imported: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'], alwaysAllow: ['echo'] },
         broken: { args: [] },
       },
@@ -139,7 +139,8 @@ describe('import', () => {
       added: ['imported'],
       skipped: [
         { name: 'broken', reason: 'it has neither a "command" nor a "url"' },
-        { name: 'everything', reason: 'A server named “everything” exists already; pick another name.' },
+        // The server already there is named as it is (tools audit #8: the message quoted the new name).
+        { name: 'Everything', reason: 'There is a server named “everything” already (names are compared ignoring case); pick another name.' },
       ],
     });
     const imported = (await s.handlers['mcp:list']({})).find((x) => x.name === 'imported');
