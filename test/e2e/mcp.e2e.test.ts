@@ -113,6 +113,27 @@ describe('Settings → Tools and an MCP tool in a chat', () => {
     expect(bodies(s).at(-1)?.tools).toBeUndefined();
   });
 
+  // Tools audit #5: Remove took the server and its saved secrets at once, with no question and no undo.
+  it('asks before removing a server, saying its saved values go with it; Keep keeps it', async () => {
+    s = await start([]);
+    const { page, scratch } = s;
+    const file = join(scratch, 'mcp.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'], env: { MY_TOKEN: 'secret' } } } }));
+    await page.getByTestId('settings-open').click();
+    const tools = page.getByTestId('settings-tools');
+    await tools.getByTestId('mcp-import-input').setInputFiles(file);
+    const item = tools.locator('[data-testid="mcp-server"][data-name="everything"]');
+    await item.waitFor();
+    await item.getByTestId('mcp-server-remove').click();
+    await expect.poll(() => item.locator('.mcp-actions').textContent()).toContain('Remove everything? Its saved value goes with it.');
+    await item.getByRole('button', { name: 'Keep everything' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('mcp-server-remove');
+    expect(await item.count()).toBe(1);
+    await item.getByTestId('mcp-server-remove').click();
+    await item.getByTestId('mcp-server-remove-confirm').click();
+    await expect.poll(() => item.count()).toBe(0);
+  });
+
   it('asks again when a tool allowed in this chat is now another server’s tool of the same name', async () => {
     const callEcho = (message: string) => ollamaLines([{ tool_calls: [{ function: { name: 'echo', arguments: { message } } }] }]);
     s = await start([callEcho('first'), ollamaLines([{ content: 'Echoed.' }]), callEcho('second'), ollamaLines([{ content: 'Echoed again.' }])]);

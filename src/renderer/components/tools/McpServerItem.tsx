@@ -20,6 +20,11 @@ function stateLine(s: McpServerInfo): string {
 /** One server: switch, state, what it runs, its error and log, and its tools with their switches. */
 export function McpServerItem({ server: s }: { server: McpServerInfo }) {
   const [editing, setEditing] = useState(false);
+  // Remove takes the saved secrets with it and has no undo: it asks first, as deleting a model does, with the focus
+  // on Keep (the safe answer) and back on Remove… after it (tools audit #5).
+  const [confirming, setConfirming] = useState(false);
+  const [kept, setKept] = useState(false);
+  const secrets = s.envNames.length + s.headerNames.length;
   return (
     <li className="mcp-server" data-testid="mcp-server" data-name={s.name} data-state={s.state} data-tools={s.toolsKnown ? s.tools.length : 0}>
       <div className="mcp-head">
@@ -74,9 +79,23 @@ export function McpServerItem({ server: s }: { server: McpServerInfo }) {
         <button type="button" data-testid="mcp-server-edit" onClick={() => setEditing((e) => !e)}>
           Edit
         </button>
-        <button type="button" data-testid="mcp-server-remove" onClick={() => void removeMcpServer(s.id)}>
-          Remove
-        </button>
+        {confirming ? (
+          <>
+            <span>
+              Remove {s.name}?{secrets > 0 ? ` Its saved ${secrets === 1 ? 'value goes' : 'values go'} with it.` : ''}
+            </span>
+            <button type="button" data-testid="mcp-server-remove-confirm" aria-label={`Remove ${s.name}`} onClick={() => void removeMcpServer(s.id)}>
+              Remove
+            </button>
+            <button type="button" autoFocus aria-label={`Keep ${s.name}`} onClick={() => { setConfirming(false); setKept(true); }}>
+              Keep
+            </button>
+          </>
+        ) : (
+          <button type="button" data-testid="mcp-server-remove" aria-label={`Remove ${s.name}…`} autoFocus={kept} onClick={() => setConfirming(true)}>
+            Remove…
+          </button>
+        )}
       </div>
       {editing && <McpServerForm server={s} onDone={() => setEditing(false)} />}
     </li>
