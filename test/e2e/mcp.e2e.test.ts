@@ -195,6 +195,14 @@ describe('Settings → Tools and an MCP tool in a chat', () => {
     expect(shown.length).toBeLessThan(1000);
     await card.getByTestId('tool-deny').click();
     await waitIdle(page);
+    // The call's own card shows every argument whole, the long one in a box of its own that scrolls (tools audit
+    // #10: 2 KB of it filled a phone's screen).
+    await page.setViewportSize({ width: 390, height: 844 });
+    const arg = page.locator('[data-card="tool-call"] .tool-arg', { hasText: 'content' }).locator('dd');
+    expect(await arg.textContent()).toBe(content);
+    const box = await arg.evaluate((el) => ({ height: el.clientHeight, scrolls: el.scrollHeight > el.clientHeight }));
+    expect(box.scrolls).toBe(true);
+    expect(box.height).toBeLessThan(844 / 3);
   });
 
   it('shows a long call’s progress on its card, and Stop cancels it', async () => {
