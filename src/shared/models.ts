@@ -111,6 +111,16 @@ export interface ContextRecommendation {
 export const ALIAS_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,79}(?::[A-Za-z0-9._-]{1,80})?$';
 export const ALIAS_NAME_RULE = 'An alias name is up to 80 letters, digits, dots, dashes or underscores, starting with a letter or digit, optionally followed by :tag (up to 80 more).';
 
+/**
+ * Whether Ollama takes two names for one model: it compares names without case (server/routes.go getExistingName,
+ * strings.EqualFold) and `coder` is `coder:latest`. An alias named `Qwen3:8B` beside a model `qwen3:8b` would have
+ * its "Create in Ollama" write over that model (models audit #1), so alias names are compared this way.
+ */
+export function sameOllamaModelName(a: string, b: string): boolean {
+  const plain = (n: string) => (n.endsWith(':latest') ? n.slice(0, -':latest'.length) : n).toLowerCase();
+  return plain(a) === plain(b);
+}
+
 export type ThinkMode = 'off' | 'on' | 'low' | 'medium' | 'high';
 
 export interface AliasParameters {

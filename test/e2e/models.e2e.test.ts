@@ -254,6 +254,12 @@ describe('aliases and connections (models audit)', () => {
     await page.getByTestId('alias-save').click();
     await expect.poll(() => page.getByTestId('alias-problem').textContent()).toContain('“qwen3:8b” is already the name of a model here (qwen3:8b)');
     expect(await page.getByTestId('alias-item').count()).toBe(0);
+    // In another case too: Ollama takes it for the same name, and "Create in Ollama" would write over the model
+    // (second models audit #1).
+    await page.getByTestId('alias-name').fill('Qwen3:8B');
+    await page.getByTestId('alias-save').click();
+    await expect.poll(() => page.getByTestId('alias-problem').textContent()).toContain('“Qwen3:8B” is already the name of a model here (qwen3:8b)');
+    expect(await page.getByTestId('alias-item').count()).toBe(0);
     // Main refuses it too, with `:latest` spelled out, in words the form can show.
     const refused = await page.evaluate((a) => window.firebrand.aliases.create(a).then(() => 'saved', (e: Error) => e.message), { ...coderAlias, name: 'qwen3:8b' });
     expect(refused).toContain('would hide it');

@@ -6,6 +6,7 @@ import type { Database } from 'better-sqlite3';
 import type { Alias, AliasInput, AliasParameters, AliasStatus, ThinkMode } from '../../shared/models';
 import { DEFAULT_CONNECTION_ID } from '../connections/connection-store';
 import { UserFacingError } from '../errors';
+import { refuseAliasTwin } from './alias-names';
 
 interface Row {
   id: string;
@@ -56,6 +57,7 @@ export class AliasStore {
   }
 
   create(input: AliasInput): Alias {
+    refuseAliasTwin(input.name, this.list());
     const id = this.newId();
     const at = this.now();
     try {
@@ -81,6 +83,8 @@ export class AliasStore {
     if (basedOn !== undefined && current.updatedAt !== basedOn) {
       throw new UserFacingError('conflict', `“${current.name}” was saved in another window or tab since you began editing it, so your edit was not saved: keep yours or take theirs.`);
     }
+    // A name kept as it was is not refused: two such aliases saved before this check stay editable.
+    if (input.name !== current.name) refuseAliasTwin(input.name, this.list().filter((a) => a.id !== id));
     const status: AliasStatus = current.materializedDigest === null ? 'not-materialized' : 'changed';
     try {
       this.db

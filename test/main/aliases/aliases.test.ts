@@ -64,6 +64,19 @@ describe('aliases', () => {
     expect(() => s.require(a.id)).toThrow(/no longer exists/);
   });
 
+  it('refuse a name that another alias has in another case or with :latest, as Ollama would take both for one model (second models audit #1)', () => {
+    const s = store();
+    const helper = s.create({ ...CODER, name: 'helper' });
+    expect(() => s.create({ ...CODER, name: 'Helper' })).toThrow('An alias named “helper” already exists, and to Ollama “Helper” is the same name. Choose another name.');
+    expect(() => s.create({ ...CODER, name: 'helper:latest' })).toThrow(/already exists/);
+    const other = s.create({ ...CODER, name: 'other' });
+    expect(() => s.update(other.id, { ...CODER, name: 'HELPER' })).toThrow(/already exists/);
+    // The alias itself may change case, and an edit that keeps its name is saved.
+    expect(s.update(helper.id, { ...CODER, name: 'Helper' }).name).toBe('Helper');
+    expect(s.update(other.id, { ...CODER, name: 'other', thinkMode: 'high' }).thinkMode).toBe('high');
+    expect(s.list().map((a) => a.name)).toEqual(['Helper', 'other']);
+  });
+
   it('materialize with /api/create, then notice when the model changed or disappeared', async () => {
     const s = store();
     const a = s.create(CODER);

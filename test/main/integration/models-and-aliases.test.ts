@@ -158,6 +158,19 @@ describe('an alias and the models of its connection (models audit #1, #6)', () =
     expect((await t.services.handlers['aliases:list']({})).map((a) => a.name)).toEqual(['small']);
   });
 
+  it('refuses an alias named like a model of its connection in another case, which Create in Ollama would write over (second models audit #1)', async () => {
+    replay.setRoutes(ollama());
+    const t = tempServices(replay);
+    cleanup = t.cleanup;
+    const refused = (p: Promise<unknown>) => p.then(() => 'saved', (err: Error) => err.message);
+    expect(await refused(Promise.resolve(t.services.handlers['aliases:create']({ ...small, name: 'Qwen3:8B' })))).toBe(
+      '“Qwen3:8B” is already the name of a model on Ollama (qwen3:8b): an alias of that name would hide it. Choose another name.',
+    );
+    const alias = await t.services.handlers['aliases:create'](small);
+    expect(await refused(Promise.resolve(t.services.handlers['aliases:update']({ id: alias.id, alias: { ...small, name: 'LLAMA3.2:3b' } })))).toContain('would hide it');
+    expect((await t.services.handlers['aliases:list']({})).map((a) => a.name)).toEqual(['small']);
+  });
+
   it('sends a model picked by name to that model even where an older alias has its name', async () => {
     replay.setRoutes(ollama());
     const t = tempServices(replay);

@@ -3,13 +3,14 @@ import type { ModelSummary } from '../../../shared/ipc';
 import { ALIAS_NAME_PATTERN, ALIAS_NAME_RULE, type Alias, type AliasInput, type AliasParameters, type ThinkMode } from '../../../shared/models';
 import { aliasDraftFrom, deleteAlias, listModelsOf, materializeAlias, saveAlias, useModelsStore } from '../../store/models-slice';
 import { errorMessage } from '../../store/errors';
-import { missingModel, sameOllamaName } from '../composer/picker-groups';
+import { missingModel } from '../composer/picker-groups';
 import { useStore } from '../../store';
 import { AutoCompactSelect } from '../context/AutoCompactSelect';
 import { AliasConflict } from './AliasConflict';
 import { aliasWindowBelowChat } from '../../store/open-chat-size';
 import { useLibraryStore } from '../../store/library-slice';
 import { aliasWindowAboveTrained } from './alias-window-notes';
+import { aliasNameProblem } from './alias-name-problem';
 
 const PARAMS: { key: keyof AliasParameters; label: string; integer: boolean }[] = [
   { key: 'temperature', label: 'Temperature', integer: false },
@@ -105,8 +106,8 @@ export function AliasEditor() {
     if (context !== null && (!Number.isInteger(context) || context < 256)) return setProblem('The context window is a whole number of tokens, at least 256.');
     if (!new RegExp(ALIAS_NAME_PATTERN).test(draft.name)) return setProblem(ALIAS_NAME_RULE);
     // Main refuses it too (the source of truth); said here at once, before a round trip.
-    const hidden = models.find((m) => sameOllamaName(m.name, draft.name) && !(editing?.materializedDigest && sameOllamaName(m.name, editing.name)));
-    if (hidden) return setProblem(`“${draft.name}” is already the name of a model here (${hidden.name}): an alias of that name would hide it. Choose another name.`);
+    const clash = aliasNameProblem(draft.name, models, aliases, elsewhere === 'deleted' ? null : editing);
+    if (clash) return setProblem(clash);
     setProblem(null);
     const input: AliasInput = { name: draft.name, connectionId, model, systemPrompt: draft.systemPrompt, parameters, thinkMode: draft.thinkMode, contextWindow: context };
     // Deleted in another tab meanwhile: what the user typed is saved as a new alias rather than refused as gone.
