@@ -7,6 +7,7 @@ import type { ContextAdvice, ContextWindowChoice, GpuReport } from '../../shared
 import { DEFAULT_CONTEXT_WINDOW } from '../../shared/context-estimate';
 import type { LibraryModel, LibraryService } from '../library/library-service';
 import { memoryForWindow, type WindowCost } from '../models/context-recommendation';
+import { beyondTrained } from '../models/kept-window';
 import type { StoredWindow } from '../models/model-settings-store';
 import { builtinAdvice, CPU_RUNTIME_BYTES, windowDoesNotFit } from './builtin-memory';
 import type { Loaded, LoadedModels } from './loaded-models';
@@ -32,7 +33,7 @@ export class BuiltinFit {
   /** The window a request to `file` carries: kept by the user, else the largest that fits, else the default. */
   async windowFor(file: string): Promise<ContextWindowChoice> {
     const kept = this.deps.storedWindow(file);
-    if (kept) return { contextWindow: kept.contextWindow, source: kept.source, reason: null };
+    if (kept) return this.keptWithinTrained(file, kept);
     const advice = await this.advice(file).catch((err: unknown) => {
       this.deps.log(`builtin: no recommendation for ${file}: ${String(err)}`);
       return null;
@@ -42,6 +43,18 @@ export class BuiltinFit {
     const trained = (await this.deps.library.model(file).catch(() => null))?.info.trainedContext ?? null;
     const fallback = trained !== null ? Math.min(DEFAULT_CONTEXT_WINDOW, trained) : DEFAULT_CONTEXT_WINDOW;
     return { contextWindow: fallback, source: 'fallback', reason: rec?.message ?? advice?.reason ?? 'No recommendation could be made.' };
+  }
+
+  /**
+   * A kept window, but never past what the model was trained for (models audit #2): one kept before that was refused,
+   * or for another file of the same name, loaded weather.gguf (trained for 4,096) with 1,000,000 tokens. The trained
+   * context unknown, the kept window applies as it is.
+   */
+  private async keptWithinTrained(file: string, kept: StoredWindow): Promise<ContextWindowChoice> {
+    const trained = (await this.deps.library.model(file).catch(() => null))?.info.trainedContext ?? null;
+    if (trained === null || beyondTrained(file, kept.contextWindow, trained) === null) return { contextWindow: kept.contextWindow, source: kept.source, reason: null };
+    const fmt = (n: number) => n.toLocaleString('en-US');
+    return { contextWindow: trained, source: kept.source, reason: `${fmt(kept.contextWindow)} tokens are kept for ${file}, but it was trained for ${fmt(trained)}: it runs with ${fmt(trained)}.` };
   }
 
   /**

@@ -12,6 +12,7 @@ import type { EngineSpawner } from '../builtin/engine-host';
 import type { EmitEvent } from '../events';
 import { probeLocalGpus } from '../gpu/probe-gpu';
 import type { ProbeHost } from '../gpu/types';
+import { refuseBeyondTrained } from '../models/kept-window';
 import { ModelSettingsStore } from '../models/model-settings-store';
 import { DownloadManager } from './downloads/download-manager';
 import { chatsOnDiskOf } from './downloads/disk-margin';
@@ -102,7 +103,10 @@ export function createLibrary(d: LibraryWiringDeps): LibraryParts {
       return entry;
     },
     'library:recommend-context': ({ file }) => builtin.advice(file),
-    'library:set-context': ({ file, contextWindow }) => {
+    'library:set-context': async ({ file, contextWindow }) => {
+      // A file that cannot be read now has no known trained context: the window is kept as typed.
+      const trained = contextWindow === null ? null : ((await library.model(file).catch(() => null))?.info.trainedContext ?? null);
+      refuseBeyondTrained(file, contextWindow, trained);
       if (contextWindow === null) windows.clearWindow(BUILTIN_WINDOWS_KEY, file);
       else windows.setWindow(BUILTIN_WINDOWS_KEY, file, { contextWindow, source: 'user' });
       changed('context');

@@ -16,6 +16,7 @@ import { UserFacingError } from '../errors';
 import { nodeProbeHost } from '../gpu/node-host';
 import type { ProbeHost } from '../gpu/types';
 import { ContextWindowResolver } from './context-window';
+import { refuseBeyondTrained } from './kept-window';
 import { llamaServerInfo } from './llama-server-info';
 import { ModelService } from './model-service';
 import { ModelSettingsStore } from './model-settings-store';
@@ -103,6 +104,11 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     const { label, models } = await deps.modelNamesOf(connectionId);
     refuseClash(name, models, label, own);
   };
+  /** The context `model` was trained for, as the server in Settings describes it; null where it cannot say now. */
+  const trainedContextOf = async (model: string): Promise<number | null> => {
+    const details = await show(deps.baseUrl(), model).catch(() => null);
+    return details?.architecture?.contextLength ?? null;
+  };
   const handlers: ModelHandlers = {
     'models:show': ({ model }) => models.show(model),
     'models:pull': ({ model }) => models.pull(model),
@@ -130,7 +136,11 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     },
     'models:version': async () => ({ version: await serverVersion(deps.baseUrl()) }),
     'models:recommend-context': ({ model, flashAttention, kvCacheType }) => models.recommend(model, flashAttention ?? true, kvCacheType ?? 'f16'),
-    'models:set-context': ({ model, contextWindow, source }) => windowsChanged(models.setContext(model, contextWindow, source ?? 'user')),
+    'models:set-context': async ({ model, contextWindow, source }) => {
+      // The server down or the model unknown to it: its trained context is unknown, and the window is kept as typed.
+      if (contextWindow !== null) refuseBeyondTrained(model, contextWindow, await trainedContextOf(model));
+      return windowsChanged(models.setContext(model, contextWindow, source ?? 'user'));
+    },
     'models:context-window': (req) => (deps.contextWindowOf ? deps.contextWindowOf(req, windows) : windows.resolve(deps.baseUrl(), req.model, { wait: req.wait === true })),
     'models:llama-server-info': ({ baseUrl }) => llamaServerInfo(baseUrl),
     'gpu:probe': () => models.gpu(),

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILTIN_WINDOWS_KEY } from '../../../src/main/builtin/builtin-service';
+import { ModelSettingsStore } from '../../../src/main/models/model-settings-store';
 import type { Services } from '../../../src/main/services';
 import { turnText } from '../../../src/shared/turn';
 import { SCRIPTS } from '../../support/scripted-gguf/scripts';
@@ -195,13 +197,18 @@ describe('built-in engine: faults end one answer, never the app', () => {
     expect(advice.recommendation).toMatchObject({ fits: true, contextTokens: 4096 });
   });
 
-  it('a kept window beyond the trained context is not refused as memory it fits in', async () => {
-    // plain.gguf was trained for 4,096 tokens; 8,192 of its cache take 10 MiB, which this machine has.
-    await services.handlers['library:set-context']({ file: 'plain.gguf', contextWindow: 8192 });
+  it('a window beyond the trained context is refused when kept, and one kept before runs at the trained context (models audit #2)', async () => {
+    // plain.gguf was trained for 4,096 tokens. Before, 8,192 was kept and loaded as it was (1,000,000 took 1.4 GB).
+    await expect(Promise.resolve(services.handlers['library:set-context']({ file: 'plain.gguf', contextWindow: 8192 }))).rejects.toThrow(
+      'plain.gguf was trained for a context of 4,096 tokens, so a 8,192-token window is more than it can use. Keep 4,096 or less.',
+    );
+    expect((await services.handlers['library:recommend-context']({ file: 'plain.gguf' })).stored).toBeNull();
+    // Kept by an older build, before such windows were refused.
+    new ModelSettingsStore(services.db).setWindow(BUILTIN_WINDOWS_KEY, 'plain.gguf', { contextWindow: 8192, source: 'user' });
     try {
       const { turns } = await ask(services, 'plain.gguf', 'Hello?');
       expect(turns.at(-1)).toMatchObject({ role: 'assistant', status: 'done', stop: 'end_turn' });
-      expect((await services.handlers['builtin:status']({})).loaded.find((l) => l.file === 'plain.gguf')?.contextSize).toBe(8192);
+      expect((await services.handlers['builtin:status']({})).loaded.find((l) => l.file === 'plain.gguf')?.contextSize).toBe(4096);
     } finally {
       await services.handlers['library:set-context']({ file: 'plain.gguf', contextWindow: null });
     }

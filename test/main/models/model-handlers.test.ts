@@ -67,9 +67,23 @@ describe('the model manager handlers', () => {
     expect(advice.recommendation?.lines).toContainEqual({ label: '− other loaded models', value: 8_010_000_000, unit: 'bytes', note: 'qwen3:14b' });
     expect(advice.recommendation?.contextTokens).toBeLessThan(43_008);
     expect(advice.stored).toBeNull();
-    expect(h.handlers['models:set-context']({ model: 'llama3.1:8b', contextWindow: 32768 })).toEqual({ contextWindow: 32768, reloads: true });
-    expect(h.handlers['models:set-context']({ model: 'llama3.1:8b', contextWindow: 32768 })).toEqual({ contextWindow: 32768, reloads: false });
+    expect(await h.handlers['models:set-context']({ model: 'llama3.1:8b', contextWindow: 32768 })).toEqual({ contextWindow: 32768, reloads: true });
+    expect(await h.handlers['models:set-context']({ model: 'llama3.1:8b', contextWindow: 32768 })).toEqual({ contextWindow: 32768, reloads: false });
     expect((await h.handlers['models:recommend-context']({ model: 'llama3.1:8b' })).stored).toEqual({ contextWindow: 32768, source: 'user' });
+  });
+
+  it('refuses to keep a window beyond the trained context, naming it (models audit #2)', async () => {
+    // Before, 1,000,000 was kept for a model trained for 131,072 and sent to Ollama as num_ctx.
+    await expect(Promise.resolve(h.handlers['models:set-context']({ model: 'llama3.1:8b', contextWindow: 1_000_000 }))).rejects.toThrow(
+      'llama3.1:8b was trained for a context of 131,072 tokens, so a 1,000,000-token window is more than it can use. Keep 131,072 or less.',
+    );
+    expect((await h.handlers['models:recommend-context']({ model: 'llama3.1:8b' })).stored).toBeNull();
+    expect(await h.handlers['models:set-context']({ model: 'llama3.1:8b', contextWindow: 131_072 })).toEqual({ contextWindow: 131_072, reloads: true });
+  });
+
+  it('keeps a window as typed where the server cannot say what the model was trained for', async () => {
+    replay.setRoutes([{ path: '/api/tags', body: TAGS }, { method: 'POST', path: '/api/show', status: 404, body: '{"error":"model not found"}' }]);
+    expect(await h.handlers['models:set-context']({ model: 'llama3.1:8b', contextWindow: 1_000_000 })).toEqual({ contextWindow: 1_000_000, reloads: true });
   });
 
   it('uses a hand-set GPU size, and says when it is unknown', async () => {
