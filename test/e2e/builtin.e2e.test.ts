@@ -197,4 +197,30 @@ describe('built-in llama.cpp through the UI', () => {
     await expect.poll(() => option.getAttribute('aria-disabled')).not.toBe('true');
     await pickModel(page, 'forecaster', 'alias');
   });
+
+  it('says why a typed window is not kept for a GGUF: not a window, or beyond its trained context (models audit #2, #4)', async () => {
+    await page.getByTestId('models-open').click();
+    const row = page.locator('[data-testid="library-item"][data-file="scripted/thinker.gguf"]');
+    await row.getByTestId('library-context').click();
+    const typed = row.getByLabel('Context window in tokens');
+    await typed.fill('3072');
+    await row.getByTestId('library-context-keep').click();
+    await expect.poll(() => page.getByTestId('library-note').textContent()).toBe('scripted/thinker.gguf: keeps 3,072 tokens.');
+    // Before, this did nothing and the note above stayed, as if it had been kept.
+    await typed.fill('1.5');
+    await row.getByTestId('library-context-keep').click();
+    await expect.poll(() => row.getByTestId('library-context-problem').textContent()).toBe('A window is a whole number of tokens, at least 256.');
+    expect(await page.getByTestId('library-note').count()).toBe(0);
+    // Before, 1,000,000 was kept for a model trained for 4,096, and the engine loaded it (1.4 GB for 2.5 MiB).
+    await typed.fill('1000000');
+    await row.getByTestId('library-context-keep').click();
+    await expect.poll(() => row.getByTestId('library-context-problem').textContent()).toBe(
+      'scripted/thinker.gguf was trained for a context of 4,096 tokens, so a 1,000,000-token window is more than it can use. Keep 4,096 or less.',
+    );
+    await expect.poll(() => row.getByTestId('context-stored').textContent()).toContain('3,072 tokens');
+    await row.getByRole('button', { name: 'Use what fits' }).click();
+    await expect.poll(() => row.getByTestId('context-stored').count()).toBe(0);
+    expect(await row.getByTestId('library-context-problem').count()).toBe(0);
+    await page.getByTestId('models-close').click();
+  });
 });

@@ -222,6 +222,34 @@ describe('the model manager in serve mode', () => {
     await expect.poll(() => page.getByTestId('context-saved').textContent()).toContain('reloads');
     await expect.poll(() => page.getByTestId('context-stored').textContent()).toContain('recommended');
   });
+
+  it('says why a typed window is not kept: not a window, or beyond what the model was trained for (models audit #2, #4)', async () => {
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    await page.goto(serve.url);
+    await page.getByTestId('models-open').click();
+    await page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-details').click();
+    await page.getByTestId('context-custom').fill('16384');
+    await page.getByTestId('context-keep').click();
+    await expect.poll(() => page.getByTestId('context-saved').textContent()).toContain('Kept 16,384 tokens');
+    // Before, these did nothing, and "Kept 16K tokens" stayed as if they had been kept.
+    for (const typed of ['0', '-5', '1.5', 'abc', '100']) {
+      await page.getByTestId('context-custom').fill(typed);
+      await page.getByTestId('context-keep').click();
+      await expect.poll(() => page.getByTestId('context-problem').textContent()).toBe('A window is a whole number of tokens, at least 256.');
+      expect(await page.getByTestId('context-saved').count()).toBe(0);
+    }
+    // Before, 1,000,000 was kept for a model trained for 40,960, and every request carried it as num_ctx.
+    await page.getByTestId('context-custom').fill('1000000');
+    await page.getByTestId('context-keep').click();
+    await expect.poll(() => page.getByTestId('context-problem').textContent()).toBe(
+      'qwen3:8b was trained for a context of 40,960 tokens, so a 1,000,000-token window is more than it can use. Keep 40,960 or less.',
+    );
+    await expect.poll(() => page.getByTestId('context-stored').textContent()).toContain('16,384 tokens');
+    await page.getByTestId('context-custom').fill('40960');
+    await page.getByTestId('context-keep').click();
+    await expect.poll(() => page.getByTestId('context-saved').textContent()).toContain('Kept 40,960 tokens');
+    expect(await page.getByTestId('context-problem').count()).toBe(0);
+  });
 });
 
 /** A llama-server on the replay server, beside its Ollama routes: started with -c 2048, one model loaded. */

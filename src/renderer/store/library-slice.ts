@@ -157,13 +157,27 @@ export function recommendForFile(file: string): Promise<boolean> {
   });
 }
 
-export function keepWindow(file: string, contextWindow: number | null): Promise<boolean> {
-  return attempt(async () => {
+/**
+ * Keeps (or forgets) a built-in model's window; resolves main's refusal (beyond the trained context, models audit #2)
+ * for the panel to show beside its button, else null. The last "keeps …" note goes first: left there, it read as if
+ * the refused window had been kept.
+ */
+export async function keepWindow(file: string, contextWindow: number | null): Promise<string | null> {
+  set({ note: null });
+  try {
     await firebrand().library.setContext({ file, contextWindow });
-    set({ note: contextWindow === null ? `${file}: the window that fits applies again.` : `${file}: keeps ${contextWindow.toLocaleString('en-US')} tokens.` });
-    set({ advice: await firebrand().library.recommendContext({ file }) });
-    void refreshContextChoice();
-  });
+  } catch (err) {
+    return errorMessage(err);
+  }
+  set({ note: contextWindow === null ? `${file}: the window that fits applies again.` : `${file}: keeps ${contextWindow.toLocaleString('en-US')} tokens.` });
+  await attempt(async () => set({ advice: await firebrand().library.recommendContext({ file }) }));
+  void refreshContextChoice();
+  return null;
+}
+
+/** A window typed in a panel cannot be one: the last "keeps …" note goes, as it would read as kept (models audit #4). */
+export function forgetLibraryNote(): void {
+  set({ note: null });
 }
 
 /**

@@ -107,15 +107,21 @@ export function recommendContext(model: string, flashAttention: boolean, kvCache
 }
 
 /** Keeps a window for the model; resolves whether the model will reload (null on failure). */
-export async function setContextWindow(model: string, contextWindow: number | null, source: 'recommended' | 'user' = 'user'): Promise<boolean | null> {
-  let reloads: boolean | null = null;
-  await attempt(async () => {
-    reloads = (await firebrand().models.setContext({ model, contextWindow, source })).reloads;
-  });
+/**
+ * Keeps (or forgets) a model's window. Main's refusal (beyond the trained context, out of range) comes back for the
+ * Context window panel to show beside its button, not at the top of the dialog (models audit #2).
+ */
+export async function setContextWindow(model: string, contextWindow: number | null, source: 'recommended' | 'user' = 'user'): Promise<{ reloads: boolean } | { refused: string }> {
+  let result: { reloads: boolean } | { refused: string };
+  try {
+    result = { reloads: (await firebrand().models.setContext({ model, contextWindow, source })).reloads };
+  } catch (err) {
+    return { refused: errorMessage(err) };
+  }
   // The composer's meter and the model's row show the window the next message carries: this one now.
   set({ windowVersion: get().windowVersion + 1 });
   void refreshContextChoice();
-  return reloads;
+  return result;
 }
 
 export function setGpuOverride(bytes: number | null): Promise<boolean> {

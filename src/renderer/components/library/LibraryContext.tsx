@@ -1,12 +1,22 @@
 import { useState } from 'react';
-import { keepWindow, useLibraryStore } from '../../store/library-slice';
+import { forgetLibraryNote, keepWindow, useLibraryStore } from '../../store/library-slice';
 import { ContextArithmetic } from '../models/ContextArithmetic';
 import { formatTokens } from '../models/format';
+import { typedWindow } from '../models/typed-window';
 
 /** A built-in model's window: the same arithmetic as for Ollama; here it decides what Firebrand allocates. */
 export function LibraryContext({ file }: { file: string }) {
   const advice = useLibraryStore((s) => (s.advice?.model === file ? s.advice : null));
   const [custom, setCustom] = useState('');
+  // Why the last window was not kept (models audit #2, #4), beside the button.
+  const [problem, setProblem] = useState<string | null>(null);
+  const keep = async (tokens: number | null) => setProblem(await keepWindow(file, tokens));
+  const keepTyped = () => {
+    const typed = typedWindow(custom);
+    if (typed.problem === undefined) return void keep(typed.tokens);
+    forgetLibraryNote();
+    setProblem(typed.problem);
+  };
   if (!advice) return <p className="mm-muted">Working out what fits…</p>;
   const rec = advice.recommendation;
   return (
@@ -16,9 +26,10 @@ export function LibraryContext({ file }: { file: string }) {
       {advice.stored && <p className="mm-muted" data-testid="context-stored">Kept for this model: {formatTokens(advice.stored.contextWindow)} tokens (your choice).</p>}
       <div className="mm-row">
         <input aria-label="Context window in tokens" inputMode="numeric" placeholder="tokens" value={custom} onChange={(e) => setCustom(e.target.value)} />
-        <button type="button" onClick={() => { const n = Number(custom); if (Number.isInteger(n) && n >= 256) void keepWindow(file, n); }}>Keep this window</button>
-        <button type="button" onClick={() => void keepWindow(file, null)}>Use what fits</button>
+        <button type="button" data-testid="library-context-keep" onClick={keepTyped}>Keep this window</button>
+        <button type="button" onClick={() => void keep(null)}>Use what fits</button>
       </div>
+      {problem && <p role="alert" className="mm-error" data-testid="library-context-problem">{problem}</p>}
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { recommendContext, setContextWindow, useModelsStore } from '../../store/models-slice';
 import { ContextArithmetic } from './ContextArithmetic';
 import { formatBytes, formatTokens } from './format';
+import { typedWindow } from './typed-window';
 
 /** The context window that fits this model on this GPU, with its arithmetic; the user may choose another. */
 export function ContextPanel({ model }: { model: string }) {
@@ -10,11 +11,21 @@ export function ContextPanel({ model }: { model: string }) {
   const [kvType, setKvType] = useState<'f16' | 'q8_0' | 'q4_0'>('f16');
   const [custom, setCustom] = useState('');
   const [saved, setSaved] = useState<string | null>(null);
+  // Why the last window was not kept (models audit #2, #4): said beside the button, and the last "Kept …" goes.
+  const [problem, setProblem] = useState<string | null>(null);
   const keep = async (tokens: number | null, source: 'recommended' | 'user' = 'user') => {
-    const reloads = await setContextWindow(model, tokens, source);
-    if (reloads === null) return;
-    setSaved(tokens === null ? 'The recommendation applies again.' : `Kept ${formatTokens(tokens)} tokens.${reloads ? ' The model reloads with this window on its next use.' : ''}`);
+    setSaved(null);
+    setProblem(null);
+    const result = await setContextWindow(model, tokens, source);
+    if ('refused' in result) return setProblem(result.refused);
+    setSaved(tokens === null ? 'The recommendation applies again.' : `Kept ${formatTokens(tokens)} tokens.${result.reloads ? ' The model reloads with this window on its next use.' : ''}`);
     await recommendContext(model, flash, kvType);
+  };
+  const keepTyped = () => {
+    const typed = typedWindow(custom);
+    if (typed.problem === undefined) return void keep(typed.tokens);
+    setSaved(null);
+    setProblem(typed.problem);
   };
   const rec = advice?.recommendation ?? null;
   return (
@@ -52,9 +63,10 @@ export function ContextPanel({ model }: { model: string }) {
       )}
       <div className="mm-row">
         <input aria-label="Context window in tokens" data-testid="context-custom" inputMode="numeric" placeholder="tokens" value={custom} onChange={(e) => setCustom(e.target.value)} />
-        <button type="button" onClick={() => { const n = Number(custom); if (Number.isInteger(n) && n >= 256) void keep(n); }}>Keep this window</button>
+        <button type="button" data-testid="context-keep" onClick={keepTyped}>Keep this window</button>
         <button type="button" onClick={() => void keep(null)}>Forget</button>
       </div>
+      {problem && <p role="alert" className="mm-error" data-testid="context-problem">{problem}</p>}
       <p className="mm-muted">Changing the window reloads the model: Ollama allocates a new cache for a new num_ctx.</p>
       <p className="mm-muted">The GPU memory every window is worked out from is set in Settings → GPU memory (it applies to all models).</p>
       {saved && <p className="mm-ok" data-testid="context-saved">{saved}</p>}
