@@ -3,6 +3,7 @@
  * with unusable files listed and the reason given. Entries are cached per file version (size, mtime), so listing
  * a folder of large models does not reread their headers. Add by copy or link, delete, rename.
  */
+import type { Stats } from 'node:fs';
 import { copyFile, link, mkdir, rename, rm, stat, symlink } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import type { DownloadProgress, LibraryEntry } from '../../shared/library';
@@ -84,12 +85,21 @@ export class LibraryService {
   /** Copies or links a GGUF into the folder; the file is checked first, so a non-model is refused with why. */
   async addFile(source: string, mode: 'copy' | 'link'): Promise<LibraryEntry> {
     const s = await stat(source).catch(() => null);
+    // Models audit #7: a folder was "no file at …", though something is there.
+    if (s?.isDirectory()) {
+      throw new UserFacingError('invalid-payload', `${source} is a folder, not a file: type the path of a .gguf file in it, or choose it as the models folder in Settings.`);
+    }
     if (!s?.isFile()) throw new UserFacingError('not-found', `There is no file at ${source}.`);
     try {
       await readModelInfo(source);
     } catch (err) {
       if (err instanceof UnusableModelError) throw new UserFacingError('invalid-payload', `${basename(source)} was not added: ${err.message}`);
       throw err;
+    }
+    const there = await this.listedAs(s);
+    if (there !== null) {
+      const as = there === basename(source) ? '' : ` (as ${there})`;
+      throw new UserFacingError('invalid-payload', `${basename(source)} is already in the models folder${as}, so nothing was added.`);
     }
     const file = await this.freeName(modelFileName(basename(source)));
     const target = pathInFolder(this.dir, file);
@@ -134,6 +144,22 @@ export class LibraryService {
   }
 
   /** `name`, or `name-2.gguf`, `name-3.gguf`... whichever is free. */
+  /**
+   * The entry that is the file `source` (one stat), where the folder has it already: the file itself, a hard link
+   * or a symbolic link to it. Models audit #5: adding weather.gguf from the models folder made weather-3.gguf, a
+   * second copy of a model that may be many GB. A copy of an outside file added before is a file of its own, not
+   * found here: telling it apart would mean reading both whole.
+   */
+  private async listedAs(source: Stats): Promise<string | null> {
+    // A file system without inode numbers (0 for every file) cannot tell: nothing is refused on a guess.
+    if (source.ino === 0) return null;
+    for (const e of await this.list()) {
+      const s = await stat(e.path).catch(() => null);
+      if (s !== null && s.dev === source.dev && s.ino === source.ino) return e.file;
+    }
+    return null;
+  }
+
   private async freeName(name: string): Promise<string> {
     const stem = name.slice(0, -'.gguf'.length);
     for (let i = 1; ; i++) {

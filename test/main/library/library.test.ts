@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -34,6 +34,26 @@ describe('the model library', () => {
     writeFileSync(notes, 'hello');
     await expect(h['library:add-file']({ path: notes, mode: 'copy' })).rejects.toThrow(/notes\.gguf was not added: Not a GGUF file/);
     expect((await h['library:list']({})).map((e) => e.file)).toEqual([copied.file, linked.file].sort());
+  });
+
+  it('says a GGUF is already in the models folder instead of copying it again (models audit #5)', async () => {
+    const h = services.handlers;
+    const added = await h['library:add-file']({ path: generateScriptedModel(SCRIPTS.plain), mode: 'copy' });
+    // Before, this made a second, byte-identical copy beside it (plain-…-2.gguf).
+    await expect(h['library:add-file']({ path: added.path, mode: 'copy' })).rejects.toThrow(`${added.file} is already in the models folder, so nothing was added.`);
+    const outside = join(dir, 'outside.gguf');
+    writeFileSync(outside, readFileSync(added.path));
+    // Linked in, then renamed there: the folder has it still, under its new name.
+    await h['library:add-file']({ path: outside, mode: 'link' });
+    await h['library:rename']({ file: 'outside.gguf', to: 'renamed.gguf' });
+    await expect(h['library:add-file']({ path: outside, mode: 'copy' })).rejects.toThrow('outside.gguf is already in the models folder (as renamed.gguf), so nothing was added.');
+    expect((await h['library:list']({})).map((e) => e.file)).toEqual([added.file, 'renamed.gguf'].sort());
+  });
+
+  it('says a folder given as the file to add is a folder (models audit #7)', async () => {
+    await expect(services.handlers['library:add-file']({ path: dir, mode: 'copy' })).rejects.toThrow(
+      `${dir} is a folder, not a file: type the path of a .gguf file in it, or choose it as the models folder in Settings.`,
+    );
   });
 
   it('renames and deletes a model, and lists subfolders and vision projectors', async () => {
