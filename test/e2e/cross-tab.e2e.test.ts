@@ -77,6 +77,7 @@ describe('two tabs on one serve process', () => {
 
     // Deleted in tab A: gone from tab B.
     await page.getByTestId('alias-delete').click();
+    await page.getByTestId('alias-delete-confirm').click();
     await expect.poll(() => aliasNames(other!)).toEqual([]);
     await expect.poll(() => pickerValues(other!)).toEqual(['llama3.2:3b', 'qwen3:8b']);
   });

@@ -293,6 +293,25 @@ describe('aliases and connections (models audit)', () => {
     expect(refused).toContain('would hide it');
   });
 
+  it('asks before deleting an alias, as a model’s Delete… does (second models audit #6)', async () => {
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    await page.goto(serve.url);
+    await page.evaluate((a) => window.firebrand.aliases.create(a), coderAlias);
+    await page.getByTestId('models-open').click();
+    const alias = page.locator('[data-testid="alias-item"][data-alias="small"]');
+    // Before, one click deleted it, with its system prompt, parameters and window.
+    await alias.getByTestId('alias-delete').click();
+    expect(await alias.getByTestId('alias-delete-question').textContent()).toBe('Delete the alias small? Its system prompt, parameters and window go with it.');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('alias-delete-keep');
+    await alias.getByTestId('alias-delete-keep').click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('alias-delete');
+    expect(await page.evaluate(() => window.firebrand.aliases.list({}).then((l) => l.map((a) => a.name)))).toEqual(['small']);
+    await alias.getByTestId('alias-delete').click();
+    await alias.getByTestId('alias-delete-confirm').click();
+    await expect.poll(() => page.getByTestId('alias-item').count()).toBe(0);
+    expect(await page.evaluate(() => window.firebrand.aliases.list({}))).toEqual([]);
+  });
+
   it('edits an alias of another connection on that connection, with its models (#2)', async () => {
     replay.setRoutes([...routes(), ...LLAMA_ROUTES]);
     serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });

@@ -78,6 +78,14 @@ export function AliasEditor() {
   const models = connectionId === activeConnectionId ? activeModels : other.models;
   const [draft, setDraft] = useState<Draft>(() => blank(activeModels[0]?.name ?? ''));
   const [problem, setProblem] = useState<string | null>(null);
+  // Delete asks first, as a model's Delete… does (models audit #6: one click lost the alias for good). The question
+  // takes the place of Delete…: the focus goes to Keep (the safe answer), and back to Delete… on Keep.
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const [keptAlias, setKeptAlias] = useState<string | null>(null);
+  const keepAlias = (id: string) => {
+    setDeleting(null);
+    setKeptAlias(id);
+  };
   /** After a save: the window is below what the open chat through this alias holds already (open-chat-size.ts). */
   const [windowNote, setWindowNote] = useState<string | null>(null);
   // The edit main refused because another window or tab saved the alias first: kept until the user chooses.
@@ -155,7 +163,15 @@ export function AliasEditor() {
             {a.connectionId === activeConnectionId && missingModel(a, activeModels) && <span className="mm-error" data-testid="alias-model-gone">{missingModel(a, activeModels)}</span>}{' '}
             <button type="button" data-testid="alias-edit" onClick={() => { setEditing(a); setProblem(null); setDraft(toDraft(a)); }}>Edit</button>
             {a.connectionId === OLLAMA && <button type="button" data-testid="alias-materialize" onClick={() => void materializeAlias(a.id)}>{a.materializedDigest ? 'Create again in Ollama' : 'Create in Ollama'}</button>}
-            <button type="button" data-testid="alias-delete" onClick={() => void deleteAlias(a.id)}>Delete</button>{' '}
+            {deleting === a.id ? (
+              <span role="alertdialog" aria-label={`Delete ${a.name}`}>
+                <span data-testid="alias-delete-question">Delete the alias {a.name}? Its system prompt, parameters and window go with it.{a.materializedDigest ? ` Its Ollama model ${a.name} stays.` : ''}</span>{' '}
+                <button type="button" data-testid="alias-delete-confirm" aria-label={`Delete ${a.name}`} onClick={() => { setDeleting(null); void deleteAlias(a.id); }}>Delete</button>
+                <button type="button" data-testid="alias-delete-keep" autoFocus aria-label={`Keep ${a.name}`} onClick={() => keepAlias(a.id)}>Keep</button>
+              </span>
+            ) : (
+              <button type="button" data-testid="alias-delete" aria-label={`Delete ${a.name}…`} autoFocus={keptAlias === a.id} onClick={() => setDeleting(a.id)}>Delete…</button>
+            )}{' '}
             <AutoCompactSelect kind="alias" id={a.id} />
           </li>
         ))}
