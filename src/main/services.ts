@@ -196,6 +196,9 @@ export function createServices(options: ServicesOptions): Services {
         chatParts.capabilities.forget(change.connectionId);
         earlyList?.forget();
         hub.emit('models:changed', change);
+        // Every page's meter and the Models screen's rows ask for their windows again: a server back up may hold
+        // another (llama-server restarted with another -c; models audit #3: the row kept the old n_ctx).
+        if (change.reachable) hub.emit('models:windows-changed', {});
         if (change.connectionId === BUILTIN_CONNECTION_ID) hub.emit('library:changed', { reason: 'folder' });
       },
       ...(typeof options.watchServers === 'object' ? options.watchServers : {}),

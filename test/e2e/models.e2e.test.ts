@@ -351,6 +351,11 @@ describe('aliases and connections (models audit)', () => {
     expect(await page.getByTestId('running-none').textContent()).toContain('keeps its own model loaded');
     // Nothing of this screen asked Ollama.
     expect(replay.requests.filter((r) => r.path.startsWith('/api/')).map((r) => r.path)).toEqual([]);
+    // Restarted with another -c while the screen stays open: the row follows it (second models audit #3: it kept
+    // n_ctx 2048 until the screen was opened again). The server watch looks every few seconds.
+    replay.setRoutes([...routes(), ...LLAMA_ROUTES.map((r) => (r.path === '/props' ? { ...r, body: JSON.stringify({ default_generation_settings: { n_ctx: 4096 } }) } : r))]);
+    await expect.poll(() => row.getByTestId('model-window').getAttribute('data-window')).toBe('4096');
+    expect(await row.getByTestId('model-window').textContent()).toContain('llama-server was started with n_ctx 4096');
   });
 
   it('updates a model’s row as soon as a window is kept or forgotten (#4)', async () => {

@@ -1,5 +1,7 @@
 import type { ConnectionInfo } from '../../shared/connections';
+import { probeJson } from '../connections/probe-http';
 import { scanModelsFolder } from '../library/models-folder';
+import { parseProps } from './llama-server-info';
 import { listV1Models } from './model-list';
 import { tagDigests } from './ollama-admin';
 import type { ServerLook } from './server-watch';
@@ -25,5 +27,17 @@ export async function lookAtServer(active: ConnectionInfo, deps: ServerLookDeps)
     active.kind === 'ollama'
       ? [...(await tagDigests(active.baseUrl)).entries()].map(([name, digest]) => `${name}@${digest}`)
       : (await listV1Models(active.kind, active.baseUrl, deps.headersFor(active.id))).map((m) => m.name);
-  return { connectionId: active.id, signature: names.sort().join('\n') };
+  const window = active.kind === 'llama-server' ? await llamaServerWindow(active, deps) : '';
+  return { connectionId: active.id, signature: names.sort().join('\n') + window };
+}
+
+/**
+ * llama-server's window is its `-c`, fixed when it starts: restarted with another one, it lists the same model, so
+ * the look says its n_ctx too (models audit #3: the Models screen's row kept the old window). A server whose /props
+ * does not answer adds nothing.
+ */
+async function llamaServerWindow(active: ConnectionInfo, deps: ServerLookDeps): Promise<string> {
+  const answer = await probeJson(active.baseUrl, '/props', deps.headersFor(active.id)).catch(() => null);
+  const nCtx = answer?.status === 200 ? parseProps(answer.json).nCtx : null;
+  return nCtx === null ? '' : `\nn_ctx ${nCtx}`;
 }
