@@ -50,6 +50,8 @@ export interface DownloadProgress {
   error?: string;
   /** Done and checked against a sha256 its source gave (otherwise only the size, where the source gave one). */
   verified?: boolean;
+  /** false: an error that asking again cannot help (no such file, a web page), so no Resume is offered. */
+  resumable?: boolean;
 }
 
 /** Which llama.cpp build the engine runs, and why a GPU one is not in use where that is so. */

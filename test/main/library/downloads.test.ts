@@ -41,6 +41,8 @@ interface Behaviour {
    * half, a ranged one sends the rest; 'always': every answer stops at half of what is left.
    */
   noLength?: 'once' | 'always';
+  /** No such file: every request answers 404. */
+  missing?: boolean;
 }
 
 let server: Server;
@@ -54,6 +56,10 @@ const stalled: ServerResponse[] = [];
 
 function handle(req: IncomingMessage, res: ServerResponse): void {
   const headers: Record<string, string> = { 'accept-ranges': 'bytes', etag: '"v1"', ...(behaviour.statedSha ? { 'x-linked-etag': `"${behaviour.statedSha}"` } : {}) };
+  if (behaviour.missing) {
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    return void res.end('Not found');
+  }
   if (req.method === 'HEAD' && behaviour.noLength) {
     res.writeHead(200, { 'accept-ranges': 'bytes' });
     return void res.end();
@@ -206,6 +212,23 @@ describe('downloads: resumable and verified', () => {
     await manager().start(url);
     await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
     expect(last()?.error).toContain('did not serve a GGUF file (it starts with "PK');
+  });
+
+  it('offers no Resume for a download refused for good, and leaves no sidecar in the models folder (models audit #8)', async () => {
+    const hidden = join(dir, '.scripted-plain.gguf.download.json');
+    behaviour = { first: 'all', statedSha: null, page: { body: '<html>Sign in</html>\n', type: 'text/html; charset=utf-8' } };
+    await manager().start(url);
+    await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
+    expect(last()).toMatchObject({ resumable: false, bytes: 0 });
+    // Before, it stayed until Cancel was pressed.
+    expect(existsSync(hidden)).toBe(false);
+    expect(existsSync(join(dir, 'scripted-plain.gguf.part'))).toBe(false);
+
+    behaviour = { first: 'all', statedSha: null, missing: true };
+    events = [];
+    await manager().start(url.replace('scripted-plain', 'missing'));
+    await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
+    expect(last()).toMatchObject({ resumable: false, error: `There is no file at ${url.replace('scripted-plain', 'missing')} (HTTP 404). Check the address.` });
   });
 
   it('checks free disk space before taking a byte', async () => {

@@ -21,7 +21,7 @@ import { sha256File, type FileDigests } from '../file-digest';
 import { GgufIncompleteError, readGgufHeader } from '../gguf-header';
 import { pathInFolder, PART_SUFFIX } from '../models-folder';
 import { checkRoomBeforeStart, chatsMarginFor, diskSpaceOf, MarginGuard, marginReason, OutOfMarginError, type ChatsOnDisk, type DiskSpaceProbe, type MarginRule } from './disk-margin';
-import { describeRemote, downloadDispatcher, parseSource, type DownloadSource } from './download-source';
+import { describeRemote, downloadDispatcher, parseSource, SourceRefusedError, type DownloadSource } from './download-source';
 import { SpeedMeter } from './speed-meter';
 
 /** Every GGUF file starts with these 4 bytes. */
@@ -133,6 +133,7 @@ export class DownloadManager {
     run.controller = new AbortController();
     run.progress = { ...run.progress, source: src.source, state: 'running', bytesPerSecond: null, etaSeconds: null };
     delete run.progress.error;
+    delete run.progress.resumable;
     this.all.set(id, run);
     this.report(run);
     void this.run(run, src, run.controller.signal).catch((err: unknown) => this.fail(run, err));
@@ -316,15 +317,25 @@ export class DownloadManager {
     }
   }
 
-  private fail(r: Running, err: unknown): void {
+  private async fail(r: Running, err: unknown): Promise<void> {
     if (r.progress.state === 'paused' || r.progress.state === 'cancelled') return;
+    // Refused for good (a 404, a web page): nothing is left to resume, so its hidden sidecar and any bytes go now,
+    // not at Cancel (models audit #8: the sidecar stayed in the models folder, and Resume was offered).
+    const final = err instanceof NotGgufError || err instanceof SourceRefusedError;
+    if (final) {
+      const dir = this.deps.modelsDir();
+      await rm(pathInFolder(dir, r.progress.file) + PART_SUFFIX, { force: true });
+      await rm(sidecarPath(dir, r.progress.file), { force: true });
+      // Cancelled meanwhile: that said it already.
+      if ((r.progress.state as DownloadProgress['state']) === 'cancelled') return;
+    }
     const message =
       err instanceof UserFacingError
         ? err.message
         : isDiskFull(err)
           ? `The disk that holds the models folder ${this.deps.modelsDir()} is full, so the download of ${r.progress.file} stopped; what arrived is kept. Free some space, then start it again to resume.`
           : `The download stopped: ${err instanceof Error ? err.message : String(err)}. Start it again to resume.`;
-    r.progress = { ...r.progress, state: 'error', error: message, bytesPerSecond: null, etaSeconds: null };
+    r.progress = { ...r.progress, state: 'error', error: message, bytesPerSecond: null, etaSeconds: null, ...(final ? { resumable: false, bytes: 0 } : {}) };
     this.deps.log(`downloads: ${r.progress.file}: ${message}`);
     this.changedAndReport(r);
   }

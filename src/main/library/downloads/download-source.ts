@@ -56,12 +56,20 @@ export function parseSource(input: string): DownloadSource {
   return { source, url: url.toString(), file: modelFileName(name) };
 }
 
+/**
+ * The source refused the file for good (no such file, gated): asking again gets the same answer, so the download is
+ * not offered to resume (models audit #8: Resume was offered after a 404).
+ */
+export class SourceRefusedError extends UserFacingError {}
+
 /** Asks the source about the file (HEAD, redirects followed). Headers only: nothing is downloaded. */
 export async function describeRemote(url: string, signal: AbortSignal): Promise<RemoteFile> {
   const res = await request(url, { method: 'HEAD', signal, dispatcher: downloadDispatcher, headersTimeout: 30_000 });
   await res.body.dump();
-  if (res.statusCode === 404) throw new UserFacingError('not-found', `There is no file at ${url} (HTTP 404).`);
-  if (res.statusCode === 401 || res.statusCode === 403) throw new UserFacingError('server-error', `${url} refused the download (HTTP ${res.statusCode}); the file may be gated or private.`);
+  if (res.statusCode === 404) throw new SourceRefusedError('not-found', `There is no file at ${url} (HTTP 404). Check the address.`);
+  if (res.statusCode === 401 || res.statusCode === 403) throw new SourceRefusedError('server-error', `${url} refused the download (HTTP ${res.statusCode}); the file may be gated or private.`);
+  // A server that is busy (429), timed out (408) or failing (5xx) may answer later: Resume tries again.
+  if (res.statusCode >= 400 && res.statusCode < 500 && res.statusCode !== 408 && res.statusCode !== 429) throw new SourceRefusedError('server-error', `${url} answered HTTP ${res.statusCode}.`);
   if (res.statusCode >= 400) throw new UserFacingError('server-error', `${url} answered HTTP ${res.statusCode}.`);
   const h = (name: string): string | null => {
     const v = res.headers[name];

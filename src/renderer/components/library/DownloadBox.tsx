@@ -36,7 +36,7 @@ export function DownloadBox() {
   );
 }
 
-function DownloadRow({ p }: { p: DownloadProgress }) {
+export function DownloadRow({ p }: { p: DownloadProgress }) {
   const percent = p.total ? Math.floor((p.bytes / p.total) * 1000) / 10 : null;
   return (
     <div className="mm-pull" data-testid="library-download-progress" data-bytes={p.bytes} data-total={p.total ?? ''} data-state={p.state}>
@@ -55,8 +55,9 @@ function DownloadRow({ p }: { p: DownloadProgress }) {
       {p.state === 'error' && <p role="alert" className="mm-error" data-testid="library-download-error">{p.error}</p>}
       <div className="mm-row">
         {p.state === 'running' && <button type="button" data-testid="library-download-pause" onClick={() => void pauseDownload(p.downloadId)}>Pause</button>}
-        {(p.state === 'paused' || p.state === 'error') && <button type="button" data-testid="library-download-resume" onClick={() => void startDownload(p.source)}>Resume</button>}
-        {p.state !== 'done' && <button type="button" data-testid="library-download-cancel" onClick={() => void cancelDownload(p.downloadId)}>Cancel</button>}
+        {/* Refused for good (a 404, a web page): Resume would get the same answer (models audit #8); nothing is left to cancel. */}
+        {(p.state === 'paused' || (p.state === 'error' && p.resumable !== false)) && <button type="button" data-testid="library-download-resume" onClick={() => void startDownload(p.source)}>Resume</button>}
+        {p.state !== 'done' && <button type="button" data-testid="library-download-cancel" onClick={() => void cancelDownload(p.downloadId)}>{p.resumable === false ? 'Dismiss' : 'Cancel'}</button>}
         {p.state === 'done' && <button type="button" onClick={() => dismissDownload(p.downloadId)}>Dismiss</button>}
       </div>
     </div>
@@ -75,7 +76,7 @@ function stateWords(p: DownloadProgress): string {
       // "Verified" only where a sha256 was checked: the size alone says little about the bytes.
       return p.verified ? 'done, sha256 verified' : p.total !== null ? 'done (size checked; the source gave no sha256 to verify)' : 'done';
     case 'error':
-      return 'stopped';
+      return p.resumable === false ? 'not downloaded' : 'stopped';
     case 'cancelled':
       return 'cancelled';
   }
