@@ -50,6 +50,16 @@ export function checkAttachment(
 }
 
 /**
+ * Whether `mime` is a type these bytes may be read as: the type an upload claiming it would be stored under, and
+ * one the bytes pass (an image or PDF its signature, text valid UTF-8). The same bytes can hold for several types
+ * (a page's source as `text/html` and as `text/plain`): each attachment is then read as its own (attachments
+ * audit #3), while a claim the bytes do not bear out (a PNG said to be a PDF, text said to be an image) is not.
+ */
+export function bytesHoldAs(bytes: Uint8Array, mime: string): boolean {
+  return MIME.test(mime) && readableAs(bytes, mime) === mime && checkClaimedType(bytes, mime) === undefined;
+}
+
+/**
  * The type the bytes are read as, where the claim (which the renderer takes from the file's name) would refuse
  * what can be read (attachments audit #5, #10): a WebP saved as `.jpg`, a PNG named `.jpg`, and an image or PDF
  * with no extension go as what their signature says; a file of no known type that is UTF-8 text with no NUL (a

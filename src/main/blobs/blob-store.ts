@@ -9,7 +9,7 @@ import { UserFacingError } from '../errors';
 import { readOnlyReason } from '../db/read-only-copy';
 import { isDiskFull } from '../db/disk-reserve';
 import { attachmentKind, checkClaimedType, sniffMime } from './sniff';
-import { checkAttachment, DEFAULT_MAX_ATTACHMENT_BYTES, displayName } from './attachment-checks';
+import { bytesHoldAs, checkAttachment, DEFAULT_MAX_ATTACHMENT_BYTES, displayName } from './attachment-checks';
 
 export { DEFAULT_MAX_ATTACHMENT_BYTES, displayName, formatSize } from './attachment-checks';
 
@@ -96,15 +96,15 @@ export class BlobStore {
 
   /**
    * The block for an attachment a message refers to, as main measures it (issue 16): the renderer's block names
-   * the digest and a display name; the kind, media type and size come from main's own record of the bytes
-   * stored under that digest (the type checked against them when they were stored, else their signature), checked
-   * against the bytes again. Refuses, for the user, a digest it does not hold or bytes that do not match.
+   * the digest and a display name; the size comes from the bytes, the media type is the block's own where the
+   * bytes hold as it (readAs), and the kind follows the type, all checked against the bytes again. Refuses, for
+   * the user, a digest it does not hold or bytes that do not match.
    */
-  describe(claim: Pick<AttachmentBlock, 'id' | 'name' | 'pages'>): AttachmentBlock {
+  describe(claim: Pick<AttachmentBlock, 'id' | 'name' | 'pages'> & Partial<Pick<AttachmentBlock, 'mime'>>): AttachmentBlock {
     const name = displayName(claim.name);
     const bytes = DIGEST.test(claim.id) ? this.read(claim.id) : undefined;
     if (!bytes) throw new UserFacingError('not-found', `“${name}” is no longer stored; attach it again.`);
-    const mime = this.mimeOf(claim.id) ?? sniffMime(bytes) ?? 'application/octet-stream';
+    const mime = this.readAs(claim, bytes);
     const mismatch = checkClaimedType(bytes, mime);
     if (mismatch) throw new UserFacingError('invalid-payload', `“${name}” cannot be sent: ${mismatch}.`);
     // The page range is the user's choice, not a claim about the bytes: it rides along (the encoder bounds it).
@@ -154,6 +154,19 @@ export class BlobStore {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw err;
     }
+  }
+
+  /**
+   * The type an attachment is read as (attachments audit #3). The same bytes attached as `page.html` and again as
+   * `page-source.txt` share one blob (and its row keeps the first type), yet each block is read as its own type:
+   * the markup stripped for the first, kept as typed for the second. A block's type is never taken on its word: it
+   * holds only where the bytes pass the upload's checks for it (bytesHoldAs); otherwise the type recorded when the
+   * bytes were stored, else their signature.
+   */
+  readAs(block: Partial<Pick<AttachmentBlock, 'mime'>> & Pick<AttachmentBlock, 'id'>, bytes: Uint8Array): string {
+    const own = block.mime?.toLowerCase();
+    if (own !== undefined && bytesHoldAs(bytes, own)) return own;
+    return this.mimeOf(block.id) ?? sniffMime(bytes) ?? 'application/octet-stream';
   }
 
   mimeOf(digest: string): string | undefined {

@@ -1,6 +1,6 @@
 /**
  * What each attachment becomes on the wire, worked out once and kept beside its original in the blob store
- * (DESIGN.md §9): a document's extracted text (`<digest>.text-v1.json`), an image's scaled copy (its own blob,
+ * (DESIGN.md §9): a document's extracted text (`<digest>.text-v2-<extractor>.json`), an image's scaled copy (its own blob,
  * recorded in `<digest>.fit-v1.json`). `prepare` does the slow part before a request is assembled; `materialize`
  * is then synchronous, for the dialects; `inspect` tells the composer what an attachment will cost, counted
  * from the same materialized text the dialect sends.
@@ -22,10 +22,16 @@ import type { Sidecars } from '../blobs/sidecars';
 import type { TokenCounter } from '../connections/token-counter';
 import type { MaterializedAttachment } from '../dialects/shared/materialize';
 import type { ExtractionResult, ExtractionRunner } from './extraction-runner';
-import { extractorFor, needsWorker, plainText } from './extractor-kind';
+import { extractorFor, needsWorker, plainText, type ExtractorKind } from './extractor-kind';
 import { fitImage } from './image-fit';
 
-const TEXT_SIDECAR = 'text-v1.json';
+/**
+ * One kept text per extractor (attachments audit #3): the same bytes read as HTML and as plain text are two texts.
+ * v1 was kept per digest alone, under whichever type came first: not read.
+ */
+const textSidecar = (kind: ExtractorKind) => `text-v2-${kind}.json`;
+/** Types worked out per block (its digest and the type it claims); cheap entries, bounded all the same. */
+const TYPE_MEMO = 256;
 const FIT_SIDECAR = 'fit-v1.json';
 /** Extracted texts kept in memory (documents can be megabytes; the sidecar is the store). */
 const MEMO = 8;
@@ -49,7 +55,10 @@ export interface AttachmentContentDeps {
 }
 
 export class AttachmentContent {
+  /** Keyed by digest and extractor (textKey): the same bytes read as HTML and as text are two results. */
   private readonly texts = new Map<string, ExtractionResult>();
+  /** The type each block is read as (BlobStore.readAs), keyed by digest and claimed type: it reads the bytes. */
+  private readonly types = new Map<string, string>();
   private readonly reading = new Map<string, Promise<ExtractionResult>>();
   private readonly fitting = new Map<string, Promise<ImageFit>>();
 
@@ -119,54 +128,79 @@ export class AttachmentContent {
   private async text(block: AttachmentBlock): Promise<ExtractionResult> {
     const known = this.storedText(block);
     if (known) return known;
-    let pending = this.reading.get(block.id);
+    const key = textKey(block.id, this.extractorOf(block));
+    let pending = this.reading.get(key);
     if (!pending) {
-      pending = this.extract(block).finally(() => this.reading.delete(block.id));
-      this.reading.set(block.id, pending);
+      pending = this.extract(block).finally(() => this.reading.delete(key));
+      this.reading.set(key, pending);
     }
     return pending;
   }
 
   private storedText(block: AttachmentBlock): ExtractionResult | undefined {
-    const hit = this.texts.get(block.id);
-    if (hit) return this.remember(block.id, hit);
-    const raw = this.deps.sidecars.read(block.id, TEXT_SIDECAR);
+    const kind = this.extractorOf(block);
+    const key = textKey(block.id, kind);
+    const hit = this.texts.get(key);
+    if (hit) return this.remember(key, hit);
+    if (!kind) return undefined;
+    const raw = this.deps.sidecars.read(block.id, textSidecar(kind));
     if (raw) {
       try {
-        return this.remember(block.id, JSON.parse(Buffer.from(raw).toString('utf8')) as ExtractionResult);
+        return this.remember(key, JSON.parse(Buffer.from(raw).toString('utf8')) as ExtractionResult);
       } catch {
         // A torn or foreign sidecar: read the original again.
       }
     }
     // Plain text is cheap: decoded here rather than stored twice.
-    const mime = this.deps.blobs.mimeOf(block.id) ?? block.mime;
-    if (extractorFor(mime) !== 'text') return undefined;
+    if (kind !== 'text') return undefined;
     const bytes = this.deps.blobs.read(block.id);
-    return bytes ? this.remember(block.id, { ok: true, doc: plainText(bytes) }) : undefined;
+    return bytes ? this.remember(key, { ok: true, doc: plainText(bytes) }) : undefined;
   }
 
   private async extract(block: AttachmentBlock): Promise<ExtractionResult> {
     const bytes = this.deps.blobs.read(block.id);
     if (!bytes) return { ok: false, failure: { code: 'failed', message: `“${block.name}” is no longer stored.` } };
-    // The type the blob store checked against the bytes when the file was attached, not what a block claims.
-    const mime = this.deps.blobs.mimeOf(block.id) ?? block.mime;
+    const mime = this.typeOf(block, bytes);
     const kind = extractorFor(mime);
+    const key = textKey(block.id, kind);
     if (!kind) {
-      return { ok: false, failure: { code: 'unsupported', message: `Firebrand cannot read “${block.name}” (${mime}): it reads PDF, Word (.docx), HTML and text files, and PNG, JPEG, GIF and WebP images.` } };
+      return this.remember(key, { ok: false, failure: { code: 'unsupported', message: `Firebrand cannot read “${block.name}” (${mime}): it reads PDF, Word (.docx), HTML and text files, and PNG, JPEG, GIF and WebP images.` } });
     }
     const result: ExtractionResult = needsWorker(kind) ? await this.deps.runner.run(kind, bytes, block.name) : { ok: true, doc: plainText(bytes) };
     if (!result.ok) this.deps.log(`documents: ${result.failure.code}: ${result.failure.message}`);
     if (needsWorker(kind) && (result.ok || LASTING.includes(result.failure.code))) {
-      await this.deps.sidecars.write(block.id, TEXT_SIDECAR, Buffer.from(JSON.stringify(result), 'utf8')).catch((err: unknown) => {
+      await this.deps.sidecars.write(block.id, textSidecar(kind), Buffer.from(JSON.stringify(result), 'utf8')).catch((err: unknown) => {
         this.deps.log(`documents: could not keep the text of ${block.id}: ${err instanceof Error ? err.message : String(err)}`);
       });
     }
-    return this.remember(block.id, result);
+    return this.remember(key, result);
   }
 
-  private remember(id: string, result: ExtractionResult): ExtractionResult {
-    this.texts.delete(id);
-    this.texts.set(id, result);
+  /** The extractor for `block`'s own type; undefined where the bytes are gone or no reader takes the type. */
+  private extractorOf(block: AttachmentBlock): ExtractorKind | undefined {
+    const known = this.types.get(typeKey(block));
+    if (known !== undefined) return extractorFor(known);
+    const bytes = this.deps.blobs.read(block.id);
+    return bytes ? extractorFor(this.typeOf(block, bytes)) : undefined;
+  }
+
+  /**
+   * The type `block` is read as: its own where its bytes hold as it, else the stored one (BlobStore.readAs;
+   * attachments audit #3). Worked out once per digest and claimed type, since checking text reads the bytes.
+   */
+  private typeOf(block: AttachmentBlock, bytes: Uint8Array): string {
+    const key = typeKey(block);
+    const hit = this.types.get(key);
+    if (hit !== undefined) return hit;
+    const mime = this.deps.blobs.readAs(block, bytes);
+    this.types.set(key, mime);
+    while (this.types.size > TYPE_MEMO) this.types.delete(this.types.keys().next().value as string);
+    return mime;
+  }
+
+  private remember(key: string, result: ExtractionResult): ExtractionResult {
+    this.texts.delete(key);
+    this.texts.set(key, result);
     while (this.texts.size > MEMO) this.texts.delete(this.texts.keys().next().value as string);
     return result;
   }
@@ -195,7 +229,7 @@ export class AttachmentContent {
 
   private async scale(block: AttachmentBlock): Promise<ImageFit> {
     const bytes = this.deps.blobs.read(block.id);
-    const mime = this.deps.blobs.mimeOf(block.id) ?? block.mime;
+    const mime = bytes ? this.typeOf(block, bytes) : block.mime;
     const fitted = bytes ? await fitImage(bytes, mime) : undefined;
     let fit: ImageFit = { digest: block.id, mime };
     if (fitted && !fitted.changed) fit = { digest: block.id, mime, width: fitted.width, height: fitted.height };
@@ -207,6 +241,13 @@ export class AttachmentContent {
     if (fitted) await this.deps.sidecars.write(block.id, FIT_SIDECAR, Buffer.from(JSON.stringify(fit), 'utf8'));
     return fit;
   }
+}
+
+const typeKey = (block: AttachmentBlock) => `${block.id}\n${block.mime}`;
+
+/** The kept text's key: the content and the reader it went through (attachments audit #3). */
+function textKey(digest: string, kind: ExtractorKind | undefined): string {
+  return `${digest}:${kind ?? 'none'}`;
 }
 
 function dims(fit: ImageFit | undefined): { width?: number; height?: number } {

@@ -3,7 +3,8 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import type { ConversationSettings } from '../../shared/ipc';
 import { THINK_MODES } from '../../shared/connections';
 import type { AttachmentBlock, Turn } from '../../shared/turn';
-import { checkAttachment, displayName } from '../blobs/attachment-checks';
+import { bytesHoldAs, checkAttachment, displayName } from '../blobs/attachment-checks';
+import { attachmentKind } from '../blobs/sniff';
 import type { ConversationRecord } from '../db/conversation-store';
 import { UserFacingError } from '../errors';
 import { importedTurnSchema } from './turn-schema';
@@ -53,8 +54,11 @@ export function checkConversationFile(text: string): CheckedConversationFile {
     if (createHash('sha256').update(bytes).digest('hex') !== digest) throw invalid('an attachment’s bytes do not match its digest');
     const blocks = blocksOf.get(digest) ?? [];
     const checked = checkAttachment(bytes, { name: blocks[0]?.name ?? 'attachment', mime: blob.mime });
+    // Each block keeps its own type where the bytes hold as it (attachments audit #3): one page's source sent as
+    // HTML in one message and as text in another comes back read each way.
     for (const b of blocks) {
-      if (b.mime.toLowerCase() !== checked.mime || b.kind !== checked.kind || b.size !== checked.size) {
+      const own = b.mime.toLowerCase();
+      if (!bytesHoldAs(bytes, own) || b.kind !== attachmentKind(own) || b.size !== checked.size) {
         throw invalid(`attachment “${checked.name}” does not match its bytes (it says ${b.kind} ${b.mime}, ${b.size} bytes)`);
       }
     }

@@ -154,4 +154,19 @@ describe('describe: an attachment block as main measures it (issue 16)', () => {
     expect(() => blobs.describe({ id: 'f'.repeat(64), name: 'gone.png' })).toThrow(UserFacingError);
     expect(() => blobs.describe({ id: '../../etc/passwd', name: 'p' })).toThrow(/no longer stored/);
   });
+
+  it("keeps a block's own type where the bytes hold as it, and no other (attachments audit #3)", async () => {
+    const { blobs } = setup();
+    const page = new TextEncoder().encode('<html><body><p>hi</p><script>go()</script></body></html>');
+    const html = await blobs.put(page, { name: 'page.html', mime: 'text/html' }, tick());
+    const text = await blobs.put(page, { name: 'page-source.txt', mime: 'text/plain' }, tick());
+    expect(text.id).toBe(html.id);
+    expect(blobs.describe(text)).toMatchObject({ name: 'page-source.txt', mime: 'text/plain', kind: 'text' });
+    expect(blobs.describe(html)).toMatchObject({ name: 'page.html', mime: 'text/html', kind: 'text' });
+    // A claim the bytes do not bear out is not taken: text said to be a PDF or an image reads as stored.
+    expect(blobs.describe({ ...text, mime: 'application/pdf' })).toMatchObject({ mime: 'text/html' });
+    expect(blobs.describe({ ...text, mime: 'image/png' })).toMatchObject({ mime: 'text/html', kind: 'text' });
+    const png = await blobs.put(PNG, { name: 'a.png', mime: 'image/png' }, tick());
+    expect(blobs.describe({ ...png, mime: 'text/plain' })).toMatchObject({ mime: 'image/png', kind: 'image' });
+  });
 });

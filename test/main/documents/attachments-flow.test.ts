@@ -51,7 +51,7 @@ describe('attachments, composer to wire', () => {
     const expected = attachmentText('report.pdf', { format: 'pdf', pages: PAGE_TEXT });
     expect(chip).toMatchObject({ tokens: textTokens(expected.length), tokensSource: 'estimate', pageCount: 3, error: null, pages: null });
     // Extracted once, kept beside the original.
-    expect(existsSync(sidecar(dir, block.id, 'text-v1.json'))).toBe(true);
+    expect(existsSync(sidecar(dir, block.id, 'text-v2-pdf.json'))).toBe(true);
     expect((await h['attachments:preview']({ block })).text).toBe(expected);
 
     const sent = await h['chat:send']({ conversationId: null, text: 'Summarize', model: MODEL, attachments: [block] });
@@ -151,6 +151,55 @@ describe('attachments, composer to wire', () => {
     } finally {
       db.close();
     }
+  });
+
+  describe('the same bytes under two names (attachments audit #3)', () => {
+    const PAGE = '<html><head><title>T</title></head><body><h1>Heading</h1><p>HTML body with FALCON.</p><script>let x = 1 +;</script></body></html>';
+    const asHtml = { name: 'page.html', mime: 'text/html', dataBase64: b64(new TextEncoder().encode(PAGE)) };
+    const asText = { name: 'page-source.txt', mime: 'text/plain', dataBase64: b64(new TextEncoder().encode(PAGE)) };
+
+    it.each([
+      ['the .html first', [asHtml, asText]],
+      ['the .txt first', [asText, asHtml]],
+    ])('reads each as its own type, %s: the markup for the .txt, the stripped text for the .html', async (_order, files) => {
+      const { services: s } = services();
+      const h = s.handlers;
+      const blocks = [];
+      for (const f of files) {
+        const block = await h['attachments:add'](f);
+        // The chip's preview, before anything is sent.
+        const preview = (await h['attachments:preview']({ block })).text;
+        if (f.name === 'page.html') expect(preview).not.toContain('<script>');
+        else expect(preview).toContain('<script>let x = 1 +;</script>');
+        blocks.push(block);
+      }
+      const text = blocks.find((b) => b.name === 'page-source.txt');
+      const sent = await h['chat:send']({ conversationId: null, text: 'What is wrong with the script?', model: MODEL, attachments: text ? [text] : [] });
+      await settle(s, sent.conversationId);
+      const content = chatBodies(replay)[0]?.messages.at(-1)?.content ?? '';
+      expect(content).toContain(`<file name="page-source.txt"`);
+      expect(content).toContain('<script>let x = 1 +;</script>');
+    });
+
+    it('keeps each block its own type through a JSON export and import', async () => {
+      const { services: s } = services();
+      const h = s.handlers;
+      const html = await h['attachments:add'](asHtml);
+      const text = await h['attachments:add'](asText);
+      const first = await h['chat:send']({ conversationId: null, text: 'Two views', model: MODEL, attachments: [html, text] });
+      await settle(s, first.conversationId);
+      const file = await h['conversations:export']({ conversationId: first.conversationId, format: 'json' });
+      const { conversationId } = await h['conversations:import']({ text: file.text });
+      replay.requests.length = 0;
+      const next = await h['chat:send']({ conversationId, text: 'Again', model: MODEL });
+      await settle(s, next.conversationId);
+      const history = chatBodies(replay)[0]?.messages.map((m) => m.content).join('\n') ?? '';
+      const htmlPart = history.slice(history.indexOf('<file name="page.html"'), history.indexOf('<file name="page-source.txt"'));
+      const textPart = history.slice(history.indexOf('<file name="page-source.txt"'));
+      expect(htmlPart).toContain('FALCON');
+      expect(htmlPart).not.toContain('<script>');
+      expect(textPart).toContain('<script>let x = 1 +;</script>');
+    });
   });
 
   it("counts exactly with llama-server's /tokenize where the connection is a llama-server", async () => {
