@@ -27,9 +27,15 @@ import { fitImage } from './image-fit';
 
 /**
  * One kept text per extractor (attachments audit #3): the same bytes read as HTML and as plain text are two texts.
- * v1 was kept per digest alone, under whichever type came first: not read.
+ * v1 was kept per digest alone, under whichever type came first, with the first file's name in its failures: not read.
  */
 const textSidecar = (kind: ExtractorKind) => `text-v2-${kind}.json`;
+/**
+ * Where a failure's message names the file (attachments audit #4). A failure is kept per content, so it is worded
+ * with a slot, filled with each attachment's own name when shown or sent; a control character, which no display
+ * name keeps (displayName), so a real name can never be taken for the slot.
+ */
+const NAME_SLOT = '\u0001name\u0001';
 /** Types worked out per block (its digest and the type it claims); cheap entries, bounded all the same. */
 const TYPE_MEMO = 256;
 const FIT_SIDECAR = 'fit-v1.json';
@@ -82,7 +88,7 @@ export class AttachmentContent {
     }
     const result = this.storedText(block);
     if (!result) return { kind: 'text', text: attachmentUnavailable(block.name, 'its text was not read') };
-    return { kind: 'text', text: result.ok ? attachmentText(block.name, result.doc, block.pages) : attachmentUnavailable(block.name, result.failure.message) };
+    return { kind: 'text', text: result.ok ? attachmentText(block.name, result.doc, block.pages) : attachmentUnavailable(block.name, failureFor(block, result.failure)) };
   };
 
   /** The cost of `block` as it will be sent to a model on this kind of server, counted exactly where it can be. */
@@ -94,7 +100,7 @@ export class AttachmentContent {
       return { ...none, tokens: imageTokens(server.anthropic, size), tokensSource: 'estimate', image: size ? { ...size, scaled: fit.digest !== block.id } : null };
     }
     const result = await this.text(block);
-    if (!result.ok) return { ...none, tokens: 0, tokensSource: 'estimate', error: result.failure.message };
+    if (!result.ok) return { ...none, tokens: 0, tokensSource: 'estimate', error: failureFor(block, result.failure) };
     const doc = result.doc;
     const text = attachmentText(block.name, doc, block.pages);
     const exact = await server.counter?.countTokens(text);
@@ -159,15 +165,16 @@ export class AttachmentContent {
 
   private async extract(block: AttachmentBlock): Promise<ExtractionResult> {
     const bytes = this.deps.blobs.read(block.id);
-    if (!bytes) return { ok: false, failure: { code: 'failed', message: `“${block.name}” is no longer stored.` } };
+    if (!bytes) return { ok: false, failure: { code: 'failed', message: `“${NAME_SLOT}” is no longer stored.` } };
     const mime = this.typeOf(block, bytes);
     const kind = extractorFor(mime);
     const key = textKey(block.id, kind);
     if (!kind) {
-      return this.remember(key, { ok: false, failure: { code: 'unsupported', message: `Firebrand cannot read “${block.name}” (${mime}): it reads PDF, Word (.docx), HTML and text files, and PNG, JPEG, GIF and WebP images.` } });
+      return this.remember(key, { ok: false, failure: { code: 'unsupported', message: `Firebrand cannot read “${NAME_SLOT}” (${mime}): it reads PDF, Word (.docx), HTML and text files, and PNG, JPEG, GIF and WebP images.` } });
     }
-    const result: ExtractionResult = needsWorker(kind) ? await this.deps.runner.run(kind, bytes, block.name) : { ok: true, doc: plainText(bytes) };
-    if (!result.ok) this.deps.log(`documents: ${result.failure.code}: ${result.failure.message}`);
+    // The reader words its failures with the slot, not this block's name: they are kept for the content.
+    const result: ExtractionResult = needsWorker(kind) ? await this.deps.runner.run(kind, bytes, NAME_SLOT) : { ok: true, doc: plainText(bytes) };
+    if (!result.ok) this.deps.log(`documents: ${result.failure.code}: ${failureFor(block, result.failure)}`);
     if (needsWorker(kind) && (result.ok || LASTING.includes(result.failure.code))) {
       await this.deps.sidecars.write(block.id, textSidecar(kind), Buffer.from(JSON.stringify(result), 'utf8')).catch((err: unknown) => {
         this.deps.log(`documents: could not keep the text of ${block.id}: ${err instanceof Error ? err.message : String(err)}`);
@@ -248,6 +255,11 @@ const typeKey = (block: AttachmentBlock) => `${block.id}\n${block.mime}`;
 /** The kept text's key: the content and the reader it went through (attachments audit #3). */
 function textKey(digest: string, kind: ExtractorKind | undefined): string {
   return `${digest}:${kind ?? 'none'}`;
+}
+
+/** A kept failure's message for this attachment: worded with its own name (attachments audit #4). */
+function failureFor(block: AttachmentBlock, failure: ExtractionFailure): string {
+  return failure.message.replaceAll(NAME_SLOT, block.name);
 }
 
 function dims(fit: ImageFit | undefined): { width?: number; height?: number } {

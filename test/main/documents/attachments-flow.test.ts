@@ -202,6 +202,46 @@ describe('attachments, composer to wire', () => {
     });
   });
 
+  it('words an unreadable file with its own name, though the same bytes failed under another (attachments audit #4)', async () => {
+    const { services: s } = services();
+    const h = s.handlers;
+    const first = await h['attachments:add']({ name: 'bank-statement.pdf', mime: 'application/pdf', dataBase64: b64(docs.passwordProtected) });
+    expect((await h['attachments:inspect']({ block: first, model: MODEL })).error).toContain('“bank-statement.pdf” is password-protected');
+    const later = await h['attachments:add']({ name: 'contract-final.pdf', mime: 'application/pdf', dataBase64: b64(docs.passwordProtected) });
+    const chip = await h['attachments:inspect']({ block: later, model: MODEL });
+    expect(chip.error).toContain('“contract-final.pdf” is password-protected');
+    expect(chip.error).not.toContain('bank-statement');
+    const sent = await h['chat:send']({ conversationId: null, text: 'What is this?', model: MODEL, attachments: [later] });
+    await settle(s, sent.conversationId);
+    const content = chatBodies(replay)[0]?.messages.at(-1)?.content ?? '';
+    expect(content).toContain('“contract-final.pdf” is password-protected');
+    expect(content).not.toContain('bank-statement');
+  });
+
+  it('words a failure kept on disk with the name of the file asking, after a restart (attachments audit #4)', async () => {
+    const dir = resolve(services().dir, 'direct');
+    mkdirSync(dir);
+    const db = openDatabase(join(dir, 'db.sqlite'));
+    const runner = new ExtractionRunner();
+    try {
+      const blobs = new BlobStore(db, dir);
+      const sidecars = new Sidecars((d) => blobs.pathOf(d));
+      const before = new AttachmentContent({ blobs, sidecars, runner, now: () => 1, log: () => {} });
+      const first = await blobs.put(docs.passwordProtected, { name: 'bank-statement.pdf', mime: 'application/pdf' }, 1);
+      expect((await before.inspect(first, { anthropic: false })).error).toContain('bank-statement.pdf');
+      const restarted = new AttachmentContent({ blobs, sidecars, runner, now: () => 1, log: () => {} });
+      const run = vi.spyOn(runner, 'run');
+      const later = await blobs.put(docs.passwordProtected, { name: 'contract-final.pdf', mime: 'application/pdf' }, 2);
+      const error = (await restarted.inspect(later, { anthropic: false })).error ?? '';
+      expect(run).not.toHaveBeenCalled();
+      expect(error).toContain('“contract-final.pdf” is password-protected');
+      expect(error).not.toContain('bank-statement');
+    } finally {
+      await runner.close();
+      db.close();
+    }
+  });
+
   it("counts exactly with llama-server's /tokenize where the connection is a llama-server", async () => {
     const tokenize = readFileSync(resolve(import.meta.dirname, '../../../../shared/conformance/llama-server/tokenize-deepseek.json'));
     const llama = await startReplayServer([{ method: 'POST', path: '/tokenize', body: tokenize, headers: { 'content-type': 'application/json' } }]);
