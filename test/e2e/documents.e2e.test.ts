@@ -102,6 +102,26 @@ describe('documents in the composer', () => {
     expect(content).not.toContain('[page 5]');
   });
 
+  it('blames the long text file, not the small PDF beside it, and offers no pages for a file that has none (attachments audit #2)', async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    const report = await printPdf(s, ['Quarterly report: the first page says hello.', 'The second page is the end.']);
+    const long = Buffer.from('The committee reviewed the figures in detail. '.repeat(3600));
+    await page.getByTestId('attach-input').setInputFiles([
+      { name: 'report.pdf', mimeType: 'application/pdf', buffer: report },
+      { name: 'long.txt', mimeType: 'text/plain', buffer: long },
+    ]);
+    const chips = page.locator('[data-testid="pending-attachments"] [data-testid="attachment"]');
+    await expect.poll(() => chips.evaluateAll((els) => els.filter((e) => e.getAttribute('data-tokens') !== null).length), { timeout: 30_000 }).toBe(2);
+    await page.getByTestId('composer-input').fill('Summarize');
+    const reason = page.getByTestId('composer-reason');
+    await expect.poll(() => reason.textContent()).toMatch(/^long\.txt needs about \d+K tokens; [\d.]+K? are left in the 4K-token window\. Remove it or attach a shorter part of it, or make room\.$/);
+    expect(await reason.textContent()).not.toContain('pages');
+    // The 2-page PDF fits what the window has left before the text file: no red row, no page field.
+    expect(await page.locator('.chip-fit.over').count()).toBe(0);
+    expect(await page.getByTestId('attachment-pages').count()).toBe(0);
+  });
+
   it('offers a larger window where the model allows it; taking it sends the whole PDF with that window', async () => {
     // /api/show says the model was trained for 131,072 tokens; no GPU answers, so the window is still the default.
     s = await startUi(routes(readFileSync(resolve(import.meta.dirname, '../fixtures/ollama-models/show-llama3.1-8b.json'), 'utf8')));

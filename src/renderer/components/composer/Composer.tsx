@@ -7,11 +7,11 @@ import { costFor, currentKey, requestCost, useAttachmentCosts } from '../../stor
 import { stoppableTurn } from '../../store/run-state';
 import { toolRunningIn, useToolProgress } from '../../store/tool-progress';
 import { FileChip, Thumbnail } from '../turn/Attachments';
-import { formatTokens } from '../../format';
 import { loadConnectionsOnce, useConnectionsStore } from '../../store/connections-slice';
 import { useFileDrop } from './use-file-drop';
 import { ContextMeter } from './ContextMeter';
 import { PageRangeRow } from './PageRange';
+import { roomsFor, tooLongReason } from './window-room';
 import { LargerWindowOffer } from './LargerWindowOffer';
 import { applyChoice, measureIdentity, refreshMeasure, setRoomOpen, turnsSince, useRoom } from '../../store/context-room';
 import { RoomChoices } from '../context/RoomChoices';
@@ -143,17 +143,18 @@ export function Composer() {
     const key = currentKey(b);
     return key ? costs[key] : undefined;
   };
+  const inspectionOf = (b: AttachmentBlock) => {
+    const st = stateOf(b);
+    return st?.status === 'done' ? st.inspection : undefined;
+  };
   const reading = attachments.items.find((b) => b.kind !== 'image' && stateOf(b)?.status !== 'done' && stateOf(b)?.status !== 'failed');
   const unreadable = attachments.items.find((b) => {
     const st = stateOf(b);
     return st?.status === 'failed' || (st?.status === 'done' && st.inspection.error !== null);
   });
-  // The largest document that does not fit: the reason names it and says how much is left for it.
-  const tooBig = attachments.items
-    .filter((b) => b.kind !== 'image')
-    .map((b) => ({ b, tokens: cost(b) ?? 0 }))
-    .sort((x, y) => y.tokens - x.tokens)[0];
-  const overBy = estimate - contextWindow;
+  // What is left of the window for each waiting file, and the reason naming the largest (window-room.ts).
+  const windowState = { window: contextWindow, estimate, ratio, items: attachments.items.map((b) => ({ block: b, tokens: cost(b) ?? 0 })) };
+  const rooms = roomsFor(windowState);
 
   const empty = draft.trim() === '' && attachments.items.length === 0;
   const overWindow = known && estimate > contextWindow;
@@ -163,13 +164,7 @@ export function Composer() {
     useRoom.setState({ full: chatFull ? activeId : null });
   }, [chatFull, activeId]);
   // Over the window is said even with an empty draft: "Type a message" would send the user the wrong way (issues 17, 21).
-  const overReason = !overWindow
-    ? null
-    : tooBig && tooBig.tokens > overBy
-      ? `${tooBig.b.name} needs about ${formatTokens(tooBig.tokens)} tokens; ${formatTokens(Math.max(0, tooBig.tokens - overBy))} are left in the ${formatTokens(contextWindow)}-token window. Choose pages that fit, or make room.`
-      : empty
-        ? `This conversation is longer than ${selectedName ?? 'this model'}'s window: about ${formatTokens(estimate)} tokens, its window holds ${formatTokens(contextWindow)}. Make room to go on.`
-        : `Too long for ${selectedName ?? 'this model'}: about ${formatTokens(estimate)} tokens, its window holds ${formatTokens(contextWindow)}. Make room, or remove attachments.`;
+  const overReason = !overWindow ? null : tooLongReason(windowState, { modelName: selectedName, empty, inspectionOf });
   const blockedBy = !selected
     ? (noModels ?? 'Choose a model first.')
     : streamingTurn
@@ -282,7 +277,7 @@ export function Composer() {
                         key={`${b.id}|${selected ?? ''}`}
                         block={b}
                         inspection={st.inspection}
-                        budget={contextWindow - (estimate - (cost(b) ?? 0))}
+                        room={rooms.get(b) ?? { left: 0, forPages: 0 }}
                         onPages={(pages) => attachments.setPages(b, pages)}
                       />
                     )}

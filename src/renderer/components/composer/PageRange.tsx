@@ -4,6 +4,7 @@ import { formatRange, pagesThatFit, parsePageRange, type PageRange } from '../..
 import type { AttachmentInspection } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { formatTokens } from '../../format';
+import type { Room } from './window-room';
 
 export { ANSWER_ROOM };
 
@@ -14,22 +15,22 @@ export { ANSWER_ROOM };
 export function PageRangeRow({
   block,
   inspection,
-  budget,
+  room,
   onPages,
 }: {
   block: AttachmentBlock;
   inspection: AttachmentInspection;
-  /** Tokens left in the window for this attachment. */
-  budget: number;
+  /** What is left of the window for this attachment, in its chip's scale (window-room.ts). */
+  room: Pick<Room, 'left' | 'forPages'>;
   onPages: (pages: PageRange | undefined) => void;
 }) {
   const pages = inspection.pageCount;
   const [draft, setDraft] = useState(block.pages ? formatRange(block.pages) : '');
   const [problem, setProblem] = useState<string | null>(null);
   if (pages === null || !inspection.pageChars || inspection.error) return null;
-  const over = inspection.tokens > budget;
+  const over = inspection.tokens > room.left;
   if (!over && !block.pages) return null;
-  const fit = pagesThatFit(block.name, inspection.pageChars, Math.max(0, budget - ANSWER_ROOM));
+  const fit = pagesThatFit(block.name, inspection.pageChars, room.forPages);
   const apply = (text: string) => {
     const parsed = parsePageRange(text, pages);
     if (typeof parsed === 'string') return setProblem(parsed);
@@ -37,7 +38,8 @@ export function PageRangeRow({
     setDraft(formatRange(parsed));
     onPages(parsed.from === 1 && parsed.to === pages ? undefined : parsed);
   };
-  const budgetText = `${formatTokens(Math.max(0, budget))} tokens left`;
+  const budgetText = `${formatTokens(room.left)} tokens left`;
+  const example = fit ? formatRange(fit) : exampleRange(pages);
   return (
     <span className="chip-pages" role="group" aria-label={`Pages of ${block.name} to send`}>
       <span className={over ? 'chip-fit over' : 'chip-fit'}>
@@ -52,9 +54,9 @@ export function PageRangeRow({
           Pages{' '}
           <input
             data-testid="attachment-pages"
-            aria-label={`Pages of ${block.name} to send, like 1-4`}
+            aria-label={`Pages of ${block.name} to send, like ${example}`}
             inputMode="numeric"
-            placeholder={fit ? formatRange(fit) : '1-3'}
+            placeholder={example}
             value={draft}
             size={7}
             onChange={(e) => setDraft(e.target.value)}
@@ -87,4 +89,9 @@ export function PageRangeRow({
       {problem && <span className="chip-error">{problem}</span>}
     </span>
   );
+}
+
+/** A range the document has, to show how one is written: "1-3" offered a 2-page PDF pages it lacks (attachments audit #2). */
+function exampleRange(pages: number): string {
+  return formatRange({ from: 1, to: Math.max(1, Math.min(3, pages)) });
 }

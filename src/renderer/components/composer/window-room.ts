@@ -1,0 +1,102 @@
+/**
+ * How much of the window is left for each waiting attachment, and why a draft is too long (attachments audit #2).
+ *
+ * Two scales meet here. A chip counts its attachment as main measured it (by the 4-characters rule, or the
+ * server's count); the meter's estimate, like the window, is in the model's own tokens: the rule's count scaled by
+ * what the server counted for this model (`ratio`). The reason under the message box speaks with the meter and
+ * the window, so its numbers add up ("3.5K are left in the 4K-token window", never more than the window); a PDF's
+ * page row speaks with its chip, since it is the chip's pages that are chosen.
+ *
+ * Each attachment is charged against what is left after the conversation, the message and the attachments
+ * smaller than it: a 43-token PDF next to a 41K-token text file fits, and the text file is the one said not to.
+ */
+import { ANSWER_ROOM } from '../../../shared/context-estimate';
+import { pagesThatFit } from '../../../shared/attachment-text';
+import type { AttachmentInspection } from '../../../shared/ipc';
+import type { AttachmentBlock } from '../../../shared/turn';
+import { formatTokens } from '../../format';
+
+/** A waiting attachment and what its chip says it costs. */
+export interface WaitingCost {
+  block: AttachmentBlock;
+  /** The chip's count: as main measured it, not scaled. */
+  tokens: number;
+}
+
+/** What is left of the window for one attachment. */
+export interface Room {
+  /** In the chip's scale: compared with the chip's tokens. */
+  left: number;
+  /** In the chip's scale, the room for the answer kept: what chosen pages may cost. */
+  forPages: number;
+  /** In the window's scale, at most the window: what the reason says. */
+  inWindow: number;
+}
+
+export interface WindowState {
+  window: number;
+  /** The meter's estimate of the request, the waiting attachments included (window scale). */
+  estimate: number;
+  /** Server count over the rule's count for this model; 1 where none is known. */
+  ratio: number;
+  items: readonly WaitingCost[];
+}
+
+const toWindowScale = (tokens: number, ratio: number) => Math.ceil(tokens * ratio);
+const toChipScale = (tokens: number, ratio: number) => Math.floor(Math.max(0, tokens) / (ratio > 0 ? ratio : 1));
+
+/** The room each waiting attachment has, the smallest charged first (ties in the order attached). */
+export function roomsFor(state: WindowState): Map<AttachmentBlock, Room> {
+  const { window, estimate, ratio, items } = state;
+  const scaled = items.map((i) => toWindowScale(i.tokens, ratio));
+  let used = estimate - scaled.reduce((a, b) => a + b, 0);
+  const order = items.map((_, i) => i).sort((a, b) => (items[a]?.tokens ?? 0) - (items[b]?.tokens ?? 0) || a - b);
+  const rooms = new Map<AttachmentBlock, Room>();
+  for (const i of order) {
+    const item = items[i];
+    if (!item) continue;
+    const left = window - used;
+    rooms.set(item.block, {
+      left: toChipScale(left, ratio),
+      forPages: toChipScale(left - ANSWER_ROOM, ratio),
+      inWindow: Math.min(window, Math.max(0, left)),
+    });
+    used += scaled[i] ?? 0;
+  }
+  return rooms;
+}
+
+/** A PDF whose pages can be chosen (read, with its page lengths known). */
+export function hasPageChoice(inspection: AttachmentInspection | undefined): inspection is AttachmentInspection & { pageChars: number[] } {
+  return inspection !== undefined && inspection.error === null && inspection.pageCount !== null && inspection.pageChars !== null;
+}
+
+/**
+ * Why the draft does not fit, naming the largest file where the rest fits without it; null when it fits.
+ * `inspectionOf` gives what main read of a file (whether it has pages to choose from).
+ */
+export function tooLongReason(
+  state: WindowState,
+  words: { modelName: string | null; empty: boolean; inspectionOf: (b: AttachmentBlock) => AttachmentInspection | undefined },
+): string | null {
+  const { window, estimate, ratio } = state;
+  if (estimate <= window) return null;
+  const model = words.modelName ?? 'this model';
+  const largest = [...state.items].filter((i) => i.block.kind !== 'image').sort((a, b) => b.tokens - a.tokens)[0];
+  const room = largest && roomsFor(state).get(largest.block);
+  const needs = largest ? toWindowScale(largest.tokens, ratio) : 0;
+  if (largest && room && room.inWindow > 0 && needs > room.inWindow) {
+    const name = largest.block.name;
+    return `${name} needs about ${formatTokens(needs)} tokens; ${formatTokens(room.inWindow)} are left in the ${formatTokens(window)}-token window. ${wayOn(largest.block, room, words.inspectionOf(largest.block))}`;
+  }
+  return words.empty
+    ? `This conversation is longer than ${model}'s window: about ${formatTokens(estimate)} tokens, its window holds ${formatTokens(window)}. Make room to go on.`
+    : `Too long for ${model}: about ${formatTokens(estimate)} tokens, its window holds ${formatTokens(window)}. Make room, or remove attachments.`;
+}
+
+/** What to do about a file too long for what is left: pages only for a file that has them. */
+function wayOn(block: AttachmentBlock, room: Room, inspection: AttachmentInspection | undefined): string {
+  if (!hasPageChoice(inspection)) return 'Remove it or attach a shorter part of it, or make room.';
+  if (pagesThatFit(block.name, inspection.pageChars, room.forPages) === null) return 'Not even its first page fits: make room, or remove it.';
+  return 'Choose pages that fit (under its chip), or make room.';
+}

@@ -1,0 +1,106 @@
+/**
+ * Attachments audit #2: the "too long" reason and a PDF's page row. With gemma3:12b's estimate ratio (0.83 here)
+ * the reason said "long.txt needs about 41K tokens; 11K are left in the 4K-token window. Choose pages that fit",
+ * a text file was told to choose pages, the 43-token PDF beside it said "Not even page 1 fits (0 tokens left)",
+ * and a 2-page PDF's page field showed "1-3".
+ */
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { AttachmentInspection } from '../../src/shared/ipc';
+import type { AttachmentBlock } from '../../src/shared/turn';
+import { PageRangeRow } from '../../src/renderer/components/composer/PageRange';
+import { roomsFor, tooLongReason, type WindowState } from '../../src/renderer/components/composer/window-room';
+import { formatTokens } from '../../src/renderer/format';
+
+const block = (name: string, kind: AttachmentBlock['kind'], id: string): AttachmentBlock => ({ type: 'attachment', id: id.repeat(64), kind, name, mime: kind === 'document' ? 'application/pdf' : 'text/plain', size: 1 });
+const pdfInspection = (pageChars: number[]): AttachmentInspection => ({
+  tokens: Math.ceil(pageChars.reduce((a, b) => a + b, 0) / 4),
+  tokensSource: 'estimate',
+  pageCount: pageChars.length,
+  pageChars,
+  textChars: null,
+  pages: null,
+  error: null,
+  image: null,
+});
+const textInspection = (tokens: number): AttachmentInspection => ({ ...pdfInspection([]), tokens, pageCount: null, pageChars: null, textChars: tokens * 4 });
+
+const report = block('report.pdf', 'document', 'a');
+const long = block('long.txt', 'text', 'b');
+const RATIO = 0.83;
+const CHAT = 120; // the conversation and the typed words, in the chip's scale
+/** The meter's estimate as the composer makes it: everything in the rule's tokens, scaled by the model's ratio. */
+const stateWith = (items: WindowState['items']): WindowState => ({
+  window: 4096,
+  ratio: RATIO,
+  items,
+  estimate: Math.ceil((CHAT + items.reduce((a, i) => a + i.tokens, 0)) * RATIO),
+});
+const inspections = new Map([
+  [report, pdfInspection([90, 80])],
+  [long, textInspection(41_000)],
+]);
+const words = { modelName: 'gemma3:12b', empty: false, inspectionOf: (b: AttachmentBlock) => inspections.get(b) };
+
+describe('the too-long reason (attachments audit #2)', () => {
+  it('names the large text file with numbers on the window’s scale, and offers no pages for it', () => {
+    const state = stateWith([
+      { block: report, tokens: 43 },
+      { block: long, tokens: 41_000 },
+    ]);
+    const reason = tooLongReason(state, words) ?? '';
+    const needs = Math.ceil(41_000 * RATIO);
+    const left = 4096 - (state.estimate - needs);
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(4096);
+    expect(reason).toBe(
+      `long.txt needs about ${formatTokens(needs)} tokens; ${formatTokens(left)} are left in the 4K-token window. Remove it or attach a shorter part of it, or make room.`,
+    );
+    expect(reason).not.toContain('pages');
+  });
+
+  it('offers pages for a PDF that has some that fit, and says so when not even its first page does', () => {
+    const big = block('minutes.pdf', 'document', 'c');
+    const own = new Map([[big, pdfInspection(Array.from({ length: 30 }, () => 2000))]]);
+    const state = stateWith([{ block: big, tokens: 15_000 }]);
+    expect(tooLongReason(state, { ...words, inspectionOf: (b) => own.get(b) })).toMatch(/^minutes\.pdf needs about 12K tokens; .* Choose pages that fit \(under its chip\), or make room\.$/);
+    const dense = new Map([[big, pdfInspection([20_000, 40_000])]]);
+    expect(tooLongReason(state, { ...words, inspectionOf: (b) => dense.get(b) })).toMatch(/Not even its first page fits: make room, or remove it\.$/);
+  });
+
+  it('says nothing while the draft fits', () => {
+    expect(tooLongReason(stateWith([{ block: report, tokens: 43 }]), words)).toBeNull();
+  });
+});
+
+describe("a PDF's page row (attachments audit #2)", () => {
+  it('leaves a small PDF alone beside a huge text file: the text file is charged after it', () => {
+    const state = stateWith([
+      { block: long, tokens: 41_000 },
+      { block: report, tokens: 43 },
+    ]);
+    const room = roomsFor(state).get(report);
+    expect(room?.left).toBeGreaterThan(3000);
+    const html = renderToStaticMarkup(<PageRangeRow block={report} inspection={pdfInspection([90, 80])} room={room ?? { left: 0, forPages: 0 }} onPages={() => {}} />);
+    expect(html).toBe('');
+  });
+
+  it("counts what is left on the chip's scale, which the chip's tokens are compared with", () => {
+    const big = block('minutes.pdf', 'document', 'c');
+    const state = stateWith([{ block: big, tokens: 15_000 }]);
+    const room = roomsFor(state).get(big);
+    // What the window has left in the model's tokens, at 0.83 of them per estimated token: more of the chip's.
+    expect(room?.left).toBe(Math.floor((4096 - Math.ceil(CHAT * RATIO)) / RATIO));
+    const html = renderToStaticMarkup(<PageRangeRow block={big} inspection={pdfInspection(Array.from({ length: 30 }, () => 2000))} room={room ?? { left: 0, forPages: 0 }} onPages={() => {}} />);
+    expect(html).toContain(`Too long for the window (${formatTokens(room?.left ?? 0)} tokens left)`);
+  });
+
+  it("shows a page example the document has: 1-2 for a 2-page PDF, 1 for a single page", () => {
+    const two = renderToStaticMarkup(<PageRangeRow block={report} inspection={pdfInspection([30_000, 30_000])} room={{ left: 100, forPages: 0 }} onPages={() => {}} />);
+    expect(two).toContain('Not even page 1 fits');
+    expect(two).toContain('placeholder="1-2"');
+    expect(two).not.toContain('1-3');
+    const one = renderToStaticMarkup(<PageRangeRow block={report} inspection={pdfInspection([30_000])} room={{ left: 100, forPages: 0 }} onPages={() => {}} />);
+    expect(one).toContain('placeholder="1"');
+  });
+});
