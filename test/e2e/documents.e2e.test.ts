@@ -122,6 +122,20 @@ describe('documents in the composer', () => {
     expect(await page.getByTestId('attachment-pages').count()).toBe(0);
   });
 
+  it('says on its chip that a PNG cut short cannot be read, and blocks Send until it is removed (attachments audit #8)', async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    const whole = await page.screenshot({ type: 'png' });
+    await page.getByTestId('attach-input').setInputFiles({ name: 'truncated.png', mimeType: 'image/png', buffer: whole.subarray(0, 120) });
+    const error = page.locator('[data-testid="pending-attachments"] [data-testid="attachment-error"]');
+    await expect.poll(() => error.textContent(), { timeout: 30_000 }).toMatch(/^“truncated\.png” cannot be read: its image data is damaged or incomplete/);
+    await page.getByTestId('composer-input').fill('What is this?');
+    expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
+    expect(await page.getByTestId('composer-reason').textContent()).toBe('truncated.png cannot be read (see its chip). Remove it to send.');
+    await page.getByRole('button', { name: 'Remove truncated.png' }).click();
+    await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
+  });
+
   it('offers a larger window where the model allows it; taking it sends the whole PDF with that window', async () => {
     // /api/show says the model was trained for 131,072 tokens; no GPU answers, so the window is still the default.
     s = await startUi(routes(readFileSync(resolve(import.meta.dirname, '../fixtures/ollama-models/show-llama3.1-8b.json'), 'utf8')));

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerRequests, chatRequests, chatRoutes, ollamaLines, openChatInOtherTab, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { tinyPng } from './helpers/png';
 
 const show = (name: string) => readFileSync(new URL(`../fixtures/ollama-models/${name}`, import.meta.url), 'utf8');
 const ANSWER = ollamaLines([{ content: 'Done.' }]);
@@ -56,7 +57,7 @@ describe('composer ↔ engine', () => {
     const { page } = s;
     await page.getByTestId('think-toggle').waitFor();
     expect(await page.getByTestId('model-capabilities').textContent()).toContain('thinking');
-    await page.getByTestId('attach-input').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex') });
+    await page.getByTestId('attach-input').setInputFiles({ name: 'photo.png', mimeType: 'image/png', buffer: tinyPng() });
     await page.getByTestId('pending-attachments').waitFor();
     await expect.poll(() => page.getByTestId('composer-reason').textContent()).toContain('cannot read images');
     expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
@@ -94,7 +95,7 @@ describe('composer ↔ engine', () => {
     s = await startUi([vision, ...routes('{"capabilities":["completion"],"details":{"family":"llama"}}')]);
     const { page } = s;
     await pickModel(page, 'qwen3:8b');
-    await page.getByTestId('attach-input').setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex') });
+    await page.getByTestId('attach-input').setInputFiles({ name: 'red.png', mimeType: 'image/png', buffer: tinyPng() });
     await page.getByTestId('pending-attachments').waitFor();
     await send(page, 'What colour is this?');
     await waitIdle(page);
@@ -118,7 +119,7 @@ describe('composer ↔ engine', () => {
       { role: 'user', content: 'And without vision?' },
     ]);
     // An image in the message being written is still refused before sending, with what to do.
-    await page.getByTestId('attach-input').setInputFiles({ name: 'blue.png', mimeType: 'image/png', buffer: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex') });
+    await page.getByTestId('attach-input').setInputFiles({ name: 'blue.png', mimeType: 'image/png', buffer: tinyPng() });
     await expect.poll(() => page.getByTestId('composer-reason').textContent()).toBe('llama3.2:3b cannot read images. Pick a vision model or remove the image.');
     expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
   });

@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { TAGS_BODY } from '../replay-server/ollama-wire';
 import { chatRequests, chatRoutes, modelOption, ollamaLines, pickModel, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 import { BACKSTOP_MS } from './helpers/browser';
+import { tinyPng } from './helpers/png';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 };
 const TABLET = { viewport: { width: 768, height: 1024 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
@@ -228,7 +229,7 @@ describe('on a phone, what is tapped', () => {
     const page = await touchPage(PHONE);
     try {
       await page.getByTestId('attach-input').setInputFiles([
-        { name: 'photo.png', mimeType: 'image/png', buffer: Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex') },
+        { name: 'photo.png', mimeType: 'image/png', buffer: tinyPng() },
         { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Some notes to read.') },
       ]);
       await expect.poll(() => page.getByRole('button', { name: /^Remove / }).count()).toBe(2);

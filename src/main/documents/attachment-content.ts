@@ -38,7 +38,10 @@ const textSidecar = (kind: ExtractorKind) => `text-v2-${kind}.json`;
 const NAME_SLOT = '\u0001name\u0001';
 /** Types worked out per block (its digest and the type it claims); cheap entries, bounded all the same. */
 const TYPE_MEMO = 256;
-const FIT_SIDECAR = 'fit-v1.json';
+/** v2: a fit records an image whose pixels cannot be decoded (attachments audit #8); v1 looked at the header only. */
+const FIT_SIDECAR = 'fit-v2.json';
+/** Why a damaged image is not sent; the chip says it with the file's name. */
+const DAMAGED_IMAGE = 'its image data is damaged or incomplete, so no model can see it';
 /** Extracted texts kept in memory (documents can be megabytes; the sidecar is the store). */
 const MEMO = 8;
 /** Failures worth keeping: the same bytes will fail the same way. A timeout or a crash may not repeat. */
@@ -50,6 +53,8 @@ interface ImageFit {
   mime: string;
   width?: number;
   height?: number;
+  /** The bytes carry an image's signature but their pixels cannot be decoded (a file cut short). */
+  damaged?: true;
 }
 
 export interface AttachmentContentDeps {
@@ -81,6 +86,8 @@ export class AttachmentContent {
   readonly materialize = (block: AttachmentBlock): MaterializedAttachment => {
     if (block.kind === 'image') {
       const fit = this.storedFit(block);
+      // Sent, the bytes would fail the whole answer on the server; the model is told instead (attachments audit #8).
+      if (fit?.damaged) return { kind: 'text', text: attachmentUnavailable(block.name, DAMAGED_IMAGE) };
       const bytes = (fit && this.deps.blobs.read(fit.digest)) || this.deps.blobs.read(block.id);
       if (!bytes) return { kind: 'text', text: attachmentUnavailable(block.name, 'the image is no longer stored') };
       const used = fit && this.deps.blobs.read(fit.digest) ? fit : { digest: block.id, mime: block.mime };
@@ -96,6 +103,7 @@ export class AttachmentContent {
     const none = { pageCount: null, pageChars: null, textChars: null, pages: null, error: null, image: null };
     if (block.kind === 'image') {
       const fit = await this.fit(block);
+      if (fit.damaged) return { ...none, tokens: 0, tokensSource: 'estimate', error: damagedImage(block) };
       const size = fit.width !== undefined && fit.height !== undefined ? { width: fit.width, height: fit.height } : undefined;
       return { ...none, tokens: imageTokens(server.anthropic, size), tokensSource: 'estimate', image: size ? { ...size, scaled: fit.digest !== block.id } : null };
     }
@@ -239,12 +247,14 @@ export class AttachmentContent {
     const mime = bytes ? this.typeOf(block, bytes) : block.mime;
     const fitted = bytes ? await fitImage(bytes, mime) : undefined;
     let fit: ImageFit = { digest: block.id, mime };
-    if (fitted && !fitted.changed) fit = { digest: block.id, mime, width: fitted.width, height: fitted.height };
-    if (fitted?.changed) {
+    if (fitted === 'damaged') fit = { digest: block.id, mime, damaged: true };
+    else if (fitted && !fitted.changed) fit = { digest: block.id, mime, width: fitted.width, height: fitted.height };
+    else if (fitted?.changed) {
       const digest = await this.deps.blobs.store(fitted.bytes, fitted.mime, this.deps.now());
       fit = { digest, mime: fitted.mime, width: fitted.width, height: fitted.height };
     }
-    // An image that could not be decoded is sent as stored (the server decides); nothing is kept for it.
+    // An image that could not be looked at (sharp not loaded, too many pixels) is sent as stored (the server
+    // decides); nothing is kept for it. A damaged one is kept so: the same bytes stay damaged.
     if (fitted) await this.deps.sidecars.write(block.id, FIT_SIDECAR, Buffer.from(JSON.stringify(fit), 'utf8'));
     return fit;
   }
@@ -260,6 +270,11 @@ function textKey(digest: string, kind: ExtractorKind | undefined): string {
 /** A kept failure's message for this attachment: worded with its own name (attachments audit #4). */
 function failureFor(block: AttachmentBlock, failure: ExtractionFailure): string {
   return failure.message.replaceAll(NAME_SLOT, block.name);
+}
+
+/** The chip's words for a damaged image (attachments audit #8), saying what to do. */
+function damagedImage(block: AttachmentBlock): string {
+  return `“${block.name}” cannot be read: ${DAMAGED_IMAGE}. It may have been cut short while saving or downloading; save or download it again, then attach the new copy.`;
 }
 
 function dims(fit: ImageFit | undefined): { width?: number; height?: number } {

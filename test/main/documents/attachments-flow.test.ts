@@ -130,6 +130,24 @@ describe('attachments, composer to wire', () => {
     expect(steps.rehydrateBody(digest)?.toString('utf8')).toBe(replay.requests.find((r) => r.path === '/api/chat')?.body);
   });
 
+  it.each([
+    ['after 60 bytes (the header cut)', 60],
+    ['after 120 bytes (the header whole, the pixels not)', 120],
+  ])('says a PNG cut %s cannot be read, and sends the model a note instead of its bytes (attachments audit #8)', async (_how, length) => {
+    const png = await sharp({ create: { width: 200, height: 100, channels: 3, background: '#3a6' } }).png().toBuffer();
+    const { services: s } = services();
+    const h = s.handlers;
+    const block = await h['attachments:add']({ name: 'truncated.png', mime: 'image/png', dataBase64: b64(png.subarray(0, length)) });
+    const chip = await h['attachments:inspect']({ block, model: MODEL });
+    expect(chip.error).toMatch(/^“truncated\.png” cannot be read: its image data is damaged or incomplete/);
+    expect(chip.tokens).toBe(0);
+    const sent = await h['chat:send']({ conversationId: null, text: 'What is this?', model: MODEL, attachments: [block] });
+    await settle(s, sent.conversationId);
+    const last = (chatBodies(replay)[0] as unknown as { messages: { content: string; images?: string[] }[] }).messages.at(-1);
+    expect(last?.images ?? []).toEqual([]);
+    expect(last?.content).toContain('[This file is not available: its image data is damaged or incomplete');
+  });
+
   it('reads each document once: later inspections, sends and a restart use the kept text', async () => {
     const dir = resolve(services().dir, 'direct');
     mkdirSync(dir);

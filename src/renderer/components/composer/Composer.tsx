@@ -259,7 +259,10 @@ export function Composer() {
           {attachments.items.length > 0 && (
             <div className="attachments pending" data-testid="pending-attachments">
               {attachments.items.map((b) => {
-                if (b.kind === 'image') {
+                const st = stateOf(b);
+                // An image main could not decode gets a chip that says so, as a damaged PDF does (attachments audit #8).
+                const unreadableImage = st?.status === 'done' && st.inspection.error !== null;
+                if (b.kind === 'image' && !unreadableImage) {
                   return (
                     <span key={attachmentKey(b)} className="pending-thumb">
                       <Thumbnail block={b} />
@@ -269,7 +272,6 @@ export function Composer() {
                     </span>
                   );
                 }
-                const st = stateOf(b);
                 return (
                   <FileChip key={attachmentKey(b)} block={b} onRemove={() => removeAttachment(b)}>
                     {st?.status === 'done' && (

@@ -29,6 +29,10 @@ function Thumbnail({ block }: { block: AttachmentBlock }) {
 }
 
 const KIND_LABEL: Record<string, string> = {
+  'image/png': 'PNG',
+  'image/jpeg': 'JPEG',
+  'image/gif': 'GIF',
+  'image/webp': 'WEBP',
   'application/pdf': 'PDF',
   'application/vnd.openxmlformats-officedocument.wordprocessingml.document': 'DOCX',
   'text/html': 'HTML',
