@@ -198,8 +198,11 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
   'chat:stop': { req: { turnId: string }; res: { stopped: boolean } };
   /** A new answer to the same message, as a sibling of `turnId` (an assistant turn). */
   'chat:regenerate': { req: { turnId: string; model: string; think?: boolean; connectionId?: string }; res: SendResult };
-  /** The edited message as a sibling of `turnId` (a user turn), answered anew. */
-  'chat:edit-and-resend': { req: { turnId: string; text: string; model: string; think?: boolean; connectionId?: string }; res: SendResult };
+  /**
+   * The edited message as a sibling of `turnId` (a user turn), answered anew. `keepAttachments`: the places (0-based,
+   * in order) of the original's attachments that go with it; absent, all of them. Text may be empty where one goes.
+   */
+  'chat:edit-and-resend': { req: { turnId: string; text: string; model: string; think?: boolean; connectionId?: string; keepAttachments?: number[] }; res: SendResult };
   /** A conversation's system prompt and think mode (its popover). */
   'conversations:get-settings': { req: { conversationId: string }; res: ConversationSettings };
   /** `tools` absent: left as it is. */

@@ -149,6 +149,48 @@ describe('composer', () => {
     }
   });
 
+  // Attachments audit #7: editing a message hid its files, sent all of them again, and could not send them alone:
+  // "ask again without small.png" meant retyping the message and attaching the others again.
+  it('shows a message’s files while it is edited, sends only those kept, and sends files alone', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Compared.' }])));
+    const { page, replay } = s;
+    await page.getByTestId('attach-input').setInputFiles([
+      { name: 'alpha.txt', mimeType: 'text/plain', buffer: Buffer.from('the alpha notes\n') },
+      { name: 'beta.txt', mimeType: 'text/plain', buffer: Buffer.from('the beta notes\n') },
+    ]);
+    await page.getByTestId('pending-attachments').getByText('beta.txt').waitFor();
+    await send(page, 'Compare these');
+    await waitIdle(page);
+    const lastUser = () => chatRequests(replay).at(-1)?.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+    expect(lastUser()).toContain('the beta notes');
+
+    await page.locator(USER).getByTestId('turn-edit').click();
+    const kept = page.getByTestId('edit-attachments');
+    await kept.getByText('beta.txt').waitFor();
+    await kept.getByRole('button', { name: 'Remove beta.txt' }).click();
+    await kept.getByText('beta.txt').waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('turn-edit-input');
+    await page.getByTestId('turn-edit-input').fill('Only the first');
+    const before = chatRequests(replay).length;
+    await page.getByTestId('turn-edit-send').click();
+    await waitIdle(page);
+    await expect.poll(() => chatRequests(replay).length).toBeGreaterThan(before);
+    expect(lastUser()).toContain('Only the first');
+    expect(lastUser()).toContain('the alpha notes');
+    expect(lastUser()).not.toContain('the beta notes');
+
+    // The file alone, the words taken out: Send stays on, and the file goes by itself.
+    await page.locator(USER).getByTestId('turn-edit').click();
+    await page.getByTestId('turn-edit-input').fill('');
+    expect(await page.getByTestId('turn-edit-send').isDisabled()).toBe(false);
+    const count = chatRequests(replay).length;
+    await page.getByTestId('turn-edit-send').click();
+    await waitIdle(page);
+    await expect.poll(() => chatRequests(replay).length).toBeGreaterThan(count);
+    expect(lastUser()).toContain('the alpha notes');
+    expect(lastUser()).not.toContain('Only the first');
+  });
+
   it('attaches a code file by the file input; its text reaches the model and a chip shows its name', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Looks fine.' }])));
     const { page, replay } = s;

@@ -82,14 +82,19 @@ export class ChatService {
   }
 
   /** The edited message beside the user turn `turnId`, keeping its attachments, then a fresh answer to it. */
-  editAndResend(req: { turnId: string; text: string; model: string; think?: boolean; connectionId?: string }): SendResult {
+  editAndResend(req: { turnId: string; text: string; model: string; think?: boolean; connectionId?: string; keepAttachments?: number[] }): SendResult {
     const { store, newId, now } = this.deps;
     this.deps.beforeWrite?.();
     const original = store.getTurn(req.turnId);
     if (!original) throw new UserFacingError('not-found', 'That message no longer exists.');
     refuseWhileApprovalWaits(this.deps, original.conversationId);
     refuseWhileAnswering(this.answering, original.conversationId);
-    const blocks: Block[] = [{ type: 'text', text: req.text }, ...original.blocks.filter((b) => b.type === 'attachment')];
+    // Only the original's own files can go, those the user kept (attachments audit #7: none could be left out, and
+    // "ask again without small.png" meant retyping the message and attaching the others again).
+    const originals = original.blocks.filter((b) => b.type === 'attachment');
+    const kept = req.keepAttachments ? originals.filter((_, i) => req.keepAttachments!.includes(i)) : originals;
+    const blocks: Block[] = [...(isBlank(req.text) ? [] : [{ type: 'text' as const, text: req.text }]), ...kept];
+    if (blocks.length === 0) throw new UserFacingError('invalid-payload', 'Type a message or keep a file first.');
     const userTurn = store.editAndResend(req.turnId, { id: newId(), blocks, createdAt: now() }, now());
     return { conversationId: userTurn.conversationId, userTurn, assistantTurn: this.answer(userTurn, req) };
   }

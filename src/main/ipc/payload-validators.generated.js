@@ -7995,7 +7995,7 @@ return errors === 0;
 }
 
 export const payload54 = validate65;
-const schema66 = {"type":"object","additionalProperties":false,"required":["turnId","text","model"],"properties":{"turnId":{"type":"string","minLength":1,"maxLength":200},"text":{"type":"string","minLength":1,"maxChars":4000000},"model":{"type":"string","minLength":1,"maxLength":300},"think":{"type":"boolean"},"connectionId":{"type":"string","minLength":1,"maxLength":200}}};
+const schema66 = {"type":"object","additionalProperties":false,"required":["turnId","text","model"],"properties":{"turnId":{"type":"string","minLength":1,"maxLength":200},"text":{"type":"string","maxChars":4000000},"model":{"type":"string","minLength":1,"maxLength":300},"think":{"type":"boolean"},"connectionId":{"type":"string","minLength":1,"maxLength":200},"keepAttachments":{"type":"array","maxItems":32,"items":{"type":"integer","minimum":0,"maximum":31}}}};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8010,7 +8010,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "turnId") || (key0 === "text")) || (key0 === "model")) || (key0 === "think")) || (key0 === "connectionId"))){
+if(!((((((key0 === "turnId") || (key0 === "text")) || (key0 === "model")) || (key0 === "think")) || (key0 === "connectionId")) || (key0 === "keepAttachments"))){
 validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -8049,15 +8049,9 @@ let data1 = data.text;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func2(data1) < 1){
-validate65.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
 if(data1.length > 4000000){
 validate65.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxChars",keyword:"maxChars",params:{limit: 4000000},message:"must NOT have more than 4000000 characters"}];
 return false;
-}
 }
 }
 else {
@@ -8135,6 +8129,58 @@ var valid0 = _errs10 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.keepAttachments !== undefined){
+let data5 = data.keepAttachments;
+const _errs12 = errors;
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 32){
+validate65.errors = [{instancePath:instancePath+"/keepAttachments",schemaPath:"#/properties/keepAttachments/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+const _errs14 = errors;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+validate65.errors = [{instancePath:instancePath+"/keepAttachments/" + i0,schemaPath:"#/properties/keepAttachments/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 31 || isNaN(data6)){
+validate65.errors = [{instancePath:instancePath+"/keepAttachments/" + i0,schemaPath:"#/properties/keepAttachments/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 31},message:"must be <= 31"}];
+return false;
+}
+else {
+if(data6 < 0 || isNaN(data6)){
+validate65.errors = [{instancePath:instancePath+"/keepAttachments/" + i0,schemaPath:"#/properties/keepAttachments/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate65.errors = [{instancePath:instancePath+"/keepAttachments",schemaPath:"#/properties/keepAttachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

@@ -143,7 +143,14 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     type: 'object',
     additionalProperties: false,
     required: ['turnId', 'text', 'model'],
-    properties: { turnId: id, text: { type: 'string', minLength: 1, maxChars: 4_000_000 }, model, think: { type: 'boolean' }, connectionId: id },
+    properties: {
+      turnId: id,
+      text: { type: 'string', maxChars: 4_000_000 },
+      model,
+      think: { type: 'boolean' },
+      connectionId: id,
+      keepAttachments: { type: 'array', maxItems: 32, items: { type: 'integer', minimum: 0, maximum: 31 } },
+    },
   },
   'conversations:get-settings': { type: 'object', additionalProperties: false, required: ['conversationId'], properties: { conversationId: id } },
   'conversations:update-settings': {

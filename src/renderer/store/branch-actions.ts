@@ -32,7 +32,8 @@ export async function regenerate(turn: Turn, think = thinkChoice()): Promise<voi
   }
 }
 
-export async function editAndResend(turn: Turn, text: string, think = thinkChoice()): Promise<boolean> {
+/** `keepAttachments`: the places of the message's files that go with the edit (absent: all of them). */
+export async function editAndResend(turn: Turn, text: string, keepAttachments?: number[], think = thinkChoice()): Promise<boolean> {
   const model = get().selectedModel;
   if (!model) {
     showNotice(CHOOSE_A_MODEL, CHOOSE_MODEL);
@@ -40,11 +41,13 @@ export async function editAndResend(turn: Turn, text: string, think = thinkChoic
   }
   try {
     const sentAt = Date.now();
-    const res = await branching(() => firebrand().chat.editAndResend({ turnId: turn.id, text, model, ...(think === undefined ? {} : { think }), ...connectionOf() }));
+    const res = await branching(() =>
+      firebrand().chat.editAndResend({ turnId: turn.id, text, model, ...(think === undefined ? {} : { think }), ...connectionOf(), ...(keepAttachments ? { keepAttachments } : {}) }),
+    );
     adoptBranch(res, sentAt, turn.id, withSibling(turn, res.userTurn));
     return true;
   } catch (err) {
-    fail(err, () => void editAndResend(turn, text, think));
+    fail(err, () => void editAndResend(turn, text, keepAttachments, think));
     return false;
   }
 }

@@ -46,6 +46,23 @@ async function saved(turnId: string): Promise<Turn> {
 }
 
 describe('the chat service', () => {
+  // Attachments audit #7: an edit sent every file of the message again; now those the user kept, and only the
+  // message's own (places in it, so nothing else can be added), with or without words.
+  it('edits a message with only the files kept, alone if the words go, and refuses one left with nothing', async () => {
+    replay.setRoutes(ollamaRoutes(['Read.'], { delayMs: 1 }));
+    const add = (name: string, text: string) => services.handlers['attachments:add']({ name, mime: 'text/plain', dataBase64: Buffer.from(text).toString('base64') });
+    const [a, b] = [await add('a.txt', 'alpha notes'), await add('b.txt', 'beta notes')];
+    const first = await services.handlers['chat:send']({ conversationId: null, text: 'Compare', model: 'llama3.2:3b', attachments: [a, b] });
+    await saved(first.assistantTurn.id);
+    const edited = await services.handlers['chat:edit-and-resend']({ turnId: first.userTurn.id, text: '', model: 'llama3.2:3b', keepAttachments: [1] });
+    expect(edited.userTurn.blocks).toEqual([expect.objectContaining({ type: 'attachment', name: 'b.txt' })]);
+    await saved(edited.assistantTurn.id);
+    expect(() => services.handlers['chat:edit-and-resend']({ turnId: first.userTurn.id, text: ' ', model: 'llama3.2:3b', keepAttachments: [] })).toThrow('Type a message or keep a file first.');
+    const all = await services.handlers['chat:edit-and-resend']({ turnId: first.userTurn.id, text: 'Again', model: 'llama3.2:3b', keepAttachments: [0, 1, 7] });
+    expect(all.userTurn.blocks.map((x: Turn['blocks'][number]) => (x.type === 'attachment' ? x.name : x.type))).toEqual(['text', 'a.txt', 'b.txt']);
+    await saved(all.assistantTurn.id);
+  });
+
   it('streams an answer part by part, persists it, and sends the history on the next message', async () => {
     replay.setRoutes(ollamaRoutes(['Hello', ' from', ' Ollama.'], { delayMs: 5 }));
     const first = await services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'llama3.2:3b' });

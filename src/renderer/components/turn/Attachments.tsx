@@ -90,11 +90,24 @@ export function FileChipView({ block, cost, onRemove, children }: { block: Attac
   );
 }
 
-export const Attachments = memo(function Attachments({ blocks }: { blocks: AttachmentBlock[] }) {
+/** A message's files; with `onRemove`, each has a remove button (a message being edited). */
+export const Attachments = memo(function Attachments({ blocks, onRemove }: { blocks: AttachmentBlock[]; onRemove?: (index: number) => void }) {
   if (blocks.length === 0) return null;
   return (
-    <div className="attachments">
-      {blocks.map((b) => (b.kind === 'image' ? <Thumbnail key={b.id} block={b} /> : <FileChip key={b.id} block={b} />))}
+    <div className={`attachments${onRemove ? ' pending' : ''}`} data-testid={onRemove ? 'edit-attachments' : undefined}>
+      {blocks.map((b, i) => {
+        const remove = onRemove ? () => onRemove(i) : undefined;
+        if (b.kind !== 'image') return <FileChip key={`${b.id}:${i}`} block={b} {...(remove ? { onRemove: remove } : {})} />;
+        if (!remove) return <Thumbnail key={`${b.id}:${i}`} block={b} />;
+        return (
+          <span key={`${b.id}:${i}`} className="pending-thumb">
+            <Thumbnail block={b} />
+            <button type="button" className="chip-remove" aria-label={`Remove ${b.name}`} onClick={remove}>
+              ×
+            </button>
+          </span>
+        );
+      })}
     </div>
   );
 });

@@ -1,4 +1,4 @@
-import { memo, useState, type KeyboardEvent } from 'react';
+import { memo, useRef, useState, type KeyboardEvent } from 'react';
 import { Pencil } from 'lucide-react';
 import { turnText, type AttachmentBlock, type Turn } from '../../../shared/turn';
 import { editAndResend } from '../../store/branch-actions';
@@ -14,6 +14,14 @@ import { MarkedText } from '../MarkedText';
 export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   const text = turnText(turn);
   const [draft, setDraft] = useState<string | null>(null);
+  // The places of the message's files that go with the edit: each can be left out (attachments audit #7).
+  const [keep, setKeep] = useState<number[]>([]);
+  const box = useRef<HTMLTextAreaElement>(null);
+  // A chip's remove button goes with it: the focus goes back to the edit box.
+  const leaveOut = (at: number) => {
+    setKeep((k) => k.filter((_, j) => j !== at));
+    box.current?.focus();
+  };
   const busy = useRunActive();
   const attachments = turn.blocks.filter((b): b is AttachmentBlock => b.type === 'attachment');
 
@@ -24,9 +32,14 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
     armFocusBack();
     setDraft(null);
   };
+  const sendable = draft !== null && (draft.trim() !== '' || keep.length > 0);
+  const startEditing = () => {
+    setDraft(text);
+    setKeep(attachments.map((_, i) => i));
+  };
   const submit = async () => {
-    if (draft === null || draft.trim() === '') return;
-    if (await editAndResend(turn, draft)) {
+    if (draft === null || !sendable) return;
+    if (await editAndResend(turn, draft, keep.length === attachments.length ? undefined : keep)) {
       focusComposer();
       setDraft(null);
     }
@@ -56,12 +69,13 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
         </div>
       ) : (
         <div className="edit-box">
-          <textarea data-testid="turn-edit-input" aria-label="Edit message" value={draft} rows={3} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} />
+          <Attachments blocks={keep.flatMap((i) => attachments[i] ?? [])} onRemove={leaveOut} />
+          <textarea ref={box} data-testid="turn-edit-input" aria-label="Edit message" value={draft} rows={3} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} />
           <div className="edit-actions">
             <button type="button" onClick={cancel}>
               Cancel
             </button>
-            <button type="button" className="primary" data-testid="turn-edit-send" disabled={busy || draft.trim() === ''} onClick={() => void submit()}>
+            <button type="button" className="primary" data-testid="turn-edit-send" disabled={busy || !sendable} onClick={() => void submit()}>
               Send
             </button>
           </div>
@@ -71,7 +85,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
         <BranchSwitcher turn={turn} />
         {draft === null && (
           <span className="actions">
-            <button type="button" ref={editButton} className="icon-btn small" data-testid="turn-edit" aria-label="Edit and resend" title="Edit and resend" disabled={busy} onClick={() => setDraft(text)}>
+            <button type="button" ref={editButton} className="icon-btn small" data-testid="turn-edit" aria-label="Edit and resend" title="Edit and resend" disabled={busy} onClick={startEditing}>
               <Pencil className="icon" aria-hidden />
             </button>
           </span>
