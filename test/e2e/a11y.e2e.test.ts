@@ -116,6 +116,19 @@ describe('accessibility', () => {
     await page.mouse.click(5, 400);
     await page.getByTestId('settings-discard').click();
     await dialog.waitFor({ state: 'detached' });
+
+    // A tool server half typed is an edit too (tools audit #6: a click beside the dialog threw it away unasked).
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('mcp-add').click();
+    await page.getByTestId('mcp-form-name').fill('notes');
+    await page.mouse.click(5, 400);
+    await page.getByTestId('settings-unsaved').waitFor();
+    await page.getByRole('button', { name: 'Keep editing' }).click();
+    expect(await page.getByTestId('mcp-form-name').inputValue()).toBe('notes');
+    // Emptied again, it holds nothing to lose.
+    await page.getByTestId('mcp-form-name').fill('');
+    await page.mouse.click(5, 400);
+    await dialog.waitFor({ state: 'detached' });
   });
 
   it('previews a theme as it is picked and puts the saved one back on Cancel', async () => {

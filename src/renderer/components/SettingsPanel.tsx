@@ -6,6 +6,7 @@ import { firebrand } from '../firebrand';
 import { formatBytes, GIB } from '../format';
 import { saveSettings, useStore } from '../store';
 import { setGpuOverride } from '../store/models-slice';
+import { useMcpStore } from '../store/mcp-slice';
 import { Modal } from './frame/Modal';
 import { ConnectionsSection } from './settings/ConnectionsSection';
 import { ToolsSection } from './tools/ToolsSection';
@@ -78,7 +79,8 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     useStore.setState({ previewTheme: theme });
   }, [theme]);
 
-  const dirty = url !== opened.url || theme !== opened.theme || defaultChat !== opened.defaultChat || modelsDir !== opened.modelsDir || idle !== opened.idle || gpuTouched;
+  const toolFormTyped = useMcpStore((s) => s.formsTyped > 0);
+  const dirty = toolFormTyped || url !== opened.url || theme !== opened.theme || defaultChat !== opened.defaultChat || modelsDir !== opened.modelsDir || idle !== opened.idle || gpuTouched;
 
   const save = async () => {
     if (!/^https?:\/\/\S+$/.test(url.trim())) return setError('Enter an Ollama address that starts with http:// or https://');

@@ -13,12 +13,20 @@ export interface McpState {
   error: string | null;
   /** What the last import added and skipped. */
   imported: McpImportResult | null;
+  /** Server forms (add, edit) open with something typed in them: Settings asks before closing over them. */
+  formsTyped: number;
 }
 
-export const useMcpStore = create<McpState>(() => ({ servers: [], error: null, imported: null }));
+export const useMcpStore = create<McpState>(() => ({ servers: [], error: null, imported: null, formsTyped: 0 }));
 const set = useMcpStore.setState;
 const attempt = (action: () => Promise<void>) => attemptWith((error) => set({ error }), action);
 let subscribed = false;
+
+/** A server form holds typed changes from now until the returned function is called (saved, cancelled, closed). */
+export function holdTypedForm(): () => void {
+  set({ formsTyped: useMcpStore.getState().formsTyped + 1 });
+  return () => set({ formsTyped: useMcpStore.getState().formsTyped - 1 });
+}
 
 /** Keeps the list current with main's pushes (the composer's measure follows the tools on offer). */
 export function watchMcpServers(): void {

@@ -1,6 +1,6 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { DEFAULT_MCP_TIMEOUT_SECONDS, type McpSecretEntry, type McpServerInfo, type McpTransport } from '../../../shared/mcp';
-import { saveMcpServer } from '../../store/mcp-slice';
+import { holdTypedForm, saveMcpServer } from '../../store/mcp-slice';
 import { SecretRows, type SecretRow } from './SecretRows';
 
 /** Arguments one per line: a path with spaces stays one argument. */
@@ -24,6 +24,11 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
   const [timeout, setTimeoutText] = useState(String(server?.timeoutSeconds ?? DEFAULT_MCP_TIMEOUT_SECONDS));
   const [startWithApp, setStartWithApp] = useState(server?.startWithApp ?? false);
   const [problem, setProblem] = useState<string | null>(null);
+  // Typed into, the form counts as an unsaved change of Settings: a click beside the dialog asks before it goes
+  // (tools audit #6: a half-typed server was thrown away with no word).
+  const [first] = useState(() => JSON.stringify([name, transport, command, args, cwd, url, env, headers, timeout, startWithApp]));
+  const typed = JSON.stringify([name, transport, command, args, cwd, url, env, headers, timeout, startWithApp]) !== first;
+  useEffect(() => (typed ? holdTypedForm() : undefined), [typed]);
 
   const save = async () => {
     const seconds = Number(timeout);

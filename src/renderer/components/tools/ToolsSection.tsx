@@ -26,7 +26,7 @@ export function ToolsSection() {
       <legend>Tools (MCP servers)</legend>
       <p className="mm-muted">
         Programs and services that give the model tools (files, a browser, your notes). Each runs only as you configure it here, and the model asks before a
-        tool runs unless you allow it always.
+        tool runs unless you allow it always. Changes here take effect at once: Save and Cancel below are for the other settings.
       </p>
       {servers.length === 0 && <p className="mm-muted">No tool servers yet.</p>}
       <ul className="mcp-list">
