@@ -180,3 +180,23 @@ function isApprovalState(s: string): s is ApprovalState {
 function isObject(v: JsonValue | undefined): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+
+/**
+ * What each kind of system card is called, where one name fits every card of the kind: the chat's cards and the
+ * Markdown export's headings say the same (keyboard audit #6: the export's heading was the internal source,
+ * "System: tool-approval").
+ */
+export const SYSTEM_CARD_TITLES = {
+  'context-refused': 'Not sent: the conversation is longer than the context window',
+  error: 'Error',
+  compaction: 'Summary',
+  'context-dropped': 'Left out of what is sent',
+  continued: 'Continued in a new chat',
+  'tool-approval': 'Tool approval',
+  'model-does-not-fit': 'Not loaded: the model does not fit in memory',
+} as const;
+
+/** The name of a system card of this source; undefined for a kind with no card of its own. */
+export function systemCardTitle(source: string | undefined): string | undefined {
+  return source !== undefined && Object.hasOwn(SYSTEM_CARD_TITLES, source) ? SYSTEM_CARD_TITLES[source as keyof typeof SYSTEM_CARD_TITLES] : undefined;
+}

@@ -155,6 +155,36 @@ describe('accessibility', () => {
     expect(seen.has('conversation-import-input')).toBe(true);
   });
 
+  // Keyboard audit #5: the chat's scroller was a Tab stop that showed nothing, so a Tab press seemed lost.
+  it('shows where the focus is at every Tab stop through the sidebar and the chat', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    await page.getByTestId('new-chat').focus();
+    const unseen = new Set<string>();
+    let scroller = false;
+    for (let i = 0; i < 40; i++) {
+      await page.keyboard.press('Tab');
+      const stop = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body) return null;
+        const style = getComputedStyle(el);
+        // A visually hidden input shows its focus on its label (:focus-within), and the message box on the box
+        // around it (its border turns the accent colour): what the eye sees.
+        const shown =
+          (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) ||
+          style.boxShadow !== 'none' ||
+          getComputedStyle(el.parentElement ?? el).outlineStyle !== 'none' ||
+          el.closest('.composer-box:focus-within') !== null;
+        return { id: el.getAttribute('data-testid') ?? `${el.tagName.toLowerCase()}.${el.className}`, shown };
+      });
+      if (!stop) continue;
+      if (stop.id === 'virtuoso-scroller') scroller = true;
+      if (!stop.shown) unseen.add(stop.id);
+    }
+    expect(scroller).toBe(true);
+    expect([...unseen]).toEqual([]);
+  });
+
   it('announces an answer once, when it is finished; the chat itself is not a live region', async () => {
     if (!s) throw new Error('no session');
     const { page, replay } = s;

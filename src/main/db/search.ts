@@ -30,14 +30,28 @@ export function queryWords(input: string): string[] {
 }
 
 /**
+ * Words whose symbols are what they say (C++, C#, F#, g++): the tokenizer drops the symbols and leaves a letter, and
+ * "C++" as a prefix matched every word that begins with c ("coffee", "Café", "80 °C"; keyboard audit #4). Such a
+ * word is no prefix (its symbols end it), and a hit must hold it as typed (literalsOf).
+ */
+const SYMBOL_WORD = /[+#]/u;
+
+/**
  * Turns whatever the user typed into an FTS5 query that cannot throw: every word becomes a quoted phrase (FTS5
  * operators, quotes, colons and parentheses lose their meaning), the words are ANDed, and the last one is a
- * prefix so results follow typing. Returns null when nothing searchable is left.
+ * prefix so results follow typing (not a word of symbols, SYMBOL_WORD). Returns null when nothing searchable is left.
  */
 export function toFtsQuery(input: string): string | null {
   const words = queryWords(input);
   if (words.length === 0) return null;
-  return words.map((w, i) => `"${w.replaceAll('"', '""')}"${i === words.length - 1 ? '*' : ''}`).join(' ');
+  return words.map((w, i) => `"${w.replaceAll('"', '""')}"${i === words.length - 1 && !SYMBOL_WORD.test(w) ? '*' : ''}`).join(' ');
+}
+
+/** The words a hit must contain as typed, case aside (SYMBOL_WORD), lower-cased as SQLite's lower() folds (ASCII). */
+export function literalsOf(input: string): string[] {
+  return queryWords(input)
+    .filter((w) => SYMBOL_WORD.test(w))
+    .map((w) => w.replace(/[A-Z]/g, (c) => c.toLowerCase()));
 }
 
 /**
@@ -67,6 +81,7 @@ export const SEARCH_SQL = `WITH recent AS (
    JOIN conversations c ON c.id = t.conversation_id
    WHERE turns_fts MATCH @snippetQuery
      AND ${notBeingDeleted('c.id')}
+     AND NOT EXISTS (SELECT 1 FROM json_each(@literals) AS l WHERE instr(lower(turns_fts.text || ' ' || turns_fts.names), l.value) = 0)
      AND turns_fts.rowid >= (SELECT min(seq) FROM top) AND turns_fts.rowid <= (SELECT max(seq) FROM top)
    ORDER BY top.rank`;
 
@@ -97,7 +112,8 @@ export class SearchStore {
     // One word: the exact term is the prefix query, ranks included. Several: bm25 would weigh each word on its
     // own, so ranking keeps the prefix and only the snippet pass (same turns, same marks) uses the words.
     const exact = words?.query;
-    return this.stmt.all({ query: words?.count === 1 ? exact : query, snippetQuery: exact ?? query, limit, window: Math.max(window, limit) }) as SearchHit[];
+    const literals = JSON.stringify(literalsOf(input));
+    return this.stmt.all({ query: words?.count === 1 ? exact : query, snippetQuery: exact ?? query, literals, limit, window: Math.max(window, limit) }) as SearchHit[];
   }
 
   /**

@@ -1,3 +1,4 @@
+import { systemCardTitle } from '../../shared/system-turns';
 import { isBlank, type Block, type Turn } from '../../shared/turn';
 
 /**
@@ -19,7 +20,8 @@ function heading(turn: Turn): string {
   if (turn.role === 'user') return 'You';
   if (turn.role === 'assistant') return turn.model ? `Assistant (${oneLine(turn.model)})` : 'Assistant';
   if (turn.role === 'tool') return 'Tool';
-  return turn.source ? `System: ${oneLine(turn.source)}` : 'System';
+  // The card's name as the chat shows it; a kind without one is a note from Firebrand, not an internal name.
+  return systemCardTitle(turn.source) ?? 'Note from Firebrand';
 }
 
 function turnBody(turn: Turn): string[] {

@@ -174,6 +174,21 @@ describe('SearchStore', () => {
     expect(indexed()).toBe(0);
   });
 
+  // Keyboard audit #4: "C++" and "C#" became the prefix "c" and matched coffee, Café and 80 °C.
+  it('finds C++ and C# as written, not every word that begins with c', () => {
+    const { search, store } = setup();
+    store.createConversation('c3', 'Languages', null, tick());
+    store.appendTurn(makeTurn({ id: 'p1', conversationId: 'c3', blocks: text('Port this from C++ to C#, please') }), tick());
+    store.appendTurn(makeTurn({ id: 'p2', conversationId: 'c3', parentId: 'p1', blocks: text('Coffee first. Café crème at 80 °C.') }), tick());
+    store.appendTurn(makeTurn({ id: 'p3', conversationId: 'c3', parentId: 'p2', blocks: text('Some c code and F# too') }), tick());
+    expect(search.search('C++').map((h) => h.turnId)).toEqual(['p1']);
+    expect(search.search('c#').map((h) => h.turnId)).toEqual(['p1']);
+    expect(search.search('F#').map((h) => h.turnId)).toEqual(['p3']);
+    expect(search.search('port C++').map((h) => h.turnId)).toEqual(['p1']);
+    // A plain last word is still a prefix as it is typed.
+    expect(search.search('cof').map((h) => h.turnId)).toEqual(['p2']);
+  });
+
   it('quotes every word so FTS operators lose their meaning', () => {
     expect(toFtsQuery('cats OR dogs')).toBe('"cats" "OR" "dogs"*');
     expect(toFtsQuery('say "hi"')).toBe('"say" """hi"""*');

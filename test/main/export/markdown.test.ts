@@ -28,10 +28,20 @@ describe('branchToMarkdown', () => {
   });
 
   it('renders system and tool cards as text, fenced so payloads cannot break out', () => {
-    expect(md).toContain('## System: context-refused\n\nThe conversation no longer fits.');
+    expect(md).toContain('## Not sent: the conversation is longer than the context window\n\nThe conversation no longer fits.');
     expect(md).toContain('Tool call `search` (complete):\n\n````json\n{"q":"```"}\n````');
     expect(md).toContain('## Tool\n\nTool result:\n\n```\nno results\n```');
     expect(md).toContain('Half an\n\n*(answer interrupted)*');
+  });
+
+  // Keyboard audit #6: the heading was the internal source name ("## System: tool-approval").
+  it('heads a system card with the name the chat gives it, never its internal source', () => {
+    const card = makeTurn({ id: 'ap', conversationId: c, role: 'system', source: 'tool-approval', blocks: text('fetch_url was allowed to run.') });
+    const other = makeTurn({ id: 'x', conversationId: c, role: 'system', source: 'some-new-kind', blocks: text('A note.') });
+    const out = branchToMarkdown('Cards', [card, other]);
+    expect(out).toContain('## Tool approval\n\nfetch_url was allowed to run.');
+    expect(out).toContain('## Note from Firebrand\n\nA note.');
+    expect(out).not.toMatch(/tool-approval|some-new-kind/);
   });
 
   it("keeps the Turn's text as stored: the first line's code indentation survives (issue 16)", () => {

@@ -4,6 +4,7 @@ import {
   contextRefusedMeta,
   stepLimitMeta,
   stepLimitText,
+  SYSTEM_CARD_TITLES,
   toolApprovalMeta,
   toolApprovalText,
   type ContextRefusedMeta,
@@ -24,7 +25,7 @@ export const SystemCard = memo(function SystemCard({ turn }: { turn: Turn }) {
   if (source === 'context-refused') {
     const meta = contextRefusedMeta(turn.meta);
     return (
-      <Card source={source} title="Not sent: the conversation is longer than the context window">
+      <Card source={source} title={SYSTEM_CARD_TITLES[source]}>
         {meta ? <ContextRefused meta={meta} /> : <Stored turn={turn} />}
         <RefusalChoices turn={turn} />
       </Card>
@@ -35,7 +36,7 @@ export const SystemCard = memo(function SystemCard({ turn }: { turn: Turn }) {
     if (meta) return <Card source={source} title="Stopped: too many tool steps"><p className="system-text">{stepLimitText(meta)}</p></Card>;
     const failed = summaryFailedMeta(turn.meta);
     if (failed) return <Card source={source} title="No summary made" reason="summary-failed"><p className="system-text">{summaryFailedText(failed)}</p></Card>;
-    return <Card source={source} title="Error"><Stored turn={turn} /></Card>;
+    return <Card source={source} title={SYSTEM_CARD_TITLES[source]}><Stored turn={turn} /></Card>;
   }
   if (source === 'compaction') {
     const meta = compactionMeta(turn.meta);
@@ -44,17 +45,17 @@ export const SystemCard = memo(function SystemCard({ turn }: { turn: Turn }) {
   }
   if (source === 'context-dropped') {
     const meta = droppedMeta(turn.meta);
-    return <Card source={source} title="Left out of what is sent">{meta ? <DroppedCard meta={meta} text={turnText(turn)} /> : <Stored turn={turn} />}</Card>;
+    return <Card source={source} title={SYSTEM_CARD_TITLES[source]}>{meta ? <DroppedCard meta={meta} text={turnText(turn)} /> : <Stored turn={turn} />}</Card>;
   }
   if (source === 'continued') {
     const meta = continuedMeta(turn.meta);
-    return <Card source={source} title="Continued in a new chat">{meta ? <ContinuedCard meta={meta} /> : <Stored turn={turn} />}</Card>;
+    return <Card source={source} title={SYSTEM_CARD_TITLES[source]}>{meta ? <ContinuedCard meta={meta} /> : <Stored turn={turn} />}</Card>;
   }
   if (source === 'tool-approval') {
     const meta = toolApprovalMeta(turn.meta);
-    return <Card source={source} title="Tool approval">{meta ? <Approval turn={turn} meta={meta} /> : <Stored turn={turn} />}</Card>;
+    return <Card source={source} title={SYSTEM_CARD_TITLES[source]}>{meta ? <Approval turn={turn} meta={meta} /> : <Stored turn={turn} />}</Card>;
   }
-  if (source === 'model-does-not-fit') return <Card source={source} title="Not loaded: the model does not fit in memory"><Stored turn={turn} /></Card>;
+  if (source === 'model-does-not-fit') return <Card source={source} title={SYSTEM_CARD_TITLES[source]}><Stored turn={turn} /></Card>;
   return <div className="system-text">{turnText(turn)}</div>;
 });
 
