@@ -155,6 +155,19 @@ describe('accessibility', () => {
     expect(seen.has('conversation-import-input')).toBe(true);
   });
 
+  // Keyboard audit #7: keys typed into the closed picker went after the chosen model's name, so nothing was listed.
+  it('filters the model picker by what is typed into it, not by the chosen model’s name with it', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    const picker = page.getByTestId('model-picker');
+    await picker.focus();
+    await page.keyboard.press('Escape');
+    await page.keyboard.type('qwen');
+    expect(await picker.inputValue()).toBe('qwen');
+    await expect.poll(() => page.locator('[role="listbox"][aria-label="Models"] [role="option"]').count()).toBeGreaterThan(0);
+    await page.keyboard.press('Escape');
+  });
+
   // Keyboard audit #5: the chat's scroller was a Tab stop that showed nothing, so a Tab press seemed lost.
   it('shows where the focus is at every Tab stop through the sidebar and the chat', async () => {
     if (!s) throw new Error('no session');

@@ -110,8 +110,11 @@ export function ModelPicker({ models, aliases, connections, activeConnectionId, 
         placeholder={open ? 'Filter models…' : groups.length === 0 ? 'No models' : 'Choose a model'}
         value={open ? query : selectedLabel}
         onChange={(e) => {
+          // Typed into the closed field, the keys went after the chosen model's name ("qwen3:8bqwen", nothing
+          // listed; keyboard audit #7): the filter is what was typed.
+          const typed = !open && e.target.value.startsWith(selectedLabel) ? e.target.value.slice(selectedLabel.length) : e.target.value;
           if (!open) show();
-          setQuery(e.target.value);
+          setQuery(typed);
           setActive(null);
         }}
         onClick={show}
