@@ -602,6 +602,56 @@ describe('what a screen reader hears of a failed answer (keyboard audit)', () =>
   });
 });
 
+describe('search with a screen reader and the keyboard (keyboard audit #3)', () => {
+  it('says how many results there are once per count, or that nothing was found, and moves into the results with the arrows', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const region = page.getByTestId('search-announcer');
+    expect(await region.getAttribute('role')).toBe('status');
+    // Every text the live region takes, in order (each change is read out).
+    await region.evaluate((el) => {
+      const said: string[] = [];
+      (window as unknown as { said: string[] }).said = said;
+      new MutationObserver(() => {
+        if (el.textContent) said.push(el.textContent);
+      }).observe(el, { childList: true, characterData: true, subtree: true });
+    });
+    const said = () => page.evaluate(() => (window as unknown as { said: string[] }).said);
+    const input = page.getByTestId('search-input');
+    await input.focus();
+    await page.keyboard.type('something');
+    await page.getByTestId('search-result').first().waitFor();
+    const results = await page.getByTestId('search-result').count();
+    const counted = results === 1 ? '1 result' : `${results} results`;
+    await expect.poll(() => region.textContent()).toBe(counted);
+    // More letters, the same results: nothing new is said.
+    await page.keyboard.type(' to');
+    await page.keyboard.type('zzzz');
+    await expect.poll(() => region.textContent()).toBe('Nothing found.');
+    expect(await said()).toEqual([counted, 'Nothing found.']);
+
+    // ArrowDown from the box to the first result, ArrowUp back; Enter opens it.
+    await input.fill('something');
+    await page.getByTestId('search-result').first().waitFor();
+    await input.focus();
+    await page.keyboard.press('ArrowDown');
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+    expect(await focused()).toBe('search-result');
+    await page.keyboard.press('ArrowUp');
+    expect(await focused()).toBe('search-input');
+    await page.getByTestId('new-chat').click();
+    await input.focus();
+    await page.keyboard.press('ArrowDown');
+    const hit = await page.evaluate(() => document.activeElement?.querySelector('.search-title')?.textContent);
+    expect(hit).toBeTruthy();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('.topbar-title').textContent()).toBe(hit);
+    await input.fill('');
+    await expect.poll(() => region.textContent()).toBe('');
+  });
+});
+
 describe('app shortcuts and an open dialog (keyboard audit)', () => {
   it('does not act behind an open dialog: Ctrl+Shift+M opens no second dialog, Ctrl+N does not switch the chat under it', async () => {
     if (!s) throw new Error('no session');

@@ -207,6 +207,63 @@ describe('layouts that fit', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('sidebar-toggle');
   });
 
+  // Keyboard audit #1: Ctrl+K focused a search box that was not shown, and nothing happened.
+  it('shows the hidden conversation list for Ctrl+K, on a phone (drawer closed) and with the column collapsed', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
+    const toggle = page.getByTestId('sidebar-toggle');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
+    await page.getByTestId('composer-input').focus();
+    await page.keyboard.press('Control+k');
+    await page.getByTestId('search-input').waitFor({ state: 'visible' });
+    await expect.poll(focused).toBe('search-input');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await toggle.click();
+    await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
+    await page.getByTestId('composer-input').focus();
+    await page.keyboard.press('Control+k');
+    await page.getByTestId('search-input').waitFor({ state: 'visible' });
+    await expect.poll(focused).toBe('search-input');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+  });
+
+  // Keyboard audit #2: Tab walked out of the open drawer to the chat behind the scrim, where Escape no longer closed it.
+  it('keeps the focus in the open drawer on a phone, and closes it with Escape wherever the focus is', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    const inDrawer = () => page.evaluate(() => document.getElementById('sidebar')?.contains(document.activeElement) === true);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
+    await page.getByTestId('sidebar-toggle').click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('new-chat');
+    expect(await page.locator('main').evaluate((m) => (m as HTMLElement).inert)).toBe(true);
+    // Round the drawer forwards past Settings, then backwards past its first control.
+    await page.getByTestId('settings-open').focus();
+    await page.keyboard.press('Tab');
+    expect(await inDrawer(), 'Tab after the last control').toBe(true);
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('settings-open');
+    const count = await page.locator('#sidebar').evaluate((nav) => nav.querySelectorAll('button, input, a[href], [tabindex]:not([tabindex="-1"])').length);
+    for (let i = 0; i < count + 2; i++) {
+      await page.keyboard.press('Shift+Tab');
+      expect(await inDrawer(), `Shift+Tab ${i + 1}`).toBe(true);
+    }
+    // The focus on the page itself (a click on the drawer's title): Escape still closes it, back to the toggle.
+    await page.locator('#sidebar .brand').click();
+    expect(await inDrawer()).toBe(false);
+    await page.keyboard.press('Escape');
+    await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('sidebar-toggle');
+    expect(await page.locator('main').evaluate((m) => (m as HTMLElement).inert)).toBe(false);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('keeps each of an answer’s figures on one line on a phone', async () => {
     if (!s) throw new Error('no session');
     const page = await s.browser.newPage({ viewport: { width: 360, height: 800 } });

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useStore } from '../store';
 import { ChatView } from './ChatView';
 import { ErrorBoundary } from './ErrorBoundary';
@@ -28,7 +29,6 @@ export function App() {
   const [drawerOpen, setDrawerOpen] = useState(false);
   const toggleButton = useRef<HTMLButtonElement>(null);
   useTheme();
-  useShortcuts();
   const activeId = useStore((s) => s.activeId);
 
   // Settings gives the focus back to what opened it (Modal). Where that is gone (a banner that went away) or
@@ -50,10 +50,20 @@ export function App() {
   useEffect(() => {
     if (!narrow) setDrawerOpen(false);
   }, [narrow]);
+  // Rendered at once: while the drawer is open the main column is inert and the toggle could not take the focus.
   const closeDrawer = (returnFocus: boolean) => {
-    setDrawerOpen(false);
+    flushSync(() => setDrawerOpen(false));
     if (returnFocus) toggleButton.current?.focus();
   };
+  const drawerShown = narrow && drawerOpen;
+  useShortcuts({
+    show: () => flushSync(() => (narrow ? setDrawerOpen(true) : setCollapsed(false))),
+    closeDrawer: () => {
+      if (!drawerShown) return false;
+      closeDrawer(true);
+      return true;
+    },
+  });
   // The browser's back closes the drawer, as a phone's back closes an app's (touch audit #8).
   useBackCloses(narrow && drawerOpen, () => closeDrawer(true));
   const sidebarShown = narrow ? drawerOpen : !collapsed;
@@ -74,7 +84,8 @@ export function App() {
         />
       </ErrorBoundary>
       {narrow && drawerOpen && <button type="button" className="scrim" aria-label="Close the conversation list" tabIndex={-1} onClick={() => closeDrawer(true)} />}
-      <main className="main">
+      {/* The drawer is modal: what is behind the scrim takes no focus and no clicks (keyboard audit #2). */}
+      <main className="main" inert={drawerShown}>
         <Topbar
           toggleRef={toggleButton}
           sidebarShown={sidebarShown}

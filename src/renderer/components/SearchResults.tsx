@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import type { SearchResult } from '../../shared/ipc';
 import { useStore } from '../store';
 import { offeredHits, searchConversations } from '../store/conversation-actions';
@@ -11,7 +11,16 @@ import { MarkedText } from './MarkedText';
  * The search runs again whenever the conversation list is read again (main said a conversation changed, in this
  * tab or another): a chat deleted in another tab was still offered, and a chat written there was not found.
  */
-export function SearchResults({ query, onOpen }: { query: string; onOpen: (hit: SearchResult) => void }) {
+interface Props {
+  query: string;
+  onOpen: (hit: SearchResult) => void;
+  /** How many results are offered, null while none is known (and once this is gone): for the live region. */
+  onCount: (count: number | null) => void;
+  /** ArrowUp on the first result: back to the search box. */
+  onLeaveTop: () => void;
+}
+
+export function SearchResults({ query, onOpen, onCount, onLeaveTop }: Props) {
   const [found, setFound] = useState<SearchResult[] | null>(null);
   const hiddenConversations = useStore((s) => s.hiddenConversations);
   const deletedConversations = useStore((s) => s.deletedConversations);
@@ -27,10 +36,13 @@ export function SearchResults({ query, onOpen }: { query: string; onOpen: (hit: 
       clearTimeout(timer);
     };
   }, [query, conversations]);
+  const count = results === null ? null : results.length;
+  useEffect(() => onCount(count), [count, onCount]);
+  useEffect(() => () => onCount(null), [onCount]);
   if (results === null) return <p className="search-status">Searching…</p>;
   if (results.length === 0) return <p className="search-status" data-testid="search-empty">Nothing found.</p>;
   return (
-    <ul className="search-results" data-testid="search-results">
+    <ul className="search-results" data-testid="search-results" aria-label="Search results" onKeyDown={(e) => moveAmongResults(e, onLeaveTop)}>
       {results.map((r) => (
         <li key={r.turnId}>
           <button type="button" className="search-result" data-testid="search-result" data-conversation-id={r.conversationId} onClick={() => onOpen(r)}>
@@ -55,4 +67,16 @@ export function SearchResults({ query, onOpen }: { query: string; onOpen: (hit: 
       ))}
     </ul>
   );
+}
+
+/** ArrowDown and ArrowUp go from result to result (keyboard audit #3); Enter opens one (it is a button). */
+function moveAmongResults(e: KeyboardEvent<HTMLUListElement>, onLeaveTop: () => void): void {
+  if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+  const buttons = [...e.currentTarget.querySelectorAll<HTMLElement>('[data-testid="search-result"]')];
+  const at = buttons.indexOf(document.activeElement as HTMLElement);
+  if (at < 0) return;
+  e.preventDefault();
+  if (e.key === 'ArrowDown') buttons[Math.min(at + 1, buttons.length - 1)]?.focus();
+  else if (at === 0) onLeaveTop();
+  else buttons[at - 1]?.focus();
 }

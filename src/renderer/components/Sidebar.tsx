@@ -8,6 +8,7 @@ import { ModelsLauncher } from './models/ModelsLauncher';
 import { SearchResults } from './SearchResults';
 import { importConversationFile } from '../store/export-import';
 import { MarkedText } from './MarkedText';
+import { keepTabInside } from './frame/focus-wrap';
 
 interface Props {
   /** A drawer over the chat (narrow window) rather than a column. */
@@ -31,13 +32,18 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
   const [query, setQuery] = useState('');
   const [lastDeleted, setLastDeleted] = useState<{ id: string; title: string } | null>(null);
   const first = useRef<HTMLButtonElement>(null);
+  const nav = useRef<HTMLElement>(null);
+  const searchInput = useRef<HTMLInputElement>(null);
+  /** How many results the search offers (null while none is known): said by the live region below. */
+  const [resultCount, setResultCount] = useState<number | null>(null);
 
   useEffect(() => {
     if (lastDeleted && !hidden.includes(lastDeleted.id)) setLastDeleted(null);
   }, [hidden, lastDeleted]);
-  // An opened drawer takes the focus, so a keyboard user is in it (and Escape closes it).
+  // An opened drawer takes the focus, so a keyboard user is in it (and Escape closes it); unless it was opened to
+  // give the focus to something in it (Ctrl+K, the search box).
   useEffect(() => {
-    if (drawer && open) first.current?.focus();
+    if (drawer && open && !nav.current?.contains(document.activeElement)) first.current?.focus();
   }, [drawer, open]);
 
   // Older conversations are read a page at a time as the end of the list comes near (conversation-list.ts). Observed
@@ -59,10 +65,15 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
       id="sidebar"
       className="sidebar"
       aria-label="Conversations"
+      ref={nav}
       onKeyDown={(e) => {
-        if (drawer && e.key === 'Escape' && !e.defaultPrevented && !e.nativeEvent.isComposing) {
+        if (!drawer || !open || e.defaultPrevented || e.nativeEvent.isComposing) return;
+        if (e.key === 'Escape') {
           e.preventDefault();
           onClose();
+        } else if (nav.current) {
+          // The open drawer is modal (the chat behind it is inert): Tab goes round inside it (keyboard audit #2).
+          keepTabInside(nav.current, e);
         }
       }}
     >
@@ -99,19 +110,34 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
           data-testid="search-input"
           aria-label="Search conversations"
           placeholder="Search (Ctrl+K)"
+          ref={searchInput}
           value={query}
           onChange={(e) => setQuery(e.target.value)}
           onKeyDown={(e) => {
             if (e.key === 'Escape' && query !== '' && !e.nativeEvent.isComposing) {
               e.preventDefault();
               setQuery('');
+            } else if (e.key === 'ArrowDown' && !e.nativeEvent.isComposing) {
+              // From the box down into the results, as in a list of suggestions (keyboard audit #3).
+              const firstResult = nav.current?.querySelector<HTMLElement>('[data-testid="search-result"]');
+              if (firstResult) {
+                e.preventDefault();
+                firstResult.focus();
+              }
             }
           }}
         />
       </div>
+      {/* Keyboard audit #3: a screen reader heard nothing of a search. Said once per count, not per keystroke: the
+          text only changes when the count does. */}
+      <p className="sr-only" role="status" data-testid="search-announcer">
+        {query.trim() === '' ? '' : searchAnnouncement(resultCount)}
+      </p>
       {query.trim() !== '' ? (
         <SearchResults
           query={query}
+          onCount={setResultCount}
+          onLeaveTop={() => searchInput.current?.focus()}
           onOpen={(hit) => {
             void openConversationAt(hit.conversationId, { turnId: hit.turnId, query });
             onNavigate();
@@ -196,4 +222,11 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
       </div>
     </nav>
   );
+}
+
+/** What the search's live region says: nothing while the first results are on their way. */
+export function searchAnnouncement(count: number | null): string {
+  if (count === null) return '';
+  if (count === 0) return 'Nothing found.';
+  return count === 1 ? '1 result' : `${count} results`;
 }

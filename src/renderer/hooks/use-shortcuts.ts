@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { newChat, stopTurn, useStore } from '../store';
 import { stoppableTurn } from '../store/run-state';
 import { useShortcutsOverlay } from '../components/frame/ShortcutsOverlay';
@@ -13,8 +13,18 @@ function focus(testId: string): void {
   document.querySelector<HTMLElement>(`[data-testid="${testId}"]`)?.focus();
 }
 
+/** What the shortcuts need of the conversation list, whose open state App holds. */
+export interface SidebarControls {
+  /** Shows the list (opens the drawer, expands a collapsed column), rendered by the time it returns. */
+  show: () => void;
+  /** Closes the phone's drawer if it is open (rendered by the time it returns); whether it was open. */
+  closeDrawer: () => boolean;
+}
+
 /** App-wide keys: Ctrl/Cmd+N new chat, Ctrl/Cmd+K search, Ctrl/Cmd+Shift+M models, Esc stop the answer (or the run waiting for an approval), `/` write a message, `?` the list of shortcuts; none of them behind an open dialog. */
-export function useShortcuts(): void {
+export function useShortcuts(sidebar: SidebarControls): void {
+  const controls = useRef(sidebar);
+  controls.current = sidebar;
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       // A key an input method is composing with (Escape cancels a conversion) is not a shortcut: it must not stop
@@ -28,6 +38,8 @@ export function useShortcuts(): void {
       if (dialogOpen && (mod || e.key === '/')) return;
       if (mod && !e.shiftKey && !e.altKey && key === 'n') {
         e.preventDefault();
+        // The message box is behind the drawer, which keeps the focus while open (keyboard audit #2).
+        controls.current.closeDrawer();
         newChat();
         setTimeout(() => focus('composer-input'));
       } else if (mod && e.shiftKey && !e.altKey && key === 'm') {
@@ -36,8 +48,16 @@ export function useShortcuts(): void {
         document.querySelector<HTMLElement>('[data-testid="models-open"]')?.click();
       } else if (mod && !e.shiftKey && !e.altKey && key === 'k') {
         e.preventDefault();
+        // A hidden search box cannot take the focus: Ctrl+K did nothing on a phone or with the column collapsed
+        // (keyboard audit #1). The list is shown first.
+        controls.current.show();
         focus('search-input');
       } else if (e.key === 'Escape' && !e.defaultPrevented && !dialogOpen) {
+        // The open drawer is closed by Escape wherever the focus is (keyboard audit #2), before the answer is stopped.
+        if (controls.current.closeDrawer()) {
+          e.preventDefault();
+          return;
+        }
         const running = stoppableTurn(useStore.getState().turns, toolRunningIn(useToolProgress.getState().running));
         if (running) void stopTurn(running.turn.id);
       } else if (e.key === '?' && !mod && !e.altKey && !isTyping(e.target) && !dialogOpen) {
@@ -45,6 +65,7 @@ export function useShortcuts(): void {
         useShortcutsOverlay.setState({ open: true });
       } else if (e.key === '/' && !mod && !isTyping(e.target)) {
         e.preventDefault();
+        controls.current.closeDrawer();
         focus('composer-input');
       }
     };

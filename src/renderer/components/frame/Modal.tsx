@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { keepTabInside } from './focus-wrap';
 
-const FOCUSABLE = 'button:not(:disabled), input:not(:disabled), select:not(:disabled), textarea:not(:disabled), a[href], summary, [tabindex]:not([tabindex="-1"])';
 
 interface Props {
   label: string;
@@ -52,19 +52,9 @@ export function Modal({ label, testId, className, onClose, children }: Props) {
           e.preventDefault();
           e.stopPropagation();
           close.current('escape');
-        } else if (e.key === 'Tab' && ref.current) {
+        } else if (ref.current) {
           // The page behind is inert; past the last field Tab comes back to the first (not to the browser's bar).
-          const focusable = [...ref.current.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) => el.checkVisibility());
-          const first = focusable[0];
-          const last = focusable.at(-1);
-          if (!first || !last) return;
-          if (!e.shiftKey && document.activeElement === last) {
-            e.preventDefault();
-            first.focus();
-          } else if (e.shiftKey && document.activeElement === first) {
-            e.preventDefault();
-            last.focus();
-          }
+          keepTabInside(ref.current, e);
         }
       }}
       onMouseDown={(e) => {
