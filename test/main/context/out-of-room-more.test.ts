@@ -137,7 +137,7 @@ describe('a compacted conversation, exported and reloaded', () => {
     expect(json.turns.filter((t) => t.source === 'compaction')).toHaveLength(1);
     const md = (await services.handlers['conversations:export']({ conversationId, format: 'markdown' })).text;
     for (const note of NOTES) expect(md).toContain(note.trim());
-    expect(md).toContain('## System: compaction');
+    expect(md).toContain('## Summary\n\nSummary of the 4 messages before this point');
     expect(md).toContain(SUMMARY);
     // Search still finds a covered turn.
     const hits = await services.handlers['conversations:search']({ query: 'graze' });
