@@ -213,24 +213,23 @@ describe('layouts that fit', () => {
     const { page } = s;
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
     const toggle = page.getByTestId('sidebar-toggle');
+    /** With the list hidden and the focus in the message box, Ctrl+K shows the list and puts the focus in search. */
+    const ctrlKShowsSearch = async () => {
+      await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
+      await page.getByTestId('composer-input').focus();
+      await page.keyboard.press('Control+k');
+      await page.getByTestId('search-input').waitFor({ state: 'visible' });
+      await expect.poll(focused).toBe('search-input');
+      expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    };
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
-    await page.getByTestId('composer-input').focus();
-    await page.keyboard.press('Control+k');
-    await page.getByTestId('search-input').waitFor({ state: 'visible' });
-    await expect.poll(focused).toBe('search-input');
-    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await ctrlKShowsSearch();
     await page.keyboard.press('Escape');
     await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
 
     await page.setViewportSize({ width: 1280, height: 800 });
     await toggle.click();
-    await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
-    await page.getByTestId('composer-input').focus();
-    await page.keyboard.press('Control+k');
-    await page.getByTestId('search-input').waitFor({ state: 'visible' });
-    await expect.poll(focused).toBe('search-input');
-    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await ctrlKShowsSearch();
   });
 
   // Keyboard audit #2: Tab walked out of the open drawer to the chat behind the scrim, where Escape no longer closed it.
