@@ -88,7 +88,7 @@ function keepFor(conversationId: string | null, draft: Draft): void {
 
 /**
  * The drafts main keeps, read as the page opens (boot.ts asks with its first requests). One this tab has kept
- * meanwhile is newer and stays; the composer gets its own if the user has not begun to type.
+ * meanwhile is newer and stays; the composer gets its own, with any words typed before it came after it.
  */
 export function adoptSavedDrafts(list: readonly SavedDraft[]): void {
   for (const d of list) {
