@@ -12,7 +12,7 @@ import { openPage } from './helpers/browser';
 import { tinyPng } from './helpers/png';
 import { startServeProcess } from './helpers/serve-process';
 import { shootAtBothWidths } from './helpers/screenshots';
-import { ASSISTANT, assistant, chatRequests, chatRoutes, modelOption, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
+import { answerRequests, ASSISTANT, assistant, chatRequests, chatRoutes, modelOption, ollamaLines, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
 afterEach(async () => {
@@ -161,7 +161,7 @@ describe('composer', () => {
     await page.getByTestId('pending-attachments').getByText('beta.txt').waitFor();
     await send(page, 'Compare these');
     await waitIdle(page);
-    const lastUser = () => chatRequests(replay).at(-1)?.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+    const lastUser = () => answerRequests(replay).at(-1)?.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
     expect(lastUser()).toContain('the beta notes');
 
     await page.locator(USER).getByTestId('turn-edit').click();
@@ -171,10 +171,10 @@ describe('composer', () => {
     await kept.getByText('beta.txt').waitFor({ state: 'detached' });
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('turn-edit-input');
     await page.getByTestId('turn-edit-input').fill('Only the first');
-    const before = chatRequests(replay).length;
+    const before = answerRequests(replay).length;
     await page.getByTestId('turn-edit-send').click();
     await waitIdle(page);
-    await expect.poll(() => chatRequests(replay).length).toBeGreaterThan(before);
+    await expect.poll(() => answerRequests(replay).length).toBeGreaterThan(before);
     expect(lastUser()).toContain('Only the first');
     expect(lastUser()).toContain('the alpha notes');
     expect(lastUser()).not.toContain('the beta notes');
@@ -183,10 +183,10 @@ describe('composer', () => {
     await page.locator(USER).getByTestId('turn-edit').click();
     await page.getByTestId('turn-edit-input').fill('');
     expect(await page.getByTestId('turn-edit-send').isDisabled()).toBe(false);
-    const count = chatRequests(replay).length;
+    const count = answerRequests(replay).length;
     await page.getByTestId('turn-edit-send').click();
     await waitIdle(page);
-    await expect.poll(() => chatRequests(replay).length).toBeGreaterThan(count);
+    await expect.poll(() => answerRequests(replay).length).toBeGreaterThan(count);
     expect(lastUser()).toContain('the alpha notes');
     expect(lastUser()).not.toContain('Only the first');
   });
@@ -255,7 +255,7 @@ describe('composer', () => {
     await page.getByTestId('pending-attachments').getByText('one.txt').waitFor();
     await page.getByTestId('composer-send').click();
     await waitIdle(page);
-    const sent = chatRequests(s.replay).at(-1)?.messages.at(-1)?.content ?? '';
+    const sent = answerRequests(s.replay).at(-1)?.messages.at(-1)?.content ?? '';
     expect(sent).toContain('only for the first chat');
     expect(sent).toContain('Half a question for the first');
   });
@@ -302,7 +302,7 @@ describe('composer', () => {
     await page.getByTestId('pending-attachments').getByText('note.txt').waitFor();
     await page.getByTestId('composer-send').click();
     await waitIdle(page);
-    const sent = chatRequests(s.replay).at(-1)?.messages.at(-1)?.content ?? '';
+    const sent = answerRequests(s.replay).at(-1)?.messages.at(-1)?.content ?? '';
     expect(sent).toContain('Kept across a quit');
     expect(sent).toContain('the note survives');
     // The message was the draft: it is not kept to come back.
