@@ -47,7 +47,6 @@ export class DraftStore {
 
   /** The draft a message was sent from is spent. */
   clear(conversationId: string | null): void {
-    if (readOnlyReason(this.db)) return;
     this.save(conversationId, '', [], 0);
   }
 }

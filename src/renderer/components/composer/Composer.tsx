@@ -6,7 +6,7 @@ import { refreshContextChoice, sendMessage, stopTurn, thinkToggleOffered, useSto
 import { costFor, currentKey, requestCost, useAttachmentCosts } from '../../store/attachment-costs';
 import { stoppableTurn } from '../../store/run-state';
 import { toolRunningIn, useToolProgress } from '../../store/tool-progress';
-import { FileChip, Thumbnail } from '../turn/Attachments';
+import { FileChip, RemovableThumb } from '../turn/Attachments';
 import { loadConnectionsOnce, useConnectionsStore } from '../../store/connections-slice';
 import { useFileDrop } from './use-file-drop';
 import { ContextMeter } from './ContextMeter';
@@ -263,14 +263,7 @@ export function Composer() {
                 // An image main could not decode gets a chip that says so, as a damaged PDF does (attachments audit #8).
                 const unreadableImage = st?.status === 'done' && st.inspection.error !== null;
                 if (b.kind === 'image' && !unreadableImage) {
-                  return (
-                    <span key={attachmentKey(b)} className="pending-thumb">
-                      <Thumbnail block={b} />
-                      <button type="button" className="chip-remove" aria-label={`Remove ${b.name}`} onClick={() => removeAttachment(b)}>
-                        ×
-                      </button>
-                    </span>
-                  );
+                  return <RemovableThumb key={attachmentKey(b)} block={b} onRemove={() => removeAttachment(b)} />;
                 }
                 return (
                   <FileChip key={attachmentKey(b)} block={b} onRemove={() => removeAttachment(b)}>

@@ -90,6 +90,18 @@ export function FileChipView({ block, cost, onRemove, children }: { block: Attac
   );
 }
 
+/** An image waiting to go (the composer's, or a message's being edited), with its remove button. */
+export function RemovableThumb({ block, onRemove }: { block: AttachmentBlock; onRemove: () => void }) {
+  return (
+    <span className="pending-thumb">
+      <Thumbnail block={block} />
+      <button type="button" className="chip-remove" aria-label={`Remove ${block.name}`} onClick={onRemove}>
+        ×
+      </button>
+    </span>
+  );
+}
+
 /** A message's files; with `onRemove`, each has a remove button (a message being edited). */
 export const Attachments = memo(function Attachments({ blocks, onRemove }: { blocks: AttachmentBlock[]; onRemove?: (index: number) => void }) {
   if (blocks.length === 0) return null;
@@ -98,15 +110,7 @@ export const Attachments = memo(function Attachments({ blocks, onRemove }: { blo
       {blocks.map((b, i) => {
         const remove = onRemove ? () => onRemove(i) : undefined;
         if (b.kind !== 'image') return <FileChip key={`${b.id}:${i}`} block={b} {...(remove ? { onRemove: remove } : {})} />;
-        if (!remove) return <Thumbnail key={`${b.id}:${i}`} block={b} />;
-        return (
-          <span key={`${b.id}:${i}`} className="pending-thumb">
-            <Thumbnail block={b} />
-            <button type="button" className="chip-remove" aria-label={`Remove ${b.name}`} onClick={remove}>
-              ×
-            </button>
-          </span>
-        );
+        return remove ? <RemovableThumb key={`${b.id}:${i}`} block={b} onRemove={remove} /> : <Thumbnail key={`${b.id}:${i}`} block={b} />;
       })}
     </div>
   );
