@@ -656,7 +656,12 @@ describe('app shortcuts and an open dialog (keyboard audit)', () => {
   it('does not act behind an open dialog: Ctrl+Shift+M opens no second dialog, Ctrl+N does not switch the chat under it', async () => {
     if (!s) throw new Error('no session');
     const { page } = s;
-    await page.getByTestId('conversation-item').first().click();
+    // The chat clicked is open before its title is read: the test before this one left another chat open.
+    const item = page.getByTestId('conversation-item').first();
+    await item.click();
+    await expect.poll(() => item.getAttribute('aria-current')).toBe('true');
+    const name = await item.textContent();
+    await expect.poll(() => page.locator('.topbar-title').textContent()).toBe(name);
     const title = await page.locator('.topbar-title').textContent();
     expect(title).not.toBe('New chat');
     await page.getByTestId('settings-open').click();
