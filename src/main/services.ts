@@ -23,6 +23,7 @@ import { EventHub } from './events';
 import { FileSecretStore } from './secrets/secret-store';
 import { McpManager } from './mcp/mcp-manager';
 import { createMcpHandlers } from './mcp/mcp-handlers';
+import { ApprovalGate } from './tools/approval-gate';
 import { builtinToolList, ToolRegistry } from './tools/registry';
 import { createDispatcher, type InvokeHandlers } from './ipc/dispatch';
 import { AttachmentContent } from './documents/attachment-content';
@@ -65,6 +66,7 @@ export function createServices(options: ServicesOptions): Services {
   const secrets = options.secrets ?? new FileSecretStore(join(options.dataDir, 'secrets.json'));
   const storeImage = (bytes: Uint8Array, mime: string, name: string) => blobs.put(bytes, { name, mime }, Date.now());
   const builtins = builtinToolList();
+  const approvals = new ApprovalGate();
   const mcp = new McpManager({ db, secrets, emit: hub.emit, newId: randomUUID, now: Date.now, storeImage, reservedNames: builtins.map((t) => t.schema.name), ...options.mcp });
   const lib = createLibrary({
     db,
@@ -125,6 +127,7 @@ export function createServices(options: ServicesOptions): Services {
     log,
     secrets,
     tools: new ToolRegistry(builtins, [mcp.provider]),
+    approvals,
     storeImage,
     conversationTools: (id) => conversationSettings.toolsOn(id),
     ...(options.stallTimeoutMs ? { stallTimeoutMs: options.stallTimeoutMs } : {}),
@@ -209,7 +212,7 @@ export function createServices(options: ServicesOptions): Services {
     ...modelManager.handlers,
     ...lib.handlers,
     ...chatParts.handlers,
-    ...createMcpHandlers(mcp, randomUUID),
+    ...createMcpHandlers(mcp, randomUUID, approvals),
     ...context.handlers,
     ...createConversationHandlers({ db, store, blobs, search, settings, conversationSettings, drafts: new DraftStore(db), content, chat: chatParts, refs, emit: hub.emit, log, removeSidecars }),
     'models:list': async ({ connectionId }) => {

@@ -51,8 +51,15 @@ export interface StepLimitMeta {
   steps: number;
 }
 
-/** `interrupted`: Firebrand closed while the card waited; the call did not run (written at the next start). */
-export type ApprovalState = 'pending' | 'allowed' | 'denied' | 'stopped' | 'interrupted';
+/**
+ * `interrupted`: Firebrand closed while the card waited; the call did not run (written at the next start).
+ * `withdrawn`: its tool server was removed or switched off (or the tool was) while the card waited; the call did not
+ * run, and the card offers no Allow that could no longer do what it says.
+ */
+export type ApprovalState = 'pending' | 'allowed' | 'denied' | 'stopped' | 'interrupted' | 'withdrawn';
+
+/** Why a waiting card was withdrawn (Settings → Tools). */
+export type WithdrawnReason = 'server-removed' | 'server-off' | 'tool-off';
 
 /** A tool call waiting for (or past) the user's decision. */
 export interface ToolApprovalMeta {
@@ -66,6 +73,8 @@ export interface ToolApprovalMeta {
   call: string;
   state: ApprovalState;
   decision?: string;
+  /** With `withdrawn`: what the user changed. */
+  withdrawn?: WithdrawnReason;
 }
 
 const CONTEXT_ADVICE = 'Make room: a larger context window, a summary of the older turns, the oldest turns left out, a large item left out, or a new chat that starts from a summary.';
@@ -92,7 +101,7 @@ export function stepLimitMeta(meta: JsonObject): StepLimitMeta | undefined {
 }
 
 export function toolApprovalMeta(meta: JsonObject): ToolApprovalMeta | undefined {
-  const { toolCallId, turnId, tool, server, call, state, decision } = meta;
+  const { toolCallId, turnId, tool, server, call, state, decision, withdrawn } = meta;
   if (typeof toolCallId !== 'string' || typeof tool !== 'string' || typeof state !== 'string' || !isApprovalState(state)) return undefined;
   return {
     toolCallId,
@@ -102,6 +111,7 @@ export function toolApprovalMeta(meta: JsonObject): ToolApprovalMeta | undefined
     call: typeof call === 'string' ? call : '',
     state,
     ...(typeof decision === 'string' ? { decision } : {}),
+    ...(withdrawn === 'server-removed' || withdrawn === 'server-off' || withdrawn === 'tool-off' ? { withdrawn } : {}),
   };
 }
 
@@ -134,7 +144,27 @@ export function toolApprovalText(m: ToolApprovalMeta): string {
     case 'interrupted':
       // Not the pending wording: the card kept "wants to run" after a restart, with no buttons (tools audit #3).
       return `${tool} did not run: Firebrand closed while it waited for your approval: ${m.call}`;
+    case 'withdrawn':
+      return `${tool} did not run: ${withdrawnWhy(m.withdrawn)} in Settings → Tools while it waited for your approval: ${m.call}`;
   }
+}
+
+function withdrawnWhy(why: WithdrawnReason | undefined): string {
+  switch (why) {
+    case 'server-off':
+      return 'its tool server was switched off';
+    case 'tool-off':
+      return 'it was switched off';
+    default:
+      return 'its tool server was removed';
+  }
+}
+
+/** What the model reads for a call whose card was withdrawn: it did not run, and why, so it does not ask again. */
+export function withdrawnResultText(tool: string, server: string | undefined, why: WithdrawnReason): string {
+  const from = server !== undefined ? `the tool server ${server}` : 'its tool server';
+  const what = why === 'tool-off' ? `the user switched ${tool} off` : why === 'server-off' ? `the user switched ${from} off` : `the user removed ${from}`;
+  return `Not run: ${what} before deciding on this call. Do not retry it; answer without it.`;
 }
 
 /** A system turn's text, derived from its meta; undefined for a kind without a card or a meta that does not fit. */
@@ -174,7 +204,7 @@ export function systemTurnText(source: string, meta: JsonObject): string | undef
 export const CONTEXT_REFUSED_ADVICE = CONTEXT_ADVICE;
 
 function isApprovalState(s: string): s is ApprovalState {
-  return s === 'pending' || s === 'allowed' || s === 'denied' || s === 'stopped' || s === 'interrupted';
+  return s === 'pending' || s === 'allowed' || s === 'denied' || s === 'stopped' || s === 'interrupted' || s === 'withdrawn';
 }
 
 function isObject(v: JsonValue | undefined): v is JsonObject {

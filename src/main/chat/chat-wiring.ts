@@ -49,6 +49,8 @@ export interface ChatWiringOptions {
   /** Electron's safeStorage-backed store from the shell; serve mode (and tests) get the 0600 file. */
   secrets?: SecretStore;
   tools?: ToolRegistry;
+  /** The approval cards' waits; Settings → Tools withdraws those of a server it removes (services makes it). */
+  approvals?: ApprovalGate;
   stallTimeoutMs?: number;
   retryDelayMs?: number;
   maxSteps?: number;
@@ -120,7 +122,7 @@ export function createChat(o: ChatWiringOptions): ChatParts {
   const engine: ChatServiceDeps['engine'] = {
     steps,
     tools: o.tools ?? builtinTools(),
-    approvals: new ApprovalGate(),
+    approvals: o.approvals ?? new ApprovalGate(),
     toolRuns: new ToolRuns(o.db),
     capabilities,
     thinkOpen: new ThinkOpenCache(),

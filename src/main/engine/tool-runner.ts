@@ -1,4 +1,4 @@
-import { toolApprovalText, type ToolApprovalMeta } from '../../shared/system-turns';
+import { toolApprovalText, withdrawnResultText, type ToolApprovalMeta, type WithdrawnReason } from '../../shared/system-turns';
 import type { AttachmentBlock, ToolCallBlock, ToolResultBlock, Turn } from '../../shared/turn';
 import type { ConversationStore } from '../db/conversation-store';
 import type { EmitEvent } from '../events';
@@ -69,6 +69,10 @@ export async function runToolCalls(
     if (tool.needsApproval && !deps.approvals.isAllowed(turn.conversationId, allowedAs)) {
       const card = await askApproval(deps, turn, parentId, call, tool.describeCall?.(call.arguments) ?? call.argumentsRaw, signal, allowedAs, tool.server);
       parentId = card.id;
+      if (card.withdrawn) {
+        answer({ content: withdrawnResultText(call.name, tool.server, card.withdrawn), isError: true }, true);
+        continue;
+      }
       if (card.decision === 'deny') {
         answer({ content: signal.aborted ? 'Not run: stopped by the user.' : `The user did not allow ${call.name} for this request. Do not retry it; answer without it.`, isError: true }, true);
         continue;
@@ -129,11 +133,14 @@ async function askApproval(deps: ToolRunDeps, turn: Turn, parentId: string, call
   deps.store.appendRunTurn(card, deps.now());
   deps.emit('chat:turn-saved', { turn: card });
   deps.emit('conversations:changed', { conversationId: turn.conversationId });
-  const decision = await deps.approvals.wait({ conversationId: turn.conversationId, turnId: turn.id, toolCallId: call.id }, allowedAs, signal);
-  const state = decision === 'deny' ? (signal.aborted ? 'stopped' : 'denied') : 'allowed';
-  const decidedMeta: ToolApprovalMeta = { ...meta, state, decision };
-  const decided: Turn = { ...card, blocks: [{ type: 'text', text: toolApprovalText(decidedMeta) }], meta: { ...card.meta, state, decision } };
+  const outcome = await deps.approvals.wait({ conversationId: turn.conversationId, turnId: turn.id, toolCallId: call.id }, allowedAs, signal);
+  const settled: Pick<ToolApprovalMeta, 'state'> & ({ withdrawn: WithdrawnReason } | { decision: string }) =
+    'withdrawn' in outcome
+      ? { state: 'withdrawn', withdrawn: outcome.withdrawn }
+      : { state: outcome.decision === 'deny' ? (signal.aborted ? 'stopped' : 'denied') : 'allowed', decision: outcome.decision };
+  const decidedMeta: ToolApprovalMeta = { ...meta, ...settled };
+  const decided: Turn = { ...card, blocks: [{ type: 'text', text: toolApprovalText(decidedMeta) }], meta: { ...card.meta, ...settled } };
   deps.store.updateTurn(decided);
   deps.emit('chat:turn-saved', { turn: decided });
-  return { id: card.id, decision };
+  return 'withdrawn' in outcome ? { id: card.id, withdrawn: outcome.withdrawn } : { id: card.id, decision: outcome.decision, withdrawn: undefined };
 }

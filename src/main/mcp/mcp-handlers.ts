@@ -6,15 +6,19 @@
  */
 import type { McpInvokeContract } from '../../shared/mcp';
 import { UserFacingError } from '../errors';
-import type { McpManager } from './mcp-manager';
+import type { WithdrawnReason } from '../../shared/system-turns';
+import type { ApprovalGate } from '../tools/approval-gate';
+import { isServersApprovalKey, mcpApprovalKey, type McpManager } from './mcp-manager';
 import type { StopReason } from './mcp-server-host';
 import type { StoredMcpServer } from './mcp-store';
 import { parseMcpImport } from './mcp-import';
 
 type Handlers = { [C in keyof McpInvokeContract]: (req: McpInvokeContract[C]['req']) => McpInvokeContract[C]['res'] | Promise<McpInvokeContract[C]['res']> };
 
-export function createMcpHandlers(manager: McpManager, newId: () => string): Handlers {
+export function createMcpHandlers(manager: McpManager, newId: () => string, approvals?: ApprovalGate): Handlers {
   const { store } = manager;
+  // A card that waits for a tool of a server removed or switched off gets no Allow that could no longer run it.
+  const withdrawServer = (id: string, why: WithdrawnReason) => approvals?.withdraw((key) => isServersApprovalKey(id, key), why);
   const infoOf = (id: string) => {
     const s = store.get(id);
     if (!s) throw new UserFacingError('not-found', 'That tool server no longer exists.');
@@ -35,11 +39,13 @@ export function createMcpHandlers(manager: McpManager, newId: () => string): Han
       const saved = store.save(input, newId);
       // A new name, timeout or "start with Firebrand" applies without a restart: restarting ended the call in
       // progress (tools audit #2). Only another program, or the switch, restarts (or stops) it.
+      if (before?.enabled && !saved.enabled) withdrawServer(saved.id, 'server-off');
       if (!before || program !== programOf(saved) || before.enabled !== saved.enabled) await restartIfEnabled(saved.id, saved.enabled ? 'edited' : 'disabled');
       manager.changed();
       return infoOf(saved.id);
     },
     'mcp:delete': async ({ id }) => {
+      withdrawServer(id, 'server-removed');
       await manager.stopHost(id, 'removed');
       manager.forget(id);
       const deleted = store.delete(id);
@@ -48,11 +54,13 @@ export function createMcpHandlers(manager: McpManager, newId: () => string): Han
     },
     'mcp:set-enabled': async ({ id, enabled }) => {
       if (!store.update(id, { enabled })) throw new UserFacingError('not-found', 'That tool server no longer exists.');
+      if (!enabled) withdrawServer(id, 'server-off');
       await restartIfEnabled(id, enabled ? 'restarted' : 'disabled');
       manager.changed();
       return infoOf(id);
     },
     'mcp:set-tool': ({ id, tool, enabled, alwaysAllow }) => {
+      if (enabled === false && store.get(id)) approvals?.withdraw((key) => key === mcpApprovalKey(id, tool), 'tool-off');
       if (!manager.setTool(id, tool, { ...(enabled !== undefined ? { enabled } : {}), ...(alwaysAllow !== undefined ? { alwaysAllow } : {}) })) {
         throw new UserFacingError('not-found', 'That tool server no longer exists.');
       }

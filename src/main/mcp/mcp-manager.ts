@@ -198,7 +198,7 @@ export class McpManager {
         return !(store.get(server.id)?.alwaysAllow.includes(def.name) ?? false);
       },
       server: server.name,
-      approvalKey: `mcp\u0000${server.id}\u0000${def.name}`,
+      approvalKey: mcpApprovalKey(server.id, def.name),
       describeCall: (args) => describeArgs(def.name, offeredAs, args),
       allowAlways: () => void this.setTool(server.id, def.name, { alwaysAllow: true }),
       run: async (args, ctx) => {
@@ -259,4 +259,14 @@ function cached(t: McpToolDef): CachedTool {
 
 function isObject(v: JsonValue): v is JsonObject {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** The key an MCP tool's approvals are kept under: by server id and the server's own name for the tool. */
+export function mcpApprovalKey(serverId: string, tool: string): string {
+  return `mcp\u0000${serverId}\u0000${tool}`;
+}
+
+/** Whether an approval key is one of this server's tools. */
+export function isServersApprovalKey(serverId: string, key: string): boolean {
+  return key.startsWith(`mcp\u0000${serverId}\u0000`);
 }

@@ -1,5 +1,10 @@
+import type { WithdrawnReason } from '../../shared/system-turns';
+
 /** `allow-always`: this tool runs without asking from now on (MCP tools; remembered in Settings → Tools). */
 export type ApprovalDecision = 'allow-once' | 'allow-conversation' | 'allow-always' | 'deny';
+
+/** How a wait ends: the user's decision, or the card withdrawn because its tool went away in Settings → Tools. */
+export type ApprovalOutcome = { decision: ApprovalDecision } | { withdrawn: WithdrawnReason };
 
 /** Which call a decision is for: tool-call ids repeat across chats (`call_0`), so the turn and chat are part of it. */
 export interface ApprovalKey {
@@ -18,34 +23,44 @@ export interface ApprovalKey {
  */
 export class ApprovalGate {
   private readonly allowed = new Set<string>();
-  private readonly pending = new Map<string, (decision: ApprovalDecision) => void>();
+  private readonly pending = new Map<string, { tool: string; done: (outcome: ApprovalOutcome) => void }>();
 
   isAllowed(conversationId: string, tool: string): boolean {
     return this.allowed.has(join(conversationId, tool));
   }
 
   /** Resolves with the user's decision; a stop while waiting resolves `deny`. */
-  wait(key: ApprovalKey, tool: string, signal: AbortSignal): Promise<ApprovalDecision> {
+  wait(key: ApprovalKey, tool: string, signal: AbortSignal): Promise<ApprovalOutcome> {
     const id = pendingId(key);
     return new Promise((resolve) => {
-      const done = (decision: ApprovalDecision) => {
+      const done = (outcome: ApprovalOutcome) => {
         signal.removeEventListener('abort', onAbort);
         this.pending.delete(id);
-        if (decision === 'allow-conversation' || decision === 'allow-always') this.allowed.add(join(key.conversationId, tool));
-        resolve(decision);
+        if ('decision' in outcome && (outcome.decision === 'allow-conversation' || outcome.decision === 'allow-always')) this.allowed.add(join(key.conversationId, tool));
+        resolve(outcome);
       };
-      const onAbort = () => done('deny');
-      if (signal.aborted) return done('deny');
+      const onAbort = () => done({ decision: 'deny' });
+      if (signal.aborted) return done({ decision: 'deny' });
       signal.addEventListener('abort', onAbort);
-      this.pending.set(id, done);
+      this.pending.set(id, { tool, done });
     });
   }
 
   /** Applies a decision; false when that call of that turn in that conversation is not waiting. */
   decide(key: ApprovalKey, decision: ApprovalDecision): boolean {
-    const resolve = this.pending.get(pendingId(key));
-    resolve?.(decision);
-    return resolve !== undefined;
+    const waiting = this.pending.get(pendingId(key));
+    waiting?.done({ decision });
+    return waiting !== undefined;
+  }
+
+  /**
+   * Ends the waits of the tools `matches` picks (by the key they wait under: an MCP tool's names its server): their
+   * server was removed or switched off, so an Allow could no longer run what the card says. Returns how many.
+   */
+  withdraw(matches: (tool: string) => boolean, why: WithdrawnReason): number {
+    const ended = [...this.pending.values()].filter((w) => matches(w.tool));
+    for (const w of ended) w.done({ withdrawn: why });
+    return ended.length;
   }
 
   /** Whether a run of this conversation waits for the user's answer to an approval card. */

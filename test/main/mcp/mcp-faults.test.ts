@@ -175,9 +175,10 @@ describe('editing or removing a server while its tool runs (tools audit #2)', ()
 });
 
 // Tools audit #4: allowed after its server was removed, the call said "The server could not start" and a host
-// was made for the deleted server.
-describe('a call allowed after its server was removed', () => {
-  it('fails saying the server was removed, and starts nothing', async () => {
+// was made for the deleted server. Then the card went on offering Allow for a server that no longer existed: it is
+// withdrawn now, as it is when the server or the tool is switched off.
+describe('a card waiting when its server is removed or switched off', () => {
+  async function waiting() {
     st = await stage();
     const s = st.services;
     const log = logFile();
@@ -185,15 +186,47 @@ describe('a call allowed after its server was removed', () => {
     st.plan.push(callAnswer('wait', {}), textAnswer('It is gone.'));
     const sent = await s.handlers['chat:send']({ conversationId: null, text: 'wait', model: MODEL });
     await expect.poll(() => pendingCard(st!, sent.conversationId)).toBeDefined();
+    return { s, log, info, sent, card: pendingCard(st, sent.conversationId)! };
+  }
+  const approve = (s: Stage['services'], card: Turn) =>
+    s.handlers['chat:approve-tool']({ conversationId: card.conversationId, turnId: String(card.meta['turnId']), toolCallId: String(card.meta['toolCallId']), decision: 'allow-once' });
+
+  it('Remove withdraws the card: no Allow is offered, the call does not run, and the model is told why', async () => {
+    const { s, log, info, sent, card } = await waiting();
     await s.handlers['mcp:delete']({ id: info.id });
-    await decide(st, pendingCard(st, sent.conversationId)!, 'allow-once');
-    const turns = await settled(st, sent.conversationId);
+    const turns = await settled(st!, sent.conversationId);
+    const settledCard = turns.find((t) => t.source === 'tool-approval');
+    expect(settledCard?.meta).toMatchObject({ state: 'withdrawn', withdrawn: 'server-removed' });
+    expect(turnText(settledCard!)).toBe('wait (from the tool server hang-calls) did not run: its tool server was removed in Settings → Tools while it waited for your approval: {}');
     expect(turns.find((t) => t.role === 'tool')?.blocks[0]).toMatchObject({
       isError: true,
-      content: 'wait failed: hang-calls was removed in Settings → Tools, so wait did not run. Add the server again to use its tools.',
+      notRun: true,
+      content: 'Not run: the user removed the tool server hang-calls before deciding on this call. Do not retry it; answer without it.',
     });
+    expect(turnText(turns.at(-1)!)).toBe('It is gone.');
+    expect(await approve(s, card)).toEqual({ applied: false });
     expect(() => s.mcp.host(info.id)).toThrow('no longer configured');
     expect(logLines(log).filter((l) => l.startsWith('pid'))).toHaveLength(1);
+  });
+
+  it('switching the server off withdraws the card; switching it on again does not bring the call back', async () => {
+    const { s, info, sent, card } = await waiting();
+    await s.handlers['mcp:set-enabled']({ id: info.id, enabled: false });
+    const turns = await settled(st!, sent.conversationId);
+    expect(turns.find((t) => t.source === 'tool-approval')?.meta).toMatchObject({ state: 'withdrawn', withdrawn: 'server-off' });
+    expect(turns.find((t) => t.role === 'tool')?.blocks[0]).toMatchObject({ content: 'Not run: the user switched the tool server hang-calls off before deciding on this call. Do not retry it; answer without it.' });
+    await s.handlers['mcp:set-enabled']({ id: info.id, enabled: true });
+    expect(await approve(s, card)).toEqual({ applied: false });
+  });
+
+  it('switching the tool off withdraws its card; a rename of the server does not', async () => {
+    const { s, info, sent } = await waiting();
+    await s.handlers['mcp:save']({ ...scripted('hang-calls', logFile()), id: info.id, name: 'renamed', timeoutSeconds: 90 });
+    expect(pendingCard(st!, sent.conversationId)).toBeDefined();
+    await s.handlers['mcp:set-tool']({ id: info.id, tool: 'wait', enabled: false });
+    const turns = await settled(st!, sent.conversationId);
+    expect(turns.find((t) => t.source === 'tool-approval')?.meta).toMatchObject({ state: 'withdrawn', withdrawn: 'tool-off' });
+    expect(turns.find((t) => t.role === 'tool')?.blocks[0]).toMatchObject({ content: 'Not run: the user switched wait off before deciding on this call. Do not retry it; answer without it.' });
   });
 });
 

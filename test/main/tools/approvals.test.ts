@@ -98,7 +98,23 @@ describe('ApprovalGate', () => {
     const second = gate.wait({ conversationId: 'c', turnId: 't2', toolCallId: 'call_0' }, 'look_up', signal);
     expect(gate.decide({ conversationId: 'c', turnId: 't2', toolCallId: 'call_0' }, 'deny')).toBe(true);
     expect(gate.decide({ conversationId: 'c', turnId: 't1', toolCallId: 'call_0' }, 'allow-once')).toBe(true);
-    expect(await Promise.all([first, second])).toEqual(['allow-once', 'deny']);
+    expect(await Promise.all([first, second])).toEqual([{ decision: 'allow-once' }, { decision: 'deny' }]);
     expect(gate.decide({ conversationId: 'c', turnId: 't1', toolCallId: 'call_0' }, 'deny')).toBe(false);
+  });
+
+  it('withdraws only the waits of the tools it is asked to, and those can no longer be decided', async () => {
+    const gate = new ApprovalGate();
+    const signal = new AbortController().signal;
+    const gone = gate.wait({ conversationId: 'c', turnId: 't1', toolCallId: 'call_0' }, 'mcp\u0000s1\u0000read', signal);
+    const kept = gate.wait({ conversationId: 'd', turnId: 't2', toolCallId: 'call_0' }, 'mcp\u0000s2\u0000read', signal);
+    expect(gate.withdraw((key) => key.startsWith('mcp\u0000s1\u0000'), 'server-removed')).toBe(1);
+    expect(await gone).toEqual({ withdrawn: 'server-removed' });
+    expect(gate.decide({ conversationId: 'c', turnId: 't1', toolCallId: 'call_0' }, 'allow-once')).toBe(false);
+    expect(gate.waitingIn('c')).toBe(false);
+    expect(gate.waitingIn('d')).toBe(true);
+    expect(gate.decide({ conversationId: 'd', turnId: 't2', toolCallId: 'call_0' }, 'allow-once')).toBe(true);
+    expect(await kept).toEqual({ decision: 'allow-once' });
+    // A withdrawn card allows nothing for the chat.
+    expect(gate.isAllowed('c', 'mcp\u0000s1\u0000read')).toBe(false);
   });
 });

@@ -104,6 +104,7 @@ const APPROVAL_STATUS: Record<ToolApprovalMeta['state'], string> = {
   denied: 'Not allowed',
   stopped: 'Stopped',
   interrupted: 'Not run',
+  withdrawn: 'Not run',
 };
 
 function Approval({ turn, meta }: { turn: Turn; meta: ToolApprovalMeta }) {
