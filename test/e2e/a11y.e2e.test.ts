@@ -84,7 +84,7 @@ describe('accessibility', () => {
     });
   }
 
-  it('makes Settings a modal dialog: focus inside, Tab kept inside, Escape closes, a backdrop click keeps edits', async () => {
+  it('makes Settings a modal dialog: focus inside, Tab kept inside, Escape closes, Escape and a backdrop click keep edits', async () => {
     if (!s) throw new Error('no session');
     const { page } = s;
     await page.getByTestId('settings-open').click();
@@ -114,6 +114,21 @@ describe('accessibility', () => {
     await page.getByRole('button', { name: 'Keep editing' }).click();
     expect(await page.getByTestId('builtin-idle-minutes').inputValue()).toBe('42');
     await page.mouse.click(5, 400);
+    await page.getByTestId('settings-discard').click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // Escape with an edit asks too (it closed at once and threw the edit away); Escape again is Keep editing, and the
+    // focus goes back to the field.
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('builtin-idle-minutes').fill('42');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('settings-unsaved').waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Keep editing');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('settings-unsaved').waitFor({ state: 'detached' });
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('builtin-idle-minutes');
+    expect(await page.getByTestId('builtin-idle-minutes').inputValue()).toBe('42');
+    await page.keyboard.press('Escape');
     await page.getByTestId('settings-discard').click();
     await dialog.waitFor({ state: 'detached' });
 

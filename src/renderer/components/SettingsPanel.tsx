@@ -26,8 +26,9 @@ function gibFrom(report: GpuReport | null): string {
 
 /**
  * Settings as a native modal dialog (focus inside, Tab kept inside, Escape cancels). The theme previews as it is
- * picked; Cancel or Escape puts the saved one back. A click on the backdrop closes it only when nothing was
- * changed: with edits it asks first, so nothing typed is thrown away by a stray click.
+ * picked; Cancel or Escape puts the saved one back. Escape or a click on the backdrop closes it only when nothing
+ * was changed: with edits it asks first, so nothing typed is thrown away by a stray key or click (Escape again is
+ * Keep editing). Cancel and the close button say what they do, and discard.
  */
 export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const settings = useStore((s) => s.settings);
@@ -56,6 +57,17 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const gpuTyped = useRef(false);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
+  // Where the focus was when the question came: Keep editing puts it back there, not at the top of the dialog.
+  const askedFrom = useRef<Element | null>(null);
+  const ask = () => {
+    askedFrom.current = document.activeElement;
+    setConfirming(true);
+  };
+  const keepEditing = () => {
+    setConfirming(false);
+    const from = askedFrom.current;
+    if (from instanceof HTMLElement && from.isConnected) requestAnimationFrame(() => from.focus());
+  };
 
   useEffect(() => {
     let live = true;
@@ -107,7 +119,9 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
       testId="settings-dialog"
       className="settings"
       onClose={(how) => {
-        if (how === 'backdrop' && dirty) setConfirming(true);
+        if (confirming) {
+          if (how === 'escape') keepEditing();
+        } else if (dirty) ask();
         else onClose();
       }}
     >
@@ -212,7 +226,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
         {confirming ? (
           <span className="settings-unsaved" role="alertdialog" aria-label="Unsaved changes" data-testid="settings-unsaved">
             <span>You have unsaved changes.</span>
-            <button type="button" onClick={() => setConfirming(false)} autoFocus>
+            <button type="button" onClick={keepEditing} autoFocus>
               Keep editing
             </button>
             <button type="button" className="danger" data-testid="settings-discard" onClick={onClose}>
