@@ -132,6 +132,17 @@ describe('Settings → Tools and an MCP tool in a chat', () => {
     await item.getByTestId('mcp-server-remove').click();
     await item.getByTestId('mcp-server-remove-confirm').click();
     await expect.poll(() => item.count()).toBe(0);
+
+    // A refused form says why inside the form, and Cancel takes the reason with it (it stayed under Tools after the
+    // form was gone).
+    await tools.getByTestId('mcp-add').click();
+    await tools.getByTestId('mcp-form-name').fill('notes');
+    await tools.getByTestId('mcp-form-save').click();
+    await expect.poll(() => tools.getByTestId('mcp-form').getByTestId('mcp-form-error').textContent()).toBe('Enter the command that starts the server (for example npx or uvx).');
+    expect(await tools.getByTestId('mcp-error').count()).toBe(0);
+    await tools.getByTestId('mcp-form').getByRole('button', { name: 'Cancel' }).click();
+    await tools.getByTestId('mcp-form').waitFor({ state: 'detached' });
+    expect(await tools.getByRole('alert').count()).toBe(0);
   });
 
   it('asks again when a tool allowed in this chat is now another server’s tool of the same name', async () => {

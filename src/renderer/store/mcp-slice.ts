@@ -60,8 +60,9 @@ export function offeredToolsKey(servers: readonly McpServerInfo[]): string {
     .join(',');
 }
 
-export function saveMcpServer(input: McpServerInput): Promise<boolean> {
-  return attempt(async () => {
+/** `showError`: where a refusal is said; the form shows its own, so it goes with the form (Cancel took it away). */
+export function saveMcpServer(input: McpServerInput, showError?: (error: string | null) => void): Promise<boolean> {
+  return attemptWith(showError ?? ((error) => set({ error })), async () => {
     await firebrand().mcp.save(input);
     await refresh();
   });

@@ -43,7 +43,7 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
         : { url: url.trim(), headers: entriesOf(headers) }),
       timeoutSeconds: seconds,
       startWithApp,
-    });
+    }, setProblem);
     if (ok) onDone();
   };
 
@@ -75,7 +75,11 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
         <input type="checkbox" checked={startWithApp} onChange={(e) => setStartWithApp(e.target.checked)} />
         Start with Firebrand (otherwise when first needed)
       </label>
-      {problem && <p className="field-error">{problem}</p>}
+      {problem && (
+        <p role="alert" className="field-error" data-testid="mcp-form-error">
+          {problem}
+        </p>
+      )}
       <div className="mcp-actions">
         <button type="button" onClick={onDone}>
           Cancel
