@@ -38,6 +38,24 @@ describe('sidebar and settings', () => {
 
   // Resilience audit R7: the Settings dialog saved every field it shows, as the tab last read them: a tab open
   // since before another tab changed the models folder put the old folder back when it saved only a new theme.
+  // The banner of an empty models folder offered Retry (the folder is watched: it changed nothing) and Settings,
+  // not the screen where a model is added.
+  it('says an empty models folder with a way to Models, and no Retry', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page } = s;
+    await page.getByTestId('settings-open').click();
+    const item = page.locator('[data-testid="connection-item"][data-kind="builtin"]');
+    await item.getByTestId('connection-use').click();
+    await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
+    await page.getByTestId('settings-save').click();
+    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+    const banner = page.getByTestId('models-error');
+    await expect.poll(() => banner.locator('.banner-text').textContent()).toBe('No GGUF models yet: add or download one in Models (or put a .gguf file in the models folder).');
+    expect(await banner.getByTestId('banner-retry').count()).toBe(0);
+    await banner.getByTestId('banner-open-models').click();
+    await page.getByTestId('models-screen').waitFor();
+  });
+
   it('saves only what was changed in the dialog: a tab opened earlier does not undo another tab\'s settings', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
     const { page, browser, serve } = s;

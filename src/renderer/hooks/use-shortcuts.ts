@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { openModelsScreen } from '../components/models/open-models';
 import { newChat, stopTurn, useStore } from '../store';
 import { stoppableTurn } from '../store/run-state';
 import { useShortcutsOverlay } from '../components/frame/ShortcutsOverlay';
@@ -45,7 +46,7 @@ export function useShortcuts(sidebar: SidebarControls): void {
       } else if (mod && e.shiftKey && !e.altKey && key === 'm') {
         // The models screen by keyboard: same as clicking the sidebar's Models button.
         e.preventDefault();
-        document.querySelector<HTMLElement>('[data-testid="models-open"]')?.click();
+        openModelsScreen();
       } else if (mod && !e.shiftKey && !e.altKey && key === 'k') {
         e.preventDefault();
         // A hidden search box cannot take the focus: Ctrl+K did nothing on a phone or with the column collapsed

@@ -2,6 +2,8 @@ import { useState } from 'react';
 import { refreshModels, useStore } from '../../store';
 import { reconnectServe } from '../../serve-bridge';
 import { firebrand } from '../../firebrand';
+import { BUILTIN_CONNECTION_ID } from '../../../shared/connections';
+import { openModelsScreen } from '../models/open-models';
 import { Banner } from './Banner';
 import { NoticeBanner } from './NoticeBanner';
 
@@ -14,6 +16,10 @@ import { NoticeBanner } from './NoticeBanner';
 export function Banners({ onOpenSettings }: { onOpenSettings: () => void }) {
   const notice = useStore((s) => s.notice);
   const modelsError = useStore((s) => s.modelsError);
+  // Reached, with nothing listed: the way out is Models (pull, download, add a file). An empty models folder is
+  // watched, so trying again changes nothing until a file comes; a server's list is asked again by Retry.
+  const modelsEmpty = useStore((s) => s.modelsError !== null && !s.modelsUnreachable);
+  const builtinActive = useStore((s) => s.settings?.activeConnectionId === BUILTIN_CONNECTION_ID);
   const serveProblem = useStore((s) => s.serveProblem);
   // The chats open read-only on a full disk (main's db/read-only-copy.ts): until a restart, so no Retry.
   const readOnly = useStore((s) => s.settings?.readOnly ?? null);
@@ -32,15 +38,25 @@ export function Banners({ onOpenSettings }: { onOpenSettings: () => void }) {
         <Banner
           testId="models-error"
           message={modelsError}
-          onRetry={() => {
-            void refreshModels();
-            void firebrand().models.watchNow({}).catch(() => undefined);
-          }}
+          {...(modelsEmpty && builtinActive
+            ? {}
+            : {
+                onRetry: () => {
+                  void refreshModels();
+                  void firebrand().models.watchNow({}).catch(() => undefined);
+                },
+              })}
           onClose={() => close('models-error', modelsError)}
           extra={
-            <button type="button" className="small" onClick={onOpenSettings}>
-              Settings
-            </button>
+            modelsEmpty ? (
+              <button type="button" className="small" data-testid="banner-open-models" onClick={openModelsScreen}>
+                Open Models
+              </button>
+            ) : (
+              <button type="button" className="small" onClick={onOpenSettings}>
+                Settings
+              </button>
+            )
           }
         />
       )}
