@@ -7,6 +7,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { NoticeBanner } from '../../src/renderer/components/frame/NoticeBanner';
 import { adoptAliases, fail, useStore } from '../../src/renderer/store/index';
+import { showModels } from '../../src/renderer/store/model-choice';
 import type { ModelSummary } from '../../src/shared/ipc';
 import type { Alias } from '../../src/shared/models';
 import { fakeApi } from './helpers/fake-api';
@@ -48,5 +49,23 @@ describe('the notice that a chosen alias was deleted in another tab', () => {
     const html = shownNotice();
     expect(html).toContain('banner-retry');
     expect(html).not.toContain('notice-choose-model');
+  });
+});
+
+// Context audit #10: making another connection active said "llama3.2:3b is no longer on the server; … is chosen now".
+describe('the model list of another connection', () => {
+  const settingsOf = (activeConnectionId: string) => ({ activeConnectionId }) as NonNullable<ReturnType<typeof useStore.getState>['settings']>;
+
+  it('chooses among its models without saying the one left behind is gone', async () => {
+    useStore.setState({ models: [{ name: 'llama3.2:3b' }] as ModelSummary[], aliases: [], modelsConnection: 'ollama', selectedModel: 'llama3.2:3b', settings: settingsOf('box') });
+    await showModels(Promise.resolve([[{ name: 'scripted-plain' }] as ModelSummary[], []]));
+    expect(useStore.getState().selectedModel).toBe('scripted-plain');
+    expect(useStore.getState().notice).toBeNull();
+  });
+
+  it('still says so when the same connection no longer lists the chosen model', async () => {
+    useStore.setState({ models: [{ name: 'llama3.2:3b' }, { name: 'qwen3:8b' }] as ModelSummary[], aliases: [], modelsConnection: 'ollama', selectedModel: 'llama3.2:3b', settings: settingsOf('ollama') });
+    await showModels(Promise.resolve([[{ name: 'qwen3:8b' }] as ModelSummary[], []]));
+    expect(useStore.getState().notice?.message).toBe('llama3.2:3b is no longer on the server; qwen3:8b is chosen now.');
   });
 });

@@ -61,7 +61,10 @@ export async function showModels(listed: Promise<ModelList>, shown: readonly Ali
     // A model that went away (deleted on the server) or an alias deleted (in another tab) is not kept selected
     // silently: the user is told what changed.
     const goneAlias = aliasOfRef(before, shown);
-    const gone = before !== null && (get().models.some((m) => m.name === before) || goneAlias !== undefined) && !names.includes(before) && selected !== null;
+    // Only a list of the same connection can have lost it: another connection made active lists other models, and
+    // "no longer on the server" said of the one the user had just left was untrue (context audit #10).
+    const sameConnection = get().modelsConnection !== undefined && get().modelsConnection === (askedOf ?? get().settings?.activeConnectionId);
+    const gone = before !== null && ((sameConnection && get().models.some((m) => m.name === before)) || goneAlias !== undefined) && !names.includes(before) && selected !== null;
     const goneWhere = goneAlias ? 'an alias (it was deleted)' : settings?.activeConnectionId === BUILTIN_CONNECTION_ID ? 'in the models folder' : 'on the server';
     const changed = gone ? `${refLabel(before, shown)} is no longer ${goneWhere}; ${refLabel(selected, aliases)} is chosen now.` : null;
     set({
