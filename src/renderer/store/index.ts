@@ -19,7 +19,8 @@ import { switchDraft } from './drafts';
 import { refreshConversations } from './conversation-list';
 import { noticeDeletedElsewhere } from './conversation-actions';
 import { isBlankSettings, keepNewChatSettings, keptNewChatSettings, NO_CONVERSATION_SETTINGS } from './new-chat-settings';
-import { fail, useStore } from './app-state';
+import { fail, showNotice, useStore } from './app-state';
+import { CHOOSE_A_MODEL, CHOOSE_MODEL } from './notice';
 import { adoptAliases, connectionOf, listModels, refreshContextChoice, refreshModels, showModels, thinkChoice } from './model-choice';
 import { adoptSettings, settingsAdoptions } from './settings-sync';
 
@@ -87,11 +88,17 @@ export function newChat(): void {
 /**
  * Sends a message, with the Think choice every request the user starts carries (thinkChoice); resolves true when it
  * was accepted (the caller then clears the draft). `fromDraft`: it is the composer's draft, which main then drops.
+ * `model`: the model to use when none is chosen (Continue: the answer's own, as Regenerate does).
  */
-export async function sendMessage(text: string, attachments: AttachmentBlock[] = [], { fromDraft = false } = {}): Promise<boolean> {
+export async function sendMessage(text: string, attachments: AttachmentBlock[] = [], { fromDraft = false, model: fallback }: { fromDraft?: boolean; model?: string | undefined } = {}): Promise<boolean> {
   const think = thinkChoice();
-  const model = get().selectedModel;
-  if (!model || (text.trim() === '' && attachments.length === 0)) return false;
+  const model = get().selectedModel ?? fallback;
+  if (text.trim() === '' && attachments.length === 0) return false;
+  // Said, not dropped: Continue with the model list empty (its server down) did nothing at all (context audit #9).
+  if (!model) {
+    showNotice(CHOOSE_A_MODEL, CHOOSE_MODEL);
+    return false;
+  }
   set({ sending: true });
   const startsChat = get().activeId === null;
   try {

@@ -7,7 +7,7 @@ import { useBuiltinLoading, waitingLine, waitingOf } from '../../store/builtin-l
 import { useRoom } from '../../store/context-room';
 import { finalAssistantText } from '../../../shared/assistant-text';
 import { CONTINUE_TEXT, type Turn } from '../../../shared/turn';
-import { answeredAlias } from '../../../shared/model-ref';
+import { answeredAlias, answeredRef } from '../../../shared/model-ref';
 import { answerKey, type ToolAnswer, type ToolAnswers } from './tool-answers';
 import { regenerate } from '../../store/branch-actions';
 import { materializeAlias } from '../../store/models-slice';
@@ -166,7 +166,10 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
                 onClick={() => {
                   // This button goes as the answer goes on: the message box takes the focus (Escape stops it there).
                   focusComposer();
-                  void sendMessage(CONTINUE_TEXT);
+                  // With no model chosen (the list empty while its server is away), the answer's own model, as
+                  // Regenerate does: the request then fails with why, instead of the click doing nothing.
+                  const { aliases, models } = useStore.getState();
+                  void sendMessage(CONTINUE_TEXT, [], { model: answeredRef(turn, aliases, models) });
                 }}
               >
                 <Play className="icon" aria-hidden />
