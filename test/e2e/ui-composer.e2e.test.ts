@@ -506,6 +506,8 @@ describe('composer', () => {
     await waitIdle(page);
     const turn = assistant(page);
     await turn.getByTestId('continue-full').waitFor();
+    // What ended it was the window filling, not a limit the user set (context audit #7).
+    expect(await turn.getByTestId('turn-error').locator('strong').textContent()).toBe('Stopped: the context window is full.');
     expect(await turn.getByTestId('answer-continue').isDisabled()).toBe(true);
     expect(await turn.getByTestId('answer-continue').getAttribute('aria-describedby')).toBe(await turn.getByTestId('continue-full').getAttribute('id'));
     // The composer says why and how to make room.
@@ -517,6 +519,7 @@ describe('composer', () => {
     await send(page, 'Write a little');
     await waitIdle(page);
     await assistant(page).getByTestId('answer-continue').waitFor();
+    expect(await assistant(page).getByTestId('turn-error').locator('strong').textContent()).toBe('Stopped at the token limit.');
     expect(await assistant(page).getByTestId('answer-continue').isDisabled()).toBe(false);
     expect(await assistant(page).getByTestId('continue-full').count()).toBe(0);
   });

@@ -10,4 +10,10 @@ describe('stopLabel', () => {
     expect(stopLabel(answer('max_tokens'))).toBe('Stopped at the token limit');
     expect(stopLabel(answer('end_turn'))).toBeNull();
   });
+
+  it('says the window filled when a "length" stop left the conversation filling it (context audit #7)', () => {
+    expect(stopLabel(answer('max_tokens'), true)).toBe('Stopped: the context window is full');
+    expect(stopLabel(answer('end_turn'), true)).toBeNull();
+    expect(stopLabel(answer('aborted'), true)).toBe('Stopped');
+  });
 });

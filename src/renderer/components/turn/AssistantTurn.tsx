@@ -30,9 +30,15 @@ const STOP_LABEL: Record<string, string> = {
   aborted: 'Stopped',
 };
 
-export function stopLabel(turn: Turn): string | null {
+/**
+ * `windowFull`: the conversation now fills the model's window. A server that says only "length" (llama-server, whose
+ * `-c` the prompt and the answer share) then stopped because the window filled, not at a token limit the user set
+ * (context audit #7: "Stopped at the token limit" read as a max-tokens setting).
+ */
+export function stopLabel(turn: Turn, windowFull = false): string | null {
   if (turn.status === 'interrupted') return 'Interrupted: Firebrand closed while this answer was streaming';
   if (turn.status === 'streaming') return null;
+  if (turn.stop === 'max_tokens' && windowFull) return STOP_LABEL['context_full'] ?? null;
   if (turn.stop && turn.stop !== 'end_turn' && turn.stop !== 'tool_use') return STOP_LABEL[turn.stop] ?? `Stopped (${turn.stop})`;
   if (turn.status === 'error' || turn.status === 'cut' || turn.status === 'aborted') return STOP_LABEL[turn.status] ?? 'Error';
   return null;
@@ -76,14 +82,16 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
   const [copied, setCopied] = useState(false);
   const streaming = turn.status === 'streaming';
   const waitingOn = useBuiltinLoading((s) => waitingOf(turn, s.waiting));
-  const problem = stopLabel(turn);
+  const isTip = useStore((s) => isContinuePoint(s.turns, turn.id));
+  // Only the chat's last answer is the one the window filled under; an older one keeps what its server said.
+  const windowFull = useRoom((s) => isTip && s.full === turn.conversationId);
+  const problem = stopLabel(turn, windowFull);
   let reasoningOrdinal = 0;
   const savedReasoning = turnTimingMeta(turn).reasoningMs;
   const stats = streaming ? '' : (runStats ?? formatStats(answerStats(turn)).join(' · '));
   const answer = finalAssistantText([turn]);
   const first = runFirst ?? turn;
   const stop = turn.status === 'interrupted' ? 'interrupted' : (turn.stop ?? turn.status);
-  const isTip = useStore((s) => isContinuePoint(s.turns, turn.id));
   // As Edit and the branch arrows: no second answer is started while a run goes on in this chat, streaming or
   // waiting on a tool (turns audit #8).
   const busy = useRunActive();
