@@ -97,6 +97,8 @@ export function createServices(options: ServicesOptions): Services {
     },
     db,
     baseUrl: () => settings.get().ollamaUrl,
+    // The very address the engine asks on that connection (chat-wiring's engineConnection): a window the Models
+    // screen keeps is stored under it, and a send reads it back by it (context audit #1).
     screenUrl: () => {
       const active = chatParts.connections.get(settings.get().activeConnectionId);
       return active?.kind === 'ollama' ? active.baseUrl : settings.get().ollamaUrl;

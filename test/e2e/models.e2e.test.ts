@@ -12,6 +12,7 @@ import { startReplayServer, type ReplayRoute, type ReplayServer } from '../repla
 import { launchChromium, openPage } from './helpers/browser';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process';
 import { expectPicked, pickerValues, pickModel } from './helpers/picker';
+import { answerRequests } from './helpers/ui-session';
 
 const fx = (p: string) => readFileSync(new URL(`../fixtures/ollama-models/${p}`, import.meta.url), 'utf8');
 const ANSWER = ['Code', ' first', ', always.'];
@@ -371,6 +372,39 @@ describe('aliases and connections (models audit)', () => {
     expect(await row.getByTestId('model-window').getAttribute('data-source')).toBe('user');
     await page.getByRole('button', { name: 'Forget' }).click();
     await expect.poll(() => row.getByTestId('model-window').getAttribute('data-source')).not.toBe('user');
+  });
+
+  it('keeps a window for the second Ollama in use: its row, the meter and num_ctx carry it (context audit #1)', async () => {
+    // Before, the window was saved for the Ollama in Settings: "Kept 3,072 tokens" was said, while the row, the
+    // meter and the request kept the default.
+    const gpuBox = await startReplayServer(routes());
+    try {
+      serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+      await page.goto(serve.url);
+      const id = await page.evaluate((url) => window.firebrand.connections.save({ kind: 'ollama', label: 'GPU box', baseUrl: url }).then((c) => c.id), gpuBox.url);
+      await page.evaluate((c) => window.firebrand.settings.update({ activeConnectionId: c }), id);
+      await page.reload();
+      await page.getByTestId('models-open').click();
+      const row = page.locator('[data-testid="model-row"][data-model="qwen3:8b"]');
+      await row.getByTestId('model-window').waitFor();
+      await row.getByTestId('model-details').click();
+      await page.getByTestId('context-custom').fill('3072');
+      await page.getByTestId('context-keep').click();
+      await expect.poll(() => page.getByTestId('context-saved').textContent()).toContain('Kept 3,072 tokens');
+      await expect.poll(() => row.getByTestId('model-window').getAttribute('data-source')).toBe('user');
+      expect(await row.getByTestId('model-window').getAttribute('data-window')).toBe('3072');
+      await expect.poll(() => page.getByTestId('context-stored').textContent()).toContain('3,072 tokens');
+      await page.getByTestId('models-close').click();
+      await pickModel(page, 'qwen3:8b');
+      await expect.poll(() => page.getByTestId('context-meter').getAttribute('data-window')).toBe('3072');
+      await page.getByTestId('composer-input').fill('hello window');
+      await page.getByTestId('composer-send').click();
+      await expect.poll(() => answerRequests(gpuBox).length).toBe(1);
+      expect(answerRequests(gpuBox)[0]).toMatchObject({ options: { num_ctx: 3072 } });
+      expect(answerRequests(replay)).toEqual([]);
+    } finally {
+      await gpuBox.close();
+    }
   });
 
   it('keeps the picker wide enough to read an alias at 390 px, with the alias’s think note beside or under it (#8)', async () => {

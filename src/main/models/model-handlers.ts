@@ -34,7 +34,7 @@ export type ModelHandlers = {
 
 export interface ModelHandlerDeps {
   db: Database;
-  /** The default Ollama connection's address (the model manager works on it). */
+  /** The default Ollama connection's address (the Ollama in Settings: aliases, version). */
   baseUrl: () => string;
   /** The Ollama the Models screen manages (./model-service.ts screenUrl). */
   screenUrl?: () => string;
@@ -104,9 +104,9 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     const { label, models } = await deps.modelNamesOf(connectionId);
     refuseClash(name, models, label, own);
   };
-  /** The context `model` was trained for, as the server in Settings describes it; null where it cannot say now. */
-  const trainedContextOf = async (model: string): Promise<number | null> => {
-    const details = await show(deps.baseUrl(), model).catch(() => null);
+  /** The context `model` was trained for, as the server at `baseUrl` describes it; null where it cannot say now. */
+  const trainedContextOf = async (baseUrl: string, model: string): Promise<number | null> => {
+    const details = await show(baseUrl, model).catch(() => null);
     return details?.architecture?.contextLength ?? null;
   };
   const handlers: ModelHandlers = {
@@ -135,11 +135,16 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
       return { unloaded: true };
     },
     'models:version': async () => ({ version: await serverVersion(deps.baseUrl()) }),
-    'models:recommend-context': ({ model, flashAttention, kvCacheType }) => models.recommend(model, flashAttention ?? true, kvCacheType ?? 'f16'),
+    // Details and its window are the model's on the server the Models screen lists (context audit #1), as are
+    // list, show, delete, running and unload.
+    'models:recommend-context': ({ model, flashAttention, kvCacheType }) => models.recommend(model, flashAttention ?? true, kvCacheType ?? 'f16', models.screenUrl()),
     'models:set-context': async ({ model, contextWindow, source }) => {
+      // Taken once: the trained-context check and the kept window are of one server, even if the active one changes
+      // while `/api/show` is asked.
+      const baseUrl = models.screenUrl();
       // The server down or the model unknown to it: its trained context is unknown, and the window is kept as typed.
-      if (contextWindow !== null) refuseBeyondTrained(model, contextWindow, await trainedContextOf(model));
-      return windowsChanged(models.setContext(model, contextWindow, source ?? 'user'));
+      if (contextWindow !== null) refuseBeyondTrained(model, contextWindow, await trainedContextOf(baseUrl, model));
+      return windowsChanged(models.setContext(model, contextWindow, source ?? 'user', baseUrl));
     },
     'models:context-window': (req) => (deps.contextWindowOf ? deps.contextWindowOf(req, windows) : windows.resolve(deps.baseUrl(), req.model, { wait: req.wait === true })),
     'models:llama-server-info': ({ baseUrl }) => llamaServerInfo(baseUrl),

@@ -130,8 +130,12 @@ export class ModelService {
     return this.gpu();
   }
 
-  /** `baseUrl`: another Ollama connection than the default one (the engine's window for that connection). */
-  async recommend(model: string, flashAttention: boolean, kvCacheType: KvCacheType, baseUrl = this.deps.baseUrl()): Promise<ContextAdvice> {
+  /**
+   * `baseUrl`: the server whose window is worked out (the engine's, for a conversation's connection); absent, the
+   * Ollama the Models screen lists. A window is kept per server address, and the screen's Details panel (and its
+   * "Kept for this model" line) must read the server whose models it shows (context audit #1).
+   */
+  async recommend(model: string, flashAttention: boolean, kvCacheType: KvCacheType, baseUrl = this.screenUrl()): Promise<ContextAdvice> {
     const [gpu, details, list, running] = await Promise.all([
       this.gpu(baseUrl),
       (this.deps.show ?? showModel)(baseUrl, model),
@@ -163,7 +167,7 @@ export class ModelService {
    * What `window` would cost `model` on the server at `baseUrl` (issue 21's larger-window offer): its trained
    * context, the memory it would need (the same arithmetic as the recommendation), the memory there is.
    */
-  async windowCost(model: string, window: number, baseUrl = this.deps.baseUrl()): Promise<WindowCost> {
+  async windowCost(model: string, window: number, baseUrl = this.screenUrl()): Promise<WindowCost> {
     const [gpu, details, list] = await Promise.all([
       this.gpu(baseUrl).catch(() => null),
       (this.deps.show ?? showModel)(baseUrl, model),
@@ -179,8 +183,14 @@ export class ModelService {
     return { trained: arch.contextLength, memoryBytes: memoryForWindow(shape, window), usableBytes, fitsTokens };
   }
 
-  /** Keeps the user's window for a model (null: forget it, so the recommendation applies again). */
-  setContext(model: string, contextWindow: number | null, source: 'recommended' | 'user' = 'user', baseUrl = this.deps.baseUrl()): SetContextResult {
+  /**
+   * Keeps the user's window for a model on the server at `baseUrl` (null: forget it, so the recommendation applies
+   * again); absent, the Ollama the Models screen lists. The engine reads it back by the conversation's connection
+   * address (ContextWindowResolver), the same string `screenUrl` gives for the active connection. Before, a window kept
+   * in Models with a second Ollama in use was saved under the Ollama in Settings: "Kept" was said, but the row, the
+   * meter and `num_ctx` kept the default (context audit #1).
+   */
+  setContext(model: string, contextWindow: number | null, source: 'recommended' | 'user' = 'user', baseUrl = this.screenUrl()): SetContextResult {
     if (contextWindow === null) {
       const had = this.deps.settings.getWindow(baseUrl, model) !== null;
       this.deps.settings.clearWindow(baseUrl, model);
