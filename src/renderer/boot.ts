@@ -9,7 +9,7 @@
  * as if it had listened first; a serve-mode problem reported meanwhile is kept for it likewise.
  */
 import { eventMethodName, type FirebrandApi } from '../shared/bridge';
-import { EVENT_CHANNELS, type ConversationSummary, type EventChannel, type ModelSummary, type SavedDraft, type Settings } from '../shared/ipc';
+import { EVENT_CHANNELS, type ConversationSummary, type EventChannel, type ModelSummary, type KeptDraft, type Settings } from '../shared/ipc';
 import type { ConnectionInfo } from '../shared/connections';
 import type { Alias } from '../shared/models';
 import { createServeBridge, type ServeProblem } from './serve-bridge';
@@ -20,7 +20,7 @@ interface FirstAnswers {
   aliases: Promise<Alias[]>;
   conversations: Promise<ConversationSummary[]>;
   connections: Promise<ConnectionInfo[]>;
-  drafts: Promise<SavedDraft[]>;
+  drafts: Promise<KeptDraft[]>;
 }
 
 let api: FirebrandApi | undefined;

@@ -48,6 +48,11 @@ export interface SavedDraft {
   attachments: AttachmentBlock[];
 }
 
+/** A draft as main keeps it: a new chat's also holds the Chat settings chosen for that chat (absent: none set). */
+export interface KeptDraft extends SavedDraft {
+  settings?: ConversationSettings;
+}
+
 export interface ConversationView {
   conversation: ConversationSummary;
   /** The active branch, root first. */
@@ -215,9 +220,11 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
   /** The exact text the model will read for a document attachment (its pages as chosen). */
   'attachments:preview': { req: { block: AttachmentBlock }; res: { text: string } };
   /** The drafts kept (every conversation's, and a new chat's), for a window or tab that opens. */
-  'drafts:list': { req: Record<string, never>; res: SavedDraft[] };
+  'drafts:list': { req: Record<string, never>; res: KeptDraft[] };
   /** Keeps a conversation's draft (`null`: a new chat's), or drops it when empty; `kept` is false when it was not kept. */
   'drafts:save': { req: SavedDraft; res: { kept: boolean } };
+  /** Keeps the Chat settings chosen for the new chat with its draft (blank: forgets them); its first message takes both. */
+  'drafts:save-new-chat-settings': { req: { settings: ConversationSettings }; res: { kept: boolean } };
   /** The models of a connection (by default the active one): the alias editor lists an alias's own connection's. */
   'models:list': { req: { connectionId?: string }; res: ModelSummary[] };
   'settings:get': { req: Record<string, never>; res: Settings };
@@ -291,6 +298,7 @@ export const INVOKE_CHANNELS = [
   'attachments:preview',
   'drafts:list',
   'drafts:save',
+  'drafts:save-new-chat-settings',
   'models:list',
   'settings:get',
   'settings:update',

@@ -5,8 +5,12 @@
  * system prompt reaches the request. Documents have their own file (documents.e2e.test.ts).
  */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { answerRequests, chatRequests, chatRoutes, ollamaLines, openChatInOtherTab, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { openPage } from './helpers/browser';
+import { startServeProcess } from './helpers/serve-process';
+import { answerRequests, chatRequests, chatRoutes, modelOption, ollamaLines, openChatInOtherTab, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 import { tinyPng } from './helpers/png';
 
 const show = (name: string) => readFileSync(new URL(`../fixtures/ollama-models/${name}`, import.meta.url), 'utf8');
@@ -262,6 +266,55 @@ describe('composer ↔ engine', () => {
     await page.getByTestId('new-chat').click();
     await page.getByTestId('conversation-settings-open').click();
     expect(await page.getByTestId('conversation-system-prompt').inputValue()).toBe('');
+  });
+
+  // Context audit #8: the new chat's settings lived in the tab's sessionStorage while its draft came back from main:
+  // after Firebrand was started again the draft came back without them, and went out offering tools again (on a
+  // small window, over it).
+  it("brings a new chat's settings back with its draft after Firebrand is started again, and its first message carries them", async () => {
+    s = await startUi(routes('{"capabilities":["completion","tools"],"template":"","details":{"family":"llama"}}'));
+    let { page } = s;
+    const kept = () => {
+      const db = new BetterSqlite3(join(s!.dataDir, 'firebrand.db'), { readonly: true });
+      try {
+        const rows = db.prepare('SELECT key, text, settings FROM drafts ORDER BY key').all() as { key: string; text: string; settings: string | null }[];
+        return rows.map((r) => ({ ...r, settings: r.settings === null ? null : (JSON.parse(r.settings) as unknown) }));
+      } finally {
+        db.close();
+      }
+    };
+    await page.getByTestId('conversation-settings-open').click();
+    await page.getByTestId('conversation-system-prompt').fill('Answer in haiku.');
+    await page.getByTestId('conversation-tools').uncheck();
+    await page.getByTestId('conversation-settings-save').click();
+    await page.getByTestId('conversation-settings').waitFor({ state: 'detached' });
+    await page.getByTestId('composer-input').fill('Write about rain');
+    await page.close({ runBeforeUnload: true });
+    await expect.poll(kept).toEqual([{ key: '', text: 'Write about rain', settings: { systemPrompt: 'Answer in haiku.', think: null, tools: false } }]);
+
+    await s.serve.stop();
+    s.serve = await startServeProcess({ dataDir: s.dataDir, ollamaUrl: s.replay.url });
+    page = s.page = await openPage(s.browser, { viewport: { width: 1280, height: 800 } });
+    await page.goto(s.serve.url);
+    await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
+    await expect.poll(() => page.getByTestId('composer-input').inputValue()).toBe('Write about rain');
+    await expect.poll(() => page.getByTestId('conversation-settings-open').textContent()).toContain('•');
+    await page.getByTestId('conversation-settings-open').click();
+    expect(await page.getByTestId('conversation-system-prompt').inputValue()).toBe('Answer in haiku.');
+    expect(await page.getByTestId('conversation-tools').isChecked()).toBe(false);
+    await page.getByTestId('conversation-settings-open').click();
+    await page.getByTestId('composer-send').click();
+    await waitIdle(page);
+    const sent = answerRequests(s.replay).at(-1) as (ReturnType<typeof answerRequests>[number] & { tools?: unknown }) | undefined;
+    expect(sent?.messages.at(-1)?.content).toBe('Write about rain');
+    expect(sent?.messages[0]).toEqual({ role: 'system', content: 'Answer in haiku.' });
+    expect(sent?.tools).toBeUndefined();
+    // The draft and its settings went with the message: that chat's now, neither kept for the next new chat.
+    await expect.poll(kept).toEqual([]);
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('conversation-settings-open').click();
+    expect(await page.getByTestId('conversation-system-prompt').inputValue()).toBe('');
+    expect(await page.getByTestId('conversation-tools').isChecked()).toBe(true);
   });
 
   // Resilience audit R9: Chat settings opened with what this tab read when it opened the chat; another tab's system

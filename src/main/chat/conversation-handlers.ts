@@ -31,7 +31,7 @@ type ConversationChannel =
   | 'conversations:import-cancel' | 'conversations:search' | 'conversations:switch-branch'
   | 'chat:send' | 'chat:stop' | 'chat:regenerate' | 'chat:edit-and-resend'
   | 'attachments:add' | 'attachments:get' | 'attachments:inspect' | 'attachments:preview'
-  | 'drafts:list' | 'drafts:save';
+  | 'drafts:list' | 'drafts:save' | 'drafts:save-new-chat-settings';
 
 export interface ConversationHandlersDeps {
   db: Database;
@@ -78,7 +78,8 @@ export function createConversationHandlers(deps: ConversationHandlersDeps): Pick
       const result = chat.send(req);
       settings.update({ defaultModel: req.model });
       // The message is the draft it was typed in: were it kept, it would come back into the composer at the next start.
-      // (Continue sends a message of its own: the chat's draft stays.)
+      // A new chat's settings go with it: they are that chat's now. (Continue sends a message of its own: the chat's
+      // draft stays.)
       if (req.fromDraft) drafts.clear(req.conversationId);
       return result;
     },
@@ -121,5 +122,6 @@ export function createConversationHandlers(deps: ConversationHandlersDeps): Pick
     'attachments:preview': async ({ block }) => ({ text: await content.preview(block) }),
     'drafts:list': () => drafts.list(),
     'drafts:save': ({ conversationId, text, attachments }) => ({ kept: drafts.save(conversationId, text, attachments, Date.now()) }),
+    'drafts:save-new-chat-settings': ({ settings }) => ({ kept: drafts.saveNewChatSettings(settings, Date.now()) }),
   };
 }

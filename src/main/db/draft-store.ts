@@ -1,10 +1,13 @@
 /**
  * What the user typed and attached but has not sent, per conversation (migration 0018): kept across a reload, a
- * closed window and a quit. `null` is a new chat's draft (no conversation yet).
+ * closed window and a quit. `null` is a new chat's draft (no conversation yet), which also holds the Chat settings
+ * chosen for that chat (0019): they come back with it, and its first message takes both.
  */
 import type { Database } from 'better-sqlite3';
-import type { SavedDraft } from '../../shared/ipc';
+import type { ConversationSettings, KeptDraft } from '../../shared/ipc';
 import type { AttachmentBlock } from '../../shared/turn';
+import { THINK_MODES, type ThinkMode } from '../../shared/connections';
+import { isBlankSettings } from '../../shared/conversation-settings';
 import { readOnlyReason } from './read-only-copy';
 
 const NEW_CHAT = '';
@@ -13,15 +16,19 @@ const keyOf = (conversationId: string | null) => conversationId ?? NEW_CHAT;
 export class DraftStore {
   constructor(private readonly db: Database) {}
 
-  list(): SavedDraft[] {
-    const rows = this.db.prepare('SELECT key, text, attachments FROM drafts ORDER BY updated_at').all() as { key: string; text: string; attachments: string }[];
-    return rows.map((r) => ({ conversationId: r.key === NEW_CHAT ? null : r.key, text: r.text, attachments: parseAttachments(r.attachments) }));
+  list(): KeptDraft[] {
+    const rows = this.db.prepare('SELECT key, text, attachments, settings FROM drafts ORDER BY updated_at').all() as { key: string; text: string; attachments: string; settings: string | null }[];
+    return rows.map((r) => {
+      const settings = r.key === NEW_CHAT && r.settings !== null ? parseSettings(r.settings) : undefined;
+      return { conversationId: r.key === NEW_CHAT ? null : r.key, text: r.text, attachments: parseAttachments(r.attachments), ...(settings ? { settings } : {}) };
+    });
   }
 
   /**
-   * Keeps a draft, or drops it when empty. One for a conversation that no longer exists (deleted in another tab as
-   * this one saved) is not kept: nothing would ever remove it. False when nothing was kept: the chats are open
-   * read-only (db/read-only-copy.ts), or the conversation is gone.
+   * Keeps a draft, or drops it when empty (a new chat's settings stay: emptying the box does not undo them). One for
+   * a conversation that no longer exists (deleted in another tab as this one saved) is not kept: nothing would ever
+   * remove it. False when nothing was kept: the chats are open read-only (db/read-only-copy.ts), or the conversation
+   * is gone.
    */
   save(conversationId: string | null, text: string, attachments: readonly AttachmentBlock[], now: number): boolean {
     if (readOnlyReason(this.db)) return false;
@@ -29,7 +36,8 @@ export class DraftStore {
     return this.db.transaction(() => {
       this.db.prepare('DELETE FROM draft_attachments WHERE key = ?').run(key);
       if (text === '' && attachments.length === 0) {
-        this.db.prepare('DELETE FROM drafts WHERE key = ?').run(key);
+        this.db.prepare('DELETE FROM drafts WHERE key = ? AND settings IS NULL').run(key);
+        this.db.prepare("UPDATE drafts SET text = '', attachments = '[]', updated_at = ? WHERE key = ?").run(now, key);
         return true;
       }
       if (conversationId !== null && !this.db.prepare('SELECT 1 FROM conversations WHERE id = ?').get(conversationId)) {
@@ -45,9 +53,33 @@ export class DraftStore {
     })();
   }
 
-  /** The draft a message was sent from is spent. */
+  /**
+   * Keeps the Chat settings chosen for the new chat with its draft, or forgets them when blank (the row goes when no
+   * draft is left either). The draft's text and files are left as they are. False when the chats are read-only.
+   */
+  saveNewChatSettings(settings: ConversationSettings, now: number): boolean {
+    if (readOnlyReason(this.db)) return false;
+    this.db.transaction(() => {
+      if (isBlankSettings(settings)) {
+        this.db.prepare('UPDATE drafts SET settings = NULL WHERE key = ?').run(NEW_CHAT);
+        this.db.prepare("DELETE FROM drafts WHERE key = ? AND text = '' AND attachments = '[]'").run(NEW_CHAT);
+        return;
+      }
+      this.db
+        .prepare("INSERT INTO drafts (key, text, attachments, settings, updated_at) VALUES (?, '', '[]', ?, ?) ON CONFLICT(key) DO UPDATE SET settings = excluded.settings, updated_at = excluded.updated_at")
+        .run(NEW_CHAT, JSON.stringify(settings), now);
+    })();
+    return true;
+  }
+
+  /** The draft a message was sent from is spent; a new chat's settings went with its first message. */
   clear(conversationId: string | null): void {
-    this.save(conversationId, '', [], 0);
+    if (readOnlyReason(this.db)) return;
+    const key = keyOf(conversationId);
+    this.db.transaction(() => {
+      this.db.prepare('DELETE FROM draft_attachments WHERE key = ?').run(key);
+      this.db.prepare('DELETE FROM drafts WHERE key = ?').run(key);
+    })();
   }
 }
 
@@ -57,5 +89,21 @@ function parseAttachments(json: string): AttachmentBlock[] {
     return Array.isArray(parsed) ? (parsed as AttachmentBlock[]) : [];
   } catch {
     return [];
+  }
+}
+
+/** Settings as kept, each field checked (a hand-edited or damaged row gives the default for that field). */
+function parseSettings(json: string): ConversationSettings | undefined {
+  try {
+    const parsed: unknown = JSON.parse(json);
+    if (parsed === null || typeof parsed !== 'object') return undefined;
+    const { systemPrompt, think, tools } = parsed as Record<string, unknown>;
+    return {
+      systemPrompt: typeof systemPrompt === 'string' ? systemPrompt : '',
+      think: THINK_MODES.find((m): m is ThinkMode => m === think) ?? null,
+      tools: typeof tools === 'boolean' ? tools : true,
+    };
+  } catch {
+    return undefined;
   }
 }

@@ -188,6 +188,12 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     required: ['conversationId', 'text', 'attachments'],
     properties: { conversationId: { anyOf: [id, { type: 'null' }] }, text: messageText, attachments: { type: 'array', maxItems: 32, items: attachmentBlock } },
   },
+  'drafts:save-new-chat-settings': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['settings'],
+    properties: { settings: { type: 'object', additionalProperties: false, required: ['systemPrompt', 'think', 'tools'], properties: conversationSettings } },
+  },
   'connections:list': empty,
   'connections:save': {
     type: 'object',

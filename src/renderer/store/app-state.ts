@@ -78,7 +78,7 @@ export const useStore = create<AppState>(() => ({
   modelsUnreachable: false,
   selectedModel: null,
   contextChoice: null,
-  // A new chat's, kept across a reload (new-chat-settings.ts); opening a conversation puts its own in their place.
+  // A new chat's (new-chat-settings.ts: main's come with the drafts); opening a conversation puts its own in their place.
   conversationSettings: keptNewChatSettings(),
   composerThink: true,
   settings: null,

@@ -10,7 +10,7 @@ import { keepNewChatSettings } from './new-chat-settings';
 /** Saves `next` for `conversationId` (null: the new chat on screen, whose first message takes them along). */
 export async function saveConversationSettings(conversationId: string | null, next: ConversationSettings): Promise<boolean> {
   if (conversationId === null) {
-    // Kept for the new chat only while it is the one on screen; kept across a reload too (new-chat-settings.ts).
+    // Kept for the new chat only while it is the one on screen; main keeps them with its draft (new-chat-settings.ts).
     if (useStore.getState().activeId === null) {
       useStore.setState({ conversationSettings: next });
       keepNewChatSettings(next);

@@ -14,11 +14,12 @@
  * Each tab keeps the drafts it read at its start and those it kept since; another tab's later edits are read at
  * the next start (two tabs typing in one chat: the last to save wins).
  */
-import type { SavedDraft } from '../../shared/ipc';
+import type { KeptDraft, SavedDraft } from '../../shared/ipc';
 import type { AttachmentBlock } from '../../shared/turn';
 import { takeFirst } from '../boot';
 import { firebrand } from '../firebrand';
 import { useStore } from '.';
+import { adoptNewChatSettings, resetNewChatSettings, retryNewChatSettings } from './new-chat-settings';
 
 export interface Draft {
   text: string;
@@ -88,11 +89,13 @@ function keepFor(conversationId: string | null, draft: Draft): void {
 
 /**
  * The drafts main keeps, read as the page opens (boot.ts asks with its first requests). One this tab has kept
- * meanwhile is newer and stays; the composer gets its own, with any words typed before it came after it.
+ * meanwhile is newer and stays; the composer gets its own, with any words typed before it came after it. A new
+ * chat's settings come with its draft (new-chat-settings.ts), and show at once when the new chat is on screen.
  */
-export function adoptSavedDrafts(list: readonly SavedDraft[]): void {
+export function adoptSavedDrafts(list: readonly KeptDraft[]): void {
   for (const d of list) {
     const key = keyOf(d.conversationId);
+    if (d.conversationId === null && d.settings && adoptNewChatSettings(d.settings) && onScreen() === null) useStore.setState({ conversationSettings: d.settings });
     const draft = { text: d.text, attachments: d.attachments.filter(isAttachmentBlock) };
     if (isEmpty(draft)) continue;
     if (key === keyOf(onScreen()) && holder) putArrived(holder, key, draft);
@@ -184,6 +187,7 @@ export function draftSending(): void {
 /** Saves the draft on screen now if it changed since main kept it. */
 export function flushDraft(): void {
   cancelPending();
+  retryNewChatSettings();
   if (!holder) return;
   const key = keyOf(onScreen());
   const now = holder.take();
@@ -241,9 +245,10 @@ export function persistDraftsOnHide(): void {
   });
 }
 
-/** For tests: forget every draft and holder. */
+/** For tests: forget every draft and holder, and the new chat's settings. */
 export function resetDrafts(): void {
   cancelPending();
+  resetNewChatSettings();
   drafts = new Map();
   holder = null;
   unheld = false;

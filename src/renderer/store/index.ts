@@ -18,7 +18,7 @@ import { noteNavigation, openConversation } from './open-conversation';
 import { switchDraft } from './drafts';
 import { refreshConversations } from './conversation-list';
 import { noticeDeletedElsewhere } from './conversation-actions';
-import { isBlankSettings, keepNewChatSettings, keptNewChatSettings, NO_CONVERSATION_SETTINGS } from './new-chat-settings';
+import { isBlankSettings, keptNewChatSettings, newChatSettingsTaken, NO_CONVERSATION_SETTINGS } from './new-chat-settings';
 import { fail, showNotice, useStore } from './app-state';
 import { CHOOSE_A_MODEL, CHOOSE_MODEL } from './notice';
 import { adoptAliases, connectionOf, listModels, refreshContextChoice, refreshModels, showModels, thinkChoice } from './model-choice';
@@ -114,8 +114,9 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
       ...(fromDraft ? { fromDraft } : {}),
     });
     noteSent(res.assistantTurn.id, sentAt);
-    // The new chat's settings went with its first message: they are that chat's now, not the next new chat's.
-    if (startsChat) keepNewChatSettings(NO_CONVERSATION_SETTINGS);
+    // The new chat's settings went with its first message: they are that chat's now, not the next new chat's (main
+    // dropped them with the draft).
+    if (startsChat) newChatSettingsTaken();
     const same = get().activeId === res.conversationId;
     const fresh = new Set([res.userTurn.id, res.assistantTurn.id]);
     const base = same ? get().turns.filter((t) => !fresh.has(t.id)) : [];

@@ -1,41 +1,70 @@
 /**
- * A new chat's settings (the Chat settings popover before its first message) are kept in the tab's sessionStorage,
- * as its draft is (drafts.ts): a reload or a look at another chat brought the draft back without them, and it was
- * then sent without the system prompt the user had set (turns audit #7). Its first message takes them along.
+ * A new chat's settings (the Chat settings popover before its first message). Main keeps them with the new chat's
+ * draft (db/draft-store.ts, migration 0019), so a reload, a closed window and a quit bring them back with it. They
+ * lived in the tab's sessionStorage: after a quit, or in a new tab, the draft came back without them and went out
+ * with tools offered again (context audit #8); before that only in the page, and a reload sent the draft without its
+ * system prompt (turns audit #7). Its first message takes them along; main drops them with the draft it was sent
+ * from (chat:send `fromDraft`).
+ *
+ * The tab holds them between saves, as it holds the drafts (drafts.ts): main's are read at its start, with the
+ * drafts, and another tab's later choice at the next start.
  */
 import type { ConversationSettings } from '../../shared/ipc';
-import { THINK_MODES, type ThinkMode } from '../../shared/connections';
+import { isBlankSettings, NO_CONVERSATION_SETTINGS } from '../../shared/conversation-settings';
+import { firebrand } from '../firebrand';
 
-const KEY = 'firebrand.new-chat-settings';
+export { isBlankSettings, NO_CONVERSATION_SETTINGS };
 
-export const NO_CONVERSATION_SETTINGS: ConversationSettings = { systemPrompt: '', think: null, tools: true };
-
-export function isBlankSettings(s: ConversationSettings): boolean {
-  return s.systemPrompt.trim() === '' && s.think === null && s.tools;
-}
+let kept: ConversationSettings = NO_CONVERSATION_SETTINGS;
+/** Chosen (or taken by a first message) in this tab since it started: main's, if they come later, are older. */
+let chosen = false;
+/** Main did not get the latest choice (the link down a moment): asked again at the next save point. */
+let unsaved = false;
 
 /** The settings kept for the next new chat, or none set. */
 export function keptNewChatSettings(): ConversationSettings {
-  try {
-    const raw: unknown = JSON.parse(sessionStorage.getItem(KEY) ?? 'null');
-    if (raw === null || typeof raw !== 'object') return NO_CONVERSATION_SETTINGS;
-    const { systemPrompt, think, tools } = raw as Record<string, unknown>;
-    return {
-      systemPrompt: typeof systemPrompt === 'string' ? systemPrompt : '',
-      think: THINK_MODES.find((m): m is ThinkMode => m === think) ?? null,
-      tools: typeof tools === 'boolean' ? tools : true,
-    };
-  } catch {
-    return NO_CONVERSATION_SETTINGS;
-  }
+  return kept;
 }
 
-/** Keeps (or, with blank settings, forgets) the settings of the new chat. */
+/** Keeps (or, with blank settings, forgets) the settings of the new chat, here and in main. */
 export function keepNewChatSettings(settings: ConversationSettings): void {
-  try {
-    if (isBlankSettings(settings)) sessionStorage.removeItem(KEY);
-    else sessionStorage.setItem(KEY, JSON.stringify(settings));
-  } catch {
-    // Storage refused: they live as long as the page, as they did.
-  }
+  kept = settings;
+  chosen = true;
+  saveKept();
+}
+
+function saveKept(): void {
+  const settings = kept;
+  unsaved = false;
+  void firebrand()
+    .drafts.saveNewChatSettings({ settings })
+    .catch(() => {
+      if (kept === settings) unsaved = true;
+    });
+}
+
+/** Asks main again to keep the new chat's settings if its last save failed (drafts.ts calls this at each save point). */
+export function retryNewChatSettings(): void {
+  if (unsaved) saveKept();
+}
+
+/** Main's, read at the tab's start with the drafts; false when not taken: the user chose here meanwhile. */
+export function adoptNewChatSettings(settings: ConversationSettings): boolean {
+  if (chosen) return false;
+  kept = settings;
+  return true;
+}
+
+/** The first message took them along (main dropped them with its draft): the next new chat starts without them. */
+export function newChatSettingsTaken(): void {
+  kept = NO_CONVERSATION_SETTINGS;
+  chosen = true;
+  unsaved = false;
+}
+
+/** For tests: a new page's memory. */
+export function resetNewChatSettings(): void {
+  kept = NO_CONVERSATION_SETTINGS;
+  chosen = false;
+  unsaved = false;
 }

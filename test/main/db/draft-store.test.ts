@@ -1,6 +1,6 @@
 /**
  * Drafts kept in main (migration 0018): what the user typed and attached and has not sent comes back after a quit,
- * and its files keep their bytes while the draft holds them.
+ * and its files keep their bytes while the draft holds them. A new chat's Chat settings live with its draft (0019).
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { BlobStore } from '../../../src/main/blobs/blob-store';
@@ -64,5 +64,47 @@ describe('DraftStore', () => {
     expect((await blobs.gc({ now: put + 25 * HOUR, released: { digests: [kept.id], before: put + 25 * HOUR } })).removed).toEqual([]);
     drafts.clear('c2');
     expect((await blobs.gc({ now: put + 26 * HOUR })).removed).toEqual([kept.id]);
+  });
+
+  // Context audit #8: the new chat's settings lived in the tab's sessionStorage, so after a quit its draft came back
+  // without them (tools offered again, the system prompt gone).
+  it("keeps a new chat's settings with its draft, through an emptied box, until its first message takes both", () => {
+    const { drafts } = setup();
+    const settings = { systemPrompt: 'Answer in haiku.', think: 'off' as const, tools: false };
+    expect(drafts.saveNewChatSettings(settings, tick())).toBe(true);
+    // Chosen before a word is typed: kept alone.
+    expect(drafts.list()).toEqual([{ conversationId: null, text: '', attachments: [], settings }]);
+    drafts.save(null, 'Write about rain', [], tick());
+    expect(drafts.list()).toEqual([{ conversationId: null, text: 'Write about rain', attachments: [], settings }]);
+    // The box emptied: the settings chosen stay.
+    drafts.save(null, '', [], tick());
+    expect(drafts.list()).toEqual([{ conversationId: null, text: '', attachments: [], settings }]);
+    drafts.save(null, 'Write about snow', [], tick());
+    // Sent: the draft and its settings go together.
+    drafts.clear(null);
+    expect(drafts.list()).toEqual([]);
+  });
+
+  it("forgets a new chat's settings set back to none, keeping its draft, and drops a row left with neither", () => {
+    const { drafts } = setup();
+    const blank = { systemPrompt: '  ', think: null, tools: true };
+    drafts.saveNewChatSettings({ systemPrompt: '', think: null, tools: false }, tick());
+    drafts.save(null, 'Still typing', [], tick());
+    drafts.saveNewChatSettings(blank, tick());
+    expect(drafts.list()).toEqual([{ conversationId: null, text: 'Still typing', attachments: [] }]);
+    drafts.saveNewChatSettings({ systemPrompt: 'Be brief.', think: null, tools: true }, tick());
+    drafts.save(null, '', [], tick());
+    drafts.saveNewChatSettings(blank, tick());
+    expect(drafts.list()).toEqual([]);
+    expect(drafts.saveNewChatSettings(blank, tick())).toBe(true);
+    expect(drafts.list()).toEqual([]);
+  });
+
+  it('reads damaged settings field by field, as the defaults where unreadable', () => {
+    const { db, drafts } = setup();
+    db.prepare(`INSERT INTO drafts (key, text, attachments, settings, updated_at) VALUES ('', 'Hi', '[]', '{"systemPrompt":"Kept","think":"loud","tools":"no"}', 1)`).run();
+    expect(drafts.list()).toEqual([{ conversationId: null, text: 'Hi', attachments: [], settings: { systemPrompt: 'Kept', think: null, tools: true } }]);
+    db.prepare(`UPDATE drafts SET settings = 'not json' WHERE key = ''`).run();
+    expect(drafts.list()).toEqual([{ conversationId: null, text: 'Hi', attachments: [] }]);
   });
 });

@@ -10,6 +10,7 @@ import { CJK_SCAN_SQL, CJK_SEARCH_SQL } from '../../../src/main/db/search-cjk';
 import { PENDING_APPROVALS_SQL } from '../../../src/main/db/settle-interrupted';
 import { GC_CANDIDATES_SQL } from '../../../src/main/blobs/blob-store';
 import { UserFacingError } from '../../../src/main/errors';
+import { DraftStore } from '../../../src/main/db/draft-store';
 import { memoryDb, migrateTo, tempDir, userVersion } from './helpers';
 
 const LATEST = MIGRATIONS.at(-1)!.version;
@@ -312,6 +313,25 @@ describe('0014 tool runs', () => {
     expect(() => db.prepare("INSERT INTO tool_runs (turn_id, started_at) VALUES ('nope', 5)").run()).toThrow(/FOREIGN KEY/);
     db.prepare("DELETE FROM conversations WHERE id = 'c1'").run();
     expect(db.prepare('SELECT count(*) AS n FROM tool_runs').get()).toEqual({ n: 0 });
+  });
+});
+
+describe('0019 draft settings', () => {
+  it("keeps the drafts written before it, with no settings, and holds a new chat's settings on its row", () => {
+    const db = memoryDb(18);
+    insertBase(db);
+    db.exec(`
+      INSERT INTO drafts (key, text, attachments, updated_at) VALUES ('', 'A new question', '[]', 1);
+      INSERT INTO drafts (key, text, attachments, updated_at) VALUES ('c1', 'Half a thought', '[]', 2);
+    `);
+    migrateTo(db, 19);
+    expect(userVersion(db)).toBe(19);
+    expect(new DraftStore(db).list()).toEqual([
+      { conversationId: null, text: 'A new question', attachments: [] },
+      { conversationId: 'c1', text: 'Half a thought', attachments: [] },
+    ]);
+    db.prepare(`UPDATE drafts SET settings = '{"systemPrompt":"Be brief.","think":null,"tools":false}' WHERE key = ''`).run();
+    expect(new DraftStore(db).list()[0]).toEqual({ conversationId: null, text: 'A new question', attachments: [], settings: { systemPrompt: 'Be brief.', think: null, tools: false } });
   });
 });
 
