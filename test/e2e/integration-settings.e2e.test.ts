@@ -3,6 +3,8 @@
  * and the models screen opens and closes by keyboard; connections are added (key never shown back), tested,
  * made active (the picker then lists that server's models) and removed; new chats start with the default model.
  */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPage } from './helpers/browser';
 import { chatRoutes, modelOption, ollamaLines, pickerValues, startUi, stopUi, type UiSession } from './helpers/ui-session';
@@ -58,13 +60,16 @@ describe('sidebar and settings', () => {
 
   it('saves only what was changed in the dialog: a tab opened earlier does not undo another tab\'s settings', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
-    const { page, browser, serve } = s;
+    const { page, browser, serve, dataDir } = s;
     const other = await openPage(browser, { viewport: { width: 1280, height: 800 } });
     try {
       await other.goto(serve.url);
       await modelOption(other, 'llama3.2:3b').waitFor({ state: 'attached' });
       await page.getByTestId('settings-open').click();
-      await page.getByTestId('models-folder').fill('/srv/models');
+      // A folder that is there: Settings refuses one that is not (settings audit #7).
+      const folder = join(dataDir, 'srv-models');
+      mkdirSync(folder);
+      await page.getByTestId('models-folder').fill(folder);
       await page.getByTestId('settings-save').click();
       await page.getByTestId('settings-save').waitFor({ state: 'detached' });
       // The other tab changes the theme only.
@@ -73,7 +78,7 @@ describe('sidebar and settings', () => {
       await other.getByTestId('settings-save').click();
       await other.getByTestId('settings-save').waitFor({ state: 'detached' });
       const saved = await page.evaluate(() => window.firebrand.settings.get({}));
-      expect(saved).toMatchObject({ theme: 'dark', modelsDir: '/srv/models' });
+      expect(saved).toMatchObject({ theme: 'dark', modelsDir: folder });
     } finally {
       await other.close();
     }

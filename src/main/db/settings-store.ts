@@ -3,6 +3,7 @@ import type { Database } from 'better-sqlite3';
 import type { Settings } from '../../shared/ipc';
 import { serverUrlProblem } from '../connections/server-url';
 import { UserFacingError } from '../errors';
+import { chosenFolderProblem } from '../library/models-folder';
 import { readOnlyReason } from './read-only-copy';
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -48,7 +49,9 @@ export class SettingsStore {
   useForThisRun(patch: Partial<Settings>): boolean {
     if (Object.keys(patch).length === 0) return true;
     try {
-      this.update(patch);
+      // A folder named on the command line is made if it is missing (as `mkdir -p` would): it was asked for by name.
+      this.refuseBad(patch);
+      this.write(patch);
       return true;
     } catch (err) {
       const code = (err as { code?: unknown } | null)?.code;
@@ -59,13 +62,24 @@ export class SettingsStore {
     }
   }
 
+  /** A change made in Settings: a models folder must be there already, and be a folder (chosenFolderProblem). */
   update(patch: Partial<Settings>): Settings {
+    this.refuseBad(patch);
+    const folderProblem = typeof patch.modelsDir === 'string' ? chosenFolderProblem(patch.modelsDir) : null;
+    if (folderProblem) throw new UserFacingError('invalid-payload', folderProblem);
+    return this.write(patch);
+  }
+
+  private refuseBad(patch: Partial<Settings>): void {
     // Checked before the transaction: a patch with one bad value writes none of its values.
     const urlProblem = patch.ollamaUrl !== undefined ? serverUrlProblem(patch.ollamaUrl) : undefined;
     if (urlProblem) throw new UserFacingError('invalid-payload', urlProblem);
     if (typeof patch.modelsDir === 'string' && !isAbsolute(patch.modelsDir)) {
       throw new UserFacingError('invalid-payload', `The models folder must be a full path (such as /home/me/models), not “${patch.modelsDir.slice(0, 200)}”.`);
     }
+  }
+
+  private write(patch: Partial<Settings>): Settings {
     const put = this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value');
     this.db.transaction(() => {
       for (const [key, value] of Object.entries(patch)) {

@@ -3,6 +3,7 @@
  * (`mmproj*.gguf`) matched to the models beside them, the later parts of split models hidden behind their first,
  * and unfinished downloads (`.gguf.part`). Never throws for one bad entry: an unreadable subfolder is skipped.
  */
+import { statSync } from 'node:fs';
 import { mkdir, readdir, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { UserFacingError } from '../errors';
@@ -29,7 +30,30 @@ const SPLIT = /-(\d{5})-of-(\d{5})\.gguf$/i;
 
 export const isProjector = (name: string) => /mmproj/i.test(name);
 
+/**
+ * Why `dir` cannot be chosen as the models folder in Settings, or null. A folder that is not there is refused, not
+ * created: Save cannot tell a typo from a new folder, and a typo made into a folder hid the user's models behind
+ * "No GGUF models yet" (settings audit #7). A file was accepted and then failed every list with EEXIST.
+ */
+export function chosenFolderProblem(dir: string): string | null {
+  const shown = dir.slice(0, 200);
+  let s;
+  try {
+    s = statSync(dir);
+  } catch (err) {
+    const code = (err as { code?: unknown }).code;
+    if (code === 'ENOENT') return `There is no folder at ${shown}. Check the spelling, or create the folder first, then save again.`;
+    if (code === 'ENOTDIR') return `${shown} is not a folder: part of the path is a file.`;
+    if (code === 'EACCES' || code === 'EPERM') return `Firebrand may not open ${shown}: check the folder's permissions.`;
+    throw err;
+  }
+  return s.isDirectory() ? null : `${shown} is a file, not a folder: choose the folder that holds your .gguf files.`;
+}
+
 export async function scanModelsFolder(dir: string): Promise<FolderScan> {
+  // A file where the folder should be (saved before Settings checked it, or put there since): said, not an EEXIST.
+  const there = await stat(dir).catch(() => null);
+  if (there && !there.isDirectory()) throw new UserFacingError('invalid-payload', `The models folder ${dir} is a file, not a folder: choose a folder in Settings.`);
   await mkdir(dir, { recursive: true });
   const scan: FolderScan = { models: [], projectors: new Map(), parts: [] };
   await walk(dir, dir, 0, scan);

@@ -105,6 +105,9 @@ describe('the model library', () => {
     expect((await h['settings:get']({})).modelsDir).toBe(join(dir, 'models'));
     expect(() => h['settings:update']({ modelsDir: 'models' })).toThrow(/full path/);
     const other = join(dir, 'elsewhere');
+    // Settings takes a folder that is there (settings audit #7); it makes none.
+    expect(() => h['settings:update']({ modelsDir: other })).toThrow(/There is no folder at/);
+    mkdirSync(other);
     await h['settings:update']({ modelsDir: other });
     expect((await h['builtin:status']({})).modelsDir).toBe(other);
     expect((await h['connections:list']({})).find((c) => c.kind === 'builtin')?.baseUrl).toBe(other);
