@@ -3,7 +3,7 @@
  * and the models screen opens and closes by keyboard; connections are added (key never shown back), tested,
  * made active (the picker then lists that server's models) and removed; new chats start with the default model.
  */
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPage } from './helpers/browser';
@@ -82,6 +82,40 @@ describe('sidebar and settings', () => {
     } finally {
       await other.close();
     }
+  });
+
+  // Settings audit #1 and #7: a value main refused on Save showed nothing in the dialog (the refusal went to the banner
+  // behind the modal, whose Retry sent the same value again), and a models folder that is a file, or not there, was
+  // taken: a file failed every list with "Something went wrong inside Firebrand", a typo became an empty folder.
+  it('says a value main refuses on Save in the dialog, with no banner; a models folder must be a folder that is there', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page, dataDir } = s;
+    const alert = page.getByTestId('settings-dialog').locator('.modal-foot [role="alert"]');
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('builtin-idle-minutes').fill('20000');
+    await page.getByTestId('settings-save').click();
+    await expect.poll(() => alert.textContent()).toBe('The number of idle minutes before a built-in model is unloaded is out of range: it must be at most 10,080.');
+    expect(await page.getByTestId('notice').count()).toBe(0);
+    await page.getByTestId('builtin-idle-minutes').fill('30');
+
+    const file = join(dataDir, 'hostname');
+    writeFileSync(file, 'box\n');
+    await page.getByTestId('models-folder').fill(file);
+    await page.getByTestId('settings-save').click();
+    await expect.poll(() => alert.textContent()).toBe(`${file} is a file, not a folder: choose the folder that holds your .gguf files.`);
+    const typo = join(dataDir, 'modles');
+    await page.getByTestId('models-folder').fill(typo);
+    await page.getByTestId('settings-save').click();
+    await expect.poll(() => alert.textContent()).toBe(`There is no folder at ${typo}. Check the spelling, or create the folder first, then save again.`);
+    expect(existsSync(typo)).toBe(false);
+    expect(await page.getByTestId('notice').count()).toBe(0);
+
+    const folder = join(dataDir, 'my-models');
+    mkdirSync(folder);
+    await page.getByTestId('models-folder').fill(folder);
+    await page.getByTestId('settings-save').click();
+    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => window.firebrand.settings.get({}))).toMatchObject({ modelsDir: folder, builtinIdleMinutes: 30 });
   });
 
   // A theme picked in one tab did not carry to another tab of serve mode until that one was reloaded (left over from

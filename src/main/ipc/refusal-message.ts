@@ -16,6 +16,8 @@ const FIELD_NAMES: Record<string, string> = {
   'chat:send /text': 'The message',
   'chat:edit-and-resend /text': 'The message',
   'settings:update /ollamaUrl': 'The Ollama address',
+  // In the words of the Settings field, not the schema's ("The builtin idle minutes"): settings audit #1.
+  'settings:update /builtinIdleMinutes': 'The number of idle minutes before a built-in model is unloaded',
   'connections:save /baseUrl': 'The server address',
   'connections:test /baseUrl': 'The server address',
 };

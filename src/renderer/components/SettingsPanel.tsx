@@ -109,7 +109,8 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
       ...(modelsDir !== opened.modelsDir ? { modelsDir: modelsDir.trim() === '' ? null : modelsDir.trim() } : {}),
       ...(idle !== opened.idle ? { builtinIdleMinutes: minutes } : {}),
     };
-    if (await saveSettings(patch)) onClose();
+    // Main's refusal (a folder that is not there, too many idle minutes) shows in the footer, beside Save.
+    if (await saveSettings(patch, setError)) onClose();
   };
   const probed = gpu && gpu.source !== 'override' ? gpu : null;
 

@@ -4,23 +4,31 @@
 import type { Settings } from '../../shared/ipc';
 import { firebrand } from '../firebrand';
 import { fail, useStore } from './app-state';
+import { errorMessage } from './errors';
 import { loadConnections, useConnectionsStore } from './connections-slice';
 import { refreshModels } from './model-choice';
 
 const set = useStore.setState;
 const get = useStore.getState;
 
-export async function saveSettings(patch: Partial<Settings>): Promise<boolean> {
+/**
+ * Saves a change of the settings; resolves true when main took it. `refused` shows main's refusal where the change
+ * was asked (Settings' footer): the banner lay hidden behind the modal, and its Retry sent the same bad value again
+ * (settings audit #1). Without it, the banner says it, with Retry.
+ */
+export async function saveSettings(patch: Partial<Settings>, refused?: (message: string) => void): Promise<boolean> {
+  let settings: Settings;
   try {
-    const settings = await firebrand().settings.update(patch);
-    settingsAdopted++;
-    set({ settings, notice: null });
-    await refreshModels();
-    return true;
+    settings = await firebrand().settings.update(patch);
   } catch (err) {
-    fail(err, () => void saveSettings(patch));
+    if (refused) refused(errorMessage(err));
+    else fail(err, () => void saveSettings(patch));
     return false;
   }
+  settingsAdopted++;
+  set({ settings, notice: null });
+  await refreshModels();
+  return true;
 }
 
 /** How many times settings newer than the first read were taken: the first read, answered later, must not undo them. */

@@ -116,6 +116,8 @@ describe('the IPC dispatcher', () => {
       ['chat:send', { conversationId: null, text: '', model: 'm' }, 'The message is empty.'],
       ['conversations:update-settings', { conversationId: 'c', systemPrompt: 'p'.repeat(200_001), think: null }, 'The system prompt is too long (200,001 characters): it can be at most 200,000 characters.'],
       ['settings:update', { theme: 'neon' }, 'The theme must be one of: light, dark, system.'],
+      // Settings audit #1: named as the dialog names it, not "The builtin idle minutes".
+      ['settings:update', { builtinIdleMinutes: 20_000 }, 'The number of idle minutes before a built-in model is unloaded is out of range: it must be at most 10,080.'],
     ];
     for (const [channel, payload, message] of cases) {
       const result = await d.dispatch(channel, payload);
