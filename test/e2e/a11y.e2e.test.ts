@@ -146,6 +146,54 @@ describe('accessibility', () => {
     await dialog.waitFor({ state: 'detached' });
   });
 
+  // Settings audit #2b: what was typed in the Connections add row or a connection's editor (an API key included) did
+  // not count as unsaved: a click beside the dialog or Escape threw it away unasked. Audit #6: asked by a click on the
+  // backdrop, the question left the focus on the <dialog>, not on its Keep editing.
+  it('counts a half-typed connection as unsaved, and the question takes the focus', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    const dialog = page.getByTestId('settings-dialog');
+    const question = page.getByTestId('settings-unsaved');
+    const focused = () => page.evaluate(() => document.activeElement?.textContent);
+    await page.getByTestId('settings-open').click();
+    await dialog.waitFor();
+    await page.getByTestId('connection-add-key').fill('sk-typed');
+    await page.mouse.click(5, 400);
+    await question.waitFor();
+    await expect.poll(focused).toBe('Keep editing');
+    await page.keyboard.press('Enter');
+    await question.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('connection-add-key').inputValue()).toBe('sk-typed');
+    await page.getByTestId('connection-add-key').fill('');
+    await page.getByTestId('connection-add-url').fill('http://127.0.0.1:9');
+    await page.keyboard.press('Escape');
+    await question.waitFor();
+    await page.keyboard.press('Escape');
+    await question.waitFor({ state: 'detached' });
+
+    // Added, the row holds nothing to lose; a connection's editor typed into does.
+    await page.getByTestId('connection-add-label').fill('Spare');
+    await page.getByTestId('connection-add').click();
+    const spare = page.locator('[data-testid="connection-item"]', { hasText: 'Spare' });
+    await spare.getByTestId('connection-edit-open').click();
+    await page.getByTestId('connection-edit-key').fill('sk-new');
+    await page.mouse.click(5, 400);
+    await question.waitFor();
+    await expect.poll(focused).toBe('Keep editing');
+    await page.keyboard.press('Enter');
+    expect(await page.getByTestId('connection-edit-key').inputValue()).toBe('sk-new');
+    await page.getByTestId('connection-edit-cancel').click();
+    await page.mouse.click(5, 400);
+    await dialog.waitFor({ state: 'detached' });
+
+    // Leave the session as it was for the tests after this one.
+    await page.getByTestId('settings-open').click();
+    await spare.getByTestId('connection-remove').click();
+    await spare.waitFor({ state: 'detached' });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
   it('previews a theme as it is picked and puts the saved one back on Cancel', async () => {
     if (!s) throw new Error('no session');
     const { page } = s;

@@ -6,6 +6,7 @@ import { firebrand } from '../firebrand';
 import { formatBytes, GIB } from '../format';
 import { saveSettings, useStore } from '../store';
 import { setGpuOverride } from '../store/models-slice';
+import { useConnectionFormsTyped } from '../store/connection-forms';
 import { useMcpStore } from '../store/mcp-slice';
 import { Modal } from './frame/Modal';
 import { ConnectionsSection } from './settings/ConnectionsSection';
@@ -59,6 +60,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const [confirming, setConfirming] = useState(false);
   // Where the focus was when the question came: Keep editing puts it back there, not at the top of the dialog.
   const askedFrom = useRef<Element | null>(null);
+  const keepButton = useRef<HTMLButtonElement>(null);
   const ask = () => {
     askedFrom.current = document.activeElement;
     setConfirming(true);
@@ -90,9 +92,17 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   useEffect(() => {
     useStore.setState({ previewTheme: theme });
   }, [theme]);
+  // The question takes the focus (autoFocus does not move it inside a modal already open): asked by a click on the
+  // backdrop, the click's own focusing of the dialog came after, and the focus was left on the <dialog>.
+  useEffect(() => {
+    if (!confirming) return undefined;
+    const frame = requestAnimationFrame(() => keepButton.current?.focus());
+    return () => cancelAnimationFrame(frame);
+  }, [confirming]);
 
   const toolFormTyped = useMcpStore((s) => s.formsTyped > 0);
-  const dirty = toolFormTyped || url !== opened.url || theme !== opened.theme || defaultChat !== opened.defaultChat || modelsDir !== opened.modelsDir || idle !== opened.idle || gpuTouched;
+  const connectionFormTyped = useConnectionFormsTyped();
+  const dirty = toolFormTyped || connectionFormTyped || url !== opened.url || theme !== opened.theme || defaultChat !== opened.defaultChat || modelsDir !== opened.modelsDir || idle !== opened.idle || gpuTouched;
 
   const save = async () => {
     if (!/^https?:\/\/\S+$/.test(url.trim())) return setError('Enter an Ollama address that starts with http:// or https://');
@@ -227,7 +237,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
         {confirming ? (
           <span className="settings-unsaved" role="alertdialog" aria-label="Unsaved changes" data-testid="settings-unsaved">
             <span>You have unsaved changes.</span>
-            <button type="button" onClick={keepEditing} autoFocus>
+            <button type="button" ref={keepButton} onClick={keepEditing}>
               Keep editing
             </button>
             <button type="button" className="danger" data-testid="settings-discard" onClick={onClose}>

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { ConnectionInfo, ServerKind } from '../../../shared/connections';
+import { useConnectionFormTyped } from '../../store/connection-forms';
 import { saveConnection } from '../../store/connections-slice';
 import { savedNote, typedConnection } from './connection-address';
 
@@ -27,6 +28,7 @@ export function ConnectionEditor({ connection, onDone }: Props) {
   const [key, setKey] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  useConnectionFormTyped(label !== connection.label || url !== connection.baseUrl || key !== '');
 
   const save = async () => {
     const typed = typedConnection({ id: connection.id, kind: connection.kind, label, defaultLabel: connection.label, url, key });

@@ -4,6 +4,7 @@ import { CONNECTION_KINDS, type KeyStorage, type ServerKind } from '../../../sha
 import { firebrand } from '../../firebrand';
 import { saveSettings, useStore } from '../../store';
 import { AutoCompactSelect } from '../context/AutoCompactSelect';
+import { useConnectionFormTyped } from '../../store/connection-forms';
 import { loadConnections, removeConnection, saveConnection, testConnection, useConnectionsStore } from '../../store/connections-slice';
 import { ConnectionEditor, isEditable } from './ConnectionEditor';
 import { savedNote, typedConnection } from './connection-address';
@@ -29,6 +30,7 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
   const [note, setNote] = useState<string | null>(null);
   const [keyStorage, setKeyStorage] = useState<KeyStorage | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
+  useConnectionFormTyped(label !== '' || key !== '' || url !== DEFAULT_URL[kind]);
   useEffect(() => void loadConnections(), []);
   useEffect(() => {
     let live = true;
@@ -50,6 +52,7 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
     if (saved) {
       setLabel('');
       setKey('');
+      setUrl(DEFAULT_URL[kind]);
       setNote(savedNote(typed.input.baseUrl, saved.baseUrl));
     }
   };
