@@ -118,6 +118,38 @@ describe('sidebar and settings', () => {
     expect(await page.evaluate(() => window.firebrand.settings.get({}))).toMatchObject({ modelsDir: folder, builtinIdleMinutes: 30 });
   });
 
+  // Settings audit #9: a default model of another connection read "the model used last", and picking that to clear
+  // it changed nothing.
+  it('shows a default model the active connection does not offer as what it is, and clears it', async () => {
+    s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }]);
+    const { page, replay } = s;
+    const select = page.getByTestId('settings-default-model');
+    const shown = () => select.evaluate((e: HTMLSelectElement) => e.selectedOptions[0]?.textContent ?? '');
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('connection-add-kind').selectOption('openai-compatible');
+    await page.getByTestId('connection-add-label').fill('LM Studio');
+    await page.getByTestId('connection-add-url').fill(replay.url);
+    await page.getByTestId('connection-add').click();
+    const lmStudio = page.locator('[data-testid="connection-item"][data-kind="openai-compatible"]');
+    await lmStudio.getByTestId('connection-use').click();
+    await select.locator('option[value="phi-4"]').waitFor({ state: 'attached' });
+    await select.selectOption('phi-4');
+    await page.getByTestId('settings-save').click();
+    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+
+    // Ollama made active again: the saved default is still phi-4, and says so.
+    await page.getByTestId('settings-open').click();
+    await page.locator('[data-testid="connection-item"][data-connection-id="ollama"]').getByTestId('connection-use').click();
+    await expect.poll(() => pickerValues(page)).not.toContain('phi-4');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTestId('settings-open').click();
+    await expect.poll(shown).toBe('phi-4 (not offered by Ollama, the active connection)');
+    await select.selectOption('');
+    await page.getByTestId('settings-save').click();
+    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+    expect((await page.evaluate(() => window.firebrand.settings.get({}))).defaultChatModel).toBeNull();
+  });
+
   // A theme picked in one tab did not carry to another tab of serve mode until that one was reloaded (left over from
   // the resilience audit): main now tells every tab the settings as saved.
   it('shows a theme saved in one tab at once in another, whose dialog then opens on what is saved', async () => {

@@ -7,12 +7,13 @@ import { formatBytes, GIB } from '../format';
 import { saveSettings, useStore } from '../store';
 import { setGpuOverride } from '../store/models-slice';
 import { useConnectionFormsTyped } from '../store/connection-forms';
+import { useConnectionsStore } from '../store/connections-slice';
 import { useMcpStore } from '../store/mcp-slice';
 import { Modal } from './frame/Modal';
 import { ConnectionsSection } from './settings/ConnectionsSection';
 import { ToolsSection } from './tools/ToolsSection';
 import './settings/settings.css';
-import { aliasRef, refFor } from '../../shared/model-ref';
+import { aliasRef, refFor, refLabel } from '../../shared/model-ref';
 
 const THEMES: { value: Theme; label: string }[] = [
   { value: 'system', label: 'System' },
@@ -35,6 +36,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const settings = useStore((s) => s.settings);
   const models = useStore((s) => s.models);
   const aliases = useStore((s) => s.aliases);
+  const activeName = useConnectionsStore((s) => s.connections.find((c) => c.id === (settings?.activeConnectionId ?? 'ollama'))?.label);
   const initial = {
     url: settings?.ollamaUrl ?? '',
     theme: settings?.theme ?? ('system' as Theme),
@@ -123,6 +125,11 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     if (await saveSettings(patch, setError)) onClose();
   };
   const probed = gpu && gpu.source !== 'override' ? gpu : null;
+  // The saved default may name a model or alias the active connection does not offer (one of another connection): it
+  // is shown as what it is, so it can be seen and cleared. It read "the model used last", and picking that changed
+  // nothing (settings audit #9).
+  const savedDefault = opened.defaultChat;
+  const offered = savedDefault === '' || models.some((m) => m.name === savedDefault) || aliases.some((a) => aliasRef(a.id) === savedDefault);
 
   return (
     <Modal
@@ -158,6 +165,11 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
             New chats start with
             <select data-testid="settings-default-model" value={defaultChat} onChange={(e) => setDefaultChat(e.target.value)}>
               <option value="">the model used last</option>
+              {!offered && (
+                <option value={savedDefault} data-testid="settings-default-model-elsewhere">
+                  {refLabel(savedDefault, aliases)} (not offered by {activeName ? `${activeName}, the active connection` : 'the active connection'})
+                </option>
+              )}
               {aliases.length > 0 && (
                 <optgroup label="Aliases">
                   {aliases.map((a) => (
