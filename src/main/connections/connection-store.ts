@@ -68,6 +68,9 @@ export class ConnectionStore {
     const previous = all.find((c) => c.id === id);
     if (input.id !== undefined && !previous) throw new UserFacingError('not-found', 'That connection no longer exists.');
     const baseUrl = withoutApiSuffix(input.kind, input.baseUrl);
+    // Two entries for one server were told apart only by their order in the picker and in messages (settings audit #5).
+    const twin = this.list().find((c) => c.id !== id && c.kind === input.kind && sameAddress(c.baseUrl, baseUrl));
+    if (twin) throw new UserFacingError('conflict', `"${twin.label}" already connects to ${twin.baseUrl} as ${twin.kind}: edit that one instead.`);
     const origin = originOf(baseUrl);
     // A key belongs to the origin it was entered for: a new origin needs the key entered again, never the old
     // key sent to a new host (issue 15).
@@ -127,6 +130,18 @@ function originOf(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** One server, however its address was typed (host case, default port, trailing slash). */
+function sameAddress(a: string, b: string): boolean {
+  const norm = (u: string) => {
+    try {
+      return new URL(u).href.replace(/\/+$/, '');
+    } catch {
+      return u.replace(/\/+$/, '');
+    }
+  };
+  return norm(a) === norm(b);
 }
 
 /** Entries saved before keys were bound carry no origin: theirs is the address they were saved with. */

@@ -14,23 +14,34 @@ export async function probeJson(
   body?: unknown,
   timeoutMs = 10_000,
 ): Promise<ProbeAnswer> {
-  const res = await sendRequest({
-    method: body === undefined ? 'GET' : 'POST',
-    url: baseUrl.replace(/\/+$/, '') + path,
-    headers,
-    signal: AbortSignal.timeout(timeoutMs),
-    headersTimeoutMs: timeoutMs,
-    stallTimeoutMs: timeoutMs,
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
+  const signal = AbortSignal.timeout(timeoutMs);
+  let status: number;
+  let text: string;
+  try {
+    const res = await sendRequest({
+      method: body === undefined ? 'GET' : 'POST',
+      url: baseUrl.replace(/\/+$/, '') + path,
+      headers,
+      signal,
+      headersTimeoutMs: timeoutMs,
+      stallTimeoutMs: timeoutMs,
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    status = res.status;
+    text = await res.text();
+  } catch (err) {
+    // The leg knows nothing of this deadline: its abort read "The request to … failed: The operation was aborted
+    // due to timeout" (settings audit #10). Said as the probe's own limit instead.
+    if (signal.aborted || (err instanceof LegError && err.kind === 'timeout')) throw new LegError('timeout', `The server did not answer within ${timeoutMs / 1000} s.`);
+    throw err;
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     json = undefined;
   }
-  return { status: res.status, json, text };
+  return { status, json, text };
 }
 
 /** The server's own error message from a JSON error body (`{"error": "..."}` or `{"error": {"message": ...}}`). */

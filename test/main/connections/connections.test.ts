@@ -1,8 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { authHeaders } from '../../../src/main/connections/auth';
+import { describeProbeError, probeJson } from '../../../src/main/connections/probe-http';
 import { testConnection } from '../../../src/main/connections/test-connection';
 import { listOllamaModels } from '../../../src/main/models/ollama-models';
 import { createServices, type Services } from '../../../src/main/services';
@@ -124,5 +127,37 @@ describe('connections', () => {
     expect(await h['connections:save']({ id: saved.id, kind: 'openai-compatible', label: 'LM Studio', baseUrl: 'http://10.0.0.5:1234', apiKey: '' })).toMatchObject({ hasApiKey: false });
     expect(await h['connections:delete']({ id: saved.id })).toEqual({ deleted: true });
     expect(await h['connections:list']({})).toHaveLength(2);
+  });
+});
+
+describe('connections: settings audit', () => {
+  // Settings audit #5: a double-click on Add connection saved two identical rows, told apart only by their order.
+  it('refuses a second connection of the same kind to the same server, naming the one saved', async () => {
+    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {} });
+    const h = services.handlers;
+    const first = await h['connections:save']({ kind: 'llama-server', label: 'Real llama', baseUrl: 'http://127.0.0.1:8080' });
+    await expect(async () => h['connections:save']({ kind: 'llama-server', label: 'Dbl', baseUrl: 'http://127.0.0.1:8080/' })).rejects.toThrow(
+      '"Real llama" already connects to http://127.0.0.1:8080 as llama-server: edit that one instead.',
+    );
+    // The built-in Ollama's address counts too; another kind at the same address, or an edit of the one saved, does not.
+    await expect(async () => h['connections:save']({ kind: 'ollama', label: 'Again', baseUrl: replay.url })).rejects.toThrow('"Ollama" already connects to');
+    await h['connections:save']({ kind: 'openai-compatible', label: 'Same box', baseUrl: 'http://127.0.0.1:8080' });
+    await h['connections:save']({ id: first.id, kind: 'llama-server', label: 'Renamed', baseUrl: 'http://127.0.0.1:8080' });
+    expect((await h['connections:list']({})).map((c) => c.label)).toEqual(['Ollama', 'Built-in (llama.cpp)', 'Same box', 'Renamed']);
+  });
+
+  // Settings audit #10: a server that takes the connection and never answers read "The request to … failed: The
+  // operation was aborted due to timeout".
+  it('says a probe that gets no answer in time ran out of time, in its own limit', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as AddressInfo;
+      const err = await probeJson(`http://127.0.0.1:${port}`, '/health', {}, undefined, 300).catch((e: unknown) => e);
+      expect(describeProbeError(err)).toBe('The server did not answer within 0.3 s.');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
   });
 });
