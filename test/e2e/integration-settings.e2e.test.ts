@@ -4,9 +4,13 @@
  * made active (the picker then lists that server's models) and removed; new chats start with the default model.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openPage } from './helpers/browser';
+import { shootAtBothWidths } from './helpers/screenshots';
 import { chatRoutes, modelOption, ollamaLines, pickerValues, startUi, stopUi, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
@@ -225,6 +229,7 @@ describe('sidebar and settings', () => {
     await expect.poll(() => pickerValues(page)).toEqual(['qwen2.5-coder-7b', 'phi-4']);
 
     await item.getByTestId('connection-remove').click();
+    await item.getByTestId('connection-remove-confirm').click();
     await expect.poll(() => page.getByTestId('connection-item').count()).toBe(2);
     await expect.poll(() => pickerValues(page)).toContain('llama3.2:3b');
   });
@@ -322,4 +327,148 @@ describe('sidebar and settings', () => {
     await page.reload();
     await expect.poll(() => page.getByTestId('model-picker').inputValue()).toBe('qwen3:8b');
   });
+
+  // Settings audit #3: each arrow key in the active-connection radios saved the next server as the one in use (and
+  // switched the open chat's model); nothing said the section saves at once; Remove took the key with no question.
+  it('moves among the connections by arrow keys without switching servers, picks one by Space, and asks before Remove', async () => {
+    s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }, { path: '/api/version', body: '{"version":"0.12.6"}' }]);
+    const { page, replay } = s;
+    await page.getByTestId('settings-open').click();
+    expect(await page.getByTestId('connections-at-once').textContent()).toContain('Changes here take effect at once');
+    await addConnection(page, 'openai-compatible', 'LM Studio', replay.url, 'sk-1');
+    const ollama = page.locator('[data-connection-id="ollama"]');
+    const item = page.locator('[data-testid="connection-item"][data-kind="openai-compatible"]');
+    await item.waitFor();
+
+    await ollama.getByTestId('connection-use').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => item.getByTestId('connection-use').evaluate((el) => el === document.activeElement)).toBe(true);
+    // A round trip to main after the arrows: a switch they had saved would be back by then.
+    await ollama.getByTestId('connection-test').click();
+    await expect.poll(() => ollama.getByTestId('connection-test-result').textContent()).toContain('Ollama 0.12.6');
+    expect(await ollama.getByTestId('connection-use').isChecked()).toBe(true);
+    expect(await item.getByTestId('connection-use').isChecked()).toBe(false);
+    await item.getByTestId('connection-use').focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
+    await expect.poll(() => pickerValues(page)).toEqual(['qwen2.5-coder-7b', 'phi-4']);
+
+    // Remove asks, says the key goes too, and Keep keeps it with the focus back on Remove….
+    await item.getByTestId('connection-remove').click();
+    expect(await item.getByTestId('connection-remove-confirming').textContent()).toContain('Remove LM Studio? Its saved API key goes with it.');
+    await expect.poll(() => focusedTestId(page)).toBe('connection-remove-keep');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => focusedTestId(page)).toBe('connection-remove');
+    expect(await page.getByTestId('connection-item').count()).toBe(3);
+    // Removed by keyboard: the focus goes to the row before it, not to the page (settings audit #6).
+    await page.keyboard.press('Enter');
+    await item.getByTestId('connection-remove-confirm').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('connection-item').count()).toBe(2);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-connection-id]')?.getAttribute('data-connection-id'))).toBe('builtin');
+    expect(await focusedTestId(page)).toBe('connection-test');
+  });
+
+  // Settings audit #4, #6, #8: main's refusal in the editor showed only under the add form, out of view, and stayed
+  // after Cancel; closing the editor dropped the focus to the page; a saved key could not be removed.
+  it('shows a refused edit in the editor, clears it on Cancel, returns the focus to Edit, and removes a saved key', async () => {
+    s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }]);
+    const { page, replay } = s;
+    await page.getByTestId('settings-open').click();
+    await addConnection(page, 'openai-compatible', 'LM Studio', replay.url, 'sk-1');
+    const item = page.locator('[data-testid="connection-item"][data-kind="openai-compatible"]');
+    await expect.poll(() => item.getByTestId('connection-key-status').textContent()).toBe('key saved');
+
+    await item.getByTestId('connection-edit-open').focus();
+    await page.keyboard.press('Enter');
+    await item.getByTestId('connection-edit-url').fill('http://127.0.0.1:99999');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => item.getByTestId('connection-edit-error').textContent()).toContain('is not a valid address');
+    expect(await page.getByTestId('connection-error').count()).toBe(0);
+    await item.getByTestId('connection-edit-cancel').click();
+    await item.getByTestId('connection-edit').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('connection-error').count()).toBe(0);
+    await expect.poll(() => focusedTestId(page)).toBe('connection-edit-open');
+
+    await page.keyboard.press('Enter');
+    await item.getByTestId('connection-edit-remove-key').check();
+    await item.getByTestId('connection-edit-label').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => item.getByTestId('connection-key-status').textContent()).toBe('no key');
+    expect(await page.getByTestId('connection-note').textContent()).toBe('The saved API key was removed.');
+    await expect.poll(() => focusedTestId(page)).toBe('connection-edit-open');
+    await item.getByTestId('connection-test').click();
+    await expect.poll(() => item.getByTestId('connection-test-result').textContent()).toContain('2 models');
+    expect(replay.requests.filter((r) => r.path === '/v1/models').at(-1)?.headers['authorization']).toBeUndefined();
+  });
+
+  // Settings audit #5: a double-click on Add connection added it twice; the same server could be added again.
+  it('adds a double-clicked connection once, and refuses the same server again, naming the saved one', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page, replay } = s;
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('connection-add-kind').selectOption('llama-server');
+    await page.getByTestId('connection-add-label').fill('Real llama');
+    await page.getByTestId('connection-add-url').fill(replay.url);
+    await page.getByTestId('connection-add').dblclick();
+    await expect.poll(() => page.getByTestId('connection-item').count()).toBe(3);
+    await expect.poll(() => page.getByTestId('connection-add').textContent()).toBe('Add connection');
+    // One row and no refusal left showing: the button waits for its save (and main refuses a twin anyway).
+    expect(await page.getByTestId('connection-error').count()).toBe(0);
+    await page.getByTestId('connection-add-label').fill('Dbl');
+    await page.getByTestId('connection-add').click();
+    await expect.poll(() => page.getByTestId('connection-error').textContent()).toBe(`"Real llama" already connects to ${replay.url} as llama-server: edit that one instead.`);
+    expect(await page.getByTestId('connection-item').count()).toBe(3);
+  });
+
+  // Settings audit #10, #6: Test connection said nothing for up to 10 s, dropped the keyboard focus by disabling
+  // itself, and a server that never answered read "The operation was aborted due to timeout".
+  it('says Testing… with the focus kept on the button, and a server that never answers in plain words', async () => {
+    const silent = createServer(() => undefined);
+    await new Promise<void>((done) => silent.listen(0, '127.0.0.1', done));
+    try {
+      s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+      const { page } = s;
+      const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      await page.getByTestId('settings-open').click();
+      await addConnection(page, 'llama-server', 'Silent', url);
+      const item = page.locator('[data-testid="connection-item"][data-kind="llama-server"]');
+      await item.getByTestId('connection-test').focus();
+      await page.keyboard.press('Enter');
+      await expect.poll(() => item.getByTestId('connection-test').textContent()).toBe('Testing…');
+      expect(await item.getByTestId('connection-testing').textContent()).toContain(`Testing ${url}`);
+      expect(await focusedTestId(page)).toBe('connection-test');
+      await expect.poll(() => item.getByTestId('connection-test-result').textContent()).toBe('The server did not answer within 10 s.');
+      expect(await focusedTestId(page)).toBe('connection-test');
+    } finally {
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
+
+  // Settings audit #12: a long name with no spaces ran off the card and widened the dialog at 390 px.
+  it('wraps a long connection name at a phone\'s width', async () => {
+    s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }]);
+    const { page, replay } = s;
+    await page.getByTestId('settings-open').click();
+    await addConnection(page, 'openai-compatible', 'N'.repeat(190), replay.url, 'sk-1');
+    await page.locator('[data-testid="connection-item"][data-kind="openai-compatible"]').waitFor();
+    await shootAtBothWidths(page, 'settings-connections', '[data-testid="connection-item"][data-kind="openai-compatible"]');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect.poll(() => page.locator('.modal-body').evaluate((el) => el.scrollWidth - el.clientWidth)).toBe(0);
+  });
 });
+
+async function addConnection(page: Page, kind: string, label: string, url: string, key?: string): Promise<void> {
+  await page.getByTestId('connection-add-kind').selectOption(kind);
+  await page.getByTestId('connection-add-label').fill(label);
+  await page.getByTestId('connection-add-url').fill(url);
+  if (key !== undefined) await page.getByTestId('connection-add-key').fill(key);
+  await page.getByTestId('connection-add').click();
+  await expect.poll(() => page.getByTestId('connection-add').textContent()).toBe('Add connection');
+}
+
+function focusedTestId(page: Page): Promise<string | null | undefined> {
+  return page.evaluate(() => document.activeElement?.getAttribute('data-testid'));
+}

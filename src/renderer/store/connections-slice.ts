@@ -47,10 +47,14 @@ export function adoptConnections(connections: ConnectionInfo[], changedId: strin
   if (changedId === active) void refreshModels();
 }
 
-/** Saves a connection, new (no id) or edited; resolves it as main saved it (its address normalized), or null on failure. */
-export async function saveConnection(input: ConnectionInput): Promise<ConnectionInfo | null> {
+/**
+ * Saves a connection, new (no id) or edited; resolves it as main saved it (its address normalized), or null on
+ * failure. A refusal goes to `showError`, the form that asked: in the section's one line under the add form, the
+ * editor's refusal was out of view and stayed after its Cancel (settings audit #4).
+ */
+export async function saveConnection(input: ConnectionInput, showError: (error: string | null) => void): Promise<ConnectionInfo | null> {
   let saved: ConnectionInfo | null = null;
-  await attempt(async () => {
+  await attemptWith(showError, async () => {
     saved = await firebrand().connections.save(input);
     set({ connections: await firebrand().connections.list({}) });
   });

@@ -26,21 +26,28 @@ export function ConnectionEditor({ connection, onDone }: Props) {
   const [label, setLabel] = useState(connection.label);
   const [url, setUrl] = useState(connection.baseUrl);
   const [key, setKey] = useState('');
+  const [removeKey, setRemoveKey] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  useConnectionFormTyped(label !== connection.label || url !== connection.baseUrl || key !== '');
+  useConnectionFormTyped(label !== connection.label || url !== connection.baseUrl || key !== '' || removeKey);
 
   const save = async () => {
-    const typed = typedConnection({ id: connection.id, kind: connection.kind, label, defaultLabel: connection.label, url, key });
+    const typed = typedConnection({ id: connection.id, kind: connection.kind, label, defaultLabel: connection.label, url, key, removeKey });
     if ('refused' in typed) return setProblem(typed.refused);
+    if (saving) return;
     setProblem(null);
     setSaving(true);
-    const saved = await saveConnection(typed.input);
+    const saved = await saveConnection(typed.input, setProblem);
     setSaving(false);
     if (!saved) return;
     // Main keeps a key only for the address it was saved for: one that went with the old address is said to be gone.
     const keyDropped = connection.hasApiKey && !saved.hasApiKey;
-    const notes = [savedNote(typed.input.baseUrl, saved.baseUrl), keyDropped ? `The saved API key was removed: a key is sent only to the address it was saved for. Enter it again for ${saved.baseUrl} if the server needs one.` : null].filter((n): n is string => n !== null);
+    const keyNote = !keyDropped
+      ? null
+      : typed.input.apiKey === ''
+        ? 'The saved API key was removed.'
+        : `The saved API key was removed: a key is sent only to the address it was saved for. Enter it again for ${saved.baseUrl} if the server needs one.`;
+    const notes = [savedNote(typed.input.baseUrl, saved.baseUrl), keyNote].filter((n): n is string => n !== null);
     onDone(notes.length > 0 ? notes.join(' ') : undefined);
   };
 
@@ -73,11 +80,18 @@ export function ConnectionEditor({ connection, onDone }: Props) {
         API key
         <input type="password" autoComplete="off" data-testid="connection-edit-key" placeholder={connection.hasApiKey ? 'saved: leave empty to keep it' : 'none (optional)'} value={key} onChange={(e) => setKey(e.target.value)} />
       </label>
+      {connection.hasApiKey && (
+        // An empty field keeps the saved key, so removing it needs its own control (settings audit #8); a key typed above replaces it anyway.
+        <label className="radio connection-edit-remove-key">
+          <input type="checkbox" data-testid="connection-edit-remove-key" checked={removeKey} onChange={(e) => setRemoveKey(e.target.checked)} />
+          Remove saved key
+        </label>
+      )}
       <span className="connection-edit-actions">
         <button type="button" data-testid="connection-edit-cancel" onClick={() => onDone()}>
           Cancel
         </button>
-        <button type="submit" className="primary" data-testid="connection-edit-save" disabled={saving}>
+        <button type="submit" className="primary" data-testid="connection-edit-save" aria-disabled={saving}>
           Save connection
         </button>
       </span>

@@ -1,12 +1,12 @@
 import './settings.css';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { CONNECTION_KINDS, type KeyStorage, type ServerKind } from '../../../shared/connections';
 import { firebrand } from '../../firebrand';
-import { saveSettings, useStore } from '../../store';
-import { AutoCompactSelect } from '../context/AutoCompactSelect';
+import { useStore } from '../../store';
 import { useConnectionFormTyped } from '../../store/connection-forms';
-import { loadConnections, removeConnection, saveConnection, testConnection, useConnectionsStore } from '../../store/connections-slice';
+import { loadConnections, saveConnection, useConnectionsStore } from '../../store/connections-slice';
 import { ConnectionEditor, isEditable } from './ConnectionEditor';
+import { ConnectionItem } from './ConnectionItem';
 import { savedNote, typedConnection } from './connection-address';
 
 const DEFAULT_URL: Record<ServerKind, string> = {
@@ -31,7 +31,19 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
   const [keyStorage, setKeyStorage] = useState<KeyStorage | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
   useConnectionFormTyped(label !== '' || key !== '' || url !== DEFAULT_URL[kind]);
+  const [adding, setAdding] = useState(false);
+  // Where the keyboard focus goes once the list shows the change: the Edit button of a closed editor, a neighbour
+  // of a removed row. Without it the focus fell to the page (settings audit #6).
+  const [refocus, setRefocus] = useState<string | null>(null);
+  const section = useRef<HTMLFieldSetElement>(null);
   useEffect(() => void loadConnections(), []);
+  useEffect(() => {
+    if (refocus === null) return;
+    const target = section.current?.querySelector<HTMLElement>(refocus);
+    if (!target) return;
+    target.focus();
+    setRefocus(null);
+  }, [refocus, connections, editing]);
   useEffect(() => {
     let live = true;
     firebrand()
@@ -44,11 +56,15 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
   }, []);
 
   const add = async () => {
+    // A double-click added the connection twice (settings audit #5).
+    if (adding) return;
     const typed = typedConnection({ kind, label, defaultLabel: kind, url, key });
     if ('refused' in typed) return setProblem(typed.refused);
     setProblem(null);
     setNote(null);
-    const saved = await saveConnection(typed.input);
+    setAdding(true);
+    const saved = await saveConnection(typed.input, setProblem);
+    setAdding(false);
     if (saved) {
       setLabel('');
       setKey('');
@@ -58,14 +74,16 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
   };
 
   return (
-    <fieldset className="connections" data-testid="connections">
+    <fieldset className="connections" data-testid="connections" ref={section}>
       <legend>Connections</legend>
+      <p className="mm-muted" data-testid="connections-at-once">
+        The servers you chat with; the one picked is the one in use. Changes here take effect at once: Save and Cancel below are for the other settings.
+      </p>
       <ul className="connection-list" data-testid="connection-list">
-        {connections.map((c) => {
-          const test = tests[c.id];
+        {connections.map((c, i) => {
           // The built-in Ollama's address is the field above: the row shows (and tests) what is typed there.
           const shownUrl = c.id === 'ollama' && ollamaDraft ? ollamaDraft : c.baseUrl;
-          const unsaved = shownUrl !== c.baseUrl;
+          const row = `[data-connection-id="${CSS.escape(c.id)}"]`;
           if (editing === c.id && isEditable(c)) {
             return (
               <li key={c.id} data-testid="connection-item" data-connection-id={c.id} data-kind={c.kind}>
@@ -74,40 +92,26 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
                   onDone={(said) => {
                     setEditing(null);
                     setNote(said ?? null);
+                    setRefocus(`${row} [data-testid="connection-edit-open"]`);
                   }}
                 />
               </li>
             );
           }
+          const neighbour = connections[i + 1] ?? connections[i - 1];
           return (
             <li key={c.id} data-testid="connection-item" data-connection-id={c.id} data-kind={c.kind}>
-              <label className="radio" title="The composer lists this server's models and sends to it">
-                <input type="radio" name="active-connection" data-testid="connection-use" checked={activeId === c.id} onChange={() => void saveSettings({ activeConnectionId: c.id })} />
-                <strong>{c.label}</strong>
-              </label>{' '}
-              <span className="mm-muted" data-testid="connection-kind">{c.kind}</span>{' '}
-              <span data-testid="connection-url" className="connection-url">{shownUrl}</span>
-              {unsaved && <span className="mm-muted"> (not saved yet)</span>}{' '}
-              <span className="mm-muted" data-testid="connection-key-status">{c.hasApiKey ? 'key saved' : 'no key'}</span>{' '}
-              <button type="button" data-testid="connection-test" aria-label={`Test connection ${c.label}`} onClick={() => void testConnection(c.id, unsaved ? shownUrl : undefined)} disabled={test === 'testing'}>
-                Test connection
-              </button>
-              <AutoCompactSelect kind="connection" id={c.id} />{' '}
-              {isEditable(c) && (
-                <button type="button" data-testid="connection-edit-open" aria-label={`Edit ${c.label}`} onClick={() => { setNote(null); setEditing(c.id); }}>
-                  Edit
-                </button>
-              )}{' '}
-              {!c.builtIn && (
-                <button type="button" data-testid="connection-remove" aria-label={`Remove ${c.label}`} onClick={() => void removeConnection(c.id, activeId)}>
-                  Remove
-                </button>
-              )}
-              {test && test !== 'testing' && (
-                <p data-testid="connection-test-result" data-ok={test.ok} className={test.ok ? 'mm-ok' : 'field-error'} role="status">
-                  {test.ok ? test.detail : test.error}
-                </p>
-              )}
+              <ConnectionItem
+                connection={c}
+                activeId={activeId}
+                shownUrl={shownUrl}
+                test={tests[c.id]}
+                onEdit={() => {
+                  setNote(null);
+                  setEditing(c.id);
+                }}
+                onRemoved={() => setRefocus(neighbour ? `[data-connection-id="${CSS.escape(neighbour.id)}"] [data-testid="connection-test"]` : '[data-testid="connection-add-kind"]')}
+              />
             </li>
           );
         })}
@@ -121,7 +125,9 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
         <input aria-label="Name" placeholder="Name" data-testid="connection-add-label" value={label} onChange={(e) => setLabel(e.target.value)} />
         <input aria-label="Server address" data-testid="connection-add-url" value={url} onChange={(e) => setUrl(e.target.value)} />
         <input aria-label="API key (optional)" placeholder="API key (optional)" type="password" autoComplete="off" data-testid="connection-add-key" value={key} onChange={(e) => setKey(e.target.value)} />
-        <button type="button" className="primary" data-testid="connection-add" onClick={() => void add()}>Add connection</button>
+        <button type="button" className="primary" data-testid="connection-add" aria-disabled={adding} onClick={() => void add()}>
+          {adding ? 'Adding…' : 'Add connection'}
+        </button>
       </div>
       {keyStorage && (
         <p className="key-storage" data-testid="connection-key-storage" data-encrypted={keyStorage.encrypted}>

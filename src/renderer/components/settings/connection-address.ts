@@ -9,13 +9,23 @@ export interface TypedConnection {
   defaultLabel: string;
   url: string;
   key: string;
+  /** The editor's "Remove saved key": an empty key tells main to delete the saved one (settings audit #8). */
+  removeKey?: boolean;
 }
 
-/** What to save (a key only where one was typed: none keeps the saved one), or why the address cannot be. */
+/**
+ * What to save (a key only where one was typed: none keeps the saved one, unless it is to be removed), or why the
+ * address cannot be.
+ */
 export function typedConnection(f: TypedConnection): { refused: string } | { input: ConnectionInput } {
   const baseUrl = f.url.trim();
   if (!/^https?:\/\/\S+$/.test(baseUrl)) return { refused: 'Enter an address that starts with http:// or https://' };
-  return { input: { ...(f.id !== undefined ? { id: f.id } : {}), kind: f.kind, label: f.label.trim() || f.defaultLabel, baseUrl, ...(f.key !== '' ? { apiKey: f.key } : {}) } };
+  return { input: { ...(f.id !== undefined ? { id: f.id } : {}), kind: f.kind, label: f.label.trim() || f.defaultLabel, baseUrl, ...apiKeyField(f) } };
+}
+
+function apiKeyField(f: TypedConnection): { apiKey?: string } {
+  if (f.key !== '') return { apiKey: f.key };
+  return f.removeKey ? { apiKey: '' } : {};
 }
 
 /**
