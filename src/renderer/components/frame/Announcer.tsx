@@ -3,6 +3,7 @@ import { finalAssistantText } from '../../../shared/assistant-text';
 import { loadSpeech } from '../../markdown/lazy-render';
 import { useStore } from '../../store';
 import { stopLabel } from '../turn/AssistantTurn';
+import { blankAnswerLine } from '../turn/blank-answer';
 import { announcement, type ToSpeech } from './announcement';
 
 /**
@@ -25,7 +26,8 @@ export function Announcer() {
         // How it ended early, in the card's words: said here, once (the card itself is not an alert, which would be
         // read out again each time its conversation is opened or it scrolls back into view).
         const label = stopLabel(t);
-        const problem = label ? `${label}.${t.error ? ` ${t.error}` : ''}` : undefined;
+        // A blank answer says so, as its card does (builtin audit #6: it was announced as nothing at all).
+        const problem = label ? `${label}.${t.error ? ` ${t.error}` : ''}` : (blankAnswerLine(t) ?? undefined);
         const say = (toSpeech?: ToSpeech) => {
           if (ticket === latest.current) setMessage(announcement(finalAssistantText([t]), t.status, t.model, toSpeech, problem));
         };

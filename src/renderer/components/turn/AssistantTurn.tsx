@@ -17,6 +17,7 @@ import { BranchSwitcher } from './BranchSwitcher';
 import { isContinuePoint } from './continue-point';
 import { Markdown } from './Markdown';
 import { ThinkingBlock } from './ThinkingBlock';
+import { blankAnswerLine } from './blank-answer';
 import { ToolCallCard } from './ToolCallCard';
 import { focusComposer } from '../composer/focus-composer';
 
@@ -86,6 +87,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
   // Only the chat's last answer is the one the window filled under; an older one keeps what its server said.
   const windowFull = useRoom((s) => isTip && s.full === turn.conversationId);
   const problem = stopLabel(turn, windowFull);
+  const blank = problem ? null : blankAnswerLine(turn);
   let reasoningOrdinal = 0;
   const savedReasoning = turnTimingMeta(turn).reasoningMs;
   const stats = streaming ? '' : (runStats ?? formatStats(answerStats(turn)).join(' · '));
@@ -145,6 +147,11 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
         ) : (
           <div className="typing" aria-label="Waiting for the first token">…</div>
         ))}
+      {blank && (
+        <div className="turn-blank" data-testid="answer-blank">
+          {blank}
+        </div>
+      )}
       {problem && (
         // Not role="alert": the announcer says it once, as the answer ends (frame/Announcer.tsx).
         <div className="turn-status" data-testid="turn-error" data-stop={turn.stop ?? turn.status}>

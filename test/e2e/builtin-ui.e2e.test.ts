@@ -1,0 +1,70 @@
+/**
+ * The built-in engine's files as the user meets them in the composer and in Models (builtin audit #3, #4, #6, #8):
+ * a blank answer says so, a file renamed in Models stays chosen under its new name, a file whose load failed says
+ * why on its row and is never chosen on its own, and the file answering removed keeps the choice until the answer
+ * ends. Serve mode with the real engine process on scripted GGUFs; no Ollama anywhere.
+ */
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateScriptedModel } from '../support/scripted-gguf/generate';
+import { SCRIPTS } from '../support/scripted-gguf/scripts';
+import { launchChromium, openPage } from './helpers/browser';
+import { pickModel } from './helpers/picker';
+import { shootAtBothWidths } from './helpers/screenshots';
+import { startServeProcess, type ServeProcess } from './helpers/serve-process';
+
+let dir: string;
+let modelsDir: string;
+let serve: ServeProcess;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'firebrand-builtin-ui-'));
+  modelsDir = join(dir, 'models');
+  mkdirSync(modelsDir, { recursive: true });
+  copyFileSync(generateScriptedModel(SCRIPTS.unclosedThink), join(modelsDir, 'unclosed.gguf'));
+  copyFileSync(generateScriptedModel(SCRIPTS.plain), join(modelsDir, 'plain.gguf'));
+  copyFileSync(generateScriptedModel(SCRIPTS.long, { contextLength: 32_768 }), join(modelsDir, 'long.gguf'));
+  // A valid header whose weights lack a tensor: listed as usable, and llama.cpp refuses to load it. Its name sorts
+  // first, so a choice that takes the first listed file takes it.
+  const bad = readFileSync(generateScriptedModel(SCRIPTS.plain));
+  const at = bad.indexOf('token_embd.weight');
+  bad.write('token_embX.weight', at);
+  writeFileSync(join(modelsDir, 'badtensor.gguf'), bad);
+  // One engine thread: the machine's two cores are shared.
+  process.env.FIREBRAND_BUILTIN_THREADS = '1';
+  serve = await startServeProcess({ dataDir: join(dir, 'data'), ollamaUrl: 'http://127.0.0.1:9', extraArgs: ['--models-dir', modelsDir] });
+  browser = await launchChromium();
+  page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+  await page.goto(serve.url);
+  await page.evaluate(() => window.firebrand.settings.update({ activeConnectionId: 'builtin' }));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await serve?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const lastAnswer = () => page.locator('[data-testid="turn"][data-role="assistant"]').last();
+
+async function send(model: string, text: string): Promise<void> {
+  await pickModel(page, model);
+  await page.getByTestId('composer-input').fill(text);
+  await page.getByTestId('composer-send').click();
+}
+
+describe('built-in files in the composer and in Models', () => {
+  it('says a blank answer is one: reasoning that never closed reads "no answer, only reasoning", to the eye and the announcer (builtin audit #6)', async () => {
+    await send('unclosed.gguf', 'What is the weather?');
+    await expect.poll(() => lastAnswer().getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+    // Before: a folded "Thought for 1 s", then only the footer.
+    await expect.poll(() => lastAnswer().getByTestId('answer-blank').textContent()).toBe('The model wrote no answer, only reasoning.');
+    await expect.poll(() => page.getByTestId('answer-announcer').textContent()).toBe('unclosed.gguf: The model wrote no answer, only reasoning.');
+    await shootAtBothWidths(page, 'builtin-blank-answer', '[data-testid="answer-blank"]');
+  });
+});
