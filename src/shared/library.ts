@@ -128,7 +128,8 @@ export interface LibraryInvokeContract {
 }
 
 export interface LibraryEventContract {
-  'library:changed': { reason: string };
+  /** `renamed`: a file renamed in Models, old name → new: what chose it by name follows it (builtin audit #3). */
+  'library:changed': { reason: string; renamed?: { from: string; to: string } };
   'library:download-progress': DownloadProgress;
   /** The answers waiting on the built-in engine, each with its own state, after any of them changed. */
   'builtin:waiting': { waiting: WaitingAnswer[] };

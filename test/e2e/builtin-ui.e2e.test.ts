@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateScriptedModel } from '../support/scripted-gguf/generate';
 import { SCRIPTS } from '../support/scripted-gguf/scripts';
 import { launchChromium, openPage } from './helpers/browser';
-import { pickModel } from './helpers/picker';
+import { expectPicked, pickModel } from './helpers/picker';
 import { shootAtBothWidths } from './helpers/screenshots';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process';
 
@@ -66,5 +66,24 @@ describe('built-in files in the composer and in Models', () => {
     await expect.poll(() => lastAnswer().getByTestId('answer-blank').textContent()).toBe('The model wrote no answer, only reasoning.');
     await expect.poll(() => page.getByTestId('answer-announcer').textContent()).toBe('unclosed.gguf: The model wrote no answer, only reasoning.');
     await shootAtBothWidths(page, 'builtin-blank-answer', '[data-testid="answer-blank"]');
+  });
+
+  it('keeps a GGUF renamed in Models chosen, under its new name, not "no longer in the models folder" (builtin audit #3)', async () => {
+    await pickModel(page, 'plain.gguf');
+    await page.getByTestId('models-open').click();
+    const row = page.locator('[data-testid="library-item"][data-file="plain.gguf"]');
+    await row.getByTestId('library-rename').click();
+    await row.getByTestId('library-rename-input').fill('plain-renamed.gguf');
+    await row.getByTestId('library-rename-save').click();
+    await page.locator('[data-testid="library-item"][data-file="plain-renamed.gguf"]').waitFor();
+    await page.getByTestId('models-close').click();
+    // Before: "plain.gguf is no longer in the models folder; badtensor.gguf is chosen now."
+    await expectPicked(page, 'plain-renamed.gguf');
+    // The answer goes to the renamed file, and nothing was said to be gone.
+    await page.getByTestId('composer-input').fill('Hello?');
+    await page.getByTestId('composer-send').click();
+    await expect.poll(() => lastAnswer().getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
+    expect(await lastAnswer().getByTestId('model-label').getAttribute('data-model')).toBe('plain-renamed.gguf');
+    expect(await page.getByTestId('notice').count()).toBe(0);
   });
 });

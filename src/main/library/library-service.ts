@@ -19,8 +19,8 @@ export interface LibraryDeps {
   log: (message: string) => void;
   /** Downloads in progress or paused, by the file they write (DownloadManager; restores earlier sessions' first). */
   downloads: () => Promise<DownloadProgress[]>;
-  /** Something in the folder changed (added, deleted, renamed). */
-  changed: (reason: string) => void;
+  /** Something in the folder changed (added, deleted, renamed: then which file became which). */
+  changed: (reason: string, renamed?: { from: string; to: string }) => void;
 }
 
 interface Cached {
@@ -137,7 +137,8 @@ export class LibraryService {
     await rename(from, target);
     this.cache.delete(from);
     this.deps.digests.forget(from);
-    this.deps.changed('renamed');
+    // Said before the folder watch can see it: a page's choice follows the file, instead of taking it for gone.
+    this.deps.changed('renamed', { from: file, to: name });
     const entry = (await this.list()).find((e) => e.file === name);
     if (!entry) throw new Error('renamed model vanished');
     return entry;

@@ -54,7 +54,7 @@ export function createLibrary(d: LibraryWiringDeps): LibraryParts {
   const modelsDir = () => d.modelsDirSetting() ?? join(d.dataDir, 'models');
   const digests = new FileDigests(d.db);
   const windows = new ModelSettingsStore(d.db);
-  const changed = (reason: string) => d.emit('library:changed', { reason });
+  const changed = (reason: string, renamed?: { from: string; to: string }) => d.emit('library:changed', { reason, ...(renamed ? { renamed } : {}) });
   const downloads = new DownloadManager({ modelsDir, digests, newId: d.newId, log: d.log, emit: d.emit, changed, chatsOnDisk: chatsOnDiskOf(d.dataDir) });
   const library = new LibraryService({
     modelsDir,

@@ -21,14 +21,14 @@ import { noticeDeletedElsewhere } from './conversation-actions';
 import { isBlankSettings, keptNewChatSettings, newChatSettingsTaken, NO_CONVERSATION_SETTINGS } from './new-chat-settings';
 import { fail, showNotice, useStore } from './app-state';
 import { CHOOSE_A_MODEL, CHOOSE_MODEL } from './notice';
-import { adoptAliases, connectionOf, listModels, refreshContextChoice, refreshModels, showModels, thinkChoice } from './model-choice';
+import { adoptAliases, connectionOf, followRenamedFile, listModels, refreshContextChoice, refreshModels, showModels, thinkChoice } from './model-choice';
 import { adoptSettings, settingsAdoptions } from './settings-sync';
 
 export { openConversation, openConversationAt, refreshSiblings, type FocusTurn } from './open-conversation';
 export { loadMoreConversations, refreshConversations } from './conversation-list';
 export { clearNotice, fail, showNotice, useStore, type AppState } from './app-state';
 export { INFO, retryWith, type Notice, type NoticeAction } from './notice';
-export { adoptAliases, connectionOf, refreshContextChoice, refreshModels, selectModel, thinkChoice, thinkToggleOffered } from './model-choice';
+export { adoptAliases, connectionOf, followRenamedFile, refreshContextChoice, refreshModels, selectModel, thinkChoice, thinkToggleOffered } from './model-choice';
 export { adoptSettings, saveSettings } from './settings-sync';
 export { NO_CONVERSATION_SETTINGS };
 
@@ -154,6 +154,8 @@ export function connectStore(): Promise<void> {
   api.models.onChanged(() => void refreshModels());
   api.settings.onChanged(({ settings }) => adoptSettings(settings));
   api.aliases.onChanged(({ aliases }) => adoptAliases(aliases));
+  // A GGUF renamed in Models (here or in another tab): the choice follows it (builtin audit #3).
+  api.library.onChanged(({ renamed }) => renamed && followRenamedFile(renamed.from, renamed.to));
   api.connections.onChanged(({ id, connections }) => adoptConnections(connections, id));
   // A window kept (or the GPU memory set) in another tab: the meter shows the window the next message carries.
   api.models.onWindowsChanged(() => void refreshContextChoice());

@@ -16,6 +16,36 @@ const get = useStore.getState;
 
 export type ModelList = [ModelSummary[], Alias[]];
 
+/**
+ * GGUFs renamed in Models while this page was open, old file name → new. The choice follows them, as aliases do
+ * (builtin audit #3: the renamed file was taken for one that went away, and the first file listed was chosen, there
+ * one whose load had just failed).
+ */
+const renamedFiles = new Map<string, string>();
+
+/** A file renamed in Models (`library:changed`): the composer's choice goes with it, before any list shows it. */
+export function followRenamedFile(from: string, to: string): void {
+  renamedFiles.set(from, to);
+  if (get().selectedModel === from) selectModel(to);
+}
+
+/**
+ * `name` as the list `names` has it: followed through renames while the list lacks it; kept as it is when the list is
+ * older than a rename to it (it holds the old name still), so a late answer does not undo the choice.
+ */
+function afterRenames(name: string | null, names: readonly string[]): string | null {
+  if (name === null || names.includes(name)) return name;
+  const seen = new Set<string>();
+  let now = name;
+  for (let next = renamedFiles.get(now); next !== undefined && !seen.has(next); next = renamedFiles.get(now)) {
+    seen.add(now);
+    now = next;
+    if (names.includes(now)) return now;
+  }
+  const older = [...renamedFiles].some(([from, to]) => to === name && names.includes(from));
+  return older ? name : null;
+}
+
 /** Bumped by each `aliases:changed` taken: a list asked before it holds aliases older than the store's. */
 let aliasesAdopted = 0;
 
@@ -46,7 +76,11 @@ export async function showModels(listed: Promise<ModelList>, shown: readonly Ali
     // An alias is offered as `alias:<id>` (never a model's name); settings from before that name it by name.
     const names = [...aliases.map((a) => aliasRef(a.id)), ...models.map((m) => m.name)];
     const settings = get().settings;
-    const before = get().selectedModel;
+    const chosen = get().selectedModel;
+    // A file renamed in Models is the same file: followed, not "no longer in the models folder".
+    const followed = afterRenames(chosen, names);
+    const before = followed ?? chosen;
+    const staleList = followed !== null && !names.includes(followed);
     // A chosen alias deleted (in another tab): the model it named comes next, where this connection lists it. Before,
     // the first model listed was chosen, and the next message went to a model the chat had never used (round 9).
     const deletedAlias = aliasOfRef(before, shown);
@@ -54,7 +88,7 @@ export async function showModels(listed: Promise<ModelList>, shown: readonly Ali
     const preferred = [before, goneAliasModel, settings?.defaultChatModel, settings?.defaultModel]
       .map((n) => (n ? refFor(n, models, aliases) : n))
       .find((n) => n && names.includes(n));
-    const selected = preferred ?? models[0]?.name ?? null;
+    const selected = staleList ? before : (preferred ?? models[0]?.name ?? null);
     const empty = settings?.activeConnectionId === 'builtin'
       ? 'No GGUF models yet: add or download one in Models (or put a .gguf file in the models folder).'
       : 'The server has no models yet. Pull one (ollama pull llama3.2) and refresh.';
@@ -64,7 +98,7 @@ export async function showModels(listed: Promise<ModelList>, shown: readonly Ali
     // Only a list of the same connection can have lost it: another connection made active lists other models, and
     // "no longer on the server" said of the one the user had just left was untrue (context audit #10).
     const sameConnection = get().modelsConnection !== undefined && get().modelsConnection === (askedOf ?? get().settings?.activeConnectionId);
-    const gone = before !== null && ((sameConnection && get().models.some((m) => m.name === before)) || goneAlias !== undefined) && !names.includes(before) && selected !== null;
+    const gone = !staleList && before !== null && ((sameConnection && get().models.some((m) => m.name === before)) || goneAlias !== undefined) && !names.includes(before) && selected !== null;
     const goneWhere = goneAlias ? 'an alias (it was deleted)' : settings?.activeConnectionId === BUILTIN_CONNECTION_ID ? 'in the models folder' : 'on the server';
     const changed = gone ? `${refLabel(before, shown)} is no longer ${goneWhere}; ${refLabel(selected, aliases)} is chosen now.` : null;
     set({
