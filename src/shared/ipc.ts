@@ -118,6 +118,8 @@ export interface ModelSummary {
   capabilities?: string[];
   /** The context window the model runs with, in tokens; absent when not known. */
   contextLength?: number;
+  /** A built-in GGUF whose last load failed: never chosen on its own (the user may pick it to try again). */
+  loadError?: string;
 }
 
 export interface Settings {

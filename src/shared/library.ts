@@ -17,6 +17,11 @@ export interface LibraryEntry {
   state: LibraryState;
   /** Why the file cannot be used, in words for the user; null when usable. */
   reason: string | null;
+  /**
+   * The engine's message the last time loading this file failed (this run), until a load of it works: the header
+   * reads fine, the weights do not (builtin audit #8). Absent when none failed.
+   */
+  loadError?: string;
   architecture: string | null;
   /** Summed tensor elements; null when the file did not say. */
   parameterCount: number | null;

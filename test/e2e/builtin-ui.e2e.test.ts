@@ -86,4 +86,22 @@ describe('built-in files in the composer and in Models', () => {
     expect(await lastAnswer().getByTestId('model-label').getAttribute('data-model')).toBe('plain-renamed.gguf');
     expect(await page.getByTestId('notice').count()).toBe(0);
   });
+
+  it('says on its row that a file failed to load, and never chooses it on its own (builtin audit #8)', async () => {
+    await page.getByTestId('models-open').click();
+    const row = page.locator('[data-testid="library-item"][data-file="badtensor.gguf"]');
+    await row.getByTestId('library-load').click();
+    // Before: the row still read as usable, with only Load, and the error sat at the top of the section.
+    await expect.poll(() => row.getByTestId('library-load-error').textContent(), { timeout: 60_000 }).toMatch(/^Loading it failed: badtensor\.gguf could not be loaded: .*missing tensor.* Load tries again\.$/);
+    expect(await row.getByTestId('library-load').isEnabled()).toBe(true);
+    await row.scrollIntoViewIfNeeded();
+    await shootAtBothWidths(page, 'builtin-load-failed-row', '[data-testid="library-load-error"]');
+    await page.getByTestId('models-close').click();
+    // The chosen file goes: the first file listed is the broken one, and the next is chosen instead.
+    await pickModel(page, 'plain-renamed.gguf');
+    rmSync(join(modelsDir, 'plain-renamed.gguf'));
+    await expect.poll(() => page.getByTestId('notice').locator('.banner-text').textContent(), { timeout: 30_000 }).toContain('plain-renamed.gguf is no longer in the models folder');
+    await expectPicked(page, 'long.gguf');
+    await page.getByTestId('notice').getByTestId('banner-close').click();
+  });
 });

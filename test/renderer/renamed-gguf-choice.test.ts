@@ -53,3 +53,16 @@ describe('the chosen GGUF renamed in Models', () => {
     expect(useStore.getState().notice?.message).toBe('thinker.gguf is no longer in the models folder; broken.gguf is chosen now.');
   });
 });
+
+describe('a GGUF whose load failed (builtin audit #8)', () => {
+  it('is not chosen on its own when the chosen file goes, and stays chosen when the user picked it', async () => {
+    useStore.setState({ selectedModel: 'gone.gguf', models: list('badtensor.gguf', 'gone.gguf', 'plain.gguf') });
+    listed = [{ name: 'badtensor.gguf', loadError: "missing tensor 'token_embd.weight'" }, { name: 'plain.gguf' }] as ModelSummary[];
+    await refreshModels();
+    expect(useStore.getState().selectedModel).toBe('plain.gguf');
+    expect(useStore.getState().notice?.message).toBe('gone.gguf is no longer in the models folder; plain.gguf is chosen now.');
+    useStore.setState({ selectedModel: 'badtensor.gguf' });
+    await refreshModels();
+    expect(useStore.getState().selectedModel).toBe('badtensor.gguf');
+  });
+});

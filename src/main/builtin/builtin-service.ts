@@ -52,6 +52,8 @@ export class BuiltinService {
    * of saying "Loading model…" on every later answer on that model.
    */
   private readonly loadingCount = new Map<string, number>();
+  /** The engine's message for each file whose last load failed, until one works (builtin audit #8). */
+  private readonly loadFailures = new Map<string, string>();
   /** Each answer waiting before its first token, with its own state. */
   readonly waiting: WaitingAnswers;
 
@@ -156,8 +158,12 @@ export class BuiltinService {
         .request<EngineStatus>({ type: 'load', model: { path: model.entry.path, contextSize } })
         // The engine's message names the file and says why (a refused file, a window it could not make, a crash).
         .catch((err: unknown) => {
-          throw new UserFacingError('server-error', err instanceof Error ? err.message : String(err));
+          const message = err instanceof Error ? err.message : String(err);
+          this.loadFailures.set(file, message);
+          this.deps.changed(`load-failed:${file}`);
+          throw new UserFacingError('server-error', message);
         });
+      this.loadFailures.delete(file);
       // What the engine holds now is known before the load leaves the line: an answer on this model behind it then
       // starts without being said to load it again.
       this.apply(status);
@@ -188,6 +194,18 @@ export class BuiltinService {
     this.loaded.forget(file);
     this.deps.changed('unloaded');
     return this.status();
+  }
+
+  /** The engine's message the last time `file` failed to load, until a load of it works; undefined if none failed. */
+  loadFailure(file: string): string | undefined {
+    return this.loadFailures.get(file);
+  }
+
+  /** `file` was renamed or deleted: its failure goes with it (a new file of the old name has not failed). */
+  moveLoadFailure(file: string, to: string | null): void {
+    const failure = this.loadFailures.get(file);
+    this.loadFailures.delete(file);
+    if (failure !== undefined && to !== null) this.loadFailures.set(to, failure);
   }
 
   /** An answer waits for the engine to load `file` (true) or no longer does (false): pages are told either way. */

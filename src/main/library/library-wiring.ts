@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import type { LibraryInvokeContract } from '../../shared/library';
+import type { LibraryEntry, LibraryInvokeContract } from '../../shared/library';
 import type { ModelSummary } from '../../shared/ipc';
 import { BuiltinRequests } from '../builtin/builtin-request';
 import { BUILTIN_WINDOWS_KEY, BuiltinService } from '../builtin/builtin-service';
@@ -81,15 +81,24 @@ export function createLibrary(d: LibraryWiringDeps): LibraryParts {
   const requests = new BuiltinRequests(builtin);
   const dl = downloads;
 
+  /** Entries with the engine's last load failure of each file, where one failed (builtin audit #8). */
+  const withLoadErrors = (entries: LibraryEntry[]): LibraryEntry[] =>
+    entries.map((e) => {
+      const loadError = e.state === 'usable' ? builtin.loadFailure(e.file) : undefined;
+      return loadError === undefined ? e : { ...e, loadError };
+    });
+
   const handlers: LibraryHandlers = {
-    'library:list': () => library.list(),
+    'library:list': async () => withLoadErrors(await library.list()),
     'library:add-file': ({ path, mode }) => library.addFile(path, mode),
     'library:download': ({ source }) => dl.start(source),
     'library:pause-download': ({ downloadId }) => ({ paused: dl.pause(downloadId) }),
     'library:cancel-download': async ({ downloadId }) => ({ cancelled: await dl.cancel(downloadId) }),
     'library:delete': async ({ file }) => {
       if (builtin.isLoaded(file)) await builtin.unload(file);
-      return { deleted: await library.delete(file) };
+      const deleted = await library.delete(file);
+      if (deleted) builtin.moveLoadFailure(file, null);
+      return { deleted };
     },
     'library:rename': async ({ file, to }) => {
       if (builtin.isLoaded(file)) await builtin.unload(file);
@@ -99,8 +108,9 @@ export function createLibrary(d: LibraryWiringDeps): LibraryParts {
         windows.setWindow(BUILTIN_WINDOWS_KEY, entry.file, kept);
         windows.clearWindow(BUILTIN_WINDOWS_KEY, file);
       }
+      builtin.moveLoadFailure(file, entry.file);
       d.renamed?.(file, entry.file);
-      return entry;
+      return withLoadErrors([entry])[0] ?? entry;
     },
     'library:recommend-context': ({ file }) => builtin.advice(file),
     'library:set-context': async ({ file, contextWindow }) => {
@@ -120,7 +130,7 @@ export function createLibrary(d: LibraryWiringDeps): LibraryParts {
   };
 
   const listModels = async (): Promise<ModelSummary[]> => {
-    const entries = await library.list();
+    const entries = withLoadErrors(await library.list());
     return entries
       .filter((e) => e.state === 'usable')
       .map((e) => ({
@@ -131,6 +141,7 @@ export function createLibrary(d: LibraryWiringDeps): LibraryParts {
         quantization: e.quantization,
         capabilities: ['completion', ...(e.tools ? ['tools'] : []), ...(e.thinking ? ['thinking'] : [])],
         ...(e.trainedContext !== null ? { contextLength: e.trainedContext } : {}),
+        ...(e.loadError !== undefined ? { loadError: e.loadError } : {}),
       }));
   };
 

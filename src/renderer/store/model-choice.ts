@@ -88,7 +88,10 @@ export async function showModels(listed: Promise<ModelList>, shown: readonly Ali
     const preferred = [before, goneAliasModel, settings?.defaultChatModel, settings?.defaultModel]
       .map((n) => (n ? refFor(n, models, aliases) : n))
       .find((n) => n && names.includes(n));
-    const selected = staleList ? before : (preferred ?? models[0]?.name ?? null);
+    // A file whose load failed is not chosen on its own (builtin audit #8: a rename fell back on one); the user may
+    // still pick it to try again, and it stays chosen then.
+    const fallback = models.find((m) => m.loadError === undefined)?.name ?? null;
+    const selected = staleList ? before : (preferred ?? fallback);
     const empty = settings?.activeConnectionId === 'builtin'
       ? 'No GGUF models yet: add or download one in Models (or put a .gguf file in the models folder).'
       : 'The server has no models yet. Pull one (ollama pull llama3.2) and refresh.';

@@ -49,6 +49,12 @@ export function LibraryItem({ entry, loaded, loading = false, loadBlocked = null
       {/* A part file with no download behind it (its record lost): what is on disk, not a model yet. */}
       {entry.state === 'downloading' && <p className="mm-muted" data-testid="library-partial">Partly downloaded: download it again from its address to finish it.</p>}
       {entry.state === 'unusable' && <p className="mm-error" data-testid="library-reason">{entry.reason}</p>}
+      {/* Its header reads, its weights did not load (builtin audit #8: the row read as usable, with only Load). */}
+      {entry.state === 'usable' && entry.loadError !== undefined && !loaded && (
+        <p className="mm-error" data-testid="library-load-error">
+          Loading it failed: {entry.loadError} Load tries again.
+        </p>
+      )}
       {entry.vision && <p className="mm-muted">Vision projector beside it ({entry.mmproj}); the built-in engine does not read images yet, so images are refused with the reason.</p>}
       {entry.state === 'usable' && (
         <div className="mm-row">
