@@ -7,6 +7,7 @@
  * time. The backend is chosen by node-llama-cpp (CUDA, Vulkan, Metal, else CPU), or forced with
  * FIREBRAND_BUILTIN_GPU=off|cuda|vulkan|metal; FIREBRAND_BUILTIN_THREADS caps CPU threads.
  */
+import { stat } from 'node:fs/promises';
 import { getLlama, getLlamaGpuTypes, LlamaLogLevel, type Llama, type LlamaContext, type LlamaContextSequence, type LlamaModel, type Token } from 'node-llama-cpp';
 import type { EngineOutput } from './event-coalescer';
 import { TokenText } from './token-text';
@@ -20,6 +21,14 @@ interface Loaded {
   contextSize: number;
   /** The window asked for: a request for the same window keeps this context (and its cache). */
   requested: number;
+  /** The file's version as it was loaded (./fileVersion): a file replaced under its name is loaded again. */
+  version: string | null;
+}
+
+/** A tokenizer-only load, with the file version it read. */
+interface Vocab {
+  model: Promise<LlamaModel>;
+  version: string | null;
 }
 
 /** llama-server's defaults (`/props` default_generation_settings), so a model answers the same here and there. */
@@ -39,7 +48,7 @@ export class EngineRuntime {
   private generating: Promise<void> = Promise.resolve();
   private readonly loaded = new Map<string, Loaded>();
   /** Tokenizer-only loads, for counting before a model is loaded (cheap: no weights). */
-  private readonly vocabs = new Map<string, Promise<LlamaModel>>();
+  private readonly vocabs = new Map<string, Vocab>();
   /** Loads run one at a time: two sends for one model must not load it twice. */
   private queue: Promise<unknown> = Promise.resolve();
   /** llama.cpp's error lines since the last load began: they hold why a file was refused, which its error does not. */
@@ -102,7 +111,17 @@ export class EngineRuntime {
   }
 
   private async loadNow(spec: ModelSpec): Promise<Loaded> {
-    const have = this.loaded.get(spec.path);
+    // Taken before the weights are read: a file changed during the load is loaded again next time.
+    const version = await fileVersion(spec.path);
+    let have = this.loaded.get(spec.path);
+    // A file replaced under the same name (deleted and copied anew, or overwritten in place, as a re-download does)
+    // answered with the old weights, or blank from a mapping of a file rewritten under it (builtin audit #1), while
+    // the request record named the new file's digest. A file that is gone still answers from memory.
+    if (have && changed(have.version, version)) {
+      this.log(`${fileName(spec.path)} changed on disk since it was loaded: loading it again`);
+      await this.unload(spec.path);
+      have = undefined;
+    }
     if (have && have.requested === spec.contextSize) return have;
     const llama = await this.getLlama();
     let model = have?.model;
@@ -115,7 +134,7 @@ export class EngineRuntime {
       // Firebrand chose the size from the memory arithmetic; the library must not shrink it silently.
       const threads = threadsOption();
       const context = await model.createContext({ contextSize: spec.contextSize, sequences: 1, failedCreationRemedy: false, ...(threads !== undefined ? { threads } : {}) });
-      const entry = { model, context, sequence: context.getSequence(), contextSize: context.contextSize, requested: spec.contextSize };
+      const entry = { model, context, sequence: context.getSequence(), contextSize: context.contextSize, requested: spec.contextSize, version: have?.version ?? version };
       this.loaded.set(spec.path, entry);
       return entry;
     } catch (err) {
@@ -151,9 +170,7 @@ export class EngineRuntime {
   }
 
   async unload(path: string): Promise<void> {
-    const vocab = this.vocabs.get(path);
-    this.vocabs.delete(path);
-    await vocab?.then((m) => m.dispose()).catch(() => undefined);
+    await this.dropVocab(path);
     const have = this.loaded.get(path);
     if (!have) return;
     this.loaded.delete(path);
@@ -161,19 +178,36 @@ export class EngineRuntime {
     await have.model.dispose();
   }
 
+  /** Counted with the file as it is now: a loaded model of a file replaced since is not asked (its next load replaces it). */
   async count(path: string, text: string, addBos: boolean): Promise<number> {
-    const model = this.loaded.get(path)?.model ?? (await this.vocab(path));
+    const version = await fileVersion(path);
+    const have = this.loaded.get(path);
+    const model = have && !changed(have.version, version) ? have.model : await this.vocab(path, version);
     return promptTokens(model, text, addBos).length;
   }
 
-  private vocab(path: string): Promise<LlamaModel> {
+  private async vocab(path: string, version: string | null): Promise<LlamaModel> {
     let hit = this.vocabs.get(path);
-    if (!hit) {
-      hit = this.getLlama().then((llama) => this.loadModelFile(llama, path, true));
-      hit.catch(() => this.vocabs.delete(path));
-      this.vocabs.set(path, hit);
+    if (hit && changed(hit.version, version)) {
+      await this.dropVocab(path);
+      hit = undefined;
     }
-    return hit;
+    if (!hit) {
+      const model = this.getLlama().then((llama) => this.loadModelFile(llama, path, true));
+      const entry = { model, version };
+      model.catch(() => {
+        if (this.vocabs.get(path) === entry) this.vocabs.delete(path);
+      });
+      this.vocabs.set(path, entry);
+      hit = entry;
+    }
+    return hit.model;
+  }
+
+  private async dropVocab(path: string): Promise<void> {
+    const vocab = this.vocabs.get(path);
+    this.vocabs.delete(path);
+    await vocab?.model.then((m) => m.dispose()).catch(() => undefined);
   }
 
   /**
@@ -288,6 +322,20 @@ export class EngineRuntime {
 function stopped(signal: AbortSignal): Promise<void> {
   if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+}
+
+/**
+ * A file's version as the file system tells it (device, inode, size, mtime): a copy over it, a new file under its
+ * name, or a re-download each give another. Null when the file is gone (a loaded model still answers from memory).
+ */
+async function fileVersion(path: string): Promise<string | null> {
+  const s = await stat(path).catch(() => null);
+  return s ? `${s.dev}:${s.ino}:${s.size}:${s.mtimeMs}` : null;
+}
+
+/** Whether a file loaded as `had` is another file now; unknown on either side (gone) is not a change. */
+function changed(had: string | null, now: string | null): boolean {
+  return had !== null && now !== null && had !== now;
 }
 
 function fileName(path: string): string {
