@@ -95,6 +95,15 @@ export class BuiltinRequests {
       loadEnded();
       place.ended();
       service.busy(prepared.file, -1);
+      // Ended before its first token (stopped while the engine loaded its model, which it cannot stop half-way): the
+      // load went on. What the engine holds is read now, so that model gets its idle clock (./loaded-models.ts
+      // `apply`) and the Running panel shows it, instead of it staying loaded unseen for good (builtin audit #2).
+      if (!loaded) {
+        void service
+          .refresh()
+          .then(() => service.deps.changed(`idle:${prepared.file}`))
+          .catch(() => undefined);
+      }
     };
     const generation = events[Symbol.asyncIterator]();
     /** Reads the rest of the generation unseen (after `pending`, a read already asked), then lets it go. */

@@ -61,7 +61,12 @@ export class LoadedModels {
       const file = fileOf(dir, l.path);
       seen.add(file);
       const had = this.loaded.get(file);
-      this.loaded.set(file, { file, path: l.path, contextSize: l.contextSize, requestedSize: l.requestedSize, memoryBytes: l.memoryBytes, unloadsAt: had?.unloadsAt ?? null, timer: had?.timer ?? null });
+      const entry: Loaded = { file, path: l.path, contextSize: l.contextSize, requestedSize: l.requestedSize, memoryBytes: l.memoryBytes, unloadsAt: had?.unloadsAt ?? null, timer: had?.timer ?? null };
+      this.loaded.set(file, entry);
+      // A model no answer runs on has an idle clock, whoever loaded it. One whose answer was stopped while the engine
+      // loaded it ended (busy -1, its clock asked for) before the engine reported it, so it stayed loaded with no
+      // clock for good (builtin audit #2).
+      if (!entry.timer && !this.answering(file)) this.touch(file);
     }
     for (const [file, l] of this.loaded) {
       if (seen.has(file)) continue;
