@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { aliasRefs } from './aliases/alias-refs';
+import { refuseAliasBeyondTrained } from './aliases/alias-window-limit';
 import { AliasStore } from './aliases/alias-store';
 import { scheduleStartupGc } from './blobs/blob-gc';
 import { BlobStore } from './blobs/blob-store';
@@ -210,6 +211,11 @@ export function createServices(options: ServicesOptions): Services {
     });
     watch.start();
   }
+  const trainedOf = (file: string) =>
+    lib.library
+      .model(file)
+      .then((m) => m.info.trainedContext)
+      .catch(() => null);
   const handlers: InvokeHandlers = {
     ...modelManager.handlers,
     ...lib.handlers,
@@ -217,6 +223,15 @@ export function createServices(options: ServicesOptions): Services {
     ...createMcpHandlers(mcp, randomUUID, approvals),
     ...context.handlers,
     ...createConversationHandlers({ db, store, blobs, search, settings, conversationSettings, drafts: new DraftStore(db), content, chat: chatParts, refs, emit: hub.emit, log, removeSidecars }),
+    // An alias of a GGUF is refused a window past the model's trained context, as the model's own row is.
+    'aliases:create': async (input) => {
+      await refuseAliasBeyondTrained(input, trainedOf);
+      return modelManager.handlers['aliases:create'](input);
+    },
+    'aliases:update': async (req) => {
+      await refuseAliasBeyondTrained(req.alias, trainedOf);
+      return modelManager.handlers['aliases:update'](req);
+    },
     'models:list': async ({ connectionId }) => {
       if (connectionId !== undefined && connectionId !== activeConnection()?.id) return listModels(connectionId);
       try {

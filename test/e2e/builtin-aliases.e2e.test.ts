@@ -61,8 +61,9 @@ describe("the chosen alias's model file deleted", () => {
     await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
   });
 
-  // An alias saved with 200,000 tokens on a model trained for 4,096 loaded a 200,000-token context, and nothing said so.
-  it('says in the alias list that a model is gone, and when an alias asks for more than its model was trained for', async () => {
+  // An alias saved with 200,000 tokens on a model trained for 4,096 loaded a 200,000-token context, and nothing said so;
+  // then only a note said so, while the model's own row refused the same window (builtin audit #5). Refused now.
+  it('says in the alias list that a model is gone, and refuses an alias window past the trained context', async () => {
     await page.getByTestId('models-open').click();
     await page.getByTestId('library-item').first().waitFor();
     // The first case deleted Helper's model: the alias list says so, as the picker does.
@@ -71,9 +72,13 @@ describe("the chosen alias's model file deleted", () => {
     await page.getByTestId('alias-model').selectOption('thinker.gguf');
     await page.getByTestId('alias-context').fill('200000');
     await page.getByTestId('alias-save').click();
-    await expect.poll(() => page.getByTestId('alias-window-note').textContent().catch(() => '')).toBe(
-      "thinker.gguf was trained for 4,096 tokens: the alias asks for 200,000, which the engine holds memory for, but past 4,096 the model's answers are likely to fall apart.",
+    await expect.poll(() => page.getByTestId('alias-problem').textContent().catch(() => '')).toBe(
+      'thinker.gguf was trained for a context of 4,096 tokens, so a 200,000-token window is more than it can use. Keep 4,096 or less.',
     );
     await shootAtBothWidths(page, 'alias-window-above-trained', '[data-testid="alias-editor"]');
+    // Within it, it is saved, and the list groups its digits as every other count.
+    await page.getByTestId('alias-context').fill('4000');
+    await page.getByTestId('alias-save').click();
+    await expect.poll(() => page.getByTestId('alias-item').filter({ hasText: 'Wide' }).textContent().catch(() => '')).toContain('· 4,000 tokens');
   });
 });

@@ -10,7 +10,7 @@ describe('the differences between two versions of an alias', () => {
     expect(aliasDifferences({ ...SMALL, systemPrompt: 'Be brief.', parameters: { temperature: 0.2 } }, { ...SMALL, systemPrompt: 'Answer in French.', contextWindow: 8192 })).toEqual([
       { field: 'System prompt', theirs: 'Be brief.', mine: 'Answer in French.' },
       { field: 'Parameters', theirs: 'temperature 0.2', mine: 'none' },
-      { field: 'Context', theirs: 'the model’s own', mine: '8192 tokens' },
+      { field: 'Context', theirs: 'the model’s own', mine: '8,192 tokens' },
     ]);
     expect(aliasDifferences(SMALL, SMALL)).toEqual([]);
   });

@@ -245,6 +245,7 @@ export class BuiltinService {
       // llama.cpp reads images through an mmproj, which this engine build does not load: images are refused with why.
       vision: false,
       template: model.info.template,
+      ...(model.info.trainedContext !== null ? { trainedContext: model.info.trainedContext } : {}),
       file: { bytes: model.entry.sizeBytes, sha256 },
     };
   }

@@ -100,6 +100,9 @@ export function assemble(input: AssembleInput): Assembled {
   }
   // llama-server's n_ctx is fixed at launch: nothing a request says can raise it.
   if (caps.serverContext !== undefined) window = Math.min(window ?? caps.serverContext, caps.serverContext);
+  // The built-in engine allocates what the request says: an alias saved before windows past the trained context were
+  // refused (builtin audit #5) asked 1,000,000 tokens of a model trained for 32,768, and got them (2.2 GiB held).
+  if (connection.kind === 'builtin' && caps.trainedContext !== undefined && window !== undefined) window = Math.min(window, caps.trainedContext);
   // Ollama and the built-in engine allocate what the request says: a window is always stated.
   if (window === undefined && (connection.kind === 'ollama' || connection.kind === 'builtin')) window = input.defaultWindow ?? DEFAULT_CONTEXT_WINDOW;
   const thinkMode = [input.think, ...input.layers.map((l) => l?.think)].find((m) => m !== undefined);

@@ -45,6 +45,11 @@ export interface ModelCapabilities {
   serverContext?: number;
   /** The chat template, where the server shows it (to know whether it pre-opens a think block). */
   template?: string;
+  /**
+   * The context the model was trained for, where the engine allocates what a request asks (the built-in one, from the
+   * GGUF): a window past it is clamped to it (./assemble.ts).
+   */
+  trainedContext?: number;
   /** The model file a local engine runs (the built-in one): its request record names it. */
   file?: { bytes: number; sha256: string };
 }

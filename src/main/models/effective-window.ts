@@ -9,6 +9,8 @@ import type { CapabilityCache } from '../engine/capabilities';
 import type { EngineConnection } from '../engine/types';
 import type { ContextWindowResolver } from './context-window';
 
+const fmt = (n: number) => n.toLocaleString('en-US');
+
 export interface EffectiveWindowDeps {
   alias: (name: string) => AliasLayer | undefined;
   connection: (id?: string) => EngineConnection;
@@ -46,7 +48,14 @@ async function windowChoice(req: { model: string; connectionId?: string; wait?: 
     }
     return { contextWindow: null, source: 'unknown', reason: 'llama-server did not report its n_ctx (/props).' };
   }
-  if (route?.contextWindow !== undefined) return { contextWindow: route.contextWindow, source: 'alias', reason: null };
+  if (route?.contextWindow !== undefined) {
+    // As the request is assembled (../engine/assemble.ts): an alias of a GGUF runs with at most its trained context.
+    const trained = connection.kind === 'builtin' ? (await deps.capabilities.get(connection, model)).trainedContext : undefined;
+    if (trained !== undefined && route.contextWindow > trained) {
+      return { contextWindow: trained, source: 'alias', reason: `The alias asks for ${fmt(route.contextWindow)} tokens, but ${model} was trained for ${fmt(trained)}: it runs with ${fmt(trained)}.` };
+    }
+    return { contextWindow: route.contextWindow, source: 'alias', reason: null };
+  }
   if (connection.kind === 'builtin' && deps.builtinWindow) return deps.builtinWindow(model);
   if (connection.kind === 'ollama') return deps.resolver.resolve(connection.baseUrl, model, { wait: req.wait === true });
   return { contextWindow: null, source: 'unknown', reason: 'This server sets the context window itself.' };

@@ -157,7 +157,7 @@ export function AliasEditor() {
       <ul className="mm-list">
         {aliases.map((a) => (
           <li key={a.id} data-testid="alias-item" data-alias={a.name}>
-            <strong>{a.name}</strong> <span className="mm-muted">→ {a.model} · think {a.thinkMode}{a.contextWindow ? ` · ${a.contextWindow} tokens` : ''}</span>{' '}
+            <strong>{a.name}</strong> <span className="mm-muted">→ {a.model} · think {a.thinkMode}{a.contextWindow ? ` · ${a.contextWindow.toLocaleString('en-US')} tokens` : ''}</span>{' '}
             <span data-testid="alias-status" data-status={a.status} className={a.status === 'changed' || a.status === 'missing' ? 'mm-error' : 'mm-muted'}>({STATUS[a.status]})</span>{' '}
             {/* Its model deleted or renamed away: said here as the picker says it (round 10: only the picker did). */}
             {a.connectionId === activeConnectionId && missingModel(a, activeModels) && <span className="mm-error" data-testid="alias-model-gone">{missingModel(a, activeModels)}</span>}{' '}

@@ -22,7 +22,7 @@ const FIELDS: { field: string; show: (a: AliasInput) => string }[] = [
   { field: 'System prompt', show: (a) => a.systemPrompt || '(none)' },
   { field: 'Parameters', show: (a) => params(a.parameters) },
   { field: 'Think', show: (a) => a.thinkMode },
-  { field: 'Context', show: (a) => (a.contextWindow === null ? 'the model’s own' : `${a.contextWindow} tokens`) },
+  { field: 'Context', show: (a) => (a.contextWindow === null ? 'the model’s own' : `${a.contextWindow.toLocaleString('en-US')} tokens`) },
 ];
 
 /** The fields where `theirs` (saved elsewhere) and `mine` (the form) differ, in the form's order. */
