@@ -88,6 +88,8 @@ export interface LoadedModel {
  */
 export type WaitingAnswer =
   | { turnId: string; file: string; state: 'loading' }
+  /** Its model is loaded and the engine reads the conversation (`tokens` of it not cached) before the first token. */
+  | { turnId: string; file: string; state: 'reading'; tokens: number }
   | {
       turnId: string;
       file: string;

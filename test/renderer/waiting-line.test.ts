@@ -17,6 +17,7 @@ const queued = (ahead: Ahead[], thenLoads: boolean): WaitingAnswer => ({ turnId:
 
 const ROWS: [string, WaitingAnswer, string][] = [
   ['loading, nothing ahead', { turnId: 't', file: Z, state: 'loading' }, 'Loading z.gguf into memory; the answer starts once it is loaded.'],
+  ['loaded, reading the conversation', { turnId: 't', file: Z, state: 'reading', tokens: 70_000 }, 'Reading the conversation (70,000 tokens); the answer starts once it is read.'],
   // One thing ahead.
   ['a load of its own model', queued([load(Z)], false), 'Loading z.gguf into memory (asked from Models); the answer starts once it is loaded.'],
   ['a load of its own model with another window', queued([load(Z)], true), "Waiting for z.gguf to load, then loading z.gguf again with this answer's context window."],

@@ -150,9 +150,13 @@ export class BuiltinRequests {
           if (got.done) break;
           const batch = got.value;
           if (signal.aborted) throw new LegError('aborted', 'Stopped.');
-          if (batch.some((event) => event.type === 'start')) {
+          const first = batch.find((event) => event.type === 'start');
+          // The first token (or the end) came: the answer waits no more. Until then, once loaded, the engine reads the
+          // conversation (a long chat, on a CPU, for a minute or more), and the answer says so (builtin audit #7).
+          if (batch.some((event) => event.type !== 'start')) place.started();
+          else if (first?.type === 'start') place.reading(first.promptTokens - first.cachedTokens);
+          if (first) {
             started = true;
-            place.started();
             if (!loaded) {
               loaded = true;
               loadEnded();

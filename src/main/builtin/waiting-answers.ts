@@ -20,12 +20,23 @@ interface InLine {
   file: string;
   contextSize: number;
   started: boolean;
+  /** Tokens of the prompt the engine reads before the first token, once its model is loaded; null before. */
+  reading: number | null;
   /** A load asked from Models → Load, not a generation. */
   load: boolean;
 }
 
+/**
+ * Below this many tokens to read, the prompt read takes no wait worth a line (a short chat, or one mostly cached):
+ * the line would only flash.
+ */
+export const READ_WORTH_SAYING = 512;
+
 /** A generation's place in the engine's line: says when it started and when it ended. */
 export interface LinePlace {
+  /** Its model is loaded, and the engine reads `tokens` of the prompt before the first token. */
+  reading(tokens: number): void;
+  /** Its first token (or its end) came. */
   started(): void;
   ended(): void;
 }
@@ -46,18 +57,23 @@ export class WaitingAnswers {
 
   /** A generation on `file` with this window was handed to the engine, behind every one handed before it. */
   join(turnId: string | undefined, file: string, contextSize: number): LinePlace {
-    return this.enter({ turnId, file, contextSize, started: false, load: false });
+    return this.enter({ turnId, file, contextSize, started: false, reading: null, load: false });
   }
 
   /** A load of `file` with this window asked from Models → Load was handed to the engine, behind every one before it. */
   joinLoad(file: string, contextSize: number): LinePlace {
-    return this.enter({ turnId: undefined, file, contextSize, started: false, load: true });
+    return this.enter({ turnId: undefined, file, contextSize, started: false, reading: null, load: true });
   }
 
   private enter(entry: InLine): LinePlace {
     this.line.push(entry);
     this.tell();
     return {
+      reading: (tokens) => {
+        if (entry.started) return;
+        entry.reading = tokens;
+        this.tell();
+      },
       started: () => {
         if (entry.started) return;
         entry.started = true;
@@ -91,8 +107,11 @@ export class WaitingAnswers {
       if (ahead.length > 0) {
         out.push({ turnId: entry.turnId, file: entry.file, state: 'queued', ahead: ahead.map((a) => ({ file: a.file, answer: a.turnId !== undefined, ...(a.load ? { load: true } : {}) })), thenLoads });
       }
-      // First in line with its model held: it is reading its prompt, no wait worth a line.
-      else if (thenLoads) out.push({ turnId: entry.turnId, file: entry.file, state: 'loading' });
+      // Loaded, the engine reads the conversation before the first token: a long chat on a CPU for a minute or more,
+      // which showed a bare "…" once the loading line went (builtin audit #7).
+      else if (entry.reading !== null) {
+        if (entry.reading >= READ_WORTH_SAYING) out.push({ turnId: entry.turnId, file: entry.file, state: 'reading', tokens: entry.reading });
+      } else if (thenLoads) out.push({ turnId: entry.turnId, file: entry.file, state: 'loading' });
     });
     return out;
   }

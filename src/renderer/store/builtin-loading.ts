@@ -47,6 +47,7 @@ type Ahead = Extract<WaitingAnswer, { state: 'queued' }>['ahead'][number];
  */
 export function waitingLine(w: WaitingAnswer): string {
   if (w.state === 'loading') return `Loading ${w.file} into memory; the answer starts once it is loaded.`;
+  if (w.state === 'reading') return `Reading the conversation (${w.tokens.toLocaleString('en-US')} tokens); the answer starts once it is read.`;
   const [first] = w.ahead;
   const only = w.ahead.length === 1 ? first : undefined;
   // Its own model ahead of it means a window change, not a first load: "then loading Z" read as a second copy.

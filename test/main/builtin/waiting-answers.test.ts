@@ -181,4 +181,31 @@ describe('answers waiting on the built-in engine', () => {
     generations[0]!.push({ type: 'done', reason: 'abort', promptTokens: 0, completionTokens: 0, promptMs: 0, generationMs: 0 });
     await expect.poll(() => waiting.list()).toEqual([{ turnId: 'a2', file: 'plain.gguf', state: 'loading' }]);
   });
+
+  // Builtin audit #7: once its model loaded, a 71K-token chat sat on a bare "…" for 70 s while the engine read it.
+  it('says it reads the conversation, with the tokens not cached, from the end of the load to the first token', async () => {
+    const { requests, told, generations, waiting } = setup();
+    const answer = await requests.send(body('one'), new AbortController().signal, 'a1');
+    const read = drain(answer.body);
+    generations[0]!.push({ type: 'start', promptTokens: 71_000, cachedTokens: 1_000 });
+    await expect.poll(() => waiting.list()).toEqual([{ turnId: 'a1', file: 'plain.gguf', state: 'reading', tokens: 70_000 }]);
+    generations[0]!.push({ type: 'text', text: 'Hi' });
+    await expect.poll(() => waiting.list()).toEqual([]);
+    generations[0]!.push(DONE);
+    await read;
+    expect(told.map((w) => w.map((x) => x.state))).toEqual([['loading'], ['reading'], []]);
+  });
+
+  it('says nothing of a short read, or of one that came with the first token', async () => {
+    const { requests, told, generations } = setup(['plain.gguf']);
+    const short = await requests.send(body('one'), new AbortController().signal, 'a1');
+    const reading = drain(short.body);
+    generations[0]!.push({ type: 'start', promptTokens: 900, cachedTokens: 500 });
+    generations[0]!.push(DONE);
+    await reading;
+    const quick = await requests.send(body('two'), new AbortController().signal, 'a2');
+    generations[1]!.push({ type: 'start', promptTokens: 9_000, cachedTokens: 0 }, { type: 'text', text: 'Hi' }, DONE);
+    await drain(quick.body);
+    expect(told.flat()).toEqual([]);
+  });
 });
