@@ -51,22 +51,13 @@ export function ChatView() {
   const following = useRef(focusIndex < 0);
   const [atEnd, setAtEnd] = useState(true);
   const lastTop = useRef(0);
-  const firstRows = useRef(false);
-  const readerScrolling = useReaderScroll(scroller, (px) => {
-    const el = scroller.current;
-    if (!el || firstRows.current) return;
-    // The reader asks to go further up than "at the end" reaches: the list lets go now, not when the scroll shows
-    // (content resized before then pulled it back). Asked for less, or with nowhere to go, it keeps following.
-    const fromEnd = el.scrollHeight - el.scrollTop - el.clientHeight;
-    if (fromEnd + Math.min(px, el.scrollTop) > AT_END_PX) following.current = false;
-  });
+  const readerScrolling = useReaderScroll(scroller);
   usePrependAnchor(scroller);
   // A search hit opens a new list at its message; a summary card's link scrolls the list in place.
   const listKey = `${activeId ?? 'new'}|${focus !== null && focus.query !== null ? focus.turnId : ''}`;
   const empty = shown.length === 0;
   const partial = useStore((s) => s.partialView !== null && s.partialView === s.activeId);
   const first = useFirstScreen(listKey, shown.length, focusIndex >= 0, partial);
-  firstRows.current = first.rows;
   const firstItemIndex = useFirstItemIndex(listKey, shown);
   // A chat getting its first answer (a new chat: the list mounts with the question and the answer starting) has
   // nothing to find: it opens at its top, which is its end, shown at once. A finished chat opens at its end.
