@@ -189,6 +189,7 @@ describe('accessibility', () => {
     // Leave the session as it was for the tests after this one.
     await page.getByTestId('settings-open').click();
     await spare.getByTestId('connection-remove').click();
+    await spare.getByTestId('connection-remove-confirm').click();
     await spare.waitFor({ state: 'detached' });
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });

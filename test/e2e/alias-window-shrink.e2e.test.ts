@@ -55,7 +55,7 @@ describe("an alias's context window saved below what the open chat holds", () =>
     await item.getByTestId('alias-edit').click();
     await page.getByTestId('alias-context').fill('4096');
     await page.getByTestId('alias-save').click();
-    await expect.poll(() => item.textContent()).toContain('4096 tokens');
+    await expect.poll(() => item.textContent()).toContain('4,096 tokens');
     expect(await note.count()).toBe(0);
     await page.getByTestId('models-close').click();
     await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);

@@ -416,7 +416,10 @@ describe('sidebar and settings', () => {
     await expect.poll(() => page.getByTestId('connection-add').textContent()).toBe('Add connection');
     // One row and no refusal left showing: the button waits for its save (and main refuses a twin anyway).
     expect(await page.getByTestId('connection-error').count()).toBe(0);
+    // An added connection empties the form, its address back to the kind's default.
+    expect(await page.getByTestId('connection-add-url').inputValue()).toBe('http://127.0.0.1:8080');
     await page.getByTestId('connection-add-label').fill('Dbl');
+    await page.getByTestId('connection-add-url').fill(replay.url);
     await page.getByTestId('connection-add').click();
     await expect.poll(() => page.getByTestId('connection-error').textContent()).toBe(`"Real llama" already connects to ${replay.url} as llama-server: edit that one instead.`);
     expect(await page.getByTestId('connection-item').count()).toBe(3);

@@ -32,6 +32,7 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
   const [editing, setEditing] = useState<string | null>(null);
   useConnectionFormTyped(label !== '' || key !== '' || url !== DEFAULT_URL[kind]);
   const [adding, setAdding] = useState(false);
+  const addingNow = useRef(false);
   // Where the keyboard focus goes once the list shows the change: the Edit button of a closed editor, a neighbour
   // of a removed row. Without it the focus fell to the page (settings audit #6).
   const [refocus, setRefocus] = useState<string | null>(null);
@@ -56,8 +57,17 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
   }, []);
 
   const add = async () => {
-    // A double-click added the connection twice (settings audit #5).
-    if (adding) return;
+    // A double-click added the connection twice (settings audit #5). A ref, not the state: the second click can come
+    // before the render that the first one's state change asks for.
+    if (addingNow.current) return;
+    addingNow.current = true;
+    try {
+      await addTyped();
+    } finally {
+      addingNow.current = false;
+    }
+  };
+  const addTyped = async () => {
     const typed = typedConnection({ kind, label, defaultLabel: kind, url, key });
     if ('refused' in typed) return setProblem(typed.refused);
     setProblem(null);
@@ -125,7 +135,13 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
         <input aria-label="Name" placeholder="Name" data-testid="connection-add-label" value={label} onChange={(e) => setLabel(e.target.value)} />
         <input aria-label="Server address" data-testid="connection-add-url" value={url} onChange={(e) => setUrl(e.target.value)} />
         <input aria-label="API key (optional)" placeholder="API key (optional)" type="password" autoComplete="off" data-testid="connection-add-key" value={key} onChange={(e) => setKey(e.target.value)} />
-        <button type="button" className="primary" data-testid="connection-add" aria-disabled={adding} onClick={() => void add()}>
+        <button type="button" className="primary" data-testid="connection-add" aria-disabled={adding}
+          // The second click of a double-click (detail 2) is not a second Add: where the first one's save was quick, the
+          // form was already emptied (the kind's default address back), and the second added that.
+          onClick={(e) => {
+            if (e.detail <= 1) void add();
+          }}
+        >
           {adding ? 'Adding…' : 'Add connection'}
         </button>
       </div>
