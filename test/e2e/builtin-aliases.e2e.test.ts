@@ -7,41 +7,25 @@
  * folder (…). Add it in Models, or pick another model."). Now the composer says why before anything is sent (the
  * picker's own words), Send waits, and the draft stays.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateScriptedModel } from '../support/scripted-gguf/generate';
 import { SCRIPTS } from '../support/scripted-gguf/scripts';
-import { launchChromium, openPage } from './helpers/browser';
+import { startBuiltinUi, stopBuiltinUi, type BuiltinSession } from './helpers/builtin-session';
 import { pickModel } from './helpers/picker';
 import { shootAtBothWidths } from './helpers/screenshots';
-import { startServeProcess, type ServeProcess } from './helpers/serve-process';
 
-let dir: string;
-let serve: ServeProcess;
-let browser: Browser;
+let session: BuiltinSession;
 let page: Page;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'firebrand-alias-model-gone-'));
-  const modelsDir = join(dir, 'models');
-  mkdirSync(modelsDir, { recursive: true });
-  copyFileSync(generateScriptedModel(SCRIPTS.plain), join(modelsDir, 'plain.gguf'));
-  copyFileSync(generateScriptedModel(SCRIPTS.reasoning), join(modelsDir, 'thinker.gguf'));
-  serve = await startServeProcess({ dataDir: join(dir, 'data'), ollamaUrl: 'http://127.0.0.1:9', extraArgs: ['--models-dir', modelsDir] });
-  browser = await launchChromium();
-  page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
-  await page.goto(serve.url);
-  await page.evaluate(() => window.firebrand.settings.update({ activeConnectionId: 'builtin' }));
+  session = await startBuiltinUi('alias-model-gone', [
+    { name: 'plain.gguf', script: SCRIPTS.plain },
+    { name: 'thinker.gguf', script: SCRIPTS.reasoning },
+  ]);
+  page = session.page;
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stopBuiltinUi(session));
 
 describe("the chosen alias's model file deleted", () => {
   it('says why Send waits, and keeps the draft', async () => {

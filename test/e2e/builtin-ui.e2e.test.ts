@@ -4,51 +4,41 @@
  * why on its row and is never chosen on its own, and the file answering removed keeps the choice until the answer
  * ends. Serve mode with the real engine process on scripted GGUFs; no Ollama anywhere.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateScriptedModel } from '../support/scripted-gguf/generate';
 import { SCRIPTS } from '../support/scripted-gguf/scripts';
-import { launchChromium, openPage } from './helpers/browser';
+import { startBuiltinUi, stopBuiltinUi, type BuiltinSession } from './helpers/builtin-session';
 import { expectPicked, pickModel } from './helpers/picker';
 import { shootAtBothWidths } from './helpers/screenshots';
-import { startServeProcess, type ServeProcess } from './helpers/serve-process';
 
-let dir: string;
+let session: BuiltinSession;
 let modelsDir: string;
-let serve: ServeProcess;
-let browser: Browser;
 let page: Page;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'firebrand-builtin-ui-'));
-  modelsDir = join(dir, 'models');
-  mkdirSync(modelsDir, { recursive: true });
-  copyFileSync(generateScriptedModel(SCRIPTS.unclosedThink), join(modelsDir, 'unclosed.gguf'));
-  copyFileSync(generateScriptedModel(SCRIPTS.plain), join(modelsDir, 'plain.gguf'));
-  copyFileSync(generateScriptedModel(SCRIPTS.long, { contextLength: 32_768 }), join(modelsDir, 'long.gguf'));
-  // A valid header whose weights lack a tensor: listed as usable, and llama.cpp refuses to load it. Its name sorts
-  // first, so a choice that takes the first listed file takes it.
-  const bad = readFileSync(generateScriptedModel(SCRIPTS.plain));
-  const at = bad.indexOf('token_embd.weight');
-  bad.write('token_embX.weight', at);
-  writeFileSync(join(modelsDir, 'badtensor.gguf'), bad);
-  // One engine thread: the machine's two cores are shared.
-  process.env.FIREBRAND_BUILTIN_THREADS = '1';
-  serve = await startServeProcess({ dataDir: join(dir, 'data'), ollamaUrl: 'http://127.0.0.1:9', extraArgs: ['--models-dir', modelsDir] });
-  browser = await launchChromium();
-  page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
-  await page.goto(serve.url);
-  await page.evaluate(() => window.firebrand.settings.update({ activeConnectionId: 'builtin' }));
+  session = await startBuiltinUi(
+    'builtin-ui',
+    [
+      { name: 'unclosed.gguf', script: SCRIPTS.unclosedThink },
+      { name: 'plain.gguf', script: SCRIPTS.plain },
+      { name: 'long.gguf', script: SCRIPTS.long, options: { contextLength: 32_768 } },
+    ],
+    (dir) => {
+      // A valid header whose weights lack a tensor: listed as usable, and llama.cpp refuses to load it. Its name
+      // sorts first, so a choice that takes the first listed file takes it.
+      const bad = readFileSync(generateScriptedModel(SCRIPTS.plain));
+      const at = bad.indexOf('token_embd.weight');
+      bad.write('token_embX.weight', at);
+      writeFileSync(join(dir, 'badtensor.gguf'), bad);
+    },
+  );
+  ({ modelsDir, page } = session);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stopBuiltinUi(session));
 
 const lastAnswer = () => page.locator('[data-testid="turn"][data-role="assistant"]').last();
 

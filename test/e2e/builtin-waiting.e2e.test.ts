@@ -5,47 +5,32 @@
  * and its Stop took effect only once tab A's answer ended. Serve mode with the real engine process on scripted
  * GGUFs; no Ollama anywhere.
  */
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateScriptedModel } from '../support/scripted-gguf/generate';
 import { SCRIPTS } from '../support/scripted-gguf/scripts';
-import { launchChromium, openPage } from './helpers/browser';
+import { openPage } from './helpers/browser';
+import { startBuiltinUi, stopBuiltinUi, type BuiltinSession } from './helpers/builtin-session';
 import { pickModel } from './helpers/picker';
 import { SHOTS_DIR } from './helpers/screenshots';
-import { startServeProcess, type ServeProcess } from './helpers/serve-process';
 
-let dir: string;
-let serve: ServeProcess;
-let browser: Browser;
+let session: BuiltinSession;
 let tabA: Page;
 let tabB: Page;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'firebrand-builtin-waiting-'));
-  const modelsDir = join(dir, 'models');
-  mkdirSync(modelsDir, { recursive: true });
-  copyFileSync(generateScriptedModel(SCRIPTS.long, { contextLength: 32_768 }), join(modelsDir, 'long.gguf'));
-  copyFileSync(generateScriptedModel(SCRIPTS.plain), join(modelsDir, 'plain.gguf'));
   // The endless answer runs until its window is full: 32K tokens keep it going for the test's few steps (8K lasted
-  // under 15 s here). One engine thread: the machine's two cores are shared.
-  process.env.FIREBRAND_BUILTIN_THREADS = '1';
-  serve = await startServeProcess({ dataDir: join(dir, 'data'), ollamaUrl: 'http://127.0.0.1:9', extraArgs: ['--models-dir', modelsDir] });
-  browser = await launchChromium();
-  tabA = await openPage(browser, { viewport: { width: 1280, height: 800 } });
-  await tabA.goto(serve.url);
-  await tabA.evaluate(() => window.firebrand.settings.update({ activeConnectionId: 'builtin' }));
-  tabB = await openPage(browser, { viewport: { width: 1280, height: 800 } });
-  await tabB.goto(serve.url);
+  // under 15 s here).
+  session = await startBuiltinUi('builtin-waiting', [
+    { name: 'long.gguf', script: SCRIPTS.long, options: { contextLength: 32_768 } },
+    { name: 'plain.gguf', script: SCRIPTS.plain },
+  ]);
+  tabA = session.page;
+  tabB = await openPage(session.browser, { viewport: { width: 1280, height: 800 } });
+  await tabB.goto(session.serve.url);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await serve?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => stopBuiltinUi(session));
 
 const lastAnswer = (page: Page) => page.locator('[data-testid="turn"][data-role="assistant"]').last();
 

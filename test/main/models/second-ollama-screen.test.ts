@@ -4,9 +4,10 @@
  * panel showed the other server's models, and Delete could remove a model of the same name from the wrong machine.
  * Both servers are stand-ins that record what they are asked.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
-import { fixture, ollama, tempServices } from '../integration/helpers';
+import { fixture, ollama } from '../integration/helpers';
+import { useSecondOllama } from './second-ollama';
 
 const LOADED = JSON.stringify({ models: [{ name: 'qwen3:8b', model: 'qwen3:8b', size: 6_000_000_000, size_vram: 6_000_000_000, context_length: 8192, expires_at: '2099-01-01T00:00:00Z', digest: 'd' }] });
 const admin = (ps: string) => ollama([
@@ -17,50 +18,26 @@ const admin = (ps: string) => ollama([
   { method: 'POST', path: '/api/pull', body: fixture('ollama-models/pull-llama3.2-1b.ndjson'), chunk: 'lines' },
 ]);
 
-let local: ReplayServer;
-let gpuBox: ReplayServer;
-let cleanup: (() => void) | undefined;
-beforeAll(async () => {
-  local = await startReplayServer(admin('{"models":[]}'));
-  gpuBox = await startReplayServer(admin(LOADED));
-});
-afterAll(async () => {
-  await local.close();
-  await gpuBox.close();
-});
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-  local.requests.length = 0;
-  gpuBox.requests.length = 0;
-});
+const two = useSecondOllama(() => startReplayServer(admin('{"models":[]}')), () => startReplayServer(admin(LOADED)));
 
 const asked = (s: ReplayServer) => s.requests.map((r) => `${r.method} ${r.path}`).filter((r) => !r.endsWith('/api/tags') && !r.endsWith('/api/version'));
 
 describe('the Models screen with a second Ollama in use', () => {
   it('reads Running, unloads, shows details, deletes and pulls on that Ollama, not on the one in Settings', async () => {
-    const t = tempServices(local);
-    cleanup = t.cleanup;
-    const h = t.services.handlers;
-    const { id } = await h['connections:save']({ kind: 'ollama', label: 'GPU box', baseUrl: gpuBox.url });
-    await h['settings:update']({ activeConnectionId: id });
+    const { h } = await two.withGpuBoxActive();
     expect((await h['models:running']({})).map((m) => m.name)).toEqual(['qwen3:8b']);
     await h['models:unload']({ model: 'qwen3:8b' });
     await h['models:show']({ model: 'qwen3:8b' });
     await h['models:delete']({ model: 'qwen3:8b' });
     await h['models:pull']({ model: 'llama3.2:1b' });
-    await expect.poll(() => asked(gpuBox)).toEqual(expect.arrayContaining(['GET /api/ps', 'POST /api/generate', 'POST /api/show', 'DELETE /api/delete', 'POST /api/pull']));
-    expect(asked(local)).toEqual([]);
+    await expect.poll(() => asked(two.gpuBox)).toEqual(expect.arrayContaining(['GET /api/ps', 'POST /api/generate', 'POST /api/show', 'DELETE /api/delete', 'POST /api/pull']));
+    expect(asked(two.local)).toEqual([]);
   });
 
   it('goes back to the Ollama in Settings once that is the one in use', async () => {
-    const t = tempServices(local);
-    cleanup = t.cleanup;
-    const h = t.services.handlers;
-    const { id } = await h['connections:save']({ kind: 'ollama', label: 'GPU box', baseUrl: gpuBox.url });
-    await h['settings:update']({ activeConnectionId: id });
+    const { h } = await two.withGpuBoxActive();
     await h['settings:update']({ activeConnectionId: 'ollama' });
     expect(await h['models:running']({})).toEqual([]);
-    expect(asked(gpuBox)).toEqual([]);
+    expect(asked(two.gpuBox)).toEqual([]);
   });
 });

@@ -5,10 +5,11 @@
  * trained-context check read the other server. Both servers are stand-ins; the one in Settings says llama3.1:8b was
  * trained for 128K, the GPU box's build for 32K.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
 import type { Services } from '../../../src/main/services';
-import { chatBodies, fixture, ollama, settle, tagsWithLlama31, tempServices } from '../integration/helpers';
+import { chatBodies, fixture, ollama, settle, tagsWithLlama31 } from '../integration/helpers';
+import { useSecondOllama } from './second-ollama';
 
 const MODEL = 'llama3.1:8b';
 
@@ -20,33 +21,8 @@ function showTrainedFor(tokens: number): string {
 }
 const server = (trained: number) => startReplayServer(ollama([{ method: 'POST', path: '/api/show', body: showTrainedFor(trained) }], tagsWithLlama31()));
 
-let local: ReplayServer;
-let gpuBox: ReplayServer;
-let cleanup: (() => void) | undefined;
-beforeAll(async () => {
-  local = await server(131_072);
-  gpuBox = await server(32_768);
-});
-afterAll(async () => {
-  await local.close();
-  await gpuBox.close();
-});
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-  local.requests.length = 0;
-  gpuBox.requests.length = 0;
-});
-
-/** Services on the Ollama in Settings, with the GPU box saved as a second Ollama connection and in use. */
-async function withGpuBoxActive(): Promise<{ h: Services['handlers']; services: Services; id: string }> {
-  const t = tempServices(local);
-  cleanup = t.cleanup;
-  const h = t.services.handlers;
-  const { id } = await h['connections:save']({ kind: 'ollama', label: 'GPU box', baseUrl: gpuBox.url });
-  await h['settings:update']({ activeConnectionId: id });
-  return { h, services: t.services, id };
-}
+const two = useSecondOllama(() => server(131_072), () => server(32_768));
+const withGpuBoxActive = () => two.withGpuBoxActive();
 
 /** Sends on a connection (absent: the Ollama in Settings) and returns the `num_ctx` that server was sent. */
 async function numCtxSent(services: Services, on: ReplayServer, connectionId?: string): Promise<unknown> {
@@ -63,8 +39,8 @@ describe('a window kept in Models with a second Ollama in use', () => {
     expect(await h['models:context-window']({ model: MODEL, connectionId: id, wait: true })).toEqual({ contextWindow: 3072, source: 'user', reason: null });
     // Details' "Kept for this model" line.
     expect((await h['models:recommend-context']({ model: MODEL })).stored).toEqual({ contextWindow: 3072, source: 'user' });
-    expect(await numCtxSent(services, gpuBox, id)).toBe(3072);
-    expect(chatBodies(local)).toEqual([]);
+    expect(await numCtxSent(services, two.gpuBox, id)).toBe(3072);
+    expect(chatBodies(two.local)).toEqual([]);
   });
 
   it('leaves the windows of the Ollama in Settings as they were, and is left alone by them', async () => {
@@ -73,14 +49,14 @@ describe('a window kept in Models with a second Ollama in use', () => {
     // The Ollama in Settings still works its window out from the GPU (no one kept one for it).
     const builtIn = await h['models:context-window']({ model: MODEL, wait: true });
     expect(builtIn.source).toBe('recommended');
-    expect(await numCtxSent(services, local)).toBe(builtIn.contextWindow);
+    expect(await numCtxSent(services, two.local)).toBe(builtIn.contextWindow);
     // Back on the Ollama in Settings, a window kept there is its own; the GPU box keeps 3072.
     await h['settings:update']({ activeConnectionId: 'ollama' });
     await h['models:set-context']({ model: MODEL, contextWindow: 8192, source: 'user' });
     expect(await h['models:context-window']({ model: MODEL, wait: true })).toMatchObject({ contextWindow: 8192, source: 'user' });
     expect(await h['models:context-window']({ model: MODEL, connectionId: id, wait: true })).toMatchObject({ contextWindow: 3072, source: 'user' });
-    expect(await numCtxSent(services, local)).toBe(8192);
-    expect(await numCtxSent(services, gpuBox, id)).toBe(3072);
+    expect(await numCtxSent(services, two.local)).toBe(8192);
+    expect(await numCtxSent(services, two.gpuBox, id)).toBe(3072);
   });
 
   it('is forgotten on that Ollama by Forget, and measured against that Ollama’s trained context', async () => {
