@@ -4,7 +4,7 @@
  * a folder of large models does not reread their headers. Add by copy or link, delete, rename.
  */
 import type { Stats } from 'node:fs';
-import { copyFile, link, mkdir, rename, rm, stat, symlink } from 'node:fs/promises';
+import { copyFile, link, mkdir, open, rename, rm, stat, symlink, utimes } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import type { DownloadProgress, LibraryEntry } from '../../shared/library';
 import { ChatTemplate } from '../builtin/prompt/chat-template';
@@ -96,7 +96,7 @@ export class LibraryService {
       if (err instanceof UnusableModelError) throw new UserFacingError('invalid-payload', `${basename(source)} was not added: ${err.message}`);
       throw err;
     }
-    const there = await this.listedAs(s);
+    const there = (await this.listedAs(s)) ?? (await this.copyOf(source, s));
     if (there !== null) {
       const as = there === basename(source) ? '' : ` (as ${there})`;
       throw new UserFacingError('invalid-payload', `${basename(source)} is already in the models folder${as}, so nothing was added.`);
@@ -104,8 +104,12 @@ export class LibraryService {
     const file = await this.freeName(modelFileName(basename(source)));
     const target = pathInFolder(this.dir, file);
     await mkdir(dirname(target), { recursive: true });
-    if (mode === 'copy') await copyFile(source, target);
-    else {
+    if (mode === 'copy') {
+      await copyFile(source, target);
+      // The copy keeps the original's modification time, so adding the same file again can be told from its size
+      // and time (with a few samples of its bytes) instead of copying gigabytes twice.
+      await utimes(target, s.atime, s.mtime).catch(() => undefined);
+    } else {
       // A hard link costs no space and survives the original being moved; across disks a symlink is the link.
       await link(source, target).catch(() => symlink(source, target));
     }
@@ -148,8 +152,8 @@ export class LibraryService {
   /**
    * The entry that is the file `source` (one stat), where the folder has it already: the file itself, a hard link
    * or a symbolic link to it. Models audit #5: adding weather.gguf from the models folder made weather-3.gguf, a
-   * second copy of a model that may be many GB. A copy of an outside file added before is a file of its own, not
-   * found here: telling it apart would mean reading both whole.
+   * second copy of a model that may be many GB. A copy of an outside file added before is a file of its own: it is
+   * found by its size and modification time (a copy keeps the original's), then a few samples of both files' bytes.
    */
   private async listedAs(source: Stats): Promise<string | null> {
     // A file system without inode numbers (0 for every file) cannot tell: nothing is refused on a guess.
@@ -157,6 +161,17 @@ export class LibraryService {
     for (const e of await this.list()) {
       const s = await stat(e.path).catch(() => null);
       if (s !== null && s.dev === source.dev && s.ino === source.ino) return e.file;
+    }
+    return null;
+  }
+
+  /** The entry that is a copy of `path` (whose stat is `source`), by size, modification time and sampled bytes. */
+  private async copyOf(path: string, source: Stats): Promise<string | null> {
+    for (const e of await this.list()) {
+      const s = await stat(e.path).catch(() => null);
+      // Two seconds: the coarsest modification time a file system keeps (FAT).
+      if (s === null || s.size !== source.size || Math.abs(s.mtimeMs - source.mtimeMs) >= 2000) continue;
+      if (await sameSamples(path, e.path, source.size)) return e.file;
     }
     return null;
   }
@@ -234,4 +249,23 @@ function downloadingEntry(file: string, path: string, bytes: number, download: D
     sha256: null,
     download,
   };
+}
+
+/** The first and last MiB and 14 blocks between them are the same in both files (both `size` bytes). */
+async function sameSamples(a: string, b: string, size: number): Promise<boolean> {
+  const block = 1024 * 1024;
+  const offsets = new Set<number>([0, Math.max(0, size - block)]);
+  for (let i = 1; i <= 14; i++) offsets.add(Math.floor((size * i) / 15));
+  const [fa, fb] = await Promise.all([open(a, 'r'), open(b, 'r')]);
+  try {
+    const ba = Buffer.alloc(block);
+    const bb = Buffer.alloc(block);
+    for (const at of offsets) {
+      const [ra, rb] = await Promise.all([fa.read(ba, 0, block, at), fb.read(bb, 0, block, at)]);
+      if (ra.bytesRead !== rb.bytesRead || !ba.subarray(0, ra.bytesRead).equals(bb.subarray(0, rb.bytesRead))) return false;
+    }
+    return true;
+  } finally {
+    await Promise.all([fa.close(), fb.close()]);
+  }
 }

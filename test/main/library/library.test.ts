@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -26,7 +26,8 @@ describe('the model library', () => {
     const copied = await h['library:add-file']({ path: source, mode: 'copy' });
     expect(copied).toMatchObject({ file: expect.stringMatching(/^plain-.*\.gguf$/), state: 'usable' });
     expect(lstatSync(copied.path).nlink).toBe(1);
-    const linked = await h['library:add-file']({ path: source, mode: 'link' });
+    // Another model: the same one again would be refused (it is there already, as the copy).
+    const linked = await h['library:add-file']({ path: generateScriptedModel(SCRIPTS.reasoning), mode: 'link' });
     expect(linked.file).not.toBe(copied.file);
     const l = lstatSync(linked.path);
     expect(l.isSymbolicLink() || l.nlink > 1).toBe(true);
@@ -48,6 +49,27 @@ describe('the model library', () => {
     await h['library:rename']({ file: 'outside.gguf', to: 'renamed.gguf' });
     await expect(h['library:add-file']({ path: outside, mode: 'copy' })).rejects.toThrow('outside.gguf is already in the models folder (as renamed.gguf), so nothing was added.');
     expect((await h['library:list']({})).map((e) => e.file)).toEqual([added.file, 'renamed.gguf'].sort());
+  });
+
+  it('says an outside GGUF copied in before is there already, instead of copying it a second time', async () => {
+    const h = services.handlers;
+    const outside = join(dir, 'weather.gguf');
+    copyFileSync(generateScriptedModel(SCRIPTS.plain), outside);
+    const first = await h['library:add-file']({ path: outside, mode: 'copy' });
+    // Before, this made weather-2.gguf: a second copy of a model that may be many GB.
+    await expect(h['library:add-file']({ path: outside, mode: 'copy' })).rejects.toThrow('weather.gguf is already in the models folder, so nothing was added.');
+    await h['library:rename']({ file: first.file, to: 'forecast.gguf' });
+    await expect(h['library:add-file']({ path: outside, mode: 'link' })).rejects.toThrow('weather.gguf is already in the models folder (as forecast.gguf), so nothing was added.');
+    // A different model of the same size and time (one byte in its weights changed) is added.
+    const other = join(dir, 'other', 'weather.gguf');
+    mkdirSync(join(dir, 'other'));
+    const bytes = readFileSync(outside);
+    bytes.writeUInt8(bytes.readUInt8(bytes.length - 10) ^ 0xff, bytes.length - 10);
+    writeFileSync(other, bytes);
+    const t = statSync(outside);
+    utimesSync(other, t.atime, t.mtime);
+    expect((await h['library:add-file']({ path: other, mode: 'copy' })).file).toBe('weather.gguf');
+    expect((await h['library:list']({})).map((e) => e.file)).toEqual(['forecast.gguf', 'weather.gguf']);
   });
 
   it('says a folder given as the file to add is a folder (models audit #7)', async () => {
