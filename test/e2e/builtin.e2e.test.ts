@@ -135,7 +135,7 @@ describe('built-in llama.cpp through the UI', () => {
     await page.getByTestId('library-download-url').fill(fileUrl);
     await page.getByTestId('library-download-start').click();
     const progress = page.locator('[data-testid="library-download-progress"][data-state="done"]');
-    await progress.waitFor({ timeout: 30_000 });
+    await progress.waitFor({ timeout: 60_000 });
     expect(await progress.getAttribute('data-bytes')).toBe(String(plain.length));
     expect(await progress.getAttribute('data-total')).toBe(String(plain.length));
     await page.locator('[data-testid="library-item"][data-file="weather.gguf"][data-state="usable"]').waitFor();
@@ -170,10 +170,10 @@ describe('built-in llama.cpp through the UI', () => {
   it('notices a GGUF put in the models folder, or taken out of it, without a reload', async () => {
     copyFileSync(generateScriptedModel(SCRIPTS.plain), join(modelsDir, 'added-later.gguf'));
     // The folder is looked at every few seconds, as a server is.
-    await expect.poll(() => pickerValues(page), { timeout: 30_000 }).toContain('added-later.gguf');
+    await expect.poll(() => pickerValues(page)).toContain('added-later.gguf');
     await pickModel(page, 'added-later.gguf');
     rmSync(join(modelsDir, 'added-later.gguf'));
-    await expect.poll(() => pickerValues(page), { timeout: 30_000 }).not.toContain('added-later.gguf');
+    await expect.poll(() => pickerValues(page)).not.toContain('added-later.gguf');
     await expect.poll(() => page.getByTestId('notice').locator('.banner-text').textContent()).toContain('added-later.gguf is no longer in the models folder');
     await page.getByTestId('notice').getByTestId('banner-close').click();
   });
