@@ -63,7 +63,7 @@ export function serializeConversationFile(file: ConversationFile): string {
 /**
  * Imports an export file. The whole file is checked first, in a worker thread (a large file must not stall the
  * event loop), with the same checks an upload gets; attachment files are then written, and every row goes in one
- * transaction: a bad file writes nothing. Files this import wrote are removed again when the rows fail; GC sweeps
+ * transaction: a bad file writes nothing. The conversation counts as updated when it was imported (`now`). Files this import wrote are removed again when the rows fail; GC sweeps
  * any a crash leaves. Ids are kept unless they already exist here (the same file imported twice), in which case
  * all are remapped together.
  */
@@ -113,7 +113,9 @@ function restore(deps: ConversationIoDeps, file: CheckedConversationFile, now: n
   const activeLeafId = file.conversation.activeLeafId === null ? null : map(file.conversation.activeLeafId);
   deps.db.transaction(() => {
     for (const [digest, blob] of Object.entries(file.blobs)) deps.blobs.recordRow(digest, blob.bytes.byteLength, blob.mime, now);
-    deps.store.restoreConversation({ ...file.conversation, id: conversationId, activeLeafId }, turns);
+    // Listed by when it came in, at the top of the list: under the time it was last written to elsewhere, an
+    // older chat landed past the first page of the list, out of sight, while it was open (export audit #1).
+    deps.store.restoreConversation({ ...file.conversation, id: conversationId, activeLeafId, updatedAt: now }, turns);
     // A file from before settings were exported keeps the defaults the row was created with.
     if (file.settings) new ConversationSettingsStore(deps.db).update(conversationId, file.settings);
     // A card that waited when the file was saved has no run behind it here: left pending, its buttons answered

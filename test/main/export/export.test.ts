@@ -46,9 +46,10 @@ describe('export and import', () => {
     const json = serializeConversationFile(exportConversation(src, 'c', tick()));
 
     const dst = app();
-    const result = await importConversation(dst.deps, json, tick());
+    const importedAt = tick();
+    const result = await importConversation(dst.deps, json, importedAt);
     expect(result).toEqual({ conversationId: 'c', remapped: false });
-    expect(dst.store.getConversationRecord('c')).toEqual(src.store.getConversationRecord('c'));
+    expect(dst.store.getConversationRecord('c')).toEqual({ ...src.store.getConversationRecord('c'), updatedAt: importedAt });
     expect(byId(dst.store.listTurns('c'))).toEqual(byId(src.store.listTurns('c')));
     for (const blob of [png, jpg]) {
       expect(Buffer.from(dst.blobs.read(blob.id)!).equals(Buffer.from(src.blobs.read(blob.id)!))).toBe(true);
@@ -70,6 +71,20 @@ describe('export and import', () => {
     expect(branch.map((t) => t.blocks)).toEqual(a.store.branch('a3').map((t) => t.blocks));
     expect(branch.every((t) => t.conversationId === conversationId && !['u1', 'a2', 'u2', 's1', 'a3'].includes(t.id))).toBe(true);
     expect(a.store.listTurns(conversationId)).toHaveLength(6);
+  });
+
+  // Export audit #1: an imported chat kept the time it was last written to elsewhere, so one older than the 50
+  // newest here was not on the list's first page: it opened, but the list neither showed nor marked it.
+  it('lists an imported conversation first, however old it is', async () => {
+    const src = app();
+    await seed(src);
+    const json = serializeConversationFile(exportConversation(src, 'c', tick()));
+    const dst = app();
+    for (let i = 0; i < 60; i++) dst.store.createConversation(`newer-${i}`, `Newer ${i}`, null, tick());
+    const { conversationId } = await importConversation(dst.deps, json, tick());
+    expect(dst.store.listConversations({ limit: 50 })[0]).toMatchObject({ id: conversationId, title: 'Branched' });
+    // When it began is its own: only its place in the list moves.
+    expect(dst.store.getConversationRecord(conversationId)?.createdAt).toBe(src.store.getConversationRecord('c')?.createdAt);
   });
 
   it('refuses a file from a newer Firebrand clearly', async () => {
