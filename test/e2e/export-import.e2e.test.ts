@@ -93,6 +93,58 @@ describe('export and import', () => {
     await expect.poll(() => page.locator(ASSISTANT).last().locator('[data-run="answer"]').textContent()).toContain('Carried on.');
   });
 
+  // Export audit #1 and #2: a chat older than the list's first page (50 chats) was imported and opened, but the list
+  // neither showed nor marked it; and in a narrow window the drawer stayed open over it, so nothing seemed to happen.
+  it('shows an imported old chat on top of the list, and at 390 px closes the drawer over it or over why it was refused', async () => {
+    const seeded = await startSeededUi((store) => {
+      for (let i = 0; i < 60; i++) {
+        const id = `recent-${i}`;
+        const at = 1_700_000_000_000 + i;
+        const turn = { conversationId: id, meta: {}, status: 'done' as const, createdAt: at };
+        store.restoreConversation({ id, title: `Recent chat ${i}`, model: 'llama3.2:3b', activeLeafId: `${id}-a`, createdAt: at, updatedAt: at }, [
+          { ...turn, id: `${id}-u`, parentId: null, role: 'user', blocks: [{ type: 'text', text: `Question ${i}` }] },
+          { ...turn, id: `${id}-a`, parentId: `${id}-u`, role: 'assistant', blocks: [{ type: 'text', text: `Answer ${i}` }] },
+        ]);
+      }
+    });
+    onTestFinished(() => seeded.close());
+    const { page } = seeded;
+    await page.setViewportSize({ width: 390, height: 800 });
+    const turn = { conversationId: 'old', meta: {}, status: 'done' as const, createdAt: 1_400_000_000_000 };
+    const file = {
+      format: 'firebrand.conversation',
+      version: 1,
+      exportedAt: 1_400_000_000_000,
+      conversation: { id: 'old', title: 'Old trip plan', model: 'llama3.2:3b', activeLeafId: 'oa', createdAt: turn.createdAt, updatedAt: turn.createdAt },
+      turns: [
+        { ...turn, id: 'ou', parentId: null, role: 'user', blocks: [{ type: 'text', text: 'Plan my trip' }] },
+        { ...turn, id: 'oa', parentId: 'ou', role: 'assistant', blocks: [{ type: 'text', text: 'Go to Lisbon.' }] },
+      ],
+      blobs: {},
+    };
+    // A refused file: the drawer closes on the notice that says why, which is what the user reads, not a covered one.
+    await page.getByTestId('sidebar-toggle').click();
+    await page.locator('.app.drawer-open').waitFor();
+    await page.getByTestId('conversation-import-input').setInputFiles({ name: 'trip.firebrand.json', mimeType: 'application/json', buffer: Buffer.from('{"format":') });
+    await page.getByTestId('notice').waitFor();
+    await page.locator('.app.drawer-open').waitFor({ state: 'detached' });
+    const notice = await page.getByTestId('notice').boundingBox();
+    expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('[data-testid="notice"]') !== null, { x: notice!.x + notice!.width / 2, y: notice!.y + notice!.height / 2 })).toBe(true);
+    await page.getByTestId('notice').getByTestId('banner-close').click();
+
+    await page.getByTestId('sidebar-toggle').click();
+    await page.locator('.app.drawer-open').waitFor();
+    await page.getByTestId('conversation-import-input').setInputFiles({ name: 'trip.firebrand.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+    await page.getByText('Go to Lisbon.').waitFor();
+    await page.locator('.app.drawer-open').waitFor({ state: 'detached' });
+    expect(await page.getByText('Go to Lisbon.').isVisible()).toBe(true);
+
+    await page.getByTestId('sidebar-toggle').click();
+    const first = page.getByTestId('conversation-item').first();
+    await expect.poll(() => first.textContent()).toBe('Old trip plan');
+    expect(await first.getAttribute('aria-current')).toBe('true');
+  });
+
   it('refuses a file that is not a Firebrand export, saying so, and imports nothing', async () => {
     s = await startUi();
     const { page } = s;

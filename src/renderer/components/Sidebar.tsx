@@ -210,7 +210,10 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
             onChange={(e) => {
               const file = e.target.files?.[0];
               e.target.value = '';
-              if (file) void importConversationFile(file);
+              // Then a narrow window's drawer closes, as when a conversation is chosen, on the chat it opened or on
+              // the notice that says why it was refused (export audit #2: the drawer stayed open over both, so at
+              // 390 px an import seemed to do nothing, and a refused one hid its reason and its Retry).
+              if (file) void importConversationFile(file).then(onNavigate);
             }}
           />
         </label>
