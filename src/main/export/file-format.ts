@@ -74,10 +74,16 @@ export function checkConversationFile(text: string): CheckedConversationFile {
 
 /** Parses an export file and checks its structure (turns, tree, digests named), before any bytes are decoded. */
 export function parseConversationFile(text: string): ConversationFile {
+  // An export opened and saved again in an editor that writes a byte-order mark (Notepad) is the same export
+  // (export audit #3: JSON.parse refused it as "not valid JSON").
+  const json = text.startsWith('\uFEFF') ? text.slice(1) : text;
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    data = JSON.parse(json);
   } catch {
+    // The Markdown export sits beside the JSON one in the conversation list; it was refused as "not valid JSON",
+    // which did not say which file to pick instead (export audit #3).
+    if (/^\s*# /.test(json)) throw invalid('it is a Markdown export, which is for reading; import the conversation’s .firebrand.json export instead');
     throw invalid('it is not valid JSON');
   }
   if (!isObject(data) || data.format !== EXPORT_FORMAT) throw invalid('it is not a Firebrand conversation export');

@@ -95,6 +95,8 @@ describe('imports of invalid files', () => {
       ['truncated by one byte', good.slice(0, -1), /it is not valid JSON/],
       ['empty file', '', /it is not valid JSON/],
       ['not an export', '{"hello":"world"}', /not a Firebrand conversation export/],
+      // Export audit #3: said "not valid JSON", which did not say which file to import instead.
+      ['a Markdown export', '# Chart\n\n## You\n\nWhat is it?\n', /it is a Markdown export, which is for reading; import the conversation’s \.firebrand\.json export instead/],
       ['from a newer Firebrand', mutate((o) => (o['version'] = 99)), /exported by a newer version of Firebrand \(format 99/],
       ['attachment bytes that do not match their digest', mutate((o) => { const b = o.blobs[digest]; if (b) b.base64 = Buffer.from('tampered').toString('base64'); }), /bytes do not match its digest/],
       ['missing attachment bytes', mutate((o) => (o.blobs = {})), /the bytes of attachment “chart\.png” are missing/],

@@ -87,6 +87,16 @@ describe('export and import', () => {
     expect(dst.store.getConversationRecord(conversationId)?.createdAt).toBe(src.store.getConversationRecord('c')?.createdAt);
   });
 
+  // Export audit #3: an export saved again by an editor that writes a byte-order mark was "not valid JSON".
+  it('imports an export that an editor saved again with a byte-order mark', async () => {
+    const src = app();
+    await seed(src);
+    const json = serializeConversationFile(exportConversation(src, 'c', tick()));
+    const dst = app();
+    const { conversationId } = await importConversation(dst.deps, `\uFEFF${json}`, tick());
+    expect(byId(dst.store.listTurns(conversationId))).toEqual(byId(src.store.listTurns('c')));
+  });
+
   it('refuses a file from a newer Firebrand clearly', async () => {
     const a = app();
     await seed(a);
