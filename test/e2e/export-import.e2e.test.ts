@@ -48,10 +48,25 @@ describe('export and import', () => {
     expect(markdown).toContain('How hot should green tea be?');
     expect(markdown).toContain('Tea is best at **80 °C**.');
 
+    // What the list showed while the file was on its way in (export audit #4: nothing, for seconds on a large file,
+    // and Import could be used again meanwhile, importing the same file twice).
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { importSeen: string[] }).importSeen = seen;
+      new MutationObserver(() => {
+        const status = document.querySelector('[data-testid="import-progress"]');
+        const input = document.querySelector<HTMLInputElement>('[data-testid="conversation-import-input"]');
+        if (status) seen.push(`${status.textContent} ${input?.disabled ? 'disabled' : 'enabled'}`);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
     // Importing the same file again makes a second conversation (ids remapped), opened with its answer.
     await page.getByTestId('conversation-import-input').setInputFiles(jsonPath);
     await expect.poll(() => item.count()).toBe(2);
     await expect.poll(() => page.locator(ASSISTANT).first().locator('[data-run="answer"]').textContent()).toContain('Tea is best at');
+    await page.getByTestId('import-progress').waitFor({ state: 'detached' });
+    const seen = await page.evaluate(() => (window as unknown as { importSeen: string[] }).importSeen);
+    expect(seen).toContain(`Importing “${json.suggestedFilename()}”… disabled`);
+    expect(await page.getByTestId('conversation-import-input').isDisabled()).toBe(false);
   });
 
   it('imports a conversation saved while a tool call waited for approval as one that can go on', async () => {

@@ -29,6 +29,7 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
   const more = useRef<HTMLLIElement>(null);
   const hidden = useStore((s) => s.hiddenConversations);
   const activeId = useStore((s) => s.activeId);
+  const importing = useStore((s) => s.importing);
   const [query, setQuery] = useState('');
   const [lastDeleted, setLastDeleted] = useState<{ id: string; title: string } | null>(null);
   const first = useRef<HTMLButtonElement>(null);
@@ -196,6 +197,13 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
           </button>
         </div>
       )}
+      {importing !== null && (
+        <div className="undo-toast" role="status" data-testid="import-progress">
+          <span>
+            Importing “<MarkedText text={importing} />”…
+          </span>
+        </div>
+      )}
       <div className="sidebar-actions">
         {/* A real file input inside the label (visually hidden, not display:none), so Tab reaches it. */}
         <label className="button import-button" title="Import a conversation exported from Firebrand">
@@ -207,6 +215,7 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
             accept=".json,application/json"
             data-testid="conversation-import-input"
             aria-label="Import a conversation"
+            disabled={importing !== null}
             onChange={(e) => {
               const file = e.target.files?.[0];
               e.target.value = '';

@@ -61,6 +61,8 @@ export interface AppState {
    * in as the reader scrolls up (open-conversation.ts), so the renderer does not hold a whole long chat.
    */
   olderTurns: string | null;
+  /** The name of the file an import is reading in, until its chat opened or it was refused (export-import.ts). */
+  importing: string | null;
 }
 
 export const useStore = create<AppState>(() => ({
@@ -90,6 +92,7 @@ export const useStore = create<AppState>(() => ({
   previewTheme: null,
   partialView: null,
   olderTurns: null,
+  importing: null,
 }));
 
 /** The one way to show a notice: its message and what its button does, together (notice.ts). */

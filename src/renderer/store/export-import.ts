@@ -2,7 +2,7 @@
 import { CONVERSATION_FILE_MAX_BYTES, IMPORT_CHUNK_BYTES, importFileTooLargeMessage } from '../../shared/file-limits';
 import { firebrand } from '../firebrand';
 import { toBase64 } from './attachments';
-import { fail, openConversation } from '.';
+import { fail, openConversation, useStore } from '.';
 
 /** Asks main for the file and hands it to the browser's (or Electron's) save flow. */
 export async function exportConversationFile(conversationId: string, format: 'json' | 'markdown'): Promise<void> {
@@ -24,6 +24,10 @@ export async function exportConversationFile(conversationId: string, format: 'js
 
 /** Imports a Firebrand export file and opens it; a refused file says why and nothing is written. */
 export async function importConversationFile(file: File): Promise<void> {
+  // Said while it is on its way in (export audit #4: a large file took seconds with nothing on screen, and the
+  // Import button, still there, imported it a second time).
+  if (useStore.getState().importing !== null) return;
+  useStore.setState({ importing: file.name });
   try {
     // Said here, before a byte is read: main would refuse it with the same words after the upload.
     if (file.size === 0) throw new Error(`“${file.name}” is empty; there is nothing to import.`);
@@ -33,6 +37,8 @@ export async function importConversationFile(file: File): Promise<void> {
   } catch (err) {
     // Retry: the same file again (it may have been refused for a reason since fixed, such as a full disk).
     fail(err, () => void importConversationFile(file));
+  } finally {
+    useStore.setState({ importing: null });
   }
 }
 
