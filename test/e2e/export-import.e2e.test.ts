@@ -223,7 +223,8 @@ describe('export and import', () => {
 
     // The export goes back in as a second conversation: every byte arrived and was checked against its digest.
     await page.getByTestId('conversation-import-input').setInputFiles(exportedPath);
-    await expect.poll(() => item.count()).toBe(2);
+    // 72 MB read, checked and stored: alone it takes seconds; beside other jobs (load 16) it ran past a minute.
+    await expect.poll(() => item.count(), { timeout: 180_000 }).toBe(2);
     await expect.poll(() => page.locator(ASSISTANT).first().textContent()).toContain('all quiet on every night');
     expect(await page.getByTestId('notice').count()).toBe(0);
   });
