@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { TAGS_BODY } from '../replay-server/ollama-wire';
+import { tinyPng } from './helpers/png';
 import { chatRoutes, modelOption, ollamaLines, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
 const LONG = 'hf.co/someone/Meta-Llama-3.1-70B-Instruct-abliterated-GGUF:Q4_K_M-imatrix-with-a-very-long-tag-indeed';
@@ -301,6 +302,33 @@ describe('layouts that fit', () => {
         // The last file is reached by scrolling the row, and removed from there.
         await page.getByRole('button', { name: 'Remove notes-24.md' }).click();
         await page.getByTestId('pending-attachments').getByText('notes-24.md').waitFor({ state: 'detached' });
+      } finally {
+        await page.close();
+      }
+    }
+  });
+
+  // Phone audit #1: on a short window (a phone held sideways, 640 x 360; or upright with its keyboard up, 390 x 400) a
+  // long draft's 40 % of the height, the waiting images and the meter under them pushed Send and the model picker
+  // below the window's edge, and the window does not scroll.
+  it('keeps Send and the model picker in a short window with a long draft and images waiting', async () => {
+    if (!s) throw new Error('no session');
+    for (const viewport of [{ width: 640, height: 360 }, { width: 390, height: 400 }]) {
+      const page = await s.browser.newPage({ viewport, hasTouch: true, isMobile: true });
+      try {
+        await page.goto(s.serve.url);
+        await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
+        await page.getByTestId('attach-input').setInputFiles([1, 2, 3].map((i) => ({ name: `photo-${i}.png`, mimeType: 'image/png', buffer: tinyPng(i * 40) })));
+        await page.getByRole('button', { name: 'Remove photo-3.png' }).waitFor({ state: 'attached' });
+        await page.getByTestId('composer-input').fill(Array.from({ length: 30 }, (_, i) => `line ${i + 1}`).join('\n'));
+        for (const id of ['composer-input', 'composer-send', 'model-picker']) {
+          const box = await page.getByTestId(id).boundingBox();
+          expect(box, id).not.toBeNull();
+          expect(box!.y + box!.height, `${id} at ${viewport.width} x ${viewport.height}`).toBeLessThanOrEqual(viewport.height);
+        }
+        // The chat above keeps a strip of its own.
+        expect((await page.getByTestId('chat').boundingBox())?.height ?? 0).toBeGreaterThanOrEqual(40);
+        await page.getByTestId('composer-input').fill('');
       } finally {
         await page.close();
       }
