@@ -170,6 +170,27 @@ describe('layouts that fit', () => {
     expect(widths.tab).toBeLessThan(widths.eight);
   });
 
+  // Phone audit #2: at a phone's width each option's size and tags took the row, and a name was cut after a dozen
+  // letters: "hf.co/someo…" said nothing of the model.
+  it('shows each model’s whole name in the picker at a phone’s width', async () => {
+    if (!s) throw new Error('no session');
+    const page = await s.browser.newPage({ viewport: { width: 360, height: 640 }, hasTouch: true, isMobile: true });
+    try {
+      await page.goto(s.serve.url);
+      await modelOption(page, LONG).waitFor({ state: 'attached' });
+      await page.getByTestId('model-picker').tap();
+      const option = modelOption(page, LONG);
+      await option.waitFor();
+      const shown = await option.locator('.name').evaluate((el) => ({ cut: el.scrollWidth > el.clientWidth + 1, text: el.textContent, right: el.getBoundingClientRect().right }));
+      expect(shown.text).toBe(LONG);
+      expect(shown.cut).toBe(false);
+      expect(shown.right).toBeLessThanOrEqual(360);
+      expect(await overflow(page)).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('filters the picker as the user types, groups it by connection, and chooses with the keyboard', async () => {
     if (!s) throw new Error('no session');
     const { page } = s;
