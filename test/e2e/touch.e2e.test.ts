@@ -251,6 +251,47 @@ describe('on a phone, what is tapped', () => {
   });
 });
 
+/** What `selector` finds on screen that is under 32 CSS px either way: a finger's target, where several sit side by side. */
+function under32(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll((els) =>
+    els
+      .filter((el) => el.checkVisibility({ visibilityProperty: true }))
+      .map((el) => ({ el, box: el.getBoundingClientRect() }))
+      // Half a pixel for a box that is sliding in (the drawer), laid out on fractions of one.
+      .filter(({ box }) => box.width < 31.5 || box.height < 31.5)
+      .map(({ el, box }) => `${el.getAttribute('data-testid') ?? el.textContent?.trim().slice(0, 30)} ${Math.round(box.width)}x${Math.round(box.height)}`),
+  );
+}
+
+describe('on a phone, buttons side by side', () => {
+  // Phone audit #3: a chat's rename, export, Markdown export and delete were four 26 px buttons in a row in the
+  // drawer, an answer's copy beside its regenerate, a code block's Copy 24 px high, the theme's choices 19 px high.
+  it('are at least 32x32 px: an answer’s and a code block’s buttons, a chat’s in the drawer, Settings’ choices', async () => {
+    if (!s) throw new Error('no session');
+    await twoChats();
+    const page = await touchPage(PHONE);
+    try {
+      s.replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Run it:\n\n```bash\nollama ps\n```\n' }])));
+      await page.getByTestId('composer-input').fill('How do I see what is loaded?');
+      await page.getByTestId('composer-send').tap();
+      await waitIdle(page);
+      await page.locator('.code-copy').waitFor();
+      expect(await under32(page, '[data-testid="copy-answer"], [data-testid="regenerate"], [data-testid="turn-edit"], .code-copy'), 'an answer').toEqual([]);
+
+      await page.getByTestId('sidebar-toggle').tap();
+      await page.getByTestId('new-chat').waitFor({ state: 'visible' });
+      await page.waitForFunction(() => document.getAnimations().length === 0);
+      expect(await under32(page, '.row-actions button'), 'the drawer').toEqual([]);
+      await page.getByTestId('settings-open').tap();
+      await page.getByTestId('settings-dialog').waitFor();
+      expect(await under32(page, '[data-testid="settings-dialog"] label.radio'), 'settings').toEqual([]);
+    } finally {
+      s.replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Short answer.' }])));
+      await page.close();
+    }
+  });
+});
+
 describe('on a tablet', () => {
   // Touch audit #4: from 861 px the sidebar is a column, and a row's rename, export and delete buttons showed only
   // on hover (or on the open chat's row): on a touch tablet in landscape they were invisible, yet a tap near the
