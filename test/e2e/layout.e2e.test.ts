@@ -356,6 +356,15 @@ describe('layouts that fit', () => {
     }
   });
 
+  // Phone audit #4: Chrome on Android lays its keyboard over the page unless the page asks to be resized, and the
+  // composer's row with Send stayed under it while the message was typed. No headless browser shows a keyboard:
+  // what is checked is the request, whose effect is the short window above.
+  it('asks a phone to shrink the page for its on-screen keyboard, not to cover it', async () => {
+    if (!s) throw new Error('no session');
+    const viewport = await s.page.locator('meta[name="viewport"]').getAttribute('content');
+    expect(viewport?.split(',').map((part) => part.trim())).toContain('interactive-widget=resizes-content');
+  });
+
   it('gives a failure banner’s message the width of a phone, with its actions under it', async () => {
     if (!s) throw new Error('no session');
     const { browser, replay, serve } = s;
