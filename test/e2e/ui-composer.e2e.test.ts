@@ -342,7 +342,8 @@ describe('composer', () => {
       { name: 'huge-1.log', mimeType: 'text/plain', buffer: Buffer.alloc(25_000_000, 'x') },
       { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('small notes\n') },
       { name: 'huge-2.log', mimeType: 'text/plain', buffer: Buffer.alloc(22_000_000, 'y') },
-    ]);
+      // 47 MB handed to the browser over its socket: beside other jobs (load 13-16) that ran past the 60 s backstop.
+    ], { timeout: 180_000 });
     await expect.poll(() => page.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toBe(
       '2 files were not attached:\n“huge-1.log” is 23.8 MiB; an attachment can be at most 20.0 MiB.\n“huge-2.log” is 21.0 MiB; an attachment can be at most 20.0 MiB.',
     );
