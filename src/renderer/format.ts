@@ -12,6 +12,34 @@ export function formatTokens(n: number): string {
   return `${k.toFixed(1).replace(/\.0$/, '')}K`;
 }
 
+/** Counts of a million tokens (1024 × 1024, as 1M-context models are written) and more: 1,101,005 → 1.05M. */
+function formatMillions(n: number): string {
+  const m = n / 1024 ** 2;
+  return `${m.toFixed(m >= 10 ? 1 : 2).replace(/\.?0+$/, '')}M`;
+}
+
+/** Share of the window within which a used/window pair is written in exact digits. */
+const CLOSE_SHARE = 0.1;
+
+/**
+ * A used/window pair, e.g. the meter's "≈3.5K / 8K" (context audit #3). Near the window, or where the rounded
+ * forms would read the same ("8K / 8K" for 8,191 of 8,192), both are written in exact digits, so over or under
+ * is never hidden: "8,191 / 8,192". Far from it, in K; a million and more in M.
+ */
+export function formatTokenPair(used: number, window: number): string {
+  return tokenPairParts(used, window).join(' / ');
+}
+
+/** The two halves of `formatTokenPair`, for sentences that put words between them. */
+export function tokenPairParts(used: number, window: number): [string, string] {
+  const short = (n: number) => (Math.abs(n) >= 1024 ** 2 ? formatMillions(n) : formatTokens(n));
+  const close = window > 0 && Math.abs(window - used) <= window * CLOSE_SHARE;
+  if (Number.isFinite(used) && Number.isFinite(window) && (close || (short(used) === short(window) && used !== window))) {
+    return [formatExactTokens(used), formatExactTokens(window)];
+  }
+  return [short(used), short(window)];
+}
+
 /**
  * Exact counts where the digits matter (the context arithmetic, the context meter's words): 43,008. Grouped here
  * as en-US groups them rather than by `toLocaleString`: a page's first `toLocaleString` sets up ICU's number

@@ -14,6 +14,25 @@ export const ANSWER_ROOM = 512;
 /** The window assumed when the server has not said one: Ollama's default `num_ctx`. */
 export const DEFAULT_CONTEXT_WINDOW = 4096;
 
+/**
+ * The one "fits" rule (context audit #2): a request of `tokens` fits a window of `window` when at least one token
+ * is left for the answer. The meter, the Send button, main's preflight and the Make-room plan all ask this, so they
+ * agree at the boundary (a prompt of exactly the window was shown as fitting and then refused). No window known:
+ * the server decides, nothing is refused here.
+ */
+export function fitsWindow(tokens: number, window: number | undefined | null): boolean {
+  return window === undefined || window === null || tokens < window;
+}
+
+/**
+ * A character-rule count in the model's own tokens: scaled by what the server counted for this model (the ratio
+ * main learns, 1 where none is known). One rounding everywhere, so a file's chip and the refusal that names it say
+ * the same number (context audit #5).
+ */
+export function calibratedTokens(raw: number, ratio: number): number {
+  return Math.ceil(raw * ratio);
+}
+
 export interface EstimateInput {
   /** Characters of text (messages, tool calls and results, attachments whose cost is not known apart). */
   chars: number;

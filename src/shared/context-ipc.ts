@@ -71,9 +71,11 @@ export interface CutPlan {
   after: number;
   /** The longest a summary of them may be (what the summarizer is asked for at most). */
   summaryBudget: number;
-  /** Whether the request fits, with room for the answer, once they are left out / summarized. */
+  /** Whether the request fits (`fitsWindow`, the rule Send and the preflight use) once they are left out / summarized. */
   fitsDropped: boolean;
   fitsSummarized: boolean;
+  /** The cut is before the last message that can be cut before: no later point exists. */
+  latest: boolean;
 }
 
 export interface RoomPlan {
@@ -110,7 +112,9 @@ export type RoomChoice =
   | { kind: 'summarize'; keepFrom: string; summarizer?: SummarizerChoice }
   | { kind: 'drop-oldest'; keepFrom: string }
   | { kind: 'drop-item'; turnId: string; item: { kind: 'attachment'; id: string } | { kind: 'tool_result'; toolCallId: string } }
-  | { kind: 'new-chat'; summarizer?: SummarizerChoice };
+  | { kind: 'new-chat'; summarizer?: SummarizerChoice }
+  /** Room was made another way (the chat's tools turned off): the waiting message is answered now. */
+  | { kind: 'answer-waiting' };
 
 export interface RoomApplied {
   /** The conversation the user should look at now (a new one for `new-chat`; null: still a new chat). */

@@ -32,6 +32,59 @@ export interface ContextRefusedMeta {
   counted?: 'server' | 'tokenizer';
   /** The server refused a request already sent: its window changed since Firebrand read it (issue 13). */
   serverRefused?: boolean;
+  /** What takes the room, part by part (context audit #1); absent on cards written before it was recorded. */
+  parts?: RefusalParts;
+  /** The ways of making room that apply to this refusal, in the order they are offered (context audit #4). */
+  ways?: RoomWay[];
+}
+
+/**
+ * The request's size by what the user can act on, each calibrated as the estimate is: the tool definitions (when
+ * the chat offers tools), the system prompt (an earlier summary included), the message being sent, its files, and
+ * the earlier turns. Absent parts are not in the request.
+ */
+export type RefusalParts = {
+  tools?: number;
+  system?: number;
+  message?: number;
+  files?: number;
+  earlier?: number;
+};
+
+/** A way of making room: tools off for this chat, the message's files removed, older turns cut, a larger window. */
+export type RoomWay = 'tools-off' | 'remove-files' | 'later-point' | 'larger-window';
+const ROOM_WAYS: readonly RoomWay[] = ['tools-off', 'remove-files', 'later-point', 'larger-window'];
+const PART_KEYS = ['tools', 'system', 'message', 'files', 'earlier'] as const;
+
+/** The tools' definitions are "a large part" when they take a quarter of the request, or leaving them out makes it fit. */
+export function toolsTakeMuch(parts: RefusalParts, estimate: number, window: number): boolean {
+  const tools = parts.tools ?? 0;
+  return tools > 0 && (tools * 4 >= estimate || estimate - tools < window);
+}
+
+/**
+ * Which ways of making room apply to a refusal (recorded with it): tools off where their definitions take much of
+ * the request, the files removed where the message has some, a later starting point where earlier turns exist, a
+ * larger window where one can be had (Firebrand chooses it, or llama-server's -c).
+ */
+export function roomWays(parts: RefusalParts, estimate: number, window: number, largerWindow: boolean): RoomWay[] {
+  const ways: RoomWay[] = [];
+  if (toolsTakeMuch(parts, estimate, window)) ways.push('tools-off');
+  if ((parts.files ?? 0) > 0) ways.push('remove-files');
+  if ((parts.earlier ?? 0) > 0) ways.push('later-point');
+  if (largerWindow) ways.push('larger-window');
+  return ways;
+}
+
+/** "the tool definitions 2100, the system prompt 40, your message 12 and its files 3000": what takes the room. */
+export function refusalPartsText(parts: RefusalParts): string {
+  const words: string[] = [];
+  if (parts.tools !== undefined) words.push(`the tool definitions ${parts.tools}`);
+  if (parts.system !== undefined) words.push(`the system prompt ${parts.system}`);
+  if (parts.message !== undefined) words.push(`your message ${parts.message}${parts.files ? ` and its files ${parts.files}` : ''}`);
+  else if (parts.files) words.push(`the files ${parts.files}`);
+  if (parts.earlier) words.push(`the earlier turns ${parts.earlier}`);
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words.at(-1)!}`;
 }
 
 /**
@@ -93,7 +146,28 @@ export function contextRefusedMeta(meta: JsonObject): ContextRefusedMeta | undef
     }
     return [part];
   });
-  return { estimate, window, model, largest: parts, ...(counted === 'server' || counted === 'tokenizer' ? { counted } : {}), ...(serverRefused === true ? { serverRefused } : {}) };
+  const shares = refusalParts(meta['parts']);
+  const ways = Array.isArray(meta['ways']) ? meta['ways'].filter((w): w is RoomWay => typeof w === 'string' && (ROOM_WAYS as readonly string[]).includes(w)) : undefined;
+  return {
+    estimate,
+    window,
+    model,
+    largest: parts,
+    ...(counted === 'server' || counted === 'tokenizer' ? { counted } : {}),
+    ...(serverRefused === true ? { serverRefused } : {}),
+    ...(shares ? { parts: shares } : {}),
+    ...(ways ? { ways } : {}),
+  };
+}
+
+function refusalParts(value: JsonValue | undefined): RefusalParts | undefined {
+  if (!isObject(value)) return undefined;
+  const out: RefusalParts = {};
+  for (const key of PART_KEYS) {
+    const n = value[key];
+    if (typeof n === 'number' && Number.isFinite(n) && n >= 0) out[key] = n;
+  }
+  return out;
 }
 
 export function stepLimitMeta(meta: JsonObject): StepLimitMeta | undefined {
@@ -121,7 +195,9 @@ export function contextRefusedText(m: ContextRefusedMeta): string {
   if (m.serverRefused) {
     return `Nothing was answered: this conversation needs ${size}, and ${m.model} now has a context window of ${m.window}. Make room (a summary of the older turns, the oldest turns left out, a new chat), or restart the server with a larger -c.`;
   }
-  return `Nothing was sent: this conversation needs ${size}, and ${m.model} has a context window of ${m.window}. ${CONTEXT_ADVICE}`;
+  // What takes the room, so the user knows what to act on (context audit #1): tools, system prompt, message, files.
+  const parts = m.parts ? refusalPartsText(m.parts) : '';
+  return `Nothing was sent: this conversation needs ${size}, and ${m.model} has a context window of ${m.window}.${parts ? ` Of the ${m.estimate}: ${parts}.` : ''} ${CONTEXT_ADVICE}`;
 }
 
 export function stepLimitText(m: StepLimitMeta): string {
@@ -202,6 +278,14 @@ export function systemTurnText(source: string, meta: JsonObject): string | undef
 }
 
 export const CONTEXT_REFUSED_ADVICE = CONTEXT_ADVICE;
+
+/**
+ * The answer a preflight refusal on the window ended (context audit #4): nothing was sent, so it is no failed answer
+ * (no row, no Retry, no "answer failed" in an export); its `context-refused` card below says why and what to do.
+ */
+export function isRefusedAnswer(turn: { role: string; status: string; meta: JsonObject }): boolean {
+  return turn.role === 'assistant' && turn.status === 'error' && turn.meta['refused'] === true;
+}
 
 function isApprovalState(s: string): s is ApprovalState {
   return s === 'pending' || s === 'allowed' || s === 'denied' || s === 'stopped' || s === 'interrupted' || s === 'withdrawn';

@@ -19,7 +19,7 @@ afterEach(async () => {
   s = undefined;
 });
 
-type Body = { messages: { role: string; content: string }[]; options?: { num_ctx?: number } };
+type Body = { messages: { role: string; content: string }[]; options?: { num_ctx?: number }; tools?: unknown[] };
 const isSummary = (b: Body) => b.messages.some((m) => m.content.startsWith(SUMMARY_PROMPT_START));
 /** The title lane's request, after a chat's first answer. */
 const isTitle = (b: Body) => b.messages.some((m) => m.content.startsWith('Write a title'));
@@ -178,5 +178,56 @@ describe('out of room in the UI', () => {
       scroller?.scrollTo({ top: scroller.scrollHeight });
       return document.querySelector('[data-card="continued"] [data-testid="continued-open"]') !== null;
     });
+  });
+
+  it('a message refused on the window: the card names what takes the room, no failed answer or Retry; Turn tools off sends it again', async () => {
+    s = await startUi(routes());
+    const { page, replay } = s;
+    await keepWindow(page, 2 * WINDOW);
+    await sendThrough(page, NOTES[0]!);
+    expect(answers(replay).at(-1)!.tools?.length).toBeGreaterThan(0);
+    // A window the message fits without the tools' definitions, not with them: asked again, it is refused.
+    const withTools = Number(await page.getByTestId('context-meter').getAttribute('data-estimate'));
+    await keepWindow(page, withTools - 20);
+    await page.locator('[data-testid="turn"][data-role="assistant"]').last().getByTestId('regenerate').click();
+    await waitTip(page, '[data-role="system"]');
+    const card = page.locator(CARD);
+    // What takes the room, part by part, and the ways that apply.
+    const parts = card.getByTestId('refusal-parts');
+    expect(Number(await parts.locator('[data-part="tools"]').getAttribute('data-tokens'))).toBeGreaterThan(20);
+    expect(await parts.locator('[data-part="message"]').textContent()).toMatch(/^Your message — [\d,]+ tokens$/);
+    expect(await card.textContent()).toContain('Tool definitions');
+    expect(await card.getByTestId('refusal-ways').locator('li').evaluateAll((lis) => lis.map((li) => li.getAttribute('data-way')))).toContain('tools-off');
+    // Nothing was sent: no failed answer, no Retry; the message is there.
+    expect(await page.locator('[data-testid="turn"][data-role="assistant"][data-status="error"]').count()).toBe(0);
+    expect(await page.getByTestId('turn-retry').count()).toBe(0);
+    expect(await page.locator('[data-testid="turn"][data-role="user"]').last().textContent()).toContain('Note 1 about sheep');
+    await shootAtBothWidths(page, 'out-of-room-tools-card', CARD);
+
+    await card.getByTestId('refusal-tools-off').click();
+    await waitTip(page, '[data-role="assistant"][data-status="done"]');
+    const body = answers(replay).at(-1)!;
+    expect(body.tools).toBeUndefined();
+    expect(body.messages.at(-1)!.content).toBe(NOTES[0]);
+  });
+
+  it('a draft of exactly the window is over everywhere: the meter, Send, in exact digits', async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    await keepWindow(page, 2 * WINDOW);
+    await page.getByTestId('composer-input').fill(NOTES[0]!);
+    await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
+    const estimate = Number(await page.getByTestId('context-meter').getAttribute('data-estimate'));
+    // The window made exactly the request: not one token is left for the answer.
+    await keepWindow(page, estimate);
+    await expect.poll(() => page.getByTestId('context-meter').getAttribute('data-estimate')).toBe(String(estimate));
+    await expect.poll(() => page.getByTestId('context-meter').getAttribute('class')).toContain('over');
+    expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
+    const exact = estimate.toLocaleString('en-US');
+    expect(await page.getByTestId('context-meter').locator('.meter-text').textContent()).toBe(`${exact} / ${exact} tokens`);
+    // One token more of window, and it goes.
+    await keepWindow(page, estimate + 1);
+    await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
+    expect(await page.getByTestId('context-meter').getAttribute('class')).not.toContain('over');
   });
 });

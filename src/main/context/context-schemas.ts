@@ -28,6 +28,7 @@ const choice: Schema = {
       item: { oneOf: [obj(['kind', 'id'], { kind: { const: 'attachment' }, id: digest }), obj(['kind', 'toolCallId'], { kind: { const: 'tool_result' }, toolCallId: id })] },
     }),
     obj(['kind'], { kind: { const: 'new-chat' }, summarizer }),
+    obj(['kind'], { kind: { const: 'answer-waiting' } }),
   ],
 };
 

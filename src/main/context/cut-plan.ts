@@ -5,7 +5,7 @@
  * way the next request will be (./measure.ts), exactly where the engine counts.
  */
 import { compactionMeta, type DroppedMeta } from '../../shared/context-edits';
-import { ANSWER_ROOM } from '../../shared/context-estimate';
+import { ANSWER_ROOM, fitsWindow } from '../../shared/context-estimate';
 import type { CutPlan, CutPoint } from '../../shared/context-ipc';
 import { turnText, type Turn } from '../../shared/turn';
 import { isSummaryTurn } from '../engine/context-edits';
@@ -84,7 +84,10 @@ export async function chooseCut(deps: RequestSetupDeps, setup: RequestSetup, bra
   const extra = opts.extra ?? 0;
   const window = now.window;
   const budget = summaryBudget(window);
-  const fits = (after: number, plus: number) => window === undefined || after + extra + plus + ANSWER_ROOM <= window;
+  // The default cut aims to leave room for a real answer; whether a cut fits is the one rule the meter, Send and
+  // the preflight use (context audit #2), so the plan never says "does not fit" of what Send would send.
+  const aim = (after: number, plus: number) => window === undefined || after + extra + plus + ANSWER_ROOM <= window;
+  const fits = (after: number, plus: number) => fitsWindow(after + extra + plus, window);
   const afterOf = async (cut: Cut, exact: boolean) => {
     await letOthersRun();
     const m = await measureBranch(deps, setup, withCard(branch, 'context-dropped', dropMetaFor(cut)), { exact });
@@ -97,12 +100,12 @@ export async function chooseCut(deps: RequestSetupDeps, setup: RequestSetup, bra
   } else {
     const estimates = new Map<number, number>();
     const estimate = async (i: number) => estimates.get(i) ?? estimates.set(i, await afterOf(candidates[i]!, false)).get(i)!;
-    index = await firstFitting(candidates.length, async (i) => fits(await estimate(i), budget));
-    if (index < 0) index = await firstFitting(candidates.length, async (i) => fits(await estimate(i), 0));
+    index = await firstFitting(candidates.length, async (i) => aim(await estimate(i), budget));
+    if (index < 0) index = await firstFitting(candidates.length, async (i) => aim(await estimate(i), 0));
     if (index < 0) index = candidates.length - 1;
   }
   let after = await afterOf(candidates[index]!, true);
-  for (let tries = 0; opts.keepFrom === undefined && !fits(after, budget) && index < candidates.length - 1 && tries < EXACT_TRIES; tries++) {
+  for (let tries = 0; opts.keepFrom === undefined && !aim(after, budget) && index < candidates.length - 1 && tries < EXACT_TRIES; tries++) {
     index++;
     after = await afterOf(candidates[index]!, true);
   }
@@ -117,6 +120,7 @@ export async function chooseCut(deps: RequestSetupDeps, setup: RequestSetup, bra
       summaryBudget: budget,
       fitsDropped: fits(after, 0),
       fitsSummarized: fits(after, budget),
+      latest: index === candidates.length - 1,
     },
   };
 }

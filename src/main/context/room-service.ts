@@ -6,7 +6,7 @@
  * `beforeAnswer` is the optional auto-compact: the same summary and the same card, at a threshold the user set.
  */
 import { waitingForRoom, type DroppedItem, type DroppedMeta } from '../../shared/context-edits';
-import { ANSWER_ROOM } from '../../shared/context-estimate';
+import { ANSWER_ROOM, fitsWindow } from '../../shared/context-estimate';
 import type { ContextMeasure, RoomApplied, RoomChoice, RoomPlan, RoomTarget } from '../../shared/context-ipc';
 import type { Turn } from '../../shared/turn';
 import type { AnswerOptions } from '../chat/chat-service';
@@ -74,7 +74,7 @@ export class RoomService {
       counted: now.counted,
       window: now.window ?? null,
       answerRoom: ANSWER_ROOM,
-      over: now.window !== undefined && need >= now.window,
+      over: !fitsWindow(need, now.window),
       pending: pending?.id ?? null,
       larger,
       cuts: cutPoints(branch),
@@ -113,6 +113,9 @@ export class RoomService {
       await keepLargerWindow(this.deps, target, choice.window);
       return { conversationId: req.conversationId, card: null, answer: answerAfter(leaf), ok: true };
     }
+    // The chat's tools were turned off (its settings): the waiting message goes again, and is refused again, with a
+    // new card, if that was not enough.
+    if (choice.kind === 'answer-waiting') return { conversationId: req.conversationId, card: null, answer: answerAfter(leaf), ok: true };
     const setup = await setupRequest(this.deps, target);
     const now = this.sendable(await measureBranch(this.deps, setup, branch));
     const at = { conversationId: req.conversationId, parentId: leaf?.id ?? null };

@@ -1,15 +1,15 @@
 import type { ThinkMode } from '../../shared/connections';
 import { textTokens } from '../../shared/attachment-text';
-import { DEFAULT_CONTEXT_WINDOW, estimateTokens, imageTokens, measureTurns, type AttachmentCost } from '../../shared/context-estimate';
+import { DEFAULT_CONTEXT_WINDOW, estimateTokens, fitsWindow, imageTokens, measureTurns, type AttachmentCost } from '../../shared/context-estimate';
 import type { JsonObject } from '../../shared/json';
-import { contextRefusedText } from '../../shared/system-turns';
+import { contextRefusedText, roomWays } from '../../shared/system-turns';
 import { turnText, type AttachmentBlock, type Turn } from '../../shared/turn';
 import { materializerOf, type AttachmentMaterializer, type MaterializedAttachment } from '../dialects/shared/materialize';
 import type { EncodeInput, ToolSchema } from '../dialects/types';
 import type { Calibration } from './calibration';
 import { isSummaryTurn } from './context-edits';
 import { joinAdjacentUserTurns, sendableHistory } from './history';
-import { largestItems, type LargestItem } from './preflight';
+import { largestItems, refusalPartsOf, type LargestItem } from './preflight';
 import { planThink, templateOpensThink } from './think';
 import type { EngineConnection, IdentityLayer, ModelCapabilities } from './types';
 
@@ -123,10 +123,14 @@ export function assemble(input: AssembleInput): Assembled {
   const measured = measureTurns(turns, cost);
   const rawEstimate = estimateTokens({ ...measured, chars: measured.chars + toolChars });
   const estimate = input.counted ?? input.calibration.apply(model, rawEstimate);
-  if (window !== undefined && estimate >= window && !input.ignoreWindow) {
-    const largest = largestItems(turns, (raw) => input.calibration.apply(model, raw), cost);
+  if (window !== undefined && !fitsWindow(estimate, window) && !input.ignoreWindow) {
+    const calibrate = (raw: number) => input.calibration.apply(model, raw);
+    const largest = largestItems(turns, calibrate, cost);
+    // What takes the room, and the ways of making it that apply, recorded with the refusal (context audit #1, #4).
+    const parts = refusalPartsOf(turns, estimate, toolChars, calibrate, cost);
+    const ways = roomWays(parts, estimate, window, connection.kind === 'ollama' || connection.kind === 'builtin' || connection.kind === 'llama-server');
     // The card and its text come from this one meta (DESIGN.md §5).
-    const meta = { estimate, window, model, largest, ...(input.counted !== undefined ? { counted: 'server' as const } : {}) };
+    const meta = { estimate, window, model, largest, parts: { ...parts }, ways, ...(input.counted !== undefined ? { counted: 'server' as const } : {}) };
     return { kind: 'refused', source: 'context-refused', message: contextRefusedText(meta), meta };
   }
 

@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import { calibratedTokens } from '../../shared/context-estimate';
 
 const KEY = 'engine.calibration';
 /** How much one observation moves the ratio: a few requests settle it, one odd request cannot swing it. */
@@ -31,7 +32,7 @@ export class Calibration {
 
   /** The estimate corrected for `model`. */
   apply(model: string, rawEstimate: number): number {
-    return Math.ceil(rawEstimate * this.ratio(model));
+    return calibratedTokens(rawEstimate, this.ratio(model));
   }
 
   /**

@@ -12,6 +12,7 @@
  * conversation ends instead of from its first token, and the lane itself reads only its ask.
  */
 import type { ThinkMode } from '../../shared/connections';
+import { fitsWindow } from '../../shared/context-estimate';
 import type { ToolSchema } from '../dialects/types';
 import type { IdentityLayer } from '../../shared/identity-layer';
 import { createTurnReducer } from '../../shared/reducer';
@@ -111,7 +112,7 @@ export async function laneRequest(deps: LaneDeps, req: LaneRequest): Promise<Lan
     promptTokens = (await countPromptTokens(connection, a.body)) ?? promptTokens;
   }
   // Nothing is sent that is known not to fit (DESIGN.md §2), for a lane as for an answer.
-  if (a.window !== undefined && promptTokens >= a.window) return { kind: 'too-long', tokens: promptTokens, window: a.window };
+  if (a.window !== undefined && !fitsWindow(promptTokens, a.window)) return { kind: 'too-long', tokens: promptTokens, window: a.window };
 
   const url = connection.baseUrl.replace(/\/+$/, '') + connection.dialect.chatPath;
   const stepId = deps.newId();

@@ -3,6 +3,7 @@
  * answers, and a refusal is only ever made on a window read just now (the server may have been restarted with
  * another `-c` since the last read). Other connections keep the calibrated estimate of `assemble`.
  */
+import { fitsWindow } from '../../shared/context-estimate';
 import { assemble, type Assembled, type AssembleInput } from './assemble';
 import { countPromptTokens } from './server-count';
 import type { ModelCapabilities } from './types';
@@ -24,7 +25,7 @@ export async function preflight(input: AssembleInput, deps: PreflightDeps): Prom
   if (built.kind !== 'send') return first;
   const counted = await count(input.connection, built.body);
   let current = input;
-  const over = (a: Extract<Assembled, { kind: 'send' }>, size: number) => a.window !== undefined && size >= a.window;
+  const over = (a: Extract<Assembled, { kind: 'send' }>, size: number) => !fitsWindow(size, a.window);
   if (over(built, counted ?? built.estimate)) {
     // About to refuse: make sure it is against the window the server has now.
     current = { ...input, caps: await deps.freshCaps() };

@@ -74,14 +74,15 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
     const request = { ...assembleInputFor(deps, setup, branch), ...(connection.preflight ? { largest: 3 } : {}) };
     const a = await preflight(request, { freshCaps: () => deps.capabilities.get(connection, model, { fresh: true }) });
     if (a.kind !== 'send') {
-      done.push(finishWithout(deps, turn, a.message, 'error'));
+      // A refusal on the window sent nothing: no failed answer to retry, the card says what to do (context audit #4).
+      done.push(finishWithout(deps, turn, a.message, 'error', a.kind === 'refused'));
       if (a.kind === 'refused') appendSystem(deps, done.at(-1) ?? turn, a.source, a.message, a.meta);
       break;
     }
     // An exact preflight (the built-in engine counts with the model's tokenizer) replaces the estimate.
     const exact = connection.preflight ? await connection.preflight(a.body) : undefined;
     if (exact && exact.kind !== 'ok') {
-      done.push(finishWithout(deps, turn, exact.message, 'error'));
+      done.push(finishWithout(deps, turn, exact.message, 'error', exact.kind === 'refused' && exact.source === 'context-refused'));
       if (exact.kind === 'refused') {
         const meta = exact.source === 'context-refused' && a.largest ? { ...exact.meta, largest: a.largest } : exact.meta;
         appendSystem(deps, done.at(-1) ?? turn, exact.source, exact.message, meta);
@@ -163,8 +164,9 @@ function notRunResults(turn: Turn, content: string): ToolResultBlock[] {
 }
 
 /** Ends a step's turn without a request (refused preflight, stop before sending). */
-function finishWithout(deps: EngineDeps, turn: Turn, message: string, stop: 'error' | 'aborted'): Turn {
-  const ended: Turn = { ...turn, status: stop, stop, wireReason: null, ...(stop === 'error' ? { error: message } : {}) };
+/** `refused`: the preflight refused on the window and nothing was sent; the answer is marked so (`isRefusedAnswer`). */
+function finishWithout(deps: EngineDeps, turn: Turn, message: string, stop: 'error' | 'aborted', refused = false): Turn {
+  const ended: Turn = { ...turn, status: stop, stop, wireReason: null, ...(stop === 'error' ? { error: message } : {}), ...(refused ? { meta: { ...turn.meta, refused: true } } : {}) };
   deps.store.updateTurn(ended);
   deps.emit('chat:turn-saved', { turn: ended });
   return ended;

@@ -1,4 +1,4 @@
-import { systemCardTitle } from '../../shared/system-turns';
+import { isRefusedAnswer, systemCardTitle } from '../../shared/system-turns';
 import { isBlank, type Block, type Turn } from '../../shared/turn';
 
 /**
@@ -25,6 +25,8 @@ function heading(turn: Turn): string {
 }
 
 function turnBody(turn: Turn): string[] {
+  // Nothing was sent: the refusal card below it says so; it is no failed answer.
+  if (isRefusedAnswer(turn)) return [];
   const parts: string[] = [];
   const reasoning = turn.blocks.filter((b) => b.type === 'reasoning').map((b) => (b.type === 'reasoning' ? b.text : ''));
   if (reasoning.some((r) => !isBlank(r))) {

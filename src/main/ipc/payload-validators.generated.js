@@ -4436,7 +4436,7 @@ return errors === 0;
 }
 
 export const payload36 = validate47;
-const schema48 = {"type":"object","additionalProperties":false,"required":["conversationId","model","choice"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200},"draftSettings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}},"think":{"type":"boolean"},"choice":{"oneOf":[{"type":"object","additionalProperties":false,"required":["kind","window"],"properties":{"kind":{"const":"larger-window"},"window":{"type":"integer","minimum":256,"maximum":10000000}}},{"type":"object","additionalProperties":false,"required":["kind","keepFrom"],"properties":{"kind":{"const":"summarize"},"keepFrom":{"type":"string","minLength":1,"maxLength":200},"summarizer":{"type":"object","additionalProperties":false,"required":["model"],"properties":{"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200}}}}},{"type":"object","additionalProperties":false,"required":["kind","keepFrom"],"properties":{"kind":{"const":"drop-oldest"},"keepFrom":{"type":"string","minLength":1,"maxLength":200}}},{"type":"object","additionalProperties":false,"required":["kind","turnId","item"],"properties":{"kind":{"const":"drop-item"},"turnId":{"type":"string","minLength":1,"maxLength":200},"item":{"oneOf":[{"type":"object","additionalProperties":false,"required":["kind","id"],"properties":{"kind":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},{"type":"object","additionalProperties":false,"required":["kind","toolCallId"],"properties":{"kind":{"const":"tool_result"},"toolCallId":{"type":"string","minLength":1,"maxLength":200}}}]}}},{"type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"const":"new-chat"},"summarizer":{"type":"object","additionalProperties":false,"required":["model"],"properties":{"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200}}}}}]}}};
+const schema48 = {"type":"object","additionalProperties":false,"required":["conversationId","model","choice"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200},"draftSettings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}},"think":{"type":"boolean"},"choice":{"oneOf":[{"type":"object","additionalProperties":false,"required":["kind","window"],"properties":{"kind":{"const":"larger-window"},"window":{"type":"integer","minimum":256,"maximum":10000000}}},{"type":"object","additionalProperties":false,"required":["kind","keepFrom"],"properties":{"kind":{"const":"summarize"},"keepFrom":{"type":"string","minLength":1,"maxLength":200},"summarizer":{"type":"object","additionalProperties":false,"required":["model"],"properties":{"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200}}}}},{"type":"object","additionalProperties":false,"required":["kind","keepFrom"],"properties":{"kind":{"const":"drop-oldest"},"keepFrom":{"type":"string","minLength":1,"maxLength":200}}},{"type":"object","additionalProperties":false,"required":["kind","turnId","item"],"properties":{"kind":{"const":"drop-item"},"turnId":{"type":"string","minLength":1,"maxLength":200},"item":{"oneOf":[{"type":"object","additionalProperties":false,"required":["kind","id"],"properties":{"kind":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},{"type":"object","additionalProperties":false,"required":["kind","toolCallId"],"properties":{"kind":{"const":"tool_result"},"toolCallId":{"type":"string","minLength":1,"maxLength":200}}}]}}},{"type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"const":"new-chat"},"summarizer":{"type":"object","additionalProperties":false,"required":["model"],"properties":{"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200}}}}},{"type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"const":"answer-waiting"}}}]}}};
 const pattern14 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -5821,17 +5821,84 @@ if(_valid2){
 valid4 = true;
 passing0 = 4;
 }
-}
-}
-}
-}
-if(!valid4){
-const err72 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+const _errs84 = errors;
+if(errors === _errs84){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing11;
+if((data8.kind === undefined) && (missing11 = "kind")){
+const err72 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/5/required",keyword:"required",params:{missingProperty: missing11},message:"must have required property '"+missing11+"'"};
 if(vErrors === null){
 vErrors = [err72];
 }
 else {
 vErrors.push(err72);
+}
+errors++;
+}
+else {
+const _errs86 = errors;
+for(const key11 in data8){
+if(!(key11 === "kind")){
+const err73 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/5/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key11},message:"must NOT have additional properties"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+break;
+}
+}
+if(_errs86 === errors){
+if(data8.kind !== undefined){
+if("answer-waiting" !== data8.kind){
+const err74 = {instancePath:instancePath+"/choice/kind",schemaPath:"#/properties/choice/oneOf/5/properties/kind/const",keyword:"const",params:{allowedValue: "answer-waiting"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf/5/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+var _valid2 = _errs84 === errors;
+if(_valid2 && valid4){
+valid4 = false;
+passing0 = [passing0, 5];
+}
+else {
+if(_valid2){
+valid4 = true;
+passing0 = 5;
+}
+}
+}
+}
+}
+}
+if(!valid4){
+const err76 = {instancePath:instancePath+"/choice",schemaPath:"#/properties/choice/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
 }
 errors++;
 validate47.errors = vErrors;

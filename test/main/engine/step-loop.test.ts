@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { EventChannel } from '../../../src/shared/ipc';
 import type { StreamPart } from '../../../src/shared/parts';
 import { turnText, type ToolCallBlock, type ToolResultBlock, type Turn } from '../../../src/shared/turn';
+import { contextRefusedMeta, isRefusedAnswer } from '../../../src/shared/system-turns';
 import { createServices, type Services } from '../../../src/main/services';
 import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
 import { CASES, script, type DialectCase } from './helpers';
@@ -147,6 +148,15 @@ describe.each(CASES)('the step loop over $kind', (c) => {
     expect(card.meta).toMatchObject({ window: 200 });
     expect(card.meta['estimate']).toBeGreaterThanOrEqual(500);
     expect((card.meta['largest'] as { label: string }[])[0]?.label).toBe('user message 1');
+    // Nothing was sent: the answer is marked refused (no failed answer with a Retry), and the card records what takes
+    // the room and the ways that apply (context audit #1, #4).
+    expect(isRefusedAnswer(turns[1] as Turn)).toBe(true);
+    const meta = contextRefusedMeta(card.meta)!;
+    expect(meta.parts?.message).toBeGreaterThanOrEqual(500);
+    expect(meta.parts?.files).toBeUndefined();
+    expect(meta.ways).not.toContain('remove-files');
+    expect(meta.ways).not.toContain('later-point');
+    expect(turnText(card)).toContain(`your message ${meta.parts!.message}`);
   });
 
   it('turns a server error into an error turn carrying the server message', async () => {

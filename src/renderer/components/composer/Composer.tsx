@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { ArrowUp, Brain, Paperclip } from 'lucide-react';
-import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, measureTurns } from '../../../shared/context-estimate';
+import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, fitsWindow, measureTurns } from '../../../shared/context-estimate';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { refreshContextChoice, sendMessage, stopTurn, thinkToggleOffered, useStore } from '../../store';
 import { costFor, currentKey, requestCost, useAttachmentCosts } from '../../store/attachment-costs';
@@ -157,9 +157,9 @@ export function Composer() {
   const rooms = roomsFor(windowState);
 
   const empty = draft.trim() === '' && attachments.items.length === 0;
-  const overWindow = known && estimate > contextWindow;
+  const overWindow = known && !fitsWindow(estimate, contextWindow);
   // The chat alone, without the draft: an answer's Continue (which sends a short message of its own) waits on it.
-  const chatFull = known && estimate - draftTokens > contextWindow && activeId !== null;
+  const chatFull = known && !fitsWindow(estimate - draftTokens, contextWindow) && activeId !== null;
   useEffect(() => {
     useRoom.setState({ full: chatFull ? activeId : null });
   }, [chatFull, activeId]);

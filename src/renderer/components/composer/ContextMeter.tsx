@@ -1,5 +1,6 @@
 import type { ContextWindowSource } from '../../../shared/models';
-import { formatExactTokens, formatTokens } from '../../format';
+import { fitsWindow } from '../../../shared/context-estimate';
+import { formatExactTokens, formatTokenPair, formatTokens } from '../../format';
 
 const SOURCE: Record<ContextWindowSource, string> = {
   alias: 'set by the alias',
@@ -51,7 +52,8 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1, coun
     );
   }
   const ratioUsed = window > 0 ? estimate / window : 1;
-  const level = ratioUsed > 1 ? 'over' : ratioUsed > 0.8 ? 'high' : 'ok';
+  // Over where Send and main's preflight say it does not fit: at the window itself, no token is left for the answer.
+  const level = !fitsWindow(estimate, window) ? 'over' : ratioUsed > 0.8 ? 'high' : 'ok';
   // A reason is a sentence of its own ("…started with n_ctx 8192."): its period is the one this sentence ends with.
   const why = reason?.replace(/\.+\s*$/, '');
   const explanation = `About ${formatExactTokens(estimate)} of ${formatExactTokens(window)} tokens of the context window (${sourceLabel})${why ? `: ${why}` : ''}. The estimate is ${counted}.`;
@@ -77,7 +79,7 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1, coun
       </div>
       <span className="meter-text">
         {ratio === 1 ? '' : '≈'}
-        {formatTokens(estimate)} / {formatTokens(window)} tokens
+        {formatTokenPair(estimate, window)} tokens
       </span>
       <span className="meter-source" data-testid="context-source">
         {sourceLabel}

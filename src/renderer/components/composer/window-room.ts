@@ -10,11 +10,11 @@
  * Each attachment is charged against what is left after the conversation, the message and the attachments
  * smaller than it: a 43-token PDF next to a 41K-token text file fits, and the text file is the one said not to.
  */
-import { ANSWER_ROOM } from '../../../shared/context-estimate';
+import { ANSWER_ROOM, calibratedTokens, fitsWindow } from '../../../shared/context-estimate';
 import { pagesThatFit } from '../../../shared/attachment-text';
 import type { AttachmentInspection } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
-import { formatTokens } from '../../format';
+import { formatTokens, tokenPairParts } from '../../format';
 
 /** A waiting attachment and what its chip says it costs. */
 export interface WaitingCost {
@@ -42,7 +42,7 @@ export interface WindowState {
   items: readonly WaitingCost[];
 }
 
-const toWindowScale = (tokens: number, ratio: number) => Math.ceil(tokens * ratio);
+const toWindowScale = calibratedTokens;
 const toChipScale = (tokens: number, ratio: number) => Math.floor(Math.max(0, tokens) / (ratio > 0 ? ratio : 1));
 
 /** The room each waiting attachment has, the smallest charged first (ties in the order attached). */
@@ -80,7 +80,7 @@ export function tooLongReason(
   words: { modelName: string | null; empty: boolean; inspectionOf: (b: AttachmentBlock) => AttachmentInspection | undefined },
 ): string | null {
   const { window, estimate, ratio } = state;
-  if (estimate <= window) return null;
+  if (fitsWindow(estimate, window)) return null;
   const model = words.modelName ?? 'this model';
   const largest = [...state.items].filter((i) => i.block.kind !== 'image').sort((a, b) => b.tokens - a.tokens)[0];
   const room = largest && roomsFor(state).get(largest.block);
@@ -89,9 +89,11 @@ export function tooLongReason(
     const name = largest.block.name;
     return `${name} needs about ${formatTokens(needs)} tokens; ${formatTokens(room.inWindow)} are left in the ${formatTokens(window)}-token window. ${wayOn(largest.block, room, words.inspectionOf(largest.block))}`;
   }
+  // Written as a pair: "8K … holds 8K" hid that 8,192 does not fit a window of 8,192 (context audit #3).
+  const [used, holds] = tokenPairParts(estimate, window);
   return words.empty
-    ? `This conversation is longer than ${model}'s window: about ${formatTokens(estimate)} tokens, its window holds ${formatTokens(window)}. Make room to go on.`
-    : `Too long for ${model}: about ${formatTokens(estimate)} tokens, its window holds ${formatTokens(window)}. Make room, or remove attachments.`;
+    ? `This conversation is longer than ${model}'s window: about ${used} tokens, its window holds ${holds}. Make room to go on.`
+    : `Too long for ${model}: about ${used} tokens, its window holds ${holds}. Make room, or remove attachments.`;
 }
 
 /** What to do about a file too long for what is left: pages only for a file that has them. */

@@ -1,9 +1,12 @@
 import { useMemo } from 'react';
 import { messages, tokensText, waitingForRoom, type CompactionMeta, type ContinuedMeta, type DroppedMeta } from '../../../shared/context-edits';
+import type { ContextRefusedMeta, RoomWay } from '../../../shared/system-turns';
 import type { Turn } from '../../../shared/turn';
-import { openConversation, useStore } from '../../store';
+import { formatExactTokens } from '../../format';
+import { saveConversationSettings } from '../../store/conversation-settings';
+import { fail, openConversation, useStore } from '../../store';
 import { showTurn } from '../../store/open-conversation';
-import { measureKey } from '../../store/context-room';
+import { applyChoice, measureKey } from '../../store/context-room';
 import { RoomChoices } from './RoomChoices';
 import { useRoomPlan } from './use-room-plan';
 import { MarkedText } from '../MarkedText';
@@ -112,4 +115,79 @@ export function RefusalChoices({ turn }: { turn: Turn }) {
   const { state, keepFrom, setKeepFrom } = useRoomPlan(turn.conversationId, open, key);
   if (!open) return null;
   return <RoomChoices conversationId={turn.conversationId} state={state} keepFrom={keepFrom} onKeepFrom={setKeepFrom} />;
+}
+
+const PART_WORDS = [
+  ['tools', 'Tool definitions'],
+  ['system', 'System prompt'],
+  ['message', 'Your message'],
+  ['files', 'Its attached files'],
+  ['earlier', 'Earlier turns'],
+] as const;
+
+/** What takes the room in a refused request, part by part, with its tokens (context audit #1). */
+export function RefusalParts({ meta }: { meta: ContextRefusedMeta }) {
+  const parts = meta.parts ?? {};
+  const rows = PART_WORDS.filter(([key]) => parts[key] !== undefined && (key !== 'files' || (parts.files ?? 0) > 0));
+  if (rows.length === 0) return null;
+  return (
+    <>
+      <p className="system-label">What takes the room</p>
+      <ul className="system-list" data-testid="refusal-parts">
+        {rows.map(([key, words]) => (
+          <li key={key} data-part={key} data-tokens={parts[key]}>
+            {words} — {formatExactTokens(parts[key] ?? 0)} tokens
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+const WAY_WORDS: Record<RoomWay, string> = {
+  'tools-off': 'Turn tools off for this chat: their definitions go with every message.',
+  'remove-files': 'Remove the message’s files, or leave one out of what is sent (below).',
+  'later-point': 'Start from a later point: summarize the older turns or leave them out (below).',
+  'larger-window': 'Use a larger context window.',
+};
+
+/**
+ * The ways of making room recorded with the refusal (context audit #4); where the tools' definitions take much of
+ * it, Turn tools off is right here: the chat's tools go off and, while the message waits, it is sent again.
+ */
+export function RefusalWays({ meta, turn }: { meta: ContextRefusedMeta; turn: Turn }) {
+  const open = useStore((s) => {
+    const last = s.turns.findLastIndex((t) => t.source === 'context-refused');
+    return last >= 0 && s.turns[last]!.id === turn.id && waitingForRoom(s.turns) !== undefined && s.activeId === turn.conversationId;
+  });
+  const toolsOn = useStore((s) => s.conversationSettings.tools);
+  const ways = meta.ways ?? [];
+  if (ways.length === 0) return null;
+  return (
+    <>
+      <p className="system-label">Ways to make room</p>
+      <ul className="system-list" data-testid="refusal-ways">
+        {ways.map((way) => (
+          <li key={way} data-way={way}>
+            {WAY_WORDS[way]}
+            {way === 'tools-off' && open && toolsOn && (
+              <>
+                {' '}
+                <button type="button" data-testid="refusal-tools-off" onClick={() => void turnToolsOff(turn.conversationId)}>
+                  Turn tools off
+                </button>
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+/** The chat's tools off (its settings, as the popover saves them), then the waiting message sent again. */
+async function turnToolsOff(conversationId: string): Promise<void> {
+  const settings = useStore.getState().conversationSettings;
+  if (!(await saveConversationSettings(conversationId, { ...settings, tools: false }))) return;
+  await applyChoice(conversationId, { kind: 'answer-waiting' }).catch((err: unknown) => fail(err, () => void turnToolsOff(conversationId)));
 }

@@ -6,7 +6,8 @@ import { applyChoice, cancelSummary, useRoom } from '../../store/context-room';
 import { errorMessage } from '../../store/errors';
 import { LargerWindowOffer } from '../composer/LargerWindowOffer';
 import { focusComposer } from '../composer/focus-composer';
-import { formatTokens } from '../turn/Attachments';
+import { formatTokenPair, formatTokens, tokenPairParts } from '../../format';
+import { cutNotEnough } from './cut-advice';
 import type { PlanState } from './use-room-plan';
 
 const COUNTED = { server: 'counted by the server', tokenizer: 'counted with the model’s tokenizer', estimate: 'estimated' } as const;
@@ -51,11 +52,13 @@ export function RoomChoices({ conversationId, state, keepFrom, onKeepFrom }: { c
   // The picker lists the active connection's models and the aliases (an alias names its own connection).
   const by = summarizer && summarizer !== selected ? { summarizer: { model: summarizer, ...connectionOf() } } : {};
   const cut = plan.cut;
+  const summarizedShort = cut && cutNotEnough(cut, 'summarized');
+  const droppedShort = cut && cutNotEnough(cut, 'dropped');
   const disabled = busy || writing;
   return (
     <div className="room-choices" data-testid="context-choices" data-need={plan.need} data-window={plan.window ?? ''} data-counted={plan.counted}>
       <p className="system-label">
-        Make room: {formatTokens(plan.need)} tokens ({COUNTED[plan.counted]}){plan.window !== null ? ` of a ${formatTokens(plan.window)}-token window` : ''}, {formatTokens(plan.answerRoom)} kept free for the answer.
+        Make room: {plan.window !== null ? `${formatTokenPair(plan.need, plan.window)} tokens of the window` : `${formatTokens(plan.need)} tokens`} ({COUNTED[plan.counted]}), {formatTokens(plan.answerRoom)} kept free for the answer.
       </p>
       <div className="room-choice">
         <LargerWindowOffer offer={plan.larger} busy={disabled} onUse={(window) => void choose({ kind: 'larger-window', window })} />
@@ -78,7 +81,7 @@ export function RoomChoices({ conversationId, state, keepFrom, onKeepFrom }: { c
             </button>
             <span className="window-offer" data-testid="context-summarize-cost">
               {messages(cut.turnIds.length)} ({formatTokens(cut.tokens)} tokens) become a summary of at most {formatTokens(cut.summaryBudget)} tokens; they stay in this chat.
-              {cut.fitsSummarized ? '' : ' Even so the rest does not fit: move the point later.'}
+              {summarizedShort ? ` ${summarizedShort[0]!.toUpperCase()}${summarizedShort.slice(1)}.` : ''}
             </span>
             <label className="room-inline">
               with{' '}
@@ -100,8 +103,7 @@ export function RoomChoices({ conversationId, state, keepFrom, onKeepFrom }: { c
             {confirming ? (
               <>
                 <span className="window-offer" data-testid="context-drop-summary">
-                  Leave {messages(cut.turnIds.length)} ({formatTokens(cut.tokens)} tokens) out of what is sent? The request becomes {formatTokens(cut.after)}
-                  {plan.window !== null ? ` of ${formatTokens(plan.window)}` : ''} tokens. They stay in this chat.
+                  Leave {messages(cut.turnIds.length)} ({formatTokens(cut.tokens)} tokens) out of what is sent? The request becomes {plan.window !== null ? tokenPairParts(cut.after, plan.window).join(' of ') : formatTokens(cut.after)} tokens. They stay in this chat.
                 </span>
                 <button type="button" data-testid="context-drop-confirm" disabled={disabled} onClick={() => void choose({ kind: 'drop-oldest', keepFrom: cut.keepFrom })}>
                   Leave them out
@@ -116,7 +118,7 @@ export function RoomChoices({ conversationId, state, keepFrom, onKeepFrom }: { c
                   Leave them out…
                 </button>
                 <span className="window-offer">
-                  The model no longer sees them{cut.fitsDropped ? '' : ' (even so the rest does not fit: move the point later)'}.
+                  The model no longer sees them{droppedShort ? ` (${droppedShort})` : ''}.
                 </span>
               </>
             )}

@@ -7,6 +7,7 @@ import { useBuiltinLoading, waitingLine, waitingOf } from '../../store/builtin-l
 import { useRoom } from '../../store/context-room';
 import { finalAssistantText } from '../../../shared/assistant-text';
 import { CONTINUE_TEXT, type Turn } from '../../../shared/turn';
+import { isRefusedAnswer } from '../../../shared/system-turns';
 import { answeredAlias, answeredRef } from '../../../shared/model-ref';
 import { answerKey, type ToolAnswer, type ToolAnswers } from './tool-answers';
 import { regenerate } from '../../store/branch-actions';
@@ -37,6 +38,7 @@ const STOP_LABEL: Record<string, string> = {
  * (context audit #7: "Stopped at the token limit" read as a max-tokens setting).
  */
 export function stopLabel(turn: Turn, windowFull = false): string | null {
+  if (isRefusedAnswer(turn)) return 'Not sent: the conversation is longer than the context window';
   if (turn.status === 'interrupted') return 'Interrupted: Firebrand closed while this answer was streaming';
   if (turn.status === 'streaming') return null;
   if (turn.stop === 'max_tokens' && windowFull) return STOP_LABEL['context_full'] ?? null;

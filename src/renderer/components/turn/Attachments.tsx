@@ -1,5 +1,7 @@
 import { memo, type ReactNode } from 'react';
+import { calibratedTokens } from '../../../shared/context-estimate';
 import type { AttachmentBlock } from '../../../shared/turn';
+import { useStore } from '../../store';
 import { useCost, type CostState } from '../../store/attachment-costs';
 import { openPreview } from './AttachmentPreview';
 import { useImageUrl } from './use-image-url';
@@ -8,10 +10,22 @@ import { formatBytes, formatTokens } from '../../format';
 
 export { formatBytes, formatTokens };
 
-/** `data-tokens` / `data-tokens-source` once main has measured the attachment (docs/test-ids.md). */
-function costAttributes(cost: CostState | undefined): Record<string, string | number> {
+/**
+ * `data-tokens` / `data-tokens-source` once main has measured the attachment (docs/test-ids.md): the count as main
+ * measured it; `data-tokens-shown` the number the chip says (see `shownTokens`).
+ */
+function costAttributes(cost: CostState | undefined, ratio = 1): Record<string, string | number> {
   if (cost?.status !== 'done' || cost.inspection.error) return {};
-  return { 'data-tokens': cost.inspection.tokens, 'data-tokens-source': cost.inspection.tokensSource };
+  return { 'data-tokens': cost.inspection.tokens, 'data-tokens-source': cost.inspection.tokensSource, 'data-tokens-shown': shownTokens(cost.inspection, ratio) };
+}
+
+/**
+ * What a chip says a file costs: the server's count as it is; an estimate scaled by what the server counted for
+ * this model (`ratio`), as the meter and a refusal's "largest parts" scale it, so the chip and the refusal naming
+ * the same file say the same number (context audit #5: the chip said ~1.2K where the refusal said 4,100).
+ */
+export function shownTokens(inspection: { tokens: number; tokensSource: 'exact' | 'estimate' }, ratio: number): number {
+  return inspection.tokensSource === 'exact' ? inspection.tokens : calibratedTokens(inspection.tokens, ratio);
 }
 
 function Thumbnail({ block }: { block: AttachmentBlock }) {
@@ -42,16 +56,16 @@ const KIND_LABEL: Record<string, string> = {
 };
 
 /** What the chip says about cost: tokens as sent (exact or estimated), reading, or why the text cannot be read. */
-function CostLine({ cost }: { cost: CostState | undefined }) {
+function CostLine({ cost, ratio }: { cost: CostState | undefined; ratio: number }) {
   if (!cost || cost.status === 'reading') return <span className="chip-tokens reading">reading…</span>;
   if (cost.status === 'failed') return <span className="chip-error" data-testid="attachment-error">{cost.message}</span>;
   const { inspection: i } = cost;
   if (i.error) return <span className="chip-error" data-testid="attachment-error">{i.error}</span>;
   const exact = i.tokensSource === 'exact';
   return (
-    <span className="chip-tokens" title={exact ? 'Counted by the server with the model’s tokenizer' : 'Estimated (about 4 characters per token)'}>
+    <span className="chip-tokens" title={exact ? 'Counted by the server with the model’s tokenizer' : ratio === 1 ? 'Estimated (about 4 characters per token)' : `Estimated (about 4 characters per token, scaled ×${ratio.toFixed(1)} by the server’s counts)`}>
       {exact ? '' : '~'}
-      {formatTokens(i.tokens)} tokens{i.pages ? ` · pages ${i.pages.from}–${i.pages.to} of ${i.pageCount ?? '?'}` : i.pageCount ? ` · ${i.pageCount} pages` : ''}
+      {formatTokens(shownTokens(i, ratio))} tokens{i.pages ? ` · pages ${i.pages.from}–${i.pages.to} of ${i.pageCount ?? '?'}` : i.pageCount ? ` · ${i.pageCount} pages` : ''}
     </span>
   );
 }
@@ -62,14 +76,15 @@ function CostLine({ cost }: { cost: CostState | undefined }) {
  * row) sits under it.
  */
 export function FileChip(props: { block: AttachmentBlock; onRemove?: () => void; children?: ReactNode }) {
-  return <FileChipView {...props} cost={useCost(props.block)} />;
+  const ratio = useStore((s) => s.contextChoice?.estimateRatio ?? 1);
+  return <FileChipView {...props} cost={useCost(props.block)} ratio={ratio} />;
 }
 
-/** The chip itself, given its cost state (pure: tests render it). */
-export function FileChipView({ block, cost, onRemove, children }: { block: AttachmentBlock; cost: CostState | undefined; onRemove?: () => void; children?: ReactNode }) {
+/** The chip itself, given its cost state and the model's estimate ratio (pure: tests render it). */
+export function FileChipView({ block, cost, ratio = 1, onRemove, children }: { block: AttachmentBlock; cost: CostState | undefined; ratio?: number; onRemove?: () => void; children?: ReactNode }) {
   const failed = (cost?.status === 'done' && cost.inspection.error !== null) || cost?.status === 'failed';
   return (
-    <span className={`chip${failed ? ' failed' : ''}${children ? ' with-extra' : ''}`} data-testid="attachment" data-kind={block.kind} {...costAttributes(cost)}>
+    <span className={`chip${failed ? ' failed' : ''}${children ? ' with-extra' : ''}`} data-testid="attachment" data-kind={block.kind} {...costAttributes(cost, ratio)}>
       <span className="chip-row">
         <span className="chip-kind">{KIND_LABEL[block.mime] ?? (block.kind === 'text' ? 'TXT' : 'FILE')}</span>
         <button type="button" className="chip-name" data-testid="attachment-open" title={`${block.name}: show the text the model reads`} onClick={() => openPreview(block)} disabled={failed}>
@@ -83,7 +98,7 @@ export function FileChipView({ block, cost, onRemove, children }: { block: Attac
         )}
       </span>
       <span className="chip-row">
-        <CostLine cost={cost} />
+        <CostLine cost={cost} ratio={ratio} />
       </span>
       {children}
     </span>

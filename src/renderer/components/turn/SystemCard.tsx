@@ -12,7 +12,7 @@ import {
 } from '../../../shared/system-turns';
 import { compactionMeta, continuedMeta, droppedMeta, summaryFailedMeta, summaryFailedText } from '../../../shared/context-edits';
 import { turnText, type Turn } from '../../../shared/turn';
-import { CompactionCard, ContinuedCard, DroppedCard, RefusalChoices } from '../context/ContextCards';
+import { CompactionCard, ContinuedCard, DroppedCard, RefusalChoices, RefusalParts, RefusalWays } from '../context/ContextCards';
 import { ToolApproval } from './ToolApproval';
 
 /**
@@ -26,7 +26,7 @@ export const SystemCard = memo(function SystemCard({ turn }: { turn: Turn }) {
     const meta = contextRefusedMeta(turn.meta);
     return (
       <Card source={source} title={SYSTEM_CARD_TITLES[source]}>
-        {meta ? <ContextRefused meta={meta} /> : <Stored turn={turn} />}
+        {meta ? <ContextRefused meta={meta} turn={turn} /> : <Stored turn={turn} />}
         <RefusalChoices turn={turn} />
       </Card>
     );
@@ -73,7 +73,7 @@ function Stored({ turn }: { turn: Turn }) {
   return text ? <p className="system-text">{text}</p> : null;
 }
 
-function ContextRefused({ meta }: { meta: ContextRefusedMeta }) {
+function ContextRefused({ meta, turn }: { meta: ContextRefusedMeta; turn: Turn }) {
   return (
     <>
       <p className="system-text">
@@ -93,7 +93,8 @@ function ContextRefused({ meta }: { meta: ContextRefusedMeta }) {
           </ul>
         </>
       )}
-      <p className="system-text">{CONTEXT_REFUSED_ADVICE}</p>
+      {meta.parts && <RefusalParts meta={meta} />}
+      {meta.ways ? <RefusalWays meta={meta} turn={turn} /> : <p className="system-text">{CONTEXT_REFUSED_ADVICE}</p>}
     </>
   );
 }

@@ -4,6 +4,7 @@
  * alone would show one step's result on another step's card. A tool turn answers the calls of the nearest
  * assistant turn above it on the branch (approval cards may sit between them).
  */
+import { isRefusedAnswer } from '../../../shared/system-turns';
 import type { AttachmentBlock, ToolResultBlock, Turn } from '../../../shared/turn';
 
 export interface ToolAnswer {
@@ -44,7 +45,10 @@ export function collectAnswers(turns: readonly Turn[]): { answers: Map<string, T
     else if (t.role === 'tool' && last) callerOf.set(t.id, last);
   }
   // A tool turn whose every block shows on its call's card needs no row.
+  // An answer the preflight refused on the window was never sent: its refusal card stands in its place, with the ways
+  // to make room, and no failed answer with a Retry (context audit #4).
   const shown = turns.filter((t) => {
+    if (isRefusedAnswer(t)) return false;
     if (t.role !== 'tool') return true;
     const by = callerOf.get(t.id);
     return t.blocks.some((b) => {
