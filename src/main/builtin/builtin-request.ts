@@ -1,3 +1,4 @@
+import { fitsWindow } from '../../shared/context-estimate';
 import { contextRefusedText, type ContextRefusedMeta } from '../../shared/system-turns';
 /**
  * One built-in request, from its stored record (the `builtin` dialect's body) to the engine's events:
@@ -45,7 +46,7 @@ export class BuiltinRequests {
     } catch (err) {
       return { kind: 'error', message: err instanceof Error ? err.message : String(err) };
     }
-    if (p.promptTokens >= p.contextSize) {
+    if (!fitsWindow(p.promptTokens, p.contextSize)) {
       // The same card as every other refusal (src/shared/system-turns.ts), its size the tokenizer's exact count.
       const meta: ContextRefusedMeta = { estimate: p.promptTokens, window: p.contextSize, model: p.file, largest: [], counted: 'tokenizer' };
       return { kind: 'refused', source: 'context-refused', message: contextRefusedText(meta), meta: { ...meta } };

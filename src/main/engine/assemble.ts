@@ -2,7 +2,7 @@ import type { ThinkMode } from '../../shared/connections';
 import { textTokens } from '../../shared/attachment-text';
 import { DEFAULT_CONTEXT_WINDOW, estimateTokens, fitsWindow, imageTokens, measureTurns, type AttachmentCost } from '../../shared/context-estimate';
 import type { JsonObject } from '../../shared/json';
-import { contextRefusedText, roomWays } from '../../shared/system-turns';
+import { contextRefusedText, roomWays, type RefusalParts } from '../../shared/system-turns';
 import { turnText, type AttachmentBlock, type Turn } from '../../shared/turn';
 import { materializerOf, type AttachmentMaterializer, type MaterializedAttachment } from '../dialects/shared/materialize';
 import type { EncodeInput, ToolSchema } from '../dialects/types';
@@ -62,6 +62,8 @@ export type Assembled =
       thinkOpen: boolean;
       /** With `largest` asked for: the request's largest parts, attachments as sent. */
       largest?: LargestItem[];
+      /** With `largest` asked for: what takes the room, for a refusal the engine makes on its own exact count. */
+      parts?: RefusalParts;
     }
   | { kind: 'refused'; source: 'context-refused'; message: string; meta: JsonObject }
   | { kind: 'no-vision'; message: string };
@@ -164,7 +166,12 @@ export function assemble(input: AssembleInput): Assembled {
     window,
     tools,
     thinkOpen,
-    ...(input.largest ? { largest: largestItems(turns, (raw) => input.calibration.apply(model, raw), cost, input.largest) } : {}),
+    ...(input.largest
+      ? {
+          largest: largestItems(turns, (raw) => input.calibration.apply(model, raw), cost, input.largest),
+          parts: refusalPartsOf(turns, estimate, toolChars, (raw) => input.calibration.apply(model, raw), cost),
+        }
+      : {}),
   };
 }
 

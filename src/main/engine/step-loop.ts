@@ -1,6 +1,6 @@
 import type { ThinkMode } from '../../shared/connections';
 import { estimateTokens, IMAGE_TOKEN_BUDGET, measureTurns } from '../../shared/context-estimate';
-import { contextRefusedText, stepLimitText, type ContextRefusedMeta } from '../../shared/system-turns';
+import { contextRefusedMeta, contextRefusedText, roomWays, stepLimitText, type ContextRefusedMeta, type RefusalParts } from '../../shared/system-turns';
 import type { ToolResultBlock, Turn } from '../../shared/turn';
 import type { DefaultWindowDeps } from './default-window';
 import { fitToolResults } from './fit-tool-results';
@@ -84,8 +84,12 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
     if (exact && exact.kind !== 'ok') {
       done.push(finishWithout(deps, turn, exact.message, 'error', exact.kind === 'refused' && exact.source === 'context-refused'));
       if (exact.kind === 'refused') {
-        const meta = exact.source === 'context-refused' && a.largest ? { ...exact.meta, largest: a.largest } : exact.meta;
-        appendSystem(deps, done.at(-1) ?? turn, exact.source, exact.message, meta);
+        const counted = exact.source === 'context-refused' ? contextRefusedMeta(exact.meta) : undefined;
+        if (counted && a.largest) {
+          // The engine's exact count, with the estimate's parts: what takes the room and the ways on (context audit #1).
+          const meta = { ...counted, largest: a.largest, ...(a.parts ? withExactTotal(a.parts, counted) : {}) };
+          appendSystem(deps, done.at(-1) ?? turn, exact.source, contextRefusedText(meta), { ...meta });
+        } else appendSystem(deps, done.at(-1) ?? turn, exact.source, exact.message, exact.meta);
       }
       break;
     }
@@ -164,6 +168,13 @@ function notRunResults(turn: Turn, content: string): ToolResultBlock[] {
 }
 
 /** Ends a step's turn without a request (refused preflight, stop before sending). */
+/** A refusal's parts against the engine's exact total: the earlier turns take what the other parts do not. */
+function withExactTotal(parts: RefusalParts, m: ContextRefusedMeta): Pick<ContextRefusedMeta, 'parts' | 'ways'> {
+  const known = (parts.tools ?? 0) + (parts.system ?? 0) + (parts.message ?? 0) + (parts.files ?? 0);
+  const exact: RefusalParts = { ...parts, ...(parts.earlier !== undefined ? { earlier: Math.max(0, m.estimate - known) } : {}) };
+  return { parts: exact, ways: roomWays(exact, m.estimate, m.window, true) };
+}
+
 /** `refused`: the preflight refused on the window and nothing was sent; the answer is marked so (`isRefusedAnswer`). */
 function finishWithout(deps: EngineDeps, turn: Turn, message: string, stop: 'error' | 'aborted', refused = false): Turn {
   const ended: Turn = { ...turn, status: stop, stop, wireReason: null, ...(stop === 'error' ? { error: message } : {}), ...(refused ? { meta: { ...turn.meta, refused: true } } : {}) };

@@ -174,7 +174,13 @@ describe('built-in engine: faults end one answer, never the app', () => {
     const tokens = card.meta['estimate'] as number;
     expect(tokens).toBeGreaterThan(card.meta['window'] as number);
     expect(Math.ceil(text.length / 4)).toBeLessThan(card.meta['window'] as number);
-    expect(turns.find((t) => t.role === 'assistant')).toMatchObject({ status: 'error' });
+    // Nothing was sent: no failed answer; the card names what takes the room, the message's part counted against the
+    // tokenizer's total (context audit #1, #4).
+    expect(turns.find((t) => t.role === 'assistant')).toMatchObject({ status: 'error', meta: { refused: true } });
+    const parts = card.meta['parts'] as { message?: number };
+    expect(parts.message).toBeGreaterThan(0);
+    expect(card.meta['ways']).toEqual(expect.any(Array));
+    expect(turnText(card)).toContain('your message');
   });
 
   it('loads nothing that is known not to fit in memory, and says what would', async () => {

@@ -45,7 +45,10 @@ describe('out of room: the refusal offers every way on, with its numbers', () =>
     // The default cut keeps the third exchange and the waiting message: the two oldest exchanges are covered.
     const [u1, u2, u3] = userIds(turns);
     expect(plan.cuts.map((c) => c.turnId)).toEqual(userIds(turns).slice(1));
-    expect(plan.cut).toMatchObject({ keepFrom: u3, fitsSummarized: true, fitsDropped: true });
+    expect(plan.cut).toMatchObject({ keepFrom: u3, fitsSummarized: true, fitsDropped: true, latest: false });
+    // The point moved to the waiting message itself: no later point exists, and the plan says so (context audit #2).
+    const last = await planOf(services, conversationId, userIds(turns).at(-1));
+    expect(last.cut).toMatchObject({ keepFrom: userIds(turns).at(-1), latest: true });
     const assistants = turns.filter((t) => t.role === 'assistant' && t.status === 'done').map((t) => t.id);
     expect(plan.cut!.turnIds).toEqual([u1, assistants[0], u2, assistants[1]]);
     expect(plan.cut!.after + plan.cut!.tokens).toBe(plan.need);
