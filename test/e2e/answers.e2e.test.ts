@@ -138,6 +138,26 @@ describe('answers', () => {
     expect(box && chat && box.y >= chat.y && box.y + box.height <= chat.y + chat.height).toBe(true);
   });
 
+  // Search found "cafe" in "Café" (the index folds case and accents), but the opened message had no word marked: the
+  // chat matched the query's exact letters. "İstanbul" lowers to one letter more, so "city" after it marked "ity ".
+  it('marks the searched word in the opened message whatever its accents and case', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'İstanbul city has a lovely café.' }]), 1));
+    const { page } = s;
+    await send(page, 'Tell me about Turkey');
+    await waitIdle(page);
+    await page.getByTestId('new-chat').click();
+    const marks = () => page.evaluate(() => [...((CSS.highlights.get('search-hit') as Iterable<Range> | undefined) ?? [])].map((r) => r.toString()));
+    for (const [query, marked] of [['cafe', 'café'], ['istanbul', 'İstanbul'], ['city', 'city'], ['CAFÉ', 'café']] as const) {
+      await page.getByTestId('search-input').fill(query);
+      const hit = page.getByTestId('search-result');
+      await expect.poll(() => hit.locator('mark').allTextContents()).toEqual([marked]);
+      await hit.click();
+      await page.locator('[data-testid="turn"][data-search-hit][data-role="assistant"]').waitFor();
+      await expect.poll(marks).toEqual([marked]);
+      await page.getByTestId('new-chat').click();
+    }
+  });
+
   it('continues a cut answer from the kept text, and typesets math while it streams', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Mass and energy: $E = mc^2$, ' }, { content: 'and then it ran out of' }], 'length'), 5, 1));
     const { page, replay } = s;

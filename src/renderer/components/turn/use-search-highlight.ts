@@ -14,6 +14,47 @@ export function searchTerms(query: string): string[] {
     .filter((w) => (w.length >= 2 || CJK.test(w)) && !['AND', 'OR', 'NOT', 'NEAR'].includes(w));
 }
 
+/**
+ * One character as the search index folds it (unicode61, remove_diacritics 2): lower case, diacritics dropped, so
+ * "cafe" marks "Café" in the chat as it found it. The scripts of CJK (kana, ideographs, Hangul, Thai…) keep their
+ * marks and syllables, as search-cjk.ts folds them: NFD would take a Hangul syllable apart into letters.
+ */
+function foldChar(ch: string): string {
+  const lower = ch.toLowerCase();
+  return CJK.test(ch) ? lower : lower.normalize('NFD').replace(/\p{M}/gu, '');
+}
+
+/** `text` folded (foldChar), and for each of its code units the offset in `text` of the character it came from. */
+export function foldText(text: string): { folded: string; from: number[] } {
+  let folded = '';
+  const from: number[] = [];
+  let at = 0;
+  for (const ch of text) {
+    const f = foldChar(ch);
+    folded += f;
+    for (let k = 0; k < f.length; k++) from.push(at);
+    at += ch.length;
+  }
+  from.push(at);
+  return { folded, from };
+}
+
+/**
+ * Where the words occur in `text`, as [start, end) offsets into it, case and diacritics aside: matched on the folded
+ * text and mapped back, because folding changes lengths ("İ" lowers to two code units, a decomposed accent folds to
+ * none), and offsets into the folded text marked the wrong letters.
+ */
+export function markOffsets(text: string, terms: readonly string[]): [number, number][] {
+  const { folded, from } = foldText(text);
+  const out: [number, number][] = [];
+  for (const term of terms) {
+    const t = foldText(term).folded;
+    if (t === '') continue;
+    for (let at = folded.indexOf(t); at >= 0; at = folded.indexOf(t, at + t.length)) out.push([from[at]!, from[at + t.length]!]);
+  }
+  return out;
+}
+
 /** What the reader does to move the list themselves: from then on the hit is not brought back into view. */
 const READER_INPUT = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
 
@@ -38,7 +79,7 @@ export function useSearchHighlight(focus: FocusTurn | null, turns: readonly Turn
     const registry = (globalThis as { CSS?: { highlights?: Map<string, unknown> } }).CSS?.highlights;
     const HighlightClass = (globalThis as { Highlight?: new (...ranges: Range[]) => unknown }).Highlight;
     if (!focus || focus.query === null || !registry || !HighlightClass) return;
-    const terms = searchTerms(focus.query).map((t) => t.toLowerCase());
+    const terms = searchTerms(focus.query);
     let frame = 0;
     let tries = 0;
     const apply = () => {
@@ -51,14 +92,11 @@ export function useSearchHighlight(focus: FocusTurn | null, turns: readonly Turn
       const ranges: Range[] = [];
       const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const text = (node.textContent ?? '').toLowerCase();
-        for (const term of terms) {
-          for (let at = text.indexOf(term); at >= 0; at = text.indexOf(term, at + term.length)) {
-            const range = document.createRange();
-            range.setStart(node, at);
-            range.setEnd(node, at + term.length);
-            ranges.push(range);
-          }
+        for (const [start, end] of markOffsets(node.textContent ?? '', terms)) {
+          const range = document.createRange();
+          range.setStart(node, start);
+          range.setEnd(node, end);
+          ranges.push(range);
         }
       }
       registry.set('search-hit', new HighlightClass(...ranges));

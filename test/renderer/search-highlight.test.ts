@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import { markOffsets } from '../../src/renderer/components/turn/use-search-highlight';
+
+/** The marked pieces of `text`. */
+const marked = (text: string, terms: string[]) => markOffsets(text, terms).map(([a, b]) => text.slice(a, b));
+
+describe('markOffsets (the searched words marked in an opened message)', () => {
+  it('folds case and accents as the search index does', () => {
+    expect(marked('Meet me at the Café, naïve ÉCOLE', ['cafe', 'naive', 'ecole'])).toEqual(['Café', 'naïve', 'ÉCOLE']);
+    expect(marked('the cafe', ['CAFÉ'])).toEqual(['cafe']);
+  });
+
+  it('maps offsets back where folding changes the length', () => {
+    // "İ" lowers to two code units: the old offsets marked "ity " for "city".
+    expect(marked('İstanbul city', ['city', 'istanbul'])).toEqual(['city', 'İstanbul']);
+    // A decomposed accent folds to nothing and stays inside the mark.
+    expect(marked('the cafe\u0301 is open', ['cafe'])).toEqual(['cafe\u0301']);
+  });
+
+  it('keeps the letters of scripts NFD would take apart', () => {
+    // "하" is no syllable of "한국": Hangul is not decomposed into letters.
+    expect(marked('한국어', ['하'])).toEqual([]);
+    expect(marked('한국어', ['국'])).toEqual(['국']);
+  });
+});
