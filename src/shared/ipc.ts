@@ -73,11 +73,14 @@ export interface SiblingInfo {
   index: number;
 }
 
-/** One full-text search hit; `snippet` is plain text cut into pieces, the matched ones flagged (never HTML). */
+/**
+ * One full-text search hit; `snippet` is plain text cut into pieces, the matched ones flagged (never HTML). A
+ * conversation found by its title has no `turnId`, and its snippet is the title, marked.
+ */
 export interface SearchResult {
   conversationId: string;
   title: string;
-  turnId: string;
+  turnId: string | null;
   snippet: { text: string; match: boolean }[];
 }
 

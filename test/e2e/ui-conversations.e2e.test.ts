@@ -87,6 +87,26 @@ describe('conversations', () => {
     expect(await page.getByTestId('notice').count()).toBe(0);
   });
 
+  // Search audit: a chat renamed "Quarterly taxes" was listed under that title, and searching "taxes" said "Nothing found."
+  it('finds a conversation by its title, as renamed, and opens it', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Sure.' }])));
+    const { page } = s;
+    await send(page, 'Tell me about monotremes');
+    await waitIdle(page);
+    await page.getByTestId('conversation-rename').click();
+    await page.getByTestId('conversation-rename-input').fill('Quarterly taxes');
+    await page.getByTestId('conversation-rename-input').press('Enter');
+    await expect.poll(() => page.getByTestId('conversation-item').textContent()).toBe('Quarterly taxes');
+    await page.getByTestId('new-chat').click();
+
+    await page.getByTestId('search-input').fill('taxes');
+    const hit = page.getByTestId('search-result');
+    await expect.poll(() => hit.locator('mark').allTextContents()).toEqual(['taxes']);
+    expect(await hit.textContent()).toBe('Quarterly taxes');
+    await hit.click();
+    await expect.poll(() => page.locator(USER).textContent()).toContain('Tell me about monotremes');
+  });
+
   it('renames a conversation, deletes it with undo, and deletes it for good after the undo window', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Sure.' }])));
     const { page } = s;

@@ -75,9 +75,9 @@ export function compactIfMostlyFree(db: Database): number {
   return (pages - (db.pragma('page_count', { simple: true }) as number)) * pageSize;
 }
 
-/** The FTS5 search tables this database has (0003: turns_fts; 0012: turns_cjk). */
+/** The FTS5 search tables this database has (0003: turns_fts; 0012: turns_cjk; 0020: titles_fts). */
 function searchIndexes(db: Database): string[] {
-  const names = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN ('turns_fts', 'turns_cjk')").all() as { name: string }[];
+  const names = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN ('turns_fts', 'turns_cjk', 'titles_fts')").all() as { name: string }[];
   return names.map((n) => n.name);
 }
 

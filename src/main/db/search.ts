@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { CJK } from '../../shared/cjk';
-import { CjkSearch } from './search-cjk';
+import { CjkSearch, cjkSnippet } from './search-cjk';
 import { notBeingDeleted, withDeletesOf } from './delete-intent';
 
 /** Snippet markers: control characters no text contains, so the UI splits on them and renders every piece as text. */
@@ -14,7 +14,8 @@ export const RANK_WINDOW = 2000;
 export interface SearchHit {
   conversationId: string;
   title: string;
-  turnId: string;
+  /** The message that matched; null where the title did (the snippet is then the title, marked). */
+  turnId: string | null;
   /** Plain text with each match wrapped in MATCH_START…MATCH_END; never HTML. */
   snippet: string;
   rank: number;
@@ -85,13 +86,50 @@ export const SEARCH_SQL = `WITH recent AS (
      AND turns_fts.rowid >= (SELECT min(seq) FROM top) AND turns_fts.rowid <= (SELECT max(seq) FROM top)
    ORDER BY top.rank`;
 
+/** How many conversations found by their title are offered, before the messages found. */
+export const TITLE_LIMIT = 10;
+
+/**
+ * Conversations whose title holds the words (migration 0020), newest first; `@query` comes from `toFtsQuery`,
+ * `@literals` from `literalsOf`. The snippet is the whole title, marked. Not by bm25: a common word is in most
+ * titles, and ranking them all cost 20 ms at 10,000 conversations, where walking the rowids newest first stops at
+ * the limit (seq grows as conversations are made).
+ */
+export const TITLE_SEARCH_SQL = `SELECT c.id AS conversationId, c.title AS title, NULL AS turnId,
+     highlight(titles_fts, 0, '${MATCH_START}', '${MATCH_END}') AS snippet, 0 AS rank
+   FROM titles_fts
+   JOIN conversation_search s ON s.seq = titles_fts.rowid
+   JOIN conversations c ON c.id = s.conversation_id
+   WHERE titles_fts MATCH @query
+     AND ${notBeingDeleted('c.id')}
+     AND NOT EXISTS (SELECT 1 FROM json_each(@literals) AS l WHERE instr(lower(c.title), l.value) = 0)
+   ORDER BY titles_fts.rowid DESC LIMIT @limit`;
+
+/**
+ * Conversations whose title holds each of `count` words of a CJK query (one parameter each, lower-cased), newest first:
+ * unicode61 makes one token of a run of those scripts, so a word inside it is looked for as a substring. Titles are
+ * short, one per conversation, so they are read, not indexed: 4-9 ms at 10,000 conversations on a busy machine (a
+ * json_each of the words per title took twice that).
+ */
+export function cjkTitleSql(count: number): string {
+  const words = Array.from({ length: count }, () => "instr(lower(c.title), ?) > 0").join(' AND ');
+  return `SELECT c.id AS conversationId, c.title AS title, NULL AS turnId, c.title AS snippet, 0 AS rank
+   FROM conversations c
+   WHERE ${words} AND ${notBeingDeleted('c.id')}
+   ORDER BY c.updated_at DESC, c.id DESC LIMIT ${TITLE_LIMIT}`;
+}
+
 /** A typed last word matching more indexed words than this keeps FTS5's own prefix query. */
 const MAX_PREFIX_TERMS = 16;
 
-/** Full-text search over user text, answers and attachment names, ranked by bm25. */
+/** Full-text search over titles, user text, answers and attachment names, ranked by bm25. */
 export class SearchStore {
   private readonly stmt: Statement;
   private readonly terms: Statement;
+  /** Undefined on a database migrated only part-way (a migration's test), which has no title index. */
+  private readonly titles: Statement | undefined;
+  /** cjkTitleSql by word count, made as queries need them. */
+  private readonly cjkTitles = new Map<number, Statement>();
   /** Made at the first CJK query: a database migrated only to 0003 (its test) has no trigram table. */
   private cjk: CjkSearch | undefined;
 
@@ -100,10 +138,38 @@ export class SearchStore {
     // The index's vocabulary, as a temp table: a view of turns_fts, nothing stored, so no migration.
     db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.turns_fts_terms USING fts5vocab(main, turns_fts, 'row')");
     this.terms = db.prepare('SELECT term FROM temp.turns_fts_terms WHERE term >= ? AND term < ? LIMIT ?');
+    const hasTitles = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'titles_fts'").get() !== undefined;
+    this.titles = hasTitles ? db.prepare(withDeletesOf(db, TITLE_SEARCH_SQL)) : undefined;
+  }
+
+  /**
+   * Conversations found by their title only first (a title is what the list shows), then the messages found. A
+   * conversation with a message found is offered at that message, not twice: most titles are made from the first
+   * message or answer, so nearly every title hit was also a message hit, which opens where the words are.
+   */
+  search(input: string, limit = 50, window = RANK_WINDOW): SearchHit[] {
+    const turns = this.searchTurns(input, limit, window);
+    const found = new Set(turns.map((h) => h.conversationId));
+    return [...this.searchTitles(input).filter((h) => !found.has(h.conversationId)), ...turns];
+  }
+
+  private searchTitles(input: string): SearchHit[] {
+    if (!this.titles) return [];
+    if (CJK.test(input)) {
+      const words = queryWords(input).map((w) => w.replace(/[A-Z]/g, (c) => c.toLowerCase()));
+      if (words.length === 0) return [];
+      let stmt = this.cjkTitles.get(words.length);
+      if (!stmt) this.cjkTitles.set(words.length, (stmt = this.db.prepare(withDeletesOf(this.db, cjkTitleSql(words.length)))));
+      const rows = stmt.all(...words) as SearchHit[];
+      return rows.map((hit) => ({ ...hit, snippet: cjkSnippet(hit.title, '', words) }));
+    }
+    const query = toFtsQuery(input);
+    if (query === null) return [];
+    return this.titles.all({ query, literals: JSON.stringify(literalsOf(input)), limit: TITLE_LIMIT }) as SearchHit[];
   }
 
   /** `window`: how many of the newest matches are ranked (see SEARCH_SQL). */
-  search(input: string, limit = 50, window = RANK_WINDOW): SearchHit[] {
+  private searchTurns(input: string, limit: number, window: number): SearchHit[] {
     // Words inside a run of CJK characters are no unicode61 tokens: the trigram index answers (migration 0012).
     if (CJK.test(input)) return (this.cjk ??= new CjkSearch(this.db)).search(queryWords(input), limit, Math.max(window, limit));
     const query = toFtsQuery(input);

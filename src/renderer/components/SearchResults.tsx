@@ -44,28 +44,42 @@ export function SearchResults({ query, onOpen, onCount, onLeaveTop }: Props) {
   return (
     <ul className="search-results" data-testid="search-results" aria-label="Search results" onKeyDown={(e) => moveAmongResults(e, onLeaveTop)}>
       {results.map((r) => (
-        <li key={r.turnId}>
+        <li key={r.turnId ?? `title:${r.conversationId}`}>
           <button type="button" className="search-result" data-testid="search-result" data-conversation-id={r.conversationId} onClick={() => onOpen(r)}>
-            <span className="search-title" dir="auto">
-              <MarkedText text={r.title} />
-            </span>
-            <span className="search-snippet">
-              {r.snippet.map((piece, i) =>
-                piece.match ? (
-                  <mark key={i}>
-                    <MarkedText text={piece.text} />
-                  </mark>
-                ) : (
-                  <span key={i}>
-                    <MarkedText text={piece.text} />
-                  </span>
-                ),
-              )}
-            </span>
+            {r.turnId === null ? (
+              // Found by its title: the title is the snippet, its words marked.
+              <span className="search-title" dir="auto" data-testid="search-title-hit">
+                <SnippetPieces snippet={r.snippet} />
+              </span>
+            ) : (
+              <>
+                <span className="search-title" dir="auto">
+                  <MarkedText text={r.title} />
+                </span>
+                <span className="search-snippet">
+                  <SnippetPieces snippet={r.snippet} />
+                </span>
+              </>
+            )}
           </button>
         </li>
       ))}
     </ul>
+  );
+}
+
+/** A snippet's pieces as text, the matched ones in <mark>. */
+function SnippetPieces({ snippet }: { snippet: SearchResult['snippet'] }) {
+  return snippet.map((piece, i) =>
+    piece.match ? (
+      <mark key={i}>
+        <MarkedText text={piece.text} />
+      </mark>
+    ) : (
+      <span key={i}>
+        <MarkedText text={piece.text} />
+      </span>
+    ),
   );
 }
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Flame, Search, Settings, SquarePen, Upload, X } from 'lucide-react';
-import { loadMoreConversations, newChat, openConversationAt, useStore } from '../store';
+import { loadMoreConversations, newChat, openConversation, openConversationAt, useStore } from '../store';
 import { deleteWithUndo, undoDelete } from '../store/conversation-actions';
 import { ConversationItem } from './ConversationItem';
 import { ModelsLauncher } from './models/ModelsLauncher';
@@ -140,7 +140,8 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
           onCount={setResultCount}
           onLeaveTop={() => searchInput.current?.focus()}
           onOpen={(hit) => {
-            void openConversationAt(hit.conversationId, { turnId: hit.turnId, query });
+            // Found by its title: the chat opens as from the list.
+            void (hit.turnId === null ? openConversation(hit.conversationId) : openConversationAt(hit.conversationId, { turnId: hit.turnId, query }));
             onNavigate();
           }}
         />

@@ -30,6 +30,26 @@ describe('SearchStore', () => {
     expect(search.search('alert')[0]!.snippet).toContain('<script>');
   });
 
+  // Search audit: a chat renamed "Quarterly taxes" was listed under that title, and "taxes" found nothing.
+  it('finds a conversation by its title, first, marked, as renamed, and not once deleted', () => {
+    const { search, store } = setup();
+    const hits = search.search('garden');
+    expect(hits.map((h) => [h.conversationId, h.turnId])).toEqual([['c1', null]]);
+    expect(hits[0]!.snippet).toBe(`${MATCH_START}Garden${MATCH_END}`);
+    // The last word a prefix, accents and case aside; a chat with a message found is offered at the message only.
+    store.renameConversation('c2', 'Tomato café');
+    expect(search.search('CAFE').map((h) => [h.conversationId, h.turnId])).toEqual([['c2', null]]);
+    expect(search.search('tomato').map((h) => h.turnId)).toEqual(['a1', 'u1', 'u2']);
+    store.renameConversation('c1', 'Sourdough notes');
+    expect(search.search('sourdough').map((h) => [h.conversationId, h.turnId])).toEqual([['c1', null], ['c2', 'u2']]);
+    store.renameConversation('c1', 'Garden');
+    expect(search.search('gard').map((h) => h.conversationId)).toEqual(['c1']);
+    store.createConversation('c3', '東京の天気', null, tick());
+    expect(search.search('天気').map((h) => [h.conversationId, h.turnId, h.snippet])).toEqual([['c3', null, `東京の${MATCH_START}天気${MATCH_END}`]]);
+    store.deleteConversation('c1');
+    expect(search.search('garden')).toEqual([]);
+  });
+
   it('searches attachment names, not reasoning or system cards', () => {
     const { search } = setup();
     expect(search.search('sourdough').map((h) => h.turnId)).toEqual(['u2']);
