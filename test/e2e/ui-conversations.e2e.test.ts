@@ -103,6 +103,9 @@ describe('conversations', () => {
     const hit = page.getByTestId('search-result');
     await expect.poll(() => hit.locator('mark').allTextContents()).toEqual(['taxes']);
     expect(await hit.textContent()).toBe('Quarterly taxes');
+    // Marked as a message's words are, not in the browser's default yellow.
+    const background = (sel: string) => page.locator(sel).evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(await background('[data-testid="search-title-hit"] mark')).not.toBe('rgb(255, 255, 0)');
     await hit.click();
     await expect.poll(() => page.locator(USER).textContent()).toContain('Tell me about monotremes');
   });
