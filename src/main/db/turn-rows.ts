@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../shared/json';
-import { turnText, type Turn, type Usage } from '../../shared/turn';
+import type { Turn, Usage } from '../../shared/turn';
 
 /** A `turns` row as better-sqlite3 returns it. */
 export interface TurnRow {
@@ -56,7 +56,16 @@ function parseMeta(raw: string): JsonObject {
   }
 }
 
-/** A Turn to named statement parameters; `text` is the plain answer text that search indexes. */
+/**
+ * The text search indexes: the text runs, a line between them. Runs are what an answer's text was cut into by its
+ * reasoning or tool calls, shown apart; joined end to end, the last word of one and the first of the next were one
+ * word to the index ("checkThe"), and "check weather" found nothing (search audit).
+ */
+export function searchText(turn: Pick<Turn, 'blocks'>): string {
+  return turn.blocks.flatMap((b) => (b.type === 'text' ? [b.text] : [])).join('\n');
+}
+
+/** A Turn to named statement parameters; `text` is the plain answer text that search indexes (searchText). */
 export function turnParams(turn: Turn) {
   return {
     id: turn.id,
@@ -64,7 +73,7 @@ export function turnParams(turn: Turn) {
     parent_id: turn.parentId,
     role: turn.role,
     blocks: JSON.stringify(turn.blocks),
-    text: turnText(turn),
+    text: searchText(turn),
     source: turn.source ?? null,
     meta: JSON.stringify(turn.meta),
     status: turn.status,
