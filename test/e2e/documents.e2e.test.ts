@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { textTokens } from '../../src/shared/attachment-text';
 import { CHARS_PER_TOKEN, MESSAGE_OVERHEAD_TOKENS } from '../../src/shared/context-estimate';
-import { chatRequests, chatRoutes, ollamaLines, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { chatRequests, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 import { shootAtBothWidths } from './helpers/screenshots';
 
 const LOCKED = readFileSync(resolve(import.meta.dirname, '../fixtures/documents/password-protected.pdf'));
@@ -153,6 +153,47 @@ describe('documents in the composer', () => {
     const body = JSON.parse(s.replay.requests.find((r) => r.path === '/api/chat')?.body ?? '{}') as { options?: { num_ctx?: number }; messages: { content: string }[] };
     expect(body.options?.num_ctx).toBe(window);
     expect(body.messages.at(-1)?.content).toContain('[page 40]\nPage 40:');
+  });
+
+  it('keeps a file with the chat it was attached in when the user moves to another chat while it is stored (documents audit #1)', async () => {
+    // The page's link to serve mode runs through the test, which holds the file's upload until the user has moved on
+    // (a large file takes seconds to store): it was added to the chat on screen then, and missing from its own.
+    let uploads = 0;
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    s = await startUi(routes(), (page) =>
+      page.routeWebSocket(/\/ipc\?/, (ws) => {
+        const server = ws.connectToServer();
+        server.onMessage((m) => ws.send(m));
+        ws.onMessage((m) => {
+          if (typeof m === 'string' && m.includes('"channel":"attachments:add"')) {
+            uploads++;
+            void released.then(() => server.send(m));
+          } else server.send(m);
+        });
+      }),
+    );
+    const { page } = s;
+    await send(page, 'The first chat');
+    await waitIdle(page);
+    await page.getByTestId('new-chat').click();
+    await page.getByTestId('composer-input').fill('For the new chat');
+    await page.getByTestId('attach-input').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Notes for the new chat.') });
+    await expect.poll(() => uploads).toBe(1);
+    await page.getByTestId('conversation-item').first().click();
+    await expect.poll(() => page.locator('[data-testid="turn"][data-role="user"]').count()).toBe(1);
+    release();
+    // Stored: the first chat's empty composer asks for a message again, with no file of the new chat's in it.
+    await expect.poll(() => page.getByTestId('composer-send').getAttribute('title')).toBe('Type a message.');
+    expect(await page.getByTestId('pending-attachments').count()).toBe(0);
+    const pendingNames = () => page.locator('[data-testid="pending-attachments"] .chip-name').allTextContents();
+    await page.getByTestId('new-chat').click();
+    await expect.poll(pendingNames).toEqual(['notes.txt']);
+    expect(await page.getByTestId('composer-input').inputValue()).toBe('For the new chat');
+    // Main kept it with that draft: a reload brings it back there.
+    await page.reload();
+    await page.getByTestId('new-chat').click();
+    await expect.poll(pendingNames).toEqual(['notes.txt']);
   });
 
   it('says on the chip why a password-protected PDF cannot be read, and does not send it', async () => {

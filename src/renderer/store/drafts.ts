@@ -179,6 +179,20 @@ export function draftEdited(): void {
   else timer = setTimeout(flushDraft, SAVE_AFTER_MS);
 }
 
+/**
+ * A file attached in `conversationId`'s composer was stored after the user had moved to another conversation: it
+ * joins the draft of the one it was attached in (main keeps it there). It was added to the draft on screen, and so
+ * sent in a chat it was not meant for while missing from its own (documents audit #1).
+ */
+export function keepAttachmentFor(conversationId: string | null, block: AttachmentBlock): void {
+  const key = keyOf(conversationId);
+  const draft = drafts.get(key) ?? EMPTY;
+  if (draft.attachments.some((b) => b.id === block.id && b.name === block.name)) return;
+  const next = { text: draft.text, attachments: [...draft.attachments, block] };
+  drafts.set(key, next);
+  save(key, next);
+}
+
 /** A message is being sent from the draft on screen: no save of it may follow the send (it would bring it back). */
 export function draftSending(): void {
   cancelPending();

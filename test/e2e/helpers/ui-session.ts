@@ -25,12 +25,14 @@ export interface UiSession {
 export const ASSISTANT = '[data-testid="turn"][data-role="assistant"]';
 export const USER = '[data-testid="turn"][data-role="user"]';
 
-export async function startUi(routes: ReplayRoute[] = ollamaRoutes(['Hello', ' there.'])): Promise<UiSession> {
+/** `beforeOpen` runs on the page before it loads the app (routing its WebSocket through the test, say). */
+export async function startUi(routes: ReplayRoute[] = ollamaRoutes(['Hello', ' there.']), beforeOpen?: (page: Page) => Promise<void>): Promise<UiSession> {
   const browser = await launchChromium();
   const replay = await startReplayServer(routes);
   const dataDir = mkdtempSync(join(tmpdir(), 'firebrand-ui-'));
   const serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
   const page = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+  await beforeOpen?.(page);
   await page.goto(serve.url);
   await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
   return { browser, replay, page, serve, dataDir };

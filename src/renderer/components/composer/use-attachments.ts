@@ -3,6 +3,7 @@ import type { PageRange } from '../../../shared/attachment-text';
 import { FirebrandError } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { addAttachment } from '../../store/attachments';
+import { keepAttachmentFor } from '../../store/drafts';
 import { INFO, retryWith, showNotice, useStore } from '../../store';
 import { errorMessage } from '../../store/errors';
 
@@ -16,10 +17,16 @@ export function useAttachments(initial: AttachmentBlock[] = []) {
     // Each refused file's message (each names its file): one notice says them all. Before, each replaced the one
     // before it, and of several files refused at once only the last was named.
     const refusals: string[] = [];
+    // The conversation these files were attached in: storing a large one takes seconds, and the user may move on.
+    const attachedIn = useStore.getState().activeId;
     for (const file of files) {
       setBusy((n) => n + 1);
       try {
         const block = await addAttachment(file);
+        if (useStore.getState().activeId !== attachedIn) {
+          keepAttachmentFor(attachedIn, block);
+          continue;
+        }
         // The same bytes under another name are another attachment to the model (it reads each name), stored once.
         setItems((list) => (list.some((b) => sameAttachment(b, block)) ? list : [...list, block]));
       } catch (err) {
