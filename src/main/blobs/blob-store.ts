@@ -8,7 +8,7 @@ import { sha256Hex } from '../db/request-body';
 import { UserFacingError } from '../errors';
 import { readOnlyReason } from '../db/read-only-copy';
 import { isDiskFull } from '../db/disk-reserve';
-import { attachmentKind, checkClaimedType, sniffMime } from './sniff';
+import { attachmentKind, binaryInText, checkClaimedType, sniffMime } from './sniff';
 import { bytesHoldAs, checkAttachment, DEFAULT_MAX_ATTACHMENT_BYTES, displayName } from './attachment-checks';
 
 export { DEFAULT_MAX_ATTACHMENT_BYTES, displayName, formatSize } from './attachment-checks';
@@ -81,6 +81,8 @@ export class BlobStore {
    */
   async put(bytes: Uint8Array, claim: { name: string; mime: string }, now: number): Promise<AttachmentBlock> {
     const checked = checkAttachment(bytes, claim, this.maxBytes);
+    const binary = checked.kind === 'text' ? binaryInText(bytes) : undefined;
+    if (binary) throw new UserFacingError('invalid-payload', `“${checked.name}” cannot be attached: ${binary}.`);
     // Read-only start (db/read-only-copy.ts): no row can be added, so no file is written either.
     if (readOnlyReason(this.db)) throw new UserFacingError('internal', `“${checked.name}” was not attached: ${READ_ONLY}`);
     try {

@@ -40,6 +40,31 @@ function decodesAsUtf8(bytes: Uint8Array): boolean {
 
 const utf16Bom = (b: Uint8Array) => (b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff);
 
+/**
+ * Why bytes claimed as text, which pass as UTF-8, are still not a text file: they hold NUL bytes, which no text file
+ * does. A binary file renamed `.txt`, or UTF-16 text saved without its byte-order mark (every other byte NUL), was
+ * attached and sent to the model as garbage (documents audit #2). Checked on the way in only: files taken before
+ * (stored, or in an export) keep being read as they were.
+ */
+export function binaryInText(bytes: Uint8Array): string | undefined {
+  if (!bytes.includes(0)) return undefined;
+  return looksUtf16(bytes) ? 'it is UTF-16 text; save it as UTF-8 and attach it again' : 'it holds binary data, not text';
+}
+
+/** UTF-16 with no byte-order mark: Latin text puts a NUL in nearly every high byte, and almost none in the low ones. */
+function looksUtf16(bytes: Uint8Array): boolean {
+  const pairs = Math.floor(Math.min(bytes.length, 4096) / 2);
+  if (pairs === 0) return false;
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i < pairs * 2; i += 2) {
+    if (bytes[i] === 0) even++;
+    if (bytes[i + 1] === 0) odd++;
+  }
+  const [more, fewer] = even > odd ? [even, odd] : [odd, even];
+  return more >= pairs * 0.3 && fewer <= pairs * 0.05;
+}
+
 /** Whether the bytes are text: UTF-8 with no NUL (which no text file holds and most binary files do). */
 export function isUtf8Text(bytes: Uint8Array): boolean {
   return !bytes.includes(0) && decodesAsUtf8(bytes);

@@ -53,6 +53,9 @@ describe('attachments that must be refused', () => {
     { what: 'SVG image (can carry script)', name: 'x.svg', mime: 'image/svg+xml', bytes: Buffer.from('<svg onload="alert(1)"/>'), message: /image\/svg\+xml images are not supported/ },
     { what: 'binary claiming text', name: 'bin.txt', mime: 'text/plain', bytes: Buffer.from([0xc3, 0x28, 0xa0, 0xa1]), message: /it is not UTF-8 text; save it as UTF-8 and attach it again/ },
     { what: 'UTF-16 text (Notepad)', name: 'notes.txt', mime: 'text/plain', bytes: Buffer.from('\ufeffhello', 'utf16le'), message: /it is UTF-16 text; save it as UTF-8 and attach it again/ },
+    // Documents audit #2: bytes that pass as UTF-8 but hold NULs were taken as text, and the model read garbage.
+    { what: 'UTF-16 text without a byte-order mark', name: 'export.csv', mime: 'text/csv', bytes: Buffer.from('name,amount\nDesign,12000\n', 'utf16le'), message: /“export\.csv” cannot be attached: it is UTF-16 text; save it as UTF-8 and attach it again/ },
+    { what: 'a binary renamed .txt (NULs, valid UTF-8)', name: 'data.txt', mime: 'text/plain', bytes: Buffer.from([0x53, 0x51, 0x4c, 0x00, 0x00, 0x00, 0x01, 0x10, 0x00, 0x7f, 0x00, 0x00, 0x20, 0x00, 0x00, 0x02]), message: /“data\.txt” cannot be attached: it holds binary data, not text/ },
     { what: 'malformed media type', name: 'x.txt', mime: 'text/plain) [x](javascript:alert(1)', bytes: Buffer.from('hi'), message: /its type is not a valid media type/ },
   ];
 
