@@ -196,6 +196,44 @@ describe('documents in the composer', () => {
     await expect.poll(pendingNames).toEqual(['notes.txt']);
   });
 
+  it('reads a PDF again when it is attached again after its reading timed out (documents audit #3)', async () => {
+    // The first answer about the file is made a timeout on its way to the page (as a long PDF on a busy machine
+    // meets): the chip said so, and attaching the file again changed nothing until a reload.
+    const TIMED_OUT = 'Reading “report.pdf” took more than 60 s of processor time and was stopped; the file may be damaged or built to be slow. Attach it again to try once more.';
+    let inspectId: number | null = null;
+    s = await startUi(routes(), (page) =>
+      page.routeWebSocket(/\/ipc\?/, (ws) => {
+        const server = ws.connectToServer();
+        ws.onMessage((m) => {
+          const msg = typeof m === 'string' ? (JSON.parse(m) as { id?: number; channel?: string }) : {};
+          if (inspectId === null && msg.channel === 'attachments:inspect') inspectId = msg.id ?? null;
+          server.send(m);
+        });
+        server.onMessage((m) => {
+          const msg = typeof m === 'string' ? (JSON.parse(m) as { t?: string; id?: number; result?: { ok: boolean; value?: Record<string, unknown> } }) : {};
+          if (msg.t === 'result' && msg.id === inspectId && msg.result?.ok) {
+            msg.result.value = { ...msg.result.value, tokens: 0, pageCount: null, pageChars: null, error: TIMED_OUT };
+            return ws.send(JSON.stringify(msg));
+          }
+          ws.send(m);
+        });
+      }),
+    );
+    const { page } = s;
+    const pdf = await printPdf(s, ['Quarterly report: the first page says hello.', 'The second page is the end.']);
+    const file = { name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf };
+    await page.getByTestId('attach-input').setInputFiles(file);
+    await expect.poll(() => page.getByTestId('attachment-error').textContent(), { timeout: 30_000 }).toBe(TIMED_OUT);
+    await page.getByTestId('composer-input').fill('Summarize');
+    expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
+
+    await page.getByTestId('attach-input').setInputFiles(file);
+    await expect.poll(() => chip(page).textContent(), { timeout: 30_000 }).toContain('2 pages');
+    expect(await page.getByTestId('attachment-error').count()).toBe(0);
+    expect(Number(await chip(page).getAttribute('data-tokens'))).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
+  });
+
   it('says on the chip why a password-protected PDF cannot be read, and does not send it', async () => {
     s = await startUi(routes());
     const { page } = s;

@@ -141,7 +141,9 @@ export class AttachmentContent {
 
   private async text(block: AttachmentBlock): Promise<ExtractionResult> {
     const known = this.storedText(block);
-    if (known) return known;
+    // A timeout or a crashed reader is read again when asked again (the file attached again): it may not repeat.
+    // It was kept in memory like a lasting failure, and the file failed the same way until a restart (documents audit #3).
+    if (known && (known.ok || LASTING.includes(known.failure.code))) return known;
     const key = textKey(block.id, this.extractorOf(block));
     let pending = this.reading.get(key);
     if (!pending) {

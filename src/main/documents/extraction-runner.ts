@@ -211,9 +211,9 @@ export class ExtractionRunner {
         const wall = performance.now() - startedAt;
         const cpu = cpuBase === null ? null : cpuNow();
         if (wall >= ceiling || (cpu === null && wall >= budget)) {
-          settle({ ok: false, failure: { code: 'timeout', message: `Reading “${job.name}” took longer than ${Math.round(wall / 1000)} s and was stopped; the file may be damaged or built to be slow.` } });
+          settle({ ok: false, failure: { code: 'timeout', message: `Reading “${job.name}” took longer than ${Math.round(wall / 1000)} s and was stopped; the file may be damaged or built to be slow. Attach it again to try once more.` } });
         } else if (cpu !== null && cpu - cpuBase! >= budget) {
-          settle({ ok: false, failure: { code: 'timeout', message: `Reading “${job.name}” took more than ${seconds} s of processor time and was stopped; the file may be damaged or built to be slow.` } });
+          settle({ ok: false, failure: { code: 'timeout', message: `Reading “${job.name}” took more than ${seconds} s of processor time and was stopped; the file may be damaged or built to be slow. Attach it again to try once more.` } });
         } else {
           // Checked again about when the rest of the budget could be used up (a reader's CPU time grows at most
           // about as fast as the wall clock: its work is one thread, and its garbage collector's helpers are small).

@@ -73,6 +73,27 @@ export function requestCost(block: AttachmentBlock): void {
     .catch((err: unknown) => put({ status: 'failed', message: errorMessage(err) }));
 }
 
+/**
+ * Forgets that the file with `digest` could not be read, for every model: it was attached again. Its reading may have
+ * timed out or its reader crashed, which need not happen again (main reads it again; what the file is, such as a
+ * password, main answers at once). The failure was kept, and attaching the file again changed nothing until a
+ * reload (documents audit #3). A chip still showing it asks again (useCost).
+ */
+export function forgetUnreadable(digest: string): void {
+  useAttachmentCosts.setState((s) => {
+    const gone = Object.keys(s.costs).filter((k) => k.startsWith(`${digest}|`) && unreadable(s.costs[k]));
+    if (gone.length === 0) return s;
+    const costs = { ...s.costs };
+    for (const k of gone) {
+      delete costs[k];
+      lastUsed.delete(k);
+    }
+    return { costs };
+  });
+}
+
+const unreadable = (state: CostState | undefined) => state?.status === 'failed' || (state?.status === 'done' && state.inspection.error !== null);
+
 /** The cost state of `block` for the current model, asking main if it was never asked. */
 export function useCost(block: AttachmentBlock): CostState | undefined {
   const model = useStore((s) => s.selectedModel);

@@ -3,6 +3,7 @@ import type { PageRange } from '../../../shared/attachment-text';
 import { FirebrandError } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { addAttachment } from '../../store/attachments';
+import { forgetUnreadable } from '../../store/attachment-costs';
 import { keepAttachmentFor } from '../../store/drafts';
 import { INFO, retryWith, showNotice, useStore } from '../../store';
 import { errorMessage } from '../../store/errors';
@@ -23,6 +24,8 @@ export function useAttachments(initial: AttachmentBlock[] = []) {
       setBusy((n) => n + 1);
       try {
         const block = await addAttachment(file);
+        // Attached again after its reading failed: read again (a timeout need not repeat).
+        forgetUnreadable(block.id);
         if (useStore.getState().activeId !== attachedIn) {
           keepAttachmentFor(attachedIn, block);
           continue;
