@@ -102,6 +102,29 @@ describe('documents in the composer', () => {
     expect(content).not.toContain('[page 5]');
   });
 
+  it('shows the page field of a PDF too long for the window on a phone, with files above it in the box (documents audit #4)', async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId('attach-input').setInputFiles([
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Notes from the meeting.') },
+      { name: 'agenda.md', mimeType: 'text/markdown', buffer: Buffer.from('# Agenda\n1. Figures') },
+      { name: 'minutes.pdf', mimeType: 'application/pdf', buffer: await printPdf(s, MINUTES) },
+    ]);
+    const field = page.getByTestId('attachment-pages');
+    await field.waitFor({ state: 'attached', timeout: 60_000 });
+    // Inside the part of the files' box that shows: it opened below the box's fold, out of sight.
+    const inBox = () =>
+      field.evaluate((el) => {
+        const box = el.closest('[data-testid="pending-attachments"]')!.getBoundingClientRect();
+        const r = el.getBoundingClientRect();
+        return r.top >= box.top && r.bottom <= box.bottom;
+      });
+    await expect.poll(inBox).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: /^Send pages 1–\d+$/ }).isVisible()).toBe(true);
+    await shootAtBothWidths(page, 'documents-pages-phone');
+  });
+
   it('blames the long text file, not the small PDF beside it, and offers no pages for a file that has none (attachments audit #2)', async () => {
     s = await startUi(routes());
     const { page } = s;

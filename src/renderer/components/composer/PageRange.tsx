@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ANSWER_ROOM } from '../../../shared/context-estimate';
 import { formatRange, pagesThatFit, parsePageRange, type PageRange } from '../../../shared/attachment-text';
 import type { AttachmentInspection } from '../../../shared/ipc';
@@ -25,12 +25,20 @@ export function PageRangeRow({
   onPages: (pages: PageRange | undefined) => void;
 }) {
   const pages = inspection.pageCount;
+  const pageChars = inspection.pageChars;
   const [draft, setDraft] = useState(block.pages ? formatRange(block.pages) : '');
   const [problem, setProblem] = useState<string | null>(null);
-  if (pages === null || !inspection.pageChars || inspection.error) return null;
+  const row = useRef<HTMLSpanElement>(null);
+  const shown = pages !== null && pageChars !== null && inspection.error === null;
   const over = inspection.tokens > room.left;
+  // The files waiting to be sent scroll in a box of their own: on a phone, with a file or two above it, the field to
+  // choose pages in opened below its fold, out of sight, while the reason under the box pointed to it (documents audit #4).
+  useEffect(() => {
+    if (shown && over) row.current?.scrollIntoView({ block: 'nearest' });
+  }, [shown, over]);
+  if (!shown) return null;
   if (!over && !block.pages) return null;
-  const fit = pagesThatFit(block.name, inspection.pageChars, room.forPages);
+  const fit = pagesThatFit(block.name, pageChars, room.forPages);
   const apply = (text: string) => {
     const parsed = parsePageRange(text, pages);
     if (typeof parsed === 'string') return setProblem(parsed);
@@ -41,7 +49,7 @@ export function PageRangeRow({
   const budgetText = `${formatTokens(room.left)} tokens left`;
   const example = fit ? formatRange(fit) : exampleRange(pages);
   return (
-    <span className="chip-pages" role="group" aria-label={`Pages of ${block.name} to send`}>
+    <span ref={row} className="chip-pages" role="group" aria-label={`Pages of ${block.name} to send`}>
       <span className={over ? 'chip-fit over' : 'chip-fit'}>
         {over
           ? fit
