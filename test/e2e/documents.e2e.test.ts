@@ -47,7 +47,7 @@ describe('documents in the composer', () => {
     const { page } = s;
     const pdf = await printPdf(s, ['Quarterly report: the first page says hello.', 'Revenue grew by 12 percent in the north region.', 'The third page is the end.']);
     await page.getByTestId('attach-input').setInputFiles({ name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf });
-    await expect.poll(() => chip(page).getAttribute('data-tokens'), { timeout: 30_000 }).not.toBeNull();
+    await expect.poll(() => chip(page).getAttribute('data-tokens')).not.toBeNull();
     expect(await chip(page).getAttribute('data-tokens-source')).toBe('estimate');
     const chipTokens = Number(await chip(page).getAttribute('data-tokens'));
     const draft = 'Summarize this';
@@ -80,7 +80,7 @@ describe('documents in the composer', () => {
     s = await startUi(routes());
     const { page } = s;
     await page.getByTestId('attach-input').setInputFiles({ name: 'minutes.pdf', mimeType: 'application/pdf', buffer: await printPdf(s, MINUTES) });
-    await page.getByTestId('attachment-pages').waitFor({ timeout: 30_000 });
+    await page.getByTestId('attachment-pages').waitFor();
     const whole = Number(await chip(page).getAttribute('data-tokens'));
     expect(whole).toBeGreaterThan(4096);
     expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
@@ -135,7 +135,7 @@ describe('documents in the composer', () => {
       { name: 'long.txt', mimeType: 'text/plain', buffer: long },
     ]);
     const chips = page.locator('[data-testid="pending-attachments"] [data-testid="attachment"]');
-    await expect.poll(() => chips.evaluateAll((els) => els.filter((e) => e.getAttribute('data-tokens') !== null).length), { timeout: 30_000 }).toBe(2);
+    await expect.poll(() => chips.evaluateAll((els) => els.filter((e) => e.getAttribute('data-tokens') !== null).length)).toBe(2);
     await page.getByTestId('composer-input').fill('Summarize');
     const reason = page.getByTestId('composer-reason');
     await expect.poll(() => reason.textContent()).toMatch(/^long\.txt needs about \d+K tokens; [\d.]+K? are left in the 4K-token window\. Remove it or attach a shorter part of it, or make room\.$/);
@@ -151,7 +151,7 @@ describe('documents in the composer', () => {
     const whole = await page.screenshot({ type: 'png' });
     await page.getByTestId('attach-input').setInputFiles({ name: 'truncated.png', mimeType: 'image/png', buffer: whole.subarray(0, 120) });
     const error = page.locator('[data-testid="pending-attachments"] [data-testid="attachment-error"]');
-    await expect.poll(() => error.textContent(), { timeout: 30_000 }).toMatch(/^“truncated\.png” cannot be read: its image data is damaged or incomplete/);
+    await expect.poll(() => error.textContent()).toMatch(/^“truncated\.png” cannot be read: its image data is damaged or incomplete/);
     await page.getByTestId('composer-input').fill('What is this?');
     expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
     expect(await page.getByTestId('composer-reason').textContent()).toBe('truncated.png cannot be read (see its chip). Remove it to send.');
@@ -164,7 +164,7 @@ describe('documents in the composer', () => {
     s = await startUi(routes(readFileSync(resolve(import.meta.dirname, '../fixtures/ollama-models/show-llama3.1-8b.json'), 'utf8')));
     const { page } = s;
     await page.getByTestId('attach-input').setInputFiles({ name: 'minutes.pdf', mimeType: 'application/pdf', buffer: await printPdf(s, MINUTES) });
-    await page.getByTestId('context-larger').waitFor({ timeout: 30_000 });
+    await page.getByTestId('context-larger').waitFor();
     expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
     await page.getByTestId('context-larger').click();
     await expect.poll(() => page.getByTestId('context-meter').getAttribute('data-source')).toBe('user');
@@ -246,12 +246,12 @@ describe('documents in the composer', () => {
     const pdf = await printPdf(s, ['Quarterly report: the first page says hello.', 'The second page is the end.']);
     const file = { name: 'report.pdf', mimeType: 'application/pdf', buffer: pdf };
     await page.getByTestId('attach-input').setInputFiles(file);
-    await expect.poll(() => page.getByTestId('attachment-error').textContent(), { timeout: 30_000 }).toBe(TIMED_OUT);
+    await expect.poll(() => page.getByTestId('attachment-error').textContent()).toBe(TIMED_OUT);
     await page.getByTestId('composer-input').fill('Summarize');
     expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
 
     await page.getByTestId('attach-input').setInputFiles(file);
-    await expect.poll(() => chip(page).textContent(), { timeout: 30_000 }).toContain('2 pages');
+    await expect.poll(() => chip(page).textContent()).toContain('2 pages');
     expect(await page.getByTestId('attachment-error').count()).toBe(0);
     expect(Number(await chip(page).getAttribute('data-tokens'))).toBeGreaterThan(0);
     await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
@@ -261,7 +261,7 @@ describe('documents in the composer', () => {
     s = await startUi(routes());
     const { page } = s;
     await page.getByTestId('attach-input').setInputFiles({ name: 'locked.pdf', mimeType: 'application/pdf', buffer: LOCKED });
-    await expect.poll(() => page.getByTestId('attachment-error').textContent(), { timeout: 30_000 }).toContain('password-protected');
+    await expect.poll(() => page.getByTestId('attachment-error').textContent()).toContain('password-protected');
     await page.getByTestId('composer-input').fill('Read this');
     expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
     expect(await page.getByTestId('composer-reason').textContent()).toContain('locked.pdf cannot be read');
