@@ -4,7 +4,12 @@ import { ImportUploads } from '../../src/main/export/import-uploads';
 import { ATTACHMENT_MAX_BYTES, CONVERSATION_FILE_MAX_BYTES, IMPORT_CHUNK_BYTES, base64Length } from '../../src/shared/file-limits';
 import type { AttachmentBlock } from '../../src/shared/turn';
 
-const store = vi.hoisted(() => ({ fail: vi.fn(), openConversation: vi.fn(async () => {}) }));
+const store = vi.hoisted(() => {
+  // The one piece of the app's store an import touches: the "Importing …" line's file name.
+  let state: { importing: string | null } = { importing: null };
+  const useStore = { getState: () => state, setState: (patch: Partial<typeof state>) => void (state = { ...state, ...patch }) };
+  return { fail: vi.fn(), openConversation: vi.fn(async () => {}), useStore };
+});
 const api = vi.hoisted(() => ({ conversations: {} as Record<string, unknown>, attachments: {} as Record<string, unknown> }));
 vi.mock('../../src/renderer/store', () => store);
 vi.mock('../../src/renderer/firebrand', () => ({ firebrand: () => api }));
