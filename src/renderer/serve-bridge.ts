@@ -37,6 +37,7 @@ const CALL_PHRASES: Partial<Record<InvokeChannel, string>> = {
   'conversations:import-chunk': 'The import',
   'conversations:import-finish': 'The import',
   'conversations:export': 'The export',
+  'conversations:export-all': 'The export',
   'conversations:rename': 'Renaming the conversation',
   'conversations:delete': 'Deleting the conversation',
   'conversations:search': 'The search',

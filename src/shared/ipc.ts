@@ -20,6 +20,16 @@ export interface ConversationSummary {
 }
 
 /** Where a page of the conversation list ends: the last conversation of the page before. */
+/**
+ * What an import brought in: `conversationId` is the conversation listed first (the only one, or the most recently
+ * updated of an Export all); `imported` how many came in; `all` whether the file was an Export all.
+ */
+export interface ImportResult {
+  conversationId: string;
+  imported: number;
+  all: boolean;
+}
+
 export interface ConversationCursor {
   updatedAt: number;
   id: string;
@@ -189,8 +199,10 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
   'conversations:rename': { req: { conversationId: string; title: string }; res: { renamed: boolean } };
   /** One file for the user to save: every branch and attachment (json), or the active branch as Markdown. */
   'conversations:export': { req: { conversationId: string; format: 'json' | 'markdown' }; res: { fileName: string; mime: string; text: string } };
+  /** One file for the user to save with every conversation (Export all), each attachment's bytes once; Import reads it back whole. */
+  'conversations:export-all': { req: Record<string, never>; res: { fileName: string; mime: string; text: string } };
   /** A conversation file in one payload: small files only (one serve frame is at most 64 MiB). */
-  'conversations:import': { req: { text: string }; res: { conversationId: string } };
+  'conversations:import': { req: { text: string }; res: ImportResult };
   /**
    * A conversation file of any size Firebrand exports (CONVERSATION_FILE_MAX_BYTES), in pieces: begin with its size
    * in bytes (and its name, for messages), send its bytes in order in chunks of at most IMPORT_CHUNK_BYTES (as
@@ -199,7 +211,7 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
    */
   'conversations:import-begin': { req: { size: number; name?: string }; res: { uploadId: string } };
   'conversations:import-chunk': { req: { uploadId: string; offset: number; dataBase64: string }; res: { received: number } };
-  'conversations:import-finish': { req: { uploadId: string }; res: { conversationId: string } };
+  'conversations:import-finish': { req: { uploadId: string }; res: ImportResult };
   'conversations:import-cancel': { req: { uploadId: string }; res: { cancelled: boolean } };
   'conversations:search': { req: { query: string }; res: SearchResult[] };
   /** Makes the branch through `turnId` the active one and returns the conversation as then seen. */
@@ -284,6 +296,7 @@ export const INVOKE_CHANNELS = [
   'conversations:delete',
   'conversations:rename',
   'conversations:export',
+  'conversations:export-all',
   'conversations:import',
   'conversations:import-begin',
   'conversations:import-chunk',

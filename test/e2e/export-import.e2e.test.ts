@@ -228,4 +228,89 @@ describe('export and import', () => {
     await expect.poll(() => page.locator(ASSISTANT).first().textContent()).toContain('all quiet on every night');
     expect(await page.getByTestId('notice').count()).toBe(0);
   });
+
+  // Export all (a backup, or a move to another machine): one file with every conversation, their settings and each
+  // attachment's bytes once, read back whole into a fresh data folder, at a phone's 390 px.
+  it('exports every conversation as one file and imports it into a fresh data folder, all listed, newest first', async () => {
+    const notes = Buffer.from('shared notes: the kettle is at 80 °C\n');
+    const other = Buffer.from('only in the second chat\n');
+    const digests: string[] = [];
+    const source = await startSeededUi((store, db) => {
+      const blobs = new BlobStore(db, dirname(db.name));
+      const block = (bytes: Buffer, name: string) => {
+        const id = createHash('sha256').update(bytes).digest('hex');
+        mkdirSync(dirname(blobs.pathOf(id)), { recursive: true });
+        writeFileSync(blobs.pathOf(id), bytes);
+        blobs.recordRow(id, bytes.byteLength, 'text/plain', 1);
+        digests.push(id);
+        return { type: 'attachment' as const, id, kind: 'text' as const, name, mime: 'text/plain', size: bytes.byteLength };
+      };
+      const shared = block(notes, 'notes.txt');
+      const own = block(other, 'other.txt');
+      const chats = [
+        { id: 'tea', title: 'Green tea', attachments: [shared], updatedAt: 1_700_000_000_003 },
+        { id: 'kettle', title: 'Kettle shopping', attachments: [shared, own], updatedAt: 1_700_000_000_002 },
+        { id: 'plain', title: 'Plain talk', attachments: [], updatedAt: 1_700_000_000_001 },
+      ];
+      for (const chat of chats) {
+        const turn = { conversationId: chat.id, meta: {}, status: 'done' as const, createdAt: chat.updatedAt };
+        store.restoreConversation({ id: chat.id, title: chat.title, model: 'llama3.2:3b', activeLeafId: `${chat.id}-a`, createdAt: chat.updatedAt, updatedAt: chat.updatedAt }, [
+          { ...turn, id: `${chat.id}-u`, parentId: null, role: 'user', blocks: [{ type: 'text', text: `About ${chat.title}` }, ...chat.attachments] },
+          { ...turn, id: `${chat.id}-a`, parentId: `${chat.id}-u`, role: 'assistant', blocks: [{ type: 'text', text: `Answer on ${chat.title}` }] },
+        ]);
+      }
+      new ConversationSettingsStore(db).update('kettle', { systemPrompt: 'Be brief.', think: 'off', tools: false });
+    });
+    onTestFinished(() => source.close());
+    const dir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-all-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const { page } = source;
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.getByTestId('sidebar-toggle').click();
+    await page.locator('.app.drawer-open').waitFor();
+    const exportAll = page.getByTestId('conversations-export-all');
+    await expect.poll(() => page.getByTestId('conversation-item').count()).toBe(3);
+    // Its whole name shows in the drawer, beside Import.
+    expect(await exportAll.evaluate((b) => b.scrollWidth <= b.clientWidth && b.textContent)).toBe('Export all');
+    const [download] = await Promise.all([page.waitForEvent('download'), exportAll.click()]);
+    expect(download.suggestedFilename()).toMatch(/^Firebrand conversations .*\.firebrand\.json$/);
+    const path = join(dir, download.suggestedFilename());
+    await download.saveAs(path);
+    const file = JSON.parse(readFileSync(path, 'utf8')) as { format: string; conversations: { conversation: { title: string } }[]; blobs: Record<string, unknown> };
+    expect(file.format).toBe('firebrand.conversations');
+    expect(file.conversations.map((c) => c.conversation.title)).toEqual(['Green tea', 'Kettle shopping', 'Plain talk']);
+    // notes.txt is in two chats and in the file once.
+    expect(Object.keys(file.blobs).sort()).toEqual([...new Set(digests)].sort());
+
+    const fresh = await startSeededUi(() => {});
+    onTestFinished(() => fresh.close());
+    const other2 = fresh.page;
+    await other2.setViewportSize({ width: 390, height: 800 });
+    await other2.getByTestId('sidebar-toggle').click();
+    await other2.locator('.app.drawer-open').waitFor();
+    // Nothing to export yet, and it says so.
+    expect(await other2.getByTestId('conversations-export-all').isDisabled()).toBe(true);
+    expect(await other2.getByTestId('conversations-export-all').getAttribute('title')).toBe('There are no conversations to export yet.');
+    await other2.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { importSeen: string[] }).importSeen = seen;
+      new MutationObserver(() => {
+        const status = document.querySelector('[data-testid="import-progress"]');
+        if (status?.textContent) seen.push(status.textContent);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    await other2.getByTestId('conversation-import-input').setInputFiles(path);
+    await expect.poll(() => other2.getByTestId('notice').locator('.banner-text').textContent().catch(() => null)).toBe('Imported 3 conversations.');
+    // The newest opened, the drawer closed on it.
+    await other2.getByText('Answer on Green tea').waitFor();
+    expect(await other2.evaluate(() => (window as unknown as { importSeen: string[] }).importSeen)).toContain(`Importing “${download.suggestedFilename()}”…`);
+    await other2.getByTestId('sidebar-toggle').click();
+    await other2.locator('.app.drawer-open').waitFor();
+    await expect.poll(() => other2.getByTestId('conversation-item').allTextContents()).toEqual(['Green tea', 'Kettle shopping', 'Plain talk']);
+    expect(await other2.getByTestId('conversations-export-all').isDisabled()).toBe(false);
+    // The chat with both attachments came with them.
+    await other2.getByTestId('conversation-item').nth(1).click();
+    await other2.getByText('Answer on Kettle shopping').waitFor();
+    await expect.poll(() => other2.getByText('other.txt').count()).toBeGreaterThan(0);
+  });
 });

@@ -5,10 +5,10 @@ import { ATTACHMENT_MAX_BYTES, CONVERSATION_FILE_MAX_BYTES, IMPORT_CHUNK_BYTES, 
 import type { AttachmentBlock } from '../../src/shared/turn';
 
 const store = vi.hoisted(() => {
-  // The one piece of the app's store an import touches: the "Importing …" line's file name.
+  // The slice of the store an import uses: whether one is on its way in.
   let state: { importing: string | null } = { importing: null };
-  const useStore = { getState: () => state, setState: (patch: Partial<typeof state>) => void (state = { ...state, ...patch }) };
-  return { fail: vi.fn(), openConversation: vi.fn(async () => {}), useStore };
+  const useStore = { getState: () => state, setState: (next: Partial<typeof state>) => void (state = { ...state, ...next }) };
+  return { fail: vi.fn(), openConversation: vi.fn(async () => {}), showNotice: vi.fn(), INFO: { kind: 'info' }, useStore };
 });
 const api = vi.hoisted(() => ({ conversations: {} as Record<string, unknown>, attachments: {} as Record<string, unknown> }));
 vi.mock('../../src/renderer/store', () => store);
@@ -19,7 +19,7 @@ const { addAttachment } = await import('../../src/renderer/store/attachments');
 const { sameAttachment } = await import('../../src/renderer/components/composer/use-attachments');
 
 /** main's side of the upload, with what each call carried. */
-function fakeMain() {
+function fakeMain(result = { imported: 1, all: false }) {
   const uploads = new ImportUploads({ newId: () => 'up-1' });
   const calls: string[] = [];
   const chunkChars: number[] = [];
@@ -34,7 +34,7 @@ function fakeMain() {
     importFinish: vi.fn(async ({ uploadId }: { uploadId: string }) => {
       calls.push('finish');
       imported = uploads.take(uploadId);
-      return { conversationId: 'c-imported' };
+      return { conversationId: 'c-imported', imported: result.imported, all: result.all };
     }),
     importCancel: vi.fn(async ({ uploadId }: { uploadId: string }) => (calls.push('cancel'), { cancelled: uploads.cancel(uploadId) })),
     import: vi.fn(),
@@ -45,6 +45,7 @@ function fakeMain() {
 beforeEach(() => {
   store.fail.mockClear();
   store.openConversation.mockClear();
+  store.showNotice.mockClear();
 });
 
 describe('importing a conversation file', () => {
@@ -59,6 +60,20 @@ describe('importing a conversation file', () => {
     expect(Math.max(...main.chunkChars)).toBeLessThanOrEqual(base64Length(IMPORT_CHUNK_BYTES));
     expect(api.conversations['import']).not.toHaveBeenCalled();
     expect(store.openConversation).toHaveBeenCalledWith('c-imported');
+  });
+
+  it('opens the first conversation of an Export all and says how many came in', async () => {
+    fakeMain({ imported: 12, all: true });
+    await importConversationFile(new File(['{"format":"firebrand.conversations"}'], 'all.firebrand.json'));
+    expect(store.fail).not.toHaveBeenCalled();
+    expect(store.openConversation).toHaveBeenCalledWith('c-imported');
+    expect(store.showNotice).toHaveBeenCalledWith('Imported 12 conversations.', store.INFO);
+    expect(store.useStore.getState().importing).toBeNull();
+    // One conversation's file opens with nothing more to say.
+    store.showNotice.mockClear();
+    fakeMain();
+    await importConversationFile(new File(['{}'], 'one.firebrand.json'));
+    expect(store.showNotice).not.toHaveBeenCalled();
   });
 
   it('says an empty or oversized file is so before reading it, naming the sizes, and sends nothing', async () => {

@@ -18,15 +18,17 @@ import type { AttachmentContent } from '../documents/attachment-content';
 import { UserFacingError } from '../errors';
 import type { EmitEvent } from '../events';
 import { importConversation } from '../export/conversation-io';
+import { exportAllFile } from '../export/export-all';
 import { exportFile } from '../export/export-file';
 import { ImportUploads } from '../export/import-uploads';
 import type { InvokeHandlers } from '../ipc/dispatch';
+import type { ImportResult } from '../../shared/ipc';
 import type { ChatParts } from './chat-wiring';
 import { conversationView, toSearchResult } from './conversation-view';
 
 type ConversationChannel =
   | 'conversations:list' | 'conversations:open' | 'conversations:delete' | 'conversations:get-settings'
-  | 'conversations:update-settings' | 'conversations:rename' | 'conversations:export' | 'conversations:import'
+  | 'conversations:update-settings' | 'conversations:rename' | 'conversations:export' | 'conversations:export-all' | 'conversations:import'
   | 'conversations:import-begin' | 'conversations:import-chunk' | 'conversations:import-finish'
   | 'conversations:import-cancel' | 'conversations:search' | 'conversations:switch-branch'
   | 'chat:send' | 'chat:stop' | 'chat:regenerate' | 'chat:edit-and-resend'
@@ -55,10 +57,10 @@ export function createConversationHandlers(deps: ConversationHandlersDeps): Pick
   const chatParts = deps.chat;
   const chat = chatParts.chat;
   const importUploads = new ImportUploads({ newId: randomUUID });
-  const importText = async (text: string): Promise<{ conversationId: string }> => {
-    const { conversationId } = await importConversation({ db, store, blobs, newId: randomUUID }, text, Date.now());
+  const importText = async (text: string): Promise<ImportResult> => {
+    const { conversationId, imported, all } = await importConversation({ db, store, blobs, newId: randomUUID }, text, Date.now());
     emit('conversations:changed', { conversationId });
-    return { conversationId };
+    return { conversationId, imported, all };
   };
   return {
     'conversations:list': (page) => store.listConversations(page),
@@ -89,6 +91,7 @@ export function createConversationHandlers(deps: ConversationHandlersDeps): Pick
       return { renamed };
     },
     'conversations:export': ({ conversationId, format }) => exportFile({ db, store, blobs, live: chatParts.engine.live }, conversationId, format),
+    'conversations:export-all': () => exportAllFile({ db, store, blobs, live: chatParts.engine.live }, Date.now()),
     'conversations:import': ({ text }) => importText(text),
     'conversations:import-begin': ({ size, name }) => importUploads.begin(size, name),
     'conversations:import-chunk': ({ uploadId, offset, dataBase64 }) => importUploads.append(uploadId, offset, Buffer.from(dataBase64, 'base64')),

@@ -9,7 +9,7 @@ import { settleApprovalCard, type NotRunWords } from '../db/settle-interrupted';
 import type { ConversationStore } from '../db/conversation-store';
 import { UserFacingError } from '../errors';
 import { runInWorker } from '../workers/run-in-worker';
-import { EXPORT_FORMAT, EXPORT_VERSION, type CheckedConversationFile, type ConversationFile } from './file-format';
+import { EXPORT_FORMAT, EXPORT_VERSION, type CheckedConversation, type CheckedConversationFile, type ConversationFile } from './file-format';
 
 export interface ConversationIoDeps {
   db: Database;
@@ -61,13 +61,15 @@ export function serializeConversationFile(file: ConversationFile): string {
 }
 
 /**
- * Imports an export file. The whole file is checked first, in a worker thread (a large file must not stall the
- * event loop), with the same checks an upload gets; attachment files are then written, and every row goes in one
- * transaction: a bad file writes nothing. The conversation counts as updated when it was imported (`now`). Files this import wrote are removed again when the rows fail; GC sweeps
- * any a crash leaves. Ids are kept unless they already exist here (the same file imported twice), in which case
- * all are remapped together.
+ * Imports an export file: one conversation, or every conversation of an Export all. The whole file is checked
+ * first, in a worker thread (a large file must not stall the event loop), with the same checks an upload gets;
+ * attachment files are then written, and every row of every conversation goes in one transaction: a bad file, or
+ * one bad conversation in it, writes nothing. The conversations count as updated when they were imported (`now`),
+ * an Export all's keeping their order among themselves. Files this import wrote are removed again when the rows
+ * fail; GC sweeps any a crash leaves. Ids are kept unless they already exist here (the same file imported twice),
+ * in which case all of that conversation's are remapped together.
  */
-export async function importConversation(deps: ConversationIoDeps, text: string, now: number): Promise<{ conversationId: string; remapped: boolean }> {
+export async function importConversation(deps: ConversationIoDeps, text: string, now: number): Promise<ImportResult> {
   const file = await runInWorker('check-conversation-file', text);
   const created: string[] = [];
   try {
@@ -76,11 +78,22 @@ export async function importConversation(deps: ConversationIoDeps, text: string,
       const written = await deps.blobs.writeFileOnly(blob.bytes, digest);
       if (written.created) created.push(written.digest);
     }
-    return restore(deps, file, now);
+    return restoreAll(deps, file, now);
   } catch (err) {
     for (const digest of created) await deps.blobs.removeIfUnrecorded(digest).catch(() => undefined);
     throw err;
   }
+}
+
+/** What an import did: `conversationId` is the one listed first (the most recently updated of an Export all). */
+export interface ImportResult {
+  conversationId: string;
+  /** Some ids were taken here already and were remapped. */
+  remapped: boolean;
+  /** How many conversations came in. */
+  imported: number;
+  /** The file was an Export all. */
+  all: boolean;
 }
 
 /** The results of calls that waited for approval when the file was saved (they never ran). */
@@ -89,7 +102,24 @@ const SAVED_WHILE_WAITING: NotRunWords = {
   before: 'No result: this conversation was saved before it was kept.',
 };
 
-function restore(deps: ConversationIoDeps, file: CheckedConversationFile, now: number): { conversationId: string; remapped: boolean } {
+function restoreAll(deps: ConversationIoDeps, file: CheckedConversationFile, now: number): ImportResult {
+  // The most recently updated first, each a millisecond before the one above it: listed in the order they had.
+  const ordered = [...file.conversations].sort((a, b) => b.conversation.updatedAt - a.conversation.updatedAt);
+  const ids: string[] = [];
+  let remapped = false;
+  deps.db.transaction(() => {
+    for (const [digest, blob] of Object.entries(file.blobs)) deps.blobs.recordRow(digest, blob.bytes.byteLength, blob.mime, now);
+    ordered.forEach((entry, i) => {
+      const restored = restore(deps, entry, now - i);
+      ids.push(restored.conversationId);
+      remapped ||= restored.remapped;
+    });
+  })();
+  return { conversationId: ids[0]!, remapped, imported: ids.length, all: file.all };
+}
+
+/** One conversation's rows; runs inside restoreAll's transaction. */
+function restore(deps: ConversationIoDeps, file: CheckedConversation, now: number): { conversationId: string; remapped: boolean } {
   const taken =
     deps.store.getConversationRecord(file.conversation.id) !== undefined || file.turns.some((t) => deps.store.getTurn(t.id) !== undefined);
   const ids = new Map<string, string>();
@@ -111,23 +141,20 @@ function restore(deps: ConversationIoDeps, file: CheckedConversationFile, now: n
     status: t.status === 'streaming' ? 'interrupted' : t.status,
   }));
   const activeLeafId = file.conversation.activeLeafId === null ? null : map(file.conversation.activeLeafId);
-  deps.db.transaction(() => {
-    for (const [digest, blob] of Object.entries(file.blobs)) deps.blobs.recordRow(digest, blob.bytes.byteLength, blob.mime, now);
-    // Listed by when it came in, at the top of the list: under the time it was last written to elsewhere, an
-    // older chat landed past the first page of the list, out of sight, while it was open (export audit #1).
-    deps.store.restoreConversation({ ...file.conversation, id: conversationId, activeLeafId, updatedAt: now }, turns);
-    // A file from before settings were exported keeps the defaults the row was created with.
-    if (file.settings) new ConversationSettingsStore(deps.db).update(conversationId, file.settings);
-    // A card that waited when the file was saved has no run behind it here: left pending, its buttons answered
-    // nothing and the chat took no message ("waits for your answer"). It is settled as stopped, its calls not run;
-    // whatever its role (a crafted file's), as the page treats any pending card as a run that waits.
-    for (const card of turns) {
-      if (card.source !== 'tool-approval' || card.meta['state'] !== 'pending') continue;
-      const meta = { ...card.meta, state: 'stopped' };
-      const shown = toolApprovalMeta(meta);
-      const blocks = shown ? [{ type: 'text' as const, text: toolApprovalText(shown) }] : card.blocks;
-      settleApprovalCard(deps.store, card, { meta, blocks }, SAVED_WHILE_WAITING, deps.newId, now);
-    }
-  })();
+  // Listed by when it came in, at the top of the list: under the time it was last written to elsewhere, an
+  // older chat landed past the first page of the list, out of sight, while it was open (export audit #1).
+  deps.store.restoreConversation({ ...file.conversation, id: conversationId, activeLeafId, updatedAt: now }, turns);
+  // A file from before settings were exported keeps the defaults the row was created with.
+  if (file.settings) new ConversationSettingsStore(deps.db).update(conversationId, file.settings);
+  // A card that waited when the file was saved has no run behind it here: left pending, its buttons answered
+  // nothing and the chat took no message ("waits for your answer"). It is settled as stopped, its calls not run;
+  // whatever its role (a crafted file's), as the page treats any pending card as a run that waits.
+  for (const card of turns) {
+    if (card.source !== 'tool-approval' || card.meta['state'] !== 'pending') continue;
+    const meta = { ...card.meta, state: 'stopped' };
+    const shown = toolApprovalMeta(meta);
+    const blocks = shown ? [{ type: 'text' as const, text: toolApprovalText(shown) }] : card.blocks;
+    settleApprovalCard(deps.store, card, { meta, blocks }, SAVED_WHILE_WAITING, deps.newId, now);
+  }
   return { conversationId, remapped: taken };
 }

@@ -22,12 +22,17 @@ export function exportFile(
   // An answer streaming now as far as it has streamed, not as last written (at most half a second older).
   const view = conversationView(deps.store, conversationId, undefined, undefined, deps.live ? { live: deps.live } : {});
   const base = safeFileName(view.conversation.title);
-  const asShown = (turn: Turn): Turn => exported(deps.live?.leftOpen?.shown(turn)) ?? turn;
+  const asShown = shownForExport(deps.live);
   if (format === 'markdown') {
     return { fileName: `${base}.md`, mime: 'text/markdown', text: branchToMarkdown(view.conversation.title, view.turns.map(asShown)) };
   }
   const file = exportConversation(deps, conversationId, Date.now());
   return { fileName: `${base}.firebrand.json`, mime: 'application/json', text: serializeConversationFile({ ...file, turns: file.turns.map(asShown) }) };
+}
+
+/** A turn as an export holds it: one the last run left open as the page shows it (interrupted), without the page's note. */
+export function shownForExport(live: LiveTurns | undefined): (turn: Turn) => Turn {
+  return (turn) => exported(live?.leftOpen?.shown(turn)) ?? turn;
 }
 
 /** The note that this computer's disk is full belongs on the page, not in the file. */

@@ -27,13 +27,46 @@ export interface ConversationFile {
   blobs: Record<string, { mime: string; size: number; base64: string }>;
 }
 
-/** An export file after every check: attachment bytes decoded, verified and passed through the upload checks. */
-export interface CheckedConversationFile {
+/**
+ * Every conversation at once (Export all): each with its settings and turns as in a ConversationFile, and the
+ * bytes of every attachment they use once, by digest, however many conversations share it.
+ */
+export interface ConversationsFile {
+  format: typeof ALL_EXPORT_FORMAT;
+  version: number;
+  exportedAt: number;
+  /** The most recently updated first. */
+  conversations: Pick<ConversationFile, 'conversation' | 'settings' | 'turns'>[];
+  blobs: ConversationFile['blobs'];
+}
+
+export const ALL_EXPORT_FORMAT = 'firebrand.conversations';
+
+/** One conversation of a checked file. */
+export interface CheckedConversation {
   conversation: ConversationRecord;
   settings?: ConversationSettings;
   /** Parents before children. */
   turns: Turn[];
+}
+
+/**
+ * An export file (one conversation or all of them) after every check: attachment bytes decoded, verified and
+ * passed through the upload checks. `all`: the file was an Export all.
+ */
+export interface CheckedConversationFile {
+  all: boolean;
+  conversations: CheckedConversation[];
   blobs: Record<string, { mime: string; bytes: Uint8Array }>;
+}
+
+/** A parsed file before its bytes are decoded: its conversations (structure checked) and its blobs. */
+interface ParsedExport {
+  all: boolean;
+  version: number;
+  exportedAt: number;
+  conversations: CheckedConversation[];
+  blobs: ConversationFile['blobs'];
 }
 
 /**
@@ -43,10 +76,10 @@ export interface CheckedConversationFile {
  * worker thread (src/main/workers): a large file costs the event loop nothing.
  */
 export function checkConversationFile(text: string): CheckedConversationFile {
-  const file = parseConversationFile(text);
+  const file = parseExport(text);
   const blobs: CheckedConversationFile['blobs'] = {};
   const blocksOf = new Map<string, AttachmentBlock[]>();
-  for (const turn of file.turns) {
+  for (const turn of file.conversations.flatMap((c) => c.turns)) {
     for (const b of turn.blocks) if (b.type === 'attachment') blocksOf.set(b.id, [...(blocksOf.get(b.id) ?? []), b]);
   }
   for (const [digest, blob] of Object.entries(file.blobs)) {
@@ -65,15 +98,26 @@ export function checkConversationFile(text: string): CheckedConversationFile {
     blobs[digest] = { mime: checked.mime, bytes };
   }
   // Names as an upload would keep them: no invisible characters that spoof or break a line.
-  const turns = file.turns.map((t) => ({
-    ...t,
-    blocks: t.blocks.map((b) => (b.type === 'attachment' ? { ...b, name: displayName(b.name), mime: b.mime.toLowerCase() } : b)),
+  const conversations = file.conversations.map((c) => ({
+    ...c,
+    turns: c.turns.map((t) => ({
+      ...t,
+      blocks: t.blocks.map((b) => (b.type === 'attachment' ? { ...b, name: displayName(b.name), mime: b.mime.toLowerCase() } : b)),
+    })),
   }));
-  return { conversation: file.conversation, ...(file.settings ? { settings: file.settings } : {}), turns, blobs };
+  return { all: file.all, conversations, blobs };
 }
 
-/** Parses an export file and checks its structure (turns, tree, digests named), before any bytes are decoded. */
+/** Parses a one-conversation export file and checks its structure (turns, tree, digests named), before any bytes are decoded. */
 export function parseConversationFile(text: string): ConversationFile {
+  const file = parseExport(text);
+  const [only] = file.conversations;
+  if (file.all || !only) throw invalid('it holds every conversation of an Export all, not one conversation');
+  return { format: EXPORT_FORMAT, version: file.version, exportedAt: file.exportedAt, ...only, blobs: file.blobs };
+}
+
+/** Parses either kind of export file and checks its structure, before any bytes are decoded. */
+function parseExport(text: string): ParsedExport {
   // An export opened and saved again in an editor that writes a byte-order mark (Notepad) is the same export
   // (export audit #3: JSON.parse refused it as "not valid JSON").
   const json = text.startsWith('\uFEFF') ? text.slice(1) : text;
@@ -86,7 +130,7 @@ export function parseConversationFile(text: string): ConversationFile {
     if (/^\s*# /.test(json)) throw invalid('it is a Markdown export, which is for reading; import the conversation’s .firebrand.json export instead');
     throw invalid('it is not valid JSON');
   }
-  if (!isObject(data) || data.format !== EXPORT_FORMAT) throw invalid('it is not a Firebrand conversation export');
+  if (!isObject(data) || (data.format !== EXPORT_FORMAT && data.format !== ALL_EXPORT_FORMAT)) throw invalid('it is not a Firebrand conversation export');
   if (typeof data.version !== 'number' || !Number.isInteger(data.version) || data.version < 1) throw invalid('its format version is missing');
   if (data.version > EXPORT_VERSION) {
     throw new UserFacingError(
@@ -94,6 +138,32 @@ export function parseConversationFile(text: string): ConversationFile {
       `This file was exported by a newer version of Firebrand (format ${data.version}; this app reads up to ${EXPORT_VERSION}). Update Firebrand to import it.`,
     );
   }
+  const blobs = checkBlobs(data.blobs);
+  const all = data.format === ALL_EXPORT_FORMAT;
+  let conversations: CheckedConversation[];
+  if (all) {
+    if (!Array.isArray(data.conversations)) throw invalid('it has no conversations list');
+    if (data.conversations.length === 0) throw invalid('it holds no conversations');
+    conversations = data.conversations.map((entry: unknown, i: number) => {
+      if (!isObject(entry)) throw invalid(`conversation ${i + 1} is malformed`);
+      return checkConversation(entry, blobs, `conversation ${i + 1}: `);
+    });
+    // Ids are kept on import where they are free: two entries naming the same ones cannot both keep them.
+    const conversationIds = new Set(conversations.map((c) => c.conversation.id));
+    if (conversationIds.size !== conversations.length) throw invalid('two conversations share an id');
+    const turnIds = new Set<string>();
+    for (const turn of conversations.flatMap((c) => c.turns)) {
+      if (turnIds.has(turn.id)) throw invalid('two messages in different conversations share an id');
+      turnIds.add(turn.id);
+    }
+  } else {
+    conversations = [checkConversation(data, blobs, '')];
+  }
+  return { all, version: data.version, exportedAt: typeof data.exportedAt === 'number' ? data.exportedAt : 0, conversations, blobs };
+}
+
+/** One conversation's header, settings and turns; `where` names it in an all-export's refusal. */
+function checkConversation(data: Record<string, unknown>, blobs: ConversationFile['blobs'], where: string): CheckedConversation {
   const conversation = data.conversation;
   if (
     !isObject(conversation) ||
@@ -107,30 +177,25 @@ export function parseConversationFile(text: string): ConversationFile {
     typeof conversation.createdAt !== 'number' ||
     typeof conversation.updatedAt !== 'number'
   ) {
-    throw invalid('its conversation header is malformed');
+    throw invalid(`${where}its conversation header is malformed`);
   }
-  const settings = checkSettings(data.settings);
-  if (!Array.isArray(data.turns)) throw invalid('it has no turns list');
-  const turns = data.turns.map((t: unknown, i: number) => checkTurn(t, i, conversation.id as string));
-  const blobs = checkBlobs(data.blobs);
+  const settings = checkSettings(data.settings, where);
+  if (!Array.isArray(data.turns)) throw invalid(`${where}it has no turns list`);
+  const turns = data.turns.map((t: unknown, i: number) => checkTurn(t, i, conversation.id as string, where));
   for (const turn of turns) {
     for (const block of turn.blocks) {
-      if (block.type === 'attachment' && !(block.id in blobs)) throw invalid(`the bytes of attachment “${block.name}” are missing`);
+      if (block.type === 'attachment' && !(block.id in blobs)) throw invalid(`${where}the bytes of attachment “${block.name}” are missing`);
     }
   }
-  const ordered = parentsFirst(turns);
+  const ordered = parentsFirst(turns, where);
   if (conversation.activeLeafId !== null && !turns.some((t) => t.id === conversation.activeLeafId)) {
-    throw invalid('its active branch points at a message that is not in the file');
+    throw invalid(`${where}its active branch points at a message that is not in the file`);
   }
   return {
-    format: EXPORT_FORMAT,
-    version: data.version,
-    exportedAt: typeof data.exportedAt === 'number' ? data.exportedAt : 0,
     // A blank title would leave a row with no text in the list (and buttons named "Rename ").
     conversation: { ...(conversation as unknown as ConversationRecord), title: conversation.title.trim() === '' ? IMPORTED_TITLE : conversation.title },
     ...(settings ? { settings } : {}),
     turns: ordered,
-    blobs,
   };
 }
 
@@ -138,7 +203,7 @@ export function parseConversationFile(text: string): ConversationFile {
 export const IMPORTED_TITLE = 'Imported conversation';
 
 /** The same limits `conversations:update-settings` puts on these fields (src/main/ipc/schemas.ts). */
-function checkSettings(value: unknown): ConversationSettings | undefined {
+function checkSettings(value: unknown, where: string): ConversationSettings | undefined {
   if (value === undefined) return undefined;
   if (
     !isObject(value) ||
@@ -148,7 +213,7 @@ function checkSettings(value: unknown): ConversationSettings | undefined {
     !(value.think === null || (typeof value.think === 'string' && (THINK_MODES as readonly string[]).includes(value.think))) ||
     typeof value.tools !== 'boolean'
   ) {
-    throw invalid('its chat settings (system prompt, think mode, tools) are malformed');
+    throw invalid(`${where}its chat settings (system prompt, think mode, tools) are malformed`);
   }
   return { systemPrompt: value.systemPrompt, think: value.think as ConversationSettings['think'], tools: value.tools };
 }
@@ -166,8 +231,8 @@ const TURN_FIELD_PROBLEMS: Record<string, string> = {
 /** Compiled with the first file checked, not when the app starts (it took ~50 ms of every start, bench/start). */
 let turnValidator: ValidateFunction | undefined;
 
-function checkTurn(t: unknown, i: number, conversationId: string): Turn {
-  const bad = (what: string) => invalid(`message ${i + 1} ${what}`);
+function checkTurn(t: unknown, i: number, conversationId: string, where: string): Turn {
+  const bad = (what: string) => invalid(`${where}message ${i + 1} ${what}`);
   if (!isObject(t)) throw bad('is not an object');
   const validateTurn = (turnValidator ??= new Ajv({ allErrors: false, strict: true }).compile(importedTurnSchema));
   if (!validateTurn(t)) {
@@ -194,11 +259,11 @@ function checkBlobs(value: unknown): ConversationFile['blobs'] {
 }
 
 /** Orders turns so each parent precedes its children; a parent outside the file or a cycle is refused. */
-function parentsFirst(turns: Turn[]): Turn[] {
+function parentsFirst(turns: Turn[], where: string): Turn[] {
   const ids = new Set<string>();
   const children = new Map<string | null, Turn[]>();
   for (const t of turns) {
-    if (ids.has(t.id)) throw invalid('two messages share an id');
+    if (ids.has(t.id)) throw invalid(`${where}two messages share an id`);
     ids.add(t.id);
     const list = children.get(t.parentId) ?? [];
     list.push(t);
@@ -211,7 +276,7 @@ function parentsFirst(turns: Turn[]): Turn[] {
     out.push(turn);
     queue.push(...(children.get(turn.id) ?? []));
   }
-  if (out.length !== turns.length) throw invalid('some messages reply to messages that are not in the file');
+  if (out.length !== turns.length) throw invalid(`${where}some messages reply to messages that are not in the file`);
   return out;
 }
 

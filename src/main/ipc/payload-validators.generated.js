@@ -6649,51 +6649,17 @@ return errors === 0;
 }
 
 export const payload45 = validate56;
-const schema57 = {"type":"object","additionalProperties":false,"required":["text"],"properties":{"text":{"type":"string","minLength":1,"maxChars":67108864}}};
+const schema57 = {"type":"object","additionalProperties":false,"properties":{}};
 
 function validate56(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((data.text === undefined) && (missing0 = "text")){
-validate56.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "text")){
 validate56.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
-}
-}
-if(_errs1 === errors){
-if(data.text !== undefined){
-let data0 = data.text;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) < 1){
-validate56.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(data0.length > 67108864){
-validate56.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxChars",keyword:"maxChars",params:{limit: 67108864},message:"must NOT have more than 67108864 characters"}];
-return false;
-}
-}
-}
-else {
-validate56.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-}
-}
 }
 }
 else {
@@ -6706,7 +6672,7 @@ return errors === 0;
 }
 
 export const payload46 = validate57;
-const schema58 = {"type":"object","additionalProperties":false,"required":["size"],"properties":{"size":{"type":"integer","minimum":0},"name":{"type":"string","maxLength":500}}};
+const schema58 = {"type":"object","additionalProperties":false,"required":["text"],"properties":{"text":{"type":"string","minLength":1,"maxChars":67108864}}};
 
 function validate57(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6714,15 +6680,72 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.size === undefined) && (missing0 = "size")){
+if((data.text === undefined) && (missing0 = "text")){
 validate57.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "size") || (key0 === "name"))){
+if(!(key0 === "text")){
 validate57.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.text !== undefined){
+let data0 = data.text;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) < 1){
+validate57.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(data0.length > 67108864){
+validate57.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxChars",keyword:"maxChars",params:{limit: 67108864},message:"must NOT have more than 67108864 characters"}];
+return false;
+}
+}
+}
+else {
+validate57.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate57.errors = vErrors;
+return errors === 0;
+}
+
+export const payload47 = validate58;
+const schema59 = {"type":"object","additionalProperties":false,"required":["size"],"properties":{"size":{"type":"integer","minimum":0},"name":{"type":"string","maxLength":500}}};
+
+function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.size === undefined) && (missing0 = "size")){
+validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "size") || (key0 === "name"))){
+validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -6732,13 +6755,13 @@ if(data.size !== undefined){
 let data0 = data.size;
 const _errs2 = errors;
 if(!(((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0))) && (isFinite(data0)))){
-validate57.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate58.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs2){
 if((typeof data0 == "number") && (isFinite(data0))){
 if(data0 < 0 || isNaN(data0)){
-validate57.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate58.errors = [{instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -6755,12 +6778,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 500){
-validate57.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate58.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 }
 else {
-validate57.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate58.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -6768,123 +6791,6 @@ var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
-}
-}
-}
-}
-}
-else {
-validate57.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate57.errors = vErrors;
-return errors === 0;
-}
-
-export const payload47 = validate58;
-const schema59 = {"type":"object","additionalProperties":false,"required":["uploadId","offset","dataBase64"],"properties":{"uploadId":{"type":"string","minLength":1,"maxLength":200},"offset":{"type":"integer","minimum":0,"maximum":104857600},"dataBase64":{"type":"string","minLength":1,"maxChars":5592408}}};
-
-function validate58(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.uploadId === undefined) && (missing0 = "uploadId")) || ((data.offset === undefined) && (missing0 = "offset"))) || ((data.dataBase64 === undefined) && (missing0 = "dataBase64"))){
-validate58.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((key0 === "uploadId") || (key0 === "offset")) || (key0 === "dataBase64"))){
-validate58.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.uploadId !== undefined){
-let data0 = data.uploadId;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 200){
-validate58.errors = [{instancePath:instancePath+"/uploadId",schemaPath:"#/properties/uploadId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func2(data0) < 1){
-validate58.errors = [{instancePath:instancePath+"/uploadId",schemaPath:"#/properties/uploadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/uploadId",schemaPath:"#/properties/uploadId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.offset !== undefined){
-let data1 = data.offset;
-const _errs4 = errors;
-if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
-validate58.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs4){
-if((typeof data1 == "number") && (isFinite(data1))){
-if(data1 > 104857600 || isNaN(data1)){
-validate58.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/maximum",keyword:"maximum",params:{comparison: "<=", limit: 104857600},message:"must be <= 104857600"}];
-return false;
-}
-else {
-if(data1 < 0 || isNaN(data1)){
-validate58.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.dataBase64 !== undefined){
-let data2 = data.dataBase64;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) < 1){
-validate58.errors = [{instancePath:instancePath+"/dataBase64",schemaPath:"#/properties/dataBase64/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(data2.length > 5592408){
-validate58.errors = [{instancePath:instancePath+"/dataBase64",schemaPath:"#/properties/dataBase64/maxChars",keyword:"maxChars",params:{limit: 5592408},message:"must NOT have more than 5592408 characters"}];
-return false;
-}
-}
-}
-else {
-validate58.errors = [{instancePath:instancePath+"/dataBase64",schemaPath:"#/properties/dataBase64/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -6900,7 +6806,7 @@ return errors === 0;
 }
 
 export const payload48 = validate59;
-const schema60 = {"type":"object","additionalProperties":false,"required":["uploadId"],"properties":{"uploadId":{"type":"string","minLength":1,"maxLength":200}}};
+const schema60 = {"type":"object","additionalProperties":false,"required":["uploadId","offset","dataBase64"],"properties":{"uploadId":{"type":"string","minLength":1,"maxLength":200},"offset":{"type":"integer","minimum":0,"maximum":104857600},"dataBase64":{"type":"string","minLength":1,"maxChars":5592408}}};
 
 function validate59(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -6908,14 +6814,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.uploadId === undefined) && (missing0 = "uploadId")){
+if((((data.uploadId === undefined) && (missing0 = "uploadId")) || ((data.offset === undefined) && (missing0 = "offset"))) || ((data.dataBase64 === undefined) && (missing0 = "dataBase64"))){
 validate59.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "uploadId")){
+if(!(((key0 === "uploadId") || (key0 === "offset")) || (key0 === "dataBase64"))){
 validate59.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -6941,6 +6847,66 @@ return false;
 else {
 validate59.errors = [{instancePath:instancePath+"/uploadId",schemaPath:"#/properties/uploadId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.offset !== undefined){
+let data1 = data.offset;
+const _errs4 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate59.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs4){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 > 104857600 || isNaN(data1)){
+validate59.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/maximum",keyword:"maximum",params:{comparison: "<=", limit: 104857600},message:"must be <= 104857600"}];
+return false;
+}
+else {
+if(data1 < 0 || isNaN(data1)){
+validate59.errors = [{instancePath:instancePath+"/offset",schemaPath:"#/properties/offset/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.dataBase64 !== undefined){
+let data2 = data.dataBase64;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) < 1){
+validate59.errors = [{instancePath:instancePath+"/dataBase64",schemaPath:"#/properties/dataBase64/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(data2.length > 5592408){
+validate59.errors = [{instancePath:instancePath+"/dataBase64",schemaPath:"#/properties/dataBase64/maxChars",keyword:"maxChars",params:{limit: 5592408},message:"must NOT have more than 5592408 characters"}];
+return false;
+}
+}
+}
+else {
+validate59.errors = [{instancePath:instancePath+"/dataBase64",schemaPath:"#/properties/dataBase64/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -7014,7 +6980,7 @@ return errors === 0;
 }
 
 export const payload50 = validate61;
-const schema62 = {"type":"object","additionalProperties":false,"required":["query"],"properties":{"query":{"type":"string","maxLength":1000}}};
+const schema62 = {"type":"object","additionalProperties":false,"required":["uploadId"],"properties":{"uploadId":{"type":"string","minLength":1,"maxLength":200}}};
 
 function validate61(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7022,32 +6988,38 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.query === undefined) && (missing0 = "query")){
+if((data.uploadId === undefined) && (missing0 = "uploadId")){
 validate61.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "query")){
+if(!(key0 === "uploadId")){
 validate61.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.query !== undefined){
-let data0 = data.query;
+if(data.uploadId !== undefined){
+let data0 = data.uploadId;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 1000){
-validate61.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
+if(func2(data0) > 200){
+validate61.errors = [{instancePath:instancePath+"/uploadId",schemaPath:"#/properties/uploadId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate61.errors = [{instancePath:instancePath+"/uploadId",schemaPath:"#/properties/uploadId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
+}
 else {
-validate61.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate61.errors = [{instancePath:instancePath+"/uploadId",schemaPath:"#/properties/uploadId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7065,7 +7037,7 @@ return errors === 0;
 }
 
 export const payload51 = validate62;
-const schema63 = {"type":"object","additionalProperties":false,"required":["turnId"],"properties":{"turnId":{"type":"string","minLength":1,"maxLength":200}}};
+const schema63 = {"type":"object","additionalProperties":false,"required":["query"],"properties":{"query":{"type":"string","maxLength":1000}}};
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7073,38 +7045,32 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.turnId === undefined) && (missing0 = "turnId")){
+if((data.query === undefined) && (missing0 = "query")){
 validate62.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "turnId")){
+if(!(key0 === "query")){
 validate62.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.turnId !== undefined){
-let data0 = data.turnId;
+if(data.query !== undefined){
+let data0 = data.query;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(func2(data0) > 200){
-validate62.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func2(data0) < 1){
-validate62.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(func2(data0) > 1000){
+validate62.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters"}];
 return false;
 }
 }
-}
 else {
-validate62.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate62.errors = [{instancePath:instancePath+"/query",schemaPath:"#/properties/query/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7122,9 +7088,66 @@ return errors === 0;
 }
 
 export const payload52 = validate63;
-const schema64 = {"type":"object","additionalProperties":false,"required":["conversationId","text","model"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"text":{"type":"string","maxChars":4000000},"model":{"type":"string","minLength":1,"maxLength":300},"attachments":{"type":"array","maxItems":32,"items":{"type":"object","additionalProperties":false,"required":["type","id","kind","name","mime","size"],"properties":{"type":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"kind":{"enum":["image","document","text"]},"name":{"type":"string","minLength":1,"maxLength":500},"mime":{"type":"string","minLength":1,"maxLength":200},"size":{"type":"integer","minimum":0},"pages":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"integer","minimum":1,"maximum":100000},"to":{"type":"integer","minimum":1,"maximum":100000}}}}}},"think":{"anyOf":[{"type":"boolean"},{"enum":["off","on","low","medium","high"]}]},"connectionId":{"type":"string","minLength":1,"maxLength":200},"conversationSettings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}},"fromDraft":{"type":"boolean"}},"anyOf":[{"type":"object","properties":{"text":{"type":"string","minLength":1}}},{"type":"object","required":["attachments"],"properties":{"attachments":{"type":"array","minItems":1}}}]};
+const schema64 = {"type":"object","additionalProperties":false,"required":["turnId"],"properties":{"turnId":{"type":"string","minLength":1,"maxLength":200}}};
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.turnId === undefined) && (missing0 = "turnId")){
+validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(key0 === "turnId")){
+validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.turnId !== undefined){
+let data0 = data.turnId;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 200){
+validate63.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate63.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate63.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
+}
+}
+}
+else {
+validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate63.errors = vErrors;
+return errors === 0;
+}
+
+export const payload53 = validate64;
+const schema65 = {"type":"object","additionalProperties":false,"required":["conversationId","text","model"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"text":{"type":"string","maxChars":4000000},"model":{"type":"string","minLength":1,"maxLength":300},"attachments":{"type":"array","maxItems":32,"items":{"type":"object","additionalProperties":false,"required":["type","id","kind","name","mime","size"],"properties":{"type":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"kind":{"enum":["image","document","text"]},"name":{"type":"string","minLength":1,"maxLength":500},"mime":{"type":"string","minLength":1,"maxLength":200},"size":{"type":"integer","minimum":0},"pages":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"integer","minimum":1,"maximum":100000},"to":{"type":"integer","minimum":1,"maximum":100000}}}}}},"think":{"anyOf":[{"type":"boolean"},{"enum":["off","on","low","medium","high"]}]},"connectionId":{"type":"string","minLength":1,"maxLength":200},"conversationSettings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}},"fromDraft":{"type":"boolean"}},"anyOf":[{"type":"object","properties":{"text":{"type":"string","minLength":1}}},{"type":"object","required":["attachments"],"properties":{"attachments":{"type":"array","minItems":1}}}]};
+
+function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 const _errs1 = errors;
@@ -7243,7 +7266,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate63.errors = vErrors;
+validate64.errors = vErrors;
 return false;
 }
 else {
@@ -7261,14 +7284,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing1;
 if((((data.conversationId === undefined) && (missing1 = "conversationId")) || ((data.text === undefined) && (missing1 = "text"))) || ((data.model === undefined) && (missing1 = "model"))){
-validate63.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "conversationId") || (key0 === "text")) || (key0 === "model")) || (key0 === "attachments")) || (key0 === "think")) || (key0 === "connectionId")) || (key0 === "conversationSettings")) || (key0 === "fromDraft"))){
-validate63.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate64.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7342,7 +7365,7 @@ else {
 vErrors.push(err12);
 }
 errors++;
-validate63.errors = vErrors;
+validate64.errors = vErrors;
 return false;
 }
 else {
@@ -7368,12 +7391,12 @@ const _errs17 = errors;
 if(errors === _errs17){
 if(typeof data3 === "string"){
 if(data3.length > 4000000){
-validate63.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxChars",keyword:"maxChars",params:{limit: 4000000},message:"must NOT have more than 4000000 characters"}];
+validate64.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxChars",keyword:"maxChars",params:{limit: 4000000},message:"must NOT have more than 4000000 characters"}];
 return false;
 }
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7389,18 +7412,18 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data4 === "string"){
 if(func2(data4) > 300){
-validate63.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"}];
+validate64.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"}];
 return false;
 }
 else {
 if(func2(data4) < 1){
-validate63.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate64.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7416,7 +7439,7 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(Array.isArray(data5)){
 if(data5.length > 32){
-validate63.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
+validate64.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
 return false;
 }
 else {
@@ -7429,14 +7452,14 @@ if(errors === _errs23){
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 let missing2;
 if(((((((data6.type === undefined) && (missing2 = "type")) || ((data6.id === undefined) && (missing2 = "id"))) || ((data6.kind === undefined) && (missing2 = "kind"))) || ((data6.name === undefined) && (missing2 = "name"))) || ((data6.mime === undefined) && (missing2 = "mime"))) || ((data6.size === undefined) && (missing2 = "size"))){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs25 = errors;
 for(const key1 in data6){
 if(!(((((((key1 === "type") || (key1 === "id")) || (key1 === "kind")) || (key1 === "name")) || (key1 === "mime")) || (key1 === "size")) || (key1 === "pages"))){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7445,7 +7468,7 @@ if(_errs25 === errors){
 if(data6.type !== undefined){
 const _errs26 = errors;
 if("attachment" !== data6.type){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/type",schemaPath:"#/properties/attachments/items/properties/type/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/type",schemaPath:"#/properties/attachments/items/properties/type/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant"}];
 return false;
 }
 var valid6 = _errs26 === errors;
@@ -7460,12 +7483,12 @@ const _errs27 = errors;
 if(errors === _errs27){
 if(typeof data8 === "string"){
 if(!pattern14.test(data8)){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/id",schemaPath:"#/properties/attachments/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/id",schemaPath:"#/properties/attachments/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/id",schemaPath:"#/properties/attachments/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/id",schemaPath:"#/properties/attachments/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7479,7 +7502,7 @@ if(data6.kind !== undefined){
 let data9 = data6.kind;
 const _errs29 = errors;
 if(!(((data9 === "image") || (data9 === "document")) || (data9 === "text"))){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/kind",schemaPath:"#/properties/attachments/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema64.properties.attachments.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/kind",schemaPath:"#/properties/attachments/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema65.properties.attachments.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid6 = _errs29 === errors;
@@ -7494,18 +7517,18 @@ const _errs30 = errors;
 if(errors === _errs30){
 if(typeof data10 === "string"){
 if(func2(data10) > 500){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/name",schemaPath:"#/properties/attachments/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/name",schemaPath:"#/properties/attachments/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 else {
 if(func2(data10) < 1){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/name",schemaPath:"#/properties/attachments/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/name",schemaPath:"#/properties/attachments/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/name",schemaPath:"#/properties/attachments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/name",schemaPath:"#/properties/attachments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7521,18 +7544,18 @@ const _errs32 = errors;
 if(errors === _errs32){
 if(typeof data11 === "string"){
 if(func2(data11) > 200){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data11) < 1){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7546,13 +7569,13 @@ if(data6.size !== undefined){
 let data12 = data6.size;
 const _errs34 = errors;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/size",schemaPath:"#/properties/attachments/items/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/size",schemaPath:"#/properties/attachments/items/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs34){
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 < 0 || isNaN(data12)){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/size",schemaPath:"#/properties/attachments/items/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/size",schemaPath:"#/properties/attachments/items/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -7570,14 +7593,14 @@ if(errors === _errs36){
 if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 let missing3;
 if(((data13.from === undefined) && (missing3 = "from")) || ((data13.to === undefined) && (missing3 = "to"))){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs38 = errors;
 for(const key2 in data13){
 if(!((key2 === "from") || (key2 === "to"))){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7587,18 +7610,18 @@ if(data13.from !== undefined){
 let data14 = data13.from;
 const _errs39 = errors;
 if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs39){
 if((typeof data14 == "number") && (isFinite(data14))){
 if(data14 > 100000 || isNaN(data14)){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
 if(data14 < 1 || isNaN(data14)){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -7614,18 +7637,18 @@ if(data13.to !== undefined){
 let data15 = data13.to;
 const _errs41 = errors;
 if(!(((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15))) && (isFinite(data15)))){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs41){
 if((typeof data15 == "number") && (isFinite(data15))){
 if(data15 > 100000 || isNaN(data15)){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
 if(data15 < 1 || isNaN(data15)){
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -7641,7 +7664,7 @@ var valid7 = true;
 }
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -7660,7 +7683,7 @@ var valid6 = true;
 }
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate64.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -7672,7 +7695,7 @@ break;
 }
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate64.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -7703,7 +7726,7 @@ valid8 = valid8 || _valid2;
 if(!valid8){
 const _errs47 = errors;
 if(!(((((data16 === "off") || (data16 === "on")) || (data16 === "low")) || (data16 === "medium")) || (data16 === "high"))){
-const err14 = {instancePath:instancePath+"/think",schemaPath:"#/properties/think/anyOf/1/enum",keyword:"enum",params:{allowedValues: schema64.properties.think.anyOf[1].enum},message:"must be equal to one of the allowed values"};
+const err14 = {instancePath:instancePath+"/think",schemaPath:"#/properties/think/anyOf/1/enum",keyword:"enum",params:{allowedValues: schema65.properties.think.anyOf[1].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -7724,7 +7747,7 @@ else {
 vErrors.push(err15);
 }
 errors++;
-validate63.errors = vErrors;
+validate64.errors = vErrors;
 return false;
 }
 else {
@@ -7750,18 +7773,18 @@ const _errs48 = errors;
 if(errors === _errs48){
 if(typeof data17 === "string"){
 if(func2(data17) > 200){
-validate63.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate64.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data17) < 1){
-validate63.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate64.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7778,14 +7801,14 @@ if(errors === _errs50){
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
 let missing4;
 if(((data18.systemPrompt === undefined) && (missing4 = "systemPrompt")) || ((data18.think === undefined) && (missing4 = "think"))){
-validate63.errors = [{instancePath:instancePath+"/conversationSettings",schemaPath:"#/properties/conversationSettings/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
+validate64.errors = [{instancePath:instancePath+"/conversationSettings",schemaPath:"#/properties/conversationSettings/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
 return false;
 }
 else {
 const _errs52 = errors;
 for(const key3 in data18){
 if(!(((key3 === "systemPrompt") || (key3 === "think")) || (key3 === "tools"))){
-validate63.errors = [{instancePath:instancePath+"/conversationSettings",schemaPath:"#/properties/conversationSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate64.errors = [{instancePath:instancePath+"/conversationSettings",schemaPath:"#/properties/conversationSettings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -7797,12 +7820,12 @@ const _errs53 = errors;
 if(errors === _errs53){
 if(typeof data19 === "string"){
 if(func2(data19) > 200000){
-validate63.errors = [{instancePath:instancePath+"/conversationSettings/systemPrompt",schemaPath:"#/properties/conversationSettings/properties/systemPrompt/maxLength",keyword:"maxLength",params:{limit: 200000},message:"must NOT have more than 200000 characters"}];
+validate64.errors = [{instancePath:instancePath+"/conversationSettings/systemPrompt",schemaPath:"#/properties/conversationSettings/properties/systemPrompt/maxLength",keyword:"maxLength",params:{limit: 200000},message:"must NOT have more than 200000 characters"}];
 return false;
 }
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/conversationSettings/systemPrompt",schemaPath:"#/properties/conversationSettings/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate64.errors = [{instancePath:instancePath+"/conversationSettings/systemPrompt",schemaPath:"#/properties/conversationSettings/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -7819,7 +7842,7 @@ const _errs56 = errors;
 let valid10 = false;
 const _errs57 = errors;
 if(!(((((data20 === "off") || (data20 === "on")) || (data20 === "low")) || (data20 === "medium")) || (data20 === "high"))){
-const err16 = {instancePath:instancePath+"/conversationSettings/think",schemaPath:"#/properties/conversationSettings/properties/think/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema64.properties.conversationSettings.properties.think.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err16 = {instancePath:instancePath+"/conversationSettings/think",schemaPath:"#/properties/conversationSettings/properties/think/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema65.properties.conversationSettings.properties.think.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -7854,7 +7877,7 @@ else {
 vErrors.push(err18);
 }
 errors++;
-validate63.errors = vErrors;
+validate64.errors = vErrors;
 return false;
 }
 else {
@@ -7877,7 +7900,7 @@ if(valid9){
 if(data18.tools !== undefined){
 const _errs60 = errors;
 if(typeof data18.tools !== "boolean"){
-validate63.errors = [{instancePath:instancePath+"/conversationSettings/tools",schemaPath:"#/properties/conversationSettings/properties/tools/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate64.errors = [{instancePath:instancePath+"/conversationSettings/tools",schemaPath:"#/properties/conversationSettings/properties/tools/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid9 = _errs60 === errors;
@@ -7891,7 +7914,7 @@ var valid9 = true;
 }
 }
 else {
-validate63.errors = [{instancePath:instancePath+"/conversationSettings",schemaPath:"#/properties/conversationSettings/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate64.errors = [{instancePath:instancePath+"/conversationSettings",schemaPath:"#/properties/conversationSettings/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -7904,7 +7927,7 @@ if(valid3){
 if(data.fromDraft !== undefined){
 const _errs62 = errors;
 if(typeof data.fromDraft !== "boolean"){
-validate63.errors = [{instancePath:instancePath+"/fromDraft",schemaPath:"#/properties/fromDraft/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate64.errors = [{instancePath:instancePath+"/fromDraft",schemaPath:"#/properties/fromDraft/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid3 = _errs62 === errors;
@@ -7923,136 +7946,6 @@ var valid3 = true;
 }
 }
 else {
-validate63.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate63.errors = vErrors;
-return errors === 0;
-}
-
-export const payload53 = validate64;
-const schema65 = {"type":"object","additionalProperties":false,"required":["turnId","model"],"properties":{"turnId":{"type":"string","minLength":1,"maxLength":200},"model":{"type":"string","minLength":1,"maxLength":300},"think":{"type":"boolean"},"connectionId":{"type":"string","minLength":1,"maxLength":200}}};
-
-function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if(((data.turnId === undefined) && (missing0 = "turnId")) || ((data.model === undefined) && (missing0 = "model"))){
-validate64.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!((((key0 === "turnId") || (key0 === "model")) || (key0 === "think")) || (key0 === "connectionId"))){
-validate64.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.turnId !== undefined){
-let data0 = data.turnId;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 200){
-validate64.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func2(data0) < 1){
-validate64.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate64.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.model !== undefined){
-let data1 = data.model;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 300){
-validate64.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"}];
-return false;
-}
-else {
-if(func2(data1) < 1){
-validate64.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate64.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.think !== undefined){
-const _errs6 = errors;
-if(typeof data.think !== "boolean"){
-validate64.errors = [{instancePath:instancePath+"/think",schemaPath:"#/properties/think/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.connectionId !== undefined){
-let data3 = data.connectionId;
-const _errs8 = errors;
-if(errors === _errs8){
-if(typeof data3 === "string"){
-if(func2(data3) > 200){
-validate64.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func2(data3) < 1){
-validate64.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate64.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-else {
 validate64.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
@@ -8062,7 +7955,7 @@ return errors === 0;
 }
 
 export const payload54 = validate65;
-const schema66 = {"type":"object","additionalProperties":false,"required":["turnId","text","model"],"properties":{"turnId":{"type":"string","minLength":1,"maxLength":200},"text":{"type":"string","maxChars":4000000},"model":{"type":"string","minLength":1,"maxLength":300},"think":{"type":"boolean"},"connectionId":{"type":"string","minLength":1,"maxLength":200},"keepAttachments":{"type":"array","maxItems":32,"items":{"type":"integer","minimum":0,"maximum":31}}}};
+const schema66 = {"type":"object","additionalProperties":false,"required":["turnId","model"],"properties":{"turnId":{"type":"string","minLength":1,"maxLength":200},"model":{"type":"string","minLength":1,"maxLength":300},"think":{"type":"boolean"},"connectionId":{"type":"string","minLength":1,"maxLength":200}}};
 
 function validate65(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8070,14 +7963,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.turnId === undefined) && (missing0 = "turnId")) || ((data.text === undefined) && (missing0 = "text"))) || ((data.model === undefined) && (missing0 = "model"))){
+if(((data.turnId === undefined) && (missing0 = "turnId")) || ((data.model === undefined) && (missing0 = "model"))){
 validate65.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "turnId") || (key0 === "text")) || (key0 === "model")) || (key0 === "think")) || (key0 === "connectionId")) || (key0 === "keepAttachments"))){
+if(!((((key0 === "turnId") || (key0 === "model")) || (key0 === "think")) || (key0 === "connectionId"))){
 validate65.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -8111,38 +8004,17 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.text !== undefined){
-let data1 = data.text;
+if(data.model !== undefined){
+let data1 = data.model;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(data1.length > 4000000){
-validate65.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxChars",keyword:"maxChars",params:{limit: 4000000},message:"must NOT have more than 4000000 characters"}];
-return false;
-}
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.model !== undefined){
-let data2 = data.model;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 300){
+if(func2(data1) > 300){
 validate65.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"}];
 return false;
 }
 else {
-if(func2(data2) < 1){
+if(func2(data1) < 1){
 validate65.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -8153,35 +8025,35 @@ validate65.errors = [{instancePath:instancePath+"/model",schemaPath:"#/propertie
 return false;
 }
 }
-var valid0 = _errs6 === errors;
+var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.think !== undefined){
-const _errs8 = errors;
+const _errs6 = errors;
 if(typeof data.think !== "boolean"){
 validate65.errors = [{instancePath:instancePath+"/think",schemaPath:"#/properties/think/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-var valid0 = _errs8 === errors;
+var valid0 = _errs6 === errors;
 }
 else {
 var valid0 = true;
 }
 if(valid0){
 if(data.connectionId !== undefined){
-let data4 = data.connectionId;
-const _errs10 = errors;
-if(errors === _errs10){
-if(typeof data4 === "string"){
-if(func2(data4) > 200){
+let data3 = data.connectionId;
+const _errs8 = errors;
+if(errors === _errs8){
+if(typeof data3 === "string"){
+if(func2(data3) > 200){
 validate65.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
-if(func2(data4) < 1){
+if(func2(data3) < 1){
 validate65.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
@@ -8192,63 +8064,10 @@ validate65.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/pr
 return false;
 }
 }
-var valid0 = _errs10 === errors;
+var valid0 = _errs8 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.keepAttachments !== undefined){
-let data5 = data.keepAttachments;
-const _errs12 = errors;
-if(errors === _errs12){
-if(Array.isArray(data5)){
-if(data5.length > 32){
-validate65.errors = [{instancePath:instancePath+"/keepAttachments",schemaPath:"#/properties/keepAttachments/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
-return false;
-}
-else {
-var valid1 = true;
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-const _errs14 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate65.errors = [{instancePath:instancePath+"/keepAttachments/" + i0,schemaPath:"#/properties/keepAttachments/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs14){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 > 31 || isNaN(data6)){
-validate65.errors = [{instancePath:instancePath+"/keepAttachments/" + i0,schemaPath:"#/properties/keepAttachments/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 31},message:"must be <= 31"}];
-return false;
-}
-else {
-if(data6 < 0 || isNaN(data6)){
-validate65.errors = [{instancePath:instancePath+"/keepAttachments/" + i0,schemaPath:"#/properties/keepAttachments/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-}
-var valid1 = _errs14 === errors;
-if(!valid1){
-break;
-}
-}
-}
-}
-else {
-validate65.errors = [{instancePath:instancePath+"/keepAttachments",schemaPath:"#/properties/keepAttachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
-return false;
-}
-}
-var valid0 = _errs12 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -8266,7 +8085,7 @@ return errors === 0;
 }
 
 export const payload55 = validate66;
-const schema67 = {"type":"object","additionalProperties":false,"required":["conversationId"],"properties":{"conversationId":{"type":"string","minLength":1,"maxLength":200}}};
+const schema67 = {"type":"object","additionalProperties":false,"required":["turnId","text","model"],"properties":{"turnId":{"type":"string","minLength":1,"maxLength":200},"text":{"type":"string","maxChars":4000000},"model":{"type":"string","minLength":1,"maxLength":300},"think":{"type":"boolean"},"connectionId":{"type":"string","minLength":1,"maxLength":200},"keepAttachments":{"type":"array","maxItems":32,"items":{"type":"integer","minimum":0,"maximum":31}}}};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8274,39 +8093,186 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.conversationId === undefined) && (missing0 = "conversationId")){
+if((((data.turnId === undefined) && (missing0 = "turnId")) || ((data.text === undefined) && (missing0 = "text"))) || ((data.model === undefined) && (missing0 = "model"))){
 validate66.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "conversationId")){
+if(!((((((key0 === "turnId") || (key0 === "text")) || (key0 === "model")) || (key0 === "think")) || (key0 === "connectionId")) || (key0 === "keepAttachments"))){
 validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.conversationId !== undefined){
-let data0 = data.conversationId;
+if(data.turnId !== undefined){
+let data0 = data.turnId;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 200){
-validate66.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate66.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate66.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate66.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate66.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate66.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.text !== undefined){
+let data1 = data.text;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(data1.length > 4000000){
+validate66.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxChars",keyword:"maxChars",params:{limit: 4000000},message:"must NOT have more than 4000000 characters"}];
+return false;
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.model !== undefined){
+let data2 = data.model;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 300){
+validate66.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"}];
+return false;
+}
+else {
+if(func2(data2) < 1){
+validate66.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.think !== undefined){
+const _errs8 = errors;
+if(typeof data.think !== "boolean"){
+validate66.errors = [{instancePath:instancePath+"/think",schemaPath:"#/properties/think/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.connectionId !== undefined){
+let data4 = data.connectionId;
+const _errs10 = errors;
+if(errors === _errs10){
+if(typeof data4 === "string"){
+if(func2(data4) > 200){
+validate66.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data4) < 1){
+validate66.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.keepAttachments !== undefined){
+let data5 = data.keepAttachments;
+const _errs12 = errors;
+if(errors === _errs12){
+if(Array.isArray(data5)){
+if(data5.length > 32){
+validate66.errors = [{instancePath:instancePath+"/keepAttachments",schemaPath:"#/properties/keepAttachments/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
+return false;
+}
+else {
+var valid1 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+let data6 = data5[i0];
+const _errs14 = errors;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+validate66.errors = [{instancePath:instancePath+"/keepAttachments/" + i0,schemaPath:"#/properties/keepAttachments/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs14){
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 > 31 || isNaN(data6)){
+validate66.errors = [{instancePath:instancePath+"/keepAttachments/" + i0,schemaPath:"#/properties/keepAttachments/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 31},message:"must be <= 31"}];
+return false;
+}
+else {
+if(data6 < 0 || isNaN(data6)){
+validate66.errors = [{instancePath:instancePath+"/keepAttachments/" + i0,schemaPath:"#/properties/keepAttachments/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid1 = _errs14 === errors;
+if(!valid1){
+break;
+}
+}
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/keepAttachments",schemaPath:"#/properties/keepAttachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs12 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
 }
 }
 }
@@ -8323,7 +8289,7 @@ return errors === 0;
 }
 
 export const payload56 = validate67;
-const schema68 = {"type":"object","additionalProperties":false,"required":["conversationId","systemPrompt","think"],"properties":{"conversationId":{"type":"string","minLength":1,"maxLength":200},"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}};
+const schema68 = {"type":"object","additionalProperties":false,"required":["conversationId"],"properties":{"conversationId":{"type":"string","minLength":1,"maxLength":200}}};
 
 function validate67(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8331,14 +8297,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((((data.conversationId === undefined) && (missing0 = "conversationId")) || ((data.systemPrompt === undefined) && (missing0 = "systemPrompt"))) || ((data.think === undefined) && (missing0 = "think"))){
+if((data.conversationId === undefined) && (missing0 = "conversationId")){
 validate67.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "conversationId") || (key0 === "systemPrompt")) || (key0 === "think")) || (key0 === "tools"))){
+if(!(key0 === "conversationId")){
 validate67.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -8366,6 +8332,63 @@ validate67.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/
 return false;
 }
 }
+}
+}
+}
+}
+else {
+validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate67.errors = vErrors;
+return errors === 0;
+}
+
+export const payload57 = validate68;
+const schema69 = {"type":"object","additionalProperties":false,"required":["conversationId","systemPrompt","think"],"properties":{"conversationId":{"type":"string","minLength":1,"maxLength":200},"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}};
+
+function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.conversationId === undefined) && (missing0 = "conversationId")) || ((data.systemPrompt === undefined) && (missing0 = "systemPrompt"))) || ((data.think === undefined) && (missing0 = "think"))){
+validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "conversationId") || (key0 === "systemPrompt")) || (key0 === "think")) || (key0 === "tools"))){
+validate68.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.conversationId !== undefined){
+let data0 = data.conversationId;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 200){
+validate68.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate68.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate68.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
 var valid0 = _errs2 === errors;
 }
 else {
@@ -8378,12 +8401,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(func2(data1) > 200000){
-validate67.errors = [{instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/maxLength",keyword:"maxLength",params:{limit: 200000},message:"must NOT have more than 200000 characters"}];
+validate68.errors = [{instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/maxLength",keyword:"maxLength",params:{limit: 200000},message:"must NOT have more than 200000 characters"}];
 return false;
 }
 }
 else {
-validate67.errors = [{instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate68.errors = [{instancePath:instancePath+"/systemPrompt",schemaPath:"#/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -8400,7 +8423,7 @@ const _errs7 = errors;
 let valid1 = false;
 const _errs8 = errors;
 if(!(((((data2 === "off") || (data2 === "on")) || (data2 === "low")) || (data2 === "medium")) || (data2 === "high"))){
-const err0 = {instancePath:instancePath+"/think",schemaPath:"#/properties/think/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema68.properties.think.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err0 = {instancePath:instancePath+"/think",schemaPath:"#/properties/think/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema69.properties.think.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -8435,7 +8458,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate67.errors = vErrors;
+validate68.errors = vErrors;
 return false;
 }
 else {
@@ -8458,7 +8481,7 @@ if(valid0){
 if(data.tools !== undefined){
 const _errs11 = errors;
 if(typeof data.tools !== "boolean"){
-validate67.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate68.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -8466,117 +8489,6 @@ var valid0 = _errs11 === errors;
 else {
 var valid0 = true;
 }
-}
-}
-}
-}
-}
-}
-else {
-validate67.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate67.errors = vErrors;
-return errors === 0;
-}
-
-export const payload57 = validate68;
-const schema69 = {"type":"object","additionalProperties":false,"required":["name","mime","dataBase64"],"properties":{"name":{"type":"string","minLength":1,"maxLength":500},"mime":{"type":"string","minLength":1,"maxLength":200},"dataBase64":{"type":"string","maxChars":28000000}}};
-
-function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.name === undefined) && (missing0 = "name")) || ((data.mime === undefined) && (missing0 = "mime"))) || ((data.dataBase64 === undefined) && (missing0 = "dataBase64"))){
-validate68.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((key0 === "name") || (key0 === "mime")) || (key0 === "dataBase64"))){
-validate68.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.name !== undefined){
-let data0 = data.name;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 500){
-validate68.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-else {
-if(func2(data0) < 1){
-validate68.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate68.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.mime !== undefined){
-let data1 = data.mime;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 200){
-validate68.errors = [{instancePath:instancePath+"/mime",schemaPath:"#/properties/mime/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func2(data1) < 1){
-validate68.errors = [{instancePath:instancePath+"/mime",schemaPath:"#/properties/mime/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate68.errors = [{instancePath:instancePath+"/mime",schemaPath:"#/properties/mime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.dataBase64 !== undefined){
-let data2 = data.dataBase64;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(data2.length > 28000000){
-validate68.errors = [{instancePath:instancePath+"/dataBase64",schemaPath:"#/properties/dataBase64/maxChars",keyword:"maxChars",params:{limit: 28000000},message:"must NOT have more than 28000000 characters"}];
-return false;
-}
-}
-else {
-validate68.errors = [{instancePath:instancePath+"/dataBase64",schemaPath:"#/properties/dataBase64/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -8593,7 +8505,7 @@ return errors === 0;
 }
 
 export const payload58 = validate69;
-const schema70 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","pattern":"^[0-9a-f]{64}$"}}};
+const schema70 = {"type":"object","additionalProperties":false,"required":["name","mime","dataBase64"],"properties":{"name":{"type":"string","minLength":1,"maxLength":500},"mime":{"type":"string","minLength":1,"maxLength":200},"dataBase64":{"type":"string","maxChars":28000000}}};
 
 function validate69(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8601,33 +8513,93 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.id === undefined) && (missing0 = "id")){
+if((((data.name === undefined) && (missing0 = "name")) || ((data.mime === undefined) && (missing0 = "mime"))) || ((data.dataBase64 === undefined) && (missing0 = "dataBase64"))){
 validate69.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "id")){
+if(!(((key0 === "name") || (key0 === "mime")) || (key0 === "dataBase64"))){
 validate69.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.id !== undefined){
-let data0 = data.id;
+if(data.name !== undefined){
+let data0 = data.name;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
-if(!pattern14.test(data0)){
-validate69.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+if(func2(data0) > 500){
+validate69.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate69.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mime !== undefined){
+let data1 = data.mime;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 200){
+validate69.errors = [{instancePath:instancePath+"/mime",schemaPath:"#/properties/mime/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data1) < 1){
+validate69.errors = [{instancePath:instancePath+"/mime",schemaPath:"#/properties/mime/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate69.errors = [{instancePath:instancePath+"/mime",schemaPath:"#/properties/mime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.dataBase64 !== undefined){
+let data2 = data.dataBase64;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(data2.length > 28000000){
+validate69.errors = [{instancePath:instancePath+"/dataBase64",schemaPath:"#/properties/dataBase64/maxChars",keyword:"maxChars",params:{limit: 28000000},message:"must NOT have more than 28000000 characters"}];
 return false;
 }
 }
 else {
-validate69.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate69.errors = [{instancePath:instancePath+"/dataBase64",schemaPath:"#/properties/dataBase64/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }
@@ -8644,7 +8616,7 @@ return errors === 0;
 }
 
 export const payload59 = validate70;
-const schema71 = {"type":"object","additionalProperties":false,"required":["block","model"],"properties":{"block":{"type":"object","additionalProperties":false,"required":["type","id","kind","name","mime","size"],"properties":{"type":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"kind":{"enum":["image","document","text"]},"name":{"type":"string","minLength":1,"maxLength":500},"mime":{"type":"string","minLength":1,"maxLength":200},"size":{"type":"integer","minimum":0},"pages":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"integer","minimum":1,"maximum":100000},"to":{"type":"integer","minimum":1,"maximum":100000}}}}},"model":{"type":"string","minLength":1,"maxLength":300},"connectionId":{"type":"string","minLength":1,"maxLength":200}}};
+const schema71 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","pattern":"^[0-9a-f]{64}$"}}};
 
 function validate70(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8652,320 +8624,33 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((data.block === undefined) && (missing0 = "block")) || ((data.model === undefined) && (missing0 = "model"))){
+if((data.id === undefined) && (missing0 = "id")){
 validate70.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((key0 === "block") || (key0 === "model")) || (key0 === "connectionId"))){
+if(!(key0 === "id")){
 validate70.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.block !== undefined){
-let data0 = data.block;
+if(data.id !== undefined){
+let data0 = data.id;
 const _errs2 = errors;
 if(errors === _errs2){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-let missing1;
-if(((((((data0.type === undefined) && (missing1 = "type")) || ((data0.id === undefined) && (missing1 = "id"))) || ((data0.kind === undefined) && (missing1 = "kind"))) || ((data0.name === undefined) && (missing1 = "name"))) || ((data0.mime === undefined) && (missing1 = "mime"))) || ((data0.size === undefined) && (missing1 = "size"))){
-validate70.errors = [{instancePath:instancePath+"/block",schemaPath:"#/properties/block/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-const _errs4 = errors;
-for(const key1 in data0){
-if(!(((((((key1 === "type") || (key1 === "id")) || (key1 === "kind")) || (key1 === "name")) || (key1 === "mime")) || (key1 === "size")) || (key1 === "pages"))){
-validate70.errors = [{instancePath:instancePath+"/block",schemaPath:"#/properties/block/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs4 === errors){
-if(data0.type !== undefined){
-const _errs5 = errors;
-if("attachment" !== data0.type){
-validate70.errors = [{instancePath:instancePath+"/block/type",schemaPath:"#/properties/block/properties/type/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant"}];
-return false;
-}
-var valid1 = _errs5 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.id !== undefined){
-let data2 = data0.id;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(!pattern14.test(data2)){
-validate70.errors = [{instancePath:instancePath+"/block/id",schemaPath:"#/properties/block/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+if(typeof data0 === "string"){
+if(!pattern14.test(data0)){
+validate70.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate70.errors = [{instancePath:instancePath+"/block/id",schemaPath:"#/properties/block/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate70.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
-}
-}
-var valid1 = _errs6 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.kind !== undefined){
-let data3 = data0.kind;
-const _errs8 = errors;
-if(!(((data3 === "image") || (data3 === "document")) || (data3 === "text"))){
-validate70.errors = [{instancePath:instancePath+"/block/kind",schemaPath:"#/properties/block/properties/kind/enum",keyword:"enum",params:{allowedValues: schema71.properties.block.properties.kind.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid1 = _errs8 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.name !== undefined){
-let data4 = data0.name;
-const _errs9 = errors;
-if(errors === _errs9){
-if(typeof data4 === "string"){
-if(func2(data4) > 500){
-validate70.errors = [{instancePath:instancePath+"/block/name",schemaPath:"#/properties/block/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
-return false;
-}
-else {
-if(func2(data4) < 1){
-validate70.errors = [{instancePath:instancePath+"/block/name",schemaPath:"#/properties/block/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate70.errors = [{instancePath:instancePath+"/block/name",schemaPath:"#/properties/block/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs9 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.mime !== undefined){
-let data5 = data0.mime;
-const _errs11 = errors;
-if(errors === _errs11){
-if(typeof data5 === "string"){
-if(func2(data5) > 200){
-validate70.errors = [{instancePath:instancePath+"/block/mime",schemaPath:"#/properties/block/properties/mime/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func2(data5) < 1){
-validate70.errors = [{instancePath:instancePath+"/block/mime",schemaPath:"#/properties/block/properties/mime/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate70.errors = [{instancePath:instancePath+"/block/mime",schemaPath:"#/properties/block/properties/mime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.size !== undefined){
-let data6 = data0.size;
-const _errs13 = errors;
-if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate70.errors = [{instancePath:instancePath+"/block/size",schemaPath:"#/properties/block/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs13){
-if((typeof data6 == "number") && (isFinite(data6))){
-if(data6 < 0 || isNaN(data6)){
-validate70.errors = [{instancePath:instancePath+"/block/size",schemaPath:"#/properties/block/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
-return false;
-}
-}
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.pages !== undefined){
-let data7 = data0.pages;
-const _errs15 = errors;
-if(errors === _errs15){
-if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
-let missing2;
-if(((data7.from === undefined) && (missing2 = "from")) || ((data7.to === undefined) && (missing2 = "to"))){
-validate70.errors = [{instancePath:instancePath+"/block/pages",schemaPath:"#/properties/block/properties/pages/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
-return false;
-}
-else {
-const _errs17 = errors;
-for(const key2 in data7){
-if(!((key2 === "from") || (key2 === "to"))){
-validate70.errors = [{instancePath:instancePath+"/block/pages",schemaPath:"#/properties/block/properties/pages/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs17 === errors){
-if(data7.from !== undefined){
-let data8 = data7.from;
-const _errs18 = errors;
-if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
-validate70.errors = [{instancePath:instancePath+"/block/pages/from",schemaPath:"#/properties/block/properties/pages/properties/from/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs18){
-if((typeof data8 == "number") && (isFinite(data8))){
-if(data8 > 100000 || isNaN(data8)){
-validate70.errors = [{instancePath:instancePath+"/block/pages/from",schemaPath:"#/properties/block/properties/pages/properties/from/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
-return false;
-}
-else {
-if(data8 < 1 || isNaN(data8)){
-validate70.errors = [{instancePath:instancePath+"/block/pages/from",schemaPath:"#/properties/block/properties/pages/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs18 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data7.to !== undefined){
-let data9 = data7.to;
-const _errs20 = errors;
-if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-validate70.errors = [{instancePath:instancePath+"/block/pages/to",schemaPath:"#/properties/block/properties/pages/properties/to/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-if(errors === _errs20){
-if((typeof data9 == "number") && (isFinite(data9))){
-if(data9 > 100000 || isNaN(data9)){
-validate70.errors = [{instancePath:instancePath+"/block/pages/to",schemaPath:"#/properties/block/properties/pages/properties/to/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
-return false;
-}
-else {
-if(data9 < 1 || isNaN(data9)){
-validate70.errors = [{instancePath:instancePath+"/block/pages/to",schemaPath:"#/properties/block/properties/pages/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
-return false;
-}
-}
-}
-}
-var valid2 = _errs20 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-}
-else {
-validate70.errors = [{instancePath:instancePath+"/block/pages",schemaPath:"#/properties/block/properties/pages/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid1 = _errs15 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate70.errors = [{instancePath:instancePath+"/block",schemaPath:"#/properties/block/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.model !== undefined){
-let data10 = data.model;
-const _errs22 = errors;
-if(errors === _errs22){
-if(typeof data10 === "string"){
-if(func2(data10) > 300){
-validate70.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"}];
-return false;
-}
-else {
-if(func2(data10) < 1){
-validate70.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate70.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs22 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.connectionId !== undefined){
-let data11 = data.connectionId;
-const _errs24 = errors;
-if(errors === _errs24){
-if(typeof data11 === "string"){
-if(func2(data11) > 200){
-validate70.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func2(data11) < 1){
-validate70.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate70.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs24 === errors;
-}
-else {
-var valid0 = true;
 }
 }
 }
@@ -8982,7 +8667,7 @@ return errors === 0;
 }
 
 export const payload60 = validate71;
-const schema72 = {"type":"object","additionalProperties":false,"required":["block"],"properties":{"block":{"type":"object","additionalProperties":false,"required":["type","id","kind","name","mime","size"],"properties":{"type":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"kind":{"enum":["image","document","text"]},"name":{"type":"string","minLength":1,"maxLength":500},"mime":{"type":"string","minLength":1,"maxLength":200},"size":{"type":"integer","minimum":0},"pages":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"integer","minimum":1,"maximum":100000},"to":{"type":"integer","minimum":1,"maximum":100000}}}}}}};
+const schema72 = {"type":"object","additionalProperties":false,"required":["block","model"],"properties":{"block":{"type":"object","additionalProperties":false,"required":["type","id","kind","name","mime","size"],"properties":{"type":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"kind":{"enum":["image","document","text"]},"name":{"type":"string","minLength":1,"maxLength":500},"mime":{"type":"string","minLength":1,"maxLength":200},"size":{"type":"integer","minimum":0},"pages":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"integer","minimum":1,"maximum":100000},"to":{"type":"integer","minimum":1,"maximum":100000}}}}},"model":{"type":"string","minLength":1,"maxLength":300},"connectionId":{"type":"string","minLength":1,"maxLength":200}}};
 
 function validate71(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8990,14 +8675,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.block === undefined) && (missing0 = "block")){
+if(((data.block === undefined) && (missing0 = "block")) || ((data.model === undefined) && (missing0 = "model"))){
 validate71.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "block")){
+if(!(((key0 === "block") || (key0 === "model")) || (key0 === "connectionId"))){
 validate71.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -9246,6 +8931,66 @@ validate71.errors = [{instancePath:instancePath+"/block",schemaPath:"#/propertie
 return false;
 }
 }
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.model !== undefined){
+let data10 = data.model;
+const _errs22 = errors;
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(func2(data10) > 300){
+validate71.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/maxLength",keyword:"maxLength",params:{limit: 300},message:"must NOT have more than 300 characters"}];
+return false;
+}
+else {
+if(func2(data10) < 1){
+validate71.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate71.errors = [{instancePath:instancePath+"/model",schemaPath:"#/properties/model/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.connectionId !== undefined){
+let data11 = data.connectionId;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data11 === "string"){
+if(func2(data11) > 200){
+validate71.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data11) < 1){
+validate71.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate71.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -9260,7 +9005,7 @@ return errors === 0;
 }
 
 export const payload61 = validate72;
-const schema73 = {"type":"object","additionalProperties":false,"required":["turnId"],"properties":{"turnId":{"type":"string","minLength":1,"maxLength":200}}};
+const schema73 = {"type":"object","additionalProperties":false,"required":["block"],"properties":{"block":{"type":"object","additionalProperties":false,"required":["type","id","kind","name","mime","size"],"properties":{"type":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"kind":{"enum":["image","document","text"]},"name":{"type":"string","minLength":1,"maxLength":500},"mime":{"type":"string","minLength":1,"maxLength":200},"size":{"type":"integer","minimum":0},"pages":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"integer","minimum":1,"maximum":100000},"to":{"type":"integer","minimum":1,"maximum":100000}}}}}}};
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -9268,38 +9013,259 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.turnId === undefined) && (missing0 = "turnId")){
+if((data.block === undefined) && (missing0 = "block")){
 validate72.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "turnId")){
+if(!(key0 === "block")){
 validate72.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.turnId !== undefined){
-let data0 = data.turnId;
+if(data.block !== undefined){
+let data0 = data.block;
 const _errs2 = errors;
 if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 200){
-validate72.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+let missing1;
+if(((((((data0.type === undefined) && (missing1 = "type")) || ((data0.id === undefined) && (missing1 = "id"))) || ((data0.kind === undefined) && (missing1 = "kind"))) || ((data0.name === undefined) && (missing1 = "name"))) || ((data0.mime === undefined) && (missing1 = "mime"))) || ((data0.size === undefined) && (missing1 = "size"))){
+validate72.errors = [{instancePath:instancePath+"/block",schemaPath:"#/properties/block/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
-if(func2(data0) < 1){
-validate72.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+const _errs4 = errors;
+for(const key1 in data0){
+if(!(((((((key1 === "type") || (key1 === "id")) || (key1 === "kind")) || (key1 === "name")) || (key1 === "mime")) || (key1 === "size")) || (key1 === "pages"))){
+validate72.errors = [{instancePath:instancePath+"/block",schemaPath:"#/properties/block/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs4 === errors){
+if(data0.type !== undefined){
+const _errs5 = errors;
+if("attachment" !== data0.type){
+validate72.errors = [{instancePath:instancePath+"/block/type",schemaPath:"#/properties/block/properties/type/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant"}];
+return false;
+}
+var valid1 = _errs5 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.id !== undefined){
+let data2 = data0.id;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(!pattern14.test(data2)){
+validate72.errors = [{instancePath:instancePath+"/block/id",schemaPath:"#/properties/block/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/block/id",schemaPath:"#/properties/block/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.kind !== undefined){
+let data3 = data0.kind;
+const _errs8 = errors;
+if(!(((data3 === "image") || (data3 === "document")) || (data3 === "text"))){
+validate72.errors = [{instancePath:instancePath+"/block/kind",schemaPath:"#/properties/block/properties/kind/enum",keyword:"enum",params:{allowedValues: schema73.properties.block.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.name !== undefined){
+let data4 = data0.name;
+const _errs9 = errors;
+if(errors === _errs9){
+if(typeof data4 === "string"){
+if(func2(data4) > 500){
+validate72.errors = [{instancePath:instancePath+"/block/name",schemaPath:"#/properties/block/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+else {
+if(func2(data4) < 1){
+validate72.errors = [{instancePath:instancePath+"/block/name",schemaPath:"#/properties/block/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate72.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate72.errors = [{instancePath:instancePath+"/block/name",schemaPath:"#/properties/block/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.mime !== undefined){
+let data5 = data0.mime;
+const _errs11 = errors;
+if(errors === _errs11){
+if(typeof data5 === "string"){
+if(func2(data5) > 200){
+validate72.errors = [{instancePath:instancePath+"/block/mime",schemaPath:"#/properties/block/properties/mime/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data5) < 1){
+validate72.errors = [{instancePath:instancePath+"/block/mime",schemaPath:"#/properties/block/properties/mime/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/block/mime",schemaPath:"#/properties/block/properties/mime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.size !== undefined){
+let data6 = data0.size;
+const _errs13 = errors;
+if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
+validate72.errors = [{instancePath:instancePath+"/block/size",schemaPath:"#/properties/block/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs13){
+if((typeof data6 == "number") && (isFinite(data6))){
+if(data6 < 0 || isNaN(data6)){
+validate72.errors = [{instancePath:instancePath+"/block/size",schemaPath:"#/properties/block/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.pages !== undefined){
+let data7 = data0.pages;
+const _errs15 = errors;
+if(errors === _errs15){
+if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
+let missing2;
+if(((data7.from === undefined) && (missing2 = "from")) || ((data7.to === undefined) && (missing2 = "to"))){
+validate72.errors = [{instancePath:instancePath+"/block/pages",schemaPath:"#/properties/block/properties/pages/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs17 = errors;
+for(const key2 in data7){
+if(!((key2 === "from") || (key2 === "to"))){
+validate72.errors = [{instancePath:instancePath+"/block/pages",schemaPath:"#/properties/block/properties/pages/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs17 === errors){
+if(data7.from !== undefined){
+let data8 = data7.from;
+const _errs18 = errors;
+if(!(((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8))) && (isFinite(data8)))){
+validate72.errors = [{instancePath:instancePath+"/block/pages/from",schemaPath:"#/properties/block/properties/pages/properties/from/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs18){
+if((typeof data8 == "number") && (isFinite(data8))){
+if(data8 > 100000 || isNaN(data8)){
+validate72.errors = [{instancePath:instancePath+"/block/pages/from",schemaPath:"#/properties/block/properties/pages/properties/from/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data8 < 1 || isNaN(data8)){
+validate72.errors = [{instancePath:instancePath+"/block/pages/from",schemaPath:"#/properties/block/properties/pages/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid2 = _errs18 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data7.to !== undefined){
+let data9 = data7.to;
+const _errs20 = errors;
+if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
+validate72.errors = [{instancePath:instancePath+"/block/pages/to",schemaPath:"#/properties/block/properties/pages/properties/to/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs20){
+if((typeof data9 == "number") && (isFinite(data9))){
+if(data9 > 100000 || isNaN(data9)){
+validate72.errors = [{instancePath:instancePath+"/block/pages/to",schemaPath:"#/properties/block/properties/pages/properties/to/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data9 < 1 || isNaN(data9)){
+validate72.errors = [{instancePath:instancePath+"/block/pages/to",schemaPath:"#/properties/block/properties/pages/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid2 = _errs20 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/block/pages",schemaPath:"#/properties/block/properties/pages/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid1 = _errs15 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate72.errors = [{instancePath:instancePath+"/block",schemaPath:"#/properties/block/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -9317,41 +9283,48 @@ return errors === 0;
 }
 
 export const payload62 = validate73;
-const schema74 = {"type":"object","additionalProperties":false,"properties":{"connectionId":{"type":"string","minLength":1,"maxLength":200}}};
+const schema74 = {"type":"object","additionalProperties":false,"required":["turnId"],"properties":{"turnId":{"type":"string","minLength":1,"maxLength":200}}};
 
 function validate73(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((data.turnId === undefined) && (missing0 = "turnId")){
+validate73.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "connectionId")){
+if(!(key0 === "turnId")){
 validate73.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.connectionId !== undefined){
-let data0 = data.connectionId;
+if(data.turnId !== undefined){
+let data0 = data.turnId;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 200){
-validate73.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate73.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate73.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate73.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate73.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate73.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
+}
 }
 }
 }
@@ -9367,17 +9340,44 @@ return errors === 0;
 }
 
 export const payload63 = validate74;
-const schema75 = {"type":"object","additionalProperties":false,"properties":{}};
+const schema75 = {"type":"object","additionalProperties":false,"properties":{"connectionId":{"type":"string","minLength":1,"maxLength":200}}};
 
 function validate74(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+const _errs1 = errors;
 for(const key0 in data){
+if(!(key0 === "connectionId")){
 validate74.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
+}
+}
+if(_errs1 === errors){
+if(data.connectionId !== undefined){
+let data0 = data.connectionId;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 200){
+validate74.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate74.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate74.errors = [{instancePath:instancePath+"/connectionId",schemaPath:"#/properties/connectionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+}
 }
 }
 else {
@@ -9390,23 +9390,46 @@ return errors === 0;
 }
 
 export const payload64 = validate75;
-const schema76 = {"type":"object","additionalProperties":false,"required":["conversationId","text","attachments"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"text":{"type":"string","maxChars":4000000},"attachments":{"type":"array","maxItems":32,"items":{"type":"object","additionalProperties":false,"required":["type","id","kind","name","mime","size"],"properties":{"type":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"kind":{"enum":["image","document","text"]},"name":{"type":"string","minLength":1,"maxLength":500},"mime":{"type":"string","minLength":1,"maxLength":200},"size":{"type":"integer","minimum":0},"pages":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"integer","minimum":1,"maximum":100000},"to":{"type":"integer","minimum":1,"maximum":100000}}}}}}}};
+const schema76 = {"type":"object","additionalProperties":false,"properties":{}};
 
 function validate75(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+validate75.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+else {
+validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate75.errors = vErrors;
+return errors === 0;
+}
+
+export const payload65 = validate76;
+const schema77 = {"type":"object","additionalProperties":false,"required":["conversationId","text","attachments"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"text":{"type":"string","maxChars":4000000},"attachments":{"type":"array","maxItems":32,"items":{"type":"object","additionalProperties":false,"required":["type","id","kind","name","mime","size"],"properties":{"type":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"kind":{"enum":["image","document","text"]},"name":{"type":"string","minLength":1,"maxLength":500},"mime":{"type":"string","minLength":1,"maxLength":200},"size":{"type":"integer","minimum":0},"pages":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"integer","minimum":1,"maximum":100000},"to":{"type":"integer","minimum":1,"maximum":100000}}}}}}}};
+
+function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.conversationId === undefined) && (missing0 = "conversationId")) || ((data.text === undefined) && (missing0 = "text"))) || ((data.attachments === undefined) && (missing0 = "attachments"))){
-validate75.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "conversationId") || (key0 === "text")) || (key0 === "attachments"))){
-validate75.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate76.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9480,7 +9503,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate75.errors = vErrors;
+validate76.errors = vErrors;
 return false;
 }
 else {
@@ -9506,12 +9529,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data1 === "string"){
 if(data1.length > 4000000){
-validate75.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxChars",keyword:"maxChars",params:{limit: 4000000},message:"must NOT have more than 4000000 characters"}];
+validate76.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/maxChars",keyword:"maxChars",params:{limit: 4000000},message:"must NOT have more than 4000000 characters"}];
 return false;
 }
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9527,7 +9550,7 @@ const _errs10 = errors;
 if(errors === _errs10){
 if(Array.isArray(data2)){
 if(data2.length > 32){
-validate75.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
+validate76.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
 return false;
 }
 else {
@@ -9540,14 +9563,14 @@ if(errors === _errs12){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if(((((((data3.type === undefined) && (missing1 = "type")) || ((data3.id === undefined) && (missing1 = "id"))) || ((data3.kind === undefined) && (missing1 = "kind"))) || ((data3.name === undefined) && (missing1 = "name"))) || ((data3.mime === undefined) && (missing1 = "mime"))) || ((data3.size === undefined) && (missing1 = "size"))){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs14 = errors;
 for(const key1 in data3){
 if(!(((((((key1 === "type") || (key1 === "id")) || (key1 === "kind")) || (key1 === "name")) || (key1 === "mime")) || (key1 === "size")) || (key1 === "pages"))){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9556,7 +9579,7 @@ if(_errs14 === errors){
 if(data3.type !== undefined){
 const _errs15 = errors;
 if("attachment" !== data3.type){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/type",schemaPath:"#/properties/attachments/items/properties/type/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/type",schemaPath:"#/properties/attachments/items/properties/type/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant"}];
 return false;
 }
 var valid3 = _errs15 === errors;
@@ -9571,12 +9594,12 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data5 === "string"){
 if(!pattern14.test(data5)){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/id",schemaPath:"#/properties/attachments/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/id",schemaPath:"#/properties/attachments/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/id",schemaPath:"#/properties/attachments/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/id",schemaPath:"#/properties/attachments/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9590,7 +9613,7 @@ if(data3.kind !== undefined){
 let data6 = data3.kind;
 const _errs18 = errors;
 if(!(((data6 === "image") || (data6 === "document")) || (data6 === "text"))){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/kind",schemaPath:"#/properties/attachments/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema76.properties.attachments.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/kind",schemaPath:"#/properties/attachments/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema77.properties.attachments.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid3 = _errs18 === errors;
@@ -9605,18 +9628,18 @@ const _errs19 = errors;
 if(errors === _errs19){
 if(typeof data7 === "string"){
 if(func2(data7) > 500){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/name",schemaPath:"#/properties/attachments/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/name",schemaPath:"#/properties/attachments/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
 return false;
 }
 else {
 if(func2(data7) < 1){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/name",schemaPath:"#/properties/attachments/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/name",schemaPath:"#/properties/attachments/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/name",schemaPath:"#/properties/attachments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/name",schemaPath:"#/properties/attachments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9632,18 +9655,18 @@ const _errs21 = errors;
 if(errors === _errs21){
 if(typeof data8 === "string"){
 if(func2(data8) > 200){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data8) < 1){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9657,13 +9680,13 @@ if(data3.size !== undefined){
 let data9 = data3.size;
 const _errs23 = errors;
 if(!(((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9))) && (isFinite(data9)))){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/size",schemaPath:"#/properties/attachments/items/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/size",schemaPath:"#/properties/attachments/items/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs23){
 if((typeof data9 == "number") && (isFinite(data9))){
 if(data9 < 0 || isNaN(data9)){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/size",schemaPath:"#/properties/attachments/items/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/size",schemaPath:"#/properties/attachments/items/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -9681,14 +9704,14 @@ if(errors === _errs25){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 let missing2;
 if(((data10.from === undefined) && (missing2 = "from")) || ((data10.to === undefined) && (missing2 = "to"))){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs27 = errors;
 for(const key2 in data10){
 if(!((key2 === "from") || (key2 === "to"))){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9698,18 +9721,18 @@ if(data10.from !== undefined){
 let data11 = data10.from;
 const _errs28 = errors;
 if(!(((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11))) && (isFinite(data11)))){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs28){
 if((typeof data11 == "number") && (isFinite(data11))){
 if(data11 > 100000 || isNaN(data11)){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
 if(data11 < 1 || isNaN(data11)){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -9725,18 +9748,18 @@ if(data10.to !== undefined){
 let data12 = data10.to;
 const _errs30 = errors;
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs30){
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 > 100000 || isNaN(data12)){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
 return false;
 }
 else {
 if(data12 < 1 || isNaN(data12)){
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
@@ -9752,7 +9775,7 @@ var valid4 = true;
 }
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -9771,7 +9794,7 @@ var valid3 = true;
 }
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate76.errors = [{instancePath:instancePath+"/attachments/" + i0,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -9783,7 +9806,7 @@ break;
 }
 }
 else {
-validate75.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate76.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -9798,32 +9821,32 @@ var valid0 = true;
 }
 }
 else {
-validate75.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate75.errors = vErrors;
+validate76.errors = vErrors;
 return errors === 0;
 }
 
-export const payload65 = validate76;
-const schema77 = {"type":"object","additionalProperties":false,"required":["settings"],"properties":{"settings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think","tools"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}}}};
+export const payload66 = validate77;
+const schema78 = {"type":"object","additionalProperties":false,"required":["settings"],"properties":{"settings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think","tools"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}}}};
 
-function validate76(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.settings === undefined) && (missing0 = "settings")){
-validate76.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "settings")){
-validate76.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate77.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9836,14 +9859,14 @@ if(errors === _errs2){
 if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
 let missing1;
 if((((data0.systemPrompt === undefined) && (missing1 = "systemPrompt")) || ((data0.think === undefined) && (missing1 = "think"))) || ((data0.tools === undefined) && (missing1 = "tools"))){
-validate76.errors = [{instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate77.errors = [{instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs4 = errors;
 for(const key1 in data0){
 if(!(((key1 === "systemPrompt") || (key1 === "think")) || (key1 === "tools"))){
-validate76.errors = [{instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate77.errors = [{instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -9855,12 +9878,12 @@ const _errs5 = errors;
 if(errors === _errs5){
 if(typeof data1 === "string"){
 if(func2(data1) > 200000){
-validate76.errors = [{instancePath:instancePath+"/settings/systemPrompt",schemaPath:"#/properties/settings/properties/systemPrompt/maxLength",keyword:"maxLength",params:{limit: 200000},message:"must NOT have more than 200000 characters"}];
+validate77.errors = [{instancePath:instancePath+"/settings/systemPrompt",schemaPath:"#/properties/settings/properties/systemPrompt/maxLength",keyword:"maxLength",params:{limit: 200000},message:"must NOT have more than 200000 characters"}];
 return false;
 }
 }
 else {
-validate76.errors = [{instancePath:instancePath+"/settings/systemPrompt",schemaPath:"#/properties/settings/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate77.errors = [{instancePath:instancePath+"/settings/systemPrompt",schemaPath:"#/properties/settings/properties/systemPrompt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -9877,7 +9900,7 @@ const _errs8 = errors;
 let valid2 = false;
 const _errs9 = errors;
 if(!(((((data2 === "off") || (data2 === "on")) || (data2 === "low")) || (data2 === "medium")) || (data2 === "high"))){
-const err0 = {instancePath:instancePath+"/settings/think",schemaPath:"#/properties/settings/properties/think/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema77.properties.settings.properties.think.anyOf[0].enum},message:"must be equal to one of the allowed values"};
+const err0 = {instancePath:instancePath+"/settings/think",schemaPath:"#/properties/settings/properties/think/anyOf/0/enum",keyword:"enum",params:{allowedValues: schema78.properties.settings.properties.think.anyOf[0].enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -9912,7 +9935,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate76.errors = vErrors;
+validate77.errors = vErrors;
 return false;
 }
 else {
@@ -9935,7 +9958,7 @@ if(valid1){
 if(data0.tools !== undefined){
 const _errs12 = errors;
 if(typeof data0.tools !== "boolean"){
-validate76.errors = [{instancePath:instancePath+"/settings/tools",schemaPath:"#/properties/settings/properties/tools/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate77.errors = [{instancePath:instancePath+"/settings/tools",schemaPath:"#/properties/settings/properties/tools/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid1 = _errs12 === errors;
@@ -9949,161 +9972,8 @@ var valid1 = true;
 }
 }
 else {
-validate76.errors = [{instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate77.errors = [{instancePath:instancePath+"/settings",schemaPath:"#/properties/settings/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
-}
-}
-}
-}
-}
-}
-else {
-validate76.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate76.errors = vErrors;
-return errors === 0;
-}
-
-export const payload66 = validate77;
-const schema78 = {"type":"object","additionalProperties":false,"required":["kind","label","baseUrl"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"kind":{"enum":["ollama","llama-server","openai-compatible","anthropic"]},"label":{"type":"string","maxLength":200},"baseUrl":{"type":"string","minLength":1,"maxLength":2000,"pattern":"^https?://"},"apiKey":{"type":"string","maxLength":4000}}};
-
-function validate77(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((data.kind === undefined) && (missing0 = "kind")) || ((data.label === undefined) && (missing0 = "label"))) || ((data.baseUrl === undefined) && (missing0 = "baseUrl"))){
-validate77.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-const _errs1 = errors;
-for(const key0 in data){
-if(!(((((key0 === "id") || (key0 === "kind")) || (key0 === "label")) || (key0 === "baseUrl")) || (key0 === "apiKey"))){
-validate77.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
-return false;
-break;
-}
-}
-if(_errs1 === errors){
-if(data.id !== undefined){
-let data0 = data.id;
-const _errs2 = errors;
-if(errors === _errs2){
-if(typeof data0 === "string"){
-if(func2(data0) > 200){
-validate77.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func2(data0) < 1){
-validate77.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate77.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.kind !== undefined){
-let data1 = data.kind;
-const _errs4 = errors;
-if(!((((data1 === "ollama") || (data1 === "llama-server")) || (data1 === "openai-compatible")) || (data1 === "anthropic"))){
-validate77.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema78.properties.kind.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.label !== undefined){
-let data2 = data.label;
-const _errs5 = errors;
-if(errors === _errs5){
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-validate77.errors = [{instancePath:instancePath+"/label",schemaPath:"#/properties/label/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-}
-else {
-validate77.errors = [{instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.baseUrl !== undefined){
-let data3 = data.baseUrl;
-const _errs7 = errors;
-if(errors === _errs7){
-if(typeof data3 === "string"){
-if(func2(data3) > 2000){
-validate77.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
-return false;
-}
-else {
-if(func2(data3) < 1){
-validate77.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-else {
-if(!pattern6.test(data3)){
-validate77.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
-return false;
-}
-}
-}
-}
-else {
-validate77.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.apiKey !== undefined){
-let data4 = data.apiKey;
-const _errs9 = errors;
-if(errors === _errs9){
-if(typeof data4 === "string"){
-if(func2(data4) > 4000){
-validate77.errors = [{instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"}];
-return false;
-}
-}
-else {
-validate77.errors = [{instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -10120,7 +9990,7 @@ return errors === 0;
 }
 
 export const payload67 = validate78;
-const schema79 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200}}};
+const schema79 = {"type":"object","additionalProperties":false,"required":["kind","label","baseUrl"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"kind":{"enum":["ollama","llama-server","openai-compatible","anthropic"]},"label":{"type":"string","maxLength":200},"baseUrl":{"type":"string","minLength":1,"maxLength":2000,"pattern":"^https?://"},"apiKey":{"type":"string","maxLength":4000}}};
 
 function validate78(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10128,14 +9998,14 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if((data.id === undefined) && (missing0 = "id")){
+if((((data.kind === undefined) && (missing0 = "kind")) || ((data.label === undefined) && (missing0 = "label"))) || ((data.baseUrl === undefined) && (missing0 = "baseUrl"))){
 validate78.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "id")){
+if(!(((((key0 === "id") || (key0 === "kind")) || (key0 === "label")) || (key0 === "baseUrl")) || (key0 === "apiKey"))){
 validate78.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -10163,6 +10033,102 @@ validate78.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/i
 return false;
 }
 }
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.kind !== undefined){
+let data1 = data.kind;
+const _errs4 = errors;
+if(!((((data1 === "ollama") || (data1 === "llama-server")) || (data1 === "openai-compatible")) || (data1 === "anthropic"))){
+validate78.errors = [{instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/enum",keyword:"enum",params:{allowedValues: schema79.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.label !== undefined){
+let data2 = data.label;
+const _errs5 = errors;
+if(errors === _errs5){
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+validate78.errors = [{instancePath:instancePath+"/label",schemaPath:"#/properties/label/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/label",schemaPath:"#/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.baseUrl !== undefined){
+let data3 = data.baseUrl;
+const _errs7 = errors;
+if(errors === _errs7){
+if(typeof data3 === "string"){
+if(func2(data3) > 2000){
+validate78.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+return false;
+}
+else {
+if(func2(data3) < 1){
+validate78.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+else {
+if(!pattern6.test(data3)){
+validate78.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
+return false;
+}
+}
+}
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.apiKey !== undefined){
+let data4 = data.apiKey;
+const _errs9 = errors;
+if(errors === _errs9){
+if(typeof data4 === "string"){
+if(func2(data4) > 4000){
+validate78.errors = [{instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/maxLength",keyword:"maxLength",params:{limit: 4000},message:"must NOT have more than 4000 characters"}];
+return false;
+}
+}
+else {
+validate78.errors = [{instancePath:instancePath+"/apiKey",schemaPath:"#/properties/apiKey/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
 }
 }
 }
@@ -10177,7 +10143,7 @@ return errors === 0;
 }
 
 export const payload68 = validate79;
-const schema80 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"baseUrl":{"type":"string","pattern":"^https?://","maxLength":2000}}};
+const schema80 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200}}};
 
 function validate79(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10192,7 +10158,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((key0 === "id") || (key0 === "baseUrl"))){
+if(!(key0 === "id")){
 validate79.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -10220,38 +10186,6 @@ validate79.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/i
 return false;
 }
 }
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.baseUrl !== undefined){
-let data1 = data.baseUrl;
-const _errs4 = errors;
-if(errors === _errs4){
-if(typeof data1 === "string"){
-if(func2(data1) > 2000){
-validate79.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
-return false;
-}
-else {
-if(!pattern6.test(data1)){
-validate79.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
-return false;
-}
-}
-}
-else {
-validate79.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
 }
 }
 }
@@ -10266,7 +10200,7 @@ return errors === 0;
 }
 
 export const payload69 = validate80;
-const schema81 = {"type":"object","additionalProperties":false,"required":["conversationId","turnId","toolCallId","decision"],"properties":{"conversationId":{"type":"string","minLength":1,"maxLength":200},"turnId":{"type":"string","minLength":1,"maxLength":200},"toolCallId":{"type":"string","minLength":1,"maxLength":200},"decision":{"enum":["allow-once","allow-conversation","allow-always","deny"]}}};
+const schema81 = {"type":"object","additionalProperties":false,"required":["id"],"properties":{"id":{"type":"string","minLength":1,"maxLength":200},"baseUrl":{"type":"string","pattern":"^https?://","maxLength":2000}}};
 
 function validate80(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -10274,38 +10208,38 @@ let errors = 0;
 if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
-if(((((data.conversationId === undefined) && (missing0 = "conversationId")) || ((data.turnId === undefined) && (missing0 = "turnId"))) || ((data.toolCallId === undefined) && (missing0 = "toolCallId"))) || ((data.decision === undefined) && (missing0 = "decision"))){
+if((data.id === undefined) && (missing0 = "id")){
 validate80.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "conversationId") || (key0 === "turnId")) || (key0 === "toolCallId")) || (key0 === "decision"))){
+if(!((key0 === "id") || (key0 === "baseUrl"))){
 validate80.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
 }
 if(_errs1 === errors){
-if(data.conversationId !== undefined){
-let data0 = data.conversationId;
+if(data.id !== undefined){
+let data0 = data.id;
 const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 200){
-validate80.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate80.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate80.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate80.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10315,24 +10249,24 @@ else {
 var valid0 = true;
 }
 if(valid0){
-if(data.turnId !== undefined){
-let data1 = data.turnId;
+if(data.baseUrl !== undefined){
+let data1 = data.baseUrl;
 const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
-if(func2(data1) > 200){
-validate80.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+if(func2(data1) > 2000){
+validate80.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 else {
-if(func2(data1) < 1){
-validate80.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+if(!pattern6.test(data1)){
+validate80.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
 return false;
 }
 }
 }
 else {
-validate80.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate80.errors = [{instancePath:instancePath+"/baseUrl",schemaPath:"#/properties/baseUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10340,48 +10274,6 @@ var valid0 = _errs4 === errors;
 }
 else {
 var valid0 = true;
-}
-if(valid0){
-if(data.toolCallId !== undefined){
-let data2 = data.toolCallId;
-const _errs6 = errors;
-if(errors === _errs6){
-if(typeof data2 === "string"){
-if(func2(data2) > 200){
-validate80.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
-return false;
-}
-else {
-if(func2(data2) < 1){
-validate80.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
-return false;
-}
-}
-}
-else {
-validate80.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-}
-var valid0 = _errs6 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.decision !== undefined){
-let data3 = data.decision;
-const _errs8 = errors;
-if(!((((data3 === "allow-once") || (data3 === "allow-conversation")) || (data3 === "allow-always")) || (data3 === "deny"))){
-validate80.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema81.properties.decision.enum},message:"must be equal to one of the allowed values"}];
-return false;
-}
-var valid0 = _errs8 === errors;
-}
-else {
-var valid0 = true;
-}
-}
 }
 }
 }
@@ -10397,9 +10289,140 @@ return errors === 0;
 }
 
 export const payload70 = validate81;
-const schema82 = {"type":"object","additionalProperties":false,"properties":{"ollamaUrl":{"type":"string","minLength":1,"maxLength":2000,"pattern":"^https?://"},"defaultModel":{"anyOf":[{"type":"string","minLength":1,"maxLength":300},{"type":"null"}]},"defaultChatModel":{"anyOf":[{"type":"string","minLength":1,"maxLength":300},{"type":"null"}]},"activeConnectionId":{"type":"string","minLength":1,"maxLength":200},"theme":{"enum":["light","dark","system"]},"modelsDir":{"anyOf":[{"type":"string","minLength":1,"maxLength":4000},{"type":"null"}]},"builtinIdleMinutes":{"type":"integer","minimum":0,"maximum":10080}}};
+const schema82 = {"type":"object","additionalProperties":false,"required":["conversationId","turnId","toolCallId","decision"],"properties":{"conversationId":{"type":"string","minLength":1,"maxLength":200},"turnId":{"type":"string","minLength":1,"maxLength":200},"toolCallId":{"type":"string","minLength":1,"maxLength":200},"decision":{"enum":["allow-once","allow-conversation","allow-always","deny"]}}};
 
 function validate81(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.conversationId === undefined) && (missing0 = "conversationId")) || ((data.turnId === undefined) && (missing0 = "turnId"))) || ((data.toolCallId === undefined) && (missing0 = "toolCallId"))) || ((data.decision === undefined) && (missing0 = "decision"))){
+validate81.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "conversationId") || (key0 === "turnId")) || (key0 === "toolCallId")) || (key0 === "decision"))){
+validate81.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.conversationId !== undefined){
+let data0 = data.conversationId;
+const _errs2 = errors;
+if(errors === _errs2){
+if(typeof data0 === "string"){
+if(func2(data0) > 200){
+validate81.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data0) < 1){
+validate81.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate81.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.turnId !== undefined){
+let data1 = data.turnId;
+const _errs4 = errors;
+if(errors === _errs4){
+if(typeof data1 === "string"){
+if(func2(data1) > 200){
+validate81.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data1) < 1){
+validate81.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate81.errors = [{instancePath:instancePath+"/turnId",schemaPath:"#/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.toolCallId !== undefined){
+let data2 = data.toolCallId;
+const _errs6 = errors;
+if(errors === _errs6){
+if(typeof data2 === "string"){
+if(func2(data2) > 200){
+validate81.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data2) < 1){
+validate81.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate81.errors = [{instancePath:instancePath+"/toolCallId",schemaPath:"#/properties/toolCallId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.decision !== undefined){
+let data3 = data.decision;
+const _errs8 = errors;
+if(!((((data3 === "allow-once") || (data3 === "allow-conversation")) || (data3 === "allow-always")) || (data3 === "deny"))){
+validate81.errors = [{instancePath:instancePath+"/decision",schemaPath:"#/properties/decision/enum",keyword:"enum",params:{allowedValues: schema82.properties.decision.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate81.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate81.errors = vErrors;
+return errors === 0;
+}
+
+export const payload71 = validate82;
+const schema83 = {"type":"object","additionalProperties":false,"properties":{"ollamaUrl":{"type":"string","minLength":1,"maxLength":2000,"pattern":"^https?://"},"defaultModel":{"anyOf":[{"type":"string","minLength":1,"maxLength":300},{"type":"null"}]},"defaultChatModel":{"anyOf":[{"type":"string","minLength":1,"maxLength":300},{"type":"null"}]},"activeConnectionId":{"type":"string","minLength":1,"maxLength":200},"theme":{"enum":["light","dark","system"]},"modelsDir":{"anyOf":[{"type":"string","minLength":1,"maxLength":4000},{"type":"null"}]},"builtinIdleMinutes":{"type":"integer","minimum":0,"maximum":10080}}};
+
+function validate82(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
 let errors = 0;
 if(errors === 0){
@@ -10407,7 +10430,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "ollamaUrl") || (key0 === "defaultModel")) || (key0 === "defaultChatModel")) || (key0 === "activeConnectionId")) || (key0 === "theme")) || (key0 === "modelsDir")) || (key0 === "builtinIdleMinutes"))){
-validate81.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate82.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -10419,24 +10442,24 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(func2(data0) > 2000){
-validate81.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
+validate82.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/maxLength",keyword:"maxLength",params:{limit: 2000},message:"must NOT have more than 2000 characters"}];
 return false;
 }
 else {
 if(func2(data0) < 1){
-validate81.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate82.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 else {
 if(!pattern6.test(data0)){
-validate81.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
+validate82.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/pattern",keyword:"pattern",params:{pattern: "^https?://"},message:"must match pattern \""+"^https?://"+"\""}];
 return false;
 }
 }
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate82.errors = [{instancePath:instancePath+"/ollamaUrl",schemaPath:"#/properties/ollamaUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10514,7 +10537,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate81.errors = vErrors;
+validate82.errors = vErrors;
 return false;
 }
 else {
@@ -10602,7 +10625,7 @@ else {
 vErrors.push(err9);
 }
 errors++;
-validate81.errors = vErrors;
+validate82.errors = vErrors;
 return false;
 }
 else {
@@ -10628,18 +10651,18 @@ const _errs16 = errors;
 if(errors === _errs16){
 if(typeof data3 === "string"){
 if(func2(data3) > 200){
-validate81.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+validate82.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
 return false;
 }
 else {
 if(func2(data3) < 1){
-validate81.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+validate82.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
 return false;
 }
 }
 }
 else {
-validate81.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate82.errors = [{instancePath:instancePath+"/activeConnectionId",schemaPath:"#/properties/activeConnectionId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -10653,7 +10676,7 @@ if(data.theme !== undefined){
 let data4 = data.theme;
 const _errs18 = errors;
 if(!(((data4 === "light") || (data4 === "dark")) || (data4 === "system"))){
-validate81.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/enum",keyword:"enum",params:{allowedValues: schema82.properties.theme.enum},message:"must be equal to one of the allowed values"}];
+validate82.errors = [{instancePath:instancePath+"/theme",schemaPath:"#/properties/theme/enum",keyword:"enum",params:{allowedValues: schema83.properties.theme.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -10730,7 +10753,7 @@ else {
 vErrors.push(err14);
 }
 errors++;
-validate81.errors = vErrors;
+validate82.errors = vErrors;
 return false;
 }
 else {
@@ -10754,18 +10777,18 @@ if(data.builtinIdleMinutes !== undefined){
 let data6 = data.builtinIdleMinutes;
 const _errs25 = errors;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-validate81.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate82.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs25){
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 10080 || isNaN(data6)){
-validate81.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
+validate82.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10080},message:"must be <= 10080"}];
 return false;
 }
 else {
 if(data6 < 0 || isNaN(data6)){
-validate81.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate82.errors = [{instancePath:instancePath+"/builtinIdleMinutes",schemaPath:"#/properties/builtinIdleMinutes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -10785,11 +10808,11 @@ var valid0 = true;
 }
 }
 else {
-validate81.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate82.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate81.errors = vErrors;
+validate82.errors = vErrors;
 return errors === 0;
 }
 
@@ -10856,33 +10879,34 @@ export const payloadValidators = {
   "conversations:delete": payload42,
   "conversations:rename": payload43,
   "conversations:export": payload44,
-  "conversations:import": payload45,
-  "conversations:import-begin": payload46,
-  "conversations:import-chunk": payload47,
-  "conversations:import-finish": payload48,
-  "conversations:import-cancel": payload49,
-  "conversations:search": payload50,
-  "conversations:switch-branch": payload51,
-  "chat:send": payload52,
-  "chat:regenerate": payload53,
-  "chat:edit-and-resend": payload54,
-  "conversations:get-settings": payload55,
-  "conversations:update-settings": payload56,
-  "attachments:add": payload57,
-  "attachments:get": payload58,
-  "attachments:inspect": payload59,
-  "attachments:preview": payload60,
-  "chat:stop": payload61,
-  "models:list": payload62,
-  "settings:get": payload63,
-  "drafts:list": payload63,
-  "drafts:save": payload64,
-  "drafts:save-new-chat-settings": payload65,
-  "connections:list": payload63,
-  "connections:save": payload66,
-  "connections:delete": payload67,
-  "connections:test": payload68,
-  "connections:key-storage": payload63,
-  "chat:approve-tool": payload69,
-  "settings:update": payload70,
+  "conversations:export-all": payload45,
+  "conversations:import": payload46,
+  "conversations:import-begin": payload47,
+  "conversations:import-chunk": payload48,
+  "conversations:import-finish": payload49,
+  "conversations:import-cancel": payload50,
+  "conversations:search": payload51,
+  "conversations:switch-branch": payload52,
+  "chat:send": payload53,
+  "chat:regenerate": payload54,
+  "chat:edit-and-resend": payload55,
+  "conversations:get-settings": payload56,
+  "conversations:update-settings": payload57,
+  "attachments:add": payload58,
+  "attachments:get": payload59,
+  "attachments:inspect": payload60,
+  "attachments:preview": payload61,
+  "chat:stop": payload62,
+  "models:list": payload63,
+  "settings:get": payload64,
+  "drafts:list": payload64,
+  "drafts:save": payload65,
+  "drafts:save-new-chat-settings": payload66,
+  "connections:list": payload64,
+  "connections:save": payload67,
+  "connections:delete": payload68,
+  "connections:test": payload69,
+  "connections:key-storage": payload64,
+  "chat:approve-tool": payload70,
+  "settings:update": payload71,
 };

@@ -84,6 +84,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     required: ['conversationId', 'format'],
     properties: { conversationId: id, format: { enum: ['json', 'markdown'] } },
   },
+  'conversations:export-all': { type: 'object', additionalProperties: false, properties: {} },
   // An export carries its attachments as base64: allow what the socket allows (64 MiB). `maxChars` (a plain length
   // check, src/main/ipc/dispatch.ts) for strings this large.
   'conversations:import': { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string', minLength: 1, maxChars: 64 * 1024 * 1024 } } },

@@ -1,12 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
-import { Flame, Search, Settings, SquarePen, Upload, X } from 'lucide-react';
+import { Download, Flame, Search, Settings, SquarePen, Upload, X } from 'lucide-react';
 import { loadMoreConversations, newChat, openConversation, openConversationAt, useStore } from '../store';
 import { deleteWithUndo, undoDelete } from '../store/conversation-actions';
 import { ConversationItem } from './ConversationItem';
 import { ModelsLauncher } from './models/ModelsLauncher';
 import { SearchResults } from './SearchResults';
-import { importConversationFile } from '../store/export-import';
+import { exportAllConversations, importConversationFile } from '../store/export-import';
 import { MarkedText } from './MarkedText';
 import { keepTabInside } from './frame/focus-wrap';
 
@@ -30,6 +30,8 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
   const hidden = useStore((s) => s.hiddenConversations);
   const activeId = useStore((s) => s.activeId);
   const importing = useStore((s) => s.importing);
+  // Off while the list shows none (the last ones only hidden while their Undo is offered count as none).
+  const noConversations = conversations.every((c) => hidden.includes(c.id));
   const [query, setQuery] = useState('');
   const [lastDeleted, setLastDeleted] = useState<{ id: string; title: string } | null>(null);
   const first = useRef<HTMLButtonElement>(null);
@@ -207,7 +209,7 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
       )}
       <div className="sidebar-actions">
         {/* A real file input inside the label (visually hidden, not display:none), so Tab reaches it. */}
-        <label className="button import-button" title="Import a conversation exported from Firebrand">
+        <label className="button import-button" title="Import a conversation, or every conversation of an Export all, from a Firebrand file">
           <Upload className="icon" aria-hidden />
           Import
           <input
@@ -227,6 +229,17 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
             }}
           />
         </label>
+        {/* Every conversation in one file, which Import reads back whole (a backup, or a move to another machine). */}
+        <button
+          type="button"
+          data-testid="conversations-export-all"
+          disabled={noConversations}
+          title={noConversations ? 'There are no conversations to export yet.' : 'Save every conversation, with its attachments, as one file that Import reads back'}
+          onClick={() => void exportAllConversations()}
+        >
+          <Download className="icon" aria-hidden />
+          Export all
+        </button>
         <ModelsLauncher />
         <button type="button" className="settings-button" data-testid="settings-open" onClick={onOpenSettings}>
           <Settings className="icon" aria-hidden />

@@ -2,27 +2,46 @@
 import { CONVERSATION_FILE_MAX_BYTES, IMPORT_CHUNK_BYTES, importFileTooLargeMessage } from '../../shared/file-limits';
 import { firebrand } from '../firebrand';
 import { toBase64 } from './attachments';
-import { fail, openConversation, useStore } from '.';
+import type { ImportResult } from '../../shared/ipc';
+import { fail, INFO, openConversation, showNotice, useStore } from '.';
 
 /** Asks main for the file and hands it to the browser's (or Electron's) save flow. */
 export async function exportConversationFile(conversationId: string, format: 'json' | 'markdown'): Promise<void> {
   try {
-    const file = await firebrand().conversations.export({ conversationId, format });
-    const url = URL.createObjectURL(new Blob([file.text], { type: file.mime }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = file.fileName;
-    a.rel = 'noopener';
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    save(await firebrand().conversations.export({ conversationId, format }));
   } catch (err) {
     fail(err, () => void exportConversationFile(conversationId, format));
   }
 }
 
-/** Imports a Firebrand export file and opens it; a refused file says why and nothing is written. */
+/** Every conversation in one file (Export all), saved the same way; Import reads it back whole. */
+export async function exportAllConversations(): Promise<void> {
+  try {
+    save(await firebrand().conversations.exportAll({}));
+  } catch (err) {
+    fail(err, () => void exportAllConversations());
+  }
+}
+
+/** A download: the browser's in serve mode, Electron's save dialog in the app. */
+function save(file: { fileName: string; mime: string; text: string }): void {
+  const url = URL.createObjectURL(new Blob([file.text], { type: file.mime }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = file.fileName;
+  a.rel = 'noopener';
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** What the notice says after an Export all came back in. */
+export function importedMessage(imported: number): string {
+  return imported === 1 ? 'Imported 1 conversation.' : `Imported ${imported} conversations.`;
+}
+
+/** Imports a Firebrand export file (one conversation or an Export all) and opens it; a refused file says why and nothing is written. */
 export async function importConversationFile(file: File): Promise<void> {
   // Said while it is on its way in (export audit #4: a large file took seconds with nothing on screen, and the
   // Import button, still there, imported it a second time).
@@ -32,8 +51,10 @@ export async function importConversationFile(file: File): Promise<void> {
     // Said here, before a byte is read: main would refuse it with the same words after the upload.
     if (file.size === 0) throw new Error(`“${file.name}” is empty; there is nothing to import.`);
     if (file.size > CONVERSATION_FILE_MAX_BYTES) throw new Error(importFileTooLargeMessage(file.name, file.size));
-    const conversationId = await uploadAndImport(file);
+    const { conversationId, imported, all } = await uploadAndImport(file);
+    // An Export all: the first of them opens (at the top of the list, above the others) and the banner says how many came in.
     await openConversation(conversationId);
+    if (all) showNotice(importedMessage(imported), INFO);
   } catch (err) {
     // Retry: the same file again (it may have been refused for a reason since fixed, such as a full disk).
     fail(err, () => void importConversationFile(file));
@@ -46,7 +67,7 @@ export async function importConversationFile(file: File): Promise<void> {
  * Sends the file to main in IMPORT_CHUNK_BYTES pieces (one payload could not carry a large export: the serve
  * socket takes frames of 64 MiB at most), then imports it there. A failure part way cancels the upload.
  */
-async function uploadAndImport(file: File): Promise<string> {
+async function uploadAndImport(file: File): Promise<ImportResult> {
   const api = firebrand().conversations;
   const { uploadId } = await api.importBegin({ size: file.size, name: file.name.slice(0, 500) });
   const piece = (offset: number) => base64Of(file.slice(offset, offset + IMPORT_CHUNK_BYTES));
@@ -58,7 +79,7 @@ async function uploadAndImport(file: File): Promise<string> {
       if (offset + IMPORT_CHUNK_BYTES < file.size) next = piece(offset + IMPORT_CHUNK_BYTES);
       await api.importChunk({ uploadId, offset, dataBase64 });
     }
-    return (await api.importFinish({ uploadId })).conversationId;
+    return await api.importFinish({ uploadId });
   } catch (err) {
     next.catch(() => undefined);
     void api.importCancel({ uploadId }).catch(() => undefined);

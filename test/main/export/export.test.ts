@@ -48,7 +48,7 @@ describe('export and import', () => {
     const dst = app();
     const importedAt = tick();
     const result = await importConversation(dst.deps, json, importedAt);
-    expect(result).toEqual({ conversationId: 'c', remapped: false });
+    expect(result).toEqual({ conversationId: 'c', remapped: false, imported: 1, all: false });
     expect(dst.store.getConversationRecord('c')).toEqual({ ...src.store.getConversationRecord('c'), updatedAt: importedAt });
     expect(byId(dst.store.listTurns('c'))).toEqual(byId(src.store.listTurns('c')));
     for (const blob of [png, jpg]) {
