@@ -63,12 +63,19 @@ export function bytesHoldAs(bytes: Uint8Array, mime: string): boolean {
  * The type the bytes are read as, where the claim (which the renderer takes from the file's name) would refuse
  * what can be read (attachments audit #5, #10): a WebP saved as `.jpg`, a PNG named `.jpg`, and an image or PDF
  * with no extension go as what their signature says; a file of no known type that is UTF-8 text with no NUL (a
- * Makefile, a Dockerfile, `.env.example`, `.tex`, `LICENSE`) goes as text. The name stays as the user gave it.
+ * Makefile, a Dockerfile, `.env.example`, `.tex`, `LICENSE`) goes as text, and a PDF or image named as text goes
+ * as what its signature says. The name stays as the user gave it.
  */
+const isTextType = (mime: string) => mime.startsWith('text/') || mime === 'application/json';
+
 function readableAs(bytes: Uint8Array, claimed: string): string {
   const sniffed = sniffMime(bytes);
   // Only among the image types read: bytes claiming SVG stay refused, whatever they are.
   if (SUPPORTED_IMAGE_TYPES.includes(claimed) && sniffed?.startsWith('image/')) return sniffed;
   if (claimed === 'application/octet-stream') return sniffed ?? (isUtf8Text(bytes) ? 'text/plain' : claimed);
+  // A PDF or an image named as text (`report.txt` that is a PDF) is read as what it is; it was refused as "not
+  // UTF-8 text; save it as UTF-8", which no editor can do for a PDF (documents audit). Zip-based types (DOCX) are
+  // left out: every zip carries that signature.
+  if (isTextType(claimed) && (sniffed === 'application/pdf' || sniffed?.startsWith('image/'))) return sniffed;
   return claimed;
 }

@@ -70,6 +70,17 @@ describe('attachments that must be refused', () => {
     outcomes.push(`  ${what}: refused — ${result.error.message}`);
   });
 
+  it('reads a PDF or an image named as text as what it is, instead of asking to save it as UTF-8', async () => {
+    const pdf = Buffer.from('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n', 'latin1');
+    const asPdf = await add('report.txt', 'text/plain', pdf);
+    expect(asPdf).toMatchObject({ ok: true, value: { name: 'report.txt', mime: 'application/pdf', kind: 'document' } });
+    const asPng = await add('photo.txt', 'text/plain', PNG);
+    expect(asPng).toMatchObject({ ok: true, value: { name: 'photo.txt', mime: 'image/png', kind: 'image' } });
+    // A zip named as text is still refused: every zip (not only a .docx) carries that signature.
+    const zip = await add('archive.txt', 'text/plain', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00, 0xff, 0xfe]));
+    expect(zip.ok).toBe(false);
+  });
+
   it('refuses payloads the schema rejects (over the base64 cap, missing fields, extra fields) before any handler runs', async () => {
     // Each refusal says which field and what limit, never "Invalid request for attachments:add."
     const cases: [string, unknown, string][] = [
