@@ -16,7 +16,7 @@ vi.mock('../../src/renderer/firebrand', () => ({ firebrand: () => api }));
 
 const { importConversationFile } = await import('../../src/renderer/store/export-import');
 const { addAttachment } = await import('../../src/renderer/store/attachments');
-const { sameAttachment } = await import('../../src/renderer/components/composer/use-attachments');
+const { pendingWith, sameAttachment } = await import('../../src/renderer/components/composer/use-attachments');
 
 /** main's side of the upload, with what each call carried. */
 function fakeMain(result = { imported: 1, all: false }) {
@@ -120,5 +120,19 @@ describe('attaching a file', () => {
     const a: AttachmentBlock = { type: 'attachment', id: 'd'.repeat(64), kind: 'text', name: 'a.txt', mime: 'text/plain', size: 3 };
     expect(sameAttachment(a, { ...a })).toBe(true);
     expect(sameAttachment(a, { ...a, name: 'b.txt' })).toBe(false);
+  });
+
+  it('names another file under a name already attached "name (2).ext", so the model can tell the two apart', () => {
+    const notes: AttachmentBlock = { type: 'attachment', id: 'a'.repeat(64), kind: 'text', name: 'notes.txt', mime: 'text/plain', size: 3 };
+    const other = { ...notes, id: 'b'.repeat(64) };
+    const third = { ...notes, id: 'c'.repeat(64) };
+    let list = pendingWith([], notes);
+    // The same file again is the one attachment.
+    expect(pendingWith(list, { ...notes })).toBe(list);
+    list = pendingWith(list, other);
+    list = pendingWith(list, third);
+    expect(list.map((b) => b.name)).toEqual(['notes.txt', 'notes (2).txt', 'notes (3).txt']);
+    expect(pendingWith([], { ...notes, name: 'Makefile' }).map((b) => b.name)).toEqual(['Makefile']);
+    expect(pendingWith(pendingWith([], { ...notes, name: 'Makefile' }), { ...other, name: 'Makefile' }).map((b) => b.name)).toEqual(['Makefile', 'Makefile (2)']);
   });
 });

@@ -30,8 +30,7 @@ export function useAttachments(initial: AttachmentBlock[] = []) {
           keepAttachmentFor(attachedIn, block);
           continue;
         }
-        // The same bytes under another name are another attachment to the model (it reads each name), stored once.
-        setItems((list) => (list.some((b) => sameAttachment(b, block)) ? list : [...list, block]));
+        setItems((list) => pendingWith(list, block));
       } catch (err) {
         if (worthRetrying(err)) failed.push(file);
         refusals.push(errorMessage(err));
@@ -73,6 +72,22 @@ function worthRetrying(err: unknown): boolean {
 /** One pending attachment: its bytes (digest) under its name. */
 export function sameAttachment(a: AttachmentBlock, b: AttachmentBlock): boolean {
   return a.id === b.id && a.name === b.name;
+}
+
+/**
+ * The pending list with `block` added. The same bytes under another name are another attachment to the model (it
+ * reads each name), stored once; the same file twice is one. Another file under a name already in the list gets
+ * "name (2).ext": the model read both as <file name="notes.txt"> and could not tell them apart (documents audit).
+ */
+export function pendingWith(list: AttachmentBlock[], block: AttachmentBlock): AttachmentBlock[] {
+  if (list.some((b) => sameAttachment(b, block))) return list;
+  const taken = new Set(list.map((b) => b.name));
+  if (!taken.has(block.name)) return [...list, block];
+  const dot = block.name.lastIndexOf('.');
+  const [stem, ext] = dot > 0 ? [block.name.slice(0, dot), block.name.slice(dot)] : [block.name, ''];
+  let n = 2;
+  while (taken.has(`${stem} (${n})${ext}`)) n++;
+  return [...list, { ...block, name: `${stem} (${n})${ext}` }];
 }
 
 /** A key for a pending attachment's chip, unique where `sameAttachment` is. */
