@@ -243,6 +243,23 @@ describe('answers', () => {
     await page.dispatchEvent('[data-testid="chat"]', 'dragover', { dataTransfer: transfer });
     await page.dispatchEvent('[data-testid="chat"]', 'drop', { dataTransfer: transfer });
     await page.getByTestId('pending-attachments').getByText('notes.txt').waitFor();
+    // Dropped on an open dialog (Settings): nothing is attached, and the browser is kept from opening the file in
+    // the app's place (before, the drop was left to a dialog that has no drop of its own).
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('settings-dialog').waitFor();
+    const keptFromBrowser = await page.evaluate(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['other'], 'other.txt', { type: 'text/plain' }));
+      const dialog = document.querySelector('dialog[open]')!;
+      const over = dialog.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      const drop = dialog.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      // dispatchEvent is false when a listener called preventDefault.
+      return { over: !over, drop: !drop };
+    });
+    expect(keptFromBrowser).toEqual({ over: true, drop: true });
+    await page.keyboard.press('Escape');
+    await page.getByTestId('settings-dialog').waitFor({ state: 'hidden' });
+    expect(await page.getByTestId('pending-attachments').getByTestId('attachment-open').allTextContents()).toEqual(['notes.txt']);
     await send(page, 'Read this');
     await waitIdle(page);
     await page.locator('[data-testid="turn"][data-role="user"]').getByTestId('attachment-open').click();

@@ -3,16 +3,21 @@ import { useEffect, useState } from 'react';
 /**
  * Files dropped anywhere in the window are attached to the message (not only on the composer). A place with its
  * own drop (the model library takes .gguf files) handles the event first and marks it handled; a drop while a
- * dialog is open is left to that dialog. Returns whether files are being dragged over the window.
+ * dialog is open attaches nothing, and is still kept from the browser, which would open the file in place of the
+ * app (serve mode) or leave the page (documents audit). Returns whether files are being dragged over the window.
  */
 export function useFileDrop(add: (files: File[]) => Promise<void>): boolean {
   const [dragging, setDragging] = useState(false);
   useEffect(() => {
     const carriesFiles = (e: DragEvent) => e.dataTransfer?.types.includes('Files') === true;
-    const blocked = (e: DragEvent) => e.defaultPrevented || document.querySelector('dialog[open]') !== null;
+    const inDialog = () => document.querySelector('dialog[open]') !== null;
     const over = (e: DragEvent) => {
-      if (!carriesFiles(e) || blocked(e)) return;
+      if (!carriesFiles(e) || e.defaultPrevented) return;
       e.preventDefault();
+      if (inDialog()) {
+        if (e.dataTransfer) e.dataTransfer.dropEffect = 'none';
+        return;
+      }
       if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
       setDragging(true);
     };
@@ -20,8 +25,9 @@ export function useFileDrop(add: (files: File[]) => Promise<void>): boolean {
     const leave = (e: DragEvent) => e.relatedTarget === null && setDragging(false);
     const drop = (e: DragEvent) => {
       setDragging(false);
-      if (!carriesFiles(e) || blocked(e)) return;
+      if (!carriesFiles(e) || e.defaultPrevented) return;
       e.preventDefault();
+      if (inDialog()) return;
       void add([...(e.dataTransfer?.files ?? [])]);
     };
     window.addEventListener('dragover', over);
