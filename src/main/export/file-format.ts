@@ -128,6 +128,11 @@ function parseExport(text: string): ParsedExport {
     // The Markdown export sits beside the JSON one in the conversation list; it was refused as "not valid JSON",
     // which did not say which file to pick instead (export audit #3).
     if (/^\s*# /.test(json)) throw invalid('it is a Markdown export, which is for reading; import the conversation’s .firebrand.json export instead');
+    // An export that starts as one and does not parse was cut short or damaged (a download or copy that did not
+    // finish): "not valid JSON" did not say so (export audit).
+    if (/^\s*\{\s*"format"\s*:\s*"firebrand\.conversations?"/.test(json)) {
+      throw invalid('it starts as a Firebrand export but is cut short or damaged (a download or copy that did not finish?); export it again');
+    }
     throw invalid('it is not valid JSON');
   }
   if (!isObject(data) || (data.format !== EXPORT_FORMAT && data.format !== ALL_EXPORT_FORMAT)) throw invalid('it is not a Firebrand conversation export');

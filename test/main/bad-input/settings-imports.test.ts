@@ -91,8 +91,10 @@ describe('imports of invalid files', () => {
     };
     const digest = Object.keys(parsed.blobs)[0] ?? '';
     const cases: [string, string, RegExp][] = [
-      ['truncated in the middle', good.slice(0, Math.floor(good.length / 2)), /it is not valid JSON/],
-      ['truncated by one byte', good.slice(0, -1), /it is not valid JSON/],
+      // Said to be cut short (it was "not valid JSON", as for any other file).
+      ['truncated in the middle', good.slice(0, Math.floor(good.length / 2)), /it starts as a Firebrand export but is cut short or damaged/],
+      ['truncated by one byte', good.slice(0, -1), /it starts as a Firebrand export but is cut short or damaged/],
+      ['a picture', '\u0089PNG\r\n\u001a\n', /it is not valid JSON/],
       ['empty file', '', /it is not valid JSON/],
       ['not an export', '{"hello":"world"}', /not a Firebrand conversation export/],
       // Export audit #3: said "not valid JSON", which did not say which file to import instead.
