@@ -94,6 +94,15 @@ describe('a code block while it streams', () => {
     expect(drawn).toBeGreaterThan(200);
   });
 
+  it('is drawn as rendered whole when a later line closes a tag that JavaScript or TypeScript would read as JSX', () => {
+    // A property-test counterexample (seed -1004049089): the piece cut after `<details>` was drawn as plain code,
+    // and once `</details>` came, highlighting the whole block read `<details>` on as JSX.
+    for (const lang of ['ts', 'js', 'tsx']) {
+      expect(drawStream(`\`\`\`${lang}\ntext\n</details>\n~~~\n<details>\n\`\`\`py\n</details>`, []).drafts).toBe(1);
+      expect(drawStream(`\`\`\`${lang}\nconst a = 1;\nreturn <Box>\nb\nc\nd\ne\nf\n</Box>;\n`, [3, 7]).drafts).toBeGreaterThan(5);
+    }
+  });
+
   it('is drawn exactly as the same text rendered whole in a list item or a quote too, however the answer is cut', () => {
     enableMath(mathPlugin);
     // A command the model did not indent ends the list item and its block; the fence line after it opens another,

@@ -204,7 +204,7 @@ function drawLive(draft: FenceDraft, code: string): FenceDraft {
     const cut = live.lastIndexOf('\n', lastEnd - 1) + 1;
     if (cut > 0) {
       const piece = highlighted(live.slice(0, cut), draft.grammar);
-      if (piece.top && highlighted(live.slice(0, lastEnd + 1), draft.grammar).html.startsWith(piece.html)) {
+      if (piece.top && !tagMayCloseLater(live.slice(0, cut), draft.grammar) && highlighted(live.slice(0, lastEnd + 1), draft.grammar).html.startsWith(piece.html)) {
         draft.pieces = draft.pieces.concat(markInvisible(piece.html));
         draft.done += cut;
         // Kept short: a long string built by appending is copied whole by the next slice of it.
@@ -248,7 +248,7 @@ function cutInLine(draft: FenceDraft, live: string): string {
   while (cut > floor && !/[,; ]/.test(live[cut - 1]!)) cut--;
   if (cut <= floor) return live;
   const piece = highlighted(live.slice(0, cut), draft.grammar);
-  if (!piece.top || !highlighted(live, draft.grammar).html.startsWith(piece.html)) return live;
+  if (!piece.top || tagMayCloseLater(live.slice(0, cut), draft.grammar) || !highlighted(live, draft.grammar).html.startsWith(piece.html)) return live;
   draft.pieces = draft.pieces.concat(markInvisible(piece.html));
   draft.done += cut;
   draft.triedInLine = 0;
@@ -256,6 +256,21 @@ function cutInLine(draft: FenceDraft, live: string): string {
   draft.lineDone += cut - lineStart;
   draft.code = draft.container ? '' : draft.code.slice(cut);
   return live.slice(cut);
+}
+
+/**
+ * Whether code highlighted as JavaScript or TypeScript holds a `<name>` whose `</name` is not in it. highlight.js
+ * reads `<name>` as the start of JSX only where the rest of the whole code holds `</name` (its XML_TAG rule looks
+ * ahead to the end): a piece cut after such a tag could read otherwise once its close comes, any number of lines
+ * later, so no line of lookahead can clear it (a property-test counterexample: `<details>`, then "```py", then
+ * `</details>` in a ts block).
+ */
+function tagMayCloseLater(code: string, grammar: string | null): boolean {
+  if (grammar !== 'javascript' && grammar !== 'typescript') return false;
+  for (const m of code.matchAll(/<([A-Za-z0-9\\._:-]+)>/g)) {
+    if (!code.includes(`</${m[1]!}`, m.index + m[0].length)) return true;
+  }
+  return false;
 }
 
 function countLines(text: string): number {
