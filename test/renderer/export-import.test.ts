@@ -132,6 +132,8 @@ describe('attaching a file', () => {
     list = pendingWith(list, other);
     list = pendingWith(list, third);
     expect(list.map((b) => b.name)).toEqual(['notes.txt', 'notes (2).txt', 'notes (3).txt']);
+    // The second file attached again (as notes.txt) is the one named notes (2).txt.
+    expect(pendingWith(list, { ...other })).toBe(list);
     expect(pendingWith([], { ...notes, name: 'Makefile' }).map((b) => b.name)).toEqual(['Makefile']);
     expect(pendingWith(pendingWith([], { ...notes, name: 'Makefile' }), { ...other, name: 'Makefile' }).map((b) => b.name)).toEqual(['Makefile', 'Makefile (2)']);
   });

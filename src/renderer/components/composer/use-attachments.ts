@@ -85,6 +85,8 @@ export function pendingWith(list: AttachmentBlock[], block: AttachmentBlock): At
   if (!taken.has(block.name)) return [...list, block];
   const dot = block.name.lastIndexOf('.');
   const [stem, ext] = dot > 0 ? [block.name.slice(0, dot), block.name.slice(dot)] : [block.name, ''];
+  // The same file again, after it was named "name (2).ext" here, is that attachment still.
+  if (list.some((b) => b.id === block.id && b.name.startsWith(`${stem} (`) && /^ \(\d+\)$/.test(b.name.slice(stem.length, b.name.length - ext.length)) && b.name.endsWith(ext))) return list;
   let n = 2;
   while (taken.has(`${stem} (${n})${ext}`)) n++;
   return [...list, { ...block, name: `${stem} (${n})${ext}` }];
