@@ -1,27 +1,15 @@
 /** Export all: every conversation in one file, each attachment's bytes once, read back whole or not at all. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { BlobStore } from '../../../src/main/blobs/blob-store';
+import { describe, expect, it } from 'vitest';
 import { ConversationSettingsStore } from '../../../src/main/db/conversation-settings';
-import { ConversationStore } from '../../../src/main/db/conversation-store';
 import { importConversation } from '../../../src/main/export/conversation-io';
 import { exportAllFile, NOTHING_TO_EXPORT } from '../../../src/main/export/export-all';
 import { UserFacingError } from '../../../src/main/errors';
 import type { Turn } from '../../../src/shared/turn';
 import { JPEG, PNG, PNG2 } from '../blobs/fixtures';
-import { makeTurn, memoryDb, tempDir, text, tick } from '../db/helpers';
+import { makeTurn, text, tick } from '../db/helpers';
+import { exportApp } from './app';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
-
-function app() {
-  const { dir, cleanup } = tempDir('firebrand-export-all-');
-  cleanups.push(cleanup);
-  const db = memoryDb();
-  const store = new ConversationStore(db);
-  const blobs = new BlobStore(db, dir);
-  let n = 0;
-  return { db, store, blobs, deps: { db, store, blobs, newId: () => `new-${++n}` } };
-}
+const app = () => exportApp('firebrand-export-all-');
 
 /**
  * Three conversations: "Charts" (a branch, and chart.png), "Photos" (chart.png again, photo.jpg, other.png and its

@@ -1,26 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { BlobStore } from '../../../src/main/blobs/blob-store';
-import { ConversationStore } from '../../../src/main/db/conversation-store';
+import { describe, expect, it } from 'vitest';
 import { exportConversation, importConversation, serializeConversationFile } from '../../../src/main/export/conversation-io';
 import { ConversationSettingsStore } from '../../../src/main/db/conversation-settings';
 import { EXPORT_VERSION, IMPORTED_TITLE } from '../../../src/main/export/file-format';
 import { UserFacingError } from '../../../src/main/errors';
 import type { Turn } from '../../../src/shared/turn';
 import { JPEG, PNG } from '../blobs/fixtures';
-import { makeTurn, memoryDb, tempDir, text, tick } from '../db/helpers';
+import { makeTurn, text, tick } from '../db/helpers';
+import { exportApp } from './app';
 
-const cleanups: (() => void)[] = [];
-afterEach(() => cleanups.splice(0).forEach((c) => c()));
-
-function app() {
-  const { dir, cleanup } = tempDir('firebrand-export-');
-  cleanups.push(cleanup);
-  const db = memoryDb();
-  const store = new ConversationStore(db);
-  const blobs = new BlobStore(db, dir);
-  let n = 0;
-  return { db, store, blobs, deps: { db, store, blobs, newId: () => `new-${++n}` } };
-}
+const app = () => exportApp('firebrand-export-');
 
 /** A branched conversation with two images: u1 -> (a1 | a2 regenerated) ; a2 -> u2 (with image) -> a3. */
 async function seed(a: ReturnType<typeof app>) {
