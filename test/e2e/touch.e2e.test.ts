@@ -123,6 +123,37 @@ describe('on a phone', () => {
     }
   });
 
+  // Phone audit: Models opened from the drawer left the drawer open behind it; closed, the dialog gave back the
+  // drawer over the chat, not the chat (and the focus was lost to the page). Settings closes the drawer; both do.
+  it('closes the drawer when Models or Settings opens from it, so closing the dialog shows the chat', async () => {
+    const page = await touchPage(PHONE);
+    try {
+      const toggle = page.getByTestId('sidebar-toggle');
+      const dialogs = [
+        { open: 'models-open', dialog: 'models-screen', close: 'models-close' },
+        { open: 'settings-open', dialog: 'settings-dialog', close: null },
+      ] as const;
+      for (const { open, dialog, close } of dialogs) {
+        await toggle.tap();
+        await page.getByTestId('new-chat').waitFor({ state: 'visible' });
+        await page.getByTestId(open).tap();
+        await page.getByTestId(dialog).waitFor();
+        expect(await toggle.getAttribute('aria-expanded'), `${dialog} open`).toBe('false');
+        if (close) await page.getByTestId(close).tap();
+        else await page.keyboard.press('Escape');
+        await page.getByTestId(dialog).waitFor({ state: 'detached' });
+        await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
+        // The chat is in front and takes a tap (not inert behind a drawer), and the focus is not lost to <body>.
+        expect(await page.locator('.scrim').count(), `${dialog} closed`).toBe(0);
+        await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName)).toBe('sidebar-toggle');
+        await page.getByTestId('composer-input').tap();
+        await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('composer-input');
+      }
+    } finally {
+      await page.close();
+    }
+  });
+
   // Touch audit #3: Enter in the rename field (the on-screen keyboard's return key, or a real one) also clicked the
   // conversation the focus went back to: that chat opened, and on a phone the drawer closed over it.
   it('renames a conversation in the drawer with the return key, leaving the drawer open and the open chat as it was', async () => {

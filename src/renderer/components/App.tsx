@@ -74,9 +74,16 @@ export function App() {
         <Sidebar
           drawer={narrow}
           open={sidebarShown}
+          // A dialog opened from the drawer closes it: closing the dialog shows the chat, not the drawer over it.
           onOpenSettings={() => {
             setDrawerOpen(false);
             setSettingsOpen(true);
+          }}
+          onOpenModels={() => setDrawerOpen(false)}
+          focusPastDrawer={() => {
+            if (!narrow || drawerOpen) return false;
+            toggleButton.current?.focus();
+            return true;
           }}
           // The drawer closes over what had the focus: it goes to the toggle, as when Escape closes it.
           onNavigate={() => narrow && closeDrawer(true)}

@@ -15,6 +15,10 @@ interface Props {
   drawer: boolean;
   open: boolean;
   onOpenSettings: () => void;
+  /** Models opens (from its button, Ctrl+Shift+M or a banner): a drawer closes behind it, as for Settings. */
+  onOpenModels: () => void;
+  /** Where the focus goes when Models closes while its button is hidden in the closed drawer: true when it went. */
+  focusPastDrawer: () => boolean;
   /** A conversation or a new chat was chosen (the drawer closes). */
   onNavigate: () => void;
   /** Escape or the close button of the drawer. */
@@ -22,7 +26,7 @@ interface Props {
 }
 
 /** Conversations by recency, full-text search over them, and the settings entry. */
-export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: Props) {
+export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastDrawer, onNavigate, onClose }: Props) {
   const conversations = useStore((s) => s.conversations);
   const listEnd = useStore((s) => s.conversationsEnd);
   const list = useRef<HTMLUListElement>(null);
@@ -240,7 +244,7 @@ export function Sidebar({ drawer, open, onOpenSettings, onNavigate, onClose }: P
           <Download className="icon" aria-hidden />
           Export all
         </button>
-        <ModelsLauncher />
+        <ModelsLauncher onOpen={onOpenModels} focusInstead={focusPastDrawer} />
         <button type="button" className="settings-button" data-testid="settings-open" onClick={onOpenSettings}>
           <Settings className="icon" aria-hidden />
           Settings
