@@ -9,6 +9,7 @@ import { TAGS_BODY } from '../replay-server/ollama-wire';
 import { chatRequests, chatRoutes, modelOption, ollamaLines, pickModel, send, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 import { BACKSTOP_MS } from './helpers/browser';
 import { tinyPng } from './helpers/png';
+import { shootAtBothWidths } from './helpers/screenshots';
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 3 };
 const TABLET = { viewport: { width: 768, height: 1024 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2 };
@@ -318,6 +319,51 @@ describe('on a phone, buttons side by side', () => {
       expect(await under32(page, '[data-testid="settings-dialog"] label.radio'), 'settings').toEqual([]);
     } finally {
       s.replay.setRoutes(chatRoutes(ollamaLines([{ content: 'Short answer.' }])));
+      await page.close();
+    }
+  });
+});
+
+describe('on a phone, attachments and folds', () => {
+  // Phone audit: after the 32 px rule, an attachment's remove × was 28x28, a file's name (its preview) 24 px high,
+  // and the reasoning's and a tool result's folds 27 px: each a near miss beside the next target.
+  it('are at least 32x32 px: an attachment’s remove and name, the reasoning’s and a tool result’s fold', async () => {
+    if (!s) throw new Error('no session');
+    const { replay } = s;
+    const show = { method: 'POST', path: '/api/show', body: JSON.stringify({ capabilities: ['completion', 'tools', 'thinking'] }) };
+    const page = await touchPage(PHONE);
+    try {
+      await page.getByTestId('attach-input').setInputFiles([
+        { name: 'photo.png', mimeType: 'image/png', buffer: tinyPng() },
+        { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('Some notes to read.') },
+      ]);
+      await expect.poll(() => page.getByRole('button', { name: /^Remove / }).count()).toBe(2);
+      await page.locator('.chip-name').waitFor();
+      expect(await under32(page, '.chip-remove, .chip-name'), 'attachments').toEqual([]);
+      await shootAtBothWidths(page, 'phone-targets-attachments');
+      await page.getByRole('button', { name: 'Remove photo.png' }).tap();
+      await page.getByRole('button', { name: 'Remove notes.txt' }).tap();
+
+      // A tool step, then an answer that thinks first.
+      let n = 0;
+      replay.setOnRequest((req) => {
+        if (req.path !== '/api/chat' || req.body.includes('Write a title')) return;
+        const body =
+          n++ === 0
+            ? ollamaLines([{ tool_calls: [{ function: { name: 'current_datetime', arguments: {} } }] }], 'stop')
+            : ollamaLines([{ thinking: 'Weighing it up.' }, { content: 'It is now.' }]);
+        replay.setRoutes([...chatRoutes(body), show]);
+      });
+      await page.getByTestId('composer-input').fill('What time is it?');
+      await page.getByTestId('composer-send').tap();
+      await waitIdle(page);
+      await page.getByTestId('tool-result').waitFor();
+      await page.getByTestId('reasoning-summary').waitFor();
+      expect(await under32(page, '[data-testid="reasoning-summary"], [data-testid="tool-result"] > summary'), 'folds').toEqual([]);
+      await shootAtBothWidths(page, 'phone-targets-folds');
+    } finally {
+      replay.setOnRequest(undefined);
+      replay.setRoutes([...chatRoutes(ollamaLines([{ content: 'Short answer.' }])), show]);
       await page.close();
     }
   });
