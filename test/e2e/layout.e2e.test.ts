@@ -229,6 +229,55 @@ describe('layouts that fit', () => {
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('sidebar-toggle');
   });
 
+  // A window narrowed across 860 px slid its sidebar out over the chat (the drawer's closing slide applied to the
+  // layout's switch): only a user's open and close slide.
+  it('slides the drawer when it is opened or closed, not when the window is resized across 860 px', async () => {
+    if (!s) throw new Error('no session');
+    const page = await s.browser.newPage({ viewport: { width: 1280, height: 800 } });
+    try {
+      await page.goto(s.serve.url);
+      await page.getByTestId('new-chat').waitFor({ state: 'visible' });
+      // Every transition the sidebar itself starts, from here on.
+      await page.evaluate(() => {
+        const runs: string[] = [];
+        (window as unknown as { sidebarRuns: string[] }).sidebarRuns = runs;
+        document.getElementById('sidebar')?.addEventListener('transitionrun', (e) => {
+          if (e.target === e.currentTarget) runs.push(e.propertyName);
+        });
+      });
+      const runs = () => page.evaluate(() => (window as unknown as { sidebarRuns: string[] }).sidebarRuns.splice(0));
+      const still = () => page.waitForFunction(() => document.getElementById('sidebar')?.getAnimations().length === 0);
+      // Two frames after the switch: a transition would have started (and be running) by then.
+      const framesLater = () => page.evaluate(() => new Promise<void>((r) => requestAnimationFrame(() => requestAnimationFrame(() => r()))));
+      // Twice: the second time after the drawer was opened and closed once.
+      for (const round of [1, 2]) {
+        await page.setViewportSize({ width: 800, height: 800 });
+        await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
+        await framesLater();
+        expect(await page.locator('#sidebar').evaluate((el) => el.getAnimations().length), `narrowed (${round})`).toBe(0);
+        expect(await runs(), `narrowed (${round})`).toEqual([]);
+
+        await page.getByTestId('sidebar-toggle').click();
+        await page.getByTestId('new-chat').waitFor({ state: 'visible' });
+        await expect.poll(runs, { message: `opened (${round})` }).toContain('transform');
+        await still();
+        await page.keyboard.press('Escape');
+        await page.getByTestId('new-chat').waitFor({ state: 'hidden' });
+        await expect.poll(runs, { message: `closed (${round})` }).toContain('transform');
+        await still();
+        await runs();
+
+        await page.setViewportSize({ width: 1280, height: 800 });
+        await page.getByTestId('new-chat').waitFor({ state: 'visible' });
+        await framesLater();
+        expect(await page.locator('#sidebar').evaluate((el) => el.getAnimations().length), `widened (${round})`).toBe(0);
+        expect(await runs(), `widened (${round})`).toEqual([]);
+      }
+    } finally {
+      await page.close();
+    }
+  });
+
   // Keyboard audit #1: Ctrl+K focused a search box that was not shown, and nothing happened.
   it('shows the hidden conversation list for Ctrl+K, on a phone (drawer closed) and with the column collapsed', async () => {
     if (!s) throw new Error('no session');

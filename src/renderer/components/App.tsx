@@ -50,6 +50,11 @@ export function App() {
   useEffect(() => {
     if (!narrow) setDrawerOpen(false);
   }, [narrow]);
+  // Whether the drawer has opened since the window last became narrow: from then on its close slides too (its
+  // open always does). Not before: the switch from the column would slide the sidebar out (styles/layout.css).
+  const [drawerUsed, setDrawerUsed] = useState(false);
+  const used = narrow && (drawerUsed || drawerOpen);
+  if (used !== drawerUsed) setDrawerUsed(used);
   // Rendered at once: while the drawer is open the main column is inert and the toggle could not take the focus.
   const closeDrawer = (returnFocus: boolean) => {
     flushSync(() => setDrawerOpen(false));
@@ -67,7 +72,7 @@ export function App() {
   // The browser's back closes the drawer, as a phone's back closes an app's (touch audit #8).
   useBackCloses(narrow && drawerOpen, () => closeDrawer(true));
   const sidebarShown = narrow ? drawerOpen : !collapsed;
-  const classes = ['app', !narrow && collapsed ? 'sidebar-collapsed' : '', narrow && drawerOpen ? 'drawer-open' : ''].filter(Boolean).join(' ');
+  const classes = ['app', !narrow && collapsed ? 'sidebar-collapsed' : '', narrow && drawerOpen ? 'drawer-open' : '', drawerUsed ? 'drawer-used' : ''].filter(Boolean).join(' ');
   return (
     <div className={classes}>
       <ErrorBoundary what="The conversation list">
