@@ -12,10 +12,23 @@ export interface PageRange {
   to: number;
 }
 
-/** Extracted text, stored once per original (src/main/documents). PDFs keep their pages apart. */
+/** A text encoding other than UTF-8 that a text or HTML attachment was read in (src/main/blobs/text-encoding.ts). */
+export type LegacyTextEncoding = 'utf-16le' | 'utf-16be' | 'windows-1252';
+
+/** How the chip names an encoding a file was read in. */
+export const ENCODING_LABEL: Record<LegacyTextEncoding, string> = {
+  'utf-16le': 'UTF-16',
+  'utf-16be': 'UTF-16',
+  'windows-1252': 'Latin-1 (Windows-1252)',
+};
+
+/**
+ * Extracted text, stored once per original (src/main/documents). PDFs keep their pages apart. `encoding`: the
+ * bytes were not UTF-8 (absent: they were).
+ */
 export type DocumentText =
   | { format: 'pdf'; pages: string[] }
-  | { format: 'docx' | 'html' | 'text'; text: string };
+  | { format: 'docx' | 'html' | 'text'; text: string; encoding?: LegacyTextEncoding };
 
 /** Why a file's text could not be read, for the user (the chip) and, in history, for the model. */
 export interface ExtractionFailure {

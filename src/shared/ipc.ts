@@ -9,7 +9,7 @@ import { LIBRARY_EVENT_CHANNELS, LIBRARY_INVOKE_CHANNELS, type LibraryEventContr
 import { MODEL_EVENT_CHANNELS, MODEL_INVOKE_CHANNELS, type ModelEventContract, type ModelInvokeContract } from './models-ipc';
 import type { ConnectionInfo, ConnectionInput, ConnectionTestResult, KeyStorage, ThinkMode } from './connections';
 import type { StreamPart } from './parts';
-import type { PageRange } from './attachment-text';
+import type { LegacyTextEncoding, PageRange } from './attachment-text';
 import type { AttachmentBlock, Turn } from './turn';
 
 export interface ConversationSummary {
@@ -119,6 +119,8 @@ export interface AttachmentInspection {
   error: string | null;
   /** Images: the size the model gets, and whether it was scaled or turned from the original. */
   image: { width: number; height: number; scaled: boolean } | null;
+  /** Text read in an encoding other than UTF-8 (a Windows-1252 CSV), which the chip says; absent: UTF-8. */
+  encoding?: LegacyTextEncoding;
 }
 
 export interface ModelSummary {

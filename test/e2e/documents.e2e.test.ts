@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { textTokens } from '../../src/shared/attachment-text';
+import { attachmentText, textTokens } from '../../src/shared/attachment-text';
 import { CHARS_PER_TOKEN, MESSAGE_OVERHEAD_TOKENS } from '../../src/shared/context-estimate';
 import { chatRequests, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 import { shootAtBothWidths } from './helpers/screenshots';
@@ -267,5 +267,38 @@ describe('documents in the composer', () => {
     expect(await page.getByTestId('composer-reason').textContent()).toContain('locked.pdf cannot be read');
     await shootAtBothWidths(page, 'documents-error');
     expect(chatRequests(s.replay)).toEqual([]);
+  });
+});
+
+// Documents audit: a Windows-1252 CSV and Notepad's UTF-16 were refused with "save it as UTF-8".
+describe('text files in other encodings', () => {
+  const TABLE = 'Prénom;Ville;Montant\nÉlodie;Besançon;12 €\n';
+  const cp1252 = Buffer.from(TABLE.replace('€', '\x80'), 'latin1');
+
+  it('attaches a Windows-1252 CSV, says on its chip it was read as Latin-1, and sends its letters as they are', async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    await page.getByTestId('attach-input').setInputFiles([
+      { name: 'clients.csv', mimeType: 'text/csv', buffer: cp1252 },
+      { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('\ufeffNotes de réunion\n', 'utf16le') },
+    ]);
+    const chips = page.locator('[data-testid="pending-attachments"] [data-testid="attachment"]');
+    await expect.poll(() => chips.nth(1).getAttribute('data-tokens')).not.toBeNull();
+    await expect.poll(() => chips.first().getAttribute('data-tokens')).not.toBeNull();
+    const note = chips.first().getByTestId('attachment-encoding');
+    expect(await note.textContent()).toBe('· read as Latin-1 (Windows-1252)');
+    expect(await note.getAttribute('title')).toContain('If letters look wrong, save the file as UTF-8');
+    // UTF-16 says what it is with its byte-order mark: nothing was guessed, nothing to say.
+    expect(await chips.nth(1).getByTestId('attachment-encoding').count()).toBe(0);
+    expect(await page.getByTestId('attachment-error').count()).toBe(0);
+    await shootAtBothWidths(page, 'documents-latin1');
+
+    await page.getByTestId('composer-input').fill('Qui a payé ?');
+    await page.getByTestId('composer-send').click();
+    await waitIdle(page);
+    const content = chatRequests(s.replay)[0]?.messages.at(-1)?.content ?? '';
+    expect(content).toBe(
+      `Qui a payé ?\n\n${attachmentText('clients.csv', { format: 'text', text: TABLE })}\n\n${attachmentText('notes.txt', { format: 'text', text: 'Notes de réunion\n' })}`,
+    );
   });
 });

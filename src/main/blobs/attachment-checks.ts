@@ -6,7 +6,7 @@
 import { ATTACHMENT_MAX_BYTES, attachmentTooLargeMessage } from '../../shared/file-limits';
 import type { AttachmentBlock } from '../../shared/turn';
 import { UserFacingError } from '../errors';
-import { attachmentKind, checkClaimedType, isUtf8Text, sniffMime, SUPPORTED_IMAGE_TYPES } from './sniff';
+import { attachmentKind, checkClaimedType, isText, sniffMime, SUPPORTED_IMAGE_TYPES } from './sniff';
 
 export const DEFAULT_MAX_ATTACHMENT_BYTES = ATTACHMENT_MAX_BYTES;
 export { formatSize } from '../../shared/file-limits';
@@ -72,7 +72,7 @@ function readableAs(bytes: Uint8Array, claimed: string): string {
   const sniffed = sniffMime(bytes);
   // Only among the image types read: bytes claiming SVG stay refused, whatever they are.
   if (SUPPORTED_IMAGE_TYPES.includes(claimed) && sniffed?.startsWith('image/')) return sniffed;
-  if (claimed === 'application/octet-stream') return sniffed ?? (isUtf8Text(bytes) ? 'text/plain' : claimed);
+  if (claimed === 'application/octet-stream') return sniffed ?? (isText(bytes) ? 'text/plain' : claimed);
   // A PDF or an image named as text (`report.txt` that is a PDF) is read as what it is; it was refused as "not
   // UTF-8 text; save it as UTF-8", which no editor can do for a PDF (documents audit). Zip-based types (DOCX) are
   // left out: every zip carries that signature.

@@ -1,4 +1,5 @@
 import type { AttachmentBlock } from '../../shared/turn';
+import { textEncodingOf, utf16Bom } from './text-encoding';
 
 export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -22,33 +23,29 @@ export function checkClaimedType(bytes: Uint8Array, mime: string): string | unde
   // Other image types (SVG can carry script, others no model reads) are refused rather than passed through.
   if (mime.startsWith('image/')) return `${mime} images are not supported (use PNG, JPEG, GIF or WebP)`;
   if (mime.startsWith('text/') || mime === 'application/json') {
-    if (decodesAsUtf8(bytes)) return undefined;
-    // Notepad's UTF-16 and a spreadsheet's Windows-1252 CSV end here: the way on is in the words (attachments audit #11).
-    return utf16Bom(bytes) ? 'it is UTF-16 text; save it as UTF-8 and attach it again' : 'it is not UTF-8 text; save it as UTF-8 and attach it again';
+    // UTF-8, UTF-16 behind its byte-order mark, and Windows-1252 (a French CSV from an old Windows tool) are read
+    // (text-encoding.ts); what is none of them holds NULs or many control characters.
+    if (textEncodingOf(bytes)) return undefined;
+    return notText(bytes);
   }
   return undefined;
 }
-
-function decodesAsUtf8(bytes: Uint8Array): boolean {
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const utf16Bom = (b: Uint8Array) => (b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff);
 
 /**
  * Why bytes claimed as text, which pass as UTF-8, are still not a text file: they hold NUL bytes, which no text file
  * does. A binary file renamed `.txt`, or UTF-16 text saved without its byte-order mark (every other byte NUL), was
  * attached and sent to the model as garbage (documents audit #2). Checked on the way in only: files taken before
- * (stored, or in an export) keep being read as they were.
+ * (stored, or in an export) keep being read as they were. UTF-16 behind its byte-order mark is text (its NULs are
+ * the high bytes of its characters).
  */
 export function binaryInText(bytes: Uint8Array): string | undefined {
-  if (!bytes.includes(0)) return undefined;
-  return looksUtf16(bytes) ? 'it is UTF-16 text; save it as UTF-8 and attach it again' : 'it holds binary data, not text';
+  if (!bytes.includes(0) || utf16Bom(bytes)) return undefined;
+  return notText(bytes);
+}
+
+/** Why bytes are not text: UTF-16 with no byte-order mark (which cannot be told from binary for sure), or binary. */
+function notText(bytes: Uint8Array): string {
+  return looksUtf16(bytes) ? 'it is UTF-16 text without a byte-order mark; save it as UTF-8 and attach it again' : 'it holds binary data, not text';
 }
 
 /** UTF-16 with no byte-order mark: Latin text puts a NUL in nearly every high byte, and almost none in the low ones. */
@@ -65,9 +62,12 @@ function looksUtf16(bytes: Uint8Array): boolean {
   return more >= pairs * 0.3 && fewer <= pairs * 0.05;
 }
 
-/** Whether the bytes are text: UTF-8 with no NUL (which no text file holds and most binary files do). */
-export function isUtf8Text(bytes: Uint8Array): boolean {
-  return !bytes.includes(0) && decodesAsUtf8(bytes);
+/**
+ * Whether the bytes are text: UTF-8 with no NUL (which no text file holds and most binary files do), or text in an
+ * encoding read besides (text-encoding.ts).
+ */
+export function isText(bytes: Uint8Array): boolean {
+  return textEncodingOf(bytes) !== undefined && binaryInText(bytes) === undefined;
 }
 
 /** The binary type the bytes' signature names, if they carry one we know. */

@@ -121,6 +121,7 @@ export class AttachmentContent {
       pageChars: doc.format === 'pdf' ? doc.pages.map((p) => p.length) : null,
       textChars: doc.format === 'pdf' ? null : doc.text.length,
       pages,
+      ...(doc.format !== 'pdf' && doc.encoding ? { encoding: doc.encoding } : {}),
     };
   }
 

@@ -4,7 +4,7 @@
  */
 import type { DocumentText } from '../../shared/attachment-text';
 import { ExtractionError } from './extraction-error';
-import { plainText, type ExtractorKind } from './extractor-kind';
+import { plainText, withEncoding, type ExtractorKind } from './extractor-kind';
 import type { ReadingPace } from './reading-pace';
 
 /** More text than any context window holds (a million tokens is about four million characters). */
@@ -16,7 +16,8 @@ export async function extractText(kind: ExtractorKind, bytes: Uint8Array, name: 
   else if (kind === 'docx') doc = await (await import('./docx-text')).docxText(bytes, name);
   else if (kind === 'html') {
     const { htmlToText } = await import('./html-to-text');
-    doc = { format: 'html', text: htmlToText(new TextDecoder('utf-8', { fatal: false }).decode(bytes)) };
+    const page = withEncoding('html', bytes);
+    doc = { ...page, text: htmlToText(page.text) };
   } else doc = plainText(bytes);
   const chars = doc.format === 'pdf' ? doc.pages.reduce((n, p) => n + p.length, 0) : doc.text.length;
   if (chars > MAX_TEXT_CHARS) {

@@ -1,10 +1,12 @@
 /**
  * Which extractor reads which stored type (DESIGN.md §9): PDF with pdf.js, DOCX with mammoth, HTML with a real
- * parser, the text kinds (plain, Markdown, CSV, JSON, code) as UTF-8. Small and import-free on purpose: the
+ * parser, the text kinds (plain, Markdown, CSV, JSON, code) as text (UTF-8, or UTF-16 or Windows-1252 where
+ * the bytes are in it: ../blobs/text-encoding.ts). Small and import-free on purpose: the
  * dialects and the replay command use it without loading any extractor.
  */
 import type { DocumentText } from '../../shared/attachment-text';
 import { DOCX_MIME } from '../blobs/sniff';
+import { decodeText } from '../blobs/text-encoding';
 
 export type ExtractorKind = 'pdf' | 'docx' | 'html' | 'text';
 
@@ -22,6 +24,13 @@ export function needsWorker(kind: ExtractorKind): boolean {
   return kind !== 'text';
 }
 
+/** A text file's text, in the encoding its bytes are in (UTF-8, UTF-16 behind its mark, else Windows-1252). */
 export function plainText(bytes: Uint8Array): DocumentText {
-  return { format: 'text', text: new TextDecoder('utf-8', { fatal: false }).decode(bytes) };
+  return withEncoding('text', bytes);
+}
+
+/** Text of `format` decoded from `bytes`, the encoding recorded where it was not UTF-8 (the chip says so). */
+export function withEncoding(format: 'text' | 'html', bytes: Uint8Array): DocumentText & { format: 'text' | 'html' } {
+  const { text, encoding } = decodeText(bytes);
+  return encoding === 'utf-8' ? { format, text } : { format, text, encoding };
 }

@@ -1,6 +1,7 @@
 import type { AttachmentBlock } from '../../shared/turn';
 import type { Tool, ToolContext } from './types';
 import { argNumber, argString, toolError } from './types';
+import { decodeText } from '../blobs/text-encoding';
 
 /** Most characters one call returns: enough for a section, small enough that a loop of reads fits a window. */
 export const READ_DOCUMENT_MAX_CHARS = 20_000;
@@ -43,7 +44,7 @@ function readDocument(name: string, start: number | undefined, end: number | und
   const bytes = extracted === undefined ? ctx.readBlob(doc.id) : undefined;
   if (extracted === undefined && !bytes) return toolError(`${name} is no longer stored.`);
   if (extracted === undefined && doc.kind === 'document') return toolError(`The text of ${name} could not be read.`);
-  const lines = (extracted ?? new TextDecoder('utf-8', { fatal: false }).decode(bytes)).split('\n');
+  const lines = (extracted ?? decodeText(bytes ?? new Uint8Array()).text).split('\n');
   const from = Math.max(1, Math.floor(start ?? 1));
   const to = Math.min(lines.length, Math.floor(end ?? lines.length));
   if (from > lines.length) return toolError(`${name} has ${lines.length} lines; start_line ${from} is past the end.`);

@@ -51,10 +51,10 @@ describe('attachments that must be refused', () => {
     { what: 'text claiming PDF', name: 'doc.pdf', mime: 'application/pdf', bytes: Buffer.from('hello'), message: /its content is not a PDF file/ },
     { what: 'HTML claiming GIF', name: 'x.gif', mime: 'image/gif', bytes: Buffer.from('<script>alert(1)</script>'), message: /not a GIF file/ },
     { what: 'SVG image (can carry script)', name: 'x.svg', mime: 'image/svg+xml', bytes: Buffer.from('<svg onload="alert(1)"/>'), message: /image\/svg\+xml images are not supported/ },
-    { what: 'binary claiming text', name: 'bin.txt', mime: 'text/plain', bytes: Buffer.from([0xc3, 0x28, 0xa0, 0xa1]), message: /it is not UTF-8 text; save it as UTF-8 and attach it again/ },
-    { what: 'UTF-16 text (Notepad)', name: 'notes.txt', mime: 'text/plain', bytes: Buffer.from('\ufeffhello', 'utf16le'), message: /it is UTF-16 text; save it as UTF-8 and attach it again/ },
+    // Not UTF-8 and no NUL, but control characters no text holds: not taken for Windows-1252 text (text-encoding.ts).
+    { what: 'binary claiming text (no NUL, many controls)', name: 'bin.txt', mime: 'text/plain', bytes: Buffer.from([0xc3, 0x28, 0x01, 0x02, 0x03, 0x04, 0xa0, 0xa1]), message: /“bin\.txt” cannot be attached: it holds binary data, not text/ },
     // Documents audit #2: bytes that pass as UTF-8 but hold NULs were taken as text, and the model read garbage.
-    { what: 'UTF-16 text without a byte-order mark', name: 'export.csv', mime: 'text/csv', bytes: Buffer.from('name,amount\nDesign,12000\n', 'utf16le'), message: /“export\.csv” cannot be attached: it is UTF-16 text; save it as UTF-8 and attach it again/ },
+    { what: 'UTF-16 text without a byte-order mark', name: 'export.csv', mime: 'text/csv', bytes: Buffer.from('name,amount\nDesign,12000\n', 'utf16le'), message: /“export\.csv” cannot be attached: it is UTF-16 text without a byte-order mark; save it as UTF-8 and attach it again/ },
     { what: 'a binary renamed .txt (NULs, valid UTF-8)', name: 'data.txt', mime: 'text/plain', bytes: Buffer.from([0x53, 0x51, 0x4c, 0x00, 0x00, 0x00, 0x01, 0x10, 0x00, 0x7f, 0x00, 0x00, 0x20, 0x00, 0x00, 0x02]), message: /“data\.txt” cannot be attached: it holds binary data, not text/ },
     { what: 'malformed media type', name: 'x.txt', mime: 'text/plain) [x](javascript:alert(1)', bytes: Buffer.from('hi'), message: /its type is not a valid media type/ },
   ];
@@ -109,6 +109,9 @@ describe('attachments read as what their bytes are', () => {
     { what: 'a JPEG named .png', name: 'photo.png', mime: 'image/png', bytes: JPEG, as: 'image/jpeg', kind: 'image' },
     { what: 'a PNG with no extension', name: 'photo', mime: 'application/octet-stream', bytes: PNG, as: 'image/png', kind: 'image' },
     { what: 'a Makefile', name: 'Makefile', mime: 'application/octet-stream', bytes: Buffer.from('all:\n\tcc -o app main.c\n'), as: 'text/plain', kind: 'text' },
+    { what: 'UTF-16 text (Notepad, with its byte-order mark)', name: 'notes.txt', mime: 'text/plain', bytes: Buffer.from('\ufeffhello', 'utf16le'), as: 'text/plain', kind: 'text' },
+    { what: 'Windows-1252 text', name: 'lisezmoi.txt', mime: 'text/plain', bytes: Buffer.from('Café crème à 2 €'.replace('€', '\x80'), 'latin1'), as: 'text/plain', kind: 'text' },
+    { what: 'Windows-1252 text with no extension', name: 'LISEZMOI', mime: 'application/octet-stream', bytes: Buffer.from('Café crème\n', 'latin1'), as: 'text/plain', kind: 'text' },
     { what: 'a binary of no known type', name: 'tool', mime: 'application/octet-stream', bytes: Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]), as: 'application/octet-stream', kind: 'document' },
   ];
   it.each(cases)('takes $what as $as, under its own name', async ({ name, mime, bytes, as, kind }) => {

@@ -1,5 +1,7 @@
 import { memo, type ReactNode } from 'react';
+import { ENCODING_LABEL } from '../../../shared/attachment-text';
 import { calibratedTokens } from '../../../shared/context-estimate';
+import type { AttachmentInspection } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { useStore } from '../../store';
 import { useCost, type CostState } from '../../store/attachment-costs';
@@ -61,6 +63,25 @@ function CostLine({ cost, ratio }: { cost: CostState | undefined; ratio: number 
   if (cost.status === 'failed') return <span className="chip-error" data-testid="attachment-error">{cost.message}</span>;
   const { inspection: i } = cost;
   if (i.error) return <span className="chip-error" data-testid="attachment-error">{i.error}</span>;
+  return (
+    <>
+      <TokensLine inspection={i} ratio={ratio} />
+      {i.encoding === 'windows-1252' && (
+        // Not UTF-8 and no mark says what it is: the reading is a guess the user should know of (a French CSV from an old
+        // Windows tool reads right; a file in another code page would read with wrong letters).
+        <span
+          className="chip-encoding"
+          data-testid="attachment-encoding"
+          title={`Not UTF-8: read as ${ENCODING_LABEL['windows-1252']}, what older Windows programs save text as. If letters look wrong, save the file as UTF-8 and attach it again.`}
+        >
+          · read as {ENCODING_LABEL['windows-1252']}
+        </span>
+      )}
+    </>
+  );
+}
+
+function TokensLine({ inspection: i, ratio }: { inspection: AttachmentInspection; ratio: number }) {
   const exact = i.tokensSource === 'exact';
   return (
     <span className="chip-tokens" title={exact ? 'Counted by the server with the model’s tokenizer' : ratio === 1 ? 'Estimated (about 4 characters per token)' : `Estimated (about 4 characters per token, scaled ×${ratio.toFixed(1)} by the server’s counts)`}>

@@ -1,0 +1,71 @@
+/**
+ * Text files that are not UTF-8, from the composer to the wire (documents audit): Notepad's UTF-16 (either byte
+ * order, behind its byte-order mark) and a Windows-1252 CSV from an old Windows tool were refused with "save it as
+ * UTF-8". They are read as what they are; the model gets the same letters the user sees in the file, and the chip
+ * says when the reading was a guess (Windows-1252). A UTF-8 file's byte-order mark is not sent.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { attachmentText } from '../../../src/shared/attachment-text';
+import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
+import { chatBodies, ollama, settle, tempServices } from '../integration/helpers';
+
+const MODEL = 'llama3.2:3b';
+const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
+const TEXT = 'Prénom;Ville;Montant\nÉlodie;Besançon;12 €\nFrançois;Orléans;7,50 €\n';
+
+/** What an old Windows tool writes for TEXT: one byte a character, € as 0x80 (Windows-1252, not ISO-8859-1). */
+function windows1252(text: string): Uint8Array {
+  return Uint8Array.from([...text].map((c) => (c === '€' ? 0x80 : c.charCodeAt(0))));
+}
+const utf16be = (text: string) => Buffer.from(text, 'utf16le').swap16();
+
+let replay: ReplayServer;
+let cleanup: (() => void) | undefined;
+beforeAll(async () => {
+  replay = await startReplayServer(ollama());
+});
+afterAll(() => replay.close());
+afterEach(() => {
+  cleanup?.();
+  cleanup = undefined;
+  replay.requests.length = 0;
+});
+
+function services() {
+  const t = tempServices(replay);
+  cleanup = t.cleanup;
+  return t.services;
+}
+
+describe('text attachments in other encodings', () => {
+  const cases = [
+    { what: 'a Windows-1252 CSV', name: 'clients.csv', mime: 'text/csv', bytes: windows1252(TEXT), encoding: 'windows-1252' },
+    { what: 'UTF-16 LE with its mark (Notepad)', name: 'notes.txt', mime: 'text/plain', bytes: Buffer.from(`\ufeff${TEXT}`, 'utf16le'), encoding: 'utf-16le' },
+    { what: 'UTF-16 BE with its mark', name: 'notes.txt', mime: 'text/plain', bytes: utf16be(`\ufeff${TEXT}`), encoding: 'utf-16be' },
+    { what: 'UTF-8 with a byte-order mark', name: 'notes.txt', mime: 'text/plain', bytes: Buffer.from(`\ufeff${TEXT}`, 'utf8'), encoding: undefined },
+  ] as const;
+
+  it.each(cases)('attaches $what and sends its letters as they are', async ({ name, mime, bytes, encoding }) => {
+    const s = services();
+    const h = s.handlers;
+    const block = await h['attachments:add']({ name, mime, dataBase64: b64(bytes) });
+    expect(block).toMatchObject({ name, mime, kind: 'text', size: bytes.length });
+    const expected = attachmentText(name, { format: 'text', text: TEXT });
+    expect((await h['attachments:preview']({ block })).text).toBe(expected);
+    const chip = await h['attachments:inspect']({ block, model: MODEL });
+    expect(chip.error).toBeNull();
+    expect(chip.encoding).toBe(encoding);
+    expect(chip.textChars).toBe(TEXT.length);
+
+    const sent = await h['chat:send']({ conversationId: null, text: 'Qui a payé le plus ?', model: MODEL, attachments: [block] });
+    await settle(s, sent.conversationId);
+    expect(chatBodies(replay)[0]?.messages.at(-1)?.content).toBe(`Qui a payé le plus ?\n\n${expected}`);
+  });
+
+  it('reads an HTML page saved in Windows-1252 with its letters', async () => {
+    const h = services().handlers;
+    const block = await h['attachments:add']({ name: 'page.html', mime: 'text/html', dataBase64: b64(windows1252('<p>Élodie à Besançon</p>')) });
+    expect((await h['attachments:preview']({ block })).text).toContain('Élodie à Besançon');
+    expect((await h['attachments:inspect']({ block, model: MODEL })).encoding).toBe('windows-1252');
+  });
+});
