@@ -4,8 +4,8 @@
  * and the meter added exactly that; a PDF too long for the window offers its pages; a locked PDF says why.
  * Screenshots of the chip, the page-range row and the preview at 1280 and 390 px go to test-results/screenshots.
  */
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { attachmentText, textTokens } from '../../src/shared/attachment-text';
@@ -270,8 +270,9 @@ describe('documents in the composer', () => {
   });
 });
 
-// Documents audit: a Windows-1252 CSV and Notepad's UTF-16 were refused with "save it as UTF-8".
-describe('text files in other encodings', () => {
+// Documents audit: a Windows-1252 CSV and Notepad's UTF-16 were refused with "save it as UTF-8"; a .doc or a .zip
+// was stored, then refused on its chip once read, its bytes kept on disk.
+describe('text files in other encodings, and files of types Firebrand cannot read', () => {
   const TABLE = 'Prénom;Ville;Montant\nÉlodie;Besançon;12 €\n';
   const cp1252 = Buffer.from(TABLE.replace('€', '\x80'), 'latin1');
 
@@ -300,5 +301,23 @@ describe('text files in other encodings', () => {
     expect(content).toBe(
       `Qui a payé ?\n\n${attachmentText('clients.csv', { format: 'text', text: TABLE })}\n\n${attachmentText('notes.txt', { format: 'text', text: 'Notes de réunion\n' })}`,
     );
+  });
+
+  it('refuses a .doc and a .zip before storing them, naming each and what can be attached', async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    await page.getByTestId('attach-input').setInputFiles([
+      { name: 'lettre.doc', mimeType: 'application/msword', buffer: Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]) },
+      { name: 'photos.zip', mimeType: 'application/zip', buffer: Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 0x08, 0]) },
+    ]);
+    await expect.poll(() => page.getByTestId('notice').textContent()).toContain('2 files were not attached:');
+    const notice = (await page.getByTestId('notice').textContent()) ?? '';
+    expect(notice).toContain('“lettre.doc” cannot be attached: Firebrand cannot read this type of file (application/msword). It reads PDF, Word (.docx), HTML and text files, and PNG, JPEG, GIF and WebP images.');
+    expect(notice).toContain('“photos.zip” cannot be attached: Firebrand cannot read this type of file (application/zip).');
+    expect(await page.getByTestId('pending-attachments').count()).toBe(0);
+    await shootAtBothWidths(page, 'documents-unsupported');
+    // Nothing of either file reached the data folder.
+    const blobs = join(s.dataDir, 'blobs');
+    expect(existsSync(blobs) ? readdirSync(blobs, { recursive: true }).filter((f) => /[0-9a-f]{64}/.test(String(f))) : []).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
 import { ATTACHMENT_MAX_BYTES, attachmentTooLargeMessage } from '../../shared/file-limits';
 import type { AttachmentBlock } from '../../shared/turn';
 import { UserFacingError } from '../errors';
-import { attachmentKind, checkClaimedType, isText, sniffMime, SUPPORTED_IMAGE_TYPES } from './sniff';
+import { attachmentKind, checkClaimedType, DOCX_MIME, isText, sniffMime, SUPPORTED_IMAGE_TYPES } from './sniff';
 
 export const DEFAULT_MAX_ATTACHMENT_BYTES = ATTACHMENT_MAX_BYTES;
 export { formatSize } from '../../shared/file-limits';
@@ -72,7 +72,8 @@ function readableAs(bytes: Uint8Array, claimed: string): string {
   const sniffed = sniffMime(bytes);
   // Only among the image types read: bytes claiming SVG stay refused, whatever they are.
   if (SUPPORTED_IMAGE_TYPES.includes(claimed) && sniffed?.startsWith('image/')) return sniffed;
-  if (claimed === 'application/octet-stream') return sniffed ?? (isText(bytes) ? 'text/plain' : claimed);
+  // Every zip carries a .docx's signature (a .zip, an .xlsx): a file of no known type is not taken for one.
+  if (claimed === 'application/octet-stream') return (sniffed !== DOCX_MIME ? sniffed : undefined) ?? (isText(bytes) ? 'text/plain' : claimed);
   // A PDF or an image named as text (`report.txt` that is a PDF) is read as what it is; it was refused as "not
   // UTF-8 text; save it as UTF-8", which no editor can do for a PDF (documents audit). Zip-based types (DOCX) are
   // left out: every zip carries that signature.

@@ -10,6 +10,7 @@ import { readOnlyReason } from '../db/read-only-copy';
 import { isDiskFull } from '../db/disk-reserve';
 import { attachmentKind, binaryInText, checkClaimedType, sniffMime } from './sniff';
 import { bytesHoldAs, checkAttachment, DEFAULT_MAX_ATTACHMENT_BYTES, displayName } from './attachment-checks';
+import { extractorFor, READABLE_TYPES } from '../documents/extractor-kind';
 
 export { DEFAULT_MAX_ATTACHMENT_BYTES, displayName, formatSize } from './attachment-checks';
 
@@ -83,6 +84,12 @@ export class BlobStore {
     const checked = checkAttachment(bytes, claim, this.maxBytes);
     const binary = checked.kind === 'text' ? binaryInText(bytes) : undefined;
     if (binary) throw new UserFacingError('invalid-payload', `“${checked.name}” cannot be attached: ${binary}.`);
+    // A type no reader takes (.doc, .xlsx, .zip, a program) was stored, then refused on its chip once read: its bytes
+    // stayed on disk for nothing (documents audit). Refused here, before a byte is written. Uploads only: an import
+    // keeps what an older version took.
+    if (checked.kind === 'document' && !extractorFor(checked.mime)) {
+      throw new UserFacingError('invalid-payload', `“${checked.name}” cannot be attached: Firebrand cannot read this type of file (${checked.mime}). It reads ${READABLE_TYPES}.`);
+    }
     // Read-only start (db/read-only-copy.ts): no row can be added, so no file is written either.
     if (readOnlyReason(this.db)) throw new UserFacingError('internal', `“${checked.name}” was not attached: ${READ_ONLY}`);
     try {

@@ -22,7 +22,7 @@ import type { Sidecars } from '../blobs/sidecars';
 import type { TokenCounter } from '../connections/token-counter';
 import type { MaterializedAttachment } from '../dialects/shared/materialize';
 import type { ExtractionResult, ExtractionRunner } from './extraction-runner';
-import { extractorFor, needsWorker, plainText, type ExtractorKind } from './extractor-kind';
+import { extractorFor, needsWorker, plainText, READABLE_TYPES, type ExtractorKind } from './extractor-kind';
 import { fitImage } from './image-fit';
 
 /**
@@ -181,7 +181,7 @@ export class AttachmentContent {
     const kind = extractorFor(mime);
     const key = textKey(block.id, kind);
     if (!kind) {
-      return this.remember(key, { ok: false, failure: { code: 'unsupported', message: `Firebrand cannot read “${NAME_SLOT}” (${mime}): it reads PDF, Word (.docx), HTML and text files, and PNG, JPEG, GIF and WebP images.` } });
+      return this.remember(key, { ok: false, failure: { code: 'unsupported', message: `Firebrand cannot read “${NAME_SLOT}” (${mime}): it reads ${READABLE_TYPES}.` } });
     }
     // The reader words its failures with the slot, not this block's name: they are kept for the content.
     const result: ExtractionResult = needsWorker(kind) ? await this.deps.runner.run(kind, bytes, NAME_SLOT) : { ok: true, doc: plainText(bytes) };

@@ -10,6 +10,9 @@ import { decodeText } from '../blobs/text-encoding';
 
 export type ExtractorKind = 'pdf' | 'docx' | 'html' | 'text';
 
+/** What Firebrand reads, for the words that refuse anything else. */
+export const READABLE_TYPES = 'PDF, Word (.docx), HTML and text files, and PNG, JPEG, GIF and WebP images';
+
 /** The extractor for a stored mime, or undefined when Firebrand cannot read text from that type. */
 export function extractorFor(mime: string): ExtractorKind | undefined {
   if (mime === 'application/pdf') return 'pdf';

@@ -38,6 +38,11 @@ function files(root: string): string[] {
   return readdirSync(root).flatMap((n) => (statSync(join(root, n)).isDirectory() ? files(join(root, n)) : [join(root, n)]));
 }
 
+/** The start of an OLE compound file (.doc, .xls, .ppt), a zip (.zip, .xlsx, .docx) and a Windows program. */
+const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x3e, 0x00, 0x03, 0x00]);
+const ZIP = Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x14, 0x00, 0x00, 0x00, 0x08, 0x00, 0x21, 0x00, 0x62, 0x1a, 0x3b, 0x77]);
+const EXE = Buffer.from([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0xff, 0xff, 0x00, 0x00]);
+
 const blobRows = () => (services.db.prepare('SELECT count(*) AS n FROM blobs').get() as { n: number }).n;
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
@@ -56,6 +61,17 @@ describe('attachments that must be refused', () => {
     // Documents audit #2: bytes that pass as UTF-8 but hold NULs were taken as text, and the model read garbage.
     { what: 'UTF-16 text without a byte-order mark', name: 'export.csv', mime: 'text/csv', bytes: Buffer.from('name,amount\nDesign,12000\n', 'utf16le'), message: /“export\.csv” cannot be attached: it is UTF-16 text without a byte-order mark; save it as UTF-8 and attach it again/ },
     { what: 'a binary renamed .txt (NULs, valid UTF-8)', name: 'data.txt', mime: 'text/plain', bytes: Buffer.from([0x53, 0x51, 0x4c, 0x00, 0x00, 0x00, 0x01, 0x10, 0x00, 0x7f, 0x00, 0x00, 0x20, 0x00, 0x00, 0x02]), message: /“data\.txt” cannot be attached: it holds binary data, not text/ },
+    // Types no reader takes were stored, then refused on their chip once read, their bytes left on disk (documents
+    // audit): refused before anything is written, with what can be attached.
+    { what: 'a Word 97 document (.doc)', name: 'lettre.doc', mime: 'application/msword', bytes: OLE, message: /^“lettre\.doc” cannot be attached: Firebrand cannot read this type of file \(application\/msword\)\. It reads PDF, Word \(\.docx\), HTML and text files, and PNG, JPEG, GIF and WebP images\.$/ },
+    { what: 'an Excel 97 workbook (.xls)', name: 'budget.xls', mime: 'application/vnd.ms-excel', bytes: OLE, message: /“budget\.xls” cannot be attached: Firebrand cannot read this type of file/ },
+    { what: 'an Excel workbook (.xlsx, a zip)', name: 'budget.xlsx', mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', bytes: ZIP, message: /“budget\.xlsx” cannot be attached: Firebrand cannot read this type of file/ },
+    { what: 'a PowerPoint 97 deck (.ppt)', name: 'deck.ppt', mime: 'application/vnd.ms-powerpoint', bytes: OLE, message: /“deck\.ppt” cannot be attached: Firebrand cannot read this type of file/ },
+    { what: 'a zip archive', name: 'photos.zip', mime: 'application/zip', bytes: ZIP, message: /“photos\.zip” cannot be attached: Firebrand cannot read this type of file \(application\/zip\)/ },
+    { what: 'a zip of no known type (not taken for a .docx)', name: 'backup', mime: 'application/octet-stream', bytes: ZIP, message: /“backup” cannot be attached: Firebrand cannot read this type of file/ },
+    { what: 'a Windows program (.exe)', name: 'setup.exe', mime: 'application/x-msdownload', bytes: EXE, message: /“setup\.exe” cannot be attached: Firebrand cannot read this type of file/ },
+    { what: 'a disk image (.dmg)', name: 'App.dmg', mime: 'application/x-apple-diskimage', bytes: EXE, message: /“App\.dmg” cannot be attached: Firebrand cannot read this type of file/ },
+    { what: 'a binary of no known type', name: 'tool', mime: 'application/octet-stream', bytes: Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]), message: /“tool” cannot be attached: Firebrand cannot read this type of file \(application\/octet-stream\)/ },
     { what: 'malformed media type', name: 'x.txt', mime: 'text/plain) [x](javascript:alert(1)', bytes: Buffer.from('hi'), message: /its type is not a valid media type/ },
   ];
 
@@ -112,7 +128,7 @@ describe('attachments read as what their bytes are', () => {
     { what: 'UTF-16 text (Notepad, with its byte-order mark)', name: 'notes.txt', mime: 'text/plain', bytes: Buffer.from('\ufeffhello', 'utf16le'), as: 'text/plain', kind: 'text' },
     { what: 'Windows-1252 text', name: 'lisezmoi.txt', mime: 'text/plain', bytes: Buffer.from('Café crème à 2 €'.replace('€', '\x80'), 'latin1'), as: 'text/plain', kind: 'text' },
     { what: 'Windows-1252 text with no extension', name: 'LISEZMOI', mime: 'application/octet-stream', bytes: Buffer.from('Café crème\n', 'latin1'), as: 'text/plain', kind: 'text' },
-    { what: 'a binary of no known type', name: 'tool', mime: 'application/octet-stream', bytes: Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]), as: 'application/octet-stream', kind: 'document' },
+    { what: 'a Word document (.docx)', name: 'report.docx', mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', bytes: ZIP, as: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', kind: 'document' },
   ];
   it.each(cases)('takes $what as $as, under its own name', async ({ name, mime, bytes, as, kind }) => {
     const result = await add(name, mime, bytes);
