@@ -182,6 +182,20 @@ export interface SendRequest {
   fromDraft?: boolean;
 }
 
+/** A sent message edited and sent again (chat:edit-and-resend). */
+export interface EditAndResendRequest {
+  /** The user turn edited: the new one is its sibling. */
+  turnId: string;
+  text: string;
+  model: string;
+  think?: boolean;
+  connectionId?: string;
+  /** The places (0-based, in order) of the original's attachments that go with it; absent, all of them. */
+  keepAttachments?: number[];
+  /** Files added in the edit: blocks returned by `attachments:add`, sent after those kept. */
+  attachments?: AttachmentBlock[];
+}
+
 export interface SendResult {
   conversationId: string;
   userTurn: Turn;
@@ -222,11 +236,8 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
   'chat:stop': { req: { turnId: string }; res: { stopped: boolean } };
   /** A new answer to the same message, as a sibling of `turnId` (an assistant turn). */
   'chat:regenerate': { req: { turnId: string; model: string; think?: boolean; connectionId?: string }; res: SendResult };
-  /**
-   * The edited message as a sibling of `turnId` (a user turn), answered anew. `keepAttachments`: the places (0-based,
-   * in order) of the original's attachments that go with it; absent, all of them. Text may be empty where one goes.
-   */
-  'chat:edit-and-resend': { req: { turnId: string; text: string; model: string; think?: boolean; connectionId?: string; keepAttachments?: number[] }; res: SendResult };
+  /** The edited message as a sibling of `turnId` (a user turn), answered anew. Text may be empty where a file goes. */
+  'chat:edit-and-resend': { req: EditAndResendRequest; res: SendResult };
   /** A conversation's system prompt and think mode (its popover). */
   'conversations:get-settings': { req: { conversationId: string }; res: ConversationSettings };
   /** `tools` absent: left as it is. */

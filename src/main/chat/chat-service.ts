@@ -6,7 +6,7 @@
  * message is refused (./send-refusals.ts), one answer's run (./run-answer.ts) and the end of one that threw
  * (./end-failed-answer.ts).
  */
-import type { SendRequest, SendResult } from '../../shared/ipc';
+import type { EditAndResendRequest, SendRequest, SendResult } from '../../shared/ipc';
 import { isBlank, type Block, type Turn } from '../../shared/turn';
 import { titleFrom } from '../engine/title-lane';
 import type { JsonObject } from '../../shared/json';
@@ -81,8 +81,8 @@ export class ChatService {
     return { conversationId: assistantTurn.conversationId, userTurn, assistantTurn };
   }
 
-  /** The edited message beside the user turn `turnId`, keeping its attachments, then a fresh answer to it. */
-  editAndResend(req: { turnId: string; text: string; model: string; think?: boolean; connectionId?: string; keepAttachments?: number[] }): SendResult {
+  /** The edited message beside the user turn `turnId`, with the files kept and those added, then a fresh answer to it. */
+  editAndResend(req: EditAndResendRequest): SendResult {
     const { store, newId, now } = this.deps;
     this.deps.beforeWrite?.();
     const original = store.getTurn(req.turnId);
@@ -93,8 +93,13 @@ export class ChatService {
     // "ask again without small.png" meant retyping the message and attaching the others again).
     const originals = original.blocks.filter((b) => b.type === 'attachment');
     const kept = req.keepAttachments ? originals.filter((_, i) => req.keepAttachments!.includes(i)) : originals;
-    const blocks: Block[] = [...(isBlank(req.text) ? [] : [{ type: 'text' as const, text: req.text }]), ...kept];
+    // Files added in the edit (a forgotten one) come after those kept, measured by main as a sent message's are.
+    const measure = this.deps.attachment;
+    const added = (req.attachments ?? []).map((a) => (measure ? measure(a) : a));
+    const blocks: Block[] = [...(isBlank(req.text) ? [] : [{ type: 'text' as const, text: req.text }]), ...kept, ...added];
     if (blocks.length === 0) throw new UserFacingError('invalid-payload', 'Type a message or keep a file first.');
+    // As many as a sent message may carry (SendRequest's schema), and as many places as keepAttachments can name.
+    if (kept.length + added.length > 32) throw new UserFacingError('invalid-payload', `A message can carry at most 32 files; this one would have ${kept.length + added.length}. Remove some first.`);
     const userTurn = store.editAndResend(req.turnId, { id: newId(), blocks, createdAt: now() }, now());
     return { conversationId: userTurn.conversationId, userTurn, assistantTurn: this.answer(userTurn, req) };
   }

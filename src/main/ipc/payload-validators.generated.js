@@ -8085,7 +8085,7 @@ return errors === 0;
 }
 
 export const payload55 = validate66;
-const schema67 = {"type":"object","additionalProperties":false,"required":["turnId","text","model"],"properties":{"turnId":{"type":"string","minLength":1,"maxLength":200},"text":{"type":"string","maxChars":4000000},"model":{"type":"string","minLength":1,"maxLength":300},"think":{"type":"boolean"},"connectionId":{"type":"string","minLength":1,"maxLength":200},"keepAttachments":{"type":"array","maxItems":32,"items":{"type":"integer","minimum":0,"maximum":31}}}};
+const schema67 = {"type":"object","additionalProperties":false,"required":["turnId","text","model"],"properties":{"turnId":{"type":"string","minLength":1,"maxLength":200},"text":{"type":"string","maxChars":4000000},"model":{"type":"string","minLength":1,"maxLength":300},"think":{"type":"boolean"},"connectionId":{"type":"string","minLength":1,"maxLength":200},"keepAttachments":{"type":"array","maxItems":32,"items":{"type":"integer","minimum":0,"maximum":31}},"attachments":{"type":"array","maxItems":32,"items":{"type":"object","additionalProperties":false,"required":["type","id","kind","name","mime","size"],"properties":{"type":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"kind":{"enum":["image","document","text"]},"name":{"type":"string","minLength":1,"maxLength":500},"mime":{"type":"string","minLength":1,"maxLength":200},"size":{"type":"integer","minimum":0},"pages":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"integer","minimum":1,"maximum":100000},"to":{"type":"integer","minimum":1,"maximum":100000}}}}}}}};
 
 function validate66(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -8100,7 +8100,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "turnId") || (key0 === "text")) || (key0 === "model")) || (key0 === "think")) || (key0 === "connectionId")) || (key0 === "keepAttachments"))){
+if(!(((((((key0 === "turnId") || (key0 === "text")) || (key0 === "model")) || (key0 === "think")) || (key0 === "connectionId")) || (key0 === "keepAttachments")) || (key0 === "attachments"))){
 validate66.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -8270,6 +8270,279 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.attachments !== undefined){
+let data7 = data.attachments;
+const _errs16 = errors;
+if(errors === _errs16){
+if(Array.isArray(data7)){
+if(data7.length > 32){
+validate66.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
+return false;
+}
+else {
+var valid2 = true;
+const len1 = data7.length;
+for(let i1=0; i1<len1; i1++){
+let data8 = data7[i1];
+const _errs18 = errors;
+if(errors === _errs18){
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+let missing1;
+if(((((((data8.type === undefined) && (missing1 = "type")) || ((data8.id === undefined) && (missing1 = "id"))) || ((data8.kind === undefined) && (missing1 = "kind"))) || ((data8.name === undefined) && (missing1 = "name"))) || ((data8.mime === undefined) && (missing1 = "mime"))) || ((data8.size === undefined) && (missing1 = "size"))){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1,schemaPath:"#/properties/attachments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs20 = errors;
+for(const key1 in data8){
+if(!(((((((key1 === "type") || (key1 === "id")) || (key1 === "kind")) || (key1 === "name")) || (key1 === "mime")) || (key1 === "size")) || (key1 === "pages"))){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1,schemaPath:"#/properties/attachments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs20 === errors){
+if(data8.type !== undefined){
+const _errs21 = errors;
+if("attachment" !== data8.type){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/type",schemaPath:"#/properties/attachments/items/properties/type/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant"}];
+return false;
+}
+var valid3 = _errs21 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.id !== undefined){
+let data10 = data8.id;
+const _errs22 = errors;
+if(errors === _errs22){
+if(typeof data10 === "string"){
+if(!pattern14.test(data10)){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/id",schemaPath:"#/properties/attachments/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/id",schemaPath:"#/properties/attachments/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs22 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.kind !== undefined){
+let data11 = data8.kind;
+const _errs24 = errors;
+if(!(((data11 === "image") || (data11 === "document")) || (data11 === "text"))){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/kind",schemaPath:"#/properties/attachments/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema67.properties.attachments.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid3 = _errs24 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.name !== undefined){
+let data12 = data8.name;
+const _errs25 = errors;
+if(errors === _errs25){
+if(typeof data12 === "string"){
+if(func2(data12) > 500){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/name",schemaPath:"#/properties/attachments/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+else {
+if(func2(data12) < 1){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/name",schemaPath:"#/properties/attachments/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/name",schemaPath:"#/properties/attachments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs25 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.mime !== undefined){
+let data13 = data8.mime;
+const _errs27 = errors;
+if(errors === _errs27){
+if(typeof data13 === "string"){
+if(func2(data13) > 200){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data13) < 1){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/mime",schemaPath:"#/properties/attachments/items/properties/mime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid3 = _errs27 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.size !== undefined){
+let data14 = data8.size;
+const _errs29 = errors;
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/size",schemaPath:"#/properties/attachments/items/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs29){
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 < 0 || isNaN(data14)){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/size",schemaPath:"#/properties/attachments/items/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid3 = _errs29 === errors;
+}
+else {
+var valid3 = true;
+}
+if(valid3){
+if(data8.pages !== undefined){
+let data15 = data8.pages;
+const _errs31 = errors;
+if(errors === _errs31){
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+let missing2;
+if(((data15.from === undefined) && (missing2 = "from")) || ((data15.to === undefined) && (missing2 = "to"))){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs33 = errors;
+for(const key2 in data15){
+if(!((key2 === "from") || (key2 === "to"))){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs33 === errors){
+if(data15.from !== undefined){
+let data16 = data15.from;
+const _errs34 = errors;
+if(!(((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16))) && (isFinite(data16)))){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs34){
+if((typeof data16 == "number") && (isFinite(data16))){
+if(data16 > 100000 || isNaN(data16)){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data16 < 1 || isNaN(data16)){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/pages/from",schemaPath:"#/properties/attachments/items/properties/pages/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs34 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data15.to !== undefined){
+let data17 = data15.to;
+const _errs36 = errors;
+if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs36){
+if((typeof data17 == "number") && (isFinite(data17))){
+if(data17 > 100000 || isNaN(data17)){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data17 < 1 || isNaN(data17)){
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/pages/to",schemaPath:"#/properties/attachments/items/properties/pages/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid4 = _errs36 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1+"/pages",schemaPath:"#/properties/attachments/items/properties/pages/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid3 = _errs31 === errors;
+}
+else {
+var valid3 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/attachments/" + i1,schemaPath:"#/properties/attachments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid2 = _errs18 === errors;
+if(!valid2){
+break;
+}
+}
+}
+}
+else {
+validate66.errors = [{instancePath:instancePath+"/attachments",schemaPath:"#/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

@@ -151,6 +151,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
       think: { type: 'boolean' },
       connectionId: id,
       keepAttachments: { type: 'array', maxItems: 32, items: { type: 'integer', minimum: 0, maximum: 31 } },
+      attachments: { type: 'array', maxItems: 32, items: attachmentBlock },
     },
   },
   'conversations:get-settings': { type: 'object', additionalProperties: false, required: ['conversationId'], properties: { conversationId: id } },

@@ -63,6 +63,29 @@ describe('the chat service', () => {
     await saved(all.assistantTurn.id);
   });
 
+  // A file forgotten when the message was sent: the edit could drop files but not add one, and the user started over.
+  it('edits a message with a file added: the resent message holds the files kept, then those added, and the answer reads them', async () => {
+    replay.setRoutes(ollamaRoutes(['Read.'], { delayMs: 1 }));
+    const add = (name: string, text: string) => services.handlers['attachments:add']({ name, mime: 'text/plain', dataBase64: Buffer.from(text).toString('base64') });
+    const [a, b, c] = [await add('a.txt', 'alpha notes'), await add('b.txt', 'beta notes'), await add('c.txt', 'gamma notes, forgotten')];
+    const first = await services.handlers['chat:send']({ conversationId: null, text: 'Compare', model: 'llama3.2:3b', attachments: [a, b] });
+    await saved(first.assistantTurn.id);
+    const edited = await services.handlers['chat:edit-and-resend']({ turnId: first.userTurn.id, text: 'Compare all', model: 'llama3.2:3b', keepAttachments: [1], attachments: [c] });
+    const names = (t: Turn) => t.blocks.map((x) => (x.type === 'attachment' ? x.name : x.type));
+    expect(names(edited.userTurn)).toEqual(['text', 'b.txt', 'c.txt']);
+    await saved(edited.assistantTurn.id);
+    const view = await services.handlers['conversations:open']({ conversationId: first.conversationId });
+    expect(names(view.turns.find((t) => t.id === edited.userTurn.id)!)).toEqual(['text', 'b.txt', 'c.txt']);
+    const body = JSON.parse(replay.requests.find((r) => r.path === '/api/chat' && r.body.includes('Compare all'))?.body ?? '{}') as { messages?: { role: string; content: string }[] };
+    const user = body.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+    expect(user).toContain('beta notes');
+    expect(user).toContain('gamma notes, forgotten');
+    expect(user).not.toContain('alpha notes');
+    // Kept and added together stay within what one message may carry.
+    const many = Array.from({ length: 31 }, () => c);
+    expect(() => services.handlers['chat:edit-and-resend']({ turnId: first.userTurn.id, text: 'Too many', model: 'llama3.2:3b', attachments: many })).toThrow('A message can carry at most 32 files; this one would have 33.');
+  });
+
   it('streams an answer part by part, persists it, and sends the history on the next message', async () => {
     replay.setRoutes(ollamaRoutes(['Hello', ' from', ' Ollama.'], { delayMs: 5 }));
     const first = await services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'llama3.2:3b' });
