@@ -191,6 +191,60 @@ describe('composer', () => {
     expect(lastUser()).not.toContain('Only the first');
   });
 
+  // A file forgotten when the message was sent: the edit could leave files out but not add one, and the user started
+  // over. Now the edit form attaches as the message box does (button, drop, same refusals), and the file goes.
+  it('adds a forgotten file to a message being edited: its chip is on the new message and its text reaches the model', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Compared.' }])));
+    const { page, replay } = s;
+    await page.getByTestId('attach-input').setInputFiles({ name: 'alpha.txt', mimeType: 'text/plain', buffer: Buffer.from('the alpha notes\n') });
+    await page.getByTestId('pending-attachments').getByText('alpha.txt').waitFor();
+    await send(page, 'Compare these');
+    await waitIdle(page);
+
+    await page.locator(USER).getByTestId('turn-edit').click();
+    const files = page.getByTestId('edit-attachments');
+    await files.getByText('alpha.txt').waitFor();
+    await page.getByTestId('turn-edit-attach-input').setInputFiles({ name: 'forgotten.txt', mimeType: 'text/plain', buffer: Buffer.from('the forgotten notes\n') });
+    await files.getByText('forgotten.txt').waitFor();
+    // Refused as the message box refuses it, in the same words; the edit keeps what it has.
+    await page.getByTestId('turn-edit-attach-input').setInputFiles({ name: 'huge.log', mimeType: 'text/plain', buffer: Buffer.alloc(25_000_000, 'x') });
+    await expect.poll(() => page.getByTestId('notice').textContent()).toContain('“huge.log” is 23.8 MiB; an attachment can be at most 20.0 MiB.');
+    // Dropped on the edit form, a file goes with the edit, not to the message box.
+    const transfer = await page.evaluateHandle(() => {
+      const dt = new DataTransfer();
+      dt.items.add(new File(['the dropped notes'], 'dropped.txt', { type: 'text/plain' }));
+      return dt;
+    });
+    await page.dispatchEvent('[data-testid="turn-edit-input"]', 'dragover', { dataTransfer: transfer });
+    await page.dispatchEvent('[data-testid="turn-edit-input"]', 'drop', { dataTransfer: transfer });
+    await expect.poll(() => files.getByTestId('attachment-open').allTextContents()).toEqual(['alpha.txt', 'forgotten.txt', 'dropped.txt']);
+    expect(await page.getByTestId('pending-attachments').count()).toBe(0);
+    await shootAtBothWidths(page, 'edit-add-file', '[data-testid="edit-attachments"]');
+    await files.getByRole('button', { name: 'Remove dropped.txt' }).click();
+    await expect.poll(() => files.getByTestId('attachment-open').allTextContents()).toEqual(['alpha.txt', 'forgotten.txt']);
+
+    await page.getByTestId('turn-edit-input').fill('Compare all of these');
+    const before = answerRequests(replay).length;
+    await page.getByTestId('turn-edit-send').click();
+    await waitIdle(page);
+    await expect.poll(() => answerRequests(replay).length).toBeGreaterThan(before);
+    await expect.poll(() => page.locator(USER).getByTestId('attachment-open').allTextContents()).toEqual(['alpha.txt', 'forgotten.txt']);
+    const user = answerRequests(replay).at(-1)?.messages.filter((m) => m.role === 'user').at(-1)?.content ?? '';
+    expect(user).toContain('Compare all of these');
+    expect(user).toContain('the alpha notes');
+    expect(user).toContain('the forgotten notes');
+    expect(user).not.toContain('the dropped notes');
+    expect(user.indexOf('the alpha notes')).toBeLessThan(user.indexOf('the forgotten notes'));
+
+    // Cancelled, an edit's added file is dropped: the next edit starts with the message's own files.
+    await page.locator(USER).getByTestId('turn-edit').click();
+    await page.getByTestId('turn-edit-attach-input').setInputFiles({ name: 'extra.txt', mimeType: 'text/plain', buffer: Buffer.from('extra\n') });
+    await files.getByText('extra.txt').waitFor();
+    await page.locator(USER).getByRole('button', { name: 'Cancel' }).click();
+    await page.locator(USER).getByTestId('turn-edit').click();
+    await expect.poll(() => files.getByTestId('attachment-open').allTextContents()).toEqual(['alpha.txt', 'forgotten.txt']);
+  });
+
   it('attaches a code file by the file input; its text reaches the model and a chip shows its name', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Looks fine.' }])));
     const { page, replay } = s;

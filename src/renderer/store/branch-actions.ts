@@ -1,6 +1,6 @@
 /** Tree operations on the open conversation: regenerate an answer, edit and resend a message, switch branch. */
 import type { SiblingInfo } from '../../shared/ipc';
-import type { Turn } from '../../shared/turn';
+import type { AttachmentBlock, Turn } from '../../shared/turn';
 import { answeredRef } from '../../shared/model-ref';
 import { firebrand } from '../firebrand';
 import { adoptBranch, connectionOf, fail, showNotice, thinkChoice, useStore } from '.';
@@ -32,8 +32,12 @@ export async function regenerate(turn: Turn, think = thinkChoice()): Promise<voi
   }
 }
 
-/** `keepAttachments`: the places of the message's files that go with the edit (absent: all of them). */
-export async function editAndResend(turn: Turn, text: string, keepAttachments?: number[], think = thinkChoice()): Promise<boolean> {
+/**
+ * `files.keep`: the places of the message's files that go with the edit (absent: all of them); `files.added`: files
+ * attached in the edit (stored already), sent after them.
+ */
+export async function editAndResend(turn: Turn, text: string, files: { keep?: number[]; added?: AttachmentBlock[] } = {}, think = thinkChoice()): Promise<boolean> {
+  const { keep, added = [] } = files;
   const model = get().selectedModel;
   if (!model) {
     showNotice(CHOOSE_A_MODEL, CHOOSE_MODEL);
@@ -42,12 +46,12 @@ export async function editAndResend(turn: Turn, text: string, keepAttachments?: 
   try {
     const sentAt = Date.now();
     const res = await branching(() =>
-      firebrand().chat.editAndResend({ turnId: turn.id, text, model, ...(think === undefined ? {} : { think }), ...connectionOf(), ...(keepAttachments ? { keepAttachments } : {}) }),
+      firebrand().chat.editAndResend({ turnId: turn.id, text, model, ...(think === undefined ? {} : { think }), ...connectionOf(), ...(keep ? { keepAttachments: keep } : {}), ...(added.length > 0 ? { attachments: added } : {}) }),
     );
     adoptBranch(res, sentAt, turn.id, withSibling(turn, res.userTurn));
     return true;
   } catch (err) {
-    fail(err, () => void editAndResend(turn, text, keepAttachments, think));
+    fail(err, () => void editAndResend(turn, text, files, think));
     return false;
   }
 }

@@ -361,6 +361,6 @@ export function Composer() {
  * selection: the text is what was meant (attachments audit #6; the picture alone was attached and the text lost). A
  * file copied in a file manager, or an image copied from a page, has no such rich text beside it.
  */
-function pastesAsText(data: DataTransfer, files: File[]): boolean {
+export function pastesAsText(data: DataTransfer, files: File[]): boolean {
   return files.every((f) => f.type.startsWith('image/')) && data.getData('text/plain').trim() !== '' && data.types.includes('text/html');
 }

@@ -65,7 +65,7 @@ export function useAttachments(initial: AttachmentBlock[] = []) {
  * A failure that trying the same file again can get past (a full disk, made room on): not a refusal of the file
  * itself (too large, empty, not what it claims), nor the read-only start, which lasts until a restart.
  */
-function worthRetrying(err: unknown): boolean {
+export function worthRetrying(err: unknown): boolean {
   return err instanceof FirebrandError && err.code !== 'invalid-payload' && !useStore.getState().settings?.readOnly;
 }
 

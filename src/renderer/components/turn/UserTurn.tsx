@@ -1,10 +1,12 @@
-import { memo, useRef, useState, type KeyboardEvent } from 'react';
-import { Pencil } from 'lucide-react';
+import { memo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { Paperclip, Pencil } from 'lucide-react';
 import { turnText, type AttachmentBlock, type Turn } from '../../../shared/turn';
 import { editAndResend } from '../../store/branch-actions';
 import { useRunActive } from '../../store/use-run-active';
 import { Attachments } from './Attachments';
 import { focusComposer } from '../composer/focus-composer';
+import { pastesAsText } from '../composer/Composer';
+import { useEditAttachments } from './use-edit-attachments';
 import { BranchSwitcher } from './BranchSwitcher';
 import { useFocusBack } from '../../hooks/use-focus-back';
 import { TOUCH } from '../../hooks/use-media';
@@ -17,32 +19,59 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   // The places of the message's files that go with the edit: each can be left out (attachments audit #7).
   const [keep, setKeep] = useState<number[]>([]);
   const box = useRef<HTMLTextAreaElement>(null);
-  // A chip's remove button goes with it: the focus goes back to the edit box.
-  const leaveOut = (at: number) => {
-    setKeep((k) => k.filter((_, j) => j !== at));
-    box.current?.focus();
-  };
   const busy = useRunActive();
   const attachments = turn.blocks.filter((b): b is AttachmentBlock => b.type === 'attachment');
+  const keptBlocks = keep.flatMap((i) => attachments[i] ?? []);
+  // Files added in the edit, after those kept: one forgotten when the message was sent need not mean starting over.
+  const adding = useEditAttachments(keptBlocks);
+  // A chip's remove button goes with it: the focus goes back to the edit box.
+  const leaveOut = (at: number) => {
+    if (at < keptBlocks.length) setKeep((k) => k.filter((_, j) => j !== at));
+    else adding.remove(at - keptBlocks.length);
+    box.current?.focus();
+  };
 
   // The edit box had the focus and goes away: Cancel or Escape give it back to Edit, a resend to the message box
   // (where Escape stops the new answer; this turn itself is replaced by the new version).
   const { target: editButton, armFocusBack } = useFocusBack<HTMLButtonElement>(draft !== null);
+  // Files stored for the edit and not sent are dropped with it, as the composer drops a removed one.
   const cancel = () => {
     armFocusBack();
     setDraft(null);
+    adding.clear();
   };
-  const sendable = draft !== null && (draft.trim() !== '' || keep.length > 0);
+  const sendable = draft !== null && !adding.busy && (draft.trim() !== '' || keep.length > 0 || adding.added.length > 0);
   const startEditing = () => {
     setDraft(text);
     setKeep(attachments.map((_, i) => i));
+    adding.clear();
   };
   const submit = async () => {
     if (draft === null || !sendable) return;
-    if (await editAndResend(turn, draft, keep.length === attachments.length ? undefined : keep)) {
+    if (await editAndResend(turn, draft, { ...(keep.length === attachments.length ? {} : { keep }), added: adding.added })) {
       focusComposer();
       setDraft(null);
+      adding.clear();
     }
+  };
+  // Files dropped or pasted on the edit form go with the edit, not to the message box (its window-wide drop
+  // leaves an event handled here alone).
+  const carriesFiles = (e: DragEvent) => e.dataTransfer.types.includes('Files');
+  const onDragOver = (e: DragEvent) => {
+    if (!carriesFiles(e)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+  };
+  const onDrop = (e: DragEvent) => {
+    if (!carriesFiles(e)) return;
+    e.preventDefault();
+    void adding.add([...e.dataTransfer.files]);
+  };
+  const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const files = [...e.clipboardData.files];
+    if (files.length === 0 || pastesAsText(e.clipboardData, files)) return;
+    e.preventDefault();
+    void adding.add(files);
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     // As in the message box: on a touch screen the return key adds a line; Send or Ctrl+Enter (Cmd+Enter) sends.
@@ -68,10 +97,32 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
           )}
         </div>
       ) : (
-        <div className="edit-box">
-          <Attachments blocks={keep.flatMap((i) => attachments[i] ?? [])} onRemove={leaveOut} />
-          <textarea ref={box} data-testid="turn-edit-input" aria-label="Edit message" value={draft} rows={3} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} />
+        <div className="edit-box" onDragOver={onDragOver} onDrop={onDrop}>
+          <Attachments blocks={[...keptBlocks, ...adding.added]} onRemove={leaveOut} />
+          <textarea ref={box} data-testid="turn-edit-input" aria-label="Edit message" value={draft} rows={3} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} onPaste={onPaste} />
           <div className="edit-actions">
+            {/* As the composer's: a real file input inside the label (visually hidden), so Tab reaches it. */}
+            <label className="button icon-btn attach-button" title="Attach files to this message">
+              <Paperclip className="icon" aria-hidden />
+              <input
+                type="file"
+                multiple
+                className="sr-only"
+                data-testid="turn-edit-attach-input"
+                aria-label="Attach files to this message"
+                onChange={(e) => {
+                  const files = [...(e.target.files ?? [])];
+                  e.target.value = '';
+                  void adding.add(files);
+                }}
+              />
+            </label>
+            {adding.busy && (
+              <span className="edit-status" role="status">
+                Attaching…
+              </span>
+            )}
+            <span className="spacer" />
             <button type="button" onClick={cancel}>
               Cancel
             </button>

@@ -1,0 +1,45 @@
+import { useCallback, useRef, useState } from 'react';
+import type { AttachmentBlock } from '../../../shared/turn';
+import { INFO, retryWith, showNotice } from '../../store';
+import { addAttachment } from '../../store/attachments';
+import { forgetUnreadable } from '../../store/attachment-costs';
+import { errorMessage } from '../../store/errors';
+import { pendingWith, refusedFilesMessage, worthRetrying } from '../composer/use-attachments';
+
+/**
+ * Files added to a message being edited (one forgotten when it was sent): each is stored in main as the composer
+ * stores one (addAttachment), refused with the same words, and named apart from the files the message keeps
+ * (`kept`). Unlike the composer's, none goes to a draft: a cancelled edit, or one whose message leaves the screen,
+ * drops them as the composer drops a removed file.
+ */
+export function useEditAttachments(kept: AttachmentBlock[]) {
+  const [added, setAdded] = useState<AttachmentBlock[]>([]);
+  const [busy, setBusy] = useState(0);
+  const keptNow = useRef(kept);
+  keptNow.current = kept;
+
+  const add = useCallback(async function attach(files: Iterable<File>): Promise<void> {
+    const failed: File[] = [];
+    const refusals: string[] = [];
+    for (const file of files) {
+      setBusy((n) => n + 1);
+      try {
+        const block = await addAttachment(file);
+        forgetUnreadable(block.id);
+        setAdded((list) => {
+          const base = keptNow.current;
+          return pendingWith([...base, ...list], block).slice(base.length);
+        });
+      } catch (err) {
+        if (worthRetrying(err)) failed.push(file);
+        refusals.push(errorMessage(err));
+      } finally {
+        setBusy((n) => n - 1);
+      }
+    }
+    if (refusals.length > 0) showNotice(refusedFilesMessage(refusals), failed.length > 0 ? retryWith(() => void attach(failed)) : INFO);
+  }, []);
+  const remove = useCallback((at: number) => setAdded((list) => list.filter((_, i) => i !== at)), []);
+  const clear = useCallback(() => setAdded([]), []);
+  return { added, busy: busy > 0, add, remove, clear };
+}
