@@ -26,8 +26,12 @@ export interface ConversationSummary {
  */
 export interface ImportResult {
   conversationId: string;
+  /** The title the first conversation is listed under: marked "(imported copy)" where it was here already. */
+  title: string;
   imported: number;
   all: boolean;
+  /** How many were here already (the same file imported before) and came in as marked copies. */
+  copies: number;
 }
 
 export interface ConversationCursor {

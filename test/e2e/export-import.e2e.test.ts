@@ -38,6 +38,11 @@ describe('export and import', () => {
     const file = JSON.parse(readFileSync(jsonPath, 'utf8')) as { format: string; version: number; turns: unknown[] };
     expect(file.format).toBe('firebrand.conversation');
     expect(file.turns.length).toBeGreaterThanOrEqual(2);
+    // The export says it happened, under the chat's title and the file's name (nothing was said: a user could not
+    // tell an export that worked from one that did nothing).
+    const title = await item.textContent();
+    const notice = page.getByTestId('notice').locator('.banner-text');
+    await expect.poll(() => notice.textContent().catch(() => null)).toBe(`Exported “${title}” as “${json.suggestedFilename()}”.`);
 
     await item.hover();
     const [md] = await Promise.all([page.waitForEvent('download'), page.getByTestId('conversation-export-md').click()]);
@@ -47,6 +52,7 @@ describe('export and import', () => {
     const markdown = readFileSync(mdPath, 'utf8');
     expect(markdown).toContain('How hot should green tea be?');
     expect(markdown).toContain('Tea is best at **80 °C**.');
+    await expect.poll(() => notice.textContent().catch(() => null)).toBe(`Exported “${title}” (current branch, as Markdown) as “${md.suggestedFilename()}”.`);
 
     // What the list showed while the file was on its way in (export audit #4: nothing, for seconds on a large file,
     // and Import could be used again meanwhile, importing the same file twice).
@@ -59,9 +65,12 @@ describe('export and import', () => {
         if (status) seen.push(`${status.textContent} ${input?.disabled ? 'disabled' : 'enabled'}`);
       }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     });
-    // Importing the same file again makes a second conversation (ids remapped), opened with its answer.
+    // Importing the same file again makes a second conversation (ids remapped), opened with its answer, marked as a
+    // copy and said to be one (it came in under the same title, with nothing said).
     await page.getByTestId('conversation-import-input').setInputFiles(jsonPath);
     await expect.poll(() => item.count()).toBe(2);
+    await expect.poll(() => item.allTextContents()).toEqual([`${title} (imported copy)`, title]);
+    await expect.poll(() => notice.textContent().catch(() => null)).toBe(`This conversation was already here, so it came in as a copy: “${title} (imported copy)”.`);
     await expect.poll(() => page.locator(ASSISTANT).first().locator('[data-run="answer"]').textContent()).toContain('Tea is best at');
     await page.getByTestId('import-progress').waitFor({ state: 'detached' });
     const seen = await page.evaluate(() => (window as unknown as { importSeen: string[] }).importSeen);
@@ -226,7 +235,10 @@ describe('export and import', () => {
     // 72 MB read, checked and stored: alone it takes seconds; beside other jobs (load 16) it ran past a minute.
     await expect.poll(() => item.count(), { timeout: 180_000 }).toBe(2);
     await expect.poll(() => page.locator(ASSISTANT).first().textContent()).toContain('all quiet on every night');
-    expect(await page.getByTestId('notice').count()).toBe(0);
+    // No failure: the one thing said is that it came in as a copy of the chat beside it.
+    await expect
+      .poll(() => page.getByTestId('notice').locator('.banner-text').textContent().catch(() => null))
+      .toBe('This conversation was already here, so it came in as a copy: “Three nights of logs (imported copy)”.');
   });
 
   // Export all (a backup, or a move to another machine): one file with every conversation, their settings and each
@@ -274,6 +286,7 @@ describe('export and import', () => {
     expect(await exportAll.evaluate((b) => b.scrollWidth <= b.clientWidth && b.textContent)).toBe('Export all');
     const [download] = await Promise.all([page.waitForEvent('download'), exportAll.click()]);
     expect(download.suggestedFilename()).toMatch(/^Firebrand conversations .*\.firebrand\.json$/);
+    await expect.poll(() => page.getByTestId('notice').locator('.banner-text').textContent().catch(() => null)).toBe(`Exported every conversation as “${download.suggestedFilename()}”.`);
     const path = join(dir, download.suggestedFilename());
     await download.saveAs(path);
     const file = JSON.parse(readFileSync(path, 'utf8')) as { format: string; conversations: { conversation: { title: string } }[]; blobs: Record<string, unknown> };

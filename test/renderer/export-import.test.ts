@@ -19,7 +19,7 @@ const { addAttachment } = await import('../../src/renderer/store/attachments');
 const { pendingWith, sameAttachment } = await import('../../src/renderer/components/composer/use-attachments');
 
 /** main's side of the upload, with what each call carried. */
-function fakeMain(result = { imported: 1, all: false }) {
+function fakeMain(result: { imported: number; all: boolean; copies?: number; title?: string } = { imported: 1, all: false }) {
   const uploads = new ImportUploads({ newId: () => 'up-1' });
   const calls: string[] = [];
   const chunkChars: number[] = [];
@@ -34,7 +34,7 @@ function fakeMain(result = { imported: 1, all: false }) {
     importFinish: vi.fn(async ({ uploadId }: { uploadId: string }) => {
       calls.push('finish');
       imported = uploads.take(uploadId);
-      return { conversationId: 'c-imported', imported: result.imported, all: result.all };
+      return { conversationId: 'c-imported', title: result.title ?? 'Tea', imported: result.imported, all: result.all, copies: result.copies ?? 0 };
     }),
     importCancel: vi.fn(async ({ uploadId }: { uploadId: string }) => (calls.push('cancel'), { cancelled: uploads.cancel(uploadId) })),
     import: vi.fn(),
@@ -74,6 +74,17 @@ describe('importing a conversation file', () => {
     fakeMain();
     await importConversationFile(new File(['{}'], 'one.firebrand.json'));
     expect(store.showNotice).not.toHaveBeenCalled();
+  });
+
+  // The same export imported again came in as an unmarked second chat, with nothing said.
+  it('says a conversation that was already here came in as a marked copy, one or an Export all', async () => {
+    fakeMain({ imported: 1, all: false, copies: 1, title: 'Tea (imported copy)' });
+    await importConversationFile(new File(['{}'], 'tea.firebrand.json'));
+    expect(store.showNotice).toHaveBeenCalledWith('This conversation was already here, so it came in as a copy: “Tea (imported copy)”.', store.INFO);
+    store.showNotice.mockClear();
+    fakeMain({ imported: 3, all: true, copies: 2 });
+    await importConversationFile(new File(['{}'], 'all.firebrand.json'));
+    expect(store.showNotice).toHaveBeenCalledWith('Imported 3 conversations. 2 were already here, so they are marked “(imported copy)”.', store.INFO);
   });
 
   it('says an empty or oversized file is so before reading it, naming the sizes, and sends nothing', async () => {

@@ -58,9 +58,9 @@ export function createConversationHandlers(deps: ConversationHandlersDeps): Pick
   const chat = chatParts.chat;
   const importUploads = new ImportUploads({ newId: randomUUID });
   const importText = async (text: string): Promise<ImportResult> => {
-    const { conversationId, imported, all } = await importConversation({ db, store, blobs, newId: randomUUID }, text, Date.now());
+    const { conversationId, title, imported, all, copies } = await importConversation({ db, store, blobs, newId: randomUUID }, text, Date.now());
     emit('conversations:changed', { conversationId });
-    return { conversationId, imported, all };
+    return { conversationId, title, imported, all, copies };
   };
   return {
     'conversations:list': (page) => store.listConversations(page),

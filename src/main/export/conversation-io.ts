@@ -88,8 +88,12 @@ export async function importConversation(deps: ConversationIoDeps, text: string,
 /** What an import did: `conversationId` is the one listed first (the most recently updated of an Export all). */
 export interface ImportResult {
   conversationId: string;
+  /** The title the first conversation is listed under (marked where it came in as a copy). */
+  title: string;
   /** Some ids were taken here already and were remapped. */
   remapped: boolean;
+  /** How many came in as copies of conversations already here (their titles marked COPY_MARK). */
+  copies: number;
   /** How many conversations came in. */
   imported: number;
   /** The file was an Export all. */
@@ -105,21 +109,31 @@ const SAVED_WHILE_WAITING: NotRunWords = {
 function restoreAll(deps: ConversationIoDeps, file: CheckedConversationFile, now: number): ImportResult {
   // The most recently updated first, each a millisecond before the one above it: listed in the order they had.
   const ordered = [...file.conversations].sort((a, b) => b.conversation.updatedAt - a.conversation.updatedAt);
-  const ids: string[] = [];
-  let remapped = false;
+  const restored: { conversationId: string; title: string; remapped: boolean }[] = [];
   deps.db.transaction(() => {
     for (const [digest, blob] of Object.entries(file.blobs)) deps.blobs.recordRow(digest, blob.bytes.byteLength, blob.mime, now);
-    ordered.forEach((entry, i) => {
-      const restored = restore(deps, entry, now - i);
-      ids.push(restored.conversationId);
-      remapped ||= restored.remapped;
-    });
+    ordered.forEach((entry, i) => restored.push(restore(deps, entry, now - i)));
   })();
-  return { conversationId: ids[0]!, remapped, imported: ids.length, all: file.all };
+  const first = restored[0]!;
+  const copies = restored.filter((r) => r.remapped).length;
+  return { conversationId: first.conversationId, title: first.title, remapped: copies > 0, copies, imported: restored.length, all: file.all };
+}
+
+/** What the title of a conversation imported a second time ends with: two chats listed under one title could not be told apart. */
+export const COPY_MARK = '(imported copy)';
+
+/** `title` marked as a copy, numbered past the marked titles already here ("Tea (imported copy 2)"). */
+function copyTitle(db: Database, title: string): string {
+  const taken = db.prepare('SELECT 1 FROM conversations WHERE title = ?');
+  const base = title.endsWith(` ${COPY_MARK}`) ? title.slice(0, -COPY_MARK.length - 1) : title.replace(/ \(imported copy \d+\)$/, '');
+  for (let n = 1; ; n++) {
+    const next = `${base} ${n === 1 ? COPY_MARK : `(imported copy ${n})`}`;
+    if (taken.get(next) === undefined) return next;
+  }
 }
 
 /** One conversation's rows; runs inside restoreAll's transaction. */
-function restore(deps: ConversationIoDeps, file: CheckedConversation, now: number): { conversationId: string; remapped: boolean } {
+function restore(deps: ConversationIoDeps, file: CheckedConversation, now: number): { conversationId: string; title: string; remapped: boolean } {
   const taken =
     deps.store.getConversationRecord(file.conversation.id) !== undefined || file.turns.some((t) => deps.store.getTurn(t.id) !== undefined);
   const ids = new Map<string, string>();
@@ -141,9 +155,12 @@ function restore(deps: ConversationIoDeps, file: CheckedConversation, now: numbe
     status: t.status === 'streaming' ? 'interrupted' : t.status,
   }));
   const activeLeafId = file.conversation.activeLeafId === null ? null : map(file.conversation.activeLeafId);
+  // The same file imported again: the copy says it is one, beside the chat it copies (it came in unmarked, and the
+  // list showed two chats of one title with nothing to tell them apart).
+  const title = taken ? copyTitle(deps.db, file.conversation.title) : file.conversation.title;
   // Listed by when it came in, at the top of the list: under the time it was last written to elsewhere, an
   // older chat landed past the first page of the list, out of sight, while it was open (export audit #1).
-  deps.store.restoreConversation({ ...file.conversation, id: conversationId, activeLeafId, updatedAt: now }, turns);
+  deps.store.restoreConversation({ ...file.conversation, id: conversationId, title, activeLeafId, updatedAt: now }, turns);
   // A file from before settings were exported keeps the defaults the row was created with.
   if (file.settings) new ConversationSettingsStore(deps.db).update(conversationId, file.settings);
   // A card that waited when the file was saved has no run behind it here: left pending, its buttons answered
@@ -156,5 +173,5 @@ function restore(deps: ConversationIoDeps, file: CheckedConversation, now: numbe
     const blocks = shown ? [{ type: 'text' as const, text: toolApprovalText(shown) }] : card.blocks;
     settleApprovalCard(deps.store, card, { meta, blocks }, SAVED_WHILE_WAITING, deps.newId, now);
   }
-  return { conversationId, remapped: taken };
+  return { conversationId, title, remapped: taken };
 }

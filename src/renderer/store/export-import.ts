@@ -3,24 +3,48 @@ import { CONVERSATION_FILE_MAX_BYTES, IMPORT_CHUNK_BYTES, importFileTooLargeMess
 import { firebrand } from '../firebrand';
 import { toBase64 } from './attachments';
 import type { ImportResult } from '../../shared/ipc';
+import { errorMessage } from './errors';
 import { fail, INFO, openConversation, showNotice, useStore } from '.';
 
-/** Asks main for the file and hands it to the browser's (or Electron's) save flow. */
+/**
+ * Asks main for the file and hands it to the browser's (or Electron's) save flow, and says so: the download went
+ * by with nothing on screen, and a user could not tell an export that worked from one that did nothing.
+ */
 export async function exportConversationFile(conversationId: string, format: 'json' | 'markdown'): Promise<void> {
   try {
-    save(await firebrand().conversations.export({ conversationId, format }));
+    const file = await firebrand().conversations.export({ conversationId, format });
+    save(file);
+    const title = useStore.getState().conversations.find((c) => c.id === conversationId)?.title;
+    showNotice(exportedMessage(title, file.fileName, format), INFO);
   } catch (err) {
-    fail(err, () => void exportConversationFile(conversationId, format));
+    fail(exportFailed(err), () => void exportConversationFile(conversationId, format));
   }
 }
 
 /** Every conversation in one file (Export all), saved the same way; Import reads it back whole. */
 export async function exportAllConversations(): Promise<void> {
   try {
-    save(await firebrand().conversations.exportAll({}));
+    const file = await firebrand().conversations.exportAll({});
+    save(file);
+    showNotice(`Exported every conversation as “${file.fileName}”.`, INFO);
   } catch (err) {
-    fail(err, () => void exportAllConversations());
+    fail(exportFailed(err), () => void exportAllConversations());
   }
+}
+
+/** What the notice says once an export was handed to the save flow; `title` where the list still shows the chat. */
+export function exportedMessage(title: string | undefined, fileName: string, format: 'json' | 'markdown'): string {
+  const what = title === undefined ? 'the conversation' : `“${title}”`;
+  return `Exported ${what}${format === 'markdown' ? ' (current branch, as Markdown)' : ''} as “${fileName}”.`;
+}
+
+/**
+ * A failed export's message names the export: main's own refusals do ("…cannot be exported whole"), but a failure
+ * on the way (the browser could not make the file, a dropped link) read as if something else had failed.
+ */
+function exportFailed(err: unknown): Error {
+  const why = errorMessage(err);
+  return /export/i.test(why) ? new Error(why) : new Error(`The export failed, and nothing was saved: ${why}`);
 }
 
 /** A download: the browser's in serve mode, Electron's save dialog in the app. */
@@ -36,9 +60,12 @@ function save(file: { fileName: string; mime: string; text: string }): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-/** What the notice says after an Export all came back in. */
-export function importedMessage(imported: number): string {
-  return imported === 1 ? 'Imported 1 conversation.' : `Imported ${imported} conversations.`;
+/** What the notice says after an Export all came back in; `copies` of them were here already (marked "(imported copy)"). */
+export function importedMessage(imported: number, copies = 0): string {
+  const count = imported === 1 ? 'Imported 1 conversation.' : `Imported ${imported} conversations.`;
+  if (copies === 0) return count;
+  const here = copies === imported ? (imported === 1 ? 'It was' : 'All were') : copies === 1 ? '1 was' : `${copies} were`;
+  return `${count} ${here} already here, so ${copies === 1 ? 'it is' : 'they are'} marked “(imported copy)”.`;
 }
 
 /** Imports a Firebrand export file (one conversation or an Export all) and opens it; a refused file says why and nothing is written. */
@@ -51,10 +78,11 @@ export async function importConversationFile(file: File): Promise<void> {
     // Said here, before a byte is read: main would refuse it with the same words after the upload.
     if (file.size === 0) throw new Error(`“${file.name}” is empty; there is nothing to import.`);
     if (file.size > CONVERSATION_FILE_MAX_BYTES) throw new Error(importFileTooLargeMessage(file.name, file.size));
-    const { conversationId, imported, all } = await uploadAndImport(file);
+    const { conversationId, imported, all, copies, title } = await uploadAndImport(file);
     // An Export all: the first of them opens (at the top of the list, above the others) and the banner says how many came in.
     await openConversation(conversationId);
-    if (all) showNotice(importedMessage(imported), INFO);
+    if (all) showNotice(importedMessage(imported, copies), INFO);
+    else if (copies > 0) showNotice(`This conversation was already here, so it came in as a copy: “${title}”.`, INFO);
   } catch (err) {
     // Retry: the same file again (it may have been refused for a reason since fixed, such as a full disk).
     fail(err, () => void importConversationFile(file));

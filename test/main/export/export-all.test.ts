@@ -73,9 +73,9 @@ describe('export all', () => {
     await seed(a);
     const file = exportAllFile(a.deps, tick());
     const result = await importConversation(a.deps, file.text, tick() + 10);
-    expect(result).toMatchObject({ imported: 3, all: true, remapped: true });
+    expect(result).toMatchObject({ imported: 3, all: true, remapped: true, copies: 3 });
     const list = a.store.listConversations();
-    expect(list.map((c) => c.title)).toEqual(['Plain', 'Photos', 'Charts', 'Plain', 'Photos', 'Charts']);
+    expect(list.map((c) => c.title)).toEqual(['Plain (imported copy)', 'Photos (imported copy)', 'Charts (imported copy)', 'Plain', 'Photos', 'Charts']);
     expect(list.slice(0, 3).every((c) => c.id.startsWith('new-'))).toBe(true);
     expect(a.store.listTurns(list[1]!.id).map((t) => t.blocks.filter((b) => b.type === 'text'))).toEqual(a.store.listTurns('c2').map((t) => t.blocks.filter((b) => b.type === 'text')));
   });

@@ -36,7 +36,7 @@ describe('export and import', () => {
     const dst = app();
     const importedAt = tick();
     const result = await importConversation(dst.deps, json, importedAt);
-    expect(result).toEqual({ conversationId: 'c', remapped: false, imported: 1, all: false });
+    expect(result).toEqual({ conversationId: 'c', title: 'Branched', remapped: false, copies: 0, imported: 1, all: false });
     expect(dst.store.getConversationRecord('c')).toEqual({ ...src.store.getConversationRecord('c'), updatedAt: importedAt });
     expect(byId(dst.store.listTurns('c'))).toEqual(byId(src.store.listTurns('c')));
     for (const blob of [png, jpg]) {
@@ -59,6 +59,22 @@ describe('export and import', () => {
     expect(branch.map((t) => t.blocks)).toEqual(a.store.branch('a3').map((t) => t.blocks));
     expect(branch.every((t) => t.conversationId === conversationId && !['u1', 'a2', 'u2', 's1', 'a3'].includes(t.id))).toBe(true);
     expect(a.store.listTurns(conversationId)).toHaveLength(6);
+  });
+
+  // Importing the same export a second time made a copy listed under the same title, with nothing to tell them apart.
+  it('marks a conversation imported again as a copy, numbered past the copies already here', async () => {
+    const a = app();
+    await seed(a);
+    const json = serializeConversationFile(exportConversation(a, 'c', tick()));
+    const first = await importConversation(a.deps, json, tick());
+    expect(first).toMatchObject({ title: 'Branched (imported copy)', copies: 1, imported: 1 });
+    expect(a.store.getConversationRecord(first.conversationId)?.title).toBe('Branched (imported copy)');
+    const second = await importConversation(a.deps, json, tick());
+    expect(second).toMatchObject({ title: 'Branched (imported copy 2)', copies: 1 });
+    expect(a.store.getConversationRecord('c')?.title).toBe('Branched');
+    // Into another data folder it is no copy: its title stays.
+    const dst = app();
+    expect(await importConversation(dst.deps, json, tick())).toMatchObject({ title: 'Branched', copies: 0 });
   });
 
   // Export audit #1: an imported chat kept the time it was last written to elsewhere, so one older than the 50
@@ -183,8 +199,8 @@ describe('export and import', () => {
     const src = app();
     await seed(src);
     const file = exportConversation(src, 'c', tick());
-    const dst = app();
     for (const title of ['', '   \n ']) {
+      const dst = app();
       const { conversationId } = await importConversation(dst.deps, JSON.stringify({ ...file, conversation: { ...file.conversation, title } }), tick());
       expect(dst.store.getConversationRecord(conversationId)?.title).toBe(IMPORTED_TITLE);
     }
