@@ -241,6 +241,40 @@ describe('export and import', () => {
       .toBe('This conversation was already here, so it came in as a copy: “Three nights of logs (imported copy)”.');
   });
 
+  // The Markdown export named attachments without them: a reader could not see what the model was given.
+  it('exports as Markdown with a text attachment’s text under its name and an image named as not included', async () => {
+    const notes = Buffer.from('The kettle is set to 80 °C.\nSteep for 2 minutes.\n');
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    const seeded = await startSeededUi((store, db) => {
+      const blobs = new BlobStore(db, dirname(db.name));
+      const block = (bytes: Buffer, name: string, mime: string, kind: 'text' | 'image') => {
+        const id = createHash('sha256').update(bytes).digest('hex');
+        mkdirSync(dirname(blobs.pathOf(id)), { recursive: true });
+        writeFileSync(blobs.pathOf(id), bytes);
+        blobs.recordRow(id, bytes.byteLength, mime, 1);
+        return { type: 'attachment' as const, id, kind, name, mime, size: bytes.byteLength };
+      };
+      const turn = { conversationId: 'tea', meta: {}, status: 'done' as const, createdAt: 2 };
+      store.restoreConversation({ id: 'tea', title: 'Tea notes', model: 'llama3.2:3b', activeLeafId: 'a1', createdAt: 1, updatedAt: 3 }, [
+        { ...turn, id: 'u1', parentId: null, role: 'user', blocks: [{ type: 'text', text: 'Read these.' }, block(notes, 'notes.txt', 'text/plain', 'text'), block(png, 'dot.png', 'image/png', 'image')] },
+        { ...turn, id: 'a1', parentId: 'u1', role: 'assistant', blocks: [{ type: 'text', text: 'Read them.' }] },
+      ]);
+    });
+    onTestFinished(() => seeded.close());
+    const { page } = seeded;
+    const dir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-md-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const item = page.getByTestId('conversation-item');
+    await expect.poll(() => item.count()).toBe(1);
+    await item.hover();
+    const [md] = await Promise.all([page.waitForEvent('download'), page.getByTestId('conversation-export-md').click()]);
+    const path = join(dir, md.suggestedFilename());
+    await md.saveAs(path);
+    const markdown = readFileSync(path, 'utf8');
+    expect(markdown).toContain(`Attachment: \`notes.txt\` (text/plain, ${notes.byteLength} bytes):\n\n\`\`\`\nThe kettle is set to 80 °C.\nSteep for 2 minutes.\n\`\`\``);
+    expect(markdown).toContain(`Image: \`dot.png\` (image/png, ${png.byteLength} bytes). The image itself is not included in this Markdown export.`);
+  });
+
   // Export all (a backup, or a move to another machine): one file with every conversation, their settings and each
   // attachment's bytes once, read back whole into a fresh data folder, at a phone's 390 px.
   it('exports every conversation as one file and imports it into a fresh data folder, all listed, newest first', async () => {

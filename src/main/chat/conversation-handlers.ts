@@ -19,7 +19,7 @@ import { UserFacingError } from '../errors';
 import type { EmitEvent } from '../events';
 import { importConversation } from '../export/conversation-io';
 import { exportAllFile } from '../export/export-all';
-import { exportFile } from '../export/export-file';
+import { branchDocuments, exportFile } from '../export/export-file';
 import { ImportUploads } from '../export/import-uploads';
 import type { InvokeHandlers } from '../ipc/dispatch';
 import type { ImportResult } from '../../shared/ipc';
@@ -90,7 +90,11 @@ export function createConversationHandlers(deps: ConversationHandlersDeps): Pick
       emit('conversations:changed', { conversationId });
       return { renamed };
     },
-    'conversations:export': ({ conversationId, format }) => exportFile({ db, store, blobs, live: chatParts.engine.live }, conversationId, format),
+    'conversations:export': async ({ conversationId, format }) => {
+      // The Markdown holds each document's text: read (or taken from its sidecar) first, as a request would.
+      if (format === 'markdown') await content.prepare(branchDocuments(store, conversationId));
+      return exportFile({ db, store, blobs, live: chatParts.engine.live, documentText: content.documentText }, conversationId, format);
+    },
     'conversations:export-all': () => exportAllFile({ db, store, blobs, live: chatParts.engine.live }, Date.now()),
     'conversations:import': ({ text }) => importText(text),
     'conversations:import-begin': ({ size, name }) => importUploads.begin(size, name),

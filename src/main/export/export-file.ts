@@ -4,18 +4,19 @@ import { conversationView } from '../chat/conversation-view';
 import type { ConversationStore } from '../db/conversation-store';
 import { DISK_FULL_NOTE } from '../db/left-open';
 import type { LiveTurns } from '../engine/live-turns';
-import type { Turn } from '../../shared/turn';
+import type { AttachmentBlock, Turn } from '../../shared/turn';
 import { exportConversation, serializeConversationFile } from './conversation-io';
-import { branchToMarkdown } from './markdown';
+import { branchToMarkdown, type DocumentTextOf } from './markdown';
 
 /**
  * The file a user saves: the whole conversation (JSON, re-importable) or its active branch as Markdown. `live`:
  * the answers the last run left open that a full disk kept from being saved as interrupted (db/left-open.ts) are
  * exported as the page shows them, interrupted (round 7: the Markdown carried no "interrupted" mark, and the JSON
- * said "streaming").
+ * said "streaming"). `documentText`: the attachments' texts, read beforehand (branchDocuments names them), that the
+ * Markdown holds under their names.
  */
 export function exportFile(
-  deps: { db: Database; store: ConversationStore; blobs: BlobStore; live?: LiveTurns | undefined },
+  deps: { db: Database; store: ConversationStore; blobs: BlobStore; live?: LiveTurns | undefined; documentText?: DocumentTextOf | undefined },
   conversationId: string,
   format: 'json' | 'markdown',
 ): { fileName: string; mime: string; text: string } {
@@ -24,7 +25,7 @@ export function exportFile(
   const base = safeFileName(view.conversation.title);
   const asShown = shownForExport(deps.live);
   if (format === 'markdown') {
-    return { fileName: `${base}.md`, mime: 'text/markdown', text: branchToMarkdown(view.conversation.title, view.turns.map(asShown)) };
+    return { fileName: `${base}.md`, mime: 'text/markdown', text: branchToMarkdown(view.conversation.title, view.turns.map(asShown), deps.documentText) };
   }
   const file = exportConversation(deps, conversationId, Date.now());
   return { fileName: `${base}.firebrand.json`, mime: 'application/json', text: serializeConversationFile({ ...file, turns: file.turns.map(asShown) }) };
@@ -46,4 +47,11 @@ function exported(shown: Turn | undefined): Turn | undefined {
 export function safeFileName(title: string): string {
   const cleaned = title.replace(/[\u0000-\u001f\u007f<>:"/\\|?*\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').replace(/^[.\s]+/, '').trim();
   return (cleaned || 'conversation').slice(0, 80);
+}
+
+/** The document and text attachments of a conversation's active branch, for a Markdown export to hold their text. */
+export function branchDocuments(store: ConversationStore, conversationId: string): AttachmentBlock[] {
+  const leaf = store.getConversationRecord(conversationId)?.activeLeafId;
+  if (!leaf) return [];
+  return store.branch(leaf).flatMap((t) => t.blocks.filter((b): b is AttachmentBlock => b.type === 'attachment' && b.kind !== 'image'));
 }

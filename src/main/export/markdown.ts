@@ -1,15 +1,21 @@
 import { isRefusedAnswer, systemCardTitle } from '../../shared/system-turns';
-import { isBlank, type Block, type Turn } from '../../shared/turn';
+import { isBlank, type AttachmentBlock, type Block, type Turn } from '../../shared/turn';
+
+/**
+ * A document's or text file's extracted text, as the model read it; undefined where it could not be read. Absent:
+ * no texts at hand (the attachments are then only named).
+ */
+export type DocumentTextOf = (block: AttachmentBlock) => string | undefined;
 
 /**
  * The active branch as Markdown, for reading and sharing. Reasoning goes in a collapsed <details> section, a
  * blank answer is not shown, and system and tool cards become plain text. Text from the model or the user is
  * Markdown already; names and tool payloads go in code spans/fences so they cannot inject markup.
  */
-export function branchToMarkdown(title: string, turns: readonly Turn[]): string {
+export function branchToMarkdown(title: string, turns: readonly Turn[], documentText?: DocumentTextOf): string {
   const out: string[] = [`# ${oneLine(title)}`];
   for (const turn of turns) {
-    const body = turnBody(turn);
+    const body = turnBody(turn, documentText);
     if (body.length === 0) continue;
     out.push(`## ${heading(turn)}`, ...body);
   }
@@ -24,7 +30,7 @@ function heading(turn: Turn): string {
   return systemCardTitle(turn.source) ?? 'Note from Firebrand';
 }
 
-function turnBody(turn: Turn): string[] {
+function turnBody(turn: Turn, documentText: DocumentTextOf | undefined): string[] {
   // Nothing was sent: the refusal card below it says so; it is no failed answer.
   if (isRefusedAnswer(turn)) return [];
   const parts: string[] = [];
@@ -33,7 +39,7 @@ function turnBody(turn: Turn): string[] {
     parts.push(`<details>\n<summary>Reasoning</summary>\n\n${fence(reasoning.join('\n\n').trim())}\n\n</details>`);
   }
   for (const block of turn.blocks) {
-    const md = blockMarkdown(block);
+    const md = block.type === 'attachment' ? attachmentMarkdown(block, documentText) : blockMarkdown(block);
     if (md !== undefined) parts.push(md);
   }
   const hasAnswer = turn.blocks.some((b) => b.type !== 'reasoning' && blockMarkdown(b) !== undefined);
@@ -74,12 +80,25 @@ function blockMarkdown(block: Block): string | undefined {
     case 'reasoning':
       return undefined;
     case 'attachment':
-      return `Attachment: \`${oneLine(block.name).replaceAll('`', "'")}\` (${block.mime}, ${block.size} bytes)`;
+      return attachmentMarkdown(block, undefined);
     case 'tool_call':
       return `Tool call \`${oneLine(block.name).replaceAll('`', "'")}\` (${block.state}):\n\n${fence(block.argumentsRaw, 'json')}`;
     case 'tool_result':
       return `Tool result${block.isError ? ' (error)' : ''}:\n\n${fence(block.content)}`;
   }
+}
+
+/**
+ * An attachment named, with a document's or text file's text in a fence under its name, so the file reads whole
+ * for text; an image says plainly that it is not in the file (the export named attachments it did not hold).
+ */
+function attachmentMarkdown(block: AttachmentBlock, documentText: DocumentTextOf | undefined): string {
+  const label = `\`${oneLine(block.name).replaceAll('`', "'")}\` (${block.mime}, ${block.size} bytes)`;
+  if (block.kind === 'image') return `Image: ${label}. The image itself is not included in this Markdown export.`;
+  if (!documentText) return `Attachment: ${label}`;
+  const text = documentText(block);
+  if (text === undefined) return `Attachment: ${label}. Its text could not be read, so it is not included.`;
+  return `Attachment: ${label}:\n\n${fence(text.replace(/\s+$/u, ''))}`;
 }
 
 /** A fence longer than any backtick run inside, so untrusted content cannot close it. */

@@ -18,7 +18,7 @@ describe('branchToMarkdown', () => {
   const md = branchToMarkdown('Plots\nand charts', turns);
 
   it('renders the branch in order with reasoning collapsed', () => {
-    expect(md.startsWith('# Plots and charts\n\n## You\n\nPlot this\n\nAttachment: `a\'b.png` (image/png, 12 bytes)')).toBe(true);
+    expect(md.startsWith('# Plots and charts\n\n## You\n\nPlot this\n\nImage: `a\'b.png` (image/png, 12 bytes). The image itself is not included in this Markdown export.')).toBe(true);
     expect(md).toContain('## Assistant (qwen3)\n\n<details>\n<summary>Reasoning</summary>\n\n```\nLet me think.\n```\n\n</details>\n\nHere it is.');
   });
 
@@ -32,6 +32,23 @@ describe('branchToMarkdown', () => {
     expect(md).toContain('Tool call `search` (complete):\n\n````json\n{"q":"```"}\n````');
     expect(md).toContain('## Tool\n\nTool result:\n\n```\nno results\n```');
     expect(md).toContain('Half an\n\n*(answer interrupted)*');
+  });
+
+  // The export named attachments without them: a reader of the file could not see what the model was given.
+  it('holds each document’s text under its name, fenced, and says an image is not in the file', () => {
+    const doc = (id: string, name: string, mime: string) => ({ type: 'attachment' as const, id: id.repeat(64), kind: 'document' as const, name, mime, size: 900 });
+    const report = doc('a', 'report.pdf', 'application/pdf');
+    const notes = { ...doc('b', 'notes.md', 'text/markdown'), kind: 'text' as const };
+    const broken = doc('c', 'locked.pdf', 'application/pdf');
+    const image = { type: 'attachment' as const, id: 'd'.repeat(64), kind: 'image' as const, name: 'chart.png', mime: 'image/png', size: 12 };
+    const turn = makeTurn({ id: 'u', conversationId: c, blocks: [...text('Summarize these'), report, notes, broken, image] });
+    const texts = new Map([[report.id, '[page 1]\nRevenue rose 4 %.\n'], [notes.id, '# Notes\n\n```js\nx()\n```']]);
+    const out = branchToMarkdown('Docs', [turn], (b) => texts.get(b.id));
+    expect(out).toContain('Attachment: `report.pdf` (application/pdf, 900 bytes):\n\n```\n[page 1]\nRevenue rose 4 %.\n```');
+    // A fence longer than any inside, so the file's own code block cannot close it.
+    expect(out).toContain('Attachment: `notes.md` (text/markdown, 900 bytes):\n\n````\n# Notes\n\n```js\nx()\n```\n````');
+    expect(out).toContain('Attachment: `locked.pdf` (application/pdf, 900 bytes). Its text could not be read, so it is not included.');
+    expect(out).toContain('Image: `chart.png` (image/png, 12 bytes). The image itself is not included in this Markdown export.');
   });
 
   // Keyboard audit #6: the heading was the internal source name ("## System: tool-approval").
