@@ -268,6 +268,26 @@ describe('conversations', () => {
     }
   });
 
+  // Search audit: "1.2.3" found nothing in "v1.2.3", "🚀" found nothing, and "x*y" and "C" were found but marked
+  // nowhere in the opened chat.
+  it('finds a version, an emoji, a word with a symbol inside and a one-letter word, marked in the hit and in the chat', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Noted.' }])));
+    const { page } = s;
+    await send(page, 'Shipped v1.2.3 today 🚀 with x*y fixed in the C code');
+    await waitIdle(page);
+    await page.getByTestId('new-chat').click();
+    const hit = page.getByTestId('search-result');
+    for (const [query, marks] of [['1.2.3', ['1.2.3']], ['🚀', ['🚀']], ['x*y', ['x*y']], ['C', ['C', 'code']]] as const) {
+      await page.getByTestId('search-input').fill(query);
+      await expect.poll(() => hit.locator('mark').allTextContents()).toEqual(marks);
+      expect(await hit.count()).toBe(1);
+      await hit.click();
+      const shown = page.locator('[data-testid="turn"][data-search-hit][data-role="user"]');
+      await expect.poll(() => shown.getAttribute('data-search-marks').catch(() => null)).toBe(String(marks.length));
+      await page.getByTestId('new-chat').click();
+    }
+  });
+
   it('does not offer a chat waiting out its undo window in search (audit files #5)', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Kept.' }])));
     const { page } = s;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markOffsets } from '../../src/renderer/components/turn/use-search-highlight';
+import { markOffsets, searchTerms } from '../../src/renderer/components/turn/use-search-highlight';
 
 /** The marked pieces of `text`. */
 const marked = (text: string, terms: string[]) => markOffsets(text, terms).map(([a, b]) => text.slice(a, b));
@@ -21,5 +21,16 @@ describe('markOffsets (the searched words marked in an opened message)', () => {
     // "하" is no syllable of "한국": Hangul is not decomposed into letters.
     expect(marked('한국어', ['하'])).toEqual([]);
     expect(marked('한국어', ['국'])).toEqual(['국']);
+  });
+
+  // Search audit: "x*y" and "C" were found, and nothing was marked in the opened chat ("xy"; one letter dropped).
+  it('marks what search found: a word with symbols inside, a one-letter word where words start, an emoji, a version', () => {
+    const text = 'Fixed x*y in C, a C compiler and Objective-C; shipped v1.2.3 🚀 (abc)';
+    const mark = (query: string) => marked(text, searchTerms(query));
+    expect(mark('x*y')).toEqual(['x*y']);
+    expect(mark('C')).toEqual(['C', 'C', 'c', 'C']);
+    expect(mark('1.2.3')).toEqual(['1.2.3']);
+    expect(mark('🚀')).toEqual(['🚀']);
+    expect(mark('"abc"*')).toEqual(['abc']);
   });
 });

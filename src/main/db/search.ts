@@ -45,14 +45,74 @@ const SYMBOL_WORD = /[+#]/u;
 export function toFtsQuery(input: string): string | null {
   const words = queryWords(input);
   if (words.length === 0) return null;
-  return words.map((w, i) => `"${w.replaceAll('"', '""')}"${i === words.length - 1 && !SYMBOL_WORD.test(w) ? '*' : ''}`).join(' ');
+  return words.map((w, i) => `"${indexedPart(w).replaceAll('"', '""')}"${i === words.length - 1 && !SYMBOL_WORD.test(w) ? '*' : ''}`).join(' ');
 }
 
-/** The words a hit must contain as typed, case aside (SYMBOL_WORD), lower-cased as SQLite's lower() folds (ASCII). */
+/**
+ * A word that starts with a number joined on by a dot or other separator ("1.2.3", "3.11", "2-1"): the tokenizer
+ * splits it, and its first number may end a longer token in the text ("v1.2.3" is "v1" "2" "3"), so "1.2.3" found
+ * nothing there. The index is asked for the rest ("2.3"), and a hit must hold the word as typed (literalsOf).
+ */
+const JOINED_NUMBER = /^\p{N}+[^\p{L}\p{N}\s]+(?=[\p{L}\p{N}])/u;
+
+/** What of a word the index is asked for: all of it, but the leading number of a JOINED_NUMBER word. */
+function indexedPart(word: string): string {
+  return word.replace(JOINED_NUMBER, '');
+}
+
+/**
+ * The words a hit must contain as typed, case aside (SYMBOL_WORD, JOINED_NUMBER), lower-cased as SQLite's lower()
+ * folds (ASCII).
+ */
 export function literalsOf(input: string): string[] {
   return queryWords(input)
-    .filter((w) => SYMBOL_WORD.test(w))
+    .filter((w) => SYMBOL_WORD.test(w) || JOINED_NUMBER.test(w))
     .map((w) => w.replace(/[A-Z]/g, (c) => c.toLowerCase()));
+}
+
+/**
+ * `snippet` with each occurrence of the literal words marked whole, case aside: FTS5 marks the tokens it matched,
+ * which are part of such a word ("C" of "C++", "2.3" of "1.2.3"), so the snippet marked less than was looked for.
+ * `only`: every word of the query is literal, so FTS5's marks (the "C" of "C#" for "C++") are dropped.
+ */
+export function markLiterals(snippet: string, literals: readonly string[], only = false): string {
+  if (literals.length === 0) return snippet;
+  let plain = '';
+  const marked: boolean[] = [];
+  let inside = false;
+  for (const ch of snippet) {
+    if (ch === MATCH_START || ch === MATCH_END) {
+      inside = ch === MATCH_START;
+      continue;
+    }
+    plain += ch;
+    for (let k = 0; k < ch.length; k++) marked.push(inside && !only);
+  }
+  const folded = plain.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  for (const word of literals) {
+    for (let at = folded.indexOf(word); at >= 0 && word !== ''; at = folded.indexOf(word, at + word.length)) marked.fill(true, at, at + word.length);
+  }
+  let out = '';
+  for (let i = 0; i < plain.length; i++) {
+    if (marked[i] && !marked[i - 1]) out += MATCH_START;
+    out += plain[i];
+    if (marked[i] && !marked[i + 1]) out += MATCH_END;
+  }
+  return out;
+}
+
+/**
+ * The words of a query with no word the index holds: emoji and other symbols ("🚀", "✓"), which unicode61 drops
+ * as separators, so such a query found nothing. They are looked for as typed, by reading the newest turns
+ * (SYMBOL_SCAN_SQL). Punctuation alone is still no query.
+ */
+export function symbolWords(input: string): string[] {
+  if (queryWords(input).length > 0) return [];
+  return input
+    .split(/\s+/u)
+    .map((w) => w.replace(/[\u0000-\u001f]/gu, ''))
+    .filter((w) => /[\p{So}\p{Extended_Pictographic}]/u.test(w))
+    .slice(0, 32);
 }
 
 /**
@@ -68,7 +128,9 @@ export function literalsOf(input: string): string[] {
  * `@snippetQuery` matches exactly the turns `@query` does (see SearchStore.prefixWords).
  */
 export const SEARCH_SQL = `WITH recent AS (
-     SELECT rowid AS seq, rank FROM turns_fts WHERE turns_fts MATCH @query ORDER BY rowid DESC LIMIT @window
+     SELECT rowid AS seq, rank FROM turns_fts WHERE turns_fts MATCH @query
+       AND NOT EXISTS (SELECT 1 FROM json_each(@literals) AS l WHERE instr(lower(turns_fts.text || ' ' || turns_fts.names), l.value) = 0)
+     ORDER BY rowid DESC LIMIT @window
    ), top AS MATERIALIZED (
      SELECT seq, rank FROM recent ORDER BY rank LIMIT @limit
    )
@@ -82,9 +144,26 @@ export const SEARCH_SQL = `WITH recent AS (
    JOIN conversations c ON c.id = t.conversation_id
    WHERE turns_fts MATCH @snippetQuery
      AND ${notBeingDeleted('c.id')}
-     AND NOT EXISTS (SELECT 1 FROM json_each(@literals) AS l WHERE instr(lower(turns_fts.text || ' ' || turns_fts.names), l.value) = 0)
      AND turns_fts.rowid >= (SELECT min(seq) FROM top) AND turns_fts.rowid <= (SELECT max(seq) FROM top)
    ORDER BY top.rank`;
+
+/**
+ * A query of symbols only (symbolWords, `@words` as JSON): the newest `@limit` turns whose text or attachment names
+ * hold every one, read newest first (no index holds them); a miss reads every turn's text once.
+ */
+export const SYMBOL_SCAN_SQL = `WITH top AS MATERIALIZED (
+     SELECT rowid AS seq FROM turns_fts
+     WHERE NOT EXISTS (SELECT 1 FROM json_each(@words) AS w WHERE instr(turns_fts.text, w.value) = 0 AND instr(turns_fts.names, w.value) = 0)
+     ORDER BY rowid DESC LIMIT @limit
+   )
+   SELECT c.id AS conversationId, c.title AS title, t.id AS turnId, f.text AS text, f.names AS names, 0 AS rank
+   FROM top
+   JOIN turns_fts f ON f.rowid = top.seq
+   JOIN turn_search s ON s.seq = top.seq
+   JOIN turns t ON t.id = s.turn_id
+   JOIN conversations c ON c.id = t.conversation_id
+   WHERE ${notBeingDeleted('c.id')}
+   ORDER BY top.seq DESC`;
 
 /** How many conversations found by their title are offered, before the messages found. */
 export const TITLE_LIMIT = 10;
@@ -132,6 +211,8 @@ export class SearchStore {
   private readonly cjkTitles = new Map<number, Statement>();
   /** Made at the first CJK query: a database migrated only to 0003 (its test) has no trigram table. */
   private cjk: CjkSearch | undefined;
+  /** Made at the first query of symbols only (SYMBOL_SCAN_SQL). */
+  private symbols: Statement | undefined;
 
   constructor(private readonly db: Database) {
     this.stmt = db.prepare(withDeletesOf(db, SEARCH_SQL));
@@ -155,8 +236,9 @@ export class SearchStore {
 
   private searchTitles(input: string): SearchHit[] {
     if (!this.titles) return [];
-    if (CJK.test(input)) {
-      const words = queryWords(input).map((w) => w.replace(/[A-Z]/g, (c) => c.toLowerCase()));
+    const symbols = symbolWords(input);
+    if (CJK.test(input) || symbols.length > 0) {
+      const words = (symbols.length > 0 ? symbols : queryWords(input)).map((w) => w.replace(/[A-Z]/g, (c) => c.toLowerCase()));
       if (words.length === 0) return [];
       let stmt = this.cjkTitles.get(words.length);
       if (!stmt) this.cjkTitles.set(words.length, (stmt = this.db.prepare(withDeletesOf(this.db, cjkTitleSql(words.length)))));
@@ -165,21 +247,32 @@ export class SearchStore {
     }
     const query = toFtsQuery(input);
     if (query === null) return [];
-    return this.titles.all({ query, literals: JSON.stringify(literalsOf(input)), limit: TITLE_LIMIT }) as SearchHit[];
+    const literals = literalsOf(input);
+    const hits = this.titles.all({ query, literals: JSON.stringify(literals), limit: TITLE_LIMIT }) as SearchHit[];
+    const only = literals.length === queryWords(input).length;
+    return hits.map((hit) => ({ ...hit, snippet: markLiterals(hit.snippet, literals, only) }));
   }
 
   /** `window`: how many of the newest matches are ranked (see SEARCH_SQL). */
   private searchTurns(input: string, limit: number, window: number): SearchHit[] {
     // Words inside a run of CJK characters are no unicode61 tokens: the trigram index answers (migration 0012).
     if (CJK.test(input)) return (this.cjk ??= new CjkSearch(this.db)).search(queryWords(input), limit, Math.max(window, limit));
+    const symbols = symbolWords(input);
+    if (symbols.length > 0) {
+      const stmt = (this.symbols ??= this.db.prepare(withDeletesOf(this.db, SYMBOL_SCAN_SQL)));
+      const rows = stmt.all({ words: JSON.stringify(symbols), limit }) as (Omit<SearchHit, 'snippet'> & { text: string; names: string })[];
+      return rows.map(({ text, names, ...hit }) => ({ ...hit, snippet: cjkSnippet(text, names, symbols) }));
+    }
     const query = toFtsQuery(input);
     if (query === null) return [];
     const words = this.prefixWords(query);
     // One word: the exact term is the prefix query, ranks included. Several: bm25 would weigh each word on its
     // own, so ranking keeps the prefix and only the snippet pass (same turns, same marks) uses the words.
     const exact = words?.query;
-    const literals = JSON.stringify(literalsOf(input));
-    return this.stmt.all({ query: words?.count === 1 ? exact : query, snippetQuery: exact ?? query, literals, limit, window: Math.max(window, limit) }) as SearchHit[];
+    const literals = literalsOf(input);
+    const hits = this.stmt.all({ query: words?.count === 1 ? exact : query, snippetQuery: exact ?? query, literals: JSON.stringify(literals), limit, window: Math.max(window, limit) }) as SearchHit[];
+    const only = literals.length === queryWords(input).length;
+    return hits.map((hit) => ({ ...hit, snippet: markLiterals(hit.snippet, literals, only) }));
   }
 
   /**

@@ -209,6 +209,41 @@ describe('SearchStore', () => {
     expect(search.search('cof').map((h) => h.turnId)).toEqual(['p2']);
   });
 
+  // Search audit: "1.2.3" found nothing in "v1.2.3" (the tokenizer reads "v1" "2" "3"), and "🚀" found nothing at all.
+  it('finds a version inside a longer token and an emoji, marking what was typed', () => {
+    const { search, store } = setup();
+    store.createConversation('c3', 'Release 🚀 notes', null, tick());
+    store.appendTurn(makeTurn({ id: 'r1', conversationId: 'c3', blocks: text('We shipped v1.2.3 today 🚀 and python3.11 works') }), tick());
+    store.appendTurn(makeTurn({ id: 'r2', conversationId: 'c3', parentId: 'r1', blocks: text('Version 1 has 2 parts and 3 tests; see v1-2 and 4.2.3') }), tick());
+    const hit = (q: string) => search.search(q).map((h) => [h.turnId, h.snippet]);
+    expect(hit('1.2.3')).toEqual([['r1', `We shipped v${MATCH_START}1.2.3${MATCH_END} today 🚀 and python3.11 works`]]);
+    // Typed part way, and the number as its own token still found.
+    expect(hit('1.2')).toEqual([['r1', `We shipped v${MATCH_START}1.2${MATCH_END}.3 today 🚀 and python3.11 works`]]);
+    expect(hit('3.11').map(([id]) => id)).toEqual(['r1']);
+    expect(hit('2.3').map(([id]) => id).sort()).toEqual(['r1', 'r2']);
+    expect(hit('V1.2.3').map(([id]) => id)).toEqual(['r1']);
+    // An emoji alone: the message, and the title that holds it, each marked.
+    const rocket = search.search('🚀');
+    expect(rocket.map((h) => [h.conversationId, h.turnId])).toEqual([['c3', 'r1']]);
+    expect(rocket[0]!.snippet).toContain(`today ${MATCH_START}🚀${MATCH_END} and`);
+    store.appendTurn(makeTurn({ id: 'x1', conversationId: 'c1', blocks: text('no rocket here') }), tick());
+    store.renameConversation('c2', 'Launch 🚀');
+    expect(search.search('🚀').map((h) => [h.conversationId, h.turnId, h.snippet])).toEqual([
+      ['c2', null, `Launch ${MATCH_START}🚀${MATCH_END}`],
+      ['c3', 'r1', rocket[0]!.snippet],
+    ]);
+    // Punctuation alone is still no query.
+    expect(search.search('?!')).toEqual([]);
+  });
+
+  // C++ was found, but its snippet marked only the "C".
+  it('marks a word of symbols whole in the snippet', () => {
+    const { search, store } = setup();
+    store.createConversation('c3', 'Languages', null, tick());
+    store.appendTurn(makeTurn({ id: 'p1', conversationId: 'c3', blocks: text('Port this from C++ to C#, please') }), tick());
+    expect(search.search('c++').map((h) => h.snippet)).toEqual([`Port this from ${MATCH_START}C++${MATCH_END} to C#, please`]);
+  });
+
   it('quotes every word so FTS operators lose their meaning', () => {
     expect(toFtsQuery('cats OR dogs')).toBe('"cats" "OR" "dogs"*');
     expect(toFtsQuery('say "hi"')).toBe('"say" """hi"""*');

@@ -4,15 +4,22 @@ import { CJK } from '../../../shared/cjk';
 import type { FocusTurn } from '../../store';
 
 /**
- * The words of a search as typed: quotes and FTS operators dropped, each word at least two characters, or one
- * CJK character (a word in those scripts, found inside a sentence: the audit's files #7).
+ * The words of a search as typed, as search found them (main's queryWords): quotes and FTS operator characters
+ * dropped at a word's ends but kept inside it ("x*y" was marked as "xy", which no text holds), a word of one letter
+ * kept ("C": found, and marked nowhere), and an emoji or other symbol kept when the query has no word (search
+ * finds "🚀" as typed).
  */
 export function searchTerms(query: string): string[] {
-  return query
+  const words = query
     .split(/\s+/)
-    .map((w) => w.replace(/["*()^]/g, '').trim())
-    .filter((w) => (w.length >= 2 || CJK.test(w)) && !['AND', 'OR', 'NOT', 'NEAR'].includes(w));
+    .map((w) => w.replace(/^["*()^]+|["*()^]+$/g, ''))
+    .filter((w) => w !== '' && !['AND', 'OR', 'NOT', 'NEAR'].includes(w));
+  const found = words.filter((w) => /[\p{L}\p{N}]/u.test(w));
+  return found.length > 0 ? found : words.filter((w) => /[\p{So}\p{Extended_Pictographic}]/u.test(w));
 }
+
+/** A letter or digit: a one-letter word is marked where a word starts with it, as search found it, not inside words. */
+const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /**
  * One character as the search index folds it (unicode61, remove_diacritics 2): lower case, diacritics dropped, so
@@ -50,7 +57,11 @@ export function markOffsets(text: string, terms: readonly string[]): [number, nu
   for (const term of terms) {
     const t = foldText(term).folded;
     if (t === '') continue;
-    for (let at = folded.indexOf(t); at >= 0; at = folded.indexOf(t, at + t.length)) out.push([from[at]!, from[at + t.length]!]);
+    const wordStart = [...t].length === 1 && WORD_CHAR.test(t) && !CJK.test(t);
+    for (let at = folded.indexOf(t); at >= 0; at = folded.indexOf(t, at + t.length)) {
+      if (wordStart && at > 0 && WORD_CHAR.test(folded[at - 1]!)) continue;
+      out.push([from[at]!, from[at + t.length]!]);
+    }
   }
   return out;
 }
