@@ -218,7 +218,8 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
   'conversations:delete': { req: { conversationId: string }; res: { deleted: boolean } };
   'conversations:rename': { req: { conversationId: string; title: string }; res: { renamed: boolean } };
   /** One file for the user to save: every branch and attachment (json), or the active branch as Markdown. */
-  'conversations:export': { req: { conversationId: string; format: 'json' | 'markdown' }; res: { fileName: string; mime: string; text: string } };
+  /** `title`: the conversation's title as exported (the notice names it; the list may not have the newest yet). */
+  'conversations:export': { req: { conversationId: string; format: 'json' | 'markdown' }; res: { fileName: string; mime: string; text: string; title: string } };
   /** One file for the user to save with every conversation (Export all), each attachment's bytes once; Import reads it back whole. */
   'conversations:export-all': { req: Record<string, never>; res: { fileName: string; mime: string; text: string } };
   /** A conversation file in one payload: small files only (one serve frame is at most 64 MiB). */

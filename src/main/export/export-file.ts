@@ -19,16 +19,16 @@ export function exportFile(
   deps: { db: Database; store: ConversationStore; blobs: BlobStore; live?: LiveTurns | undefined; documentText?: DocumentTextOf | undefined },
   conversationId: string,
   format: 'json' | 'markdown',
-): { fileName: string; mime: string; text: string } {
+): { fileName: string; mime: string; text: string; title: string } {
   // An answer streaming now as far as it has streamed, not as last written (at most half a second older).
   const view = conversationView(deps.store, conversationId, undefined, undefined, deps.live ? { live: deps.live } : {});
   const base = safeFileName(view.conversation.title);
   const asShown = shownForExport(deps.live);
   if (format === 'markdown') {
-    return { fileName: `${base}.md`, mime: 'text/markdown', text: branchToMarkdown(view.conversation.title, view.turns.map(asShown), deps.documentText) };
+    return { fileName: `${base}.md`, mime: 'text/markdown', text: branchToMarkdown(view.conversation.title, view.turns.map(asShown), deps.documentText), title: view.conversation.title };
   }
   const file = exportConversation(deps, conversationId, Date.now());
-  return { fileName: `${base}.firebrand.json`, mime: 'application/json', text: serializeConversationFile({ ...file, turns: file.turns.map(asShown) }) };
+  return { fileName: `${base}.firebrand.json`, mime: 'application/json', text: serializeConversationFile({ ...file, turns: file.turns.map(asShown) }), title: view.conversation.title };
 }
 
 /** A turn as an export holds it: one the last run left open as the page shows it (interrupted), without the page's note. */

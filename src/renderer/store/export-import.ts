@@ -14,8 +14,7 @@ export async function exportConversationFile(conversationId: string, format: 'js
   try {
     const file = await firebrand().conversations.export({ conversationId, format });
     save(file);
-    const title = useStore.getState().conversations.find((c) => c.id === conversationId)?.title;
-    showNotice(exportedMessage(title, file.fileName, format), INFO);
+    showNotice(exportedMessage(file.title, file.fileName, format), INFO);
   } catch (err) {
     fail(exportFailed(err), () => void exportConversationFile(conversationId, format));
   }
@@ -32,10 +31,9 @@ export async function exportAllConversations(): Promise<void> {
   }
 }
 
-/** What the notice says once an export was handed to the save flow; `title` where the list still shows the chat. */
-export function exportedMessage(title: string | undefined, fileName: string, format: 'json' | 'markdown'): string {
-  const what = title === undefined ? 'the conversation' : `“${title}”`;
-  return `Exported ${what}${format === 'markdown' ? ' (current branch, as Markdown)' : ''} as “${fileName}”.`;
+/** What the notice says once an export was handed to the save flow. */
+export function exportedMessage(title: string, fileName: string, format: 'json' | 'markdown'): string {
+  return `Exported “${title}”${format === 'markdown' ? ' (current branch, as Markdown)' : ''} as “${fileName}”.`;
 }
 
 /**
