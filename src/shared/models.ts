@@ -2,6 +2,7 @@
  * Types of the model manager, the GPU probe, the context recommendation and aliases, shared by main and the
  * renderer through the IPC contract (src/shared/ipc.ts). Pure types: no runtime code beyond constants.
  */
+import type { WindowMemory } from './window-memory';
 
 /** What a model can do, as the server says (`/api/show` capabilities), never guessed from its name. */
 export type ModelCapability = 'completion' | 'vision' | 'tools' | 'thinking' | 'embedding' | 'insert' | (string & {});
@@ -102,6 +103,8 @@ export interface ContextRecommendation {
   kvBytesPerToken: number;
   lines: ContextRecommendationLine[];
   message: string;
+  /** What any other window would take (absent from recommendations made before it was added). */
+  memory?: WindowMemory;
 }
 
 /**

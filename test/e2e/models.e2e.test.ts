@@ -224,6 +224,32 @@ describe('the model manager in serve mode', () => {
     await expect.poll(() => page.getByTestId('context-stored').textContent()).toContain('recommended');
   });
 
+  it('says where the window is chosen that one past the GPU runs partly on the CPU, and keeps it (settings fix 1)', async () => {
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    await page.goto(serve.url);
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('gpu-override').fill('8');
+    await page.getByTestId('settings-save').click();
+    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+    await page.getByTestId('models-open').click();
+    await page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-details').click();
+    await page.getByTestId('context-recommend').click();
+    await expect.poll(() => page.getByTestId('context-message').textContent()).toMatch(/tokens fit on the GPU/);
+    const fits = (await page.getByTestId('context-use').textContent())?.match(/Use ([\d,]+) tokens/)?.[1];
+    expect(fits).toBeDefined();
+    // Before, 40,960 (the trained context) was kept without a word, and Ollama ran part of the model on the CPU.
+    await page.getByTestId('context-custom').fill('40960');
+    await expect.poll(() => page.getByTestId('context-typed-fit').textContent()).toMatch(
+      new RegExp(`^${fits} tokens fit your GPU; 40,960 needs ~[\\d.]+ GiB, more than the 8\\.0 GiB free — it will run partly on the CPU, slower\\.$`),
+    );
+    await page.getByTestId('context-keep').click();
+    await expect.poll(() => page.getByTestId('context-saved').textContent()).toContain('Kept 40,960 tokens');
+    await expect.poll(() => page.getByTestId('context-stored-fit').textContent()).toContain('it will run partly on the CPU');
+    // The window that fits says nothing.
+    await page.getByTestId('context-custom').fill(fits ?? '');
+    await expect.poll(() => page.getByTestId('context-typed-fit').count()).toBe(0);
+  });
+
   it('says why a typed window is not kept: not a window, or beyond what the model was trained for (models audit #2, #4)', async () => {
     serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
     await page.goto(serve.url);

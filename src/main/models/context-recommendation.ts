@@ -17,6 +17,7 @@
  * on 8 GB at all, whatever the reserve.
  */
 import type { ContextRecommendation, ContextRecommendationLine, KvCacheType, ModelArchitecture } from '../../shared/models';
+import { windowMemoryBytes } from '../../shared/window-memory';
 
 export const MIB = 1024 * 1024;
 export const RUNTIME_BYTES_PER_GPU = 640 * MIB;
@@ -113,7 +114,11 @@ export function recommendContext(input: RecommendInput): ContextRecommendation {
   const message = fits
     ? `${rounded.toLocaleString('en-US')} tokens fit ${input.memoryLabel ? `in ${memory}` : 'on the GPU'}.${notes.length ? ' ' + notes.join(' ') : ''}`
     : `Does not fit ${input.memoryLabel ? `in ${memory}` : 'on the GPU'}: less than ${MIN_USEFUL_CONTEXT} tokens of context would remain.${notes.length ? ' ' + notes.join(' ') : ''}`;
-  return { fits, contextTokens: fits ? rounded : 0, kvBytesPerToken: kv.global + kv.sliding, lines, message };
+  const memoryShape = { fixedBytes: input.weightsBytes + runtime + graph, perTokenBytes: linear, slidingPerTokenBytes: kv.sliding, slidingWindow: arch.slidingWindow };
+  return {
+    fits, contextTokens: fits ? rounded : 0, kvBytesPerToken: kv.global + kv.sliding, lines, message,
+    memory: { ...memoryShape, freeBytes: Math.max(0, input.usableVramBytes - others) },
+  };
 }
 
 /**
@@ -128,8 +133,7 @@ export function memoryForWindow(input: Omit<RecommendInput, 'usableVramBytes'>, 
   const gpus = Math.max(1, input.gpuCount ?? 1);
   const runtime = input.runtimeBytes ?? RUNTIME_BYTES_PER_GPU * gpus;
   const scoresPerToken = input.flashAttention ? 0 : 4 * BATCH_TOKENS * (arch.headCount ?? Math.max(0, ...arch.kvHeadsPerLayer));
-  const sliding = kv.sliding * Math.min(window, arch.slidingWindow ?? window);
-  return Math.ceil(input.weightsBytes + runtime + graphBytes(arch) + (kv.global + scoresPerToken) * window + sliding);
+  return windowMemoryBytes({ fixedBytes: input.weightsBytes + runtime + graphBytes(arch), perTokenBytes: kv.global + scoresPerToken, slidingPerTokenBytes: kv.sliding, slidingWindow: arch.slidingWindow }, window);
 }
 
 /** What a window would cost a model: the most it takes, the memory it would need, the memory there is. */

@@ -3,6 +3,7 @@ import { recommendContext, setContextWindow, useModelsStore } from '../../store/
 import { ContextArithmetic } from './ContextArithmetic';
 import { formatBytes, formatTokens } from './format';
 import { typedWindow } from './typed-window';
+import { windowFitNote } from './window-fit';
 
 /** The context window that fits this model on this GPU, with its arithmetic; the user may choose another. */
 export function ContextPanel({ model }: { model: string }) {
@@ -28,6 +29,10 @@ export function ContextPanel({ model }: { model: string }) {
     setProblem(typed.problem);
   };
   const rec = advice?.recommendation ?? null;
+  // Said while the window is typed, and for the one kept: a window past the GPU is allowed, never silent.
+  const typed = typedWindow(custom);
+  const typedFit = typed.problem === undefined ? windowFitNote(rec, typed.tokens) : null;
+  const storedFit = advice?.stored ? windowFitNote(rec, advice.stored.contextWindow) : null;
   return (
     <section className="mm-section" aria-label="Context window" data-testid="context-panel">
       <h4>Context window</h4>
@@ -59,6 +64,7 @@ export function ContextPanel({ model }: { model: string }) {
             <p className="mm-error" data-testid="context-message">{advice.reason}</p>
           )}
           {advice.stored && <p className="mm-muted" data-testid="context-stored">Kept for this model: {formatTokens(advice.stored.contextWindow)} tokens ({advice.stored.source === 'user' ? 'your choice' : 'recommended'}).</p>}
+          {storedFit && <p className="mm-warn" data-testid="context-stored-fit">{storedFit}</p>}
         </div>
       )}
       <div className="mm-row">
@@ -66,6 +72,7 @@ export function ContextPanel({ model }: { model: string }) {
         <button type="button" data-testid="context-keep" onClick={keepTyped}>Keep this window</button>
         <button type="button" onClick={() => void keep(null)}>Forget</button>
       </div>
+      {typedFit && <p className="mm-warn" role="status" data-testid="context-typed-fit">{typedFit}</p>}
       {problem && <p role="alert" className="mm-error" data-testid="context-problem">{problem}</p>}
       <p className="mm-muted">Changing the window reloads the model: Ollama allocates a new cache for a new num_ctx.</p>
       <p className="mm-muted">The GPU memory every window is worked out from is set in Settings → GPU memory (it applies to all models).</p>
