@@ -85,6 +85,31 @@ describe('recovery without reloads', () => {
     await banner.waitFor({ state: 'detached' });
   });
 
+  it('asks a failed Test again once the server is back, and shows no result beside an address typed since (settings fix 2)', async () => {
+    if (!s) throw new Error('no session');
+    const { page, replay } = s;
+    replay.setRoutes(DOWN);
+    await page.reload();
+    await page.getByTestId('models-error').waitFor();
+    await page.getByTestId('settings-open').click();
+    const row = page.locator('[data-testid="connection-item"][data-connection-id="ollama"]');
+    await row.getByTestId('connection-test').click();
+    await expect.poll(() => row.getByTestId('connection-test-result').getAttribute('data-ok')).toBe('false');
+    // Before, "Could not reach …" stayed while the server was back and the picker listed its models.
+    replay.setRoutes(UP);
+    await expect.poll(() => row.getByTestId('connection-test-result').getAttribute('data-ok'), { timeout: 60_000 }).toBe('true');
+    expect(await row.getByTestId('connection-test-result').textContent()).toContain('Ollama 0.12.6');
+    // A result is about the address it tested: another one typed shows none, the tested one back shows it again.
+    const saved = await page.getByTestId('settings-ollama-url').inputValue();
+    await page.getByTestId('settings-ollama-url').fill('http://127.0.0.1:9');
+    await expect.poll(() => row.getByTestId('connection-url').textContent()).toBe('http://127.0.0.1:9');
+    expect(await row.getByTestId('connection-test-result').count()).toBe(0);
+    await page.getByTestId('settings-ollama-url').fill(saved);
+    await expect.poll(() => row.getByTestId('connection-test-result').getAttribute('data-ok')).toBe('true');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+  });
+
   it('tests the Ollama address typed in Settings, not the saved one', async () => {
     if (!s) throw new Error('no session');
     const { page } = s;

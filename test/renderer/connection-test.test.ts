@@ -5,7 +5,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ConnectionInfo } from '../../src/shared/connections';
 import type { Settings } from '../../src/shared/ipc';
-import { testConnection, useConnectionsStore } from '../../src/renderer/store/connections-slice';
+import { retestOnLiveChange, saveConnection, testConnection, useConnectionsStore } from '../../src/renderer/store/connections-slice';
 import { useStore } from '../../src/renderer/store/index';
 
 const ollama: ConnectionInfo = { id: 'ollama', kind: 'ollama', label: 'Ollama', baseUrl: 'http://127.0.0.1:11434', hasApiKey: false, builtIn: true };
@@ -36,7 +36,7 @@ beforeEach(() => {
       aliases: { list: () => Promise.resolve([]) },
     },
   };
-  useConnectionsStore.setState({ connections: [ollama], tests: {}, error: null });
+  useConnectionsStore.setState({ connections: [ollama], tests: {}, testedUrls: {}, error: null });
   useStore.setState({ settings: { activeConnectionId: 'ollama' } as Settings, models: [], modelsError: 'Cannot reach Ollama at http://127.0.0.1:11434', selectedModel: null });
 });
 
@@ -56,5 +56,30 @@ describe('Test connection', () => {
     expect(tested).toEqual([{ id: 'ollama', baseUrl: 'http://192.168.1.20:11434' }]);
     expect(listed).toBe(0);
     expect(useStore.getState().modelsError).toContain('Cannot reach Ollama');
+  });
+
+  it('a failed Test is asked again when the server in use is found back, and not while the status agrees (settings fix 2)', async () => {
+    useConnectionsStore.setState({ tests: { ollama: { ok: false, error: 'Could not reach http://127.0.0.1:11434' } }, testedUrls: { ollama: ollama.baseUrl } });
+    retestOnLiveChange(true, 'ollama');
+    expect(tested).toEqual([]);
+    retestOnLiveChange(false, 'ollama');
+    await expect.poll(() => useConnectionsStore.getState().tests['ollama']).toMatchObject({ ok: true });
+    expect(tested).toEqual([{ id: 'ollama' }]);
+  });
+
+  it('a result about an address typed but not saved is not asked again by the live status', () => {
+    useConnectionsStore.setState({ tests: { ollama: { ok: false, error: 'Could not reach http://10.0.0.9:11434' } }, testedUrls: { ollama: 'http://10.0.0.9:11434' } });
+    retestOnLiveChange(false, 'ollama');
+    expect(tested).toEqual([]);
+  });
+
+  it('saving a connection (its address or key) forgets its last Test result', async () => {
+    const lm: ConnectionInfo = { id: 'lm', kind: 'openai-compatible', label: 'LM', baseUrl: 'http://127.0.0.1:1234', hasApiKey: false };
+    const fb = (window as unknown as { firebrand: { connections: Record<string, unknown> } }).firebrand;
+    fb.connections.save = () => Promise.resolve({ ...lm, baseUrl: 'http://127.0.0.1:1235' });
+    fb.connections.list = () => Promise.resolve([ollama, { ...lm, baseUrl: 'http://127.0.0.1:1235' }]);
+    useConnectionsStore.setState({ connections: [ollama, lm], tests: { lm: { ok: false, error: 'Could not reach http://127.0.0.1:1234' } }, testedUrls: { lm: lm.baseUrl } });
+    await saveConnection({ id: 'lm', kind: 'openai-compatible', label: 'LM', baseUrl: 'http://127.0.0.1:1235' }, () => undefined);
+    expect(useConnectionsStore.getState().tests['lm']).toBeUndefined();
   });
 });

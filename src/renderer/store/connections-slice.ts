@@ -13,10 +13,15 @@ export interface ConnectionsState {
   connections: ConnectionInfo[];
   /** The last "Test connection" result per connection id. */
   tests: Record<string, ConnectionTestResult | 'testing'>;
+  /**
+   * The address each test asked. A result is shown only beside that address: "Could not reach …" stayed under an
+   * address typed or saved since, as if it were about that one.
+   */
+  testedUrls: Record<string, string>;
   error: string | null;
 }
 
-export const useConnectionsStore = create<ConnectionsState>(() => ({ connections: [], tests: {}, error: null }));
+export const useConnectionsStore = create<ConnectionsState>(() => ({ connections: [], tests: {}, testedUrls: {}, error: null }));
 const set = useConnectionsStore.setState;
 const get = useConnectionsStore.getState;
 const attempt = (action: () => Promise<void>) => attemptWith((error) => set({ error }), action);
@@ -58,6 +63,8 @@ export async function saveConnection(input: ConnectionInput, showError: (error: 
     saved = await firebrand().connections.save(input);
     set({ connections: await firebrand().connections.list({}) });
   });
+  // A saved address or key makes the last test's result about another connection than this one.
+  if (saved !== null && input.id !== undefined) forgetTest(input.id);
   return saved;
 }
 
@@ -75,17 +82,40 @@ export function removeConnection(id: string, activeId: string): Promise<boolean>
  * clears the model list's error at once: the picker and the banner do not wait for the next look.
  */
 export async function testConnection(id: string, baseUrl?: string): Promise<void> {
-  set({ tests: { ...get().tests, [id]: 'testing' } });
+  const url = baseUrl ?? get().connections.find((c) => c.id === id)?.baseUrl ?? '';
+  set({ tests: { ...get().tests, [id]: 'testing' }, testedUrls: { ...get().testedUrls, [id]: url } });
   let result: ConnectionTestResult;
   try {
     result = await firebrand().connections.test({ id, ...(baseUrl ? { baseUrl } : {}) });
   } catch (err) {
     result = { ok: false, error: errorMessage(err) };
   }
+  // A test of another address begun meanwhile (the address edited, Test pressed again) has the last word.
+  if (get().testedUrls[id] !== url) return;
   set({ tests: { ...get().tests, [id]: result } });
   const saved = get().connections.find((c) => c.id === id)?.baseUrl;
   const active = useStore.getState().settings?.activeConnectionId ?? 'ollama';
   if (result.ok && id === active && (baseUrl === undefined || baseUrl === saved)) void refreshModels();
+}
+
+function forgetTest(id: string): void {
+  const { [id]: _test, ...tests } = get().tests;
+  const { [id]: _url, ...testedUrls } = get().testedUrls;
+  set({ tests, testedUrls });
+}
+
+/**
+ * The server in use was found down or back (the model list failed, or came), or Settings opened on a Test result
+ * that says otherwise: it is asked again. Before, "Could not reach …" stayed in Settings after the server came back, beside a working picker.
+ */
+export function retestOnLiveChange(unreachable: boolean, connectionId: string | undefined): void {
+  if (connectionId === undefined) return;
+  const result = get().tests[connectionId];
+  if (result === undefined || result === 'testing' || result.ok !== unreachable) return;
+  const saved = get().connections.find((c) => c.id === connectionId)?.baseUrl;
+  // Only a result about the saved address: the live status says nothing of an address typed but not saved.
+  if (saved === undefined || get().testedUrls[connectionId] !== saved) return;
+  void testConnection(connectionId);
 }
 
 /** Loads the connections once at start, so the model picker can name the group of each alias. */

@@ -11,6 +11,8 @@ interface Props {
   /** The address shown: for the built-in Ollama, what is typed in its field above (maybe not saved yet). */
   shownUrl: string;
   test: ConnectionTestResult | 'testing' | undefined;
+  /** The address `test` asked about: a result is shown only while that address is the one shown. */
+  testedUrl: string | undefined;
   onEdit: () => void;
   /** After Remove: the section moves the focus to a neighbouring row (the removed one's buttons are gone). */
   onRemoved: () => void;
@@ -31,7 +33,9 @@ function moveAmongRadios(e: KeyboardEvent<HTMLInputElement>): void {
 }
 
 /** One saved connection: use it, test it, edit it, remove it (after asking). */
-export function ConnectionItem({ connection: c, activeId, shownUrl, test, onEdit, onRemoved }: Props) {
+export function ConnectionItem({ connection: c, activeId, shownUrl, test: anyTest, testedUrl, onEdit, onRemoved }: Props) {
+  // A result about another address (the Ollama field typed into since, the connection edited) is not this one's.
+  const test = testedUrl === undefined || testedUrl === shownUrl ? anyTest : undefined;
   // Remove takes the saved key with it and has no undo: it asks first, as Tools' Remove… does, with the focus on
   // Keep (the safe answer) and back on Remove… after it (settings audit #3).
   const [confirming, setConfirming] = useState(false);

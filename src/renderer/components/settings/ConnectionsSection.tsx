@@ -4,7 +4,7 @@ import { CONNECTION_KINDS, type KeyStorage, type ServerKind } from '../../../sha
 import { firebrand } from '../../firebrand';
 import { useStore } from '../../store';
 import { useConnectionFormTyped } from '../../store/connection-forms';
-import { loadConnections, saveConnection, useConnectionsStore } from '../../store/connections-slice';
+import { loadConnections, retestOnLiveChange, saveConnection, useConnectionsStore } from '../../store/connections-slice';
 import { ConnectionEditor, isEditable } from './ConnectionEditor';
 import { ConnectionItem } from './ConnectionItem';
 import { savedNote, typedConnection } from './connection-address';
@@ -20,6 +20,7 @@ const DEFAULT_URL: Record<ServerKind, string> = {
 export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
   const connections = useConnectionsStore((s) => s.connections);
   const tests = useConnectionsStore((s) => s.tests);
+  const testedUrls = useConnectionsStore((s) => s.testedUrls);
   const error = useConnectionsStore((s) => s.error);
   const activeId = useStore((s) => s.settings?.activeConnectionId ?? 'ollama');
   const [kind, setKind] = useState<ServerKind>('llama-server');
@@ -38,6 +39,9 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
   const [refocus, setRefocus] = useState<string | null>(null);
   const section = useRef<HTMLFieldSetElement>(null);
   useEffect(() => void loadConnections(), []);
+  const unreachable = useStore((s) => s.modelsUnreachable);
+  const listedOf = useStore((s) => s.modelsConnection);
+  useEffect(() => retestOnLiveChange(unreachable, listedOf), [unreachable, listedOf]);
   useEffect(() => {
     if (refocus === null) return;
     const target = section.current?.querySelector<HTMLElement>(refocus);
@@ -116,6 +120,7 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
                 activeId={activeId}
                 shownUrl={shownUrl}
                 test={tests[c.id]}
+                testedUrl={testedUrls[c.id]}
                 onEdit={() => {
                   setNote(null);
                   setEditing(c.id);
