@@ -195,6 +195,49 @@ describe('accessibility', () => {
     await dialog.waitFor({ state: 'detached' });
   });
 
+  // Settings fix 3: × and Cancel (which say they discard the settings) threw a half-typed connection or tool server
+  // away unasked, and so did closing or reloading the tab.
+  it('asks before × or a reload throws a half-typed connection away', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    const dialog = page.getByTestId('settings-dialog');
+    const question = page.getByTestId('settings-unsaved');
+    await page.getByTestId('settings-open').click();
+    await dialog.waitFor();
+    await page.getByTestId('connection-add-label').click();
+    await page.keyboard.type('GPU box');
+    await page.getByTestId('settings-close').click();
+    await question.waitFor();
+    expect(await question.textContent()).toContain('A connection or tool server you typed is not added or saved yet.');
+    await page.getByRole('button', { name: 'Keep editing' }).click();
+    await page.getByTestId('settings-cancel').click();
+    await question.waitFor();
+    await page.getByRole('button', { name: 'Keep editing' }).click();
+    expect(await page.getByTestId('connection-add-label').inputValue()).toBe('GPU box');
+
+    // A reload asks the browser's "Leave site?"; staying keeps what was typed.
+    const asked: string[] = [];
+    const leaveSite = page.waitForEvent('dialog');
+    // Stayed, the reload never ends: its promise is left to time out.
+    void page.reload().catch(() => undefined);
+    const stay = await leaveSite;
+    asked.push(stay.type());
+    await stay.dismiss();
+    expect(asked).toEqual(['beforeunload']);
+    expect(await page.getByTestId('connection-add-label').inputValue()).toBe('GPU box');
+
+    // Emptied, nothing is held: × closes at once and a reload asks nothing.
+    await page.getByTestId('connection-add-label').fill('');
+    await page.getByTestId('settings-close').click();
+    await dialog.waitFor({ state: 'detached' });
+    page.once('dialog', (d) => {
+      asked.push(d.type());
+      void d.accept();
+    });
+    await page.reload();
+    expect(asked).toEqual(['beforeunload']);
+  });
+
   it('previews a theme as it is picked and puts the saved one back on Cancel', async () => {
     if (!s) throw new Error('no session');
     const { page } = s;

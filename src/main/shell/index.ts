@@ -72,6 +72,20 @@ app.whenReady().then(() => {
   session.defaultSession.setPermissionCheckHandler(() => false);
 
   const win = createMainWindow(BrowserWindow, join(here, '../preload/index.cjs'));
+  // The page holds unsaved edits (Settings, while something is typed) and its beforeunload held the close: Electron
+  // would cancel the close without a word, so the user is asked here. preventDefault lets the page go.
+  win.webContents.on('will-prevent-unload', (event) => {
+    const choice = dialog.showMessageBoxSync(win, {
+      type: 'question',
+      buttons: ['Close and discard', 'Keep editing'],
+      defaultId: 1,
+      cancelId: 1,
+      title: 'Unsaved changes',
+      message: 'Settings has unsaved changes.',
+      detail: 'Closing now discards what you typed there.',
+    });
+    if (choice === 0) event.preventDefault();
+  });
 
   // Events go to the window as serve mode sends them to its page: a streaming turn's parts joined, at most one
   // message per half frame (../ipc/event-batch.ts).

@@ -104,7 +104,19 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
 
   const toolFormTyped = useMcpStore((s) => s.formsTyped > 0);
   const connectionFormTyped = useConnectionFormsTyped();
-  const dirty = toolFormTyped || connectionFormTyped || url !== opened.url || theme !== opened.theme || defaultChat !== opened.defaultChat || modelsDir !== opened.modelsDir || idle !== opened.idle || gpuTouched;
+  // A connection or tool server typed but not added is no part of Save or Cancel (those forms act at once): even the
+  // buttons that say they discard ask before throwing it away.
+  const formTyped = toolFormTyped || connectionFormTyped;
+  const dirty = formTyped || url !== opened.url || theme !== opened.theme || defaultChat !== opened.defaultChat || modelsDir !== opened.modelsDir || idle !== opened.idle || gpuTouched;
+
+  // Closing the window or tab, or reloading it, asks too while something typed would be lost (Electron asks in
+  // main: will-prevent-unload).
+  useEffect(() => {
+    if (!dirty) return undefined;
+    const hold = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', hold);
+    return () => window.removeEventListener('beforeunload', hold);
+  }, [dirty]);
 
   const save = async () => {
     if (!/^https?:\/\/\S+$/.test(url.trim())) return setError('Enter an Ollama address that starts with http:// or https://');
@@ -145,7 +157,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     >
       <div className="modal-head">
         <h2>Settings</h2>
-        <button type="button" className="icon-btn" aria-label="Close settings without saving" onClick={onClose}>
+        <button type="button" className="icon-btn" data-testid="settings-close" aria-label="Close settings without saving" onClick={formTyped ? ask : onClose}>
           <X className="icon" aria-hidden />
         </button>
       </div>
@@ -248,7 +260,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
         )}
         {confirming ? (
           <span className="settings-unsaved" role="alertdialog" aria-label="Unsaved changes" data-testid="settings-unsaved">
-            <span>You have unsaved changes.</span>
+            <span>{formTyped ? 'A connection or tool server you typed is not added or saved yet.' : 'You have unsaved changes.'}</span>
             <button type="button" ref={keepButton} onClick={keepEditing}>
               Keep editing
             </button>
@@ -258,7 +270,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
           </span>
         ) : (
           <>
-            <button type="button" onClick={onClose}>
+            <button type="button" data-testid="settings-cancel" onClick={formTyped ? ask : onClose}>
               Cancel
             </button>
             <button type="button" className="primary" data-testid="settings-save" onClick={() => void save()}>
