@@ -69,6 +69,27 @@ describe('composer ↔ engine', () => {
   });
 
   // Chat audit #2: a chat with tools off was measured with every tool's definition, and Send was refused.
+  it('keeps the Think toggle in place, disabled and as set, while the server cannot be reached (settings fix 4)', async () => {
+    const up = routes(show('show-qwen3-14b.json'));
+    s = await startUi(up);
+    const { page, replay } = s;
+    const toggle = page.getByTestId('think-toggle');
+    await toggle.waitFor();
+    const wasOn = await toggle.isChecked();
+    await toggle.setChecked(!wasOn);
+    const sendBox = await page.getByTestId('composer-send').boundingBox();
+    // Before, the toggle went with the model list: the row jumped, and the choice looked lost.
+    replay.setRoutes(up.map((r) => ({ ...r, drop: true })));
+    await page.getByTestId('models-error').waitFor();
+    await expect.poll(() => toggle.isDisabled()).toBe(true);
+    expect(await toggle.isChecked()).toBe(!wasOn);
+    expect((await page.getByTestId('composer-send').boundingBox())?.x).toBe(sendBox?.x);
+    replay.setRoutes(up);
+    await page.getByTestId('models-error').waitFor({ state: 'detached' });
+    await expect.poll(() => toggle.isEnabled()).toBe(true);
+    expect(await toggle.isChecked()).toBe(!wasOn);
+  });
+
   it('measures a new chat whose tools are off without them: the meter drops and a short message is sent', async () => {
     s = await startUi(routes('{"capabilities":["completion","tools"],"template":"","details":{"family":"llama"}}'));
     const { page } = s;

@@ -32,6 +32,11 @@ export interface AppState {
   modelsError: string | null;
   /** The model list failed (the server could not be reached or refused), as opposed to an empty one. */
   modelsUnreachable: boolean;
+  /**
+   * The last list that came, and the connection it came from: while that server cannot be reached, the composer
+   * keeps what depended on it (the Think toggle) in place, disabled, instead of dropping it.
+   */
+  reachedModels: { connectionId: string | undefined; models: ModelSummary[] } | null;
   /** The connection `models` and `modelsError` were asked of; undefined until a list came. */
   modelsConnection?: string | undefined;
   /** A model's name or an alias's reference (`alias:<id>`). */
@@ -78,6 +83,7 @@ export const useStore = create<AppState>(() => ({
   aliases: [],
   modelsError: null,
   modelsUnreachable: false,
+  reachedModels: null,
   selectedModel: null,
   contextChoice: null,
   // A new chat's (new-chat-settings.ts: main's come with the drafts); opening a conversation puts its own in their place.

@@ -110,6 +110,7 @@ export async function showModels(listed: Promise<ModelList>, shown: readonly Ali
       modelsError: models.length === 0 ? empty : null,
       modelsUnreachable: false,
       modelsConnection: askedOf ?? get().settings?.activeConnectionId,
+      reachedModels: { connectionId: askedOf ?? get().settings?.activeConnectionId, models },
       selectedModel: selected,
       ...(changed !== null ? { notice: { message: changed, action: CHOOSE_MODEL } } : {}),
     });
@@ -164,6 +165,17 @@ export function thinkToggleOffered(s: Pick<AppState, 'models' | 'aliases' | 'sel
   const alias = aliasOfRef(s.selectedModel, s.aliases);
   const model = s.models.find((m) => m.name === s.selectedModel) ?? s.models.find((m) => m.name === alias?.model);
   return (model?.capabilities?.includes('thinking') ?? false) && s.conversationSettings.think === null && alias === undefined;
+}
+
+/**
+ * Whether the Think toggle stays in place, disabled, because the server in use cannot be reached just now: it was
+ * offered for the chosen model when the server last answered. Before, it went with the model list, the composer's
+ * row jumped, and the user's choice looked lost (it came back as it was once the server did).
+ */
+export function thinkToggleHeld(s: Pick<AppState, 'models' | 'aliases' | 'selectedModel' | 'conversationSettings' | 'modelsUnreachable' | 'modelsConnection' | 'reachedModels'>): boolean {
+  const reached = s.reachedModels;
+  if (!s.modelsUnreachable || reached === null || reached.connectionId !== s.modelsConnection) return false;
+  return !thinkToggleOffered(s) && thinkToggleOffered({ ...s, models: reached.models });
 }
 
 /**

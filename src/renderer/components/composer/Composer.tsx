@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type Keyboar
 import { ArrowUp, Brain, Paperclip } from 'lucide-react';
 import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, fitsWindow, measureTurns } from '../../../shared/context-estimate';
 import type { AttachmentBlock } from '../../../shared/turn';
-import { refreshContextChoice, sendMessage, stopTurn, thinkToggleOffered, useStore } from '../../store';
+import { refreshContextChoice, sendMessage, stopTurn, thinkToggleHeld, thinkToggleOffered, useStore } from '../../store';
 import { costFor, currentKey, requestCost, useAttachmentCosts } from '../../store/attachment-costs';
 import { stoppableTurn } from '../../store/run-state';
 import { toolRunningIn, useToolProgress } from '../../store/tool-progress';
@@ -76,6 +76,7 @@ export function Composer() {
   // Think mode set on the conversation or the alias wins (DESIGN.md §2 layers): the toggle then only says so.
   const thinkSetBy = conversationThink !== null ? { mode: conversationThink, by: 'this conversation' } : alias ? { mode: alias.thinkMode, by: `alias ${alias.name}` } : null;
   const canThink = useStore(thinkToggleOffered);
+  const thinkHeld = useStore(thinkToggleHeld);
   const think = useStore((s) => s.composerThink);
   // Unknown capabilities do not block images: the server is the one to say no.
   const noVision = model?.capabilities !== undefined && !model.capabilities.includes('vision');
@@ -311,9 +312,9 @@ export function Composer() {
             </label>
             <ModelPicker models={models} aliases={aliases} connections={connections} activeConnectionId={activeConnection ?? 'ollama'} selected={selected} emptyHint={noModels} />
             <ConversationSettingsButton />
-            {canThink && (
-              <label className="think-toggle" title="Let the model think before it answers">
-                <input type="checkbox" data-testid="think-toggle" aria-label="Think before answering" checked={think} onChange={(e) => useStore.setState({ composerThink: e.target.checked })} />
+            {(canThink || thinkHeld) && (
+              <label className="think-toggle" title={thinkHeld ? 'The server cannot be reached just now: your choice is kept for when it answers' : 'Let the model think before it answers'}>
+                <input type="checkbox" data-testid="think-toggle" aria-label="Think before answering" checked={think} disabled={thinkHeld} onChange={(e) => useStore.setState({ composerThink: e.target.checked })} />
                 <Brain className="icon think-icon" aria-hidden />
                 <span className="label-think">Think</span>
               </label>
