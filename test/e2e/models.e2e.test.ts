@@ -245,6 +245,10 @@ describe('the model manager in serve mode', () => {
     await page.getByTestId('context-keep').click();
     await expect.poll(() => page.getByTestId('context-saved').textContent()).toContain('Kept 40,960 tokens');
     await expect.poll(() => page.getByTestId('context-stored-fit').textContent()).toContain('it will run partly on the CPU');
+    // The row says what the next message carries: the kept window, and that it runs partly on the CPU.
+    const row = page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-window');
+    await expect.poll(() => row.getAttribute('data-window')).toBe('40960');
+    await expect.poll(() => row.textContent()).toContain(`More than the ${fits} tokens that fit your GPU: the model runs partly on the CPU, slower.`);
     // The window that fits says nothing.
     await page.getByTestId('context-custom').fill(fits ?? '');
     await expect.poll(() => page.getByTestId('context-typed-fit').count()).toBe(0);

@@ -22,29 +22,15 @@ export interface ContextWindowDeps {
 const FALLBACK_TTL_MS = 30_000;
 
 export class ContextWindowResolver {
-  private readonly cache = new Map<string, { choice: Promise<ContextWindowChoice>; expires: number; fellBack?: boolean }>();
+  private readonly cache = new Map<string, { choice: Promise<ContextWindowChoice>; expires: number; fellBack?: boolean; settled?: ContextWindowChoice }>();
 
   constructor(private readonly deps: ContextWindowDeps) {}
 
   /** `wait`: take the recommendation however long it takes (the Models screen), not the default after `waitMs`. */
   async resolve(baseUrl: string, model: string, options: { wait?: boolean } = {}): Promise<ContextWindowChoice> {
     const kept = this.deps.stored(baseUrl, model);
-    if (kept) return { contextWindow: kept.contextWindow, source: kept.source, reason: null };
-    const now = (this.deps.now ?? Date.now)();
-    const key = `${baseUrl}\u0000${model}`;
-    let entry = this.cache.get(key);
-    // One who waits (the Models screen) gets a fresh try instead of a fallback kept for sends.
-    if (!entry || entry.expires <= now || (options.wait && entry.fellBack)) {
-      const choice = this.work(baseUrl, model);
-      entry = { choice, expires: Infinity };
-      this.cache.set(key, entry);
-      const settled = entry;
-      void choice.then((c) => {
-        if (c.source !== 'fallback') return;
-        settled.expires = (this.deps.now ?? Date.now)() + FALLBACK_TTL_MS;
-        settled.fellBack = true;
-      });
-    }
+    if (kept) return { contextWindow: kept.contextWindow, source: kept.source, reason: kept.source === 'user' ? await this.pastGpu(baseUrl, model, kept.contextWindow, options) : null };
+    const entry = this.entry(baseUrl, model, options);
     if (options.wait) return entry.choice;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<ContextWindowChoice>((resolve) => {
@@ -58,6 +44,37 @@ export class ContextWindowResolver {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /**
+   * A window the user kept past what fits the GPU is said to be (settings fix 1): it is sent as kept, and Ollama runs
+   * part of the model on the CPU. A send never waits for this: it says so only once the recommendation is known.
+   */
+  private async pastGpu(baseUrl: string, model: string, window: number, options: { wait?: boolean }): Promise<string | null> {
+    const entry = this.entry(baseUrl, model, options);
+    const rec = options.wait ? await entry.choice : entry.settled;
+    if (rec?.source !== 'recommended' || rec.contextWindow === null || rec.contextWindow >= window) return null;
+    return `More than the ${rec.contextWindow.toLocaleString('en-US')} tokens that fit your GPU: the model runs partly on the CPU, slower.`;
+  }
+
+  private entry(baseUrl: string, model: string, options: { wait?: boolean }): { choice: Promise<ContextWindowChoice>; settled?: ContextWindowChoice } {
+    const now = (this.deps.now ?? Date.now)();
+    const key = `${baseUrl}\u0000${model}`;
+    let entry = this.cache.get(key);
+    // One who waits (the Models screen) gets a fresh try instead of a fallback kept for sends.
+    if (!entry || entry.expires <= now || (options.wait && entry.fellBack)) {
+      const choice = this.work(baseUrl, model);
+      entry = { choice, expires: Infinity };
+      this.cache.set(key, entry);
+      const settled = entry;
+      void choice.then((c) => {
+        settled.settled = c;
+        if (c.source !== 'fallback') return;
+        settled.expires = (this.deps.now ?? Date.now)() + FALLBACK_TTL_MS;
+        settled.fellBack = true;
+      });
+    }
+    return entry;
   }
 
   /** The GPU memory or a kept window changed: work the recommendations out again. */

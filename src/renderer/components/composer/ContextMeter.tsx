@@ -84,8 +84,8 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1, coun
       <span className="meter-source" data-testid="context-source">
         {sourceLabel}
       </span>
-      {/* Why this window, in words, where it is not obvious (a default, or what fits the GPU). */}
-      {reason && (source === 'fallback' || source === 'recommended') && (
+      {/* Why this window, in words, where it is not obvious (a default, what fits the GPU, a kept one past it). */}
+      {reason && (source === 'fallback' || source === 'recommended' || source === 'user') && (
         <span className="meter-reason" data-testid="context-reason">
           {reason}
         </span>

@@ -50,7 +50,7 @@ export function ModelWindow({ model, connectionId }: { model: string; connection
   return (
     <span className="mm-window" data-testid="model-window" data-window={choice.contextWindow ?? ''} data-source={choice.source} title={choice.reason ?? undefined}>
       window {choice.contextWindow === null ? '—' : `${formatTokens(choice.contextWindow)} tokens`} · {WHY[choice.source]}
-      {choice.reason && choice.source !== 'user' ? <span className="mm-muted">: {choice.reason}</span> : null}
+      {choice.reason ? <span className="mm-muted">: {choice.reason}</span> : null}
     </span>
   );
 }
