@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateScriptedModel } from '../support/scripted-gguf/generate';
 import { SCRIPTS } from '../support/scripted-gguf/scripts';
 import { startBuiltinUi, stopBuiltinUi, type BuiltinSession } from './helpers/builtin-session';
-import { expectPicked, pickModel } from './helpers/picker';
+import { expectPicked, pickerValues, pickModel } from './helpers/picker';
 import { shootAtBothWidths } from './helpers/screenshots';
 
 let session: BuiltinSession;
@@ -41,6 +41,7 @@ beforeAll(async () => {
 afterAll(() => stopBuiltinUi(session));
 
 const lastAnswer = () => page.locator('[data-testid="turn"][data-role="assistant"]').last();
+const answerText = async () => (await lastAnswer().locator('.markdown').textContent()) ?? '';
 
 async function send(model: string, text: string): Promise<void> {
   await pickModel(page, model);
@@ -93,5 +94,28 @@ describe('built-in files in the composer and in Models', () => {
     await expect.poll(() => page.getByTestId('notice').locator('.banner-text').textContent()).toContain('plain-renamed.gguf is no longer in the models folder');
     await expectPicked(page, 'long.gguf');
     await page.getByTestId('notice').getByTestId('banner-close').click();
+  });
+
+  it('keeps the GGUF answering chosen when its file is removed, until the answer ends, then says it was removed', async () => {
+    await send('long.gguf', 'Go on and on.');
+    await expect.poll(() => lastAnswer().getAttribute('data-status'), { timeout: 60_000 }).toBe('streaming');
+    await expect.poll(answerText, { timeout: 60_000 }).not.toBe('');
+    rmSync(join(modelsDir, 'long.gguf'));
+    // The folder change is seen: the picker offers the file no more.
+    await expect.poll(() => pickerValues(page), { timeout: 60_000 }).not.toContain('long.gguf');
+    // Before: another file was chosen here, with "long.gguf is no longer in the models folder", under the answer
+    // still streaming from long.gguf. The engine answers on from the weights in memory.
+    expect(await page.getByTestId('model-picker').getAttribute('data-name')).toBe('long.gguf');
+    expect(await page.getByTestId('notice').count()).toBe(0);
+    const before = await answerText();
+    await expect.poll(async () => (await answerText()).length, { timeout: 60_000 }).toBeGreaterThan(before.length);
+    await page.getByTestId('composer-stop').click();
+    await expect.poll(() => page.getByTestId('notice').locator('.banner-text').textContent(), { timeout: 60_000 }).toBe(
+      'long.gguf is no longer in the models folder (it was removed while it answered); unclosed.gguf is chosen now.',
+    );
+    await expectPicked(page, 'unclosed.gguf');
+    // What it wrote before it was stopped is kept.
+    expect((await answerText()).length).toBeGreaterThan(before.length);
+    await shootAtBothWidths(page, 'builtin-removed-while-answering', '[data-testid="notice"]');
   });
 });

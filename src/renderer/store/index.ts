@@ -21,14 +21,14 @@ import { noticeDeletedElsewhere } from './conversation-actions';
 import { isBlankSettings, keptNewChatSettings, newChatSettingsTaken, NO_CONVERSATION_SETTINGS } from './new-chat-settings';
 import { fail, showNotice, useStore } from './app-state';
 import { CHOOSE_A_MODEL, CHOOSE_MODEL } from './notice';
-import { adoptAliases, connectionOf, followRenamedFile, listModels, refreshContextChoice, refreshModels, showModels, thinkChoice } from './model-choice';
+import { adoptAliases, connectionOf, connectRemovedWhileAnswering, followRenamedFile, listModels, refreshContextChoice, refreshModels, showModels, thinkChoice } from './model-choice';
 import { adoptSettings, settingsAdoptions } from './settings-sync';
 
 export { openConversation, openConversationAt, refreshSiblings, type FocusTurn } from './open-conversation';
 export { loadMoreConversations, refreshConversations } from './conversation-list';
 export { clearNotice, fail, showNotice, useStore, type AppState } from './app-state';
 export { INFO, retryWith, type Notice, type NoticeAction } from './notice';
-export { adoptAliases, connectionOf, followRenamedFile, refreshContextChoice, refreshModels, selectModel, thinkChoice, thinkToggleHeld, thinkToggleOffered } from './model-choice';
+export { adoptAliases, connectionOf, connectRemovedWhileAnswering, followRenamedFile, refreshContextChoice, refreshModels, selectModel, thinkChoice, thinkToggleHeld, thinkToggleOffered } from './model-choice';
 export { adoptSettings, saveSettings } from './settings-sync';
 export { NO_CONVERSATION_SETTINGS };
 
@@ -161,6 +161,8 @@ export function connectStore(): Promise<void> {
   api.models.onWindowsChanged(() => void refreshContextChoice());
   connectToolProgress(api);
   connectBuiltinLoading(api);
+  // The chosen model removed while it answered is kept until the answer ends.
+  connectRemovedWhileAnswering();
   connectImageUrls(() => get().turns, (changed) => useStore.subscribe((s, before) => s.turns !== before.turns && changed()));
   // Asked side by side: the lists do not wait for the settings (a round trip less before the composer can send,
   // bench/start); only the choice of model, made when both are here, reads the settings. Asked by boot.ts already,

@@ -10,6 +10,7 @@ import { firebrand } from '../firebrand';
 import { errorMessage } from './errors';
 import { useStore, type AppState } from './app-state';
 import { CHOOSE_MODEL } from './notice';
+import { stoppableTurn } from './run-state';
 
 const set = useStore.setState;
 const get = useStore.getState;
@@ -44,6 +45,29 @@ function afterRenames(name: string | null, names: readonly string[]): string | n
   }
   const older = [...renamedFiles].some(([from, to]) => to === name && names.includes(from));
   return older ? name : null;
+}
+
+/**
+ * The chosen model removed (its GGUF deleted from disk, or gone from the server) while it answered in the open chat:
+ * it stays chosen until that answer ends, then the next is chosen and the user told why. Before, the composer moved
+ * to another model mid-answer, under the answer still streaming from the first.
+ */
+let removedWhileAnswering: string | null = null;
+
+/** Whether the open chat's running answer (streaming, or waiting on a tool approval) is `model`'s. */
+function answeringWith(model: string, s: AppState = get()): boolean {
+  return stoppableTurn(s.turns)?.turn.model === model;
+}
+
+/**
+ * The choice put off while the removed model answered is made once the answer ends (or another chat is opened):
+ * from the list as it is now, which no longer holds the model.
+ */
+export function connectRemovedWhileAnswering(subscribe: typeof useStore.subscribe = useStore.subscribe): () => void {
+  return subscribe((s, before) => {
+    if (removedWhileAnswering === null || s.turns === before.turns || answeringWith(removedWhileAnswering, s)) return;
+    void showModels(Promise.resolve([s.models, s.aliases]));
+  });
 }
 
 /** Bumped by each `aliases:changed` taken: a list asked before it holds aliases older than the store's. */
@@ -101,9 +125,17 @@ export async function showModels(listed: Promise<ModelList>, shown: readonly Ali
     // Only a list of the same connection can have lost it: another connection made active lists other models, and
     // "no longer on the server" said of the one the user had just left was untrue (context audit #10).
     const sameConnection = get().modelsConnection !== undefined && get().modelsConnection === (askedOf ?? get().settings?.activeConnectionId);
-    const gone = !staleList && before !== null && ((sameConnection && get().models.some((m) => m.name === before)) || goneAlias !== undefined) && !names.includes(before) && selected !== null;
+    const wasAnswering = before !== null && before === removedWhileAnswering;
+    const listedBefore = (sameConnection && get().models.some((m) => m.name === before)) || goneAlias !== undefined || wasAnswering;
+    const removed = !staleList && before !== null && listedBefore && !names.includes(before);
+    const gone = removed && selected !== null;
     const goneWhere = goneAlias ? 'an alias (it was deleted)' : settings?.activeConnectionId === BUILTIN_CONNECTION_ID ? 'in the models folder' : 'on the server';
-    const changed = gone ? `${refLabel(before, shown)} is no longer ${goneWhere}; ${refLabel(selected, aliases)} is chosen now.` : null;
+    // Its answer goes on (the engine answers from the weights in memory): the composer keeps it until the answer ends.
+    const putOff = removed && answeringWith(before);
+    removedWhileAnswering = putOff ? before : null;
+    const changed = gone && !putOff
+      ? `${refLabel(before, shown)} is no longer ${goneWhere}${wasAnswering ? ' (it was removed while it answered)' : ''}; ${refLabel(selected, aliases)} is chosen now.`
+      : null;
     set({
       models,
       aliases,
@@ -111,7 +143,7 @@ export async function showModels(listed: Promise<ModelList>, shown: readonly Ali
       modelsUnreachable: false,
       modelsConnection: askedOf ?? get().settings?.activeConnectionId,
       reachedModels: { connectionId: askedOf ?? get().settings?.activeConnectionId, models },
-      selectedModel: selected,
+      selectedModel: putOff ? before : selected,
       ...(changed !== null ? { notice: { message: changed, action: CHOOSE_MODEL } } : {}),
     });
   } catch (err) {
