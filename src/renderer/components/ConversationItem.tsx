@@ -1,7 +1,7 @@
 import { memo, useRef, useState } from 'react';
 import { Download, FileText, Pencil, Trash2 } from 'lucide-react';
 import { CONVERSATION_TITLE_MAX_CHARS, type ConversationSummary } from '../../shared/ipc';
-import { openConversation } from '../store';
+import { openConversation, useStore } from '../store';
 import { renameConversation } from '../store/conversation-actions';
 import { exportConversationFile } from '../store/export-import';
 import { useFocusBack } from '../hooks/use-focus-back';
@@ -30,6 +30,9 @@ export function editedTitle(title: string, field: RenameField): string | null {
 /** One conversation in the list: open on click, rename in place, export, delete (with undo, by the list). */
 export const ConversationItem = memo(function ConversationItem({ conversation: c, active, onDelete, onOpen }: Props) {
   const [field, setField] = useState<RenameField | null>(null);
+  // Its own load failed (the read threw, or timed out): the row says so until a load works, so it does not read as
+  // one that opens (it was clicked again and again with no hint; the notice said so once).
+  const openFailed = useStore((s) => s.openFailed.includes(c.id));
   // Why the title in the field was not saved (a full disk): the field stays open with it, to save again or leave.
   const [refused, setRefused] = useState<string | null>(null);
   // One save at a time: Enter saves, and the click elsewhere that follows would blur the field into a second one.
@@ -95,8 +98,12 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
       </li>
     );
   }
+  const open = () => {
+    void openConversation(c.id);
+    onOpen?.();
+  };
   return (
-    <li className={active ? 'conversation-row active' : 'conversation-row'}>
+    <li className={['conversation-row', active ? 'active' : '', openFailed ? 'open-failed' : ''].filter(Boolean).join(' ')}>
       <button
         type="button"
         ref={button}
@@ -104,11 +111,10 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
         data-testid="conversation-item"
         dir="auto"
         data-conversation-id={c.id}
+        data-open-failed={openFailed ? 'true' : undefined}
         aria-current={active ? 'true' : undefined}
-        onClick={() => {
-          void openConversation(c.id);
-          onOpen?.();
-        }}
+        aria-describedby={openFailed ? `open-failed-${c.id}` : undefined}
+        onClick={open}
         onDoubleClick={edit}
         title={shown}
       >
@@ -128,6 +134,11 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
           <Trash2 className="icon" aria-hidden />
         </button>
       </span>
+      {openFailed && (
+        <button type="button" className="conversation-open-failed" id={`open-failed-${c.id}`} data-testid="conversation-open-failed" onClick={open}>
+          Couldn’t open — retry
+        </button>
+      )}
     </li>
   );
 });

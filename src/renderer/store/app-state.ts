@@ -26,6 +26,8 @@ export interface AppState {
   hiddenConversations: string[];
   /** Conversations this page has deleted in main: search results listed before the delete still hold their hits. */
   deletedConversations: string[];
+  /** Conversations whose own load failed (read or timed out): their rows say so until one opens (open-conversation.ts). */
+  openFailed: string[];
   models: ModelSummary[];
   /** Aliases, offered in the picker beside the models; picking one sends `alias:<id>` as the model (shared/model-ref.ts). */
   aliases: Alias[];
@@ -79,6 +81,7 @@ export const useStore = create<AppState>(() => ({
   siblings: {},
   hiddenConversations: [],
   deletedConversations: [],
+  openFailed: [],
   models: [],
   aliases: [],
   modelsError: null,

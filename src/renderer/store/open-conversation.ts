@@ -59,6 +59,7 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
       api.conversations.getSettings({ conversationId }).catch(() => NO_CONVERSATION_SETTINGS),
     ]);
     let view = opened;
+    if (get().openFailed.includes(conversationId)) set({ openFailed: get().openFailed.filter((id) => id !== conversationId) });
     // A hit on another branch: that branch is the one shown (and kept, like choosing it with < >).
     if (focus && !view.turns.some((t) => t.id === focus.turnId)) view = await api.conversations.switchBranch({ turnId: focus.turnId }).catch(() => view);
     // The conversation brings back the model or alias it last answered with (an alias by its id: renamed since,
@@ -103,6 +104,9 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
     }
   } catch (err) {
     if (get().partialView === conversationId) set({ partialView: null });
+    // The row says so too: the notice goes with the next one, and a row that read as before was clicked again and
+    // again with no hint that it had failed.
+    if (!get().openFailed.includes(conversationId)) set({ openFailed: [...get().openFailed, conversationId] });
     fail(err, () => void openConversation(conversationId, focus));
   }
 }
