@@ -5,7 +5,7 @@
  */
 import type { ThinkMode } from './connections';
 import type { CountedBy } from './context-edits';
-import type { LargestPart } from './system-turns';
+import type { LargestPart, RefusalParts } from './system-turns';
 import type { Turn } from './turn';
 
 /** Which conversation, and the model and connection the next message goes to (as the composer sends it). */
@@ -31,6 +31,11 @@ export interface ContextMeasure {
   counted: CountedBy;
   /** The window the request carries; null where the server decides. */
   window: number | null;
+  /**
+   * What makes up `tokens`, as a refusal card says it (tool definitions, system prompt, earlier turns): the meter
+   * adds the draft's message and files. Absent where the request could not be assembled.
+   */
+  parts?: Pick<RefusalParts, 'tools' | 'system' | 'earlier'>;
 }
 
 /** A larger window, where Firebrand chooses it (Ollama `num_ctx`, the built-in engine), or why not. */

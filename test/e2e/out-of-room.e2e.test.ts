@@ -188,6 +188,12 @@ describe('out of room in the UI', () => {
     expect(answers(replay).at(-1)!.tools?.length).toBeGreaterThan(0);
     // A window the message fits without the tools' definitions, not with them: asked again, it is refused.
     const withTools = Number(await page.getByTestId('context-meter').getAttribute('data-estimate'));
+    // Before sending, the meter's tooltip names the same parts the card below does (it gave only the total).
+    await page.getByTestId('composer-input').fill('A short draft');
+    await expect.poll(() => page.getByTestId('context-meter').getAttribute('title')).toMatch(
+      /\(your choice for this model\)\. Tool definitions — [\d,]+ tokens; Your message — [\d,]+ tokens; Earlier turns — [\d,]+ tokens\. The estimate is/,
+    );
+    await page.getByTestId('composer-input').fill('');
     await keepWindow(page, withTools - 20);
     await page.locator('[data-testid="turn"][data-role="assistant"]').last().getByTestId('regenerate').click();
     await waitTip(page, '[data-role="system"]');

@@ -36,6 +36,20 @@ describe('integration gaps in the UI', () => {
     expect(html).not.toContain('GPU');
   });
 
+  // The meter gave only the total where a refusal card said what took the room: it now lists the same parts.
+  it('says what makes up the estimate, part by part, as the refusal card does', () => {
+    const parts = { tools: 1234, system: 56, message: 12, files: 300, earlier: 900 };
+    const html = renderToStaticMarkup(<ContextMeter estimate={2502} window={8192} source="fallback" reason={null} parts={parts} />);
+    expect(html).toContain(
+      'title="About 2,502 of 8,192 tokens of the context window (default). Tool definitions — 1,234 tokens; System prompt — 56 tokens; Your message — 12 tokens; Its attached files — 300 tokens; Earlier turns — 900 tokens. The estimate is',
+    );
+    // No files, no files row; no parts (not measured yet), the total alone.
+    expect(renderToStaticMarkup(<ContextMeter estimate={68} window={8192} source="fallback" reason={null} parts={{ message: 12, files: 0, earlier: 56 }} />)).toContain(
+      '(default). Your message — 12 tokens; Earlier turns — 56 tokens. The estimate',
+    );
+    expect(renderToStaticMarkup(<ContextMeter estimate={68} window={8192} source="fallback" reason={null} />)).toContain('(default). The estimate');
+  });
+
   // Chat audit #5: "…llama-server was started with n_ctx 8192.. The estimate is…".
   it('ends a reason that is a sentence with one period, not two', () => {
     const html = renderToStaticMarkup(<ContextMeter estimate={100} window={8192} source="server" reason="llama-server was started with n_ctx 8192." />);

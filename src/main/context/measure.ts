@@ -6,6 +6,7 @@
  * history code that will build the next real request decides what it leaves out.
  */
 import type { CountedBy } from '../../shared/context-edits';
+import type { RefusalParts } from '../../shared/system-turns';
 import type { Turn } from '../../shared/turn';
 import { assemble } from '../engine/assemble';
 import type { LargestItem } from '../engine/preflight';
@@ -17,17 +18,25 @@ export interface Measured {
   counted: CountedBy;
   window: number | undefined;
   largest: LargestItem[];
+  /** The tool definitions and the system prompt as estimated, and the earlier turns: the rest of `tokens`. */
+  parts: Pick<RefusalParts, 'tools' | 'system' | 'earlier'>;
 }
 
 export async function measureBranch(deps: RequestSetupDeps, setup: RequestSetup, branch: readonly Turn[], opts: { largest?: number; exact?: boolean } = {}): Promise<Measured | { kind: 'unsendable'; message: string }> {
   await prepareAttachments(deps, branch);
   // The message to be sent is the draft, counted apart: every image of the branch is history here.
-  const a = assemble({ ...assembleInputFor(deps, setup, branch), ignoreWindow: true, historyOnly: true, ...(opts.largest ? { largest: opts.largest } : {}) });
+  const a = assemble({ ...assembleInputFor(deps, setup, branch), ignoreWindow: true, historyOnly: true, largest: opts.largest ?? 1 });
   if (a.kind !== 'send') return { kind: 'unsendable', message: a.message };
-  const base = { window: a.window, largest: a.largest ?? [] };
-  if (opts.exact === false) return { ...base, tokens: a.estimate, counted: 'estimate' };
+  const base = { window: a.window, largest: opts.largest ? (a.largest ?? []) : [] };
+  // The branch is history here: its last message is one of the earlier turns, not the one to be sent (the draft).
+  const partsOf = (tokens: number): Measured['parts'] => {
+    const { tools, system } = a.parts ?? {};
+    const earlier = Math.max(0, tokens - (tools ?? 0) - (system ?? 0));
+    return { ...(tools !== undefined ? { tools } : {}), ...(system !== undefined ? { system } : {}), ...(earlier > 0 ? { earlier } : {}) };
+  };
+  if (opts.exact === false) return { ...base, tokens: a.estimate, counted: 'estimate', parts: partsOf(a.estimate) };
   const { connection } = setup;
-  const exact = (tokens: number, counted: CountedBy): Measured => ({ ...base, largest: inCountedUnits(base.largest, a.estimate, tokens), tokens, counted });
+  const exact = (tokens: number, counted: CountedBy): Measured => ({ ...base, largest: inCountedUnits(base.largest, a.estimate, tokens), tokens, counted, parts: partsOf(tokens) });
   if (connection.kind === 'llama-server') {
     const counted = await countPromptTokens(connection, a.body);
     if (counted !== undefined) return exact(counted, 'server');
@@ -37,7 +46,7 @@ export async function measureBranch(deps: RequestSetupDeps, setup: RequestSetup,
     const estimate = r.kind === 'refused' && r.source === 'context-refused' ? r.meta['estimate'] : undefined;
     if (typeof estimate === 'number') return exact(estimate, 'tokenizer');
   }
-  return { ...base, tokens: a.estimate, counted: 'estimate' };
+  return { ...base, tokens: a.estimate, counted: 'estimate', parts: partsOf(a.estimate) };
 }
 
 /**

@@ -51,7 +51,7 @@ export class RoomService {
     const m = await measureBranch(this.deps, setup, branch);
     // A request that cannot be sent at all says so when sent; the meter then counts the draft alone. (Images no
     // longer make one: the measured branch is history, and its images go as notes to a model that cannot see.)
-    return 'kind' in m ? { tokens: 0, counted: 'estimate', window: null } : { tokens: m.tokens, counted: m.counted, window: m.window ?? null };
+    return 'kind' in m ? { tokens: 0, counted: 'estimate', window: null } : { tokens: m.tokens, counted: m.counted, window: m.window ?? null, parts: m.parts };
   }
 
   async plan(req: RoomTarget & { keepFrom?: string; extraTokens?: number }): Promise<RoomPlan> {

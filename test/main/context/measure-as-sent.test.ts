@@ -70,6 +70,26 @@ describe('the measure follows the chat’s tools setting, as the send path does'
   });
 });
 
+// The meter before sending gave only the total; a refusal card gave what took the room. The measure now carries
+// the parts a card lists (the draft's are added by the page), and they add up to its total.
+describe('the measure’s parts', () => {
+  it('are the tool definitions, the system prompt and the earlier turns, adding up to the total', async () => {
+    const s = start();
+    const settings = { systemPrompt: 'Reply in French, in one short sentence, whatever the question is.', think: null, tools: true };
+    const sent = await s.handlers['chat:send']({ conversationId: null, text: 'Hi', model: MODEL, conversationSettings: settings });
+    await settle(s, sent.conversationId);
+    const m = await measure(s, sent.conversationId);
+    expect(m.parts?.tools).toBeGreaterThan(100);
+    expect(m.parts?.system).toBeGreaterThan(5);
+    expect(m.parts?.earlier).toBeGreaterThan(0);
+    expect((m.parts?.tools ?? 0) + (m.parts?.system ?? 0) + (m.parts?.earlier ?? 0)).toBe(m.tokens);
+    // A new chat with tools off and no prompt: nothing but what the request always carries.
+    const bare = await measure(s, null, { systemPrompt: '', think: null, tools: false });
+    expect(bare.parts?.tools).toBeUndefined();
+    expect(bare.parts?.system).toBeUndefined();
+  });
+});
+
 // Left over from the first-hour audit: a chat opened, and a message sent before the meter's measure of it came (its
 // model's details and window still being read, ~1.5 s with a GPU to probe). The measure read the chat once those
 // came, so it counted the message just sent, and the page, which adds the turns after the tip it asked about,

@@ -134,6 +134,12 @@ export function Composer() {
   // system prompt and the tools included, and only the turns since are estimated.
   const since = !measured && lastMeasure?.base ? turnsSince(turns, lastMeasure.base, activeId, scope) : null;
   const draftTokens = Math.ceil(estimateTokens(pending) * ratio);
+  // The meter's parts, as a refusal card gives them: main's measure of the conversation, and the draft's message and
+  // files as estimated here (they add up to the estimate).
+  const draftText = draftEmpty ? 0 : Math.min(draftTokens, Math.ceil(estimateTokens(measureTurns([{ blocks: [{ type: 'text', text: draft }] }])) * ratio));
+  const meterParts = measured?.parts
+    ? { ...measured.parts, ...(draftEmpty ? {} : { message: draftText, files: draftTokens - draftText }) }
+    : undefined;
   const estimate = measured
     ? measured.tokens + draftTokens
     : since && lastMeasure
@@ -338,7 +344,7 @@ export function Composer() {
         <div className="composer-foot">
           {/* No model: there is no window to read, and the reason says what to do instead. */}
           {!noModelShown ? (
-            <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} counted={measured?.counted ?? null} memory={contextChoice?.memory} />
+            <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} counted={measured?.counted ?? null} memory={contextChoice?.memory} parts={meterParts} />
           ) : null}
           {(overWindow || imagesRefused || unreadable || waiting || noModelShown || aliasModelGone !== undefined) && blockedBy && (
             <span className="composer-reason" data-testid="composer-reason" role="status">

@@ -1,6 +1,8 @@
 import type { ContextWindowSource } from '../../../shared/models';
 import { fitsWindow } from '../../../shared/context-estimate';
+import type { RefusalParts } from '../../../shared/system-turns';
 import { formatExactTokens, formatTokenPair, formatTokens } from '../../format';
+import { partRows } from '../context/part-words';
 
 const SOURCE: Record<ContextWindowSource, string> = {
   alias: 'set by the alias',
@@ -23,6 +25,8 @@ interface Props {
   counted?: 'server' | 'tokenizer' | 'estimate' | null;
   /** A recommended window worked out from system memory (the built-in engine on the CPU), not a GPU's. */
   memory?: 'system' | undefined;
+  /** What makes up the estimate, as a refusal card lists it; absent until main has measured the conversation. */
+  parts?: RefusalParts | undefined;
 }
 
 /**
@@ -30,7 +34,7 @@ interface Props {
  * where it came from; the reason is one hover or focus away (and read by screen readers). The exact numbers ride
  * in data attributes for tests.
  */
-export function ContextMeter({ estimate, window, source, reason, ratio = 1, counted: by = null, memory }: Props) {
+export function ContextMeter({ estimate, window, source, reason, ratio = 1, counted: by = null, memory, parts }: Props) {
   const sourceLabel = source === 'recommended' && memory === 'system' ? 'recommended for your system memory' : SOURCE[source];
   const counted =
     by === 'server'
@@ -56,7 +60,10 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1, coun
   const level = !fitsWindow(estimate, window) ? 'over' : ratioUsed > 0.8 ? 'high' : 'ok';
   // A reason is a sentence of its own ("…started with n_ctx 8192."): its period is the one this sentence ends with.
   const why = reason?.replace(/\.+\s*$/, '');
-  const explanation = `About ${formatExactTokens(estimate)} of ${formatExactTokens(window)} tokens of the context window (${sourceLabel})${why ? `: ${why}` : ''}. The estimate is ${counted}.`;
+  // The same parts a refusal card lists: the total alone said nothing of what to cut before sending.
+  const rows = parts ? partRows(parts) : [];
+  const breakdown = rows.length > 0 ? ` ${rows.map((r) => r.text).join('; ')}.` : '';
+  const explanation = `About ${formatExactTokens(estimate)} of ${formatExactTokens(window)} tokens of the context window (${sourceLabel})${why ? `: ${why}` : ''}.${breakdown} The estimate is ${counted}.`;
   return (
     <div
       className={`context-meter ${level}`}

@@ -2,11 +2,11 @@ import { useMemo } from 'react';
 import { messages, tokensText, waitingForRoom, type CompactionMeta, type ContinuedMeta, type DroppedMeta } from '../../../shared/context-edits';
 import type { ContextRefusedMeta, RoomWay } from '../../../shared/system-turns';
 import type { Turn } from '../../../shared/turn';
-import { formatExactTokens } from '../../format';
 import { saveConversationSettings } from '../../store/conversation-settings';
 import { fail, openConversation, useStore } from '../../store';
 import { showTurn } from '../../store/open-conversation';
 import { applyChoice, measureKey } from '../../store/context-room';
+import { partRows } from './part-words';
 import { RoomChoices } from './RoomChoices';
 import { useRoomPlan } from './use-room-plan';
 import { MarkedText } from '../MarkedText';
@@ -117,26 +117,17 @@ export function RefusalChoices({ turn }: { turn: Turn }) {
   return <RoomChoices conversationId={turn.conversationId} state={state} keepFrom={keepFrom} onKeepFrom={setKeepFrom} />;
 }
 
-const PART_WORDS = [
-  ['tools', 'Tool definitions'],
-  ['system', 'System prompt'],
-  ['message', 'Your message'],
-  ['files', 'Its attached files'],
-  ['earlier', 'Earlier turns'],
-] as const;
-
 /** What takes the room in a refused request, part by part, with its tokens (context audit #1). */
 export function RefusalParts({ meta }: { meta: ContextRefusedMeta }) {
-  const parts = meta.parts ?? {};
-  const rows = PART_WORDS.filter(([key]) => parts[key] !== undefined && (key !== 'files' || (parts.files ?? 0) > 0));
+  const rows = partRows(meta.parts ?? {});
   if (rows.length === 0) return null;
   return (
     <>
       <p className="system-label">What takes the room</p>
       <ul className="system-list" data-testid="refusal-parts">
-        {rows.map(([key, words]) => (
-          <li key={key} data-part={key} data-tokens={parts[key]}>
-            {words} — {formatExactTokens(parts[key] ?? 0)} tokens
+        {rows.map(({ key, tokens, text }) => (
+          <li key={key} data-part={key} data-tokens={tokens}>
+            {text}
           </li>
         ))}
       </ul>
