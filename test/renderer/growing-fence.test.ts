@@ -103,6 +103,17 @@ describe('a code block while it streams', () => {
     }
   });
 
+  it('is drawn as rendered whole when the line after a piece reads on from it, as a signature after `function`', () => {
+    // A property-test counterexample (seed -1321334948): highlight.js reads `function` then `foo()` on the next line
+    // as one signature (its parameters marked); the piece cut after `function` left `foo()` to be drawn as a call.
+    const lines = ['```ts', '```py', '```py', '```py', '```py', 'function', 'foo()', '```py'];
+    expect(drawStream(lines.join('\n'), []).drafts).toBe(1);
+    // A blank line between them, or a class's `extends` on its own line, reads on the same way.
+    drawStream(['```ts', 'a = 1', 'b = 2', 'c = 3', 'd = 4', 'function', '', 'foo()', 'x'].join('\n'), [2, 3]);
+    drawStream(['```ts', 'a = 1', 'b = 2', 'c = 3', 'd = 4', 'class Foo', '  extends Bar {', '}', 'x'].join('\n'), [1, 4]);
+    drawStream(['```py', 'a = 1', 'b = 2', 'c = 3', 'd = 4', 'def', '  f(x):', '    return x', 'y'].join('\n'), [3]);
+  });
+
   it('is drawn exactly as the same text rendered whole in a list item or a quote too, however the answer is cut', () => {
     enableMath(mathPlugin);
     // A command the model did not indent ends the list item and its block; the fence line after it opens another,
