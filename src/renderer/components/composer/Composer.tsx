@@ -12,6 +12,7 @@ import { useFileDrop } from './use-file-drop';
 import { ContextMeter } from './ContextMeter';
 import { PageRangeRow } from './PageRange';
 import { roomsFor, tooLongReason } from './window-room';
+import { cannotSee, messageRefusal, unreadableFile } from './send-checks';
 import { LargerWindowOffer } from './LargerWindowOffer';
 import { applyChoice, measureIdentity, refreshMeasure, setRoomOpen, turnsSince, useRoom } from '../../store/context-room';
 import { RoomChoices } from '../context/RoomChoices';
@@ -79,7 +80,7 @@ export function Composer() {
   const thinkHeld = useStore(thinkToggleHeld);
   const think = useStore((s) => s.composerThink);
   // Unknown capabilities do not block images: the server is the one to say no.
-  const noVision = model?.capabilities !== undefined && !model.capabilities.includes('vision');
+  const noVision = cannotSee(model);
 
   // Attachments count as main measured them for this model: their text as sent, the chosen pages only.
   const costs = useAttachmentCosts((s) => s.costs);
@@ -154,11 +155,7 @@ export function Composer() {
     const st = stateOf(b);
     return st?.status === 'done' ? st.inspection : undefined;
   };
-  const reading = attachments.items.find((b) => b.kind !== 'image' && stateOf(b)?.status !== 'done' && stateOf(b)?.status !== 'failed');
-  const unreadable = attachments.items.find((b) => {
-    const st = stateOf(b);
-    return st?.status === 'failed' || (st?.status === 'done' && st.inspection.error !== null);
-  });
+  const unreadable = unreadableFile(attachments.items, stateOf);
   // What is left of the window for each waiting file, and the reason naming the largest (window-room.ts).
   const windowState = { window: contextWindow, estimate, ratio, items: attachments.items.map((b) => ({ block: b, tokens: cost(b) ?? 0 })) };
   const rooms = roomsFor(windowState);
@@ -182,17 +179,7 @@ export function Composer() {
           ? aliasModelGone
           : attachments.busy
             ? 'Attaching…'
-            : overReason && !reading
-              ? overReason
-              : empty
-                ? 'Type a message.'
-                : reading
-                  ? `Reading ${reading.name}…`
-                  : unreadable
-                    ? `${unreadable.name} cannot be read (see its chip). Remove it to send.`
-                    : imagesRefused
-                      ? `${selectedName} cannot read images. Pick a vision model or remove the image.`
-                      : null;
+            : messageRefusal({ text: draft, items: attachments.items, stateOf, modelName: selectedName, noVision, overReason });
 
   const send = async () => {
     if (blockedBy || sending) return;
