@@ -7,6 +7,7 @@ import { Attachments } from './Attachments';
 import { focusComposer } from '../composer/focus-composer';
 import { pastesAsText } from '../composer/Composer';
 import { useEditAttachments } from './use-edit-attachments';
+import { useEditRefusal } from './use-edit-checks';
 import { BranchSwitcher } from './BranchSwitcher';
 import { useFocusBack } from '../../hooks/use-focus-back';
 import { TOUCH } from '../../hooks/use-media';
@@ -40,7 +41,12 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
     setDraft(null);
     adding.clear();
   };
-  const sendable = draft !== null && !adding.busy && (draft.trim() !== '' || keep.length > 0 || adding.added.length > 0);
+  // The message box's checks, in its words (send-checks.ts): a file still being read or unreadable, an image for a
+  // model that cannot see, a message over the window, nothing left. Until one passes, Send waits and says why;
+  // the edit keeps its text and files.
+  const refusal = useEditRefusal(turn, draft, [...keptBlocks, ...adding.added]);
+  const blockedBy = adding.busy ? 'Attaching…' : refusal;
+  const sendable = draft !== null && blockedBy === null;
   const startEditing = () => {
     setDraft(text);
     setKeep(attachments.map((_, i) => i));
@@ -126,10 +132,16 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
             <button type="button" onClick={cancel}>
               Cancel
             </button>
-            <button type="button" className="primary" data-testid="turn-edit-send" disabled={busy || !sendable} onClick={() => void submit()}>
+            <button type="button" className="primary" data-testid="turn-edit-send" disabled={busy || !sendable} title={blockedBy ?? 'Send the edited message'} onClick={() => void submit()}>
               Send
             </button>
           </div>
+          {/* As under the message box: what stands in the way, and what to do (an empty edit needs no words). */}
+          {refusal !== null && refusal !== 'Type a message.' && (
+            <p className="edit-reason" data-testid="turn-edit-reason" role="status">
+              {refusal}
+            </p>
+          )}
         </div>
       )}
       <div className="turn-footer">

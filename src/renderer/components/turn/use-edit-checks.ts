@@ -1,0 +1,85 @@
+import { useEffect } from 'react';
+import { addInputs, estimateTokens, fitsWindow, measureTurns } from '../../../shared/context-estimate';
+import { aliasOfRef, refLabel } from '../../../shared/model-ref';
+import type { AttachmentBlock, Turn } from '../../../shared/turn';
+import { useStore } from '../../store';
+import { costFor, currentKey, requestCost, useAttachmentCosts, type CostState } from '../../store/attachment-costs';
+import type { AppState } from '../../store/app-state';
+import { useRoom } from '../../store/context-room';
+import { cannotSee, messageRefusal } from '../composer/send-checks';
+import { tooLongReason } from '../composer/window-room';
+
+/**
+ * Why the edit of `turn` (its text and files as they now stand) cannot be sent, in the message box's words
+ * (send-checks.ts); null when it can. The edited message replaces `turn`: what it is measured against is the chat
+ * before it, with what main counted besides the turns (the system prompt, the tools), not the turns after it.
+ */
+export function useEditRefusal(turn: Turn, text: string | null, items: readonly AttachmentBlock[]): string | null {
+  const editing = text !== null;
+  const selected = useStore((s) => s.selectedModel);
+  const models = useStore((s) => s.models);
+  const aliases = useStore((s) => s.aliases);
+  const turns = useStore((s) => s.turns);
+  const activeId = useStore((s) => s.activeId);
+  const contextChoice = useStore((s) => s.contextChoice);
+  const activeConnection = useStore((s) => s.settings?.activeConnectionId);
+  const costs = useAttachmentCosts((s) => s.costs);
+  const measure = useRoom((s) => s.measure);
+  // What main has read of each file, for the model the edit goes to (the chips ask too; a model changed meanwhile asks again).
+  const ids = items.map((b) => `${b.id}|${b.pages ? `${b.pages.from}-${b.pages.to}` : ''}`).join(',');
+  useEffect(() => {
+    if (editing) for (const b of items) requestCost(b);
+  }, [editing, ids, selected, activeConnection]);
+  return text === null ? null : editRefusal(turn, text, items, { selected, models, aliases, turns, activeId, contextChoice, costs, measure });
+}
+
+/** What the edit is checked against: the store as it stands (the chosen model, the branch, main's window and measure). */
+export interface EditContext {
+  selected: string | null;
+  models: readonly { name: string; capabilities?: string[] | undefined }[];
+  aliases: AppState['aliases'];
+  turns: readonly Turn[];
+  activeId: string | null;
+  contextChoice: AppState['contextChoice'];
+  costs: Record<string, CostState>;
+  measure: { value: { parts?: { tools?: number; system?: number } | undefined }; base?: { conversationId: string | null } | undefined } | null;
+}
+
+/** Why `text` and `items`, sent as the edit of `turn`, would be refused; null when they can go (useEditRefusal). */
+export function editRefusal(turn: Pick<Turn, 'id'>, text: string, items: readonly AttachmentBlock[], c: EditContext): string | null {
+  const { selected, models, aliases, turns, activeId, contextChoice, costs, measure } = c;
+  const alias = aliasOfRef(selected, aliases);
+  const model = models.find((m) => m.name === selected) ?? models.find((m) => m.name === alias?.model);
+  const modelName = selected === null ? null : refLabel(selected, aliases);
+  const stateOf = (b: AttachmentBlock) => {
+    const key = currentKey(b);
+    return key ? costs[key] : undefined;
+  };
+  const cost = (b: AttachmentBlock) => costFor(costs, b);
+  const at = turns.findIndex((t) => t.id === turn.id);
+  const before = at >= 0 ? turns.slice(0, at) : turns;
+  const empty = text.trim() === '' && items.length === 0;
+  const pending = empty ? measureTurns([]) : measureTurns([{ blocks: [{ type: 'text', text }, ...items] }], cost);
+  const ratio = contextChoice?.estimateRatio ?? 1;
+  // The system prompt and the tools as main last counted them for this chat.
+  const parts = measure?.base?.conversationId === activeId ? measure?.value.parts : undefined;
+  const besides = (parts?.tools ?? 0) + (parts?.system ?? 0);
+  const estimate = besides + Math.ceil(estimateTokens(addInputs(measureTurns(before, cost), pending)) * ratio);
+  // Until main has said which window the request carries, nothing is refused on a guess (as in the message box).
+  const window = contextChoice?.contextWindow;
+  const overReason =
+    contextChoice === null || fitsWindow(estimate, window)
+      ? null
+      : tooLongReason(
+          { window: window ?? 0, estimate, ratio, items: items.map((b) => ({ block: b, tokens: cost(b) ?? 0 })) },
+          {
+            modelName,
+            empty,
+            inspectionOf: (b) => {
+              const st = stateOf(b);
+              return st?.status === 'done' ? st.inspection : undefined;
+            },
+          },
+        );
+  return messageRefusal({ text, items, stateOf, modelName, noVision: cannotSee(model), overReason });
+}

@@ -1,0 +1,71 @@
+/**
+ * Edit and resend ran none of the message box's checks: an edit sent an image to a model that cannot see (the answer
+ * failed), a message over the window (a refusal card), a file still being read or one that could not be read. The
+ * edit form now asks what the message box asks (send-checks.ts) and says it in the same words.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { AttachmentInspection } from '../../src/shared/ipc';
+import type { AttachmentBlock, Turn } from '../../src/shared/turn';
+import { useStore } from '../../src/renderer/store';
+import type { CostState } from '../../src/renderer/store/attachment-costs';
+import { editRefusal, type EditContext } from '../../src/renderer/components/turn/use-edit-checks';
+import { messageRefusal } from '../../src/renderer/components/composer/send-checks';
+
+const MODEL = 'llama3.2:3b';
+const block = (name: string, kind: AttachmentBlock['kind'], id: string): AttachmentBlock => ({ type: 'attachment', id: id.repeat(64), kind, name, mime: kind === 'image' ? 'image/png' : 'text/plain', size: 1 });
+const inspection = (tokens: number, error: string | null = null): AttachmentInspection => ({ tokens, tokensSource: 'estimate', pageCount: null, pageChars: null, textChars: tokens * 4, pages: null, error, image: null });
+const keyOf = (b: AttachmentBlock) => `${b.id}|all|${MODEL}|`;
+const turn = (id: string, role: Turn['role'], text: string): Turn => ({ id, conversationId: 'c1', parentId: null, role, blocks: [{ type: 'text', text }], meta: {}, status: 'done', createdAt: 0 });
+
+const notes = block('notes.txt', 'text', 'a');
+const photo = block('photo.png', 'image', 'b');
+const first = turn('u1', 'user', 'Hello');
+const answer = turn('a1', 'assistant', 'Hi there.');
+const edited = turn('u2', 'user', 'Summarise this');
+
+function context(costs: Record<string, CostState> = {}, capabilities = ['completion']): EditContext {
+  return {
+    selected: MODEL,
+    models: [{ name: MODEL, capabilities }],
+    aliases: [],
+    turns: [first, answer, edited, turn('a2', 'assistant', 'x'.repeat(40_000))],
+    activeId: 'c1',
+    contextChoice: { contextWindow: 4096, source: 'fallback', reason: null },
+    costs,
+    measure: { value: { parts: { system: 10, tools: 0 } }, base: { conversationId: 'c1' } },
+  };
+}
+
+beforeEach(() => {
+  useStore.setState({ selectedModel: MODEL, settings: null });
+});
+
+describe('the edit form’s checks before Send', () => {
+  it('refuses an image for a model that cannot read images, as the message box does', () => {
+    const costs = { [keyOf(photo)]: { status: 'done', inspection: inspection(256) } as const };
+    const words = editRefusal(edited, 'What is this?', [photo], context(costs));
+    expect(words).toBe('llama3.2:3b cannot read images. Pick a vision model or remove the image.');
+    expect(words).toBe(messageRefusal({ text: 'What is this?', items: [photo], stateOf: (b) => costs[keyOf(b)], modelName: MODEL, noVision: true, overReason: null }));
+    // A model that can see, or one whose capabilities are unknown, takes it.
+    expect(editRefusal(edited, 'What is this?', [photo], context(costs, ['completion', 'vision']))).toBeNull();
+  });
+
+  it('refuses a message longer than the window with the message box’s reason; the turns after the edited one do not count', () => {
+    expect(editRefusal(edited, 'Short again', [], context())).toBeNull();
+    expect(editRefusal(edited, 'x'.repeat(20_000), [], context())).toMatch(/^Too long for llama3\.2:3b: about .* tokens, its window holds 4[.,]?\d*K?.*\. Make room, or remove attachments\.$/);
+  });
+
+  it('names a file that is still being read, and one that cannot be read', () => {
+    expect(editRefusal(edited, 'Summarise', [notes], context({ [keyOf(notes)]: { status: 'reading' } }))).toBe('Reading notes.txt…');
+    expect(editRefusal(edited, 'Summarise', [notes], context())).toBe('Reading notes.txt…');
+    expect(editRefusal(edited, 'Summarise', [notes], context({ [keyOf(notes)]: { status: 'done', inspection: inspection(0, 'The file is damaged.') } }))).toBe(
+      'notes.txt cannot be read (see its chip). Remove it to send.',
+    );
+    expect(editRefusal(edited, 'Summarise', [notes], context({ [keyOf(notes)]: { status: 'failed', message: 'Timed out.' } }))).toBe('notes.txt cannot be read (see its chip). Remove it to send.');
+    expect(editRefusal(edited, 'Summarise', [notes], context({ [keyOf(notes)]: { status: 'done', inspection: inspection(12) } }))).toBeNull();
+  });
+
+  it('asks for a message when nothing is left of it', () => {
+    expect(editRefusal(edited, '   ', [], context())).toBe('Type a message.');
+  });
+});
