@@ -10,6 +10,9 @@ import { useStore } from '../../src/renderer/store';
 import type { CostState } from '../../src/renderer/store/attachment-costs';
 import { editRefusal, type EditContext } from '../../src/renderer/components/turn/use-edit-checks';
 import { messageRefusal } from '../../src/renderer/components/composer/send-checks';
+import { editAndResend } from '../../src/renderer/store/branch-actions';
+import { FirebrandError } from '../../src/shared/ipc';
+import { fakeApi } from './helpers/fake-api';
 
 const MODEL = 'llama3.2:3b';
 const block = (name: string, kind: AttachmentBlock['kind'], id: string): AttachmentBlock => ({ type: 'attachment', id: id.repeat(64), kind, name, mime: kind === 'image' ? 'image/png' : 'text/plain', size: 1 });
@@ -67,5 +70,33 @@ describe('the edit form’s checks before Send', () => {
 
   it('asks for a message when nothing is left of it', () => {
     expect(editRefusal(edited, '   ', [], context())).toBe('Type a message.');
+  });
+});
+
+// What only main checks (a message of more than 32 files, an answer still being written, a tool request waiting):
+// its refusal is the notice, in main's words, and the edit form keeps the edit (editAndResend answers false, so the
+// form stays open with its text and files); the notice's Retry sends the same edit again.
+describe('an edit main refuses', () => {
+  it('says main’s words, is kept, and is sent again as it was by Retry', async () => {
+    const sent: unknown[] = [];
+    (globalThis as { window?: unknown }).window = {
+      firebrand: fakeApi({
+        chat: {
+          editAndResend: (req: unknown) => {
+            sent.push(req);
+            return Promise.reject(new FirebrandError({ code: 'invalid-payload', message: 'A message can carry at most 32 files; this one would have 33. Remove some first.' }));
+          },
+        },
+      }),
+    };
+    useStore.setState({ notice: null, activeId: 'c1', aliases: [], models: [{ name: MODEL }] as never });
+    expect(await editAndResend(edited, 'Summarise these', { keep: [0], added: [notes] }, undefined)).toBe(false);
+    expect(useStore.getState().notice?.message).toBe('A message can carry at most 32 files; this one would have 33. Remove some first.');
+    const action = useStore.getState().notice?.action;
+    expect(action?.kind).toBe('retry');
+    if (action?.kind === 'retry') action.run();
+    await expect.poll(() => sent.length).toBe(2);
+    expect(sent[1]).toEqual(sent[0]);
+    expect(sent[0]).toMatchObject({ turnId: 'u2', text: 'Summarise these', keepAttachments: [0], attachments: [notes] });
   });
 });
