@@ -9,6 +9,9 @@ import { useRoom } from '../../store/context-room';
 import { cannotSee, messageRefusal } from '../composer/send-checks';
 import { tooLongReason } from '../composer/window-room';
 
+const NONE: never[] = [];
+const NO_COSTS: Record<string, CostState> = {};
+
 /**
  * Why the edit of `turn` (its text and files as they now stand) cannot be sent, in the message box's words
  * (send-checks.ts); null when it can. The edited message replaces `turn`: what it is measured against is the chat
@@ -16,15 +19,17 @@ import { tooLongReason } from '../composer/window-room';
  */
 export function useEditRefusal(turn: Turn, text: string | null, items: readonly AttachmentBlock[]): string | null {
   const editing = text !== null;
-  const selected = useStore((s) => s.selectedModel);
-  const models = useStore((s) => s.models);
-  const aliases = useStore((s) => s.aliases);
-  const turns = useStore((s) => s.turns);
-  const activeId = useStore((s) => s.activeId);
-  const contextChoice = useStore((s) => s.contextChoice);
-  const activeConnection = useStore((s) => s.settings?.activeConnectionId);
-  const costs = useAttachmentCosts((s) => s.costs);
-  const measure = useRoom((s) => s.measure);
+  // Read only while this message is edited: every sent message has the hook, and the branch changes with each
+  // streamed part (a message not being edited re-rendered on each one).
+  const selected = useStore((s) => (editing ? s.selectedModel : null));
+  const models = useStore((s) => (editing ? s.models : NONE));
+  const aliases = useStore((s) => (editing ? s.aliases : NONE));
+  const turns = useStore((s) => (editing ? s.turns : NONE));
+  const activeId = useStore((s) => (editing ? s.activeId : null));
+  const contextChoice = useStore((s) => (editing ? s.contextChoice : null));
+  const activeConnection = useStore((s) => (editing ? s.settings?.activeConnectionId : undefined));
+  const costs = useAttachmentCosts((s) => (editing ? s.costs : NO_COSTS));
+  const measure = useRoom((s) => (editing ? s.measure : null));
   // What main has read of each file, for the model the edit goes to (the chips ask too; a model changed meanwhile asks again).
   const ids = items.map((b) => `${b.id}|${b.pages ? `${b.pages.from}-${b.pages.to}` : ''}`).join(',');
   useEffect(() => {
