@@ -4,7 +4,7 @@
  * refuse it. Then the text is copied the older way, from a selected off-screen textarea, which any page may do
  * during the user's click. When neither works the user is told, never left with a button that did nothing.
  */
-import { INFO, showNotice } from './store';
+import { REFUSED, showNotice } from './store';
 
 export const COPY_REFUSED = 'Firebrand could not copy: this browser refused the clipboard. Select the text and copy it yourself.';
 
@@ -19,7 +19,7 @@ export async function copyText(text: string): Promise<boolean> {
     // Refused (permission, focus): the older way may still be allowed.
   }
   if (copyBySelection(text)) return true;
-  showNotice(COPY_REFUSED, INFO);
+  showNotice(COPY_REFUSED, REFUSED);
   return false;
 }
 

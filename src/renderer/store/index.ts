@@ -27,7 +27,7 @@ import { adoptSettings, settingsAdoptions } from './settings-sync';
 export { openConversation, openConversationAt, refreshSiblings, type FocusTurn } from './open-conversation';
 export { loadMoreConversations, refreshConversations } from './conversation-list';
 export { clearNotice, fail, showNotice, useStore, type AppState } from './app-state';
-export { INFO, retryWith, type Notice, type NoticeAction } from './notice';
+export { INFO, REFUSED, retryWith, type Notice, type NoticeAction } from './notice';
 export { adoptAliases, connectionOf, connectRemovedWhileAnswering, followRenamedFile, refreshContextChoice, refreshModels, selectModel, thinkChoice, thinkToggleHeld, thinkToggleOffered } from './model-choice';
 export { adoptSettings, saveSettings } from './settings-sync';
 export { NO_CONVERSATION_SETTINGS };

@@ -10,7 +10,12 @@ export type NoticeAction =
   | { kind: 'reread' }
   /** The chosen model changed by itself (deleted, gone from the server): "Choose a model" opens the picker. */
   | { kind: 'choose-model' }
-  /** Only informs (nothing failed that trying again would mend): Close only. */
+  /** Refused for what it is (a file too large, the clipboard refused): nothing to retry, Close only, drawn as a failure. */
+  | { kind: 'refused' }
+  /**
+   * Only informs, nothing failed (an export saved, a chat deleted in another window): Close only, drawn calmly and
+   * said politely (role="status"). Drawn as an alert, a user read "Exported …" as an error.
+   */
   | { kind: 'info' };
 
 export interface Notice {
@@ -20,6 +25,9 @@ export interface Notice {
 }
 
 export const INFO: NoticeAction = { kind: 'info' };
+
+/** A failure that trying again would not mend: its banner keeps the error's look and role, with Close only. */
+export const REFUSED: NoticeAction = { kind: 'refused' };
 
 /** The chosen model changed by itself, or none is chosen: the banner offers the picker. */
 export const CHOOSE_MODEL: NoticeAction = { kind: 'choose-model' };

@@ -5,7 +5,7 @@ import type { AttachmentBlock } from '../../../shared/turn';
 import { addAttachment } from '../../store/attachments';
 import { forgetUnreadable } from '../../store/attachment-costs';
 import { keepAttachmentFor } from '../../store/drafts';
-import { INFO, retryWith, showNotice, useStore } from '../../store';
+import { REFUSED, retryWith, showNotice, useStore } from '../../store';
 import { errorMessage } from '../../store/errors';
 
 /** The composer's pending attachments: each file is stored in main as soon as it is picked, dropped or pasted. */
@@ -41,8 +41,8 @@ export function useAttachments(initial: AttachmentBlock[] = []) {
     if (refusals.length === 0) return;
     // Retry attaches again the files that failed, which the page still holds (full-disk audit, round 9: Retry
     // only re-read the lists, and a pasted image was gone with nothing on the user's disk to pick again). Files
-    // refused for what they are (too large) have nothing to retry: their notice only informs.
-    showNotice(refusedFilesMessage(refusals), failed.length > 0 ? retryWith(() => void attach(failed)) : INFO);
+    // refused for what they are (too large) have nothing to retry: their notice has Close only.
+    showNotice(refusedFilesMessage(refusals), failed.length > 0 ? retryWith(() => void attach(failed)) : REFUSED);
   }, []);
   const remove = useCallback((block: AttachmentBlock) => setItems((list) => list.filter((b) => !sameAttachment(b, block))), []);
   const clear = useCallback(() => setItems([]), []);

@@ -1,4 +1,4 @@
-import { CircleAlert, RotateCw, X } from 'lucide-react';
+import { CircleAlert, Info, RotateCw, X } from 'lucide-react';
 import { focusComposer } from '../composer/focus-composer';
 
 interface Props {
@@ -9,10 +9,18 @@ interface Props {
   onClose: () => void;
   /** Another way out beside Retry (e.g. open Settings to change the address). */
   extra?: React.ReactNode;
+  /**
+   * 'info' where nothing failed (an export saved): drawn calmly and said politely (role="status"), not as an alert
+   * in the error's red, which a user read as a failed export.
+   */
+  tone?: 'error' | 'info';
 }
 
-/** One failure, in words, with close, and Retry wherever trying again can help (not a read-only start: a restart). */
-export function Banner({ testId, message, onRetry, onClose, extra }: Props) {
+/**
+ * One failure, in words, with close, and Retry wherever trying again can help (not a read-only start: a restart);
+ * or, with tone 'info', a notice that only informs.
+ */
+export function Banner({ testId, message, onRetry, onClose, extra, tone = 'error' }: Props) {
   // A banner that goes (closed, or a notice retried) takes the focus with it: the message box gets it back, once
   // the click's update is drawn.
   const then = (act: () => void) => () => {
@@ -22,8 +30,8 @@ export function Banner({ testId, message, onRetry, onClose, extra }: Props) {
     });
   };
   return (
-    <div className="banner" role="alert" data-testid={testId}>
-      <CircleAlert className="icon" aria-hidden />
+    <div className={tone === 'info' ? 'banner banner-info' : 'banner'} role={tone === 'info' ? 'status' : 'alert'} data-testid={testId} data-tone={tone}>
+      {tone === 'info' ? <Info className="icon" aria-hidden /> : <CircleAlert className="icon" aria-hidden />}
       <span className="banner-text">{message}</span>
       <span className="banner-actions">
         {extra}

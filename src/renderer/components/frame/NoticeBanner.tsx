@@ -6,10 +6,20 @@ import { Banner } from './Banner';
  * The notice banner, its button as the notice says (store/notice.ts): Retry repeats the failed action, or reads
  * everything shown again where none was left; "Choose a model" opens the picker where the chosen model changed by
  * itself; a notice that only informs ("The chat you had open was deleted in another window…") has Close only.
- * Round 10 showed Retry on those too, where it did nothing useful.
+ * Round 10 showed Retry on those too, where it did nothing useful. Only a notice that informs is drawn calmly; a
+ * refusal with nothing to retry keeps the error's look.
  */
 export function NoticeBanner({ notice: { message, action } }: { notice: Notice }) {
-  return <Banner testId="notice" message={message} onRetry={retryOf(action)} onClose={clearNotice} extra={action.kind === 'choose-model' ? <ChooseModel /> : undefined} />;
+  return (
+    <Banner
+      testId="notice"
+      message={message}
+      onRetry={retryOf(action)}
+      onClose={clearNotice}
+      extra={action.kind === 'choose-model' ? <ChooseModel /> : undefined}
+      tone={action.kind === 'info' ? 'info' : 'error'}
+    />
+  );
 }
 
 /** What Retry does for `action`; none for a notice that has no Retry. */

@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
 import type { AttachmentBlock } from '../../../shared/turn';
-import { INFO, retryWith, showNotice } from '../../store';
+import { REFUSED, retryWith, showNotice } from '../../store';
 import { addAttachment } from '../../store/attachments';
 import { forgetUnreadable } from '../../store/attachment-costs';
 import { errorMessage } from '../../store/errors';
@@ -37,7 +37,7 @@ export function useEditAttachments(kept: AttachmentBlock[]) {
         setBusy((n) => n - 1);
       }
     }
-    if (refusals.length > 0) showNotice(refusedFilesMessage(refusals), failed.length > 0 ? retryWith(() => void attach(failed)) : INFO);
+    if (refusals.length > 0) showNotice(refusedFilesMessage(refusals), failed.length > 0 ? retryWith(() => void attach(failed)) : REFUSED);
   }, []);
   const remove = useCallback((at: number) => setAdded((list) => list.filter((_, i) => i !== at)), []);
   const clear = useCallback(() => setAdded([]), []);
