@@ -1,4 +1,4 @@
-import { memo, useRef, useState, type ClipboardEvent, type DragEvent, type KeyboardEvent } from 'react';
+import { memo, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { Paperclip, Pencil } from 'lucide-react';
 import { turnText, type AttachmentBlock, type Turn } from '../../../shared/turn';
 import { editAndResend } from '../../store/branch-actions';
@@ -60,19 +60,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
       adding.clear();
     }
   };
-  // Files dropped or pasted on the edit form go with the edit, not to the message box (its window-wide drop
-  // leaves an event handled here alone).
-  const carriesFiles = (e: DragEvent) => e.dataTransfer.types.includes('Files');
-  const onDragOver = (e: DragEvent) => {
-    if (!carriesFiles(e)) return;
-    e.preventDefault();
-    e.dataTransfer.dropEffect = 'copy';
-  };
-  const onDrop = (e: DragEvent) => {
-    if (!carriesFiles(e)) return;
-    e.preventDefault();
-    void adding.add([...e.dataTransfer.files]);
-  };
+  // Files dropped (adding.dropZone) or pasted on the edit form go with the edit, not to the message box.
   const onPaste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
     const files = [...e.clipboardData.files];
     if (files.length === 0 || pastesAsText(e.clipboardData, files)) return;
@@ -103,7 +91,13 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
           )}
         </div>
       ) : (
-        <div className="edit-box" onDragOver={onDragOver} onDrop={onDrop}>
+        <div className={adding.dropping ? 'edit-box dropping' : 'edit-box'} data-testid="turn-edit-form" {...adding.dropZone}>
+          {adding.dropping && (
+            <div className="edit-drop-hint" aria-hidden>
+              <Paperclip className="icon" />
+              Drop files to attach them to this edit
+            </div>
+          )}
           <Attachments blocks={[...keptBlocks, ...adding.added]} onRemove={leaveOut} />
           <textarea ref={box} data-testid="turn-edit-input" aria-label="Edit message" value={draft} rows={3} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} onPaste={onPaste} />
           <div className="edit-actions">

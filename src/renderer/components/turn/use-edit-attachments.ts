@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useRef, useState, type DragEvent } from 'react';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { REFUSED, retryWith, showNotice } from '../../store';
 import { addAttachment } from '../../store/attachments';
@@ -41,5 +41,36 @@ export function useEditAttachments(kept: AttachmentBlock[]) {
   }, []);
   const remove = useCallback((at: number) => setAdded((list) => list.filter((_, i) => i !== at)), []);
   const clear = useCallback(() => setAdded([]), []);
-  return { added, busy: busy > 0, add, remove, clear };
+  return { added, busy: busy > 0, add, remove, clear, ...useEditDrop(add) };
+}
+
+/**
+ * Files dropped on the edit form go with the edit, not to the message box: the form handles the drag first, which
+ * the window-wide drop (composer/use-file-drop.ts) leaves alone and then hides its "Drop files to attach them"
+ * overlay, and `dropping` says a drag is over the form, which is drawn as the place the files go. Before, the
+ * overlay stayed up over the form and told the user the file went to the message box.
+ */
+function useEditDrop(add: (files: File[]) => Promise<void>) {
+  const [dropping, setDropping] = useState(false);
+  const carriesFiles = (e: DragEvent) => e.dataTransfer.types.includes('Files');
+  const onDragOver = useCallback((e: DragEvent) => {
+    if (!carriesFiles(e)) return;
+    e.preventDefault();
+    e.dataTransfer.dropEffect = 'copy';
+    setDropping(true);
+  }, []);
+  // Leaving for one of the form's own parts is not leaving it (dragleave fires as the pointer crosses each).
+  const onDragLeave = useCallback((e: DragEvent) => {
+    if (!(e.relatedTarget instanceof Node && e.currentTarget.contains(e.relatedTarget))) setDropping(false);
+  }, []);
+  const onDrop = useCallback(
+    (e: DragEvent) => {
+      setDropping(false);
+      if (!carriesFiles(e)) return;
+      e.preventDefault();
+      void add([...e.dataTransfer.files]);
+    },
+    [add],
+  );
+  return { dropping, dropZone: { onDragOver, onDragEnter: onDragOver, onDragLeave, onDrop } };
 }
