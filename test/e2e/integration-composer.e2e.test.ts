@@ -90,6 +90,25 @@ describe('composer ↔ engine', () => {
     expect(await toggle.isChecked()).toBe(!wasOn);
   });
 
+  it("keeps the chat's think label in place while the server cannot be reached, as the Think toggle is", async () => {
+    const up = routes(show('show-qwen3-14b.json'));
+    s = await startUi(up);
+    const { page, replay } = s;
+    await page.getByTestId('think-toggle').waitFor();
+    await page.getByTestId('conversation-settings-open').click();
+    await page.getByTestId('conversation-think').selectOption('off');
+    await page.getByTestId('conversation-settings-save').click();
+    const label = page.getByTestId('think-set-by');
+    await expect.poll(() => label.textContent().catch(() => '')).toBe('think off (this conversation)');
+    // Before, the label went with the model list, while the toggle beside it was held.
+    replay.setRoutes(up.map((r) => ({ ...r, drop: true })));
+    await page.getByTestId('models-error').waitFor();
+    expect(await label.textContent()).toBe('think off (this conversation)');
+    replay.setRoutes(up);
+    await page.getByTestId('models-error').waitFor({ state: 'detached' });
+    expect(await label.textContent()).toBe('think off (this conversation)');
+  });
+
   it('measures a new chat whose tools are off without them: the meter drops and a short message is sent', async () => {
     s = await startUi(routes('{"capabilities":["completion","tools"],"template":"","details":{"family":"llama"}}'));
     const { page } = s;

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ModelSummary } from '../../src/shared/ipc';
-import { thinkToggleHeld, thinkToggleOffered } from '../../src/renderer/store/model-choice';
+import { chosenModelThinks, thinkToggleHeld, thinkToggleOffered } from '../../src/renderer/store/model-choice';
 
 const qwen = { name: 'qwen3:8b', sizeBytes: 1, family: null, parameterSize: '8B', quantization: null, capabilities: ['completion', 'thinking'] } as ModelSummary;
 const llama = { ...qwen, name: 'llama3.2:3b', capabilities: ['completion'] } as ModelSummary;
@@ -29,5 +29,22 @@ describe('the Think toggle while the server cannot be reached', () => {
     expect(thinkToggleHeld({ ...base, modelsConnection: 'lm' } as never)).toBe(false);
     expect(thinkToggleHeld({ ...base, modelsUnreachable: false, models: [qwen] } as never)).toBe(false);
     expect(thinkToggleHeld({ ...base, conversationSettings: { systemPrompt: null, think: 'high' } } as never)).toBe(false);
+  });
+});
+
+// The "think … (by …)" label beside the toggle, set by the chat or an alias, went with the model list while the
+// toggle was held: it is held the same way.
+describe('the think label set by the chat or an alias while the server cannot be reached', () => {
+  const alias = { id: 'a1', name: 'deep', model: 'qwen3:8b', thinkMode: 'high' };
+  it('is held for a thinking model, or an alias of one, the server last listed', () => {
+    expect(chosenModelThinks(base as never)).toBe(true);
+    expect(chosenModelThinks({ ...base, aliases: [alias], selectedModel: 'alias:a1' } as never)).toBe(true);
+  });
+
+  it('is not shown for a model that cannot think, nor from another connection’s list', () => {
+    expect(chosenModelThinks({ ...base, selectedModel: 'llama3.2:3b' } as never)).toBe(false);
+    expect(chosenModelThinks({ ...base, modelsConnection: 'lm' } as never)).toBe(false);
+    expect(chosenModelThinks({ ...base, modelsUnreachable: false, models: [llama] } as never)).toBe(false);
+    expect(chosenModelThinks({ ...base, modelsUnreachable: false, models: [qwen] } as never)).toBe(true);
   });
 });

@@ -28,7 +28,7 @@ export { openConversation, openConversationAt, refreshSiblings, type FocusTurn }
 export { loadMoreConversations, refreshConversations } from './conversation-list';
 export { clearNotice, fail, showNotice, useStore, type AppState } from './app-state';
 export { INFO, REFUSED, retryWith, type Notice, type NoticeAction } from './notice';
-export { adoptAliases, connectionOf, connectRemovedWhileAnswering, followRenamedFile, refreshContextChoice, refreshModels, selectModel, thinkChoice, thinkToggleHeld, thinkToggleOffered } from './model-choice';
+export { adoptAliases, chosenModelThinks, connectionOf, connectRemovedWhileAnswering, followRenamedFile, refreshContextChoice, refreshModels, selectModel, thinkChoice, thinkToggleHeld, thinkToggleOffered } from './model-choice';
 export { adoptSettings, saveSettings } from './settings-sync';
 export { NO_CONVERSATION_SETTINGS };
 

@@ -205,9 +205,26 @@ export function thinkToggleOffered(s: Pick<AppState, 'models' | 'aliases' | 'sel
  * row jumped, and the user's choice looked lost (it came back as it was once the server did).
  */
 export function thinkToggleHeld(s: Pick<AppState, 'models' | 'aliases' | 'selectedModel' | 'conversationSettings' | 'modelsUnreachable' | 'modelsConnection' | 'reachedModels'>): boolean {
+  const reached = heldModels(s);
+  return reached !== null && !thinkToggleOffered(s) && thinkToggleOffered({ ...s, models: reached });
+}
+
+/**
+ * Whether the chosen model (or the model under the chosen alias) can think, as its server last said: held, like the
+ * Think toggle, while that server cannot be reached. The composer's "think … (by …)" label, set by the chat or the
+ * alias, is shown for such a model only; it went with the model list while the toggle stayed.
+ */
+export function chosenModelThinks(s: Pick<AppState, 'models' | 'aliases' | 'selectedModel' | 'modelsUnreachable' | 'modelsConnection' | 'reachedModels'>): boolean {
+  const models = heldModels(s) ?? s.models;
+  const alias = aliasOfRef(s.selectedModel, s.aliases);
+  const model = models.find((m) => m.name === s.selectedModel) ?? models.find((m) => m.name === alias?.model);
+  return model?.capabilities?.includes('thinking') ?? false;
+}
+
+/** The last list the server in use gave, while it cannot be reached; null while it can (or none came from it). */
+function heldModels(s: Pick<AppState, 'modelsUnreachable' | 'modelsConnection' | 'reachedModels'>): ModelSummary[] | null {
   const reached = s.reachedModels;
-  if (!s.modelsUnreachable || reached === null || reached.connectionId !== s.modelsConnection) return false;
-  return !thinkToggleOffered(s) && thinkToggleOffered({ ...s, models: reached.models });
+  return s.modelsUnreachable && reached !== null && reached.connectionId === s.modelsConnection ? reached.models : null;
 }
 
 /**

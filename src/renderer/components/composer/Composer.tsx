@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type Keyboar
 import { ArrowUp, Brain, Paperclip } from 'lucide-react';
 import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, fitsWindow, measureTurns } from '../../../shared/context-estimate';
 import type { AttachmentBlock } from '../../../shared/turn';
-import { refreshContextChoice, sendMessage, stopTurn, thinkToggleHeld, thinkToggleOffered, useStore } from '../../store';
+import { chosenModelThinks, refreshContextChoice, sendMessage, stopTurn, thinkToggleHeld, thinkToggleOffered, useStore } from '../../store';
 import { costFor, currentKey, requestCost, useAttachmentCosts } from '../../store/attachment-costs';
 import { stoppableTurn } from '../../store/run-state';
 import { toolRunningIn, useToolProgress } from '../../store/tool-progress';
@@ -78,6 +78,7 @@ export function Composer() {
   const thinkSetBy = conversationThink !== null ? { mode: conversationThink, by: 'this conversation' } : alias ? { mode: alias.thinkMode, by: `alias ${alias.name}` } : null;
   const canThink = useStore(thinkToggleOffered);
   const thinkHeld = useStore(thinkToggleHeld);
+  const modelThinks = useStore(chosenModelThinks);
   const think = useStore((s) => s.composerThink);
   // Unknown capabilities do not block images: the server is the one to say no.
   const noVision = cannotSee(model);
@@ -312,7 +313,7 @@ export function Composer() {
                 <span className="label-think">Think</span>
               </label>
             )}
-            {thinkSetBy && model?.capabilities?.includes('thinking') && (
+            {thinkSetBy && modelThinks && (
               <span className="think-set" data-testid="think-set-by" title="Change it in the conversation settings or the alias">
                 think {thinkSetBy.mode} ({thinkSetBy.by})
               </span>
