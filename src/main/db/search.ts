@@ -125,10 +125,12 @@ export function symbolWords(input: string): string[] {
  * names weighted double (configured in migration 0003). Snippets come from one more pass over the kept rows'
  * rowid range (at most the window): looking rows up one by one re-runs the MATCH per row, which costs a whole
  * doclist merge each time for a prefix the prefix index does not cover (measured: 600 ms for two words).
- * `@snippetQuery` matches exactly the turns `@query` does (see SearchStore.prefixWords).
+ * `@snippetQuery` matches exactly the turns `@query` does (see SearchStore.prefixWords). A literal word ("C++")
+ * is checked in the text of the matches read; `@from` bounds those to the newest LITERAL_SCAN_ROWS (else 0). FTS5
+ * bounds a scan by rowid only where the bound is an integer, and better-sqlite3 binds a number as a real: the CAST.
  */
 export const SEARCH_SQL = `WITH recent AS (
-     SELECT rowid AS seq, rank FROM turns_fts WHERE turns_fts MATCH @query
+     SELECT rowid AS seq, rank FROM turns_fts WHERE turns_fts MATCH @query AND turns_fts.rowid >= CAST(@from AS INTEGER)
        AND NOT EXISTS (SELECT 1 FROM json_each(@literals) AS l WHERE instr(lower(turns_fts.text || ' ' || turns_fts.names), l.value) = 0)
      ORDER BY rowid DESC LIMIT @window
    ), top AS MATERIALIZED (
@@ -148,12 +150,29 @@ export const SEARCH_SQL = `WITH recent AS (
    ORDER BY top.rank`;
 
 /**
+ * How many of the newest turns the index matches for a query with a literal word are read to check it (literalsOf,
+ * SEARCH_SQL's `@from`): "C++" asks the index for "c", which thousands of turns hold ("C#", "80 °C"), and where few
+ * hold "C++" every one of them was read, 50-180 ms at 200,000 turns (bench/search.bench.ts); this many cost about
+ * what a word does. Older turns are not searched (SearchFound.newest).
+ */
+export const LITERAL_SCAN_ROWS = 5_000;
+
+/**
+ * How many of the newest turns a query of symbols only reads (SYMBOL_SCAN_SQL): no index holds emoji, so a miss
+ * read every turn's text, 220-310 ms at 200,000 turns on each keystroke (bench/search.bench.ts), where a word costs
+ * 15-30 ms. Reading this many costs about what a word does; older turns are not searched (SearchFound.newest).
+ */
+export const SYMBOL_SCAN_ROWS = 20_000;
+
+/**
  * A query of symbols only (symbolWords, `@words` as JSON): the newest `@limit` turns whose text or attachment names
- * hold every one, read newest first (no index holds them); a miss reads every turn's text once.
+ * hold every one, read newest first (no index holds them) from `@from` (a seq; SYMBOL_SCAN_ROWS) on, CAST as in
+ * SEARCH_SQL (a real bound is ignored, and every turn read).
  */
 export const SYMBOL_SCAN_SQL = `WITH top AS MATERIALIZED (
      SELECT rowid AS seq FROM turns_fts
-     WHERE NOT EXISTS (SELECT 1 FROM json_each(@words) AS w WHERE instr(turns_fts.text, w.value) = 0 AND instr(turns_fts.names, w.value) = 0)
+     WHERE turns_fts.rowid >= CAST(@from AS INTEGER)
+       AND NOT EXISTS (SELECT 1 FROM json_each(@words) AS w WHERE instr(turns_fts.text, w.value) = 0 AND instr(turns_fts.names, w.value) = 0)
      ORDER BY rowid DESC LIMIT @limit
    )
    SELECT c.id AS conversationId, c.title AS title, t.id AS turnId, f.text AS text, f.names AS names, 0 AS rank
@@ -164,6 +183,17 @@ export const SYMBOL_SCAN_SQL = `WITH top AS MATERIALIZED (
    JOIN conversations c ON c.id = t.conversation_id
    WHERE ${notBeingDeleted('c.id')}
    ORDER BY top.seq DESC`;
+
+/** What a search found, and how far it looked. */
+export interface SearchFound {
+  hits: SearchHit[];
+  /**
+   * Set where only the newest this many messages were searched and fewer hits than asked for were found there (a
+   * query of symbols only, SYMBOL_SCAN_ROWS; one with a literal word, LITERAL_SCAN_ROWS): an older message may hold
+   * it. Titles are all searched.
+   */
+  newest?: number;
+}
 
 /** How many conversations found by their title are offered, before the messages found. */
 export const TITLE_LIMIT = 10;
@@ -211,11 +241,25 @@ export class SearchStore {
   private readonly cjkTitles = new Map<number, Statement>();
   /** Made at the first CJK query: a database migrated only to 0003 (its test) has no trigram table. */
   private cjk: CjkSearch | undefined;
-  /** Made at the first query of symbols only (SYMBOL_SCAN_SQL). */
-  private symbols: Statement | undefined;
+  /** Made at the first query of symbols only (SYMBOL_SCAN_SQL), with the seq its scan starts from. */
+  private symbols: { scan: Statement; from: Statement } | undefined;
+  /** The seq of the LITERAL_SCAN_ROWS-th newest match of an index query, and the one before it, if any. */
+  private readonly literalFrom: Statement;
+  /** How many turns have a seq from the one given on: the newest turns a bounded search read. */
+  private readonly newerThan: Statement;
+  private readonly symbolScanRows: number;
+  private readonly literalScanRows: number;
 
-  constructor(private readonly db: Database) {
+  /** `bounds`: SYMBOL_SCAN_ROWS and LITERAL_SCAN_ROWS, less in a test. */
+  constructor(
+    private readonly db: Database,
+    bounds: { symbolScanRows?: number; literalScanRows?: number } = {},
+  ) {
+    this.symbolScanRows = bounds.symbolScanRows ?? SYMBOL_SCAN_ROWS;
+    this.literalScanRows = bounds.literalScanRows ?? LITERAL_SCAN_ROWS;
     this.stmt = db.prepare(withDeletesOf(db, SEARCH_SQL));
+    this.literalFrom = db.prepare('SELECT rowid FROM turns_fts WHERE turns_fts MATCH ? ORDER BY rowid DESC LIMIT 2 OFFSET ?').pluck();
+    this.newerThan = db.prepare('SELECT count(*) FROM turn_search WHERE seq >= ?').pluck();
     // The index's vocabulary, as a temp table: a view of turns_fts, nothing stored, so no migration.
     db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.turns_fts_terms USING fts5vocab(main, turns_fts, 'row')");
     this.terms = db.prepare('SELECT term FROM temp.turns_fts_terms WHERE term >= ? AND term < ? LIMIT ?');
@@ -229,9 +273,15 @@ export class SearchStore {
    * message or answer, so nearly every title hit was also a message hit, which opens where the words are.
    */
   search(input: string, limit = 50, window = RANK_WINDOW): SearchHit[] {
-    const turns = this.searchTurns(input, limit, window);
+    return this.find(input, limit, window).hits;
+  }
+
+  /** As `search`, saying too whether only the newest messages were read (SearchFound.newest). */
+  find(input: string, limit = 50, window = RANK_WINDOW): SearchFound {
+    const { hits: turns, newest } = this.searchTurns(input, limit, window);
     const found = new Set(turns.map((h) => h.conversationId));
-    return [...this.searchTitles(input).filter((h) => !found.has(h.conversationId)), ...turns];
+    const hits = [...this.searchTitles(input).filter((h) => !found.has(h.conversationId)), ...turns];
+    return newest === undefined ? { hits } : { hits, newest };
   }
 
   private searchTitles(input: string): SearchHit[] {
@@ -254,25 +304,40 @@ export class SearchStore {
   }
 
   /** `window`: how many of the newest matches are ranked (see SEARCH_SQL). */
-  private searchTurns(input: string, limit: number, window: number): SearchHit[] {
+  private searchTurns(input: string, limit: number, window: number): SearchFound {
     // Words inside a run of CJK characters are no unicode61 tokens: the trigram index answers (migration 0012).
-    if (CJK.test(input)) return (this.cjk ??= new CjkSearch(this.db)).search(queryWords(input), limit, Math.max(window, limit));
+    if (CJK.test(input)) return { hits: (this.cjk ??= new CjkSearch(this.db)).search(queryWords(input), limit, Math.max(window, limit)) };
     const symbols = symbolWords(input);
-    if (symbols.length > 0) {
-      const stmt = (this.symbols ??= this.db.prepare(withDeletesOf(this.db, SYMBOL_SCAN_SQL)));
-      const rows = stmt.all({ words: JSON.stringify(symbols), limit }) as (Omit<SearchHit, 'snippet'> & { text: string; names: string })[];
-      return rows.map(({ text, names, ...hit }) => ({ ...hit, snippet: cjkSnippet(text, names, symbols) }));
-    }
+    if (symbols.length > 0) return this.scanSymbols(symbols, limit);
     const query = toFtsQuery(input);
-    if (query === null) return [];
+    if (query === null) return { hits: [] };
     const words = this.prefixWords(query);
     // One word: the exact term is the prefix query, ranks included. Several: bm25 would weigh each word on its
     // own, so ranking keeps the prefix and only the snippet pass (same turns, same marks) uses the words.
     const exact = words?.query;
     const literals = literalsOf(input);
-    const hits = this.stmt.all({ query: words?.count === 1 ? exact : query, snippetQuery: exact ?? query, literals: JSON.stringify(literals), limit, window: Math.max(window, limit) }) as SearchHit[];
+    const ranked = words?.count === 1 ? exact! : query;
+    // A literal word's text is read in the newest LITERAL_SCAN_ROWS matches only, from the oldest of them on.
+    const [from, older] = literals.length > 0 ? (this.literalFrom.all(ranked, Math.max(0, this.literalScanRows - 1)) as number[]) : [];
+    const hits = this.stmt.all({ query: ranked, snippetQuery: exact ?? query, literals: JSON.stringify(literals), limit, window: Math.max(window, limit), from: from ?? 0 }) as SearchHit[];
     const only = literals.length === queryWords(input).length;
-    return hits.map((hit) => ({ ...hit, snippet: markLiterals(hit.snippet, literals, only) }));
+    const marked = hits.map((hit) => ({ ...hit, snippet: markLiterals(hit.snippet, literals, only) }));
+    return older !== undefined && hits.length < limit ? { hits: marked, newest: this.newerThan.get(from) as number } : { hits: marked };
+  }
+
+  /** A query of symbols only: the newest `symbolScanRows` turns are read (SYMBOL_SCAN_SQL). */
+  private scanSymbols(symbols: readonly string[], limit: number): SearchFound {
+    this.symbols ??= {
+      scan: this.db.prepare(withDeletesOf(this.db, SYMBOL_SCAN_SQL)),
+      // The oldest of the newest N turns: turn_search's key, walked from its end (seqs of deleted turns are gaps).
+      // The oldest of the newest N turns and the one before it, if any: turn_search's key walked from its end.
+      from: this.db.prepare('SELECT seq FROM turn_search ORDER BY seq DESC LIMIT 2 OFFSET ?').pluck(),
+    };
+    const [from, older] = this.symbols.from.all(Math.max(0, this.symbolScanRows - 1)) as number[];
+    const rows = this.symbols.scan.all({ words: JSON.stringify(symbols), limit, from: from ?? 0 }) as (Omit<SearchHit, 'snippet'> & { text: string; names: string })[];
+    const hits = rows.map(({ text, names, ...hit }) => ({ ...hit, snippet: cjkSnippet(text, names, symbols) }));
+    // Older turns went unread, and could have given more hits than the newest N did.
+    return older !== undefined && rows.length < limit ? { hits, newest: this.symbolScanRows } : { hits };
   }
 
   /**

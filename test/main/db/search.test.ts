@@ -236,6 +236,46 @@ describe('SearchStore', () => {
     expect(search.search('?!')).toEqual([]);
   });
 
+  // Perf audit: an emoji no message held read every message's text, 220-310 ms at 200,000 turns on each keystroke.
+  it('reads only the newest messages for an emoji, and says so where older ones went unread', () => {
+    const db = memoryDb();
+    const store = new ConversationStore(db);
+    const search = new SearchStore(db, { symbolScanRows: 3 });
+    store.createConversation('c1', 'Launch 🚀', null, tick());
+    for (const [id, words] of [['m1', 'old 🚀 one'], ['m2', 'plain'], ['m3', 'new 🚀 two'], ['m4', 'plain again'], ['m5', 'last 🚀']] as const) {
+      store.appendTurn(makeTurn({ id, conversationId: 'c1', blocks: text(words) }), tick());
+    }
+    // The newest 3 messages read: the two there found, m1 not, and the search says how far it looked.
+    expect(search.find('🚀')).toEqual({ hits: [expect.objectContaining({ turnId: 'm5' }), expect.objectContaining({ turnId: 'm3' })], newest: 3 });
+    expect(search.find('🦄')).toEqual({ hits: [], newest: 3 });
+    // The limit met within them: those are the newest hits whatever is older, so nothing is said.
+    expect(search.find('🚀', 2)).toEqual({ hits: [expect.objectContaining({ turnId: 'm5' }), expect.objectContaining({ turnId: 'm3' })] });
+    // A title is searched in every conversation; words use the index, all of it.
+    expect(search.find('🦄 launch').newest).toBeUndefined();
+    expect(search.search('old').map((h) => h.turnId)).toEqual(['m1']);
+    // No more messages than are read: all were read.
+    expect(new SearchStore(db, { symbolScanRows: 5 }).find('🚀')).toEqual({ hits: [expect.objectContaining({ turnId: 'm5' }), expect.objectContaining({ turnId: 'm3' }), expect.objectContaining({ turnId: 'm1' })] });
+  });
+
+  // Perf audit: "C++" asks the index for "c", and where few of the many turns holding "c" hold "C++", every one was read.
+  it('reads a literal word in the newest index matches only, and says how many messages that searched', () => {
+    const db = memoryDb();
+    const store = new ConversationStore(db);
+    const search = new SearchStore(db, { literalScanRows: 2 });
+    store.createConversation('c1', 'Languages', null, tick());
+    for (const [id, words] of [['m1', 'old C++ code'], ['m2', 'some C# code'], ['m3', 'written in C'], ['m4', 'new C++ code'], ['m5', 'plain']] as const) {
+      store.appendTurn(makeTurn({ id, conversationId: 'c1', blocks: text(words) }), tick());
+    }
+    // The newest 2 turns holding "c" (m4, m3) were read: m1 not; the newest 3 messages were searched.
+    expect(search.find('C++')).toEqual({ hits: [expect.objectContaining({ turnId: 'm4' })], newest: 3 });
+    expect(search.find('C++', 1)).toEqual({ hits: [expect.objectContaining({ turnId: 'm4' })] });
+    // A word with no literal is not bounded; with room for every match, all are read.
+    const code = search.find('code');
+    expect([code.newest, code.hits.map((h) => h.turnId).sort()]).toEqual([undefined, ['m1', 'm2', 'm4']]);
+    const all = new SearchStore(db, { literalScanRows: 4 }).find('C++');
+    expect([all.newest, all.hits.map((h) => h.turnId).sort()]).toEqual([undefined, ['m1', 'm4']]);
+  });
+
   // C++ was found, but its snippet marked only the "C".
   it('marks a word of symbols whole in the snippet', () => {
     const { search, store } = setup();
