@@ -50,6 +50,8 @@ export interface ServicesOptions {
    * a few seconds (models/early-answer.ts). On in the app and serve mode; off by default, as `watchServers`.
    */
   prefetchModelList?: boolean;
+  /** How many of the newest messages a search of an emoji or a very common literal word reads; tests tighten them. */
+  search?: { symbolScanRows?: number; literalScanRows?: number };
   /** MCP knobs for tests: how long a server may take to start. */
   mcp?: { startTimeoutMs?: number; prepareWaitMs?: number };
 }

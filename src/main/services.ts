@@ -55,7 +55,7 @@ export function createServices(options: ServicesOptions): Services {
   const hub = new EventHub();
   const settings = new SettingsStore(db, (saved) => hub.emit('settings:changed', { settings: saved }));
   const blobs = new BlobStore(db, options.dataDir);
-  const search = new SearchStore(db);
+  const search = new SearchStore(db, options.search);
   const extraction = new ExtractionRunner(options.extraction, options.documentReader);
   const sidecars = new Sidecars((digest) => blobs.pathOf(digest));
   const content = new AttachmentContent({ blobs, sidecars, runner: extraction, now: Date.now, log });

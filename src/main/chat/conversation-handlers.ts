@@ -101,7 +101,10 @@ export function createConversationHandlers(deps: ConversationHandlersDeps): Pick
     'conversations:import-chunk': ({ uploadId, offset, dataBase64 }) => importUploads.append(uploadId, offset, Buffer.from(dataBase64, 'base64')),
     'conversations:import-finish': ({ uploadId }) => importText(importUploads.take(uploadId)),
     'conversations:import-cancel': ({ uploadId }) => ({ cancelled: importUploads.cancel(uploadId) }),
-    'conversations:search': ({ query }) => search.search(query, 30).map(toSearchResult),
+    'conversations:search': ({ query }) => {
+      const { hits, newest } = search.find(query, 30);
+      return newest === undefined ? { results: hits.map(toSearchResult) } : { results: hits.map(toSearchResult), newest };
+    },
     'conversations:switch-branch': ({ turnId }) => {
       const turn = store.getTurn(turnId);
       if (!turn) throw new UserFacingError('not-found', 'That message no longer exists.');

@@ -1,5 +1,5 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
-import type { SearchResult } from '../../shared/ipc';
+import type { SearchFound, SearchResult } from '../../shared/ipc';
 import { useStore } from '../store';
 import { offeredHits, searchConversations } from '../store/conversation-actions';
 import { MarkedText } from './MarkedText';
@@ -21,11 +21,18 @@ interface Props {
 }
 
 export function SearchResults({ query, onOpen, onCount, onLeaveTop }: Props) {
-  const [found, setFound] = useState<SearchResult[] | null>(null);
+  const [found, setFound] = useState<SearchFound | null>(null);
   const hiddenConversations = useStore((s) => s.hiddenConversations);
   const deletedConversations = useStore((s) => s.deletedConversations);
   const conversations = useStore((s) => s.conversations);
-  const results = found && offeredHits(found, { hiddenConversations, deletedConversations });
+  const results = found && offeredHits(found.results, { hiddenConversations, deletedConversations });
+  // Only the newest messages were read (an emoji alone, or a word that very many messages hold): said, so that
+  // "Nothing found" or a short list is not taken for every message read.
+  const partial = found?.newest === undefined ? null : (
+    <p className="search-newest" data-testid="search-newest">
+      Searched the newest {found.newest.toLocaleString('en-US')} messages; older ones were not read.
+    </p>
+  );
   useEffect(() => {
     let live = true;
     const timer = setTimeout(() => {
@@ -40,31 +47,41 @@ export function SearchResults({ query, onOpen, onCount, onLeaveTop }: Props) {
   useEffect(() => onCount(count), [count, onCount]);
   useEffect(() => () => onCount(null), [onCount]);
   if (results === null) return <p className="search-status">Searching…</p>;
-  if (results.length === 0) return <p className="search-status" data-testid="search-empty">Nothing found.</p>;
+  if (results.length === 0) {
+    return (
+      <>
+        {partial}
+        <p className="search-status" data-testid="search-empty">Nothing found.</p>
+      </>
+    );
+  }
   return (
-    <ul className="search-results" data-testid="search-results" aria-label="Search results" onKeyDown={(e) => moveAmongResults(e, onLeaveTop)}>
-      {results.map((r) => (
-        <li key={r.turnId ?? `title:${r.conversationId}`}>
-          <button type="button" className="search-result" data-testid="search-result" data-conversation-id={r.conversationId} onClick={() => onOpen(r)}>
-            {r.turnId === null ? (
-              // Found by its title: the title is the snippet, its words marked.
-              <span className="search-title" dir="auto" data-testid="search-title-hit">
-                <SnippetPieces snippet={r.snippet} />
-              </span>
-            ) : (
-              <>
-                <span className="search-title" dir="auto">
-                  <MarkedText text={r.title} />
-                </span>
-                <span className="search-snippet">
+    <>
+      {partial}
+      <ul className="search-results" data-testid="search-results" aria-label="Search results" onKeyDown={(e) => moveAmongResults(e, onLeaveTop)}>
+        {results.map((r) => (
+          <li key={r.turnId ?? `title:${r.conversationId}`}>
+            <button type="button" className="search-result" data-testid="search-result" data-conversation-id={r.conversationId} onClick={() => onOpen(r)}>
+              {r.turnId === null ? (
+                // Found by its title: the title is the snippet, its words marked.
+                <span className="search-title" dir="auto" data-testid="search-title-hit">
                   <SnippetPieces snippet={r.snippet} />
                 </span>
-              </>
-            )}
-          </button>
-        </li>
-      ))}
-    </ul>
+              ) : (
+                <>
+                  <span className="search-title" dir="auto">
+                    <MarkedText text={r.title} />
+                  </span>
+                  <span className="search-snippet">
+                    <SnippetPieces snippet={r.snippet} />
+                  </span>
+                </>
+              )}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
 /** Conversation list actions: rename, delete with an undo window, full-text search. */
-import { CONVERSATION_TITLE_MAX_CHARS, FirebrandError, SEARCH_QUERY_MAX_CHARS, type SearchResult } from '../../shared/ipc';
+import { CONVERSATION_TITLE_MAX_CHARS, FirebrandError, SEARCH_QUERY_MAX_CHARS, type SearchFound, type SearchResult } from '../../shared/ipc';
 import { firebrand } from '../firebrand';
 import { fail, newChat, openConversation, refreshConversations, useStore, type AppState } from '.';
 import { keptNewChatSettings } from './new-chat-settings';
@@ -124,14 +124,14 @@ export async function noticeDeletedElsewhere(conversationId: string | null): Pro
   }
 }
 
-export async function searchConversations(query: string): Promise<SearchResult[]> {
-  if (query.trim() === '') return [];
+export async function searchConversations(query: string): Promise<SearchFound> {
+  if (query.trim() === '') return { results: [] };
   try {
     // A pasted page: main reads only its first words anyway, and refuses more than this many characters.
     return await firebrand().conversations.search({ query: clampChars(query, SEARCH_QUERY_MAX_CHARS) });
   } catch (err) {
     fail(err);
-    return [];
+    return { results: [] };
   }
 }
 

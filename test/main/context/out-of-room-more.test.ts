@@ -141,7 +141,7 @@ describe('a compacted conversation, exported and reloaded', () => {
     expect(md).toContain(SUMMARY);
     // Search still finds a covered turn.
     const hits = await services.handlers['conversations:search']({ query: 'graze' });
-    expect(hits.some((h) => h.turnId === turns[0]!.id)).toBe(true);
+    expect(hits.results.some((h) => h.turnId === turns[0]!.id)).toBe(true);
     // An import of the same file (ids taken) points the card at the imported turns.
     const imported = await services.handlers['conversations:import']({ text: JSON.stringify(json) });
     const copy = (await services.handlers['conversations:open']({ conversationId: imported.conversationId })).turns;

@@ -123,7 +123,7 @@ function folderAt(v: number): string {
   return dir;
 }
 
-const search = (s: Services, query: string) => (s.handlers['conversations:search']({ query }) as { conversationId: string }[]).map((r) => r.conversationId);
+const search = (s: Services, query: string) => (s.handlers['conversations:search']({ query }) as { results: { conversationId: string }[] }).results.map((r) => r.conversationId);
 
 describe.each(MIGRATIONS.map((m) => m.version))('a data folder written at schema version %i, opened by this build', (v) => {
   it('keeps every chat, branch, attachment, call, setting and alias, searchable and in use', async () => {
