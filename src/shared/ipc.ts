@@ -98,12 +98,8 @@ export interface SearchResult {
   snippet: { text: string; match: boolean }[];
 }
 
-/**
- * What a search found. `newest`: only that many of the newest messages were read, and older ones may hold what was
- * looked for (an emoji alone, or a word such as "C++" that many messages match: src/main/db/search.ts), so the
- * list says so rather than "Nothing found." as if every message had been read.
- */
-export interface SearchFound {
+/** What a search found; `newest`: only that many of the newest messages were read (main's db/search.ts). */
+export interface SearchReply {
   results: SearchResult[];
   newest?: number;
 }
@@ -244,7 +240,7 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
   'conversations:import-chunk': { req: { uploadId: string; offset: number; dataBase64: string }; res: { received: number } };
   'conversations:import-finish': { req: { uploadId: string }; res: ImportResult };
   'conversations:import-cancel': { req: { uploadId: string }; res: { cancelled: boolean } };
-  'conversations:search': { req: { query: string }; res: SearchFound };
+  'conversations:search': { req: { query: string }; res: SearchReply };
   /** Makes the branch through `turnId` the active one and returns the conversation as then seen. */
   'conversations:switch-branch': { req: { turnId: string }; res: ConversationView };
   'chat:send': { req: SendRequest; res: SendResult };

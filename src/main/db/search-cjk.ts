@@ -20,15 +20,23 @@ const MAX_TRIGRAMS = 64;
 const SHORT_WORDS = `NOT EXISTS (SELECT 1 FROM json_each(@short) AS w
   WHERE instr(lower(turns_cjk.text), w.value) = 0 AND instr(lower(turns_cjk.names), w.value) = 0)`;
 
-/** The tail both queries share: the kept rows' turn, conversation and text (snippets are cut in TypeScript). */
-const CJK_HITS = `SELECT c.id AS conversationId, c.title AS title, t.id AS turnId, f.text AS text, f.names AS names, top.rank AS rank
+/**
+ * The tail of a search whose hits are cut into snippets in TypeScript (these, and a search of symbols only): the
+ * kept rows (`top`: seq and rank) with their turn, conversation and text from `table`, in `order`.
+ */
+export function hitsWithText(table: 'turns_cjk' | 'turns_fts', rank: string, order: string): string {
+  return `SELECT c.id AS conversationId, c.title AS title, t.id AS turnId, f.text AS text, f.names AS names, ${rank} AS rank
    FROM top
-   JOIN turns_cjk f ON f.rowid = top.seq
+   JOIN ${table} f ON f.rowid = top.seq
    JOIN turn_search s ON s.seq = top.seq
    JOIN turns t ON t.id = s.turn_id
    JOIN conversations c ON c.id = t.conversation_id
    WHERE ${notBeingDeleted('c.id')}
-   ORDER BY top.rank, top.seq DESC`;
+   ORDER BY ${order}`;
+}
+
+/** The tail both queries share. */
+const CJK_HITS = hitsWithText('turns_cjk', 'top.rank', 'top.rank, top.seq DESC');
 
 /**
  * A CJK query the trigram index can narrow (exported so a test pins its plan): the newest `@window` matches, ranked

@@ -1,6 +1,6 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { CJK } from '../../shared/cjk';
-import { CjkSearch, cjkSnippet } from './search-cjk';
+import { CjkSearch, cjkSnippet, hitsWithText } from './search-cjk';
 import { notBeingDeleted, withDeletesOf } from './delete-intent';
 
 /** Snippet markers: control characters no text contains, so the UI splits on them and renders every piece as text. */
@@ -175,14 +175,7 @@ export const SYMBOL_SCAN_SQL = `WITH top AS MATERIALIZED (
        AND NOT EXISTS (SELECT 1 FROM json_each(@words) AS w WHERE instr(turns_fts.text, w.value) = 0 AND instr(turns_fts.names, w.value) = 0)
      ORDER BY rowid DESC LIMIT @limit
    )
-   SELECT c.id AS conversationId, c.title AS title, t.id AS turnId, f.text AS text, f.names AS names, 0 AS rank
-   FROM top
-   JOIN turns_fts f ON f.rowid = top.seq
-   JOIN turn_search s ON s.seq = top.seq
-   JOIN turns t ON t.id = s.turn_id
-   JOIN conversations c ON c.id = t.conversation_id
-   WHERE ${notBeingDeleted('c.id')}
-   ORDER BY top.seq DESC`;
+   ${hitsWithText('turns_fts', '0', 'top.seq DESC')}`;
 
 /** What a search found, and how far it looked. */
 export interface SearchFound {

@@ -1,5 +1,5 @@
 import { useEffect, useState, type KeyboardEvent } from 'react';
-import type { SearchFound, SearchResult } from '../../shared/ipc';
+import type { SearchReply, SearchResult } from '../../shared/ipc';
 import { useStore } from '../store';
 import { offeredHits, searchConversations } from '../store/conversation-actions';
 import { MarkedText } from './MarkedText';
@@ -21,7 +21,7 @@ interface Props {
 }
 
 export function SearchResults({ query, onOpen, onCount, onLeaveTop }: Props) {
-  const [found, setFound] = useState<SearchFound | null>(null);
+  const [found, setFound] = useState<SearchReply | null>(null);
   const hiddenConversations = useStore((s) => s.hiddenConversations);
   const deletedConversations = useStore((s) => s.deletedConversations);
   const conversations = useStore((s) => s.conversations);

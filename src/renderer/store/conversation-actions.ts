@@ -1,5 +1,5 @@
 /** Conversation list actions: rename, delete with an undo window, full-text search. */
-import { CONVERSATION_TITLE_MAX_CHARS, FirebrandError, SEARCH_QUERY_MAX_CHARS, type SearchFound, type SearchResult } from '../../shared/ipc';
+import { CONVERSATION_TITLE_MAX_CHARS, FirebrandError, SEARCH_QUERY_MAX_CHARS, type SearchReply, type SearchResult } from '../../shared/ipc';
 import { firebrand } from '../firebrand';
 import { fail, newChat, openConversation, refreshConversations, useStore, type AppState } from '.';
 import { keptNewChatSettings } from './new-chat-settings';
@@ -124,7 +124,7 @@ export async function noticeDeletedElsewhere(conversationId: string | null): Pro
   }
 }
 
-export async function searchConversations(query: string): Promise<SearchFound> {
+export async function searchConversations(query: string): Promise<SearchReply> {
   if (query.trim() === '') return { results: [] };
   try {
     // A pasted page: main reads only its first words anyway, and refuses more than this many characters.

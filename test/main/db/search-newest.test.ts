@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConversationStore } from '../../../src/main/db/conversation-store';
 import { createServices, type Services } from '../../../src/main/services';
-import type { SearchFound } from '../../../src/shared/ipc';
+import type { SearchReply } from '../../../src/shared/ipc';
 import { makeTurn, tempDir, text, tick } from './helpers';
 
 let services: Services | undefined;
@@ -28,7 +28,7 @@ describe('the search channel', () => {
     store.createConversation('new', 'Groceries', null, tick());
     for (let i = 0; i < 4; i++) store.appendTurn(makeTurn({ id: `n${i}`, conversationId: 'new', blocks: text(`Buy apples, item ${i}`) }), tick());
 
-    const search = async (query: string) => (await services!.handlers['conversations:search']({ query })) as SearchFound;
+    const search = async (query: string) => (await services!.handlers['conversations:search']({ query })) as SearchReply;
     // The emoji is only in a message older than the newest 3: not found, and the reply says what was read.
     expect(await search('🚀')).toEqual({ results: [], newest: 3 });
     // A word the index answers reads every message: nothing to say.
