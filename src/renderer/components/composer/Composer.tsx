@@ -14,6 +14,7 @@ import { PageRangeRow } from './PageRange';
 import { roomsFor, tooLongReason } from './window-room';
 import { cannotSee, messageRefusal, unreadableFile } from './send-checks';
 import { LargerWindowOffer } from './LargerWindowOffer';
+import { AttachButton } from './AttachButton';
 import { applyChoice, measureIdentity, refreshMeasure, setRoomOpen, turnsSince, useRoom } from '../../store/context-room';
 import { RoomChoices } from '../context/RoomChoices';
 import { useRoomPlan } from '../context/use-room-plan';
@@ -288,22 +289,7 @@ export function Composer() {
             onPaste={onPaste}
           />
           <div className="composer-bar">
-            {/* A real file input inside the label (visually hidden, not display:none), so Tab reaches it. */}
-            <label className="button icon-btn attach-button" title={noVision ? 'Attach text, code or PDF files' : 'Attach images or files'}>
-              <Paperclip className="icon" aria-hidden />
-              <input
-                type="file"
-                multiple
-                className="sr-only"
-                data-testid="attach-input"
-                aria-label="Attach files"
-                onChange={(e) => {
-                  const files = [...(e.target.files ?? [])];
-                  e.target.value = '';
-                  void attachments.add(files);
-                }}
-              />
-            </label>
+            <AttachButton title={noVision ? 'Attach text, code or PDF files' : 'Attach images or files'} label="Attach files" testId="attach-input" onFiles={(files) => void attachments.add(files)} />
             <ModelPicker models={models} aliases={aliases} connections={connections} activeConnectionId={activeConnection ?? 'ollama'} selected={selected} emptyHint={noModels} />
             <ConversationSettingsButton />
             {(canThink || thinkHeld) && (

@@ -7,6 +7,7 @@ import { Attachments } from './Attachments';
 import { focusComposer } from '../composer/focus-composer';
 import { pastesAsText } from '../composer/Composer';
 import { useEditAttachments } from './use-edit-attachments';
+import { AttachButton } from '../composer/AttachButton';
 import { useEditRefusal } from './use-edit-checks';
 import { BranchSwitcher } from './BranchSwitcher';
 import { useFocusBack } from '../../hooks/use-focus-back';
@@ -101,22 +102,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
           <Attachments blocks={[...keptBlocks, ...adding.added]} onRemove={leaveOut} />
           <textarea ref={box} data-testid="turn-edit-input" aria-label="Edit message" value={draft} rows={3} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} onPaste={onPaste} />
           <div className="edit-actions">
-            {/* As the composer's: a real file input inside the label (visually hidden), so Tab reaches it. */}
-            <label className="button icon-btn attach-button" title="Attach files to this message">
-              <Paperclip className="icon" aria-hidden />
-              <input
-                type="file"
-                multiple
-                className="sr-only"
-                data-testid="turn-edit-attach-input"
-                aria-label="Attach files to this message"
-                onChange={(e) => {
-                  const files = [...(e.target.files ?? [])];
-                  e.target.value = '';
-                  void adding.add(files);
-                }}
-              />
-            </label>
+            <AttachButton title="Attach files to this message" label="Attach files to this message" testId="turn-edit-attach-input" onFiles={(files) => void adding.add(files)} />
             {adding.busy && (
               <span className="edit-status" role="status">
                 Attaching…
