@@ -1,11 +1,13 @@
 /**
  * A notice that only informs (an export saved) is drawn calmly and said politely, not as an alert in the error's
- * red: every banner was, and a user read "Exported …" as a failed export. Failures keep their look and role.
+ * red: every banner was, and a user read "Exported …" as a failed export. Failures keep their look and role. A
+ * notice that asks for a step (the chosen model changed by itself: "Choose a model") is a warning, in amber, said
+ * politely: it was drawn as a failure in the error's red too.
  */
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { shootAtBothWidths } from './helpers/screenshots';
-import { chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { chatRoutes, ollamaLines, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
 afterEach(async () => {
@@ -80,5 +82,59 @@ describe('notice banners', () => {
       expect(seen.background).toBe(seen.errorBackground);
       await shootAtBothWidths(page, `notice-error-${t}`);
     }
+  });
+});
+
+/** An sRGB colour as the page computes it (`rgb(…)`, `rgba(…)` or, from color-mix, `color(srgb …)`), each channel 0-1. */
+function channels(css: string): [number, number, number] {
+  const n = (css.match(/[\d.]+/g) ?? []).map(Number);
+  const [r = 0, g = 0, b = 0] = css.startsWith('color(') ? n : n.map((v) => v / 255);
+  return [r, g, b];
+}
+
+/** The WCAG contrast ratio of two opaque colours. */
+function contrast(a: string, b: string): number {
+  const lum = (css: string) => {
+    const [r, g, b] = channels(css).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4)) as [number, number, number];
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [hi, lo] = [lum(a), lum(b)].sort((x, y) => y - x) as [number, number];
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+describe('a notice that asks the user to choose a model', () => {
+  it('is a warning said politely, amber rather than the error’s red, readable in both themes', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page } = s;
+    const alias = await page.evaluate(() => window.firebrand.aliases.create({ name: 'small', connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: '', parameters: {}, thinkMode: 'off', contextWindow: null }));
+    await pickModel(page, 'small', 'alias');
+    // Deleted (as from another window): the choice changes by itself, and the notice offers the picker.
+    await page.evaluate((id) => window.firebrand.aliases.delete({ id }), alias.id);
+    const notice = page.getByTestId('notice');
+    await expect.poll(() => notice.locator('.banner-text').textContent().catch(() => '')).toBe('small is no longer an alias (it was deleted); llama3.2:3b is chosen now.');
+    expect(await notice.getByTestId('notice-choose-model').count()).toBe(1);
+    for (const t of ['light', 'dark'] as const) {
+      await theme(page, t);
+      const seen = await looks(notice);
+      expect(seen.role).toBe('status');
+      expect(await notice.getAttribute('data-tone')).toBe('warning');
+      expect(seen.icon).not.toBe(seen.error);
+      expect(seen.border).not.toBe(seen.errorBorder);
+      expect(seen.background).not.toBe(seen.errorBackground);
+      const { text, warn } = await notice.evaluate((el) => {
+        const probe = document.createElement('span');
+        probe.style.color = 'var(--warn)';
+        el.append(probe);
+        const w = getComputedStyle(probe).color;
+        probe.remove();
+        return { text: getComputedStyle(el.querySelector('.banner-text')!).color, warn: w };
+      });
+      expect(seen.icon).toBe(warn);
+      // WCAG AA: the words at 4.5:1 on the banner, its sign at 3:1.
+      expect(contrast(text, seen.background)).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(seen.icon, seen.background)).toBeGreaterThanOrEqual(3);
+      await shootAtBothWidths(page, `notice-warning-${t}`);
+    }
+    expect(await page.getByRole('alert').count()).toBe(0);
   });
 });

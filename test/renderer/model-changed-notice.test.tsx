@@ -40,6 +40,9 @@ describe('the notice that a chosen alias was deleted in another tab', () => {
     expect(html).toContain('data-testid="notice-choose-model"');
     expect(html).toContain('>Choose a model</button>');
     expect(html).not.toContain('banner-retry');
+    // A step to take, not a failure: a warning said politely (it was an alert in the error's red).
+    expect(html).toMatch(/^<div class="banner banner-warning" role="status" data-testid="notice" data-tone="warning">/);
+    expect(html).not.toContain('role="alert"');
   });
 
   it('a later notice of a failed action keeps its Retry', async () => {

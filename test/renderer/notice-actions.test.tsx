@@ -84,6 +84,9 @@ describe('a notice after an earlier one with its own Retry', () => {
     await regenerate(answer);
     expect(useStore.getState().notice?.message).toBe('Choose a model first.');
     expect(bannerButtons()).toEqual(['notice-choose-model', 'banner-close']);
+    // Nothing failed: a step to take, drawn as a warning and said politely, not an alert in the error's red.
+    const html = renderToStaticMarkup(<NoticeBanner notice={useStore.getState().notice!} />);
+    expect(html).toMatch(/^<div class="banner banner-warning" role="status" data-testid="notice" data-tone="warning">/);
   });
 });
 

@@ -8,7 +8,10 @@ export type NoticeAction =
   | { kind: 'retry'; run: () => void }
   /** A failure that left no action to repeat: Retry reads everything shown again. */
   | { kind: 'reread' }
-  /** The chosen model changed by itself (deleted, gone from the server): "Choose a model" opens the picker. */
+  /**
+   * The chosen model changed by itself (deleted, gone from the server), or none is chosen: "Choose a model" opens
+   * the picker. Nothing failed, but the user has a step to take: drawn as a warning (amber, role="status").
+   */
   | { kind: 'choose-model' }
   /** Refused for what it is (a file too large, the clipboard refused): nothing to retry, Close only, drawn as a failure. */
   | { kind: 'refused' }

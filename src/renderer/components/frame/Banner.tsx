@@ -1,4 +1,4 @@
-import { CircleAlert, Info, RotateCw, X } from 'lucide-react';
+import { CircleAlert, Info, RotateCw, TriangleAlert, X } from 'lucide-react';
 import { focusComposer } from '../composer/focus-composer';
 
 interface Props {
@@ -11,14 +11,16 @@ interface Props {
   extra?: React.ReactNode;
   /**
    * 'info' where nothing failed (an export saved): drawn calmly and said politely (role="status"), not as an alert
-   * in the error's red, which a user read as a failed export.
+   * in the error's red, which a user read as a failed export. 'warning' where nothing failed but the user has a step
+   * to take (the chosen model changed by itself, "Choose a model first."): amber with a warning sign, said politely
+   * too; drawn in the error's red, a user read a model gone from the server as Firebrand failing.
    */
-  tone?: 'error' | 'info';
+  tone?: 'error' | 'warning' | 'info';
 }
 
 /**
  * One failure, in words, with close, and Retry wherever trying again can help (not a read-only start: a restart);
- * or, with tone 'info', a notice that only informs.
+ * or, with tone 'warning', a step the user has to take, or with tone 'info', a notice that only informs.
  */
 export function Banner({ testId, message, onRetry, onClose, extra, tone = 'error' }: Props) {
   // A banner that goes (closed, or a notice retried) takes the focus with it: the message box gets it back, once
@@ -30,8 +32,8 @@ export function Banner({ testId, message, onRetry, onClose, extra, tone = 'error
     });
   };
   return (
-    <div className={tone === 'info' ? 'banner banner-info' : 'banner'} role={tone === 'info' ? 'status' : 'alert'} data-testid={testId} data-tone={tone}>
-      {tone === 'info' ? <Info className="icon" aria-hidden /> : <CircleAlert className="icon" aria-hidden />}
+    <div className={tone === 'error' ? 'banner' : `banner banner-${tone}`} role={tone === 'error' ? 'alert' : 'status'} data-testid={testId} data-tone={tone}>
+      <ToneIcon tone={tone} />
       <span className="banner-text">{message}</span>
       <span className="banner-actions">
         {extra}
@@ -47,4 +49,10 @@ export function Banner({ testId, message, onRetry, onClose, extra, tone = 'error
       </span>
     </div>
   );
+}
+
+function ToneIcon({ tone }: { tone: NonNullable<Props['tone']> }) {
+  if (tone === 'info') return <Info className="icon" aria-hidden />;
+  if (tone === 'warning') return <TriangleAlert className="icon" aria-hidden />;
+  return <CircleAlert className="icon" aria-hidden />;
 }
