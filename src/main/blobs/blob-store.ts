@@ -10,7 +10,7 @@ import { readOnlyReason } from '../db/read-only-copy';
 import { isDiskFull } from '../db/disk-reserve';
 import { attachmentKind, binaryInText, checkClaimedType, sniffMime } from './sniff';
 import { bytesHoldAs, checkAttachment, DEFAULT_MAX_ATTACHMENT_BYTES, displayName } from './attachment-checks';
-import { extractorFor, READABLE_TYPES } from '../documents/extractor-kind';
+import { extractorFor, unreadableTypeMessage } from '../../shared/readable-types';
 
 export { DEFAULT_MAX_ATTACHMENT_BYTES, displayName, formatSize } from './attachment-checks';
 
@@ -86,10 +86,9 @@ export class BlobStore {
     if (binary) throw new UserFacingError('invalid-payload', `“${checked.name}” cannot be attached: ${binary}.`);
     // A type no reader takes (.doc, .xlsx, .zip, a program) was stored, then refused on its chip once read: its bytes
     // stayed on disk for nothing (documents audit). Refused here, before a byte is written. Uploads only: an import
-    // keeps what an older version took.
-    if (checked.kind === 'document' && !extractorFor(checked.mime)) {
-      throw new UserFacingError('invalid-payload', `“${checked.name}” cannot be attached: Firebrand cannot read this type of file (${checked.mime}). It reads ${READABLE_TYPES}.`);
-    }
+    // keeps what an older version took. The page refuses most such files before uploading them, in these words; this
+    // check stays for a page that does not.
+    if (checked.kind === 'document' && !extractorFor(checked.mime)) throw new UserFacingError('invalid-payload', unreadableTypeMessage(checked.name, checked.mime));
     // Read-only start (db/read-only-copy.ts): no row can be added, so no file is written either.
     if (readOnlyReason(this.db)) throw new UserFacingError('internal', `“${checked.name}” was not attached: ${READ_ONLY}`);
     try {

@@ -1,20 +1,10 @@
+import { DOCX_MIME, SIGNATURES, SUPPORTED_IMAGE_TYPES, utf16Bom } from '../../shared/readable-types';
 import type { AttachmentBlock } from '../../shared/turn';
-import { textEncodingOf, utf16Bom } from './text-encoding';
+import { textEncodingOf } from './text-encoding';
 
-export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
-
-/** Magic bytes of the binary types we accept; a file claiming one of these must start with its signature. */
-const SIGNATURES: Record<string, (b: Uint8Array) => boolean> = {
-  'image/png': (b) => startsWith(b, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-  'image/jpeg': (b) => startsWith(b, [0xff, 0xd8, 0xff]),
-  'image/gif': (b) => startsWith(b, ascii('GIF87a')) || startsWith(b, ascii('GIF89a')),
-  'image/webp': (b) => startsWith(b, ascii('RIFF')) && startsWith(b.subarray(8), ascii('WEBP')),
-  'application/pdf': (b) => startsWith(b, ascii('%PDF-')),
-  // A .docx is a zip (Office Open XML); mammoth reads it in the extraction worker.
-  [DOCX_MIME]: (b) => startsWith(b, [0x50, 0x4b, 0x03, 0x04]),
-};
-
-export const SUPPORTED_IMAGE_TYPES = Object.keys(SIGNATURES).filter((m) => m.startsWith('image/'));
+// The types read and their signatures are one list with the page's (shared/readable-types.ts).
+export { sniffMime } from '../../shared/readable-types';
+export { DOCX_MIME, SUPPORTED_IMAGE_TYPES };
 
 /** What the bytes must be for the claimed type; `undefined` when they may be stored as claimed. */
 export function checkClaimedType(bytes: Uint8Array, mime: string): string | undefined {
@@ -70,12 +60,6 @@ export function isText(bytes: Uint8Array): boolean {
   return textEncodingOf(bytes) !== undefined && binaryInText(bytes) === undefined;
 }
 
-/** The binary type the bytes' signature names, if they carry one we know. */
-export function sniffMime(bytes: Uint8Array): string | undefined {
-  for (const [mime, matches] of Object.entries(SIGNATURES)) if (matches(bytes)) return mime;
-  return undefined;
-}
-
 /**
  * The type to hand a browser for stored bytes: an image type only when the bytes carry that image's signature,
  * otherwise `application/octet-stream`, which no browser renders or runs (issue 15: an imported SVG opened at the
@@ -96,12 +80,4 @@ export function attachmentKind(mime: string): AttachmentBlock['kind'] {
 function label(mime: string): string {
   if (mime === DOCX_MIME) return 'Word (.docx)';
   return mime === 'application/pdf' ? 'PDF' : (mime.split('/')[1] ?? mime).toUpperCase();
-}
-
-function ascii(s: string): number[] {
-  return [...s].map((c) => c.charCodeAt(0));
-}
-
-function startsWith(bytes: Uint8Array, prefix: readonly number[]): boolean {
-  return bytes.length >= prefix.length && prefix.every((v, i) => bytes[i] === v);
 }

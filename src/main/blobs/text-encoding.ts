@@ -7,6 +7,7 @@
  */
 
 import type { LegacyTextEncoding } from '../../shared/attachment-text';
+import { utf16Bom } from '../../shared/readable-types';
 
 export type TextEncoding = 'utf-8' | LegacyTextEncoding;
 
@@ -54,11 +55,6 @@ function windows1252(bytes: Uint8Array): string {
   return chunks.join('');
 }
 
-export function utf16Bom(b: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
-  if (b[0] === 0xff && b[1] === 0xfe) return 'utf-16le';
-  if (b[0] === 0xfe && b[1] === 0xff) return 'utf-16be';
-  return undefined;
-}
 
 function decodes(bytes: Uint8Array, encoding: 'utf-8' | 'utf-16le' | 'utf-16be'): string | undefined {
   try {

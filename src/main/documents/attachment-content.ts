@@ -16,13 +16,14 @@ import {
   type ExtractionFailure,
 } from '../../shared/attachment-text';
 import { imageTokens } from '../../shared/context-estimate';
+import { READABLE_TYPES } from '../../shared/readable-types';
 import type { AttachmentBlock } from '../../shared/turn';
 import type { BlobStore } from '../blobs/blob-store';
 import type { Sidecars } from '../blobs/sidecars';
 import type { TokenCounter } from '../connections/token-counter';
 import type { MaterializedAttachment } from '../dialects/shared/materialize';
 import type { ExtractionResult, ExtractionRunner } from './extraction-runner';
-import { extractorFor, needsWorker, plainText, READABLE_TYPES, type ExtractorKind } from './extractor-kind';
+import { extractorFor, needsWorker, plainText, type ExtractorKind } from './extractor-kind';
 import { fitImage } from './image-fit';
 
 /**

@@ -5,22 +5,11 @@
  * dialects and the replay command use it without loading any extractor.
  */
 import type { DocumentText } from '../../shared/attachment-text';
-import { DOCX_MIME } from '../blobs/sniff';
+import type { ExtractorKind } from '../../shared/readable-types';
 import { decodeText } from '../blobs/text-encoding';
 
-export type ExtractorKind = 'pdf' | 'docx' | 'html' | 'text';
-
-/** What Firebrand reads, for the words that refuse anything else. */
-export const READABLE_TYPES = 'PDF, Word (.docx), HTML and text files, and PNG, JPEG, GIF and WebP images';
-
-/** The extractor for a stored mime, or undefined when Firebrand cannot read text from that type. */
-export function extractorFor(mime: string): ExtractorKind | undefined {
-  if (mime === 'application/pdf') return 'pdf';
-  if (mime === DOCX_MIME) return 'docx';
-  if (mime === 'text/html' || mime === 'application/xhtml+xml') return 'html';
-  if (mime.startsWith('text/') || mime === 'application/json') return 'text';
-  return undefined;
-}
+// Which type each extractor reads is one list with the page's, which refuses the rest before an upload.
+export { extractorFor, type ExtractorKind } from '../../shared/readable-types';
 
 /** Plain text is cheap to decode where it is; everything else is parsed in the extraction worker. */
 export function needsWorker(kind: ExtractorKind): boolean {

@@ -1,0 +1,54 @@
+/**
+ * The page refuses a file of a type Firebrand cannot read before uploading it (shared/readable-types.ts); main still
+ * checks the bytes. The page's guess must be main's answer: never refuse a file main would take, and refuse, by type
+ * or by its first bytes, each one main refuses for its type.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkAttachment } from '../../src/main/blobs/attachment-checks';
+import { DOCX_MIME, extractorFor, unreadableBinary, unreadableByType, unreadableTypeMessage } from '../../src/shared/readable-types';
+
+const bytes = (...parts: (number[] | string)[]) => new Uint8Array(parts.flatMap((p) => (typeof p === 'string' ? [...Buffer.from(p)] : p)));
+const ZIP = [0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0, 0x08, 0];
+const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d];
+const BODIES: Record<string, Uint8Array> = {
+  zip: bytes(ZIP, 'rest'),
+  exe: bytes([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0]),
+  png: bytes(PNG),
+  pdf: bytes('%PDF-1.7\n', [0, 1, 2]),
+  text: bytes('a Makefile\nall:\n\tcc x.c\n'),
+  utf16: bytes([0xff, 0xfe, 0x41, 0, 0x42, 0]),
+  nulLate: bytes('x'.repeat(5000), [0]),
+};
+const CLAIMS = ['application/zip', 'application/msword', 'application/vnd.ms-excel', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', 'application/x-msdownload', 'audio/mpeg', 'application/octet-stream', 'application/pdf', DOCX_MIME, 'text/plain', 'text/html', 'application/json', 'image/png', 'image/jpeg'];
+
+/** Whether main refuses these bytes under this claim for their type (other refusals: undefined). */
+function mainRefusesForType(body: Uint8Array, mime: string): boolean | undefined {
+  try {
+    const checked = checkAttachment(body, { name: 'f', mime });
+    return checked.kind === 'document' && !extractorFor(checked.mime);
+  } catch {
+    return undefined;
+  }
+}
+
+describe('the page’s refusal of a type Firebrand cannot read', () => {
+  it('refuses exactly the files main refuses for their type', () => {
+    const wrong: string[] = [];
+    for (const mime of CLAIMS) {
+      for (const [kind, body] of Object.entries(BODIES)) {
+        const page = unreadableByType(mime) || (mime === 'application/octet-stream' && unreadableBinary(body.subarray(0, 4096)));
+        const main = mainRefusesForType(body, mime);
+        if (page && main !== true) wrong.push(`${kind} as ${mime}: the page refuses what main takes`);
+        // A NUL past the first bytes is main's to find; every other refusal the page makes first.
+        if (!page && main === true && kind !== 'nulLate') wrong.push(`${kind} as ${mime}: refused by main only`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('says it in main’s words, naming the file and what can be attached', () => {
+    expect(unreadableTypeMessage('photos.zip', 'application/zip')).toBe(
+      '“photos.zip” cannot be attached: Firebrand cannot read this type of file (application/zip). It reads PDF, Word (.docx), HTML and text files, and PNG, JPEG, GIF and WebP images.',
+    );
+  });
+});
