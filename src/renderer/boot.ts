@@ -29,12 +29,15 @@ let release: () => void = () => {};
 let problem: ServeProblem | null = null;
 let showProblem: ((problem: ServeProblem | null) => void) | null = null;
 let reconnected: (() => void) | null = null;
+let desktop = false;
 
 /** Builds the bridge (serve mode: the WebSocket shim; Electron: the preload's) and sends the first requests. */
 export function boot(): void {
   // Electron's preload has already set window.firebrand; a browser in serve mode gets it from the shim, set on the
   // window as the preload's is, so both modes offer the same `window.firebrand`.
-  const given = (window as Partial<Window>).firebrand ?? (window.firebrand = createServeBridge(window.location, reportProblem, () => reconnected?.()));
+  const preloaded = (window as Partial<Window>).firebrand;
+  desktop = preloaded !== undefined;
+  const given = preloaded ?? (window.firebrand = createServeBridge(window.location, reportProblem, () => reconnected?.()));
   const held = holdEvents(given);
   api = held.api;
   release = held.release;
@@ -53,6 +56,11 @@ export function boot(): void {
 /** The bridge the app uses: boot's (events held until the app listens) once booted, else the window's. */
 export function bootedApi(): FirebrandApi | undefined {
   return api;
+}
+
+/** Whether boot found the preload's bridge (the desktop app) rather than making the serve shim (a browser). */
+export function bootedInDesktopApp(): boolean {
+  return desktop;
 }
 
 /** The answer boot asked for, once: later reads ask main again. Undefined when not booted or already taken. */

@@ -4,6 +4,7 @@
  * The same contract is carried by Electron IPC and, in serve mode, by a WebSocket.
  */
 import { MCP_EVENT_CHANNELS, MCP_INVOKE_CHANNELS, type McpEventContract, type McpInvokeContract, type ToolProgress } from './mcp';
+import { EXPORT_EVENT_CHANNELS, type ExportEventContract } from './export-ipc';
 import { CONTEXT_EVENT_CHANNELS, CONTEXT_INVOKE_CHANNELS, type ContextEventContract, type ContextInvokeContract } from './context-ipc';
 import { LIBRARY_EVENT_CHANNELS, LIBRARY_INVOKE_CHANNELS, type LibraryEventContract, type LibraryInvokeContract } from './library';
 import { MODEL_EVENT_CHANNELS, MODEL_INVOKE_CHANNELS, type ModelEventContract, type ModelInvokeContract } from './models-ipc';
@@ -293,8 +294,7 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
 }
 
 /** Event channels: main -> renderer payloads. */
-export interface EventContract extends ModelEventContract, LibraryEventContract, McpEventContract, ContextEventContract {
-  /** A streamed part of an assistant turn; the renderer applies it with the same reducer main persists with. */
+export interface EventContract extends ModelEventContract, LibraryEventContract, McpEventContract, ContextEventContract, ExportEventContract {
   /** Streamed parts of an assistant turn, one batch per network chunk, in order; the renderer applies them with
    * the same reducer main persists with. `from`: how many parts of the turn came before these. */
   'chat:turn-parts': { conversationId: string; turnId: string; parts: StreamPart[]; from: number };
@@ -366,6 +366,7 @@ export const EVENT_CHANNELS = [
   ...LIBRARY_EVENT_CHANNELS,
   ...MCP_EVENT_CHANNELS,
   ...CONTEXT_EVENT_CHANNELS,
+  ...EXPORT_EVENT_CHANNELS,
 ] as const satisfies readonly EventChannel[];
 
 export const CHANNEL_NAME_PATTERN = /^[a-z]+:[a-z]+(?:-[a-z]+)*$/;

@@ -65,4 +65,48 @@ describe.runIf(hasElectron)('the Electron shell', () => {
       rmSync(userData, { recursive: true, force: true });
     }
   });
+
+  // An export said "Exported" as its save dialog opened, cancelled or not (src/main/shell/download-outcome.ts).
+  // The dialog is stood in for by a will-download listener of the test's, which picks a file (setSavePath) or
+  // cancels, as the user would; the page hears how each of its downloads ended.
+  it('tells the page how a download it started ended: saved to the file chosen, or cancelled', async () => {
+    const userData = mkdtempSync(join(tmpdir(), 'firebrand-electron-'));
+    const app = await electron.launch({ executablePath: binary ?? '', args: [ROOT], env: { ...process.env, FIREBRAND_DATA_DIR: userData } as Record<string, string> });
+    try {
+      const page = await app.firstWindow();
+      await page.waitForSelector('[data-testid="composer-input"]');
+      const chosen = join(userData, 'chosen name.md');
+      await app.evaluate(({ session }, path) => {
+        session.defaultSession.on('will-download', (_event, item) => {
+          if (item.getFilename() === 'keep.md') item.setSavePath(path);
+          else item.cancel();
+        });
+      }, chosen);
+      const ended = await page.evaluate(async () => {
+        type Done = { url: string; state: string; fileName: string };
+        const api = (window as unknown as { firebrand: { conversations: { onExportDone(l: (d: Done) => void): () => void } } }).firebrand;
+        const save = (name: string) =>
+          new Promise<string>((resolve) => {
+            const url = URL.createObjectURL(new Blob(['# Tea'], { type: 'text/markdown' }));
+            const stop = api.conversations.onExportDone((done) => {
+              if (done.url !== url) return;
+              stop();
+              resolve(`${done.state} ${done.fileName}`);
+            });
+            const a = document.createElement('a');
+            a.href = url;
+            a.download = name;
+            document.body.append(a);
+            a.click();
+            a.remove();
+          });
+        return [await save('keep.md'), await save('drop.md')];
+      });
+      expect(ended).toEqual(['completed chosen name.md', 'cancelled drop.md']);
+      expect(readFileSync(chosen, 'utf8')).toBe('# Tea');
+    } finally {
+      await app.close();
+      rmSync(userData, { recursive: true, force: true });
+    }
+  });
 });

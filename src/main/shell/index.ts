@@ -16,6 +16,7 @@ import { APP_SCHEME } from './app-scheme';
 import { utilitySpawner } from './engine-utility';
 import { utilityReader } from './reader-utility';
 import { createMainWindow } from './window-options';
+import { reportDownloadOutcome } from './download-outcome';
 import { APP_ORIGIN, guardInvoke } from './ipc-guard';
 import { guardWebContents, noRemoteContent } from './web-contents-guard';
 
@@ -101,6 +102,11 @@ app.whenReady().then(() => {
     });
   }
   services.hub.connect(events.event);
+  // An export's download opens the save dialog: the page says "Exported" once this says it was written
+  // (./download-outcome.ts). Only this window's downloads are its exports.
+  win.webContents.session.on('will-download', (_event, item, contents) => {
+    if (contents === win.webContents) reportDownloadOutcome(item, events.event);
+  });
 
   // Navigation, webviews and window.open are refused by the guard above (links go to the system browser).
   win.once('ready-to-show', () => win.show());

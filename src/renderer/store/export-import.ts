@@ -4,36 +4,52 @@ import { firebrand } from '../firebrand';
 import { toBase64 } from './attachments';
 import type { ImportResult } from '../../shared/ipc';
 import { errorMessage } from './errors';
+import { saveFile } from './save-file';
 import { fail, INFO, openConversation, showNotice, useStore } from '.';
 
 /**
- * Asks main for the file and hands it to the browser's (or Electron's) save flow, and says so: the download went
- * by with nothing on screen, and a user could not tell an export that worked from one that did nothing.
+ * Asks main for the file and hands it to the browser's (or the desktop app's) save flow, and says how it ended:
+ * the download went by with nothing on screen, and a user could not tell an export that worked from one that did
+ * nothing. The desktop app's save dialog may be cancelled (nothing said) or fail to write (said, with Retry).
  */
 export async function exportConversationFile(conversationId: string, format: 'json' | 'markdown'): Promise<void> {
+  const retry = () => void exportConversationFile(conversationId, format);
   try {
     const file = await firebrand().conversations.export({ conversationId, format });
-    save(file);
-    showNotice(exportedMessage(file.title, file.fileName, format), INFO);
+    const saved = await saveFile(file);
+    if (saved.state === 'cancelled') return;
+    if (saved.state === 'interrupted') return fail(new Error(savingFailedMessage(saved.fileName)), retry);
+    showNotice(exportedMessage(file.title, saved.fileName, format, saved.state === 'completed'), INFO);
   } catch (err) {
-    fail(exportFailed(err), () => void exportConversationFile(conversationId, format));
+    fail(exportFailed(err), retry);
   }
 }
 
 /** Every conversation in one file (Export all), saved the same way; Import reads it back whole. */
 export async function exportAllConversations(): Promise<void> {
+  const retry = () => void exportAllConversations();
   try {
     const file = await firebrand().conversations.exportAll({});
-    save(file);
-    showNotice(`Exported every conversation as “${file.fileName}”.`, INFO);
+    const saved = await saveFile(file);
+    if (saved.state === 'cancelled') return;
+    if (saved.state === 'interrupted') return fail(new Error(savingFailedMessage(saved.fileName)), retry);
+    showNotice(`Exported every conversation ${saved.state === 'completed' ? 'to' : 'as'} “${saved.fileName}”.`, INFO);
   } catch (err) {
-    fail(exportFailed(err), () => void exportAllConversations());
+    fail(exportFailed(err), retry);
   }
 }
 
-/** What the notice says once an export was handed to the save flow. */
-export function exportedMessage(title: string, fileName: string, format: 'json' | 'markdown'): string {
-  return `Exported “${title}”${format === 'markdown' ? ' (current branch, as Markdown)' : ''} as “${fileName}”.`;
+/**
+ * What the notice says once an export was saved: handed to the browser's download ("as" the name offered), or
+ * `written` by the desktop app ("to" the file the user chose in its dialog).
+ */
+export function exportedMessage(title: string, fileName: string, format: 'json' | 'markdown', written = false): string {
+  return `Exported “${title}”${format === 'markdown' ? ' (current branch, as Markdown)' : ''} ${written ? 'to' : 'as'} “${fileName}”.`;
+}
+
+/** The desktop app's save dialog closed on a file, and writing it failed (Electron gives no reason). */
+export function savingFailedMessage(fileName: string): string {
+  return `The export could not be saved to “${fileName}”: writing the file failed (is the disk full, or the folder read-only?). Retry to choose a place again.`;
 }
 
 /**
@@ -43,19 +59,6 @@ export function exportedMessage(title: string, fileName: string, format: 'json' 
 function exportFailed(err: unknown): Error {
   const why = errorMessage(err);
   return /export/i.test(why) ? new Error(why) : new Error(`The export failed, and nothing was saved: ${why}`);
-}
-
-/** A download: the browser's in serve mode, Electron's save dialog in the app. */
-function save(file: { fileName: string; mime: string; text: string }): void {
-  const url = URL.createObjectURL(new Blob([file.text], { type: file.mime }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = file.fileName;
-  a.rel = 'noopener';
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /** What the notice says after an Export all came back in; `copies` of them were here already (marked "(imported copy)"). */
