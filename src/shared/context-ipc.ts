@@ -6,7 +6,7 @@
 import type { ThinkMode } from './connections';
 import type { CountedBy } from './context-edits';
 import type { LargestPart, RefusalParts } from './system-turns';
-import type { Turn } from './turn';
+import type { AttachmentBlock, Turn } from './turn';
 
 /** Which conversation, and the model and connection the next message goes to (as the composer sends it). */
 export interface RoomTarget {
@@ -23,6 +23,21 @@ export interface DraftSettings {
   systemPrompt: string;
   think: ThinkMode | null;
   tools?: boolean;
+}
+
+/**
+ * A sent message as the edit form holds it (chat:edit-and-resend's words): the plan measures the branch as it will be
+ * after the edit (the turns before the message, then the edited one; those after it are not sent), and a choice
+ * sends the edit once it has made room, its card after the edited message.
+ */
+export interface EditSpec {
+  /** The user turn edited: the edited message becomes its sibling. */
+  turnId: string;
+  text: string;
+  /** The places of the original's attachments that go with it; absent, all of them. */
+  keepAttachments?: number[];
+  /** Files added in the edit (blocks returned by `attachments:add`), after those kept. */
+  attachments?: AttachmentBlock[];
 }
 
 /** The size of the next request without the draft: the meter adds the draft to it. */
@@ -130,6 +145,8 @@ export interface RoomApplied {
   answer: Turn | null;
   /** false: nothing changed (a summary that failed); the card says why. */
   ok: boolean;
+  /** The edited message the choice sent (a choice made from the edit form), the new sibling of the one edited. */
+  userTurn?: Turn;
 }
 
 /** Auto-compact: per connection or alias, summarize on its own when the request reaches this share of the window. */
@@ -146,9 +163,12 @@ export interface ContextInvokeContract {
   /** The next request's size as the preflight counts it, without the draft (the meter adds it). */
   'context:measure': { req: RoomTarget; res: ContextMeasure };
   /** Every way to make room, with its numbers; `keepFrom` moves the cut, `extraTokens` is the draft's size. */
-  'context:plan': { req: RoomTarget & { conversationId: string | null; keepFrom?: string; extraTokens?: number }; res: RoomPlan };
-  /** Does what the user chose; a waiting message is answered after it. Only a larger window needs no chat yet. */
-  'context:apply': { req: RoomTarget & { think?: boolean; choice: RoomChoice }; res: RoomApplied };
+  'context:plan': { req: RoomTarget & { conversationId: string | null; keepFrom?: string; extraTokens?: number; edit?: EditSpec }; res: RoomPlan };
+  /**
+   * Does what the user chose; a waiting message is answered after it. Only a larger window needs no chat yet. With
+   * `edit`, the edited message is sent (and answered) once the choice made room; nothing is sent when it failed.
+   */
+  'context:apply': { req: RoomTarget & { think?: boolean; choice: RoomChoice; edit?: EditSpec }; res: RoomApplied };
   /** Stops a summary being written for the conversation. */
   'context:cancel': { req: { conversationId: string }; res: { cancelled: boolean } };
   'context:auto-compact': { req: Record<string, never>; res: AutoCompactSetting[] };

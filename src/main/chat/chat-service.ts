@@ -83,12 +83,18 @@ export class ChatService {
 
   /** The edited message beside the user turn `turnId`, with the files kept and those added, then a fresh answer to it. */
   editAndResend(req: EditAndResendRequest): SendResult {
-    const { store, newId, now } = this.deps;
-    this.deps.beforeWrite?.();
-    const original = store.getTurn(req.turnId);
+    const userTurn = this.writeEdit(req);
+    return { conversationId: userTurn.conversationId, userTurn, assistantTurn: this.answer(userTurn, req) };
+  }
+
+  /**
+   * What the edit of `turnId` would send (the original, and the blocks the edited message carries), checked as a
+   * sent edit is, and written nowhere: Make room in the edit form measures the branch as it will be after the edit.
+   */
+  editedMessage(req: Pick<EditAndResendRequest, 'turnId' | 'text' | 'keepAttachments' | 'attachments'>): { original: Turn; blocks: Block[] } {
+    const original = this.deps.store.getTurn(req.turnId);
     if (!original) throw new UserFacingError('not-found', 'That message no longer exists.');
-    refuseWhileApprovalWaits(this.deps, original.conversationId);
-    refuseWhileAnswering(this.answering, original.conversationId);
+    if (original.role !== 'user') throw new UserFacingError('invalid-payload', 'Only your own messages can be edited.');
     // Only the original's own files can go, those the user kept (attachments audit #7: none could be left out, and
     // "ask again without small.png" meant retyping the message and attaching the others again).
     const originals = original.blocks.filter((b) => b.type === 'attachment');
@@ -100,8 +106,17 @@ export class ChatService {
     if (blocks.length === 0) throw new UserFacingError('invalid-payload', 'Type a message or keep a file first.');
     // As many as a sent message may carry (SendRequest's schema), and as many places as keepAttachments can name.
     if (kept.length + added.length > 32) throw new UserFacingError('invalid-payload', `A message can carry at most 32 files; this one would have ${kept.length + added.length}. Remove some first.`);
-    const userTurn = store.editAndResend(req.turnId, { id: newId(), blocks, createdAt: now() }, now());
-    return { conversationId: userTurn.conversationId, userTurn, assistantTurn: this.answer(userTurn, req) };
+    return { original, blocks };
+  }
+
+  /** Writes the edited message beside `turnId` (the active leaf now), unanswered: the caller answers it. */
+  writeEdit(req: Pick<EditAndResendRequest, 'turnId' | 'text' | 'keepAttachments' | 'attachments'>): Turn {
+    const { store, newId, now } = this.deps;
+    this.deps.beforeWrite?.();
+    const { original, blocks } = this.editedMessage(req);
+    refuseWhileApprovalWaits(this.deps, original.conversationId);
+    refuseWhileAnswering(this.answering, original.conversationId);
+    return store.editAndResend(req.turnId, { id: newId(), blocks, createdAt: now() }, now());
   }
 
   /**

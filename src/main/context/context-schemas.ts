@@ -1,5 +1,6 @@
 /** JSON Schemas of the out-of-room payloads (issue 21), merged into ipc/schemas.ts. */
 import type { ContextInvokeContract } from '../../shared/context-ipc';
+import { attachmentBlock } from '../ipc/attachment-block-schema';
 
 type Schema = Record<string, unknown>;
 
@@ -16,6 +17,13 @@ const draftSettings = obj(['systemPrompt', 'think'], {
 });
 const target = { conversationId: { anyOf: [id, { type: 'null' }] }, model, connectionId: id, draftSettings };
 const summarizer = obj(['model'], { model, connectionId: id });
+// As `chat:edit-and-resend` carries the edit (ipc/schemas.ts).
+const edit = obj(['turnId', 'text'], {
+  turnId: id,
+  text: { type: 'string', maxChars: 4_000_000 },
+  keepAttachments: { type: 'array', maxItems: 32, items: { type: 'integer', minimum: 0, maximum: 31 } },
+  attachments: { type: 'array', maxItems: 32, items: attachmentBlock },
+});
 
 const choice: Schema = {
   oneOf: [
@@ -34,8 +42,8 @@ const choice: Schema = {
 
 export const contextPayloadSchemas: Record<keyof ContextInvokeContract, Schema> = {
   'context:measure': obj(['conversationId', 'model'], target),
-  'context:plan': obj(['conversationId', 'model'], { ...target, keepFrom: id, extraTokens: { type: 'integer', minimum: 0, maximum: 100_000_000 } }),
-  'context:apply': obj(['conversationId', 'model', 'choice'], { ...target, think: { type: 'boolean' }, choice }),
+  'context:plan': obj(['conversationId', 'model'], { ...target, keepFrom: id, extraTokens: { type: 'integer', minimum: 0, maximum: 100_000_000 }, edit }),
+  'context:apply': obj(['conversationId', 'model', 'choice'], { ...target, think: { type: 'boolean' }, choice, edit }),
   'context:cancel': obj(['conversationId'], { conversationId: id }),
   'context:auto-compact': empty,
   'context:set-auto-compact': obj(['kind', 'id', 'threshold'], {

@@ -7,7 +7,7 @@
  */
 import { waitingForRoom, type DroppedItem, type DroppedMeta } from '../../shared/context-edits';
 import { ANSWER_ROOM, fitsWindow } from '../../shared/context-estimate';
-import type { ContextMeasure, RoomApplied, RoomChoice, RoomPlan, RoomTarget } from '../../shared/context-ipc';
+import type { ContextMeasure, EditSpec, RoomApplied, RoomChoice, RoomPlan, RoomTarget } from '../../shared/context-ipc';
 import type { Turn } from '../../shared/turn';
 import type { AnswerOptions } from '../chat/chat-service';
 import { setupRequest, type RequestSetup } from '../engine/request-setup';
@@ -20,7 +20,7 @@ import { measureBranch, type Measured } from './measure';
 import { resolveTarget, type ResolvedTarget, type RoomDeps } from './room-target';
 import { summarizeCut } from './summarize-cut';
 
-type ApplyRequest = RoomTarget & { conversationId: string; think?: boolean; choice: RoomChoice };
+type ApplyRequest = RoomTarget & { conversationId: string; think?: boolean; choice: RoomChoice; edit?: EditSpec };
 
 export class RoomService {
   private readonly busy = new Map<string, AbortController>();
@@ -54,18 +54,21 @@ export class RoomService {
     return 'kind' in m ? { tokens: 0, counted: 'estimate', window: null } : { tokens: m.tokens, counted: m.counted, window: m.window ?? null, parts: m.parts };
   }
 
-  async plan(req: RoomTarget & { keepFrom?: string; extraTokens?: number }): Promise<RoomPlan> {
+  async plan(req: RoomTarget & { keepFrom?: string; extraTokens?: number; edit?: EditSpec }): Promise<RoomPlan> {
     const target = resolveTarget(this.deps, req);
     const setup = await setupRequest(this.deps, target);
-    const branch = req.conversationId ? this.branchOf(req.conversationId) : [];
+    const edited = req.edit && req.conversationId ? this.editedBranch(req.conversationId, req.edit) : undefined;
+    const branch = edited?.branch ?? (req.conversationId ? this.branchOf(req.conversationId) : []);
     await letOthersRun();
-    const now = this.sendable(await measureBranch(this.deps, setup, branch, { largest: 5 }));
+    const measured = this.sendable(await measureBranch(this.deps, setup, branch, { largest: 5 }));
+    // A file of the edited message itself is left out by removing its chip, not by a card.
+    const now = edited ? { ...measured, largest: measured.largest.filter((part) => part.turnId !== edited.message.id) } : measured;
     const extra = req.extraTokens ?? 0;
     const need = now.tokens + extra;
     const chosen = await chooseCut(this.deps, setup, branch, now, { keepFrom: req.keepFrom, extra });
     const larger = await largerWindow(this.deps, target, need, now.window);
     await letOthersRun();
-    const pending = waitingForRoom(branch);
+    const pending = edited?.message ?? waitingForRoom(branch);
     const droppable = now.largest.some((part) => part.drop !== undefined);
     return {
       model: target.model,
@@ -101,32 +104,49 @@ export class RoomService {
     const busy = this.busyReason(req.conversationId);
     if (busy) throw new UserFacingError('forbidden', busy);
     const target = resolveTarget(this.deps, req);
-    const branch = this.branchOf(req.conversationId);
-    if (branch.some((t) => t.status === 'streaming')) throw new UserFacingError('forbidden', 'An answer is running in this chat: wait for it, or stop it.');
-    const leaf = branch.at(-1);
-    const pending = waitingForRoom(branch);
+    const shown = this.branchOf(req.conversationId);
+    if (shown.some((t) => t.status === 'streaming')) throw new UserFacingError('forbidden', 'An answer is running in this chat: wait for it, or stop it.');
+    // From the edit form: the branch as it will be after the edit, its last turn the edited message, unsaved.
+    const edit = req.edit;
+    const edited = edit ? this.editedBranch(req.conversationId, edit) : undefined;
+    const branch = edited?.branch ?? shown;
+    const leaf = edited ? undefined : branch.at(-1);
+    const pending = edited?.message ?? waitingForRoom(branch);
     const options: AnswerOptions = { model: req.model, think: req.think, connectionId: req.connectionId };
     const answerAfter = (parent: Turn | undefined) => (pending && parent ? this.deps.chat.answerAfter(parent, options) : null);
     const choice = req.choice;
+    // The edit is written once room is made: a card the choice wrote goes after it (Assemble reads a card wherever it
+    // is on the branch), and the edited message stays the sibling of the one it replaces.
+    const sendEdit = (write?: (message: Turn) => Turn): RoomApplied => {
+      const userTurn = this.deps.chat.writeEdit(edit!);
+      this.deps.emit('conversations:changed', { conversationId: req.conversationId });
+      const written = write ? write(userTurn) : null;
+      return { conversationId: req.conversationId, card: written, answer: this.deps.chat.answerAfter(written ?? userTurn, options), ok: true, userTurn };
+    };
 
     if (choice.kind === 'larger-window') {
       await keepLargerWindow(this.deps, target, choice.window);
+      if (edit) return sendEdit();
       return { conversationId: req.conversationId, card: null, answer: answerAfter(leaf), ok: true };
     }
     // The chat's tools were turned off (its settings): the waiting message goes again, and is refused again, with a
     // new card, if that was not enough.
-    if (choice.kind === 'answer-waiting') return { conversationId: req.conversationId, card: null, answer: answerAfter(leaf), ok: true };
+    if (choice.kind === 'answer-waiting') return edit ? sendEdit() : { conversationId: req.conversationId, card: null, answer: answerAfter(leaf), ok: true };
     const setup = await setupRequest(this.deps, target);
     const now = this.sendable(await measureBranch(this.deps, setup, branch));
-    const at = { conversationId: req.conversationId, parentId: leaf?.id ?? null };
+    // An edit's card is placed after the edited message once it is written; a failed summary's goes where the chat ends.
+    const at = { conversationId: req.conversationId, parentId: (leaf ?? shown.at(-1))?.id ?? null };
 
     if (choice.kind === 'drop-oldest' || choice.kind === 'drop-item') {
+      if (edited && choice.kind === 'drop-item' && choice.turnId === edited.message.id) throw new UserFacingError('invalid-payload', 'A file of the message you are editing is left out by removing it from the edit.');
       const meta: DroppedMeta = choice.kind === 'drop-oldest' ? dropMetaFor(this.cutAt(branch, choice.keepFrom)) : { ...dropMetaFor({ before: [] }), items: [this.itemOf(branch, choice.turnId, choice.item)] };
       const after = this.sendable(await measureBranch(this.deps, setup, withCard(branch, 'context-dropped', meta)));
       const tokens = Math.max(0, now.tokens - after.tokens);
       const numbers = { tokens, tokensBefore: now.tokens, tokensAfter: after.tokens, counted: after.counted === now.counted ? now.counted : ('estimate' as const) };
       const items = meta.items.map((i) => ({ ...i, tokens }));
-      const written = this.write(card('context-dropped', { ...meta, items, ...numbers }, { ...at, id: this.deps.newId(), now: this.deps.now() }));
+      const made = card('context-dropped', { ...meta, items, ...numbers }, { ...at, id: this.deps.newId(), now: this.deps.now() });
+      if (edit) return sendEdit((message) => this.write({ ...made, parentId: message.id }));
+      const written = this.write(made);
       return { conversationId: req.conversationId, card: written, answer: answerAfter(written), ok: true };
     }
 
@@ -140,10 +160,15 @@ export class RoomService {
       if (choice.kind === 'summarize') {
         const cut = this.cutAt(branch, choice.keepFrom);
         const made = await summarizeCut(this.deps, { setup, branch, now, cut, summarizer, summarizerName, at, signal: controller.signal });
+        // Nothing of the edit is sent when no summary was made: the edit form keeps it, and the card says why.
+        if (edit && made.ok) {
+          this.busy.delete(req.conversationId);
+          return sendEdit((message) => this.write({ ...made.card, parentId: message.id }));
+        }
         const written = this.write(made.card);
         return { conversationId: req.conversationId, card: written, answer: made.ok ? answerAfter(written) : null, ok: made.ok };
       }
-      return await this.continueInNewChat(req, { setup, branch, now, pending, summarizer, summarizerName, title: conversation.title, signal: controller.signal, options });
+      return await this.continueInNewChat(req, { setup, branch, leaf: shown.at(-1), now, pending, summarizer, summarizerName, title: conversation.title, signal: controller.signal, options });
     } finally {
       this.busy.delete(req.conversationId);
     }
@@ -184,10 +209,11 @@ export class RoomService {
 
   private async continueInNewChat(
     req: ApplyRequest,
-    c: { setup: RequestSetup; branch: Turn[]; now: Measured; pending: Turn | undefined; summarizer: ResolvedTarget; summarizerName: string; title: string; signal: AbortSignal; options: AnswerOptions },
+    c: { setup: RequestSetup; branch: Turn[]; leaf: Turn | undefined; now: Measured; pending: Turn | undefined; summarizer: ResolvedTarget; summarizerName: string; title: string; signal: AbortSignal; options: AnswerOptions },
   ): Promise<RoomApplied> {
     const { store, newId, now, emit } = this.deps;
-    const leaf = c.branch.at(-1);
+    // Where this chat ends as shown (an edited message, not yet written, goes to the new chat only).
+    const leaf = c.leaf;
     const cut = newChatCut(req.conversationId, c.branch, c.pending);
     if (!cut) throw new UserFacingError('invalid-payload', 'There is nothing to summarize yet in this chat.');
     const id = newId();
@@ -224,6 +250,18 @@ export class RoomService {
     const conversation = this.deps.store.getConversation(conversationId);
     if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
     return conversation.activeLeafId ? this.deps.store.branch(conversation.activeLeafId) : [];
+  }
+
+  /**
+   * The branch as it will be after `edit`: the turns before the edited message, then the edited message (unsaved,
+   * with the original's id, so a cut before it names it); the turns after it are not sent.
+   */
+  private editedBranch(conversationId: string, edit: EditSpec): { branch: Turn[]; message: Turn } {
+    const { original, blocks } = this.deps.chat.editedMessage(edit);
+    if (original.conversationId !== conversationId) throw new UserFacingError('not-found', 'That message is not in this conversation.');
+    const before = original.parentId ? this.deps.store.branch(original.parentId) : [];
+    const message: Turn = { ...original, blocks };
+    return { branch: [...before, message], message };
   }
 
   private sendable(m: Measured | { kind: 'unsendable'; message: string }): Measured {

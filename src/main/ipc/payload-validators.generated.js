@@ -4071,7 +4071,8 @@ return errors === 0;
 }
 
 export const payload35 = validate46;
-const schema47 = {"type":"object","additionalProperties":false,"required":["conversationId","model"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200},"draftSettings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}},"keepFrom":{"type":"string","minLength":1,"maxLength":200},"extraTokens":{"type":"integer","minimum":0,"maximum":100000000}}};
+const schema47 = {"type":"object","additionalProperties":false,"required":["conversationId","model"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200},"draftSettings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}},"keepFrom":{"type":"string","minLength":1,"maxLength":200},"extraTokens":{"type":"integer","minimum":0,"maximum":100000000},"edit":{"type":"object","additionalProperties":false,"required":["turnId","text"],"properties":{"turnId":{"type":"string","minLength":1,"maxLength":200},"text":{"type":"string","maxChars":4000000},"keepAttachments":{"type":"array","maxItems":32,"items":{"type":"integer","minimum":0,"maximum":31}},"attachments":{"type":"array","maxItems":32,"items":{"type":"object","additionalProperties":false,"required":["type","id","kind","name","mime","size"],"properties":{"type":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"kind":{"enum":["image","document","text"]},"name":{"type":"string","minLength":1,"maxLength":500},"mime":{"type":"string","minLength":1,"maxLength":200},"size":{"type":"integer","minimum":0},"pages":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"integer","minimum":1,"maximum":100000},"to":{"type":"integer","minimum":1,"maximum":100000}}}}}}}}}};
+const pattern14 = new RegExp("^[0-9a-f]{64}$", "u");
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4086,7 +4087,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "conversationId") || (key0 === "model")) || (key0 === "connectionId")) || (key0 === "draftSettings")) || (key0 === "keepFrom")) || (key0 === "extraTokens"))){
+if(!(((((((key0 === "conversationId") || (key0 === "model")) || (key0 === "connectionId")) || (key0 === "draftSettings")) || (key0 === "keepFrom")) || (key0 === "extraTokens")) || (key0 === "edit"))){
 validate46.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -4418,6 +4419,414 @@ var valid0 = _errs26 === errors;
 else {
 var valid0 = true;
 }
+if(valid0){
+if(data.edit !== undefined){
+let data9 = data.edit;
+const _errs28 = errors;
+if(errors === _errs28){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+let missing2;
+if(((data9.turnId === undefined) && (missing2 = "turnId")) || ((data9.text === undefined) && (missing2 = "text"))){
+validate46.errors = [{instancePath:instancePath+"/edit",schemaPath:"#/properties/edit/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+return false;
+}
+else {
+const _errs30 = errors;
+for(const key2 in data9){
+if(!((((key2 === "turnId") || (key2 === "text")) || (key2 === "keepAttachments")) || (key2 === "attachments"))){
+validate46.errors = [{instancePath:instancePath+"/edit",schemaPath:"#/properties/edit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs30 === errors){
+if(data9.turnId !== undefined){
+let data10 = data9.turnId;
+const _errs31 = errors;
+if(errors === _errs31){
+if(typeof data10 === "string"){
+if(func2(data10) > 200){
+validate46.errors = [{instancePath:instancePath+"/edit/turnId",schemaPath:"#/properties/edit/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data10) < 1){
+validate46.errors = [{instancePath:instancePath+"/edit/turnId",schemaPath:"#/properties/edit/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/edit/turnId",schemaPath:"#/properties/edit/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs31 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data9.text !== undefined){
+let data11 = data9.text;
+const _errs33 = errors;
+if(errors === _errs33){
+if(typeof data11 === "string"){
+if(data11.length > 4000000){
+validate46.errors = [{instancePath:instancePath+"/edit/text",schemaPath:"#/properties/edit/properties/text/maxChars",keyword:"maxChars",params:{limit: 4000000},message:"must NOT have more than 4000000 characters"}];
+return false;
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/edit/text",schemaPath:"#/properties/edit/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid4 = _errs33 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data9.keepAttachments !== undefined){
+let data12 = data9.keepAttachments;
+const _errs35 = errors;
+if(errors === _errs35){
+if(Array.isArray(data12)){
+if(data12.length > 32){
+validate46.errors = [{instancePath:instancePath+"/edit/keepAttachments",schemaPath:"#/properties/edit/properties/keepAttachments/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
+return false;
+}
+else {
+var valid5 = true;
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+let data13 = data12[i0];
+const _errs37 = errors;
+if(!(((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13))) && (isFinite(data13)))){
+validate46.errors = [{instancePath:instancePath+"/edit/keepAttachments/" + i0,schemaPath:"#/properties/edit/properties/keepAttachments/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs37){
+if((typeof data13 == "number") && (isFinite(data13))){
+if(data13 > 31 || isNaN(data13)){
+validate46.errors = [{instancePath:instancePath+"/edit/keepAttachments/" + i0,schemaPath:"#/properties/edit/properties/keepAttachments/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 31},message:"must be <= 31"}];
+return false;
+}
+else {
+if(data13 < 0 || isNaN(data13)){
+validate46.errors = [{instancePath:instancePath+"/edit/keepAttachments/" + i0,schemaPath:"#/properties/edit/properties/keepAttachments/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid5 = _errs37 === errors;
+if(!valid5){
+break;
+}
+}
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/edit/keepAttachments",schemaPath:"#/properties/edit/properties/keepAttachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid4 = _errs35 === errors;
+}
+else {
+var valid4 = true;
+}
+if(valid4){
+if(data9.attachments !== undefined){
+let data14 = data9.attachments;
+const _errs39 = errors;
+if(errors === _errs39){
+if(Array.isArray(data14)){
+if(data14.length > 32){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments",schemaPath:"#/properties/edit/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
+return false;
+}
+else {
+var valid6 = true;
+const len1 = data14.length;
+for(let i1=0; i1<len1; i1++){
+let data15 = data14[i1];
+const _errs41 = errors;
+if(errors === _errs41){
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+let missing3;
+if(((((((data15.type === undefined) && (missing3 = "type")) || ((data15.id === undefined) && (missing3 = "id"))) || ((data15.kind === undefined) && (missing3 = "kind"))) || ((data15.name === undefined) && (missing3 = "name"))) || ((data15.mime === undefined) && (missing3 = "mime"))) || ((data15.size === undefined) && (missing3 = "size"))){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1,schemaPath:"#/properties/edit/properties/attachments/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+return false;
+}
+else {
+const _errs43 = errors;
+for(const key3 in data15){
+if(!(((((((key3 === "type") || (key3 === "id")) || (key3 === "kind")) || (key3 === "name")) || (key3 === "mime")) || (key3 === "size")) || (key3 === "pages"))){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1,schemaPath:"#/properties/edit/properties/attachments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs43 === errors){
+if(data15.type !== undefined){
+const _errs44 = errors;
+if("attachment" !== data15.type){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/type",schemaPath:"#/properties/edit/properties/attachments/items/properties/type/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant"}];
+return false;
+}
+var valid7 = _errs44 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data15.id !== undefined){
+let data17 = data15.id;
+const _errs45 = errors;
+if(errors === _errs45){
+if(typeof data17 === "string"){
+if(!pattern14.test(data17)){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/id",schemaPath:"#/properties/edit/properties/attachments/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/id",schemaPath:"#/properties/edit/properties/attachments/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid7 = _errs45 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data15.kind !== undefined){
+let data18 = data15.kind;
+const _errs47 = errors;
+if(!(((data18 === "image") || (data18 === "document")) || (data18 === "text"))){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/kind",schemaPath:"#/properties/edit/properties/attachments/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema47.properties.edit.properties.attachments.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid7 = _errs47 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data15.name !== undefined){
+let data19 = data15.name;
+const _errs48 = errors;
+if(errors === _errs48){
+if(typeof data19 === "string"){
+if(func2(data19) > 500){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/name",schemaPath:"#/properties/edit/properties/attachments/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+else {
+if(func2(data19) < 1){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/name",schemaPath:"#/properties/edit/properties/attachments/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/name",schemaPath:"#/properties/edit/properties/attachments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid7 = _errs48 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data15.mime !== undefined){
+let data20 = data15.mime;
+const _errs50 = errors;
+if(errors === _errs50){
+if(typeof data20 === "string"){
+if(func2(data20) > 200){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/mime",schemaPath:"#/properties/edit/properties/attachments/items/properties/mime/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data20) < 1){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/mime",schemaPath:"#/properties/edit/properties/attachments/items/properties/mime/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/mime",schemaPath:"#/properties/edit/properties/attachments/items/properties/mime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid7 = _errs50 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data15.size !== undefined){
+let data21 = data15.size;
+const _errs52 = errors;
+if(!(((typeof data21 == "number") && (!(data21 % 1) && !isNaN(data21))) && (isFinite(data21)))){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/size",schemaPath:"#/properties/edit/properties/attachments/items/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs52){
+if((typeof data21 == "number") && (isFinite(data21))){
+if(data21 < 0 || isNaN(data21)){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/size",schemaPath:"#/properties/edit/properties/attachments/items/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid7 = _errs52 === errors;
+}
+else {
+var valid7 = true;
+}
+if(valid7){
+if(data15.pages !== undefined){
+let data22 = data15.pages;
+const _errs54 = errors;
+if(errors === _errs54){
+if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
+let missing4;
+if(((data22.from === undefined) && (missing4 = "from")) || ((data22.to === undefined) && (missing4 = "to"))){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/required",keyword:"required",params:{missingProperty: missing4},message:"must have required property '"+missing4+"'"}];
+return false;
+}
+else {
+const _errs56 = errors;
+for(const key4 in data22){
+if(!((key4 === "from") || (key4 === "to"))){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs56 === errors){
+if(data22.from !== undefined){
+let data23 = data22.from;
+const _errs57 = errors;
+if(!(((typeof data23 == "number") && (!(data23 % 1) && !isNaN(data23))) && (isFinite(data23)))){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages/from",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/properties/from/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs57){
+if((typeof data23 == "number") && (isFinite(data23))){
+if(data23 > 100000 || isNaN(data23)){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages/from",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/properties/from/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data23 < 1 || isNaN(data23)){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages/from",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid8 = _errs57 === errors;
+}
+else {
+var valid8 = true;
+}
+if(valid8){
+if(data22.to !== undefined){
+let data24 = data22.to;
+const _errs59 = errors;
+if(!(((typeof data24 == "number") && (!(data24 % 1) && !isNaN(data24))) && (isFinite(data24)))){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages/to",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/properties/to/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs59){
+if((typeof data24 == "number") && (isFinite(data24))){
+if(data24 > 100000 || isNaN(data24)){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages/to",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/properties/to/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data24 < 1 || isNaN(data24)){
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages/to",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid8 = _errs59 === errors;
+}
+else {
+var valid8 = true;
+}
+}
+}
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid7 = _errs54 === errors;
+}
+else {
+var valid7 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/edit/attachments/" + i1,schemaPath:"#/properties/edit/properties/attachments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid6 = _errs41 === errors;
+if(!valid6){
+break;
+}
+}
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/edit/attachments",schemaPath:"#/properties/edit/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid4 = _errs39 === errors;
+}
+else {
+var valid4 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate46.errors = [{instancePath:instancePath+"/edit",schemaPath:"#/properties/edit/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+}
 }
 }
 }
@@ -4436,8 +4845,7 @@ return errors === 0;
 }
 
 export const payload36 = validate47;
-const schema48 = {"type":"object","additionalProperties":false,"required":["conversationId","model","choice"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200},"draftSettings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}},"think":{"type":"boolean"},"choice":{"oneOf":[{"type":"object","additionalProperties":false,"required":["kind","window"],"properties":{"kind":{"const":"larger-window"},"window":{"type":"integer","minimum":256,"maximum":10000000}}},{"type":"object","additionalProperties":false,"required":["kind","keepFrom"],"properties":{"kind":{"const":"summarize"},"keepFrom":{"type":"string","minLength":1,"maxLength":200},"summarizer":{"type":"object","additionalProperties":false,"required":["model"],"properties":{"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200}}}}},{"type":"object","additionalProperties":false,"required":["kind","keepFrom"],"properties":{"kind":{"const":"drop-oldest"},"keepFrom":{"type":"string","minLength":1,"maxLength":200}}},{"type":"object","additionalProperties":false,"required":["kind","turnId","item"],"properties":{"kind":{"const":"drop-item"},"turnId":{"type":"string","minLength":1,"maxLength":200},"item":{"oneOf":[{"type":"object","additionalProperties":false,"required":["kind","id"],"properties":{"kind":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},{"type":"object","additionalProperties":false,"required":["kind","toolCallId"],"properties":{"kind":{"const":"tool_result"},"toolCallId":{"type":"string","minLength":1,"maxLength":200}}}]}}},{"type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"const":"new-chat"},"summarizer":{"type":"object","additionalProperties":false,"required":["model"],"properties":{"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200}}}}},{"type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"const":"answer-waiting"}}}]}}};
-const pattern14 = new RegExp("^[0-9a-f]{64}$", "u");
+const schema48 = {"type":"object","additionalProperties":false,"required":["conversationId","model","choice"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200},"draftSettings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}},"think":{"type":"boolean"},"choice":{"oneOf":[{"type":"object","additionalProperties":false,"required":["kind","window"],"properties":{"kind":{"const":"larger-window"},"window":{"type":"integer","minimum":256,"maximum":10000000}}},{"type":"object","additionalProperties":false,"required":["kind","keepFrom"],"properties":{"kind":{"const":"summarize"},"keepFrom":{"type":"string","minLength":1,"maxLength":200},"summarizer":{"type":"object","additionalProperties":false,"required":["model"],"properties":{"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200}}}}},{"type":"object","additionalProperties":false,"required":["kind","keepFrom"],"properties":{"kind":{"const":"drop-oldest"},"keepFrom":{"type":"string","minLength":1,"maxLength":200}}},{"type":"object","additionalProperties":false,"required":["kind","turnId","item"],"properties":{"kind":{"const":"drop-item"},"turnId":{"type":"string","minLength":1,"maxLength":200},"item":{"oneOf":[{"type":"object","additionalProperties":false,"required":["kind","id"],"properties":{"kind":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"}}},{"type":"object","additionalProperties":false,"required":["kind","toolCallId"],"properties":{"kind":{"const":"tool_result"},"toolCallId":{"type":"string","minLength":1,"maxLength":200}}}]}}},{"type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"const":"new-chat"},"summarizer":{"type":"object","additionalProperties":false,"required":["model"],"properties":{"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200}}}}},{"type":"object","additionalProperties":false,"required":["kind"],"properties":{"kind":{"const":"answer-waiting"}}}]},"edit":{"type":"object","additionalProperties":false,"required":["turnId","text"],"properties":{"turnId":{"type":"string","minLength":1,"maxLength":200},"text":{"type":"string","maxChars":4000000},"keepAttachments":{"type":"array","maxItems":32,"items":{"type":"integer","minimum":0,"maximum":31}},"attachments":{"type":"array","maxItems":32,"items":{"type":"object","additionalProperties":false,"required":["type","id","kind","name","mime","size"],"properties":{"type":{"const":"attachment"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"kind":{"enum":["image","document","text"]},"name":{"type":"string","minLength":1,"maxLength":500},"mime":{"type":"string","minLength":1,"maxLength":200},"size":{"type":"integer","minimum":0},"pages":{"type":"object","additionalProperties":false,"required":["from","to"],"properties":{"from":{"type":"integer","minimum":1,"maximum":100000},"to":{"type":"integer","minimum":1,"maximum":100000}}}}}}}}}};
 
 function validate47(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -4452,7 +4860,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((((key0 === "conversationId") || (key0 === "model")) || (key0 === "connectionId")) || (key0 === "draftSettings")) || (key0 === "think")) || (key0 === "choice"))){
+if(!(((((((key0 === "conversationId") || (key0 === "model")) || (key0 === "connectionId")) || (key0 === "draftSettings")) || (key0 === "think")) || (key0 === "choice")) || (key0 === "edit"))){
 validate47.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -5919,6 +6327,414 @@ var valid0 = _errs26 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.edit !== undefined){
+let data30 = data.edit;
+const _errs88 = errors;
+if(errors === _errs88){
+if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
+let missing12;
+if(((data30.turnId === undefined) && (missing12 = "turnId")) || ((data30.text === undefined) && (missing12 = "text"))){
+validate47.errors = [{instancePath:instancePath+"/edit",schemaPath:"#/properties/edit/required",keyword:"required",params:{missingProperty: missing12},message:"must have required property '"+missing12+"'"}];
+return false;
+}
+else {
+const _errs90 = errors;
+for(const key12 in data30){
+if(!((((key12 === "turnId") || (key12 === "text")) || (key12 === "keepAttachments")) || (key12 === "attachments"))){
+validate47.errors = [{instancePath:instancePath+"/edit",schemaPath:"#/properties/edit/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key12},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs90 === errors){
+if(data30.turnId !== undefined){
+let data31 = data30.turnId;
+const _errs91 = errors;
+if(errors === _errs91){
+if(typeof data31 === "string"){
+if(func2(data31) > 200){
+validate47.errors = [{instancePath:instancePath+"/edit/turnId",schemaPath:"#/properties/edit/properties/turnId/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data31) < 1){
+validate47.errors = [{instancePath:instancePath+"/edit/turnId",schemaPath:"#/properties/edit/properties/turnId/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/edit/turnId",schemaPath:"#/properties/edit/properties/turnId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid16 = _errs91 === errors;
+}
+else {
+var valid16 = true;
+}
+if(valid16){
+if(data30.text !== undefined){
+let data32 = data30.text;
+const _errs93 = errors;
+if(errors === _errs93){
+if(typeof data32 === "string"){
+if(data32.length > 4000000){
+validate47.errors = [{instancePath:instancePath+"/edit/text",schemaPath:"#/properties/edit/properties/text/maxChars",keyword:"maxChars",params:{limit: 4000000},message:"must NOT have more than 4000000 characters"}];
+return false;
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/edit/text",schemaPath:"#/properties/edit/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid16 = _errs93 === errors;
+}
+else {
+var valid16 = true;
+}
+if(valid16){
+if(data30.keepAttachments !== undefined){
+let data33 = data30.keepAttachments;
+const _errs95 = errors;
+if(errors === _errs95){
+if(Array.isArray(data33)){
+if(data33.length > 32){
+validate47.errors = [{instancePath:instancePath+"/edit/keepAttachments",schemaPath:"#/properties/edit/properties/keepAttachments/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
+return false;
+}
+else {
+var valid17 = true;
+const len0 = data33.length;
+for(let i0=0; i0<len0; i0++){
+let data34 = data33[i0];
+const _errs97 = errors;
+if(!(((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34))) && (isFinite(data34)))){
+validate47.errors = [{instancePath:instancePath+"/edit/keepAttachments/" + i0,schemaPath:"#/properties/edit/properties/keepAttachments/items/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs97){
+if((typeof data34 == "number") && (isFinite(data34))){
+if(data34 > 31 || isNaN(data34)){
+validate47.errors = [{instancePath:instancePath+"/edit/keepAttachments/" + i0,schemaPath:"#/properties/edit/properties/keepAttachments/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 31},message:"must be <= 31"}];
+return false;
+}
+else {
+if(data34 < 0 || isNaN(data34)){
+validate47.errors = [{instancePath:instancePath+"/edit/keepAttachments/" + i0,schemaPath:"#/properties/edit/properties/keepAttachments/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+}
+var valid17 = _errs97 === errors;
+if(!valid17){
+break;
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/edit/keepAttachments",schemaPath:"#/properties/edit/properties/keepAttachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid16 = _errs95 === errors;
+}
+else {
+var valid16 = true;
+}
+if(valid16){
+if(data30.attachments !== undefined){
+let data35 = data30.attachments;
+const _errs99 = errors;
+if(errors === _errs99){
+if(Array.isArray(data35)){
+if(data35.length > 32){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments",schemaPath:"#/properties/edit/properties/attachments/maxItems",keyword:"maxItems",params:{limit: 32},message:"must NOT have more than 32 items"}];
+return false;
+}
+else {
+var valid18 = true;
+const len1 = data35.length;
+for(let i1=0; i1<len1; i1++){
+let data36 = data35[i1];
+const _errs101 = errors;
+if(errors === _errs101){
+if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
+let missing13;
+if(((((((data36.type === undefined) && (missing13 = "type")) || ((data36.id === undefined) && (missing13 = "id"))) || ((data36.kind === undefined) && (missing13 = "kind"))) || ((data36.name === undefined) && (missing13 = "name"))) || ((data36.mime === undefined) && (missing13 = "mime"))) || ((data36.size === undefined) && (missing13 = "size"))){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1,schemaPath:"#/properties/edit/properties/attachments/items/required",keyword:"required",params:{missingProperty: missing13},message:"must have required property '"+missing13+"'"}];
+return false;
+}
+else {
+const _errs103 = errors;
+for(const key13 in data36){
+if(!(((((((key13 === "type") || (key13 === "id")) || (key13 === "kind")) || (key13 === "name")) || (key13 === "mime")) || (key13 === "size")) || (key13 === "pages"))){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1,schemaPath:"#/properties/edit/properties/attachments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key13},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs103 === errors){
+if(data36.type !== undefined){
+const _errs104 = errors;
+if("attachment" !== data36.type){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/type",schemaPath:"#/properties/edit/properties/attachments/items/properties/type/const",keyword:"const",params:{allowedValue: "attachment"},message:"must be equal to constant"}];
+return false;
+}
+var valid19 = _errs104 === errors;
+}
+else {
+var valid19 = true;
+}
+if(valid19){
+if(data36.id !== undefined){
+let data38 = data36.id;
+const _errs105 = errors;
+if(errors === _errs105){
+if(typeof data38 === "string"){
+if(!pattern14.test(data38)){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/id",schemaPath:"#/properties/edit/properties/attachments/items/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+return false;
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/id",schemaPath:"#/properties/edit/properties/attachments/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid19 = _errs105 === errors;
+}
+else {
+var valid19 = true;
+}
+if(valid19){
+if(data36.kind !== undefined){
+let data39 = data36.kind;
+const _errs107 = errors;
+if(!(((data39 === "image") || (data39 === "document")) || (data39 === "text"))){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/kind",schemaPath:"#/properties/edit/properties/attachments/items/properties/kind/enum",keyword:"enum",params:{allowedValues: schema48.properties.edit.properties.attachments.items.properties.kind.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid19 = _errs107 === errors;
+}
+else {
+var valid19 = true;
+}
+if(valid19){
+if(data36.name !== undefined){
+let data40 = data36.name;
+const _errs108 = errors;
+if(errors === _errs108){
+if(typeof data40 === "string"){
+if(func2(data40) > 500){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/name",schemaPath:"#/properties/edit/properties/attachments/items/properties/name/maxLength",keyword:"maxLength",params:{limit: 500},message:"must NOT have more than 500 characters"}];
+return false;
+}
+else {
+if(func2(data40) < 1){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/name",schemaPath:"#/properties/edit/properties/attachments/items/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/name",schemaPath:"#/properties/edit/properties/attachments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid19 = _errs108 === errors;
+}
+else {
+var valid19 = true;
+}
+if(valid19){
+if(data36.mime !== undefined){
+let data41 = data36.mime;
+const _errs110 = errors;
+if(errors === _errs110){
+if(typeof data41 === "string"){
+if(func2(data41) > 200){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/mime",schemaPath:"#/properties/edit/properties/attachments/items/properties/mime/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data41) < 1){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/mime",schemaPath:"#/properties/edit/properties/attachments/items/properties/mime/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/mime",schemaPath:"#/properties/edit/properties/attachments/items/properties/mime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid19 = _errs110 === errors;
+}
+else {
+var valid19 = true;
+}
+if(valid19){
+if(data36.size !== undefined){
+let data42 = data36.size;
+const _errs112 = errors;
+if(!(((typeof data42 == "number") && (!(data42 % 1) && !isNaN(data42))) && (isFinite(data42)))){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/size",schemaPath:"#/properties/edit/properties/attachments/items/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs112){
+if((typeof data42 == "number") && (isFinite(data42))){
+if(data42 < 0 || isNaN(data42)){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/size",schemaPath:"#/properties/edit/properties/attachments/items/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid19 = _errs112 === errors;
+}
+else {
+var valid19 = true;
+}
+if(valid19){
+if(data36.pages !== undefined){
+let data43 = data36.pages;
+const _errs114 = errors;
+if(errors === _errs114){
+if(data43 && typeof data43 == "object" && !Array.isArray(data43)){
+let missing14;
+if(((data43.from === undefined) && (missing14 = "from")) || ((data43.to === undefined) && (missing14 = "to"))){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/required",keyword:"required",params:{missingProperty: missing14},message:"must have required property '"+missing14+"'"}];
+return false;
+}
+else {
+const _errs116 = errors;
+for(const key14 in data43){
+if(!((key14 === "from") || (key14 === "to"))){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key14},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs116 === errors){
+if(data43.from !== undefined){
+let data44 = data43.from;
+const _errs117 = errors;
+if(!(((typeof data44 == "number") && (!(data44 % 1) && !isNaN(data44))) && (isFinite(data44)))){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages/from",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/properties/from/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs117){
+if((typeof data44 == "number") && (isFinite(data44))){
+if(data44 > 100000 || isNaN(data44)){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages/from",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/properties/from/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data44 < 1 || isNaN(data44)){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages/from",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/properties/from/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid20 = _errs117 === errors;
+}
+else {
+var valid20 = true;
+}
+if(valid20){
+if(data43.to !== undefined){
+let data45 = data43.to;
+const _errs119 = errors;
+if(!(((typeof data45 == "number") && (!(data45 % 1) && !isNaN(data45))) && (isFinite(data45)))){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages/to",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/properties/to/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs119){
+if((typeof data45 == "number") && (isFinite(data45))){
+if(data45 > 100000 || isNaN(data45)){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages/to",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/properties/to/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100000},message:"must be <= 100000"}];
+return false;
+}
+else {
+if(data45 < 1 || isNaN(data45)){
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages/to",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/properties/to/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+var valid20 = _errs119 === errors;
+}
+else {
+var valid20 = true;
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1+"/pages",schemaPath:"#/properties/edit/properties/attachments/items/properties/pages/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid19 = _errs114 === errors;
+}
+else {
+var valid19 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/edit/attachments/" + i1,schemaPath:"#/properties/edit/properties/attachments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid18 = _errs101 === errors;
+if(!valid18){
+break;
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/edit/attachments",schemaPath:"#/properties/edit/properties/attachments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid16 = _errs99 === errors;
+}
+else {
+var valid16 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate47.errors = [{instancePath:instancePath+"/edit",schemaPath:"#/properties/edit/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs88 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

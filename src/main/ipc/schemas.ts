@@ -5,6 +5,7 @@
 import { base64Length, CONVERSATION_FILE_MAX_BYTES, IMPORT_CHUNK_BYTES } from '../../shared/file-limits';
 import { CONVERSATION_PAGE_MAX, CONVERSATION_TITLE_MAX_CHARS, SEARCH_QUERY_MAX_CHARS, type InvokeChannel } from '../../shared/ipc';
 import { contextPayloadSchemas } from '../context/context-schemas';
+import { attachmentBlock } from './attachment-block-schema';
 import { libraryPayloadSchemas } from '../library/library-schemas';
 import { mcpPayloadSchemas } from '../mcp/mcp-schemas';
 import { modelPayloadSchemas } from '../models/model-schemas';
@@ -21,25 +22,6 @@ const conversationSettings = {
   systemPrompt: { type: 'string', maxLength: 200_000 },
   think: { anyOf: [thinkMode, { type: 'null' }] },
   tools: { type: 'boolean' },
-};
-const attachmentBlock: Schema = {
-  type: 'object',
-  additionalProperties: false,
-  required: ['type', 'id', 'kind', 'name', 'mime', 'size'],
-  properties: {
-    type: { const: 'attachment' },
-    id: digest,
-    kind: { enum: ['image', 'document', 'text'] },
-    name: { type: 'string', minLength: 1, maxLength: 500 },
-    mime: { type: 'string', minLength: 1, maxLength: 200 },
-    size: { type: 'integer', minimum: 0 },
-    pages: {
-      type: 'object',
-      additionalProperties: false,
-      required: ['from', 'to'],
-      properties: { from: { type: 'integer', minimum: 1, maximum: 100_000 }, to: { type: 'integer', minimum: 1, maximum: 100_000 } },
-    },
-  },
 };
 
 export const payloadSchemas: Record<InvokeChannel, Schema> = {
