@@ -4,10 +4,11 @@
  * meter, the refusal and the choices say the same numbers.
  */
 import { create } from 'zustand';
-import type { AutoCompactSetting, ContextMeasure, DraftSettings, RoomApplied, RoomChoice, RoomPlan } from '../../shared/context-ipc';
+import type { AutoCompactSetting, ContextMeasure, DraftSettings, EditSpec, RoomApplied, RoomChoice, RoomPlan } from '../../shared/context-ipc';
 import type { Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
 import { adoptTurns, connectionOf, fail, openConversation, refreshContextChoice, useStore } from './index';
+import { branching } from './resync';
 
 interface RoomState {
   /** Main's measure for `key` (conversation, model, connection and the branch's tip), and what it stood on. */
@@ -102,7 +103,8 @@ export function refreshMeasure(key: string, base?: MeasureBase): void {
     });
 }
 
-export async function loadPlan(conversationId: string | null, opts: { keepFrom?: string; extraTokens?: number } = {}): Promise<RoomPlan> {
+/** `edit`: the plan for the branch as it will be after that edit (the edit form's Make room). */
+export async function loadPlan(conversationId: string | null, opts: { keepFrom?: string; extraTokens?: number; edit?: EditSpec } = {}): Promise<RoomPlan> {
   const model = useStore.getState().selectedModel;
   if (!model) throw new Error('Choose a model first.');
   return firebrand().context.plan({ conversationId, model, ...connectionOf(), ...draftSettings(conversationId), ...opts });
@@ -118,20 +120,31 @@ function draftSettings(conversationId: string | null): { draftSettings?: DraftSe
   return { draftSettings: { systemPrompt, think, tools } };
 }
 
+/** A sent message's edit, as the edit form holds it: a choice made from the form sends it once there is room. */
+export interface EditRoom {
+  /** The message edited: the one sent becomes its sibling. */
+  turn: Turn;
+  spec: EditSpec;
+}
+
 /**
  * Does what the user chose; the card and the answer it started come into the view (a new chat opens). Resolves
- * the result, or throws with a message for the user.
+ * the result, or throws with a message for the user. With `edit`, the edited message is sent once room is made:
+ * it replaces `edit.turn` in the view, its card and answer after it (nothing is sent when the choice failed).
  */
-export async function applyChoice(conversationId: string | null, choice: RoomChoice, think?: boolean): Promise<RoomApplied> {
+export async function applyChoice(conversationId: string | null, choice: RoomChoice, think?: boolean, edit?: EditRoom): Promise<RoomApplied> {
   const model = useStore.getState().selectedModel;
   if (!model) throw new Error('Choose a model first.');
   const summarizing = choice.kind === 'summarize' || choice.kind === 'new-chat';
   if (summarizing && conversationId) useRoom.setState({ working: conversationId });
   try {
-    const res = await firebrand().context.apply({ conversationId, model, choice, ...connectionOf(), ...(think !== undefined ? { think } : {}) });
+    const ask = () => firebrand().context.apply({ conversationId, model, choice, ...connectionOf(), ...(think !== undefined ? { think } : {}), ...(edit ? { edit: edit.spec } : {}) });
+    // An edit makes a new branch: the page does not read the chat again meanwhile as if another window had (resync).
+    const res = edit ? await branching(ask) : await ask();
     useRoom.setState({ open: false });
     if (res.conversationId !== null) {
       if (res.conversationId !== useStore.getState().activeId) await openConversation(res.conversationId);
+      else if (edit && res.userTurn) adoptEdit(edit.turn, res.userTurn);
       adoptTurns(res.conversationId, [res.card, res.answer].filter((t): t is Turn => t !== null));
     }
     if (choice.kind === 'larger-window') void refreshContextChoice();
@@ -139,6 +152,19 @@ export async function applyChoice(conversationId: string | null, choice: RoomCho
   } finally {
     if (summarizing) useRoom.setState({ working: null });
   }
+}
+
+/** The edited message in place of the one it replaces, the last of the view, and one of its siblings. */
+function adoptEdit(replaced: Turn, sent: Turn): void {
+  const { turns, siblings } = useStore.getState();
+  const at = turns.findIndex((t) => t.id === replaced.id);
+  const ids = [...(siblings[replaced.id]?.ids ?? [replaced.id]), sent.id];
+  useStore.setState({
+    turns: [...(at >= 0 ? turns.slice(0, at) : turns), sent],
+    siblings: { ...siblings, [sent.id]: { ids, index: ids.length - 1 } },
+    notice: null,
+    focusTurn: null,
+  });
 }
 
 export async function cancelSummary(conversationId: string): Promise<void> {

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { RoomChoice, RoomPlan } from '../../../shared/context-ipc';
 import { messages } from '../../../shared/context-edits';
 import { connectionOf, useStore } from '../../store';
-import { applyChoice, cancelSummary, useRoom } from '../../store/context-room';
+import { applyChoice, cancelSummary, useRoom, type EditRoom } from '../../store/context-room';
 import { errorMessage } from '../../store/errors';
 import { LargerWindowOffer } from '../composer/LargerWindowOffer';
 import { focusComposer } from '../composer/focus-composer';
@@ -16,9 +16,22 @@ const COUNTED = { server: 'counted by the server', tokenizer: 'counted with the 
  * Every way on when a conversation outgrew its window (issue 21), each with its cost, from main's plan: a larger
  * window, a summary of the turns before a point the user can move, those turns left out of what is sent (after a
  * confirmation that says how many and how many tokens), one large item left out, or a new chat from a summary.
- * Shown on the open refusal card and under the red meter. Plain elements and the existing classes only.
+ * Shown on the open refusal card, under the red meter, and in a sent message's edit form (`edit`: each choice sends
+ * the edit once it has made room; `onSent` then closes the form). Plain elements and the existing classes only.
  */
-export function RoomChoices({ conversationId, state, keepFrom, onKeepFrom }: { conversationId: string | null; state: PlanState | null; keepFrom: string | undefined; onKeepFrom: (id: string | undefined) => void }) {
+export function RoomChoices({
+  conversationId,
+  state,
+  keepFrom,
+  onKeepFrom,
+  edit,
+}: {
+  conversationId: string | null;
+  state: PlanState | null;
+  keepFrom: string | undefined;
+  onKeepFrom: (id: string | undefined) => void;
+  edit?: EditRoom & { onSent: () => void };
+}) {
   const working = useRoom((s) => s.working);
   const models = useStore((s) => s.models);
   const aliases = useStore((s) => s.aliases);
@@ -37,8 +50,10 @@ export function RoomChoices({ conversationId, state, keepFrom, onKeepFrom }: { c
     setBusy(true);
     setError(null);
     try {
-      const res = await applyChoice(conversationId, choice);
-      if (!res.ok) setError('No summary was made: see the card below. Nothing was replaced.');
+      const res = await applyChoice(conversationId, choice, undefined, edit);
+      if (!res.ok) setError(edit ? 'No summary was made: see the card at the end of the chat. Nothing was replaced or sent; your edit is kept.' : 'No summary was made: see the card below. Nothing was replaced.');
+      // The edit went with the room made: the form closes (and gives the focus to the message box).
+      else if (edit) edit.onSent();
       // The room is made and these choices go, with the button pressed: the message box takes the focus, where
       // the draft waits to be sent (it fell to <body>, and the next Tab started over at the top).
       else focusComposer();
@@ -55,11 +70,17 @@ export function RoomChoices({ conversationId, state, keepFrom, onKeepFrom }: { c
   const summarizedShort = cut && cutNotEnough(cut, 'summarized');
   const droppedShort = cut && cutNotEnough(cut, 'dropped');
   const disabled = busy || writing;
+  const andSend = edit ? ' and send' : '';
   return (
     <div className="room-choices" data-testid="context-choices" data-need={plan.need} data-window={plan.window ?? ''} data-counted={plan.counted}>
       <p className="system-label">
         Make room: {plan.window !== null ? `${formatTokenPair(plan.need, plan.window)} tokens of the window` : `${formatTokens(plan.need)} tokens`} ({COUNTED[plan.counted]}), {formatTokens(plan.answerRoom)} kept free for the answer.
       </p>
+      {edit && (
+        <p className="window-offer" data-testid="context-edit-note">
+          Counted for the chat up to this message, with your edit; the messages after it are not sent. Each way sends your edit once it has made room.
+        </p>
+      )}
       <div className="room-choice">
         <LargerWindowOffer offer={plan.larger} busy={disabled} onUse={(window) => void choose({ kind: 'larger-window', window })} />
       </div>
@@ -77,7 +98,7 @@ export function RoomChoices({ conversationId, state, keepFrom, onKeepFrom }: { c
           </label>
           <div className="room-choice">
             <button type="button" data-testid="context-summarize" disabled={disabled} onClick={() => void choose({ kind: 'summarize', keepFrom: cut.keepFrom, ...by })}>
-              Summarize them
+              Summarize them{andSend}
             </button>
             <span className="window-offer" data-testid="context-summarize-cost">
               {messages(cut.turnIds.length)} ({formatTokens(cut.tokens)} tokens) become a summary of at most {formatTokens(cut.summaryBudget)} tokens; they stay in this chat.
@@ -106,7 +127,7 @@ export function RoomChoices({ conversationId, state, keepFrom, onKeepFrom }: { c
                   Leave {messages(cut.turnIds.length)} ({formatTokens(cut.tokens)} tokens) out of what is sent? The request becomes {plan.window !== null ? tokenPairParts(cut.after, plan.window).join(' of ') : formatTokens(cut.after)} tokens. They stay in this chat.
                 </span>
                 <button type="button" data-testid="context-drop-confirm" disabled={disabled} onClick={() => void choose({ kind: 'drop-oldest', keepFrom: cut.keepFrom })}>
-                  Leave them out
+                  Leave them out{andSend}
                 </button>
                 <button type="button" data-testid="context-drop-cancel" onClick={() => setConfirming(false)}>
                   Cancel
@@ -157,7 +178,7 @@ export function RoomChoices({ conversationId, state, keepFrom, onKeepFrom }: { c
           <button type="button" data-testid="context-new-chat" disabled={disabled} onClick={() => void choose({ kind: 'new-chat', ...by })}>
             Continue in a new chat
           </button>
-          <span className="window-offer">It starts from a summary of this one and links back.</span>
+          <span className="window-offer">{edit ? 'Your edit is its first message, after a summary of the messages before it; it links back.' : 'It starts from a summary of this one and links back.'}</span>
         </div>
       )}
       {writing && (

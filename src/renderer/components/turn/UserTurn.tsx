@@ -13,6 +13,8 @@ import { BranchSwitcher } from './BranchSwitcher';
 import { useFocusBack } from '../../hooks/use-focus-back';
 import { TOUCH } from '../../hooks/use-media';
 import { MarkedText } from '../MarkedText';
+import { useRoom } from '../../store/context-room';
+import { EditRoomPanel } from './EditRoomPanel';
 
 /** The user's message as they wrote it (plain text), with edit-and-resend making a new branch. */
 export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
@@ -21,6 +23,8 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   // The places of the message's files that go with the edit: each can be left out (attachments audit #7).
   const [keep, setKeep] = useState<number[]>([]);
   const box = useRef<HTMLTextAreaElement>(null);
+  // The edit form's Make room panel, offered while the edit is over the window.
+  const [roomOpen, setRoomOpen] = useState(false);
   const busy = useRunActive();
   const attachments = turn.blocks.filter((b): b is AttachmentBlock => b.type === 'attachment');
   const keptBlocks = keep.flatMap((i) => attachments[i] ?? []);
@@ -36,21 +40,36 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   // The edit box had the focus and goes away: Cancel or Escape give it back to Edit, a resend to the message box
   // (where Escape stops the new answer; this turn itself is replaced by the new version).
   const { target: editButton, armFocusBack } = useFocusBack<HTMLButtonElement>(draft !== null);
+  // A choice under Make room writes a summary, then sends the edit as it stood when chosen: until it is done (or
+  // stopped), the edit is kept as it is and the form stays.
+  const summarizing = useRoom((s) => draft !== null && s.working !== null && s.working === turn.conversationId);
   // Files stored for the edit and not sent are dropped with it, as the composer drops a removed one.
   const cancel = () => {
+    // Not while a choice writes a summary for this edit: it sends the edit when done (its Stop keeps the edit).
+    if (summarizing) return;
     armFocusBack();
     setDraft(null);
+    setRoomOpen(false);
+    adding.clear();
+  };
+  // A choice under Make room sent the edit: the form closes, as after Send.
+  const sentByChoice = () => {
+    focusComposer();
+    setDraft(null);
+    setRoomOpen(false);
     adding.clear();
   };
   // The message box's checks, in its words (send-checks.ts): a file still being read or unreadable, an image for a
   // model that cannot see, a message over the window, nothing left. Until one passes, Send waits and says why;
   // the edit keeps its text and files.
-  const refusal = useEditRefusal(turn, draft, [...keptBlocks, ...adding.added]);
+  const { refusal, overWindow } = useEditRefusal(turn, draft, [...keptBlocks, ...adding.added]);
+  const spec = draft === null ? null : { turnId: turn.id, text: draft, ...(keep.length === attachments.length ? {} : { keepAttachments: keep }), ...(adding.added.length > 0 ? { attachments: adding.added } : {}) };
   const blockedBy = adding.busy ? 'Attaching…' : refusal;
   const sendable = draft !== null && blockedBy === null;
   const startEditing = () => {
     setDraft(text);
     setKeep(attachments.map((_, i) => i));
+    setRoomOpen(false);
     adding.clear();
   };
   const submit = async () => {
@@ -99,8 +118,8 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
               Drop files to attach them to this edit
             </div>
           )}
-          <Attachments blocks={[...keptBlocks, ...adding.added]} onRemove={leaveOut} />
-          <textarea ref={box} data-testid="turn-edit-input" aria-label="Edit message" value={draft} rows={3} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} onPaste={onPaste} />
+          <Attachments blocks={[...keptBlocks, ...adding.added]} {...(summarizing ? {} : { onRemove: leaveOut })} />
+          <textarea ref={box} data-testid="turn-edit-input" aria-label="Edit message" value={draft} rows={3} readOnly={summarizing} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} onPaste={onPaste} />
           <div className="edit-actions">
             <AttachButton title="Attach files to this message" label="Attach files to this message" testId="turn-edit-attach-input" onFiles={(files) => void adding.add(files)} />
             {adding.busy && (
@@ -109,7 +128,13 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
               </span>
             )}
             <span className="spacer" />
-            <button type="button" onClick={cancel}>
+            {/* As under the message box: the ways on when the edit does not fit the window. */}
+            {overWindow && !busy && (
+              <button type="button" className="small" data-testid="turn-edit-make-room" aria-expanded={roomOpen} onClick={() => setRoomOpen(!roomOpen)}>
+                Make room…
+              </button>
+            )}
+            <button type="button" disabled={summarizing} onClick={cancel}>
               Cancel
             </button>
             <button type="button" className="primary" data-testid="turn-edit-send" disabled={busy || !sendable} title={blockedBy ?? 'Send the edited message'} onClick={() => void submit()}>
@@ -122,6 +147,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
               {refusal}
             </p>
           )}
+          {overWindow && roomOpen && !busy && spec && <EditRoomPanel turn={turn} spec={spec} onSent={sentByChoice} />}
         </div>
       )}
       <div className="turn-footer">

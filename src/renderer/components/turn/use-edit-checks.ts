@@ -17,7 +17,7 @@ const NO_COSTS: Record<string, CostState> = {};
  * (send-checks.ts); null when it can. The edited message replaces `turn`: what it is measured against is the chat
  * before it, with what main counted besides the turns (the system prompt, the tools), not the turns after it.
  */
-export function useEditRefusal(turn: Turn, text: string | null, items: readonly AttachmentBlock[]): string | null {
+export function useEditRefusal(turn: Turn, text: string | null, items: readonly AttachmentBlock[]): EditChecks {
   const editing = text !== null;
   // Read only while this message is edited: every sent message has the hook, and the branch changes with each
   // streamed part (a message not being edited re-rendered on each one).
@@ -35,8 +35,16 @@ export function useEditRefusal(turn: Turn, text: string | null, items: readonly 
   useEffect(() => {
     if (editing) for (const b of items) requestCost(b);
   }, [editing, ids, selected, activeConnection]);
-  return text === null ? null : editRefusal(turn, text, items, { selected, models, aliases, turns, activeId, contextChoice, costs, measure });
+  return text === null ? NO_REFUSAL : editChecks(turn, text, items, { selected, models, aliases, turns, activeId, contextChoice, costs, measure });
 }
+
+/** Why the edit cannot be sent (null: it can), and whether that is the window: then the form offers Make room. */
+export interface EditChecks {
+  refusal: string | null;
+  overWindow: boolean;
+}
+
+const NO_REFUSAL: EditChecks = { refusal: null, overWindow: false };
 
 /** What the edit is checked against: the store as it stands (the chosen model, the branch, main's window and measure). */
 export interface EditContext {
@@ -52,6 +60,11 @@ export interface EditContext {
 
 /** Why `text` and `items`, sent as the edit of `turn`, would be refused; null when they can go (useEditRefusal). */
 export function editRefusal(turn: Pick<Turn, 'id'>, text: string, items: readonly AttachmentBlock[], c: EditContext): string | null {
+  return editChecks(turn, text, items, c).refusal;
+}
+
+/** editRefusal, and whether what refuses it is the window (the branch before the edit and the edit do not fit). */
+export function editChecks(turn: Pick<Turn, 'id'>, text: string, items: readonly AttachmentBlock[], c: EditContext): EditChecks {
   const { selected, models, aliases, turns, activeId, contextChoice, costs, measure } = c;
   const alias = aliasOfRef(selected, aliases);
   const model = models.find((m) => m.name === selected) ?? models.find((m) => m.name === alias?.model);
@@ -86,5 +99,6 @@ export function editRefusal(turn: Pick<Turn, 'id'>, text: string, items: readonl
             },
           },
         );
-  return messageRefusal({ text, items, stateOf, modelName, noVision: cannotSee(model), overReason });
+  const refusal = messageRefusal({ text, items, stateOf, modelName, noVision: cannotSee(model), overReason });
+  return { refusal, overWindow: refusal !== null && refusal === overReason };
 }
