@@ -5,7 +5,7 @@
  * the plan was the whole branch's, its cuts were before the original message, and no choice sent the edit.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { compactionMeta, droppedMeta } from '../../../src/shared/context-edits';
+import { compactionMeta, continuedMeta, droppedMeta } from '../../../src/shared/context-edits';
 import { turnText, type Turn } from '../../../src/shared/turn';
 import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
 import { settle, tempServices } from '../integration/helpers';
@@ -109,6 +109,41 @@ describe('make room for an edit', () => {
     const after = await settle(s, conversationId);
     expect(after.map((t) => t.id)).toEqual([...turns.map((t) => t.id), applied.card!.id]);
     expect(answerBodies(replay)).toHaveLength(sent);
+  });
+
+  it('a new chat from the edit: its first message is the edit, after a summary of the turns before it; the old chat keeps every turn', async () => {
+    const s = start();
+    const { conversationId, turns } = await threeNotes(s);
+    const last = users(turns).at(-1)!;
+    const applied = await s.handlers['context:apply']({ conversationId, model: MODEL, choice: { kind: 'new-chat' }, edit: { turnId: last.id, text: EDITED } });
+    expect(applied.conversationId).not.toBe(conversationId);
+    const fresh = await settle(s, applied.conversationId!);
+    expect(fresh.map((t) => t.role)).toEqual(['system', 'user', 'assistant']);
+    expect(compactionMeta(fresh[0]!.meta)!.covered).toEqual(turns.slice(0, 4).map((t) => t.id));
+    expect(turnText(fresh[1]!)).toBe(EDITED);
+    expect(fresh[1]!.id).not.toBe(last.id);
+    expect(contents(answerBodies(replay).at(-1)!)).toEqual([expect.stringContaining(SUMMARY), EDITED]);
+    // The old chat goes on as it was shown, with where it went on after its last turn.
+    const old = (await s.handlers['conversations:open']({ conversationId })).turns;
+    expect(old.map((t) => t.id).slice(0, -1)).toEqual(turns.map((t) => t.id));
+    expect(continuedMeta(old.at(-1)!.meta)?.conversationId).toBe(applied.conversationId);
+  });
+
+  it('a file added in the edit is counted in the plan; it is left out by removing it from the edit, not by a card', async () => {
+    const s = start();
+    const { conversationId, turns } = await threeNotes(s);
+    const last = users(turns).at(-1)!;
+    const text = 'Log line: the sheep were counted at dawn and again at dusk. '.repeat(200);
+    const file = await s.handlers['attachments:add']({ name: 'sheep.log', mime: 'text/plain', dataBase64: Buffer.from(text).toString('base64') });
+    const bare = await s.handlers['context:plan']({ conversationId, model: MODEL, edit: { turnId: last.id, text: 'What does the log say?' } });
+    const plan = await s.handlers['context:plan']({ conversationId, model: MODEL, edit: { turnId: last.id, text: 'What does the log say?', attachments: [file] } });
+    expect(plan.need).toBeGreaterThan(bare.need + 2000);
+    expect(plan.over).toBe(true);
+    expect(plan.largest.some((l) => l.turnId === last.id)).toBe(false);
+    await expect(
+      s.handlers['context:apply']({ conversationId, model: MODEL, choice: { kind: 'drop-item', turnId: last.id, item: { kind: 'attachment', id: file.id } }, edit: { turnId: last.id, text: 'What does the log say?', attachments: [file] } }),
+    ).rejects.toThrow(/removing it from the edit/);
+    expect((await settle(s, conversationId)).map((t) => t.id)).toEqual(turns.map((t) => t.id));
   });
 
   it('a larger window sends the edit as it is', async () => {
