@@ -11,6 +11,7 @@ import { aliasWindowBelowChat } from '../../store/open-chat-size';
 import { useLibraryStore } from '../../store/library-slice';
 import { aliasWindowAboveTrained } from './alias-window-notes';
 import { aliasNameProblem } from './alias-name-problem';
+import { typedWindow } from './typed-window';
 
 const PARAMS: { key: keyof AliasParameters; label: string; integer: boolean }[] = [
   { key: 'temperature', label: 'Temperature', integer: false },
@@ -110,8 +111,10 @@ export function AliasEditor() {
       if (!Number.isFinite(n) || (p.integer && !Number.isInteger(n))) return setProblem(`${p.label} must be a ${p.integer ? 'whole ' : ''}number.`);
       parameters[p.key] = n;
     }
-    const context = draft.context.trim() === '' ? null : Number(draft.context);
-    if (context !== null && (!Number.isInteger(context) || context < 256)) return setProblem('The context window is a whole number of tokens, at least 256.');
+    // Read as the Context window panel reads a window: "8,192", as the list writes it, is 8192 (it was refused).
+    const typed = draft.context.trim() === '' ? null : typedWindow(draft.context);
+    if (typed?.problem !== undefined) return setProblem(typed.problem);
+    const context = typed?.tokens ?? null;
     if (!new RegExp(ALIAS_NAME_PATTERN).test(draft.name)) return setProblem(ALIAS_NAME_RULE);
     // Main refuses it too (the source of truth); said here at once, before a round trip.
     const clash = aliasNameProblem(draft.name, models, aliases, elsewhere === 'deleted' ? null : editing);
