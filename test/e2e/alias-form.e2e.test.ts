@@ -1,6 +1,6 @@
 /**
  * The alias form on the Models screen as a user fills it (hunt round): a window typed as the list writes it
- * ("8,192"). Serve mode against an Ollama replay.
+ * ("8,192"), and the alias being edited deleted from its own row. Serve mode against an Ollama replay.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +11,7 @@ import { ollamaRoutes } from '../replay-server/ollama-wire';
 import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
 import { launchChromium, openPage } from './helpers/browser';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process';
+import { shootAtBothWidths } from './helpers/screenshots';
 
 let browser: Browser;
 let replay: ReplayServer;
@@ -18,6 +19,8 @@ let dataDir: string;
 let serve: ServeProcess | undefined;
 let page: Page;
 
+const alias = (name: string) => ({ name, connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: '', parameters: {}, thinkMode: 'off' as const, contextWindow: 6000 });
+const focused = () => page.evaluate(() => `${document.activeElement?.tagName ?? ''} ${document.activeElement?.getAttribute('data-testid') ?? ''}`);
 
 beforeAll(async () => {
   browser = await launchChromium();
@@ -60,5 +63,39 @@ describe('the alias form', () => {
     await page.getByTestId('alias-save').click();
     await expect.poll(() => page.getByTestId('alias-problem').textContent()).toBe('A window is a whole number of tokens, at least 256.');
     expect(await page.getByTestId('alias-context').inputValue()).toBe('8k');
+  });
+
+  it('ends the edit of an alias deleted from its own row: no word of another tab, an empty form, the focus kept', async () => {
+    await page.evaluate(async (list) => {
+      for (const a of list) await window.firebrand.aliases.create(a);
+    }, [alias('first'), alias('second')]);
+    await page.getByTestId('models-open').click();
+    const first = page.locator('[data-testid="alias-item"][data-alias="first"]');
+    await first.getByTestId('alias-edit').click();
+    await expect.poll(() => page.getByTestId('alias-name').inputValue()).toBe('first');
+    await first.getByTestId('alias-delete').click();
+    await first.getByTestId('alias-delete-confirm').click();
+    await expect.poll(() => first.count()).toBe(0);
+    // Before, the form kept the deleted alias and said "This alias was deleted in another window or tab; saving adds
+    // it again as a new alias", and the focus fell to <body> with the row.
+    expect(await page.getByTestId('alias-elsewhere').count()).toBe(0);
+    expect(await page.getByTestId('alias-name').inputValue()).toBe('');
+    expect(await page.getByTestId('alias-context').inputValue()).toBe('');
+    expect(await page.getByTestId('alias-save').textContent()).toBe('Add alias');
+    // The focus goes to the alias that takes its place in the list.
+    await expect.poll(focused).toBe('BUTTON alias-edit');
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-testid="alias-item"]')?.getAttribute('data-alias'))).toBe('second');
+    await shootAtBothWidths(page, 'alias-deleted-while-edited', '[data-testid="alias-editor"]');
+    // The last one deleted: the focus goes to the form's Name, to add one.
+    const second = page.locator('[data-testid="alias-item"][data-alias="second"]');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await expect.poll(focused).toBe('BUTTON alias-delete');
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe('BUTTON alias-delete-keep');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => second.count()).toBe(0);
+    await expect.poll(focused).toBe('INPUT alias-name');
   });
 });

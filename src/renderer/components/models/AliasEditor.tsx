@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ModelSummary } from '../../../shared/ipc';
 import { ALIAS_NAME_PATTERN, ALIAS_NAME_RULE, type Alias, type AliasInput, type AliasParameters, type ThinkMode } from '../../../shared/models';
 import { aliasDraftFrom, deleteAlias, listModelsOf, materializeAlias, saveAlias, useModelsStore } from '../../store/models-slice';
@@ -87,6 +87,20 @@ export function AliasEditor() {
     setDeleting(null);
     setKeptAlias(id);
   };
+  const section = useRef<HTMLElement>(null);
+  const nameField = useRef<HTMLInputElement>(null);
+  /**
+   * An alias deleted from its row: the row goes, and the focus in it. Once the list no longer holds it, the focus goes
+   * to the alias that took its place (else the one before it), else to the form's Name, to add one; not to <body>.
+   */
+  const refocus = useRef<{ gone: string; to: string | null } | null>(null);
+  useEffect(() => {
+    const r = refocus.current;
+    if (!r || aliases.some((a) => a.id === r.gone)) return;
+    refocus.current = null;
+    const row = r.to === null ? null : section.current?.querySelector<HTMLElement>(`[data-testid="alias-item"][data-alias-id="${CSS.escape(r.to)}"] [data-testid="alias-edit"]`);
+    (row ?? nameField.current)?.focus();
+  }, [aliases]);
   /** After a save: the window is below what the open chat through this alias holds already (open-chat-size.ts). */
   const [windowNote, setWindowNote] = useState<string | null>(null);
   // The edit main refused because another window or tab saved the alias first: kept until the user chooses.
@@ -149,17 +163,35 @@ export function AliasEditor() {
     setConflict(null);
     setProblem(null);
   };
+  /**
+   * Deletes an alias, asked from its row. The one being edited ends its edit: its form held what was just deleted,
+   * and said it had been "deleted in another window or tab" (found in the hunt round). Refused, it is edited again.
+   */
+  const remove = async (a: Alias) => {
+    setDeleting(null);
+    const at = aliases.findIndex((x) => x.id === a.id);
+    refocus.current = { gone: a.id, to: (aliases[at + 1] ?? aliases[at - 1])?.id ?? null };
+    const edit = editing?.id === a.id ? { editing, draft } : null;
+    if (edit) stop();
+    if (await deleteAlias(a.id)) return;
+    refocus.current = null;
+    if (edit) {
+      setEditing(edit.editing);
+      setDraft(edit.draft);
+    }
+    section.current?.querySelector<HTMLElement>(`[data-testid="alias-item"][data-alias-id="${CSS.escape(a.id)}"] [data-testid="alias-delete"]`)?.focus();
+  };
   const startFromModel = async () => {
     const from = await aliasDraftFrom(model, draft.name || `${model.split(':')[0] ?? 'model'}-custom`);
     if (from) setDraft(toDraft(from));
   };
 
   return (
-    <section className="mm-section" aria-label="Aliases" data-testid="alias-editor">
+    <section className="mm-section" aria-label="Aliases" data-testid="alias-editor" ref={section}>
       <h3>Aliases</h3>
       <ul className="mm-list">
         {aliases.map((a) => (
-          <li key={a.id} data-testid="alias-item" data-alias={a.name}>
+          <li key={a.id} data-testid="alias-item" data-alias={a.name} data-alias-id={a.id}>
             <strong>{a.name}</strong> <span className="mm-muted">→ {a.model} · think {a.thinkMode}{a.contextWindow ? ` · ${a.contextWindow.toLocaleString('en-US')} tokens` : ''}</span>{' '}
             <span data-testid="alias-status" data-status={a.status} className={a.status === 'changed' || a.status === 'missing' ? 'mm-error' : 'mm-muted'}>({STATUS[a.status]})</span>{' '}
             {/* Its model deleted or renamed away: said here as the picker says it (round 10: only the picker did). */}
@@ -169,7 +201,7 @@ export function AliasEditor() {
             {deleting === a.id ? (
               <span role="alertdialog" aria-label={`Delete ${a.name}`}>
                 <span data-testid="alias-delete-question">Delete the alias {a.name}? Its system prompt, parameters and window go with it.{a.materializedDigest ? ` Its Ollama model ${a.name} stays.` : ''}</span>{' '}
-                <button type="button" data-testid="alias-delete-confirm" aria-label={`Delete ${a.name}`} onClick={() => { setDeleting(null); void deleteAlias(a.id); }}>Delete</button>
+                <button type="button" data-testid="alias-delete-confirm" aria-label={`Delete ${a.name}`} onClick={() => void remove(a)}>Delete</button>
                 <button type="button" data-testid="alias-delete-keep" autoFocus aria-label={`Keep ${a.name}`} onClick={() => keepAlias(a.id)}>Keep</button>
               </span>
             ) : (
@@ -181,7 +213,7 @@ export function AliasEditor() {
       </ul>
       {windowNote && <p role="status" className="mm-error" data-testid="alias-window-note">{windowNote}</p>}
       <form className="mm-form" onSubmit={(e) => { e.preventDefault(); void save(); }}>
-        <label>Name <input data-testid="alias-name" maxLength={161} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} /></label>
+        <label>Name <input data-testid="alias-name" ref={nameField} maxLength={161} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} /></label>
         <label>Model{' '}
           <select data-testid="alias-model" value={model} onChange={(e) => setDraft({ ...draft, model: e.target.value })}>
             {options.map((name) => <option key={name} value={name}>{name}</option>)}
