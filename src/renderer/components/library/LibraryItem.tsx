@@ -18,7 +18,20 @@ function params(n: number | null): string | null {
  * the engine cannot load it now (./engine-busy.ts), if so: Load waits, with that on hover, instead of being offered
  * and then refused.
  */
-export function LibraryItem({ entry, loaded, loading = false, loadBlocked = null }: { entry: LibraryEntry; loaded: LoadedModel | undefined; loading?: boolean; loadBlocked?: string | null }) {
+export function LibraryItem({
+  entry,
+  loaded,
+  loading = false,
+  loadBlocked = null,
+  onDelete = (file) => void deleteModelFile(file),
+}: {
+  entry: LibraryEntry;
+  loaded: LoadedModel | undefined;
+  loading?: boolean;
+  loadBlocked?: string | null;
+  /** Delete confirmed (the list moves the focus once the row is gone). */
+  onDelete?: (file: string) => void | Promise<void>;
+}) {
   const [mode, setMode] = useState<'none' | 'delete' | 'rename' | 'context' | 'where'>('none');
   const [name, setName] = useState(entry.file);
   // The question comes under Delete…: the focus goes to Keep (the safe answer), and back to Delete… on Keep (the
@@ -90,7 +103,7 @@ export function LibraryItem({ entry, loaded, loading = false, loadBlocked = null
       {mode === 'delete' && (
         <div className="mm-row" role="alertdialog" aria-label={`Delete ${entry.file}`}>
           <span>Delete {entry.file} ({formatBytes(entry.sizeBytes)}) from the disk? This cannot be undone.</span>
-          <button type="button" data-testid="library-delete-confirm" aria-label={`Delete ${entry.file}`} onClick={() => { setMode('none'); void deleteModelFile(entry.file); }}>Delete</button>
+          <button type="button" data-testid="library-delete-confirm" aria-label={`Delete ${entry.file}`} onClick={() => { setMode('none'); void onDelete(entry.file); }}>Delete</button>
           <button type="button" autoFocus aria-label={`Keep ${entry.file}`} onClick={keep}>Keep</button>
         </div>
       )}

@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { BuiltinStatus, LibraryEntry } from '../../../shared/library';
-import { addModelFile, connectLibraryStore, loadLibrary, useLibraryStore } from '../../store/library-slice';
+import { addModelFile, connectLibraryStore, deleteModelFile, loadLibrary, useLibraryStore } from '../../store/library-slice';
+import { useFocusAfterRemoval } from '../../hooks/use-focus-after-removal';
 import { DownloadBox } from './DownloadBox';
 import { loadBlockedReason } from '../../store/engine-busy';
 import { LibraryItem } from './LibraryItem';
@@ -77,10 +78,26 @@ export function folderFiles(entries: LibraryEntry[]): LibraryEntry[] {
 /** The models folder's files, each with what the engine's status says of it: loaded, loading, or why Load waits. */
 export function LibraryRows({ entries, status }: { entries: LibraryEntry[]; status: BuiltinStatus | null }) {
   const loaded = new Map((status?.loaded ?? []).map((l) => [l.file, l]));
+  const files = folderFiles(entries);
+  // A file deleted: the focus on its Delete goes to the file that takes its place (else the one before), else to the
+  // path box above the list; it fell to <body> with the row. Refused, it stays on the row's Delete….
+  const list = useRef<HTMLUListElement>(null);
+  const row = (file: string) => list.current?.querySelector<HTMLElement>(`[data-testid="library-item"][data-file="${CSS.escape(file)}"]`);
+  const removal = useFocusAfterRemoval(
+    files.map((e) => e.file),
+    (file) => row(file)?.querySelector<HTMLElement>('button:not(:disabled)'),
+    () => list.current?.closest('[data-testid="library"]')?.querySelector<HTMLElement>('[data-testid="library-add-path"]'),
+  );
+  const remove = async (file: string) => {
+    removal.arm(file);
+    if (await deleteModelFile(file)) return;
+    removal.disarm();
+    row(file)?.querySelector<HTMLElement>('[data-testid="library-delete"]')?.focus();
+  };
   return (
-    <ul className="mm-list">
-      {folderFiles(entries).map((e) => (
-        <LibraryItem key={e.file} entry={e} loaded={loaded.get(e.file)} loading={status?.loading.includes(e.file) ?? false} loadBlocked={loadBlockedReason(status, e.file)} />
+    <ul className="mm-list" ref={list}>
+      {files.map((e) => (
+        <LibraryItem key={e.file} entry={e} loaded={loaded.get(e.file)} loading={status?.loading.includes(e.file) ?? false} loadBlocked={loadBlockedReason(status, e.file)} onDelete={remove} />
       ))}
     </ul>
   );

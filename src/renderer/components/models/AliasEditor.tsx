@@ -12,6 +12,7 @@ import { useLibraryStore } from '../../store/library-slice';
 import { aliasWindowAboveTrained } from './alias-window-notes';
 import { aliasNameProblem } from './alias-name-problem';
 import { typedWindow } from './typed-window';
+import { useFocusAfterRemoval } from '../../hooks/use-focus-after-removal';
 
 const PARAMS: { key: keyof AliasParameters; label: string; integer: boolean }[] = [
   { key: 'temperature', label: 'Temperature', integer: false },
@@ -89,18 +90,13 @@ export function AliasEditor() {
   };
   const section = useRef<HTMLElement>(null);
   const nameField = useRef<HTMLInputElement>(null);
-  /**
-   * An alias deleted from its row: the row goes, and the focus in it. Once the list no longer holds it, the focus goes
-   * to the alias that took its place (else the one before it), else to the form's Name, to add one; not to <body>.
-   */
-  const refocus = useRef<{ gone: string; to: string | null } | null>(null);
-  useEffect(() => {
-    const r = refocus.current;
-    if (!r || aliases.some((a) => a.id === r.gone)) return;
-    refocus.current = null;
-    const row = r.to === null ? null : section.current?.querySelector<HTMLElement>(`[data-testid="alias-item"][data-alias-id="${CSS.escape(r.to)}"] [data-testid="alias-edit"]`);
-    (row ?? nameField.current)?.focus();
-  }, [aliases]);
+  /** An alias deleted from its row: the focus goes to the alias that takes its place (else the one before), else to Name, to add one. */
+  const row = (id: string) => section.current?.querySelector<HTMLElement>(`[data-testid="alias-item"][data-alias-id="${CSS.escape(id)}"]`);
+  const removal = useFocusAfterRemoval(
+    aliases.map((a) => a.id),
+    (id) => row(id)?.querySelector<HTMLElement>('[data-testid="alias-edit"]'),
+    () => nameField.current,
+  );
   /** After a save: the window is below what the open chat through this alias holds already (open-chat-size.ts). */
   const [windowNote, setWindowNote] = useState<string | null>(null);
   // The edit main refused because another window or tab saved the alias first: kept until the user chooses.
@@ -169,17 +165,16 @@ export function AliasEditor() {
    */
   const remove = async (a: Alias) => {
     setDeleting(null);
-    const at = aliases.findIndex((x) => x.id === a.id);
-    refocus.current = { gone: a.id, to: (aliases[at + 1] ?? aliases[at - 1])?.id ?? null };
+    removal.arm(a.id);
     const edit = editing?.id === a.id ? { editing, draft } : null;
     if (edit) stop();
     if (await deleteAlias(a.id)) return;
-    refocus.current = null;
+    removal.disarm();
     if (edit) {
       setEditing(edit.editing);
       setDraft(edit.draft);
     }
-    section.current?.querySelector<HTMLElement>(`[data-testid="alias-item"][data-alias-id="${CSS.escape(a.id)}"] [data-testid="alias-delete"]`)?.focus();
+    row(a.id)?.querySelector<HTMLElement>('[data-testid="alias-delete"]')?.focus();
   };
   const startFromModel = async () => {
     const from = await aliasDraftFrom(model, draft.name || `${model.split(':')[0] ?? 'model'}-custom`);

@@ -1,8 +1,9 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { deleteModel, showDetails, useModelsStore } from '../../store/models-slice';
 import { ContextPanel } from './ContextPanel';
 import { formatBytes } from './format';
 import { ModelWindow } from './ModelWindow';
+import { useFocusAfterRemoval } from '../../hooks/use-focus-after-removal';
 
 /**
  * The active server's models with size, family, parameters and quantization, and the window each one's next
@@ -18,8 +19,24 @@ export function ModelList({ connectionId, ollama }: { connectionId: string; olla
     setConfirming(null);
     setKept(name);
   };
+  // Deleted, the row goes with the focus on its Delete: it moves to the model that takes its place (else the one
+  // before), else to the Pull box; it fell to <body>. Refused, it stays on the row's Delete….
+  const section = useRef<HTMLElement>(null);
+  const row = (name: string) => section.current?.querySelector<HTMLElement>(`[data-testid="model-row"][data-model="${CSS.escape(name)}"]`);
+  const removal = useFocusAfterRemoval(
+    models.map((m) => m.name),
+    (name) => row(name)?.querySelector<HTMLElement>('button'),
+    () => section.current?.closest('dialog')?.querySelector<HTMLElement>('[data-testid="pull-input"]'),
+  );
+  const remove = async (name: string) => {
+    setConfirming(null);
+    removal.arm(name);
+    if (await deleteModel(name)) return;
+    removal.disarm();
+    row(name)?.querySelector<HTMLElement>('[data-testid="model-delete"]')?.focus();
+  };
   return (
-    <section className="mm-section" aria-label="Models">
+    <section className="mm-section" aria-label="Models" ref={section}>
       <h3>Models</h3>
       <ul className="mm-list">
         {models.map((m) => (
@@ -32,7 +49,7 @@ export function ModelList({ connectionId, ollama }: { connectionId: string; olla
               {!ollama ? null : confirming === m.name ? (
                 <>
                   <span>Delete {m.name} from the server?</span>
-                  <button type="button" data-testid="model-delete-confirm" aria-label={`Delete ${m.name}`} onClick={() => { setConfirming(null); void deleteModel(m.name); }}>Delete</button>
+                  <button type="button" data-testid="model-delete-confirm" aria-label={`Delete ${m.name}`} onClick={() => void remove(m.name)}>Delete</button>
                   <button type="button" autoFocus aria-label={`Keep ${m.name}`} onClick={() => keep(m.name)}>Keep</button>
                 </>
               ) : (
