@@ -82,16 +82,17 @@ const containedAnswer = fc
 describe('a code block while it streams', () => {
   it('is drawn exactly as the same text rendered whole, at every cut, however the answer is cut', () => {
     enableMath(mathPlugin);
-    let drawn = 0;
+    let withDrafts = 0;
     fc.assert(
       // Line breaks as models and servers send them: `\n`, and now and then `\r\n` or a lone `\r`.
       fc.property(fc.array(fc.constantFrom(...LINES), { maxLength: 60 }), fc.array(fc.integer({ min: 1, max: 25 }), { maxLength: 80 }), fc.constantFrom('\n', '\n', '\r\n', '\r'), (lines, cuts, eol) => {
-        drawn += drawStream(lines.join(eol), cuts).drafts;
+        if (drawStream(lines.join(eol), cuts).drafts > 0) withDrafts++;
       }),
       { numRuns: 200 },
     );
-    // The property holds for drafts actually made, not for a path never taken.
-    expect(drawn).toBeGreaterThan(200);
+    // The property holds for drafts actually made, not for a path never taken. Counted in runs that drew one: 65-95
+    // of the 200 did in 60 unseeded trials (the total of drafts, 187-332, fell under a bound of 200 in 1 of 20).
+    expect(withDrafts).toBeGreaterThan(30);
   });
 
   it('is drawn as rendered whole when a later line closes a tag that JavaScript or TypeScript would read as JSX', () => {
