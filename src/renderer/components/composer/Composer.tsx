@@ -234,6 +234,10 @@ export function Composer() {
       className="composer"
       onSubmit={(e) => {
         e.preventDefault();
+        // Send is disabled as the message goes, then Stop takes its place: the focus it had fell to the page's body,
+        // and a keyboard user's next Tab started from the top of the page. The message box takes it, as after
+        // Regenerate.
+        textarea.current?.focus();
         void send();
       }}
     >
