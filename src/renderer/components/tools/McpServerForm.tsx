@@ -11,7 +11,10 @@ const rowsOf = (names: string[]): SecretRow[] => names.map((name) => ({ name, va
 const entriesOf = (rows: SecretRow[]): McpSecretEntry[] =>
   rows.filter((r) => r.name.trim() !== '').map((r) => (r.saved && r.value === '' ? { name: r.name.trim() } : { name: r.name.trim(), value: r.value }));
 
-/** Add or edit a server: a program Firebrand starts (stdio) or a URL (Streamable HTTP, or SSE). */
+/**
+ * Add or edit a server: a program Firebrand starts (stdio) or a URL (Streamable HTTP, or SSE). It opens with the focus
+ * in its first field; `onDone` (saved or cancelled) gives the focus back to the button that opened it.
+ */
 export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDone: () => void }) {
   const [name, setName] = useState(server?.name ?? '');
   const [transport, setTransport] = useState<McpTransport>(server?.transport ?? 'stdio');
@@ -49,7 +52,7 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
 
   return (
     <div className="mcp-form" data-testid="mcp-form">
-      <input aria-label="Server name" placeholder="Name" data-testid="mcp-form-name" value={name} onChange={(e) => setName(e.target.value)} />
+      <input aria-label="Server name" placeholder="Name" data-testid="mcp-form-name" autoFocus value={name} onChange={(e) => setName(e.target.value)} />
       <select aria-label="How to reach it" data-testid="mcp-form-transport" value={transport} onChange={(e) => setTransport(e.target.value as McpTransport)}>
         <option value="stdio">Program (stdio)</option>
         <option value="http">URL (HTTP or SSE)</option>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { McpServerInfo } from '../../../shared/mcp';
 import { removeMcpServer, restartMcpServer, setMcpServerEnabled, setMcpTool } from '../../store/mcp-slice';
 import { McpServerForm } from './McpServerForm';
@@ -20,6 +20,8 @@ function stateLine(s: McpServerInfo): string {
 /** One server: switch, state, what it runs, its error and log, and its tools with their switches. */
 export function McpServerItem({ server: s }: { server: McpServerInfo }) {
   const [editing, setEditing] = useState(false);
+  // The edit form, saved or cancelled, goes with the focus in it: Edit takes it back (it fell to the page's body).
+  const editButton = useRef<HTMLButtonElement>(null);
   // Remove takes the saved secrets with it and has no undo: it asks first, as deleting a model does, with the focus
   // on Keep (the safe answer) and back on Remove… after it (tools audit #5).
   const [confirming, setConfirming] = useState(false);
@@ -76,7 +78,7 @@ export function McpServerItem({ server: s }: { server: McpServerInfo }) {
         <button type="button" data-testid="mcp-server-restart" disabled={!s.enabled} onClick={() => void restartMcpServer(s.id)}>
           {s.state === 'failed' ? 'Try again' : 'Restart'}
         </button>
-        <button type="button" data-testid="mcp-server-edit" onClick={() => setEditing((e) => !e)}>
+        <button type="button" ref={editButton} data-testid="mcp-server-edit" onClick={() => setEditing((e) => !e)}>
           Edit
         </button>
         {confirming ? (
@@ -97,7 +99,15 @@ export function McpServerItem({ server: s }: { server: McpServerInfo }) {
           </button>
         )}
       </div>
-      {editing && <McpServerForm server={s} onDone={() => setEditing(false)} />}
+      {editing && (
+        <McpServerForm
+          server={s}
+          onDone={() => {
+            setEditing(false);
+            editButton.current?.focus();
+          }}
+        />
+      )}
     </li>
   );
 }

@@ -14,6 +14,9 @@ export function ToolsSection() {
   const error = useMcpStore((s) => s.error);
   const imported = useMcpStore((s) => s.imported);
   const [adding, setAdding] = useState(false);
+  // The form takes "Add a server"'s place: once it is saved or cancelled, the button is back with the focus, which
+  // otherwise fell to the page's body with the form (and the next Tab left Settings).
+  const [added, setAdded] = useState(false);
   useEffect(() => void loadMcpServers(), []);
 
   const importFile = async (file: File | undefined) => {
@@ -35,10 +38,15 @@ export function ToolsSection() {
         ))}
       </ul>
       {adding ? (
-        <McpServerForm onDone={() => setAdding(false)} />
+        <McpServerForm
+          onDone={() => {
+            setAdding(false);
+            setAdded(true);
+          }}
+        />
       ) : (
         <div className="mcp-actions">
-          <button type="button" data-testid="mcp-add" onClick={() => setAdding(true)}>
+          <button type="button" data-testid="mcp-add" autoFocus={added} onClick={() => setAdding(true)}>
             Add a server
           </button>
           <label className="mcp-import">
