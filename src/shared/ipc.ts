@@ -97,6 +97,8 @@ export interface SearchResult {
   title: string;
   turnId: string | null;
   snippet: { text: string; match: boolean }[];
+  /** Where the words were found, where not in the message's text: its reasoning, or a file it holds (the snippet is from there). */
+  where?: { kind: 'reasoning' } | { kind: 'file'; name: string };
 }
 
 /** What a search found; `newest`: only that many of the newest messages were read (main's db/search.ts). */

@@ -67,5 +67,6 @@ export function toSearchResult(hit: SearchHit): SearchResult {
     snippet.push({ text: rest.slice(start + 1, stop), match: true });
     rest = rest.slice(stop + 1);
   }
-  return { conversationId: hit.conversationId, title: hit.title, turnId: hit.turnId, snippet };
+  const result: SearchResult = { conversationId: hit.conversationId, title: hit.title, turnId: hit.turnId, snippet };
+  return hit.where ? { ...result, where: hit.where } : result;
 }

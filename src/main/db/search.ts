@@ -2,24 +2,11 @@ import type { Database, Statement } from 'better-sqlite3';
 import { CJK } from '../../shared/cjk';
 import { CjkSearch, cjkSnippet, hitsWithText } from './search-cjk';
 import { notBeingDeleted, withDeletesOf } from './delete-intent';
+import { DocumentSearchIndex, type SearchableText } from './document-search';
+import { MATCH_END, MATCH_START, RANK_WINDOW, type SearchHit } from './search-hit';
+import { BeyondTextSearch } from './search-beyond-text';
 
-/** Snippet markers: control characters no text contains, so the UI splits on them and renders every piece as text. */
-export const MATCH_START = '\u0002';
-export const MATCH_END = '\u0003';
-
-/** How many of the newest matching turns are ranked by relevance; older matches of a common word are not. */
-export const RANK_WINDOW = 2000;
-
-/** One search hit, best first. */
-export interface SearchHit {
-  conversationId: string;
-  title: string;
-  /** The message that matched; null where the title did (the snippet is then the title, marked). */
-  turnId: string | null;
-  /** Plain text with each match wrapped in MATCH_START…MATCH_END; never HTML. */
-  snippet: string;
-  rank: number;
-}
+export { MATCH_END, MATCH_START, RANK_WINDOW, type HitPlace, type SearchHit } from './search-hit';
 
 /** The words of a query: split at spaces, control characters dropped, those with a letter or digit, at most 32. */
 export function queryWords(input: string): string[] {
@@ -224,7 +211,10 @@ export function cjkTitleSql(count: number): string {
 /** A typed last word matching more indexed words than this keeps FTS5's own prefix query. */
 const MAX_PREFIX_TERMS = 16;
 
-/** Full-text search over titles, user text, answers and attachment names, ranked by bm25. */
+/**
+ * Full-text search over titles, user text, answers and attachment names, ranked by bm25; then the answers' reasoning
+ * and the attached documents' text (search-beyond-text.ts).
+ */
 export class SearchStore {
   private readonly stmt: Statement;
   private readonly terms: Statement;
@@ -242,14 +232,24 @@ export class SearchStore {
   private readonly newerThan: Statement;
   private readonly symbolScanRows: number;
   private readonly literalScanRows: number;
+  /** Undefined on a database migrated only part-way, before 0022. */
+  private readonly beyondText: BeyondTextSearch | undefined;
+  /** The documents' text put into the index (main's, which reads it from the blob store); none in most tests. */
+  readonly documents: DocumentSearchIndex | undefined;
 
-  /** `bounds`: SYMBOL_SCAN_ROWS and LITERAL_SCAN_ROWS, less in a test. */
+  /**
+   * `bounds`: SYMBOL_SCAN_ROWS and LITERAL_SCAN_ROWS, less in a test. `documentText`: what is kept of a document's
+   * text (AttachmentContent.searchableText), for the documents to be searched.
+   */
   constructor(
     private readonly db: Database,
-    bounds: { symbolScanRows?: number; literalScanRows?: number } = {},
+    bounds: { symbolScanRows?: number; literalScanRows?: number; documentText?: SearchableText } = {},
   ) {
     this.symbolScanRows = bounds.symbolScanRows ?? SYMBOL_SCAN_ROWS;
     this.literalScanRows = bounds.literalScanRows ?? LITERAL_SCAN_ROWS;
+    const has0022 = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'documents_fts'").get() !== undefined;
+    this.beyondText = has0022 ? new BeyondTextSearch(db) : undefined;
+    this.documents = has0022 && bounds.documentText ? new DocumentSearchIndex(db, bounds.documentText) : undefined;
     this.stmt = db.prepare(withDeletesOf(db, SEARCH_SQL));
     this.literalFrom = db.prepare('SELECT rowid FROM turns_fts WHERE turns_fts MATCH ? ORDER BY rowid DESC LIMIT 2 OFFSET ?').pluck();
     this.newerThan = db.prepare('SELECT count(*) FROM turn_search WHERE seq >= ?').pluck();
@@ -271,6 +271,13 @@ export class SearchStore {
 
   /** As `search`, saying too whether only the newest messages were read (SearchFound.newest). */
   find(input: string, limit = 50, window = RANK_WINDOW): SearchFound {
+    // A document sent since the last search is indexed first (its text was read for the send): few, or none.
+    try {
+      this.documents?.retry();
+      this.documents?.catchUp();
+    } catch {
+      // A full disk: the search reads what is indexed, and the background indexing or the next search adds the rest.
+    }
     const { hits: turns, newest } = this.searchTurns(input, limit, window);
     const found = new Set(turns.map((h) => h.conversationId));
     const hits = [...this.searchTitles(input).filter((h) => !found.has(h.conversationId)), ...turns];
@@ -312,7 +319,12 @@ export class SearchStore {
     const ranked = words?.count === 1 ? exact! : query;
     // A literal word's text is read in the newest LITERAL_SCAN_ROWS matches only, from the oldest of them on.
     const [from, older] = literals.length > 0 ? (this.literalFrom.all(ranked, Math.max(0, this.literalScanRows - 1)) as number[]) : [];
-    const hits = this.stmt.all({ query: ranked, snippetQuery: exact ?? query, literals: JSON.stringify(literals), limit, window: Math.max(window, limit), from: from ?? 0 }) as SearchHit[];
+    const inText = this.stmt.all({ query: ranked, snippetQuery: exact ?? query, literals: JSON.stringify(literals), limit, window: Math.max(window, limit), from: from ?? 0 }) as SearchHit[];
+    // Reasoning and documents where the text left room: a hit in a message's text ranks above one only there.
+    const hits =
+      inText.length < limit && this.beyondText
+        ? [...inText, ...this.beyondText.search({ query, literals, literalScanRows: this.literalScanRows }, limit - inText.length, new Set(inText.map((h) => h.turnId!)))]
+        : inText;
     const only = literals.length === queryWords(input).length;
     const marked = hits.map((hit) => ({ ...hit, snippet: markLiterals(hit.snippet, literals, only) }));
     return older !== undefined && hits.length < limit ? { hits: marked, newest: this.newerThan.get(from) as number } : { hits: marked };

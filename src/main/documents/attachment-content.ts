@@ -134,6 +134,20 @@ export class AttachmentContent {
     return doc.format === 'pdf' ? doc.pages.map((p, i) => `[page ${i + 1}]\n${p}`).join('\n\n') : doc.text;
   };
 
+  /**
+   * A document's text as search indexes it (db/document-search.ts), from what is kept only (the sidecar, or a text
+   * file's own bytes): nothing is read anew on search's account. Undefined: not read yet (it may be later); null: it
+   * never will be (its reader failed for good, its bytes are gone, no reader takes its type).
+   */
+  readonly searchableText = (block: AttachmentBlock): string | null | undefined => {
+    // Its bytes are gone, or no reader takes its type.
+    if (!this.extractorOf(block)) return null;
+    const result = this.storedText(block);
+    if (!result) return undefined;
+    if (!result.ok) return LASTING.includes(result.failure.code) ? null : undefined;
+    return result.doc.format === 'pdf' ? result.doc.pages.join('\n\n') : result.doc.text;
+  };
+
   /** The exact text the model will read for a document attachment. */
   async preview(block: AttachmentBlock): Promise<string> {
     await this.text(block);

@@ -72,6 +72,12 @@ export function SearchResults({ query, onOpen, onCount, onLeaveTop }: Props) {
                   <span className="search-title" dir="auto">
                     <MarkedText text={r.title} />
                   </span>
+                  {r.where && (
+                    // The snippet is from the answer's reasoning or an attached file, not the message's own text.
+                    <span className="search-where" dir="auto" data-testid="search-where">
+                      {r.where.kind === 'reasoning' ? 'in reasoning' : <>in <MarkedText text={r.where.name} /></>}
+                    </span>
+                  )}
                   <span className="search-snippet">
                     <SnippetPieces snippet={r.snippet} />
                   </span>

@@ -50,10 +50,11 @@ describe('SearchStore', () => {
     expect(search.search('garden')).toEqual([]);
   });
 
-  it('searches attachment names, not reasoning or system cards', () => {
+  it('searches attachment names and reasoning (said to be there), not system cards', () => {
     const { search } = setup();
     expect(search.search('sourdough').map((h) => h.turnId)).toEqual(['u2']);
-    expect(search.search('zucchini')).toEqual([]);
+    expect(search.search('sourdough')[0]!.where).toBeUndefined();
+    expect(search.search('zucchini').map((h) => [h.turnId, h.where])).toEqual([['a1', { kind: 'reasoning' }]]);
     expect(search.search('system card')).toEqual([]);
   });
 
