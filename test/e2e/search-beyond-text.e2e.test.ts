@@ -43,6 +43,11 @@ describe('search beyond the messages’ text', () => {
     expect(await hit.locator('.search-snippet mark').allTextContents()).toEqual(['saffron', 'budget']);
     mkdirSync(SHOTS_DIR, { recursive: true });
     await page.screenshot({ path: `${SHOTS_DIR}/search-reasoning-1280.png` });
+    // Opened, the answer shows its reasoning unfolded, with the words marked there.
+    await hit.click();
+    const answer = page.locator('[data-testid="turn"][data-role="assistant"]').first();
+    await expect.poll(() => answer.getAttribute('data-search-marks')).toBe('2');
+    await expect.poll(() => answer.locator('details[data-run="reasoning"]').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(true);
 
     // A word of the message itself: no place named.
     await page.getByTestId('search-input').fill('keep');

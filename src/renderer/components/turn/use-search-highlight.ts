@@ -80,6 +80,8 @@ const READER_INPUT = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
 export function useSearchHighlight(focus: FocusTurn | null, turns: readonly Turn[], scrollBy: (px: number) => void): void {
   // Per hit, not per render: a chat streaming under the hit changes `turns` with every token.
   const readerMoved = useRef(false);
+  // The hit whose folded reasoning was opened: once per hit, so the reader may fold it again.
+  const unfolded = useRef<FocusTurn | null>(null);
   useEffect(() => {
     readerMoved.current = false;
     const stop = new AbortController();
@@ -110,9 +112,15 @@ export function useSearchHighlight(focus: FocusTurn | null, turns: readonly Turn
           ranges.push(range);
         }
       }
+      // Found in the reasoning only (search says "in reasoning"): folded away, its marks showed nothing.
+      const folded = (r: Range) => r.startContainer.parentElement?.closest('details:not([open])');
+      const first = ranges[0];
+      if (first && unfolded.current !== focus && ranges.every(folded)) {
+        unfolded.current = focus;
+        (folded(first) as HTMLDetailsElement).open = true;
+      }
       registry.set('search-hit', new HighlightClass(...ranges));
       el.setAttribute('data-search-marks', String(ranges.length));
-      const first = ranges[0];
       if (first && !readerMoved.current) showMark(first, scrollBy);
     };
     const again = () => {
