@@ -1,7 +1,7 @@
 /**
  * Numbers as people read them. Token counts and windows in K of 1024 (4096 → 4K, 131072 → 128K, as model cards
  * and servers write them); memory and file sizes in binary units labelled as such (GiB, MiB: a "24 GB" card holds
- * 24 GiB, and what you type for it means the same); durations in s / min / h.
+ * 24 GiB, and what you type for it means the same); durations in s / min / h / d.
  */
 
 export function formatTokens(n: number): string {
@@ -65,11 +65,19 @@ export function formatBytes(bytes: number | null | undefined): string {
   return `${v.toFixed(i === 0 ? 0 : 1)} ${units[i] ?? 'B'}`;
 }
 
+/**
+ * A time left: "45 s", "3 min 5 s", "1 h 20 min", "2 d 5 h". Each form is rounded to its smallest unit before it
+ * is split, so a rounding that reaches the next unit carries into it: 7,170 s is "2 h 0 min", never "1 h 60 min".
+ */
 export function formatDuration(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return '—';
-  if (seconds < 60) return `${Math.round(seconds)} s`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
-  return `${Math.floor(seconds / 3600)} h ${Math.round((seconds % 3600) / 60)} min`;
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${s % 60} s`;
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 24 * 60) return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+  const hours = Math.round(seconds / 3600);
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
 }
 
 /** "1 model", "2 models". */

@@ -1,7 +1,7 @@
 /** The model picker's groups (issue 17: one entry per model, aliases of other connections not usable) and the app's units. */
 import { describe, expect, it } from 'vitest';
 import { filterGroups, noModelsHint, pickerGroups } from '../../src/renderer/components/composer/picker-groups';
-import { formatBytes, formatExactTokens, formatTokens, plural } from '../../src/renderer/format';
+import { formatBytes, formatDuration, formatExactTokens, formatTokens, plural } from '../../src/renderer/format';
 import type { ConnectionInfo } from '../../src/shared/connections';
 import type { Alias } from '../../src/shared/models';
 
@@ -93,6 +93,30 @@ describe('units', () => {
   it('labels binary memory as GiB: 24 GiB typed is shown as 24.0 GiB, not 25.8 GB', () => {
     expect(formatBytes(24 * 1024 ** 3)).toBe('24.0 GiB');
     expect(formatBytes(1536)).toBe('1.5 KiB');
+  });
+  it('writes the time left with the rounding carried: 7,170 s is "2 h 0 min", never "1 h 60 min"', () => {
+    expect(formatDuration(7170)).toBe('2 h 0 min');
+    expect(formatDuration(119.9 * 60)).toBe('2 h 0 min');
+    expect(formatDuration(59.6 * 60)).toBe('59 min 36 s');
+    expect(formatDuration(3599.5)).toBe('1 h 0 min');
+    expect(formatDuration(3599.4)).toBe('59 min 59 s');
+    expect(formatDuration(119.6)).toBe('2 min 0 s');
+    expect(formatDuration(59.6)).toBe('1 min 0 s');
+    expect(formatDuration(59.4)).toBe('59 s');
+    expect(formatDuration(3600 + 29.9)).toBe('1 h 0 min');
+    expect(formatDuration(3600 + 90)).toBe('1 h 2 min');
+    expect(formatDuration(0)).toBe('0 s');
+    expect(formatDuration(-3)).toBe('0 s');
+  });
+  it('writes a wait of a day and more in days and hours, the hours carried: 86,370 s is "1 d 0 h"', () => {
+    expect(formatDuration(86_370)).toBe('1 d 0 h');
+    expect(formatDuration(86_400 - 1801)).toBe('23 h 30 min');
+    expect(formatDuration(86_400 + 5 * 3600 + 20 * 60)).toBe('1 d 5 h');
+    expect(formatDuration(2 * 86_400 - 60)).toBe('2 d 0 h');
+  });
+  it('writes an unknown time as a dash', () => {
+    expect(formatDuration(null)).toBe('—');
+    expect(formatDuration(Number.POSITIVE_INFINITY)).toBe('—');
   });
   it('says "1 model", "2 models"', () => {
     expect(plural(1, 'model')).toBe('1 model');
