@@ -2,7 +2,8 @@
  * `models:list` for the connection the composer uses. Ollama: `/api/tags`, each model filled in from its
  * `/api/show` (capabilities, trained context), asked in parallel through the cache; a model whose details do
  * not come in time is listed with them unknown rather than failing the list. llama-server, OpenAI-compatible
- * servers and Anthropic: the ids `/v1/models` lists.
+ * servers and Anthropic: the ids `/v1/models` lists, with llama-server's `meta.size` (bytes) and `meta.n_params`
+ * where it writes them (conformance/llama-server/v1-models-deepseek.json); other servers write no size.
  */
 import type { ConnectionKind } from '../../shared/connections';
 import type { ModelSummary } from '../../shared/ipc';
@@ -46,8 +47,30 @@ export async function listV1Models(kind: ConnectionKind, baseUrl: string, header
   if (!Array.isArray(data)) throw new UserFacingError('server-error', `The server at ${baseUrl} did not list its models (/v1/models has no "data").`);
   return data.flatMap((m: unknown) => {
     const id = m && typeof m === 'object' ? (m as { id?: unknown }).id : undefined;
-    return typeof id === 'string' && id !== '' ? [{ name: id, sizeBytes: null, family: null, parameterSize: null, quantization: null }] : [];
+    if (typeof id !== 'string' || id === '') return [];
+    const meta = (m as { meta?: unknown }).meta;
+    const { size, n_params: params } = meta && typeof meta === 'object' ? (meta as { size?: unknown; n_params?: unknown }) : {};
+    return [{ name: id, sizeBytes: count(size), family: null, parameterSize: parameterCount(count(params)), quantization: null }];
   });
+}
+
+/** A count the server wrote as a whole number of at least 1; anything else is unknown. */
+function count(v: unknown): number | null {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : null;
+}
+
+/**
+ * llama-server's `meta.n_params` written as Ollama writes `parameter_size`, so both read alike on the rows and in
+ * the picker: 8,030,261,248 → "8.0B", 494,032,768 → "494M", 674,240 → "674K".
+ */
+export function parameterCount(n: number | null): string | null {
+  if (n === null) return null;
+  // The largest unit the rounded figure reads at least 1 in: 999,950 is "1.0M", not "1000K".
+  for (const [unit, letter] of [[1e12, 'T'], [1e9, 'B'], [1e6, 'M'], [1e3, 'K']] as const) {
+    const tenths = (n / unit).toFixed(1);
+    if (Number(tenths) >= 1) return `${Number(tenths) >= 100 ? (n / unit).toFixed(0) : tenths}${letter}`;
+  }
+  return String(n);
 }
 
 const SERVER_NAMES: Record<ConnectionKind, string> = {

@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import type { ModelSummary } from '../../../shared/ipc';
 import { deleteModel, showDetails, useModelsStore } from '../../store/models-slice';
 import { ContextPanel } from './ContextPanel';
 import { formatBytes } from './format';
@@ -9,6 +10,11 @@ import { useFocusAfterRemoval } from '../../hooks/use-focus-after-removal';
  * The active server's models with size, family, parameters and quantization, and the window each one's next
  * message carries; details and delete (confirmed) are Ollama's and shown for Ollama only (models audit #3).
  */
+/** Size, family, parameters, quantization: those the server said, "" where it said none (never a lone "—"). */
+export function facts(m: ModelSummary): string {
+  return [m.sizeBytes === null ? null : formatBytes(m.sizeBytes), m.family, m.parameterSize, m.quantization].filter(Boolean).join(' · ');
+}
+
 export function ModelList({ connectionId, ollama }: { connectionId: string; ollama: boolean }) {
   const models = useModelsStore((s) => s.models);
   const details = useModelsStore((s) => s.details);
@@ -43,7 +49,7 @@ export function ModelList({ connectionId, ollama }: { connectionId: string; olla
           <li key={m.name} data-testid="model-row" data-model={m.name}>
             <div className="mm-row">
               <strong>{m.name}</strong>
-              <span className="mm-muted">{[formatBytes(m.sizeBytes), m.family, m.parameterSize, m.quantization].filter(Boolean).join(' · ')}</span>
+              {facts(m) !== '' && <span className="mm-muted" data-testid="model-facts">{facts(m)}</span>}
               <ModelWindow model={m.name} connectionId={connectionId} />
               {ollama && <button type="button" data-testid="model-details" aria-label={`Details of ${m.name}`} onClick={() => void showDetails(m.name)}>Details</button>}
               {!ollama ? null : confirming === m.name ? (
