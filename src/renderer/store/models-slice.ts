@@ -93,6 +93,11 @@ export function deleteModel(model: string): Promise<boolean> {
   });
 }
 
+/** Folds the Details that are open (Details clicked again). */
+export function hideDetails(): void {
+  set({ details: null, advice: null });
+}
+
 export function showDetails(model: string): Promise<boolean> {
   return attempt(async () => {
     set({ details: await firebrand().models.show({ model }), advice: null });

@@ -1,6 +1,6 @@
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { ModelSummary } from '../../../shared/ipc';
-import { deleteModel, showDetails, useModelsStore } from '../../store/models-slice';
+import { deleteModel, hideDetails, showDetails, useModelsStore } from '../../store/models-slice';
 import { ContextPanel } from './ContextPanel';
 import { formatBytes } from './format';
 import { ModelWindow } from './ModelWindow';
@@ -18,6 +18,7 @@ export function facts(m: ModelSummary): string {
 export function ModelList({ connectionId, ollama }: { connectionId: string; ollama: boolean }) {
   const models = useModelsStore((s) => s.models);
   const details = useModelsStore((s) => s.details);
+  const ids = useId();
   const [confirming, setConfirming] = useState<string | null>(null);
   // The question takes the place of Delete…: the focus goes to Keep (the safe answer), and back to Delete… on Keep.
   const [kept, setKept] = useState<string | null>(null);
@@ -45,13 +46,25 @@ export function ModelList({ connectionId, ollama }: { connectionId: string; olla
     <section className="mm-section" aria-label="Models" ref={section}>
       <h3>Models</h3>
       <ul className="mm-list">
-        {models.map((m) => (
+        {models.map((m, i) => (
           <li key={m.name} data-testid="model-row" data-model={m.name}>
             <div className="mm-row">
               <strong>{m.name}</strong>
               {facts(m) !== '' && <span className="mm-muted" data-testid="model-facts">{facts(m)}</span>}
               <ModelWindow model={m.name} connectionId={connectionId} />
-              {ollama && <button type="button" data-testid="model-details" aria-label={`Details of ${m.name}`} onClick={() => void showDetails(m.name)}>Details</button>}
+              {ollama && (
+                // A toggle: clicked again, the Details fold (they stayed open).
+                <button
+                  type="button"
+                  data-testid="model-details"
+                  aria-label={`Details of ${m.name}`}
+                  aria-expanded={details?.name === m.name}
+                  aria-controls={details?.name === m.name ? `${ids}-details-${i}` : undefined}
+                  onClick={() => (details?.name === m.name ? hideDetails() : void showDetails(m.name))}
+                >
+                  Details
+                </button>
+              )}
               {!ollama ? null : confirming === m.name ? (
                 <>
                   <span>Delete {m.name} from the server?</span>
@@ -63,7 +76,7 @@ export function ModelList({ connectionId, ollama }: { connectionId: string; olla
               )}
             </div>
             {ollama && details?.name === m.name && (
-              <div className="mm-details" data-testid="model-details-view">
+              <div className="mm-details" data-testid="model-details-view" id={`${ids}-details-${i}`}>
                 <p>Can: {details.capabilities.join(', ') || 'not said'}</p>
                 {details.architecture && (
                   <p className="mm-muted">
