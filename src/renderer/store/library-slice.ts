@@ -109,15 +109,23 @@ export function deleteModelFile(file: string): Promise<boolean> {
   });
 }
 
-export function renameModelFile(file: string, to: string): Promise<boolean> {
-  return attempt(async () => {
+export async function renameModelFile(file: string, to: string): Promise<boolean> {
+  return (await renameModelFileTo(file, to)) !== null;
+}
+
+/** Renames a models-folder file: the name main gave it (it may add `.gguf`), or null where it was refused (said). */
+export async function renameModelFileTo(file: string, to: string): Promise<string | null> {
+  let renamed: string | null = null;
+  const ok = await attempt(async () => {
     const entry = await firebrand().library.rename({ file, to });
+    renamed = entry.file;
     set({ note: `Renamed to ${entry.file}.` });
     await loadLibrary();
     // Its aliases now name the new file: the alias list and the picker's aliases are read again.
     useModelsStore.setState({ aliases: await firebrand().aliases.list({}) });
     refreshModelLists();
   });
+  return ok ? renamed : null;
 }
 
 /**

@@ -54,9 +54,14 @@ export function DownloadRow({ p }: { p: DownloadProgress }) {
       </div>
       {p.state === 'error' && <p role="alert" className="mm-error" data-testid="library-download-error">{p.error}</p>}
       <div className="mm-row">
-        {p.state === 'running' && <button type="button" data-testid="library-download-pause" onClick={() => void pauseDownload(p.downloadId)}>Pause</button>}
-        {/* Refused for good (a 404, a web page): Resume would get the same answer (models audit #8); nothing is left to cancel. */}
-        {(p.state === 'paused' || (p.state === 'error' && p.resumable !== false)) && <button type="button" data-testid="library-download-resume" onClick={() => void startDownload(p.source)}>Resume</button>}
+        {/* Pause and Resume are one button in one place, so the focus stays on it as one turns into the other (it
+            fell to <body> as the button went). Refused for good (a 404, a web page): Resume would get the same
+            answer (models audit #8); nothing is left to cancel. */}
+        {p.state === 'running' ? (
+          <button type="button" key="pause-resume" data-testid="library-download-pause" onClick={() => void pauseDownload(p.downloadId)}>Pause</button>
+        ) : (p.state === 'paused' || (p.state === 'error' && p.resumable !== false)) ? (
+          <button type="button" key="pause-resume" data-testid="library-download-resume" onClick={() => void startDownload(p.source)}>Resume</button>
+        ) : null}
         {p.state !== 'done' && <button type="button" data-testid="library-download-cancel" onClick={() => void cancelDownload(p.downloadId)}>{p.resumable === false ? 'Dismiss' : 'Cancel'}</button>}
         {p.state === 'done' && <button type="button" onClick={() => dismissDownload(p.downloadId)}>Dismiss</button>}
       </div>

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import type { LibraryEntry, LoadedModel } from '../../../shared/library';
-import { deleteModelFile, loadBuiltin, recommendForFile, renameModelFile, unloadBuiltin } from '../../store/library-slice';
+import { deleteModelFile, loadBuiltin, recommendForFile, renameModelFileTo, unloadBuiltin } from '../../store/library-slice';
 import { formatBytes, formatTokens } from '../models/format';
 import { LibraryContext } from './LibraryContext';
 
@@ -11,6 +11,9 @@ function params(n: number | null): string | null {
   if (n >= 1e3) return `${(n / 1e3).toFixed(1)}K params`;
   return `${n} params`;
 }
+
+/** Why Unload and Delete… wait on a file an answer runs on. */
+const ANSWERING = 'It is answering: stop that answer first.';
 
 /**
  * One GGUF of the models folder: what its metadata says, or why it cannot be used; load, window, rename, delete.
@@ -24,6 +27,7 @@ export function LibraryItem({
   loading = false,
   loadBlocked = null,
   onDelete = (file) => void deleteModelFile(file),
+  onRename = (file, to) => renameModelFileTo(file, to),
 }: {
   entry: LibraryEntry;
   loaded: LoadedModel | undefined;
@@ -31,6 +35,8 @@ export function LibraryItem({
   loadBlocked?: string | null;
   /** Delete confirmed (the list moves the focus once the row is gone). */
   onDelete?: (file: string) => void | Promise<void>;
+  /** Rename asked: the new name where it was renamed (the list moves the focus to the renamed row), else null. */
+  onRename?: (file: string, to: string) => Promise<string | null>;
 }) {
   const [mode, setMode] = useState<'none' | 'delete' | 'rename' | 'context' | 'where'>('none');
   const [name, setName] = useState(entry.file);
@@ -41,6 +47,15 @@ export function LibraryItem({
     setMode('none');
     deleteButton.current?.focus();
   };
+  // Rename… opens its form with the focus in the name; Cancel gives it back to Rename… (it fell to <body>).
+  const renameButton = useRef<HTMLButtonElement>(null);
+  const cancelRename = () => {
+    setMode('none');
+    renameButton.current?.focus();
+  };
+  // While an answer runs on the file, main refuses its delete: Delete… waits, as Unload does, with the same reason
+  // (it was offered, then refused with a message far from the row on a phone).
+  const answering = loaded?.answering === true;
   const facts = [
     formatBytes(entry.sizeBytes),
     entry.architecture,
@@ -72,7 +87,7 @@ export function LibraryItem({
       {entry.state === 'usable' && (
         <div className="mm-row">
           {loaded ? (
-            <button type="button" data-testid="library-unload" aria-label={`Unload ${entry.file}`} disabled={loaded.answering} title={loaded.answering ? 'It is answering: stop that answer first.' : undefined} onClick={() => void unloadBuiltin(entry.file)}>Unload</button>
+            <button type="button" data-testid="library-unload" aria-label={`Unload ${entry.file}`} disabled={answering} title={answering ? ANSWERING : undefined} onClick={() => void unloadBuiltin(entry.file)}>Unload</button>
           ) : (
             // Loading takes seconds to minutes on a CPU: the button says so (in every tab) instead of inviting a second click.
             <button
@@ -88,9 +103,19 @@ export function LibraryItem({
             </button>
           )}
           <button type="button" data-testid="library-context" aria-label={`Context window of ${entry.file}`} onClick={() => { setMode(mode === 'context' ? 'none' : 'context'); void recommendForFile(entry.file); }}>Context window</button>
-          <button type="button" data-testid="library-rename" aria-label={`Rename ${entry.file}…`} onClick={() => setMode('rename')}>Rename…</button>
+          <button type="button" data-testid="library-rename" aria-label={`Rename ${entry.file}…`} ref={renameButton} onClick={() => setMode('rename')}>Rename…</button>
           <button type="button" data-testid="library-where" aria-label={`Show location of ${entry.file}`} onClick={() => setMode(mode === 'where' ? 'none' : 'where')}>Show location</button>
-          <button type="button" data-testid="library-delete" aria-label={`Delete ${entry.file}…`} ref={deleteButton} onClick={() => setMode('delete')}>Delete…</button>
+          <button
+            type="button"
+            data-testid="library-delete"
+            aria-label={`Delete ${entry.file}…`}
+            ref={deleteButton}
+            disabled={answering}
+            title={answering ? ANSWERING : undefined}
+            onClick={() => setMode('delete')}
+          >
+            Delete…
+          </button>
         </div>
       )}
       {entry.state === 'unusable' && (
@@ -108,10 +133,10 @@ export function LibraryItem({
         </div>
       )}
       {mode === 'rename' && (
-        <form className="mm-row" onSubmit={(e) => { e.preventDefault(); void renameModelFile(entry.file, name).then((ok) => ok && setMode('none')); }}>
-          <input aria-label="New file name" data-testid="library-rename-input" value={name} onChange={(e) => setName(e.target.value)} />
+        <form className="mm-row" onSubmit={(e) => { e.preventDefault(); void onRename(entry.file, name).then((to) => to !== null && setMode('none')); }}>
+          <input aria-label="New file name" data-testid="library-rename-input" autoFocus value={name} onChange={(e) => setName(e.target.value)} />
           <button type="submit" data-testid="library-rename-save">Rename</button>
-          <button type="button" onClick={() => setMode('none')}>Cancel</button>
+          <button type="button" data-testid="library-rename-cancel" onClick={cancelRename}>Cancel</button>
         </form>
       )}
       {mode === 'context' && <LibraryContext file={entry.file} />}

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { BuiltinStatus, LibraryEntry } from '../../../shared/library';
-import { addModelFile, connectLibraryStore, deleteModelFile, loadLibrary, useLibraryStore } from '../../store/library-slice';
+import { addModelFile, connectLibraryStore, deleteModelFile, loadLibrary, renameModelFileTo, useLibraryStore } from '../../store/library-slice';
 import { useFocusAfterRemoval } from '../../hooks/use-focus-after-removal';
+import { useFocusWhenShown } from '../../hooks/use-focus-when-shown';
 import { DownloadBox } from './DownloadBox';
 import { loadBlockedReason } from '../../store/engine-busy';
 import { LibraryItem } from './LibraryItem';
@@ -94,10 +95,17 @@ export function LibraryRows({ entries, status }: { entries: LibraryEntry[]; stat
     removal.disarm();
     row(file)?.querySelector<HTMLElement>('[data-testid="library-delete"]')?.focus();
   };
+  // Renamed, the row comes back under its new name (a new row): the focus goes to its Rename…, where it began.
+  const focusWhenShown = useFocusWhenShown();
+  const rename = async (file: string, to: string) => {
+    const renamed = await renameModelFileTo(file, to);
+    if (renamed !== null) focusWhenShown(() => row(renamed)?.querySelector<HTMLElement>('[data-testid="library-rename"]'));
+    return renamed;
+  };
   return (
     <ul className="mm-list" ref={list}>
       {files.map((e) => (
-        <LibraryItem key={e.file} entry={e} loaded={loaded.get(e.file)} loading={status?.loading.includes(e.file) ?? false} loadBlocked={loadBlockedReason(status, e.file)} onDelete={remove} />
+        <LibraryItem key={e.file} entry={e} loaded={loaded.get(e.file)} loading={status?.loading.includes(e.file) ?? false} loadBlocked={loadBlockedReason(status, e.file)} onDelete={remove} onRename={rename} />
       ))}
     </ul>
   );

@@ -1,4 +1,6 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
+import { useFocusAfterRemoval } from '../../hooks/use-focus-after-removal';
+import { useFocusWhenShown } from '../../hooks/use-focus-when-shown';
 import { cancelPull, dismissPull, retryPull, startPull, useModelsStore } from '../../store/models-slice';
 import { formatBytes, formatDuration } from './format';
 
@@ -6,20 +8,43 @@ import { formatBytes, formatDuration } from './format';
 export function PullBox() {
   const [name, setName] = useState('');
   const pulls = useModelsStore((s) => s.pulls);
+  // Each pull's row has one place for its first button (Cancel, then "Pull again" or Dismiss): the focus stays on it
+  // as the pull stops. A row that comes or goes moves the focus with it; it fell to <body>.
+  const section = useRef<HTMLElement>(null);
+  const action = (pullId: string) => section.current?.querySelector<HTMLElement>(`[data-pull-id="${CSS.escape(pullId)}"] [data-pull-action]`);
+  const input = () => section.current?.querySelector<HTMLElement>('[data-testid="pull-input"]');
+  const removal = useFocusAfterRemoval(Object.keys(pulls), action, input);
+  const focusWhenShown = useFocusWhenShown();
+  /** Starts a pull (`start`), then focuses the first button of the row it made (Cancel while it runs). */
+  const focusNewRow = async (start: () => Promise<boolean>): Promise<boolean> => {
+    const before = new Set(Object.keys(useModelsStore.getState().pulls));
+    const ok = await start();
+    const made = Object.keys(useModelsStore.getState().pulls).find((id) => !before.has(id));
+    if (ok && made !== undefined) focusWhenShown(() => action(made));
+    return ok;
+  };
   const submit = async () => {
     const model = name.trim();
     if (!model) return;
-    if (await startPull(model)) setName('');
+    // Pull disables as the box empties: the focus on it goes to the new row's Cancel. Enter in the box leaves it
+    // there, for the next name.
+    const fromButton = document.activeElement?.getAttribute('data-testid') === 'pull-button';
+    const ok = fromButton ? await focusNewRow(() => startPull(model)) : await startPull(model);
+    if (ok) setName('');
+  };
+  const dismiss = (pullId: string) => {
+    removal.arm(pullId);
+    dismissPull(pullId);
   };
   return (
-    <section className="mm-section" aria-label="Pull a model">
+    <section className="mm-section" aria-label="Pull a model" ref={section}>
       <h3>Pull a model</h3>
       <form className="mm-row" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
         <input data-testid="pull-input" placeholder="e.g. llama3.2:1b" value={name} onChange={(e) => setName(e.target.value)} aria-label="Model to pull" />
         <button type="submit" data-testid="pull-button" disabled={name.trim() === ''}>Pull</button>
       </form>
       {Object.values(pulls).map((p) => (
-        <div key={p.pullId} className="mm-pull" data-testid="pull-progress" data-percent={p.percent ?? 0} data-state={p.state}>
+        <div key={p.pullId} className="mm-pull" data-testid="pull-progress" data-pull-id={p.pullId} data-percent={p.percent ?? 0} data-state={p.state}>
           <div className="mm-row">
             <strong>{p.model}</strong>
             <span className="mm-muted">{p.state === 'error' ? 'failed' : p.state === 'cancelled' ? 'cancelled' : p.state === 'done' ? 'done' : p.status}</span>
@@ -39,16 +64,18 @@ export function PullBox() {
           {p.state === 'error' && <p role="alert" className="mm-error" data-testid="pull-error">{p.error}</p>}
           {p.state === 'cancelled' && <p className="mm-muted">Cancelled. Pull again to resume where it stopped.</p>}
           {p.state === 'done' && <p className="mm-ok" data-testid="pull-done">Pulled.</p>}
-          {p.state === 'running' ? (
-            <button type="button" data-testid="pull-cancel" onClick={() => void cancelPull(p.pullId)}>Cancel</button>
-          ) : (
-            <div className="mm-row">
-              {(p.state === 'error' || p.state === 'cancelled') && (
-                <button type="button" data-testid="pull-retry" onClick={() => void retryPull(p.pullId)}>Pull again</button>
-              )}
-              <button type="button" onClick={() => dismissPull(p.pullId)}>Dismiss</button>
-            </div>
-          )}
+          <div className="mm-row">
+            {p.state === 'running' ? (
+              <button type="button" key="action" data-pull-action data-testid="pull-cancel" onClick={() => void cancelPull(p.pullId)}>Cancel</button>
+            ) : p.state === 'error' || p.state === 'cancelled' ? (
+              <button type="button" key="action" data-pull-action data-testid="pull-retry" onClick={() => void focusNewRow(() => retryPull(p.pullId)).then((ok) => ok || input()?.focus())}>Pull again</button>
+            ) : (
+              <button type="button" key="action" data-pull-action data-testid="pull-dismiss" onClick={() => dismiss(p.pullId)}>Dismiss</button>
+            )}
+            {p.state !== 'running' && p.state !== 'done' && (
+              <button type="button" data-testid="pull-dismiss" onClick={() => dismiss(p.pullId)}>Dismiss</button>
+            )}
+          </div>
         </div>
       ))}
     </section>
