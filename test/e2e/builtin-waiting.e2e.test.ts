@@ -78,7 +78,14 @@ describe('two tabs on the built-in engine', () => {
     await expect.poll(() => row.getAttribute('data-answering')).toBe('true');
     expect(await row.innerText()).toContain('answering now: stop the answer to unload it');
     expect(await row.getByRole('button', { name: 'Unload long.gguf' }).isDisabled()).toBe(true);
-    expect(await tabB.locator('[data-testid="library-item"][data-file="long.gguf"]').getByTestId('library-unload').isDisabled()).toBe(true);
+    const file = tabB.locator('[data-testid="library-item"][data-file="long.gguf"]');
+    expect(await file.getByTestId('library-unload').isDisabled()).toBe(true);
+    // Nor Delete…, which main refuses while the file answers (it was offered, then refused with a message far from
+    // the row on a phone): it waits as Unload does, with the same reason on hover.
+    const del = file.getByTestId('library-delete');
+    expect(await del.isDisabled()).toBe(true);
+    expect(await del.getAttribute('title')).toBe('It is answering: stop that answer first.');
+    expect(await file.getByTestId('library-unload').getAttribute('title')).toBe('It is answering: stop that answer first.');
     // Nor a Load the engine would refuse (it loads nothing until the answer ends), with why on hover.
     const load = tabB.locator('[data-testid="library-item"][data-file="plain.gguf"]').getByTestId('library-load');
     expect(await load.isDisabled()).toBe(true);
@@ -88,6 +95,8 @@ describe('two tabs on the built-in engine', () => {
       await tabB.setViewportSize({ width, height: width === 390 ? 844 : 800 });
       await row.scrollIntoViewIfNeeded();
       await tabB.screenshot({ path: `${SHOTS_DIR}/builtin-running-answering-${width}.png` });
+      await file.scrollIntoViewIfNeeded();
+      await tabB.screenshot({ path: `${SHOTS_DIR}/builtin-delete-answering-${width}.png` });
     }
     await tabB.setViewportSize({ width: 1280, height: 800 });
 
@@ -96,6 +105,7 @@ describe('two tabs on the built-in engine', () => {
     await expect.poll(() => row.getAttribute('data-answering')).toBe('false');
     expect(await row.getByRole('button', { name: 'Unload long.gguf' }).isEnabled()).toBe(true);
     expect(await load.isEnabled()).toBe(true);
+    expect(await del.isEnabled()).toBe(true);
     await tabB.getByTestId('models-close').click();
   });
 });
