@@ -94,10 +94,20 @@ export async function pullModel(opts: PullOptions): Promise<PullProgress> {
   const tracker = new PullTracker(now);
   const throttle = opts.throttleMs ?? 100;
   let lastSent = -Infinity;
-  const report = (p: PullProgress, force = false) => {
-    if (!force && now() - lastSent < throttle) return;
+  // A progress held back by the throttle goes out once it allows, unless a newer one replaces it: lines that come in
+  // a burst and then a pause (between layers, a slow registry) showed the bar where the burst began until the next
+  // line, which may be minutes away.
+  let trailing: ReturnType<typeof setTimeout> | undefined;
+  const send = (p: PullProgress) => {
     lastSent = now();
     opts.onProgress(p);
+  };
+  const report = (p: PullProgress, force = false) => {
+    clearTimeout(trailing);
+    trailing = undefined;
+    const wait = throttle - (now() - lastSent);
+    if (force || wait <= 0) send(p);
+    else trailing = setTimeout(() => send(p), wait);
   };
   const finish = (state: PullProgress['state'], error?: string) => {
     const p = tracker.snapshot(opts.pullId, opts.model, state, error);

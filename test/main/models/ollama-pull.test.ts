@@ -36,6 +36,23 @@ describe('pulling a model', () => {
     expect(seen.some((p) => p.bytesPerSecond !== null && p.bytesPerSecond > 0 && p.etaSeconds !== null)).toBe(true);
   });
 
+  it('reports how far a pull got when its lines pause after a burst, not where the burst began', async () => {
+    // Ten lines at once, then nothing: the throttle sent the first and dropped the rest until a next line came.
+    replay.setRoutes([{ method: 'POST', path: '/api/pull', body: PULL, chunk: 'lines', holdAfterChunks: 10 }]);
+    const tracker = new PullTracker(() => 0);
+    for (const line of PULL.split('\n').slice(0, 10)) tracker.apply(JSON.parse(line) as Record<string, unknown>);
+    const reached = tracker.snapshot('p1', 'llama3.2:1b', 'running');
+    expect(reached.completedBytes).toBeGreaterThan(0);
+    const controller = new AbortController();
+    const seen: PullProgress[] = [];
+    const done = pullModel({ baseUrl: replay.url, model: 'llama3.2:1b', pullId: 'p1', signal: controller.signal, onProgress: (p) => seen.push(p), throttleMs: 200 });
+    await expect.poll(() => seen.at(-1)?.completedBytes, { timeout: 5_000 }).toBe(reached.completedBytes);
+    expect(seen.at(-1)).toMatchObject({ state: 'running', percent: reached.percent });
+    controller.abort();
+    expect((await done).state).toBe('cancelled');
+    if (replay.held > 0) replay.release();
+  });
+
   it('can be cancelled mid-pull', async () => {
     // Held after 10 lines and never let go: the pull is still running when it is cancelled, however busy the machine.
     replay.setRoutes([{ method: 'POST', path: '/api/pull', body: PULL, chunk: 'lines', delayMs: 50, holdAfterChunks: 10 }]);
