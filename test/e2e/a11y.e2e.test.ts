@@ -499,6 +499,36 @@ describe('focus after actions (keyboard audit)', () => {
     await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
   });
 
+  it('gives the focus to the message box when Send or Stop, pressed or focused, gives way to the other', async () => {
+    if (!s) throw new Error('no session');
+    const { page, replay } = s;
+    // Each answer waits after its first line until released: Stop is on screen until then.
+    replay.setRoutes(chatRoutes(ollamaLines([{ content: 'One' }, { content: ' two.' }]), 1, 1));
+    await page.getByTestId('new-chat').click();
+
+    // Send pressed from the keyboard: Stop takes its place as the answer starts; the focus fell to <body>.
+    await page.getByTestId('composer-input').fill('First question');
+    await page.getByTestId('composer-send').focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('composer-stop').waitFor();
+    await expect.poll(() => focusedName(page), { message: 'after Send' }).toBe('composer-input');
+
+    // Stop pressed from the keyboard: Send comes back (disabled, the box is empty), and the focus fell to <body>.
+    await page.getByTestId('composer-stop').focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('composer-stop').waitFor({ state: 'detached' });
+    await expect.poll(() => focusedName(page), { message: 'after Stop' }).toBe('composer-input');
+    replay.release();
+
+    // The answer ends while Stop has the focus: the same.
+    await send(page, 'Second question');
+    await page.getByTestId('composer-stop').focus();
+    replay.release();
+    await page.getByTestId('composer-stop').waitFor({ state: 'detached' });
+    await waitIdle(page);
+    await expect.poll(() => focusedName(page), { message: 'after the answer ended' }).toBe('composer-input');
+  });
+
   it('keeps the focus in the chat after Cancel on an edit, Regenerate, another version, a resent edit, and a tool allowed', async () => {
     if (!s) throw new Error('no session');
     const { page, replay } = s;

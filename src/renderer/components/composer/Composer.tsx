@@ -236,8 +236,8 @@ export function Composer() {
         e.preventDefault();
         // Send is disabled as the message goes, then Stop takes its place: the focus it had fell to the page's body,
         // and a keyboard user's next Tab started from the top of the page. The message box takes it, as after
-        // Regenerate.
-        textarea.current?.focus();
+        // Regenerate. Not on a touch screen, where the on-screen keyboard would come up over the answer.
+        if (!touch) textarea.current?.focus();
         void send();
       }}
     >

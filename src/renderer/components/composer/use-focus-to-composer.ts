@@ -1,4 +1,5 @@
 import { useLayoutEffect, useRef } from 'react';
+import { TOUCH } from '../../hooks/use-media';
 import { focusComposer } from './focus-composer';
 
 /**
@@ -13,7 +14,8 @@ export function useFocusToComposerWhenGone<T extends HTMLElement>() {
   useLayoutEffect(() => {
     const button = ref.current;
     return () => {
-      if (button !== null && document.activeElement === button) focusComposer();
+      // Not on a touch screen: the on-screen keyboard would come up over the answer.
+      if (button !== null && document.activeElement === button && !window.matchMedia(TOUCH).matches) focusComposer();
     };
   }, []);
   return ref;
