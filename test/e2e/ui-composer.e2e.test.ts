@@ -308,6 +308,8 @@ describe('composer', () => {
     await expect.poll(() => input.inputValue()).toBe('Half a question for the first');
     await page.getByTestId('pending-attachments').getByText('one.txt').waitFor();
     await page.getByTestId('composer-send').click();
+    // The first chat's answer is idle already: wait for the draft to go (main took the message) before waiting on its answer.
+    await expect.poll(() => input.inputValue()).toBe('');
     await waitIdle(page);
     const sent = answerRequests(s.replay).at(-1)?.messages.at(-1)?.content ?? '';
     expect(sent).toContain('only for the first chat');
