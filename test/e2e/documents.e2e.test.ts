@@ -88,8 +88,21 @@ describe('documents in the composer', () => {
     await page.getByTestId('composer-input').fill('What was decided?');
     await shootAtBothWidths(page, 'documents-pages');
 
-    await page.getByTestId('attachment-pages').fill('2-4');
-    await page.getByTestId('attachment-pages').press('Enter');
+    // Pages the file lacks: the field says it is wrong and names why, and a screen reader hears it as it comes.
+    const field = page.getByTestId('attachment-pages');
+    await field.fill('50-60');
+    await field.press('Enter');
+    const refusal = page.getByRole('alert').filter({ hasText: 'This file has 40 pages.' });
+    await refusal.waitFor();
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await field.getAttribute('aria-describedby')) ?? '';
+    expect(await page.evaluate((id) => document.getElementById(id)?.textContent ?? null, describedBy)).toBe('This file has 40 pages.');
+
+    await field.fill('2-4');
+    await field.press('Enter');
+    await refusal.waitFor({ state: 'detached' });
+    expect(await field.getAttribute('aria-invalid')).toBe('false');
+    expect(await field.getAttribute('aria-describedby')).toBeNull();
     await expect.poll(async () => Number(await chip(page).getAttribute('data-tokens'))).toBeLessThan(whole);
     await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
     await shootAtBothWidths(page, 'documents-pages-chosen');

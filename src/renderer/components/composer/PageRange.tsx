@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { ANSWER_ROOM } from '../../../shared/context-estimate';
 import { formatRange, pagesThatFit, parsePageRange, type PageRange } from '../../../shared/attachment-text';
 import type { AttachmentInspection } from '../../../shared/ipc';
@@ -29,6 +29,7 @@ export function PageRangeRow({
   const [draft, setDraft] = useState(block.pages ? formatRange(block.pages) : '');
   const [problem, setProblem] = useState<string | null>(null);
   const row = useRef<HTMLSpanElement>(null);
+  const problemId = useId();
   const shown = pages !== null && pageChars !== null && inspection.error === null;
   const over = inspection.tokens > room.left;
   // The files waiting to be sent scroll in a box of their own: on a phone, with a file or two above it, the field to
@@ -67,6 +68,10 @@ export function PageRangeRow({
             placeholder={example}
             value={draft}
             size={7}
+            // A range refused (pages the file lacks) is said as it comes and tied to the field: it was red text a
+            // screen reader never read, and the field did not say it was wrong.
+            aria-invalid={problem !== null}
+            aria-describedby={problem === null ? undefined : problemId}
             onChange={(e) => setDraft(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === 'Enter' && !e.nativeEvent.isComposing) {
@@ -94,7 +99,11 @@ export function PageRangeRow({
           </button>
         )}
       </span>
-      {problem && <span className="chip-error">{problem}</span>}
+      {problem && (
+        <span className="chip-error" id={problemId} role="alert">
+          {problem}
+        </span>
+      )}
     </span>
   );
 }
