@@ -117,12 +117,22 @@ export function pagesThatFit(name: string, pageLengths: number[], budget: number
 /** Reads what the user typed in the page-range field ("3", "3-7", "3–7"); a string is the reason it is refused. */
 export function parsePageRange(input: string, pages: number): PageRange | string {
   const m = /^\s*(\d+)\s*(?:[-–—]\s*(\d+)\s*)?$/.exec(input);
-  if (!m) return `Write pages as 3 or 3-7 (this file has ${pages} pages).`;
+  if (!m) return `Write pages as 3 or 3-7 (this file has ${pageCountWords(pages)}).`;
   const from = Number(m[1]);
   const to = m[2] === undefined ? from : Number(m[2]);
   if (from < 1 || to < from) return 'The range must start at page 1 or later and end after it starts.';
-  if (to > pages) return `This file has ${pages} pages.`;
+  if (to > pages) return `This file has ${pageCountWords(pages)}.`;
   return { from, to };
+}
+
+/** "1 page", "40 pages": a document's length in words ("1 pages" was said of a one-page PDF). */
+export function pageCountWords(pages: number): string {
+  return pages === 1 ? '1 page' : `${pages} pages`;
+}
+
+/** "page 3" or "pages 3–7": chosen pages in words, as the chip, its page row and the preview say them ("pages 3–3" was said). */
+export function rangeWords(range: PageRange): string {
+  return range.from === range.to ? `page ${range.from}` : `pages ${range.from}–${range.to}`;
 }
 
 export function formatRange(range: PageRange): string {

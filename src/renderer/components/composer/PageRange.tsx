@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { ANSWER_ROOM } from '../../../shared/context-estimate';
-import { formatRange, pagesThatFit, parsePageRange, type PageRange } from '../../../shared/attachment-text';
+import { formatRange, pagesThatFit, parsePageRange, rangeWords, type PageRange } from '../../../shared/attachment-text';
 import type { AttachmentInspection } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { formatTokens } from '../../format';
@@ -54,9 +54,9 @@ export function PageRangeRow({
       <span className={over ? 'chip-fit over' : 'chip-fit'}>
         {over
           ? fit
-            ? `Too long for the window (${budgetText}): pages 1–${fit.to} of ${pages} fit with room for the answer.`
+            ? `Too long for the window (${budgetText}): ${rangeWords(fit)} of ${pages} ${fit.to === 1 ? 'fits' : 'fit'} with room for the answer.`
             : `Not even page 1 fits (${budgetText}).`
-          : `Sending pages ${block.pages?.from}–${block.pages?.to} of ${pages}.`}
+          : `Sending ${block.pages ? rangeWords(block.pages) : 'all pages'} of ${pages}.`}
       </span>
       <span className="chip-row">
         <label>
@@ -84,7 +84,7 @@ export function PageRangeRow({
         </label>
         {fit && over && (
           <button type="button" onClick={() => apply(formatRange(fit))}>
-            Send pages {fit.from}–{fit.to}
+            Send {rangeWords(fit)}
           </button>
         )}
         {block.pages && (

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { X } from 'lucide-react';
 import { create } from 'zustand';
+import { rangeWords, type PageRange } from '../../../shared/attachment-text';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { firebrand } from '../../firebrand';
 import { errorMessage } from '../../store/errors';
@@ -14,6 +15,13 @@ const usePreview = create<{ block: AttachmentBlock | null }>(() => ({ block: nul
 
 export function openPreview(block: AttachmentBlock): void {
   usePreview.setState({ block });
+}
+
+/** The note over a document's text: its pages if some were chosen, and that the text is what the model reads. */
+export function previewNote(pages: PageRange | undefined): string {
+  if (!pages) return 'Exactly as the model reads it';
+  const words = rangeWords(pages);
+  return `${words.charAt(0).toUpperCase()}${words.slice(1)}, exactly as the model reads it`;
 }
 
 /**
@@ -52,7 +60,7 @@ export function AttachmentPreview() {
       <div className="modal-body">
         {!image && (
           <p className="preview-note">
-            {block.pages ? `Pages ${block.pages.from}–${block.pages.to}, ` : ''}exactly as the model reads it
+            {previewNote(block.pages)}
           </p>
         )}
         {error || (image && url === null) ? (

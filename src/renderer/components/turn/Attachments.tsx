@@ -1,5 +1,5 @@
 import { memo, type ReactNode } from 'react';
-import { ENCODING_LABEL } from '../../../shared/attachment-text';
+import { ENCODING_LABEL, pageCountWords, rangeWords } from '../../../shared/attachment-text';
 import { calibratedTokens } from '../../../shared/context-estimate';
 import type { AttachmentInspection } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
@@ -86,7 +86,7 @@ function TokensLine({ inspection: i, ratio }: { inspection: AttachmentInspection
   return (
     <span className="chip-tokens" title={exact ? 'Counted by the server with the model’s tokenizer' : ratio === 1 ? 'Estimated (about 4 characters per token)' : `Estimated (about 4 characters per token, scaled ×${ratio.toFixed(1)} by the server’s counts)`}>
       {exact ? '' : '~'}
-      {formatTokens(shownTokens(i, ratio))} tokens{i.pages ? ` · pages ${i.pages.from}–${i.pages.to} of ${i.pageCount ?? '?'}` : i.pageCount ? ` · ${i.pageCount} pages` : ''}
+      {formatTokens(shownTokens(i, ratio))} tokens{i.pages ? ` · ${rangeWords(i.pages)} of ${i.pageCount ?? '?'}` : i.pageCount ? ` · ${pageCountWords(i.pageCount)}` : ''}
     </span>
   );
 }
