@@ -97,6 +97,27 @@ describe('on a touch screen', () => {
   });
 });
 
+describe('on a touch screen, Send', () => {
+  // Sent from the keyboard, the message box takes the focus Send had (a11y.e2e); tapped on a phone, it does not,
+  // or the on-screen keyboard would come up over the answer as it arrives.
+  it('leaves the focus out of the message box, so the on-screen keyboard stays down', async () => {
+    if (!s) throw new Error('no session');
+    const { replay } = s;
+    const page = await touchPage(PHONE);
+    try {
+      const input = page.getByTestId('composer-input');
+      await input.tap();
+      await page.keyboard.type('Tapped, not typed');
+      await page.getByTestId('composer-send').tap();
+      await expect.poll(() => sentLast(replay).includes('Tapped, not typed')).toBe(true);
+      await waitIdle(page);
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName)).not.toBe('composer-input');
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('on a phone', () => {
   // Touch audit #8: the system's back (Android's button or gesture, an edge swipe) with the drawer open left
   // Firebrand for the page before it, where an app closes its drawer.
