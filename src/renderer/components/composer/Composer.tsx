@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
-import { ArrowUp, Brain, Paperclip } from 'lucide-react';
+import { ArrowUp, Brain, ImageOff, Paperclip } from 'lucide-react';
 import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, fitsWindow, measureTurns } from '../../../shared/context-estimate';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { chosenModelThinks, refreshContextChoice, sendMessage, stopTurn, thinkToggleHeld, thinkToggleOffered, useStore } from '../../store';
@@ -13,6 +13,7 @@ import { ContextMeter } from './ContextMeter';
 import { PageRangeRow } from './PageRange';
 import { roomsFor, tooLongReason } from './window-room';
 import { cannotSee, messageRefusal, unreadableFile } from './send-checks';
+import { unseenImages, unseenImagesNote } from './unseen-images';
 import { LargerWindowOffer } from './LargerWindowOffer';
 import { AttachButton } from './AttachButton';
 import { applyChoice, measureIdentity, refreshMeasure, setRoomOpen, turnsSince, useRoom } from '../../store/context-room';
@@ -149,6 +150,10 @@ export function Composer() {
       ? lastMeasure.value.tokens + Math.ceil(estimateTokens(addInputs(measureTurns(since, cost), pending)) * ratio)
       : Math.ceil(estimateTokens(addInputs(history, pending)) * ratio);
   const imagesRefused = noVision && attachments.items.some((b) => b.kind === 'image');
+  // The branch's earlier images go to such a model as a note in their place (assemble.ts): said here, before Send,
+  // since the chat still shows them. Nothing waits on it.
+  const unseenCount = useMemo(() => (noVision ? unseenImages(turns).length : 0), [noVision, turns]);
+  const unseenNote = selectedName === null ? null : unseenImagesNote(unseenCount, selectedName);
   const stateOf = (b: AttachmentBlock) => {
     const key = currentKey(b);
     return key ? costs[key] : undefined;
@@ -327,6 +332,12 @@ export function Composer() {
           {(overWindow || imagesRefused || unreadable || waiting || noModelShown || aliasModelGone !== undefined) && blockedBy && (
             <span className="composer-reason" data-testid="composer-reason" role="status">
               {blockedBy}
+            </span>
+          )}
+          {unseenNote && (
+            <span className="composer-note" data-testid="unseen-images-note" role="status">
+              <ImageOff className="icon" aria-hidden />
+              {unseenNote}
             </span>
           )}
           {overWindow && selected && !(roomOpen && activeId) && <LargerWindowOffer offer={offer} onUse={(window) => void applyChoice(activeId, { kind: 'larger-window', window }).catch(() => undefined)} />}

@@ -1,0 +1,59 @@
+/**
+ * Vision audit: after a chat with an image, a switch to a model that cannot read images sent the image as a note in
+ * its place ("[image photo.png: not sent, …]"), while the chat still showed it and nothing said the model would not
+ * see it. The message box now counts those images as Assemble reads the branch and says so, before Send.
+ */
+import { describe, expect, it } from 'vitest';
+import type { AttachmentBlock, Block, Turn } from '../../src/shared/turn';
+import type { JsonObject } from '../../src/shared/json';
+import { unseenImages, unseenImagesNote } from '../../src/renderer/components/composer/unseen-images';
+
+const image = (name: string, id: string, toolCallId?: string): AttachmentBlock => ({ type: 'attachment', id: id.repeat(64), kind: 'image', name, mime: 'image/png', size: 1, ...(toolCallId ? { toolCallId } : {}) });
+const doc: AttachmentBlock = { type: 'attachment', id: 'd'.repeat(64), kind: 'document', name: 'q3.pdf', mime: 'application/pdf', size: 1 };
+const turn = (id: string, role: Turn['role'], blocks: Block[], source?: string, meta: JsonObject = {}): Turn => ({ id, conversationId: 'c1', parentId: null, role, blocks, meta, status: 'done', createdAt: 0, ...(source ? { source } : {}) });
+const text = (t: string): Block => ({ type: 'text', text: t });
+
+const photo = image('photo.png', 'a');
+const chart = image('chart.png', 'b');
+const branch = [
+  turn('u1', 'user', [text('What is in this?'), photo, doc]),
+  turn('a1', 'assistant', [text('A cat.')]),
+  turn('u2', 'user', [text('And this?'), chart]),
+  turn('a2', 'assistant', [text('A chart.')]),
+];
+
+describe('images a model that cannot read images will not get', () => {
+  it('counts the images of the branch, not its documents, and says so calmly with what to do', () => {
+    expect(unseenImages(branch).map((b) => b.name)).toEqual(['photo.png', 'chart.png']);
+    expect(unseenImagesNote(2, 'llama3.2:3b')).toBe("The 2 images earlier in this chat won't be sent: llama3.2:3b cannot read images. Choose a model that can, or send without them.");
+    expect(unseenImagesNote(1, 'llama3.2:3b')).toBe("The image earlier in this chat won't be sent: llama3.2:3b cannot read images. Choose a model that can, or send without it.");
+  });
+
+  it('says nothing for a branch without images (another branch, a new chat)', () => {
+    expect(unseenImages([turn('u1', 'user', [text('Hi'), doc]), turn('a1', 'assistant', [text('Hello.')])])).toEqual([]);
+    expect(unseenImages([])).toEqual([]);
+    expect(unseenImagesNote(0, 'llama3.2:3b')).toBeNull();
+  });
+
+  it("counts an image a tool returned, as Assemble leaves it out too, but not an assistant's stray attachment", () => {
+    const shot = image('screenshot.png', 'c', 'call_0');
+    const tools = [...branch, turn('t1', 'tool', [{ type: 'tool_result', toolCallId: 'call_0', name: 'screenshot', content: 'ok', isError: false }, shot]), turn('x1', 'assistant', [image('odd.png', 'e')])];
+    expect(unseenImages(tools).map((b) => b.name)).toEqual(['photo.png', 'chart.png', 'screenshot.png']);
+  });
+
+  it('leaves out the images a summary stands for or the user left out of the request: those are not sent at all', () => {
+    const summary = turn('s1', 'system', [text('')], 'compaction', { covered: ['u1', 'a1'], summary: 'A cat.', tokensBefore: 900, tokensAfter: 100, model: 'llava' });
+    expect(unseenImages([...branch, summary]).map((b) => b.name)).toEqual(['chart.png']);
+    const droppedItem = turn('d1', 'system', [text('')], 'context-dropped', {
+      turns: [],
+      count: 0,
+      items: [{ turnId: 'u2', kind: 'attachment', id: chart.id, name: 'chart.png', tokens: 768 }],
+      tokens: 768,
+      tokensBefore: 2000,
+      tokensAfter: 1232,
+    });
+    expect(unseenImages([...branch, droppedItem]).map((b) => b.name)).toEqual(['photo.png']);
+    const droppedTurns = turn('d2', 'system', [text('')], 'context-dropped', { turns: ['u1', 'a1'], count: 2, items: [], tokens: 800, tokensBefore: 2000, tokensAfter: 1200 });
+    expect(unseenImages([...branch, droppedTurns]).map((b) => b.name)).toEqual(['chart.png']);
+  });
+});
