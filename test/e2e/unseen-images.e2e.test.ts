@@ -21,7 +21,7 @@ afterEach(async () => {
 });
 
 describe('earlier images and a model that cannot read them', () => {
-  it('says under the message box that the chat’s image will not be sent, for the model and the chat on screen, and still sends', async () => {
+  it('says under the message box that the chat’s image will not be sent, for the model and the chat on screen, and still sends; the answer says it was written without it', async () => {
     // qwen3:8b can see (its /api/show lists vision); llama3.2:3b cannot.
     const vision = { method: 'POST', path: '/api/show', body: '{"capabilities":["completion","vision"],"details":{"family":"gemma3"}}', when: (b: string) => b.includes('qwen3:8b') };
     const textOnly = { method: 'POST', path: '/api/show', body: '{"capabilities":["completion"],"details":{"family":"llama"}}' };
@@ -77,5 +77,12 @@ describe('earlier images and a model that cannot read them', () => {
     const sent = s.replay.requests.filter((r) => r.path === '/api/chat').map((r) => JSON.parse(r.body) as { model: string; messages: unknown[] });
     expect(sent.find((b) => b.model === 'llama3.2:3b')?.messages[0]).toEqual({ role: 'user', content: 'What colour is this?\n\n[image red.png: not sent, this model cannot read images]' });
     expect(await note.textContent()).toBe(NOTE);
+    // And the answer says it was written without it; the first one, from a model that can see, says nothing.
+    const marks = page.locator('[data-testid="turn"][data-role="assistant"]').getByTestId('answer-unseen-images');
+    await expect.poll(() => marks.count()).toBe(1);
+    expect(await page.locator('[data-testid="turn"][data-role="assistant"]').nth(1).getByTestId('answer-unseen-images').textContent()).toBe('without the image');
+    await page.screenshot({ path: resolve(OUT, 'unseen-images-answer-1280.png') });
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.screenshot({ path: resolve(OUT, 'unseen-images-answer-390.png') });
   });
 });

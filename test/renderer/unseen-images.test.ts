@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AttachmentBlock, Block, Turn } from '../../src/shared/turn';
 import type { JsonObject } from '../../src/shared/json';
-import { unseenImages, unseenImagesNote } from '../../src/renderer/components/composer/unseen-images';
+import { imagesAnswerDidNotSee, unseenImages, unseenImagesNote } from '../../src/renderer/components/composer/unseen-images';
 
 const image = (name: string, id: string, toolCallId?: string): AttachmentBlock => ({ type: 'attachment', id: id.repeat(64), kind: 'image', name, mime: 'image/png', size: 1, ...(toolCallId ? { toolCallId } : {}) });
 const doc: AttachmentBlock = { type: 'attachment', id: 'd'.repeat(64), kind: 'document', name: 'q3.pdf', mime: 'application/pdf', size: 1 };
@@ -55,5 +55,12 @@ describe('images a model that cannot read images will not get', () => {
     expect(unseenImages([...branch, droppedItem]).map((b) => b.name)).toEqual(['photo.png']);
     const droppedTurns = turn('d2', 'system', [text('')], 'context-dropped', { turns: ['u1', 'a1'], count: 2, items: [], tokens: 800, tokensBefore: 2000, tokensAfter: 1200 });
     expect(unseenImages([...branch, droppedTurns]).map((b) => b.name)).toEqual(['chart.png']);
+  });
+
+  it('counts for an answer the images before it only: an answer from before the image was written without none', () => {
+    expect(imagesAnswerDidNotSee(branch, 'a2')).toBe(2);
+    expect(imagesAnswerDidNotSee(branch, 'a1')).toBe(1);
+    expect(imagesAnswerDidNotSee([turn('u0', 'user', [text('Hi')]), turn('a0', 'assistant', [text('Hello.')]), ...branch], 'a0')).toBe(0);
+    expect(imagesAnswerDidNotSee(branch, 'elsewhere')).toBe(0);
   });
 });

@@ -37,3 +37,12 @@ export function unseenImagesNote(count: number, modelName: string): string | nul
   const these = count === 1 ? 'The image earlier in this chat' : `The ${count} images earlier in this chat`;
   return `${these} won't be sent: ${modelName} cannot read images. Choose a model that can, or send without ${count === 1 ? 'it' : 'them'}.`;
 }
+
+/**
+ * How many images earlier on the branch an answer was written without, its model unable to read them: those before
+ * `answerId` (its own tool's images included, as the footer is on the answer's last step). 0 when it is not on it.
+ */
+export function imagesAnswerDidNotSee(branch: readonly Pick<Turn, 'id' | 'role' | 'source' | 'meta' | 'blocks'>[], answerId: string): number {
+  const at = branch.findIndex((t) => t.id === answerId);
+  return at < 0 ? 0 : unseenImages(branch.slice(0, at)).length;
+}

@@ -1,6 +1,6 @@
 import { turnTimingMeta } from '../../../shared/turn-timing';
 import { Fragment, memo, useState } from 'react';
-import { Check, Copy, Play, RotateCcw } from 'lucide-react';
+import { Check, Copy, ImageOff, Play, RotateCcw } from 'lucide-react';
 import { sendMessage, useStore } from '../../store';
 import { useRunActive } from '../../store/use-run-active';
 import { useBuiltinLoading, waitingLine, waitingOf } from '../../store/builtin-loading';
@@ -21,6 +21,8 @@ import { ThinkingBlock } from './ThinkingBlock';
 import { blankAnswerLine } from './blank-answer';
 import { ToolCallCard } from './ToolCallCard';
 import { focusComposer } from '../composer/focus-composer';
+import { cannotSee } from '../composer/send-checks';
+import { imagesAnswerDidNotSee } from '../composer/unseen-images';
 
 /** Stops that ended an answer early, in words; `end_turn` and `tool_use` are normal and say nothing. */
 const STOP_LABEL: Record<string, string> = {
@@ -108,6 +110,15 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
   const aliasGone = useStore((s) => {
     const alias = turn.status === 'error' ? answeredAlias(first, s.aliases, s.models) : undefined;
     return alias?.materializedDigest !== null ? alias : undefined;
+  });
+  // Written by a model that cannot read images, after images in the chat: they went as a note in their place, and the
+  // chat still shows them (vision audit). Only the footer's step asks, and only for a model the server says is blind.
+  const unseen = useStore((s) => {
+    if (streaming || !runLast) return 0;
+    const name = (first.model ? first : turn).model;
+    const alias = answeredAlias(first, s.aliases, s.models);
+    const model = s.models.find((m) => m.name === name) ?? s.models.find((m) => m.name === alias?.model);
+    return model && cannotSee(model) ? imagesAnswerDidNotSee(s.turns, turn.id) : 0;
   });
   const recreate = aliasGone && /not found|try pulling/i.test(turn.error ?? '') ? aliasGone : undefined;
 
@@ -205,6 +216,12 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
         <div className="turn-footer">
           <ModelLabel turn={first.model ? first : turn} />
           <BranchSwitcher turn={first} />
+          {unseen > 0 && (
+            <span className="unseen-mark" data-testid="answer-unseen-images" title={`This answer was written without ${unseen === 1 ? 'the image' : `the ${unseen} images`} earlier in this chat: its model cannot read images.`}>
+              <ImageOff className="icon" aria-hidden />
+              {unseen === 1 ? 'without the image' : `without ${unseen} images`}
+            </span>
+          )}
           {stats !== '' && (
             <span className="stats" data-testid="answer-stats">
               {/* Each figure on one line: on a phone "first token 4" and "ms" went to two (conversations audit D7). The
