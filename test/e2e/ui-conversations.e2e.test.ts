@@ -148,6 +148,79 @@ describe('conversations', () => {
     expect(await item.count()).toBe(0);
   });
 
+  // Keyboard pass (sidebar): a row with the focus on its title hid its Rename, Export and Delete until Tab reached
+  // them (they showed on hover only), and the list had no keys of its own: Tab went through every button of every row.
+  it('shows a focused row’s buttons, moves between conversations with the arrows, renames on F2 and deletes on Delete', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Sure.' }])));
+    const { page } = s;
+    await sendInChats(page, ['First chat', 'Second chat', 'Third chat']);
+    const items = page.getByTestId('conversation-item');
+    // Each named by the title lane ("Sure", the replay's answer to every request) before the list is walked.
+    await expect.poll(() => items.allTextContents()).toEqual(['Sure', 'Sure', 'Sure']);
+    const ids = await items.evaluateAll((els) => els.map((el) => el.getAttribute('data-conversation-id') ?? ''));
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-conversation-id') ?? document.activeElement?.getAttribute('data-testid') ?? null);
+    const actionsOpacity = (id: string) =>
+      page.locator(`li:has(> [data-conversation-id="${id}"]) .row-actions`).evaluate((el) => getComputedStyle(el).opacity);
+    // The mouse away from the list: only the focus may show a row's buttons.
+    await page.mouse.move(900, 400);
+    // The open chat is the newest (the first row), whose buttons show anyway; the second row's are hidden until it has the focus.
+    expect(await items.nth(0).getAttribute('aria-current')).toBe('true');
+    expect(await actionsOpacity(ids[1]!)).toBe('0');
+
+    await items.nth(0).focus();
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(focused).toBe(ids[1]);
+    expect(await actionsOpacity(ids[1]!)).toBe('1');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(focused).toBe(ids[2]);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(focused, { message: 'stays on the last' }).toBe(ids[2]);
+    await page.keyboard.press('Home');
+    await expect.poll(focused).toBe(ids[0]);
+    await page.keyboard.press('End');
+    await expect.poll(focused).toBe(ids[2]);
+    // From a row's Delete, too, the arrows go to the next or previous conversation.
+    await page.locator(`li:has(> [data-conversation-id="${ids[1]}"])`).getByTestId('conversation-delete').focus();
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(focused).toBe(ids[0]);
+    // Up from the first: the search box; down from it (empty): the first conversation.
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(focused).toBe('search-input');
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(focused).toBe(ids[0]);
+
+    // F2 renames the focused conversation; Enter saves, and the focus comes back to it.
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(focused).toBe(ids[1]);
+    await page.keyboard.press('F2');
+    const input = page.getByTestId('conversation-rename-input');
+    await expect.poll(() => input.evaluate((el) => el === document.activeElement).catch(() => false)).toBe(true);
+    await input.fill('Renamed from the keyboard');
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe(ids[1]);
+    await expect.poll(() => page.locator(`[data-conversation-id="${ids[1]}"]`).textContent()).toBe('Renamed from the keyboard');
+
+    // Delete deletes it, with Undo; the focus goes to the conversation that takes its place.
+    await page.keyboard.press('Delete');
+    await expect.poll(() => items.count()).toBe(2);
+    await expect.poll(focused).toBe(ids[2]);
+    await page.getByTestId('undo-toast').waitFor();
+    await page.getByTestId('undo-delete').click();
+    await expect.poll(() => items.count()).toBe(3);
+    await expect.poll(focused).toBe(ids[1]);
+
+    // The shortcuts list says so.
+    await page.getByTestId('new-chat').focus();
+    await page.keyboard.press('?');
+    const list = page.getByTestId('shortcuts');
+    await list.waitFor();
+    const text = await list.textContent();
+    expect(text).toContain('F2');
+    expect(text).toContain('rename the conversation');
+    expect(text).toContain('delete the conversation');
+    expect(text).toContain('↑ or ↓');
+  });
+
   // Resilience audit R5: a chat deleted in another tab stayed on screen here, and a message sent in it failed with
   // "That conversation no longer exists." and a Retry that could only fail again.
   it('says so when the open chat is deleted in another tab, and keeps what was being typed for a new chat', async () => {

@@ -7,6 +7,7 @@ import { exportConversationFile } from '../store/export-import';
 import { useFocusBack } from '../hooks/use-focus-back';
 import { MarkedText } from './MarkedText';
 import { withDirectionControlsShown } from '../markdown/invisible-chars';
+import { conversationKeyAction } from './conversation-list-keys';
 import { editRenameField, renameFieldTitle, startRenameField, type RenameField } from './rename-field';
 
 interface Props {
@@ -116,6 +117,13 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
         aria-describedby={openFailed ? `open-failed-${c.id}` : undefined}
         onClick={open}
         onDoubleClick={edit}
+        onKeyDown={(e) => {
+          const action = conversationKeyAction(e);
+          if (action === null) return;
+          e.preventDefault();
+          if (action === 'rename') edit();
+          else onDelete();
+        }}
         title={shown}
       >
         <MarkedText text={c.title} />

@@ -4,6 +4,7 @@ import { Download, Flame, Search, Settings, SquarePen, Upload, X } from 'lucide-
 import { loadMoreConversations, newChat, openConversation, openConversationAt, useStore } from '../store';
 import { deleteWithUndo, undoDelete } from '../store/conversation-actions';
 import { ConversationItem } from './ConversationItem';
+import { moveAmongConversations } from './conversation-list-keys';
 import { ModelsLauncher } from './models/ModelsLauncher';
 import { SearchResults } from './SearchResults';
 import { exportAllConversations, importConversationFile } from '../store/export-import';
@@ -125,8 +126,9 @@ export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastD
               e.preventDefault();
               setQuery('');
             } else if (e.key === 'ArrowDown' && !e.nativeEvent.isComposing) {
-              // From the box down into the results, as in a list of suggestions (keyboard audit #3).
-              const firstResult = nav.current?.querySelector<HTMLElement>('[data-testid="search-result"]');
+              // From the box down into the results, as in a list of suggestions (keyboard audit #3), or into the
+              // conversations while it is empty.
+              const firstResult = nav.current?.querySelector<HTMLElement>('[data-testid="search-result"], [data-testid="conversation-item"]');
               if (firstResult) {
                 e.preventDefault();
                 firstResult.focus();
@@ -154,7 +156,7 @@ export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastD
       ) : (
         <>
           {visible.length > 0 && <p className="list-label">Conversations</p>}
-          <ul className="conversation-list" data-testid="conversation-list" ref={list}>
+          <ul className="conversation-list" data-testid="conversation-list" ref={list} onKeyDown={(e) => moveAmongConversations(e, () => searchInput.current?.focus())}>
             {visible.map((c) => (
               <ConversationItem
                 key={c.id}

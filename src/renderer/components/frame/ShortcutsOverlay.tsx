@@ -4,7 +4,8 @@ import { Modal } from './Modal';
 
 export const useShortcutsOverlay = create<{ open: boolean }>(() => ({ open: false }));
 
-const SHORTCUTS: [string[], string][] = [
+/** Keys pressed together; a row whose keys are alternatives ("↑ or ↓") says so with its third element. */
+const SHORTCUTS: [string[], string, 'or'?][] = [
   [['Ctrl', 'N'], 'New chat'],
   [['Ctrl', 'K'], 'Search conversations'],
   [['Ctrl', 'Shift', 'M'], 'Models'],
@@ -13,6 +14,10 @@ const SHORTCUTS: [string[], string][] = [
   [['Shift', 'Enter'], 'New line in the message'],
   [['Ctrl', 'Enter'], 'Send, on a touch screen too (where Enter adds a line)'],
   [['Esc'], 'Stop the answer, close a dialog'],
+  [['↑', '↓'], 'In the conversation list: the previous or next conversation', 'or'],
+  [['Home', 'End'], 'In the conversation list: the first or last conversation', 'or'],
+  [['F2'], 'In the conversation list: rename the conversation'],
+  [['Delete'], 'In the conversation list: delete the conversation (Undo brings it back)'],
   [['?'], 'This list'],
 ];
 
@@ -32,12 +37,12 @@ export function ShortcutsOverlay() {
       <div className="modal-body">
         <table className="shortcut-table">
           <tbody>
-            {SHORTCUTS.map(([keys, what]) => (
+            {SHORTCUTS.map(([keys, what, or]) => (
               <tr key={what}>
                 <td>
                   {keys.map((k, i) => (
                     <span key={k}>
-                      {i > 0 && ' + '}
+                      {i > 0 && (or ? ' or ' : ' + ')}
                       <kbd>{k}</kbd>
                     </span>
                   ))}
