@@ -470,6 +470,70 @@ describe('focus after actions (keyboard audit)', () => {
     await expect.poll(() => focusedName(page)).toBe('composer-input');
   });
 
+  // Keyboard pass: Tab past Save went on to Send with the popover still open over the chat. It closes when the focus
+  // leaves it (Tab, a click elsewhere) and on Escape, and what was typed in it comes back when it opens again; only
+  // Cancel drops it.
+  it('closes the chat settings when the focus leaves them, keeping what was typed until Save or Cancel', async () => {
+    if (!s) throw new Error('no session');
+    const { page } = s;
+    const button = page.getByTestId('conversation-settings-open');
+    const popover = page.getByTestId('conversation-settings');
+    const prompt = page.getByTestId('conversation-system-prompt');
+    const inPopover = () => page.evaluate(() => document.querySelector('[data-testid="conversation-settings"]')?.contains(document.activeElement) ?? false);
+    // A message to send: Send is the next stop after the popover (it is disabled with the box empty).
+    await page.getByTestId('composer-input').fill('A question');
+    await button.focus();
+    await page.keyboard.press('Enter');
+    await popover.waitFor();
+    expect(await prompt.inputValue()).toBe('');
+    await prompt.fill('Answer as a pirate.');
+    let left = false;
+    for (let i = 0; i < 10 && !left; i++) {
+      await page.keyboard.press('Tab');
+      left = !(await inPopover());
+    }
+    expect(left).toBe(true);
+    await popover.waitFor({ state: 'detached' });
+    // The focus went on past the popover, to the composer's next control, not to <body>.
+    expect(await focusedName(page)).toBe('composer-send');
+    await expect.poll(() => button.getAttribute('aria-expanded')).toBe('false');
+    // The button says something is not saved yet; opened again, the popover shows it, and says so.
+    await page.getByTestId('conversation-settings-unsaved-mark').waitFor();
+    await button.click();
+    await popover.waitFor();
+    expect(await prompt.inputValue()).toBe('Answer as a pirate.');
+    await page.getByTestId('conversation-settings-unsaved').waitFor();
+
+    // A click inside it (on its padding) keeps it open; one elsewhere closes it and keeps the text too.
+    await popover.click({ position: { x: 3, y: 3 } });
+    expect(await popover.isVisible()).toBe(true);
+    await page.getByTestId('composer-input').click();
+    await popover.waitFor({ state: 'detached' });
+    expect(await focusedName(page)).toBe('composer-input');
+    await button.click();
+    expect(await prompt.inputValue()).toBe('Answer as a pirate.');
+
+    // Escape closes it, gives the focus back to its button, and keeps the text.
+    await prompt.focus();
+    await page.keyboard.press('Escape');
+    await popover.waitFor({ state: 'detached' });
+    await expect.poll(() => focusedName(page)).toBe('conversation-settings-open');
+    await page.keyboard.press('Enter');
+    expect(await prompt.inputValue()).toBe('Answer as a pirate.');
+
+    // Cancel drops it: opened again, the saved (empty) prompt, and the button's mark is gone.
+    await popover.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await popover.waitFor({ state: 'detached' });
+    await page.getByTestId('conversation-settings-unsaved-mark').waitFor({ state: 'detached' });
+    await button.click();
+    expect(await prompt.inputValue()).toBe('');
+    expect(await page.getByTestId('conversation-settings-unsaved').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await popover.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('conversation-settings-unsaved-mark').count()).toBe(0);
+    await page.getByTestId('composer-input').fill('');
+  });
+
   it('gives the focus to the message box after Continue and after a banner is closed', async () => {
     if (!s) throw new Error('no session');
     const { page, replay } = s;

@@ -7,6 +7,20 @@ import { saveConversationSettings } from '../../store/conversation-settings';
 
 const MODES: ThinkMode[] = ['off', 'on', 'low', 'medium', 'high'];
 
+/** What the popover's fields hold. */
+interface Fields {
+  prompt: string;
+  think: ThinkMode | '';
+  tools: boolean;
+}
+
+/**
+ * Chat settings typed and neither saved nor cancelled, by conversation (null: the new chat), for the page's life.
+ * The popover closes when the focus leaves it (Tab past Save, a click elsewhere), on Escape and when another chat
+ * opens; what was typed in it comes back when it opens again for that chat. Only Cancel throws it away.
+ */
+const unsavedFields = new Map<string | null, Fields>();
+
 /**
  * The conversation's own layer (DESIGN.md §2: app default → alias → conversation): a system prompt and a think
  * mode that win over the alias's, and whether the model is offered tools at all (issue 19). For a new chat they
@@ -18,21 +32,52 @@ export function ConversationSettingsButton() {
   // The conversation the open popover edits (null: a new chat). Another one opened closes it, so its draft cannot be
   // saved into a chat it was not written for (turns audit #2).
   const [open, setOpen] = useState<{ conversationId: string | null } | null>(null);
-  useEffect(() => {
-    if (open && open.conversationId !== activeId) setOpen(null);
-  }, [open, activeId]);
   const [prompt, setPrompt] = useState(settings.systemPrompt);
   const [think, setThink] = useState<ThinkMode | ''>(settings.think ?? '');
   const [tools, setTools] = useState(settings.tools);
+  /** Whether the open popover shows fields kept from an earlier opening, not saved yet. */
+  const [restored, setRestored] = useState(false);
+  /** Whether the active chat has fields kept unsaved: the button says so. */
+  const [unsaved, setUnsaved] = useState(() => unsavedFields.has(activeId));
+  useEffect(() => setUnsaved(unsavedFields.has(activeId)), [activeId]);
+  const fields = useRef<Fields>({ prompt, think, tools });
+  fields.current = { prompt, think, tools };
+  const saved = useRef(settings);
+  saved.current = settings;
   const button = useRef<HTMLButtonElement>(null);
+  const wrap = useRef<HTMLSpanElement>(null);
+  /** Whether the user changed a field since the popover opened: then what they typed wins over a late read. */
+  const edited = useRef(false);
+  /**
+   * Closes it keeping what was typed for `conversationId`, unless nothing was changed or it is what is saved (not
+   * compared when another chat opened: the settings held then may be that chat's).
+   */
+  const closeKeeping = (conversationId: string | null, compare = true) => {
+    const now = fields.current;
+    const same = compare && now.prompt === saved.current.systemPrompt && now.think === (saved.current.think ?? '') && now.tools === saved.current.tools;
+    if (edited.current && same) unsavedFields.delete(conversationId);
+    else if (edited.current) unsavedFields.set(conversationId, now);
+    setUnsaved(unsavedFields.has(useStore.getState().activeId));
+    setOpen(null);
+  };
   // Closed from inside (Escape, Cancel, Save), the focus goes back to the button: it was in the popover, now gone.
   const close = () => {
     setOpen(null);
     button.current?.focus();
   };
+  /** Cancel and Save: nothing of it is kept to come back. */
+  const drop = (conversationId: string | null) => {
+    unsavedFields.delete(conversationId);
+    setUnsaved(false);
+  };
+  const openFor = useRef(open);
+  openFor.current = open;
+  useEffect(() => {
+    const was = openFor.current;
+    if (was && was.conversationId !== activeId) closeKeeping(was.conversationId, false);
+    // closeKeeping reads refs only: this runs when another chat opens, not on every edit.
+  }, [activeId]);
   const set = settings.systemPrompt.trim() !== '' || settings.think !== null || !settings.tools;
-  /** Whether the user changed a field since the popover opened: then what they typed wins over a late read. */
-  const edited = useRef(false);
   const edit =
     <T,>(setField: (value: T) => void) =>
     (value: T) => {
@@ -41,11 +86,14 @@ export function ConversationSettingsButton() {
     };
   const show = () => {
     const id = activeId;
-    setPrompt(settings.systemPrompt);
-    setThink(settings.think ?? '');
-    setTools(settings.tools);
+    const kept = unsavedFields.get(id);
+    setPrompt(kept?.prompt ?? settings.systemPrompt);
+    setThink(kept ? kept.think : (settings.think ?? ''));
+    setTools(kept?.tools ?? settings.tools);
+    setRestored(kept !== undefined);
     setOpen({ conversationId: id });
-    edited.current = false;
+    // Fields kept from before win over a late read, as fields typed now do.
+    edited.current = kept !== undefined;
     if (id === null) return;
     // Read again as it opens: another window or tab may have saved this chat's settings since this one read them,
     // and saving what this one held put them back (resilience audit R9: its system prompt was lost to a think change).
@@ -77,10 +125,28 @@ export function ConversationSettingsButton() {
   }, [open]);
   const save = async () => {
     if (!open) return;
-    if (await saveConversationSettings(open.conversationId, { systemPrompt: prompt, think: think === '' ? null : think, tools })) close();
+    if (await saveConversationSettings(open.conversationId, { systemPrompt: prompt, think: think === '' ? null : think, tools })) {
+      drop(open.conversationId);
+      close();
+    }
   };
   return (
-    <span className="conversation-settings-wrap">
+    <span
+      className="conversation-settings-wrap"
+      ref={wrap}
+      // Keyboard pass: Tab past Save went on to Send with the popover still open over the chat. It closes when the
+      // focus leaves it and its button, keeping what was typed (a click elsewhere too); not when the window loses
+      // the focus (another app), which gives it back where it was.
+      onBlur={(e) => {
+        if (!open || (e.relatedTarget instanceof Node && wrap.current?.contains(e.relatedTarget))) return;
+        const conversationId = open.conversationId;
+        setTimeout(() => {
+          // Another app taking the focus leaves document.activeElement where it was, in here.
+          if (wrap.current?.contains(document.activeElement)) return;
+          if (openFor.current?.conversationId === conversationId) closeKeeping(conversationId);
+        }, 0);
+      }}
+    >
       <button
         type="button"
         ref={button}
@@ -88,12 +154,18 @@ export function ConversationSettingsButton() {
         aria-expanded={open !== null}
         aria-haspopup="dialog"
         className={set ? 'ghost conversation-settings-button set' : 'ghost conversation-settings-button'}
-        title="System prompt, think mode and tools for this conversation"
-        onClick={() => (open ? setOpen(null) : show())}
+        title={unsaved ? 'System prompt, think mode and tools for this conversation: your changes are not saved yet' : 'System prompt, think mode and tools for this conversation'}
+        onClick={() => (open ? closeKeeping(open.conversationId) : show())}
       >
         <SlidersHorizontal className="icon" aria-hidden />
         <span className="label-wide">Chat settings</span>
         {set ? ' •' : ''}
+        {unsaved && (
+          <span className="settings-unsaved-mark" data-testid="conversation-settings-unsaved-mark">
+            <span aria-hidden>*</span>
+            <span className="sr-only">, changes not saved</span>
+          </span>
+        )}
       </button>
       {open && (
         <div
@@ -102,13 +174,22 @@ export function ConversationSettingsButton() {
           role="dialog"
           aria-label="Conversation settings"
           data-testid="conversation-settings"
+          // Focusable, so a click on its padding or a label's text keeps the focus in it (else it went to <body>,
+          // which closes it).
+          tabIndex={-1}
           onKeyDown={(e) => {
             if (e.key === 'Escape' && !e.nativeEvent.isComposing) {
               e.stopPropagation();
-              close();
+              closeKeeping(open.conversationId);
+              button.current?.focus();
             }
           }}
         >
+          {restored && (
+            <p className="settings-unsaved-note" data-testid="conversation-settings-unsaved">
+              Not saved yet: Save keeps these changes, Cancel drops them.
+            </p>
+          )}
           <label>
             System prompt
             <textarea data-testid="conversation-system-prompt" rows={4} value={prompt} autoFocus onChange={(e) => edit(setPrompt)(e.target.value)} />
@@ -129,7 +210,13 @@ export function ConversationSettingsButton() {
             Offer tools to the model
           </label>
           <div className="modal-actions">
-            <button type="button" onClick={close}>
+            <button
+              type="button"
+              onClick={() => {
+                drop(open.conversationId);
+                close();
+              }}
+            >
               Cancel
             </button>
             <button type="button" className="primary" data-testid="conversation-settings-save" onClick={() => void save()}>
