@@ -531,6 +531,13 @@ describe('focus after actions (keyboard audit)', () => {
     await page.keyboard.press('Escape');
     await popover.waitFor({ state: 'detached' });
     expect(await page.getByTestId('conversation-settings-unsaved-mark').count()).toBe(0);
+    // Typed back to what is saved, there is nothing to keep.
+    await button.click();
+    await prompt.fill('Answer as a pirate.');
+    await prompt.fill('');
+    await page.keyboard.press('Escape');
+    await popover.waitFor({ state: 'detached' });
+    expect(await page.getByTestId('conversation-settings-unsaved-mark').count()).toBe(0);
     await page.getByTestId('composer-input').fill('');
   });
 

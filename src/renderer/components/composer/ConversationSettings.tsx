@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { SlidersHorizontal } from 'lucide-react';
+import type { ConversationSettings } from '../../../shared/ipc';
 import type { ThinkMode } from '../../../shared/models';
 import { firebrand } from '../../firebrand';
 import { useStore } from '../../store';
@@ -21,6 +22,11 @@ interface Fields {
  */
 const unsavedFields = new Map<string | null, Fields>();
 
+/** Whether `fields` are what is saved (a kept draft may be saved since, by a banner's Retry or another tab). */
+function isSaved(fields: Fields, settings: ConversationSettings): boolean {
+  return fields.prompt === settings.systemPrompt && fields.think === (settings.think ?? '') && fields.tools === settings.tools;
+}
+
 /**
  * The conversation's own layer (DESIGN.md §2: app default → alias → conversation): a system prompt and a think
  * mode that win over the alias's, and whether the model is offered tools at all (issue 19). For a new chat they
@@ -37,9 +43,10 @@ export function ConversationSettingsButton() {
   const [tools, setTools] = useState(settings.tools);
   /** Whether the open popover shows fields kept from an earlier opening, not saved yet. */
   const [restored, setRestored] = useState(false);
-  /** Whether the active chat has fields kept unsaved: the button says so. */
-  const [unsaved, setUnsaved] = useState(() => unsavedFields.has(activeId));
-  useEffect(() => setUnsaved(unsavedFields.has(activeId)), [activeId]);
+  /** Bumped as unsavedFields changes, which the button shows. */
+  const [, setKeptVersion] = useState(0);
+  const keptNow = unsavedFields.get(activeId);
+  const unsaved = keptNow !== undefined && !isSaved(keptNow, settings);
   const fields = useRef<Fields>({ prompt, think, tools });
   fields.current = { prompt, think, tools };
   const saved = useRef(settings);
@@ -54,10 +61,10 @@ export function ConversationSettingsButton() {
    */
   const closeKeeping = (conversationId: string | null, compare = true) => {
     const now = fields.current;
-    const same = compare && now.prompt === saved.current.systemPrompt && now.think === (saved.current.think ?? '') && now.tools === saved.current.tools;
+    const same = compare && isSaved(now, saved.current);
     if (edited.current && same) unsavedFields.delete(conversationId);
     else if (edited.current) unsavedFields.set(conversationId, now);
-    setUnsaved(unsavedFields.has(useStore.getState().activeId));
+    setKeptVersion((v) => v + 1);
     setOpen(null);
   };
   // Closed from inside (Escape, Cancel, Save), the focus goes back to the button: it was in the popover, now gone.
@@ -68,7 +75,7 @@ export function ConversationSettingsButton() {
   /** Cancel and Save: nothing of it is kept to come back. */
   const drop = (conversationId: string | null) => {
     unsavedFields.delete(conversationId);
-    setUnsaved(false);
+    setKeptVersion((v) => v + 1);
   };
   const openFor = useRef(open);
   openFor.current = open;
@@ -86,7 +93,12 @@ export function ConversationSettingsButton() {
     };
   const show = () => {
     const id = activeId;
-    const kept = unsavedFields.get(id);
+    let kept = unsavedFields.get(id);
+    if (kept && isSaved(kept, settings)) {
+      unsavedFields.delete(id);
+      kept = undefined;
+      setKeptVersion((v) => v + 1);
+    }
     setPrompt(kept?.prompt ?? settings.systemPrompt);
     setThink(kept ? kept.think : (settings.think ?? ''));
     setTools(kept?.tools ?? settings.tools);
