@@ -4,6 +4,8 @@ import { keepTabInside } from './focus-wrap';
 
 interface Props {
   label: string;
+  /** The id of what a screen reader says after the label as the dialog opens (its aria-describedby). */
+  describedBy?: string | undefined;
   testId?: string;
   className?: string;
   /** Escape, the close button, or a backdrop click (`backdrop`) asks to close; the owner decides. */
@@ -16,7 +18,7 @@ interface Props {
  * Escape wherever the focus is, tells a click on the backdrop apart from one inside it, and gives the focus back
  * to what opened it.
  */
-export function Modal({ label, testId, className, onClose, children }: Props) {
+export function Modal({ label, describedBy, testId, className, onClose, children }: Props) {
   const ref = useRef<HTMLDialogElement>(null);
   const close = useRef(onClose);
   close.current = onClose;
@@ -38,6 +40,7 @@ export function Modal({ label, testId, className, onClose, children }: Props) {
       ref={ref}
       className={`modal${className ? ` ${className}` : ''}`}
       aria-label={label}
+      aria-describedby={describedBy}
       data-testid={testId}
       onCancel={(e) => {
         // Escape: the owner closes (React unmounts it), so its state and the dialog never disagree.

@@ -1,11 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { X } from 'lucide-react';
 import { create } from 'zustand';
 import { rangeWords, type PageRange } from '../../../shared/attachment-text';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { firebrand } from '../../firebrand';
+import { useStore } from '../../store';
+import { useCost, type CostState } from '../../store/attachment-costs';
 import { errorMessage } from '../../store/errors';
 import { Modal } from '../frame/Modal';
+import { capitalized, encodingAdvice, scaledWords, tokensFigure, tokensHow } from './attachment-facts';
 import { useImageUrl } from './use-image-url';
 
 /** Characters shown at once: a whole book in one <pre> would stall the page; the rest is counted, not hidden. */
@@ -20,8 +23,22 @@ export function openPreview(block: AttachmentBlock): void {
 /** The note over a document's text: its pages if some were chosen, and that the text is what the model reads. */
 export function previewNote(pages: PageRange | undefined): string {
   if (!pages) return 'Exactly as the model reads it';
-  const words = rangeWords(pages);
-  return `${words.charAt(0).toUpperCase()}${words.slice(1)}, exactly as the model reads it`;
+  return `${capitalized(rangeWords(pages))}, exactly as the model reads it`;
+}
+
+/**
+ * What the chip says on hover, as text for the preview, where a keyboard and a finger reach it: a document's token
+ * figure and how it was come by, and what to do about a guessed encoding; the size a scaled image goes at. Null
+ * while the file is read, where it cannot be, and for an image sent as it is.
+ */
+export function previewFacts(block: AttachmentBlock, cost: CostState | undefined, ratio: number): { line: string; advice: string | null } | null {
+  if (cost?.status !== 'done' || cost.inspection.error) return null;
+  const i = cost.inspection;
+  if (block.kind === 'image') {
+    const scaled = scaledWords(i.image);
+    return scaled ? { line: `${capitalized(scaled)}.`, advice: null } : null;
+  }
+  return { line: `${tokensFigure(i, ratio)}, ${tokensHow(i.tokensSource, ratio)}.`, advice: encodingAdvice(i.encoding) };
 }
 
 /**
@@ -30,13 +47,19 @@ export function previewNote(pages: PageRange | undefined): string {
  */
 export function AttachmentPreview() {
   const block = usePreview((s) => s.block);
+  return block ? <PreviewDialog block={block} /> : null;
+}
+
+function PreviewDialog({ block }: { block: AttachmentBlock }) {
   const [text, setText] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const url = useImageUrl(block?.kind === 'image' ? block.id : null);
+  const url = useImageUrl(block.kind === 'image' ? block.id : null);
+  const facts = previewFacts(block, useCost(block), useStore((st) => st.contextChoice?.estimateRatio ?? 1));
+  const factsId = useId();
   useEffect(() => {
     setText(null);
     setError(null);
-    if (!block || block.kind === 'image') return;
+    if (block.kind === 'image') return;
     let live = true;
     firebrand()
       .attachments.preview({ block })
@@ -46,11 +69,10 @@ export function AttachmentPreview() {
       live = false;
     };
   }, [block]);
-  if (!block) return null;
   const close = () => usePreview.setState({ block: null });
   const image = block.kind === 'image';
   return (
-    <Modal label={image ? block.name : `What the model reads for ${block.name}`} testId="attachment-preview" className="preview" onClose={close}>
+    <Modal label={image ? block.name : `What the model reads for ${block.name}`} describedBy={facts ? factsId : undefined} testId="attachment-preview" className="preview" onClose={close}>
       <div className="modal-head">
         <h2>{block.name}</h2>
         <button type="button" className="icon-btn" aria-label="Close" title="Close (Esc)" onClick={close}>
@@ -58,6 +80,12 @@ export function AttachmentPreview() {
         </button>
       </div>
       <div className="modal-body">
+        {facts && (
+          <div className="preview-facts" data-testid="preview-facts" id={factsId}>
+            <p>{facts.line}</p>
+            {facts.advice && <p className="preview-advice">{facts.advice}</p>}
+          </div>
+        )}
         {!image && (
           <p className="preview-note">
             {previewNote(block.pages)}

@@ -1,16 +1,16 @@
-import { memo, type ReactNode } from 'react';
-import { ENCODING_LABEL, pageCountWords, rangeWords } from '../../../shared/attachment-text';
-import { calibratedTokens } from '../../../shared/context-estimate';
+import { memo, useId, type ReactNode } from 'react';
+import { ENCODING_LABEL } from '../../../shared/attachment-text';
 import type { AttachmentInspection } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { useStore } from '../../store';
 import { useCost, type CostState } from '../../store/attachment-costs';
 import { openPreview } from './AttachmentPreview';
+import { capitalized, encodingAdvice, scaledWords, shownTokens, tokensFigure, tokensHow, tokensHowShort } from './attachment-facts';
 import { useImageUrl } from './use-image-url';
 
 import { formatBytes, formatTokens } from '../../format';
 
-export { formatBytes, formatTokens };
+export { formatBytes, formatTokens, shownTokens };
 
 /**
  * `data-tokens` / `data-tokens-source` once main has measured the attachment (docs/test-ids.md): the count as main
@@ -21,25 +21,30 @@ function costAttributes(cost: CostState | undefined, ratio = 1): Record<string, 
   return { 'data-tokens': cost.inspection.tokens, 'data-tokens-source': cost.inspection.tokensSource, 'data-tokens-shown': shownTokens(cost.inspection, ratio) };
 }
 
-/**
- * What a chip says a file costs: the server's count as it is; an estimate scaled by what the server counted for
- * this model (`ratio`), as the meter and a refusal's "largest parts" scale it, so the chip and the refusal naming
- * the same file say the same number (context audit #5: the chip said ~1.2K where the refusal said 4,100).
- */
-export function shownTokens(inspection: { tokens: number; tokensSource: 'exact' | 'estimate' }, ratio: number): number {
-  return inspection.tokensSource === 'exact' ? inspection.tokens : calibratedTokens(inspection.tokens, ratio);
-}
-
 function Thumbnail({ block }: { block: AttachmentBlock }) {
   const url = useImageUrl(block.id);
   const cost = useCost(block);
-  const image = cost?.status === 'done' ? cost.inspection.image : null;
-  const title = image?.scaled ? `${block.name}: sent as ${image.width}×${image.height} (the original stays stored)` : block.name;
+  const scaled = scaledWords(cost?.status === 'done' ? cost.inspection.image : null);
+  const scaledId = useId();
   return (
-    <figure className="thumb" data-testid="attachment" data-kind="image" title={title} {...costAttributes(cost)}>
-      <button type="button" className="thumb-open" data-testid="attachment-open" aria-label={`Open ${block.name}`} disabled={url === null} onClick={() => openPreview(block)}>
+    <figure className="thumb" data-testid="attachment" data-kind="image" title={scaled ? `${block.name}: ${scaled}` : block.name} {...costAttributes(cost)}>
+      <button
+        type="button"
+        className="thumb-open"
+        data-testid="attachment-open"
+        aria-label={`Open ${block.name}`}
+        aria-describedby={scaled ? scaledId : undefined}
+        disabled={url === null}
+        onClick={() => openPreview(block)}
+      >
         {url ? <img src={url} alt={block.name} /> : <span className="thumb-missing">{url === null ? 'Image unavailable' : '…'}</span>}
       </button>
+      {/* The size it goes at was a hover title alone: said with the button here, shown in the preview. */}
+      {scaled && (
+        <span className="sr-only" id={scaledId}>
+          {capitalized(scaled)}.
+        </span>
+      )}
     </figure>
   );
 }
@@ -67,14 +72,10 @@ function CostLine({ cost, ratio }: { cost: CostState | undefined; ratio: number 
     <>
       <TokensLine inspection={i} ratio={ratio} />
       {i.encoding === 'windows-1252' && (
-        // Not UTF-8 and no mark says what it is: the reading is a guess the user should know of (a French CSV from an old
-        // Windows tool reads right; a file in another code page would read with wrong letters).
-        <span
-          className="chip-encoding"
-          data-testid="attachment-encoding"
-          title={`Not UTF-8: read as ${ENCODING_LABEL['windows-1252']}, what older Windows programs save text as. If letters look wrong, save the file as UTF-8 and attach it again.`}
-        >
-          · read as {ENCODING_LABEL['windows-1252']}
+        // Not UTF-8 and no mark says what it is: the reading is a guess the user should know of. What to do about it
+        // is said in the preview, as text; here it is the hover.
+        <span className="chip-encoding" data-testid="attachment-encoding" title={encodingAdvice(i.encoding) ?? undefined}>
+          <span aria-hidden="true">·</span> read as {ENCODING_LABEL['windows-1252']}
         </span>
       )}
     </>
@@ -82,11 +83,11 @@ function CostLine({ cost, ratio }: { cost: CostState | undefined; ratio: number 
 }
 
 function TokensLine({ inspection: i, ratio }: { inspection: AttachmentInspection; ratio: number }) {
-  const exact = i.tokensSource === 'exact';
   return (
-    <span className="chip-tokens" title={exact ? 'Counted by the server with the model’s tokenizer' : ratio === 1 ? 'Estimated (about 4 characters per token)' : `Estimated (about 4 characters per token, scaled ×${ratio.toFixed(1)} by the server’s counts)`}>
-      {exact ? '' : '~'}
-      {formatTokens(shownTokens(i, ratio))} tokens{i.pages ? ` · ${rangeWords(i.pages)} of ${i.pageCount ?? '?'}` : i.pageCount ? ` · ${pageCountWords(i.pageCount)}` : ''}
+    <span className="chip-tokens" title={capitalized(tokensHow(i.tokensSource, ratio))}>
+      {tokensFigure(i, ratio)}
+      {/* A "~" said nothing to a screen reader, and the hover nothing to anyone else (the preview shows it in full). */}
+      <span className="sr-only">, {tokensHowShort(i.tokensSource)}.</span>
     </span>
   );
 }
@@ -104,13 +105,29 @@ export function FileChip(props: { block: AttachmentBlock; onRemove?: () => void;
 /** The chip itself, given its cost state and the model's estimate ratio (pure: tests render it). */
 export function FileChipView({ block, cost, ratio = 1, onRemove, children }: { block: AttachmentBlock; cost: CostState | undefined; ratio?: number; onRemove?: () => void; children?: ReactNode }) {
   const failed = (cost?.status === 'done' && cost.inspection.error !== null) || cost?.status === 'failed';
+  const id = useId();
+  // The name is the button's name (what a voice user says, what is seen); what it does and what the file costs
+  // describe it, so a Tab to it says them too. They were in its title, which only a mouse ever showed.
   return (
     <span className={`chip${failed ? ' failed' : ''}${children ? ' with-extra' : ''}`} data-testid="attachment" data-kind={block.kind} {...costAttributes(cost, ratio)}>
       <span className="chip-row">
         <span className="chip-kind">{KIND_LABEL[block.mime] ?? (block.kind === 'text' ? 'TXT' : 'FILE')}</span>
-        <button type="button" className="chip-name" data-testid="attachment-open" title={`${block.name}: show the text the model reads`} onClick={() => openPreview(block)} disabled={failed}>
+        <button
+          type="button"
+          className="chip-name"
+          data-testid="attachment-open"
+          title={`${block.name}: show the text the model reads`}
+          aria-describedby={failed ? `${id}-cost` : `${id}-does ${id}-cost`}
+          onClick={() => openPreview(block)}
+          disabled={failed}
+        >
           {block.name}
         </button>
+        {!failed && (
+          <span className="sr-only" id={`${id}-does`}>
+            Shows the text the model reads.
+          </span>
+        )}
         <span className="chip-size">{formatBytes(block.size)}</span>
         {onRemove && (
           <button type="button" className="chip-remove" aria-label={`Remove ${block.name}`} onClick={onRemove}>
@@ -118,7 +135,7 @@ export function FileChipView({ block, cost, ratio = 1, onRemove, children }: { b
           </button>
         )}
       </span>
-      <span className="chip-row">
+      <span className="chip-row" id={`${id}-cost`}>
         <CostLine cost={cost} ratio={ratio} />
       </span>
       {children}
