@@ -2,15 +2,20 @@
  * Attachments' keyboard and screen-reader pass: what a chip said only on hover (a `title`), which a keyboard, a
  * finger and a screen reader never get, is said where they reach it. The chip's name button is named by the file
  * and described by what it does and what the file costs ("estimated" or "counted by the server"); its preview shows
- * as text how the figure was counted, what to do about a text read as Latin-1, and the size a scaled image goes at.
- * Screenshots at 1280 and 390 px go to test-results/screenshots (attachment-facts-*).
+ * as text how the figure was counted, what to do about a text read as Latin-1, and the size a scaled image goes at;
+ * on a phone a long name is shown whole, not cut with an ellipsis, and so is the name of a chip that opens no
+ * preview. Screenshots at 1280 and 390 px go to test-results/screenshots (attachment-facts-*).
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatTokens } from '../../src/renderer/format';
 import { chatRoutes, ollamaLines, startUi, stopUi, type UiSession } from './helpers/ui-session';
 import { shootAtBothWidths } from './helpers/screenshots';
+
+const LOCKED = readFileSync(resolve(import.meta.dirname, '../fixtures/documents/password-protected.pdf'));
 
 let s: UiSession | undefined;
 afterEach(async () => {
@@ -33,6 +38,11 @@ function description(target: Locator): Promise<string> {
       .map((id) => document.getElementById(id)?.textContent ?? `<missing ${id}>`)
       .join(' '),
   );
+}
+
+/** Whether an element shows all its text: not cut with an ellipsis, nor pushed past the right of the screen. */
+function shownWhole(target: Locator): Promise<boolean> {
+  return target.evaluate((el) => el.scrollWidth <= el.clientWidth && el.getBoundingClientRect().right <= document.documentElement.clientWidth);
 }
 
 describe('what an attachment said only on hover', () => {
@@ -84,5 +94,37 @@ describe('what an attachment said only on hover', () => {
     expect(await facts.innerText()).toBe('Sent as 1568×1045 (the original stays stored).');
     await page.getByTestId('attachment-preview').locator('img').waitFor();
     await shootAtBothWidths(page, 'attachment-facts-image-preview');
+  });
+
+  it('shows a long file name whole on a phone, on its chip and in its preview, and on a chip that cannot be opened', async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    const long = 'quarterly-report-2026-q3-north-region-final-v2.txt';
+    const locked = 'signed-lease-agreement-with-the-landlord-2026.pdf';
+    await page.getByTestId('attach-input').setInputFiles([
+      { name: long, mimeType: 'text/plain', buffer: Buffer.from('Revenue grew by 12 percent in the north region.\n') },
+      { name: locked, mimeType: 'application/pdf', buffer: LOCKED },
+    ]);
+    await expect.poll(() => page.getByTestId('attachment-error').textContent()).toContain('password-protected');
+    await expect.poll(() => pending(page).first().getAttribute('data-tokens')).not.toBeNull();
+    const names = page.locator('[data-testid="pending-attachments"] .chip-name');
+    expect(await names.allTextContents()).toEqual([long, locked]);
+    // A chip that cannot be read opens no preview: its name is whole on a wide screen too (a hover showed it).
+    expect(await shownWhole(names.nth(1)), locked).toBe(true);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await shownWhole(names.first()), long).toBe(true);
+    expect(await shownWhole(names.nth(1)), locked).toBe(true);
+    // The rest of the chip stays on its row: its size and remove beside the name, under its right edge.
+    const chipBox = await pending(page).first().boundingBox();
+    const removeBox = await pending(page).first().getByRole('button', { name: `Remove ${long}` }).boundingBox();
+    expect(removeBox && chipBox && removeBox.x + removeBox.width <= chipBox.x + chipBox.width).toBe(true);
+    await shootAtBothWidths(page, 'attachment-facts-long-names');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await names.first().click();
+    const heading = page.getByTestId('attachment-preview').getByRole('heading');
+    await heading.waitFor();
+    expect(await heading.textContent()).toBe(long);
+    expect(await shownWhole(heading)).toBe(true);
   });
 });
