@@ -98,4 +98,45 @@ describe('the alias form', () => {
     await expect.poll(() => second.count()).toBe(0);
     await expect.poll(focused).toBe('INPUT alias-name');
   });
+
+  it('takes the focus into the form on Edit, with the form in view on a phone, and gives it back to that Edit on Cancel and Save', async () => {
+    const names = Array.from({ length: 14 }, (_, i) => `alias-${String(i).padStart(2, '0')}`);
+    await page.evaluate(async (list) => {
+      for (const a of list) await window.firebrand.aliases.create(a);
+    }, names.map(alias));
+    await page.getByTestId('models-open').click();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const row = page.locator('[data-testid="alias-item"][data-alias="alias-01"]');
+    await row.getByTestId('alias-edit').focus();
+    await page.keyboard.press('Enter');
+    // Before, the focus stayed on Edit and the form was some screens below it: nothing seemed to happen.
+    await expect.poll(focused).toBe('INPUT alias-name');
+    expect(await page.getByTestId('alias-name').inputValue()).toBe('alias-01');
+    expect(await page.getByTestId('alias-form-title').textContent()).toBe('Edit alias-01');
+    /** Whether the whole of `testId` is in the part of the dialog's body on screen. */
+    const inView = (testId: string) =>
+      page.evaluate((id) => {
+        const el = document.querySelector(`[data-testid="${id}"]`)!.getBoundingClientRect();
+        const body = document.querySelector('[data-testid="models-screen"] .modal-body')!.getBoundingClientRect();
+        return el.top >= body.top - 1 && el.bottom <= Math.min(body.bottom, window.innerHeight) + 1;
+      }, testId);
+    await expect.poll(() => inView('alias-form-title')).toBe(true);
+    expect(await inView('alias-name')).toBe(true);
+    await shootAtBothWidths(page, 'alias-edit-focus', '[data-testid="alias-name"]');
+    await page.setViewportSize({ width: 390, height: 844 });
+    // Cancel gives the focus back to the Edit it came from (it fell to <body>).
+    await page.getByTestId('alias-cancel').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('alias-form-title').textContent()).toBe('New alias');
+    await expect.poll(focused).toBe('BUTTON alias-edit');
+    expect(await page.evaluate(() => document.activeElement?.closest('[data-testid="alias-item"]')?.getAttribute('data-alias'))).toBe('alias-01');
+    // Saved (Enter in a field), renamed: the focus goes to the Edit of the row under its new name.
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe('INPUT alias-name');
+    await page.getByTestId('alias-name').fill('alias-01-renamed');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('alias-form-title').textContent()).toBe('New alias');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-testid="alias-item"]')?.getAttribute('data-alias') ?? null)).toBe('alias-01-renamed');
+    expect(await focused()).toBe('BUTTON alias-edit');
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { ModelSummary } from '../../../shared/ipc';
 import { ALIAS_NAME_PATTERN, ALIAS_NAME_RULE, type Alias, type AliasInput, type AliasParameters, type ThinkMode } from '../../../shared/models';
 import { aliasDraftFrom, deleteAlias, listModelsOf, materializeAlias, saveAlias, useModelsStore } from '../../store/models-slice';
@@ -13,6 +13,7 @@ import { aliasWindowAboveTrained } from './alias-window-notes';
 import { aliasNameProblem } from './alias-name-problem';
 import { typedWindow } from './typed-window';
 import { useFocusAfterRemoval } from '../../hooks/use-focus-after-removal';
+import { useFocusWhenShown } from '../../hooks/use-focus-when-shown';
 
 const PARAMS: { key: keyof AliasParameters; label: string; integer: boolean }[] = [
   { key: 'temperature', label: 'Temperature', integer: false },
@@ -90,6 +91,8 @@ export function AliasEditor() {
   };
   const section = useRef<HTMLElement>(null);
   const nameField = useRef<HTMLInputElement>(null);
+  const formTitle = useRef<HTMLHeadingElement>(null);
+  const titleId = useId();
   /** An alias deleted from its row: the focus goes to the alias that takes its place (else the one before), else to Name, to add one. */
   const row = (id: string) => section.current?.querySelector<HTMLElement>(`[data-testid="alias-item"][data-alias-id="${CSS.escape(id)}"]`);
   const removal = useFocusAfterRemoval(
@@ -110,6 +113,28 @@ export function AliasEditor() {
     setWindowNote(null);
     setConflict(null);
     setDraft(blank(activeModels[0]?.name ?? ''));
+  };
+  /**
+   * Edit fills the form below the list: the focus goes to its Name, and the form's top is scrolled into view. The
+   * focus stayed on Edit, and with a long list the form was off the screen: nothing seemed to happen.
+   */
+  const edit = (a: Alias) => {
+    setEditing(a);
+    setProblem(null);
+    setDraft(toDraft(a));
+    nameField.current?.focus({ preventScroll: true });
+    // Nearest, title then Name: both in view, and nothing moves where the form was on screen already.
+    formTitle.current?.scrollIntoView({ block: 'nearest' });
+    nameField.current?.scrollIntoView({ block: 'nearest' });
+  };
+  /** The Edit of the alias named `name`, where the focus goes back once its edit ends. */
+  const editButton = (name: string) => section.current?.querySelector<HTMLElement>(`[data-testid="alias-item"][data-alias="${CSS.escape(name)}"] [data-testid="alias-edit"]`);
+  const focusWhenShown = useFocusWhenShown();
+  /** Cancel: the focus goes back to the alias's Edit (it fell to <body> with Cancel), else (deleted meanwhile) to Name. */
+  const cancel = () => {
+    const name = editing?.name;
+    stop();
+    ((name === undefined ? null : editButton(name)) ?? nameField.current)?.focus();
   };
 
   const save = async () => {
@@ -143,6 +168,9 @@ export function AliasEditor() {
     setConflict(null);
     if (refused !== null) return setProblem(refused.message);
     stop();
+    // Saved from an edit: the focus goes back to the alias's Edit, under its name as saved (a renamed row shows it
+    // once the list is read again). A new alias keeps it on Add alias, to add another.
+    if (editing) focusWhenShown(() => editButton(input.name));
     // A new alias is no chat's model yet; an edited one may be the open chat's.
     const trained = input.connectionId === 'builtin' ? libraryEntries.find((e) => e.file === input.model)?.trainedContext : undefined;
     setWindowNote((target ? aliasWindowBelowChat(target.id, input.name, input.contextWindow) : null) ?? aliasWindowAboveTrained(input.model, input.contextWindow, trained));
@@ -191,7 +219,7 @@ export function AliasEditor() {
             <span data-testid="alias-status" data-status={a.status} className={a.status === 'changed' || a.status === 'missing' ? 'mm-error' : 'mm-muted'}>({STATUS[a.status]})</span>{' '}
             {/* Its model deleted or renamed away: said here as the picker says it (round 10: only the picker did). */}
             {a.connectionId === activeConnectionId && missingModel(a, activeModels) && <span className="mm-error" data-testid="alias-model-gone">{missingModel(a, activeModels)}</span>}{' '}
-            <button type="button" data-testid="alias-edit" onClick={() => { setEditing(a); setProblem(null); setDraft(toDraft(a)); }}>Edit</button>
+            <button type="button" data-testid="alias-edit" aria-label={`Edit ${a.name}`} onClick={() => edit(a)}>Edit</button>
             {a.connectionId === OLLAMA && <button type="button" data-testid="alias-materialize" onClick={() => void materializeAlias(a.id)}>{a.materializedDigest ? 'Create again in Ollama' : 'Create in Ollama'}</button>}
             {deleting === a.id ? (
               <span role="alertdialog" aria-label={`Delete ${a.name}`}>
@@ -207,7 +235,8 @@ export function AliasEditor() {
         ))}
       </ul>
       {windowNote && <p role="status" className="mm-error" data-testid="alias-window-note">{windowNote}</p>}
-      <form className="mm-form" onSubmit={(e) => { e.preventDefault(); void save(); }}>
+      <form className="mm-form" aria-labelledby={titleId} onSubmit={(e) => { e.preventDefault(); void save(); }}>
+        <h4 id={titleId} ref={formTitle} data-testid="alias-form-title">{editing ? `Edit ${editing.name}` : 'New alias'}</h4>
         <label>Name <input data-testid="alias-name" ref={nameField} maxLength={161} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} /></label>
         <label>Model{' '}
           <select data-testid="alias-model" value={model} onChange={(e) => setDraft({ ...draft, model: e.target.value })}>
@@ -245,7 +274,7 @@ export function AliasEditor() {
         {problem && <p role="alert" className="mm-error" data-testid="alias-problem">{problem}</p>}
         <div className="mm-row">
           <button type="submit" data-testid="alias-save">{editing && elsewhere !== 'deleted' ? 'Save alias' : 'Add alias'}</button>
-          {editing && <button type="button" onClick={stop}>Cancel</button>}
+          {editing && <button type="button" data-testid="alias-cancel" onClick={cancel}>Cancel</button>}
         </div>
       </form>
     </section>
