@@ -73,7 +73,13 @@ export interface BackendInfo {
 /** A model the engine holds, and what it costs. */
 export interface LoadedModel {
   file: string;
+  /** The context the engine made (llama.cpp's 256-token steps). */
   contextSize: number;
+  /**
+   * The window it was loaded for: an answer that asks another (a window kept since) makes its context again, with
+   * that window, before its first token.
+   */
+  requestedSize: number;
   /** Memory the model and its context hold (weights + KV cache), as the engine measures it. */
   memoryBytes: number;
   /** When it unloads if unused (ms since epoch), null when no idle timeout applies. */

@@ -12,7 +12,7 @@ const ENTRY: LibraryEntry = {
   file: 'plain.gguf', path: '/m/plain.gguf', sizeBytes: 1, state: 'usable', reason: null, architecture: 'llama', parameterCount: null, quantization: 'F32',
   trainedContext: 4096, tools: false, thinking: false, vision: false, mmproj: null, sha256: null, download: null,
 };
-const LOADED: LoadedModel = { file: 'plain.gguf', contextSize: 4096, memoryBytes: 1, unloadsAt: null, answering: false };
+const LOADED: LoadedModel = { file: 'plain.gguf', contextSize: 4096, requestedSize: 4096, memoryBytes: 1, unloadsAt: null, answering: false };
 
 const button = (html: string, id: string) => new RegExp(`<button[^>]*data-testid="${id}"[^>]*>`).exec(html)?.[0] ?? '';
 

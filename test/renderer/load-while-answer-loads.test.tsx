@@ -22,8 +22,8 @@ const FREE: BuiltinStatus = { backend: null, running: true, loaded: [], loading:
 /** An answer sent on long.gguf, which the engine is loading before its first token. */
 const ANSWER_LOADING: BuiltinStatus = { ...FREE, loading: ['long.gguf'], waiting: [{ turnId: 't1', file: 'long.gguf', state: 'loading' }] };
 /** The same answer, its model loaded, answering. */
-const ANSWERING: BuiltinStatus = { ...FREE, loaded: [{ file: 'long.gguf', contextSize: 4096, memoryBytes: 1, unloadsAt: null, answering: true }] };
-const ANSWERED: BuiltinStatus = { ...FREE, loaded: [{ file: 'long.gguf', contextSize: 4096, memoryBytes: 1, unloadsAt: null, answering: false }] };
+const ANSWERING: BuiltinStatus = { ...FREE, loaded: [{ file: 'long.gguf', contextSize: 4096, requestedSize: 4096, memoryBytes: 1, unloadsAt: null, answering: true }] };
+const ANSWERED: BuiltinStatus = { ...FREE, loaded: [{ file: 'long.gguf', contextSize: 4096, requestedSize: 4096, memoryBytes: 1, unloadsAt: null, answering: false }] };
 const REFUSAL = 'The engine is answering on long.gguf now: load plain.gguf once that answer ends, or stop it first.';
 
 const loadButton = (html: string, file: string) => new RegExp(`<button[^>]*aria-label="Load ${file.replace('.', '\\.')}"[^>]*>`).exec(html)?.[0] ?? '';

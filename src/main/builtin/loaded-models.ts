@@ -51,7 +51,7 @@ export class LoadedModels {
 
   /** What the Running panel shows of each. */
   list(): LoadedModel[] {
-    return this.all().map((l): LoadedModel => ({ file: l.file, contextSize: l.contextSize, memoryBytes: l.memoryBytes, unloadsAt: l.unloadsAt, answering: this.answering(l.file) }));
+    return this.all().map((l): LoadedModel => ({ file: l.file, contextSize: l.contextSize, requestedSize: l.requestedSize, memoryBytes: l.memoryBytes, unloadsAt: l.unloadsAt, answering: this.answering(l.file) }));
   }
 
   /** Takes what the engine reports it holds (absolute paths) as the truth; `dir` is the models folder. */

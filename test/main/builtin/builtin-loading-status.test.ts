@@ -81,7 +81,7 @@ describe('the built-in engine\'s models being loaded', () => {
     } as unknown as BuiltinDeps);
     const backend = { backend: 'cpu', supportedGpus: [], installedGpus: [], vram: null, ram: { total: 1, free: 1 } };
     (s as unknown as { apply(st: unknown): void }).apply({ backend, loaded: [{ path: '/models/plain.gguf', contextSize: 4096, requestedSize: 4096, memoryBytes: 1 }] });
-    expect((await s.status()).loaded).toEqual([{ file: 'plain.gguf', contextSize: 4096, memoryBytes: 1, unloadsAt: null, answering: false }]);
+    expect((await s.status()).loaded).toEqual([{ file: 'plain.gguf', contextSize: 4096, requestedSize: 4096, memoryBytes: 1, unloadsAt: null, answering: false }]);
     s.busy('plain.gguf', 1);
     expect(changed).toEqual(['idle:plain.gguf']);
     expect((await s.status()).loaded[0]).toMatchObject({ answering: true });

@@ -35,7 +35,7 @@ describe('a model whose answer was stopped while it loaded', () => {
     s.busy('long.gguf', -1);
     // The load went on: the engine reports the model.
     apply(s, [LONG]);
-    expect((await s.status()).loaded).toEqual([{ file: 'long.gguf', contextSize: 8192, memoryBytes: 1, unloadsAt: 1_000_000 + 600_000, answering: false }]);
+    expect((await s.status()).loaded).toEqual([{ file: 'long.gguf', contextSize: 8192, requestedSize: 8192, memoryBytes: 1, unloadsAt: 1_000_000 + 600_000, answering: false }]);
     // A later status keeps the clock it has (a status read is no use of the model).
     vi.advanceTimersByTime(60_000);
     apply(s, [LONG]);

@@ -30,6 +30,7 @@ export function LibraryContext({ file }: { file: string }) {
         <button type="button" onClick={() => void keep(null)}>Use what fits</button>
       </div>
       {problem && <p role="alert" className="mm-error" data-testid="library-context-problem">{problem}</p>}
+      <p className="mm-muted">Changing the window reloads the model if it is loaded, on its next answer: the engine makes a new cache for the new window.</p>
     </section>
   );
 }

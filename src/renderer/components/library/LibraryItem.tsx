@@ -3,6 +3,7 @@ import type { LibraryEntry, LoadedModel } from '../../../shared/library';
 import { deleteModelFile, loadBuiltin, recommendForFile, renameModelFileTo, unloadBuiltin } from '../../store/library-slice';
 import { formatBytes, formatTokens } from '../models/format';
 import { LibraryContext } from './LibraryContext';
+import { useNextBuiltinWindow } from './next-window';
 
 function params(n: number | null): string | null {
   if (n === null) return null;
@@ -56,6 +57,10 @@ export function LibraryItem({
   // While an answer runs on the file, main refuses its delete: Delete… waits, as Unload does, with the same reason
   // (it was offered, then refused with a message far from the row on a phone).
   const answering = loaded?.answering === true;
+  // A window kept since the file was loaded applies when an answer next runs on it (the engine then makes its context
+  // again): the row says so, as Ollama's panel does. It went on saying "context 4,096" and nothing more.
+  const next = useNextBuiltinWindow(entry.file, loaded?.requestedSize ?? null);
+  const reloadsWith = loaded && next !== null && next !== loaded.requestedSize ? next : null;
   const facts = [
     formatBytes(entry.sizeBytes),
     entry.architecture,
@@ -74,6 +79,11 @@ export function LibraryItem({
         ))}
         {loaded && <span className="mm-ok" data-testid="library-loaded">loaded · {formatBytes(loaded.memoryBytes)} · context {formatTokens(loaded.contextSize)}{loaded.answering ? ' · answering now' : ''}</span>}
       </div>
+      {loaded && reloadsWith !== null && (
+        <p className="mm-warn" data-testid="library-window-pending">
+          Loaded with {formatTokens(loaded.contextSize)} tokens: its next answer reloads it with {formatTokens(reloadsWith)}.
+        </p>
+      )}
       {/* A part file with no download behind it (its record lost): what is on disk, not a model yet. */}
       {entry.state === 'downloading' && <p className="mm-muted" data-testid="library-partial">Partly downloaded: download it again from its address to finish it.</p>}
       {entry.state === 'unusable' && <p className="mm-error" data-testid="library-reason">{entry.reason}</p>}
