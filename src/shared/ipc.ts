@@ -5,6 +5,7 @@
  */
 import { MCP_EVENT_CHANNELS, MCP_INVOKE_CHANNELS, type McpEventContract, type McpInvokeContract, type ToolProgress } from './mcp';
 import { EXPORT_EVENT_CHANNELS, type ExportEventContract } from './export-ipc';
+import type { SearchReply } from './search-ipc';
 import { CONTEXT_EVENT_CHANNELS, CONTEXT_INVOKE_CHANNELS, type ContextEventContract, type ContextInvokeContract } from './context-ipc';
 import { LIBRARY_EVENT_CHANNELS, LIBRARY_INVOKE_CHANNELS, type LibraryEventContract, type LibraryInvokeContract } from './library';
 import { MODEL_EVENT_CHANNELS, MODEL_INVOKE_CHANNELS, type ModelEventContract, type ModelInvokeContract } from './models-ipc';
@@ -12,6 +13,7 @@ import type { ConnectionInfo, ConnectionInput, ConnectionTestResult, KeyStorage,
 import type { StreamPart } from './parts';
 import type { LegacyTextEncoding, PageRange } from './attachment-text';
 import type { AttachmentBlock, Turn } from './turn';
+export type { SearchReply, SearchResult } from './search-ipc';
 
 export interface ConversationSummary {
   id: string;
@@ -86,25 +88,6 @@ export interface ConversationView {
 export interface SiblingInfo {
   ids: string[];
   index: number;
-}
-
-/**
- * One full-text search hit; `snippet` is plain text cut into pieces, the matched ones flagged (never HTML). A
- * conversation found by its title has no `turnId`, and its snippet is the title, marked.
- */
-export interface SearchResult {
-  conversationId: string;
-  title: string;
-  turnId: string | null;
-  snippet: { text: string; match: boolean }[];
-  /** Where the words were found, where not in the message's text: its reasoning, or a file it holds (the snippet is from there). */
-  where?: { kind: 'reasoning' } | { kind: 'file'; name: string };
-}
-
-/** What a search found; `newest`: only that many of the newest messages were read (main's db/search.ts). */
-export interface SearchReply {
-  results: SearchResult[];
-  newest?: number;
 }
 
 /** An attachment's bytes, for thumbnails; base64 because both carriers speak JSON. */
