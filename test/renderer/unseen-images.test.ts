@@ -63,4 +63,24 @@ describe('images a model that cannot read images will not get', () => {
     expect(imagesAnswerDidNotSee([turn('u0', 'user', [text('Hi')]), turn('a0', 'assistant', [text('Hello.')]), ...branch], 'a0')).toBe(0);
     expect(imagesAnswerDidNotSee(branch, 'elsewhere')).toBe(0);
   });
+
+  it('counts for each answer as the branch up to it reads, with cards that take images back before and after it', () => {
+    const summary = turn('s1', 'system', [text('')], 'compaction', { covered: ['u1', 'a1'], summary: 'A cat.', tokensBefore: 900, tokensAfter: 100, model: 'llava' });
+    const dropChart = turn('d1', 'system', [text('')], 'context-dropped', { turns: [], count: 0, items: [{ turnId: 'u2', kind: 'attachment', id: chart.id, name: 'chart.png', tokens: 768 }], tokens: 768, tokensBefore: 2000, tokensAfter: 1232 });
+    const shot = image('screenshot.png', 'c', 'call_0');
+    const long = [
+      ...branch,
+      summary,
+      turn('u3', 'user', [text('Two more'), image('x.png', 'f'), image('y.png', '1')]),
+      turn('a3', 'assistant', [text('Seen.')]),
+      dropChart,
+      turn('t1', 'tool', [{ type: 'tool_result', toolCallId: 'call_0', name: 'screenshot', content: 'ok', isError: false }, shot]),
+      turn('a4', 'assistant', [text('Done.')]),
+    ];
+    for (const answer of ['a1', 'a2', 'a3', 'a4']) {
+      const at = long.findIndex((t) => t.id === answer);
+      expect(imagesAnswerDidNotSee(long, answer), answer).toBe(unseenImages(long.slice(0, at)).length);
+    }
+    expect(['a1', 'a2', 'a3', 'a4'].map((a) => imagesAnswerDidNotSee(long, a))).toEqual([1, 2, 3, 3]);
+  });
 });

@@ -38,11 +38,56 @@ export function unseenImagesNote(count: number, modelName: string): string | nul
   return `${these} won't be sent: ${modelName} cannot read images. Choose a model that can, or send without ${count === 1 ? 'it' : 'them'}.`;
 }
 
+type BranchTurn = Pick<Turn, 'id' | 'role' | 'source' | 'meta' | 'blocks'>;
+
+/** Per branch (the store's turns array), each turn's count of images before it: see imagesAnswerDidNotSee. */
+const countsByBranch = new WeakMap<readonly BranchTurn[], Map<string, number>>();
+
 /**
  * How many images earlier on the branch an answer was written without, its model unable to read them: those before
  * `answerId` (its own tool's images included, as the footer is on the answer's last step). 0 when it is not on it.
+ * Every answer's footer asks on each change of the store, a streamed part among them: the counts are made in one pass
+ * per branch and kept with it, not a pass of the branch per footer.
  */
-export function imagesAnswerDidNotSee(branch: readonly Pick<Turn, 'id' | 'role' | 'source' | 'meta' | 'blocks'>[], answerId: string): number {
-  const at = branch.findIndex((t) => t.id === answerId);
-  return at < 0 ? 0 : unseenImages(branch.slice(0, at)).length;
+export function imagesAnswerDidNotSee(branch: readonly BranchTurn[], answerId: string): number {
+  let counts = countsByBranch.get(branch);
+  if (!counts) {
+    counts = countsBefore(branch);
+    countsByBranch.set(branch, counts);
+  }
+  return counts.get(answerId) ?? 0;
+}
+
+/**
+ * For each turn, unseenImages(branch up to it).length in one pass: a card (a summary, turns or a file left out)
+ * takes back the images it stands for from the turns after it, as unseenImages reads a branch that ends after it.
+ */
+function countsBefore(branch: readonly BranchTurn[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  /** The images counted so far, per turn, by their place in it: a left-out item names its turn and the image's id. */
+  const counted = new Map<string, AttachmentBlock[]>();
+  let total = 0;
+  const takeBack = (turnId: string, imageId?: string) => {
+    const images = counted.get(turnId);
+    if (!images) return;
+    const kept = imageId === undefined ? [] : images.filter((b) => b.id !== imageId);
+    total -= images.length - kept.length;
+    counted.set(turnId, kept);
+  };
+  for (const t of branch) {
+    counts.set(t.id, total);
+    if (t.role === 'system') {
+      const summary = t.source === 'compaction' ? compactionMeta(t.meta) : undefined;
+      for (const id of summary?.covered ?? []) takeBack(id);
+      const dropped = t.source === 'context-dropped' ? droppedMeta(t.meta) : undefined;
+      for (const id of dropped?.turns ?? []) takeBack(id);
+      for (const item of dropped?.items ?? []) if (item.kind === 'attachment') takeBack(item.turnId, item.id);
+      continue;
+    }
+    if (t.role !== 'user' && t.role !== 'tool') continue;
+    const images = t.blocks.filter((b): b is AttachmentBlock => b.type === 'attachment' && b.kind === 'image' && (t.role === 'user' || b.toolCallId !== undefined));
+    counted.set(t.id, images);
+    total += images.length;
+  }
+  return counts;
 }
