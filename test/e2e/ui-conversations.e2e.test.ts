@@ -342,15 +342,16 @@ describe('conversations', () => {
   });
 
   // Search audit: "1.2.3" found nothing in "v1.2.3", "🚀" found nothing, and "x*y" and "C" were found but marked
-  // nowhere in the opened chat.
-  it('finds a version, an emoji, a word with a symbol inside and a one-letter word, marked in the hit and in the chat', async () => {
+  // nowhere in the opened chat. "2024-01-15" found nothing in "2024/01/15".
+  it('finds a version, a date however written, an emoji, a word with a symbol inside and a one-letter word, marked in the hit and in the chat', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Noted.' }])));
     const { page } = s;
-    await send(page, 'Shipped v1.2.3 today 🚀 with x*y fixed in the C code');
+    await send(page, 'Shipped v1.2.3 on 2024/01/15 🚀 with x*y fixed in the C code');
     await waitIdle(page);
     await page.getByTestId('new-chat').click();
     const hit = page.getByTestId('search-result');
-    for (const [query, marks] of [['1.2.3', ['1.2.3']], ['🚀', ['🚀']], ['x*y', ['x*y']], ['C', ['C', 'code']]] as const) {
+    const queries = [['1.2.3', ['1.2.3']], ['2024-01-15', ['2024/01/15']], ['🚀', ['🚀']], ['x*y', ['x*y']], ['C', ['C', 'code']]] as const;
+    for (const [query, marks] of queries) {
       await page.getByTestId('search-input').fill(query);
       await expect.poll(() => hit.locator('mark').allTextContents()).toEqual(marks);
       expect(await hit.count()).toBe(1);

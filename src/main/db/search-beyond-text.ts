@@ -6,10 +6,10 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { notBeingDeleted, withDeletesOf } from './delete-intent';
-import { MATCH_END, MATCH_START, RANK_WINDOW, type SearchHit } from './search-hit';
+import { literalMissing, MATCH_END, MATCH_START, RANK_WINDOW, type SearchHit } from './search-hit';
 
-/** Every word of `@literals` (JSON, lower-cased) is in `column` as typed (search.ts's literalsOf). */
-const literalsIn = (column: string) => `NOT EXISTS (SELECT 1 FROM json_each(@literals) AS l WHERE instr(lower(${column}), l.value) = 0)`;
+/** Every word of `@literals` (JSON, lower-cased, separators folded) is in `column` as typed (search.ts's literalsOf). */
+const literalsIn = (column: string) => `NOT EXISTS (SELECT 1 FROM json_each(@literals) AS l WHERE ${literalMissing(column)})`;
 
 /**
  * The newest `@window` rows `@query` matches from `@from` on (LITERAL_SCAN_ROWS, as SEARCH_SQL bounds a literal

@@ -25,3 +25,11 @@ export interface SearchHit {
   /** Absent: the words are in the message's text (or the title). */
   where?: HitPlace;
 }
+
+/**
+ * SQL: the literal `l.value` (search.ts's literalsOf, from json_each) is not in `column`, lower-cased; a date's (its
+ * separators folded to DATE_SEPARATOR) not in the column with its "-", "/" and "." folded so too (only then: each
+ * replace() reads the text once more).
+ */
+export const literalMissing = (column: string) =>
+  `instr(CASE WHEN instr(l.value, char(1)) > 0 THEN replace(replace(replace(lower(${column}), '-', char(1)), '/', char(1)), '.', char(1)) ELSE lower(${column}) END, l.value) = 0`;

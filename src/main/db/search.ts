@@ -1,9 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { CJK } from '../../shared/cjk';
+import { DATE_SEPARATOR, DATE_WORD, foldSeparators } from '../../shared/number-separators';
 import { CjkSearch, cjkSnippet, hitsWithText } from './search-cjk';
 import { notBeingDeleted, withDeletesOf } from './delete-intent';
 import { DocumentSearchIndex, type SearchableText } from './document-search';
-import { MATCH_END, MATCH_START, RANK_WINDOW, type SearchHit } from './search-hit';
+import { literalMissing, MATCH_END, MATCH_START, RANK_WINDOW, type SearchHit } from './search-hit';
 import { BeyondTextSearch } from './search-beyond-text';
 
 export { MATCH_END, MATCH_START, RANK_WINDOW, type HitPlace, type SearchHit } from './search-hit';
@@ -49,12 +50,15 @@ function indexedPart(word: string): string {
 
 /**
  * The words a hit must contain as typed, case aside (SYMBOL_WORD, JOINED_NUMBER), lower-cased as SQLite's lower()
- * folds (ASCII).
+ * folds (ASCII). A date's separators are folded (DATE_WORD, foldSeparators), and the text with them where it is
+ * checked (search-hit.ts's literalMissing): "2024-01-15" must find "2024/01/15" and "2024.01.15", as it did before
+ * the literal check.
  */
 export function literalsOf(input: string): string[] {
   return queryWords(input)
     .filter((w) => SYMBOL_WORD.test(w) || JOINED_NUMBER.test(w))
-    .map((w) => w.replace(/[A-Z]/g, (c) => c.toLowerCase()));
+    .map((w) => w.replace(/[A-Z]/g, (c) => c.toLowerCase()))
+    .map((w) => (DATE_WORD.test(w) ? foldSeparators(w) : w));
 }
 
 /**
@@ -75,8 +79,11 @@ export function markLiterals(snippet: string, literals: readonly string[], only 
     plain += ch;
     for (let k = 0; k < ch.length; k++) marked.push(inside && !only);
   }
-  const folded = plain.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  const lower = plain.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  // A date's separators folded as literalsOf folds them (one character for one, so offsets stay the snippet's).
+  const loose = foldSeparators(lower);
   for (const word of literals) {
+    const folded = word.includes(DATE_SEPARATOR) ? loose : lower;
     for (let at = folded.indexOf(word); at >= 0 && word !== ''; at = folded.indexOf(word, at + word.length)) marked.fill(true, at, at + word.length);
   }
   let out = '';
@@ -118,7 +125,7 @@ export function symbolWords(input: string): string[] {
  */
 export const SEARCH_SQL = `WITH recent AS (
      SELECT rowid AS seq, rank FROM turns_fts WHERE turns_fts MATCH @query AND turns_fts.rowid >= CAST(@from AS INTEGER)
-       AND NOT EXISTS (SELECT 1 FROM json_each(@literals) AS l WHERE instr(lower(turns_fts.text || ' ' || turns_fts.names), l.value) = 0)
+       AND NOT EXISTS (SELECT 1 FROM json_each(@literals) AS l WHERE ${literalMissing("turns_fts.text || ' ' || turns_fts.names")})
      ORDER BY rowid DESC LIMIT @window
    ), top AS MATERIALIZED (
      SELECT seq, rank FROM recent ORDER BY rank LIMIT @limit
@@ -191,7 +198,7 @@ export const TITLE_SEARCH_SQL = `SELECT c.id AS conversationId, c.title AS title
    JOIN conversations c ON c.id = s.conversation_id
    WHERE titles_fts MATCH @query
      AND ${notBeingDeleted('c.id')}
-     AND NOT EXISTS (SELECT 1 FROM json_each(@literals) AS l WHERE instr(lower(c.title), l.value) = 0)
+     AND NOT EXISTS (SELECT 1 FROM json_each(@literals) AS l WHERE ${literalMissing('c.title')})
    ORDER BY titles_fts.rowid DESC LIMIT @limit`;
 
 /**

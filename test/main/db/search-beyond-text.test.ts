@@ -114,6 +114,16 @@ describe('search in reasoning and attached documents (search audit)', () => {
     expect(hit!.snippet).toContain(`${MATCH_START}C++${MATCH_END}`);
   });
 
+  // "2024-01-15" found nothing where the reasoning wrote "2024/01/15".
+  it('finds a date in reasoning however its numbers are separated, marked whole', () => {
+    const { store, search } = setup();
+    store.appendTurn(makeTurn({ id: 'a3', conversationId: 'c2', parentId: 'u2', role: 'assistant', blocks: [{ type: 'reasoning', text: 'The deadline was 2024/01/15 then.', origin: 'native' }, ...text('Sure.')] }), tick());
+    const [hit, ...rest] = search.search('2024-01-15');
+    expect([hit, rest]).toMatchObject([{ turnId: 'a3', where: { kind: 'reasoning' } }, []]);
+    expect(hit!.snippet).toContain(`${MATCH_START}2024/01/15${MATCH_END}`);
+    expect(search.search('2024-01-16')).toEqual([]);
+  });
+
   it('reads the indexes by their MATCH and keys, not every row', () => {
     const { db } = setup();
     const params = { query: '"churn"*', literals: '[]', limit: 30, window: 2000, from: 0 };

@@ -237,6 +237,45 @@ describe('SearchStore', () => {
     expect(search.search('?!')).toEqual([]);
   });
 
+  // Search: "2024-01-15" found "2024/01/15" until "1.2.3" had to be in the text as typed; a date is found however it
+  // was written, marked whole, and not where the numbers differ or come in another order.
+  it('finds a date written with "-", "/" or ".", marked whole, and no other numbers', () => {
+    const { search, store } = setup();
+    store.createConversation('c3', 'Deadlines', null, tick());
+    const says = [
+      ['d1', 'Invoice due 2024/01/15, paid late'],
+      ['d2', 'Meeting on 2024.01.15 at noon'],
+      ['d3', 'Released 2024-01-15 after review'],
+      ['d4', 'Not this one: 2023-01-15 or 2024-02-15'],
+      ['d5', 'Nor this: 15.01.2024 and 2024 01 15'],
+      ['d6', 'Nor 2024-01-16, nor 1/15 on its own'],
+    ] as const;
+    let parent: string | null = null;
+    for (const [id, words] of says) {
+      store.appendTurn(makeTurn({ id, conversationId: 'c3', parentId: parent, blocks: text(words) }), tick());
+      parent = id;
+    }
+    const hit = (q: string) => search.search(q).map((h) => [h.turnId, h.snippet]).sort(([a], [b]) => String(a).localeCompare(String(b)));
+    const dated = (words: string, date: string) => words.replace(date, `${MATCH_START}${date}${MATCH_END}`);
+    for (const query of ['2024-01-15', '2024/01/15', '2024.01.15']) {
+      expect(hit(query)).toEqual([
+        ['d1', dated(says[0][1], '2024/01/15')],
+        ['d2', dated(says[1][1], '2024.01.15')],
+        ['d3', dated(says[2][1], '2024-01-15')],
+      ]);
+    }
+    // Day first is another date as typed: the same numbers in the same order only.
+    expect(hit('15/01/2024').map(([id]) => id)).toEqual(['d5']);
+    // Typed part way, it is found as it is typed.
+    expect(hit('2024/01/1').map(([id]) => id)).toEqual(['d1', 'd2', 'd3', 'd6']);
+    // A title with the date is found as well.
+    store.renameConversation('c2', 'Plans for 2024.01.15');
+    expect(search.search('2024-01-15')[0]).toMatchObject({ conversationId: 'c2', turnId: null, snippet: `Plans for ${MATCH_START}2024.01.15${MATCH_END}` });
+    // "1.2.3" still finds "v1.2.3" and no other version, marked as written there.
+    store.appendTurn(makeTurn({ id: 'v1', conversationId: 'c1', blocks: text('We shipped v1.2.3 today; see 4.2.3 and 1-2') }), tick());
+    expect(hit('1.2.3')).toEqual([['v1', `We shipped v${MATCH_START}1.2.3${MATCH_END} today; see 4.2.3 and 1-2`]]);
+  });
+
   // Perf audit: an emoji no message held read every message's text, 220-310 ms at 200,000 turns on each keystroke.
   it('reads only the newest messages for an emoji, and says so where older ones went unread', () => {
     const db = memoryDb();

@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { Turn } from '../../../shared/turn';
 import { CJK } from '../../../shared/cjk';
+import { DATE_WORD, foldSeparators } from '../../../shared/number-separators';
 import type { FocusTurn } from '../../store';
 
 /**
@@ -52,11 +53,14 @@ export function foldText(text: string): { folded: string; from: number[] } {
  * none), and offsets into the folded text marked the wrong letters.
  */
 export function markOffsets(text: string, terms: readonly string[]): [number, number][] {
-  const { folded, from } = foldText(text);
+  const { folded: plain, from } = foldText(text);
+  // A date is found however its numbers are separated ("2024-01-15" finds "2024/01/15"), as search finds it.
+  const loose = foldSeparators(plain);
   const out: [number, number][] = [];
   for (const term of terms) {
-    const t = foldText(term).folded;
-    if (t === '') continue;
+    const exact = foldText(term).folded;
+    if (exact === '') continue;
+    const [t, folded] = DATE_WORD.test(exact) ? [foldSeparators(exact), loose] : [exact, plain];
     const wordStart = [...t].length === 1 && WORD_CHAR.test(t) && !CJK.test(t);
     for (let at = folded.indexOf(t); at >= 0; at = folded.indexOf(t, at + t.length)) {
       if (wordStart && at > 0 && WORD_CHAR.test(folded[at - 1]!)) continue;
