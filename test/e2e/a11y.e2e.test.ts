@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { ASSISTANT, chatRoutes, modelOption, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { answerRequests, ASSISTANT, chatRoutes, modelOption, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const ANSWER = [
@@ -539,6 +539,61 @@ describe('focus after actions (keyboard audit)', () => {
     await popover.waitFor({ state: 'detached' });
     expect(await page.getByTestId('conversation-settings-unsaved-mark').count()).toBe(0);
     await page.getByTestId('composer-input').fill('');
+  });
+
+  it("keeps a new chat's settings typed and not saved with the chat its first message creates; the next new chat starts without them", async () => {
+    if (!s) throw new Error('no session');
+    const { page, replay } = s;
+    const button = page.getByTestId('conversation-settings-open');
+    const popover = page.getByTestId('conversation-settings');
+    const prompt = page.getByTestId('conversation-system-prompt');
+    const mark = page.getByTestId('conversation-settings-unsaved-mark');
+    await page.getByTestId('new-chat').click();
+    await expect.poll(() => page.evaluate(() => document.querySelectorAll('[data-testid="turn"]').length)).toBe(0);
+    await button.click();
+    await popover.waitFor();
+    await prompt.fill('Answer as a pirate.');
+    await page.keyboard.press('Escape');
+    await popover.waitFor({ state: 'detached' });
+    await mark.waitFor();
+    const asked = answerRequests(replay).length;
+    await send(page, 'Where is the treasure?');
+    await waitIdle(page);
+    // Not saved, so not sent: the first message went without that system prompt.
+    await expect.poll(() => answerRequests(replay).length).toBeGreaterThan(asked);
+    const first = answerRequests(replay)[asked];
+    expect(first?.messages.some((m) => m.content.includes('pirate'))).toBe(false);
+    // The chat it created offers it, still unsaved and marked so.
+    const created = page.locator('[data-testid="conversation-item"][aria-current="true"]');
+    await created.waitFor();
+    const createdId = await created.getAttribute('data-conversation-id');
+    await mark.waitFor();
+    await button.click();
+    await popover.waitFor();
+    expect(await prompt.inputValue()).toBe('Answer as a pirate.');
+    await page.getByTestId('conversation-settings-unsaved').waitFor();
+    await page.keyboard.press('Escape');
+    await popover.waitFor({ state: 'detached' });
+
+    // The next new chat starts clean: no mark, the saved (empty) prompt, no "Not saved yet".
+    await page.getByTestId('new-chat').click();
+    await expect.poll(() => page.evaluate(() => document.querySelectorAll('[data-testid="turn"]').length)).toBe(0);
+    expect(await mark.count()).toBe(0);
+    await button.click();
+    await popover.waitFor();
+    expect(await prompt.inputValue()).toBe('');
+    expect(await page.getByTestId('conversation-settings-unsaved').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await popover.waitFor({ state: 'detached' });
+
+    // Back in the chat it created, it is still there until Cancel.
+    await page.locator(`[data-testid="conversation-item"][data-conversation-id="${createdId ?? ''}"]`).click();
+    await mark.waitFor();
+    await button.click();
+    expect(await prompt.inputValue()).toBe('Answer as a pirate.');
+    await popover.getByRole('button', { name: 'Cancel', exact: true }).click();
+    await popover.waitFor({ state: 'detached' });
+    await mark.waitFor({ state: 'detached' });
   });
 
   it('gives the focus to the message box after Continue and after a banner is closed', async () => {

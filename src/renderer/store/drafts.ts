@@ -20,6 +20,7 @@ import { takeFirst } from '../boot';
 import { firebrand } from '../firebrand';
 import { useStore } from '.';
 import { adoptNewChatSettings, resetNewChatSettings, retryNewChatSettings } from './new-chat-settings';
+import { resetUnsavedChatSettings } from './unsaved-chat-settings';
 
 export interface Draft {
   text: string;
@@ -259,10 +260,11 @@ export function persistDraftsOnHide(): void {
   });
 }
 
-/** For tests: forget every draft and holder, and the new chat's settings. */
+/** For tests: forget every draft and holder, and the new chat's settings (saved or only typed). */
 export function resetDrafts(): void {
   cancelPending();
   resetNewChatSettings();
+  resetUnsavedChatSettings();
   drafts = new Map();
   holder = null;
   unheld = false;

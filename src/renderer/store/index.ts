@@ -19,6 +19,7 @@ import { switchDraft } from './drafts';
 import { refreshConversations } from './conversation-list';
 import { noticeDeletedElsewhere } from './conversation-actions';
 import { isBlankSettings, keptNewChatSettings, newChatSettingsTaken, NO_CONVERSATION_SETTINGS } from './new-chat-settings';
+import { newChatStartedAs } from './unsaved-chat-settings';
 import { fail, showNotice, useStore } from './app-state';
 import { CHOOSE_A_MODEL, CHOOSE_MODEL } from './notice';
 import { adoptAliases, connectionOf, connectRemovedWhileAnswering, followRenamedFile, listModels, refreshContextChoice, refreshModels, showModels, thinkChoice } from './model-choice';
@@ -115,8 +116,11 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
     });
     noteSent(res.assistantTurn.id, sentAt);
     // The new chat's settings went with its first message: they are that chat's now, not the next new chat's (main
-    // dropped them with the draft).
-    if (startsChat) newChatSettingsTaken();
+    // dropped them with the draft). So are those typed and not saved: offered there, still unsaved.
+    if (startsChat) {
+      newChatSettingsTaken();
+      newChatStartedAs(res.conversationId);
+    }
     const same = get().activeId === res.conversationId;
     const fresh = new Set([res.userTurn.id, res.assistantTurn.id]);
     const base = same ? get().turns.filter((t) => !fresh.has(t.id)) : [];

@@ -5,22 +5,19 @@ import type { ThinkMode } from '../../../shared/models';
 import { firebrand } from '../../firebrand';
 import { useStore } from '../../store';
 import { saveConversationSettings } from '../../store/conversation-settings';
+import { dropUnsavedChatSettings, keepUnsavedChatSettings, takeNewChatStart, unsavedChatSettings, type UnsavedChatSettings } from '../../store/unsaved-chat-settings';
 
 const MODES: ThinkMode[] = ['off', 'on', 'low', 'medium', 'high'];
 
 /** What the popover's fields hold. */
-interface Fields {
-  prompt: string;
-  think: ThinkMode | '';
-  tools: boolean;
-}
+type Fields = UnsavedChatSettings;
 
-/**
- * Chat settings typed and neither saved nor cancelled, by conversation (null: the new chat), for the page's life.
- * The popover closes when the focus leaves it (Tab past Save, a click elsewhere), on Escape and when another chat
- * opens; what was typed in it comes back when it opens again for that chat. Only Cancel throws it away.
+/*
+ * Chat settings typed and neither saved nor cancelled are kept by conversation (store/unsaved-chat-settings.ts). The
+ * popover closes when the focus leaves it (Tab past Save, a click elsewhere), on Escape and when another chat opens;
+ * what was typed in it comes back when it opens again for that chat (for a new chat, in the chat its first message
+ * created). Only Cancel throws it away.
  */
-const unsavedFields = new Map<string | null, Fields>();
 
 /** Whether `fields` are what is saved (a kept draft may be saved since, by a banner's Retry or another tab). */
 function isSaved(fields: Fields, settings: ConversationSettings): boolean {
@@ -43,9 +40,9 @@ export function ConversationSettingsButton() {
   const [tools, setTools] = useState(settings.tools);
   /** Whether the open popover shows fields kept from an earlier opening, not saved yet. */
   const [restored, setRestored] = useState(false);
-  /** Bumped as unsavedFields changes, which the button shows. */
+  /** Bumped as the fields kept unsaved change, which the button shows. */
   const [, setKeptVersion] = useState(0);
-  const keptNow = unsavedFields.get(activeId);
+  const keptNow = unsavedChatSettings(activeId);
   const unsaved = keptNow !== undefined && !isSaved(keptNow, settings);
   const fields = useRef<Fields>({ prompt, think, tools });
   fields.current = { prompt, think, tools };
@@ -62,8 +59,8 @@ export function ConversationSettingsButton() {
   const closeKeeping = (conversationId: string | null, compare = true) => {
     const now = fields.current;
     const same = compare && isSaved(now, saved.current);
-    if (edited.current && same) unsavedFields.delete(conversationId);
-    else if (edited.current) unsavedFields.set(conversationId, now);
+    if (edited.current && same) dropUnsavedChatSettings(conversationId);
+    else if (edited.current) keepUnsavedChatSettings(conversationId, now);
     setKeptVersion((v) => v + 1);
     setOpen(null);
   };
@@ -74,14 +71,16 @@ export function ConversationSettingsButton() {
   };
   /** Cancel and Save: nothing of it is kept to come back. */
   const drop = (conversationId: string | null) => {
-    unsavedFields.delete(conversationId);
+    dropUnsavedChatSettings(conversationId);
     setKeptVersion((v) => v + 1);
   };
   const openFor = useRef(open);
   openFor.current = open;
   useEffect(() => {
+    // Open for a new chat whose first message created the chat now open: what was typed is that chat's.
+    const created = takeNewChatStart();
     const was = openFor.current;
-    if (was && was.conversationId !== activeId) closeKeeping(was.conversationId, false);
+    if (was && was.conversationId !== activeId) closeKeeping(was.conversationId === null && created === activeId ? activeId : was.conversationId, false);
     // closeKeeping reads refs only: this runs when another chat opens, not on every edit.
   }, [activeId]);
   const set = settings.systemPrompt.trim() !== '' || settings.think !== null || !settings.tools;
@@ -93,9 +92,9 @@ export function ConversationSettingsButton() {
     };
   const show = () => {
     const id = activeId;
-    let kept = unsavedFields.get(id);
+    let kept = unsavedChatSettings(id);
     if (kept && isSaved(kept, settings)) {
-      unsavedFields.delete(id);
+      dropUnsavedChatSettings(id);
       kept = undefined;
       setKeptVersion((v) => v + 1);
     }
