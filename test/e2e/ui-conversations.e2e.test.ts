@@ -150,7 +150,7 @@ describe('conversations', () => {
 
   // Keyboard pass (sidebar): a row with the focus on its title hid its Rename, Export and Delete until Tab reached
   // them (they showed on hover only), and the list had no keys of its own: Tab went through every button of every row.
-  it('shows a focused row’s buttons, moves between conversations with the arrows, renames on F2 and deletes on Delete', async () => {
+  it('shows a focused row’s buttons, moves between conversations with the arrows, renames on F2 and deletes on Delete or, on a Mac, Cmd+Backspace', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Sure.' }])));
     const { page } = s;
     await sendInChats(page, ['First chat', 'Second chat', 'Third chat']);
@@ -208,6 +208,19 @@ describe('conversations', () => {
     await page.getByTestId('undo-delete').click();
     await expect.poll(() => items.count()).toBe(3);
     await expect.poll(focused).toBe(ids[1]);
+    await page.getByTestId('undo-toast').waitFor({ state: 'detached' });
+
+    // On a Mac, Cmd+Backspace (⌘ + delete, as in Finder) deletes it too; a bare Backspace, too easy to hit, does not
+    // (had it, the Cmd+Backspace after it would have deleted a second one).
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Meta+Backspace');
+    await page.getByTestId('undo-toast').waitFor();
+    await expect.poll(() => items.count()).toBe(2);
+    expect(await page.locator(`[data-conversation-id="${ids[1]}"]`).count()).toBe(0);
+    await expect.poll(focused).toBe(ids[2]);
+    await page.getByTestId('undo-delete').click();
+    await expect.poll(() => items.count()).toBe(3);
+    await expect.poll(focused).toBe(ids[1]);
 
     // The shortcuts list says so.
     await page.getByTestId('new-chat').focus();
@@ -218,6 +231,7 @@ describe('conversations', () => {
     expect(text).toContain('F2');
     expect(text).toContain('rename the conversation');
     expect(text).toContain('delete the conversation');
+    expect(text).toContain('Cmd + Backspace');
     expect(text).toContain('↑ or ↓');
   });
 

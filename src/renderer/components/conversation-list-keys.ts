@@ -22,9 +22,14 @@ export function moveAmongConversations(e: KeyboardEvent<HTMLUListElement>, onLea
   else rows[at - 1]?.focus();
 }
 
-/** What a key pressed on a conversation's own button does: F2 renames it, Delete deletes it (with Undo). */
+/**
+ * What a key pressed on a conversation's own button does: F2 renames it, Delete deletes it (with Undo), and so does
+ * Cmd+Backspace, the Mac's way (as in Finder: its "delete" key is Backspace, and Delete is Fn+delete). Not a bare
+ * Backspace, too easy to hit.
+ */
 export function conversationKeyAction(e: KeyboardEvent<HTMLElement>): 'rename' | 'delete' | null {
-  if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey || e.nativeEvent.isComposing) return null;
+  if (e.altKey || e.ctrlKey || e.shiftKey || e.nativeEvent.isComposing) return null;
+  if (e.metaKey) return e.key === 'Backspace' ? 'delete' : null;
   if (e.key === 'F2') return 'rename';
   if (e.key === 'Delete') return 'delete';
   return null;

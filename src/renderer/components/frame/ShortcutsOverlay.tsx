@@ -18,6 +18,7 @@ const SHORTCUTS: [string[], string, 'or'?][] = [
   [['Home', 'End'], 'In the conversation list: the first or last conversation', 'or'],
   [['F2'], 'In the conversation list: rename the conversation'],
   [['Delete'], 'In the conversation list: delete the conversation (Undo brings it back)'],
+  [['Cmd', 'Backspace'], 'In the conversation list on a Mac (⌘ + delete): delete the conversation, as in Finder'],
   [['?'], 'This list'],
 ];
 
