@@ -4,32 +4,15 @@
  * after it are not sent), and a choice sends the edit once it made room, its card after the edited message. Before,
  * the plan was the whole branch's, its cuts were before the original message, and no choice sent the edit.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compactionMeta, continuedMeta, droppedMeta } from '../../../src/shared/context-edits';
 import { turnText, type Turn } from '../../../src/shared/turn';
-import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
-import { settle, tempServices } from '../integration/helpers';
-import { answerBodies, contents, LAST, MODEL, NOTES, routes, SUMMARY, WINDOW } from './helpers';
+import { settle } from '../integration/helpers';
+import { answerBodies, contents, LAST, MODEL, NOTES, SUMMARY, WINDOW, scenarioServer } from './helpers';
 import type { Services } from '../../../src/main/services';
 
-let replay: ReplayServer;
-let cleanup: (() => void) | undefined;
-beforeAll(async () => {
-  replay = await startReplayServer();
-});
-afterAll(() => replay.close());
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-  replay.requests.length = 0;
-});
-
-function start(summary?: string) {
-  replay.setRoutes(routes(summary));
-  const t = tempServices(replay);
-  cleanup = t.cleanup;
-  return t.services;
-}
+const room = scenarioServer();
+const start = (summary?: string) => room.start(summary).services;
 
 /** Three exchanges that fit the 4,096-token window: the conversation and its turns. */
 async function threeNotes(s: Services): Promise<{ conversationId: string; turns: Turn[] }> {
@@ -74,7 +57,7 @@ describe('make room for an edit', () => {
     expect(after.map((t) => t.id).slice(-3)).toEqual([applied.userTurn!.id, applied.card!.id, applied.answer!.id]);
     expect(droppedMeta(applied.card!.meta)!.turns).toEqual(turns.slice(0, 4).map((t) => t.id));
     // The request is what the card says: the four turns before the edited message left out, the edit sent.
-    expect(contents(answerBodies(replay).at(-1)!)).toEqual([EDITED]);
+    expect(contents(answerBodies(room.replay).at(-1)!)).toEqual([EDITED]);
     // The original message stays, the edit's sibling.
     expect((await s.handlers['conversations:open']({ conversationId })).siblings[applied.userTurn!.id]?.ids).toEqual([last.id, applied.userTurn!.id]);
   });
@@ -88,7 +71,7 @@ describe('make room for an edit', () => {
     expect(applied.ok).toBe(true);
     expect(compactionMeta(applied.card!.meta)!.covered).toEqual(turns.slice(0, 2).map((t) => t.id));
     await settle(s, conversationId);
-    expect(contents(answerBodies(replay).at(-1)!)).toEqual([expect.stringContaining(SUMMARY), NOTES[1], 'Fine.', EDITED]);
+    expect(contents(answerBodies(room.replay).at(-1)!)).toEqual([expect.stringContaining(SUMMARY), NOTES[1], 'Fine.', EDITED]);
   });
 
   it('a summary that fails sends nothing of the edit: its card goes where the chat ends, and the branch is as it was', async () => {
@@ -101,14 +84,14 @@ describe('make room for an edit', () => {
     const s = start(thinking);
     const { conversationId, turns } = await threeNotes(s);
     const last = users(turns).at(-1)!;
-    const sent = answerBodies(replay).length;
+    const sent = answerBodies(room.replay).length;
     const applied = await s.handlers['context:apply']({ conversationId, model: MODEL, choice: { kind: 'summarize', keepFrom: last.id }, edit: { turnId: last.id, text: EDITED } });
     expect(applied).toMatchObject({ ok: false, answer: null, card: { source: 'error', parentId: turns.at(-1)!.id } });
     expect(applied.userTurn).toBeUndefined();
     expect(turnText(applied.card!)).toMatch(/^No summary was made/);
     const after = await settle(s, conversationId);
     expect(after.map((t) => t.id)).toEqual([...turns.map((t) => t.id), applied.card!.id]);
-    expect(answerBodies(replay)).toHaveLength(sent);
+    expect(answerBodies(room.replay)).toHaveLength(sent);
   });
 
   it('a new chat from the edit: its first message is the edit, after a summary of the turns before it; the old chat keeps every turn', async () => {
@@ -122,7 +105,7 @@ describe('make room for an edit', () => {
     expect(compactionMeta(fresh[0]!.meta)!.covered).toEqual(turns.slice(0, 4).map((t) => t.id));
     expect(turnText(fresh[1]!)).toBe(EDITED);
     expect(fresh[1]!.id).not.toBe(last.id);
-    expect(contents(answerBodies(replay).at(-1)!)).toEqual([expect.stringContaining(SUMMARY), EDITED]);
+    expect(contents(answerBodies(room.replay).at(-1)!)).toEqual([expect.stringContaining(SUMMARY), EDITED]);
     // The old chat goes on as it was shown, with where it went on after its last turn.
     const old = (await s.handlers['conversations:open']({ conversationId })).turns;
     expect(old.map((t) => t.id).slice(0, -1)).toEqual(turns.map((t) => t.id));
@@ -156,7 +139,7 @@ describe('make room for an edit', () => {
     const applied = await s.handlers['context:apply']({ conversationId, model: MODEL, choice: { kind: 'larger-window', window: plan.larger.window }, edit: { turnId: last.id, text: EDITED } });
     expect(applied).toMatchObject({ ok: true, card: null, userTurn: { parentId: last.parentId } });
     await settle(s, conversationId);
-    const body = answerBodies(replay).at(-1)!;
+    const body = answerBodies(room.replay).at(-1)!;
     expect(contents(body)).toEqual([NOTES[0], 'Fine.', NOTES[1], 'Fine.', EDITED]);
     expect(body.options?.['num_ctx']).toBe(plan.larger.window);
   });

@@ -1,11 +1,11 @@
 /** The out-of-room scenario (test/support/out-of-room-scenario.ts) through services in this process. */
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Services } from '../../../src/main/services';
 import type { RoomPlan } from '../../../src/shared/context-ipc';
 import type { Turn } from '../../../src/shared/turn';
-import type { ReplayServer } from '../../replay-server/replay-server';
+import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
 import { isSummaryRequest, LAST, MODEL, NOTES, outOfRoomRoutes, WINDOW } from '../../support/out-of-room-scenario';
-import { chatBodies, settle } from '../integration/helpers';
+import { chatBodies, settle, tempServices } from '../integration/helpers';
 
 export { LAST, MODEL, NOTES, SUMMARY, WINDOW } from '../../support/out-of-room-scenario';
 export const routes = outOfRoomRoutes;
@@ -41,3 +41,44 @@ export async function planOf(s: Services, conversationId: string, keepFrom?: str
 
 /** The text of each message of a chat request, in order. */
 export const contents = (body: { messages: { content: string }[] }) => body.messages.map((m) => m.content);
+
+/**
+ * The stand-in Ollama of a test file, started once and playing the out-of-room scenario, and Services on a new data
+ * folder for each test (`start`), removed after it with the requests it made.
+ */
+export function scenarioServer(): {
+  readonly replay: ReplayServer;
+  start: (summary?: string) => ReturnType<typeof tempServices>;
+  /** What to do after this test instead (a test that closed the Services itself and opened others on its folder). */
+  cleanupWith: (after: () => void) => void;
+} {
+  let server: ReplayServer | undefined;
+  let cleanup: (() => void) | undefined;
+  beforeAll(async () => {
+    server = await startReplayServer();
+  });
+  afterAll(() => server?.close());
+  afterEach(() => {
+    cleanup?.();
+    cleanup = undefined;
+    if (server) server.requests.length = 0;
+  });
+  const running = () => {
+    if (!server) throw new Error('the stand-in Ollama has not started');
+    return server;
+  };
+  return {
+    get replay() {
+      return running();
+    },
+    start(summary) {
+      running().setRoutes(routes(summary));
+      const t = tempServices(running());
+      cleanup = t.cleanup;
+      return t;
+    },
+    cleanupWith(after) {
+      cleanup = after;
+    },
+  };
+}

@@ -4,32 +4,15 @@
  * reloaded whole.
  */
 import { rmSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServices } from '../../../src/main/services';
 import { compactionMeta, continuedMeta, droppedMeta } from '../../../src/shared/context-edits';
 import { turnText } from '../../../src/shared/turn';
-import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
-import { GPU_12GB, settle, tempServices } from '../integration/helpers';
-import { answerBodies, contents, LAST, MODEL, NOTES, overflow, planOf, routes, SUMMARY, summaryBodies, WINDOW } from './helpers';
+import { GPU_12GB, settle } from '../integration/helpers';
+import { answerBodies, contents, LAST, MODEL, NOTES, overflow, planOf, SUMMARY, summaryBodies, WINDOW, scenarioServer } from './helpers';
 
-let replay: ReplayServer;
-let cleanup: (() => void) | undefined;
-beforeAll(async () => {
-  replay = await startReplayServer();
-});
-afterAll(() => replay.close());
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-  replay.requests.length = 0;
-});
-
-function start() {
-  replay.setRoutes(routes());
-  const t = tempServices(replay);
-  cleanup = t.cleanup;
-  return t;
-}
+const room = scenarioServer();
+const start = room.start;
 
 describe('out of room: one large item, a new chat, auto-compact', () => {
   it('leaves one attachment out of what is sent: the card names it, the model reads a note in its place', async () => {
@@ -55,7 +38,7 @@ describe('out of room: one large item, a new chat, auto-compact', () => {
     expect(meta.tokens).toBeGreaterThan(item!.tokens - 50);
     expect(meta.tokensAfter).toBe(meta.tokensBefore - meta.tokens);
     expect(turnText(card)).toContain('the attachment sheep.log');
-    const body = answerBodies(replay).at(-1)!;
+    const body = answerBodies(room.replay).at(-1)!;
     expect(contents(body)).toEqual(['What does the log say?\n\n[The attachment sheep.log was left out of this request to fit the context window.]']);
     expect(after.at(-1)).toMatchObject({ role: 'assistant', status: 'done' });
     // The attachment is still on its message.
@@ -91,7 +74,7 @@ describe('out of room: one large item, a new chat, auto-compact', () => {
     // The summary covers everything before the waiting message, which moves to the new chat.
     expect(meta.covered).toEqual(turns.filter((t) => t.role !== 'system' && t.id !== turns.at(-3)!.id && t.status === 'done').map((t) => t.id));
     expect(turnText(fresh[1]!)).toBe(LAST);
-    const body = answerBodies(replay).at(-1)!;
+    const body = answerBodies(room.replay).at(-1)!;
     expect(contents(body)).toEqual([`Summary of an earlier chat (“${title}”) that this one continues, written by ${MODEL}:\n\n${SUMMARY}`, LAST]);
     // The old chat says where it went on, and keeps every turn.
     const old = (await services.handlers['conversations:open']({ conversationId })).turns;
@@ -112,13 +95,13 @@ describe('out of room: one large item, a new chat, auto-compact', () => {
     }
     const turns = await settle(services, conversationId!);
     // Under the threshold nothing was summarized; the last message reached it.
-    expect(summaryBodies(replay)).toHaveLength(1);
+    expect(summaryBodies(room.replay)).toHaveLength(1);
     const [card, answer] = turns.slice(-2);
     expect(turns.at(-3)).toMatchObject({ role: 'user' });
     expect(turnText(turns.at(-3)!)).toBe(LAST);
     expect(card).toMatchObject({ role: 'system', source: 'compaction', meta: { auto: { threshold: 0.75 } } });
     expect(answer).toMatchObject({ role: 'assistant', status: 'done', parentId: card!.id });
-    expect(contents(answerBodies(replay).at(-1)!)).toEqual([expect.stringContaining(SUMMARY), NOTES[2], 'Fine.', LAST]);
+    expect(contents(answerBodies(room.replay).at(-1)!)).toEqual([expect.stringContaining(SUMMARY), NOTES[2], 'Fine.', LAST]);
     // Off again: nothing more is summarized on its own.
     expect(await services.handlers['context:set-auto-compact']({ kind: 'connection', id: 'ollama', threshold: null })).toEqual([]);
   });
@@ -149,17 +132,17 @@ describe('a compacted conversation, exported and reloaded', () => {
     expect(copyCard.covered).toEqual(copy.filter((t) => t.role !== 'system').slice(0, 4).map((t) => t.id));
 
     services.close();
-    cleanup = () => rmSync(dir, { recursive: true, force: true });
-    const again = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, probeHost: GPU_12GB, chat: { titles: false } });
-    cleanup = () => {
+    room.cleanupWith(() => rmSync(dir, { recursive: true, force: true }));
+    const again = createServices({ dataDir: dir, ollamaUrl: room.replay.url, log: () => {}, probeHost: GPU_12GB, chat: { titles: false } });
+    room.cleanupWith(() => {
       again.close();
       rmSync(dir, { recursive: true, force: true });
-    };
+    });
     const reloaded = (await again.handlers['conversations:open']({ conversationId })).turns;
     expect(reloaded).toEqual(compacted);
     await again.handlers['chat:send']({ conversationId, text: 'And now?', model: MODEL });
     await settle(again, conversationId);
-    const body = answerBodies(replay).at(-1)!;
+    const body = answerBodies(room.replay).at(-1)!;
     expect(contents(body)).toEqual([expect.stringContaining(SUMMARY), NOTES[2], 'Fine.', LAST, 'Fine.', 'And now?']);
   });
 });

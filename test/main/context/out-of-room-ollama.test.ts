@@ -3,32 +3,15 @@
  * every choice the next request body is exactly what the card said: the summary in place of the covered turns,
  * the dropped turns absent, the larger num_ctx sent. Nothing is ever removed from the conversation.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compactionMeta, droppedMeta } from '../../../src/shared/context-edits';
 import { turnText, type Turn } from '../../../src/shared/turn';
 import { ollamaChatStream } from '../../replay-server/ollama-wire';
-import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
-import { settle, tempServices } from '../integration/helpers';
-import { answerBodies, contents, LAST, MODEL, NOTES, overflow, planOf, routes, SUMMARY, summaryBodies, WINDOW } from './helpers';
+import { settle } from '../integration/helpers';
+import { answerBodies, contents, LAST, MODEL, NOTES, overflow, planOf, routes, SUMMARY, summaryBodies, WINDOW, scenarioServer } from './helpers';
 
-let replay: ReplayServer;
-let cleanup: (() => void) | undefined;
-beforeAll(async () => {
-  replay = await startReplayServer();
-});
-afterAll(() => replay.close());
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-  replay.requests.length = 0;
-});
-
-function start(summary?: string) {
-  replay.setRoutes(routes(summary));
-  const t = tempServices(replay);
-  cleanup = t.cleanup;
-  return t;
-}
+const room = scenarioServer();
+const start = room.start;
 
 const userIds = (turns: Turn[]) => turns.filter((t) => t.role === 'user').map((t) => t.id);
 
@@ -76,7 +59,7 @@ describe('out of room: the refusal offers every way on, with its numbers', () =>
     expect(meta).toMatchObject({ covered: plan.cut!.turnIds, summary: SUMMARY, tokensBefore: plan.need, model: MODEL, counted: 'estimate' });
     expect(meta.tokensAfter).toBeLessThan(WINDOW - 512);
     // The summarizer read the covered turns and nothing after them, with no thinking and the chat's window.
-    const asked = summaryBodies(replay);
+    const asked = summaryBodies(room.replay);
     expect(asked).toHaveLength(1);
     expect(asked[0]!.messages.at(-1)!.content).toContain(NOTES[0]!.slice(0, 200));
     expect(asked[0]!.messages.at(-1)!.content).not.toContain(NOTES[2]!.slice(0, 40));
@@ -84,7 +67,7 @@ describe('out of room: the refusal offers every way on, with its numbers', () =>
     // The waiting message was answered with the summary in place of the four covered turns.
     const answer = after.at(-1)!;
     expect(answer).toMatchObject({ role: 'assistant', status: 'done', parentId: card.id });
-    const body = answerBodies(replay).at(-1)!;
+    const body = answerBodies(room.replay).at(-1)!;
     expect(body.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(body.messages[0]!.content).toBe(`Summary of the 4 messages before this point, written by ${MODEL} to fit the context window:\n\n${SUMMARY}`);
     expect(contents(body).slice(1)).toEqual([NOTES[2], 'Fine.', LAST]);
@@ -104,9 +87,9 @@ describe('out of room: the refusal offers every way on, with its numbers', () =>
     // What the user was shown before confirming is what the card records.
     expect(meta).toMatchObject({ turns: plan.cut!.turnIds, count: 4, tokens: plan.cut!.tokens, tokensBefore: plan.need, tokensAfter: plan.cut!.after });
     expect(turnText(card)).toContain('the 4 messages before this point');
-    const body = answerBodies(replay).at(-1)!;
+    const body = answerBodies(room.replay).at(-1)!;
     expect(contents(body)).toEqual([NOTES[2], 'Fine.', LAST]);
-    expect(summaryBodies(replay)).toHaveLength(0);
+    expect(summaryBodies(room.replay)).toHaveLength(0);
     expect(after.filter((t) => t.role === 'user').map(turnText)).toEqual([...NOTES, LAST]);
     expect(turns.every((t) => after.some((x) => x.id === t.id))).toBe(true);
   });
@@ -120,23 +103,20 @@ describe('out of room: the refusal offers every way on, with its numbers', () =>
     const applied = await services.handlers['context:apply']({ conversationId, model: MODEL, choice: { kind: 'larger-window', window } });
     expect(applied.card).toBeNull();
     await settle(services, conversationId);
-    const body = answerBodies(replay).at(-1)!;
+    const body = answerBodies(room.replay).at(-1)!;
     expect(body.options).toMatchObject({ num_ctx: window });
     expect(contents(body)).toEqual([NOTES[0], 'Fine.', NOTES[1], 'Fine.', NOTES[2], 'Fine.', LAST]);
     expect(await services.handlers['models:context-window']({ model: MODEL })).toMatchObject({ contextWindow: window, source: 'user' });
   });
 
   it('while a summary is written nothing else is sent in that chat; Stop ends it with a card and nothing replaced', async () => {
-    replay.setRoutes(routes());
-    const t = tempServices(replay);
-    cleanup = t.cleanup;
-    const { services } = t;
+    const { services } = room.start();
     const { conversationId } = await overflow(services);
     const plan = await planOf(services, conversationId);
     // The summarizer's stream stops after its first line until released (never, here).
-    replay.setRoutes(routes(ollamaChatStream(['The user', ' sent', ' notes.'], MODEL)).map((r) => (r.when ? { ...r, holdAfterChunks: 1 } : r)));
+    room.replay.setRoutes(routes(ollamaChatStream(['The user', ' sent', ' notes.'], MODEL)).map((r) => (r.when ? { ...r, holdAfterChunks: 1 } : r)));
     const applying = services.handlers['context:apply']({ conversationId, model: MODEL, choice: { kind: 'summarize', keepFrom: plan.cut!.keepFrom } });
-    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(() => room.replay.held).toBe(1);
     expect(() => services.handlers['chat:send']({ conversationId, text: 'Hello?', model: MODEL })).toThrow(/A summary is being written for this chat/);
     await expect(services.handlers['context:apply']({ conversationId, model: MODEL, choice: { kind: 'drop-oldest', keepFrom: plan.cut!.keepFrom } })).rejects.toThrow(/being written/);
     expect(await services.handlers['context:cancel']({ conversationId })).toEqual({ cancelled: true });
@@ -144,7 +124,7 @@ describe('out of room: the refusal offers every way on, with its numbers', () =>
     expect(applied).toMatchObject({ ok: false, answer: null, card: { source: 'error', meta: { reason: 'summary-failed', why: 'stopped' } } });
     const after = await settle(services, conversationId);
     expect(after.some((x) => x.source === 'compaction')).toBe(false);
-    replay.release();
+    room.replay.release();
   });
 
   it('a summarizer that only thinks: an error card says so, nothing is replaced, and nothing is answered', async () => {
@@ -165,6 +145,6 @@ describe('out of room: the refusal offers every way on, with its numbers', () =>
     expect(after.length).toBe(turns.length + 1);
     // The request is what it was: still over, still waiting for a way on.
     expect(await planOf(services, conversationId)).toMatchObject({ need: plan.need, over: true, pending: plan.pending });
-    expect(answerBodies(replay)).toHaveLength(3);
+    expect(answerBodies(room.replay)).toHaveLength(3);
   });
 });
