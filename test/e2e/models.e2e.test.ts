@@ -11,7 +11,7 @@ import { ollamaRoutes, TAGS_BODY } from '../replay-server/ollama-wire';
 import { startReplayServer, type ReplayRoute, type ReplayServer } from '../replay-server/replay-server';
 import { launchChromium, openPage } from './helpers/browser';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process';
-import { expectPicked, pickerValues, pickModel } from './helpers/picker';
+import { expectPicked, modelOption, pickerValues, pickModel } from './helpers/picker';
 import { answerRequests } from './helpers/ui-session';
 
 const fx = (p: string) => readFileSync(new URL(`../fixtures/ollama-models/${p}`, import.meta.url), 'utf8');
@@ -482,6 +482,8 @@ describe('aliases and connections (models audit)', () => {
     await page.evaluate((id) => window.firebrand.aliases.delete({ id }), alias.id);
     await page.getByTestId('new-chat').click();
     await page.reload();
+    // The notice is said once the model list is here (open-conversation.ts): a chat opened before it knows nothing gone.
+    await modelOption(page, 'qwen3:8b').waitFor({ state: 'attached' });
     await page.getByTestId('conversation-item').first().click();
     await expect.poll(() => page.locator('body').innerText()).toContain('This chat was answered by tiny, which is not offered now; your next message goes to');
   });
