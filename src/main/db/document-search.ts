@@ -6,6 +6,7 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { AttachmentBlock } from '../../shared/turn';
+import { CJK } from '../../shared/cjk';
 import { runInSlices } from './background-slices';
 
 /** A document's text as kept: undefined while it has not been read (its send reads it), null where it never will be. */
@@ -19,6 +20,8 @@ export class DocumentSearchIndex {
   private readonly blockOf: Statement;
   private readonly index: Statement;
   private readonly markRead: Statement;
+  /** Into migration 0023's trigram index, for a text with a CJK character; undefined on a database before 0023. */
+  private readonly indexCjk: Statement | undefined;
   /** Unread documents whose text is not kept yet, skipped until `retry` (a send since may have read them). */
   private readonly waiting = new Set<number>();
 
@@ -34,6 +37,9 @@ export class DocumentSearchIndex {
       .pluck();
     this.index = db.prepare('INSERT INTO documents_fts (rowid, text) VALUES (?, ?)');
     this.markRead = db.prepare('UPDATE document_search SET read = 1 WHERE seq = ?');
+    const has0023 = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'documents_cjk'").get() !== undefined;
+    // Two line breaks after the text, as 0012 pads: every character then starts a trigram (search-cjk.ts).
+    this.indexCjk = has0023 ? db.prepare("INSERT INTO documents_cjk (rowid, text) VALUES (?, ? || char(10, 10))") : undefined;
   }
 
   /**
@@ -57,7 +63,10 @@ export class DocumentSearchIndex {
           continue;
         }
         this.db.transaction(() => {
-          if (text !== null && text.trim() !== '') this.index.run(seq, text);
+          if (text !== null && text.trim() !== '') {
+            this.index.run(seq, text);
+            if (CJK.test(text)) this.indexCjk?.run(seq, text);
+          }
           this.markRead.run(seq);
         })();
       }

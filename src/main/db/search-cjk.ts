@@ -89,23 +89,10 @@ export class CjkSearch {
 
   /** `words` as queryWords gives them; the newest `window` matches are ranked, `limit` kept. */
   search(words: readonly string[], limit: number, window: number): SearchHit[] {
-    if (words.length === 0) return [];
-    const parts: string[] = [];
-    const short: string[] = [];
-    for (const word of words) {
-      if ([...word].length >= TRIGRAM) {
-        parts.push(phrase(word));
-        continue;
-      }
-      const folded = fold(word);
-      const starts = (this.trigrams.all(folded, `${folded}\u{10FFFF}`, MAX_TRIGRAMS + 1) as { term: string }[]).map((r) => r.term);
-      // No trigram starts with it: no turn holds it.
-      if (starts.length === 0) return [];
-      if (starts.length > MAX_TRIGRAMS) short.push(folded);
-      else parts.push(starts.length === 1 ? phrase(starts[0]!) : `(${starts.map(phrase).join(' OR ')})`);
-    }
-    const params = { short: JSON.stringify(short), limit };
-    const rows = (parts.length === 0 ? this.scan.all(params) : this.match.all({ ...params, query: parts.join(' AND '), window })) as (Omit<SearchHit, 'snippet'> & {
+    const planned = trigramQuery(words, this.trigrams);
+    if (planned === null) return [];
+    const params = { short: JSON.stringify(planned.short), limit };
+    const rows = (planned.query === null ? this.scan.all(params) : this.match.all({ ...params, query: planned.query, window })) as (Omit<SearchHit, 'snippet'> & {
       text: string;
       names: string;
     })[];
@@ -113,9 +100,40 @@ export class CjkSearch {
   }
 }
 
+/**
+ * How a trigram index is asked for `words` (CjkSearch's rules): `query`, the MATCH of the words it can narrow by
+ * (null where none: the newest rows are read), and `short`, the folded words that start too many trigrams, checked
+ * on the rows read. Null where a word starts no indexed trigram: no row holds it. `trigrams` reads the index's
+ * vocabulary: (from, to, limit) → { term }[].
+ */
+export function trigramQuery(words: readonly string[], trigrams: Statement): { query: string | null; short: string[] } | null {
+  if (words.length === 0) return null;
+  const parts: string[] = [];
+  const short: string[] = [];
+  for (const word of words) {
+    if ([...word].length >= TRIGRAM) {
+      parts.push(phrase(word));
+      continue;
+    }
+    const folded = fold(word);
+    const starts = (trigrams.all(folded, `${folded}\u{10FFFF}`, MAX_TRIGRAMS + 1) as { term: string }[]).map((r) => r.term);
+    // No trigram starts with it: no row holds it.
+    if (starts.length === 0) return null;
+    if (starts.length > MAX_TRIGRAMS) short.push(folded);
+    else parts.push(starts.length === 1 ? phrase(starts[0]!) : `(${starts.map(phrase).join(' OR ')})`);
+  }
+  return { query: parts.length === 0 ? null : parts.join(' AND '), short };
+}
+
 /** Characters of context kept before the first match and in all, in a CJK hit's snippet (about FTS5's 16 tokens). */
 const SNIPPET_BEFORE = 12;
 const SNIPPET_CHARS = 48;
+
+/**
+ * Code units kept on each side of the first match before a text is split into characters: a document's text may be
+ * megabytes (search-cjk-beyond-text.ts), and only the snippet's few characters around the match are shown.
+ */
+const CUT_CONTEXT = 512;
 
 /**
  * A CJK hit's snippet, marked as snippet() marks: FTS5's snippet() counts trigrams, not characters, and knows no
@@ -124,11 +142,16 @@ const SNIPPET_CHARS = 48;
  */
 export function cjkSnippet(text: string, names: string, words: readonly string[]): string {
   const pattern = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'giu');
-  const source = text.search(pattern) < 0 && names.search(pattern) >= 0 ? names : text;
+  const whole = text.search(pattern) < 0 && names.search(pattern) >= 0 ? names : text;
+  const at = Math.max(0, whole.search(pattern));
+  // Far from either end, a cut in a surrogate pair is outside the characters kept (SNIPPET_BEFORE, SNIPPET_CHARS).
+  const cutFrom = Math.max(0, at - CUT_CONTEXT);
+  const cutTo = Math.min(whole.length, at + CUT_CONTEXT + Math.max(...words.map((w) => w.length)));
+  const source = whole.slice(cutFrom, cutTo);
   const chars = [...source];
-  const first = [...source.slice(0, Math.max(0, source.search(pattern)))].length;
+  const first = [...source.slice(0, at - cutFrom)].length;
   const from = Math.max(0, Math.min(first - SNIPPET_BEFORE, chars.length - SNIPPET_CHARS));
   const to = Math.min(chars.length, from + SNIPPET_CHARS);
   const marked = chars.slice(from, to).join('').replace(pattern, (m) => `${MATCH_START}${m}${MATCH_END}`);
-  return `${from > 0 ? '…' : ''}${marked}${to < chars.length ? '…' : ''}`;
+  return `${from > 0 || cutFrom > 0 ? '…' : ''}${marked}${to < chars.length || cutTo < whole.length ? '…' : ''}`;
 }

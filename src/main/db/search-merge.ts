@@ -30,7 +30,7 @@ export class SearchIndexMerger {
     db: Database,
     private readonly clock: () => number = () => performance.now(),
   ) {
-    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN ('turns_fts', 'turns_cjk', 'titles_fts', 'reasoning_fts', 'documents_fts') ORDER BY name DESC").pluck().all() as string[];
+    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' AND name IN ('turns_fts', 'turns_cjk', 'titles_fts', 'reasoning_fts', 'documents_fts', 'reasoning_cjk', 'documents_cjk') ORDER BY name DESC").pluck().all() as string[];
     this.merges = tables.map((table) => ({ table, merge: db.prepare(`INSERT INTO ${table} (${table}, rank) VALUES ('merge', ${-MERGE_STEP_PAGES})`) }));
     this.changes = db.prepare('SELECT total_changes()').pluck();
     this.pending = new Set(tables);

@@ -6,6 +6,7 @@ import { notBeingDeleted, withDeletesOf } from './delete-intent';
 import { DocumentSearchIndex, type SearchableText } from './document-search';
 import { literalMissing, MATCH_END, MATCH_START, RANK_WINDOW, type SearchHit } from './search-hit';
 import { BeyondTextSearch } from './search-beyond-text';
+import { CjkBeyondTextSearch } from './search-cjk-beyond-text';
 
 export { MATCH_END, MATCH_START, RANK_WINDOW, type HitPlace, type SearchHit } from './search-hit';
 
@@ -241,6 +242,8 @@ export class SearchStore {
   private readonly literalScanRows: number;
   /** Undefined on a database migrated only part-way, before 0022. */
   private readonly beyondText: BeyondTextSearch | undefined;
+  /** Made at the first CJK query where the database has 0023's tables (false where it has not). */
+  private cjkBeyondText: CjkBeyondTextSearch | false | undefined;
   /** The documents' text put into the index (main's, which reads it from the blob store); none in most tests. */
   readonly documents: DocumentSearchIndex | undefined;
 
@@ -254,7 +257,7 @@ export class SearchStore {
   ) {
     this.symbolScanRows = bounds.symbolScanRows ?? SYMBOL_SCAN_ROWS;
     this.literalScanRows = bounds.literalScanRows ?? LITERAL_SCAN_ROWS;
-    const has0022 = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'documents_fts'").get() !== undefined;
+    const has0022 = this.has('documents_fts');
     this.beyondText = has0022 ? new BeyondTextSearch(db) : undefined;
     this.documents = has0022 && bounds.documentText ? new DocumentSearchIndex(db, bounds.documentText) : undefined;
     this.stmt = db.prepare(withDeletesOf(db, SEARCH_SQL));
@@ -265,6 +268,11 @@ export class SearchStore {
     this.terms = db.prepare('SELECT term FROM temp.turns_fts_terms WHERE term >= ? AND term < ? LIMIT ?');
     const hasTitles = db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'titles_fts'").get() !== undefined;
     this.titles = hasTitles ? db.prepare(withDeletesOf(db, TITLE_SEARCH_SQL)) : undefined;
+  }
+
+  /** The database has table `name` (one migrated only part-way, in a migration's test, may not). */
+  private has(name: string): boolean {
+    return this.db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = ?").get(name) !== undefined;
   }
 
   /**
@@ -313,7 +321,14 @@ export class SearchStore {
   /** `window`: how many of the newest matches are ranked (see SEARCH_SQL). */
   private searchTurns(input: string, limit: number, window: number): SearchFound {
     // Words inside a run of CJK characters are no unicode61 tokens: the trigram index answers (migration 0012).
-    if (CJK.test(input)) return { hits: (this.cjk ??= new CjkSearch(this.db)).search(queryWords(input), limit, Math.max(window, limit)) };
+    if (CJK.test(input)) {
+      const words = queryWords(input);
+      const inText = (this.cjk ??= new CjkSearch(this.db)).search(words, limit, Math.max(window, limit));
+      // Reasoning and documents where the text left room, as for other queries (migration 0023).
+      this.cjkBeyondText ??= this.has('reasoning_cjk') && new CjkBeyondTextSearch(this.db);
+      if (inText.length >= limit || !this.cjkBeyondText) return { hits: inText };
+      return { hits: [...inText, ...this.cjkBeyondText.search(words, limit - inText.length, window, new Set(inText.map((h) => h.turnId!)))] };
+    }
     const symbols = symbolWords(input);
     if (symbols.length > 0) return this.scanSymbols(symbols, limit);
     const query = toFtsQuery(input);
