@@ -12,15 +12,32 @@ export interface PageRange {
   to: number;
 }
 
-/** A text encoding other than UTF-8 that a text or HTML attachment was read in (src/main/blobs/text-encoding.ts). */
-export type LegacyTextEncoding = 'utf-16le' | 'utf-16be' | 'windows-1252';
+/**
+ * A text encoding other than UTF-8 that a text or HTML attachment was read in (src/main/blobs/text-encoding.ts):
+ * UTF-16 behind its byte-order mark, or a Windows code page guessed from the bytes (main's code-page.ts), named as
+ * TextDecoder names it.
+ */
+export type LegacyTextEncoding = 'utf-16le' | 'utf-16be' | GuessedCodePage;
+
+/** The code pages guessed where no mark says what the bytes are: the reading is a guess the user should know of. */
+export type GuessedCodePage = 'windows-1252' | 'windows-1251' | 'shift_jis' | 'gb18030' | 'big5' | 'euc-kr';
 
 /** How the chip names an encoding a file was read in. */
 export const ENCODING_LABEL: Record<LegacyTextEncoding, string> = {
   'utf-16le': 'UTF-16',
   'utf-16be': 'UTF-16',
   'windows-1252': 'Latin-1 (Windows-1252)',
+  'windows-1251': 'Cyrillic (Windows-1251)',
+  shift_jis: 'Japanese (Shift_JIS)',
+  gb18030: 'Chinese (GBK)',
+  big5: 'Traditional Chinese (Big5)',
+  'euc-kr': 'Korean (EUC-KR)',
 };
+
+/** The encoding was guessed (a code page), not said by a byte-order mark. */
+export function isGuessedCodePage(encoding: LegacyTextEncoding | undefined): encoding is GuessedCodePage {
+  return encoding !== undefined && encoding !== 'utf-16le' && encoding !== 'utf-16be';
+}
 
 /**
  * Extracted text, stored once per original (src/main/documents). PDFs keep their pages apart. `encoding`: the

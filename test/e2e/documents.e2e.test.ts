@@ -316,6 +316,27 @@ describe('text files in other encodings, and files of types Firebrand cannot rea
     );
   });
 
+  // A Japanese Excel CSV (Shift_JIS) was read as Latin-1: its chip said so, and the model got mojibake.
+  it('attaches a Shift_JIS CSV, says on its chip it was read as Japanese, and sends its letters as they are', async () => {
+    s = await startUi(routes());
+    const { page } = s;
+    const sjis = readFileSync(resolve(import.meta.dirname, '../fixtures/code-pages/price-list-shift_jis.csv'));
+    await page.getByTestId('attach-input').setInputFiles({ name: '価格表.csv', mimeType: 'text/csv', buffer: sjis });
+    const chip = page.locator('[data-testid="pending-attachments"] [data-testid="attachment"]').first();
+    await expect.poll(() => chip.getAttribute('data-tokens')).not.toBeNull();
+    expect(await chip.getByTestId('attachment-encoding').textContent()).toBe('· read as Japanese (Shift_JIS)');
+    await chip.getByTestId('attachment-open').click();
+    await expect.poll(() => page.getByTestId('attachment-preview').textContent()).toContain('りんご,120,35');
+    await shootAtBothWidths(page, 'documents-shift-jis-preview');
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('composer-input').fill('一番高いのは？');
+    await page.getByTestId('composer-send').click();
+    await waitIdle(page);
+    const text = '商品名,価格,在庫\nりんご,120,35\nみかん,80,120\nｱｲｽｸﾘｰﾑ,150,12\n';
+    expect(chatRequests(s.replay)[0]?.messages.at(-1)?.content).toBe(`一番高いのは？\n\n${attachmentText('価格表.csv', { format: 'text', text })}`);
+  });
+
   it('refuses a .doc and a .zip before storing them, naming each and what can be attached', async () => {
     s = await startUi(routes());
     const { page } = s;

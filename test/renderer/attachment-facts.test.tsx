@@ -69,6 +69,18 @@ describe('an attachment’s preview shows what its chip said on hover', () => {
     expect(previewFacts(csv, done({ tokens: 19, pageCount: null, pageChars: null, encoding: 'utf-16le' }), 1)?.advice).toBeNull();
   });
 
+  it('names the code page a Japanese, Chinese, Korean or Cyrillic text was read in, as a guess', () => {
+    const facts = (encoding: 'shift_jis' | 'gb18030' | 'big5' | 'euc-kr' | 'windows-1251') =>
+      previewFacts(csv, done({ tokens: 19, pageCount: null, pageChars: null, encoding }), 1)?.advice;
+    expect(facts('shift_jis')).toBe('Not UTF-8: read as Japanese (Shift_JIS), what older Windows programs save text as. If letters look wrong, save the file as UTF-8 and attach it again.');
+    expect(facts('gb18030')).toContain('read as Chinese (GBK),');
+    expect(facts('big5')).toContain('read as Traditional Chinese (Big5),');
+    expect(facts('euc-kr')).toContain('read as Korean (EUC-KR),');
+    expect(facts('windows-1251')).toContain('read as Cyrillic (Windows-1251),');
+    const chip = renderToStaticMarkup(<FileChipView block={csv} cost={done({ tokens: 19, pageCount: null, pageChars: null, encoding: 'shift_jis' })} />);
+    expect(nameDescription(chip)).toBe('Shows the text the model reads. ~19 tokens, estimated.· read as Japanese (Shift_JIS)');
+  });
+
   it('says the size a scaled image goes at, and nothing of one sent as it is', () => {
     expect(previewFacts(photo, done({ tokens: 768, pageCount: null, pageChars: null, image: { width: 1568, height: 1045, scaled: true } }), 1)).toEqual({
       line: 'Sent as 1568×1045 (the original stays stored).',

@@ -1,18 +1,20 @@
 /**
  * How the bytes of a text attachment are read: UTF-8 (a byte-order mark dropped), UTF-16 behind its byte-order mark
- * (Notepad's "Unicode"), or, for bytes that are not UTF-8 and hold no NUL and next to no control characters,
- * Windows-1252 (what old Windows tools and spreadsheets save a French .txt or .csv as). The blob keeps the user's
- * bytes; every reader decodes them here, so the check on the way in and the text the model reads agree.
- * Small and import-free on purpose (a type only): the dialects and the checks use it without loading anything.
+ * (Notepad's "Unicode"), or, for bytes that are not UTF-8 and hold no NUL and next to no control characters, the
+ * Windows code page they look like (code-page.ts: Shift_JIS, GBK, Big5, Korean's, Cyrillic, else Windows-1252, what
+ * old Windows tools and spreadsheets save a .txt or .csv as). The blob keeps the user's bytes; every reader decodes
+ * them here, so the check on the way in and the text the model reads agree.
+ * Small on purpose: the dialects and the checks use it without loading anything large.
  */
 
 import type { LegacyTextEncoding } from '../../shared/attachment-text';
 import { utf16Bom } from '../../shared/readable-types';
+import { guessCodePage } from './code-page';
 
 export type TextEncoding = 'utf-8' | LegacyTextEncoding;
 
 /**
- * The encoding `bytes` are text in, or undefined when they are not text (Windows-1252 is tried last, and only where
+ * The encoding `bytes` are text in, or undefined when they are not text (a code page is guessed last, and only where
  * nothing says the bytes are binary). Valid UTF-8 is UTF-8 whatever it holds, as before: the NUL check on the way
  * in is binaryInText's (sniff.ts), and files stored before keep being read as they were.
  */
@@ -24,13 +26,14 @@ export function textEncodingOf(bytes: Uint8Array): TextEncoding | undefined {
   }
   if (decodes(bytes, 'utf-8') !== undefined) return 'utf-8';
   if (bytes.includes(0) || controlHeavy(bytes)) return undefined;
-  return 'windows-1252';
+  return guessCodePage(bytes);
 }
 
 /** The text of `bytes` and the encoding it was read in; bytes that are not text are decoded as UTF-8, lossily. */
 export function decodeText(bytes: Uint8Array): { text: string; encoding: TextEncoding } {
   const encoding = textEncodingOf(bytes) ?? 'utf-8';
   if (encoding === 'windows-1252') return { text: windows1252(bytes), encoding };
+  // A code page's bytes that do not decode past the part weighed (code-page.ts) read as U+FFFD, not as an error.
   // TextDecoder drops a leading byte-order mark (ignoreBOM is false): a UTF-8 file saved "with BOM" starts clean.
   return { text: new TextDecoder(encoding, { fatal: false }).decode(bytes), encoding };
 }

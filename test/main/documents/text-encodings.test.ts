@@ -4,6 +4,8 @@
  * UTF-8". They are read as what they are; the model gets the same letters the user sees in the file, and the chip
  * says when the reading was a guess (Windows-1252). A UTF-8 file's byte-order mark is not sent.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { attachmentText } from '../../../src/shared/attachment-text';
 import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
@@ -60,6 +62,26 @@ describe('text attachments in other encodings', () => {
     const sent = await h['chat:send']({ conversationId: null, text: 'Qui a payé le plus ?', model: MODEL, attachments: [block] });
     await settle(s, sent.conversationId);
     expect(chatBodies(replay)[0]?.messages.at(-1)?.content).toBe(`Qui a payé le plus ?\n\n${expected}`);
+  });
+
+  // A Japanese, Chinese, Korean or Russian Excel CSV was read as Windows-1252: the model got "¤ê¤ó¤²" for its names.
+  it.each([
+    { file: 'price-list-shift_jis.csv', encoding: 'shift_jis', text: '商品名,価格,在庫\nりんご,120,35\nみかん,80,120\nｱｲｽｸﾘｰﾑ,150,12\n' },
+    { file: 'price-list-gbk.csv', encoding: 'gb18030', text: '产品名称,价格,库存\n苹果,12,35\n橘子,8,120\n' },
+    { file: 'price-list-big5.csv', encoding: 'big5', text: '產品名稱,價格,庫存\n蘋果,12,35\n橘子,8,120\n' },
+    { file: 'price-list-cp949.csv', encoding: 'euc-kr', text: '제품명,가격,재고\n사과,1200,35\n귤,800,120\n' },
+    { file: 'price-list-windows-1251.csv', encoding: 'windows-1251', text: 'Название,Цена,Остаток\nЯблоко,120,35\nАпельсин,80,120\n' },
+  ])('attaches $file, says it was read as $encoding, and sends its letters as they are', async ({ file, encoding, text }) => {
+    const s = services();
+    const h = s.handlers;
+    const bytes = readFileSync(resolve(__dirname, '../../fixtures/code-pages', file));
+    const block = await h['attachments:add']({ name: file, mime: 'text/csv', dataBase64: b64(bytes) });
+    const expected = attachmentText(file, { format: 'text', text });
+    expect((await h['attachments:preview']({ block })).text).toBe(expected);
+    expect((await h['attachments:inspect']({ block, model: MODEL })).encoding).toBe(encoding);
+    const sent = await h['chat:send']({ conversationId: null, text: 'Summarize', model: MODEL, attachments: [block] });
+    await settle(s, sent.conversationId);
+    expect(chatBodies(replay)[0]?.messages.at(-1)?.content).toBe(`Summarize\n\n${expected}`);
   });
 
   it('reads an HTML page saved in Windows-1252 with its letters', async () => {

@@ -1,5 +1,5 @@
 import { memo, useId, type ReactNode } from 'react';
-import { ENCODING_LABEL } from '../../../shared/attachment-text';
+import { ENCODING_LABEL, isGuessedCodePage } from '../../../shared/attachment-text';
 import type { AttachmentInspection } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { useStore } from '../../store';
@@ -71,11 +71,11 @@ function CostLine({ cost, ratio }: { cost: CostState | undefined; ratio: number 
   return (
     <>
       <TokensLine inspection={i} ratio={ratio} />
-      {i.encoding === 'windows-1252' && (
+      {isGuessedCodePage(i.encoding) && (
         // Not UTF-8 and no mark says what it is: the reading is a guess the user should know of. What to do about it
         // is said in the preview, as text; here it is the hover.
         <span className="chip-encoding" data-testid="attachment-encoding" title={encodingAdvice(i.encoding) ?? undefined}>
-          <span aria-hidden="true">·</span> read as {ENCODING_LABEL['windows-1252']}
+          <span aria-hidden="true">·</span> read as {ENCODING_LABEL[i.encoding]}
         </span>
       )}
     </>

@@ -4,7 +4,7 @@
  * reader; the preview, which a keyboard and a finger reach, shows them as text (they were hover titles alone, so
  * keyboard, touch and screen-reader users never got them). One wording for both places.
  */
-import { ENCODING_LABEL, pageCountWords, rangeWords, type LegacyTextEncoding } from '../../../shared/attachment-text';
+import { ENCODING_LABEL, isGuessedCodePage, pageCountWords, rangeWords, type LegacyTextEncoding } from '../../../shared/attachment-text';
 import { calibratedTokens } from '../../../shared/context-estimate';
 import type { AttachmentInspection } from '../../../shared/ipc';
 import { formatTokens } from '../../format';
@@ -36,13 +36,13 @@ export function tokensHowShort(source: 'exact' | 'estimate'): string {
 }
 
 /**
- * What to do about a text read in a guessed encoding: not UTF-8 and no mark said what it was, so it was read as
- * Windows-1252 (a French CSV from an old Windows tool reads right; one in another code page reads with wrong
- * letters). Null where nothing was guessed (UTF-8, or UTF-16 with its byte-order mark).
+ * What to do about a text read in a guessed encoding: not UTF-8 and no mark said what it was, so it was read in the
+ * Windows code page its bytes look like (a French CSV from an old Windows tool as Windows-1252, a Japanese one as
+ * Shift_JIS); a guess can be wrong. Null where nothing was guessed (UTF-8, or UTF-16 with its byte-order mark).
  */
 export function encodingAdvice(encoding: LegacyTextEncoding | undefined): string | null {
-  if (encoding !== 'windows-1252') return null;
-  return `Not UTF-8: read as ${ENCODING_LABEL['windows-1252']}, what older Windows programs save text as. If letters look wrong, save the file as UTF-8 and attach it again.`;
+  if (!isGuessedCodePage(encoding)) return null;
+  return `Not UTF-8: read as ${ENCODING_LABEL[encoding]}, what older Windows programs save text as. If letters look wrong, save the file as UTF-8 and attach it again.`;
 }
 
 /** "sent as 1045×1568 (the original stays stored)" for an image scaled or turned before it goes; null otherwise. */
