@@ -13,8 +13,8 @@ export function checkClaimedType(bytes: Uint8Array, mime: string): string | unde
   // Other image types (SVG can carry script, others no model reads) are refused rather than passed through.
   if (mime.startsWith('image/')) return `${mime} images are not supported (use PNG, JPEG, GIF or WebP)`;
   if (mime.startsWith('text/') || mime === 'application/json') {
-    // UTF-8, UTF-16 behind its byte-order mark, and Windows-1252 (a French CSV from an old Windows tool) are read
-    // (text-encoding.ts); what is none of them holds NULs or many control characters.
+    // UTF-8, UTF-16 behind its byte-order mark, and a Windows code page (a CSV from an old or localized Windows
+    // tool) are read (text-encoding.ts); what is none of them holds NULs or many control characters.
     if (textEncodingOf(bytes)) return undefined;
     return notText(bytes);
   }

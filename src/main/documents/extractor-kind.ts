@@ -1,6 +1,6 @@
 /**
  * Which extractor reads which stored type (DESIGN.md §9): PDF with pdf.js, DOCX with mammoth, HTML with a real
- * parser, the text kinds (plain, Markdown, CSV, JSON, code) as text (UTF-8, or UTF-16 or Windows-1252 where
+ * parser, the text kinds (plain, Markdown, CSV, JSON, code) as text (UTF-8, or UTF-16 or a Windows code page where
  * the bytes are in it: ../blobs/text-encoding.ts). Small and import-free on purpose: the
  * dialects and the replay command use it without loading any extractor.
  */
@@ -16,7 +16,7 @@ export function needsWorker(kind: ExtractorKind): boolean {
   return kind !== 'text';
 }
 
-/** A text file's text, in the encoding its bytes are in (UTF-8, UTF-16 behind its mark, else Windows-1252). */
+/** A text file's text, in the encoding its bytes are in (UTF-8, UTF-16 behind its mark, else a Windows code page). */
 export function plainText(bytes: Uint8Array): DocumentText {
   return withEncoding('text', bytes);
 }
