@@ -81,6 +81,12 @@ describe('model picker: nothing to choose (first-hour audit F1)', () => {
       'GPU box cannot be reached: start it, or change its address in Settings → Connections. Your models folder has 2 GGUF files: to chat with them, choose Built-in (llama.cpp) in Settings → Connections.',
     );
   });
+  it('sends the user to the reason, not to "start it", where the server answered and listed nothing', () => {
+    expect(noModelsHint(ollama, 0, 'answered')).toBe(
+      'Ollama answered but did not list its models (the message above says why): check its address and kind in Settings → Connections. Or add a GGUF file in Models and choose Built-in (llama.cpp) in Settings → Connections.',
+    );
+    expect(noModelsHint(ollama, 0, 'unreachable')).toBe(noModelsHint(ollama, 0, true));
+  });
 });
 
 describe('units', () => {

@@ -35,6 +35,11 @@ export interface AppState {
   /** The model list failed (the server could not be reached or refused), as opposed to an empty one. */
   modelsUnreachable: boolean;
   /**
+   * The failed list came from a server that answered (an HTTP error, another kind of server, not JSON), not from one
+   * that could not be reached: the composer then sends the user to the banner's reason, not to "start it".
+   */
+  modelsAnswered: boolean;
+  /**
    * The last list that came, and the connection it came from: while that server cannot be reached, the composer
    * keeps what depended on it (the Think toggle) in place, disabled, instead of dropping it.
    */
@@ -86,6 +91,7 @@ export const useStore = create<AppState>(() => ({
   aliases: [],
   modelsError: null,
   modelsUnreachable: false,
+  modelsAnswered: false,
   reachedModels: null,
   selectedModel: null,
   contextChoice: null,

@@ -2,7 +2,7 @@
  * The model list and the choice among it: the picker's models and aliases, the model chosen, the window its next
  * message carries, and the Think choice a request carries.
  */
-import type { ModelSummary } from '../../shared/ipc';
+import { FirebrandError, type ModelSummary } from '../../shared/ipc';
 import type { Alias } from '../../shared/models';
 import { aliasOfRef, aliasRef, refFor, refLabel } from '../../shared/model-ref';
 import { BUILTIN_CONNECTION_ID } from '../../shared/connections';
@@ -141,13 +141,15 @@ export async function showModels(listed: Promise<ModelList>, shown: readonly Ali
       aliases,
       modelsError: models.length === 0 ? empty : null,
       modelsUnreachable: false,
+      modelsAnswered: false,
       modelsConnection: askedOf ?? get().settings?.activeConnectionId,
       reachedModels: { connectionId: askedOf ?? get().settings?.activeConnectionId, models },
       selectedModel: putOff ? before : selected,
       ...(changed !== null ? { notice: { message: changed, action: CHOOSE_MODEL } } : {}),
     });
   } catch (err) {
-    set({ models: [], modelsError: errorMessage(err), modelsUnreachable: true, modelsConnection: askedOf ?? get().settings?.activeConnectionId });
+    const answered = err instanceof FirebrandError && err.code === 'server-error';
+    set({ models: [], modelsError: errorMessage(err), modelsUnreachable: true, modelsAnswered: answered, modelsConnection: askedOf ?? get().settings?.activeConnectionId });
   }
   await refreshContextChoice();
 }

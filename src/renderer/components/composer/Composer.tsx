@@ -96,8 +96,8 @@ export function Composer() {
   const ggufs = useLibraryStore((s) => (s.status === null ? null : s.entries.filter((e) => e.state === 'usable').length));
   const activeInfo = connections.find((c) => c.id === (activeConnection ?? 'ollama'));
   const nothingToChoose = selected === null && models.length === 0 && modelsError !== null;
-  const modelsUnreachable = useStore((s) => s.modelsUnreachable);
-  const noModels = nothingToChoose ? noModelsHint(activeInfo, ggufs, modelsUnreachable) : null;
+  const modelsFailed = useStore((s) => (s.modelsUnreachable ? (s.modelsAnswered ? 'answered' : 'unreachable') : false));
+  const noModels = nothingToChoose ? noModelsHint(activeInfo, ggufs, modelsFailed) : null;
   const noModelShown = selected === null && (nothingToChoose || models.length > 0);
   // The chosen alias's model went (deleted or renamed, here or in another tab): the picker marks the alias, and Send
   // says why instead of sending to a model that is not there (round 10: it stayed enabled, and nothing said so).

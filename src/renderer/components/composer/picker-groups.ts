@@ -97,12 +97,23 @@ export function filterGroups(groups: PickerGroup[], query: string): PickerGroup[
  * the active connection, so "add one in Models" alone sent the user round in a circle (first-hour audit F1).
  * `ggufs`: the usable files in the models folder, null while unknown.
  */
-export function noModelsHint(active: Pick<ConnectionInfo, 'kind' | 'label'> | undefined, ggufs: number | null, unreachable = false): string {
+export function noModelsHint(
+  active: Pick<ConnectionInfo, 'kind' | 'label'> | undefined,
+  ggufs: number | null,
+  failed: boolean | 'unreachable' | 'answered' = false,
+): string {
   if (active?.kind === 'builtin') return 'No GGUF files in the models folder yet: add or download one in Models.';
   const label = active?.label ?? 'this connection';
+  const unreachable = failed !== false;
   // A server that cannot be reached was met with "pull a model" or "add a GGUF", away from the problem the banner
-  // above named (real-engines audit D1): the way back to it comes first.
-  const from = unreachable ? `${label} cannot be reached: start it, or change its address in Settings → Connections.` : `No models from ${label}.`;
+  // above named (real-engines audit D1): the way back to it comes first. A server that answered but listed nothing
+  // (an HTTP error, a server of another kind) is running: "start it" under a banner that says why the list failed
+  // sent the user to start what was already started.
+  const from = !unreachable
+    ? `No models from ${label}.`
+    : failed === 'answered'
+      ? `${label} answered but did not list its models (the message above says why): check its address and kind in Settings → Connections.`
+      : `${label} cannot be reached: start it, or change its address in Settings → Connections.`;
   const builtin = 'choose Built-in (llama.cpp) in Settings → Connections';
   if (ggufs !== null && ggufs > 0) {
     return `${from} Your models folder has ${ggufs === 1 ? 'a GGUF file' : `${ggufs} GGUF files`}: to chat with ${ggufs === 1 ? 'it' : 'them'}, ${builtin}.`;
