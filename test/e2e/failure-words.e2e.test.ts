@@ -38,6 +38,17 @@ afterEach(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
+const V1_MODELS = '{"object":"list","data":[{"id":"phi-4","object":"model"}]}';
+/** What nginx answers for a server behind it that is down. */
+const NGINX_502 = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.24.0</center>\r\n</body>\r\n</html>\r\n';
+const sse = (tokens: string[]): string =>
+  [
+    ...tokens.map((t) => ({ delta: { content: t }, finish_reason: null })),
+    { delta: {}, finish_reason: 'stop' },
+  ]
+    .map((choice) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'phi-4', choices: [{ index: 0, ...choice }] })}\n\n`)
+    .join('') + 'data: [DONE]\n\n';
+
 async function openApp(): Promise<void> {
   serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
   await page.goto(serve.url);
@@ -60,5 +71,45 @@ describe('a server that answers, but not as it should', () => {
     await page.getByTestId('models-error').getByRole('button', { name: 'Retry' }).click();
     await expect.poll(() => reason.textContent()).toContain('Ollama cannot be reached: start it');
     replay = await startReplayServer(ollamaRoutes(['Hi.']), Number(port));
+  });
+
+  it('names the web page a proxy answered for a server that is down, not its markup, and Retry answers once it is back', async () => {
+    // Before: the answer's error was the page's markup, "<html> <head><title>502 Bad Gateway</title></head> <body> …".
+    replay.setRoutes([
+      ...ollamaRoutes(['Hi.']),
+      { path: '/v1/models', body: V1_MODELS },
+      { method: 'POST', path: '/v1/chat/completions', status: 502, body: NGINX_502, headers: { 'content-type': 'text/html' } },
+    ]);
+    await openApp();
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('connection-add-kind').selectOption('openai-compatible');
+    await page.getByTestId('connection-add-label').fill('Behind nginx');
+    await page.getByTestId('connection-add-url').fill(replay.url);
+    await page.getByTestId('connection-add').click();
+    const item = page.locator('[data-testid="connection-item"][data-kind="openai-compatible"]');
+    await item.getByTestId('connection-use').click();
+    await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('model-picker').inputValue()).toBe('phi-4');
+
+    await page.getByTestId('composer-input').fill('Are you there behind the proxy?');
+    await page.getByTestId('composer-send').click();
+    const error = page.getByTestId('turn-error');
+    await expect.poll(() => error.textContent()).toContain(
+      'The server answered HTTP 502 with a web page ("502 Bad Gateway"): a proxy in front of it got no answer from it. Is the server running?',
+    );
+    expect(await error.textContent()).not.toContain('<');
+    await expect.poll(() => page.locator('[data-testid="turn"][data-role="user"]').textContent()).toContain('Are you there behind the proxy?');
+
+    // The server is back behind the proxy: Retry answers, with no reload.
+    replay.setRoutes([
+      ...ollamaRoutes(['Hi.']),
+      { path: '/v1/models', body: V1_MODELS },
+      { method: 'POST', path: '/v1/chat/completions', body: sse(['Here ', 'I am.']), headers: { 'content-type': 'text/event-stream' } },
+    ]);
+    const answer = page.locator('[data-testid="turn"][data-role="assistant"]').last();
+    await answer.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => answer.getAttribute('data-status')).toBe('done');
+    expect((await answer.locator('[data-run="answer"]').textContent())?.trim()).toBe('Here I am.');
   });
 });

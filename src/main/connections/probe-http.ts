@@ -1,4 +1,5 @@
 import { LegError, sendRequest } from '../leg/http';
+import { pageTitle } from '../dialects/shared/status-words';
 
 export interface ProbeAnswer {
   status: number;
@@ -52,6 +53,9 @@ export function serverMessage(answer: ProbeAnswer): string {
     if (typeof e === 'string') return e;
     if (e && typeof e === 'object' && typeof (e as Record<string, unknown>)['message'] === 'string') return (e as { message: string }).message;
   }
+  // A web page (a proxy's "502 Bad Gateway") is named by its title, never shown as markup.
+  const title = pageTitle(answer.text);
+  if (title !== undefined) return title ? `a web page ("${title}")` : 'a web page';
   return answer.text.trim().slice(0, 300) || `HTTP ${answer.status}`;
 }
 

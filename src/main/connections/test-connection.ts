@@ -87,8 +87,8 @@ const countModels = (n: number) => `${n} ${n === 1 ? 'model' : 'models'}`;
 function ok(answer: ProbeAnswer, baseUrl: string, path: string): Promise<unknown> {
   const url = `${baseUrl.replace(/\/+$/, '')}${path}`;
   if (answer.status < 200 || answer.status >= 300) {
-    const said = answer.json === undefined && /^\s*</.test(answer.text) ? 'a web page' : serverMessage(answer);
-    return Promise.reject(new ProbeFailure(`${url} answered HTTP ${answer.status}: ${said}`, answer.status));
+    // A web page is named by its title (serverMessage), never shown as markup.
+    return Promise.reject(new ProbeFailure(`${url} answered HTTP ${answer.status}: ${serverMessage(answer)}`, answer.status));
   }
   if (answer.json === undefined) return Promise.reject(new ProbeFailure(`${url} did not answer JSON; is this the right kind of server?`));
   return Promise.resolve(answer.json);

@@ -53,6 +53,9 @@ describe('connections', () => {
   it('reports the exact failure: the server message, or that nothing answers', async () => {
     replay.setRoutes([{ path: '/v1/models', status: 401, body: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}' }]);
     expect(await testConnection('anthropic', replay.url, {})).toEqual({ ok: false, error: `${replay.url}/v1/models answered HTTP 401: invalid x-api-key` });
+    // A proxy's page is named by its title, not shown as markup.
+    replay.setRoutes([{ path: '/v1/models', status: 502, body: '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body><center><h1>502 Bad Gateway</h1></center></body>\r\n</html>\r\n', headers: { 'content-type': 'text/html' } }]);
+    expect(await testConnection('openai-compatible', replay.url, {})).toEqual({ ok: false, error: `${replay.url}/v1/models answered HTTP 502: a web page ("502 Bad Gateway")` });
     const down = await testConnection('openai-compatible', 'http://127.0.0.1:9', {});
     expect(down.ok).toBe(false);
     expect(!down.ok && down.error).toMatch(/Cannot reach/);

@@ -1,3 +1,5 @@
+import { statusInWords } from '../shared/status-words';
+
 /**
  * Anthropic error bodies are `{"type":"error","error":{"type":"not_found_error","message":"model: x"}}`
  * (https://docs.claude.com/en/api/errors). The message is the useful part; the type names the class of failure.
@@ -14,7 +16,7 @@ export function anthropicErrorMessage(status: number, body: string): string {
     }
     if (!text.startsWith('<')) return text.length > 300 ? `${text.slice(0, 300)}…` : text;
   }
-  return `The server answered HTTP ${status}.`;
+  return statusInWords('The server', status, text);
 }
 
 /** The message inside an Anthropic error object (also the `data` of an SSE `error` event). */

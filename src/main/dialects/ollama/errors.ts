@@ -1,3 +1,5 @@
+import { statusInWords } from '../shared/status-words';
+
 /**
  * Ollama answers errors with a JSON body `{"error": "..."}` (docs/api.md, "Errors"), e.g. HTTP 404
  * `{"error":"model \"x\" not found, try pulling it first"}`. The server's own words are the best message.
@@ -17,5 +19,5 @@ export function ollamaErrorMessage(status: number, body: string): string {
     }
     if (!text.startsWith('<')) return text.length > 300 ? `${text.slice(0, 300)}…` : text;
   }
-  return `Ollama answered HTTP ${status}${status === 404 ? ' (not found: is the model pulled and the URL right?)' : ''}.`;
+  return statusInWords('Ollama', status, text, status === 404 ? '(not found: is the model pulled and the URL right?).' : undefined);
 }

@@ -1,3 +1,5 @@
+import { statusInWords } from '../shared/status-words';
+
 type Rec = Record<string, unknown>;
 const isRec = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -26,7 +28,7 @@ export function describeOpenAiError(error: unknown): { message: string; code?: s
   return code ? { message, code } : { message };
 }
 
-/** The message in a non-2xx body: an OpenAI error object if it parses, else the text, else the status. */
+/** The message in a non-2xx body: an OpenAI error object if it parses, else the text, else the status in words. */
 export function errorMessage(status: number, body: string): string {
   const text = body.trim();
   try {
@@ -36,6 +38,7 @@ export function errorMessage(status: number, body: string): string {
   } catch {
     // not JSON: fall through to the raw text
   }
-  if (text) return `${text.length > 500 ? `${text.slice(0, 500)}…` : text} (HTTP ${status})`;
-  return `The server answered HTTP ${status} with an empty body.`;
+  // A web page (a proxy's "502 Bad Gateway") is named by its title, never shown as markup.
+  if (text && !text.startsWith('<')) return `${text.length > 500 ? `${text.slice(0, 500)}…` : text} (HTTP ${status})`;
+  return statusInWords('The server', status, text);
 }

@@ -88,7 +88,10 @@ describe('anthropic errorMessage', () => {
     expect(anthropicDialect.errorMessage(529, '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}')).toBe('Overloaded');
   });
   it('falls back to the status', () => {
-    expect(anthropicDialect.errorMessage(500, '')).toBe('The server answered HTTP 500.');
-    expect(anthropicDialect.errorMessage(502, '<html>bad gateway</html>')).toBe('The server answered HTTP 502.');
+    expect(anthropicDialect.errorMessage(500, '')).toBe('The server answered HTTP 500: it failed while answering. Try again; if it goes on, see its log.');
+    expect(anthropicDialect.errorMessage(502, '<html>bad gateway</html>')).toBe(
+      'The server answered HTTP 502 with a web page: a proxy in front of it got no answer from it. Is the server running?',
+    );
+    expect(anthropicDialect.errorMessage(418, '')).toBe('The server answered HTTP 418.');
   });
 });

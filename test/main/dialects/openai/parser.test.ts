@@ -90,4 +90,18 @@ describe('openaiDialect.errorMessage', () => {
     expect(openaiDialect.errorMessage(500, '')).toContain('HTTP 500');
     expect(openaiDialect.errorMessage(401, '{"error":{"message":"Invalid API key"}}')).toBe('Invalid API key (HTTP 401)');
   });
+  // A proxy's page in front of a server that is down was shown as its markup ("<html> <head><title>502 Bad …").
+  it('names a web page by its title, never by its markup, and says what its status means', () => {
+    const nginx = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx/1.24.0</center>\r\n</body>\r\n</html>\r\n';
+    expect(openaiDialect.errorMessage(502, nginx)).toBe(
+      'The server answered HTTP 502 with a web page ("502 Bad Gateway"): a proxy in front of it got no answer from it. Is the server running?',
+    );
+    expect(openaiDialect.errorMessage(503, '<!DOCTYPE html><html><body><h1>Service <b>Unavailable</b></h1></body></html>')).toBe(
+      'The server answered HTTP 503 with a web page ("Service Unavailable"): it is not ready (loading a model, or busy). Try again in a moment.',
+    );
+    expect(openaiDialect.errorMessage(401, '<html><head><title>Sign in &amp; go</title></head></html>')).toBe(
+      'The server answered HTTP 401 with a web page ("Sign in & go"): it refused the request. Check the API key in Settings → Connections.',
+    );
+    expect(openaiDialect.errorMessage(500, '')).toBe('The server answered HTTP 500: it failed while answering. Try again; if it goes on, see its log.');
+  });
 });
