@@ -112,4 +112,25 @@ describe('a server that answers, but not as it should', () => {
     await expect.poll(() => answer.getAttribute('data-status')).toBe('done');
     expect((await answer.locator('[data-run="answer"]').textContent())?.trim()).toBe('Here I am.');
   });
+
+  it('says an answer in another format than Ollama\'s is not Ollama\'s, not that the connection closed, and keeps the message', async () => {
+    // Before: "Cut off. The connection closed before the answer was finished. What arrived is kept.", with nothing
+    // kept and nothing closed early: a server at the Ollama address answered in an OpenAI-style stream.
+    replay.setRoutes([
+      ...ollamaRoutes(['Hi.']).filter((r) => r.path !== '/api/chat'),
+      { method: 'POST', path: '/api/chat', body: sse(['Hello ', 'there.']), headers: { 'content-type': 'text/event-stream' } },
+    ]);
+    await openApp();
+    await expect.poll(() => page.getByTestId('model-picker').inputValue()).toBe('llama3.2:3b');
+    await page.getByTestId('composer-input').fill('Which server are you?');
+    await page.getByTestId('composer-send').click();
+    const answer = page.locator('[data-testid="turn"][data-role="assistant"]').last();
+    await expect.poll(() => answer.getAttribute('data-status')).toBe('error');
+    const error = await answer.getByTestId('turn-error').textContent();
+    expect(error).toContain("The answer could not be read: it was not in Ollama's format (it began with \"data: {");
+    expect(error).toContain('Is the server at this address Ollama? Check its kind in Settings → Connections.');
+    expect(error).not.toContain('connection closed');
+    expect(await page.locator('[data-testid="turn"][data-role="user"]').textContent()).toContain('Which server are you?');
+    expect(await answer.getByRole('button', { name: 'Retry' }).count()).toBe(1);
+  });
 });

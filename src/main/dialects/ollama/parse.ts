@@ -33,6 +33,7 @@ const NS_PER_MS = 1_000_000;
  * - A `{"error": "..."}` line after streaming began (HTTP 200, no `done`) is the server's error report.
  * - A line that is not JSON is skipped and kept in `skippedLines`: one garbled line (a proxy's keep-alive, a
  *   log line) should not throw away an answer that otherwise arrives whole; the terminal `done` still decides.
+ *   A stream of such lines only (an OpenAI-style stream, a web page) ends with an error saying it is not Ollama's.
  */
 export class OllamaParser implements WireParser {
   /** Lines that were not JSON objects, kept for the record and the debug view. */
@@ -45,6 +46,8 @@ export class OllamaParser implements WireParser {
   private readonly blocks: ObservedBlock[] = [];
   private sawTerminal = false;
   private errored = false;
+  /** Whether any line was one of Ollama's (a JSON object): a stream of none is not Ollama's, not a cut one. */
+  private readAny = false;
   private wireReason: string | null = null;
   private usage: Usage | undefined;
   /** After `done` or an error line nothing more belongs to this response. */
@@ -74,6 +77,7 @@ export class OllamaParser implements WireParser {
       const parsed: unknown = this.frames.parse(line);
       if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
       chunk = parsed as OllamaChunk;
+      this.readAny = true;
     } catch {
       this.skippedLines.push(line);
       return [];
@@ -125,6 +129,14 @@ export class OllamaParser implements WireParser {
     if (this.ended) return [];
     this.ended = true;
     const parts: StreamPart[] = [...this.closeNative(), ...this.runs.closeRun()];
+    // Nothing but lines that are not Ollama's (an OpenAI-style stream, a web page, a proxy's text): the server at
+    // this address is not speaking Ollama. "The connection closed before the answer was finished" was untrue. A
+    // first line cut mid-way by a connection that broke begins as Ollama's do ("{"), and stays a cut.
+    const foreign = this.readAny || this.sawTerminal || this.errored ? undefined : this.skippedLines.find((l) => !l.trimStart().startsWith('{'));
+    if (foreign !== undefined) {
+      this.errored = true;
+      parts.push({ type: 'error', message: notOllamaStream(foreign) });
+    }
     const stop = deriveStop({
       wireReason: this.wireReason,
       sawTerminal: this.sawTerminal,
@@ -221,4 +233,11 @@ function usageOf(chunk: OllamaChunk): Usage | undefined {
   if (evalNs !== undefined) usage.generationMs = evalNs / NS_PER_MS;
   if (totalNs !== undefined) usage.totalMs = totalNs / NS_PER_MS;
   return Object.keys(usage).length > 0 ? usage : undefined;
+}
+
+/** What a stream of no Ollama line says: how it began (a page's markup is not shown), and where to look. */
+function notOllamaStream(first: string): string {
+  const line = first.trim();
+  const began = line.startsWith('<') ? 'a web page' : `"${line.length > 32 ? `${line.slice(0, 32)}…` : line}"`;
+  return `The answer could not be read: it was not in Ollama's format (it began with ${began}). Is the server at this address Ollama? Check its kind in Settings → Connections.`;
 }

@@ -138,6 +138,34 @@ describe('ollama parse: details', () => {
     expect(p.skippedLines).toEqual(['<html>502</html>', '[1,2]']);
   });
 
+  // A stream of no Ollama line ended as "The connection closed before the answer was finished. What arrived is kept."
+  it('says a stream of no Ollama line is not Ollama\'s, not that the connection closed; a cut first line stays a cut', () => {
+    const sse = ollamaDialect.createParser();
+    sse.push({ data: 'data: {"id":"c1","object":"chat.completion.chunk","choices":[{"delta":{"content":"Hi"}}]}' });
+    sse.push({ data: 'data: [DONE]' });
+    expect(sse.end()).toEqual([
+      {
+        type: 'error',
+        message:
+          'The answer could not be read: it was not in Ollama\'s format (it began with "data: {"id":"c1","object":"chat.…"). Is the server at this address Ollama? Check its kind in Settings → Connections.',
+      },
+      { type: 'finish', wireReason: null, stop: 'error' },
+    ]);
+    const page = ollamaDialect.createParser();
+    page.push({ data: '<!DOCTYPE html>' });
+    expect(page.end()[0]).toMatchObject({ type: 'error', message: expect.stringContaining('(it began with a web page)') });
+    // A connection that broke inside the first line: a cut, as before.
+    const cut = ollamaDialect.createParser();
+    cut.push({ data: '{"model":"llama3.2:3b","created_at":"2026-11-30T08:00:00Z","mess' });
+    expect(cut.end()).toEqual([{ type: 'finish', wireReason: null, stop: 'cut' }]);
+    // A garbled line amid Ollama's: skipped, the answer stands.
+    const amid = ollamaDialect.createParser();
+    amid.push({ data: ': keep-alive' });
+    amid.push({ data: '{"message":{"role":"assistant","content":"a"},"done":false}' });
+    amid.push({ data: '{"message":{"role":"assistant","content":""},"done_reason":"stop","done":true}' });
+    expect(amid.end().filter((part) => part.type === 'error')).toEqual([]);
+  });
+
   it('ignores lines after done, and end() is idempotent', () => {
     const p = ollamaDialect.createParser();
     p.push({ data: '{"message":{"role":"assistant","content":"a"},"done":false}' });
