@@ -96,7 +96,7 @@ describe('a server that answers, but not as it should', () => {
     await page.getByTestId('composer-send').click();
     const error = page.getByTestId('turn-error');
     await expect.poll(() => error.textContent()).toContain(
-      'The server answered HTTP 502 with a web page ("502 Bad Gateway"): a proxy in front of it got no answer from it. Is the server running?',
+      'Behind nginx answered HTTP 502 with a web page ("502 Bad Gateway"): a proxy in front of it got no answer from it. Is the server running?',
     );
     expect(await error.textContent()).not.toContain('<');
     await expect.poll(() => page.locator('[data-testid="turn"][data-role="user"]').textContent()).toContain('Are you there behind the proxy?');

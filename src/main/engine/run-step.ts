@@ -1,4 +1,5 @@
 import type { StreamPart } from '../../shared/parts';
+import { fromConnection } from './from-connection';
 import { createTurnReducer } from '../../shared/reducer';
 import { StreamClock } from '../../shared/turn-timing';
 import type { Turn } from '../../shared/turn';
@@ -144,7 +145,7 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
       const text = await res.text().catch(() => '');
       const overflow = contextOverflowOf(res.status, text);
       if (overflow) req.onContextOverflow?.(overflow);
-      fail(`${connection.label}: ${connection.dialect.errorMessage(res.status, text)}`, 'error');
+      fail(fromConnection(connection.label, connection.dialect.errorMessage(res.status, text)), 'error');
     } else {
       // A socket that breaks or stalls mid-body ends the stream without a terminal frame: the dialect derives `cut`.
       const body = endOnBreak(res.body, (err) => (broke = err));
