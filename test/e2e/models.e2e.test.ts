@@ -482,7 +482,8 @@ describe('aliases and connections (models audit)', () => {
     await page.evaluate((id) => window.firebrand.aliases.delete({ id }), alias.id);
     await page.getByTestId('new-chat').click();
     await page.reload();
-    // The notice is said once the model list is here (open-conversation.ts): a chat opened before it knows nothing gone.
+    // Opened with the model list here, the chat says so at once (open-conversation.ts); one opened before it says so
+    // as the list comes, which test/renderer/model-list-after-open.test.ts checks without a race.
     await modelOption(page, 'qwen3:8b').waitFor({ state: 'attached' });
     await page.getByTestId('conversation-item').first().click();
     await expect.poll(() => page.locator('body').innerText()).toContain('This chat was answered by tiny, which is not offered now; your next message goes to');

@@ -65,15 +65,10 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
     // The conversation brings back the model or alias it last answered with (an alias by its id: renamed since,
     // it is still the one), where that is still offered; where it is not, the user is told what answers next.
     const lastTurn = view.turns.findLast((t) => t.role === 'assistant' && t.model);
-    const lastModel = lastTurn ? answeredRef(lastTurn, get().aliases, get().models) : undefined;
-    const lastAlias = lastModel === undefined ? undefined : aliasOfRef(lastModel, get().aliases);
-    const offered = lastModel !== undefined && (get().models.some((m) => m.name === lastModel) || (lastAlias !== undefined && offeredAlias(lastAlias)));
-    const modelChanged = offered && lastModel !== get().selectedModel;
-    const selectedNow = get().selectedModel;
-    // Said only once the model list is here: before it (a chat opened as the app starts) nothing is known gone.
-    const goneNotice = lastTurn?.model && !offered && selectedNow && get().models.length > 0
-      ? `This chat was answered by ${lastAlias ? `the alias ${lastAlias.name}` : lastTurn.model}, which is not offered now${lastAlias ? ` (${unofferedReason(lastAlias)})` : ''}; your next message goes to ${refLabel(selectedNow, get().aliases)}.`
-      : null;
+    // Decided only once the model list is here: before it (a chat opened as the app starts, on a slow server) nothing
+    // is known offered or gone, and the chat is checked again as the list comes (checkWhenModelsCome).
+    const listed = get().models.length > 0;
+    const { bringBack, goneNotice } = listed ? modelOfChat(lastTurn) : NOTHING_TO_SAY;
     // At a search hit: the branch from the hit (or its latest turns) on, older ones paged in as for any long chat.
     const held = focus ? heldWindow(view.turns, conversationId, focus.turnId) : { turns: view.turns, olderTurns: null };
     // Another conversation or a new chat was chosen while this one was read (a reload's reopen, a quick second click).
@@ -89,13 +84,14 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
       notice: goneNotice === null ? null : { message: goneNotice, action: INFO },
       focusTurn: focus && view.turns.some((t) => t.id === focus.turnId) ? focus : null,
       partialView: view.partial ? conversationId : null,
-      ...(modelChanged ? { selectedModel: lastModel } : {}),
+      ...(bringBack !== null ? { selectedModel: bringBack } : {}),
     });
+    if (lastTurn && !listed) checkWhenModelsCome(conversationId, navigation, lastTurn);
     // An answer still streaming came as far as it had streamed: its next parts follow on from there.
     holdStreamed(view.streamed);
     // A tool call running now shows so (with its progress and Stop), in a tab or a page that was not there as it began.
     adoptRunningTools(conversationId, view.toolsRunning);
-    if (modelChanged) void refreshContextChoice();
+    if (bringBack !== null) void refreshContextChoice();
     if (view.partial) {
       // Asked for once the first screenful is on screen: main reading and sending the rest (~60 kB for a long
       // chat) took CPU from the page's first render on a 2-core machine (bench/long-chat).
@@ -109,6 +105,57 @@ export async function openConversation(conversationId: string, focus?: FocusTurn
     if (!get().openFailed.includes(conversationId)) set({ openFailed: [...get().openFailed, conversationId] });
     fail(err, () => void openConversation(conversationId, focus));
   }
+}
+
+const NOTHING_TO_SAY = { bringBack: null, goneNotice: null };
+
+/**
+ * What the open chat's last answer (`lastTurn`) says of the model its next message goes to, from the model list as
+ * it is now: the model or alias to bring back (null: the one chosen already, or none offered), or the notice that
+ * the one it answered with is not offered now.
+ */
+function modelOfChat(lastTurn: Turn | undefined): { bringBack: string | null; goneNotice: string | null } {
+  const lastModel = lastTurn ? answeredRef(lastTurn, get().aliases, get().models) : undefined;
+  const lastAlias = lastModel === undefined ? undefined : aliasOfRef(lastModel, get().aliases);
+  const offered = lastModel !== undefined && (get().models.some((m) => m.name === lastModel) || (lastAlias !== undefined && offeredAlias(lastAlias)));
+  const selectedNow = get().selectedModel;
+  const goneNotice = lastTurn?.model && !offered && selectedNow
+    ? `This chat was answered by ${lastAlias ? `the alias ${lastAlias.name}` : lastTurn.model}, which is not offered now${lastAlias ? ` (${unofferedReason(lastAlias)})` : ''}; your next message goes to ${refLabel(selectedNow, get().aliases)}.`
+    : null;
+  return { bringBack: offered && lastModel !== selectedNow ? lastModel : null, goneNotice };
+}
+
+/** The watch of a chat opened before the model list came (one at a time: the chat open now). */
+let stopWatching: (() => void) | null = null;
+
+/**
+ * A chat opened before the model list came is checked once the list is here, as an open with the list would
+ * have: its model brought back, or the notice that it is not offered now (before, it said nothing, and the next
+ * message went to another model unannounced). Once only: a later list (a refresh, the server's models changed)
+ * does not say it again, nor bring it back after the user dismissed it; and not at all once another chat or a new
+ * one is chosen. A notice up meanwhile (a failure) is not replaced.
+ */
+function checkWhenModelsCome(conversationId: string, navigation: number, lastTurn: Turn): void {
+  stopWatching?.();
+  const still = () => navigation === navigations && get().activeId === conversationId;
+  const stop = useStore.subscribe((s) => {
+    if (still() && s.models.length === 0) return;
+    stop();
+    if (stopWatching === stop) stopWatching = null;
+    if (!still()) return;
+    // After the list's own choice of model (model-choice.ts sets both at once), not inside its update.
+    queueMicrotask(() => {
+      if (!still()) return;
+      const { bringBack, goneNotice } = modelOfChat(lastTurn);
+      if (bringBack !== null) {
+        set({ selectedModel: bringBack });
+        void refreshContextChoice();
+      } else if (goneNotice !== null && get().notice === null) {
+        set({ notice: { message: goneNotice, action: INFO } });
+      }
+    });
+  });
+  stopWatching = stop;
 }
 
 /** An alias can answer when its connection is the active one and its model is listed there (picker-groups). */
