@@ -13,6 +13,12 @@ import { editRenameField, renameFieldTitle, startRenameField, type RenameField }
 interface Props {
   conversation: ConversationSummary;
   active: boolean;
+  /**
+   * The row in the Tab order: the list is one Tab stop (Sidebar's roving tabindex), entered on this row's title,
+   * then its own buttons; every other row is reached with the arrows (and its buttons then with Tab). A row shown
+   * alone (no list around it) is in the Tab order.
+   */
+  tabStop?: boolean;
   onDelete: () => void;
   /** After it was opened (the drawer closes on a narrow window). */
   onOpen?: () => void;
@@ -29,7 +35,7 @@ export function editedTitle(title: string, field: RenameField): string | null {
 }
 
 /** One conversation in the list: open on click, rename in place, export, delete (with undo, by the list). */
-export const ConversationItem = memo(function ConversationItem({ conversation: c, active, onDelete, onOpen }: Props) {
+export const ConversationItem = memo(function ConversationItem({ conversation: c, active, tabStop = true, onDelete, onOpen }: Props) {
   const [field, setField] = useState<RenameField | null>(null);
   // Its own load failed (the read threw, or timed out): the row says so until a load works, so it does not read as
   // one that opens (it was clicked again and again with no hint; the notice said so once).
@@ -99,6 +105,7 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
       </li>
     );
   }
+  const tabIndex = tabStop ? 0 : -1;
   const open = () => {
     void openConversation(c.id);
     onOpen?.();
@@ -112,6 +119,7 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
         data-testid="conversation-item"
         dir="auto"
         data-conversation-id={c.id}
+        tabIndex={tabIndex}
         data-open-failed={openFailed ? 'true' : undefined}
         aria-current={active ? 'true' : undefined}
         aria-describedby={openFailed ? `open-failed-${c.id}` : undefined}
@@ -129,21 +137,21 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
         <MarkedText text={c.title} />
       </button>
       <span className="row-actions">
-        <button type="button" className="icon-btn small" data-testid="conversation-rename" aria-label={`Rename ${shown}`} title="Rename" onClick={edit}>
+        <button type="button" className="icon-btn small" tabIndex={tabIndex} data-testid="conversation-rename" aria-label={`Rename ${shown}`} title="Rename" onClick={edit}>
           <Pencil className="icon" aria-hidden />
         </button>
-        <button type="button" className="icon-btn small" data-testid="conversation-export" aria-label={`Export ${shown}`} title="Export (all branches and attachments)" onClick={() => void exportConversationFile(c.id, 'json')}>
+        <button type="button" className="icon-btn small" tabIndex={tabIndex} data-testid="conversation-export" aria-label={`Export ${shown}`} title="Export (all branches and attachments)" onClick={() => void exportConversationFile(c.id, 'json')}>
           <Download className="icon" aria-hidden />
         </button>
-        <button type="button" className="icon-btn small" data-testid="conversation-export-md" aria-label={`Export ${shown} as Markdown`} title="Export the current branch as Markdown" onClick={() => void exportConversationFile(c.id, 'markdown')}>
+        <button type="button" className="icon-btn small" tabIndex={tabIndex} data-testid="conversation-export-md" aria-label={`Export ${shown} as Markdown`} title="Export the current branch as Markdown" onClick={() => void exportConversationFile(c.id, 'markdown')}>
           <FileText className="icon" aria-hidden />
         </button>
-        <button type="button" className="icon-btn small" data-testid="conversation-delete" aria-label={`Delete ${shown}`} title="Delete" onClick={onDelete}>
+        <button type="button" className="icon-btn small" tabIndex={tabIndex} data-testid="conversation-delete" aria-label={`Delete ${shown}`} title="Delete" onClick={onDelete}>
           <Trash2 className="icon" aria-hidden />
         </button>
       </span>
       {openFailed && (
-        <button type="button" className="conversation-open-failed" id={`open-failed-${c.id}`} data-testid="conversation-open-failed" onClick={open}>
+        <button type="button" className="conversation-open-failed" tabIndex={tabIndex} id={`open-failed-${c.id}`} data-testid="conversation-open-failed" onClick={open}>
           Couldn’t open — retry
         </button>
       )}

@@ -42,6 +42,11 @@ export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastD
   const first = useRef<HTMLButtonElement>(null);
   const nav = useRef<HTMLElement>(null);
   const searchInput = useRef<HTMLInputElement>(null);
+  /**
+   * The conversation focused last, and the chat open as it was: the list is one Tab stop (a roving tabindex), and
+   * Tab comes back into it on that conversation while the same chat is open, else on the open one.
+   */
+  const [lastFocused, setLastFocused] = useState<{ id: string; whileOpen: string | null } | null>(null);
   /** How many results the search offers (null while none is known): said by the live region below. */
   const [resultCount, setResultCount] = useState<number | null>(null);
 
@@ -68,6 +73,7 @@ export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastD
   }, [conversations, listEnd, query]);
 
   const visible = conversations.filter((c) => !hidden.includes(c.id));
+  const tabStop = rovingStop(visible, activeId, lastFocused);
   return (
     <nav
       id="sidebar"
@@ -156,12 +162,26 @@ export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastD
       ) : (
         <>
           {visible.length > 0 && <p className="list-label">Conversations</p>}
-          <ul className="conversation-list" data-testid="conversation-list" ref={list} onKeyDown={(e) => moveAmongConversations(e, () => searchInput.current?.focus())}>
+          {/* One Tab stop (keyboard audit, 200 chats took hundreds of Tab presses to pass): Tab enters on one
+              conversation and goes on to its own buttons, then out; the arrows go from row to row. */}
+          <ul
+            className="conversation-list"
+            data-testid="conversation-list"
+            aria-label="Conversations"
+            aria-describedby="conversation-list-keys"
+            ref={list}
+            onKeyDown={(e) => moveAmongConversations(e, () => searchInput.current?.focus())}
+            onFocus={(e) => {
+              const id = rowOf(e.target);
+              if (id !== null && (lastFocused?.id !== id || lastFocused.whileOpen !== activeId)) setLastFocused({ id, whileOpen: activeId });
+            }}
+          >
             {visible.map((c) => (
               <ConversationItem
                 key={c.id}
                 conversation={c}
                 active={c.id === activeId}
+                tabStop={c.id === tabStop}
                 onOpen={onNavigate}
                 onDelete={() => {
                   // The focus was on the row's Delete, which goes with it: it moves to the conversation that takes
@@ -183,6 +203,10 @@ export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastD
               </li>
             )}
           </ul>
+          <p className="sr-only" id="conversation-list-keys">
+            Up and down arrows move between conversations, Home and End to the first and last; Tab goes on to the
+            conversation's Rename, Export and Delete buttons. F2 renames it, Delete deletes it.
+          </p>
           {visible.length === 0 && <p className="search-status">Your conversations will be listed here.</p>}
         </>
       )}
@@ -254,6 +278,23 @@ export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastD
       </div>
     </nav>
   );
+}
+
+/**
+ * The conversation in the Tab order (a roving tabindex): the one focused last while the same chat is open, else
+ * the open one, else the first. One the list no longer shows (deleted, hidden for its Undo) hands it on the same way.
+ */
+export function rovingStop(visible: readonly { id: string }[], activeId: string | null, lastFocused: { id: string; whileOpen: string | null } | null): string | null {
+  const shown = (id: string | null | undefined) => id != null && visible.some((c) => c.id === id);
+  if (lastFocused && lastFocused.whileOpen === activeId && shown(lastFocused.id)) return lastFocused.id;
+  if (shown(activeId)) return activeId;
+  return visible[0]?.id ?? null;
+}
+
+/** The conversation whose row holds `el` (its title or one of its buttons); null in a row being renamed. */
+function rowOf(el: EventTarget): string | null {
+  if (!(el instanceof Element)) return null;
+  return el.closest('li')?.querySelector('[data-testid="conversation-item"]')?.getAttribute('data-conversation-id') ?? null;
 }
 
 /** What the search's live region says: nothing while the first results are on their way. */

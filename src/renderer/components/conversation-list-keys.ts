@@ -3,8 +3,9 @@ import type { KeyboardEvent } from 'react';
 /**
  * The conversation list from the keyboard (keyboard pass, sidebar): ArrowDown and ArrowUp go from conversation to
  * conversation (from any button of a row, to the next or previous row's conversation), Home and End to the first and
- * last one, ArrowUp on the first back to the search box, as in the search results. Tab still reaches each row's
- * Rename, Export and Delete. F2 and Delete are the row's own (ConversationItem).
+ * last one, ArrowUp on the first back to the search box, as in the search results. The list is one Tab stop (Sidebar's
+ * roving tabindex): Tab from a row's conversation reaches that row's Rename, Export and Delete, then leaves the list.
+ * F2 and Delete are the row's own (ConversationItem).
  */
 export function moveAmongConversations(e: KeyboardEvent<HTMLUListElement>, onLeaveTop: () => void): void {
   if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Home' && e.key !== 'End') return;

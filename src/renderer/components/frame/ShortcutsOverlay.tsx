@@ -14,6 +14,7 @@ const SHORTCUTS: [string[], string, 'or'?][] = [
   [['Shift', 'Enter'], 'New line in the message'],
   [['Ctrl', 'Enter'], 'Send, on a touch screen too (where Enter adds a line)'],
   [['Esc'], 'Stop the answer, close a dialog'],
+  [['Tab'], 'Into the conversation list (on the open or last focused conversation), on to its buttons, then past the list'],
   [['↑', '↓'], 'In the conversation list: the previous or next conversation', 'or'],
   [['Home', 'End'], 'In the conversation list: the first or last conversation', 'or'],
   [['F2'], 'In the conversation list: rename the conversation'],
