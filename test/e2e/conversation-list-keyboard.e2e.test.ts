@@ -115,5 +115,11 @@ describe('the conversation list from the keyboard', () => {
     await page.getByTestId('undo-toast').waitFor();
     await expect.poll(focused).toBe('row:c167');
     expect((await inTabOrder()).filter((id) => /^c\d+$/.test(id ?? ''))).toEqual(['c167']);
+
+    // The list is not virtualised (its rows stay while out of sight) but reads older pages as it is scrolled: the
+    // stop, kept by conversation, stays one and the same as a page comes in.
+    await list.evaluate((ul) => ul.scrollTo(0, ul.scrollHeight));
+    await expect.poll(() => items.count()).toBeGreaterThan(CONVERSATION_PAGE_DEFAULT);
+    expect((await inTabOrder()).filter((id) => /^c\d+$/.test(id ?? ''))).toEqual(['c167']);
   });
 });
