@@ -54,6 +54,20 @@ async function openApp(): Promise<void> {
   await page.goto(serve.url);
 }
 
+/** Adds an OpenAI-compatible connection named `label` at the replay server and makes it the one used. */
+async function useOpenAiConnection(label: string): Promise<void> {
+  await page.getByTestId('settings-open').click();
+  await page.getByTestId('connection-add-kind').selectOption('openai-compatible');
+  await page.getByTestId('connection-add-label').fill(label);
+  await page.getByTestId('connection-add-url').fill(replay.url);
+  await page.getByTestId('connection-add').click();
+  const item = page.locator('[data-testid="connection-item"][data-kind="openai-compatible"]');
+  await item.getByTestId('connection-use').click();
+  await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
+  await page.keyboard.press('Escape');
+  await expect.poll(() => page.getByTestId('model-picker').inputValue()).toBe('phi-4');
+}
+
 describe('a server that answers, but not as it should', () => {
   it('says a server that answered its model list with an error is running: not "cannot be reached: start it"', async () => {
     // Before: the banner said "Ollama at … answered 500 when asked for its models." and the line under the composer
@@ -81,16 +95,7 @@ describe('a server that answers, but not as it should', () => {
       { method: 'POST', path: '/v1/chat/completions', status: 502, body: NGINX_502, headers: { 'content-type': 'text/html' } },
     ]);
     await openApp();
-    await page.getByTestId('settings-open').click();
-    await page.getByTestId('connection-add-kind').selectOption('openai-compatible');
-    await page.getByTestId('connection-add-label').fill('Behind nginx');
-    await page.getByTestId('connection-add-url').fill(replay.url);
-    await page.getByTestId('connection-add').click();
-    const item = page.locator('[data-testid="connection-item"][data-kind="openai-compatible"]');
-    await item.getByTestId('connection-use').click();
-    await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
-    await page.keyboard.press('Escape');
-    await expect.poll(() => page.getByTestId('model-picker').inputValue()).toBe('phi-4');
+    await useOpenAiConnection('Behind nginx');
 
     await page.getByTestId('composer-input').fill('Are you there behind the proxy?');
     await page.getByTestId('composer-send').click();
@@ -111,6 +116,29 @@ describe('a server that answers, but not as it should', () => {
     await answer.getByRole('button', { name: 'Retry' }).click();
     await expect.poll(() => answer.getAttribute('data-status')).toBe('done');
     expect((await answer.locator('[data-run="answer"]').textContent())?.trim()).toBe('Here I am.');
+  });
+
+  it('says a web page answered with 200 in place of an answer (a sign-in page) is one, by its title, not that the connection closed', async () => {
+    // Before: "Cut off. The connection closed before the answer was finished. What arrived is kept.": an
+    // OpenAI-compatible server behind a sign-in proxy answered its page with 200, which held no stream frame.
+    const SIGN_IN = '<!doctype html><html><head><title>Sign in to Guest Wi-Fi</title></head><body><form>…</form></body></html>';
+    replay.setRoutes([
+      ...ollamaRoutes(['Hi.']),
+      { path: '/v1/models', body: V1_MODELS },
+      { method: 'POST', path: '/v1/chat/completions', body: SIGN_IN, headers: { 'content-type': 'text/html; charset=utf-8' } },
+    ]);
+    await openApp();
+    await useOpenAiConnection('Office box');
+    await page.getByTestId('composer-input').fill('Are you there?');
+    await page.getByTestId('composer-send').click();
+    const answer = page.locator('[data-testid="turn"][data-role="assistant"]').last();
+    await expect.poll(() => answer.getAttribute('data-status')).toBe('error');
+    const error = (await answer.getByTestId('turn-error').textContent()) ?? '';
+    expect(error).toContain('Office box answered with a web page ("Sign in to Guest Wi-Fi"), not an answer: is this the model server\'s address, and does it need a sign-in first?');
+    expect(error).not.toContain('connection closed');
+    expect(error).not.toContain('<');
+    expect(await page.locator('[data-testid="turn"][data-role="user"]').textContent()).toContain('Are you there?');
+    expect(await answer.getByRole('button', { name: 'Retry' }).count()).toBe(1);
   });
 
   it('says an answer in another format than Ollama\'s is not Ollama\'s, not that the connection closed, and keeps the message', async () => {

@@ -19,6 +19,8 @@ export interface LegRequest {
 
 export interface LegResponse {
   status: number;
+  /** The Content-Type the server gave, lower-cased; absent where it gave none (or the leg is not HTTP). */
+  contentType?: string;
   body: AsyncIterable<Uint8Array>;
   text(): Promise<string>;
 }
@@ -46,8 +48,10 @@ export async function sendRequest(req: LegRequest): Promise<LegResponse> {
       bodyTimeout: req.stallTimeoutMs ?? 120_000,
     });
     const body = res.body;
+    const type = res.headers['content-type'];
     return {
       status: res.statusCode,
+      ...(typeof type === 'string' ? { contentType: type.toLowerCase() } : {}),
       body: guardBody(body, origin),
       text: () => body.text(),
     };

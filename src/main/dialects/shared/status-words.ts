@@ -21,6 +21,12 @@ export function pageTitle(body: string): string | undefined {
   return words.length > 120 ? `${words.slice(0, 120)}…` : words;
 }
 
+/** What a web page answered in place of a model's answer (HTTP 200) says, named by its title, never its markup. */
+export function webPageInPlaceOfAnswer(body: string): string {
+  const title = pageTitle(body);
+  return `The server answered with a web page${title ? ` ("${title}")` : ''}, not an answer: is this the model server's address, and does it need a sign-in first? Check it in Settings → Connections.`;
+}
+
 /** What a status means for the user and what to do, where it says something; undefined where it does not. */
 function advice(status: number): string | undefined {
   if (status === 502 || status === 504) return 'a proxy in front of it got no answer from it. Is the server running?';
