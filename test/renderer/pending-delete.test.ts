@@ -8,6 +8,8 @@ import type { ConversationView } from '../../src/shared/ipc';
 import { openConversation, useStore } from '../../src/renderer/store/index';
 import { deleteWithUndo, offeredHits, UNDO_WINDOW_MS } from '../../src/renderer/store/conversation-actions';
 import type { SearchResult } from '../../src/shared/ipc';
+import { keepUnsavedChatSettings, resetUnsavedChatSettings, unsavedChatSettings } from '../../src/renderer/store/unsaved-chat-settings';
+import { fakeLocalStorage } from './helpers/local-storage';
 
 let deleted: string[] = [];
 
@@ -32,6 +34,8 @@ beforeEach(() => {
     },
   };
   useStore.setState({ activeId: null, hiddenConversations: [], deletedConversations: [], notice: null, models: [], aliases: [] });
+  fakeLocalStorage();
+  resetUnsavedChatSettings();
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -73,5 +77,21 @@ describe('a conversation waiting out its undo window', () => {
     await vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS + 1);
     expect(useStore.getState().notice?.message).toContain('disk is full');
     expect(offeredHits([hit], useStore.getState()).map((r) => r.conversationId)).toEqual(['c1']);
+  });
+
+  // Chat settings typed and not saved are kept across reloads (unsaved-chat-settings.ts): a deleted chat's go with it,
+  // once it is gone; an Undo within the window finds them still there.
+  it("takes its chat settings typed and not saved with it once deleted, and an Undo keeps them", async () => {
+    const pirate = { prompt: 'Answer as a pirate.', think: '' as const, tools: true };
+    keepUnsavedChatSettings('c1', pirate);
+    keepUnsavedChatSettings('c2', pirate);
+    deleteWithUndo('c1');
+    deleteWithUndo('c2');
+    await openConversation('c2');
+    await vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS + 1);
+    expect(deleted).toEqual(['c1']);
+    resetUnsavedChatSettings();
+    expect(unsavedChatSettings('c1')).toBeUndefined();
+    expect(unsavedChatSettings('c2')).toEqual(pirate);
   });
 });

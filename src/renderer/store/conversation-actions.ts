@@ -7,6 +7,7 @@ import { errorMessage } from './errors';
 import { INFO } from './notice';
 import { noteNavigation } from './open-conversation';
 import { followOpenChat } from './resync';
+import { dropUnsavedChatSettings } from './unsaved-chat-settings';
 
 // Looked up when called: the store's index loads this module (through open-conversation.ts) before it has the store.
 const set = (patch: Partial<AppState>) => useStore.setState(patch);
@@ -66,6 +67,8 @@ async function commitDelete(conversationId: string): Promise<void> {
   try {
     await firebrand().conversations.delete({ conversationId });
     gone = true;
+    // Its chat settings typed and not saved go with it (they are kept across reloads, unsaved-chat-settings.ts).
+    dropUnsavedChatSettings(conversationId);
   } catch (err) {
     fail(err, () => void commitDelete(conversationId));
   }

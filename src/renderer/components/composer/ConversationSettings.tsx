@@ -5,7 +5,7 @@ import type { ThinkMode } from '../../../shared/models';
 import { firebrand } from '../../firebrand';
 import { useStore } from '../../store';
 import { saveConversationSettings } from '../../store/conversation-settings';
-import { dropUnsavedChatSettings, keepUnsavedChatSettings, takeNewChatStart, unsavedChatSettings, type UnsavedChatSettings } from '../../store/unsaved-chat-settings';
+import { dropUnsavedChatSettings, keepUnsavedChatSettings, noteUnsavedTyping, takeNewChatStart, unsavedChatSettings, type UnsavedChatSettings } from '../../store/unsaved-chat-settings';
 
 const MODES: ThinkMode[] = ['off', 'on', 'low', 'medium', 'high'];
 
@@ -16,7 +16,7 @@ type Fields = UnsavedChatSettings;
  * Chat settings typed and neither saved nor cancelled are kept by conversation (store/unsaved-chat-settings.ts). The
  * popover closes when the focus leaves it (Tab past Save, a click elsewhere), on Escape and when another chat opens;
  * what was typed in it comes back when it opens again for that chat (for a new chat, in the chat its first message
- * created). Only Cancel throws it away.
+ * created), and after a reload or a restart. Only Cancel (and Save) throws it away.
  */
 
 /** Whether `fields` are what is saved (a kept draft may be saved since, by a banner's Retry or another tab). */
@@ -84,11 +84,13 @@ export function ConversationSettingsButton() {
     // closeKeeping reads refs only: this runs when another chat opens, not on every edit.
   }, [activeId]);
   const set = settings.systemPrompt.trim() !== '' || settings.think !== null || !settings.tools;
+  // What is typed goes to storage at each change, so a reload with the popover open brings it back (not saved).
   const edit =
-    <T,>(setField: (value: T) => void) =>
-    (value: T) => {
+    <K extends keyof Fields>(field: K, setField: (value: Fields[K]) => void) =>
+    (value: Fields[K]) => {
       edited.current = true;
       setField(value);
+      if (openFor.current) noteUnsavedTyping(openFor.current.conversationId, { ...fields.current, [field]: value });
     };
   const show = () => {
     const id = activeId;
@@ -203,11 +205,11 @@ export function ConversationSettingsButton() {
           )}
           <label>
             System prompt
-            <textarea data-testid="conversation-system-prompt" rows={4} value={prompt} autoFocus onChange={(e) => edit(setPrompt)(e.target.value)} />
+            <textarea data-testid="conversation-system-prompt" rows={4} value={prompt} autoFocus onChange={(e) => edit('prompt', setPrompt)(e.target.value)} />
           </label>
           <label>
             Think{' '}
-            <select data-testid="conversation-think" value={think} onChange={(e) => edit(setThink)(e.target.value as ThinkMode | '')}>
+            <select data-testid="conversation-think" value={think} onChange={(e) => edit('think', setThink)(e.target.value as ThinkMode | '')}>
               <option value="">as the model or alias says</option>
               {MODES.map((m) => (
                 <option key={m} value={m}>
@@ -217,7 +219,7 @@ export function ConversationSettingsButton() {
             </select>
           </label>
           <label className="radio" title="Small models often answer better without tool descriptions in their context">
-            <input type="checkbox" data-testid="conversation-tools" checked={tools} onChange={(e) => edit(setTools)(e.target.checked)} />
+            <input type="checkbox" data-testid="conversation-tools" checked={tools} onChange={(e) => edit('tools', setTools)(e.target.checked)} />
             Offer tools to the model
           </label>
           <div className="modal-actions">
