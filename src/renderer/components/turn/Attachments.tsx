@@ -6,6 +6,7 @@ import { useStore } from '../../store';
 import { useCost, type CostState } from '../../store/attachment-costs';
 import { openPreview } from './AttachmentPreview';
 import { capitalized, encodingAdvice, scaledWords, shownTokens, tokensFigure, tokensHow, tokensHowShort } from './attachment-facts';
+import { fileNameEnds } from './file-name-ends';
 import { useImageUrl } from './use-image-url';
 
 import { formatBytes, formatTokens } from '../../format';
@@ -106,6 +107,8 @@ export function FileChip(props: { block: AttachmentBlock; onRemove?: () => void;
 export function FileChipView({ block, cost, ratio = 1, onRemove, children }: { block: AttachmentBlock; cost: CostState | undefined; ratio?: number; onRemove?: () => void; children?: ReactNode }) {
   const failed = (cost?.status === 'done' && cost.inspection.error !== null) || cost?.status === 'failed';
   const id = useId();
+  // Cut in the middle when the chip is too narrow for it, its extension and the letters before it kept in sight.
+  const [head, tail] = fileNameEnds(block.name);
   // The name is the button's name (what a voice user says, what is seen); what it does and what the file costs
   // describe it, so a Tab to it says them too. They were in its title, which only a mouse ever showed.
   return (
@@ -117,11 +120,14 @@ export function FileChipView({ block, cost, ratio = 1, onRemove, children }: { b
           className="chip-name"
           data-testid="attachment-open"
           title={`${block.name}: show the text the model reads`}
+          // The name whole, as one word: read from its two parts, a screen reader could say them as two.
+          aria-label={block.name}
           aria-describedby={failed ? `${id}-cost` : `${id}-does ${id}-cost`}
           onClick={() => openPreview(block)}
           disabled={failed}
         >
-          {block.name}
+          <span className="chip-name-head">{head}</span>
+          {tail !== '' && <span className="chip-name-tail">{tail}</span>}
         </button>
         {!failed && (
           <span className="sr-only" id={`${id}-does`}>
