@@ -10,6 +10,8 @@ import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chatRoutes, expectPicked, ollamaLines, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 import { tinyPng } from './helpers/png';
+import { startServeProcess } from './helpers/serve-process';
+import { startReplayServer } from '../replay-server/replay-server';
 
 const OUT = resolve(import.meta.dirname, '../../test-results/screenshots');
 const NOTE = "The image earlier in this chat won't be sent: llama3.2:3b cannot read images. Choose a model that can, or send without it.";
@@ -84,5 +86,28 @@ describe('earlier images and a model that cannot read them', () => {
     await page.screenshot({ path: resolve(OUT, 'unseen-images-answer-1280.png') });
     await page.setViewportSize({ width: 390, height: 800 });
     await page.screenshot({ path: resolve(OUT, 'unseen-images-answer-390.png') });
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // The last closing note's gaps: the mark looked the answer's model up by name in the model list read now, so
+    // another connection (or server) that lists those names with other capabilities changed the old answers' marks.
+    // Firebrand started again against a server that says the opposite of both: each answer says what was recorded.
+    await s.serve.stop();
+    await s.replay.close();
+    s.replay = await startReplayServer([
+      { ...vision, when: (b: string) => b.includes('llama3.2:3b') },
+      textOnly,
+      ...chatRoutes(ollamaLines([{ content: 'Done.' }]), 10),
+      { path: '/api/ps', body: '{"models":[]}' },
+    ]);
+    s.serve = await startServeProcess({ dataDir: s.dataDir, ollamaUrl: s.replay.url });
+    await page.goto(s.serve.url);
+    await page.getByTestId('conversation-item').first().click();
+    await page.locator('[data-testid="turn"][data-role="assistant"][data-status="done"]').nth(1).waitFor();
+    // The list read now says so (the message box's note is its word, for the chat's next message).
+    await pickModel(page, 'qwen3:8b');
+    await expect.poll(() => note.textContent()).toBe(NOTE.replace('llama3.2:3b', 'qwen3:8b'));
+    expect(await marks.count()).toBe(1);
+    expect(await page.locator('[data-testid="turn"][data-role="assistant"]').nth(0).getByTestId('answer-unseen-images').count()).toBe(0);
+    expect(await page.locator('[data-testid="turn"][data-role="assistant"]').nth(1).getByTestId('answer-unseen-images').textContent()).toBe('without the image');
   });
 });

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AttachmentBlock, Block, Turn } from '../../src/shared/turn';
 import type { JsonObject } from '../../src/shared/json';
-import { imagesAnswerDidNotSee, unseenImages, unseenImagesNote } from '../../src/renderer/components/composer/unseen-images';
+import { imagesAnswerDidNotSee, imagesAnswerWentWithout, unseenImages, unseenImagesNote } from '../../src/renderer/components/composer/unseen-images';
 
 const image = (name: string, id: string, toolCallId?: string): AttachmentBlock => ({ type: 'attachment', id: id.repeat(64), kind: 'image', name, mime: 'image/png', size: 1, ...(toolCallId ? { toolCallId } : {}) });
 const doc: AttachmentBlock = { type: 'attachment', id: 'd'.repeat(64), kind: 'document', name: 'q3.pdf', mime: 'application/pdf', size: 1 };
@@ -82,5 +82,25 @@ describe('images a model that cannot read images will not get', () => {
       expect(imagesAnswerDidNotSee(long, answer), answer).toBe(unseenImages(long.slice(0, at)).length);
     }
     expect(['a1', 'a2', 'a3', 'a4'].map((a) => imagesAnswerDidNotSee(long, a))).toEqual([1, 2, 3, 3]);
+  });
+
+  // The last closing note's gaps: the mark looked the answer's model up by name in the model list of the connection
+  // in use now, so after a switch of connections an old answer's mark could be wrong or gone. It reads what main
+  // recorded as the answer's request was made; only an answer from before the record asks the list.
+  it("reads an answer's own record of the images it went without, whatever the model list says now", () => {
+    const recorded = (id: string, n: number) => ({ id, meta: { imagesNotSent: n } });
+    let asked = 0;
+    const listSays = (blind: boolean) => () => {
+      asked++;
+      return blind;
+    };
+    // Written by a model that could not see; the model of that name on today's connection can.
+    expect(imagesAnswerWentWithout(branch, recorded('a2', 2), listSays(false))).toBe(2);
+    // Written by a model that could see; today's model of that name cannot.
+    expect(imagesAnswerWentWithout(branch, recorded('a2', 0), listSays(true))).toBe(0);
+    expect(asked).toBe(0);
+    // An answer from before the record: the list's word, as before.
+    expect(imagesAnswerWentWithout(branch, { id: 'a2', meta: {} }, listSays(true))).toBe(2);
+    expect(imagesAnswerWentWithout(branch, { id: 'a2', meta: {} }, listSays(false))).toBe(0);
   });
 });

@@ -54,6 +54,11 @@ export type Assembled =
       body: string;
       /** Digests of the images inlined in `body`, scaled copies included (the step store keeps them as references). */
       attachments: string[];
+      /**
+       * The chat's images that went as a note, the model unable to read them (recorded with the answer); undefined
+       * when the request has none (the branch has no image, or none that is sent).
+       */
+      imagesNotSent?: number;
       /** Estimate before and after the per-model correction. */
       rawEstimate: number;
       estimate: number;
@@ -82,6 +87,8 @@ export function assemble(input: AssembleInput): Assembled {
   // image in the message being answered is refused, since that question is about it.
   const answering = input.historyOnly ? -1 : rest.findLastIndex((t) => t.role === 'user');
   const history = caps.vision === false ? rest.map((t, i) => (i === answering ? t : withoutImages(withoutToolImages(t)))) : rest;
+  const imagesInChat = rest.reduce((n, t) => n + notedImages(t), 0);
+  const imagesNotSent = caps.vision === false ? rest.reduce((n, t, i) => (i === answering ? n : n + notedImages(t)), 0) : 0;
   const system = [...input.layers.map((l) => l?.systemPrompt?.trim()), ...summaries.map((t) => turnText(t).trim())].filter((s): s is string => !!s);
   const turns: Turn[] = system.length > 0 ? [identityTurn(system.join('\n\n'), sendable[0]?.conversationId ?? ''), ...history] : history;
 
@@ -161,6 +168,7 @@ export function assemble(input: AssembleInput): Assembled {
     kind: 'send',
     body: JSON.stringify(encoded),
     attachments: [...new Set([...materialized.values()].flatMap((m) => (m.kind === 'image' ? [m.digest] : [])))],
+    ...(imagesInChat > 0 ? { imagesNotSent } : {}),
     rawEstimate,
     estimate,
     window,
@@ -173,6 +181,11 @@ export function assemble(input: AssembleInput): Assembled {
         }
       : {}),
   };
+}
+
+/** The images of `t` that go as a note to a model that cannot see: a message's, and those a tool returned. */
+function notedImages(t: Turn): number {
+  return t.blocks.filter((b) => b.type === 'attachment' && b.kind === 'image' && (t.role === 'user' || b.toolCallId !== undefined)).length;
 }
 
 /** What one attachment costs as materialized: its text by the estimate, an image by its model's rule. */

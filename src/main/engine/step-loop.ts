@@ -1,6 +1,7 @@
 import type { ThinkMode } from '../../shared/connections';
 import { estimateTokens, IMAGE_TOKEN_BUDGET, measureTurns } from '../../shared/context-estimate';
 import { contextRefusedMeta, contextRefusedText, roomWays, stepLimitText, type ContextRefusedMeta, type RefusalParts } from '../../shared/system-turns';
+import { withImagesNotSent } from '../../shared/images-not-sent';
 import type { ToolResultBlock, Turn } from '../../shared/turn';
 import type { DefaultWindowDeps } from './default-window';
 import { fitToolResults } from './fit-tool-results';
@@ -94,6 +95,9 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
       break;
     }
     let overflow: ContextOverflow | undefined;
+    // What the model was not sent is kept with its answer, which says so whatever model list is read later. Only a
+    // request with images says anything (sent, or as notes): without, there is nothing the answer went without.
+    if (a.imagesNotSent !== undefined) turn = withImagesNotSent(turn, a.imagesNotSent);
     turn = await runStep(deps, {
       connection, model, turn, stepIndex, signal, body: a.body, attachments: a.attachments, window: a.window,
       estimate: exact?.promptTokens ?? a.estimate, tools: a.tools, thinkOpen: exact?.thinkOpen ?? a.thinkOpen,

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { turnText, type Turn } from '../../../src/shared/turn';
 import { IMAGE_TOKEN_BUDGET } from '../../../src/shared/context-estimate';
+import { imagesNotSentOf } from '../../../src/shared/images-not-sent';
 import { SafeStorageSecretStore } from '../../../src/main/secrets/secret-store';
 import { createServices, type Services } from '../../../src/main/services';
 import { ollamaChatStream } from '../../replay-server/ollama-wire';
@@ -178,6 +179,9 @@ describe('the engine around the loop', () => {
     const turns = await settle(services, second.conversationId);
     expect(turns.at(-1)).toMatchObject({ status: 'done' });
     expect(turnText(turns.at(-1) as Turn)).toBe('A joke, then.');
+    // The answer records that it went without the image: its mark says so from this, whatever model list is read
+    // later (it looked the model up by name in the connection in use then, and a switch could change or lose it).
+    expect(imagesNotSentOf(turns.at(-1) as Turn)).toBe(1);
     const sent = replay.requests.filter((r) => r.path === '/api/chat').map((r) => JSON.parse(r.body) as { messages: { role: string; content: string; images?: string[] }[] });
     expect(sent).toHaveLength(1);
     // The refused answer is left out, so the two messages go as one (turns audit #5: roles must alternate).
@@ -188,6 +192,20 @@ describe('the engine around the loop', () => {
     const measured = await services.handlers['context:measure']({ conversationId: first.conversationId, model: 'llama3.2:3b' });
     expect(measured.tokens).toBeGreaterThan(0);
     expect(measured.tokens).toBeLessThan(IMAGE_TOKEN_BUDGET);
+  });
+
+  it('records with an answer by a model that can see that none of the chat\'s images went without', async () => {
+    replay = await startReplayServer([
+      { method: 'POST', path: '/api/show', body: '{"capabilities":["completion","vision"]}' },
+      { method: 'POST', path: '/api/chat', body: ollamaChatStream(['A cat.']), chunk: 'lines' },
+    ]);
+    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { titles: false } });
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    const image = await services.handlers['attachments:add']({ name: 'cat.png', mime: 'image/png', dataBase64: png.toString('base64') });
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'What is this?', model: 'llava:7b', attachments: [image] });
+    const turns = await settle(services, sent.conversationId);
+    expect(turns.at(-1)).toMatchObject({ status: 'done' });
+    expect(imagesNotSentOf(turns.at(-1) as Turn)).toBe(0);
   });
 
   /** A llama-server whose rendered prompt ends with `prefill` (what /apply-template answers), behind the replay server. */

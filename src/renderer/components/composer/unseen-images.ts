@@ -8,6 +8,7 @@
  * summary stands in for or one the user left out of the request (context cards, issue 21), which is not sent at all.
  */
 import { compactionMeta, droppedMeta } from '../../../shared/context-edits';
+import { imagesNotSentOf } from '../../../shared/images-not-sent';
 import type { AttachmentBlock, Turn } from '../../../shared/turn';
 
 /** The images of `branch` that will go as a note to a model that cannot read images, in the order of the chat. */
@@ -56,6 +57,18 @@ export function imagesAnswerDidNotSee(branch: readonly BranchTurn[], answerId: s
     countsByBranch.set(branch, counts);
   }
   return counts.get(answerId) ?? 0;
+}
+
+/**
+ * How many of the chat's images `answer` (a run's last step) was written without: what main recorded as its request
+ * was made (shared/images-not-sent.ts). An answer from before that record is judged as it was, by whether the model
+ * list read now says its model cannot see (`cannotSeeNow`, asked only then): a switch of connections can make that
+ * wrong, which is why the record is made.
+ */
+export function imagesAnswerWentWithout(branch: readonly BranchTurn[], answer: Pick<Turn, 'id' | 'meta'>, cannotSeeNow: () => boolean): number {
+  const recorded = imagesNotSentOf(answer);
+  if (recorded !== undefined) return recorded;
+  return cannotSeeNow() ? imagesAnswerDidNotSee(branch, answer.id) : 0;
 }
 
 /**

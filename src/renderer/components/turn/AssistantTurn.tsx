@@ -22,7 +22,7 @@ import { blankAnswerLine } from './blank-answer';
 import { ToolCallCard } from './ToolCallCard';
 import { focusComposer } from '../composer/focus-composer';
 import { cannotSee } from '../composer/send-checks';
-import { imagesAnswerDidNotSee } from '../composer/unseen-images';
+import { imagesAnswerWentWithout } from '../composer/unseen-images';
 
 /** Stops that ended an answer early, in words; `end_turn` and `tool_use` are normal and say nothing. */
 const STOP_LABEL: Record<string, string> = {
@@ -112,13 +112,16 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
     return alias?.materializedDigest !== null ? alias : undefined;
   });
   // Written by a model that cannot read images, after images in the chat: they went as a note in their place, and the
-  // chat still shows them (vision audit). Only the footer's step asks, and only for a model the server says is blind.
+  // chat still shows them (vision audit). Only the footer's step asks: what main recorded with it as it was sent, so
+  // a connection switched since cannot change it; for an answer from before the record, the model list's word.
   const unseen = useStore((s) => {
     if (streaming || !runLast) return 0;
-    const name = (first.model ? first : turn).model;
-    const alias = answeredAlias(first, s.aliases, s.models);
-    const model = s.models.find((m) => m.name === name) ?? s.models.find((m) => m.name === alias?.model);
-    return model && cannotSee(model) ? imagesAnswerDidNotSee(s.turns, turn.id) : 0;
+    return imagesAnswerWentWithout(s.turns, turn, () => {
+      const name = (first.model ? first : turn).model;
+      const alias = answeredAlias(first, s.aliases, s.models);
+      const model = s.models.find((m) => m.name === name) ?? s.models.find((m) => m.name === alias?.model);
+      return model !== undefined && cannotSee(model);
+    });
   });
   const recreate = aliasGone && /not found|try pulling/i.test(turn.error ?? '') ? aliasGone : undefined;
 
