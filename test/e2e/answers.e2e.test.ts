@@ -195,7 +195,8 @@ describe('answers', () => {
     replay.release();
     await waitIdle(page);
     await expect.poll(links).toEqual(expected);
-    expect(await assistant(page).locator('.markdown a').nth(1).getAttribute('title')).toBe('The reference');
+    // On hover, where it goes, then the title the definition gave it.
+    expect(await assistant(page).locator('.markdown a').nth(1).getAttribute('title')).toBe('https://docs.python.org/3/reference/\nThe reference');
     const text = (await assistant(page).locator('.markdown').textContent()) ?? '';
     expect(text).not.toContain('][');
     expect(text).toContain('a fence [1]');

@@ -57,7 +57,16 @@ describe('markdownToHtml', () => {
     expect(html).not.toContain('href="javascript:');
     expect(html).toContain('[a](javascript:alert(1))'); // left as text
     expect(html).not.toContain('href="data:');
-    expect(html).toContain('<a href="https://example.com" target="_blank" rel="noopener noreferrer">c</a>');
+    expect(html).toContain('<a href="https://example.com" title="https://example.com" target="_blank" rel="noopener noreferrer">c</a>');
+  });
+
+  it('says on hover where a link goes, whatever its text reads: the desktop window has no status bar to show it', () => {
+    // A model (or a page a tool fetched for it) can write one address as a link's text and another as its target.
+    const html = markdownToHtml('[https://bank.example](https://bank.example.evil.test/login) and <https://plain.example/a>');
+    expect(html).toContain('<a href="https://bank.example.evil.test/login" title="https://bank.example.evil.test/login"');
+    expect(html).toContain('<a href="https://plain.example/a" title="https://plain.example/a"');
+    // A title the model gave comes after the address, never in its place.
+    expect(markdownToHtml('[docs](https://docs.example "https://other.example")')).toContain('title="https://docs.example\nhttps://other.example"');
   });
 
   it('links `[text][label]` to a definition made in another chunk; a javascript: definition links nothing', () => {
@@ -65,8 +74,8 @@ describe('markdownToHtml', () => {
     expect(defs && Object.keys(defs).sort()).toEqual(['1', 'TWO WORDS']);
     expect(linkReferences('No [definitions] here: [a](https://example.com)')).toBeUndefined();
     const html = markdownToHtml('See [one][1], [two][two words] and [bad].', defs);
-    expect(html).toContain('<a href="https://example.com/one" title="One" target="_blank" rel="noopener noreferrer">one</a>');
-    expect(html).toContain('<a href="https://example.com/two" target="_blank" rel="noopener noreferrer">two</a>');
+    expect(html).toContain('<a href="https://example.com/one" title="https://example.com/one\nOne" target="_blank" rel="noopener noreferrer">one</a>');
+    expect(html).toContain('<a href="https://example.com/two" title="https://example.com/two" target="_blank" rel="noopener noreferrer">two</a>');
     expect(html).toContain('[bad]');
     expect(html).not.toContain('javascript:');
     // Without them (each chunk on its own), the links stayed text: what the chat showed.

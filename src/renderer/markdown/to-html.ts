@@ -114,6 +114,13 @@ md.renderer.rules.text = (tokens, idx, options, env, self) => markDirectionContr
 const defaultLinkOpen = md.renderer.rules.link_open;
 md.renderer.rules.link_open = (tokens, idx, options, env, self) => {
   const token = tokens[idx];
+  // Where the link goes, on hover, before any title the model gave it: its text may name another address than it
+  // opens ("[https://bank.example](https://bank.example.evil.test)"), and the desktop window has no status bar.
+  const href = token?.attrGet('href');
+  if (token && href) {
+    const title = token.attrGet('title');
+    token.attrSet('title', title ? `${href}\n${title}` : href);
+  }
   // Opened outside the app: main denies navigation and hands http(s) links to the system browser.
   token?.attrSet('target', '_blank');
   token?.attrSet('rel', 'noopener noreferrer');
