@@ -66,6 +66,10 @@ describe('announcement', () => {
     expect(said.length).toBeLessThan(ANNOUNCE_MAX_CHARS + 100);
   });
 
+  it('says a task list’s boxes as to do and done, not as brackets', () => {
+    expect(announcement('- [ ] Write the tests\n- [x] Fix the bug', 'done', 'm', speechText)).toBe('m: To do: Write the tests.\n\nDone: Fix the bug.');
+  });
+
   it('reads all the speech of a long answer that is mostly code, then says it goes on', () => {
     const code = `\`\`\`js\n${'console.log(1);\n'.repeat(40)}\`\`\`\n\n`;
     const text = `Intro.\n\n${code.repeat(40)}`;

@@ -10,7 +10,7 @@ const asIs = (html: string) => html;
 /** The markers a list's items start with: a list of one kind, and others that start a new list. */
 const MARKERS = ['- ', '* ', '+ ', '1. ', '2. ', '10. ', '1) ', '3) ', ' - ', '  1. ', '-   ', '1.  '];
 /** What an item's first line holds after its marker. */
-const FIRSTS = ['Tip', '**Bold:** text with `code`', 'see https://example.com/a', '', '```js', '# heading', '> quote', '| a | b |', '[x][1]', '$$', 'a  '];
+const FIRSTS = ['Tip', '[ ] to do', '[x] done **now**', '**Bold:** text with `code`', 'see https://example.com/a', '', '```js', '# heading', '> quote', '| a | b |', '[x][1]', '$$', 'a  '];
 /** Lines after an item's first, indented as its content or not (lazy text, the list's end, another list). */
 const MORE = [
   ...['text', 'more **text**', '- nested', '1. nested', '```', '```py', 'code()', '| a | b |', '|---|---|', '| 1 | 2 |', '> quoted', '# h', '---', '* * *', '===', '2.5 kg'],

@@ -107,6 +107,21 @@ describe('markdownToHtml', () => {
     expect(markdownToHtml('1. one\n\n   two')).toContain('<li>\n<p>one</p>');
   });
 
+  it('draws a task list ("- [ ] to do", "- [x] done") as boxes, ticked or not, instead of the brackets', () => {
+    const html = markdownToHtml('- [ ] write the tests\n- [x] fix **the** bug\n- [X] ship it\n- [link](https://example.com)\n- [1] a note');
+    expect(html).not.toMatch(/\[[ xX]\]/);
+    expect(html).toContain('<li class="task"><span class="task-box" role="img" aria-label="To do"></span> write the tests</li>');
+    expect(html).toContain('<li class="task"><span class="task-box" role="img" aria-label="Done" data-done=""></span> fix <strong>the</strong> bug</li>');
+    expect(html).toContain('<li class="task"><span class="task-box" role="img" aria-label="Done" data-done=""></span> ship it</li>');
+    // Only at an item's start, and only [ ], [x] or [X] followed by words: a link or a bracketed note is not a task.
+    expect(html).toContain('<li><a href="https://example.com"');
+    expect(html).toContain('<li>[1] a note</li>');
+    expect(markdownToHtml('1. [ ] step\n\n   more')).toContain('<li class="task">\n<p><span class="task-box" role="img" aria-label="To do"></span> step</p>');
+    expect(markdownToHtml('Say [x] and [ ] here')).toContain('Say [x] and [ ] here');
+    expect(markdownToHtml('- [ ]')).toContain('<li>[ ]</li>');
+    expect(markdownToHtml('- \\[x\\] kept as written')).toContain('<li>[x] kept as written</li>');
+  });
+
   it('does not load remote images (tracking pixels)', () => {
     expect(markdownToHtml('![x](https://example.com/p.png)')).not.toContain('<img');
   });

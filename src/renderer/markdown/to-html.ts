@@ -1,5 +1,5 @@
 /**
- * Model output as markdown (GFM tables, lists, fenced code with highlighting: grammars.ts) that can never carry raw HTML:
+ * Model output as markdown (GFM tables, lists and task lists: task-items.ts, fenced code with highlighting: grammars.ts) that can never carry raw HTML:
  * markdown-it runs with `html: false` (tags come out escaped, but for `<br>` and a few bare formatting pairs drawn
  * as what they mean: inline-tags.ts, and `<details>` folds: details.ts), links are kept only for http(s), and images are off (a remote image is a
  * tracking pixel the CSP blocks anyway). Pure, so it is tested without a DOM; render.ts sanitizes the result as a
@@ -15,6 +15,7 @@ import { grammarLoadsOnDemand, grammarReady, hljs, languageName } from './gramma
 import { inlineTags } from './inline-tags';
 import { markDirectionControls, markInvisible } from './invisible-chars';
 import { tableCodePipes } from './table-code-pipes';
+import { taskItems } from './task-items';
 import { TextCache } from './text-cache';
 
 /**
@@ -79,6 +80,7 @@ const md = new MarkdownIt({
 md.disable('image');
 md.use(inlineTags);
 md.use(detailsBlocks);
+md.use(taskItems);
 // A pipe in a code span in a table row stays in its cell (table-code-pipes.ts).
 md.core.ruler.after('normalize', 'table_code_pipes', (state) => {
   state.src = tableCodePipes(state.src);

@@ -62,6 +62,10 @@ function inlineText(children: readonly Token[]): string {
       case 'math_display_inline':
         out += child.content;
         break;
+      // A task item's box (task-items.ts), said as what it means.
+      case 'task_box':
+        out += (child.meta as { done?: boolean } | null)?.done === true ? 'Done:' : 'To do:';
+        break;
       // A line break inside a block is a space in speech (push collapses white space anyway).
       case 'softbreak':
       case 'hardbreak':
