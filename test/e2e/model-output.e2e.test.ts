@@ -133,6 +133,39 @@ describe('answers as local models write them', () => {
     await shootAtBothWidths(page, 'model-output-trojan-source');
   });
 
+  it('copies a selection of an answer as it reads: formulas as their TeX, code without its label and Copy button', async () => {
+    // The browser's own copy took KaTeX's MathML and HTML both, a letter a line, and the code block's head with its code.
+    const answer = 'By Pythagoras, $a^2+b^2=c^2$ for the sides.\n\n$$\\int_0^1 x\\,dx = \\tfrac{1}{2}$$\n\n```python\nprint(a ** 2 + b ** 2)\n```\n\nThat is all.';
+    s = await startUi(chatRoutes(ollamaLines([{ content: answer }]), 5));
+    const { page } = s;
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.serve.origin });
+    await send(page, 'Check the sides');
+    await waitIdle(page);
+    await assistant(page).locator('.katex-display').waitFor();
+    const copySelection = async (from: string, to: string) => {
+      await page.evaluate(() => navigator.clipboard.writeText(''));
+      await assistant(page).evaluate(
+        (turn, [start, end]) => {
+          const [first, last] = [turn.querySelector(start!), turn.querySelector(end!)];
+          if (!first || !last) throw new Error('nothing to select');
+          const range = document.createRange();
+          range.setStartBefore(first);
+          range.setEndAfter(last);
+          getSelection()?.removeAllRanges();
+          getSelection()?.addRange(range);
+        },
+        [from, to],
+      );
+      await page.keyboard.press('Control+c');
+      return page.evaluate(() => navigator.clipboard.readText());
+    };
+    const whole = await copySelection('.markdown p', '.markdown .md-chunk:last-child p');
+    expect(whole.replace(/\n+/g, '\n').trim()).toBe('By Pythagoras, $a^2+b^2=c^2$ for the sides.\n$$\\int_0^1 x\\,dx = \\tfrac{1}{2}$$\nprint(a ** 2 + b ** 2)\nThat is all.');
+    // Code alone, without math, is the browser's own copy: the block's head is left out of it as well.
+    const code = await copySelection('pre.code-block', 'pre.code-block');
+    expect(code.trim()).toBe('print(a ** 2 + b ** 2)');
+  });
+
   it('shows a right-to-left override in prose as its code point, and the words after it read in the order written', async () => {
     // Unclosed, a U+202E reversed the rest of the paragraph: "open txt.exe, then run it" read "ti nur neht ,exe.txt".
     const answer = 'Save it, then open \u202Etxt.exe and then run it.\n\nمرحبا بك، open config.json now.\n';

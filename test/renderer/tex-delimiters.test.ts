@@ -10,9 +10,12 @@ import { speechText } from '../../src/renderer/markdown/to-speech';
 /** An answer in Qwen/DeepSeek's math shape (test/fixtures/model-output/NOTES.md). */
 const ANSWER = readFileSync(new URL('../fixtures/model-output/tex-delimiters.md', import.meta.url), 'utf8');
 
-/** The HTML outside code as the reader sees it: KaTeX keeps each formula's source in an <annotation>, not shown. */
+/**
+ * The HTML outside code as the reader sees it: KaTeX keeps each formula's source in an <annotation>, and math.ts in
+ * its `data-tex` (for a copy of it), neither shown.
+ */
 function prose(html: string): string {
-  return html.replace(/<annotation[^>]*>[\s\S]*?<\/annotation>|<code[^>]*>[\s\S]*?<\/code>/g, '');
+  return html.replace(/<annotation[^>]*>[\s\S]*?<\/annotation>|<code[^>]*>[\s\S]*?<\/code>| data-tex="[^"]*"/g, '');
 }
 
 /** How many formulas KaTeX typeset (each has one annotation), and how many of them as displays. */

@@ -8,6 +8,7 @@ import type { MarkdownIt } from 'markdown-it';
 import 'katex/dist/katex.min.css';
 import { texDelimiters } from './tex-delimiters';
 import { TextCache } from './text-cache';
+import { escapeHtml } from './to-html';
 
 // The plugin is CommonJS with an `exports.default`: bundlers hand over the function, plain Node the module object.
 export const katexPlugin: typeof katexPluginModule =
@@ -38,7 +39,9 @@ export function typesetTex(tex: string, options?: { displayMode?: boolean }): st
   const key = `${displayMode ? 'd' : 'i'}${tex}`;
   let html = typeset.get(key);
   if (html === undefined) {
-    html = katex.renderToString(tex, { displayMode, throwOnError: false });
+    // The source goes with the formula, for a copy of it (copy-math.ts): KaTeX's own copy, an <annotation> in its
+    // MathML, does not pass the sanitizer.
+    html = katex.renderToString(tex, { displayMode, throwOnError: false }).replace('<span class="katex">', `<span class="katex" data-tex="${escapeHtml(tex)}">`);
     typeset.set(key, html);
   }
   return html;

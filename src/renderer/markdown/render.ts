@@ -1,6 +1,7 @@
 /** The second wall: DOMPurify over markdown-it's output, and a cache so finished chunks cost nothing again. */
 import DOMPurify from 'dompurify';
 import { loadGrammar, takeWantedGrammars } from './grammars';
+import { copyMathAsTex } from './copy-math';
 import { growFence, type FenceDraft } from './growing-fence';
 import { growFold, type FoldDraft } from './growing-fold';
 import { drawList, type ListView } from './list-view';
@@ -181,6 +182,8 @@ async function loadGrammars(languages: string[]): Promise<void> {
 function loadMath(): Promise<void> {
   mathLoading ??= import('./math').then((m) => {
     enableMath(m.mathPlugin);
+    // A copied selection gives its formulas as TeX, not KaTeX's two renderings of them (copy-math.ts).
+    copyMathAsTex();
     onMore();
   });
   return mathLoading;
