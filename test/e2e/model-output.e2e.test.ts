@@ -53,6 +53,11 @@ describe('answers as local models write them', () => {
     const text = await prose(page);
     expect(text).not.toContain('\\');
     expect(text).toContain('as in [1].');
+    // What a screen reader reads of a formula is its MathML, not the TeX source after it (the sanitizer kept the
+    // text of KaTeX's <annotation>: "… sec x ( \frac{1}{\cos x} = \sec x )").
+    const spoken = await assistant(page).locator('.katex-mathml').allTextContents();
+    expect(spoken).toHaveLength(4);
+    for (const formula of spoken) expect(formula).not.toMatch(/\\|[{}]/);
     await shootAtBothWidths(page, 'model-output-math');
   });
 

@@ -18,9 +18,9 @@ function prose(html: string): string {
   return html.replace(/<annotation[^>]*>[\s\S]*?<\/annotation>|<code[^>]*>[\s\S]*?<\/code>| data-tex="[^"]*"/g, '');
 }
 
-/** How many formulas KaTeX typeset (each has one annotation), and how many of them as displays. */
+/** How many formulas KaTeX typeset (each carries its source in data-tex), and how many of them as displays. */
 function formulas(html: string): { all: number; display: number } {
-  return { all: (html.match(/<annotation /g) ?? []).length, display: (html.match(/class="katex-display"/g) ?? []).length };
+  return { all: (html.match(/ data-tex="/g) ?? []).length, display: (html.match(/class="katex-display"/g) ?? []).length };
 }
 
 describe('\\( … \\) and \\[ … \\] math (Qwen, DeepSeek)', () => {

@@ -40,8 +40,12 @@ export function typesetTex(tex: string, options?: { displayMode?: boolean }): st
   let html = typeset.get(key);
   if (html === undefined) {
     // The source goes with the formula, for a copy of it (copy-math.ts): KaTeX's own copy, an <annotation> in its
-    // MathML, does not pass the sanitizer.
-    html = katex.renderToString(tex, { displayMode, throwOnError: false }).replace('<span class="katex">', `<span class="katex" data-tex="${escapeHtml(tex)}">`);
+    // MathML, does not pass the sanitizer, which drops the tag and keeps its text, so a screen reader read the raw
+    // TeX after the formula ("a squared plus b squared… a^2+b^2"). The annotation goes; data-tex holds the source.
+    html = katex
+      .renderToString(tex, { displayMode, throwOnError: false })
+      .replace('<span class="katex">', `<span class="katex" data-tex="${escapeHtml(tex)}">`)
+      .replace(/<annotation encoding="application\/x-tex">[\s\S]*?<\/annotation>/, '');
     typeset.set(key, html);
   }
   return html;
