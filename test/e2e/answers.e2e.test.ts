@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { ReplayRoute } from '../replay-server/replay-server';
 import { answerRequests, ASSISTANT, assistant, chatRequests, chatRoutes, ollamaLines, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { shootAtBothWidths } from './helpers/screenshots';
 
 let s: UiSession | undefined;
 afterEach(async () => {
@@ -176,6 +177,24 @@ describe('answers', () => {
     expect(await page.getByTestId('answer-continue').count()).toBe(0);
     // Chat audit #3: the continued first answer still names the chat (Continue is not a second message of the user's).
     await expect.poll(() => page.getByTestId('conversation-item').first().textContent()).toBe('tokens, so here is the rest');
+  });
+
+  it('draws headings from largest to smallest, none smaller than the text', async () => {
+    // h1, h2 and h3 were one size, and h4-h6 took the browser's own sizes: "###### Note" at two thirds of the text.
+    const lines = [{ content: '# One\n\n## Two\n\n### Three\n\n#### Four\n\n##### Five\n\n###### Six\n\nSome text.' }];
+    s = await startUi(chatRoutes(ollamaLines(lines)));
+    const { page } = s;
+    await send(page, 'Show me every heading');
+    await waitIdle(page);
+    const sizes = await assistant(page)
+      .locator('.markdown')
+      .evaluate((el) => ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p'].map((tag) => Number.parseFloat(getComputedStyle(el.querySelector(tag)!).fontSize)));
+    const [h1, h2, h3, h4, h5, h6, text] = sizes as [number, number, number, number, number, number, number];
+    expect(h1).toBeGreaterThan(h2);
+    expect(h2).toBeGreaterThan(h3);
+    expect(h3).toBeGreaterThan(text);
+    for (const small of [h4, h5, h6]) expect(small).toBeGreaterThanOrEqual(text);
+    await shootAtBothWidths(page, 'answers-headings');
   });
 
   it('links a reference-style link to its definition in a later paragraph, as it streams and once done', async () => {
