@@ -73,7 +73,8 @@ export function compactionMeta(meta: JsonObject): CompactionMeta | undefined {
   const covered = ids(meta['covered']);
   const { summary, tokensBefore, tokensAfter, model, auto, from } = meta;
   if (!covered || typeof summary !== 'string' || typeof tokensBefore !== 'number' || typeof tokensAfter !== 'number' || typeof model !== 'string') return undefined;
-  const out: CompactionMeta = { covered, summary, tokensBefore, tokensAfter, counted: countedBy(meta['counted']), model };
+  // Each message once: cards written before chained summaries were fixed named some several times ("the 36 messages").
+  const out: CompactionMeta = { covered: [...new Set(covered)], summary, tokensBefore, tokensAfter, counted: countedBy(meta['counted']), model };
   const replaces = ids(meta['replaces']);
   if (replaces && replaces.length > 0) out.replaces = replaces;
   if (isObject(auto) && typeof auto['threshold'] === 'number') out.auto = { threshold: auto['threshold'] };

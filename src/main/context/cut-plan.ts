@@ -44,15 +44,22 @@ export function cutCandidates(branch: readonly Turn[]): Cut[] {
   // plan asks for a few of them.
   const summaries: string[] = [];
   const covered: string[] = [];
+  // Each message once: a card written before the fix of chained summaries may name some several times.
+  const seen = new Set<string>();
+  const cover = (id: string) => {
+    if (seen.has(id)) return;
+    seen.add(id);
+    covered.push(id);
+  };
   let hasMessage = false;
   edited.forEach((turn, i) => {
     if (turn.role === 'user' && i > 0 && hasMessage) out.push(lazyCut(turn, edited, i, covered, summaries));
     if (isSummaryTurn(turn)) {
       summaries.push(turn.id);
-      covered.push(...(covers.get(turn.id) ?? []));
+      for (const id of covers.get(turn.id) ?? []) cover(id);
     } else {
       hasMessage = true;
-      covered.push(turn.id);
+      cover(turn.id);
     }
   });
   return out;

@@ -28,6 +28,13 @@ export function applyContextEdits(branch: readonly Turn[]): Turn[] {
     }
   }
   if (summaries.size === 0 && dropped.size === 0 && items.size === 0) return [...branch];
+  // Each card names only the cards the request then held (a third names the second, not the first, which the second
+  // had already replaced): a turn goes to the summary at the end of that chain, or a replaced card came back.
+  const latest = (id: string): string | undefined => {
+    let by = coveredBy.get(id);
+    for (let hops = 0; by !== undefined && coveredBy.has(by) && hops < summaries.size; hops++) by = coveredBy.get(by);
+    return by;
+  };
 
   const onBranch = new Set(branch.map((t) => t.id));
   const placed = new Set<string>();
@@ -40,7 +47,7 @@ export function applyContextEdits(branch: readonly Turn[]): Turn[] {
     out.push(summaryTurn(s.card, s.meta));
   };
   for (const turn of branch) {
-    const by = coveredBy.get(turn.id);
+    const by = latest(turn.id);
     if (by !== undefined) {
       place(by);
       continue;

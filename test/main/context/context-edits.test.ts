@@ -42,6 +42,31 @@ describe('a summary card', () => {
     expect(turnText(sent[0]!)).toContain('Second.');
   });
 
+  // A long chat summarized again and again (auto-compact at each message, or Summarize chosen a third time): each
+  // card was made by cutCandidates from what the request then held, as main makes it. The third card's own list of
+  // replaced cards names only the second; the first still pointed at the second, which came back into the request
+  // (three summaries in its system message), and each later card counted those messages again ("Summary of the 36
+  // messages" in a chat of 12).
+  it('summarized a third and fourth time: only the latest summary is sent, and it counts each message once', () => {
+    const branch: Turn[] = [];
+    const say = (n: number) => branch.push(turn(`u${n}`, 'user', `note ${n}`), turn(`a${n}`, 'assistant', `answer ${n}`));
+    const summarizeBefore = (n: number) => {
+      const cut = cutCandidates(branch).find((c) => c.keepFrom === `u${n}`)!;
+      branch.push(summary(`s${n}`, cut.covered, `Up to ${n}.`, cut.summaries.length > 0 ? { replaces: cut.summaries } : {}));
+    };
+    for (let n = 1; n <= 6; n++) {
+      say(n);
+      if (n >= 3) summarizeBefore(n);
+    }
+    const sent = sendableHistory(branch);
+    expect(ids(sent)).toEqual(['s6', 'u6', 'a6']);
+    expect(turnText(sent[0]!)).toBe('Summary of the 10 messages before this point, written by m to fit the context window:\n\nUp to 6.');
+    branch.push(turn('u7', 'user', 'note 7'));
+    const next = cutCandidates(branch).find((c) => c.keepFrom === 'u7')!;
+    expect(next.summaries).toEqual(['s6']);
+    expect(next.covered).toEqual(['u1', 'a1', 'u2', 'a2', 'u3', 'a3', 'u4', 'a4', 'u5', 'a5', 'u6', 'a6']);
+  });
+
   it('covering turns of another chat (a continued chat) is sent where it sits', () => {
     const root = summary('s0', ['old1', 'old2'], 'Earlier chat.', { from: { conversationId: 'old', title: 'Old' } });
     expect(ids(sendableHistory([root, turn('u9', 'user', 'go on')]))).toEqual(['s0', 'u9']);
