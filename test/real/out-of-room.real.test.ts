@@ -52,6 +52,19 @@ const planOf = (app: RealApp, conversationId: string) => app.services.handlers['
 const userTexts = (body: Body) => body.messages.filter((m) => m.role === 'user').map((m) => m.content);
 
 describe('out of room on llama-server (the server counts)', () => {
+  // A new chat on a fresh app (nothing yet learned of this model's tokens per character): the meter's breakdown said
+  // "Tool definitions — 260 tokens; Earlier turns — 1,641 tokens" of the server's 1,901, in a chat with no turns.
+  // The parts were the character estimate and the earlier turns whatever of the server's count was left.
+  it('the meter of a new chat gives the server’s count to the tool definitions, and names no earlier turns', async () => {
+    const app = await startApp((await pool.get(SCRIPTS.plain, { ctx: 2048 })).url);
+    apps.push(app);
+    const m = await app.services.handlers['context:measure']({ conversationId: null, model: app.model, connectionId: app.connectionId });
+    expect(m).toMatchObject({ counted: 'server', window: 2048 });
+    expect(m.parts?.earlier).toBeUndefined();
+    expect((m.parts?.tools ?? 0) + (m.parts?.system ?? 0)).toBe(m.tokens);
+    expect(m.parts?.tools).toBeGreaterThan(m.tokens * 0.9);
+  });
+
   it('plans with the server’s count, says a larger window is the server’s -c, and a summary takes the older turns’ place', async () => {
     const { app, conversationId, turns } = await overflowed();
     const plan = await planOf(app, conversationId);

@@ -29,9 +29,19 @@ export async function measureBranch(deps: RequestSetupDeps, setup: RequestSetup,
   if (a.kind !== 'send') return { kind: 'unsendable', message: a.message };
   const base = { window: a.window, largest: opts.largest ? (a.largest ?? []) : [] };
   // The branch is history here: its last message is one of the earlier turns, not the one to be sent (the draft).
+  // The parts are estimated from characters; a total the server (or the tokenizer) counted puts them in its units,
+  // as a refusal's are. Earlier turns are only where the branch has some: a new chat's request is the tool
+  // definitions and the system prompt, the template's few tokens with them ("Tool definitions — 260 tokens;
+  // Earlier turns — 1,641 tokens" of a new chat's 1,901 counted by llama-server).
   const partsOf = (tokens: number): Measured['parts'] => {
-    const { tools, system } = a.parts ?? {};
-    const earlier = Math.max(0, tokens - (tools ?? 0) - (system ?? 0));
+    const est = a.parts ?? {};
+    const inUnits = (n: number | undefined) => (n === undefined || a.estimate <= 0 ? n : Math.round((n * tokens) / a.estimate));
+    let tools = inUnits(est.tools);
+    let system = inUnits(est.system);
+    const history = est.message !== undefined || est.earlier !== undefined;
+    if (!history && tools !== undefined) tools = Math.max(0, tokens - (system ?? 0));
+    else if (!history && system !== undefined) system = tokens;
+    const earlier = history ? Math.max(0, tokens - (tools ?? 0) - (system ?? 0)) : 0;
     return { ...(tools !== undefined ? { tools } : {}), ...(system !== undefined ? { system } : {}), ...(earlier > 0 ? { earlier } : {}) };
   };
   if (opts.exact === false) return { ...base, tokens: a.estimate, counted: 'estimate', parts: partsOf(a.estimate) };
