@@ -53,6 +53,17 @@ describe('the edit form’s checks before Send', () => {
     expect(editRefusal(edited, 'What is this?', [photo], context(costs, ['completion', 'vision']))).toBeNull();
   });
 
+  // llama-server counts a file with the model's own tokenizer (the chip says "2K tokens", exact), and its other
+  // counts taught the page that this model's tokens run 7 to the character rule's 1: the exact count was scaled by
+  // that too, so a 2,000-token file was "about 14K tokens" and refused in a 4K window (the message box said
+  // "notes.txt needs about 28K tokens; 1.6K are left" of a file the server counted at about 4K).
+  it('counts a file the server counted as the server did, not scaled again by what it learned of the model', () => {
+    const counted = (tokens: number): CostState => ({ status: 'done', inspection: { ...inspection(tokens), tokensSource: 'exact', textChars: tokens } });
+    const onServer = (tokens: number): EditContext => ({ ...context({ [keyOf(notes)]: counted(tokens) }), contextChoice: { contextWindow: 4096, source: 'server', reason: null, estimateRatio: 7 } });
+    expect(editRefusal(edited, 'Read my notes', [notes], onServer(2_000))).toBeNull();
+    expect(editRefusal(edited, 'Read my notes', [notes], onServer(5_000))).toMatch(/^notes\.txt needs about 4\.9K tokens; 3\.\dK are left in the 4K-token window\./);
+  });
+
   it('refuses a message longer than the window with the message box’s reason; the turns after the edited one do not count', () => {
     expect(editRefusal(edited, 'Short again', [], context())).toBeNull();
     expect(editRefusal(edited, 'x'.repeat(20_000), [], context())).toMatch(/^Too long for llama3\.2:3b: about .* tokens, its window holds 4[.,]?\d*K?.*\. Make room, or remove attachments\.$/);

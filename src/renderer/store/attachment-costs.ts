@@ -110,11 +110,14 @@ export function useCost(block: AttachmentBlock): CostState | undefined {
 
 /**
  * Tokens for the meter: the known cost, 0 while a document is read or when it cannot be (nothing of it is sent),
- * undefined for an image not measured yet (its fixed budget stands in).
+ * undefined for an image not measured yet (its fixed budget stands in). In the character rule's scale, which the
+ * meter multiplies by `ratio` (what the server's counts taught of this model): a count the server made with the
+ * model's tokenizer is already in the model's tokens, so it is divided by it here, or it was scaled twice (a file
+ * llama-server counted at 4K was "about 28K tokens" and refused).
  */
-export function costFor(costs: Record<string, CostState>, block: AttachmentBlock): number | undefined {
+export function costFor(costs: Record<string, CostState>, block: AttachmentBlock, ratio = 1): number | undefined {
   const key = currentKey(block);
   const state = key ? costs[key] : undefined;
-  if (state?.status === 'done') return state.inspection.tokens;
+  if (state?.status === 'done') return state.inspection.tokensSource === 'exact' && ratio > 0 ? state.inspection.tokens / ratio : state.inspection.tokens;
   return block.kind === 'image' ? undefined : 0;
 }

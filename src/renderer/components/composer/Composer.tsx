@@ -87,8 +87,10 @@ export function Composer() {
 
   // Attachments count as main measured them for this model: their text as sent, the chosen pages only.
   const costs = useAttachmentCosts((s) => s.costs);
-  const cost = (b: AttachmentBlock) => costFor(costs, b);
-  const history = useMemo(() => measureTurns(turns, (b) => costFor(costs, b)), [turns, costs, selected]);
+  // Scaled by what the server counted for this model: a tokenizer unlike the character rule can be 7x off.
+  const ratio = contextChoice?.estimateRatio ?? 1;
+  const cost = (b: AttachmentBlock) => costFor(costs, b, ratio);
+  const history = useMemo(() => measureTurns(turns, (b) => costFor(costs, b, ratio)), [turns, costs, selected, ratio]);
   const activeConnection = useStore((s) => s.settings?.activeConnectionId);
   // Nothing to choose, once the list has come (empty, or the server away): the way to a model, where the meter
   // would wait for a window forever. GGUFs in the models folder are counted from main's list, read again as the
@@ -116,8 +118,6 @@ export function Composer() {
   // An empty draft sends nothing: the meter then shows the conversation alone, the number a refusal card shows.
   const draftEmpty = draft === '' && attachments.items.length === 0;
   const pending = draftEmpty ? measureTurns([]) : measureTurns([{ blocks: [{ type: 'text', text: draft }, ...attachments.items] }], cost);
-  // Scaled by what the server counted for this model: a tokenizer unlike the character rule can be 7x off.
-  const ratio = contextChoice?.estimateRatio ?? 1;
   // The conversation as main will send it (summaries in place, left-out turns absent, system prompt and tools),
   // counted as the preflight counts it (issue 21); the draft is added to it. Until main answers, the estimate.
   // The system prompt and the window change the request too (the chat's popover, a window kept in Models).

@@ -73,12 +73,12 @@ export function editChecks(turn: Pick<Turn, 'id'>, text: string, items: readonly
     const key = currentKey(b);
     return key ? costs[key] : undefined;
   };
-  const cost = (b: AttachmentBlock) => costFor(costs, b);
+  const ratio = contextChoice?.estimateRatio ?? 1;
+  const cost = (b: AttachmentBlock) => costFor(costs, b, ratio);
   const at = turns.findIndex((t) => t.id === turn.id);
   const before = at >= 0 ? turns.slice(0, at) : turns;
   const empty = text.trim() === '' && items.length === 0;
   const pending = empty ? measureTurns([]) : measureTurns([{ blocks: [{ type: 'text', text }, ...items] }], cost);
-  const ratio = contextChoice?.estimateRatio ?? 1;
   // The system prompt and the tools as main last counted them for this chat.
   const parts = measure?.base?.conversationId === activeId ? measure?.value.parts : undefined;
   const besides = (parts?.tools ?? 0) + (parts?.system ?? 0);
