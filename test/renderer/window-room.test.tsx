@@ -95,6 +95,16 @@ describe("a PDF's page row (attachments audit #2)", () => {
     expect(html).toContain(`Too long for the window (${formatTokens(room?.left ?? 0)} tokens left)`);
   });
 
+  // The context hunt: a PDF llama-server counted (its chip in the model's tokens) was compared with what is left in
+  // the rule's scale, and at a ratio of 2 said not to fit half a window that held it.
+  it('compares a PDF the server counted with what is left in the model’s tokens, and says that number', () => {
+    const exact = (tokens: number): AttachmentInspection => ({ ...pdfInspection([4000, 4000]), tokens, tokensSource: 'exact' });
+    const room = { left: 2000, forPages: 1500, inWindow: 4000 };
+    expect(renderToStaticMarkup(<PageRangeRow block={report} inspection={exact(3000)} room={room} onPages={() => {}} />)).toBe('');
+    const over = renderToStaticMarkup(<PageRangeRow block={report} inspection={exact(5000)} room={room} onPages={() => {}} />);
+    expect(over).toContain(`Too long for the window (${formatTokens(4000)} tokens left)`);
+  });
+
   it("shows a page example the document has: 1-2 for a 2-page PDF, 1 for a single page", () => {
     const two = renderToStaticMarkup(<PageRangeRow block={report} inspection={pdfInspection([30_000, 30_000])} room={{ left: 100, forPages: 0 }} onPages={() => {}} />);
     expect(two).toContain('Not even page 1 fits');

@@ -20,8 +20,11 @@ export function PageRangeRow({
 }: {
   block: AttachmentBlock;
   inspection: AttachmentInspection;
-  /** What is left of the window for this attachment, in its chip's scale (window-room.ts). */
-  room: Pick<Room, 'left' | 'forPages'>;
+  /**
+   * What is left of the window for this attachment (window-room.ts): `left` and `forPages` in the rule's scale,
+   * `inWindow` in the model's tokens, which a count the server made is in.
+   */
+  room: Pick<Room, 'left' | 'forPages'> & { inWindow?: number };
   onPages: (pages: PageRange | undefined) => void;
 }) {
   const pages = inspection.pageCount;
@@ -31,7 +34,10 @@ export function PageRangeRow({
   const row = useRef<HTMLSpanElement>(null);
   const problemId = useId();
   const shown = pages !== null && pageChars !== null && inspection.error === null;
-  const over = inspection.tokens > room.left;
+  // A count the server made with the model's tokenizer is compared with what is left in the model's tokens; the rule's
+  // estimate with the rule's scale. Compared with the rule's, a PDF llama-server counted was said not to fit where it did.
+  const left = inspection.tokensSource === 'exact' && room.inWindow !== undefined ? room.inWindow : room.left;
+  const over = inspection.tokens > left;
   // The files waiting to be sent scroll in a box of their own: on a phone, with a file or two above it, the field to
   // choose pages in opened below its fold, out of sight, while the reason under the box pointed to it (documents audit #4).
   useEffect(() => {
@@ -47,7 +53,7 @@ export function PageRangeRow({
     setDraft(formatRange(parsed));
     onPages(parsed.from === 1 && parsed.to === pages ? undefined : parsed);
   };
-  const budgetText = `${formatTokens(room.left)} tokens left`;
+  const budgetText = `${formatTokens(left)} tokens left`;
   const example = fit ? formatRange(fit) : exampleRange(pages);
   return (
     <span ref={row} className="chip-pages" role="group" aria-label={`Pages of ${block.name} to send`}>
