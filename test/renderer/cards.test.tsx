@@ -23,7 +23,7 @@ describe('SystemCard', () => {
       <SystemCard turn={system({ source: 'context-refused', meta: { estimate: 9000, window: 4096, model: '<img src=x onerror=alert(1)>', largest: [] } })} />,
     );
     expect(html).toContain('data-card="context-refused"');
-    expect(html).toContain('9000');
+    expect(html).toContain('9,000');
     expect(html).toContain('&lt;img src=x');
     expect(html).not.toContain('<img');
   });
@@ -57,9 +57,10 @@ describe('one card per system-turn kind, text and card from the same meta (issue
   it('context-refused: numbers in words, the largest parts as a list, the advice once, nothing as JSON', () => {
     const html = renderToStaticMarkup(<SystemCard turn={system({ source: 'context-refused', meta: refused, blocks: [{ type: 'text', text: systemTurnText('context-refused', refused) ?? '' }] })} />);
     expect(html).toContain('data-card="context-refused"');
-    expect(html).toContain('About 9000 tokens needed');
-    expect(html).toContain('4096');
-    expect(html).toMatch(/<li[^>]*>attachment report\.pdf[^<]*7000 tokens<\/li>/);
+    // Grouped as the card's other numbers are ("n_ctx 2,048"); it read "About 9000 tokens needed".
+    expect(html).toContain('About 9,000 tokens needed');
+    expect(html).toContain('holds 4,096');
+    expect(html).toMatch(/<li[^>]*>attachment report\.pdf[^<]*7,000 tokens<\/li>/);
     expect(html).not.toContain('turnId');
     expect(html).not.toContain('[{');
     expect(html.match(/Make room:/g)).toHaveLength(1);

@@ -14,6 +14,7 @@ import { compactionMeta, continuedMeta, droppedMeta, summaryFailedMeta, summaryF
 import { turnText, type Turn } from '../../../shared/turn';
 import { CompactionCard, ContinuedCard, DroppedCard, RefusalChoices, RefusalParts, RefusalWays } from '../context/ContextCards';
 import { ToolApproval } from './ToolApproval';
+import { formatExactTokens } from '../../format';
 
 /**
  * A system turn (DESIGN.md §5): one small card per kind, its words derived from the same meta as the turn's text
@@ -74,12 +75,14 @@ function Stored({ turn }: { turn: Turn }) {
 }
 
 function ContextRefused({ meta, turn }: { meta: ContextRefusedMeta; turn: Turn }) {
+  const need = formatExactTokens(meta.estimate);
   return (
     <>
       <p className="system-text">
-        {meta.counted === 'server' ? `${meta.estimate} tokens needed (counted by the server)` : meta.counted === 'tokenizer' ? `${meta.estimate} tokens needed (counted exactly)` : `About ${meta.estimate} tokens needed`}; {meta.model}
+        {/* Grouped as the rest of the card groups its numbers ("n_ctx 2,048"): it read "2340 tokens needed". */}
+        {meta.counted === 'server' ? `${need} tokens needed (counted by the server)` : meta.counted === 'tokenizer' ? `${need} tokens needed (counted exactly)` : `About ${need} tokens needed`}; {meta.model}
         {meta.serverRefused ? ' now holds ' : ' holds '}
-        {meta.window}.
+        {formatExactTokens(meta.window)}.
       </p>
       {meta.largest.length > 0 && (
         <>
@@ -87,7 +90,7 @@ function ContextRefused({ meta, turn }: { meta: ContextRefusedMeta; turn: Turn }
           <ul className="system-list">
             {meta.largest.map((item, i) => (
               <li key={i}>
-                {item.label} — about {item.tokens} tokens
+                {item.label} — about {formatExactTokens(item.tokens)} tokens
               </li>
             ))}
           </ul>
