@@ -12,6 +12,7 @@ import { UserFacingError } from '../errors';
 import type { FileDigests } from './file-digest';
 import { readModelInfo, UnusableModelError, type ModelFileInfo } from './gguf-info';
 import { modelFileName, pathInFolder, scanModelsFolder, type FolderFile } from './models-folder';
+import { typedFilePathCandidates } from './typed-file-path';
 
 export interface LibraryDeps {
   modelsDir: () => string;
@@ -83,8 +84,8 @@ export class LibraryService {
   }
 
   /** Copies or links a GGUF into the folder; the file is checked first, so a non-model is refused with why. */
-  async addFile(source: string, mode: 'copy' | 'link'): Promise<LibraryEntry> {
-    const s = await stat(source).catch(() => null);
+  async addFile(typed: string, mode: 'copy' | 'link'): Promise<LibraryEntry> {
+    const { source, s } = await this.typedSource(typed);
     // Models audit #7: a folder was "no file at …", though something is there.
     if (s?.isDirectory()) {
       throw new UserFacingError('invalid-payload', `${source} is a folder, not a file: type the path of a .gguf file in it, or choose it as the models folder in Settings.`);
@@ -118,6 +119,16 @@ export class LibraryService {
     const entry = entries.find((e) => e.file === file);
     if (!entry) throw new Error('added model vanished');
     return entry;
+  }
+
+  /** The first of the paths `typed` may mean that something is at, else the path as typed (to say it is not there). */
+  private async typedSource(typed: string): Promise<{ source: string; s: Stats | null }> {
+    const candidates = typedFilePathCandidates(typed);
+    for (const source of candidates) {
+      const s = await stat(source).catch(() => null);
+      if (s) return { source, s };
+    }
+    return { source: candidates[0] ?? typed, s: null };
   }
 
   async delete(file: string): Promise<boolean> {

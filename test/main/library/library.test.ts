@@ -1,6 +1,7 @@
 import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pathInFolder } from '../../../src/main/library/models-folder';
 import { createServices, type Services } from '../../../src/main/services';
@@ -70,6 +71,25 @@ describe('the model library', () => {
     utimesSync(other, t.atime, t.mtime);
     expect((await h['library:add-file']({ path: other, mode: 'copy' })).file).toBe('weather.gguf');
     expect((await h['library:list']({})).map((e) => e.file)).toEqual(['forecast.gguf', 'weather.gguf']);
+  });
+
+  it('adds a GGUF whose path was pasted in quotes, as a file:// URL or escaped by a shell, where it said "There is no file at …" (first-run hunt)', async () => {
+    const folder = join(dir, 'My Downloads');
+    mkdirSync(folder);
+    const h = services.handlers;
+    const add = async (name: string, typed: (path: string) => string) => {
+      const path = join(folder, name);
+      copyFileSync(generateScriptedModel(SCRIPTS.plain), path);
+      const added = await h['library:add-file']({ path: typed(path), mode: 'link' });
+      expect(added.file).toBe(name);
+      rmSync(added.path);
+    };
+    await add('quoted.gguf', (p) => `"${p}"`);
+    await add('single-quoted.gguf', (p) => `'${p}' `);
+    await add('url.gguf', (p) => pathToFileURL(p).href);
+    await add('escaped.gguf', (p) => p.replaceAll(' ', '\\ '));
+    // A path that names nothing is said to, as typed.
+    await expect(h['library:add-file']({ path: `"${join(folder, 'none.gguf')}"`, mode: 'copy' })).rejects.toThrow(`There is no file at "${join(folder, 'none.gguf')}".`);
   });
 
   it('says a folder given as the file to add is a folder (models audit #7)', async () => {
