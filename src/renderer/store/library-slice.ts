@@ -66,7 +66,12 @@ export function loadLibrary(): Promise<boolean> {
   });
 }
 
+/**
+ * Add, Delete and Rename each take the last confirmation away first, as keepWindow does: left there, "Added a.gguf."
+ * stood under the next try's "There is no file at …", as if that try had added a file too (first-run hunt).
+ */
 export function addModelFile(path: string, mode: 'copy' | 'link'): Promise<boolean> {
+  set({ note: null });
   return attempt(async () => {
     const entry = await firebrand().library.addFile({ path, mode });
     set({ note: `Added ${entry.file}.` });
@@ -101,6 +106,7 @@ export function dismissDownload(downloadId: string): void {
 }
 
 export function deleteModelFile(file: string): Promise<boolean> {
+  set({ note: null });
   return attempt(async () => {
     await firebrand().library.delete({ file });
     set({ note: `Deleted ${file}.` });
@@ -116,6 +122,7 @@ export async function renameModelFile(file: string, to: string): Promise<boolean
 /** Renames a models-folder file: the name main gave it (it may add `.gguf`), or null where it was refused (said). */
 export async function renameModelFileTo(file: string, to: string): Promise<string | null> {
   let renamed: string | null = null;
+  set({ note: null });
   const ok = await attempt(async () => {
     const entry = await firebrand().library.rename({ file, to });
     renamed = entry.file;
