@@ -147,6 +147,24 @@ describe('the model manager in serve mode', () => {
     await expect.poll(() => page.locator('[data-testid="turn"][data-role="assistant"]').last().getAttribute('data-status')).toBe('done');
   });
 
+  it('says on a first run that an Ollama has no models yet and how to pull one, where the banner’s Open Models leads, until one is pulled (first-run hunt)', async () => {
+    // Before: the screen's "Models" heading stood over nothing.
+    replay.setRoutes(routes('{"models":[]}'));
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
+    await page.goto(serve.url);
+    await page.getByRole('button', { name: 'Open Models' }).click();
+    const none = page.getByTestId('models-none');
+    await expect.poll(() => none.textContent()).toBe(
+      'This Ollama has no models yet. Pull one above by its name in the Ollama library (ollama.com/library), such as llama3.2:1b (1.3 GB); it is then in the composer’s model list.',
+    );
+    replay.setRoutes(routes());
+    await page.getByTestId('pull-input').fill('llama3.2:1b');
+    await page.getByTestId('pull-button').click();
+    await expect.poll(() => page.getByTestId('pull-progress').getAttribute('data-state')).toBe('done');
+    await expect.poll(() => page.getByTestId('model-row').count()).toBe(2);
+    expect(await none.count()).toBe(0);
+  });
+
   it('cancels a pull and says a server error mid-pull in its own words', async () => {
     // The pull is held part-way and never let go: it is still running when Cancel is pressed, on any machine.
     replay.setRoutes(routes(TAGS_BODY, true));

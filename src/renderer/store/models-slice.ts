@@ -18,6 +18,11 @@ export interface ModelsState {
   advice: ContextAdvice | null;
   gpu: GpuReport | null;
   error: string | null;
+  /**
+   * The active server's model list was read, and `models` is what it said: an empty list then means the server has
+   * none (said so on the screen), not that it could not be asked or was not asked yet.
+   */
+  modelsRead: boolean;
   busy: boolean;
   /** Bumped when a kept window or the GPU memory changes: each model row reads its window again (models audit #4). */
   windowVersion: number;
@@ -32,6 +37,7 @@ export const useModelsStore = create<ModelsState>(() => ({
   advice: null,
   gpu: null,
   error: null,
+  modelsRead: false,
   busy: false,
   windowVersion: 0,
 }));
@@ -56,11 +62,17 @@ const runningSince = (asked: number, running: RunningModel[]): Partial<ModelsSta
 /** Reads the screen's lists; Ollama's running models only where Ollama is the active connection (models audit #3). */
 export function loadModelsScreen(ollama = ollamaActive): Promise<boolean> {
   ollamaActive = ollama;
+  // Until this read answers, an empty list may be the last server's, or none read yet: not said to be empty.
+  set({ modelsRead: false });
   return attempt(async () => {
     const api = firebrand();
     const asked = runningTold;
-    const [models, aliases, running] = await Promise.all([api.models.list({}), api.aliases.list({}), ollama ? api.models.running({}).catch(() => []) : Promise.resolve([])]);
-    set({ models, aliases, ...runningSince(asked, running) });
+    const [models, aliases, running] = await Promise.all([
+      api.models.list({}),
+      api.aliases.list({}),
+      ollama ? api.models.running({}).catch(() => []) : Promise.resolve([]),
+    ]);
+    set({ models, modelsRead: true, aliases, ...runningSince(asked, running) });
   });
 }
 

@@ -1,6 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import type { ModelSummary } from '../../../shared/ipc';
-import { deleteModel, hideDetails, showDetails, useModelsStore } from '../../store/models-slice';
+import { deleteModel, hideDetails, showDetails, useModelsStore, type ModelsState } from '../../store/models-slice';
 import { ContextPanel } from './ContextPanel';
 import { formatBytes } from './format';
 import { ModelWindow } from './ModelWindow';
@@ -15,8 +15,21 @@ export function facts(m: ModelSummary): string {
   return [m.sizeBytes === null ? null : formatBytes(m.sizeBytes), m.family, m.parameterSize, m.quantization].filter(Boolean).join(' · ');
 }
 
+/**
+ * What the list says where the server has no models: an Ollama with nothing pulled showed the "Models" heading over
+ * nothing, where the banner's "Open Models" had sent the user (first-run hunt). Null while the list is read or where
+ * it could not be (the screen's error says why), and where there are models.
+ */
+export function noModelsNote(s: Pick<ModelsState, 'models' | 'modelsRead' | 'error'>, ollama: boolean): string | null {
+  if (s.models.length > 0 || !s.modelsRead || s.error !== null) return null;
+  return ollama
+    ? 'This Ollama has no models yet. Pull one above by its name in the Ollama library (ollama.com/library), such as llama3.2:1b (1.3 GB); it is then in the composer’s model list.'
+    : 'This server lists no models. Start it with a model, or check its address in Settings → Connections.';
+}
+
 export function ModelList({ connectionId, ollama }: { connectionId: string; ollama: boolean }) {
   const models = useModelsStore((s) => s.models);
+  const none = useModelsStore((s) => noModelsNote(s, ollama));
   const details = useModelsStore((s) => s.details);
   const ids = useId();
   const [confirming, setConfirming] = useState<string | null>(null);
@@ -45,6 +58,8 @@ export function ModelList({ connectionId, ollama }: { connectionId: string; olla
   return (
     <section className="mm-section" aria-label="Models" ref={section}>
       <h3>Models</h3>
+      {/* First-run hunt: an Ollama with nothing pulled showed this heading over nothing, and the banner's "Open Models" led here. */}
+      {none !== null && <p className="mm-muted" data-testid="models-none">{none}</p>}
       <ul className="mm-list">
         {models.map((m, i) => (
           <li key={m.name} data-testid="model-row" data-model={m.name}>
