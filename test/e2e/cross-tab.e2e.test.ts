@@ -14,7 +14,7 @@ import { TAGS_BODY } from '../replay-server/ollama-wire';
 import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
 import { openPage } from './helpers/browser';
 import { shootAtBothWidths } from './helpers/screenshots';
-import { chatRoutes, modelOption, ollamaLines, pickerValues, pickModel, send, sendInChats, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { chatRoutes, modelOption, ollamaLines, pickerValues, pickModel, send, sendInChats, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
 let other: Page | undefined;
@@ -327,5 +327,56 @@ describe('two tabs on one serve process', () => {
     await waitIdle(page);
     await expect.poll(() => other!.getByTestId('search-result').count()).toBe(2);
     expect(await other.getByTestId('search-input').inputValue()).toBe('wombat');
+  });
+
+  // A tab whose link was down (a phone asleep, a blip) while its open chat was deleted in another tab read the chat
+  // again once back, failed, and went on showing it: a message sent in it failed with "That conversation no longer
+  // exists." and a Retry that could only fail again. It says so now, as a tab that saw the deletion does.
+  it('tells a tab back after a dropped link that its open chat was deleted meanwhile, and keeps what was typed', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Noted.' }])));
+    const { page, browser, serve } = s;
+    await sendInChats(page, ['Keep this chat', 'Another chat']);
+    const [, kept] = await page.evaluate(() => window.firebrand.conversations.list({}).then((list) => list.map((c) => c.id)));
+    other = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    // The tab's link to serve mode, which the test can cut and keep cut (its tries to reconnect refused) while
+    // serve mode and the first tab run on.
+    await other.addInitScript(() => {
+      const Native = window.WebSocket;
+      const w = window as unknown as { __sockets: WebSocket[]; __away: boolean };
+      w.__sockets = [];
+      w.__away = false;
+      window.WebSocket = class extends Native {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          super(w.__away ? String(url).replace('/ipc', '/away') : url, protocols);
+          w.__sockets.push(this);
+        }
+      };
+    });
+    await other.goto(serve.url);
+    await other.locator(`[data-testid="conversation-item"][data-conversation-id="${kept}"]`).click();
+    await expect.poll(() => other!.locator(USER).allTextContents()).toEqual(['Keep this chat']);
+
+    await other.evaluate(() => {
+      const w = window as unknown as { __sockets: WebSocket[]; __away: boolean };
+      w.__away = true;
+      w.__sockets.forEach((ws) => ws.close());
+    });
+    await expect.poll(() => other!.getByTestId('serve-problem').locator('.banner-text').textContent().catch(() => '')).toBe('Lost the connection to Firebrand. Reconnecting…');
+    // Deleted in the first tab (its undo window over) while the other is away; the other tab's user types on.
+    await page.evaluate((conversationId) => window.firebrand.conversations.delete({ conversationId: conversationId! }), kept);
+    await other.getByTestId('composer-input').fill('Typed while away');
+    await other.evaluate(() => ((window as unknown as { __away: boolean }).__away = false));
+    await other.getByTestId('serve-problem').waitFor({ state: 'detached', timeout: 30_000 });
+
+    await expect.poll(() => other!.getByTestId('notice').locator('.banner-text').textContent().catch(() => '')).toBe(
+      'The chat you had open was deleted in another window or tab. What you were typing is still here: sending it starts a new chat.',
+    );
+    expect(await other.locator(USER).count()).toBe(0);
+    expect(await other.getByTestId('composer-input').inputValue()).toBe('Typed while away');
+    await other.getByTestId('composer-send').click();
+    await waitIdle(other);
+    expect(await other.locator(USER).allTextContents()).toEqual(['Typed while away']);
+    await expect.poll(() => other!.getByTestId('conversation-item').count()).toBe(2);
+    expect(await other.getByTestId('notice').count()).toBe(0);
   });
 });

@@ -107,24 +107,33 @@ export async function noticeDeletedElsewhere(conversationId: string | null): Pro
   try {
     await firebrand().conversations.open({ conversationId, tail: 1 });
   } catch (err) {
-    if (!(err instanceof FirebrandError) || err.code !== 'not-found' || get().activeId !== conversationId) return;
-    // Not newChat(): that is navigation, which would file the draft under the chat that is gone.
-    noteNavigation();
-    set({
-      activeId: null,
-      activeTitle: null,
-      turns: [],
-      siblings: {},
-      focusTurn: null,
-      olderTurns: null,
-      partialView: null,
-      conversationSettings: keptNewChatSettings(),
-      notice: {
-        message: 'The chat you had open was deleted in another window or tab. What you were typing is still here: sending it starts a new chat.',
-        action: INFO,
-      },
-    });
+    closeDeletedElsewhere(conversationId, err);
   }
+}
+
+/**
+ * `err` came from reading the open chat `conversationId`: when main says it is gone (deleted in another window or
+ * tab, this page told by an event or reading it again after its link came back), the screen becomes a new chat with
+ * the draft kept, and a notice says what happened. Any other failure is left to its caller.
+ */
+export function closeDeletedElsewhere(conversationId: string, err: unknown): void {
+  if (!(err instanceof FirebrandError) || err.code !== 'not-found' || get().activeId !== conversationId) return;
+  // Not newChat(): that is navigation, which would file the draft under the chat that is gone.
+  noteNavigation();
+  set({
+    activeId: null,
+    activeTitle: null,
+    turns: [],
+    siblings: {},
+    focusTurn: null,
+    olderTurns: null,
+    partialView: null,
+    conversationSettings: keptNewChatSettings(),
+    notice: {
+      message: 'The chat you had open was deleted in another window or tab. What you were typing is still here: sending it starts a new chat.',
+      action: INFO,
+    },
+  });
 }
 
 export async function searchConversations(query: string): Promise<SearchReply> {

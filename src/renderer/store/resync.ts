@@ -7,6 +7,7 @@
  * connections. The draft, the chosen model and any notice stay as they are.
  */
 import { firebrand } from '../firebrand';
+import { closeDeletedElsewhere } from './conversation-actions';
 import { adoptSettings, refreshConversations, refreshModels, useStore } from '.';
 import { HELD_TURNS } from './open-conversation';
 import { readBuiltinLoading } from './builtin-loading';
@@ -97,7 +98,10 @@ async function rereadOpenChat(id: string): Promise<void> {
     });
     holdStreamed(view.streamed);
     adoptRunningTools(id, view.toolsRunning);
-  } catch {
-    // Deleted meanwhile, or the link dropped again: the list refresh shows the first, the banner the second.
+  } catch (err) {
+    // Deleted meanwhile (in another tab while this one's link was down): the screen says so and keeps the draft; it
+    // went on showing the chat, and a message sent in it failed with "That conversation no longer exists." and a
+    // Retry that could only fail again. The link dropped again: the banner says so.
+    closeDeletedElsewhere(id, err);
   }
 }
