@@ -14,7 +14,7 @@ import { TAGS_BODY } from '../replay-server/ollama-wire';
 import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
 import { openPage } from './helpers/browser';
 import { shootAtBothWidths } from './helpers/screenshots';
-import { chatRoutes, modelOption, ollamaLines, pickerValues, pickModel, send, sendInChats, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
+import { chatRoutes, modelOption, ollamaLines, openChatInOtherTab, pickerValues, pickModel, send, sendInChats, startUi, stopUi, USER, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
 let other: Page | undefined;
@@ -378,5 +378,41 @@ describe('two tabs on one serve process', () => {
     expect(await other.locator(USER).allTextContents()).toEqual(['Typed while away']);
     await expect.poll(() => other!.getByTestId('conversation-item').count()).toBe(2);
     expect(await other.getByTestId('notice').count()).toBe(0);
+  });
+
+  // Chat settings open in two tabs: the fields of the other tab's open popover stayed as they were when it opened, so
+  // a think mode saved there put back the system prompt this tab had just saved (as that tab had shown it), and the
+  // prompt was lost without a word. A field left as shown follows; one the user changed keeps what they typed.
+  it('keeps a chat setting saved in one tab when the other tab saves another from its open Chat settings', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Noted.' }])));
+    const { page } = s;
+    await send(page, 'Hello');
+    await waitIdle(page);
+    const [id] = await page.evaluate(() => window.firebrand.conversations.list({}).then((list) => list.map((c) => c.id)));
+    other = await openChatInOtherTab(s);
+    const saved = () => page.evaluate((conversationId) => window.firebrand.conversations.getSettings({ conversationId: conversationId! }), id);
+    const saveIn = async (p: Page, fill: (p: Page) => Promise<void>) => {
+      if ((await p.getByTestId('conversation-settings').count()) === 0) await p.getByTestId('conversation-settings-open').click();
+      await fill(p);
+      await p.getByTestId('conversation-settings-save').click();
+      await p.getByTestId('conversation-settings').waitFor({ state: 'detached' });
+    };
+    await other.getByTestId('conversation-settings-open').click();
+    await other.getByTestId('conversation-settings').waitFor();
+
+    // A system prompt saved in this tab: the other tab's open popover shows it; its think mode saved keeps it.
+    await saveIn(page, (p) => p.getByTestId('conversation-system-prompt').fill('Answer in French.'));
+    await expect.poll(() => other!.getByTestId('conversation-system-prompt').inputValue()).toBe('Answer in French.');
+    await saveIn(other, (p) => p.getByTestId('conversation-think').selectOption('on').then(() => undefined));
+    expect(await saved()).toEqual({ systemPrompt: 'Answer in French.', think: 'on', tools: true });
+
+    // A prompt being typed there stays as typed while this tab saves another think mode, which that popover shows.
+    await other.getByTestId('conversation-settings-open').click();
+    await other.getByTestId('conversation-system-prompt').fill('Answer in German.');
+    await saveIn(page, (p) => p.getByTestId('conversation-think').selectOption('high').then(() => undefined));
+    await expect.poll(() => other!.getByTestId('conversation-think').inputValue()).toBe('high');
+    expect(await other.getByTestId('conversation-system-prompt').inputValue()).toBe('Answer in German.');
+    await saveIn(other, async () => undefined);
+    expect(await saved()).toEqual({ systemPrompt: 'Answer in German.', think: 'high', tools: true });
   });
 });

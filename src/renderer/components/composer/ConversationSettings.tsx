@@ -19,6 +19,9 @@ type Fields = UnsavedChatSettings;
  * created), and after a reload or a restart. Only Cancel (and Save) throws it away.
  */
 
+/** The popover's fields for `settings`. */
+const fieldsOf = (settings: ConversationSettings): Fields => ({ prompt: settings.systemPrompt, think: settings.think ?? '', tools: settings.tools });
+
 /** Whether `fields` are what is saved (a kept draft may be saved since, by a banner's Retry or another tab). */
 function isSaved(fields: Fields, settings: ConversationSettings): boolean {
   return fields.prompt === settings.systemPrompt && fields.think === (settings.think ?? '') && fields.tools === settings.tools;
@@ -50,8 +53,24 @@ export function ConversationSettingsButton() {
   saved.current = settings;
   const button = useRef<HTMLButtonElement>(null);
   const wrap = useRef<HTMLSpanElement>(null);
-  /** Whether the user changed a field since the popover opened: then what they typed wins over a late read. */
+  /** Whether the user changed a field since the popover opened. */
   const edited = useRef(false);
+  /**
+   * What the open popover showed of the saved settings. A field still as shown follows a save made meanwhile (the
+   * read as it opens, another tab's Save): open in two tabs, a think mode saved in one put back the system prompt the
+   * other had just saved, as this one had shown it, and that prompt was lost without a word. A field the user
+   * changed keeps what they typed.
+   */
+  const shown = useRef<Fields>(fieldsOf(settings));
+  const follow = (now: ConversationSettings) => {
+    const next = fieldsOf(now);
+    const was = shown.current;
+    const current = fields.current;
+    if (current.prompt === was.prompt) setPrompt(next.prompt);
+    if (current.think === was.think) setThink(next.think);
+    if (current.tools === was.tools) setTools(next.tools);
+    shown.current = next;
+  };
   /**
    * Closes it keeping what was typed for `conversationId`, unless nothing was changed or it is what is saved (not
    * compared when another chat opened: the settings held then may be that chat's).
@@ -83,6 +102,12 @@ export function ConversationSettingsButton() {
     if (was && was.conversationId !== activeId) closeKeeping(was.conversationId === null && created === activeId ? activeId : was.conversationId, false);
     // closeKeeping reads refs only: this runs when another chat opens, not on every edit.
   }, [activeId]);
+  useEffect(() => {
+    // The chat's settings as saved changed while the popover is open for it (its read as it opened, another tab's
+    // Save, a reconnect's read): the fields the user left as shown follow.
+    if (open && open.conversationId === activeId) follow(settings);
+    // follow reads refs only: this runs when the saved settings change, not on every edit.
+  }, [settings]);
   const set = settings.systemPrompt.trim() !== '' || settings.think !== null || !settings.tools;
   // What is typed goes to storage at each change, so a reload with the popover open brings it back (not saved).
   const edit =
@@ -105,6 +130,7 @@ export function ConversationSettingsButton() {
     setTools(kept?.tools ?? settings.tools);
     setRestored(kept !== undefined);
     setOpen({ conversationId: id });
+    shown.current = fieldsOf(settings);
     // Fields kept from before win over a late read, as fields typed now do.
     edited.current = kept !== undefined;
     if (id === null) return;
@@ -115,10 +141,6 @@ export function ConversationSettingsButton() {
       .then((now) => {
         if (useStore.getState().activeId !== id) return;
         useStore.setState({ conversationSettings: now });
-        if (edited.current) return;
-        setPrompt(now.systemPrompt);
-        setThink(now.think ?? '');
-        setTools(now.tools);
       })
       .catch(() => undefined);
   };
