@@ -113,6 +113,44 @@ describe('serve mode in a browser', () => {
     }
   });
 
+  // What was typed in a page whose token was refused (or in the second before: a draft is saved once the typing
+  // pauses) never reached main, and opening the address serve mode printed this time lost it.
+  it('keeps what was typed in a page whose token a restart refused, once the new address is open', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-hard-'));
+    const port = await freePort();
+    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url, extraArgs: ['--port', String(port), '--token', '0123456789abcdef0123456789abcdef'] });
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(serve.url);
+      await page.locator('[role="option"][data-value="llama3.2:3b"]').waitFor({ state: 'attached' });
+      await send(page, 'Hello');
+      await waitIdle(page);
+      await serve.stop();
+      serve = await startServeProcess({ dataDir, ollamaUrl: replay.url, extraArgs: ['--port', String(port), '--token', 'fedcba9876543210fedcba9876543210'] });
+      await expect
+        .poll(() => page.getByTestId('serve-problem').locator('.banner-text').textContent().catch(() => ''), { timeout: 30_000 })
+        .toBe('This page’s token is no longer accepted (serve mode was restarted). Open the address it printed this time.');
+      await page.getByTestId('composer-input').fill('Typed after the restart');
+
+      // The user opens the new address in this tab: the chat comes back with what was typed in it.
+      await page.goto(serve.url);
+      await expect.poll(() => page.locator(USER).allTextContents()).toEqual(['Hello']);
+      await expect.poll(() => page.getByTestId('composer-input').inputValue()).toBe('Typed after the restart');
+      // Main keeps it now: another browser (its own storage) opening the chat finds it too.
+      const elsewhere = await (await browser.newContext()).newPage();
+      try {
+        await elsewhere.goto(serve.url);
+        await elsewhere.getByTestId('conversation-item').first().click();
+        await expect.poll(() => elsewhere.getByTestId('composer-input').inputValue()).toBe('Typed after the restart');
+      } finally {
+        await elsewhere.context().close();
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
   it('says which action a dropped link cut off once it is back, and leaves no "Reconnecting…" (audit files #3)', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-hard-'));
     const port = await freePort();

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationView, SavedDraft } from '../../src/shared/ipc';
 import type { AttachmentBlock } from '../../src/shared/turn';
 import { newChat, openConversation, useStore } from '../../src/renderer/store/index';
-import { adoptSavedDrafts, draftEdited, draftSending, flushDraft, holdDrafts, resetDrafts, SAVE_AFTER_MS, takeDraft, type Draft } from '../../src/renderer/store/drafts';
+import { adoptSavedDrafts, draftEdited, draftSending, flushDraft, holdDrafts, loadSavedDrafts, resetDrafts, SAVE_AFTER_MS, takeDraft, type Draft } from '../../src/renderer/store/drafts';
 
 /** Main's drafts (DraftStore), by conversation ('' a new chat's), and every save asked of it. */
 let kept: Map<string, SavedDraft>;
@@ -267,6 +267,68 @@ describe('drafts', () => {
       expect(onScreen.text).toBe('');
       await openConversation('c1');
       expect(onScreen.text).toBe('');
+    });
+  });
+
+  // Serve mode restarted with a new token refuses the page: what was typed there never reached main, and was lost as
+  // the new address opened (the same tab: the same origin's storage).
+  describe('main never kept (the page refused after serve mode restarted, or its link down)', () => {
+    let stored: Map<string, string>;
+    const api = () => (window as unknown as { firebrand: { drafts: { save: (d: SavedDraft) => Promise<unknown> } } }).firebrand.drafts;
+    beforeEach(() => {
+      stored = new Map();
+      (globalThis as { localStorage?: unknown }).localStorage = {
+        getItem: (k: string) => stored.get(k) ?? null,
+        setItem: (k: string, v: string) => void stored.set(k, v),
+        removeItem: (k: string) => void stored.delete(k),
+      };
+    });
+    afterEach(() => {
+      delete (globalThis as { localStorage?: unknown }).localStorage;
+    });
+    /** The page refused: every save fails. */
+    async function typedWhileRefused(d: Draft): Promise<void> {
+      const working = api().save;
+      api().save = () => Promise.reject(new Error('This page’s token is no longer accepted (serve mode was restarted).'));
+      type(d);
+      flushDraft();
+      await Promise.resolve();
+      await Promise.resolve();
+      api().save = working;
+    }
+    /** The new address opened in the same tab. */
+    async function openedAgain(): Promise<void> {
+      resetDrafts();
+      useStore.setState({ activeId: null });
+      mountComposer();
+      loadSavedDrafts();
+      await vi.waitFor(() => expect(stored.size).toBe(0));
+    }
+
+    it('come back at the next start in place of the older one main kept, and main keeps them then', async () => {
+      kept.set('c1', { conversationId: 'c1', text: 'Saved before', attachments: [] });
+      loadSavedDrafts();
+      mountComposer();
+      await openConversation('c1');
+      await vi.waitFor(() => expect(onScreen.text).toBe('Saved before'));
+      await typedWhileRefused({ text: 'Saved before, and typed after', attachments: [file] });
+
+      await openedAgain();
+      await openConversation('c1');
+      expect(onScreen).toEqual({ text: 'Saved before, and typed after', attachments: [file] });
+      expect(kept.get('c1')).toEqual({ conversationId: 'c1', text: 'Saved before, and typed after', attachments: [file] });
+    });
+
+    it('sent since, are not brought back', async () => {
+      mountComposer();
+      await typedWhileRefused({ text: 'Sent once the link was back', attachments: [] });
+      draftSending();
+      useStore.setState({ activeId: 'sent' });
+      onScreen = { text: '', attachments: [] };
+
+      await openedAgain();
+      expect(onScreen.text).toBe('');
+      expect(kept.size).toBe(0);
     });
   });
 });

@@ -13,6 +13,11 @@
  *
  * Each tab keeps the drafts it read at its start and those it kept since; another tab's later edits are read at
  * the next start (two tabs typing in one chat: the last to save wins).
+ *
+ * A draft is also written to localStorage as it is sent to main, and taken out once main has kept it: one main never
+ * kept wins over main's at the next start, which asks main again. Serve mode restarted with a new token refuses the
+ * page from then on ("Open the address it printed this time"), and what was typed meanwhile, or in the second before,
+ * was lost as that address opened; so was a draft saved as the tab closed while its link was down.
  */
 import type { KeptDraft, SavedDraft } from '../../shared/ipc';
 import type { AttachmentBlock } from '../../shared/turn';
@@ -70,11 +75,77 @@ const onScreen = () => useStore.getState().activeId;
  */
 function save(key: string, draft: Draft): void {
   const request: SavedDraft = { conversationId: idOf(key), text: draft.text, attachments: draft.attachments };
+  storeUnkept(key, draft);
   void firebrand()
     .drafts.save(request)
-    .catch(() => {
-      if (saved.key === key && saved.draft === draft) saved = { key, draft: NOT_KEPT };
-    });
+    .then(
+      () => storeUnkept(key, undefined, draft),
+      () => {
+        if (saved.key === key && saved.draft === draft) saved = { key, draft: NOT_KEPT };
+      },
+    );
+}
+
+/** The localStorage key: an object from conversation key ('' the new chat) to a draft main has not said it kept. */
+export const UNKEPT_DRAFTS_KEY = 'firebrand.unkept-drafts';
+
+function storage(): Storage | null {
+  try {
+    return typeof localStorage === 'undefined' ? null : localStorage;
+  } catch {
+    // Storage refused (a privacy setting in serve mode's browser): main's copy only, as before.
+    return null;
+  }
+}
+
+function isDraft(v: unknown): v is Draft {
+  if (!v || typeof v !== 'object') return false;
+  const { text, attachments } = v as Record<string, unknown>;
+  return typeof text === 'string' && Array.isArray(attachments) && attachments.every(isAttachmentBlock);
+}
+
+/** The drafts storage holds, by key; a value that is not one (another version's, edited by hand) is skipped. */
+function readUnkept(): Record<string, Draft> {
+  try {
+    const raw = storage()?.getItem(UNKEPT_DRAFTS_KEY);
+    const parsed: unknown = raw ? JSON.parse(raw) : {};
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
+    return Object.fromEntries(Object.entries(parsed as Record<string, unknown>).filter((e): e is [string, Draft] => isDraft(e[1])));
+  } catch {
+    return {};
+  }
+}
+
+/**
+ * Writes `key`'s draft not yet kept by main (undefined: taken out; with `kept`, main has kept that one, and a later one
+ * storage holds stays), leaving the other keys as storage has them (another tab's).
+ */
+function storeUnkept(key: string, draft: Draft | undefined, kept?: Draft): void {
+  const s = storage();
+  if (!s) return;
+  const all = readUnkept();
+  const stored = all[key];
+  if (draft) all[key] = { text: draft.text, attachments: draft.attachments };
+  else if (stored && (!kept || same(stored, kept))) delete all[key];
+  else return;
+  try {
+    if (Object.keys(all).length === 0) s.removeItem(UNKEPT_DRAFTS_KEY);
+    else s.setItem(UNKEPT_DRAFTS_KEY, JSON.stringify(all));
+  } catch {
+    // Storage full: main's copy only, as before.
+  }
+}
+
+/** Main's drafts with those it never kept in their place (newer: typed after its last save), and those drafts. */
+function withUnkept(list: readonly KeptDraft[]): { list: KeptDraft[]; unkept: [string, Draft][] } {
+  const unkept = Object.entries(readUnkept());
+  const byKey = new Map(unkept);
+  const merged: KeptDraft[] = list.map((d) => {
+    const mine = byKey.get(keyOf(d.conversationId));
+    return mine ? { ...d, text: mine.text, attachments: mine.attachments } : d;
+  });
+  for (const [key, d] of unkept) if (!list.some((k) => keyOf(k.conversationId) === key)) merged.push({ conversationId: idOf(key), text: d.text, attachments: d.attachments });
+  return { list: merged, unkept };
 }
 
 function cancelPending(): void {
@@ -117,7 +188,13 @@ function putArrived(h: DraftHolder, key: string, draft: Draft): void {
 
 /** Loads main's drafts (the answer boot.ts asked for, else asks now). */
 export function loadSavedDrafts(): void {
-  void (takeFirst('drafts') ?? firebrand().drafts.list({})).then(adoptSavedDrafts, () => {});
+  const adopt = (kept: readonly KeptDraft[]) => {
+    const { list, unkept } = withUnkept(kept);
+    adoptSavedDrafts(list);
+    // Main is asked again to keep them (taken out of storage once it has).
+    for (const [key, draft] of unkept) save(key, draft);
+  };
+  void (takeFirst('drafts') ?? firebrand().drafts.list({})).then(adopt, () => adopt([]));
 }
 
 /** `kept`, then what was typed on top (a blank line between). */
@@ -197,6 +274,8 @@ export function keepAttachmentFor(conversationId: string | null, block: Attachme
 /** A message is being sent from the draft on screen: no save of it may follow the send (it would bring it back). */
 export function draftSending(): void {
   cancelPending();
+  // Main drops its draft with the send; one it never kept would come back at the next start, a message sent already.
+  storeUnkept(keyOf(onScreen()), undefined);
 }
 
 /** Saves the draft on screen now if it changed since main kept it. */
