@@ -47,6 +47,24 @@ describe('the Running panel', () => {
     expect(useModelsStore.getState().running).toEqual(LOADED);
   });
 
+  // The first-run hunt: with Ollama down the screen said "Cannot reach Ollama" and, under Running, "No model is
+  // loaded", which it could not know.
+  it('does not say no model is loaded where Ollama could not be asked, and says so once it answers', async () => {
+    useModelsStore.setState({ runningRead: true });
+    const down = () => Promise.reject(new Error('Cannot reach Ollama at http://127.0.0.1:11434.'));
+    running = { promise: down(), resolve: () => undefined };
+    list = { promise: down(), resolve: () => undefined };
+    await loadModelsScreen(true);
+    // RunningModels says "What Ollama has loaded is not known" for this, and "No model is loaded." only once read.
+    expect(useModelsStore.getState()).toMatchObject({ running: [], runningRead: false });
+
+    running = deferred();
+    const refreshing = loadRunning();
+    running.resolve([]);
+    await refreshing;
+    expect(useModelsStore.getState()).toMatchObject({ running: [], runningRead: true });
+  });
+
   it('takes what its own Refresh read where no change came meanwhile', async () => {
     const refreshing = loadRunning();
     running.resolve(LOADED);

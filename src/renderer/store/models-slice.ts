@@ -23,6 +23,11 @@ export interface ModelsState {
    * none (said so on the screen), not that it could not be asked or was not asked yet.
    */
   modelsRead: boolean;
+  /**
+   * Ollama's running list was read (or told) and `running` is what it said; false where it could not be asked (the
+   * server cannot be reached), so an empty list is not said to be "No model is loaded".
+   */
+  runningRead: boolean;
   busy: boolean;
   /** Bumped when a kept window or the GPU memory changes: each model row reads its window again (models audit #4). */
   windowVersion: number;
@@ -38,6 +43,7 @@ export const useModelsStore = create<ModelsState>(() => ({
   gpu: null,
   error: null,
   modelsRead: false,
+  runningRead: false,
   busy: false,
   windowVersion: 0,
 }));
@@ -57,7 +63,7 @@ let ollamaActive = true;
 let runningTold = 0;
 
 /** Takes a running list read since `asked` (a `runningTold`), unless an event brought a newer one meanwhile. */
-const runningSince = (asked: number, running: RunningModel[]): Partial<ModelsState> => (runningTold === asked ? { running } : {});
+const runningSince = (asked: number, running: RunningModel[]): Partial<ModelsState> => (runningTold === asked ? { running, runningRead: true } : {});
 
 /** Reads the screen's lists; Ollama's running models only where Ollama is the active connection (models audit #3). */
 export function loadModelsScreen(ollama = ollamaActive): Promise<boolean> {
@@ -67,12 +73,14 @@ export function loadModelsScreen(ollama = ollamaActive): Promise<boolean> {
   return attempt(async () => {
     const api = firebrand();
     const asked = runningTold;
-    const [models, aliases, running] = await Promise.all([
-      api.models.list({}),
-      api.aliases.list({}),
-      ollama ? api.models.running({}).catch(() => []) : Promise.resolve([]),
-    ]);
-    set({ models, modelsRead: true, aliases, ...runningSince(asked, running) });
+    // Taken as it answers: a model list that fails (Ollama down) must not leave an older running list standing, nor
+    // an empty one said to be "No model is loaded" under "Cannot reach Ollama" (the first-run hunt).
+    const running = (ollama ? api.models.running({}) : Promise.resolve([])).then(
+      (list) => set(runningSince(asked, list)),
+      () => set(runningTold === asked ? { running: [], runningRead: false } : {}),
+    );
+    const [models, aliases] = await Promise.all([api.models.list({}), api.aliases.list({}), running]);
+    set({ models, modelsRead: true, aliases });
   });
 }
 
@@ -272,7 +280,7 @@ export function connectModelsStore(): void {
   // A model loaded (an answer) or unloaded in any tab: the Running panel shows it without a Refresh.
   firebrand().models.onRunningChanged(({ running }) => {
     runningTold++;
-    set({ running });
+    set({ running, runningRead: true });
   });
   firebrand().models.onPullProgress((p) => {
     set({ pulls: { ...get().pulls, [p.pullId]: p } });

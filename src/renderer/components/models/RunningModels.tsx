@@ -11,13 +11,19 @@ export function RunningModels({ ollama }: { ollama: boolean }) {
   const running = useModelsStore((s) => (ollama ? s.running : NONE));
   const status = useLibraryStore((s) => s.status);
   const builtin = status?.loaded ?? [];
+  const runningRead = useModelsStore((s) => s.runningRead);
   return (
     <section className="mm-section" aria-label="Running models" data-testid="running-models">
       <div className="mm-row">
         <h3>Running</h3>
         <button type="button" data-testid="running-refresh" onClick={() => { if (ollama) void loadRunning(); void loadLibrary(); }}>Refresh</button>
       </div>
-      {running.length === 0 && builtin.length === 0 && <p className="mm-muted" data-testid="running-none">{ollama ? 'No model is loaded.' : 'The built-in engine has no model loaded. A server such as llama-server keeps its own model loaded while it runs.'}</p>}
+      {ollama && !runningRead && builtin.length === 0 && (
+        <p className="mm-muted" data-testid="running-unknown">
+          What Ollama has loaded is not known: it could not be asked. Refresh asks again.
+        </p>
+      )}
+      {running.length === 0 && builtin.length === 0 && (!ollama || runningRead) && <p className="mm-muted" data-testid="running-none">{ollama ? 'No model is loaded.' : 'The built-in engine has no model loaded. A server such as llama-server keeps its own model loaded while it runs.'}</p>}
       {builtin.length > 0 && (
         <ul className="mm-list">
           {builtin.map((m) => (
