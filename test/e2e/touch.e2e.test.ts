@@ -118,6 +118,25 @@ describe('on a touch screen, Send', () => {
   });
 });
 
+describe('on a touch screen, a new chat', () => {
+  // The first-run hunt: a phone's new chat listed keyboard shortcuts ("Ctrl N new chat · … · ? all shortcuts"),
+  // wrapped over two lines, for a screen with no keyboard.
+  it('lists no keyboard shortcuts; a desktop’s does', async () => {
+    if (!s) throw new Error('no session');
+    const page = await touchPage(PHONE);
+    try {
+      await page.locator('.topbar-new').tap();
+      await page.locator('.empty-hint').waitFor();
+      expect(await page.locator('.empty-hint .shortcuts').isVisible()).toBe(false);
+    } finally {
+      await page.close();
+    }
+    await s.page.getByTestId('new-chat').click();
+    await s.page.locator('.empty-hint').waitFor();
+    expect(await s.page.locator('.empty-hint .shortcuts').isVisible()).toBe(true);
+  });
+});
+
 describe('on a phone', () => {
   // Touch audit #8: the system's back (Android's button or gesture, an edge swipe) with the drawer open left
   // Firebrand for the page before it, where an app closes its drawer.
