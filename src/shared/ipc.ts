@@ -207,7 +207,12 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
    * is no longer on the active branch.
    */
   'conversations:open': { req: { conversationId: string; tail?: number; before?: string }; res: ConversationView };
-  'conversations:delete': { req: { conversationId: string }; res: { deleted: boolean } };
+  /**
+   * `keepIfWrittenAfter`: the conversation's `updatedAt` as the page listed it when the user deleted it. Where a
+   * message was written in it since (another window, during the page's undo window) it is kept, not deleted with
+   * that message and its answer: `writtenSince` says so.
+   */
+  'conversations:delete': { req: { conversationId: string; keepIfWrittenAfter?: number }; res: { deleted: boolean; writtenSince?: boolean } };
   'conversations:rename': { req: { conversationId: string; title: string }; res: { renamed: boolean } };
   /** One file for the user to save: every branch and attachment (json), or the active branch as Markdown. */
   /** `title`: the conversation's title as exported (the notice names it; the list may not have the newest yet). */

@@ -79,6 +79,25 @@ describe('a conversation waiting out its undo window', () => {
     expect(offeredHits([hit], useStore.getState()).map((r) => r.conversationId)).toEqual(['c1']);
   });
 
+  // The several-tabs hunt: a message written in the chat in another tab during the window was deleted with it.
+  it('sends what it listed, and is offered again with a notice where main kept it for a message written since', async () => {
+    const asked: unknown[] = [];
+    const conversations = (window as unknown as { firebrand: { conversations: { delete: unknown } } }).firebrand.conversations;
+    conversations.delete = (req: unknown) => {
+      asked.push(req);
+      return Promise.resolve({ deleted: false, writtenSince: true });
+    };
+    useStore.setState({ conversations: [{ id: 'c1', title: 'Trip plans', updatedAt: 1_700_000_000_123, model: null }] });
+    deleteWithUndo('c1');
+    await vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS + 1);
+    expect(asked).toEqual([{ conversationId: 'c1', keepIfWrittenAfter: 1_700_000_000_123 }]);
+    expect(useStore.getState().hiddenConversations).toEqual([]);
+    expect(useStore.getState().deletedConversations).toEqual([]);
+    expect(useStore.getState().notice?.message).toBe(
+      '“Trip plans” was not deleted: a message was written in it in another window or tab after you deleted it. Delete it again if it should go.',
+    );
+  });
+
   // Chat settings typed and not saved are kept across reloads (unsaved-chat-settings.ts): a deleted chat's go with it,
   // once it is gone; an Undo within the window finds them still there.
   it("takes its chat settings typed and not saved with it once deleted, and an Undo keeps them", async () => {

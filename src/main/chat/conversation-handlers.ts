@@ -65,7 +65,10 @@ export function createConversationHandlers(deps: ConversationHandlersDeps): Pick
   return {
     'conversations:list': (page) => store.listConversations(page),
     'conversations:open': ({ conversationId, tail, before }) => conversationView(store, conversationId, tail, before, chatParts.engine),
-    'conversations:delete': ({ conversationId }) => {
+    'conversations:delete': ({ conversationId, keepIfWrittenAfter }) => {
+      // A message written in it after the page listed what it deleted (in another window, during the undo window)
+      // is not deleted with it: the several-tabs hunt lost a reply that way.
+      if (keepIfWrittenAfter !== undefined && store.userWroteAfter(conversationId, keepIfWrittenAfter)) return { deleted: false, writtenSince: true };
       // The renderer's undo window is over: this delete is for good, so its unique attachments go too.
       chat.stopConversation(conversationId);
       const released = conversationBlobs(db, conversationId);

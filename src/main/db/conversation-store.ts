@@ -158,6 +158,11 @@ export class ConversationStore {
     return deleted;
   }
 
+  /** Whether a user message was added to the conversation after `time` (ms, main's clock, as `updatedAt` is). */
+  userWroteAfter(id: string, time: number): boolean {
+    return this.db.prepare("SELECT 1 FROM turns WHERE conversation_id = ? AND role = 'user' AND created_at > ? LIMIT 1").get(id, time) !== undefined;
+  }
+
   /** Adds a turn and makes it the conversation's active leaf, in one transaction. */
   appendTurn(turn: Turn, now: number): void {
     this.db.transaction(() => {

@@ -7244,7 +7244,7 @@ return errors === 0;
 }
 
 export const payload42 = validate53;
-const schema54 = {"type":"object","additionalProperties":false,"required":["conversationId"],"properties":{"conversationId":{"type":"string","minLength":1,"maxLength":200}}};
+const schema54 = {"type":"object","additionalProperties":false,"required":["conversationId"],"properties":{"conversationId":{"type":"string","minLength":1,"maxLength":200},"keepIfWrittenAfter":{"type":"integer","minimum":0}}};
 
 function validate53(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -7259,7 +7259,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(key0 === "conversationId")){
+if(!((key0 === "conversationId") || (key0 === "keepIfWrittenAfter"))){
 validate53.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -7286,6 +7286,32 @@ else {
 validate53.errors = [{instancePath:instancePath+"/conversationId",schemaPath:"#/properties/conversationId/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.keepIfWrittenAfter !== undefined){
+let data1 = data.keepIfWrittenAfter;
+const _errs4 = errors;
+if(!(((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1))) && (isFinite(data1)))){
+validate53.errors = [{instancePath:instancePath+"/keepIfWrittenAfter",schemaPath:"#/properties/keepIfWrittenAfter/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs4){
+if((typeof data1 == "number") && (isFinite(data1))){
+if(data1 < 0 || isNaN(data1)){
+validate53.errors = [{instancePath:instancePath+"/keepIfWrittenAfter",schemaPath:"#/properties/keepIfWrittenAfter/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
 }
 }
 }

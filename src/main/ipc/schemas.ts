@@ -52,7 +52,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     type: 'object',
     additionalProperties: false,
     required: ['conversationId'],
-    properties: { conversationId: id },
+    properties: { conversationId: id, keepIfWrittenAfter: { type: 'integer', minimum: 0 } },
   },
   'conversations:rename': {
     type: 'object',

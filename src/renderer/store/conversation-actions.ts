@@ -16,7 +16,8 @@ const get = () => useStore.getState();
 /** How long a deleted conversation can be brought back before main deletes it for good. */
 export const UNDO_WINDOW_MS = 5000;
 
-const pendingDeletes = new Map<string, ReturnType<typeof setTimeout>>();
+/** Each delete waiting out its undo window: its timer, and the chat's `updatedAt` as listed when it was deleted. */
+const pendingDeletes = new Map<string, { timer: ReturnType<typeof setTimeout>; listed: number | undefined }>();
 /** The deleted conversation that was open: its undo opens it again if the new chat that replaced it is still shown. */
 let deletedWhileOpen: string | null = null;
 
@@ -44,15 +45,14 @@ export function deleteWithUndo(conversationId: string): void {
     newChat();
     deletedWhileOpen = conversationId;
   }
+  // As listed when deleted: a message written in it after this, in another window, keeps it (main checks).
+  const listed = get().conversations.find((c) => c.id === conversationId)?.updatedAt;
   set({ hiddenConversations: [...get().hiddenConversations, conversationId] });
-  pendingDeletes.set(
-    conversationId,
-    setTimeout(() => void commitDelete(conversationId), UNDO_WINDOW_MS),
-  );
+  pendingDeletes.set(conversationId, { timer: setTimeout(() => void commitDelete(conversationId, listed), UNDO_WINDOW_MS), listed });
 }
 
 export function undoDelete(conversationId: string): void {
-  clearTimeout(pendingDeletes.get(conversationId));
+  clearTimeout(pendingDeletes.get(conversationId)?.timer);
   pendingDeletes.delete(conversationId);
   set({ hiddenConversations: get().hiddenConversations.filter((id) => id !== conversationId) });
   // Undo puts back what the delete took away, the chat on screen too (turns audit #4), unless another one is open now.
@@ -60,17 +60,28 @@ export function undoDelete(conversationId: string): void {
   if (deletedWhileOpen === conversationId) deletedWhileOpen = null;
 }
 
-async function commitDelete(conversationId: string): Promise<void> {
+async function commitDelete(conversationId: string, listed: number | undefined): Promise<void> {
   pendingDeletes.delete(conversationId);
   if (deletedWhileOpen === conversationId) deletedWhileOpen = null;
   let gone = false;
   try {
-    await firebrand().conversations.delete({ conversationId });
+    const { writtenSince } = await firebrand().conversations.delete({ conversationId, ...(listed !== undefined ? { keepIfWrittenAfter: listed } : {}) });
+    if (writtenSince) {
+      const title = get().conversations.find((c) => c.id === conversationId)?.title;
+      set({
+        hiddenConversations: get().hiddenConversations.filter((id) => id !== conversationId),
+        notice: {
+          message: `${title ? `“${title}”` : 'The chat'} was not deleted: a message was written in it in another window or tab after you deleted it. Delete it again if it should go.`,
+          action: INFO,
+        },
+      });
+      return;
+    }
     gone = true;
     // Its chat settings typed and not saved go with it (they are kept across reloads, unsaved-chat-settings.ts).
     dropUnsavedChatSettings(conversationId);
   } catch (err) {
-    fail(err, () => void commitDelete(conversationId));
+    fail(err, () => void commitDelete(conversationId, listed));
   }
   set({
     hiddenConversations: get().hiddenConversations.filter((id) => id !== conversationId),
@@ -88,9 +99,9 @@ export function offeredHits(found: SearchResult[], state: Pick<AppState, 'hidden
 
 /** Deletes still waiting are committed when the window closes, so a quick quit does not resurrect them. */
 export function flushPendingDeletes(): void {
-  for (const [id, timer] of pendingDeletes) {
+  for (const [id, { timer, listed }] of pendingDeletes) {
     clearTimeout(timer);
-    void commitDelete(id);
+    void commitDelete(id, listed);
   }
 }
 
