@@ -2,41 +2,12 @@
  * What the app says when a server answers, but not as it should: the words point at what went wrong, and nothing
  * the user wrote is lost.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ollamaRoutes } from '../replay-server/ollama-wire';
-import { startReplayServer, type ReplayServer } from '../replay-server/replay-server';
-import { launchChromium, openPage } from './helpers/browser';
-import { startServeProcess, type ServeProcess } from './helpers/serve-process';
+import { startReplayServer } from '../replay-server/replay-server';
+import { serveSuite } from './helpers/serve-suite';
 
-let browser: Browser;
-let replay: ReplayServer;
-let dataDir: string;
-let serve: ServeProcess | undefined;
-let page: Page;
-
-beforeAll(async () => {
-  browser = await launchChromium();
-  replay = await startReplayServer();
-});
-afterAll(async () => {
-  await browser?.close();
-  await replay?.close();
-});
-beforeEach(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-'));
-  replay.requests.length = 0;
-  page = await openPage(browser);
-});
-afterEach(async () => {
-  await page?.close();
-  await serve?.stop();
-  serve = undefined;
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const app = serveSuite();
 
 const V1_MODELS = '{"object":"list","data":[{"id":"phi-4","object":"model"}]}';
 /** What nginx answers for a server behind it that is down. */
@@ -49,70 +20,65 @@ const sse = (tokens: string[]): string =>
     .map((choice) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'phi-4', choices: [{ index: 0, ...choice }] })}\n\n`)
     .join('') + 'data: [DONE]\n\n';
 
-async function openApp(): Promise<void> {
-  serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-  await page.goto(serve.url);
-}
-
 /** Adds an OpenAI-compatible connection named `label` at the replay server and makes it the one used. */
 async function useOpenAiConnection(label: string): Promise<void> {
-  await page.getByTestId('settings-open').click();
-  await page.getByTestId('connection-add-kind').selectOption('openai-compatible');
-  await page.getByTestId('connection-add-label').fill(label);
-  await page.getByTestId('connection-add-url').fill(replay.url);
-  await page.getByTestId('connection-add').click();
-  const item = page.locator('[data-testid="connection-item"][data-kind="openai-compatible"]');
+  await app.page.getByTestId('settings-open').click();
+  await app.page.getByTestId('connection-add-kind').selectOption('openai-compatible');
+  await app.page.getByTestId('connection-add-label').fill(label);
+  await app.page.getByTestId('connection-add-url').fill(app.replay.url);
+  await app.page.getByTestId('connection-add').click();
+  const item = app.page.locator('[data-testid="connection-item"][data-kind="openai-compatible"]');
   await item.getByTestId('connection-use').click();
   await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
-  await page.keyboard.press('Escape');
-  await expect.poll(() => page.getByTestId('model-picker').inputValue()).toBe('phi-4');
+  await app.page.keyboard.press('Escape');
+  await expect.poll(() => app.page.getByTestId('model-picker').inputValue()).toBe('phi-4');
 }
 
 describe('a server that answers, but not as it should', () => {
   it('says a server that answered its model list with an error is running: not "cannot be reached: start it"', async () => {
     // Before: the banner said "Ollama at … answered 500 when asked for its models." and the line under the composer
     // "Ollama cannot be reached: start it, …", sending the user to start a server that was running.
-    replay.setRoutes([...ollamaRoutes(['Hi.']).filter((r) => r.path !== '/api/tags'), { path: '/api/tags', status: 500, body: 'Internal Server Error' }]);
-    await openApp();
-    await expect.poll(() => page.getByTestId('models-error').textContent()).toContain('answered 500 when asked for its models');
-    const reason = page.getByTestId('composer-reason');
+    app.replay.setRoutes([...ollamaRoutes(['Hi.']).filter((r) => r.path !== '/api/tags'), { path: '/api/tags', status: 500, body: 'Internal Server Error' }]);
+    await app.openApp();
+    await expect.poll(() => app.page.getByTestId('models-error').textContent()).toContain('answered 500 when asked for its models');
+    const reason = app.page.getByTestId('composer-reason');
     await expect.poll(() => reason.textContent()).toContain('Ollama answered but did not list its models (the message above says why): check its address and kind in Settings → Connections.');
     expect(await reason.textContent()).not.toContain('cannot be reached');
 
     // A server that cannot be reached is still told to start.
-    const port = new URL(replay.url).port;
-    await replay.close();
-    await page.getByTestId('models-error').getByRole('button', { name: 'Retry' }).click();
+    const port = new URL(app.replay.url).port;
+    await app.replay.close();
+    await app.page.getByTestId('models-error').getByRole('button', { name: 'Retry' }).click();
     await expect.poll(() => reason.textContent()).toContain('Ollama cannot be reached: start it');
-    replay = await startReplayServer(ollamaRoutes(['Hi.']), Number(port));
+    app.replay = await startReplayServer(ollamaRoutes(['Hi.']), Number(port));
   });
 
   it('names the web page a proxy answered for a server that is down, not its markup, and Retry answers once it is back', async () => {
     // Before: the answer's error was the page's markup, "<html> <head><title>502 Bad Gateway</title></head> <body> …".
-    replay.setRoutes([
+    app.replay.setRoutes([
       ...ollamaRoutes(['Hi.']),
       { path: '/v1/models', body: V1_MODELS },
       { method: 'POST', path: '/v1/chat/completions', status: 502, body: NGINX_502, headers: { 'content-type': 'text/html' } },
     ]);
-    await openApp();
+    await app.openApp();
     await useOpenAiConnection('Behind nginx');
 
-    await page.getByTestId('composer-input').fill('Are you there behind the proxy?');
-    await page.getByTestId('composer-send').click();
-    const error = page.getByTestId('turn-error');
+    await app.page.getByTestId('composer-input').fill('Are you there behind the proxy?');
+    await app.page.getByTestId('composer-send').click();
+    const error = app.page.getByTestId('turn-error');
     await expect.poll(() => error.textContent()).toContain(
       'Behind nginx answered HTTP 502 with a web page ("502 Bad Gateway"): a proxy in front of it got no answer from it. Is the server running?',
     );
     expect(await error.textContent()).not.toContain('<');
-    await expect.poll(() => page.locator('[data-testid="turn"][data-role="user"]').textContent()).toContain('Are you there behind the proxy?');
+    await expect.poll(() => app.page.locator('[data-testid="turn"][data-role="user"]').textContent()).toContain('Are you there behind the proxy?');
 
     // The server is back behind the proxy: Retry answers, with no reload.
-    replay.setRoutes([
+    app.replay.setRoutes([
       ...ollamaRoutes(['Hi.']),
       { path: '/v1/models', body: V1_MODELS },
       { method: 'POST', path: '/v1/chat/completions', body: sse(['Here ', 'I am.']), headers: { 'content-type': 'text/event-stream' } },
     ]);
-    const answer = page.locator('[data-testid="turn"][data-role="assistant"]').last();
+    const answer = app.page.locator('[data-testid="turn"][data-role="assistant"]').last();
     await answer.getByRole('button', { name: 'Retry' }).click();
     await expect.poll(() => answer.getAttribute('data-status')).toBe('done');
     expect((await answer.locator('[data-run="answer"]').textContent())?.trim()).toBe('Here I am.');
@@ -122,43 +88,43 @@ describe('a server that answers, but not as it should', () => {
     // Before: "Cut off. The connection closed before the answer was finished. What arrived is kept.": an
     // OpenAI-compatible server behind a sign-in proxy answered its page with 200, which held no stream frame.
     const SIGN_IN = '<!doctype html><html><head><title>Sign in to Guest Wi-Fi</title></head><body><form>…</form></body></html>';
-    replay.setRoutes([
+    app.replay.setRoutes([
       ...ollamaRoutes(['Hi.']),
       { path: '/v1/models', body: V1_MODELS },
       { method: 'POST', path: '/v1/chat/completions', body: SIGN_IN, headers: { 'content-type': 'text/html; charset=utf-8' } },
     ]);
-    await openApp();
+    await app.openApp();
     await useOpenAiConnection('Office box');
-    await page.getByTestId('composer-input').fill('Are you there?');
-    await page.getByTestId('composer-send').click();
-    const answer = page.locator('[data-testid="turn"][data-role="assistant"]').last();
+    await app.page.getByTestId('composer-input').fill('Are you there?');
+    await app.page.getByTestId('composer-send').click();
+    const answer = app.page.locator('[data-testid="turn"][data-role="assistant"]').last();
     await expect.poll(() => answer.getAttribute('data-status')).toBe('error');
     const error = (await answer.getByTestId('turn-error').textContent()) ?? '';
     expect(error).toContain('Office box answered with a web page ("Sign in to Guest Wi-Fi"), not an answer: is this the model server\'s address, and does it need a sign-in first?');
     expect(error).not.toContain('connection closed');
     expect(error).not.toContain('<');
-    expect(await page.locator('[data-testid="turn"][data-role="user"]').textContent()).toContain('Are you there?');
+    expect(await app.page.locator('[data-testid="turn"][data-role="user"]').textContent()).toContain('Are you there?');
     expect(await answer.getByRole('button', { name: 'Retry' }).count()).toBe(1);
   });
 
   it('says an answer in another format than Ollama\'s is not Ollama\'s, not that the connection closed, and keeps the message', async () => {
     // Before: "Cut off. The connection closed before the answer was finished. What arrived is kept.", with nothing
     // kept and nothing closed early: a server at the Ollama address answered in an OpenAI-style stream.
-    replay.setRoutes([
+    app.replay.setRoutes([
       ...ollamaRoutes(['Hi.']).filter((r) => r.path !== '/api/chat'),
       { method: 'POST', path: '/api/chat', body: sse(['Hello ', 'there.']), headers: { 'content-type': 'text/event-stream' } },
     ]);
-    await openApp();
-    await expect.poll(() => page.getByTestId('model-picker').inputValue()).toBe('llama3.2:3b');
-    await page.getByTestId('composer-input').fill('Which server are you?');
-    await page.getByTestId('composer-send').click();
-    const answer = page.locator('[data-testid="turn"][data-role="assistant"]').last();
+    await app.openApp();
+    await expect.poll(() => app.page.getByTestId('model-picker').inputValue()).toBe('llama3.2:3b');
+    await app.page.getByTestId('composer-input').fill('Which server are you?');
+    await app.page.getByTestId('composer-send').click();
+    const answer = app.page.locator('[data-testid="turn"][data-role="assistant"]').last();
     await expect.poll(() => answer.getAttribute('data-status')).toBe('error');
     const error = await answer.getByTestId('turn-error').textContent();
     expect(error).toContain("The answer could not be read: it was not in Ollama's format (it began with \"data: {");
     expect(error).toContain('Is the server at this address Ollama? Check its kind in Settings → Connections.');
     expect(error).not.toContain('connection closed');
-    expect(await page.locator('[data-testid="turn"][data-role="user"]').textContent()).toContain('Which server are you?');
+    expect(await app.page.locator('[data-testid="turn"][data-role="user"]').textContent()).toContain('Which server are you?');
     expect(await answer.getByRole('button', { name: 'Retry' }).count()).toBe(1);
   });
 });

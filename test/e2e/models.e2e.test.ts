@@ -2,26 +2,18 @@
  * The model manager as a user meets it, in serve mode against an Ollama replay: pull a model and watch the
  * progress, make an alias, create it in Ollama, find it in the model picker and chat through it.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ollamaRoutes, TAGS_BODY } from '../replay-server/ollama-wire';
-import { startReplayServer, type ReplayRoute, type ReplayServer } from '../replay-server/replay-server';
-import { launchChromium, openPage } from './helpers/browser';
-import { startServeProcess, type ServeProcess } from './helpers/serve-process';
+import { startReplayServer, type ReplayRoute } from '../replay-server/replay-server';
+import { startServeProcess } from './helpers/serve-process';
 import { expectPicked, modelOption, pickerValues, pickModel } from './helpers/picker';
 import { answerRequests } from './helpers/ui-session';
+import { serveSuite } from './helpers/serve-suite';
 
 const fx = (p: string) => readFileSync(new URL(`../fixtures/ollama-models/${p}`, import.meta.url), 'utf8');
 const ANSWER = ['Code', ' first', ', always.'];
-
-let browser: Browser;
-let replay: ReplayServer;
-let dataDir: string;
-let serve: ServeProcess | undefined;
-let page: Page;
 
 function tagsWith(name: string, digest: string): string {
   const tags = JSON.parse(TAGS_BODY) as { models: Record<string, unknown>[] };
@@ -52,144 +44,122 @@ function routes(tags = TAGS_BODY, holdPull = false): ReplayRoute[] {
   ];
 }
 
-beforeAll(async () => {
-  browser = await launchChromium();
-  replay = await startReplayServer();
-});
-afterAll(async () => {
-  await browser?.close();
-  await replay?.close();
-});
-beforeEach(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'firebrand-e2e-models-'));
-  replay.setRoutes(routes());
-  replay.requests.length = 0;
-  page = await openPage(browser);
-});
-afterEach(async () => {
-  await page?.close();
-  await serve?.stop();
-  serve = undefined;
-  rmSync(dataDir, { recursive: true, force: true });
-});
+const app = serveSuite({ routes: () => routes() });
 
 describe('the model manager in serve mode', () => {
   it('pulls a model with live progress, makes an alias, creates it in Ollama and chats through it', async () => {
-    replay.setRoutes(routes(TAGS_BODY, true));
-    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-    await page.goto(serve.url);
-    await page.getByTestId('models-open').click();
-    await expect.poll(() => page.getByTestId('model-row').count()).toBe(2);
+    app.replay.setRoutes(routes(TAGS_BODY, true));
+    await app.openApp();
+    await app.page.getByTestId('models-open').click();
+    await expect.poll(() => app.page.getByTestId('model-row').count()).toBe(2);
 
     // Pull: the bar is seen part-way (the server holds the pull there until the test has looked), then done.
-    await page.getByTestId('pull-input').fill('llama3.2:1b');
-    await page.getByTestId('pull-button').click();
-    const bar = page.getByTestId('pull-progress');
-    await expect.poll(() => replay.held).toBe(1);
+    await app.page.getByTestId('pull-input').fill('llama3.2:1b');
+    await app.page.getByTestId('pull-button').click();
+    const bar = app.page.getByTestId('pull-progress');
+    await expect.poll(() => app.replay.held).toBe(1);
     await expect.poll(async () => Number(await bar.getAttribute('data-percent'))).toBeGreaterThan(0);
     const partway = Number(await bar.getAttribute('data-percent'));
     expect(partway).toBeLessThan(100);
-    await expect.poll(() => page.getByTestId('pull-stats').textContent()).toMatch(/GiB/);
+    await expect.poll(() => app.page.getByTestId('pull-stats').textContent()).toMatch(/GiB/);
     expect(await bar.getAttribute('data-state')).not.toBe('done');
-    replay.setRoutes(routes());
-    replay.release();
+    app.replay.setRoutes(routes());
+    app.replay.release();
     await expect.poll(() => bar.getAttribute('data-state')).toBe('done');
     expect(await bar.getAttribute('data-percent')).toBe('100');
-    expect(JSON.parse(replay.requests.find((r) => r.path === '/api/pull')?.body ?? '{}')).toEqual({ model: 'llama3.2:1b', stream: true });
+    expect(JSON.parse(app.replay.requests.find((r) => r.path === '/api/pull')?.body ?? '{}')).toEqual({ model: 'llama3.2:1b', stream: true });
 
     // Alias: model, system prompt, a parameter, think mode, context.
-    await page.getByTestId('alias-name').fill('coder');
-    await page.getByTestId('alias-model').selectOption('qwen3:8b');
-    await page.getByTestId('alias-system').fill('Answer with code first.');
-    await page.getByTestId('alias-temperature').fill('0.2');
-    await page.getByTestId('alias-think').selectOption('low');
-    await page.getByTestId('alias-context').fill('16384');
-    await page.getByTestId('alias-save').click();
-    const item = page.getByTestId('alias-item').filter({ hasText: 'coder' });
+    await app.page.getByTestId('alias-name').fill('coder');
+    await app.page.getByTestId('alias-model').selectOption('qwen3:8b');
+    await app.page.getByTestId('alias-system').fill('Answer with code first.');
+    await app.page.getByTestId('alias-temperature').fill('0.2');
+    await app.page.getByTestId('alias-think').selectOption('low');
+    await app.page.getByTestId('alias-context').fill('16384');
+    await app.page.getByTestId('alias-save').click();
+    const item = app.page.getByTestId('alias-item').filter({ hasText: 'coder' });
     await expect.poll(() => item.getByTestId('alias-status').getAttribute('data-status')).toBe('not-materialized');
 
     // Create it in Ollama; from then on /api/tags lists it.
-    replay.setRoutes(routes(tagsWith('coder:latest', 'c0de')));
+    app.replay.setRoutes(routes(tagsWith('coder:latest', 'c0de')));
     await item.getByTestId('alias-materialize').click();
     await expect.poll(() => item.getByTestId('alias-status').getAttribute('data-status')).toBe('in-sync');
-    const create = replay.requests.find((r) => r.path === '/api/create');
+    const create = app.replay.requests.find((r) => r.path === '/api/create');
     expect(create?.body).toBe('{"model":"coder","from":"qwen3:8b","system":"Answer with code first.","parameters":{"temperature":0.2,"num_ctx":16384},"stream":false}');
 
     // The alias is offered in the model picker like any model, and a message goes through it.
-    await page.getByTestId('models-close').click();
+    await app.page.getByTestId('models-close').click();
     // One entry for the alias: its Ollama copy (coder:latest) is the alias, not a second model (issue 17).
-    await expect.poll(() => pickerValues(page)).toContain('coder');
-    expect(await pickerValues(page)).not.toContain('coder:latest');
-    await pickModel(page, 'coder');
-    await page.getByTestId('composer-input').fill('Reverse a string in Python');
-    await page.getByTestId('composer-send').click();
+    await expect.poll(() => pickerValues(app.page)).toContain('coder');
+    expect(await pickerValues(app.page)).not.toContain('coder:latest');
+    await pickModel(app.page, 'coder');
+    await app.page.getByTestId('composer-input').fill('Reverse a string in Python');
+    await app.page.getByTestId('composer-send').click();
     // The chat screen is being reworked by others: check the answer's text, not its test ids.
-    await expect.poll(() => page.locator('main').innerText()).toContain(ANSWER.join(''));
-    const chats = replay.requests.filter((r) => r.path === '/api/chat').map((r) => JSON.parse(r.body) as { model?: string });
+    await expect.poll(() => app.page.locator('main').innerText()).toContain(ANSWER.join(''));
+    const chats = app.replay.requests.filter((r) => r.path === '/api/chat').map((r) => JSON.parse(r.body) as { model?: string });
     expect(chats[0]).toMatchObject({ model: 'coder' });
 
     // Its Ollama copy disappears: Ollama says "try pulling it first", which cannot work for a name only Firebrand
     // knows. The answer offers to make it again from its base model instead (issue 17), and that works.
-    await expect.poll(() => page.locator('[data-testid="turn"][data-role="assistant"][data-status="done"]').count()).toBe(1);
-    replay.setRoutes([
+    await expect.poll(() => app.page.locator('[data-testid="turn"][data-role="assistant"][data-status="done"]').count()).toBe(1);
+    app.replay.setRoutes([
       ...routes(TAGS_BODY).filter((r) => r.path !== '/api/chat'),
       { method: 'POST', path: '/api/chat', status: 404, body: '{"error":"model \\"coder\\" not found, try pulling it first"}' },
     ]);
-    await page.getByTestId('composer-input').fill('Again please');
-    await page.getByTestId('composer-send').click();
-    const recreate = page.getByTestId('alias-recreate');
+    await app.page.getByTestId('composer-input').fill('Again please');
+    await app.page.getByTestId('composer-send').click();
+    const recreate = app.page.getByTestId('alias-recreate');
     await expect.poll(() => recreate.textContent()).toBe('Recreate coder from qwen3:8b and try again');
-    expect(await page.getByTestId('turn-error').last().textContent()).not.toContain('try pulling');
-    const creates = replay.requests.filter((r) => r.path === '/api/create').length;
-    replay.setRoutes(routes(tagsWith('coder:latest', 'c0de')));
+    expect(await app.page.getByTestId('turn-error').last().textContent()).not.toContain('try pulling');
+    const creates = app.replay.requests.filter((r) => r.path === '/api/create').length;
+    app.replay.setRoutes(routes(tagsWith('coder:latest', 'c0de')));
     await recreate.click();
-    await expect.poll(() => replay.requests.filter((r) => r.path === '/api/create').length).toBe(creates + 1);
-    await expect.poll(() => page.locator('[data-testid="turn"][data-role="assistant"]').last().getAttribute('data-status')).toBe('done');
+    await expect.poll(() => app.replay.requests.filter((r) => r.path === '/api/create').length).toBe(creates + 1);
+    await expect.poll(() => app.page.locator('[data-testid="turn"][data-role="assistant"]').last().getAttribute('data-status')).toBe('done');
   });
 
   it('says on a first run that an Ollama has no models yet and how to pull one, where the banner’s Open Models leads, until one is pulled (first-run hunt)', async () => {
     // Before: the screen's "Models" heading stood over nothing.
-    replay.setRoutes(routes('{"models":[]}'));
-    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-    await page.goto(serve.url);
-    await page.getByRole('button', { name: 'Open Models' }).click();
-    const none = page.getByTestId('models-none');
+    app.replay.setRoutes(routes('{"models":[]}'));
+    await app.openApp();
+    await app.page.getByRole('button', { name: 'Open Models' }).click();
+    const none = app.page.getByTestId('models-none');
     await expect.poll(() => none.textContent()).toBe(
       'This Ollama has no models yet. Pull one above by its name in the Ollama library (ollama.com/library), such as llama3.2:1b (1.3 GB); it is then in the composer’s model list.',
     );
-    replay.setRoutes(routes());
-    await page.getByTestId('pull-input').fill('llama3.2:1b');
-    await page.getByTestId('pull-button').click();
-    await expect.poll(() => page.getByTestId('pull-progress').getAttribute('data-state')).toBe('done');
-    await expect.poll(() => page.getByTestId('model-row').count()).toBe(2);
+    app.replay.setRoutes(routes());
+    await app.page.getByTestId('pull-input').fill('llama3.2:1b');
+    await app.page.getByTestId('pull-button').click();
+    await expect.poll(() => app.page.getByTestId('pull-progress').getAttribute('data-state')).toBe('done');
+    await expect.poll(() => app.page.getByTestId('model-row').count()).toBe(2);
     expect(await none.count()).toBe(0);
   });
 
   it('cancels a pull and says a server error mid-pull in its own words', async () => {
     // The pull is held part-way and never let go: it is still running when Cancel is pressed, on any machine.
-    replay.setRoutes(routes(TAGS_BODY, true));
-    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-    await page.goto(serve.url);
-    await page.getByTestId('models-open').click();
-    await page.getByTestId('pull-input').fill('llama3.2:1b');
-    await page.getByTestId('pull-button').click();
-    await expect.poll(async () => Number(await page.getByTestId('pull-progress').getAttribute('data-percent'))).toBeGreaterThan(0);
-    await page.getByTestId('pull-cancel').click();
-    await expect.poll(() => page.getByTestId('pull-progress').getAttribute('data-state')).toBe('cancelled');
+    app.replay.setRoutes(routes(TAGS_BODY, true));
+    await app.openApp();
+    await app.page.getByTestId('models-open').click();
+    await app.page.getByTestId('pull-input').fill('llama3.2:1b');
+    await app.page.getByTestId('pull-button').click();
+    await expect.poll(async () => Number(await app.page.getByTestId('pull-progress').getAttribute('data-percent'))).toBeGreaterThan(0);
+    await app.page.getByTestId('pull-cancel').click();
+    await expect.poll(() => app.page.getByTestId('pull-progress').getAttribute('data-state')).toBe('cancelled');
 
-    replay.setRoutes([...routes().filter((r) => r.path !== '/api/pull'), { method: 'POST', path: '/api/pull', body: fx('pull-error-mid-pull.ndjson'), chunk: 'lines', delayMs: 30 }]);
-    await page.getByRole('button', { name: 'Dismiss' }).click();
-    await page.getByTestId('pull-input').fill('llama3.2:1b');
-    await page.getByTestId('pull-button').click();
-    await expect.poll(() => page.getByTestId('pull-error').textContent()).toContain('no space left on device');
+    app.replay.setRoutes([...routes().filter((r) => r.path !== '/api/pull'), { method: 'POST', path: '/api/pull', body: fx('pull-error-mid-pull.ndjson'), chunk: 'lines', delayMs: 30 }]);
+    await app.page.getByRole('button', { name: 'Dismiss' }).click();
+    await app.page.getByTestId('pull-input').fill('llama3.2:1b');
+    await app.page.getByTestId('pull-button').click();
+    await expect.poll(() => app.page.getByTestId('pull-error').textContent()).toContain('no space left on device');
 
     // A pull refused at once says it failed: no "starting, 0 B / 0 B" under a bar that keeps moving (issue 17).
-    await page.getByRole('button', { name: 'Dismiss' }).click();
-    replay.setRoutes([...routes().filter((r) => r.path !== '/api/pull'), { method: 'POST', path: '/api/pull', status: 404, body: '{"error":"pull model manifest: file does not exist"}' }]);
-    await page.getByTestId('pull-input').fill('no-such-model');
-    await page.getByTestId('pull-button').click();
-    await expect.poll(() => page.getByTestId('pull-error').textContent()).toContain('file does not exist');
-    const failed = page.getByTestId('pull-progress');
+    await app.page.getByRole('button', { name: 'Dismiss' }).click();
+    app.replay.setRoutes([...routes().filter((r) => r.path !== '/api/pull'), { method: 'POST', path: '/api/pull', status: 404, body: '{"error":"pull model manifest: file does not exist"}' }]);
+    await app.page.getByTestId('pull-input').fill('no-such-model');
+    await app.page.getByTestId('pull-button').click();
+    await expect.poll(() => app.page.getByTestId('pull-error').textContent()).toContain('file does not exist');
+    const failed = app.page.getByTestId('pull-progress');
     expect(await failed.getAttribute('data-state')).toBe('error');
     expect(await failed.locator('progress').count()).toBe(0);
     expect(await failed.textContent()).not.toContain('0 B / 0 B');
@@ -199,105 +169,102 @@ describe('the model manager in serve mode', () => {
   it('keeps the GPU memory typed while the probe is still looking, and saves it', async () => {
     // An nvidia-smi that answers only when the test lets it: the user types before the probe is done, as on a
     // machine whose driver takes seconds to wake. (It also gives up when the data folder is removed.)
-    const bin = join(dataDir, 'bin');
-    const release = join(dataDir, 'release-probe');
+    const bin = join(app.dataDir, 'bin');
+    const release = join(app.dataDir, 'release-probe');
     mkdirSync(bin);
     writeFileSync(join(bin, 'nvidia-smi'), `#!/bin/sh\nwhile [ ! -e '${release}' ] && [ -d '${bin}' ]; do sleep 0.05; done\necho '0, NVIDIA GeForce RTX 4090, 24564, 1024, 23540'\n`, { mode: 0o755 });
-    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url, env: { PATH: `${bin}:${process.env.PATH ?? ''}`, FIREBRAND_GPU_PROBE_TIMEOUT_MS: '600000' } });
-    await page.goto(serve.url);
-    await page.getByTestId('settings-open').click();
-    expect(await page.getByTestId('gpu-found').textContent()).toContain('Looking for GPUs');
-    await page.getByTestId('gpu-override').fill('12');
+    app.serve = await startServeProcess({ dataDir: app.dataDir, ollamaUrl: app.replay.url, env: { PATH: `${bin}:${process.env.PATH ?? ''}`, FIREBRAND_GPU_PROBE_TIMEOUT_MS: '600000' } });
+    await app.page.goto(app.serve.url);
+    await app.page.getByTestId('settings-open').click();
+    expect(await app.page.getByTestId('gpu-found').textContent()).toContain('Looking for GPUs');
+    await app.page.getByTestId('gpu-override').fill('12');
     writeFileSync(release, '');
-    await expect.poll(() => page.getByTestId('gpu-found').textContent()).toContain('nvidia-smi: NVIDIA GeForce RTX 4090');
+    await expect.poll(() => app.page.getByTestId('gpu-found').textContent()).toContain('nvidia-smi: NVIDIA GeForce RTX 4090');
     // The probe's late answer did not replace what was typed (it used to empty the field, so Save cleared the setting).
-    expect(await page.getByTestId('gpu-override').inputValue()).toBe('12');
-    await page.getByTestId('settings-save').click();
-    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
-    await page.getByTestId('settings-open').click();
-    await expect.poll(() => page.getByTestId('gpu-found').textContent()).toContain('Set by hand: 12');
-    expect(await page.getByTestId('gpu-override').inputValue()).toBe('12');
+    expect(await app.page.getByTestId('gpu-override').inputValue()).toBe('12');
+    await app.page.getByTestId('settings-save').click();
+    await app.page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+    await app.page.getByTestId('settings-open').click();
+    await expect.poll(() => app.page.getByTestId('gpu-found').textContent()).toContain('Set by hand: 12');
+    expect(await app.page.getByTestId('gpu-override').inputValue()).toBe('12');
   });
 
   it('works out the context window with its arithmetic and keeps the user’s choice', async () => {
-    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-    await page.goto(serve.url);
+    await app.openApp();
     // The GPU memory lives in Settings and applies to every model (issue 17); 12 typed there is 12 GiB.
-    await page.getByTestId('settings-open').click();
-    await page.getByTestId('gpu-override').fill('12');
-    await page.getByTestId('settings-save').click();
-    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
-    await page.getByTestId('models-open').click();
+    await app.page.getByTestId('settings-open').click();
+    await app.page.getByTestId('gpu-override').fill('12');
+    await app.page.getByTestId('settings-save').click();
+    await app.page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+    await app.page.getByTestId('models-open').click();
     // Each model says the window its next message carries, and why, without asking.
     // The source with its reason, so a failure says why the row fell back.
-    const windowOf = page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-window');
+    const windowOf = app.page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-window');
     await expect.poll(async () => `${await windowOf.getAttribute('data-source')}: ${await windowOf.getAttribute('title')}`).toMatch(/^recommended: /);
-    await page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-details').click();
-    await page.getByTestId('context-recommend').click();
-    await expect.poll(() => page.getByTestId('context-message').textContent()).toMatch(/tokens fit on the GPU/);
-    await expect.poll(() => page.getByTestId('context-lines').textContent()).toContain('KV cache per token');
-    await expect.poll(() => page.getByTestId('context-gpu').textContent()).toContain('12.0 GiB (set by hand in Settings)');
-    await page.getByTestId('context-use').click();
-    await expect.poll(() => page.getByTestId('context-saved').textContent()).toContain('reloads');
-    await expect.poll(() => page.getByTestId('context-stored').textContent()).toContain('recommended');
+    await app.page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-details').click();
+    await app.page.getByTestId('context-recommend').click();
+    await expect.poll(() => app.page.getByTestId('context-message').textContent()).toMatch(/tokens fit on the GPU/);
+    await expect.poll(() => app.page.getByTestId('context-lines').textContent()).toContain('KV cache per token');
+    await expect.poll(() => app.page.getByTestId('context-gpu').textContent()).toContain('12.0 GiB (set by hand in Settings)');
+    await app.page.getByTestId('context-use').click();
+    await expect.poll(() => app.page.getByTestId('context-saved').textContent()).toContain('reloads');
+    await expect.poll(() => app.page.getByTestId('context-stored').textContent()).toContain('recommended');
   });
 
   it('says where the window is chosen that one past the GPU runs partly on the CPU, and keeps it (settings fix 1)', async () => {
-    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-    await page.goto(serve.url);
-    await page.getByTestId('settings-open').click();
-    await page.getByTestId('gpu-override').fill('8');
-    await page.getByTestId('settings-save').click();
-    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
-    await page.getByTestId('models-open').click();
-    await page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-details').click();
-    await page.getByTestId('context-recommend').click();
-    await expect.poll(() => page.getByTestId('context-message').textContent()).toMatch(/tokens fit on the GPU/);
-    const fits = (await page.getByTestId('context-use').textContent())?.match(/Use ([\d,]+) tokens/)?.[1];
+    await app.openApp();
+    await app.page.getByTestId('settings-open').click();
+    await app.page.getByTestId('gpu-override').fill('8');
+    await app.page.getByTestId('settings-save').click();
+    await app.page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+    await app.page.getByTestId('models-open').click();
+    await app.page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-details').click();
+    await app.page.getByTestId('context-recommend').click();
+    await expect.poll(() => app.page.getByTestId('context-message').textContent()).toMatch(/tokens fit on the GPU/);
+    const fits = (await app.page.getByTestId('context-use').textContent())?.match(/Use ([\d,]+) tokens/)?.[1];
     expect(fits).toBeDefined();
     // Before, 40,960 (the trained context) was kept without a word, and Ollama ran part of the model on the CPU.
-    await page.getByTestId('context-custom').fill('40960');
-    await expect.poll(() => page.getByTestId('context-typed-fit').textContent()).toMatch(
+    await app.page.getByTestId('context-custom').fill('40960');
+    await expect.poll(() => app.page.getByTestId('context-typed-fit').textContent()).toMatch(
       new RegExp(`^${fits} tokens fit your GPU; 40,960 needs ~[\\d.]+ GiB, more than the 8\\.0 GiB free — it will run partly on the CPU, slower\\.$`),
     );
-    await page.getByTestId('context-keep').click();
-    await expect.poll(() => page.getByTestId('context-saved').textContent()).toContain('Kept 40,960 tokens');
-    await expect.poll(() => page.getByTestId('context-stored-fit').textContent()).toContain('it will run partly on the CPU');
+    await app.page.getByTestId('context-keep').click();
+    await expect.poll(() => app.page.getByTestId('context-saved').textContent()).toContain('Kept 40,960 tokens');
+    await expect.poll(() => app.page.getByTestId('context-stored-fit').textContent()).toContain('it will run partly on the CPU');
     // The row says what the next message carries: the kept window, and that it runs partly on the CPU.
-    const row = page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-window');
+    const row = app.page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-window');
     await expect.poll(() => row.getAttribute('data-window')).toBe('40960');
     await expect.poll(() => row.textContent()).toContain(`More than the ${fits} tokens that fit your GPU: the model runs partly on the CPU, slower.`);
     // The window that fits says nothing.
-    await page.getByTestId('context-custom').fill(fits ?? '');
-    await expect.poll(() => page.getByTestId('context-typed-fit').count()).toBe(0);
+    await app.page.getByTestId('context-custom').fill(fits ?? '');
+    await expect.poll(() => app.page.getByTestId('context-typed-fit').count()).toBe(0);
   });
 
   it('says why a typed window is not kept: not a window, or beyond what the model was trained for (models audit #2, #4)', async () => {
-    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-    await page.goto(serve.url);
-    await page.getByTestId('models-open').click();
-    await page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-details').click();
-    await page.getByTestId('context-custom').fill('16384');
-    await page.getByTestId('context-keep').click();
-    await expect.poll(() => page.getByTestId('context-saved').textContent()).toContain('Kept 16,384 tokens');
+    await app.openApp();
+    await app.page.getByTestId('models-open').click();
+    await app.page.locator('[data-testid="model-row"][data-model="qwen3:8b"]').getByTestId('model-details').click();
+    await app.page.getByTestId('context-custom').fill('16384');
+    await app.page.getByTestId('context-keep').click();
+    await expect.poll(() => app.page.getByTestId('context-saved').textContent()).toContain('Kept 16,384 tokens');
     // Before, these did nothing, and "Kept 16K tokens" stayed as if they had been kept.
     for (const typed of ['0', '-5', '1.5', 'abc', '100']) {
-      await page.getByTestId('context-custom').fill(typed);
-      await page.getByTestId('context-keep').click();
-      await expect.poll(() => page.getByTestId('context-problem').textContent()).toBe('A window is a whole number of tokens, at least 256.');
-      expect(await page.getByTestId('context-saved').count()).toBe(0);
+      await app.page.getByTestId('context-custom').fill(typed);
+      await app.page.getByTestId('context-keep').click();
+      await expect.poll(() => app.page.getByTestId('context-problem').textContent()).toBe('A window is a whole number of tokens, at least 256.');
+      expect(await app.page.getByTestId('context-saved').count()).toBe(0);
     }
     // Before, 1,000,000 was kept for a model trained for 40,960, and every request carried it as num_ctx.
-    await page.getByTestId('context-custom').fill('1000000');
-    await page.getByTestId('context-keep').click();
-    await expect.poll(() => page.getByTestId('context-problem').textContent()).toBe(
+    await app.page.getByTestId('context-custom').fill('1000000');
+    await app.page.getByTestId('context-keep').click();
+    await expect.poll(() => app.page.getByTestId('context-problem').textContent()).toBe(
       'qwen3:8b was trained for a context of 40,960 tokens, so a 1,000,000-token window is more than it can use. Keep 40,960 or less.',
     );
-    await expect.poll(() => page.getByTestId('context-stored').textContent()).toContain('16,384 tokens');
-    await page.getByTestId('context-custom').fill('40960');
-    await page.getByTestId('context-keep').click();
-    await expect.poll(() => page.getByTestId('context-saved').textContent()).toContain('Kept 40,960 tokens');
-    expect(await page.getByTestId('context-problem').count()).toBe(0);
+    await expect.poll(() => app.page.getByTestId('context-stored').textContent()).toContain('16,384 tokens');
+    await app.page.getByTestId('context-custom').fill('40960');
+    await app.page.getByTestId('context-keep').click();
+    await expect.poll(() => app.page.getByTestId('context-saved').textContent()).toContain('Kept 40,960 tokens');
+    expect(await app.page.getByTestId('context-problem').count()).toBe(0);
   });
 });
 
@@ -310,10 +277,10 @@ const LLAMA_ROUTES: ReplayRoute[] = [
 
 /** Adds a llama-server connection at the replay server and, where asked, makes it the active one (then reloads). */
 async function addLlamaServer(use: boolean): Promise<string> {
-  const id = await page.evaluate((url) => window.firebrand.connections.save({ kind: 'llama-server', label: 'Local llama', baseUrl: url }).then((c) => c.id), replay.url);
+  const id = await app.page.evaluate((url) => window.firebrand.connections.save({ kind: 'llama-server', label: 'Local llama', baseUrl: url }).then((c) => c.id), app.replay.url);
   if (use) {
-    await page.evaluate((c) => window.firebrand.settings.update({ activeConnectionId: c }), id);
-    await page.reload();
+    await app.page.evaluate((c) => window.firebrand.settings.update({ activeConnectionId: c }), id);
+    await app.page.reload();
   }
   return id;
 }
@@ -322,103 +289,98 @@ const coderAlias = { name: 'small', connectionId: 'ollama', model: 'llama3.2:3b'
 
 describe('aliases and connections (models audit)', () => {
   it('refuses an alias named like a model of its connection, and says why in the form (#1)', async () => {
-    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-    await page.goto(serve.url);
-    await page.getByTestId('models-open').click();
-    await expect.poll(() => page.getByTestId('model-row').count()).toBe(2);
-    await page.getByTestId('alias-name').fill('qwen3:8b');
-    await page.getByTestId('alias-model').selectOption('llama3.2:3b');
-    await page.getByTestId('alias-save').click();
-    await expect.poll(() => page.getByTestId('alias-problem').textContent()).toContain('“qwen3:8b” is already the name of a model here (qwen3:8b)');
-    expect(await page.getByTestId('alias-item').count()).toBe(0);
+    await app.openApp();
+    await app.page.getByTestId('models-open').click();
+    await expect.poll(() => app.page.getByTestId('model-row').count()).toBe(2);
+    await app.page.getByTestId('alias-name').fill('qwen3:8b');
+    await app.page.getByTestId('alias-model').selectOption('llama3.2:3b');
+    await app.page.getByTestId('alias-save').click();
+    await expect.poll(() => app.page.getByTestId('alias-problem').textContent()).toContain('“qwen3:8b” is already the name of a model here (qwen3:8b)');
+    expect(await app.page.getByTestId('alias-item').count()).toBe(0);
     // In another case too: Ollama takes it for the same name, and "Create in Ollama" would write over the model
     // (second models audit #1).
-    await page.getByTestId('alias-name').fill('Qwen3:8B');
-    await page.getByTestId('alias-save').click();
-    await expect.poll(() => page.getByTestId('alias-problem').textContent()).toContain('“Qwen3:8B” is already the name of a model here (qwen3:8b)');
-    expect(await page.getByTestId('alias-item').count()).toBe(0);
+    await app.page.getByTestId('alias-name').fill('Qwen3:8B');
+    await app.page.getByTestId('alias-save').click();
+    await expect.poll(() => app.page.getByTestId('alias-problem').textContent()).toContain('“Qwen3:8B” is already the name of a model here (qwen3:8b)');
+    expect(await app.page.getByTestId('alias-item').count()).toBe(0);
     // Main refuses it too, with `:latest` spelled out, in words the form can show.
-    const refused = await page.evaluate((a) => window.firebrand.aliases.create(a).then(() => 'saved', (e: Error) => e.message), { ...coderAlias, name: 'qwen3:8b' });
+    const refused = await app.page.evaluate((a) => window.firebrand.aliases.create(a).then(() => 'saved', (e: Error) => e.message), { ...coderAlias, name: 'qwen3:8b' });
     expect(refused).toContain('would hide it');
   });
 
   it('asks before deleting an alias, as a model’s Delete… does (second models audit #6)', async () => {
-    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-    await page.goto(serve.url);
-    await page.evaluate((a) => window.firebrand.aliases.create(a), coderAlias);
-    await page.getByTestId('models-open').click();
-    const alias = page.locator('[data-testid="alias-item"][data-alias="small"]');
+    await app.openApp();
+    await app.page.evaluate((a) => window.firebrand.aliases.create(a), coderAlias);
+    await app.page.getByTestId('models-open').click();
+    const alias = app.page.locator('[data-testid="alias-item"][data-alias="small"]');
     // Before, one click deleted it, with its system prompt, parameters and window.
     await alias.getByTestId('alias-delete').click();
     expect(await alias.getByTestId('alias-delete-question').textContent()).toBe('Delete the alias small? Its system prompt, parameters and window go with it.');
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('alias-delete-keep');
+    await expect.poll(() => app.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('alias-delete-keep');
     await alias.getByTestId('alias-delete-keep').click();
-    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('alias-delete');
-    expect(await page.evaluate(() => window.firebrand.aliases.list({}).then((l) => l.map((a) => a.name)))).toEqual(['small']);
+    await expect.poll(() => app.page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('alias-delete');
+    expect(await app.page.evaluate(() => window.firebrand.aliases.list({}).then((l) => l.map((a) => a.name)))).toEqual(['small']);
     await alias.getByTestId('alias-delete').click();
     await alias.getByTestId('alias-delete-confirm').click();
-    await expect.poll(() => page.getByTestId('alias-item').count()).toBe(0);
-    expect(await page.evaluate(() => window.firebrand.aliases.list({}))).toEqual([]);
+    await expect.poll(() => app.page.getByTestId('alias-item').count()).toBe(0);
+    expect(await app.page.evaluate(() => window.firebrand.aliases.list({}))).toEqual([]);
   });
 
   it('edits an alias of another connection on that connection, with its models (#2)', async () => {
-    replay.setRoutes([...routes(), ...LLAMA_ROUTES]);
-    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-    await page.goto(serve.url);
-    await page.evaluate((a) => window.firebrand.aliases.create(a), coderAlias);
+    app.replay.setRoutes([...routes(), ...LLAMA_ROUTES]);
+    await app.openApp();
+    await app.page.evaluate((a) => window.firebrand.aliases.create(a), coderAlias);
     await addLlamaServer(true);
-    await page.getByTestId('models-open').click();
-    await page.getByTestId('alias-edit').click();
-    await expect.poll(() => page.getByTestId('alias-model').locator('option').allTextContents()).toEqual(['llama3.2:3b', 'qwen3:8b']);
-    expect(await page.getByTestId('alias-model').inputValue()).toBe('llama3.2:3b');
-    await expect.poll(() => page.getByTestId('alias-connection').textContent()).toContain('another connection');
-    await page.getByTestId('alias-system').fill('Be brief.');
-    await page.getByTestId('alias-save').click();
-    await expect.poll(() => page.getByTestId('alias-item').textContent()).toContain('small');
-    const saved = await page.evaluate(() => window.firebrand.aliases.list({}));
+    await app.page.getByTestId('models-open').click();
+    await app.page.getByTestId('alias-edit').click();
+    await expect.poll(() => app.page.getByTestId('alias-model').locator('option').allTextContents()).toEqual(['llama3.2:3b', 'qwen3:8b']);
+    expect(await app.page.getByTestId('alias-model').inputValue()).toBe('llama3.2:3b');
+    await expect.poll(() => app.page.getByTestId('alias-connection').textContent()).toContain('another connection');
+    await app.page.getByTestId('alias-system').fill('Be brief.');
+    await app.page.getByTestId('alias-save').click();
+    await expect.poll(() => app.page.getByTestId('alias-item').textContent()).toContain('small');
+    const saved = await app.page.evaluate(() => window.firebrand.aliases.list({}));
     expect(saved).toMatchObject([{ name: 'small', connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: 'Be brief.' }]);
     // Ollama's own actions stay with Ollama's aliases: a new alias is of llama-server's models, which Ollama cannot
     // start from, while the Ollama alias can still be created there.
-    await expect.poll(() => page.getByTestId('alias-from-model').count()).toBe(0);
-    expect(await page.getByTestId('alias-item').getByTestId('alias-materialize').count()).toBe(1);
+    await expect.poll(() => app.page.getByTestId('alias-from-model').count()).toBe(0);
+    expect(await app.page.getByTestId('alias-item').getByTestId('alias-materialize').count()).toBe(1);
   });
 
   it('shows llama-server’s own window on the Models screen and keeps Ollama’s actions away from it (#3)', async () => {
-    replay.setRoutes([...routes(), ...LLAMA_ROUTES]);
-    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-    await page.goto(serve.url);
+    app.replay.setRoutes([...routes(), ...LLAMA_ROUTES]);
+    await app.openApp();
     await addLlamaServer(true);
-    replay.requests.length = 0;
-    await page.getByTestId('models-open').click();
-    const row = page.locator('[data-testid="model-row"][data-model="other.gguf"]');
+    app.replay.requests.length = 0;
+    await app.page.getByTestId('models-open').click();
+    const row = app.page.locator('[data-testid="model-row"][data-model="other.gguf"]');
     await expect.poll(() => row.getByTestId('model-window').getAttribute('data-source')).toBe('server');
     expect(await row.getByTestId('model-window').getAttribute('data-window')).toBe('2048');
     expect(await row.getByTestId('model-window').textContent()).toContain('llama-server was started with n_ctx 2048');
     expect(await row.getByTestId('model-details').count()).toBe(0);
     expect(await row.getByTestId('model-delete').count()).toBe(0);
-    expect(await page.getByTestId('pull-input').count()).toBe(0);
-    expect(await page.getByTestId('running-none').textContent()).toContain('keeps its own model loaded');
+    expect(await app.page.getByTestId('pull-input').count()).toBe(0);
+    expect(await app.page.getByTestId('running-none').textContent()).toContain('keeps its own model loaded');
     // Nothing of this screen asked Ollama.
-    expect(replay.requests.filter((r) => r.path.startsWith('/api/')).map((r) => r.path)).toEqual([]);
+    expect(app.replay.requests.filter((r) => r.path.startsWith('/api/')).map((r) => r.path)).toEqual([]);
     // Restarted with another -c while the screen stays open: the row follows it (second models audit #3: it kept
     // n_ctx 2048 until the screen was opened again). The server watch looks every few seconds.
-    replay.setRoutes([...routes(), ...LLAMA_ROUTES.map((r) => (r.path === '/props' ? { ...r, body: JSON.stringify({ default_generation_settings: { n_ctx: 4096 } }) } : r))]);
+    app.replay.setRoutes([...routes(), ...LLAMA_ROUTES.map((r) => (r.path === '/props' ? { ...r, body: JSON.stringify({ default_generation_settings: { n_ctx: 4096 } }) } : r))]);
     await expect.poll(() => row.getByTestId('model-window').getAttribute('data-window')).toBe('4096');
     expect(await row.getByTestId('model-window').textContent()).toContain('llama-server was started with n_ctx 4096');
   });
 
   it('updates a model’s row as soon as a window is kept or forgotten (#4)', async () => {
-    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-    await page.goto(serve.url);
-    await page.getByTestId('models-open').click();
-    const row = page.locator('[data-testid="model-row"][data-model="qwen3:8b"]');
+    await app.openApp();
+    await app.page.getByTestId('models-open').click();
+    const row = app.page.locator('[data-testid="model-row"][data-model="qwen3:8b"]');
     await row.getByTestId('model-window').waitFor();
     await row.getByTestId('model-details').click();
-    await page.getByTestId('context-custom').fill('16384');
-    await page.getByRole('button', { name: 'Keep this window' }).click();
+    await app.page.getByTestId('context-custom').fill('16384');
+    await app.page.getByRole('button', { name: 'Keep this window' }).click();
     await expect.poll(() => row.getByTestId('model-window').getAttribute('data-window')).toBe('16384');
     expect(await row.getByTestId('model-window').getAttribute('data-source')).toBe('user');
-    await page.getByRole('button', { name: 'Forget' }).click();
+    await app.page.getByRole('button', { name: 'Forget' }).click();
     await expect.poll(() => row.getByTestId('model-window').getAttribute('data-source')).not.toBe('user');
   });
 
@@ -427,83 +389,81 @@ describe('aliases and connections (models audit)', () => {
     // meter and the request kept the default.
     const gpuBox = await startReplayServer(routes());
     try {
-      serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-      await page.goto(serve.url);
-      const id = await page.evaluate((url) => window.firebrand.connections.save({ kind: 'ollama', label: 'GPU box', baseUrl: url }).then((c) => c.id), gpuBox.url);
-      await page.evaluate((c) => window.firebrand.settings.update({ activeConnectionId: c }), id);
-      await page.reload();
-      await page.getByTestId('models-open').click();
-      const row = page.locator('[data-testid="model-row"][data-model="qwen3:8b"]');
+      await app.openApp();
+      const id = await app.page.evaluate((url) => window.firebrand.connections.save({ kind: 'ollama', label: 'GPU box', baseUrl: url }).then((c) => c.id), gpuBox.url);
+      await app.page.evaluate((c) => window.firebrand.settings.update({ activeConnectionId: c }), id);
+      await app.page.reload();
+      await app.page.getByTestId('models-open').click();
+      const row = app.page.locator('[data-testid="model-row"][data-model="qwen3:8b"]');
       await row.getByTestId('model-window').waitFor();
       await row.getByTestId('model-details').click();
-      await page.getByTestId('context-custom').fill('3072');
-      await page.getByTestId('context-keep').click();
-      await expect.poll(() => page.getByTestId('context-saved').textContent()).toContain('Kept 3,072 tokens');
+      await app.page.getByTestId('context-custom').fill('3072');
+      await app.page.getByTestId('context-keep').click();
+      await expect.poll(() => app.page.getByTestId('context-saved').textContent()).toContain('Kept 3,072 tokens');
       await expect.poll(() => row.getByTestId('model-window').getAttribute('data-source')).toBe('user');
       expect(await row.getByTestId('model-window').getAttribute('data-window')).toBe('3072');
-      await expect.poll(() => page.getByTestId('context-stored').textContent()).toContain('3,072 tokens');
-      await page.getByTestId('models-close').click();
-      await pickModel(page, 'qwen3:8b');
-      await expect.poll(() => page.getByTestId('context-meter').getAttribute('data-window')).toBe('3072');
-      await page.getByTestId('composer-input').fill('hello window');
-      await page.getByTestId('composer-send').click();
+      await expect.poll(() => app.page.getByTestId('context-stored').textContent()).toContain('3,072 tokens');
+      await app.page.getByTestId('models-close').click();
+      await pickModel(app.page, 'qwen3:8b');
+      await expect.poll(() => app.page.getByTestId('context-meter').getAttribute('data-window')).toBe('3072');
+      await app.page.getByTestId('composer-input').fill('hello window');
+      await app.page.getByTestId('composer-send').click();
       await expect.poll(() => answerRequests(gpuBox).length).toBe(1);
       expect(answerRequests(gpuBox)[0]).toMatchObject({ options: { num_ctx: 3072 } });
-      expect(answerRequests(replay)).toEqual([]);
+      expect(answerRequests(app.replay)).toEqual([]);
     } finally {
       await gpuBox.close();
     }
   });
 
   it('keeps the picker wide enough to read an alias at 390 px, with the alias’s think note beside or under it (#8)', async () => {
-    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto(serve.url);
-    await page.evaluate((a) => window.firebrand.aliases.create(a), { ...coderAlias, name: 'tiny', model: 'qwen3:8b' });
-    await page.reload();
-    await pickModel(page, 'tiny');
-    await expect.poll(() => page.getByTestId('think-set-by').textContent()).toBe('think off (alias tiny)');
-    const picker = page.getByTestId('model-picker');
+    app.serve = await startServeProcess({ dataDir: app.dataDir, ollamaUrl: app.replay.url });
+    await app.page.setViewportSize({ width: 390, height: 844 });
+    await app.page.goto(app.serve.url);
+    await app.page.evaluate((a) => window.firebrand.aliases.create(a), { ...coderAlias, name: 'tiny', model: 'qwen3:8b' });
+    await app.page.reload();
+    await pickModel(app.page, 'tiny');
+    await expect.poll(() => app.page.getByTestId('think-set-by').textContent()).toBe('think off (alias tiny)');
+    const picker = app.page.getByTestId('model-picker');
     // It showed "t…" here: the note took the row's width.
     expect((await picker.boundingBox())?.width ?? 0).toBeGreaterThanOrEqual(100);
     expect(await picker.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await app.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
   });
 
   it('follows a renamed alias when its chat is reopened, and says so when a chat’s alias is gone (#6)', async () => {
-    serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-    await page.goto(serve.url);
-    const alias = await page.evaluate((a) => window.firebrand.aliases.create(a), coderAlias);
-    await page.reload();
-    await pickModel(page, 'small');
-    await page.getByTestId('composer-input').fill('Hello');
-    await page.getByTestId('composer-send').click();
-    await expect.poll(() => page.locator('[data-testid="turn"][data-role="assistant"][data-status="done"]').count()).toBe(1);
-    await page.getByTestId('models-open').click();
-    await page.getByTestId('alias-edit').click();
-    await page.getByTestId('alias-name').fill('tiny');
-    await page.getByTestId('alias-save').click();
-    await expect.poll(() => page.getByTestId('alias-item').getAttribute('data-alias')).toBe('tiny');
-    await page.getByTestId('models-close').click();
-    await page.getByTestId('new-chat').click();
-    await pickModel(page, 'qwen3:8b');
-    await page.getByTestId('conversation-item').first().click();
-    await expectPicked(page, 'tiny');
-    expect(await page.getByTestId('model-picker').getAttribute('data-value')).toBe(`alias:${alias.id}`);
-    await page.getByTestId('composer-input').fill('Again');
-    await page.getByTestId('composer-send').click();
-    await expect.poll(() => page.locator('[data-testid="turn"][data-role="assistant"][data-status="done"]').count()).toBe(2);
-    const chats = replay.requests.filter((r) => r.path === '/api/chat').map((r) => JSON.parse(r.body) as { model?: string; options?: { num_ctx?: number } });
+    await app.openApp();
+    const alias = await app.page.evaluate((a) => window.firebrand.aliases.create(a), coderAlias);
+    await app.page.reload();
+    await pickModel(app.page, 'small');
+    await app.page.getByTestId('composer-input').fill('Hello');
+    await app.page.getByTestId('composer-send').click();
+    await expect.poll(() => app.page.locator('[data-testid="turn"][data-role="assistant"][data-status="done"]').count()).toBe(1);
+    await app.page.getByTestId('models-open').click();
+    await app.page.getByTestId('alias-edit').click();
+    await app.page.getByTestId('alias-name').fill('tiny');
+    await app.page.getByTestId('alias-save').click();
+    await expect.poll(() => app.page.getByTestId('alias-item').getAttribute('data-alias')).toBe('tiny');
+    await app.page.getByTestId('models-close').click();
+    await app.page.getByTestId('new-chat').click();
+    await pickModel(app.page, 'qwen3:8b');
+    await app.page.getByTestId('conversation-item').first().click();
+    await expectPicked(app.page, 'tiny');
+    expect(await app.page.getByTestId('model-picker').getAttribute('data-value')).toBe(`alias:${alias.id}`);
+    await app.page.getByTestId('composer-input').fill('Again');
+    await app.page.getByTestId('composer-send').click();
+    await expect.poll(() => app.page.locator('[data-testid="turn"][data-role="assistant"][data-status="done"]').count()).toBe(2);
+    const chats = app.replay.requests.filter((r) => r.path === '/api/chat').map((r) => JSON.parse(r.body) as { model?: string; options?: { num_ctx?: number } });
     expect(chats.at(-1)).toMatchObject({ model: 'llama3.2:3b', options: { num_ctx: 6000 } });
 
     // The alias deleted: the chat says what answers now instead of switching in silence.
-    await page.evaluate((id) => window.firebrand.aliases.delete({ id }), alias.id);
-    await page.getByTestId('new-chat').click();
-    await page.reload();
+    await app.page.evaluate((id) => window.firebrand.aliases.delete({ id }), alias.id);
+    await app.page.getByTestId('new-chat').click();
+    await app.page.reload();
     // Opened with the model list here, the chat says so at once (open-conversation.ts); one opened before it says so
     // as the list comes, which test/renderer/model-list-after-open.test.ts checks without a race.
-    await modelOption(page, 'qwen3:8b').waitFor({ state: 'attached' });
-    await page.getByTestId('conversation-item').first().click();
-    await expect.poll(() => page.locator('body').innerText()).toContain('This chat was answered by tiny, which is not offered now; your next message goes to');
+    await modelOption(app.page, 'qwen3:8b').waitFor({ state: 'attached' });
+    await app.page.getByTestId('conversation-item').first().click();
+    await expect.poll(() => app.page.locator('body').innerText()).toContain('This chat was answered by tiny, which is not offered now; your next message goes to');
   });
 });
