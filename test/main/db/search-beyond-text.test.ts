@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConversationStore } from '../../../src/main/db/conversation-store';
-import { MATCH_END, MATCH_START, SearchStore } from '../../../src/main/db/search';
+import { MATCH_END, MATCH_START } from '../../../src/main/db/search';
 import { DOCUMENT_SEARCH_SQL, REASONING_SEARCH_SQL } from '../../../src/main/db/search-beyond-text';
 import type { AttachmentBlock, Block } from '../../../src/shared/turn';
-import { makeTurn, memoryDb, text, tick } from './helpers';
+import { beyondTextChats, foundWhere } from './beyond-text-chats';
+import { makeTurn, text, tick } from './helpers';
 
 const REPORT = 'a'.repeat(64);
 const NOTES = 'b'.repeat(64);
@@ -19,33 +19,21 @@ const KEPT: Record<string, string | null | undefined> = {
 };
 
 function setup(kept: Record<string, string | null | undefined> = KEPT) {
-  const db = memoryDb();
-  const store = new ConversationStore(db);
   const asked: string[] = [];
-  const search = new SearchStore(db, {
-    documentText: (block) => {
+  const chats = beyondTextChats(
+    {
+      c1: { title: 'Quarter', message: 'Summarize this please', files: [report, photo], reasoning: 'The user wants a summary; churn matters most to the board.', answer: 'Revenue grew, and churn is down.' },
+      c2: { title: 'Trip', message: 'Plan it', file: notes },
+    },
+    (block) => {
       asked.push(block.id);
       return kept[block.id];
     },
-  });
-  store.createConversation('c1', 'Quarter', null, tick());
-  store.appendTurn(makeTurn({ id: 'u1', conversationId: 'c1', blocks: [...text('Summarize this please'), report, photo] }), tick());
-  store.appendTurn(
-    makeTurn({
-      id: 'a1',
-      conversationId: 'c1',
-      parentId: 'u1',
-      role: 'assistant',
-      blocks: [{ type: 'reasoning', text: 'The user wants a summary; churn matters most to the board.', origin: 'native' }, ...text('Revenue grew, and churn is down.')],
-    }),
-    tick(),
   );
-  store.createConversation('c2', 'Trip', null, tick());
-  store.appendTurn(makeTurn({ id: 'u2', conversationId: 'c2', blocks: [...text('Plan it'), notes] }), tick());
-  return { db, store, search, asked };
+  return { ...chats, asked };
 }
 
-const found = (search: SearchStore, q: string) => search.search(q).map((h) => [h.turnId, h.where?.kind === 'file' ? h.where.name : (h.where?.kind ?? 'text')]);
+const found = foundWhere;
 
 describe('search in reasoning and attached documents (search audit)', () => {
   it('finds a phrase of an attached document, at the message holding it, saying which file', () => {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConversationStore } from '../../../src/main/db/conversation-store';
-import { MATCH_END, MATCH_START, SearchStore } from '../../../src/main/db/search';
+import { MATCH_END, MATCH_START } from '../../../src/main/db/search';
 import { DOCUMENTS_CJK_SQL, REASONING_CJK_SQL } from '../../../src/main/db/search-cjk-beyond-text';
 import type { AttachmentBlock, Block } from '../../../src/shared/turn';
-import { makeTurn, memoryDb, text, tick } from './helpers';
+import { beyondTextChats, foundWhere } from './beyond-text-chats';
+import { makeTurn, text, tick } from './helpers';
 
 const MEMO = 'a'.repeat(64);
 const GUIDE = 'b'.repeat(64);
@@ -17,27 +17,16 @@ const KEPT: Record<string, string> = {
 };
 
 function setup() {
-  const db = memoryDb();
-  const store = new ConversationStore(db);
-  const search = new SearchStore(db, { documentText: (block) => KEPT[block.id] });
-  store.createConversation('c1', '会議', null, tick());
-  store.appendTurn(makeTurn({ id: 'u1', conversationId: 'c1', blocks: [...text('このメモを要約して'), memo] }), tick());
-  store.appendTurn(
-    makeTurn({
-      id: 'a1',
-      conversationId: 'c1',
-      parentId: 'u1',
-      role: 'assistant',
-      blocks: [{ type: 'reasoning', text: '用户想要一个摘要。预算会议改到星期四了，这一点最重要。', origin: 'native' }, ...text('要約：会議は木曜日です。')],
-    }),
-    tick(),
+  return beyondTextChats(
+    {
+      c1: { title: '会議', message: 'このメモを要約して', files: [memo], reasoning: '用户想要一个摘要。预算会议改到星期四了，这一点最重要。', answer: '要約：会議は木曜日です。' },
+      c2: { title: 'Setup', message: 'Install help', file: guide },
+    },
+    (block) => KEPT[block.id],
   );
-  store.createConversation('c2', 'Setup', null, tick());
-  store.appendTurn(makeTurn({ id: 'u2', conversationId: 'c2', blocks: [...text('Install help'), guide] }), tick());
-  return { db, store, search };
 }
 
-const found = (search: SearchStore, q: string) => search.search(q).map((h) => [h.turnId, h.where?.kind === 'file' ? h.where.name : (h.where?.kind ?? 'text')]);
+const found = foundWhere;
 
 // A Chinese, Japanese or Thai word was looked for in the messages' text only: a model asked in Chinese that reasoned
 // in Chinese, or a Japanese PDF, could not be searched by a word inside their sentences (the last closing note).
