@@ -6,10 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { attachmentText } from '../../../src/shared/attachment-text';
-import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
-import { chatBodies, ollama, settle, tempServices } from '../integration/helpers';
+import { chatBodies, ollama, servicesSuite, settle } from '../integration/helpers';
 
 const MODEL = 'llama3.2:3b';
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64');
@@ -21,21 +20,10 @@ function windows1252(text: string): Uint8Array {
 }
 const utf16be = (text: string) => Buffer.from(text, 'utf16le').swap16();
 
-let replay: ReplayServer;
-let cleanup: (() => void) | undefined;
-beforeAll(async () => {
-  replay = await startReplayServer(ollama());
-});
-afterAll(() => replay.close());
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-  replay.requests.length = 0;
-});
+const suite = servicesSuite(ollama());
 
 function services() {
-  const t = tempServices(replay);
-  cleanup = t.cleanup;
+  const t = suite.start();
   return t.services;
 }
 
@@ -61,7 +49,7 @@ describe('text attachments in other encodings', () => {
 
     const sent = await h['chat:send']({ conversationId: null, text: 'Qui a payé le plus ?', model: MODEL, attachments: [block] });
     await settle(s, sent.conversationId);
-    expect(chatBodies(replay)[0]?.messages.at(-1)?.content).toBe(`Qui a payé le plus ?\n\n${expected}`);
+    expect(chatBodies(suite.replay)[0]?.messages.at(-1)?.content).toBe(`Qui a payé le plus ?\n\n${expected}`);
   });
 
   // A Japanese, Chinese, Korean or Russian Excel CSV was read as Windows-1252: the model got "¤ê¤ó¤²" for its names.
@@ -81,7 +69,7 @@ describe('text attachments in other encodings', () => {
     expect((await h['attachments:inspect']({ block, model: MODEL })).encoding).toBe(encoding);
     const sent = await h['chat:send']({ conversationId: null, text: 'Summarize', model: MODEL, attachments: [block] });
     await settle(s, sent.conversationId);
-    expect(chatBodies(replay)[0]?.messages.at(-1)?.content).toBe(`Summarize\n\n${expected}`);
+    expect(chatBodies(suite.replay)[0]?.messages.at(-1)?.content).toBe(`Summarize\n\n${expected}`);
   });
 
   it('reads an HTML page saved in Windows-1252 with its letters', async () => {

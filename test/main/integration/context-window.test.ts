@@ -3,29 +3,17 @@
  * recommendation, else 4096 with the reason; never left to Ollama's silent default. The meter's IPC call says
  * the same number and where it came from.
  */
-import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ContextWindowResolver } from '../../../src/main/models/context-window';
 import type { ContextAdvice } from '../../../src/shared/models';
-import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
-import { chatBodies, fixture, ollama, settle, tagsWithLlama31, tempServices } from './helpers';
+import { chatBodies, fixture, ollama, servicesSuite, settle, tagsWithLlama31 } from './helpers';
 
-let replay: ReplayServer;
-let cleanup: (() => void) | undefined;
-beforeAll(async () => {
-  replay = await startReplayServer();
-});
-afterAll(() => replay.close());
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-  replay.requests.length = 0;
-});
+const suite = servicesSuite();
 
 describe('the context window sent to Ollama', () => {
   it('is the GPU recommendation when the user kept none (llama3.1:8b on 12 GB), and the meter says so', async () => {
-    replay.setRoutes(ollama([{ method: 'POST', path: '/api/show', body: fixture('ollama-models/show-llama3.1-8b.json') }], tagsWithLlama31()));
-    const t = tempServices(replay);
-    cleanup = t.cleanup;
+    suite.replay.setRoutes(ollama([{ method: 'POST', path: '/api/show', body: fixture('ollama-models/show-llama3.1-8b.json') }], tagsWithLlama31()));
+    const t = suite.start();
     // A send waits at most 2.5 s for the recommendation (then uses the fallback for that message): on a busy
     // machine the first answer may come before it is worked out, so wait for the recommendation itself.
     await expect.poll(async () => (await t.services.handlers['models:context-window']({ model: 'llama3.1:8b' })).source).toBe('recommended');
@@ -36,31 +24,29 @@ describe('the context window sent to Ollama', () => {
     expect(choice.contextWindow).toBeLessThan(46_000);
     const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'llama3.1:8b' });
     await settle(t.services, sent.conversationId);
-    expect(chatBodies(replay)[0]?.options).toMatchObject({ num_ctx: choice.contextWindow });
+    expect(chatBodies(suite.replay)[0]?.options).toMatchObject({ num_ctx: choice.contextWindow });
   });
 
   it('is the window the user kept for the model, which wins over the recommendation', async () => {
-    replay.setRoutes(ollama([{ method: 'POST', path: '/api/show', body: fixture('ollama-models/show-llama3.1-8b.json') }], tagsWithLlama31()));
-    const t = tempServices(replay);
-    cleanup = t.cleanup;
+    suite.replay.setRoutes(ollama([{ method: 'POST', path: '/api/show', body: fixture('ollama-models/show-llama3.1-8b.json') }], tagsWithLlama31()));
+    const t = suite.start();
     await t.services.handlers['models:set-context']({ model: 'llama3.1:8b', contextWindow: 12_288, source: 'user' });
     expect(await t.services.handlers['models:context-window']({ model: 'llama3.1:8b' })).toEqual({ contextWindow: 12_288, source: 'user', reason: null });
     const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'llama3.1:8b' });
     await settle(t.services, sent.conversationId);
-    expect(chatBodies(replay)[0]?.options).toMatchObject({ num_ctx: 12_288 });
+    expect(chatBodies(suite.replay)[0]?.options).toMatchObject({ num_ctx: 12_288 });
   });
 
   it('falls back to 4096 with the reason when the server cannot describe the model; the send still goes', async () => {
-    replay.setRoutes(ollama([{ method: 'POST', path: '/api/show', status: 404, body: '{"error":"model not found"}' }]));
-    const t = tempServices(replay);
-    cleanup = t.cleanup;
+    suite.replay.setRoutes(ollama([{ method: 'POST', path: '/api/show', status: 404, body: '{"error":"model not found"}' }]));
+    const t = suite.start();
     const choice = await t.services.handlers['models:context-window']({ model: 'llama3.2:3b' });
     expect(choice).toMatchObject({ contextWindow: 4096, source: 'fallback' });
     expect(choice.reason).toMatch(/not found|No recommendation/);
     const sent = await t.services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'llama3.2:3b' });
     const turns = await settle(t.services, sent.conversationId);
     expect(turns.at(-1)?.status).toBe('done');
-    expect(chatBodies(replay)[0]).toMatchObject({ options: { num_ctx: 4096 }, truncate: false });
+    expect(chatBodies(suite.replay)[0]).toMatchObject({ options: { num_ctx: 4096 }, truncate: false });
   });
 });
 

@@ -3,25 +3,14 @@
  * meanwhile in another tab was deleted with it, answer and all, when the window ended. The page says what it listed
  * when the user deleted the chat, and main keeps a chat written in since.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
-import { ollama, settle, tempServices } from './helpers';
+import { describe, expect, it } from 'vitest';
+import { ollama, servicesSuite, settle } from './helpers';
 
-let replay: ReplayServer;
-let cleanup: (() => void) | undefined;
-beforeAll(async () => {
-  replay = await startReplayServer(ollama());
-});
-afterAll(() => replay.close());
-afterEach(() => {
-  cleanup?.();
-  cleanup = undefined;
-});
+const suite = servicesSuite(ollama());
 
 describe('a delete after the undo window', () => {
   it('keeps a chat a message was written in after it was listed, and deletes one that was not', async () => {
-    const t = tempServices(replay);
-    cleanup = t.cleanup;
+    const t = suite.start();
     const h = t.services.handlers;
     const a = await h['chat:send']({ conversationId: null, text: 'First', model: 'llama3.2:3b' });
     await settle(t.services, a.conversationId);

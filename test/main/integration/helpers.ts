@@ -5,12 +5,12 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { createServices, type Services, type ServicesOptions } from '../../../src/main/services';
 import type { ProbeHost } from '../../../src/main/gpu/types';
 import type { Turn } from '../../../src/shared/turn';
 import { ollamaChatStream, TAGS_BODY } from '../../replay-server/ollama-wire';
-import type { ReplayRoute, ReplayServer } from '../../replay-server/replay-server';
+import { startReplayServer, type ReplayRoute, type ReplayServer } from '../../replay-server/replay-server';
 
 export const fixture = (path: string) => readFileSync(new URL(`../../fixtures/${path}`, import.meta.url), 'utf8');
 
@@ -50,6 +50,32 @@ export function tempServices(replay: ReplayServer, options: Partial<ServicesOpti
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The set-up of a file whose tests share one replay server answering `routes` and each make their own Services on
+ * a new folder (`start`), closed and removed after the test; the server's requests are forgotten between tests.
+ */
+export function servicesSuite(routes: ReplayRoute[] = []): { replay: ReplayServer; start(options?: Partial<ServicesOptions>): ReturnType<typeof tempServices> } {
+  let cleanup: (() => void) | undefined;
+  const suite = {
+    replay: undefined as unknown as ReplayServer,
+    start(options: Partial<ServicesOptions> = {}) {
+      const t = tempServices(suite.replay, options);
+      cleanup = t.cleanup;
+      return t;
+    },
+  };
+  beforeAll(async () => {
+    suite.replay = await startReplayServer(routes);
+  });
+  afterAll(() => suite.replay.close());
+  afterEach(() => {
+    cleanup?.();
+    cleanup = undefined;
+    suite.replay.requests.length = 0;
+  });
+  return suite;
 }
 
 export async function settle(s: Services, conversationId: string): Promise<Turn[]> {
