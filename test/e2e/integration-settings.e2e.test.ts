@@ -303,6 +303,38 @@ describe('sidebar and settings', () => {
     expect(replay.requests.some((r) => r.path === '/v1/v1/models')).toBe(false);
   });
 
+  // An address typed as host:port (localhost:11434, 192.168.1.20:8080) was refused with "starts with http://", in
+  // every form, though every local server speaks plain http: it is taken as http://, and shown so.
+  it('takes an address typed without http:// as http://, in the add and edit forms and the Ollama field, and shows it so', async () => {
+    s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }]);
+    const { page, replay } = s;
+    const port = new URL(replay.url).port;
+    await page.getByTestId('settings-open').click();
+    await addConnection(page, 'openai-compatible', 'LM Studio', `127.0.0.1:${port}`);
+    const item = page.locator('[data-testid="connection-item"][data-kind="openai-compatible"]');
+    await expect.poll(() => item.getByTestId('connection-url').textContent()).toBe(`http://127.0.0.1:${port}`);
+    expect(await page.getByTestId('connection-note').textContent()).toBe(
+      `Saved as http://127.0.0.1:${port}: an address typed without http:// or https:// is taken as http://, which local servers speak.`,
+    );
+    expect(await page.getByTestId('connection-error').count()).toBe(0);
+    await item.getByTestId('connection-test').click();
+    await expect.poll(() => item.getByTestId('connection-test-result').textContent()).toContain('2 models');
+
+    await item.getByTestId('connection-edit-open').click();
+    await item.getByTestId('connection-edit-url').fill(`localhost:${port}`);
+    await item.getByTestId('connection-edit-save').click();
+    await expect.poll(() => item.getByTestId('connection-url').textContent()).toBe(`http://localhost:${port}`);
+    expect(await page.getByTestId('connection-note').textContent()).toContain(`Saved as http://localhost:${port}: an address typed without http://`);
+
+    // The Ollama address: its row shows what will be saved as it is typed, and Save takes it.
+    await page.getByTestId('settings-ollama-url').fill(`localhost:${port}`);
+    const ollama = page.locator('[data-testid="connection-item"][data-connection-id="ollama"]');
+    await expect.poll(() => ollama.getByTestId('connection-url').textContent()).toBe(`http://localhost:${port}`);
+    await page.getByTestId('settings-save').click();
+    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
+    expect((await page.evaluate(() => window.firebrand.settings.get({}))).ollamaUrl).toBe(`http://localhost:${port}`);
+  });
+
   it('shows the exact failure when a connection test fails', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
     const { page, replay } = s;

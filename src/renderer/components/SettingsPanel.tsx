@@ -14,6 +14,7 @@ import { ConnectionsSection } from './settings/ConnectionsSection';
 import { ToolsSection } from './tools/ToolsSection';
 import './settings/settings.css';
 import { aliasRef, refFor, refLabel } from '../../shared/model-ref';
+import { withAssumedScheme } from '../../shared/server-address';
 
 const THEMES: { value: Theme; label: string }[] = [
   { value: 'system', label: 'System' },
@@ -119,7 +120,9 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   }, [dirty]);
 
   const save = async () => {
-    if (!/^https?:\/\/\S+$/.test(url.trim())) return setError('Enter an Ollama address that starts with http:// or https://');
+    // `localhost:11434` is http://localhost:11434, as in the connection forms (shared/server-address.ts).
+    const ollamaUrl = withAssumedScheme(url);
+    if (!/^https?:\/\/\S+$/.test(ollamaUrl)) return setError('Enter an Ollama address that starts with http:// or https://');
     const minutes = Number(idle);
     if (!Number.isInteger(minutes) || minutes < 0) return setError('Idle minutes is a whole number (0 keeps models loaded).');
     const gib = gpuGib.trim() === '' ? null : Number(gpuGib);
@@ -127,7 +130,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     setError(null);
     if (gpuTouched && !(await setGpuOverride(gib === null ? null : Math.round(gib * GIB)))) return setError('The GPU memory could not be saved.');
     const patch: Partial<Settings> = {
-      ...(url !== opened.url ? { ollamaUrl: url.trim() } : {}),
+      ...(url !== opened.url ? { ollamaUrl } : {}),
       ...(theme !== opened.theme ? { theme } : {}),
       ...(defaultChat !== opened.defaultChat ? { defaultChatModel: defaultChat === '' ? null : defaultChat } : {}),
       ...(modelsDir !== opened.modelsDir ? { modelsDir: modelsDir.trim() === '' ? null : modelsDir.trim() } : {}),
@@ -207,7 +210,8 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
             Ollama address
             <input data-testid="settings-ollama-url" value={url} onChange={(e) => setUrl(e.target.value)} />
           </label>
-          <ConnectionsSection ollamaDraft={url.trim()} />
+          {/* The Ollama row below shows the address as it will be saved: typed as localhost:11434, with the http:// assumed. */}
+          <ConnectionsSection ollamaDraft={withAssumedScheme(url)} />
         </section>
         <section className="settings-section" aria-labelledby="settings-tools">
           <h3 className="section-title" id="settings-tools">Tools</h3>
