@@ -21,6 +21,15 @@ export interface ConnectionInfo {
   builtIn?: boolean;
 }
 
+/**
+ * How Firebrand names a connection in what it says (the banner, the composer, an answer's failure): the user's name
+ * for it, else its kind. The banner said "Cannot reach Ollama" where the composer said "GPU box cannot be reached":
+ * with two connections of one kind, the kind does not say which one failed.
+ */
+export function connectionName(c: Pick<ConnectionInfo, 'label' | 'kind'>): string {
+  return c.label.trim() || c.kind;
+}
+
 /** Create (no id) or update (id) a connection; `apiKey` '' removes the saved key, absent keeps it. */
 export interface ConnectionInput {
   id?: string;

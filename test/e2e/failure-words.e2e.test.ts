@@ -127,4 +127,38 @@ describe('a server that answers, but not as it should', () => {
     expect(await app.page.locator('[data-testid="turn"][data-role="user"]').textContent()).toContain('Which server are you?');
     expect(await answer.getByRole('button', { name: 'Retry' }).count()).toBe(1);
   });
+  // Two connections of one kind: the banner named the one that failed by its kind ("Cannot reach Ollama at …"), the
+  // composer by its name ("GPU box cannot be reached"). Both now say the user's name for it.
+  it('names a connection that cannot be reached, or lists no models, by its name in the banner and the composer alike', async () => {
+    app.replay.setRoutes([{ path: '/v1/models', status: 500, body: '{"error":{"message":"no model loaded"}}' }]);
+    // The default Ollama is away too: no model is chosen, so the composer says why.
+    await app.openApp('http://127.0.0.1:3');
+    await expect.poll(() => app.page.getByTestId('models-error').textContent()).toContain('Cannot reach Ollama at http://127.0.0.1:3.');
+    await app.page.getByTestId('settings-open').click();
+    const use = async (kind: string, label: string, url: string) => {
+      await app.page.getByTestId('connection-add-kind').selectOption(kind);
+      await app.page.getByTestId('connection-add-label').fill(label);
+      await app.page.getByTestId('connection-add-url').fill(url);
+      await app.page.getByTestId('connection-add').click();
+      const item = app.page.locator('[data-testid="connection-item"]', { hasText: label });
+      await item.getByTestId('connection-use').click();
+      await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
+    };
+    const banner = app.page.getByTestId('models-error');
+    const reason = app.page.getByTestId('composer-reason');
+
+    await use('ollama', 'GPU box', 'http://127.0.0.1:1');
+    await expect.poll(() => banner.textContent()).toContain('Cannot reach GPU box at http://127.0.0.1:1.');
+    await app.page.keyboard.press('Escape');
+    await expect.poll(() => reason.textContent()).toContain('GPU box cannot be reached');
+
+    await app.page.getByTestId('settings-open').click();
+    await use('llama-server', 'Laptop', 'http://127.0.0.1:2');
+    await expect.poll(() => banner.textContent()).toContain('Cannot reach Laptop at http://127.0.0.1:2.');
+
+    await use('openai-compatible', 'LM Studio', app.replay.url);
+    await expect.poll(() => banner.textContent()).toContain(`LM Studio at ${app.replay.url} answered HTTP 500 when asked for its models`);
+    await app.page.keyboard.press('Escape');
+    await expect.poll(() => reason.textContent()).toContain('LM Studio answered but did not list its models');
+  });
 });

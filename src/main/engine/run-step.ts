@@ -1,5 +1,6 @@
 import type { StreamPart } from '../../shared/parts';
 import { webPageInPlaceOfAnswer } from '../dialects/shared/status-words';
+import { connectionName } from '../../shared/connections';
 import { fromConnection } from './from-connection';
 import { createTurnReducer } from '../../shared/reducer';
 import { StreamClock } from '../../shared/turn-timing';
@@ -146,11 +147,11 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
       const text = await res.text().catch(() => '');
       const overflow = contextOverflowOf(res.status, text);
       if (overflow) req.onContextOverflow?.(overflow);
-      fail(fromConnection(connection.label, connection.dialect.errorMessage(res.status, text)), 'error');
+      fail(fromConnection(connectionName(connection), connection.dialect.errorMessage(res.status, text)), 'error');
     } else if (res.contentType?.startsWith('text/html')) {
       // A web page with a 200 (a proxy's or a captive portal's login page, a web app at the model server's address):
       // read as a stream it held no frame, and the answer ended "cut off", as if a connection had closed.
-      fail(fromConnection(connection.label, webPageInPlaceOfAnswer(await res.text().catch(() => ''))), 'error');
+      fail(fromConnection(connectionName(connection), webPageInPlaceOfAnswer(await res.text().catch(() => ''))), 'error');
     } else {
       // A socket that breaks or stalls mid-body ends the stream without a terminal frame: the dialect derives `cut`.
       const body = endOnBreak(res.body, (err) => (broke = err));
@@ -260,7 +261,7 @@ async function* endOnBreak(body: AsyncIterable<Uint8Array>, onBreak: (err: LegEr
 
 function describeLegError(err: LegError, connection: EngineConnection): string {
   if (err.kind === 'unreachable') {
-    return `Cannot reach ${connection.label} at ${connection.baseUrl}. Is it running? Start it, or change its address in Settings.`;
+    return `Cannot reach ${connectionName(connection)} at ${connection.baseUrl}. Is it running? Start it, or change its address in Settings.`;
   }
   return err.message;
 }

@@ -4,7 +4,7 @@
  */
 import { UserFacingError } from '../errors';
 import { DEFAULT_CONNECTION_ID } from '../connections/connection-store';
-import type { ConnectionInfo } from '../../shared/connections';
+import { connectionName, type ConnectionInfo } from '../../shared/connections';
 import type { ModelSummary } from '../../shared/ipc';
 import type { ConnectionStore } from '../connections/connection-store';
 import type { CapabilityCache } from '../engine/capabilities';
@@ -47,9 +47,9 @@ export function connectionModels(deps: ConnectionModelsDeps): ConnectionModels {
   const listModels = async (connectionId?: string) => {
     const active = connectionOrActive(connectionId);
     if (active?.kind === 'builtin') return lib.listModels();
-    if (!active || active.kind === 'ollama') return listOllamaWithDetails(active?.baseUrl ?? settings().ollamaUrl, deps.shows);
+    if (!active || active.kind === 'ollama') return listOllamaWithDetails(active?.baseUrl ?? settings().ollamaUrl, deps.shows, active && connectionName(active));
     const parts = chat();
-    const models = await listV1Models(active.kind, active.baseUrl, parts.connections.headersFor(active.id));
+    const models = await listV1Models(active, parts.connections.headersFor(active.id));
     if (active.kind !== 'llama-server') return models;
     // The list is read on every page load and connection change: the moment to see a restarted server (another
     // -c, another model) instead of what it said before. /props gives the capabilities and the window (issue 13).
@@ -60,7 +60,7 @@ export function connectionModels(deps: ConnectionModelsDeps): ConnectionModels {
   const modelNamesOf = async (connection: ConnectionInfo): Promise<string[]> => {
     if (connection.kind === 'builtin') return (await lib.listModels()).map((m) => m.name);
     if (connection.kind === 'ollama') return [...(await tagDigests(connection.baseUrl)).keys()];
-    return (await listV1Models(connection.kind, connection.baseUrl, chat().connections.headersFor(connection.id))).map((m) => m.name);
+    return (await listV1Models(connection, chat().connections.headersFor(connection.id))).map((m) => m.name);
   };
   const listKey = () => {
     const active = activeConnection();

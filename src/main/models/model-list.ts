@@ -5,7 +5,7 @@
  * servers and Anthropic: the ids `/v1/models` lists, with llama-server's `meta.size` (bytes) and `meta.n_params`
  * where it writes them (conformance/llama-server/v1-models-deepseek.json); other servers write no size.
  */
-import type { ConnectionKind } from '../../shared/connections';
+import { connectionName, type ConnectionInfo } from '../../shared/connections';
 import type { ModelSummary } from '../../shared/ipc';
 import { describeProbeError, probeJson, serverMessage } from '../connections/probe-http';
 import { capabilityNames } from '../engine/capabilities';
@@ -15,8 +15,9 @@ import { LegError } from '../leg/http';
 import { listOllamaModels } from './ollama-models';
 import type { ShowCache } from './show-cache';
 
-export async function listOllamaWithDetails(baseUrl: string, shows: ShowCache): Promise<ModelSummary[]> {
-  const models = await listOllamaModels(baseUrl);
+/** `name`: the connection's, for its failures (shared connectionName); the default Ollama connection's when absent. */
+export async function listOllamaWithDetails(baseUrl: string, shows: ShowCache, name?: string): Promise<ModelSummary[]> {
+  const models = await listOllamaModels(baseUrl, name);
   const details = await Promise.all(models.map((m) => shows.get(baseUrl, m.name)));
   return models.map((m, i) => {
     const d = details[i];
@@ -30,21 +31,26 @@ export async function listOllamaWithDetails(baseUrl: string, shows: ShowCache): 
   });
 }
 
-/** Model ids of an OpenAI-shaped `/v1/models` (llama-server, LM Studio, vLLM, Anthropic's list has the same `data`). */
-export async function listV1Models(kind: ConnectionKind, baseUrl: string, headers: Record<string, string>): Promise<ModelSummary[]> {
+/**
+ * Model ids of an OpenAI-shaped `/v1/models` (llama-server, LM Studio, vLLM, Anthropic's list has the same `data`).
+ * Its failures name the connection as the rest of the page does (shared connectionName), not by its kind.
+ */
+export async function listV1Models(connection: Pick<ConnectionInfo, 'label' | 'kind' | 'baseUrl'>, headers: Record<string, string>): Promise<ModelSummary[]> {
+  const { baseUrl } = connection;
+  const name = connectionName(connection);
   let answer;
   try {
     answer = await probeJson(baseUrl, '/v1/models', headers);
   } catch (err) {
     // The leg's own "Cannot reach the server at X" would repeat what this line says (issue 13).
     if (err instanceof LegError && err.kind === 'unreachable') {
-      throw new UserFacingError('server-unreachable', `Cannot reach ${SERVER_NAMES[kind]} at ${baseUrl}. Is it running? Start it, or change its address in Settings.`);
+      throw new UserFacingError('server-unreachable', `Cannot reach ${name} at ${baseUrl}. Is it running? Start it, or change its address in Settings.`);
     }
-    throw new UserFacingError('server-unreachable', `${SERVER_NAMES[kind]} at ${baseUrl} did not answer: ${describeProbeError(err)}`);
+    throw new UserFacingError('server-unreachable', `${name} at ${baseUrl} did not answer: ${describeProbeError(err)}`);
   }
-  if (answer.status !== 200) throw new UserFacingError('server-error', `${baseUrl}/v1/models answered HTTP ${answer.status}: ${serverMessage(answer)}`);
+  if (answer.status !== 200) throw new UserFacingError('server-error', `${name} at ${baseUrl} answered HTTP ${answer.status} when asked for its models (/v1/models): ${serverMessage(answer)}`);
   const data = answer.json && typeof answer.json === 'object' ? (answer.json as { data?: unknown }).data : undefined;
-  if (!Array.isArray(data)) throw new UserFacingError('server-error', `The server at ${baseUrl} did not list its models (/v1/models has no "data").`);
+  if (!Array.isArray(data)) throw new UserFacingError('server-error', `${name} at ${baseUrl} did not list its models (/v1/models has no "data").`);
   return data.flatMap((m: unknown) => {
     const id = m && typeof m === 'object' ? (m as { id?: unknown }).id : undefined;
     if (typeof id !== 'string' || id === '') return [];
@@ -73,13 +79,6 @@ export function parameterCount(n: number | null): string | null {
   return String(n);
 }
 
-const SERVER_NAMES: Record<ConnectionKind, string> = {
-  ollama: 'Ollama',
-  'llama-server': 'llama-server',
-  'openai-compatible': 'the OpenAI-compatible server',
-  builtin: 'the built-in engine',
-  anthropic: 'Anthropic',
-};
 
 /** A llama-server model with what `/props` says of it: capabilities for the badges, n_ctx as its window. */
 export function withCapabilities(model: ModelSummary, caps: ModelCapabilities): ModelSummary {

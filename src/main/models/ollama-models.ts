@@ -15,8 +15,11 @@ interface TagsResponse {
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 
-/** The models an Ollama server has, from `/api/tags`. */
-export async function listOllamaModels(baseUrl: string): Promise<ModelSummary[]> {
+/**
+ * The models an Ollama server has, from `/api/tags`. `name`: the connection's, which its failures say (the banner
+ * named a connection the user called "GPU box" as "Ollama"); the default Ollama connection's is "Ollama".
+ */
+export async function listOllamaModels(baseUrl: string, name = 'Ollama'): Promise<ModelSummary[]> {
   let status: number;
   let text: string;
   try {
@@ -25,19 +28,19 @@ export async function listOllamaModels(baseUrl: string): Promise<ModelSummary[]>
     text = await res.text();
   } catch (err) {
     if (err instanceof LegError && err.kind === 'unreachable') {
-      throw new UserFacingError('server-unreachable', `Cannot reach Ollama at ${baseUrl}. Is it running? Start it, or change its address in Settings.`);
+      throw new UserFacingError('server-unreachable', `Cannot reach ${name} at ${baseUrl}. Is it running? Start it, or change its address in Settings.`);
     }
     throw new UserFacingError('server-unreachable', err instanceof Error ? err.message : String(err));
   }
   if (status !== 200) {
     const other = status === 404 ? await otherKind('ollama', baseUrl, {}) : null;
-    throw new UserFacingError('server-error', `Ollama at ${baseUrl} answered ${status} when asked for its models.${other ? ` ${other}` : ''}`);
+    throw new UserFacingError('server-error', `${name} at ${baseUrl} answered ${status} when asked for its models.${other ? ` ${other}` : ''}`);
   }
   let parsed: TagsResponse;
   try {
     parsed = JSON.parse(text) as TagsResponse;
   } catch {
-    throw new UserFacingError('server-error', `The server at ${baseUrl} did not answer like Ollama (its model list is not JSON).`);
+    throw new UserFacingError('server-error', `${name} at ${baseUrl} did not answer like Ollama (its model list is not JSON).`);
   }
   return (parsed.models ?? []).flatMap((m) => {
     const name = str(m.name) ?? str(m.model);

@@ -26,7 +26,7 @@ export async function lookAtServer(active: ConnectionInfo, deps: ServerLookDeps)
   const names =
     active.kind === 'ollama'
       ? [...(await tagDigests(active.baseUrl)).entries()].map(([name, digest]) => `${name}@${digest}`)
-      : (await listV1Models(active.kind, active.baseUrl, deps.headersFor(active.id))).map((m) => m.name);
+      : (await listV1Models(active, deps.headersFor(active.id))).map((m) => m.name);
   const window = active.kind === 'llama-server' ? await llamaServerWindow(active, deps) : '';
   return { connectionId: active.id, signature: names.sort().join('\n') + window };
 }

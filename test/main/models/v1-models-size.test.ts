@@ -23,14 +23,14 @@ afterAll(async () => {
 describe('the size and parameters of a model /v1/models lists', () => {
   it.skipIf(!existsSync(CONFORMANCE))("reads llama-server's meta.size and meta.n_params (a real capture)", async () => {
     replay.setRoutes([{ path: '/v1/models', body: readFileSync(resolve(CONFORMANCE, 'v1-models-deepseek.json'), 'utf8') }]);
-    expect(await listV1Models('llama-server', replay.url, {})).toEqual([
+    expect(await listV1Models({ kind: 'llama-server', label: 'llama-server', baseUrl: replay.url }, {})).toEqual([
       { name: 'scripted-a-plain.gguf', sizeBytes: 2_696_960, family: null, parameterSize: '674K', quantization: null },
     ]);
   });
 
   it('leaves them unknown where the server writes no meta, or writes it oddly', async () => {
     replay.setRoutes([{ path: '/v1/models', body: JSON.stringify({ object: 'list', data: [{ id: 'a' }, { id: 'b', meta: { size: '12', n_params: -1 } }, { id: 'c', meta: null }] }) }]);
-    expect((await listV1Models('openai-compatible', replay.url, {})).map((m) => [m.name, m.sizeBytes, m.parameterSize])).toEqual([
+    expect((await listV1Models({ kind: 'openai-compatible', label: 'LM Studio', baseUrl: replay.url }, {})).map((m) => [m.name, m.sizeBytes, m.parameterSize])).toEqual([
       ['a', null, null],
       ['b', null, null],
       ['c', null, null],

@@ -3,7 +3,7 @@
  * materialized alias's Ollama copy is the alias, so `name` and `name:latest` are not listed twice), then the
  * aliases of other connections, which cannot be used until their connection is the active one. Pure.
  */
-import type { ConnectionInfo } from '../../../shared/connections';
+import { connectionName, type ConnectionInfo } from '../../../shared/connections';
 import type { ModelSummary } from '../../../shared/ipc';
 import type { Alias } from '../../../shared/models';
 import { aliasRef } from '../../../shared/model-ref';
@@ -103,7 +103,8 @@ export function noModelsHint(
   failed: boolean | 'unreachable' | 'answered' = false,
 ): string {
   if (active?.kind === 'builtin') return 'No GGUF files in the models folder yet: add or download one in Models.';
-  const label = active?.label ?? 'this connection';
+  // Named as the banner above names it (shared connectionName): the user's name for it, else its kind.
+  const label = active ? connectionName(active) : 'this connection';
   const unreachable = failed !== false;
   // A server that cannot be reached was met with "pull a model" or "add a GGUF", away from the problem the banner
   // above named (real-engines audit D1): the way back to it comes first. A server that answered but listed nothing
