@@ -415,4 +415,43 @@ describe('two tabs on one serve process', () => {
     await saveIn(other, async () => undefined);
     expect(await saved()).toEqual({ systemPrompt: 'Answer in German.', think: 'high', tools: true });
   });
+  // The open Chat settings followed another tab's save without a word: its fields changed under the user's eyes, and a
+  // field they had changed silently kept theirs over the other tab's.
+  it('says in the open Chat settings that another tab saved them, and that an edit made here is kept over it', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Noted.' }])));
+    const { page } = s;
+    await send(page, 'Hello');
+    await waitIdle(page);
+    other = await openChatInOtherTab(s);
+    const saveHere = async (prompt: string) => {
+      await page.getByTestId('conversation-settings-open').click();
+      await page.getByTestId('conversation-system-prompt').fill(prompt);
+      await page.getByTestId('conversation-settings-save').click();
+      await page.getByTestId('conversation-settings').waitFor({ state: 'detached' });
+    };
+    await other.getByTestId('conversation-settings-open').click();
+    const note = other.getByTestId('conversation-settings-elsewhere');
+    expect(await note.getAttribute('role')).toBe('status');
+    expect(await note.textContent()).toBe('');
+
+    await saveHere('Answer in French.');
+    await expect.poll(() => other!.getByTestId('conversation-system-prompt').inputValue()).toBe('Answer in French.');
+    expect(await note.textContent()).toBe('Changed in another window.');
+    // A change of the user's own there clears it.
+    await other.getByTestId('conversation-think').selectOption('on');
+    await expect.poll(() => note.textContent()).toBe('');
+
+    // A prompt they are typing there is kept over the one saved here, and that is said.
+    await other.getByTestId('conversation-system-prompt').fill('Answer in German.');
+    await saveHere('Answer in Spanish.');
+    await expect.poll(() => note.textContent()).toBe('Changed in another window. Your system prompt is kept here, not the one saved there: Save saves yours.');
+    expect(await other.getByTestId('conversation-system-prompt').inputValue()).toBe('Answer in German.');
+    await shootAtBothWidths(other, 'chat-settings-changed-elsewhere', '[data-testid="conversation-settings-elsewhere"]');
+
+    // Closed and opened again, the note is gone.
+    await other.keyboard.press('Escape');
+    await other.getByTestId('conversation-settings').waitFor({ state: 'detached' });
+    await other.getByTestId('conversation-settings-open').click();
+    expect(await other.getByTestId('conversation-settings-elsewhere').textContent()).toBe('');
+  });
 });

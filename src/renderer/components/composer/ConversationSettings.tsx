@@ -22,6 +22,21 @@ type Fields = UnsavedChatSettings;
 /** The popover's fields for `settings`. */
 const fieldsOf = (settings: ConversationSettings): Fields => ({ prompt: settings.systemPrompt, think: settings.think ?? '', tools: settings.tools });
 
+/** The fields by the words the popover's note uses for them. */
+const FIELD_WORDS: Record<keyof Fields, string> = { prompt: 'system prompt', think: 'think mode', tools: 'tools choice' };
+
+/**
+ * What the open popover says when another window or tab saved this chat's settings: the fields left as shown have
+ * followed (said, where they changed without a word), and a field the user had changed keeps theirs, not the other
+ * window's, which is said too, with what Save then does. `kept`: the fields changed there and here alike.
+ */
+export function changedElsewhereNote(kept: (keyof Fields)[]): string {
+  if (kept.length === 0) return 'Changed in another window.';
+  const names = kept.map((k) => FIELD_WORDS[k]);
+  const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+  return `Changed in another window. Your ${list} ${kept.length === 1 ? 'is' : 'are'} kept here, not the one saved there: Save saves yours.`;
+}
+
 /** Whether `fields` are what is saved (a kept draft may be saved since, by a banner's Retry or another tab). */
 function isSaved(fields: Fields, settings: ConversationSettings): boolean {
   return fields.prompt === settings.systemPrompt && fields.think === (settings.think ?? '') && fields.tools === settings.tools;
@@ -41,6 +56,13 @@ export function ConversationSettingsButton() {
   const [prompt, setPrompt] = useState(settings.systemPrompt);
   const [think, setThink] = useState<ThinkMode | ''>(settings.think ?? '');
   const [tools, setTools] = useState(settings.tools);
+  /**
+   * Said in the open popover (and heard: a polite live region) when another window or tab saved this chat's
+   * settings: the fields changed under the user's eyes without a word. Cleared by their next change, and on close.
+   */
+  const [elsewhere, setElsewhere] = useState<string | null>(null);
+  /** The settings its read as it opens brought: this popover's own catching up, not news to say, so followed silently. */
+  const readAtOpen = useRef<ConversationSettings | null>(null);
   /** Whether the open popover shows fields kept from an earlier opening, not saved yet. */
   const [restored, setRestored] = useState(false);
   /** Bumped as the fields kept unsaved change, which the button shows. */
@@ -70,6 +92,10 @@ export function ConversationSettingsButton() {
     if (current.think === was.think) setThink(next.think);
     if (current.tools === was.tools) setTools(next.tools);
     shown.current = next;
+    // Changed there, to other than what this popover holds (its own Save holds what it saved: nothing to say).
+    const changed = (Object.keys(FIELD_WORDS) as (keyof Fields)[]).filter((k) => next[k] !== was[k] && next[k] !== current[k]);
+    if (now === readAtOpen.current || changed.length === 0) return;
+    setElsewhere(changedElsewhereNote(changed.filter((k) => current[k] !== was[k])));
   };
   /**
    * Closes it keeping what was typed for `conversationId`, unless nothing was changed or it is what is saved (not
@@ -81,10 +107,12 @@ export function ConversationSettingsButton() {
     if (edited.current && same) dropUnsavedChatSettings(conversationId);
     else if (edited.current) keepUnsavedChatSettings(conversationId, now);
     setKeptVersion((v) => v + 1);
+    setElsewhere(null);
     setOpen(null);
   };
   // Closed from inside (Escape, Cancel, Save), the focus goes back to the button: it was in the popover, now gone.
   const close = () => {
+    setElsewhere(null);
     setOpen(null);
     button.current?.focus();
   };
@@ -114,6 +142,7 @@ export function ConversationSettingsButton() {
     <K extends keyof Fields>(field: K, setField: (value: Fields[K]) => void) =>
     (value: Fields[K]) => {
       edited.current = true;
+      setElsewhere(null);
       setField(value);
       if (openFor.current) noteUnsavedTyping(openFor.current.conversationId, { ...fields.current, [field]: value });
     };
@@ -129,6 +158,7 @@ export function ConversationSettingsButton() {
     setThink(kept ? kept.think : (settings.think ?? ''));
     setTools(kept?.tools ?? settings.tools);
     setRestored(kept !== undefined);
+    setElsewhere(null);
     setOpen({ conversationId: id });
     shown.current = fieldsOf(settings);
     // Fields kept from before win over a late read, as fields typed now do.
@@ -140,6 +170,7 @@ export function ConversationSettingsButton() {
       .conversations.getSettings({ conversationId: id })
       .then((now) => {
         if (useStore.getState().activeId !== id) return;
+        readAtOpen.current = now;
         useStore.setState({ conversationSettings: now });
       })
       .catch(() => undefined);
@@ -220,6 +251,10 @@ export function ConversationSettingsButton() {
             }
           }}
         >
+          {/* Always there, so the live region is in place before its words come (a screen reader hears them). */}
+          <p className="settings-elsewhere-note" role="status" data-testid="conversation-settings-elsewhere">
+            {elsewhere}
+          </p>
           {restored && (
             <p className="settings-unsaved-note" data-testid="conversation-settings-unsaved">
               Not saved yet: Save keeps these changes, Cancel drops them.
