@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ollamaRoutes } from '../replay-server/ollama-wire';
 import { startReplayServer } from '../replay-server/replay-server';
+import { shootAtBothWidths } from './helpers/screenshots';
 import { serveSuite } from './helpers/serve-suite';
 
 const app = serveSuite();
@@ -151,6 +152,7 @@ describe('a server that answers, but not as it should', () => {
     await expect.poll(() => banner.textContent()).toContain('Cannot reach GPU box at http://127.0.0.1:1.');
     await app.page.keyboard.press('Escape');
     await expect.poll(() => reason.textContent()).toContain('GPU box cannot be reached');
+    await shootAtBothWidths(app.page, 'banner-names-connection');
 
     await app.page.getByTestId('settings-open').click();
     await use('llama-server', 'Laptop', 'http://127.0.0.1:2');

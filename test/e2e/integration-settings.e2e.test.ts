@@ -325,6 +325,7 @@ describe('sidebar and settings', () => {
     await item.getByTestId('connection-edit-save').click();
     await expect.poll(() => item.getByTestId('connection-url').textContent()).toBe(`http://localhost:${port}`);
     expect(await page.getByTestId('connection-note').textContent()).toContain(`Saved as http://localhost:${port}: an address typed without http://`);
+    await shootAtBothWidths(page, 'connection-scheme-assumed', '[data-testid="connection-note"]');
 
     // The Ollama address: its row shows what will be saved as it is typed, and Save takes it.
     await page.getByTestId('settings-ollama-url').fill(`localhost:${port}`);
