@@ -34,7 +34,7 @@ export function changedElsewhereNote(kept: (keyof Fields)[]): string {
   if (kept.length === 0) return 'Changed in another window.';
   const names = kept.map((k) => FIELD_WORDS[k]);
   const list = names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-  return `Changed in another window. Your ${list} ${kept.length === 1 ? 'is' : 'are'} kept here, not the one saved there: Save saves yours.`;
+  return `Changed in another window. Your ${list} ${kept.length === 1 ? 'is kept here, not the one' : 'are kept here, not the ones'} saved there: Save saves yours.`;
 }
 
 /** Whether `fields` are what is saved (a kept draft may be saved since, by a banner's Retry or another tab). */
