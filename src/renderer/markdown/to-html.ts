@@ -101,6 +101,22 @@ md.core.ruler.push('block_direction', (state) => {
   for (const token of state.tokens) if (token.level === 0 && DIRECTED.has(token.type)) token.attrSet('dir', 'auto');
 });
 md.validateLink = (url: string) => /^https?:\/\//i.test(url.trim());
+/**
+ * `www.example.com` is a link (http://, as GFM's autolinks make it), though linkify-it finds no address without a
+ * scheme by default (fuzzyLink is off since linkify-it 6). Not fuzzyLink itself: it also links any word whose ending
+ * is a country's domain, so the file names models write all the time (README.md, setup.py, main.rs) opened websites.
+ * The host after `www.` is read as linkify-it reads one after `//`, so trailing punctuation stays out of it.
+ */
+md.linkify.add('www.', {
+  validate: (text, pos, self) => {
+    const host = self.re.get_relative_proto_validator();
+    host.lastIndex = pos;
+    return host.exec(text)?.[0].length ?? 0;
+  },
+  normalize: (match) => {
+    match.url = `http://${match.url}`;
+  },
+});
 
 // Code shows the characters that would make it read other than it runs (invisible-chars.ts).
 for (const rule of ['fence', 'code_block', 'code_inline'] as const) {
