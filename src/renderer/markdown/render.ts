@@ -17,11 +17,14 @@ export type { TableView } from './table-view';
 // The announcer's spoken form of an answer comes with this chunk, which has the parser (lazy-render.ts).
 export { speechText } from './to-speech';
 
-/** Only http(s) links survive sanitizing too, whatever the markdown step let through. */
+/**
+ * Only http(s) links survive sanitizing too, whatever the markdown step let through, and a footnote's links within the
+ * answer (footnotes.ts), which the answer's click handler follows (Markdown.tsx).
+ */
 DOMPurify.addHook('afterSanitizeAttributes', (node) => {
   if (node.tagName === 'A') {
     const href = node.getAttribute('href') ?? '';
-    if (!/^https?:\/\//i.test(href)) node.removeAttribute('href');
+    if (!/^https?:\/\//i.test(href) && !/^#fn(?:ref)?-/.test(href)) node.removeAttribute('href');
   }
 });
 

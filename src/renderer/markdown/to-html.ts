@@ -11,6 +11,7 @@
 import MarkdownIt from 'markdown-it';
 import type { MarkdownIt as Markdown, Token } from 'markdown-it';
 import { detailsBlocks } from './details';
+import { definedNotes, footnotes, NOTE_KEY, notesEnv } from './footnotes';
 import { grammarLoadsOnDemand, grammarReady, hljs, languageName } from './grammars';
 import { inlineTags } from './inline-tags';
 import { markDirectionControls, markInvisible } from './invisible-chars';
@@ -81,13 +82,14 @@ md.disable('image');
 md.use(inlineTags);
 md.use(detailsBlocks);
 md.use(taskItems);
+md.use(footnotes);
 // A pipe in a code span in a table row stays in its cell (table-code-pipes.ts).
 md.core.ruler.after('normalize', 'table_code_pipes', (state) => {
   state.src = tableCodePipes(state.src);
 });
 
-/** Blocks that take their direction from their own text: a paragraph, heading, list, quote, table or details. */
-const DIRECTED = new Set(['paragraph_open', 'heading_open', 'bullet_list_open', 'ordered_list_open', 'blockquote_open', 'table_open', 'details_open']);
+/** Blocks that take their direction from their own text: a paragraph, heading, list, quote, table, details or footnote. */
+const DIRECTED = new Set(['paragraph_open', 'heading_open', 'bullet_list_open', 'ordered_list_open', 'blockquote_open', 'table_open', 'details_open', 'footnote_reference_open']);
 
 /**
  * `dir="auto"` on each top-level block, so an Arabic or Hebrew paragraph reads right to left (its list markers and
@@ -169,18 +171,35 @@ export function mayHoldMath(text: string): boolean {
   return text.includes('$') || text.includes('\\(') || text.includes('\\[') || text.includes('\\begin{');
 }
 
-/** Link reference definitions (`[label]: url "title"`) as markdown-it keeps them: by normalized label. */
+/**
+ * Link reference definitions (`[label]: url "title"`) as markdown-it keeps them: by normalized label; and the labels
+ * of footnote definitions (`[^label]: note`), each under NOTE_KEY before it (footnotes.ts).
+ */
 export type LinkReferences = Record<string, { href: string; title: string }>;
+
+/** A parse's env for a chunk of an answer whose definitions are `references` (to the other chunks' links and notes). */
+function chunkEnv(references: LinkReferences | undefined, options: RenderOptions): Record<string, unknown> {
+  if (!references) return { ...options };
+  const links: LinkReferences = {};
+  const notes: string[] = [];
+  for (const [label, ref] of Object.entries(references)) {
+    if (label.startsWith(NOTE_KEY)) notes.push(label.slice(NOTE_KEY.length));
+    else links[label] = ref;
+  }
+  return { references: links, ...(notes.length > 0 ? notesEnv(notes) : {}), ...options };
+}
 
 /** A line that may start a definition; the parse below decides (it also refuses a `javascript:` one). */
 const DEFINITION = /^ {0,3}\[[^\]]+\]:/m;
 
-/** The link reference definitions a text makes, read by markdown-it itself; undefined when it makes none. */
+/** The link reference and footnote definitions a text makes, read by markdown-it itself; undefined when it makes none. */
 export function linkReferences(text: string): LinkReferences | undefined {
   if (!DEFINITION.test(text)) return undefined;
   const env: { references?: LinkReferences } = {};
   md.parse(text, env);
-  return env.references && Object.keys(env.references).length > 0 ? env.references : undefined;
+  const found: LinkReferences = { ...env.references };
+  for (const label of definedNotes(env)) found[NOTE_KEY + label] = { href: '', title: '' };
+  return Object.keys(found).length > 0 ? found : undefined;
 }
 
 /**
@@ -231,7 +250,7 @@ export function answerReferences(chunks: readonly string[], growing = false, mid
  * own for a label.
  */
 export function markdownToHtml(text: string, references?: LinkReferences, options: RenderOptions = {}): string {
-  return md.render(text, { ...(references ? { references: { ...references } } : {}), ...options });
+  return md.render(text, chunkEnv(references, options));
 }
 
 /** How a text is drawn besides its markdown. */
@@ -269,7 +288,7 @@ export interface ListItemParse {
  * its tokens are left out. '' for none: then only the item's own paragraphs tell.
  */
 export function parseListItem(text: string, next: string, references?: LinkReferences, options: RenderOptions = {}): ListItemParse | null {
-  const env = { ...(references ? { references: { ...references } } : {}), ...options };
+  const env = chunkEnv(references, options);
   const source = next === '' ? text : `${text.endsWith('\n') ? text : `${text}\n`}${next}`;
   const tokens = md.parse(source, env);
   const open = tokens[0];
@@ -304,7 +323,7 @@ export function listItemHtml(item: ListItemParse, loose: boolean): string {
  * (table-view.ts).
  */
 export function tableRowsHtml(head: string, row: string | null, references?: LinkReferences, options: RenderOptions = {}): string | null {
-  const env = { ...(references ? { references: { ...references } } : {}), ...options };
+  const env = chunkEnv(references, options);
   const source = row === null ? head : `${head}\n${row}`;
   const tokens = md.parse(source, env);
   const open = tokens[0];

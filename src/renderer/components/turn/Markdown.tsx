@@ -7,8 +7,32 @@ import { groupChunks, type ChunkGroups } from '../../markdown/chunk-groups';
 import { splitGrowing, type SplitState } from '../../markdown/split-blocks';
 import { copyText } from '../../copy-text';
 
-/** Copy buttons live inside rendered HTML, so one delegated handler serves them all. */
+/** The footnote reference the reader last followed, which its note's link back returns to. */
+let followedNote: Element | null = null;
+
+/**
+ * A footnote's links (markdown/footnotes.ts) move within their own answer: from a reference to its note, and back to
+ * the reference followed (the first with that label otherwise). The page is not navigated and nothing opens.
+ */
+function followFootnote(answer: HTMLElement, link: HTMLElement): void {
+  const ref = link.dataset['footnoteRef'];
+  const label = ref ?? link.dataset['footnoteBack'] ?? '';
+  const back = followedNote?.getAttribute('data-footnote-ref') === label && answer.contains(followedNote) ? followedNote : null;
+  const to = ref !== undefined ? answer.querySelector(`[data-footnote="${CSS.escape(label)}"]`) : (back ?? answer.querySelector(`[data-footnote-ref="${CSS.escape(label)}"]`));
+  if (ref !== undefined) followedNote = link;
+  if (!(to instanceof HTMLElement)) return;
+  to.scrollIntoView({ block: 'center' });
+  to.focus({ preventScroll: true });
+}
+
+/** Copy buttons and footnote links live inside rendered HTML, so one delegated handler serves them all. */
 function onClick(e: MouseEvent<HTMLDivElement>): void {
+  const note = e.target instanceof Element ? e.target.closest('a[data-footnote-ref], a[data-footnote-back]') : null;
+  if (note instanceof HTMLElement) {
+    e.preventDefault();
+    followFootnote(e.currentTarget, note);
+    return;
+  }
   const target = e.target instanceof Element ? e.target.closest('[data-copy-code]') : null;
   if (!target) return;
   const code = target.closest('pre')?.querySelector('code')?.textContent ?? '';
