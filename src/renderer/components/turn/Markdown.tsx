@@ -6,6 +6,7 @@ import type { LinkReferences } from '../../markdown/render';
 import { groupChunks, type ChunkGroups } from '../../markdown/chunk-groups';
 import { splitGrowing, type SplitState } from '../../markdown/split-blocks';
 import { copyText } from '../../copy-text';
+import { useReachableScrollers } from './reachable-scrollers';
 
 /** The footnote reference the reader last followed, which its note's link back returns to. */
 let followedNote: Element | null = null;
@@ -107,6 +108,7 @@ export const Markdown = memo(function Markdown({ text, growing = false }: { text
   const render = useMarkdownRenderer();
   const root = useRef<HTMLDivElement>(null);
   useFoldStates(root);
+  useReachableScrollers(root);
   // `[text][1]` in one chunk, `[1]: url` in another: every chunk is rendered with the answer's definitions (the
   // same object while they stay the same, so finished chunks do not render again).
   const references = render ? answerReferences(chunks, growing, !text.endsWith('\n')) : undefined;
