@@ -8,8 +8,8 @@ import { splitGrowing, type SplitState } from '../../markdown/split-blocks';
 import { copyText } from '../../copy-text';
 import { useReachableScrollers } from './reachable-scrollers';
 
-/** The footnote reference the reader last followed, which its note's link back returns to. */
-let followedNote: Element | null = null;
+/** The footnote reference the reader last followed, which its note's link back returns to (weak: a chat closed since lets its answer go). */
+let followedNote: WeakRef<Element> | undefined;
 
 /**
  * A footnote's links (markdown/footnotes.ts) move within their own answer: from a reference to its note, and back to
@@ -18,9 +18,10 @@ let followedNote: Element | null = null;
 function followFootnote(answer: HTMLElement, link: HTMLElement): void {
   const ref = link.dataset['footnoteRef'];
   const label = ref ?? link.dataset['footnoteBack'] ?? '';
-  const back = followedNote?.getAttribute('data-footnote-ref') === label && answer.contains(followedNote) ? followedNote : null;
+  const followed = followedNote?.deref();
+  const back = followed?.getAttribute('data-footnote-ref') === label && answer.contains(followed) ? followed : null;
   const to = ref !== undefined ? answer.querySelector(`[data-footnote="${CSS.escape(label)}"]`) : (back ?? answer.querySelector(`[data-footnote-ref="${CSS.escape(label)}"]`));
-  if (ref !== undefined) followedNote = link;
+  if (ref !== undefined) followedNote = new WeakRef(link);
   if (!(to instanceof HTMLElement)) return;
   to.scrollIntoView({ block: 'center' });
   to.focus({ preventScroll: true });
