@@ -109,7 +109,7 @@ export const Markdown = memo(function Markdown({ text, growing = false }: { text
   const render = useMarkdownRenderer();
   const root = useRef<HTMLDivElement>(null);
   useFoldStates(root);
-  useReachableScrollers(root);
+  useReachableScrollers(root, growing);
   // `[text][1]` in one chunk, `[1]: url` in another: every chunk is rendered with the answer's definitions (the
   // same object while they stay the same, so finished chunks do not render again).
   const references = render ? answerReferences(chunks, growing, !text.endsWith('\n')) : undefined;

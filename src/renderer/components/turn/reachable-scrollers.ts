@@ -2,10 +2,10 @@
  * An answer's boxes that scroll sideways (a wide table, a code block's long lines, a wide formula) are reached with
  * Tab and scrolled with the arrow keys, as axe's scrollable-region-focusable asks: a keyboard user could not see the
  * rest of them. Only those that overflow now become Tab stops (a short code block or a narrow table adds none), with a
- * name that says what they are. They are looked at again when the answer's size or content changes: a new line, a
- * chunk drawn anew (its attributes go with its old HTML), a narrower window.
+ * name that says what they are. They are looked at again when the answer's size changes (a new line, a narrower
+ * window) and, once it is finished, when its content does (a chunk drawn anew: its attributes go with its old HTML).
  */
-import { useEffect, type RefObject } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
 
 /** What may scroll sideways in an answer (turns.css): tables, the code of code blocks, display formulas. */
 const SCROLLERS = 'table, pre.code-block > code, .katex-display';
@@ -42,27 +42,39 @@ export function markScrollers(root: HTMLElement): void {
   }
 }
 
-/** markScrollers on the answer in `root`, once a frame at most, whenever its size or its content changes. */
-export function useReachableScrollers(root: RefObject<HTMLElement | null>): void {
+/**
+ * markScrollers on the answer in `root`, once a frame at most, whenever its size changes, and whenever its content
+ * does while it is not `growing`: a streaming answer's content changes at every token, and looking at all its boxes
+ * then cost frames (bench/smoothness); its size changes at each new line, and it is looked at once more when it ends.
+ */
+export function useReachableScrollers(root: RefObject<HTMLElement | null>, growing: boolean): void {
+  const streaming = useRef(growing);
+  const check = useRef<() => void>(() => {});
   useEffect(() => {
     const el = root.current;
     if (!el) return;
     let frame = 0;
-    const check = () => {
+    check.current = () => {
       frame ||= requestAnimationFrame(() => {
         frame = 0;
         markScrollers(el);
       });
     };
-    const resized = new ResizeObserver(check);
+    const resized = new ResizeObserver(() => check.current());
     resized.observe(el);
-    const changed = new MutationObserver(check);
+    const changed = new MutationObserver(() => {
+      if (!streaming.current) check.current();
+    });
     changed.observe(el, { childList: true, subtree: true });
-    check();
     return () => {
       cancelAnimationFrame(frame);
       resized.disconnect();
       changed.disconnect();
+      check.current = () => {};
     };
   }, [root]);
+  useEffect(() => {
+    streaming.current = growing;
+    if (!growing) check.current();
+  }, [growing]);
 }
