@@ -290,6 +290,8 @@ export interface EventContract extends ModelEventContract, LibraryEventContract,
   'chat:turn-parts': { conversationId: string; turnId: string; parts: StreamPart[]; from: number };
   /** A turn as persisted (after its stream ended, or when it was created). */
   'chat:turn-saved': { turn: Turn };
+  /** No answer is on its way in the chat any more (the last one ended, its tool steps included): a message may go. */
+  'chat:answer-ended': { conversationId: string };
   /** `settings`: the chat's own settings as just saved, where that is what changed (another tab's popover). */
   'conversations:changed': { conversationId: string | null; settings?: ConversationSettings };
   /** The settings as saved, after any window or tab changed them (a theme picked in one tab shows in the others). */
@@ -349,6 +351,7 @@ export const INVOKE_CHANNELS = [
 export const EVENT_CHANNELS = [
   'chat:turn-parts',
   'chat:turn-saved',
+  'chat:answer-ended',
   'conversations:changed',
   'settings:changed',
   'connections:changed',
@@ -373,6 +376,8 @@ export type IpcErrorCode =
   | 'not-found'
   /** What the request was based on changed meanwhile (another window or tab saved first): nothing was saved. */
   | 'conflict'
+  /** An answer is still on its way in that chat (another window or tab): the same request can go once it ends (chat:answer-ended). */
+  | 'busy'
   | 'server-unreachable'
   | 'server-error'
   | 'internal';

@@ -380,6 +380,74 @@ describe('two tabs on one serve process', () => {
     expect(await other.getByTestId('notice').count()).toBe(0);
   });
 
+  // Resilience audit R3's refusal, as the other tab meets it: a Send pressed there as this tab's answer began, before
+  // the other tab had heard of it, is refused with "An answer is still being written in this chat (perhaps in another
+  // window)…". That notice stayed up after the answer ended, still saying to wait. It goes by itself now, the message
+  // still in the box, and its Retry still sends again.
+  it('takes away the other tab’s "answer still being written" notice once that answer ends, the message kept', async () => {
+    const answer = chatRoutes(ollamaLines([{ content: 'Noted.' }]));
+    s = await startUi(answer);
+    const { page, replay, browser, serve } = s;
+    await send(page, 'Hello');
+    await waitIdle(page);
+    // The other tab, whose events from serve mode the test can hold back (the moment before they reach it).
+    other = await openPage(browser, { viewport: { width: 1280, height: 800 } });
+    await other.addInitScript(() => {
+      const w = window as unknown as { __late: boolean; __held: (() => void)[]; __deliver: () => void };
+      w.__late = false;
+      w.__held = [];
+      w.__deliver = () => {
+        w.__late = false;
+        w.__held.splice(0).forEach((run) => run());
+      };
+      const Native = window.WebSocket;
+      window.WebSocket = class extends Native {
+        override addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void {
+          if (type !== 'message' || typeof listener !== 'function') return super.addEventListener(type, listener, options);
+          super.addEventListener(type, (ev) => {
+            const isEvent = typeof (ev as MessageEvent).data === 'string' && ((ev as MessageEvent).data as string).startsWith('{"t":"event"');
+            if (isEvent && w.__late) w.__held.push(() => listener.call(this, ev));
+            else listener.call(this, ev);
+          }, options);
+        }
+      };
+    });
+    await other.goto(serve.url);
+    await other.getByTestId('conversation-item').first().click();
+    await waitIdle(other);
+    const notice = other.getByTestId('notice');
+    const noticeText = () => notice.locator('.banner-text').textContent().catch(() => '');
+    const refused = /^An answer is still being written in this chat \(perhaps in another window\)/;
+
+    // This tab asks for an answer, which the server holds mid-way; the other tab sends before it hears of it.
+    await other.getByTestId('composer-input').fill('From the other tab');
+    await other.evaluate(() => ((window as unknown as { __late: boolean }).__late = true));
+    replay.setRoutes(chatRoutes(ollamaLines([{ content: 'One,' }, { content: ' two.' }]), 40, 1));
+    await send(page, 'Count to two');
+    await expect.poll(() => replay.held).toBe(1);
+    await other.getByTestId('composer-send').click();
+    await expect.poll(noticeText).toMatch(refused);
+    // Retry sends again, and is refused again while the answer is still on its way.
+    await notice.getByTestId('banner-retry').click();
+    await expect.poll(noticeText).toMatch(refused);
+    // The other tab hears of the answer now: it shows it streaming, the notice still up.
+    await other.evaluate(() => (window as unknown as { __deliver: () => void }).__deliver());
+    await other.getByTestId('composer-stop').waitFor();
+    expect(await noticeText()).toMatch(refused);
+    expect(await other.getByTestId('composer-input').inputValue()).toBe('From the other tab');
+
+    // The answer ends: the notice goes by itself; the message waits in the box, and goes at a press of Send.
+    replay.setRoutes(answer);
+    replay.release();
+    await waitIdle(other);
+    await notice.waitFor({ state: 'detached' });
+    expect(await other.getByTestId('composer-input').inputValue()).toBe('From the other tab');
+    await other.getByTestId('composer-send').click();
+    await expect.poll(() => other!.locator(USER).allTextContents()).toEqual(['Hello', 'Count to two', 'From the other tab']);
+    await waitIdle(other);
+    expect(await notice.count()).toBe(0);
+  });
+
   // Chat settings open in two tabs: the fields of the other tab's open popover stayed as they were when it opened, so
   // a think mode saved there put back the system prompt this tab had just saved (as that tab had shown it), and the
   // prompt was lost without a word. A field left as shown follows; one the user changed keeps what they typed.

@@ -189,8 +189,13 @@ export class ChatService {
       if (ended) return;
       ended = true;
       const left = (this.answering.get(conversationId) ?? 1) - 1;
-      if (left > 0) this.answering.set(conversationId, left);
-      else this.answering.delete(conversationId);
+      if (left > 0) {
+        this.answering.set(conversationId, left);
+        return;
+      }
+      this.answering.delete(conversationId);
+      // A window refused a message meanwhile (send-refusals.ts): its notice goes by itself now.
+      this.deps.emit('chat:answer-ended', { conversationId });
     };
   }
 

@@ -24,12 +24,13 @@ export function refuseWhileApprovalWaits(deps: Pick<ChatServiceDeps, 'busyReason
  * One answer at a time in a conversation. The UI offers Stop instead of Send while one is on its way, but another
  * window on the same chat (serve mode opened in two tabs) does not know: its message went under the answer still
  * streaming, the model got both messages as one with no answer between them, and each tab showed another branch.
- * `answering`: how many answers are on their way in each conversation.
+ * `answering`: how many answers are on their way in each conversation. Refused as 'busy': the page then clears
+ * its notice by itself once that answer ends (chat:answer-ended), the message still in its box.
  */
 export function refuseWhileAnswering(answering: ReadonlyMap<string, number>, conversationId: string): void {
   if (!answering.has(conversationId)) return;
   throw new UserFacingError(
-    'forbidden',
+    'busy',
     'An answer is still being written in this chat (perhaps in another window): wait for it to finish, or press Stop. Then send again; your message is kept.',
   );
 }

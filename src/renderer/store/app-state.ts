@@ -3,7 +3,7 @@
  * conversation. Actions live in the modules beside this one (index.ts re-exports them).
  */
 import { create } from 'zustand';
-import type { ConversationSettings, ConversationSummary, ModelSummary, Settings, SiblingInfo, Theme } from '../../shared/ipc';
+import { FirebrandError, type ConversationSettings, type ConversationSummary, type ModelSummary, type Settings, type SiblingInfo, type Theme } from '../../shared/ipc';
 import type { Alias, ContextWindowChoice } from '../../shared/models';
 import type { Turn } from '../../shared/turn';
 import { errorMessage } from './errors';
@@ -119,7 +119,17 @@ export function clearNotice(): void {
   useStore.setState({ notice: null });
 }
 
-/** Shows a failed action's message; `retry` repeats it from the banner's Retry (without one, Retry reads everything again). */
-export function fail(err: unknown, retry?: () => void): void {
-  showNotice(errorMessage(err), retryWith(retry));
+/**
+ * Shows a failed action's message; `retry` repeats it from the banner's Retry (without one, Retry reads everything
+ * again). `conversationId`: the chat the action was for; refused there as busy (an answer still being written in it,
+ * perhaps in another window), the notice goes by itself once that answer ends.
+ */
+export function fail(err: unknown, retry?: () => void, conversationId?: string | null): void {
+  const busy = err instanceof FirebrandError && err.code === 'busy' && conversationId;
+  useStore.setState({ notice: { message: errorMessage(err), action: retryWith(retry), ...(busy ? { untilAnswerEndsIn: conversationId } : {}) } });
+}
+
+/** No answer is on its way in `conversationId` any more: a notice that asked to wait for it goes. */
+export function answerEnded(conversationId: string): void {
+  if (useStore.getState().notice?.untilAnswerEndsIn === conversationId) clearNotice();
 }

@@ -28,7 +28,7 @@ export async function regenerate(turn: Turn, think = thinkChoice()): Promise<voi
     const res = await branching(() => firebrand().chat.regenerate({ turnId: turn.id, model, ...(think === undefined ? {} : { think }), ...connectionOf() }));
     adoptBranch(res, sentAt, turn.id, withSibling(turn, res.assistantTurn));
   } catch (err) {
-    fail(err, () => void regenerate(turn, think));
+    fail(err, () => void regenerate(turn, think), turn.conversationId);
   }
 }
 
@@ -51,7 +51,7 @@ export async function editAndResend(turn: Turn, text: string, files: { keep?: nu
     adoptBranch(res, sentAt, turn.id, withSibling(turn, res.userTurn));
     return true;
   } catch (err) {
-    fail(err, () => void editAndResend(turn, text, files, think));
+    fail(err, () => void editAndResend(turn, text, files, think), turn.conversationId);
     return false;
   }
 }

@@ -20,7 +20,7 @@ import { refreshConversations } from './conversation-list';
 import { noticeDeletedElsewhere } from './conversation-actions';
 import { isBlankSettings, keptNewChatSettings, newChatSettingsTaken, NO_CONVERSATION_SETTINGS } from './new-chat-settings';
 import { newChatStartedAs } from './unsaved-chat-settings';
-import { fail, showNotice, useStore } from './app-state';
+import { answerEnded, fail, showNotice, useStore } from './app-state';
 import { CHOOSE_A_MODEL, CHOOSE_MODEL } from './notice';
 import { adoptAliases, connectionOf, connectRemovedWhileAnswering, followRenamedFile, listModels, refreshContextChoice, refreshModels, showModels, thinkChoice } from './model-choice';
 import { adoptSettings, settingsAdoptions } from './settings-sync';
@@ -101,7 +101,8 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
     return false;
   }
   set({ sending: true });
-  const startsChat = get().activeId === null;
+  const conversationId = get().activeId;
+  const startsChat = conversationId === null;
   try {
     const sentAt = Date.now();
     const res = await firebrand().chat.send({
@@ -130,7 +131,7 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
     return true;
   } catch (err) {
     // Retry presses Send again, with what the composer holds then (the draft was kept).
-    fail(err, () => set({ sendRequest: get().sendRequest + 1 }));
+    fail(err, () => set({ sendRequest: get().sendRequest + 1 }), conversationId);
     return false;
   } finally {
     releaseSavedAhead();
@@ -146,6 +147,7 @@ export async function stopTurn(turnId: string): Promise<void> {
 export function connectStore(): Promise<void> {
   const api = firebrand();
   connectStreamedTurns(api);
+  api.chat.onAnswerEnded(({ conversationId }) => answerEnded(conversationId));
   // Back from a terminal where the server was restarted (another model, another -c): the picker and the meter
   // read it again instead of keeping what it said before.
   window.addEventListener('focus', () => void refreshModels());

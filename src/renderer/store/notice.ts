@@ -25,6 +25,11 @@ export interface Notice {
   /** In words for the user; the draft is kept. */
   message: string;
   action: NoticeAction;
+  /**
+   * The chat whose answer, once it ends, takes this notice away: a message refused while an answer was still being
+   * written there (in another window). It stayed up after that answer ended, saying to wait for it.
+   */
+  untilAnswerEndsIn?: string;
 }
 
 export const INFO: NoticeAction = { kind: 'info' };

@@ -172,11 +172,16 @@ describe('the chat service', () => {
     expect(() => services.handlers['chat:send']({ conversationId: first.conversationId, text: 'From tab B', model: 'm' })).toThrow(refused);
     expect(() => services.handlers['chat:regenerate']({ turnId: first.assistantTurn.id, model: 'm' })).toThrow(refused);
     expect(() => services.handlers['chat:edit-and-resend']({ turnId: first.userTurn.id, text: 'Edited in tab B', model: 'm' })).toThrow(refused);
+    // Refused as busy: the refused page takes its notice away once the answer ends (chat:answer-ended, below).
+    expect(() => services.handlers['chat:send']({ conversationId: first.conversationId, text: 'From tab B', model: 'm' })).toThrow(expect.objectContaining({ code: 'busy' }));
+    const ended = () => events.filter((e) => e.channel === 'chat:answer-ended').map((e) => e.payload);
     // Another chat is not held up by it.
     const other = await services.handlers['chat:send']({ conversationId: null, text: 'Elsewhere', model: 'm' });
+    expect(ended()).not.toContainEqual({ conversationId: first.conversationId });
     replay.release();
     await saved(first.assistantTurn.id);
     await saved(other.assistantTurn.id);
+    await expect.poll(ended).toEqual(expect.arrayContaining([{ conversationId: first.conversationId }, { conversationId: other.conversationId }]));
     // Nothing of tab B's reached the tree or the server.
     const view = await services.handlers['conversations:open']({ conversationId: first.conversationId });
     expect(view.turns.map((t) => [t.role, t.status])).toEqual([
