@@ -10,7 +10,7 @@ import { keepOpenConversation, reopenAfterReload } from './store/reopen-on-reloa
 import { loadSavedDrafts, persistDraftsOnHide } from './store/drafts';
 import { resyncAfterReconnect } from './store/resync';
 
-onServeProblem((problem) => useStore.setState({ serveProblem: problem?.message ?? null }));
+onServeProblem((serveProblem) => useStore.setState({ serveProblem }));
 onServeReconnected(() => void resyncAfterReconnect());
 keepOpenConversation();
 persistDraftsOnHide();

@@ -62,6 +62,16 @@ function unsentCallMessage(channel: InvokeChannel): string {
   return `${CALL_PHRASES[channel] ?? 'That request'} did not start: the connection to Firebrand is down. Nothing was sent; try again once it is back.`;
 }
 
+/** What a call made once the link was given up on says (no token, or one refused): the page's own words for it. */
+function refusedCallMessage(channel: InvokeChannel, problem: ServeProblem): string {
+  const phrase = CALL_PHRASES[channel];
+  // Calls the page makes on its own are not the user's to hear of again: the banner says it once.
+  if (!phrase) return problem.message;
+  // The draft is kept on this page, and main takes it once the address printed this time is opened (drafts.ts).
+  const kept = channel === 'chat:send' ? ' Your message is kept.' : '';
+  return `${phrase} did not start: ${problem.message.charAt(0).toLowerCase()}${problem.message.slice(1)}${kept}`;
+}
+
 let retryNow: () => void = () => {};
 
 /** The serve-problem banner's Retry: try the link again at once instead of waiting for the next attempt. */
@@ -164,7 +174,9 @@ export function createServeBridge(location: Location, onProblem: (problem: Serve
   return buildBridge({
     invoke: (channel, payload) =>
       new Promise((resolve) => {
-        if (stopped) return resolve({ ok: false, error: { code: 'forbidden', message: stopped.message } });
+        // An answer of its own for what the user started (issue: Send in a page whose token was refused did nothing
+        // that the user could see: its failure was the banner's words, which it already showed).
+        if (stopped) return resolve({ ok: false, error: { code: 'forbidden', message: refusedCallMessage(channel, stopped) } });
         const id = nextId++;
         pending.set(id, { channel, resolve });
         const msg = JSON.stringify({ t: 'invoke', id, channel, payload });

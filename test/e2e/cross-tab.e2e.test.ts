@@ -434,6 +434,7 @@ describe('two tabs on one serve process', () => {
     await other.evaluate(() => (window as unknown as { __deliver: () => void }).__deliver());
     await other.getByTestId('composer-stop').waitFor();
     expect(await noticeText()).toMatch(refused);
+    await shootAtBothWidths(other, 'send-refused-answer-on-its-way');
     expect(await other.getByTestId('composer-input').inputValue()).toBe('From the other tab');
 
     // The answer ends: the notice goes by itself; the message waits in the box, and goes at a press of Send.

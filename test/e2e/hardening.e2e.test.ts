@@ -2,7 +2,7 @@
  * Issue 15, in Chromium against serve mode: what a browser user meets.
  * - item 8: no request to another port of the same host carries the token (it used to ride in a cookie);
  * - item 13: an address without a valid token says how to get in, and a live page whose token is refused (serve
- *   mode restarted) says so instead of reconnecting forever;
+ *   mode restarted) says so instead of reconnecting forever, and its Send says why nothing went;
  * - item 14: a message the UI cannot draw shows what failed in its place; the rest of the app still works;
  * - item 7: stored bytes that are not a real image never get a blob URL (an SVG could run at the app's origin);
  * - the audit's files #3: a call cut off by a dropped link says so once the link is back, and "Reconnecting…" goes;
@@ -23,6 +23,7 @@ import { ConversationStore } from '../../src/main/db/conversation-store';
 import { createServices } from '../../src/main/services';
 import { startReplayServer, type ReplayRoute, type ReplayServer } from '../replay-server/replay-server';
 import { launchChromium } from './helpers/browser';
+import { shootAtBothWidths } from './helpers/screenshots';
 import { startServeProcess, type ServeProcess } from './helpers/serve-process';
 import { ASSISTANT, chatRoutes, ollamaLines, send, USER, waitIdle } from './helpers/ui-session';
 
@@ -132,6 +133,18 @@ describe('serve mode in a browser', () => {
         .poll(() => page.getByTestId('serve-problem').locator('.banner-text').textContent().catch(() => ''), { timeout: 30_000 })
         .toBe('This page’s token is no longer accepted (serve mode was restarted). Open the address it printed this time.');
       await page.getByTestId('composer-input').fill('Typed after the restart');
+      // Send says why nothing went, in words of its own (it did nothing the user could see: its failure was the
+      // banner's words, hidden under it), even with that banner closed; the message stays in the box.
+      await page.getByTestId('serve-problem').getByTestId('banner-close').click();
+      await page.getByTestId('composer-send').click();
+      await expect
+        .poll(() => page.getByTestId('notice').locator('.banner-text').textContent().catch(() => ''))
+        .toBe('Sending the message did not start: this page’s token is no longer accepted (serve mode was restarted). Open the address it printed this time. Your message is kept.');
+      expect(await page.getByTestId('notice').getAttribute('role')).toBe('alert');
+      // No Retry there: trying again cannot help, opening the new address can.
+      expect(await page.getByTestId('notice').getByTestId('banner-retry').count()).toBe(0);
+      expect(await page.getByTestId('composer-input').inputValue()).toBe('Typed after the restart');
+      await shootAtBothWidths(page, 'send-token-refused');
 
       // The user opens the new address in this tab: the chat comes back with what was typed in it.
       await page.goto(serve.url);

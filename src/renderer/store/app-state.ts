@@ -9,7 +9,8 @@ import type { Turn } from '../../shared/turn';
 import { errorMessage } from './errors';
 import type { FocusTurn } from './open-conversation';
 import { keptNewChatSettings } from './new-chat-settings';
-import { retryWith, type Notice, type NoticeAction } from './notice';
+import { REFUSED, retryWith, type Notice, type NoticeAction } from './notice';
+import type { ServeProblem } from '../serve-bridge';
 
 export interface AppState {
   /** The start of the conversation list (conversation-list.ts): the next page is read as the reader scrolls. */
@@ -58,7 +59,7 @@ export interface AppState {
   /** Why the last action failed, or what changed by itself, with what the banner's button does (set by showNotice). */
   notice: Notice | null;
   /** Serve mode only: the link to the serving process is down, or its token is refused (what to do, in words). */
-  serveProblem: string | null;
+  serveProblem: ServeProblem | null;
   sending: boolean;
   /** Bumped by a failed send's Retry: the composer sends its draft again. */
   sendRequest: number;
@@ -126,7 +127,10 @@ export function clearNotice(): void {
  */
 export function fail(err: unknown, retry?: () => void, conversationId?: string | null): void {
   const busy = err instanceof FirebrandError && err.code === 'busy' && conversationId;
-  useStore.setState({ notice: { message: errorMessage(err), action: retryWith(retry), ...(busy ? { untilAnswerEndsIn: conversationId } : {}) } });
+  // Serve mode gave up on the link (no token, or one refused): trying again cannot help, opening the new address can.
+  const problem = useStore.getState().serveProblem;
+  const action = problem && problem.kind !== 'unreachable' ? REFUSED : retryWith(retry);
+  useStore.setState({ notice: { message: errorMessage(err), action, ...(busy ? { untilAnswerEndsIn: conversationId } : {}) } });
 }
 
 /** No answer is on its way in `conversationId` any more: a notice that asked to wait for it goes. */

@@ -20,14 +20,18 @@ export function Banners({ onOpenSettings }: { onOpenSettings: () => void }) {
   // watched, so trying again changes nothing until a file comes; a server's list is asked again by Retry.
   const modelsEmpty = useStore((s) => s.modelsError !== null && !s.modelsUnreachable);
   const builtinActive = useStore((s) => s.settings?.activeConnectionId === BUILTIN_CONNECTION_ID);
-  const serveProblem = useStore((s) => s.serveProblem);
+  const problem = useStore((s) => s.serveProblem);
+  const serveProblem = problem?.message ?? null;
+  // A link that drops hides the failures it causes until it is back (then they show); one given up on (a token
+  // refused) is for good, and what the user does then (Send) is answered in words of its own, not hidden.
+  const linkDown = problem?.kind === 'unreachable';
   // The chats open read-only on a full disk (main's db/read-only-copy.ts): until a restart, so no Retry.
   const readOnly = useStore((s) => s.settings?.readOnly ?? null);
   const [closed, setClosed] = useState<Record<string, string>>({});
   const shown = (id: string, message: string | null): message is string => message !== null && closed[id] !== message;
   const close = (id: string, message: string) => setClosed((c) => ({ ...c, [id]: message }));
   const showModels = serveProblem === null && shown('models-error', modelsError);
-  const showNotice = serveProblem === null && notice !== null && notice.message !== modelsError;
+  const showNotice = !linkDown && notice !== null && notice.message !== modelsError && notice.message !== serveProblem;
   const showReadOnly = shown('read-only', readOnly);
   if (!shown('serve-problem', serveProblem) && !showModels && !showNotice && !showReadOnly) return null;
   return (
