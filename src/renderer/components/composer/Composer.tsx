@@ -30,6 +30,23 @@ import { attachmentKey, useAttachments } from './use-attachments';
 import { draftEdited, draftSending, holdDrafts, takeDraft } from '../../store/drafts';
 import { TOUCH, useMediaQuery } from '../../hooks/use-media';
 
+/** Whether the page's first load has given the message box the focus (focusAtLoad): once, not on a later mount. */
+let loadFocusDone = false;
+
+/**
+ * A first load (a new chat, or the chat it reopens) starts with the focus in the message box, as chat apps do: it
+ * started on the page, and about 10 Tabs reached the box. Once per load, and only where nothing has the focus yet: a
+ * dialog, or wherever the user already put it, keeps it. The caller leaves out a touch screen, where the on-screen
+ * keyboard would come up over the chat. A screen reader starts at the box, "Message", inside the main landmark;
+ * its landmarks (the Conversations navigation, main) are still there to move by.
+ */
+function focusAtLoad(box: HTMLTextAreaElement | null): void {
+  if (loadFocusDone) return;
+  loadFocusDone = true;
+  const active = document.activeElement;
+  if (active === null || active === document.body) box?.focus();
+}
+
 /** Multiline message box with attachments, model picker, think toggle and context meter. */
 export function Composer() {
   // The draft on screen is the open conversation's; each keeps its own as the user moves between them (drafts.ts).
@@ -199,6 +216,9 @@ export function Composer() {
   // On a touch screen the return key adds a line (its keyboard has no Shift+Enter); Send sends, and so does
   // Ctrl+Enter (Cmd+Enter) from a tablet's keyboard.
   const touch = useMediaQuery(TOUCH);
+  useEffect(() => {
+    if (!touch) focusAtLoad(textarea.current);
+  }, []);
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing && (!touch || e.ctrlKey || e.metaKey)) {
       e.preventDefault();
