@@ -51,6 +51,11 @@ export interface ContextMeasure {
    * adds the draft's message and files. Absent where the request could not be assembled.
    */
   parts?: Pick<RefusalParts, 'tools' | 'system' | 'earlier'>;
+  /**
+   * What the server's counts have taught of this model's tokens per character estimate (the `estimateRatio` of
+   * the window choice, learned now where this measure was counted); absent while nothing is learned.
+   */
+  ratio?: number;
 }
 
 /** A larger window, where Firebrand chooses it (Ollama `num_ctx`, the built-in engine), or why not. */

@@ -196,6 +196,21 @@ describe('Firebrand in Chromium against a real llama-server', () => {
     await expect.poll(() => page.getByTestId('context-meter').getAttribute('data-window')).toBe('8192');
   });
 
+  // Context audit: the ratio of the server's counts to the character estimate was learned at the first send only, so
+  // a new chat's first message was scaled ×1 (~820 tokens for the server's ~3,600): the meter said it fit, Send
+  // was there, and the answer was refused "too long for the window". The meter's measure teaches it now.
+  it('a first message the server counts over the window is said too long before Send, and nothing is sent', async () => {
+    // A model this app has measured nothing of: what the page learns, it learns without a reload.
+    await useModel(SCRIPTS.textThenCall, 4096);
+    await newChat();
+    await page.getByTestId('composer-input').fill('abcd '.repeat(650));
+    await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(true);
+    expect(await page.getByTestId('context-meter').getAttribute('class')).toContain('over');
+    expect(await page.getByTestId('composer-reason').textContent()).toMatch(/too long|context window/i);
+    expect(await page.locator('[data-testid="turn"]').count()).toBe(0);
+    await page.getByTestId('composer-input').fill('');
+  });
+
   it('the app killed mid-call: after a restart the answer is interrupted and its card settled', async () => {
     await useModel(SCRIPTS.malformedCall, 16_384);
     await newChat();

@@ -16,6 +16,8 @@ import { countPromptTokens } from '../engine/server-count';
 export interface Measured {
   tokens: number;
   counted: CountedBy;
+  /** The same request's character estimate before the per-model correction (what a count calibrates against). */
+  rawEstimate: number;
   window: number | undefined;
   largest: LargestItem[];
   /** The tool definitions and the system prompt as estimated, and the earlier turns: the rest of `tokens`. */
@@ -27,7 +29,7 @@ export async function measureBranch(deps: RequestSetupDeps, setup: RequestSetup,
   // The message to be sent is the draft, counted apart: every image of the branch is history here.
   const a = assemble({ ...assembleInputFor(deps, setup, branch), ignoreWindow: true, historyOnly: true, largest: opts.largest ?? 1 });
   if (a.kind !== 'send') return { kind: 'unsendable', message: a.message };
-  const base = { window: a.window, largest: opts.largest ? (a.largest ?? []) : [] };
+  const base = { window: a.window, rawEstimate: a.rawEstimate, largest: opts.largest ? (a.largest ?? []) : [] };
   // The branch is history here: its last message is one of the earlier turns, not the one to be sent (the draft).
   // The parts are estimated from characters; a total the server (or the tokenizer) counted puts them in its units,
   // as a refusal's are. Earlier turns are only where the branch has some: a new chat's request is the tool

@@ -20,6 +20,9 @@ import { measureBranch, type Measured } from './measure';
 import { resolveTarget, type ResolvedTarget, type RoomDeps } from './room-target';
 import { summarizeCut } from './summarize-cut';
 
+/** The least raw estimate a count is learned from: below it the template's own tokens are most of the count. */
+const MIN_SAMPLE_TOKENS = 64;
+
 type ApplyRequest = RoomTarget & { conversationId: string; think?: boolean; choice: RoomChoice; edit?: EditSpec };
 
 export class RoomService {
@@ -51,7 +54,23 @@ export class RoomService {
     const m = await measureBranch(this.deps, setup, branch);
     // A request that cannot be sent at all says so when sent; the meter then counts the draft alone. (Images no
     // longer make one: the measured branch is history, and its images go as notes to a model that cannot see.)
-    return 'kind' in m ? { tokens: 0, counted: 'estimate', window: null } : { tokens: m.tokens, counted: m.counted, window: m.window ?? null, parts: m.parts };
+    if ('kind' in m) return { tokens: 0, counted: 'estimate', window: null };
+    this.learnRatio(setup.model, m);
+    const ratio = this.deps.calibration.learned(setup.model) ? { ratio: this.deps.calibration.ratio(setup.model) } : {};
+    return { tokens: m.tokens, counted: m.counted, window: m.window ?? null, parts: m.parts, ...ratio };
+  }
+
+  /**
+   * The meter adds the draft to the measure as characters scaled by what the server counted for this model. That
+   * ratio was learned only at the first send, so a new chat's first message was scaled ×1: a byte-fallback
+   * tokenizer's 3,640 tokens showed as 817, the meter said it fit, and the send was refused "too long for the
+   * window". Where the server or the tokenizer counted the request just now, the first count teaches the ratio
+   * before anything is sent, the way the preflight's count does at a send. A request of a few characters (a new
+   * chat with no tools and no system prompt: the template's tokens alone) says nothing of the tokenizer.
+   */
+  private learnRatio(model: string, m: Measured): void {
+    if (m.counted === 'estimate' || m.rawEstimate < MIN_SAMPLE_TOKENS || this.deps.calibration.learned(model)) return;
+    this.deps.calibration.observe(model, m.rawEstimate, m.tokens, true);
   }
 
   async plan(req: RoomTarget & { keepFrom?: string; extraTokens?: number; edit?: EditSpec }): Promise<RoomPlan> {

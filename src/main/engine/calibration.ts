@@ -30,6 +30,11 @@ export class Calibration {
     return this.ratios[model] ?? 1;
   }
 
+  /** Whether a server's count has taught anything of `model` yet (until then the estimate is characters / 4). */
+  learned(model: string): boolean {
+    return this.ratios[model] !== undefined;
+  }
+
   /** The estimate corrected for `model`. */
   apply(model: string, rawEstimate: number): number {
     return calibratedTokens(rawEstimate, this.ratio(model));

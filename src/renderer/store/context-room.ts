@@ -96,7 +96,13 @@ export function refreshMeasure(key: string, base?: MeasureBase): void {
   asking = key;
   firebrand()
     .context.measure({ conversationId: activeId, model: selectedModel, ...connectionOf(), ...draftSettings(activeId) })
-    .then((value) => useRoom.setState({ measure: { key, value, ...(base ? { base } : {}) } }))
+    .then((value) => {
+      useRoom.setState({ measure: { key, value, ...(base ? { base } : {}) } });
+      // The measure taught main this model's tokens per character (a new chat's first count): the draft, the
+      // files' chips and the refusal reasons scale by it from now, not after a first send was refused.
+      const { contextChoice, selectedModel: now } = useStore.getState();
+      if (value.ratio !== undefined && now === selectedModel && contextChoice && value.ratio !== (contextChoice.estimateRatio ?? 1)) void refreshContextChoice();
+    })
     .catch(() => undefined)
     .finally(() => {
       if (asking === key) asking = null;
