@@ -60,9 +60,23 @@ export interface SummaryFailedMeta {
   reason: 'summary-failed';
   model: string;
   /** `thinking-only`: the model reasoned and wrote no text; `blank`: nothing at all; `failed`: the request failed. */
-  why: 'thinking-only' | 'blank' | 'failed' | 'too-long' | 'stopped';
+  why: 'thinking-only' | 'blank' | 'failed' | 'too-long' | 'stopped' | 'no-room';
   detail?: string;
   auto?: boolean;
+  /**
+   * `no-room` (auto-compact only): what the request carries whatever is summarized (tool definitions, system
+   * prompt) and the window, at a threshold no summary could bring the request under.
+   */
+  room?: FixedRoom;
+}
+
+/** The parts of a request no summary makes smaller, against its window and auto-compact's threshold. */
+export interface FixedRoom {
+  tools?: number;
+  system?: number;
+  window: number;
+  threshold: number;
+  counted: CountedBy;
 }
 
 const ids = (v: JsonValue | undefined): string[] | undefined => (Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : undefined);
@@ -105,8 +119,22 @@ export function continuedMeta(meta: JsonObject): ContinuedMeta | undefined {
 export function summaryFailedMeta(meta: JsonObject): SummaryFailedMeta | undefined {
   const { reason, model, why, detail, auto } = meta;
   if (reason !== 'summary-failed' || typeof model !== 'string') return undefined;
-  if (why !== 'thinking-only' && why !== 'blank' && why !== 'failed' && why !== 'too-long' && why !== 'stopped') return undefined;
-  return { reason, model, why, ...(typeof detail === 'string' ? { detail } : {}), ...(auto === true ? { auto } : {}) };
+  if (why !== 'thinking-only' && why !== 'blank' && why !== 'failed' && why !== 'too-long' && why !== 'stopped' && why !== 'no-room') return undefined;
+  const room = fixedRoomOf(meta['room']);
+  if (why === 'no-room' && !room) return undefined;
+  return { reason, model, why, ...(typeof detail === 'string' ? { detail } : {}), ...(auto === true ? { auto } : {}), ...(room ? { room } : {}) };
+}
+
+function fixedRoomOf(v: JsonValue | undefined): FixedRoom | undefined {
+  if (!isObject(v) || typeof v['window'] !== 'number' || typeof v['threshold'] !== 'number') return undefined;
+  const { tools, system } = v;
+  return {
+    ...(typeof tools === 'number' ? { tools } : {}),
+    ...(typeof system === 'number' ? { system } : {}),
+    window: v['window'],
+    threshold: v['threshold'],
+    counted: countedBy(v['counted']),
+  };
 }
 
 /** "1 message", "6 messages". */
@@ -143,6 +171,7 @@ export function continuedText(m: ContinuedMeta): string {
 }
 
 export function summaryFailedText(m: SummaryFailedMeta): string {
+  if (m.why === 'no-room' && m.room) return noRoomText(m.room);
   const why =
     m.why === 'thinking-only'
       ? `${m.model} only reasoned and wrote no summary`
@@ -156,6 +185,29 @@ export function summaryFailedText(m: SummaryFailedMeta): string {
   // Only auto-compact goes on to send: a summary the user asked for under Make room sends nothing (real-engines
   // audit D4: "is sent as it was" when nothing was sent).
   return `No summary was made: ${why}. Nothing was replaced; ${m.auto ? 'the conversation is sent as it was' : 'the conversation stays as it was'}.`;
+}
+
+/**
+ * Auto-compact in a window the tool definitions (or the system prompt) all but fill: a summary only replaces older
+ * turns, so it could never bring the request under the threshold and one was written before every message. What
+ * takes the room, and what makes some.
+ */
+function noRoomText(r: FixedRoom): string {
+  const parts = [
+    ...(r.tools ? [`the tool definitions (${tokensText(r.tools, r.counted)})`] : []),
+    ...(r.system ? [`the system prompt (${tokensText(r.system, r.counted)})`] : []),
+  ];
+  const takes = parts.length > 0 ? parts.join(' and ') : 'what every request carries';
+  const ways = [...(r.tools ? ['turn off some of the tools (this chat’s settings)'] : []), ...(r.system ? ['shorten the system prompt'] : []), 'choose a larger context window'];
+  const waysText = ways.length > 1 ? `${ways.slice(0, -1).join(', ')} or ${ways.at(-1)!}` : ways[0]!;
+  const pct = Math.round(r.threshold * 100);
+  const at = Math.floor(r.threshold * r.window).toLocaleString('en-US');
+  const leave = parts.length === 1 && !r.tools ? 'leaves' : 'leave';
+  return (
+    `No summary was made: ${takes} ${leave} too little of this chat’s ${r.window.toLocaleString('en-US')}-token context window. ` +
+    `No summary of the older turns can bring a request under the auto-compact threshold (${pct}%, ${at} tokens), so one would be written before every message. ` +
+    `To make room, ${waysText}. Nothing was replaced; the conversation is sent as it was.`
+  );
 }
 
 /** The note a left-out item leaves in its place, so the model knows something was there. */

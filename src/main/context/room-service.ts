@@ -5,7 +5,7 @@
  * measures; `apply` does the chosen one, writes its card, and answers the message the refusal left waiting.
  * `beforeAnswer` is the optional auto-compact: the same summary and the same card, at a threshold the user set.
  */
-import { waitingForRoom, type DroppedItem, type DroppedMeta } from '../../shared/context-edits';
+import { summaryFailedMeta, waitingForRoom, type DroppedItem, type DroppedMeta, type FixedRoom, type SummaryFailedMeta } from '../../shared/context-edits';
 import { ANSWER_ROOM, fitsWindow } from '../../shared/context-estimate';
 import type { ContextMeasure, EditSpec, RoomApplied, RoomChoice, RoomPlan, RoomTarget } from '../../shared/context-ipc';
 import type { Turn } from '../../shared/turn';
@@ -14,7 +14,7 @@ import { setupRequest, type RequestSetup } from '../engine/request-setup';
 import { UserFacingError } from '../errors';
 import type { AutoCompactStore } from './auto-compact-store';
 import { card, withCard } from './cards';
-import { chooseCut, cutCandidates, cutPoints, dropMetaFor, letOthersRun, type Cut } from './cut-plan';
+import { chooseCut, cutCandidates, cutPoints, dropMetaFor, letOthersRun, summaryBudget, type Cut } from './cut-plan';
 import { keepLargerWindow, largerWindow } from './larger-window';
 import { measureBranch, type Measured } from './measure';
 import { resolveTarget, type ResolvedTarget, type RoomDeps } from './room-target';
@@ -209,6 +209,8 @@ export class RoomService {
       const branch = this.deps.store.branch(first.parentId);
       const now = await measureBranch(this.deps, setup, branch);
       if ('kind' in now || now.window === undefined || now.tokens < threshold * now.window) return first;
+      const fixed = (now.parts.tools ?? 0) + (now.parts.system ?? 0);
+      if (fixed + summaryBudget(now.window) >= threshold * now.window) return this.noRoomToSummarize(first, branch, now, { window: now.window, threshold }, options.model);
       const chosen = await chooseCut(this.deps, setup, branch, now, {});
       if (!chosen) return first;
       const made = await summarizeCut(this.deps, {
@@ -224,6 +226,26 @@ export class RoomService {
       this.deps.log(`context: auto-compact failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       return first;
     }
+  }
+
+  /**
+   * Auto-compact where what every request carries (the tool definitions, the system prompt) leaves no room under
+   * the threshold for even a summary: one would be written before every message, each as useless as the last (a
+   * tiny window with the tools on). Nothing is summarized; the chat says once what takes the room and what to do,
+   * between the message and its answer, and the message goes on as it would have (the preflight still refuses what
+   * does not fit, with its own ways on). Said again only when those parts or the window change.
+   */
+  private noRoomToSummarize(first: Turn, branch: readonly Turn[], now: Measured, at: { window: number; threshold: number }, model: string): Turn {
+    const { tools, system } = now.parts;
+    const room: FixedRoom = { ...(tools ? { tools } : {}), ...(system ? { system } : {}), window: at.window, threshold: at.threshold, counted: now.counted };
+    const same = (r: FixedRoom | undefined) => r !== undefined && r.tools === room.tools && r.system === room.system && r.window === room.window && r.threshold === room.threshold;
+    if (branch.some((t) => t.role === 'system' && same(summaryFailedMeta(t.meta)?.room))) return first;
+    const meta: SummaryFailedMeta = { reason: 'summary-failed', model: this.label(model), why: 'no-room', auto: true, room };
+    const made = card('error', meta, { id: this.deps.newId(), conversationId: first.conversationId, parentId: first.parentId, now: this.deps.now() });
+    const moved = this.deps.store.insertAbove(first.id, made);
+    this.deps.emit('chat:turn-saved', { turn: moved });
+    this.deps.emit('chat:turn-saved', { turn: made });
+    return moved;
   }
 
   private async continueInNewChat(

@@ -2,6 +2,7 @@
  * What the cards of issue 21 do to a request, at the history level (src/main/engine/context-edits.ts): exactly the
  * turns a card names are replaced or left out, the conversation itself untouched.
  */
+import type { JsonObject } from '../../../src/shared/json';
 import { describe, expect, it } from 'vitest';
 import { AutoCompactStore } from '../../../src/main/context/auto-compact-store';
 import { card } from '../../../src/main/context/cards';
@@ -11,7 +12,7 @@ import { cutCandidates } from '../../../src/main/context/cut-plan';
 import { sendableHistory } from '../../../src/main/engine/history';
 import { pack, summaryPrompt, transcript } from '../../../src/main/engine/summary-lane';
 import { SUMMARY_PROMPT_START } from '../../support/out-of-room-scenario';
-import { summaryFailedText, waitingForRoom, type CompactionMeta, type DroppedMeta } from '../../../src/shared/context-edits';
+import { summaryFailedMeta, summaryFailedText, waitingForRoom, type CompactionMeta, type DroppedMeta } from '../../../src/shared/context-edits';
 import { turnText, type Block, type Turn } from '../../../src/shared/turn';
 
 let clock = 0;
@@ -169,5 +170,18 @@ describe('a failed summary card', () => {
     const meta = { reason: 'summary-failed', model: 'qwen3:8b', why: 'too-long' } as const;
     expect(summaryFailedText(meta)).toBe('No summary was made: the older turns do not fit qwen3:8b’s context window even in parts. Nothing was replaced; the conversation stays as it was.');
     expect(summaryFailedText({ ...meta, auto: true })).toMatch(/Nothing was replaced; the conversation is sent as it was\.$/);
+  });
+
+  // Context audit: auto-compact in a window the fixed parts all but fill summarized before every message.
+  it('where no summary can make room, names what takes it and the ways on, and reads back from the stored meta', () => {
+    const meta = { reason: 'summary-failed', model: 'qwen3:8b', why: 'no-room', auto: true, room: { tools: 1901, system: 120, window: 2048, threshold: 0.8, counted: 'server' } } as const;
+    expect(summaryFailedText(meta)).toBe(
+      'No summary was made: the tool definitions (1,901 tokens) and the system prompt (120 tokens) leave too little of this chat’s 2,048-token context window. ' +
+        'No summary of the older turns can bring a request under the auto-compact threshold (80%, 1,638 tokens), so one would be written before every message. ' +
+        'To make room, turn off some of the tools (this chat’s settings), shorten the system prompt or choose a larger context window. Nothing was replaced; the conversation is sent as it was.',
+    );
+    expect(summaryFailedMeta(JSON.parse(JSON.stringify(meta)) as JsonObject)).toEqual(meta);
+    // A stored card of this kind without its numbers is not one (nothing to say).
+    expect(summaryFailedMeta({ reason: 'summary-failed', model: 'm', why: 'no-room' })).toBeUndefined();
   });
 });
