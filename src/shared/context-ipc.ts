@@ -56,6 +56,12 @@ export interface ContextMeasure {
    * the window choice, learned now where this measure was counted); absent while nothing is learned.
    */
   ratio?: number;
+  /**
+   * With `draft` asked for, where the server or the model's tokenizer counted the request: what the draft's text
+   * adds to it as the message it would be sent as. A ratio learned from other text can be far from this text's
+   * (CJK, code): the meter uses this count for the text it was made of.
+   */
+  draft?: { text: string; tokens: number };
 }
 
 /** A larger window, where Firebrand chooses it (Ollama `num_ctx`, the built-in engine), or why not. */
@@ -166,7 +172,7 @@ export const AUTO_COMPACT_THRESHOLDS = [0.75, 0.85, 0.95] as const;
 
 export interface ContextInvokeContract {
   /** The next request's size as the preflight counts it, without the draft (the meter adds it). */
-  'context:measure': { req: RoomTarget; res: ContextMeasure };
+  'context:measure': { req: RoomTarget & { draft?: string }; res: ContextMeasure };
   /** Every way to make room, with its numbers; `keepFrom` moves the cut, `extraTokens` is the draft's size. */
   'context:plan': { req: RoomTarget & { conversationId: string | null; keepFrom?: string; extraTokens?: number; edit?: EditSpec }; res: RoomPlan };
   /**

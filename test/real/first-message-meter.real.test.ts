@@ -30,7 +30,43 @@ async function meterOf(a: RealApp, draft: string): Promise<{ estimate: number; w
   return { estimate: measured.tokens + draftTokens, window: choice.contextWindow };
 }
 
+/**
+ * What the composer's meter says once main counted the draft (Composer.tsx: the measure plus main's count of the
+ * draft's text where it gave one, else the estimate times `estimateRatio`).
+ */
+async function countedMeterOf(a: RealApp, draft: string): Promise<{ estimate: number; window: number | null; byRatio: number }> {
+  const measured = await a.services.handlers['context:measure']({ conversationId: null, model: a.model, connectionId: a.connectionId, draft });
+  const choice = await a.services.handlers['models:context-window']({ model: a.model, connectionId: a.connectionId });
+  const byRatio = Math.ceil(estimateTokens(measureTurns([{ blocks: [{ type: 'text', text: draft }] }])) * (choice.estimateRatio ?? 1));
+  expect(measured.draft?.text).toBe(draft);
+  return { estimate: measured.tokens + measured.draft!.tokens, window: choice.contextWindow, byRatio: measured.tokens + byRatio };
+}
+
+/** 800 characters of three UTF-8 bytes each: ~2,400 byte tokens, where the character estimate says ~200. */
+const CJK_MESSAGE = '山'.repeat(800);
+
 describe('the meter before a new chat’s first message', () => {
+  // A ratio learned from the tool definitions (~7 tokens per estimated token) is far from this text's (~12): scaled
+  // by it, the meter still said "fits" of a message the server then counted over the window.
+  it('counts the draft’s own text where the server counts: a text unlike the tool definitions is said too long, as it is refused', async () => {
+    const a = await startApp((await pool.get(SCRIPTS.plain, { ctx: 4096 })).url);
+    apps.push(a);
+    const meter = await countedMeterOf(a, CJK_MESSAGE);
+    expect(fitsWindow(meter.byRatio, 4096)).toBe(true);
+    expect(fitsWindow(meter.estimate, meter.window)).toBe(false);
+    const refused = send(a, CJK_MESSAGE);
+    const card = (await settle(a, refused.conversationId)).at(-1);
+    expect(card).toMatchObject({ role: 'system', source: 'context-refused', meta: { counted: 'server' } });
+    // The meter's number is the server's count of the request the send made.
+    expect(meter.estimate).toBe(card!.meta['estimate']);
+
+    // And one that fits is said to fit, and is answered.
+    const short = await countedMeterOf(a, '山'.repeat(100));
+    expect(fitsWindow(short.estimate, short.window)).toBe(true);
+    const answered = send(a, '山'.repeat(100));
+    expect((await settle(a, answered.conversationId)).at(-1)).toMatchObject({ role: 'assistant', status: 'done' });
+  });
+
   it('says a first message is too long when the server then refuses it, and fits when it is answered', async () => {
     const a = await startApp((await pool.get(SCRIPTS.plain, { ctx: 4096 })).url);
     apps.push(a);

@@ -44,7 +44,7 @@ export class RoomService {
     return c !== undefined;
   }
 
-  async measure(t: RoomTarget): Promise<ContextMeasure> {
+  async measure(t: RoomTarget & { draft?: string }): Promise<ContextMeasure> {
     const target = resolveTarget(this.deps, t);
     // The chat as the page asked about it: read before the request's setup, which may wait on the server (a model's
     // details, its window) while a message is sent. Read after, it counted that message, and the page, which adds
@@ -57,7 +57,8 @@ export class RoomService {
     if ('kind' in m) return { tokens: 0, counted: 'estimate', window: null };
     this.learnRatio(setup.model, m);
     const ratio = this.deps.calibration.learned(setup.model) ? { ratio: this.deps.calibration.ratio(setup.model) } : {};
-    return { tokens: m.tokens, counted: m.counted, window: m.window ?? null, parts: m.parts, ...ratio };
+    const draft = t.draft ? await this.countDraft(setup, branch, m, t.draft, t.conversationId) : undefined;
+    return { tokens: m.tokens, counted: m.counted, window: m.window ?? null, parts: m.parts, ...ratio, ...(draft ? { draft } : {}) };
   }
 
   /**
@@ -71,6 +72,18 @@ export class RoomService {
   private learnRatio(model: string, m: Measured): void {
     if (m.counted === 'estimate' || m.rawEstimate < MIN_SAMPLE_TOKENS || this.deps.calibration.learned(model)) return;
     this.deps.calibration.observe(model, m.rawEstimate, m.tokens, true);
+  }
+
+  /**
+   * The draft's text counted as the message it would be, where the request was counted (not estimated): the
+   * request with it, less the request without it. Undefined where it could not be counted the same way.
+   */
+  private async countDraft(setup: RequestSetup, branch: readonly Turn[], without: Measured, text: string, conversationId: string | null): Promise<{ text: string; tokens: number } | undefined> {
+    if (without.counted === 'estimate') return undefined;
+    const message: Turn = { id: 'draft', conversationId: conversationId ?? '', parentId: branch.at(-1)?.id ?? null, role: 'user', blocks: [{ type: 'text', text }], meta: {}, status: 'done', createdAt: 0 };
+    const withDraft = await measureBranch(this.deps, setup, [...branch, message]);
+    if ('kind' in withDraft || withDraft.counted !== without.counted) return undefined;
+    return { text, tokens: Math.max(0, withDraft.tokens - without.tokens) };
   }
 
   async plan(req: RoomTarget & { keepFrom?: string; extraTokens?: number; edit?: EditSpec }): Promise<RoomPlan> {

@@ -3762,7 +3762,7 @@ return errors === 0;
 }
 
 export const payload34 = validate45;
-const schema46 = {"type":"object","additionalProperties":false,"required":["conversationId","model"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200},"draftSettings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}}}};
+const schema46 = {"type":"object","additionalProperties":false,"required":["conversationId","model"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200},"draftSettings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}},"draft":{"type":"string","maxChars":4000000}}};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3777,7 +3777,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!((((key0 === "conversationId") || (key0 === "model")) || (key0 === "connectionId")) || (key0 === "draftSettings"))){
+if(!(((((key0 === "conversationId") || (key0 === "model")) || (key0 === "connectionId")) || (key0 === "draftSettings")) || (key0 === "draft"))){
 validate45.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -4054,6 +4054,28 @@ var valid0 = _errs12 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.draft !== undefined){
+let data7 = data.draft;
+const _errs24 = errors;
+if(errors === _errs24){
+if(typeof data7 === "string"){
+if(data7.length > 4000000){
+validate45.errors = [{instancePath:instancePath+"/draft",schemaPath:"#/properties/draft/maxChars",keyword:"maxChars",params:{limit: 4000000},message:"must NOT have more than 4000000 characters"}];
+return false;
+}
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/draft",schemaPath:"#/properties/draft/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

@@ -21,9 +21,11 @@ interface RoomState {
   autoCompact: AutoCompactSetting[] | null;
   /** The open conversation, when it alone (no draft) is longer than the chosen model's window: nothing more can be sent. */
   full: string | null;
+  /** The draft's text as main counted it (the server's or the tokenizer's tokens) with the measure `key`. */
+  draft: { key: string; text: string; tokens: number } | null;
 }
 
-export const useRoom = create<RoomState>(() => ({ measure: null, working: null, open: false, autoCompact: null, full: null }));
+export const useRoom = create<RoomState>(() => ({ measure: null, working: null, open: false, autoCompact: null, full: null, draft: null }));
 
 /**
  * What the measure depends on: a new key asks main again. Main measures the whole branch up to its tip, so the
@@ -106,6 +108,30 @@ export function refreshMeasure(key: string, base?: MeasureBase): void {
     .catch(() => undefined)
     .finally(() => {
       if (asking === key) asking = null;
+    });
+}
+
+let countingDraft: string | null = null;
+
+/**
+ * Asks main to count the draft's text as the message it would be, with the measure `key` (where main counts the
+ * request: llama-server, the built-in engine). The meter scaled it by a ratio learned from other text, and a text
+ * unlike that (CJK, code) was told "fits" and then refused for the same text.
+ */
+export function countDraft(key: string, text: string): void {
+  const { activeId, selectedModel } = useStore.getState();
+  const counted = useRoom.getState().draft;
+  const ask = `${key}\u0000${text}`;
+  if (!selectedModel || countingDraft === ask || (counted?.key === key && counted.text === text)) return;
+  countingDraft = ask;
+  firebrand()
+    .context.measure({ conversationId: activeId, model: selectedModel, ...connectionOf(), ...draftSettings(activeId), draft: text })
+    .then((value) => {
+      if (value.draft) useRoom.setState({ draft: { key, text: value.draft.text, tokens: value.draft.tokens } });
+    })
+    .catch(() => undefined)
+    .finally(() => {
+      if (countingDraft === ask) countingDraft = null;
     });
 }
 

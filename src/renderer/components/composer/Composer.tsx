@@ -16,7 +16,7 @@ import { cannotSee, messageRefusal, unreadableFile } from './send-checks';
 import { unseenImages, unseenImagesNote } from './unseen-images';
 import { LargerWindowOffer } from './LargerWindowOffer';
 import { AttachButton } from './AttachButton';
-import { applyChoice, measureIdentity, refreshMeasure, setRoomOpen, turnsSince, useRoom } from '../../store/context-room';
+import { applyChoice, countDraft, measureIdentity, refreshMeasure, setRoomOpen, turnsSince, useRoom } from '../../store/context-room';
 import { RoomChoices } from '../context/RoomChoices';
 import { useRoomPlan } from '../context/use-room-plan';
 import { ConversationSettingsButton } from './ConversationSettings';
@@ -46,6 +46,9 @@ function focusAtLoad(box: HTMLTextAreaElement | null): void {
   const active = document.activeElement;
   if (active === null || active === document.body) box?.focus();
 }
+
+/** How long typing pauses before main counts the draft (two requests to llama-server per count). */
+const DRAFT_COUNT_PAUSE_MS = 300;
 
 /** Multiline message box with attachments, model picker, think toggle and context meter. */
 export function Composer() {
@@ -154,10 +157,22 @@ export function Composer() {
   // While an answer streams (and until the next measure comes) the last measure stands for what it counted, the
   // system prompt and the tools included, and only the turns since are estimated.
   const since = !measured && lastMeasure?.base ? turnsSince(turns, lastMeasure.base, activeId, scope) : null;
-  const draftTokens = Math.ceil(estimateTokens(pending) * ratio);
-  // The meter's parts, as a refusal card gives them: main's measure of the conversation, and the draft's message and
-  // files as estimated here (they add up to the estimate).
-  const draftText = draftEmpty ? 0 : Math.min(draftTokens, Math.ceil(estimateTokens(measureTurns([{ blocks: [{ type: 'text', text: draft }] }])) * ratio));
+  // Where main counts the request, it counts the draft's text too once typing pauses: a ratio learned from other
+  // text (the tool definitions) is far off for some (CJK, code), and the meter said "fits" of a message then refused.
+  const counting = measured !== null && measured.counted !== 'estimate' && !draftEmpty && draft.trim() !== '';
+  useEffect(() => {
+    if (!counting || !key) return;
+    const timer = setTimeout(() => countDraft(key, draft), DRAFT_COUNT_PAUSE_MS);
+    return () => clearTimeout(timer);
+  }, [counting, key, draft]);
+  const draftCount = useRoom((s) => s.draft);
+  const exactText = counting && draftCount && draftCount.key === key && draftCount.text === draft ? draftCount.tokens : undefined;
+  const estimatedAll = Math.ceil(estimateTokens(pending) * ratio);
+  const estimatedText = draftEmpty ? 0 : Math.min(estimatedAll, Math.ceil(estimateTokens(measureTurns([{ blocks: [{ type: 'text', text: draft }] }])) * ratio));
+  // The meter's parts, as a refusal card gives them: main's measure of the conversation, and the draft's message
+  // (counted by main where it could be) and files as estimated here (they add up to the estimate).
+  const draftText = exactText ?? estimatedText;
+  const draftTokens = draftText + (estimatedAll - estimatedText);
   const meterParts = measured?.parts
     ? { ...measured.parts, ...(draftEmpty ? {} : { message: draftText, files: draftTokens - draftText }) }
     : undefined;
@@ -347,7 +362,7 @@ export function Composer() {
         <div className="composer-foot">
           {/* No model: there is no window to read, and the reason says what to do instead. */}
           {!noModelShown ? (
-            <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} counted={measured?.counted ?? null} memory={contextChoice?.memory} parts={meterParts} />
+            <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} counted={measured?.counted ?? null} draftCounted={measured !== null && exactText !== undefined} memory={contextChoice?.memory} parts={meterParts} />
           ) : null}
           {(overWindow || imagesRefused || unreadable || waiting || noModelShown || aliasModelGone !== undefined) && blockedBy && (
             <span className="composer-reason" data-testid="composer-reason" role="status">

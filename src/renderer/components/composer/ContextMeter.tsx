@@ -21,8 +21,10 @@ interface Props {
   reason: string | null;
   /** The estimate's correction learned from the server's counts for this model (1: characters / 4 only). */
   ratio?: number;
-  /** How main counted the conversation (the draft is always estimated): the server, the model's tokenizer, or not. */
+  /** How main counted the conversation: the server, the model's tokenizer, or not. */
   counted?: 'server' | 'tokenizer' | 'estimate' | null;
+  /** Main counted the draft's text too, the same way (else the draft is estimated). */
+  draftCounted?: boolean;
   /** A recommended window worked out from system memory (the built-in engine on the CPU), not a GPU's. */
   memory?: 'system' | undefined;
   /** What makes up the estimate, as a refusal card lists it; absent until main has measured the conversation. */
@@ -34,13 +36,15 @@ interface Props {
  * where it came from; the reason is one hover or focus away (and read by screen readers). The exact numbers ride
  * in data attributes for tests.
  */
-export function ContextMeter({ estimate, window, source, reason, ratio = 1, counted: by = null, memory, parts }: Props) {
+export function ContextMeter({ estimate, window, source, reason, ratio = 1, counted: by = null, draftCounted = false, memory, parts }: Props) {
   const sourceLabel = source === 'recommended' && memory === 'system' ? 'recommended for your system memory' : SOURCE[source];
+  const what = draftCounted ? 'the conversation and the draft' : 'the conversation';
+  const draftHow = draftCounted ? '' : ', the draft estimated';
   const counted =
     by === 'server'
-      ? 'the conversation counted by the server, the draft estimated'
+      ? `${what} counted by the server${draftHow}`
       : by === 'tokenizer'
-        ? "the conversation counted with the model's tokenizer, the draft estimated"
+        ? `${what} counted with the model's tokenizer${draftHow}`
         : ratio === 1
           ? 'estimated from characters'
           : `estimated from characters, scaled ×${ratio.toFixed(1)} by the server's counts`;
@@ -73,6 +77,7 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1, coun
       data-source={source}
       data-estimate-ratio={ratio}
       data-counted={by ?? 'renderer'}
+      data-draft-counted={draftCounted}
       title={explanation}
       role="meter"
       aria-label="Context used"
