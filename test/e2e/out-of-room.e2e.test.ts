@@ -237,4 +237,23 @@ describe('out of room in the UI', () => {
     await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
     expect(await page.getByTestId('context-meter').getAttribute('class')).not.toContain('over');
   });
+
+  // Context audit: auto-compact in a window the tool definitions all but fill summarized before every message.
+  it('auto-compact where the tool definitions leave no room: one card says what takes it and what to do, and every message is answered', async () => {
+    s = await startUi(routes());
+    const { page, replay } = s;
+    await page.evaluate(async () => {
+      const api = (globalThis as unknown as { firebrand: { context: { setAutoCompact(r: unknown): Promise<unknown> } } }).firebrand;
+      await api.context.setAutoCompact({ kind: 'connection', id: 'ollama', threshold: 0.75 });
+    });
+    await keepWindow(page, 512);
+    const question = (n: string) => `${n} question about the weather on the hills. ${'The clouds roll over the river. '.repeat(6)}`;
+    for (const n of ['First', 'Second', 'Third']) await sendThrough(page, question(n));
+    const card = page.locator('[data-card="error"][data-reason="summary-failed"]');
+    await expect.poll(() => card.count()).toBe(1);
+    expect(await card.textContent()).toMatch(/tool definitions \(about \d+ tokens\) leave too little of this chat’s 512-token context window.*turn off some of the tools/);
+    expect(replay.requests.filter((r) => r.body.includes(SUMMARY_PROMPT_START))).toHaveLength(0);
+    expect(await page.locator('[data-testid="turn"][data-role="assistant"][data-status="done"]').count()).toBe(3);
+    await shootAtBothWidths(page, 'auto-compact-no-room', '[data-card="error"]');
+  });
 });
