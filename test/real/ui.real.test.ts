@@ -210,9 +210,13 @@ describe('Firebrand in Chromium against a real llama-server', () => {
     expect(await page.locator('[data-testid="turn"]').count()).toBe(0);
     // A text unlike the tool definitions the ratio was learned from (three byte tokens a character, the estimate a
     // quarter of a token): scaled by that ratio it "fit"; the server counts the draft itself once typing pauses.
+    // Sent at once, before typing paused long enough for the count: it is counted first, and not sent.
     await page.getByTestId('composer-input').fill('山'.repeat(800));
-    await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(true);
-    expect(await page.getByTestId('context-meter').getAttribute('data-draft-counted')).toBe('true');
+    await page.getByTestId('composer-input').press('Enter');
+    await expect.poll(() => page.getByTestId('context-meter').getAttribute('data-draft-counted')).toBe('true');
+    expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);
+    expect(await page.getByTestId('context-meter').getAttribute('class')).toContain('over');
+    expect(await page.getByTestId('composer-input').inputValue()).toBe('山'.repeat(800));
     await page.getByTestId('composer-input').fill('山'.repeat(100));
     await expect.poll(() => page.getByTestId('composer-send').isDisabled()).toBe(false);
     expect(await page.locator('[data-testid="turn"]').count()).toBe(0);

@@ -111,28 +111,33 @@ export function refreshMeasure(key: string, base?: MeasureBase): void {
     });
 }
 
-let countingDraft: string | null = null;
+let countingDraft: { ask: string; answer: Promise<number | undefined> } | null = null;
 
 /**
  * Asks main to count the draft's text as the message it would be, with the measure `key` (where main counts the
  * request: llama-server, the built-in engine). The meter scaled it by a ratio learned from other text, and a text
- * unlike that (CJK, code) was told "fits" and then refused for the same text.
+ * unlike that (CJK, code) was told "fits" and then refused for the same text. Resolves the count (undefined where
+ * main could not make one); one question at a time for the same text.
  */
-export function countDraft(key: string, text: string): void {
+export function countDraft(key: string, text: string): Promise<number | undefined> {
   const { activeId, selectedModel } = useStore.getState();
   const counted = useRoom.getState().draft;
+  if (counted?.key === key && counted.text === text) return Promise.resolve(counted.tokens);
   const ask = `${key}\u0000${text}`;
-  if (!selectedModel || countingDraft === ask || (counted?.key === key && counted.text === text)) return;
-  countingDraft = ask;
-  firebrand()
+  if (countingDraft?.ask === ask) return countingDraft.answer;
+  if (!selectedModel) return Promise.resolve(undefined);
+  const answer = firebrand()
     .context.measure({ conversationId: activeId, model: selectedModel, ...connectionOf(), ...draftSettings(activeId), draft: text })
     .then((value) => {
       if (value.draft) useRoom.setState({ draft: { key, text: value.draft.text, tokens: value.draft.tokens } });
+      return value.draft?.tokens;
     })
     .catch(() => undefined)
     .finally(() => {
-      if (countingDraft === ask) countingDraft = null;
+      if (countingDraft?.ask === ask) countingDraft = null;
     });
+  countingDraft = { ask, answer };
+  return answer;
 }
 
 /** `edit`: the plan for the branch as it will be after that edit (the edit form's Make room). */

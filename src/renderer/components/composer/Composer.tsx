@@ -162,10 +162,11 @@ export function Composer() {
   const counting = measured !== null && measured.counted !== 'estimate' && !draftEmpty && draft.trim() !== '';
   useEffect(() => {
     if (!counting || !key) return;
-    const timer = setTimeout(() => countDraft(key, draft), DRAFT_COUNT_PAUSE_MS);
+    const timer = setTimeout(() => void countDraft(key, draft), DRAFT_COUNT_PAUSE_MS);
     return () => clearTimeout(timer);
   }, [counting, key, draft]);
   const draftCount = useRoom((s) => s.draft);
+  const countingBeforeSend = useRef(false);
   const exactText = counting && draftCount && draftCount.key === key && draftCount.text === draft ? draftCount.tokens : undefined;
   const estimatedAll = Math.ceil(estimateTokens(pending) * ratio);
   const estimatedText = draftEmpty ? 0 : Math.min(estimatedAll, Math.ceil(estimateTokens(measureTurns([{ blocks: [{ type: 'text', text: draft }] }])) * ratio));
@@ -222,6 +223,15 @@ export function Composer() {
 
   const send = async () => {
     if (blockedBy || sending) return;
+    // Sent before main counted the draft (typing had only just paused): counted first, and not sent where it does
+    // not fit; the meter and the reason then say so, as they would have a moment later.
+    if (counting && exactText === undefined && key && measured && known) {
+      // A second Enter meanwhile sends nothing more.
+      if (countingBeforeSend.current) return;
+      countingBeforeSend.current = true;
+      const tokens = await countDraft(key, draft).finally(() => (countingBeforeSend.current = false));
+      if (tokens !== undefined && !fitsWindow(measured.tokens + tokens + (estimatedAll - estimatedText), contextWindow)) return;
+    }
     draftSending();
     if (await sendMessage(draft, attachments.items, { fromDraft: true })) {
       setDraft('');
