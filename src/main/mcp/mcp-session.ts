@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolDef } from '@modelcontextprotocol/sdk/types.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { existsSync, statSync } from 'node:fs';
 import { messageOf, networkMessageOf } from './mcp-errors';
 import { ProcessGroupStdioTransport, type ExitInfo } from './process-group-transport';
 
@@ -175,9 +176,31 @@ function exitWords(exit: ExitInfo | undefined): string {
   return `The server exited with code ${exit.code ?? '?'}.`;
 }
 
+const isFolder = (path: string) => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * A command with spaces is most often a whole command line typed into the command box ("npx -y some-server
+ * /home/me/notes", as READMEs write it): the program is its first word, and the rest belongs under Arguments.
+ */
+function noSuchProgram(command: string): string {
+  const words = command.trim().split(/\s+/);
+  if (words.length < 2) return 'no such program (is it installed and on the PATH?).';
+  return `no such program. The command is the program alone (here “${words[0]}”); its arguments go under Arguments, one per line.`;
+}
+
 function startFailure(err: unknown, exit: ExitInfo | undefined, config: SessionConfig): string {
   const code = (err as { code?: unknown } | null)?.code;
-  if (code === 'ENOENT') return `Could not start “${config.command}”: no such program (is it installed and on the PATH?).`;
+  // Node's spawn says ENOENT (or ENOTDIR) for a missing working folder as for a missing program.
+  if ((code === 'ENOENT' || code === 'ENOTDIR') && !isFolder(config.cwd)) {
+    return `Could not start “${config.command}”: its working folder “${config.cwd}” ${existsSync(config.cwd) ? 'is not a folder' : 'does not exist'}.`;
+  }
+  if (code === 'ENOENT') return `Could not start “${config.command}”: ${noSuchProgram(config.command)}`;
   if (code === 'EACCES') return `Could not start “${config.command}”: permission denied.`;
   if (exit) return `${exitWords(exit).replace(/\.$/, '')} while starting.`;
   if ((err as { name?: unknown } | null)?.name === 'AbortError') return 'Stopped while starting.';

@@ -100,6 +100,31 @@ describe('an MCP server that misbehaves', () => {
     expect(info.error).toBe('Could not start “firebrand-no-such-mcp-server”: no such program (is it installed and on the PATH?).');
   });
 
+  // MCP hunt: a working folder that is not there failed as "no such program" for the command (Node's spawn says
+  // ENOENT for either), so the user looked for a fault in a command that was fine.
+  it('a working folder that does not exist: failed, naming the folder, not the program', async () => {
+    st = await stage();
+    const folder = join(tmpdir(), 'firebrand-no-such-folder', 'notes');
+    const info = await addServer(st.services, { name: 'notes', transport: 'stdio', command: process.execPath, args: [EVERYTHING_BIN, 'stdio'], cwd: folder }, 'failed');
+    expect(info.error).toBe(`Could not start “${process.execPath}”: its working folder “${folder}” does not exist.`);
+    // A file where the folder should be (Node's spawn says ENOTDIR, and the message was "spawn ENOTDIR").
+    const file = EVERYTHING_BIN;
+    const onFile = await addServer(st.services, { name: 'on-a-file', transport: 'stdio', command: process.execPath, args: [EVERYTHING_BIN, 'stdio'], cwd: file }, 'failed');
+    expect(onFile.error).toBe(`Could not start “${process.execPath}”: its working folder “${file}” is not a folder.`);
+  });
+
+  // MCP hunt: the whole command line typed into Command (as README's own example reads, "npx -y
+  // @modelcontextprotocol/server-filesystem /home/me/notes") was "no such program (is it installed…?)", though npx
+  // was; the command box takes the program alone.
+  it('a whole command line typed as the command: failed, saying where the arguments go', async () => {
+    st = await stage();
+    const command = 'firebrand-no-such-mcp-server -y @modelcontextprotocol/server-filesystem /home/me/notes';
+    const info = await addServer(st.services, { name: 'files', transport: 'stdio', command, args: [] }, 'failed');
+    expect(info.error).toBe(
+      `Could not start “${command}”: no such program. The command is the program alone (here “firebrand-no-such-mcp-server”); its arguments go under Arguments, one per line.`,
+    );
+  });
+
   it('a call to a server that fails when it starts gets the reason as its result', async () => {
     st = await stage();
     const s = st.services;
