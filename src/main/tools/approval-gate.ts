@@ -36,7 +36,9 @@ export class ApprovalGate {
       const done = (outcome: ApprovalOutcome) => {
         signal.removeEventListener('abort', onAbort);
         this.pending.delete(id);
-        if ('decision' in outcome && (outcome.decision === 'allow-conversation' || outcome.decision === 'allow-always')) this.allowed.add(join(key.conversationId, tool));
+        // "Always allow" is kept by the tool itself (Settings → Tools, "Run without asking"), and only there: a
+        // grant for this chat beside it outlived that switch turned off again, or the server's program changed.
+        if ('decision' in outcome && outcome.decision === 'allow-conversation') this.allowed.add(join(key.conversationId, tool));
         resolve(outcome);
       };
       const onAbort = () => done({ decision: 'deny' });

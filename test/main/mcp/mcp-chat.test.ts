@@ -120,6 +120,27 @@ describe('an MCP tool in a chat', () => {
     expect(listed?.tools.find((t) => t.name === 'get-tiny-image')?.alwaysAllow).toBe(true);
   });
 
+  // MCP hunt: "Always allow" on a card also allowed the tool in that chat, out of sight, so switching "Run without
+  // asking" off again in Settings → Tools asked everywhere but there, the chat where it was given.
+  it('asks again in the same chat once "Run without asking" is switched off after "Always allow"', async () => {
+    st = await stage();
+    const s = st.services;
+    const info = await addServer(s, everything());
+    st.plan.push(callAnswer('echo', { message: 'one' }), textAnswer('First.'), callAnswer('echo', { message: 'two' }), textAnswer('Second.'));
+    const sent = await s.handlers['chat:send']({ conversationId: null, text: 'Echo one', model: MODEL });
+    await expect.poll(() => pendingCard(st as Stage, sent.conversationId)).toBeDefined();
+    await decide(st, pendingCard(st, sent.conversationId) as Turn, 'allow-always');
+    await settled(st, sent.conversationId);
+    await s.handlers['mcp:set-tool']({ id: info.id, tool: 'echo', alwaysAllow: false });
+
+    await s.handlers['chat:send']({ conversationId: sent.conversationId, text: 'Echo two', model: MODEL });
+    await expect.poll(() => pendingCard(st as Stage, sent.conversationId)).toBeDefined();
+    expect(pendingCard(st, sent.conversationId)?.meta['call']).toContain('two');
+    await decide(st, pendingCard(st, sent.conversationId) as Turn, 'deny');
+    const turns = await settled(st, sent.conversationId);
+    expect(turnText(turns.at(-1) as Turn)).toBe('Second.');
+  });
+
   it('sends no image to a model that cannot see, and says so in the result', async () => {
     st = await stage({ vision: false });
     await addServer(st.services, everything(), 'ready');
