@@ -88,6 +88,8 @@ describe('Settings → Tools and an MCP tool in a chat', () => {
     const card = page.locator('[data-card="tool-approval"]');
     await card.getByTestId('tool-allow-once').waitFor();
     expect(await card.textContent()).toContain('echo (from the tool server everything) wants to run: {"message":"hi <b>from</b> the model"}');
+    // MCP hunt: the call's own card said "Waiting for the result…" as if it ran; it waits for the user.
+    expect(await page.locator('[data-card="tool-call"]').first().locator('.tool-status').textContent()).toBe('Waiting for your approval…');
     // The run goes on while it waits for the user: no second answer can be started beside it, as while streaming.
     expect(await page.getByTestId('regenerate').isDisabled()).toBe(true);
     expect(await page.getByTestId('turn-edit').isDisabled()).toBe(true);

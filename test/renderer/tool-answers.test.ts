@@ -32,6 +32,15 @@ describe('tool answers on a branch', () => {
     expect(shown.map((t) => t.id)).toEqual(['u', 'a1', 'card', 'a2', 'a3']);
   });
 
+  it('marks a call whose approval card still waits, and only that call', () => {
+    const card = (state: string, callId: string): Turn => ({ ...turn(`card-${callId}`, 'system', [{ type: 'text', text: 'wants to run' }], 'tool-approval'), meta: { turnId: 'a1', toolCallId: callId, state } });
+    const turns = [turn('u', 'user', [{ type: 'text', text: 'go' }]), turn('a1', 'assistant', [call('call_0'), call('call_1')]), card('allowed', 'call_0'), card('pending', 'call_1')];
+    const { answers, shown } = collectAnswers(turns);
+    expect(answers.get(answerKey('a1', 'call_0'))?.awaitingApproval).toBeUndefined();
+    expect(answers.get(answerKey('a1', 'call_1'))?.awaitingApproval).toBe(true);
+    expect(shown.map((t) => t.id)).toEqual(['u', 'a1', 'card-call_0', 'card-call_1']);
+  });
+
   it('keeps a row for a tool turn whose call is not on the branch', () => {
     const turns = [turn('u', 'user', [{ type: 'text', text: 'go' }]), turn('t', 'tool', [result('call_9', 'orphan')])];
     expect(collectAnswers(turns).shown.map((t) => t.id)).toEqual(['u', 't']);

@@ -32,7 +32,9 @@ export const ToolCallCard = memo(function ToolCallCard({ call, turnId, answer }:
   const running = useToolProgress((s) => (turnId && !result ? s.running[progressKey(turnId, call.id)] : undefined));
   // A call the user stopped while it ran is an outcome of the stop, not a failure of the tool.
   const outcome = result ? (result.notRun ? 'not-run' : result.stopped ? 'stopped' : result.isError ? 'failed' : 'done') : undefined;
-  const status = outcome ? OUTCOME_LABEL[outcome] : running ? progressText(running) : STATE_LABEL[call.state];
+  // Its approval card waits below: "Waiting for the result…" read as if the call ran (MCP hunt).
+  const awaiting = !outcome && !running && call.state === 'complete' && answer?.awaitingApproval === true;
+  const status = outcome ? OUTCOME_LABEL[outcome] : running ? progressText(running) : awaiting ? 'Waiting for your approval…' : STATE_LABEL[call.state];
   const bad = call.state === 'invalid' || call.state === 'truncated' || outcome === 'failed';
   const args = call.arguments !== undefined && call.arguments !== null && typeof call.arguments === 'object' && !Array.isArray(call.arguments) ? Object.entries(call.arguments) : null;
   const Icon = outcome === 'done' ? CircleCheck : outcome === 'not-run' || outcome === 'stopped' ? CircleSlash : bad ? CircleX : LoaderCircle;

@@ -10,6 +10,8 @@ import type { AttachmentBlock, ToolResultBlock, Turn } from '../../../shared/tur
 export interface ToolAnswer {
   result?: ToolResultBlock;
   images: AttachmentBlock[];
+  /** Its approval card waits for the user: the call has not run, so it waits for them, not for a result. */
+  awaitingApproval?: true;
 }
 
 export type ToolAnswers = ReadonlyMap<string, ToolAnswer>;
@@ -25,6 +27,14 @@ export function collectAnswers(turns: readonly Turn[]): { answers: Map<string, T
     if (turn.role === 'assistant') {
       caller = turn;
       for (const b of turn.blocks) if (b.type === 'tool_call') covered.add(answerKey(turn.id, b.id));
+      continue;
+    }
+    if (turn.source === 'tool-approval' && turn.meta['state'] === 'pending') {
+      const { turnId, toolCallId } = turn.meta;
+      if (typeof turnId === 'string' && typeof toolCallId === 'string') {
+        const key = answerKey(turnId, toolCallId);
+        answers.set(key, { ...(answers.get(key) ?? { images: [] }), awaitingApproval: true });
+      }
       continue;
     }
     if (turn.role !== 'tool' || !caller) continue;
