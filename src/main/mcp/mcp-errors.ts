@@ -17,6 +17,71 @@ export function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/**
+ * The SDK's "MCP error -32602: " before a message, as many times as it is there: a server built on the SDK that
+ * throws an `McpError` sends its message with the prefix, and the client's `McpError` adds it again, so the card
+ * read "MCP error -32602: MCP error -32602: Unknown tool".
+ */
+export function withoutMcpPrefix(message: string): string {
+  return message.replace(/^(?:\s*MCP error -?\d+:\s*)+/, '');
+}
+
+/**
+ * Why a request failed, in the server's own words once: without the SDK's code prefixes, and where a schema refused
+ * an answer (the server's SDK refusing its own tool's result, or the client's refusing what arrived), what was wrong
+ * with it in words, where the message was a JSON dump of zod's issues.
+ */
+export function mcpMessageOf(err: unknown): string {
+  const issues = zodIssues(err);
+  if (issues) return `its answer could not be read: ${issueWords(issues)}.`;
+  const message = withoutMcpPrefix(messageOf(err));
+  // The SDK's Server checks a tool's result before sending it: "Invalid tools/call result: [{…zod issues…}]".
+  const dump = /^Invalid ([\w/]+) result: (\[[\s\S]*\])\s*$/.exec(message);
+  const dumped = dump ? parsedIssues(dump[2] as string) : undefined;
+  if (dumped) return `the server could not send its result, because ${issueWords(dumped)}.`;
+  return message;
+}
+
+export interface SchemaIssue {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+/** The issues of a zod error (by its shape: zod is the SDK's, not loaded here), or undefined. */
+export function zodIssues(err: unknown): SchemaIssue[] | undefined {
+  if (!(err instanceof Error) || err.name !== 'ZodError') return undefined;
+  const issues = (err as Error & { issues?: unknown }).issues;
+  return Array.isArray(issues) ? (issues as SchemaIssue[]) : undefined;
+}
+
+function parsedIssues(json: string): SchemaIssue[] | undefined {
+  try {
+    const issues: unknown = JSON.parse(json);
+    return Array.isArray(issues) && issues.length > 0 && issues.every((i) => typeof (i as SchemaIssue | null)?.message === 'string') ? (issues as SchemaIssue[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const FIELD_WORDS: Record<string, string> = { data: 'an image or audio clip', blob: 'a resource', text: 'a text', uri: 'a resource' };
+
+/** One issue in words: "part 2 (an image or audio clip) could not be read: its data is not valid base64". */
+function issueWord(issue: SchemaIssue): string {
+  const path = (Array.isArray(issue.path) ? issue.path : []).map(String);
+  const reason = issue.message === 'Invalid Base64 string' ? 'its data is not valid base64' : issue.message;
+  if (path[0] === 'content' && /^\d+$/.test(path[1] ?? '')) {
+    const what = FIELD_WORDS[path.at(-1) ?? ''];
+    return `part ${Number(path[1]) + 1}${what ? ` (${what})` : ''} could not be read: ${reason}`;
+  }
+  return path.length === 0 ? reason : `${path.join(' ')}: ${reason}`;
+}
+
+/** At most three issues in words, joined by semicolons. */
+export function issueWords(issues: readonly SchemaIssue[]): string {
+  const words = issues.slice(0, 3).map(issueWord);
+  return `${words.join('; ')}${issues.length > 3 ? `; and ${issues.length - 3} more` : ''}`;
+}
+
 /** Socket errors a URL server fails with, in words: undici says only "fetch failed" (tools audit #8). */
 const NETWORK_REASONS: Record<string, string> = {
   ECONNREFUSED: 'the connection was refused: nothing is listening at that address. Check that the server is running and the port is right.',

@@ -7,7 +7,7 @@
  */
 import type { McpServerState } from '../../shared/mcp';
 import { LogTail } from './log-tail';
-import { MCP_CONNECTION_CLOSED, MCP_REQUEST_TIMEOUT, mcpErrorCode, messageOf } from './mcp-errors';
+import { MCP_CONNECTION_CLOSED, MCP_REQUEST_TIMEOUT, issueWords, mcpErrorCode, mcpMessageOf, zodIssues } from './mcp-errors';
 // The session (and the SDK under it) loads with the first server started: see mcp-errors.ts.
 import type { CallOptions, CallToolResult, McpSession, McpToolDef, SessionConfig } from './mcp-session';
 
@@ -86,7 +86,9 @@ export class McpServerHost {
         attempt.signal,
       );
       try {
-        const tools = await session.listTools(config.timeoutMs);
+        const tools = await session.listTools(config.timeoutMs).catch((err: unknown) => {
+          throw new Error(`The server started but could not list its tools: ${mcpMessageOf(err)}`);
+        });
         if (attempt.signal.aborted) throw new Error('Stopped while starting.');
         live = session;
         this.session = session;
@@ -104,7 +106,7 @@ export class McpServerHost {
     started
       .catch((err: unknown) => {
         if (attempt.signal.aborted) return;
-        this.set('failed', this.withStderr(messageOf(err)));
+        this.set('failed', this.withStderr(mcpMessageOf(err)));
       })
       .finally(() => {
         if (this.starting === started) this.starting = undefined;
@@ -150,7 +152,9 @@ export class McpServerHost {
       const code = mcpErrorCode(err);
       if (code === MCP_REQUEST_TIMEOUT) throw new Error(`${name} did not answer ${tool} within ${Math.round(timeoutMs / 1000)} s; the call was cancelled.`);
       if (code === MCP_CONNECTION_CLOSED) throw new Error(`${name} stopped while ${tool} ran: ${this.error ?? 'the connection closed.'}`);
-      throw new Error(`${name} could not run ${tool}: ${messageOf(err).replace(/^MCP error -?\d+: /, '')}`);
+      const issues = zodIssues(err);
+      if (issues) throw new Error(`${name} sent an answer to ${tool} that could not be read: ${issueWords(issues)}.`);
+      throw new Error(`${name} could not run ${tool}: ${mcpMessageOf(err)}`);
     }
   }
 
@@ -170,7 +174,7 @@ export class McpServerHost {
     } catch (err) {
       if (signal.aborted) throw new Error(`Stopped by the user while ${name} was starting.`);
       // The state's error carries the server's last stderr line: the model and the user read the same reason.
-      throw new Error(`${name} could not start: ${this.state === 'failed' && this.error ? this.error : messageOf(err)}`);
+      throw new Error(`${name} could not start: ${this.state === 'failed' && this.error ? this.error : mcpMessageOf(err)}`);
     }
   }
 

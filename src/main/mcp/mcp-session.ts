@@ -8,10 +8,21 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolListChangedNotificationSchema, type CallToolResult, type Tool as McpToolDef } from '@modelcontextprotocol/sdk/types.js';
+import {
+  AudioContentSchema,
+  CallToolResultSchema,
+  EmbeddedResourceSchema,
+  ImageContentSchema,
+  ResourceLinkSchema,
+  ResultSchema,
+  TextContentSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+  type Tool as McpToolDef,
+} from '@modelcontextprotocol/sdk/types.js';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { existsSync, statSync } from 'node:fs';
-import { messageOf, networkMessageOf } from './mcp-errors';
+import { issueWords, mcpMessageOf, messageOf, networkMessageOf, type SchemaIssue } from './mcp-errors';
 import { ProcessGroupStdioTransport, type ExitInfo } from './process-group-transport';
 
 export type { CallToolResult, McpToolDef };
@@ -137,13 +148,14 @@ export class McpSession {
    * Calls a tool. An abort sends `notifications/cancelled` to the server (the SDK does, from the signal); so does
    * the timeout, which every progress notification starts again.
    */
-  callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
-    return this.client.callTool({ name, arguments: args }, undefined, {
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    const result = (await this.client.callTool({ name, arguments: args }, LENIENT_RESULT, {
       signal: options.signal,
       timeout: options.timeoutMs,
       resetTimeoutOnProgress: true,
       ...(options.onProgress ? { onprogress: (p: { progress: number; total?: number; message?: string }) => options.onProgress?.(p) } : {}),
-    }) as Promise<CallToolResult>;
+    })) as Omit<CallToolResult, 'content'> & { content: unknown[] };
+    return { ...result, content: result.content.map(readablePart) };
   }
 
   /** Closes politely (stdio: stdin, SIGTERM to the group, SIGKILL after a grace); resolves once it is gone. */
@@ -162,6 +174,36 @@ export class McpSession {
     if (!this.client.getServerCapabilities()?.tools?.listChanged) return;
     this.client.setNotificationHandler(ToolListChangedNotificationSchema, () => hooks.toolsChanged());
   }
+}
+
+/**
+ * A call's result with its parts checked one by one, not as a whole: the SDK's own schema refused the whole answer
+ * for one image whose data was not base64, and the card showed the zod error's JSON dump where the server's text
+ * was (tools audit, mcp2 #1). Each part that does not pass is said in words in its place; the rest stands.
+ */
+const LENIENT_RESULT = CallToolResultSchema.extend({ content: ResultSchema.array().default([]) }) as unknown as typeof CallToolResultSchema;
+
+type Part = CallToolResult['content'][number];
+
+/** Each kind of part, with its schema and its name in words. */
+const PARTS: Record<string, [{ safeParse(v: unknown): { success: true; data: unknown } | { success: false; error: { issues: unknown[] } } }, string]> = {
+  text: [TextContentSchema, 'a text'],
+  image: [ImageContentSchema, 'an image'],
+  audio: [AudioContentSchema, 'an audio clip'],
+  resource_link: [ResourceLinkSchema, 'a resource link'],
+  resource: [EmbeddedResourceSchema, 'a resource'],
+};
+
+function readablePart(part: unknown): Part {
+  const type = (part as { type?: unknown } | null)?.type;
+  const known = typeof type === 'string' && Object.hasOwn(PARTS, type) ? PARTS[type] : undefined;
+  if (!known) return { type: 'text', text: `[The server sent a part of a kind Firebrand does not know (“${String(type).slice(0, 40)}”); it was left out]` };
+  const [schema, what] = known;
+  const parsed = schema.safeParse(part);
+  if (parsed.success) return parsed.data as Part;
+  const issues = parsed.error.issues as SchemaIssue[];
+  const why = JSON.stringify(issues).includes('Invalid Base64 string') ? 'its data is not valid base64' : issueWords(issues);
+  return { type: 'text', text: `[The server sent ${what} that could not be read (${why}); it was left out]` };
 }
 
 /** `client.connect` with the request's signal: `initialize` is cancelled and the attempt rejects on abort. */
@@ -205,6 +247,6 @@ function startFailure(err: unknown, exit: ExitInfo | undefined, config: SessionC
   if (exit) return `${exitWords(exit).replace(/\.$/, '')} while starting.`;
   if ((err as { name?: unknown } | null)?.name === 'AbortError') return 'Stopped while starting.';
   if (/timed out/i.test(messageOf(err))) return `The server did not answer within ${Math.round(config.timeoutMs / 1000)} s of starting.`;
-  return `The server could not start: ${messageOf(err)}`;
+  return `The server could not start: ${mcpMessageOf(err)}`;
 }
 

@@ -7,6 +7,7 @@
  */
 import type { AttachmentBlock } from '../../shared/turn';
 import type { ToolOutcome } from '../tools/types';
+import { withoutMcpPrefix } from './mcp-errors';
 import type { CallToolResult } from './mcp-session';
 
 /** Stores an image the tool returned; throws (with a message for the user) when the bytes are refused. */
@@ -29,6 +30,9 @@ export async function toolOutcome(result: CallToolResult, tool: string, storeIma
     }
   };
   for (const part of result.content ?? []) await add(part, texts, keepImage);
+  // A server built on the SDK's McpServer answers an McpError it threw as an error result whose text starts
+  // "MCP error -32602: " (a tool not found, its output not matching its schema): the server's words, once.
+  if (result.isError && texts[0] !== undefined) texts[0] = withoutMcpPrefix(texts[0]);
   if (texts.length === 0 && result.structuredContent !== undefined) texts.push(JSON.stringify(result.structuredContent, null, 2));
   const content = texts.join('\n') || (result.isError ? `${tool} failed and said nothing more.` : `${tool} returned nothing.`);
   return { content, isError: result.isError === true, ...(images.length > 0 ? { images } : {}) };

@@ -20,6 +20,7 @@ const ROOT = resolve(fileURLToPath(new URL('../../..', import.meta.url)));
 export const EVERYTHING_BIN = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 export const FILESYSTEM_BIN = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 export const SCRIPTED_BIN = fileURLToPath(new URL('./servers/scripted-server.mjs', import.meta.url));
+export const SDK_SERVER_BIN = fileURLToPath(new URL('./servers/sdk-server.mjs', import.meta.url));
 
 export const MODEL = 'llama3.2:3b';
 
@@ -34,6 +35,11 @@ export function filesystem(root: string, name = 'files'): McpServerInput {
 /** The scripted server in `mode`, logging its pid and the notifications it gets to `log`. */
 export function scripted(mode: string, log: string, extra: Partial<McpServerInput> = {}): McpServerInput {
   return { name: mode, transport: 'stdio', command: process.execPath, args: [SCRIPTED_BIN, mode], env: [{ name: 'SCRIPTED_LOG', value: log }], ...extra };
+}
+
+/** The server built on the SDK's low-level Server (test/main/mcp/servers/sdk-server.mjs) in `mode`. */
+export function sdkServer(mode: 'tools' | 'list-error', name = 'atlas'): McpServerInput {
+  return { name, transport: 'stdio', command: process.execPath, args: [SDK_SERVER_BIN, mode] };
 }
 
 export function logLines(log: string): string[] {

@@ -7,6 +7,8 @@
 //   garbage        prints lines that are not JSON-RPC to stdout, then behaves
 //   stubborn       ignores SIGTERM and starts a child of its own that sleeps (process-group kill)
 //   crash-once     exits 7 (after a line on stderr) at the first tools/call its log has seen; answers later ones
+//   bad-image      answers a call with a text, an image whose data is not base64, and another text (as servers
+//                  not built on the SDK can: nothing checks their results before they are sent)
 // Every mode appends `pid <n>` (and `child <n>`) and each notification it receives to $SCRIPTED_LOG, one per line.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
@@ -57,7 +59,10 @@ process.stdin.on('data', (chunk) => {
         process.exit(7);
       }
       note(`call ${msg.params.name}`);
-      if (mode !== 'hang-calls' && mode !== 'stubborn') send({ id: msg.id, result: { content: [{ type: 'text', text: 'done waiting' }] } });
+      if (mode === 'bad-image') {
+        const content = [{ type: 'text', text: 'Here is the chart:' }, { type: 'image', data: '%%% not base64 %%%', mimeType: 'image/png' }, { type: 'text', text: 'Total: 42' }];
+        send({ id: msg.id, result: { content } });
+      } else if (mode !== 'hang-calls' && mode !== 'stubborn') send({ id: msg.id, result: { content: [{ type: 'text', text: 'done waiting' }] } });
     } else {
       send({ id: msg.id, error: { code: -32601, message: `no ${msg.method}` } });
     }
