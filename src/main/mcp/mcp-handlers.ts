@@ -82,6 +82,13 @@ export function createMcpHandlers(manager: McpManager, newId: () => string, appr
       const added: string[] = [];
       const skipped = [...parsed.skipped];
       for (const { input, alwaysAllow, disabledTools } of parsed.servers) {
+        // The form's "pick another name" asked for what an import has no box for (tools audit, mcp2 #4).
+        const clash = store.list().find((s) => s.name.toLowerCase() === input.name.trim().toLowerCase());
+        if (clash) {
+          const reason = `There is a server named “${clash.name}” already (names are compared ignoring case). If this is another server, rename “${clash.name}” here first, or change its name in the file, and import the file again.`;
+          skipped.push({ name: input.name, reason });
+          continue;
+        }
         try {
           const saved = store.save(input, newId);
           store.update(saved.id, { alwaysAllow, disabledTools });

@@ -140,7 +140,12 @@ describe('import', () => {
       skipped: [
         { name: 'broken', reason: 'it has neither a "command" nor a "url"' },
         // The server already there is named as it is (tools audit #8: the message quoted the new name).
-        { name: 'Everything', reason: 'There is a server named “everything” already (names are compared ignoring case); pick another name.' },
+        // An import has no box to pick a name in (mcp2 #4): it says what the user can do instead.
+        {
+          name: 'Everything',
+          reason:
+            'There is a server named “everything” already (names are compared ignoring case). If this is another server, rename “everything” here first, or change its name in the file, and import the file again.',
+        },
       ],
     });
     const imported = (await s.handlers['mcp:list']({})).find((x) => x.name === 'imported');
