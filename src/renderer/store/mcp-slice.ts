@@ -11,7 +11,10 @@ import { attemptWith } from './errors';
 export interface McpState {
   servers: McpServerInfo[];
   error: string | null;
-  /** What the last import added and skipped. */
+  /**
+   * What the last import added and skipped, until the user's next change here (tools audit, mcp2 #3: it stayed
+   * long after, and could name as added a server since removed). Cleared by the next action, never by a timer.
+   */
   imported: McpImportResult | null;
   /** Server forms (add, edit) open with something typed in them: Settings asks before closing over them. */
   formsTyped: number;
@@ -20,6 +23,11 @@ export interface McpState {
 export const useMcpStore = create<McpState>(() => ({ servers: [], error: null, imported: null, formsTyped: 0 }));
 const set = useMcpStore.setState;
 const attempt = (action: () => Promise<void>) => attemptWith((error) => set({ error }), action);
+
+/** The import's line goes with the next change the user makes in Settings → Tools, or when Settings closes. */
+export function clearImportResult(): void {
+  if (useMcpStore.getState().imported !== null) set({ imported: null });
+}
 let subscribed = false;
 
 /** A server form holds typed changes from now until the returned function is called (saved, cancelled, closed). */
@@ -62,6 +70,7 @@ export function offeredToolsKey(servers: readonly McpServerInfo[]): string {
 
 /** `showError`: where a refusal is said; the form shows its own, so it goes with the form (Cancel took it away). */
 export function saveMcpServer(input: McpServerInput, showError?: (error: string | null) => void): Promise<boolean> {
+  clearImportResult();
   return attemptWith(showError ?? ((error) => set({ error })), async () => {
     await firebrand().mcp.save(input);
     await refresh();
@@ -69,6 +78,7 @@ export function saveMcpServer(input: McpServerInput, showError?: (error: string 
 }
 
 export function removeMcpServer(id: string): Promise<boolean> {
+  clearImportResult();
   return attempt(async () => {
     await firebrand().mcp.delete({ id });
     await refresh();
@@ -81,6 +91,7 @@ function optimistic(id: string, change: (s: McpServerInfo) => McpServerInfo): vo
 }
 
 export function setMcpServerEnabled(id: string, enabled: boolean): Promise<boolean> {
+  clearImportResult();
   optimistic(id, (s) => ({ ...s, enabled }));
   return attempt(async () => {
     await firebrand().mcp.setEnabled({ id, enabled });
@@ -92,6 +103,7 @@ export function setMcpServerEnabled(id: string, enabled: boolean): Promise<boole
 }
 
 export async function setMcpTool(id: string, tool: string, change: { enabled?: boolean; alwaysAllow?: boolean }): Promise<boolean> {
+  clearImportResult();
   optimistic(id, (s) => ({ ...s, tools: s.tools.map((t) => (t.name === tool ? { ...t, ...change } : t)) }));
   const ok = await attempt(async () => {
     await firebrand().mcp.setTool({ id, tool, ...change });
@@ -102,6 +114,7 @@ export async function setMcpTool(id: string, tool: string, change: { enabled?: b
 }
 
 export function restartMcpServer(id: string): Promise<boolean> {
+  clearImportResult();
   return attempt(async () => {
     await firebrand().mcp.restart({ id });
     await refresh();
@@ -109,6 +122,7 @@ export function restartMcpServer(id: string): Promise<boolean> {
 }
 
 export function importMcpServers(text: string): Promise<boolean> {
+  clearImportResult();
   return attempt(async () => {
     const imported = await firebrand().mcp.import({ text });
     set({ imported });

@@ -62,12 +62,12 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
           <input aria-label="Command" placeholder="Command, e.g. npx" data-testid="mcp-form-command" value={command} onChange={(e) => setCommand(e.target.value)} />
           <textarea aria-label="Arguments, one per line" placeholder="Arguments, one per line" rows={3} data-testid="mcp-form-args" value={args} onChange={(e) => setArgs(e.target.value)} />
           <input aria-label="Working folder (optional)" placeholder="Working folder (optional, a full path)" value={cwd} onChange={(e) => setCwd(e.target.value)} />
-          <SecretRows label="Environment variables" rows={env} onChange={setEnv} />
+          <SecretRows label="Environment variables" addLabel="Add variable" rows={env} onChange={setEnv} />
         </>
       ) : (
         <>
           <input aria-label="Server URL" placeholder="https://…" data-testid="mcp-form-url" value={url} onChange={(e) => setUrl(e.target.value)} />
-          <SecretRows label="Headers" rows={headers} onChange={setHeaders} />
+          <SecretRows label="Headers" addLabel="Add header" rows={headers} onChange={setHeaders} />
         </>
       )}
       <label>

@@ -17,6 +17,16 @@ function stateLine(s: McpServerInfo): string {
   return STATE_WORDS[s.state];
 }
 
+/**
+ * The tools' line: how many are on, or, with the server switched off, that none of them is offered (it read
+ * "Tools (13 of 13 on)" for a server that was off; tools audit, mcp2 #2). The tool switches keep their places.
+ */
+function toolsSummary(s: McpServerInfo): string {
+  const n = s.tools.length;
+  if (!s.enabled) return `Tools (${n}, none offered: the server is off)`;
+  return `Tools (${s.tools.filter((t) => t.enabled).length} of ${n} on)`;
+}
+
 /** One server: switch, state, what it runs, its error and log, and its tools with their switches. */
 export function McpServerItem({ server: s }: { server: McpServerInfo }) {
   const [editing, setEditing] = useState(false);
@@ -55,7 +65,7 @@ export function McpServerItem({ server: s }: { server: McpServerInfo }) {
       )}
       {s.tools.length > 0 && (
         <details className="mcp-tools">
-          <summary>Tools ({s.tools.filter((t) => t.enabled).length} of {s.tools.length} on)</summary>
+          <summary data-testid="mcp-tools-summary">{toolsSummary(s)}</summary>
           <ul>
             {s.tools.map((t) => (
               <li key={t.name} data-testid="mcp-tool" data-name={t.name}>

@@ -5,8 +5,11 @@ export interface SecretRow {
   saved: boolean;
 }
 
-/** Name/value rows for environment variables or headers: values are typed once and never shown again. */
-export function SecretRows({ label, rows, onChange }: { label: string; rows: SecretRow[]; onChange: (rows: SecretRow[]) => void }) {
+/**
+ * Name/value rows for environment variables or headers: values are typed once and never shown again. `addLabel`
+ * names the button that adds a row ("Add variable"): a bare "Add" read, in a list of buttons, like "Add server".
+ */
+export function SecretRows({ label, addLabel, rows, onChange }: { label: string; addLabel: string; rows: SecretRow[]; onChange: (rows: SecretRow[]) => void }) {
   const update = (i: number, patch: Partial<SecretRow>) => onChange(rows.map((r, j) => (j === i ? { ...r, ...patch } : r)));
   return (
     <fieldset className="mcp-secrets">
@@ -28,7 +31,7 @@ export function SecretRows({ label, rows, onChange }: { label: string; rows: Sec
         </div>
       ))}
       <button type="button" onClick={() => onChange([...rows, { name: '', value: '', saved: false }])}>
-        Add
+        {addLabel}
       </button>
     </fieldset>
   );

@@ -1,6 +1,6 @@
 import './tools.css';
 import { useEffect, useState } from 'react';
-import { importMcpServers, loadMcpServers, useMcpStore } from '../../store/mcp-slice';
+import { clearImportResult, importMcpServers, loadMcpServers, useMcpStore } from '../../store/mcp-slice';
 import { McpServerForm } from './McpServerForm';
 import { McpServerItem } from './McpServerItem';
 
@@ -18,6 +18,8 @@ export function ToolsSection() {
   // otherwise fell to the page's body with the form (and the next Tab left Settings).
   const [added, setAdded] = useState(false);
   useEffect(() => void loadMcpServers(), []);
+  // Settings closed: the import's line is not shown again the next time it opens, long after.
+  useEffect(() => clearImportResult, []);
 
   const importFile = async (file: File | undefined) => {
     if (!file) return;
