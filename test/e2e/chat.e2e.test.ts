@@ -94,7 +94,7 @@ describe('chatting in serve mode', () => {
     await expect.poll(() => app.page.getByTestId('model-picker').inputValue()).toBe('llama3.2:3b');
     await send('Tell me about the sky');
     await expect.poll(() => assistant().getAttribute('data-status')).toBe('cut');
-    await expect.poll(() => app.page.getByTestId('turn-error').textContent()).toContain('connection closed before the answer was finished');
+    await expect.poll(() => app.page.getByTestId('turn-error').textContent()).toContain('The connection to Ollama closed before the answer was finished. What arrived is kept.');
     const kept = await answerText();
     expect(kept && ANSWER.join('').startsWith(kept) && kept.length > 0).toBe(true);
 

@@ -3,8 +3,8 @@
  * the user wrote is lost.
  */
 import { describe, expect, it } from 'vitest';
-import { ollamaRoutes } from '../replay-server/ollama-wire';
-import { startReplayServer } from '../replay-server/replay-server';
+import { ollamaChatStream, ollamaRoutes } from '../replay-server/ollama-wire';
+import { startReplayServer, type ReplayRoute } from '../replay-server/replay-server';
 import { shootAtBothWidths } from './helpers/screenshots';
 import { serveSuite } from './helpers/serve-suite';
 
@@ -162,5 +162,41 @@ describe('a server that answers, but not as it should', () => {
     await expect.poll(() => banner.textContent()).toContain(`LM Studio at ${app.replay.url} answered HTTP 500 when asked for its models`);
     await app.page.keyboard.press('Escape');
     await expect.poll(() => reason.textContent()).toContain('LM Studio answered but did not list its models');
+  });
+  // An answer's failures said "The server at http://127.0.0.1:…" or "The connection closed", or the server's bare
+  // words: with two servers of one kind, none said which failed. They name it as the banner does now.
+  it("names the connection by the user's name for it when an answer breaks off or its server fails mid-answer", async () => {
+    const body = ollamaChatStream(['Half', ' of', ' it', ' and', ' more.']);
+    const chat = (route: Partial<ReplayRoute>): ReplayRoute[] => ollamaRoutes(['Hi.'], route);
+    app.replay.setRoutes(chat({ body, cutAfterBytes: body.indexOf(' and') - 4 }));
+    // The default Ollama is elsewhere (and away): GPU box, an Ollama too, is the one that answers.
+    await app.openApp('http://127.0.0.1:9');
+    await app.page.getByTestId('settings-open').click();
+    await app.page.getByTestId('connection-add-kind').selectOption('ollama');
+    await app.page.getByTestId('connection-add-label').fill('GPU box');
+    await app.page.getByTestId('connection-add-url').fill(app.replay.url);
+    await app.page.getByTestId('connection-add').click();
+    const item = app.page.locator('[data-testid="connection-item"]', { hasText: 'GPU box' });
+    await item.getByTestId('connection-use').click();
+    await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
+    await app.page.keyboard.press('Escape');
+    await expect.poll(() => app.page.getByTestId('model-picker').inputValue()).toBe('llama3.2:3b');
+
+    await app.page.getByTestId('composer-input').fill('Tell me all of it');
+    await app.page.getByTestId('composer-send').click();
+    const answer = app.page.locator('[data-testid="turn"][data-role="assistant"]').last();
+    await expect.poll(() => answer.getAttribute('data-status')).toBe('cut');
+    await expect.poll(() => answer.getByTestId('turn-error').textContent()).toContain('The connection to GPU box closed before the answer was finished. What arrived is kept.');
+    expect((await answer.locator('[data-run="answer"]').textContent())?.trim()).toBe('Half of it');
+
+    // The runner dies mid-answer: Ollama sends its error as a line of the stream, after two tokens.
+    const died = ollamaChatStream(['Half', ' of'], 'llama3.2:3b', { done: false }) + '{"error":"llama runner process has terminated: exit status 2"}\n';
+    app.replay.setRoutes(chat({ body: died }));
+    await app.page.getByTestId('composer-input').fill('Try again');
+    await app.page.getByTestId('composer-send').click();
+    const next = app.page.locator('[data-testid="turn"][data-role="assistant"]').last();
+    await expect.poll(() => next.getAttribute('data-status')).toBe('error');
+    await expect.poll(() => next.getByTestId('turn-error').textContent()).toContain('GPU box: llama runner process has terminated: exit status 2');
+    expect(await app.page.locator('[data-testid="turn"][data-role="user"]').last().textContent()).toContain('Try again');
   });
 });

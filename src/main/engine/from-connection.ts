@@ -1,3 +1,5 @@
+import type { LegError } from '../leg/http';
+
 /**
  * A failed answer's words with the name of the connection that gave it, said once: "GPU box: Ollama answered HTTP
  * 500…" says which connection failed, but on the connection named "Ollama" that read "Ollama: Ollama answered…", and
@@ -9,4 +11,13 @@ export function fromConnection(label: string, said: string): string {
   if (said.startsWith(SERVER)) return `${label} ${said.slice(SERVER.length)}`;
   if (said.startsWith(`${label} `) || said.startsWith(`${label}:`)) return said;
   return `${label}: ${said}`;
+}
+
+/**
+ * A failure of the leg (a timeout, a dropped connection) in words that name the connection by `name` (shared
+ * connectionName), as the banner does, where the leg knows only an address ("The server at http://…").
+ */
+export function legFailure(err: LegError, name: string, baseUrl: string): string {
+  if (err.kind === 'unreachable') return `Cannot reach ${name} at ${baseUrl}. Is it running? Start it, or change its address in Settings.`;
+  return err.naming(name);
 }

@@ -11,7 +11,7 @@
  * like the conversation leaves the conversation in that cache, so the user's next message is read from where the
  * conversation ends instead of from its first token, and the lane itself reads only its ask.
  */
-import type { ThinkMode } from '../../shared/connections';
+import { connectionName, type ThinkMode } from '../../shared/connections';
 import { fitsWindow } from '../../shared/context-estimate';
 import type { ToolSchema } from '../dialects/types';
 import type { IdentityLayer } from '../../shared/identity-layer';
@@ -20,7 +20,8 @@ import type { Turn } from '../../shared/turn';
 import type { ConversationStore } from '../db/conversation-store';
 import type { StepStore } from '../db/step-store';
 import type { EmitEvent } from '../events';
-import { sendRequest } from '../leg/http';
+import { LegError, sendRequest } from '../leg/http';
+import { fromConnection, legFailure } from './from-connection';
 import { assemble } from './assemble';
 import type { Calibration } from './calibration';
 import type { CapabilityCache } from './capabilities';
@@ -128,19 +129,24 @@ export async function laneRequest(deps: LaneDeps, req: LaneRequest): Promise<Lan
       : await sendRequest({ method: 'POST', url, body: a.body, headers: connection.authHeaders(), signal, stallTimeoutMs: 30_000 });
     if (res.status < 200 || res.status >= 300) {
       const text = await res.text().catch(() => '');
-      const message = connection.dialect.errorMessage(res.status, text);
+      const message = fromConnection(connectionName(connection), connection.dialect.errorMessage(res.status, text));
       deps.steps.finish(stepId, { wireReason: null, stop: 'error', error: message, now: deps.now() });
       return { kind: 'failed', message };
     }
     for await (const part of normalizeStream(res.body, connection.dialect, { thinkOpen: opensThink })) reducer.apply(part);
   } catch (err) {
-    const message = signal.aborted ? 'Stopped.' : err instanceof Error ? err.message : String(err);
+    // Named as an answer's failures are (from-connection.ts): "GPU box did not answer in time", not its address.
+    const message = signal.aborted
+      ? 'Stopped.'
+      : err instanceof LegError
+        ? legFailure(err, connectionName(connection), connection.baseUrl)
+        : fromConnection(connectionName(connection), err instanceof Error ? err.message : String(err));
     deps.steps.finish(stepId, { wireReason: null, stop: signal.aborted ? 'aborted' : 'error', error: message, now: deps.now() });
     return { kind: 'failed', message };
   }
   const turn = reducer.turn;
   deps.steps.finish(stepId, { wireReason: turn.wireReason ?? null, stop: turn.stop ?? 'cut', ...(turn.usage ? { usage: turn.usage } : {}), ...(turn.error ? { error: turn.error } : {}), now: deps.now() });
-  if (turn.status === 'error') return { kind: 'failed', message: turn.error ?? 'The server reported an error.' };
+  if (turn.status === 'error') return { kind: 'failed', message: fromConnection(connectionName(connection), turn.error ?? 'The server reported an error.') };
   return { kind: 'answer', turn };
 }
 

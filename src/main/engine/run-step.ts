@@ -1,7 +1,7 @@
 import type { StreamPart } from '../../shared/parts';
 import { webPageInPlaceOfAnswer } from '../dialects/shared/status-words';
 import { connectionName } from '../../shared/connections';
-import { fromConnection } from './from-connection';
+import { fromConnection, legFailure } from './from-connection';
 import { createTurnReducer } from '../../shared/reducer';
 import { StreamClock } from '../../shared/turn-timing';
 import type { Turn } from '../../shared/turn';
@@ -68,6 +68,8 @@ export const MAX_ANSWER_CHARS = 4_000_000;
 export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
   const { store, emit, log } = deps;
   const { connection } = req;
+  /** What every failure of this answer calls the connection: the user's name for it, as the banner does. */
+  const name = connectionName(connection);
   // The step ends itself (a write that failed, an answer over the cap) through the same abort as the user's Stop.
   const ownStop = new AbortController();
   const signal = AbortSignal.any([req.signal, ownStop.signal]);
@@ -147,16 +149,16 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
       const text = await res.text().catch(() => '');
       const overflow = contextOverflowOf(res.status, text);
       if (overflow) req.onContextOverflow?.(overflow);
-      fail(fromConnection(connectionName(connection), connection.dialect.errorMessage(res.status, text)), 'error');
+      fail(fromConnection(name, connection.dialect.errorMessage(res.status, text)), 'error');
     } else if (res.contentType?.startsWith('text/html')) {
       // A web page with a 200 (a proxy's or a captive portal's login page, a web app at the model server's address):
       // read as a stream it held no frame, and the answer ended "cut off", as if a connection had closed.
-      fail(fromConnection(connectionName(connection), webPageInPlaceOfAnswer(await res.text().catch(() => ''))), 'error');
+      fail(fromConnection(name, webPageInPlaceOfAnswer(await res.text().catch(() => ''))), 'error');
     } else {
       // A socket that breaks or stalls mid-body ends the stream without a terminal frame: the dialect derives `cut`.
       const body = endOnBreak(res.body, (err) => (broke = err));
       for await (const parts of normalizeBatches(body, connection.dialect, { tools: req.tools, thinkOpen: req.thinkOpen })) {
-        apply(capped(parts));
+        apply(capped(named(name, parts)));
         if (!finished) writer.update(reducer.turn);
         if (stoppedBecause) break;
       }
@@ -165,21 +167,21 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
     if (stoppedBecause) {
       // Handled below: the step stopped itself.
     } else if (req.signal.aborted) fail('Stopped.', 'aborted');
-    else if (err instanceof LegError) fail(describeLegError(err, connection), err.kind === 'timeout' ? 'cut' : 'error');
+    else if (err instanceof LegError) fail(legFailure(err, name, connection.baseUrl), err.kind === 'timeout' ? 'cut' : 'error');
     else {
       log(`engine: step failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
       fail('Something went wrong while reading the answer; what arrived is kept.', 'error');
     }
   }
   if (stoppedBecause && !finished) fail(stoppedBecause, 'error');
-  if (!finished) fail('The stream ended unexpectedly.', 'cut');
+  if (!finished) fail(`The stream from ${name} ended unexpectedly.`, 'cut');
   // The answer's last parts leave for the pages (event-batch.ts sends a finish at the next loop turn) before the
   // step and the turn are written below: the last words are on screen while main saves them, not after.
   await new Promise((r) => setImmediate(r));
   let turn = reducer.turn;
   if (clock) turn = { ...turn, meta: { ...turn.meta, timing: clock.toMeta() } };
   if (turn.status === 'cut' && !turn.error) {
-    const why = broke?.kind === 'timeout' ? broke.message : 'The connection closed before the answer was finished.';
+    const why = broke?.kind === 'timeout' ? broke.naming(name) : `The connection to ${name} closed before the answer was finished.`;
     turn = { ...turn, error: `${why} What arrived is kept.` };
   }
   try {
@@ -259,11 +261,14 @@ async function* endOnBreak(body: AsyncIterable<Uint8Array>, onBreak: (err: LegEr
   }
 }
 
-function describeLegError(err: LegError, connection: EngineConnection): string {
-  if (err.kind === 'unreachable') {
-    return `Cannot reach ${connectionName(connection)} at ${connection.baseUrl}. Is it running? Start it, or change its address in Settings.`;
-  }
-  return err.message;
+/**
+ * An error the server sent mid-answer (Ollama's `{"error": …}` line, an SSE error event, a line over the cap) said
+ * as an HTTP error status is: by the connection's name ("GPU box: llama runner process has terminated"), so the
+ * user knows which server failed.
+ */
+function named(name: string, parts: StreamPart[]): StreamPart[] {
+  if (!parts.some((p) => p.type === 'error')) return parts;
+  return parts.map((p) => (p.type === 'error' ? { ...p, message: fromConnection(name, p.message) } : p));
 }
 
 /** An end that could not be written: written once there is room, and shown as it will be saved meanwhile (a reload). */

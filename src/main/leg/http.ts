@@ -25,15 +25,31 @@ export interface LegResponse {
   text(): Promise<string>;
 }
 
-/** Why a request failed before or while its body streamed, in words for the user. */
+/**
+ * Why a request failed before or while its body streamed, in words for the user. The leg knows an address, not the
+ * connection: `message` says "the server at <origin>", and `naming` says the same words of a connection by its name
+ * (an answer's failure names the connection as the banner does: shared connectionName).
+ */
 export class LegError extends Error {
   constructor(
     readonly kind: 'unreachable' | 'timeout' | 'aborted' | 'network',
     message: string,
+    private readonly about?: (who: string) => string,
   ) {
     super(message);
     this.name = 'LegError';
   }
+
+  /** These words with `who` (a connection's name) in place of the server's address. */
+  naming(who: string): string {
+    return this.about ? this.about(who) : this.message;
+  }
+}
+
+/** A LegError whose words name the server: "The server at <origin>" here, `who` through `naming`. */
+function about(kind: LegError['kind'], origin: string, words: (who: string) => string): LegError {
+  const said = words(`the server at ${origin}`);
+  return new LegError(kind, said.charAt(0).toUpperCase() + said.slice(1), words);
 }
 
 export async function sendRequest(req: LegRequest): Promise<LegResponse> {
@@ -75,19 +91,19 @@ export function toLegError(err: unknown, origin: string): LegError {
     return new LegError('aborted', 'Stopped.');
   }
   if (err instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_BODY_TIMEOUT') {
-    return new LegError('timeout', `The server at ${origin} stopped sending for too long; the stream was given up.`);
+    return about('timeout', origin, (who) => `${who} stopped sending for too long; the stream was given up.`);
   }
   if (err instanceof undiciErrors.HeadersTimeoutError || code === 'UND_ERR_HEADERS_TIMEOUT') {
-    return new LegError('timeout', `The server at ${origin} did not answer in time.`);
+    return about('timeout', origin, (who) => `${who} did not answer in time.`);
   }
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH') {
-    return new LegError('unreachable', `Cannot reach the server at ${origin} (${code}). Is it running, and is the address right?`);
+    return about('unreachable', origin, (who) => `Cannot reach ${who} (${code}). Is it running, and is the address right?`);
   }
   if (code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE') {
-    return new LegError('network', `The connection to ${origin} broke (${code}).`);
+    return about('network', origin, (who) => `The connection to ${who} broke (${code}).`);
   }
   const detail = err instanceof Error ? err.message : String(err);
-  return new LegError('network', `The request to ${origin} failed: ${detail}`);
+  return about('network', origin, (who) => `The request to ${who} failed: ${detail}`);
 }
 
 function errorCode(err: unknown): string | undefined {

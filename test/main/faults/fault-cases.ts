@@ -90,8 +90,9 @@ export interface Expected {
 }
 
 const TOKENS = ['Hello', ' wörld', ' 日本語', ' done.'];
-const CLOSED = /connection closed before the answer was finished.*What arrived is kept/;
-const STALL = /stopped sending for too long; the stream was given up.*What arrived is kept/;
+// The connection named by the user's name for it (Ollama's default connection "Ollama", the other one "llama").
+const CLOSED = /^The connection to (Ollama|llama) closed before the answer was finished\. What arrived is kept\.$/;
+const STALL = /^(Ollama|llama) stopped sending for too long; the stream was given up\. What arrived is kept\.$/;
 const TEN_MB = 'x'.repeat(10 * 1024 * 1024);
 const OVER_CAP = 17 * 1024 * 1024;
 const both = (e: Expected): Partial<Record<FaultDialect, Expected>> => ({ ollama: e, 'llama-server': e });
