@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Turn } from '../../src/shared/turn';
 import { answerStats, formatStats } from '../../src/renderer/components/turn/answer-stats';
-import { noteSent, noteTurnPart, turnTiming } from '../../src/renderer/store/turn-timings';
+import { noteTurnPart, turnTiming } from '../../src/renderer/store/turn-timings';
 
 const turn = (id: string, usage: Turn['usage']): Turn => ({
   id,
@@ -22,14 +22,25 @@ describe('answer stats', () => {
     expect(formatStats(stats)).toEqual(['100 tokens', '50.0 tok/s', 'first token 150 ms']);
   });
 
-  it('measures time to first token and each reasoning run with its own clock when it streamed here', () => {
-    noteSent('live', 1000);
+  it('measures each reasoning run with its own clock when it streamed here', () => {
     noteTurnPart('live', { type: 'reasoning-start', id: 'r', origin: 'native' }, 1100);
     noteTurnPart('live', { type: 'reasoning-delta', id: 'r', delta: 'hm' }, 1400);
     noteTurnPart('live', { type: 'text-start', id: 't' }, 4400);
     noteTurnPart('live', { type: 'text-delta', id: 't', delta: 'Hi' }, 4500);
-    expect(answerStats(turn('live', { promptMs: 5 })).ttftMs).toBe(400);
     expect(turnTiming('live')?.reasoning).toEqual([{ start: 1100, end: 4400 }]);
+  });
+
+  // Before: live, "first token" was the page's clock (from Send to the token reaching the page, 3500 ms here); after
+  // a reload, main's (from the request leaving to the token, 320 ms): two numbers for one answer.
+  it('shows the first token main saved with the answer, the same whether it streamed here or was loaded', () => {
+    noteTurnPart('streamed', { type: 'text-start', id: 't' }, 4400);
+    noteTurnPart('streamed', { type: 'text-delta', id: 't', delta: 'Hi' }, 4500);
+    const usage = { outputTokens: 2, generationMs: 1000, promptMs: 90 };
+    // Its finish came, main's saved turn not yet: no figure that the saved one would replace a moment later.
+    expect(answerStats(turn('streamed', usage)).ttftMs).toBeUndefined();
+    const saved = { ...turn('streamed', usage), meta: { timing: { ttftMs: 320, reasoningMs: [] } } };
+    expect(formatStats(answerStats(saved))).toEqual(['2 tokens', '2.0 tok/s', 'first token 320 ms']);
+    expect(answerStats({ ...saved, id: 'loaded-later' })).toEqual(answerStats(saved));
   });
 
   it('says nothing it does not know', () => {

@@ -24,9 +24,8 @@ export async function regenerate(turn: Turn, think = thinkChoice()): Promise<voi
   const model = get().selectedModel ?? answeredRef(turn, get().aliases, get().models);
   if (!model) return showNotice(CHOOSE_A_MODEL, CHOOSE_MODEL);
   try {
-    const sentAt = Date.now();
     const res = await branching(() => firebrand().chat.regenerate({ turnId: turn.id, model, ...(think === undefined ? {} : { think }), ...connectionOf() }));
-    adoptBranch(res, sentAt, turn.id, withSibling(turn, res.assistantTurn));
+    adoptBranch(res, turn.id, withSibling(turn, res.assistantTurn));
   } catch (err) {
     fail(err, () => void regenerate(turn, think), turn.conversationId);
   }
@@ -44,11 +43,10 @@ export async function editAndResend(turn: Turn, text: string, files: { keep?: nu
     return false;
   }
   try {
-    const sentAt = Date.now();
     const res = await branching(() =>
       firebrand().chat.editAndResend({ turnId: turn.id, text, model, ...(think === undefined ? {} : { think }), ...connectionOf(), ...(keep ? { keepAttachments: keep } : {}), ...(added.length > 0 ? { attachments: added } : {}) }),
     );
-    adoptBranch(res, sentAt, turn.id, withSibling(turn, res.userTurn));
+    adoptBranch(res, turn.id, withSibling(turn, res.userTurn));
     return true;
   } catch (err) {
     fail(err, () => void editAndResend(turn, text, files, think), turn.conversationId);

@@ -8,7 +8,6 @@ import { aliasOfRef, refFor } from '../../shared/model-ref';
 import type { AttachmentBlock, Turn } from '../../shared/turn';
 import { firebrand } from '../firebrand';
 import { releaseEvents, takeFirst } from '../boot';
-import { noteSent } from './turn-timings';
 import { connectStreamedTurns, flushPendingFor, releaseSavedAhead, savedEarly } from './streamed-turns';
 import { connectToolProgress } from './tool-progress';
 import { connectBuiltinLoading } from './builtin-loading';
@@ -43,8 +42,7 @@ export async function reopenActive(): Promise<void> {
 }
 
 /** Takes a turn pair that main just created (regenerate, edit-and-resend) into the view as the new branch tip. */
-export function adoptBranch(res: SendResult, sentAt: number, replaces: string, siblings: Record<string, SiblingInfo>): void {
-  noteSent(res.assistantTurn.id, sentAt);
+export function adoptBranch(res: SendResult, replaces: string, siblings: Record<string, SiblingInfo>): void {
   const turns = get().turns;
   const cut = turns.findIndex((t) => t.id === replaces);
   const base = cut >= 0 ? turns.slice(0, cut) : turns;
@@ -63,7 +61,6 @@ export function adoptTurns(conversationId: string, turns: readonly Turn[]): void
   for (const turn of turns) {
     if (view.some((t) => t.id === turn.id)) continue;
     if (view.length > 0 && view.at(-1)?.id !== turn.parentId) continue;
-    if (turn.role === 'assistant') noteSent(turn.id, Date.now());
     view = [...view, savedEarly(turn.id) ?? turn];
   }
   set({ turns: view });
@@ -104,7 +101,6 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
   const conversationId = get().activeId;
   const startsChat = conversationId === null;
   try {
-    const sentAt = Date.now();
     const res = await firebrand().chat.send({
       conversationId: get().activeId,
       text,
@@ -115,7 +111,6 @@ export async function sendMessage(text: string, attachments: AttachmentBlock[] =
       ...(get().activeId === null && !isBlankSettings(get().conversationSettings) ? { conversationSettings: get().conversationSettings } : {}),
       ...(fromDraft ? { fromDraft } : {}),
     });
-    noteSent(res.assistantTurn.id, sentAt);
     // The new chat's settings went with its first message: they are that chat's now, not the next new chat's (main
     // dropped them with the draft). So are those typed and not saved: offered there, still unsaved.
     if (startsChat) {

@@ -1,13 +1,11 @@
 /**
- * Wall-clock moments of answers streamed in this window: when the request left, when the first token came, and
- * when each reasoning run started and ended. They feed time-to-first-token and "Thought for N s"; the Turn
- * record has no timestamps per run, so answers loaded from disk fall back to the server's usage timings.
+ * Wall-clock moments of answers streamed in this window: when each reasoning run started and ended, for the live
+ * "Thinking… N s" and "Thought for N s". Time to first token is main's alone (saved with the answer, answer-stats.ts),
+ * so an answer shows one figure live and after a reload.
  */
 import type { StreamPart } from '../../shared/parts';
 
 export interface TurnTiming {
-  sentAt?: number;
-  firstTokenAt?: number;
   /** Start and end (undefined while running) of each reasoning run, in stream order. */
   reasoning: { start: number; end?: number }[];
 }
@@ -24,18 +22,11 @@ function timingOf(turnId: string): TurnTiming {
   return t;
 }
 
-export function noteSent(turnId: string, at: number): void {
-  const t = timingOf(turnId);
-  t.sentAt ??= at;
-}
-
 export function noteTurnPart(turnId: string, part: StreamPart, now = Date.now()): void {
   const t = timingOf(turnId);
   const open = t.reasoning.at(-1);
   if (part.type === 'reasoning-start') {
     t.reasoning.push({ start: now });
-  } else if (part.type === 'text-delta' || part.type === 'reasoning-delta' || part.type === 'tool-call-start') {
-    t.firstTokenAt ??= now;
   }
   if (open && open.end === undefined && (part.type === 'reasoning-end' || part.type === 'text-start' || part.type === 'finish' || part.type === 'tool-call-start')) {
     open.end = now;

@@ -5,11 +5,18 @@ import { turnTiming } from '../../store/turn-timings';
 export interface AnswerStats {
   tokens?: number;
   tokensPerSecond?: number;
-  /** Milliseconds from the send to the first token: measured here when this window sent it, else the server's prompt time. */
+  /**
+   * Milliseconds from the request leaving main to the first token, as main measured and saved it with the answer
+   * (turn-timing.ts); the server's prompt time for answers saved before main measured it.
+   */
   ttftMs?: number;
 }
 
-/** Per-answer numbers from the server's usage and, when this window streamed it, our own clock. */
+/**
+ * Per-answer numbers from the server's usage and main's clock. "First token" is one figure, live and after a reload:
+ * the one saved with the answer. The page's own clock (from Send to the token reaching the page) gave another number
+ * for the same answer until a reload showed main's.
+ */
 export function answerStats(turn: Turn): AnswerStats {
   const out: AnswerStats = {};
   const usage = turn.usage;
@@ -17,13 +24,11 @@ export function answerStats(turn: Turn): AnswerStats {
     out.tokens = usage.outputTokens;
     if (usage.generationMs && usage.generationMs > 0) out.tokensPerSecond = usage.outputTokens / (usage.generationMs / 1000);
   }
-  const timing = turnTiming(turn.id);
-  if (timing?.sentAt !== undefined && timing.firstTokenAt !== undefined) out.ttftMs = timing.firstTokenAt - timing.sentAt;
-  else {
-    const saved = turnTimingMeta(turn).ttftMs;
-    if (saved !== undefined) out.ttftMs = saved;
-    else if (usage?.promptMs !== undefined) out.ttftMs = usage.promptMs;
-  }
+  const saved = turnTimingMeta(turn).ttftMs;
+  if (saved !== undefined) out.ttftMs = saved;
+  // An answer that streamed here and is not saved yet (its finish came; main's turn with the figure follows at once)
+  // says no first token rather than the server's, which the saved figure would replace a moment later.
+  else if (usage?.promptMs !== undefined && !(turnTiming(turn.id) && turn.meta['timing'] === undefined)) out.ttftMs = usage.promptMs;
   return out;
 }
 
