@@ -197,6 +197,7 @@ describe('a server that answers, but not as it should', () => {
     const next = app.page.locator('[data-testid="turn"][data-role="assistant"]').last();
     await expect.poll(() => next.getAttribute('data-status')).toBe('error');
     await expect.poll(() => next.getByTestId('turn-error').textContent()).toContain('GPU box: llama runner process has terminated: exit status 2');
+    await shootAtBothWidths(app.page, 'answer-failure-names-connection', '[data-testid="turn-error"]');
     expect(await app.page.locator('[data-testid="turn"][data-role="user"]').last().textContent()).toContain('Try again');
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fromConnection } from '../../../src/main/engine/from-connection';
+import { fromConnection, legFailure } from '../../../src/main/engine/from-connection';
+import { toLegError } from '../../../src/main/leg/http';
 
 // A failed answer read "Ollama: Ollama answered HTTP 500…" on the connection named Ollama, and "Behind nginx: The
 // server answered HTTP 502…" on an OpenAI-compatible one (the failures hunt).
@@ -14,5 +15,20 @@ describe('a failed answer names its connection once', () => {
   it('still says which connection failed where the words do not', () => {
     expect(fromConnection('GPU box', 'Ollama answered HTTP 500: it failed while answering.')).toBe('GPU box: Ollama answered HTTP 500: it failed while answering.');
     expect(fromConnection('GPU box', 'model "qwen3" not found, try pulling it first')).toBe('GPU box: model "qwen3" not found, try pulling it first');
+  });
+});
+
+// An answer's leg failures said "The server at http://127.0.0.1:… did not answer in time": they name the connection.
+describe("a leg failure names the connection, not the server's address", () => {
+  const named = (code: string) => legFailure(toLegError(Object.assign(new Error('x'), { code }), 'http://127.0.0.1:11434'), 'GPU box', 'http://127.0.0.1:11434');
+  it('says which connection timed out, broke or cannot be reached', () => {
+    expect(named('UND_ERR_HEADERS_TIMEOUT')).toBe('GPU box did not answer in time.');
+    expect(named('UND_ERR_BODY_TIMEOUT')).toBe('GPU box stopped sending for too long; the stream was given up.');
+    expect(named('ECONNRESET')).toBe('The connection to GPU box broke (ECONNRESET).');
+    expect(named('ECONNREFUSED')).toBe('Cannot reach GPU box at http://127.0.0.1:11434. Is it running? Start it, or change its address in Settings.');
+  });
+
+  it('keeps the address where no connection is named (Test connection, a pull)', () => {
+    expect(toLegError(Object.assign(new Error('x'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), 'http://127.0.0.1:11434').message).toBe('The server at http://127.0.0.1:11434 did not answer in time.');
   });
 });
