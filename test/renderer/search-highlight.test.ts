@@ -36,11 +36,15 @@ describe('markOffsets (the searched words marked in an opened message)', () => {
 
   // Search found "2024/01/15" for "2024-01-15", and the opened chat marked nothing.
   it('marks a date however it was written, as search found it, and not other numbers', () => {
-    const text = 'Due 2024/01/15, moved from 2024.01.15 (not 2023-01-15, nor 15.01.2024)';
+    const text = 'Due 2024/01/15, moved from 2024.01.15 (not 2023-01-15, but 15.01.2024)';
     const mark = (query: string) => marked(text, searchTerms(query));
-    expect(mark('2024-01-15')).toEqual(['2024/01/15', '2024.01.15']);
-    expect(mark('2024/01/15')).toEqual(['2024/01/15', '2024.01.15']);
-    expect(mark('15/01/2024')).toEqual(['15.01.2024']);
+    expect(mark('2024-01-15')).toEqual(['2024/01/15', '2024.01.15', '15.01.2024']);
+    expect(mark('2024/01/15')).toEqual(['2024/01/15', '2024.01.15', '15.01.2024']);
+    expect(mark('2024-01')).toEqual(['2024/01', '2024.01']);
+    // A whole date typed in another order marks the same day however it is written, in the order of the text.
+    expect(mark('15/01/2024')).toEqual(['2024/01/15', '2024.01.15', '15.01.2024']);
+    expect(mark('1/15/2024')).toEqual(['2024/01/15', '2024.01.15', '15.01.2024']);
+    expect(marked('Due 1/15/2024; not 11/15/2024, 2024 01 15 or 2024-01-16', searchTerms('15.01.2024'))).toEqual(['1/15/2024']);
     // A number that is no date ("1.2", "01-15") is marked as typed, as search finds it.
     expect(mark('01-15')).toEqual(['01-15']);
   });

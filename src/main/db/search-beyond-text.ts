@@ -6,9 +6,12 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { notBeingDeleted, withDeletesOf } from './delete-intent';
-import { literalMissing, MATCH_END, MATCH_START, RANK_WINDOW, type SearchHit } from './search-hit';
+import { literalMissing, MATCH_END, MATCH_START, RANK_WINDOW, type Literal, type SearchHit } from './search-hit';
 
-/** Every word of `@literals` (JSON, lower-cased, separators folded) is in `column` as typed (search.ts's literalsOf). */
+/**
+ * Every word of `@literals` (JSON, lower-cased, separators folded; a whole date in one of its spellings) is in `column`
+ * as typed (search.ts's literalsOf).
+ */
 const literalsIn = (column: string) => `NOT EXISTS (SELECT 1 FROM json_each(@literals) AS l WHERE ${literalMissing(column)})`;
 
 /**
@@ -64,7 +67,7 @@ export interface BeyondTextQuery {
   /** From toFtsQuery. */
   query: string;
   /** From literalsOf. */
-  literals: readonly string[];
+  literals: readonly Literal[];
   /** How many of the newest matches a literal word's text is read in (LITERAL_SCAN_ROWS). */
   literalScanRows: number;
 }

@@ -10,6 +10,12 @@ export const MATCH_END = '\u0003';
 /** How many of the newest matching turns are ranked by relevance; older matches of a common word are not. */
 export const RANK_WINDOW = 2000;
 
+/**
+ * What a hit must hold (search.ts's literalsOf): a word as typed, lower-cased (a date's separators folded), or, for a
+ * whole date, GLOBs of its spellings, one of which it must match (number-separators.ts's dateSpellings, dateGlob).
+ */
+export type Literal = string | string[];
+
 /** Where in a message its words were found, where not in its text (search-beyond-text.ts). */
 export type HitPlace = { kind: 'reasoning' } | { kind: 'file'; name: string };
 
@@ -29,7 +35,11 @@ export interface SearchHit {
 /**
  * SQL: the literal `l.value` (search.ts's literalsOf, from json_each) is not in `column`, lower-cased; a date's (its
  * separators folded to DATE_SEPARATOR) not in the column with its "-", "/" and "." folded so too (only then: each
- * replace() reads the text once more).
+ * replace() reads the text once more). A whole date's is an array of GLOBs, its spellings (number-separators.ts's
+ * dateGlob), none of which the column with a space at each end matches: each GLOB first without its leading
+ * "[^0-9]" (a GLOB that starts with a set tries it at every character, 25 µs a 1 kB text where one that starts with
+ * a digit skips to it, 1.5 µs; the old fold above costs 14 µs), then whole where that matched.
  */
 export const literalMissing = (column: string) =>
-  `instr(CASE WHEN instr(l.value, char(1)) > 0 THEN replace(replace(replace(lower(${column}), '-', char(1)), '/', char(1)), '.', char(1)) ELSE lower(${column}) END, l.value) = 0`;
+  `CASE WHEN l.type = 'array' THEN NOT EXISTS (SELECT 1 FROM json_each(l.value) AS g WHERE (' ' || ${column} || ' ') GLOB ('*' || substr(g.value, 8)) AND (' ' || ${column} || ' ') GLOB g.value)
+   ELSE instr(CASE WHEN instr(l.value, char(1)) > 0 THEN replace(replace(replace(lower(${column}), '-', char(1)), '/', char(1)), '.', char(1)) ELSE lower(${column}) END, l.value) = 0 END`;

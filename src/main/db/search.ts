@@ -1,14 +1,14 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { CJK } from '../../shared/cjk';
-import { DATE_SEPARATOR, DATE_WORD, foldSeparators } from '../../shared/number-separators';
+import { DATE_SEPARATOR, DATE_WORD, dateGlob, dateGlobRegExp, dateSpellings, foldSeparators } from '../../shared/number-separators';
 import { CjkSearch, cjkSnippet, hitsWithText } from './search-cjk';
 import { notBeingDeleted, withDeletesOf } from './delete-intent';
 import { DocumentSearchIndex, type SearchableText } from './document-search';
-import { literalMissing, MATCH_END, MATCH_START, RANK_WINDOW, type SearchHit } from './search-hit';
+import { literalMissing, MATCH_END, MATCH_START, RANK_WINDOW, type Literal, type SearchHit } from './search-hit';
 import { BeyondTextSearch } from './search-beyond-text';
 import { CjkBeyondTextSearch } from './search-cjk-beyond-text';
 
-export { MATCH_END, MATCH_START, RANK_WINDOW, type HitPlace, type SearchHit } from './search-hit';
+export { MATCH_END, MATCH_START, RANK_WINDOW, type HitPlace, type Literal, type SearchHit } from './search-hit';
 
 /** The words of a query: split at spaces, control characters dropped, those with a letter or digit, at most 32. */
 export function queryWords(input: string): string[] {
@@ -29,12 +29,23 @@ const SYMBOL_WORD = /[+#]/u;
 /**
  * Turns whatever the user typed into an FTS5 query that cannot throw: every word becomes a quoted phrase (FTS5
  * operators, quotes, colons and parentheses lose their meaning), the words are ANDed, and the last one is a
- * prefix so results follow typing (not a word of symbols, SYMBOL_WORD). Returns null when nothing searchable is left.
+ * prefix so results follow typing (not a word of symbols, SYMBOL_WORD). A whole date is also asked for as its
+ * other spellings are indexed (dateSpellings: "15.01.2024" finds "2024-01-15"), ORed in parentheses, which FTS5
+ * ANDs only with an explicit AND. Returns null when nothing searchable is left.
  */
 export function toFtsQuery(input: string): string | null {
   const words = queryWords(input);
   if (words.length === 0) return null;
-  return words.map((w, i) => `"${indexedPart(w).replaceAll('"', '""')}"${i === words.length - 1 && !SYMBOL_WORD.test(w) ? '*' : ''}`).join(' ');
+  const parts = words.map((w, i) => {
+    const typed = `"${indexedPart(w).replaceAll('"', '""')}"${i === words.length - 1 && !SYMBOL_WORD.test(w) ? '*' : ''}`;
+    const spellings = dateSpellings(w);
+    if (!spellings) return typed;
+    // All three numbers: without the first ("2 3" of "3.2.2024") a phrase matched every "version 2.3", and each
+    // such message's text was read for the literal check, 560 ms at 200,000 turns (bench/search.bench.ts).
+    const others = spellings.slice(1).map((s) => `"${s.join(' ')}"`);
+    return others.length === 0 ? typed : `(${[typed, ...others].join(' OR ')})`;
+  });
+  return parts.join(parts.some((p) => p.startsWith('(')) ? ' AND ' : ' ');
 }
 
 /**
@@ -53,13 +64,14 @@ function indexedPart(word: string): string {
  * The words a hit must contain as typed, case aside (SYMBOL_WORD, JOINED_NUMBER), lower-cased as SQLite's lower()
  * folds (ASCII). A date's separators are folded (DATE_WORD, foldSeparators), and the text with them where it is
  * checked (search-hit.ts's literalMissing): "2024-01-15" must find "2024/01/15" and "2024.01.15", as it did before
- * the literal check.
+ * the literal check. A whole date is any of its spellings (dateSpellings, as GLOBs: dateGlob), the one typed a
+ * prefix: "15.01.2024" finds "2024-01-15" and "1/15/2024", and none of them finds 2024, 01 and 15 apart.
  */
-export function literalsOf(input: string): string[] {
+export function literalsOf(input: string): Literal[] {
   return queryWords(input)
     .filter((w) => SYMBOL_WORD.test(w) || JOINED_NUMBER.test(w))
     .map((w) => w.replace(/[A-Z]/g, (c) => c.toLowerCase()))
-    .map((w) => (DATE_WORD.test(w) ? foldSeparators(w) : w));
+    .map((w) => dateSpellings(w)?.map((s, i) => dateGlob(s, i === 0)) ?? (DATE_WORD.test(w) ? foldSeparators(w) : w));
 }
 
 /**
@@ -67,7 +79,7 @@ export function literalsOf(input: string): string[] {
  * which are part of such a word ("C" of "C++", "2.3" of "1.2.3"), so the snippet marked less than was looked for.
  * `only`: every word of the query is literal, so FTS5's marks (the "C" of "C#" for "C++") are dropped.
  */
-export function markLiterals(snippet: string, literals: readonly string[], only = false): string {
+export function markLiterals(snippet: string, literals: readonly Literal[], only = false): string {
   if (literals.length === 0) return snippet;
   let plain = '';
   const marked: boolean[] = [];
@@ -84,6 +96,11 @@ export function markLiterals(snippet: string, literals: readonly string[], only 
   // A date's separators folded as literalsOf folds them (one character for one, so offsets stay the snippet's).
   const loose = foldSeparators(lower);
   for (const word of literals) {
+    if (Array.isArray(word)) {
+      // A whole date's spellings: each marked as the text writes it.
+      for (const glob of word) for (const m of lower.matchAll(dateGlobRegExp(glob))) marked.fill(true, m.index, m.index + m[0].length);
+      continue;
+    }
     const folded = word.includes(DATE_SEPARATOR) ? loose : lower;
     for (let at = folded.indexOf(word); at >= 0 && word !== ''; at = folded.indexOf(word, at + word.length)) marked.fill(true, at, at + word.length);
   }
@@ -381,7 +398,8 @@ export class SearchStore {
     if (!m || !prefix || prefix.length <= 3 || !/^[\p{L}\p{N}]+$/u.test(prefix)) return undefined;
     const words = (this.terms.all(prefix, `${prefix}\u{10FFFF}`, MAX_PREFIX_TERMS + 1) as { term: string }[]).map((r) => r.term);
     if (words.length === 0 || words.length > MAX_PREFIX_TERMS) return undefined;
-    const rest = query.slice(0, m.index).trim();
+    // Words ANDed explicitly (a whole date's spellings ORed before it: toFtsQuery) are ANDed once.
+    const rest = query.slice(0, m.index).trim().replace(/ AND$/, '');
     const any = words.length === 1 ? `"${words[0]!.replaceAll('"', '""')}"` : `(${words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' OR ')})`;
     return { query: rest === '' ? any : `${rest} AND ${any}`, count: words.length };
   }

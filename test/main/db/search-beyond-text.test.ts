@@ -112,6 +112,26 @@ describe('search in reasoning and attached documents (search audit)', () => {
     expect(search.search('2024-01-16')).toEqual([]);
   });
 
+  // "15.01.2024" found nothing where the reasoning wrote "2024-01-15".
+  it('finds a whole date in reasoning written another way, marked as written', () => {
+    const { store, search } = setup();
+    store.appendTurn(makeTurn({ id: 'a3', conversationId: 'c2', parentId: 'u2', role: 'assistant', blocks: [{ type: 'reasoning', text: 'The deadline was 2024-01-15 then.', origin: 'native' }, ...text('Sure.')] }), tick());
+    for (const query of ['15.01.2024', '1/15/2024']) {
+      const [hit, ...rest] = search.search(query);
+      expect([hit, rest]).toMatchObject([{ turnId: 'a3', where: { kind: 'reasoning' } }, []]);
+      expect(hit!.snippet).toContain(`${MATCH_START}2024-01-15${MATCH_END}`);
+    }
+    expect(search.search('16.01.2024')).toEqual([]);
+  });
+
+  // "2024-01-15" found nothing where an attached file said "15.01.2024".
+  it('finds a whole date in a document written another way, marked as written', () => {
+    const { search } = setup({ ...KEPT, [NOTES]: 'The offsite is on 15.01.2024 in Lisbon; not 2024 01 15.' });
+    expect(found(search, '2024-01-15')).toEqual([['u2', 'notes.txt']]);
+    expect(search.search('01/15/2024')[0]!.snippet).toContain(`${MATCH_START}15.01.2024${MATCH_END} in Lisbon`);
+    expect(found(search, '2024-01-16')).toEqual([]);
+  });
+
   it('reads the indexes by their MATCH and keys, not every row', () => {
     const { db } = setup();
     const params = { query: '"churn"*', literals: '[]', limit: 30, window: 2000, from: 0 };

@@ -247,7 +247,7 @@ describe('SearchStore', () => {
       ['d2', 'Meeting on 2024.01.15 at noon'],
       ['d3', 'Released 2024-01-15 after review'],
       ['d4', 'Not this one: 2023-01-15 or 2024-02-15'],
-      ['d5', 'Nor this: 15.01.2024 and 2024 01 15'],
+      ['d5', 'Nor this: 2024 01 15 apart, or 15 01 2024'],
       ['d6', 'Nor 2024-01-16, nor 1/15 on its own'],
     ] as const;
     let parent: string | null = null;
@@ -264,8 +264,6 @@ describe('SearchStore', () => {
         ['d3', dated(says[2][1], '2024-01-15')],
       ]);
     }
-    // Day first is another date as typed: the same numbers in the same order only.
-    expect(hit('15/01/2024').map(([id]) => id)).toEqual(['d5']);
     // Typed part way, it is found as it is typed.
     expect(hit('2024/01/1').map(([id]) => id)).toEqual(['d1', 'd2', 'd3', 'd6']);
     // A title with the date is found as well.
@@ -274,6 +272,69 @@ describe('SearchStore', () => {
     // "1.2.3" still finds "v1.2.3" and no other version, marked as written there.
     store.appendTurn(makeTurn({ id: 'v1', conversationId: 'c1', blocks: text('We shipped v1.2.3 today; see 4.2.3 and 1-2') }), tick());
     expect(hit('1.2.3')).toEqual([['v1', `We shipped v${MATCH_START}1.2.3${MATCH_END} today; see 4.2.3 and 1-2`]]);
+  });
+
+  // Search: "15.01.2024", as most of the world types a date, found nothing where the model wrote "2024-01-15", nor
+  // "2024-01-15" a message that said "15.01.2024": a whole date is found however the day is written, and marked so.
+  it('finds a whole date typed day first, month first or year first in the others, marked as written', () => {
+    const { search, store } = setup();
+    store.createConversation('c3', 'Deadlines', null, tick());
+    const says = [
+      ['d1', 'Released 2024-01-15 after review'],
+      ['d2', 'Treffen am 15.01.2024 um zwölf'],
+      ['d3', 'Invoice dated 1/15/2024, paid'],
+      ['d4', 'Due 01/15/2024 at the latest'],
+      ['d5', 'Rendez-vous le 15/1/2024 matin'],
+      ['d6', 'Not these: 2024 01 15 apart, 11/15/2024, 15.01.2023, 2024-01-16, 15.01.20'],
+    ] as const;
+    let parent: string | null = null;
+    for (const [id, words] of says) {
+      store.appendTurn(makeTurn({ id, conversationId: 'c3', parentId: parent, blocks: text(words) }), tick());
+      parent = id;
+    }
+    const hit = (q: string) => search.search(q).map((h) => [h.turnId, h.snippet]).sort(([a], [b]) => String(a).localeCompare(String(b)));
+    const dated = ([id, words]: readonly [string, string], date: string) => [id, words.replace(date, `${MATCH_START}${date}${MATCH_END}`)];
+    const all = [dated(says[0], '2024-01-15'), dated(says[1], '15.01.2024'), dated(says[2], '1/15/2024'), dated(says[3], '01/15/2024'), dated(says[4], '15/1/2024')];
+    for (const query of ['2024-01-15', '15.01.2024', '15/01/2024', '01/15/2024', '1/15/2024', '15.1.2024', '2024/1/15']) expect(hit(query), query).toEqual(all);
+    // With other words, as one of them.
+    expect(hit('invoice 15.01.2024 paid').map(([id]) => id)).toEqual(['d3']);
+    expect(hit('15.01.2024 invoice').map(([id]) => id)).toEqual(['d3']);
+    // Part-typed, a date is found as it is typed, and nothing breaks.
+    expect(hit('15.01.20').map(([id]) => id)).toEqual(['d2', 'd6']);
+    expect(hit('15.01.').map(([id]) => id)).toEqual(['d2', 'd6']);
+    expect(hit('2024-01-1').map(([id]) => id)).toEqual(['d1', 'd6']);
+    // A title with the date, written another way, is found as well, marked.
+    store.renameConversation('c2', 'Plans for 15.01.2024');
+    expect(search.search('2024-01-15')[0]).toMatchObject({ conversationId: 'c2', turnId: null, snippet: `Plans for ${MATCH_START}15.01.2024${MATCH_END}` });
+    // Any numbers in a date's shape, before, between or after other words, are a query that cannot throw.
+    const num = (max: number) => fc.integer({ min: 0, max }).map(String);
+    const sep = fc.constantFrom('-', '/', '.');
+    const date = fc.tuple(fc.oneof(num(99), num(9999)), sep, num(99), sep, fc.oneof(num(99), num(9999), fc.constant(''))).map((p) => p.join(''));
+    const around = fc.constantFrom('', 'invoice', '"x"', 'OR', 'C++', '1.2');
+    fc.assert(fc.property(around, date, around, date, (a, d, b, e) => Array.isArray(search.search(`${a} ${d} ${b} ${e}`))), { numRuns: 300 });
+  });
+
+  // Where the day and the month could be either ("03/02/2024"), both days are found, and no third.
+  it('finds both days a date could be where its day and month could be either', () => {
+    const { search, store } = setup();
+    store.createConversation('c3', 'Dates', null, tick());
+    const says = [
+      ['e1', 'Shipped 2024-02-03.'],
+      ['e2', 'Shipped 2024-03-02.'],
+      ['e3', 'Shipped 3.2.2024.'],
+      ['e4', 'Not 2024-02-04, nor 2024-03-20, nor 13/02/2024.'],
+    ] as const;
+    let parent: string | null = null;
+    for (const [id, words] of says) {
+      store.appendTurn(makeTurn({ id, conversationId: 'c3', parentId: parent, blocks: text(words) }), tick());
+      parent = id;
+    }
+    const ids = (q: string) => search.search(q).map((h) => h.turnId).sort();
+    expect(ids('03/02/2024')).toEqual(['e1', 'e2', 'e3']);
+    expect(ids('2024-02-03')).toEqual(['e1', 'e3']);
+    expect(ids('2024-03-02')).toEqual(['e2', 'e3']);
+    // A day past 12 can only be the day: 13 February, in any order.
+    expect(ids('2/13/2024')).toEqual(['e4']);
   });
 
   // Perf audit: an emoji no message held read every message's text, 220-310 ms at 200,000 turns on each keystroke.

@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { Turn } from '../../../shared/turn';
 import { CJK } from '../../../shared/cjk';
-import { DATE_WORD, foldSeparators } from '../../../shared/number-separators';
+import { DATE_WORD, dateGlob, dateGlobRegExp, dateSpellings, foldSeparators } from '../../../shared/number-separators';
 import type { FocusTurn } from '../../store';
 
 /**
@@ -60,6 +60,13 @@ export function markOffsets(text: string, terms: readonly string[]): [number, nu
   for (const term of terms) {
     const exact = foldText(term).folded;
     if (exact === '') continue;
+    // A whole date is found however the day is written ("15.01.2024" finds "2024-01-15"): each spelling marked.
+    const spellings = dateSpellings(exact);
+    if (spellings) {
+      const dates = spellings.flatMap((s, i) => [...plain.matchAll(dateGlobRegExp(dateGlob(s, i === 0)))].map((m) => [m.index, m.index + m[0].length]));
+      for (const [start, end] of dates.sort((a, b) => a[0]! - b[0]!)) out.push([from[start!]!, from[end!]!]);
+      continue;
+    }
     const [t, folded] = DATE_WORD.test(exact) ? [foldSeparators(exact), loose] : [exact, plain];
     const wordStart = [...t].length === 1 && WORD_CHAR.test(t) && !CJK.test(t);
     for (let at = folded.indexOf(t); at >= 0; at = folded.indexOf(t, at + t.length)) {
