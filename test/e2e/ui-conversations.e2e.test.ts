@@ -356,7 +356,8 @@ describe('conversations', () => {
   });
 
   // Search audit: "1.2.3" found nothing in "v1.2.3", "🚀" found nothing, and "x*y" and "C" were found but marked
-  // nowhere in the opened chat. "2024-01-15" found nothing in "2024/01/15".
+  // nowhere in the opened chat. "2024-01-15" found nothing in "2024/01/15", nor "15.01.2024" or "1/15/2024" (the
+  // same day, typed as most of the world or the US writes it).
   it('finds a version, a date however written, an emoji, a word with a symbol inside and a one-letter word, marked in the hit and in the chat', async () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Noted.' }])));
     const { page } = s;
@@ -364,7 +365,7 @@ describe('conversations', () => {
     await waitIdle(page);
     await page.getByTestId('new-chat').click();
     const hit = page.getByTestId('search-result');
-    const queries = [['1.2.3', ['1.2.3']], ['2024-01-15', ['2024/01/15']], ['🚀', ['🚀']], ['x*y', ['x*y']], ['C', ['C', 'code']]] as const;
+    const queries = [['1.2.3', ['1.2.3']], ['2024-01-15', ['2024/01/15']], ['15.01.2024', ['2024/01/15']], ['1/15/2024', ['2024/01/15']], ['🚀', ['🚀']], ['x*y', ['x*y']], ['C', ['C', 'code']]] as const;
     for (const [query, marks] of queries) {
       await page.getByTestId('search-input').fill(query);
       await expect.poll(() => hit.locator('mark').allTextContents()).toEqual(marks);
