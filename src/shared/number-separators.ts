@@ -2,8 +2,8 @@
  * A date as typed in search: a year of four digits and a month, with or without the day ("2024-01", "2024-01-15"),
  * or a day and a month of one or two digits each and then the year ("15.01.2024", "01/15/2024"; "1.2.3" is one
  * too), joined by "-", "/" or ".", the last number perhaps part-typed. Search finds it however the text separates
- * its numbers ("2024/01/15", "2024.01.15"), the same numbers in the same order; two numbers such as "1.2" or "3.11"
- * (a version) stay as typed.
+ * its numbers ("2024/01/15", "2024.01.15"), the same numbers in the same order (a whole date also in its other
+ * orders: dateSpellings); two numbers such as "1.2" or "3.11" (a version) stay as typed.
  */
 export const DATE_WORD = /^(?:\d{4}[-/.]\d{1,2}(?:[-/.]\d{0,2})?|\d{1,2}[-/.]\d{1,2}[-/.]\d{0,4})$/;
 
@@ -52,7 +52,7 @@ export function dateSpellings(word: string): string[][] | undefined {
 /**
  * A spelling's numbers (dateSpellings) as an SQLite GLOB over the text with a space at each end: no digit before it,
  * "-", "/" or "." between them, and no digit after it unless `prefix` (the date as typed, perhaps typed part way:
- * results follow typing). "1/15/2024" is not in "11/15/2024", nor "2024-01-1" (1 January) in "2024-01-15".
+ * results follow typing): "1/15/2024" is not in "11/15/2024", nor "2024-01-01" in "2024-01-012".
  */
 export function dateGlob(numbers: readonly string[], prefix = false): string {
   // search-hit.ts's literalMissing reads it first without its "*[^0-9]" (7 characters), for speed.
