@@ -64,6 +64,13 @@ export interface ContextMeasure {
   draft?: { text: string; tokens: number };
 }
 
+/**
+ * The meter's question: the next request's size, and with `draft` that text's count as the message it would be.
+ * With `before` (a sent message of the chat, the one the edit form edits) the request is the chat before that
+ * message, and the draft is the edited text that replaces it.
+ */
+export type MeasureRequest = RoomTarget & { draft?: string; before?: string };
+
 /** A larger window, where Firebrand chooses it (Ollama `num_ctx`, the built-in engine), or why not. */
 export type LargerWindow =
   | {
@@ -172,7 +179,7 @@ export const AUTO_COMPACT_THRESHOLDS = [0.75, 0.85, 0.95] as const;
 
 export interface ContextInvokeContract {
   /** The next request's size as the preflight counts it, without the draft (the meter adds it). */
-  'context:measure': { req: RoomTarget & { draft?: string }; res: ContextMeasure };
+  'context:measure': { req: MeasureRequest; res: ContextMeasure };
   /** Every way to make room, with its numbers; `keepFrom` moves the cut, `extraTokens` is the draft's size. */
   'context:plan': { req: RoomTarget & { conversationId: string | null; keepFrom?: string; extraTokens?: number; edit?: EditSpec }; res: RoomPlan };
   /**

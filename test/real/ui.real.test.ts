@@ -223,6 +223,30 @@ describe('Firebrand in Chromium against a real llama-server', () => {
     await page.getByTestId('composer-input').fill('');
   });
 
+  // The edit form estimated an edited message by the ratio alone: a CJK edit was said to fit, Send was there, and the
+  // resend was refused "too long for the window". It counts the edited text as the message box counts its draft.
+  it('an edit the server counts over the window is said too long before Send, even sent at once, and the edit stays', async () => {
+    await useModel(SCRIPTS.plain, 4096);
+    await newChat();
+    await sendText('Hello there.');
+    await expect.poll(() => page.locator(ASSISTANT).last().getAttribute('data-status'), { timeout: 30_000 }).toBe('done');
+    await page.locator('[data-testid="turn"][data-role="user"]').hover();
+    await page.getByTestId('turn-edit').click();
+    // Sent at once, before typing paused long enough for the count: it is counted first, and not sent.
+    await page.getByTestId('turn-edit-input').fill('山'.repeat(800));
+    await page.getByTestId('turn-edit-input').press('Enter');
+    await expect.poll(() => page.getByTestId('turn-edit-send').isDisabled()).toBe(true);
+    expect(await page.getByTestId('turn-edit-reason').textContent()).toMatch(/too long|context window/i);
+    expect(await page.getByTestId('turn-edit-input').inputValue()).toBe('山'.repeat(800));
+    expect(await page.locator('[data-testid="turn"]').count()).toBe(2);
+    // One that fits is said to fit, and goes.
+    await page.getByTestId('turn-edit-input').fill('山'.repeat(100));
+    await expect.poll(() => page.getByTestId('turn-edit-send').isDisabled()).toBe(false);
+    await page.getByTestId('turn-edit-send').click();
+    await page.getByTestId('turn-edit-input').waitFor({ state: 'detached' });
+    await expect.poll(() => page.locator(ASSISTANT).last().getAttribute('data-status'), { timeout: 30_000 }).toBe('done');
+  });
+
   it('the app killed mid-call: after a restart the answer is interrupted and its card settled', async () => {
     await useModel(SCRIPTS.malformedCall, 16_384);
     await newChat();

@@ -42,7 +42,8 @@ const choice: Schema = {
 
 export const contextPayloadSchemas: Record<keyof ContextInvokeContract, Schema> = {
   // The composer's draft, counted as the message it would be (as long as a message may be: chat:send's text).
-  'context:measure': obj(['conversationId', 'model'], { ...target, draft: { type: 'string', maxChars: 4_000_000 } }),
+  // `before`: the sent message the edit form edits (the request is the chat before it, the draft the edited text).
+  'context:measure': obj(['conversationId', 'model'], { ...target, draft: { type: 'string', maxChars: 4_000_000 }, before: id }),
   'context:plan': obj(['conversationId', 'model'], { ...target, keepFrom: id, extraTokens: { type: 'integer', minimum: 0, maximum: 100_000_000 }, edit }),
   'context:apply': obj(['conversationId', 'model', 'choice'], { ...target, think: { type: 'boolean' }, choice, edit }),
   'context:cancel': obj(['conversationId'], { conversationId: id }),

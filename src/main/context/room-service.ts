@@ -7,7 +7,7 @@
  */
 import { summaryFailedMeta, waitingForRoom, type DroppedItem, type DroppedMeta, type FixedRoom, type SummaryFailedMeta } from '../../shared/context-edits';
 import { ANSWER_ROOM, fitsWindow } from '../../shared/context-estimate';
-import type { ContextMeasure, EditSpec, RoomApplied, RoomChoice, RoomPlan, RoomTarget } from '../../shared/context-ipc';
+import type { ContextMeasure, EditSpec, MeasureRequest, RoomApplied, RoomChoice, RoomPlan, RoomTarget } from '../../shared/context-ipc';
 import type { Turn } from '../../shared/turn';
 import type { AnswerOptions } from '../chat/chat-service';
 import { setupRequest, type RequestSetup } from '../engine/request-setup';
@@ -44,12 +44,12 @@ export class RoomService {
     return c !== undefined;
   }
 
-  async measure(t: RoomTarget & { draft?: string }): Promise<ContextMeasure> {
+  async measure(t: MeasureRequest): Promise<ContextMeasure> {
     const target = resolveTarget(this.deps, t);
     // The chat as the page asked about it: read before the request's setup, which may wait on the server (a model's
     // details, its window) while a message is sent. Read after, it counted that message, and the page, which adds
     // the turns after the tip it asked about, counted it twice.
-    const branch = t.conversationId ? this.branchOf(t.conversationId) : [];
+    const branch = t.conversationId ? (t.before ? this.branchBefore(t.conversationId, t.before) : this.branchOf(t.conversationId)) : [];
     const setup = await setupRequest(this.deps, target);
     const m = await measureBranch(this.deps, setup, branch);
     // A request that cannot be sent at all says so when sent; the meter then counts the draft alone. (Images no
@@ -304,6 +304,13 @@ export class RoomService {
     const conversation = this.deps.store.getConversation(conversationId);
     if (!conversation) throw new UserFacingError('not-found', 'That conversation no longer exists.');
     return conversation.activeLeafId ? this.deps.store.branch(conversation.activeLeafId) : [];
+  }
+
+  /** The turns before `turnId`, a sent message of this conversation (the edit form measures the chat before its edit). */
+  private branchBefore(conversationId: string, turnId: string): Turn[] {
+    const turn = this.deps.store.getTurn(turnId);
+    if (!turn || turn.conversationId !== conversationId) throw new UserFacingError('not-found', 'That message is not in this conversation.');
+    return turn.parentId ? this.deps.store.branch(turn.parentId) : [];
   }
 
   /**

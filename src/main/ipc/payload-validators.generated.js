@@ -3762,7 +3762,7 @@ return errors === 0;
 }
 
 export const payload34 = validate45;
-const schema46 = {"type":"object","additionalProperties":false,"required":["conversationId","model"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200},"draftSettings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}},"draft":{"type":"string","maxChars":4000000}}};
+const schema46 = {"type":"object","additionalProperties":false,"required":["conversationId","model"],"properties":{"conversationId":{"anyOf":[{"type":"string","minLength":1,"maxLength":200},{"type":"null"}]},"model":{"type":"string","minLength":1,"maxLength":1000},"connectionId":{"type":"string","minLength":1,"maxLength":200},"draftSettings":{"type":"object","additionalProperties":false,"required":["systemPrompt","think"],"properties":{"systemPrompt":{"type":"string","maxLength":200000},"think":{"anyOf":[{"enum":["off","on","low","medium","high"]},{"type":"null"}]},"tools":{"type":"boolean"}}},"draft":{"type":"string","maxChars":4000000},"before":{"type":"string","minLength":1,"maxLength":200}}};
 
 function validate45(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 let vErrors = null;
@@ -3777,7 +3777,7 @@ return false;
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(((((key0 === "conversationId") || (key0 === "model")) || (key0 === "connectionId")) || (key0 === "draftSettings")) || (key0 === "draft"))){
+if(!((((((key0 === "conversationId") || (key0 === "model")) || (key0 === "connectionId")) || (key0 === "draftSettings")) || (key0 === "draft")) || (key0 === "before"))){
 validate45.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
@@ -4075,6 +4075,34 @@ var valid0 = _errs24 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.before !== undefined){
+let data8 = data.before;
+const _errs26 = errors;
+if(errors === _errs26){
+if(typeof data8 === "string"){
+if(func2(data8) > 200){
+validate45.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters"}];
+return false;
+}
+else {
+if(func2(data8) < 1){
+validate45.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"}];
+return false;
+}
+}
+}
+else {
+validate45.errors = [{instancePath:instancePath+"/before",schemaPath:"#/properties/before/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

@@ -21,11 +21,25 @@ interface RoomState {
   autoCompact: AutoCompactSetting[] | null;
   /** The open conversation, when it alone (no draft) is longer than the chosen model's window: nothing more can be sent. */
   full: string | null;
-  /** The draft's text as main counted it (the server's or the tokenizer's tokens) with the measure `key`. */
-  draft: { key: string; text: string; tokens: number } | null;
+  /**
+   * Texts as main counted them (the server's or the tokenizer's tokens), by where they are typed: the message box's
+   * draft under '', an edit of a sent message under its turn's id.
+   */
+  drafts: Record<string, DraftCount>;
 }
 
-export const useRoom = create<RoomState>(() => ({ measure: null, working: null, open: false, autoCompact: null, full: null, draft: null }));
+/** A text counted by main as the message it would be, with the request it goes into. */
+export interface DraftCount {
+  /** What was measured with it (countDraft's `key`): another key is another request. */
+  key: string;
+  text: string;
+  /** What the text adds to the request as that message. */
+  tokens: number;
+  /** The request without it: the chat (the message box), the chat before the edited message (an edit). */
+  base: number;
+}
+
+export const useRoom = create<RoomState>(() => ({ measure: null, working: null, open: false, autoCompact: null, full: null, drafts: {} }));
 
 /**
  * What the measure depends on: a new key asks main again. Main measures the whole branch up to its tip, so the
@@ -111,32 +125,37 @@ export function refreshMeasure(key: string, base?: MeasureBase): void {
     });
 }
 
-let countingDraft: { ask: string; answer: Promise<number | undefined> } | null = null;
+const countingDraft = new Map<string, { ask: string; answer: Promise<DraftCount | undefined> }>();
 
 /**
- * Asks main to count the draft's text as the message it would be, with the measure `key` (where main counts the
- * request: llama-server, the built-in engine). The meter scaled it by a ratio learned from other text, and a text
+ * Asks main to count `text` as the message it would be, with the measure `key` (where main counts the request:
+ * llama-server, the built-in engine): the message box's draft, or with `before` the edit of that sent message (the
+ * request is then the chat before it). The meter scaled the text by a ratio learned from other text, and a text
  * unlike that (CJK, code) was told "fits" and then refused for the same text. Resolves the count (undefined where
  * main could not make one); one question at a time for the same text.
  */
-export function countDraft(key: string, text: string): Promise<number | undefined> {
+export function countDraft(key: string, text: string, before?: string): Promise<DraftCount | undefined> {
   const { activeId, selectedModel } = useStore.getState();
-  const counted = useRoom.getState().draft;
-  if (counted?.key === key && counted.text === text) return Promise.resolve(counted.tokens);
+  const slot = before ?? '';
+  const counted = useRoom.getState().drafts[slot];
+  if (counted?.key === key && counted.text === text) return Promise.resolve(counted);
   const ask = `${key}\u0000${text}`;
-  if (countingDraft?.ask === ask) return countingDraft.answer;
+  const asking = countingDraft.get(slot);
+  if (asking?.ask === ask) return asking.answer;
   if (!selectedModel) return Promise.resolve(undefined);
   const answer = firebrand()
-    .context.measure({ conversationId: activeId, model: selectedModel, ...connectionOf(), ...draftSettings(activeId), draft: text })
+    .context.measure({ conversationId: activeId, model: selectedModel, ...connectionOf(), ...draftSettings(activeId), draft: text, ...(before ? { before } : {}) })
     .then((value) => {
-      if (value.draft) useRoom.setState({ draft: { key, text: value.draft.text, tokens: value.draft.tokens } });
-      return value.draft?.tokens;
+      if (!value.draft) return undefined;
+      const count: DraftCount = { key, text: value.draft.text, tokens: value.draft.tokens, base: value.tokens };
+      useRoom.setState((s) => ({ drafts: { ...s.drafts, [slot]: count } }));
+      return count;
     })
     .catch(() => undefined)
     .finally(() => {
-      if (countingDraft?.ask === ask) countingDraft = null;
+      if (countingDraft.get(slot)?.ask === ask) countingDraft.delete(slot);
     });
-  countingDraft = { ask, answer };
+  countingDraft.set(slot, { ask, answer });
   return answer;
 }
 

@@ -16,9 +16,10 @@ import { cannotSee, messageRefusal, unreadableFile } from './send-checks';
 import { unseenImages, unseenImagesNote } from './unseen-images';
 import { LargerWindowOffer } from './LargerWindowOffer';
 import { AttachButton } from './AttachButton';
-import { applyChoice, countDraft, measureIdentity, refreshMeasure, setRoomOpen, turnsSince, useRoom } from '../../store/context-room';
+import { applyChoice, measureIdentity, refreshMeasure, setRoomOpen, turnsSince, useRoom } from '../../store/context-room';
 import { RoomChoices } from '../context/RoomChoices';
 import { useRoomPlan } from '../context/use-room-plan';
+import { useDraftCount } from '../context/use-draft-count';
 import { ConversationSettingsButton } from './ConversationSettings';
 import { ModelPicker } from './ModelPicker';
 import { StopButton } from './StopButton';
@@ -46,9 +47,6 @@ function focusAtLoad(box: HTMLTextAreaElement | null): void {
   const active = document.activeElement;
   if (active === null || active === document.body) box?.focus();
 }
-
-/** How long typing pauses before main counts the draft (two requests to llama-server per count). */
-const DRAFT_COUNT_PAUSE_MS = 300;
 
 /** Multiline message box with attachments, model picker, think toggle and context meter. */
 export function Composer() {
@@ -160,14 +158,9 @@ export function Composer() {
   // Where main counts the request, it counts the draft's text too once typing pauses: a ratio learned from other
   // text (the tool definitions) is far off for some (CJK, code), and the meter said "fits" of a message then refused.
   const counting = measured !== null && measured.counted !== 'estimate' && !draftEmpty && draft.trim() !== '';
-  useEffect(() => {
-    if (!counting || !key) return;
-    const timer = setTimeout(() => void countDraft(key, draft), DRAFT_COUNT_PAUSE_MS);
-    return () => clearTimeout(timer);
-  }, [counting, key, draft]);
-  const draftCount = useRoom((s) => s.draft);
+  const draftCount = useDraftCount(key, draft, counting);
   const countingBeforeSend = useRef(false);
-  const exactText = counting && draftCount && draftCount.key === key && draftCount.text === draft ? draftCount.tokens : undefined;
+  const exactText = draftCount.counted?.tokens;
   const estimatedAll = Math.ceil(estimateTokens(pending) * ratio);
   const estimatedText = draftEmpty ? 0 : Math.min(estimatedAll, Math.ceil(estimateTokens(measureTurns([{ blocks: [{ type: 'text', text: draft }] }])) * ratio));
   // The meter's parts, as a refusal card gives them: main's measure of the conversation, and the draft's message
@@ -229,7 +222,7 @@ export function Composer() {
       // A second Enter meanwhile sends nothing more.
       if (countingBeforeSend.current) return;
       countingBeforeSend.current = true;
-      const tokens = await countDraft(key, draft).finally(() => (countingBeforeSend.current = false));
+      const tokens = (await draftCount.countNow().finally(() => (countingBeforeSend.current = false)))?.tokens;
       if (tokens !== undefined && !fitsWindow(measured.tokens + tokens + (estimatedAll - estimatedText), contextWindow)) return;
     }
     draftSending();

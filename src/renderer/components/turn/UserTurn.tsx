@@ -62,7 +62,9 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   // The message box's checks, in its words (send-checks.ts): a file still being read or unreadable, an image for a
   // model that cannot see, a message over the window, nothing left. Until one passes, Send waits and says why;
   // the edit keeps its text and files.
-  const { refusal, overWindow } = useEditRefusal(turn, draft, [...keptBlocks, ...adding.added]);
+  const { refusal, overWindow, countFirst } = useEditRefusal(turn, draft, [...keptBlocks, ...adding.added]);
+  // While the edited text is counted before Send, a second Enter sends nothing more.
+  const countingBeforeSend = useRef(false);
   const spec = draft === null ? null : { turnId: turn.id, text: draft, ...(keep.length === attachments.length ? {} : { keepAttachments: keep }), ...(adding.added.length > 0 ? { attachments: adding.added } : {}) };
   const blockedBy = adding.busy ? 'Attaching…' : refusal;
   const sendable = draft !== null && blockedBy === null;
@@ -73,7 +75,12 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
     adding.clear();
   };
   const submit = async () => {
-    if (draft === null || !sendable) return;
+    if (draft === null || !sendable || countingBeforeSend.current) return;
+    if (countFirst) {
+      countingBeforeSend.current = true;
+      const fits = await countFirst().finally(() => (countingBeforeSend.current = false));
+      if (!fits) return;
+    }
     if (await editAndResend(turn, draft, { ...(keep.length === attachments.length ? {} : { keep }), added: adding.added })) {
       focusComposer();
       setDraft(null);

@@ -5,7 +5,8 @@ import type { AttachmentBlock, Turn } from '../../../shared/turn';
 import { useStore } from '../../store';
 import { costFor, currentKey, requestCost, useAttachmentCosts, type CostState } from '../../store/attachment-costs';
 import type { AppState } from '../../store/app-state';
-import { useRoom } from '../../store/context-room';
+import { useRoom, type DraftCount } from '../../store/context-room';
+import { useDraftCount } from '../context/use-draft-count';
 import { cannotSee, messageRefusal } from '../composer/send-checks';
 import { tooLongReason } from '../composer/window-room';
 
@@ -35,13 +36,31 @@ export function useEditRefusal(turn: Turn, text: string | null, items: readonly 
   useEffect(() => {
     if (editing) for (const b of items) requestCost(b);
   }, [editing, ids, selected, activeConnection]);
-  return text === null ? NO_REFUSAL : editChecks(turn, text, items, { selected, models, aliases, turns, activeId, contextChoice, costs, measure });
+  // Where main counts the chat's request (llama-server, the built-in engine), it counts the edited text too once
+  // typing pauses, as the message box's draft (use-draft-count.ts): the chat before the message and the text that
+  // replaces it. Scaled by a ratio learned from other text, a CJK or code edit was said to fit and then refused.
+  const measureKey = useRoom((s) => (editing && s.measure?.base?.conversationId === activeId && s.measure.value.counted !== 'estimate' ? s.measure.key : null));
+  const counting = measureKey !== null && text !== null && text.trim() !== '';
+  const { counted, countNow } = useDraftCount(counting ? `${measureKey}|${turn.id}` : null, text ?? '', counting, turn.id);
+  if (text === null) return NO_REFUSAL;
+  const c: EditContext = { selected, models, aliases, turns, activeId, contextChoice, costs, measure, ...(counted ? { counted } : {}) };
+  const checks = editChecks(turn, text, items, c);
+  // Sent before the count came (Enter at once after typing): counted first, and not sent where it does not fit;
+  // the form then says so, as it would have a moment later.
+  const countFirst = async (): Promise<boolean> => {
+    if (!counting || counted) return true;
+    const count = await countNow();
+    return count === undefined || editChecks(turn, text, items, { ...c, counted: count }).refusal === null;
+  };
+  return { ...checks, countFirst };
 }
 
 /** Why the edit cannot be sent (null: it can), and whether that is the window: then the form offers Make room. */
 export interface EditChecks {
   refusal: string | null;
   overWindow: boolean;
+  /** Before Send: counts the edited text first where main counts it and has not yet; false where it does not fit. */
+  countFirst?: () => Promise<boolean>;
 }
 
 const NO_REFUSAL: EditChecks = { refusal: null, overWindow: false };
@@ -56,6 +75,8 @@ export interface EditContext {
   contextChoice: AppState['contextChoice'];
   costs: Record<string, CostState>;
   measure: { value: { parts?: { tools?: number; system?: number } | undefined }; base?: { conversationId: string | null } | undefined } | null;
+  /** Main's count of this edit's text (use-draft-count.ts), and of the chat before the edited message. */
+  counted?: Pick<DraftCount, 'text' | 'tokens' | 'base'>;
 }
 
 /** Why `text` and `items`, sent as the edit of `turn`, would be refused; null when they can go (useEditRefusal). */
@@ -65,7 +86,7 @@ export function editRefusal(turn: Pick<Turn, 'id'>, text: string, items: readonl
 
 /** editRefusal, and whether what refuses it is the window (the branch before the edit and the edit do not fit). */
 export function editChecks(turn: Pick<Turn, 'id'>, text: string, items: readonly AttachmentBlock[], c: EditContext): EditChecks {
-  const { selected, models, aliases, turns, activeId, contextChoice, costs, measure } = c;
+  const { selected, models, aliases, turns, activeId, contextChoice, costs, measure, counted } = c;
   const alias = aliasOfRef(selected, aliases);
   const model = models.find((m) => m.name === selected) ?? models.find((m) => m.name === alias?.model);
   const modelName = selected === null ? null : refLabel(selected, aliases);
@@ -82,7 +103,14 @@ export function editChecks(turn: Pick<Turn, 'id'>, text: string, items: readonly
   // The system prompt and the tools as main last counted them for this chat.
   const parts = measure?.base?.conversationId === activeId ? measure?.value.parts : undefined;
   const besides = (parts?.tools ?? 0) + (parts?.system ?? 0);
-  const estimate = besides + Math.ceil(estimateTokens(addInputs(measureTurns(before, cost), pending)) * ratio);
+  // Where main counted this text, the request as counted (the chat before the message, the text as its message) and
+  // the files as estimated here; else all of it estimated, the system prompt and the tools as main counted them.
+  const estimatedAll = Math.ceil(estimateTokens(pending) * ratio);
+  const estimatedText = empty ? 0 : Math.min(estimatedAll, Math.ceil(estimateTokens(measureTurns([{ blocks: [{ type: 'text', text }] }])) * ratio));
+  const estimate =
+    counted && counted.text === text
+      ? counted.base + counted.tokens + (estimatedAll - estimatedText)
+      : besides + Math.ceil(estimateTokens(addInputs(measureTurns(before, cost), pending)) * ratio);
   // Until main has said which window the request carries, nothing is refused on a guess (as in the message box).
   const window = contextChoice?.contextWindow;
   const overReason =
