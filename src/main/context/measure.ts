@@ -24,7 +24,36 @@ export interface Measured {
   parts: Pick<RefusalParts, 'tools' | 'system' | 'earlier'>;
 }
 
-export async function measureBranch(deps: RequestSetupDeps, setup: RequestSetup, branch: readonly Turn[], opts: { largest?: number; exact?: boolean } = {}): Promise<Measured | { kind: 'unsendable'; message: string }> {
+/**
+ * The last few counts by the exact request counted (the connection and the body): the meter asks again at each pause
+ * in typing, and the chat without the draft is the same request each time. A different body is counted afresh, so
+ * a count from here is the server's count of that very request.
+ */
+export class CountCache {
+  private readonly entries = new Map<string, { tokens: number; counted: CountedBy }>();
+
+  constructor(private readonly size = 8) {}
+
+  async count(key: string, make: () => Promise<{ tokens: number; counted: CountedBy } | undefined>): Promise<{ tokens: number; counted: CountedBy } | undefined> {
+    const hit = this.entries.get(key);
+    if (hit) {
+      // The most recent last: the oldest goes first.
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const made = await make();
+    if (!made) return undefined;
+    this.entries.set(key, made);
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.size) break;
+      this.entries.delete(oldest);
+    }
+    return made;
+  }
+}
+
+export async function measureBranch(deps: RequestSetupDeps, setup: RequestSetup, branch: readonly Turn[], opts: { largest?: number; exact?: boolean; counts?: CountCache } = {}): Promise<Measured | { kind: 'unsendable'; message: string }> {
   await prepareAttachments(deps, branch);
   // The message to be sent is the draft, counted apart: every image of the branch is history here.
   const a = assemble({ ...assembleInputFor(deps, setup, branch), ignoreWindow: true, historyOnly: true, largest: opts.largest ?? 1 });
@@ -49,15 +78,19 @@ export async function measureBranch(deps: RequestSetupDeps, setup: RequestSetup,
   if (opts.exact === false) return { ...base, tokens: a.estimate, counted: 'estimate', parts: partsOf(a.estimate) };
   const { connection } = setup;
   const exact = (tokens: number, counted: CountedBy): Measured => ({ ...base, largest: inCountedUnits(base.largest, a.estimate, tokens), tokens, counted, parts: partsOf(tokens) });
-  if (connection.kind === 'llama-server') {
-    const counted = await countPromptTokens(connection, a.body);
-    if (counted !== undefined) return exact(counted, 'server');
-  } else if (connection.preflight) {
+  const count = async (): Promise<{ tokens: number; counted: CountedBy } | undefined> => {
+    if (connection.kind === 'llama-server') {
+      const counted = await countPromptTokens(connection, a.body);
+      return counted !== undefined ? { tokens: counted, counted: 'server' } : undefined;
+    }
+    if (!connection.preflight) return undefined;
     const r = await connection.preflight(a.body);
-    if (r.kind === 'ok') return exact(r.promptTokens, 'tokenizer');
+    if (r.kind === 'ok') return { tokens: r.promptTokens, counted: 'tokenizer' };
     const estimate = r.kind === 'refused' && r.source === 'context-refused' ? r.meta['estimate'] : undefined;
-    if (typeof estimate === 'number') return exact(estimate, 'tokenizer');
-  }
+    return typeof estimate === 'number' ? { tokens: estimate, counted: 'tokenizer' } : undefined;
+  };
+  const counted = opts.counts ? await opts.counts.count(`${connection.id}\u0000${connection.baseUrl}\u0000${a.body}`, count) : await count();
+  if (counted) return exact(counted.tokens, counted.counted);
   return { ...base, tokens: a.estimate, counted: 'estimate', parts: partsOf(a.estimate) };
 }
 

@@ -16,7 +16,7 @@ import type { AutoCompactStore } from './auto-compact-store';
 import { card, withCard } from './cards';
 import { chooseCut, cutCandidates, cutPoints, dropMetaFor, letOthersRun, summaryBudget, type Cut } from './cut-plan';
 import { keepLargerWindow, largerWindow } from './larger-window';
-import { measureBranch, type Measured } from './measure';
+import { CountCache, measureBranch, type Measured } from './measure';
 import { resolveTarget, type ResolvedTarget, type RoomDeps } from './room-target';
 import { summarizeCut } from './summarize-cut';
 
@@ -27,6 +27,11 @@ type ApplyRequest = RoomTarget & { conversationId: string; think?: boolean; choi
 
 export class RoomService {
   private readonly busy = new Map<string, AbortController>();
+  /**
+   * The meter's last counts, by the exact request counted: each pause in typing measures the chat without the draft
+   * and with it, and on a long chat the one without was the whole chat sent to the server again for the same count.
+   */
+  private readonly counts = new CountCache();
 
   constructor(
     private readonly deps: RoomDeps,
@@ -51,7 +56,7 @@ export class RoomService {
     // the turns after the tip it asked about, counted it twice.
     const branch = t.conversationId ? (t.before ? this.branchBefore(t.conversationId, t.before) : this.branchOf(t.conversationId)) : [];
     const setup = await setupRequest(this.deps, target);
-    const m = await measureBranch(this.deps, setup, branch);
+    const m = await measureBranch(this.deps, setup, branch, { counts: this.counts });
     // A request that cannot be sent at all says so when sent; the meter then counts the draft alone. (Images no
     // longer make one: the measured branch is history, and its images go as notes to a model that cannot see.)
     if ('kind' in m) return { tokens: 0, counted: 'estimate', window: null };
@@ -81,7 +86,7 @@ export class RoomService {
   private async countDraft(setup: RequestSetup, branch: readonly Turn[], without: Measured, text: string, conversationId: string | null): Promise<{ text: string; tokens: number } | undefined> {
     if (without.counted === 'estimate') return undefined;
     const message: Turn = { id: 'draft', conversationId: conversationId ?? '', parentId: branch.at(-1)?.id ?? null, role: 'user', blocks: [{ type: 'text', text }], meta: {}, status: 'done', createdAt: 0 };
-    const withDraft = await measureBranch(this.deps, setup, [...branch, message]);
+    const withDraft = await measureBranch(this.deps, setup, [...branch, message], { counts: this.counts });
     if ('kind' in withDraft || withDraft.counted !== without.counted) return undefined;
     return { text, tokens: Math.max(0, withDraft.tokens - without.tokens) };
   }
