@@ -53,6 +53,12 @@ export class CountCache {
   }
 }
 
+/** The request body for `branch` as measureBranch sends it to be counted (attachments prepared); undefined where none is sent. */
+export function assembledBody(deps: RequestSetupDeps, setup: RequestSetup, branch: readonly Turn[]): string | undefined {
+  const a = assemble({ ...assembleInputFor(deps, setup, branch), ignoreWindow: true, historyOnly: true, largest: 1 });
+  return a.kind === 'send' ? a.body : undefined;
+}
+
 export async function measureBranch(deps: RequestSetupDeps, setup: RequestSetup, branch: readonly Turn[], opts: { largest?: number; exact?: boolean; counts?: CountCache } = {}): Promise<Measured | { kind: 'unsendable'; message: string }> {
   await prepareAttachments(deps, branch);
   // The message to be sent is the draft, counted apart: every image of the branch is history here.

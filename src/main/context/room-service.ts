@@ -16,7 +16,8 @@ import type { AutoCompactStore } from './auto-compact-store';
 import { card, withCard } from './cards';
 import { chooseCut, cutCandidates, cutPoints, dropMetaFor, letOthersRun, summaryBudget, type Cut } from './cut-plan';
 import { keepLargerWindow, largerWindow } from './larger-window';
-import { CountCache, measureBranch, type Measured } from './measure';
+import { DraftTemplates } from './draft-template';
+import { assembledBody, CountCache, measureBranch, type Measured } from './measure';
 import { resolveTarget, type ResolvedTarget, type RoomDeps } from './room-target';
 import { summarizeCut } from './summarize-cut';
 
@@ -32,6 +33,8 @@ export class RoomService {
    * and with it, and on a long chat the one without was the whole chat sent to the server again for the same count.
    */
   private readonly counts = new CountCache();
+  /** The chat rendered once with a stand-in for the draft: a pause's count is then the draft's part alone. */
+  private readonly templates = new DraftTemplates();
 
   constructor(
     private readonly deps: RoomDeps,
@@ -85,8 +88,13 @@ export class RoomService {
    */
   private async countDraft(setup: RequestSetup, branch: readonly Turn[], without: Measured, text: string, conversationId: string | null): Promise<{ text: string; tokens: number } | undefined> {
     if (without.counted === 'estimate') return undefined;
-    const message: Turn = { id: 'draft', conversationId: conversationId ?? '', parentId: branch.at(-1)?.id ?? null, role: 'user', blocks: [{ type: 'text', text }], meta: {}, status: 'done', createdAt: 0 };
-    const withDraft = await measureBranch(this.deps, setup, [...branch, message], { counts: this.counts });
+    const message = (t: string): Turn => ({ id: 'draft', conversationId: conversationId ?? '', parentId: branch.at(-1)?.id ?? null, role: 'user', blocks: [{ type: 'text', text: t }], meta: {}, status: 'done', createdAt: 0 });
+    if (without.counted === 'server') {
+      const base = assembledBody(this.deps, setup, branch);
+      const counted = base === undefined ? undefined : await this.templates.count(setup.connection, base, text, (t) => assembledBody(this.deps, setup, [...branch, message(t)]));
+      if (counted !== undefined) return { text, tokens: Math.max(0, counted - without.tokens) };
+    }
+    const withDraft = await measureBranch(this.deps, setup, [...branch, message(text)], { counts: this.counts });
     if ('kind' in withDraft || withDraft.counted !== without.counted) return undefined;
     return { text, tokens: Math.max(0, withDraft.tokens - without.tokens) };
   }
