@@ -8,7 +8,7 @@ import type { AttachmentInspection } from '../../src/shared/ipc';
 import type { AttachmentBlock, Turn } from '../../src/shared/turn';
 import { useStore } from '../../src/renderer/store';
 import type { CostState } from '../../src/renderer/store/attachment-costs';
-import { editRefusal, type EditContext } from '../../src/renderer/components/turn/use-edit-checks';
+import { editChecks, editRefusal, type EditContext } from '../../src/renderer/components/turn/use-edit-checks';
 import { messageRefusal } from '../../src/renderer/components/composer/send-checks';
 import { editAndResend } from '../../src/renderer/store/branch-actions';
 import { FirebrandError } from '../../src/shared/ipc';
@@ -67,6 +67,18 @@ describe('the edit form’s checks before Send', () => {
   it('refuses a message longer than the window with the message box’s reason; the turns after the edited one do not count', () => {
     expect(editRefusal(edited, 'Short again', [], context())).toBeNull();
     expect(editRefusal(edited, 'x'.repeat(20_000), [], context())).toMatch(/^Too long for llama3\.2:3b: about .* tokens, its window holds 4[.,]?\d*K?.*\. Make room, or remove attachments\.$/);
+  });
+
+  // The ratio is learned from other text (the tool definitions): a CJK edit scaled by it fit, and was then refused.
+  it('takes main’s count of the edited text where it came: a text the ratio says fits is too long as counted', () => {
+    const text = '山'.repeat(800);
+    const c = { ...context(), contextChoice: { contextWindow: 4096, source: 'fallback' as const, reason: null, estimateRatio: 2 } };
+    expect(editChecks(edited, text, [], c)).toMatchObject({ refusal: null, overWindow: false });
+    const counted = editChecks(edited, text, [], { ...c, counted: { text, tokens: 2_400, base: 1_900 } });
+    expect(counted.overWindow).toBe(true);
+    expect(counted.refusal).toMatch(/too long|context window/i);
+    // A count of another text (typed since) does not stand for this one.
+    expect(editChecks(edited, text, [], { ...c, counted: { text: 'older', tokens: 2_400, base: 1_900 } }).overWindow).toBe(false);
   });
 
   it('names a file that is still being read, and one that cannot be read', () => {
