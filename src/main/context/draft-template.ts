@@ -11,6 +11,7 @@
  * token and give the same count as the whole for the stand-in's prompt; the draft must have nothing a template
  * might read (markup: `<`, `>`).
  */
+import { createHash } from 'node:crypto';
 import type { EngineConnection } from '../engine/types';
 import { renderPrompt, tokenizeText, tokenPieces } from '../engine/server-count';
 
@@ -45,7 +46,7 @@ export class DraftTemplates {
    */
   async count(connection: EngineConnection, baseKey: string, text: string, withText: (t: string) => string | undefined): Promise<number | undefined> {
     if (connection.kind !== 'llama-server' || !plainDraft(text)) return undefined;
-    const key = `${connection.id}\u0000${connection.baseUrl}\u0000${baseKey}`;
+    const key = `${connection.id}\u0000${connection.baseUrl}\u0000${createHash('sha256').update(baseKey).digest('hex')}`;
     // Learned at the first pause on this request (two renders and a few counts), kept for the pauses after it.
     const entry = this.entries.get(key) ?? learn(connection, withText).catch(() => null);
     this.entries.delete(key);

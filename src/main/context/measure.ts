@@ -5,6 +5,7 @@
  * calibrated estimate. A choice is measured by measuring the branch with its card added, unsaved: the same
  * history code that will build the next real request decides what it leaves out.
  */
+import { createHash } from 'node:crypto';
 import type { CountedBy } from '../../shared/context-edits';
 import type { RefusalParts } from '../../shared/system-turns';
 import type { Turn } from '../../shared/turn';
@@ -95,7 +96,8 @@ export async function measureBranch(deps: RequestSetupDeps, setup: RequestSetup,
     const estimate = r.kind === 'refused' && r.source === 'context-refused' ? r.meta['estimate'] : undefined;
     return typeof estimate === 'number' ? { tokens: estimate, counted: 'tokenizer' } : undefined;
   };
-  const counted = opts.counts ? await opts.counts.count(`${connection.id}\u0000${connection.baseUrl}\u0000${a.body}`, count) : await count();
+  // By the body's digest: a chat's body can be megabytes (documents), and eight of them were kept.
+  const counted = opts.counts ? await opts.counts.count(`${connection.id}\u0000${connection.baseUrl}\u0000${createHash('sha256').update(a.body).digest('hex')}`, count) : await count();
   if (counted) return exact(counted.tokens, counted.counted);
   return { ...base, tokens: a.estimate, counted: 'estimate', parts: partsOf(a.estimate) };
 }
