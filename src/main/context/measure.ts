@@ -96,10 +96,17 @@ export async function measureBranch(deps: RequestSetupDeps, setup: RequestSetup,
     const estimate = r.kind === 'refused' && r.source === 'context-refused' ? r.meta['estimate'] : undefined;
     return typeof estimate === 'number' ? { tokens: estimate, counted: 'tokenizer' } : undefined;
   };
-  // By the body's digest: a chat's body can be megabytes (documents), and eight of them were kept.
-  const counted = opts.counts ? await opts.counts.count(`${connection.id}\u0000${connection.baseUrl}\u0000${createHash('sha256').update(a.body).digest('hex')}`, count) : await count();
+  // By the body's digest (a chat's body can be megabytes, documents in it), and what the app knows of the model the
+  // server runs: a server restarted with another model (another template, window or file) counts afresh.
+  const counted = opts.counts ? await opts.counts.count(`${connection.id}\u0000${connection.baseUrl}\u0000${modelMark(setup)}\u0000${createHash('sha256').update(a.body).digest('hex')}`, count) : await count();
   if (counted) return exact(counted.tokens, counted.counted);
   return { ...base, tokens: a.estimate, counted: 'estimate', parts: partsOf(a.estimate) };
+}
+
+/** What the app knows of the model a server runs, as it last read it: another one there counts afresh. */
+export function modelMark(setup: Pick<RequestSetup, 'caps'>): string {
+  const c = setup.caps;
+  return createHash('sha256').update(JSON.stringify([c.serverContext ?? null, c.trainedContext ?? null, c.file?.sha256 ?? null, c.template ?? null])).digest('hex');
 }
 
 /**

@@ -17,7 +17,7 @@ import { card, withCard } from './cards';
 import { chooseCut, cutCandidates, cutPoints, dropMetaFor, letOthersRun, summaryBudget, type Cut } from './cut-plan';
 import { keepLargerWindow, largerWindow } from './larger-window';
 import { DraftTemplates } from './draft-template';
-import { assembledBody, CountCache, measureBranch, type Measured } from './measure';
+import { assembledBody, CountCache, measureBranch, modelMark, type Measured } from './measure';
 import { resolveTarget, type ResolvedTarget, type RoomDeps } from './room-target';
 import { summarizeCut } from './summarize-cut';
 
@@ -91,7 +91,7 @@ export class RoomService {
     const message = (t: string): Turn => ({ id: 'draft', conversationId: conversationId ?? '', parentId: branch.at(-1)?.id ?? null, role: 'user', blocks: [{ type: 'text', text: t }], meta: {}, status: 'done', createdAt: 0 });
     if (without.counted === 'server') {
       const base = assembledBody(this.deps, setup, branch);
-      const counted = base === undefined ? undefined : await this.templates.count(setup.connection, base, text, (t) => assembledBody(this.deps, setup, [...branch, message(t)]));
+      const counted = base === undefined ? undefined : await this.templates.count(setup.connection, `${modelMark(setup)}\u0000${base}`, text, (t) => assembledBody(this.deps, setup, [...branch, message(t)]));
       if (counted !== undefined) return { text, tokens: Math.max(0, counted - without.tokens) };
     }
     const withDraft = await measureBranch(this.deps, setup, [...branch, message(text)], { counts: this.counts });
