@@ -6,73 +6,31 @@
  * goes with the next change and says what to do about a name taken, and the form's "Add variable" is told apart
  * from "Add server". Screenshots at 1280 and 390 px.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TAGS_BODY } from '../replay-server/ollama-wire';
-import { startReplayServer, type ReplayRoute } from '../replay-server/replay-server';
-import { launchChromium, openPage } from './helpers/browser';
+import { importEverything, startMcpUi, stopMcpUi, type McpUi } from './helpers/mcp-ui';
 import { shootAtBothWidths } from './helpers/screenshots';
-import { startServeProcess } from './helpers/serve-process';
-import { modelOption, ollamaLines, send, waitIdle, type UiSession } from './helpers/ui-session';
+import { ollamaLines, send, waitIdle } from './helpers/ui-session';
 
-const EVERYTHING_BIN = resolve(import.meta.dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const SDK_SERVER_BIN = resolve(import.meta.dirname, '../main/mcp/servers/sdk-server.mjs');
 const SCRIPTED_BIN = resolve(import.meta.dirname, '../main/mcp/servers/scripted-server.mjs');
 
-let s: (UiSession & { scratch: string }) | undefined;
+let s: McpUi | undefined;
 afterEach(async () => {
-  if (!s) return;
-  await s.page.close().catch(() => undefined);
-  await s.browser.close();
-  await s.serve.stop();
-  await s.replay.close();
-  rmSync(s.dataDir, { recursive: true, force: true });
-  rmSync(s.scratch, { recursive: true, force: true });
+  await stopMcpUi(s);
   s = undefined;
 });
 
-type Body = { options?: { num_predict?: number } };
-const isTitle = (body: string) => (JSON.parse(body) as Body).options?.num_predict !== undefined;
-
-/** Serve mode against an Ollama whose model can use tools; the n-th chat request gets the n-th planned answer. */
-async function start(plan: string[]): Promise<NonNullable<typeof s>> {
-  const base: ReplayRoute[] = [
-    { path: '/api/tags', body: TAGS_BODY },
-    { path: '/api/version', body: '{"version":"0.12.6"}' },
-    { path: '/api/ps', body: '{"models":[]}' },
-    { method: 'POST', path: '/api/show', body: JSON.stringify({ capabilities: ['completion', 'tools'] }) },
-  ];
-  const chat = (body: string): ReplayRoute => ({ method: 'POST', path: '/api/chat', body, chunk: 'lines', headers: { 'content-type': 'application/x-ndjson' } });
-  const fallback = ollamaLines([{ content: 'Done.' }]);
-  const replay = await startReplayServer([...base, chat(fallback)]);
-  replay.setOnRequest((req) => {
-    if (req.path === '/api/chat') replay.setRoutes([...base, chat((isTitle(req.body) ? undefined : plan.shift()) ?? fallback)]);
-  });
-  const browser = await launchChromium();
-  const dataDir = mkdtempSync(join(tmpdir(), 'firebrand-ui-mcp2-'));
-  const scratch = mkdtempSync(join(tmpdir(), 'firebrand-ui-mcp2-files-'));
-  const serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-  const page = await openPage(browser, { viewport: { width: 1280, height: 900 } });
-  await page.goto(serve.url);
-  await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
-  return { browser, replay, page, serve, dataDir, scratch };
-}
+const start = (plan: string[]) => startMcpUi(plan, 'mcp2');
 
 const call = (name: string, args: Record<string, unknown>) => ollamaLines([{ tool_calls: [{ function: { name, arguments: args } }] }]);
 
 describe('Settings → Tools and tool cards say what a server did, in words', () => {
   it('imports, says what to do about a name taken, clears that line on the next change, and says a server is off', async () => {
     s = await start([]);
-    const { page, scratch } = s;
-    const file = join(scratch, 'claude_desktop_config.json');
-    writeFileSync(file, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] } } }));
-    await page.getByTestId('settings-open').click();
-    const tools = page.getByTestId('settings-tools');
-    await tools.getByTestId('mcp-import-input').setInputFiles(file);
-    const item = tools.locator('[data-testid="mcp-server"][data-name="everything"]');
-    await expect.poll(() => item.getAttribute('data-state')).toBe('ready');
+    const { page } = s;
+    const { tools, item, file } = await importEverything(s);
     await expect.poll(() => tools.getByTestId('mcp-import-result').textContent()).toBe('Added everything.');
 
     // The same file again: the name is taken, and the line says what the user can do (there is no name box here).

@@ -4,75 +4,33 @@
  * names the server, the tool and the arguments, and the result comes back on the call's card. A tool switched off
  * and a conversation with tools off leave the next request without them.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TAGS_BODY } from '../replay-server/ollama-wire';
-import { startReplayServer, type ReplayRoute } from '../replay-server/replay-server';
-import { launchChromium, openPage } from './helpers/browser';
-import { startServeProcess } from './helpers/serve-process';
-import { assistant, modelOption, ollamaLines, send, waitIdle, type UiSession } from './helpers/ui-session';
+import { EVERYTHING_BIN, importEverything, isTitle, startMcpUi, stopMcpUi, type McpUi } from './helpers/mcp-ui';
+import { assistant, modelOption, ollamaLines, send, waitIdle } from './helpers/ui-session';
 
-const EVERYTHING_BIN = resolve(import.meta.dirname, '../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const FILESYSTEM_BIN = resolve(import.meta.dirname, '../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
-let s: (UiSession & { scratch: string }) | undefined;
+let s: McpUi | undefined;
 afterEach(async () => {
-  if (!s) return;
-  await s.page.close().catch(() => undefined);
-  await s.browser.close();
-  await s.serve.stop();
-  await s.replay.close();
-  rmSync(s.dataDir, { recursive: true, force: true });
-  rmSync(s.scratch, { recursive: true, force: true });
+  await stopMcpUi(s);
   s = undefined;
 });
 
-type Body = { messages: { role: string; content: string }[]; tools?: { function: { name: string } }[]; options?: { num_predict?: number } };
-/** The title lane's request (after the first answer) caps its answer; chat steps do not. */
-const isTitle = (body: string) => (JSON.parse(body) as Body).options?.num_predict !== undefined;
+type Body = { messages: { role: string; content: string }[]; tools?: { function: { name: string } }[] };
 
-/** Serve mode against an Ollama whose model can use tools; the n-th chat request gets the n-th planned answer. */
-async function start(plan: string[]): Promise<NonNullable<typeof s>> {
-  const base: ReplayRoute[] = [
-    { path: '/api/tags', body: TAGS_BODY },
-    { path: '/api/version', body: '{"version":"0.12.6"}' },
-    { path: '/api/ps', body: '{"models":[]}' },
-    { method: 'POST', path: '/api/show', body: JSON.stringify({ capabilities: ['completion', 'tools'] }) },
-  ];
-  const chat = (body: string): ReplayRoute => ({ method: 'POST', path: '/api/chat', body, chunk: 'lines', headers: { 'content-type': 'application/x-ndjson' } });
-  const fallback = ollamaLines([{ content: 'Done.' }]);
-  const replay = await startReplayServer([...base, chat(fallback)]);
-  replay.setOnRequest((req) => {
-    if (req.path === '/api/chat') replay.setRoutes([...base, chat((isTitle(req.body) ? undefined : plan.shift()) ?? fallback)]);
-  });
-  const browser = await launchChromium();
-  const dataDir = mkdtempSync(join(tmpdir(), 'firebrand-ui-mcp-'));
-  const scratch = mkdtempSync(join(tmpdir(), 'firebrand-ui-mcp-files-'));
-  const serve = await startServeProcess({ dataDir, ollamaUrl: replay.url });
-  const page = await openPage(browser, { viewport: { width: 1280, height: 900 } });
-  await page.goto(serve.url);
-  await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
-  return { browser, replay, page, serve, dataDir, scratch };
-}
+const start = (plan: string[]) => startMcpUi(plan, 'mcp');
 
-const bodies = (session: NonNullable<typeof s>) => session.replay.requests.filter((r) => r.path === '/api/chat' && !isTitle(r.body)).map((r) => JSON.parse(r.body) as Body);
+const bodies = (session: McpUi) => session.replay.requests.filter((r) => r.path === '/api/chat' && !isTitle(r.body)).map((r) => JSON.parse(r.body) as Body);
 const toolNames = (b: Body | undefined) => (b?.tools ?? []).map((t) => t.function.name);
 
 describe('Settings → Tools and an MCP tool in a chat', () => {
   it('imports a server, shows it ready with its tools, and runs echo after the user allows it', async () => {
     const callEcho = ollamaLines([{ tool_calls: [{ function: { name: 'echo', arguments: { message: 'hi <b>from</b> the model' } } }] }]);
     s = await start([callEcho, ollamaLines([{ content: 'The server echoed it.' }])]);
-    const { page, scratch } = s;
-    const file = join(scratch, 'claude_desktop_config.json');
-    writeFileSync(file, JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING_BIN, 'stdio'] } } }));
-
-    await page.getByTestId('settings-open').click();
-    const tools = page.getByTestId('settings-tools');
-    await tools.getByTestId('mcp-import-input').setInputFiles(file);
-    const item = tools.locator('[data-testid="mcp-server"][data-name="everything"]');
-    await expect.poll(() => item.getAttribute('data-state')).toBe('ready');
+    const { page } = s;
+    const { tools, item } = await importEverything(s);
     expect(Number(await item.getAttribute('data-tools'))).toBeGreaterThan(5);
     await expect.poll(() => tools.getByTestId('mcp-import-result').textContent()).toContain('Added everything.');
     await item.locator('summary', { hasText: 'Tools' }).click();

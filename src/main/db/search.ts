@@ -1,131 +1,15 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { CJK } from '../../shared/cjk';
-import { DATE_SEPARATOR, DATE_WORD, dateGlob, dateGlobRegExp, dateSpellings, foldSeparators } from '../../shared/number-separators';
 import { CjkSearch, cjkSnippet, hitsWithText } from './search-cjk';
 import { notBeingDeleted, withDeletesOf } from './delete-intent';
 import { DocumentSearchIndex, type SearchableText } from './document-search';
-import { literalMissing, MATCH_END, MATCH_START, RANK_WINDOW, type Literal, type SearchHit } from './search-hit';
+import { literalMissing, MATCH_END, MATCH_START, RANK_WINDOW, type SearchHit } from './search-hit';
 import { BeyondTextSearch } from './search-beyond-text';
+import { literalsOf, markLiterals, queryWords, symbolWords, toFtsQuery } from './search-query';
 import { CjkBeyondTextSearch } from './search-cjk-beyond-text';
 
 export { MATCH_END, MATCH_START, RANK_WINDOW, type HitPlace, type Literal, type SearchHit } from './search-hit';
-
-/** The words of a query: split at spaces, control characters dropped, those with a letter or digit, at most 32. */
-export function queryWords(input: string): string[] {
-  return input
-    .split(/\s+/u)
-    .map((w) => w.replace(/[\u0000-\u001f]/gu, ''))
-    .filter((w) => /[\p{L}\p{N}]/u.test(w))
-    .slice(0, 32);
-}
-
-/**
- * Words whose symbols are what they say (C++, C#, F#, g++): the tokenizer drops the symbols and leaves a letter, and
- * "C++" as a prefix matched every word that begins with c ("coffee", "Café", "80 °C"; keyboard audit #4). Such a
- * word is no prefix (its symbols end it), and a hit must hold it as typed (literalsOf).
- */
-const SYMBOL_WORD = /[+#]/u;
-
-/**
- * Turns whatever the user typed into an FTS5 query that cannot throw: every word becomes a quoted phrase (FTS5
- * operators, quotes, colons and parentheses lose their meaning), the words are ANDed, and the last one is a
- * prefix so results follow typing (not a word of symbols, SYMBOL_WORD). A whole date is also asked for as its
- * other spellings are indexed (dateSpellings: "15.01.2024" finds "2024-01-15"), ORed in parentheses, which FTS5
- * ANDs only with an explicit AND. Returns null when nothing searchable is left.
- */
-export function toFtsQuery(input: string): string | null {
-  const words = queryWords(input);
-  if (words.length === 0) return null;
-  const parts = words.map((w, i) => {
-    const typed = `"${indexedPart(w).replaceAll('"', '""')}"${i === words.length - 1 && !SYMBOL_WORD.test(w) ? '*' : ''}`;
-    const spellings = dateSpellings(w);
-    if (!spellings) return typed;
-    // All three numbers: without the first ("2 3" of "3.2.2024") a phrase matched every "version 2.3", and each
-    // such message's text was read for the literal check, 560 ms at 200,000 turns (bench/search.bench.ts).
-    const others = spellings.slice(1).map((s) => `"${s.join(' ')}"`);
-    return others.length === 0 ? typed : `(${[typed, ...others].join(' OR ')})`;
-  });
-  return parts.join(parts.some((p) => p.startsWith('(')) ? ' AND ' : ' ');
-}
-
-/**
- * A word that starts with a number joined on by a dot or other separator ("1.2.3", "3.11", "2-1"): the tokenizer
- * splits it, and its first number may end a longer token in the text ("v1.2.3" is "v1" "2" "3"), so "1.2.3" found
- * nothing there. The index is asked for the rest ("2.3"), and a hit must hold the word as typed (literalsOf).
- */
-const JOINED_NUMBER = /^\p{N}+[^\p{L}\p{N}\s]+(?=[\p{L}\p{N}])/u;
-
-/** What of a word the index is asked for: all of it, but the leading number of a JOINED_NUMBER word. */
-function indexedPart(word: string): string {
-  return word.replace(JOINED_NUMBER, '');
-}
-
-/**
- * The words a hit must contain as typed, case aside (SYMBOL_WORD, JOINED_NUMBER), lower-cased as SQLite's lower()
- * folds (ASCII). A date's separators are folded (DATE_WORD, foldSeparators), and the text with them where it is
- * checked (search-hit.ts's literalMissing): "2024-01-15" must find "2024/01/15" and "2024.01.15", as it did before
- * the literal check. A whole date is any of its spellings (dateSpellings, as GLOBs: dateGlob), the one typed a
- * prefix: "15.01.2024" finds "2024-01-15" and "1/15/2024", and none of them finds 2024, 01 and 15 apart.
- */
-export function literalsOf(input: string): Literal[] {
-  return queryWords(input)
-    .filter((w) => SYMBOL_WORD.test(w) || JOINED_NUMBER.test(w))
-    .map((w) => w.replace(/[A-Z]/g, (c) => c.toLowerCase()))
-    .map((w) => dateSpellings(w)?.map((s, i) => dateGlob(s, i === 0)) ?? (DATE_WORD.test(w) ? foldSeparators(w) : w));
-}
-
-/**
- * `snippet` with each occurrence of the literal words marked whole, case aside: FTS5 marks the tokens it matched,
- * which are part of such a word ("C" of "C++", "2.3" of "1.2.3"), so the snippet marked less than was looked for.
- * `only`: every word of the query is literal, so FTS5's marks (the "C" of "C#" for "C++") are dropped.
- */
-export function markLiterals(snippet: string, literals: readonly Literal[], only = false): string {
-  if (literals.length === 0) return snippet;
-  let plain = '';
-  const marked: boolean[] = [];
-  let inside = false;
-  for (const ch of snippet) {
-    if (ch === MATCH_START || ch === MATCH_END) {
-      inside = ch === MATCH_START;
-      continue;
-    }
-    plain += ch;
-    for (let k = 0; k < ch.length; k++) marked.push(inside && !only);
-  }
-  const lower = plain.replace(/[A-Z]/g, (c) => c.toLowerCase());
-  // A date's separators folded as literalsOf folds them (one character for one, so offsets stay the snippet's).
-  const loose = foldSeparators(lower);
-  for (const word of literals) {
-    if (Array.isArray(word)) {
-      // A whole date's spellings: each marked as the text writes it.
-      for (const glob of word) for (const m of lower.matchAll(dateGlobRegExp(glob))) marked.fill(true, m.index, m.index + m[0].length);
-      continue;
-    }
-    const folded = word.includes(DATE_SEPARATOR) ? loose : lower;
-    for (let at = folded.indexOf(word); at >= 0 && word !== ''; at = folded.indexOf(word, at + word.length)) marked.fill(true, at, at + word.length);
-  }
-  let out = '';
-  for (let i = 0; i < plain.length; i++) {
-    if (marked[i] && !marked[i - 1]) out += MATCH_START;
-    out += plain[i];
-    if (marked[i] && !marked[i + 1]) out += MATCH_END;
-  }
-  return out;
-}
-
-/**
- * The words of a query with no word the index holds: emoji and other symbols ("🚀", "✓"), which unicode61 drops
- * as separators, so such a query found nothing. They are looked for as typed, by reading the newest turns
- * (SYMBOL_SCAN_SQL). Punctuation alone is still no query.
- */
-export function symbolWords(input: string): string[] {
-  if (queryWords(input).length > 0) return [];
-  return input
-    .split(/\s+/u)
-    .map((w) => w.replace(/[\u0000-\u001f]/gu, ''))
-    .filter((w) => /[\p{So}\p{Extended_Pictographic}]/u.test(w))
-    .slice(0, 32);
-}
+export { literalsOf, markLiterals, queryWords, symbolWords, toFtsQuery } from './search-query';
 
 /**
  * The search query (exported so a test pins its plan); `@query` must come from `toFtsQuery`.

@@ -237,11 +237,22 @@ describe('SearchStore', () => {
     expect(search.search('?!')).toEqual([]);
   });
 
+  /** A "Deadlines" chat of one message per `says` line, in order; `hit`: a query's turn ids and snippets, by id. */
+  function deadlines(says: readonly (readonly [string, string])[]) {
+    const made = setup();
+    made.store.createConversation('c3', 'Deadlines', null, tick());
+    let parent: string | null = null;
+    for (const [id, words] of says) {
+      made.store.appendTurn(makeTurn({ id, conversationId: 'c3', parentId: parent, blocks: text(words) }), tick());
+      parent = id;
+    }
+    const hit = (q: string) => made.search.search(q).map((h) => [h.turnId, h.snippet]).sort(([a], [b]) => String(a).localeCompare(String(b)));
+    return { ...made, hit };
+  }
+
   // Search: "2024-01-15" found "2024/01/15" until "1.2.3" had to be in the text as typed; a date is found however it
   // was written, marked whole, and not where the numbers differ or come in another order.
   it('finds a date written with "-", "/" or ".", marked whole, and no other numbers', () => {
-    const { search, store } = setup();
-    store.createConversation('c3', 'Deadlines', null, tick());
     const says = [
       ['d1', 'Invoice due 2024/01/15, paid late'],
       ['d2', 'Meeting on 2024.01.15 at noon'],
@@ -250,12 +261,7 @@ describe('SearchStore', () => {
       ['d5', 'Nor this: 2024 01 15 apart, or 15 01 2024'],
       ['d6', 'Nor 2024-01-16, nor 1/15 on its own'],
     ] as const;
-    let parent: string | null = null;
-    for (const [id, words] of says) {
-      store.appendTurn(makeTurn({ id, conversationId: 'c3', parentId: parent, blocks: text(words) }), tick());
-      parent = id;
-    }
-    const hit = (q: string) => search.search(q).map((h) => [h.turnId, h.snippet]).sort(([a], [b]) => String(a).localeCompare(String(b)));
+    const { search, store, hit } = deadlines(says);
     const dated = (words: string, date: string) => words.replace(date, `${MATCH_START}${date}${MATCH_END}`);
     for (const query of ['2024-01-15', '2024/01/15', '2024.01.15']) {
       expect(hit(query)).toEqual([
@@ -277,8 +283,6 @@ describe('SearchStore', () => {
   // Search: "15.01.2024", as most of the world types a date, found nothing where the model wrote "2024-01-15", nor
   // "2024-01-15" a message that said "15.01.2024": a whole date is found however the day is written, and marked so.
   it('finds a whole date typed day first, month first or year first in the others, marked as written', () => {
-    const { search, store } = setup();
-    store.createConversation('c3', 'Deadlines', null, tick());
     const says = [
       ['d1', 'Released 2024-01-15 after review'],
       ['d2', 'Treffen am 15.01.2024 um zwölf'],
@@ -287,12 +291,7 @@ describe('SearchStore', () => {
       ['d5', 'Rendez-vous le 15/1/2024 matin'],
       ['d6', 'Not these: 2024 01 15 apart, 11/15/2024, 15.01.2023, 2024-01-16, 15.01.20'],
     ] as const;
-    let parent: string | null = null;
-    for (const [id, words] of says) {
-      store.appendTurn(makeTurn({ id, conversationId: 'c3', parentId: parent, blocks: text(words) }), tick());
-      parent = id;
-    }
-    const hit = (q: string) => search.search(q).map((h) => [h.turnId, h.snippet]).sort(([a], [b]) => String(a).localeCompare(String(b)));
+    const { search, store, hit } = deadlines(says);
     const dated = ([id, words]: readonly [string, string], date: string) => [id, words.replace(date, `${MATCH_START}${date}${MATCH_END}`)];
     const all = [dated(says[0], '2024-01-15'), dated(says[1], '15.01.2024'), dated(says[2], '1/15/2024'), dated(says[3], '01/15/2024'), dated(says[4], '15/1/2024')];
     for (const query of ['2024-01-15', '15.01.2024', '15/01/2024', '01/15/2024', '1/15/2024', '15.1.2024', '2024/1/15']) expect(hit(query), query).toEqual(all);
