@@ -40,7 +40,7 @@ describe("an alias's context window saved below what the open chat holds", () =>
     await page.getByTestId('models-close').click();
 
     await page.getByTestId('composer-input').fill('And the dog?');
-    await expect.poll(() => page.getByTestId('composer-reason').textContent()).toMatch(/^Too long for Helper: about 1\.\dK tokens, its window holds 1K\. Make room, or remove attachments\.$/);
+    await expect.poll(() => page.getByTestId('composer-reason').textContent()).toMatch(/^Too long for Helper: about 1\.\dK tokens, its window holds 1K\. Make room, or shorten the message\.$/);
     // Where the window comes from, and where to change it.
     await expect.poll(() => page.getByTestId('context-larger-none').textContent()).toBe('The alias sets this window (1,024 tokens); change it in Models.');
     expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);

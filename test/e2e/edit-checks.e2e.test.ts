@@ -61,7 +61,7 @@ describe('edit and resend checks the message as the message box does', () => {
     const long = 'x'.repeat(20_000);
     await page.getByTestId('turn-edit-input').fill(long);
     const reason = page.getByTestId('turn-edit-reason');
-    await expect.poll(() => reason.textContent()).toMatch(/^Too long for llama3\.2:3b: about .* tokens, its window holds 4K\. Make room, or remove attachments\.$/);
+    await expect.poll(() => reason.textContent()).toMatch(/^Too long for llama3\.2:3b: about .* tokens, its window holds 4K\. Make room, or shorten the message\.$/);
     expect(await page.getByTestId('turn-edit-send').isDisabled()).toBe(true);
     await page.getByTestId('turn-edit-input').press('Enter');
     expect(await page.getByTestId('turn-edit-input').inputValue()).toBe(long);

@@ -60,7 +60,7 @@ describe('make room from the edit form', () => {
     await page.locator(USER).last().getByTestId('turn-edit').click();
     const form = page.getByTestId('turn-edit-form');
     await page.getByTestId('turn-edit-input').fill(EDITED);
-    await expect.poll(() => page.getByTestId('turn-edit-reason').textContent()).toMatch(/^Too long for llama3\.1:8b: .* Make room, or remove attachments\.$/);
+    await expect.poll(() => page.getByTestId('turn-edit-reason').textContent()).toMatch(/^Too long for llama3\.1:8b: .* Make room, or shorten the message\.$/);
     expect(await page.getByTestId('turn-edit-send').isDisabled()).toBe(true);
     await form.getByTestId('turn-edit-make-room').click();
     const choices = form.getByTestId('turn-edit-room-panel').getByTestId('context-choices');

@@ -66,7 +66,7 @@ describe('the edit form’s checks before Send', () => {
 
   it('refuses a message longer than the window with the message box’s reason; the turns after the edited one do not count', () => {
     expect(editRefusal(edited, 'Short again', [], context())).toBeNull();
-    expect(editRefusal(edited, 'x'.repeat(20_000), [], context())).toMatch(/^Too long for llama3\.2:3b: about .* tokens, its window holds 4[.,]?\d*K?.*\. Make room, or remove attachments\.$/);
+    expect(editRefusal(edited, 'x'.repeat(20_000), [], context())).toMatch(/^Too long for llama3\.2:3b: about .* tokens, its window holds 4[.,]?\d*K?.*\. Make room, or shorten the message\.$/);
   });
 
   // The ratio is learned from other text (the tool definitions): a CJK edit scaled by it fit, and was then refused.

@@ -85,7 +85,7 @@ describe('make room from the edit form', () => {
     expect(editChecks(u2, 'Short', [], c)).toEqual({ refusal: null, overWindow: false });
     const over = editChecks(u2, 'x'.repeat(20_000), [], c);
     expect(over.overWindow).toBe(true);
-    expect(over.refusal).toMatch(/^Too long for llama3\.1:8b: .* Make room, or remove attachments\.$/);
+    expect(over.refusal).toMatch(/^Too long for llama3\.1:8b: .* Make room, or shorten the message\.$/);
     expect(editChecks(u2, '  ', [], c)).toEqual({ refusal: 'Type a message.', overWindow: false });
   });
 

@@ -68,6 +68,19 @@ describe('the too-long reason (attachments audit #2)', () => {
     expect(tooLongReason(state, { ...words, inspectionOf: (b) => dense.get(b) })).toMatch(/Not even its first page fits: make room, or remove it\.$/);
   });
 
+  // Wording: a message with nothing attached was told "Make room, or remove attachments."
+  it('speaks of removing attachments only where some are attached and counted; otherwise of shortening the message', () => {
+    const over = (items: WindowState['items']): WindowState => ({ window: 4096, ratio: 1, items, estimate: 6144 + items.reduce((a, i) => a + i.tokens, 0) });
+    expect(tooLongReason(over([]), words)).toBe('Too long for gemma3:12b: about 6K tokens, its window holds 4K. Make room, or shorten the message.');
+    // Not yet counted (0 tokens): removing it would not make the message fit.
+    expect(tooLongReason(over([{ block: report, tokens: 0 }]), words)).toMatch(/Make room, or shorten the message\.$/);
+    expect(tooLongReason(over([{ block: report, tokens: 43 }]), words)).toMatch(/^Too long for gemma3:12b: about 6K tokens, its window holds 4K\. Make room, or remove attachments\.$/);
+    const photo = block('cat.png', 'image', 'd');
+    expect(tooLongReason(over([{ block: photo, tokens: 800 }]), words)).toMatch(/Make room, or remove attachments\.$/);
+    // Nothing typed and nothing attached: it is the conversation that is too long.
+    expect(tooLongReason(over([]), { ...words, empty: true })).toMatch(/Make room to go on\.$/);
+  });
+
   it('says nothing while the draft fits', () => {
     expect(tooLongReason(stateWith([{ block: report, tokens: 43 }]), words)).toBeNull();
   });

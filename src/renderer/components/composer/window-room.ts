@@ -91,9 +91,10 @@ export function tooLongReason(
   }
   // Written as a pair: "8K … holds 8K" hid that 8,192 does not fit a window of 8,192 (context audit #3).
   const [used, holds] = tokenPairParts(estimate, window);
-  return words.empty
-    ? `This conversation is longer than ${model}'s window: about ${used} tokens, its window holds ${holds}. Make room to go on.`
-    : `Too long for ${model}: about ${used} tokens, its window holds ${holds}. Make room, or remove attachments.`;
+  if (words.empty) return `This conversation is longer than ${model}'s window: about ${used} tokens, its window holds ${holds}. Make room to go on.`;
+  // Removing attachments is advice only where some are waiting and counted: it said so of a message with none.
+  const attached = state.items.some((i) => i.tokens > 0);
+  return `Too long for ${model}: about ${used} tokens, its window holds ${holds}. ${attached ? 'Make room, or remove attachments.' : 'Make room, or shorten the message.'}`;
 }
 
 /** What to do about a file too long for what is left: pages only for a file that has them. */
