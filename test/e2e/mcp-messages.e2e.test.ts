@@ -88,7 +88,7 @@ describe('Settings → Tools and tool cards say what a server did, in words', ()
     const refused = cards.nth(0);
     expect(await refused.getAttribute('data-result')).toBe('failed');
     const refusedText = await refused.getByTestId('tool-result').locator('pre').textContent();
-    expect(refusedText).toBe('region failed: atlas could not run region: Unknown region “mars”; use one of: eu, us.');
+    expect(refusedText).toBe('atlas could not run region: Unknown region “mars”; use one of: eu, us.');
     const chart = cards.nth(1);
     expect(await chart.getAttribute('data-result')).toBe('done');
     expect(await chart.getByTestId('tool-result').locator('pre').textContent()).toBe(

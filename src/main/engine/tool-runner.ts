@@ -4,7 +4,7 @@ import type { ConversationStore } from '../db/conversation-store';
 import type { EmitEvent } from '../events';
 import type { ApprovalGate } from '../tools/approval-gate';
 import type { ToolRegistry } from '../tools/registry';
-import type { Tool, ToolOutcome } from '../tools/types';
+import { ToolFailure, type Tool, type ToolOutcome } from '../tools/types';
 import type { JsonValue } from '../../shared/json';
 import type { ToolProgress } from '../../shared/mcp';
 import type { RunningTools } from './running-tools';
@@ -110,7 +110,7 @@ async function runOne(deps: ToolRunDeps, turn: Turn, call: ToolCallBlock, args: 
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
     if (signal.aborted) return { content: why.startsWith('Stopped by the user') ? why : `Stopped by the user before ${call.name} finished.`, isError: true };
-    return { content: `${call.name} failed: ${why}`, isError: true };
+    return { content: err instanceof ToolFailure ? why : `${call.name} failed: ${why}`, isError: true };
   } finally {
     progress('done');
   }

@@ -12,7 +12,7 @@ import type { AttachmentBlock } from '../../shared/turn';
 import type { EmitEvent } from '../events';
 import type { SecretStore } from '../secrets/secret-store';
 import type { ToolProvider } from '../tools/registry';
-import type { Tool } from '../tools/types';
+import { ToolFailure, type Tool } from '../tools/types';
 import type { Database } from 'better-sqlite3';
 import { McpServerHost, type StopReason } from './mcp-server-host';
 import type { McpToolDef, SessionConfig } from './mcp-session';
@@ -204,8 +204,13 @@ export class McpManager {
       run: async (args, ctx) => {
         // The call may have waited for approval while the user removed its server: it said "could not start" and
         // left a host behind for the deleted id (tools audit #4).
-        if (!store.get(server.id)) throw new Error(`${server.name} was removed in Settings → Tools, so ${def.name} did not run. Add the server again to use its tools.`);
-        const result = await this.host(server.id).call(def.name, isObject(args) ? args : {}, { signal: ctx.signal, ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) });
+        if (!store.get(server.id)) throw new ToolFailure(`${server.name} was removed in Settings → Tools, so ${def.name} did not run. Add the server again to use its tools.`);
+        // The host's reasons name the server and the tool, and keep the server's own words: shown as they are.
+        const result = await this.host(server.id)
+          .call(def.name, isObject(args) ? args : {}, { signal: ctx.signal, ...(ctx.onProgress ? { onProgress: ctx.onProgress } : {}) })
+          .catch((err: unknown) => {
+            throw new ToolFailure(err instanceof Error ? err.message : String(err));
+          });
         return toolOutcome(result, offeredAs, ctx.storeImage ?? this.deps.storeImage);
       },
     };

@@ -139,7 +139,7 @@ export class McpServerHost {
    * shown on the card): why it could not start, that it timed out, that it exited mid-call, or what it said.
    */
   async call(tool: string, args: Record<string, unknown>, options: Omit<CallOptions, 'timeoutMs'>): Promise<CallToolResult> {
-    const session = await this.ready(options.signal);
+    const session = await this.ready(options.signal, tool);
     const timeoutMs = this.deps.timeoutMs();
     try {
       return await session.callTool(tool, args, { ...options, timeoutMs });
@@ -164,7 +164,7 @@ export class McpServerHost {
     await raceAbort(this.start(), signal).catch(() => undefined);
   }
 
-  private async ready(signal: AbortSignal): Promise<McpSession> {
+  private async ready(signal: AbortSignal, tool: string): Promise<McpSession> {
     const name = this.deps.name();
     if (this.session) return this.session;
     // Within the back-off after a crash, a call starts the server now (start() drops the scheduled restart): it
@@ -174,7 +174,7 @@ export class McpServerHost {
     } catch (err) {
       if (signal.aborted) throw new Error(`Stopped by the user while ${name} was starting.`);
       // The state's error carries the server's last stderr line: the model and the user read the same reason.
-      throw new Error(`${name} could not start: ${this.state === 'failed' && this.error ? this.error : mcpMessageOf(err)}`);
+      throw new Error(`${name} could not start, so ${tool} did not run: ${this.state === 'failed' && this.error ? this.error : mcpMessageOf(err)}`);
     }
   }
 

@@ -48,6 +48,12 @@ export interface Tool {
   run(args: JsonValue, ctx: ToolContext): Promise<ToolOutcome>;
 }
 
+/**
+ * A failure whose message already names the tool (and its server) and says why, e.g. "atlas could not run region:
+ * …": the call's card and the model read it as it is, not under "region failed:", which said the tool twice.
+ */
+export class ToolFailure extends Error {}
+
 export function toolError(content: string): ToolOutcome {
   return { content, isError: true };
 }

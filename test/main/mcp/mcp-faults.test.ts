@@ -57,7 +57,7 @@ describe('an MCP server that misbehaves', () => {
     st.plan.push(callAnswer('wait', { seconds: 5 }), textAnswer('It never answered.'));
     const sent = await s.handlers['chat:send']({ conversationId: null, text: 'wait', model: MODEL });
     const turns = await settled(st, sent.conversationId);
-    expect(turns[2]?.blocks[0]).toMatchObject({ isError: true, content: 'wait failed: hang-calls did not answer wait within 1 s; the call was cancelled.' });
+    expect(turns[2]?.blocks[0]).toMatchObject({ isError: true, content: 'hang-calls did not answer wait within 1 s; the call was cancelled.' });
     expect(turnText(turns[3] as Turn)).toBe('It never answered.');
     await expect.poll(() => logLines(log).some((l) => l.startsWith('notification notifications/cancelled'))).toBe(true);
     // A hung call does not take the server down: it stays ready for the next one.
@@ -137,7 +137,7 @@ describe('an MCP server that misbehaves', () => {
     await decide(st, pendingCard(st, sent.conversationId) as Turn, 'allow-once');
     const turns = await settled(st, sent.conversationId);
     const result = turns.find((t) => t.role === 'tool')?.blocks[0];
-    expect(result).toMatchObject({ isError: true, content: 'wait failed: exit-at-start could not start: The server exited with code 3 while starting. Its last words: fatal: MY_API_KEY is not set.' });
+    expect(result).toMatchObject({ isError: true, content: 'exit-at-start could not start, so wait did not run: The server exited with code 3 while starting. Its last words: fatal: MY_API_KEY is not set.' });
     expect(turnText(turns.at(-1) as Turn)).toBe('It could not start.');
   });
 
@@ -187,7 +187,7 @@ describe('editing or removing a server while its tool runs (tools audit #2)', ()
     const { s, info, sent, pid } = await running(log);
     await s.handlers['mcp:save']({ ...scripted('hang-calls', log), id: info.id, env: [{ name: 'SCRIPTED_LOG', value: log }, { name: 'EXTRA', value: '1' }] });
     const turns = await settled(st!, sent.conversationId);
-    expect(turns[2]?.blocks[0]).toMatchObject({ isError: true, content: 'wait failed: hang-calls was restarted by the user to apply its changed settings while wait ran, so the call did not finish.' });
+    expect(turns[2]?.blocks[0]).toMatchObject({ isError: true, content: 'hang-calls was restarted by the user to apply its changed settings while wait ran, so the call did not finish.' });
     await expect.poll(() => alive(pid)).toBe(false);
   });
 
@@ -195,7 +195,7 @@ describe('editing or removing a server while its tool runs (tools audit #2)', ()
     const { s, info, sent } = await running(logFile());
     await s.handlers['mcp:delete']({ id: info.id });
     const turns = await settled(st!, sent.conversationId);
-    expect(turns[2]?.blocks[0]).toMatchObject({ isError: true, content: 'wait failed: hang-calls was removed by the user while wait ran, so the call did not finish.' });
+    expect(turns[2]?.blocks[0]).toMatchObject({ isError: true, content: 'hang-calls was removed by the user while wait ran, so the call did not finish.' });
   });
 });
 
@@ -268,7 +268,7 @@ describe('a call right after its server crashed', () => {
     const sent = await s.handlers['chat:send']({ conversationId: null, text: 'wait twice', model: MODEL });
     const turns = await settled(st, sent.conversationId);
     const results = turns.filter((t) => t.role === 'tool').map((t) => t.blocks[0]);
-    expect(results[0]).toMatchObject({ isError: true, content: 'wait failed: crash-once stopped while wait ran: The server exited with code 7. Its last words: about to crash hard.' });
+    expect(results[0]).toMatchObject({ isError: true, content: 'crash-once stopped while wait ran: The server exited with code 7. Its last words: about to crash hard.' });
     expect(results[1]).toMatchObject({ isError: false, content: 'done waiting' });
   });
 });

@@ -49,9 +49,10 @@ describe('a server not built on the SDK', () => {
 });
 
 describe('a server built on the MCP SDK', () => {
-  it('refusing a call with an McpError: the card gives its message once, with no "MCP error -32602:"', async () => {
+  it('refusing a call with an McpError: the card gives its message once, naming the tool once, with no "MCP error -32602:"', async () => {
     const result = await callOnce('region', { name: 'mars' });
-    expect(result).toMatchObject({ isError: true, content: 'region failed: atlas could not run region: Unknown region “mars”; use one of: eu, us.' });
+    // Tools wording: it read "region failed: atlas could not run region: …", the tool named and its failing said twice.
+    expect(result).toMatchObject({ isError: true, content: 'atlas could not run region: Unknown region “mars”; use one of: eu, us.' });
     expect(result.content).not.toContain('MCP error');
   });
 
@@ -66,7 +67,7 @@ describe('a server built on the MCP SDK', () => {
     const result = await callOnce('chart');
     expect(result).toMatchObject({
       isError: true,
-      content: 'chart failed: atlas could not run chart: the server could not send its result, because part 2 (an image or audio clip) could not be read: its data is not valid base64.',
+      content: 'atlas could not run chart: the server could not send its result, because part 2 (an image or audio clip) could not be read: its data is not valid base64.',
     });
   });
 
