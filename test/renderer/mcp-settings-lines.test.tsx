@@ -72,7 +72,7 @@ describe('Settings → Tools', () => {
     expect(buttons).toContain('Add variable');
     expect(buttons).toContain('Add server');
     expect(buttons).not.toContain('Add');
-    expect(html).toMatch(/<input[^>]*aria-label="Working folder \(optional\)"/);
-    expect(html).toMatch(/<label>Call timeout \(seconds\)<input[^>]*inputMode="numeric"/);
+    expect(html).toMatch(/<label class="field">Working folder \(optional\)<input/);
+    expect(html).toMatch(/<label class="field mcp-timeout">Call timeout \(seconds\)<input[^>]*inputMode="numeric"/);
   });
 });

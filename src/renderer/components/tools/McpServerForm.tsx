@@ -52,25 +52,48 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
 
   return (
     <div className="mcp-form" data-testid="mcp-form">
-      <input aria-label="Server name" placeholder="Name" data-testid="mcp-form-name" autoFocus value={name} onChange={(e) => setName(e.target.value)} />
-      <select aria-label="How to reach it" data-testid="mcp-form-transport" value={transport} onChange={(e) => setTransport(e.target.value as McpTransport)}>
-        <option value="stdio">Program (stdio)</option>
-        <option value="http">URL (HTTP or SSE)</option>
-      </select>
+      {/* Each field says what it is above it, as the Settings fields do: the placeholders alone went as the user typed,
+          and a filled form no longer said which box was which. The label's text is the field's accessible name. */}
+      <div className="mcp-form-row">
+        <label className="field">
+          Server name
+          <input data-testid="mcp-form-name" autoFocus value={name} onChange={(e) => setName(e.target.value)} />
+        </label>
+        {/* Named as the label says: a label around a <select> or <textarea> named it with its option or text too. */}
+        <label className="field">
+          How to reach it
+          <select aria-label="How to reach it" data-testid="mcp-form-transport" value={transport} onChange={(e) => setTransport(e.target.value as McpTransport)}>
+            <option value="stdio">Program (stdio)</option>
+            <option value="http">URL (HTTP or SSE)</option>
+          </select>
+        </label>
+      </div>
       {transport === 'stdio' ? (
         <>
-          <input aria-label="Command" placeholder="Command, e.g. npx" data-testid="mcp-form-command" value={command} onChange={(e) => setCommand(e.target.value)} />
-          <textarea aria-label="Arguments, one per line" placeholder="Arguments, one per line" rows={3} data-testid="mcp-form-args" value={args} onChange={(e) => setArgs(e.target.value)} />
-          <input aria-label="Working folder (optional)" placeholder="Working folder (optional, a full path)" value={cwd} onChange={(e) => setCwd(e.target.value)} />
+          <label className="field">
+            Command
+            <input placeholder="the program alone, e.g. npx" data-testid="mcp-form-command" value={command} onChange={(e) => setCommand(e.target.value)} />
+          </label>
+          <label className="field">
+            Arguments, one per line
+            <textarea aria-label="Arguments, one per line" rows={3} data-testid="mcp-form-args" value={args} onChange={(e) => setArgs(e.target.value)} />
+          </label>
+          <label className="field">
+            Working folder (optional)
+            <input placeholder="a full path" value={cwd} onChange={(e) => setCwd(e.target.value)} />
+          </label>
           <SecretRows label="Environment variables" addLabel="Add variable" rows={env} onChange={setEnv} />
         </>
       ) : (
         <>
-          <input aria-label="Server URL" placeholder="https://…" data-testid="mcp-form-url" value={url} onChange={(e) => setUrl(e.target.value)} />
+          <label className="field">
+            Server URL
+            <input placeholder="https://…" data-testid="mcp-form-url" value={url} onChange={(e) => setUrl(e.target.value)} />
+          </label>
           <SecretRows label="Headers" addLabel="Add header" rows={headers} onChange={setHeaders} />
         </>
       )}
-      <label>
+      <label className="field mcp-timeout">
         Call timeout (seconds)
         <input inputMode="numeric" value={timeout} onChange={(e) => setTimeoutText(e.target.value)} />
       </label>
