@@ -22,12 +22,13 @@ describe('answer stats', () => {
     expect(formatStats(stats)).toEqual(['100 tokens', '50.0 tok/s', 'first token 150 ms']);
   });
 
-  it('measures each reasoning run with its own clock when it streamed here', () => {
+  // Only for the live "Thinking… N s": "Thought for N s" is the figure main saved (ThinkingBlock.tsx).
+  it('notes when each reasoning run started when it streamed here', () => {
     noteTurnPart('live', { type: 'reasoning-start', id: 'r', origin: 'native' }, 1100);
     noteTurnPart('live', { type: 'reasoning-delta', id: 'r', delta: 'hm' }, 1400);
     noteTurnPart('live', { type: 'text-start', id: 't' }, 4400);
-    noteTurnPart('live', { type: 'text-delta', id: 't', delta: 'Hi' }, 4500);
-    expect(turnTiming('live')?.reasoning).toEqual([{ start: 1100, end: 4400 }]);
+    noteTurnPart('live', { type: 'reasoning-start', id: 'r2', origin: 'native' }, 5000);
+    expect(turnTiming('live')?.reasoning).toEqual([{ start: 1100 }, { start: 5000 }]);
   });
 
   // Before: live, "first token" was the page's clock (from Send to the token reaching the page, 3500 ms here); after

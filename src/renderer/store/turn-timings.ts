@@ -1,13 +1,13 @@
 /**
- * Wall-clock moments of answers streamed in this window: when each reasoning run started and ended, for the live
- * "Thinking… N s" and "Thought for N s". Time to first token is main's alone (saved with the answer, answer-stats.ts),
- * so an answer shows one figure live and after a reload.
+ * Wall-clock moments of answers streamed in this window: when each reasoning run started, for the live
+ * "Thinking… N s" while it grows. "Thought for N s" and time to first token are main's alone (saved with the answer:
+ * ThinkingBlock.tsx, answer-stats.ts), so an answer shows one figure live and after a reload.
  */
 import type { StreamPart } from '../../shared/parts';
 
 export interface TurnTiming {
-  /** Start and end (undefined while running) of each reasoning run, in stream order. */
-  reasoning: { start: number; end?: number }[];
+  /** When each reasoning run started, in stream order. */
+  reasoning: { start: number }[];
 }
 
 const timings = new Map<string, TurnTiming>();
@@ -24,13 +24,7 @@ function timingOf(turnId: string): TurnTiming {
 
 export function noteTurnPart(turnId: string, part: StreamPart, now = Date.now()): void {
   const t = timingOf(turnId);
-  const open = t.reasoning.at(-1);
-  if (part.type === 'reasoning-start') {
-    t.reasoning.push({ start: now });
-  }
-  if (open && open.end === undefined && (part.type === 'reasoning-end' || part.type === 'text-start' || part.type === 'finish' || part.type === 'tool-call-start')) {
-    open.end = now;
-  }
+  if (part.type === 'reasoning-start') t.reasoning.push({ start: now });
 }
 
 export function turnTiming(turnId: string): TurnTiming | undefined {

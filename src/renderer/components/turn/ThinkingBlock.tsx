@@ -8,7 +8,7 @@ interface Props {
   ordinal: number;
   /** The run is still growing: nothing came after it yet and the turn streams. */
   active: boolean;
-  /** How long the run took as main measured it (kept in the turn), for answers loaded from disk. */
+  /** How long the run took as main measured it and saved it with the answer (turn meta timing). */
   savedMs?: number | undefined;
 }
 
@@ -17,8 +17,14 @@ function seconds(ms: number): number {
 }
 
 /**
- * A reasoning run: open with a live timer while it grows, then collapsed to "Thought for N s" once the answer
- * starts (the user's own toggle wins from then on). Rendered as plain text: reasoning is untrusted output.
+ * A reasoning run: open with a live timer while it grows, then collapsed once the answer starts (the user's own
+ * toggle wins from then on). Rendered as plain text: reasoning is untrusted output.
+ *
+ * "Thought for N s" is one figure, live and after a reload: the one main saved with the answer, as "first token"
+ * (answer-stats.ts). The page's clock (from the run's first part reaching the page to the answer's) gave another
+ * number for the same run until a reload showed main's; it now only counts up while the run grows. Between the
+ * run's end and the saved turn (the rest of the answer streams) the panel says "Thoughts", with no figure that the
+ * saved one would replace.
  */
 export const ThinkingBlock = memo(function ThinkingBlock({ turnId, text, ordinal, active, savedMs }: Props) {
   const [userOpen, setUserOpen] = useState<boolean | null>(null);
@@ -32,7 +38,6 @@ export const ThinkingBlock = memo(function ThinkingBlock({ turnId, text, ordinal
   const timing = turnTiming(turnId)?.reasoning[ordinal];
   let label: string;
   if (active) label = timing ? `Thinking… ${seconds(Date.now() - timing.start)} s` : 'Thinking…';
-  else if (timing?.end !== undefined) label = `Thought for ${seconds(timing.end - timing.start)} s`;
   else if (savedMs !== undefined) label = `Thought for ${seconds(savedMs)} s`;
   else label = 'Thoughts';
 

@@ -1,0 +1,51 @@
+/**
+ * "Thought for N s" is one figure for one reasoning run. Before: live it was the page's clock, from the run's first
+ * part reaching the page to the answer's; after a reload main's, saved with the answer: two numbers for the same
+ * answer. The page's clock is pushed 10 s ahead while the run streams, so the two cannot round to the same figure.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { assistant, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+
+let s: UiSession | undefined;
+afterEach(async () => {
+  await stopUi(s);
+  s = undefined;
+});
+
+describe('"Thought for N s"', () => {
+  it('shows the figure saved with the answer once the reasoning ends, the same as after a reload', async () => {
+    const thinking = Array.from({ length: 4 }, (_, i) => ({ thinking: `step ${i} of my plan. ` }));
+    const answer = Array.from({ length: 6 }, (_, i) => ({ content: `word${i} ` }));
+    const body = ollamaLines([...thinking, ...answer]);
+    // Held mid-reasoning, then after 2 words of the answer: each state is looked at on any machine.
+    s = await startUi(chatRoutes(body, 20, [2, thinking.length + 2]), (page) => page.clock.install());
+    const { page, replay } = s;
+    const summary = () => assistant(page).getByTestId('reasoning-summary').textContent();
+
+    await send(page, 'Think first, then answer.');
+    await expect.poll(() => replay.held).toBe(1);
+    // The title request that follows the answer gets the whole stream, held nowhere.
+    replay.setRoutes(chatRoutes(body, 20));
+    await expect.poll(summary).toMatch(/^Thinking…/);
+    // While it reasons the panel counts up by the page's clock.
+    await page.clock.fastForward(10_000);
+    await expect.poll(async () => Number(/^Thinking… (\d+) s$/.exec((await summary()) ?? '')?.[1] ?? 0)).toBeGreaterThanOrEqual(10);
+
+    replay.release();
+    await expect.poll(() => assistant(page).locator('[data-run="answer"]').textContent()).toContain('word1');
+    await expect.poll(() => replay.held).toBe(1);
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    // The run ended and the answer streams: no figure that the saved one would replace a moment later.
+    expect(await summary()).toBe('Thoughts');
+
+    replay.release();
+    await waitIdle(page);
+    await expect.poll(summary).toMatch(/^Thought for \d+ s$/);
+    const live = await summary();
+
+    await page.reload();
+    await page.getByTestId('conversation-item').first().click();
+    await expect.poll(summary).toMatch(/^Thought for \d+ s$/);
+    expect(await summary()).toBe(live);
+  });
+});
