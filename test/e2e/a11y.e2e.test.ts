@@ -853,7 +853,7 @@ describe('what a screen reader hears of a failed answer (keyboard audit)', () =>
     await page.getByTestId('new-chat').click();
     await send(page, 'This one fails');
     await page.getByTestId('turn-error').waitFor();
-    await expect.poll(() => page.getByTestId('answer-announcer').textContent()).toMatch(/^llama3\.2:3b: Error\. model crashed: out of memory\.?$/);
+    await expect.poll(() => page.getByTestId('answer-announcer').textContent()).toMatch(/^llama3\.2:3b: Error\. Ollama: model crashed: out of memory\.?$/);
     // The card shows the error; it is not an alert of its own, which a screen reader would read out each time the
     // conversation is opened (or the card scrolled back into view), as if it had just failed.
     expect(await page.locator('[data-testid="chat"] [role="alert"]').count()).toBe(0);
