@@ -4,13 +4,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { turnText, type Turn } from '../../../src/shared/turn';
+import { turnText, type AttachmentBlock, type Turn } from '../../../src/shared/turn';
 import { IMAGE_TOKEN_BUDGET } from '../../../src/shared/context-estimate';
 import { imagesNotSentOf } from '../../../src/shared/images-not-sent';
 import { SafeStorageSecretStore } from '../../../src/main/secrets/secret-store';
 import { createServices, type Services } from '../../../src/main/services';
 import { ollamaChatStream } from '../../replay-server/ollama-wire';
-import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
+import { startReplayServer, type ReplayRoute, type ReplayServer } from '../../replay-server/replay-server';
 import { anthropicText, CASES, conformance, openaiText, script } from './helpers';
 
 let dir: string;
@@ -31,6 +31,15 @@ afterEach(async () => {
 async function settle(s: Services, conversationId: string): Promise<Turn[]> {
   await expect.poll(() => s.chat.activeCount).toBe(0);
   return (await s.handlers['conversations:open']({ conversationId })).turns;
+}
+
+/** Services against a replay server with `routes` (both closed after the test), and cat.png (a 1×1 PNG) attached. */
+async function withImage(routes: ReplayRoute[]): Promise<{ image: AttachmentBlock; services: Services; replay: ReplayServer }> {
+  const r = (replay = await startReplayServer(routes));
+  const s = (services = createServices({ dataDir: dir, ollamaUrl: r.url, log: () => {}, chat: { titles: false } }));
+  const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+  const image = await s.handlers['attachments:add']({ name: 'cat.png', mime: 'image/png', dataBase64: png.toString('base64') });
+  return { image, services: s, replay: r };
 }
 
 function freePort(): Promise<number> {
@@ -151,10 +160,7 @@ describe('the engine around the loop', () => {
   });
 
   it('refuses an image for a model the server says cannot see, sending nothing', async () => {
-    replay = await startReplayServer([{ method: 'POST', path: '/api/show', body: '{"capabilities":["completion"]}' }]);
-    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { titles: false } });
-    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-    const image = await services.handlers['attachments:add']({ name: 'cat.png', mime: 'image/png', dataBase64: png.toString('base64') });
+    const { image, services, replay } = await withImage([{ method: 'POST', path: '/api/show', body: '{"capabilities":["completion"]}' }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'What is this?', model: 'llama3.2:3b', attachments: [image] });
     const turns = await settle(services, sent.conversationId);
     expect(turns.at(-1)?.status).toBe('error');
@@ -166,13 +172,10 @@ describe('the engine around the loop', () => {
   // refused for an image in an earlier message, with advice to remove it that no control follows, and the meter
   // read 0.
   it('goes on after an image with a model that cannot see: the earlier image goes as a note, counted as such', async () => {
-    replay = await startReplayServer([
+    const { image, services, replay } = await withImage([
       { method: 'POST', path: '/api/show', body: '{"capabilities":["completion"]}' },
       { method: 'POST', path: '/api/chat', body: ollamaChatStream(['A joke, then.']), chunk: 'lines' },
     ]);
-    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { titles: false } });
-    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-    const image = await services.handlers['attachments:add']({ name: 'cat.png', mime: 'image/png', dataBase64: png.toString('base64') });
     const first = await services.handlers['chat:send']({ conversationId: null, text: 'What is this?', model: 'llama3.2:3b', attachments: [image] });
     expect((await settle(services, first.conversationId)).at(-1)?.error).toContain('Pick a model that can see and press Retry, or ask again without cat.png.');
     const second = await services.handlers['chat:send']({ conversationId: first.conversationId, text: 'Tell me a joke instead', model: 'llama3.2:3b' });
@@ -195,13 +198,10 @@ describe('the engine around the loop', () => {
   });
 
   it('records with an answer by a model that can see that none of the chat\'s images went without', async () => {
-    replay = await startReplayServer([
+    const { image, services } = await withImage([
       { method: 'POST', path: '/api/show', body: '{"capabilities":["completion","vision"]}' },
       { method: 'POST', path: '/api/chat', body: ollamaChatStream(['A cat.']), chunk: 'lines' },
     ]);
-    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { titles: false } });
-    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
-    const image = await services.handlers['attachments:add']({ name: 'cat.png', mime: 'image/png', dataBase64: png.toString('base64') });
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'What is this?', model: 'llava:7b', attachments: [image] });
     const turns = await settle(services, sent.conversationId);
     expect(turns.at(-1)).toMatchObject({ status: 'done' });
