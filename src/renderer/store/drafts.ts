@@ -26,6 +26,7 @@ import { firebrand } from '../firebrand';
 import { useStore } from '.';
 import { adoptNewChatSettings, resetNewChatSettings, retryNewChatSettings } from './new-chat-settings';
 import { resetUnsavedChatSettings } from './unsaved-chat-settings';
+import { pageStorage } from './page-storage';
 
 export interface Draft {
   text: string;
@@ -89,15 +90,6 @@ function save(key: string, draft: Draft): void {
 /** The localStorage key: an object from conversation key ('' the new chat) to a draft main has not said it kept. */
 export const UNKEPT_DRAFTS_KEY = 'firebrand.unkept-drafts';
 
-function storage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    // Storage refused (a privacy setting in serve mode's browser): main's copy only, as before.
-    return null;
-  }
-}
-
 function isDraft(v: unknown): v is Draft {
   if (!v || typeof v !== 'object') return false;
   const { text, attachments } = v as Record<string, unknown>;
@@ -107,7 +99,7 @@ function isDraft(v: unknown): v is Draft {
 /** The drafts storage holds, by key; a value that is not one (another version's, edited by hand) is skipped. */
 function readUnkept(): Record<string, Draft> {
   try {
-    const raw = storage()?.getItem(UNKEPT_DRAFTS_KEY);
+    const raw = pageStorage()?.getItem(UNKEPT_DRAFTS_KEY);
     const parsed: unknown = raw ? JSON.parse(raw) : {};
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
     return Object.fromEntries(Object.entries(parsed as Record<string, unknown>).filter((e): e is [string, Draft] => isDraft(e[1])));
@@ -121,7 +113,7 @@ function readUnkept(): Record<string, Draft> {
  * storage holds stays), leaving the other keys as storage has them (another tab's).
  */
 function storeUnkept(key: string, draft: Draft | undefined, kept?: Draft): void {
-  const s = storage();
+  const s = pageStorage();
   if (!s) return;
   const all = readUnkept();
   const stored = all[key];

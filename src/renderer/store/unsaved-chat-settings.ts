@@ -15,6 +15,7 @@
  * What the open popover holds is written as it is typed (`noteUnsavedTyping`), so a reload with it open keeps it too.
  */
 import type { ThinkMode } from '../../shared/models';
+import { pageStorage } from './page-storage';
 
 /** What the popover's fields hold. */
 export interface UnsavedChatSettings {
@@ -34,15 +35,6 @@ let startedAs: string | null = null;
 
 const keyOf = (conversationId: string | null) => conversationId ?? '';
 
-function storage(): Storage | null {
-  try {
-    return typeof localStorage === 'undefined' ? null : localStorage;
-  } catch {
-    // A page whose storage is refused (a privacy setting in serve mode's browser): kept for the page's life only.
-    return null;
-  }
-}
-
 function isFields(v: unknown): v is UnsavedChatSettings {
   if (!v || typeof v !== 'object') return false;
   const { prompt, think, tools } = v as Record<string, unknown>;
@@ -52,7 +44,7 @@ function isFields(v: unknown): v is UnsavedChatSettings {
 /** What storage holds, by key; a value that is not ours (another version's, edited by hand) is skipped. */
 function readStored(): Record<string, UnsavedChatSettings> {
   try {
-    const raw = storage()?.getItem(UNSAVED_CHAT_SETTINGS_KEY);
+    const raw = pageStorage()?.getItem(UNSAVED_CHAT_SETTINGS_KEY);
     const parsed: unknown = raw ? JSON.parse(raw) : {};
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
     return Object.fromEntries(Object.entries(parsed as Record<string, unknown>).filter((e): e is [string, UnsavedChatSettings] => isFields(e[1])));
@@ -63,7 +55,7 @@ function readStored(): Record<string, UnsavedChatSettings> {
 
 /** Writes `conversationId`'s entry (undefined: removes it), leaving the others as storage has them now. */
 function store(conversationId: string | null, fields: UnsavedChatSettings | undefined): void {
-  const s = storage();
+  const s = pageStorage();
   if (!s) return;
   const all = readStored();
   if (fields) all[keyOf(conversationId)] = fields;
