@@ -45,8 +45,17 @@ const answerText = async () => (await lastAnswer().locator('.markdown').textCont
 
 async function send(model: string, text: string): Promise<void> {
   await pickModel(page, model);
+  await sendText(text);
+}
+
+/**
+ * Sends `text` and waits until main took it (the draft empties): from then on its answer is the last one, where the
+ * last answer had been the one before, already done, and a poll for "done" could read that one.
+ */
+async function sendText(text: string): Promise<void> {
   await page.getByTestId('composer-input').fill(text);
   await page.getByTestId('composer-send').click();
+  await page.waitForFunction(() => (document.querySelector('[data-testid="composer-input"]') as HTMLTextAreaElement | null)?.value === '');
 }
 
 describe('built-in files in the composer and in Models', () => {
@@ -71,8 +80,7 @@ describe('built-in files in the composer and in Models', () => {
     // Before: "plain.gguf is no longer in the models folder; badtensor.gguf is chosen now."
     await expectPicked(page, 'plain-renamed.gguf');
     // The answer goes to the renamed file, and nothing was said to be gone.
-    await page.getByTestId('composer-input').fill('Hello?');
-    await page.getByTestId('composer-send').click();
+    await sendText('Hello?');
     await expect.poll(() => lastAnswer().getAttribute('data-status'), { timeout: 60_000 }).toBe('done');
     expect(await lastAnswer().getByTestId('model-label').getAttribute('data-model')).toBe('plain-renamed.gguf');
     expect(await page.getByTestId('notice').count()).toBe(0);
