@@ -1,5 +1,6 @@
 import type { DerivedStop, ReasoningOrigin, Usage } from './turn';
 import type { JsonValue } from './json';
+import type { TurnTimingMeta } from './turn-timing';
 
 /**
  * The canonical stream: whatever a server sends, a dialect turns it into these parts (DESIGN.md §3).
@@ -18,7 +19,8 @@ export type StreamPart =
   | ToolCallEndPart
   | { type: 'usage'; usage: Usage }
   | { type: 'error'; message: string; code?: string }
-  | FinishPart;
+  | FinishPart
+  | TimingPart;
 
 export type ToolCallEndPart =
   | { type: 'tool-call-end'; id: string; state: 'complete'; arguments: JsonValue }
@@ -30,6 +32,17 @@ export interface FinishPart {
   wireReason: string | null;
   stop: DerivedStop;
   usage?: Usage;
+}
+
+/**
+ * Main's own, never a dialect's: the answer's timing as main measured it so far (the first token's time once it
+ * came, each reasoning run's duration once it ended), sent with the parts that made a figure known. The reducer keeps
+ * it in `turn.meta.timing`, where main saves the same figures, so "Thought for N s" and "first token" show as soon as
+ * they are known, and the same number after the answer ends and after a reload.
+ */
+export interface TimingPart {
+  type: 'timing';
+  timing: TurnTimingMeta;
 }
 
 export type StreamPartType = StreamPart['type'];

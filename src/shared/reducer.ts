@@ -1,6 +1,7 @@
 import { assertNever } from './json';
 import type { StreamPart } from './parts';
 import { trimDrainEdges } from './reasoning/trim';
+import { timingJson } from './turn-timing';
 import { type Block, type DerivedStop, type Turn, type TurnStatus, type Usage } from './turn';
 
 /**
@@ -68,6 +69,8 @@ export function applyPart(turn: Turn, part: StreamPart, runs?: RunIndex): Turn {
       if (usage !== undefined) finished.usage = usage;
       return { ...finished, blocks: trimDrainEdges(settleOpenCalls(finished.blocks, part.stop)) };
     }
+    case 'timing':
+      return { ...turn, meta: { ...turn.meta, timing: timingJson(part.timing) } };
     default:
       return assertNever(part, 'stream part');
   }

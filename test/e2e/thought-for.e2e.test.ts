@@ -2,6 +2,9 @@
  * "Thought for N s" is one figure for one reasoning run. Before: live it was the page's clock, from the run's first
  * part reaching the page to the answer's; after a reload main's, saved with the answer: two numbers for the same
  * answer. The page's clock is pushed 10 s ahead while the run streams, so the two cannot round to the same figure.
+ *
+ * Then main's figure reached the page only with the saved answer: while the rest of the answer streamed the panel
+ * said "Thoughts", and the number popped in as the answer ended. Main now sends it as the run ends.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { assistant, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
@@ -13,7 +16,7 @@ afterEach(async () => {
 });
 
 describe('"Thought for N s"', () => {
-  it('shows the figure saved with the answer once the reasoning ends, the same as after a reload', async () => {
+  it("shows main's figure as soon as the reasoning ends, while the answer streams, the same as once saved and after a reload", async () => {
     const thinking = Array.from({ length: 4 }, (_, i) => ({ thinking: `step ${i} of my plan. ` }));
     const answer = Array.from({ length: 6 }, (_, i) => ({ content: `word${i} ` }));
     const body = ollamaLines([...thinking, ...answer]);
@@ -35,13 +38,23 @@ describe('"Thought for N s"', () => {
     await expect.poll(() => assistant(page).locator('[data-run="answer"]').textContent()).toContain('word1');
     await expect.poll(() => replay.held).toBe(1);
     expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
-    // The run ended and the answer streams: no figure that the saved one would replace a moment later.
-    expect(await summary()).toBe('Thoughts');
+    // The run ended and the answer streams: main's figure is on screen already (it said "Thoughts" until the end).
+    await expect.poll(summary).toMatch(/^Thought for \d+ s$/);
+    const live = await summary();
+
+    // A page opened mid-answer (a reload) gets the same figure with the answer as streamed so far.
+    await page.reload();
+    await page.getByTestId('conversation-item').first().click();
+    await expect.poll(summary).toMatch(/^Thought for \d+ s$/);
+    expect(await summary()).toBe(live);
+    expect(await assistant(page).getAttribute('data-status')).toBe('streaming');
+    expect(replay.held).toBe(1);
 
     replay.release();
     await waitIdle(page);
-    await expect.poll(summary).toMatch(/^Thought for \d+ s$/);
-    const live = await summary();
+    await expect.poll(() => assistant(page).locator('[data-run="answer"]').textContent()).toContain('word5');
+    // Once saved, and after a reload: the same figure.
+    expect(await summary()).toBe(live);
 
     await page.reload();
     await page.getByTestId('conversation-item').first().click();

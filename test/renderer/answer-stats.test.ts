@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { applyParts } from '../../src/shared/reducer';
 import type { Turn } from '../../src/shared/turn';
 import { answerStats, formatStats } from '../../src/renderer/components/turn/answer-stats';
 import { noteTurnPart, turnTiming } from '../../src/renderer/store/turn-timings';
@@ -42,6 +43,22 @@ describe('answer stats', () => {
     const saved = { ...turn('streamed', usage), meta: { timing: { ttftMs: 320, reasoningMs: [] } } };
     expect(formatStats(answerStats(saved))).toEqual(['2 tokens', '2.0 tok/s', 'first token 320 ms']);
     expect(answerStats({ ...saved, id: 'loaded-later' })).toEqual(answerStats(saved));
+  });
+
+  // Before: main's figure came only with the saved answer, so the footer of an answer whose end the page had and whose
+  // saved turn it had not yet said no first token. Main sends it as the first token comes (a `timing` part).
+  it("shows main's first token from the figure it sent while the answer streamed, the one it saves", () => {
+    const start = { ...turn('sent-live', undefined), status: 'streaming' as const };
+    noteTurnPart('sent-live', { type: 'text-start', id: 't' }, 4400);
+    const ended = applyParts(start, [
+      { type: 'text-start', id: 't' },
+      { type: 'text-delta', id: 't', delta: 'Hi' },
+      { type: 'timing', timing: { ttftMs: 320, reasoningMs: [] } },
+      { type: 'finish', wireReason: 'stop', stop: 'end_turn', usage: { outputTokens: 2, generationMs: 1000, promptMs: 90 } },
+    ]);
+    expect(formatStats(answerStats(ended))).toEqual(['2 tokens', '2.0 tok/s', 'first token 320 ms']);
+    const saved = { ...ended, meta: { timing: { ttftMs: 320, reasoningMs: [] } } };
+    expect(answerStats(saved)).toEqual(answerStats(ended));
   });
 
   it('says nothing it does not know', () => {

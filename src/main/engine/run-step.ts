@@ -126,9 +126,11 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
     return out;
   };
   const apply = (raw: StreamPart[]) => {
-    const parts = secrets.length === 0 ? raw : raw.map((p) => (p.type === 'error' ? { ...p, message: redactSecrets(p.message, secrets) } : p));
+    const redacted = secrets.length === 0 ? raw : raw.map((p) => (p.type === 'error' ? { ...p, message: redactSecrets(p.message, secrets) } : p));
+    // The figures main will save go to the pages as soon as it knows them (the first token, a reasoning run's end),
+    // with the parts that made them known: once each, not per token.
+    const parts: StreamPart[] = clock?.observe(redacted, deps.now()) ? [...redacted, { type: 'timing', timing: clock.figures() }] : redacted;
     reducer.applyAll(parts);
-    clock?.observe(parts, deps.now());
     if (parts.some((p) => p.type === 'finish')) finished = true;
     const from = emitted;
     emitted += parts.length;

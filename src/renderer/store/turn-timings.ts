@@ -1,7 +1,8 @@
 /**
  * Wall-clock moments of answers streamed in this window: when each reasoning run started, for the live
- * "Thinking… N s" while it grows. "Thought for N s" and time to first token are main's alone (saved with the answer:
- * ThinkingBlock.tsx, answer-stats.ts), so an answer shows one figure live and after a reload.
+ * "Thinking… N s" while it grows. "Thought for N s" and time to first token are main's alone (sent as main learns
+ * them, saved with the answer: ThinkingBlock.tsx, answer-stats.ts), so an answer shows one figure live and after a
+ * reload.
  */
 import type { StreamPart } from '../../shared/parts';
 

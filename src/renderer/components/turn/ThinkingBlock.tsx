@@ -8,7 +8,9 @@ interface Props {
   ordinal: number;
   /** The run is still growing: nothing came after it yet and the turn streams. */
   active: boolean;
-  /** How long the run took as main measured it and saved it with the answer (turn meta timing). */
+  /**
+   * How long the run took as main measured it (turn meta timing): sent as the run ended, then saved with the answer.
+   */
   savedMs?: number | undefined;
 }
 
@@ -20,11 +22,12 @@ function seconds(ms: number): number {
  * A reasoning run: open with a live timer while it grows, then collapsed once the answer starts (the user's own
  * toggle wins from then on). Rendered as plain text: reasoning is untrusted output.
  *
- * "Thought for N s" is one figure, live and after a reload: the one main saved with the answer, as "first token"
- * (answer-stats.ts). The page's clock (from the run's first part reaching the page to the answer's) gave another
- * number for the same run until a reload showed main's; it now only counts up while the run grows. Between the
- * run's end and the saved turn (the rest of the answer streams) the panel says "Thoughts", with no figure that the
- * saved one would replace.
+ * "Thought for N s" is one figure, live and after a reload: main's, as "first token" (answer-stats.ts). The page's
+ * clock (from the run's first part reaching the page to the answer's) gave another number for the same run until a
+ * reload showed main's; it now only counts up while the run grows. Main sends its figure as the run ends, with the
+ * part that ended it (a `timing` part, kept in the turn's meta as the saved answer keeps it), so the panel says
+ * "Thought for N s" while the rest of the answer streams, where it said "Thoughts" until the answer ended. "Thoughts"
+ * is left for runs main kept no figure for (answers saved before it did, a run with no text).
  */
 export const ThinkingBlock = memo(function ThinkingBlock({ turnId, text, ordinal, active, savedMs }: Props) {
   const [userOpen, setUserOpen] = useState<boolean | null>(null);

@@ -6,16 +6,16 @@ export interface AnswerStats {
   tokens?: number;
   tokensPerSecond?: number;
   /**
-   * Milliseconds from the request leaving main to the first token, as main measured and saved it with the answer
-   * (turn-timing.ts); the server's prompt time for answers saved before main measured it.
+   * Milliseconds from the request leaving main to the first token, as main measured it (turn-timing.ts): sent as the
+   * first token came, and saved with the answer; the server's prompt time for answers saved before main measured it.
    */
   ttftMs?: number;
 }
 
 /**
  * Per-answer numbers from the server's usage and main's clock. "First token" is one figure, live and after a reload:
- * the one saved with the answer. The page's own clock (from Send to the token reaching the page) gave another number
- * for the same answer until a reload showed main's.
+ * main's, which it sends as the first token comes and saves with the answer. The page's own clock (from Send to the
+ * token reaching the page) gave another number for the same answer until a reload showed main's.
  */
 export function answerStats(turn: Turn): AnswerStats {
   const out: AnswerStats = {};
@@ -26,8 +26,8 @@ export function answerStats(turn: Turn): AnswerStats {
   }
   const saved = turnTimingMeta(turn).ttftMs;
   if (saved !== undefined) out.ttftMs = saved;
-  // An answer that streamed here and is not saved yet (its finish came; main's turn with the figure follows at once)
-  // says no first token rather than the server's, which the saved figure would replace a moment later.
+  // An answer that streamed here without main's figures (main sends them with its first token) says no first token
+  // rather than the server's, which the saved figure could replace a moment later.
   else if (usage?.promptMs !== undefined && !(turnTiming(turn.id) && turn.meta['timing'] === undefined)) out.ttftMs = usage.promptMs;
   return out;
 }
