@@ -85,9 +85,12 @@ export function send(app: RealApp, text: string, conversationId: string | null =
   return app.services.chat.send({ conversationId, text, model: app.model, connectionId: app.connectionId, ...extra });
 }
 
-/** Waits until no answer runs, then returns the conversation's active branch. */
+/**
+ * Waits until no answer runs, then returns the conversation's active branch. The backstop is wide: an answer that
+ * runs to a 2,304-token window took over 30 s on a loaded 2-core machine (CI, ci-122), against ~3 s idle.
+ */
 export async function settle(app: RealApp, conversationId: string): Promise<Turn[]> {
-  await expect.poll(() => app.services.chat.activeCount, { timeout: 30_000, interval: 20 }).toBe(0);
+  await expect.poll(() => app.services.chat.activeCount, { timeout: 100_000, interval: 20 }).toBe(0);
   return (await app.services.handlers['conversations:open']({ conversationId })).turns;
 }
 
