@@ -1,6 +1,8 @@
 /** How far back from the end an error line is looked for: a usage text printed after it is this short. */
 const TELLING_LINES = 12;
-const ERROR_WORDS = /\b(error|fatal|unknown|invalid|cannot|can't|could not|couldn't|failed|not found|not set|missing|denied|refused|exception|unexpected|no such)\b/i;
+// An exception's name counts too ("TypeError: …", Python's "ModuleNotFoundError: …"): Node prints its version after
+// the stack, and "Node.js v22.1.0" was quoted as the reason a server that threw at start failed.
+const ERROR_WORDS = /\b(error|fatal|unknown|invalid|cannot|can't|could not|couldn't|failed|not found|not set|missing|denied|refused|exception|unexpected|no such)\b|^\w*(Error|Exception)\b/i;
 
 /** The last lines a server wrote (stderr, and stdout that was not protocol), bounded, for Settings → Tools. */
 export class LogTail {

@@ -106,7 +106,9 @@ export class McpServerHost {
     started
       .catch((err: unknown) => {
         if (attempt.signal.aborted) return;
-        this.set('failed', this.withStderr(mcpMessageOf(err)));
+        // A reason that quotes what the server printed already says its last words.
+        const quotesLog = (err as { quotesLog?: unknown } | null)?.quotesLog === true;
+        this.set('failed', quotesLog ? mcpMessageOf(err) : this.withStderr(mcpMessageOf(err)));
       })
       .finally(() => {
         if (this.starting === started) this.starting = undefined;

@@ -23,6 +23,8 @@ import {
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { existsSync, statSync } from 'node:fs';
 import { issueWords, mcpMessageOf, messageOf, networkMessageOf, type SchemaIssue } from './mcp-errors';
+import { LogTail } from './log-tail';
+import { NOT_MCP_QUIET_MS, notMcpHint, printedNoise, printedWords } from './not-mcp';
 import { ProcessGroupStdioTransport, type ExitInfo } from './process-group-transport';
 
 export type { CallToolResult, McpToolDef };
@@ -77,7 +79,16 @@ export class McpSession {
 
   private static async openStdio(config: SessionConfig, hooks: SessionHooks, signal?: AbortSignal): Promise<McpSession> {
     const transport = new ProcessGroupStdioTransport({ command: config.command, args: config.args, cwd: config.cwd, env: { ...getDefaultEnvironment(), ...config.env } });
-    transport.onLog = (text) => hooks.log(text);
+    // Its stderr alone, for a reason that quotes its stdout already.
+    const stderr = new LogTail();
+    let quiet: NodeJS.Timeout | undefined;
+    transport.onLog = (text, stream) => {
+      hooks.log(text);
+      if (stream !== 'stderr') return;
+      stderr.append(text);
+      // Still busy (a loader's progress on stderr after a banner on stdout): its silence starts again.
+      if (quiet !== undefined) transport.onStdout?.();
+    };
     const client = new Client(CLIENT_INFO, { capabilities: {} });
     const session = new McpSession(client, transport, 'stdio');
     let exit: ExitInfo | undefined;
@@ -85,14 +96,31 @@ export class McpSession {
     client.onclose = () => {
       if (!session.closing) hooks.closed(exitWords(exit));
     };
+    // A program that printed lines that are not messages, and then nothing for a moment, does not speak MCP: it
+    // fails then, where it said "Starting…" until the start timeout (mcpstart #1). One that prints a banner and then
+    // answers `initialize` never falls silent before its first message.
+    const notMcp = new AbortController();
+    transport.onStdout = () => {
+      clearTimeout(quiet);
+      quiet = undefined;
+      if (transport.received > 0) return;
+      quiet = setTimeout(() => {
+        if (transport.received === 0 && printedNoise(transport.noise, transport.partialLine)) notMcp.abort(new Error('The server does not speak MCP.'));
+      }, NOT_MCP_QUIET_MS);
+    };
     try {
-      await connectUnlessAborted(client, transport, config.timeoutMs, signal);
+      await connectUnlessAborted(client, transport, config.timeoutMs, signal ? AbortSignal.any([signal, notMcp.signal]) : notMcp.signal);
     } catch (err) {
       session.closing = true;
       // Why, before our own stop ends the process (a timeout must not read as "ended by SIGTERM").
-      const why = startFailure(err, exit ?? transport.exit, config);
+      const notSpoken = signal?.aborted ? undefined : notMcpFailure(transport, exit ?? transport.exit, stderr);
+      const why = notSpoken ?? startFailure(err, exit ?? transport.exit, config);
       await transport.close().catch(() => undefined);
-      throw new Error(why);
+      // The reason quotes what it printed, and its stderr: the host adds no "last words" of its own.
+      throw Object.assign(new Error(why), { quotesLog: notSpoken !== undefined });
+    } finally {
+      clearTimeout(quiet);
+      transport.onStdout = undefined;
     }
     session.watchTools(hooks);
     return session;
@@ -234,6 +262,21 @@ function noSuchProgram(command: string): string {
   const words = command.trim().split(/\s+/);
   if (words.length < 2) return 'no such program (is it installed and on the PATH?).';
   return `no such program. The command is the program alone (here “${words[0]}”); its arguments go under Arguments, one per line.`;
+}
+
+/**
+ * Why a program that printed only lines that are not messages failed to start, quoting them (and its stderr's
+ * telling line); undefined where it spoke MCP or printed nothing on stdout.
+ */
+function notMcpFailure(transport: ProcessGroupStdioTransport, exit: ExitInfo | undefined, stderr: LogTail): string | undefined {
+  const partial = transport.partialLine;
+  if (transport.received > 0 || !printedNoise(transport.noise, partial)) return undefined;
+  const unended = partial.trim() === '' ? [] : [partial];
+  const printed = printedWords([...transport.noise, ...unended], transport.noiseLines + unended.length);
+  const last = stderr.tellingLine();
+  const lastWords = last ? ` Its last words: ${last}${/[.!?…:]$/.test(last) ? '' : '.'}` : '';
+  if (exit) return `${exitWords(exit).replace(/\.$/, '')} while starting, without speaking MCP: it printed ${printed}.${lastWords}`;
+  return `The server does not speak MCP: it printed ${printed} where MCP’s messages go, and no message.${lastWords} ${notMcpHint(transport.noise)}`;
 }
 
 function startFailure(err: unknown, exit: ExitInfo | undefined, config: SessionConfig): string {

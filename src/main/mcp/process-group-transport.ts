@@ -5,7 +5,8 @@
  * stopping it signals the whole group; on Windows `taskkill /T` ends the tree. Messages are framed as the SDK
  * frames them (one JSON-RPC message per line), with the SDK's own schema; a line that is not a message goes to
  * the server's log tail instead of failing the session, since a server that prints garbage should end no more
- * than the call waiting for it (by its timeout).
+ * than the call waiting for it (by its timeout). Until the first message, those lines are also kept (the first
+ * few) for the session's start: a program that prints only them does not speak MCP (mcp-session.ts).
  */
 import { spawnSync, type ChildProcess } from 'node:child_process';
 // cross-spawn, as the SDK's own stdio transport uses: on Windows it finds `npx.cmd` and quotes arguments the way
@@ -32,6 +33,9 @@ export interface ExitInfo {
 /** A message line longer than this ends the session: a server flooding one line would otherwise hold memory. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
+/** Lines printed before the first message that are kept to be quoted; the rest are counted. */
+const KEPT_NOISE_LINES = 5;
+
 /** Grace between the polite stop (stdin closed, SIGTERM) and SIGKILL. */
 export const KILL_GRACE_MS = 2000;
 
@@ -43,6 +47,14 @@ export class ProcessGroupStdioTransport implements Transport {
   onLog?: (text: string, stream: 'stdout' | 'stderr') => void;
   /** The process ended (before `onclose`). */
   onExit?: (exit: ExitInfo) => void;
+  /** Anything arrived on stdout (a message, a line that is not one, or part of a line). */
+  onStdout?: () => void;
+  /** Messages received so far. */
+  received = 0;
+  /** The first lines on stdout that were not messages, while no message had come yet (500 characters each). */
+  readonly noise: string[] = [];
+  /** How many such lines there were, the kept ones included. */
+  noiseLines = 0;
 
   private child: ChildProcess | undefined;
   private pending: Buffer[] = [];
@@ -119,6 +131,11 @@ export class ProcessGroupStdioTransport implements Transport {
     });
   }
 
+  /** The start of a line not ended yet (at most 500 bytes of it), as text. */
+  get partialLine(): string {
+    return Buffer.concat(this.pending).subarray(0, 500).toString('utf8');
+  }
+
   /** Ends the whole group at once (process exit: there is no time for a grace). */
   killNow(): void {
     this.signalGroup('SIGKILL');
@@ -155,6 +172,7 @@ export class ProcessGroupStdioTransport implements Transport {
         void this.close();
       }
     }
+    this.onStdout?.();
   }
 
   private deliver(line: string): void {
@@ -163,9 +181,14 @@ export class ProcessGroupStdioTransport implements Transport {
     try {
       message = JSONRPCMessageSchema.parse(JSON.parse(line));
     } catch {
+      if (this.received === 0) {
+        if (this.noise.length < KEPT_NOISE_LINES) this.noise.push(line.slice(0, 500));
+        this.noiseLines++;
+      }
       this.onLog?.(`${line.slice(0, 500)}\n`, 'stdout');
       return;
     }
+    this.received++;
     this.onmessage?.(message);
   }
 }

@@ -5,6 +5,9 @@
 //   hang-init      never answers anything (a server that hangs at start)
 //   exit-at-start  says why on stderr and exits 3 before answering
 //   garbage        prints lines that are not JSON-RPC to stdout, then behaves
+//   not-mcp        prints an HTTP server's banner (in colour) to stdout and keeps running, never answering
+//   binary         prints bytes that are not text to stdout and keeps running
+//   usage-exit     prints its usage to stdout, an error line to stderr, and exits 2
 //   stubborn       ignores SIGTERM and starts a child of its own that sleeps (process-group kill)
 //   crash-once     exits 7 (after a line on stderr) at the first tools/call its log has seen; answers later ones
 //   bad-image      answers a call with a text, an image whose data is not base64, and another text (as servers
@@ -32,6 +35,23 @@ if (mode === 'garbage') {
   process.stdout.write('Starting up... this is not JSON-RPC\n');
   process.stdout.write('{"almost": "json but not a message"}\n');
 }
+if (mode === 'not-mcp') {
+  process.stdout.write('\x1b[32mweather-api v2.1\x1b[0m\n');
+  process.stdout.write('Listening on http://localhost:3001/mcp\n');
+  process.stdout.write('Press Ctrl+C to stop\n');
+  process.stdout.write('(type help for commands)\n');
+  setInterval(() => {}, 1000);
+}
+if (mode === 'binary') {
+  process.stdout.write(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52, 0xff, 0xfe, 0x00, 0x01, 0x0a]));
+  setInterval(() => {}, 1000);
+}
+if (mode === 'usage-exit') {
+  process.stdout.write('Usage: weather-server [--port N] [--verbose]\n');
+  process.stdout.write('  --port N   the port to listen on\n');
+  process.stderr.write('error: unknown option --stdio\n');
+  process.exit(2);
+}
 
 const send = (msg) => process.stdout.write(`${JSON.stringify({ jsonrpc: '2.0', ...msg })}\n`);
 const tools = [{ name: 'wait', description: 'Waits for a very long time.', inputSchema: { type: 'object', properties: { seconds: { type: 'number' } } } }];
@@ -47,7 +67,7 @@ process.stdin.on('data', (chunk) => {
       note(`notification ${msg.method} ${JSON.stringify(msg.params ?? {})}`);
       continue;
     }
-    if (mode === 'hang-init') continue;
+    if (mode === 'hang-init' || mode === 'not-mcp' || mode === 'binary') continue;
     if (msg.method === 'initialize') {
       send({ id: msg.id, result: { protocolVersion: msg.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'scripted', version: '1' } } });
     } else if (msg.method === 'tools/list') {
@@ -70,5 +90,5 @@ process.stdin.on('data', (chunk) => {
 });
 // Stays alive while stdin is open (hang modes keep it so even after stdin ends).
 process.stdin.on('end', () => {
-  if (mode !== 'stubborn' && mode !== 'hang-init') process.exit(0);
+  if (mode !== 'stubborn' && mode !== 'hang-init' && mode !== 'not-mcp' && mode !== 'binary') process.exit(0);
 });
