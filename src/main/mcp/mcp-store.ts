@@ -8,6 +8,7 @@ import { isAbsolute } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { JsonObject } from '../../shared/json';
 import { DEFAULT_MCP_TIMEOUT_SECONDS, type McpSecretEntry, type McpServerInfo, type McpServerInput } from '../../shared/mcp';
+import { withAssumedScheme } from '../../shared/server-address';
 import { UserFacingError } from '../errors';
 import type { SecretStore } from '../secrets/secret-store';
 
@@ -74,10 +75,14 @@ export class McpStore {
     const id = previous?.id ?? newId();
     const transport = input.transport;
     const command = (input.command ?? previous?.command ?? '').trim();
-    const url = (input.url ?? previous?.url ?? '').trim();
+    // `localhost:3001/mcp` is http://localhost:3001/mcp, as a connection's address is (shared/server-address.ts).
+    const url = withAssumedScheme(input.url ?? previous?.url ?? '');
     const cwd = input.cwd === undefined ? (previous?.cwd ?? null) : input.cwd === null || input.cwd.trim() === '' ? null : input.cwd.trim();
     if (transport === 'stdio' && command === '') throw invalid('Enter the command that starts the server (for example npx or uvx).');
-    if (transport === 'http' && !/^https?:\/\/\S+$/i.test(url)) throw invalid('Enter the server’s address; it starts with http:// or https://.');
+    if (transport === 'http' && url === '') throw invalid('Enter the server’s address, for example http://localhost:3001/mcp.');
+    if (transport === 'http' && !/^https?:\/\/\S+$/i.test(url)) {
+      throw invalid(`“${url.slice(0, 200)}” is not an address Firebrand can reach: it starts with http:// or https://, or is a host and port (such as localhost:3001/mcp, taken as http://).`);
+    }
     if (transport === 'http') {
       try {
         new URL(url);

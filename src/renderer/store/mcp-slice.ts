@@ -5,6 +5,7 @@
  */
 import { create } from 'zustand';
 import type { McpImportResult, McpServerInfo, McpServerInput } from '../../shared/mcp';
+import { schemeWasAssumed } from '../../shared/server-address';
 import { firebrand } from '../firebrand';
 import { attemptWith } from './errors';
 
@@ -18,15 +19,24 @@ export interface McpState {
   imported: McpImportResult | null;
   /** Server forms (add, edit) open with something typed in them: Settings asks before closing over them. */
   formsTyped: number;
+  /**
+   * What was assumed of the address a server was just saved with ("Saved as http://localhost:3001/mcp: …"), shown
+   * on its row until the user's next change here, as the import's line is.
+   */
+  savedNote: { id: string; text: string } | null;
 }
 
-export const useMcpStore = create<McpState>(() => ({ servers: [], error: null, imported: null, formsTyped: 0 }));
+export const useMcpStore = create<McpState>(() => ({ servers: [], error: null, imported: null, formsTyped: 0, savedNote: null }));
 const set = useMcpStore.setState;
 const attempt = (action: () => Promise<void>) => attemptWith((error) => set({ error }), action);
 
-/** The import's line goes with the next change the user makes in Settings → Tools, or when Settings closes. */
+/**
+ * The import's line, and a saved address's note, go with the next change the user makes in Settings → Tools, or
+ * when Settings closes.
+ */
 export function clearImportResult(): void {
-  if (useMcpStore.getState().imported !== null) set({ imported: null });
+  const { imported, savedNote } = useMcpStore.getState();
+  if (imported !== null || savedNote !== null) set({ imported: null, savedNote: null });
 }
 let subscribed = false;
 
@@ -72,7 +82,12 @@ export function offeredToolsKey(servers: readonly McpServerInfo[]): string {
 export function saveMcpServer(input: McpServerInput, showError?: (error: string | null) => void): Promise<boolean> {
   clearImportResult();
   return attemptWith(showError ?? ((error) => set({ error })), async () => {
-    await firebrand().mcp.save(input);
+    const saved = await firebrand().mcp.save(input);
+    // Main takes `localhost:3001/mcp` as http://localhost:3001/mcp, as the connection forms do: said, so the saved
+    // address is no surprise.
+    if (saved.transport === 'http' && input.url !== undefined && schemeWasAssumed(input.url)) {
+      set({ savedNote: { id: saved.id, text: `Saved as ${saved.url}: an address typed without http:// or https:// is taken as http://, which local servers speak.` } });
+    }
     await refresh();
   });
 }

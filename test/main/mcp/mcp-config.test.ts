@@ -125,6 +125,35 @@ describe('http servers', () => {
     expect(result.content).toEqual([{ type: 'text', text: 'Echo: over http' }]);
   });
 
+  // mcpstart #2: an address typed without its scheme was refused ("it starts with http:// or https://"), though a
+  // connection's is taken as http://.
+  it('takes an address typed as a host and port as http://, and refuses what cannot be an address, saying why', async () => {
+    const port = await serveEverything('streamableHttp');
+    st = await stage();
+    const info = await addServer(st.services, { name: 'remote', transport: 'http', url: ` 127.0.0.1:${port}/mcp ` });
+    expect(info.url).toBe(`http://127.0.0.1:${port}/mcp`);
+    expect(info.tools.map((t) => t.name)).toContain('echo');
+    // An edit that types it so again keeps the same address.
+    const edited = await st.services.handlers['mcp:save']({ id: info.id, name: 'remote', transport: 'http', url: `127.0.0.1:${port}/mcp` });
+    expect(edited.url).toBe(`http://127.0.0.1:${port}/mcp`);
+
+    const refusal = async (url: string) => {
+      try {
+        await st?.services.handlers['mcp:save']({ name: `r-${url}`, transport: 'http', url });
+        return 'saved';
+      } catch (err) {
+        return (err as Error).message;
+      }
+    };
+    const cannot = (url: string) => `“${url}” is not an address Firebrand can reach: it starts with http:// or https://, or is a host and port (such as localhost:3001/mcp, taken as http://).`;
+    expect(await refusal('  ')).toBe('Enter the server’s address, for example http://localhost:3001/mcp.');
+    // No port: a local server's cannot be guessed; a name alone is not an address; another scheme is not reached.
+    expect(await refusal('localhost/mcp')).toBe(cannot('localhost/mcp'));
+    expect(await refusal('my notes server')).toBe(cannot('my notes server'));
+    expect(await refusal('ws://127.0.0.1:3001/mcp')).toBe(cannot('ws://127.0.0.1:3001/mcp'));
+    expect((await st.services.handlers['mcp:list']({})).map((x) => x.name)).toEqual(['remote']);
+  });
+
   it('falls back to SSE for a server that only speaks the older transport', async () => {
     const port = await serveEverything('sse');
     st = await stage();

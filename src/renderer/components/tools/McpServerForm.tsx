@@ -88,7 +88,7 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
         <>
           <label className="field">
             Server URL
-            <input placeholder="https://…" data-testid="mcp-form-url" value={url} onChange={(e) => setUrl(e.target.value)} />
+            <input placeholder="https://… or localhost:3001/mcp" data-testid="mcp-form-url" value={url} onChange={(e) => setUrl(e.target.value)} />
           </label>
           <SecretRows label="Headers" addLabel="Add header" rows={headers} onChange={setHeaders} />
         </>

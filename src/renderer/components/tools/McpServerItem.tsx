@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import type { McpServerInfo } from '../../../shared/mcp';
-import { removeMcpServer, restartMcpServer, setMcpServerEnabled, setMcpTool } from '../../store/mcp-slice';
+import { removeMcpServer, restartMcpServer, setMcpServerEnabled, setMcpTool, useMcpStore } from '../../store/mcp-slice';
 import { McpServerForm } from './McpServerForm';
 
 const STATE_WORDS: Record<McpServerInfo['state'], string> = {
@@ -30,6 +30,7 @@ function toolsSummary(s: McpServerInfo): string {
 /** One server: switch, state, what it runs, its error and log, and its tools with their switches. */
 export function McpServerItem({ server: s }: { server: McpServerInfo }) {
   const [editing, setEditing] = useState(false);
+  const note = useMcpStore((state) => (state.savedNote?.id === s.id ? state.savedNote.text : null));
   // The edit form, saved or cancelled, goes with the focus in it: Edit takes it back (it fell to the page's body).
   const editButton = useRef<HTMLButtonElement>(null);
   // Remove takes the saved secrets with it and has no undo: it asks first, as deleting a model does, with the focus
@@ -49,6 +50,11 @@ export function McpServerItem({ server: s }: { server: McpServerInfo }) {
         </span>
       </div>
       <code className="mcp-target">{s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : `${s.url}${s.protocol === 'sse' ? ' (SSE)' : ''}`}</code>
+      {note && (
+        <p className="mcp-note" role="status" data-testid="mcp-server-note">
+          {note}
+        </p>
+      )}
       {(s.envNames.length > 0 || s.headerNames.length > 0) && (
         <p className="mm-muted">Saved, never shown: {[...s.envNames, ...s.headerNames].join(', ')}</p>
       )}
