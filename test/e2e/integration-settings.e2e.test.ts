@@ -122,6 +122,29 @@ describe('sidebar and settings', () => {
     expect(await page.evaluate(() => window.firebrand.settings.get({}))).toMatchObject({ modelsDir: folder, builtinIdleMinutes: 30 });
   });
 
+  // At a phone's width a refusal that names a long path (no spaces to wrap at) ran out of the dialog to the left of
+  // the screen: "There is no folder at /home/…" lost its start, the part that says what was wrong.
+  it('wraps a refusal that names a long path inside the dialog at a phone’s width', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page, dataDir } = s;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId('sidebar-toggle').click();
+    await page.getByTestId('settings-open').click();
+    const typo = join(dataDir, 'models_for_the_big_gpu_box_in_the_garage', 'quantized_q4_k_m_and_q8_0', 'not_made_yet');
+    await page.getByTestId('models-folder').fill(typo);
+    await page.getByTestId('settings-save').click();
+    const alert = page.getByTestId('settings-dialog').locator('.modal-foot [role="alert"]');
+    await expect.poll(() => alert.textContent()).toBe(`There is no folder at ${typo}. Check the spelling, or create the folder first, then save again.`);
+    const { inside, whole } = await alert.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      const dialog = el.closest('[data-testid="settings-dialog"]')!.getBoundingClientRect();
+      return { inside: box.left >= dialog.left && box.right <= dialog.right, whole: el.scrollWidth <= el.clientWidth };
+    });
+    expect(inside, 'the message lies inside the dialog').toBe(true);
+    expect(whole, 'the message is not cut').toBe(true);
+    await shootAtBothWidths(page, 'settings-refusal-long-path');
+  });
+
   // Settings audit #9: a default model of another connection read "the model used last", and picking that to clear
   // it changed nothing.
   it('shows a default model the active connection does not offer as what it is, and clears it', async () => {
