@@ -376,7 +376,10 @@ export type IpcErrorCode =
   | 'not-found'
   /** What the request was based on changed meanwhile (another window or tab saved first): nothing was saved. */
   | 'conflict'
-  /** An answer is still on its way in that chat (another window or tab): the same request can go once it ends (chat:answer-ended). */
+  /**
+   * An answer is still on its way in that chat (another window or tab): the same request can go once it ends
+   * (chat:answer-ended). Also other imports still on their way in: the same file can go once they are.
+   */
   | 'busy'
   | 'server-unreachable'
   | 'server-error'

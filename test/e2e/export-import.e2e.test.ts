@@ -170,12 +170,14 @@ describe('export and import', () => {
     expect(await first.getAttribute('aria-current')).toBe('true');
   });
 
-  it('refuses a file that is not a Firebrand export, saying so, and imports nothing', async () => {
+  it('refuses a file that is not a Firebrand export, saying so with Close only, and imports nothing', async () => {
     s = await startUi();
     const { page } = s;
     await page.getByTestId('conversation-import-input').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello":"world"}') });
     await expect.poll(() => page.getByTestId('notice').textContent()).toContain('cannot be imported');
     expect(await page.getByTestId('conversation-item').count()).toBe(0);
+    // Close only: Retry imported the same file again, and it was refused again.
+    expect(await page.getByTestId('notice').getByTestId('banner-retry').count()).toBe(0);
 
     // Closed, then the same failure again: it shows again (the audit's files #4: a closed notice's text was never
     // shown again, so a repeated failure was silent).
@@ -188,6 +190,7 @@ describe('export and import', () => {
     await page.getByTestId('conversation-import-input').setInputFiles({ name: 'empty.json', mimeType: 'application/json', buffer: Buffer.alloc(0) });
     await expect.poll(() => page.getByTestId('notice').textContent()).toContain('“empty.json” is empty; there is nothing to import.');
     expect(await page.getByTestId('conversation-item').count()).toBe(0);
+    expect(await page.getByTestId('notice').getByTestId('banner-retry').count()).toBe(0);
   });
 
   // Issue (files #1): an export over 64 MiB could not be imported back (one socket frame of 64 MiB at most; the

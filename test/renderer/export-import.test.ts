@@ -3,12 +3,13 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { ImportUploads } from '../../src/main/export/import-uploads';
 import { ATTACHMENT_MAX_BYTES, CONVERSATION_FILE_MAX_BYTES, IMPORT_CHUNK_BYTES, base64Length } from '../../src/shared/file-limits';
 import type { AttachmentBlock } from '../../src/shared/turn';
+import { FirebrandError, type IpcErrorCode } from '../../src/shared/ipc';
 
 const store = vi.hoisted(() => {
   // The slice of the store an import uses: whether one is on its way in.
   let state: { importing: string | null } = { importing: null };
   const useStore = { getState: () => state, setState: (next: Partial<typeof state>) => void (state = { ...state, ...next }) };
-  return { fail: vi.fn(), openConversation: vi.fn(async () => {}), showNotice: vi.fn(), INFO: { kind: 'info' }, useStore };
+  return { fail: vi.fn(), openConversation: vi.fn(async () => {}), showNotice: vi.fn(), INFO: { kind: 'info' }, REFUSED: { kind: 'refused' }, useStore };
 });
 const api = vi.hoisted(() => ({ conversations: {} as Record<string, unknown>, attachments: {} as Record<string, unknown> }));
 vi.mock('../../src/renderer/store', () => store);
@@ -17,6 +18,16 @@ vi.mock('../../src/renderer/firebrand', () => ({ firebrand: () => api }));
 const { importConversationFile } = await import('../../src/renderer/store/export-import');
 const { addAttachment } = await import('../../src/renderer/store/attachments');
 const { pendingWith, sameAttachment } = await import('../../src/renderer/components/composer/use-attachments');
+
+/** What a call rejects with in the page when main throws: the error's code and message (as IPC carries them). */
+function toFirebrandError<T>(run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    const { code, message } = err as { code: IpcErrorCode; message: string };
+    throw new FirebrandError({ code, message });
+  }
+}
 
 /** main's side of the upload, with what each call carried. */
 function fakeMain(result: { imported: number; all: boolean; copies?: number; title?: string } = { imported: 1, all: false }) {
@@ -87,17 +98,45 @@ describe('importing a conversation file', () => {
     expect(store.showNotice).toHaveBeenCalledWith('Imported 3 conversations. 2 were already here, so they are marked “(imported copy)”.', store.INFO);
   });
 
-  it('says an empty or oversized file is so before reading it, naming the sizes, and sends nothing', async () => {
+  // Retry on a refused file imported the same bytes again, to be refused again: those notices have Close only.
+  it('says an empty or oversized file is so before reading it, naming the sizes, sends nothing, and offers no Retry', async () => {
     const main = fakeMain();
     await importConversationFile(new File([], 'empty.json'));
-    expect(store.fail.mock.calls[0]?.[0]).toEqual(new Error('“empty.json” is empty; there is nothing to import.'));
+    expect(store.showNotice).toHaveBeenCalledWith('“empty.json” is empty; there is nothing to import.', store.REFUSED);
     const big = new File([], 'huge.json');
     Object.defineProperty(big, 'size', { value: CONVERSATION_FILE_MAX_BYTES + 50 * 1024 * 1024 });
     const read = vi.spyOn(big, 'slice');
     await importConversationFile(big);
-    expect(String(store.fail.mock.calls[1]?.[0])).toContain('“huge.json” is 150.0 MiB; Firebrand can import a conversation file of at most 100.0 MiB.');
+    expect(String(store.showNotice.mock.calls[1]?.[0])).toContain('“huge.json” is 150.0 MiB; Firebrand can import a conversation file of at most 100.0 MiB.');
+    expect(store.showNotice.mock.calls[1]?.[1]).toBe(store.REFUSED);
+    expect(store.fail).not.toHaveBeenCalled();
     expect(read).not.toHaveBeenCalled();
     expect(main.calls).toEqual([]);
+  });
+
+  it('offers no Retry for a file main refuses for what it holds, and Retry where the same file may go in next time', async () => {
+    const main = fakeMain();
+    api.conversations['importFinish'] = vi.fn(async () => {
+      throw new FirebrandError({ code: 'invalid-payload', message: 'This file cannot be imported: it is not valid JSON. Nothing was imported.' });
+    });
+    await importConversationFile(new File(['not json'], 'notes.json'));
+    expect(store.showNotice).toHaveBeenCalledWith('This file cannot be imported: it is not valid JSON. Nothing was imported.', store.REFUSED);
+    expect(store.fail).not.toHaveBeenCalled();
+
+    // Main's upload refusals that pass once the other imports are in, or once the file arrives whole: Retry.
+    const uploads = new ImportUploads({ newId: () => 'up-2', maxStagedBytes: 10 });
+    uploads.begin(8);
+    api.conversations['importBegin'] = vi.fn(async ({ size }: { size: number }) => toFirebrandError(() => uploads.begin(size)));
+    await importConversationFile(new File(['{"a":1}'], 'x.json'));
+    expect(String(store.fail.mock.calls[0]?.[0])).toContain('Other imports (8 bytes) are still on their way in.');
+    expect(store.fail.mock.calls[0]?.[1]).toBeTypeOf('function');
+    api.conversations['importBegin'] = vi.fn(async ({ size }: { size: number }) => main.uploads.begin(size));
+    api.conversations['importFinish'] = vi.fn(async ({ uploadId }: { uploadId: string }) => toFirebrandError(() => main.uploads.take(uploadId)));
+    api.conversations['importChunk'] = vi.fn(async () => ({ received: 0 }));
+    await importConversationFile(new File(['{"a":1}'], 'x.json'));
+    expect(String(store.fail.mock.calls[1]?.[0])).toContain('of this file arrived, so nothing was imported. Import it again.');
+    expect(store.fail.mock.calls[1]?.[1]).toBeTypeOf('function');
+    expect(store.showNotice).toHaveBeenCalledTimes(1);
   });
 
   it('cancels the upload when a chunk fails, and shows main’s message', async () => {

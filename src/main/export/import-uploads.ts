@@ -2,7 +2,9 @@
  * Conversation files on their way in, a chunk at a time (`conversations:import-begin/chunk/finish`): a file as
  * large as Firebrand exports does not fit one IPC payload or serve-socket frame (64 MiB), so the renderer sends it
  * in IMPORT_CHUNK_BYTES pieces that are staged here, in memory, until the last one. An upload is discarded when
- * it fails, is cancelled, or hears nothing for `idleMs`; the total staged at once is bounded.
+ * it fails, is cancelled, or hears nothing for `idleMs`; the total staged at once is bounded. A file refused for
+ * what it is (empty, too large) is `invalid-payload`, which the page offers no Retry for; an upload refused for what
+ * may pass (other imports in the way, bytes lost on the way) is `busy` or `conflict`, and Retry sends the file again.
  */
 import { CONVERSATION_FILE_MAX_BYTES, formatSize, importFileTooLargeMessage } from '../../shared/file-limits';
 import { UserFacingError } from '../errors';
@@ -40,7 +42,7 @@ export class ImportUploads {
     if (size > CONVERSATION_FILE_MAX_BYTES) throw new UserFacingError('invalid-payload', importFileTooLargeMessage(name, size));
     const staged = [...this.uploads.values()].reduce((sum, u) => sum + u.size, 0);
     if (staged + size > this.maxStagedBytes) {
-      throw new UserFacingError('invalid-payload', `Other imports (${formatSize(staged)}) are still on their way in. Wait for them to finish, then import this file again.`);
+      throw new UserFacingError('busy', `Other imports (${formatSize(staged)}) are still on their way in. Wait for them to finish, then import this file again.`);
     }
     const uploadId = this.options.newId();
     this.uploads.set(uploadId, { size, received: 0, chunks: [], timer: this.expire(uploadId) });
@@ -52,7 +54,7 @@ export class ImportUploads {
     const upload = this.require(uploadId);
     if (offset !== upload.received || upload.received + bytes.byteLength > upload.size || bytes.byteLength === 0) {
       this.cancel(uploadId);
-      throw new UserFacingError('invalid-payload', 'This file changed or arrived out of order while it was being imported, so nothing was imported. Import it again.');
+      throw new UserFacingError('conflict', 'This file changed or arrived out of order while it was being imported, so nothing was imported. Import it again.');
     }
     upload.chunks.push(bytes);
     upload.received += bytes.byteLength;
@@ -66,7 +68,7 @@ export class ImportUploads {
     const upload = this.require(uploadId);
     this.cancel(uploadId);
     if (upload.received !== upload.size) {
-      throw new UserFacingError('invalid-payload', `Only ${formatSize(upload.received)} of ${formatSize(upload.size)} of this file arrived, so nothing was imported. Import it again.`);
+      throw new UserFacingError('conflict', `Only ${formatSize(upload.received)} of ${formatSize(upload.size)} of this file arrived, so nothing was imported. Import it again.`);
     }
     return Buffer.concat(upload.chunks, upload.size).toString('utf8');
   }

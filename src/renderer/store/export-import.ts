@@ -2,10 +2,10 @@
 import { CONVERSATION_FILE_MAX_BYTES, IMPORT_CHUNK_BYTES, importFileTooLargeMessage } from '../../shared/file-limits';
 import { firebrand } from '../firebrand';
 import { toBase64 } from './attachments';
-import type { ImportResult } from '../../shared/ipc';
+import { FirebrandError, type ImportResult } from '../../shared/ipc';
 import { errorMessage } from './errors';
 import { saveFile } from './save-file';
-import { fail, INFO, openConversation, showNotice, useStore } from '.';
+import { fail, INFO, openConversation, REFUSED, showNotice, useStore } from '.';
 
 /**
  * Asks main for the file and hands it to the browser's (or the desktop app's) save flow, and says how it ended:
@@ -76,20 +76,28 @@ export async function importConversationFile(file: File): Promise<void> {
   if (useStore.getState().importing !== null) return;
   useStore.setState({ importing: file.name });
   try {
-    // Said here, before a byte is read: main would refuse it with the same words after the upload.
-    if (file.size === 0) throw new Error(`“${file.name}” is empty; there is nothing to import.`);
-    if (file.size > CONVERSATION_FILE_MAX_BYTES) throw new Error(importFileTooLargeMessage(file.name, file.size));
+    // Said here, before a byte is read: main would refuse it with the same words (and code) after the upload.
+    if (file.size === 0) throw refusedFile(`“${file.name}” is empty; there is nothing to import.`);
+    if (file.size > CONVERSATION_FILE_MAX_BYTES) throw refusedFile(importFileTooLargeMessage(file.name, file.size));
     const { conversationId, imported, all, copies, title } = await uploadAndImport(file);
     // An Export all: the first of them opens (at the top of the list, above the others) and the banner says how many came in.
     await openConversation(conversationId);
     if (all) showNotice(importedMessage(imported, copies), INFO);
     else if (copies > 0) showNotice(`This conversation was already here, so it came in as a copy: “${title}”.`, INFO);
   } catch (err) {
-    // Retry: the same file again (it may have been refused for a reason since fixed, such as a full disk).
-    fail(err, () => void importConversationFile(file));
+    // Refused for what it holds (not an export, damaged, from a newer Firebrand, empty, too large): the same file is
+    // refused again, so Close only; Retry imported it again to the same words. Otherwise Retry: the same file again
+    // (refused for a reason that may pass, such as a full disk, a lost link or other imports still on their way).
+    if (err instanceof FirebrandError && err.code === 'invalid-payload') showNotice(errorMessage(err), REFUSED);
+    else fail(err, () => void importConversationFile(file));
   } finally {
     useStore.setState({ importing: null });
   }
+}
+
+/** A file refused for what it is, in the page, as main refuses it (`invalid-payload`). */
+function refusedFile(message: string): FirebrandError {
+  return new FirebrandError({ code: 'invalid-payload', message });
 }
 
 /**
