@@ -6,10 +6,12 @@
 
 /**
  * How long a starting program may stay silent after printing lines that are not messages before it is taken for
- * one that does not speak MCP. Servers that print a banner and then speak MCP answer `initialize` right after it,
- * and every further line, on stdout or stderr (a loader's progress), waits this long again.
+ * one that does not speak MCP. Servers that print a banner and then speak MCP mostly answer `initialize` right after
+ * it, and every further line, on stdout or stderr (a loader's progress), waits this long again. Five seconds, not
+ * less: a server that prints its banner before loading its libraries, on a busy machine, must not be failed for
+ * it, and five seconds is still a sixth of the start timeout a program that never speaks MCP waited out before.
  */
-export const NOT_MCP_QUIET_MS = 2000;
+export const NOT_MCP_QUIET_MS = 5000;
 
 /** Lines quoted in the reason; the rest are counted. */
 const QUOTED_LINES = 3;
