@@ -1,7 +1,7 @@
 import { assertNever } from './json';
 import type { StreamPart } from './parts';
-import { trimDrainEdges } from './reasoning/trim';
-import { timingJson } from './turn-timing';
+import { drainEdges } from './reasoning/trim';
+import { keepReasoningFigures, timingJson } from './turn-timing';
 import { type Block, type DerivedStop, type Turn, type TurnStatus, type Usage } from './turn';
 
 /**
@@ -67,7 +67,11 @@ export function applyPart(turn: Turn, part: StreamPart, runs?: RunIndex): Turn {
       const usage = part.usage === undefined ? turn.usage : mergeUsage(turn.usage, part.usage);
       const finished: Turn = { ...turn, stop: part.stop, wireReason: part.wireReason, status: statusOf(part.stop) };
       if (usage !== undefined) finished.usage = usage;
-      return { ...finished, blocks: trimDrainEdges(settleOpenCalls(finished.blocks, part.stop)) };
+      const settled = settleOpenCalls(finished.blocks, part.stop);
+      const drained = drainEdges(settled);
+      // A reasoning block's timing goes by its place among the reasoning blocks: those the drain drops take theirs.
+      const keptReasoning = settled.flatMap((block, i) => (block.type === 'reasoning' ? [drained.kept[i] ?? true] : []));
+      return { ...finished, meta: keepReasoningFigures(finished.meta, keptReasoning), blocks: drained.blocks };
     }
     case 'timing':
       return { ...turn, meta: { ...turn.meta, timing: timingJson(part.timing) } };

@@ -1,15 +1,25 @@
-import type { JsonObject } from './json';
+import type { JsonObject, JsonValue } from './json';
 import type { StreamPart } from './parts';
 import type { Turn } from './turn';
 
 /**
  * When an answer's first token came and how long each reasoning run took, measured by main while it streamed and
  * kept in the turn's meta, so "first token" and "Thought for N s" still read right after a reload.
+ *
+ * A figure belongs to its reasoning block by the block's place among the turn's reasoning blocks, every one counted:
+ * redacted, empty or not. While the answer streams, each `reasoning-start` opens one reasoning block (reducer.ts) and
+ * one run here, so the places match; the one step that removes reasoning blocks, the drain at `finish` (blank inline
+ * runs, reasoning/trim.ts), removes their figures with them (`keepReasoningFigures`). Before, the figures were only
+ * those of the runs with text, matched to the panels by place: a redacted block, or a blank `<think>` block the drain
+ * dropped, moved every later panel onto another run's figure.
  */
 export interface TurnTimingMeta {
   ttftMs?: number;
-  /** One entry per non-empty reasoning run, in stream order. */
-  reasoningMs: number[];
+  /**
+   * One entry per reasoning block of the turn, in order: how long its run took, or null where main has no figure for
+   * it (no text: redacted or empty; not ended yet). Entries past the end are runs with no figure yet.
+   */
+  reasoningBlockMs: (number | null)[];
 }
 
 /**
@@ -19,6 +29,7 @@ export interface TurnTimingMeta {
  */
 export class StreamClock {
   private firstTokenAt: number | undefined;
+  /** One per reasoning block the reducer opens for these parts, in the same order. */
   private readonly runs: { start: number; end?: number; hasText: boolean }[] = [];
 
   constructor(private readonly sentAt: number) {}
@@ -30,13 +41,16 @@ export class StreamClock {
   observe(parts: readonly StreamPart[], at: number): boolean {
     let learned = false;
     for (const part of parts) {
-      const open = this.runs.at(-1);
       if (part.type === 'reasoning-start') this.runs.push({ start: at, hasText: false });
+      // A delta with no run before it opens a block in the reducer (it keeps the bytes): a run here too.
+      if (part.type === 'reasoning-delta' && this.runs.length === 0) this.runs.push({ start: at, hasText: false });
+      const open = this.runs.at(-1);
       if ((part.type === 'text-delta' || part.type === 'reasoning-delta' || part.type === 'tool-call-start') && this.firstTokenAt === undefined) {
         this.firstTokenAt = at;
         learned = true;
       }
-      if (part.type === 'reasoning-delta' && open && open.end === undefined) open.hasText = true;
+      // Blank reasoning is no text: a `<think>` block of whitespace is dropped at the drain, and says nothing anyway.
+      if (part.type === 'reasoning-delta' && open && open.end === undefined && /\S/.test(part.delta)) open.hasText = true;
       if (open && open.end === undefined && (part.type === 'reasoning-end' || part.type === 'text-start' || part.type === 'tool-call-start' || part.type === 'finish')) {
         open.end = at;
         if (open.hasText) learned = true;
@@ -45,11 +59,22 @@ export class StreamClock {
     return learned;
   }
 
-  /** The figures known so far: those of the runs that ended. */
+  /**
+   * `parts` as they go to the reducer and the pages: with a `timing` part where they made a figure known, before the
+   * answer's finish, never after it: the figures go by the places of the reasoning blocks as they streamed, which the
+   * drain at the finish changes (and moves the figures with them: reducer.ts).
+   */
+  stamp(parts: StreamPart[], at: number): StreamPart[] {
+    if (!this.observe(parts, at)) return parts;
+    const timing: StreamPart = { type: 'timing', timing: this.figures() };
+    const finish = parts.findIndex((p) => p.type === 'finish');
+    return finish < 0 ? [...parts, timing] : [...parts.slice(0, finish), timing, ...parts.slice(finish)];
+  }
+
+  /** The figures known so far: one entry per run, null for a run with no text or not ended. */
   figures(): TurnTimingMeta {
     const out: TurnTimingMeta = {
-      // Empty think blocks are dropped from the turn at the drain, so they take no entry here either.
-      reasoningMs: this.runs.filter((r) => r.hasText && r.end !== undefined).map((r) => (r.end ?? r.start) - r.start),
+      reasoningBlockMs: this.runs.map((r) => (r.hasText && r.end !== undefined ? r.end - r.start : null)),
     };
     if (this.firstTokenAt !== undefined) out.ttftMs = this.firstTokenAt - this.sentAt;
     return out;
@@ -62,18 +87,57 @@ export class StreamClock {
 
 /** The figures as kept in `turn.meta.timing`: by main as it saves the answer, and by the reducer as they stream. */
 export function timingJson(timing: TurnTimingMeta): JsonObject {
-  const meta: JsonObject = { reasoningMs: [...timing.reasoningMs] };
+  const meta: JsonObject = { reasoningBlockMs: [...timing.reasoningBlockMs] };
   if (timing.ttftMs !== undefined) meta['ttftMs'] = timing.ttftMs;
   return meta;
 }
 
-/** Reads the timing main stored in `turn.meta.timing`; tolerant of rows written before it existed. */
-export function turnTimingMeta(turn: Pick<Turn, 'meta'>): TurnTimingMeta {
+/**
+ * Reads the timing main stored in `turn.meta.timing`; tolerant of rows written before it existed, and of rows
+ * written while it kept `reasoningMs`: the figures of the runs with text only, in order. Those are given, in order,
+ * to the reasoning blocks with text, which is what those runs became (a redacted block has none); a blank `<think>`
+ * block the drain dropped had one too, which cannot be told now, so such an old row may still be off by one.
+ */
+export function turnTimingMeta(turn: Pick<Turn, 'meta' | 'blocks'>): TurnTimingMeta {
   const raw = turn.meta['timing'];
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { reasoningMs: [] };
-  const out: TurnTimingMeta = {
-    reasoningMs: Array.isArray(raw['reasoningMs']) ? raw['reasoningMs'].filter((v): v is number => typeof v === 'number') : [],
-  };
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { reasoningBlockMs: [] };
+  const out: TurnTimingMeta = { reasoningBlockMs: [] };
+  const byBlock = raw['reasoningBlockMs'];
+  const legacy = raw['reasoningMs'];
+  if (Array.isArray(byBlock)) out.reasoningBlockMs = byBlock.map(figure);
+  else if (Array.isArray(legacy)) {
+    const figures = legacy.filter((v): v is number => typeof v === 'number');
+    let next = 0;
+    for (const block of turn.blocks) {
+      if (block.type !== 'reasoning') continue;
+      out.reasoningBlockMs.push(block.text !== '' && next < figures.length ? figures[next++]! : null);
+    }
+  }
   if (typeof raw['ttftMs'] === 'number') out.ttftMs = raw['ttftMs'];
   return out;
+}
+
+function figure(v: JsonValue): number | null {
+  return typeof v === 'number' ? v : null;
+}
+
+/** Each reasoning block's figure, in the order of the turn's reasoning blocks: what its panel says it took. */
+export function reasoningPanelMs(turn: Pick<Turn, 'meta' | 'blocks'>): (number | undefined)[] {
+  const figures = turnTimingMeta(turn).reasoningBlockMs;
+  const out: (number | undefined)[] = [];
+  for (const block of turn.blocks) if (block.type === 'reasoning') out.push(figures[out.length] ?? undefined);
+  return out;
+}
+
+/**
+ * The meta after the drain removed reasoning blocks: `kept` says, for each reasoning block before it, in order,
+ * whether it stayed. The figures of the removed ones go with them, so the rest stay on their own blocks.
+ */
+export function keepReasoningFigures(meta: JsonObject, kept: readonly boolean[]): JsonObject {
+  const raw = meta['timing'];
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return meta;
+  const byBlock = raw['reasoningBlockMs'];
+  if (!Array.isArray(byBlock) || kept.every(Boolean)) return meta;
+  const reasoningBlockMs = byBlock.filter((_, i) => kept[i] ?? true);
+  return { ...meta, timing: { ...raw, reasoningBlockMs } };
 }

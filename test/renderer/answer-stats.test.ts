@@ -53,11 +53,11 @@ describe('answer stats', () => {
     const ended = applyParts(start, [
       { type: 'text-start', id: 't' },
       { type: 'text-delta', id: 't', delta: 'Hi' },
-      { type: 'timing', timing: { ttftMs: 320, reasoningMs: [] } },
+      { type: 'timing', timing: { ttftMs: 320, reasoningBlockMs: [] } },
       { type: 'finish', wireReason: 'stop', stop: 'end_turn', usage: { outputTokens: 2, generationMs: 1000, promptMs: 90 } },
     ]);
     expect(formatStats(answerStats(ended))).toEqual(['2 tokens', '2.0 tok/s', 'first token 320 ms']);
-    const saved = { ...ended, meta: { timing: { ttftMs: 320, reasoningMs: [] } } };
+    const saved = { ...ended, meta: { timing: { ttftMs: 320, reasoningBlockMs: [] } } };
     expect(answerStats(saved)).toEqual(answerStats(ended));
   });
 

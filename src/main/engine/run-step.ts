@@ -129,7 +129,7 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
     const redacted = secrets.length === 0 ? raw : raw.map((p) => (p.type === 'error' ? { ...p, message: redactSecrets(p.message, secrets) } : p));
     // The figures main will save go to the pages as soon as it knows them (the first token, a reasoning run's end),
     // with the parts that made them known: once each, not per token.
-    const parts: StreamPart[] = clock?.observe(redacted, deps.now()) ? [...redacted, { type: 'timing', timing: clock.figures() }] : redacted;
+    const parts = clock ? clock.stamp(redacted, deps.now()) : redacted;
     reducer.applyAll(parts);
     if (parts.some((p) => p.type === 'finish')) finished = true;
     const from = emitted;
@@ -181,7 +181,9 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
   // step and the turn are written below: the last words are on screen while main saves them, not after.
   await new Promise((r) => setImmediate(r));
   let turn = reducer.turn;
-  if (clock) turn = { ...turn, meta: { ...turn.meta, timing: clock.toMeta() } };
+  // The reducer holds every figure main learned (each went through it as a `timing` part), on the blocks as they are
+  // now; an answer that gave none still records that main measured it.
+  if (clock && turn.meta['timing'] === undefined) turn = { ...turn, meta: { ...turn.meta, timing: clock.toMeta() } };
   if (turn.status === 'cut' && !turn.error) {
     const why = broke?.kind === 'timeout' ? broke.naming(name) : `The connection to ${name} closed before the answer was finished.`;
     turn = { ...turn, error: `${why} What arrived is kept.` };

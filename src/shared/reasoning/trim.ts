@@ -12,11 +12,15 @@ import { isBlank, type Block } from '../turn';
  * - Joined text runs are trimmed, and joined inline reasoning. Native reasoning never passed through tags and
  *   is left byte-faithful.
  * - Text and reasoning blocks left empty are dropped; other blocks keep their order.
+ *
+ * Returns the blocks, and which of the given ones stayed (`kept[i]` for `blocks[i]`): a reasoning block's timing
+ * goes by its place among the reasoning blocks (turn-timing.ts), so the figures of dropped ones go with them.
  */
-export function trimDrainEdges(blocks: readonly Block[]): Block[] {
-  if (!blocks.some(isInlineReasoning)) return [...blocks];
+export function drainEdges(blocks: readonly Block[]): { blocks: Block[]; kept: boolean[] } {
+  if (!blocks.some(isInlineReasoning)) return { blocks: [...blocks], kept: blocks.map(() => true) };
   const trimmed = trimJoined(trimJoined([...blocks], isText), isInlineReasoning);
-  return trimmed.filter((block) => !((isText(block) || isInlineReasoning(block)) && block.text === ''));
+  const kept = trimmed.map((block) => !((isText(block) || isInlineReasoning(block)) && block.text === ''));
+  return { blocks: trimmed.filter((_, i) => kept[i]), kept };
 }
 
 type Run = Extract<Block, { type: 'text' } | { type: 'reasoning' }>;

@@ -75,7 +75,7 @@ describe.each(CAPTURES)("main's timing figures over $name", (c) => {
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Weather?', model: 'm', ...(connectionId ? { connectionId } : {}) });
     await expect.poll(() => replay.held).toBe(1);
     // Held after the answer's first words: the reasoning ended, the answer streams, nothing saved it yet.
-    await expect.poll(() => timings().at(-1)?.reasoningMs.length).toBe(1);
+    await expect.poll(() => timings().at(-1)?.reasoningBlockMs.filter((ms) => ms !== null).length).toBe(1);
     expect(parts().some((p) => p.type === 'finish')).toBe(false);
     expect(parts().some((p) => p.type === 'text-delta')).toBe(true);
     const live = timings().at(-1)!;

@@ -1,4 +1,4 @@
-import { turnTimingMeta } from '../../../shared/turn-timing';
+import { reasoningPanelMs } from '../../../shared/turn-timing';
 import { Fragment, memo, useState } from 'react';
 import { Check, Copy, ImageOff, Play, RotateCcw } from 'lucide-react';
 import { sendMessage, useStore } from '../../store';
@@ -93,7 +93,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
   const problem = stopLabel(turn, windowFull);
   const blank = problem ? null : blankAnswerLine(turn);
   let reasoningOrdinal = 0;
-  const savedReasoning = turnTimingMeta(turn).reasoningMs;
+  const savedReasoning = reasoningPanelMs(turn);
   const stats = streaming ? '' : (runStats ?? formatStats(answerStats(turn)).join(' · '));
   const answer = finalAssistantText([turn]);
   const first = runFirst ?? turn;
