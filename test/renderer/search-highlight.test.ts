@@ -48,4 +48,15 @@ describe('markOffsets (the searched words marked in an opened message)', () => {
     // A number that is no date ("1.2", "01-15") is marked as typed, as search finds it.
     expect(mark('01-15')).toEqual(['01-15']);
   });
+
+  // Search found "January 15, 2024" for "2024-01-15" and the reverse, and the opened chat marked "15" and "2024" apart.
+  it('marks a date written with its month\'s name or without leading zeros, whole, as search found it', () => {
+    const text = 'Due January 15, 2024 (was 15 Jan. 2024, then 2024-1-15; not 15 January 2023 nor 2024-01-16)';
+    const mark = (query: string) => marked(text, searchTerms(query));
+    const all = ['January 15, 2024', '15 Jan. 2024', '2024-1-15'];
+    for (const query of ['2024-01-15', '15.1.2024', '15 January 2024', 'Jan 15, 2024', '15-jan-2024']) expect(mark(query), query).toEqual(all);
+    // With other words around it, each marked; a month's name on its own is a word.
+    expect(mark('due 15 January 2024')).toEqual(['Due', ...all]);
+    expect(mark('jan')).toEqual(['Jan', 'Jan', 'Jan']);
+  });
 });

@@ -3,7 +3,7 @@
  * literal: "C++", "1.2.3", a date in its spellings) and how they are marked in a snippet, and a query of symbols
  * only. Text in, text out: search.ts runs them.
  */
-import { DATE_SEPARATOR, DATE_WORD, dateGlob, dateGlobRegExp, dateSpellings, foldSeparators } from '../../shared/number-separators';
+import { DATE_SEPARATOR, DATE_WORD, dateLiteral, dateLiteralRegExp, foldSeparators, MONTH_NAMES, namedDayNumbers, numericSpellings, typedDate, type Day, type TypedDate } from '../../shared/number-separators';
 import { MATCH_END, MATCH_START, type Literal } from './search-hit';
 
 /** The words of a query: split at spaces, control characters dropped, those with a letter or digit, at most 32. */
@@ -22,24 +22,54 @@ export function queryWords(input: string): string[] {
  */
 const SYMBOL_WORD = /[+#]/u;
 
+/** A query's words, a whole date over one or more of them as one (typedDate: "15 January 2024"). */
+type Unit = { word: string; date?: undefined } | { word: string; date: TypedDate };
+
+function unitsOf(words: readonly string[]): Unit[] {
+  const out: Unit[] = [];
+  for (let at = 0; at < words.length; ) {
+    const date = typedDate(words, at);
+    out.push(date ? { word: words.slice(at, at + date.words).join(' '), date } : { word: words[at]! });
+    at += date?.words ?? 1;
+  }
+  return out;
+}
+
+/**
+ * A day written with its month's English name, as FTS5 NEAR groups: the day's number, the month's first three
+ * letters as a prefix (its long and short names, which the prefix index of 3 holds), and the year, next to each
+ * other in any order ("15 January 2024", "January 15, 2024": the tokenizer drops the commas and dots). A day of two
+ * digits is a prefix too ("15" and "15th", from the prefix index of 2); one of one digit is each way it is written
+ * (namedDayNumbers: "3", "3rd", "03"), as "3*" has no prefix index and reads every word that starts with 3. What
+ * else they match ("janitor", "150", "2024 Jan 15") the check of the text leaves out (dateLiteral). One group for both
+ * orders: bm25 reads every phrase of a query over the whole index, and a phrase for each order and way of the day
+ * doubled what a date cost (bench/search.bench.ts).
+ */
+function namedDayGroups([year, month, day]: Day): string[] {
+  const name = `"${MONTH_NAMES[month - 1]![0]!.slice(0, 3)}"*`;
+  const days = day < 10 ? namedDayNumbers(day).map((n) => `"${n}"`) : [`"${day}"*`];
+  return days.map((n) => `NEAR(${n} ${name} "${year}", 1)`);
+}
+
 /**
  * Turns whatever the user typed into an FTS5 query that cannot throw: every word becomes a quoted phrase (FTS5
  * operators, quotes, colons and parentheses lose their meaning), the words are ANDed, and the last one is a
- * prefix so results follow typing (not a word of symbols, SYMBOL_WORD). A whole date is also asked for as its
- * other spellings are indexed (dateSpellings: "15.01.2024" finds "2024-01-15"), ORed in parentheses, which FTS5
- * ANDs only with an explicit AND. Returns null when nothing searchable is left.
+ * prefix so results follow typing (not a word of symbols, SYMBOL_WORD). A whole date (typedDate) is asked for in
+ * each of the spellings the index holds it in (numericSpellings: "15.01.2024" finds "2024-01-15"; namedDayGroups:
+ * and "15 January 2024"), ORed in parentheses, which FTS5 ANDs only with an explicit AND. Returns null when nothing
+ * searchable is left.
  */
 export function toFtsQuery(input: string): string | null {
-  const words = queryWords(input);
-  if (words.length === 0) return null;
-  const parts = words.map((w, i) => {
-    const typed = `"${indexedPart(w).replaceAll('"', '""')}"${i === words.length - 1 && !SYMBOL_WORD.test(w) ? '*' : ''}`;
-    const spellings = dateSpellings(w);
-    if (!spellings) return typed;
+  const units = unitsOf(queryWords(input));
+  if (units.length === 0) return null;
+  const parts = units.map(({ word: w, date }, i) => {
+    const typed = `"${indexedPart(w).replaceAll('"', '""')}"${i === units.length - 1 && !SYMBOL_WORD.test(w) ? '*' : ''}`;
+    if (!date) return typed;
     // All three numbers: without the first ("2 3" of "3.2.2024") a phrase matched every "version 2.3", and each
     // such message's text was read for the literal check, 560 ms at 200,000 turns (bench/search.bench.ts).
-    const others = spellings.slice(1).map((s) => `"${s.join(' ')}"`);
-    return others.length === 0 ? typed : `(${[typed, ...others].join(' OR ')})`;
+    const numbers = numericSpellings(date);
+    const others = [...(date.typed ? numbers.slice(1) : numbers).map((s) => `"${s.join(' ')}"`), ...date.days.flatMap(namedDayGroups)];
+    return `(${[...(date.typed ? [typed] : []), ...others].join(' OR ')})`;
   });
   return parts.join(parts.some((p) => p.startsWith('(')) ? ' AND ' : ' ');
 }
@@ -64,10 +94,19 @@ function indexedPart(word: string): string {
  * prefix: "15.01.2024" finds "2024-01-15" and "1/15/2024", and none of them finds 2024, 01 and 15 apart.
  */
 export function literalsOf(input: string): Literal[] {
-  return queryWords(input)
-    .filter((w) => SYMBOL_WORD.test(w) || JOINED_NUMBER.test(w))
-    .map((w) => w.replace(/[A-Z]/g, (c) => c.toLowerCase()))
-    .map((w) => dateSpellings(w)?.map((s, i) => dateGlob(s, i === 0)) ?? (DATE_WORD.test(w) ? foldSeparators(w) : w));
+  return unitsOf(queryWords(input))
+    .filter(isLiteral)
+    .map(({ word, date }) => (date ? dateLiteral(date) : word.replace(/[A-Z]/g, (c) => c.toLowerCase())))
+    .map((w) => (Array.isArray(w) ? w : DATE_WORD.test(w) ? foldSeparators(w) : w));
+}
+
+/** A word (or a date of several: unitsOf) that a hit must hold as typed (literalsOf). */
+const isLiteral = ({ word, date }: Unit) => date !== undefined || SYMBOL_WORD.test(word) || JOINED_NUMBER.test(word);
+
+/** Every word of the query is literal (a date of several words counted once): FTS5's marks are dropped (markLiterals). */
+export function onlyLiterals(input: string): boolean {
+  const units = unitsOf(queryWords(input));
+  return units.length > 0 && units.every(isLiteral);
 }
 
 /**
@@ -94,7 +133,7 @@ export function markLiterals(snippet: string, literals: readonly Literal[], only
   for (const word of literals) {
     if (Array.isArray(word)) {
       // A whole date's spellings: each marked as the text writes it.
-      for (const glob of word) for (const m of lower.matchAll(dateGlobRegExp(glob))) marked.fill(true, m.index, m.index + m[0].length);
+      for (const entry of word) for (const m of lower.matchAll(dateLiteralRegExp(entry))) marked.fill(true, m.index, m.index + m[0].length);
       continue;
     }
     const folded = word.includes(DATE_SEPARATOR) ? loose : lower;

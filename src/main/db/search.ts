@@ -3,9 +3,9 @@ import { CJK } from '../../shared/cjk';
 import { CjkSearch, cjkSnippet, hitsWithText } from './search-cjk';
 import { notBeingDeleted, withDeletesOf } from './delete-intent';
 import { DocumentSearchIndex, type SearchableText } from './document-search';
-import { literalMissing, MATCH_END, MATCH_START, RANK_WINDOW, type SearchHit } from './search-hit';
+import { allowDatePatterns, literalMissing, MATCH_END, MATCH_START, RANK_WINDOW, type SearchHit } from './search-hit';
 import { BeyondTextSearch } from './search-beyond-text';
-import { literalsOf, markLiterals, queryWords, symbolWords, toFtsQuery } from './search-query';
+import { literalsOf, markLiterals, onlyLiterals, queryWords, symbolWords, toFtsQuery } from './search-query';
 import { CjkBeyondTextSearch } from './search-cjk-beyond-text';
 
 export { MATCH_END, MATCH_START, RANK_WINDOW, type HitPlace, type Literal, type SearchHit } from './search-hit';
@@ -158,6 +158,7 @@ export class SearchStore {
   ) {
     this.symbolScanRows = bounds.symbolScanRows ?? SYMBOL_SCAN_ROWS;
     this.literalScanRows = bounds.literalScanRows ?? LITERAL_SCAN_ROWS;
+    allowDatePatterns(db);
     const has0022 = this.has('documents_fts');
     this.beyondText = has0022 ? new BeyondTextSearch(db) : undefined;
     this.documents = has0022 && bounds.documentText ? new DocumentSearchIndex(db, bounds.documentText) : undefined;
@@ -215,7 +216,7 @@ export class SearchStore {
     if (query === null) return [];
     const literals = literalsOf(input);
     const hits = this.titles.all({ query, literals: JSON.stringify(literals), limit: TITLE_LIMIT }) as SearchHit[];
-    const only = literals.length === queryWords(input).length;
+    const only = onlyLiterals(input);
     return hits.map((hit) => ({ ...hit, snippet: markLiterals(hit.snippet, literals, only) }));
   }
 
@@ -248,7 +249,7 @@ export class SearchStore {
       inText.length < limit && this.beyondText
         ? [...inText, ...this.beyondText.search({ query, literals, literalScanRows: this.literalScanRows }, limit - inText.length, new Set(inText.map((h) => h.turnId!)))]
         : inText;
-    const only = literals.length === queryWords(input).length;
+    const only = onlyLiterals(input);
     const marked = hits.map((hit) => ({ ...hit, snippet: markLiterals(hit.snippet, literals, only) }));
     return older !== undefined && hits.length < limit ? { hits: marked, newest: this.newerThan.get(from) as number } : { hits: marked };
   }

@@ -124,6 +124,16 @@ describe('search in reasoning and attached documents (search audit)', () => {
     expect(search.search('16.01.2024')).toEqual([]);
   });
 
+  // "2024-01-15" found nothing where the reasoning wrote "January 15, 2024", nor "15 Jan 2024" a file's "2024-01-15".
+  it('finds a date written with its month\'s name in reasoning, and one in a document by its name, marked as written', () => {
+    const { store, search } = setup({ ...KEPT, [NOTES]: 'The offsite is on 2024-01-15 in Lisbon; not 2024 01 15.' });
+    store.appendTurn(makeTurn({ id: 'a3', conversationId: 'c2', parentId: 'u2', role: 'assistant', blocks: [{ type: 'reasoning', text: 'The deadline was January 15, 2024 then.', origin: 'native' }, ...text('Sure.')] }), tick());
+    expect(found(search, '15.01.2024')).toEqual([['a3', 'reasoning'], ['u2', 'notes.txt']]);
+    expect(search.search('2024-01-15').find((h) => h.turnId === 'a3')!.snippet).toContain(`${MATCH_START}January 15, 2024${MATCH_END} then`);
+    expect(search.search('15 Jan 2024').find((h) => h.turnId === 'u2')!.snippet).toContain(`${MATCH_START}2024-01-15${MATCH_END} in Lisbon`);
+    expect(found(search, 'January 16, 2024')).toEqual([]);
+  });
+
   // "2024-01-15" found nothing where an attached file said "15.01.2024".
   it('finds a whole date in a document written another way, marked as written', () => {
     const { search } = setup({ ...KEPT, [NOTES]: 'The offsite is on 15.01.2024 in Lisbon; not 2024 01 15.' });

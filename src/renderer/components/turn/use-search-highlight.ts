@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react';
 import type { Turn } from '../../../shared/turn';
 import { CJK } from '../../../shared/cjk';
-import { DATE_WORD, dateGlob, dateGlobRegExp, dateSpellings, foldSeparators } from '../../../shared/number-separators';
+import { DATE_WORD, dateLiteral, dateLiteralRegExp, foldSeparators, typedDate } from '../../../shared/number-separators';
 import type { FocusTurn } from '../../store';
 
 /**
@@ -57,20 +57,22 @@ export function markOffsets(text: string, terms: readonly string[]): [number, nu
   // A date is found however its numbers are separated ("2024-01-15" finds "2024/01/15"), as search finds it.
   const loose = foldSeparators(plain);
   const out: [number, number][] = [];
-  for (const term of terms) {
-    const exact = foldText(term).folded;
-    if (exact === '') continue;
-    // A whole date is found however the day is written ("15.01.2024" finds "2024-01-15"): each spelling marked.
-    const spellings = dateSpellings(exact);
-    if (spellings) {
-      const dates = spellings.flatMap((s, i) => [...plain.matchAll(dateGlobRegExp(dateGlob(s, i === 0)))].map((m) => [m.index, m.index + m[0].length]));
+  const folded = terms.map((term) => foldText(term).folded).filter((t) => t !== '');
+  for (let i = 0; i < folded.length; i++) {
+    const exact = folded[i]!;
+    // A whole date is found however the day is written ("15.01.2024", "15 January 2024" find "2024-01-15"): each
+    // spelling marked, as search marks it; a date of several words ("Jan 15, 2024") as one.
+    const date = typedDate(folded, i);
+    if (date) {
+      const dates = dateLiteral(date).flatMap((entry) => [...plain.matchAll(dateLiteralRegExp(entry))].map((m) => [m.index, m.index + m[0].length]));
       for (const [start, end] of dates.sort((a, b) => a[0]! - b[0]!)) out.push([from[start!]!, from[end!]!]);
+      i += date.words - 1;
       continue;
     }
-    const [t, folded] = DATE_WORD.test(exact) ? [foldSeparators(exact), loose] : [exact, plain];
+    const [t, text] = DATE_WORD.test(exact) ? [foldSeparators(exact), loose] : [exact, plain];
     const wordStart = [...t].length === 1 && WORD_CHAR.test(t) && !CJK.test(t);
-    for (let at = folded.indexOf(t); at >= 0; at = folded.indexOf(t, at + t.length)) {
-      if (wordStart && at > 0 && WORD_CHAR.test(folded[at - 1]!)) continue;
+    for (let at = text.indexOf(t); at >= 0; at = text.indexOf(t, at + t.length)) {
+      if (wordStart && at > 0 && WORD_CHAR.test(text[at - 1]!)) continue;
       out.push([from[at]!, from[at + t.length]!]);
     }
   }
