@@ -8,8 +8,9 @@
  * Then each kind of query on its own (KINDS), p95 with the same goal: a plain word; "C++" and "1.2.3", whose
  * index word ("c", "2 3") is far commoner than the word as typed, so rows' text is read to check it (literalsOf);
  * an emoji held by some recent messages; one held by none, which no index answers (SYMBOL_SCAN_SQL); and a whole
- * date, year first, day first, and either way round, asked for as every way it is written (dateSpellings). Their
- * words are sown by a second generator, so the mix above reads the same vocabulary as before.
+ * date, year first, day first, either way round, and with its month's name, asked for as every way it is written
+ * (numericSpellings; namedDatePattern). Their words are sown by a second generator, so the mix above reads the same
+ * vocabulary as before.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,7 +34,8 @@ const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 3
 const word = () => (random() < 0.3 ? common[Math.floor(random() * common.length)]! : vocabulary[Math.floor(random() ** 3 * vocabulary.length)]!);
 const sentence = (n: number) => Array.from({ length: n }, word).join(' ');
 // Sown into some turns: "c" tokens (C#, °C, C) in 5%, "C++" in 0.2%; "2.3" in 2%, "v1.2.3" in 0.1%; "🚀" in 0.5%;
-// one date in 0.015%, written three ways (ISO, day first, slashes).
+// one date in 0.02%, written four ways (ISO, day first, slashes, its month's name); "January", "May" and "2024"
+// without the day in 0.03%, which a date's phrases with the month's name read and match not.
 let sowSeed = 7;
 const sowRandom = () => (sowSeed = (sowSeed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
 function sown(): string {
@@ -46,6 +48,8 @@ function sown(): string {
   if (r < 0.07805) return ' due 2024-01-15';
   if (r < 0.0781) return ' met on 15.01.2024';
   if (r < 0.07815) return ' sent 03/02/2024';
+  if (r < 0.0782) return ' signed on January 15, 2024';
+  if (r < 0.0785) return ' in January or May 2024';
   return '';
 }
 const KINDS: [kind: string, query: string][] = [
@@ -57,6 +61,7 @@ const KINDS: [kind: string, query: string][] = [
   ['ISO date', '2024-01-15'],
   ['day-first date', '15.01.2024'],
   ['date either way round', '03/02/2024'],
+  ['date with its month', '15 January 2024'],
 ];
 const queries = ['python error', 'the', 'context window', 'w1', 'w2a3', 'wzz', 'image file token', 'missingword', 'mod', '"quoted" NEAR('];
 
