@@ -13,7 +13,8 @@ export const RANK_WINDOW = 2000;
 
 /**
  * What a hit must hold (search.ts's literalsOf): a word as typed, lower-cased (a date's separators folded), or, for a
- * whole date, GLOBs of its spellings, one of which it must match (number-separators.ts's dateSpellings, dateGlob).
+ * whole date, its spellings, one of which it must match: GLOBs of its numbers and a regular expression of its
+ * month's name (number-separators.ts's dateLiteral).
  */
 export type Literal = string | string[];
 

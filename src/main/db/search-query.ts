@@ -90,8 +90,9 @@ function indexedPart(word: string): string {
  * The words a hit must contain as typed, case aside (SYMBOL_WORD, JOINED_NUMBER), lower-cased as SQLite's lower()
  * folds (ASCII). A date's separators are folded (DATE_WORD, foldSeparators), and the text with them where it is
  * checked (search-hit.ts's literalMissing): "2024-01-15" must find "2024/01/15" and "2024.01.15", as it did before
- * the literal check. A whole date is any of its spellings (dateSpellings, as GLOBs: dateGlob), the one typed a
- * prefix: "15.01.2024" finds "2024-01-15" and "1/15/2024", and none of them finds 2024, 01 and 15 apart.
+ * the literal check. A whole date (typedDate, perhaps of several words: "Jan 15, 2024") is any of its spellings
+ * (dateLiteral: GLOBs of its numbers, the one typed a prefix, and a pattern of its month's name): "15.01.2024" finds
+ * "2024-01-15", "1/15/2024" and "January 15, 2024", and none of them finds 2024, 01 and 15 apart.
  */
 export function literalsOf(input: string): Literal[] {
   return unitsOf(queryWords(input))
