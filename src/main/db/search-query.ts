@@ -36,26 +36,26 @@ function unitsOf(words: readonly string[]): Unit[] {
 }
 
 /**
- * A day written with its month's English name, as FTS5 NEAR groups: the day's number, the month's first three
- * letters as a prefix (its long and short names, which the prefix index of 3 holds), and the year, next to each
- * other in any order ("15 January 2024", "January 15, 2024": the tokenizer drops the commas and dots). A day of two
- * digits is a prefix too ("15" and "15th", from the prefix index of 2); one of one digit is each way it is written
+ * A day written with its month's English name, as FTS5 phrases: the day's number, the month's first three letters
+ * as a prefix (its long and short names, which the prefix index of 3 holds), then the year, or the month first (the
+ * tokenizer drops the commas and dots between: "January 15, 2024" is "january" "15" "2024"). A day of two digits is
+ * a prefix too ("15" and "15th", from the prefix index of 2); one of one digit is each way it is written
  * (namedDayNumbers: "3", "3rd", "03"), as "3*" has no prefix index and reads every word that starts with 3. What
- * else they match ("janitor", "150", "2024 Jan 15") the check of the text leaves out (dateLiteral). One group for both
- * orders: bm25 reads every phrase of a query over the whole index, and a phrase for each order and way of the day
- * doubled what a date cost (bench/search.bench.ts).
+ * else they match ("janitor", "150") the check of the text leaves out (dateLiteral). Phrases, not a NEAR group for
+ * both orders: bm25 counts each phrase of a query over the whole index, and a NEAR group's are its single words, so
+ * it read every message with a "3" (bench/search.bench.ts), where a phrase reads those with all three.
  */
-function namedDayGroups([year, month, day]: Day): string[] {
+function namedDayPhrases([year, month, day]: Day): string[] {
   const name = `"${MONTH_NAMES[month - 1]![0]!.slice(0, 3)}"*`;
   const days = day < 10 ? namedDayNumbers(day).map((n) => `"${n}"`) : [`"${day}"*`];
-  return days.map((n) => `NEAR(${n} ${name} "${year}", 1)`);
+  return days.flatMap((n) => [`${n} + ${name} + "${year}"`, `${name} + ${n} + "${year}"`]);
 }
 
 /**
  * Turns whatever the user typed into an FTS5 query that cannot throw: every word becomes a quoted phrase (FTS5
  * operators, quotes, colons and parentheses lose their meaning), the words are ANDed, and the last one is a
  * prefix so results follow typing (not a word of symbols, SYMBOL_WORD). A whole date (typedDate) is asked for in
- * each of the spellings the index holds it in (numericSpellings: "15.01.2024" finds "2024-01-15"; namedDayGroups:
+ * each of the spellings the index holds it in (numericSpellings: "15.01.2024" finds "2024-01-15"; namedDayPhrases:
  * and "15 January 2024"), ORed in parentheses, which FTS5 ANDs only with an explicit AND. Returns null when nothing
  * searchable is left.
  */
@@ -68,7 +68,7 @@ export function toFtsQuery(input: string): string | null {
     // All three numbers: without the first ("2 3" of "3.2.2024") a phrase matched every "version 2.3", and each
     // such message's text was read for the literal check, 560 ms at 200,000 turns (bench/search.bench.ts).
     const numbers = numericSpellings(date);
-    const others = [...(date.typed ? numbers.slice(1) : numbers).map((s) => `"${s.join(' ')}"`), ...date.days.flatMap(namedDayGroups)];
+    const others = [...(date.typed ? numbers.slice(1) : numbers).map((s) => `"${s.join(' ')}"`), ...date.days.flatMap(namedDayPhrases)];
     return `(${[...(date.typed ? [typed] : []), ...others].join(' OR ')})`;
   });
   return parts.join(parts.some((p) => p.startsWith('(')) ? ' AND ' : ' ');
