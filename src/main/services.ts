@@ -30,7 +30,8 @@ import { builtinToolList, ToolRegistry } from './tools/registry';
 import { createDispatcher, type InvokeHandlers } from './ipc/dispatch';
 import { AttachmentContent } from './documents/attachment-content';
 import { ExtractionRunner } from './documents/extraction-runner';
-import { BUILTIN_CONNECTION_ID } from '../shared/connections';
+import { BUILTIN_CONNECTION_ID, connectionName } from '../shared/connections';
+import { DEFAULT_CONNECTION_LABEL } from './connections/connection-store';
 import { effectiveWindow } from './models/effective-window';
 import { createModelHandlers } from './models/model-handlers';
 import { connectionModels } from './models/connection-models';
@@ -102,9 +103,10 @@ export function createServices(options: ServicesOptions): Services {
     baseUrl: () => settings.get().ollamaUrl,
     // The very address the engine asks on that connection (chat-wiring's engineConnection): a window the Models
     // screen keeps is stored under it, and a send reads it back by it (context audit #1).
-    screenUrl: () => {
+    // Named as the rest of the app names it (shared connectionName): its failures said "the server at http://…".
+    screen: () => {
       const active = chatParts.connections.get(settings.get().activeConnectionId);
-      return active?.kind === 'ollama' ? active.baseUrl : settings.get().ollamaUrl;
+      return active?.kind === 'ollama' ? { baseUrl: active.baseUrl, name: connectionName(active) } : { baseUrl: settings.get().ollamaUrl, name: DEFAULT_CONNECTION_LABEL };
     },
     emit: hub.emit,
     newId: randomUUID,

@@ -499,7 +499,8 @@ describe('sidebar and settings', () => {
       await expect.poll(() => item.getByTestId('connection-test').textContent()).toBe('Testing…');
       expect(await item.getByTestId('connection-testing').textContent()).toContain(`Testing ${url}`);
       expect(await focusedTestId(page)).toBe('connection-test');
-      await expect.poll(() => item.getByTestId('connection-test-result').textContent()).toBe('The server did not answer within 10 s.');
+      // Named as the user named it, as the banner and an answer name a connection.
+      await expect.poll(() => item.getByTestId('connection-test-result').textContent()).toBe('Silent did not answer within 10 s.');
       expect(await focusedTestId(page)).toBe('connection-test');
     } finally {
       silent.closeAllConnections();

@@ -16,10 +16,11 @@ export function statusFor(alias: Alias, digests: Map<string, string>): AliasStat
   return digest === alias.materializedDigest ? 'in-sync' : 'changed';
 }
 
-export async function materializeAlias(store: AliasStore, baseUrl: string, id: string): Promise<Alias> {
+/** `name`: the connection's on `baseUrl`, which a failure says (shared connectionName). */
+export async function materializeAlias(store: AliasStore, baseUrl: string, id: string, name?: string): Promise<Alias> {
   const alias = store.require(id);
-  await createModel(baseUrl, createBody(alias));
-  const digest = (await tagDigests(baseUrl)).get(alias.name) ?? null;
+  await createModel(baseUrl, createBody(alias), name);
+  const digest = (await tagDigests(baseUrl, name)).get(alias.name) ?? null;
   return store.setMaterialized(id, digest, digest === null ? 'missing' : 'in-sync');
 }
 

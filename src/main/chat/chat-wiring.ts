@@ -6,7 +6,7 @@ import type { InvokeContract, SendRequest } from '../../shared/ipc';
 import type { ContextWindowChoice } from '../../shared/models';
 import type { AliasLayer } from '../aliases/alias-route';
 import { pathToFileURL } from 'node:url';
-import { BUILTIN_CONNECTION_ID } from '../../shared/connections';
+import { BUILTIN_CONNECTION_ID, connectionName } from '../../shared/connections';
 import type { BuiltinRequests } from '../builtin/builtin-request';
 import type { BuiltinService } from '../builtin/builtin-service';
 import { getDialect } from '../dialects/registry';
@@ -189,8 +189,10 @@ export function createChat(o: ChatWiringOptions): ChatParts {
       // A test is the user saying "look again": the next send and the meter read the server anew.
       capabilities.forget(id);
       const typed = baseUrl === undefined ? undefined : withoutApiSuffix(c.kind, baseUrl);
-      if (typed === undefined || sameOrigin(typed, c.baseUrl)) return testConnection(c.kind, typed ?? c.baseUrl, c.authHeaders());
-      // The address on screen, not saved yet: tested as typed, without the key (a key goes only where it was saved for).
+      // The saved connection is named in what the test says ("Cannot reach GPU box at …"), as the banner names it.
+      if (typed === undefined || sameOrigin(typed, c.baseUrl)) return testConnection(c.kind, typed ?? c.baseUrl, c.authHeaders(), connectionName(c));
+      // The address on screen, not saved yet: tested as typed, without the key (a key goes only where it was saved for),
+      // and said by its address: no saved connection is there yet.
       const problem = serverUrlProblem(typed);
       if (problem) return { ok: false, error: problem };
       return testConnection(c.kind, typed, {});

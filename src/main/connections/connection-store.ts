@@ -6,6 +6,8 @@ import { authHeaders } from './auth';
 import { serverUrlProblem } from './server-url';
 
 export const DEFAULT_CONNECTION_ID = 'ollama';
+/** The default Ollama connection's name (it cannot be renamed): what its failures call it, as for any connection. */
+export const DEFAULT_CONNECTION_LABEL = 'Ollama';
 const KEY = 'engine.connections';
 
 interface StoredConnection {
@@ -37,7 +39,7 @@ export class ConnectionStore {
     const builtIn: ConnectionInfo = {
       id: DEFAULT_CONNECTION_ID,
       kind: 'ollama',
-      label: 'Ollama',
+      label: DEFAULT_CONNECTION_LABEL,
       baseUrl: this.ollamaUrl(),
       hasApiKey: false,
       builtIn: true,

@@ -1,3 +1,4 @@
+import { fromConnection, legFailure } from '../engine/from-connection';
 import { LegError, sendRequest } from '../leg/http';
 import { pageTitle } from '../dialects/shared/status-words';
 
@@ -33,7 +34,10 @@ export async function probeJson(
   } catch (err) {
     // The leg knows nothing of this deadline: its abort read "The request to … failed: The operation was aborted
     // due to timeout" (settings audit #10). Said as the probe's own limit instead.
-    if (signal.aborted || (err instanceof LegError && err.kind === 'timeout')) throw new LegError('timeout', `The server did not answer within ${timeoutMs / 1000} s.`);
+    if (signal.aborted || (err instanceof LegError && err.kind === 'timeout')) {
+      const s = timeoutMs / 1000;
+      throw new LegError('timeout', `The server did not answer within ${s} s.`, (who) => `${who} did not answer within ${s} s.`);
+    }
     throw err;
   }
   let json: unknown;
@@ -59,8 +63,12 @@ export function serverMessage(answer: ProbeAnswer): string {
   return answer.text.trim().slice(0, 300) || `HTTP ${answer.status}`;
 }
 
-export function describeProbeError(err: unknown): string {
-  if (err instanceof LegError) return err.message;
-  if (err instanceof Error && err.name === 'TimeoutError') return 'The server did not answer within 10 s.';
-  return err instanceof Error ? err.message : String(err);
+/**
+ * A probe's failure in words for the user. `at`: the saved connection asked, named as an answer's failures name it
+ * (from-connection.ts: "Cannot reach GPU box at http://…"); absent (an address typed, not saved), the address.
+ */
+export function describeProbeError(err: unknown, at?: { name: string; baseUrl: string }): string {
+  if (err instanceof LegError) return at ? legFailure(err, at.name, at.baseUrl) : err.message;
+  const said = err instanceof Error && err.name === 'TimeoutError' ? 'The server did not answer within 10 s.' : err instanceof Error ? err.message : String(err);
+  return at ? fromConnection(at.name, said) : said;
 }

@@ -7,23 +7,26 @@ const arrLen = (v: unknown): number => (Array.isArray(v) ? v.length : 0);
 
 /**
  * "Test connection": asks the server what it is and how many models it has, with the same auth headers a chat
- * would carry; any failure is reported as exactly as the server or the network stated it.
+ * would carry; any failure is reported as exactly as the server or the network stated it. `name`: the saved
+ * connection's (shared connectionName), which a failure says with the address, as the banner and an answer do; absent
+ * for an address typed and not saved yet, which is said alone.
  */
-export async function testConnection(kind: ConnectionKind, baseUrl: string, headers: Record<string, string>): Promise<ConnectionTestResult> {
+export async function testConnection(kind: ConnectionKind, baseUrl: string, headers: Record<string, string>, name?: string): Promise<ConnectionTestResult> {
+  const ok = (answer: ProbeAnswer, path: string) => okJson(answer, baseUrl, path, name);
   try {
     switch (kind) {
       case 'ollama': {
-        const version = await ok(await probeJson(baseUrl, '/api/version', headers), baseUrl, '/api/version');
-        const tags = await ok(await probeJson(baseUrl, '/api/tags', headers), baseUrl, '/api/tags');
+        const version = await ok(await probeJson(baseUrl, '/api/version', headers), '/api/version');
+        const tags = await ok(await probeJson(baseUrl, '/api/tags', headers), '/api/tags');
         const v = typeof rec(version)['version'] === 'string' ? (rec(version)['version'] as string) : null;
         const n = arrLen(rec(tags)['models']);
         return { ok: true, version: v, modelCount: n, detail: `Ollama ${v ?? '(unknown version)'}, ${countModels(n)}` };
       }
       case 'llama-server': {
         // A web page (another server) answers /health too: said as for the other probes, not as raw HTML.
-        await ok(await probeJson(baseUrl, '/health', headers), baseUrl, '/health');
-        const props = rec(await ok(await probeJson(baseUrl, '/props', headers), baseUrl, '/props'));
-        const models = rec(await ok(await probeJson(baseUrl, '/v1/models', headers), baseUrl, '/v1/models'));
+        await ok(await probeJson(baseUrl, '/health', headers), '/health');
+        const props = rec(await ok(await probeJson(baseUrl, '/props', headers), '/props'));
+        const models = rec(await ok(await probeJson(baseUrl, '/v1/models', headers), '/v1/models'));
         const build = typeof props['build_info'] === 'string' ? props['build_info'] : null;
         const nCtx = rec(props['default_generation_settings'])['n_ctx'];
         const n = arrLen(models['data']);
@@ -34,13 +37,13 @@ export async function testConnection(kind: ConnectionKind, baseUrl: string, head
         return { ok: false, error: 'The built-in engine has no server to test; see Models for its state.' };
       case 'openai-compatible':
       case 'anthropic': {
-        const models = rec(await ok(await probeJson(baseUrl, '/v1/models', headers), baseUrl, '/v1/models'));
+        const models = rec(await ok(await probeJson(baseUrl, '/v1/models', headers), '/v1/models'));
         const n = arrLen(models['data']);
         return { ok: true, version: null, modelCount: n, detail: countModels(n) };
       }
     }
   } catch (err) {
-    if (!(err instanceof ProbeFailure)) return { ok: false, error: describeProbeError(err) };
+    if (!(err instanceof ProbeFailure)) return { ok: false, error: describeProbeError(err, name !== undefined ? { name, baseUrl } : undefined) };
     // A server that answers, but not at the kind's own paths: it may be a server of another kind.
     const other = err.status === 404 ? await otherKind(kind, baseUrl, headers) : null;
     return { ok: false, error: other ? `${err.message}. ${other}` : err.message };
@@ -83,9 +86,9 @@ class ProbeFailure extends Error {
 const countModels = (n: number) => `${n} ${n === 1 ? 'model' : 'models'}`;
 
 /** The probe's answer as JSON, or a failure that names the whole address asked (models audit #7: a base URL
- * ending in /v1 asked /v1/v1/models, and the error named only "/v1/models"). */
-function ok(answer: ProbeAnswer, baseUrl: string, path: string): Promise<unknown> {
-  const url = `${baseUrl.replace(/\/+$/, '')}${path}`;
+ * ending in /v1 asked /v1/v1/models, and the error named only "/v1/models"), after the connection's name if any. */
+function okJson(answer: ProbeAnswer, baseUrl: string, path: string, name?: string): Promise<unknown> {
+  const url = `${name !== undefined ? `${name} at ` : ''}${baseUrl.replace(/\/+$/, '')}${path}`;
   if (answer.status < 200 || answer.status >= 300) {
     // A web page is named by its title (serverMessage), never shown as markup.
     return Promise.reject(new ProbeFailure(`${url} answered HTTP ${answer.status}: ${serverMessage(answer)}`, answer.status));

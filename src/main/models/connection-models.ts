@@ -59,7 +59,7 @@ export function connectionModels(deps: ConnectionModelsDeps): ConnectionModels {
   };
   const modelNamesOf = async (connection: ConnectionInfo): Promise<string[]> => {
     if (connection.kind === 'builtin') return (await lib.listModels()).map((m) => m.name);
-    if (connection.kind === 'ollama') return [...(await tagDigests(connection.baseUrl)).keys()];
+    if (connection.kind === 'ollama') return [...(await tagDigests(connection.baseUrl, connectionName(connection))).keys()];
     return (await listV1Models(connection, chat().connections.headersFor(connection.id))).map((m) => m.name);
   };
   const listKey = () => {

@@ -9,7 +9,7 @@ import { aliasFromModel } from '../aliases/alias-create-body';
 import { refuseClash } from '../aliases/alias-names';
 import { AliasStore } from '../aliases/alias-store';
 import { materializeAlias, refreshAliasStatuses } from '../aliases/alias-sync';
-import { DEFAULT_CONNECTION_ID } from '../connections/connection-store';
+import { DEFAULT_CONNECTION_ID, DEFAULT_CONNECTION_LABEL } from '../connections/connection-store';
 import { joinUrl } from '../connections/server-url';
 import type { EmitEvent } from '../events';
 import { UserFacingError } from '../errors';
@@ -18,7 +18,7 @@ import type { ProbeHost } from '../gpu/types';
 import { ContextWindowResolver } from './context-window';
 import { refuseBeyondTrained } from './kept-window';
 import { llamaServerInfo } from './llama-server-info';
-import { ModelService } from './model-service';
+import { ModelService, type NamedServer } from './model-service';
 import { ModelSettingsStore } from './model-settings-store';
 import { RunningWatch } from './running-watch';
 import { serverVersion } from './ollama-admin';
@@ -36,8 +36,8 @@ export interface ModelHandlerDeps {
   db: Database;
   /** The default Ollama connection's address (the Ollama in Settings: aliases, version). */
   baseUrl: () => string;
-  /** The Ollama the Models screen manages (./model-service.ts screenUrl). */
-  screenUrl?: () => string;
+  /** The Ollama the Models screen manages and its name (./model-service.ts screen). */
+  screen?: () => NamedServer;
   emit: EmitEvent;
   newId: () => string;
   log: (message: string) => void;
@@ -81,8 +81,8 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
   const shows = new ShowCache();
   // The recommendation reads the same cached /api/show as the model list and the engine; a miss asks directly,
   // which also yields the server's own error message.
-  const show = async (baseUrl: string, model: string) => (await shows.get(baseUrl, model)) ?? showModel(baseUrl, model);
-  const models = new ModelService({ baseUrl: deps.baseUrl, ...(deps.screenUrl ? { screenUrl: deps.screenUrl } : {}), settings, emit: deps.emit, probeHost: deps.probeHost ?? nodeProbeHost(), newId: deps.newId, log: deps.log, show });
+  const show = async (baseUrl: string, model: string, name?: string) => (await shows.get(baseUrl, model)) ?? showModel(baseUrl, model, name);
+  const models = new ModelService({ baseUrl: deps.baseUrl, ...(deps.screen ? { screen: deps.screen } : {}), settings, emit: deps.emit, probeHost: deps.probeHost ?? nodeProbeHost(), newId: deps.newId, log: deps.log, show });
   const windows = new ContextWindowResolver({
     stored: (baseUrl, model) => settings.getWindow(baseUrl, model),
     // Ollama's defaults for a plain `ollama serve`: flash attention where supported, an f16 cache.
@@ -134,7 +134,7 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
       await running.look();
       return { unloaded: true };
     },
-    'models:version': async () => ({ version: await serverVersion(deps.baseUrl()) }),
+    'models:version': async () => ({ version: await serverVersion(deps.baseUrl(), DEFAULT_CONNECTION_LABEL) }),
     // Details and its window are the model's on the server the Models screen lists (context audit #1), as are
     // list, show, delete, running and unload.
     'models:recommend-context': ({ model, flashAttention, kvCacheType }) => models.recommend(model, flashAttention ?? true, kvCacheType ?? 'f16', models.screenUrl()),
@@ -175,7 +175,7 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
       if (aliases.require(id).connectionId !== DEFAULT_CONNECTION_ID) {
         throw new UserFacingError('invalid-payload', 'Only an alias of an Ollama model can be created in Ollama; this one names a model of another server.');
       }
-      return announce(await materializeAlias(aliases, deps.baseUrl(), id));
+      return announce(await materializeAlias(aliases, deps.baseUrl(), id, DEFAULT_CONNECTION_LABEL));
     },
     'aliases:from-model': async ({ model, name }) => aliasFromModel(await models.show(model), name, DEFAULT_CONNECTION_ID),
   };

@@ -4,6 +4,7 @@
  */
 import type { EmitEvent } from '../events';
 import type { ContextAdvice, GpuReport, KvCacheType, ModelDetails, PullProgress, SetContextResult } from '../../shared/models';
+import { DEFAULT_CONNECTION_LABEL } from '../connections/connection-store';
 import { UserFacingError } from '../errors';
 import { isLoopbackUrl, overrideReport, probeLocalGpus, remoteReport } from '../gpu/probe-gpu';
 import type { ProbeHost } from '../gpu/types';
@@ -13,20 +14,26 @@ import { deleteModel, runningModels, showModel, unloadModel } from './ollama-adm
 import { listOllamaModels } from './ollama-models';
 import { pullModel } from './ollama-pull';
 
+/** An Ollama by its address and the name its failures say (shared connectionName: "GPU box", the default's "Ollama"). */
+export interface NamedServer {
+  baseUrl: string;
+  name: string;
+}
+
 export interface ModelServiceDeps {
   baseUrl: () => string;
   /**
    * The Ollama the Models screen manages (pull, details, delete, running, unload): the active connection where it is
-   * an Ollama (a second one, a GPU box), else the one in Settings. Absent: `baseUrl`.
+   * an Ollama (a second one, a GPU box), else the one in Settings. Absent: `baseUrl`, named "Ollama".
    */
-  screenUrl?: () => string;
+  screen?: () => NamedServer;
   settings: ModelSettingsStore;
   emit: EmitEvent;
   probeHost: ProbeHost;
   newId: () => string;
   log: (message: string) => void;
   /** A model's `/api/show`, through the shared cache; throws a user-facing error when the server cannot say. */
-  show?: (baseUrl: string, model: string) => Promise<ModelDetails>;
+  show?: (baseUrl: string, model: string, name?: string) => Promise<ModelDetails>;
 }
 
 /** How many ended pulls main remembers for pages that missed their end (a pull is a user's action: few a day). */
@@ -49,8 +56,10 @@ export class ModelService {
     const controller = new AbortController();
     this.pulls.set(pullId, { model, controller });
     this.remember({ pullId, model, status: 'starting', completedBytes: 0, totalBytes: 0, percent: null, bytesPerSecond: null, etaSeconds: null, state: 'running' });
+    const { baseUrl, name } = this.screen();
     void pullModel({
-      baseUrl: this.screenUrl(),
+      baseUrl,
+      name,
       model,
       pullId,
       signal: controller.signal,
@@ -87,22 +96,25 @@ export class ModelService {
   }
 
   show(model: string): Promise<ModelDetails> {
-    return showModel(this.screenUrl(), model);
+    const { baseUrl, name } = this.screen();
+    return showModel(baseUrl, model, name);
   }
 
   async delete(model: string): Promise<void> {
-    const baseUrl = this.screenUrl();
-    await deleteModel(baseUrl, model);
+    const { baseUrl, name } = this.screen();
+    await deleteModel(baseUrl, model, name);
     // A deleted model keeps no window: pulled again, it may be a different build.
     this.deps.settings.clearWindow(baseUrl, model);
   }
 
   running() {
-    return runningModels(this.screenUrl());
+    const { baseUrl, name } = this.screen();
+    return runningModels(baseUrl, name);
   }
 
   unload(model: string): Promise<void> {
-    return unloadModel(this.screenUrl(), model);
+    const { baseUrl, name } = this.screen();
+    return unloadModel(baseUrl, model, name);
   }
 
   /**
@@ -111,7 +123,18 @@ export class ModelService {
    * Delete acted on the other one.
    */
   screenUrl(): string {
-    return (this.deps.screenUrl ?? this.deps.baseUrl)();
+    return this.screen().baseUrl;
+  }
+
+  /** The server the Models screen manages and its name (the connection's, as the rest of the app names it). */
+  screen(): NamedServer {
+    return this.deps.screen?.() ?? { baseUrl: this.deps.baseUrl(), name: DEFAULT_CONNECTION_LABEL };
+  }
+
+  /** The name failures on `baseUrl` say: the screen's connection's where it is that server; else none (its address). */
+  private nameOf(baseUrl: string): string | undefined {
+    const screen = this.screen();
+    return screen.baseUrl === baseUrl ? screen.name : undefined;
   }
 
   /** The GPU memory a model may use: the hand-set value, else the server's view (remote) or a local probe. */
@@ -138,8 +161,8 @@ export class ModelService {
   async recommend(model: string, flashAttention: boolean, kvCacheType: KvCacheType, baseUrl = this.screenUrl()): Promise<ContextAdvice> {
     const [gpu, details, list, running] = await Promise.all([
       this.gpu(baseUrl),
-      (this.deps.show ?? showModel)(baseUrl, model),
-      listOllamaModels(baseUrl),
+      (this.deps.show ?? showModel)(baseUrl, model, this.nameOf(baseUrl)),
+      listOllamaModels(baseUrl, this.nameOf(baseUrl)),
       runningModels(baseUrl).catch(() => []),
     ]);
     const weightsBytes = list.find((m) => m.name === model)?.sizeBytes ?? null;
@@ -170,7 +193,7 @@ export class ModelService {
   async windowCost(model: string, window: number, baseUrl = this.screenUrl()): Promise<WindowCost> {
     const [gpu, details, list] = await Promise.all([
       this.gpu(baseUrl).catch(() => null),
-      (this.deps.show ?? showModel)(baseUrl, model),
+      (this.deps.show ?? showModel)(baseUrl, model, this.nameOf(baseUrl)),
       listOllamaModels(baseUrl).catch(() => []),
     ]);
     const arch = details.architecture;

@@ -4,6 +4,7 @@
  */
 import { joinUrl } from '../connections/server-url';
 import { UserFacingError } from '../errors';
+import { legFailure } from '../engine/from-connection';
 import { LegError, sendRequest } from '../leg/http';
 
 export interface JsonCall {
@@ -20,8 +21,12 @@ export interface JsonAnswer {
   text: string;
 }
 
-/** Sends one request and returns the status and parsed body (null when the body is not JSON). */
-export async function callServer(baseUrl: string, call: JsonCall): Promise<JsonAnswer> {
+/**
+ * Sends one request and returns the status and parsed body (null when the body is not JSON). `name`: the saved
+ * connection's (shared connectionName), which its failures say as an answer's do ("Cannot reach GPU box at …");
+ * absent where no saved connection applies, the address alone.
+ */
+export async function callServer(baseUrl: string, call: JsonCall, name?: string): Promise<JsonAnswer> {
   const timeout = call.timeoutMs ?? 15_000;
   try {
     const res = await sendRequest({
@@ -41,6 +46,8 @@ export async function callServer(baseUrl: string, call: JsonCall): Promise<JsonA
     }
     return { status: res.status, json, text };
   } catch (err) {
+    // The Models screen and a pull said "Cannot reach the server at http://…" of a connection the user named.
+    if (err instanceof LegError && name !== undefined) throw new UserFacingError('server-unreachable', legFailure(err, name, baseUrl));
     if (err instanceof LegError && err.kind === 'unreachable') {
       throw new UserFacingError('server-unreachable', `Cannot reach the server at ${baseUrl}. Is it running? Check its address in Settings.`);
     }
@@ -61,8 +68,8 @@ export function serverError(json: unknown): string | null {
 }
 
 /** Like callServer, but a non-2xx answer becomes an error carrying the server's message. */
-export async function callOk(baseUrl: string, call: JsonCall, what: string): Promise<unknown> {
-  const answer = await callServer(baseUrl, call);
+export async function callOk(baseUrl: string, call: JsonCall, what: string, name?: string): Promise<unknown> {
+  const answer = await callServer(baseUrl, call, name);
   if (answer.status < 200 || answer.status >= 300) {
     const said = serverError(answer.json);
     if (answer.status === 404) throw new UserFacingError('not-found', said ? `${what}: ${said}` : `${what}: not found on the server.`);

@@ -1,6 +1,7 @@
 import type { ModelSummary } from '../../shared/ipc';
 import { UserFacingError } from '../errors';
 import { LegError, sendRequest } from '../leg/http';
+import { DEFAULT_CONNECTION_LABEL } from '../connections/connection-store';
 import { joinUrl } from '../connections/server-url';
 import { otherKind } from '../connections/test-connection';
 
@@ -19,7 +20,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 
  * The models an Ollama server has, from `/api/tags`. `name`: the connection's, which its failures say (the banner
  * named a connection the user called "GPU box" as "Ollama"); the default Ollama connection's is "Ollama".
  */
-export async function listOllamaModels(baseUrl: string, name = 'Ollama'): Promise<ModelSummary[]> {
+export async function listOllamaModels(baseUrl: string, name = DEFAULT_CONNECTION_LABEL): Promise<ModelSummary[]> {
   let status: number;
   let text: string;
   try {

@@ -7,11 +7,14 @@
 import type { PullProgress } from '../../shared/models';
 import { joinUrl } from '../connections/server-url';
 import { frameEvents } from '../leg/framing';
+import { fromConnection, legFailure } from '../engine/from-connection';
 import { LegError, sendRequest } from '../leg/http';
 import { serverError } from './ollama-http';
 
 export interface PullOptions {
   baseUrl: string;
+  /** The saved connection's name (shared connectionName), which a failure says; absent, the address alone. */
+  name?: string;
   model: string;
   pullId: string;
   signal: AbortSignal;
@@ -147,10 +150,13 @@ export async function pullModel(opts: PullOptions): Promise<PullProgress> {
       if (line.status === 'success') return finish('done');
       report(tracker.snapshot(opts.pullId, opts.model, 'running'));
     }
-    return finish('error', `The server stopped answering before ${opts.model} finished downloading. Pull again to resume.`);
+    const stopped = `The server stopped answering before ${opts.model} finished downloading. Pull again to resume.`;
+    return finish('error', opts.name !== undefined ? fromConnection(opts.name, stopped) : stopped);
   } catch (err) {
     if (opts.signal.aborted) return finish('cancelled');
-    const message = err instanceof LegError ? err.message : err instanceof Error ? err.message : String(err);
+    // Named as the Models screen's other calls are: "Cannot reach GPU box at …", not "the server at …".
+    const message =
+      err instanceof LegError ? (opts.name !== undefined ? legFailure(err, opts.name, opts.baseUrl) : err.message) : err instanceof Error ? err.message : String(err);
     return finish('error', `${message} Pull again to resume.`);
   }
 }

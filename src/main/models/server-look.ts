@@ -1,4 +1,4 @@
-import type { ConnectionInfo } from '../../shared/connections';
+import { connectionName, type ConnectionInfo } from '../../shared/connections';
 import { probeJson } from '../connections/probe-http';
 import { scanModelsFolder } from '../library/models-folder';
 import { parseProps } from './llama-server-info';
@@ -25,7 +25,7 @@ export async function lookAtServer(active: ConnectionInfo, deps: ServerLookDeps)
   }
   const names =
     active.kind === 'ollama'
-      ? [...(await tagDigests(active.baseUrl)).entries()].map(([name, digest]) => `${name}@${digest}`)
+      ? [...(await tagDigests(active.baseUrl, connectionName(active))).entries()].map(([name, digest]) => `${name}@${digest}`)
       : (await listV1Models(active, deps.headersFor(active.id))).map((m) => m.name);
   const window = active.kind === 'llama-server' ? await llamaServerWindow(active, deps) : '';
   return { connectionId: active.id, signature: names.sort().join('\n') + window };

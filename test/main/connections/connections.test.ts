@@ -158,6 +158,8 @@ describe('connections: settings audit', () => {
       const { port } = silent.address() as AddressInfo;
       const err = await probeJson(`http://127.0.0.1:${port}`, '/health', {}, undefined, 300).catch((e: unknown) => e);
       expect(describeProbeError(err)).toBe('The server did not answer within 0.3 s.');
+      // Of a saved connection, its name (Test connection of the address it was saved with).
+      expect(describeProbeError(err, { name: 'Silent', baseUrl: `http://127.0.0.1:${port}` })).toBe('Silent did not answer within 0.3 s.');
     } finally {
       silent.closeAllConnections();
       silent.close();
