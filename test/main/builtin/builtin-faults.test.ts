@@ -156,7 +156,8 @@ describe('built-in engine: faults end one answer, never the app', () => {
     const turns = await settled(sent.conversationId);
     const answer = turns.find((t) => t.id === sent.assistantTurn.id)!;
     expect(answer).toMatchObject({ status: 'error', stop: 'error' });
-    expect(answer.error).toMatch(/built-in engine stopped unexpectedly \(signal SIGKILL\).*What arrived is kept/);
+    // Named once: it read "Built-in (llama.cpp): The built-in engine stopped unexpectedly…".
+    expect(answer.error).toMatch(/^The built-in engine stopped unexpectedly \(signal SIGKILL\).*What arrived is kept/);
     expect(turnText(answer)).toMatch(/^Counting sheep slowly/);
     // The app is still up, and the next message starts a new engine process.
     const next = await ask(services, 'plain.gguf', 'And now?');

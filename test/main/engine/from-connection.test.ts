@@ -12,6 +12,17 @@ describe('a failed answer names its connection once', () => {
     );
   });
 
+  // A built-in engine failure read "Built-in (llama.cpp): The built-in engine failed.": the engine named twice.
+  it("keeps the built-in engine's own words, which name it, and its reason after its name", () => {
+    expect(fromConnection('Built-in (llama.cpp)', 'The built-in engine stopped unexpectedly (signal SIGKILL). What arrived is kept.')).toBe(
+      'The built-in engine stopped unexpectedly (signal SIGKILL). What arrived is kept.',
+    );
+    expect(fromConnection('Built-in (llama.cpp)', 'The built-in engine failed (500).')).toBe('The built-in engine failed (500).');
+    expect(fromConnection('Built-in (llama.cpp)', 'The prompt is 5000 tokens and the context window is 4096: nothing was generated.')).toBe(
+      'Built-in (llama.cpp): The prompt is 5000 tokens and the context window is 4096: nothing was generated.',
+    );
+  });
+
   it('still says which connection failed where the words do not', () => {
     expect(fromConnection('GPU box', 'Ollama answered HTTP 500: it failed while answering.')).toBe('GPU box: Ollama answered HTTP 500: it failed while answering.');
     expect(fromConnection('GPU box', 'model "qwen3" not found, try pulling it first')).toBe('GPU box: model "qwen3" not found, try pulling it first');

@@ -61,7 +61,8 @@ export class BuiltinParser implements WireParser {
         return [];
       case 'error':
         this.errored = true;
-        return [{ type: 'error', message: typeof e.message === 'string' ? e.message : 'The built-in engine failed.' }];
+        // Its own reason where it gave one; a blank one said nothing after the connection's name.
+        return [{ type: 'error', message: typeof e.message === 'string' && e.message.trim() !== '' ? e.message : 'The built-in engine failed without saying why.' }];
       default:
         return [];
     }

@@ -59,6 +59,11 @@ describe('builtin dialect: edges', () => {
     expect(r).toMatchObject({ stop: 'error', content: 'Partial answer', error: expect.stringMatching(/SIGKILL/) });
   });
 
+  it('an engine error with a blank reason says the engine failed, not nothing', async () => {
+    const r = await replayWith(wire([{ type: 'error', message: '  ' }]), builtinDialect);
+    expect(r).toMatchObject({ stop: 'error', error: 'The built-in engine failed without saying why.' });
+  });
+
   it('a stream with no done is cut', async () => {
     expect((await replayWith(wire(text('Half an')), builtinDialect)).stop).toBe('cut');
   });
