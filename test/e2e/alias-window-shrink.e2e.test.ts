@@ -40,7 +40,19 @@ describe("an alias's context window saved below what the open chat holds", () =>
     await page.getByTestId('models-close').click();
 
     await page.getByTestId('composer-input').fill('And the dog?');
-    await expect.poll(() => page.getByTestId('composer-reason').textContent()).toMatch(/^Too long for Helper: about 1\.\dK tokens, its window holds 1K\. Make room, or shorten the message\.$/);
+    // The short message would fit: the chat is what fills the window, and the reason says where room is made, with the
+    // ways Make room… offers (it said "Make room, or shorten the message.", which could not make it fit).
+    await expect
+      .poll(() => page.getByTestId('composer-reason').textContent())
+      .toMatch(/^Too long for Helper: about 1\.\dK tokens, its window holds 1K\. Your message would fit on its own: the chat so far fills the window\. Make room… offers to continue in a new chat\.$/);
+    await page.getByTestId('context-make-room').click();
+    const choices = page.getByTestId('context-room-panel').getByTestId('context-choices');
+    await choices.waitFor();
+    // What it offers is what the reason said: one message and its answer have no older turns to summarize.
+    expect(await choices.getByTestId('context-new-chat').isVisible()).toBe(true);
+    expect(await choices.getByTestId('context-summarize').count()).toBe(0);
+    await shootAtBothWidths(page, 'alias-window-below-chat-make-room', '[data-testid="context-room-panel"]');
+    await page.getByTestId('context-make-room').click();
     // Where the window comes from, and where to change it.
     await expect.poll(() => page.getByTestId('context-larger-none').textContent()).toBe('The alias sets this window (1,024 tokens); change it in Models.');
     expect(await page.getByTestId('composer-send').isDisabled()).toBe(true);

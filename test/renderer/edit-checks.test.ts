@@ -69,6 +69,14 @@ describe('the edit form’s checks before Send', () => {
     expect(editRefusal(edited, 'x'.repeat(20_000), [], context())).toMatch(/^Too long for llama3\.2:3b: about .* tokens, its window holds 4[.,]?\d*K?.*\. Make room, or shorten the message\.$/);
   });
 
+  // Wording: a short edit after a long chat was told "shorten the message", which could not make it fit.
+  it('says the chat before a short edit fills the window, and where room is made in it', () => {
+    const long = { ...context(), turns: [first, turn('a1', 'assistant', 'y'.repeat(17_000)), edited] };
+    expect(editRefusal(edited, 'Short again', [], long)).toMatch(
+      /^Too long for llama3\.2:3b: about .* tokens, its window holds 4[.,]?\d*K?.*\. Your message would fit on its own: the chat so far fills the window\. Make room in the chat \(Make room…\)\.$/,
+    );
+  });
+
   // The ratio is learned from other text (the tool definitions): a CJK edit scaled by it fit, and was then refused.
   it('takes main’s count of the edited text where it came: a text the ratio says fits is too long as counted', () => {
     const text = '山'.repeat(800);

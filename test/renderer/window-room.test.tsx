@@ -6,6 +6,7 @@
  */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import type { RoomPlan } from '../../src/shared/context-ipc';
 import type { AttachmentInspection } from '../../src/shared/ipc';
 import type { AttachmentBlock } from '../../src/shared/turn';
 import { PageRangeRow } from '../../src/renderer/components/composer/PageRange';
@@ -79,6 +80,44 @@ describe('the too-long reason (attachments audit #2)', () => {
     expect(tooLongReason(over([{ block: photo, tokens: 800 }]), words)).toMatch(/Make room, or remove attachments\.$/);
     // Nothing typed and nothing attached: it is the conversation that is too long.
     expect(tooLongReason(over([]), { ...words, empty: true })).toMatch(/Make room to go on\.$/);
+  });
+
+  // Wording: a short message after a long chat was told "Make room, or shorten the message.", which could not help.
+  describe('where the room is short: the chat before the message, or the message', () => {
+    /** A 4K window, the chat before the message taking `chat` tokens (ratio 1), the message `message`. */
+    const over = (chat: number, message: number, items: WindowState['items'] = []): WindowState => ({
+      window: 4096, ratio: 1, items, message, estimate: chat + message + items.reduce((a, i) => a + i.tokens, 0),
+    });
+    const plan = (p: Partial<RoomPlan>): RoomPlan => ({ cut: null, newChat: false, larger: { kind: 'none', reason: 'x' }, ...p }) as RoomPlan;
+    const inChat = (p: RoomPlan | null) => ({ ...words, chat: { plan: p } });
+
+    it('advises making room in the chat where the message would fit on its own, with the ways Make room… offers', () => {
+      const head = 'Too long for gemma3:12b: about 4,200 tokens, its window holds 4,096. Your message would fit on its own: the chat so far fills the window.';
+      expect(tooLongReason(over(4000, 200), inChat(null))).toBe(`${head} Make room in the chat (Make room…).`);
+      const all = plan({ cut: {} as RoomPlan['cut'], newChat: true, larger: { kind: 'offer' } as RoomPlan['larger'] });
+      expect(tooLongReason(over(4000, 200), inChat(all))).toBe(`${head} Make room… offers to summarize or leave out older messages, continue in a new chat, or use a larger window.`);
+      expect(tooLongReason(over(4000, 200), inChat(plan({ newChat: true })))).toBe(`${head} Make room… offers to continue in a new chat.`);
+      expect(tooLongReason(over(4000, 200), inChat(plan({ cut: {} as RoomPlan['cut'], newChat: true })))).toMatch(/ Make room… offers to summarize or leave out older messages, or continue in a new chat\.$/);
+      // An image (never named as the file to remove) that is a small part of it: the chat still is what fills the window.
+      const photo = block('cat.png', 'image', 'd');
+      expect(tooLongReason(over(3500, 50, [{ block: photo, tokens: 800 }]), inChat(null))).toMatch(/the chat so far fills the window\. Make room in the chat \(Make room…\)\.$/);
+    });
+
+    it('keeps "shorten the message" where the message is most of it, or does not fit alone', () => {
+      expect(tooLongReason(over(2000, 2500), inChat(null))).toMatch(/\. Make room, or shorten the message\.$/);
+      expect(tooLongReason(over(100, 5000), inChat(null))).toMatch(/\. Make room, or shorten the message\.$/);
+    });
+
+    it('keeps "remove attachments" where they are most of it', () => {
+      const photo = block('cat.png', 'image', 'd');
+      expect(tooLongReason(over(1500, 50, [{ block: photo, tokens: 3000 }]), inChat(null))).toMatch(/\. Make room, or remove attachments\.$/);
+      // The words are most of the draft: the attachment is not what to remove.
+      expect(tooLongReason(over(1000, 3000, [{ block: photo, tokens: 300 }]), inChat(null))).toMatch(/\. Make room, or shorten the message\.$/);
+    });
+
+    it('says nothing of the chat in a new chat, where Make room… is not offered', () => {
+      expect(tooLongReason(over(4000, 200), words)).toMatch(/\. Make room, or shorten the message\.$/);
+    });
   });
 
   it('says nothing while the draft fits', () => {

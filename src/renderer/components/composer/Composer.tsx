@@ -190,7 +190,7 @@ export function Composer() {
   };
   const unreadable = unreadableFile(attachments.items, stateOf);
   // What is left of the window for each waiting file, and the reason naming the largest (window-room.ts).
-  const windowState = { window: contextWindow, estimate, ratio, items: attachments.items.map((b) => ({ block: b, tokens: cost(b) ?? 0 })) };
+  const windowState = { window: contextWindow, estimate, ratio, items: attachments.items.map((b) => ({ block: b, tokens: cost(b) ?? 0 })), message: draftText };
   const rooms = roomsFor(windowState);
 
   const empty = draft.trim() === '' && attachments.items.length === 0;
@@ -200,8 +200,14 @@ export function Composer() {
   useEffect(() => {
     useRoom.setState({ full: chatFull ? activeId : null });
   }, [chatFull, activeId]);
+  // The red meter offers the same ways on as the refusal card, for the conversation with the draft added (issue 21).
+  const roomOpen = useRoom((s) => s.open);
+  const room = useRoomPlan(activeId, overWindow && !streaming && selected !== null, key ?? '', draftTokens);
+  const offer = room.state?.status === 'ready' ? room.state.plan.larger : null;
   // Over the window is said even with an empty draft: "Type a message" would send the user the wrong way (issues 17, 21).
-  const overReason = !overWindow ? null : tooLongReason(windowState, { modelName: selectedName, empty, inspectionOf });
+  // In a chat, the reason names the ways Make room… offers (main's plan) where the chat, not the message, fills it.
+  const chatRoom = activeId === null ? {} : { chat: { plan: room.state?.status === 'ready' ? room.state.plan : null } };
+  const overReason = !overWindow ? null : tooLongReason(windowState, { modelName: selectedName, empty, inspectionOf, ...chatRoom });
   const blockedBy = !selected
     ? (noModels ?? 'Choose a model first.')
     : streamingTurn
@@ -262,10 +268,6 @@ export function Composer() {
     lastRequest.current = sendRequest;
     void send();
   });
-  // The red meter offers the same ways on as the refusal card, for the conversation with the draft added (issue 21).
-  const roomOpen = useRoom((s) => s.open);
-  const room = useRoomPlan(activeId, overWindow && !streaming && selected !== null, key ?? '', draftTokens);
-  const offer = room.state?.status === 'ready' ? room.state.plan.larger : null;
   // About to refuse on the window: make sure it is the server's window now, not the one read at load (a
   // llama-server restarted with a larger -c would otherwise be refused a message that fits; issue 13).
   useEffect(() => {

@@ -12,6 +12,7 @@
  */
 import { ANSWER_ROOM, calibratedTokens, fitsWindow } from '../../../shared/context-estimate';
 import { pagesThatFit } from '../../../shared/attachment-text';
+import type { RoomPlan } from '../../../shared/context-ipc';
 import type { AttachmentInspection } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { formatTokens, tokenPairParts } from '../../format';
@@ -40,6 +41,8 @@ export interface WindowState {
   /** Server count over the rule's count for this model; 1 where none is known. */
   ratio: number;
   items: readonly WaitingCost[];
+  /** The message's text alone (window scale), where known: with the items, what the chat before it leaves out. */
+  message?: number;
 }
 
 const toWindowScale = calibratedTokens;
@@ -73,11 +76,17 @@ export function hasPageChoice(inspection: AttachmentInspection | undefined): ins
 
 /**
  * Why the draft does not fit, naming the largest file where the rest fits without it; null when it fits.
- * `inspectionOf` gives what main read of a file (whether it has pages to choose from).
+ * `inspectionOf` gives what main read of a file (whether it has pages to choose from). `chat`: the message goes into
+ * a chat whose room Make room… can make, with main's plan for it once known (the ways it offers).
  */
 export function tooLongReason(
   state: WindowState,
-  words: { modelName: string | null; empty: boolean; inspectionOf: (b: AttachmentBlock) => AttachmentInspection | undefined },
+  words: {
+    modelName: string | null;
+    empty: boolean;
+    inspectionOf: (b: AttachmentBlock) => AttachmentInspection | undefined;
+    chat?: { plan: RoomPlan | null };
+  },
 ): string | null {
   const { window, estimate, ratio } = state;
   if (fitsWindow(estimate, window)) return null;
@@ -92,9 +101,32 @@ export function tooLongReason(
   // Written as a pair: "8K … holds 8K" hid that 8,192 does not fit a window of 8,192 (context audit #3).
   const [used, holds] = tokenPairParts(estimate, window);
   if (words.empty) return `This conversation is longer than ${model}'s window: about ${used} tokens, its window holds ${holds}. Make room to go on.`;
-  // Removing attachments is advice only where some are waiting and counted: it said so of a message with none.
-  const attached = state.items.some((i) => i.tokens > 0);
-  return `Too long for ${model}: about ${used} tokens, its window holds ${holds}. ${attached ? 'Make room, or remove attachments.' : 'Make room, or shorten the message.'}`;
+  const tooLong = `Too long for ${model}: about ${used} tokens, its window holds ${holds}.`;
+  // A short message after a long chat was told "shorten the message", which could not make it fit: the chat before
+  // it is what fills the window, and room is made there.
+  const attachedTokens = state.items.reduce((sum, i) => sum + toWindowScale(i.tokens, ratio), 0);
+  if (words.chat && state.message !== undefined) {
+    const draft = state.message + attachedTokens;
+    if (fitsWindow(draft, window) && estimate - draft >= draft) return `${tooLong} Your message would fit on its own: the chat so far fills the window. ${chatWays(words.chat.plan)}`;
+  }
+  // Removing attachments is advice only where some are waiting and counted, and they are most of the draft: it said
+  // so of a message with none.
+  const attached = state.items.some((i) => i.tokens > 0) && (state.message === undefined || attachedTokens >= state.message);
+  return `${tooLong} ${attached ? 'Make room, or remove attachments.' : 'Make room, or shorten the message.'}`;
+}
+
+/** The ways Make room… offers for the chat before the message, as main's plan has them; the button alone until it is known. */
+function chatWays(plan: RoomPlan | null): string {
+  const ways = plan
+    ? [
+        ...(plan.cut ? ['summarize or leave out older messages'] : []),
+        ...(plan.newChat ? ['continue in a new chat'] : []),
+        ...(plan.larger.kind === 'offer' ? ['use a larger window'] : []),
+      ]
+    : [];
+  const last = ways.pop();
+  if (last === undefined) return 'Make room in the chat (Make room…).';
+  return `Make room… offers to ${ways.length > 0 ? `${ways.join(', ')}, or ${last}` : last}.`;
 }
 
 /** What to do about a file too long for what is left: pages only for a file that has them. */

@@ -117,10 +117,12 @@ export function editChecks(turn: Pick<Turn, 'id'>, text: string, items: readonly
     contextChoice === null || fitsWindow(estimate, window)
       ? null
       : tooLongReason(
-          { window: window ?? 0, estimate, ratio, items: items.map((b) => ({ block: b, tokens: cost(b) ?? 0 })) },
+          { window: window ?? 0, estimate, ratio, items: items.map((b) => ({ block: b, tokens: cost(b) ?? 0 })), message: counted && counted.text === text ? counted.tokens : estimatedText },
           {
             modelName,
             empty,
+            // The form's Make room… makes room in the chat before the edited message; its plan is the panel's own.
+            chat: { plan: null },
             inspectionOf: (b) => {
               const st = stateOf(b);
               return st?.status === 'done' ? st.inspection : undefined;
