@@ -501,6 +501,7 @@ describe('sidebar and settings', () => {
       expect(await focusedTestId(page)).toBe('connection-test');
       // Named as the user named it, as the banner and an answer name a connection.
       await expect.poll(() => item.getByTestId('connection-test-result').textContent()).toBe('Silent did not answer within 10 s.');
+      await shootAtBothWidths(page, 'connection-test-named', '[data-testid="connection-test-result"]');
       expect(await focusedTestId(page)).toBe('connection-test');
     } finally {
       silent.closeAllConnections();
