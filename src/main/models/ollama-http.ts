@@ -72,7 +72,7 @@ export async function callOk(baseUrl: string, call: JsonCall, what: string, name
   const answer = await callServer(baseUrl, call, name);
   if (answer.status < 200 || answer.status >= 300) {
     const said = serverError(answer.json);
-    if (answer.status === 404) throw new UserFacingError('not-found', said ? `${what}: ${said}` : `${what}: not found on the server.`);
+    if (answer.status === 404) throw new UserFacingError('not-found', said ? `${what}: ${said}` : `${what}: not found on ${name ?? 'the server'}.`);
     throw new UserFacingError('server-error', `${what} failed (${answer.status})${said ? `: ${said}` : '.'}`);
   }
   return answer.json;

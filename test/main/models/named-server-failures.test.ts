@@ -99,6 +99,18 @@ describe("the Models screen's own calls name the connection it manages", () => {
     expect(events.at(-1)?.error).toBe(`${CANNOT_REACH_DESK} Pull again to resume.`);
   });
 
+  it('says which server a model was not found on', async () => {
+    const s = start();
+    const replay = await startReplayServer([]);
+    try {
+      const { id } = await s.handlers['connections:save']({ kind: 'ollama', label: 'Desk GPU', baseUrl: replay.url });
+      await s.handlers['settings:update']({ activeConnectionId: id });
+      await expect(s.handlers['models:show']({ model: 'qwen3:8b' })).rejects.toThrow('Details of qwen3:8b: not found on Desk GPU.');
+    } finally {
+      await replay.close();
+    }
+  });
+
   it('names the default Ollama "Ollama" where it is the one managed', async () => {
     const s = start();
     await expect(s.handlers['models:running']({})).rejects.toThrow(`Cannot reach Ollama at ${DOWN}. Is it running?`);
