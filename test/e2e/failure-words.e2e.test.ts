@@ -165,6 +165,28 @@ describe('a server that answers, but not as it should', () => {
   });
   // An answer's failures said "The server at http://127.0.0.1:…" or "The connection closed", or the server's bare
   // words: with two servers of one kind, none said which failed. They name it as the banner does now.
+  // Test connection and the Models screen's own calls said "Cannot reach the server at http://…" and "What Ollama has
+  // loaded is not known" of a second Ollama the user called "GPU box", which the banner names by that name.
+  it('names a second Ollama that cannot be reached by its name in Test connection and on the Models screen', async () => {
+    await app.openApp('http://127.0.0.1:3');
+    await app.page.getByTestId('settings-open').click();
+    await app.page.getByTestId('connection-add-kind').selectOption('ollama');
+    await app.page.getByTestId('connection-add-label').fill('GPU box');
+    await app.page.getByTestId('connection-add-url').fill('http://127.0.0.1:1');
+    await app.page.getByTestId('connection-add').click();
+    const item = app.page.locator('[data-testid="connection-item"]', { hasText: 'GPU box' });
+    await item.getByTestId('connection-use').click();
+    await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
+    await item.getByTestId('connection-test').click();
+    await expect
+      .poll(() => item.getByTestId('connection-test-result').textContent())
+      .toBe('Cannot reach GPU box at http://127.0.0.1:1. Is it running? Start it, or change its address in Settings.');
+    await app.page.keyboard.press('Escape');
+    await app.page.getByTestId('models-open').click();
+    await expect.poll(() => app.page.getByTestId('running-unknown').textContent()).toBe('What GPU box has loaded is not known: it could not be asked. Refresh asks again.');
+    await shootAtBothWidths(app.page, 'models-names-connection', '[data-testid="running-models"]');
+  });
+
   it("names the connection by the user's name for it when an answer breaks off or its server fails mid-answer", async () => {
     const body = ollamaChatStream(['Half', ' of', ' it', ' and', ' more.']);
     const chat = (route: Partial<ReplayRoute>): ReplayRoute[] => ollamaRoutes(['Hi.'], route);

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { X } from 'lucide-react';
+import { connectionName } from '../../../shared/connections';
 import { useStore } from '../../store';
 import { connectModelsStore, loadModelsScreen, useModelsStore } from '../../store/models-slice';
 import { loadConnectionsOnce, useConnectionsStore } from '../../store/connections-slice';
@@ -25,6 +26,11 @@ export function ModelsScreen({ onClose }: { onClose: () => void }) {
   // Another connection made active, or the active one's address changed (here or in another tab): its lists.
   const address = useConnectionsStore((s) => s.connections.find((c) => c.id === activeId)?.baseUrl);
   const ollama = kind === 'ollama';
+  // What the screen calls that Ollama: its name, as the banner and the composer call it (the default's is "Ollama").
+  const ollamaName = useConnectionsStore((s) => {
+    const active = s.connections.find((c) => c.id === activeId);
+    return active ? connectionName(active) : 'Ollama';
+  });
   useEffect(() => loadConnectionsOnce(), []);
   useEffect(() => {
     connectModelsStore();
@@ -44,7 +50,7 @@ export function ModelsScreen({ onClose }: { onClose: () => void }) {
         <LibrarySection />
         {ollama && <PullBox />}
         {kind !== 'builtin' && kind !== undefined && <ModelList connectionId={activeId} ollama={ollama} />}
-        <RunningModels ollama={ollama} />
+        <RunningModels ollama={ollama ? ollamaName : null} />
         <AliasEditor />
       </div>
     </Modal>

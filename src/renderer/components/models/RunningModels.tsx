@@ -5,10 +5,14 @@ import { formatBytes } from './format';
 
 const NONE: RunningModel[] = [];
 
-/** What is loaded: Ollama's models (`/api/ps`: memory on the GPU, context, expiry, a CPU spill warning) and the built-in engine's (memory held, context, idle unload). */
-export function RunningModels({ ollama }: { ollama: boolean }) {
+/**
+ * What is loaded: Ollama's models (`/api/ps`: memory on the GPU, context, expiry, a CPU spill warning) and the built-in
+ * engine's (memory held, context, idle unload). `ollama`: the name of the Ollama connection in use (shared
+ * connectionName), null where the one in use is not an Ollama.
+ */
+export function RunningModels({ ollama }: { ollama: string | null }) {
   // Ollama's /api/ps says nothing about another server: asked only where Ollama is the active connection.
-  const running = useModelsStore((s) => (ollama ? s.running : NONE));
+  const running = useModelsStore((s) => (ollama !== null ? s.running : NONE));
   const status = useLibraryStore((s) => s.status);
   const builtin = status?.loaded ?? [];
   const runningRead = useModelsStore((s) => s.runningRead);
@@ -16,14 +20,15 @@ export function RunningModels({ ollama }: { ollama: boolean }) {
     <section className="mm-section" aria-label="Running models" data-testid="running-models">
       <div className="mm-row">
         <h3>Running</h3>
-        <button type="button" data-testid="running-refresh" onClick={() => { if (ollama) void loadRunning(); void loadLibrary(); }}>Refresh</button>
+        <button type="button" data-testid="running-refresh" onClick={() => { if (ollama !== null) void loadRunning(); void loadLibrary(); }}>Refresh</button>
       </div>
-      {ollama && !runningRead && builtin.length === 0 && (
+      {/* Named as the user named it: "What Ollama has loaded" was said of a second Ollama called "Desk GPU". */}
+      {ollama !== null && !runningRead && builtin.length === 0 && (
         <p className="mm-muted" data-testid="running-unknown">
-          What Ollama has loaded is not known: it could not be asked. Refresh asks again.
+          What {ollama} has loaded is not known: it could not be asked. Refresh asks again.
         </p>
       )}
-      {running.length === 0 && builtin.length === 0 && (!ollama || runningRead) && <p className="mm-muted" data-testid="running-none">{ollama ? 'No model is loaded.' : 'The built-in engine has no model loaded. A server such as llama-server keeps its own model loaded while it runs.'}</p>}
+      {running.length === 0 && builtin.length === 0 && (ollama === null || runningRead) && <p className="mm-muted" data-testid="running-none">{ollama !== null ? 'No model is loaded.' : 'The built-in engine has no model loaded. A server such as llama-server keeps its own model loaded while it runs.'}</p>}
       {builtin.length > 0 && (
         <ul className="mm-list">
           {builtin.map((m) => (
