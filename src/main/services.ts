@@ -108,6 +108,10 @@ export function createServices(options: ServicesOptions): Services {
       const active = chatParts.connections.get(settings.get().activeConnectionId);
       return active?.kind === 'ollama' ? { baseUrl: active.baseUrl, name: connectionName(active) } : { baseUrl: settings.get().ollamaUrl, name: DEFAULT_CONNECTION_LABEL };
     },
+    nameAt: (baseUrl) => {
+      const saved = chatParts.connections.list().find((c) => c.kind === 'ollama' && c.baseUrl === baseUrl);
+      return saved && connectionName(saved);
+    },
     emit: hub.emit,
     newId: randomUUID,
     log,

@@ -38,6 +38,8 @@ export interface ModelHandlerDeps {
   baseUrl: () => string;
   /** The Ollama the Models screen manages and its name (./model-service.ts screen). */
   screen?: () => NamedServer;
+  /** The name of the saved Ollama connection at an address (./model-service.ts nameAt). */
+  nameAt?: (baseUrl: string) => string | undefined;
   emit: EmitEvent;
   newId: () => string;
   log: (message: string) => void;
@@ -82,7 +84,7 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
   // The recommendation reads the same cached /api/show as the model list and the engine; a miss asks directly,
   // which also yields the server's own error message.
   const show = async (baseUrl: string, model: string, name?: string) => (await shows.get(baseUrl, model)) ?? showModel(baseUrl, model, name);
-  const models = new ModelService({ baseUrl: deps.baseUrl, ...(deps.screen ? { screen: deps.screen } : {}), settings, emit: deps.emit, probeHost: deps.probeHost ?? nodeProbeHost(), newId: deps.newId, log: deps.log, show });
+  const models = new ModelService({ baseUrl: deps.baseUrl, ...(deps.screen ? { screen: deps.screen } : {}), ...(deps.nameAt ? { nameAt: deps.nameAt } : {}), settings, emit: deps.emit, probeHost: deps.probeHost ?? nodeProbeHost(), newId: deps.newId, log: deps.log, show });
   const windows = new ContextWindowResolver({
     stored: (baseUrl, model) => settings.getWindow(baseUrl, model),
     // Ollama's defaults for a plain `ollama serve`: flash attention where supported, an f16 cache.

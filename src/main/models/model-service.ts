@@ -27,6 +27,8 @@ export interface ModelServiceDeps {
    * an Ollama (a second one, a GPU box), else the one in Settings. Absent: `baseUrl`, named "Ollama".
    */
   screen?: () => NamedServer;
+  /** The name of the saved Ollama connection at `baseUrl`, if one is (a conversation's on another Ollama). */
+  nameAt?: (baseUrl: string) => string | undefined;
   settings: ModelSettingsStore;
   emit: EmitEvent;
   probeHost: ProbeHost;
@@ -131,10 +133,10 @@ export class ModelService {
     return this.deps.screen?.() ?? { baseUrl: this.deps.baseUrl(), name: DEFAULT_CONNECTION_LABEL };
   }
 
-  /** The name failures on `baseUrl` say: the screen's connection's where it is that server; else none (its address). */
+  /** The name failures on `baseUrl` say: the screen's connection's, or another saved one's there; else none (its address). */
   private nameOf(baseUrl: string): string | undefined {
     const screen = this.screen();
-    return screen.baseUrl === baseUrl ? screen.name : undefined;
+    return screen.baseUrl === baseUrl ? screen.name : this.deps.nameAt?.(baseUrl);
   }
 
   /** The GPU memory a model may use: the hand-set value, else the server's view (remote) or a local probe. */

@@ -111,6 +111,13 @@ describe("the Models screen's own calls name the connection it manages", () => {
     }
   });
 
+  it("names a conversation's Ollama where its window cannot be worked out, though another is the one managed", async () => {
+    const s = start();
+    const { id } = await s.handlers['connections:save']({ kind: 'ollama', label: 'Desk GPU', baseUrl: DESK });
+    const choice = await s.handlers['models:context-window']({ model: 'qwen3:8b', connectionId: id, wait: true });
+    expect(choice.reason).toContain(`No recommendation: ${CANNOT_REACH_DESK}`);
+  });
+
   it('names the default Ollama "Ollama" where it is the one managed', async () => {
     const s = start();
     await expect(s.handlers['models:running']({})).rejects.toThrow(`Cannot reach Ollama at ${DOWN}. Is it running?`);
