@@ -43,10 +43,59 @@ function exported(shown: Turn | undefined): Turn | undefined {
   return turn;
 }
 
-/** A title as a file name on any system: no separators, control or reserved characters, not too long. */
+/**
+ * A title as a file name on any system: no separators, control or reserved characters, not too long. At most
+ * NAME_UNITS UTF-16 units (240 UTF-8 bytes), so the name with ".firebrand.json" fits the 255 bytes most disks allow.
+ */
 export function safeFileName(title: string): string {
   const cleaned = title.replace(/[\u0000-\u001f\u007f<>:"/\\|?*\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').replace(/^[.\s]+/, '').trim();
-  return (cleaned || 'conversation').slice(0, 80);
+  return shortened(cleaned) || 'conversation';
+}
+
+const NAME_UNITS = 80;
+/** How far back from the limit a space may be for the name to end at a word's end rather than inside a word. */
+const WORD_REACH = 24;
+const CLOSER: Record<string, string> = { '(': ')', '[': ']', '{': '}', '“': '”', '‘': '’', '«': '»', '‹': '›', '「': '」', '『': '』', '（': '）', '【': '】' };
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * A long name cut by whole characters (a name cut at 80 UTF-16 units could end in half an emoji, a broken character),
+ * at the end of a word where one is near, and without a bracket or quote it leaves open: "… long enough (impor" was
+ * a name; it is now "… long enough".
+ */
+function shortened(name: string): string {
+  if (name.length <= NAME_UNITS) return name;
+  let hard = 0;
+  for (const { segment } of segmenter.segment(name)) {
+    if (hard + segment.length > NAME_UNITS) break;
+    hard += segment.length;
+  }
+  const kept = name.slice(0, hard);
+  // Cut inside a word: end at the last space, when one is near enough that the name keeps most of its length.
+  const space = name[hard] === ' ' ? hard : kept.lastIndexOf(' ');
+  let cut = space >= hard - WORD_REACH && space > 0 ? name.slice(0, space) : kept;
+  cut = withoutOpenEnd(cut);
+  return cut.replace(/[\s,;:.\-–—]+$/, '') || kept.trimEnd();
+}
+
+/** The name without a bracket or quote near its end that is not closed after it ("… notes (draft" → "… notes"). */
+function withoutOpenEnd(name: string): string {
+  const open: number[] = [];
+  const want: string[] = [];
+  for (let i = 0; i < name.length; i += 1) {
+    const ch = name[i] ?? '';
+    const closer = CLOSER[ch];
+    if (closer) {
+      open.push(i);
+      want.push(closer);
+    } else if (want.length > 0 && ch === want[want.length - 1]) {
+      open.pop();
+      want.pop();
+    }
+  }
+  // A bracket opened far back holds most of the name: kept as it is, rather than cut to almost nothing.
+  const near = open.find((i) => i >= name.length - WORD_REACH);
+  return near !== undefined && near > 0 ? name.slice(0, near) : name;
 }
 
 /** The document and text attachments of a conversation's active branch, for a Markdown export to hold their text. */
