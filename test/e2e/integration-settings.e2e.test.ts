@@ -96,6 +96,13 @@ describe('sidebar and settings', () => {
     const { page, dataDir } = s;
     const alert = page.getByTestId('settings-dialog').locator('.modal-foot [role="alert"]');
     await page.getByTestId('settings-open').click();
+    // An emptied idle-minutes field was saved as 0, "never unload" (user-eyes pass): it is refused, and what is saved stays.
+    const before = await page.evaluate(() => window.firebrand.settings.get({}));
+    await page.getByTestId('builtin-idle-minutes').fill('');
+    await page.getByTestId('settings-save').click();
+    await expect.poll(() => alert.textContent()).toBe('Idle minutes is empty: enter how many idle minutes before a built-in model is unloaded, such as 10 (0 keeps models loaded).');
+    expect(await page.getByTestId('settings-dialog').count()).toBe(1);
+    expect((await page.evaluate(() => window.firebrand.settings.get({}))).builtinIdleMinutes).toBe(before.builtinIdleMinutes);
     await page.getByTestId('builtin-idle-minutes').fill('20000');
     await page.getByTestId('settings-save').click();
     await expect.poll(() => alert.textContent()).toBe('The number of idle minutes before a built-in model is unloaded is out of range: it must be at most 10,080.');

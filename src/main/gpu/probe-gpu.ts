@@ -102,7 +102,9 @@ export async function probeLocalGpus(host: ProbeHost): Promise<GpuReport> {
     if (sysfs.some((d) => d.usableBytes > 0)) return report('sysfs', sysfs);
     if (sysfs.length > 0) return { ...report('sysfs', sysfs), usableBytes: null };
   }
-  return unknownReport('No GPU answered (nvidia-smi, rocm-smi, sysfs): GPU memory is unknown. Set it in Settings → GPU memory.');
+  // Where to set it is said where the note is shown: the Models screen's reason points to Settings (GPU_UNKNOWN_REASON),
+  // and Settings → GPU memory says to type it in its field.
+  return unknownReport('No GPU answered (nvidia-smi, rocm-smi, sysfs): GPU memory is unknown.');
 }
 
 export function isLoopbackUrl(baseUrl: string): boolean {

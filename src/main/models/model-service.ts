@@ -40,6 +40,8 @@ export interface ModelServiceDeps {
 
 /** How many ended pulls main remembers for pages that missed their end (a pull is a user's action: few a day). */
 const ENDED_PULLS_KEPT = 20;
+/** Why the Models screen has no recommendation when the GPU memory is unknown, and where to set it. */
+export const GPU_UNKNOWN_REASON = 'GPU memory is unknown: set it in Settings → GPU memory to get a recommendation.';
 
 export class ModelService {
   private readonly pulls = new Map<string, { model: string; controller: AbortController }>();
@@ -171,7 +173,7 @@ export class ModelService {
     const stored = this.deps.settings.getWindow(baseUrl, model);
     const base = { model, gpu, weightsBytes, stored };
     if (gpu.usableBytes === null) {
-      return { ...base, recommendation: null, reason: 'GPU memory is unknown: set it in Settings → GPU memory to get a recommendation.' };
+      return { ...base, recommendation: null, reason: GPU_UNKNOWN_REASON };
     }
     if (!details.architecture || weightsBytes === null) {
       return { ...base, recommendation: null, reason: 'The server did not describe this model’s architecture or size.' };

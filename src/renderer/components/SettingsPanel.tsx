@@ -3,7 +3,7 @@ import { X } from 'lucide-react';
 import type { Settings, Theme } from '../../shared/ipc';
 import type { GpuReport } from '../../shared/models';
 import { firebrand } from '../firebrand';
-import { formatBytes, GIB } from '../format';
+import { GIB } from '../format';
 import { saveSettings, useStore } from '../store';
 import { setGpuOverride } from '../store/models-slice';
 import { useConnectionFormsTyped } from '../store/connection-forms';
@@ -11,6 +11,7 @@ import { useConnectionsStore } from '../store/connections-slice';
 import { useMcpStore } from '../store/mcp-slice';
 import { Modal } from './frame/Modal';
 import { ConnectionsSection } from './settings/ConnectionsSection';
+import { gpuFoundLine, idleMinutesFrom } from './settings/settings-fields';
 import { ToolsSection } from './tools/ToolsSection';
 import './settings/settings.css';
 import { aliasRef, refFor, refLabel } from '../../shared/model-ref';
@@ -123,8 +124,9 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     // `localhost:11434` is http://localhost:11434, as in the connection forms (shared/server-address.ts).
     const ollamaUrl = withAssumedScheme(url);
     if (!/^https?:\/\/\S+$/.test(ollamaUrl)) return setError('Enter an Ollama address that starts with http:// or https://');
-    const minutes = Number(idle);
-    if (!Number.isInteger(minutes) || minutes < 0) return setError('Idle minutes is a whole number (0 keeps models loaded).');
+    const idleMinutes = idleMinutesFrom(idle);
+    if ('problem' in idleMinutes) return setError(idleMinutes.problem);
+    const { minutes } = idleMinutes;
     const gib = gpuGib.trim() === '' ? null : Number(gpuGib);
     if (gib !== null && !(Number.isFinite(gib) && gib >= 0.25 && gib < 4096)) return setError('GPU memory is a number of GiB from 0.25 up, such as 24 (or empty to probe it).');
     setError(null);
@@ -233,14 +235,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
               }}
             />
             <span className="hint" data-testid="gpu-found">
-              {gpu === null
-                ? 'Looking for GPUs…'
-                : gpu.source === 'override'
-                  ? `Set by hand: ${formatBytes(gpu.usableBytes)}. Empty the field and save to find it out again.`
-                  : gpu.usableBytes !== null
-                    ? `Found ${formatBytes(gpu.usableBytes)} (${gpu.source}${gpu.devices.length > 0 ? `: ${gpu.devices.map((d) => d.name).join(', ')}` : ''}).`
-                    : `Not found: ${gpu.notes[0] ?? 'no GPU answered'}`}{' '}
-              Every model’s context window is worked out from it (a “24 GB” card holds 24 GiB).
+              {gpuFoundLine(gpu)}
             </span>
           </label>
         </section>

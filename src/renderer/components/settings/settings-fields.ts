@@ -1,0 +1,31 @@
+import type { GpuReport } from '../../../shared/models';
+import { formatBytes } from '../../format';
+
+/**
+ * What Settings → GPU memory says under its field. The probe's note is shared with the Models screen, which points
+ * to Settings; here the user is already at the field, so it says to type the memory in it (user-eyes pass: it said
+ * "Set it in Settings → GPU memory" in Settings → GPU memory).
+ */
+export function gpuFoundLine(gpu: GpuReport | null): string {
+  const found =
+    gpu === null
+      ? 'Looking for GPUs…'
+      : gpu.source === 'override'
+        ? `Set by hand: ${formatBytes(gpu.usableBytes)}. Empty the field and save to find it out again.`
+        : gpu.usableBytes !== null
+          ? `Found ${formatBytes(gpu.usableBytes)} (${gpu.source}${gpu.devices.length > 0 ? `: ${gpu.devices.map((d) => d.name).join(', ')}` : ''}).`
+          : `Not found: ${gpu.notes[0] ?? 'no GPU answered.'} Type it in this field, in GiB.`;
+  return `${found} Every model’s context window is worked out from it (a “24 GB” card holds 24 GiB).`;
+}
+
+/**
+ * The idle minutes as typed: a whole number, 0 for "never unload". An emptied field is refused with a message (it
+ * was read as 0 and saved as "never unload", silently changing what the setting does); Save then keeps the dialog
+ * open with what was typed.
+ */
+export function idleMinutesFrom(typed: string): { minutes: number } | { problem: string } {
+  if (typed.trim() === '') return { problem: 'Idle minutes is empty: enter how many idle minutes before a built-in model is unloaded, such as 10 (0 keeps models loaded).' };
+  const minutes = Number(typed);
+  if (!Number.isInteger(minutes) || minutes < 0) return { problem: 'Idle minutes is a whole number (0 keeps models loaded).' };
+  return { minutes };
+}

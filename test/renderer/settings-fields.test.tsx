@@ -1,0 +1,59 @@
+/**
+ * Settings → GPU memory and idle minutes (user-eyes pass): with no GPU found, the note under the GPU memory field
+ * said "Set it in Settings → GPU memory", where the user already was; it says to type it in the field, and the
+ * Models screen still points to Settings. An emptied idle-minutes field was saved as 0, "never unload", silently
+ * changing what the setting does; it is refused with a message that says what to enter.
+ */
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it, vi } from 'vitest';
+import { probeLocalGpus } from '../../src/main/gpu/probe-gpu';
+import { GPU_UNKNOWN_REASON } from '../../src/main/models/model-service';
+import { ContextPanel } from '../../src/renderer/components/models/ContextPanel';
+import { gpuFoundLine, idleMinutesFrom } from '../../src/renderer/components/settings/settings-fields';
+import type { ContextAdvice } from '../../src/shared/models';
+
+// A server render reads no store: the Models screen's panel is given the advice as its store would hold it.
+const shown = vi.hoisted(() => ({ advice: null as ContextAdvice | null }));
+vi.mock('../../src/renderer/store/models-slice', async (original) => ({
+  ...(await original<object>()),
+  useModelsStore: <T,>(pick: (s: { advice: ContextAdvice | null }) => T) => pick(shown),
+}));
+
+/** A Linux machine where no GPU tool answers and /sys has no card: the probe's "unknown". */
+const noGpu = () =>
+  probeLocalGpus({ platform: 'linux', timeoutMs: 50, run: () => Promise.resolve({ ok: false, stdout: '' }), readFile: () => Promise.resolve(null), listDir: () => Promise.resolve([]) });
+
+describe('the GPU memory note, where it is shown', () => {
+  it('in Settings → GPU memory, says to type it in the field, not to go to Settings', async () => {
+    const line = gpuFoundLine(await noGpu());
+    expect(line).toContain('Not found: No GPU answered (nvidia-smi, rocm-smi, sysfs): GPU memory is unknown.');
+    expect(line).toContain('Type it in this field, in GiB.');
+    expect(line).not.toMatch(/Settings/);
+  });
+
+  it('on the Models screen, still points to Settings → GPU memory, once', async () => {
+    shown.advice = { model: 'm', gpu: await noGpu(), weightsBytes: null, recommendation: null, reason: GPU_UNKNOWN_REASON, stored: null };
+    const html = renderToStaticMarkup(<ContextPanel model="m" />);
+    const said = html.replace(/<[^>]+>/g, ' ');
+    expect(said).toContain('GPU memory is unknown: set it in Settings → GPU memory to get a recommendation.');
+    expect(said).toContain('No GPU answered');
+    expect(said.match(/Set it in Settings → GPU memory/gi)).toHaveLength(1);
+  });
+});
+
+describe('idle minutes as typed', () => {
+  it('refuses an emptied field with a message, rather than saving "never unload"', () => {
+    for (const typed of ['', '   ']) {
+      const read = idleMinutesFrom(typed);
+      expect(read).not.toHaveProperty('minutes');
+      expect(read).toEqual({ problem: expect.stringContaining('Idle minutes is empty: enter how many idle minutes') });
+    }
+  });
+
+  it('keeps 0 as "never", a whole number as it is, and refuses what is not one', () => {
+    expect(idleMinutesFrom('0')).toEqual({ minutes: 0 });
+    expect(idleMinutesFrom(' 15 ')).toEqual({ minutes: 15 });
+    expect(idleMinutesFrom('2.5')).toEqual({ problem: 'Idle minutes is a whole number (0 keeps models loaded).' });
+    expect(idleMinutesFrom('-1')).toEqual({ problem: 'Idle minutes is a whole number (0 keeps models loaded).' });
+  });
+});
