@@ -6,7 +6,7 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { notBeingDeleted, withDeletesOf } from './delete-intent';
-import { literalMissing, MATCH_END, MATCH_START, RANK_WINDOW, type Literal, type SearchHit } from './search-hit';
+import { byRank, literalMissing, MATCH_END, MATCH_START, RANK_DIGITS, RANK_WINDOW, type Literal, type SearchHit } from './search-hit';
 
 /**
  * Every word of `@literals` (JSON, lower-cased, separators folded; a whole date in one of its spellings) is in `column`
@@ -19,13 +19,13 @@ const literalsIn = (column: string) => `NOT EXISTS (SELECT 1 FROM json_each(@lit
  * word), ranked by bm25, `@limit` kept; then their snippets from one more pass over the kept rowids' range (SEARCH_SQL
  * says why). `joins` leads from `top.seq` to the turn `t` and conversation `c`.
  */
-function beyondTextSql(table: 'reasoning_fts' | 'documents_fts', column: string, joins: string, extra = '', order = 'top.rank'): string {
+function beyondTextSql(table: 'reasoning_fts' | 'documents_fts', column: string, joins: string, extra = '', order = byRank('top.rank', 'top.seq')): string {
   return `WITH recent AS (
      SELECT rowid AS seq, rank FROM ${table} WHERE ${table} MATCH @query AND ${table}.rowid >= CAST(@from AS INTEGER)
        AND ${literalsIn(`${table}.${column}`)}
      ORDER BY rowid DESC LIMIT @window
    ), top AS MATERIALIZED (
-     SELECT seq, rank FROM recent ORDER BY rank LIMIT @limit
+     SELECT seq, rank FROM recent ORDER BY ${byRank('rank', 'seq')} LIMIT @limit
    )
    SELECT c.id AS conversationId, c.title AS title, t.id AS turnId,
           snippet(${table}, 0, '${MATCH_START}', '${MATCH_END}', '…', 16) AS snippet, top.rank AS rank${extra}
@@ -59,7 +59,7 @@ export const DOCUMENT_SEARCH_SQL = beyondTextSql(
    JOIN turns t ON t.id = a.turn_id`,
   `, (SELECT json_extract(j.value, '$.name') FROM json_each(t.blocks) AS j
        WHERE json_extract(j.value, '$.type') = 'attachment' AND json_extract(j.value, '$.id') = d.digest LIMIT 1) AS fileName`,
-  'top.rank, s.seq DESC',
+  `round(top.rank, ${RANK_DIGITS}), s.seq DESC`,
 );
 
 /** A query for the index, as search.ts makes it for turns_fts. */

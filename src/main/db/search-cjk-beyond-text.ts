@@ -6,7 +6,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { notBeingDeleted, withDeletesOf } from './delete-intent';
 import { cjkSnippet, trigramQuery } from './search-cjk';
-import type { SearchHit } from './search-hit';
+import { byRank, type SearchHit } from './search-hit';
 
 type Table = 'reasoning_cjk' | 'documents_cjk';
 
@@ -26,7 +26,7 @@ function cjkBeyondTextSql(table: Table, column: string, scan: boolean, joins: st
     : `recent AS (
      SELECT rowid AS seq, rank FROM ${table} WHERE ${table} MATCH @query AND ${shortWords(`${table}.${column}`)} ORDER BY rowid DESC LIMIT @window
    ), top AS MATERIALIZED (
-     SELECT seq, rank FROM recent ORDER BY rank LIMIT @limit
+     SELECT seq, rank FROM recent ORDER BY ${byRank('rank', 'seq')} LIMIT @limit
    )`;
   return `WITH ${top}
    SELECT c.id AS conversationId, c.title AS title, t.id AS turnId, f.${column} AS text, top.rank AS rank${extra}
@@ -35,7 +35,7 @@ function cjkBeyondTextSql(table: Table, column: string, scan: boolean, joins: st
    ${joins}
    JOIN conversations c ON c.id = t.conversation_id
    WHERE ${notBeingDeleted('c.id')}
-   ORDER BY top.rank, top.seq DESC`;
+   ORDER BY ${byRank('top.rank', 'top.seq')}`;
 }
 
 const REASONING_JOINS = `JOIN turn_search s ON s.seq = top.seq

@@ -1,6 +1,7 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { CJK } from '../../shared/cjk';
 import { MATCH_END, MATCH_START, type SearchHit } from './search';
+import { byRank } from './search-hit';
 import { notBeingDeleted, withDeletesOf } from './delete-intent';
 
 /** Words of fewer characters than this are no trigram phrase: FTS5's trigram MATCH finds nothing for them. */
@@ -36,7 +37,7 @@ export function hitsWithText(table: 'turns_cjk' | 'turns_fts', rank: string, ord
 }
 
 /** The tail both queries share. */
-const CJK_HITS = hitsWithText('turns_cjk', 'top.rank', 'top.rank, top.seq DESC');
+const CJK_HITS = hitsWithText('turns_cjk', 'top.rank', byRank('top.rank', 'top.seq'));
 
 /**
  * A CJK query the trigram index can narrow (exported so a test pins its plan): the newest `@window` matches, ranked
@@ -45,7 +46,7 @@ const CJK_HITS = hitsWithText('turns_cjk', 'top.rank', 'top.rank, top.seq DESC')
 export const CJK_SEARCH_SQL = `WITH recent AS (
      SELECT rowid AS seq, rank FROM turns_cjk WHERE turns_cjk MATCH @query AND ${SHORT_WORDS} ORDER BY rowid DESC LIMIT @window
    ), top AS MATERIALIZED (
-     SELECT seq, rank FROM recent ORDER BY rank LIMIT @limit
+     SELECT seq, rank FROM recent ORDER BY ${byRank('rank', 'seq')} LIMIT @limit
    )
    ${CJK_HITS}`;
 

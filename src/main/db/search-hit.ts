@@ -12,6 +12,18 @@ export const MATCH_END = '\u0003';
 export const RANK_WINDOW = 2000;
 
 /**
+ * SQL: hits best first by bm25 `rank`, ties newest first (`seq` grows with time). Messages alike in the words found
+ * (a common question asked in many chats) rank the same, and were listed as SQLite came upon them: the oldest chat
+ * first. Ranks equal to RANK_DIGITS decimals are tied: a sum of doubles differs in its last bits by the order it was
+ * added in, and FTS5 weighs a word that most rows hold at 1e-6, so the differences that still mean something (how
+ * often, in how long a message) are in the seventh decimal and are kept.
+ */
+export const byRank = (rank: string, seq: string) => `round(${rank}, ${RANK_DIGITS}), ${seq} DESC`;
+
+/** How many decimals of bm25 rank hits by (byRank). */
+export const RANK_DIGITS = 9;
+
+/**
  * What a hit must hold (search.ts's literalsOf): a word as typed, lower-cased (a date's separators folded), or, for a
  * whole date, its spellings, one of which it must match: GLOBs of its numbers and a regular expression of its
  * month's name (number-separators.ts's dateLiteral).

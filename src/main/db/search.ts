@@ -3,7 +3,7 @@ import { CJK } from '../../shared/cjk';
 import { CjkSearch, cjkSnippet, hitsWithText } from './search-cjk';
 import { notBeingDeleted, withDeletesOf } from './delete-intent';
 import { DocumentSearchIndex, type SearchableText } from './document-search';
-import { allowDatePatterns, literalMissing, MATCH_END, MATCH_START, RANK_WINDOW, type SearchHit } from './search-hit';
+import { allowDatePatterns, byRank, literalMissing, MATCH_END, MATCH_START, RANK_WINDOW, type SearchHit } from './search-hit';
 import { BeyondTextSearch } from './search-beyond-text';
 import { literalsOf, markLiterals, onlyLiterals, queryWords, symbolWords, toFtsQuery } from './search-query';
 import { CjkBeyondTextSearch } from './search-cjk-beyond-text';
@@ -30,7 +30,7 @@ export const SEARCH_SQL = `WITH recent AS (
        AND NOT EXISTS (SELECT 1 FROM json_each(@literals) AS l WHERE ${literalMissing("turns_fts.text || ' ' || turns_fts.names")})
      ORDER BY rowid DESC LIMIT @window
    ), top AS MATERIALIZED (
-     SELECT seq, rank FROM recent ORDER BY rank LIMIT @limit
+     SELECT seq, rank FROM recent ORDER BY ${byRank('rank', 'seq')} LIMIT @limit
    )
    SELECT c.id AS conversationId, c.title AS title, t.id AS turnId,
           snippet(turns_fts, -1, '${MATCH_START}', '${MATCH_END}', '…', 16) AS snippet,
@@ -43,7 +43,7 @@ export const SEARCH_SQL = `WITH recent AS (
    WHERE turns_fts MATCH @snippetQuery
      AND ${notBeingDeleted('c.id')}
      AND turns_fts.rowid >= (SELECT min(seq) FROM top) AND turns_fts.rowid <= (SELECT max(seq) FROM top)
-   ORDER BY top.rank`;
+   ORDER BY ${byRank('top.rank', 'top.seq')}`;
 
 /**
  * How many of the newest turns the index matches for a query with a literal word are read to check it (literalsOf,
@@ -82,6 +82,8 @@ export interface SearchFound {
    * it. Titles are all searched.
    */
   newest?: number;
+  /** Set where more messages were found than asked for: asked for again with a larger limit, the list goes on. */
+  more?: true;
 }
 
 /** How many conversations found by their title are offered, before the messages found. */
@@ -195,10 +197,15 @@ export class SearchStore {
     } catch {
       // A full disk: the search reads what is indexed, and the background indexing or the next search adds the rest.
     }
-    const { hits: turns, newest } = this.searchTurns(input, limit, window);
+    // One more than asked for, to know whether there are more: a larger limit gives the same first hits (byRank).
+    const { hits: turns, newest } = this.searchTurns(input, limit + 1, Math.max(window, limit));
+    const more = turns.length > limit;
+    // Said only where fewer than the limit were found, as before: the limit met, those are the newest hits anyway.
+    const short = newest !== undefined && turns.length < limit;
+    if (more) turns.length = limit;
     const found = new Set(turns.map((h) => h.conversationId));
     const hits = [...this.searchTitles(input).filter((h) => !found.has(h.conversationId)), ...turns];
-    return newest === undefined ? { hits } : { hits, newest };
+    return { hits, ...(short ? { newest } : {}), ...(more ? { more } : {}) };
   }
 
   private searchTitles(input: string): SearchHit[] {
@@ -220,12 +227,12 @@ export class SearchStore {
     return hits.map((hit) => ({ ...hit, snippet: markLiterals(hit.snippet, literals, only) }));
   }
 
-  /** `window`: how many of the newest matches are ranked (see SEARCH_SQL). */
+  /** `window`: how many of the newest matches are ranked (see SEARCH_SQL), no fewer than find's limit. */
   private searchTurns(input: string, limit: number, window: number): SearchFound {
     // Words inside a run of CJK characters are no unicode61 tokens: the trigram index answers (migration 0012).
     if (CJK.test(input)) {
       const words = queryWords(input);
-      const inText = (this.cjk ??= new CjkSearch(this.db)).search(words, limit, Math.max(window, limit));
+      const inText = (this.cjk ??= new CjkSearch(this.db)).search(words, limit, window);
       // Reasoning and documents where the text left room, as for other queries (migration 0023).
       this.cjkBeyondText ??= this.has('reasoning_cjk') && new CjkBeyondTextSearch(this.db);
       if (inText.length >= limit || !this.cjkBeyondText) return { hits: inText };
@@ -243,7 +250,7 @@ export class SearchStore {
     const ranked = words?.count === 1 ? exact! : query;
     // A literal word's text is read in the newest LITERAL_SCAN_ROWS matches only, from the oldest of them on.
     const [from, older] = literals.length > 0 ? (this.literalFrom.all(ranked, Math.max(0, this.literalScanRows - 1)) as number[]) : [];
-    const inText = this.stmt.all({ query: ranked, snippetQuery: exact ?? query, literals: JSON.stringify(literals), limit, window: Math.max(window, limit), from: from ?? 0 }) as SearchHit[];
+    const inText = this.stmt.all({ query: ranked, snippetQuery: exact ?? query, literals: JSON.stringify(literals), limit, window, from: from ?? 0 }) as SearchHit[];
     // Reasoning and documents where the text left room: a hit in a message's text ranks above one only there.
     const hits =
       inText.length < limit && this.beyondText

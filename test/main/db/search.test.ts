@@ -376,6 +376,34 @@ describe('SearchStore', () => {
     expect([all.newest, all.hits.map((h) => h.turnId).sort()]).toEqual([undefined, ['m1', 'm4']]);
   });
 
+  // A common word in many chats listed the oldest chats first: its matches tie in bm25, and ties were in no order.
+  it('lists messages that tie newest first, and the next ones when asked for more', () => {
+    const db = memoryDb();
+    const store = new ConversationStore(db);
+    const search = new SearchStore(db);
+    // 70 chats, oldest first, each asking about the weather in the same words: their ranks tie exactly.
+    for (let i = 0; i < 70; i++) {
+      store.createConversation(`c${i}`, `Chat ${i}`, null, tick());
+      store.appendTurn(makeTurn({ id: `m${i}`, conversationId: `c${i}`, blocks: text('What is the weather like today?') }), tick());
+    }
+    const newestFirst = (from: number, count: number) => Array.from({ length: count }, (_, i) => `m${from - i}`);
+    const first = search.find('weather', 30);
+    expect(first.hits.map((h) => h.turnId)).toEqual(newestFirst(69, 30));
+    expect(first.more).toBe(true);
+    // More: the same 30 first, then the next 30; then the last 10, and no more.
+    const next = search.find('weather', 60);
+    expect(next.hits.map((h) => h.turnId)).toEqual(newestFirst(69, 60));
+    expect(next.more).toBe(true);
+    const last = search.find('weather', 90);
+    expect(last.hits.map((h) => h.turnId)).toEqual(newestFirst(69, 70));
+    expect(last.more).toBeUndefined();
+    // A word in few messages still ranks by relevance: twice in a short message before once in a long one.
+    store.createConversation('e1', 'Rare', null, tick());
+    store.appendTurn(makeTurn({ id: 'r1', conversationId: 'e1', blocks: text('zebra zebra') }), tick());
+    store.appendTurn(makeTurn({ id: 'r2', conversationId: 'e1', blocks: text(`zebra ${'and more words '.repeat(20)}`) }), tick());
+    expect(search.search('zebra').map((h) => h.turnId)).toEqual(['r1', 'r2']);
+  });
+
   // C++ was found, but its snippet marked only the "C".
   it('marks a word of symbols whole in the snippet', () => {
     const { search, store } = setup();
