@@ -54,6 +54,9 @@ export interface ConversationPage {
 /** The longest title a conversation is renamed to, and the longest search (only its first words are used). */
 export const CONVERSATION_TITLE_MAX_CHARS = 300;
 export const SEARCH_QUERY_MAX_CHARS = 1000;
+/** Search results listed at first, and added by each "Show more"; at most SEARCH_RESULTS_MAX in all. */
+export const SEARCH_PAGE = 30;
+export const SEARCH_RESULTS_MAX = 600;
 
 export const CONVERSATION_PAGE_DEFAULT = 50;
 export const CONVERSATION_PAGE_MAX = 5_000;
@@ -231,7 +234,8 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
   'conversations:import-chunk': { req: { uploadId: string; offset: number; dataBase64: string }; res: { received: number } };
   'conversations:import-finish': { req: { uploadId: string }; res: ImportResult };
   'conversations:import-cancel': { req: { uploadId: string }; res: { cancelled: boolean } };
-  'conversations:search': { req: { query: string }; res: SearchReply };
+  /** The best `limit` messages found (SEARCH_PAGE unless said), and conversations found by their title only. */
+  'conversations:search': { req: { query: string; limit?: number }; res: SearchReply };
   /** Makes the branch through `turnId` the active one and returns the conversation as then seen. */
   'conversations:switch-branch': { req: { turnId: string }; res: ConversationView };
   'chat:send': { req: SendRequest; res: SendResult };

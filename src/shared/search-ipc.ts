@@ -17,4 +17,6 @@ export interface SearchResult {
 export interface SearchReply {
   results: SearchResult[];
   newest?: number;
+  /** More messages were found than the limit asked for: asked again with a larger one, the list goes on. */
+  more?: true;
 }

@@ -22,7 +22,7 @@ import { exportAllFile } from '../export/export-all';
 import { branchDocuments, exportFile } from '../export/export-file';
 import { ImportUploads } from '../export/import-uploads';
 import type { InvokeHandlers } from '../ipc/dispatch';
-import type { ImportResult } from '../../shared/ipc';
+import { SEARCH_PAGE, type ImportResult } from '../../shared/ipc';
 import type { ChatParts } from './chat-wiring';
 import { conversationView, toSearchResult } from './conversation-view';
 
@@ -104,9 +104,9 @@ export function createConversationHandlers(deps: ConversationHandlersDeps): Pick
     'conversations:import-chunk': ({ uploadId, offset, dataBase64 }) => importUploads.append(uploadId, offset, Buffer.from(dataBase64, 'base64')),
     'conversations:import-finish': ({ uploadId }) => importText(importUploads.take(uploadId)),
     'conversations:import-cancel': ({ uploadId }) => ({ cancelled: importUploads.cancel(uploadId) }),
-    'conversations:search': ({ query }) => {
-      const { hits, newest } = search.find(query, 30);
-      return newest === undefined ? { results: hits.map(toSearchResult) } : { results: hits.map(toSearchResult), newest };
+    'conversations:search': ({ query, limit }) => {
+      const { hits, newest, more } = search.find(query, limit ?? SEARCH_PAGE);
+      return { results: hits.map(toSearchResult), ...(newest === undefined ? {} : { newest }), ...(more ? { more } : {}) };
     },
     'conversations:switch-branch': ({ turnId }) => {
       const turn = store.getTurn(turnId);

@@ -3,7 +3,7 @@
  * Payloads come from the renderer, which is untrusted as far as main is concerned.
  */
 import { base64Length, CONVERSATION_FILE_MAX_BYTES, IMPORT_CHUNK_BYTES } from '../../shared/file-limits';
-import { CONVERSATION_PAGE_MAX, CONVERSATION_TITLE_MAX_CHARS, SEARCH_QUERY_MAX_CHARS, type InvokeChannel } from '../../shared/ipc';
+import { CONVERSATION_PAGE_MAX, CONVERSATION_TITLE_MAX_CHARS, SEARCH_QUERY_MAX_CHARS, SEARCH_RESULTS_MAX, type InvokeChannel } from '../../shared/ipc';
 import { contextPayloadSchemas } from '../context/context-schemas';
 import { attachmentBlock } from './attachment-block-schema';
 import { libraryPayloadSchemas } from '../library/library-schemas';
@@ -93,7 +93,7 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     type: 'object',
     additionalProperties: false,
     required: ['query'],
-    properties: { query: { type: 'string', maxLength: SEARCH_QUERY_MAX_CHARS } },
+    properties: { query: { type: 'string', maxLength: SEARCH_QUERY_MAX_CHARS }, limit: { type: 'integer', minimum: 1, maximum: SEARCH_RESULTS_MAX } },
   },
   'conversations:switch-branch': { type: 'object', additionalProperties: false, required: ['turnId'], properties: { turnId: id } },
   'chat:send': {

@@ -1,5 +1,5 @@
-import { useEffect, useState, type KeyboardEvent } from 'react';
-import type { SearchReply, SearchResult } from '../../shared/ipc';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { SEARCH_PAGE, SEARCH_RESULTS_MAX, type SearchReply, type SearchResult } from '../../shared/ipc';
 import { useStore } from '../store';
 import { offeredHits, searchConversations } from '../store/conversation-actions';
 import { MarkedText } from './MarkedText';
@@ -22,6 +22,13 @@ interface Props {
 
 export function SearchResults({ query, onOpen, onCount, onLeaveTop }: Props) {
   const [found, setFound] = useState<SearchReply | null>(null);
+  // How many messages are asked for: SEARCH_PAGE more at each "Show more", back to SEARCH_PAGE for a new query.
+  const [asked, setAsked] = useState({ query, limit: SEARCH_PAGE });
+  const limit = asked.query === query ? asked.limit : SEARCH_PAGE;
+  const [loadingMore, setLoadingMore] = useState(false);
+  // The first result "Show more" added gets the focus, so the keyboard goes on from where the list went on.
+  const focusFrom = useRef<number | null>(null);
+  const list = useRef<HTMLUListElement>(null);
   const hiddenConversations = useStore((s) => s.hiddenConversations);
   const deletedConversations = useStore((s) => s.deletedConversations);
   const conversations = useStore((s) => s.conversations);
@@ -36,13 +43,30 @@ export function SearchResults({ query, onOpen, onCount, onLeaveTop }: Props) {
   useEffect(() => {
     let live = true;
     const timer = setTimeout(() => {
-      void searchConversations(query).then((r) => live && setFound(r));
+      void searchConversations(query, limit).then((r) => {
+        if (!live) return;
+        setFound(r);
+        setLoadingMore(false);
+      });
     }, 150);
     return () => {
       live = false;
       clearTimeout(timer);
     };
-  }, [query, conversations]);
+  }, [query, conversations, limit]);
+  useEffect(() => {
+    const at = focusFrom.current;
+    if (at === null || loadingMore || !results) return;
+    focusFrom.current = null;
+    const buttons = list.current?.querySelectorAll<HTMLElement>('[data-testid="search-result"]');
+    buttons?.[Math.min(at, buttons.length - 1)]?.focus();
+  }, [loadingMore, results]);
+  const showMore = () => {
+    if (!results) return;
+    focusFrom.current = results.length;
+    setLoadingMore(true);
+    setAsked({ query, limit: Math.min(limit + SEARCH_PAGE, SEARCH_RESULTS_MAX) });
+  };
   const count = results === null ? null : results.length;
   useEffect(() => onCount(count), [count, onCount]);
   useEffect(() => () => onCount(null), [onCount]);
@@ -58,7 +82,7 @@ export function SearchResults({ query, onOpen, onCount, onLeaveTop }: Props) {
   return (
     <>
       {partial}
-      <ul className="search-results" data-testid="search-results" aria-label="Search results" onKeyDown={(e) => moveAmongResults(e, onLeaveTop)}>
+      <ul ref={list} className="search-results" data-testid="search-results" aria-label="Search results" onKeyDown={(e) => moveAmongResults(e, onLeaveTop)}>
         {results.map((r) => (
           <li key={r.turnId ?? `title:${r.conversationId}`}>
             <button type="button" className="search-result" data-testid="search-result" data-conversation-id={r.conversationId} onClick={() => onOpen(r)}>
@@ -87,6 +111,17 @@ export function SearchResults({ query, onOpen, onCount, onLeaveTop }: Props) {
           </li>
         ))}
       </ul>
+      {found?.more && limit < SEARCH_RESULTS_MAX && (
+        // More messages were found than listed: the next SEARCH_PAGE on asking, the first of them focused.
+        <div className="search-more">
+          <span className="search-more-count" data-testid="search-shown">
+            {results.length.toLocaleString('en-US')} results shown
+          </span>
+          <button type="button" className="search-more-button" data-testid="search-more" onClick={showMore} disabled={loadingMore}>
+            {loadingMore ? 'Loading more…' : 'Show more'}
+          </button>
+        </div>
+      )}
     </>
   );
 }

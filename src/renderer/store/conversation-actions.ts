@@ -1,5 +1,5 @@
 /** Conversation list actions: rename, delete with an undo window, full-text search. */
-import { CONVERSATION_TITLE_MAX_CHARS, FirebrandError, SEARCH_QUERY_MAX_CHARS, type SearchReply, type SearchResult } from '../../shared/ipc';
+import { CONVERSATION_TITLE_MAX_CHARS, FirebrandError, SEARCH_PAGE, SEARCH_QUERY_MAX_CHARS, type SearchReply, type SearchResult } from '../../shared/ipc';
 import { firebrand } from '../firebrand';
 import { fail, newChat, openConversation, refreshConversations, useStore, type AppState } from '.';
 import { keptNewChatSettings } from './new-chat-settings';
@@ -147,11 +147,12 @@ export function closeDeletedElsewhere(conversationId: string, err: unknown): voi
   });
 }
 
-export async function searchConversations(query: string): Promise<SearchReply> {
+/** `limit`: how many messages found are listed (SEARCH_PAGE unless more were asked for). */
+export async function searchConversations(query: string, limit = SEARCH_PAGE): Promise<SearchReply> {
   if (query.trim() === '') return { results: [] };
   try {
     // A pasted page: main reads only its first words anyway, and refuses more than this many characters.
-    return await firebrand().conversations.search({ query: clampChars(query, SEARCH_QUERY_MAX_CHARS) });
+    return await firebrand().conversations.search({ query: clampChars(query, SEARCH_QUERY_MAX_CHARS), limit });
   } catch (err) {
     fail(err);
     return { results: [] };
