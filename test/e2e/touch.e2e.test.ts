@@ -232,10 +232,15 @@ describe('on a phone', () => {
     it(`keeps Send on the controls’ row, at its right end, at ${width} px`, async () => {
       const page = await touchPage({ ...PHONE, viewport: { width, height: 800 } });
       try {
-        const attach = await page.locator('.attach-button').boundingBox();
         await page.getByTestId('think-toggle').waitFor();
-        const send = await page.getByTestId('composer-send').boundingBox();
-        const box = await page.locator('.composer-box').boundingBox();
+        // All three read in one frame: read one at a time, the page could lay out again between them (a notice or the
+        // model list arriving moves the whole composer), which once read Attach 42 px above Send in CI (ci-123).
+        const [attach, send, box] = await page.evaluate(() =>
+          ['.attach-button', '[data-testid="composer-send"]', '.composer-box'].map((sel) => {
+            const r = document.querySelector(sel)?.getBoundingClientRect();
+            return r ? { x: r.x, y: r.y, width: r.width, height: r.height } : null;
+          }),
+        );
         if (!attach || !send || !box) throw new Error('composer not laid out');
         expect(Math.abs(attach.y + attach.height / 2 - (send.y + send.height / 2))).toBeLessThan(2);
         expect(box.x + box.width - (send.x + send.width)).toBeLessThan(16);
