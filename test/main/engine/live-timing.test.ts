@@ -6,18 +6,15 @@
  * held after the reasoning ended and the answer began: the figures are there by then, once each, and they are the
  * ones saved with the answer.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EventChannel } from '../../../src/shared/ipc';
-import type { StreamPart, TimingPart } from '../../../src/shared/parts';
+import { describe, expect, it } from 'vitest';
+import type { TimingPart } from '../../../src/shared/parts';
 import type { ServerKind } from '../../../src/shared/connections';
 import { timingJson, turnTimingMeta } from '../../../src/shared/turn-timing';
-import { createServices, type Services } from '../../../src/main/services';
-import { splitChunks, startReplayServer, type ReplayRoute, type ReplayServer } from '../../replay-server/replay-server';
+import { splitChunks, type ReplayRoute } from '../../replay-server/replay-server';
 import { CASES, conformance } from './helpers';
+import { servicesOnReplay } from './services-on-replay';
 
 const fixture = (path: string) => readFileSync(fileURLToPath(new URL(`../../fixtures/${path}`, import.meta.url)), 'utf8');
 const probes = (kind: ServerKind): ReplayRoute[] => CASES.find((c) => c.kind === kind)?.probes ?? [];
@@ -37,33 +34,15 @@ const CAPTURES: Capture[] = [
   { name: "Ollama's thinking", kind: 'ollama', chatPath: '/api/chat', body: fixture('ollama/native-thinking.ndjson'), answerStart: '"content":"2 + 2"' },
 ];
 
-let replay: ReplayServer;
-let dir: string;
-let services: Services;
-let events: { channel: EventChannel; payload: unknown }[];
+const app = servicesOnReplay('firebrand-live-timing-');
 
-beforeAll(async () => {
-  replay = await startReplayServer();
-});
-afterAll(() => replay.close());
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'firebrand-live-timing-'));
-  events = [];
-});
-afterEach(() => {
-  // A release with none held would let the next test's stream pass its hold.
-  if (replay.held > 0) replay.release();
-  services.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const parts = (): StreamPart[] => events.flatMap((e) => (e.channel === 'chat:turn-parts' ? (e.payload as { parts: StreamPart[] }).parts : []));
+const parts = () => app.parts();
 const timings = () => parts().filter((p): p is TimingPart => p.type === 'timing').map((p) => p.timing);
 
 describe.each(CAPTURES)("main's timing figures over $name", (c) => {
   it('reach the page as the reasoning ends, once each, and are the figures saved with the answer', async () => {
-    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { titles: false } });
-    services.hub.connect((channel, payload) => events.push({ channel, payload }));
+    const services = app.start();
+    const replay = app.replay;
     const connectionId = c.kind === 'ollama' ? undefined : (await services.handlers['connections:save']({ kind: c.kind, label: c.kind, baseUrl: replay.url })).id;
     const chunks = splitChunks(Buffer.from(c.body, 'utf8'), 'lines');
     let hold = chunks.findIndex((chunk) => chunk.toString('utf8').includes(c.answerStart)) + 1;
@@ -86,13 +65,13 @@ describe.each(CAPTURES)("main's timing figures over $name", (c) => {
     expect(timings().every((t) => t.ttftMs === live.ttftMs)).toBe(true);
 
     // A page opened now (a reload, another tab) gets them with the answer as streamed so far.
-    const mid = (await services.handlers['conversations:open']({ conversationId: sent.conversationId })).turns.find((t) => t.id === sent.assistantTurn.id)!;
+    const mid = await app.openTurn(sent.conversationId, sent.assistantTurn.id);
     expect(mid.status).toBe('streaming');
     expect(turnTimingMeta(mid)).toEqual(live);
 
     replay.release();
     await expect.poll(() => services.chat.activeCount).toBe(0);
-    const saved = (await services.handlers['conversations:open']({ conversationId: sent.conversationId })).turns.find((t) => t.id === sent.assistantTurn.id)!;
+    const saved = await app.openTurn(sent.conversationId, sent.assistantTurn.id);
     expect(saved.status).toBe('done');
     expect(saved.meta['timing']).toEqual(timingJson(live));
     // No figure came after the answer's end that the page had not had.

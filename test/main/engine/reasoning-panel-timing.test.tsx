@@ -6,19 +6,14 @@
  * gives each), drawn from the answer as the page folds main's parts while it streams, as a page opened mid-answer
  * reads it, and as saved.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ThinkingBlock } from '../../../src/renderer/components/turn/ThinkingBlock';
-import type { EventChannel } from '../../../src/shared/ipc';
-import type { StreamPart } from '../../../src/shared/parts';
 import { applyParts } from '../../../src/shared/reducer';
 import type { Turn } from '../../../src/shared/turn';
 import { reasoningPanelMs } from '../../../src/shared/turn-timing';
-import { createServices, type Services } from '../../../src/main/services';
-import { splitChunks, startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
+import { splitChunks } from '../../replay-server/replay-server';
+import { servicesOnReplay } from './services-on-replay';
 
 const event = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 const thinking = ['The user wants ', 'a short answer, ', 'so I keep it short.'];
@@ -39,26 +34,8 @@ const BODY = [
   event('message_stop', {}),
 ].join('');
 
-let replay: ReplayServer;
-let dir: string;
-let services: Services;
-let events: { channel: EventChannel; payload: unknown }[];
+const app = servicesOnReplay('firebrand-panel-timing-');
 
-beforeAll(async () => {
-  replay = await startReplayServer();
-});
-afterAll(() => replay.close());
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'firebrand-panel-timing-'));
-  events = [];
-});
-afterEach(() => {
-  if (replay.held > 0) replay.release();
-  services.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const parts = (): StreamPart[] => events.flatMap((e) => (e.channel === 'chat:turn-parts' ? (e.payload as { parts: StreamPart[] }).parts : []));
 /** What each reasoning panel of the answer says, as the page draws it. */
 const panels = (turn: Turn): string[] =>
   reasoningPanelMs(turn).map((ms, ordinal) => {
@@ -68,8 +45,8 @@ const panels = (turn: Turn): string[] =>
 
 describe('"Thought for N s" after a redacted thinking block', () => {
   it('is on the thinking it measured, not on the redacted block: live, mid-answer, saved', async () => {
-    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { titles: false } });
-    services.hub.connect((channel, payload) => events.push({ channel, payload }));
+    const services = app.start();
+    const replay = app.replay;
     const { id: connectionId } = await services.handlers['connections:save']({ kind: 'anthropic', label: 'Claude', baseUrl: replay.url, apiKey: 'sk-test' });
     const chunks = splitChunks(Buffer.from(BODY, 'utf8'), 'lines');
     // Held after the answer's first words, at the blank line that ends their event.
@@ -79,20 +56,20 @@ describe('"Thought for N s" after a redacted thinking block', () => {
 
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Briefly?', model: 'claude', connectionId });
     await expect.poll(() => replay.held).toBe(1);
-    const live = () => applyParts(sent.assistantTurn, parts());
+    const live = () => applyParts(sent.assistantTurn, app.parts());
     await expect.poll(() => live().blocks.some((b) => b.type === 'text')).toBe(true);
     // The page, as the answer streams: the redacted block has no figure; the thinking has its own.
     await expect.poll(() => panels(live())).toEqual(['Thoughts', expect.stringMatching(/^Thought for \d+ s$/)]);
     const figure = panels(live())[1];
 
     // A page opened now (a reload, another tab).
-    const mid = (await services.handlers['conversations:open']({ conversationId: sent.conversationId })).turns.find((t) => t.id === sent.assistantTurn.id)!;
+    const mid = await app.openTurn(sent.conversationId, sent.assistantTurn.id);
     expect(mid.status).toBe('streaming');
     expect(panels(mid)).toEqual(['Thoughts', figure]);
 
     replay.release();
     await expect.poll(() => services.chat.activeCount).toBe(0);
-    const saved = (await services.handlers['conversations:open']({ conversationId: sent.conversationId })).turns.find((t) => t.id === sent.assistantTurn.id)!;
+    const saved = await app.openTurn(sent.conversationId, sent.assistantTurn.id);
     expect(saved.status).toBe('done');
     expect(saved.blocks.map((b) => b.type)).toEqual(['reasoning', 'reasoning', 'text']);
     expect(panels(saved)).toEqual(['Thoughts', figure]);

@@ -148,3 +148,19 @@ export async function settled(st: Stage, conversationId: string): Promise<Turn[]
   await expect.poll(() => st.services.chat.activeCount).toBe(0);
   return (await st.services.handlers['conversations:open']({ conversationId })).turns;
 }
+
+/**
+ * A server that fails when it starts, whose tool `wait` was listed on a better day (so it is still offered): the
+ * model calls it, the user allows it once, and the model then says `after`. Returns the tool's result and the turns.
+ */
+export async function callUnstartable(st: Stage, input: McpServerInput, after: string): Promise<{ result: unknown; turns: Turn[] }> {
+  const s = st.services;
+  const info = await addServer(s, input, 'failed');
+  s.mcp.store.update(info.id, { tools: [{ name: 'wait', description: 'Waits.', inputSchema: { type: 'object' } }] });
+  st.plan.push(callAnswer('wait', {}), textAnswer(after));
+  const sent = await s.handlers['chat:send']({ conversationId: null, text: 'wait', model: MODEL });
+  await expect.poll(() => pendingCard(st, sent.conversationId)).toBeDefined();
+  await decide(st, pendingCard(st, sent.conversationId) as Turn, 'allow-once');
+  const turns = await settled(st, sent.conversationId);
+  return { result: turns.find((t) => t.role === 'tool')?.blocks[0], turns };
+}

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ToolProgress } from '../../../src/shared/mcp';
 import { turnText, type Turn } from '../../../src/shared/turn';
-import { addServer, alive, callAnswer, decide, everything, EVERYTHING_BIN, logLines, MODEL, pendingCard, scripted, server, settled, stage, textAnswer, type Stage } from './helpers';
+import { addServer, alive, callAnswer, callUnstartable, everything, EVERYTHING_BIN, logLines, MODEL, pendingCard, scripted, server, settled, stage, textAnswer, type Stage } from './helpers';
 
 let st: Stage | undefined;
 let scratch: string | undefined;
@@ -127,16 +127,8 @@ describe('an MCP server that misbehaves', () => {
 
   it('a call to a server that fails when it starts gets the reason as its result', async () => {
     st = await stage();
-    const s = st.services;
-    const info = await addServer(s, scripted('exit-at-start', logFile()), 'failed');
     // Its tools were listed on a better day: they are still offered, and a call tries to start it.
-    s.mcp.store.update(info.id, { tools: [{ name: 'wait', description: 'Waits.', inputSchema: { type: 'object' } }] });
-    st.plan.push(callAnswer('wait', {}), textAnswer('It could not start.'));
-    const sent = await s.handlers['chat:send']({ conversationId: null, text: 'wait', model: MODEL });
-    await expect.poll(() => pendingCard(st as Stage, sent.conversationId)).toBeDefined();
-    await decide(st, pendingCard(st, sent.conversationId) as Turn, 'allow-once');
-    const turns = await settled(st, sent.conversationId);
-    const result = turns.find((t) => t.role === 'tool')?.blocks[0];
+    const { result, turns } = await callUnstartable(st, scripted('exit-at-start', logFile()), 'It could not start.');
     expect(result).toMatchObject({ isError: true, content: 'exit-at-start could not start, so wait did not run: The server exited with code 3 while starting. Its last words: fatal: MY_API_KEY is not set.' });
     expect(turnText(turns.at(-1) as Turn)).toBe('It could not start.');
   });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { turnText, type Turn } from '../../../src/shared/turn';
-import { addServer, alive, callAnswer, decide, logLines, MODEL, pendingCard, scripted, settled, stage, textAnswer, type Stage } from './helpers';
+import { addServer, alive, callUnstartable, logLines, scripted, stage, type Stage } from './helpers';
 
 let st: Stage | undefined;
 let scratch: string | undefined;
@@ -47,15 +47,7 @@ describe('a program that does not speak MCP', () => {
 
   it('a call to it gets the same reason, without waiting for the start timeout', async () => {
     st = await patient();
-    const s = st.services;
-    const info = await addServer(s, scripted('not-mcp', logFile()), 'failed');
-    s.mcp.store.update(info.id, { tools: [{ name: 'wait', description: 'Waits.', inputSchema: { type: 'object' } }] });
-    st.plan.push(callAnswer('wait', {}), textAnswer('It is not an MCP server.'));
-    const sent = await s.handlers['chat:send']({ conversationId: null, text: 'wait', model: MODEL });
-    await expect.poll(() => pendingCard(st as Stage, sent.conversationId)).toBeDefined();
-    await decide(st, pendingCard(st, sent.conversationId) as Turn, 'allow-once');
-    const turns = await settled(st, sent.conversationId);
-    const result = turns.find((t) => t.role === 'tool')?.blocks[0];
+    const { result, turns } = await callUnstartable(st, scripted('not-mcp', logFile()), 'It is not an MCP server.');
     expect(result).toMatchObject({ isError: true });
     expect((result as { content: string }).content).toMatch(/^not-mcp could not start, so wait did not run: The server does not speak MCP: it printed “weather-api v2.1”/);
     expect(turnText(turns.at(-1) as Turn)).toBe('It is not an MCP server.');
