@@ -51,12 +51,8 @@ export interface ConversationPage {
   limit?: number;
 }
 
-/** The longest title a conversation is renamed to, and the longest search (only its first words are used). */
+/** The longest title a conversation is renamed to (the search's limits are in ./search-ipc.ts). */
 export const CONVERSATION_TITLE_MAX_CHARS = 300;
-export const SEARCH_QUERY_MAX_CHARS = 1000;
-/** Search results listed at first, and added by each "Show more"; at most SEARCH_RESULTS_MAX in all. */
-export const SEARCH_PAGE = 30;
-export const SEARCH_RESULTS_MAX = 600;
 
 export const CONVERSATION_PAGE_DEFAULT = 50;
 export const CONVERSATION_PAGE_MAX = 5_000;

@@ -1,5 +1,11 @@
 /** What conversations:search answers (main's db/search.ts), carried by the IPC contract in ./ipc.ts. */
 
+/** The longest search (only its first words are used). */
+export const SEARCH_QUERY_MAX_CHARS = 1000;
+/** Search results listed at first, and added by each "Show more"; at most SEARCH_RESULTS_MAX in all. */
+export const SEARCH_PAGE = 30;
+export const SEARCH_RESULTS_MAX = 600;
+
 /**
  * One full-text search hit; `snippet` is plain text cut into pieces, the matched ones flagged (never HTML). A
  * conversation found by its title has no `turnId`, and its snippet is the title, marked.

@@ -22,7 +22,8 @@ import { exportAllFile } from '../export/export-all';
 import { branchDocuments, exportFile } from '../export/export-file';
 import { ImportUploads } from '../export/import-uploads';
 import type { InvokeHandlers } from '../ipc/dispatch';
-import { SEARCH_PAGE, type ImportResult } from '../../shared/ipc';
+import type { ImportResult } from '../../shared/ipc';
+import { SEARCH_PAGE } from '../../shared/search-ipc';
 import type { ChatParts } from './chat-wiring';
 import { conversationView, toSearchResult } from './conversation-view';
 

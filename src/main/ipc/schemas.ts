@@ -3,7 +3,8 @@
  * Payloads come from the renderer, which is untrusted as far as main is concerned.
  */
 import { base64Length, CONVERSATION_FILE_MAX_BYTES, IMPORT_CHUNK_BYTES } from '../../shared/file-limits';
-import { CONVERSATION_PAGE_MAX, CONVERSATION_TITLE_MAX_CHARS, SEARCH_QUERY_MAX_CHARS, SEARCH_RESULTS_MAX, type InvokeChannel } from '../../shared/ipc';
+import { CONVERSATION_PAGE_MAX, CONVERSATION_TITLE_MAX_CHARS, type InvokeChannel } from '../../shared/ipc';
+import { SEARCH_QUERY_MAX_CHARS, SEARCH_RESULTS_MAX } from '../../shared/search-ipc';
 import { contextPayloadSchemas } from '../context/context-schemas';
 import { attachmentBlock } from './attachment-block-schema';
 import { libraryPayloadSchemas } from '../library/library-schemas';

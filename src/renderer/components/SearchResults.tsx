@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { SEARCH_PAGE, SEARCH_RESULTS_MAX, type SearchReply, type SearchResult } from '../../shared/ipc';
+import { SEARCH_PAGE, SEARCH_RESULTS_MAX, type SearchReply, type SearchResult } from '../../shared/search-ipc';
 import { useStore } from '../store';
 import { offeredHits, searchConversations } from '../store/conversation-actions';
 import { MarkedText } from './MarkedText';

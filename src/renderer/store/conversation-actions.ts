@@ -1,5 +1,6 @@
 /** Conversation list actions: rename, delete with an undo window, full-text search. */
-import { CONVERSATION_TITLE_MAX_CHARS, FirebrandError, SEARCH_PAGE, SEARCH_QUERY_MAX_CHARS, type SearchReply, type SearchResult } from '../../shared/ipc';
+import { CONVERSATION_TITLE_MAX_CHARS, FirebrandError } from '../../shared/ipc';
+import { SEARCH_PAGE, SEARCH_QUERY_MAX_CHARS, type SearchReply, type SearchResult } from '../../shared/search-ipc';
 import { firebrand } from '../firebrand';
 import { fail, newChat, openConversation, refreshConversations, useStore, type AppState } from '.';
 import { keptNewChatSettings } from './new-chat-settings';
