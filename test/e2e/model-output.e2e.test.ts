@@ -240,7 +240,8 @@ describe('answers as local models write them', () => {
     // On a phone, in the drawer.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByTestId('sidebar-toggle').click();
-    await page.getByTestId('conversation-rename').first().click();
+    await page.getByTestId('conversation-more').first().click();
+    await page.getByTestId('conversation-menu-rename').click();
     expect(await page.getByTestId('conversation-rename-input').inputValue()).toBe('Invoice [U+202E]fdp.exe');
     await page.waitForFunction(() => document.getAnimations().length === 0);
     await page.screenshot({ path: `${SHOTS_DIR}/model-output-bidi-rename-field-390.png` });

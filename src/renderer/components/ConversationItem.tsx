@@ -6,6 +6,7 @@ import { renameConversation } from '../store/conversation-actions';
 import { exportConversationFile } from '../store/export-import';
 import { useFocusBack } from '../hooks/use-focus-back';
 import { MarkedText } from './MarkedText';
+import { ConversationMenu } from './ConversationMenu';
 import { withDirectionControlsShown } from '../markdown/invisible-chars';
 import { conversationKeyAction } from './conversation-list-keys';
 import { editRenameField, renameFieldTitle, startRenameField, type RenameField } from './rename-field';
@@ -150,6 +151,17 @@ export const ConversationItem = memo(function ConversationItem({ conversation: c
           <Trash2 className="icon" aria-hidden />
         </button>
       </span>
+      {/* On a touch screen or a narrow window the four buttons above are hidden (layout.css), and this one More
+          button holds them, so the title has the row. */}
+      <ConversationMenu
+        shown={shown}
+        tabIndex={tabIndex}
+        onChoose={(action) => {
+          if (action === 'rename') edit();
+          else if (action === 'delete') onDelete();
+          else void exportConversationFile(c.id, action === 'export' ? 'json' : 'markdown');
+        }}
+      />
       {openFailed && (
         <button type="button" className="conversation-open-failed" tabIndex={tabIndex} id={`open-failed-${c.id}`} data-testid="conversation-open-failed" onClick={open}>
           Couldn’t open — retry

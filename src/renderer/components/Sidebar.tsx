@@ -205,7 +205,8 @@ export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastD
           </ul>
           <p className="sr-only" id="conversation-list-keys">
             Up and down arrows move between conversations, Home and End to the first and last; Tab goes on to the
-            conversation's Rename, Export and Delete buttons. F2 renames it, Delete deletes it.
+            conversation's Rename, Export and Delete buttons (in a narrow window, its More menu). F2 renames it,
+            Delete deletes it.
           </p>
           {visible.length === 0 && <p className="search-status">Your conversations will be listed here.</p>}
         </>
