@@ -79,6 +79,8 @@ describe('a conversation’s row on a phone', () => {
         expect(r.title, `${r.text}`).toBeGreaterThanOrEqual(r.row - 40);
       }
 
+      await page.screenshot({ path: `${SHOTS_DIR}/conversation-row-phone-${width}.png` });
+
       // Tapped, More opens a menu of the four, the focus on the first; arrows, Home and End move in it (and round).
       const target = row(page, TITLES[2]!);
       const more = target.getByTestId('conversation-more');
@@ -158,6 +160,11 @@ describe('a conversation’s row on a phone', () => {
     expect(await page.getByTestId('conversation-more').first().isVisible()).toBe(false);
     await page.getByTestId('conversation-item').first().hover();
     expect(await page.getByTestId('conversation-rename').first().isVisible()).toBe(true);
+    for (const scheme of ['dark', 'light'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(scheme);
+      await page.screenshot({ path: `${SHOTS_DIR}/conversation-row-desktop-${scheme}-1280.png` });
+    }
 
     // Narrow, with a keyboard: Tab from the title goes to More; Enter opens the menu on its first item; Tab closes it.
     await page.setViewportSize({ width: 390, height: 844 });
