@@ -4,14 +4,13 @@
  * backdrop click does not throw edits away); Attach and Import are reached with Tab; an answer is announced
  * once, when it is finished, not token by token, and a long one only up to a minute or two of speech.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { theme, violations } from './helpers/page-checks';
 import { answerRequests, ASSISTANT, chatRoutes, modelOption, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const ANSWER = [
   { thinking: 'A short plan.' },
   { content: 'Here is **markdown** with `code`, a [link](https://example.com) and a list:\n\n- one\n- two\n\n' },
@@ -27,23 +26,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopUi(s);
 });
-
-/** axe-core's serious and critical findings for the page as it is now (CDP evaluation is not bound by the CSP). */
-async function violations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: Document, opts: object) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
-  });
-}
-
-async function theme(page: Page, value: 'light' | 'dark'): Promise<void> {
-  await page.emulateMedia({ colorScheme: value });
-  await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(value);
-}
 
 const activeTestId = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? null);
 

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { TAGS_BODY } from '../replay-server/ollama-wire';
+import { overflow } from './helpers/page-checks';
 import { tinyPng } from './helpers/png';
 import { chatRoutes, modelOption, ollamaLines, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
@@ -32,34 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopUi(s);
 });
-
-/**
- * Whether the page can scroll sideways, or any visible element pokes out of the window (anything inside a box
- * that scrolls or clips on its own, such as a code block, is checked as that box).
- */
-function overflow(page: Page): Promise<string[]> {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const out: string[] = [];
-    if (document.documentElement.scrollWidth > width + 1) out.push(`page scrolls: ${document.documentElement.scrollWidth} > ${width}`);
-    const clipped = (el: Element): boolean => {
-      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
-        const style = getComputedStyle(p);
-        if (style.overflowX !== 'visible' || style.position === 'fixed') return true;
-      }
-      return false;
-    };
-    for (const el of document.body.querySelectorAll('*')) {
-      if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
-      const box = el.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0) continue;
-      if ((box.right > width + 1 || box.left < -1) && !clipped(el)) {
-        out.push(`${el.tagName.toLowerCase()}.${el.className.toString().slice(0, 40)} [${el.getAttribute('data-testid') ?? ''}] ${Math.round(box.left)}–${Math.round(box.right)} of ${width}`);
-      }
-    }
-    return out.slice(0, 10);
-  });
-}
 
 async function openSidebarIfDrawer(page: Page): Promise<void> {
   if ((await page.getByTestId('sidebar-toggle').getAttribute('aria-expanded')) !== 'true') await page.getByTestId('sidebar-toggle').click();
