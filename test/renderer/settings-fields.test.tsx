@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { probeLocalGpus } from '../../src/main/gpu/probe-gpu';
 import { GPU_UNKNOWN_REASON } from '../../src/main/models/model-service';
 import { ContextPanel } from '../../src/renderer/components/models/ContextPanel';
-import { gpuFoundLine, idleMinutesFrom } from '../../src/renderer/components/settings/settings-fields';
+import { gpuFoundLine, idleMinutesFrom, refusedField } from '../../src/renderer/components/settings/settings-fields';
 import type { ContextAdvice } from '../../src/shared/models';
 
 // A server render reads no store: the Models screen's panel is given the advice as its store would hold it.
@@ -55,5 +55,25 @@ describe('idle minutes as typed', () => {
     expect(idleMinutesFrom(' 15 ')).toEqual({ minutes: 15 });
     expect(idleMinutesFrom('2.5')).toEqual({ problem: 'Idle minutes is a whole number (0 keeps models loaded).' });
     expect(idleMinutesFrom('-1')).toEqual({ problem: 'Idle minutes is a whole number (0 keeps models loaded).' });
+  });
+});
+
+// Main answers a refused Save with a sentence only; the field it is about is marked and focused (a11y pass).
+describe('the field a refused Save is about', () => {
+  const folder = '/home/me/modles';
+  it('is the one the Save changed, where it changed one', () => {
+    expect(refusedField('There is no folder at /x.', { modelsDir: '/x' })).toBe('modelsDir');
+    expect(refusedField('Anything at all.', { builtinIdleMinutes: 20000 })).toBe('idle');
+    expect(refusedField('A server address needs a host.', { ollamaUrl: 'http://' })).toBe('url');
+    expect(refusedField('The disk is full.', {})).toBeNull();
+  });
+
+  it('is the one the sentence names, where the Save changed several', () => {
+    const all = { ollamaUrl: 'http://localhost:11434', modelsDir: folder, builtinIdleMinutes: 20000 };
+    expect(refusedField(`There is no folder at ${folder}. Check the spelling, or create the folder first, then save again.`, all)).toBe('modelsDir');
+    expect(refusedField('The models folder must be a full path (such as /home/me/models), not “modles”.', { ...all, modelsDir: 'modles' })).toBe('modelsDir');
+    expect(refusedField('The number of idle minutes before a built-in model is unloaded is out of range: it must be at most 10,080.', all)).toBe('idle');
+    expect(refusedField('“http//x” is not a valid address. Use a full URL such as http://127.0.0.1:11434.', all)).toBe('url');
+    expect(refusedField('The request is malformed.', all)).toBeNull();
   });
 });

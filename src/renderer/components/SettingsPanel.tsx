@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 import { X } from 'lucide-react';
 import type { Settings, Theme } from '../../shared/ipc';
 import type { GpuReport } from '../../shared/models';
@@ -11,7 +11,7 @@ import { useConnectionsStore } from '../store/connections-slice';
 import { useMcpStore } from '../store/mcp-slice';
 import { Modal } from './frame/Modal';
 import { ConnectionsSection } from './settings/ConnectionsSection';
-import { gpuFoundLine, idleMinutesFrom } from './settings/settings-fields';
+import { gpuFoundLine, idleMinutesFrom, refusedField, type RefusableField } from './settings/settings-fields';
 import { ToolsSection } from './tools/ToolsSection';
 import './settings/settings.css';
 import { aliasRef, refFor, refLabel } from '../../shared/model-ref';
@@ -60,7 +60,22 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const [gpuTouched, setGpuTouched] = useState(false);
   // Read by the probe's answer, which may come after the user typed (the probe waits on slow GPU tools for seconds).
   const gpuTyped = useRef(false);
-  const [error, setError] = useState<string | null>(null);
+  // A refused Save's message, in the footer, and the field it is about: that field is marked invalid, described by
+  // the message and focused, so a screen reader hears what is wrong where it is (only the footer said it).
+  const [error, setErrorState] = useState<{ text: string; field: RefusableField | null } | null>(null);
+  const setError = (text: string | null, field: RefusableField | null = null) => setErrorState(text === null ? null : { text, field });
+  const errorId = useId();
+  const fields: Record<RefusableField, RefObject<HTMLInputElement | null>> = {
+    url: useRef<HTMLInputElement>(null),
+    gpu: useRef<HTMLInputElement>(null),
+    modelsDir: useRef<HTMLInputElement>(null),
+    idle: useRef<HTMLInputElement>(null),
+  };
+  const refusal = (field: RefusableField) => (error?.field === field ? { 'aria-invalid': true, 'aria-describedby': errorId } : {});
+  // Each refusal (a new object, even with the same words) focuses its field again.
+  useEffect(() => {
+    if (error?.field) fields[error.field].current?.focus();
+  }, [error]);
   const [confirming, setConfirming] = useState(false);
   // Where the focus was when the question came: Keep editing puts it back there, not at the top of the dialog.
   const askedFrom = useRef<Element | null>(null);
@@ -123,14 +138,14 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const save = async () => {
     // `localhost:11434` is http://localhost:11434, as in the connection forms (shared/server-address.ts).
     const ollamaUrl = withAssumedScheme(url);
-    if (!/^https?:\/\/\S+$/.test(ollamaUrl)) return setError('Enter an Ollama address that starts with http:// or https://');
+    if (!/^https?:\/\/\S+$/.test(ollamaUrl)) return setError('Enter an Ollama address that starts with http:// or https://', 'url');
     const idleMinutes = idleMinutesFrom(idle);
-    if ('problem' in idleMinutes) return setError(idleMinutes.problem);
+    if ('problem' in idleMinutes) return setError(idleMinutes.problem, 'idle');
     const { minutes } = idleMinutes;
     const gib = gpuGib.trim() === '' ? null : Number(gpuGib);
-    if (gib !== null && !(Number.isFinite(gib) && gib >= 0.25 && gib < 4096)) return setError('GPU memory is a number of GiB from 0.25 up, such as 24 (or empty to probe it).');
+    if (gib !== null && !(Number.isFinite(gib) && gib >= 0.25 && gib < 4096)) return setError('GPU memory is a number of GiB from 0.25 up, such as 24 (or empty to probe it).', 'gpu');
     setError(null);
-    if (gpuTouched && !(await setGpuOverride(gib === null ? null : Math.round(gib * GIB)))) return setError('The GPU memory could not be saved.');
+    if (gpuTouched && !(await setGpuOverride(gib === null ? null : Math.round(gib * GIB)))) return setError('The GPU memory could not be saved.', 'gpu');
     const patch: Partial<Settings> = {
       ...(url !== opened.url ? { ollamaUrl } : {}),
       ...(theme !== opened.theme ? { theme } : {}),
@@ -138,8 +153,9 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
       ...(modelsDir !== opened.modelsDir ? { modelsDir: modelsDir.trim() === '' ? null : modelsDir.trim() } : {}),
       ...(idle !== opened.idle ? { builtinIdleMinutes: minutes } : {}),
     };
-    // Main's refusal (a folder that is not there, too many idle minutes) shows in the footer, beside Save.
-    if (await saveSettings(patch, setError)) onClose();
+    // Main's refusal (a folder that is not there, too many idle minutes) shows in the footer, beside Save, and marks
+    // the field it is about.
+    if (await saveSettings(patch, (message) => setError(message, refusedField(message, patch)))) onClose();
   };
   const probed = gpu && gpu.source !== 'override' ? gpu : null;
   // The saved default may name a model or alias the active connection does not offer (one of another connection): it
@@ -210,7 +226,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
           <h3 className="section-title" id="settings-servers">Servers</h3>
           <label className="field">
             Ollama address
-            <input data-testid="settings-ollama-url" value={url} onChange={(e) => setUrl(e.target.value)} />
+            <input ref={fields.url} data-testid="settings-ollama-url" {...refusal('url')} value={url} onChange={(e) => setUrl(e.target.value)} />
           </label>
           {/* The Ollama row below shows the address as it will be saved: typed as localhost:11434, with the http:// assumed. */}
           <ConnectionsSection ollamaDraft={withAssumedScheme(url)} />
@@ -224,7 +240,9 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
           <label className="field">
             GPU memory in GiB (empty: find it out)
             <input
+              ref={fields.gpu}
               data-testid="gpu-override"
+              {...refusal('gpu')}
               inputMode="decimal"
               placeholder={probed?.usableBytes ? `${(probed.usableBytes / GIB).toFixed(1)} (found)` : 'e.g. 24'}
               value={gpuGib}
@@ -243,18 +261,18 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
           <h3 className="section-title" id="settings-builtin">Built-in engine</h3>
           <label className="field">
             Models folder
-            <input data-testid="models-folder" placeholder="the default, in Firebrand's data folder" value={modelsDir} onChange={(e) => setModelsDir(e.target.value)} />
+            <input ref={fields.modelsDir} data-testid="models-folder" {...refusal('modelsDir')} placeholder="the default, in Firebrand's data folder" value={modelsDir} onChange={(e) => setModelsDir(e.target.value)} />
           </label>
           <label className="field">
             Unload a built-in model after this many idle minutes (0: never)
-            <input data-testid="builtin-idle-minutes" inputMode="numeric" value={idle} onChange={(e) => setIdle(e.target.value)} />
+            <input ref={fields.idle} data-testid="builtin-idle-minutes" {...refusal('idle')} inputMode="numeric" value={idle} onChange={(e) => setIdle(e.target.value)} />
           </label>
         </section>
       </div>
       <div className="modal-foot">
         {error && (
-          <p role="alert" className="field-error">
-            {error}
+          <p role="alert" className="field-error" id={errorId} data-testid="settings-error">
+            {error.text}
           </p>
         )}
         {confirming ? (

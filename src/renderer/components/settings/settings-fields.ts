@@ -29,3 +29,25 @@ export function idleMinutesFrom(typed: string): { minutes: number } | { problem:
   if (!Number.isInteger(minutes) || minutes < 0) return { problem: 'Idle minutes is a whole number (0 keeps models loaded).' };
   return { minutes };
 }
+
+/** The Settings fields a Save can be refused for. */
+export type RefusableField = 'url' | 'gpu' | 'modelsDir' | 'idle';
+
+/**
+ * Which field main refused a Save for, so that the field is marked (aria-invalid, its message as its description)
+ * and takes the focus. Main answers with a sentence only: the field is the one the patch changed, where it changed
+ * one; otherwise the one the sentence names (a folder's refusal names the path typed). Null where none can be told.
+ */
+export function refusedField(message: string, patch: { ollamaUrl?: unknown; modelsDir?: unknown; builtinIdleMinutes?: unknown }): RefusableField | null {
+  const changed: RefusableField[] = [
+    ...(patch.ollamaUrl !== undefined ? (['url'] as const) : []),
+    ...(patch.modelsDir !== undefined ? (['modelsDir'] as const) : []),
+    ...(patch.builtinIdleMinutes !== undefined ? (['idle'] as const) : []),
+  ];
+  if (changed.length <= 1) return changed[0] ?? null;
+  const folder = typeof patch.modelsDir === 'string' ? patch.modelsDir.slice(0, 200) : '';
+  if (changed.includes('modelsDir') && (/models folder/i.test(message) || (folder !== '' && message.includes(folder)))) return 'modelsDir';
+  if (/idle minutes/i.test(message)) return 'idle';
+  if (/address|URL/.test(message)) return 'url';
+  return null;
+}
