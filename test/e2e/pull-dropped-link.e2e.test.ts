@@ -87,7 +87,7 @@ describe('a pull that fails while the page’s link is down', () => {
     down = false;
     await page.getByTestId('serve-problem').waitFor({ state: 'detached', timeout: 30_000 });
     await expect.poll(() => progress.getAttribute('data-state')).toBe('error');
-    expect(await page.getByTestId('pull-error').textContent()).toBe('Pulling llama3.2:1b failed: write /root/.ollama/models/blobs/sha256-74701a8c35f6-partial-3: no space left on device');
+    expect(await page.getByTestId('pull-error').textContent()).toBe('Pulling llama3.2:1b failed on Ollama: write /root/.ollama/models/blobs/sha256-74701a8c35f6-partial-3: no space left on device');
     expect(await page.getByTestId('pull-cancel').count()).toBe(0);
     await shootAtBothWidths(page, 'models-pull-failed-while-away', '[data-testid="pull-progress"]');
 

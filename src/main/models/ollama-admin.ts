@@ -42,7 +42,7 @@ export async function unloadModel(baseUrl: string, model: string, name?: string)
 }
 
 export async function serverVersion(baseUrl: string, name?: string): Promise<string> {
-  const json = await callOk(baseUrl, { method: 'GET', path: '/api/version', timeoutMs: 5_000 }, 'Asking the server its version', name);
+  const json = await callOk(baseUrl, { method: 'GET', path: '/api/version', timeoutMs: 5_000 }, 'Asking for the version', name);
   const version = str((json as { version?: unknown } | null)?.version);
   if (!version) throw new UserFacingError('server-error', `${name !== undefined ? `${name} at ${baseUrl}` : `The server at ${baseUrl}`} did not say its version as Ollama does: is it Ollama?`);
   return version;

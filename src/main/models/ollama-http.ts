@@ -67,13 +67,22 @@ export function serverError(json: unknown): string | null {
   return null;
 }
 
+/**
+ * "Deleting qwen3:8b failed on Desk GPU": which server refused, named as the rest of the Models screen names it
+ * (shared connectionName); absent (no saved connection applies), "Deleting qwen3:8b failed". The server's own words
+ * follow it.
+ */
+export function failedOn(what: string, name?: string): string {
+  return name !== undefined ? `${what} failed on ${name}` : `${what} failed`;
+}
+
 /** Like callServer, but a non-2xx answer becomes an error carrying the server's message. */
 export async function callOk(baseUrl: string, call: JsonCall, what: string, name?: string): Promise<unknown> {
   const answer = await callServer(baseUrl, call, name);
   if (answer.status < 200 || answer.status >= 300) {
     const said = serverError(answer.json);
     if (answer.status === 404) throw new UserFacingError('not-found', said ? `${what}: ${said}` : `${what}: not found on ${name ?? 'the server'}.`);
-    throw new UserFacingError('server-error', `${what} failed (${answer.status})${said ? `: ${said}` : '.'}`);
+    throw new UserFacingError('server-error', `${failedOn(what, name)} (${answer.status})${said ? `: ${said}` : '.'}`);
   }
   return answer.json;
 }

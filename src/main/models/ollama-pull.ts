@@ -9,7 +9,7 @@ import { joinUrl } from '../connections/server-url';
 import { frameEvents } from '../leg/framing';
 import { fromConnection, legFailure } from '../engine/from-connection';
 import { LegError, sendRequest } from '../leg/http';
-import { serverError } from './ollama-http';
+import { failedOn, serverError } from './ollama-http';
 
 export interface PullOptions {
   baseUrl: string;
@@ -134,7 +134,7 @@ export async function pullModel(opts: PullOptions): Promise<PullProgress> {
       } catch {
         said = null;
       }
-      return finish('error', `Pulling ${opts.model} failed (${res.status})${said ? `: ${said}` : '.'}`);
+      return finish('error', `${failedOn(`Pulling ${opts.model}`, opts.name)} (${res.status})${said ? `: ${said}` : '.'}`);
     }
     for await (const event of frameEvents(res.body, 'ndjson')) {
       let line: Record<string, unknown>;
@@ -145,7 +145,7 @@ export async function pullModel(opts: PullOptions): Promise<PullProgress> {
       }
       const said = serverError(line);
       // An error line can come mid-pull on HTTP 200 (a registry hiccup, a full disk): the pull is over.
-      if (said) return finish('error', `Pulling ${opts.model} failed: ${said}`);
+      if (said) return finish('error', `${failedOn(`Pulling ${opts.model}`, opts.name)}: ${said}`);
       tracker.apply(line);
       if (line.status === 'success') return finish('done');
       report(tracker.snapshot(opts.pullId, opts.model, 'running'));

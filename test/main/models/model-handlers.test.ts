@@ -134,7 +134,7 @@ describe('the model manager handlers', () => {
     await expect.poll(() => events.some((e) => e.pullId === failed && e.state === 'error')).toBe(true);
     await expect.poll(() => events.some((e) => e.pullId === held)).toBe(true);
     const reported = await h.handlers['models:pulls']({});
-    expect(reported.find((p) => p.pullId === failed)).toMatchObject({ model: 'llama3.2:1b', state: 'error', error: 'Pulling llama3.2:1b failed: write /root/.ollama/models/blobs: no space left on device' });
+    expect(reported.find((p) => p.pullId === failed)).toMatchObject({ model: 'llama3.2:1b', state: 'error', error: 'Pulling llama3.2:1b failed on Ollama: write /root/.ollama/models/blobs: no space left on device' });
     expect(reported.find((p) => p.pullId === held)).toMatchObject({ model: 'qwen3:8b', state: 'running' });
     h.close();
     replay.release();

@@ -111,6 +111,36 @@ describe("the Models screen's own calls name the connection it manages", () => {
     }
   });
 
+  it('says which server refused a delete, with its own words', async () => {
+    const s = start();
+    const replay = await startReplayServer([{ method: 'DELETE', path: '/api/delete', status: 500, body: '{"error":"disk is read-only"}' }]);
+    try {
+      const { id } = await s.handlers['connections:save']({ kind: 'ollama', label: 'Desk GPU', baseUrl: replay.url });
+      await s.handlers['settings:update']({ activeConnectionId: id });
+      await expect(s.handlers['models:delete']({ model: 'qwen3:8b' })).rejects.toThrow('Deleting qwen3:8b failed on Desk GPU (500): disk is read-only');
+    } finally {
+      await replay.close();
+    }
+  });
+
+  it('says which server refused a pull, with its own words', async () => {
+    const s = start();
+    const replay = await startReplayServer([{ method: 'POST', path: '/api/pull', status: 500, body: '{"error":"pull model manifest: file does not exist"}' }]);
+    try {
+      const { id } = await s.handlers['connections:save']({ kind: 'ollama', label: 'Desk GPU', baseUrl: replay.url });
+      await s.handlers['settings:update']({ activeConnectionId: id });
+      const events: PullProgress[] = [];
+      s.hub.connect((channel, payload) => {
+        if (channel === 'models:pull-progress') events.push(payload as PullProgress);
+      });
+      s.handlers['models:pull']({ model: 'qwen3:8b' });
+      await expect.poll(() => events.at(-1)?.state).toBe('error');
+      expect(events.at(-1)?.error).toBe('Pulling qwen3:8b failed on Desk GPU (500): pull model manifest: file does not exist');
+    } finally {
+      await replay.close();
+    }
+  });
+
   it("names a conversation's Ollama where its window cannot be worked out, though another is the one managed", async () => {
     const s = start();
     const { id } = await s.handlers['connections:save']({ kind: 'ollama', label: 'Desk GPU', baseUrl: DESK });
