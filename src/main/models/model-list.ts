@@ -9,6 +9,7 @@ import { connectionName, type ConnectionInfo } from '../../shared/connections';
 import type { ModelSummary } from '../../shared/ipc';
 import { describeProbeError, probeJson, serverMessage } from '../connections/probe-http';
 import { capabilityNames } from '../engine/capabilities';
+import { fromConnection } from '../engine/from-connection';
 import type { ModelCapabilities } from '../engine/types';
 import { UserFacingError } from '../errors';
 import { LegError } from '../leg/http';
@@ -46,7 +47,9 @@ export async function listV1Models(connection: Pick<ConnectionInfo, 'label' | 'k
     if (err instanceof LegError && err.kind === 'unreachable') {
       throw new UserFacingError('server-unreachable', `Cannot reach ${name} at ${baseUrl}. Is it running? Start it, or change its address in Settings.`);
     }
-    throw new UserFacingError('server-unreachable', `${name} at ${baseUrl} did not answer: ${describeProbeError(err)}`);
+    // Said once: "X at … did not answer: The server did not answer within 10 s." said the same thing twice.
+    const at = `${name} at ${baseUrl}`;
+    throw new UserFacingError('server-unreachable', err instanceof LegError ? err.naming(at) : fromConnection(at, describeProbeError(err)));
   }
   if (answer.status !== 200) throw new UserFacingError('server-error', `${name} at ${baseUrl} answered HTTP ${answer.status} when asked for its models (/v1/models): ${serverMessage(answer)}`);
   const data = answer.json && typeof answer.json === 'object' ? (answer.json as { data?: unknown }).data : undefined;
