@@ -11,7 +11,7 @@ import { loadConnectionsOnce, useConnectionsStore } from '../../store/connection
 import { useFileDrop } from './use-file-drop';
 import { ContextMeter } from './ContextMeter';
 import { PageRangeRow } from './PageRange';
-import { roomsFor, tooLongReason } from './window-room';
+import { reasonNamesPlan, roomsFor, tooLongReason } from './window-room';
 import { cannotSee, messageRefusal, unreadableFile } from './send-checks';
 import { unseenImages, unseenImagesNote } from './unseen-images';
 import { LargerWindowOffer } from './LargerWindowOffer';
@@ -207,7 +207,12 @@ export function Composer() {
   // Over the window is said even with an empty draft: "Type a message" would send the user the wrong way (issues 17, 21).
   // In a chat, the reason names the ways Make room… offers (main's plan) where the chat, not the message, fills it.
   const chatRoom = activeId === null ? {} : { chat: { plan: room.state?.status === 'ready' ? room.state.plan : null } };
-  const overReason = !overWindow ? null : tooLongReason(windowState, { modelName: selectedName, empty, inspectionOf, ...chatRoom });
+  const reasonWords = { modelName: selectedName, empty, inspectionOf, ...chatRoom };
+  const overReason = !overWindow ? null : tooLongReason(windowState, reasonWords);
+  // Until that plan comes the reason says "Make room in the chat (Make room…)", then the ways: shown as it is, but
+  // announced once, in its final words (a screen reader heard both).
+  const planPending = activeId !== null && room.state?.status !== 'ready' && room.state?.status !== 'failed' && overWindow && !streaming && selected !== null;
+  const reasonPending = planPending && overReason !== null && reasonNamesPlan(windowState, reasonWords);
   const blockedBy = !selected
     ? (noModels ?? 'Choose a model first.')
     : streamingTurn
@@ -371,7 +376,7 @@ export function Composer() {
           ) : null}
           {(overWindow || imagesRefused || unreadable || waiting || noModelShown || aliasModelGone !== undefined) && blockedBy && (
             <span className="composer-reason" data-testid="composer-reason" role="status">
-              {blockedBy}
+              {reasonPending && blockedBy === overReason ? <span aria-hidden>{blockedBy}</span> : blockedBy}
             </span>
           )}
           {unseenNote && (

@@ -79,15 +79,26 @@ export function hasPageChoice(inspection: AttachmentInspection | undefined): ins
  * `inspectionOf` gives what main read of a file (whether it has pages to choose from). `chat`: the message goes into
  * a chat whose room Make room… can make, with main's plan for it once known (the ways it offers).
  */
-export function tooLongReason(
-  state: WindowState,
-  words: {
-    modelName: string | null;
-    empty: boolean;
-    inspectionOf: (b: AttachmentBlock) => AttachmentInspection | undefined;
-    chat?: { plan: RoomPlan | null };
-  },
-): string | null {
+export function tooLongReason(state: WindowState, words: ReasonWords): string | null {
+  return reasonOf(state, words)?.text ?? null;
+}
+
+/**
+ * Whether the reason names the ways main's plan offers ("Make room… offers to …"): it is said shorter until the plan
+ * comes, and the composer announces it once, in its final words.
+ */
+export function reasonNamesPlan(state: WindowState, words: ReasonWords): boolean {
+  return reasonOf(state, words)?.namesPlan === true;
+}
+
+export interface ReasonWords {
+  modelName: string | null;
+  empty: boolean;
+  inspectionOf: (b: AttachmentBlock) => AttachmentInspection | undefined;
+  chat?: { plan: RoomPlan | null };
+}
+
+function reasonOf(state: WindowState, words: ReasonWords): { text: string; namesPlan?: true } | null {
   const { window, estimate, ratio } = state;
   if (fitsWindow(estimate, window)) return null;
   const model = words.modelName ?? 'this model';
@@ -96,23 +107,23 @@ export function tooLongReason(
   const needs = largest ? toWindowScale(largest.tokens, ratio) : 0;
   if (largest && room && room.inWindow > 0 && needs > room.inWindow) {
     const name = largest.block.name;
-    return `${name} needs about ${formatTokens(needs)} tokens; ${formatTokens(room.inWindow)} are left in the ${formatTokens(window)}-token window. ${wayOn(largest.block, room, words.inspectionOf(largest.block))}`;
+    return { text: `${name} needs about ${formatTokens(needs)} tokens; ${formatTokens(room.inWindow)} are left in the ${formatTokens(window)}-token window. ${wayOn(largest.block, room, words.inspectionOf(largest.block))}` };
   }
   // Written as a pair: "8K … holds 8K" hid that 8,192 does not fit a window of 8,192 (context audit #3).
   const [used, holds] = tokenPairParts(estimate, window);
-  if (words.empty) return `This conversation is longer than ${model}'s window: about ${used} tokens, its window holds ${holds}. Make room to go on.`;
+  if (words.empty) return { text: `This conversation is longer than ${model}'s window: about ${used} tokens, its window holds ${holds}. Make room to go on.` };
   const tooLong = `Too long for ${model}: about ${used} tokens, its window holds ${holds}.`;
   // A short message after a long chat was told "shorten the message", which could not make it fit: the chat before
   // it is what fills the window, and room is made there.
   const attachedTokens = state.items.reduce((sum, i) => sum + toWindowScale(i.tokens, ratio), 0);
   if (words.chat && state.message !== undefined) {
     const draft = state.message + attachedTokens;
-    if (fitsWindow(draft, window) && estimate - draft >= draft) return `${tooLong} Your message would fit on its own: the chat so far fills the window. ${chatWays(words.chat.plan)}`;
+    if (fitsWindow(draft, window) && estimate - draft >= draft) return { text: `${tooLong} Your message would fit on its own: the chat so far fills the window. ${chatWays(words.chat.plan)}`, namesPlan: true };
   }
   // Removing attachments is advice only where some are waiting and counted, and they are most of the draft: it said
   // so of a message with none.
   const attached = state.items.some((i) => i.tokens > 0) && (state.message === undefined || attachedTokens >= state.message);
-  return `${tooLong} ${attached ? 'Make room, or remove attachments.' : 'Make room, or shorten the message.'}`;
+  return { text: `${tooLong} ${attached ? 'Make room, or remove attachments.' : 'Make room, or shorten the message.'}` };
 }
 
 /** The ways Make room… offers for the chat before the message, as main's plan has them; the button alone until it is known. */
