@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type ClipboardEvent, type Keyboar
 import { ArrowUp, Brain, ImageOff, Paperclip } from 'lucide-react';
 import { addInputs, DEFAULT_CONTEXT_WINDOW, estimateTokens, fitsWindow, measureTurns } from '../../../shared/context-estimate';
 import type { AttachmentBlock } from '../../../shared/turn';
-import { chosenModelThinks, refreshContextChoice, sendMessage, stopTurn, thinkToggleHeld, thinkToggleOffered, useStore } from '../../store';
+import { chosenModelThinks, sendMessage, stopTurn, thinkToggleHeld, thinkToggleOffered, useStore } from '../../store';
 import { costFor, currentKey, requestCost, useAttachmentCosts } from '../../store/attachment-costs';
 import { stoppableTurn } from '../../store/run-state';
 import { toolRunningIn, useToolProgress } from '../../store/tool-progress';
@@ -11,14 +11,13 @@ import { loadConnectionsOnce, useConnectionsStore } from '../../store/connection
 import { useFileDrop } from './use-file-drop';
 import { ContextMeter } from './ContextMeter';
 import { PageRangeRow } from './PageRange';
-import { reasonNamesPlan, roomsFor, tooLongReason } from './window-room';
+import { useWindowRoom } from './use-window-room';
 import { cannotSee, messageRefusal, unreadableFile } from './send-checks';
 import { unseenImages, unseenImagesNote } from './unseen-images';
 import { LargerWindowOffer } from './LargerWindowOffer';
 import { AttachButton } from './AttachButton';
 import { applyChoice, measureIdentity, refreshMeasure, setRoomOpen, turnsSince, useRoom } from '../../store/context-room';
 import { RoomChoices } from '../context/RoomChoices';
-import { useRoomPlan } from '../context/use-room-plan';
 import { useDraftCount } from '../context/use-draft-count';
 import { ConversationSettingsButton } from './ConversationSettings';
 import { ModelPicker } from './ModelPicker';
@@ -189,30 +188,10 @@ export function Composer() {
     return st?.status === 'done' ? st.inspection : undefined;
   };
   const unreadable = unreadableFile(attachments.items, stateOf);
-  // What is left of the window for each waiting file, and the reason naming the largest (window-room.ts).
-  const windowState = { window: contextWindow, estimate, ratio, items: attachments.items.map((b) => ({ block: b, tokens: cost(b) ?? 0 })), message: draftText };
-  const rooms = roomsFor(windowState);
-
   const empty = draft.trim() === '' && attachments.items.length === 0;
-  const overWindow = known && !fitsWindow(estimate, contextWindow);
-  // The chat alone, without the draft: an answer's Continue (which sends a short message of its own) waits on it.
-  const chatFull = known && !fitsWindow(estimate - draftTokens, contextWindow) && activeId !== null;
-  useEffect(() => {
-    useRoom.setState({ full: chatFull ? activeId : null });
-  }, [chatFull, activeId]);
-  // The red meter offers the same ways on as the refusal card, for the conversation with the draft added (issue 21).
-  const roomOpen = useRoom((s) => s.open);
-  const room = useRoomPlan(activeId, overWindow && !streaming && selected !== null, key ?? '', draftTokens);
-  const offer = room.state?.status === 'ready' ? room.state.plan.larger : null;
-  // Over the window is said even with an empty draft: "Type a message" would send the user the wrong way (issues 17, 21).
-  // In a chat, the reason names the ways Make room… offers (main's plan) where the chat, not the message, fills it.
-  const chatRoom = activeId === null ? {} : { chat: { plan: room.state?.status === 'ready' ? room.state.plan : null } };
-  const reasonWords = { modelName: selectedName, empty, inspectionOf, ...chatRoom };
-  const overReason = !overWindow ? null : tooLongReason(windowState, reasonWords);
-  // Until that plan comes the reason says "Make room in the chat (Make room…)", then the ways: shown as it is, but
-  // announced once, in its final words (a screen reader heard both).
-  const planPending = activeId !== null && room.state?.status !== 'ready' && room.state?.status !== 'failed' && overWindow && !streaming && selected !== null;
-  const reasonPending = planPending && overReason !== null && reasonNamesPlan(windowState, reasonWords);
+  // The window and the room (use-window-room.ts): what is left for each file, over or not, main's plan, the reason.
+  const windowRoom = { known, window: contextWindow, estimate, ratio, items: attachments.items, cost, draftText, draftTokens, empty, inspectionOf };
+  const { rooms, overWindow, roomOpen, room, offer, overReason, reasonPending } = useWindowRoom({ ...windowRoom, activeId, selected, selectedName, streaming, measureKey: key });
   const blockedBy = !selected
     ? (noModels ?? 'Choose a model first.')
     : streamingTurn
@@ -273,11 +252,6 @@ export function Composer() {
     lastRequest.current = sendRequest;
     void send();
   });
-  // About to refuse on the window: make sure it is the server's window now, not the one read at load (a
-  // llama-server restarted with a larger -c would otherwise be refused a message that fits; issue 13).
-  useEffect(() => {
-    if (overWindow) void refreshContextChoice();
-  }, [overWindow]);
 
   return (
     <form
