@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import type { EventChannel } from '../../../src/shared/ipc';
 import type { McpServerInfo, McpServerInput } from '../../../src/shared/mcp';
 import type { Turn } from '../../../src/shared/turn';
@@ -163,4 +163,20 @@ export async function callUnstartable(st: Stage, input: McpServerInput, after: s
   await decide(st, pendingCard(st, sent.conversationId) as Turn, 'allow-once');
   const turns = await settled(st, sent.conversationId);
   return { result: turns.find((t) => t.role === 'tool')?.blocks[0], turns };
+}
+
+/**
+ * A test file's tidy-up after each test: the stage `take` hands over (the file's current one, which it forgets) is
+ * closed, and the scratch folder is removed. `scratchDir()` is that folder (made on first use: servers' logs, a
+ * filesystem server's root); `logFile()` names a fresh log file in it.
+ */
+export function tidyEachTest(take: () => Stage | undefined): { scratchDir: () => string; logFile: () => string } {
+  let scratch: string | undefined;
+  afterEach(async () => {
+    await take()?.close();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    scratch = undefined;
+  });
+  const scratchDir = () => (scratch ??= mkdtempSync(join(tmpdir(), 'firebrand-mcp-scratch-')));
+  return { scratchDir, logFile: () => join(scratchDir(), `log-${Math.random().toString(36).slice(2)}.txt`) };
 }

@@ -4,19 +4,17 @@
  * the model is offered the server's tools, a call waits for approval, runs on the server, and its result (text,
  * image) reaches the model's next request; switched-off tools and a conversation with tools off send none.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { turnText, type AttachmentBlock, type Turn } from '../../../src/shared/turn';
-import { addServer, callAnswer, decide, everything, filesystem, MODEL, pendingCard, settled, stage, textAnswer, type Stage } from './helpers';
+import { addServer, callAnswer, decide, everything, filesystem, MODEL, pendingCard, settled, stage, textAnswer, tidyEachTest, type Stage } from './helpers';
 
 let st: Stage | undefined;
-let scratch: string | undefined;
-afterEach(async () => {
-  await st?.close();
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-  st = scratch = undefined;
+const { scratchDir } = tidyEachTest(() => {
+  const done = st;
+  st = undefined;
+  return done;
 });
 
 const toolNames = (body: { tools?: { function: { name: string } }[] } | undefined) => (body?.tools ?? []).map((t) => t.function.name);
@@ -54,16 +52,16 @@ describe('an MCP tool in a chat', () => {
   });
 
   it('reads a file through server-filesystem for the model', async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'firebrand-fs-root-'));
-    writeFileSync(join(scratch, 'notes.txt'), 'Buy oat milk.\nCall Ada on Tuesday.\n');
+    const root = scratchDir();
+    writeFileSync(join(root, 'notes.txt'), 'Buy oat milk.\nCall Ada on Tuesday.\n');
     st = await stage();
     const s = st.services;
-    const info = await addServer(s, filesystem(scratch));
+    const info = await addServer(s, filesystem(root));
     expect(info.tools.map((t) => t.offeredAs)).toEqual(expect.arrayContaining(['read_text_file', 'list_directory']));
     // "Always allow" for this tool: it runs without a card, now and in later chats.
     await s.handlers['mcp:set-tool']({ id: info.id, tool: 'read_text_file', alwaysAllow: true });
 
-    st.plan.push(callAnswer('read_text_file', { path: join(scratch, 'notes.txt') }), textAnswer('You need oat milk.'));
+    st.plan.push(callAnswer('read_text_file', { path: join(root, 'notes.txt') }), textAnswer('You need oat milk.'));
     const sent = await s.handlers['chat:send']({ conversationId: null, text: 'What is on my list?', model: MODEL });
     const turns = await settled(st, sent.conversationId);
     expect(turns.map((t) => t.source ?? t.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
@@ -72,13 +70,13 @@ describe('an MCP tool in a chat', () => {
   });
 
   it('cuts a file too large for what is left of the window, and says so on the card', async () => {
-    scratch = mkdtempSync(join(tmpdir(), 'firebrand-fs-root-'));
+    const root = scratchDir();
     const big = Array.from({ length: 4000 }, (_, i) => `line ${i}: the quick brown fox jumps over the lazy dog`).join('\n');
-    writeFileSync(join(scratch, 'big.txt'), big);
+    writeFileSync(join(root, 'big.txt'), big);
     st = await stage();
-    const info = await addServer(st.services, filesystem(scratch));
+    const info = await addServer(st.services, filesystem(root));
     await st.services.handlers['mcp:set-tool']({ id: info.id, tool: 'read_text_file', alwaysAllow: true });
-    st.plan.push(callAnswer('read_text_file', { path: join(scratch, 'big.txt') }), textAnswer('It is long.'));
+    st.plan.push(callAnswer('read_text_file', { path: join(root, 'big.txt') }), textAnswer('It is long.'));
     const sent = await st.services.handlers['chat:send']({ conversationId: null, text: 'Read big.txt', model: MODEL });
     const turns = await settled(st, sent.conversationId);
     const result = turns.find((t) => t.role === 'tool')?.blocks[0] as { content: string; note?: string };

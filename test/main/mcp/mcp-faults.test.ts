@@ -4,24 +4,20 @@
  * start (its own stderr shown), one that prints garbage, and Stop while a call runs. Real processes throughout:
  * server-everything from npm and a small scripted server (test/main/mcp/servers/scripted-server.mjs).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ToolProgress } from '../../../src/shared/mcp';
 import { turnText, type Turn } from '../../../src/shared/turn';
-import { addServer, alive, callAnswer, callUnstartable, everything, EVERYTHING_BIN, logLines, MODEL, pendingCard, scripted, server, settled, stage, textAnswer, type Stage } from './helpers';
+import { addServer, alive, callAnswer, callUnstartable, tidyEachTest, everything, EVERYTHING_BIN, logLines, MODEL, pendingCard, scripted, server, settled, stage, textAnswer, type Stage } from './helpers';
 
 let st: Stage | undefined;
-let scratch: string | undefined;
-afterEach(async () => {
-  await st?.close();
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-  st = scratch = undefined;
+const { logFile } = tidyEachTest(() => {
+  const done = st;
+  st = undefined;
+  return done;
 });
-
-const logFile = () => join((scratch ??= mkdtempSync(join(tmpdir(), 'firebrand-mcp-log-'))), `log-${Math.random().toString(36).slice(2)}.txt`);
 const progressOf = (s: Stage) => s.events.filter((e) => e.channel === 'chat:tool-progress').map((e) => e.payload as ToolProgress);
 
 describe('an MCP server that misbehaves', () => {

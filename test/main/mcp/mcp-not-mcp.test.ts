@@ -4,22 +4,16 @@
  * Now it fails within a moment of falling silent, quoting what it printed; one that exits says so at once. A server
  * that prints a banner and then speaks MCP still starts. Real processes: the scripted server, Node and a shell.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { turnText, type Turn } from '../../../src/shared/turn';
-import { addServer, alive, callUnstartable, logLines, scripted, stage, type Stage } from './helpers';
+import { addServer, alive, callUnstartable, logLines, scripted, stage, tidyEachTest, type Stage } from './helpers';
 
 let st: Stage | undefined;
-let scratch: string | undefined;
-afterEach(async () => {
-  await st?.close();
-  if (scratch) rmSync(scratch, { recursive: true, force: true });
-  st = scratch = undefined;
+const { logFile } = tidyEachTest(() => {
+  const done = st;
+  st = undefined;
+  return done;
 });
-
-const logFile = () => join((scratch ??= mkdtempSync(join(tmpdir(), 'firebrand-mcp-log-'))), `log-${Math.random().toString(36).slice(2)}.txt`);
 
 // The start timeout is far beyond the poll's 30 s: only the new early failure can end these starts in time.
 const patient = () => stage({ services: { mcp: { startTimeoutMs: 600_000 } } });
