@@ -19,11 +19,34 @@ describe('an address typed without http://', () => {
     expect(typedConnection({ ...form, url: 'localhost:11434' })).toMatchObject({ input: { baseUrl: 'http://localhost:11434' } });
     expect(typedConnection({ ...form, url: '192.168.1.20:8080' })).toMatchObject({ input: { baseUrl: 'http://192.168.1.20:8080' } });
     expect(typedConnection({ ...form, url: 'https://my-box:8443' })).toMatchObject({ input: { baseUrl: 'https://my-box:8443' } });
-    expect(typedConnection({ ...form, url: 'lmstudio.local' })).toEqual({ refused: 'Enter an address that starts with http:// or https://' });
-    expect(savedNote('my-box:11434', 'http://my-box:11434')).toBe('Saved as http://my-box:11434: an address typed without http:// or https:// is taken as http://, which local servers speak.');
-    expect(savedNote('my-box:1234/v1', 'http://my-box:1234')).toBe(
+    expect(typedConnection({ ...form, url: 'not an address' })).toEqual({ refused: 'Enter an address that starts with http:// or https://' });
+    expect(savedNote('my-box:11434', 'http://my-box:11434', 'ollama')).toBe('Saved as http://my-box:11434: an address typed without http:// or https:// is taken as http://, which local servers speak.');
+    expect(savedNote('my-box:1234/v1', 'http://my-box:1234', 'openai-compatible')).toBe(
       'Saved as http://my-box:1234: an address typed without http:// or https:// is taken as http://, which local servers speak; Firebrand adds /v1/… to the address itself, so the /v1 at its end was left out.',
     );
-    expect(savedNote('http://my-box:11434/', 'http://my-box:11434')).toBeNull();
+    expect(savedNote('http://my-box:11434/', 'http://my-box:11434', 'ollama')).toBeNull();
+  });
+});
+
+// A host typed alone was refused ("its port cannot be guessed") though the form knows the kind's usual port.
+describe('a host typed alone', () => {
+  it("is saved with http:// and the kind's usual port, and the note names the port", () => {
+    expect(typedConnection({ ...form, kind: 'ollama', url: ' localhost ' })).toMatchObject({ input: { kind: 'ollama', baseUrl: 'http://localhost:11434' } });
+    expect(typedConnection({ ...form, kind: 'llama-server', url: '192.168.1.20' })).toMatchObject({ input: { baseUrl: 'http://192.168.1.20:8080' } });
+    expect(typedConnection({ ...form, kind: 'llama-server', url: '[::1]' })).toMatchObject({ input: { baseUrl: 'http://[::1]:8080' } });
+    expect(savedNote('localhost', 'http://localhost:11434', 'ollama')).toBe("Saved as http://localhost:11434, Ollama's usual port.");
+    expect(savedNote('gpu-box.local', 'http://gpu-box.local:8080', 'llama-server')).toBe("Saved as http://gpu-box.local:8080, llama-server's usual port.");
+    // main drops a llama-server's /v1: both are said.
+    expect(savedNote('gpu-box.local/v1', 'http://gpu-box.local:8080', 'llama-server')).toBe(
+      "Saved as http://gpu-box.local:8080, llama-server's usual port: Firebrand adds /v1/… to the address itself, so the /v1 at its end was left out.",
+    );
+  });
+
+  it('is refused for a kind with no usual port, asking for the port, and a scheme typed keeps its meaning', () => {
+    const askPort = 'Add the port the server listens on, such as lmstudio.local:1234, or enter an address that starts with http:// or https://';
+    expect(typedConnection({ ...form, kind: 'openai-compatible', url: 'lmstudio.local' })).toEqual({ refused: askPort });
+    expect(typedConnection({ ...form, kind: 'anthropic', url: 'lmstudio.local/v1' })).toEqual({ refused: askPort });
+    expect(typedConnection({ ...form, kind: 'ollama', url: 'http://gpu-box.local' })).toMatchObject({ input: { baseUrl: 'http://gpu-box.local' } });
+    expect(savedNote('http://gpu-box.local', 'http://gpu-box.local', 'ollama')).toBeNull();
   });
 });

@@ -15,7 +15,7 @@ import { gpuFoundLine, idleMinutesFrom, refusedField, type RefusableField } from
 import { ToolsSection } from './tools/ToolsSection';
 import './settings/settings.css';
 import { aliasRef, refFor, refLabel } from '../../shared/model-ref';
-import { withAssumedScheme } from '../../shared/server-address';
+import { readAddress } from '../../shared/server-address';
 
 const THEMES: { value: Theme; label: string }[] = [
   { value: 'system', label: 'System' },
@@ -124,6 +124,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   // A connection or tool server typed but not added is no part of Save or Cancel (those forms act at once): even the
   // buttons that say they discard ask before throwing it away.
   const formTyped = toolFormTyped || connectionFormTyped;
+  const ollamaTyped = readAddress(url, 'ollama');
   const dirty = formTyped || url !== opened.url || theme !== opened.theme || defaultChat !== opened.defaultChat || modelsDir !== opened.modelsDir || idle !== opened.idle || gpuTouched;
 
   // Closing the window or tab, or reloading it, asks too while something typed would be lost (Electron asks in
@@ -136,8 +137,8 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   }, [dirty]);
 
   const save = async () => {
-    // `localhost:11434` is http://localhost:11434, as in the connection forms (shared/server-address.ts).
-    const ollamaUrl = withAssumedScheme(url);
+    // `localhost:11434` and `localhost` are http://localhost:11434, as in the connection forms (shared/server-address.ts).
+    const ollamaUrl = ollamaTyped.address;
     if (!/^https?:\/\/\S+$/.test(ollamaUrl)) return setError('Enter an Ollama address that starts with http:// or https://', 'url');
     const idleMinutes = idleMinutesFrom(idle);
     if ('problem' in idleMinutes) return setError(idleMinutes.problem, 'idle');
@@ -227,9 +228,15 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
           <label className="field">
             Ollama address
             <input ref={fields.url} data-testid="settings-ollama-url" {...refusal('url')} value={url} onChange={(e) => setUrl(e.target.value)} />
+            {/* The dialog closes on Save, so the port assumed of a host typed alone is said before, as it is typed. */}
+            {ollamaTyped.assumed === 'scheme-and-port' && (
+              <span className="hint" data-testid="settings-ollama-url-note">
+                Will be saved as {ollamaTyped.address}, Ollama&apos;s usual port.
+              </span>
+            )}
           </label>
           {/* The Ollama row below shows the address as it will be saved: typed as localhost:11434, with the http:// assumed. */}
-          <ConnectionsSection ollamaDraft={withAssumedScheme(url)} />
+          <ConnectionsSection ollamaDraft={ollamaTyped.address} />
         </section>
         <section className="settings-section" aria-labelledby="settings-tools">
           <h3 className="section-title" id="settings-tools">Tools</h3>

@@ -47,7 +47,7 @@ export function ConnectionEditor({ connection, onDone }: Props) {
       : typed.input.apiKey === ''
         ? 'The saved API key was removed.'
         : `The saved API key was removed: a key is sent only to the address it was saved for. Enter it again for ${saved.baseUrl} if the server needs one.`;
-    const notes = [savedNote(url, saved.baseUrl), keyNote].filter((n): n is string => n !== null);
+    const notes = [savedNote(url, saved.baseUrl, connection.kind), keyNote].filter((n): n is string => n !== null);
     onDone(notes.length > 0 ? notes.join(' ') : undefined);
   };
 

@@ -83,7 +83,7 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
       setLabel('');
       setKey('');
       setUrl(DEFAULT_URL[kind]);
-      setNote(savedNote(url, saved.baseUrl));
+      setNote(savedNote(url, saved.baseUrl, kind));
     }
   };
 

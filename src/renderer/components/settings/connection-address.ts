@@ -1,6 +1,6 @@
 /** What the connection forms (add, edit) make of what was typed, and say about the address saved. Pure. */
 import type { ConnectionInput, ServerKind } from '../../../shared/connections';
-import { schemeWasAssumed, withAssumedScheme } from '../../../shared/server-address';
+import { isHostAlone, readAddress, usualPort } from '../../../shared/server-address';
 
 /** A form's fields: `id` when it edits a saved connection; `defaultLabel` when the name is left empty. */
 export interface TypedConnection {
@@ -19,10 +19,21 @@ export interface TypedConnection {
  * address cannot be.
  */
 export function typedConnection(f: TypedConnection): { refused: string } | { input: ConnectionInput } {
-  // `localhost:11434` is http://localhost:11434 (shared/server-address.ts); anything else not http(s) is refused.
-  const baseUrl = withAssumedScheme(f.url);
-  if (!/^https?:\/\/\S+$/.test(baseUrl)) return { refused: 'Enter an address that starts with http:// or https://' };
+  // `localhost:11434` is http://localhost:11434, and `localhost` for Ollama http://localhost:11434
+  // (shared/server-address.ts); anything else not http(s) is refused.
+  const baseUrl = readAddress(f.url, f.kind).address;
+  if (!/^https?:\/\/\S+$/.test(baseUrl)) return { refused: addressRefusal(f.url) };
   return { input: { ...(f.id !== undefined ? { id: f.id } : {}), kind: f.kind, label: f.label.trim() || f.defaultLabel, baseUrl, ...apiKeyField(f) } };
+}
+
+/**
+ * Why a typed address is refused: a host alone, of a kind with no usual port (an OpenAI-compatible server,
+ * Anthropic), lacks only its port, and is told so with the host typed; anything else lacks its http(s)://.
+ */
+function addressRefusal(typed: string): string {
+  if (!isHostAlone(typed)) return 'Enter an address that starts with http:// or https://';
+  const host = typed.trim().split('/')[0] ?? '';
+  return `Add the port the server listens on, such as ${host}:1234, or enter an address that starts with http:// or https://`;
 }
 
 function apiKeyField(f: TypedConnection): { apiKey?: string } {
@@ -32,16 +43,19 @@ function apiKeyField(f: TypedConnection): { apiKey?: string } {
 
 /**
  * What was assumed of the address typed, said so the saved one is no surprise: `http://` before one typed without
- * a scheme, and a trailing /v1 dropped by main (Firebrand asks /v1/... itself). Null when it was saved as typed.
- * `typed`: the field as the user typed it.
+ * a scheme, the kind's usual port after a host typed alone ("Saved as http://localhost:11434, Ollama's usual port."),
+ * and a trailing /v1 dropped by main (Firebrand asks /v1/... itself). Null when it was saved as typed.
+ * `typed`: the field as the user typed it; `kind`: the connection's.
  */
-export function savedNote(typed: string, saved: string): string | null {
-  const assumed = schemeWasAssumed(typed);
-  const dropped = saved !== withAssumedScheme(typed).replace(/\/+$/, '');
+export function savedNote(typed: string, saved: string, kind: ServerKind): string | null {
+  const read = readAddress(typed, kind);
+  const dropped = saved !== read.address.replace(/\/+$/, '');
+  const port = read.assumed === 'scheme-and-port' ? usualPort(kind) : undefined;
   const why = [
-    assumed ? 'an address typed without http:// or https:// is taken as http://, which local servers speak' : null,
+    read.assumed === 'scheme' ? 'an address typed without http:// or https:// is taken as http://, which local servers speak' : null,
     dropped ? 'Firebrand adds /v1/… to the address itself, so the /v1 at its end was left out' : null,
   ].filter((w): w is string => w !== null);
-  if (why.length === 0) return null;
-  return `Saved as ${saved}: ${why.join('; ')}.`;
+  const said = port ? `Saved as ${saved}, ${port.server}'s usual port` : `Saved as ${saved}`;
+  if (why.length === 0) return port ? `${said}.` : null;
+  return `${said}: ${why.join('; ')}.`;
 }
