@@ -1,6 +1,7 @@
 import { isAbsolute } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import type { Settings } from '../../shared/ipc';
+import { readAddress } from '../../shared/server-address';
 import { serverUrlProblem } from '../connections/server-url';
 import { UserFacingError } from '../errors';
 import { chosenFolderProblem } from '../library/models-folder';
@@ -46,8 +47,11 @@ export class SettingsStore {
    * full disk ended with "Firebrand could not start: database or disk is full", the flag's save being the first
    * write a start makes, where without the flag it opened the chats.)
    */
-  useForThisRun(patch: Partial<Settings>): boolean {
-    if (Object.keys(patch).length === 0) return true;
+  useForThisRun(given: Partial<Settings>): boolean {
+    if (Object.keys(given).length === 0) return true;
+    // `--ollama localhost` or `--ollama gpu-box:11434` is read as Settings → Ollama address reads it
+    // (shared/server-address.ts): the command line refused what the field took.
+    const patch = given.ollamaUrl === undefined ? given : { ...given, ollamaUrl: readAddress(given.ollamaUrl, 'ollama').address };
     try {
       // A folder named on the command line is made if it is missing (as `mkdir -p` would): it was asked for by name.
       this.refuseBad(patch);
