@@ -55,16 +55,17 @@ describe('a server address typed as a host alone', () => {
     s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
     const { page } = s;
     await page.getByTestId('settings-open').click();
-    await page.getByTestId('settings-ollama-url').fill('127.0.0.1');
+    // 127.0.0.2, not 127.0.0.1: an Ollama running on the machine that runs the tests listens on 127.0.0.1:11434.
+    await page.getByTestId('settings-ollama-url').fill('127.0.0.2');
     // The dialog closes on Save, so the port is said as it is typed; the Ollama row shows the address to be saved.
-    await expect.poll(() => page.getByTestId('settings-ollama-url-note').textContent()).toBe("Will be saved as http://127.0.0.1:11434, Ollama's usual port.");
+    await expect.poll(() => page.getByTestId('settings-ollama-url-note').textContent()).toBe("Will be saved as http://127.0.0.2:11434, Ollama's usual port.");
     const ollama = page.locator('[data-testid="connection-item"][data-connection-id="ollama"]');
-    await expect.poll(() => ollama.getByTestId('connection-url').textContent()).toBe('http://127.0.0.1:11434');
+    await expect.poll(() => ollama.getByTestId('connection-url').textContent()).toBe('http://127.0.0.2:11434');
     // Nothing listens there in the tests (the replay server's port is random): the failure names what was tried.
     await ollama.getByTestId('connection-test').click();
     const result = ollama.getByTestId('connection-test-result');
     await expect.poll(() => result.getAttribute('data-ok'), { timeout: 15_000 }).toBe('false');
-    expect(await result.textContent()).toContain('http://127.0.0.1:11434');
+    expect(await result.textContent()).toContain('http://127.0.0.2:11434');
     await shootAtBothWidths(page, 'ollama-port-assumed', '[data-testid="connection-test-result"]');
 
     // A scheme typed keeps its meaning (http:// is port 80): no port is assumed, and no note shows.
