@@ -34,14 +34,15 @@ async function violations(page: Page): Promise<string[]> {
   });
 }
 
-async function seeded(): Promise<Page> {
-  const ui = await startSeededUi((store) => TITLES.forEach((title, i) => store.createConversation(`c${i}`, title, 'llama3.2:3b', 1_000_000 + i)));
+async function seeded(titles = TITLES): Promise<Page> {
+  const ui = await startSeededUi((store) => titles.forEach((title, i) => store.createConversation(`c${i}`, title, 'llama3.2:3b', 1_000_000 + i)));
   cleanup = ui.close;
   await modelOption(ui.page, 'llama3.2:3b').waitFor({ state: 'attached' });
   await ui.page.getByTestId('conversation-item').first().waitFor();
   return ui.page;
 }
 
+/** A touch screen `width` wide, its list shown (a drawer opened where the window is narrow). */
 async function phone(desktop: Page, width: number): Promise<Page> {
   const browser = desktop.context().browser();
   if (!browser) throw new Error('no browser');
@@ -49,7 +50,7 @@ async function phone(desktop: Page, width: number): Promise<Page> {
   page.setDefaultTimeout(BACKSTOP_MS);
   await page.goto(desktop.url());
   await modelOption(page, 'llama3.2:3b').waitFor({ state: 'attached' });
-  await page.getByTestId('sidebar-toggle').tap();
+  if (width <= 860) await page.getByTestId('sidebar-toggle').tap();
   await page.getByTestId('new-chat').waitFor({ state: 'visible' });
   await page.waitForFunction(() => document.getAnimations().length === 0);
   return page;
@@ -187,10 +188,80 @@ describe('a conversation’s row on a phone', () => {
     await page.getByTestId('conversation-rename-input').waitFor();
     await page.keyboard.press('Escape');
     await expect.poll(() => focused(page)).toBe('conversation-item');
+    // ArrowDown on More opens it on its first item, ArrowUp on its last (WAI-ARIA's menu button); the list's arrows,
+    // which move among the conversations, do not take them.
+    await page.keyboard.press('Tab');
+    expect(await focused(page)).toBe('conversation-more');
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('menu').waitFor();
+    await expect.poll(() => focused(page)).toBe('conversation-menu-rename');
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
+    expect(await focused(page)).toBe('conversation-more');
+    await page.keyboard.press('ArrowUp');
+    await page.getByRole('menu').waitFor();
+    await expect.poll(() => focused(page)).toBe('conversation-menu-delete');
+    await page.keyboard.press('Escape');
+    await page.getByRole('menu').waitFor({ state: 'detached' });
     // Wide again: the four buttons, no More.
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.getByTestId('conversation-item').first().hover();
     expect(await page.getByTestId('conversation-more').first().isVisible()).toBe(false);
     expect(await page.getByTestId('conversation-delete').first().isVisible()).toBe(true);
+  });
+
+  // The last rows' menu opened below them and the list scrolled it into view, moving the rows; now it opens above
+  // where there is no room below, on a phone, in a short narrow window and on a touch tablet.
+  it('opens the menu of the last rows above them, within the list and the window, without scrolling the list', async () => {
+    const desktop = await seeded(Array.from({ length: 30 }, (_, i) => `Chat number ${10 + i} about the shed`));
+    const screens = [
+      { width: 390, touch: true },
+      { width: 800, touch: false },
+      { width: 1280, touch: true },
+    ];
+    for (const { width, touch } of screens) {
+      let page = desktop;
+      if (touch) page = await phone(desktop, width);
+      else {
+        // A short narrow window: the drawer's list about 300 px high.
+        await page.setViewportSize({ width, height: 560 });
+        await page.getByTestId('sidebar-toggle').click();
+        await page.getByTestId('new-chat').waitFor({ state: 'visible' });
+        await page.waitForFunction(() => document.getAnimations().length === 0);
+      }
+      const list = page.locator('ul.conversation-list');
+      const rows = page.locator('li.conversation-row');
+      const menu = page.getByRole('menu');
+      const openMenu = async (at: 'first' | 'last') => {
+        const more = (at === 'first' ? rows.first() : rows.last()).getByTestId('conversation-more');
+        await (touch ? more.tap() : more.click());
+        await menu.waitFor();
+        await expect.poll(() => focused(page)).toBe('conversation-menu-rename');
+        return { menu: (await menu.boundingBox())!, row: (await (at === 'first' ? rows.first() : rows.last()).boundingBox())!, list: (await list.boundingBox())! };
+      };
+      const closeMenu = async () => {
+        await page.keyboard.press('Escape');
+        await menu.waitFor({ state: 'detached' });
+      };
+
+      // The last row, the list scrolled to its end: above it, whole in the list and the window; the list not moved.
+      const scrolled = await list.evaluate((ul) => (ul.scrollTop = ul.scrollHeight - ul.clientHeight));
+      expect(scrolled, `the list fills the window at ${width} px`).toBeGreaterThan(0);
+      const last = await openMenu('last');
+      expect(last.menu.y + last.menu.height, `${width} px`).toBeLessThanOrEqual(last.row.y + 3);
+      expect(last.menu.y, `${width} px`).toBeGreaterThanOrEqual(Math.max(0, last.list.y));
+      expect(await list.evaluate((ul) => ul.scrollTop), `${width} px`).toBe(scrolled);
+      await page.screenshot({ path: `${SHOTS_DIR}/conversation-row-menu-up-${width}.png` });
+      await closeMenu();
+
+      // The first row, the list at its start: below it as before, whole in the window.
+      await list.evaluate((ul) => (ul.scrollTop = 0));
+      const first = await openMenu('first');
+      expect(first.menu.y, `${width} px`).toBeGreaterThanOrEqual(first.row.y + first.row.height - 3);
+      expect(first.menu.y + first.menu.height, `${width} px`).toBeLessThanOrEqual(page.viewportSize()!.height);
+      expect(await list.evaluate((ul) => ul.scrollTop), `${width} px`).toBe(0);
+      await closeMenu();
+      if (touch) await page.close();
+    }
   });
 });

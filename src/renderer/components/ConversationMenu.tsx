@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { Download, Ellipsis, FileText, Pencil, Trash2 } from 'lucide-react';
 
 export type ConversationMenuAction = 'rename' | 'export' | 'export-md' | 'delete';
@@ -22,30 +22,50 @@ interface Props {
  * of the row's four buttons), where those four, always shown there as they cannot show on hover, left a phone's
  * title about 140 px and chats named alike read the same. A menu button as WAI-ARIA's pattern has it: the arrows,
  * Home and End move among its items, Escape closes it with the focus back on the button, Tab or a tap outside
- * closes it.
+ * closes it. On the button, Enter, Space and ArrowDown open it on its first item, ArrowUp on its last.
  */
 export function ConversationMenu({ shown, tabIndex, onChoose }: Props) {
-  const [open, setOpen] = useState(false);
+  // Which item takes the focus as it opens (null: closed).
+  const [open, setOpen] = useState<'first' | 'last' | null>(null);
+  // Whether it opens above its row: null until measured, the moment it opens.
+  const [up, setUp] = useState<boolean | null>(null);
   const button = useRef<HTMLButtonElement>(null);
   const menu = useRef<HTMLDivElement>(null);
   const wrap = useRef<HTMLSpanElement>(null);
   const id = useId();
 
+  // Measured before it is painted: below its row where it fits in what the list shows, else above where that has
+  // more room. The last rows' menu opened below and the list scrolled it into view, moving the rows from under the
+  // finger, or the window's edge cut it.
+  useLayoutEffect(() => {
+    if (open === null || up !== null || !menu.current || !wrap.current) return;
+    setUp(opensUp(menu.current, wrap.current));
+  }, [open, up]);
+
   useEffect(() => {
-    if (!open) return;
-    // The first item takes the focus, and the menu is scrolled into the list's view (the last row's opens below it).
+    if (open === null || up === null) return;
+    // The item asked for takes the focus; the menu is scrolled into the list's view where it fits neither way.
     menu.current?.scrollIntoView({ block: 'nearest' });
-    menu.current?.querySelector<HTMLElement>('[role="menuitem"]')?.focus();
+    const items = menu.current?.querySelectorAll<HTMLElement>('[role="menuitem"]');
+    (open === 'first' ? items?.[0] : items?.[items.length - 1])?.focus();
+  }, [open, up]);
+
+  useEffect(() => {
+    if (open === null) return;
     // A tap or click anywhere else closes it, leaving the focus where that tap put it.
     const outside = (e: PointerEvent) => {
-      if (!(e.target instanceof Node) || !wrap.current?.contains(e.target)) setOpen(false);
+      if (!(e.target instanceof Node) || !wrap.current?.contains(e.target)) setOpen(null);
     };
     document.addEventListener('pointerdown', outside, true);
     return () => document.removeEventListener('pointerdown', outside, true);
   }, [open]);
 
+  const show = (at: 'first' | 'last') => {
+    setOpen(at);
+    setUp(null);
+  };
   const close = (focusButton: boolean) => {
-    setOpen(false);
+    setOpen(null);
     if (focusButton) button.current?.focus();
   };
   const onMenuKey = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -80,7 +100,7 @@ export function ConversationMenu({ shown, tabIndex, onChoose }: Props) {
       ref={wrap}
       onBlur={(e) => {
         // The focus gone elsewhere (not to an item or the button) closes it.
-        if (open && !(e.relatedTarget instanceof Node && wrap.current?.contains(e.relatedTarget))) setOpen(false);
+        if (open !== null && !(e.relatedTarget instanceof Node && wrap.current?.contains(e.relatedTarget))) setOpen(null);
       }}
     >
       <button
@@ -92,14 +112,22 @@ export function ConversationMenu({ shown, tabIndex, onChoose }: Props) {
         aria-label={`More actions for ${shown}`}
         title="Rename, export or delete"
         aria-haspopup="menu"
-        aria-expanded={open}
-        aria-controls={open ? id : undefined}
-        onClick={() => setOpen((was) => !was)}
+        aria-expanded={open !== null}
+        aria-controls={open !== null ? id : undefined}
+        onClick={() => (open === null ? show('first') : setOpen(null))}
+        onKeyDown={(e) => {
+          if (e.nativeEvent.isComposing || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+          if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+          // Not the list's (its arrows move among the conversations): they open the menu, as WAI-ARIA's menu button.
+          e.preventDefault();
+          e.stopPropagation();
+          show(e.key === 'ArrowDown' ? 'first' : 'last');
+        }}
       >
         <Ellipsis className="icon" aria-hidden />
       </button>
-      {open && (
-        <div className="row-menu" role="menu" id={id} ref={menu} aria-label={`Actions for ${shown}`} data-testid="conversation-menu" onKeyDown={onMenuKey}>
+      {open !== null && (
+        <div className={up ? 'row-menu up' : 'row-menu'} role="menu" id={id} ref={menu} aria-label={`Actions for ${shown}`} data-testid="conversation-menu" onKeyDown={onMenuKey}>
           {ITEMS.map(({ action, label, Icon }) => (
             <button
               key={action}
@@ -122,4 +150,18 @@ export function ConversationMenu({ shown, tabIndex, onChoose }: Props) {
       )}
     </span>
   );
+}
+
+/**
+ * Whether `menu`, shown below its row, has less room there than above it within what the list (its scroll box, which
+ * cuts it) and the window show.
+ */
+function opensUp(menu: HTMLElement, wrap: HTMLElement): boolean {
+  const row = (wrap.closest('li') ?? wrap).getBoundingClientRect();
+  const box = wrap.closest('ul')?.getBoundingClientRect();
+  const bottom = Math.min(window.innerHeight, box?.bottom ?? Infinity);
+  const top = Math.max(0, box?.top ?? -Infinity);
+  const height = menu.getBoundingClientRect().height;
+  const below = bottom - row.bottom;
+  return height > below && row.top - top > below;
 }
