@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationView } from '../../src/shared/ipc';
 import { openConversation, useStore } from '../../src/renderer/store/index';
-import { deleteWithUndo, offeredHits, UNDO_WINDOW_MS } from '../../src/renderer/store/conversation-actions';
+import { deleteWithUndo, offeredHits, undoPendingDeletes, UNDO_WINDOW_MS } from '../../src/renderer/store/conversation-actions';
 import type { SearchResult } from '../../src/shared/ipc';
 import { keepUnsavedChatSettings, resetUnsavedChatSettings, unsavedChatSettings } from '../../src/renderer/store/unsaved-chat-settings';
 import { fakeLocalStorage } from './helpers/local-storage';
@@ -112,5 +112,31 @@ describe('a conversation waiting out its undo window', () => {
     resetUnsavedChatSettings();
     expect(unsavedChatSettings('c1')).toBeUndefined();
     expect(unsavedChatSettings('c2')).toEqual(pirate);
+  });
+
+  // A second delete within the window replaced the toast, and the first chat's Undo was lost while it was still only
+  // hidden: now one Undo takes back both, and a delete restarts the window for every chat still waiting.
+  it('waits out the window from the last delete, and one Undo takes back every chat still waiting', async () => {
+    deleteWithUndo('c1');
+    await vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS - 1000);
+    deleteWithUndo('c2');
+    await vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS - 1000);
+    // The first's own 5 s are over; it is not deleted, as the second's are not.
+    expect(deleted).toEqual([]);
+    expect(undoPendingDeletes()).toEqual(['c1', 'c2']);
+    expect(useStore.getState().hiddenConversations).toEqual([]);
+    await vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS + 1);
+    expect(deleted).toEqual([]);
+
+    // Not taken back, both go for good once the window from the last delete ends.
+    deleteWithUndo('c3');
+    await vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS - 1000);
+    deleteWithUndo('c4');
+    await vi.advanceTimersByTimeAsync(UNDO_WINDOW_MS - 1000);
+    expect(deleted).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1001);
+    expect(deleted).toEqual(['c3', 'c4']);
+    expect(useStore.getState().hiddenConversations).toEqual([]);
+    expect(undoPendingDeletes()).toEqual([]);
   });
 });

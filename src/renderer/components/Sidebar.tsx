@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Download, Flame, Search, Settings, SquarePen, Upload, X } from 'lucide-react';
 import { loadMoreConversations, newChat, openConversation, openConversationAt, useStore } from '../store';
-import { deleteWithUndo, undoDelete } from '../store/conversation-actions';
+import { deleteWaiting, deleteWithUndo, undoPendingDeletes } from '../store/conversation-actions';
 import { ConversationItem } from './ConversationItem';
 import { moveAmongConversations } from './conversation-list-keys';
 import { ModelsLauncher } from './models/ModelsLauncher';
@@ -38,7 +38,8 @@ export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastD
   // Off while the list shows none (the last ones only hidden while their Undo is offered count as none).
   const noConversations = conversations.every((c) => hidden.includes(c.id));
   const [query, setQuery] = useState('');
-  const [lastDeleted, setLastDeleted] = useState<{ id: string; title: string } | null>(null);
+  // The chats deleted and still waiting out the undo window, in the order deleted: one toast, one Undo for them all.
+  const [deleted, setDeleted] = useState<{ id: string; title: string }[]>([]);
   const first = useRef<HTMLButtonElement>(null);
   const nav = useRef<HTMLElement>(null);
   const searchInput = useRef<HTMLInputElement>(null);
@@ -51,8 +52,9 @@ export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastD
   const [resultCount, setResultCount] = useState<number | null>(null);
 
   useEffect(() => {
-    if (lastDeleted && !hidden.includes(lastDeleted.id)) setLastDeleted(null);
-  }, [hidden, lastDeleted]);
+    // Each goes from the toast once deleted for good (or taken back by opening it).
+    if (deleted.some((d) => !hidden.includes(d.id))) setDeleted(deleted.filter((d) => hidden.includes(d.id)));
+  }, [hidden, deleted]);
   // An opened drawer takes the focus, so a keyboard user is in it (and Escape closes it); unless it was opened to
   // give the focus to something in it (Ctrl+K, the search box).
   useEffect(() => {
@@ -190,7 +192,8 @@ export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastD
                   const next = visible[at + 1] ?? visible[at - 1];
                   flushSync(() => {
                     deleteWithUndo(c.id);
-                    setLastDeleted({ id: c.id, title: c.title });
+                    // Not one already on its way to main (its window over): the toast's Undo could not bring it back.
+                    setDeleted((was) => [...was.filter((d) => deleteWaiting(d.id)), { id: c.id, title: c.title }]);
                   });
                   const target = next ? list.current?.querySelector<HTMLElement>(`[data-testid="conversation-item"][data-conversation-id="${CSS.escape(next.id)}"]`) : null;
                   (target ?? first.current)?.focus();
@@ -211,19 +214,28 @@ export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastD
           {visible.length === 0 && <p className="search-status">Your conversations will be listed here.</p>}
         </>
       )}
-      {lastDeleted && (
+      {deleted.length > 0 && (
         <div className="undo-toast" role="status" data-testid="undo-toast">
           <span>
-            Deleted “<MarkedText text={lastDeleted.title} />”
+            {deleted.length === 1 ? (
+              <>
+                Deleted “<MarkedText text={deleted[0]!.title} />”
+              </>
+            ) : (
+              `Deleted ${deleted.length} conversations`
+            )}
           </span>
           <button
             type="button"
             className="small"
             data-testid="undo-delete"
             onClick={() => {
-              // The toast goes with the undo: the focus goes to the conversation that came back.
-              const id = lastDeleted.id;
-              flushSync(() => undoDelete(id));
+              // The toast goes with the undo: the focus goes to the conversation that came back (the first one, when
+              // several did).
+              let restored: string[] = [];
+              flushSync(() => (restored = undoPendingDeletes()));
+              const id = restored[0];
+              if (id === undefined) return;
               list.current?.querySelector<HTMLElement>(`[data-testid="conversation-item"][data-conversation-id="${CSS.escape(id)}"]`)?.focus();
             }}
           >

@@ -14,11 +14,16 @@ import { dropUnsavedChatSettings } from './unsaved-chat-settings';
 const set = (patch: Partial<AppState>) => useStore.setState(patch);
 const get = () => useStore.getState();
 
-/** How long a deleted conversation can be brought back before main deletes it for good. */
+/**
+ * How long deleted conversations can be brought back before main deletes them for good: counted from the last delete,
+ * for every one still waiting (they share one Undo, Sidebar's toast).
+ */
 export const UNDO_WINDOW_MS = 5000;
 
-/** Each delete waiting out its undo window: its timer, and the chat's `updatedAt` as listed when it was deleted. */
-const pendingDeletes = new Map<string, { timer: ReturnType<typeof setTimeout>; listed: number | undefined }>();
+/** Each delete waiting out the undo window, in the order deleted: the chat's `updatedAt` as listed when deleted. */
+const pendingDeletes = new Map<string, { listed: number | undefined }>();
+/** When the undo window ends: restarted by each delete, so a second one within it keeps the first's Undo too. */
+let undoTimer: ReturnType<typeof setTimeout> | undefined;
 /** The deleted conversation that was open: its undo opens it again if the new chat that replaced it is still shown. */
 let deletedWhileOpen: string | null = null;
 
@@ -40,7 +45,11 @@ export async function renameConversation(conversationId: string, title: string):
   }
 }
 
-/** Hides the conversation now and deletes it in main once the undo window has passed. */
+/**
+ * Hides the conversation now and deletes it in main once the undo window has passed. A delete within the window of
+ * another restarts it for both: deleting a second chat replaced the toast, and the first one's Undo was lost while it
+ * was still only hidden.
+ */
 export function deleteWithUndo(conversationId: string): void {
   if (get().activeId === conversationId) {
     newChat();
@@ -49,16 +58,31 @@ export function deleteWithUndo(conversationId: string): void {
   // As listed when deleted: a message written in it after this, in another window, keeps it (main checks).
   const listed = get().conversations.find((c) => c.id === conversationId)?.updatedAt;
   set({ hiddenConversations: [...get().hiddenConversations, conversationId] });
-  pendingDeletes.set(conversationId, { timer: setTimeout(() => void commitDelete(conversationId, listed), UNDO_WINDOW_MS), listed });
+  pendingDeletes.set(conversationId, { listed });
+  clearTimeout(undoTimer);
+  undoTimer = setTimeout(flushPendingDeletes, UNDO_WINDOW_MS);
 }
 
+/** Takes one delete back (its Undo, or the chat opened from a search hit or a link while it waits). */
 export function undoDelete(conversationId: string): void {
-  clearTimeout(pendingDeletes.get(conversationId)?.timer);
   pendingDeletes.delete(conversationId);
+  if (pendingDeletes.size === 0) clearTimeout(undoTimer);
   set({ hiddenConversations: get().hiddenConversations.filter((id) => id !== conversationId) });
   // Undo puts back what the delete took away, the chat on screen too (turns audit #4), unless another one is open now.
   if (deletedWhileOpen === conversationId && get().activeId === null) void openConversation(conversationId);
   if (deletedWhileOpen === conversationId) deletedWhileOpen = null;
+}
+
+/** Whether `conversationId` is still waiting out the undo window (not yet on its way to main). */
+export function deleteWaiting(conversationId: string): boolean {
+  return pendingDeletes.has(conversationId);
+}
+
+/** The toast's Undo: takes back every delete still waiting, and returns them in the order they were deleted. */
+export function undoPendingDeletes(): string[] {
+  const ids = [...pendingDeletes.keys()];
+  ids.forEach(undoDelete);
+  return ids;
 }
 
 async function commitDelete(conversationId: string, listed: number | undefined): Promise<void> {
@@ -98,12 +122,13 @@ export function offeredHits(found: SearchResult[], state: Pick<AppState, 'hidden
   return found.filter((r) => !state.hiddenConversations.includes(r.conversationId) && !state.deletedConversations.includes(r.conversationId));
 }
 
-/** Deletes still waiting are committed when the window closes, so a quick quit does not resurrect them. */
+/**
+ * Commits the deletes still waiting: when the undo window ends, and when the window closes, so a quick quit does not
+ * resurrect them.
+ */
 export function flushPendingDeletes(): void {
-  for (const [id, { timer, listed }] of pendingDeletes) {
-    clearTimeout(timer);
-    void commitDelete(id, listed);
-  }
+  clearTimeout(undoTimer);
+  for (const [id, { listed }] of pendingDeletes) void commitDelete(id, listed);
 }
 
 /**
