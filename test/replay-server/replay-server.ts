@@ -31,6 +31,8 @@ export interface ReplayRoute {
   hang?: boolean;
   /** Refuse with no response at all: the socket is destroyed as soon as the request arrives. */
   drop?: boolean;
+  /** Take the request and never answer: no status, no headers (a server stuck before it writes anything). */
+  silent?: boolean;
   /** Serve this route only to requests whose body passes (a summary request and an answer on one path). */
   when?: (body: string) => boolean;
 }
@@ -125,6 +127,7 @@ export async function startReplayServer(initial: ReplayRoute[] = [], port = 0): 
     }
     open.add(res);
     res.on('close', () => open.delete(res));
+    if (route.silent) return;
     res.writeHead(route.status ?? 200, { 'content-type': 'application/json', ...route.headers });
     res.flushHeaders();
     let sent = 0;

@@ -69,7 +69,8 @@ export async function sendRequest(req: LegRequest): Promise<LegResponse> {
       status: res.statusCode,
       ...(typeof type === 'string' ? { contentType: type.toLowerCase() } : {}),
       body: guardBody(body, origin),
-      text: () => body.text(),
+      // As the streamed body: a stall while reading it whole read undici's own "Body Timeout Error".
+      text: () => body.text().catch((err: unknown) => Promise.reject(toLegError(err, origin))),
     };
   } catch (err) {
     throw toLegError(err, origin);

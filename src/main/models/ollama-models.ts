@@ -14,6 +14,9 @@ interface TagsResponse {
   }[];
 }
 
+/** How long the list may take to begin, and to go on, before it is given up. */
+const LIST_TIMEOUT_MS = 10_000;
+
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
 
 /**
@@ -24,14 +27,18 @@ export async function listOllamaModels(baseUrl: string, name = DEFAULT_CONNECTIO
   let status: number;
   let text: string;
   try {
-    const res = await sendRequest({ method: 'GET', url: joinUrl(baseUrl, '/api/tags'), headersTimeoutMs: 10_000, stallTimeoutMs: 10_000 });
+    const res = await sendRequest({ method: 'GET', url: joinUrl(baseUrl, '/api/tags'), headersTimeoutMs: LIST_TIMEOUT_MS, stallTimeoutMs: LIST_TIMEOUT_MS });
     status = res.status;
     text = await res.text();
   } catch (err) {
     if (err instanceof LegError && err.kind === 'unreachable') {
       throw new UserFacingError('server-unreachable', `Cannot reach ${name} at ${baseUrl}. Is it running? Start it, or change its address in Settings.`);
     }
-    throw new UserFacingError('server-unreachable', err instanceof Error ? err.message : String(err));
+    // Named as the list's other failures and llama-server's list (model-list.ts) name it: a timeout said "The
+    // server at http://… did not answer in time." of a connection the user called "Desk GPU".
+    const at = `${name} at ${baseUrl}`;
+    if (err instanceof LegError && err.kind === 'timeout') throw new UserFacingError('server-unreachable', `${at} did not answer within ${LIST_TIMEOUT_MS / 1000} s.`);
+    throw new UserFacingError('server-unreachable', err instanceof LegError ? err.naming(at) : err instanceof Error ? err.message : String(err));
   }
   if (status !== 200) {
     const other = status === 404 ? await otherKind('ollama', baseUrl, {}) : null;
