@@ -196,6 +196,14 @@ describe('out of room in the UI', () => {
     );
     await page.getByTestId('composer-input').fill('');
     await keepWindow(page, withTools - 20);
+    // Before sending, the reason under the message box names the tools, not the chat, as what leaves no room: it said
+    // "Make room in the chat", and cutting the chat could not free what the tools' definitions take.
+    await page.getByTestId('composer-input').fill('A short draft');
+    await expect.poll(() => page.getByTestId('composer-reason').textContent()).toMatch(
+      /^Too long for .*\. The tools this chat offers take about [\d,]+ tokens of the window: turn some off in Settings → Tools, or choose a larger window\.$/,
+    );
+    await shootAtBothWidths(page, 'out-of-room-tools-reason', '[data-testid="composer-reason"]');
+    await page.getByTestId('composer-input').fill('');
     await page.locator('[data-testid="turn"][data-role="assistant"]').last().getByTestId('regenerate').click();
     await waitTip(page, '[data-role="system"]');
     const card = page.locator(CARD);

@@ -77,6 +77,14 @@ describe('the edit form’s checks before Send', () => {
     );
   });
 
+  // Wording: the chat's tools, sent with every message, filled the window and the edit was told to make room in the chat.
+  it('names the chat’s tools where the chat before the edit and the edit fit without them', () => {
+    const tools = { ...context(), measure: { value: { parts: { system: 10, tools: 3_900 } }, base: { conversationId: 'c1' } } };
+    expect(editRefusal(edited, 'A short question. '.repeat(60), [], tools)).toMatch(
+      /^Too long for llama3\.2:3b: .*\. The tools this chat offers take about 3,900 tokens of the window: turn some off in Settings → Tools, or choose a larger window\.$/,
+    );
+  });
+
   // The ratio is learned from other text (the tool definitions): a CJK edit scaled by it fit, and was then refused.
   it('takes main’s count of the edited text where it came: a text the ratio says fits is too long as counted', () => {
     const text = '山'.repeat(800);

@@ -120,6 +120,34 @@ describe('the too-long reason (attachments audit #2)', () => {
     });
   });
 
+  // The chat's tools (MCP servers' tool descriptions, sent with every message) were never named: a chat they filled
+  // was told "Make room in the chat", and cutting the chat could not make room the tools took.
+  describe("where the chat's tools are what leave no room", () => {
+    /** A 4K window: the tools' definitions `tools`, the rest of the chat `chat`, the message `message` (ratio 1). */
+    const withTools = (tools: number, chat: number, message: number, items: WindowState['items'] = []): WindowState => ({
+      window: 4096, ratio: 1, items, message, tools, estimate: tools + chat + message + items.reduce((a, i) => a + i.tokens, 0),
+    });
+    const inChat = { ...words, chat: { plan: null } };
+    const TOOLS = ' The tools this chat offers take about 3,100 tokens of the window: turn some off in Settings → Tools, or choose a larger window.';
+
+    it('names the tools and the ways out where they are a large part and the chat and the message fit without them', () => {
+      expect(tooLongReason(withTools(3100, 900, 200), inChat)).toBe(`Too long for gemma3:12b: about 4,200 tokens, its window holds 4,096.${TOOLS}`);
+      // In a new chat, and of a chat whose draft is empty, the same.
+      expect(tooLongReason(withTools(3100, 900, 200), words)).toContain(TOOLS);
+      expect(tooLongReason(withTools(3100, 1100, 0), { ...inChat, empty: true })).toBe(`This conversation is longer than gemma3:12b's window: about 4,200 tokens, its window holds 4,096.${TOOLS}`);
+      // Before the file the rest would fit without: the tools are what leave it no room.
+      expect(tooLongReason(withTools(3100, 100, 50, [{ block: long, tokens: 900 }]), { ...inChat, inspectionOf: () => textInspection(900) })).toMatch(/The tools this chat offers take about 3,100 tokens/);
+    });
+
+    it('says what it said where the chat or the message would not fit even without them, or they are a small part', () => {
+      // A long chat a few tools took the last of the room in: making room in the chat is the way on.
+      expect(tooLongReason(withTools(260, 3800, 200), inChat)).toMatch(/the chat so far fills the window\. Make room in the chat \(Make room…\)\.$/);
+      expect(tooLongReason(withTools(300, 3900, 200), inChat)).toMatch(/Your message would fit on its own: the chat so far fills the window\. Make room in the chat \(Make room…\)\.$/);
+      expect(tooLongReason(withTools(300, 200, 3900), inChat)).toMatch(/\. Make room, or shorten the message\.$/);
+      expect(tooLongReason(withTools(300, 200, 3900), inChat)).not.toContain('tools');
+    });
+  });
+
   it('says nothing while the draft fits', () => {
     expect(tooLongReason(stateWith([{ block: report, tokens: 43 }]), words)).toBeNull();
   });

@@ -190,7 +190,7 @@ export function Composer() {
   const unreadable = unreadableFile(attachments.items, stateOf);
   const empty = draft.trim() === '' && attachments.items.length === 0;
   // The window and the room (use-window-room.ts): what is left for each file, over or not, main's plan, the reason.
-  const windowRoom = { known, window: contextWindow, estimate, ratio, items: attachments.items, cost, draftText, draftTokens, empty, inspectionOf };
+  const windowRoom = { known, window: contextWindow, estimate, ratio, items: attachments.items, cost, draftText, draftTokens, empty, inspectionOf, tools: measured?.parts?.tools };
   const { rooms, overWindow, roomOpen, room, offer, overReason, reasonPending } = useWindowRoom({ ...windowRoom, activeId, selected, selectedName, streaming, measureKey: key });
   const blockedBy = !selected
     ? (noModels ?? 'Choose a model first.')

@@ -24,6 +24,8 @@ export interface WindowRoomInput {
   /** The draft's text (window scale), and all of it with its files. */
   draftText: number;
   draftTokens: number;
+  /** The tool definitions in main's measure of the request (window scale); absent where none or not measured. */
+  tools?: number | undefined;
   empty: boolean;
   inspectionOf: (b: AttachmentBlock) => AttachmentInspection | undefined;
   activeId: string | null;
@@ -37,7 +39,7 @@ export interface WindowRoomInput {
 export function useWindowRoom(input: WindowRoomInput) {
   const { known, window, estimate, activeId, selected, streaming } = input;
   // What is left of the window for each waiting file, and the reason naming the largest (window-room.ts).
-  const windowState = { window, estimate, ratio: input.ratio, items: input.items.map((b) => ({ block: b, tokens: input.cost(b) ?? 0 })), message: input.draftText };
+  const windowState = { window, estimate, ratio: input.ratio, items: input.items.map((b) => ({ block: b, tokens: input.cost(b) ?? 0 })), message: input.draftText, tools: input.tools };
   const rooms = roomsFor(windowState);
   const overWindow = known && !fitsWindow(estimate, window);
   // The chat alone, without the draft: an answer's Continue (which sends a short message of its own) waits on it.

@@ -15,7 +15,7 @@ import { pagesThatFit } from '../../../shared/attachment-text';
 import type { RoomPlan } from '../../../shared/context-ipc';
 import type { AttachmentInspection } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
-import { formatTokens, tokenPairParts } from '../../format';
+import { formatExactTokens, formatTokens, tokenPairParts } from '../../format';
 
 /** A waiting attachment and what its chip says it costs. */
 export interface WaitingCost {
@@ -43,6 +43,8 @@ export interface WindowState {
   items: readonly WaitingCost[];
   /** The message's text alone (window scale), where known: with the items, what the chat before it leaves out. */
   message?: number;
+  /** The tool definitions the request carries (window scale), as main measured them; absent where none or not known. */
+  tools?: number | undefined;
 }
 
 const toWindowScale = calibratedTokens;
@@ -102,6 +104,16 @@ function reasonOf(state: WindowState, words: ReasonWords): { text: string; names
   const { window, estimate, ratio } = state;
   if (fitsWindow(estimate, window)) return null;
   const model = words.modelName ?? 'this model';
+  // Written as a pair: "8K … holds 8K" hid that 8,192 does not fit a window of 8,192 (context audit #3).
+  const [used, holds] = tokenPairParts(estimate, window);
+  const head = words.empty ? `This conversation is longer than ${model}'s window: about ${used} tokens, its window holds ${holds}.` : `Too long for ${model}: about ${used} tokens, its window holds ${holds}.`;
+  // The chat's tools go with every message: where they are a large part of it (a quarter, as a refusal card counts
+  // them: system-turns.ts toolsTakeMuch) and the rest would fit without them, "Make room in the chat" sent the user to
+  // cut a chat that was not what filled the window. A long chat with a few tools is still told to make room in it.
+  const tools = state.tools ?? 0;
+  if (tools > 0 && tools * 4 >= estimate && fitsWindow(estimate - tools, window)) {
+    return { text: `${head} The tools this chat offers take about ${formatExactTokens(tools)} tokens of the window: turn some off in Settings → Tools, or choose a larger window.` };
+  }
   const largest = [...state.items].filter((i) => i.block.kind !== 'image').sort((a, b) => b.tokens - a.tokens)[0];
   const room = largest && roomsFor(state).get(largest.block);
   const needs = largest ? toWindowScale(largest.tokens, ratio) : 0;
@@ -109,21 +121,18 @@ function reasonOf(state: WindowState, words: ReasonWords): { text: string; names
     const name = largest.block.name;
     return { text: `${name} needs about ${formatTokens(needs)} tokens; ${formatTokens(room.inWindow)} are left in the ${formatTokens(window)}-token window. ${wayOn(largest.block, room, words.inspectionOf(largest.block))}` };
   }
-  // Written as a pair: "8K … holds 8K" hid that 8,192 does not fit a window of 8,192 (context audit #3).
-  const [used, holds] = tokenPairParts(estimate, window);
-  if (words.empty) return { text: `This conversation is longer than ${model}'s window: about ${used} tokens, its window holds ${holds}. Make room to go on.` };
-  const tooLong = `Too long for ${model}: about ${used} tokens, its window holds ${holds}.`;
+  if (words.empty) return { text: `${head} Make room to go on.` };
   // A short message after a long chat was told "shorten the message", which could not make it fit: the chat before
   // it is what fills the window, and room is made there.
   const attachedTokens = state.items.reduce((sum, i) => sum + toWindowScale(i.tokens, ratio), 0);
   if (words.chat && state.message !== undefined) {
     const draft = state.message + attachedTokens;
-    if (fitsWindow(draft, window) && estimate - draft >= draft) return { text: `${tooLong} Your message would fit on its own: the chat so far fills the window. ${chatWays(words.chat.plan)}`, namesPlan: true };
+    if (fitsWindow(draft, window) && estimate - draft >= draft) return { text: `${head} Your message would fit on its own: the chat so far fills the window. ${chatWays(words.chat.plan)}`, namesPlan: true };
   }
   // Removing attachments is advice only where some are waiting and counted, and they are most of the draft: it said
   // so of a message with none.
   const attached = state.items.some((i) => i.tokens > 0) && (state.message === undefined || attachedTokens >= state.message);
-  return { text: `${tooLong} ${attached ? 'Make room, or remove attachments.' : 'Make room, or shorten the message.'}` };
+  return { text: `${head} ${attached ? 'Make room, or remove attachments.' : 'Make room, or shorten the message.'}` };
 }
 
 /** The ways Make room… offers for the chat before the message, as main's plan has them; the button alone until it is known. */

@@ -117,7 +117,7 @@ export function editChecks(turn: Pick<Turn, 'id'>, text: string, items: readonly
     contextChoice === null || fitsWindow(estimate, window)
       ? null
       : tooLongReason(
-          { window: window ?? 0, estimate, ratio, items: items.map((b) => ({ block: b, tokens: cost(b) ?? 0 })), message: counted && counted.text === text ? counted.tokens : estimatedText },
+          { window: window ?? 0, estimate, ratio, items: items.map((b) => ({ block: b, tokens: cost(b) ?? 0 })), message: counted && counted.text === text ? counted.tokens : estimatedText, tools: parts?.tools },
           {
             modelName,
             empty,
