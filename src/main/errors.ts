@@ -1,11 +1,16 @@
-import type { IpcErrorCode } from '../shared/ipc';
+import type { IpcErrorCode, SettingName } from '../shared/ipc';
 
-/** An error whose message is written for the user and may be shown as is. */
+/**
+ * An error whose message is written for the user and may be shown as is. `setting`: the setting a refused save is
+ * about, carried to the page with the message (IpcErrorData) so Settings marks that field.
+ */
 export class UserFacingError extends Error {
   readonly code: IpcErrorCode;
-  constructor(code: IpcErrorCode, message: string) {
+  readonly setting: SettingName | undefined;
+  constructor(code: IpcErrorCode, message: string, setting?: SettingName) {
     super(message);
     this.name = 'UserFacingError';
     this.code = code;
+    this.setting = setting;
   }
 }

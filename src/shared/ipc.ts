@@ -368,7 +368,15 @@ export const CHANNEL_NAME_PATTERN = /^[a-z]+:[a-z]+(?:-[a-z]+)*$/;
 export interface IpcErrorData {
   code: IpcErrorCode;
   message: string;
+  /** The setting a refused save is about, so Settings marks and focuses its field rather than guess it from the words. */
+  setting?: SettingName;
 }
+
+/**
+ * A setting main checks, by a name that stays put when the wording of its refusals changes: a Settings key, or
+ * `gpuOverride`, the GPU memory set by hand (gpu:set-override).
+ */
+export type SettingName = Exclude<keyof Settings, 'readOnly'> | 'gpuOverride';
 export type IpcErrorCode =
   | 'unknown-channel'
   | 'invalid-payload'
@@ -390,9 +398,11 @@ export type IpcResult<T> = { ok: true; value: T } | { ok: false; error: IpcError
 /** The error a `window.firebrand` call rejects with. */
 export class FirebrandError extends Error {
   readonly code: IpcErrorCode;
+  readonly setting: SettingName | undefined;
   constructor(data: IpcErrorData) {
     super(data.message);
     this.name = 'FirebrandError';
     this.code = data.code;
+    this.setting = data.setting;
   }
 }

@@ -32,6 +32,14 @@ async function spoken(page: Page, testId: string): Promise<{ invalid: boolean; d
   }
 }
 
+/** Whether the field around this input (its name above it) lies within what the dialog's scrolled body shows. */
+const nameShown = (page: Page, testId: string) =>
+  page.evaluate((id) => {
+    const field = document.querySelector(`[data-testid="${id}"]`)?.closest('.field')?.getBoundingClientRect();
+    const body = document.querySelector('[data-testid="settings-dialog"] .modal-body')?.getBoundingClientRect();
+    return field !== undefined && body !== undefined && field.top >= body.top - 0.5 && field.bottom <= body.bottom + 0.5;
+  }, testId);
+
 const focusedTestId = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null);
 
 describe('a field refused on Save in Settings', () => {
@@ -80,5 +88,31 @@ describe('a field refused on Save in Settings', () => {
     expect(await spoken(page, 'models-folder')).toEqual({ invalid: true, description: noFolder });
     expect(await spoken(page, 'gpu-override')).toMatchObject({ invalid: false });
     expect(await spoken(page, 'builtin-idle-minutes')).toEqual({ invalid: false, description: '' });
+  });
+
+  // Main's refusal names its setting: the field marked is that one, not the one its words seem to name. Here the
+  // address (a port past 65535, which the dialog lets through) ends with the folder typed beside it, and the words,
+  // "“http://…:99999/…/data” is not a valid address.", named the folder: it was marked and focused, not the address.
+  it('is the setting main names when two fields changed, though its words name the other', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Hi' }])));
+    const { page, dataDir } = s;
+    const message = page.getByTestId('settings-dialog').locator('.modal-foot [role="alert"]');
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('models-folder').waitFor();
+    const address = `http://127.0.0.1:99999${dataDir}`;
+    await page.getByTestId('models-folder').fill(dataDir);
+    await page.getByTestId('settings-ollama-url').fill(address);
+    await page.getByTestId('settings-save').click();
+    const bad = `“${address}” is not a valid address. Use a full URL such as http://127.0.0.1:11434.`;
+    await expect.poll(() => message.textContent()).toBe(bad);
+    await expect.poll(() => focusedTestId(page)).toBe('settings-ollama-url');
+    expect(await spoken(page, 'settings-ollama-url')).toEqual({ invalid: true, description: bad });
+    expect(await spoken(page, 'models-folder')).toEqual({ invalid: false, description: '' });
+    // Shown whole, its name too: the focus scrolled the dialog (Save clicked below) to the input only, the words
+    // "Ollama address" cut off above it.
+    await expect.poll(() => nameShown(page, 'settings-ollama-url')).toBe(true);
+    // What was typed is still there, to be put right.
+    await expect.poll(() => page.getByTestId('settings-ollama-url').inputValue()).toBe(address);
+    await expect.poll(() => page.getByTestId('models-folder').inputValue()).toBe(dataDir);
   });
 });

@@ -58,22 +58,34 @@ describe('idle minutes as typed', () => {
   });
 });
 
-// Main answers a refused Save with a sentence only; the field it is about is marked and focused (a11y pass).
+// Main's refusal names the setting it is about; one that names none (an older main) is guessed at (a11y pass).
 describe('the field a refused Save is about', () => {
   const folder = '/home/me/modles';
-  it('is the one the Save changed, where it changed one', () => {
-    expect(refusedField('There is no folder at /x.', { modelsDir: '/x' })).toBe('modelsDir');
-    expect(refusedField('Anything at all.', { builtinIdleMinutes: 20000 })).toBe('idle');
-    expect(refusedField('A server address needs a host.', { ollamaUrl: 'http://' })).toBe('url');
-    expect(refusedField('The disk is full.', {})).toBeNull();
+  const all = { ollamaUrl: 'http://localhost:11434', modelsDir: folder, builtinIdleMinutes: 20000 };
+  it('is the field of the setting main names, whatever its words and whatever else the Save changed', () => {
+    // The sentence names the folder (typed into the address too): the words would pick the folder.
+    const url = { ...all, ollamaUrl: `http://127.0.0.1:99999${folder}` };
+    expect(refusedField({ message: `“http://127.0.0.1:99999${folder}” is not a valid address.`, setting: 'ollamaUrl' }, url)).toBe('url');
+    expect(refusedField({ message: `“http://127.0.0.1:99999${folder}” is not a valid address.` }, url)).toBe('modelsDir');
+    expect(refusedField({ message: 'The models dir is too long.', setting: 'modelsDir' }, all)).toBe('modelsDir');
+    expect(refusedField({ message: 'Anything at all.', setting: 'builtinIdleMinutes' }, all)).toBe('idle');
+    expect(refusedField({ message: 'GPU memory set by hand must be at least 0.25 GiB.', setting: 'gpuOverride' }, {})).toBe('gpu');
+    // A setting with no field to mark: none is marked, not a guess.
+    expect(refusedField({ message: 'The theme must be one of: light, dark, system.', setting: 'theme' }, all)).toBeNull();
   });
 
-  it('is the one the sentence names, where the Save changed several', () => {
-    const all = { ollamaUrl: 'http://localhost:11434', modelsDir: folder, builtinIdleMinutes: 20000 };
-    expect(refusedField(`There is no folder at ${folder}. Check the spelling, or create the folder first, then save again.`, all)).toBe('modelsDir');
-    expect(refusedField('The models folder must be a full path (such as /home/me/models), not “modles”.', { ...all, modelsDir: 'modles' })).toBe('modelsDir');
-    expect(refusedField('The number of idle minutes before a built-in model is unloaded is out of range: it must be at most 10,080.', all)).toBe('idle');
-    expect(refusedField('“http//x” is not a valid address. Use a full URL such as http://127.0.0.1:11434.', all)).toBe('url');
-    expect(refusedField('The request is malformed.', all)).toBeNull();
+  it('is, where main names none, the one the Save changed, where it changed one', () => {
+    expect(refusedField({ message: 'There is no folder at /x.' }, { modelsDir: '/x' })).toBe('modelsDir');
+    expect(refusedField({ message: 'Anything at all.' }, { builtinIdleMinutes: 20000 })).toBe('idle');
+    expect(refusedField({ message: 'A server address needs a host.' }, { ollamaUrl: 'http://' })).toBe('url');
+    expect(refusedField({ message: 'The disk is full.' }, {})).toBeNull();
+  });
+
+  it('is, where main names none, the one the sentence names, where the Save changed several', () => {
+    expect(refusedField({ message: `There is no folder at ${folder}. Check the spelling, or create the folder first, then save again.` }, all)).toBe('modelsDir');
+    expect(refusedField({ message: 'The models folder must be a full path (such as /home/me/models), not “modles”.' }, { ...all, modelsDir: 'modles' })).toBe('modelsDir');
+    expect(refusedField({ message: 'The number of idle minutes before a built-in model is unloaded is out of range: it must be at most 10,080.' }, all)).toBe('idle');
+    expect(refusedField({ message: '“http//x” is not a valid address. Use a full URL such as http://127.0.0.1:11434.' }, all)).toBe('url');
+    expect(refusedField({ message: 'The request is malformed.' }, all)).toBeNull();
   });
 });

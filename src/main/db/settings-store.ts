@@ -70,16 +70,16 @@ export class SettingsStore {
   update(patch: Partial<Settings>): Settings {
     this.refuseBad(patch);
     const folderProblem = typeof patch.modelsDir === 'string' ? chosenFolderProblem(patch.modelsDir) : null;
-    if (folderProblem) throw new UserFacingError('invalid-payload', folderProblem);
+    if (folderProblem) throw new UserFacingError('invalid-payload', folderProblem, 'modelsDir');
     return this.write(patch);
   }
 
   private refuseBad(patch: Partial<Settings>): void {
     // Checked before the transaction: a patch with one bad value writes none of its values.
     const urlProblem = patch.ollamaUrl !== undefined ? serverUrlProblem(patch.ollamaUrl) : undefined;
-    if (urlProblem) throw new UserFacingError('invalid-payload', urlProblem);
+    if (urlProblem) throw new UserFacingError('invalid-payload', urlProblem, 'ollamaUrl');
     if (typeof patch.modelsDir === 'string' && !isAbsolute(patch.modelsDir)) {
-      throw new UserFacingError('invalid-payload', `The models folder must be a full path (such as /home/me/models), not “${patch.modelsDir.slice(0, 200)}”.`);
+      throw new UserFacingError('invalid-payload', `The models folder must be a full path (such as /home/me/models), not “${patch.modelsDir.slice(0, 200)}”.`, 'modelsDir');
     }
   }
 

@@ -12,7 +12,7 @@ import {
 } from '../../shared/ipc';
 import { UserFacingError } from '../errors';
 import { payloadValidators } from './payload-validators.generated.js';
-import { refusalMessage } from './refusal-message';
+import { refusalMessage, refusedSetting } from './refusal-message';
 
 export type InvokeHandlers = {
   [C in InvokeChannel]: (req: InvokeContract[C]['req']) => Promise<InvokeContract[C]['res']> | InvokeContract[C]['res'];
@@ -41,13 +41,14 @@ export function createDispatcher(handlers: InvokeHandlers, log: IpcLog): Dispatc
       if (!validate(payload)) {
         const detail = validate.errors?.[0];
         log(`ipc: rejected invalid payload on ${channel}: ${detail?.instancePath ?? ''} ${detail?.message ?? ''}`);
-        return fail({ code: 'invalid-payload', message: refusalMessage(channel, payload, detail) });
+        const setting = refusedSetting(channel, detail);
+        return fail({ code: 'invalid-payload', message: refusalMessage(channel, payload, detail), ...(setting ? { setting } : {}) });
       }
       try {
         const handler = handlers[channel] as (req: unknown) => unknown;
         return { ok: true, value: await handler(payload) };
       } catch (err) {
-        if (err instanceof UserFacingError) return fail({ code: err.code, message: err.message });
+        if (err instanceof UserFacingError) return fail({ code: err.code, message: err.message, ...(err.setting ? { setting: err.setting } : {}) });
         if (isDiskFull(err)) {
           log(`ipc: ${channel} failed: the disk is full`);
           return fail({ code: 'internal', message: 'The disk is full, so this was not saved. Free some space, then try again.' });

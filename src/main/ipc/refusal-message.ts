@@ -3,7 +3,9 @@
  * limit, instead of "Invalid request for <channel>." (the schema's own wording goes to the log).
  */
 import { formatSize } from '../../shared/file-limits';
+import type { SettingName } from '../../shared/ipc';
 import { ALIAS_NAME_RULE } from '../../shared/models';
+import { DEFAULT_SETTINGS } from '../db/settings-store';
 import type { PayloadError } from './payload-validators.generated.js';
 
 /** What a field is called where its generic name ("The text") would not tell the user which one. */
@@ -64,6 +66,22 @@ export function refusalMessage(channel: string, payload: unknown, error: Payload
     default:
       return `${name} is not valid.`;
   }
+}
+
+/**
+ * The setting a refused payload is about, where it is one Settings shows a field for: the key of settings:update the
+ * schema refused (too many idle minutes), or gpu:set-override's size. Undefined for any other channel or field.
+ */
+export function refusedSetting(channel: string, error: PayloadError | undefined): SettingName | undefined {
+  const key = error?.instancePath.split('/')[1];
+  if (key === undefined) return undefined;
+  if (channel === 'gpu:set-override') return key === 'bytes' ? 'gpuOverride' : undefined;
+  if (channel === 'settings:update') return isSettingKey(key) ? key : undefined;
+  return undefined;
+}
+
+function isSettingKey(key: string): key is Exclude<SettingName, 'gpuOverride'> {
+  return Object.hasOwn(DEFAULT_SETTINGS, key);
 }
 
 function valueAt(payload: unknown, path: readonly string[]): unknown {

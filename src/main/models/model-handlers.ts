@@ -157,7 +157,7 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     },
     'gpu:set-override': ({ bytes }) => {
       // `1e-9` GiB typed used to be kept as 1 byte (and shown as "0", which Settings then refused).
-      if (bytes !== null && bytes < MIN_GPU_OVERRIDE_BYTES) throw new UserFacingError('invalid-payload', 'GPU memory set by hand must be at least 0.25 GiB (or empty to find it out).');
+      if (bytes !== null && bytes < MIN_GPU_OVERRIDE_BYTES) throw new UserFacingError('invalid-payload', 'GPU memory set by hand must be at least 0.25 GiB (or empty to find it out).', 'gpuOverride');
       windows.forget();
       return models.setGpuOverride(bytes).then(windowsChanged);
     },

@@ -72,9 +72,12 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     idle: useRef<HTMLInputElement>(null),
   };
   const refusal = (field: RefusableField) => (error?.field === field ? { 'aria-invalid': true, 'aria-describedby': errorId } : {});
-  // Each refusal (a new object, even with the same words) focuses its field again.
+  // Each refusal (a new object, even with the same words) focuses its field again, shown whole: the focus alone
+  // scrolled the input just into view, with its name cut off above it (the address, refused with the folder below).
   useEffect(() => {
-    if (error?.field) fields[error.field].current?.focus();
+    const input = error?.field ? fields[error.field].current : null;
+    input?.focus({ preventScroll: true });
+    input?.closest('.field')?.scrollIntoView({ block: 'nearest' });
   }, [error]);
   const [confirming, setConfirming] = useState(false);
   // Where the focus was when the question came: Keep editing puts it back there, not at the top of the dialog.
@@ -155,8 +158,8 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
       ...(idle !== opened.idle ? { builtinIdleMinutes: minutes } : {}),
     };
     // Main's refusal (a folder that is not there, too many idle minutes) shows in the footer, beside Save, and marks
-    // the field it is about.
-    if (await saveSettings(patch, (message) => setError(message, refusedField(message, patch)))) onClose();
+    // the field of the setting it names.
+    if (await saveSettings(patch, (message, setting) => setError(message, refusedField({ message, setting }, patch)))) onClose();
   };
   const probed = gpu && gpu.source !== 'override' ? gpu : null;
   // The saved default may name a model or alias the active connection does not offer (one of another connection): it

@@ -1,7 +1,7 @@
 /**
  * The settings as this page holds them: saved here, or saved in another window or tab and taken from main's event.
  */
-import type { Settings } from '../../shared/ipc';
+import { FirebrandError, type SettingName, type Settings } from '../../shared/ipc';
 import { firebrand } from '../firebrand';
 import { fail, useStore } from './app-state';
 import { errorMessage } from './errors';
@@ -14,14 +14,15 @@ const get = useStore.getState;
 /**
  * Saves a change of the settings; resolves true when main took it. `refused` shows main's refusal where the change
  * was asked (Settings' footer): the banner lay hidden behind the modal, and its Retry sent the same bad value again
- * (settings audit #1). Without it, the banner says it, with Retry.
+ * (settings audit #1), with the setting main names as the one it refused, where it names one. Without it, the banner
+ * says it, with Retry.
  */
-export async function saveSettings(patch: Partial<Settings>, refused?: (message: string) => void): Promise<boolean> {
+export async function saveSettings(patch: Partial<Settings>, refused?: (message: string, setting: SettingName | undefined) => void): Promise<boolean> {
   let settings: Settings;
   try {
     settings = await firebrand().settings.update(patch);
   } catch (err) {
-    if (refused) refused(errorMessage(err));
+    if (refused) refused(errorMessage(err), err instanceof FirebrandError ? err.setting : undefined);
     else fail(err, () => void saveSettings(patch));
     return false;
   }

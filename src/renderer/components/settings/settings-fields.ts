@@ -1,3 +1,4 @@
+import type { SettingName } from '../../../shared/ipc';
 import type { GpuReport } from '../../../shared/models';
 import { formatBytes } from '../../format';
 
@@ -33,12 +34,26 @@ export function idleMinutesFrom(typed: string): { minutes: number } | { problem:
 /** The Settings fields a Save can be refused for. */
 export type RefusableField = 'url' | 'gpu' | 'modelsDir' | 'idle';
 
+/** The field each setting main may name in a refusal is typed in; the others (theme, default model) have none to mark. */
+const FIELD_OF_SETTING: Partial<Record<SettingName, RefusableField>> = {
+  ollamaUrl: 'url',
+  modelsDir: 'modelsDir',
+  builtinIdleMinutes: 'idle',
+  gpuOverride: 'gpu',
+};
+
 /**
  * Which field main refused a Save for, so that the field is marked (aria-invalid, its message as its description)
- * and takes the focus. Main answers with a sentence only: the field is the one the patch changed, where it changed
- * one; otherwise the one the sentence names (a folder's refusal names the path typed). Null where none can be told.
+ * and takes the focus: the setting main's refusal names, first. A refusal that names none (from a main older than
+ * the page: serve mode can be a build behind) is guessed at: the field the patch changed, where it changed one;
+ * otherwise the one the sentence names (a folder's refusal names the path typed). Null where none can be told.
  */
-export function refusedField(message: string, patch: { ollamaUrl?: unknown; modelsDir?: unknown; builtinIdleMinutes?: unknown }): RefusableField | null {
+export function refusedField(
+  refusal: { message: string; setting?: SettingName | undefined },
+  patch: { ollamaUrl?: unknown; modelsDir?: unknown; builtinIdleMinutes?: unknown },
+): RefusableField | null {
+  if (refusal.setting !== undefined) return FIELD_OF_SETTING[refusal.setting] ?? null;
+  const { message } = refusal;
   const changed: RefusableField[] = [
     ...(patch.ollamaUrl !== undefined ? (['url'] as const) : []),
     ...(patch.modelsDir !== undefined ? (['modelsDir'] as const) : []),
