@@ -4,7 +4,7 @@
  * a dropped file's location on disk (Electron hides `File.path`), so a GGUF dropped on Models is added by path.
  */
 import { contextBridge, ipcRenderer, webUtils } from 'electron';
-import { buildBridge } from '../shared/bridge';
+import { asRefusalData, buildBridge } from '../shared/bridge';
 import type { IpcResult } from '../shared/ipc';
 
 const api = buildBridge({
@@ -16,7 +16,8 @@ const api = buildBridge({
       ipcRenderer.removeListener(channel, wrapped);
     };
   },
-});
+  // A FirebrandError crossing contextBridge would reach the page as a bare Error (message only): boot.ts rebuilds it.
+}, asRefusalData);
 
 contextBridge.exposeInMainWorld('firebrand', api);
 

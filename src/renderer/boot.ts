@@ -8,7 +8,7 @@
  * Events that come before the app listens are held and handed to it, in order, once it does (`releaseEvents`),
  * as if it had listened first; a serve-mode problem reported meanwhile is kept for it likewise.
  */
-import { eventMethodName, type FirebrandApi } from '../shared/bridge';
+import { eventMethodName, withRefusalsAsErrors, type FirebrandApi } from '../shared/bridge';
 import { EVENT_CHANNELS, type ConversationSummary, type EventChannel, type ModelSummary, type KeptDraft, type Settings } from '../shared/ipc';
 import type { ConnectionInfo } from '../shared/connections';
 import type { Alias } from '../shared/models';
@@ -37,7 +37,8 @@ export function boot(): void {
   // window as the preload's is, so both modes offer the same `window.firebrand`.
   const preloaded = (window as Partial<Window>).firebrand;
   desktop = preloaded !== undefined;
-  const given = preloaded ?? (window.firebrand = createServeBridge(window.location, reportProblem, () => reconnected?.()));
+  // The preload's refusals cross as data (contextBridge keeps only an Error's message): FirebrandErrors again here.
+  const given = preloaded ? withRefusalsAsErrors(preloaded) : (window.firebrand = createServeBridge(window.location, reportProblem, () => reconnected?.()));
   const held = holdEvents(given);
   api = held.api;
   release = held.release;

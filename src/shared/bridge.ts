@@ -11,6 +11,7 @@ import {
   type EventContract,
   type InvokeChannel,
   type InvokeContract,
+  type IpcErrorData,
   type IpcResult,
 } from './ipc';
 
@@ -47,7 +48,21 @@ export function eventMethodName(channel: string): string {
   return `on${camel.charAt(0).toUpperCase()}${camel.slice(1)}`;
 }
 
-export function buildBridge(transport: BridgeTransport): FirebrandApi {
+/**
+ * A refusal as the preload rejects with it: Electron's contextBridge copies an Error's message only, so a
+ * FirebrandError reached the page without its code or the setting it names. Plain data crosses whole.
+ */
+export interface RefusalData {
+  firebrandRefusal: IpcErrorData;
+}
+
+const asError = (error: IpcErrorData): unknown => new FirebrandError(error);
+
+/** For the preload: each refusal rejects as data (RefusalData), made a FirebrandError again by `withRefusalsAsErrors`. */
+export const asRefusalData = (error: IpcErrorData): RefusalData => ({ firebrandRefusal: error });
+
+/** `refuse`: what a refused call rejects with (a FirebrandError; the preload's: `asRefusalData`). */
+export function buildBridge(transport: BridgeTransport, refuse: (error: IpcErrorData) => unknown = asError): FirebrandApi {
   const api: Record<string, Record<string, unknown>> = {};
   const domain = (channel: string) => {
     const name = channel.slice(0, channel.indexOf(':'));
@@ -56,7 +71,7 @@ export function buildBridge(transport: BridgeTransport): FirebrandApi {
   for (const channel of INVOKE_CHANNELS) {
     domain(channel)[camelAction(channel)] = async (req: unknown) => {
       const result = await transport.invoke(channel, req ?? {});
-      if (!result.ok) throw new FirebrandError(result.error);
+      if (!result.ok) throw refuse(result.error);
       return result.value;
     };
   }
@@ -66,4 +81,27 @@ export function buildBridge(transport: BridgeTransport): FirebrandApi {
   }
   // The shape is built from the same channel lists the types are derived from; the test suite checks both agree.
   return api as unknown as FirebrandApi;
+}
+
+/** The page's side of the preload's bridge: each call refused with RefusalData rejects with a FirebrandError again. */
+export function withRefusalsAsErrors(api: FirebrandApi): FirebrandApi {
+  const given = api as unknown as Record<string, Record<string, unknown>>;
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [name, methods] of Object.entries(given)) out[name] = { ...methods };
+  for (const channel of INVOKE_CHANNELS) {
+    const domain = channel.slice(0, channel.indexOf(':'));
+    const action = camelAction(channel);
+    const call = given[domain]?.[action] as ((req: unknown) => Promise<unknown>) | undefined;
+    if (!call) continue;
+    (out[domain] ??= {})[action] = (req: unknown) =>
+      call(req).catch((err: unknown) => {
+        throw isRefusalData(err) ? new FirebrandError(err.firebrandRefusal) : err;
+      });
+  }
+  return out as unknown as FirebrandApi;
+}
+
+function isRefusalData(value: unknown): value is RefusalData {
+  const error = (value as Partial<RefusalData> | null)?.firebrandRefusal;
+  return typeof error === 'object' && error !== null && typeof error.code === 'string' && typeof error.message === 'string';
 }
