@@ -9,7 +9,8 @@
  * index word ("c", "2 3") is far commoner than the word as typed, so rows' text is read to check it (literalsOf);
  * an emoji held by some recent messages; one held by none, which no index answers (SYMBOL_SCAN_SQL); and a whole
  * date, year first, day first, either way round, and with its month's name, asked for as every way it is written
- * (numericSpellings; namedDatePattern). Their words are sown by a second generator, so the mix above reads the same
+ * (numericSpellings; namedDatePattern); one with another language's month, mixed leading zeros or a year of two
+ * digits, a day in any year, and a whole month. Their words are sown by a second generator, so the mix above reads the same
  * vocabulary as before.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -62,6 +63,12 @@ const KINDS: [kind: string, query: string][] = [
   ['day-first date', '15.01.2024'],
   ['date either way round', '03/02/2024'],
   ['date with its month', '15 January 2024'],
+  ['date in another language', '15 de enero de 2024'],
+  ['date with mixed zeros', '3.02.2024'],
+  ['date of a two-digit year', '15/01/24'],
+  ['day in any year', 'the 15th of January'],
+  ['month with its name', 'January 2024'],
+  ['month in numbers', '2024-01'],
 ];
 const queries = ['python error', 'the', 'context window', 'w1', 'w2a3', 'wzz', 'image file token', 'missingword', 'mod', '"quoted" NEAR('];
 

@@ -1,3 +1,5 @@
+import { fullYear, namedDate, namedDatePattern, valid } from './named-dates';
+
 /**
  * A date as typed in search: a year of four digits and a month, with or without the day ("2024-01", "2024-01-15"),
  * or a day and a month of one or two digits each and then the year ("15.01.2024", "01/15/2024"; "1.2.3" is one
@@ -16,10 +18,19 @@ export function foldSeparators(text: string): string {
   return text.replace(/[-/.]/g, DATE_SEPARATOR);
 }
 
-/** A whole date: a year of four digits first or last, and a month and a day of one or two digits. */
-const FULL_DATE = /^(?:(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})|(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}))$/;
+/**
+ * A whole date: a year of four digits first or last, and a month and a day of one or two digits; or the year last in
+ * two digits ("15/01/24": fullYear). A year of two digits first is none: "24/01/15" could be either day.
+ */
+const FULL_DATE = /^(?:(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})|(\d{1,2})[-/.](\d{1,2})[-/.](\d{4}|\d{2}))$/;
 
-/** One day a date typed can be: its year as typed, month and day as numbers. */
+/** A month: a year of four digits and the month's number, either way round ("2024-01", "01/2024"). */
+const MONTH_DATE = /^(?:(\d{4})[-/.](\d{1,2})|(\d{1,2})[-/.](\d{4}))$/;
+
+/**
+ * One day a date typed can be: its year as typed (four digits: fullYear), month and day as numbers. A year "" is any
+ * year ("the 15th of January"); a day 0 is any day of the month ("January 2024", "2024-01").
+ */
 export type Day = [year: string, month: number, day: number];
 
 /** A whole date found in a query's words (typedDate). */
@@ -30,130 +41,96 @@ export interface TypedDate {
   typed?: string[];
   /** The days it can be: two where the day and the month could be either ("03/02/2024"). */
   days: Day[];
+  /** Its year as typed in two digits ("15/01/24", "Jan 15, 24": "24"): looked for so too, day or month first. */
+  yy?: string;
 }
+
+export { MONTH_NAMES } from './month-names';
+export { namedDatePattern, namedDayNumbers } from './named-dates';
 
 /**
- * The English names of the months, long first, then the short ones: "Sept" as well as "Sep". Other languages' are
- * not looked for ("15. Januar 2024" is found by its numbers only where it writes them): each name is one more
- * phrase for the index, and a short name in one language is a word in another ("mar" is the sea in Spanish).
- */
-export const MONTH_NAMES: readonly (readonly string[])[] = [
-  ['january', 'jan'],
-  ['february', 'feb'],
-  ['march', 'mar'],
-  ['april', 'apr'],
-  ['may'],
-  ['june', 'jun'],
-  ['july', 'jul'],
-  ['august', 'aug'],
-  ['september', 'sept', 'sep'],
-  ['october', 'oct'],
-  ['november', 'nov'],
-  ['december', 'dec'],
-];
-
-const valid = (month: number, day: number) => month >= 1 && month <= 12 && day >= 1 && day <= 31;
-
-/** A day's number, perhaps with its English ordinal ("15th") and a comma after it ("January 15, 2024"). */
-const DAY_WORD = /^(\d{1,2})(?:st|nd|rd|th)?,?$/i;
-const YEAR_WORD = /^(\d{4})[,.]?$/;
-
-/** A month's number (1-12) from its English name, long or short, with a dot or comma after it; else undefined. */
-function monthNumber(word: string): number | undefined {
-  const name = word.replace(/[.,]+$/, '').toLowerCase();
-  const at = MONTH_NAMES.findIndex((names) => names.includes(name));
-  return at < 0 ? undefined : at + 1;
-}
-
-/** Day, month by name and year, or month, day and year ("15 Jan 2024", "January 15, 2024"), as one Day. */
-function namedDay(parts: readonly string[]): Day | undefined {
-  if (parts.length !== 3) return undefined;
-  const year = YEAR_WORD.exec(parts[2]!)?.[1];
-  if (year === undefined) return undefined;
-  for (const [d, m] of [[parts[0]!, parts[1]!], [parts[1]!, parts[0]!]] as const) {
-    const day = DAY_WORD.exec(d)?.[1];
-    const month = monthNumber(m);
-    if (day !== undefined && month !== undefined && valid(month, Number(day))) return [year, month, Number(day)];
-  }
-  return undefined;
-}
-
-/**
- * The whole date that starts at `words[at]`, if any: one word of numbers ("15.01.2024", "2024-1-15"; FULL_DATE), a
- * day, an English month's name and a year in one word ("15-Jan-2024") or three ("15 January 2024", "Jan 15, 2024",
- * "January 15th 2024"). A year of two digits is none ("15/01/24"): "24/01/15" could be either day, and "22.04.1"
- * is a version. A month and a year without the day ("May 2024") are words, as before: "may" is a word.
+ * The whole date (or month) that starts at `words[at]`, if any: one word of numbers ("15.01.2024", "2024-1-15",
+ * "15/01/24"; FULL_DATE; "2024-01", "01/2024": MONTH_DATE), or a date with its month's name (named-dates.ts) in one
+ * word ("15-Jan-2024") or several ("15 January 2024", "Jan 15, 24", "15 de enero de 2024", "the 15th of January",
+ * "January 2024"). A month's name, a day or a year alone ("may", "15", "2024") are words, as is "15 may".
  */
 export function typedDate(words: readonly string[], at: number): TypedDate | undefined {
   const word = words[at];
   if (word === undefined) return undefined;
+  const typed = word.split(/[-/.]/);
   const m = FULL_DATE.exec(word);
   if (m) {
     const days: Day[] = [];
     if (m[1] !== undefined) {
       if (valid(Number(m[2]), Number(m[3]))) days.push([m[1], Number(m[2]), Number(m[3])]);
     } else {
-      const [a, b] = [Number(m[4]), Number(m[5])];
-      if (valid(b, a)) days.push([m[6]!, b, a]);
-      if (valid(a, b) && a !== b) days.push([m[6]!, a, b]);
+      const [a, b, year] = [Number(m[4]), Number(m[5]), fullYear(m[6]!)];
+      if (valid(b, a)) days.push([year, b, a]);
+      if (valid(a, b) && a !== b) days.push([year, a, b]);
     }
-    return days.length === 0 ? undefined : { words: 1, typed: word.split(/[-/.]/), days };
+    return days.length === 0 ? undefined : { words: 1, typed, days, ...(m[6]?.length === 2 ? { yy: m[6] } : {}) };
   }
-  const inOne = namedDay(word.split(/[-/.]/));
-  if (inOne) return { words: 1, days: [inOne] };
-  const inThree = namedDay(words.slice(at, at + 3));
-  return inThree ? { words: 3, days: [inThree] } : undefined;
+  const month = MONTH_DATE.exec(word);
+  if (month) {
+    const [year, number] = month[1] !== undefined ? [month[1], Number(month[2])] : [month[4]!, Number(month[3])];
+    return number >= 1 && number <= 12 ? { words: 1, typed, days: [[year, number, 0]] } : undefined;
+  }
+  const inOne = namedDate(typed, 0, true);
+  const named = inOne ? { ...inOne, words: 1 } : namedDate(words, at);
+  return named ? { words: named.words, days: [named.day], ...(named.yy === undefined ? {} : { yy: named.yy }) } : undefined;
 }
 
+/** A year of four digits in a spelling of a day in any year (Day's year ""): a GLOB's, and a regular expression's. */
+export const ANY_YEAR = '[0-9][0-9][0-9][0-9]';
+
 /**
- * The ways a whole date typed in numbers is written elsewhere, each as its three numbers in order: year first (ISO,
- * with its leading zeros, and without them: "2024-1-15"), day first (most of the world) and month first (the US),
- * these two with the leading zeros of the month and day or without them ("01/15/2024", "1/15/2024"). Day or month
- * first, both days are looked for where both numbers can be the month ("03/02/2024": 3 February or March 2). The
- * numbers as typed come first, where typed so. A date with one number padded and not the other ("3.02.2024") is
- * left out: every spelling is one more phrase for the index and one more GLOB for each message it matches.
+ * A day of one or two digits in a spelling of a month (Day's day 0): the month is found by its year and number alone
+ * ("2024-01" in "2024-01-15"), and with these the whole day is marked, not "2024-01" of it.
+ */
+const ANY_DAY = ['[0-9]', '[0-9][0-9]'];
+
+/** A number as it is written, with its leading zero and without ("03", "3"); one way from 10 on. */
+const writings = (n: number) => (n < 10 ? [`0${n}`, `${n}`] : [`${n}`]);
+
+/**
+ * The ways a whole date typed in numbers is written elsewhere, each as its numbers in order: year first (ISO, with
+ * its leading zeros, and without them: "2024-1-15"), day first (most of the world) and month first (the US), each
+ * with the month's and the day's leading zeros or without, or one and not the other ("3.02.2024", "03.2.2024"). Day or
+ * month first, both days are looked for where both numbers can be the month ("03/02/2024": 3 February or March 2).
+ * The numbers as typed come first, where typed so. A year typed in two digits is looked for so too ("15/01/24",
+ * "1/15/24"), day or month first: every date is not, as each spelling is one more phrase and GLOB. A day in any year has ANY_YEAR for its year; a month (day 0) is
+ * its year and month, either way round ("2024-01", "01/2024", which "15/01/2024" holds; "01/15/2024" does not: no
+ * phrase finds it without its day), and those with any day (ANY_DAY).
  */
 export function numericSpellings(date: TypedDate): string[][] {
   const out = new Map(date.typed ? [[date.typed.join('-'), date.typed]] : []);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  for (const [year, month, day] of date.days) {
-    const spellings = [[year, pad(month), pad(day)], [pad(day), pad(month), year], [pad(month), pad(day), year], [`${day}`, `${month}`, year], [`${month}`, `${day}`, year], [year, `${month}`, `${day}`]];
+  for (const [typedYear, month, day] of date.days) {
+    const year = typedYear === '' ? ANY_YEAR : typedYear;
+    const spellings: string[][] = [];
+    for (const m of writings(month)) {
+      if (day === 0) spellings.push([year, m], [m, year], ...ANY_DAY.flatMap((d) => [[year, m, d], [d, m, year]]));
+      else for (const d of writings(day)) spellings.push([year, m, d], [d, m, year], [m, d, year], ...(date.yy === undefined ? [] : [[d, m, date.yy], [m, d, date.yy]]));
+    }
+    // Both padded first, then neither, then one of them: the ways most texts write a date first.
+    const padded = (s: string[]) => s.filter((n) => n.length === 1).length;
+    spellings.sort((a, b) => rank(padded(a), a.length) - rank(padded(b), b.length));
     for (const spelling of spellings) out.set(spelling.join('-'), spelling);
   }
   return [...out.values()];
 }
 
-/** numericSpellings of a whole date typed as one word of numbers; undefined where `word` is none ("15.01.20"). */
+/** numericSpellings' order: none unpadded, then all (of two or of one), then mixed. */
+const rank = (unpadded: number, length: number) => (unpadded === 0 ? 0 : unpadded === (length === 3 ? 2 : 1) ? 1 : 2);
+
+/** numericSpellings of a whole date typed as one word of numbers; undefined where `word` is none ("15.01.202"). */
 export function dateSpellings(word: string): string[][] | undefined {
   const date = typedDate([word], 0);
   return date?.typed ? numericSpellings(date) : undefined;
 }
 
-/** An English ordinal's ending: 1st, 2nd, 3rd, 11th, 22nd. */
-function ordinal(day: number): string {
-  const tens = day % 100 >= 11 && day % 100 <= 13;
-  return `${day}${tens ? 'th' : (['th', 'st', 'nd', 'rd'][day % 10] ?? 'th')}`;
-}
-
-/** The ways a day's number is written beside a month's name: "5", "5th", "05". */
-export function namedDayNumbers(day: number): string[] {
-  return day < 10 ? [`${day}`, ordinal(day), `0${day}`] : [`${day}`, ordinal(day)];
-}
-
-/**
- * The days written with their month's English name, as a regular expression's source (case aside: flag "i"): the
- * day (namedDayNumbers) and the month, long or short, or the month and the day, then the year, with one to three of
- * space, ",", ".", "/" and "-" between ("15 January 2024", "Jan. 15th, 2024", "15-JAN-2024"), no letter or digit
- * before it and no digit after it. Not "15 January" without the year, nor "January 2024" without the day.
- */
-export function namedDatePattern(days: readonly Day[]): string {
-  const gap = '[\\s,./-]{1,3}';
-  const ways = days.flatMap(([year, month, day]) => {
-    const name = `(?:${MONTH_NAMES[month - 1]!.join('|')})`;
-    const number = `(?:${namedDayNumbers(day).join('|')})`;
-    return [`${number}${gap}${name}${gap}${year}`, `${name}${gap}${number}${gap}${year}`];
-  });
-  return `(?<![0-9a-z])(?:${ways.join('|')})(?![0-9])`;
+/** The FTS5 phrase of a spelling (numericSpellings): its numbers, not those of any year or day (ANY_YEAR, ANY_DAY). */
+export function spellingPhrase(spelling: readonly string[]): string {
+  return spelling.filter((n) => !n.startsWith('[')).join(' ');
 }
 
 /**

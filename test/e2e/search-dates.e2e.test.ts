@@ -20,7 +20,7 @@ describe('search for a date however it is written', () => {
     await sendInChats(page, ['Invoice dated January 15, 2024, paid in full', 'Shipped on 2024-1-15 at noon', 'Nothing on 15 May 2024 or January 16, 2024']);
     await page.getByTestId('new-chat').click();
     const hit = page.getByTestId('search-result');
-    for (const query of ['2024-01-15', '15 January 2024', 'Jan 15, 2024', '15.1.2024']) {
+    for (const query of ['2024-01-15', '15 January 2024', 'Jan 15, 2024', '15.1.2024', '15 de enero de 2024', '15/01/24']) {
       await page.getByTestId('search-input').fill(query);
       await expect.poll(() => hit.locator('mark').allTextContents().then((marks) => marks.sort())).toEqual(['2024-1-15', 'January 15, 2024']);
       expect(await hit.count()).toBe(2);

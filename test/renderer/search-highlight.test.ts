@@ -40,7 +40,8 @@ describe('markOffsets (the searched words marked in an opened message)', () => {
     const mark = (query: string) => marked(text, searchTerms(query));
     expect(mark('2024-01-15')).toEqual(['2024/01/15', '2024.01.15', '15.01.2024']);
     expect(mark('2024/01/15')).toEqual(['2024/01/15', '2024.01.15', '15.01.2024']);
-    expect(mark('2024-01')).toEqual(['2024/01', '2024.01']);
+    // A month marks each day of it whole, as search finds them.
+    expect(mark('2024-01')).toEqual(['2024/01/15', '2024.01.15', '15.01.2024']);
     // A whole date typed in another order marks the same day however it is written, in the order of the text.
     expect(mark('15/01/2024')).toEqual(['2024/01/15', '2024.01.15', '15.01.2024']);
     expect(mark('1/15/2024')).toEqual(['2024/01/15', '2024.01.15', '15.01.2024']);
@@ -58,5 +59,17 @@ describe('markOffsets (the searched words marked in an opened message)', () => {
     // With other words around it, each marked; a month's name on its own is a word.
     expect(mark('due 15 January 2024')).toEqual(['Due', ...all]);
     expect(mark('jan')).toEqual(['Jan', 'Jan', 'Jan']);
+  });
+
+  // Search found these for the month, the day in another language, with "of" or mixed zeros, and the opened chat
+  // marked their words apart, or nothing.
+  it('marks a month, a day in another language, with "of", mixed zeros or a year of two digits, whole', () => {
+    const text = 'Le 15 janvier 2024, am 15. Januar 2024, el 15 de enero de 2024, on the 15th of January 2024, 2024-01-03; not 15 février 2024 nor 2023-01-15';
+    const mark = (query: string) => marked(text, searchTerms(query));
+    const days = ['15 janvier 2024', '15. Januar 2024', '15 de enero de 2024', '15th of January 2024'];
+    for (const query of ['15 janvier 2024', '15 gennaio 2024', '15 of January 2024', '15/01/24', '15.1.24']) expect(mark(query), query).toEqual(days);
+    expect(mark('janvier 2024')).toEqual([...days, '2024-01-03']);
+    expect(mark('the 15th of January')).toEqual(['15 janvier', '15. Januar', '15 de enero', '15th of January', '2023-01-15']);
+    expect(marked('Due 3.02.2024 or 03.2.2024, not 3.2.20245', searchTerms('2024-02-03'))).toEqual(['3.02.2024', '03.2.2024']);
   });
 });

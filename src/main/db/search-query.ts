@@ -3,7 +3,8 @@
  * literal: "C++", "1.2.3", a date in its spellings) and how they are marked in a snippet, and a query of symbols
  * only. Text in, text out: search.ts runs them.
  */
-import { DATE_SEPARATOR, DATE_WORD, dateLiteral, dateLiteralRegExp, foldSeparators, MONTH_NAMES, namedDayNumbers, numericSpellings, typedDate, type Day, type TypedDate } from '../../shared/number-separators';
+import { monthPrefixes } from '../../shared/month-names';
+import { DATE_SEPARATOR, DATE_WORD, dateLiteral, dateLiteralRegExp, foldSeparators, namedDayNumbers, numericSpellings, spellingPhrase, typedDate, type Day, type TypedDate } from '../../shared/number-separators';
 import { MATCH_END, MATCH_START, type Literal } from './search-hit';
 
 /** The words of a query: split at spaces, control characters dropped, those with a letter or digit, at most 32. */
@@ -36,19 +37,34 @@ function unitsOf(words: readonly string[]): Unit[] {
 }
 
 /**
- * A day written with its month's English name, as FTS5 phrases: the day's number, the month's first three letters
- * as a prefix (its long and short names, which the prefix index of 3 holds), then the year, or the month first (the
- * tokenizer drops the commas and dots between: "January 15, 2024" is "january" "15" "2024"). A day of two digits is
- * a prefix too ("15" and "15th", from the prefix index of 2); one of one digit is each way it is written
- * (namedDayNumbers: "3", "3rd", "03"), as "3*" has no prefix index and reads every word that starts with 3. What
- * else they match ("janitor", "150") the check of the text leaves out (dateLiteral). Phrases, not a NEAR group for
- * both orders: bm25 counts each phrase of a query over the whole index, and a NEAR group's are its single words, so
- * it read every message with a "3" (bench/search.bench.ts), where a phrase reads those with all three.
+ * A day written with its month's name, as FTS5 phrases: the day's number, the month's first three letters as a
+ * prefix (monthPrefixes: its long and short names in each language, which the prefix index of 3 holds), then the
+ * year, or the month first (the tokenizer drops the commas and dots between: "January 15, 2024" is "january" "15"
+ * "2024"); "15th of January 2024" and "15 de enero de 2024" with their "of" and "de". A day of two digits is a prefix
+ * too ("15" and "15th", from the prefix index of 2); one of one digit is each way it is written (namedDayNumbers: "3",
+ * "3rd", "03"), as "3*" has no prefix index and reads every word that starts with 3. The day after its month, and
+ * "of", with an English name only; "de" with a Spanish or Portuguese one (monthPrefixes). What else they match
+ * ("janitor", "150") the check of the text leaves out (dateLiteral). Phrases, not a NEAR group for both orders: bm25
+ * counts each phrase of a query over the whole index, and a NEAR group's are its single words, so it read every
+ * message with a "3" (bench/search.bench.ts), where a phrase reads those with all three. A day in any year has no
+ * year in its phrases. A month ("January 2024", day 0) is its name near its year, a day or "de" between or none: a
+ * NEAR group, whose single words (the month's prefix, the year) are no "3".
  */
 function namedDayPhrases([year, month, day]: Day): string[] {
-  const name = `"${MONTH_NAMES[month - 1]![0]!.slice(0, 3)}"*`;
+  const names = monthPrefixes(month);
+  const then = year === '' ? '' : ` + "${year}"`;
+  if (day === 0) return names.map(({ prefix }) => `NEAR("${prefix}"* "${year}", 2)`);
   const days = day < 10 ? namedDayNumbers(day).map((n) => `"${n}"`) : [`"${day}"*`];
-  return days.flatMap((n) => [`${n} + ${name} + "${year}"`, `${name} + ${n} + "${year}"`]);
+  return names.flatMap(({ prefix, english, de }) => {
+    const name = `"${prefix}"*`;
+    // With a year, "of" and "de" are asked for without the day: one phrase, not one for each way the day is written;
+    // they are rare enough ("of january 2024"), and the check of the text wants the day.
+    const joined = year === '' ? [...(english ? [`+ "of" + ${name}`] : []), ...(de ? [`+ "de" + ${name}`] : [])] : [];
+    return [
+      ...days.flatMap((n) => [`${n} + ${name}${then}`, ...(english ? [`${name} + ${n}${then}`] : []), ...joined.map((j) => `${n} ${j}`)]),
+      ...(year === '' ? [] : [...(english ? [`"of" + ${name}${then}`] : []), ...(de ? [`${name} + "de"${then}`] : [])]),
+    ];
+  });
 }
 
 /**
@@ -68,8 +84,10 @@ export function toFtsQuery(input: string): string | null {
     // All three numbers: without the first ("2 3" of "3.2.2024") a phrase matched every "version 2.3", and each
     // such message's text was read for the literal check, 560 ms at 200,000 turns (bench/search.bench.ts).
     const numbers = numericSpellings(date);
-    const others = [...(date.typed ? numbers.slice(1) : numbers).map((s) => `"${s.join(' ')}"`), ...date.days.flatMap(namedDayPhrases)];
-    return `(${[...(date.typed ? [typed] : []), ...others].join(' OR ')})`;
+    // The typed numbers all, a prefix (results follow typing): "2024"* alone, of "01/2024", read every message of 2024.
+    const asTyped = date.typed ? [`"${date.typed.filter((n) => n !== '').join(' ')}"*`] : [];
+    const others = [...(date.typed ? numbers.slice(1) : numbers).map((s) => `"${spellingPhrase(s)}"`), ...date.days.flatMap(namedDayPhrases)];
+    return `(${[...new Set([...asTyped, ...others])].join(' OR ')})`;
   });
   return parts.join(parts.some((p) => p.startsWith('(')) ? ' AND ' : ' ');
 }

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3, { type Database } from 'better-sqlite3';
-import type { ConversationStore } from '../../../src/main/db/conversation-store';
+import { ConversationStore } from '../../../src/main/db/conversation-store';
+import { SearchStore } from '../../../src/main/db/search';
+import { SEARCH_PAGE } from '../../../src/shared/search-ipc';
 import type { Block, Turn } from '../../../src/shared/turn';
 import { migrate } from '../../../src/main/db/open-database';
 import { MIGRATIONS } from '../../../src/main/db/migrations';
@@ -51,4 +53,23 @@ export function writeChat(store: ConversationStore, id: string, turns: number): 
     store.appendTurn({ id: turnId, conversationId: id, parentId: parent, role: t % 2 ? 'assistant' : 'user', blocks: text(`${id} words ${t}`), meta: {}, status: 'done', createdAt: t }, t);
     parent = turnId;
   }
+}
+
+/**
+ * A "Deadlines" chat of one message per `says` line, in order, searched as the app's conversations:search asks
+ * (SearchStore.find, SEARCH_PAGE); `hit`: a query's turn ids and snippets, by id; `ids`: its turn ids.
+ */
+export function datedChat(says: readonly (readonly [string, string])[]) {
+  const db = memoryDb();
+  const store = new ConversationStore(db);
+  const search = new SearchStore(db);
+  store.createConversation('c1', 'Deadlines', null, tick());
+  let parent: string | null = null;
+  for (const [id, words] of says) {
+    store.appendTurn(makeTurn({ id, conversationId: 'c1', parentId: parent, blocks: text(words) }), tick());
+    parent = id;
+  }
+  const hit = (q: string) => search.find(q, SEARCH_PAGE).hits.map((h) => [h.turnId, h.snippet] as const).sort(([a], [b]) => String(a).localeCompare(String(b)));
+  const ids = (q: string) => hit(q).map(([id]) => id);
+  return { store, search, hit, ids };
 }

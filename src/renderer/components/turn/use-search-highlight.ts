@@ -64,8 +64,15 @@ export function markOffsets(text: string, terms: readonly string[]): [number, nu
     // spelling marked, as search marks it; a date of several words ("Jan 15, 2024") as one.
     const date = typedDate(folded, i);
     if (date) {
-      const dates = dateLiteral(date).flatMap((entry) => [...plain.matchAll(dateLiteralRegExp(entry))].map((m) => [m.index, m.index + m[0].length]));
-      for (const [start, end] of dates.sort((a, b) => a[0]! - b[0]!)) out.push([from[start!]!, from[end!]!]);
+      const dates = dateLiteral(date).flatMap((entry) => [...plain.matchAll(dateLiteralRegExp(entry))].map((m): [number, number] => [m.index, m.index + m[0].length]));
+      // Spellings that overlap are one mark: a month's "2024-01" and its day's "2024-01-15" in "2024-01-15".
+      const merged: [number, number][] = [];
+      for (const [start, end] of dates.sort((a, b) => a[0] - b[0])) {
+        const last = merged.at(-1);
+        if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+        else merged.push([start, end]);
+      }
+      for (const [start, end] of merged) out.push([from[start]!, from[end]!]);
       i += date.words - 1;
       continue;
     }
