@@ -2,7 +2,8 @@
  * The Models screen's rows as a user meets them (models round 2), in serve mode against an Ollama replay: a model's
  * Details fold when clicked again; the focus stays where the user was as a pull or a download changes state (Pull,
  * Cancel, Pull again, Dismiss, Pause, Resume) and as a models-folder file is renamed, where it fell to <body> with
- * the button that went; a llama-server model's row shows its size and parameters, not a lone "—".
+ * the button that went; a llama-server model's row shows its size and parameters, not a lone "—"; an alias's
+ * buttons stand apart.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -147,6 +148,39 @@ describe('the rows of the Models screen', () => {
     await expect.poll(() => app.page.evaluate(() => `${document.activeElement?.getAttribute('data-testid')} in ${document.activeElement?.closest('[data-file]')?.getAttribute('data-file')}`)).toBe(
       'library-rename in plain-renamed.gguf',
     );
+  });
+
+  it("spaces an alias's buttons apart, with its question's, and puts its auto-compact choice under them, at 1280 and 390 px", async () => {
+    await app.openApp();
+    await app.page.evaluate(() =>
+      window.firebrand.aliases.create({ name: 'small', connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: '', parameters: {}, thinkMode: 'off', contextWindow: 6000 }),
+    );
+    await app.page.getByTestId('models-open').click();
+    const alias = app.page.locator('[data-testid="alias-item"][data-alias="small"]');
+    /** The px between each button and the next where they share a line; the auto-compact label's top less the buttons' bottom. */
+    const layout = () =>
+      alias.evaluate((li) => {
+        const boxes = [...li.querySelectorAll('button')].map((b) => b.getBoundingClientRect());
+        const gaps = boxes.slice(1).flatMap((b, i) => (Math.abs(b.top - (boxes[i]?.top ?? 0)) < 2 ? [Math.round(b.left - (boxes[i]?.right ?? 0))] : []));
+        const label = li.querySelector('label')?.getBoundingClientRect();
+        return { gaps, below: Math.round((label?.top ?? 0) - Math.max(...boxes.map((b) => b.bottom))) };
+      });
+    for (const width of [1280, 390]) {
+      await app.page.setViewportSize({ width, height: 844 });
+      await alias.getByTestId('alias-delete').waitFor();
+      // Before, Edit, "Create in Ollama" and Delete… touched (0 px), and "Summarize older turns on its own" ran on
+      // beside them and broke over two lines.
+      const row = await layout();
+      expect(row.gaps.length).toBeGreaterThan(0);
+      for (const gap of row.gaps) expect(gap).toBeGreaterThanOrEqual(4);
+      expect(row.below).toBeGreaterThanOrEqual(0);
+      await alias.getByTestId('alias-delete').click();
+      await alias.getByTestId('alias-delete-keep').waitFor();
+      const asking = await layout();
+      for (const gap of asking.gaps) expect(gap).toBeGreaterThanOrEqual(4);
+      await alias.getByTestId('alias-delete-keep').click();
+    }
+    await shootAtBothWidths(app.page, 'models-alias-row', '[data-testid="alias-item"]');
   });
 
   it.skipIf(!existsSync(CONFORMANCE))("shows a llama-server model's size and parameters from its /v1/models, never a lone \"—\"", async () => {

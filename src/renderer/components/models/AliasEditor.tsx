@@ -214,22 +214,29 @@ export function AliasEditor() {
       <h3>Aliases</h3>
       <ul className="mm-list">
         {aliases.map((a) => (
-          <li key={a.id} data-testid="alias-item" data-alias={a.name} data-alias-id={a.id}>
-            <strong>{a.name}</strong> <span className="mm-muted">→ {a.model} · think {a.thinkMode}{a.contextWindow ? ` · ${a.contextWindow.toLocaleString('en-US')} tokens` : ''}</span>{' '}
-            <span data-testid="alias-status" data-status={a.status} className={a.status === 'changed' || a.status === 'missing' ? 'mm-error' : 'mm-muted'}>({STATUS[a.status]})</span>{' '}
-            {/* Its model deleted or renamed away: said here as the picker says it (round 10: only the picker did). */}
-            {a.connectionId === activeConnectionId && missingModel(a, activeModels) && <span className="mm-error" data-testid="alias-model-gone">{missingModel(a, activeModels)}</span>}{' '}
-            <button type="button" data-testid="alias-edit" aria-label={`Edit ${a.name}`} onClick={() => edit(a)}>Edit</button>
-            {a.connectionId === OLLAMA && <button type="button" data-testid="alias-materialize" onClick={() => void materializeAlias(a.id)}>{a.materializedDigest ? 'Create again in Ollama' : 'Create in Ollama'}</button>}
-            {deleting === a.id ? (
-              <span role="alertdialog" aria-label={`Delete ${a.name}`}>
-                <span data-testid="alias-delete-question">Delete the alias {a.name}? Its system prompt, parameters and window go with it.{a.materializedDigest ? ` Its Ollama model ${a.name} stays.` : ''}</span>{' '}
-                <button type="button" data-testid="alias-delete-confirm" aria-label={`Delete ${a.name}`} onClick={() => void remove(a)}>Delete</button>
-                <button type="button" data-testid="alias-delete-keep" autoFocus aria-label={`Keep ${a.name}`} onClick={() => keepAlias(a.id)}>Keep</button>
-              </span>
-            ) : (
-              <button type="button" data-testid="alias-delete" aria-label={`Delete ${a.name}…`} autoFocus={keptAlias === a.id} onClick={() => setDeleting(a.id)}>Delete…</button>
-            )}{' '}
+          <li key={a.id} className="mm-alias" data-testid="alias-item" data-alias={a.name} data-alias-id={a.id}>
+            {/* What it is on one line, its buttons (spaced, kept together) on the next, the auto-compact choice under
+                them: the buttons ran into one another and "Summarize older turns on its own" broke over two lines
+                around them (models eyes pass). */}
+            <div>
+              <strong>{a.name}</strong> <span className="mm-muted">→ {a.model} · think {a.thinkMode}{a.contextWindow ? ` · ${a.contextWindow.toLocaleString('en-US')} tokens` : ''}</span>{' '}
+              <span data-testid="alias-status" data-status={a.status} className={a.status === 'changed' || a.status === 'missing' ? 'mm-error' : 'mm-muted'}>({STATUS[a.status]})</span>{' '}
+              {/* Its model deleted or renamed away: said here as the picker says it (round 10: only the picker did). */}
+              {a.connectionId === activeConnectionId && missingModel(a, activeModels) && <span className="mm-error" data-testid="alias-model-gone">{missingModel(a, activeModels)}</span>}
+            </div>
+            <div className="mm-row">
+              <button type="button" data-testid="alias-edit" aria-label={`Edit ${a.name}`} onClick={() => edit(a)}>Edit</button>
+              {a.connectionId === OLLAMA && <button type="button" data-testid="alias-materialize" onClick={() => void materializeAlias(a.id)}>{a.materializedDigest ? 'Create again in Ollama' : 'Create in Ollama'}</button>}
+              {deleting === a.id ? (
+                <span role="alertdialog" className="mm-row" aria-label={`Delete ${a.name}`}>
+                  <span data-testid="alias-delete-question">Delete the alias {a.name}? Its system prompt, parameters and window go with it.{a.materializedDigest ? ` Its Ollama model ${a.name} stays.` : ''}</span>{' '}
+                  <button type="button" data-testid="alias-delete-confirm" aria-label={`Delete ${a.name}`} onClick={() => void remove(a)}>Delete</button>
+                  <button type="button" data-testid="alias-delete-keep" autoFocus aria-label={`Keep ${a.name}`} onClick={() => keepAlias(a.id)}>Keep</button>
+                </span>
+              ) : (
+                <button type="button" data-testid="alias-delete" aria-label={`Delete ${a.name}…`} autoFocus={keptAlias === a.id} onClick={() => setDeleting(a.id)}>Delete…</button>
+              )}
+            </div>
             <AutoCompactSelect kind="alias" id={a.id} />
           </li>
         ))}
