@@ -1,8 +1,9 @@
 import { useId, useRef, useState } from 'react';
 import type { ModelSummary } from '../../../shared/ipc';
+import type { ModelArchitecture } from '../../../shared/models';
 import { deleteModel, hideDetails, showDetails, useModelsStore, type ModelsState } from '../../store/models-slice';
 import { ContextPanel } from './ContextPanel';
-import { formatBytes } from './format';
+import { formatBytes, formatTokens } from './format';
 import { ModelWindow } from './ModelWindow';
 import { useFocusAfterRemoval } from '../../hooks/use-focus-after-removal';
 
@@ -13,6 +14,16 @@ import { useFocusAfterRemoval } from '../../hooks/use-focus-after-removal';
 /** Size, family, parameters, quantization: those the server said, "" where it said none (never a lone "—"). */
 export function facts(m: ModelSummary): string {
   return [m.sizeBytes === null ? null : formatBytes(m.sizeBytes), m.family, m.parameterSize, m.quantization].filter(Boolean).join(' · ');
+}
+
+/**
+ * A model's architecture in Details, each number with its unit: "trained context 40,960" and "sliding window 1024"
+ * left the user to guess tokens or bytes (models eyes pass).
+ */
+export function architectureLine(a: ModelArchitecture): string {
+  const trained = a.contextLength === null ? 'not said' : `${formatTokens(a.contextLength)} tokens`;
+  const sliding = a.slidingWindow === null ? '' : `, sliding window ${formatTokens(a.slidingWindow)} tokens`;
+  return `${a.arch}: ${a.blockCount} layers, trained context ${trained}${sliding}`;
 }
 
 /**
@@ -95,8 +106,7 @@ export function ModelList({ connectionId, ollama }: { connectionId: string; olla
                 <p>Can: {details.capabilities.join(', ') || 'not said'}</p>
                 {details.architecture && (
                   <p className="mm-muted">
-                    {details.architecture.arch}: {details.architecture.blockCount} layers, trained context {details.architecture.contextLength?.toLocaleString('en-US') ?? '—'}
-                    {details.architecture.slidingWindow !== null ? `, sliding window ${details.architecture.slidingWindow}` : ''}
+                    {architectureLine(details.architecture)}
                   </p>
                 )}
                 {details.system && <details><summary>System prompt</summary><pre>{details.system}</pre></details>}

@@ -1,9 +1,25 @@
 import { loadLibrary, unloadBuiltin, useLibraryStore } from '../../store/library-slice';
 import { loadRunning, unloadModel, useModelsStore } from '../../store/models-slice';
+import type { LoadedModel } from '../../../shared/library';
 import type { RunningModel } from '../../../shared/models';
-import { formatBytes } from './format';
+import { formatBytes, formatTokens } from './format';
 
 const NONE: RunningModel[] = [];
+
+/**
+ * An Ollama model's memory, context and unload time, as /api/ps says them; the context in tokens, beside the GiB on
+ * the same line ("context 8,192" left the user to guess; models eyes pass).
+ */
+export function ollamaFacts(m: RunningModel): string {
+  const context = m.contextLength !== null ? ` · context ${formatTokens(m.contextLength)} tokens` : '';
+  const unloads = m.expiresAt ? ` · unloads ${new Date(m.expiresAt).toLocaleTimeString()}` : '';
+  return `${formatBytes(m.sizeVramBytes)} of ${formatBytes(m.sizeBytes)} on the GPU${context}${unloads}`;
+}
+
+/** The built-in engine's loaded model: its memory and its context, in tokens too. */
+export function builtinFacts(m: LoadedModel): string {
+  return `built-in · ${formatBytes(m.memoryBytes)} held · context ${formatTokens(m.contextSize)} tokens`;
+}
 
 /**
  * What is loaded: Ollama's models (`/api/ps`: memory on the GPU, context, expiry, a CPU spill warning) and the built-in
@@ -35,7 +51,7 @@ export function RunningModels({ ollama }: { ollama: string | null }) {
             <li key={m.file} data-testid="running-builtin" data-file={m.file} data-answering={m.answering}>
               <strong>{m.file}</strong>{' '}
               <span className="mm-muted">
-                built-in · {formatBytes(m.memoryBytes)} held · context {m.contextSize.toLocaleString('en-US')}
+                {builtinFacts(m)}
                 {m.answering ? ' · answering now: stop the answer to unload it' : m.unloadsAt ? ` · unloads ${new Date(m.unloadsAt).toLocaleTimeString()} if unused` : ''}
               </span>{' '}
               {/* Main refuses to unload a model mid-answer: the button is not offered to be refused. */}
@@ -49,9 +65,7 @@ export function RunningModels({ ollama }: { ollama: string | null }) {
           <li key={m.name} data-testid="running-model">
             <strong>{m.name}</strong>{' '}
             <span className="mm-muted">
-              {formatBytes(m.sizeVramBytes)} of {formatBytes(m.sizeBytes)} on the GPU
-              {m.contextLength !== null ? ` · context ${m.contextLength.toLocaleString('en-US')}` : ''}
-              {m.expiresAt ? ` · unloads ${new Date(m.expiresAt).toLocaleTimeString()}` : ''}
+              {ollamaFacts(m)}
             </span>
             {m.spilledToCpu && <span className="mm-error" data-testid="running-spilled"> Spilled to the CPU: it did not fit on the GPU and runs slower.</span>}{' '}
             <button type="button" data-testid="running-unload" onClick={() => void unloadModel(m.name)}>Unload</button>
