@@ -26,6 +26,24 @@ export interface PullOptions {
 
 const SPEED_WINDOW_MS = 5_000;
 
+/**
+ * What a refused pull says. A name the registry does not have (a typo, a tag that does not exist) came back as
+ * Ollama's "pull model manifest: file does not exist", which does not tell the user that the name is what is
+ * wrong: it is said in plain words, with where to look, and Ollama's own words after. Other refusals are said as
+ * Ollama said them.
+ */
+export function pullRefused(model: string, said: string | null, status: number | null, name?: string): string {
+  const failed = failedOn(`Pulling ${model}`, name);
+  if (said !== null && /manifest: file does not exist|manifest unknown/i.test(said)) {
+    // A name with a host (hf.co/…, registry.example.com/…) is not from the Ollama library.
+    const where = /^[^/]+\.[^/]+\//.test(model)
+      ? 'its registry has no model by that name and tag. Check its spelling.'
+      : 'the Ollama library has no model by that name and tag. Check its spelling at ollama.com/library, such as llama3.2:1b.';
+    return `${failed}: ${where} (${name ?? 'Ollama'} said: ${said}.)`;
+  }
+  return `${failed}${status !== null ? ` (${status})` : ''}${said ? `: ${said}` : '.'}`;
+}
+
 /** Turns pull lines into progress; exported for tests that feed lines without a server. */
 export class PullTracker {
   private readonly layers = new Map<string, { total: number; completed: number }>();
@@ -134,7 +152,7 @@ export async function pullModel(opts: PullOptions): Promise<PullProgress> {
       } catch {
         said = null;
       }
-      return finish('error', `${failedOn(`Pulling ${opts.model}`, opts.name)} (${res.status})${said ? `: ${said}` : '.'}`);
+      return finish('error', pullRefused(opts.model, said, res.status, opts.name));
     }
     for await (const event of frameEvents(res.body, 'ndjson')) {
       let line: Record<string, unknown>;
@@ -145,7 +163,7 @@ export async function pullModel(opts: PullOptions): Promise<PullProgress> {
       }
       const said = serverError(line);
       // An error line can come mid-pull on HTTP 200 (a registry hiccup, a full disk): the pull is over.
-      if (said) return finish('error', `${failedOn(`Pulling ${opts.model}`, opts.name)}: ${said}`);
+      if (said) return finish('error', pullRefused(opts.model, said, null, opts.name));
       tracker.apply(line);
       if (line.status === 'success') return finish('done');
       report(tracker.snapshot(opts.pullId, opts.model, 'running'));

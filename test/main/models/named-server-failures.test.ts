@@ -135,7 +135,9 @@ describe("the Models screen's own calls name the connection it manages", () => {
       });
       s.handlers['models:pull']({ model: 'qwen3:8b' });
       await expect.poll(() => events.at(-1)?.state).toBe('error');
-      expect(events.at(-1)?.error).toBe('Pulling qwen3:8b failed on Desk GPU (500): pull model manifest: file does not exist');
+      expect(events.at(-1)?.error).toBe(
+        'Pulling qwen3:8b failed on Desk GPU: the Ollama library has no model by that name and tag. Check its spelling at ollama.com/library, such as llama3.2:1b. (Desk GPU said: pull model manifest: file does not exist.)',
+      );
     } finally {
       await replay.close();
     }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PullTracker, pullModel } from '../../../src/main/models/ollama-pull';
+import { PullTracker, pullModel, pullRefused } from '../../../src/main/models/ollama-pull';
 import type { PullProgress } from '../../../src/shared/models';
 import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
 
@@ -80,10 +80,26 @@ describe('pulling a model', () => {
     expect(last.error).toContain('Pull again to resume');
   });
 
-  it('reports an unknown model (HTTP 500 with an error body)', async () => {
+  it('says of an unknown model that the name is what is wrong, and where to look (HTTP 500 with an error body)', async () => {
+    // Before: "Pulling llama3.2:1b failed (500): pull model manifest: file does not exist", for a typo.
     replay.setRoutes([{ method: 'POST', path: '/api/pull', status: 500, body: '{"error":"pull model manifest: file does not exist"}' }]);
     const last = await pull().done;
-    expect(last).toMatchObject({ state: 'error', error: 'Pulling llama3.2:1b failed (500): pull model manifest: file does not exist' });
+    expect(last).toMatchObject({
+      state: 'error',
+      error:
+        'Pulling llama3.2:1b failed: the Ollama library has no model by that name and tag. Check its spelling at ollama.com/library, such as llama3.2:1b. (Ollama said: pull model manifest: file does not exist.)',
+    });
+  });
+
+  it('says the same of an unknown model refused in the stream, and of one from another registry without the library', () => {
+    expect(pullRefused('lama3.2', 'pull model manifest: file does not exist', null, 'Desk GPU')).toBe(
+      'Pulling lama3.2 failed on Desk GPU: the Ollama library has no model by that name and tag. Check its spelling at ollama.com/library, such as llama3.2:1b. (Desk GPU said: pull model manifest: file does not exist.)',
+    );
+    expect(pullRefused('hf.co/someone/nothing-GGUF', 'pull model manifest: file does not exist', 404)).toBe(
+      'Pulling hf.co/someone/nothing-GGUF failed: its registry has no model by that name and tag. Check its spelling. (Ollama said: pull model manifest: file does not exist.)',
+    );
+    // Other refusals keep Ollama's words.
+    expect(pullRefused('llama3.2:1b', 'no space left on device', null)).toBe('Pulling llama3.2:1b failed: no space left on device');
   });
 
   it('a resumed pull starting at 80% does not count what was already there as speed', () => {
