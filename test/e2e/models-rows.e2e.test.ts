@@ -3,7 +3,7 @@
  * Details fold when clicked again; the focus stays where the user was as a pull or a download changes state (Pull,
  * Cancel, Pull again, Dismiss, Pause, Resume) and as a models-folder file is renamed, where it fell to <body> with
  * the button that went; a llama-server model's row shows its size and parameters, not a lone "—"; an alias's
- * buttons stand apart.
+ * buttons stand apart; a name refused at once comes back to the Pull box.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -88,6 +88,21 @@ describe('the rows of the Models screen', () => {
     await app.page.keyboard.press('Enter');
     await expect.poll(() => app.page.getByTestId('pull-progress').count()).toBe(1);
     expect(await focused()).toBe('pull-input');
+  });
+
+  it('gives a name refused at once back to the Pull box, to be corrected', async () => {
+    app.replay.setRoutes([...routes().filter((r) => r.path !== '/api/pull'), { method: 'POST', path: '/api/pull', status: 404, body: '{"error":"pull model manifest: file does not exist"}' }]);
+    await open();
+    const box = app.page.getByTestId('pull-input');
+    await box.fill('lama3.2:1b');
+    await app.page.getByTestId('pull-button').click();
+    await expect.poll(() => app.page.getByTestId('pull-error').textContent()).toContain('no model by that name');
+    // Before, the box stayed empty and the misspelt name had to be typed again.
+    await expect.poll(() => box.inputValue()).toBe('lama3.2:1b');
+    await box.fill('llama3.2:1b');
+    await app.page.getByTestId('pull-button').click();
+    await expect.poll(() => app.page.getByTestId('pull-error').count()).toBe(2);
+    await expect.poll(() => box.inputValue()).toBe('llama3.2:1b');
   });
 
   it('keeps the focus on Pause as it turns into Resume, and back', async () => {

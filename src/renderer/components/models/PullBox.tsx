@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useFocusAfterRemoval } from '../../hooks/use-focus-after-removal';
 import { useFocusWhenShown } from '../../hooks/use-focus-when-shown';
 import { cancelPull, dismissPull, retryPull, startPull, useModelsStore } from '../../store/models-slice';
@@ -15,6 +15,22 @@ export function PullBox() {
   const input = () => section.current?.querySelector<HTMLElement>('[data-testid="pull-input"]');
   const removal = useFocusAfterRemoval(Object.keys(pulls), action, input);
   const focusWhenShown = useFocusWhenShown();
+  // A pull refused before its first byte (a misspelt name, most often) gives its name back to the box, if empty, to be
+  // corrected: the box had emptied as the pull started, and the user typed the name again (models eyes pass). Those
+  // refused before the screen opened are left alone.
+  const refusedSeen = useRef<Set<string> | null>(null);
+  useEffect(() => {
+    const refused = Object.values(pulls).filter((p) => p.state === 'error' && p.totalBytes === 0);
+    if (refusedSeen.current === null) {
+      refusedSeen.current = new Set(refused.map((p) => p.pullId));
+      return;
+    }
+    for (const p of refused) {
+      if (refusedSeen.current.has(p.pullId)) continue;
+      refusedSeen.current.add(p.pullId);
+      setName((typed) => (typed === '' ? p.model : typed));
+    }
+  }, [pulls]);
   /** Starts a pull (`start`), then focuses the first button of the row it made (Cancel while it runs). */
   const focusNewRow = async (start: () => Promise<boolean>): Promise<boolean> => {
     const before = new Set(Object.keys(useModelsStore.getState().pulls));
