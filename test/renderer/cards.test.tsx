@@ -180,6 +180,22 @@ describe('ToolCallCard', () => {
     expect(html).toContain('Arguments are not JSON');
   });
 
+  // Tools eyes pass: a call the tool's schema refused (a number sent as text) showed its arguments as one line of raw
+  // JSON, and "What went wrong" opened on the red line's sentence again, word for word.
+  it('a call its schema refused shows its arguments as rows and says what went wrong once', () => {
+    const error = 'Arguments for get-sum are invalid: argument a must be number.';
+    const call = { type: 'tool_call', id: 'a', name: 'get-sum', state: 'invalid', argumentsRaw: '{"a":"x","b":2}', error } as const;
+    const html = renderToStaticMarkup(<ToolCallCard call={call} answer={{ result: { type: 'tool_result', toolCallId: 'a', name: call.name, content: error, isError: true }, images: [] }} />);
+    expect(html).toContain('<dt>a</dt><dd>x</dd>');
+    expect(html).toContain('<dt>b</dt><dd>2</dd>');
+    expect(html).not.toContain('&quot;a&quot;');
+    expect(html).toContain('Failed');
+    expect(html.split(error).length - 1).toBe(1);
+    // Arguments that are not an object are still shown as they came.
+    const broken = renderToStaticMarkup(<ToolCallCard call={{ ...call, argumentsRaw: '{"a": 1, "b"' }} />);
+    expect(broken).toContain('<pre class="tool-raw">{&quot;a&quot;: 1, &quot;b&quot;</pre>');
+  });
+
   // Chat audit #4: an MCP call stopped while it ran showed a red "Failed" and "What went wrong".
   it('a call the user stopped while it ran reads Stopped, not Failed', () => {
     const call = { type: 'tool_call', id: 'a', name: 'trigger-long-running-operation', state: 'complete', argumentsRaw: '{}', arguments: {} } as const;

@@ -21,6 +21,29 @@ function shown(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 1).replace(/\n\s*/g, ' ');
 }
 
+function isArgumentObject(value: unknown): value is Record<string, unknown> {
+  return value !== undefined && value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * The call's arguments as name and value rows. A call refused by the tool's schema keeps no parsed arguments, yet its
+ * JSON is often whole (a number sent as text): it showed as one line of raw JSON, the only card that did. Only
+ * arguments that do not parse as an object are shown as they came.
+ */
+function argumentRows(call: ToolCallBlock): [string, unknown][] | null {
+  if (isArgumentObject(call.arguments)) return Object.entries(call.arguments);
+  if (call.state !== 'invalid') return null;
+  try {
+    const parsed: unknown = JSON.parse(call.argumentsRaw);
+    return isArgumentObject(parsed) ? Object.entries(parsed) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The result is the call's error word for word (what an invalid call sends the model): the red line said it already. */
+const saidAbove = (content: string, error: string | undefined) => error !== undefined && content.trim() === error.trim();
+
 /**
  * A tool call: its name, what it was asked (each argument on its own line), how it went, and its result one
  * click away. Every field is model or tool output, so all of it is text. A call whose arguments did not parse
@@ -36,7 +59,7 @@ export const ToolCallCard = memo(function ToolCallCard({ call, turnId, answer }:
   const awaiting = !outcome && !running && call.state === 'complete' && answer?.awaitingApproval === true;
   const status = outcome ? OUTCOME_LABEL[outcome] : running ? progressText(running) : awaiting ? 'Waiting for your approval…' : STATE_LABEL[call.state];
   const bad = call.state === 'invalid' || call.state === 'truncated' || outcome === 'failed';
-  const args = call.arguments !== undefined && call.arguments !== null && typeof call.arguments === 'object' && !Array.isArray(call.arguments) ? Object.entries(call.arguments) : null;
+  const args = argumentRows(call);
   const Icon = outcome === 'done' ? CircleCheck : outcome === 'not-run' || outcome === 'stopped' ? CircleSlash : bad ? CircleX : LoaderCircle;
   return (
     <div className="card tool-card" data-card="tool-call" data-state={call.state} {...(outcome ? { 'data-result': outcome } : running ? { 'data-running': 'true' } : {})}>
@@ -68,7 +91,7 @@ export const ToolCallCard = memo(function ToolCallCard({ call, turnId, answer }:
           {result.note}
         </p>
       )}
-      {result && (
+      {result && !saidAbove(result.content, call.error) && (
         <details className="tool-result" data-testid="tool-result">
           <summary>{outcome ? RESULT_SUMMARY[outcome] : 'Result'}</summary>
           <pre>{result.content}</pre>
