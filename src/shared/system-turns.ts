@@ -206,22 +206,27 @@ export function stepLimitText(m: StepLimitMeta): string {
 
 /** The approval card's line in its current state: it follows the decision, so it never goes stale. */
 export function toolApprovalText(m: ToolApprovalMeta): string {
+  return `${toolApprovalLead(m)}: ${m.call}`;
+}
+
+/** The card's line up to the call it names (the card shows the call's arguments under it, one per row). */
+export function toolApprovalLead(m: ToolApprovalMeta): string {
   // An MCP tool names its server: the user sees which program will act (issue 19).
   const tool = m.server !== undefined ? `${m.tool} (from the tool server ${m.server})` : m.tool;
   switch (m.state) {
     case 'pending':
-      return `${tool} wants to run: ${m.call}`;
+      return `${tool} wants to run`;
     case 'allowed':
-      return `${tool} was allowed to run${m.decision === 'allow-conversation' ? ' (for this chat)' : m.decision === 'allow-always' ? ' (always)' : ''}: ${m.call}`;
+      return `${tool} was allowed to run${m.decision === 'allow-conversation' ? ' (for this chat)' : m.decision === 'allow-always' ? ' (always)' : ''}`;
     case 'denied':
-      return `${tool} was not allowed to run: ${m.call}`;
+      return `${tool} was not allowed to run`;
     case 'stopped':
-      return `Stopped before ${tool} ran: ${m.call}`;
+      return `Stopped before ${tool} ran`;
     case 'interrupted':
       // Not the pending wording: the card kept "wants to run" after a restart, with no buttons (tools audit #3).
-      return `${tool} did not run: Firebrand closed while it waited for your approval: ${m.call}`;
+      return `${tool} did not run: Firebrand closed while it waited for your approval`;
     case 'withdrawn':
-      return `${tool} did not run: ${withdrawnWhy(m.withdrawn)} in Settings → Tools while it waited for your approval: ${m.call}`;
+      return `${tool} did not run: ${withdrawnWhy(m.withdrawn)} in Settings → Tools while it waited for your approval`;
   }
 }
 

@@ -45,7 +45,8 @@ describe('Settings → Tools and an MCP tool in a chat', () => {
     await send(page, 'Please echo something');
     const card = page.locator('[data-card="tool-approval"]');
     await card.getByTestId('tool-allow-once').waitFor();
-    expect(await card.textContent()).toContain('echo (from the tool server everything) wants to run: {"message":"hi <b>from</b> the model"}');
+    expect(await card.locator('.system-text').textContent()).toBe('Waiting for you. echo (from the tool server everything) wants to run:');
+    expect(await card.locator('.tool-arg').allTextContents()).toEqual(['messagehi <b>from</b> the model']);
     // MCP hunt: the call's own card said "Waiting for the result…" as if it ran; it waits for the user.
     expect(await page.locator('[data-card="tool-call"]').first().locator('.tool-status').textContent()).toBe('Waiting for your approval…');
     // The run goes on while it waits for the user: no second answer can be started beside it, as while streaming.
@@ -137,7 +138,8 @@ describe('Settings → Tools and an MCP tool in a chat', () => {
     await page.keyboard.press('Escape');
     await send(page, 'Echo second');
     await expect.poll(() => card.count()).toBe(2);
-    expect(await card.nth(1).textContent()).toContain('echo (from the tool server other) wants to run: {"message":"second"}');
+    expect(await card.nth(1).locator('.system-text').textContent()).toContain('echo (from the tool server other) wants to run:');
+    expect(await card.nth(1).locator('.tool-arg').allTextContents()).toEqual(['messagesecond']);
     await card.nth(1).getByTestId('tool-deny').click();
     await waitIdle(page);
   });
@@ -159,10 +161,11 @@ describe('Settings → Tools and an MCP tool in a chat', () => {
     await send(page, 'Save my notes');
     const card = page.locator('[data-card="tool-approval"]');
     await card.getByTestId('tool-deny').waitFor();
-    const shown = (await card.locator('.system-text').textContent()) ?? '';
-    expect(shown).toContain(`"path":"${scratch}/.bashrc"`);
-    expect(shown).toContain('Meeting notes for Tuesday.');
-    expect(shown).toMatch(/more characters/);
+    const shown = (await card.textContent()) ?? '';
+    expect(await card.locator('.tool-arg', { hasText: 'path' }).locator('dd').textContent()).toBe(`${scratch}/.bashrc`);
+    const written = (await card.locator('.tool-arg', { hasText: 'content' }).locator('dd').textContent()) ?? '';
+    expect(written).toContain('Meeting notes for Tuesday.');
+    expect(written).toMatch(/more characters/);
     expect(shown.length).toBeLessThan(1000);
     await card.getByTestId('tool-deny').click();
     await waitIdle(page);

@@ -89,6 +89,28 @@ describe('one card per system-turn kind, text and card from the same meta (issue
     expect(html).not.toContain('tool-allow-once');
   });
 
+  // Tools eyes pass: the card the user decides on showed an MCP call's arguments as one line of JSON
+  // ("wants to run: {"path":"/home/me/.bashrc","content":"…"}"), and a call without any as "run: {}".
+  it('tool-approval: an MCP call’s arguments one per row, as text; none said in words; the model’s text unchanged', () => {
+    const call = '{"path":"/home/me/.bashrc","content":"<b>alias</b> ls=rm","mode":420}';
+    const meta = { toolCallId: 'call_0', turnId: 'a1', tool: 'write_file', server: 'files', call, state: 'pending' };
+    const html = renderToStaticMarkup(<SystemCard turn={system({ source: 'tool-approval', meta })} />);
+    expect(html).toContain('write_file (from the tool server files) wants to run:</p>');
+    expect(html).toContain('<dt>path</dt><dd>/home/me/.bashrc</dd>');
+    expect(html).toContain('<dt>content</dt><dd>&lt;b&gt;alias&lt;/b&gt; ls=rm</dd>');
+    expect(html).toContain('<dt>mode</dt><dd>420</dd>');
+    expect(html).not.toContain('&quot;path&quot;');
+    expect(html).toContain('data-testid="tool-allow-once"');
+    const none = renderToStaticMarkup(<SystemCard turn={system({ source: 'tool-approval', meta: { ...meta, tool: 'get-env', call: '{}', state: 'allowed', decision: 'allow-once' } })} />);
+    expect(none).toContain('get-env (from the tool server files) was allowed to run, with no arguments.');
+    expect(none).not.toContain('{}');
+    // A call cut short is not JSON any more: it is shown as it is.
+    const cut = renderToStaticMarkup(<SystemCard turn={system({ source: 'tool-approval', meta: { ...meta, call: '{"path":"/a","content":"abc…' } })} />);
+    expect(cut).toContain('wants to run: {&quot;path&quot;:&quot;/a&quot;,&quot;content&quot;:&quot;abc…');
+    // What the model and an export read keeps the call as it was.
+    expect(systemTurnText('tool-approval', meta)).toBe(`write_file (from the tool server files) wants to run: ${call}`);
+  });
+
   it('error (step limit): its own card, its sentence from the meta', () => {
     const meta = { reason: 'step-limit', steps: 8 };
     const html = renderToStaticMarkup(<SystemCard turn={system({ source: 'error', meta, blocks: [{ type: 'text', text: 'old words' }] })} />);

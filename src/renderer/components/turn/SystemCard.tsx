@@ -5,6 +5,7 @@ import {
   stepLimitMeta,
   stepLimitText,
   SYSTEM_CARD_TITLES,
+  toolApprovalLead,
   toolApprovalMeta,
   toolApprovalText,
   type ContextRefusedMeta,
@@ -14,6 +15,7 @@ import { compactionMeta, continuedMeta, droppedMeta, summaryFailedMeta, summaryF
 import { turnText, type Turn } from '../../../shared/turn';
 import { CompactionCard, ContinuedCard, DroppedCard, RefusalChoices, RefusalParts, RefusalWays } from '../context/ContextCards';
 import { ToolApproval } from './ToolApproval';
+import { ArgumentRows } from './ToolCallCard';
 import { formatExactTokens } from '../../format';
 
 /**
@@ -111,13 +113,31 @@ const APPROVAL_STATUS: Record<ToolApprovalMeta['state'], string> = {
   withdrawn: 'Not run',
 };
 
+/**
+ * The arguments an approval card names, when its call is a whole JSON object (an MCP tool's). Anything else (a URL,
+ * a call cut short, one that names the server's own tool first) is shown as the sentence has it.
+ */
+function callArguments(call: string): [string, unknown][] | null {
+  if (!call.startsWith('{')) return null;
+  try {
+    const value: unknown = JSON.parse(call);
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value) : null;
+  } catch {
+    return null;
+  }
+}
+
 function Approval({ turn, meta }: { turn: Turn; meta: ToolApprovalMeta }) {
   const status = meta.state === 'allowed' && meta.decision === 'allow-conversation' ? 'Allowed in this chat' : meta.state === 'allowed' && meta.decision === 'allow-always' ? 'Always allowed' : APPROVAL_STATUS[meta.state];
+  // The user decides on what the call will do: its arguments one per row, as on the call's own card, where the card
+  // showed them as one line of JSON ("wants to run: {"path":"/home/me/.bashrc","content":"…"}", or "run: {}").
+  const args = callArguments(meta.call);
   return (
     <>
       <p className="system-text" data-state={meta.state}>
-        <strong>{status}.</strong> {toolApprovalText(meta)}
+        <strong>{status}.</strong> {args === null ? toolApprovalText(meta) : `${toolApprovalLead(meta)}${args.length === 0 ? ', with no arguments.' : ':'}`}
       </p>
+      {args !== null && args.length > 0 && <ArgumentRows args={args} />}
       {meta.state === 'pending' && <ToolApproval turn={turn} />}
     </>
   );

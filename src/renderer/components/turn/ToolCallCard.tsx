@@ -21,6 +21,20 @@ function shown(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value, null, 1).replace(/\n\s*/g, ' ');
 }
 
+/** A call's arguments, each on its own row: its name, then its value as text (the tool card's and the approval card's). */
+export function ArgumentRows({ args }: { args: [string, unknown][] }) {
+  return (
+    <dl className="tool-args">
+      {args.map(([key, value]) => (
+        <div key={key} className="tool-arg">
+          <dt>{key}</dt>
+          <dd>{shown(value)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 function isArgumentObject(value: unknown): value is Record<string, unknown> {
   return value !== undefined && value !== null && typeof value === 'object' && !Array.isArray(value);
 }
@@ -74,14 +88,7 @@ export const ToolCallCard = memo(function ToolCallCard({ call, turnId, answer }:
         </span>
       </div>
       {args && args.length > 0 ? (
-        <dl className="tool-args">
-          {args.map(([key, value]) => (
-            <div key={key} className="tool-arg">
-              <dt>{key}</dt>
-              <dd>{shown(value)}</dd>
-            </div>
-          ))}
-        </dl>
+        <ArgumentRows args={args} />
       ) : (
         call.argumentsRaw.trim() !== '' && call.argumentsRaw.trim() !== '{}' && <pre className="tool-raw">{call.argumentsRaw}</pre>
       )}
