@@ -218,6 +218,17 @@ describe('ToolCallCard', () => {
     expect(broken).toContain('<pre class="tool-raw">{&quot;a&quot;: 1, &quot;b&quot;</pre>');
   });
 
+  // Tools eyes pass: a tool that answers in JSON (server-everything's get-structured-content) showed it as one run-on
+  // line, {"temperature":33,"conditions":"Cloudy","humidity":82}, wrapped mid-word on a phone.
+  it('lays out a result that is JSON one field per line; other results as they came', () => {
+    const call = { type: 'tool_call', id: 'a', name: 'get-structured-content', state: 'complete', argumentsRaw: '{}', arguments: {} } as const;
+    const result = (content: string) => renderToStaticMarkup(<ToolCallCard call={call} answer={{ result: { type: 'tool_result', toolCallId: 'a', name: call.name, content, isError: false }, images: [] }} />);
+    expect(result('{"temperature":33,"conditions":"<b>Cloudy</b>"}')).toContain('<pre>{\n  &quot;temperature&quot;: 33,\n  &quot;conditions&quot;: &quot;&lt;b&gt;Cloudy&lt;/b&gt;&quot;\n}</pre>');
+    expect(result('[1,2]')).toContain('<pre>[\n  1,\n  2\n]</pre>');
+    expect(result('{not json} at all')).toContain('<pre>{not json} at all</pre>');
+    expect(result('Echo: hi')).toContain('<pre>Echo: hi</pre>');
+  });
+
   // Chat audit #4: an MCP call stopped while it ran showed a red "Failed" and "What went wrong".
   it('a call the user stopped while it ran reads Stopped, not Failed', () => {
     const call = { type: 'tool_call', id: 'a', name: 'trigger-long-running-operation', state: 'complete', argumentsRaw: '{}', arguments: {} } as const;

@@ -55,6 +55,22 @@ function argumentRows(call: ToolCallBlock): [string, unknown][] | null {
   }
 }
 
+/**
+ * A result as a person reads it: a whole JSON object or array (get-structured-content's weather, a search's hits)
+ * laid out one field per line, where it was one run-on line of JSON. Anything else is shown as it came. Only the
+ * card changes: the model reads the result as the tool sent it.
+ */
+function readable(content: string): string {
+  const text = content.trim();
+  if (!(text.startsWith('{') || text.startsWith('[')) || text.length > 200_000) return content;
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' ? JSON.stringify(value, null, 2) : content;
+  } catch {
+    return content;
+  }
+}
+
 /** The result is the call's error word for word (what an invalid call sends the model): the red line said it already. */
 const saidAbove = (content: string, error: string | undefined) => error !== undefined && content.trim() === error.trim();
 
@@ -101,7 +117,7 @@ export const ToolCallCard = memo(function ToolCallCard({ call, turnId, answer }:
       {result && !saidAbove(result.content, call.error) && (
         <details className="tool-result" data-testid="tool-result">
           <summary>{outcome ? RESULT_SUMMARY[outcome] : 'Result'}</summary>
-          <pre>{result.content}</pre>
+          <pre>{readable(result.content)}</pre>
         </details>
       )}
       {answer && answer.images.length > 0 && (
