@@ -3,6 +3,7 @@ import { loadRunning, unloadModel, useModelsStore } from '../../store/models-sli
 import type { LoadedModel } from '../../../shared/library';
 import type { RunningModel } from '../../../shared/models';
 import { formatBytes, formatTokens } from './format';
+import { unloadWhen } from './unload-time';
 
 const NONE: RunningModel[] = [];
 
@@ -10,9 +11,11 @@ const NONE: RunningModel[] = [];
  * An Ollama model's memory, context and unload time, as /api/ps says them; the context in tokens, beside the GiB on
  * the same line ("context 8,192" left the user to guess; models eyes pass).
  */
-export function ollamaFacts(m: RunningModel): string {
+export function ollamaFacts(m: RunningModel, now?: Date, locale?: string): string {
   const context = m.contextLength !== null ? ` · context ${formatTokens(m.contextLength)} tokens` : '';
-  const unloads = m.expiresAt ? ` · unloads ${new Date(m.expiresAt).toLocaleTimeString()}` : '';
+  // Its day too where it is not today, and "kept loaded" for keep_alive -1 (it said "unloads 12:00:00 AM").
+  const when = m.expiresAt ? unloadWhen(m.expiresAt, now, locale) : null;
+  const unloads = when !== null ? ` · ${when}` : '';
   return `${formatBytes(m.sizeVramBytes)} of ${formatBytes(m.sizeBytes)} on the GPU${context}${unloads}`;
 }
 
@@ -52,7 +55,7 @@ export function RunningModels({ ollama }: { ollama: string | null }) {
               <strong>{m.file}</strong>{' '}
               <span className="mm-muted">
                 {builtinFacts(m)}
-                {m.answering ? ' · answering now: stop the answer to unload it' : m.unloadsAt ? ` · unloads ${new Date(m.unloadsAt).toLocaleTimeString()} if unused` : ''}
+                {m.answering ? ' · answering now: stop the answer to unload it' : m.unloadsAt ? ` · ${unloadWhen(m.unloadsAt) ?? ''} if unused` : ''}
               </span>{' '}
               {/* Main refuses to unload a model mid-answer: the button is not offered to be refused. */}
               <button type="button" disabled={m.answering} aria-label={`Unload ${m.file}`} onClick={() => void unloadBuiltin(m.file)}>Unload</button>

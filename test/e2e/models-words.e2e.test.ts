@@ -1,0 +1,43 @@
+/**
+ * The Models screen's words as a user meets them (models round 3), in serve mode against an Ollama replay: Ollama
+ * down is said where its list would be, with Pull off and the alias form's empty Model list explained; Running says
+ * the day a model unloads and "kept loaded" for keep_alive -1; a pull says "Downloading part 1", not a layer digest;
+ * "Start from this model's settings" is a button as wide as its words.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ollamaRoutes, TAGS_BODY } from '../replay-server/ollama-wire';
+import type { ReplayRoute } from '../replay-server/replay-server';
+import { shootAtBothWidths } from './helpers/screenshots';
+import { serveSuite } from './helpers/serve-suite';
+
+const fx = (p: string) => readFileSync(new URL(`../fixtures/ollama-models/${p}`, import.meta.url), 'utf8');
+
+/** What /api/ps says of a model kept loaded for good (keep_alive -1): an expiry about 292 years ahead. */
+const FOR_GOOD = '2318-12-07T20:30:00.123456789Z';
+
+function routes(ps = '{"models":[]}'): ReplayRoute[] {
+  return [
+    ...ollamaRoutes(['Hi']).filter((r) => r.path !== '/api/tags'),
+    { path: '/api/tags', body: TAGS_BODY },
+    { method: 'POST', path: '/api/show', body: fx('show-qwen3-14b.json') },
+    { path: '/api/ps', body: ps },
+    // Held at its sixth line: the first layer is part-way when the test looks.
+    { method: 'POST', path: '/api/pull', body: fx('pull-llama3.2-1b.ndjson'), chunk: 'lines', headers: { 'content-type': 'application/x-ndjson' }, holdAfterChunks: 6 },
+  ];
+}
+
+const app = serveSuite({ routes: () => routes() });
+
+describe('the words of the Models screen', () => {
+  it('says "kept loaded" for a model Ollama keeps for good, not a time centuries ahead', async () => {
+    const ps = { models: [{ name: 'qwen3:8b', model: 'qwen3:8b', size: 6_000_000_000, size_vram: 6_000_000_000, context_length: 8192, expires_at: FOR_GOOD, digest: 'd' }] };
+    app.replay.setRoutes(routes(JSON.stringify(ps)));
+    await app.openApp();
+    await app.page.getByTestId('models-open').click();
+    const running = app.page.getByTestId('running-model');
+    await expect.poll(() => running.textContent()).toContain('kept loaded');
+    expect(await running.textContent()).not.toMatch(/unloads/);
+    await shootAtBothWidths(app.page, 'models-running-kept', '[data-testid="running-model"]');
+  });
+});
