@@ -30,6 +30,38 @@ function routes(ps = '{"models":[]}'): ReplayRoute[] {
 const app = serveSuite({ routes: () => routes() });
 
 describe('the words of the Models screen', () => {
+  it('says Ollama is down where its models would be, turns Pull off saying why, and says why the alias form has no model', async () => {
+    // Nothing listens on port 9: Ollama is not running.
+    await app.openApp('http://127.0.0.1:9');
+    await app.page.getByTestId('models-open').click();
+    const section = app.page.locator('section[aria-label="Models"]');
+    await expect.poll(() => section.getByTestId('models-list-error').count()).toBe(1);
+    expect(await section.getByTestId('models-list-error').textContent()).toMatch(/Ollama/);
+    // Said once, there: not also at the top of the dialog, out of view at 390 px.
+    expect(await app.page.getByTestId('models-screen-error').count()).toBe(0);
+    expect(await section.getByTestId('models-list-title').textContent()).toBe('Ollama’s models');
+    await app.page.getByTestId('pull-input').fill('llama3.2:1b');
+    expect(await app.page.getByTestId('pull-button').isDisabled()).toBe(true);
+    expect(await app.page.getByTestId('pull-off').textContent()).toBe('Pull is off while Ollama does not answer: see Ollama’s models below, and Try again there once it runs.');
+    expect(await app.page.getByTestId('alias-no-models').textContent()).toBe('No model to choose: Ollama’s models could not be listed (see above).');
+    await shootAtBothWidths(app.page, 'models-ollama-down', '[data-testid="models-list-error"]');
+    await shootAtBothWidths(app.page, 'models-ollama-down-alias', '[data-testid="alias-no-models"]');
+  });
+
+  it('lists again on Try again once Ollama answers, and Pull is back', async () => {
+    app.replay.setRoutes(routes().filter((r) => r.path !== '/api/tags').concat([{ path: '/api/tags', status: 500, body: '{"error":"busy"}' }]));
+    await app.openApp();
+    await app.page.getByTestId('models-open').click();
+    await expect.poll(() => app.page.getByTestId('models-list-error').count()).toBe(1);
+    app.replay.setRoutes(routes());
+    await app.page.getByTestId('models-list-retry').click();
+    await expect.poll(() => app.page.getByTestId('model-row').count()).toBe(2);
+    expect(await app.page.getByTestId('models-list-error').count()).toBe(0);
+    await app.page.getByTestId('pull-input').fill('llama3.2:1b');
+    expect(await app.page.getByTestId('pull-button').isDisabled()).toBe(false);
+    expect(await app.page.getByTestId('pull-off').count()).toBe(0);
+  });
+
   it('says "kept loaded" for a model Ollama keeps for good, not a time centuries ahead', async () => {
     const ps = { models: [{ name: 'qwen3:8b', model: 'qwen3:8b', size: 6_000_000_000, size_vram: 6_000_000_000, context_length: 8192, expires_at: FOR_GOOD, digest: 'd' }] };
     app.replay.setRoutes(routes(JSON.stringify(ps)));

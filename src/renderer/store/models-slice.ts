@@ -24,6 +24,12 @@ export interface ModelsState {
    */
   modelsRead: boolean;
   /**
+   * Why the active server's model list could not be read (Ollama down, most often), said where the list would be: it
+   * was said only at the top of the dialog, scrolled out of view at 390 px, with the "Models" heading over nothing
+   * below (models eyes pass). Null once a read succeeds.
+   */
+  listError: string | null;
+  /**
    * Ollama's running list was read (or told) and `running` is what it said; false where it could not be asked (the
    * server cannot be reached), so an empty list is not said to be "No model is loaded".
    */
@@ -43,6 +49,7 @@ export const useModelsStore = create<ModelsState>(() => ({
   gpu: null,
   error: null,
   modelsRead: false,
+  listError: null,
   runningRead: false,
   busy: false,
   windowVersion: 0,
@@ -70,6 +77,7 @@ export function loadModelsScreen(ollama = ollamaActive): Promise<boolean> {
   ollamaActive = ollama;
   // Until this read answers, an empty list may be the last server's, or none read yet: not said to be empty.
   set({ modelsRead: false });
+  let listed = true;
   return attempt(async () => {
     const api = firebrand();
     const asked = runningTold;
@@ -79,9 +87,19 @@ export function loadModelsScreen(ollama = ollamaActive): Promise<boolean> {
       (list) => set(runningSince(asked, list)),
       () => set(runningTold === asked ? { running: [], runningRead: false } : {}),
     );
-    const [models, aliases] = await Promise.all([api.models.list({}), api.aliases.list({}), running]);
-    set({ models, modelsRead: true, aliases });
-  });
+    // The list's failure is the list's to say (ModelList): the aliases are read all the same, for the alias form.
+    const list = api.models.list({}).then(
+      (models) => ({ models }),
+      (err: unknown) => ({ failed: errorMessage(err) }),
+    );
+    const [read, aliases] = await Promise.all([list, api.aliases.list({}), running]);
+    if ('failed' in read) {
+      listed = false;
+      set({ aliases, listError: read.failed });
+      return;
+    }
+    set({ models: read.models, modelsRead: true, aliases, listError: null });
+  }).then((ok) => ok && listed);
 }
 
 export function startPull(model: string): Promise<boolean> {

@@ -62,9 +62,12 @@ function useOtherModels(connectionId: string | null): { models: ModelSummary[]; 
 }
 
 /** Aliases: named presets (model, system prompt, parameters, think mode, context) and their Ollama twins. */
-export function AliasEditor() {
+/** `serverName`: the active connection's name (shared connectionName), which says why its model list is empty. */
+export function AliasEditor({ serverName }: { serverName: string }) {
   const aliases = useModelsStore((s) => s.aliases);
   const activeModels = useModelsStore((s) => s.models);
+  const listError = useModelsStore((s) => s.listError);
+  const modelsRead = useModelsStore((s) => s.modelsRead);
   // A built-in model's trained context, from its GGUF (the library lists it on this screen).
   const libraryEntries = useLibraryStore((s) => s.entries);
   // A new alias names the active connection (`connections:list`), whose models this screen lists.
@@ -250,6 +253,14 @@ export function AliasEditor() {
             {options.map((name) => <option key={name} value={name}>{name}</option>)}
           </select>
         </label>
+        {/* An empty Model list said nothing of why (Ollama down, or nothing pulled yet; models eyes pass). */}
+        {options.length === 0 && connectionId === activeConnectionId && (listError !== null || modelsRead) && (
+          <p className="mm-muted" data-testid="alias-no-models">
+            {listError !== null
+              ? `No model to choose: ${serverName}’s models could not be listed (see above).`
+              : `No model to choose: ${serverName} has none yet.`}
+          </p>
+        )}
         {editing && connectionId !== activeConnectionId && (
           <p className="mm-muted" data-testid="alias-connection">
             {other.error ? `Its connection's models could not be listed (${other.error}); its model is kept.` : `This alias belongs to another connection than the active one; it stays there, with that connection's models.`}

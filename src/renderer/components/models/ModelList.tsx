@@ -1,7 +1,7 @@
 import { useId, useRef, useState } from 'react';
 import type { ModelSummary } from '../../../shared/ipc';
 import type { ModelArchitecture } from '../../../shared/models';
-import { deleteModel, hideDetails, showDetails, useModelsStore, type ModelsState } from '../../store/models-slice';
+import { deleteModel, hideDetails, loadModelsScreen, showDetails, useModelsStore, type ModelsState } from '../../store/models-slice';
 import { ContextPanel } from './ContextPanel';
 import { formatBytes, formatTokens } from './format';
 import { ModelWindow } from './ModelWindow';
@@ -38,8 +38,13 @@ export function noModelsNote(s: Pick<ModelsState, 'models' | 'modelsRead' | 'err
     : 'This server lists no models. Start it with a model, or check its address in Settings → Connections.';
 }
 
-export function ModelList({ connectionId, ollama }: { connectionId: string; ollama: boolean }) {
+/**
+ * `name`: the connection's (shared connectionName). The section is headed "Ollama’s models": a bare "Models" right
+ * under the dialog's title "Models" read twice at 390 px.
+ */
+export function ModelList({ connectionId, ollama, name }: { connectionId: string; ollama: boolean; name: string }) {
   const models = useModelsStore((s) => s.models);
+  const listError = useModelsStore((s) => s.listError);
   const none = useModelsStore((s) => noModelsNote(s, ollama));
   const details = useModelsStore((s) => s.details);
   const ids = useId();
@@ -68,7 +73,14 @@ export function ModelList({ connectionId, ollama }: { connectionId: string; olla
   };
   return (
     <section className="mm-section" aria-label="Models" ref={section}>
-      <h3>Models</h3>
+      <h3 data-testid="models-list-title">{name}’s models</h3>
+      {/* Said where the list would be: at the top of the dialog it was out of view at 390 px (models eyes pass). */}
+      {listError !== null && (
+        <div className="mm-row" data-testid="models-list-failed">
+          <p role="alert" className="mm-error" data-testid="models-list-error">{listError}</p>
+          <button type="button" data-testid="models-list-retry" onClick={() => void loadModelsScreen()}>Try again</button>
+        </div>
+      )}
       {/* First-run hunt: an Ollama with nothing pulled showed this heading over nothing, and the banner's "Open Models" led here. */}
       {none !== null && <p className="mm-muted" data-testid="models-none">{none}</p>}
       <ul className="mm-list">

@@ -18,6 +18,7 @@ import './models.css';
  */
 export function ModelsScreen({ onClose }: { onClose: () => void }) {
   const error = useModelsStore((s) => s.error);
+  const listError = useModelsStore((s) => s.listError);
   // Pulling, details, delete and the running list are Ollama's: shown only where Ollama is the active connection
   // (with llama-server active they went to Ollama's address; models audit #3). The built-in engine lists its
   // files in its own section.
@@ -26,11 +27,12 @@ export function ModelsScreen({ onClose }: { onClose: () => void }) {
   // Another connection made active, or the active one's address changed (here or in another tab): its lists.
   const address = useConnectionsStore((s) => s.connections.find((c) => c.id === activeId)?.baseUrl);
   const ollama = kind === 'ollama';
-  // What the screen calls that Ollama: its name, as the banner and the composer call it (the default's is "Ollama").
-  const ollamaName = useConnectionsStore((s) => {
+  // What the screen calls the active server: its name, as the banner and the composer call it (the default's is "Ollama").
+  const serverName = useConnectionsStore((s) => {
     const active = s.connections.find((c) => c.id === activeId);
     return active ? connectionName(active) : 'Ollama';
   });
+  const listed = kind !== 'builtin' && kind !== undefined;
   useEffect(() => loadConnectionsOnce(), []);
   useEffect(() => {
     connectModelsStore();
@@ -47,11 +49,13 @@ export function ModelsScreen({ onClose }: { onClose: () => void }) {
       </div>
       <div className="modal-body">
         {error && <p role="alert" className="mm-error" data-testid="models-screen-error">{error}</p>}
+        {/* A list that could not be read is said in its own section; with no such section shown, here. */}
+        {!listed && listError && <p role="alert" className="mm-error" data-testid="models-screen-error">{listError}</p>}
         <LibrarySection />
-        {ollama && <PullBox />}
-        {kind !== 'builtin' && kind !== undefined && <ModelList connectionId={activeId} ollama={ollama} />}
-        <RunningModels ollama={ollama ? ollamaName : null} />
-        <AliasEditor />
+        {ollama && <PullBox name={serverName} />}
+        {listed && <ModelList connectionId={activeId} ollama={ollama} name={serverName} />}
+        <RunningModels ollama={ollama ? serverName : null} />
+        <AliasEditor serverName={serverName} />
       </div>
     </Modal>
   );

@@ -4,9 +4,14 @@ import { useFocusWhenShown } from '../../hooks/use-focus-when-shown';
 import { cancelPull, dismissPull, retryPull, startPull, useModelsStore } from '../../store/models-slice';
 import { formatBytes, formatDuration } from './format';
 
-/** Pull by name, with one progress bar per pull: bytes, percent, speed, time left, cancel. */
-export function PullBox() {
+/**
+ * Pull by name, with one progress bar per pull: bytes, percent, speed, time left, cancel. `name`: the Ollama's
+ * (shared connectionName). Pull is off, and says why, while that Ollama's model list cannot be read (it is down,
+ * most often): it was offered there to fail (models eyes pass). What is typed stays.
+ */
+export function PullBox({ name: server }: { name: string }) {
   const [name, setName] = useState('');
+  const unreachable = useModelsStore((s) => s.listError !== null);
   const pulls = useModelsStore((s) => s.pulls);
   // Each pull's row has one place for its first button (Cancel, then "Pull again" or Dismiss): the focus stays on it
   // as the pull stops. A row that comes or goes moves the focus with it; it fell to <body>.
@@ -41,7 +46,7 @@ export function PullBox() {
   };
   const submit = async () => {
     const model = name.trim();
-    if (!model) return;
+    if (!model || unreachable) return;
     // Pull disables as the box empties: the focus on it goes to the new row's Cancel. Enter in the box leaves it
     // there, for the next name.
     const fromButton = document.activeElement?.getAttribute('data-testid') === 'pull-button';
@@ -57,8 +62,9 @@ export function PullBox() {
       <h3>Pull a model</h3>
       <form className="mm-row" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
         <input data-testid="pull-input" placeholder="e.g. llama3.2:1b" value={name} onChange={(e) => setName(e.target.value)} aria-label="Model to pull" />
-        <button type="submit" data-testid="pull-button" disabled={name.trim() === ''}>Pull</button>
+        <button type="submit" data-testid="pull-button" disabled={name.trim() === '' || unreachable} aria-describedby={unreachable ? 'pull-off' : undefined}>Pull</button>
       </form>
+      {unreachable && <p className="mm-muted" id="pull-off" data-testid="pull-off">Pull is off while {server} does not answer: see {server}’s models below, and Try again there once it runs.</p>}
       {Object.values(pulls).map((p) => (
         <div key={p.pullId} className="mm-pull" data-testid="pull-progress" data-pull-id={p.pullId} data-percent={p.percent ?? 0} data-state={p.state}>
           <div className="mm-row">
