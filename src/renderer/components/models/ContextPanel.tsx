@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { recommendContext, setContextWindow, useModelsStore } from '../../store/models-slice';
 import { ContextArithmetic } from './ContextArithmetic';
-import { formatBytes, formatTokens } from './format';
+import { formatTokens } from './format';
+import { gpuLines } from './gpu-line';
 import { typedWindow } from './typed-window';
 import { windowFitNote } from './window-fit';
 
@@ -29,6 +30,7 @@ export function ContextPanel({ model }: { model: string }) {
     setProblem(typed.problem);
   };
   const rec = advice?.recommendation ?? null;
+  const gpu = advice ? gpuLines(advice) : null;
   // Said while the window is typed, and for the one kept: a window past the GPU is allowed, never silent.
   const typed = typedWindow(custom);
   const typedFit = typed.problem === undefined ? windowFitNote(rec, typed.tokens) : null;
@@ -50,18 +52,14 @@ export function ContextPanel({ model }: { model: string }) {
       </div>
       {advice && (
         <div data-testid="context-advice">
-          <p className="mm-muted" data-testid="context-gpu">
-            GPU memory: {advice.gpu.usableBytes !== null ? `${formatBytes(advice.gpu.usableBytes)} ` : ''}({advice.gpu.source === 'override' ? 'set by hand in Settings' : advice.gpu.source})
-            {advice.gpu.devices.map((d) => ` · ${d.name} ${formatBytes(d.totalBytes)}${d.integrated ? ' (integrated)' : ''}`).join('')}
-            {advice.gpu.notes.map((n) => ` — ${n}`).join('')}
-          </p>
+          {gpu?.facts && <p className="mm-muted" data-testid="context-gpu">{gpu.facts}</p>}
           {rec ? (
             <>
               <ContextArithmetic rec={rec} />
               {rec.fits && <button type="button" data-testid="context-use" onClick={() => void keep(rec.contextTokens, 'recommended')}>Use {formatTokens(rec.contextTokens)} tokens</button>}
             </>
           ) : (
-            <p className="mm-error" data-testid="context-message">{advice.reason}</p>
+            <p className="mm-error" data-testid="context-message">{gpu?.problem}</p>
           )}
           {advice.stored && <p className="mm-muted" data-testid="context-stored">Kept for this model: {formatTokens(advice.stored.contextWindow)} tokens ({advice.stored.source === 'user' ? 'your choice' : 'recommended'}).</p>}
           {storedFit && <p className="mm-warn" data-testid="context-stored-fit">{storedFit}</p>}
