@@ -72,4 +72,16 @@ describe('the words of the Models screen', () => {
     expect(await running.textContent()).not.toMatch(/unloads/);
     await shootAtBothWidths(app.page, 'models-running-kept', '[data-testid="running-model"]');
   });
+
+  it('says a pull downloads its parts in plain words, not Ollama’s layer digests', async () => {
+    await app.openApp();
+    await app.page.getByTestId('models-open').click();
+    await app.page.getByTestId('pull-input').fill('llama3.2:1b');
+    await app.page.getByTestId('pull-button').click();
+    await expect.poll(() => app.replay.held).toBe(1);
+    const row = app.page.getByTestId('pull-progress');
+    await expect.poll(() => row.textContent()).toContain('Downloading part 1');
+    expect(await row.textContent()).not.toContain('74701a8c35f6');
+    await shootAtBothWidths(app.page, 'models-pull-words', '[data-testid="pull-progress"]');
+  });
 });

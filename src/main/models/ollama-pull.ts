@@ -44,24 +44,52 @@ export function pullRefused(model: string, said: string | null, status: number |
   return `${failed}${status !== null ? ` (${status})` : ''}${said ? `: ${said}` : '.'}`;
 }
 
+/**
+ * A pull's step in plain words. Ollama names each layer it downloads by its digest ("pulling 74701a8c35f6"), which
+ * says nothing to a user: it is "Downloading part 2", the parts counted as Ollama announces them (its stream does not
+ * say how many are to come); the bytes and percent beside it say how far. Its other steps are said as sentences;
+ * one not known here keeps Ollama's words, capitalised.
+ */
+export function plainPullStatus(status: string, part: number | null): string {
+  if (part !== null && /^pulling [0-9a-f]{6,}$/i.test(status)) return `Downloading part ${part}`;
+  const steps: Record<string, string> = {
+    starting: 'Starting',
+    'pulling manifest': 'Reading the model’s list of parts',
+    'verifying sha256 digest': 'Verifying the download',
+    'writing manifest': 'Writing the manifest',
+    'removing any unused layers': 'Removing parts no longer used',
+    'removing unused layers': 'Removing parts no longer used',
+  };
+  return steps[status] ?? (status === 'success' ? status : status.charAt(0).toUpperCase() + status.slice(1));
+}
+
 /** Turns pull lines into progress; exported for tests that feed lines without a server. */
 export class PullTracker {
   private readonly layers = new Map<string, { total: number; completed: number }>();
   private readonly samples: { at: number; bytes: number }[] = [];
-  status = 'starting';
+  /** Ollama's own words for the step; `status` says them plainly. */
+  private said = 'starting';
+  private part: number | null = null;
   private shownPercent = 0;
 
   constructor(private readonly now: () => number) {}
 
   apply(line: Record<string, unknown>): void {
-    if (typeof line.status === 'string') this.status = line.status;
+    if (typeof line.status === 'string') this.said = line.status;
     if (typeof line.digest === 'string' && typeof line.total === 'number') {
+      // Layers come in order: the part's number is where its digest first came.
+      const index = [...this.layers.keys()].indexOf(line.digest);
+      this.part = (index === -1 ? this.layers.size : index) + 1;
       const completed = typeof line.completed === 'number' ? line.completed : 0;
       this.layers.set(line.digest, { total: line.total, completed: Math.min(completed, line.total) });
       this.samples.push({ at: this.now(), bytes: this.completed() });
       const cutoff = this.now() - SPEED_WINDOW_MS;
       while (this.samples.length > 2 && (this.samples[0]?.at ?? Infinity) < cutoff) this.samples.shift();
     }
+  }
+
+  get status(): string {
+    return plainPullStatus(this.said, this.part);
   }
 
   completed(): number {

@@ -102,6 +102,27 @@ describe('pulling a model', () => {
     expect(pullRefused('llama3.2:1b', 'no space left on device', null)).toBe('Pulling llama3.2:1b failed: no space left on device');
   });
 
+  it("says each step in plain words, not Ollama's layer digests (\"pulling 74701a8c35f6\")", () => {
+    const tracker = new PullTracker(() => 0);
+    const said: string[] = [];
+    for (const line of PULL.split('\n').filter(Boolean)) {
+      tracker.apply(JSON.parse(line) as Record<string, unknown>);
+      if (said.at(-1) !== tracker.status) said.push(tracker.status);
+    }
+    expect(said).toEqual([
+      'Reading the model’s list of parts',
+      'Downloading part 1',
+      'Downloading part 2',
+      'Downloading part 3',
+      'Downloading part 4',
+      'Downloading part 5',
+      'Verifying the download',
+      'Writing the manifest',
+      'success',
+    ]);
+    expect(said.join(' ')).not.toMatch(/[0-9a-f]{12}/);
+  });
+
   it('a resumed pull starting at 80% does not count what was already there as speed', () => {
     let t = 0;
     const tracker = new PullTracker(() => t);
