@@ -84,4 +84,17 @@ describe('the words of the Models screen', () => {
     expect(await row.textContent()).not.toContain('74701a8c35f6');
     await shootAtBothWidths(app.page, 'models-pull-words', '[data-testid="pull-progress"]');
   });
+
+  it('shows "Start from this model’s settings" as a button as wide as its words, not a field across the form', async () => {
+    await app.openApp();
+    await app.page.getByTestId('models-open').click();
+    const button = app.page.getByTestId('alias-from-model');
+    await expect.poll(() => button.count()).toBe(1);
+    for (const width of [1280, 390]) {
+      await app.page.setViewportSize({ width, height: 800 });
+      const [own, form] = await Promise.all([button.boundingBox(), app.page.locator('form.mm-form').boundingBox()]);
+      expect(own && form ? own.width / form.width : 1).toBeLessThan(0.75);
+    }
+    await shootAtBothWidths(app.page, 'models-alias-from-model', '[data-testid="alias-from-model"]');
+  });
 });
