@@ -80,6 +80,18 @@ export function listModels(models = firebrand().models.list({}), aliases = fireb
   return Promise.all([models, aliases.catch(() => get().aliases)]).then(([m, a]) => [m, aliasesAdopted === asked ? a : get().aliases]);
 }
 
+/**
+ * What the banner says of a connection that lists no models. A first run on an Ollama with nothing pulled said
+ * "The server has no models yet. Pull one (ollama pull llama3.2) and refresh": the banner has no Refresh (its
+ * buttons are Open Models and Retry), the way to pull in the app went unsaid, and a llama-server or OpenAI-compatible
+ * server was told to run `ollama pull`. The default Ollama connection is `ollama`; another server may be any kind.
+ */
+export function emptyListMessage(connectionId: string | undefined): string {
+  if (connectionId === BUILTIN_CONNECTION_ID) return 'No GGUF models yet: add or download one in Models (or put a .gguf file in the models folder).';
+  if (connectionId === undefined || connectionId === 'ollama') return 'Ollama has no models yet. Pull one in Models, or run ollama pull llama3.2:1b in a terminal and press Retry.';
+  return 'This server lists no models. Start it with a model, then press Retry.';
+}
+
 export function refreshModels(): Promise<void> {
   // Another connection was made active: what the last one said of its list (its error, "no models") is not said of
   // this one while it is asked, which a slow server makes seconds (first-hour audit: "Cannot reach Ollama" stayed up,
@@ -116,9 +128,7 @@ export async function showModels(listed: Promise<ModelList>, shown: readonly Ali
     // still pick it to try again, and it stays chosen then.
     const fallback = models.find((m) => m.loadError === undefined)?.name ?? null;
     const selected = staleList ? before : (preferred ?? fallback);
-    const empty = settings?.activeConnectionId === 'builtin'
-      ? 'No GGUF models yet: add or download one in Models (or put a .gguf file in the models folder).'
-      : 'The server has no models yet. Pull one (ollama pull llama3.2) and refresh.';
+    const empty = emptyListMessage(settings?.activeConnectionId);
     // A model that went away (deleted on the server) or an alias deleted (in another tab) is not kept selected
     // silently: the user is told what changed.
     const goneAlias = aliasOfRef(before, shown);
