@@ -140,7 +140,22 @@ export function ChatView() {
           <h1>What shall we work on?</h1>
           <p>Your messages go to the model you pick below, on your own machine.</p>
           <p className="shortcuts">
-            <kbd>Ctrl</kbd> <kbd>N</kbd> new chat · <kbd>Ctrl</kbd> <kbd>K</kbd> search · <kbd>/</kbd> write · <kbd>?</kbd> all shortcuts
+            {/* Each key with its words: a line that wraps breaks between them, not inside ("Ctrl / all" over "shortcuts"). */}
+            <span>
+              <kbd>Ctrl</kbd> <kbd>N</kbd> new chat
+            </span>
+            {' · '}
+            <span>
+              <kbd>Ctrl</kbd> <kbd>K</kbd> search
+            </span>
+            {' · '}
+            <span>
+              <kbd>/</kbd> write
+            </span>
+            {' · '}
+            <span>
+              <kbd>Ctrl</kbd> <kbd>/</kbd> all shortcuts
+            </span>
           </p>
         </div>
       </section>

@@ -53,6 +53,11 @@ export function useShortcuts(sidebar: SidebarControls): void {
         // (keyboard audit #1). The list is shown first.
         controls.current.show();
         focus('search-input');
+      } else if (mod && !e.altKey && (e.key === '/' || e.key === '?')) {
+        // The list from anywhere, the message box too. At a first load on a desktop the focus is in the box, where
+        // `?` is typed into the message: the new chat's "? all shortcuts" typed a question mark instead (first-run pass).
+        e.preventDefault();
+        useShortcutsOverlay.setState({ open: true });
       } else if (e.key === 'Escape' && !e.defaultPrevented && !dialogOpen) {
         // The open drawer is closed by Escape wherever the focus is (keyboard audit #2), before the answer is stopped.
         if (controls.current.closeDrawer()) {

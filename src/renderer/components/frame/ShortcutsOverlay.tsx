@@ -20,10 +20,11 @@ const SHORTCUTS: [string[], string, 'or'?][] = [
   [['F2'], 'In the conversation list: rename the conversation'],
   [['Delete'], 'In the conversation list: delete the conversation (Undo brings it back)'],
   [['Cmd', 'Backspace'], 'In the conversation list on a Mac (⌘ + delete): delete the conversation, as in Finder'],
-  [['?'], 'This list'],
+  [['Ctrl', '/'], 'This list, from anywhere (the message box too)'],
+  [['?'], 'This list, outside a text field'],
 ];
 
-/** `?` anywhere but a text field: the keyboard shortcuts (Cmd in place of Ctrl on a Mac). */
+/** Ctrl+/ anywhere, or `?` anywhere but a text field: the keyboard shortcuts (Cmd in place of Ctrl on a Mac). */
 export function ShortcutsOverlay() {
   const open = useShortcutsOverlay((s) => s.open);
   if (!open) return null;
