@@ -63,6 +63,18 @@ const KIND_LABEL: Record<string, string> = {
   'application/json': 'JSON',
 };
 
+/**
+ * The chip's kind: the type's name, or for text of a type without one its extension ("a.py" said TXT, as did
+ * every source file a user attaches: .ts, .rs, .go, .yaml); a file with no extension stays TXT.
+ */
+export function kindLabel(block: Pick<AttachmentBlock, 'kind' | 'mime' | 'name'>): string {
+  const known = KIND_LABEL[block.mime];
+  if (known) return known;
+  if (block.kind !== 'text') return 'FILE';
+  const ext = /\.([a-z0-9]{1,5})$/i.exec(block.name)?.[1];
+  return ext ? ext.toUpperCase() : 'TXT';
+}
+
 /** What the chip says about cost: tokens as sent (exact or estimated), reading, or why the text cannot be read. */
 function CostLine({ cost, ratio }: { cost: CostState | undefined; ratio: number }) {
   if (!cost || cost.status === 'reading') return <span className="chip-tokens reading">reading…</span>;
@@ -114,7 +126,7 @@ export function FileChipView({ block, cost, ratio = 1, onRemove, children }: { b
   return (
     <span className={`chip${failed ? ' failed' : ''}${children ? ' with-extra' : ''}`} data-testid="attachment" data-kind={block.kind} {...costAttributes(cost, ratio)}>
       <span className="chip-row">
-        <span className="chip-kind">{KIND_LABEL[block.mime] ?? (block.kind === 'text' ? 'TXT' : 'FILE')}</span>
+        <span className="chip-kind">{kindLabel(block)}</span>
         <button
           type="button"
           className="chip-name"
