@@ -30,7 +30,23 @@ export interface TitleInput {
 /** The user's first words: the fallback title, and the title a conversation starts with. */
 export function titleFrom(text: string): string {
   const line = text.trim().split('\n')[0] ?? '';
-  return line.length > TITLE_MAX_CHARS ? `${line.slice(0, TITLE_MAX_CHARS - 3)}...` : line || 'New chat';
+  return clipTitle(line) || 'New chat';
+}
+
+/**
+ * A title over the limit, cut after its last whole word that fits and ended with "…". It was cut at a character
+ * count and ended with "...": the top bar, exports and search showed "configure the nginx rev...". A first word too
+ * long to fit is cut where the limit falls.
+ */
+export function clipTitle(line: string): string {
+  if (line.length <= TITLE_MAX_CHARS) return line;
+  const most = TITLE_MAX_CHARS - 1;
+  // The last space at most one past the room: a word that ends right at the limit is whole.
+  const lastSpace = line.slice(0, most + 1).search(/\s\S*$/);
+  // A short first word and then one long one (a path, a URL) would leave "Fix…": cut the long one instead.
+  const cut = lastSpace >= most / 2 ? line.slice(0, lastSpace) : line.slice(0, most);
+  // "Compare these models:…" reads as a typo: a word's own trailing punctuation goes with what was cut.
+  return `${cut.replace(/[\s,;:.\-–—]+$/u, '')}…`;
 }
 
 /**
@@ -104,5 +120,5 @@ function cleanTitle(text: string): string {
     .replace(/^["'“”*#\s]+|["'“”*.:\s]+$/g, '');
   // A model that answers the title prompt with a sentence of prose has not made a title: fall back.
   if (bare.split(/\s+/).length > TITLE_MAX_WORDS) return '';
-  return bare.length > TITLE_MAX_CHARS ? `${bare.slice(0, TITLE_MAX_CHARS - 3)}...` : bare;
+  return clipTitle(bare);
 }
