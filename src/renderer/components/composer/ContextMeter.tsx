@@ -67,6 +67,7 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1, coun
   // The same parts a refusal card lists: the total alone said nothing of what to cut before sending.
   const rows = parts ? partRows(parts) : [];
   const breakdown = rows.length > 0 ? ` ${rows.map((r) => r.text).join('; ')}.` : '';
+  const shownReason = reason !== null && reason !== '' && (source === 'fallback' || source === 'recommended' || source === 'user');
   const explanation = `About ${formatExactTokens(estimate)} of ${formatExactTokens(window)} tokens of the context window (${sourceLabel})${why ? `: ${why}` : ''}.${breakdown} The estimate is ${counted}.`;
   return (
     <div
@@ -79,6 +80,9 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1, coun
       data-counted={by ?? 'renderer'}
       data-draft-counted={draftCounted}
       title={explanation}
+      // A reason on one line is cut on a wide window and whole only in the title, which no key shows: a Tab stop
+      // where there is one, and focused it wraps (composer.css).
+      tabIndex={shownReason ? 0 : undefined}
       role="meter"
       aria-label="Context used"
       aria-valuemin={0}
@@ -97,7 +101,7 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1, coun
         {sourceLabel}
       </span>
       {/* Why this window, in words, where it is not obvious (a default, what fits the GPU, a kept one past it). */}
-      {reason && (source === 'fallback' || source === 'recommended' || source === 'user') && (
+      {shownReason && (
         <span className="meter-reason" data-testid="context-reason">
           {reason}
         </span>
