@@ -28,4 +28,13 @@ describe('answerRuns', () => {
     const runs = answerRuns([turn('u', 'user'), turn('a1', 'assistant', { usage: { outputTokens: 3 } }), turn('a2', 'assistant', { status: 'streaming' })]);
     expect(runs.get('a2')).toMatchObject({ last: true, stats: '' });
   });
+
+  it('shows no tokens/s under a step that only called a tool, and the answer\'s figures once it answers', () => {
+    const call = turn('a1', 'assistant', { blocks: [{ type: 'tool_call', id: 'c1', name: 'add', state: 'complete', argumentsRaw: '{}', arguments: {} }], usage: { outputTokens: 1, generationMs: 800, promptMs: 200 } });
+    // The tool runs (or waits for approval): the call is the answer's last step so far.
+    expect(answerRuns([turn('u', 'user'), call]).get('a1')).toMatchObject({ last: true, stats: '' });
+    const answered = answerRuns([turn('u', 'user'), call, turn('t1', 'tool'), turn('a2', 'assistant', { blocks: [{ type: 'text', text: '5' }], usage: { outputTokens: 3, generationMs: 200 } })]);
+    expect(answered.get('a1')?.stats).toBe('');
+    expect(answered.get('a2')?.stats).toBe('4 tokens · 4.0 tok/s · first token 200 ms');
+  });
 });

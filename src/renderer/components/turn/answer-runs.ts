@@ -3,7 +3,7 @@
  * The answer gets one footer (model, numbers, Copy, Regenerate) under its last step; Regenerate and the branch
  * switcher act on its first step, which is the one that has siblings. Pure.
  */
-import type { Turn } from '../../../shared/turn';
+import { turnText, type Turn } from '../../../shared/turn';
 import { answerStats, formatStats, type AnswerStats } from './answer-stats';
 
 export interface RunInfo {
@@ -29,6 +29,13 @@ function sumStats(steps: Turn[]): AnswerStats {
   return out;
 }
 
+/**
+ * A step that only called a tool (no words for the user): its one token and its speed say nothing about the answer,
+ * and read as noise under the call's card while the tool runs or waits for approval. The answer's figures come under
+ * the step that answers.
+ */
+const onlyCallsTools = (t: Turn) => t.blocks.some((b) => b.type === 'tool_call') && turnText(t).trim() === '';
+
 export function answerRuns(turns: readonly Turn[]): Map<string, RunInfo> {
   const out = new Map<string, RunInfo>();
   let run: Turn[] = [];
@@ -36,7 +43,8 @@ export function answerRuns(turns: readonly Turn[]): Map<string, RunInfo> {
     const first = run[0];
     if (!first) return;
     const streaming = run.some((t) => t.status === 'streaming');
-    const stats = streaming ? '' : formatStats(sumStats(run)).join(' · ');
+    const lastStep = run[run.length - 1];
+    const stats = streaming || (lastStep && onlyCallsTools(lastStep)) ? '' : formatStats(sumStats(run)).join(' · ');
     run.forEach((t, i) => out.set(t.id, { first, last: i === run.length - 1, stats: i === run.length - 1 ? stats : '' }));
     run = [];
   };
