@@ -205,7 +205,7 @@ describe('ToolCallCard', () => {
   // Tools eyes pass: a call the tool's schema refused (a number sent as text) showed its arguments as one line of raw
   // JSON, and "What went wrong" opened on the red line's sentence again, word for word.
   it('a call its schema refused shows its arguments as rows and says what went wrong once', () => {
-    const error = 'Arguments for get-sum are invalid: argument a must be number.';
+    const error = 'Arguments for get-sum are invalid: a must be a number.';
     const call = { type: 'tool_call', id: 'a', name: 'get-sum', state: 'invalid', argumentsRaw: '{"a":"x","b":2}', error } as const;
     const html = renderToStaticMarkup(<ToolCallCard call={call} answer={{ result: { type: 'tool_result', toolCallId: 'a', name: call.name, content: error, isError: true }, images: [] }} />);
     expect(html).toContain('<dt>a</dt><dd>x</dd>');

@@ -1,6 +1,7 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv, { type ValidateFunction } from 'ajv';
 import type { JsonValue } from '../../../shared/json';
 import type { ToolSchema } from '../types';
+import { describeSchemaError } from './tool-arg-words';
 
 export type ToolArgsResult = { ok: true; value: JsonValue } | { ok: false; error: string };
 
@@ -21,19 +22,6 @@ function validatorFor(tool: ToolSchema): ValidateFunction | Error {
     compiled.set(tool.parameters, v);
   }
   return v;
-}
-
-function describe(err: ErrorObject): string {
-  const where = err.instancePath ? `argument ${err.instancePath.slice(1).replace(/\//g, '.')}` : 'arguments';
-  if (err.keyword === 'additionalProperties') {
-    const extra = (err.params as { additionalProperty?: string }).additionalProperty;
-    return `${where} must not have property '${extra ?? '?'}'`;
-  }
-  if (err.keyword === 'enum') {
-    const allowed = (err.params as { allowedValues?: unknown[] }).allowedValues ?? [];
-    return `${where} must be one of ${allowed.map((a) => JSON.stringify(a)).join(', ')}`;
-  }
-  return `${where} ${err.message ?? 'is invalid'}`;
 }
 
 /**
@@ -58,7 +46,7 @@ export function validateToolArguments(raw: string, tool: ToolSchema | undefined,
   const validate = validatorFor(tool);
   if (validate instanceof Error) return { ok: true, value }; // a broken schema is ours, not the model's fault
   if (validate(value)) return { ok: true, value };
-  const problems = (validate.errors ?? []).map(describe);
+  const problems = (validate.errors ?? []).map(describeSchemaError);
   return { ok: false, error: `Arguments for ${tool.name} are invalid: ${problems.join('; ')}.` };
 }
 

@@ -46,7 +46,7 @@ describe('OpenAiParser', () => {
     const parts = run([chunk({ tool_calls: [{ index: 0, id: 'a', function: { name: 'f', arguments: '{}' } }] }), chunk({}, 'stop')], { tools });
     const end = parts.find((p) => p.type === 'tool-call-end');
     expect(end).toMatchObject({ state: 'invalid' });
-    expect(end && 'error' in end ? end.error : '').toContain("must have required property 'x'");
+    expect(end && 'error' in end ? end.error : '').toContain('x is required but was not given');
   });
 
   it('an error envelope is an error part with the message, then finish error; later events are ignored', () => {

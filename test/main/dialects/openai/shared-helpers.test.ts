@@ -58,10 +58,48 @@ describe('validateToolArguments', () => {
     const r = validateToolArguments('{"unit": "k", "x": 1}', weather);
     expect(r.ok).toBe(false);
     if (!r.ok) {
-      expect(r.error).toContain("must have required property 'city'");
-      expect(r.error).toContain("must not have property 'x'");
-      expect(r.error).toContain('argument unit must be one of "c", "f"');
+      expect(r.error).toContain('city is required but was not given');
+      expect(r.error).toContain("x is not one of the tool's arguments");
+      expect(r.error).toContain('unit must be "c" or "f"');
     }
+  });
+  // Tools pass 2: the same words show on the tool card, so they are sentences a user reads: "argument a must be number"
+  // was ajv's, written for the model.
+  it('words every kind of schema error as a plain sentence', () => {
+    const tool: ToolSchema = {
+      name: 'get-sum',
+      description: '',
+      parameters: {
+        type: 'object',
+        properties: {
+          a: { type: 'number' },
+          n: { type: 'integer', minimum: 1, maximum: 10 },
+          m: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 5 },
+          flag: { type: 'boolean' },
+          name: { type: 'string', minLength: 2, maxLength: 3 },
+          tags: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 1 },
+          opts: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'], additionalProperties: false },
+        },
+      },
+    };
+    const error = (args: object) => {
+      const r = validateToolArguments(JSON.stringify(args), tool);
+      return r.ok ? '' : r.error;
+    };
+    expect(error({ a: 'x' })).toBe('Arguments for get-sum are invalid: a must be a number.');
+    expect(error({ n: 1.5 })).toBe('Arguments for get-sum are invalid: n must be a whole number.');
+    expect(error({ n: 0 })).toContain('n must be at least 1');
+    expect(error({ n: 11 })).toContain('n must be at most 10');
+    expect(error({ m: 0 })).toContain('m must be more than 0');
+    expect(error({ m: 5 })).toContain('m must be less than 5');
+    expect(error({ flag: 'yes' })).toContain('flag must be true or false');
+    expect(error({ name: 'a' })).toContain('name must be at least 2 characters long');
+    expect(error({ name: 'abcd' })).toContain('name must be at most 3 characters long');
+    expect(error({ tags: [] })).toContain('tags must have at least 1 item');
+    expect(error({ tags: ['a', 'b'] })).toContain('tags must have at most 1 item');
+    expect(error({ tags: [1] })).toContain('tags[0] must be a string');
+    expect(error({ opts: { y: 1 } })).toBe('Arguments for get-sum are invalid: opts must have x, which was not given; opts must not have y.');
+    expect(error({ opts: { x: 'one' } })).toContain('opts.x must be a number');
   });
   it('rejects non-objects and treats empty arguments as {}', () => {
     expect(validateToolArguments('[1]', undefined, 'f').ok).toBe(false);
