@@ -45,7 +45,7 @@ describe('Settings → Tools and an MCP tool in a chat', () => {
     await send(page, 'Please echo something');
     const card = page.locator('[data-card="tool-approval"]');
     await card.getByTestId('tool-allow-once').waitFor();
-    expect(await card.locator('.system-text').textContent()).toBe('Waiting for you. echo (from the tool server everything) wants to run:');
+    expect(await card.locator('.system-text').textContent()).toBe('Waiting for you. echo (from the tool server everything) wants to run.');
     expect(await card.locator('.tool-arg').allTextContents()).toEqual(['messagehi <b>from</b> the model']);
     // MCP hunt: the call's own card said "Waiting for the result…" as if it ran; it waits for the user.
     expect(await page.locator('[data-card="tool-call"]').first().locator('.tool-status').textContent()).toBe('Waiting for your approval…');
@@ -138,7 +138,7 @@ describe('Settings → Tools and an MCP tool in a chat', () => {
     await page.keyboard.press('Escape');
     await send(page, 'Echo second');
     await expect.poll(() => card.count()).toBe(2);
-    expect(await card.nth(1).locator('.system-text').textContent()).toContain('echo (from the tool server other) wants to run:');
+    expect(await card.nth(1).locator('.system-text').textContent()).toContain('echo (from the tool server other) wants to run.');
     expect(await card.nth(1).locator('.tool-arg').allTextContents()).toEqual(['messagesecond']);
     await card.nth(1).getByTestId('tool-deny').click();
     await waitIdle(page);

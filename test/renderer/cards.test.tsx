@@ -84,7 +84,7 @@ describe('one card per system-turn kind, text and card from the same meta (issue
     const meta = { toolCallId: 'call_0', turnId: 'a1', tool: 'slow', server: 'custom', call: '{"seconds":60}', state: 'interrupted' };
     const html = renderToStaticMarkup(<SystemCard turn={system({ source: 'tool-approval', meta, blocks: [{ type: 'text', text: 'slow (from the tool server custom) wants to run: {"seconds":60}' }] })} />);
     expect(html).toContain('Not run.');
-    expect(html).toContain('did not run: Firebrand closed while it waited for your approval');
+    expect(html).toContain('did not run: Firebrand closed while it waited for your approval.</p>');
     expect(html).not.toContain('wants to run');
     expect(html).not.toContain('tool-allow-once');
   });
@@ -95,20 +95,39 @@ describe('one card per system-turn kind, text and card from the same meta (issue
     const call = '{"path":"/home/me/.bashrc","content":"<b>alias</b> ls=rm","mode":420}';
     const meta = { toolCallId: 'call_0', turnId: 'a1', tool: 'write_file', server: 'files', call, state: 'pending' };
     const html = renderToStaticMarkup(<SystemCard turn={system({ source: 'tool-approval', meta })} />);
-    expect(html).toContain('write_file (from the tool server files) wants to run:</p>');
+    expect(html).toContain('write_file (from the tool server files) wants to run.</p>');
     expect(html).toContain('<dt>path</dt><dd>/home/me/.bashrc</dd>');
     expect(html).toContain('<dt>content</dt><dd>&lt;b&gt;alias&lt;/b&gt; ls=rm</dd>');
     expect(html).toContain('<dt>mode</dt><dd>420</dd>');
     expect(html).not.toContain('&quot;path&quot;');
     expect(html).toContain('data-testid="tool-allow-once"');
     const none = renderToStaticMarkup(<SystemCard turn={system({ source: 'tool-approval', meta: { ...meta, tool: 'get-env', call: '{}', state: 'allowed', decision: 'allow-once' } })} />);
-    expect(none).toContain('get-env (from the tool server files) was allowed to run, with no arguments.');
+    expect(none).toContain('get-env (from the tool server files) was allowed to run. It had no arguments.');
     expect(none).not.toContain('{}');
     // A call cut short is not JSON any more: it is shown as it is.
     const cut = renderToStaticMarkup(<SystemCard turn={system({ source: 'tool-approval', meta: { ...meta, call: '{"path":"/a","content":"abc…' } })} />);
-    expect(cut).toContain('wants to run: {&quot;path&quot;:&quot;/a&quot;,&quot;content&quot;:&quot;abc…');
+    expect(cut).toContain('wants to run.</p><pre class="tool-raw" data-testid="approval-call">{&quot;path&quot;:&quot;/a&quot;,&quot;content&quot;:&quot;abc…</pre>');
     // What the model and an export read keeps the call as it was.
     expect(systemTurnText('tool-approval', meta)).toBe(`write_file (from the tool server files) wants to run: ${call}`);
+  });
+
+  // Tools pass 2: a settled card tacked the call onto its long sentence: "…closed while it waited for your approval, with
+  // no arguments." or "…your approval: https://…". Each state is one sentence; what the call was asked comes after it.
+  it('tool-approval: every state is one sentence, its arguments (or that it had none) after it', () => {
+    const base = { toolCallId: 'call_0', turnId: 'a1', tool: 'get-env', server: 'files', call: '{}' };
+    const text = (meta: Record<string, string>) => {
+      const html = renderToStaticMarkup(<SystemCard turn={system({ source: 'tool-approval', meta: { ...base, ...meta } })} />);
+      return /<p class="system-text"[^>]*>(.*?)<\/p>/.exec(html)?.[1]?.replace(/<[^>]+>/g, '') ?? '';
+    };
+    expect(text({ state: 'pending' })).toBe('Waiting for you. get-env (from the tool server files) wants to run. It has no arguments.');
+    expect(text({ state: 'interrupted' })).toBe('Not run. get-env (from the tool server files) did not run: Firebrand closed while it waited for your approval. It had no arguments.');
+    expect(text({ state: 'withdrawn', withdrawn: 'server-off' })).toBe('Not run. get-env (from the tool server files) did not run: its tool server was switched off in Settings → Tools while it waited for your approval. It had no arguments.');
+    expect(text({ state: 'denied', decision: 'deny' })).toBe('Not allowed. get-env (from the tool server files) was not allowed to run. It had no arguments.');
+    expect(text({ state: 'stopped' })).toBe('Stopped. Stopped before get-env (from the tool server files) ran. It had no arguments.');
+    expect(text({ state: 'interrupted', call: '{"a":1}' })).toBe('Not run. get-env (from the tool server files) did not run: Firebrand closed while it waited for your approval.');
+    // A call that is not JSON (a built-in tool's URL) comes after the sentence too, as it is.
+    const url = renderToStaticMarkup(<SystemCard turn={system({ source: 'tool-approval', meta: { toolCallId: 'c', tool: 'fetch_url', call: 'https://example.com/', state: 'interrupted' } })} />);
+    expect(url).toContain('fetch_url did not run: Firebrand closed while it waited for your approval.</p><pre class="tool-raw" data-testid="approval-call">https://example.com/</pre>');
   });
 
   it('error (step limit): its own card, its sentence from the meta', () => {

@@ -7,7 +7,6 @@ import {
   SYSTEM_CARD_TITLES,
   toolApprovalLead,
   toolApprovalMeta,
-  toolApprovalText,
   type ContextRefusedMeta,
   type ToolApprovalMeta,
 } from '../../../shared/system-turns';
@@ -132,12 +131,16 @@ function Approval({ turn, meta }: { turn: Turn; meta: ToolApprovalMeta }) {
   // The user decides on what the call will do: its arguments one per row, as on the call's own card, where the card
   // showed them as one line of JSON ("wants to run: {"path":"/home/me/.bashrc","content":"…"}", or "run: {}").
   const args = callArguments(meta.call);
+  // The state is one sentence of its own, and what the call was asked comes after it: tacked on, it read "…closed
+  // while it waited for your approval, with no arguments." and "…your approval: https://…".
+  const none = args !== null && args.length === 0 ? (meta.state === 'pending' ? ' It has no arguments.' : ' It had no arguments.') : '';
   return (
     <>
       <p className="system-text" data-state={meta.state}>
-        <strong>{status}.</strong> {args === null ? toolApprovalText(meta) : `${toolApprovalLead(meta)}${args.length === 0 ? ', with no arguments.' : ':'}`}
+        <strong>{status}.</strong> {`${toolApprovalLead(meta)}.${none}`}
       </p>
       {args !== null && args.length > 0 && <ArgumentRows args={args} />}
+      {args === null && meta.call.trim() !== '' && <pre className="tool-raw" data-testid="approval-call">{meta.call}</pre>}
       {meta.state === 'pending' && <ToolApproval turn={turn} />}
     </>
   );
