@@ -248,6 +248,23 @@ describe('ToolCallCard', () => {
     expect(result('Echo: hi')).toContain('<pre>Echo: hi</pre>');
   });
 
+  // Tools pass 2: the filesystem server's error was shown only as it gave it, "ENOENT: no such file or directory, open
+  // '/…'", Node's words. A well-known code now leads with a plain sentence; the server's words stay, as the model read them.
+  it('a failed call with a well-known system error leads with a plain sentence and keeps the server’s words', () => {
+    const call = { type: 'tool_call', id: 'a', name: 'read_text_file', state: 'complete', argumentsRaw: '{}', arguments: {} } as const;
+    const card = (content: string, isError = true) => renderToStaticMarkup(<ToolCallCard call={call} answer={{ result: { type: 'tool_result', toolCallId: 'a', name: call.name, content, isError }, images: [] }} />);
+    const lead = (html: string) => /data-testid="tool-error-lead">([^<]*)</.exec(html)?.[1];
+    const missing = card("ENOENT: no such file or directory, open '/home/me/notes.txt'");
+    expect(lead(missing)).toBe('There is no file or folder at /home/me/notes.txt.');
+    expect(missing).toContain('<pre>ENOENT: no such file or directory, open &#x27;/home/me/notes.txt&#x27;</pre>');
+    expect(lead(card("Error: EACCES: permission denied, open '/root/x'"))).toBe('The tool server was not allowed to open /root/x: permission denied.');
+    expect(lead(card("EISDIR: illegal operation on a directory, read"))).toBe('That is a folder, where a file was needed.');
+    expect(lead(card("ENOTDIR: not a directory, scandir '/home/me/notes.txt'"))).toBe('/home/me/notes.txt is not a folder.');
+    // Other errors, and a result that only quotes such an error, are shown as they came.
+    expect(lead(card('Access denied - path outside allowed directories: /etc/passwd'))).toBeUndefined();
+    expect(lead(card("ENOENT: no such file or directory, open '/x'", false))).toBeUndefined();
+  });
+
   // Chat audit #4: an MCP call stopped while it ran showed a red "Failed" and "What went wrong".
   it('a call the user stopped while it ran reads Stopped, not Failed', () => {
     const call = { type: 'tool_call', id: 'a', name: 'trigger-long-running-operation', state: 'complete', argumentsRaw: '{}', arguments: {} } as const;

@@ -3,6 +3,7 @@ import { CircleCheck, CircleSlash, CircleX, LoaderCircle, Wrench } from 'lucide-
 import type { AttachmentBlock, ToolCallBlock } from '../../../shared/turn';
 import { progressKey, progressText, useToolProgress } from '../../store/tool-progress';
 import type { ToolAnswer } from './tool-answers';
+import { toolErrorLead } from './tool-error-lead';
 import { useImageUrl } from './use-image-url';
 
 const STATE_LABEL: Record<ToolCallBlock['state'], string> = {
@@ -90,6 +91,8 @@ export const ToolCallCard = memo(function ToolCallCard({ call, turnId, answer }:
   const status = outcome ? OUTCOME_LABEL[outcome] : running ? progressText(running) : awaiting ? 'Waiting for your approval…' : STATE_LABEL[call.state];
   const bad = call.state === 'invalid' || call.state === 'truncated' || outcome === 'failed';
   const args = argumentRows(call);
+  // A failure in a well-known system code leads with a plain sentence; the tool's own words stay under What went wrong.
+  const lead = outcome === 'failed' && result ? toolErrorLead(result.content) : undefined;
   const Icon = outcome === 'done' ? CircleCheck : outcome === 'not-run' || outcome === 'stopped' ? CircleSlash : bad ? CircleX : LoaderCircle;
   return (
     <div className="card tool-card" data-card="tool-call" data-state={call.state} {...(outcome ? { 'data-result': outcome } : running ? { 'data-running': 'true' } : {})}>
@@ -109,6 +112,11 @@ export const ToolCallCard = memo(function ToolCallCard({ call, turnId, answer }:
         call.argumentsRaw.trim() !== '' && call.argumentsRaw.trim() !== '{}' && <pre className="tool-raw">{call.argumentsRaw}</pre>
       )}
       {call.error && <p className="tool-error">{call.error}</p>}
+      {lead && (
+        <p className="tool-error" data-testid="tool-error-lead">
+          {lead}
+        </p>
+      )}
       {result?.note && (
         <p className="tool-note" data-testid="tool-note">
           {result.note}
