@@ -14,6 +14,7 @@ import { PageRangeRow } from './PageRange';
 import { useWindowRoom } from './use-window-room';
 import { cannotSee, messageRefusal, unreadableFile } from './send-checks';
 import { unseenImages, unseenImagesNote } from './unseen-images';
+import { pendingApprovalId, reviewApproval } from '../turn/review-approval';
 import { LargerWindowOffer } from './LargerWindowOffer';
 import { AttachButton } from './AttachButton';
 import { applyChoice, measureIdentity, refreshMeasure, setRoomOpen, turnsSince, useRoom } from '../../store/context-room';
@@ -88,6 +89,7 @@ export function Composer() {
   const streamingTurn = running && !running.waiting ? running.turn : undefined;
   // A run waiting for an approval streams nothing, yet it is running: Stop ends it (issue 13).
   const waiting = running?.waiting === true;
+  const approvalId = waiting ? pendingApprovalId(turns) : undefined;
   const stoppable = running?.turn;
   const alias = aliasOfRef(selected, aliases);
   const selectedName = selected === null ? null : refLabel(selected, aliases);
@@ -349,9 +351,16 @@ export function Composer() {
             <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} counted={measured?.counted ?? null} draftCounted={measured !== null && exactText !== undefined} memory={contextChoice?.memory} parts={meterParts} />
           ) : null}
           {(overWindow || imagesRefused || unreadable || waiting || noModelShown || aliasModelGone !== undefined) && blockedBy && (
-            <span className="composer-reason" data-testid="composer-reason" role="status">
+            // A waiting approval is said once by the announcer (frame/Announcer.tsx), with the tool's name: not here too.
+            <span className="composer-reason" data-testid="composer-reason" role={waiting ? undefined : 'status'}>
               {reasonPending && blockedBy === overReason ? <span aria-hidden>{blockedBy}</span> : blockedBy}
             </span>
+          )}
+          {/* The card does not take the focus (it would take it from a user typing): one key path goes to it from here. */}
+          {approvalId !== undefined && (
+            <button type="button" className="small" data-testid="approval-review" aria-label="Review the tool request" onClick={() => reviewApproval(approvalId)}>
+              Review
+            </button>
           )}
           {unseenNote && (
             <span className="composer-note" data-testid="unseen-images-note" role="status">
