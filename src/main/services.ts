@@ -39,7 +39,7 @@ import { lookAtAnswerStart } from './models/answer-start-look';
 import { nodeProbeHost } from './gpu/node-host';
 import { createLibrary } from './library/library-wiring';
 import { ServerWatch } from './models/server-watch';
-import { lookAtServer } from './models/server-look';
+import { folderSignature, lookAtServer } from './models/server-look';
 import { earlyAnswer } from './models/early-answer';
 import { createContextRoom } from './context/context-wiring';
 import type { RoomService } from './context/room-service';
@@ -72,6 +72,7 @@ export function createServices(options: ServicesOptions): Services {
   const builtins = builtinToolList();
   const approvals = new ApprovalGate();
   const mcp = new McpManager({ db, secrets, emit: hub.emit, newId: randomUUID, now: Date.now, storeImage, reservedNames: builtins.map((t) => t.schema.name), ...options.mcp });
+  let watch: ServerWatch | null = null;
   const lib = createLibrary({
     db,
     dataDir: options.dataDir,
@@ -83,11 +84,12 @@ export function createServices(options: ServicesOptions): Services {
     newId: randomUUID,
     log,
     renamed: (from, to) => modelManager.renameAliasModel(BUILTIN_CONNECTION_ID, from, to),
+    // What a page was handed of the folder: a file shown and removed between two looks is still told (server-watch.ts).
+    folderScanned: (models) => watch?.heard({ connectionId: BUILTIN_CONNECTION_ID, signature: folderSignature(models) }),
   });
   const aliases = new AliasStore(db, randomUUID);
   const conversationSettings = new ConversationSettingsStore(db, (conversationId, saved) => hub.emit('conversations:changed', { conversationId, settings: saved }));
   const refs = aliasRefs(aliases);
-  let watch: ServerWatch | null = null;
   const modelManager = createModelHandlers({
     watchNow: () => watch?.nudge(),
     modelNamesOf: async (connectionId) => {

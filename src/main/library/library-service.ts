@@ -20,6 +20,8 @@ export interface LibraryDeps {
   log: (message: string) => void;
   /** Downloads in progress or paused, by the file they write (DownloadManager; restores earlier sessions' first). */
   downloads: () => Promise<DownloadProgress[]>;
+  /** The folder's GGUFs as a list just read them (ServerWatch compares them with its own looks). */
+  scanned?: (models: readonly FolderFile[]) => void;
   /** Something in the folder changed (added, deleted, renamed: then which file became which). */
   changed: (reason: string, renamed?: { from: string; to: string }) => void;
 }
@@ -51,6 +53,7 @@ export class LibraryService {
   async list(): Promise<LibraryEntry[]> {
     const dir = this.dir;
     const scan = await scanModelsFolder(dir);
+    this.deps.scanned?.(scan.models);
     const downloads = new Map((await this.deps.downloads()).map((d) => [d.file, d]));
     const entries: LibraryEntry[] = [];
     for (const f of scan.models) {

@@ -18,6 +18,7 @@ import { DownloadManager } from './downloads/download-manager';
 import { chatsOnDiskOf } from './downloads/disk-margin';
 import { FileDigests } from './file-digest';
 import { LibraryService } from './library-service';
+import type { FolderFile } from './models-folder';
 
 export type LibraryHandlers = {
   [C in keyof LibraryInvokeContract]: (req: LibraryInvokeContract[C]['req']) => Promise<LibraryInvokeContract[C]['res']> | LibraryInvokeContract[C]['res'];
@@ -36,6 +37,8 @@ export interface LibraryWiringDeps {
   log: (message: string) => void;
   /** A GGUF was renamed: what names it by its file (aliases) follows it. */
   renamed?: (from: string, to: string) => void;
+  /** The models folder's GGUFs as a list just read them (the folder watch, services.ts). */
+  folderScanned?: (models: readonly FolderFile[]) => void;
 }
 
 export interface LibraryParts {
@@ -65,6 +68,7 @@ export function createLibrary(d: LibraryWiringDeps): LibraryParts {
       return downloads.list();
     },
     changed,
+    ...(d.folderScanned ? { scanned: d.folderScanned } : {}),
   });
   const builtin = new BuiltinService({
     library,

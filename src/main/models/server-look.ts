@@ -1,6 +1,6 @@
 import { connectionName, type ConnectionInfo } from '../../shared/connections';
 import { probeJson } from '../connections/probe-http';
-import { scanModelsFolder } from '../library/models-folder';
+import { scanModelsFolder, type FolderFile } from '../library/models-folder';
 import { parseProps } from './llama-server-info';
 import { listV1Models } from './model-list';
 import { tagDigests } from './ollama-admin';
@@ -21,7 +21,7 @@ export interface ServerLookDeps {
 export async function lookAtServer(active: ConnectionInfo, deps: ServerLookDeps): Promise<ServerLook> {
   if (active.kind === 'builtin') {
     const { models } = await scanModelsFolder(deps.modelsDir());
-    return { connectionId: active.id, signature: models.map((m) => `${m.file}:${m.size}:${m.mtimeMs}`).join('\n') };
+    return { connectionId: active.id, signature: folderSignature(models) };
   }
   const names =
     active.kind === 'ollama'
@@ -29,6 +29,11 @@ export async function lookAtServer(active: ConnectionInfo, deps: ServerLookDeps)
       : (await listV1Models(active, deps.headersFor(active.id))).map((m) => m.name);
   const window = active.kind === 'llama-server' ? await llamaServerWindow(active, deps) : '';
   return { connectionId: active.id, signature: names.sort().join('\n') + window };
+}
+
+/** The models folder's GGUFs as ServerWatch compares them: a file added, removed or replaced changes it. */
+export function folderSignature(models: readonly FolderFile[]): string {
+  return models.map((m) => `${m.file}:${m.size}:${m.mtimeMs}`).join('\n');
 }
 
 /**

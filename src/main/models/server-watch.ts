@@ -33,8 +33,22 @@ export class ServerWatch {
   private timer: unknown = null;
   private stopped = false;
   private running = false;
+  /** Lists handed out since the last look, as `heard` was told them. */
+  private told: ServerLook[] = [];
 
   constructor(private readonly deps: ServerWatchDeps) {}
+
+  /**
+   * A page was handed the list as `look` says it stood (the built-in engine's models folder, read for the picker or
+   * the Models screen). A list read after this watch's last look can hold a file that came and went between two
+   * looks: both looks then agree, nothing was said, and the page kept the deleted file (a GGUF copied in, shown,
+   * picked and removed within the 5 s between looks stayed in the picker for good). The next look says a change
+   * when it differs from any list handed out since the last one.
+   */
+  heard(look: ServerLook): void {
+    if (this.told.some((t) => t.connectionId === look.connectionId && t.signature === look.signature)) return;
+    this.told.push(look);
+  }
 
   start(): void {
     this.stopped = false;
@@ -75,12 +89,17 @@ export class ServerWatch {
         const connectionId = this.state.kind === 'up' ? (this.state.look?.connectionId ?? null) : this.state.kind === 'down' ? this.state.connectionId : null;
         if (this.state.kind === 'up' && connectionId !== null) this.deps.emit({ connectionId, reachable: false, error });
         this.state = { kind: 'down', connectionId, error, failures };
+        // The look that finds it back says so whatever the pages were handed meanwhile.
+        this.told = [];
         return;
       }
       const before = this.state;
+      const told = this.told;
+      this.told = [];
       this.state = { kind: 'up', look };
       if (!look) return;
-      const changed = before.kind === 'down' || (before.kind === 'up' && (before.look?.signature !== look.signature || before.look.connectionId !== look.connectionId));
+      const toldOther = told.some((t) => t.connectionId === look.connectionId && t.signature !== look.signature);
+      const changed = before.kind === 'down' || toldOther || (before.kind === 'up' && (before.look?.signature !== look.signature || before.look.connectionId !== look.connectionId));
       if (changed) this.deps.emit({ connectionId: look.connectionId, reachable: true, error: null });
     } finally {
       this.running = false;

@@ -72,3 +72,22 @@ describe('ServerWatch told of a failure it did not see', () => {
     expect(h.emitted).toEqual([{ connectionId: 'ollama', reachable: true, error: null }]);
   });
 });
+
+describe('ServerWatch told of the lists handed out', () => {
+  it('says a change when a list handed out since the last look differs from the next look, though the looks agree', async () => {
+    const h = harness([up('a'), up('a'), up('a'), up('a')]);
+    h.watch.start();
+    await h.step();
+    // A page read the list as the look saw it: nothing to say.
+    h.watch.heard(up('a'));
+    await h.step();
+    expect(h.emitted).toEqual([]);
+    // A page read it with a file the looks never saw (copied in and removed between them): it is told.
+    h.watch.heard(up('a\nadded-later.gguf'));
+    await h.step();
+    expect(h.emitted).toEqual([{ connectionId: 'ollama', reachable: true, error: null }]);
+    // Once only: the pages read the list again on that change.
+    await h.step();
+    expect(h.emitted).toHaveLength(1);
+  });
+});
