@@ -6,6 +6,7 @@
  */
 import { DEFAULT_CONTEXT_WINDOW } from '../../shared/context-estimate';
 import type { ContextAdvice, ContextWindowChoice } from '../../shared/models';
+import { UserFacingError } from '../errors';
 import type { StoredWindow } from './model-settings-store';
 
 export interface ContextWindowDeps {
@@ -16,6 +17,8 @@ export interface ContextWindowDeps {
   /** How long a send waits for a recommendation not yet worked out (default 2.5 s). */
   waitMs?: number;
   now?: () => number;
+  /** The name a reason gives the server at `baseUrl` (its saved connection's); absent or unknown, "Ollama". */
+  nameOf?: (baseUrl: string) => string | undefined;
 }
 
 /** A fallback is asked again after this long: the server may be up, or the GPU memory set by hand, by then. */
@@ -90,9 +93,23 @@ export class ContextWindowResolver {
       if (!rec.fits) return fallback(rec.message);
       return { contextWindow: rec.contextTokens, source: 'recommended', reason: rec.message };
     } catch (err) {
-      return fallback(`No recommendation: ${err instanceof Error ? err.message : String(err)}`);
+      return fallback(failureReason(err, this.deps.nameOf?.(baseUrl) ?? 'Ollama', model));
     }
   }
+}
+
+/**
+ * One plain sentence under the message box. It read "No recommendation: Details of llama3.2:3b: not found on
+ * Ollama." (the inner error pasted in), and with the server down it repeated the red banner's "Cannot reach …"
+ * sentence word for word; the banner already says how to fix the address, so this says only why there is no number.
+ */
+export function failureReason(err: unknown, server: string, model: string): string {
+  if (err instanceof UserFacingError && err.code === 'server-unreachable') return `No recommendation while ${server} does not answer.`;
+  if (err instanceof UserFacingError && err.code === 'not-found') return `No recommendation: ${server} has no details of ${model}.`;
+  const said = (err instanceof Error ? err.message : String(err)).trim();
+  if (!said) return 'No recommendation could be made.';
+  const sentence = said.charAt(0).toUpperCase() + said.slice(1);
+  return `No recommendation could be made. ${/[.!?]$/.test(sentence) ? sentence : `${sentence}.`}`;
 }
 
 function fallback(reason: string): ContextWindowChoice {

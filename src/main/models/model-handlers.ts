@@ -89,6 +89,7 @@ export function createModelHandlers(deps: ModelHandlerDeps): ModelManager {
     stored: (baseUrl, model) => settings.getWindow(baseUrl, model),
     // Ollama's defaults for a plain `ollama serve`: flash attention where supported, an f16 cache.
     recommend: (baseUrl, model) => models.recommend(model, true, 'f16', baseUrl),
+    nameOf: (baseUrl) => models.nameOf(baseUrl),
   });
   const running = new RunningWatch({ read: () => models.running(), announce: (list) => deps.emit('models:running-changed', { running: list }) });
   /** Every page's picker and Models screen follow an alias saved anywhere (a tab shows what another changed). */

@@ -136,7 +136,7 @@ export class ModelService {
   }
 
   /** The name failures on `baseUrl` say: the screen's connection's, or another saved one's there; else none (its address). */
-  private nameOf(baseUrl: string): string | undefined {
+  nameOf(baseUrl: string): string | undefined {
     const screen = this.screen();
     return screen.baseUrl === baseUrl ? screen.name : this.deps.nameAt?.(baseUrl);
   }

@@ -147,7 +147,7 @@ describe("the Models screen's own calls name the connection it manages", () => {
     const s = start();
     const { id } = await s.handlers['connections:save']({ kind: 'ollama', label: 'Desk GPU', baseUrl: DESK });
     const choice = await s.handlers['models:context-window']({ model: 'qwen3:8b', connectionId: id, wait: true });
-    expect(choice.reason).toContain(`No recommendation: ${CANNOT_REACH_DESK}`);
+    expect(choice.reason).toBe('No recommendation while Desk GPU does not answer.');
   });
 
   it('names the default Ollama "Ollama" where it is the one managed', async () => {
