@@ -180,7 +180,7 @@ describe('a server that answers, but not as it should', () => {
     await item.getByTestId('connection-test').click();
     await expect
       .poll(() => item.getByTestId('connection-test-result').textContent())
-      .toBe('Cannot reach GPU box at http://127.0.0.1:1. Is it running? Start it, or change its address in Settings.');
+      .toBe('Cannot reach GPU box at http://127.0.0.1:1. Is it running? Start it, or change its address here.');
     await app.page.keyboard.press('Escape');
     await app.page.getByTestId('models-open').click();
     await expect.poll(() => app.page.getByTestId('running-unknown').textContent()).toBe('What GPU box has loaded is not known: it could not be asked. Refresh asks again.');

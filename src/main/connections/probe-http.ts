@@ -66,9 +66,10 @@ export function serverMessage(answer: ProbeAnswer): string {
 /**
  * A probe's failure in words for the user. `at`: the saved connection asked, named as an answer's failures name it
  * (from-connection.ts: "Cannot reach GPU box at http://…"); absent (an address typed, not saved), the address.
+ * `at.inSettings`: asked from Settings (Test connection), where the address is fixed "here", not "in Settings".
  */
-export function describeProbeError(err: unknown, at?: { name: string; baseUrl: string }): string {
-  if (err instanceof LegError) return at ? legFailure(err, at.name, at.baseUrl) : err.message;
+export function describeProbeError(err: unknown, at?: { name: string; baseUrl: string; inSettings?: boolean }): string {
+  if (err instanceof LegError) return at ? legFailure(err, at.name, at.baseUrl, { inSettings: at.inSettings === true }) : err.message;
   const said = err instanceof Error && err.name === 'TimeoutError' ? 'The server did not answer within 10 s.' : err instanceof Error ? err.message : String(err);
   return at ? fromConnection(at.name, said) : said;
 }

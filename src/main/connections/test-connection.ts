@@ -43,7 +43,7 @@ export async function testConnection(kind: ConnectionKind, baseUrl: string, head
       }
     }
   } catch (err) {
-    if (!(err instanceof ProbeFailure)) return { ok: false, error: describeProbeError(err, name !== undefined ? { name, baseUrl } : undefined) };
+    if (!(err instanceof ProbeFailure)) return { ok: false, error: describeProbeError(err, name !== undefined ? { name, baseUrl, inSettings: true } : undefined) };
     // A server that answers, but not at the kind's own paths: it may be a server of another kind.
     const other = err.status === 404 ? await otherKind(kind, baseUrl, headers) : null;
     return { ok: false, error: other ? `${err.message}. ${other}` : err.message };

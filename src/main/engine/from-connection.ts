@@ -19,9 +19,10 @@ export function fromConnection(label: string, said: string): string {
 
 /**
  * A failure of the leg (a timeout, a dropped connection) in words that name the connection by `name` (shared
- * connectionName), as the banner does, where the leg knows only an address ("The server at http://…").
+ * connectionName), as the banner does, where the leg knows only an address ("The server at http://…"). `inSettings`:
+ * said where the user already is in Settings (Test connection), which read "…change its address in Settings" there.
  */
-export function legFailure(err: LegError, name: string, baseUrl: string): string {
-  if (err.kind === 'unreachable') return `Cannot reach ${name} at ${baseUrl}. Is it running? Start it, or change its address in Settings.`;
+export function legFailure(err: LegError, name: string, baseUrl: string, options: { inSettings?: boolean } = {}): string {
+  if (err.kind === 'unreachable') return `Cannot reach ${name} at ${baseUrl}. Is it running? Start it, or change its address ${options.inSettings ? 'here' : 'in Settings'}.`;
   return err.naming(name);
 }

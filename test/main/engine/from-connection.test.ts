@@ -39,6 +39,12 @@ describe("a leg failure names the connection, not the server's address", () => {
     expect(named('ECONNREFUSED')).toBe('Cannot reach GPU box at http://127.0.0.1:11434. Is it running? Start it, or change its address in Settings.');
   });
 
+  // Test connection is pressed in Settings: "…change its address in Settings" told the user to go where they were.
+  it('says where to fix the address without "in Settings" when asked from Settings', () => {
+    const refused = toLegError(Object.assign(new Error('x'), { code: 'ECONNREFUSED' }), 'http://127.0.0.1:11434');
+    expect(legFailure(refused, 'GPU box', 'http://127.0.0.1:11434', { inSettings: true })).toBe('Cannot reach GPU box at http://127.0.0.1:11434. Is it running? Start it, or change its address here.');
+  });
+
   it('keeps the address where no connection is named (Test connection, a pull)', () => {
     expect(toLegError(Object.assign(new Error('x'), { code: 'UND_ERR_HEADERS_TIMEOUT' }), 'http://127.0.0.1:11434').message).toBe('The server at http://127.0.0.1:11434 did not answer in time.');
   });

@@ -17,6 +17,8 @@ const DOWN = 'http://127.0.0.1:9';
 const DESK = 'http://127.0.0.1:7';
 const TYPED = 'http://127.0.0.1:13';
 const CANNOT_REACH_DESK = `Cannot reach Desk GPU at ${DESK}. Is it running? Start it, or change its address in Settings.`;
+/** Test connection is pressed in Settings: the address is fixed "here", not "in Settings". */
+const TEST_CANNOT_REACH_DESK = `Cannot reach Desk GPU at ${DESK}. Is it running? Start it, or change its address here.`;
 
 let dir: string | undefined;
 let services: Services | undefined;
@@ -44,7 +46,9 @@ describe('Test connection names the saved connection', () => {
   it('says "Cannot reach Desk GPU at <address>" of the saved address', async () => {
     const s = start();
     const id = await deskGpuInUse(s);
-    expect(await s.handlers['connections:test']({ id })).toEqual({ ok: false, error: CANNOT_REACH_DESK });
+    expect(await s.handlers['connections:test']({ id })).toEqual({ ok: false, error: TEST_CANNOT_REACH_DESK });
+    // The banner and the Models screen still say where the address is changed.
+    await expect(s.handlers['models:running']({})).rejects.toThrow(CANNOT_REACH_DESK);
   });
 
   it('says the address of one typed but not saved yet', async () => {
@@ -70,7 +74,7 @@ describe('Test connection names the saved connection', () => {
     const s = start();
     expect(await s.handlers['connections:test']({ id: 'ollama' })).toEqual({
       ok: false,
-      error: `Cannot reach Ollama at ${DOWN}. Is it running? Start it, or change its address in Settings.`,
+      error: `Cannot reach Ollama at ${DOWN}. Is it running? Start it, or change its address here.`,
     });
   });
 });
