@@ -6,6 +6,7 @@ import { formatSize } from '../../shared/file-limits';
 import type { SettingName } from '../../shared/ipc';
 import { ALIAS_NAME_RULE } from '../../shared/models';
 import { DEFAULT_SETTINGS } from '../db/settings-store';
+import { typeWords } from '../dialects/shared/tool-arg-words';
 import type { PayloadError } from './payload-validators.generated.js';
 
 /** What a field is called where its generic name ("The text") would not tell the user which one. */
@@ -62,7 +63,8 @@ export function refusalMessage(channel: string, payload: unknown, error: Payload
     case 'enum':
       return `${name} must be one of: ${(error.params['allowedValues'] as unknown[]).map(String).join(', ')}.`;
     case 'type':
-      return `${name} has the wrong type (it must be ${String(error.params['type'])}).`;
+      // In the tool cards' words ("must be a string"), not the validator's "(it must be string)".
+      return `${name} must be ${typeWords(error.params['type'])}.`;
     default:
       return `${name} is not valid.`;
   }

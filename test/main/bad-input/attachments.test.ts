@@ -105,7 +105,7 @@ describe('attachments that must be refused', () => {
       ['empty name', { name: '', mime: 'text/plain', dataBase64: 'aGk=' }, 'The name is empty.'],
       ['name of 501 chars', { name: 'n'.repeat(501), mime: 'text/plain', dataBase64: 'aGk=' }, 'The name is too long (501 characters): it can be at most 500 characters.'],
       ['extra field (path)', { name: 'a', mime: 'text/plain', dataBase64: 'aGk=', path: '/etc/passwd' }, 'The request has a field Firebrand does not know (path).'],
-      ['bytes as a number', { name: 'a', mime: 'text/plain', dataBase64: 42 }, 'The file has the wrong type (it must be string).'],
+      ['bytes as a number', { name: 'a', mime: 'text/plain', dataBase64: 42 }, 'The file must be a string.'],
     ];
     for (const [what, payload, message] of cases) {
       const result = await services.dispatcher.dispatch('attachments:add', payload);

@@ -32,6 +32,15 @@ function either(words: string[]): string {
 
 const plural = (n: number, one: string) => `${n} ${n === 1 ? one : `${one}s`}`;
 
+/**
+ * What an ajv `type` error's `params.type` asks for, in words: "a string", "a number or null". Shared with the IPC
+ * refusals (ipc/refusal-message.ts), which had read "(it must be string)".
+ */
+export function typeWords(type: unknown): string {
+  const types = Array.isArray(type) ? type.map(String) : String(type ?? '').split(',');
+  return either(types.map((t) => TYPE_WORDS[t] ?? t));
+}
+
 export function describeSchemaError(err: ErrorObject): string {
   const name = argumentName(err.instancePath);
   // An error on the arguments as a whole (a required or extra argument) names the argument itself.
@@ -39,10 +48,8 @@ export function describeSchemaError(err: ErrorObject): string {
   const p = err.params as Record<string, unknown>;
   const n = typeof p['limit'] === 'number' ? p['limit'] : undefined;
   switch (err.keyword) {
-    case 'type': {
-      const types = Array.isArray(p['type']) ? (p['type'] as string[]) : String(p['type'] ?? '').split(',');
-      return `${subject} must be ${either(types.map((t) => TYPE_WORDS[t] ?? t))}`;
-    }
+    case 'type':
+      return `${subject} must be ${typeWords(p['type'])}`;
     case 'required': {
       const missing = String(p['missingProperty'] ?? '?');
       return name === '' ? `${missing} is required but was not given` : `${name} must have ${missing}, which was not given`;
