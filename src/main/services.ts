@@ -39,7 +39,7 @@ import { lookAtAnswerStart } from './models/answer-start-look';
 import { nodeProbeHost } from './gpu/node-host';
 import { createLibrary } from './library/library-wiring';
 import { ServerWatch } from './models/server-watch';
-import { folderSignature, lookAtServer } from './models/server-look';
+import { folderSignature, listedSignature, lookAtServer } from './models/server-look';
 import { earlyAnswer } from './models/early-answer';
 import { createContextRoom } from './context/context-wiring';
 import type { RoomService } from './context/room-service';
@@ -244,8 +244,13 @@ export function createServices(options: ServicesOptions): Services {
     },
     'models:list': async ({ connectionId }) => {
       if (connectionId !== undefined && connectionId !== activeConnection()?.id) return listModels(connectionId);
+      const active = activeConnection();
       try {
-        return await (earlyList?.take(listKey()) ?? listModels());
+        const models = await (earlyList?.take(listKey()) ?? listModels());
+        // What a page was handed of a server: a model pulled and deleted between two looks is still told gone
+        // (the built-in folder's lists are told by the library, as it reads the folder).
+        if (active && active.kind !== 'builtin') watch?.heard({ connectionId: active.id, signature: listedSignature(models) });
+        return models;
       } catch (err) {
         watch?.sawFailure(settings.get().activeConnectionId, err instanceof Error ? err.message : String(err));
         throw err;

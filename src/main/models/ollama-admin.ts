@@ -50,18 +50,32 @@ export async function serverVersion(baseUrl: string, name?: string): Promise<str
 
 /** name → digest from `/api/tags`: how the app notices a materialized alias changed or disappeared. */
 export async function tagDigests(baseUrl: string, name?: string): Promise<Map<string, string>> {
+  return digestsOf(await ollamaTags(baseUrl, name));
+}
+
+/** One model of `/api/tags`, named as the model list names it (ollama-models.ts); its digest where it has one. */
+export interface OllamaTag {
+  name: string;
+  digest: string | null;
+}
+
+export async function ollamaTags(baseUrl: string, name?: string): Promise<OllamaTag[]> {
   const json = await callOk(baseUrl, { method: 'GET', path: '/api/tags', timeoutMs: 10_000 }, 'Listing models', name);
-  const out = new Map<string, string>();
   const models = (json as { models?: unknown } | null)?.models;
-  if (!Array.isArray(models)) return out;
-  for (const m of models as Record<string, unknown>[]) {
-    const name = str(m.name) ?? str(m.model);
-    const digest = str(m.digest);
-    if (name && digest) {
-      out.set(name, digest);
-      // `ollama create foo` registers `foo:latest`; let either spelling find it.
-      if (name.endsWith(':latest')) out.set(name.slice(0, -':latest'.length), digest);
-    }
+  if (!Array.isArray(models)) return [];
+  return (models as Record<string, unknown>[]).flatMap((m) => {
+    const tag = str(m.name) ?? str(m.model);
+    return tag ? [{ name: tag, digest: str(m.digest) }] : [];
+  });
+}
+
+export function digestsOf(tags: readonly OllamaTag[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const { name, digest } of tags) {
+    if (digest === null) continue;
+    out.set(name, digest);
+    // `ollama create foo` registers `foo:latest`; let either spelling find it.
+    if (name.endsWith(':latest')) out.set(name.slice(0, -':latest'.length), digest);
   }
   return out;
 }

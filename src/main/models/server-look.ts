@@ -3,7 +3,7 @@ import { probeJson } from '../connections/probe-http';
 import { scanModelsFolder, type FolderFile } from '../library/models-folder';
 import { parseProps } from './llama-server-info';
 import { listV1Models } from './model-list';
-import { tagDigests } from './ollama-admin';
+import { ollamaTags } from './ollama-admin';
 import type { ServerLook } from './server-watch';
 
 export interface ServerLookDeps {
@@ -23,12 +23,25 @@ export async function lookAtServer(active: ConnectionInfo, deps: ServerLookDeps)
     const { models } = await scanModelsFolder(deps.modelsDir());
     return { connectionId: active.id, signature: folderSignature(models) };
   }
-  const names =
-    active.kind === 'ollama'
-      ? [...(await tagDigests(active.baseUrl, connectionName(active))).entries()].map(([name, digest]) => `${name}@${digest}`)
-      : (await listV1Models(active, deps.headersFor(active.id))).map((m) => m.name);
+  if (active.kind === 'ollama') {
+    const tags = await ollamaTags(active.baseUrl, connectionName(active));
+    const signature = tags.map((t) => `${t.name}@${t.digest ?? ''}`).sort().join('\n');
+    return { connectionId: active.id, signature, listed: listedSignature(tags) };
+  }
+  const models = await listV1Models(active, deps.headersFor(active.id));
   const window = active.kind === 'llama-server' ? await llamaServerWindow(active, deps) : '';
-  return { connectionId: active.id, signature: names.sort().join('\n') + window };
+  return { connectionId: active.id, signature: listedSignature(models) + window, listed: listedSignature(models) };
+}
+
+/**
+ * A server's list as a page is handed it (`models:list`), by its names: ServerWatch compares it with the names its
+ * next look finds, so a model pulled and deleted between two looks, shown by a page meanwhile, is still told gone.
+ */
+export function listedSignature(models: readonly { name: string }[]): string {
+  return models
+    .map((m) => m.name)
+    .sort()
+    .join('\n');
 }
 
 /** The models folder's GGUFs as ServerWatch compares them: a file added, removed or replaced changes it. */

@@ -12,6 +12,11 @@ export interface ServerLook {
   connectionId: string;
   /** What the server lists, in a form where any change (a model added, removed or replaced) changes it. */
   signature: string;
+  /**
+   * The list as a page is handed it (`listedSignature` of its names), where that says less than `signature` (Ollama's
+   * digests, llama-server's n_ctx are not in the list): what `heard` lists are compared with. Absent: `signature`.
+   */
+  listed?: string;
 }
 
 export interface ServerWatchDeps {
@@ -40,10 +45,10 @@ export class ServerWatch {
 
   /**
    * A page was handed the list as `look` says it stood (the built-in engine's models folder, read for the picker or
-   * the Models screen). A list read after this watch's last look can hold a file that came and went between two
-   * looks: both looks then agree, nothing was said, and the page kept the deleted file (a GGUF copied in, shown,
-   * picked and removed within the 5 s between looks stayed in the picker for good). The next look says a change
-   * when it differs from any list handed out since the last one.
+   * the Models screen; a server's `models:list`, by its names: `ServerLook.listed`). A list read after this watch's
+   * last look can hold a file that came and went between two looks: both looks then agree, nothing was said, and the
+   * page kept the deleted file (a GGUF copied in, shown, picked and removed within the 5 s between looks stayed in
+   * the picker for good). The next look says a change when it differs from any list handed out since the last one.
    */
   heard(look: ServerLook): void {
     if (this.told.some((t) => t.connectionId === look.connectionId && t.signature === look.signature)) return;
@@ -98,7 +103,8 @@ export class ServerWatch {
       this.told = [];
       this.state = { kind: 'up', look };
       if (!look) return;
-      const toldOther = told.some((t) => t.connectionId === look.connectionId && t.signature !== look.signature);
+      const listed = look.listed ?? look.signature;
+      const toldOther = told.some((t) => t.connectionId === look.connectionId && t.signature !== listed);
       const changed = before.kind === 'down' || toldOther || (before.kind === 'up' && (before.look?.signature !== look.signature || before.look.connectionId !== look.connectionId));
       if (changed) this.deps.emit({ connectionId: look.connectionId, reachable: true, error: null });
     } finally {
