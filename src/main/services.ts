@@ -206,6 +206,7 @@ export function createServices(options: ServicesOptions): Services {
         const active = activeConnection();
         return active ? lookAtServer(active, { modelsDir: () => lib.modelsDir(), headersFor: (id) => chatParts.connections.headersFor(id) }) : null;
       },
+      log,
       emit: (change) => {
         // What was worked out for the old list (windows, capabilities) is read again for the new one.
         modelManager.windows.forget();

@@ -23,6 +23,8 @@ export interface ServerWatchDeps {
   /** Looks at the active connection (server-look.ts); null when none is active; throws when unreachable. */
   look: () => Promise<ServerLook | null>;
   emit: (change: ModelsChanged) => void;
+  /** Said once, the first time a look or an emit throws (the watch goes on). */
+  log?: (message: string) => void;
   /** Between looks while the server answers (default 5 s). */
   upIntervalMs?: number;
   /** Between looks after failures, in turn; the last one repeats (default 1, 2, 4, 5 s). */
@@ -40,6 +42,8 @@ export class ServerWatch {
   private running = false;
   /** Lists handed out since the last look, as `heard` was told them. */
   private told: ServerLook[] = [];
+  /** A throw was logged already: a broken emit would otherwise log every 5 s. */
+  private complained = false;
 
   constructor(private readonly deps: ServerWatchDeps) {}
 
@@ -92,7 +96,8 @@ export class ServerWatch {
         const error = err instanceof Error ? err.message : String(err);
         const failures = this.state.kind === 'down' ? this.state.failures + 1 : 1;
         const connectionId = this.state.kind === 'up' ? (this.state.look?.connectionId ?? null) : this.state.kind === 'down' ? this.state.connectionId : null;
-        if (this.state.kind === 'up' && connectionId !== null) this.deps.emit({ connectionId, reachable: false, error });
+        // Not told: the state stays up, so the next look that fails says it again.
+        if (this.state.kind === 'up' && connectionId !== null && !this.say({ connectionId, reachable: false, error })) return;
         this.state = { kind: 'down', connectionId, error, failures };
         // The look that finds it back says so whatever the pages were handed meanwhile.
         this.told = [];
@@ -101,12 +106,19 @@ export class ServerWatch {
       const before = this.state;
       const told = this.told;
       this.told = [];
-      this.state = { kind: 'up', look };
-      if (!look) return;
+      if (!look) {
+        this.state = { kind: 'up', look };
+        return;
+      }
       const listed = look.listed ?? look.signature;
       const toldOther = told.some((t) => t.connectionId === look.connectionId && t.signature !== listed);
       const changed = before.kind === 'down' || toldOther || (before.kind === 'up' && (before.look?.signature !== look.signature || before.look.connectionId !== look.connectionId));
-      if (changed) this.deps.emit({ connectionId: look.connectionId, reachable: true, error: null });
+      // Not told: the state and the lists handed out stay as they were, so the next look says the change again.
+      if (changed && !this.say({ connectionId: look.connectionId, reachable: true, error: null })) {
+        this.told = [...told, ...this.told];
+        return;
+      }
+      this.state = { kind: 'up', look };
     } finally {
       this.running = false;
     }
@@ -117,9 +129,29 @@ export class ServerWatch {
     if (this.timer !== null) (this.deps.clearTimer ?? clearTimeout)(this.timer as NodeJS.Timeout);
     this.timer = (this.deps.setTimer ?? setTimeout)(() => {
       this.timer = null;
-      void this.tick().then(() => this.schedule(this.nextDelay()));
+      // Whatever a look throws, the next one is scheduled: a throw here once stopped the watch for good.
+      void this.tick()
+        .catch((err: unknown) => this.complain('A look at the server failed', err))
+        .then(() => this.schedule(this.nextDelay()));
     }, ms);
     (this.timer as { unref?: () => void } | null)?.unref?.();
+  }
+
+  /** Tells the pages; false when that threw (logged once), so the caller keeps what it would have said. */
+  private say(change: ModelsChanged): boolean {
+    try {
+      this.deps.emit(change);
+      return true;
+    } catch (err) {
+      this.complain('Telling the pages the model list changed failed', err);
+      return false;
+    }
+  }
+
+  private complain(what: string, err: unknown): void {
+    if (this.complained) return;
+    this.complained = true;
+    this.deps.log?.(`${what} (the watch goes on; said once): ${err instanceof Error ? err.message : String(err)}`);
   }
 
   private nextDelay(): number {

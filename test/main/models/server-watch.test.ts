@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import type { ModelsChanged } from '../../../src/shared/models';
 import { ServerWatch, type ServerLook } from '../../../src/main/models/server-watch';
 
-function harness(script: (ServerLook | Error)[]) {
+function harness(script: (ServerLook | Error)[], opts: { emitThrows?: number } = {}) {
   const emitted: ModelsChanged[] = [];
+  const logged: string[] = [];
+  let throws = opts.emitThrows ?? 0;
   const delays: number[] = [];
   let pending: (() => void) | null = null;
   const watch = new ServerWatch({
@@ -13,7 +15,14 @@ function harness(script: (ServerLook | Error)[]) {
       if (!next) return Promise.resolve(null);
       return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
     },
-    emit: (c) => emitted.push(c),
+    emit: (c) => {
+      if (throws > 0) {
+        throws--;
+        throw new Error('no page to tell');
+      }
+      emitted.push(c);
+    },
+    log: (m) => logged.push(m),
     setTimer: (fn, ms) => {
       delays.push(ms);
       pending = fn;
@@ -30,7 +39,7 @@ function harness(script: (ServerLook | Error)[]) {
     fn?.();
     await new Promise((r) => setTimeout(r, 0));
   };
-  return { watch, emitted, delays, step };
+  return { watch, emitted, delays, step, logged };
 }
 
 const up = (signature: string): ServerLook => ({ connectionId: 'ollama', signature });
@@ -89,5 +98,33 @@ describe('ServerWatch told of the lists handed out', () => {
     // Once only: the pages read the list again on that change.
     await h.step();
     expect(h.emitted).toHaveLength(1);
+  });
+});
+
+describe('ServerWatch whose telling throws', () => {
+  it('goes on looking, says the change it could not say at the next look, and logs once', async () => {
+    const h = harness([up('a'), up('a'), up('a\nb'), up('a\nb'), up('b'), up('b')], { emitThrows: 2 });
+    h.watch.start();
+    await h.step();
+    await h.step();
+    // b pulled: telling it throws, twice; the looks go on and the third says it.
+    await h.step();
+    await h.step();
+    expect(h.emitted).toEqual([]);
+    await h.step();
+    expect(h.emitted).toEqual([{ connectionId: 'ollama', reachable: true, error: null }]);
+    await h.step();
+    expect(h.emitted).toHaveLength(1);
+    expect(h.delays).toEqual([0, 5000, 5000, 5000, 5000, 5000, 5000]);
+    expect(h.logged).toHaveLength(1);
+    expect(h.logged[0]).toContain('no page to tell');
+  });
+
+  it('goes on looking when the server going away cannot be told, and says it at the next failed look', async () => {
+    const h = harness([up('a'), new Error('gone'), new Error('gone'), new Error('gone')], { emitThrows: 1 });
+    h.watch.start();
+    for (let i = 0; i < 4; i++) await h.step();
+    expect(h.emitted).toEqual([{ connectionId: 'ollama', reachable: false, error: 'gone' }]);
+    expect(h.delays.length).toBe(5);
   });
 });
