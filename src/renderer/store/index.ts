@@ -21,7 +21,7 @@ import { isBlankSettings, keptNewChatSettings, newChatSettingsTaken, NO_CONVERSA
 import { newChatStartedAs } from './unsaved-chat-settings';
 import { answerEnded, fail, showNotice, useStore } from './app-state';
 import { CHOOSE_A_MODEL, CHOOSE_MODEL } from './notice';
-import { adoptAliases, connectionOf, connectRemovedWhileAnswering, followRenamedFile, listModels, refreshContextChoice, refreshModels, showModels, thinkChoice } from './model-choice';
+import { adoptAliases, connectionOf, connectRemovedWhileAnswering, followRenamedFile, listModels, nextModelsAsk, refreshContextChoice, refreshModels, showModels, thinkChoice } from './model-choice';
 import { adoptSettings, settingsAdoptions } from './settings-sync';
 
 export { openConversation, openConversationAt, refreshSiblings, type FocusTurn } from './open-conversation';
@@ -170,6 +170,7 @@ export function connectStore(): Promise<void> {
   // before this code had loaded, where it ran; taken before the events held meanwhile arrive, so a refresh one
   // of them starts asks main again.
   const settings = takeFirst('settings') ?? api.settings.get({});
+  const firstAsk = nextModelsAsk();
   const listed = listModels(takeFirst('models'), takeFirst('aliases'));
   listed.catch(() => {}); // showModels reports a failure; this only keeps it from being "unhandled" meanwhile.
   const conversations = refreshConversations(takeFirst('conversations'));
@@ -186,6 +187,6 @@ export function connectStore(): Promise<void> {
     } catch (err) {
       fail(err);
     }
-    await Promise.all([conversations, showModels(listed)]);
+    await Promise.all([conversations, showModels(listed, undefined, firstAsk)]);
   })();
 }

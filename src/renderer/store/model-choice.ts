@@ -98,17 +98,40 @@ export function refreshModels(): Promise<void> {
   // and the composer said the new server had no models, while it was being asked).
   const active = get().settings?.activeConnectionId;
   if (get().modelsConnection !== undefined && active !== undefined && get().modelsConnection !== active) set({ modelsError: null, modelsConnection: undefined });
-  return showModels(listModels());
+  const ask = nextModelsAsk();
+  return showModels(listModels(), undefined, ask);
+}
+
+/**
+ * Lists asked of main, in order, and the newest of them shown. A slow answer that came after a newer one overwrote it:
+ * a model deleted meanwhile came back into the picker (the newer answer, after `models:changed`, had it gone).
+ */
+let modelsAsks = 0;
+let newestShownAsk = 0;
+
+/** The number of a list about to be asked (showModels drops its answer when a newer one was shown first). */
+export function nextModelsAsk(): number {
+  return ++modelsAsks;
+}
+
+/** Whether the answer to `ask` is older than one shown already; marks it the newest shown when it is not. */
+function olderThanShown(ask: number | undefined): boolean {
+  if (ask === undefined) return false;
+  if (ask < newestShownAsk) return true;
+  newestShownAsk = ask;
+  return false;
 }
 
 /**
  * Shows a model list asked for already (at start, before the settings that pick among it have come). `shown`: the
- * aliases the choice so far was made among (what a deleted chosen alias was called).
+ * aliases the choice so far was made among (what a deleted chosen alias was called). `ask`: the list's number
+ * (nextModelsAsk), where it was asked of main; absent for the store's own list shown again.
  */
-export async function showModels(listed: Promise<ModelList>, shown: readonly Alias[] = get().aliases): Promise<void> {
+export async function showModels(listed: Promise<ModelList>, shown: readonly Alias[] = get().aliases, ask?: number): Promise<void> {
   const askedOf = get().settings?.activeConnectionId;
   try {
     const [models, aliases] = await listed;
+    if (olderThanShown(ask)) return;
     // An alias is offered as `alias:<id>` (never a model's name); settings from before that name it by name.
     const names = [...aliases.map((a) => aliasRef(a.id)), ...models.map((m) => m.name)];
     const settings = get().settings;
@@ -158,6 +181,7 @@ export async function showModels(listed: Promise<ModelList>, shown: readonly Ali
       ...(changed !== null ? { notice: { message: changed, action: CHOOSE_MODEL } } : {}),
     });
   } catch (err) {
+    if (olderThanShown(ask)) return;
     const answered = err instanceof FirebrandError && err.code === 'server-error';
     set({ models: [], modelsError: errorMessage(err), modelsUnreachable: true, modelsAnswered: answered, modelsConnection: askedOf ?? get().settings?.activeConnectionId });
   }
