@@ -241,6 +241,8 @@ describe('composer', () => {
     await page.getByTestId('turn-edit-attach-input').setInputFiles({ name: 'extra.txt', mimeType: 'text/plain', buffer: Buffer.from('extra\n') });
     await files.getByText('extra.txt').waitFor();
     await page.locator(USER).getByRole('button', { name: 'Cancel' }).click();
+    // A changed edit asks first (edit-escape.e2e.test.ts).
+    await page.getByTestId('turn-edit-discard').click();
     await page.locator(USER).getByTestId('turn-edit').click();
     await expect.poll(() => files.getByTestId('attachment-open').allTextContents()).toEqual(['alpha.txt', 'forgotten.txt']);
   });

@@ -15,6 +15,7 @@ import { TOUCH } from '../../hooks/use-media';
 import { MarkedText } from '../MarkedText';
 import { useRoom } from '../../store/context-room';
 import { EditRoomPanel } from './EditRoomPanel';
+import { DiscardEditQuestion } from './DiscardEditQuestion';
 
 /** The user's message as they wrote it (plain text), with edit-and-resend making a new branch. */
 export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
@@ -43,18 +44,32 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   // A choice under Make room writes a summary, then sends the edit as it stood when chosen: until it is done (or
   // stopped), the edit is kept as it is and the form stays.
   const summarizing = useRoom((s) => draft !== null && s.working !== null && s.working === turn.conversationId);
+  // Escape or Cancel on a changed edit asks first, as Settings does: a stray key threw the typing away without a word.
+  const [asking, setAsking] = useState(false);
+  const changed = draft !== null && (draft !== text || keep.length !== attachments.length || adding.added.length > 0);
   // Files stored for the edit and not sent are dropped with it, as the composer drops a removed one.
-  const cancel = () => {
+  const discard = () => {
     // Not while a choice writes a summary for this edit: it sends the edit when done (its Stop keeps the edit).
     if (summarizing) return;
     armFocusBack();
+    setAsking(false);
     setDraft(null);
     setRoomOpen(false);
     adding.clear();
   };
+  const cancel = () => {
+    if (summarizing) return;
+    if (changed) setAsking(true);
+    else discard();
+  };
+  const keepEditing = () => {
+    setAsking(false);
+    box.current?.focus();
+  };
   // A choice under Make room sent the edit: the form closes, as after Send.
   const sentByChoice = () => {
     focusComposer();
+    setAsking(false);
     setDraft(null);
     setRoomOpen(false);
     adding.clear();
@@ -70,6 +85,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   const sendable = draft !== null && blockedBy === null;
   const startEditing = () => {
     setDraft(text);
+    setAsking(false);
     setKeep(attachments.map((_, i) => i));
     setRoomOpen(false);
     adding.clear();
@@ -83,6 +99,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
     }
     if (await editAndResend(turn, draft, { ...(keep.length === attachments.length ? {} : { keep }), added: adding.added })) {
       focusComposer();
+      setAsking(false);
       setDraft(null);
       adding.clear();
     }
@@ -141,12 +158,18 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
                 Make room…
               </button>
             )}
-            <button type="button" disabled={summarizing} onClick={cancel}>
-              Cancel
-            </button>
-            <button type="button" className="primary" data-testid="turn-edit-send" disabled={busy || !sendable} title={blockedBy ?? 'Send the edited message'} onClick={() => void submit()}>
-              Send
-            </button>
+            {asking ? (
+              <DiscardEditQuestion onKeep={keepEditing} onDiscard={discard} />
+            ) : (
+              <>
+                <button type="button" data-testid="turn-edit-cancel" disabled={summarizing} onClick={cancel}>
+                  Cancel
+                </button>
+                <button type="button" className="primary" data-testid="turn-edit-send" disabled={busy || !sendable} title={blockedBy ?? 'Send the edited message'} onClick={() => void submit()}>
+                  Send
+                </button>
+              </>
+            )}
           </div>
           {/* As under the message box: what stands in the way, and what to do (an empty edit needs no words). */}
           {refusal !== null && refusal !== 'Type a message.' && (
