@@ -1,4 +1,4 @@
-import { memo, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
+import { memo, useEffect, useRef, useState, type ClipboardEvent, type KeyboardEvent } from 'react';
 import { Paperclip, Pencil } from 'lucide-react';
 import { turnText, type AttachmentBlock, type Turn } from '../../../shared/turn';
 import { editAndResend } from '../../store/branch-actions';
@@ -16,18 +16,22 @@ import { MarkedText } from '../MarkedText';
 import { useRoom } from '../../store/context-room';
 import { EditRoomPanel } from './EditRoomPanel';
 import { DiscardEditQuestion } from './DiscardEditQuestion';
+import { keepEditDraft, readEditDraft } from './edit-drafts';
 
 /** The user's message as they wrote it (plain text), with edit-and-resend making a new branch. */
 export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   const text = turnText(turn);
-  const [draft, setDraft] = useState<string | null>(null);
+  const attachments = turn.blocks.filter((b): b is AttachmentBlock => b.type === 'attachment');
+  // A changed edit kept across a reload (edit-drafts.ts) opens again as it was left, without taking the focus.
+  const [restored] = useState(() => readEditDraft(turn.id));
+  const [draft, setDraft] = useState<string | null>(restored?.text ?? null);
   // The places of the message's files that go with the edit: each can be left out (attachments audit #7).
-  const [keep, setKeep] = useState<number[]>([]);
+  const [keep, setKeep] = useState<number[]>(() => restored?.keep.filter((i) => i < attachments.length) ?? []);
+  const [focusOnOpen, setFocusOnOpen] = useState(restored === null);
   const box = useRef<HTMLTextAreaElement>(null);
   // The edit form's Make room panel, offered while the edit is over the window.
   const [roomOpen, setRoomOpen] = useState(false);
   const busy = useRunActive();
-  const attachments = turn.blocks.filter((b): b is AttachmentBlock => b.type === 'attachment');
   const keptBlocks = keep.flatMap((i) => attachments[i] ?? []);
   // Files added in the edit, after those kept: one forgotten when the message was sent need not mean starting over.
   const adding = useEditAttachments(keptBlocks);
@@ -47,6 +51,8 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   // Escape or Cancel on a changed edit asks first, as Settings does: a stray key threw the typing away without a word.
   const [asking, setAsking] = useState(false);
   const changed = draft !== null && (draft !== text || keep.length !== attachments.length || adding.added.length > 0);
+  // Kept until sent or discarded; an unmount (a reload, the list scrolled) leaves it kept.
+  useEffect(() => keepEditDraft(turn.id, changed && draft !== null ? { text: draft, keep } : null), [turn.id, changed, draft, keep]);
   // Files stored for the edit and not sent are dropped with it, as the composer drops a removed one.
   const discard = () => {
     // Not while a choice writes a summary for this edit: it sends the edit when done (its Stop keeps the edit).
@@ -85,6 +91,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   const sendable = draft !== null && blockedBy === null;
   const startEditing = () => {
     setDraft(text);
+    setFocusOnOpen(true);
     setAsking(false);
     setKeep(attachments.map((_, i) => i));
     setRoomOpen(false);
@@ -143,7 +150,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
             </div>
           )}
           <Attachments blocks={[...keptBlocks, ...adding.added]} {...(summarizing ? {} : { onRemove: leaveOut })} />
-          <textarea ref={box} data-testid="turn-edit-input" aria-label="Edit message" value={draft} rows={3} readOnly={summarizing} autoFocus onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} onPaste={onPaste} />
+          <textarea ref={box} data-testid="turn-edit-input" aria-label="Edit message" value={draft} rows={3} readOnly={summarizing} autoFocus={focusOnOpen} onChange={(e) => setDraft(e.target.value)} onKeyDown={onKey} onPaste={onPaste} />
           <div className="edit-actions">
             <AttachButton title="Attach files to this message" label="Attach files to this message" testId="turn-edit-attach-input" onFiles={(files) => void adding.add(files)} />
             {adding.busy && (
