@@ -10,8 +10,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../../../src/main/services';
+import type { Services } from '../../../src/main/services';
 import type { ModelsChanged } from '../../../src/shared/models';
+import { watchedServices } from './watched-services';
 import { generateScriptedModel } from '../../support/scripted-gguf/generate';
 import { SCRIPTS } from '../../support/scripted-gguf/scripts';
 
@@ -26,11 +27,7 @@ beforeEach(() => {
   mkdirSync(modelsDir, { recursive: true });
   copyFileSync(generateScriptedModel(SCRIPTS.plain), join(modelsDir, 'weather.gguf'));
   // Looks come only when asked (models:watch-now), so the test says when each is made.
-  services = createServices({ dataDir: join(dir, 'data'), modelsDir, log: () => {}, watchServers: { upIntervalMs: 3_600_000, backoffMs: [3_600_000] } });
-  changes = [];
-  services.hub.connect((channel, payload) => {
-    if (channel === 'models:changed') changes.push(payload as ModelsChanged);
-  });
+  ({ services, changes } = watchedServices(dir, modelsDir));
 });
 afterEach(() => {
   services.close();

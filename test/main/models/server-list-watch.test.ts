@@ -8,8 +8,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createServices, type Services } from '../../../src/main/services';
+import type { Services } from '../../../src/main/services';
 import type { ModelsChanged } from '../../../src/shared/models';
+import { watchedServices } from './watched-services';
 import { startReplayServer, type ReplayRoute, type ReplayServer } from '../../replay-server/replay-server';
 
 let replay: ReplayServer;
@@ -26,11 +27,7 @@ afterAll(async () => {
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'firebrand-server-list-watch-'));
   // Looks come only when asked (models:watch-now), so the test says when each is made.
-  services = createServices({ dataDir: join(dir, 'data'), modelsDir: join(dir, 'models'), log: () => {}, watchServers: { upIntervalMs: 3_600_000, backoffMs: [3_600_000] } });
-  changes = [];
-  services.hub.connect((channel, payload) => {
-    if (channel === 'models:changed') changes.push(payload as ModelsChanged);
-  });
+  ({ services, changes } = watchedServices(dir, join(dir, 'models')));
 });
 afterEach(() => {
   services.close();
