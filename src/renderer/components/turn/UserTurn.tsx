@@ -74,6 +74,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   };
   // A choice under Make room sent the edit: the form closes, as after Send.
   const sentByChoice = () => {
+    keepEditDraft(turn.id, null);
     focusComposer();
     setAsking(false);
     setDraft(null);
@@ -105,6 +106,9 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
       if (!fits) return;
     }
     if (await editAndResend(turn, draft, { ...(keep.length === attachments.length ? {} : { keep }), added: adding.added })) {
+      // Forgotten here, not by the effect: the new version replaces this turn on screen, which unmounts it before the
+      // effect could run, and the original (one click away, ‹) reopened with the sent edit in its form.
+      keepEditDraft(turn.id, null);
       focusComposer();
       setAsking(false);
       setDraft(null);
