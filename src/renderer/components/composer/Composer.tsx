@@ -28,6 +28,7 @@ import { loadLibrary, useLibraryStore } from '../../store/library-slice';
 import { aliasOfRef, refLabel } from '../../../shared/model-ref';
 import { offeredToolsKey, useMcpStore, watchMcpServers } from '../../store/mcp-slice';
 import { attachmentKey, useAttachments } from './use-attachments';
+import { attachmentNames, namePastedImages } from './pasted-names';
 import { draftEdited, draftSending, holdDrafts, takeDraft } from '../../store/drafts';
 import { TOUCH, useMediaQuery } from '../../hooks/use-media';
 
@@ -244,7 +245,8 @@ export function Composer() {
     const files = [...e.clipboardData.files];
     if (files.length === 0 || pastesAsText(e.clipboardData, files)) return;
     e.preventDefault();
-    void attachments.add(files);
+    // A screenshot comes as "image.png": named "Pasted image N" after those of this chat (pasted-names.ts).
+    void attachments.add(namePastedImages(files, attachmentNames(useStore.getState().turns, attachments.items)));
   };
   // A failed send's Retry (its banner) presses Send again with what is here now.
   const sendRequest = useStore((s) => s.sendRequest);
