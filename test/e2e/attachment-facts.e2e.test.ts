@@ -11,7 +11,8 @@ import { resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatTokens } from '../../src/renderer/format';
+import { IMAGE_TOKEN_BUDGET } from '../../src/shared/context-estimate';
+import { formatBytes, formatTokens } from '../../src/renderer/format';
 import { chatRoutes, ollamaLines, startUi, stopUi, type UiSession } from './helpers/ui-session';
 import { shootAtBothWidths } from './helpers/screenshots';
 
@@ -85,7 +86,8 @@ describe('what an attachment said only on hover', () => {
     const thumb = page.locator('[data-testid="pending-attachments"] [data-kind="image"]');
     await expect.poll(() => thumb.getAttribute('data-tokens')).not.toBeNull();
     const open = page.getByRole('button', { name: 'Open garden.png', exact: true });
-    await expect.poll(() => description(open)).toBe('Sent as 1568×1045 (the original stays stored).');
+    // After what its card says beside it: its size and what it costs (image-attachment-names.e2e).
+    await expect.poll(() => description(open)).toBe(`${formatBytes(photo.length)} · ~${formatTokens(IMAGE_TOKEN_BUDGET)} tokens, estimated. Sent as 1568×1045 (the original stays stored).`);
 
     await open.click();
     const facts = page.getByTestId('attachment-preview').getByTestId('preview-facts');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileNameEnds } from '../../src/renderer/components/turn/file-name-ends';
+import { captionLines, fileNameEnds } from '../../src/renderer/components/turn/file-name-ends';
 
 describe("a file name's two ends, for a chip cut in the middle", () => {
   it('keeps the extension and the letters before it in the tail, and joined they are the name', () => {
@@ -18,5 +18,19 @@ describe("a file name's two ends, for a chip cut in the middle", () => {
     const [head, tail] = fileNameEnds('holiday-photos-from-the-beach-😀😀😀.txt');
     expect(tail).toBe('each-😀😀😀.txt');
     expect(head + tail).toBe('holiday-photos-from-the-beach-😀😀😀.txt');
+  });
+});
+
+describe('a file name on two lines under a sent picture', () => {
+  it('puts the end, the words before the extension, on a line of its own', () => {
+    expect(captionLines('Screenshot 2026-12-07 at 10.31.02 - settings page after the update.png', 14)).toEqual(['Screenshot 2026-12-07 at 10.31.02 - settings page after', 'the update.png']);
+    expect(captionLines('Screenshot 2026-12-07.png', 14)).toEqual(['Screenshot', '2026-12-07.png']);
+    expect(captionLines('login.png', 14)).toEqual(['login.png', '']);
+  });
+
+  it('keeps a line’s last letters where no word starts near the end, and never cuts a letter outside the BMP', () => {
+    expect(captionLines('IMG_20261207_103102123456.jpg', 14)).toEqual(['IMG_20261207_10', '3102123456.jpg']);
+    expect(captionLines('averyveryverylongnamewithoutanyspacesatall.png', 14)[1]).toBe('pacesatall.png');
+    expect(captionLines('holiday-photos-from-the-beach-😀😀😀.png', 14)).toEqual(['holiday-photos-from-the-', 'beach-😀😀😀.png']);
   });
 });

@@ -5,8 +5,8 @@ import type { AttachmentBlock } from '../../../shared/turn';
 import { useStore } from '../../store';
 import { useCost, type CostState } from '../../store/attachment-costs';
 import { openPreview } from './AttachmentPreview';
-import { capitalized, encodingAdvice, scaledWords, shownTokens, tokensFigure, tokensHow, tokensHowShort } from './attachment-facts';
-import { fileNameEnds } from './file-name-ends';
+import { capitalized, encodingAdvice, imageFacts, scaledWords, shownTokens, tokensFigure, tokensHow, tokensHowShort } from './attachment-facts';
+import { captionLines, fileNameEnds } from './file-name-ends';
 import { useImageUrl } from './use-image-url';
 
 import { formatBytes, formatTokens } from '../../format';
@@ -22,31 +22,59 @@ function costAttributes(cost: CostState | undefined, ratio = 1): Record<string, 
   return { 'data-tokens': cost.inspection.tokens, 'data-tokens-source': cost.inspection.tokensSource, 'data-tokens-shown': shownTokens(cost.inspection, ratio) };
 }
 
-function Thumbnail({ block }: { block: AttachmentBlock }) {
-  const url = useImageUrl(block.id);
-  const cost = useCost(block);
+/** Letters on a line under a sent picture (96 px of 12 px text): its name's end goes on a line of its own. */
+const CAPTION_LINE = 14;
+
+/** An image's picture, which opens it large; with `caption` (a sent message's), its name and size under it. */
+function Thumbnail({ block, caption = false }: { block: AttachmentBlock; caption?: boolean }) {
+  const ratio = useStore((s) => s.contextChoice?.estimateRatio ?? 1);
+  return <ThumbnailView block={block} cost={useCost(block)} ratio={ratio} url={useImageUrl(block.id)} caption={caption} />;
+}
+
+/** The picture given its cost state and object URL (pure: tests render it). `describedBy`: more said with its button. */
+export function ThumbnailView({ block, cost, ratio = 1, url, caption, describedBy }: { block: AttachmentBlock; cost: CostState | undefined; ratio?: number; url: string | null | undefined; caption: boolean; describedBy?: string }) {
   const scaled = scaledWords(cost?.status === 'done' ? cost.inspection.image : null);
-  const scaledId = useId();
+  const id = useId();
+  const facts = imageFacts(block.size, cost?.status === 'done' && !cost.inspection.error ? cost.inspection : null, ratio);
+  // The hover says it all at once: the whole name (the caption may cut it), its size and cost, how it goes.
+  const title = [block.name, facts.size, facts.tokens, scaled].filter(Boolean).join(' · ');
+  const described = [caption ? `${id}-size` : '', describedBy ?? '', scaled ? `${id}-scaled` : ''].filter(Boolean).join(' ');
   return (
-    <figure className="thumb" data-testid="attachment" data-kind="image" title={scaled ? `${block.name}: ${scaled}` : block.name} {...costAttributes(cost)}>
-      <button
-        type="button"
-        className="thumb-open"
-        data-testid="attachment-open"
-        aria-label={`Open ${block.name}`}
-        aria-describedby={scaled ? scaledId : undefined}
-        disabled={url === null}
-        onClick={() => openPreview(block)}
-      >
-        {url ? <img src={url} alt={block.name} /> : <span className="thumb-missing">{url === null ? 'Image unavailable' : '…'}</span>}
-      </button>
+    <figure className={`thumb-figure${caption ? ' captioned' : ''}`} data-testid="attachment" data-kind="image" title={title} {...costAttributes(cost, ratio)}>
+      <span className="thumb">
+        <button type="button" className="thumb-open" data-testid="attachment-open" aria-label={`Open ${block.name}`} aria-describedby={described || undefined} disabled={url === null} onClick={() => openPreview(block)}>
+          {url ? <img src={url} alt={block.name} /> : <span className="thumb-missing">{url === null ? 'Image unavailable' : '…'}</span>}
+        </button>
+      </span>
+      {/* A chat of many pictures: which is which, and how large, under each (a sent PDF's chip says the same). */}
+      {caption && (
+        <figcaption className="thumb-caption" data-testid="attachment-caption">
+          <span className="thumb-name" data-testid="attachment-name">
+            {captionLines(block.name, CAPTION_LINE).map((text, i) => text !== '' && <span key={i}>{text}</span>)}
+          </span>
+          <span className="thumb-size" id={`${id}-size`}>
+            {facts.size}
+          </span>
+        </figcaption>
+      )}
       {/* The size it goes at was a hover title alone: said with the button here, shown in the preview. */}
       {scaled && (
-        <span className="sr-only" id={scaledId}>
+        <span className="sr-only" id={`${id}-scaled`}>
           {capitalized(scaled)}.
         </span>
       )}
     </figure>
+  );
+}
+
+/** A name cut in the middle where it must (file-name-ends.ts), its extension kept in sight; whole in its hover. */
+function NameEnds({ name, className }: { name: string; className: string }) {
+  const [head, tail] = fileNameEnds(name);
+  return (
+    <span className={className} data-testid="attachment-name" title={name}>
+      <span className="chip-name-head">{head}</span>
+      {tail !== '' && <span className="chip-name-tail">{tail}</span>}
+    </span>
   );
 }
 
@@ -161,11 +189,37 @@ export function FileChipView({ block, cost, ratio = 1, onRemove, children }: { b
   );
 }
 
-/** An image waiting to go (the composer's, or a message's being edited), with its remove button. */
+/**
+ * An image waiting to go (the composer's, or a message's being edited): its picture, its name, its size and what it
+ * costs of the window as the meter counts it, with its remove button. A bare picture told three screenshots apart
+ * only once each was opened, and said nothing of what they cost.
+ */
 export function RemovableThumb({ block, onRemove }: { block: AttachmentBlock; onRemove: () => void }) {
+  const ratio = useStore((s) => s.contextChoice?.estimateRatio ?? 1);
+  return <RemovableThumbView block={block} cost={useCost(block)} ratio={ratio} url={useImageUrl(block.id)} onRemove={onRemove} />;
+}
+
+/** The waiting image given its cost state and object URL (pure: tests render it). */
+export function RemovableThumbView({ block, cost, ratio = 1, url, onRemove }: { block: AttachmentBlock; cost: CostState | undefined; ratio?: number; url: string | null | undefined; onRemove: () => void }) {
+  const id = useId();
+  const inspection = cost?.status === 'done' && !cost.inspection.error ? cost.inspection : null;
   return (
     <span className="pending-thumb">
-      <Thumbnail block={block} />
+      <ThumbnailView block={block} cost={cost} ratio={ratio} url={url} caption={false} describedBy={`${id}-facts`} />
+      <span className="thumb-facts">
+        <NameEnds name={block.name} className="thumb-name" />
+        <span className="thumb-cost" id={`${id}-facts`}>
+          <span className="chip-size">{formatBytes(block.size)}</span>
+          {inspection && (
+            <>
+              <span className="chip-tokens" aria-hidden="true">
+                {' · '}
+              </span>
+              <TokensLine inspection={inspection} ratio={ratio} />
+            </>
+          )}
+        </span>
+      </span>
       <button type="button" className="chip-remove" aria-label={`Remove ${block.name}`} onClick={onRemove}>
         ×
       </button>
@@ -181,7 +235,7 @@ export const Attachments = memo(function Attachments({ blocks, onRemove }: { blo
       {blocks.map((b, i) => {
         const remove = onRemove ? () => onRemove(i) : undefined;
         if (b.kind !== 'image') return <FileChip key={`${b.id}:${i}`} block={b} {...(remove ? { onRemove: remove } : {})} />;
-        return remove ? <RemovableThumb key={`${b.id}:${i}`} block={b} onRemove={remove} /> : <Thumbnail key={`${b.id}:${i}`} block={b} />;
+        return remove ? <RemovableThumb key={`${b.id}:${i}`} block={b} onRemove={remove} /> : <Thumbnail key={`${b.id}:${i}`} block={b} caption />;
       })}
     </div>
   );

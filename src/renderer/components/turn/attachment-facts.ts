@@ -7,7 +7,7 @@
 import { ENCODING_LABEL, isGuessedCodePage, pageCountWords, rangeWords, type LegacyTextEncoding } from '../../../shared/attachment-text';
 import { calibratedTokens } from '../../../shared/context-estimate';
 import type { AttachmentInspection } from '../../../shared/ipc';
-import { formatTokens } from '../../format';
+import { formatBytes, formatTokens } from '../../format';
 
 /**
  * What a chip says a file costs: the server's count as it is; an estimate scaled by what the server counted for
@@ -22,6 +22,14 @@ export function shownTokens(inspection: { tokens: number; tokensSource: 'exact' 
 export function tokensFigure(i: AttachmentInspection, ratio: number): string {
   const pages = i.pages ? ` · ${rangeWords(i.pages)} of ${i.pageCount ?? '?'}` : i.pageCount ? ` · ${pageCountWords(i.pageCount)}` : '';
   return `${i.tokensSource === 'exact' ? '' : '~'}${formatTokens(shownTokens(i, ratio))} tokens${pages}`;
+}
+
+/**
+ * What an image's picture says of it: its size ("1.2 MiB", in the units a file's chip uses) and, once main has
+ * costed it for the model, what it takes of the window as the meter counts it ("~768 tokens"); null until then.
+ */
+export function imageFacts(size: number, inspection: AttachmentInspection | null, ratio: number): { size: string; tokens: string | null } {
+  return { size: formatBytes(size), tokens: inspection ? tokensFigure(inspection, ratio) : null };
 }
 
 /** How the figure was come by, in full (the chip's hover, the preview): the server's tokenizer, or the estimate. */

@@ -21,3 +21,27 @@ export function fileNameEnds(name: string): [string, string] {
   if (chars.length - tail < 4) return [name, ''];
   return [chars.slice(0, chars.length - tail).join(''), chars.slice(chars.length - tail).join('')];
 }
+
+/** Where a name may be cut without cutting a word: after a space, a dash, an underscore or a dot. */
+const WORD_EDGE = /[\s\-_.]/u;
+
+/**
+ * A file's name on two lines under a sent picture, too narrow (96 px) for a chip's cut: the CSS cut of one line left
+ * "S…e update.png" of a screenshot's name. The second line is its end, the extension and the words before it in at
+ * most `line` letters, from a word's start where one is near; the first is the rest, cut with "…" by the layout
+ * where it is too long ("Screenshot 2026-12-0…" over "the update.png"). A name of one line's length is one line.
+ * The whole name is the picture's hover and its preview's heading.
+ */
+export function captionLines(name: string, line: number): [string, string] {
+  const chars = Array.from(name);
+  if (chars.length <= line) return [name, ''];
+  const dot = name.lastIndexOf('.');
+  const extension = dot > 0 && name.length - dot <= EXTENSION_MAX ? Array.from(name.slice(dot)).length : 0;
+  // The earliest word's start that leaves at most a line; where that is the extension alone, or a word of a few
+  // letters, a line's last letters say more ("IMG_20261207_103102.jpg": "103102.jpg", not "jpg").
+  let from = chars.length - line;
+  while (from < chars.length && !WORD_EDGE.test(chars[from - 1] ?? '')) from++;
+  if (chars.length - from < Math.min(line, extension + 4)) from = chars.length - line;
+  const head = chars.slice(0, from).join('').replace(/\s+$/u, '');
+  return head === '' ? [name, ''] : [head, chars.slice(from).join('')];
+}
