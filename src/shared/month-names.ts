@@ -5,8 +5,11 @@
  * ICU in Node 20 and in Chromium), so they are spelled as the platform spells them, not typed by hand.
  */
 
-/** The languages besides English whose month names a date is read in. */
-const LANGUAGES = ['fr', 'de', 'es', 'it', 'pt', 'nl'] as const;
+/**
+ * The languages besides English whose month names a date is read in. Peru's Spanish (es-PE) for its "setiembre",
+ * which Peru, Chile and Uruguay write for "septiembre": ICU spells it so for Peru only.
+ */
+const LANGUAGES = ['fr', 'de', 'es', 'es-PE', 'it', 'pt', 'nl'] as const;
 
 /** A word as the index folds it (unicode61, remove_diacritics 2): lower-cased, accents dropped ("März" is "marz"). */
 export function foldWord(word: string): string {
@@ -77,8 +80,11 @@ export function monthNumber(word: string, alone = false): number | undefined {
 /** The words that join a day to its month or a month to its year: "15th of January", "15 de enero de 2024". */
 export const DATE_JOINS = ['of', 'de'] as const;
 
+/** The words that join a month to its year in Spanish and Portuguese: "de", and Spanish "del" (de + el: "marzo del 2024"). */
+export const YEAR_JOINS = ['de', 'del'] as const;
+
 /** The languages that join a day to its month and the month to its year with "de": Spanish and Portuguese. */
-const JOINED_BY_DE = new Set(['es', 'pt']);
+const JOINED_BY_DE = new Set(['es', 'es-PE', 'pt']);
 
 /** A month's names that begin alike (MonthPrefix), and how those languages write a day with them. */
 export interface MonthPrefix {

@@ -3,7 +3,7 @@
  * 2024", "15 de enero de 2024", "15. Januar 2024", "Jan 15, 24"), a day in any year ("the 15th of January"), or a
  * month ("January 2024", "janvier 2024"), in the query's words; and the pattern of the ways a text writes it.
  */
-import { DATE_JOINS, MONTH_NAMES, MONTH_NAMES_ALONE, monthNumber } from './month-names';
+import { DATE_JOINS, MONTH_NAMES, MONTH_NAMES_ALONE, monthNumber, YEAR_JOINS } from './month-names';
 import type { Day } from './number-separators';
 
 /**
@@ -19,11 +19,12 @@ export function fullYear(year: string): string {
 export const valid = (month: number, day: number) => month >= 1 && month <= 12 && day >= 1 && day <= 31;
 
 /**
- * A day's number, perhaps with its ordinal ("15th", French "1er") and a comma or dot after it ("January 15, 2024",
- * German "15. Januar"): [number, says it is a day (an ordinal or German dot)].
+ * A day's number, perhaps with its ordinal ("15th", French "1er", Spanish and Portuguese "1º" and "1.º", its
+ * ordinal indicator: "1º de mayo") and a comma or dot after it ("January 15, 2024", German "15. Januar"): [number,
+ * says it is a day (an ordinal or German dot)].
  */
 function dayWord(word: string | undefined): [number, boolean] | undefined {
-  const m = /^(\d{1,2})(st|nd|rd|th|er)?([,.]?)$/iu.exec(word ?? '');
+  const m = /^(\d{1,2})(st|nd|rd|th|er|\.?º)?([,.]?)$/iu.exec(word ?? '');
   return m ? [Number(m[1]), m[2] !== undefined || m[3] === '.'] : undefined;
 }
 
@@ -34,6 +35,9 @@ function yearWord(word: string | undefined, short: boolean): string | undefined 
 }
 
 const isJoin = (word: string | undefined) => (DATE_JOINS as readonly string[]).includes(word?.toLowerCase() ?? '');
+
+/** A word between a month and its year: "of" (isJoin), "de", Spanish "del" ("marzo del 2024"; YEAR_JOINS). */
+const isYearJoin = (word: string | undefined) => isJoin(word) || (YEAR_JOINS as readonly string[]).includes(word?.toLowerCase() ?? '');
 
 /** A date read from some of a query's words: how many, and its day (NamedDate). */
 export interface NamedDate {
@@ -76,20 +80,20 @@ function monthFirst(words: readonly string[], at: number): NamedDate | undefined
   return withYear(words, at + 2, at, month, day[0], day[1]);
 }
 
-/** The year after a day and its month (a "de" first: "de 2024"), or none where the day says it is one. */
+/** The year after a day and its month (a "de" or "del" first: "de 2024"), or none where the day says it is one. */
 function withYear(words: readonly string[], i: number, at: number, month: number, day: number, sure: boolean): NamedDate | undefined {
-  const de = words[i]?.toLowerCase() === 'de' ? 1 : 0;
+  const de = (YEAR_JOINS as readonly string[]).includes(words[i]?.toLowerCase() ?? '') ? 1 : 0;
   const year = yearWord(words[i + de], true);
   const yy = /^\d{2}\b/u.exec(words[i + de] ?? '')?.[0];
   if (year !== undefined) return { words: i + de + 1 - at, day: [year, month, day], ...(yy === undefined ? {} : { yy }) };
   return sure ? { words: i - at, day: ['', month, day] } : undefined;
 }
 
-/** "January 2024", "janvier 2024", "enero de 2024": the whole month (day 0). */
+/** "January 2024", "janvier 2024", "enero de 2024", "marzo del 2024": the whole month (day 0). */
 function monthOfYear(words: readonly string[], at: number): NamedDate | undefined {
   const month = monthNumber(words[at] ?? '', true);
   if (month === undefined) return undefined;
-  const join = isJoin(words[at + 1]) ? 1 : 0;
+  const join = isYearJoin(words[at + 1]) ? 1 : 0;
   const year = yearWord(words[at + 1 + join], false);
   return year === undefined ? undefined : { words: 2 + join, day: [year, month, 0] };
 }
@@ -100,9 +104,12 @@ function ordinal(day: number): string {
   return `${day}${tens ? 'th' : (['th', 'st', 'nd', 'rd'][day % 10] ?? 'th')}`;
 }
 
-/** The ways a day's number is written beside a month's name: "5", "5th", "05"; French "1er" too. */
+/**
+ * The ways a day's number is written beside a month's name: "5", "5th", "05"; the first also French "1er", and
+ * Spanish and Portuguese "1º" and "1.º" (the ordinal indicator, said of the first day only: "1º de mayo").
+ */
 export function namedDayNumbers(day: number): string[] {
-  return [`${day}`, ordinal(day), ...(day < 10 ? [`0${day}`] : []), ...(day === 1 ? ['1er'] : [])];
+  return [`${day}`, ordinal(day), ...(day < 10 ? [`0${day}`] : []), ...(day === 1 ? ['1er', '1º', '1.º'] : [])];
 }
 
 /**
@@ -117,16 +124,16 @@ export function namedDayNumbers(day: number): string[] {
 export function namedDatePattern(days: readonly Day[]): string {
   const gap = '[\\s,./-]{1,3}';
   const join = `(?:(?:${DATE_JOINS.join('|')})\\s+)?`;
-  const anyDay = '[0-9]{1,2}(?:st|nd|rd|th|er)?';
+  const anyDay = '[0-9]{1,2}(?:st|nd|rd|th|er|\\.?º)?';
   const ways = days.flatMap(([year, month, day]) => {
     const name = `(?:${MONTH_NAMES[month - 1]!.join('|')})`;
-    const after = year === '' ? '' : `${gap}(?:de\\s+)?${year}`;
+    const after = year === '' ? '' : `${gap}(?:(?:${YEAR_JOINS.join('|')})\\s+)?${year}`;
     if (day === 0) {
       // A name that is often a word in another language ("gen", "set") is a month with a day beside it only.
       const alone = `(?:${MONTH_NAMES_ALONE[month - 1]!.join('|')})`;
       return [`${anyDay}${gap}${join}${name}${after}`, `${name}${gap}${anyDay}${after}`, `${alone}${after}`];
     }
-    const number = `(?:${namedDayNumbers(day).join('|')})`;
+    const number = `(?:${namedDayNumbers(day).map((n) => n.replace('.', '\\.')).join('|')})`;
     return [`${number}${gap}${join}${name}${after}`, `${name}${gap}${number}${after}`];
   });
   return `(?<![0-9a-z])(?:${ways.join('|')})(?![0-9a-z])`;

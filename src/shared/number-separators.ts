@@ -99,8 +99,9 @@ const writings = (n: number) => (n < 10 ? [`0${n}`, `${n}`] : [`${n}`]);
  * month first, both days are looked for where both numbers can be the month ("03/02/2024": 3 February or March 2).
  * The numbers as typed come first, where typed so. A year typed in two digits is looked for so too ("15/01/24",
  * "1/15/24"), day or month first: every date is not, as each spelling is one more phrase and GLOB. A day in any year has ANY_YEAR for its year; a month (day 0) is
- * its year and month, either way round ("2024-01", "01/2024", which "15/01/2024" holds; "01/15/2024" does not: no
- * phrase finds it without its day), and those with any day (ANY_DAY).
+ * its year and month, either way round ("2024-01", "01/2024", which "15/01/2024" holds), and those with any day
+ * (ANY_DAY), day or month first ("01/15/2024", a US date: the index is asked for it with its day between, a NEAR
+ * group: search-query.ts).
  */
 export function numericSpellings(date: TypedDate): string[][] {
   const out = new Map(date.typed ? [[date.typed.join('-'), date.typed]] : []);
@@ -108,7 +109,7 @@ export function numericSpellings(date: TypedDate): string[][] {
     const year = typedYear === '' ? ANY_YEAR : typedYear;
     const spellings: string[][] = [];
     for (const m of writings(month)) {
-      if (day === 0) spellings.push([year, m], [m, year], ...ANY_DAY.flatMap((d) => [[year, m, d], [d, m, year]]));
+      if (day === 0) spellings.push([year, m], [m, year], ...ANY_DAY.flatMap((d) => [[year, m, d], [d, m, year], [m, d, year]]));
       else for (const d of writings(day)) spellings.push([year, m, d], [d, m, year], [m, d, year], ...(date.yy === undefined ? [] : [[d, m, date.yy], [m, d, date.yy]]));
     }
     // Both padded first, then neither, then one of them: the ways most texts write a date first.
@@ -131,6 +132,11 @@ export function dateSpellings(word: string): string[][] | undefined {
 /** The FTS5 phrase of a spelling (numericSpellings): its numbers, not those of any year or day (ANY_YEAR, ANY_DAY). */
 export function spellingPhrase(spelling: readonly string[]): string {
   return spelling.filter((n) => !n.startsWith('[')).join(' ');
+}
+
+/** A spelling with any number (ANY_YEAR, ANY_DAY) between two of its own: a US month, "01/[any day]/2024". */
+export function anyBetween(spelling: readonly string[]): boolean {
+  return spelling.length === 3 && spelling[1]!.startsWith('[') && !spelling[0]!.startsWith('[') && !spelling[2]!.startsWith('[');
 }
 
 /**

@@ -35,6 +35,11 @@ describe('dateSpellings (a whole date typed, and the other ways its day is writt
     for (const word of ['2024-01', '01/2024', '1.2024']) expect(spelled(word), word).toEqual(expect.arrayContaining(['2024-01', '01-2024', '2024-1', '1-2024', '2024-01-[0-9][0-9]', '[0-9][0-9]-01-2024']));
   });
 
+  // Search: "March 2024" found "15/03/2024" and not the US "3/15/2024".
+  it('spells a month with any day between it and its year, month first as the US writes it', () => {
+    expect(spelled('2024-03')).toEqual(expect.arrayContaining(['03-[0-9][0-9]-2024', '3-[0-9]-2024', '3-[0-9][0-9]-2024']));
+  });
+
   it('leaves alone what is no whole date: part-typed, no month, a version', () => {
     for (const word of ['15.01.202', '15.01.', '2024-01-', '13.13.2024', '2024-13-01', '2024-13', '13/2024', '2024-01-00', '1.2.3', '15-01-20245', '1.2.24.5']) expect(spelled(word), word).toBeUndefined();
   });
@@ -73,6 +78,17 @@ describe('typedDate (a whole date in a query\'s words, in numbers or with a mont
     expect(at('3 fevrier 2024')?.days).toEqual([['2024', 2, 3]]);
     expect(at('1er mars 2024')?.days).toEqual([['2024', 3, 1]]);
     expect(at('15 März 2024')?.days).toEqual([['2024', 3, 15]]);
+  });
+
+  // Search: each of these was words ("del", "setiembre", "1º" were no part of a date).
+  it('reads Spanish "del" before the year, "setiembre", and the first day with its ordinal indicator ("1º", "1.º")', () => {
+    expect(at('15 de marzo del 2024')).toEqual({ words: 5, days: [['2024', 3, 15]] });
+    expect(at('marzo del 2024')).toEqual({ words: 3, days: [['2024', 3, 0]] });
+    expect(at('10 de setiembre de 2024')?.days).toEqual([['2024', 9, 10]]);
+    expect(at('setiembre 2024')?.days).toEqual([['2024', 9, 0]]);
+    expect(at('1º de mayo de 2024')?.days).toEqual([['2024', 5, 1]]);
+    expect(at('1.º de mayo')).toEqual({ words: 3, days: [['', 5, 1]] });
+    expect(at('1º mayo')).toEqual({ words: 2, days: [['', 5, 1]] });
   });
 
   it('marks each spelling of the day whole, and no other day or word', () => {

@@ -3,8 +3,8 @@
  * literal: "C++", "1.2.3", a date in its spellings) and how they are marked in a snippet, and a query of symbols
  * only. Text in, text out: search.ts runs them.
  */
-import { monthPrefixes } from '../../shared/month-names';
-import { DATE_SEPARATOR, DATE_WORD, dateLiteral, dateLiteralRegExp, foldSeparators, namedDayNumbers, numericSpellings, spellingPhrase, typedDate, type Day, type TypedDate } from '../../shared/number-separators';
+import { monthPrefixes, YEAR_JOINS } from '../../shared/month-names';
+import { anyBetween, DATE_SEPARATOR, DATE_WORD, dateLiteral, dateLiteralRegExp, foldSeparators, namedDayNumbers, numericSpellings, spellingPhrase, typedDate, type Day, type TypedDate } from '../../shared/number-separators';
 import { MATCH_END, MATCH_START, type Literal } from './search-hit';
 
 /** The words of a query: split at spaces, control characters dropped, those with a letter or digit, at most 32. */
@@ -62,9 +62,18 @@ function namedDayPhrases([year, month, day]: Day): string[] {
     const joined = year === '' ? [...(english ? [`+ "of" + ${name}`] : []), ...(de ? [`+ "de" + ${name}`] : [])] : [];
     return [
       ...days.flatMap((n) => [`${n} + ${name}${then}`, ...(english ? [`${name} + ${n}${then}`] : []), ...joined.map((j) => `${n} ${j}`)]),
-      ...(year === '' ? [] : [...(english ? [`"of" + ${name}${then}`] : []), ...(de ? [`${name} + "de"${then}`] : [])]),
+      ...(year === '' ? [] : [...(english ? [`"of" + ${name}${then}`] : []), ...(de ? YEAR_JOINS.map((j) => `${name} + "${j}"${then}`) : [])]),
     ];
   });
+}
+
+/**
+ * The FTS5 query of a spelling (numericSpellings): its phrase, or where any day is between its month and year (a US
+ * date, "3/15/2024" for "March 2024") the two near each other, one token between or none: a phrase of the two
+ * found no day between them. The check of the text wants the day between (dateLiteral's GLOB).
+ */
+function spellingMatch(spelling: readonly string[]): string {
+  return anyBetween(spelling) ? `NEAR("${spelling[0]}" "${spelling[2]}", 1)` : `"${spellingPhrase(spelling)}"`;
 }
 
 /**
@@ -86,7 +95,7 @@ export function toFtsQuery(input: string): string | null {
     const numbers = numericSpellings(date);
     // The typed numbers all, a prefix (results follow typing): "2024"* alone, of "01/2024", read every message of 2024.
     const asTyped = date.typed ? [`"${date.typed.filter((n) => n !== '').join(' ')}"*`] : [];
-    const others = [...(date.typed ? numbers.slice(1) : numbers).map((s) => `"${spellingPhrase(s)}"`), ...date.days.flatMap(namedDayPhrases)];
+    const others = [...(date.typed ? numbers.slice(1) : numbers).map(spellingMatch), ...date.days.flatMap(namedDayPhrases)];
     return `(${[...new Set([...asTyped, ...others])].join(' OR ')})`;
   });
   return parts.join(parts.some((p) => p.startsWith('(')) ? ' AND ' : ' ');
