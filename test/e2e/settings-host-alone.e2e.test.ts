@@ -47,8 +47,13 @@ describe('a server address typed as a host alone', () => {
     await page.getByTestId('connection-add').click();
     await expect
       .poll(() => page.getByTestId('connection-error').textContent())
-      .toBe('Add the port the server listens on, such as lmstudio.local:1234, or enter an address that starts with http:// or https://');
+      .toBe("Add the port the server listens on, such as lmstudio.local:1234 (LM Studio's), or enter an address that starts with http:// or https://");
     expect(await page.locator('[data-testid="connection-item"][data-kind="openai-compatible"]').count()).toBe(0);
+    // Anthropic's API is https on a cloud host, with no port to add: its https:// is asked for, not LM Studio's port.
+    await page.getByTestId('connection-add-kind').selectOption('anthropic');
+    await page.getByTestId('connection-add-url').fill('api.anthropic.com');
+    await page.getByTestId('connection-add').click();
+    await expect.poll(() => page.getByTestId('connection-error').textContent()).toBe('Enter the address with https:// before it: https://api.anthropic.com');
   });
 
   it("takes the Ollama address typed as a host alone as Ollama's usual port, and Test connection names the address it tried", async () => {

@@ -43,10 +43,22 @@ describe('a host typed alone', () => {
   });
 
   it('is refused for a kind with no usual port, asking for the port, and a scheme typed keeps its meaning', () => {
-    const askPort = 'Add the port the server listens on, such as lmstudio.local:1234, or enter an address that starts with http:// or https://';
+    const askPort = "Add the port the server listens on, such as lmstudio.local:1234 (LM Studio's), or enter an address that starts with http:// or https://";
     expect(typedConnection({ ...form, kind: 'openai-compatible', url: 'lmstudio.local' })).toEqual({ refused: askPort });
-    expect(typedConnection({ ...form, kind: 'anthropic', url: 'lmstudio.local/v1' })).toEqual({ refused: askPort });
+    expect(typedConnection({ ...form, kind: 'openai-compatible', url: 'lmstudio.local/v1' })).toEqual({ refused: askPort });
     expect(typedConnection({ ...form, kind: 'ollama', url: 'http://gpu-box.local' })).toMatchObject({ input: { baseUrl: 'http://gpu-box.local' } });
     expect(savedNote('http://gpu-box.local', 'http://gpu-box.local', 'ollama')).toBeNull();
+  });
+
+  // Settings: an Anthropic host typed alone was asked for LM Studio's port (":1234"); its API is https with none.
+  it('asks an Anthropic address for its https://, not for a port, naming the host typed and Anthropic\'s own', () => {
+    expect(typedConnection({ ...form, kind: 'anthropic', url: 'api.anthropic.com' })).toEqual({ refused: 'Enter the address with https:// before it: https://api.anthropic.com' });
+    expect(typedConnection({ ...form, kind: 'anthropic', url: 'gateway.example.com/anthropic' })).toEqual({
+      refused: "Enter the address with https:// before it, such as https://gateway.example.com/anthropic, or https://api.anthropic.com for Anthropic's own API",
+    });
+    for (const kind of ['anthropic', 'openai-compatible'] as const) {
+      const refused = typedConnection({ ...form, kind, url: kind === 'anthropic' ? 'api.anthropic.com' : 'lmstudio.local' });
+      expect('refused' in refused && refused.refused.includes(':1234'), kind).toBe(kind === 'openai-compatible');
+    }
   });
 });

@@ -22,18 +22,28 @@ export function typedConnection(f: TypedConnection): { refused: string } | { inp
   // `localhost:11434` is http://localhost:11434, and `localhost` for Ollama http://localhost:11434
   // (shared/server-address.ts); anything else not http(s) is refused.
   const baseUrl = readAddress(f.url, f.kind).address;
-  if (!/^https?:\/\/\S+$/.test(baseUrl)) return { refused: addressRefusal(f.url) };
+  if (!/^https?:\/\/\S+$/.test(baseUrl)) return { refused: addressRefusal(f.url, f.kind) };
   return { input: { ...(f.id !== undefined ? { id: f.id } : {}), kind: f.kind, label: f.label.trim() || f.defaultLabel, baseUrl, ...apiKeyField(f) } };
 }
 
+/** Anthropic's API, the address an Anthropic connection starts with. */
+const ANTHROPIC_API = 'https://api.anthropic.com';
+
 /**
- * Why a typed address is refused: a host alone, of a kind with no usual port (an OpenAI-compatible server,
- * Anthropic), lacks only its port, and is told so with the host typed; anything else lacks its http(s)://.
+ * Why a typed address is refused: a host alone, of a kind with no usual port, lacks its port (an OpenAI-compatible
+ * server: LM Studio's 1234 given as the example, with the host typed) or, for Anthropic, whose API is https on a
+ * cloud host with no port to add, its https:// (the host typed with it, and Anthropic's own address); anything else
+ * lacks its http(s)://.
  */
-function addressRefusal(typed: string): string {
+function addressRefusal(typed: string, kind: ServerKind): string {
   if (!isHostAlone(typed)) return 'Enter an address that starts with http:// or https://';
-  const host = typed.trim().split('/')[0] ?? '';
-  return `Add the port the server listens on, such as ${host}:1234, or enter an address that starts with http:// or https://`;
+  const text = typed.trim();
+  if (kind === 'anthropic') {
+    const own = `https://${text}`.replace(/\/+$/, '') === ANTHROPIC_API;
+    return own ? `Enter the address with https:// before it: ${ANTHROPIC_API}` : `Enter the address with https:// before it, such as https://${text}, or ${ANTHROPIC_API} for Anthropic's own API`;
+  }
+  const host = text.split('/')[0] ?? '';
+  return `Add the port the server listens on, such as ${host}:1234 (LM Studio's), or enter an address that starts with http:// or https://`;
 }
 
 function apiKeyField(f: TypedConnection): { apiKey?: string } {
