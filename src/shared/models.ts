@@ -167,6 +167,12 @@ export interface LlamaServerInfo {
   slots: { id: number; nCtx: number; processing: boolean }[];
 }
 
+/**
+ * Why a model has no recommended window when the GPU memory is unknown, and where to set it (main's reason). The
+ * Models screen says it once, on its GPU line, and its rows and Details only point there (gpu-line.ts).
+ */
+export const GPU_UNKNOWN_REASON = 'GPU memory is unknown: set it in Settings → GPU memory to get a recommendation.';
+
 /** What the model manager shows for one model's context window. */
 export interface ContextAdvice {
   model: string;

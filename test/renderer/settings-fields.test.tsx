@@ -9,6 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { probeLocalGpus } from '../../src/main/gpu/probe-gpu';
 import { GPU_UNKNOWN_REASON } from '../../src/main/models/model-service';
 import { ContextPanel } from '../../src/renderer/components/models/ContextPanel';
+import { unknownGpuLine } from '../../src/renderer/components/models/gpu-line';
 import { gpuFoundLine, idleMinutesFrom, refusedField } from '../../src/renderer/components/settings/settings-fields';
 import type { ContextAdvice } from '../../src/shared/models';
 
@@ -31,13 +32,15 @@ describe('the GPU memory note, where it is shown', () => {
     expect(line).not.toMatch(/Settings/);
   });
 
-  it('on the Models screen, still points to Settings → GPU memory, once', async () => {
-    shown.advice = { model: 'm', gpu: await noGpu(), weightsBytes: null, recommendation: null, reason: GPU_UNKNOWN_REASON, stored: null };
-    const html = renderToStaticMarkup(<ContextPanel model="m" />);
-    const said = html.replace(/<[^>]+>/g, ' ');
-    expect(said).toContain('GPU memory is unknown: set it in Settings → GPU memory to get a recommendation.');
-    expect(said).toContain('No GPU answered');
-    expect(said.match(/Set it in Settings → GPU memory/gi)).toHaveLength(1);
+  it('on the Models screen, still points to Settings → GPU memory, once: on its GPU line, Details pointing there', async () => {
+    const gpu = await noGpu();
+    const line = unknownGpuLine(gpu) ?? '';
+    expect(line).toContain('set the memory in Settings → GPU memory');
+    expect(line).toContain('No GPU answered');
+    shown.advice = { model: 'm', gpu, weightsBytes: null, recommendation: null, reason: GPU_UNKNOWN_REASON, stored: null };
+    const said = renderToStaticMarkup(<ContextPanel model="m" />).replace(/<[^>]+>/g, ' ');
+    expect(said).toContain('No window is worked out without the GPU memory: see GPU memory above.');
+    expect(said).not.toMatch(/GPU memory is unknown|No GPU answered/);
   });
 });
 

@@ -3,7 +3,7 @@
  * probe and the context window kept per model. Pulls run in the background and report through an event.
  */
 import type { EmitEvent } from '../events';
-import type { ContextAdvice, GpuReport, KvCacheType, ModelDetails, PullProgress, SetContextResult } from '../../shared/models';
+import { GPU_UNKNOWN_REASON, type ContextAdvice, type GpuReport, type KvCacheType, type ModelDetails, type PullProgress, type SetContextResult } from '../../shared/models';
 import { DEFAULT_CONNECTION_LABEL } from '../connections/connection-store';
 import { UserFacingError } from '../errors';
 import { isLoopbackUrl, overrideReport, probeLocalGpus, remoteReport } from '../gpu/probe-gpu';
@@ -40,8 +40,7 @@ export interface ModelServiceDeps {
 
 /** How many ended pulls main remembers for pages that missed their end (a pull is a user's action: few a day). */
 const ENDED_PULLS_KEPT = 20;
-/** Why the Models screen has no recommendation when the GPU memory is unknown, and where to set it. */
-export const GPU_UNKNOWN_REASON = 'GPU memory is unknown: set it in Settings → GPU memory to get a recommendation.';
+export { GPU_UNKNOWN_REASON };
 
 export class ModelService {
   private readonly pulls = new Map<string, { model: string; controller: AbortController }>();

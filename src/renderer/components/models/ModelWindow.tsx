@@ -3,6 +3,7 @@ import type { ContextWindowChoice } from '../../../shared/models';
 import { firebrand } from '../../firebrand';
 import { useModelsStore } from '../../store/models-slice';
 import { formatTokens } from '../../format';
+import { reasonOrPointer } from './gpu-line';
 
 /** How many times a fallback is asked again (after 1, 2, 4, 8 and 16 s). */
 const RETRIES = 5;
@@ -47,10 +48,12 @@ export function ModelWindow({ model, connectionId }: { model: string; connection
     };
   }, [model, connectionId, version]);
   if (!choice) return null;
+  // The GPU memory unknown is said once, on the screen's GPU line: each row said it in full (models eyes pass).
+  const reason = reasonOrPointer(choice.reason);
   return (
-    <span className="mm-window" data-testid="model-window" data-window={choice.contextWindow ?? ''} data-source={choice.source} title={choice.reason ?? undefined}>
+    <span className="mm-window" data-testid="model-window" data-window={choice.contextWindow ?? ''} data-source={choice.source} title={reason ?? undefined}>
       window {choice.contextWindow === null ? '—' : `${formatTokens(choice.contextWindow)} tokens`} · {WHY[choice.source]}
-      {choice.reason ? <span className="mm-muted">: {choice.reason}</span> : null}
+      {reason ? <span className="mm-muted">: {reason}</span> : null}
     </span>
   );
 }

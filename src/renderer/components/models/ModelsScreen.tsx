@@ -7,6 +7,7 @@ import { loadConnectionsOnce, useConnectionsStore } from '../../store/connection
 import { Modal } from '../frame/Modal';
 import { LibrarySection } from '../library/LibrarySection';
 import { AliasEditor } from './AliasEditor';
+import { GpuMemoryLine } from './GpuMemoryLine';
 import { ModelList } from './ModelList';
 import { PullBox } from './PullBox';
 import { RunningModels } from './RunningModels';
@@ -53,6 +54,8 @@ export function ModelsScreen({ onClose }: { onClose: () => void }) {
         {!listed && listError && <p role="alert" className="mm-error" data-testid="models-screen-error">{listError}</p>}
         <LibrarySection />
         {ollama && <PullBox name={serverName} />}
+        {/* Said once for every model's window (their rows and Details point here), above them. */}
+        {listed && <GpuMemoryLine />}
         {listed && <ModelList connectionId={activeId} ollama={ollama} name={serverName} />}
         <RunningModels ollama={ollama ? serverName : null} />
         <AliasEditor serverName={serverName} />
