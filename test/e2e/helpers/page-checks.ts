@@ -55,3 +55,25 @@ export function overflow(page: Page): Promise<string[]> {
     return out.slice(0, 10);
   });
 }
+
+/**
+ * The visible inputs inside `root` whose placeholder is cut: wider, in the input's own font, than the room inside
+ * its padding (an empty input's scrollWidth does not count its placeholder, so the text is measured on a canvas).
+ * Each as "test id (or label): placeholder, width > room".
+ */
+export function cutPlaceholders(page: Page, root: string): Promise<string[]> {
+  return page.locator(root).evaluate((box) => {
+    const pen = document.createElement('canvas').getContext('2d');
+    if (!pen) return ['no canvas to measure with'];
+    const out: string[] = [];
+    for (const el of box.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input[placeholder], textarea[placeholder]')) {
+      if (el.placeholder === '' || !el.checkVisibility({ visibilityProperty: true })) continue;
+      const style = getComputedStyle(el);
+      pen.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const width = pen.measureText(el.placeholder).width;
+      if (width > room) out.push(`${el.dataset.testid ?? el.getAttribute('aria-label') ?? el.name}: ${el.placeholder}, ${Math.ceil(width)} > ${Math.floor(room)}`);
+    }
+    return out;
+  });
+}

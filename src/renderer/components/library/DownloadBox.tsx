@@ -22,7 +22,7 @@ export function DownloadBox() {
         <input
           data-testid="library-download-url"
           className="lib-source"
-          placeholder="https://…/model.gguf or hf:owner/repo/file.gguf"
+          placeholder="https://… or hf:owner/repo/file.gguf"
           aria-label="Download a model from"
           value={source}
           onChange={(e) => setSource(e.target.value)}
