@@ -69,6 +69,19 @@ export interface KeptDraft extends SavedDraft {
   settings?: ConversationSettings;
 }
 
+/** The files added in the edit of a sent message (`turnId`), kept in the renderer until it is sent or discarded. */
+export interface EditFiles {
+  turnId: string;
+  attachments: AttachmentBlock[];
+}
+
+/** What main holds of an edit's files: `gone`, its message no longer exists; `missing`, the digests no longer stored. */
+export interface EditFilesHeld {
+  turnId: string;
+  gone: boolean;
+  missing: string[];
+}
+
 export interface ConversationView {
   conversation: ConversationSummary;
   /** The active branch, root first. */
@@ -257,6 +270,11 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
   'drafts:save': { req: SavedDraft; res: { kept: boolean } };
   /** Keeps the Chat settings chosen for the new chat with its draft (blank: forgets them); its first message takes both. */
   'drafts:save-new-chat-settings': { req: { settings: ConversationSettings }; res: { kept: boolean } };
+  /**
+   * Holds the files added in these edits of sent messages against the blob collector, in place of what each held
+   * (none: let go); says of each whether its message is gone and which of its files are no longer stored.
+   */
+  'drafts:hold-edit-files': { req: { edits: EditFiles[] }; res: { edits: EditFilesHeld[] } };
   /** The models of a connection (by default the active one): the alias editor lists an alias's own connection's. */
   'models:list': { req: { connectionId?: string }; res: ModelSummary[] };
   'settings:get': { req: Record<string, never>; res: Settings };
@@ -333,6 +351,7 @@ export const INVOKE_CHANNELS = [
   'drafts:list',
   'drafts:save',
   'drafts:save-new-chat-settings',
+  'drafts:hold-edit-files',
   'models:list',
   'settings:get',
   'settings:update',

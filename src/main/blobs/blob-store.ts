@@ -1,5 +1,5 @@
 import { open, readdir, rm, stat } from 'node:fs/promises';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { writeFileAtomic } from './atomic-write';
 import { join } from 'node:path';
 import type { Database } from 'better-sqlite3';
@@ -175,6 +175,11 @@ export class BlobStore {
     const own = block.mime?.toLowerCase();
     if (own !== undefined && bytesHoldAs(bytes, own)) return own;
     return this.mimeOf(block.id) ?? sniffMime(bytes) ?? 'application/octet-stream';
+  }
+
+  /** Whether a blob is stored (its row and its file), without reading its bytes. */
+  has(digest: string): boolean {
+    return DIGEST.test(digest) && this.mimeOf(digest) !== undefined && existsSync(this.pathOf(digest));
   }
 
   mimeOf(digest: string): string | undefined {

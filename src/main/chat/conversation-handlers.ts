@@ -34,7 +34,7 @@ type ConversationChannel =
   | 'conversations:import-cancel' | 'conversations:search' | 'conversations:switch-branch'
   | 'chat:send' | 'chat:stop' | 'chat:regenerate' | 'chat:edit-and-resend'
   | 'attachments:add' | 'attachments:get' | 'attachments:inspect' | 'attachments:preview'
-  | 'drafts:list' | 'drafts:save' | 'drafts:save-new-chat-settings';
+  | 'drafts:list' | 'drafts:save' | 'drafts:save-new-chat-settings' | 'drafts:hold-edit-files';
 
 export interface ConversationHandlersDeps {
   db: Database;
@@ -137,5 +137,6 @@ export function createConversationHandlers(deps: ConversationHandlersDeps): Pick
     'drafts:list': () => drafts.list(),
     'drafts:save': ({ conversationId, text, attachments }) => ({ kept: drafts.save(conversationId, text, attachments, Date.now()) }),
     'drafts:save-new-chat-settings': ({ settings }) => ({ kept: drafts.saveNewChatSettings(settings, Date.now()) }),
+    'drafts:hold-edit-files': ({ edits }) => ({ edits: drafts.holdEditFiles(edits, (digest) => blobs.has(digest)) }),
   };
 }

@@ -4,13 +4,15 @@
  * chosen for that chat (0019): they come back with it, and its first message takes both.
  */
 import type { Database } from 'better-sqlite3';
-import type { ConversationSettings, KeptDraft } from '../../shared/ipc';
+import type { ConversationSettings, EditFiles, EditFilesHeld, KeptDraft } from '../../shared/ipc';
 import type { AttachmentBlock } from '../../shared/turn';
 import { THINK_MODES, type ThinkMode } from '../../shared/connections';
 import { isBlankSettings } from '../../shared/conversation-settings';
 import { readOnlyReason } from './read-only-copy';
 
 const NEW_CHAT = '';
+/** draft_attachments' key for the files of an edit of a sent message (migration 0024): never a conversation's id. */
+const EDIT_KEY = 'edit:';
 const keyOf = (conversationId: string | null) => conversationId ?? NEW_CHAT;
 
 export class DraftStore {
@@ -70,6 +72,32 @@ export class DraftStore {
         .run(NEW_CHAT, JSON.stringify(settings), now);
     })();
     return true;
+  }
+
+  /**
+   * Holds the files added in each edit of a sent message that the renderer keeps (edit-drafts.ts) against the blob
+   * collector, as a draft's files are held, in place of what was held for that edit (none: let go, the edit sent or
+   * discarded). Says of each edit whether its message is gone (nothing held: the edit can be forgotten) and which of
+   * its files are no longer stored (`has`), so the edit can say so rather than fail at Send. Read-only chats: answered,
+   * nothing written.
+   */
+  holdEditFiles(edits: readonly EditFiles[], has: (digest: string) => boolean): EditFilesHeld[] {
+    const writable = !readOnlyReason(this.db);
+    const exists = this.db.prepare('SELECT 1 FROM turns WHERE id = ?');
+    const release = this.db.prepare('DELETE FROM draft_attachments WHERE key = ?');
+    const link = this.db.prepare('INSERT OR IGNORE INTO draft_attachments (key, digest) VALUES (?, ?)');
+    return this.db.transaction(() =>
+      edits.map(({ turnId, attachments }) => {
+        const key = `${EDIT_KEY}${turnId}`;
+        const gone = exists.get(turnId) === undefined;
+        const missing = gone ? [] : attachments.filter((a) => !has(a.id)).map((a) => a.id);
+        if (writable) {
+          release.run(key);
+          if (!gone) for (const a of attachments) if (!missing.includes(a.id)) link.run(key, a.id);
+        }
+        return { turnId, gone, missing };
+      }),
+    )();
   }
 
   /** The draft a message was sent from is spent; a new chat's settings went with its first message. */

@@ -179,6 +179,18 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
     required: ['settings'],
     properties: { settings: { type: 'object', additionalProperties: false, required: ['systemPrompt', 'think', 'tools'], properties: conversationSettings } },
   },
+  'drafts:hold-edit-files': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['edits'],
+    properties: {
+      edits: {
+        type: 'array',
+        maxItems: 1000,
+        items: { type: 'object', additionalProperties: false, required: ['turnId', 'attachments'], properties: { turnId: id, attachments: { type: 'array', maxItems: 32, items: attachmentBlock } } },
+      },
+    },
+  },
   'connections:list': empty,
   'connections:save': {
     type: 'object',

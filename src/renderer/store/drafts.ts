@@ -317,7 +317,7 @@ export function switchDraft(from: string | null, to: string | null): void {
   holder.put(takeDraft(to));
 }
 
-function isAttachmentBlock(b: unknown): b is AttachmentBlock {
+export function isAttachmentBlock(b: unknown): b is AttachmentBlock {
   if (!b || typeof b !== 'object') return false;
   const { type, id, kind, name, mime, size } = b as Record<string, unknown>;
   return type === 'attachment' && typeof id === 'string' && (kind === 'image' || kind === 'document' || kind === 'text') && typeof name === 'string' && typeof mime === 'string' && typeof size === 'number';

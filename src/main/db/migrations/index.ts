@@ -21,7 +21,8 @@ import { migration0020 } from './0020-search-titles';
 import { migration0021 } from './0021-search-text-runs';
 import { migration0022 } from './0022-search-reasoning-and-documents';
 import { migration0023 } from './0023-search-no-space-scripts-beyond-text';
+import { migration0024 } from './0024-edit-draft-files';
 import type { Migration } from './types';
 
 /** Every migration, in order. Append only: a released migration is never edited. */
-export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013, migration0014, migration0015, migration0016, migration0017, migration0018, migration0019, migration0020, migration0021, migration0022, migration0023];
+export const MIGRATIONS: readonly Migration[] = [migration0001, migration0002, migration0003, migration0004, migration0005, migration0006, migration0007, migration0008, migration0009, migration0010, migration0011, migration0012, migration0013, migration0014, migration0015, migration0016, migration0017, migration0018, migration0019, migration0020, migration0021, migration0022, migration0023, migration0024];

@@ -16,7 +16,8 @@ import { MarkedText } from '../MarkedText';
 import { useRoom } from '../../store/context-room';
 import { EditRoomPanel } from './EditRoomPanel';
 import { DiscardEditQuestion } from './DiscardEditQuestion';
-import { keepEditDraft, readEditDraft } from './edit-drafts';
+import { editFilesMissing, keepEditDraft, readEditDraft } from '../../store/edit-drafts';
+import { lostFilesMessage } from './lost-files';
 
 /** The user's message as they wrote it (plain text), with edit-and-resend making a new branch. */
 export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
@@ -34,7 +35,22 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   const busy = useRunActive();
   const keptBlocks = keep.flatMap((i) => attachments[i] ?? []);
   // Files added in the edit, after those kept: one forgotten when the message was sent need not mean starting over.
-  const adding = useEditAttachments(keptBlocks);
+  const adding = useEditAttachments(keptBlocks, restored?.added);
+  // Files added in an edit kept across a reload that main no longer has: the edit comes back without them and says so.
+  const [lost, setLost] = useState<string | null>(null);
+  const { drop } = adding;
+  useEffect(() => {
+    if (!restored || restored.added.length === 0) return;
+    let live = true;
+    void editFilesMissing(turn.id, restored.added).then((missing) => {
+      if (!live || missing.length === 0) return;
+      drop(missing);
+      setLost(lostFilesMessage(missing));
+    });
+    return () => {
+      live = false;
+    };
+  }, [turn.id, restored, drop]);
   // A chip's remove button goes with it: the focus goes back to the edit box.
   const leaveOut = (at: number) => {
     if (at < keptBlocks.length) setKeep((k) => k.filter((_, j) => j !== at));
@@ -52,7 +68,10 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   const [asking, setAsking] = useState(false);
   const changed = draft !== null && (draft !== text || keep.length !== attachments.length || adding.added.length > 0);
   // Kept until sent or discarded; an unmount (a reload, the list scrolled) leaves it kept.
-  useEffect(() => keepEditDraft(turn.id, changed && draft !== null ? { text: draft, keep } : null), [turn.id, changed, draft, keep]);
+  useEffect(
+    () => keepEditDraft(turn.id, changed && draft !== null ? { text: draft, keep, added: adding.added, conversationId: turn.conversationId } : null),
+    [turn.id, turn.conversationId, changed, draft, keep, adding.added],
+  );
   // Files stored for the edit and not sent are dropped with it, as the composer drops a removed one.
   const discard = () => {
     // Not while a choice writes a summary for this edit: it sends the edit when done (its Stop keeps the edit).
@@ -61,6 +80,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
     setAsking(false);
     setDraft(null);
     setRoomOpen(false);
+    setLost(null);
     adding.clear();
   };
   const cancel = () => {
@@ -96,6 +116,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
     setAsking(false);
     setKeep(attachments.map((_, i) => i));
     setRoomOpen(false);
+    setLost(null);
     adding.clear();
   };
   const submit = async () => {
@@ -112,6 +133,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
       focusComposer();
       setAsking(false);
       setDraft(null);
+      setLost(null);
       adding.clear();
     }
   };
@@ -182,6 +204,11 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
               </>
             )}
           </div>
+          {lost !== null && (
+            <p className="edit-reason" data-testid="turn-edit-lost" role="status">
+              {lost}
+            </p>
+          )}
           {/* As under the message box: what stands in the way, and what to do (an empty edit needs no words). */}
           {refusal !== null && refusal !== 'Type a message.' && (
             <p className="edit-reason" data-testid="turn-edit-reason" role="status">

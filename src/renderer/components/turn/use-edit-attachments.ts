@@ -4,16 +4,16 @@ import { REFUSED, retryWith, showNotice } from '../../store';
 import { addAttachment } from '../../store/attachments';
 import { forgetUnreadable } from '../../store/attachment-costs';
 import { errorMessage } from '../../store/errors';
-import { pendingWith, refusedFilesMessage, worthRetrying } from '../composer/use-attachments';
+import { pendingWith, refusedFilesMessage, sameAttachment, worthRetrying } from '../composer/use-attachments';
 
 /**
  * Files added to a message being edited (one forgotten when it was sent): each is stored in main as the composer
  * stores one (addAttachment), refused with the same words, and named apart from the files the message keeps
- * (`kept`). Unlike the composer's, none goes to a draft: a cancelled edit, or one whose message leaves the screen,
- * drops them as the composer drops a removed file.
+ * (`kept`). They go with the edit kept across a reload (store/edit-drafts.ts, `restored`: those it came back with);
+ * a cancelled edit drops them as the composer drops a removed file.
  */
-export function useEditAttachments(kept: AttachmentBlock[]) {
-  const [added, setAdded] = useState<AttachmentBlock[]>([]);
+export function useEditAttachments(kept: AttachmentBlock[], restored: AttachmentBlock[] = []) {
+  const [added, setAdded] = useState<AttachmentBlock[]>(restored);
   const [busy, setBusy] = useState(0);
   const keptNow = useRef(kept);
   keptNow.current = kept;
@@ -41,7 +41,9 @@ export function useEditAttachments(kept: AttachmentBlock[]) {
   }, []);
   const remove = useCallback((at: number) => setAdded((list) => list.filter((_, i) => i !== at)), []);
   const clear = useCallback(() => setAdded([]), []);
-  return { added, busy: busy > 0, add, remove, clear, ...useEditDrop(add) };
+  /** Takes out files main no longer has (an edit kept across a reload, whose files were swept meanwhile). */
+  const drop = useCallback((gone: readonly AttachmentBlock[]) => setAdded((list) => list.filter((b) => !gone.some((g) => sameAttachment(g, b)))), []);
+  return { added, busy: busy > 0, add, remove, clear, drop, ...useEditDrop(add) };
 }
 
 /**

@@ -1,0 +1,103 @@
+/**
+ * The changed edit of a sent message, kept in the page's localStorage by the message's id until it is sent or
+ * discarded: a reload (or the message leaving a long chat's list and coming back) reopened the message as sent and
+ * lost what was typed, where the message box keeps its draft (drafts.ts). Its text, which of the message's files it
+ * keeps, and the files added in it come back.
+ *
+ * Added files are stored in main as the message box's are (addAttachment), and main holds them for the edit as it holds
+ * a draft's (drafts:hold-edit-files, the same draft_attachments rows): the collector's hour of grace would otherwise
+ * sweep them at a later start, and the edit would come back naming files main no longer has.
+ */
+import type { EditFilesHeld } from '../../shared/ipc';
+import type { AttachmentBlock } from '../../shared/turn';
+import { firebrand } from '../firebrand';
+import { isAttachmentBlock } from './drafts';
+import { pageStorage } from './page-storage';
+
+export const EDIT_DRAFTS_KEY = 'firebrand.edit-drafts';
+
+export interface EditDraft {
+  text: string;
+  keep: number[];
+  /** Files added in the edit, after those kept (stored in main, held there for the edit). */
+  added: AttachmentBlock[];
+  /** The message's conversation: deleted for good, it takes the edit (absent in an edit kept before it was noted). */
+  conversationId?: string;
+}
+
+type Kept = Record<string, unknown>;
+
+function readAll(): Kept {
+  try {
+    const parsed: unknown = JSON.parse(pageStorage()?.getItem(EDIT_DRAFTS_KEY) ?? '{}');
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Kept) : {};
+  } catch {
+    return {};
+  }
+}
+
+function writeAll(all: Kept): void {
+  const storage = pageStorage();
+  if (!storage) return;
+  try {
+    if (Object.keys(all).length === 0) storage.removeItem(EDIT_DRAFTS_KEY);
+    else storage.setItem(EDIT_DRAFTS_KEY, JSON.stringify(all));
+  } catch {
+    // Storage full or refused: the edit stays on screen, as before.
+  }
+}
+
+/** One kept edit as read; one read badly (another version's shape, edited by hand) is none. */
+function asDraft(found: unknown): EditDraft | null {
+  if (!found || typeof found !== 'object') return null;
+  const { text, keep, added, conversationId } = found as Record<string, unknown>;
+  if (typeof text !== 'string' || !Array.isArray(keep)) return null;
+  return {
+    text,
+    keep: keep.filter((i): i is number => Number.isInteger(i)),
+    added: Array.isArray(added) ? added.filter(isAttachmentBlock) : [],
+    ...(typeof conversationId === 'string' ? { conversationId } : {}),
+  };
+}
+
+/** The edit kept for a message, or null. */
+export function readEditDraft(turnId: string): EditDraft | null {
+  return asDraft(readAll()[turnId]);
+}
+
+const sameFiles = (a: readonly AttachmentBlock[], b: readonly AttachmentBlock[]) => a.length === b.length && a.every((x, i) => x.id === b[i]?.id);
+
+/** Keeps a message's changed edit, or (null) forgets it: sent, discarded, or back as the message was. */
+export function keepEditDraft(turnId: string, draft: EditDraft | null): void {
+  if (!pageStorage()) return;
+  const all = readAll();
+  const before = asDraft(all[turnId]);
+  if (draft === null && !(turnId in all)) return;
+  if (draft === null) delete all[turnId];
+  else all[turnId] = draft;
+  writeAll(all);
+  // Main holds the files added as they change, and lets them go with the edit.
+  const added = draft?.added ?? [];
+  if (!sameFiles(before?.added ?? [], added)) void holdEditFiles([{ turnId, attachments: added }]).catch(() => undefined);
+}
+
+function holdEditFiles(edits: { turnId: string; attachments: AttachmentBlock[] }[]): Promise<EditFilesHeld[]> {
+  return firebrand()
+    .drafts.holdEditFiles({ edits })
+    .then((r) => r.edits);
+}
+
+/**
+ * The files added in a message's kept edit that main no longer has (swept, or the data folder changed): the edit
+ * comes back without them and says so. Held again meanwhile (a hold that failed when the edit was kept is asked
+ * again). None where main cannot be asked: Send then says which file is missing, as for the message box.
+ */
+export async function editFilesMissing(turnId: string, added: readonly AttachmentBlock[]): Promise<AttachmentBlock[]> {
+  if (added.length === 0) return [];
+  try {
+    const [held] = await holdEditFiles([{ turnId, attachments: [...added] }]);
+    return held ? added.filter((b) => held.missing.includes(b.id)) : [];
+  } catch {
+    return [];
+  }
+}
