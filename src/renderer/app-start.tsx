@@ -9,6 +9,7 @@ import { loadMarkdown } from './markdown/lazy-render';
 import { keepOpenConversation, reopenAfterReload } from './store/reopen-on-reload';
 import { loadSavedDrafts, persistDraftsOnHide } from './store/drafts';
 import { resyncAfterReconnect } from './store/resync';
+import { pruneEditDrafts } from './store/edit-drafts';
 
 onServeProblem((serveProblem) => useStore.setState({ serveProblem }));
 onServeReconnected(() => void resyncAfterReconnect());
@@ -18,6 +19,8 @@ loadSavedDrafts();
 const firstScreen = connectStore();
 const reopen = () => void reopenAfterReload();
 void firstScreen.then(reopen, reopen);
+// Edits kept for messages gone since (edit-drafts.ts): asked once the first screen is up, off the start's path.
+void firstScreen.finally(() => void pruneEditDrafts());
 // A delete still inside its undo window is what the user asked for: closing the window commits it.
 window.addEventListener('pagehide', flushPendingDeletes);
 

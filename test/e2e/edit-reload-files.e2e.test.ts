@@ -1,7 +1,9 @@
 /**
  * An edit of a sent message kept across a reload came back with its text and the message's files it keeps, and
  * without the files added in it: the user had to find and attach them again, and might send without them. Now they
- * come back and Send sends them; one main no longer has is named, and nothing else is lost.
+ * come back and Send sends them; one main no longer has is named, and nothing else is lost. Kept edits go with their
+ * message: a chat deleted for good (not while its Undo is offered) takes its edits, and an edit whose message is gone
+ * is forgotten at the next start.
  */
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
@@ -80,5 +82,37 @@ describe('files added in an edit kept across a reload', () => {
     expect(await files.getByTestId('attachment-open').allTextContents()).toEqual(['plan.txt']);
     expect(await page.getByTestId('turn-edit-input').inputValue()).toBe('Read my notes and my plan');
     await expect.poll(() => addedNames(s!)).toEqual(['plan.txt']);
+  });
+});
+
+describe('kept edits', () => {
+  it('stay while a deleted chat can be brought back, go when it is deleted for good, and go at a start when their message is gone', async () => {
+    s = await startUi(chatRoutes(ollamaLines([{ content: 'Noted.' }])));
+    const { page } = s;
+    await send(page, 'Plan my week');
+    await waitIdle(page);
+    await page.locator(USER).getByTestId('turn-edit').click();
+    await page.getByTestId('turn-edit-input').fill('Plan my week, with a day off');
+    await expect.poll(async () => Object.keys(await keptEdits(s!)).length).toBe(1);
+
+    // Deleted, then Undo: the edit is there again.
+    const item = page.getByTestId('conversation-item').first();
+    await item.focus();
+    await page.keyboard.press('Delete');
+    await page.getByTestId('undo-delete').click();
+    await item.click();
+    await page.getByTestId('turn-edit-form').waitFor();
+    expect(await page.getByTestId('turn-edit-input').inputValue()).toBe('Plan my week, with a day off');
+
+    // Deleted for good once the window ends: its edit goes.
+    await item.focus();
+    await page.keyboard.press('Delete');
+    await page.getByTestId('undo-toast').waitFor({ state: 'detached' });
+    await expect.poll(() => keptEdits(s!)).toEqual({});
+
+    // One kept for a message main no longer has (deleted in another window, or before edits noted their chat).
+    await page.evaluate((key) => localStorage.setItem(key, JSON.stringify({ 'gone-turn': { text: 'Lost words', keep: [] } })), KEY);
+    await page.reload();
+    await expect.poll(() => keptEdits(s!)).toEqual({});
   });
 });

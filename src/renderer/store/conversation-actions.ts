@@ -9,6 +9,7 @@ import { INFO } from './notice';
 import { noteNavigation } from './open-conversation';
 import { followOpenChat } from './resync';
 import { dropUnsavedChatSettings } from './unsaved-chat-settings';
+import { forgetEditDraftsOf } from './edit-drafts';
 
 // Looked up when called: the store's index loads this module (through open-conversation.ts) before it has the store.
 const set = (patch: Partial<AppState>) => useStore.setState(patch);
@@ -103,8 +104,10 @@ async function commitDelete(conversationId: string, listed: number | undefined):
       return;
     }
     gone = true;
-    // Its chat settings typed and not saved go with it (they are kept across reloads, unsaved-chat-settings.ts).
+    // Its chat settings typed and not saved go with it (they are kept across reloads, unsaved-chat-settings.ts), and
+    // the edits of its messages kept (edit-drafts.ts): nothing would open them again. Not while its Undo is offered.
     dropUnsavedChatSettings(conversationId);
+    forgetEditDraftsOf(conversationId);
   } catch (err) {
     fail(err, () => void commitDelete(conversationId, listed));
   }

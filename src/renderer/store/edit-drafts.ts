@@ -6,7 +6,10 @@
  *
  * Added files are stored in main as the message box's are (addAttachment), and main holds them for the edit as it holds
  * a draft's (drafts:hold-edit-files, the same draft_attachments rows): the collector's hour of grace would otherwise
- * sweep them at a later start, and the edit would come back naming files main no longer has.
+ * sweep them at a later start, and the edit would come back naming files main no longer has. The same call, made for
+ * every kept edit as the page opens, says which messages are gone (a chat deleted in another tab, Make room): their
+ * edits are forgotten then, and a chat deleted here for good takes its edits with it (`forgetEditDraftsOf`). Nothing is
+ * kept by age: an edit is the user's until its message goes.
  */
 import type { EditFilesHeld } from '../../shared/ipc';
 import type { AttachmentBlock } from '../../shared/turn';
@@ -100,4 +103,34 @@ export async function editFilesMissing(turnId: string, added: readonly Attachmen
   } catch {
     return [];
   }
+}
+
+/** Forgets every edit of a conversation deleted for good (main let their files go with its messages). */
+export function forgetEditDraftsOf(conversationId: string): void {
+  const all = readAll();
+  const left = Object.fromEntries(Object.entries(all).filter(([, d]) => asDraft(d)?.conversationId !== conversationId));
+  if (Object.keys(left).length !== Object.keys(all).length) writeAll(left);
+}
+
+/**
+ * As the page opens: forgets the kept edits whose message main no longer has (its chat deleted in another tab or
+ * window, or by a version before edits noted their chat; its turns dropped by Make room), which nothing would ever
+ * open again, and has main hold the files of the others. One call for all of them; kept as they are where it fails.
+ */
+export async function pruneEditDrafts(): Promise<void> {
+  const kept = Object.entries(readAll()).flatMap(([turnId, d]) => {
+    const draft = asDraft(d);
+    return draft ? [{ turnId, attachments: draft.added }] : [];
+  });
+  if (kept.length === 0) return;
+  let held: EditFilesHeld[];
+  try {
+    held = await holdEditFiles(kept);
+  } catch {
+    return;
+  }
+  const gone = new Set(held.filter((h) => h.gone).map((h) => h.turnId));
+  if (gone.size === 0) return;
+  // Read again: this tab may have kept an edit meanwhile.
+  writeAll(Object.fromEntries(Object.entries(readAll()).filter(([turnId]) => !gone.has(turnId))));
 }
