@@ -82,6 +82,11 @@ describe('files added in an edit kept across a reload', () => {
     expect(await files.getByTestId('attachment-open').allTextContents()).toEqual(['plan.txt']);
     expect(await page.getByTestId('turn-edit-input').inputValue()).toBe('Read my notes and my plan');
     await expect.poll(() => addedNames(s!)).toEqual(['plan.txt']);
+
+    // Attached again, as it asks: it says no more that the file is missing.
+    await page.getByTestId('turn-edit-attach-input').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('my notes, found\n') });
+    await expect.poll(() => files.getByTestId('attachment-open').allTextContents()).toEqual(['plan.txt', 'notes.txt']);
+    await page.getByTestId('turn-edit-lost').waitFor({ state: 'detached' });
   });
 });
 

@@ -36,8 +36,10 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   const keptBlocks = keep.flatMap((i) => attachments[i] ?? []);
   // Files added in the edit, after those kept: one forgotten when the message was sent need not mean starting over.
   const adding = useEditAttachments(keptBlocks, restored?.added);
-  // Files added in an edit kept across a reload that main no longer has: the edit comes back without them and says so.
-  const [lost, setLost] = useState<string | null>(null);
+  // Files added in an edit kept across a reload that main no longer has: the edit comes back without them and says so,
+  // until one of that name is attached again (the words stayed after the user had done what they asked).
+  const [lost, setLost] = useState<AttachmentBlock[]>([]);
+  const stillLost = lost.filter((b) => !adding.added.some((a) => a.name === b.name));
   const { drop } = adding;
   useEffect(() => {
     if (!restored || restored.added.length === 0) return;
@@ -45,7 +47,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
     void editFilesMissing(turn.id, restored.added).then((missing) => {
       if (!live || missing.length === 0) return;
       drop(missing);
-      setLost(lostFilesMessage(missing));
+      setLost(missing);
     });
     return () => {
       live = false;
@@ -80,7 +82,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
     setAsking(false);
     setDraft(null);
     setRoomOpen(false);
-    setLost(null);
+    setLost([]);
     adding.clear();
   };
   const cancel = () => {
@@ -116,7 +118,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
     setAsking(false);
     setKeep(attachments.map((_, i) => i));
     setRoomOpen(false);
-    setLost(null);
+    setLost([]);
     adding.clear();
   };
   const submit = async () => {
@@ -133,7 +135,7 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
       focusComposer();
       setAsking(false);
       setDraft(null);
-      setLost(null);
+      setLost([]);
       adding.clear();
     }
   };
@@ -204,9 +206,9 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
               </>
             )}
           </div>
-          {lost !== null && (
+          {stillLost.length > 0 && (
             <p className="edit-reason" data-testid="turn-edit-lost" role="status">
-              {lost}
+              {lostFilesMessage(stillLost)}
             </p>
           )}
           {/* As under the message box: what stands in the way, and what to do (an empty edit needs no words). */}
