@@ -13,6 +13,8 @@ import { answerKey, type ToolAnswer, type ToolAnswers } from './tool-answers';
 import { regenerate } from '../../store/branch-actions';
 import { materializeAlias } from '../../store/models-slice';
 import { answerStats, formatStats } from './answer-stats';
+import { callsToolsOnly, endedStats, keptLiveFigures } from './live-stats';
+import { LiveStats } from './LiveStats';
 import { copyText } from '../../copy-text';
 import { BranchSwitcher } from './BranchSwitcher';
 import { isContinuePoint } from './continue-point';
@@ -94,9 +96,13 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
   const blank = problem ? null : blankAnswerLine(turn);
   let reasoningOrdinal = 0;
   const savedReasoning = reasoningPanelMs(turn);
-  const stats = streaming ? '' : (runStats ?? formatStats(answerStats(turn)).join(' · '));
-  const answer = finalAssistantText([turn]);
   const first = runFirst ?? turn;
+  // Ended: the server's figures; where it sent no count (stopped mid-stream), the running ones the answer had.
+  const ended = streaming ? '' : (runStats ?? formatStats(answerStats(turn)).join(' · '));
+  const stats = streaming ? '' : endedStats(ended, /^\d+ tokens?\b/.test(ended), keptLiveFigures(turn.id));
+  // While it streams: main's first token, the answer's (its first step's), as soon as it comes.
+  const liveTtft = streaming && runLast && !callsToolsOnly(turn) ? answerStats(first).ttftMs : undefined;
+  const answer = finalAssistantText([turn]);
   const stop = turn.status === 'interrupted' ? 'interrupted' : (turn.stop ?? turn.status);
   // As Edit and the branch arrows: no second answer is started while a run goes on in this chat, streaming or
   // waiting on a tool (turns audit #8).
@@ -215,8 +221,17 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
           )}
         </div>
       )}
+      {streaming && runLast && (
+        // The footer's place is kept while the answer streams, as it will be once it ends (the space of Copy and
+        // Regenerate too), so the figures going from running to final move nothing.
+        <div className="turn-footer" data-testid="answer-footer" data-streaming="true">
+          <ModelLabel turn={first.model ? first : turn} />
+          {!callsToolsOnly(turn) && <LiveStats turnId={turn.id} ttftMs={liveTtft} />}
+          <span className="actions actions-reserved" aria-hidden="true" />
+        </div>
+      )}
       {!streaming && runLast && (
-        <div className="turn-footer">
+        <div className="turn-footer" data-testid="answer-footer">
           <ModelLabel turn={first.model ? first : turn} />
           <BranchSwitcher turn={first} />
           {unseen > 0 && (

@@ -1,0 +1,95 @@
+/**
+ * An answer's running figures while it streams: how many tokens so far and how fast, so a user watching a slow model
+ * knows whether it goes at 2 tok/s or 20 before it ends.
+ *
+ * The page does not know tokens while an answer streams: every dialect sends the server's count with the finish only
+ * (llama-server's `timings`, Ollama's `eval_count`, OpenAI's `usage`), and main passes on text deltas. So the count is
+ * the context meter's character rule (CHARS_PER_TOKEN) over what the model wrote, marked "~" as an estimate; the
+ * server's figures replace it when the answer ends (answer-stats.ts). The figures are sampled on a timer, a few times
+ * a second, never per token: the per-token path (streamed-turns.ts, live-turns.ts) is what bench/latency measures.
+ */
+import { CHARS_PER_TOKEN } from '../../../shared/context-estimate';
+import type { Turn } from '../../../shared/turn';
+
+/** How often the running figures are drawn. */
+export const LIVE_STATS_MS = 500;
+
+/** The running figures: estimates, from the characters the model wrote so far. */
+export interface LiveFigures {
+  tokens: number;
+  /** Absent until two samples a moment apart have seen it write. */
+  tokensPerSecond?: number;
+}
+
+/**
+ * Characters the model wrote: its text, its reasoning and its tool calls' arguments, which the server's output count
+ * covers too.
+ */
+export function generatedChars(turn: Pick<Turn, 'blocks'>): number {
+  let n = 0;
+  for (const b of turn.blocks) {
+    if (b.type === 'text' || b.type === 'reasoning') n += b.text.length;
+    else if (b.type === 'tool_call') n += b.argumentsRaw.length;
+  }
+  return n;
+}
+
+/**
+ * A step that only called a tool (no words for the user): no figures under it, live or after (answer-runs.ts). A
+ * look at each block's first non-space, not the joined text: this is asked at each render of a streaming answer.
+ */
+export function callsToolsOnly(turn: Pick<Turn, 'blocks'>): boolean {
+  return turn.blocks.some((b) => b.type === 'tool_call') && !turn.blocks.some((b) => b.type === 'text' && /\S/.test(b.text));
+}
+
+/** The span of samples the speed is measured over: below it, a count of a few tokens would make a wild speed. */
+const MIN_SPAN_MS = 400;
+
+/**
+ * Samples one streaming answer. The speed is measured from the first sample that saw it write, on the page's clock:
+ * what came after it over the time since, so the wait for the first token is not in it (as the server's speed).
+ */
+export class LiveSampler {
+  private first: { at: number; tokens: number } | undefined;
+
+  sample(turn: Pick<Turn, 'blocks'>, at: number): LiveFigures | undefined {
+    const tokens = Math.round(generatedChars(turn) / CHARS_PER_TOKEN);
+    if (tokens === 0 || callsToolsOnly(turn)) return undefined;
+    this.first ??= { at, tokens };
+    const span = at - this.first.at;
+    if (span < MIN_SPAN_MS) return { tokens };
+    return { tokens, tokensPerSecond: (tokens - this.first.tokens) / (span / 1000) };
+  }
+}
+
+/** "~ 120 tokens", "~ 18 tok/s": whole numbers, as an estimate has no decimals to give. */
+export function formatLive(figures: LiveFigures): string[] {
+  const parts = [`~ ${figures.tokens} ${figures.tokens === 1 ? 'token' : 'tokens'}`];
+  if (figures.tokensPerSecond !== undefined) parts.push(`~ ${Math.round(figures.tokensPerSecond)} tok/s`);
+  return parts;
+}
+
+/**
+ * The last figures each answer showed while it streamed in this window: an answer stopped (or cut off) before the
+ * server sent its count keeps them, rather than its footer losing the numbers it had as it ends.
+ */
+const shown = new Map<string, LiveFigures>();
+
+export function keepLiveFigures(turnId: string, figures: LiveFigures): void {
+  shown.delete(turnId);
+  shown.set(turnId, figures);
+  if (shown.size > 200) shown.delete(shown.keys().next().value ?? '');
+}
+
+export function keptLiveFigures(turnId: string): LiveFigures | undefined {
+  return shown.get(turnId);
+}
+
+/**
+ * An ended answer's footer figures: the server's (`stats`, as formatted by answer-stats.ts), or, where the server sent
+ * no count (an answer stopped or cut off mid-stream), the running figures it showed last, still marked "~".
+ */
+export function endedStats(stats: string, serverCounted: boolean, kept: LiveFigures | undefined): string {
+  if (serverCounted || kept === undefined) return stats;
+  return [...formatLive(kept), ...(stats === '' ? [] : [stats])].join(' · ');
+}

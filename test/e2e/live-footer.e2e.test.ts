@@ -1,0 +1,78 @@
+/**
+ * An answer's figures while it streams. Its footer was blank until the answer ended: a user watching a slow model
+ * could not tell 2 tok/s from 20. It shows main's first token as soon as it comes, and a running count and speed,
+ * estimated ("~") from the characters written, drawn a few times a second (never per token); at the end the server's
+ * figures take their place, in a footer of the same height. A stopped answer keeps the figures it had.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { assistant, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+
+let s: UiSession | undefined;
+afterEach(async () => {
+  await stopUi(s);
+  s = undefined;
+});
+
+const LIVE = /^~ \d+ tokens · ~ \d+ tok\/s · first token \d+ ms$/;
+const words = (n: number) => Array.from({ length: n }, (_, i) => ({ content: `word${i} ` }));
+const liveStats = (page: Page) => assistant(page).locator('[data-testid="answer-stats"][data-live="true"]');
+const footerHeight = (page: Page) => assistant(page).getByTestId('answer-footer').evaluate((el) => el.getBoundingClientRect().height);
+const textTop = (page: Page) => assistant(page).locator('[data-run="answer"]').evaluate((el) => el.getBoundingClientRect().top);
+
+describe("a streaming answer's footer", () => {
+  it('shows the first token and a running count and speed, updated a few times a second, then the final figures in the same place', async () => {
+    // Held after 4 lines (the figures are seen mid-stream on any machine), then after 44: the stretch between is
+    // watched for how often the figures change.
+    s = await startUi(chatRoutes(ollamaLines(words(50)), 30, [4, 44]));
+    const { page, replay } = s;
+    await send(page, 'Count for me');
+    await expect.poll(async () => ((await liveStats(page).count()) === 1 ? await liveStats(page).textContent() : null), { timeout: 15_000 }).toMatch(LIVE);
+    // Not read out at each update: the announcer says the answer's end, once.
+    expect(await liveStats(page).getAttribute('aria-live')).toBe('off');
+    expect(await assistant(page).evaluate((el) => el.closest('[aria-live]:not([aria-live="off"])'))).toBeNull();
+    // Copy and Regenerate still come only at the end.
+    expect(await assistant(page).getByTestId('regenerate').count()).toBe(0);
+    expect(await assistant(page).getByTestId('copy-answer').count()).toBe(0);
+
+    // How often the figures change while the text grows token by token.
+    await assistant(page).evaluate((turn) => {
+      const w = window as unknown as { changes: { text: number; stats: number } };
+      w.changes = { text: 0, stats: 0 };
+      const stats = turn.querySelector('[data-testid="answer-stats"]');
+      const text = turn.querySelector('[data-run="answer"]');
+      new MutationObserver(() => w.changes.stats++).observe(stats!, { subtree: true, childList: true, characterData: true });
+      new MutationObserver(() => w.changes.text++).observe(text!, { subtree: true, childList: true, characterData: true });
+    });
+    replay.release();
+    await expect.poll(() => assistant(page).locator('[data-run="answer"]').textContent(), { timeout: 15_000 }).toContain('word43');
+    const changes = await page.evaluate(() => (window as unknown as { changes: { text: number; stats: number } }).changes);
+    expect(changes.text).toBeGreaterThanOrEqual(10);
+    expect(changes.stats).toBeLessThan(changes.text / 3);
+
+    const streamingHeight = await footerHeight(page);
+    const top = await textTop(page);
+    replay.release();
+    await waitIdle(page);
+    // The server's figures, not an estimate, in a footer of the same height, the text where it was.
+    await expect.poll(() => assistant(page).getByTestId('answer-stats').textContent()).toMatch(/^50 tokens · [\d.]+ tok\/s · first token \d+ ms$/);
+    expect(await footerHeight(page)).toBe(streamingHeight);
+    expect(await textTop(page)).toBe(top);
+    expect(await assistant(page).getByTestId('regenerate').count()).toBe(1);
+  });
+
+  it('keeps the figures a stopped answer had, on a phone too, in a footer of the same height', async () => {
+    s = await startUi(chatRoutes(ollamaLines(words(40)), 30, 12));
+    const { page, replay } = s;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await send(page, 'Count for me');
+    await expect.poll(async () => ((await liveStats(page).count()) === 1 ? await liveStats(page).textContent() : null), { timeout: 15_000 }).toMatch(LIVE);
+    const streamingHeight = await footerHeight(page);
+    await page.getByTestId('composer-stop').click();
+    await expect.poll(() => assistant(page).getAttribute('data-status')).toBe('aborted');
+    // Ollama sent no count for a stopped answer: the running figures stay, still marked as estimates.
+    expect(await assistant(page).getByTestId('answer-stats').textContent()).toMatch(LIVE);
+    expect(await footerHeight(page)).toBe(streamingHeight);
+    replay.release();
+  });
+});

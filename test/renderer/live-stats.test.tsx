@@ -1,0 +1,77 @@
+/**
+ * An answer's figures while it streams (live-stats.ts, LiveStats.tsx): the footer was blank until the answer ended.
+ * Main's first token shows as soon as it comes; the count and speed are estimates from the characters written
+ * (the page gets text, not tokens, until the server's count at the end), marked "~".
+ */
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it, vi } from 'vitest';
+import { AssistantTurn } from '../../src/renderer/components/turn/AssistantTurn';
+import { endedStats, formatLive, keepLiveFigures, LiveSampler } from '../../src/renderer/components/turn/live-stats';
+import type { Turn } from '../../src/shared/turn';
+
+// The markdown renderer loads lazily, in the page: the text as it is, here.
+vi.mock('../../src/renderer/components/turn/Markdown', () => ({ Markdown: ({ text }: { text: string }) => <p>{text}</p> }));
+
+const answer = (id: string, blocks: Turn['blocks'], extra: Partial<Turn> = {}): Turn => ({
+  id,
+  conversationId: 'c',
+  parentId: 'u',
+  role: 'assistant',
+  blocks,
+  meta: { timing: { ttftMs: 340, reasoningBlockMs: [] } },
+  status: 'streaming',
+  createdAt: 0,
+  model: 'llama3.2:3b',
+  ...extra,
+});
+const text = (t: string): Turn['blocks'][number] => ({ type: 'text', text: t });
+const call: Turn['blocks'][number] = { type: 'tool_call', id: 'k', name: 'echo', state: 'complete', argumentsRaw: '{"message":"hi there"}' };
+
+/** The footer's figures (up to Copy and Regenerate, or their room while the answer streams). */
+const stats = (html: string) => /<span class="stats"[^>]*>.*?(?=<span class="actions)/.exec(html)?.[0] ?? null;
+const statsText = (html: string) => stats(html)?.replace(/<[^>]+>/g, '') ?? null;
+const draw = (turn: Turn) => renderToStaticMarkup(<AssistantTurn turn={turn} answers={new Map()} />);
+
+describe("a streaming answer's running figures", () => {
+  it('estimates the tokens from what the model wrote, and the speed from what came since it was first seen writing', () => {
+    const sampler = new LiveSampler();
+    expect(sampler.sample(answer('a', []), 0)).toBeUndefined();
+    // 40 characters: about 10 tokens, and no speed yet from one look.
+    expect(sampler.sample(answer('a', [text('x'.repeat(40))]), 100)).toEqual({ tokens: 10 });
+    // Reasoning is written by the model too: 40 + 80 characters, 20 more tokens in one second.
+    expect(sampler.sample(answer('a', [{ type: 'reasoning', text: 'y'.repeat(80), origin: 'native' }, text('x'.repeat(40))]), 1100)).toEqual({ tokens: 30, tokensPerSecond: 20 });
+    expect(formatLive({ tokens: 30, tokensPerSecond: 18.4 })).toEqual(['~ 30 tokens', '~ 18 tok/s']);
+    expect(formatLive({ tokens: 1 })).toEqual(['~ 1 token']);
+  });
+
+  it('has none for a step that only called a tool', () => {
+    const sampler = new LiveSampler();
+    expect(sampler.sample(answer('t', [call]), 0)).toBeUndefined();
+    expect(sampler.sample(answer('t', [text('  '), call]), 1000)).toBeUndefined();
+  });
+
+  it("shows main's first token as soon as it came, not read out at each update, with no Copy or Regenerate yet", () => {
+    const html = draw(answer('s1', [text('The sky is')]));
+    expect(statsText(html)).toBe('first token 340 ms');
+    expect(stats(html)).toContain('aria-live="off"');
+    expect(html).not.toContain('data-testid="regenerate"');
+    expect(html).not.toContain('data-testid="copy-answer"');
+    // A step that only called a tool: no figures under its card, live as after.
+    expect(draw(answer('s2', [call]))).not.toContain('answer-stats');
+  });
+});
+
+describe("an ended answer's figures", () => {
+  it("are the server's where it counted, as before", () => {
+    keepLiveFigures('done1', { tokens: 48, tokensPerSecond: 17 });
+    const done = answer('done1', [text('The sky is blue.')], { status: 'done', usage: { outputTokens: 50, generationMs: 2500 } });
+    expect(statsText(draw(done))).toBe('50 tokens · 20.0 tok/s · first token 340 ms');
+    expect(endedStats('', false, undefined)).toBe('');
+  });
+
+  it('are the running ones it had where it was stopped before the server counted', () => {
+    keepLiveFigures('stopped1', { tokens: 120, tokensPerSecond: 18.2 });
+    const stopped = answer('stopped1', [text('The sky is')], { status: 'aborted', stop: 'aborted' });
+    expect(statsText(draw(stopped))).toBe('~ 120 tokens · ~ 18 tok/s · first token 340 ms');
+  });
+});
