@@ -84,6 +84,25 @@ function ModelLabel({ turn }: { turn: Turn }) {
   );
 }
 
+/**
+ * A streaming answer's footer. Its place is kept as it will be once the answer ends (the room of Copy and Regenerate
+ * too), so the figures going from running to final move nothing. Memoized on what it shows, not on the turn: the turn
+ * is new at each frame of text, and the running figures are drawn on their own timer (LiveStats), not per token.
+ */
+const StreamingFooter = memo(
+  function StreamingFooter({ turnId, labelTurn, ttftMs, toolOnly }: { turnId: string; labelTurn: Turn; ttftMs: number | undefined; toolOnly: boolean }) {
+    return (
+      <div className="turn-footer" data-testid="answer-footer" data-streaming="true">
+        <ModelLabel turn={labelTurn} />
+        {!toolOnly && <LiveStats turnId={turnId} ttftMs={ttftMs} />}
+        <span className="actions actions-reserved" aria-hidden="true" />
+      </div>
+    );
+  },
+  (a, b) =>
+    a.turnId === b.turnId && a.ttftMs === b.ttftMs && a.toolOnly === b.toolOnly && a.labelTurn.model === b.labelTurn.model && a.labelTurn.meta['aliasId'] === b.labelTurn.meta['aliasId'],
+);
+
 /** An answer: its runs in stream order, then its numbers and actions. */
 export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFirst, runLast = true, runStats }: Props) {
   const [copied, setCopied] = useState(false);
@@ -221,15 +240,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
           )}
         </div>
       )}
-      {streaming && runLast && (
-        // The footer's place is kept while the answer streams, as it will be once it ends (the space of Copy and
-        // Regenerate too), so the figures going from running to final move nothing.
-        <div className="turn-footer" data-testid="answer-footer" data-streaming="true">
-          <ModelLabel turn={first.model ? first : turn} />
-          {!callsToolsOnly(turn) && <LiveStats turnId={turn.id} ttftMs={liveTtft} />}
-          <span className="actions actions-reserved" aria-hidden="true" />
-        </div>
-      )}
+      {streaming && runLast && <StreamingFooter turnId={turn.id} labelTurn={first.model ? first : turn} ttftMs={liveTtft} toolOnly={callsToolsOnly(turn)} />}
       {!streaming && runLast && (
         <div className="turn-footer" data-testid="answer-footer">
           <ModelLabel turn={first.model ? first : turn} />
