@@ -31,7 +31,7 @@ async function useOpenAiConnection(label: string): Promise<void> {
   const item = app.page.locator('[data-testid="connection-item"][data-kind="openai-compatible"]');
   await item.getByTestId('connection-use').click();
   await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
-  await app.page.keyboard.press('Escape');
+  await app.page.getByTestId('settings-save').click(); // Save keeps the connection picked (Escape asks, Cancel undoes it)
   await expect.poll(() => app.page.getByTestId('model-picker').inputValue()).toBe('phi-4');
 }
 
@@ -150,7 +150,7 @@ describe('a server that answers, but not as it should', () => {
 
     await use('ollama', 'GPU box', 'http://127.0.0.1:1');
     await expect.poll(() => banner.textContent()).toContain('Cannot reach GPU box at http://127.0.0.1:1.');
-    await app.page.keyboard.press('Escape');
+    await app.page.getByTestId('settings-save').click();
     await expect.poll(() => reason.textContent()).toContain('GPU box cannot be reached');
     await shootAtBothWidths(app.page, 'banner-names-connection');
 
@@ -160,7 +160,7 @@ describe('a server that answers, but not as it should', () => {
 
     await use('openai-compatible', 'LM Studio', app.replay.url);
     await expect.poll(() => banner.textContent()).toContain(`LM Studio at ${app.replay.url} answered HTTP 500 when asked for its models`);
-    await app.page.keyboard.press('Escape');
+    await app.page.getByTestId('settings-save').click();
     await expect.poll(() => reason.textContent()).toContain('LM Studio answered but did not list its models');
   });
   // An answer's failures said "The server at http://127.0.0.1:…" or "The connection closed", or the server's bare
@@ -181,7 +181,7 @@ describe('a server that answers, but not as it should', () => {
     await expect
       .poll(() => item.getByTestId('connection-test-result').textContent())
       .toBe('Cannot reach GPU box at http://127.0.0.1:1. Is it running? Start it, or change its address here.');
-    await app.page.keyboard.press('Escape');
+    await app.page.getByTestId('settings-save').click();
     await app.page.getByTestId('models-open').click();
     await expect.poll(() => app.page.getByTestId('running-unknown').textContent()).toBe('What GPU box has loaded is not known: it could not be asked. Refresh asks again.');
     await shootAtBothWidths(app.page, 'models-names-connection', '[data-testid="running-models"]');
@@ -201,7 +201,7 @@ describe('a server that answers, but not as it should', () => {
     const item = app.page.locator('[data-testid="connection-item"]', { hasText: 'GPU box' });
     await item.getByTestId('connection-use').click();
     await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
-    await app.page.keyboard.press('Escape');
+    await app.page.getByTestId('settings-save').click();
     await expect.poll(() => app.page.getByTestId('model-picker').inputValue()).toBe('llama3.2:3b');
 
     await app.page.getByTestId('composer-input').fill('Tell me all of it');

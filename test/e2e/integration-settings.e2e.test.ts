@@ -175,7 +175,9 @@ describe('sidebar and settings', () => {
     await page.getByTestId('settings-open').click();
     await page.locator('[data-testid="connection-item"][data-connection-id="ollama"]').getByTestId('connection-use').click();
     await expect.poll(() => pickerValues(page)).not.toContain('phi-4');
-    await page.getByRole('button', { name: 'Cancel' }).click();
+    // Save keeps the pick (Cancel would put LM Studio back in use).
+    await page.getByTestId('settings-save').click();
+    await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
     await page.getByTestId('settings-open').click();
     await expect.poll(shown).toBe('phi-4 (not offered by Ollama, the active connection)');
     await select.selectOption('');
@@ -398,7 +400,7 @@ describe('sidebar and settings', () => {
     s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }, { path: '/api/version', body: '{"version":"0.12.6"}' }]);
     const { page, replay } = s;
     await page.getByTestId('settings-open').click();
-    expect(await page.getByTestId('connections-at-once').textContent()).toContain('Changes here take effect at once');
+    expect(await page.getByTestId('connections-at-once').textContent()).toContain('Connections you add, edit or remove are saved at once');
     await addConnection(page, 'openai-compatible', 'LM Studio', replay.url, 'sk-1');
     const ollama = page.locator('[data-connection-id="ollama"]');
     const item = page.locator('[data-testid="connection-item"][data-kind="openai-compatible"]');

@@ -99,7 +99,7 @@ afterAll(async () => {
 });
 
 describe('Firebrand in Chromium against a real llama-server', () => {
-  it('adds the server in Settings; Escape closes Settings after Test connection', async () => {
+  it('adds the server in Settings; Save closes Settings after Test connection, with the server in use', async () => {
     await page.getByTestId('settings-open').click();
     await page.getByTestId('connection-add-kind').selectOption('llama-server');
     await page.getByTestId('connection-add-label').fill('scripted');
@@ -112,7 +112,8 @@ describe('Firebrand in Chromium against a real llama-server', () => {
     await item.getByTestId('connection-test').click();
     await expect.poll(() => item.getByTestId('connection-test-result').getAttribute('data-ok')).toBe('true');
     await expect(item.getByTestId('connection-test-result').textContent()).resolves.toContain('n_ctx 8192');
-    await page.keyboard.press('Escape');
+    // Save keeps the connection picked: Escape asks first, and Cancel goes back to the one in use before.
+    await page.getByTestId('settings-save').click();
     await page.getByRole('dialog', { name: 'Settings' }).waitFor({ state: 'detached' });
   });
 

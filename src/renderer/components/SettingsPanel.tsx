@@ -30,7 +30,8 @@ function gibFrom(report: GpuReport | null): string {
 
 /**
  * Settings as a native modal dialog (focus inside, Tab kept inside, Escape cancels). The theme previews as it is
- * picked; Cancel or Escape puts the saved one back. Escape or a click on the backdrop closes it only when nothing
+ * picked, and the connection picked is in use at once; Cancel or Escape puts the saved theme and the connection in
+ * use before back. Escape or a click on the backdrop closes it only when nothing
  * was changed: with edits it asks first, so nothing typed is thrown away by a stray key or click (Escape again is
  * Keep editing). Cancel and the close button say what they do, and discard.
  */
@@ -38,7 +39,8 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   const settings = useStore((s) => s.settings);
   const models = useStore((s) => s.models);
   const aliases = useStore((s) => s.aliases);
-  const activeName = useConnectionsStore((s) => s.connections.find((c) => c.id === (settings?.activeConnectionId ?? 'ollama'))?.label);
+  const activeId = settings?.activeConnectionId ?? 'ollama';
+  const activeName = useConnectionsStore((s) => s.connections.find((c) => c.id === activeId)?.label);
   const initial = {
     url: settings?.ollamaUrl ?? '',
     theme: settings?.theme ?? ('system' as Theme),
@@ -50,6 +52,13 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   // What the dialog showed as it opened: a field left as shown is not sent. Another tab may have changed it since this
   // one read the settings, and saving a new theme put its old models folder back (resilience audit R7).
   const [opened] = useState(initial);
+  // A connection picked here applies at once (the picker lists its models as it is picked), like the theme's preview:
+  // Cancel, × and Discard put back the one in use as Settings opened, and Save keeps it. Only a pick made here counts:
+  // one made in another tab meanwhile is not undone. Before, Cancel left the server switched (closing notes s5).
+  const [openedActive] = useState(activeId);
+  const [picked, setPicked] = useState<string | null>(null);
+  const openedActiveKept = useConnectionsStore((s) => s.connections.some((c) => c.id === openedActive));
+  const switched = picked !== null && picked === activeId && picked !== openedActive && openedActiveKept;
   const [url, setUrl] = useState(initial.url);
   const [theme, setTheme] = useState<Theme>(initial.theme);
   const [defaultChat, setDefaultChat] = useState(initial.defaultChat);
@@ -128,7 +137,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
   // buttons that say they discard ask before throwing it away.
   const formTyped = toolFormTyped || connectionFormTyped;
   const ollamaTyped = readAddress(url, 'ollama');
-  const dirty = formTyped || url !== opened.url || theme !== opened.theme || defaultChat !== opened.defaultChat || modelsDir !== opened.modelsDir || idle !== opened.idle || gpuTouched;
+  const dirty = formTyped || switched || url !== opened.url || theme !== opened.theme || defaultChat !== opened.defaultChat || modelsDir !== opened.modelsDir || idle !== opened.idle || gpuTouched;
 
   // Closing the window or tab, or reloading it, asks too while something typed would be lost (Electron asks in
   // main: will-prevent-unload).
@@ -138,6 +147,12 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     window.addEventListener('beforeunload', hold);
     return () => window.removeEventListener('beforeunload', hold);
   }, [dirty]);
+
+  // Closing without saving: the connection in use goes back to the one Settings opened with.
+  const discard = async () => {
+    if (switched) await saveSettings({ activeConnectionId: openedActive });
+    onClose();
+  };
 
   const save = async () => {
     // `localhost:11434` and `localhost` are http://localhost:11434, as in the connection forms (shared/server-address.ts).
@@ -182,7 +197,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     >
       <div className="modal-head">
         <h2>Settings</h2>
-        <button type="button" className="icon-btn" data-testid="settings-close" aria-label="Close settings without saving" onClick={formTyped ? ask : onClose}>
+        <button type="button" className="icon-btn" data-testid="settings-close" aria-label="Close settings without saving" onClick={formTyped ? ask : () => void discard()}>
           <X className="icon" aria-hidden />
         </button>
       </div>
@@ -239,7 +254,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
             )}
           </label>
           {/* The Ollama row below shows the address as it will be saved: typed as localhost:11434, with the http:// assumed. */}
-          <ConnectionsSection ollamaDraft={ollamaTyped.address} />
+          <ConnectionsSection ollamaDraft={ollamaTyped.address} onPicked={setPicked} />
         </section>
         <section className="settings-section" aria-labelledby="settings-tools">
           <h3 className="section-title" id="settings-tools">Tools</h3>
@@ -291,13 +306,13 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
             <button type="button" ref={keepButton} onClick={keepEditing}>
               Keep editing
             </button>
-            <button type="button" className="danger" data-testid="settings-discard" onClick={onClose}>
+            <button type="button" className="danger" data-testid="settings-discard" onClick={() => void discard()}>
               Discard
             </button>
           </span>
         ) : (
           <>
-            <button type="button" data-testid="settings-cancel" onClick={formTyped ? ask : onClose}>
+            <button type="button" data-testid="settings-cancel" onClick={formTyped ? ask : () => void discard()}>
               Cancel
             </button>
             <button type="button" className="primary" data-testid="settings-save" onClick={() => void save()}>

@@ -16,6 +16,8 @@ interface Props {
   onEdit: () => void;
   /** After Remove: the section moves the focus to a neighbouring row (the removed one's buttons are gone). */
   onRemoved: () => void;
+  /** This one picked as the one in use (Settings' Cancel puts back the one in use as it opened). */
+  onPicked?: ((id: string) => void) | undefined;
 }
 
 /**
@@ -33,7 +35,7 @@ function moveAmongRadios(e: KeyboardEvent<HTMLInputElement>): void {
 }
 
 /** One saved connection: use it, test it, edit it, remove it (after asking). */
-export function ConnectionItem({ connection: c, activeId, shownUrl, test: anyTest, testedUrl, onEdit, onRemoved }: Props) {
+export function ConnectionItem({ connection: c, activeId, shownUrl, test: anyTest, testedUrl, onEdit, onRemoved, onPicked }: Props) {
   // A result about another address (the Ollama field typed into since, the connection edited) is not this one's.
   const test = testedUrl === undefined || testedUrl === shownUrl ? anyTest : undefined;
   // Remove takes the saved key with it and has no undo: it asks first, as Tools' Remove… does, with the focus on
@@ -52,7 +54,11 @@ export function ConnectionItem({ connection: c, activeId, shownUrl, test: anyTes
   return (
     <>
       <label className="radio" title="The composer lists this server's models and sends to it">
-        <input type="radio" name="active-connection" data-testid="connection-use" checked={activeId === c.id} onKeyDown={moveAmongRadios} onChange={() => void saveSettings({ activeConnectionId: c.id })} />
+        <input type="radio" name="active-connection" data-testid="connection-use" checked={activeId === c.id} onKeyDown={moveAmongRadios} onChange={() => {
+            onPicked?.(c.id);
+            void saveSettings({ activeConnectionId: c.id });
+          }}
+        />
         <strong>{c.label}</strong>
       </label>{' '}
       <span className="mm-muted" data-testid="connection-kind">{c.kind}</span>{' '}

@@ -16,8 +16,12 @@ const DEFAULT_URL: Record<ServerKind, string> = {
   anthropic: 'https://api.anthropic.com',
 };
 
-/** Settings → connections: list, add and edit (a key is sent once, never shown back), test, remove, and pick the active one. */
-export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
+/**
+ * Settings → connections: list, add and edit (a key is sent once, never shown back), test, remove, and pick the active
+ * one. `onPicked` hears of a pick: the pick applies at once (the picker lists that server's models), and Settings'
+ * Cancel puts back the one in use as it opened.
+ */
+export function ConnectionsSection({ ollamaDraft, onPicked }: { ollamaDraft?: string; onPicked?: (id: string) => void }) {
   const connections = useConnectionsStore((s) => s.connections);
   const tests = useConnectionsStore((s) => s.tests);
   const testedUrls = useConnectionsStore((s) => s.testedUrls);
@@ -91,7 +95,7 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
     <fieldset className="connections" data-testid="connections" ref={section}>
       <legend>Connections</legend>
       <p className="mm-muted" data-testid="connections-at-once">
-        The servers you chat with; the one picked is the one in use. Changes here take effect at once: Save and Cancel below are for the other settings.
+        The servers you chat with. The one you pick is used at once; Cancel below goes back to the one in use before. Connections you add, edit or remove are saved at once.
       </p>
       <ul className="connection-list" data-testid="connection-list">
         {connections.map((c, i) => {
@@ -125,6 +129,7 @@ export function ConnectionsSection({ ollamaDraft }: { ollamaDraft?: string }) {
                   setNote(null);
                   setEditing(c.id);
                 }}
+                onPicked={onPicked}
                 onRemoved={() => setRefocus(neighbour ? `[data-connection-id="${CSS.escape(neighbour.id)}"] [data-testid="connection-test"]` : '[data-testid="connection-add-kind"]')}
               />
             </li>
