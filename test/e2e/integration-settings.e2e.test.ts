@@ -283,10 +283,11 @@ describe('sidebar and settings', () => {
     await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
     await page.getByTestId('models-error').waitFor();
 
-    // Escape leaves the editor, not Settings; nothing is saved.
+    // Escape leaves the editor, not Settings (asking first, as the address was changed); nothing is saved.
     await item.getByTestId('connection-edit-open').click();
     await item.getByTestId('connection-edit-url').fill(replay.url);
     await page.keyboard.press('Escape');
+    await item.getByTestId('connection-edit-discard').click();
     await item.getByTestId('connection-edit').waitFor({ state: 'detached' });
     expect(await item.getByTestId('connection-url').textContent()).toBe('http://127.0.0.1:1');
     expect(await page.getByTestId('settings-dialog').isVisible()).toBe(true);

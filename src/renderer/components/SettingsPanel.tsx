@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type RefObject } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { X } from 'lucide-react';
 import type { Settings, Theme } from '../../shared/ipc';
 import type { GpuReport } from '../../shared/models';
@@ -176,6 +176,13 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     // the field of the setting it names.
     if (await saveSettings(patch, (message, setting) => setError(message, refusedField({ message, setting }, patch)))) onClose();
   };
+  // Enter in one of the dialog's own fields saves, as Enter in a connection's editor does; it did nothing (the dialog
+  // is no form: the connection and tool forms inside it are forms of their own).
+  const saveOnEnter = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
+    e.preventDefault();
+    void save();
+  };
   const probed = gpu && gpu.source !== 'override' ? gpu : null;
   // The saved default may name a model or alias the active connection does not offer (one of another connection): it
   // is shown as what it is, so it can be seen and cleared. It read "the model used last", and picking that changed
@@ -245,7 +252,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
           <h3 className="section-title" id="settings-servers">Servers</h3>
           <label className="field">
             Ollama address
-            <input ref={fields.url} data-testid="settings-ollama-url" {...refusal('url')} value={url} onChange={(e) => setUrl(e.target.value)} />
+            <input ref={fields.url} data-testid="settings-ollama-url" onKeyDown={saveOnEnter} {...refusal('url')} value={url} onChange={(e) => setUrl(e.target.value)} />
             {/* The dialog closes on Save, so the port assumed of a host typed alone is said before, as it is typed. */}
             {ollamaTyped.assumed === 'scheme-and-port' && (
               <span className="hint" data-testid="settings-ollama-url-note">
@@ -266,7 +273,7 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
             GPU memory in GiB (empty: find it out)
             <input
               ref={fields.gpu}
-              data-testid="gpu-override"
+              data-testid="gpu-override" onKeyDown={saveOnEnter}
               {...refusal('gpu')}
               inputMode="decimal"
               placeholder={probed?.usableBytes ? `${(probed.usableBytes / GIB).toFixed(1)} (found)` : 'e.g. 24'}
@@ -286,11 +293,11 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
           <h3 className="section-title" id="settings-builtin">Built-in engine</h3>
           <label className="field">
             Models folder
-            <input ref={fields.modelsDir} data-testid="models-folder" {...refusal('modelsDir')} placeholder="the default, in Firebrand's data folder" value={modelsDir} onChange={(e) => setModelsDir(e.target.value)} />
+            <input ref={fields.modelsDir} data-testid="models-folder" onKeyDown={saveOnEnter} {...refusal('modelsDir')} placeholder="the default, in Firebrand's data folder" value={modelsDir} onChange={(e) => setModelsDir(e.target.value)} />
           </label>
           <label className="field">
             Unload a built-in model after this many idle minutes (0: never)
-            <input ref={fields.idle} data-testid="builtin-idle-minutes" {...refusal('idle')} inputMode="numeric" value={idle} onChange={(e) => setIdle(e.target.value)} />
+            <input ref={fields.idle} data-testid="builtin-idle-minutes" onKeyDown={saveOnEnter} {...refusal('idle')} inputMode="numeric" value={idle} onChange={(e) => setIdle(e.target.value)} />
           </label>
         </section>
       </div>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ConnectionInfo, ServerKind } from '../../../shared/connections';
 import { useConnectionFormTyped } from '../../store/connection-forms';
 import { saveConnection } from '../../store/connections-slice';
@@ -29,7 +29,22 @@ export function ConnectionEditor({ connection, onDone }: Props) {
   const [removeKey, setRemoveKey] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  useConnectionFormTyped(label !== connection.label || url !== connection.baseUrl || key !== '' || removeKey);
+  const changed = label !== connection.label || url !== connection.baseUrl || key !== '' || removeKey;
+  useConnectionFormTyped(changed);
+  // Escape on a changed editor asks before it throws the typing away, as Settings and a message's edit do: it closed
+  // the editor at once, and a stray Escape lost a new address or key. Escape on the question is Keep editing, and
+  // the focus goes back to the field it was asked from.
+  const [asking, setAsking] = useState(false);
+  const askedFrom = useRef<HTMLElement | null>(null);
+  const keepButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) keepButton.current?.focus();
+  }, [asking]);
+  const keepEditing = () => {
+    setAsking(false);
+    const from = askedFrom.current;
+    if (from?.isConnected) requestAnimationFrame(() => from.focus());
+  };
 
   const save = async () => {
     const typed = typedConnection({ id: connection.id, kind: connection.kind, label, defaultLabel: connection.label, url, key, removeKey });
@@ -60,12 +75,15 @@ export function ConnectionEditor({ connection, onDone }: Props) {
         void save();
       }}
       onKeyDown={(e) => {
-        // Escape closes the editor, not the Settings dialog around it.
-        if (e.key === 'Escape') {
-          e.stopPropagation();
-          e.preventDefault();
-          onDone();
-        }
+        // Escape closes the editor (asking first where it was changed), not the Settings dialog around it.
+        if (e.key !== 'Escape' || e.nativeEvent.isComposing) return;
+        e.stopPropagation();
+        e.preventDefault();
+        if (asking) keepEditing();
+        else if (changed) {
+          askedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          setAsking(true);
+        } else onDone();
       }}
     >
       <label>
@@ -87,14 +105,26 @@ export function ConnectionEditor({ connection, onDone }: Props) {
           Remove saved key
         </label>
       )}
-      <span className="connection-edit-actions">
-        <button type="button" data-testid="connection-edit-cancel" onClick={() => onDone()}>
-          Cancel
-        </button>
-        <button type="submit" className="primary" data-testid="connection-edit-save" aria-disabled={saving}>
-          Save connection
-        </button>
-      </span>
+      {asking ? (
+        <span className="connection-edit-actions connection-edit-unsaved" role="alertdialog" aria-label="Discard changes" data-testid="connection-edit-unsaved">
+          <span>Discard your changes to {connection.label}?</span>
+          <button type="button" ref={keepButton} data-testid="connection-edit-keep" onClick={keepEditing}>
+            Keep editing
+          </button>
+          <button type="button" className="danger" data-testid="connection-edit-discard" onClick={() => onDone()}>
+            Discard
+          </button>
+        </span>
+      ) : (
+        <span className="connection-edit-actions">
+          <button type="button" data-testid="connection-edit-cancel" onClick={() => onDone()}>
+            Cancel
+          </button>
+          <button type="submit" className="primary" data-testid="connection-edit-save" aria-disabled={saving}>
+            Save connection
+          </button>
+        </span>
+      )}
       {problem && (
         <p role="alert" className="field-error" data-testid="connection-edit-error">
           {problem}

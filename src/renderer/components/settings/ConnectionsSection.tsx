@@ -136,7 +136,15 @@ export function ConnectionsSection({ ollamaDraft, onPicked }: { ollamaDraft?: st
           );
         })}
       </ul>
-      <div className="connection-add">
+      {/* A form, so that Enter in any of its fields adds the connection, as Enter saves the editor: it did nothing. */}
+      <form
+        className="connection-add"
+        data-testid="connection-add-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void add();
+        }}
+      >
         <select aria-label="Server kind" data-testid="connection-add-kind" value={kind} onChange={(e) => { const k = e.target.value as ServerKind; setKind(k); setUrl(DEFAULT_URL[k]); }}>
           {CONNECTION_KINDS.map((k) => (
             <option key={k} value={k}>{k}</option>
@@ -145,16 +153,16 @@ export function ConnectionsSection({ ollamaDraft, onPicked }: { ollamaDraft?: st
         <input aria-label="Name" placeholder="Name" data-testid="connection-add-label" value={label} onChange={(e) => setLabel(e.target.value)} />
         <input aria-label="Server address" data-testid="connection-add-url" value={url} onChange={(e) => setUrl(e.target.value)} />
         <input aria-label="API key (optional)" placeholder="API key (optional)" type="password" autoComplete="off" data-testid="connection-add-key" value={key} onChange={(e) => setKey(e.target.value)} />
-        <button type="button" className="primary" data-testid="connection-add" aria-disabled={adding}
+        <button type="submit" className="primary" data-testid="connection-add" aria-disabled={adding}
           // The second click of a double-click (detail 2) is not a second Add: where the first one's save was quick, the
           // form was already emptied (the kind's default address back), and the second added that.
           onClick={(e) => {
-            if (e.detail <= 1) void add();
+            if (e.detail > 1) e.preventDefault();
           }}
         >
           {adding ? 'Adding…' : 'Add connection'}
         </button>
-      </div>
+      </form>
       {keyStorage && (
         <p className="key-storage" data-testid="connection-key-storage" data-encrypted={keyStorage.encrypted}>
           {keyStorage.summary} A key is sent only to the address it was saved for; changing the address removes it.
