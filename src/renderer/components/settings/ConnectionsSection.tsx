@@ -1,5 +1,5 @@
 import './settings.css';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { CONNECTION_KINDS, type KeyStorage, type ServerKind } from '../../../shared/connections';
 import { firebrand } from '../../firebrand';
 import { useStore } from '../../store';
@@ -42,6 +42,7 @@ export function ConnectionsSection({ ollamaDraft, onPicked }: { ollamaDraft?: st
   // of a removed row. Without it the focus fell to the page (settings audit #6).
   const [refocus, setRefocus] = useState<string | null>(null);
   const section = useRef<HTMLFieldSetElement>(null);
+  const formId = useId();
   useEffect(() => void loadConnections(), []);
   const unreachable = useStore((s) => s.modelsUnreachable);
   const listedOf = useStore((s) => s.modelsConnection);
@@ -140,19 +141,35 @@ export function ConnectionsSection({ ollamaDraft, onPicked }: { ollamaDraft?: st
       <form
         className="connection-add"
         data-testid="connection-add-form"
+        aria-labelledby={`${formId}-title`}
         onSubmit={(e) => {
           e.preventDefault();
           void add();
         }}
       >
-        <select aria-label="Server kind" data-testid="connection-add-kind" value={kind} onChange={(e) => { const k = e.target.value as ServerKind; setKind(k); setUrl(DEFAULT_URL[k]); }}>
-          {CONNECTION_KINDS.map((k) => (
-            <option key={k} value={k}>{k}</option>
-          ))}
-        </select>
-        <input aria-label="Name" placeholder="Name" data-testid="connection-add-label" value={label} onChange={(e) => setLabel(e.target.value)} />
-        <input aria-label="Server address" data-testid="connection-add-url" value={url} onChange={(e) => setUrl(e.target.value)} />
-        <input aria-label="API key (optional)" placeholder="API key (optional)" type="password" autoComplete="off" data-testid="connection-add-key" value={key} onChange={(e) => setKey(e.target.value)} />
+        {/* Each field has its name over it, as the editor's do: they were named by placeholders, which go as the user
+            types, and the address (filled with the kind's usual one) by nothing at all. */}
+        <span className="connection-add-title" id={`${formId}-title`}>Add a connection</span>
+        <label>
+          Server kind
+          <select data-testid="connection-add-kind" value={kind} onChange={(e) => { const k = e.target.value as ServerKind; setKind(k); setUrl(DEFAULT_URL[k]); }}>
+            {CONNECTION_KINDS.map((k) => (
+              <option key={k} value={k}>{k}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Name
+          <input placeholder={`optional: ${kind} if empty`} data-testid="connection-add-label" value={label} onChange={(e) => setLabel(e.target.value)} />
+        </label>
+        <label>
+          Server address
+          <input data-testid="connection-add-url" value={url} onChange={(e) => setUrl(e.target.value)} />
+        </label>
+        <label>
+          API key (optional)
+          <input type="password" autoComplete="off" data-testid="connection-add-key" value={key} onChange={(e) => setKey(e.target.value)} />
+        </label>
         <button type="submit" className="primary" data-testid="connection-add" aria-disabled={adding}
           // The second click of a double-click (detail 2) is not a second Add: where the first one's save was quick, the
           // form was already emptied (the kind's default address back), and the second added that.
