@@ -43,6 +43,10 @@ const CALL_PHRASES: Partial<Record<InvokeChannel, string>> = {
   'conversations:search': 'The search',
   'conversations:update-settings': 'Saving the chat settings',
   'settings:update': 'Saving the settings',
+  // Settings → Connections says its failures beside the form or row that asked: "That request" named none of them.
+  'connections:save': 'Saving the connection',
+  'connections:delete': 'Removing the connection',
+  'connections:test': 'Testing the connection',
 };
 
 /**
