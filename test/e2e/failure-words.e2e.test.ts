@@ -32,6 +32,7 @@ async function useOpenAiConnection(label: string): Promise<void> {
   await item.getByTestId('connection-use').click();
   await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
   await app.page.getByTestId('settings-save').click(); // Save keeps the connection picked (Escape asks, Cancel undoes it)
+  await app.page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
   await expect.poll(() => app.page.getByTestId('model-picker').inputValue()).toBe('phi-4');
 }
 
@@ -151,6 +152,7 @@ describe('a server that answers, but not as it should', () => {
     await use('ollama', 'GPU box', 'http://127.0.0.1:1');
     await expect.poll(() => banner.textContent()).toContain('Cannot reach GPU box at http://127.0.0.1:1.');
     await app.page.getByTestId('settings-save').click();
+    await app.page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
     await expect.poll(() => reason.textContent()).toContain('GPU box cannot be reached');
     await shootAtBothWidths(app.page, 'banner-names-connection');
 
@@ -161,6 +163,7 @@ describe('a server that answers, but not as it should', () => {
     await use('openai-compatible', 'LM Studio', app.replay.url);
     await expect.poll(() => banner.textContent()).toContain(`LM Studio at ${app.replay.url} answered HTTP 500 when asked for its models`);
     await app.page.getByTestId('settings-save').click();
+    await app.page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
     await expect.poll(() => reason.textContent()).toContain('LM Studio answered but did not list its models');
   });
   // An answer's failures said "The server at http://127.0.0.1:…" or "The connection closed", or the server's bare
@@ -182,6 +185,7 @@ describe('a server that answers, but not as it should', () => {
       .poll(() => item.getByTestId('connection-test-result').textContent())
       .toBe('Cannot reach GPU box at http://127.0.0.1:1. Is it running? Start it, or change its address here.');
     await app.page.getByTestId('settings-save').click();
+    await app.page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
     await app.page.getByTestId('models-open').click();
     await expect.poll(() => app.page.getByTestId('running-unknown').textContent()).toBe('What GPU box has loaded is not known: it could not be asked. Refresh asks again.');
     await shootAtBothWidths(app.page, 'models-names-connection', '[data-testid="running-models"]');
@@ -202,6 +206,7 @@ describe('a server that answers, but not as it should', () => {
     await item.getByTestId('connection-use').click();
     await expect.poll(() => item.getByTestId('connection-use').isChecked()).toBe(true);
     await app.page.getByTestId('settings-save').click();
+    await app.page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
     await expect.poll(() => app.page.getByTestId('model-picker').inputValue()).toBe('llama3.2:3b');
 
     await app.page.getByTestId('composer-input').fill('Tell me all of it');
