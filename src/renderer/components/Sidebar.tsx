@@ -43,6 +43,7 @@ export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastD
   const first = useRef<HTMLButtonElement>(null);
   const nav = useRef<HTMLElement>(null);
   const searchInput = useRef<HTMLInputElement>(null);
+  const importInput = useRef<HTMLInputElement>(null);
   /**
    * The conversation focused last, and the chat open as it was: the list is one Tab stop (a roving tabindex), and
    * Tab comes back into it on that conversation while the same chat is open, else on the open one.
@@ -60,6 +61,21 @@ export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastD
   useEffect(() => {
     if (drawer && open && !nav.current?.contains(document.activeElement)) first.current?.focus();
   }, [drawer, open]);
+
+  // Import is disabled while its file comes in (so it cannot be imported twice), and a disabled control drops the
+  // focus to <body>, where the next Tab started over at the top of the page. It comes back to Import once the file
+  // is in or refused; a closed drawer gave it to its toggle already (onNavigate).
+  const wasImporting = useRef(false);
+  useEffect(() => {
+    if (importing !== null) {
+      wasImporting.current = true;
+      return;
+    }
+    if (!wasImporting.current) return;
+    wasImporting.current = false;
+    const active = document.activeElement;
+    if (open && (active === null || active === document.body)) importInput.current?.focus();
+  }, [importing, open]);
 
   // Older conversations are read a page at a time as the end of the list comes near (conversation-list.ts). Observed
   // again whenever the list changes, so a page that leaves the end still in sight asks for the next one.
@@ -259,6 +275,7 @@ export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastD
             type="file"
             className="sr-only"
             accept=".json,application/json"
+            ref={importInput}
             data-testid="conversation-import-input"
             aria-label="Import a conversation"
             disabled={importing !== null}
