@@ -35,9 +35,16 @@ export function extractorFor(mime: string): ExtractorKind | undefined {
   return undefined;
 }
 
-/** The refusal of a file of a type Firebrand cannot read (a .doc, an .xlsx, a .zip, a program), main's and the page's. */
-export function unreadableTypeMessage(name: string, mime: string): string {
-  return `“${name}” cannot be attached: Firebrand cannot read this type of file (${mime}). It reads ${READABLE_TYPES}.`;
+/**
+ * The refusal of a file of a type Firebrand cannot read (a .doc, an .xlsx, a .zip, a program), main's and the page's.
+ * The type is named as the user knows it, by the name's extension: its media type read as jargon
+ * ("application/vnd.openxmlformats-officedocument.presentationml.presentation" for a .pptx) and said nothing at all
+ * for a program or a file of no known type ("application/octet-stream").
+ */
+export function unreadableTypeMessage(name: string): string {
+  const extension = /\.([a-z0-9]*[a-z][a-z0-9]*)$/i.exec(name)?.[1];
+  const what = extension !== undefined && extension.length <= 8 ? `.${extension.toLowerCase()} files` : 'this type of file';
+  return `“${name}” cannot be attached: Firebrand cannot read ${what}. It reads ${READABLE_TYPES}.`;
 }
 
 /**

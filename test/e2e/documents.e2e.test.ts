@@ -346,8 +346,8 @@ describe('text files in other encodings, and files of types Firebrand cannot rea
     ]);
     await expect.poll(() => page.getByTestId('notice').textContent()).toContain('2 files were not attached:');
     const notice = (await page.getByTestId('notice').textContent()) ?? '';
-    expect(notice).toContain('“lettre.doc” cannot be attached: Firebrand cannot read this type of file (application/msword). It reads PDF, Word (.docx), HTML and text files, and PNG, JPEG, GIF and WebP images.');
-    expect(notice).toContain('“photos.zip” cannot be attached: Firebrand cannot read this type of file (application/zip).');
+    expect(notice).toContain('“lettre.doc” cannot be attached: Firebrand cannot read .doc files. It reads PDF, Word (.docx), HTML and text files, and PNG, JPEG, GIF and WebP images.');
+    expect(notice).toContain('“photos.zip” cannot be attached: Firebrand cannot read .zip files.');
     expect(await page.getByTestId('pending-attachments').count()).toBe(0);
     await shootAtBothWidths(page, 'documents-unsupported');
     // Nothing of either file reached the data folder.

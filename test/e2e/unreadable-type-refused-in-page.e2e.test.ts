@@ -73,7 +73,7 @@ describe('a file of a type Firebrand cannot read', () => {
       { name: 'setup.exe', mimeType: 'application/octet-stream', buffer: EXE },
     ]);
     await expect.poll(() => noticeText(page)).toBe(
-      ['2 files were not attached:', unreadableTypeMessage('photos.zip', 'application/zip'), unreadableTypeMessage('setup.exe', 'application/octet-stream')].join('\n'),
+      ['2 files were not attached:', unreadableTypeMessage('photos.zip'), unreadableTypeMessage('setup.exe')].join('\n'),
     );
     expect(await noticeText(page)).toContain('It reads PDF, Word (.docx), HTML and text files, and PNG, JPEG, GIF and WebP images.');
     expect(await page.getByTestId('notice').getAttribute('role')).toBe('alert');
@@ -83,10 +83,10 @@ describe('a file of a type Firebrand cannot read', () => {
     // Dropped on the window, and pasted into the message box.
     await page.getByTestId('banner-close').click();
     await dropOrPaste(page, '[data-testid="composer-input"]', 'drop', { name: 'budget.xlsx', type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', size: 2048 });
-    await expect.poll(() => noticeText(page)).toBe(unreadableTypeMessage('budget.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'));
+    await expect.poll(() => noticeText(page)).toBe(unreadableTypeMessage('budget.xlsx'));
     await page.getByTestId('banner-close').click();
     await dropOrPaste(page, '[data-testid="composer-input"]', 'paste', { name: 'archive.zip', type: 'application/zip', size: 2048 });
-    await expect.poll(() => noticeText(page)).toBe(unreadableTypeMessage('archive.zip', 'application/zip'));
+    await expect.poll(() => noticeText(page)).toBe(unreadableTypeMessage('archive.zip'));
     expect(uploads()).toBe(0);
     expect(await page.getByTestId('pending-attachments').count()).toBe(0);
     expect(await page.getByTestId('composer-input').inputValue()).toBe('Here are the photos');
@@ -109,10 +109,10 @@ describe('a file of a type Firebrand cannot read', () => {
     await page.getByTestId('turn-edit-input').fill('Read my letter, attached');
 
     await page.getByTestId('turn-edit-attach-input').setInputFiles([{ name: 'lettre.doc', mimeType: 'application/msword', buffer: Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0, 0, 0]) }]);
-    await expect.poll(() => noticeText(page)).toBe(unreadableTypeMessage('lettre.doc', 'application/msword'));
+    await expect.poll(() => noticeText(page)).toBe(unreadableTypeMessage('lettre.doc'));
     await page.getByTestId('banner-close').click();
     await dropOrPaste(page, '[data-testid="turn-edit-input"]', 'drop', { name: 'photos.zip', type: 'application/zip', size: 4096 });
-    await expect.poll(() => noticeText(page)).toBe(unreadableTypeMessage('photos.zip', 'application/zip'));
+    await expect.poll(() => noticeText(page)).toBe(unreadableTypeMessage('photos.zip'));
     expect(uploads()).toBe(0);
     expect(await page.getByTestId('edit-attachments').count()).toBe(0);
     expect(await page.getByTestId('turn-edit-input').inputValue()).toBe('Read my letter, attached');

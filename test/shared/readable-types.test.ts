@@ -47,8 +47,20 @@ describe('the page’s refusal of a type Firebrand cannot read', () => {
   });
 
   it('says it in main’s words, naming the file and what can be attached', () => {
-    expect(unreadableTypeMessage('photos.zip', 'application/zip')).toBe(
-      '“photos.zip” cannot be attached: Firebrand cannot read this type of file (application/zip). It reads PDF, Word (.docx), HTML and text files, and PNG, JPEG, GIF and WebP images.',
+    expect(unreadableTypeMessage('photos.zip')).toBe(
+      '“photos.zip” cannot be attached: Firebrand cannot read .zip files. It reads PDF, Word (.docx), HTML and text files, and PNG, JPEG, GIF and WebP images.',
     );
+  });
+
+  // Documents pass: the type was named by its media type, jargon for a .pptx
+  // ("application/vnd.openxmlformats-officedocument.presentationml.presentation") and nothing at all for a program
+  // ("application/octet-stream"). It is named by the file's extension, as the user knows it.
+  it('names the type by the file’s extension, never by its media type', () => {
+    expect(unreadableTypeMessage('Q3 deck.PPTX')).toMatch(/^“Q3 deck\.PPTX” cannot be attached: Firebrand cannot read \.pptx files\. It reads PDF, Word \(\.docx\)/);
+    expect(unreadableTypeMessage('lettre.doc')).toContain('Firebrand cannot read .doc files. It reads PDF, Word (.docx),');
+    // No extension, or none that names a type: no type to name.
+    expect(unreadableTypeMessage('tool')).toContain('“tool” cannot be attached: Firebrand cannot read this type of file. It reads');
+    expect(unreadableTypeMessage('minutes.2024')).toContain('Firebrand cannot read this type of file.');
+    expect(unreadableTypeMessage('setup.exe')).not.toMatch(/application\//);
   });
 });

@@ -88,7 +88,7 @@ export class BlobStore {
     // stayed on disk for nothing (documents audit). Refused here, before a byte is written. Uploads only: an import
     // keeps what an older version took. The page refuses most such files before uploading them, in these words; this
     // check stays for a page that does not.
-    if (checked.kind === 'document' && !extractorFor(checked.mime)) throw new UserFacingError('invalid-payload', unreadableTypeMessage(checked.name, checked.mime));
+    if (checked.kind === 'document' && !extractorFor(checked.mime)) throw new UserFacingError('invalid-payload', unreadableTypeMessage(checked.name));
     // Read-only start (db/read-only-copy.ts): no row can be added, so no file is written either.
     if (readOnlyReason(this.db)) throw new UserFacingError('internal', `“${checked.name}” was not attached: ${READ_ONLY}`);
     try {

@@ -42,7 +42,7 @@ export async function addAttachment(file: File): Promise<AttachmentBlock> {
   // A type Firebrand cannot read (a .zip, a .doc, an .xlsx, a program) is refused here, in main's words, before a
   // byte is uploaded: it went whole to main to be refused there. Before the size check: a 300 MB .zip is refused for
   // its type, which no smaller .zip would mend, not for its size.
-  if (await unreadable(file, mime)) throw new Error(unreadableTypeMessage(name, mime));
+  if (await unreadable(file, mime)) throw new Error(unreadableTypeMessage(name));
   // Before a byte is read: a file this large would be refused by main with these words, or (over ~48 MB) would
   // not fit one serve-socket frame at all.
   if (file.size > ATTACHMENT_MAX_BYTES) throw new Error(attachmentTooLargeMessage(name, file.size));

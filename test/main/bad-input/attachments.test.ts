@@ -63,15 +63,15 @@ describe('attachments that must be refused', () => {
     { what: 'a binary renamed .txt (NULs, valid UTF-8)', name: 'data.txt', mime: 'text/plain', bytes: Buffer.from([0x53, 0x51, 0x4c, 0x00, 0x00, 0x00, 0x01, 0x10, 0x00, 0x7f, 0x00, 0x00, 0x20, 0x00, 0x00, 0x02]), message: /“data\.txt” cannot be attached: it holds binary data, not text/ },
     // Types no reader takes were stored, then refused on their chip once read, their bytes left on disk (documents
     // audit): refused before anything is written, with what can be attached.
-    { what: 'a Word 97 document (.doc)', name: 'lettre.doc', mime: 'application/msword', bytes: OLE, message: /^“lettre\.doc” cannot be attached: Firebrand cannot read this type of file \(application\/msword\)\. It reads PDF, Word \(\.docx\), HTML and text files, and PNG, JPEG, GIF and WebP images\.$/ },
-    { what: 'an Excel 97 workbook (.xls)', name: 'budget.xls', mime: 'application/vnd.ms-excel', bytes: OLE, message: /“budget\.xls” cannot be attached: Firebrand cannot read this type of file/ },
-    { what: 'an Excel workbook (.xlsx, a zip)', name: 'budget.xlsx', mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', bytes: ZIP, message: /“budget\.xlsx” cannot be attached: Firebrand cannot read this type of file/ },
-    { what: 'a PowerPoint 97 deck (.ppt)', name: 'deck.ppt', mime: 'application/vnd.ms-powerpoint', bytes: OLE, message: /“deck\.ppt” cannot be attached: Firebrand cannot read this type of file/ },
-    { what: 'a zip archive', name: 'photos.zip', mime: 'application/zip', bytes: ZIP, message: /“photos\.zip” cannot be attached: Firebrand cannot read this type of file \(application\/zip\)/ },
-    { what: 'a zip of no known type (not taken for a .docx)', name: 'backup', mime: 'application/octet-stream', bytes: ZIP, message: /“backup” cannot be attached: Firebrand cannot read this type of file/ },
-    { what: 'a Windows program (.exe)', name: 'setup.exe', mime: 'application/x-msdownload', bytes: EXE, message: /“setup\.exe” cannot be attached: Firebrand cannot read this type of file/ },
-    { what: 'a disk image (.dmg)', name: 'App.dmg', mime: 'application/x-apple-diskimage', bytes: EXE, message: /“App\.dmg” cannot be attached: Firebrand cannot read this type of file/ },
-    { what: 'a binary of no known type', name: 'tool', mime: 'application/octet-stream', bytes: Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]), message: /“tool” cannot be attached: Firebrand cannot read this type of file \(application\/octet-stream\)/ },
+    { what: 'a Word 97 document (.doc)', name: 'lettre.doc', mime: 'application/msword', bytes: OLE, message: /^“lettre\.doc” cannot be attached: Firebrand cannot read \.doc files\. It reads PDF, Word \(\.docx\), HTML and text files, and PNG, JPEG, GIF and WebP images\.$/ },
+    { what: 'an Excel 97 workbook (.xls)', name: 'budget.xls', mime: 'application/vnd.ms-excel', bytes: OLE, message: /“budget\.xls” cannot be attached: Firebrand cannot read \.xls files\./ },
+    { what: 'an Excel workbook (.xlsx, a zip)', name: 'budget.xlsx', mime: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', bytes: ZIP, message: /“budget\.xlsx” cannot be attached: Firebrand cannot read \.xlsx files\./ },
+    { what: 'a PowerPoint 97 deck (.ppt)', name: 'deck.ppt', mime: 'application/vnd.ms-powerpoint', bytes: OLE, message: /“deck\.ppt” cannot be attached: Firebrand cannot read \.ppt files\./ },
+    { what: 'a zip archive', name: 'photos.zip', mime: 'application/zip', bytes: ZIP, message: /“photos\.zip” cannot be attached: Firebrand cannot read \.zip files\./ },
+    { what: 'a zip of no known type (not taken for a .docx)', name: 'backup', mime: 'application/octet-stream', bytes: ZIP, message: /“backup” cannot be attached: Firebrand cannot read this type of file\./ },
+    { what: 'a Windows program (.exe)', name: 'setup.exe', mime: 'application/x-msdownload', bytes: EXE, message: /“setup\.exe” cannot be attached: Firebrand cannot read \.exe files\./ },
+    { what: 'a disk image (.dmg)', name: 'App.dmg', mime: 'application/x-apple-diskimage', bytes: EXE, message: /“App\.dmg” cannot be attached: Firebrand cannot read \.dmg files\./ },
+    { what: 'a binary of no known type', name: 'tool', mime: 'application/octet-stream', bytes: Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]), message: /“tool” cannot be attached: Firebrand cannot read this type of file\. It reads/ },
     { what: 'malformed media type', name: 'x.txt', mime: 'text/plain) [x](javascript:alert(1)', bytes: Buffer.from('hi'), message: /its type is not a valid media type/ },
   ];
 
