@@ -17,8 +17,10 @@ export async function docxText(bytes: Uint8Array, name: string): Promise<Documen
   let html: string;
   try {
     html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) })).value;
-  } catch (err) {
-    throw new ExtractionError('damaged', `“${name}” could not be read as a Word document (${err instanceof Error ? err.message : String(err)}).`);
+  } catch {
+    // The reader's own words ("Corrupted zip: can't find end of central directory") told a user nothing they could
+    // act on (documents pass): the chip says what the file is and what to do, as a damaged PDF's does.
+    throw new ExtractionError('damaged', `“${name}” could not be read as a Word document: it is damaged, incomplete or not a .docx file. Open it in Word, save it as .docx again and attach that.`);
   }
   const text = htmlToText(html);
   if (text === '') throw new ExtractionError('no-text', `“${name}” has no text (only images or empty pages).`);

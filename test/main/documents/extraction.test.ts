@@ -87,7 +87,13 @@ describe('document extraction', () => {
 
   it('says a file that only looks like a DOCX (a zip signature, then junk) is damaged', async () => {
     const junk = Uint8Array.from([0x50, 0x4b, 0x03, 0x04, ...new TextEncoder().encode('not really a zip')]);
-    expect(await runner.run('docx', junk, 'fake.docx')).toMatchObject({ ok: false, failure: { code: 'damaged' } });
+    const result = await runner.run('docx', junk, 'fake.docx');
+    expect(result).toMatchObject({ ok: false, failure: { code: 'damaged' } });
+    // In words a user can act on, not the zip reader's (documents pass: "(Corrupted zip: can't find end of central
+    // directory)" was on the chip).
+    expect(result.ok ? '' : result.failure.message).toBe(
+      '“fake.docx” could not be read as a Word document: it is damaged, incomplete or not a .docx file. Open it in Word, save it as .docx again and attach that.',
+    );
   });
 
   it('reads HTML through a parser: scripts and styles dropped, entities decoded, an unclosed tag harmless', async () => {
