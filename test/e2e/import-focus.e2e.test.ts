@@ -48,4 +48,17 @@ describe('the focus after an import', () => {
     await expect.poll(() => page.getByTestId('import-progress').count()).toBe(0);
     await expect.poll(() => focused(page)).toBe('conversation-import-input');
   });
+
+  it('goes to the toggle of the drawer that closed over a refused file, on a phone', async () => {
+    s = await startUi();
+    const { page } = s;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId('sidebar-toggle').click();
+    const input = page.getByTestId('conversation-import-input');
+    await input.focus();
+    await input.setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('[1,2,3]') });
+    await expect.poll(() => page.getByTestId('notice').textContent().catch(() => null)).toContain('cannot be imported');
+    await expect.poll(() => page.getByTestId('import-progress').count()).toBe(0);
+    await expect.poll(() => focused(page)).toBe('sidebar-toggle');
+  });
 });
