@@ -8,6 +8,7 @@ import { attachmentKind } from '../blobs/sniff';
 import type { ConversationRecord } from '../db/conversation-store';
 import { UserFacingError } from '../errors';
 import { importedTurnSchema } from './turn-schema';
+import { otherAppExport, otherAppReason } from './other-app-export';
 
 export const EXPORT_FORMAT = 'firebrand.conversation';
 /** Bump when a change would make an older Firebrand misread the file; older versions refuse newer files. */
@@ -135,7 +136,10 @@ function parseExport(text: string): ParsedExport {
     }
     throw invalid('it is not valid JSON');
   }
-  if (!isObject(data) || (data.format !== EXPORT_FORMAT && data.format !== ALL_EXPORT_FORMAT)) throw invalid('it is not a Firebrand conversation export');
+  if (!isObject(data) || (data.format !== EXPORT_FORMAT && data.format !== ALL_EXPORT_FORMAT)) {
+    const app = otherAppExport(data);
+    throw invalid(app ? otherAppReason(app) : 'it is not a Firebrand conversation export');
+  }
   if (typeof data.version !== 'number' || !Number.isInteger(data.version) || data.version < 1) throw invalid('its format version is missing');
   if (data.version > EXPORT_VERSION) {
     throw new UserFacingError(

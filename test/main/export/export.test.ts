@@ -110,6 +110,26 @@ describe('export and import', () => {
     expect(b.store.listConversations()).toEqual([]);
   });
 
+  // Documents and import pass: ChatGPT's conversations.json and Open WebUI's export were refused as "not a Firebrand
+  // conversation export", which did not say whether the file was damaged or would never be read.
+  it('says a chat export from another app is one, and that Import reads only Firebrand’s own files', async () => {
+    const b = app();
+    const files: [string, unknown][] = [
+      ['ChatGPT', [{ title: 'Tea', create_time: 1712345678.9, mapping: { root: { id: 'root', children: [] } }, current_node: 'root' }]],
+      ['Claude', [{ uuid: 'u1', name: 'Tea', chat_messages: [{ sender: 'human', text: 'hi' }] }]],
+      ['Open WebUI', [{ id: 'x', title: 'Tea', chat: { messages: [{ role: 'user', content: 'hi' }] } }]],
+      ['another chat app', { name: 'Tea', messages: [{ role: 'user', content: 'hi' }] }],
+    ];
+    for (const [app, data] of files) {
+      await expect(importConversation(b.deps, JSON.stringify(data), tick())).rejects.toThrow(
+        `This file cannot be imported: it is a chat export from ${app}; Firebrand imports only its own .firebrand.json files, which Export and Export all save. Nothing was imported.`,
+      );
+    }
+    // JSON of no chat's shape is still just not an export.
+    await expect(importConversation(b.deps, '{"hello":"world"}', tick())).rejects.toThrow('This file cannot be imported: it is not a Firebrand conversation export. Nothing was imported.');
+    expect(b.store.listConversations()).toEqual([]);
+  });
+
   it('refuses invalid files and writes nothing', async () => {
     const a = app();
     await seed(a);
