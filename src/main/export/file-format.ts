@@ -144,7 +144,8 @@ function parseExport(text: string): ParsedExport {
   if (data.version > EXPORT_VERSION) {
     throw new UserFacingError(
       'invalid-payload',
-      `This file was exported by a newer version of Firebrand (format ${data.version}; this app reads up to ${EXPORT_VERSION}). Update Firebrand to import it.`,
+      // "Nothing was imported." as every other refusal says: without it a user could not tell whether some came in.
+      `This file was exported by a newer version of Firebrand (format ${data.version}; this app reads up to ${EXPORT_VERSION}). Update Firebrand to import it. Nothing was imported.`,
     );
   }
   const blobs = checkBlobs(data.blobs);
