@@ -13,6 +13,7 @@ import type { DownloadProgress } from '../../../src/shared/library';
 import { chatsMarginFor, chatsOnDiskOf } from '../../../src/main/library/downloads/disk-margin';
 import { DownloadManager } from '../../../src/main/library/downloads/download-manager';
 import { FileDigests } from '../../../src/main/library/file-digest';
+import { unreachableMessage } from '../../../src/main/library/downloads/unreachable';
 import { openDatabase } from '../../../src/main/db/open-database';
 import { generateScriptedModel } from '../../support/scripted-gguf/generate';
 import { SCRIPTS } from '../../support/scripted-gguf/scripts';
@@ -229,6 +230,26 @@ describe('downloads: resumable and verified', () => {
     await manager().start(url.replace('scripted-plain', 'missing'));
     await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
     expect(last()).toMatchObject({ resumable: false, error: `There is no file at ${url.replace('scripted-plain', 'missing')} (HTTP 404). Check the address.` });
+  });
+
+  it('says in words that the source could not be reached, not a system call and its code (library eyes)', async () => {
+    // A port nothing listens on: the connection is refused, as an address mistyped to a local server's would be.
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const a = closed.address();
+    const port = typeof a === 'object' && a ? a.port : 0;
+    await new Promise<void>((r) => closed.close(() => r()));
+    await manager().start(`http://127.0.0.1:${port}/models/x.gguf`);
+    await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
+    // Before: "The download stopped: connect ECONNREFUSED 127.0.0.1:… Start it again to resume."
+    expect(last()?.error).toBe(`The download of x.gguf stopped: 127.0.0.1:${port} refused the connection: nothing is listening at that address. Resume tries again.`);
+    // Offline, a name cannot be looked up (Node's getaddrinfo error, as undici hands it on).
+    const offline = Object.assign(new Error('getaddrinfo ENOTFOUND huggingface.co'), { code: 'ENOTFOUND', hostname: 'huggingface.co' });
+    expect(unreachableMessage(offline, 'm.gguf', 'https://huggingface.co/o/r/resolve/main/m.gguf', 0)).toBe(
+      'The download of m.gguf stopped: huggingface.co could not be found: this machine may be offline, or the address may be wrong. Resume tries again.',
+    );
+    expect(unreachableMessage(new Error('other', { cause: offline }), 'm.gguf', 'https://huggingface.co/m.gguf', 1024)).toMatch(/could not be found.*What arrived is kept: Resume goes on from there\.$/);
+    expect(unreachableMessage(new Error('disk on fire'), 'm.gguf', 'https://huggingface.co/m.gguf', 0)).toBeNull();
   });
 
   it('checks free disk space before taking a byte', async () => {

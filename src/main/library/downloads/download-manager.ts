@@ -23,6 +23,7 @@ import { pathInFolder, PART_SUFFIX } from '../models-folder';
 import { checkRoomBeforeStart, chatsMarginFor, diskSpaceOf, MarginGuard, marginReason, OutOfMarginError, type ChatsOnDisk, type DiskSpaceProbe, type MarginRule } from './disk-margin';
 import { describeRemote, downloadDispatcher, parseSource, SourceRefusedError, type DownloadSource } from './download-source';
 import { SpeedMeter } from './speed-meter';
+import { unreachableMessage } from './unreachable';
 
 /** Every GGUF file starts with these 4 bytes. */
 const GGUF_MAGIC = Buffer.from('GGUF', 'latin1');
@@ -136,7 +137,7 @@ export class DownloadManager {
     delete run.progress.resumable;
     this.all.set(id, run);
     this.report(run);
-    void this.run(run, src, run.controller.signal).catch((err: unknown) => this.fail(run, err));
+    void this.run(run, src, run.controller.signal).catch((err: unknown) => this.fail(run, err, src.url));
     return { downloadId: id };
   }
 
@@ -317,7 +318,7 @@ export class DownloadManager {
     }
   }
 
-  private async fail(r: Running, err: unknown): Promise<void> {
+  private async fail(r: Running, err: unknown, url: string): Promise<void> {
     if (r.progress.state === 'paused' || r.progress.state === 'cancelled') return;
     // Refused for good (a 404, a web page): nothing is left to resume, so its hidden sidecar and any bytes go now,
     // not at Cancel (models audit #8: the sidecar stayed in the models folder, and Resume was offered).
@@ -334,7 +335,8 @@ export class DownloadManager {
         ? err.message
         : isDiskFull(err)
           ? `The disk that holds the models folder ${this.deps.modelsDir()} is full, so the download of ${r.progress.file} stopped; what arrived is kept. Free some space, then start it again to resume.`
-          : `The download stopped: ${err instanceof Error ? err.message : String(err)}. Start it again to resume.`;
+          : (unreachableMessage(err, r.progress.file, url, r.progress.bytes) ??
+            `The download stopped: ${err instanceof Error ? err.message : String(err)}. Start it again to resume.`);
     r.progress = { ...r.progress, state: 'error', error: message, bytesPerSecond: null, etaSeconds: null, ...(final ? { resumable: false, bytes: 0 } : {}) };
     this.deps.log(`downloads: ${r.progress.file}: ${message}`);
     this.changedAndReport(r);
