@@ -21,6 +21,13 @@ export interface LibraryState {
   advice: ContextAdvice | null;
   error: string | null;
   /**
+   * Where `error` is said: beside the control whose action failed. 'section': the top of the library (a file not
+   * added, the list not read); 'download': the download box; `file:<name>`: that file's row (rename, delete, load).
+   * All were said at the top, above the path box: a refused rename or download address read as the path's fault,
+   * and on a phone the line was scrolled out of sight, so the button seemed to do nothing.
+   */
+  errorAt: string;
+  /**
    * `error` is a Load refused because the engine was busy (a race: this page's status showed it free): it goes once a
    * status shows the engine free, instead of staying on screen after the answer that caused it had ended.
    */
@@ -29,11 +36,13 @@ export interface LibraryState {
   note: string | null;
 }
 
-export const useLibraryStore = create<LibraryState>(() => ({ entries: [], status: null, downloads: {}, advice: null, error: null, errorUntilFree: false, note: null }));
+export const useLibraryStore = create<LibraryState>(() => ({ entries: [], status: null, downloads: {}, advice: null, error: null, errorAt: 'section', errorUntilFree: false, note: null }));
 
 const set = useLibraryStore.setState;
 const get = useLibraryStore.getState;
-const attempt = (action: () => Promise<void>) => attemptWith((error) => set({ error, errorUntilFree: false }), action);
+const attempt = (action: () => Promise<void>, at = 'section') => attemptWith((error) => set({ error, errorAt: at, errorUntilFree: false }), action);
+/** Where a file's own action says why it failed: its row. */
+export const fileErrorAt = (file: string) => `file:${file}`;
 
 /** Takes main's status of the engine; a busy refusal shown goes once the engine is free. */
 function takeStatus(status: BuiltinStatus): void {
@@ -57,13 +66,22 @@ function refreshModelLists(): void {
   });
 }
 
-export function loadLibrary(): Promise<boolean> {
-  return attempt(async () => {
+/**
+ * Reads the folder and the engine's status again. Read, it clears only a failure to read them: it runs after every
+ * change in the folder (another tab's, a download's), and it took away a refused rename's reason as it was shown.
+ */
+export async function loadLibrary(): Promise<boolean> {
+  try {
     const api = firebrand();
     const [entries, status] = await Promise.all([api.library.list({}), api.builtin.status({})]);
     set({ entries });
     takeStatus(status);
-  });
+    if (get().errorAt === 'list') set({ error: null, errorAt: 'section' });
+    return true;
+  } catch (err) {
+    set({ error: errorMessage(err), errorAt: 'list', errorUntilFree: false });
+    return false;
+  }
 }
 
 /**
@@ -83,13 +101,13 @@ export function addModelFile(path: string, mode: 'copy' | 'link'): Promise<boole
 export function startDownload(source: string): Promise<boolean> {
   return attempt(async () => {
     await firebrand().library.download({ source });
-  });
+  }, 'download');
 }
 
 export function pauseDownload(downloadId: string): Promise<boolean> {
   return attempt(async () => {
     await firebrand().library.pauseDownload({ downloadId });
-  });
+  }, 'download');
 }
 
 export function cancelDownload(downloadId: string): Promise<boolean> {
@@ -97,7 +115,7 @@ export function cancelDownload(downloadId: string): Promise<boolean> {
     await firebrand().library.cancelDownload({ downloadId });
     dismissDownload(downloadId);
     await loadLibrary();
-  });
+  }, 'download');
 }
 
 export function dismissDownload(downloadId: string): void {
@@ -112,7 +130,7 @@ export function deleteModelFile(file: string): Promise<boolean> {
     set({ note: `Deleted ${file}.` });
     await loadLibrary();
     refreshPickerIfBuiltin();
-  });
+  }, fileErrorAt(file));
 }
 
 export async function renameModelFile(file: string, to: string): Promise<boolean> {
@@ -131,7 +149,7 @@ export async function renameModelFileTo(file: string, to: string): Promise<strin
     // Its aliases now name the new file: the alias list and the picker's aliases are read again.
     useModelsStore.setState({ aliases: await firebrand().aliases.list({}) });
     refreshModelLists();
-  });
+  }, fileErrorAt(file));
   return ok ? renamed : null;
 }
 
@@ -145,16 +163,16 @@ export async function loadBuiltin(file: string): Promise<boolean> {
   const load = async () => set({ status: await firebrand().builtin.load({ file }) });
   try {
     await load();
-    set({ error: null, errorUntilFree: false });
+    set({ error: null, errorAt: 'section', errorUntilFree: false });
     return true;
   } catch (err) {
     if (!(err instanceof FirebrandError && err.code === 'conflict')) {
-      set({ error: errorMessage(err), errorUntilFree: false });
+      set({ error: errorMessage(err), errorAt: fileErrorAt(file), errorUntilFree: false });
       return false;
     }
     const status = await firebrand().builtin.status({}).catch(() => null);
-    if (status && engineBusy(status) === null) return attempt(load);
-    set({ error: errorMessage(err), errorUntilFree: true });
+    if (status && engineBusy(status) === null) return attempt(load, fileErrorAt(file));
+    set({ error: errorMessage(err), errorAt: fileErrorAt(file), errorUntilFree: true });
     if (status) takeStatus(status);
     return false;
   }
@@ -163,13 +181,13 @@ export async function loadBuiltin(file: string): Promise<boolean> {
 export function unloadBuiltin(file: string): Promise<boolean> {
   return attempt(async () => {
     set({ status: await firebrand().builtin.unload({ file }) });
-  });
+  }, fileErrorAt(file));
 }
 
 export function recommendForFile(file: string): Promise<boolean> {
   return attempt(async () => {
     set({ advice: await firebrand().library.recommendContext({ file }) });
-  });
+  }, fileErrorAt(file));
 }
 
 /**
@@ -185,7 +203,7 @@ export async function keepWindow(file: string, contextWindow: number | null): Pr
     return errorMessage(err);
   }
   set({ note: contextWindow === null ? `${file}: the window that fits applies again.` : `${file}: keeps ${contextWindow.toLocaleString('en-US')} tokens.` });
-  await attempt(async () => set({ advice: await firebrand().library.recommendContext({ file }) }));
+  await attempt(async () => set({ advice: await firebrand().library.recommendContext({ file }) }), fileErrorAt(file));
   void refreshContextChoice();
   return null;
 }
@@ -225,7 +243,7 @@ async function loadBuiltinStatus(): Promise<void> {
   try {
     takeStatus(await firebrand().builtin.status({}));
   } catch (err) {
-    set({ error: errorMessage(err), errorUntilFree: false });
+    set({ error: errorMessage(err), errorAt: 'list', errorUntilFree: false });
   }
 }
 

@@ -8,6 +8,7 @@ export function DownloadBox() {
   const [source, setSource] = useState('');
   const live = useLibraryStore((s) => s.downloads);
   const entries = useLibraryStore((s) => s.entries);
+  const error = useLibraryStore((s) => (s.errorAt === 'download' ? s.error : null));
   // Downloads paused in an earlier session come from the folder listing; live events win for the same download.
   const all: Record<string, DownloadProgress> = {};
   for (const e of entries) if (e.download) all[e.download.downloadId] = e.download;
@@ -29,6 +30,7 @@ export function DownloadBox() {
         />
         <button type="submit" data-testid="library-download-start" disabled={source.trim() === ''}>Download</button>
       </form>
+      {error && <p role="alert" className="mm-error" data-testid="library-download-refused">{error}</p>}
       {Object.values(all).map((p) => (
         <DownloadRow key={p.downloadId} p={p} />
       ))}

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import type { LibraryEntry, LoadedModel } from '../../../shared/library';
-import { deleteModelFile, loadBuiltin, recommendForFile, renameModelFileTo, unloadBuiltin } from '../../store/library-slice';
+import { deleteModelFile, fileErrorAt, loadBuiltin, recommendForFile, renameModelFileTo, unloadBuiltin, useLibraryStore } from '../../store/library-slice';
 import { formatBytes, formatTokens } from '../models/format';
 import { LibraryContext } from './LibraryContext';
 import { useNextBuiltinWindow } from './next-window';
@@ -41,6 +41,8 @@ export function LibraryItem({
 }) {
   const [mode, setMode] = useState<'none' | 'delete' | 'rename' | 'context' | 'where'>('none');
   const [name, setName] = useState(entry.file);
+  // Why this file's last action (rename, delete, load, unload) failed: said on its row, beside the buttons.
+  const error = useLibraryStore((s) => (s.errorAt === fileErrorAt(entry.file) ? s.error : null));
   // The question comes under Delete…: the focus goes to Keep (the safe answer), and back to Delete… on Keep (the
   // question, and the focus in it, are gone).
   const deleteButton = useRef<HTMLButtonElement>(null);
@@ -149,6 +151,7 @@ export function LibraryItem({
           <button type="button" data-testid="library-rename-cancel" onClick={cancelRename}>Cancel</button>
         </form>
       )}
+      {error && <p role="alert" className="mm-error" data-testid="library-row-error">{error}</p>}
       {mode === 'context' && <LibraryContext file={entry.file} />}
     </li>
   );

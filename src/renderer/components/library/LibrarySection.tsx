@@ -22,7 +22,8 @@ declare global {
 export function LibrarySection() {
   const entries = useLibraryStore((s) => s.entries);
   const status = useLibraryStore((s) => s.status);
-  const error = useLibraryStore((s) => s.error);
+  // The section's own failures; a row's or the download box's are said there (library-slice's errorAt).
+  const error = useLibraryStore((s) => (s.errorAt === 'section' || s.errorAt === 'list' ? s.error : null));
   const note = useLibraryStore((s) => s.note);
   const [path, setPath] = useState('');
   const [mode, setMode] = useState<'copy' | 'link'>('copy');

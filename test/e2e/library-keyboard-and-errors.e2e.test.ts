@@ -1,0 +1,59 @@
+/**
+ * The built-in library as a demanding user meets it with only a GGUF file (library eyes): a refused action says why
+ * beside the control that failed, on a phone too; starting a download leaves the focus in its box; Escape in a row's
+ * question or name form answers it instead of closing the Models screen. Serve mode with the real engine process on
+ * scripted GGUFs; nothing listens for downloads (no internet here).
+ */
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCRIPTS } from '../support/scripted-gguf/scripts';
+import { startBuiltinUi, stopBuiltinUi, type BuiltinSession } from './helpers/builtin-session';
+import { shootAtBothWidths } from './helpers/screenshots';
+
+let session: BuiltinSession;
+let page: Page;
+
+beforeAll(async () => {
+  session = await startBuiltinUi('library-eyes', [
+    { name: 'plain.gguf', script: SCRIPTS.plain },
+    { name: 'other.gguf', script: SCRIPTS.reasoning },
+  ]);
+  ({ page } = session);
+  await page.getByTestId('models-open').click();
+  await page.locator('[data-testid="library-item"][data-file="plain.gguf"]').waitFor();
+});
+
+afterAll(() => stopBuiltinUi(session));
+
+const row = (file: string) => page.locator(`[data-testid="library-item"][data-file="${file}"]`);
+/** Whether the element is inside the viewport, where a user sees it without scrolling. */
+const inView = (testId: string) =>
+  page.getByTestId(testId).evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight;
+  });
+
+describe('the built-in library by hand and by keyboard', () => {
+  it('says a refused download address under the download box, and a refused rename on its row, in sight at 390 px', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByTestId('library-download-url').fill('hf:nobody/nothing');
+    await page.getByTestId('library-download-start').click();
+    // Before: said at the top of the library, above the path box (as if the path were wrong).
+    await expect.poll(() => page.getByTestId('library-download-refused').textContent()).toBe('Write a Hugging Face file as hf:owner/repo/file.gguf (the file name, not just the repository).');
+    expect(await page.getByTestId('library-error').count()).toBe(0);
+    expect(await inView('library-download-refused')).toBe(true);
+    await shootAtBothWidths(page, 'library-download-refused', '[data-testid="library-download-refused"]');
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await row('plain.gguf').getByTestId('library-rename').click();
+    await row('plain.gguf').getByTestId('library-rename-input').fill('other.gguf');
+    await row('plain.gguf').getByTestId('library-rename-save').click();
+    // Before: said above the path box, out of sight on a phone; the Rename button seemed to do nothing.
+    await expect.poll(() => row('plain.gguf').getByTestId('library-row-error').textContent()).toBe('There is already a model named other.gguf.');
+    expect(await page.getByTestId('library-download-refused').count()).toBe(0);
+    await row('plain.gguf').getByTestId('library-row-error').scrollIntoViewIfNeeded();
+    expect(await inView('library-row-error')).toBe(true);
+    await shootAtBothWidths(page, 'library-rename-refused', '[data-testid="library-row-error"]');
+    await row('plain.gguf').getByTestId('library-rename-cancel').click();
+  });
+});
