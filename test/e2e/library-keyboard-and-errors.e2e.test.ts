@@ -4,6 +4,7 @@
  * question or name form answers it instead of closing the Models screen. Serve mode with the real engine process on
  * scripted GGUFs; nothing listens for downloads (no internet here).
  */
+import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCRIPTS } from '../support/scripted-gguf/scripts';
@@ -26,6 +27,21 @@ beforeAll(async () => {
 afterAll(() => stopBuiltinUi(session));
 
 const row = (file: string) => page.locator(`[data-testid="library-item"][data-file="${file}"]`);
+const focused = () =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    return `${el?.getAttribute('data-testid') ?? el?.tagName ?? ''}${el?.closest('[data-file]') ? ` in ${el.closest('[data-file]')?.getAttribute('data-file')}` : ''}`;
+  });
+
+/** A local address nothing listens on: refused at once, as a mistyped host's port would be. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const a = server.address();
+  await new Promise<void>((r) => server.close(() => r()));
+  return typeof a === 'object' && a ? a.port : 0;
+}
+
 /** Whether the element is inside the viewport, where a user sees it without scrolling. */
 const inView = (testId: string) =>
   page.getByTestId(testId).evaluate((el) => {
@@ -55,5 +71,19 @@ describe('the built-in library by hand and by keyboard', () => {
     expect(await inView('library-row-error')).toBe(true);
     await shootAtBothWidths(page, 'library-rename-refused', '[data-testid="library-row-error"]');
     await row('plain.gguf').getByTestId('library-rename-cancel').click();
+  });
+
+  it('keeps the focus in the download box once a download starts, and says an unreachable source in words', async () => {
+    const port = await closedPort();
+    await page.getByTestId('library-download-url').fill(`http://127.0.0.1:${port}/m/away.gguf`);
+    await page.getByTestId('library-download-start').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('library-download-url').inputValue()).toBe('');
+    // Before: Download greyed out under the focus, which fell to <body>.
+    await expect.poll(focused).toBe('library-download-url');
+    const error = page.locator('[data-testid="library-download-progress"]').getByTestId('library-download-error');
+    await expect.poll(() => error.textContent(), { timeout: 30_000 }).toBe(`The download of away.gguf stopped: 127.0.0.1:${port} refused the connection: nothing is listening at that address. Resume tries again.`);
+    await shootAtBothWidths(page, 'library-download-unreachable', '[data-testid="library-download-progress"]');
+    await page.getByTestId('library-download-cancel').click();
   });
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { DownloadProgress } from '../../../shared/library';
 import { cancelDownload, dismissDownload, pauseDownload, startDownload, useLibraryStore } from '../../store/library-slice';
 import { formatBytes, formatDuration } from '../models/format';
@@ -13,14 +13,20 @@ export function DownloadBox() {
   const all: Record<string, DownloadProgress> = {};
   for (const e of entries) if (e.download) all[e.download.downloadId] = e.download;
   Object.assign(all, live);
+  // Started, the box empties and Download greys out under the focus: the focus goes back to the box, for the next
+  // address (it fell to <body>, and the next Tab started over at the top of the Models screen).
+  const input = useRef<HTMLInputElement>(null);
   const submit = async () => {
     const s = source.trim();
-    if (s !== '' && (await startDownload(s))) setSource('');
+    if (s === '' || !(await startDownload(s))) return;
+    setSource('');
+    input.current?.focus();
   };
   return (
     <div className="lib-download">
       <form className="mm-row" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
         <input
+          ref={input}
           data-testid="library-download-url"
           className="lib-source"
           placeholder="https://… or hf:owner/repo/file.gguf"
