@@ -86,4 +86,27 @@ describe('the built-in library by hand and by keyboard', () => {
     await shootAtBothWidths(page, 'library-download-unreachable', '[data-testid="library-download-progress"]');
     await page.getByTestId('library-download-cancel').click();
   });
+
+  it('answers the Delete question and the name form with Escape, and leaves the Models screen open', async () => {
+    await row('other.gguf').getByTestId('library-delete').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Keep');
+    await page.keyboard.press('Escape');
+    // Before: Escape closed the whole Models screen.
+    await expect.poll(() => page.locator('[role="alertdialog"][aria-label="Delete other.gguf"]').count()).toBe(0);
+    expect(await page.getByTestId('library').count()).toBe(1);
+    await expect.poll(focused).toBe('library-delete in other.gguf');
+
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(focused).toBe('library-rename in other.gguf');
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe('library-rename-input in other.gguf');
+    await page.keyboard.type('-typed');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => row('other.gguf').getByTestId('library-rename-input').count()).toBe(0);
+    expect(await page.getByTestId('library').count()).toBe(1);
+    await expect.poll(focused).toBe('library-rename in other.gguf');
+    expect(await row('other.gguf').count()).toBe(1);
+  });
 });

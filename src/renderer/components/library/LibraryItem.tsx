@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import type { LibraryEntry, LoadedModel } from '../../../shared/library';
 import { deleteModelFile, fileErrorAt, loadBuiltin, recommendForFile, renameModelFileTo, unloadBuiltin, useLibraryStore } from '../../store/library-slice';
 import { formatBytes, formatTokens } from '../models/format';
@@ -55,6 +55,14 @@ export function LibraryItem({
   const cancelRename = () => {
     setMode('none');
     renameButton.current?.focus();
+  };
+  // Escape in the question or the name form answers it (Keep, Cancel), as a question elsewhere in the app does; it
+  // went on to the Models screen and closed it, with the question, the name typed and the place in the list.
+  const escapeTo = (answer: () => void) => (e: KeyboardEvent) => {
+    if (e.key !== 'Escape' || e.nativeEvent.isComposing) return;
+    e.preventDefault();
+    e.stopPropagation();
+    answer();
   };
   // While an answer runs on the file, main refuses its delete: Delete… waits, as Unload does, with the same reason
   // (it was offered, then refused with a message far from the row on a phone).
@@ -138,14 +146,14 @@ export function LibraryItem({
       )}
       {mode === 'where' && <code className="lib-path" data-testid="library-location">{entry.path}</code>}
       {mode === 'delete' && (
-        <div className="mm-row" role="alertdialog" aria-label={`Delete ${entry.file}`}>
+        <div className="mm-row" role="alertdialog" aria-label={`Delete ${entry.file}`} onKeyDown={escapeTo(keep)}>
           <span>Delete {entry.file} ({formatBytes(entry.sizeBytes)}) from the disk? This cannot be undone.</span>
           <button type="button" data-testid="library-delete-confirm" aria-label={`Delete ${entry.file}`} onClick={() => { setMode('none'); void onDelete(entry.file); }}>Delete</button>
           <button type="button" autoFocus aria-label={`Keep ${entry.file}`} onClick={keep}>Keep</button>
         </div>
       )}
       {mode === 'rename' && (
-        <form className="mm-row" onSubmit={(e) => { e.preventDefault(); void onRename(entry.file, name).then((to) => to !== null && setMode('none')); }}>
+        <form className="mm-row" onKeyDown={escapeTo(cancelRename)} onSubmit={(e) => { e.preventDefault(); void onRename(entry.file, name).then((to) => to !== null && setMode('none')); }}>
           <input aria-label="New file name" data-testid="library-rename-input" autoFocus value={name} onChange={(e) => setName(e.target.value)} />
           <button type="submit" data-testid="library-rename-save">Rename</button>
           <button type="button" data-testid="library-rename-cancel" onClick={cancelRename}>Cancel</button>
