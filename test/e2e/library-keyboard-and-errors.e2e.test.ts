@@ -71,6 +71,8 @@ describe('the built-in library by hand and by keyboard', () => {
     expect(await inView('library-row-error')).toBe(true);
     await shootAtBothWidths(page, 'library-rename-refused', '[data-testid="library-row-error"]');
     await row('plain.gguf').getByTestId('library-rename-cancel').click();
+    // Cancelled, the rename's refusal goes with its form.
+    await expect.poll(() => row('plain.gguf').getByTestId('library-row-error').count()).toBe(0);
   });
 
   it('keeps the focus in the download box once a download starts, and says an unreachable source in words', async () => {

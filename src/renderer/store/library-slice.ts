@@ -208,6 +208,11 @@ export async function keepWindow(file: string, contextWindow: number | null): Pr
   return null;
 }
 
+/** The reason said at `at` goes, where one is: the user left what it was about (a rename cancelled). */
+export function forgetLibraryError(at: string): void {
+  if (get().errorAt === at) set({ error: null, errorAt: 'section', errorUntilFree: false });
+}
+
 /** A window typed in a panel cannot be one: the last "keeps …" note goes, as it would read as kept (models audit #4). */
 export function forgetLibraryNote(): void {
   set({ note: null });

@@ -1,6 +1,6 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
 import type { LibraryEntry, LoadedModel } from '../../../shared/library';
-import { deleteModelFile, fileErrorAt, loadBuiltin, recommendForFile, renameModelFileTo, unloadBuiltin, useLibraryStore } from '../../store/library-slice';
+import { deleteModelFile, fileErrorAt, forgetLibraryError, loadBuiltin, recommendForFile, renameModelFileTo, unloadBuiltin, useLibraryStore } from '../../store/library-slice';
 import { formatBytes, formatTokens } from '../models/format';
 import { LibraryContext } from './LibraryContext';
 import { useNextBuiltinWindow } from './next-window';
@@ -54,6 +54,8 @@ export function LibraryItem({
   const renameButton = useRef<HTMLButtonElement>(null);
   const cancelRename = () => {
     setMode('none');
+    // Its refusal ("There is already a model named …") stayed under the buttons, about a rename no longer asked.
+    forgetLibraryError(fileErrorAt(entry.file));
     renameButton.current?.focus();
   };
   // Escape in the question or the name form answers it (Keep, Cancel), as a question elsewhere in the app does; it
