@@ -50,6 +50,20 @@ const inView = (testId: string) =>
   });
 
 describe('the built-in library by hand and by keyboard', () => {
+  it('names its two boxes in words one can see, which stay once a path is typed', async () => {
+    // Before: only placeholders ("/path/to/model.gguf (or drop it here)", "https://… or hf:owner/repo/file.gguf"),
+    // gone as soon as one typed; the names were for screen readers alone.
+    const add = page.getByLabel('Add a .gguf file from this machine');
+    const download = page.getByLabel('Download a .gguf file');
+    expect(await add.getAttribute('data-testid')).toBe('library-add-path');
+    expect(await download.getAttribute('data-testid')).toBe('library-download-url');
+    await add.fill('/somewhere/model.gguf');
+    expect(await page.locator('label', { hasText: 'Add a .gguf file from this machine' }).isVisible()).toBe(true);
+    expect(await page.locator('label', { hasText: 'Download a .gguf file' }).isVisible()).toBe(true);
+    await shootAtBothWidths(page, 'library-box-labels', '[data-testid="library-add-path"]');
+    await add.fill('');
+  });
+
   it('says a refused download address under the download box, and a refused rename on its row, in sight at 390 px', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByTestId('library-download-url').fill('hf:nobody/nothing');

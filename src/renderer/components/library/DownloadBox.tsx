@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { DownloadProgress } from '../../../shared/library';
 import { cancelDownload, dismissDownload, pauseDownload, startDownload, useLibraryStore } from '../../store/library-slice';
 import { formatBytes, formatDuration } from '../models/format';
@@ -16,6 +16,7 @@ export function DownloadBox() {
   // Started, the box empties and Download greys out under the focus: the focus goes back to the box, for the next
   // address (it fell to <body>, and the next Tab started over at the top of the Models screen).
   const input = useRef<HTMLInputElement>(null);
+  const sourceId = useId();
   const submit = async () => {
     const s = source.trim();
     if (s === '' || !(await startDownload(s))) return;
@@ -24,13 +25,14 @@ export function DownloadBox() {
   };
   return (
     <div className="lib-download">
+      <label className="lib-label" htmlFor={sourceId}>Download a .gguf file</label>
       <form className="mm-row" onSubmit={(e) => { e.preventDefault(); void submit(); }}>
         <input
           ref={input}
+          id={sourceId}
           data-testid="library-download-url"
           className="lib-source"
           placeholder="https://… or hf:owner/repo/file.gguf"
-          aria-label="Download a model from"
           value={source}
           onChange={(e) => setSource(e.target.value)}
         />

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { BuiltinStatus, LibraryEntry } from '../../../shared/library';
 import { addModelFile, connectLibraryStore, deleteModelFile, loadLibrary, renameModelFileTo, useLibraryStore } from '../../store/library-slice';
 import { useFocusAfterRemoval } from '../../hooks/use-focus-after-removal';
@@ -28,6 +28,7 @@ export function LibrarySection() {
   const [path, setPath] = useState('');
   const [mode, setMode] = useState<'copy' | 'link'>('copy');
   const [dropNote, setDropNote] = useState<string | null>(null);
+  const pathId = useId();
   useEffect(() => {
     connectLibraryStore();
     void loadLibrary();
@@ -52,8 +53,10 @@ export function LibrarySection() {
       </p>
       {error && <p role="alert" className="mm-error" data-testid="library-error">{error}</p>}
       {note && <p className="mm-ok" data-testid="library-note">{note}</p>}
+      {/* Named where it can be seen: two boxes of placeholders alone read alike, and the words went as one typed. */}
+      <label className="lib-label" htmlFor={pathId}>Add a .gguf file from this machine</label>
       <form className="mm-row" onSubmit={(e) => { e.preventDefault(); if (path.trim() !== '') void addModelFile(path.trim(), mode).then((ok) => ok && setPath('')); }}>
-        <input className="lib-source" aria-label="Path of a .gguf file on this machine" data-testid="library-add-path" placeholder="/path/to/model.gguf (or drop it here)" value={path} onChange={(e) => setPath(e.target.value)} />
+        <input id={pathId} className="lib-source" data-testid="library-add-path" placeholder="/path/to/model.gguf (or drop it here)" value={path} onChange={(e) => setPath(e.target.value)} />
         <select aria-label="Copy or link" data-testid="library-add-mode" value={mode} onChange={(e) => setMode(e.target.value as 'copy' | 'link')}>
           <option value="copy">copy it</option>
           <option value="link">link to it</option>
