@@ -20,7 +20,19 @@ export interface TurnTimingMeta {
    * it (no text: redacted or empty; not ended yet). Entries past the end are runs with no figure yet.
    */
   reasoningBlockMs: (number | null)[];
+  /**
+   * The whole answer's tokens so far (its earlier steps too) as main counted them from the chunks streamed
+   * (main/engine/chunk-count.ts), and this step's speed by that count: the running figures while it streams, and
+   * what a stopped answer, which the server sent no count for, keeps after a reload. Absent where main counted none.
+   */
+  tokens?: number;
+  tokensPerSecond?: number;
 }
+
+/** How often main sends its running count to the pages: a few times a second, with a batch it sends anyway. */
+export const COUNT_INTERVAL_MS = 250;
+/** The span a speed is measured over at least: below it, a count of a few tokens would make a wild speed. */
+export const MIN_SPEED_SPAN_MS = 400;
 
 /**
  * Folds streamed parts into timing, at the moments the caller observes them. Main sends the figures to the pages as
@@ -31,6 +43,8 @@ export class StreamClock {
   private firstTokenAt: number | undefined;
   /** One per reasoning block the reducer opens for these parts, in the same order. */
   private readonly runs: { start: number; end?: number; hasText: boolean }[] = [];
+  /** The running count (ChunkCount's): the latest, the one last sent, and when; where this step's first came. */
+  private count: { tokens: number; sent: number | undefined; sentAt: number; first?: { at: number; tokens: number }; speed?: number } | undefined;
 
   constructor(private readonly sentAt: number) {}
 
@@ -64,11 +78,32 @@ export class StreamClock {
    * answer's finish, never after it: the figures go by the places of the reasoning blocks as they streamed, which the
    * drain at the finish changes (and moves the figures with them: reducer.ts).
    */
-  stamp(parts: StreamPart[], at: number): StreamPart[] {
-    if (!this.observe(parts, at)) return parts;
+  stamp(parts: StreamPart[], at: number, tokens?: number): StreamPart[] {
+    const learned = this.observe(parts, at);
+    if (!this.counted(parts, at, tokens) && !learned) return parts;
     const timing: StreamPart = { type: 'timing', timing: this.figures() };
     const finish = parts.findIndex((p) => p.type === 'finish');
     return finish < 0 ? [...parts, timing] : [...parts.slice(0, finish), timing, ...parts.slice(finish)];
+  }
+
+  /**
+   * Takes the running count; true where it is due to the pages: it changed and was last sent COUNT_INTERVAL_MS ago
+   * or more, or the answer ends (its last count is saved with it). Not per token: a few times a second.
+   */
+  private counted(parts: readonly StreamPart[], at: number, tokens: number | undefined): boolean {
+    if (tokens === undefined) return false;
+    const c = (this.count ??= { tokens, sent: undefined, sentAt: -Infinity });
+    if (tokens !== c.tokens) {
+      c.tokens = tokens;
+      // The speed is this step's: from the first chunk it counted, so the wait for it is not in it (as the server's).
+      if (c.first === undefined) c.first = { at, tokens };
+      else if (at - c.first.at >= MIN_SPEED_SPAN_MS) c.speed = (tokens - c.first.tokens) / ((at - c.first.at) / 1000);
+    }
+    if (c.tokens === c.sent || c.tokens === 0) return false;
+    if (at - c.sentAt < COUNT_INTERVAL_MS && !parts.some((p) => p.type === 'finish')) return false;
+    c.sent = c.tokens;
+    c.sentAt = at;
+    return true;
   }
 
   /** The figures known so far: one entry per run, null for a run with no text or not ended. */
@@ -77,6 +112,10 @@ export class StreamClock {
       reasoningBlockMs: this.runs.map((r) => (r.hasText && r.end !== undefined ? r.end - r.start : null)),
     };
     if (this.firstTokenAt !== undefined) out.ttftMs = this.firstTokenAt - this.sentAt;
+    if (this.count && this.count.tokens > 0) {
+      out.tokens = this.count.tokens;
+      if (this.count.speed !== undefined) out.tokensPerSecond = this.count.speed;
+    }
     return out;
   }
 
@@ -89,6 +128,8 @@ export class StreamClock {
 export function timingJson(timing: TurnTimingMeta): JsonObject {
   const meta: JsonObject = { reasoningBlockMs: [...timing.reasoningBlockMs] };
   if (timing.ttftMs !== undefined) meta['ttftMs'] = timing.ttftMs;
+  if (timing.tokens !== undefined) meta['tokens'] = timing.tokens;
+  if (timing.tokensPerSecond !== undefined) meta['tokensPerSecond'] = timing.tokensPerSecond;
   return meta;
 }
 
@@ -114,6 +155,8 @@ export function turnTimingMeta(turn: Pick<Turn, 'meta' | 'blocks'>): TurnTimingM
     }
   }
   if (typeof raw['ttftMs'] === 'number') out.ttftMs = raw['ttftMs'];
+  if (typeof raw['tokens'] === 'number') out.tokens = raw['tokens'];
+  if (typeof raw['tokensPerSecond'] === 'number') out.tokensPerSecond = raw['tokensPerSecond'];
   return out;
 }
 

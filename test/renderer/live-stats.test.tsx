@@ -1,7 +1,8 @@
 /**
  * An answer's figures while it streams (live-stats.ts, LiveStats.tsx): the footer was blank until the answer ended.
- * Main's first token shows as soon as it comes; the count and speed are estimates from the characters written
- * (the page gets text, not tokens, until the server's count at the end), marked "~".
+ * Main's first token shows as soon as it comes; the count is main's, of the chunks the server streamed (about one
+ * token each, the whole answer's, in the turn's timing), or where main sent none an estimate from the characters
+ * written, marked "~" either way until the server's count at the end.
  */
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
@@ -44,6 +45,14 @@ describe("a streaming answer's running figures", () => {
     expect(formatLive({ tokens: 1 })).toEqual(['~ 1 token']);
   });
 
+  it("takes main's count of the streamed chunks over the characters where main sent one", () => {
+    const sampler = new LiveSampler();
+    // 400 characters would be ~100 tokens; main counted 37 chunks (the whole answer's, its first step's 12 too).
+    const counted = (tokens: number) => answer('m', [text('x'.repeat(400))], { meta: { timing: { ttftMs: 340, reasoningBlockMs: [], tokens } } });
+    expect(sampler.sample(counted(37), 0)).toEqual({ tokens: 37 });
+    expect(sampler.sample(counted(55), 1000)).toEqual({ tokens: 55, tokensPerSecond: 18 });
+  });
+
   it('has none for a step that only called a tool', () => {
     const sampler = new LiveSampler();
     expect(sampler.sample(answer('t', [call]), 0)).toBeUndefined();
@@ -73,5 +82,10 @@ describe("an ended answer's figures", () => {
     keepLiveFigures('stopped1', { tokens: 120, tokensPerSecond: 18.2 });
     const stopped = answer('stopped1', [text('The sky is')], { status: 'aborted', stop: 'aborted' });
     expect(statsText(draw(stopped))).toBe('~ 120 tokens · ~ 18 tok/s · first token 340 ms');
+  });
+
+  it('are the ones main saved with a stopped answer after a reload, when this window never saw it stream', () => {
+    const stopped = answer('reloaded1', [text('The sky is')], { status: 'aborted', stop: 'aborted', meta: { timing: { ttftMs: 340, reasoningBlockMs: [], tokens: 64, tokensPerSecond: 21.4 } } });
+    expect(statsText(draw(stopped))).toBe('~ 64 tokens · ~ 21 tok/s · first token 340 ms');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Turn } from '../../src/shared/turn';
-import { clearLive, freshest, setLive } from '../../src/renderer/store/live-turns';
+import { clearLive, freshest, growsOnly, setLive } from '../../src/renderer/store/live-turns';
 
 const turn = (text: string): Turn => ({ id: 'a1', conversationId: 'c', parentId: null, role: 'assistant', blocks: [{ type: 'text', text }], meta: {}, status: 'streaming', createdAt: 1 });
 const text = (t: Turn) => (t.blocks[0] as { text: string }).text;
@@ -30,5 +30,13 @@ describe('live turns (a streaming answer ahead of the store)', () => {
     expect(freshest(stored)).toBe(saved);
     clearLive('a1', null, null);
     expect(freshest(stored)).toBe(stored);
+  });
+});
+
+describe("main's running count in the fast lane", () => {
+  it('a frame of text with the count (a timing part) grows the turn in the fast lane, not the store', () => {
+    const before: Turn = { id: 'g', conversationId: 'c', parentId: 'u', role: 'assistant', blocks: [{ type: 'text', text: 'The' }], meta: {}, status: 'streaming', createdAt: 0 };
+    const after: Turn = { ...before, blocks: [{ type: 'text', text: 'The sky' }], meta: { timing: { reasoningBlockMs: [], tokens: 2 } } };
+    expect(growsOnly(before, after, [{ type: 'text-delta', id: 't', delta: ' sky' }, { type: 'timing', timing: { reasoningBlockMs: [], tokens: 2 } }])).toBe(true);
   });
 });

@@ -58,6 +58,8 @@ export interface WireParser {
 export interface Dialect {
   id: DialectId;
   framing: Framing;
+  /** Each streamed chunk carries several tokens (engine/chunk-count.ts counts them by characters): Anthropic. */
+  severalTokensPerChunk?: boolean;
   /** The path appended to the connection's base URL for a chat request. */
   chatPath: string;
   encode(input: EncodeInput): JsonObject;

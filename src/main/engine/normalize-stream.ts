@@ -1,6 +1,7 @@
 import type { StreamPart } from '../../shared/parts';
 import type { Dialect, ParserOptions, WireEvent } from '../dialects/types';
 import { frameEventBatches, MAX_LINE_CHARS, FramingError } from '../leg/framing';
+import type { ChunkCount } from './chunk-count';
 
 /**
  * Bytes -> canonical parts: framing, then the dialect's parser, then `end()` (which always yields `finish`).
@@ -21,12 +22,14 @@ export async function* normalizeStream(
 
 /**
  * The same parts, one array per network chunk. The app's hot path uses this form: iterating plain arrays and
- * forwarding one event per batch costs far less than an async-generator step per part.
+ * forwarding one event per batch costs far less than an async-generator step per part. `count` is told the parts of
+ * each wire event (an SSE event, an NDJSON line), which is about one token (chunk-count.ts).
  */
 export async function* normalizeBatches(
   body: AsyncIterable<Uint8Array>,
   dialect: Dialect,
   options?: ParserOptions,
+  count?: ChunkCount,
 ): AsyncGenerator<StreamPart[]> {
   const parser = dialect.createParser(options);
   try {
@@ -35,6 +38,7 @@ export async function* normalizeBatches(
       const parts: StreamPart[] = [];
       for (let e = 0; e < events.length; e++) {
         const out = parser.push(events[e]!);
+        count?.add(out);
         for (let p = 0; p < out.length; p++) parts.push(out[p]!);
       }
       if (parts.length > 0) yield parts;

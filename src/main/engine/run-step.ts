@@ -14,6 +14,7 @@ import type { ToolSchema } from '../dialects/types';
 import type { EmitEvent } from '../events';
 import { LegError, sendRequest, type LegResponse } from '../leg/http';
 import { normalizeBatches } from './normalize-stream';
+import { ChunkCount } from './chunk-count';
 import { contextOverflowOf } from './server-count';
 import type { EngineConnection } from './types';
 
@@ -45,6 +46,8 @@ export interface StepRequest {
   tools: ToolSchema[];
   thinkOpen: boolean;
   signal: AbortSignal;
+  /** Tokens of the answer's earlier steps (a tool call, then more text): the running count is the whole answer's. */
+  tokensBefore?: number;
   /** Told when the server refused the prompt as longer than its window (llama-server's HTTP 400). */
   onContextOverflow?: (overflow: ContextOverflow) => void;
 }
@@ -104,6 +107,8 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
   let broke: LegError | undefined;
   const started = deps.now();
   let clock: StreamClock | undefined;
+  // The tokens streamed so far, counted from the wire chunks (chunk-count.ts); sent with the timing a few times a second.
+  const count = new ChunkCount(connection.dialect.severalTokensPerChunk === true, req.tokensBefore ?? 0);
   // One IPC event per network chunk, not per token: the renderer applies a batch in one frame anyway.
   // A server may echo the key it was sent in an error; errors are stored, shown and exported, keys never are.
   const secrets = secretValues(connection.authHeaders());
@@ -128,8 +133,8 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
   const apply = (raw: StreamPart[]) => {
     const redacted = secrets.length === 0 ? raw : raw.map((p) => (p.type === 'error' ? { ...p, message: redactSecrets(p.message, secrets) } : p));
     // The figures main will save go to the pages as soon as it knows them (the first token, a reasoning run's end),
-    // with the parts that made them known: once each, not per token.
-    const parts = clock ? clock.stamp(redacted, deps.now()) : redacted;
+    // with the parts that made them known: once each, not per token; the running count a few times a second.
+    const parts = clock ? clock.stamp(redacted, deps.now(), count.tokens) : redacted;
     reducer.applyAll(parts);
     if (parts.some((p) => p.type === 'finish')) finished = true;
     const from = emitted;
@@ -159,7 +164,7 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
     } else {
       // A socket that breaks or stalls mid-body ends the stream without a terminal frame: the dialect derives `cut`.
       const body = endOnBreak(res.body, (err) => (broke = err));
-      for await (const parts of normalizeBatches(body, connection.dialect, { tools: req.tools, thinkOpen: req.thinkOpen })) {
+      for await (const parts of normalizeBatches(body, connection.dialect, { tools: req.tools, thinkOpen: req.thinkOpen }, count)) {
         apply(capped(named(name, parts)));
         if (!finished) writer.update(reducer.turn);
         if (stoppedBecause) break;

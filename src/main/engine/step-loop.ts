@@ -8,6 +8,7 @@ import { fitToolResults } from './fit-tool-results';
 import { preflight } from './server-preflight';
 import type { Calibration } from './calibration';
 import type { CapabilityCache } from './capabilities';
+import { turnTimingMeta } from '../../shared/turn-timing';
 import { runStep, type ContextOverflow, type StepDeps } from './run-step';
 import { assembleInputFor, prepareAttachments, setupRequest } from './request-setup';
 import type { ThinkOpenCache } from './think-open';
@@ -62,6 +63,8 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
     connection, model, ...(input.alias ? { alias: input.alias } : {}), ...(input.conversation ? { conversation: input.conversation } : {}), ...(input.think !== undefined ? { think: input.think } : {}),
   });
   let turn = input.firstTurn;
+  /** The answer's tokens in the steps before this one: the server's count of each, or main's where it sent none. */
+  let tokensBefore = 0;
   for (let stepIndex = 0; ; stepIndex++) {
     if (signal.aborted) {
       done.push(finishWithout(deps, turn, 'Stopped.', 'aborted'));
@@ -101,8 +104,10 @@ export async function runLoop(deps: EngineDeps, input: LoopInput): Promise<Turn[
     turn = await runStep(deps, {
       connection, model, turn, stepIndex, signal, body: a.body, attachments: a.attachments, window: a.window,
       estimate: exact?.promptTokens ?? a.estimate, tools: a.tools, thinkOpen: exact?.thinkOpen ?? a.thinkOpen,
-      onContextOverflow: (o) => (overflow = o),
+      onContextOverflow: (o) => (overflow = o), tokensBefore,
     });
+    const outputCount = turn.usage?.outputTokens;
+    tokensBefore = outputCount !== undefined ? tokensBefore + outputCount : (turnTimingMeta(turn).tokens ?? tokensBefore);
     if (turn.status !== 'error' && comparable(connection, stepIndex, branch)) deps.calibration.observe(model, a.rawEstimate, turn.usage?.inputTokens, connection.kind !== 'ollama');
     done.push(turn);
     if (overflow) {

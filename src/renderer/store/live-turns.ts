@@ -41,10 +41,12 @@ export function freshest(stored: Turn): Turn {
 
 /**
  * Whether a frame's parts, applied to `before` giving `after`, can go to the fast lane: only deltas of text or
- * reasoning that grew the last block, nothing else about the turn changed.
+ * reasoning that grew the last block, nothing else about the turn changed but its timing. Main's running count comes
+ * in a `timing` part a few times a second (shared/turn-timing.ts): the turn's own view (its footer) shows it, and
+ * the store gets it with the next publish, as it gets the text.
  */
 export function growsOnly(before: Turn, after: Turn, parts: readonly StreamPart[]): boolean {
-  if (parts.some((p) => p.type !== 'text-delta' && p.type !== 'reasoning-delta')) return false;
+  if (parts.some((p) => p.type !== 'text-delta' && p.type !== 'reasoning-delta' && p.type !== 'timing')) return false;
   return after.status === before.status && after.blocks.length === before.blocks.length;
 }
 

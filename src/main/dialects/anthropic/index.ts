@@ -7,6 +7,8 @@ import { AnthropicParser } from './parse';
 export const anthropicDialect: Dialect = {
   id: 'anthropic',
   framing: 'sse',
+  // A content_block_delta holds a few words, not one token (test/fixtures/anthropic: 3 deltas for 15 tokens).
+  severalTokensPerChunk: true,
   chatPath: '/v1/messages',
   encode: encodeAnthropic,
   createParser: (options) => new AnthropicParser(options),

@@ -118,7 +118,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
   const first = runFirst ?? turn;
   // Ended: the server's figures; where it sent no count (stopped mid-stream), the running ones the answer had.
   const ended = streaming ? '' : (runStats ?? formatStats(answerStats(turn)).join(' · '));
-  const stats = streaming ? '' : endedStats(ended, /^\d+ tokens?\b/.test(ended), keptLiveFigures(turn.id));
+  const stats = streaming ? '' : endedStats(ended, /^\d+ tokens?\b/.test(ended), keptLiveFigures(turn));
   // While it streams: main's first token, the answer's (its first step's), as soon as it comes.
   const liveTtft = streaming && runLast && !callsToolsOnly(turn) ? answerStats(first).ttftMs : undefined;
   const answer = finalAssistantText([turn]);

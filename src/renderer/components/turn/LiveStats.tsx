@@ -2,7 +2,10 @@ import { Fragment, useEffect, useState } from 'react';
 import { useStore } from '../../store';
 import { freshest } from '../../store/live-turns';
 import { formatStats } from './answer-stats';
-import { formatLive, keepLiveFigures, LIVE_STATS_MS, LiveSampler, type LiveFigures } from './live-stats';
+import { countedTokens, formatLive, keepLiveFigures, LIVE_STATS_MS, LiveSampler, type LiveFigures } from './live-stats';
+
+const COUNTED_TITLE = 'So far, counted from the pieces the server streamed (about one token each); the server’s count replaces it when the answer ends.';
+const ESTIMATED_TITLE = 'So far, estimated from the characters written (about 4 a token); the server’s count replaces it when the answer ends.';
 
 interface Props {
   turnId: string;
@@ -17,12 +20,15 @@ interface Props {
  */
 export function LiveStats({ turnId, ttftMs }: Props) {
   const [figures, setFigures] = useState<LiveFigures | undefined>(undefined);
+  const [counted, setCounted] = useState(false);
   useEffect(() => {
     const sampler = new LiveSampler();
     const tick = () => {
       const stored = useStore.getState().turns.find((t) => t.id === turnId);
       // The fast lane holds the text grown since the store's copy (live-turns.ts).
-      const next = stored ? sampler.sample(freshest(stored), performance.now()) : undefined;
+      const fresh = stored ? freshest(stored) : undefined;
+      const next = fresh ? sampler.sample(fresh, performance.now()) : undefined;
+      setCounted(fresh !== undefined && countedTokens(fresh) !== undefined);
       if (next) keepLiveFigures(turnId, next);
       setFigures((prev) => (prev?.tokens === next?.tokens && prev?.tokensPerSecond === next?.tokensPerSecond ? prev : next));
     };
@@ -39,7 +45,7 @@ export function LiveStats({ turnId, ttftMs }: Props) {
       data-testid="answer-stats"
       data-live="true"
       aria-live="off"
-      title={figures ? 'So far, estimated from the characters written (about 4 a token); the server’s count replaces it when the answer ends.' : undefined}
+      title={figures ? (counted ? COUNTED_TITLE : ESTIMATED_TITLE) : undefined}
     >
       {parts.map((part, i) => (
         <Fragment key={i}>

@@ -2,19 +2,22 @@
  * An answer's running figures while it streams: how many tokens so far and how fast, so a user watching a slow model
  * knows whether it goes at 2 tok/s or 20 before it ends.
  *
- * The page does not know tokens while an answer streams: every dialect sends the server's count with the finish only
- * (llama-server's `timings`, Ollama's `eval_count`, OpenAI's `usage`), and main passes on text deltas. So the count is
- * the context meter's character rule (CHARS_PER_TOKEN) over what the model wrote, marked "~" as an estimate; the
- * server's figures replace it when the answer ends (answer-stats.ts). The figures are sampled on a timer, a few times
- * a second, never per token: the per-token path (streamed-turns.ts, live-turns.ts) is what bench/latency measures.
+ * Every dialect sends the server's count with the finish only (llama-server's `timings`, Ollama's `eval_count`,
+ * OpenAI's `usage`), so while the answer streams the count is main's: the chunks the server streamed, about one token
+ * each (main/engine/chunk-count.ts), the whole answer's, sent a few times a second in the turn's timing. Where main
+ * sent none (an answer streamed before it counted), the context meter's character rule (CHARS_PER_TOKEN) over what
+ * the model wrote. Either is marked "~"; the server's figures replace it when the answer ends (answer-stats.ts). The
+ * figures are sampled on a timer, a few times a second, never per token: the per-token path (streamed-turns.ts,
+ * live-turns.ts) is what bench/latency measures.
  */
 import { CHARS_PER_TOKEN } from '../../../shared/context-estimate';
 import type { Turn } from '../../../shared/turn';
+import { MIN_SPEED_SPAN_MS, turnTimingMeta } from '../../../shared/turn-timing';
 
 /** How often the running figures are drawn. */
 export const LIVE_STATS_MS = 500;
 
-/** The running figures: estimates, from the characters the model wrote so far. */
+/** The running figures: main's count of the chunks streamed, or an estimate from the characters written. */
 export interface LiveFigures {
   tokens: number;
   /** Absent until two samples a moment apart have seen it write. */
@@ -43,7 +46,12 @@ export function callsToolsOnly(turn: Pick<Turn, 'blocks'>): boolean {
 }
 
 /** The span of samples the speed is measured over: below it, a count of a few tokens would make a wild speed. */
-const MIN_SPAN_MS = 400;
+const MIN_SPAN_MS = MIN_SPEED_SPAN_MS;
+
+/** Main's running count of the answer (its earlier steps too), where it sent one. */
+export function countedTokens(turn: Pick<Turn, 'meta' | 'blocks'>): number | undefined {
+  return turnTimingMeta(turn).tokens;
+}
 
 /**
  * Samples one streaming answer. The speed is measured from the first sample that saw it write, on the page's clock:
@@ -52,8 +60,8 @@ const MIN_SPAN_MS = 400;
 export class LiveSampler {
   private first: { at: number; tokens: number } | undefined;
 
-  sample(turn: Pick<Turn, 'blocks'>, at: number): LiveFigures | undefined {
-    const tokens = Math.round(generatedChars(turn) / CHARS_PER_TOKEN);
+  sample(turn: Pick<Turn, 'blocks' | 'meta'>, at: number): LiveFigures | undefined {
+    const tokens = countedTokens(turn) ?? Math.round(generatedChars(turn) / CHARS_PER_TOKEN);
     if (tokens === 0 || callsToolsOnly(turn)) return undefined;
     this.first ??= { at, tokens };
     const span = at - this.first.at;
@@ -81,8 +89,16 @@ export function keepLiveFigures(turnId: string, figures: LiveFigures): void {
   if (shown.size > 200) shown.delete(shown.keys().next().value ?? '');
 }
 
-export function keptLiveFigures(turnId: string): LiveFigures | undefined {
-  return shown.get(turnId);
+/**
+ * The running figures a stopped answer keeps: those it showed in this window, or after a reload main's count saved
+ * with it (its timing).
+ */
+export function keptLiveFigures(turn: Pick<Turn, 'id' | 'meta' | 'blocks'>): LiveFigures | undefined {
+  const seen = shown.get(turn.id);
+  if (seen) return seen;
+  const saved = turnTimingMeta(turn);
+  if (saved.tokens === undefined || saved.tokens === 0) return undefined;
+  return saved.tokensPerSecond === undefined ? { tokens: saved.tokens } : { tokens: saved.tokens, tokensPerSecond: saved.tokensPerSecond };
 }
 
 /**
