@@ -106,6 +106,16 @@ export class StreamClock {
     return true;
   }
 
+  /**
+   * In how many ms a count held back (it came within COUNT_INTERVAL_MS of the last one sent) is due, or undefined
+   * where none is held: a stream that pauses (a slow model, a tool call being written) still shows where it got to.
+   */
+  countDueIn(at: number): number | undefined {
+    const c = this.count;
+    if (!c || c.tokens === c.sent || c.tokens === 0) return undefined;
+    return Math.min(COUNT_INTERVAL_MS, Math.max(0, COUNT_INTERVAL_MS - (at - c.sentAt)));
+  }
+
   /** The figures known so far: one entry per run, null for a run with no text or not ended. */
   figures(): TurnTimingMeta {
     const out: TurnTimingMeta = {

@@ -137,10 +137,23 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
     const parts = clock ? clock.stamp(redacted, deps.now(), count.tokens) : redacted;
     reducer.applyAll(parts);
     if (parts.some((p) => p.type === 'finish')) finished = true;
+    if (parts.length === 0) return;
     const from = emitted;
     emitted += parts.length;
     deps.live?.note(reducer.turn, emitted);
     emit('chat:turn-parts', { conversationId: req.turn.conversationId, turnId: req.turn.id, from, parts });
+    if (!finished) countLater();
+  };
+  // A count held back by the interval goes on its own once due, where no chunk came to carry it: a few times a
+  // second at most, and only while the stream pauses.
+  let countTimer: ReturnType<typeof setTimeout> | undefined;
+  const countLater = () => {
+    const wait = countTimer === undefined ? clock?.countDueIn(deps.now()) : undefined;
+    if (wait === undefined) return;
+    countTimer = setTimeout(() => {
+      countTimer = undefined;
+      if (!finished) apply([]);
+    }, wait);
   };
   const fail = (message: string, stop: 'error' | 'aborted' | 'cut') => {
     const finish: StreamPart = { type: 'finish', wireReason: null, stop };
@@ -180,6 +193,7 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
       fail('Something went wrong while reading the answer; what arrived is kept.', 'error');
     }
   }
+  clearTimeout(countTimer);
   if (stoppedBecause && !finished) fail(stoppedBecause, 'error');
   if (!finished) fail(`The stream from ${name} ended unexpectedly.`, 'cut');
   // The answer's last parts leave for the pages (event-batch.ts sends a finish at the next loop turn) before the

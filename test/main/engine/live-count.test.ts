@@ -78,6 +78,24 @@ describe.each(CASES)('the running count over $kind', (c) => {
     expect(counts()).toEqual([...counts()].sort((a, b) => a - b));
   });
 
+  it('a stream that pauses still shows where it got to: the count held back by the interval goes on its own', async () => {
+    const connectionId = await start(c);
+    const tokens = words(60);
+    // Held after 30 lines that come 2 ms apart: the last counts came within the interval of the one sent before.
+    script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.text(tokens), delayMs: 2, holdAfterChunks: 30 }]);
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Count', model: 'm', ...(connectionId ? { connectionId } : {}) });
+    await expect.poll(() => replay.held).toBe(1);
+    // What came before the hold, as main holds it (a page opening the chat now reads it): its count reaches the page
+    // with no chunk after it to carry it.
+    const came = async () => {
+      const turn = (await services.handlers['conversations:open']({ conversationId: sent.conversationId })).turns.find((t) => t.id === sent.assistantTurn.id)!;
+      return expected(c, turnText(turn).split(/(?<= )/).filter((w) => w !== ''));
+    };
+    await expect.poll(async () => counts().at(-1) === (await came()) && (await came()) >= 5).toBe(true);
+    replay.release();
+    await settle(sent.conversationId);
+  });
+
   it('covers the whole answer: after a tool call, the text step counts on from the first step', async () => {
     const connectionId = await start(c);
     const tokens = words(30);
