@@ -7,6 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { assistant, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { TAGS_BODY } from '../replay-server/ollama-wire';
+import { pickModel } from './helpers/picker';
 
 let s: UiSession | undefined;
 afterEach(async () => {
@@ -73,6 +75,39 @@ describe("a streaming answer's footer", () => {
     // Ollama sent no count for a stopped answer: the running figures stay, still marked as estimates.
     expect(await assistant(page).getByTestId('answer-stats').textContent()).toMatch(LIVE);
     expect(await footerHeight(page)).toBe(streamingHeight);
+    replay.release();
+  });
+
+  it("a stopped answer's Retry fits the room kept for the actions, at 390 px under a long model name", async () => {
+    const model = 'hf.co/bartowski/Meta-Llama-3.1-8B-Instruct-GGUF:Q4_K_M';
+    const tags = JSON.parse(TAGS_BODY) as { models: { name: string; model: string }[] };
+    const routes = chatRoutes(ollamaLines(words(40), 'stop', model), 30, 12).map((r) =>
+      r.path === '/api/tags' ? { ...r, body: JSON.stringify({ models: [...tags.models, { ...tags.models[0]!, name: model, model }] }) } : r,
+    );
+    s = await startUi(routes);
+    const { page, replay } = s;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await pickModel(page, model);
+    await send(page, 'Count for me');
+    await expect.poll(async () => ((await liveStats(page).count()) === 1 ? await liveStats(page).textContent() : null), { timeout: 15_000 }).toMatch(LIVE);
+    expect(await assistant(page).getByTestId('model-label').getAttribute('data-model')).toBe(model);
+    const streamingHeight = await footerHeight(page);
+    const reserved = await assistant(page).locator('.actions-reserved').evaluate((el) => el.getBoundingClientRect().width);
+    await page.getByTestId('composer-stop').click();
+    await expect.poll(() => assistant(page).getAttribute('data-status')).toBe('aborted');
+    const retry = assistant(page).getByTestId('turn-retry');
+    await expect.poll(() => retry.isVisible()).toBe(true);
+    // Copy and Retry take no more than the room kept for them while it streamed: the footer keeps its height.
+    expect(await assistant(page).locator('.turn-footer .actions').evaluate((el) => el.getBoundingClientRect().width)).toBeLessThanOrEqual(reserved);
+    expect(await footerHeight(page)).toBe(streamingHeight);
+    // Whole, inside the footer, and still says what it does.
+    const inside = await retry.evaluate((el) => {
+      const b = el.getBoundingClientRect();
+      const f = el.closest('[data-testid="answer-footer"]')!.getBoundingClientRect();
+      return b.left >= f.left && b.right <= f.right + 0.5 && b.width > 0;
+    });
+    expect(inside).toBe(true);
+    expect(await retry.getAttribute('aria-label')).toBe('Retry');
     replay.release();
   });
 });

@@ -272,7 +272,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
             )}
             <button
               type="button"
-              className={problem ? 'small' : 'icon-btn small'}
+              className={problem ? 'small retry' : 'icon-btn small'}
               data-testid={problem ? 'turn-retry' : 'regenerate'}
               aria-label={problem ? 'Retry' : 'Regenerate the answer'}
               title={problem ? 'Retry' : 'Regenerate the answer (with the model chosen below)'}
@@ -284,7 +284,8 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
               }}
             >
               <RotateCcw className="icon" aria-hidden />
-              {problem ? 'Retry' : null}
+              {/* On a phone the word is hidden (turns.css): Retry then fits the room the footer kept while it streamed. */}
+              {problem ? <span className="retry-word">Retry</span> : null}
             </button>
           </span>
         </div>
