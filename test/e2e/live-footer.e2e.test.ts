@@ -76,6 +76,14 @@ describe("a streaming answer's footer", () => {
     expect(await assistant(page).getByTestId('answer-stats').textContent()).toMatch(LIVE);
     expect(await footerHeight(page)).toBe(streamingHeight);
     replay.release();
+
+    // After a reload, main's count saved with the answer: its tokens as they were (this page never saw it stream).
+    const count = /^~ \d+ tokens?/.exec((await assistant(page).getByTestId('answer-stats').textContent()) ?? '')?.[0];
+    expect(count).toBeDefined();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.reload();
+    await page.getByTestId('conversation-item').first().click();
+    await expect.poll(() => assistant(page).getByTestId('answer-stats').textContent(), { timeout: 15_000 }).toMatch(new RegExp(`^${count!} · `));
   });
 
   it("a stopped answer's Retry fits the room kept for the actions, at 390 px under a long model name", async () => {
