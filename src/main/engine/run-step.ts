@@ -137,11 +137,13 @@ export async function runStep(deps: StepDeps, req: StepRequest): Promise<Turn> {
     const parts = clock ? clock.stamp(redacted, deps.now(), count.tokens) : redacted;
     reducer.applyAll(parts);
     if (parts.some((p) => p.type === 'finish')) finished = true;
-    if (parts.length === 0) return;
-    const from = emitted;
-    emitted += parts.length;
-    deps.live?.note(reducer.turn, emitted);
-    emit('chat:turn-parts', { conversationId: req.turn.conversationId, turnId: req.turn.id, from, parts });
+    if (parts.length > 0) {
+      const from = emitted;
+      emitted += parts.length;
+      deps.live?.note(reducer.turn, emitted);
+      emit('chat:turn-parts', { conversationId: req.turn.conversationId, turnId: req.turn.id, from, parts });
+    }
+    // Armed again after a timer that fired a little early by main's clock (its count not due yet, nothing sent).
     if (!finished) countLater();
   };
   // A count held back by the interval goes on its own once due, where no chunk came to carry it: a few times a

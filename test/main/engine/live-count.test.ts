@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventChannel } from '../../../src/shared/ipc';
 import type { StreamPart, TimingPart } from '../../../src/shared/parts';
 import { turnText, type Turn } from '../../../src/shared/turn';
@@ -130,6 +130,25 @@ describe.each(CASES)('the running count over $kind', (c) => {
     const kept = turnTimingMeta(stopped).tokens;
     expect(kept).toBe(c.kind === 'anthropic' ? Math.round(turnText(stopped).length / 4) : came.length);
     expect(counts().at(-1)).toBe(kept);
+  });
+});
+
+describe('the running count held back by the interval', () => {
+  it('still goes where its timer fires before main’s clock says it is due (the timer is armed again)', async () => {
+    // Main's clock runs at half the timers' pace: each timer fires when, by main's clock, half its wait is gone.
+    const real = Date.now.bind(Date);
+    const t0 = real();
+    const clock = vi.spyOn(Date, 'now').mockImplementation(() => t0 + Math.floor((real() - t0) / 2));
+    try {
+      const c = CASES.find((x) => x.kind === 'ollama')!;
+      await start(c);
+      script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.text(words(60)), delayMs: 2, holdAfterChunks: 12 }]);
+      await services.handlers['chat:send']({ conversationId: null, text: 'Count', model: 'm' });
+      await expect.poll(() => replay.held).toBe(1);
+      await expect.poll(() => counts().at(-1), { timeout: 5_000 }).toBe(12);
+    } finally {
+      clock.mockRestore();
+    }
   });
 });
 
