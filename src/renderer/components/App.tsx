@@ -14,6 +14,7 @@ import { Banners } from './frame/Banners';
 import { Topbar } from './frame/Topbar';
 import { Announcer } from './frame/Announcer';
 import { ShortcutsOverlay } from './frame/ShortcutsOverlay';
+import { closeSettings, openSettings, useSettingsOpen } from '../store/settings-open';
 
 // Loaded when first opened: the start pays only for the chat and the composer (bench/start).
 const SettingsPanel = lazy(() => import('./SettingsPanel').then((m) => ({ default: m.SettingsPanel })));
@@ -23,7 +24,9 @@ const SettingsPanel = lazy(() => import('./SettingsPanel').then((m) => ({ defaul
  * sidebar toggle collapses the column on a wide window and opens the drawer on a narrow one.
  */
 export function App() {
-  const [settingsOpen, setSettingsOpen] = useState(false);
+  // In a store: the message box's "Set it" opens it too, at GPU memory (store/settings-open.ts).
+  const settingsOpen = useSettingsOpen((s) => s.open);
+  const settingsAt = useSettingsOpen((s) => s.at);
   const narrow = useMediaQuery(NARROW);
   const [collapsed, setCollapsed] = useState(false);
   const [drawerOpen, setDrawerOpen] = useState(false);
@@ -82,7 +85,7 @@ export function App() {
           // A dialog opened from the drawer closes it: closing the dialog shows the chat, not the drawer over it.
           onOpenSettings={() => {
             setDrawerOpen(false);
-            setSettingsOpen(true);
+            openSettings();
           }}
           onOpenModels={() => setDrawerOpen(false)}
           focusPastDrawer={() => {
@@ -103,7 +106,7 @@ export function App() {
           sidebarShown={sidebarShown}
           onToggle={() => (narrow ? setDrawerOpen((o) => !o) : setCollapsed((c) => !c))}
         />
-        <Banners onOpenSettings={() => setSettingsOpen(true)} />
+        <Banners onOpenSettings={() => openSettings()} />
         <ErrorBoundary what="This conversation" resetKey={activeId}>
           <ChatView />
         </ErrorBoundary>
@@ -114,7 +117,7 @@ export function App() {
       {settingsOpen && (
         <ErrorBoundary what="Settings">
           <Suspense fallback={null}>
-            <SettingsPanel onClose={() => setSettingsOpen(false)} />
+            <SettingsPanel at={settingsAt} onClose={closeSettings} />
           </Suspense>
         </ErrorBoundary>
       )}

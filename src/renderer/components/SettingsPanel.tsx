@@ -16,6 +16,7 @@ import { ToolsSection } from './tools/ToolsSection';
 import './settings/settings.css';
 import { aliasRef, refFor, refLabel } from '../../shared/model-ref';
 import { readAddress } from '../../shared/server-address';
+import type { SettingsField } from '../store/settings-open';
 
 const THEMES: { value: Theme; label: string }[] = [
   { value: 'system', label: 'System' },
@@ -35,7 +36,7 @@ function gibFrom(report: GpuReport | null): string {
  * was changed: with edits it asks first, so nothing typed is thrown away by a stray key or click (Escape again is
  * Keep editing). Cancel and the close button say what they do, and discard.
  */
-export function SettingsPanel({ onClose }: { onClose: () => void }) {
+export function SettingsPanel({ onClose, at = null }: { onClose: () => void; at?: SettingsField | null }) {
   const settings = useStore((s) => s.settings);
   const models = useStore((s) => s.models);
   const aliases = useStore((s) => s.aliases);
@@ -88,6 +89,14 @@ export function SettingsPanel({ onClose }: { onClose: () => void }) {
     input?.focus({ preventScroll: true });
     input?.closest('.field')?.scrollIntoView({ block: 'nearest' });
   }, [error]);
+  // Opened at a field (the message box's "Set it" for the GPU memory): it takes the focus, shown whole with its name,
+  // after the dialog has focused its first control (Modal's showModal, a layout effect, runs before this one).
+  useEffect(() => {
+    const input = at ? fields[at].current : null;
+    input?.focus({ preventScroll: true });
+    input?.closest('.settings-section')?.scrollIntoView({ block: 'nearest' });
+    // Once, as it opens: `fields` is new at each render.
+  }, [at]);
   const [confirming, setConfirming] = useState(false);
   // Where the focus was when the question came: Keep editing puts it back there, not at the top of the dialog.
   const askedFrom = useRef<Element | null>(null);

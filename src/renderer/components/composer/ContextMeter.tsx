@@ -1,8 +1,17 @@
-import type { ContextWindowSource } from '../../../shared/models';
+import { GPU_UNKNOWN_REASON, type ContextWindowSource } from '../../../shared/models';
 import { fitsWindow } from '../../../shared/context-estimate';
 import type { RefusalParts } from '../../../shared/system-turns';
 import { formatExactTokens, formatTokenPair, formatTokens } from '../../format';
 import { partRows } from '../context/part-words';
+import { openSettings } from '../../store/settings-open';
+
+/**
+ * Main's reason for the default window where the GPU memory is unknown, as the line under the box says it. It said
+ * main's whole sentence ("GPU memory is unknown: set it in Settings → GPU memory to get a recommendation."), cut on a
+ * wide window and three lines on a phone; the Models screen says it once on its own GPU line. "Set it" beside it
+ * opens Settings at GPU memory.
+ */
+export const GPU_UNKNOWN_SHORT = 'GPU memory unknown';
 
 const SOURCE: Record<ContextWindowSource, string> = {
   alias: 'set by the alias',
@@ -68,44 +77,56 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1, coun
   const rows = parts ? partRows(parts) : [];
   const breakdown = rows.length > 0 ? ` ${rows.map((r) => r.text).join('; ')}.` : '';
   const shownReason = reason !== null && reason !== '' && (source === 'fallback' || source === 'recommended' || source === 'user');
+  const gpuUnknown = shownReason && reason === GPU_UNKNOWN_REASON;
   const explanation = `About ${formatExactTokens(estimate)} of ${formatExactTokens(window)} tokens of the context window (${sourceLabel})${why ? `: ${why}` : ''}.${breakdown} The estimate is ${counted}.`;
   return (
-    <div
-      className={`context-meter ${level}`}
-      data-testid="context-meter"
-      data-estimate={estimate}
-      data-window={window}
-      data-source={source}
-      data-estimate-ratio={ratio}
-      data-counted={by ?? 'renderer'}
-      data-draft-counted={draftCounted}
-      title={explanation}
-      // A reason on one line is cut on a wide window and whole only in the title, which no key shows: a Tab stop
-      // where there is one, and focused it wraps (composer.css).
-      tabIndex={shownReason ? 0 : undefined}
-      role="meter"
-      aria-label="Context used"
-      aria-valuemin={0}
-      aria-valuemax={window}
-      aria-valuenow={Math.min(estimate, window)}
-      aria-valuetext={explanation}
-    >
-      <div className="meter-bar">
-        <div className="meter-fill" style={{ width: `${Math.min(100, ratioUsed * 100)}%` }} />
+    <>
+      <div
+        className={`context-meter ${level}${gpuUnknown ? ' short-reason' : ''}`}
+        data-testid="context-meter"
+        data-estimate={estimate}
+        data-window={window}
+        data-source={source}
+        data-estimate-ratio={ratio}
+        data-counted={by ?? 'renderer'}
+        data-draft-counted={draftCounted}
+        title={explanation}
+        // A reason on one line is cut on a wide window and whole only in the title, which no key shows: a Tab stop
+        // where there is one, and focused it wraps (composer.css).
+        tabIndex={shownReason && !gpuUnknown ? 0 : undefined}
+        role="meter"
+        aria-label="Context used"
+        aria-valuemin={0}
+        aria-valuemax={window}
+        aria-valuenow={Math.min(estimate, window)}
+        aria-valuetext={explanation}
+      >
+        <div className="meter-bar">
+          <div className="meter-fill" style={{ width: `${Math.min(100, ratioUsed * 100)}%` }} />
+        </div>
+        <span className="meter-text">
+          {ratio === 1 ? '' : '≈'}
+          {formatTokenPair(estimate, window)} tokens
+        </span>
+        <span className="meter-source" data-testid="context-source">
+          {sourceLabel}
+        </span>
+        {/* Why this window, in words, where it is not obvious (a default, what fits the GPU, a kept one past it). */}
+        {shownReason && !gpuUnknown && (
+          <span className="meter-reason" data-testid="context-reason">
+            {reason}
+          </span>
+        )}
       </div>
-      <span className="meter-text">
-        {ratio === 1 ? '' : '≈'}
-        {formatTokenPair(estimate, window)} tokens
-      </span>
-      <span className="meter-source" data-testid="context-source">
-        {sourceLabel}
-      </span>
-      {/* Why this window, in words, where it is not obvious (a default, what fits the GPU, a kept one past it). */}
-      {shownReason && (
-        <span className="meter-reason" data-testid="context-reason">
-          {reason}
+      {/* Outside the meter, whose content is not read as controls; the words and the link wrap together on a phone. */}
+      {gpuUnknown && (
+        <span className="meter-gpu-note">
+          <span data-testid="context-reason">{GPU_UNKNOWN_SHORT}</span>
+          <button type="button" className="link-button" data-testid="context-set-gpu" aria-label="Set the GPU memory in Settings" onClick={() => openSettings('gpu')}>
+            Set it
+          </button>
         </span>
       )}
-    </div>
+    </>
   );
 }
