@@ -62,3 +62,21 @@ describe('a host typed alone', () => {
     }
   });
 });
+
+// "api.anthropic.com:443" was saved as http://api.anthropic.com:443, and the note said http:// is what local servers
+// speak: Anthropic's API answers https only, and port 443 is https's for any server.
+describe('an address typed with its port, for Anthropic or on port 443', () => {
+  it('is saved as https://, and the note says why', () => {
+    expect(typedConnection({ ...form, kind: 'anthropic', url: 'api.anthropic.com:443' })).toMatchObject({ input: { kind: 'anthropic', baseUrl: 'https://api.anthropic.com' } });
+    expect(savedNote('api.anthropic.com:443', 'https://api.anthropic.com', 'anthropic')).toBe(
+      'Saved as https://api.anthropic.com: an address typed with port 443 and without http:// or https:// is taken as https://, which that port is for.',
+    );
+    expect(typedConnection({ ...form, kind: 'anthropic', url: 'gateway.example.com:8443/anthropic' })).toMatchObject({ input: { baseUrl: 'https://gateway.example.com:8443/anthropic' } });
+    expect(savedNote('gateway.example.com:8443', 'https://gateway.example.com:8443', 'anthropic')).toBe(
+      "Saved as https://gateway.example.com:8443: an Anthropic address typed without https:// is taken as https://, the only one Anthropic's API answers.",
+    );
+    expect(typedConnection({ ...form, kind: 'openai-compatible', url: 'llm.example.com:443/v1' })).toMatchObject({ input: { baseUrl: 'https://llm.example.com/v1' } });
+    // Another port, for another kind: http://, as before.
+    expect(typedConnection({ ...form, kind: 'openai-compatible', url: 'llm.example.com:8443' })).toMatchObject({ input: { baseUrl: 'http://llm.example.com:8443' } });
+  });
+});

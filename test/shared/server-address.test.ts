@@ -1,7 +1,7 @@
 /** A server address typed without its scheme (taken as http://, what local servers speak) or its port (the kind's usual one). */
 import { describe, expect, it } from 'vitest';
 import { CONNECTION_KINDS, type ServerKind } from '../../src/shared/connections';
-import { isHostAlone, readAddress, schemeWasAssumed, usualPort, withAssumedScheme } from '../../src/shared/server-address';
+import { isHostAlone, readAddress, schemeAssumedWords, schemeWasAssumed, usualPort, withAssumedScheme } from '../../src/shared/server-address';
 
 describe('withAssumedScheme', () => {
   it('takes a host and port typed without a scheme as http://', () => {
@@ -57,8 +57,10 @@ describe('a host typed alone, for a kind with a usual port', () => {
 
   it('keeps a typed port or scheme for every kind: only the scheme is assumed, or nothing', () => {
     for (const kind of CONNECTION_KINDS) {
-      expect(readAddress('localhost:1234', kind)).toEqual({ address: 'http://localhost:1234', assumed: 'scheme' });
-      expect(readAddress('[::1]:8081/v1', kind)).toEqual({ address: 'http://[::1]:8081/v1', assumed: 'scheme' });
+      // Anthropic's API is https only (below): every other kind's host and port is http://.
+      const scheme = kind === 'anthropic' ? { scheme: 'https', assumed: 'https' } : { scheme: 'http', assumed: 'scheme' };
+      expect(readAddress('localhost:1234', kind)).toEqual({ address: `${scheme.scheme}://localhost:1234`, assumed: scheme.assumed });
+      expect(readAddress('[::1]:8081/v1', kind)).toEqual({ address: `${scheme.scheme}://[::1]:8081/v1`, assumed: scheme.assumed });
       // A scheme typed keeps its meaning: http://host is port 80, https://host 443.
       expect(readAddress('http://gpu-box.local', kind)).toEqual({ address: 'http://gpu-box.local', assumed: null });
       expect(readAddress(' https://api.example.com ', kind)).toEqual({ address: 'https://api.example.com', assumed: null });
@@ -79,5 +81,28 @@ describe('a host typed alone, for a kind with a usual port', () => {
     expect(usualPort('llama-server')).toEqual({ port: 8080, server: 'llama-server' });
     expect(usualPort('openai-compatible')).toBeUndefined();
     expect(usualPort('anthropic')).toBeUndefined();
+  });
+});
+
+// "api.anthropic.com:443" was saved as http://api.anthropic.com:443: plain http to https's port, for an API that
+// answers https only.
+describe('https assumed', () => {
+  it('for a host typed with port 443, of any kind or none (an MCP server), saved without the port https implies', () => {
+    for (const kind of [...CONNECTION_KINDS, undefined]) {
+      expect(readAddress('api.anthropic.com:443', kind)).toEqual({ address: 'https://api.anthropic.com', assumed: 'https' });
+      expect(readAddress(' gateway.example.com:443/ollama ', kind)).toEqual({ address: 'https://gateway.example.com/ollama', assumed: 'https' });
+      expect(schemeWasAssumed('gpu-box.lan:443', kind)).toBe(true);
+    }
+    expect(schemeAssumedWords('api.anthropic.com:443', 'ollama')).toBe('an address typed with port 443 and without http:// or https:// is taken as https://, which that port is for');
+  });
+
+  it("for any host and port typed for Anthropic, whose API is https only; other kinds' stay http://", () => {
+    expect(readAddress('gateway.example.com:8443/anthropic', 'anthropic')).toEqual({ address: 'https://gateway.example.com:8443/anthropic', assumed: 'https' });
+    expect(readAddress('gateway.example.com:8443', 'openai-compatible')).toEqual({ address: 'http://gateway.example.com:8443', assumed: 'scheme' });
+    expect(schemeAssumedWords('gateway.example.com:8443', 'anthropic')).toBe("an Anthropic address typed without https:// is taken as https://, the only one Anthropic's API answers");
+    expect(schemeAssumedWords('localhost:11434', 'ollama')).toBe('an address typed without http:// or https:// is taken as http://, which local servers speak');
+    // Typed with its scheme, it is kept: http:// to port 443 included.
+    expect(readAddress('http://box.lan:443', 'anthropic')).toEqual({ address: 'http://box.lan:443', assumed: null });
+    expect(schemeAssumedWords('https://api.anthropic.com', 'anthropic')).toBeNull();
   });
 });

@@ -5,7 +5,7 @@
  */
 import { create } from 'zustand';
 import type { McpImportResult, McpServerInfo, McpServerInput } from '../../shared/mcp';
-import { schemeWasAssumed } from '../../shared/server-address';
+import { schemeAssumedWords } from '../../shared/server-address';
 import { firebrand } from '../firebrand';
 import { attemptWith } from './errors';
 
@@ -85,9 +85,8 @@ export function saveMcpServer(input: McpServerInput, showError?: (error: string 
     const saved = await firebrand().mcp.save(input);
     // Main takes `localhost:3001/mcp` as http://localhost:3001/mcp, as the connection forms do: said, so the saved
     // address is no surprise.
-    if (saved.transport === 'http' && input.url !== undefined && schemeWasAssumed(input.url)) {
-      set({ savedNote: { id: saved.id, text: `Saved as ${saved.url}: an address typed without http:// or https:// is taken as http://, which local servers speak.` } });
-    }
+    const why = saved.transport === 'http' && input.url !== undefined ? schemeAssumedWords(input.url) : null;
+    if (why) set({ savedNote: { id: saved.id, text: `Saved as ${saved.url}: ${why}.` } });
     await refresh();
   });
 }

@@ -1,6 +1,6 @@
 /** What the connection forms (add, edit) make of what was typed, and say about the address saved. Pure. */
 import type { ConnectionInput, ServerKind } from '../../../shared/connections';
-import { isHostAlone, readAddress, usualPort } from '../../../shared/server-address';
+import { isHostAlone, readAddress, schemeAssumedWords, usualPort } from '../../../shared/server-address';
 
 /** A form's fields: `id` when it edits a saved connection; `defaultLabel` when the name is left empty. */
 export interface TypedConnection {
@@ -53,8 +53,8 @@ function apiKeyField(f: TypedConnection): { apiKey?: string } {
 
 /**
  * What was assumed of the address typed, said so the saved one is no surprise: `http://` before one typed without
- * a scheme, the kind's usual port after a host typed alone ("Saved as http://localhost:11434, Ollama's usual port."),
- * and a trailing /v1 dropped by main (Firebrand asks /v1/... itself). Null when it was saved as typed.
+ * a scheme (`https://` on port 443 and for Anthropic), the kind's usual port after a host typed alone ("Saved as
+ * http://localhost:11434, Ollama's usual port."), and a trailing /v1 dropped by main (Firebrand asks /v1/... itself). Null when it was saved as typed.
  * `typed`: the field as the user typed it; `kind`: the connection's.
  */
 export function savedNote(typed: string, saved: string, kind: ServerKind): string | null {
@@ -62,7 +62,7 @@ export function savedNote(typed: string, saved: string, kind: ServerKind): strin
   const dropped = saved !== read.address.replace(/\/+$/, '');
   const port = read.assumed === 'scheme-and-port' ? usualPort(kind) : undefined;
   const why = [
-    read.assumed === 'scheme' ? 'an address typed without http:// or https:// is taken as http://, which local servers speak' : null,
+    schemeAssumedWords(typed, kind),
     dropped ? 'Firebrand adds /v1/… to the address itself, so the /v1 at its end was left out' : null,
   ].filter((w): w is string => w !== null);
   const said = port ? `Saved as ${saved}, ${port.server}'s usual port` : `Saved as ${saved}`;
