@@ -6,6 +6,8 @@ import { useRunActive } from '../../store/use-run-active';
 import { Attachments } from './Attachments';
 import { focusComposer } from '../composer/focus-composer';
 import { pastesAsText } from '../composer/Composer';
+import { attachmentNames, namePastedImages } from '../composer/pasted-names';
+import { useStore } from '../../store';
 import { useEditAttachments } from './use-edit-attachments';
 import { AttachButton } from '../composer/AttachButton';
 import { useEditRefusal } from './use-edit-checks';
@@ -144,7 +146,8 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
     const files = [...e.clipboardData.files];
     if (files.length === 0 || pastesAsText(e.clipboardData, files)) return;
     e.preventDefault();
-    void adding.add(files);
+    // A screenshot comes as "image.png": "Pasted image N" after those of this chat and this edit, as in the message box.
+    void adding.add(namePastedImages(files, attachmentNames(useStore.getState().turns, adding.added)));
   };
   const onKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
     // As in the message box: on a touch screen the return key adds a line; Send or Ctrl+Enter (Cmd+Enter) sends.
