@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { freemem } from 'node:os';
-import type { ContextAdvice, GpuReport, ModelArchitecture } from '../../shared/models';
+import { GPU_UNKNOWN_REASON, type ContextAdvice, type GpuReport, type ModelArchitecture } from '../../shared/models';
 import { HEADROOM_FRACTION, recommendContext, MIB } from '../models/context-recommendation';
 import type { StoredWindow } from '../models/model-settings-store';
 import type { EngineBackend } from './protocol';
@@ -43,7 +43,9 @@ export interface MemoryInput {
 export async function builtinAdvice(input: MemoryInput): Promise<ContextAdvice> {
   const { gpu, cpu } = await memoryReport(input);
   const base = { model: input.file, gpu, weightsBytes: input.weightsBytes, stored: input.stored };
-  if (gpu.usableBytes === null) return { ...base, recommendation: null, reason: 'How much memory is free is unknown: set the GPU memory in Settings to get a recommendation.' };
+  // The same reason as an Ollama model's: the message box says it in three words with "Set it", and the Details
+  // in one sentence of their own (LibraryContext.tsx), where it read "How much memory is free is unknown: …".
+  if (gpu.usableBytes === null) return { ...base, recommendation: null, reason: GPU_UNKNOWN_REASON };
   if (!input.arch) return { ...base, recommendation: null, reason: 'The file does not describe its architecture (layers, heads), so the cache size cannot be worked out.' };
   const recommendation = recommendContext({
     arch: input.arch,

@@ -17,6 +17,16 @@ export function unknownGpuLine(gpu: GpuReport): string | null {
   return ['GPU memory is unknown, so each model gets the default window: set the memory in Settings → GPU memory to get the largest window that fits.', ...probeNotes(gpu)].join(' ');
 }
 
+/**
+ * A built-in model's Details where the memory it may use is unknown (no GPU found, the engine not started): said
+ * once, with where to set it and what the probe asked. The screen's GPU line is not shown for the built-in engine,
+ * and the Details said it twice ("Memory: unknown — No GPU answered (…): GPU memory is unknown." and "How much memory
+ * is free is unknown: set the GPU memory in Settings to get a recommendation.").
+ */
+export function unknownMemoryLine(gpu: GpuReport): string {
+  return ['How much memory this model may use is unknown, so it gets the default window: set the GPU memory in Settings → GPU memory to get the largest window that fits.', ...probeNotes(gpu)].join(' ');
+}
+
 /** What a model's row and Details say where main's reason is the unknown GPU memory: where the screen says so. */
 export const UNKNOWN_GPU_POINTER = 'see GPU memory above';
 
