@@ -11,6 +11,7 @@
  * edits are forgotten then, and a chat deleted here for good takes its edits with it (`forgetEditDraftsOf`). Nothing is
  * kept by age: an edit is the user's until its message goes.
  */
+import { create } from 'zustand';
 import type { EditFilesHeld } from '../../shared/ipc';
 import type { AttachmentBlock } from '../../shared/turn';
 import { firebrand } from '../firebrand';
@@ -39,9 +40,16 @@ function readAll(): Kept {
   }
 }
 
+/**
+ * Counts the writes of the kept edits, for what shows them elsewhere than their message (the message box's "unsent
+ * edit" note, KeptEditNote.tsx): localStorage tells this page nothing of its own writes.
+ */
+export const useEditDraftsVersion = create(() => 0);
+
 function writeAll(all: Kept): void {
   const storage = pageStorage();
   if (!storage) return;
+  useEditDraftsVersion.setState((n) => n + 1, true);
   try {
     if (Object.keys(all).length === 0) storage.removeItem(EDIT_DRAFTS_KEY);
     else storage.setItem(EDIT_DRAFTS_KEY, JSON.stringify(all));
@@ -61,6 +69,11 @@ function asDraft(found: unknown): EditDraft | null {
     added: Array.isArray(added) ? added.filter(isAttachmentBlock) : [],
     ...(typeof conversationId === 'string' ? { conversationId } : {}),
   };
+}
+
+/** The messages with a kept edit, read at once (the message box's note looks through a whole chat's messages). */
+export function keptEditIds(): Set<string> {
+  return new Set(Object.keys(readAll()).filter((id) => readEditDraft(id) !== null));
 }
 
 /** The edit kept for a message, or null. */

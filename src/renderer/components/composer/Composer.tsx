@@ -10,6 +10,7 @@ import { FileChip, RemovableThumb } from '../turn/Attachments';
 import { loadConnectionsOnce, useConnectionsStore } from '../../store/connections-slice';
 import { useFileDrop } from './use-file-drop';
 import { ContextMeter } from './ContextMeter';
+import { KeptEditNote } from './KeptEditNote';
 import { PageRangeRow } from './PageRange';
 import { useWindowRoom } from './use-window-room';
 import { cannotSee, messageRefusal, unreadableFile } from './send-checks';
@@ -364,6 +365,7 @@ export function Composer() {
               Review
             </button>
           )}
+          <KeptEditNote />
           {unseenNote && (
             <span className="composer-note" data-testid="unseen-images-note" role="status">
               <ImageOff className="icon" aria-hidden />
