@@ -39,6 +39,7 @@ describe('the message box’s window with the GPU memory unknown', () => {
     await page.getByTestId('context-set-gpu').click();
     await page.getByTestId('settings-dialog').waitFor();
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('gpu-override');
+    await shootAtBothWidths(page, 'composer-gpu-settings', '[data-testid="gpu-override"]');
     await page.getByTestId('gpu-override').fill('12');
     await page.getByTestId('settings-save').click();
     await page.getByTestId('settings-dialog').waitFor({ state: 'detached' });
