@@ -87,7 +87,9 @@ export class AnthropicParser implements WireParser {
     const index = num(data.index) ?? 0;
     switch (type) {
       case 'message_start':
-        this.addUsage(data.message?.usage);
+        // Its output_tokens is a placeholder (1), not a count: the count comes with message_delta, at the end. Kept
+        // as the answer's usage, a stopped answer said "1 token" in place of main's count of what streamed.
+        this.addUsage(data.message?.usage, false);
         return [];
       case 'content_block_start':
         return this.start(index, data.content_block ?? {});
@@ -265,14 +267,15 @@ export class AnthropicParser implements WireParser {
     return parts;
   }
 
-  private addUsage(usage: Record<string, unknown> | undefined): void {
+  /** `final`: the usage holds the output count (message_delta's, cumulative; a whole message's), not message_start's. */
+  private addUsage(usage: Record<string, unknown> | undefined, final = true): void {
     if (!usage) return;
     // Prompt tokens = fresh + cache writes + cache reads: what the window actually held (calibration, §2).
     const input = num(usage.input_tokens);
     if (input !== undefined) {
       this.usage.inputTokens = input + (num(usage.cache_creation_input_tokens) ?? 0) + (num(usage.cache_read_input_tokens) ?? 0);
     }
-    const output = num(usage.output_tokens);
+    const output = final ? num(usage.output_tokens) : undefined;
     if (output !== undefined) this.usage.outputTokens = output; // cumulative in message_delta
   }
 }
