@@ -7,6 +7,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it, vi } from 'vitest';
 import { AssistantTurn } from '../../src/renderer/components/turn/AssistantTurn';
+import { answerRuns } from '../../src/renderer/components/turn/answer-runs';
 import { endedStats, formatLive, keepLiveFigures, LiveSampler } from '../../src/renderer/components/turn/live-stats';
 import type { Turn } from '../../src/shared/turn';
 
@@ -53,6 +54,25 @@ describe("a streaming answer's running figures", () => {
     expect(sampler.sample(counted(55), 1000)).toEqual({ tokens: 55, tokensPerSecond: 18 });
   });
 
+  it('has no speed until the growth it saw spans 400 ms, as main: never "~ 0 tok/s" for tokens that all came before the second look', () => {
+    const sampler = new LiveSampler();
+    const counted = (tokens: number) => answer('z', [text('x'.repeat(48))], { meta: { timing: { ttftMs: 340, reasoningBlockMs: [], tokens } } });
+    // All 12 came before the first look; the next looks see no more: the page saw them grow over no time at all.
+    expect(sampler.sample(counted(12), 0)).toEqual({ tokens: 12 });
+    expect(sampler.sample(counted(12), 500)).toEqual({ tokens: 12 });
+    expect(sampler.sample(counted(12), 1000)).toEqual({ tokens: 12 });
+    // Growth it saw: 8 more, over the second from the first look, not over the pause after.
+    expect(sampler.sample(counted(20), 1000 + 0)).toEqual({ tokens: 20, tokensPerSecond: 8 });
+    expect(sampler.sample(counted(20), 3000)).toEqual({ tokens: 20, tokensPerSecond: 8 });
+    // Growth over less than 400 ms gives no speed yet.
+    const quick = new LiveSampler();
+    quick.sample(counted(5), 0);
+    expect(quick.sample(counted(9), 300)).toEqual({ tokens: 9 });
+    // A slow model's speed keeps a decimal; no speed is no "0 tok/s".
+    expect(formatLive({ tokens: 3, tokensPerSecond: 0.3 })).toEqual(['~ 3 tokens', '~ 0.3 tok/s']);
+    expect(formatLive({ tokens: 3, tokensPerSecond: 0 })).toEqual(['~ 3 tokens']);
+  });
+
   it('has none for a step that only called a tool', () => {
     const sampler = new LiveSampler();
     expect(sampler.sample(answer('t', [call]), 0)).toBeUndefined();
@@ -75,7 +95,7 @@ describe("an ended answer's figures", () => {
     keepLiveFigures('done1', { tokens: 48, tokensPerSecond: 17 });
     const done = answer('done1', [text('The sky is blue.')], { status: 'done', usage: { outputTokens: 50, generationMs: 2500 } });
     expect(statsText(draw(done))).toBe('50 tokens · 20.0 tok/s · first token 340 ms');
-    expect(endedStats('', false, undefined)).toBe('');
+    expect(endedStats('', false, undefined, undefined)).toBe('');
   });
 
   it('are the running ones it had where it was stopped before the server counted', () => {
@@ -87,5 +107,39 @@ describe("an ended answer's figures", () => {
   it('are the ones main saved with a stopped answer after a reload, when this window never saw it stream', () => {
     const stopped = answer('reloaded1', [text('The sky is')], { status: 'aborted', stop: 'aborted', meta: { timing: { ttftMs: 340, reasoningBlockMs: [], tokens: 64, tokensPerSecond: 21.4 } } });
     expect(statsText(draw(stopped))).toBe('~ 64 tokens · ~ 21 tok/s · first token 340 ms');
+  });
+
+  it("of an Anthropic answer stopped before the server's count are main's, not message_start's \"1 token\"", () => {
+    // Saved before the dialect left message_start's placeholder out: its usage says 1, main counted 64.
+    const stopped = answer('anthropic1', [text('The sky is')], {
+      status: 'aborted',
+      stop: 'aborted',
+      usage: { inputTokens: 40, outputTokens: 1 },
+      meta: { timing: { ttftMs: 340, reasoningBlockMs: [], tokens: 64, tokensPerSecond: 21.4 } },
+    });
+    expect(statsText(draw(stopped))).toBe('~ 64 tokens · ~ 21 tok/s · first token 340 ms');
+  });
+
+  it("of a stopped multi-step answer are main's count of the whole answer, not the server's count of its first step", () => {
+    const user: Turn = { ...answer('u', []), role: 'user', parentId: null, status: 'done', blocks: [text('Weather?')] };
+    const first = answer('step1', [call], { parentId: 'u', status: 'done', stop: 'tool_use', usage: { outputTokens: 20, generationMs: 800 } });
+    // Main's count covers both steps: the first's 20 and the 44 the second streamed before Stop.
+    const last = answer('step2', [text('It is sunny in')], {
+      parentId: 'step1',
+      status: 'aborted',
+      stop: 'aborted',
+      meta: { timing: { ttftMs: 90, reasoningBlockMs: [], tokens: 64, tokensPerSecond: 21.4 } },
+    });
+    const run = answerRuns([user, first, last]).get('step2')!;
+    // The steps' sum is the first step's count alone: what the footer showed, as if the whole answer's.
+    expect(run.stats).toBe('20 tokens · first token 340 ms');
+    const html = renderToStaticMarkup(<AssistantTurn turn={last} answers={new Map()} runFirst={run.first} runLast runStats={run.stats} />);
+    expect(statsText(html)).toBe('~ 64 tokens · ~ 21 tok/s · first token 340 ms');
+  });
+
+  it("are main's last count, sent with the stop, over the last the page drew a moment before", () => {
+    keepLiveFigures('stopped2', { tokens: 120, tokensPerSecond: 18.2 });
+    const stopped = answer('stopped2', [text('The sky is')], { status: 'aborted', stop: 'aborted', meta: { timing: { ttftMs: 340, reasoningBlockMs: [], tokens: 126, tokensPerSecond: 18.9 } } });
+    expect(statsText(draw(stopped))).toBe('~ 126 tokens · ~ 19 tok/s · first token 340 ms');
   });
 });

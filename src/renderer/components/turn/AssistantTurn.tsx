@@ -13,7 +13,7 @@ import { answerKey, type ToolAnswer, type ToolAnswers } from './tool-answers';
 import { regenerate } from '../../store/branch-actions';
 import { materializeAlias } from '../../store/models-slice';
 import { answerStats, formatStats } from './answer-stats';
-import { callsToolsOnly, endedStats, keptLiveFigures } from './live-stats';
+import { callsToolsOnly, endedStats, keptLiveFigures, serverCounted } from './live-stats';
 import { LiveStats } from './LiveStats';
 import { copyText } from '../../copy-text';
 import { BranchSwitcher } from './BranchSwitcher';
@@ -118,7 +118,7 @@ export const AssistantTurn = memo(function AssistantTurn({ turn, answers, runFir
   const first = runFirst ?? turn;
   // Ended: the server's figures; where it sent no count (stopped mid-stream), the running ones the answer had.
   const ended = streaming ? '' : (runStats ?? formatStats(answerStats(turn)).join(' · '));
-  const stats = streaming ? '' : endedStats(ended, /^\d+ tokens?\b/.test(ended), keptLiveFigures(turn));
+  const stats = streaming ? '' : endedStats(ended, serverCounted(turn), keptLiveFigures(turn), answerStats(first).ttftMs);
   // While it streams: main's first token, the answer's (its first step's), as soon as it comes.
   const liveTtft = streaming && runLast && !callsToolsOnly(turn) ? answerStats(first).ttftMs : undefined;
   const answer = finalAssistantText([turn]);

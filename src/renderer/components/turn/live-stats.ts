@@ -13,6 +13,7 @@
 import { CHARS_PER_TOKEN } from '../../../shared/context-estimate';
 import type { Turn } from '../../../shared/turn';
 import { MIN_SPEED_SPAN_MS, turnTimingMeta } from '../../../shared/turn-timing';
+import { formatStats } from './answer-stats';
 
 /** How often the running figures are drawn. */
 export const LIVE_STATS_MS = 500;
@@ -54,26 +55,32 @@ export function countedTokens(turn: Pick<Turn, 'meta' | 'blocks'>): number | und
 }
 
 /**
- * Samples one streaming answer. The speed is measured from the first sample that saw it write, on the page's clock:
- * what came after it over the time since, so the wait for the first token is not in it (as the server's speed).
+ * Samples one streaming answer. The speed is measured on the page's clock from the first sample that saw it write to
+ * the last one that saw it grow, so the wait for the first token is not in it (as the server's), nor a pause after
+ * the last. None until those span MIN_SPAN_MS, as main's (turn-timing.ts): an answer whose tokens all came before
+ * the second look grew over no time the page saw, and read "~ 0 tok/s".
  */
 export class LiveSampler {
   private first: { at: number; tokens: number } | undefined;
+  private grew: { at: number; tokens: number } | undefined;
 
   sample(turn: Pick<Turn, 'blocks' | 'meta'>, at: number): LiveFigures | undefined {
     const tokens = countedTokens(turn) ?? Math.round(generatedChars(turn) / CHARS_PER_TOKEN);
     if (tokens === 0 || callsToolsOnly(turn)) return undefined;
     this.first ??= { at, tokens };
-    const span = at - this.first.at;
-    if (span < MIN_SPAN_MS) return { tokens };
-    return { tokens, tokensPerSecond: (tokens - this.first.tokens) / (span / 1000) };
+    if (tokens > (this.grew ?? this.first).tokens) this.grew = { at, tokens };
+    const span = this.grew ? this.grew.at - this.first.at : 0;
+    if (!this.grew || span < MIN_SPAN_MS) return { tokens };
+    return { tokens, tokensPerSecond: (this.grew.tokens - this.first.tokens) / (span / 1000) };
   }
 }
 
 /** "~ 120 tokens", "~ 18 tok/s": whole numbers, as an estimate has no decimals to give. */
 export function formatLive(figures: LiveFigures): string[] {
   const parts = [`~ ${figures.tokens} ${figures.tokens === 1 ? 'token' : 'tokens'}`];
-  if (figures.tokensPerSecond !== undefined) parts.push(`~ ${Math.round(figures.tokensPerSecond)} tok/s`);
+  // A speed under one a second keeps a decimal: rounded, it read "~ 0 tok/s", which is no speed at all.
+  const speed = figures.tokensPerSecond;
+  if (speed !== undefined && speed > 0) parts.push(`~ ${speed < 0.95 ? speed.toFixed(1) : Math.round(speed)} tok/s`);
   return parts;
 }
 
@@ -90,22 +97,33 @@ export function keepLiveFigures(turnId: string, figures: LiveFigures): void {
 }
 
 /**
- * The running figures a stopped answer keeps: those it showed in this window, or after a reload main's count saved
- * with it (its timing).
+ * The running figures a stopped answer keeps: the count main saved with it (its last, sent with the stop, and the
+ * one a reload reads), or where main saved none those it showed in this window.
  */
 export function keptLiveFigures(turn: Pick<Turn, 'id' | 'meta' | 'blocks'>): LiveFigures | undefined {
-  const seen = shown.get(turn.id);
-  if (seen) return seen;
   const saved = turnTimingMeta(turn);
-  if (saved.tokens === undefined || saved.tokens === 0) return undefined;
+  if (saved.tokens === undefined || saved.tokens === 0) return shown.get(turn.id);
   return saved.tokensPerSecond === undefined ? { tokens: saved.tokens } : { tokens: saved.tokens, tokensPerSecond: saved.tokensPerSecond };
 }
 
+/** Ends that came before the server finished: a count it sent is not the answer's (Anthropic's message_start's 1). */
+const ENDED_EARLY: ReadonlySet<Turn['status']> = new Set(['aborted', 'cut', 'error', 'interrupted']);
+
 /**
- * An ended answer's footer figures: the server's (`stats`, as formatted by answer-stats.ts), or, where the server sent
- * no count (an answer stopped or cut off mid-stream), the running figures it showed last, still marked "~".
+ * The server counted the answer: its last step (where the footer is) finished with the server's count. A step
+ * stopped or cut off has none to trust, and an answer whose earlier steps the server counted but whose last it did
+ * not has only part of its count in the steps' sum: main's count, which covers the whole answer, is shown then.
  */
-export function endedStats(stats: string, serverCounted: boolean, kept: LiveFigures | undefined): string {
-  if (serverCounted || kept === undefined) return stats;
-  return [...formatLive(kept), ...(stats === '' ? [] : [stats])].join(' · ');
+export function serverCounted(last: Pick<Turn, 'usage' | 'status'>): boolean {
+  return last.usage?.outputTokens !== undefined && !ENDED_EARLY.has(last.status);
+}
+
+/**
+ * An ended answer's footer figures: the server's (`stats`, the whole answer's, as formatted by answer-stats.ts), or,
+ * where the server did not count it (an answer stopped or cut off mid-stream), main's count of the whole answer or
+ * the running figures it showed last, still marked "~", and its first token.
+ */
+export function endedStats(stats: string, counted: boolean, kept: LiveFigures | undefined, ttftMs: number | undefined): string {
+  if (counted || kept === undefined) return stats;
+  return [...formatLive(kept), ...formatStats(ttftMs === undefined ? {} : { ttftMs })].join(' · ');
 }
