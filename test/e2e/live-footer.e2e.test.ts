@@ -9,6 +9,7 @@ import type { Page } from 'playwright-core';
 import { assistant, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 import { TAGS_BODY } from '../replay-server/ollama-wire';
 import { pickModel } from './helpers/picker';
+import { shootAtBothWidths } from './helpers/screenshots';
 
 let s: UiSession | undefined;
 afterEach(async () => {
@@ -91,7 +92,7 @@ describe("a streaming answer's footer", () => {
     await expect.poll(() => assistant(page).getByTestId('answer-stats').textContent(), { timeout: 15_000 }).toMatch(new RegExp(`^${count!} · `));
   });
 
-  it("a stopped answer's Retry fits the room kept for the actions, at 390 px under a long model name", async () => {
+  it("a stopped answer's Retry fits the room kept for the actions, at 390 px under a long model name cut with an ellipsis", async () => {
     const model = 'hf.co/bartowski/Meta-Llama-3.1-8B-Instruct-GGUF:Q4_K_M';
     const tags = JSON.parse(TAGS_BODY) as { models: { name: string; model: string }[] };
     const routes = chatRoutes(ollamaLines(words(40), 'stop', model), 30, 12).map((r) =>
@@ -104,6 +105,15 @@ describe("a streaming answer's footer", () => {
     await send(page, 'Count for me');
     await expect.poll(async () => ((await liveStats(page).count()) === 1 ? await liveStats(page).textContent() : null), { timeout: 15_000 }).toMatch(RUNNING);
     expect(await assistant(page).getByTestId('model-label').getAttribute('data-model')).toBe(model);
+    // The name is cut with an ellipsis ("…GGUF:Q4_K" read as a whole name), its whole in the tooltip: the box that
+    // cuts it holds the text itself (in a flex row bare text is an anonymous box, which no ellipsis reaches).
+    const cut = await assistant(page).getByTestId('model-label').evaluate((label) => {
+      const walker = document.createTreeWalker(label, NodeFilter.SHOW_TEXT);
+      const name = walker.nextNode()!.parentElement!;
+      const style = getComputedStyle(name);
+      return { clipped: name.scrollWidth > name.clientWidth, ellipsis: style.textOverflow, display: style.display, title: label.getAttribute('title') };
+    });
+    expect(cut).toEqual({ clipped: true, ellipsis: 'ellipsis', display: expect.not.stringMatching(/flex|grid/), title: model });
     const streamingHeight = await footerHeight(page);
     const reserved = await assistant(page).locator('.actions-reserved').evaluate((el) => el.getBoundingClientRect().width);
     await page.getByTestId('composer-stop').click();
@@ -121,6 +131,7 @@ describe("a streaming answer's footer", () => {
     });
     expect(inside).toBe(true);
     expect(await retry.getAttribute('aria-label')).toBe('Retry');
+    await shootAtBothWidths(page, 'stopped-long-model', '[data-testid="answer-footer"]');
     replay.release();
   });
 });

@@ -78,7 +78,8 @@ function ModelLabel({ turn }: { turn: Turn }) {
   if (!model) return null;
   return (
     <span className="model-label" data-testid="model-label" data-model={model} title={alias ? `${model}, an alias of ${alias.model}` : model}>
-      {model}
+      {/* A span of its own: in the label's flex row bare text is an anonymous item, which no ellipsis reaches. */}
+      <span className="model-name">{model}</span>
       {alias && <span className="via">alias of {alias.model}</span>}
     </span>
   );
