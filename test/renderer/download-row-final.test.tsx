@@ -22,7 +22,7 @@ describe('a download row that stopped', () => {
   });
 
   it('offers Resume where asking again may help', () => {
-    const html = renderToStaticMarkup(<DownloadRow p={{ ...stopped, error: 'The download stopped: socket hang up. Start it again to resume.' }} />);
+    const html = renderToStaticMarkup(<DownloadRow p={{ ...stopped, error: 'The download of missing.gguf stopped: the connection to 127.0.0.1 broke. Resume tries again.' }} />);
     expect(buttons(html)).toEqual(['Resume', 'Cancel']);
     expect(html).toContain('stopped');
   });

@@ -3,7 +3,7 @@
  * and that misbehaves on purpose: it drops the connection halfway, stalls, or states a sha256 the bytes do not have.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -159,7 +159,7 @@ describe('downloads: resumable and verified', () => {
     const m = manager();
     await m.start(url);
     await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
-    expect(last()?.error).toMatch(/^The download of scripted-plain\.gguf ended early: [\d,]+ bytes arrived, and its own header needs at least [\d,]+ .*Start it again to resume\.$/);
+    expect(last()?.error).toMatch(/^The download of scripted-plain\.gguf ended early: [\d,]+ bytes arrived, and its own header needs at least [\d,]+ .*What arrived is kept: Resume goes on from there\.$/);
     expect(events.some((e) => e.state === 'done')).toBe(false);
     expect(existsSync(join(dir, 'scripted-plain.gguf'))).toBe(false);
     expect(existsSync(join(dir, 'scripted-plain.gguf.part'))).toBe(true);
@@ -252,6 +252,17 @@ describe('downloads: resumable and verified', () => {
     expect(unreachableMessage(new Error('disk on fire'), 'm.gguf', 'https://huggingface.co/m.gguf', 0)).toBeNull();
   });
 
+  it('says what Resume does where a download stopped for another reason, in the words of its button', async () => {
+    // The models folder cannot be made: its parent is a file (a reason no other message names).
+    const blocked = join(dir, 'not-a-folder');
+    writeFileSync(blocked, 'x');
+    await testDownloadManager(join(blocked, 'models'), db, events).start(url);
+    await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
+    // Before: "The download stopped: ENOTDIR: … Start it again to resume." beside a button called Resume.
+    expect(last()?.error).toMatch(/^The download of scripted-plain\.gguf stopped: .*not a directory.*\. Resume tries again\.$/);
+    expect(last()?.error).not.toMatch(/start it again/i);
+  });
+
   it('checks free disk space before taking a byte', async () => {
     await manager({ diskSpace: () => Promise.resolve({ free: 1000, size: 100 * GIB }) }).start(url);
     await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
@@ -322,7 +333,7 @@ describe('downloads: a margin left free for the chats (round 11)', () => {
     await manager({ diskSpace, marginFor: () => margin }).start(url);
     await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
     expect(last()?.error).toMatch(/^The download of scripted-plain\.gguf stopped to keep 1 MiB free so your chats can still be saved: it needs [\d.]+ MiB more, and [\d.]+ MiB is free in /);
-    expect(last()?.error).toContain(`is free in ${dir}. What arrived is kept: free some space, then start it again to resume.`);
+    expect(last()?.error).toContain(`is free in ${dir}. What arrived is kept: free some space, then Resume goes on from there.`);
     // The margin is still free, and what arrived waits on disk.
     expect(room - onDisk()).toBeGreaterThanOrEqual(margin);
     const kept = onDisk();

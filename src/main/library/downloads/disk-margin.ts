@@ -7,6 +7,7 @@
  */
 import { stat, statfs } from 'node:fs/promises';
 import { UserFacingError } from '../../errors';
+import { resumeWords } from './unreachable';
 
 /** The room on a disk, as statfs gives it for this user. */
 export interface DiskSpace {
@@ -88,9 +89,10 @@ export class MarginGuard {
 
   /**
    * Resolves when `n` more bytes leave the margin free; throws OutOfMarginError where they would not. `unflushed`:
-   * bytes given to the file but not on the disk yet, which a look at the disk does not see.
+   * bytes given to the file but not on the disk yet, which a look at the disk does not see. `arrived`: the bytes of
+   * the file written so far (kept for Resume).
    */
-  async take(n: number, remaining: number | null, unflushed: number): Promise<void> {
+  async take(n: number, remaining: number | null, unflushed: number, arrived: number): Promise<void> {
     if (n <= this.room) {
       this.room -= n;
       return;
@@ -103,7 +105,7 @@ export class MarginGuard {
       const needs = remaining === null ? 'it needs more (its source gave no size)' : `it needs ${bytesUp(remaining)} more`;
       throw new OutOfMarginError(
         'server-error',
-        `The download of ${this.file} stopped to keep ${bytesUp(margin)} free ${this.why}: ${needs}, and ${bytesDown(free)} is free in ${this.dir}. What arrived is kept: free some space, then start it again to resume.`,
+        `The download of ${this.file} stopped to keep ${bytesUp(margin)} free ${this.why}: ${needs}, and ${bytesDown(free)} is free in ${this.dir}. ${resumeWords(arrived, 'free some space')}`,
       );
     }
     this.room = Math.min(budget, Math.max(n, Math.floor(margin / 16))) - n;

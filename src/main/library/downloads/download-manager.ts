@@ -23,7 +23,7 @@ import { pathInFolder, PART_SUFFIX } from '../models-folder';
 import { checkRoomBeforeStart, chatsMarginFor, diskSpaceOf, MarginGuard, marginReason, OutOfMarginError, type ChatsOnDisk, type DiskSpaceProbe, type MarginRule } from './disk-margin';
 import { describeRemote, downloadDispatcher, parseSource, SourceRefusedError, type DownloadSource } from './download-source';
 import { SpeedMeter } from './speed-meter';
-import { unreachableMessage } from './unreachable';
+import { resumeWords, unreachableMessage } from './unreachable';
 
 /** Every GGUF file starts with these 4 bytes. */
 const GGUF_MAGIC = Buffer.from('GGUF', 'latin1');
@@ -252,7 +252,7 @@ export class DownloadManager {
             head = null;
           }
         }
-        await guard.take(buf.length, r.progress.total === null ? null : r.progress.total - bytes, out.writableLength);
+        await guard.take(buf.length, r.progress.total === null ? null : r.progress.total - bytes, out.writableLength, bytes);
         // A write that fails (ENOSPC) ends the stream with 'error' and no 'drain': waiting for that only hung.
         if (!out.write(buf)) await drained(out);
         bytes += buf.length;
@@ -334,9 +334,9 @@ export class DownloadManager {
       err instanceof UserFacingError
         ? err.message
         : isDiskFull(err)
-          ? `The disk that holds the models folder ${this.deps.modelsDir()} is full, so the download of ${r.progress.file} stopped; what arrived is kept. Free some space, then start it again to resume.`
+          ? `The disk that holds the models folder ${this.deps.modelsDir()} is full, so the download of ${r.progress.file} stopped. ${resumeWords(r.progress.bytes, 'free some space')}`
           : (unreachableMessage(err, r.progress.file, url, r.progress.bytes) ??
-            `The download stopped: ${err instanceof Error ? err.message : String(err)}. Start it again to resume.`);
+            `The download of ${r.progress.file} stopped: ${(err instanceof Error ? err.message : String(err)).replace(/\.$/, '')}. ${resumeWords(r.progress.bytes)}`);
     r.progress = { ...r.progress, state: 'error', error: message, bytesPerSecond: null, etaSeconds: null, ...(final ? { resumable: false, bytes: 0 } : {}) };
     this.deps.log(`downloads: ${r.progress.file}: ${message}`);
     this.changedAndReport(r);
@@ -359,7 +359,7 @@ async function endedEarly(file: string, part: string): Promise<void> {
   } catch (err) {
     // Any other fault of the file is the models list's to show, with its reason, as for a file copied in.
     if (err instanceof GgufIncompleteError) {
-      throw new UserFacingError('server-error', `The download of ${file} ended early: ${err.size.toLocaleString('en-US')} bytes arrived, and its own header needs at least ${err.needed.toLocaleString('en-US')} (the source gave no length to check against). Start it again to resume.`);
+      throw new UserFacingError('server-error', `The download of ${file} ended early: ${err.size.toLocaleString('en-US')} bytes arrived, and its own header needs at least ${err.needed.toLocaleString('en-US')} (the source gave no length to check against). ${resumeWords(err.size)}`);
     }
   }
 }

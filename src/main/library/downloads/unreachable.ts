@@ -43,6 +43,15 @@ export function unreachableMessage(err: unknown, file: string, url: string, byte
     host = 'the source';
   }
   const reason = REASONS[code]?.(host) ?? '';
-  const next = bytes > 0 ? 'What arrived is kept: Resume goes on from there.' : 'Resume tries again.';
-  return `The download of ${file} stopped: ${reason} ${next}`;
+  return `The download of ${file} stopped: ${reason} ${resumeWords(bytes)}`;
+}
+
+/**
+ * What the Resume button does next, said the way the button is called: `bytes` on disk are gone on from, none are
+ * asked for again. The download messages said "start it again to resume" beside a button called Resume.
+ * `first`: what to do before pressing it (free some space), said first.
+ */
+export function resumeWords(bytes: number, first?: string): string {
+  if (first === undefined) return bytes > 0 ? 'What arrived is kept: Resume goes on from there.' : 'Resume tries again.';
+  return bytes > 0 ? `What arrived is kept: ${first}, then Resume goes on from there.` : `${first[0]?.toUpperCase() ?? ''}${first.slice(1)}, then Resume tries again.`;
 }
