@@ -47,7 +47,10 @@ export function DownloadBox() {
 }
 
 export function DownloadRow({ p }: { p: DownloadProgress }) {
-  const percent = p.total ? Math.floor((p.bytes / p.total) * 1000) / 10 : null;
+  // Stopped before a byte came (refused, unreachable, no room): "0 B / ?" and an empty bar said nothing a user
+  // could use; the row says that nothing arrived, and the size to come where the source gave one.
+  const nothing = p.bytes === 0 && (p.state === 'error' || p.state === 'paused');
+  const percent = p.total && !nothing ? Math.floor((p.bytes / p.total) * 1000) / 10 : null;
   return (
     <div className="mm-pull" data-testid="library-download-progress" data-bytes={p.bytes} data-total={p.total ?? ''} data-state={p.state}>
       <div className="mm-row">
@@ -57,7 +60,9 @@ export function DownloadRow({ p }: { p: DownloadProgress }) {
       {/* An animated bar only while bytes may come: a stopped download of unknown size shows none. */}
       {(p.state === 'running' || p.state === 'verifying' || percent !== null) && <progress max={100} value={percent ?? undefined} aria-label={`Downloading ${p.file}`} />}
       <div className="mm-row mm-muted">
-        <span>{formatBytes(p.bytes)} / {p.total === null ? '?' : formatBytes(p.total)}</span>
+        <span data-testid="library-download-bytes">
+          {nothing ? `nothing arrived${p.total === null ? '' : ` of ${formatBytes(p.total)}`}` : `${formatBytes(p.bytes)} / ${p.total === null ? '?' : formatBytes(p.total)}`}
+        </span>
         <span>{percent === null ? '' : `${percent}%`}</span>
         <span>{p.bytesPerSecond === null ? '' : `${formatBytes(p.bytesPerSecond)}/s`}</span>
         <span>{p.etaSeconds === null ? '' : `${formatDuration(p.etaSeconds)} left`}</span>
@@ -84,14 +89,14 @@ function stateWords(p: DownloadProgress): string {
     case 'running':
       return 'downloading';
     case 'paused':
-      return 'paused: resumes where it stopped';
+      return p.bytes === 0 ? 'paused before it started' : 'paused: resumes where it stopped';
     case 'verifying':
       return 'verifying size and sha256';
     case 'done':
       // "Verified" only where a sha256 was checked: the size alone says little about the bytes.
       return p.verified ? 'done, sha256 verified' : p.total !== null ? 'done (size checked; the source gave no sha256 to verify)' : 'done';
     case 'error':
-      return p.resumable === false ? 'not downloaded' : 'stopped';
+      return p.resumable === false ? 'not downloaded' : p.bytes === 0 ? 'not started' : 'stopped';
     case 'cancelled':
       return 'cancelled';
   }
