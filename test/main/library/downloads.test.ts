@@ -263,6 +263,49 @@ describe('downloads: resumable and verified', () => {
     expect(last()?.error).not.toMatch(/start it again/i);
   });
 
+  it('refuses a second address for a file a download still writes, and keeps the first one as it was', async () => {
+    behaviour = { first: 'stall-half', statedSha: null };
+    const m = manager();
+    const { downloadId } = await m.start(url);
+    await expect.poll(() => last()?.bytes ?? 0, { timeout: 20_000 }).toBeGreaterThan(0);
+    const elsewhere = url.replace('/models/', '/mirror/');
+    // Running: it said nothing and the first download went on as if this address had been asked.
+    await expect(m.start(elsewhere)).rejects.toThrow('A download of scripted-plain.gguf from another address is running: Cancel it first to download scripted-plain.gguf from this one.');
+    m.pause(downloadId);
+    await expect.poll(() => last()?.state).toBe('paused');
+    const kept = readFileSync(join(dir, 'scripted-plain.gguf.part')).length;
+    const asked = ranges.length;
+    // Paused (or stopped): before, the second address took over its row and source, and went on from its bytes.
+    await expect(m.start(elsewhere)).rejects.toThrow('A download of scripted-plain.gguf from another address is already here: Resume it, or Cancel it to download scripted-plain.gguf from this one.');
+    expect(m.list()).toEqual([expect.objectContaining({ downloadId, source: url, state: 'paused', bytes: kept })]);
+    expect(ranges.length).toBe(asked);
+    expect(readFileSync(join(dir, 'scripted-plain.gguf.part')).length).toBe(kept);
+    // Its own address resumes it, in its row.
+    expect(await m.start(url)).toEqual({ downloadId });
+    await m.cancel(downloadId);
+  });
+
+  it('downloads a file from a second address beside a first one refused for good, each in its own row', async () => {
+    behaviour = { first: 'all', statedSha: null, missing: true };
+    const m = manager();
+    const missing = url.replace('/models/', '/gone/');
+    const first = await m.start(missing);
+    await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');
+    behaviour = { first: 'stall-half', statedSha: null };
+    const second = await m.start(url);
+    expect(second.downloadId).not.toBe(first.downloadId);
+    await expect.poll(() => last()?.bytes ?? 0, { timeout: 20_000 }).toBeGreaterThan(0);
+    expect(m.list()).toEqual([
+      expect.objectContaining({ downloadId: first.downloadId, source: missing, state: 'error', resumable: false }),
+      expect.objectContaining({ downloadId: second.downloadId, source: url, state: 'running' }),
+    ]);
+    // Dismissing the refused one leaves the other's bytes alone (Cancel deleted the file's part by its name).
+    await m.cancel(first.downloadId);
+    expect(existsSync(join(dir, 'scripted-plain.gguf.part'))).toBe(true);
+    expect(existsSync(join(dir, '.scripted-plain.gguf.download.json'))).toBe(true);
+    m.pause(second.downloadId);
+  });
+
   it('checks free disk space before taking a byte', async () => {
     await manager({ diskSpace: () => Promise.resolve({ free: 1000, size: 100 * GIB }) }).start(url);
     await expect.poll(() => last()?.state, { timeout: 20_000 }).toBe('error');

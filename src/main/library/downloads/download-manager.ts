@@ -21,7 +21,7 @@ import { sha256File, type FileDigests } from '../file-digest';
 import { GgufIncompleteError, readGgufHeader } from '../gguf-header';
 import { pathInFolder, PART_SUFFIX } from '../models-folder';
 import { checkRoomBeforeStart, chatsMarginFor, diskSpaceOf, MarginGuard, marginReason, OutOfMarginError, type ChatsOnDisk, type DiskSpaceProbe, type MarginRule } from './disk-margin';
-import { describeRemote, downloadDispatcher, parseSource, SourceRefusedError, type DownloadSource } from './download-source';
+import { describeRemote, downloadDispatcher, elsewhere, fromUrl, parseSource, SourceRefusedError, type DownloadSource } from './download-source';
 import { SpeedMeter } from './speed-meter';
 import { resumeWords, unreachableMessage } from './unreachable';
 
@@ -120,11 +120,18 @@ export class DownloadManager {
     }
   }
 
-  /** Starts a download, or resumes the one that writes the same file. */
+  /**
+   * Starts a download, or resumes the one from the same address. Another address for a file that a download still
+   * writes is refused: it took over that download's row and source, and its bytes (a different file, maybe) went on
+   * from the first one's. One refused for good (a 404, a web page) keeps its row and message beside the new one.
+   */
   async start(input: string): Promise<{ downloadId: string }> {
     await this.restore();
     const src = parseSource(input);
-    const existing = [...this.all.entries()].find(([, r]) => r.progress.file === src.file && r.progress.state !== 'done' && r.progress.state !== 'cancelled');
+    const sameFile = [...this.all.entries()].filter(([, r]) => r.progress.file === src.file && r.progress.state !== 'done' && r.progress.state !== 'cancelled');
+    const going = sameFile.find(([, r]) => r.progress.resumable !== false);
+    if (going && !fromUrl(going[1].progress.source, src.url)) throw new UserFacingError('invalid-payload', elsewhere(src.file, going[1].progress.state));
+    const existing = going ?? sameFile.find(([, r]) => fromUrl(r.progress.source, src.url));
     if (existing && existing[1].progress.state === 'running') return { downloadId: existing[0] };
     const dir = this.deps.modelsDir();
     const target = pathInFolder(dir, src.file);
@@ -160,10 +167,12 @@ export class DownloadManager {
     if (!r) return false;
     r.progress = { ...r.progress, state: 'cancelled', bytesPerSecond: null, etaSeconds: null };
     r.controller?.abort();
-    const dir = this.deps.modelsDir();
-    const part = pathInFolder(dir, r.progress.file) + PART_SUFFIX;
-    await rm(part, { force: true });
-    await rm(sidecarPath(dir, r.progress.file), { force: true });
+    // One refused for good has nothing on disk (fail() removed it): what is there now is another download's.
+    if (r.progress.resumable !== false) {
+      const dir = this.deps.modelsDir();
+      await rm(pathInFolder(dir, r.progress.file) + PART_SUFFIX, { force: true });
+      await rm(sidecarPath(dir, r.progress.file), { force: true });
+    }
     this.report(r);
     this.all.delete(id);
     this.deps.changed('download-cancelled');

@@ -4,6 +4,7 @@
  * size and, where it gives one, its sha256 (Hugging Face serves LFS files with `X-Linked-Etag: "<sha256>"` and
  * `X-Linked-Size`; other servers may send `Repr-Digest`/`Digest: sha-256=<base64>`).
  */
+import type { DownloadProgress } from '../../../shared/library';
 import { Agent, interceptors, request, type Dispatcher } from '../../leg/undici';
 import { UserFacingError } from '../../errors';
 import { modelFileName } from '../models-folder';
@@ -93,4 +94,20 @@ function sha256From(linkedEtag: string | null, digest: string | null): string | 
     if (hex.length === 64) return hex;
   }
   return null;
+}
+
+/** Whether `source` (as a download's row keeps it: a URL or hf:…) is the address `url`. */
+export function fromUrl(source: string, url: string): boolean {
+  try {
+    return parseSource(source).url === url;
+  } catch {
+    return false;
+  }
+}
+
+/** Why a second address for `file` is refused, with what to do about the download already there (its buttons). */
+export function elsewhere(file: string, state: DownloadProgress['state']): string {
+  return state === 'running' || state === 'verifying'
+    ? `A download of ${file} from another address is running: Cancel it first to download ${file} from this one.`
+    : `A download of ${file} from another address is already here: Resume it, or Cancel it to download ${file} from this one.`;
 }
