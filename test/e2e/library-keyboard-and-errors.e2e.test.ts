@@ -5,6 +5,7 @@
  * scripted GGUFs; nothing listens for downloads (no internet here).
  */
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCRIPTS } from '../support/scripted-gguf/scripts';
@@ -87,6 +88,20 @@ describe('the built-in library by hand and by keyboard', () => {
     await row('plain.gguf').getByTestId('library-rename-cancel').click();
     // Cancelled, the rename's refusal goes with its form.
     await expect.poll(() => row('plain.gguf').getByTestId('library-row-error').count()).toBe(0);
+  });
+
+  it('says a path in a refusal by its file name, whole on hover, so it wraps cleanly at 390 px', async () => {
+    const missing = join(session.dir, 'outside', 'missing.gguf');
+    await page.getByTestId('library-add-path').fill(missing);
+    await page.getByTestId('library-add').click();
+    const error = page.getByTestId('library-error');
+    // Before: "There is no file at /tmp/firebrand-library-eyes-…/outside/missing.gguf.", broken mid-word on a phone.
+    await expect.poll(() => error.textContent()).toBe('There is no file at missing.gguf.');
+    expect(await error.locator('[title]').getAttribute('title')).toBe(missing);
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await error.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    await shootAtBothWidths(page, 'library-path-refused', '[data-testid="library-error"]');
+    await page.getByTestId('library-add-path').fill('');
   });
 
   it('keeps the focus in the download box once a download starts, and says an unreachable source in words', async () => {

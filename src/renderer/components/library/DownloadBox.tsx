@@ -2,6 +2,7 @@ import { useId, useRef, useState } from 'react';
 import type { DownloadProgress } from '../../../shared/library';
 import { cancelDownload, dismissDownload, pauseDownload, startDownload, useLibraryStore } from '../../store/library-slice';
 import { formatBytes, formatDuration } from '../models/format';
+import { PathWords } from './PathWords';
 
 /** Download a GGUF by URL or `hf:owner/repo/file.gguf`; one progress bar per download, pause/resume/cancel. */
 export function DownloadBox() {
@@ -38,7 +39,7 @@ export function DownloadBox() {
         />
         <button type="submit" data-testid="library-download-start" disabled={source.trim() === ''}>Download</button>
       </form>
-      {error && <p role="alert" className="mm-error" data-testid="library-download-refused">{error}</p>}
+      {error && <p role="alert" className="mm-error" data-testid="library-download-refused"><PathWords text={error} /></p>}
       {Object.values(all).map((p) => (
         <DownloadRow key={p.downloadId} p={p} />
       ))}
@@ -67,7 +68,7 @@ export function DownloadRow({ p }: { p: DownloadProgress }) {
         <span>{p.bytesPerSecond === null ? '' : `${formatBytes(p.bytesPerSecond)}/s`}</span>
         <span>{p.etaSeconds === null ? '' : `${formatDuration(p.etaSeconds)} left`}</span>
       </div>
-      {p.state === 'error' && <p role="alert" className="mm-error" data-testid="library-download-error">{p.error}</p>}
+      {p.state === 'error' && <p role="alert" className="mm-error" data-testid="library-download-error"><PathWords text={p.error ?? ''} /></p>}
       <div className="mm-row">
         {/* Pause and Resume are one button in one place, so the focus stays on it as one turns into the other (it
             fell to <body> as the button went). Refused for good (a 404, a web page): Resume would get the same

@@ -4,6 +4,7 @@ import { deleteModelFile, fileErrorAt, forgetLibraryError, loadBuiltin, recommen
 import { formatBytes, formatTokens } from '../models/format';
 import { LibraryContext } from './LibraryContext';
 import { useNextBuiltinWindow } from './next-window';
+import { PathWords } from './PathWords';
 
 function params(n: number | null): string | null {
   if (n === null) return null;
@@ -98,7 +99,7 @@ export function LibraryItem({
       )}
       {/* A part file with no download behind it (its record lost): what is on disk, not a model yet. */}
       {entry.state === 'downloading' && <p className="mm-muted" data-testid="library-partial">Partly downloaded: download it again from its address to finish it.</p>}
-      {entry.state === 'unusable' && <p className="mm-error" data-testid="library-reason">{entry.reason}</p>}
+      {entry.state === 'unusable' && <p className="mm-error" data-testid="library-reason"><PathWords text={entry.reason ?? ''} /></p>}
       {/* Its header reads, its weights did not load (builtin audit #8: the row read as usable, with only Load). */}
       {entry.state === 'usable' && entry.loadError !== undefined && !loaded && (
         <p className="mm-error" data-testid="library-load-error">
@@ -161,7 +162,7 @@ export function LibraryItem({
           <button type="button" data-testid="library-rename-cancel" onClick={cancelRename}>Cancel</button>
         </form>
       )}
-      {error && <p role="alert" className="mm-error" data-testid="library-row-error">{error}</p>}
+      {error && <p role="alert" className="mm-error" data-testid="library-row-error"><PathWords text={error} /></p>}
       {mode === 'context' && <LibraryContext file={entry.file} />}
     </li>
   );

@@ -7,6 +7,7 @@ import { DownloadBox } from './DownloadBox';
 import { loadBlockedReason } from '../../store/engine-busy';
 import { LibraryItem } from './LibraryItem';
 import './library.css';
+import { PathWords } from './PathWords';
 
 /** Paths of dropped files, where the carrier can tell them (the desktop app's preload); a browser cannot. */
 declare global {
@@ -51,7 +52,7 @@ export function LibrarySection() {
       <p className="mm-muted">
         Models folder: <code data-testid="library-folder">{status?.modelsDir ?? '…'}</code>. Every .gguf in it (subfolders too) is listed; change it in Settings.
       </p>
-      {error && <p role="alert" className="mm-error" data-testid="library-error">{error}</p>}
+      {error && <p role="alert" className="mm-error" data-testid="library-error"><PathWords text={error} /></p>}
       {note && <p className="mm-ok" data-testid="library-note">{note}</p>}
       {/* Named where it can be seen: two boxes of placeholders alone read alike, and the words went as one typed. */}
       <label className="lib-label" htmlFor={pathId}>Add a .gguf file from this machine</label>
