@@ -115,6 +115,17 @@ describe('the built-in library by hand and by keyboard', () => {
     const error = page.locator('[data-testid="library-download-progress"]').getByTestId('library-download-error');
     await expect.poll(() => error.textContent(), { timeout: 30_000 }).toBe(`The download of away.gguf stopped: 127.0.0.1:${port} refused the connection: nothing is listening at that address. Resume tries again.`);
     await shootAtBothWidths(page, 'library-download-unreachable', '[data-testid="library-download-progress"]');
+
+    // The same file from another address: before, it took over this row and its source without a word.
+    await page.getByTestId('library-download-url').fill(`http://127.0.0.1:${port}/mirror/away.gguf`);
+    await page.getByTestId('library-download-start').click();
+    await expect.poll(() => page.getByTestId('library-download-refused').textContent()).toBe(
+      'A download of away.gguf from another address is already here: Resume it, or Cancel it to download away.gguf from this one.',
+    );
+    expect(await page.getByTestId('library-download-progress').count()).toBe(1);
+    expect(await page.getByTestId('library-download-url').inputValue()).toBe(`http://127.0.0.1:${port}/mirror/away.gguf`);
+    await shootAtBothWidths(page, 'library-download-elsewhere', '[data-testid="library-download-refused"]');
+    await page.getByTestId('library-download-url').fill('');
     await page.getByTestId('library-download-cancel').click();
   });
 
