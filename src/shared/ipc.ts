@@ -231,8 +231,8 @@ export interface InvokeContract extends ModelInvokeContract, LibraryInvokeContra
   'conversations:export': { req: { conversationId: string; format: 'json' | 'markdown' }; res: { fileName: string; mime: string; text: string; title: string } };
   /** One file for the user to save with every conversation (Export all), each attachment's bytes once; Import reads it back whole. */
   'conversations:export-all': { req: Record<string, never>; res: { fileName: string; mime: string; text: string } };
-  /** A conversation file in one payload: small files only (one serve frame is at most 64 MiB). */
-  'conversations:import': { req: { text: string }; res: ImportResult };
+  /** A conversation file in one payload: small files only (one serve frame is at most 64 MiB). `name`: the file's, which a refusal says. */
+  'conversations:import': { req: { text: string; name?: string }; res: ImportResult };
   /**
    * A conversation file of any size Firebrand exports (CONVERSATION_FILE_MAX_BYTES), in pieces: begin with its size
    * in bytes (and its name, for messages), send its bytes in order in chunks of at most IMPORT_CHUNK_BYTES (as

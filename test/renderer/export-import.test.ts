@@ -44,7 +44,7 @@ function fakeMain(result: { imported: number; all: boolean; copies?: number; tit
     }),
     importFinish: vi.fn(async ({ uploadId }: { uploadId: string }) => {
       calls.push('finish');
-      imported = uploads.take(uploadId);
+      imported = uploads.take(uploadId).text;
       return { conversationId: 'c-imported', title: result.title ?? 'Tea', imported: result.imported, all: result.all, copies: result.copies ?? 0 };
     }),
     importCancel: vi.fn(async ({ uploadId }: { uploadId: string }) => (calls.push('cancel'), { cancelled: uploads.cancel(uploadId) })),
@@ -117,10 +117,10 @@ describe('importing a conversation file', () => {
   it('offers no Retry for a file main refuses for what it holds, and Retry where the same file may go in next time', async () => {
     const main = fakeMain();
     api.conversations['importFinish'] = vi.fn(async () => {
-      throw new FirebrandError({ code: 'invalid-payload', message: 'This file cannot be imported: it is not valid JSON. Nothing was imported.' });
+      throw new FirebrandError({ code: 'invalid-payload', message: '“notes.json” cannot be imported: it is not a conversation export; Firebrand imports the .firebrand.json files that Export and Export all save. Nothing was imported.' });
     });
     await importConversationFile(new File(['not json'], 'notes.json'));
-    expect(store.showNotice).toHaveBeenCalledWith('This file cannot be imported: it is not valid JSON. Nothing was imported.', store.REFUSED);
+    expect(store.showNotice).toHaveBeenCalledWith('“notes.json” cannot be imported: it is not a conversation export; Firebrand imports the .firebrand.json files that Export and Export all save. Nothing was imported.', store.REFUSED);
     expect(store.fail).not.toHaveBeenCalled();
 
     // Main's upload refusals that pass once the other imports are in, or once the file arrives whole: Retry.

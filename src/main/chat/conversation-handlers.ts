@@ -58,8 +58,8 @@ export function createConversationHandlers(deps: ConversationHandlersDeps): Pick
   const chatParts = deps.chat;
   const chat = chatParts.chat;
   const importUploads = new ImportUploads({ newId: randomUUID });
-  const importText = async (text: string): Promise<ImportResult> => {
-    const { conversationId, title, imported, all, copies } = await importConversation({ db, store, blobs, newId: randomUUID }, text, Date.now());
+  const importText = async ({ text, name }: { text: string; name?: string | undefined }): Promise<ImportResult> => {
+    const { conversationId, title, imported, all, copies } = await importConversation({ db, store, blobs, newId: randomUUID }, text, Date.now(), name);
     emit('conversations:changed', { conversationId });
     return { conversationId, title, imported, all, copies };
   };
@@ -100,7 +100,7 @@ export function createConversationHandlers(deps: ConversationHandlersDeps): Pick
       return exportFile({ db, store, blobs, live: chatParts.engine.live, documentText: content.documentText }, conversationId, format);
     },
     'conversations:export-all': () => exportAllFile({ db, store, blobs, live: chatParts.engine.live }, Date.now()),
-    'conversations:import': ({ text }) => importText(text),
+    'conversations:import': ({ text, name }) => importText({ text, name }),
     'conversations:import-begin': ({ size, name }) => importUploads.begin(size, name),
     'conversations:import-chunk': ({ uploadId, offset, dataBase64 }) => importUploads.append(uploadId, offset, Buffer.from(dataBase64, 'base64')),
     'conversations:import-finish': ({ uploadId }) => importText(importUploads.take(uploadId)),

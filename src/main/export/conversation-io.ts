@@ -69,8 +69,9 @@ export function serializeConversationFile(file: ConversationFile): string {
  * fail; GC sweeps any a crash leaves. Ids are kept unless they already exist here (the same file imported twice),
  * in which case all of that conversation's are remapped together.
  */
-export async function importConversation(deps: ConversationIoDeps, text: string, now: number): Promise<ImportResult> {
-  const file = await runInWorker('check-conversation-file', text);
+export async function importConversation(deps: ConversationIoDeps, text: string, now: number, name?: string): Promise<ImportResult> {
+  // Its refusals name the file (`name`, as picked), or say "This file" where no name came.
+  const file = await runInWorker('check-conversation-file', { text, name });
   const created: string[] = [];
   try {
     for (const [digest, blob] of Object.entries(file.blobs)) {

@@ -76,7 +76,11 @@ interface ParsedExport {
  * exactly the checks an upload gets (size, magic bytes, no SVG), its blocks agreeing with its bytes. Runs in a
  * worker thread (src/main/workers): a large file costs the event loop nothing.
  */
-export function checkConversationFile(text: string): CheckedConversationFile {
+export function checkConversationFile(text: string, name?: string): CheckedConversationFile {
+  return namingTheFile(name, () => checkFile(text));
+}
+
+function checkFile(text: string): CheckedConversationFile {
   const file = parseExport(text);
   const blobs: CheckedConversationFile['blobs'] = {};
   const blocksOf = new Map<string, AttachmentBlock[]>();
@@ -110,11 +114,13 @@ export function checkConversationFile(text: string): CheckedConversationFile {
 }
 
 /** Parses a one-conversation export file and checks its structure (turns, tree, digests named), before any bytes are decoded. */
-export function parseConversationFile(text: string): ConversationFile {
-  const file = parseExport(text);
-  const [only] = file.conversations;
-  if (file.all || !only) throw invalid('it holds every conversation of an Export all, not one conversation');
-  return { format: EXPORT_FORMAT, version: file.version, exportedAt: file.exportedAt, ...only, blobs: file.blobs };
+export function parseConversationFile(text: string, name?: string): ConversationFile {
+  return namingTheFile(name, () => {
+    const file = parseExport(text);
+    const [only] = file.conversations;
+    if (file.all || !only) throw invalid('it holds every conversation of an Export all, not one conversation');
+    return { format: EXPORT_FORMAT, version: file.version, exportedAt: file.exportedAt, ...only, blobs: file.blobs };
+  });
 }
 
 /** Parses either kind of export file and checks its structure, before any bytes are decoded. */
@@ -125,7 +131,7 @@ function parseExport(text: string): ParsedExport {
   let data: unknown;
   try {
     data = JSON.parse(json);
-  } catch {
+  } catch (err) {
     // The Markdown export sits beside the JSON one in the conversation list; it was refused as "not valid JSON",
     // which did not say which file to pick instead (export audit #3).
     if (/^\s*# /.test(json)) throw invalid('it is a Markdown export, which is for reading; import the conversation’s .firebrand.json export instead');
@@ -134,18 +140,24 @@ function parseExport(text: string): ParsedExport {
     if (/^\s*\{\s*"format"\s*:\s*"firebrand\.conversations?"/.test(json)) {
       throw invalid('it starts as a Firebrand export but is cut short or damaged (a download or copy that did not finish?); export it again');
     }
-    throw invalid('it is not valid JSON');
+    // Any other JSON that stops part way (it was "not valid JSON", words a user could do nothing with).
+    if (/^\s*[[{]/.test(json) && stopsShort(json, err)) {
+      throw invalid('it looks cut short or damaged (a download or copy that did not finish?), so it cannot be read');
+    }
+    // A picture, a PDF or any other file picked by mistake was "not valid JSON": jargon that did not say what
+    // Import reads.
+    throw invalid(NOT_AN_EXPORT);
   }
   if (!isObject(data) || (data.format !== EXPORT_FORMAT && data.format !== ALL_EXPORT_FORMAT)) {
     const app = otherAppExport(data);
-    throw invalid(app ? otherAppReason(app) : 'it is not a Firebrand conversation export');
+    throw invalid(app ? otherAppReason(app) : NOT_AN_EXPORT);
   }
   if (typeof data.version !== 'number' || !Number.isInteger(data.version) || data.version < 1) throw invalid('its format version is missing');
   if (data.version > EXPORT_VERSION) {
-    throw new UserFacingError(
-      'invalid-payload',
+    throw new Refusal(
       // "Nothing was imported." as every other refusal says: without it a user could not tell whether some came in.
-      `This file was exported by a newer version of Firebrand (format ${data.version}; this app reads up to ${EXPORT_VERSION}). Update Firebrand to import it. Nothing was imported.`,
+      (file) =>
+        `${file} was exported by a newer version of Firebrand (format ${data.version}; this app reads up to ${EXPORT_VERSION}). Update Firebrand to import it. Nothing was imported.`,
     );
   }
   const blobs = checkBlobs(data.blobs);
@@ -294,6 +306,37 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-function invalid(why: string): UserFacingError {
-  return new UserFacingError('invalid-payload', `This file cannot be imported: ${why}. Nothing was imported.`);
+/** What Import reads, said of any file that is not one (a picture, a PDF, JSON of another kind). */
+const NOT_AN_EXPORT = 'it is not a conversation export; Firebrand imports the .firebrand.json files that Export and Export all save';
+
+/** Whether JSON.parse's `err` for `json` is at its end (it says the end, or a position there): the text stops short. */
+function stopsShort(json: string, err: unknown): boolean {
+  const said = err instanceof Error ? err.message : String(err);
+  if (/end of (JSON )?input/i.test(said)) return true;
+  const at = /at position (\d+)/.exec(said);
+  return at !== null && Number(at[1]) >= json.trimEnd().length;
+}
+
+/** A refusal of the file, worded for whichever file it is ("This file" where its name is not known). */
+class Refusal extends UserFacingError {
+  constructor(readonly says: (file: string) => string) {
+    super('invalid-payload', says('This file'));
+  }
+}
+
+function invalid(why: string): Refusal {
+  return new Refusal((file) => `${file} cannot be imported: ${why}. Nothing was imported.`);
+}
+
+/**
+ * Runs a check whose refusals name the file: they said "This file cannot be imported…", and with a picture picked
+ * by mistake, or several files imported one after another, the notice did not say which file it meant.
+ */
+function namingTheFile<T>(name: string | undefined, check: () => T): T {
+  try {
+    return check();
+  } catch (err) {
+    if (err instanceof Refusal && name) throw new UserFacingError('invalid-payload', err.says(`“${name}”`));
+    throw err;
+  }
 }

@@ -10,6 +10,8 @@ import { CONVERSATION_FILE_MAX_BYTES, formatSize, importFileTooLargeMessage } fr
 import { UserFacingError } from '../errors';
 
 interface Upload {
+  /** The file's name, which its refusals say ("This file" where the page sent none). */
+  name: string | undefined;
   size: number;
   received: number;
   chunks: Buffer[];
@@ -24,6 +26,9 @@ export interface ImportUploadsOptions {
   maxStagedBytes?: number;
 }
 
+/** The file as a refusal names it: "“tea.firebrand.json”", or "This file" where the page sent no name. */
+const theFile = (name: string | undefined): string => (name ? `“${name}”` : 'This file');
+
 const GONE = 'This import was interrupted (it waited too long or failed), so nothing was imported. Import the file again.';
 
 export class ImportUploads {
@@ -37,15 +42,15 @@ export class ImportUploads {
   }
 
   /** Starts an upload of a file of `size` bytes, or refuses it (too large, empty, too many at once). */
-  begin(size: number, name = 'This file'): { uploadId: string } {
-    if (size === 0) throw new UserFacingError('invalid-payload', `“${name}” is empty; there is nothing to import.`);
-    if (size > CONVERSATION_FILE_MAX_BYTES) throw new UserFacingError('invalid-payload', importFileTooLargeMessage(name, size));
+  begin(size: number, name?: string): { uploadId: string } {
+    if (size === 0) throw new UserFacingError('invalid-payload', `${theFile(name)} is empty; there is nothing to import.`);
+    if (size > CONVERSATION_FILE_MAX_BYTES) throw new UserFacingError('invalid-payload', importFileTooLargeMessage(name ?? 'This file', size));
     const staged = [...this.uploads.values()].reduce((sum, u) => sum + u.size, 0);
     if (staged + size > this.maxStagedBytes) {
-      throw new UserFacingError('busy', `Other imports (${formatSize(staged)}) are still on their way in. Wait for them to finish, then import this file again.`);
+      throw new UserFacingError('busy', `Other imports (${formatSize(staged)}) are still on their way in. Wait for them to finish, then import ${name ? `“${name}”` : 'this file'} again.`);
     }
     const uploadId = this.options.newId();
-    this.uploads.set(uploadId, { size, received: 0, chunks: [], timer: this.expire(uploadId) });
+    this.uploads.set(uploadId, { name, size, received: 0, chunks: [], timer: this.expire(uploadId) });
     return { uploadId };
   }
 
@@ -54,7 +59,7 @@ export class ImportUploads {
     const upload = this.require(uploadId);
     if (offset !== upload.received || upload.received + bytes.byteLength > upload.size || bytes.byteLength === 0) {
       this.cancel(uploadId);
-      throw new UserFacingError('conflict', 'This file changed or arrived out of order while it was being imported, so nothing was imported. Import it again.');
+      throw new UserFacingError('conflict', `${theFile(upload.name)} changed or arrived out of order while it was being imported, so nothing was imported. Import it again.`);
     }
     upload.chunks.push(bytes);
     upload.received += bytes.byteLength;
@@ -63,14 +68,15 @@ export class ImportUploads {
     return { received: upload.received };
   }
 
-  /** The whole file as text, once every byte came; the upload is gone either way. */
-  take(uploadId: string): string {
+  /** The whole file as text, and its name, once every byte came; the upload is gone either way. */
+  take(uploadId: string): { text: string; name: string | undefined } {
     const upload = this.require(uploadId);
     this.cancel(uploadId);
     if (upload.received !== upload.size) {
-      throw new UserFacingError('conflict', `Only ${formatSize(upload.received)} of ${formatSize(upload.size)} of this file arrived, so nothing was imported. Import it again.`);
+      const of = upload.name ? `“${upload.name}”` : 'this file';
+      throw new UserFacingError('conflict', `Only ${formatSize(upload.received)} of ${formatSize(upload.size)} of ${of} arrived, so nothing was imported. Import it again.`);
     }
-    return Buffer.concat(upload.chunks, upload.size).toString('utf8');
+    return { text: Buffer.concat(upload.chunks, upload.size).toString('utf8'), name: upload.name };
   }
 
   cancel(uploadId: string): boolean {

@@ -11,8 +11,8 @@ export interface WorkerTasks {
   'html-to-text': { input: string; output: string };
   /** A large serve-mode socket frame (an import, an attachment): UTF-8 bytes -> the parsed JSON value. */
   'parse-json': { input: Uint8Array; output: unknown };
-  /** An export file, checked whole; attachment bytes come back decoded and verified against their digest. */
-  'check-conversation-file': { input: string; output: CheckedConversationFile };
+  /** An export file, checked whole; attachment bytes come back decoded and verified against their digest. Its refusals name it (`name`). */
+  'check-conversation-file': { input: { text: string; name?: string | undefined }; output: CheckedConversationFile };
 }
 
 export type WorkerTaskName = keyof WorkerTasks;
@@ -20,5 +20,5 @@ export type WorkerTaskName = keyof WorkerTasks;
 export const workerTasks: { [K in WorkerTaskName]: (input: WorkerTasks[K]['input']) => WorkerTasks[K]['output'] } = {
   'html-to-text': (html) => htmlToText(html),
   'parse-json': (bytes) => JSON.parse(new TextDecoder('utf-8', { fatal: false }).decode(bytes)) as unknown,
-  'check-conversation-file': (text) => checkConversationFile(text),
+  'check-conversation-file': ({ text, name }) => checkConversationFile(text, name),
 };

@@ -94,9 +94,9 @@ describe('imports of invalid files', () => {
       // Said to be cut short (it was "not valid JSON", as for any other file).
       ['truncated in the middle', good.slice(0, Math.floor(good.length / 2)), /it starts as a Firebrand export but is cut short or damaged/],
       ['truncated by one byte', good.slice(0, -1), /it starts as a Firebrand export but is cut short or damaged/],
-      ['a picture', '\u0089PNG\r\n\u001a\n', /it is not valid JSON/],
-      ['empty file', '', /it is not valid JSON/],
-      ['not an export', '{"hello":"world"}', /not a Firebrand conversation export/],
+      ['a picture', '\u0089PNG\r\n\u001a\n', /it is not a conversation export; Firebrand imports the \.firebrand\.json files that Export/],
+      ['empty file', '', /it is not a conversation export/],
+      ['not an export', '{"hello":"world"}', /it is not a conversation export/],
       // Export audit #3: said "not valid JSON", which did not say which file to import instead.
       ['a Markdown export', '# Chart\n\n## You\n\nWhat is it?\n', /it is a Markdown export, which is for reading; import the conversation’s \.firebrand\.json export instead/],
       ['from a newer Firebrand', mutate((o) => (o['version'] = 99)), /exported by a newer version of Firebrand \(format 99/],

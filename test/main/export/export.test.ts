@@ -129,7 +129,34 @@ describe('export and import', () => {
       );
     }
     // JSON of no chat's shape is still just not an export.
-    await expect(importConversation(b.deps, '{"hello":"world"}', tick())).rejects.toThrow('This file cannot be imported: it is not a Firebrand conversation export. Nothing was imported.');
+    await expect(importConversation(b.deps, '{"hello":"world"}', tick())).rejects.toThrow(
+      'This file cannot be imported: it is not a conversation export; Firebrand imports the .firebrand.json files that Export and Export all save. Nothing was imported.',
+    );
+    expect(b.store.listConversations()).toEqual([]);
+  });
+
+  // Import words pass: a refusal said "This file cannot be imported…" without naming the file, and a picture picked
+  // by mistake was "not valid JSON", jargon that did not say what Import reads.
+  it('names the file in its refusal, and says a picture is not a conversation export and a JSON file cut short looks damaged', async () => {
+    const a = app();
+    await seed(a);
+    const json = serializeConversationFile(exportConversation(a, 'c', tick()));
+    const b = app();
+    const refusal = (text: string, name: string) => importConversation(b.deps, text, tick(), name).catch((e: unknown) => (e instanceof Error ? e.message : String(e)));
+    expect(await refusal('\u0089PNG\r\n\u001a\n\u0000\u0000\u0000\rIHDR', 'photo.png')).toBe(
+      '“photo.png” cannot be imported: it is not a conversation export; Firebrand imports the .firebrand.json files that Export and Export all save. Nothing was imported.',
+    );
+    expect(await refusal('{"settings":{"theme":"dark","models":["llama3.2:3b"', 'settings.json')).toBe(
+      '“settings.json” cannot be imported: it looks cut short or damaged (a download or copy that did not finish?), so it cannot be read. Nothing was imported.',
+    );
+    expect(await refusal('[{"role":"user","content":"hi"}, {"ro', 'chat.json')).toMatch(/^“chat\.json” cannot be imported: it looks cut short or damaged/);
+    // Not cut short: broken in the middle is simply not an export.
+    expect(await refusal('{"a" 1, "b": 2}', 'odd.json')).toMatch(/^“odd\.json” cannot be imported: it is not a conversation export;/);
+    expect(await refusal(json.slice(0, -10), 'tea.firebrand.json')).toMatch(/^“tea\.firebrand\.json” cannot be imported: it starts as a Firebrand export but is cut short/);
+    expect(await refusal(JSON.stringify({ ...JSON.parse(json), version: EXPORT_VERSION + 1 }), 'new.firebrand.json')).toMatch(
+      /^“new\.firebrand\.json” was exported by a newer version of Firebrand .* Nothing was imported\.$/,
+    );
+    expect(await refusal(JSON.stringify([{ title: 'Tea', mapping: {}, create_time: 1 }]), 'conversations.json')).toMatch(/^“conversations\.json” cannot be imported: it is a chat export from ChatGPT;/);
     expect(b.store.listConversations()).toEqual([]);
   });
 

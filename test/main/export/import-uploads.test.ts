@@ -28,7 +28,7 @@ describe('import uploads', () => {
     const cut = bytes.indexOf(Buffer.from('東')) + 1;
     expect(u.append(uploadId, 0, bytes.subarray(0, cut))).toEqual({ received: cut });
     expect(u.append(uploadId, cut, bytes.subarray(cut))).toEqual({ received: bytes.byteLength });
-    expect(u.take(uploadId)).toBe(bytes.toString('utf8'));
+    expect(u.take(uploadId)).toEqual({ text: bytes.toString('utf8'), name: undefined });
     expect(u.stagedBytes()).toBe(0);
     expect(() => u.take(uploadId)).toThrow(/interrupted.*Import the file again/);
   });
@@ -54,6 +54,20 @@ describe('import uploads', () => {
     u.append(c, 0, Buffer.alloc(4));
     expect(() => u.take(c)).toThrow('Only 4 bytes of 10 bytes of this file arrived, so nothing was imported. Import it again.');
     expect(u.stagedBytes()).toBe(0);
+  });
+
+  // Import words pass: these said "this file" though the page had sent its name.
+  it('names the file in a refusal on the way in, and hands its name on with its text', () => {
+    const u = uploads({ maxStagedBytes: 12 });
+    const a = u.begin(10, 'tea.firebrand.json').uploadId;
+    expect(() => u.begin(5, 'coffee.firebrand.json')).toThrow('Other imports (10 bytes) are still on their way in. Wait for them to finish, then import “coffee.firebrand.json” again.');
+    u.append(a, 0, Buffer.alloc(4));
+    expect(() => u.take(a)).toThrow('Only 4 bytes of 10 bytes of “tea.firebrand.json” arrived, so nothing was imported. Import it again.');
+    const b = u.begin(3, 'tea.firebrand.json').uploadId;
+    expect(() => u.append(b, 1, Buffer.alloc(1))).toThrow('“tea.firebrand.json” changed or arrived out of order while it was being imported, so nothing was imported. Import it again.');
+    const c = u.begin(2, 'tea.firebrand.json').uploadId;
+    u.append(c, 0, Buffer.from('{}'));
+    expect(u.take(c)).toEqual({ text: '{}', name: 'tea.firebrand.json' });
   });
 
   it('discards an upload that hears nothing for a while, and bounds what is staged at once', () => {

@@ -31,8 +31,11 @@ describe('runInWorker', () => {
   });
 
   it('brings a message written for the user back as a UserFacingError', async () => {
-    const err = await runInWorker('check-conversation-file', '{not json').catch((e: unknown) => e);
+    const err = await runInWorker('check-conversation-file', { text: '{not json', name: 'notes.txt' }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(UserFacingError);
-    expect(err).toMatchObject({ code: 'invalid-payload', message: 'This file cannot be imported: it is not valid JSON. Nothing was imported.' });
+    expect(err).toMatchObject({
+      code: 'invalid-payload',
+      message: '“notes.txt” cannot be imported: it is not a conversation export; Firebrand imports the .firebrand.json files that Export and Export all save. Nothing was imported.',
+    });
   });
 });
