@@ -137,9 +137,16 @@ export function parsePageRange(input: string, pages: number): PageRange | string
   if (!m) return `Write pages as 3 or 3-7 (this file has ${pageCountWords(pages)}).`;
   const from = Number(m[1]);
   const to = m[2] === undefined ? from : Number(m[2]);
-  if (from < 1 || to < from) return 'The range must start at page 1 or later and end after it starts.';
-  if (to > pages) return `This file has ${pageCountWords(pages)}.`;
+  // Each refusal says what to type instead: "This file has 40 pages." named the problem and left the fix to the user.
+  if (from < 1) return `Pages are counted from 1: ${pagesToChoose(pages)}.`;
+  if (to < from) return `Write the lower page first, as 3-7 (this file has ${pageCountWords(pages)}).`;
+  if (to > pages) return `This file has ${pageCountWords(pages)}: ${pagesToChoose(pages)}.`;
   return { from, to };
+}
+
+/** "choose pages from 1 to 40", or "choose page 1" of a one-page file: the ranges a document has. */
+function pagesToChoose(pages: number): string {
+  return pages === 1 ? 'choose page 1' : `choose pages from 1 to ${pages}`;
 }
 
 /** "1 page", "40 pages": a document's length in words ("1 pages" was said of a one-page PDF). */

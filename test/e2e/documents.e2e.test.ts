@@ -96,15 +96,17 @@ describe('documents in the composer', () => {
     await page.getByTestId('composer-input').fill('What was decided?');
     await shootAtBothWidths(page, 'documents-pages');
 
-    // Pages the file lacks: the field says it is wrong and names why, and a screen reader hears it as it comes.
+    // Pages the file lacks: the field says it is wrong, names why and what to choose instead (it said only "This file
+    // has 40 pages."), and a screen reader hears it as it comes.
     const field = page.getByTestId('attachment-pages');
     await field.fill('50-60');
     await field.press('Enter');
-    const refusal = page.getByRole('alert').filter({ hasText: 'This file has 40 pages.' });
+    const refusal = page.getByRole('alert').filter({ hasText: 'This file has 40 pages: choose pages from 1 to 40.' });
     await refusal.waitFor();
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     const describedBy = (await field.getAttribute('aria-describedby')) ?? '';
-    expect(await page.evaluate((id) => document.getElementById(id)?.textContent ?? null, describedBy)).toBe('This file has 40 pages.');
+    expect(await page.evaluate((id) => document.getElementById(id)?.textContent ?? null, describedBy)).toBe('This file has 40 pages: choose pages from 1 to 40.');
+    await shootAtBothWidths(page, 'documents-pages-refused', '[data-testid="attachment-pages"]');
 
     await field.fill('2-4');
     await field.press('Enter');

@@ -52,9 +52,12 @@ describe('pages in words', () => {
     expect(over).toContain(': page 1 of 40 fits with room for the answer.');
     expect(over).toContain('Send page 1');
     expect(over).not.toContain('1–1');
-    expect(parsePageRange('2', 1)).toBe('This file has 1 page.');
+    expect(parsePageRange('2', 1)).toBe('This file has 1 page: choose page 1.');
     expect(parsePageRange('two', 1)).toBe('Write pages as 3 or 3-7 (this file has 1 page).');
-    expect(parsePageRange('1-11', 10)).toBe('This file has 10 pages.');
+    // Import words pass: a range past the end said only "This file has 10 pages.", not what to choose instead.
+    expect(parsePageRange('1-11', 10)).toBe('This file has 10 pages: choose pages from 1 to 10.');
+    expect(parsePageRange('0-3', 10)).toBe('Pages are counted from 1: choose pages from 1 to 10.');
+    expect(parsePageRange('7-3', 10)).toBe('Write the lower page first, as 3-7 (this file has 10 pages).');
   });
 
   it('starts the preview’s note with a capital, with pages chosen or not', () => {

@@ -41,8 +41,8 @@ describe('attachment text', () => {
     expect(parsePageRange('3-7', 10)).toEqual({ from: 3, to: 7 });
     expect(parsePageRange(' 4 ', 10)).toEqual({ from: 4, to: 4 });
     expect(parsePageRange('2–5', 10)).toEqual({ from: 2, to: 5 });
-    expect(parsePageRange('5-2', 10)).toMatch(/end after it starts/);
-    expect(parsePageRange('1-11', 10)).toBe('This file has 10 pages.');
+    expect(parsePageRange('5-2', 10)).toMatch(/Write the lower page first/);
+    expect(parsePageRange('1-11', 10)).toBe('This file has 10 pages: choose pages from 1 to 10.');
     expect(parsePageRange('all', 10)).toMatch(/Write pages as/);
   });
 });
