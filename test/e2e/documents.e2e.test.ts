@@ -106,6 +106,9 @@ describe('documents in the composer', () => {
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     const describedBy = (await field.getAttribute('aria-describedby')) ?? '';
     expect(await page.evaluate((id) => document.getElementById(id)?.textContent ?? null, describedBy)).toBe('This file has 40 pages: choose pages from 1 to 40.');
+    // Under the message box, why no larger window is offered (Ollama here has no /api/show), in one plain sentence:
+    // it read "No larger window could be worked out: Details of … : not found on Ollama." (import words pass).
+    await expect.poll(() => page.getByTestId('context-larger-none').first().textContent()).toBe('No larger window could be worked out: Ollama has no details of llama3.2:3b.');
     await shootAtBothWidths(page, 'documents-pages-refused', '[data-testid="attachment-pages"]');
 
     await field.fill('2-4');

@@ -3,6 +3,7 @@
  * naming the file, and a picture picked by mistake was "not valid JSON", jargon that did not say what Import reads.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { shootAtBothWidths } from './helpers/screenshots';
 import { startUi, stopUi, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
@@ -24,6 +25,7 @@ describe('a refused import', () => {
     await expect
       .poll(notice)
       .toContain('“photo.png” cannot be imported: it is not a conversation export; Firebrand imports the .firebrand.json files that Export and Export all save. Nothing was imported.');
+    await shootAtBothWidths(page, 'import-refused-picture');
 
     await expect.poll(() => page.getByTestId('import-progress').count()).toBe(0);
     await input.setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"title":"Tea","messages":[{"role":"user","content":"How ho') });

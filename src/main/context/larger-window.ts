@@ -29,7 +29,7 @@ export async function largerWindow(deps: RoomDeps, target: ResolvedTarget, need:
   try {
     cost = await costOf(deps, target, offer);
   } catch (err) {
-    return none(`No larger window could be worked out: ${err instanceof Error ? err.message : String(err)}`);
+    return none(costFailure(err, connection.label, model));
   }
   if (cost.trained === null) return none(`The server does not say how long a context ${model} was trained for, so no larger window is offered blind.`);
   if (offer > cost.trained) return none(`${model} takes at most ${fmt(cost.trained)} tokens; this conversation needs ${fmt(need)} with room for the answer.`);
@@ -62,6 +62,21 @@ export async function keepLargerWindow(deps: RoomDeps, target: ResolvedTarget, w
     if (cost.fitsTokens !== null && cost.fitsTokens < window) throw new UserFacingError('invalid-payload', `A ${fmt(window)}-token window does not fit in memory for ${model}.`);
     deps.windows.keepBuiltin(model, window);
   } else deps.windows.keepOllama(connection.baseUrl, model, window);
+}
+
+/**
+ * Why no larger window could be worked out, in one plain sentence. It read "No larger window could be worked out:
+ * Details of llama3.2:3b: not found on Ollama." (the inner error pasted in, two colons), as the recommendation's
+ * reason once did (models/context-window.ts failureReason); the red banner already says a server is down.
+ */
+export function costFailure(err: unknown, server: string, model: string): string {
+  const lead = 'No larger window could be worked out';
+  if (err instanceof UserFacingError && err.code === 'server-unreachable') return `${lead} while ${server} does not answer.`;
+  if (err instanceof UserFacingError && err.code === 'not-found') return `${lead}: ${server} has no details of ${model}.`;
+  const said = (err instanceof Error ? err.message : String(err)).trim();
+  if (!said) return `${lead}.`;
+  const sentence = said.charAt(0).toUpperCase() + said.slice(1);
+  return `${lead}. ${/[.!?]$/.test(sentence) ? sentence : `${sentence}.`}`;
 }
 
 function costOf(deps: RoomDeps, target: ResolvedTarget, window: number): Promise<WindowCost> {
