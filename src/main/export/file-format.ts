@@ -91,7 +91,7 @@ function checkFile(text: string): CheckedConversationFile {
     const bytes = Buffer.from(blob.base64, 'base64');
     if (createHash('sha256').update(bytes).digest('hex') !== digest) throw invalid('an attachment’s bytes do not match its digest');
     const blocks = blocksOf.get(digest) ?? [];
-    const checked = checkAttachment(bytes, { name: blocks[0]?.name ?? 'attachment', mime: blob.mime });
+    const checked = checkedAttachment(bytes, blocks[0]?.name ?? 'attachment', blob.mime);
     // Each block keeps its own type where the bytes hold as it (attachments audit #3): one page's source sent as
     // HTML in one message and as text in another comes back read each way.
     for (const b of blocks) {
@@ -315,6 +315,19 @@ function stopsShort(json: string, err: unknown): boolean {
   if (/end of (JSON )?input/i.test(said)) return true;
   const at = /at position (\d+)/.exec(said);
   return at !== null && Number(at[1]) >= json.trimEnd().length;
+}
+
+/**
+ * An attachment checked as an upload is; refused, it is the file that is refused: the upload's words alone ("“a.png”
+ * cannot be attached: …") named neither the file being imported nor said that nothing was imported.
+ */
+function checkedAttachment(bytes: Buffer, name: string, mime: string): ReturnType<typeof checkAttachment> {
+  try {
+    return checkAttachment(bytes, { name, mime });
+  } catch (err) {
+    if (!(err instanceof UserFacingError)) throw err;
+    throw new Refusal((file) => `${file} cannot be imported: one of its attachments is refused. ${err.message} Nothing was imported.`);
+  }
 }
 
 /** A refusal of the file, worded for whichever file it is ("This file" where its name is not known). */

@@ -157,6 +157,12 @@ describe('export and import', () => {
       /^“new\.firebrand\.json” was exported by a newer version of Firebrand .* Nothing was imported\.$/,
     );
     expect(await refusal(JSON.stringify([{ title: 'Tea', mapping: {}, create_time: 1 }]), 'conversations.json')).toMatch(/^“conversations\.json” cannot be imported: it is a chat export from ChatGPT;/);
+    // An attachment refused as an upload would be: it said only "“chart.png” cannot be attached: …", in an import.
+    const relabelled = JSON.parse(json) as { blobs: Record<string, { mime: string }> };
+    for (const blob of Object.values(relabelled.blobs)) blob.mime = 'application/pdf';
+    expect(await refusal(JSON.stringify(relabelled), 'tea.firebrand.json')).toMatch(
+      /^“tea\.firebrand\.json” cannot be imported: one of its attachments is refused\. “[\w.]+” cannot be attached: .*\. Nothing was imported\.$/,
+    );
     expect(b.store.listConversations()).toEqual([]);
   });
 
