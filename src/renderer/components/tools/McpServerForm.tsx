@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { DEFAULT_MCP_TIMEOUT_SECONDS, type McpSecretEntry, type McpServerInfo, type McpTransport } from '../../../shared/mcp';
 import { holdTypedForm, saveMcpServer } from '../../store/mcp-slice';
 import { SecretRows, type SecretRow } from './SecretRows';
@@ -32,6 +32,20 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
   const [first] = useState(() => JSON.stringify([name, transport, command, args, cwd, url, env, headers, timeout, startWithApp]));
   const typed = JSON.stringify([name, transport, command, args, cwd, url, env, headers, timeout, startWithApp]) !== first;
   useEffect(() => (typed ? holdTypedForm() : undefined), [typed]);
+  // Escape closes the form, asking first where it was typed into, as a connection's editor does: it went up to the
+  // dialog, which asked about the whole of Settings ("A connection or tool server you typed is not added or saved
+  // yet."). Escape on the question is Keep editing, and the focus goes back to the field it was asked from.
+  const [asking, setAsking] = useState(false);
+  const askedFrom = useRef<HTMLElement | null>(null);
+  const keepButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) keepButton.current?.focus();
+  }, [asking]);
+  const keepEditing = () => {
+    setAsking(false);
+    const from = askedFrom.current;
+    if (from?.isConnected) requestAnimationFrame(() => from.focus());
+  };
 
   const save = async () => {
     const seconds = Number(timeout);
@@ -51,7 +65,20 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
   };
 
   return (
-    <div className="mcp-form" data-testid="mcp-form">
+    <div
+      className="mcp-form"
+      data-testid="mcp-form"
+      onKeyDown={(e) => {
+        if (e.key !== 'Escape' || e.nativeEvent.isComposing) return;
+        e.stopPropagation();
+        e.preventDefault();
+        if (asking) keepEditing();
+        else if (typed) {
+          askedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+          setAsking(true);
+        } else onDone();
+      }}
+    >
       {/* Each field says what it is above it, as the Settings fields do: the placeholders alone went as the user typed,
           and a filled form no longer said which box was which. The label's text is the field's accessible name. */}
       <div className="mcp-form-row">
@@ -106,14 +133,26 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
           {problem}
         </p>
       )}
-      <div className="mcp-actions">
-        <button type="button" onClick={onDone}>
-          Cancel
-        </button>
-        <button type="button" data-testid="mcp-form-save" onClick={() => void save()}>
-          {server ? 'Save server' : 'Add server'}
-        </button>
-      </div>
+      {asking ? (
+        <div className="mcp-actions" role="alertdialog" aria-label="Discard changes" data-testid="mcp-form-unsaved">
+          <span>{server ? `Discard your changes to ${server.name}?` : 'Discard this new server?'}</span>
+          <button type="button" ref={keepButton} data-testid="mcp-form-keep" onClick={keepEditing}>
+            Keep editing
+          </button>
+          <button type="button" className="danger" data-testid="mcp-form-discard" onClick={onDone}>
+            Discard
+          </button>
+        </div>
+      ) : (
+        <div className="mcp-actions">
+          <button type="button" onClick={onDone}>
+            Cancel
+          </button>
+          <button type="button" data-testid="mcp-form-save" onClick={() => void save()}>
+            {server ? 'Save server' : 'Add server'}
+          </button>
+        </div>
+      )}
     </div>
   );
 }
