@@ -6,6 +6,18 @@ export type ServerKind = (typeof CONNECTION_KINDS)[number];
 /** A server kind, or `builtin`: the llama.cpp engine inside Firebrand (always present, never added or removed). */
 export type ConnectionKind = ServerKind | 'builtin';
 
+/**
+ * Each kind as a user knows it, for Settings' rows and its kind dropdown: the ids ("llama-server",
+ * "openai-compatible", "builtin") were shown as they are (settings user's-eyes pass).
+ */
+export const KIND_NAMES: Record<ConnectionKind, string> = {
+  ollama: 'Ollama',
+  'llama-server': 'llama.cpp server',
+  'openai-compatible': 'OpenAI-compatible (LM Studio, vLLM…)',
+  anthropic: 'Anthropic',
+  builtin: 'Built-in (llama.cpp)',
+};
+
 /** The built-in engine's connection id. */
 export const BUILTIN_CONNECTION_ID = 'builtin';
 

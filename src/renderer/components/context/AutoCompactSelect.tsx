@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useId } from 'react';
 import { AUTO_COMPACT_THRESHOLDS, type AutoCompactSetting } from '../../../shared/context-ipc';
 import { loadAutoCompact, setAutoCompact, useRoom } from '../../store/context-room';
 
@@ -6,7 +6,8 @@ import { loadAutoCompact, setAutoCompact, useRoom } from '../../store/context-ro
  * Compact automatically at a threshold, per connection or alias (issue 21): off unless chosen. When it happens
  * the summary card appears in the chat, so it is never silent.
  */
-export function AutoCompactSelect({ kind, id }: { kind: AutoCompactSetting['kind']; id: string }) {
+export function AutoCompactSelect({ kind, id, hint = false }: { kind: AutoCompactSetting['kind']; id: string; hint?: boolean }) {
+  const hintId = useId();
   const all = useRoom((s) => s.autoCompact);
   useEffect(() => {
     if (all === null) void loadAutoCompact();
@@ -19,6 +20,7 @@ export function AutoCompactSelect({ kind, id }: { kind: AutoCompactSetting['kind
         data-testid={`${kind}-auto-compact`}
         value={current === undefined ? 'off' : String(current)}
         disabled={all === null}
+        aria-describedby={hint ? hintId : undefined}
         onChange={(e) => void setAutoCompact(kind, id, e.target.value === 'off' ? null : Number(e.target.value))}
       >
         <option value="off">off</option>
@@ -28,6 +30,13 @@ export function AutoCompactSelect({ kind, id }: { kind: AutoCompactSetting['kind
           </option>
         ))}
       </select>
+      {/* Said where it is chosen (a connection's row): the title above is seen only by a pointer that waits on it, and
+          the choice's name alone did not say what is summarized, when, or whether the chat loses anything. */}
+      {hint && (
+        <span className="hint" id={hintId} data-testid={`${kind}-auto-compact-hint`}>
+          A summary is sent in place of a chat&apos;s older turns once it fills this much of the model&apos;s window; the chat keeps them.
+        </span>
+      )}
     </label>
   );
 }

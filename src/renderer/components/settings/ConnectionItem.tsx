@@ -1,5 +1,5 @@
 import { useState, type KeyboardEvent } from 'react';
-import type { ConnectionInfo, ConnectionTestResult } from '../../../shared/connections';
+import { KIND_NAMES, type ConnectionInfo, type ConnectionTestResult } from '../../../shared/connections';
 import { saveSettings } from '../../store';
 import { removeConnection, testConnection } from '../../store/connections-slice';
 import { AutoCompactSelect } from '../context/AutoCompactSelect';
@@ -61,7 +61,7 @@ export function ConnectionItem({ connection: c, activeId, shownUrl, test: anyTes
         />
         <strong>{c.label}</strong>
       </label>{' '}
-      <span className="mm-muted" data-testid="connection-kind">{c.kind}</span>{' '}
+      <span className="mm-muted" data-testid="connection-kind">{KIND_NAMES[c.kind]}</span>{' '}
       <span data-testid="connection-url" className="connection-url">{shownUrl}</span>
       {unsaved && <span className="mm-muted"> (not saved yet)</span>}{' '}
       <span className="mm-muted" data-testid="connection-key-status">{c.hasApiKey ? 'key saved' : 'no key'}</span>{' '}
@@ -69,7 +69,6 @@ export function ConnectionItem({ connection: c, activeId, shownUrl, test: anyTes
       <button type="button" data-testid="connection-test" aria-label={`Test connection ${c.label}`} aria-disabled={testing} aria-busy={testing} onClick={() => !testing && void testConnection(c.id, unsaved ? shownUrl : undefined)}>
         {testing ? 'Testing…' : 'Test connection'}
       </button>
-      <AutoCompactSelect kind="connection" id={c.id} />{' '}
       {isEditable(c) && (
         <button type="button" data-testid="connection-edit-open" aria-label={`Edit ${c.label}`} onClick={onEdit}>
           Edit
@@ -91,6 +90,8 @@ export function ConnectionItem({ connection: c, activeId, shownUrl, test: anyTes
             Remove…
           </button>
         ))}
+      {/* On a line of its own under the buttons, with its hint under it. */}
+      <AutoCompactSelect kind="connection" id={c.id} hint />
       {testing && (
         <p className="mm-muted" data-testid="connection-testing" role="status">
           Testing {shownUrl}… (up to 10 s)

@@ -1,6 +1,6 @@
 import './settings.css';
 import { useEffect, useId, useRef, useState } from 'react';
-import { CONNECTION_KINDS, type KeyStorage, type ServerKind } from '../../../shared/connections';
+import { CONNECTION_KINDS, KIND_NAMES, type KeyStorage, type ServerKind } from '../../../shared/connections';
 import { firebrand } from '../../firebrand';
 import { useStore } from '../../store';
 import { useConnectionFormTyped } from '../../store/connection-forms';
@@ -154,7 +154,7 @@ export function ConnectionsSection({ ollamaDraft, onPicked }: { ollamaDraft?: st
           Server kind
           <select data-testid="connection-add-kind" value={kind} onChange={(e) => { const k = e.target.value as ServerKind; setKind(k); setUrl(DEFAULT_URL[k]); }}>
             {CONNECTION_KINDS.map((k) => (
-              <option key={k} value={k}>{k}</option>
+              <option key={k} value={k}>{KIND_NAMES[k]}</option>
             ))}
           </select>
         </label>
