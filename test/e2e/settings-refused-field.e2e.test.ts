@@ -71,7 +71,7 @@ describe('a field refused on Save in Settings', () => {
     await page.getByTestId('builtin-idle-minutes').fill('30');
     await page.getByTestId('gpu-override').fill('lots');
     await page.getByTestId('settings-save').click();
-    const gpu = 'GPU memory is a number of GiB from 0.25 up, such as 24 (or empty to probe it).';
+    const gpu = 'GPU memory is a number of GiB from 0.25 up, such as 24 (empty: find it out).';
     await expect.poll(() => message.textContent()).toBe(gpu);
     await expect.poll(() => focusedTestId(page)).toBe('gpu-override');
     expect(await spoken(page, 'gpu-override')).toMatchObject({ invalid: true, description: gpu });

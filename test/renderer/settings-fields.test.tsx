@@ -27,7 +27,8 @@ const noGpu = () =>
 describe('the GPU memory note, where it is shown', () => {
   it('in Settings → GPU memory, says to type it in the field, not to go to Settings', async () => {
     const line = gpuFoundLine(await noGpu());
-    expect(line).toContain('Not found: No GPU answered (nvidia-smi, rocm-smi, sysfs): GPU memory is unknown.');
+    // One voice: lower case after the colon, and "unknown" not said again after "Not found".
+    expect(line).toContain('Not found: no GPU answered (nvidia-smi, rocm-smi, sysfs). Type it in this field, in GiB.');
     expect(line).toContain('Type it in this field, in GiB.');
     expect(line).not.toMatch(/Settings/);
   });

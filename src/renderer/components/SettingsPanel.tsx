@@ -171,7 +171,7 @@ export function SettingsPanel({ onClose, at = null }: { onClose: () => void; at?
     if ('problem' in idleMinutes) return setError(idleMinutes.problem, 'idle');
     const { minutes } = idleMinutes;
     const gib = gpuGib.trim() === '' ? null : Number(gpuGib);
-    if (gib !== null && !(Number.isFinite(gib) && gib >= 0.25 && gib < 4096)) return setError('GPU memory is a number of GiB from 0.25 up, such as 24 (or empty to probe it).', 'gpu');
+    if (gib !== null && !(Number.isFinite(gib) && gib >= 0.25 && gib < 4096)) return setError('GPU memory is a number of GiB from 0.25 up, such as 24 (empty: find it out).', 'gpu');
     setError(null);
     if (gpuTouched && !(await setGpuOverride(gib === null ? null : Math.round(gib * GIB)))) return setError('The GPU memory could not be saved.', 'gpu');
     const patch: Partial<Settings> = {

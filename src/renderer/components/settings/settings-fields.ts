@@ -3,6 +3,12 @@ import type { GpuReport } from '../../../shared/models';
 import { formatBytes } from '../../format';
 
 /**
+ * The probe's note said after "Not found:": its first letter in lower case, as after any colon, and without its own
+ * "GPU memory is unknown", which "Not found" says ("Not found: No GPU answered (…): GPU memory is unknown.").
+ */
+const notFoundNote = (note: string) => (note.charAt(0).toLowerCase() + note.slice(1)).replace(/:\s*GPU memory is unknown\.?$/i, '.');
+
+/**
  * What Settings → GPU memory says under its field. The probe's note is shared with the Models screen, which points
  * to Settings; here the user is already at the field, so it says to type the memory in it (user-eyes pass: it said
  * "Set it in Settings → GPU memory" in Settings → GPU memory).
@@ -15,7 +21,7 @@ export function gpuFoundLine(gpu: GpuReport | null): string {
         ? `Set by hand: ${formatBytes(gpu.usableBytes)}. Empty the field and save to find it out again.`
         : gpu.usableBytes !== null
           ? `Found ${formatBytes(gpu.usableBytes)} (${gpu.source}${gpu.devices.length > 0 ? `: ${gpu.devices.map((d) => d.name).join(', ')}` : ''}).`
-          : `Not found: ${gpu.notes[0] ?? 'no GPU answered.'} Type it in this field, in GiB.`;
+          : `Not found: ${notFoundNote(gpu.notes[0] ?? 'no GPU answered.')} Type it in this field, in GiB.`;
   return `${found} Every model’s context window is worked out from it (a “24 GB” card holds 24 GiB).`;
 }
 
