@@ -1,4 +1,5 @@
 import { chmodSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { KeyStorage } from '../../shared/connections';
 
 /** Secrets (API keys) at rest, by name. Values never leave main except as the leg's auth headers. */
@@ -104,10 +105,12 @@ export class FileSecretStore implements SecretStore {
     this.file = new SecretFile(path);
   }
 
+  // The file by its name in the data folder (it is always `<dataDir>/secrets.json`): the whole path, a temporary
+  // folder's in serve mode, made the note six lines at a phone's width (settings user's-eyes pass).
   storage(): KeyStorage {
     return {
       encrypted: false,
-      summary: `Saved keys are NOT encrypted: they are in a private file (${this.path}, mode 600) that only your user account can read, because ${this.why}. Anyone who can read your files as you can read them.`,
+      summary: `Saved keys are NOT encrypted, because ${this.why}: they are in ${basename(this.path)} in Firebrand's data folder, which only your user account can read.`,
     };
   }
 
