@@ -28,17 +28,20 @@ export function ToolsSection() {
 
   return (
     <fieldset className="tools" data-testid="settings-tools">
-      <legend>Tools (MCP servers)</legend>
+      {/* Under the section's "Tools" heading: the group is named by what it lists, not "Tools" again. */}
+      <legend>MCP servers</legend>
       <p className="mm-muted">
         Programs and services that give the model tools (files, a browser, your notes). Each runs only as you configure it here, and the model asks before a
         tool runs unless you allow it always. Changes here take effect at once: Save and Cancel below are for the other settings.
       </p>
       {servers.length === 0 && <p className="mm-muted">No tool servers yet.</p>}
-      <ul className="mcp-list">
-        {servers.map((s) => (
-          <McpServerItem key={s.id} server={s} />
-        ))}
-      </ul>
+      {servers.length > 0 && (
+        <ul className="mcp-list">
+          {servers.map((s) => (
+            <McpServerItem key={s.id} server={s} />
+          ))}
+        </ul>
+      )}
       {adding ? (
         <McpServerForm
           onDone={() => {
@@ -47,7 +50,7 @@ export function ToolsSection() {
           }}
         />
       ) : (
-        <div className="mcp-actions">
+        <div className="mcp-actions mcp-add-row">
           <button type="button" data-testid="mcp-add" autoFocus={added} onClick={() => setAdding(true)}>
             Add a server
           </button>
