@@ -110,7 +110,7 @@ export class FileSecretStore implements SecretStore {
   storage(): KeyStorage {
     return {
       encrypted: false,
-      summary: `Saved keys are NOT encrypted, because ${this.why}: they are in ${basename(this.path)} in Firebrand's data folder, which only your user account can read.`,
+      summary: `Saved keys are NOT encrypted, because ${this.why}: only your user account can read their file, ${basename(this.path)}.`,
     };
   }
 

@@ -53,7 +53,7 @@ describe('the desktop app picks a secret store by what really protects it', () =
     const storage = store.storage();
     expect(storage.encrypted).toBe(false);
     expect(storage.summary).toContain('NOT encrypted');
-    expect(storage.summary).toContain("secrets.json in Firebrand's data folder");
+    expect(storage.summary).toContain('only your user account can read their file, secrets.json.');
     expect(storage.summary).not.toContain(dir);
     expect(storage.summary).toContain('no system keyring was found');
     expect(logs.join('\n')).toContain('moved to the private file');
@@ -70,7 +70,7 @@ describe('serve mode', () => {
       const storage = await services.handlers['connections:key-storage']({});
       expect(storage.encrypted).toBe(false);
       // Short, without the data folder's whole path (a temporary folder's, six lines at 390 px).
-      expect(storage.summary).toBe("Saved keys are NOT encrypted, because serve mode uses no keyring: they are in secrets.json in Firebrand's data folder, which only your user account can read.");
+      expect(storage.summary).toBe('Saved keys are NOT encrypted, because serve mode uses no keyring: only your user account can read their file, secrets.json.');
     } finally {
       services.close();
     }

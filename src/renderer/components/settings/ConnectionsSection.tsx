@@ -182,7 +182,7 @@ export function ConnectionsSection({ ollamaDraft, onPicked }: { ollamaDraft?: st
       </form>
       {keyStorage && (
         <p className="key-storage" data-testid="connection-key-storage" data-encrypted={keyStorage.encrypted}>
-          {keyStorage.summary} A key is sent only to the address it was saved for; changing the address removes it.
+          {keyStorage.summary} A key goes only to the address it was saved for; a new address removes it.
         </p>
       )}
       {note && <p className="key-storage" data-testid="connection-note">{note}</p>}
