@@ -202,15 +202,28 @@ export function adoptAliases(aliases: Alias[]): void {
   void showModels(Promise.resolve([get().models, aliases]), before);
 }
 
-/** Asks main which window the selected model's next message carries (the meter shows it, with its source). */
+/** The model the shown window choice was read for: a failed read again keeps it only for that model. */
+let choiceOf: string | null = null;
+
+/**
+ * Asks main which window the selected model's next message carries (the meter shows it, with its source). The window
+ * shown stays while it is asked again (after each answer, a Stop included): a read that failed then emptied it, and
+ * the meter said "29K / … reading the window…" until the next read, for a window that had not changed.
+ */
 export async function refreshContextChoice(): Promise<void> {
   const model = get().selectedModel;
-  if (!model) return set({ contextChoice: null });
+  if (!model) {
+    choiceOf = null;
+    return set({ contextChoice: null });
+  }
   try {
     const choice = await firebrand().models.contextWindow({ model, ...connectionOf() });
-    if (get().selectedModel === model) set({ contextChoice: choice });
+    if (get().selectedModel !== model) return;
+    choiceOf = model;
+    set({ contextChoice: choice });
   } catch {
-    set({ contextChoice: null });
+    // Another model's window is not shown as this one's: the meter waits for main's instead.
+    if (get().selectedModel === model && choiceOf !== model) set({ contextChoice: null });
   }
 }
 
