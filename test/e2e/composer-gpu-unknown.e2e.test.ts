@@ -2,7 +2,8 @@
  * The line under the message box with the GPU memory unknown (the machines the e2e suite runs on have no GPU): it
  * said main's whole sentence, "GPU memory is unknown: set it in Settings → GPU memory to get a recommendation.", cut
  * on a wide window and over three lines on a phone, while the Models screen says it once on its own GPU line. It now
- * says "GPU memory unknown" beside the default window, and "Set it" opens Settings at GPU memory. In serve mode
+ * says "The GPU memory is unknown." beside the default window (one short sentence: "GPU memory unknown" ran on from
+ * the meter's "default" as one label), and "Set it" opens Settings at GPU memory. In serve mode
  * against an Ollama replay whose /api/show describes the model (only the GPU memory is missing).
  */
 import { readFileSync } from 'node:fs';
@@ -19,13 +20,13 @@ afterEach(async () => {
 });
 
 describe('the message box’s window with the GPU memory unknown', () => {
-  it('says it in three words beside the default, and "Set it" opens Settings at GPU memory', async () => {
+  it('says it in one short sentence beside the default, and "Set it" opens Settings at GPU memory', async () => {
     s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi.' }])), { method: 'POST', path: '/api/show', body: show }, { path: '/api/ps', body: '{"models":[]}' }]);
     const { page } = s;
     const meter = page.getByTestId('context-meter');
     await expect.poll(() => meter.getAttribute('data-source')).toBe('fallback');
     const reason = page.getByTestId('context-reason');
-    await expect.poll(() => reason.textContent()).toBe('GPU memory unknown');
+    await expect.poll(() => reason.textContent()).toBe('The GPU memory is unknown.');
     expect(await page.locator('.composer-foot').innerText()).not.toContain('to get a recommendation');
     // The whole of it stays in the meter's title, for a pointer and a screen reader.
     expect(await meter.getAttribute('title')).toContain('(default): GPU memory is unknown: set it in Settings → GPU memory');

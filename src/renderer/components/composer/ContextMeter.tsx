@@ -9,9 +9,10 @@ import { openSettings } from '../../store/settings-open';
  * Main's reason for the default window where the GPU memory is unknown, as the line under the box says it. It said
  * main's whole sentence ("GPU memory is unknown: set it in Settings → GPU memory to get a recommendation."), cut on a
  * wide window and three lines on a phone; the Models screen says it once on its own GPU line. "Set it" beside it
- * opens Settings at GPU memory.
+ * opens Settings at GPU memory. One short sentence, as the other notes under the box are: "GPU memory unknown" read
+ * as a label run on from the meter's "default" ("default GPU memory unknown Set it").
  */
-export const GPU_UNKNOWN_SHORT = 'GPU memory unknown';
+export const GPU_UNKNOWN_SHORT = 'The GPU memory is unknown.';
 
 const SOURCE: Record<ContextWindowSource, string> = {
   alias: 'set by the alias',
