@@ -14,6 +14,13 @@ import { openSettings } from '../../store/settings-open';
  */
 export const GPU_UNKNOWN_SHORT = 'The GPU memory is unknown.';
 
+/**
+ * A recommended window's reason opens with what the numbers and the label beside it say already ("32,768 tokens fit
+ * in system memory." beside "32K tokens  recommended for your system memory"): at 390 px it took a line of its own
+ * to say it again. Only what follows it (a note) is shown; the whole stays in the title and the spoken value.
+ */
+const FITS_ALREADY_SAID = /^[\d,]+ tokens fit (?:in [^.]+|on the GPU)\.\s*/;
+
 const SOURCE: Record<ContextWindowSource, string> = {
   alias: 'set by the alias',
   user: 'your choice for this model',
@@ -77,7 +84,8 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1, coun
   // The same parts a refusal card lists: the total alone said nothing of what to cut before sending.
   const rows = parts ? partRows(parts) : [];
   const breakdown = rows.length > 0 ? ` ${rows.map((r) => r.text).join('; ')}.` : '';
-  const shownReason = reason !== null && reason !== '' && (source === 'fallback' || source === 'recommended' || source === 'user');
+  const reasonShown = source === 'recommended' && reason !== null ? reason.replace(FITS_ALREADY_SAID, '') : reason;
+  const shownReason = reasonShown !== null && reasonShown !== '' && (source === 'fallback' || source === 'recommended' || source === 'user');
   const gpuUnknown = shownReason && reason === GPU_UNKNOWN_REASON;
   const explanation = `About ${formatExactTokens(estimate)} of ${formatExactTokens(window)} tokens of the context window (${sourceLabel})${why ? `: ${why}` : ''}.${breakdown} The estimate is ${counted}.`;
   return (
@@ -115,7 +123,7 @@ export function ContextMeter({ estimate, window, source, reason, ratio = 1, coun
         {/* Why this window, in words, where it is not obvious (a default, what fits the GPU, a kept one past it). */}
         {shownReason && !gpuUnknown && (
           <span className="meter-reason" data-testid="context-reason">
-            {reason}
+            {reasonShown}
           </span>
         )}
       </div>
