@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import type { ConnectionInfo, ServerKind } from '../../../shared/connections';
 import { useConnectionFormTyped } from '../../store/connection-forms';
+import { useEscapeAsks } from '../use-escape-asks';
 import { saveConnection } from '../../store/connections-slice';
 import { savedNote, typedConnection } from './connection-address';
 
@@ -31,20 +32,9 @@ export function ConnectionEditor({ connection, onDone }: Props) {
   const [saving, setSaving] = useState(false);
   const changed = label !== connection.label || url !== connection.baseUrl || key !== '' || removeKey;
   useConnectionFormTyped(changed);
-  // Escape on a changed editor asks before it throws the typing away, as Settings and a message's edit do: it closed
-  // the editor at once, and a stray Escape lost a new address or key. Escape on the question is Keep editing, and
-  // the focus goes back to the field it was asked from.
-  const [asking, setAsking] = useState(false);
-  const askedFrom = useRef<HTMLElement | null>(null);
-  const keepButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (asking) keepButton.current?.focus();
-  }, [asking]);
-  const keepEditing = () => {
-    setAsking(false);
-    const from = askedFrom.current;
-    if (from?.isConnected) requestAnimationFrame(() => from.focus());
-  };
+  // Escape on a changed editor asks before it throws the typing away: it closed the editor at once, and a stray
+  // Escape lost a new address or key.
+  const { asking, keepButton, keepEditing, onKeyDown } = useEscapeAsks(changed, onDone);
 
   const save = async () => {
     const typed = typedConnection({ id: connection.id, kind: connection.kind, label, defaultLabel: connection.label, url, key, removeKey });
@@ -74,17 +64,7 @@ export function ConnectionEditor({ connection, onDone }: Props) {
         e.preventDefault();
         void save();
       }}
-      onKeyDown={(e) => {
-        // Escape closes the editor (asking first where it was changed), not the Settings dialog around it.
-        if (e.key !== 'Escape' || e.nativeEvent.isComposing) return;
-        e.stopPropagation();
-        e.preventDefault();
-        if (asking) keepEditing();
-        else if (changed) {
-          askedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-          setAsking(true);
-        } else onDone();
-      }}
+      onKeyDown={onKeyDown}
     >
       <label>
         Name

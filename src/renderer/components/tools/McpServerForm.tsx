@@ -1,6 +1,7 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { DEFAULT_MCP_TIMEOUT_SECONDS, type McpSecretEntry, type McpServerInfo, type McpTransport } from '../../../shared/mcp';
 import { holdTypedForm, saveMcpServer } from '../../store/mcp-slice';
+import { useEscapeAsks } from '../use-escape-asks';
 import { SecretRows, type SecretRow } from './SecretRows';
 
 /** Arguments one per line: a path with spaces stays one argument. */
@@ -34,18 +35,8 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
   useEffect(() => (typed ? holdTypedForm() : undefined), [typed]);
   // Escape closes the form, asking first where it was typed into, as a connection's editor does: it went up to the
   // dialog, which asked about the whole of Settings ("A connection or tool server you typed is not added or saved
-  // yet."). Escape on the question is Keep editing, and the focus goes back to the field it was asked from.
-  const [asking, setAsking] = useState(false);
-  const askedFrom = useRef<HTMLElement | null>(null);
-  const keepButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (asking) keepButton.current?.focus();
-  }, [asking]);
-  const keepEditing = () => {
-    setAsking(false);
-    const from = askedFrom.current;
-    if (from?.isConnected) requestAnimationFrame(() => from.focus());
-  };
+  // yet.").
+  const { asking, keepButton, keepEditing, onKeyDown } = useEscapeAsks(typed, onDone);
 
   const save = async () => {
     const seconds = Number(timeout);
@@ -68,16 +59,7 @@ export function McpServerForm({ server, onDone }: { server?: McpServerInfo; onDo
     <div
       className="mcp-form"
       data-testid="mcp-form"
-      onKeyDown={(e) => {
-        if (e.key !== 'Escape' || e.nativeEvent.isComposing) return;
-        e.stopPropagation();
-        e.preventDefault();
-        if (asking) keepEditing();
-        else if (typed) {
-          askedFrom.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-          setAsking(true);
-        } else onDone();
-      }}
+      onKeyDown={onKeyDown}
     >
       {/* Each field says what it is above it, as the Settings fields do: the placeholders alone went as the user typed,
           and a filled form no longer said which box was which. The label's text is the field's accessible name. */}
