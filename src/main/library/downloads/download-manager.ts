@@ -10,7 +10,7 @@
  * undici does the HTTP (redirects, timeouts); what is written here is the resume and verification policy.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { request } from '../../leg/undici';
 import type { DownloadProgress } from '../../../shared/library';
@@ -22,37 +22,9 @@ import { GgufIncompleteError, readGgufHeader } from '../gguf-header';
 import { pathInFolder, PART_SUFFIX } from '../models-folder';
 import { checkRoomBeforeStart, chatsMarginFor, diskSpaceOf, MarginGuard, marginReason, OutOfMarginError, type ChatsOnDisk, type DiskSpaceProbe, type MarginRule } from './disk-margin';
 import { describeRemote, downloadDispatcher, elsewhere, fromUrl, parseSource, SourceRefusedError, type DownloadSource } from './download-source';
+import { GGUF_MAGIC, NotGgufError, readHead } from './not-gguf';
 import { SpeedMeter } from './speed-meter';
 import { resumeWords, unreachableMessage } from './unreachable';
-
-/** Every GGUF file starts with these 4 bytes. */
-const GGUF_MAGIC = Buffer.from('GGUF', 'latin1');
-
-/** What came is not a GGUF file: said in words that point to the link that would work. */
-class NotGgufError extends UserFacingError {
-  constructor(file: string, head: Buffer, contentType: string) {
-    const text = head.toString('latin1').trimStart();
-    const page = /html/i.test(contentType) || text.startsWith('<');
-    super(
-      'invalid-payload',
-      page
-        ? `${file} was not downloaded: this address served a web page, not a GGUF file. For Hugging Face use the resolve/ link (not blob/) or hf:owner/repo/file.gguf.`
-        : `${file} was not downloaded: this address did not serve a GGUF file (it starts with "${JSON.stringify(text.slice(0, 4)).slice(1, -1)}" where a GGUF starts with "GGUF").`,
-    );
-  }
-}
-
-/** The first `n` bytes of a file (fewer when it is shorter). */
-async function readHead(path: string, n: number): Promise<Buffer> {
-  const handle = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(n);
-    const { bytesRead } = await handle.read(buf, 0, n, 0);
-    return buf.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
 
 export interface DownloadDeps {
   modelsDir: () => string;
