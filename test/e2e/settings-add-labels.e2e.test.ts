@@ -38,7 +38,7 @@ describe('the add-a-connection form', () => {
           return words.map((n) => n.textContent).join('').trim();
         });
       }, FIELDS);
-    const named = ['Server kind', 'Name', 'Server address', 'API key (optional)'];
+    const named = ['Server kind', 'Name (optional)', 'Server address', 'API key (optional)'];
     await page.getByTestId('connection-add-label').fill('Desk llama');
     expect(await shownNames()).toEqual(named);
     expect(await page.getByRole('form', { name: 'Add a connection' }).count()).toBe(1);

@@ -159,8 +159,10 @@ export function ConnectionsSection({ ollamaDraft, onPicked }: { ollamaDraft?: st
           </select>
         </label>
         <label>
-          Name
-          <input placeholder={`optional: ${kind} if empty`} data-testid="connection-add-label" value={label} onChange={(e) => setLabel(e.target.value)} />
+          {/* Optional, as the key is: an empty name is the kind's, which the placeholder shows. "optional: llama-server if
+              empty" was cut at 390 px once the box had its name over it (placeholders-390). */}
+          Name (optional)
+          <input placeholder={kind} data-testid="connection-add-label" value={label} onChange={(e) => setLabel(e.target.value)} />
         </label>
         <label>
           Server address
