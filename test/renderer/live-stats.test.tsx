@@ -142,4 +142,16 @@ describe("an ended answer's figures", () => {
     const stopped = answer('stopped2', [text('The sky is')], { status: 'aborted', stop: 'aborted', meta: { timing: { ttftMs: 340, reasoningBlockMs: [], tokens: 126, tokensPerSecond: 18.9 } } });
     expect(statsText(draw(stopped))).toBe('~ 126 tokens · ~ 19 tok/s · first token 340 ms');
   });
+
+  it('keep the speed the page showed where main saved a count but no speed (its span under 400 ms)', () => {
+    keepLiveFigures('stopped3', { tokens: 12, tokensPerSecond: 18.2 });
+    const stopped = answer('stopped3', [text('The sky is')], { status: 'aborted', stop: 'aborted', meta: { timing: { ttftMs: 340, reasoningBlockMs: [], tokens: 13 } } });
+    expect(statsText(draw(stopped))).toBe('~ 13 tokens · ~ 18 tok/s · first token 340 ms');
+  });
+
+  it('show no speed on a stop where the page showed none, though main saved one', () => {
+    keepLiveFigures('stopped4', { tokens: 9 });
+    const stopped = answer('stopped4', [text('The sky is')], { status: 'aborted', stop: 'aborted', meta: { timing: { ttftMs: 340, reasoningBlockMs: [], tokens: 11, tokensPerSecond: 25 } } });
+    expect(statsText(draw(stopped))).toBe('~ 11 tokens · first token 340 ms');
+  });
 });

@@ -102,8 +102,14 @@ export function keepLiveFigures(turnId: string, figures: LiveFigures): void {
  */
 export function keptLiveFigures(turn: Pick<Turn, 'id' | 'meta' | 'blocks'>): LiveFigures | undefined {
   const saved = turnTimingMeta(turn);
-  if (saved.tokens === undefined || saved.tokens === 0) return shown.get(turn.id);
-  return saved.tokensPerSecond === undefined ? { tokens: saved.tokens } : { tokens: saved.tokens, tokensPerSecond: saved.tokensPerSecond };
+  const drawn = shown.get(turn.id);
+  if (saved.tokens === undefined || saved.tokens === 0) return drawn;
+  // Where this window showed the answer streaming, a speed is shown if it showed one (main's where main saved one):
+  // main saves a speed only over 400 ms of its own clock and the page shows one only over 400 ms of its own, so one
+  // could have a speed where the other had none, and Stop added or took away a figure (and, on a phone, a line of the
+  // footer: ci-134's live-footer).
+  const speed = drawn === undefined ? saved.tokensPerSecond : drawn.tokensPerSecond === undefined ? undefined : (saved.tokensPerSecond ?? drawn.tokensPerSecond);
+  return speed === undefined ? { tokens: saved.tokens } : { tokens: saved.tokens, tokensPerSecond: speed };
 }
 
 /** Ends that came before the server finished: a count it sent is not the answer's (Anthropic's message_start's 1). */
