@@ -1,55 +1,27 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EventChannel } from '../../../src/shared/ipc';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { StreamPart } from '../../../src/shared/parts';
 import type { Turn } from '../../../src/shared/turn';
 import { turnText } from '../../../src/shared/turn';
 import { createServices, type Services } from '../../../src/main/services';
 import { ollamaChatStream, ollamaRoutes } from '../../replay-server/ollama-wire';
-import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
+import { servicesOnReplay } from '../engine/services-on-replay';
 
-let replay: ReplayServer;
-let dir: string;
+const app = servicesOnReplay('firebrand-chat-');
 let services: Services;
-let events: { channel: EventChannel; payload: unknown }[];
-
-beforeAll(async () => {
-  replay = await startReplayServer();
-});
-afterAll(() => replay.close());
+// Titles on, as in the app: one test holds the title lane's request to show a chat's next message does not wait on it.
 beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'firebrand-chat-'));
-  services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {} });
-  events = [];
-  services.hub.connect((channel, payload) => events.push({ channel, payload }));
-  replay.requests.length = 0;
+  services = app.start({ chat: { titles: true } });
 });
-afterEach(() => {
-  services.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-/** The answer text streamed to the renderer so far. */
-function streamed(): string {
-  return events
-    .flatMap((e) => (e.channel === 'chat:turn-parts' ? (e.payload as { parts: StreamPart[] }).parts : []))
-    .map((p) => (p.type === 'text-delta' ? p.delta : ''))
-    .join('');
-}
-
-async function saved(turnId: string): Promise<Turn> {
-  await expect.poll(() => events.some((e) => e.channel === 'chat:turn-saved' && (e.payload as { turn: Turn }).turn.id === turnId)).toBe(true);
-  const e = events.find((ev) => ev.channel === 'chat:turn-saved' && (ev.payload as { turn: Turn }).turn.id === turnId);
-  return (e?.payload as { turn: Turn }).turn;
-}
+const { streamed, saved } = app;
+const replay = () => app.replay;
+const events = () => app.events();
 
 describe('the chat service', () => {
   // Attachments audit #7: an edit sent every file of the message again; now those the user kept, and only the
   // message's own (places in it, so nothing else can be added), with or without words.
   it('edits a message with only the files kept, alone if the words go, and refuses one left with nothing', async () => {
-    replay.setRoutes(ollamaRoutes(['Read.'], { delayMs: 1 }));
+    replay().setRoutes(ollamaRoutes(['Read.'], { delayMs: 1 }));
     const add = (name: string, text: string) => services.handlers['attachments:add']({ name, mime: 'text/plain', dataBase64: Buffer.from(text).toString('base64') });
     const [a, b] = [await add('a.txt', 'alpha notes'), await add('b.txt', 'beta notes')];
     const first = await services.handlers['chat:send']({ conversationId: null, text: 'Compare', model: 'llama3.2:3b', attachments: [a, b] });
@@ -65,7 +37,7 @@ describe('the chat service', () => {
 
   // A file forgotten when the message was sent: the edit could drop files but not add one, and the user started over.
   it('edits a message with a file added: the resent message holds the files kept, then those added, and the answer reads them', async () => {
-    replay.setRoutes(ollamaRoutes(['Read.'], { delayMs: 1 }));
+    replay().setRoutes(ollamaRoutes(['Read.'], { delayMs: 1 }));
     const add = (name: string, text: string) => services.handlers['attachments:add']({ name, mime: 'text/plain', dataBase64: Buffer.from(text).toString('base64') });
     const [a, b, c] = [await add('a.txt', 'alpha notes'), await add('b.txt', 'beta notes'), await add('c.txt', 'gamma notes, forgotten')];
     const first = await services.handlers['chat:send']({ conversationId: null, text: 'Compare', model: 'llama3.2:3b', attachments: [a, b] });
@@ -76,7 +48,7 @@ describe('the chat service', () => {
     await saved(edited.assistantTurn.id);
     const view = await services.handlers['conversations:open']({ conversationId: first.conversationId });
     expect(names(view.turns.find((t) => t.id === edited.userTurn.id)!)).toEqual(['text', 'b.txt', 'c.txt']);
-    const body = JSON.parse(replay.requests.find((r) => r.path === '/api/chat' && r.body.includes('Compare all'))?.body ?? '{}') as { messages?: { role: string; content: string }[] };
+    const body = JSON.parse(replay().requests.find((r) => r.path === '/api/chat' && r.body.includes('Compare all'))?.body ?? '{}') as { messages?: { role: string; content: string }[] };
     const user = body.messages?.filter((m) => m.role === 'user').at(-1)?.content ?? '';
     expect(user).toContain('beta notes');
     expect(user).toContain('gamma notes, forgotten');
@@ -87,12 +59,12 @@ describe('the chat service', () => {
   });
 
   it('streams an answer part by part, persists it, and sends the history on the next message', async () => {
-    replay.setRoutes(ollamaRoutes(['Hello', ' from', ' Ollama.'], { delayMs: 5 }));
+    replay().setRoutes(ollamaRoutes(['Hello', ' from', ' Ollama.'], { delayMs: 5 }));
     const first = await services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'llama3.2:3b' });
     const turn = await saved(first.assistantTurn.id);
     expect(turn).toMatchObject({ status: 'done', stop: 'end_turn', wireReason: 'stop', usage: { inputTokens: 26, outputTokens: 3 } });
     expect(turnText(turn)).toBe('Hello from Ollama.');
-    const deltas = events.flatMap((e) => (e.channel === 'chat:turn-parts' ? (e.payload as { parts: { type: string }[] }).parts : [])).filter((p) => p.type === 'text-delta');
+    const deltas = events().flatMap((e) => (e.channel === 'chat:turn-parts' ? (e.payload as { parts: { type: string }[] }).parts : [])).filter((p) => p.type === 'text-delta');
     expect(deltas.length).toBe(3);
 
     const view = await services.handlers['conversations:open']({ conversationId: first.conversationId });
@@ -104,7 +76,7 @@ describe('the chat service', () => {
     const second = await services.handlers['chat:send']({ conversationId: first.conversationId, text: 'And again?', model: 'llama3.2:3b' });
     await saved(second.assistantTurn.id);
     // The title lane asks /api/chat too after the first answer: pick the request that carried the second message.
-    const body = JSON.parse(replay.requests.filter((r) => r.path === '/api/chat' && r.body.includes('And again?'))[0]?.body ?? '{}') as { messages: { role: string; content: string }[] };
+    const body = JSON.parse(replay().requests.filter((r) => r.path === '/api/chat' && r.body.includes('And again?'))[0]?.body ?? '{}') as { messages: { role: string; content: string }[] };
     expect(body.messages.map((m) => [m.role, m.content])).toEqual([
       ['user', 'Hi'],
       ['assistant', 'Hello from Ollama.'],
@@ -115,7 +87,7 @@ describe('the chat service', () => {
   it('stops on request, keeping the partial answer as aborted', async () => {
     const tokens = Array.from({ length: 200 }, (_, i) => `w${i} `);
     // Held after 10 lines and never let go: still streaming when the stop comes, however busy the machine.
-    replay.setRoutes([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(tokens), chunk: 'lines', delayMs: 20, holdAfterChunks: 10 }]);
+    replay().setRoutes([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(tokens), chunk: 'lines', delayMs: 20, holdAfterChunks: 10 }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Count', model: 'm' });
     await expect.poll(streamed).toBe(tokens.slice(0, 10).join(''));
     expect(await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
@@ -129,7 +101,7 @@ describe('the chat service', () => {
   // an answer nobody could see or stop, and on a one-slot server the user's next message waited behind it.
   it('stops the answer of a conversation that is deleted for good', async () => {
     const tokens = Array.from({ length: 200 }, (_, i) => `w${i} `);
-    replay.setRoutes([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(tokens), chunk: 'lines', delayMs: 20, holdAfterChunks: 10 }]);
+    replay().setRoutes([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(tokens), chunk: 'lines', delayMs: 20, holdAfterChunks: 10 }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Count', model: 'm' });
     await expect.poll(streamed).toBe(tokens.slice(0, 10).join(''));
     expect(await services.handlers['conversations:delete']({ conversationId: sent.conversationId })).toEqual({ deleted: true });
@@ -138,15 +110,15 @@ describe('the chat service', () => {
   });
 
   it('gives up a stalled stream as cut, with a message, keeping what arrived', async () => {
-    replay.setRoutes([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(['Half', ' an'], 'm', { done: false }), hang: true }]);
+    replay().setRoutes([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(['Half', ' an'], 'm', { done: false }), hang: true }]);
     // The server truly stops; the limit is long enough that the two tokens sent first are read first when busy.
-    const local = createServices({ dataDir: join(dir, 'stall'), ollamaUrl: replay.url, stallTimeoutMs: 1_500, log: () => {} });
-    const before = events.length;
-    local.hub.connect((channel, payload) => events.push({ channel, payload }));
+    const local = createServices({ dataDir: join(app.dir, 'stall'), ollamaUrl: replay().url, stallTimeoutMs: 1_500, log: () => {} });
+    const before = events().length;
+    app.record(local);
     try {
       const sent = await local.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'm' });
       const turn = await saved(sent.assistantTurn.id);
-      expect(events.length).toBeGreaterThan(before);
+      expect(events().length).toBeGreaterThan(before);
       expect(turn.status).toBe('cut');
       expect(turnText(turn)).toBe('Half an');
       expect(turn.error).toContain('stopped sending for too long');
@@ -160,7 +132,7 @@ describe('the chat service', () => {
   // between them, and the saved tree said otherwise.
   it('refuses a second message, a regenerate or an edit in a chat whose answer is still on its way; not while its title is written', async () => {
     const tokens = Array.from({ length: 40 }, (_, i) => `w${i} `);
-    replay.setRoutes([
+    replay().setRoutes([
       // The title lane's request never ends: the chat's next message must not wait for it.
       { method: 'POST', path: '/api/chat', body: '', hang: true, when: (body) => body.includes('Write a title') },
       { method: 'POST', path: '/api/chat', body: ollamaChatStream(['Here.']), when: (body) => body.includes('Elsewhere') },
@@ -174,11 +146,11 @@ describe('the chat service', () => {
     expect(() => services.handlers['chat:edit-and-resend']({ turnId: first.userTurn.id, text: 'Edited in tab B', model: 'm' })).toThrow(refused);
     // Refused as busy: the refused page takes its notice away once the answer ends (chat:answer-ended, below).
     expect(() => services.handlers['chat:send']({ conversationId: first.conversationId, text: 'From tab B', model: 'm' })).toThrow(expect.objectContaining({ code: 'busy' }));
-    const ended = () => events.filter((e) => e.channel === 'chat:answer-ended').map((e) => e.payload);
+    const ended = () => events().filter((e) => e.channel === 'chat:answer-ended').map((e) => e.payload);
     // Another chat is not held up by it.
     const other = await services.handlers['chat:send']({ conversationId: null, text: 'Elsewhere', model: 'm' });
     expect(ended()).not.toContainEqual({ conversationId: first.conversationId });
-    replay.release();
+    replay().release();
     await saved(first.assistantTurn.id);
     await saved(other.assistantTurn.id);
     await expect.poll(ended).toEqual(expect.arrayContaining([{ conversationId: first.conversationId }, { conversationId: other.conversationId }]));
@@ -188,12 +160,12 @@ describe('the chat service', () => {
       ['user', 'done'],
       ['assistant', 'done'],
     ]);
-    expect(replay.requests.some((r) => r.body.includes('tab B'))).toBe(false);
+    expect(replay().requests.some((r) => r.body.includes('tab B'))).toBe(false);
     // Once the answer is in, the next message goes at once, while the title is still being written.
-    await expect.poll(() => replay.requests.filter((r) => r.body.includes('Write a title')).length).toBeGreaterThan(0);
+    await expect.poll(() => replay().requests.filter((r) => r.body.includes('Write a title')).length).toBeGreaterThan(0);
     const next = await services.handlers['chat:send']({ conversationId: first.conversationId, text: 'From tab B, again', model: 'm' });
     expect(next.userTurn.parentId).toBe(first.assistantTurn.id);
-    replay.release();
+    replay().release();
     await saved(next.assistantTurn.id);
   });
 
@@ -201,7 +173,7 @@ describe('the chat service', () => {
   // parts streamed since that write never reached the page: the answer showed a hole until it ended.
   it('opens a chat mid-answer with the answer as streamed so far and the number of parts it holds', async () => {
     const tokens = Array.from({ length: 40 }, (_, i) => `w${i} `);
-    replay.setRoutes([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(tokens), chunk: 'lines', delayMs: 5, holdAfterChunks: 7 }]);
+    replay().setRoutes([{ method: 'POST', path: '/api/chat', body: ollamaChatStream(tokens), chunk: 'lines', delayMs: 5, holdAfterChunks: 7 }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Count', model: 'm' });
     await expect.poll(streamed).toBe(tokens.slice(0, 7).join(''));
     const view = await services.handlers['conversations:open']({ conversationId: sent.conversationId });
@@ -209,11 +181,11 @@ describe('the chat service', () => {
     expect(answer?.status).toBe('streaming');
     expect(turnText(answer!)).toBe(tokens.slice(0, 7).join(''));
     // Every part sent so far is in it, and the parts that follow say where they start.
-    const batches = events.flatMap((e) => (e.channel === 'chat:turn-parts' ? [e.payload as { from: number; parts: StreamPart[] }] : []));
+    const batches = events().flatMap((e) => (e.channel === 'chat:turn-parts' ? [e.payload as { from: number; parts: StreamPart[] }] : []));
     const sentParts = batches.reduce((n, b) => n + b.parts.length, 0);
     expect(view.streamed).toEqual({ [sent.assistantTurn.id]: sentParts });
     expect(batches.map((b) => b.from)).toEqual(batches.map((_, i) => batches.slice(0, i).reduce((n, b) => n + b.parts.length, 0)));
-    replay.release();
+    replay().release();
     await saved(sent.assistantTurn.id);
     // Once it ended, the saved copy is the one read.
     const after = await services.handlers['conversations:open']({ conversationId: sent.conversationId });
@@ -222,7 +194,7 @@ describe('the chat service', () => {
   });
 
   it('turns a server error status into an error turn with the server message', async () => {
-    replay.setRoutes([{ method: 'POST', path: '/api/chat', status: 500, body: '{"error":"llama runner process has terminated: exit status 2"}' }]);
+    replay().setRoutes([{ method: 'POST', path: '/api/chat', status: 500, body: '{"error":"llama runner process has terminated: exit status 2"}' }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'm' });
     const turn = await saved(sent.assistantTurn.id);
     expect(turn.status).toBe('error');

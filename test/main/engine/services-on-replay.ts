@@ -1,24 +1,46 @@
 /**
  * Main's services on a fresh data folder against one replay server, with every event main sends the pages: set up
- * and torn down around each test of the file that calls it. For tests that hold a real-stream capture mid-answer and
+ * and torn down around each test of the file that calls it. For tests that drive a chat through main's handlers and
  * look at what the page has been sent, what a page opened then reads, and what is saved.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { EventChannel } from '../../../src/shared/ipc';
 import type { StreamPart } from '../../../src/shared/parts';
 import type { Turn } from '../../../src/shared/turn';
 import { createServices, type Services } from '../../../src/main/services';
+import type { ServicesOptions } from '../../../src/main/services-options';
 import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
+
+export interface SentEvent {
+  channel: EventChannel;
+  payload: unknown;
+}
+
+/** What a test may set on the services; the data folder and the Ollama address are the harness's. */
+export type StartOptions = Omit<ServicesOptions, 'dataDir' | 'ollamaUrl'>;
 
 export interface ServicesOnReplay {
   readonly replay: ReplayServer;
-  /** Starts the services (the default connection is Ollama at the replay server) and records their events. */
-  start(): Services;
+  /** This test's data folder (removed after it). */
+  readonly dir: string;
+  /**
+   * Starts the services (the default connection is Ollama at the replay server; titles off unless `chat` turns them
+   * on) and records their events.
+   */
+  start(options?: StartOptions): Services;
+  /** Records another services' events with these (e.g. a second instance on its own folder). */
+  record(other: Services): void;
+  /** Every event main sent the pages so far, in order. */
+  events(): readonly SentEvent[];
   /** Every stream part main sent the pages so far, in order. */
   parts(): StreamPart[];
+  /** The answer text streamed to the pages so far. */
+  streamed(): string;
+  /** The turn as main announced it saved (waits for the announcement). */
+  saved(turnId: string): Promise<Turn>;
   /** A turn as a page opening its conversation now reads it. */
   openTurn(conversationId: string, turnId: string): Promise<Turn>;
 }
@@ -27,11 +49,14 @@ export function servicesOnReplay(prefix: string): ServicesOnReplay {
   let replay: ReplayServer | undefined;
   let services: Services | undefined;
   let dir = '';
-  let events: { channel: EventChannel; payload: unknown }[] = [];
+  let events: SentEvent[] = [];
   const running = (): Services => {
     if (!services) throw new Error('start() the services first');
     return services;
   };
+  const savedTurn = (turnId: string): Turn | undefined =>
+    events.flatMap((e) => (e.channel === 'chat:turn-saved' && (e.payload as { turn: Turn }).turn.id === turnId ? [(e.payload as { turn: Turn }).turn] : []))[0];
+  const parts = () => events.flatMap((e) => (e.channel === 'chat:turn-parts' ? (e.payload as { parts: StreamPart[] }).parts : []));
   beforeAll(async () => {
     replay = await startReplayServer();
   });
@@ -39,29 +64,47 @@ export function servicesOnReplay(prefix: string): ServicesOnReplay {
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), prefix));
     events = [];
+    if (replay) replay.requests.length = 0;
   });
   afterEach(() => {
     // A release with none held would let the next test's stream pass its hold.
     if (replay && replay.held > 0) replay.release();
+    replay?.setOnRequest(undefined);
     services?.close();
     services = undefined;
     rmSync(dir, { recursive: true, force: true });
   });
-  return {
+  const harness: ServicesOnReplay = {
     get replay() {
       if (!replay) throw new Error('the replay server starts before the tests');
       return replay;
     },
-    start() {
-      services = createServices({ dataDir: dir, ollamaUrl: this.replay.url, log: () => {}, chat: { titles: false } });
-      services.hub.connect((channel, payload) => events.push({ channel, payload }));
+    get dir() {
+      return dir;
+    },
+    start(options = {}) {
+      services = createServices({ log: () => {}, ...options, dataDir: dir, ollamaUrl: harness.replay.url, chat: { titles: false, ...options.chat } });
+      harness.record(services);
       return services;
     },
-    parts: () => events.flatMap((e) => (e.channel === 'chat:turn-parts' ? (e.payload as { parts: StreamPart[] }).parts : [])),
+    record(other) {
+      other.hub.connect((channel, payload) => events.push({ channel, payload }));
+    },
+    events: () => events,
+    parts,
+    streamed: () =>
+      parts()
+        .map((p) => (p.type === 'text-delta' ? p.delta : ''))
+        .join(''),
+    async saved(turnId) {
+      await expect.poll(() => savedTurn(turnId) !== undefined).toBe(true);
+      return savedTurn(turnId)!;
+    },
     async openTurn(conversationId, turnId) {
       const turn = (await running().handlers['conversations:open']({ conversationId })).turns.find((t) => t.id === turnId);
       if (!turn) throw new Error(`no turn ${turnId} in ${conversationId}`);
       return turn;
     },
   };
+  return harness;
 }

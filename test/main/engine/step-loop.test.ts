@@ -1,40 +1,21 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EventChannel } from '../../../src/shared/ipc';
-import type { StreamPart } from '../../../src/shared/parts';
+import { describe, expect, it } from 'vitest';
 import { turnText, type ToolCallBlock, type ToolResultBlock, type Turn } from '../../../src/shared/turn';
 import { contextRefusedMeta, isRefusedAnswer } from '../../../src/shared/system-turns';
-import { createServices, type Services } from '../../../src/main/services';
-import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
+import type { Services } from '../../../src/main/services';
+import type { ServicesOptions } from '../../../src/main/services-options';
 import { CASES, script, type DialectCase } from './helpers';
+import { servicesOnReplay } from './services-on-replay';
 
-let replay: ReplayServer;
-let dir: string;
+const app = servicesOnReplay('firebrand-engine-');
 let services: Services;
-let events: { channel: EventChannel; payload: unknown }[];
+const replay = () => app.replay;
+const events = () => app.events();
 
-beforeAll(async () => {
-  replay = await startReplayServer();
-});
-afterAll(() => replay.close());
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'firebrand-engine-'));
-  events = [];
-  replay.requests.length = 0;
-});
-afterEach(() => {
-  replay.setOnRequest(undefined);
-  services.close();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function start(c: DialectCase, chat: Parameters<typeof createServices>[0]['chat'] = {}): Promise<string | undefined> {
-  services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { tools: c.tools, titles: false, ...chat } });
-  services.hub.connect((channel, payload) => events.push({ channel, payload }));
+async function start(c: DialectCase, chat: ServicesOptions['chat'] = {}): Promise<string | undefined> {
+  services = app.start({ chat: { tools: c.tools, ...chat } });
   if (c.kind === 'ollama') return undefined;
-  const saved = await services.handlers['connections:save']({ kind: c.kind, label: c.kind, baseUrl: replay.url, apiKey: 'test-key' });
+  const saved = await services.handlers['connections:save']({ kind: c.kind, label: c.kind, baseUrl: replay().url, apiKey: 'test-key' });
   return saved.id;
 }
 
@@ -43,19 +24,15 @@ async function settle(conversationId: string): Promise<Turn[]> {
   return (await services.handlers['conversations:open']({ conversationId })).turns;
 }
 
-const dbPath = () => join(dir, 'firebrand.db');
+const dbPath = () => join(app.dir, 'firebrand.db');
 /** The answer text streamed to the renderer so far. */
-const streamed = () =>
-  events
-    .flatMap((e) => (e.channel === 'chat:turn-parts' ? (e.payload as { parts: StreamPart[] }).parts : []))
-    .map((p) => (p.type === 'text-delta' ? p.delta : ''))
-    .join('');
-const chatBodies = (c: DialectCase) => replay.requests.filter((r) => r.path === c.chatPath).map((r) => r.body);
+const { streamed } = app;
+const chatBodies = (c: DialectCase) => replay().requests.filter((r) => r.path === c.chatPath).map((r) => r.body);
 
 describe.each(CASES)('the step loop over $kind', (c) => {
   it('runs a two-step tool loop: call -> result -> answer, each step committed before its request arrived', async () => {
     const connectionId = await start(c);
-    const s = script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.toolCall }, { body: c.text(['It is ', '18 degrees.']) }]);
+    const s = script(replay(), dbPath(), c.probes, c.chatPath, [{ body: c.toolCall }, { body: c.text(['It is ', '18 degrees.']) }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Weather?', model: 'm', ...(connectionId ? { connectionId } : {}) });
     const turns = await settle(sent.conversationId);
 
@@ -76,7 +53,7 @@ describe.each(CASES)('the step loop over $kind', (c) => {
     expect(second).toContain('18 degrees, sunny');
     expect(second).not.toContain('test-key');
     // Every turn the loop wrote reached the renderer as saved (the user turn comes back from chat:send itself).
-    const saved = new Set(events.filter((e) => e.channel === 'chat:turn-saved').map((e) => (e.payload as { turn: Turn }).turn.id));
+    const saved = new Set(events().filter((e) => e.channel === 'chat:turn-saved').map((e) => (e.payload as { turn: Turn }).turn.id));
     for (const t of turns.slice(1)) expect(saved.has(t.id), t.role).toBe(true);
     // The step records: one per request, the wire reason and the derived stop side by side.
     const steps = turns.filter((t) => t.role === 'assistant').map((t) => services.db.prepare('SELECT stop, request_digest FROM steps WHERE turn_id = ?').get(t.id) as { stop: string });
@@ -85,7 +62,7 @@ describe.each(CASES)('the step loop over $kind', (c) => {
 
   it('answers an invalid call with an error result, and the model retries', async () => {
     const connectionId = await start(c);
-    const s = script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.invalidCall }, { body: c.toolCall }, { body: c.text(['Done.']) }]);
+    const s = script(replay(), dbPath(), c.probes, c.chatPath, [{ body: c.invalidCall }, { body: c.toolCall }, { body: c.text(['Done.']) }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Weather?', model: 'm', ...(connectionId ? { connectionId } : {}) });
     const turns = await settle(sent.conversationId);
 
@@ -102,7 +79,7 @@ describe.each(CASES)('the step loop over $kind', (c) => {
 
   it('keeps a cut stream with its partial text', async () => {
     const connectionId = await start(c);
-    script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.cut }]);
+    script(replay(), dbPath(), c.probes, c.chatPath, [{ body: c.cut }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'm', ...(connectionId ? { connectionId } : {}) });
     const turns = await settle(sent.conversationId);
     expect(turns.at(-1)).toMatchObject({ role: 'assistant', status: 'cut', stop: 'cut' });
@@ -113,7 +90,7 @@ describe.each(CASES)('the step loop over $kind', (c) => {
     const connectionId = await start(c);
     const tokens = Array.from({ length: 200 }, (_, i) => `w${i} `);
     // Held after 20 lines (w0 to w3 or more, by dialect) and never let go: still streaming when the stop comes.
-    script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.text(tokens), delayMs: 15, holdAfterChunks: 20 }]);
+    script(replay(), dbPath(), c.probes, c.chatPath, [{ body: c.text(tokens), delayMs: 15, holdAfterChunks: 20 }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Count', model: 'm', ...(connectionId ? { connectionId } : {}) });
     await expect.poll(streamed).toMatch(/^w0 w1 w2 /);
     expect(await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
@@ -126,9 +103,9 @@ describe.each(CASES)('the step loop over $kind', (c) => {
   it('a stop keeps the bytes the splitter was holding back (issue 16)', async () => {
     const connectionId = await start(c);
     // The trailing `<` could start a tag, so the splitter holds it until more arrives; the server sends no more.
-    script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.partialText('The answer is 3 <'), hang: true }]);
+    script(replay(), dbPath(), c.probes, c.chatPath, [{ body: c.partialText('The answer is 3 <'), hang: true }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Sum?', model: 'm', ...(connectionId ? { connectionId } : {}) });
-    const shown = () => events.flatMap((e) => (e.channel === 'chat:turn-parts' ? (e.payload as { parts: { type: string; delta?: string }[] }).parts : [])).filter((p) => p.type === 'text-delta').map((p) => p.delta).join('');
+    const shown = () => events().flatMap((e) => (e.channel === 'chat:turn-parts' ? (e.payload as { parts: { type: string; delta?: string }[] }).parts : [])).filter((p) => p.type === 'text-delta').map((p) => p.delta).join('');
     await expect.poll(shown, { timeout: 10_000 }).toBe('The answer is 3 ');
     expect(await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
     const turns = await settle(sent.conversationId);
@@ -138,7 +115,7 @@ describe.each(CASES)('the step loop over $kind', (c) => {
 
   it('refuses a request whose estimate reaches the window: nothing is sent, a context-refused card says why', async () => {
     const connectionId = await start(c, { appLayer: { contextWindow: 200 } });
-    script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.text(['never']) }]);
+    script(replay(), dbPath(), c.probes, c.chatPath, [{ body: c.text(['never']) }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'x'.repeat(2000), model: 'm', ...(connectionId ? { connectionId } : {}) });
     const turns = await settle(sent.conversationId);
     expect(chatBodies(c)).toEqual([]);
@@ -161,7 +138,7 @@ describe.each(CASES)('the step loop over $kind', (c) => {
 
   it('turns a server error into an error turn carrying the server message', async () => {
     const connectionId = await start(c);
-    script(replay, dbPath(), c.probes, c.chatPath, [{ status: c.serverError.status, body: c.serverError.body, chunk: undefined }]);
+    script(replay(), dbPath(), c.probes, c.chatPath, [{ status: c.serverError.status, body: c.serverError.body, chunk: undefined }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'm', ...(connectionId ? { connectionId } : {}) });
     const turns = await settle(sent.conversationId);
     // llama-server's error is its context overflow: a context-refused card follows the failed turn (issue 13).
@@ -175,9 +152,9 @@ describe.each(CASES)('the step loop over $kind', (c) => {
 describe.each(CASES.filter((c) => c.partialToolCall !== undefined))('stopping the step loop over $kind', (c) => {
   it('a stop settles a tool call that was still being written: truncated, never run (issue 16)', async () => {
     const connectionId = await start(c);
-    script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.partialToolCall ?? '', hang: true }]);
+    script(replay(), dbPath(), c.probes, c.chatPath, [{ body: c.partialToolCall ?? '', hang: true }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Weather?', model: 'm', ...(connectionId ? { connectionId } : {}) });
-    const deltas = () => events.flatMap((e) => (e.channel === 'chat:turn-parts' ? (e.payload as { parts: { type: string }[] }).parts : [])).filter((p) => p.type === 'tool-call-delta').length;
+    const deltas = () => events().flatMap((e) => (e.channel === 'chat:turn-parts' ? (e.payload as { parts: { type: string }[] }).parts : [])).filter((p) => p.type === 'tool-call-delta').length;
     await expect.poll(deltas, { timeout: 10_000 }).toBeGreaterThan(0);
     await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id });
     const turns = await settle(sent.conversationId);
