@@ -21,7 +21,7 @@ type NoPayload = Record<string, never>;
 
 export interface ModelInvokeContract {
   'models:show': { req: { model: string }; res: ModelDetails };
-  /** Starts a pull; progress arrives as `models:pull-progress`. Pulling again after a cancel resumes. */
+  /** Starts a pull; progress arrives as `models:pull-progress`. Pulling again after a cancel goes on from what Ollama kept. */
   'models:pull': { req: { model: string }; res: { pullId: string } };
   'models:cancel-pull': { req: { pullId: string }; res: { cancelled: boolean } };
   /** The pulls running now and those that ended lately, each as last reported: a page that missed how one ended (its link was down) reads it here. */

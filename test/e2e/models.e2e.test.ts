@@ -146,6 +146,8 @@ describe('the model manager in serve mode', () => {
     await expect.poll(async () => Number(await app.page.getByTestId('pull-progress').getAttribute('data-percent'))).toBeGreaterThan(0);
     await app.page.getByTestId('pull-cancel').click();
     await expect.poll(() => app.page.getByTestId('pull-progress').getAttribute('data-state')).toBe('cancelled');
+    // Ollama keeps what arrived (a second pull goes on from it): the row says so, in the words of its button.
+    expect(await app.page.getByTestId('pull-cancelled').textContent()).toBe('Cancelled. Ollama keeps what arrived: Pull again goes on from there.');
 
     app.replay.setRoutes([...routes().filter((r) => r.path !== '/api/pull'), { method: 'POST', path: '/api/pull', body: fx('pull-error-mid-pull.ndjson'), chunk: 'lines', delayMs: 30 }]);
     await app.page.getByRole('button', { name: 'Dismiss' }).click();

@@ -120,7 +120,7 @@ describe('a page back after its link to serve mode dropped', () => {
     useModelsStore.setState({ pulls: { p1: pull('p1', 'qwen3:8b'), p2: pull('p2', 'llama3.2') } });
     await resyncAfterReconnect();
     await expect.poll(() => useModelsStore.getState().pulls['p1']?.state).toBe('error');
-    expect(useModelsStore.getState().pulls['p1']?.error).toBe('Pulling qwen3:8b stopped: Firebrand was restarted meanwhile. Pull again to resume.');
+    expect(useModelsStore.getState().pulls['p1']?.error).toBe('Pulling qwen3:8b stopped: Firebrand was restarted meanwhile. Ollama keeps what arrived: Pull again goes on from there.');
     expect(useModelsStore.getState().pulls['p2']?.state).toBe('done');
   });
 

@@ -1,14 +1,16 @@
 /**
  * `/api/pull` with live progress. Ollama streams NDJSON: `{status}` steps and, per layer, `{status, digest,
  * total, completed}`. Bytes are summed over layers; speed is measured over the last few seconds so one slow
- * chunk does not swing the ETA. Pulling a model again after a cancel resumes: Ollama keeps the partial blobs and
- * continues server-side, so a resumed pull starts with `completed` already high (not counted as speed).
+ * chunk does not swing the ETA. Pulling a model again after a stop resumes: Ollama keeps the partial blobs and
+ * continues server-side (shared/resume-words.ts says what it keeps), so a resumed pull starts with `completed`
+ * already high (not counted as speed).
  */
 import type { PullProgress } from '../../shared/models';
 import { joinUrl } from '../connections/server-url';
 import { frameEvents } from '../leg/framing';
 import { fromConnection, legFailure } from '../engine/from-connection';
 import { LegError, sendRequest } from '../leg/http';
+import { pullAgainWords } from '../../shared/resume-words';
 import { failedOn, serverError } from './ollama-http';
 
 export interface PullOptions {
@@ -196,13 +198,13 @@ export async function pullModel(opts: PullOptions): Promise<PullProgress> {
       if (line.status === 'success') return finish('done');
       report(tracker.snapshot(opts.pullId, opts.model, 'running'));
     }
-    const stopped = `The server stopped answering before ${opts.model} finished downloading. Pull again to resume.`;
+    const stopped = `The server stopped answering before ${opts.model} finished downloading. ${pullAgainWords(tracker.completed())}`;
     return finish('error', opts.name !== undefined ? fromConnection(opts.name, stopped) : stopped);
   } catch (err) {
     if (opts.signal.aborted) return finish('cancelled');
     // Named as the Models screen's other calls are: "Cannot reach GPU box at …", not "the server at …".
     const message =
       err instanceof LegError ? (opts.name !== undefined ? legFailure(err, opts.name, opts.baseUrl) : err.message) : err instanceof Error ? err.message : String(err);
-    return finish('error', `${message} Pull again to resume.`);
+    return finish('error', `${message} ${pullAgainWords(tracker.completed())}`);
   }
 }

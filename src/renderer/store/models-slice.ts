@@ -7,6 +7,7 @@ import { FirebrandError, type ModelSummary } from '../../shared/ipc';
 import type { Alias, AliasInput, ContextAdvice, GpuReport, ModelDetails, PullProgress, RunningModel } from '../../shared/models';
 import { firebrand } from '../firebrand';
 import { refreshContextChoice, refreshModels } from './index';
+import { pullAgainWords } from '../../shared/resume-words';
 import { attemptWith, errorMessage } from './errors';
 
 export interface ModelsState {
@@ -273,10 +274,10 @@ function settledPull(p: PullProgress, reported: PullProgress[] | null, listed: R
     return { ...p, state: 'done', status: 'success', completedBytes: p.totalBytes, percent: 100, bytesPerSecond: null, etaSeconds: null };
   }
   if (reported === null) return p;
-  return { ...p, state: 'error', bytesPerSecond: null, etaSeconds: null, error: `Pulling ${p.model} stopped: Firebrand was restarted meanwhile. Pull again to resume.` };
+  return { ...p, state: 'error', bytesPerSecond: null, etaSeconds: null, error: `Pulling ${p.model} stopped: Firebrand was restarted meanwhile. ${pullAgainWords(p.completedBytes)}` };
 }
 
-/** "Pull again" on a failed or cancelled pull: Ollama keeps what was downloaded, so it resumes. */
+/** "Pull again" on a failed or cancelled pull: Ollama kept what arrived, so it goes on from there (resume-words.ts). */
 export async function retryPull(pullId: string): Promise<boolean> {
   const model = get().pulls[pullId]?.model;
   if (model === undefined) return false;

@@ -100,7 +100,8 @@ describe("the Models screen's own calls name the connection it manages", () => {
     });
     s.handlers['models:pull']({ model: 'qwen3:8b' });
     await expect.poll(() => events.at(-1)?.state).toBe('error');
-    expect(events.at(-1)?.error).toBe(`${CANNOT_REACH_DESK} Pull again to resume.`);
+    // Nothing arrived, so nothing is resumed: it said "Pull again to resume".
+    expect(events.at(-1)?.error).toBe(`${CANNOT_REACH_DESK} Pull again tries again.`);
   });
 
   it('says which server a model was not found on', async () => {

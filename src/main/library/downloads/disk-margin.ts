@@ -7,7 +7,7 @@
  */
 import { stat, statfs } from 'node:fs/promises';
 import { UserFacingError } from '../../errors';
-import { resumeWords } from './unreachable';
+import { resumeWords } from '../../../shared/resume-words';
 
 /** The room on a disk, as statfs gives it for this user. */
 export interface DiskSpace {

@@ -24,7 +24,8 @@ import { checkRoomBeforeStart, chatsMarginFor, diskSpaceOf, MarginGuard, marginR
 import { describeRemote, downloadDispatcher, elsewhere, fromUrl, parseSource, SourceRefusedError, type DownloadSource } from './download-source';
 import { GGUF_MAGIC, NotGgufError, readHead } from './not-gguf';
 import { SpeedMeter } from './speed-meter';
-import { resumeWords, unreachableMessage } from './unreachable';
+import { resumeWords } from '../../../shared/resume-words';
+import { unreachableMessage } from './unreachable';
 
 export interface DownloadDeps {
   modelsDir: () => string;

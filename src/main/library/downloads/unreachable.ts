@@ -4,6 +4,8 @@
  * and a "start it again" beside a button called Resume.
  */
 
+import { resumeWords } from '../../../shared/resume-words';
+
 /** What each socket error means to someone at the keyboard; `host` is the address's computer. */
 const REASONS: Record<string, (host: string) => string> = {
   ENOTFOUND: (host) => `${host} could not be found: this machine may be offline, or the address may be wrong.`,
@@ -44,14 +46,4 @@ export function unreachableMessage(err: unknown, file: string, url: string, byte
   }
   const reason = REASONS[code]?.(host) ?? '';
   return `The download of ${file} stopped: ${reason} ${resumeWords(bytes)}`;
-}
-
-/**
- * What the Resume button does next, said the way the button is called: `bytes` on disk are gone on from, none are
- * asked for again. The download messages said "start it again to resume" beside a button called Resume.
- * `first`: what to do before pressing it (free some space), said first.
- */
-export function resumeWords(bytes: number, first?: string): string {
-  if (first === undefined) return bytes > 0 ? 'What arrived is kept: Resume goes on from there.' : 'Resume tries again.';
-  return bytes > 0 ? `What arrived is kept: ${first}, then Resume goes on from there.` : `${first[0]?.toUpperCase() ?? ''}${first.slice(1)}, then Resume tries again.`;
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useFocusAfterRemoval } from '../../hooks/use-focus-after-removal';
 import { useFocusWhenShown } from '../../hooks/use-focus-when-shown';
+import { pullCancelledWords } from '../../../shared/resume-words';
 import { cancelPull, dismissPull, retryPull, startPull, useModelsStore } from '../../store/models-slice';
 import { formatBytes, formatDuration } from './format';
 
@@ -84,7 +85,7 @@ export function PullBox({ name: server }: { name: string }) {
             </div>
           )}
           {p.state === 'error' && <p role="alert" className="mm-error" data-testid="pull-error">{p.error}</p>}
-          {p.state === 'cancelled' && <p className="mm-muted">Cancelled. Pull again to resume where it stopped.</p>}
+          {p.state === 'cancelled' && <p className="mm-muted" data-testid="pull-cancelled">{pullCancelledWords(p.completedBytes)}</p>}
           {p.state === 'done' && <p className="mm-ok" data-testid="pull-done">Pulled.</p>}
           <div className="mm-row">
             {p.state === 'running' ? (
