@@ -41,6 +41,16 @@ export const useLibraryStore = create<LibraryState>(() => ({ entries: [], status
 const set = useLibraryStore.setState;
 const get = useLibraryStore.getState;
 const attempt = (action: () => Promise<void>, at = 'section') => attemptWith((error) => set({ error, errorAt: at, errorUntilFree: false }), action);
+/**
+ * The download box's rows: the downloads main lists with the folder (one paused in an earlier session, one another
+ * tab started) and those this page follows live, whose events win for the same download.
+ */
+export function downloadRows(entries: LibraryEntry[], live: Record<string, DownloadProgress>): DownloadProgress[] {
+  const all: Record<string, DownloadProgress> = {};
+  for (const e of entries) if (e.download) all[e.download.downloadId] = e.download;
+  return Object.values(Object.assign(all, live));
+}
+
 /** Where a file's own action says why it failed: its row. */
 export const fileErrorAt = (file: string) => `file:${file}`;
 
@@ -74,7 +84,7 @@ export async function loadLibrary(): Promise<boolean> {
   try {
     const api = firebrand();
     const [entries, status] = await Promise.all([api.library.list({}), api.builtin.status({})]);
-    set({ entries });
+    set({ entries, downloads: keepRefused(entries, get().downloads) });
     takeStatus(status);
     if (get().errorAt === 'list') set({ error: null, errorAt: 'section' });
     return true;
@@ -82,6 +92,19 @@ export async function loadLibrary(): Promise<boolean> {
     set({ error: errorMessage(err), errorAt: 'list', errorUntilFree: false });
     return false;
   }
+}
+
+/**
+ * `live` with the downloads refused for good that main lists in `entries` (the screen opened after the refusal, or
+ * another tab's): such a row waits for its Dismiss, and is kept here until then. Shown from the listing alone, it went
+ * away unasked once main listed it no more: serve mode restarted (main keeps no refused download across a restart),
+ * or a download of the file from another address took the file's one place in the listing. Only while this page
+ * follows the downloads' events: a Dismiss in another tab then reaches it.
+ */
+function keepRefused(entries: LibraryEntry[], live: Record<string, DownloadProgress>): Record<string, DownloadProgress> {
+  if (!connected) return live;
+  const refused = entries.flatMap((e) => (e.download?.state === 'error' && e.download.resumable === false && !live[e.download.downloadId] && !dismissed.has(e.download.downloadId) ? [e.download] : []));
+  return refused.length === 0 ? live : { ...live, ...Object.fromEntries(refused.map((d) => [d.downloadId, d])) };
 }
 
 /**
@@ -118,7 +141,11 @@ export function cancelDownload(downloadId: string): Promise<boolean> {
   }, 'download');
 }
 
+/** Downloads dismissed on this page: a listing read before the Dismiss reached main does not bring one back. */
+const dismissed = new Set<string>();
+
 export function dismissDownload(downloadId: string): void {
+  dismissed.add(downloadId);
   const { [downloadId]: _gone, ...rest } = get().downloads;
   set({ downloads: rest });
 }

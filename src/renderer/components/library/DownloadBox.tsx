@@ -1,6 +1,6 @@
 import { useId, useRef, useState } from 'react';
 import type { DownloadProgress } from '../../../shared/library';
-import { cancelDownload, dismissDownload, pauseDownload, startDownload, useLibraryStore } from '../../store/library-slice';
+import { cancelDownload, dismissDownload, downloadRows, pauseDownload, startDownload, useLibraryStore } from '../../store/library-slice';
 import { formatBytes, formatDuration } from '../models/format';
 import { PathWords } from './PathWords';
 
@@ -10,10 +10,6 @@ export function DownloadBox() {
   const live = useLibraryStore((s) => s.downloads);
   const entries = useLibraryStore((s) => s.entries);
   const error = useLibraryStore((s) => (s.errorAt === 'download' ? s.error : null));
-  // Downloads paused in an earlier session come from the folder listing; live events win for the same download.
-  const all: Record<string, DownloadProgress> = {};
-  for (const e of entries) if (e.download) all[e.download.downloadId] = e.download;
-  Object.assign(all, live);
   // Started, the box empties and Download greys out under the focus: the focus goes back to the box, for the next
   // address (it fell to <body>, and the next Tab started over at the top of the Models screen).
   const input = useRef<HTMLInputElement>(null);
@@ -40,7 +36,7 @@ export function DownloadBox() {
         <button type="submit" data-testid="library-download-start" disabled={source.trim() === ''}>Download</button>
       </form>
       {error && <p role="alert" className="mm-error" data-testid="library-download-refused"><PathWords text={error} /></p>}
-      {Object.values(all).map((p) => (
+      {downloadRows(entries, live).map((p) => (
         <DownloadRow key={p.downloadId} p={p} />
       ))}
     </div>
