@@ -1,6 +1,6 @@
 /**
  * Downloads into the models folder, resumable across dropped connections and app restarts (issue 14):
- * - bytes go to `<file>.part`; a hidden sidecar `.<file>.download.json` keeps the source, the size and sha256 the
+ * - bytes go to `<file>.part`; a hidden sidecar (./sidecar.ts) keeps the source, the size and sha256 the
  *   source stated and its ETag, so a later start (after a pause, a crash, a restart) resumes with `Range`;
  * - a dropped connection is retried with `Range: bytes=<what is on disk>-` (and `If-Range`, so a file that changed
  *   on the server starts over instead of being spliced), with a growing pause, while progress is being made;
@@ -10,10 +10,11 @@
  * undici does the HTTP (redirects, timeouts); what is written here is the resume and verification policy.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { request } from '../../leg/undici';
 import type { DownloadProgress } from '../../../shared/library';
+import { resumeWords } from '../../../shared/resume-words';
 import type { EmitEvent } from '../../events';
 import { isDiskFull } from '../../db/disk-reserve';
 import { UserFacingError } from '../../errors';
@@ -23,8 +24,8 @@ import { pathInFolder, PART_SUFFIX } from '../models-folder';
 import { checkRoomBeforeStart, chatsMarginFor, diskSpaceOf, MarginGuard, marginReason, OutOfMarginError, type ChatsOnDisk, type DiskSpaceProbe, type MarginRule } from './disk-margin';
 import { describeRemote, downloadDispatcher, elsewhere, fromUrl, parseSource, SourceRefusedError, type DownloadSource } from './download-source';
 import { GGUF_MAGIC, NotGgufError, readHead } from './not-gguf';
+import { isSidecarName, readSidecar, removeDownloadFiles, sidecarPath, writeSidecar, type Sidecar } from './sidecar';
 import { SpeedMeter } from './speed-meter';
-import { resumeWords } from '../../../shared/resume-words';
 import { unreachableMessage } from './unreachable';
 
 export interface DownloadDeps {
@@ -44,15 +45,6 @@ export interface DownloadDeps {
   chatsOnDisk?: ChatsOnDisk;
 }
 
-interface Sidecar {
-  source: string;
-  url: string;
-  file: string;
-  total: number | null;
-  sha256: string | null;
-  etag: string | null;
-}
-
 interface Running {
   progress: DownloadProgress;
   controller: AbortController | null;
@@ -63,8 +55,6 @@ interface Running {
 
 /** Retries without progress before a download gives up (a server that keeps dropping at once). */
 const MAX_RETRIES_WITHOUT_PROGRESS = 5;
-
-const sidecarPath = (dir: string, file: string) => join(dir, dirname(file), `.${basename(file)}.download.json`);
 
 export class DownloadManager {
   private readonly all = new Map<string, Running>();
@@ -84,7 +74,7 @@ export class DownloadManager {
     this.restored = dir;
     const names = await readdir(dir).catch(() => [] as string[]);
     for (const name of names) {
-      if (!name.startsWith('.') || !name.endsWith('.download.json')) continue;
+      if (!isSidecarName(name)) continue;
       const car = await readSidecar(join(dir, name));
       if (!car || [...this.all.values()].some((r) => r.progress.file === car.file)) continue;
       const bytes = (await stat(pathInFolder(dir, car.file) + PART_SUFFIX).catch(() => null))?.size ?? 0;
@@ -142,9 +132,7 @@ export class DownloadManager {
     r.controller?.abort();
     // One refused for good has nothing on disk (fail() removed it): what is there now is another download's.
     if (r.progress.resumable !== false) {
-      const dir = this.deps.modelsDir();
-      await rm(pathInFolder(dir, r.progress.file) + PART_SUFFIX, { force: true });
-      await rm(sidecarPath(dir, r.progress.file), { force: true });
+      await removeDownloadFiles(this.deps.modelsDir(), r.progress.file);
     }
     this.report(r);
     this.all.delete(id);
@@ -163,7 +151,7 @@ export class DownloadManager {
     const same = old !== null && old.url === src.url && (old.etag === null || remote.etag === null || old.etag === remote.etag) && old.total === remote.size;
     if (!same) await rm(part, { force: true });
     const car: Sidecar = { source: src.source, url: src.url, file: src.file, total: remote.size, sha256: remote.sha256, etag: remote.etag };
-    await writeFile(sidecarPath(dir, src.file), JSON.stringify(car));
+    await writeSidecar(dir, car);
     let have = (await stat(part).catch(() => null))?.size ?? 0;
     r.progress = { ...r.progress, bytes: have, total: remote.size };
     const probe = this.deps.diskSpace ?? diskSpaceOf;
@@ -306,9 +294,7 @@ export class DownloadManager {
     // not at Cancel (models audit #8: the sidecar stayed in the models folder, and Resume was offered).
     const final = err instanceof NotGgufError || err instanceof SourceRefusedError;
     if (final) {
-      const dir = this.deps.modelsDir();
-      await rm(pathInFolder(dir, r.progress.file) + PART_SUFFIX, { force: true });
-      await rm(sidecarPath(dir, r.progress.file), { force: true });
+      await removeDownloadFiles(this.deps.modelsDir(), r.progress.file);
       // Cancelled meanwhile: that said it already.
       if ((r.progress.state as DownloadProgress['state']) === 'cancelled') return;
     }
@@ -343,15 +329,6 @@ async function endedEarly(file: string, part: string): Promise<void> {
     if (err instanceof GgufIncompleteError) {
       throw new UserFacingError('server-error', `The download of ${file} ended early: ${err.size.toLocaleString('en-US')} bytes arrived, and its own header needs at least ${err.needed.toLocaleString('en-US')} (the source gave no length to check against). ${resumeWords(err.size)}`);
     }
-  }
-}
-
-async function readSidecar(path: string): Promise<Sidecar | null> {
-  try {
-    const car = JSON.parse(await readFile(path, 'utf8')) as Sidecar;
-    return typeof car.url === 'string' && typeof car.file === 'string' ? car : null;
-  } catch {
-    return null;
   }
 }
 
