@@ -11,6 +11,7 @@ import { startServeProcess } from './helpers/serve-process';
 import { expectPicked, modelOption, pickerValues, pickModel } from './helpers/picker';
 import { answerRequests } from './helpers/ui-session';
 import { serveSuite } from './helpers/serve-suite';
+import { shootAtBothWidths } from './helpers/screenshots';
 
 const fx = (p: string) => readFileSync(new URL(`../fixtures/ollama-models/${p}`, import.meta.url), 'utf8');
 const ANSWER = ['Code', ' first', ', always.'];
@@ -148,6 +149,7 @@ describe('the model manager in serve mode', () => {
     await expect.poll(() => app.page.getByTestId('pull-progress').getAttribute('data-state')).toBe('cancelled');
     // Ollama keeps what arrived (a second pull goes on from it): the row says so, in the words of its button.
     expect(await app.page.getByTestId('pull-cancelled').textContent()).toBe('Cancelled. Ollama keeps what arrived: Pull again goes on from there.');
+    await shootAtBothWidths(app.page, 'pull-cancelled', '[data-testid="pull-cancelled"]');
 
     app.replay.setRoutes([...routes().filter((r) => r.path !== '/api/pull'), { method: 'POST', path: '/api/pull', body: fx('pull-error-mid-pull.ndjson'), chunk: 'lines', delayMs: 30 }]);
     await app.page.getByRole('button', { name: 'Dismiss' }).click();
