@@ -5,6 +5,8 @@
  * the whole way to main to hear that. Both say the same words. Pure: bytes and strings only.
  */
 
+import { binaryFormatOf } from './binary-formats';
+
 export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 /** Which extractor reads a stored type (DESIGN.md §9). */
@@ -61,15 +63,16 @@ export function unreadableByType(mime: string): boolean {
 
 /**
  * Whether main refuses a file of no known type (application/octet-stream) that starts with `head`: with no signature
- * of a type read (an image, a PDF) and a NUL in it (no UTF-16 text behind its byte-order mark), it is binary, not
- * text (a program, a zip), and main keeps it as application/octet-stream, which no extractor takes. Main decides on
- * all the bytes; a NUL in the first ones decides the same.
+ * of a type read (an image, a PDF), and either the magic number of a binary format (binary-formats.ts: a program, a
+ * zip, however short) or a NUL in it (no UTF-16 text behind its byte-order mark), it is binary, not text, and main
+ * keeps it as application/octet-stream, which no extractor takes. Main decides on all the bytes; a NUL in the first
+ * ones decides the same.
  */
 export function unreadableBinary(head: Uint8Array): boolean {
   const sniffed = sniffMime(head);
   // Every zip carries a .docx's signature: main does not take a file of no known type for one.
   if (sniffed !== undefined && sniffed !== DOCX_MIME) return false;
-  return head.includes(0) && utf16Bom(head) === undefined;
+  return binaryFormatOf(head) !== undefined || (head.includes(0) && utf16Bom(head) === undefined);
 }
 
 /** The binary type the bytes' signature names, if they carry one we know. */

@@ -13,6 +13,10 @@ const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d];
 const BODIES: Record<string, Uint8Array> = {
   zip: bytes(ZIP, 'rest'),
   exe: bytes([0x4d, 0x5a, 0x90, 0, 3, 0, 0, 0]),
+  // A program's first bytes, no NUL among them yet: its magic number says binary, for the page as for main.
+  mzOnly: bytes('MZ'),
+  elfHead: bytes([0x7f, 0x45, 0x4c, 0x46]),
+  shortText: bytes('ok'),
   png: bytes(PNG),
   pdf: bytes('%PDF-1.7\n', [0, 1, 2]),
   text: bytes('a Makefile\nall:\n\tcc x.c\n'),

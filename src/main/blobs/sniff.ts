@@ -1,4 +1,5 @@
 import { DOCX_MIME, SIGNATURES, SUPPORTED_IMAGE_TYPES, utf16Bom } from '../../shared/readable-types';
+import { binaryFormatOf } from '../../shared/binary-formats';
 import type { AttachmentBlock } from '../../shared/turn';
 import { textEncodingOf } from './text-encoding';
 
@@ -53,11 +54,12 @@ function looksUtf16(bytes: Uint8Array): boolean {
 }
 
 /**
- * Whether the bytes are text: UTF-8 with no NUL (which no text file holds and most binary files do), or text in an
- * encoding read besides (text-encoding.ts).
+ * Whether bytes of no known type are text: UTF-8 with no NUL (which no text file holds and most binary files do), or
+ * text in an encoding read besides (text-encoding.ts), and not the start of a known binary format (binary-formats.ts:
+ * a 2-byte "MZ", a program's first bytes, holds no NUL yet was taken as text).
  */
 export function isText(bytes: Uint8Array): boolean {
-  return textEncodingOf(bytes) !== undefined && binaryInText(bytes) === undefined;
+  return binaryFormatOf(bytes) === undefined && textEncodingOf(bytes) !== undefined && binaryInText(bytes) === undefined;
 }
 
 /**

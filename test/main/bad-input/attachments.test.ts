@@ -72,6 +72,9 @@ describe('attachments that must be refused', () => {
     { what: 'a Windows program (.exe)', name: 'setup.exe', mime: 'application/x-msdownload', bytes: EXE, message: /“setup\.exe” cannot be attached: Firebrand cannot read \.exe files\./ },
     { what: 'a disk image (.dmg)', name: 'App.dmg', mime: 'application/x-apple-diskimage', bytes: EXE, message: /“App\.dmg” cannot be attached: Firebrand cannot read \.dmg files\./ },
     { what: 'a binary of no known type', name: 'tool', mime: 'application/octet-stream', bytes: Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00]), message: /“tool” cannot be attached: Firebrand cannot read this type of file\. It reads/ },
+    // A program's first bytes, too few to hold a NUL, passed as text: a known binary format's magic number says binary.
+    { what: 'a 2-byte "MZ" of no known type (a Windows program’s start)', name: 'stub', mime: 'application/octet-stream', bytes: Buffer.from('MZ'), message: /^“stub” cannot be attached: Firebrand cannot read this type of file\. It reads PDF, Word/ },
+    { what: 'a 4-byte ELF header of no known type', name: 'a.out', mime: 'application/octet-stream', bytes: Buffer.from([0x7f, 0x45, 0x4c, 0x46]), message: /^“a\.out” cannot be attached: Firebrand cannot read \.out files\./ },
     { what: 'malformed media type', name: 'x.txt', mime: 'text/plain) [x](javascript:alert(1)', bytes: Buffer.from('hi'), message: /its type is not a valid media type/ },
   ];
 
@@ -124,6 +127,9 @@ describe('attachments read as what their bytes are', () => {
     { what: 'a PNG named .jpg', name: 'screenshot.jpg', mime: 'image/jpeg', bytes: PNG, as: 'image/png', kind: 'image' },
     { what: 'a JPEG named .png', name: 'photo.png', mime: 'image/png', bytes: JPEG, as: 'image/jpeg', kind: 'image' },
     { what: 'a PNG with no extension', name: 'photo', mime: 'application/octet-stream', bytes: PNG, as: 'image/png', kind: 'image' },
+    { what: 'a 2-byte text of no known type', name: 'ok', mime: 'application/octet-stream', bytes: Buffer.from('ok'), as: 'text/plain', kind: 'text' },
+    // Judged by its first letters only where nothing says what it is: a .txt the user names as text stays text.
+    { what: 'a note named .txt that starts with "MZ"', name: 'mz.txt', mime: 'text/plain', bytes: Buffer.from('MZ'), as: 'text/plain', kind: 'text' },
     { what: 'a Makefile', name: 'Makefile', mime: 'application/octet-stream', bytes: Buffer.from('all:\n\tcc -o app main.c\n'), as: 'text/plain', kind: 'text' },
     { what: 'UTF-16 text (Notepad, with its byte-order mark)', name: 'notes.txt', mime: 'text/plain', bytes: Buffer.from('\ufeffhello', 'utf16le'), as: 'text/plain', kind: 'text' },
     { what: 'Windows-1252 text', name: 'lisezmoi.txt', mime: 'text/plain', bytes: Buffer.from('Café crème à 2 €'.replace('€', '\x80'), 'latin1'), as: 'text/plain', kind: 'text' },
