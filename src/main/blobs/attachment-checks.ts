@@ -6,7 +6,7 @@
 import { ATTACHMENT_MAX_BYTES, attachmentTooLargeMessage } from '../../shared/file-limits';
 import type { AttachmentBlock } from '../../shared/turn';
 import { UserFacingError } from '../errors';
-import { attachmentKind, checkClaimedType, DOCX_MIME, isText, sniffMime, SUPPORTED_IMAGE_TYPES } from './sniff';
+import { attachmentKind, binaryInText, checkClaimedType, DOCX_MIME, isText, sniffMime, SUPPORTED_IMAGE_TYPES } from './sniff';
 
 export const DEFAULT_MAX_ATTACHMENT_BYTES = ATTACHMENT_MAX_BYTES;
 export { formatSize } from '../../shared/file-limits';
@@ -27,7 +27,7 @@ export function displayName(name: string): string {
 /**
  * What an attachment may be stored as, or a refusal with a message for the user: over the size limit, empty,
  * a type that is not a plain media type, or bytes that are not what the type claims (a `.png` that is not a
- * PNG; SVG and other image types are refused outright).
+ * PNG, a `.txt` that holds binary data; SVG and other image types are refused outright).
  */
 export function checkAttachment(
   bytes: Uint8Array,
@@ -44,9 +44,12 @@ export function checkAttachment(
   // The mime travels into the UI, the wire and Markdown exports: only a plain `type/subtype` token is kept.
   if (!MIME.test(claimed)) throw new UserFacingError('invalid-payload', `“${name}” cannot be attached: its type is not a valid media type.`);
   const mime = readableAs(bytes, claimed);
-  const mismatch = checkClaimedType(bytes, mime);
+  const kind = attachmentKind(mime);
+  // Text holding NULs (a binary renamed .txt, UTF-16 with no byte-order mark) passes checkClaimedType, which files
+  // stored before this check still meet when read; on the way in, an upload's or an import's, it is refused.
+  const mismatch = checkClaimedType(bytes, mime) ?? (kind === 'text' ? binaryInText(bytes) : undefined);
   if (mismatch) throw new UserFacingError('invalid-payload', `“${name}” cannot be attached: ${mismatch}.`);
-  return { name, mime, kind: attachmentKind(mime), size: bytes.byteLength };
+  return { name, mime, kind, size: bytes.byteLength };
 }
 
 /**

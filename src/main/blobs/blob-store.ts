@@ -8,7 +8,7 @@ import { sha256Hex } from '../db/request-body';
 import { UserFacingError } from '../errors';
 import { readOnlyReason } from '../db/read-only-copy';
 import { isDiskFull } from '../db/disk-reserve';
-import { attachmentKind, binaryInText, checkClaimedType, sniffMime } from './sniff';
+import { attachmentKind, checkClaimedType, sniffMime } from './sniff';
 import { bytesHoldAs, checkAttachment, DEFAULT_MAX_ATTACHMENT_BYTES, displayName } from './attachment-checks';
 import { extractorFor, unreadableTypeMessage } from '../../shared/readable-types';
 
@@ -82,8 +82,6 @@ export class BlobStore {
    */
   async put(bytes: Uint8Array, claim: { name: string; mime: string }, now: number): Promise<AttachmentBlock> {
     const checked = checkAttachment(bytes, claim, this.maxBytes);
-    const binary = checked.kind === 'text' ? binaryInText(bytes) : undefined;
-    if (binary) throw new UserFacingError('invalid-payload', `“${checked.name}” cannot be attached: ${binary}.`);
     // A type no reader takes (.doc, .xlsx, .zip, a program) was stored, then refused on its chip once read: its bytes
     // stayed on disk for nothing (documents audit). Refused here, before a byte is written. Uploads only: an import
     // keeps what an older version took. The page refuses most such files before uploading them, in these words; this

@@ -25,9 +25,9 @@ export function checkClaimedType(bytes: Uint8Array, mime: string): string | unde
 /**
  * Why bytes claimed as text, which pass as UTF-8, are still not a text file: they hold NUL bytes, which no text file
  * does. A binary file renamed `.txt`, or UTF-16 text saved without its byte-order mark (every other byte NUL), was
- * attached and sent to the model as garbage (documents audit #2). Checked on the way in only: files taken before
- * (stored, or in an export) keep being read as they were. UTF-16 behind its byte-order mark is text (its NULs are
- * the high bytes of its characters).
+ * attached and sent to the model as garbage (documents audit #2). Checked on the way in only, an upload's or an
+ * import's (an export whose attachment was relabelled text was imported as text): files already stored keep being
+ * read as they were. UTF-16 behind its byte-order mark is text (its NULs are the high bytes of its characters).
  */
 export function binaryInText(bytes: Uint8Array): string | undefined {
   if (!bytes.includes(0) || utf16Bom(bytes)) return undefined;

@@ -96,6 +96,9 @@ function checkFile(text: string): CheckedConversationFile {
     // HTML in one message and as text in another comes back read each way.
     for (const b of blocks) {
       const own = b.mime.toLowerCase();
+      // A block read as text is checked as a text upload of its bytes would be, under its own name: bytes stored as
+      // no known type, whose block says text/plain, are refused as binary data, as attaching them as text would be.
+      if (own !== checked.mime && attachmentKind(own) === 'text') checkedAttachment(bytes, b.name, own);
       if (!bytesHoldAs(bytes, own) || b.kind !== attachmentKind(own) || b.size !== checked.size) {
         throw invalid(`attachment “${checked.name}” does not match its bytes (it says ${b.kind} ${b.mime}, ${b.size} bytes)`);
       }

@@ -87,6 +87,29 @@ describe('an import gets exactly the checks an upload gets (item 7)', () => {
     });
   }
 
+  // An export whose attachment was relabelled text/plain, its bytes a binary file's, was imported as text and the
+  // model read garbage: attaching the same bytes as text is refused. The refusal names the attachment not taken.
+  const BINARY = Buffer.from([0x53, 0x51, 0x4c, 0x00, 0x00, 0x00, 0x01, 0x10, 0x00, 0x7f, 0x00, 0x00, 0x20, 0x00, 0x00, 0x02]);
+  const relabelled: [string, string][] = [
+    ['labelled text/plain, stored as text/plain', 'text/plain'],
+    ['labelled text/plain, stored as a type of no known kind', 'application/octet-stream'],
+  ];
+  for (const [what, stored] of relabelled) {
+    it(`refuses binary bytes ${what}, naming the file not taken, and writes nothing`, async () => {
+      const file = exportFile([attachment(BINARY, 'text/plain', 'text', 'data.txt')], { [digestOf(BINARY)]: { mime: stored, bytes: BINARY } });
+      const result = await importText(file);
+      expect(result).toEqual({
+        ok: false,
+        error: {
+          code: 'invalid-payload',
+          message: 'This file cannot be imported: one of its attachments is refused. “data.txt” cannot be attached: it holds binary data, not text. Nothing was imported.',
+        },
+      });
+      expect(await services.handlers['conversations:list']({})).toEqual([]);
+      expect(blobFiles()).toEqual([]);
+    });
+  }
+
   it('imports a real PNG, names cleaned like an upload; the renderer is only ever given the sniffed type', async () => {
     const result = await importText(exportFile([attachment(PNG, 'image/png', 'image', 'evil\u202egnp.exe')], { [digestOf(PNG)]: { mime: 'image/png', bytes: PNG } }));
     expect(result.ok).toBe(true);
