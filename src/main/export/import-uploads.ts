@@ -29,10 +29,22 @@ export interface ImportUploadsOptions {
 /** The file as a refusal names it: "“tea.firebrand.json”", or "This file" where the page sent no name. */
 const theFile = (name: string | undefined): string => (name ? `“${name}”` : 'This file');
 
-const GONE = 'This import was interrupted (it waited too long or failed), so nothing was imported. Import the file again.';
+/**
+ * The words for a chunk or finish whose upload is gone (it waited too long, or failed earlier): "This import was
+ * interrupted" did not say which file, with several imported one after another. Named as the other refusals name it.
+ */
+function gone(name: string | undefined): string {
+  const what = name ? `The import of “${name}”` : 'This import';
+  return `${what} was interrupted (it waited too long or failed), so nothing was imported. Import ${name ? 'it' : 'the file'} again.`;
+}
+
+/** How many ended uploads' names are kept for gone(): a few late chunks per import, never a growing list. */
+const ENDED_NAMES_KEPT = 32;
 
 export class ImportUploads {
   private readonly uploads = new Map<string, Upload>();
+  /** The names of uploads that ended (taken, cancelled, dropped), so a late chunk's refusal can name its file. */
+  private readonly ended = new Map<string, string | undefined>();
   private readonly idleMs: number;
   private readonly maxStagedBytes: number;
 
@@ -83,7 +95,7 @@ export class ImportUploads {
     const upload = this.uploads.get(uploadId);
     if (!upload) return false;
     clearTimeout(upload.timer);
-    this.uploads.delete(uploadId);
+    this.end(uploadId, upload.name);
     return true;
   }
 
@@ -94,13 +106,25 @@ export class ImportUploads {
 
   private require(uploadId: string): Upload {
     const upload = this.uploads.get(uploadId);
-    if (!upload) throw new UserFacingError('not-found', GONE);
+    if (!upload) throw new UserFacingError('not-found', gone(this.ended.get(uploadId)));
     return upload;
   }
 
   private expire(uploadId: string): ReturnType<typeof setTimeout> {
-    const timer = setTimeout(() => this.uploads.delete(uploadId), this.idleMs);
+    const timer = setTimeout(() => {
+      const upload = this.uploads.get(uploadId);
+      if (upload) this.end(uploadId, upload.name);
+    }, this.idleMs);
     timer.unref?.();
     return timer;
+  }
+
+  private end(uploadId: string, name: string | undefined): void {
+    this.uploads.delete(uploadId);
+    this.ended.set(uploadId, name);
+    for (const oldest of this.ended.keys()) {
+      if (this.ended.size <= ENDED_NAMES_KEPT) break;
+      this.ended.delete(oldest);
+    }
   }
 }

@@ -70,6 +70,23 @@ describe('import uploads', () => {
     expect(u.take(c)).toEqual({ text: '{}', name: 'tea.firebrand.json' });
   });
 
+  // "This import was interrupted" did not say which file, with several imported one after another.
+  it('names the file whose import was interrupted: dropped after waiting too long, or after a chunk out of order', () => {
+    vi.useFakeTimers();
+    const u = uploads({ idleMs: 60_000 });
+    const a = u.begin(10, 'tea.firebrand.json').uploadId;
+    u.append(a, 0, Buffer.alloc(4));
+    vi.advanceTimersByTime(60_001);
+    expect(() => u.append(a, 4, Buffer.alloc(6))).toThrow(
+      'The import of “tea.firebrand.json” was interrupted (it waited too long or failed), so nothing was imported. Import it again.',
+    );
+    const b = u.begin(10, 'coffee.firebrand.json').uploadId;
+    expect(() => u.append(b, 2, Buffer.alloc(2))).toThrow(/out of order/);
+    expect(() => u.take(b)).toThrow('The import of “coffee.firebrand.json” was interrupted (it waited too long or failed), so nothing was imported. Import it again.');
+    // An upload never begun here, or one without a name, keeps the words with no name.
+    expect(() => u.take('up-unknown')).toThrow('This import was interrupted (it waited too long or failed), so nothing was imported. Import the file again.');
+  });
+
   it('discards an upload that hears nothing for a while, and bounds what is staged at once', () => {
     vi.useFakeTimers();
     const u = uploads({ idleMs: 60_000, maxStagedBytes: 100 });
