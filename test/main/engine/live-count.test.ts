@@ -134,6 +134,27 @@ describe.each(CASES)('the running count over $kind', (c) => {
   });
 });
 
+describe('the running count of a tool call on llama-server', () => {
+  it('counts each argument chunk after the call started as a token, as a text chunk', async () => {
+    const c = CASES.find((x) => x.kind === 'llama-server')!;
+    const connectionId = await start(c);
+    // As llama-server streams a call (c-toolcall-stream-deepseek.sse): the name with the first fragment, then one
+    // short JSON token a chunk. A step the user stopped while the model wrote a long argument.
+    const chunk = (delta: object) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
+    const args = ['"', 'city', '":', ' "', ...Array.from({ length: 40 }, () => 'Pa')];
+    const body = chunk({ role: 'assistant', content: null }) + chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{' } }] }) + args.map((a) => chunk({ tool_calls: [{ index: 0, function: { arguments: a } }] })).join('');
+    script(replay, dbPath(), c.probes, c.chatPath, [{ body, chunk: 'lines', holdAfterChunks: 2 * (args.length + 2) }]);
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Weather?', model: 'm', ...(connectionId ? { connectionId } : {}) });
+    await expect.poll(() => replay.held).toBe(1);
+    // The name and the first fragment ("get_weather{": 12 characters, 3 tokens), then one a chunk.
+    await expect.poll(() => counts().at(-1)).toBe(3 + args.length);
+    expect(await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
+    replay.release();
+    const stopped = (await settle(sent.conversationId)).at(-1)!;
+    expect(turnTimingMeta(stopped).tokens).toBe(3 + args.length);
+  });
+});
+
 describe('the running count held back by the interval', () => {
   it('still goes where its timer fires before main’s clock says it is due (the timer is armed again)', async () => {
     // Main's clock runs at half the timers' pace: each timer fires when, by main's clock, half its wait is gone.
@@ -171,4 +192,18 @@ describe('the running count over recorded streams', () => {
       expect(Math.abs(turnTimingMeta(answer).tokens! - server!)).toBeLessThanOrEqual(4);
     },
   );
+
+  // The call's first tokens (its name, the JSON around it) come as one fragment with the name, each later argument
+  // token as a chunk of its own: counted as characters ÷ 4 with no name, the step was 4 for the server's 10.
+  it('llama-server c-toolcall-stream-deepseek.sse: a step that called a tool, about the server’s own count', async () => {
+    const c = CASES.find((x) => x.kind === 'llama-server')!;
+    const connectionId = await start(c);
+    script(replay, dbPath(), c.probes, c.chatPath, [{ body: conformance('c-toolcall-stream-deepseek.sse') }, { body: c.text(words(3)) }]);
+    const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Weather?', model: 'm', ...(connectionId ? { connectionId } : {}) });
+    const call = (await settle(sent.conversationId)).find((t) => t.role === 'assistant')!;
+    expect(call.blocks.some((b) => b.type === 'tool_call')).toBe(true);
+    const server = call.usage?.outputTokens;
+    expect(server).toBe(10);
+    expect(Math.abs(turnTimingMeta(call).tokens! - server!)).toBeLessThanOrEqual(4);
+  });
 });
