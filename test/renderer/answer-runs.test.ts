@@ -37,4 +37,26 @@ describe('answerRuns', () => {
     expect(answered.get('a1')?.stats).toBe('');
     expect(answered.get('a2')?.stats).toBe('4 tokens · 4.0 tok/s · first token 200 ms');
   });
+
+  describe('an answer whose later steps have no count from the server', () => {
+    const call = turn('a1', 'assistant', { blocks: [{ type: 'tool_call', id: 'c1', name: 'add', state: 'complete', argumentsRaw: '{}', arguments: {} }], usage: { outputTokens: 12, generationMs: 400 }, meta: { timing: { ttftMs: 150 } } });
+    // 300 words, about 500 tokens, stopped before the server counted them.
+    const words = 'word '.repeat(400);
+    const stopped = (meta: Turn['meta']) => turn('a2', 'assistant', { status: 'aborted', blocks: [{ type: 'text', text: words }], meta });
+
+    it('shows main’s count of the whole answer, marked as an estimate, not the first step’s alone', () => {
+      const runs = answerRuns([turn('u', 'user'), call, turn('t1', 'tool'), stopped({ timing: { ttftMs: 90, tokens: 412 } })]);
+      expect(runs.get('a2')?.stats).toBe('~ 412 tokens · first token 150 ms');
+    });
+
+    it('saved before main counted: the first step’s count plus the stopped step’s characters, marked as an estimate', () => {
+      const runs = answerRuns([turn('u', 'user'), call, turn('t1', 'tool'), stopped({ timing: { ttftMs: 90 } })]);
+      expect(runs.get('a2')?.stats).toBe(`~ ${12 + words.length / 4} tokens · first token 150 ms`);
+    });
+
+    it('a placeholder count sent before the stop (Anthropic’s message_start 1) is not taken as the step’s', () => {
+      const runs = answerRuns([turn('u', 'user'), call, turn('t1', 'tool'), { ...stopped({}), usage: { outputTokens: 1 } }]);
+      expect(runs.get('a2')?.stats).toBe(`~ ${12 + words.length / 4} tokens · first token 150 ms`);
+    });
+  });
 });

@@ -131,10 +131,21 @@ describe("an ended answer's figures", () => {
       meta: { timing: { ttftMs: 90, reasoningBlockMs: [], tokens: 64, tokensPerSecond: 21.4 } },
     });
     const run = answerRuns([user, first, last]).get('step2')!;
-    // The steps' sum is the first step's count alone: what the footer showed, as if the whole answer's.
-    expect(run.stats).toBe('20 tokens · first token 340 ms');
+    // The steps' figures take main's count for the step the server did not count (it was the first step's alone).
+    expect(run.stats).toBe('~ 64 tokens · first token 340 ms');
     const html = renderToStaticMarkup(<AssistantTurn turn={last} answers={new Map()} runFirst={run.first} runLast runStats={run.stats} />);
     expect(statsText(html)).toBe('~ 64 tokens · ~ 21 tok/s · first token 340 ms');
+  });
+
+  it("of a stopped multi-step answer saved before main counted are the first step's count and the rest's estimate, marked \"~\"", () => {
+    const user: Turn = { ...answer('u', []), role: 'user', parentId: null, status: 'done', blocks: [text('Weather?')] };
+    const first = answer('old1', [call], { parentId: 'u', status: 'done', stop: 'tool_use', usage: { outputTokens: 20, generationMs: 800 } });
+    // 200 characters written before Stop, no count saved with them, and this window never saw them stream.
+    const last = answer('old2', [text('It is sunny. '.repeat(15) + 'It is ')], { parentId: 'old1', status: 'aborted', stop: 'aborted' });
+    const run = answerRuns([user, first, last]).get('old2')!;
+    const html = renderToStaticMarkup(<AssistantTurn turn={last} answers={new Map()} runFirst={run.first} runLast runStats={run.stats} />);
+    // It read "20 tokens", the first step's count alone, as if the server had counted the whole answer.
+    expect(statsText(html)).toBe('~ 70 tokens · first token 340 ms');
   });
 
   it("are main's last count, sent with the stop, over the last the page drew a moment before", () => {

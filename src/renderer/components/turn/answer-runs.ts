@@ -4,7 +4,9 @@
  * switcher act on its first step, which is the one that has siblings. Pure.
  */
 import { turnText, type Turn } from '../../../shared/turn';
+import { CHARS_PER_TOKEN } from '../../../shared/context-estimate';
 import { answerStats, formatStats, type AnswerStats } from './answer-stats';
+import { countedTokens, generatedChars, serverCounted } from './live-stats';
 
 export interface RunInfo {
   /** The answer's first step (its siblings are other answers to the same message). */
@@ -15,16 +17,38 @@ export interface RunInfo {
   stats: string;
 }
 
+/**
+ * The answer's figures over its steps. Each step's count is the server's where it finished with one; where it did not
+ * (stopped, cut off, or a server that sends none), main's running count saved with the step, which covers the whole
+ * answer up to it (main counts on from the earlier steps' figures, engine/step-loop.ts), or, for a step saved before
+ * main counted, its characters at the context meter's rule. Such a total is marked "~". A stopped answer whose last
+ * step had no figure showed the first step's count alone, as if exact ("12 tokens" under 300 words).
+ */
 function sumStats(steps: Turn[]): AnswerStats {
-  const each = steps.map(answerStats);
   const out: AnswerStats = {};
-  if (each.some((s) => s.tokens !== undefined)) out.tokens = each.reduce((n, s) => n + (s.tokens ?? 0), 0);
-  // Speed over the whole answer: its tokens over its generation time, where every step says its time.
+  let tokens = 0;
+  let known = false;
+  let approximate = false;
+  for (const step of steps) {
+    const server = serverCounted(step) ? step.usage?.outputTokens : undefined;
+    const saved = countedTokens(step);
+    if (server !== undefined) tokens += server;
+    else if (saved !== undefined) tokens = saved;
+    else tokens += Math.round(generatedChars(step) / CHARS_PER_TOKEN);
+    if (server !== undefined || saved !== undefined) known = true;
+    if (server === undefined) approximate = true;
+  }
+  // No step with a figure of its own (an answer from before main counted, from a server that sends none): none shown.
+  if (known) {
+    out.tokens = tokens;
+    if (approximate) out.approximate = true;
+  }
+  // Speed over the whole answer: its tokens over its generation time, where every step says its count and time.
   const seconds = steps.map((t) => t.usage?.generationMs);
-  if (out.tokens !== undefined && seconds.every((ms) => ms !== undefined && ms > 0)) {
+  if (out.tokens !== undefined && !approximate && seconds.every((ms) => ms !== undefined && ms > 0)) {
     out.tokensPerSecond = out.tokens / (seconds.reduce((a: number, ms) => a + (ms ?? 0), 0) / 1000);
   }
-  const first = each[0]?.ttftMs;
+  const first = steps[0] ? answerStats(steps[0]).ttftMs : undefined;
   if (first !== undefined) out.ttftMs = first;
   return out;
 }

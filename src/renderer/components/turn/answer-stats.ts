@@ -4,6 +4,8 @@ import { turnTiming } from '../../store/turn-timings';
 
 export interface AnswerStats {
   tokens?: number;
+  /** `tokens` is not all the server's: main's count or an estimate for some of it, shown with "~". */
+  approximate?: boolean;
   tokensPerSecond?: number;
   /**
    * Milliseconds from the request leaving main to the first token, as main measured it (turn-timing.ts): sent as the
@@ -34,7 +36,7 @@ export function answerStats(turn: Turn): AnswerStats {
 
 export function formatStats(stats: AnswerStats): string[] {
   const parts: string[] = [];
-  if (stats.tokens !== undefined) parts.push(`${stats.tokens} ${stats.tokens === 1 ? 'token' : 'tokens'}`);
+  if (stats.tokens !== undefined) parts.push(`${stats.approximate ? '~ ' : ''}${stats.tokens} ${stats.tokens === 1 ? 'token' : 'tokens'}`);
   if (stats.tokensPerSecond !== undefined) parts.push(`${stats.tokensPerSecond.toFixed(1)} tok/s`);
   if (stats.ttftMs !== undefined) parts.push(`first token ${stats.ttftMs < 1000 ? `${Math.round(stats.ttftMs)} ms` : `${(stats.ttftMs / 1000).toFixed(1)} s`}`);
   return parts;
