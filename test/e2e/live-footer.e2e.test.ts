@@ -92,6 +92,54 @@ describe("a streaming answer's footer", () => {
     await expect.poll(() => assistant(page).getByTestId('answer-stats').textContent(), { timeout: 15_000 }).toMatch(new RegExp(`^${count!} · `));
   });
 
+  it('keeps its height at 390 px when its count gains a digit, as it can on a stop, whatever the model’s name', async () => {
+    s = await startUi(chatRoutes(ollamaLines(words(60)), 30, 30));
+    const { page, replay } = s;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await send(page, 'Count for me');
+    await expect.poll(async () => ((await liveStats(page).count()) === 1 ? await liveStats(page).textContent() : null), { timeout: 15_000 }).toMatch(LIVE);
+    await expect.poll(() => replay.held).toBe(1);
+    // Main's count sent with the stop can be a digit longer than the one last drawn. Where the figures filled their
+    // line, that digit took them to a line more: the footer grew as the answer stopped. A copy of the footer beside it,
+    // at the same width, with model names of every length and the count and speed as they are and a digit longer:
+    // the names whose footer changed height.
+    const digitMovesFooter = () =>
+      assistant(page)
+        .getByTestId('answer-footer')
+        .evaluate((footer) => {
+          const moved: string[] = [];
+          const long = 'qwen2.5-coder:14b-instruct-q4_K_M-gguf';
+          for (let n = 3; n <= long.length; n++) {
+            const heights = [0, 1].map((more) => {
+              const copy = footer.cloneNode(true) as HTMLElement;
+              const name = copy.querySelector('.model-name');
+              if (name) name.textContent = long.slice(0, n);
+              for (const stat of copy.querySelectorAll('.stat')) {
+                if (/tokens?$|tok\/s$/.test(stat.textContent ?? '')) stat.textContent = (stat.textContent ?? '').replace(/\d+/, (d) => d + '9'.repeat(more));
+              }
+              footer.after(copy);
+              const height = copy.getBoundingClientRect().height;
+              copy.remove();
+              return height;
+            });
+            if (heights[0] !== heights[1]) moved.push(long.slice(0, n));
+          }
+          return moved;
+        });
+    expect(await digitMovesFooter()).toEqual([]);
+    await shootAtBothWidths(page, 'streaming-footer', '[data-testid="answer-footer"]');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForFunction(() => document.getAnimations().length === 0);
+    const streamingHeight = await footerHeight(page);
+    await page.getByTestId('composer-stop').click();
+    await expect.poll(() => assistant(page).getAttribute('data-status')).toBe('aborted');
+    expect(await assistant(page).getByTestId('answer-stats').textContent()).toMatch(RUNNING);
+    expect(await footerHeight(page)).toBe(streamingHeight);
+    expect(await digitMovesFooter()).toEqual([]);
+    await shootAtBothWidths(page, 'stopped-footer', '[data-testid="answer-footer"]');
+    replay.release();
+  });
+
   it("a stopped answer's Retry fits the room kept for the actions, at 390 px under a long model name cut with an ellipsis", async () => {
     const model = 'hf.co/bartowski/Meta-Llama-3.1-8B-Instruct-GGUF:Q4_K_M';
     const tags = JSON.parse(TAGS_BODY) as { models: { name: string; model: string }[] };
