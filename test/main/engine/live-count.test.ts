@@ -1,9 +1,9 @@
 /**
  * Main's running count of an answer's tokens (engine/chunk-count.ts), sent to the page in the turn's timing a few
  * times a second while it streams. The footer showed the characters written ÷ 4 ("~ 120 tokens"); main sees the
- * wire, where one streamed chunk is about one token: a chunk of text or reasoning counts one, a role-only, empty,
- * finish or usage chunk none; a dialect whose chunks carry several tokens (Anthropic) and a tool call's arguments
- * are counted by their characters. The count is the whole answer's (a tool call, then more text), and it is saved
+ * wire, where one streamed chunk is about one token: a chunk of text, reasoning or a tool call's later arguments
+ * counts one, a role-only, empty, finish or usage chunk none; a dialect whose chunks carry several tokens (Anthropic)
+ * and the chunk that starts a tool call (its name and first arguments) are counted by their characters. The count is the whole answer's (a tool call, then more text), and it is saved
  * with the answer, so a stopped one keeps it after a reload.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
