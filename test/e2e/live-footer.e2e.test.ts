@@ -93,11 +93,14 @@ describe("a streaming answer's footer", () => {
   });
 
   it('keeps its height at 390 px when its count gains a digit, as it can on a stop, whatever the model’s name', async () => {
-    s = await startUi(chatRoutes(ollamaLines(words(60)), 30, 30));
+    // Held after 4 lines (the page has seen it write), then after 40: by then it has a speed too, the longer figures.
+    s = await startUi(chatRoutes(ollamaLines(words(60)), 30, [4, 40]));
     const { page, replay } = s;
     await page.setViewportSize({ width: 390, height: 844 });
     await send(page, 'Count for me');
-    await expect.poll(async () => ((await liveStats(page).count()) === 1 ? await liveStats(page).textContent() : null), { timeout: 15_000 }).toMatch(LIVE);
+    await expect.poll(async () => ((await liveStats(page).count()) === 1 ? await liveStats(page).textContent() : null), { timeout: 15_000 }).toMatch(RUNNING);
+    replay.release();
+    await expect.poll(() => liveStats(page).textContent(), { timeout: 15_000 }).toMatch(LIVE);
     await expect.poll(() => replay.held).toBe(1);
     // Main's count sent with the stop can be a digit longer than the one last drawn. Where the figures filled their
     // line, that digit took them to a line more: the footer grew as the answer stopped. A copy of the footer beside it,
