@@ -6,57 +6,33 @@
  * and the chunk that starts a tool call (its name and first arguments) are counted by their characters. The count is the whole answer's (a tool call, then more text), and it is saved
  * with the answer, so a stopped one keeps it after a reload.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { EventChannel } from '../../../src/shared/ipc';
+import { describe, expect, it, vi } from 'vitest';
 import type { StreamPart, TimingPart } from '../../../src/shared/parts';
-import { turnText, type Turn } from '../../../src/shared/turn';
+import { turnText } from '../../../src/shared/turn';
 import { turnTimingMeta } from '../../../src/shared/turn-timing';
-import { createServices, type Services } from '../../../src/main/services';
-import { startReplayServer, type ReplayServer } from '../../replay-server/replay-server';
+import type { Services } from '../../../src/main/services';
 import { CASES, conformance, script, type DialectCase } from './helpers';
+import { servicesOnReplay } from './services-on-replay';
 
-let replay: ReplayServer;
-let dir: string;
+const app = servicesOnReplay('firebrand-live-count-');
 let services: Services;
-let events: { channel: EventChannel; payload: unknown }[];
-
-beforeAll(async () => {
-  replay = await startReplayServer();
-});
-afterAll(() => replay.close());
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'firebrand-live-count-'));
-  events = [];
-  replay.requests.length = 0;
-});
-afterEach(() => {
-  if (replay.held > 0) replay.release();
-  replay.setOnRequest(undefined);
-  services.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const replay = () => app.replay;
+const events = () => app.events();
+const { settle } = app;
 
 async function start(c: Pick<DialectCase, 'kind'> & Partial<DialectCase>): Promise<string | undefined> {
-  services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {}, chat: { ...(c.tools ? { tools: c.tools } : {}), titles: false } });
-  services.hub.connect((channel, payload) => events.push({ channel, payload }));
+  services = app.start({ chat: { ...(c.tools ? { tools: c.tools } : {}) } });
   if (c.kind === 'ollama') return undefined;
-  return (await services.handlers['connections:save']({ kind: c.kind, label: c.kind, baseUrl: replay.url, apiKey: 'test-key' })).id;
-}
-
-async function settle(conversationId: string): Promise<Turn[]> {
-  await expect.poll(() => services.chat.activeCount).toBe(0);
-  return (await services.handlers['conversations:open']({ conversationId })).turns;
+  return (await services.handlers['connections:save']({ kind: c.kind, label: c.kind, baseUrl: replay().url, apiKey: 'test-key' })).id;
 }
 
 /** The running counts the page was sent (for one step's turn), in order. */
 const counts = (turnId?: string) =>
-  events
+  events()
     .flatMap((e) => (e.channel === 'chat:turn-parts' && (turnId === undefined || (e.payload as { turnId: string }).turnId === turnId) ? (e.payload as { parts: StreamPart[] }).parts : []))
     .flatMap((p) => (p.type === 'timing' && (p as TimingPart).timing.tokens !== undefined ? [(p as TimingPart).timing.tokens!] : []));
-const dbPath = () => join(dir, 'firebrand.db');
+const dbPath = () => join(app.dir, 'firebrand.db');
 const words = (n: number) => Array.from({ length: n }, (_, i) => `w${i} `);
 /** What main counts for `tokens` streamed one a chunk: one each, or their characters ÷ 4 where a chunk holds several. */
 const expected = (c: DialectCase, tokens: string[]) => (c.kind === 'anthropic' ? Math.round(tokens.join('').length / 4) : tokens.length);
@@ -65,7 +41,7 @@ describe.each(CASES)('the running count over $kind', (c) => {
   it('counts the chunks that carried text, not the role-only, finish and usage ones, and reaches the page a few times a second', async () => {
     const connectionId = await start(c);
     const tokens = words(120);
-    script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.text(tokens), delayMs: 4 }]);
+    script(replay(), dbPath(), c.probes, c.chatPath, [{ body: c.text(tokens), delayMs: 4 }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Count', model: 'm', ...(connectionId ? { connectionId } : {}) });
     const turns = await settle(sent.conversationId);
     const answer = turns.at(-1)!;
@@ -82,9 +58,9 @@ describe.each(CASES)('the running count over $kind', (c) => {
     const connectionId = await start(c);
     const tokens = words(60);
     // Held after 30 lines that come 2 ms apart: the last counts came within the interval of the one sent before.
-    script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.text(tokens), delayMs: 2, holdAfterChunks: 30 }]);
+    script(replay(), dbPath(), c.probes, c.chatPath, [{ body: c.text(tokens), delayMs: 2, holdAfterChunks: 30 }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Count', model: 'm', ...(connectionId ? { connectionId } : {}) });
-    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(() => replay().held).toBe(1);
     // What came before the hold, as main holds it (a page opening the chat now reads it): its count reaches the page
     // with no chunk after it to carry it.
     const came = async () => {
@@ -92,14 +68,14 @@ describe.each(CASES)('the running count over $kind', (c) => {
       return expected(c, turnText(turn).split(/(?<= )/).filter((w) => w !== ''));
     };
     await expect.poll(async () => counts().at(-1) === (await came()) && (await came()) >= 5).toBe(true);
-    replay.release();
+    replay().release();
     await settle(sent.conversationId);
   });
 
   it('covers the whole answer: after a tool call, the text step counts on from the first step', async () => {
     const connectionId = await start(c);
     const tokens = words(30);
-    script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.toolCall }, { body: c.text(tokens), delayMs: 4 }]);
+    script(replay(), dbPath(), c.probes, c.chatPath, [{ body: c.toolCall }, { body: c.text(tokens), delayMs: 4 }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Weather?', model: 'm', ...(connectionId ? { connectionId } : {}) });
     const turns = await settle(sent.conversationId);
     const steps = turns.filter((t) => t.role === 'assistant');
@@ -118,9 +94,9 @@ describe.each(CASES)('the running count over $kind', (c) => {
   it('a stopped answer keeps its count, saved with it for a reload', async () => {
     const connectionId = await start(c);
     const tokens = words(200);
-    script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.text(tokens), delayMs: 15, holdAfterChunks: 40 }]);
+    script(replay(), dbPath(), c.probes, c.chatPath, [{ body: c.text(tokens), delayMs: 15, holdAfterChunks: 40 }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Count', model: 'm', ...(connectionId ? { connectionId } : {}) });
-    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(() => replay().held).toBe(1);
     expect(await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
     const stopped = (await settle(sent.conversationId)).at(-1)!;
     expect(stopped.status).toBe('aborted');
@@ -143,13 +119,13 @@ describe('the running count of a tool call on llama-server', () => {
     const chunk = (delta: object) => `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', model: 'm', choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`;
     const args = ['"', 'city', '":', ' "', ...Array.from({ length: 40 }, () => 'Pa')];
     const body = chunk({ role: 'assistant', content: null }) + chunk({ tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '{' } }] }) + args.map((a) => chunk({ tool_calls: [{ index: 0, function: { arguments: a } }] })).join('');
-    script(replay, dbPath(), c.probes, c.chatPath, [{ body, chunk: 'lines', holdAfterChunks: 2 * (args.length + 2) }]);
+    script(replay(), dbPath(), c.probes, c.chatPath, [{ body, chunk: 'lines', holdAfterChunks: 2 * (args.length + 2) }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Weather?', model: 'm', ...(connectionId ? { connectionId } : {}) });
-    await expect.poll(() => replay.held).toBe(1);
+    await expect.poll(() => replay().held).toBe(1);
     // The name and the first fragment ("get_weather{": 12 characters, 3 tokens), then one a chunk.
     await expect.poll(() => counts().at(-1)).toBe(3 + args.length);
     expect(await services.handlers['chat:stop']({ turnId: sent.assistantTurn.id })).toEqual({ stopped: true });
-    replay.release();
+    replay().release();
     const stopped = (await settle(sent.conversationId)).at(-1)!;
     expect(turnTimingMeta(stopped).tokens).toBe(3 + args.length);
   });
@@ -164,9 +140,9 @@ describe('the running count held back by the interval', () => {
     try {
       const c = CASES.find((x) => x.kind === 'ollama')!;
       await start(c);
-      script(replay, dbPath(), c.probes, c.chatPath, [{ body: c.text(words(60)), delayMs: 2, holdAfterChunks: 12 }]);
+      script(replay(), dbPath(), c.probes, c.chatPath, [{ body: c.text(words(60)), delayMs: 2, holdAfterChunks: 12 }]);
       await services.handlers['chat:send']({ conversationId: null, text: 'Count', model: 'm' });
-      await expect.poll(() => replay.held).toBe(1);
+      await expect.poll(() => replay().held).toBe(1);
       await expect.poll(() => counts().at(-1), { timeout: 5_000 }).toBe(12);
     } finally {
       clock.mockRestore();
@@ -184,7 +160,7 @@ describe('the running count over recorded streams', () => {
       const c = CASES.find((x) => x.kind === 'llama-server')!;
       const connectionId = await start(c);
       const body = conformance(name);
-      script(replay, dbPath(), c.probes, c.chatPath, [{ body }]);
+      script(replay(), dbPath(), c.probes, c.chatPath, [{ body }]);
       const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Hi', model: 'm', ...(connectionId ? { connectionId } : {}) });
       const answer = (await settle(sent.conversationId)).at(-1)!;
       const server = answer.usage?.outputTokens;
@@ -198,7 +174,7 @@ describe('the running count over recorded streams', () => {
   it('llama-server c-toolcall-stream-deepseek.sse: a step that called a tool, about the server’s own count', async () => {
     const c = CASES.find((x) => x.kind === 'llama-server')!;
     const connectionId = await start(c);
-    script(replay, dbPath(), c.probes, c.chatPath, [{ body: conformance('c-toolcall-stream-deepseek.sse') }, { body: c.text(words(3)) }]);
+    script(replay(), dbPath(), c.probes, c.chatPath, [{ body: conformance('c-toolcall-stream-deepseek.sse') }, { body: c.text(words(3)) }]);
     const sent = await services.handlers['chat:send']({ conversationId: null, text: 'Weather?', model: 'm', ...(connectionId ? { connectionId } : {}) });
     const call = (await settle(sent.conversationId)).find((t) => t.role === 'assistant')!;
     expect(call.blocks.some((b) => b.type === 'tool_call')).toBe(true);

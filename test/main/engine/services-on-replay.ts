@@ -41,6 +41,8 @@ export interface ServicesOnReplay {
   streamed(): string;
   /** The turn as main announced it saved (waits for the announcement). */
   saved(turnId: string): Promise<Turn>;
+  /** Waits until no answer is being written, then reads the conversation's turns as a page opening it would. */
+  settle(conversationId: string): Promise<Turn[]>;
   /** A turn as a page opening its conversation now reads it. */
   openTurn(conversationId: string, turnId: string): Promise<Turn>;
 }
@@ -99,6 +101,10 @@ export function servicesOnReplay(prefix: string): ServicesOnReplay {
     async saved(turnId) {
       await expect.poll(() => savedTurn(turnId) !== undefined).toBe(true);
       return savedTurn(turnId)!;
+    },
+    async settle(conversationId) {
+      await expect.poll(() => running().chat.activeCount).toBe(0);
+      return (await running().handlers['conversations:open']({ conversationId })).turns;
     },
     async openTurn(conversationId, turnId) {
       const turn = (await running().handlers['conversations:open']({ conversationId })).turns.find((t) => t.id === turnId);

@@ -19,10 +19,7 @@ async function start(c: DialectCase, chat: ServicesOptions['chat'] = {}): Promis
   return saved.id;
 }
 
-async function settle(conversationId: string): Promise<Turn[]> {
-  await expect.poll(() => services.chat.activeCount).toBe(0);
-  return (await services.handlers['conversations:open']({ conversationId })).turns;
-}
+const { settle } = app;
 
 const dbPath = () => join(app.dir, 'firebrand.db');
 /** The answer text streamed to the renderer so far. */
