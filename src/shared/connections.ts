@@ -42,7 +42,28 @@ export function connectionName(c: Pick<ConnectionInfo, 'label' | 'kind'>): strin
   return c.label.trim() || c.kind;
 }
 
-/** Create (no id) or update (id) a connection; `apiKey` '' removes the saved key, absent keeps it. */
+/**
+ * What a connection added without a name is called: its kind's name without the examples in brackets ("OpenAI-compatible",
+ * not "OpenAI-compatible (LM Studio, vLLM…)", a menu entry's words, cut in the name box at 390 px), made unique by
+ * `unusedName`.
+ */
+export function kindConnectionName(kind: ServerKind): string {
+  return KIND_NAMES[kind].replace(/\s*\([^)]*\)$/, '');
+}
+
+/** `base`, or `base 2`, `base 3`…: the first that no connection has (names compared as a user reads them). */
+export function unusedName(base: string, taken: readonly string[]): string {
+  const used = new Set(taken.map((t) => t.trim().toLowerCase()));
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? base : `${base} ${n}`;
+    if (!used.has(name.toLowerCase())) return name;
+  }
+}
+
+/**
+ * Create (no id) or update (id) a connection; `apiKey` '' removes the saved key, absent keeps it. An empty `label`
+ * keeps the saved name, or names a new connection by its kind (`unusedName(kindConnectionName(kind), …)`).
+ */
 export interface ConnectionInput {
   id?: string;
   kind: ServerKind;

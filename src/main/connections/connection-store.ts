@@ -1,5 +1,5 @@
 import type { Database } from 'better-sqlite3';
-import { BUILTIN_CONNECTION_ID, CONNECTION_KINDS, type ConnectionInfo, type ConnectionInput, type ServerKind } from '../../shared/connections';
+import { BUILTIN_CONNECTION_ID, CONNECTION_KINDS, kindConnectionName, unusedName, type ConnectionInfo, type ConnectionInput, type ServerKind } from '../../shared/connections';
 import { UserFacingError } from '../errors';
 import type { SecretStore } from '../secrets/secret-store';
 import { authHeaders } from './auth';
@@ -79,7 +79,10 @@ export class ConnectionStore {
     const keyMoves = input.apiKey === undefined && previous !== undefined && boundOrigin(previous) !== origin;
     if (input.apiKey === '' || keyMoves) this.secrets.delete(secretName(id));
     else if (input.apiKey !== undefined) this.secrets.set(secretName(id), input.apiKey);
-    const entry: StoredConnection = { id, kind: input.kind, label: input.label.trim() || input.kind, baseUrl, keyOrigin: origin };
+    // A name left empty is the kind's, as the user knows it ("llama.cpp server", not the id "llama-server"), made
+    // unique here, where every window's connection is saved, so each window shows the same name (settings polish #1).
+    const label = input.label.trim() || previous?.label || unusedName(kindConnectionName(input.kind), this.list().filter((c) => c.id !== id).map((c) => c.label));
+    const entry: StoredConnection = { id, kind: input.kind, label, baseUrl, keyOrigin: origin };
     this.write([...all.filter((c) => c.id !== id), entry]);
     const saved = this.get(id);
     if (!saved) throw new Error('connection vanished while saving');

@@ -149,6 +149,22 @@ describe('connections: settings audit', () => {
     expect((await h['connections:list']({})).map((c) => c.label)).toEqual(['Ollama', 'Built-in (llama.cpp)', 'Same box', 'Renamed']);
   });
 
+  // Settings polish #1: a connection added with its name left empty was named by its kind's id ("llama-server").
+  it("names a connection added without a name by its kind's readable name, unique among the connections", async () => {
+    services = createServices({ dataDir: dir, ollamaUrl: replay.url, log: () => {} });
+    const h = services.handlers;
+    expect((await h['connections:save']({ kind: 'llama-server', label: '', baseUrl: 'http://127.0.0.1:8080' })).label).toBe('llama.cpp server');
+    expect((await h['connections:save']({ kind: 'llama-server', label: '  ', baseUrl: 'http://127.0.0.1:8081' })).label).toBe('llama.cpp server 2');
+    // The built-in Ollama's name is taken too.
+    const second = await h['connections:save']({ kind: 'ollama', label: '', baseUrl: 'http://10.0.0.5:11434' });
+    expect(second.label).toBe('Ollama 2');
+    // An edit with the name emptied keeps the saved name, not a new one.
+    expect((await h['connections:save']({ id: second.id, kind: 'ollama', label: '', baseUrl: 'http://10.0.0.6:11434' })).label).toBe('Ollama 2');
+    // A kind's examples in brackets are no part of its name.
+    expect((await h['connections:save']({ kind: 'openai-compatible', label: '', baseUrl: 'http://10.0.0.5:1234' })).label).toBe('OpenAI-compatible');
+    expect((await h['connections:list']({})).map((c) => c.label)).toEqual(['Ollama', 'Built-in (llama.cpp)', 'llama.cpp server', 'llama.cpp server 2', 'Ollama 2', 'OpenAI-compatible']);
+  });
+
   // Settings audit #10: a server that takes the connection and never answers read "The request to … failed: The
   // operation was aborted due to timeout".
   it('says a probe that gets no answer in time ran out of time, in its own limit', async () => {

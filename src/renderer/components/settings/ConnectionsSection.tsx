@@ -1,6 +1,6 @@
 import './settings.css';
 import { useEffect, useId, useRef, useState } from 'react';
-import { CONNECTION_KINDS, KIND_NAMES, type KeyStorage, type ServerKind } from '../../../shared/connections';
+import { CONNECTION_KINDS, KIND_NAMES, kindConnectionName, unusedName, type KeyStorage, type ServerKind } from '../../../shared/connections';
 import { firebrand } from '../../firebrand';
 import { useStore } from '../../store';
 import { useConnectionFormTyped } from '../../store/connection-forms';
@@ -77,7 +77,9 @@ export function ConnectionsSection({ ollamaDraft, onPicked }: { ollamaDraft?: st
     }
   };
   const addTyped = async () => {
-    const typed = typedConnection({ kind, label, defaultLabel: kind, url, key });
+    // An empty name is left to main, which names the connection by its kind ("llama.cpp server 2"), once for every
+    // window: the page named it by the kind's id ("llama-server").
+    const typed = typedConnection({ kind, label, defaultLabel: '', url, key });
     if ('refused' in typed) return setProblem(typed.refused);
     setProblem(null);
     setNote(null);
@@ -158,11 +160,11 @@ export function ConnectionsSection({ ollamaDraft, onPicked }: { ollamaDraft?: st
             ))}
           </select>
         </label>
-        <label>
-          {/* Optional, as the key is: an empty name is the kind's, which the placeholder shows. "optional: llama-server if
-              empty" was cut at 390 px once the box had its name over it (placeholders-390). */}
+        <label className="connection-add-name">
+          {/* Optional, as the key is: an empty name is the kind's, which the placeholder shows (as main will name it). "optional:
+              llama-server if empty" was cut at 390 px once the box had its name over it (placeholders-390). */}
           Name (optional)
-          <input placeholder={kind} data-testid="connection-add-label" value={label} onChange={(e) => setLabel(e.target.value)} />
+          <input placeholder={unusedName(kindConnectionName(kind), connections.map((c) => c.label))} data-testid="connection-add-label" value={label} onChange={(e) => setLabel(e.target.value)} />
         </label>
         <label>
           Server address
