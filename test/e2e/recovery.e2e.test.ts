@@ -102,8 +102,7 @@ describe('recovery without reloads', () => {
     // A result is about the address it tested: another one typed shows none, the tested one back shows it again.
     const saved = await page.getByTestId('settings-ollama-url').inputValue();
     await page.getByTestId('settings-ollama-url').fill('http://127.0.0.1:9');
-    await expect.poll(() => row.getByTestId('connection-url').textContent()).toBe('http://127.0.0.1:9');
-    expect(await row.getByTestId('connection-test-result').count()).toBe(0);
+    await expect.poll(() => row.getByTestId('connection-test-result').count()).toBe(0);
     await page.getByTestId('settings-ollama-url').fill(saved);
     await expect.poll(() => row.getByTestId('connection-test-result').getAttribute('data-ok')).toBe('true');
     await page.keyboard.press('Escape');
@@ -118,8 +117,8 @@ describe('recovery without reloads', () => {
       await page.getByTestId('settings-open').click();
       await page.getByTestId('settings-ollama-url').fill(other.url);
       const row = page.locator('[data-testid="connection-item"][data-connection-id="ollama"]');
-      // The row shows what is typed, and the test goes there.
-      await expect.poll(() => row.getByTestId('connection-url').textContent()).toBe(other.url);
+      // The row's field holds what is typed, and the test goes there.
+      expect(await row.getByTestId('settings-ollama-url').inputValue()).toBe(other.url);
       await row.getByTestId('connection-test').click();
       await expect.poll(() => row.getByTestId('connection-test-result').textContent()).toContain('Ollama 0.99.0, 1 model');
       expect(await row.getByTestId('connection-test-result').textContent()).not.toContain('model(s)');

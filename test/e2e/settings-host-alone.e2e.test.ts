@@ -62,10 +62,10 @@ describe('a server address typed as a host alone', () => {
     await page.getByTestId('settings-open').click();
     // 127.0.0.2, not 127.0.0.1: an Ollama running on the machine that runs the tests listens on 127.0.0.1:11434.
     await page.getByTestId('settings-ollama-url').fill('127.0.0.2');
-    // The dialog closes on Save, so the port is said as it is typed; the Ollama row shows the address to be saved.
+    // The dialog closes on Save, so the port is said as it is typed, under the field in the Ollama row.
     await expect.poll(() => page.getByTestId('settings-ollama-url-note').textContent()).toBe("Will be saved as http://127.0.0.2:11434, Ollama's usual port.");
     const ollama = page.locator('[data-testid="connection-item"][data-connection-id="ollama"]');
-    await expect.poll(() => ollama.getByTestId('connection-url').textContent()).toBe('http://127.0.0.2:11434');
+    expect(await ollama.getByTestId('settings-ollama-url-note').count()).toBe(1);
     // Nothing listens there in the tests (the replay server's port is random): the failure names what was tried.
     await ollama.getByTestId('connection-test').click();
     const result = ollama.getByTestId('connection-test-result');
@@ -75,8 +75,7 @@ describe('a server address typed as a host alone', () => {
 
     // A scheme typed keeps its meaning (http:// is port 80): no port is assumed, and no note shows.
     await page.getByTestId('settings-ollama-url').fill('http://127.0.0.1');
-    await expect.poll(() => ollama.getByTestId('connection-url').textContent()).toBe('http://127.0.0.1');
-    expect(await page.getByTestId('settings-ollama-url-note').count()).toBe(0);
+    await expect.poll(() => page.getByTestId('settings-ollama-url-note').count()).toBe(0);
 
     await page.getByTestId('settings-ollama-url').fill('127.0.0.1');
     await page.getByTestId('settings-save').click();

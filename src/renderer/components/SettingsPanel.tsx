@@ -186,8 +186,9 @@ export function SettingsPanel({ onClose, at = null }: { onClose: () => void; at?
     if (await saveSettings(patch, (message, setting) => setError(message, refusedField({ message, setting }, patch)))) onClose();
   };
   // Enter in one of the dialog's own fields saves, as Enter in a connection's editor does; it did nothing (the dialog
-  // is no form: the connection and tool forms inside it are forms of their own).
-  const saveOnEnter = (e: KeyboardEvent<HTMLInputElement>) => {
+  // is no form: the connection and tool forms inside it are forms of their own). The theme's radios and the default
+  // model's list too: Enter there did nothing either. Only Enter: their arrow keys still choose.
+  const saveOnEnter = (e: KeyboardEvent<HTMLInputElement | HTMLSelectElement>) => {
     if (e.key !== 'Enter' || e.nativeEvent.isComposing) return;
     e.preventDefault();
     void save();
@@ -198,6 +199,21 @@ export function SettingsPanel({ onClose, at = null }: { onClose: () => void; at?
   // nothing (settings audit #9).
   const savedDefault = opened.defaultChat;
   const offered = savedDefault === '' || models.some((m) => m.name === savedDefault) || aliases.some((a) => aliasRef(a.id) === savedDefault);
+
+  // The built-in Ollama's address, in its row of the connections list: it was a field above the list, and the row showed
+  // the same address again.
+  const ollamaField = (
+    <label className="field connection-address-field">
+      Ollama address
+      <input ref={fields.url} data-testid="settings-ollama-url" onKeyDown={saveOnEnter} {...refusal('url')} value={url} onChange={(e) => setUrl(e.target.value)} />
+      {/* The dialog closes on Save, so what is assumed of an address typed without http:// is said before, as it is typed. */}
+      {ollamaTyped.assumed !== null && (
+        <span className="hint" data-testid="settings-ollama-url-note">
+          Will be saved as {ollamaTyped.address}{ollamaTyped.assumed === 'scheme-and-port' ? ", Ollama's usual port" : ''}.
+        </span>
+      )}
+    </label>
+  );
 
   return (
     <Modal
@@ -224,14 +240,14 @@ export function SettingsPanel({ onClose, at = null }: { onClose: () => void; at?
             <legend>Theme (shown as you pick it)</legend>
             {THEMES.map((t) => (
               <label key={t.value} className="radio">
-                <input type="radio" name="theme" value={t.value} data-testid={`settings-theme-${t.value}`} checked={theme === t.value} onChange={() => setTheme(t.value)} />
+                <input type="radio" name="theme" value={t.value} data-testid={`settings-theme-${t.value}`} onKeyDown={saveOnEnter} checked={theme === t.value} onChange={() => setTheme(t.value)} />
                 {t.label}
               </label>
             ))}
           </fieldset>
           <label className="field">
             New chats start with
-            <select data-testid="settings-default-model" value={defaultChat} onChange={(e) => setDefaultChat(e.target.value)}>
+            <select data-testid="settings-default-model" onKeyDown={saveOnEnter} value={defaultChat} onChange={(e) => setDefaultChat(e.target.value)}>
               <option value="">the model used last</option>
               {!offered && (
                 <option value={savedDefault} data-testid="settings-default-model-elsewhere">
@@ -259,18 +275,8 @@ export function SettingsPanel({ onClose, at = null }: { onClose: () => void; at?
         </section>
         <section className="settings-section" aria-labelledby="settings-servers">
           <h3 className="section-title" id="settings-servers">Servers</h3>
-          <label className="field">
-            Ollama address
-            <input ref={fields.url} data-testid="settings-ollama-url" onKeyDown={saveOnEnter} {...refusal('url')} value={url} onChange={(e) => setUrl(e.target.value)} />
-            {/* The dialog closes on Save, so the port assumed of a host typed alone is said before, as it is typed. */}
-            {ollamaTyped.assumed === 'scheme-and-port' && (
-              <span className="hint" data-testid="settings-ollama-url-note">
-                Will be saved as {ollamaTyped.address}, Ollama&apos;s usual port.
-              </span>
-            )}
-          </label>
-          {/* The Ollama row below shows the address as it will be saved: typed as localhost:11434, with the http:// assumed. */}
-          <ConnectionsSection ollamaDraft={ollamaTyped.address} onPicked={setPicked} />
+          {/* The Ollama row tests the address as it will be saved: typed as localhost:11434, with the http:// assumed. */}
+          <ConnectionsSection ollamaDraft={ollamaTyped.address} ollamaField={ollamaField} onPicked={setPicked} />
         </section>
         <section className="settings-section" aria-labelledby="settings-tools">
           <h3 className="section-title" id="settings-tools">Tools</h3>

@@ -31,10 +31,11 @@ export function AutoCompactSelect({ kind, id, hint = false }: { kind: AutoCompac
         ))}
       </select>
       {/* Said where it is chosen (a connection's row): the title above is seen only by a pointer that waits on it, and
-          the choice's name alone did not say what is summarized, when, or whether the chat loses anything. */}
+          the choice's name alone did not say what is summarized, when, or whether the chat loses anything. Short enough
+          for two lines at 390 px: it ran to three under every row. */}
       {hint && (
         <span className="hint" id={hintId} data-testid={`${kind}-auto-compact-hint`}>
-          A summary is sent in place of a chat&apos;s older turns once it fills this much of the model&apos;s window; the chat keeps them.
+          Past this share of the model&apos;s window, older turns go as a summary; the chat keeps them.
         </span>
       )}
     </label>

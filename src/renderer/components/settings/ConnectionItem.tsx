@@ -1,5 +1,5 @@
-import { useState, type KeyboardEvent } from 'react';
-import { KIND_NAMES, type ConnectionInfo, type ConnectionTestResult } from '../../../shared/connections';
+import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { KIND_NAMES, kindConnectionName, type ConnectionInfo, type ConnectionTestResult } from '../../../shared/connections';
 import { saveSettings } from '../../store';
 import { removeConnection, testConnection } from '../../store/connections-slice';
 import { AutoCompactSelect } from '../context/AutoCompactSelect';
@@ -8,8 +8,10 @@ import { isEditable } from './ConnectionEditor';
 interface Props {
   connection: ConnectionInfo;
   activeId: string;
-  /** The address shown: for the built-in Ollama, what is typed in its field above (maybe not saved yet). */
+  /** The address shown: for the built-in Ollama, what is typed in its field (maybe not saved yet). */
   shownUrl: string;
+  /** The field the address is typed in, shown in its place (the built-in Ollama's: its address is a setting). */
+  addressField?: ReactNode;
   test: ConnectionTestResult | 'testing' | undefined;
   /** The address `test` asked about: a result is shown only while that address is the one shown. */
   testedUrl: string | undefined;
@@ -34,8 +36,17 @@ function moveAmongRadios(e: KeyboardEvent<HTMLInputElement>): void {
   radios[(at + step + radios.length) % radios.length]?.focus();
 }
 
+/**
+ * Whether a connection's name says its kind (case and spaces aside), as one added without a name does: "Ollama",
+ * "llama.cpp server 2", "OpenAI-compatible".
+ */
+function namedAsKind(c: ConnectionInfo): boolean {
+  const name = c.label.trim().toLowerCase().replace(/ \d+$/, '');
+  return name === KIND_NAMES[c.kind].toLowerCase() || (c.kind !== 'builtin' && name === kindConnectionName(c.kind).toLowerCase());
+}
+
 /** One saved connection: use it, test it, edit it, remove it (after asking). */
-export function ConnectionItem({ connection: c, activeId, shownUrl, test: anyTest, testedUrl, onEdit, onRemoved, onPicked }: Props) {
+export function ConnectionItem({ connection: c, activeId, shownUrl, addressField, test: anyTest, testedUrl, onEdit, onRemoved, onPicked }: Props) {
   // A result about another address (the Ollama field typed into since, the connection edited) is not this one's.
   const test = testedUrl === undefined || testedUrl === shownUrl ? anyTest : undefined;
   // Remove takes the saved key with it and has no undo: it asks first, as Tools' Remove… does, with the focus on
@@ -61,8 +72,9 @@ export function ConnectionItem({ connection: c, activeId, shownUrl, test: anyTes
         />
         <strong>{c.label}</strong>
       </label>{' '}
-      <span className="mm-muted" data-testid="connection-kind">{KIND_NAMES[c.kind]}</span>{' '}
-      <span data-testid="connection-url" className="connection-url">{shownUrl}</span>
+      {/* A name that is its kind's was said twice ("Ollama Ollama"): the kind is said only where it adds something. */}
+      {!namedAsKind(c) && <span className="mm-muted" data-testid="connection-kind">{KIND_NAMES[c.kind]}</span>}{' '}
+      {addressField ?? <span data-testid="connection-url" className="connection-url">{shownUrl}</span>}
       {unsaved && <span className="mm-muted"> (not saved yet)</span>}{' '}
       <span className="mm-muted" data-testid="connection-key-status">{c.hasApiKey ? 'key saved' : 'no key'}</span>{' '}
       {/* aria-disabled, not disabled: a disabled button drops the keyboard focus to the page (settings audit #6). */}

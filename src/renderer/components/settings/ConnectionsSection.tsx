@@ -1,5 +1,5 @@
 import './settings.css';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { CONNECTION_KINDS, KIND_NAMES, kindConnectionName, unusedName, type KeyStorage, type ServerKind } from '../../../shared/connections';
 import { firebrand } from '../../firebrand';
 import { useStore } from '../../store';
@@ -21,7 +21,7 @@ const DEFAULT_URL: Record<ServerKind, string> = {
  * one. `onPicked` hears of a pick: the pick applies at once (the picker lists that server's models), and Settings'
  * Cancel puts back the one in use as it opened.
  */
-export function ConnectionsSection({ ollamaDraft, onPicked }: { ollamaDraft?: string; onPicked?: (id: string) => void }) {
+export function ConnectionsSection({ ollamaDraft, ollamaField, onPicked }: { ollamaDraft?: string; ollamaField?: ReactNode; onPicked?: (id: string) => void }) {
   const connections = useConnectionsStore((s) => s.connections);
   const tests = useConnectionsStore((s) => s.tests);
   const testedUrls = useConnectionsStore((s) => s.testedUrls);
@@ -102,7 +102,8 @@ export function ConnectionsSection({ ollamaDraft, onPicked }: { ollamaDraft?: st
       </p>
       <ul className="connection-list" data-testid="connection-list">
         {connections.map((c, i) => {
-          // The built-in Ollama's address is the field above: the row shows (and tests) what is typed there.
+          // The built-in Ollama's address is a setting, typed in its field, which its row shows in place of the address
+          // (it showed both, the field above the list and the address in the row); the row tests what is typed there.
           const shownUrl = c.id === 'ollama' && ollamaDraft ? ollamaDraft : c.baseUrl;
           const row = `[data-connection-id="${CSS.escape(c.id)}"]`;
           if (editing === c.id && isEditable(c)) {
@@ -126,6 +127,7 @@ export function ConnectionsSection({ ollamaDraft, onPicked }: { ollamaDraft?: st
                 connection={c}
                 activeId={activeId}
                 shownUrl={shownUrl}
+                addressField={c.id === 'ollama' ? ollamaField : undefined}
                 test={tests[c.id]}
                 testedUrl={testedUrls[c.id]}
                 onEdit={() => {
