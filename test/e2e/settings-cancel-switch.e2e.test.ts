@@ -86,4 +86,26 @@ describe('a connection picked in Settings, then Cancel', () => {
     expect(await activeId(page)).not.toBe('ollama');
     expect(await pickerValues(page)).toEqual(['qwen2.5-coder-7b', 'phi-4']);
   });
+
+  // Left with a pick not saved (a reload, the tab closed) past the browser's "Leave site?": the pick stayed in use,
+  // though nothing was saved (settings polish #6). Leaving is Discard now.
+  it('is undone when the page is left despite the unsaved-changes warning', async () => {
+    s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }]);
+    const { page, replay } = s;
+    await page.getByTestId('settings-open').click();
+    await page.getByTestId('connection-add-kind').selectOption('openai-compatible');
+    await page.getByTestId('connection-add-label').fill('LM Studio');
+    await page.getByTestId('connection-add-url').fill(replay.url);
+    await page.getByTestId('connection-add').click();
+    await pickLmStudio(page);
+    const asked: string[] = [];
+    page.once('dialog', (d) => {
+      asked.push(d.type());
+      void d.accept();
+    });
+    await page.reload();
+    expect(asked).toEqual(['beforeunload']);
+    await expect.poll(() => activeId(page)).toBe('ollama');
+    await expect.poll(() => pickerValues(page)).toContain('llama3.2:3b');
+  });
 });

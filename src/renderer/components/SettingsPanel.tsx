@@ -157,6 +157,15 @@ export function SettingsPanel({ onClose, at = null }: { onClose: () => void; at?
     return () => window.removeEventListener('beforeunload', hold);
   }, [dirty]);
 
+  // Leaving the page past that question (a reload, the tab or window closed) is a Discard: the connection picked and
+  // not saved stayed in use (settings polish #6). Sent as the page goes, as a delete in its undo window is.
+  useEffect(() => {
+    if (!switched) return undefined;
+    const putBack = () => void saveSettings({ activeConnectionId: openedActive });
+    window.addEventListener('pagehide', putBack);
+    return () => window.removeEventListener('pagehide', putBack);
+  }, [switched, openedActive]);
+
   // Closing without saving: the connection in use goes back to the one Settings opened with.
   const discard = async () => {
     if (switched) await saveSettings({ activeConnectionId: openedActive });
