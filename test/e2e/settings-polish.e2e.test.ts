@@ -44,6 +44,10 @@ describe('Settings, polished', () => {
     // A name that says its kind ("Ollama Ollama" before) is said once; the kind shows beside any other name.
     for (const id of ['ollama', 'builtin']) expect(await row(page, id).getByTestId('connection-kind').count()).toBe(0);
     expect(await page.getByTestId('connection-kind').count()).toBe(0);
+    // The rows Firebrand provides take no key (they have no Edit to give one): "no key" said nothing there. A
+    // connection the user added says whether it has one.
+    for (const id of ['ollama', 'builtin']) expect(await row(page, id).getByTestId('connection-key-status').count()).toBe(0);
+    expect(await page.getByTestId('connection-key-status').allTextContents()).toEqual(['no key', 'no key']);
 
     // Ollama's address: one field, in Ollama's row, and no second copy of it as text.
     const ollama = row(page, 'ollama');

@@ -76,7 +76,8 @@ export function ConnectionItem({ connection: c, activeId, shownUrl, addressField
       {!namedAsKind(c) && <span className="mm-muted" data-testid="connection-kind">{KIND_NAMES[c.kind]}</span>}{' '}
       {addressField ?? <span data-testid="connection-url" className="connection-url">{shownUrl}</span>}
       {unsaved && <span className="mm-muted"> (not saved yet)</span>}{' '}
-      <span className="mm-muted" data-testid="connection-key-status">{c.hasApiKey ? 'key saved' : 'no key'}</span>{' '}
+      {/* The rows Firebrand provides (Ollama's default, the built-in engine) take no key and have no Edit to give one. */}
+      {!c.builtIn && <span className="mm-muted" data-testid="connection-key-status">{c.hasApiKey ? 'key saved' : 'no key'}</span>}{' '}
       {/* aria-disabled, not disabled: a disabled button drops the keyboard focus to the page (settings audit #6). */}
       <button type="button" data-testid="connection-test" aria-label={`Test connection ${c.label}`} aria-disabled={testing} aria-busy={testing} onClick={() => !testing && void testConnection(c.id, unsaved ? shownUrl : undefined)}>
         {testing ? 'Testing…' : 'Test connection'}
