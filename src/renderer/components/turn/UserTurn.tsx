@@ -20,6 +20,7 @@ import { EditRoomPanel } from './EditRoomPanel';
 import { DiscardEditQuestion } from './DiscardEditQuestion';
 import { editFilesMissing, keepEditDraft, readEditDraft } from '../../store/edit-drafts';
 import { lostFilesMessage } from './lost-files';
+import { useReportEditInSight } from './use-edit-in-sight';
 
 /** The user's message as they wrote it (plain text), with edit-and-resend making a new branch. */
 export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
@@ -32,6 +33,8 @@ export const UserTurn = memo(function UserTurn({ turn }: { turn: Turn }) {
   const [keep, setKeep] = useState<number[]>(() => restored?.keep.filter((i) => i < attachments.length) ?? []);
   const [focusOnOpen, setFocusOnOpen] = useState(restored === null);
   const box = useRef<HTMLTextAreaElement>(null);
+  // The message box's note on an unsent edit points to it only while it is out of sight.
+  useReportEditInSight(box, turn.id, draft !== null);
   // The edit form's Make room panel, offered while the edit is over the window.
   const [roomOpen, setRoomOpen] = useState(false);
   const busy = useRunActive();
