@@ -118,6 +118,18 @@ describe('the too-long reason (attachments audit #2)', () => {
     it('says nothing of the chat in a new chat, where Make room… is not offered', () => {
       expect(tooLongReason(over(4000, 200), words)).toMatch(/\. Make room, or shorten the message\.$/);
     });
+
+    // At 390 px the reason ran to three lines beside the meter (which shows both numbers) and the picker (the model):
+    // a phone is told by how much it is over and what to do, with Make room… beside it.
+    it('says by how much and what to do in a phone’s words', () => {
+      const phone = (p: RoomPlan | null) => ({ ...inChat(p), short: true });
+      expect(tooLongReason(over(2000, 2500), phone(null))).toBe('Too long by about 405 tokens. Make room, or shorten the message.');
+      expect(tooLongReason(over(4000, 200), phone(plan({ newChat: true })))).toBe('Too long by about 105 tokens. The chat fills the window: make room in it.');
+      // At the window itself one token is needed for the answer; over a thousand, as the meter writes tokens.
+      expect(tooLongReason(over(2000, 2096), phone(null))).toBe('Too long by about 1 token. Make room, or shorten the message.');
+      expect(tooLongReason(over(100, 7000), phone(null))).toBe('Too long by about 2.9K tokens. Make room, or shorten the message.');
+      expect(tooLongReason(over(5000, 0), { ...phone(null), empty: true })).toBe('This chat is over its window by about 905 tokens. Make room to go on.');
+    });
   });
 
   // The chat's tools (MCP servers' tool descriptions, sent with every message) were never named: a chat they filled

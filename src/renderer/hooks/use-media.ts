@@ -13,6 +13,9 @@ export function useMediaQuery(query: string): boolean {
   return matches;
 }
 
+/** A phone's width: the composer's controls and the words under it are laid out for it (styles/composer.css's number). */
+export const PHONE = '(max-width: 480px)';
+
 /** Below this width the sidebar is a drawer over the chat (styles/layout.css uses the same number). */
 export const NARROW = '(max-width: 860px)';
 

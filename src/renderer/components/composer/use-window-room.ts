@@ -8,6 +8,7 @@ import type { AttachmentInspection } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { refreshContextChoice } from '../../store';
 import { useRoom } from '../../store/context-room';
+import { PHONE, useMediaQuery } from '../../hooks/use-media';
 import { useRoomPlan } from '../context/use-room-plan';
 import { reasonNamesPlan, roomsFor, tooLongReason } from './window-room';
 
@@ -54,7 +55,9 @@ export function useWindowRoom(input: WindowRoomInput) {
   // Over the window is said even with an empty draft: "Type a message" would send the user the wrong way (issues 17, 21).
   // In a chat, the reason names the ways Make room… offers (main's plan) where the chat, not the message, fills it.
   const chatRoom = activeId === null ? {} : { chat: { plan: room.state?.status === 'ready' ? room.state.plan : null } };
-  const reasonWords = { modelName: input.selectedName, empty: input.empty, inspectionOf: input.inspectionOf, ...chatRoom };
+  // On a phone the reason is said in a phone's words: by how much, and what to do (window-room.ts).
+  const short = useMediaQuery(PHONE);
+  const reasonWords = { modelName: input.selectedName, empty: input.empty, inspectionOf: input.inspectionOf, short, ...chatRoom };
   const overReason = !overWindow ? null : tooLongReason(windowState, reasonWords);
   // Until that plan comes the reason says "Make room in the chat (Make room…)", then the ways: shown as it is, but
   // announced once, in its final words (a screen reader heard both).

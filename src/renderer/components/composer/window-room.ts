@@ -98,6 +98,12 @@ export interface ReasonWords {
   empty: boolean;
   inspectionOf: (b: AttachmentBlock) => AttachmentInspection | undefined;
   chat?: { plan: RoomPlan | null };
+  /**
+   * Said on a phone, in two lines or so: the meter beside it shows the estimate and the window, and the model is named
+   * in the picker above, so the reason says by how much it is over and what to do. At 390 px the long words ran to
+   * four lines under the box, with the meter's and the larger window's (composer.css hides those there).
+   */
+  short?: boolean;
 }
 
 function reasonOf(state: WindowState, words: ReasonWords): { text: string; namesPlan?: true } | null {
@@ -106,7 +112,8 @@ function reasonOf(state: WindowState, words: ReasonWords): { text: string; names
   const model = words.modelName ?? 'this model';
   // Written as a pair: "8K … holds 8K" hid that 8,192 does not fit a window of 8,192 (context audit #3).
   const [used, holds] = tokenPairParts(estimate, window);
-  const head = words.empty ? `This conversation is longer than ${model}'s window: about ${used} tokens, its window holds ${holds}.` : `Too long for ${model}: about ${used} tokens, its window holds ${holds}.`;
+  const wide = words.empty ? `This conversation is longer than ${model}'s window: about ${used} tokens, its window holds ${holds}.` : `Too long for ${model}: about ${used} tokens, its window holds ${holds}.`;
+  const head = words.short ? shortHead(estimate - window + 1, words.empty) : wide;
   // The chat's tools go with every message: where they are a large part of it (a quarter, as a refusal card counts
   // them: system-turns.ts toolsTakeMuch) and the rest would fit without them, "Make room in the chat" sent the user to
   // cut a chat that was not what filled the window. A long chat with a few tools is still told to make room in it.
@@ -127,12 +134,23 @@ function reasonOf(state: WindowState, words: ReasonWords): { text: string; names
   const attachedTokens = state.items.reduce((sum, i) => sum + toWindowScale(i.tokens, ratio), 0);
   if (words.chat && state.message !== undefined) {
     const draft = state.message + attachedTokens;
-    if (fitsWindow(draft, window) && estimate - draft >= draft) return { text: `${head} Your message would fit on its own: the chat so far fills the window. ${chatWays(words.chat.plan)}`, namesPlan: true };
+    if (fitsWindow(draft, window) && estimate - draft >= draft) {
+      // On a phone Make room… is beside the words: they need not list what it offers.
+      if (words.short) return { text: `${head} The chat fills the window: make room in it.` };
+      return { text: `${head} Your message would fit on its own: the chat so far fills the window. ${chatWays(words.chat.plan)}`, namesPlan: true };
+    }
   }
   // Removing attachments is advice only where some are waiting and counted, and they are most of the draft: it said
   // so of a message with none.
   const attached = state.items.some((i) => i.tokens > 0) && (state.message === undefined || attachedTokens >= state.message);
   return { text: `${head} ${attached ? 'Make room, or remove attachments.' : 'Make room, or shorten the message.'}` };
+}
+
+/** A phone's opening (ReasonWords.short): by how much the request is over, which the meter beside it leaves to work out. */
+function shortHead(over: number, empty: boolean): string {
+  const n = Math.max(1, over);
+  const by = `about ${n < 1000 ? formatExactTokens(n) : formatTokens(n)} ${n === 1 ? 'token' : 'tokens'}`;
+  return empty ? `This chat is over its window by ${by}.` : `Too long by ${by}.`;
 }
 
 /** The ways Make room… offers for the chat before the message, as main's plan has them; the button alone until it is known. */
