@@ -47,7 +47,7 @@ describe('an edit kept across a reload, above what a long chat shows', () => {
     await note.waitFor();
     expect(await note.textContent()).toBe('You have an unsent edit of an earlier message.Show');
     // The chat opens at its end: the edit is out of sight, and the focus is not taken to it.
-    expect(await page.getByTestId('turn-edit-input').evaluate((el) => el.getBoundingClientRect().bottom > 0).catch(() => false)).toBe(false);
+    expect(await editOnScreen()).toBe(false);
     expect(await focusedTestId()).not.toBe('turn-edit-input');
     await shootAtBothWidths(page, 'kept-edit-note', '[data-testid="kept-edit-note"]');
 
