@@ -103,6 +103,23 @@ export function turnsSince(turns: readonly Turn[], base: MeasureBase, conversati
   return at < 0 ? null : turns.slice(at + 1);
 }
 
+/**
+ * What the last measure still counts for while none is asked (an answer streams): its tokens, and the turns to add
+ * by estimate. With its tip on the branch, all of it and the turns after. A regenerated answer or an edited message
+ * takes the measured tip off the branch: the meter fell to the turns' characters alone while the new answer
+ * streamed (1,736 to 106 against a real llama-server, whose tool definitions alone were 1,424), so the measure then
+ * stands for what it counted besides the turns (tool definitions, system prompt) and the whole branch is estimated.
+ * null where it stands for nothing here (another conversation, model or request).
+ */
+export function measureStandsFor(turns: readonly Turn[], measure: { value: ContextMeasure; base?: MeasureBase }, conversationId: string | null, scope: string): { tokens: number; turns: readonly Turn[] } | null {
+  const { value, base } = measure;
+  if (!base) return null;
+  const since = turnsSince(turns, base, conversationId, scope);
+  if (since) return { tokens: value.tokens, turns: since };
+  if (base.scope !== scope || (base.conversationId !== null && base.conversationId !== conversationId) || !value.parts) return null;
+  return { tokens: Math.max(0, value.tokens - (value.parts.earlier ?? 0)), turns };
+}
+
 let asking: string | null = null;
 
 /** Asks main for the next request's size, once per key; an answer for an old key is dropped. */

@@ -18,7 +18,7 @@ import { unseenImages, unseenImagesNote } from './unseen-images';
 import { pendingApprovalId, reviewApproval } from '../turn/review-approval';
 import { LargerWindowOffer } from './LargerWindowOffer';
 import { AttachButton } from './AttachButton';
-import { applyChoice, measureIdentity, refreshMeasure, setRoomOpen, turnsSince, useRoom } from '../../store/context-room';
+import { applyChoice, measureIdentity, measureStandsFor, refreshMeasure, setRoomOpen, useRoom } from '../../store/context-room';
 import { RoomChoices } from '../context/RoomChoices';
 import { useDraftCount } from '../context/use-draft-count';
 import { ConversationSettingsButton } from './ConversationSettings';
@@ -156,8 +156,8 @@ export function Composer() {
   const lastMeasure = useRoom((s) => s.measure);
   const measured = lastMeasure && lastMeasure.key === key ? lastMeasure.value : null;
   // While an answer streams (and until the next measure comes) the last measure stands for what it counted, the
-  // system prompt and the tools included, and only the turns since are estimated.
-  const since = !measured && lastMeasure?.base ? turnsSince(turns, lastMeasure.base, activeId, scope) : null;
+  // system prompt and the tools included, and only the turns since are estimated (all of them after a regenerate).
+  const since = !measured && lastMeasure ? measureStandsFor(turns, lastMeasure, activeId, scope) : null;
   // Where main counts the request, it counts the draft's text too once typing pauses: a ratio learned from other
   // text (the tool definitions) is far off for some (CJK, code), and the meter said "fits" of a message then refused.
   const counting = measured !== null && measured.counted !== 'estimate' && !draftEmpty && draft.trim() !== '';
@@ -175,8 +175,8 @@ export function Composer() {
     : undefined;
   const estimate = measured
     ? measured.tokens + draftTokens
-    : since && lastMeasure
-      ? lastMeasure.value.tokens + Math.ceil(estimateTokens(addInputs(measureTurns(since, cost), pending)) * ratio)
+    : since
+      ? since.tokens + Math.ceil(estimateTokens(addInputs(measureTurns(since.turns, cost), pending)) * ratio)
       : Math.ceil(estimateTokens(addInputs(history, pending)) * ratio);
   const imagesRefused = noVision && attachments.items.some((b) => b.kind === 'image');
   // The branch's earlier images go to such a model as a note in their place (assemble.ts): said here, before Send,
