@@ -126,6 +126,12 @@ export interface Usage {
   promptMs?: number;
   /** Milliseconds spent generating. */
   generationMs?: number;
+  /**
+   * The tokens generated within `generationMs`, where that is not all of `outputTokens`: llama-server's clock starts
+   * after the first token, which came with the prompt's reading, and its own speed is `predicted_n - 1` over
+   * `predicted_ms` (test/fixtures/openai/llama-server-speed.md). Absent where the time covers every output token.
+   */
+  generatedTokens?: number;
   /** Wall time of the whole request as the server measured it. */
   totalMs?: number;
 }

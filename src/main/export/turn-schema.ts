@@ -71,7 +71,7 @@ export const importedTurnSchema: Schema = {
     wireReason: { anyOf: [{ type: 'string', maxLength: 200 }, { type: 'null' }] },
     usage: {
       type: 'object',
-      properties: { inputTokens: count, outputTokens: count, promptMs: count, generationMs: count, totalMs: count },
+      properties: { inputTokens: count, outputTokens: count, promptMs: count, generationMs: count, generatedTokens: count, totalMs: count },
     },
     model: { type: 'string', maxLength: 300 },
     error: str,

@@ -48,6 +48,11 @@ export const OPENAI_FIXTURES: Record<string, Expectation> = {
   'done-without-finish': { stop: 'cut', wire_reason: null, content: 'Partial answer' },
   'think-open-template': { thinkOpen: true, stop: 'end_turn', reasoning: 'The user wants the weather.', content: 'It is sunny in Paris.' },
   'delta-reasoning': { stop: 'end_turn', reasoning: 'Weather question; answer briefly.', content: 'It is sunny in Paris. ☀️', usage: { input_tokens: 120, output_tokens: 40 } },
+  // A real llama-server's stream (the note gives the build and the scripted model): reasoning, then markdown.
+  'llama-server-speed': {
+    stop: 'end_turn', wire_reason: 'stop', reasoning: 'The user wants a summary with code.\n', usage: { input_tokens: 48, output_tokens: 36 },
+    content: '## Result\n\nHere is a **table**:\n\n|Name|Value|\n|---|---|\n|alpha|1|\n|beta|2|\n\n1. first item\n2. second with `inline`\n\n```python\ndef hello():\n    return 42\n```\n\nDone.',
+  },
   'comments-crlf': { stop: 'end_turn', content: 'Grüße aus Köln — 日本', reasoning: '' },
   'event-error': { stop: 'error', error: 'model is loading', content: '' },
   // llama.cpp builds of 2025: the error rides in a non-standard `error:` SSE field, then `data: [DONE]`.

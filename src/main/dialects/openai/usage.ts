@@ -23,6 +23,8 @@ export function mergeUsage(prev: Usage, chunk: Rec): Usage {
     if (cacheN > 0) next.cachedTokens = cacheN;
     const predicted = num(timings['predicted_n']);
     if (predicted !== undefined && next.outputTokens === undefined) next.outputTokens = predicted;
+    // The server's speed leaves out the first token, whose time is the prompt's (test/fixtures/openai/llama-server-speed.md).
+    if (predicted !== undefined) next.generatedTokens = Math.max(0, predicted - 1);
     const promptMs = num(timings['prompt_ms']);
     if (promptMs !== undefined) next.promptMs = promptMs;
     const genMs = num(timings['predicted_ms']);

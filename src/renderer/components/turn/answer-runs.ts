@@ -43,10 +43,12 @@ function sumStats(steps: Turn[]): AnswerStats {
     out.tokens = tokens;
     if (approximate) out.approximate = true;
   }
-  // Speed over the whole answer: its tokens over its generation time, where every step says its count and time.
+  // Speed over the whole answer, where every step says its count and time: the tokens those times cover (llama-server's
+  // leave out each step's first, answer-stats.ts) over them.
   const seconds = steps.map((t) => t.usage?.generationMs);
-  if (out.tokens !== undefined && !approximate && seconds.every((ms) => ms !== undefined && ms > 0)) {
-    out.tokensPerSecond = out.tokens / (seconds.reduce((a: number, ms) => a + (ms ?? 0), 0) / 1000);
+  const timed = steps.reduce((n, t) => n + (t.usage?.generatedTokens ?? t.usage?.outputTokens ?? 0), 0);
+  if (out.tokens !== undefined && !approximate && timed > 0 && seconds.every((ms) => ms !== undefined && ms > 0)) {
+    out.tokensPerSecond = timed / (seconds.reduce((a: number, ms) => a + (ms ?? 0), 0) / 1000);
   }
   const first = steps[0] ? answerStats(steps[0]).ttftMs : undefined;
   if (first !== undefined) out.ttftMs = first;

@@ -24,7 +24,9 @@ export function answerStats(turn: Turn): AnswerStats {
   const usage = turn.usage;
   if (usage?.outputTokens !== undefined) {
     out.tokens = usage.outputTokens;
-    if (usage.generationMs && usage.generationMs > 0) out.tokensPerSecond = usage.outputTokens / (usage.generationMs / 1000);
+    // Over the tokens the time covers: llama-server's excludes the first, and the footer said a faster speed than its own.
+    const timed = usage.generatedTokens ?? usage.outputTokens;
+    if (usage.generationMs && usage.generationMs > 0 && timed > 0) out.tokensPerSecond = timed / (usage.generationMs / 1000);
   }
   const saved = turnTimingMeta(turn).ttftMs;
   if (saved !== undefined) out.ttftMs = saved;

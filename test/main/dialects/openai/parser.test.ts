@@ -65,7 +65,7 @@ describe('OpenAiParser', () => {
       chunk({}, 'stop', { timings: { prompt_n: 1, cache_n: 57, predicted_n: 11, prompt_ms: 2, predicted_ms: 3 } }),
       { data: JSON.stringify({ choices: [], usage: { prompt_tokens: 60, completion_tokens: 12 } }) },
     ]);
-    expect(finish(parts)).toEqual({ type: 'finish', wireReason: 'stop', stop: 'end_turn', usage: { inputTokens: 60, outputTokens: 12, cachedTokens: 57, promptMs: 2, generationMs: 3 } });
+    expect(finish(parts)).toEqual({ type: 'finish', wireReason: 'stop', stop: 'end_turn', usage: { inputTokens: 60, outputTokens: 12, cachedTokens: 57, promptMs: 2, generationMs: 3, generatedTokens: 10 } });
   });
 
   it('an inline think opened by the template is reasoning when thinkOpen', () => {
