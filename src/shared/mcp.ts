@@ -49,6 +49,11 @@ export interface McpServerInfo {
   error: string | null;
   /** The last lines the server wrote to stderr (and any stdout that was not protocol), for the user. */
   stderrTail: string;
+  /**
+   * While it starts: the last line the program wrote so far, readable (what it is doing, or what is wrong: "Error:
+   * missing API key" from one that then waits); null otherwise.
+   */
+  startingLine: string | null;
   /** Which protocol answered over http (`streamable-http` or `sse`); `stdio`; null before it ever connected. */
   protocol: 'stdio' | 'streamable-http' | 'sse' | null;
   /** The tools it listed when it last connected (kept across restarts); empty before it ever listed them. */

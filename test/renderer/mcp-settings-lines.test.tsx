@@ -16,7 +16,7 @@ const tools = Array.from({ length: 13 }, (_, i) => ({ name: `tool${i}`, offeredA
 function server(enabled: boolean): McpServerInfo {
   return {
     id: 's1', name: 'everything', transport: 'stdio', command: 'node', args: ['everything.js'], cwd: null, url: '', envNames: [], headerNames: [],
-    enabled, startWithApp: false, timeoutSeconds: 60, state: enabled ? 'ready' : 'stopped', error: null, stderrTail: '', protocol: 'stdio', tools, toolsKnown: true,
+    enabled, startWithApp: false, timeoutSeconds: 60, state: enabled ? 'ready' : 'stopped', error: null, stderrTail: '', startingLine: null, protocol: 'stdio', tools, toolsKnown: true,
   };
 }
 

@@ -40,6 +40,14 @@ export class LogTail {
     return line.length > maxChars ? `${line.slice(0, maxChars)}…` : line;
   }
 
+  /**
+   * The last line written, untrimmed; '' when none. A line not ended yet counts (a prompt), and a carriage return
+   * starts the line again, as on a terminal (a progress bar's latest state, not all of them run together).
+   */
+  lastLine(): string {
+    return this.text.split(/\r\n|\n|\r/).findLast((l) => l.trim() !== '') ?? '';
+  }
+
   clear(): void {
     this.text = '';
   }

@@ -109,6 +109,7 @@ export class McpManager {
       state: host?.state ?? 'stopped',
       error: host?.error ?? null,
       stderrTail: host?.tail.value() ?? '',
+      startingLine: host?.startingLine ?? null,
       protocol: s.protocol,
       tools,
       toolsKnown: s.tools !== null,

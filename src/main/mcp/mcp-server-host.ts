@@ -7,6 +7,7 @@
  */
 import type { McpServerState } from '../../shared/mcp';
 import { LogTail } from './log-tail';
+import { readableLine } from './not-mcp';
 import { MCP_CONNECTION_CLOSED, MCP_REQUEST_TIMEOUT, issueWords, mcpErrorCode, mcpMessageOf, zodIssues } from './mcp-errors';
 // The session (and the SDK under it) loads with the first server started: see mcp-errors.ts.
 import type { CallOptions, CallToolResult, McpSession, McpToolDef, SessionConfig } from './mcp-session';
@@ -15,6 +16,11 @@ import type { CallOptions, CallToolResult, McpSession, McpToolDef, SessionConfig
 export const RESTART_BACKOFF_MS = [1000, 2000, 5000, 10_000, 30_000] as const;
 /** A server up this long before it crashed counts as healthy: its backoff starts over. */
 const HEALTHY_MS = 60_000;
+/**
+ * While a server starts, Settings is told of what it writes at most this often: a program that logs a line per
+ * millisecond while it loads must not send the whole server list to the window as often. The first line goes at once.
+ */
+const START_LOG_EMIT_MS = 200;
 
 /**
  * Why the user stopped a server, for a call it ends: the call said only "the connection closed" when an edit in
@@ -45,7 +51,16 @@ export interface HostDeps {
 export class McpServerHost {
   state: McpServerState = 'stopped';
   error: string | null = null;
+  /** What the server wrote, across its starts and restarts: Settings' "Server log". */
   readonly tail = new LogTail();
+  /**
+   * What the process now running (or the last one) wrote: the line Settings shows while it starts, and the words a
+   * failure quotes. A restarted server's reason quoted the run before's "Error: missing API key" after the key was
+   * set, where the new run printed something else or nothing.
+   */
+  private readonly runLog = new LogTail(2000, 12);
+  private logEmit: NodeJS.Timeout | undefined;
+  private logUnsent = false;
   private session: McpSession | undefined;
   private starting: Promise<McpSession> | undefined;
   private attempt: AbortController | undefined;
@@ -62,6 +77,16 @@ export class McpServerHost {
     return this.session?.pid;
   }
 
+  /**
+   * While it starts, the last line the program wrote so far (stderr, or stdout that was not a message), readable;
+   * null otherwise. A program that says "Error: missing API key" and waits is seen saying so at once, where the
+   * row read only "Starting…" until the start timeout: nothing else tells such a program from a slow one.
+   */
+  get startingLine(): string | null {
+    if (this.state !== 'starting') return null;
+    return readableLine(this.runLog.lastLine()) || null;
+  }
+
   /** Starts the server unless it runs or is starting; resolves when it is ready, rejects with why it is not. */
   start(): Promise<McpSession> {
     if (this.session) return Promise.resolve(this.session);
@@ -70,6 +95,7 @@ export class McpServerHost {
     this.restartTimer = undefined;
     const attempt = new AbortController();
     this.attempt = attempt;
+    this.runLog.clear();
     this.set('starting', null);
     const run = async (): Promise<McpSession> => {
       const config = this.deps.sessionConfig();
@@ -78,7 +104,13 @@ export class McpServerHost {
       const session = await Session.open(
         config,
         {
-          log: (text) => this.tail.append(text),
+          log: (text) => {
+            this.tail.append(text);
+            // A start that was given up on (stopped, restarted) has no say in the run after it.
+            if (attempt !== this.attempt) return;
+            this.runLog.append(text);
+            this.logged();
+          },
           // Only the session in use may report its end: one that failed while starting reports by rejecting.
           closed: (why) => live !== undefined && live === this.session && this.crashed(why),
           toolsChanged: () => void this.relist(),
@@ -212,8 +244,25 @@ export class McpServerHost {
     }
   }
 
+  /** Settings hears of a starting server's new line now, or once the last emit is START_LOG_EMIT_MS old. */
+  private logged(): void {
+    if (this.state !== 'starting') return;
+    if (this.logEmit) {
+      this.logUnsent = true;
+      return;
+    }
+    this.deps.changed();
+    this.logEmit = setTimeout(() => {
+      this.logEmit = undefined;
+      if (!this.logUnsent) return;
+      this.logUnsent = false;
+      this.logged();
+    }, START_LOG_EMIT_MS);
+    this.logEmit.unref();
+  }
+
   private withStderr(message: string): string {
-    const last = this.tail.tellingLine();
+    const last = this.runLog.tellingLine();
     // A full stop of its own: the words ran into the sentence after them ("…crash hard Firebrand starts…").
     return last && !message.includes(last) ? `${message} Its last words: ${last}${/[.!?…:]$/.test(last) ? '' : '.'}` : message;
   }

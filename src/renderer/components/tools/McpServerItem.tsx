@@ -49,6 +49,12 @@ export function McpServerItem({ server: s }: { server: McpServerInfo }) {
           {stateLine(s)}
         </span>
       </div>
+      {s.startingLine !== null && (
+        // Not a live region: a loader's progress would be read out line by line. The failure, if it comes, quotes it.
+        <p className="mm-muted mcp-starting-line" data-testid="mcp-server-starting-line">
+          It says: “{s.startingLine}”
+        </p>
+      )}
       <code className="mcp-target">{s.transport === 'stdio' ? [s.command, ...s.args].join(' ') : `${s.url}${s.protocol === 'sse' ? ' (SSE)' : ''}`}</code>
       {note && (
         <p className="mcp-note" role="status" data-testid="mcp-server-note">
