@@ -2,7 +2,7 @@
  * Review reaches a waiting approval card the reader has scrolled far out of the chat (serve mode, the real
  * server-everything): the chat is virtualized, so a card far above or below the viewport is not even in the page.
  * Review brings it into view, puts the focus on its Allow once, and the call can be approved from there; the answer
- * that follows the approval is seen, as it would be for a reader at the end.
+ * that follows the approval is followed to its end, as it is for a card approved where it was in view.
  */
 import type { Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -18,6 +18,8 @@ afterEach(async () => {
 const CARD = '[data-card="tool-approval"]';
 /** An answer many screens tall: scrolled to its top, whatever comes after it is far out of the list. */
 const LONG_ANSWER = Array.from({ length: 160 }, (_, i) => `Paragraph ${i + 1} of a long answer.`).join('\n\n');
+/** The answer after the approval: taller than the window, so only a list that follows the end shows its last line. */
+const ECHOED = `${Array.from({ length: 40 }, (_, i) => `The server echoed line ${i + 1}.`).join('\n\n')}\n\nThat is all it said.`;
 
 const focused = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null);
 
@@ -35,7 +37,7 @@ const inView = async (what: Locator): Promise<boolean> =>
 describe('Review, with the waiting card scrolled out of the chat', () => {
   it('brings the card into view, focuses Allow once, and the call is approved from there', async () => {
     const callEcho = ollamaLines([{ tool_calls: [{ function: { name: 'echo', arguments: { message: 'hi' } } }] }]);
-    s = await startMcpUi([ollamaLines([{ content: LONG_ANSWER }]), callEcho, ollamaLines([{ content: 'The server echoed it.' }])], 'mcp-review-far');
+    s = await startMcpUi([ollamaLines([{ content: LONG_ANSWER }]), callEcho, ollamaLines([{ content: ECHOED }])], 'mcp-review-far');
     const { page } = s;
     await importEverything(s);
     await page.keyboard.press('Escape');
@@ -64,8 +66,9 @@ describe('Review, with the waiting card scrolled out of the chat', () => {
     await page.keyboard.press('Enter');
     await waitIdle(page);
     expect(await page.getByTestId('approval-review').count()).toBe(0);
-    // The answer after the approval is where the reader is: the list follows it to the end.
-    const answer = page.getByText('The server echoed it.', { exact: true });
-    await expect.poll(() => inView(answer)).toBe(true);
+    // The focus went back to the message box, and the list follows the answer after the approval to its end, as it
+    // does for a card approved where it was in view.
+    expect(await focused(page)).toBe('composer-input');
+    await expect.poll(() => inView(page.getByText('That is all it said.', { exact: true }))).toBe(true);
   });
 });
