@@ -35,13 +35,18 @@ const inView = async (what: Locator): Promise<boolean> =>
   });
 
 describe('Review, with the waiting card scrolled out of the chat', () => {
-  it('brings the card into view, focuses Allow once, and the call is approved from there', async () => {
+  // A phone's width too: the card and the message box share a screen a third as tall.
+  it.each([
+    { width: 1280, height: 900 },
+    { width: 390, height: 844 },
+  ])('at $width px: brings the card into view, focuses Allow once, and the call is approved from there', async (size) => {
     const callEcho = ollamaLines([{ tool_calls: [{ function: { name: 'echo', arguments: { message: 'hi' } } }] }]);
     s = await startMcpUi([ollamaLines([{ content: LONG_ANSWER }]), callEcho, ollamaLines([{ content: ECHOED }])], 'mcp-review-far');
     const { page } = s;
     await importEverything(s);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('settings-tools').count()).toBe(0);
+    await page.setViewportSize(size);
 
     await send(page, 'Tell me a lot');
     await waitIdle(page);
