@@ -18,6 +18,17 @@ describe('"Thought for N s"', () => {
     expect(block('loaded-later', 3200)).toBe('Thought for 3 s');
   });
 
+  // Before: "Thought for 1 s" for any run under a second (the live count's floor of 1), 80 ms included.
+  it('says a run under a second took under a second, and a longer one its seconds', () => {
+    const block = (savedMs: number) => summary(renderToStaticMarkup(<ThinkingBlock turnId="quick" text="hm" ordinal={0} active={false} savedMs={savedMs} />));
+    expect(block(80)).toBe('Thought for under a second');
+    expect(block(0)).toBe('Thought for under a second');
+    expect(block(999)).toBe('Thought for under a second');
+    expect(block(1000)).toBe('Thought for 1 s');
+    expect(block(1499)).toBe('Thought for 1 s');
+    expect(block(62_400)).toBe('Thought for 62 s');
+  });
+
   it("counts up by the page's clock while the run grows", () => {
     noteTurnPart('growing', { type: 'reasoning-start', id: 'r', origin: 'native' }, Date.now() - 5_000);
     expect(summary(renderToStaticMarkup(<ThinkingBlock turnId="growing" text="hm" ordinal={0} active />))).toBe('Thinking… 5 s');

@@ -14,8 +14,17 @@ interface Props {
   savedMs?: number | undefined;
 }
 
-function seconds(ms: number): number {
+/** The live count, in whole seconds from 1: it ticks once a second, and "Thinking… 0 s" would read as stuck. */
+function liveSeconds(ms: number): number {
   return Math.max(1, Math.round(ms / 1000));
+}
+
+/**
+ * What a finished run took. Under a second it says so: the live count's floor of 1 made an 80 ms run read
+ * "Thought for 1 s", and a figure such as "0.1 s" would read 0.0 for the quickest runs.
+ */
+function thoughtFor(ms: number): string {
+  return ms < 1000 ? 'Thought for under a second' : `Thought for ${Math.round(ms / 1000)} s`;
 }
 
 /**
@@ -40,8 +49,8 @@ export const ThinkingBlock = memo(function ThinkingBlock({ turnId, text, ordinal
 
   const timing = turnTiming(turnId)?.reasoning[ordinal];
   let label: string;
-  if (active) label = timing ? `Thinking… ${seconds(Date.now() - timing.start)} s` : 'Thinking…';
-  else if (savedMs !== undefined) label = `Thought for ${seconds(savedMs)} s`;
+  if (active) label = timing ? `Thinking… ${liveSeconds(Date.now() - timing.start)} s` : 'Thinking…';
+  else if (savedMs !== undefined) label = thoughtFor(savedMs);
   else label = 'Thoughts';
 
   const open = userOpen ?? active;
