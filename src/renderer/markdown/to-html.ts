@@ -18,6 +18,7 @@ import { markDirectionControls, markInvisible } from './invisible-chars';
 import { tableCodePipes } from './table-code-pipes';
 import { taskItems } from './task-items';
 import { TextCache } from './text-cache';
+import { wwwLinkLength } from './www-links';
 
 /**
  * The language a fence's first word names: ```python, and the forms models copy from notebooks and docs,
@@ -104,17 +105,12 @@ md.core.ruler.push('block_direction', (state) => {
 });
 md.validateLink = (url: string) => /^https?:\/\//i.test(url.trim());
 /**
- * `www.example.com` is a link (http://, as GFM's autolinks make it), though linkify-it finds no address without a
- * scheme by default (fuzzyLink is off since linkify-it 6). Not fuzzyLink itself: it also links any word whose ending
- * is a country's domain, so the file names models write all the time (README.md, setup.py, main.rs) opened websites.
- * The host after `www.` is read as linkify-it reads one after `//`, so trailing punctuation stays out of it.
+ * `www.example.com` is a link (http://, as GFM's autolinks make it): `www.` and a domain as the GFM spec reads one
+ * (www-links.ts), so `www.localhost` stays text. Not linkify-it's fuzzyLink: it also links any word whose ending is a
+ * country's domain, so the file names models write all the time (README.md, setup.py, main.rs) opened websites.
  */
 md.linkify.add('www.', {
-  validate: (text, pos, self) => {
-    const host = self.re.get_relative_proto_validator();
-    host.lastIndex = pos;
-    return host.exec(text)?.[0].length ?? 0;
-  },
+  validate: wwwLinkLength,
   normalize: (match) => {
     match.url = `http://${match.url}`;
   },
