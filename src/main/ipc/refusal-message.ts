@@ -14,6 +14,8 @@ const FIELD_NAMES: Record<string, string> = {
   'conversations:rename /title': 'The title',
   'conversations:search /query': 'The search',
   'conversations:import /text': 'The file',
+  'conversations:import /name': 'The file’s name',
+  'conversations:import-begin /name': 'The file’s name',
   'conversations:import-chunk /dataBase64': 'A piece of the file',
   'attachments:add /dataBase64': 'The file',
   'chat:send /text': 'The message',

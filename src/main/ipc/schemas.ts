@@ -70,7 +70,13 @@ export const payloadSchemas: Record<InvokeChannel, Schema> = {
   'conversations:export-all': { type: 'object', additionalProperties: false, properties: {} },
   // An export carries its attachments as base64: allow what the socket allows (64 MiB). `maxChars` (a plain length
   // check, src/main/ipc/dispatch.ts) for strings this large.
-  'conversations:import': { type: 'object', additionalProperties: false, required: ['text'], properties: { text: { type: 'string', minLength: 1, maxChars: 64 * 1024 * 1024 } } },
+  // `name`: the file's name as picked, for its refusals ("The import of “tea.firebrand.json” …"), as import-begin's.
+  'conversations:import': {
+    type: 'object',
+    additionalProperties: false,
+    required: ['text'],
+    properties: { text: { type: 'string', minLength: 1, maxChars: 64 * 1024 * 1024 }, name: { type: 'string', maxLength: 500 } },
+  },
   // The size is checked by the handler, which names the limit (CONVERSATION_FILE_MAX_BYTES) in its refusal.
   'conversations:import-begin': {
     type: 'object',

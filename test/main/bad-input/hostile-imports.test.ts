@@ -145,6 +145,26 @@ describe('an import is validated as strictly as an IPC payload (item 14)', () =>
   }
 });
 
+describe('the one-message import (conversations:import) names the file', () => {
+  // Its type took the name, its payload schema refused it ("a field Firebrand does not know (name)"), so a caller
+  // could only import unnamed, and a refusal said "This file" of whichever file was picked.
+  it('says which file it refused, by the name it came with', async () => {
+    const result = await services.dispatcher.dispatch('conversations:import', { text: exportFile([{ type: 'text', text: 42 }]), name: 'tea.firebrand.json' });
+    expect(result).toMatchObject({ ok: false, error: { code: 'invalid-payload', message: expect.stringMatching(/^“tea\.firebrand\.json” cannot be imported: message 1 has/) as unknown as string } });
+    expect(await services.handlers['conversations:list']({})).toEqual([]);
+  });
+
+  it('imports a good file sent with its name', async () => {
+    const result = await services.dispatcher.dispatch('conversations:import', { text: exportFile([{ type: 'text', text: 'hi' }]), name: 'tea.firebrand.json' });
+    expect(result).toMatchObject({ ok: true, value: { title: 'Imported', imported: 1 } });
+  });
+
+  it('words a name too long to be a file name', async () => {
+    const result = await services.dispatcher.dispatch('conversations:import', { text: exportFile([{ type: 'text', text: 'hi' }]), name: 'n'.repeat(501) });
+    expect(result).toMatchObject({ ok: false, error: { message: 'The file’s name is too long (501 characters): it can be at most 500 characters.' } });
+  });
+});
+
 describe('blob files without a row (item 15)', () => {
   it('a failed import removes the files it wrote', async () => {
     // Room for the attachment file (on disk, outside SQLite) but not for the rows: the transaction fails.
