@@ -35,6 +35,11 @@ export interface ImportResult {
   all: boolean;
   /** How many were here already (the same file imported before) and came in as marked copies. */
   copies: number;
+  /**
+   * How many conversations the list shows above the first one: each is listed by its own last message, so an old
+   * chat may be far down the list, and the page reads the list that far to show it open there.
+   */
+  listedAbove: number;
 }
 
 export interface ConversationCursor {

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { BlobStore } from '../../src/main/blobs/blob-store';
 import { ConversationSettingsStore } from '../../src/main/db/conversation-settings';
+import { SHOTS_DIR } from './helpers/screenshots';
 import { startSeededUi } from './helpers/seeded-ui';
 import { ASSISTANT, chatRoutes, ollamaLines, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
@@ -70,7 +71,9 @@ describe('export and import', () => {
     // copy and said to be one (it came in under the same title, with nothing said).
     await page.getByTestId('conversation-import-input').setInputFiles(jsonPath);
     await expect.poll(() => item.count()).toBe(2);
-    await expect.poll(() => item.first().textContent()).toBe(`${title} (imported copy)`);
+    // Dated by its own last message, as the chat it copies is: listed beside it, and open.
+    await expect.poll(() => item.allTextContents().then((t) => t.sort())).toEqual([title, `${title} (imported copy)`]);
+    await expect.poll(() => page.locator('[data-testid="conversation-item"][aria-current="true"]').textContent()).toBe(`${title} (imported copy)`);
     await expect.poll(() => notice.textContent().catch(() => null)).toBe(`This conversation was already here, so it came in as a copy: “${title} (imported copy)”.`);
     await expect.poll(() => page.locator(ASSISTANT).first().locator('[data-run="answer"]').textContent()).toContain('Tea is best at');
     await page.getByTestId('import-progress').waitFor({ state: 'detached' });
@@ -120,7 +123,7 @@ describe('export and import', () => {
 
   // Export audit #1 and #2: a chat older than the list's first page (50 chats) was imported and opened, but the list
   // neither showed nor marked it; and in a narrow window the drawer stayed open over it, so nothing seemed to happen.
-  it('shows an imported old chat on top of the list, and at 390 px closes the drawer over it or over why it was refused', async () => {
+  it('lists an imported old chat by its last message, in sight and marked open far down the list, and at 390 px closes the drawer over it or over why it was refused', async () => {
     const seeded = await startSeededUi((store) => {
       for (let i = 0; i < 60; i++) {
         const id = `recent-${i}`;
@@ -164,10 +167,30 @@ describe('export and import', () => {
     await page.locator('.app.drawer-open').waitFor({ state: 'detached' });
     expect(await page.getByText('Go to Lisbon.').isVisible()).toBe(true);
 
+    // Below the 60 chats written since (it was listed on top, as new, above all of them), past the list's first
+    // page (50), read that far and scrolled to, so the open chat is in sight in the list and marked.
     await page.getByTestId('sidebar-toggle').click();
-    const first = page.getByTestId('conversation-item').first();
-    await expect.poll(() => first.textContent()).toBe('Old trip plan');
-    expect(await first.getAttribute('aria-current')).toBe('true');
+    await page.locator('.app.drawer-open').waitFor();
+    const items = page.getByTestId('conversation-item');
+    await expect.poll(() => items.count()).toBe(61);
+    expect(await items.nth(0).textContent()).toBe('Recent chat 59');
+    const open = items.nth(60);
+    expect(await open.textContent()).toBe('Old trip plan');
+    expect(await open.getAttribute('aria-current')).toBe('true');
+    const inSight = () =>
+      open.evaluate((row) => {
+        const list = row.closest('[data-testid="conversation-list"]')!.getBoundingClientRect();
+        const at = row.getBoundingClientRect();
+        return at.top >= list.top - 1 && at.bottom <= list.bottom + 1;
+      });
+    await expect.poll(inSight).toBe(true);
+    mkdirSync(SHOTS_DIR, { recursive: true });
+    await page.waitForFunction(() => document.getAnimations().length === 0);
+    await page.screenshot({ path: `${SHOTS_DIR}/import-old-chat-listed-by-date-390.png` });
+    // At the desktop's width too, where the list is always there.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect.poll(inSight).toBe(true);
+    await page.screenshot({ path: `${SHOTS_DIR}/import-old-chat-listed-by-date-1280.png` });
   });
 
   it('refuses a file that is not a Firebrand export, saying so with Close only, and imports nothing', async () => {

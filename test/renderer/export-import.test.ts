@@ -6,8 +6,8 @@ import type { AttachmentBlock } from '../../src/shared/turn';
 import { FirebrandError, type IpcErrorCode } from '../../src/shared/ipc';
 
 const store = vi.hoisted(() => {
-  // The slice of the store an import uses: whether one is on its way in.
-  let state: { importing: string | null } = { importing: null };
+  // The slice of the store an import uses: whether one is on its way in, and the conversations listed.
+  let state: { importing: string | null; conversations: unknown[] } = { importing: null, conversations: [] };
   const useStore = { getState: () => state, setState: (next: Partial<typeof state>) => void (state = { ...state, ...next }) };
   return { fail: vi.fn(), openConversation: vi.fn(async () => {}), showNotice: vi.fn(), INFO: { kind: 'info' }, REFUSED: { kind: 'refused' }, useStore };
 });
@@ -30,7 +30,7 @@ function toFirebrandError<T>(run: () => T): T {
 }
 
 /** main's side of the upload, with what each call carried. */
-function fakeMain(result: { imported: number; all: boolean; copies?: number; title?: string } = { imported: 1, all: false }) {
+function fakeMain(result: { imported: number; all: boolean; copies?: number; title?: string; listedAbove?: number } = { imported: 1, all: false }) {
   const uploads = new ImportUploads({ newId: () => 'up-1' });
   const calls: string[] = [];
   const chunkChars: number[] = [];
@@ -45,8 +45,9 @@ function fakeMain(result: { imported: number; all: boolean; copies?: number; tit
     importFinish: vi.fn(async ({ uploadId }: { uploadId: string }) => {
       calls.push('finish');
       imported = uploads.take(uploadId).text;
-      return { conversationId: 'c-imported', title: result.title ?? 'Tea', imported: result.imported, all: result.all, copies: result.copies ?? 0 };
+      return { conversationId: 'c-imported', title: result.title ?? 'Tea', imported: result.imported, all: result.all, copies: result.copies ?? 0, listedAbove: result.listedAbove ?? 0 };
     }),
+    list: vi.fn(async () => []),
     importCancel: vi.fn(async ({ uploadId }: { uploadId: string }) => (calls.push('cancel'), { cancelled: uploads.cancel(uploadId) })),
     import: vi.fn(),
   };
@@ -85,6 +86,16 @@ describe('importing a conversation file', () => {
     fakeMain();
     await importConversationFile(new File(['{}'], 'one.firebrand.json'));
     expect(store.showNotice).not.toHaveBeenCalled();
+  });
+
+  // An imported chat is listed by its own last message: an old one past the list's first page (50) opened, and the
+  // list neither showed nor marked it (export audit #1). The list is read as far as it.
+  it('reads the list as far as the imported chat, wherever its date lists it', async () => {
+    fakeMain({ imported: 1, all: false, listedAbove: 70 });
+    await importConversationFile(new File(['{}'], 'old.firebrand.json'));
+    expect(store.fail).not.toHaveBeenCalled();
+    expect(store.openConversation).toHaveBeenCalledWith('c-imported');
+    expect(api.conversations['list']).toHaveBeenCalledWith({ limit: 71 });
   });
 
   // The same export imported again came in as an unmarked second chat, with nothing said.

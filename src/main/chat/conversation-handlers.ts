@@ -59,9 +59,9 @@ export function createConversationHandlers(deps: ConversationHandlersDeps): Pick
   const chat = chatParts.chat;
   const importUploads = new ImportUploads({ newId: randomUUID });
   const importText = async ({ text, name }: { text: string; name?: string | undefined }): Promise<ImportResult> => {
-    const { conversationId, title, imported, all, copies } = await importConversation({ db, store, blobs, newId: randomUUID }, text, Date.now(), name);
+    const { conversationId, title, imported, all, copies, listedAbove } = await importConversation({ db, store, blobs, newId: randomUUID }, text, Date.now(), name);
     emit('conversations:changed', { conversationId });
-    return { conversationId, title, imported, all, copies };
+    return { conversationId, title, imported, all, copies, listedAbove };
   };
   return {
     'conversations:list': (page) => store.listConversations(page),

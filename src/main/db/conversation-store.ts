@@ -1,5 +1,5 @@
 import type { Database, Statement } from 'better-sqlite3';
-import { CONVERSATION_PAGE_DEFAULT, type ConversationPage, type ConversationSummary } from '../../shared/ipc';
+import { CONVERSATION_PAGE_DEFAULT, type ConversationCursor, type ConversationPage, type ConversationSummary } from '../../shared/ipc';
 import type { Block, Turn } from '../../shared/turn';
 import type { JsonObject } from '../../shared/json';
 import { UserFacingError } from '../errors';
@@ -68,6 +68,10 @@ export class ConversationStore {
       ),
       list: db.prepare(withDeletesOf(db, HOT_SQL.conversationsByRecency)),
       listBefore: db.prepare(withDeletesOf(db, HOT_SQL.conversationsBefore)),
+      // The chats listed before `(updated_at, id)`: the index's range above it, as conversationsBefore reads below.
+      countAbove: db.prepare(
+        withDeletesOf(db, `SELECT COUNT(*) AS n FROM conversations WHERE updated_at >= @updatedAt AND (updated_at > @updatedAt OR id > @id) AND ${NOT_BEING_DELETED}`),
+      ),
       get: db.prepare('SELECT * FROM conversations WHERE id = ?'),
       // A chat whose delete is under way is not opened (./delete-intent.ts); import and export read it by the record.
       getShown: db.prepare(withDeletesOf(db, `SELECT * FROM conversations WHERE id = ? AND ${NOT_BEING_DELETED}`)),
@@ -132,6 +136,11 @@ export class ConversationStore {
       ? this.stmts.listBefore!.all({ updatedAt: page.before.updatedAt, id: page.before.id, limit })
       : this.stmts.list!.all({ limit });
     return (rows as ConversationRow[]).map(toSummary);
+  }
+
+  /** How many conversations `listConversations` lists before the one at `at` (a range of its index, not a scan). */
+  countListedAbove(at: ConversationCursor): number {
+    return (this.stmts.countAbove!.get({ updatedAt: at.updatedAt, id: at.id }) as { n: number }).n;
   }
 
   getConversation(id: string): (ConversationSummary & { activeLeafId: string | null }) | undefined {

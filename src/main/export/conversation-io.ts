@@ -64,8 +64,8 @@ export function serializeConversationFile(file: ConversationFile): string {
  * Imports an export file: one conversation, or every conversation of an Export all. The whole file is checked
  * first, in a worker thread (a large file must not stall the event loop), with the same checks an upload gets;
  * attachment files are then written, and every row of every conversation goes in one transaction: a bad file, or
- * one bad conversation in it, writes nothing. The conversations count as updated when they were imported (`now`),
- * an Export all's keeping their order among themselves. Files this import wrote are removed again when the rows
+ * one bad conversation in it, writes nothing. Each is listed by its own last message (lastActivity), among the
+ * chats here as it was where it came from. Files this import wrote are removed again when the rows
  * fail; GC sweeps any a crash leaves. Ids are kept unless they already exist here (the same file imported twice),
  * in which case all of that conversation's are remapped together.
  */
@@ -97,6 +97,8 @@ export interface ImportResult {
   copies: number;
   /** How many conversations came in. */
   imported: number;
+  /** How many conversations the list shows above the first one: the page reads the list that far to show it. */
+  listedAbove: number;
   /** The file was an Export all. */
   all: boolean;
 }
@@ -107,17 +109,31 @@ const SAVED_WHILE_WAITING: NotRunWords = {
   before: 'No result: this conversation was saved before it was kept.',
 };
 
+/**
+ * When a conversation was last written to, as its file tells: its newest message (or when it began, if it has
+ * none), and never later than `now` (a file's clock may be ahead of this one). Not the file's `updatedAt`: an
+ * import used to set that to the moment it came in, so a chat imported before carried that moment on.
+ */
+export function lastActivity(entry: CheckedConversation, now: number): number {
+  let last = entry.conversation.createdAt;
+  for (const turn of entry.turns) last = Math.max(last, turn.createdAt);
+  return Math.min(last, now);
+}
+
 function restoreAll(deps: ConversationIoDeps, file: CheckedConversationFile, now: number): ImportResult {
-  // The most recently updated first, each a millisecond before the one above it: listed in the order they had.
-  const ordered = [...file.conversations].sort((a, b) => b.conversation.updatedAt - a.conversation.updatedAt);
-  const restored: { conversationId: string; title: string; remapped: boolean }[] = [];
+  // Each is listed by its own last message, as it was where it came from: stamped with the moment of the import,
+  // every chat of a restored backup went above the chats written here since, and an old chat said it was new.
+  const dated = file.conversations.map((entry) => ({ entry, at: lastActivity(entry, now) })).sort((a, b) => b.at - a.at);
+  const restored: { conversationId: string; title: string; remapped: boolean; at: number }[] = [];
   deps.db.transaction(() => {
     for (const [digest, blob] of Object.entries(file.blobs)) deps.blobs.recordRow(digest, blob.bytes.byteLength, blob.mime, now);
-    ordered.forEach((entry, i) => restored.push(restore(deps, entry, now - i)));
+    for (const { entry, at } of dated) restored.push({ ...restore(deps, entry, at), at });
   })();
-  const first = restored[0]!;
+  // The most recent of them opens; ties in time are listed by id (the list's order), so it is the first listed.
+  const first = restored.reduce((a, b) => (b.at > a.at || (b.at === a.at && b.conversationId > a.conversationId) ? b : a));
   const copies = restored.filter((r) => r.remapped).length;
-  return { conversationId: first.conversationId, title: first.title, remapped: copies > 0, copies, imported: restored.length, all: file.all };
+  const listedAbove = deps.store.countListedAbove({ updatedAt: first.at, id: first.conversationId });
+  return { conversationId: first.conversationId, title: first.title, remapped: copies > 0, copies, imported: restored.length, all: file.all, listedAbove };
 }
 
 /** What the title of a conversation imported a second time ends with: two chats listed under one title could not be told apart. */
@@ -133,8 +149,8 @@ function copyTitle(db: Database, title: string): string {
   }
 }
 
-/** One conversation's rows; runs inside restoreAll's transaction. */
-function restore(deps: ConversationIoDeps, file: CheckedConversation, now: number): { conversationId: string; title: string; remapped: boolean } {
+/** One conversation's rows, listed as last written to at `at`; runs inside restoreAll's transaction. */
+function restore(deps: ConversationIoDeps, file: CheckedConversation, at: number): { conversationId: string; title: string; remapped: boolean } {
   const taken =
     deps.store.getConversationRecord(file.conversation.id) !== undefined || file.turns.some((t) => deps.store.getTurn(t.id) !== undefined);
   const ids = new Map<string, string>();
@@ -159,20 +175,20 @@ function restore(deps: ConversationIoDeps, file: CheckedConversation, now: numbe
   // The same file imported again: the copy says it is one, beside the chat it copies (it came in unmarked, and the
   // list showed two chats of one title with nothing to tell them apart).
   const title = taken ? copyTitle(deps.db, file.conversation.title) : file.conversation.title;
-  // Listed by when it came in, at the top of the list: under the time it was last written to elsewhere, an
-  // older chat landed past the first page of the list, out of sight, while it was open (export audit #1).
-  deps.store.restoreConversation({ ...file.conversation, id: conversationId, title, activeLeafId, updatedAt: now }, turns);
+  // Listed by its own last message (the page reads the list as far as it: export audit #1, listedAbove).
+  deps.store.restoreConversation({ ...file.conversation, id: conversationId, title, activeLeafId, updatedAt: at }, turns);
   // A file from before settings were exported keeps the defaults the row was created with.
   if (file.settings) new ConversationSettingsStore(deps.db).update(conversationId, file.settings);
   // A card that waited when the file was saved has no run behind it here: left pending, its buttons answered
   // nothing and the chat took no message ("waits for your answer"). It is settled as stopped, its calls not run;
-  // whatever its role (a crafted file's), as the page treats any pending card as a run that waits.
+  // whatever its role (a crafted file's), as the page treats any pending card as a run that waits. Dated with the
+  // chat's last message, as the file left it: settling it is not new activity.
   for (const card of turns) {
     if (card.source !== 'tool-approval' || card.meta['state'] !== 'pending') continue;
     const meta = { ...card.meta, state: 'stopped' };
     const shown = toolApprovalMeta(meta);
     const blocks = shown ? [{ type: 'text' as const, text: toolApprovalText(shown) }] : card.blocks;
-    settleApprovalCard(deps.store, card, { meta, blocks }, SAVED_WHILE_WAITING, deps.newId, now);
+    settleApprovalCard(deps.store, card, { meta, blocks }, SAVED_WHILE_WAITING, deps.newId, at);
   }
   return { conversationId, title, remapped: taken };
 }

@@ -90,6 +90,14 @@ export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastD
     return () => observer.disconnect();
   }, [conversations, listEnd, query]);
 
+  // The open chat's row is scrolled into the list's sight when it opens, when the list first holds it and when the
+  // drawer opens: an imported old chat is listed by its own last message, maybe far down (export audit #1: it was
+  // open, and the list neither showed nor marked it).
+  const activeHeld = activeId !== null && conversations.some((c) => c.id === activeId);
+  useEffect(() => {
+    if (open && activeHeld && activeId !== null && list.current) scrollRowIntoList(list.current, activeId);
+  }, [activeId, activeHeld, open]);
+
   const visible = conversations.filter((c) => !hidden.includes(c.id));
   const tabStop = rovingStop(visible, activeId, lastFocused);
   return (
@@ -308,6 +316,19 @@ export function Sidebar({ drawer, open, onOpenSettings, onOpenModels, focusPastD
       </div>
     </nav>
   );
+}
+
+/**
+ * Scrolls the list (only the list: scrollIntoView would also scroll the page and the drawer it sits in) just far
+ * enough that the conversation's row is in sight.
+ */
+function scrollRowIntoList(list: HTMLElement, id: string): void {
+  const row = list.querySelector(`[data-testid="conversation-item"][data-conversation-id="${CSS.escape(id)}"]`);
+  if (!row) return;
+  const shown = list.getBoundingClientRect();
+  const at = row.getBoundingClientRect();
+  if (at.top < shown.top) list.scrollTop -= shown.top - at.top;
+  else if (at.bottom > shown.bottom) list.scrollTop += at.bottom - shown.bottom;
 }
 
 /**

@@ -18,6 +18,8 @@ const set = (patch: Partial<AppState>) => useStore.setState(patch);
 /** Bumped by every refresh: an answer to an older one, or a page asked before it, is not shown over it. */
 let generation = 0;
 let loadingMore = false;
+/** How many a refresh reads at least: as far as a chat opened far down the list (an imported old one) is listed. */
+let reach = 0;
 
 /**
  * Reads the list again as far as it is held (at least its first page), after a conversation changed: one that
@@ -25,7 +27,7 @@ let loadingMore = false;
  */
 export async function refreshConversations(asked?: Promise<ConversationSummary[]>): Promise<void> {
   const mine = ++generation;
-  const limit = Math.min(CONVERSATION_PAGE_MAX, Math.max(CONVERSATION_PAGE_DEFAULT, get().conversations.length));
+  const limit = Math.min(CONVERSATION_PAGE_MAX, Math.max(CONVERSATION_PAGE_DEFAULT, get().conversations.length, reach));
   try {
     const page = await (asked ?? firebrand().conversations.list({ limit }));
     if (mine !== generation) return;
@@ -33,6 +35,16 @@ export async function refreshConversations(asked?: Promise<ConversationSummary[]
   } catch (err) {
     fail(err, () => void refreshConversations());
   }
+}
+
+/**
+ * Reads the list as far as `count` conversations, and no less from then on (a refresh after a change reads as
+ * far as is held): an imported old chat is listed by its own last message, maybe past the first page, and the
+ * list shows it open there (export audit #1: it opened, and the list neither showed nor marked it).
+ */
+export function reachConversations(count: number): Promise<void> {
+  reach = Math.max(reach, Math.min(CONVERSATION_PAGE_MAX, count));
+  return refreshConversations();
 }
 
 /** Reads the page after the last conversation held, unless the end is held or a page is on its way. */

@@ -4,6 +4,7 @@ import { firebrand } from '../firebrand';
 import { toBase64 } from './attachments';
 import { FirebrandError, type ImportResult } from '../../shared/ipc';
 import { errorMessage } from './errors';
+import { reachConversations } from './conversation-list';
 import { saveFile } from './save-file';
 import { fail, INFO, openConversation, REFUSED, showNotice, useStore } from '.';
 
@@ -79,9 +80,10 @@ export async function importConversationFile(file: File): Promise<void> {
     // Said here, before a byte is read: main would refuse it with the same words (and code) after the upload.
     if (file.size === 0) throw refusedFile(`“${file.name}” is empty; there is nothing to import.`);
     if (file.size > CONVERSATION_FILE_MAX_BYTES) throw refusedFile(importFileTooLargeMessage(file.name, file.size));
-    const { conversationId, imported, all, copies, title } = await uploadAndImport(file);
-    // An Export all: the first of them opens (at the top of the list, above the others) and the banner says how many came in.
-    await openConversation(conversationId);
+    const { conversationId, imported, all, copies, title, listedAbove } = await uploadAndImport(file);
+    // It opens where it is listed, by its own last message: the list reads that far, and shows it there.
+    // An Export all: the most recent of them opens, and the banner says how many came in.
+    await Promise.all([openConversation(conversationId), reachConversations(listedAbove + 1)]);
     if (all) showNotice(importedMessage(imported, copies), INFO);
     else if (copies > 0) showNotice(`This conversation was already here, so it came in as a copy: “${title}”.`, INFO);
   } catch (err) {

@@ -39,6 +39,8 @@ const rows = (a: ReturnType<typeof app>) =>
 
 describe('export all', () => {
   it('round-trips every conversation with its settings, and each attachment once however many use it', async () => {
+    const dst = app();
+    dst.store.createConversation('earlier', 'Earlier here', null, tick());
     const src = app();
     const { png, jpg, png2 } = await seed(src);
     const file = exportAllFile(src.deps, tick());
@@ -50,14 +52,13 @@ describe('export all', () => {
     // chart.png is in two conversations and its bytes are in the file once.
     expect(file.text.split(Buffer.from(PNG).toString('base64')).length - 1).toBe(1);
 
-    const dst = app();
-    for (let i = 0; i < 5; i++) dst.store.createConversation(`older-${i}`, `Older ${i}`, null, tick());
-    // Imported a moment later (each of the three takes a millisecond before the one above it).
+    dst.store.createConversation('later', 'Later here', null, tick());
     const result = await importConversation(dst.deps, file.text, tick() + 10);
-    expect(result).toMatchObject({ conversationId: 'c3', imported: 3, all: true, remapped: false });
-    // All of them at the top of the list, in the order they had (the most recently updated first).
-    expect(dst.store.listConversations().slice(0, 3).map((c) => c.title)).toEqual(['Plain', 'Photos', 'Charts']);
-    expect(dst.store.listConversations()).toHaveLength(8);
+    // The most recent of them opens, with one chat listed above it.
+    expect(result).toMatchObject({ conversationId: 'c3', imported: 3, all: true, remapped: false, listedAbove: 1 });
+    // Each where its own last message puts it among the chats here (a restored backup went above every chat
+    // written here since), in the order they had.
+    expect(dst.store.listConversations().map((c) => c.title)).toEqual(['Later here', 'Plain', 'Photos', 'Charts', 'Earlier here']);
     for (const id of ['c1', 'c2', 'c3']) {
       expect(byId(dst.store.listTurns(id))).toEqual(byId(src.store.listTurns(id)));
       expect(new ConversationSettingsStore(dst.db).get(id)).toEqual(new ConversationSettingsStore(src.db).get(id));
@@ -73,11 +74,12 @@ describe('export all', () => {
     await seed(a);
     const file = exportAllFile(a.deps, tick());
     const result = await importConversation(a.deps, file.text, tick() + 10);
-    expect(result).toMatchObject({ imported: 3, all: true, remapped: true, copies: 3 });
+    expect(result).toMatchObject({ imported: 3, all: true, remapped: true, copies: 3, listedAbove: 1 });
     const list = a.store.listConversations();
-    expect(list.map((c) => c.title)).toEqual(['Plain (imported copy)', 'Photos (imported copy)', 'Charts (imported copy)', 'Plain', 'Photos', 'Charts']);
-    expect(list.slice(0, 3).every((c) => c.id.startsWith('new-'))).toBe(true);
-    expect(a.store.listTurns(list[1]!.id).map((t) => t.blocks.filter((b) => b.type === 'text'))).toEqual(a.store.listTurns('c2').map((t) => t.blocks.filter((b) => b.type === 'text')));
+    // Each copy is dated by its own last message, as its original is: listed beside it.
+    expect(list.map((c) => c.title)).toEqual(['Plain', 'Plain (imported copy)', 'Photos', 'Photos (imported copy)', 'Charts', 'Charts (imported copy)']);
+    expect([1, 3, 5].every((i) => list[i]!.id.startsWith('new-'))).toBe(true);
+    expect(a.store.listTurns(list[3]!.id).map((t) => t.blocks.filter((b) => b.type === 'text'))).toEqual(a.store.listTurns('c2').map((t) => t.blocks.filter((b) => b.type === 'text')));
   });
 
   it('refuses a file with one bad conversation and writes nothing, saying which', async () => {

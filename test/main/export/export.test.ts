@@ -36,8 +36,11 @@ describe('export and import', () => {
     const dst = app();
     const importedAt = tick();
     const result = await importConversation(dst.deps, json, importedAt);
-    expect(result).toEqual({ conversationId: 'c', title: 'Branched', remapped: false, copies: 0, imported: 1, all: false });
-    expect(dst.store.getConversationRecord('c')).toEqual({ ...src.store.getConversationRecord('c'), updatedAt: importedAt });
+    expect(result).toEqual({ conversationId: 'c', title: 'Branched', remapped: false, copies: 0, imported: 1, all: false, listedAbove: 0 });
+    // Dated by its own last message, not by the moment it came in.
+    const lastMessage = Math.max(...src.store.listTurns('c').map((t) => t.createdAt));
+    expect(lastMessage).toBeLessThan(importedAt);
+    expect(dst.store.getConversationRecord('c')).toEqual({ ...src.store.getConversationRecord('c'), updatedAt: lastMessage });
     expect(byId(dst.store.listTurns('c'))).toEqual(byId(src.store.listTurns('c')));
     for (const blob of [png, jpg]) {
       expect(Buffer.from(dst.blobs.read(blob.id)!).equals(Buffer.from(src.blobs.read(blob.id)!))).toBe(true);
@@ -77,18 +80,36 @@ describe('export and import', () => {
     expect(await importConversation(dst.deps, json, tick())).toMatchObject({ title: 'Branched', copies: 0 });
   });
 
-  // Export audit #1: an imported chat kept the time it was last written to elsewhere, so one older than the 50
-  // newest here was not on the list's first page: it opened, but the list neither showed nor marked it.
-  it('lists an imported conversation first, however old it is', async () => {
+  // An imported chat was listed, and dated, as updated the moment it came in: an old chat said it was the newest,
+  // above every chat written here since. It goes where its own last message puts it, and the import says how far
+  // down the list that is, so the page reads the list that far and shows it there (export audit #1: it opened, and
+  // the list neither showed nor marked it).
+  it('lists an imported old conversation by its own last message, and says how many are listed above it', async () => {
+    const dst = app();
+    dst.store.createConversation('older', 'Older here', null, tick());
     const src = app();
     await seed(src);
     const json = serializeConversationFile(exportConversation(src, 'c', tick()));
-    const dst = app();
     for (let i = 0; i < 60; i++) dst.store.createConversation(`newer-${i}`, `Newer ${i}`, null, tick());
-    const { conversationId } = await importConversation(dst.deps, json, tick());
-    expect(dst.store.listConversations({ limit: 50 })[0]).toMatchObject({ id: conversationId, title: 'Branched' });
-    // When it began is its own: only its place in the list moves.
+    const { conversationId, listedAbove } = await importConversation(dst.deps, json, tick());
+    expect(listedAbove).toBe(60);
+    const list = dst.store.listConversations({ limit: 100 });
+    expect(list.slice(59).map((c) => c.title)).toEqual(['Newer 0', 'Branched', 'Older here']);
+    expect(list[listedAbove]?.id).toBe(conversationId);
+    // When it began, and when each message was written, are its own.
     expect(dst.store.getConversationRecord(conversationId)?.createdAt).toBe(src.store.getConversationRecord('c')?.createdAt);
+    expect(byId(dst.store.listTurns(conversationId)).map((t) => t.createdAt)).toEqual(byId(src.store.listTurns('c')).map((t) => t.createdAt));
+  });
+
+  it('dates a file whose messages are dated ahead of this clock no later than now', async () => {
+    const src = app();
+    await seed(src);
+    const file = exportConversation(src, 'c', tick());
+    const importedAt = tick();
+    const ahead = { ...file, turns: file.turns.map((t) => ({ ...t, createdAt: importedAt + 86_400_000 })) };
+    const dst = app();
+    await importConversation(dst.deps, serializeConversationFile(ahead), importedAt);
+    expect(dst.store.getConversationRecord('c')?.updatedAt).toBe(importedAt);
   });
 
   // Export audit #3: an export saved again by an editor that writes a byte-order mark was "not valid JSON".

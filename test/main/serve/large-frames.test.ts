@@ -72,7 +72,7 @@ describe('a 60 MiB import frame', () => {
       parse.mockRestore();
       ws.close();
     }
-    expect(answers[0]?.result).toEqual({ ok: true, value: { conversationId: 'big', title: 'Big', imported: 1, all: false, copies: 0 } });
+    expect(answers[0]?.result).toEqual({ ok: true, value: { conversationId: 'big', title: 'Big', imported: 1, all: false, copies: 0, listedAbove: 0 } });
     const view = await services.handlers['conversations:open']({ conversationId: 'big' });
     expect(view.turns[0]?.blocks.filter((b) => b.type === 'attachment')).toHaveLength(3);
   }, 180_000);
