@@ -87,7 +87,15 @@ export type LargerWindow =
       /** `slower`: more than fits the GPU (Ollama then runs part of it on the CPU); `unknown`: memory not known. */
       fits: 'yes' | 'slower' | 'unknown';
     }
-  | { kind: 'none'; reason: string };
+  | {
+      kind: 'none';
+      reason: string;
+      /**
+       * Where the window can be changed outside Firebrand's reach, what to do, as a clause ("change the alias's window
+       * in Models"): a phone's reason under the message box says it in place of the whole `reason`.
+       */
+      action?: string;
+    };
 
 /** A user message older turns can be cut before (summarized or left out): everything before it. */
 export interface CutPoint {

@@ -42,6 +42,8 @@ const inspections = new Map([
   [long, textInspection(41_000)],
 ]);
 const words = { modelName: 'gemma3:12b', empty: false, inspectionOf: (b: AttachmentBlock) => inspections.get(b) };
+/** In a chat, where Make room… is beside the words (main's plan not come yet). */
+const chatWords = { ...words, chat: { plan: null } };
 
 describe('the too-long reason (attachments audit #2)', () => {
   it('names the large text file with numbers on the window’s scale, and offers no pages for it', () => {
@@ -49,7 +51,7 @@ describe('the too-long reason (attachments audit #2)', () => {
       { block: report, tokens: 43 },
       { block: long, tokens: 41_000 },
     ]);
-    const reason = tooLongReason(state, words) ?? '';
+    const reason = tooLongReason(state, chatWords) ?? '';
     const needs = Math.ceil(41_000 * RATIO);
     const left = 4096 - (state.estimate - needs);
     expect(left).toBeGreaterThan(0);
@@ -64,22 +66,22 @@ describe('the too-long reason (attachments audit #2)', () => {
     const big = block('minutes.pdf', 'document', 'c');
     const own = new Map([[big, pdfInspection(Array.from({ length: 30 }, () => 2000))]]);
     const state = stateWith([{ block: big, tokens: 15_000 }]);
-    expect(tooLongReason(state, { ...words, inspectionOf: (b) => own.get(b) })).toMatch(/^minutes\.pdf needs about 12K tokens; .* Choose pages that fit \(under its chip\), or make room\.$/);
+    expect(tooLongReason(state, { ...chatWords, inspectionOf: (b) => own.get(b) })).toMatch(/^minutes\.pdf needs about 12K tokens; .* Choose pages that fit \(under its chip\), or make room\.$/);
     const dense = new Map([[big, pdfInspection([20_000, 40_000])]]);
-    expect(tooLongReason(state, { ...words, inspectionOf: (b) => dense.get(b) })).toMatch(/Not even its first page fits: make room, or remove it\.$/);
+    expect(tooLongReason(state, { ...chatWords, inspectionOf: (b) => dense.get(b) })).toMatch(/Not even its first page fits: make room, or remove it\.$/);
   });
 
   // Wording: a message with nothing attached was told "Make room, or remove attachments."
   it('speaks of removing attachments only where some are attached and counted; otherwise of shortening the message', () => {
     const over = (items: WindowState['items']): WindowState => ({ window: 4096, ratio: 1, items, estimate: 6144 + items.reduce((a, i) => a + i.tokens, 0) });
-    expect(tooLongReason(over([]), words)).toBe('Too long for gemma3:12b: about 6K tokens, its window holds 4K. Make room, or shorten the message.');
+    expect(tooLongReason(over([]), chatWords)).toBe('Too long for gemma3:12b: about 6K tokens, its window holds 4K. Make room, or shorten the message.');
     // Not yet counted (0 tokens): removing it would not make the message fit.
-    expect(tooLongReason(over([{ block: report, tokens: 0 }]), words)).toMatch(/Make room, or shorten the message\.$/);
-    expect(tooLongReason(over([{ block: report, tokens: 43 }]), words)).toMatch(/^Too long for gemma3:12b: about 6K tokens, its window holds 4K\. Make room, or remove attachments\.$/);
+    expect(tooLongReason(over([{ block: report, tokens: 0 }]), chatWords)).toMatch(/Make room, or shorten the message\.$/);
+    expect(tooLongReason(over([{ block: report, tokens: 43 }]), chatWords)).toMatch(/^Too long for gemma3:12b: about 6K tokens, its window holds 4K\. Make room, or remove attachments\.$/);
     const photo = block('cat.png', 'image', 'd');
-    expect(tooLongReason(over([{ block: photo, tokens: 800 }]), words)).toMatch(/Make room, or remove attachments\.$/);
+    expect(tooLongReason(over([{ block: photo, tokens: 800 }]), chatWords)).toMatch(/Make room, or remove attachments\.$/);
     // Nothing typed and nothing attached: it is the conversation that is too long.
-    expect(tooLongReason(over([]), { ...words, empty: true })).toMatch(/Make room to go on\.$/);
+    expect(tooLongReason(over([]), { ...chatWords, empty: true })).toMatch(/Make room to go on\.$/);
   });
 
   // Wording: a short message after a long chat was told "Make room, or shorten the message.", which could not help.
@@ -116,7 +118,7 @@ describe('the too-long reason (attachments audit #2)', () => {
     });
 
     it('says nothing of the chat in a new chat, where Make room… is not offered', () => {
-      expect(tooLongReason(over(4000, 200), words)).toMatch(/\. Make room, or shorten the message\.$/);
+      expect(tooLongReason(over(4000, 200), words)).toMatch(/holds 4,096\. Shorten the message\.$/);
     });
 
     // At 390 px the reason ran to three lines beside the meter (which shows both numbers) and the picker (the model):
@@ -129,6 +131,63 @@ describe('the too-long reason (attachments audit #2)', () => {
       expect(tooLongReason(over(2000, 2096), phone(null))).toBe('Too long by about 1 token. Make room, or shorten the message.');
       expect(tooLongReason(over(100, 7000), phone(null))).toBe('Too long by about 2.9K tokens. Make room, or shorten the message.');
       expect(tooLongReason(over(5000, 0), { ...phone(null), empty: true })).toBe('This chat is over its window by about 905 tokens. Make room to go on.');
+    });
+  });
+
+  // A new chat has no Make room… (no chat yet): "Make room, or shorten the message." named a button that was not there.
+  // What can be done there is the draft, and the larger window offered beside the words (LargerWindowOffer).
+  describe('in a new chat, where there is no Make room…', () => {
+    const over = (message: number, items: WindowState['items'] = []): WindowState => ({ window: 4096, ratio: 1, items, message, estimate: 300 + message + items.reduce((a, i) => a + i.tokens, 0) });
+    const offer = { kind: 'offer', engine: 'ollama', window: 6144, current: 4096, trained: 32_768, memoryBytes: null, usableBytes: null, fits: 'unknown' } as const;
+    const alias = { kind: 'none', reason: 'The alias sets this window (4,096 tokens); change it in Models.', action: 'change the alias’s window in Models' } as const;
+    const unknown = { kind: 'none', reason: 'No larger window could be worked out: Ollama has no details of gemma3:12b.' } as const;
+
+    it('names only the message, the attachments and the larger window offered', () => {
+      const head = 'Too long for gemma3:12b: about 5.2K tokens, its window holds 4K.';
+      expect(tooLongReason(over(5000), words)).toBe(`${head} Shorten the message.`);
+      expect(tooLongReason(over(5000), { ...words, larger: offer })).toBe(`${head} Shorten the message, or use a larger window.`);
+      // Where none can be had, its reason is beside the words at this width (and names Models for an alias).
+      expect(tooLongReason(over(5000), { ...words, larger: alias })).toBe(`${head} Shorten the message.`);
+      const photo = block('cat.png', 'image', 'd');
+      expect(tooLongReason(over(100, [{ block: photo, tokens: 5000 }]), { ...words, larger: offer })).toMatch(/\. Remove attachments, or use a larger window\.$/);
+      expect(tooLongReason(over(100, [{ block: photo, tokens: 5000 }]), words)).toMatch(/\. Remove attachments\.$/);
+    });
+
+    it('does not tell a file that does not fit to make room', () => {
+      const state = stateWith([{ block: long, tokens: 41_000 }]);
+      expect(tooLongReason(state, words)).toMatch(/ Remove it or attach a shorter part of it\.$/);
+      const big = block('minutes.pdf', 'document', 'c');
+      const dense = new Map([[big, pdfInspection([20_000, 40_000])]]);
+      expect(tooLongReason(stateWith([{ block: big, tokens: 15_000 }]), { ...words, inspectionOf: (b) => dense.get(b) })).toMatch(/ Not even its first page fits: remove it\.$/);
+    });
+
+    // At 390 px the larger window's reason took two lines under the reason's two: a phone is told where the window is
+    // changed, where that is what to do, and an offered window's button finishes the sentence on the line under it.
+    it('says in a phone’s words where the window is changed, or leads to the offered one', () => {
+      const phone = { ...words, short: true };
+      expect(tooLongReason(over(5000), { ...phone, larger: unknown })).toBe('Too long by about 1.2K tokens. Shorten the message.');
+      expect(tooLongReason(over(5000), { ...phone, larger: alias })).toBe('Too long by about 1.2K tokens. Shorten the message, or change the alias’s window in Models.');
+      expect(tooLongReason(over(5000), { ...phone, larger: offer })).toBe('Too long by about 1.2K tokens. Shorten it, or:');
+      expect(tooLongReason(over(5000), { ...phone, larger: null })).toBe('Too long by about 1.2K tokens. Shorten the message.');
+    });
+  });
+
+  // At 390 px beside Make room… (about 34 letters a line) a file's reason took four lines, the tools' three or four.
+  describe('a file or the tools, in a phone’s words', () => {
+    const phone = { ...chatWords, short: true };
+
+    it('says how much the file is over and what to do with it', () => {
+      const state = stateWith([{ block: long, tokens: 41_000 }]);
+      const over = formatTokens(state.estimate - 4096 + 1);
+      expect(tooLongReason(state, phone)).toBe(`long.txt is ${over} tokens over: remove it or attach part of it.`);
+      const big = block('minutes.pdf', 'document', 'c');
+      const pages = new Map([[big, pdfInspection(Array.from({ length: 30 }, () => 2000))]]);
+      expect(tooLongReason(stateWith([{ block: big, tokens: 15_000 }]), { ...phone, inspectionOf: (b) => pages.get(b) })).toMatch(/^minutes\.pdf is [\d.]+K tokens over: choose pages that fit, under its chip\.$/);
+    });
+
+    it('says how much the tools take and where to turn them off', () => {
+      const state: WindowState = { window: 4096, ratio: 1, items: [], message: 200, tools: 3100, estimate: 4200 };
+      expect(tooLongReason(state, phone)).toBe('Too long by about 105 tokens; tools take 3,100. Turn some off in Settings → Tools.');
     });
   });
 

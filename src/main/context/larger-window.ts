@@ -16,11 +16,13 @@ const gib = (b: number) => `${(b / 1024 ** 3).toFixed(1)} GiB`;
 
 export async function largerWindow(deps: RoomDeps, target: ResolvedTarget, need: number, window: number | undefined): Promise<LargerWindow> {
   const { connection, model } = target;
-  const none = (reason: string): LargerWindow => ({ kind: 'none', reason });
-  if (target.aliasWindow !== undefined) return none(`The alias sets this window (${fmt(target.aliasWindow)} tokens); change it in Models.`);
+  const none = (reason: string, action?: string): LargerWindow => ({ kind: 'none', reason, ...(action ? { action } : {}) });
+  if (target.aliasWindow !== undefined) return none(`The alias sets this window (${fmt(target.aliasWindow)} tokens); change it in Models.`, 'change the alias’s window in Models');
   if (connection.kind === 'llama-server') {
+    const c = round(need + ANSWER_ROOM);
     return none(
-      `llama-server’s window is fixed when it starts${window !== undefined ? ` (n_ctx ${fmt(window)})` : ''}: Firebrand cannot change it from here. Restart it with -c ${round(need + ANSWER_ROOM)} or more.`,
+      `llama-server’s window is fixed when it starts${window !== undefined ? ` (n_ctx ${fmt(window)})` : ''}: Firebrand cannot change it from here. Restart it with -c ${c} or more.`,
+      `restart llama-server with -c ${c}`,
     );
   }
   if (connection.kind !== 'ollama' && connection.kind !== 'builtin') return none('This server sets its own context window; Firebrand cannot change it.');

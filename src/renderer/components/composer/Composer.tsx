@@ -348,7 +348,7 @@ export function Composer() {
             )}
           </div>
         </div>
-        <div className={overWindow && activeId ? 'composer-foot over-in-chat' : 'composer-foot'}>
+        <div className={overWindow ? `composer-foot ${activeId ? 'over-in-chat' : 'over-new-chat'}` : 'composer-foot'}>
           {/* No model: there is no window to read, and the reason says what to do instead. */}
           {!noModelShown ? (
             <ContextMeter estimate={estimate} window={known ? contextWindow : null} source={contextChoice?.source ?? 'unknown'} reason={contextChoice?.reason ?? null} ratio={ratio} counted={measured?.counted ?? null} draftCounted={measured !== null && exactText !== undefined} memory={contextChoice?.memory} parts={meterParts} />

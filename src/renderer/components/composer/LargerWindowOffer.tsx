@@ -42,6 +42,18 @@ export function LargerWindowOffer({ offer, onUse, busy = false }: { offer: Large
       <span className="window-offer" data-testid="context-larger-cost">
         ({memory}, {fits}; the model reloads)
       </span>
+      {/* A phone's line under the message box has room for the button and a few words (composer.css): the memory and
+          whether it fits; that the model reloads is in the button's title. */}
+      <span className="window-offer phone-cost" data-testid="context-larger-cost-short">
+        {shortCost(offer)}
+      </span>
     </span>
   );
+}
+
+/** The cost in a few words, for a phone: "(needs 3.7 GiB)", "(3.7 GiB, fits)", "(3.7 GiB, part on the CPU)". */
+function shortCost(offer: Extract<LargerWindow, { kind: 'offer' }>): string {
+  if (offer.memoryBytes === null) return '(memory unknown)';
+  const size = gib(offer.memoryBytes);
+  return offer.fits === 'yes' ? `(${size}, fits)` : offer.fits === 'slower' ? `(${size}, part on the CPU)` : `(needs ${size})`;
 }

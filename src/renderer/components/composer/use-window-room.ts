@@ -54,7 +54,8 @@ export function useWindowRoom(input: WindowRoomInput) {
   const offer = room.state?.status === 'ready' ? room.state.plan.larger : null;
   // Over the window is said even with an empty draft: "Type a message" would send the user the wrong way (issues 17, 21).
   // In a chat, the reason names the ways Make room… offers (main's plan) where the chat, not the message, fills it.
-  const chatRoom = activeId === null ? {} : { chat: { plan: room.state?.status === 'ready' ? room.state.plan : null } };
+  // In a new chat there is no Make room…: the reason names the larger window offered beside it instead, if any.
+  const chatRoom = activeId === null ? { larger: offer } : { chat: { plan: room.state?.status === 'ready' ? room.state.plan : null } };
   // On a phone the reason is said in a phone's words: by how much, and what to do (window-room.ts).
   const short = useMediaQuery(PHONE);
   const reasonWords = { modelName: input.selectedName, empty: input.empty, inspectionOf: input.inspectionOf, short, ...chatRoom };

@@ -12,7 +12,7 @@
  */
 import { ANSWER_ROOM, calibratedTokens, fitsWindow } from '../../../shared/context-estimate';
 import { pagesThatFit } from '../../../shared/attachment-text';
-import type { RoomPlan } from '../../../shared/context-ipc';
+import type { LargerWindow, RoomPlan } from '../../../shared/context-ipc';
 import type { AttachmentInspection } from '../../../shared/ipc';
 import type { AttachmentBlock } from '../../../shared/turn';
 import { formatExactTokens, formatTokens, tokenPairParts } from '../../format';
@@ -99,6 +99,11 @@ export interface ReasonWords {
   inspectionOf: (b: AttachmentBlock) => AttachmentInspection | undefined;
   chat?: { plan: RoomPlan | null };
   /**
+   * In a new chat (no `chat`), the larger window offered beside the words (LargerWindowOffer), null until main's plan
+   * comes: there is no Make room… there, so the reason names only what is on screen (the message, this offer).
+   */
+  larger?: LargerWindow | null;
+  /**
    * Said on a phone, in two lines or so: the meter beside it shows the estimate and the window, and the model is named
    * in the picker above, so the reason says by how much it is over and what to do. At 390 px the long words ran to
    * four lines under the box, with the meter's and the larger window's (composer.css hides those there).
@@ -113,12 +118,15 @@ function reasonOf(state: WindowState, words: ReasonWords): { text: string; names
   // Written as a pair: "8K … holds 8K" hid that 8,192 does not fit a window of 8,192 (context audit #3).
   const [used, holds] = tokenPairParts(estimate, window);
   const wide = words.empty ? `This conversation is longer than ${model}'s window: about ${used} tokens, its window holds ${holds}.` : `Too long for ${model}: about ${used} tokens, its window holds ${holds}.`;
-  const head = words.short ? shortHead(estimate - window + 1, words.empty) : wide;
+  const over = overBy(estimate - window + 1);
+  const head = words.short ? (words.empty ? `This chat is over its window by ${over}.` : `Too long by ${over}.`) : wide;
   // The chat's tools go with every message: where they are a large part of it (a quarter, as a refusal card counts
   // them: system-turns.ts toolsTakeMuch) and the rest would fit without them, "Make room in the chat" sent the user to
   // cut a chat that was not what filled the window. A long chat with a few tools is still told to make room in it.
   const tools = state.tools ?? 0;
   if (tools > 0 && tools * 4 >= estimate && fitsWindow(estimate - tools, window)) {
+    // On a phone the larger window is Make room…'s (beside the words) or the offer's (under them): not said again.
+    if (words.short) return { text: `Too long by ${over}; tools take ${formatExactTokens(tools)}. Turn some off in Settings → Tools.` };
     return { text: `${head} The tools this chat offers take about ${formatExactTokens(tools)} tokens of the window: turn some off in Settings → Tools, or choose a larger window.` };
   }
   const largest = [...state.items].filter((i) => i.block.kind !== 'image').sort((a, b) => b.tokens - a.tokens)[0];
@@ -126,13 +134,20 @@ function reasonOf(state: WindowState, words: ReasonWords): { text: string; names
   const needs = largest ? toWindowScale(largest.tokens, ratio) : 0;
   if (largest && room && room.inWindow > 0 && needs > room.inWindow) {
     const name = largest.block.name;
-    return { text: `${name} needs about ${formatTokens(needs)} tokens; ${formatTokens(room.inWindow)} are left in the ${formatTokens(window)}-token window. ${wayOn(largest.block, room, words.inspectionOf(largest.block))}` };
+    const way = wayOn(largest.block, room, words.inspectionOf(largest.block), words.chat !== undefined, words.short === true);
+    // On a phone beside Make room…, about 34 letters a line: how much the file is over, and what to do with it.
+    if (words.short) return { text: `${name} is ${over.replace(/^about /, '')} over: ${way}` };
+    return { text: `${name} needs about ${formatTokens(needs)} tokens; ${formatTokens(room.inWindow)} are left in the ${formatTokens(window)}-token window. ${way}` };
   }
-  if (words.empty) return { text: `${head} Make room to go on.` };
   // A short message after a long chat was told "shorten the message", which could not make it fit: the chat before
   // it is what fills the window, and room is made there.
   const attachedTokens = state.items.reduce((sum, i) => sum + toWindowScale(i.tokens, ratio), 0);
-  if (words.chat && state.message !== undefined) {
+  // Removing attachments is advice only where some are waiting and counted, and they are most of the draft: it said
+  // so of a message with none.
+  const attached = state.items.some((i) => i.tokens > 0) && (state.message === undefined || attachedTokens >= state.message);
+  if (!words.chat) return { text: `${head} ${newChatWays(words, attached)}` };
+  if (words.empty) return { text: `${head} Make room to go on.` };
+  if (state.message !== undefined) {
     const draft = state.message + attachedTokens;
     if (fitsWindow(draft, window) && estimate - draft >= draft) {
       // On a phone Make room… is beside the words: they need not list what it offers.
@@ -140,17 +155,29 @@ function reasonOf(state: WindowState, words: ReasonWords): { text: string; names
       return { text: `${head} Your message would fit on its own: the chat so far fills the window. ${chatWays(words.chat.plan)}`, namesPlan: true };
     }
   }
-  // Removing attachments is advice only where some are waiting and counted, and they are most of the draft: it said
-  // so of a message with none.
-  const attached = state.items.some((i) => i.tokens > 0) && (state.message === undefined || attachedTokens >= state.message);
   return { text: `${head} ${attached ? 'Make room, or remove attachments.' : 'Make room, or shorten the message.'}` };
 }
 
-/** A phone's opening (ReasonWords.short): by how much the request is over, which the meter beside it leaves to work out. */
-function shortHead(over: number, empty: boolean): string {
+/** How much over the window, as the meter writes tokens: exact under a thousand, which "1K" would round away. */
+function overBy(over: number): string {
   const n = Math.max(1, over);
-  const by = `about ${n < 1000 ? formatExactTokens(n) : formatTokens(n)} ${n === 1 ? 'token' : 'tokens'}`;
-  return empty ? `This chat is over its window by ${by}.` : `Too long by ${by}.`;
+  return `about ${n < 1000 ? formatExactTokens(n) : formatTokens(n)} ${n === 1 ? 'token' : 'tokens'}`;
+}
+
+/**
+ * What can be done in a new chat: there is no Make room… (no chat yet to make room in), but the draft, and the larger
+ * window offered beside the words. Where none can be had but the window is set elsewhere (an alias, llama-server's
+ * -c), a phone says where in place of main's whole reason, which it does not show; a wide window shows that reason.
+ */
+function newChatWays(words: ReasonWords, attached: boolean): string {
+  const larger = words.larger;
+  const action = larger?.kind === 'none' && words.short ? larger.action : undefined;
+  const own = words.empty ? null : attached ? 'Remove attachments' : 'Shorten the message';
+  const other = larger?.kind === 'offer' ? 'use a larger window' : action;
+  if (own === null) return other ? `To go on, ${other}.` : 'Choose a model with a larger window.';
+  // On a phone the offer's button follows on the next line and finishes the sentence: one line for the words.
+  if (words.short && larger?.kind === 'offer') return `${own === 'Shorten the message' ? 'Shorten it' : own}, or:`;
+  return other ? `${own}, or ${other}.` : `${own}.`;
 }
 
 /** The ways Make room… offers for the chat before the message, as main's plan has them; the button alone until it is known. */
@@ -167,9 +194,13 @@ function chatWays(plan: RoomPlan | null): string {
   return `Make room… offers to ${ways.length > 0 ? `${ways.join(', ')}, or ${last}` : last}.`;
 }
 
-/** What to do about a file too long for what is left: pages only for a file that has them. */
-function wayOn(block: AttachmentBlock, room: Room, inspection: AttachmentInspection | undefined): string {
-  if (!hasPageChoice(inspection)) return 'Remove it or attach a shorter part of it, or make room.';
-  if (pagesThatFit(block.name, inspection.pageChars, room.forPages) === null) return 'Not even its first page fits: make room, or remove it.';
-  return 'Choose pages that fit (under its chip), or make room.';
+/**
+ * What to do about a file too long for what is left: pages only for a file that has them; "make room" only in a chat,
+ * where Make room… is (a new chat has none). A phone says it shorter, Make room… beside the words.
+ */
+function wayOn(block: AttachmentBlock, room: Room, inspection: AttachmentInspection | undefined, inChat: boolean, short: boolean): string {
+  const orRoom = inChat && !short ? ', or make room' : '';
+  if (!hasPageChoice(inspection)) return short ? 'remove it or attach part of it.' : `Remove it or attach a shorter part of it${orRoom}.`;
+  if (pagesThatFit(block.name, inspection.pageChars, room.forPages) === null) return short ? 'not even its first page fits. Remove it.' : inChat ? 'Not even its first page fits: make room, or remove it.' : 'Not even its first page fits: remove it.';
+  return short ? 'choose pages that fit, under its chip.' : `Choose pages that fit (under its chip)${orRoom}.`;
 }
