@@ -9,11 +9,12 @@
  * the reason over two; why no larger window could be had, over two), and told the user, at any width, to "Make room"
  * with a button that was not there. A file that does not fit took four lines beside Make room….
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AliasInput } from '../../src/shared/models';
 import { shootAtBothWidths } from './helpers/screenshots';
-import { pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
+import { chatRoutes, ollamaLines, pickModel, send, startUi, stopUi, waitIdle, type UiSession } from './helpers/ui-session';
 
 let s: UiSession | undefined;
 afterEach(async () => {
@@ -162,5 +163,26 @@ describe('a draft over the window at 390 px', () => {
     await expect.poll(() => reason.textContent()).toMatch(/^meeting-notes\.txt is [\d.,K]+ tokens over: remove it or attach part of it\.$/);
     await expect.poll(() => footLines(page)).toBeLessThanOrEqual(3);
     await shootAtBothWidths(page, 'window-meter-over-file', '[data-testid="composer-reason"]');
+  });
+
+  it('in a new chat with a larger window offered, its button finishes the reason, its cost in a few words', async () => {
+    // Ollama describes the model here, so a larger window is offered (the GPU memory stays unknown on this machine).
+    const show = readFileSync(new URL('../fixtures/ollama-models/show-qwen3-14b.json', import.meta.url), 'utf8');
+    s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi.' }])), { method: 'POST', path: '/api/show', body: show }, { path: '/api/ps', body: '{"models":[]}' }]);
+    const { page } = s;
+    await page.getByTestId('composer-input').fill('x'.repeat(20_000));
+    const reason = page.getByTestId('composer-reason');
+    await expect.poll(() => reason.textContent()).toMatch(/ Shorten the message, or use a larger window\.$/);
+    await page.getByTestId('context-larger').waitFor();
+    await phone(page);
+    await expect.poll(() => reason.textContent()).toMatch(/^Too long by about [\d.,K]+ tokens\. Shorten it, or:$/);
+    // The button and its cost on one line under the reason, which takes one: the meter, the reason, the offer.
+    const top = async (testId: string) => (await page.getByTestId(testId).boundingBox())?.y ?? -1;
+    expect(await page.getByTestId('context-larger-cost-short').textContent()).toMatch(/^\(needs \d+\.\d GiB\)$/);
+    expect(await page.getByTestId('context-larger-cost').isVisible()).toBe(false);
+    expect(Math.abs((await top('context-larger')) - (await top('context-larger-cost-short')))).toBeLessThan(6);
+    expect(await reason.evaluate((el) => el.getClientRects().length)).toBe(1);
+    expect(Math.round((await reason.boundingBox())?.height ?? 0)).toBeLessThan(20);
+    await shootAtBothWidths(page, 'window-meter-over-new-chat-offer', '[data-testid="composer-reason"]');
   });
 });
