@@ -342,9 +342,11 @@ describe('aliases and connections (models audit)', () => {
     await expect.poll(() => app.page.getByTestId('alias-connection').textContent()).toContain('another connection');
     await app.page.getByTestId('alias-system').fill('Be brief.');
     await app.page.getByTestId('alias-save').click();
+    // The row said "small" before the save too: wait for the save itself (ci-137 read the list before it landed).
+    await expect
+      .poll(() => app.page.evaluate(() => window.firebrand.aliases.list({})))
+      .toMatchObject([{ name: 'small', connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: 'Be brief.' }]);
     await expect.poll(() => app.page.getByTestId('alias-item').textContent()).toContain('small');
-    const saved = await app.page.evaluate(() => window.firebrand.aliases.list({}));
-    expect(saved).toMatchObject([{ name: 'small', connectionId: 'ollama', model: 'llama3.2:3b', systemPrompt: 'Be brief.' }]);
     // Ollama's own actions stay with Ollama's aliases: a new alias is of llama-server's models, which Ollama cannot
     // start from, while the Ollama alias can still be created there.
     await expect.poll(() => app.page.getByTestId('alias-from-model').count()).toBe(0);
