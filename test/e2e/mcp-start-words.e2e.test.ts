@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EVERYTHING_BIN, startMcpUi, stopMcpUi, type McpUi } from './helpers/mcp-ui';
+import { addNodeServer, EVERYTHING_BIN, startMcpUi, stopMcpUi, type McpUi } from './helpers/mcp-ui';
 import { shootAtBothWidths } from './helpers/screenshots';
 
 const SCRIPTED_BIN = resolve(import.meta.dirname, '../main/mcp/servers/scripted-server.mjs');
@@ -48,15 +48,7 @@ describe('Settings → Tools, adding a server', () => {
   it('a program that does not speak MCP fails at once, quoting what it printed', async () => {
     s = await startMcpUi([], 'mcpstart');
     const { page } = s;
-    await page.getByTestId('settings-open').click();
-    const tools = page.getByTestId('settings-tools');
-    await tools.getByTestId('mcp-add').click();
-    const form = tools.getByTestId('mcp-form');
-    await form.getByLabel('Server name', { exact: true }).fill('weather');
-    await form.getByLabel('Command', { exact: true }).fill(process.execPath);
-    await form.getByLabel('Arguments, one per line', { exact: true }).fill(`${SCRIPTED_BIN}\nnot-mcp`);
-    await form.getByRole('button', { name: 'Add server' }).click();
-    const item = tools.locator('[data-testid="mcp-server"][data-name="weather"]');
+    const { item } = await addNodeServer(s, 'weather', [SCRIPTED_BIN, 'not-mcp']);
     await expect.poll(() => item.getAttribute('data-state')).toBe('failed');
     expect(await item.getByTestId('mcp-server-error').textContent()).toBe(
       'The server does not speak MCP: it printed “weather-api v2.1”, “Listening on http://localhost:3001/mcp”, “Press Ctrl+C to stop” and 1 more line where MCP’s messages go, and no message. Check that the command starts an MCP server on stdio; one reached at an address is added by its URL instead.',

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startMcpUi, stopMcpUi, type McpUi } from './helpers/mcp-ui';
+import { addNodeServer, startMcpUi, stopMcpUi, type McpUi } from './helpers/mcp-ui';
 import { shootAtBothWidths } from './helpers/screenshots';
 
 let s: McpUi | undefined;
@@ -24,16 +24,7 @@ describe('Settings → Tools, a server that is starting', () => {
     const { page, scratch } = s;
     const program = join(scratch, 'missing-key.mjs');
     writeFileSync(program, MISSING_KEY);
-    await page.getByTestId('settings-open').click();
-    const tools = page.getByTestId('settings-tools');
-    await tools.getByTestId('mcp-add').click();
-    const form = tools.getByTestId('mcp-form');
-    await form.getByLabel('Server name', { exact: true }).fill('weather');
-    await form.getByLabel('Command', { exact: true }).fill(process.execPath);
-    await form.getByLabel('Arguments, one per line', { exact: true }).fill(program);
-    await form.getByRole('button', { name: 'Add server' }).click();
-
-    const item = tools.locator('[data-testid="mcp-server"][data-name="weather"]');
+    const { item } = await addNodeServer(s, 'weather', [program]);
     const line = item.getByTestId('mcp-server-starting-line');
     await expect.poll(() => line.textContent()).toBe('It says: “Error: missing API key”');
     expect(await item.getByTestId('mcp-server-state').textContent()).toBe('Starting…');

@@ -22,6 +22,15 @@ const lmStudio = (page: Page) => page.locator('[data-testid="connection-item"][d
 const activeId = (page: Page) => page.evaluate(async () => (await window.firebrand.settings.get({})).activeConnectionId ?? 'ollama');
 
 /** Picks LM Studio (added by the test) and waits until its models are the picker's. */
+/** Settings opened, and an OpenAI-compatible connection "LM Studio" at `url` added (saved at once, not picked). */
+async function addLmStudio(page: Page, url: string): Promise<void> {
+  await page.getByTestId('settings-open').click();
+  await page.getByTestId('connection-add-kind').selectOption('openai-compatible');
+  await page.getByTestId('connection-add-label').fill('LM Studio');
+  await page.getByTestId('connection-add-url').fill(url);
+  await page.getByTestId('connection-add').click();
+}
+
 async function pickLmStudio(page: Page): Promise<void> {
   await lmStudio(page).getByTestId('connection-use').click();
   await expect.poll(() => lmStudio(page).getByTestId('connection-use').isChecked()).toBe(true);
@@ -32,11 +41,7 @@ describe('a connection picked in Settings, then Cancel', () => {
   it('is undone by Cancel, × and Discard (Escape asks first), and kept by Save', async () => {
     s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }]);
     const { page, replay } = s;
-    await page.getByTestId('settings-open').click();
-    await page.getByTestId('connection-add-kind').selectOption('openai-compatible');
-    await page.getByTestId('connection-add-label').fill('LM Studio');
-    await page.getByTestId('connection-add-url').fill(replay.url);
-    await page.getByTestId('connection-add').click();
+    await addLmStudio(page, replay.url);
     await lmStudio(page).waitFor();
     await page.getByTestId('settings-save').click();
     await dialog(page).waitFor({ state: 'detached' });
@@ -92,11 +97,7 @@ describe('a connection picked in Settings, then Cancel', () => {
   it('is undone when the page is left despite the unsaved-changes warning', async () => {
     s = await startUi([...chatRoutes(ollamaLines([{ content: 'Hi' }])), { path: '/v1/models', body: V1_MODELS }]);
     const { page, replay } = s;
-    await page.getByTestId('settings-open').click();
-    await page.getByTestId('connection-add-kind').selectOption('openai-compatible');
-    await page.getByTestId('connection-add-label').fill('LM Studio');
-    await page.getByTestId('connection-add-url').fill(replay.url);
-    await page.getByTestId('connection-add').click();
+    await addLmStudio(page, replay.url);
     await pickLmStudio(page);
     const asked: string[] = [];
     page.once('dialog', (d) => {

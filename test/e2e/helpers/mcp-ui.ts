@@ -65,3 +65,19 @@ export async function importEverything(s: McpUi): Promise<{ tools: Locator; item
   await tools.locator('[data-testid="mcp-server"][data-name="everything"][data-state="ready"]').waitFor();
   return { tools, item, file };
 }
+
+/**
+ * Settings → Tools opened, and a stdio server added by its form: `name`, run as Node with `args` (one per line). Not
+ * waited for: a test looks at how it starts. `tools`: the Tools section; `item`: the server's row.
+ */
+export async function addNodeServer(s: McpUi, name: string, args: string[]): Promise<{ tools: Locator; item: Locator }> {
+  await s.page.getByTestId('settings-open').click();
+  const tools = s.page.getByTestId('settings-tools');
+  await tools.getByTestId('mcp-add').click();
+  const form = tools.getByTestId('mcp-form');
+  await form.getByLabel('Server name', { exact: true }).fill(name);
+  await form.getByLabel('Command', { exact: true }).fill(process.execPath);
+  await form.getByLabel('Arguments, one per line', { exact: true }).fill(args.join('\n'));
+  await form.getByRole('button', { name: 'Add server' }).click();
+  return { tools, item: tools.locator(`[data-testid="mcp-server"][data-name="${name}"]`) };
+}
