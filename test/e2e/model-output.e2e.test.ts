@@ -179,8 +179,9 @@ describe('answers as local models write them', () => {
     await send(page, 'Which file?');
     await waitIdle(page);
     const paragraph = assistant(page).locator('.markdown p').first();
-    const labels = await paragraph.locator('.invisible-char').evaluateAll((els) => els.map((el) => getComputedStyle(el, '::before').content));
-    expect(labels).toEqual(['"U+202E"']);
+    // Polled: the answer's end can reach the page a render before its paragraph is drawn (ci-139, a busy machine).
+    const labels = () => paragraph.locator('.invisible-char').evaluateAll((els) => els.map((el) => getComputedStyle(el, '::before').content));
+    await expect.poll(labels).toEqual(['"U+202E"']);
     // Where each word is drawn, left to right: in the order the model wrote them.
     const lefts = await paragraph.evaluate((p) => {
       const at = (word: string) => {
